@@ -1,0 +1,22 @@
+/**
+ * Typed errors of lib/mesh (STYLE.md "Typed errors"). Hostile network input never throws: it
+ * becomes a drop reported through `onDrop`. These errors are for local failures.
+ */
+
+/** Base of every lib/mesh error; carries an optional `cause`. */
+export class MeshError extends Error {
+  override name = 'MeshError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The node is stopped (or stopping) and cannot publish, send or dial. */
+export class MeshStoppedError extends MeshError {
+  override name = 'MeshStoppedError';
+}
+
+/** Opening or writing the `/0x01/v1/envelope` stream to a peer failed (PROTOCOL.md §9). */
+export class MeshSendError extends MeshError {
+  override name = 'MeshSendError';
+}

@@ -1,0 +1,34 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { topicFor, isMeshTopic } from './topics';
+import { MsgType } from '../protocol/types';
+import { TOPIC_BROADCAST, TOPIC_NOTARY, TOPIC_REPUTATION } from './constants';
+
+describe('topicFor (PROTOCOL.md §9)', () => {
+  test('maps every message type', () => {
+    const want: Record<string, string | null> = {
+      ADVERTISE: TOPIC_BROADCAST,
+      DISCOVER: TOPIC_BROADCAST,
+      BEACON: TOPIC_BROADCAST,
+      NOTARIZE_BID: TOPIC_NOTARY,
+      FEEDBACK: TOPIC_REPUTATION,
+      PROPOSE: null,
+      COUNTER: null,
+      ACCEPT: null,
+      REJECT: null,
+      DELIVER: null,
+      NOTARIZE_ASSIGN: null,
+      VERDICT: null,
+      DISPUTE: null,
+    };
+    for (const [name, code] of Object.entries(MsgType)) assert.equal(topicFor(code), want[name], name);
+    assert.equal(topicFor(0), null);
+    assert.equal(topicFor(0x0e), null);
+  });
+
+  test('isMeshTopic', () => {
+    assert.equal(isMeshTopic('/0x01/v1/notary'), true);
+    assert.equal(isMeshTopic('/0x01/v1/other'), false);
+    assert.equal(isMeshTopic(7), false);
+  });
+});

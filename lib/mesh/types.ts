@@ -1,0 +1,97 @@
+/**
+ * Public shapes of lib/mesh (PROTOCOL.md §9, 0x01 spec §11).
+ */
+import type { MeshLimits, MeshTopic } from './constants';
+
+/** How an envelope reached this node. */
+export type MeshVia = 'gossip' | 'stream';
+
+/** A validator's verdict; maps to gossipsub's TopicValidatorResult. */
+export type MeshValidationResult = 'accept' | 'reject' | 'ignore';
+
+/**
+ * A validator may also return a reason with a reject/ignore (e.g. a PROTOCOL.md §3 code such
+ * as `signature`); the node passes it to `onDrop` instead of the generic `rejected`/`ignored`.
+ */
+export type MeshValidationOutcome = MeshValidationResult | { result: 'reject' | 'ignore'; reason: string };
+
+export interface MeshValidateMeta {
+  /** Remote peer id the bytes came from (the gossip propagation source, or the stream's peer). */
+  peer: string;
+  /** The GossipSub topic; for a stream envelope, the protocol id `/0x01/v1/envelope`. */
+  topic: string;
+  via: MeshVia;
+}
+
+/**
+ * Decides whether an envelope is delivered (and, on gossip, forwarded). `reject` also lowers
+ * the sender's gossipsub score; `ignore` drops without penalty. Throwing counts as `ignore`
+ * with reason `validator_error`.
+ */
+export type MeshValidator = (
+  bytes: Uint8Array,
+  meta: MeshValidateMeta,
+) => Promise<MeshValidationOutcome> | MeshValidationOutcome;
+
+export interface MeshEnvelopeMeta {
+  peer: string;
+  /** Set for gossip; undefined for stream envelopes. */
+  topic?: MeshTopic;
+  via: MeshVia;
+  /** Arrival time (before validation) from the node's clock, ms. */
+  receivedAt: number;
+}
+
+/**
+ * Drop reasons the node itself produces. A validator-supplied reason (see
+ * {@link MeshValidationOutcome}) is passed through as is.
+ * - `rate_limit`: over the per-peer token bucket (spec §11: 100 messages/s).
+ * - `oversize`: over `maxMessageBytes` (65,536, PROTOCOL.md §2).
+ * - `rejected` / `ignored`: the validator said so without a reason.
+ * - `validator_error`: the validator threw.
+ * - `stream_error`: a malformed `/0x01/v1/envelope` frame (bad varint, truncated).
+ */
+export type MeshDropReason = 'rate_limit' | 'oversize' | 'rejected' | 'ignored' | 'validator_error' | 'stream_error';
+
+export type MeshDropHandler = (reason: MeshDropReason | string, peer: string, source: MeshVia) => void;
+export type MeshEnvelopeHandler = (bytes: Uint8Array, meta: MeshEnvelopeMeta) => void;
+
+/** Counters since start; handy for /api/health and benches. */
+export interface MeshStats {
+  accepted: Record<MeshVia, number>;
+  drops: Record<string, number>;
+}
+
+export interface PublishResult {
+  /** Peers the message was handed to (0 when no peer subscribes to the topic yet). */
+  recipients: number;
+}
+
+/** Parameters of {@link createMeshNode}. */
+export interface CreateMeshNodeParams {
+  /** Required: run on every inbound gossip message and stream envelope. */
+  validate: MeshValidator;
+  onEnvelope?: MeshEnvelopeHandler;
+  onDrop?: MeshDropHandler;
+  /**
+   * The node's Ed25519 libp2p key: a `PrivateKey` from @libp2p/crypto, its protobuf bytes
+   * (from {@link generateMeshKey}), or a 32-byte seed. Generated when absent.
+   */
+  privateKey?: unknown;
+  /** Listen multiaddrs. Default: 127.0.0.1, ephemeral ports, TCP and WebSockets. */
+  listen?: readonly string[];
+  /** Bootstrap multiaddrs (with /p2p/<id>); dialled at start and re-dialled by libp2p. */
+  bootstrap?: readonly string[];
+  /** mDNS discovery on the LAN. Default false (tests and loopback demos need none). */
+  mdns?: boolean;
+  /** Kademlia DHT (server mode, private protocol id). Default true. */
+  dht?: boolean;
+  /** Topics to subscribe to and validate. Default: all three of PROTOCOL.md §9. */
+  topics?: readonly MeshTopic[];
+  /** Override spec limits (tests, benches). */
+  limits?: Partial<MeshLimits>;
+  /** Clock for rate limiting and receivedAt, ms. Default Date.now. */
+  now?: () => number;
+  /** GossipSub heartbeat, ms. Default 1,000 (gossipsub's own default). */
+  heartbeatMs?: number;
+}
