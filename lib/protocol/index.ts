@@ -1,0 +1,48 @@
+/**
+ * lib/protocol: the pure 0x01 / NEG1 / receipt core (PROTOCOL.md). See README.md for the API map.
+ */
+export * from './types';
+export * from './constants';
+export { ProtocolError, DecodeError, EncodeError } from './errors';
+export { toHex, fromHex, bytesEqual, concatBytes } from './hex';
+export {
+  keccak256, sha256, publicKeyFromSeed, ed25519Verify, ed25519Sign, ed25519Backend, ed25519Backends, setEd25519Backend,
+  type Ed25519Backend,
+} from './crypto';
+export { encodeCanonical, decodeCanonical, type CborValue } from './cbor';
+export {
+  encodeEnvelope, decodeEnvelope, envelopeId, signingPreimage, signEnvelope, verifyEnvelopeSignature, buildEnvelope,
+  type DecodeEnvelopeResult, type BuildEnvelopeParams, type BuildEnvelopeResult,
+} from './envelope';
+export { validateEnvelope, validateEnvelopeSync, type SyncSignerRegistry, type ValidateSyncParams } from './validate';
+export {
+  encodeFeedback, decodeFeedback, encodeNotarizeBid, decodeNotarizeBid,
+  type FeedbackPayload, type NotarizeBidPayload, type PayloadResult,
+} from './payloads';
+export {
+  encodeNeg1, decodeNeg1, encodeNegCommit, decodeNegCommit, encodeNegReveal, decodeNegReveal,
+  makeReservationCommitment, checkZopaCommitment, parseNegotiationPayload, int128ToBytes, Neg1Reason,
+  NEG1_PREFIX, NEGC_PREFIX, NEGR_PREFIX,
+  type Neg1Payload, type NegReveal, type NegotiationPayload, type NegResult,
+} from './neg1';
+export { logEntryOf, leafHash, merkleRoot, merkleProof, verifyMerkleProof, type MerkleProof } from './merkle';
+export {
+  encodeBatch, decodeBatch, batchHash, signBatch, encodeSignedBatch, decodeSignedBatch, verifySignedBatch,
+  overflowDataHash, overflowDataHashOf, MAX_BATCH_BYTES,
+  type BehaviorBatch, type SignedBatch, type TypedBid, type TaskSelection, type VerifierAssignment,
+  type FeedbackEvent, type BatchResult,
+} from './batch';
+export { buildBatchFromLog, type BuildBatchParams } from './batch-build';
+export {
+  emptyReputation, applyFeedback, applyEpochDecay, foldBatches, compareFeedbackEvents,
+  type ReputationState, type FeedbackInput, type FoldBatchesParams,
+} from './reputation';
+export {
+  analyzeNegotiation, nashBargainingPoint, rubinsteinShare, fitFaratin,
+  type NegotiationMessage, type AnalyzeOptions, type NegotiationAnalysis, type SideAnalysis, type CurveFit, type CurveClass,
+} from './analytics';
+export {
+  buildReceipt, encodeReceipt, decodeReceipt, verifyReceipt,
+  type Receipt, type ReceiptParty, type ReceiptFailure, type ReceiptVerification, type BuildReceiptParams,
+} from './receipt';
+export { runVectorFile, batchFromVectorFields, type VectorCase, type VectorFileResult } from './vectors';

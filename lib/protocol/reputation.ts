@@ -1,0 +1,133 @@
+/**
+ * Reputation arithmetic (PROTOCOL.md §7): exact int64 fixed point (ONE = 1,000,000), the
+ * real-time gossip fold, the epoch decay and the authoritative fold from batches.
+ */
+import { DECAY_DENOMINATOR, DECAY_IDLE_EPOCHS, DECAY_NUMERATOR, REPUTATION_ONE } from './constants';
+import type { BehaviorBatch, FeedbackEvent } from './batch';
+import { compareBytes } from './order';
+
+/** One agent's reputation vector (PROTOCOL.md §7). All values exact integers. */
+export interface ReputationState {
+  reliabilityScore: bigint;
+  cooperationIndex: bigint;
+  notaryAccuracy: bigint;
+  totalTasks: bigint;
+  totalNotarized: bigint;
+  totalDisputes: bigint;
+}
+
+/** The fields of a feedback the folds need. */
+export interface FeedbackInput {
+  /** -100..100 */
+  score: number;
+  /** 0 negative, 1 neutral, 2 positive */
+  outcome: number;
+  /** Counted into total_disputes by the gossip fold only. */
+  isDispute?: boolean;
+  /** 0 participant, 1 notary */
+  role: number;
+}
+
+/** The neutral starting state: every field 0. */
+export function emptyReputation(): ReputationState {
+  return { reliabilityScore: 0n, cooperationIndex: 0n, notaryAccuracy: 0n, totalTasks: 0n, totalNotarized: 0n, totalDisputes: 0n };
+}
+
+const OUTCOME_VALUE = [-100n, 0n, 100n] as const;
+
+/** trunc((old·n + x·ONE) / (n+1)); BigInt division truncates toward zero as §7 requires. */
+function fold(old: bigint, n: bigint, x: bigint): bigint {
+  return (old * n + x * REPUTATION_ONE) / (n + 1n);
+}
+
+function checkFeedback(fb: FeedbackInput): void {
+  if (!Number.isInteger(fb.score) || fb.score < -100 || fb.score > 100) throw new RangeError('fb.score must be in -100..100');
+  if (!Number.isInteger(fb.outcome) || fb.outcome < 0 || fb.outcome > 2) throw new RangeError('fb.outcome must be 0, 1 or 2');
+  if (fb.role !== 0 && fb.role !== 1) throw new RangeError('fb.role must be 0 or 1');
+}
+
+function foldOne(state: ReputationState, fb: FeedbackInput, countDispute: boolean): ReputationState {
+  checkFeedback(fb);
+  const s = BigInt(fb.score);
+  const next = { ...state };
+  if (fb.role === 0) {
+    const n = state.totalTasks;
+    next.reliabilityScore = fold(state.reliabilityScore, n, s);
+    next.cooperationIndex = fold(state.cooperationIndex, n, OUTCOME_VALUE[fb.outcome]);
+    next.totalTasks = n + 1n;
+  } else {
+    const n = state.totalNotarized;
+    next.notaryAccuracy = fold(state.notaryAccuracy, n, s);
+    next.totalNotarized = n + 1n;
+  }
+  if (countDispute && fb.isDispute) next.totalDisputes = state.totalDisputes + 1n;
+  return next;
+}
+
+/** Real-time gossip fold of one FEEDBACK aimed at the agent (PROTOCOL.md §7). Returns a new state. */
+export function applyFeedback(state: ReputationState, fb: FeedbackInput): ReputationState {
+  return foldOne(state, fb, true);
+}
+
+/** One idle-epoch decay (PROTOCOL.md §7): reliability and cooperation × 95 / 100, truncated. */
+export function applyEpochDecay(state: ReputationState): ReputationState {
+  return {
+    ...state,
+    reliabilityScore: (state.reliabilityScore * DECAY_NUMERATOR) / DECAY_DENOMINATOR,
+    cooperationIndex: (state.cooperationIndex * DECAY_NUMERATOR) / DECAY_DENOMINATOR,
+  };
+}
+
+/** Orders feedback events by (slot, conversation_id, from_agent) as §7 requires. */
+export function compareFeedbackEvents(a: FeedbackEvent, b: FeedbackEvent): number {
+  if (a.slot !== b.slot) return a.slot < b.slot ? -1 : 1;
+  return compareBytes(a.conversationId, b.conversationId) || compareBytes(a.fromAgent, b.fromAgent);
+}
+
+/** Parameters of {@link foldBatches}. */
+export interface FoldBatchesParams {
+  /** The agent's accepted batches (any order; feedback events are the feedback it received). */
+  batches: readonly BehaviorBatch[];
+  /** First epoch of the fold (e.g. registration); idle epochs are counted from here. */
+  fromEpoch: bigint;
+  /** Last epoch folded, inclusive: the state is as at the end of this epoch. */
+  toEpoch: bigint;
+  /** Starting state; defaults to {@link emptyReputation}. */
+  initial?: ReputationState;
+}
+
+/** Longest epoch range foldBatches walks (caller misuse guard). */
+export const MAX_FOLD_EPOCHS = 10_000_000n;
+
+/**
+ * Authoritative fold (PROTOCOL.md §7): per epoch, the batch feedback events in
+ * (slot, conversation_id, from_agent) order, disputes summed from `disputes`, then the decay at
+ * the end of every epoch closing a run of DECAY_IDLE_EPOCHS epochs without a batch.
+ */
+export function foldBatches(params: FoldBatchesParams): ReputationState {
+  const { batches, fromEpoch, toEpoch } = params;
+  if (!Array.isArray(batches)) throw new TypeError('params.batches must be an array');
+  if (typeof fromEpoch !== 'bigint' || typeof toEpoch !== 'bigint') throw new TypeError('params.fromEpoch and params.toEpoch must be bigint');
+  if (toEpoch < fromEpoch - 1n || toEpoch - fromEpoch > MAX_FOLD_EPOCHS) throw new RangeError('params.toEpoch out of range');
+  const byEpoch = new Map<bigint, BehaviorBatch[]>();
+  for (const b of batches) {
+    if (b.epochNumber < fromEpoch || b.epochNumber > toEpoch) continue;
+    const list = byEpoch.get(b.epochNumber) ?? [];
+    list.push(b);
+    byEpoch.set(b.epochNumber, list);
+  }
+  let state = params.initial ? { ...params.initial } : emptyReputation();
+  let lastBatchEpoch = fromEpoch - 1n;
+  for (let e = fromEpoch; e <= toEpoch; e++) {
+    const list = byEpoch.get(e);
+    if (list) {
+      lastBatchEpoch = e;
+      const events = list.flatMap((b) => b.feedbackEvents).sort(compareFeedbackEvents);
+      for (const ev of events) state = foldOne(state, ev, false);
+      for (const b of list) state.totalDisputes += b.disputes;
+    } else if (e - lastBatchEpoch >= BigInt(DECAY_IDLE_EPOCHS)) {
+      state = applyEpochDecay(state);
+    }
+  }
+  return state;
+}
