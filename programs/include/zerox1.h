@@ -1,0 +1,355 @@
+/*
+ * zerox1.h: the shared header of the Zerox1 on-chain programs (SBPF v0, upstream clang-19).
+ * Entrypoint input parsing, syscalls, account checks and the CPI helpers every program uses.
+ * Header-only (static inline) so each program is one translation unit plus this file.
+ * Upstream BPF limits (CHAIN.md): at most 5 arguments per call, no signed division, no mutable
+ * globals, no variable-size memcpy builtin (use zx_memcpy), no heap.
+ */
+#ifndef ZEROX1_H
+#define ZEROX1_H
+
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef _Bool bool;
+#define true 1
+#define false 0
+#define NULL ((void *)0)
+
+_Static_assert(sizeof(uint64_t) == 8, "uint64_t");
+_Static_assert(sizeof(void *) == 8, "64-bit pointers");
+
+/* ---- Runtime types (Solana C ABI) ---- */
+typedef struct { uint8_t x[32]; } SolPubkey;
+
+typedef struct {
+  SolPubkey *key;
+  uint64_t *lamports;
+  uint64_t data_len;
+  uint8_t *data;
+  SolPubkey *owner;
+  uint64_t rent_epoch;
+  bool is_signer;
+  bool is_writable;
+  bool executable;
+} SolAccountInfo;
+
+typedef struct { const uint8_t *addr; uint64_t len; } SolBytes;
+typedef struct { const uint8_t *addr; uint64_t len; } SolSignerSeed;
+typedef struct { const SolSignerSeed *addr; uint64_t len; } SolSignerSeeds;
+typedef struct { SolPubkey *pubkey; bool is_writable; bool is_signer; } SolAccountMeta;
+typedef struct {
+  SolPubkey *program_id;
+  SolAccountMeta *accounts;
+  uint64_t account_len;
+  uint8_t *data;
+  uint64_t data_len;
+} SolInstruction;
+
+typedef struct {
+  uint64_t slot;
+  int64_t epoch_start_timestamp;
+  uint64_t epoch;
+  uint64_t leader_schedule_epoch;
+  int64_t unix_timestamp;
+} SolClock;
+
+/* ---- Syscalls (names checked against the runtime's list by the link step) ---- */
+void sol_log_(const char *message, uint64_t len);
+void sol_log_64_(uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e);
+void sol_log_pubkey(const SolPubkey *key);
+void sol_log_compute_units_(void);
+void sol_log_data(const SolBytes *data, uint64_t count);
+uint64_t sol_keccak256(const SolBytes *bytes, uint64_t count, uint8_t *result);
+uint64_t sol_sha256(const SolBytes *bytes, uint64_t count, uint8_t *result);
+uint64_t sol_invoke_signed_c(const SolInstruction *ix, const SolAccountInfo *infos, uint64_t infos_len,
+                             const SolSignerSeeds *seeds, uint64_t seeds_len);
+uint64_t sol_create_program_address(const SolSignerSeed *seeds, uint64_t seeds_len, const SolPubkey *program_id,
+                                    SolPubkey *out);
+uint64_t sol_try_find_program_address(const SolSignerSeed *seeds, uint64_t seeds_len, const SolPubkey *program_id,
+                                      SolPubkey *out, uint8_t *bump);
+uint64_t sol_get_clock_sysvar(SolClock *clock);
+void sol_memcpy_(void *dst, const void *src, uint64_t n);
+void sol_memset_(void *dst, uint8_t c, uint64_t n);
+void sol_memcmp_(const void *a, const void *b, uint64_t n, int32_t *result);
+void sol_set_return_data(const uint8_t *data, uint64_t len);
+void sol_panic_(const char *file, uint64_t len, uint64_t line, uint64_t column);
+
+#define zx_memcpy(d, s, n) sol_memcpy_((d), (s), (n))
+#define zx_memset(d, c, n) sol_memset_((d), (c), (n))
+#define zx_log(lit) sol_log_((lit), sizeof(lit) - 1)
+
+static inline bool zx_memeq(const void *a, const void *b, uint64_t n) {
+  int32_t r = 0;
+  sol_memcmp_(a, b, n, &r);
+  return r == 0;
+}
+
+static inline bool zx_key_eq(const SolPubkey *a, const SolPubkey *b) {
+  const uint64_t *x = (const uint64_t *)a, *y = (const uint64_t *)b;
+  return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
+}
+
+/* Little-endian reads at any alignment. */
+static inline uint64_t zx_u16le(const uint8_t *p) { return (uint64_t)p[0] | ((uint64_t)p[1] << 8); }
+static inline uint64_t zx_u64le(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+  return v;
+}
+
+/* ---- Return codes ---- */
+#define ZX_SUCCESS 0ULL
+#define ZX_BUILTIN(x) ((uint64_t)(x) << 32)
+#define ZX_ERROR_INVALID_ARGUMENT ZX_BUILTIN(3)
+#define ZX_ERROR_INVALID_INSTRUCTION_DATA ZX_BUILTIN(4)
+#define ZX_ERROR_NOT_ENOUGH_ACCOUNT_KEYS ZX_BUILTIN(11)
+/* Custom errors are returned as their u32 code (never 0): programs/README.md "Errors". */
+
+/* ---- Well-known ids ---- */
+/* 11111111111111111111111111111111 */
+#define ZX_SYSTEM_PROGRAM_ID {{0}}
+/* TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA */
+#define ZX_TOKEN_PROGRAM_ID {{0x06, 0xdd, 0xf6, 0xe1, 0xd7, 0x65, 0xa1, 0x93, 0xd9, 0xcb, 0xe1, 0x46, 0xce, 0xeb, 0x79, 0xac, \
+                              0x1c, 0xb4, 0x85, 0xed, 0x5f, 0x5b, 0x37, 0x91, 0x3a, 0x8c, 0xf5, 0x85, 0x7e, 0xff, 0x00, 0xa9}}
+/* TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb */
+#define ZX_TOKEN_2022_PROGRAM_ID {{0x06, 0xdd, 0xf6, 0xe1, 0xee, 0x75, 0x8f, 0xde, 0x18, 0x42, 0x5d, 0xbc, 0xe4, 0x6c, 0xcd, 0xda, \
+                                   0xb6, 0x1a, 0xfc, 0x4d, 0x83, 0xb9, 0x0d, 0x27, 0xfe, 0xbd, 0xf9, 0x28, 0xd8, 0xa1, 0x8b, 0xfc}}
+/* Sysvar1nstructions1111111111111111111111111 */
+#define ZX_INSTRUCTIONS_SYSVAR_ID {{0x06, 0xa7, 0xd5, 0x17, 0x18, 0x7b, 0xd1, 0x66, 0x35, 0xda, 0xd4, 0x04, 0x55, 0xfd, 0xc2, 0xc0, \
+                                    0xc1, 0x24, 0xc6, 0x8f, 0x21, 0x56, 0x75, 0xa5, 0xdb, 0xba, 0xcb, 0x5f, 0x08, 0x00, 0x00, 0x00}}
+/* Ed25519SigVerify111111111111111111111111111 */
+#define ZX_ED25519_PROGRAM_ID {{0x03, 0x7d, 0x46, 0xd6, 0x7c, 0x93, 0xfb, 0xbe, 0x12, 0xf9, 0x42, 0x8f, 0x83, 0x8d, 0x40, 0xff, \
+                                0x05, 0x70, 0x74, 0x49, 0x27, 0xf4, 0x8a, 0x64, 0xfc, 0xca, 0x70, 0x44, 0x80, 0x00, 0x00, 0x00}}
+
+/* ---- Entrypoint input (SBPF v0 aligned serialization) ---- */
+#define ZX_MAX_ACCOUNTS 16
+#define ZX_MAX_PERMITTED_DATA_INCREASE (1024 * 10)
+
+typedef struct {
+  SolAccountInfo accounts[ZX_MAX_ACCOUNTS];
+  uint64_t accounts_len;
+  const uint8_t *data;
+  uint64_t data_len;
+  const SolPubkey *program_id;
+} ZxInput;
+
+/* Parses the loader's input buffer. Returns false on more than ZX_MAX_ACCOUNTS accounts. */
+static inline bool zx_deserialize(const uint8_t *input, ZxInput *out) {
+  uint64_t n = *(const uint64_t *)input;
+  input += 8;
+  if (n > ZX_MAX_ACCOUNTS) return false;
+  out->accounts_len = n;
+  for (uint64_t i = 0; i < n; i++) {
+    uint8_t dup = *input;
+    input += 1;
+    if (dup == 0xff) {
+      SolAccountInfo *a = &out->accounts[i];
+      a->is_signer = *input != 0; input += 1;
+      a->is_writable = *input != 0; input += 1;
+      a->executable = *input != 0; input += 1;
+      input += 4; /* original data length padding */
+      a->key = (SolPubkey *)input; input += 32;
+      a->owner = (SolPubkey *)input; input += 32;
+      a->lamports = (uint64_t *)input; input += 8;
+      a->data_len = *(const uint64_t *)input; input += 8;
+      a->data = (uint8_t *)input;
+      input += a->data_len + ZX_MAX_PERMITTED_DATA_INCREASE;
+      input = (const uint8_t *)(((uint64_t)input + 7) & ~7ULL);
+      a->rent_epoch = *(const uint64_t *)input; input += 8;
+    } else {
+      out->accounts[i] = out->accounts[dup];
+      input += 7;
+    }
+  }
+  out->data_len = *(const uint64_t *)input;
+  input += 8;
+  out->data = input;
+  input += out->data_len;
+  out->program_id = (const SolPubkey *)input;
+  return true;
+}
+
+/* ---- Clock and epochs ---- */
+static inline SolClock zx_clock(void) {
+  SolClock c;
+  sol_get_clock_sysvar(&c);
+  return c;
+}
+
+/* Protocol epoch = unix_timestamp / epoch_seconds (PROGRAMS-CONTRACT.md); negative time is epoch 0. */
+static inline uint64_t zx_epoch(const SolClock *c, uint64_t epoch_seconds) {
+  if (c->unix_timestamp <= 0 || epoch_seconds == 0) return 0;
+  return (uint64_t)c->unix_timestamp / epoch_seconds;
+}
+
+/* ---- Events ---- */
+/* Emits one sol_log_data record: the packed event struct, whose first 8 bytes are its discriminator. */
+static inline void zx_emit(const void *event, uint64_t len) {
+  SolBytes b = {(const uint8_t *)event, len};
+  sol_log_data(&b, 1);
+}
+
+/* ---- PDAs ---- */
+static inline bool zx_find_pda(const SolSignerSeed *seeds, uint64_t n, const SolPubkey *program_id, SolPubkey *out,
+                               uint8_t *bump) {
+  return sol_try_find_program_address(seeds, n, program_id, out, bump) == 0;
+}
+
+/* True when key == create_program_address(seeds ++ [bump], program_id). Cheaper than a search. */
+static inline bool zx_check_pda(const SolPubkey *key, const SolSignerSeed *seeds_with_bump, uint64_t n,
+                                const SolPubkey *program_id) {
+  SolPubkey k;
+  if (sol_create_program_address(seeds_with_bump, n, program_id, &k) != 0) return false;
+  return zx_key_eq(&k, key);
+}
+
+/* ---- Token accounts (SPL Token and Token-2022 share the first 165 bytes) ---- */
+#define ZX_TOKEN_ACCOUNT_LEN 165
+typedef struct {
+  SolPubkey mint;   /* offset 0 */
+  SolPubkey owner;  /* offset 32 */
+  uint64_t amount;  /* offset 64 */
+} ZxTokenAccountHead;
+
+/* The account is an initialized token account of `token_program`; returns its head or NULL. */
+static inline const ZxTokenAccountHead *zx_token_account(const SolAccountInfo *a, const SolPubkey *token_program) {
+  if (!zx_key_eq(a->owner, token_program)) return NULL;
+  if (a->data_len < ZX_TOKEN_ACCOUNT_LEN) return NULL;
+  if (a->data[108] != 1 && a->data[108] != 2) return NULL; /* state: initialized or frozen */
+  return (const ZxTokenAccountHead *)a->data;
+}
+
+/*
+ * Identity (PROGRAMS-CONTRACT.md): the agent id is a Token-2022 mint; its owner is the owner of
+ * a Token-2022 token account holding exactly 1 of it. True when `owner` is that owner.
+ */
+static inline bool zx_is_identity_owner(const SolAccountInfo *token_acc, const SolPubkey *agent, const SolPubkey *owner) {
+  const SolPubkey t22 = ZX_TOKEN_2022_PROGRAM_ID;
+  const ZxTokenAccountHead *h = zx_token_account(token_acc, &t22);
+  if (h == NULL) return false;
+  return zx_key_eq(&h->mint, agent) && h->amount == 1 && zx_key_eq(&h->owner, owner);
+}
+
+/* ---- CPI helpers ---- */
+/* SPL Token `Transfer` (tag 3) of `amount` from `from` to `to`, signed by `authority` (and seeds when a PDA). */
+static inline uint64_t zx_token_transfer(const SolAccountInfo *token_program, const SolAccountInfo *from,
+                                         const SolAccountInfo *to, const SolAccountInfo *authority, uint64_t amount,
+                                         const SolSignerSeeds *signer) {
+  uint8_t data[9];
+  data[0] = 3;
+  for (int i = 0; i < 8; i++) data[1 + i] = (uint8_t)(amount >> (8 * i));
+  SolAccountMeta metas[3] = {{from->key, true, false}, {to->key, true, false}, {authority->key, false, true}};
+  SolInstruction ix = {token_program->key, metas, 3, data, 9};
+  SolAccountInfo infos[3] = {*from, *to, *authority};
+  return sol_invoke_signed_c(&ix, infos, 3, signer, signer ? 1 : 0);
+}
+
+/* Rent-exempt minimum for `space` bytes with the default rent (3480 lamports/byte-year, 2 years, 128-byte overhead). */
+static inline uint64_t zx_rent_exempt(uint64_t space) { return (space + 128) * 3480 * 2; }
+
+/*
+ * System `CreateAccount` (tag 0) of `space` bytes owned by `owner`, funded rent-exempt by `payer`;
+ * `signer` holds the new account's PDA seeds (with bump). (5 arguments: the BPF call limit.)
+ */
+static inline uint64_t zx_create_account(const SolAccountInfo *payer, const SolAccountInfo *account, uint64_t space,
+                                         const SolPubkey *owner, const SolSignerSeeds *signer) {
+  uint8_t data[52];
+  uint32_t tag = 0;
+  uint64_t lamports = zx_rent_exempt(space);
+  zx_memcpy(data, &tag, 4);
+  zx_memcpy(data + 4, &lamports, 8);
+  zx_memcpy(data + 12, &space, 8);
+  zx_memcpy(data + 20, owner, 32);
+  SolPubkey system = ZX_SYSTEM_PROGRAM_ID;
+  SolAccountMeta metas[2] = {{payer->key, true, true}, {account->key, true, true}};
+  SolInstruction ix = {&system, metas, 2, data, 52};
+  SolAccountInfo infos[2] = {*payer, *account};
+  return sol_invoke_signed_c(&ix, infos, 2, signer, 1);
+}
+
+/* ---- Instructions sysvar (Ed25519 program introspection) ---- */
+typedef struct {
+  const SolPubkey *program_id;
+  const uint8_t *data;
+  uint64_t data_len;
+} ZxSiblingIx;
+
+/* Number of instructions in the transaction and the index of the one executing now. */
+static inline bool zx_ix_sysvar_counts(const SolAccountInfo *sysvar, uint64_t *count, uint64_t *current) {
+  const SolPubkey id = ZX_INSTRUCTIONS_SYSVAR_ID;
+  if (!zx_key_eq(sysvar->key, &id) || sysvar->data_len < 4) return false;
+  const uint8_t *d = sysvar->data;
+  *count = (uint64_t)d[0] | ((uint64_t)d[1] << 8);
+  *current = (uint64_t)d[sysvar->data_len - 2] | ((uint64_t)d[sysvar->data_len - 1] << 8);
+  return true;
+}
+
+/* Loads instruction `index` of the transaction from the Instructions sysvar account. */
+static inline bool zx_ix_sysvar_load(const SolAccountInfo *sysvar, uint64_t index, ZxSiblingIx *out) {
+  uint64_t count, current;
+  if (!zx_ix_sysvar_counts(sysvar, &count, &current) || index >= count) return false;
+  const uint8_t *d = sysvar->data;
+  uint64_t len = sysvar->data_len;
+  if (2 + 2 * index + 2 > len) return false;
+  uint64_t off = (uint64_t)d[2 + 2 * index] | ((uint64_t)d[3 + 2 * index] << 8);
+  if (off + 2 > len) return false;
+  uint64_t nacc = (uint64_t)d[off] | ((uint64_t)d[off + 1] << 8);
+  off += 2 + 33 * nacc;
+  if (off + 34 > len) return false;
+  out->program_id = (const SolPubkey *)(d + off);
+  off += 32;
+  out->data_len = (uint64_t)d[off] | ((uint64_t)d[off + 1] << 8);
+  off += 2;
+  if (off + out->data_len > len) return false;
+  out->data = d + off;
+  return true;
+}
+
+
+/*
+ * True when some instruction of the transaction is an Ed25519 program instruction with exactly one
+ * signature whose public key, message and signature all live in that instruction (instruction
+ * indexes 0xFFFF), with public key == `pubkey` and message == `msg` (`msg_len` bytes). The
+ * runtime has already verified that signature before any program ran.
+ */
+static inline bool zx_ed25519_verified(const SolAccountInfo *sysvar, const SolPubkey *pubkey, const uint8_t *msg,
+                                       uint64_t msg_len) {
+  uint64_t count, current;
+  if (!zx_ix_sysvar_counts(sysvar, &count, &current)) return false;
+  const SolPubkey ed = ZX_ED25519_PROGRAM_ID;
+  for (uint64_t i = 0; i < count; i++) {
+    ZxSiblingIx ix;
+    if (!zx_ix_sysvar_load(sysvar, i, &ix) || !zx_key_eq(ix.program_id, &ed)) continue;
+    const uint8_t *d = ix.data;
+    if (ix.data_len < 16 || d[0] != 1) continue;
+    uint64_t sig_off = zx_u16le(d + 2), sig_ix = zx_u16le(d + 4), pk_off = zx_u16le(d + 6), pk_ix = zx_u16le(d + 8);
+    uint64_t m_off = zx_u16le(d + 10), m_len = zx_u16le(d + 12), m_ix = zx_u16le(d + 14);
+    if (sig_ix != 0xffff || pk_ix != 0xffff || m_ix != 0xffff) continue;
+    if (sig_off + 64 > ix.data_len || pk_off + 32 > ix.data_len || m_off + m_len > ix.data_len) continue;
+    if (m_len != msg_len) continue;
+    if (!zx_memeq(d + pk_off, pubkey, 32) || !zx_memeq(d + m_off, msg, msg_len)) continue;
+    return true;
+  }
+  return false;
+}
+
+/* ---- Account checks ---- */
+static inline bool zx_is_system_empty(const SolAccountInfo *a) {
+  const SolPubkey sys = ZX_SYSTEM_PROGRAM_ID;
+  return zx_key_eq(a->owner, &sys) && *a->lamports == 0 && a->data_len == 0;
+}
+
+/* The account is owned by `program_id`, at least `len` bytes and starts with `disc`. */
+static inline bool zx_is_account(const SolAccountInfo *a, const SolPubkey *program_id, const uint8_t disc[8], uint64_t len) {
+  return zx_key_eq(a->owner, program_id) && a->data_len >= len && *(const uint64_t *)a->data == *(const uint64_t *)disc;
+}
+
+#define ZX_SEED(lit) {(const uint8_t *)(lit), sizeof(lit) - 1}
+
+#endif /* ZEROX1_H */
