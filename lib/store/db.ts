@@ -1,0 +1,152 @@
+/**
+ * One small driver layer over the two databases the store runs on (DESIGN.md "Embedded
+ * defaults"): embedded PGlite (file-backed, one process) and a Postgres server through `pg`.
+ * The ingest hot path and aggregates use it with raw SQL; Prisma's client and schema engine
+ * share the same connection (PGlite instance or pg pool) through their driver adapters.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import { StoreError } from './errors';
+
+/** Anything that runs SQL with positional parameters and returns rows. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction (BEGIN … COMMIT, ROLLBACK on throw). */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs `fn` holding a session-level advisory lock (Postgres) or an in-process mutex (PGlite). */
+  withLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
+  /** LISTEN on `channel`; resolves to an unsubscribe function. */
+  listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+  /** Driver adapter factory for Prisma's client and schema engine, on the same connection(s). */
+  readonly adapter: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}
+
+/** Opens embedded PGlite; `dataDir` undefined = in memory (tests), else file-backed. */
+export async function openPglite(dataDir?: string): Promise<Db> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  let client: PGlite;
+  try {
+    client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  } catch (cause) {
+    throw new StoreError(`cannot open PGlite database in ${dataDir ?? 'memory'}`, { cause });
+  }
+  let chain: Promise<unknown> = Promise.resolve();
+  const queryable = (q: { query: PGlite['query'] }): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await q.query<T>(sql, params as unknown[])).rows;
+    },
+  });
+  return {
+    kind: 'pglite',
+    ...queryable(client),
+    transaction: (fn) => client.transaction((tx) => fn(queryable(tx))),
+    withLock<T>(_key: number, fn: () => Promise<T>) {
+      const run = chain.then(fn, fn);
+      chain = run.catch(() => undefined);
+      return run;
+    },
+    async listen(channel, fn) {
+      const off = await client.listen(channel, fn);
+      return async () => { await off(); };
+    },
+    async notify(channel, payload) {
+      await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    adapter: new PrismaPGlite(client),
+    close: () => client.close(),
+  };
+}
+
+/** Opens a pg pool on `url` (postgres://…). The pool is shared with Prisma's adapter. */
+export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', () => { /* idle client errors surface on the next query */ });
+  try {
+    await pool.query('SELECT 1');
+  } catch (cause) {
+    await pool.end().catch(() => undefined);
+    throw new StoreError(`cannot connect to Postgres at DATABASE_URL (${redact(url)})`, { cause });
+  }
+  let listener: pg.Client | undefined;
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  async function listenerClient(): Promise<pg.Client> {
+    if (listener) return listener;
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    c.on('error', () => { /* reconnect is the caller's concern; handlers stay registered */ });
+    c.on('notification', (n) => {
+      for (const fn of handlers.get(n.channel) ?? []) fn(n.payload ?? '');
+    });
+    listener = c;
+    return c;
+  }
+  const db: Db = {
+    kind: 'postgres',
+    async query<T>(sql: string, params?: unknown[]) {
+      return (await pool.query(sql, params)).rows as T[];
+    },
+    async transaction(fn) {
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        const out = await fn({ query: async <T>(sql: string, params?: unknown[]) => (await c.query(sql, params)).rows as T[] });
+        await c.query('COMMIT');
+        return out;
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      } finally {
+        c.release();
+      }
+    },
+    async withLock(key, fn) {
+      const c = await pool.connect();
+      try {
+        await c.query('SELECT pg_advisory_lock($1)', [key]);
+        try { return await fn(); } finally { await c.query('SELECT pg_advisory_unlock($1)', [key]); }
+      } finally {
+        c.release();
+      }
+    },
+    async listen(channel, fn) {
+      const c = await listenerClient();
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+        await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      }
+      set.add(fn);
+      return async () => {
+        set.delete(fn);
+        if (set.size === 0 && handlers.get(channel) === set) {
+          handlers.delete(channel);
+          await c.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+        }
+      };
+    },
+    async notify(channel, payload) {
+      await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
+    adapter: new PrismaPg(pool),
+    async close() {
+      await listener?.end().catch(() => undefined);
+      await pool.end();
+    },
+  };
+  return db;
+}
+
+function redact(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}

@@ -1,0 +1,15 @@
+/**
+ * lib/store: the observatory's database (issue 3 "Store", issue 5 chain tables).
+ * Only this folder imports Prisma, pg and PGlite (CONVENTIONS.md).
+ */
+export { openStore, type OpenStoreParams, type Store, type StoreLogger } from './store';
+export { createIngestQueue, type IngestQueue, type IngestQueueOptions, type PushResult, type IngestTarget } from './queue';
+export { conversationStage, outcomeOf } from './derive';
+export { StoreError, MigrationError, StoreClosedError } from './errors';
+export type * from './types';
+export { ENVELOPE_SOURCES } from './types';
+export type {
+  BatchStatus, StakeInput, LeaseInput, BatchInput, ChallengeInput, ChainEventInput, StakeRow, LeaseRow, BatchRow,
+  ChallengeRow, ChainEventRow, Cursor,
+} from './chain';
+export type { ListConversationsParams } from './queries';

@@ -1,0 +1,145 @@
+/**
+ * Read queries for the pages and REST routes (issue 3 "Pages", 0x01 spec §9). Raw SQL with
+ * 64-bit columns cast to text, because PGlite returns int8 as a JS number (lossy past 2^53).
+ */
+import type { Queryable } from './db';
+import type {
+  AgentRow, ConversationDetail, ConversationGraph, ConversationRow, EnvelopeSource, FeedbackRow,
+  NotaryBidRow, RecentEnvelopesParams, StoredEnvelope,
+} from './types';
+
+const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
+const big = (v: unknown) => BigInt(String(v));
+const num = (v: unknown) => Number(v);
+
+const ENVELOPE_COLS = `id, seq::text AS seq, version, msg_type, sender, recipient, timestamp::text AS ts,
+  block_ref::text AS block_ref, nonce::text AS nonce, conversation_id, payload_hash, payload_len, payload, signature,
+  raw, source::text AS source, topic, received_at, epoch`;
+
+type Row = Record<string, unknown>;
+
+function toEnvelope(r: Row): StoredEnvelope {
+  return {
+    id: u8(r.id),
+    seq: big(r.seq),
+    envelope: {
+      version: num(r.version), msgType: num(r.msg_type), sender: u8(r.sender), recipient: u8(r.recipient),
+      timestamp: big(r.ts), blockRef: big(r.block_ref), nonce: big(r.nonce), conversationId: u8(r.conversation_id),
+      payloadHash: u8(r.payload_hash), payloadLen: num(r.payload_len), payload: u8(r.payload), signature: u8(r.signature),
+    },
+    raw: u8(r.raw),
+    source: r.source as EnvelopeSource,
+    topic: (r.topic as string | null) ?? null,
+    receivedAt: new Date(r.received_at as Date),
+    epoch: num(r.epoch),
+  };
+}
+
+function toAgent(r: Row): AgentRow {
+  return { id: u8(r.id), firstSeen: new Date(r.first_seen as Date), lastSeen: new Date(r.last_seen as Date), label: (r.label as string | null) ?? null, online: Boolean(r.online), sent: num(r.sent) };
+}
+
+function toConversation(r: Row): ConversationRow {
+  return {
+    id: u8(r.id), participants: (r.participants as unknown[]).map(u8), firstSeen: new Date(r.first_seen as Date),
+    lastSeen: new Date(r.last_seen as Date), state: r.state as string, messageCount: num(r.message_count),
+    lastType: num(r.last_type), outcome: (r.outcome as string | null) ?? null,
+  };
+}
+
+/** Latest envelopes first (by insertion order), filtered; `limit` 1..1000, default 50. */
+export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {}): Promise<StoredEnvelope[]> {
+  const limit = p.limit ?? 50;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError('limit must be an integer in 1..1000');
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (p.before !== undefined) { args.push(p.before.toString()); where.push(`seq < $${args.length}::int8`); }
+  if (p.type !== undefined) { args.push(p.type); where.push(`msg_type = $${args.length}`); }
+  if (p.agent) { args.push(p.agent); where.push(`(sender = $${args.length} OR recipient = $${args.length})`); }
+  if (p.conversation) { args.push(p.conversation); where.push(`conversation_id = $${args.length}`); }
+  args.push(limit);
+  const rows = await q.query<Row>(
+    `SELECT ${ENVELOPE_COLS} FROM envelope ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY envelope.seq DESC LIMIT $${args.length}`,
+    args,
+  );
+  return rows.map(toEnvelope);
+}
+
+export async function getEnvelope(q: Queryable, id: Uint8Array): Promise<StoredEnvelope | null> {
+  const rows = await q.query<Row>(`SELECT ${ENVELOPE_COLS} FROM envelope WHERE id = $1`, [id]);
+  return rows[0] ? toEnvelope(rows[0]) : null;
+}
+
+/** Stored envelopes per msg_type (from the counter table: O(13), not a scan). */
+export async function countsByType(q: Queryable): Promise<Record<number, number>> {
+  const rows = await q.query<Row>(`SELECT msg_type, count::text AS n FROM msg_type_counter ORDER BY msg_type`);
+  return Object.fromEntries(rows.map((r) => [num(r.msg_type), num(r.n)]));
+}
+
+export async function dropCounts(q: Queryable): Promise<Record<string, number>> {
+  const rows = await q.query<Row>(`SELECT reason, count::text AS n FROM drop_counter ORDER BY reason`);
+  return Object.fromEntries(rows.map((r) => [r.reason as string, num(r.n)]));
+}
+
+export async function listAgents(q: Queryable, p: { limit?: number } = {}): Promise<AgentRow[]> {
+  const rows = await q.query<Row>(`SELECT * FROM agent ORDER BY last_seen DESC, id LIMIT $1`, [p.limit ?? 1000]);
+  return rows.map(toAgent);
+}
+
+export async function getAgent(q: Queryable, id: Uint8Array): Promise<AgentRow | null> {
+  const rows = await q.query<Row>(`SELECT * FROM agent WHERE id = $1`, [id]);
+  return rows[0] ? toAgent(rows[0]) : null;
+}
+
+/** Agents as nodes, agent pairs that exchanged direct envelopes as edges with message counts. */
+export async function conversationGraph(q: Queryable, p: { limit?: number } = {}): Promise<ConversationGraph> {
+  const nodes = await listAgents(q, p);
+  const rows = await q.query<Row>(`SELECT agent_a, agent_b, messages FROM agent_pair ORDER BY messages DESC, agent_a, agent_b LIMIT $1`, [(p.limit ?? 1000) * 4]);
+  return { nodes, edges: rows.map((r) => ({ a: u8(r.agent_a), b: u8(r.agent_b), messages: num(r.messages) })) };
+}
+
+export interface ListConversationsParams { limit?: number; agent?: Uint8Array; state?: string; before?: Date }
+
+export async function listConversations(q: Queryable, p: ListConversationsParams = {}): Promise<ConversationRow[]> {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  if (p.agent) { args.push(p.agent); where.push(`$${args.length} = ANY(participants)`); }
+  if (p.state) { args.push(p.state); where.push(`state = $${args.length}`); }
+  if (p.before) { args.push(p.before.toISOString()); where.push(`last_seen < $${args.length}::timestamptz`); }
+  args.push(p.limit ?? 100);
+  const rows = await q.query<Row>(
+    `SELECT * FROM conversation ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY last_seen DESC, id LIMIT $${args.length}`,
+    args,
+  );
+  return rows.map(toConversation);
+}
+
+/** A conversation with its envelopes in protocol order (timestamp, nonce), feedback and bids. */
+export async function getConversation(q: Queryable, id: Uint8Array): Promise<ConversationDetail | null> {
+  const rows = await q.query<Row>(`SELECT * FROM conversation WHERE id = $1`, [id]);
+  if (!rows[0]) return null;
+  const envs = await q.query<Row>(`SELECT ${ENVELOPE_COLS} FROM envelope WHERE conversation_id = $1 ORDER BY envelope.timestamp, envelope.nonce, envelope.seq`, [id]);
+  const fb = await q.query<Row>(`SELECT *, timestamp::text AS ts FROM feedback WHERE conversation_id = $1 ORDER BY timestamp, envelope_id`, [id]);
+  const bids = await q.query<Row>(`SELECT *, timestamp::text AS ts FROM notary_bid WHERE conversation_id = $1 ORDER BY timestamp, envelope_id`, [id]);
+  return {
+    ...toConversation(rows[0]),
+    envelopes: envs.map(toEnvelope),
+    feedback: fb.map((r): FeedbackRow => ({
+      envelopeId: u8(r.envelope_id), conversationId: u8(r.conversation_id), fromAgent: u8(r.from_agent), targetAgent: u8(r.target_agent),
+      score: num(r.score), outcome: num(r.outcome), isDispute: Boolean(r.is_dispute), role: num(r.role), timestamp: big(r.ts),
+    })),
+    notaryBids: bids.map((r): NotaryBidRow => ({
+      envelopeId: u8(r.envelope_id), conversationId: u8(r.conversation_id), bidder: u8(r.bidder), recipient: u8(r.recipient),
+      bidType: num(r.bid_type), terms: u8(r.terms), timestamp: big(r.ts),
+    })),
+  };
+}
+
+/** Feedback about `agent` (target), oldest first, for the reputation fold. */
+export async function feedbackFor(q: Queryable, agent: Uint8Array, limit = 10_000): Promise<FeedbackRow[]> {
+  const rows = await q.query<Row>(`SELECT *, timestamp::text AS ts FROM feedback WHERE target_agent = $1 ORDER BY timestamp, envelope_id LIMIT $2`, [agent, limit]);
+  return rows.map((r) => ({
+    envelopeId: u8(r.envelope_id), conversationId: u8(r.conversation_id), fromAgent: u8(r.from_agent), targetAgent: u8(r.target_agent),
+    score: num(r.score), outcome: num(r.outcome), isDispute: Boolean(r.is_dispute), role: num(r.role), timestamp: big(r.ts),
+  }));
+}

@@ -1,0 +1,195 @@
+/**
+ * `openStore`: the observatory's database (issue 3 "Store", DESIGN.md "Embedded defaults").
+ * Embedded PGlite in `.data/pglite` by default, a Postgres server for `postgres://…`; migrations
+ * applied at start with Prisma's schema engine; repositories over raw SQL (hot paths) and the
+ * generated Prisma client (registry, reputation).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SignerRegistry } from '../protocol/types';
+import * as chain from './chain';
+import { openPglite, openPostgres, type Db } from './db';
+import { StoreClosedError, StoreError } from './errors';
+import { ingestBatch } from './ingest';
+import { applyMigrations, PRISMA_DIR } from './migrate';
+import * as q from './queries';
+import type { DropRecord, IngestItem, IngestResult, ReputationRow, StoreHealth } from './types';
+import type { PrismaClient } from './generated/client';
+
+export interface StoreLogger { info(msg: string): void; warn(msg: string): void }
+
+export interface OpenStoreParams {
+  /** `postgres://…` or `postgresql://…` for a server; unset or `pglite:<dir>` for embedded PGlite. */
+  databaseUrl?: string;
+  /** PGlite directory when no URL is given (default `.data/pglite`); `':memory:'` = in memory. */
+  dataDir?: string;
+  /** Epoch length for the envelope `epoch` column (default 86,400 s, EPOCH_SECONDS). */
+  epochSeconds?: number;
+  logger?: StoreLogger;
+  /** pg pool size (default 8). */
+  poolSize?: number;
+}
+
+export type Store = Awaited<ReturnType<typeof openStore>>;
+
+const GENERATED = fileURLToPath(new URL('./generated/client.ts', import.meta.url));
+
+async function loadPrisma(): Promise<typeof import('./generated/client')> {
+  if (!existsSync(GENERATED)) {
+    // Fresh checkout without postinstall: generate once, offline (prisma/generate.mjs).
+    const r = spawnSync(process.execPath, [join(PRISMA_DIR, 'generate.mjs')], { stdio: 'inherit' });
+    if (r.status !== 0) throw new StoreError('generating the Prisma client failed (run `npm run db:generate`)');
+  }
+  return import('./generated/client');
+}
+
+function pickDatabase(p: OpenStoreParams): { kind: 'postgres'; url: string } | { kind: 'pglite'; dir?: string } {
+  const url = p.databaseUrl?.trim();
+  if (url) {
+    if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+    if (url.startsWith('pglite:')) {
+      const dir = url.slice('pglite:'.length);
+      return { kind: 'pglite', dir: dir === ':memory:' || dir === '' ? undefined : resolve(dir) };
+    }
+    throw new TypeError('databaseUrl (DATABASE_URL) must start with postgres://, postgresql:// or pglite:');
+  }
+  const dir = p.dataDir ?? '.data/pglite';
+  return { kind: 'pglite', dir: dir === ':memory:' ? undefined : resolve(dir) };
+}
+
+/**
+ * Opens the store, applies pending migrations and returns its repositories.
+ * Throws StoreError/MigrationError when the database is unreachable or migrations fail.
+ */
+export async function openStore(params: OpenStoreParams = {}) {
+  const epochSeconds = params.epochSeconds ?? 86_400;
+  if (!Number.isInteger(epochSeconds) || epochSeconds < 1) throw new RangeError('epochSeconds must be a positive integer');
+  const target = pickDatabase(params);
+  const log = params.logger;
+  const db: Db = target.kind === 'postgres' ? await openPostgres(target.url, params.poolSize) : await openPglite(target.dir);
+  let prisma: PrismaClient;
+  try {
+    const m = await applyMigrations({ db, factory: db.adapter, log: (l) => log?.info(`schema-engine: ${l}`) });
+    if (m.applied.length) log?.info(`store: applied migrations ${m.applied.join(', ')}`);
+    const { PrismaClient } = await loadPrisma();
+    prisma = new PrismaClient({ adapter: db.adapter });
+  } catch (e) {
+    await db.close().catch(() => undefined);
+    throw e;
+  }
+  let closed = false;
+  const live = <T>(fn: () => Promise<T>) => (closed ? Promise.reject(new StoreClosedError()) : fn());
+
+  const store = {
+    kind: db.kind,
+    /** The generated Prisma client on the same connection (for ad-hoc reads). */
+    prisma,
+    /** Raw SQL on the store's connection (tests, benches, migrations checks). */
+    query: <T = Record<string, unknown>>(sql: string, args?: unknown[]) => live(() => db.query<T>(sql, args)),
+
+    /** Stores validated envelopes idempotently; see ingest.ts. */
+    ingestEnvelopes: (items: readonly IngestItem[]): Promise<IngestResult> => live(() => ingestBatch(db, items, epochSeconds)),
+
+    /** Records drops and bumps the per-reason counters in one transaction. */
+    recordDrops: (drops: readonly DropRecord[]) => live(async () => {
+      if (drops.length === 0) return;
+      const counts = new Map<string, number>();
+      for (const d of drops) counts.set(d.reason, (counts.get(d.reason) ?? 0) + 1);
+      const reasons = [...counts.keys()].sort();
+      await db.transaction(async (tx) => {
+        await tx.query(`INSERT INTO "drop" (reason, peer, source, detail, at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
+          [drops.map((d) => d.reason), drops.map((d) => d.peer ?? null), drops.map((d) => d.source ?? null), drops.map((d) => d.detail ?? null), drops.map((d) => (d.at ?? new Date()).toISOString())]);
+        await tx.query(`INSERT INTO drop_counter (reason, count) SELECT * FROM unnest($1::text[], $2::int8[])
+          ON CONFLICT (reason) DO UPDATE SET count = drop_counter.count + excluded.count`, [reasons, reasons.map((r) => String(counts.get(r)))]);
+      });
+    }),
+    dropCounts: () => live(() => q.dropCounts(db)),
+    countsByType: () => live(() => q.countsByType(db)),
+    recentEnvelopes: (p?: Parameters<typeof q.recentEnvelopes>[1]) => live(() => q.recentEnvelopes(db, p)),
+    getEnvelope: (id: Uint8Array) => live(() => q.getEnvelope(db, id)),
+    listAgents: (p?: { limit?: number }) => live(() => q.listAgents(db, p)),
+    getAgent: (id: Uint8Array) => live(() => q.getAgent(db, id)),
+    /** Marks agents online/offline (the observer knows who is connected). */
+    setAgentsOnline: (ids: readonly Uint8Array[], online: boolean) => live(async () => {
+      await prisma.agent.updateMany({ where: { id: { in: ids.map((i) => new Uint8Array(i)) } }, data: { online } });
+    }),
+    setAgentLabel: (id: Uint8Array, label: string | null) => live(async () => {
+      const now = new Date();
+      await prisma.agent.upsert({ where: { id: new Uint8Array(id) }, create: { id: new Uint8Array(id), label, firstSeen: now, lastSeen: now }, update: { label } });
+    }),
+    conversationGraph: (p?: { limit?: number }) => live(() => q.conversationGraph(db, p)),
+    listConversations: (p?: q.ListConversationsParams) => live(() => q.listConversations(db, p)),
+    getConversation: (id: Uint8Array) => live(() => q.getConversation(db, id)),
+    feedbackFor: (agent: Uint8Array, limit?: number) => live(() => q.feedbackFor(db, agent, limit)),
+
+    getReputation: (agentId: Uint8Array, kind: 'gossip' | 'batch' = 'gossip') => live(async (): Promise<ReputationRow | null> => {
+      const r = await prisma.reputationState.findUnique({ where: { agentId_kind: { agentId: new Uint8Array(agentId), kind } } });
+      return r ? { ...r, agentId: new Uint8Array(r.agentId), kind: r.kind as 'gossip' | 'batch' } : null;
+    }),
+    upsertReputation: (row: Omit<ReputationRow, 'updatedAt'> & { updatedAt?: Date }) => live(async () => {
+      const data = { ...row, agentId: new Uint8Array(row.agentId), updatedAt: row.updatedAt ?? new Date() };
+      await prisma.reputationState.upsert({ where: { agentId_kind: { agentId: data.agentId, kind: row.kind } }, create: data, update: data });
+    }),
+
+    /** Adds a signer key for an agent (idempotent by agent + key). PROTOCOL.md §2 "Signer". */
+    registerSignerKey: (k: { agentId: Uint8Array; publicKey: Uint8Array; role?: 'owner' | 'delegate'; source?: 'local' | 'chain' }) => live(async () => {
+      if (!(k.agentId instanceof Uint8Array) || k.agentId.length !== 32) throw new TypeError('agentId must be 32 bytes');
+      if (!(k.publicKey instanceof Uint8Array) || k.publicKey.length !== 32) throw new TypeError('publicKey must be 32 bytes');
+      await db.query(`INSERT INTO signer_key (agent_id, public_key, role, source) VALUES ($1, $2, $3::"SignerRole", $4::"KeySource")
+        ON CONFLICT (agent_id, public_key) DO UPDATE SET role = excluded.role, source = excluded.source`,
+      [k.agentId, k.publicKey, k.role ?? 'owner', k.source ?? 'local']);
+    }),
+    removeSignerKey: (agentId: Uint8Array, publicKey: Uint8Array) => live(async () => {
+      await prisma.signerKey.deleteMany({ where: { agentId: new Uint8Array(agentId), publicKey: new Uint8Array(publicKey) } });
+    }),
+    /** SignerRegistry.keysFor (lib/protocol/types.ts): keys in registration order; [] if unknown. */
+    keysFor: (agentId: Uint8Array): Promise<readonly Uint8Array[]> => live(async () => {
+      const rows = await prisma.signerKey.findMany({ where: { agentId: new Uint8Array(agentId) }, orderBy: { id: 'asc' } });
+      return rows.map((r) => new Uint8Array(r.publicKey));
+    }),
+
+    // Chain tables (issue 5).
+    upsertStake: (s: chain.StakeInput) => live(() => chain.upsertStake(db, s)),
+    upsertLease: (l: chain.LeaseInput) => live(() => chain.upsertLease(db, l)),
+    upsertBatch: (b: chain.BatchInput) => live(() => chain.upsertBatch(db, b)),
+    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot)),
+    upsertChallenge: (c: chain.ChallengeInput) => live(() => db.transaction((tx) => chain.upsertChallenge(tx, c))),
+    insertChainEvents: (e: readonly chain.ChainEventInput[]) => live(() => chain.insertChainEvents(db, e)),
+    getCursor: (name: string) => live(() => chain.getCursor(db, name)),
+    setCursor: (c: chain.Cursor) => live(() => chain.setCursor(db, c)),
+    listStakes: () => live(() => chain.listStakes(db)),
+    listLeases: () => live(() => chain.listLeases(db)),
+    listBatches: (p?: Parameters<typeof chain.listBatches>[1]) => live(() => chain.listBatches(db, p)),
+    listChallenges: (p?: Parameters<typeof chain.listChallenges>[1]) => live(() => chain.listChallenges(db, p)),
+    listChainEvents: (p?: Parameters<typeof chain.listChainEvents>[1]) => live(() => chain.listChainEvents(db, p)),
+
+    /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
+    notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),
+    listen: (channel: string, fn: (payload: string) => void) => live(() => db.listen(channel, fn)),
+
+    health: async (): Promise<StoreHealth> => {
+      const base = { database: db.kind, envelopes: 0, agents: 0, conversations: 0, drops: 0 };
+      if (closed) return { ...base, ok: false, error: 'store is closed' };
+      try {
+        const [r] = await db.query<Record<string, string>>(`SELECT
+          (SELECT COALESCE(sum(count), 0)::text FROM msg_type_counter) AS envelopes,
+          (SELECT count(*)::text FROM agent) AS agents,
+          (SELECT count(*)::text FROM conversation) AS conversations,
+          (SELECT COALESCE(sum(count), 0)::text FROM drop_counter) AS drops`);
+        return { ok: true, database: db.kind, envelopes: Number(r.envelopes), agents: Number(r.agents), conversations: Number(r.conversations), drops: Number(r.drops) };
+      } catch (e) {
+        return { ...base, ok: false, error: e instanceof Error ? e.message : String(e) };
+      }
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await prisma.$disconnect().catch(() => undefined);
+      await db.close();
+    },
+  };
+  store satisfies SignerRegistry;
+  return store;
+}
