@@ -1,0 +1,111 @@
+/**
+ * The web app's only path to the data: the running observatory (lib/observer/runtime) and its
+ * store queries, mapped to view models. Pages and API routes both call these, so the JSON of
+ * `/api/*` and what the pages render are the same thing.
+ */
+import { fromHex } from '../../lib/protocol/hex';
+import type { HealthReport } from '../../lib/observer/types';
+import type { RecentEnvelopesParams } from '../../lib/store/types';
+import type { AgentView, ConversationSummaryView, ConversationView, EnvelopeView, GraphView, OverviewSnapshot, StatsView } from '../../components/types';
+import { msgTypeName } from '../../components/format';
+import { FEED_SIZE } from '../../components/live-state';
+import { applyFeedback, emptyReputation } from '../../lib/protocol/reputation';
+import { getWebRuntime, type WebRuntime } from './runtime';
+import { agentView, conversationSummaryView, conversationView, envelopeView, graphView } from './views';
+
+type Running = WebRuntime;
+
+export interface EnvelopeQuery {
+  type?: number;
+  /** 64 hex */
+  agent?: string;
+  /** 32 hex */
+  conversation?: string;
+  limit: number;
+  /** seq cursor (decimal) */
+  before?: string;
+}
+
+export interface EnvelopePage {
+  envelopes: EnvelopeView[];
+  /** Pass as `before` for the next (older) page; null at the end. */
+  next: string | null;
+}
+
+export async function loadStats(o: Running): Promise<StatsView> {
+  const [counts, drops] = await Promise.all([o.reads.countsByType(), o.reads.dropCounts()]);
+  const byType: Record<string, number> = {};
+  for (const [k, n] of Object.entries(counts as Record<string, number>)) byType[msgTypeName(/^\d+$/.test(k) ? Number(k) : k)] = Number(n);
+  const dropMap: Record<string, number> = {};
+  for (const [k, n] of Object.entries(drops as Record<string, number>)) dropMap[k] = Number(n);
+  return { byType, drops: dropMap };
+}
+
+export async function loadEnvelopes(o: Running, q: EnvelopeQuery): Promise<EnvelopePage> {
+  const params: RecentEnvelopesParams = { limit: q.limit };
+  if (q.type !== undefined) params.type = q.type;
+  if (q.agent) params.agent = fromHex(q.agent);
+  if (q.conversation) params.conversation = fromHex(q.conversation);
+  if (q.before) params.before = BigInt(q.before);
+  const rows = await o.reads.recentEnvelopes(params);
+  return {
+    envelopes: rows.map(envelopeView),
+    next: rows.length === q.limit && rows.length > 0 ? rows[rows.length - 1].seq.toString() : null,
+  };
+}
+
+export async function loadAgents(o: Running): Promise<AgentView[]> {
+  const rows = await o.reads.listAgents();
+  return rows.map((a) => agentView(a));
+}
+
+export async function loadAgent(o: Running, idHex: string): Promise<AgentView | null> {
+  const id = fromHex(idHex);
+  const a = await o.reads.getAgent(id);
+  if (!a) return null;
+  // The stored gossip fold when the observer keeps one, else fold the stored feedback (PROTOCOL.md §7).
+  let rep = await o.reads.getReputation(id, 'gossip');
+  if (!rep) {
+    const fb = await o.reads.feedbackFor(id);
+    if (fb.length > 0) rep = { ...fb.reduce((s, f) => applyFeedback(s, f), emptyReputation()), agentId: id, kind: 'gossip', lastEpoch: null, updatedAt: new Date() };
+  }
+  return agentView(a, rep);
+}
+
+export async function loadGraph(o: Running): Promise<GraphView> {
+  return graphView(await o.reads.conversationGraph());
+}
+
+export async function loadConversations(o: Running, agentHex?: string, limit = 50): Promise<ConversationSummaryView[]> {
+  const rows = await o.reads.listConversations({ limit, ...(agentHex ? { agent: fromHex(agentHex) } : {}) });
+  return rows.map(conversationSummaryView);
+}
+
+export async function loadConversation(o: Running, idHex: string): Promise<ConversationView | null> {
+  const c = await o.reads.getConversation(fromHex(idHex));
+  return c ? conversationView(c) : null;
+}
+
+export async function loadHealth(o: Running): Promise<HealthReport> {
+  return o.observatory.health();
+}
+
+export async function loadOverview(): Promise<OverviewSnapshot | null> {
+  const o = getWebRuntime();
+  if (!o) return null;
+  const [stats, page, agents, graph, health] = await Promise.all([
+    loadStats(o),
+    loadEnvelopes(o, { limit: FEED_SIZE }),
+    loadAgents(o),
+    loadGraph(o),
+    loadHealth(o).catch(() => null),
+  ]);
+  return {
+    stats,
+    envelopes: page.envelopes,
+    agents,
+    graph,
+    mesh: health ? { peerId: health.mesh.peerId, peers: health.mesh.peers } : null,
+    database: health ? { ok: health.database.ok, kind: health.database.kind } : null,
+  };
+}

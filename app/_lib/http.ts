@@ -1,0 +1,92 @@
+/**
+ * Shared plumbing of the thin API routes (STYLE.md "Routes are thin"): the running observatory
+ * from the process-global accessor, zod-checked query strings (400 naming the parameter),
+ * JSON with bigint/bytes made safe, and error mapping (400 bad input, 503 not running, 500 logged).
+ */
+import { z } from 'zod';
+import { getWebRuntime, type WebRuntime } from './runtime';
+
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** JSON replacer: bigint → decimal string, bytes → lowercase hex, Date → unix ms. */
+export function jsonSafe(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  return value;
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body, jsonSafe), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+export function problem(status: number, error: string, extra: Record<string, unknown> = {}): Response {
+  return json({ error, ...extra }, status);
+}
+
+/** The running observatory and its read store, or a 503 HttpError before start / after stop. */
+export function runtime(): WebRuntime {
+  const o = getWebRuntime();
+  if (!o) throw new HttpError(503, 'observatory is not running in this process (start it with `npm start`)');
+  return o;
+}
+
+/**
+ * Parses `url`'s query string with `schema`. Unknown parameters are rejected so a typo is not
+ * silently ignored; the 400 message names the parameter.
+ */
+export function parseQuery<S extends z.ZodObject>(url: string | URL, schema: S): z.output<S> {
+  const params = new URL(url).searchParams;
+  const raw: Record<string, string> = {};
+  for (const [k, v] of params) {
+    if (k in raw) throw new HttpError(400, `query parameter "${k}" given more than once`);
+    raw[k] = v;
+  }
+  const r = schema.strict().safeParse(raw);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const name = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
+    const what = issue.code === 'unrecognized_keys' ? 'unknown query parameter' : 'query parameter';
+    throw new HttpError(400, `${what} "${name}": ${issue.code === 'unrecognized_keys' ? `allowed: ${Object.keys(schema.shape).join(', ')}` : issue.message}`);
+  }
+  return r.data as z.output<S>;
+}
+
+/** Runs a route body with the error mapping of STYLE.md. */
+export async function handle(fn: () => Promise<Response> | Response): Promise<Response> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof HttpError) return problem(err.status, err.message);
+    console.error('[api] unhandled error', err);
+    return problem(500, 'internal error');
+  }
+}
+
+/** Query-string field helpers. */
+export const q = {
+  hex: (bytes: number, label: string) =>
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .transform((s) => (s.startsWith('0x') ? s.slice(2) : s))
+      .pipe(z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters (${label})`)),
+  int: (min: number, max: number) =>
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, 'must be a non-negative integer')
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
+};

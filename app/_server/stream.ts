@@ -1,0 +1,156 @@
+/**
+ * The `/api/stream` WebSocket endpoint (issue 3 "publishes live events over a WebSocket"):
+ * every LiveEvent from the observatory's bus goes to every connected browser as one JSON text
+ * frame. Lives outside Next's bundle; server.ts attaches it to the HTTP server's `upgrade` event.
+ *
+ * Backpressure: ingest must never wait for a browser. Each event is serialised once and handed to
+ * every client whose socket buffer is below {@link StreamHubOptions.highWaterBytes}. A client
+ * above it is "lagging": its events are dropped (counted) until the buffer drains below
+ * `lowWaterBytes`, then it gets one `{"type":"lagged","data":{"dropped":n}}` frame so it can
+ * reload a snapshot over HTTP. A client lagging longer than `maxLagMs` is disconnected.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, WebSocket } from 'ws';
+import type { LiveBus, LiveEvent } from '../../lib/observer/types';
+
+export const STREAM_PATH = '/api/stream';
+
+export interface StreamHubOptions {
+  /** Socket buffer size above which events for that client are dropped. */
+  highWaterBytes?: number;
+  /** Buffer size at which a lagging client is resumed. */
+  lowWaterBytes?: number;
+  /** A client lagging longer than this is closed (1013, try again later). */
+  maxLagMs?: number;
+  /** Most simultaneous clients; more are refused with 1013. */
+  maxClients?: number;
+  /** Ping interval; a client that missed the previous pong is terminated. */
+  heartbeatMs?: number;
+}
+
+export interface StreamHubStats {
+  clients: number;
+  sent: number;
+  dropped: number;
+}
+
+export interface StreamHub {
+  /** Handles an HTTP upgrade; returns false when the path is not {@link STREAM_PATH}. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  stats(): StreamHubStats;
+  close(): Promise<void>;
+}
+
+interface Client {
+  ws: WebSocket;
+  alive: boolean;
+  laggingSince: number;
+  dropped: number;
+}
+
+/** JSON with bigints as decimal strings and bytes as lowercase hex (LiveEvent contract). */
+export function serializeEvent(event: LiveEvent): string {
+  return JSON.stringify(event, (_key, value: unknown) => {
+    if (typeof value === 'bigint') return value.toString();
+    if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+    return value;
+  });
+}
+
+/** Subscribes to `bus` and serves its events to WebSocket clients on {@link STREAM_PATH}. */
+export function createStreamHub(bus: LiveBus, options: StreamHubOptions = {}): StreamHub {
+  if (!bus || typeof bus.subscribe !== 'function') throw new TypeError('bus must be a LiveBus');
+  const highWater = options.highWaterBytes ?? 1 << 20;
+  const lowWater = options.lowWaterBytes ?? 64 << 10;
+  const maxLagMs = options.maxLagMs ?? 30_000;
+  const maxClients = options.maxClients ?? 1_000;
+  const heartbeatMs = options.heartbeatMs ?? 30_000;
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 << 10, perMessageDeflate: false });
+  const clients = new Set<Client>();
+  let sent = 0;
+  let dropped = 0;
+
+  function deliver(client: Client, frame: string, now: number): void {
+    const { ws } = client;
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (client.laggingSince) {
+      if (ws.bufferedAmount > lowWater) {
+        client.dropped++;
+        dropped++;
+        if (now - client.laggingSince > maxLagMs) ws.close(1013, 'too slow');
+        return;
+      }
+      ws.send(JSON.stringify({ type: 'lagged', at: now, data: { dropped: client.dropped } }));
+      client.laggingSince = 0;
+      client.dropped = 0;
+    }
+    if (ws.bufferedAmount > highWater) {
+      client.laggingSince = now;
+      client.dropped = 1;
+      dropped++;
+      return;
+    }
+    ws.send(frame);
+    sent++;
+  }
+
+  const unsubscribe = bus.subscribe((event) => {
+    if (clients.size === 0) return;
+    let frame: string;
+    try {
+      frame = serializeEvent(event);
+    } catch {
+      return; // an unserialisable event is the publisher's bug; never let it reach ingest
+    }
+    const now = Date.now();
+    for (const c of clients) deliver(c, frame, now);
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const c of clients) {
+      if (!c.alive) {
+        c.ws.terminate();
+        continue;
+      }
+      c.alive = false;
+      c.ws.ping();
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
+
+  wss.on('connection', (ws: WebSocket) => {
+    if (clients.size >= maxClients) {
+      ws.close(1013, 'too many clients');
+      return;
+    }
+    const client: Client = { ws, alive: true, laggingSince: 0, dropped: 0 };
+    clients.add(client);
+    ws.on('pong', () => {
+      client.alive = true;
+    });
+    // The stream is one-way; anything the browser sends is ignored.
+    ws.on('message', () => {});
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => clients.delete(client));
+    ws.send(JSON.stringify({ type: 'hello', at: Date.now(), data: {} }));
+  });
+
+  return {
+    handleUpgrade(req, socket, head) {
+      const path = (req.url ?? '').split('?')[0];
+      if (path !== STREAM_PATH) return false;
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+      return true;
+    },
+    stats: () => ({ clients: clients.size, sent, dropped }),
+    close() {
+      unsubscribe();
+      clearInterval(heartbeat);
+      for (const c of clients) c.ws.terminate();
+      clients.clear();
+      return new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { loadAgent, loadConversations, loadEnvelopes } from '../../_lib/data';
+import { NotRunning } from '../../_lib/not-running';
+import { getWebRuntime } from '../../_lib/runtime';
+import { EnvelopeFeed } from '../../../components/EnvelopeFeed';
+import { ConversationList } from '../../../components/ConversationList';
+import { count, dateTime, shortHex } from '../../../components/format';
+import type { ReputationView } from '../../../components/types';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  return { title: `Agent ${shortHex((await params).id)}` };
+}
+
+/** Fixed point ONE = 1,000,000 (PROTOCOL.md §7) shown as a signed decimal. */
+function fixed(v: string): string {
+  const n = Number(v) / 1_000_000;
+  return Number.isFinite(n) ? n.toFixed(3) : v;
+}
+
+function Reputation({ r }: { r: ReputationView | null }) {
+  if (!r) return <p className="muted empty">No feedback about this agent yet.</p>;
+  return (
+    <dl className="kv">
+      <dt>Reliability</dt>
+      <dd className="mono">{fixed(r.reliabilityScore)}</dd>
+      <dt>Cooperation</dt>
+      <dd className="mono">{fixed(r.cooperationIndex)}</dd>
+      <dt>Notary accuracy</dt>
+      <dd className="mono">{fixed(r.notaryAccuracy)}</dd>
+      <dt>Tasks rated</dt>
+      <dd className="mono">{r.totalTasks}</dd>
+      <dt>Notarised</dt>
+      <dd className="mono">{r.totalNotarized}</dd>
+      <dt>Disputes</dt>
+      <dd className="mono">{r.totalDisputes}</dd>
+    </dl>
+  );
+}
+
+export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
+  const o = getWebRuntime();
+  if (!o) return <NotRunning />;
+  const id = (await params).id.toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(id)) notFound();
+  const agent = await loadAgent(o, id);
+  if (!agent) notFound();
+  const [page, conversations] = await Promise.all([loadEnvelopes(o, { agent: id, limit: 50 }), loadConversations(o, id)]);
+  return (
+    <>
+      <div className="crumbs">
+        <Link href="/agents">Agents</Link> / agent
+      </div>
+      <header className="page-head">
+        <div>
+          <h1 className="mono" style={{ fontSize: 18, overflowWrap: 'anywhere' }}>
+            {agent.name ?? agent.id}
+          </h1>
+          <p className="muted">
+            <span className={`dot ${agent.online ? 'on' : ''}`} aria-hidden /> {agent.online ? 'online' : 'offline'} · first seen {dateTime(agent.firstSeenMs)} · last seen{' '}
+            {dateTime(agent.lastSeenMs)} UTC
+          </p>
+        </div>
+      </header>
+      <div className="grid-2">
+        <section className="card">
+          <h2>Identity</h2>
+          <dl className="kv">
+            <dt>Agent id</dt>
+            <dd className="mono">{agent.id}</dd>
+            <dt>Envelopes sent</dt>
+            <dd className="mono">{count(agent.envelopes)}</dd>
+            <dt>Conversations</dt>
+            <dd className="mono">{count(conversations.length)}</dd>
+          </dl>
+        </section>
+        <section className="card">
+          <h2>Reputation (gossip fold)</h2>
+          <Reputation r={agent.reputation} />
+        </section>
+      </div>
+      <section className="card" style={{ marginBottom: 16 }}>
+        <h2>Conversations</h2>
+        <ConversationList conversations={conversations} self={agent.id} />
+      </section>
+      <section className="card">
+        <h2>Latest envelopes</h2>
+        <EnvelopeFeed envelopes={page.envelopes} empty="No envelopes from or to this agent." />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+/** GET /api/conversations/{id}: messages in order (32 hex id) and the NEG1 price path. */
+import { z } from 'zod';
+import { HttpError, handle, json, runtime, q } from '../../../_lib/http';
+import { loadConversation } from '../../../_lib/data';
+
+export const dynamic = 'force-dynamic';
+
+const Id = q.hex(16, 'conversation id');
+
+export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
+  return handle(async () => {
+    const parsed = Id.safeParse((await ctx.params).id);
+    if (!parsed.success) throw new HttpError(400, `path parameter "id": ${z.prettifyError(parsed.error).replace(/^✖ /, '')}`);
+    const conversation = await loadConversation(runtime(), parsed.data);
+    if (!conversation) return json({ error: `conversation ${parsed.data} not found` }, 404);
+    return json(conversation);
+  });
+}

@@ -1,0 +1,9 @@
+/** GET /api/graph: agents (nodes) and conversation pairs (links with message counts). */
+import { handle, json, runtime } from '../../_lib/http';
+import { loadGraph } from '../../_lib/data';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(): Promise<Response> {
+  return handle(async () => json(await loadGraph(runtime())));
+}

@@ -1,0 +1,142 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { loadConversation } from '../../_lib/data';
+import { NotRunning } from '../../_lib/not-running';
+import { getWebRuntime } from '../../_lib/runtime';
+import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
+import { PriceChart } from '../../../components/PriceChart';
+import { count, dateTime, isBroadcast, shortHex, tokenAmount } from '../../../components/format';
+
+export const dynamic = 'force-dynamic';
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  return { title: `Conversation ${shortHex((await params).id, 8, 0)}` };
+}
+
+const OUTCOME = ['negative', 'neutral', 'positive'];
+
+export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
+  const o = getWebRuntime();
+  if (!o) return <NotRunning />;
+  const id = (await params).id.toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(id)) notFound();
+  const c = await loadConversation(o, id);
+  if (!c) notFound();
+  const price = new Map(c.pricePath.map((p) => [p.envelopeId, p]));
+  const hasPrices = c.pricePath.some((p) => p.bidValue !== null);
+  return (
+    <>
+      <div className="crumbs">
+        <Link href="/">Overview</Link> / conversation
+      </div>
+      <header className="page-head">
+        <div>
+          <h1 className="mono" style={{ fontSize: 18 }}>
+            {c.id}
+          </h1>
+          <p className="muted">
+            {c.state ?? 'unknown state'} · {count(c.messages)} messages · {dateTime(c.firstMs)} → {dateTime(c.lastMs)} UTC · between{' '}
+            {c.participants.map((p, i) => (
+              <span key={p}>
+                {i > 0 ? ' and ' : ''}
+                <AgentLink id={p} />
+              </span>
+            ))}
+          </p>
+        </div>
+      </header>
+
+      {hasPrices ? (
+        <section className="card" style={{ marginBottom: 16 }}>
+          <h2>NEG1 price path</h2>
+          <PriceChart steps={c.pricePath} />
+        </section>
+      ) : null}
+
+      <section className="card" style={{ marginBottom: 16 }}>
+        <h2>Messages in order</h2>
+        <div className="table-wrap">
+          <table className="list" data-testid="conversation-messages">
+            <thead>
+              <tr>
+                <th className="num">#</th>
+                <th>Type</th>
+                <th>From</th>
+                <th>To</th>
+                <th>Negotiation</th>
+                <th className="num">Nonce</th>
+                <th>Time (UTC)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {c.envelopes.map((e, i) => {
+                const p = price.get(e.id);
+                return (
+                  <tr key={e.id} data-envelope-id={e.id}>
+                    <td className="num mono">{i + 1}</td>
+                    <td>
+                      <TypeBadge type={e.type} />
+                    </td>
+                    <td>
+                      <AgentLink id={e.sender} />
+                    </td>
+                    <td>{isBroadcast(e.recipient) ? <span className="muted">broadcast</span> : <AgentLink id={e.recipient} />}</td>
+                    <td className="mono">
+                      {p
+                        ? p.kind === 'neg1'
+                          ? `${tokenAmount(p.bidValue)} · round ${p.round}`
+                          : p.kind === 'negc'
+                            ? 'sealed reservation (NEGC)'
+                            : p.kind === 'negr'
+                              ? `reveal ${tokenAmount(p.bidValue)} (NEGR)`
+                              : 'opaque payload'
+                        : ''}
+                    </td>
+                    <td className="num mono">{e.nonce}</td>
+                    <td className="mono">{new Date(e.timestampMs).toISOString().replace('T', ' ').slice(0, 23)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <div className="grid-2">
+        <section className="card">
+          <h2>Notary bids</h2>
+          {c.notaryBids.length === 0 ? (
+            <p className="muted empty">None.</p>
+          ) : (
+            <ul className="activity">
+              {c.notaryBids.map((b) => (
+                <li key={b.envelopeId}>
+                  <AgentLink id={b.bidder} /> {b.bidType === 1 ? 'offers to notarise' : 'requests a notary'}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className="card">
+          <h2>Feedback</h2>
+          {c.feedback.length === 0 ? (
+            <p className="muted empty">None.</p>
+          ) : (
+            <ul className="activity">
+              {c.feedback.map((f) => (
+                <li key={f.envelopeId}>
+                  <AgentLink id={f.from} /> rated <AgentLink id={f.target} /> <span className="mono">{f.score > 0 ? `+${f.score}` : f.score}</span>{' '}
+                  <span className="muted small">
+                    {OUTCOME[f.outcome] ?? f.outcome} · as {f.role === 1 ? 'notary' : 'participant'}
+                    {f.isDispute ? ' · dispute' : ''}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

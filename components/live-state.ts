@@ -1,0 +1,174 @@
+/**
+ * Pure state updates of the live overview: a snapshot (from the server) plus the LiveEvents that
+ * arrive after it. No React, no DOM, so it is unit-tested on its own.
+ */
+import type { LiveEvent } from '../lib/observer/types';
+import { isBroadcast, msgTypeName } from './format';
+import { pairKey } from './pair';
+import type { AgentView, EnvelopeView, OverviewSnapshot } from './types';
+
+/** Rows kept in the feed. */
+export const FEED_SIZE = 30;
+
+export interface OverviewState extends OverviewSnapshot {
+  /** Envelopes that arrived over the stream since the page opened. */
+  liveCount: number;
+  /** Pair key → bumps, for edge flashes. */
+  pulses: Record<string, number>;
+  /** Latest non-message events (notary, verdicts, reputation, disputes, joins). */
+  activity: ActivityItem[];
+}
+
+export interface ActivityItem {
+  key: string;
+  type: string;
+  at: number;
+  summary: string;
+  agent: string | null;
+  conversationId: string | null;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+const num = (v: unknown): number | null => {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return null;
+};
+
+/** Microsecond timestamps (PROTOCOL.md §2) become milliseconds; ms values pass through. */
+function toMs(v: unknown): number | null {
+  const n = num(v);
+  if (n === null) return null;
+  return n > 1e14 ? Math.floor(n / 1000) : n;
+}
+
+/**
+ * The envelope carried by a `message` LiveEvent, or null when the data lacks an id or sender.
+ * Accepts the field names of the observer's event (`id`, `msgType`, `sender`, `recipient`,
+ * `conversationId`, `timestamp` in µs or `timestampMs`, `receivedAt`, `source`, `topic`, `nonce`,
+ * `payloadLen`), nested under `envelope` or flat.
+ */
+export function envelopeFromEvent(event: LiveEvent): EnvelopeView | null {
+  const raw = (event.data ?? {}) as Record<string, unknown>;
+  const d = (raw.envelope && typeof raw.envelope === 'object' ? raw.envelope : raw) as Record<string, unknown>;
+  const id = str(d.id) ?? str(d.envelopeId);
+  const sender = str(d.sender);
+  if (!id || !sender) return null;
+  const code = num(d.msgType) ?? num(d.msg_type);
+  const type = code !== null ? msgTypeName(code) : msgTypeName(str(d.type) ?? undefined);
+  return {
+    id,
+    msgType: code ?? -1,
+    type,
+    sender,
+    recipient: str(d.recipient) ?? '0'.repeat(64),
+    conversationId: str(d.conversationId) ?? str(d.conversation_id) ?? '',
+    timestampMs: toMs(d.timestampMs ?? d.timestamp) ?? event.at,
+    receivedAtMs: toMs(d.receivedAtMs ?? d.receivedAt) ?? event.at,
+    source: str(d.source) ?? str(raw.source),
+    topic: str(d.topic) ?? str(raw.topic),
+    nonce: String(d.nonce ?? ''),
+    payloadLen: num(d.payloadLen) ?? 0,
+  };
+}
+
+export function initialState(snapshot: OverviewSnapshot): OverviewState {
+  return {
+    ...snapshot,
+    liveCount: 0,
+    pulses: {},
+    activity: [],
+  };
+}
+
+/** Replaces server-derived parts after a resync, keeping the live counters. */
+export function resync(state: OverviewState, snapshot: OverviewSnapshot): OverviewState {
+  return { ...state, ...snapshot };
+}
+
+function touchAgent(agents: AgentView[], id: string, at: number): AgentView[] {
+  const i = agents.findIndex((a) => a.id === id);
+  if (i >= 0) {
+    const a = agents[i];
+    if (a.online && (a.lastSeenMs ?? 0) >= at) return agents;
+    const copy = agents.slice();
+    copy[i] = { ...a, online: true, lastSeenMs: Math.max(a.lastSeenMs ?? 0, at) };
+    return copy;
+  }
+  return [...agents, { id, name: null, firstSeenMs: at, lastSeenMs: at, online: true, envelopes: null, reputation: null }];
+}
+
+function applyMessage(state: OverviewState, env: EnvelopeView): OverviewState {
+  if (state.envelopes.some((e) => e.id === env.id)) return state;
+  const byType = { ...state.stats.byType, [env.type]: (state.stats.byType[env.type] ?? 0) + 1 };
+  let agents = touchAgent(state.agents, env.sender, env.receivedAtMs ?? env.timestampMs);
+  let { nodes, links } = state.graph;
+  const addNode = (id: string) => {
+    if (!nodes.some((n) => n.id === id)) nodes = [...nodes, { id, online: true }];
+    else if (nodes.some((n) => n.id === id && !n.online)) nodes = nodes.map((n) => (n.id === id ? { ...n, online: true } : n));
+  };
+  addNode(env.sender);
+  let pulses = state.pulses;
+  if (!isBroadcast(env.recipient) && env.recipient !== env.sender) {
+    addNode(env.recipient);
+    agents = state.agents.some((a) => a.id === env.recipient) ? agents : touchAgent(agents, env.recipient, 0);
+    const key = pairKey(env.sender, env.recipient);
+    const i = links.findIndex((l) => pairKey(l.source, l.target) === key);
+    if (i < 0) links = [...links, { source: env.sender, target: env.recipient, messages: 1 }];
+    else links = links.map((l, j) => (j === i ? { ...l, messages: l.messages + 1 } : l));
+    pulses = { ...pulses, [key]: (pulses[key] ?? 0) + 1 };
+  }
+  const graph = nodes !== state.graph.nodes || links !== state.graph.links ? { nodes, links } : state.graph;
+  return {
+    ...state,
+    envelopes: [env, ...state.envelopes].slice(0, FEED_SIZE),
+    stats: { ...state.stats, byType },
+    agents,
+    graph,
+    pulses,
+    liveCount: state.liveCount + 1,
+  };
+}
+
+function summarize(event: LiveEvent): ActivityItem {
+  const d = (event.data ?? {}) as Record<string, unknown>;
+  const agent = str(d.agent) ?? str(d.agentId) ?? str(d.target) ?? str(d.notary) ?? str(d.sender);
+  const conversationId = str(d.conversationId);
+  const parts: string[] = [];
+  for (const k of ['reason', 'score', 'outcome', 'notary', 'verdict', 'reliabilityScore']) {
+    if (d[k] !== undefined && d[k] !== null && typeof d[k] !== 'object') parts.push(`${k} ${String(d[k])}`);
+  }
+  return {
+    key: `${event.type}:${event.at}:${Math.random().toString(36).slice(2, 8)}`,
+    type: event.type,
+    at: event.at,
+    summary: parts.join(', '),
+    agent,
+    conversationId,
+  };
+}
+
+/** Applies one LiveEvent; unknown or malformed events leave the state unchanged. */
+export function applyEvent(state: OverviewState, event: LiveEvent): OverviewState {
+  if (!event || typeof event.type !== 'string') return state;
+  switch (event.type) {
+    case 'message': {
+      const env = envelopeFromEvent(event);
+      return env ? applyMessage(state, env) : state;
+    }
+    case 'drop': {
+      const reason = str((event.data ?? {}).reason) ?? 'unknown';
+      return { ...state, stats: { ...state.stats, drops: { ...state.stats.drops, [reason]: (state.stats.drops[reason] ?? 0) + 1 } } };
+    }
+    case 'agent_joined': {
+      const id = str((event.data ?? {}).agent) ?? str((event.data ?? {}).agentId) ?? str((event.data ?? {}).id);
+      const next = { ...state, activity: [summarize(event), ...state.activity].slice(0, 20) };
+      if (!id) return next;
+      const agents = touchAgent(state.agents, id, event.at);
+      const nodes = state.graph.nodes.some((n) => n.id === id) ? state.graph.nodes : [...state.graph.nodes, { id, online: true }];
+      return { ...next, agents, graph: nodes === state.graph.nodes ? state.graph : { ...state.graph, nodes } };
+    }
+    default:
+      return { ...state, activity: [summarize(event), ...state.activity].slice(0, 20) };
+  }
+}

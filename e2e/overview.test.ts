@@ -1,0 +1,232 @@
+/**
+ * End to end on the real local stack (issue 3 acceptance "Playwright opens the overview, sees a
+ * new envelope arrive without reload, and finds the graph's nodes"): `npm start`'s own launcher
+ * (scripts/start.mjs: builds the app when needed, then server.ts) on an ephemeral port with
+ * embedded PGlite in a temp dir and DEMO_AGENTS=3, driven by Debian Chromium via playwright-core.
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SCREENSHOT = join(tmpdir(), 'zerox1-overview.png');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install -y chromium)`;
+
+let server: ChildProcess | undefined;
+let dataDir = '';
+let base = '';
+let log = '';
+let browser: Browser | undefined;
+
+async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined | false> | T | undefined | false): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}\n--- server log tail ---\n${log.slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function getJson<T>(path: string): Promise<{ status: number; body: T }> {
+  const res = await fetch(base + path);
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+interface Health {
+  ok: boolean;
+  database: { ok: boolean; kind: string };
+  mesh: { peerId: string; peers: number; multiaddrs: string[] };
+  counts: { envelopes: number; agents: number; drops: number; conversations: number };
+}
+
+describe('overview in Chromium against the real server', { skip, timeout: 300_000 }, () => {
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'zerox1-e2e-'));
+    server = spawn(process.execPath, ['scripts/start.mjs'], {
+      cwd: ROOT,
+      detached: true, // own process group: the launcher, server.ts and the demo agents stop together
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: join(dataDir, 'pglite'),
+        DATABASE_URL: '',
+        DEMO_AGENTS: '3',
+        BOOTSTRAP: '',
+        OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0 /ip4/127.0.0.1/tcp/0/ws',
+      },
+    });
+    const collect = (b: Buffer) => {
+      log += b.toString();
+      if (log.length > 200_000) log = log.slice(-100_000);
+    };
+    server.stdout!.on('data', collect);
+    server.stderr!.on('data', collect);
+    // Fresh checkout: the launcher runs `next build` first (about a minute on 2 cores).
+    const port = await until('the server to listen', 240_000, () => {
+      if (server!.exitCode !== null) throw new Error(`server exited with ${server!.exitCode}\n${log.slice(-3000)}`);
+      return /ready on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1];
+    });
+    base = `http://127.0.0.1:${port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    if (server?.pid && server.exitCode === null) {
+      const exited = new Promise((r) => server!.once('exit', r));
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+      const t = setTimeout(() => {
+        try {
+          process.kill(-server!.pid!, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }, 10_000);
+      await exited;
+      clearTimeout(t);
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('GET /api/health reports the database, mesh peers and counts once the demo mesh runs', async () => {
+    const h = await until('3 mesh peers and stored envelopes', 90_000, async () => {
+      const { body } = await getJson<Health>('/api/health');
+      return body.mesh.peers >= 3 && body.counts.envelopes > 0 && body.counts.agents >= 3 ? body : undefined;
+    });
+    assert.equal(h.ok, true);
+    assert.deepEqual(h.database, { ok: true, kind: 'pglite' });
+    assert.match(h.mesh.peerId, /^12D3KooW/);
+    assert.ok(h.mesh.multiaddrs.every((a) => a.startsWith('/ip4/127.0.0.1/')), 'observer listens on loopback only');
+    assert.ok(h.counts.agents >= 3);
+  });
+
+  test('API checks its input: 400 naming the parameter, 400 for a non-array upload', async () => {
+    const bad = await getJson<{ error: string }>('/api/envelopes?limit=abc');
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error, /"limit"/);
+    const unknown = await getJson<{ error: string }>('/api/envelopes?colour=red');
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.error, /"colour"/);
+    const badAgent = await getJson<{ error: string }>('/api/envelopes?agent=xyz');
+    assert.equal(badAgent.status, 400);
+    assert.match(badAgent.body.error, /"agent"/);
+    const upload = await fetch(`${base}/api/ingest/envelopes`, { method: 'POST', headers: { 'content-type': 'application/cbor' }, body: new Uint8Array([0xa0]) });
+    assert.equal(upload.status, 400);
+    assert.match(((await upload.json()) as { error: string }).error, /not a CBOR array/);
+    const typed = await getJson<{ envelopes: { type: string }[] }>('/api/envelopes?type=BEACON&limit=5');
+    assert.equal(typed.status, 200);
+    assert.ok(typed.body.envelopes.length > 0);
+    assert.ok(typed.body.envelopes.every((e) => e.type === 'BEACON'));
+  });
+
+  test('the overview shows a new envelope arriving without reload, and the agent graph', async () => {
+    const page: Page = await browser!.newPage({ viewport: { width: 1400, height: 1100 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    try {
+      const res = await page.goto(base + '/', { waitUntil: 'domcontentloaded' });
+      assert.equal(res?.status(), 200);
+      await page.waitForSelector('[data-testid="stream-status"][data-status="live"]', { timeout: 30_000 });
+      // A marker that a reload would wipe.
+      await page.evaluate(() => ((window as unknown as { __noReload: number }).__noReload = 42));
+      const rowIds = () => page.$$eval('[data-testid="envelope-feed"] tbody tr[data-envelope-id]', (trs) => trs.map((tr) => tr.getAttribute('data-envelope-id')!));
+      const beforeIds = await rowIds();
+      const beforeCount = beforeIds.length;
+
+      const fresh = await until('a new envelope row in the feed', 60_000, async () => {
+        const ids = await rowIds();
+        const added = ids.filter((id) => !beforeIds.includes(id));
+        return added.length > 0 ? { ids, added } : undefined;
+      });
+      assert.equal(await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload), 42, 'the page was not reloaded');
+      assert.ok(fresh.ids.length >= beforeCount, `rows before ${beforeCount}, after ${fresh.ids.length}`);
+      if (beforeCount < 30) assert.ok(fresh.ids.length > beforeCount, 'a feed that was not full grew');
+      assert.equal(fresh.ids[0], fresh.added[0], 'the newest envelope is on top');
+      const liveCount = Number((await page.textContent('[data-testid="live-count"]'))!.replace(/,/g, ''));
+      assert.ok(liveCount >= 1, `live counter ${liveCount}`);
+      // The new row is a stored envelope: the API knows it with the same sender.
+      const row = page.locator(`tr[data-envelope-id="${fresh.added[0]}"]`);
+      const typeText = (await row.locator('td').first().textContent())!.trim();
+      const stored = await until('the new envelope in /api/envelopes', 10_000, async () => {
+        const { body } = await getJson<{ envelopes: { id: string; type: string; sender: string }[] }>('/api/envelopes?limit=200');
+        return body.envelopes.find((e) => e.id === fresh.added[0]);
+      });
+      assert.equal(stored.type, typeText);
+
+      // The graph: one circle per agent, carrying the agent id.
+      const agents = (await getJson<{ agents: { id: string }[] }>('/api/agents')).body.agents.map((a) => a.id);
+      const circles = await until('graph nodes for every agent', 20_000, async () => {
+        const ids = await page.$$eval('svg.force-graph circle[data-agent]', (cs) => cs.map((c) => c.getAttribute('data-agent')!));
+        return agents.every((a) => ids.includes(a)) ? ids : undefined;
+      });
+      assert.ok(circles.length >= 3, `${circles.length} agent nodes`);
+      assert.ok(circles.every((id) => /^[0-9a-f]{64}$/.test(id)));
+      assert.equal(new Set(circles).size, circles.length, 'one node per agent');
+      // Conversations between the demo agents become edges.
+      const edges = await until('graph edges', 30_000, async () => {
+        const n = await page.$$eval('svg.force-graph line[data-pair]', (ls) => ls.length);
+        return n > 0 ? n : undefined;
+      });
+      assert.ok(edges >= 1);
+
+      await page.waitForTimeout(1500); // let the force layout settle for the picture
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('agents list, agent page and conversation page render stored data', async () => {
+    const page = await browser!.newPage();
+    try {
+      const agents = (await getJson<{ agents: { id: string }[] }>('/api/agents')).body.agents;
+      await page.goto(base + '/agents');
+      const listed = await page.$$eval('tr[data-agent-row]', (trs) => trs.map((t) => t.getAttribute('data-agent-row')));
+      for (const a of agents) assert.ok(listed.includes(a.id), `agent ${a.id} listed`);
+
+      const conv = await until('a conversation with an ACCEPT or REJECT', 60_000, async () => {
+        const { body } = await getJson<{ conversations: { id: string; messages: number; participants: string[] }[] }>('/api/conversations?limit=50');
+        return body.conversations.find((c) => c.messages >= 3);
+      });
+      const detail = (await getJson<{ envelopes: { id: string }[]; participants: string[] }>(`/api/conversations/${conv.id}`)).body;
+      const res = await page.goto(`${base}/conversations/${conv.id}`);
+      assert.equal(res?.status(), 200);
+      const rows = await page.$$eval('[data-testid="conversation-messages"] tbody tr', (trs) => trs.map((t) => t.getAttribute('data-envelope-id')));
+      assert.deepEqual(rows, detail.envelopes.map((e) => e.id), 'messages in the stored protocol order');
+      await page.screenshot({ path: join(tmpdir(), 'zerox1-conversation.png'), fullPage: true });
+
+      const agentRes = await page.goto(`${base}/agents/${detail.participants[0]}`);
+      assert.equal(agentRes?.status(), 200);
+      assert.ok((await page.textContent('h1'))!.includes(detail.participants[0]));
+      const missing = await page.goto(`${base}/agents/${'0'.repeat(64)}`);
+      assert.equal(missing?.status(), 404);
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,47 @@
+import type { NextConfig } from 'next';
+
+/**
+ * The observer (libp2p, Prisma, PGlite, native crypto) runs in the custom server process
+ * (server.ts), never inside Next's server bundle: route handlers and pages reach it only through
+ * the runtime accessor in lib/observer/runtime. Listing the heavy packages here is the second
+ * guard: should one be imported by mistake, Next loads it with Node's own resolver at run time
+ * instead of bundling it.
+ */
+const serverExternalPackages = [
+  'libp2p',
+  '@libp2p/gossipsub',
+  '@libp2p/tcp',
+  '@libp2p/websockets',
+  '@libp2p/identify',
+  '@libp2p/kad-dht',
+  '@libp2p/mdns',
+  '@libp2p/bootstrap',
+  '@libp2p/crypto',
+  '@libp2p/peer-id',
+  '@chainsafe/libp2p-noise',
+  '@chainsafe/libp2p-yamux',
+  '@multiformats/multiaddr',
+  '@prisma/client',
+  '@prisma/adapter-pg',
+  '@prisma/driver-adapter-utils',
+  'pglite-prisma-adapter',
+  '@electric-sql/pglite',
+  'pg',
+  'sodium-native',
+  'hash-wasm',
+  'cbor-x',
+  'ws',
+  'litesvm',
+];
+
+const nextConfig: NextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  serverExternalPackages,
+  // Type-check only what the web app reaches (app/, components/ and their imports); the rest of
+  // the repository is checked by `npm run typecheck`, so a half-finished lib/ file elsewhere does
+  // not stop `npm start`.
+  typescript: { tsconfigPath: 'tsconfig.next.json' },
+};
+
+export default nextConfig;
