@@ -48,3 +48,19 @@ const I64_MAX = (1n << 63n) - 1n;
 function clampI64(v: bigint): bigint {
   return v < 0n ? 0n : v > I64_MAX ? I64_MAX : v;
 }
+
+/**
+ * Upserts a lease row like lib/store/chain.ts upsertLease, but keeps the stored
+ * last_paid_epoch when `lastPaidEpoch` is null (the account does not hold it; only LeasePaid
+ * events do), so the indexer need not look it up.
+ */
+export async function upsertLeaseKeepPaid(q: Queryable, l: { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch: bigint | null; missedEpochs: number; active: boolean; slot: bigint }): Promise<boolean> {
+  const r = await q.query(`INSERT INTO lease (agent_id, paid_through_epoch, last_paid_epoch, missed_epochs, active, slot, updated_at)
+    VALUES ($1, $2::int8, $3::int8, $4, $5, $6::int8, now())
+    ON CONFLICT (agent_id) DO UPDATE SET paid_through_epoch = excluded.paid_through_epoch,
+      last_paid_epoch = COALESCE(excluded.last_paid_epoch, lease.last_paid_epoch),
+      missed_epochs = excluded.missed_epochs, active = excluded.active, slot = excluded.slot, updated_at = now()
+    WHERE lease.slot <= excluded.slot RETURNING 1`,
+  [l.agentId, l.paidThroughEpoch.toString(), l.lastPaidEpoch?.toString() ?? null, l.missedEpochs, l.active, l.slot.toString()]);
+  return r.length > 0;
+}

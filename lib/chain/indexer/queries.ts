@@ -1,0 +1,110 @@
+/**
+ * JSON-ready reads for the REST endpoints (0x01 spec §9; issue 5 "REST"):
+ * GET /api/batches, GET /api/challenges, GET /api/reputation/[agent]. Bytes are lowercase hex,
+ * u64 decimal strings, agents both hex and base58. Routes parse their input with
+ * {@link parseAgentParam} / {@link parseEpochParam} and call these.
+ */
+import { PublicKey } from '@solana/web3.js';
+import { buildBatchFromLog } from '../../protocol/batch-build';
+import { foldBatches, type ReputationState } from '../../protocol/reputation';
+import type { BatchCheck, IndexerStore } from './types';
+import { agentEpochLog } from './verify';
+
+const hex = (b: Uint8Array | null | undefined) => (b ? Buffer.from(b).toString('hex') : null);
+const agentJson = (id: Uint8Array) => ({ agent: hex(id) as string, agentAddress: new PublicKey(id).toBase58() });
+
+/** An agent id from a path or query parameter: 64 hex chars or a base58 address; null when neither. */
+export function parseAgentParam(s: unknown): Uint8Array | null {
+  if (typeof s !== 'string') return null;
+  const t = s.trim();
+  if (/^(0x)?[0-9a-fA-F]{64}$/.test(t)) return Uint8Array.from(Buffer.from(t.replace(/^0x/, ''), 'hex'));
+  if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(t)) return null;
+  try {
+    return new PublicKey(t).toBytes();
+  } catch {
+    return null;
+  }
+}
+
+/** A non-negative epoch (u64) from a query parameter; null when absent or invalid. */
+export function parseEpochParam(s: unknown): bigint | null {
+  if (typeof s !== 'string' || !/^\d{1,20}$/.test(s)) return null;
+  const v = BigInt(s);
+  return v < 1n << 64n ? v : null;
+}
+
+/** One batch row as JSON. */
+export interface BatchJson {
+  agent: string; agentAddress: string; epoch: string; batchHash: string; logMerkleRoot: string; slot: string;
+  signature: string | null; status: BatchCheck; uploadedLogRoot: string | null; data: unknown;
+}
+
+/** GET /api/batches?agent=&epoch=&status=: historical batches per agent and epoch. */
+export async function listBatchesJson(store: Pick<IndexerStore, 'listBatches'>, p: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck; limit?: number } = {}): Promise<BatchJson[]> {
+  const rows = await store.listBatches({ agent: p.agent, epoch: p.epoch, status: p.status });
+  const limit = Math.max(1, Math.min(p.limit ?? 500, 5000));
+  return rows.slice(-limit).reverse().map((r) => ({
+    ...agentJson(r.agentId), epoch: r.epoch.toString(), batchHash: hex(r.batchHash) as string, logMerkleRoot: hex(r.root) as string,
+    slot: r.slot.toString(), signature: r.signature ?? null, status: r.status, uploadedLogRoot: hex(r.logRoot), data: r.data ?? null,
+  }));
+}
+
+/** The store's challenge listing (lib/store/chain.ts listChallenges). */
+export interface ChallengeStore {
+  listChallenges(p?: { agent?: Uint8Array; status?: string }): Promise<{
+    address: string; agentId: Uint8Array; epoch: bigint; challenger: Uint8Array; status: string; slot: bigint; openedSlot: bigint; data: unknown;
+    transitions: { status: string; slot: bigint; signature: string }[];
+  }[]>;
+}
+
+/** GET /api/challenges?agent=&status=: challenges with their transitions. */
+export async function listChallengesJson(store: ChallengeStore, p: { agent?: Uint8Array; status?: string } = {}) {
+  const rows = await store.listChallenges(p);
+  return rows.map((c) => ({
+    address: c.address, ...agentJson(c.agentId), epoch: c.epoch.toString(), challenger: new PublicKey(c.challenger).toBase58(),
+    status: c.status, slot: c.slot.toString(), openedSlot: c.openedSlot.toString(), data: c.data ?? null,
+    transitions: c.transitions.map((t) => ({ status: t.status, slot: t.slot.toString(), signature: t.signature })),
+  }));
+}
+
+const REP_FIELDS = ['reliabilityScore', 'cooperationIndex', 'notaryAccuracy', 'totalTasks', 'totalNotarized', 'totalDisputes'] as const;
+type ReputationJson = Record<(typeof REP_FIELDS)[number], string>;
+const repJson = (s: ReputationState): ReputationJson => Object.fromEntries(REP_FIELDS.map((k) => [k, s[k].toString()])) as ReputationJson;
+
+/** Gossip-side reputation as the store keeps it (lib/store getReputation). */
+export interface ReputationStore {
+  getReputation(agentId: Uint8Array, kind?: 'gossip' | 'batch'): Promise<{ reliabilityScore: bigint; cooperationIndex: bigint; notaryAccuracy: bigint; totalTasks: bigint; totalNotarized: bigint; totalDisputes: bigint; lastEpoch: number | null; updatedAt: Date } | null>;
+}
+
+/**
+ * Authoritative reputation (PROTOCOL.md §7): lib/protocol foldBatches over the agent's verified
+ * batches, each rebuilt from the uploaded log its root was checked against (the chain holds only
+ * hashes). Batches still unverified or mismatched are listed and left out of the fold.
+ */
+export async function authoritativeReputation(store: IndexerStore, agent: Uint8Array, p: { epochSeconds: bigint; toEpoch?: bigint }) {
+  const rows = await store.listBatches({ agent });
+  const folded = [];
+  for (const r of rows) {
+    if (r.status !== 'verified') continue;
+    const log = await agentEpochLog(store, agent, r.epoch, p.epochSeconds);
+    folded.push(buildBatchFromLog({ agentId: agent, epochNumber: r.epoch, slotStart: 0n, slotEnd: 0n, envelopes: log }));
+  }
+  const fromEpoch = rows.length ? rows[0].epoch : 0n;
+  const toEpoch = p.toEpoch ?? (rows.length ? rows[rows.length - 1].epoch : -1n);
+  const state = foldBatches({ batches: folded, fromEpoch, toEpoch: toEpoch < fromEpoch - 1n ? fromEpoch - 1n : toEpoch });
+  return {
+    ...agentJson(agent), fromEpoch: fromEpoch.toString(), toEpoch: toEpoch.toString(), state,
+    batches: rows.map((r) => ({ epoch: r.epoch.toString(), status: r.status, folded: r.status === 'verified' })),
+  };
+}
+
+/** GET /api/reputation/[agent]: gossip-derived and batch-derived states side by side, JSON-ready. */
+export async function reputationJson(store: IndexerStore & ReputationStore, agent: Uint8Array, p: { epochSeconds: bigint; toEpoch?: bigint }) {
+  const [auth, gossip] = await Promise.all([authoritativeReputation(store, agent, p), store.getReputation(agent, 'gossip')]);
+  return {
+    ...agentJson(agent),
+    gossip: gossip ? { ...repJson(gossip), lastEpoch: gossip.lastEpoch ?? null, updatedAt: gossip.updatedAt.toISOString() } : null,
+    authoritative: { ...repJson(auth.state), fromEpoch: auth.fromEpoch, toEpoch: auth.toEpoch },
+    batches: auth.batches,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Shapes of the chain indexer (issue 5 "Chain indexer"). The store is structural: the Store of
+ * lib/store satisfies it (its chain-table methods and raw `query`), so tests and other stores
+ * can stand in without lib/chain depending on Prisma.
+ */
+import type { Connection, PublicKey } from '@solana/web3.js';
+import type { ProgramName } from '../events';
+
+/** A batch row's check against the uploaded log (issue 5). */
+export type BatchCheck = 'unverified' | 'verified' | 'mismatch';
+
+/** The lib/store methods the indexer uses (lib/store/chain.ts signatures). */
+export interface IndexerStore {
+  query<T = Record<string, unknown>>(sql: string, args?: unknown[]): Promise<T[]>;
+  upsertStake(s: { agentId: Uint8Array; owner?: Uint8Array | null; amount: bigint; status: string; unlockSlot?: bigint | null; slot: bigint }): Promise<boolean>;
+  upsertLease(l: { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch?: bigint | null; missedEpochs?: number; active: boolean; slot: bigint }): Promise<boolean>;
+  upsertBatch(b: { agentId: Uint8Array; epoch: bigint; batchHash: Uint8Array; root: Uint8Array; slot: bigint; signature?: string | null; data?: unknown }): Promise<boolean>;
+  setBatchStatus(agentId: Uint8Array, epoch: bigint, status: BatchCheck, logRoot?: Uint8Array): Promise<boolean>;
+  upsertChallenge(c: { address: string; agentId: Uint8Array; epoch: bigint; challenger: Uint8Array; status: string; slot: bigint; signature: string; data?: unknown }): Promise<{ transitioned: boolean }>;
+  insertChainEvents(e: readonly { signature: string; index: number; slot: bigint; program: string; name: string; data: unknown; blockTime?: Date | null }[]): Promise<{ inserted: number; duplicates: number; newKeys: { signature: string; index: number }[] }>;
+  getCursor(name: string): Promise<{ name: string; signature: string | null; slot: bigint } | null>;
+  setCursor(c: { name: string; signature: string | null; slot: bigint }): Promise<void>;
+  listBatches(p?: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck }): Promise<{ agentId: Uint8Array; epoch: bigint; batchHash: Uint8Array; root: Uint8Array; slot: bigint; signature?: string | null; status: BatchCheck; logRoot: Uint8Array | null; data?: unknown }[]>;
+}
+
+/** A live event as lib/observer/types.ts LiveEvent (structural, so lib/chain does not import the observer). */
+export interface IndexerLiveEvent {
+  type: 'agent_deactivated' | 'lease_paid' | 'stake_locked' | 'stake_slashed' | 'batch_submitted' | 'challenge_submitted' | 'challenge_resolved';
+  at: number;
+  data: Record<string, unknown>;
+}
+
+/** lib/observer LiveBus (publish side). */
+export interface IndexerBus {
+  publish(event: IndexerLiveEvent): void;
+}
+
+export interface IndexerLogger {
+  info(msg: string, meta?: Record<string, unknown>): void;
+  warn(msg: string, meta?: Record<string, unknown>): void;
+  error(msg: string, meta?: Record<string, unknown>): void;
+}
+
+/** What the indexer did with one transaction (bench and tests hook). */
+export interface ProcessedTx {
+  signature: string;
+  slot: number;
+  /** Events decoded / newly stored (the rest were already there). */
+  events: number;
+  inserted: number;
+  via: 'live' | 'catchup';
+  /** performance.now() when the rows were stored. */
+  storedAt: number;
+}
+
+/** Options of startChainIndexer. */
+export interface StartChainIndexerParams {
+  connection: Connection;
+  store: IndexerStore;
+  bus?: IndexerBus;
+  /** Program ids to follow (default lib/chain/gen/ids.ts). */
+  programIds?: Partial<Record<ProgramName, PublicKey>>;
+  logger?: IndexerLogger;
+  /** Prefix of the stored cursors (one per program: `<name>:<program>`). Default 'chain-indexer'. */
+  cursorName?: string;
+  /** Epoch length for batch verification windows; default: behavior_log Config's epoch_seconds. */
+  epochSeconds?: bigint;
+  /** Catch-up by signatures every pollMs (covers missed notifications; default 2,000). */
+  pollMs?: number;
+  /** Re-check unverified/mismatched batches of the last N epochs on every poll (default 3). */
+  reverifyEpochs?: number;
+  /** Use logsSubscribe (default true); false = polling only. */
+  subscribe?: boolean;
+  onProcessed?: (tx: ProcessedTx) => void;
+}
+
+/** A running indexer. */
+export interface ChainIndexer {
+  /** Runs one catch-up pass now (from the stored cursors); resolves to transactions processed. */
+  catchUp(): Promise<number>;
+  /** Resolves once every notification received so far is processed. */
+  idle(): Promise<void>;
+  /** Re-checks a batch (or all unverified/mismatched recent ones) against the uploaded logs. */
+  verifyBatches(p?: { agent?: PublicKey; epoch?: bigint }): Promise<{ verified: number; mismatch: number; unverified: number }>;
+  stats(): { processed: number; live: number; catchup: number; events: number; errors: number };
+  stop(): Promise<void>;
+}
