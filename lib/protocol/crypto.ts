@@ -1,10 +1,11 @@
 /**
  * Hashes and Ed25519 for lib/protocol (PROTOCOL.md §2 signature, §3 payload_hash, §8 NEGC).
  *
- * keccak256: hash-wasm (measured ~12x faster than @noble/hashes here), initialised once at
- * module load with top-level await; @noble/hashes is the synchronous fallback when WASM is
- * unavailable. Ed25519 verification: the fastest backend that loads, in the order measured
- * by `npm run bench:protocol` (sodium-native, node:crypto with a cached KeyObject per key,
+ * keccak256: the WASM module of keccak-wasm.ts (one call per hash, lanes in locals), then
+ * hash-wasm, then @noble/hashes when WebAssembly is unavailable; both WASM instances are
+ * created once at module load with top-level await (bench:protocol and README for figures).
+ * Ed25519 verification: the fastest backend that loads, in the order measured by
+ * `npm run bench:protocol` (sodium-native, node:crypto with a cached KeyObject per key,
  * @noble/curves with zip215 = false). All three are RFC 8032 strict and cofactorless on the
  * vectors (S >= L and non-canonical points rejected); the tests check they agree.
  * Server-only backends are loaded by dynamic import guarded by a Node check, so the module
@@ -15,7 +16,7 @@ import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { ed25519 as nobleEd } from '@noble/curves/ed25519.js';
 import { createKeccak } from 'hash-wasm';
 import { assertBytes } from './errors';
-import { toHex } from './hex';
+import { createWasmKeccak, type WasmKeccak } from './keccak-wasm';
 
 type WasmHasher = Awaited<ReturnType<typeof createKeccak>>;
 let wasmKeccak: WasmHasher | undefined;
@@ -24,9 +25,33 @@ try {
 } catch {
   wasmKeccak = undefined;
 }
+let ownKeccak: WasmKeccak | undefined;
+try {
+  ownKeccak = await createWasmKeccak();
+} catch {
+  ownKeccak = undefined;
+}
 
 /** Keccak-256 (the original Keccak padding, not SHA3-256), PROTOCOL.md §2–3, §5–6. */
 export function keccak256(bytes: Uint8Array): Uint8Array {
+  if (ownKeccak) return ownKeccak.hash(bytes);
+  return keccak256HashWasm(bytes);
+}
+
+/**
+ * keccak256(bytes) == expected (32 bytes), PROTOCOL.md §3 payload_hash: the digest is compared
+ * where the hasher leaves it, without returning a copy.
+ */
+export function keccak256Equals(bytes: Uint8Array, expected: Uint8Array): boolean {
+  if (ownKeccak) return ownKeccak.equals(bytes, expected);
+  if (expected.length !== 32) return false;
+  const d = keccak256HashWasm(bytes);
+  for (let i = 0; i < 32; i++) if (d[i] !== expected[i]) return false;
+  return true;
+}
+
+/** keccak256 through hash-wasm (falling back to @noble/hashes): for cross-checks and the bench. */
+export function keccak256HashWasm(bytes: Uint8Array): Uint8Array {
   if (wasmKeccak) {
     wasmKeccak.init();
     wasmKeccak.update(bytes);
@@ -74,7 +99,7 @@ async function loadNodeBackend(): Promise<Ed25519Backend | undefined> {
     const PKCS8 = Buffer.from('302e020100300506032b657004220420', 'hex');
     const cache = new Map<string, import('node:crypto').KeyObject | null>();
     const keyFor = (pk: Uint8Array) => {
-      const k = toHex(pk);
+      const k = Buffer.from(pk.buffer, pk.byteOffset, pk.length).toString('latin1');
       let ko = cache.get(k);
       if (ko === undefined) {
         try {

@@ -4,11 +4,11 @@
 import type { Envelope } from './types';
 import { MAX_ENVELOPE_BYTES, PROTOCOL_VERSION } from './constants';
 import {
-  type CborValue, asArray, asBytes, asInt, asSmallInt, decodeTrusted, encodeCanonical,
+  type CborValue, asArray, asBytes, asInt, asSmallInt, encodeCanonical,
   U8_MAX, U16_MAX, U32_MAX, U64_MAX,
 } from './cbor';
-import { DecodeError, EncodeError, assertBytes } from './errors';
-import { scanEnvelopeLayout } from './envelope-scan';
+import { EncodeError, assertBytes } from './errors';
+import { readEnvelope } from './envelope-scan';
 import { ed25519Sign, ed25519Verify, keccak256 } from './crypto';
 
 /** Result of {@link decodeEnvelope}. */
@@ -88,16 +88,12 @@ export function decodeEnvelope(bytes: Uint8Array): DecodeEnvelopeResult {
   if (bytes.length > MAX_ENVELOPE_BYTES) {
     return { ok: false, reason: 'decode', detail: `size ${bytes.length} > ${MAX_ENVELOPE_BYTES}` };
   }
-  // Cheap structural guard before the CBOR parser: definite 12-item array.
   if (bytes.length === 0 || bytes[0] !== 0x8c) return { ok: false, reason: 'decode', detail: 'not a 12-item array' };
-  const layout = scanEnvelopeLayout(bytes);
-  if (layout) return { ok: false, reason: 'decode', detail: layout };
-  try {
-    return { ok: true, envelope: envelopeFromItems(decodeTrusted(bytes)) };
-  } catch (e) {
-    if (e instanceof DecodeError) return { ok: false, reason: 'decode', detail: e.message };
-    return { ok: false, reason: 'decode', detail: `unexpected: ${(e as Error)?.message ?? String(e)}` };
-  }
+  // One pass over the fixed 12-item layout (envelope-scan.ts): canonical heads, types,
+  // lengths and ranges, fields read from a private copy.
+  const r = readEnvelope(bytes);
+  if (typeof r === 'string') return { ok: false, reason: 'decode', detail: r };
+  return { ok: true, envelope: r.envelope };
 }
 
 /** Envelope id (PROTOCOL.md §3): keccak256 of the whole encoded envelope. */

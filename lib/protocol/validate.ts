@@ -2,12 +2,13 @@
  * Envelope validation (PROTOCOL.md §3): the checks in order, first failure is the reason.
  * Hostile bytes never throw; caller misuse (missing live-mode state) throws TypeError.
  */
-import type { Envelope, ValidateParams, ValidationResult } from './types';
+import type { ValidateParams, ValidationResult } from './types';
 import { MsgType } from './types';
-import { PROTOCOL_VERSION, TIMESTAMP_TOLERANCE_US } from './constants';
+import { MAX_ENVELOPE_BYTES, PROTOCOL_VERSION, TIMESTAMP_TOLERANCE_US } from './constants';
 import { decodeEnvelope } from './envelope';
-import { ed25519Verify, keccak256 } from './crypto';
-import { toHex, bytesEqual } from './hex';
+import { readEnvelope, type ReadEnvelope } from './envelope-scan';
+import { ed25519Verify, keccak256, keccak256Equals } from './crypto';
+import { toHex } from './hex';
 import { decodeFeedback, decodeNotarizeBid } from './payloads';
 
 /** A synchronous signer registry (PROTOCOL.md §2 "Signer"). */
@@ -17,10 +18,6 @@ export interface SyncSignerRegistry {
 
 /** {@link ValidateParams} with a synchronous registry. */
 export type ValidateSyncParams = Omit<ValidateParams, 'registry'> & { registry: SyncSignerRegistry };
-
-type Stage1 =
-  | { done: true; result: ValidationResult }
-  | { done: false; envelope: Envelope; senderHex: string };
 
 function checkParams(params: ValidateParams | ValidateSyncParams): void {
   if (!params || (params.mode !== 'live' && params.mode !== 'archive')) {
@@ -35,57 +32,56 @@ function checkParams(params: ValidateParams | ValidateSyncParams): void {
   }
 }
 
-function stage1(bytes: Uint8Array): Stage1 {
-  const d = decodeEnvelope(bytes);
-  if (!d.ok) return { done: true, result: { ok: false, reason: 'decode', detail: d.detail } };
-  const e = d.envelope;
-  if (e.version !== PROTOCOL_VERSION) {
-    return { done: true, result: { ok: false, reason: 'version', detail: `version ${e.version}` } };
+/** §3 steps decode, version, msg_type: a failure result, or the decoded envelope and its private bytes. */
+function stage1(bytes: Uint8Array): ValidationResult | ReadEnvelope {
+  if (!(bytes instanceof Uint8Array) || bytes.length > MAX_ENVELOPE_BYTES || bytes.length === 0 || bytes[0] !== 0x8c) {
+    const d = decodeEnvelope(bytes); // the wording of the failure
+    return { ok: false, reason: 'decode', detail: d.ok ? 'not an envelope' : d.detail };
   }
+  const r = readEnvelope(bytes);
+  if (typeof r === 'string') return { ok: false, reason: 'decode', detail: r };
+  const e = r.envelope;
+  if (e.version !== PROTOCOL_VERSION) return { ok: false, reason: 'version', detail: `version ${e.version}` };
   if (e.msgType < MsgType.ADVERTISE || e.msgType > MsgType.BEACON) {
-    return { done: true, result: { ok: false, reason: 'msg_type', detail: `msg_type ${e.msgType}` } };
+    return { ok: false, reason: 'msg_type', detail: `msg_type ${e.msgType}` };
   }
-  return { done: false, envelope: e, senderHex: toHex(e.sender) };
+  return r;
 }
 
 /**
- * The signature preimage cut from canonical envelope bytes: 0x8a, then items 0..9 exactly as
- * they appear after the 0x8c head (canonical encoding makes them contiguous and identical).
+ * §3 from unregistered on. The signature preimage is the private copy's items 0..9 under a
+ * 0x8a head (canonical encoding makes them identical to the preimage's): the head byte is
+ * switched for the verification and restored before the envelope id is hashed.
  */
-function preimageOf(bytes: Uint8Array, e: Envelope): Uint8Array {
-  const n = e.payload.length;
-  const payloadHead = n < 24 ? 1 : n < 0x100 ? 2 : n < 0x10000 ? 3 : 5;
-  const end = bytes.length - 66 - payloadHead - n;
-  const out = bytes.slice(0, end);
-  out[0] = 0x8a;
-  return out;
-}
-
-function stage2(
-  bytes: Uint8Array,
-  e: Envelope,
-  senderHex: string,
-  keys: readonly Uint8Array[],
-  params: ValidateParams | ValidateSyncParams,
-): ValidationResult {
+function stage2(r: ReadEnvelope, keys: readonly Uint8Array[], params: ValidateParams | ValidateSyncParams): ValidationResult {
   if (!keys || keys.length === 0) return { ok: false, reason: 'unregistered' };
-  const preimage = preimageOf(bytes, e);
+  const e = r.envelope;
+  const own = r.bytes;
+  const preimage = new Uint8Array(own.buffer, own.byteOffset, r.preimageEnd);
   let verified = false;
-  for (const k of keys) {
-    if (k instanceof Uint8Array && ed25519Verify(e.signature, preimage, k)) { verified = true; break; }
+  own[0] = 0x8a;
+  try {
+    for (let i = 0; i < keys.length && !verified; i++) {
+      const k = keys[i];
+      verified = k instanceof Uint8Array && ed25519Verify(e.signature, preimage, k);
+    }
+  } finally {
+    own[0] = 0x8c;
   }
   if (!verified) return { ok: false, reason: 'signature' };
+  let senderHex = '';
   if (params.mode === 'live') {
+    senderHex = toHex(e.sender);
     const last = params.nonces!.get(senderHex);
     if (last !== undefined && e.nonce <= last) {
       return { ok: false, reason: 'replay', detail: `nonce ${e.nonce} <= ${last}` };
     }
-    const skew = e.timestamp - params.nowUs!;
-    if (skew > TIMESTAMP_TOLERANCE_US || -skew > TIMESTAMP_TOLERANCE_US) {
-      return { ok: false, reason: 'timestamp', detail: `skew ${skew} us` };
+    const now = params.nowUs!;
+    if (e.timestamp > now + TIMESTAMP_TOLERANCE_US || e.timestamp < now - TIMESTAMP_TOLERANCE_US) {
+      return { ok: false, reason: 'timestamp', detail: `skew ${e.timestamp - now} us` };
     }
   }
-  if (!bytesEqual(keccak256(e.payload), e.payloadHash)) return { ok: false, reason: 'payload_hash' };
+  if (!keccak256Equals(e.payload, e.payloadHash)) return { ok: false, reason: 'payload_hash' };
   if (e.payload.length !== e.payloadLen) {
     return { ok: false, reason: 'payload_len', detail: `len ${e.payload.length} != ${e.payloadLen}` };
   }
@@ -97,7 +93,7 @@ function stage2(
     if (!n.ok) return { ok: false, reason: 'payload_schema', detail: n.detail };
   }
   if (params.mode === 'live') params.nonces!.set(senderHex, e.nonce);
-  return { ok: true, envelope: e, id: keccak256(bytes) };
+  return { ok: true, envelope: e, id: keccak256(own) };
 }
 
 /**
@@ -108,18 +104,18 @@ function stage2(
 export async function validateEnvelope(bytes: Uint8Array, params: ValidateParams): Promise<ValidationResult> {
   checkParams(params);
   const s = stage1(bytes);
-  if (s.done) return s.result;
+  if ('ok' in s) return s;
   // A registry failure is the caller's outage, not hostile input: it propagates.
   const keys = await params.registry.keysFor(s.envelope.sender);
-  return stage2(bytes, s.envelope, s.senderHex, keys, params);
+  return stage2(s, keys, params);
 }
 
 /** {@link validateEnvelope} with a synchronous registry (the hot path of the observer). */
 export function validateEnvelopeSync(bytes: Uint8Array, params: ValidateSyncParams): ValidationResult {
   checkParams(params);
   const s = stage1(bytes);
-  if (s.done) return s.result;
+  if ('ok' in s) return s;
   // A registry failure is the caller's outage, not hostile input: it propagates.
   const keys = params.registry.keysFor(s.envelope.sender);
-  return stage2(bytes, s.envelope, s.senderHex, keys, params);
+  return stage2(s, keys, params);
 }
