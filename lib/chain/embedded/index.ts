@@ -1,0 +1,168 @@
+/**
+ * The embedded chain (issue 5 "Embedded chain"; DESIGN.md "Embedded defaults, real
+ * components"): litesvm with SPL Token, Token-2022, ATA, Memo and the project's programs,
+ * served as Solana JSON-RPC 2.0 over HTTP and PubSub over WebSocket on 127.0.0.1.
+ * Server-only (native addon, sockets).
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { LiteSVM } from 'litesvm';
+import type { PublicKey } from '@solana/web3.js';
+import { DEFAULT_HISTORY_LIMIT, DEFAULT_RPC_PORT, DEFAULT_SLOT_MS, DEFAULT_SNAPSHOT_MS } from './constants';
+import { Ledger } from './ledger';
+import { ChainStore, loadState, type ChainMeta } from './persist';
+import { findProgramBinaries, type ProgramSpec } from './programs';
+import { PubSub } from './pubsub';
+import { accountMethods } from './rpc-accounts';
+import { clusterMethods } from './rpc-cluster';
+import type { Handler, RpcContext } from './rpc-params';
+import { txMethods } from './rpc-tx';
+import { startRpcServer, type EmbeddedLogger } from './server';
+import { toBase58, isAddress } from './wire';
+
+export type { EmbeddedLogger } from './server';
+export type { ProgramSpec } from './programs';
+export { findProgramBinaries } from './programs';
+export { Ledger } from './ledger';
+
+/** Options of {@link startEmbeddedChain}. */
+export interface EmbeddedChainParams {
+  /** TCP port (default 8899; 0 = ephemeral). WebSocket is served on it and on port + 1. */
+  port?: number;
+  /** Directory for snapshots and history (e.g. `.data/chain`); omitted = in memory only. */
+  dataDir?: string;
+  /** Programs to load; default: every programs/bin/<name>.so listed in programs/ids.json. */
+  programs?: ProgramSpec[];
+  /** Where the default program lookup reads (default `<cwd>/programs`). */
+  programsDir?: string;
+  /** Slot length in ms (default 400). 0 = slots advance only through `tick()`. */
+  slotMs?: number;
+  /** Transactions kept for history queries (default 200,000). */
+  historyLimit?: number;
+  /** Snapshot interval in ms when dataDir is set (default 5,000). */
+  snapshotMs?: number;
+  /** Also listen on port + 1 (web3.js derives ws://host:PORT+1). Default true. */
+  wsCompanion?: boolean;
+  logger?: EmbeddedLogger;
+  /** Wall clock (ms); injectable for tests. */
+  now?: () => number;
+}
+
+/** A running embedded chain. */
+export interface EmbeddedChain {
+  rpcUrl: string;
+  /** PubSub on the same port as rpcUrl. */
+  wsUrl: string;
+  port: number;
+  /** ws://127.0.0.1:port+1 when the companion listener is up (what `new Connection(rpcUrl)` uses). */
+  companionWsUrl: string | null;
+  /** Direct litesvm access for setup (setAccount, addProgram...). Writes here send no notifications. */
+  svm: LiteSVM;
+  ledger: Ledger;
+  /** The account that funds requestAirdrop. */
+  faucet: PublicKey;
+  programs: ProgramSpec[];
+  /** Advances one slot now (tests with slotMs 0). */
+  tick(): void;
+  /** Writes a snapshot now (no-op without dataDir). */
+  snapshot(): void;
+  close(): Promise<void>;
+}
+
+const silent: EmbeddedLogger = { info() {}, warn() {}, error() {} };
+
+function checkParams(p: EmbeddedChainParams): void {
+  const int = (name: string, v: unknown, min: number, max: number) => {
+    if (v !== undefined && (!Number.isSafeInteger(v) || (v as number) < min || (v as number) > max)) {
+      throw new RangeError(`${name} must be an integer in [${min}, ${max}]`);
+    }
+  };
+  int('port', p.port, 0, 65534);
+  int('slotMs', p.slotMs, 0, 60_000);
+  int('historyLimit', p.historyLimit, 1, 10_000_000);
+  int('snapshotMs', p.snapshotMs, 100, 3_600_000);
+  if (p.dataDir !== undefined && (typeof p.dataDir !== 'string' || p.dataDir === '')) throw new TypeError('dataDir must be a non-empty string');
+  for (const prog of p.programs ?? []) {
+    if (!isAddress(prog?.id) || typeof prog.path !== 'string') throw new TypeError('programs must be { id: base58 address, path: string }[]');
+  }
+}
+
+/** Starts litesvm behind a Solana JSON-RPC endpoint; see lib/chain/embedded/README.md. */
+export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<EmbeddedChain> {
+  checkParams(p);
+  const logger = p.logger ?? silent;
+  const now = p.now ?? Date.now;
+  const historyLimit = p.historyLimit ?? DEFAULT_HISTORY_LIMIT;
+  const slotMs = p.slotMs ?? DEFAULT_SLOT_MS;
+
+  const loaded = p.dataDir ? loadState(p.dataDir, historyLimit) : null;
+  const ledger = new Ledger({ svm: loaded?.svm, slot: loaded?.meta.slot, historyLimit, now });
+  const genesisHash = loaded?.meta.genesisHash ?? toBase58(randomBytes(32));
+  if (loaded) {
+    for (const rec of loaded.history) ledger.history.add(rec);
+    ledger.transactionCount = loaded.meta.transactionCount;
+    logger.info('embedded chain: restored', { slot: loaded.meta.slot, transactions: loaded.history.length });
+  }
+
+  const programs = p.programs ?? findProgramBinaries(p.programsDir ?? join(process.cwd(), 'programs'));
+  for (const prog of programs) {
+    ledger.svm.addProgramFromFile(prog.id as never, prog.path);
+    logger.info('embedded chain: program loaded', { id: prog.id, path: prog.path });
+  }
+
+  const store = p.dataDir ? new ChainStore(p.dataDir, historyLimit, loaded?.history.length ?? 0) : null;
+  if (store) ledger.onTx((rec) => store.append(rec));
+  const meta = (): ChainMeta => ({
+    version: 1,
+    slot: ledger.slot,
+    lastSeq: ledger.history.lastSeq,
+    transactionCount: ledger.transactionCount,
+    genesisHash,
+    savedAt: now(),
+  });
+  const snapshot = () => store?.snapshot(ledger.svm, meta(), () => ledger.history.records());
+
+  const ctx: RpcContext = { ledger, genesisHash };
+  const methods: Record<string, Handler> = { ...clusterMethods, ...accountMethods, ...txMethods };
+  const pubsub = new PubSub(ctx);
+  const server = await startRpcServer({
+    port: p.port ?? DEFAULT_RPC_PORT,
+    companion: p.wsCompanion ?? true,
+    call: (m, params) => methods[m](params, ctx),
+    has: (m) => Object.hasOwn(methods, m),
+    pubsub,
+    logger,
+  });
+
+  const timers: NodeJS.Timeout[] = [];
+  if (slotMs > 0) timers.push(setInterval(() => ledger.tick(), slotMs));
+  if (store) {
+    timers.push(setInterval(() => store.flush(), 250));
+    timers.push(setInterval(() => { try { snapshot(); } catch (err) { logger.error('embedded chain: snapshot failed', { err: String(err) }); } }, p.snapshotMs ?? DEFAULT_SNAPSHOT_MS));
+  }
+  if (store) snapshot();
+
+  const host = `127.0.0.1:${server.port}`;
+  logger.info('embedded chain: listening', { rpcUrl: `http://${host}`, programs: programs.length });
+  let closed = false;
+  return {
+    rpcUrl: `http://${host}`,
+    wsUrl: `ws://${host}`,
+    port: server.port,
+    companionWsUrl: server.companionPort ? `ws://127.0.0.1:${server.companionPort}` : null,
+    svm: ledger.svm,
+    ledger,
+    faucet: ledger.faucet,
+    programs,
+    tick: () => ledger.tick(),
+    snapshot: () => void snapshot(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const t of timers) clearInterval(t);
+      pubsub.stop();
+      await server.close();
+      snapshot();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Finds the project's compiled programs (PROGRAMS-CONTRACT.md: ids in programs/ids.json,
+ * binaries in programs/bin/<name>.so). Missing files are skipped: the build may not have run.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAddress } from './wire';
+
+/** A program to load: its address and the path of its SBF shared object. */
+export interface ProgramSpec {
+  id: string;
+  path: string;
+  name?: string;
+}
+
+/** Programs listed in `<programsDir>/ids.json` whose `bin/<name>.so` exists. */
+export function findProgramBinaries(programsDir: string): ProgramSpec[] {
+  const idsPath = join(programsDir, 'ids.json');
+  if (!existsSync(idsPath)) return [];
+  let ids: unknown;
+  try {
+    ids = JSON.parse(readFileSync(idsPath, 'utf8'));
+  } catch {
+    return [];
+  }
+  if (!ids || typeof ids !== 'object') return [];
+  const out: ProgramSpec[] = [];
+  for (const [name, id] of Object.entries(ids as Record<string, unknown>)) {
+    if (!isAddress(id)) continue;
+    const candidates = [name, name.replace(/_/g, '-'), name.replace(/-/g, '_')].map((n) => join(programsDir, 'bin', `${n}.so`));
+    const path = candidates.find((p) => existsSync(p));
+    if (path) out.push({ id, path, name });
+  }
+  return out;
+}
