@@ -1,9 +1,12 @@
 /**
- * `npm run bench:store`: committed envelopes/s through the ingest queue (batch 500) on PGlite
- * and, when DATABASE_URL / TEST_DATABASE_URL (or the local default) answers, on Postgres.
- * Target (issue 3): Postgres well over 10,000 rows/s; the observer's end-to-end goal is
- * ~8,400 validated envelopes/s. Mix: 60 % broadcast, 40 % bilateral negotiation messages over
- * 200 agents and 2,000 conversations, so agent/conversation/pair upserts are exercised.
+ * `npm run bench:store`: committed envelopes/s through the ingest queue (batch 500) on file
+ * PGlite and, when DATABASE_URL / TEST_DATABASE_URL (or the local default) answers, on Postgres.
+ * Targets (issue 3 "bench:ingest"): the observer must commit ≥ 0.6 × the one-core envelope check
+ * rate (~14,000–23,000/s, ENVIRONMENT.md), so the store alone must sustain well above 10,000/s
+ * on Postgres (goal 20,000/s). Mix (as before): 50 % broadcast, 50 % bilateral negotiation messages over 200
+ * agents and 2,000 conversations, ~550-byte envelopes (~1 KB rows before the payload moved into raw only), so every derived upsert is exercised.
+ * Each configuration runs REPEATS times on fresh envelopes; the median is the figure (this
+ * machine is shared: the load average is printed before and after).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -12,10 +15,16 @@ import { MsgType } from '../protocol/types';
 import { createIngestQueue, openStore, type IngestItem, type Store } from './index';
 import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
 
-const N = Number(process.env.BENCH_N ?? 40_000);
+const PER_RUN = Number(process.env.BENCH_N ?? 20_000);
+const REPEATS = Number(process.env.REPEATS ?? 5);
 const TARGET = 10_000;
+const GOAL = 20_000;
+const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const fmt = (x: number) => Math.round(x).toLocaleString('en');
 
-function items(n: number, salt: number): IngestItem[] {
+let salt = 0;
+function items(n: number): IngestItem[] {
+  salt++;
   const T0 = 1_800_000_000_000_000n + BigInt(salt) * 1_000_000_000n;
   const types = [MsgType.BEACON, MsgType.ADVERTISE, MsgType.DISCOVER, MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT];
   return Array.from({ length: n }, (_, i) => {
@@ -28,28 +37,34 @@ function items(n: number, salt: number): IngestItem[] {
   });
 }
 
-async function run(label: string, store: Store, data: IngestItem[], concurrency: number): Promise<number> {
+/** Pushes `data` in windows of 5,000 (steady pressure, as from the mesh); committed envelopes/s. */
+async function once(store: Store, data: IngestItem[], concurrency: number): Promise<number> {
   const q = createIngestQueue(store, { maxBatch: 500, maxDelayMs: 5, concurrency });
   const t0 = performance.now();
-  // Feed in windows so the queue sees steady pressure, as from the mesh.
-  for (let i = 0; i < data.length; i += 5_000) await q.pushMany(data.slice(i, i + 5_000)).then(() => undefined, (e) => { throw e; });
+  for (let i = 0; i < data.length; i += 5_000) await q.pushMany(data.slice(i, i + 5_000));
   await q.close();
-  const s = (performance.now() - t0) / 1000;
-  const rate = data.length / s;
-  const dupT0 = performance.now();
-  await createIngestQueue(store, { maxBatch: 500, concurrency }).pushMany(data.slice(0, 10_000));
-  const dupRate = 10_000 / ((performance.now() - dupT0) / 1000);
-  console.log(`${label.padEnd(22)} ${data.length} envelopes in ${s.toFixed(2)} s: ${Math.round(rate).toLocaleString('en')} committed/s `
-    + `(target ${TARGET.toLocaleString('en')}: ratio ${(rate / TARGET).toFixed(2)}); re-ingest of duplicates ${Math.round(dupRate).toLocaleString('en')}/s`);
-  return rate;
+  return data.length / ((performance.now() - t0) / 1000);
 }
 
-console.log(`building ${N} signed envelopes… (load average ${loadavg().map((x) => x.toFixed(1)).join(' ')} on ${cpus().length} cores: figures scale down under load)`);
-const data = items(N, 1);
+async function measure(label: string, store: Store, concurrency: number, n: number): Promise<number> {
+  const rates: number[] = [];
+  for (let r = 0; r < REPEATS; r++) rates.push(await once(store, items(n), concurrency));
+  const again = items(n);
+  await once(store, again, concurrency);
+  const dupRate = await once(store, again, concurrency);
+  const sorted = [...rates].sort((a, b) => a - b);
+  const median = sorted[sorted.length >> 1];
+  console.log(`${label.padEnd(24)} median ${fmt(median).padStart(7)} committed/s (runs ${rates.map(fmt).join(', ')}; ${n} each) `
+    + `target ${fmt(TARGET)}: ratio ${(median / TARGET).toFixed(2)}, goal ${fmt(GOAL)}: ratio ${(median / GOAL).toFixed(2)}; `
+    + `re-ingest of duplicates ${fmt(dupRate)}/s`);
+  return median;
+}
+
+console.log(`bench:store: batch 500, ~550-byte envelopes (~1 KB rows before the payload moved into raw only), ${REPEATS} runs per configuration; load average ${load()} on ${cpus().length} cores (figures scale down under load)`);
 const dir = mkdtempSync(join(tmpdir(), 'zx-bench-'));
 try {
   const s = await openStore({ dataDir: dir });
-  await run('PGlite (file)', s, data.slice(0, Math.min(N, 20_000)), 1);
+  await measure('PGlite (file)', s, 1, Math.min(PER_RUN, 5_000));
   await s.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -64,10 +79,11 @@ try {
 if (dbh) {
   try {
     const s = await openStore({ databaseUrl: dbh.url });
-    await run('Postgres, 1 in flight', s, data.slice(0, N / 2), 1);
-    await run('Postgres, 2 in flight', s, data.slice(N / 2), 2);
+    await measure('Postgres, 1 in flight', s, 1, PER_RUN);
+    await measure('Postgres, 2 in flight', s, 2, PER_RUN);
     await s.close();
   } finally {
     await dbh.drop();
   }
 }
+console.log(`load average after: ${load()}`);

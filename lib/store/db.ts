@@ -6,7 +6,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -17,10 +20,20 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
+/** A transaction's handle: queries plus the hot-path extras the ingest uses (see ingest.ts). */
+export interface Tx extends Queryable {
+  /** Stable identity of the underlying session (temp tables live per session). */
+  readonly session: object;
+  /** Runs `sql` as a named prepared statement where the driver supports it (Postgres). */
+  prepared<T = Record<string, unknown>>(name: string, sql: string, params?: unknown[]): Promise<T[]>;
+  /** `COPY <target> FROM STDIN (FORMAT binary)` with `data` (PGlite: FROM '/dev/blob'). */
+  copyIn(target: string, data: Uint8Array): Promise<void>;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction (BEGIN … COMMIT, ROLLBACK on throw). */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs `fn` holding a session-level advisory lock (Postgres) or an in-process mutex (PGlite). */
   withLock<T>(key: number, fn: () => Promise<T>): Promise<T>;
   /** LISTEN on `channel`; resolves to an unsubscribe function. */
@@ -49,7 +62,14 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   return {
     kind: 'pglite',
     ...queryable(client),
-    transaction: (fn) => client.transaction((tx) => fn(queryable(tx))),
+    transaction: (fn) => client.transaction((tx) => fn({
+      ...queryable(tx),
+      session: client,
+      prepared: async <T>(_name: string, sql: string, params?: unknown[]) => (await tx.query<T>(sql, params as unknown[])).rows,
+      async copyIn(target, data) {
+        await tx.query(`COPY ${target} FROM '/dev/blob' WITH (FORMAT binary)`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
+      },
+    })),
     withLock<T>(_key: number, fn: () => Promise<T>) {
       const run = chain.then(fn, fn);
       chain = run.catch(() => undefined);
@@ -99,7 +119,14 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
       const c = await pool.connect();
       try {
         await c.query('BEGIN');
-        const out = await fn({ query: async <T>(sql: string, params?: unknown[]) => (await c.query(sql, params)).rows as T[] });
+        const out = await fn({
+          query: async <T>(sql: string, params?: unknown[]) => (await c.query(sql, params)).rows as T[],
+          session: c,
+          prepared: async <T>(name: string, sql: string, params?: unknown[]) => (await c.query({ name, text: sql, values: params })).rows as T[],
+          async copyIn(target, data) {
+            await pipeline(Readable.from([data]), c.query(copyFrom(`COPY ${target} FROM STDIN WITH (FORMAT binary)`)));
+          },
+        });
         await c.query('COMMIT');
         return out;
       } catch (e) {

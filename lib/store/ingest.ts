@@ -1,89 +1,105 @@
 /**
- * The ingest hot path (issue 3 "Ingest is batched and idempotent"): one transaction per batch,
- * every table written with one `INSERT … SELECT FROM unnest(arrays)` statement, envelopes with
- * `ON CONFLICT (id) DO NOTHING RETURNING id`, so a re-seen envelope costs one index probe and
- * creates nothing, and the derived rows (agents, conversations, pairs, feedback, bids, counters)
- * are computed from the rows this transaction actually inserted: exact across restarts and
- * across several processes writing to one Postgres. Raw SQL because Prisma's createMany has no
- * RETURNING of only-inserted rows and is several times slower here.
+ * The ingest hot path (issue 3 "Ingest is batched and idempotent"). Per batch, one transaction
+ * with two round trips: a binary `COPY` of the batch into a session-local staging table
+ * (stage.ts), then one prepared statement that inserts the envelopes with
+ * `ON CONFLICT (id) DO NOTHING RETURNING id` and derives agents, conversations, pairs, FEEDBACK
+ * and NOTARIZE_BID rows and per-type counters set-based from exactly the rows it inserted. So a
+ * re-seen envelope creates nothing and counts nothing, across restarts and across several
+ * processes writing to one Postgres. Derived values are order-independent (min/max/sum, ties
+ * broken by msg_type), so any split of the same envelopes into batches gives the same rows.
  */
 import { toHex } from '../protocol/hex';
-import { derive } from './derive';
-import type { Db, Queryable } from './db';
+import { conversationStage, outcomeOf } from './derive';
+import { encodeStage, STAGE_DDL } from './stage';
+import type { Db, Tx } from './db';
 import type { IngestItem, IngestResult } from './types';
 
-const INT8_MAX = (1n << 63n) - 1n;
-const iso = (d: Date) => d.toISOString();
-const s = (v: bigint) => (v > INT8_MAX ? INT8_MAX : v).toString();
-const concat = (parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
-  return out;
-};
+const sqlStr = (s: string | null) => (s === null ? 'NULL' : `'${s.replace(/'/g, "''")}'`);
+/** State name and outcome of a stage rank, as SQL CASE expressions generated from derive.ts. */
+function rankCase(col: string, f: (rank: number) => string | null): string {
+  const ranks = new Map<number, string | null>();
+  for (let t = 0; t < 256; t++) {
+    const st = conversationStage(t);
+    if (st) ranks.set(st.rank, f(st.rank));
+  }
+  return `CASE ${col} ${[...ranks].sort((a, b) => a[0] - b[0]).map(([r, v]) => `WHEN ${r} THEN ${sqlStr(v)}`).join(' ')} END`;
+}
+const stateOf = (rank: number) => { for (let t = 0; t < 256; t++) { const s = conversationStage(t); if (s?.rank === rank) return s.state; } return null; };
 
-const INSERT_ENVELOPES = `
-INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id,
-  payload_hash, payload_len, payload, signature, raw, source, topic, received_at, epoch)
-SELECT id, version, msg_type, sender, recipient, ts, block_ref, nonce, conversation_id, payload_hash, payload_len,
-  payload, signature, raw, source::"EnvelopeSource", topic, received_at, epoch
-FROM unnest($1::bytea[], $2::int[], $3::int[], $4::bytea[], $5::bytea[], $6::int8[], $7::numeric[], $8::numeric[],
-  $9::bytea[], $10::bytea[], $11::int[], $12::bytea[], $13::bytea[], $14::bytea[], $15::text[], $16::text[],
-  $17::timestamptz[], $18::int[])
-  AS u(id, version, msg_type, sender, recipient, ts, block_ref, nonce, conversation_id, payload_hash, payload_len,
-       payload, signature, raw, source, topic, received_at, epoch)
-ON CONFLICT (id) DO NOTHING
-RETURNING id`;
+const U64 = '18446744073709551616';
+const u64 = (c: string) => `CASE WHEN s.${c} < 0 THEN s.${c}::numeric + ${U64} ELSE s.${c}::numeric END`;
 
-const UPSERT_AGENTS = `
-INSERT INTO agent (id, first_seen, last_seen, sent)
-SELECT * FROM unnest($1::bytea[], $2::timestamptz[], $3::timestamptz[], $4::int[])
-ON CONFLICT (id) DO UPDATE SET
-  first_seen = LEAST(agent.first_seen, excluded.first_seen),
-  last_seen = CASE WHEN excluded.sent > 0 THEN GREATEST(agent.last_seen, excluded.last_seen) ELSE agent.last_seen END,
-  sent = agent.sent + excluded.sent
-RETURNING id, (xmax = 0) AS inserted`;
-
-// participants arrive concatenated (n × 32 bytes) so one unnest carries a variable-length list.
-const UPSERT_CONVERSATIONS = `
-INSERT INTO conversation (id, participants, first_seen, last_seen, last_ts, state, state_rank, message_count, last_type, outcome)
-SELECT id, ARRAY(SELECT substring(parts FROM i FOR 32) FROM generate_series(1, length(parts), 32) AS i),
-  first_seen, last_seen, last_ts, state, state_rank, message_count, last_type, outcome
-FROM unnest($1::bytea[], $2::bytea[], $3::timestamptz[], $4::timestamptz[], $5::int8[], $6::text[], $7::int[],
-  $8::int[], $9::int[], $10::text[])
-  AS u(id, parts, first_seen, last_seen, last_ts, state, state_rank, message_count, last_type, outcome)
-ON CONFLICT (id) DO UPDATE SET
-  participants = ARRAY(SELECT DISTINCT p FROM unnest(conversation.participants || excluded.participants) AS p ORDER BY p),
-  first_seen = LEAST(conversation.first_seen, excluded.first_seen),
-  last_seen = GREATEST(conversation.last_seen, excluded.last_seen),
-  last_type = CASE WHEN excluded.last_ts >= conversation.last_ts THEN excluded.last_type ELSE conversation.last_type END,
-  last_ts = GREATEST(conversation.last_ts, excluded.last_ts),
-  state = CASE WHEN excluded.state_rank > conversation.state_rank THEN excluded.state ELSE conversation.state END,
-  outcome = CASE WHEN excluded.state_rank > conversation.state_rank THEN excluded.outcome ELSE conversation.outcome END,
-  state_rank = GREATEST(conversation.state_rank, excluded.state_rank),
-  message_count = conversation.message_count + excluded.message_count`;
-
-const UPSERT_PAIRS = `
-INSERT INTO agent_pair (agent_a, agent_b, messages, last_seen)
-SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::int[], $4::timestamptz[])
-ON CONFLICT (agent_a, agent_b) DO UPDATE SET
-  messages = agent_pair.messages + excluded.messages,
-  last_seen = GREATEST(agent_pair.last_seen, excluded.last_seen)`;
-
-const INSERT_FEEDBACK = `
-INSERT INTO feedback (envelope_id, conversation_id, from_agent, target_agent, score, outcome, is_dispute, role, timestamp, epoch)
-SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::bytea[], $4::bytea[], $5::int[], $6::int[], $7::bool[], $8::int[], $9::int8[], $10::int[])
-ON CONFLICT (envelope_id) DO NOTHING`;
-
-const INSERT_BIDS = `
-INSERT INTO notary_bid (envelope_id, conversation_id, bidder, recipient, bid_type, terms, timestamp)
-SELECT * FROM unnest($1::bytea[], $2::bytea[], $3::bytea[], $4::bytea[], $5::int[], $6::bytea[], $7::int8[])
-ON CONFLICT (envelope_id) DO NOTHING`;
-
-const UPSERT_TYPE_COUNTS = `
-INSERT INTO msg_type_counter (msg_type, count)
-SELECT * FROM unnest($1::int[], $2::int8[])
-ON CONFLICT (msg_type) DO UPDATE SET count = msg_type_counter.count + excluded.count`;
+/** $1 unused placeholder-free: the whole batch is in zx_stage. */
+export const INGEST_SQL = `
+WITH ins AS (
+  INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id,
+    payload_hash, payload_len, signature, raw, source, topic, received_at, epoch)
+  SELECT s.id, s.version, s.msg_type, s.sender, s.recipient, s.ts, ${u64('block_ref')}, ${u64('nonce')}, s.conversation_id,
+    s.payload_hash, s.payload_len, s.signature, s.raw, s.source::"EnvelopeSource", s.topic, s.received_at, s.epoch
+  FROM zx_stage s ORDER BY s.id
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id
+), n AS MATERIALIZED (
+  SELECT s.* FROM zx_stage s JOIN ins ON ins.id = s.id
+), ap AS (
+  SELECT sender AS id, received_at AS at, 1 AS sent FROM n
+  UNION ALL SELECT recipient, received_at, 0 FROM n WHERE direct
+), ag AS (
+  INSERT INTO agent AS a (id, first_seen, last_seen, sent)
+  SELECT id, min(at), COALESCE(max(at) FILTER (WHERE sent = 1), min(at)), sum(sent)::int
+  FROM ap GROUP BY id ORDER BY id
+  ON CONFLICT (id) DO UPDATE SET
+    first_seen = LEAST(a.first_seen, excluded.first_seen),
+    last_seen = CASE WHEN excluded.sent = 0 THEN (CASE WHEN a.sent = 0 THEN LEAST(a.last_seen, excluded.last_seen) ELSE a.last_seen END)
+                     WHEN a.sent = 0 THEN excluded.last_seen ELSE GREATEST(a.last_seen, excluded.last_seen) END,
+    sent = a.sent + excluded.sent
+  RETURNING id, (xmax = 0) AS inserted
+), cp AS (
+  SELECT conversation_id AS id, array_agg(DISTINCT p ORDER BY p) AS parts FROM (
+    SELECT conversation_id, sender AS p FROM n WHERE rank IS NOT NULL
+    UNION ALL SELECT conversation_id, recipient FROM n WHERE rank IS NOT NULL AND direct) x
+  GROUP BY conversation_id
+), cv AS (
+  SELECT conversation_id AS id, min(received_at) AS f, max(received_at) AS l, max(ts) AS last_ts,
+    (array_agg(msg_type ORDER BY ts DESC, msg_type DESC))[1] AS last_type, max(rank) AS rank, count(*)::int AS cnt
+  FROM n WHERE rank IS NOT NULL GROUP BY conversation_id
+), co AS (
+  INSERT INTO conversation AS c (id, participants, first_seen, last_seen, last_ts, last_type, state, state_rank, outcome, message_count)
+  SELECT cv.id, cp.parts, cv.f, cv.l, cv.last_ts, cv.last_type, ${rankCase('cv.rank', stateOf)}, cv.rank,
+    ${rankCase('cv.rank', outcomeOf)}, cv.cnt
+  FROM cv JOIN cp ON cp.id = cv.id ORDER BY cv.id
+  ON CONFLICT (id) DO UPDATE SET
+    participants = CASE WHEN excluded.participants <@ c.participants THEN c.participants
+      ELSE ARRAY(SELECT DISTINCT p FROM unnest(c.participants || excluded.participants) AS p ORDER BY p) END,
+    first_seen = LEAST(c.first_seen, excluded.first_seen),
+    last_seen = GREATEST(c.last_seen, excluded.last_seen),
+    last_type = CASE WHEN (excluded.last_ts, excluded.last_type) > (c.last_ts, c.last_type) THEN excluded.last_type ELSE c.last_type END,
+    last_ts = GREATEST(c.last_ts, excluded.last_ts),
+    state = CASE WHEN excluded.state_rank > c.state_rank THEN excluded.state ELSE c.state END,
+    outcome = CASE WHEN excluded.state_rank > c.state_rank THEN excluded.outcome ELSE c.outcome END,
+    state_rank = GREATEST(c.state_rank, excluded.state_rank),
+    message_count = c.message_count + excluded.message_count
+), pr AS (
+  INSERT INTO agent_pair AS p (agent_a, agent_b, messages, last_seen)
+  SELECT LEAST(sender, recipient), GREATEST(sender, recipient), count(*)::int, max(received_at)
+  FROM n WHERE direct GROUP BY 1, 2 ORDER BY 1, 2
+  ON CONFLICT (agent_a, agent_b) DO UPDATE SET
+    messages = p.messages + excluded.messages, last_seen = GREATEST(p.last_seen, excluded.last_seen)
+), fb AS (
+  INSERT INTO feedback (envelope_id, conversation_id, from_agent, target_agent, score, outcome, is_dispute, role, timestamp, epoch)
+  SELECT id, fb_conv, sender, fb_target, fb_score, fb_outcome, fb_dispute, fb_role, ts, epoch
+  FROM n WHERE fb_conv IS NOT NULL ORDER BY id
+  ON CONFLICT (envelope_id) DO NOTHING
+), bd AS (
+  INSERT INTO notary_bid (envelope_id, conversation_id, bidder, recipient, bid_type, terms, timestamp)
+  SELECT id, bid_conv, sender, recipient, bid_type, bid_terms, ts FROM n WHERE bid_conv IS NOT NULL ORDER BY id
+  ON CONFLICT (envelope_id) DO NOTHING
+), tc AS (
+  INSERT INTO msg_type_counter AS t (msg_type, count)
+  SELECT msg_type, count(*) FROM n GROUP BY msg_type ORDER BY msg_type
+  ON CONFLICT (msg_type) DO UPDATE SET count = t.count + excluded.count
+)
+SELECT false AS agent, id FROM ins UNION ALL SELECT true, id FROM ag WHERE inserted`;
 
 /** Epoch number of a timestamp (µs), clamped to int4. */
 export function epochOfFn(epochSeconds: number): (ts: bigint) => number {
@@ -93,6 +109,9 @@ export function epochOfFn(epochSeconds: number): (ts: bigint) => number {
     return e > 2147483647n ? 2147483647 : Number(e);
   };
 }
+
+/** Sessions that already have zx_stage (temp tables are per connection). */
+const staged = new WeakSet<object>();
 
 /**
  * Stores a batch in one transaction; retried on deadlock/serialization failure.
@@ -107,11 +126,19 @@ export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSec
     const k = toHex(it.id);
     if (!unique.has(k)) unique.set(k, it);
   }
-  const sorted = [...unique.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map((e) => e[1]);
+  const keys = [...unique.keys()].sort();
+  const sorted = keys.map((k) => unique.get(k)!);
+  const data = encodeStage(sorted, epochOf);
   for (let attempt = 0; ; attempt++) {
+    let session: object | undefined;
     try {
-      return await db.transaction((tx) => writeBatch(tx, sorted, items.length, epochOf));
+      return await db.transaction(async (tx) => {
+        session = tx.session;
+        return writeBatch(tx, sorted, keys, data, items.length);
+      });
     } catch (e) {
+      // A rolled-back CREATE TEMP TABLE is gone with the transaction.
+      if (session) staged.delete(session);
       const code = (e as { code?: string }).code;
       if (attempt < 5 && (code === '40P01' || code === '40001')) continue;
       throw e;
@@ -119,54 +146,20 @@ export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSec
   }
 }
 
-async function writeBatch(tx: Queryable, items: IngestItem[], total: number, epochOf: (ts: bigint) => number): Promise<IngestResult> {
-  const col = <T>(f: (it: IngestItem) => T) => items.map(f);
-  const rows = await tx.query<{ id: Uint8Array }>(INSERT_ENVELOPES, [
-    col((it) => it.id), col((it) => it.envelope.version), col((it) => it.envelope.msgType),
-    col((it) => it.envelope.sender), col((it) => it.envelope.recipient), col((it) => s(it.envelope.timestamp)),
-    col((it) => it.envelope.blockRef.toString()), col((it) => it.envelope.nonce.toString()),
-    col((it) => it.envelope.conversationId), col((it) => it.envelope.payloadHash), col((it) => it.envelope.payloadLen),
-    col((it) => it.envelope.payload), col((it) => it.envelope.signature), col((it) => it.raw),
-    col((it) => it.source), col((it) => it.topic ?? null), col((it) => iso(it.receivedAt)),
-    col((it) => epochOf(it.envelope.timestamp)),
-  ]);
-  const fresh = new Set(rows.map((r) => toHex(r.id)));
-  const newItems = items.filter((it) => fresh.has(toHex(it.id)));
-  const result: IngestResult = { inserted: newItems.length, duplicates: total - newItems.length, newIds: newItems.map((it) => it.id), newAgents: [] };
-  if (newItems.length === 0) return result;
-  const d = derive(newItems, epochOf);
-  const agentRows = await tx.query<{ id: Uint8Array; inserted: boolean }>(UPSERT_AGENTS, [
-    d.agents.map((a) => a.id), d.agents.map((a) => iso(a.first)), d.agents.map((a) => iso(a.last)), d.agents.map((a) => a.sent),
-  ]);
-  result.newAgents = agentRows.filter((r) => r.inserted).map((r) => new Uint8Array(r.id));
-  if (d.conversations.length) {
-    const c = d.conversations;
-    await tx.query(UPSERT_CONVERSATIONS, [
-      c.map((x) => x.id), c.map((x) => concat(x.participants)), c.map((x) => iso(x.first)), c.map((x) => iso(x.last)),
-      c.map((x) => s(x.lastTs)), c.map((x) => x.state), c.map((x) => x.rank), c.map((x) => x.count),
-      c.map((x) => x.lastType), c.map((x) => x.outcome),
-    ]);
+async function writeBatch(tx: Tx, sorted: IngestItem[], keys: string[], data: Uint8Array, total: number): Promise<IngestResult> {
+  if (!staged.has(tx.session)) {
+    await tx.query(STAGE_DDL);
+    staged.add(tx.session);
   }
-  if (d.pairs.length) {
-    const p = d.pairs;
-    await tx.query(UPSERT_PAIRS, [p.map((x) => x.a), p.map((x) => x.b), p.map((x) => x.messages), p.map((x) => iso(x.last))]);
+  await tx.copyIn('zx_stage', data);
+  const rows = await tx.prepared<{ agent: boolean; id: Uint8Array }>('zx_ingest', INGEST_SQL);
+  const fresh = new Set<string>();
+  const newAgents: Uint8Array[] = [];
+  for (const r of rows) {
+    if (r.agent) newAgents.push(new Uint8Array(r.id));
+    else fresh.add(Buffer.from(r.id.buffer, r.id.byteOffset, r.id.byteLength).toString('hex'));
   }
-  if (d.feedback.length) {
-    const f = d.feedback;
-    await tx.query(INSERT_FEEDBACK, [
-      f.map((x) => x.envelopeId), f.map((x) => x.conversationId), f.map((x) => x.from), f.map((x) => x.target),
-      f.map((x) => x.score), f.map((x) => x.outcome), f.map((x) => x.isDispute), f.map((x) => x.role),
-      f.map((x) => s(x.timestamp)), f.map((x) => x.epoch),
-    ]);
-  }
-  if (d.bids.length) {
-    const b = d.bids;
-    await tx.query(INSERT_BIDS, [
-      b.map((x) => x.envelopeId), b.map((x) => x.conversationId), b.map((x) => x.bidder), b.map((x) => x.recipient),
-      b.map((x) => x.bidType), b.map((x) => x.terms), b.map((x) => s(x.timestamp)),
-    ]);
-  }
-  const types = [...d.typeCounts.entries()].sort((a, b) => a[0] - b[0]);
-  await tx.query(UPSERT_TYPE_COUNTS, [types.map((t) => t[0]), types.map((t) => String(t[1]))]);
-  return result;
+  const newIds: Uint8Array[] = [];
+  for (let i = 0; i < keys.length; i++) if (fresh.has(keys[i])) newIds.push(sorted[i].id);
+  return { inserted: newIds.length, duplicates: total - newIds.length, newIds, newAgents };
 }

@@ -2,6 +2,7 @@
  * Read queries for the pages and REST routes (issue 3 "Pages", 0x01 spec §9). Raw SQL with
  * 64-bit columns cast to text, because PGlite returns int8 as a JS number (lossy past 2^53).
  */
+import { decodeEnvelope } from '../protocol/envelope';
 import type { Queryable } from './db';
 import type {
   AgentRow, ConversationDetail, ConversationGraph, ConversationRow, EnvelopeSource, FeedbackRow,
@@ -13,10 +14,22 @@ const big = (v: unknown) => BigInt(String(v));
 const num = (v: unknown) => Number(v);
 
 const ENVELOPE_COLS = `id, seq::text AS seq, version, msg_type, sender, recipient, timestamp::text AS ts,
-  block_ref::text AS block_ref, nonce::text AS nonce, conversation_id, payload_hash, payload_len, payload, signature,
+  block_ref::text AS block_ref, nonce::text AS nonce, conversation_id, payload_hash, payload_len, signature,
   raw, source::text AS source, topic, received_at, epoch`;
 
 type Row = Record<string, unknown>;
+
+/**
+ * The payload inside a stored envelope's raw bytes (PROTOCOL.md §2: item 10, followed by the
+ * 64-byte signature, canonical CBOR so `0x58 0x40` + 64 bytes end the array). Falls back to a
+ * full decode if the bytes do not end that way.
+ */
+export function payloadOf(raw: Uint8Array, payloadLen: number): Uint8Array {
+  const end = raw.length - 66;
+  if (end - payloadLen >= 0 && raw[end] === 0x58 && raw[end + 1] === 0x40) return raw.subarray(end - payloadLen, end);
+  const d = decodeEnvelope(raw);
+  return d.ok ? d.envelope.payload : new Uint8Array(0);
+}
 
 function toEnvelope(r: Row): StoredEnvelope {
   return {
@@ -25,7 +38,7 @@ function toEnvelope(r: Row): StoredEnvelope {
     envelope: {
       version: num(r.version), msgType: num(r.msg_type), sender: u8(r.sender), recipient: u8(r.recipient),
       timestamp: big(r.ts), blockRef: big(r.block_ref), nonce: big(r.nonce), conversationId: u8(r.conversation_id),
-      payloadHash: u8(r.payload_hash), payloadLen: num(r.payload_len), payload: u8(r.payload), signature: u8(r.signature),
+      payloadHash: u8(r.payload_hash), payloadLen: num(r.payload_len), payload: payloadOf(u8(r.raw), num(r.payload_len)), signature: u8(r.signature),
     },
     raw: u8(r.raw),
     source: r.source as EnvelopeSource,

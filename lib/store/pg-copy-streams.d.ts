@@ -1,0 +1,7 @@
+/** Minimal typings for pg-copy-streams 7 (the package ships none); only what db.ts uses. */
+declare module 'pg-copy-streams' {
+  import type { Writable } from 'node:stream';
+  import type { Submittable } from 'pg';
+  /** A `COPY … FROM STDIN` submittable: pass to `client.query`, write the data, end it. */
+  export function from(sql: string): Writable & Submittable;
+}

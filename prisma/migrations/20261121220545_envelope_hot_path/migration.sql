@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "envelope" DROP COLUMN "payload";
