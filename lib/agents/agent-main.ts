@@ -1,0 +1,78 @@
+/**
+ * Entry of one demo agent process (forked by ./demo-mesh with an IPC channel). Waits for its
+ * config, runs a {@link DemoAgent}, and relays commands and reports over IPC.
+ */
+import { DemoAgent } from './agent';
+import { toHex } from '../protocol/hex';
+import type { AgentToParent, ParentToAgent } from './types';
+
+if (typeof process.send !== 'function') {
+  console.error('agent-main.ts must be started by lib/agents/demo-mesh (needs an IPC channel)');
+  process.exit(2);
+}
+
+const send = (m: AgentToParent) => {
+  if (process.connected) process.send!(m);
+};
+let agent: DemoAgent | undefined;
+let reqSeq = 0;
+const pendingUploads = new Map<number, (ok: boolean) => void>();
+
+async function httpUpload(url: string, body: Uint8Array): Promise<boolean> {
+  const res = await fetch(`${url.replace(/\/$/, '')}/api/ingest/envelopes`, {
+    method: 'POST', headers: { 'content-type': 'application/cbor' }, body: Buffer.from(body), signal: AbortSignal.timeout(10_000),
+  });
+  return res.ok;
+}
+
+async function stop(code = 0): Promise<never> {
+  try {
+    await agent?.stop();
+  } finally {
+    process.exit(code);
+  }
+}
+
+process.on('message', (m: ParentToAgent) => {
+  switch (m.t) {
+    case 'config': {
+      const cfg = m.config;
+      agent = new DemoAgent(cfg, {
+        emit: send,
+        upload: (body) => {
+          if (cfg.uploadVia === 'http' && cfg.observerUrl) return httpUpload(cfg.observerUrl, body);
+          const reqId = ++reqSeq;
+          return new Promise<boolean>((resolve) => {
+            pendingUploads.set(reqId, resolve);
+            send({ t: 'upload', reqId, bodyHex: toHex(body) });
+          });
+        },
+      });
+      agent.start().catch((e) => {
+        send({ t: 'error', message: `start failed: ${e?.stack ?? e}` });
+        void stop(1);
+      });
+      break;
+    }
+    case 'peers':
+      agent?.setPeers(m.peers);
+      break;
+    case 'open':
+      void agent?.open(m.seller, m.sealed, m.conversationIdHex);
+      break;
+    case 'flush':
+      void agent?.flush().finally(() => send({ t: 'flushed', reqId: m.reqId }));
+      break;
+    case 'upload_result':
+      pendingUploads.get(m.reqId)?.(m.ok);
+      pendingUploads.delete(m.reqId);
+      break;
+    case 'fault':
+      void agent?.sendFault(m.reason as never).then((id) => send({ t: 'faulted', reqId: m.reqId, id }));
+      break;
+    case 'stop':
+      void stop(0);
+      break;
+  }
+});
+process.on('disconnect', () => void stop(0));

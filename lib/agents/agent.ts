@@ -1,0 +1,295 @@
+/**
+ * One demo agent (0x01 spec §6 flows) on its own libp2p node: keys, monotonic nonce, strategy,
+ * deals driven by the pure state machine of ./scenario, BEACON/ADVERTISE/DISCOVER on the
+ * broadcast topic, notary offers and verdicts, periodic upload of its bilateral envelopes,
+ * and (for the misbehaving agent) invalid envelopes of every PROTOCOL.md §3 reason.
+ */
+import { createMeshNode, type MeshNode, TOPIC_BROADCAST, TOPIC_NOTARY, TOPIC_REPUTATION, type MeshValidationOutcome } from '../mesh';
+import { MsgType } from '../protocol/types';
+import { buildEnvelope } from '../protocol/envelope';
+import { validateEnvelopeSync } from '../protocol/validate';
+import { decodeNotarizeBid } from '../protocol/payloads';
+import { encodeCanonical, decodeCanonical } from '../protocol/cbor';
+import { sha256, keccak256 } from '../protocol/crypto';
+import { fromHex, toHex } from '../protocol/hex';
+import { newDeal, step, notaryOffer, notaryVerdicts, type DealEvent, type DealState, type Outgoing } from './scenario';
+import { makeFault, FAULT_REASONS } from './faults';
+import { createRng } from './rng';
+import type { AgentConfig, AgentToParent } from './types';
+import type { ReasonCode } from '../protocol/types';
+
+const TOPICS = { broadcast: TOPIC_BROADCAST, notary: TOPIC_NOTARY, reputation: TOPIC_REPUTATION } as const;
+const SERVICE = sha256(new TextEncoder().encode('demo: summarise a document'));
+const DEAL_IDLE_MS = 15_000;
+
+export interface AgentHooks {
+  emit(msg: AgentToParent): void;
+  /** Sends an upload body; resolves true when the observer took it. */
+  upload(body: Uint8Array): Promise<boolean>;
+  now?: () => number;
+}
+
+export class DemoAgent {
+  readonly cfg: AgentConfig;
+  readonly #hooks: AgentHooks;
+  readonly #seed: Uint8Array;
+  readonly #id: Uint8Array;
+  readonly #self: string;
+  /** Separate streams so timing (how many beacons went out) never shifts a deal's stance. */
+  readonly #rng;
+  readonly #rngMisc;
+  readonly #rngNotary;
+  readonly #now: () => number;
+  #nonce: bigint;
+  #mesh?: MeshNode;
+  #peers = new Map<string, string[]>();
+  #sellers = new Set<string>();
+  #deals = new Map<string, { state: DealState; touched: number }>();
+  #nonces = new Map<string, bigint>();
+  #registry: { keysFor(id: Uint8Array): Uint8Array[] };
+  #outbox: Uint8Array[] = [];
+  #timers = new Set<NodeJS.Timeout>();
+  #chain: Promise<unknown> = Promise.resolve();
+  #stopped = false;
+  #faultIndex = 0;
+  #lastAccepted = 0n;
+
+  constructor(cfg: AgentConfig, hooks: AgentHooks) {
+    this.cfg = cfg;
+    this.#hooks = hooks;
+    this.#seed = fromHex(cfg.seedHex);
+    this.#id = fromHex(cfg.agentIdHex);
+    this.#self = cfg.agentIdHex;
+    this.#rng = createRng(cfg.rngSeed);
+    this.#rngMisc = createRng(cfg.rngSeed ^ 0x5bd1e995);
+    this.#rngNotary = createRng(cfg.rngSeed ^ 0x27d4eb2f);
+    this.#now = hooks.now ?? Date.now;
+    this.#nonce = BigInt(cfg.nonceStart);
+    const dir = new Map(Object.entries(cfg.directory).map(([a, k]) => [a, [fromHex(k)]]));
+    this.#registry = { keysFor: (id) => dir.get(toHex(id)) ?? [] };
+  }
+
+  get mesh(): MeshNode | undefined {
+    return this.#mesh;
+  }
+
+  async start(): Promise<void> {
+    this.#mesh = await createMeshNode({
+      listen: ['/ip4/127.0.0.1/tcp/0'],
+      bootstrap: this.cfg.bootstrap,
+      validate: (bytes) => this.#validate(bytes),
+      onEnvelope: (bytes, meta) => this.#enqueue(() => this.#onEnvelope(bytes, meta.via)),
+    });
+    this.#hooks.emit({ t: 'ready', agentIdHex: this.#self, peerId: this.#mesh.peerId, multiaddrs: this.#mesh.multiaddrs() });
+    this.#every(2_000 + this.#rngMisc.int(0, 500), () => this.#beacon());
+    this.#every(this.cfg.uploadIntervalMs, () => this.flush());
+    this.#every(5_000, () => this.#expireDeals());
+    if (this.cfg.autopilot) this.#every(this.cfg.tickMs, () => this.#autopilot());
+    if (this.cfg.misbehave) this.#every(Math.max(200, this.cfg.tickMs / 2), () => this.#enqueue(() => this.sendFault(FAULT_REASONS[this.#faultIndex++ % FAULT_REASONS.length])));
+    await this.#enqueue(() => this.#beacon());
+  }
+
+  /** Peer directory from the parent: agent hex → multiaddrs. */
+  setPeers(peers: Record<string, string[]>): void {
+    for (const [a, addrs] of Object.entries(peers)) if (a !== this.#self) this.#peers.set(a, addrs);
+  }
+
+  /** Opens a deal as buyer with `seller` (tests and autopilot). */
+  open(seller: string, sealed: boolean, conversationIdHex?: string): Promise<unknown> {
+    return this.#enqueue(async () => {
+      const conv = conversationIdHex ? fromHex(conversationIdHex) : sha256(concat(this.#id, u64(this.#nonce))).slice(0, 16);
+      const r = this.#rng;
+      const state = newDeal({
+        role: 'buyer', conversationId: conv, self: this.#self, peer: seller, serviceHash: SERVICE, sealed,
+        salt: sha256(concat(this.#seed, conv)), stance: { strategy: this.cfg.strategy, side: 'buyer', initial: r.int(300, 450), reservation: r.int(620, 900), maxRounds: r.int(3, 6) },
+      });
+      await this.#drive(state, { kind: 'open' });
+    });
+  }
+
+  /** Uploads the bilateral envelopes logged since the last flush. */
+  async flush(): Promise<void> {
+    if (this.#outbox.length === 0) return;
+    const batch = this.#outbox;
+    this.#outbox = [];
+    let ok = false;
+    try {
+      ok = await this.#hooks.upload(encodeCanonical(batch));
+    } catch {
+      ok = false;
+    }
+    if (!ok) this.#outbox = batch.concat(this.#outbox).slice(-5_000);
+  }
+
+  /** Sends one invalid envelope with `reason` straight to the observer (the bootstrap peer). */
+  async sendFault(reason: ReasonCode): Promise<string> {
+    const nowUs = BigInt(this.#now()) * 1000n;
+    const bytes = makeFault(reason, {
+      seed: this.#seed, agentId: this.#id, nonce: ++this.#nonce, staleNonce: this.#lastAccepted, nowUs,
+      random: sha256(concat(this.#id, u64(this.#nonce))),
+    });
+    const target = this.cfg.bootstrap[0];
+    if (target && this.#mesh) await this.#mesh.sendEnvelope(target, bytes).catch(() => undefined);
+    return toHex(keccak256(bytes));
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const t of this.#timers) clearInterval(t);
+    await this.#chain.catch(() => undefined);
+    await this.flush().catch(() => undefined);
+    await this.#mesh?.stop();
+  }
+
+  #every(ms: number, f: () => unknown): void {
+    const t = setInterval(() => {
+      if (!this.#stopped) Promise.resolve().then(f).catch((e) => this.#hooks.emit({ t: 'error', message: String(e?.stack ?? e) }));
+    }, ms);
+    t.unref?.();
+    this.#timers.add(t);
+  }
+
+  /** Serialises state changes and sends: nonces go out in order. */
+  #enqueue<T>(f: () => Promise<T> | T): Promise<T> {
+    const p = this.#chain.then(f);
+    this.#chain = p.catch((e) => this.#hooks.emit({ t: 'error', message: String(e?.stack ?? e) }));
+    return p;
+  }
+
+  #validate(bytes: Uint8Array): MeshValidationOutcome {
+    const r = validateEnvelopeSync(bytes, { mode: 'live', registry: this.#registry, nonces: this.#nonces, nowUs: BigInt(this.#now()) * 1000n });
+    return r.ok ? 'accept' : { result: r.reason === 'replay' || r.reason === 'timestamp' ? 'ignore' : 'reject', reason: r.reason };
+  }
+
+  async #send(o: Outgoing): Promise<void> {
+    if (!this.#mesh) return;
+    const nonce = ++this.#nonce;
+    const recipient = o.to.kind === 'peer' ? fromHex(o.to.agent) : new Uint8Array(32);
+    const env = buildEnvelope({ msgType: o.msgType, sender: this.#id, recipient, timestamp: BigInt(this.#now()) * 1000n, nonce, conversationId: o.conversationId, payload: o.payload }, this.#seed);
+    // Only gossip is sure to reach the observer: the `replay` fault reuses the last gossiped nonce.
+    if (o.to.kind === 'topic') this.#lastAccepted = nonce;
+    const base = { id: toHex(env.id), msgType: o.msgType, conversationIdHex: toHex(o.conversationId) };
+    if (o.to.kind === 'topic') {
+      await this.#mesh.publish(TOPICS[o.to.topic], env.bytes).catch(() => undefined);
+      this.#hooks.emit({ t: 'sent', ...base, to: o.to.topic, via: 'gossip' });
+      return;
+    }
+    this.#outbox.push(env.bytes);
+    const addrs = this.#peers.get(o.to.agent) ?? [];
+    let delivered = false;
+    let lastErr: unknown = 'no known address';
+    for (const a of addrs) {
+      try {
+        await this.#mesh.sendEnvelope(a, env.bytes);
+        delivered = true;
+        break;
+      } catch (e) {
+        lastErr = e;
+      }
+    }
+    if (!delivered) this.#hooks.emit({ t: 'error', message: `send to ${o.to.agent.slice(0, 8)} failed: ${String((lastErr as Error)?.message ?? lastErr)}` });
+    this.#hooks.emit({ t: 'sent', ...base, to: o.to.agent, via: 'stream' });
+  }
+
+  async #drive(state: DealState, ev: DealEvent): Promise<void> {
+    const r = step(state, ev);
+    const key = toHex(state.conversationId);
+    this.#deals.set(key, { state: r.state, touched: this.#now() });
+    if (r.state.phase !== state.phase || ev.kind === 'open') {
+      this.#hooks.emit({ t: 'deal', conversationIdHex: key, role: r.state.role, phase: r.state.phase, outcome: r.state.outcome, price: r.state.price });
+    }
+    for (const o of r.out) await this.#send(o);
+    if (r.startAuctionTimerMs !== undefined) {
+      const t = setTimeout(() => this.#enqueue(() => { const d = this.#deals.get(key); return d && this.#drive(d.state, { kind: 'auction_closed' }); }), r.startAuctionTimerMs);
+      this.#timers.add(t);
+    }
+    if (r.state.phase === 'closed') this.#deals.delete(key);
+  }
+
+  async #onEnvelope(bytes: Uint8Array, via: 'gossip' | 'stream'): Promise<void> {
+    const v = validateEnvelopeSync(bytes, { mode: 'archive', registry: this.#registry });
+    if (!v.ok) return;
+    const e = v.envelope;
+    const from = toHex(e.sender);
+    const key = toHex(e.conversationId);
+    if (via === 'stream') this.#outbox.push(bytes);
+    if (e.msgType === MsgType.BEACON || e.msgType === MsgType.ADVERTISE) {
+      const addrs = parseBeacon(e.payload);
+      if (addrs) this.#peers.set(from, addrs);
+      if (e.msgType === MsgType.ADVERTISE) this.#sellers.add(from);
+      return;
+    }
+    if (e.msgType === MsgType.NOTARIZE_BID) {
+      const b = decodeNotarizeBid(e.payload);
+      if (b.ok && b.value.bidType === 0 && !this.#deals.has(key)) {
+        const off = notaryOffer(e.payload, this.#rngNotary.int(10, 60));
+        if (off) await this.#send(off);
+        return;
+      }
+    }
+    if (e.msgType === MsgType.NOTARIZE_ASSIGN && toHex(e.recipient) === this.#self) {
+      for (const o of notaryVerdicts(e.conversationId, e.payload, this.#rngNotary.next() < this.cfg.verdictPassRate)) await this.#send(o);
+      return;
+    }
+    const deal = this.#deals.get(key);
+    if (deal) return this.#drive(deal.state, { kind: 'message', from, msgType: e.msgType, payload: e.payload });
+    if (e.msgType === MsgType.PROPOSE && toHex(e.recipient) === this.#self) {
+      const r = this.#rng;
+      const state = newDeal({
+        role: 'seller', conversationId: e.conversationId, self: this.#self, peer: from, serviceHash: SERVICE,
+        sealed: e.payload[3] === 0x43 /* 'NEGC' */, salt: sha256(concat(this.#seed, e.conversationId)),
+        stance: { strategy: this.cfg.strategy, side: 'seller', initial: r.int(950, 1200), reservation: r.int(450, 750), maxRounds: r.int(3, 6) },
+      });
+      return this.#drive(state, { kind: 'message', from, msgType: e.msgType, payload: e.payload });
+    }
+  }
+
+  async #beacon(): Promise<void> {
+    if (!this.#mesh) return;
+    const payload = encodeCanonical([new TextEncoder().encode(this.#mesh.peerId), this.#mesh.multiaddrs().map((a) => new TextEncoder().encode(a))]);
+    await this.#send({ msgType: MsgType.BEACON, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload });
+    if (this.#rngMisc.next() < 0.3) await this.#send({ msgType: MsgType.ADVERTISE, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload });
+  }
+
+  #autopilot(): Promise<unknown> | undefined {
+    if (this.cfg.misbehave) return;
+    const mine = [...this.#deals.values()].filter((d) => d.state.role === 'buyer').length;
+    if (mine > 0) return;
+    const candidates = [...this.#peers.keys()].filter((a) => a in this.cfg.directory && a !== this.#self);
+    if (candidates.length === 0) {
+      return this.#enqueue(() => this.#send({ msgType: MsgType.DISCOVER, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload: SERVICE }));
+    }
+    const known = candidates.filter((a) => this.#sellers.has(a));
+    const seller = this.#rngMisc.pick(known.length ? known : candidates);
+    return this.open(seller, this.#rngMisc.next() < 0.3);
+  }
+
+  #expireDeals(): void {
+    const now = this.#now();
+    for (const [k, d] of this.#deals) if (now - d.touched > DEAL_IDLE_MS) this.#deals.delete(k);
+  }
+}
+
+function parseBeacon(payload: Uint8Array): string[] | undefined {
+  try {
+    const v = decodeCanonical(payload);
+    if (!Array.isArray(v) || v.length !== 2 || !Array.isArray(v[1])) return undefined;
+    const dec = new TextDecoder();
+    return (v[1] as unknown[]).filter((x): x is Uint8Array => x instanceof Uint8Array).map((x) => dec.decode(x)).filter((s) => s.startsWith('/'));
+  } catch {
+    return undefined;
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function u64(n: bigint): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt.asUintN(64, n));
+  return out;
+}

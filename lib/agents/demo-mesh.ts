@@ -1,0 +1,166 @@
+/**
+ * The demo swarm (issue 3 "Demo mesh"): DEMO_AGENTS agents, each a separate Node process with
+ * its own libp2p node on loopback, Ed25519 owner key, random 32-byte agent id (an on-chain
+ * identity later), monotonic nonce and strategy. The parent registers every owner key in the
+ * observer's signer registry before the agents start, hands them the peer directory, relays
+ * their uploads (in-process when `upload` is given, else they POST to `observerUrl`).
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
+import { fromHex, toHex } from '../protocol/hex';
+import { STRATEGIES, type StrategyName } from './strategies';
+import type { AgentConfig, AgentToParent, ParentToAgent } from './types';
+
+export interface StartDemoMeshParams {
+  /** Agents to start (0 starts none). */
+  count: number;
+  /** Observer multiaddrs (with /p2p/…) the agents bootstrap from; the first also receives faults. */
+  bootstrap: string[];
+  /** Base URL of the web server for uploads (`POST /api/ingest/envelopes`). */
+  observerUrl?: string;
+  epochSeconds: number;
+  /** Makes keys, ids, strategies and choices reproducible. */
+  seed?: number;
+  /** Registers an agent's owner key in the observer's signer registry. */
+  register?: (agentId: Uint8Array, publicKey: Uint8Array) => Promise<void>;
+  /** In-process upload path (tests, or no HTTP server): replaces the HTTP POST. */
+  upload?: (body: Uint8Array) => Promise<{ status: number }>;
+  /** Index of the misbehaving agent; default the last one when count >= 3, none otherwise; -1 = none. */
+  misbehaving?: number;
+  /** Agents start deals on their own (default true). */
+  autopilot?: boolean;
+  verdictPassRate?: number;
+  uploadIntervalMs?: number;
+  tickMs?: number;
+  /** Fixed strategies by index (default: round-robin over all four). */
+  strategies?: StrategyName[];
+  /** Every report from every agent (sent envelopes, deal phases, errors). */
+  onReport?: (agent: number, msg: AgentToParent) => void;
+  /** How long to wait for every agent to be ready, ms. Default 30,000. */
+  readyTimeoutMs?: number;
+}
+
+export interface DemoAgentHandle {
+  index: number;
+  agentId: string;
+  publicKey: string;
+  strategy: StrategyName;
+  misbehaving: boolean;
+  peerId: string;
+  multiaddrs: string[];
+  process: ChildProcess;
+}
+
+export interface DemoMesh {
+  agents: DemoAgentHandle[];
+  /** Has agent `buyer` open a deal with agent `seller`. */
+  open(buyer: number, seller: number, opts?: { sealed?: boolean; conversationIdHex?: string }): void;
+  /** Makes every agent upload its pending bilateral envelopes now; resolves when all did. */
+  flushAll(): Promise<void>;
+  /** Has agent `index` send one invalid envelope with `reason` to the observer; resolves with its id. */
+  fault(index: number, reason: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+const AGENT_MAIN = fileURLToPath(new URL('./agent-main.ts', import.meta.url));
+const SETUP = fileURLToPath(new URL('../../scripts/setup-node.mjs', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function derive(seed: number | undefined, label: string, i: number): Uint8Array {
+  if (seed === undefined) return new Uint8Array(randomBytes(32));
+  return sha256(new TextEncoder().encode(`zerox1-demo/${seed}/${label}/${i}`));
+}
+
+/** Starts the demo swarm; resolves when every agent's node is up and has the peer directory. */
+export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
+  if (!Number.isInteger(p.count) || p.count < 0) throw new RangeError('count must be a non-negative integer');
+  if (!Array.isArray(p.bootstrap)) throw new TypeError('bootstrap must be an array of multiaddrs');
+  if (!p.upload && !p.observerUrl && p.count > 0) throw new TypeError('observerUrl or upload is required');
+  const misIdx = p.misbehaving ?? (p.count >= 3 ? p.count - 1 : -1);
+  const keys = Array.from({ length: p.count }, (_, i) => {
+    const seed = derive(p.seed, 'key', i);
+    return { seed, agentId: derive(p.seed, 'id', i), publicKey: publicKeyFromSeed(seed) };
+  });
+  for (const k of keys) await p.register?.(k.agentId, k.publicKey);
+  const directory = Object.fromEntries(keys.map((k) => [toHex(k.agentId), toHex(k.publicKey)]));
+  const agents: DemoAgentHandle[] = [];
+  const waiters = new Map<string, (v: unknown) => void>();
+  let reqSeq = 0;
+  const readies: Promise<void>[] = [];
+
+  for (let i = 0; i < p.count; i++) {
+    const strategy = p.strategies?.[i] ?? STRATEGIES[i % STRATEGIES.length];
+    const child = fork(AGENT_MAIN, [], {
+      cwd: ROOT, execArgv: ['--import', 'tsx', '--import', SETUP], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json',
+    });
+    const handle: DemoAgentHandle = {
+      index: i, agentId: toHex(keys[i].agentId), publicKey: toHex(keys[i].publicKey), strategy, misbehaving: i === misIdx, peerId: '', multiaddrs: [], process: child,
+    };
+    agents.push(handle);
+    const cfg: AgentConfig = {
+      index: i, seedHex: toHex(keys[i].seed), agentIdHex: handle.agentId, strategy, bootstrap: p.bootstrap, directory,
+      misbehave: i === misIdx, autopilot: p.autopilot ?? true, rngSeed: p.seed === undefined ? (Math.random() * 2 ** 32) >>> 0 : (p.seed * 7919 + i) >>> 0,
+      verdictPassRate: p.verdictPassRate ?? 0.85, observerUrl: p.observerUrl, uploadVia: p.upload ? 'ipc' : 'http',
+      uploadIntervalMs: p.uploadIntervalMs ?? 2_000, tickMs: p.tickMs ?? 1_500, nonceStart: String(BigInt(Date.now()) * 1000n),
+    };
+    readies.push(new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`demo agent ${i} not ready in time`)), p.readyTimeoutMs ?? 30_000);
+      child.on('message', (m: AgentToParent) => {
+        if (m.t === 'ready') {
+          handle.peerId = m.peerId;
+          handle.multiaddrs = m.multiaddrs;
+          clearTimeout(timer);
+          resolve();
+        } else if (m.t === 'upload' && p.upload) {
+          p.upload(fromHex(m.bodyHex)).then(
+            (r) => child.connected && child.send({ t: 'upload_result', reqId: m.reqId, ok: r.status < 300 } satisfies ParentToAgent),
+            () => child.connected && child.send({ t: 'upload_result', reqId: m.reqId, ok: false } satisfies ParentToAgent),
+          );
+        } else if (m.t === 'flushed' || m.t === 'faulted') {
+          waiters.get(`${i}:${m.reqId}`)?.(m.t === 'faulted' ? m.id : undefined);
+        }
+        p.onReport?.(i, m);
+      });
+      child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`demo agent ${i} exited with ${code}`)); });
+    }));
+    child.send({ t: 'config', config: cfg } satisfies ParentToAgent);
+  }
+  const stopAll = async () => {
+    await Promise.all(agents.map((a) => new Promise<void>((resolve) => {
+      if (a.process.exitCode !== null || a.process.signalCode !== null) return resolve();
+      const kill = setTimeout(() => a.process.kill('SIGKILL'), 5_000);
+      a.process.once('exit', () => { clearTimeout(kill); resolve(); });
+      if (a.process.connected) a.process.send({ t: 'stop' } satisfies ParentToAgent);
+      else a.process.kill('SIGTERM');
+    })));
+  };
+  try {
+    await Promise.all(readies);
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+  const peers = Object.fromEntries(agents.map((a) => [a.agentId, a.multiaddrs]));
+  for (const a of agents) a.process.send({ t: 'peers', peers } satisfies ParentToAgent);
+
+  const request = (i: number, msg: (reqId: number) => ParentToAgent) => new Promise<unknown>((resolve) => {
+    const reqId = ++reqSeq;
+    waiters.set(`${i}:${reqId}`, (v) => { waiters.delete(`${i}:${reqId}`); resolve(v); });
+    agents[i].process.send(msg(reqId));
+  });
+  return {
+    agents,
+    open(buyer, seller, opts = {}) {
+      agents[buyer].process.send({ t: 'open', seller: agents[seller].agentId, sealed: opts.sealed ?? false, conversationIdHex: opts.conversationIdHex } satisfies ParentToAgent);
+    },
+    async flushAll() {
+      await Promise.all(agents.map((_, i) => request(i, (reqId) => ({ t: 'flush', reqId }))));
+    },
+    async fault(index, reason) {
+      return (await request(index, (reqId) => ({ t: 'fault', reason, reqId }))) as string;
+    },
+    stop: stopAll,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Shapes shared by the demo-mesh parent and its agent processes (IPC messages are JSON:
+ * bytes as lowercase hex).
+ */
+import type { StrategyName } from './strategies';
+
+/** Everything one agent process needs; sent as the first IPC message. */
+export interface AgentConfig {
+  index: number;
+  /** Ed25519 signing seed (hex, 32 bytes): the agent's owner key, registered by the parent. */
+  seedHex: string;
+  /** Agent id (hex, 32 bytes; random for now, an on-chain identity later). */
+  agentIdHex: string;
+  strategy: StrategyName;
+  bootstrap: string[];
+  /** Honest agents' keys (agent hex → public key hex), for the agent's own live validation. */
+  directory: Record<string, string>;
+  /** Send invalid envelopes of every PROTOCOL.md §3 reason to the observer. */
+  misbehave: boolean;
+  /** Start deals on its own (the demo); false = only when told (tests). */
+  autopilot: boolean;
+  rngSeed: number;
+  /** Probability a VERDICT passes (1 in tests). */
+  verdictPassRate: number;
+  /** 'ipc': uploads go to the parent; otherwise POST to `${observerUrl}/api/ingest/envelopes`. */
+  observerUrl?: string;
+  uploadVia: 'ipc' | 'http';
+  uploadIntervalMs: number;
+  /** Mean ms between autopilot actions. */
+  tickMs: number;
+  /** Nonce the agent starts from (above anything it used before). */
+  nonceStart: string;
+}
+
+export type ParentToAgent =
+  | { t: 'config'; config: AgentConfig }
+  | { t: 'peers'; peers: Record<string, string[]> }
+  | { t: 'open'; seller: string; sealed: boolean; conversationIdHex?: string }
+  | { t: 'flush'; reqId: number }
+  | { t: 'upload_result'; reqId: number; ok: boolean }
+  | { t: 'fault'; reason: string; reqId: number }
+  | { t: 'stop' };
+
+export type AgentToParent =
+  | { t: 'ready'; agentIdHex: string; peerId: string; multiaddrs: string[] }
+  | { t: 'sent'; id: string; msgType: number; conversationIdHex: string; to: string; via: 'gossip' | 'stream' }
+  | { t: 'deal'; conversationIdHex: string; role: 'buyer' | 'seller'; phase: string; outcome?: string; price?: number }
+  | { t: 'upload'; reqId: number; bodyHex: string }
+  | { t: 'flushed'; reqId: number }
+  | { t: 'faulted'; reqId: number; id: string }
+  | { t: 'error'; message: string };

@@ -1,0 +1,279 @@
+/**
+ * The observatory runtime (DESIGN.md "Data flow", issue 3 "Observer"): the observer's mesh node
+ * validates everything from gossip and streams in live mode (PROTOCOL.md §3, nonce state per
+ * sender, time from the injected clock), uploads in archive mode, stores through the store's
+ * batched ingest queue, counts drops per reason, and publishes live events for new envelopes
+ * on the bus (and to other processes on the same Postgres through LISTEN/NOTIFY).
+ */
+import { randomUUID } from 'node:crypto';
+import { createMeshNode, type MeshNode, type MeshValidateMeta, type MeshValidationOutcome, type MeshLimits } from '../mesh';
+import { validateEnvelopeSync } from '../protocol/validate';
+import type { ValidationResult } from '../protocol/types';
+import { toHex } from '../protocol/hex';
+import type { ReputationState } from '../protocol/reputation';
+import type { IngestItem, DropRecord } from '../store/types';
+import { createIngestQueue, type IngestQueue, type Store } from '../store';
+import type { ObservatoryConfig } from './config';
+import { createLiveBus } from './bus';
+import { CachedSignerRegistry } from './registry';
+import { eventsFor } from './events';
+import { parseUploadBody } from './upload';
+import { openObserverStore, storeSignerSource } from './store-adapter';
+import type { SignerSource } from './registry';
+import type { HealthReport, LiveBus, LiveEvent, UploadItemResult } from './types';
+import { setObservatory, getObservatory } from './runtime';
+
+/** Minimal logger (console satisfies it). */
+export interface Logger {
+  info(...a: unknown[]): void;
+  warn(...a: unknown[]): void;
+  error(...a: unknown[]): void;
+}
+
+export interface StartObservatoryParams {
+  config: ObservatoryConfig;
+  logger?: Logger;
+  /** Unix ms clock; live validation uses it for the timestamp check. Default Date.now. */
+  clock?: () => number;
+  /** Use this store instead of opening one from the config (it is then not closed on stop). */
+  store?: Store;
+  /** Where signer keys come from; default the store's local signer-key table. */
+  signers?: SignerSource;
+  /** libp2p identity of the observer node (protobuf bytes or 32-byte seed). */
+  meshKey?: Uint8Array;
+  /** Mesh limit overrides (tests, benches). */
+  limits?: Partial<MeshLimits>;
+  /** Register in the process-global runtime slot (default true). */
+  global?: boolean;
+}
+
+export interface UploadOutcome {
+  status: 200 | 400 | 413;
+  results: UploadItemResult[];
+  /** Set for 400/413: what is wrong with the body. */
+  error?: string;
+}
+
+export interface Observatory {
+  readonly config: ObservatoryConfig;
+  readonly store: Store;
+  readonly bus: LiveBus;
+  readonly mesh: MeshNode;
+  readonly registry: CachedSignerRegistry;
+  /** Identifies this process on the shared LISTEN/NOTIFY channel. */
+  readonly origin: string;
+  health(): Promise<HealthReport>;
+  /** POST /api/ingest/envelopes: a CBOR array of encoded envelopes, archive mode, per item. */
+  ingestUpload(body: Uint8Array): Promise<UploadOutcome>;
+  /** Drops counted by this process since start, per reason. */
+  dropCounts(): Record<string, number>;
+  /** Writes everything queued (envelopes and drops). */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** LISTEN/NOTIFY channel carrying live events between processes on one Postgres. */
+export const LIVE_CHANNEL = 'zerox1_live';
+const NOTIFY_MAX = 7_000; // Postgres caps a NOTIFY payload at 8,000 bytes.
+const DROP_FLUSH_MS = 250;
+
+class RegistryMiss {
+  constructor(readonly agentId: Uint8Array) {}
+}
+
+/** Starts the observatory: store, registry, mesh node, ingest pipeline, live bus. */
+export async function startObservatory(params: StartObservatoryParams): Promise<Observatory> {
+  const { config } = params;
+  if (!config || typeof config !== 'object') throw new TypeError('params.config is required (see loadConfig)');
+  const log: Logger = params.logger ?? console;
+  const clock = params.clock ?? Date.now;
+  const ownStore = !params.store;
+  const store = params.store ?? (await openObserverStore(config, { info: (m) => log.info(m), warn: (m) => log.warn(m) }));
+  const origin = randomUUID();
+  const bus = createLiveBus((e) => log.error('live listener threw', e));
+  const registry = new CachedSignerRegistry({ source: params.signers ?? storeSignerSource(store), now: clock });
+  const nonces = new Map<string, bigint>();
+  const reputations = new Map<string, ReputationState>();
+  const dropCounts: Record<string, number> = {};
+  let dropBuf: DropRecord[] = [];
+  let stopped = false;
+
+  const publishLocal = (events: LiveEvent[]) => events.forEach((e) => bus.publish(e));
+  const notifyOthers = (events: LiveEvent[]) => {
+    if (events.length === 0) return;
+    let chunk: string[] = [];
+    let size = 0;
+    const send = () => {
+      if (chunk.length === 0) return;
+      const payload = `{"origin":"${origin}","events":[${chunk.join(',')}]}`;
+      chunk = [];
+      size = 0;
+      store.notify(LIVE_CHANNEL, payload).catch((e) => log.warn('live NOTIFY failed', e));
+    };
+    for (const e of events) {
+      const j = JSON.stringify(e);
+      if (j.length > NOTIFY_MAX) continue;
+      if (size + j.length > NOTIFY_MAX) send();
+      chunk.push(j);
+      size += j.length + 1;
+    }
+    send();
+  };
+
+  const queue: IngestQueue = createIngestQueue(store, {
+    concurrency: store.kind === 'postgres' ? 2 : 1,
+    onCommit(items, result) {
+      if (result.newIds.length === 0) return;
+      const fresh = new Set(result.newIds.map(toHex));
+      const pendingAgents = new Map(result.newAgents.map((a) => [toHex(a), a]));
+      const at = clock();
+      const events: LiveEvent[] = [];
+      for (const item of items) {
+        if (!fresh.has(toHex(item.id))) continue;
+        fresh.delete(toHex(item.id)); // a duplicate inside one batch is reported once
+        const joined: Uint8Array[] = [];
+        for (const who of [item.envelope.sender, item.envelope.recipient]) {
+          const k = toHex(who);
+          const a = pendingAgents.get(k);
+          if (a) { joined.push(a); pendingAgents.delete(k); }
+        }
+        events.push(...eventsFor(item, joined, reputations, at));
+      }
+      publishLocal(events);
+      notifyOthers(events);
+    },
+  });
+
+  function countDrop(reason: string, peer: string | undefined, source: string, detail?: string): void {
+    dropCounts[reason] = (dropCounts[reason] ?? 0) + 1;
+    if (dropBuf.length < 10_000) dropBuf.push({ reason, peer, source, detail, at: new Date(clock()) });
+  }
+
+  async function flushDrops(): Promise<void> {
+    if (dropBuf.length === 0) return;
+    const batch = dropBuf;
+    dropBuf = [];
+    const per: Record<string, number> = {};
+    for (const d of batch) per[d.reason] = (per[d.reason] ?? 0) + 1;
+    const events: LiveEvent[] = Object.entries(per).map(([reason, count]) => ({ type: 'drop', at: clock(), data: { reason, count, total: dropCounts[reason] } }));
+    publishLocal(events);
+    notifyOthers(events);
+    try {
+      await store.recordDrops(batch);
+    } catch (e) {
+      log.warn('recording drops failed', e);
+    }
+  }
+  const dropTimer = setInterval(() => void flushDrops(), DROP_FLUSH_MS);
+  dropTimer.unref?.();
+
+  /** Sync validation with the cached registry; on a cache miss, load the sender and retry once. */
+  async function check(bytes: Uint8Array, mode: 'live' | 'archive'): Promise<ValidationResult> {
+    const registry0 = { keysFor: (id: Uint8Array) => { const k = registry.peek(id); if (k === undefined) throw new RegistryMiss(id); return k; } };
+    const run = () => mode === 'live'
+      ? validateEnvelopeSync(bytes, { mode, registry: registry0, nonces, nowUs: BigInt(clock()) * 1000n })
+      : validateEnvelopeSync(bytes, { mode, registry: registry0 });
+    try {
+      return run();
+    } catch (e) {
+      if (!(e instanceof RegistryMiss)) throw e;
+      await registry.load(e.agentId);
+      return run();
+    }
+  }
+
+  // Synchronous on a cache hit: envelopes of one sender are checked in arrival order, which the
+  // per-sender nonce rule needs (an await here would let a later nonce overtake an earlier one).
+  async function validateLive(bytes: Uint8Array, meta: MeshValidateMeta): Promise<MeshValidationOutcome> {
+    if (stopped) return 'ignore';
+    const r = await check(bytes, 'live');
+    if (!r.ok) return { result: r.reason === 'replay' || r.reason === 'timestamp' ? 'ignore' : 'reject', reason: r.reason };
+    const item: IngestItem = { id: r.id, envelope: r.envelope, raw: bytes, source: meta.via, topic: meta.via === 'gossip' ? meta.topic : undefined, receivedAt: new Date(clock()) };
+    queue.push(item).catch((e) => log.error('ingest failed', e));
+    return 'accept';
+  }
+
+  const mesh = await createMeshNode({
+    privateKey: params.meshKey,
+    listen: config.listen,
+    bootstrap: config.bootstrap,
+    validate: validateLive,
+    onDrop: (reason, peer, via) => countDrop(reason, peer, via),
+    limits: params.limits,
+    now: clock,
+  });
+
+  const unlisten = await store.listen(LIVE_CHANNEL, (payload) => {
+    try {
+      const m = JSON.parse(payload) as { origin: string; events: LiveEvent[] };
+      if (m.origin !== origin && Array.isArray(m.events)) publishLocal(m.events);
+    } catch {
+      /* a foreign payload on our channel: ignore */
+    }
+  });
+
+  async function ingestUpload(body: Uint8Array): Promise<UploadOutcome> {
+    const parsed = parseUploadBody(body);
+    if (!parsed.ok) return { status: parsed.status, results: [], error: parsed.message };
+    const results: UploadItemResult[] = new Array(parsed.items.length);
+    const pushes: Promise<void>[] = [];
+    for (let index = 0; index < parsed.items.length; index++) {
+      const el = parsed.items[index];
+      if (!el.ok) {
+        countDrop('decode', undefined, 'upload', el.detail);
+        results[index] = { index, ok: false, reason: 'decode', detail: el.detail };
+        continue;
+      }
+      const r = await check(el.bytes, 'archive');
+      if (!r.ok) {
+        countDrop(r.reason, undefined, 'upload', r.detail);
+        results[index] = r.detail === undefined ? { index, ok: false, reason: r.reason } : { index, ok: false, reason: r.reason, detail: r.detail };
+        continue;
+      }
+      const id = toHex(r.id);
+      pushes.push(queue.push({ id: r.id, envelope: r.envelope, raw: el.bytes, source: 'upload', receivedAt: new Date(clock()) }).then(
+        (p) => { results[index] = { index, ok: true, id, duplicate: !p.inserted }; },
+        (e) => { results[index] = { index, ok: false, reason: 'store_error', detail: String((e as Error)?.message ?? e) }; },
+      ));
+    }
+    await Promise.all(pushes);
+    return { status: 200, results };
+  }
+
+  async function health(): Promise<HealthReport> {
+    let db: HealthReport['database'] = { ok: false, kind: store.kind };
+    let counts: HealthReport['counts'] = { envelopes: 0, agents: 0, drops: 0, conversations: 0 };
+    try {
+      const h = await store.health();
+      db = h.error ? { ok: h.ok, kind: h.database, error: h.error } : { ok: h.ok, kind: h.database };
+      counts = { envelopes: h.envelopes, agents: h.agents, drops: h.drops, conversations: h.conversations };
+    } catch (e) {
+      db = { ok: false, kind: store.kind, error: String((e as Error)?.message ?? e) };
+    }
+    const peers = stopped ? 0 : mesh.peers().length;
+    return { ok: db.ok && !stopped, database: db, mesh: { peerId: mesh.peerId, peers, multiaddrs: stopped ? [] : mesh.multiaddrs() }, counts };
+  }
+
+  const observatory: Observatory = {
+    config, store, bus, mesh, registry, origin, health, ingestUpload,
+    dropCounts: () => ({ ...dropCounts }),
+    async flush() {
+      await queue.flush();
+      await flushDrops();
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(dropTimer);
+      await mesh.stop().catch((e) => log.warn('mesh stop failed', e));
+      await queue.close().catch((e) => log.warn('ingest queue close failed', e));
+      await flushDrops();
+      await unlisten().catch(() => undefined);
+      if (ownStore) await store.close();
+      if (getObservatory() === observatory) setObservatory(undefined);
+    },
+  };
+  if (params.global !== false) setObservatory(observatory);
+  log.info(`observer ${mesh.peerId} on ${mesh.multiaddrs().join(' ')} (${store.kind})`);
+  return observatory;
+}

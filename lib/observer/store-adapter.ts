@@ -1,0 +1,34 @@
+/**
+ * lib/store as the observer uses it: opening it from the config, and its signer-key table as
+ * the {@link SignerSource} behind the cached registry (PROTOCOL.md §2 "Signer"). The chain-backed
+ * registry (issue 5) replaces {@link storeSignerSource} without touching the observer.
+ */
+import { join } from 'node:path';
+import { openStore, type Store, type StoreLogger } from '../store';
+import type { ObservatoryConfig } from './config';
+import type { SignerSource } from './registry';
+
+/** Opens the store the config names: `DATABASE_URL` (Postgres) or PGlite in `<dataDir>/pglite`. */
+export function openObserverStore(config: Pick<ObservatoryConfig, 'databaseUrl' | 'dataDir' | 'epochSeconds'>, logger?: StoreLogger): Promise<Store> {
+  return openStore({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite'), epochSeconds: config.epochSeconds, logger });
+}
+
+/** The store's local signer-key table as a signer source (demo agents register into it). */
+export function storeSignerSource(store: Pick<Store, 'keysFor' | 'registerSignerKey'>): SignerSource {
+  return {
+    keysFor: (agentId) => store.keysFor(agentId),
+    registerSigner: (agentId, publicKey, role = 'owner') => store.registerSignerKey({ agentId, publicKey, role, source: 'local' }),
+  };
+}
+
+/**
+ * The observer now takes lib/store's `Store` as is; kept so callers written against the earlier
+ * duck-typed adapter keep compiling. Checks the methods the observer calls.
+ */
+export function adaptStore(s: unknown): Store {
+  const o = s as Record<string, unknown>;
+  for (const m of ['ingestEnvelopes', 'recordDrops', 'keysFor', 'registerSignerKey', 'health', 'listen', 'notify', 'close']) {
+    if (typeof o?.[m] !== 'function') throw new TypeError(`store lacks ${m}()`);
+  }
+  return s as Store;
+}

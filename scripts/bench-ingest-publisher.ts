@@ -1,0 +1,79 @@
+/**
+ * One publisher process of `npm run bench:ingest`: its own libp2p node and agent key, publishing
+ * signed BEACON envelopes on the broadcast topic, each timestamped (µs) at the moment it is
+ * built, so the observer side can measure publish → committed / → WebSocket latency.
+ * Driven over IPC by scripts/bench-ingest.ts.
+ */
+import { createMeshNode, MESH_TOPICS, TOPIC_BROADCAST, TOPIC_NOTARY, type MeshTopic } from '../lib/mesh';
+import { encodeFeedback, encodeNotarizeBid } from '../lib/protocol/payloads';
+import { buildEnvelope } from '../lib/protocol/envelope';
+import { MsgType } from '../lib/protocol/types';
+import { fromHex } from '../lib/protocol/hex';
+
+type Cmd = { t: 'config'; seedHex: string; idHex: string; bootstrap: string[]; topicIndex: number } | { t: 'run'; count: number; ratePerSec: number } | { t: 'stop' };
+
+const nowMs = () => performance.timeOrigin + performance.now();
+let seed: Uint8Array;
+let id: Uint8Array;
+let nonce = 0n;
+let node: Awaited<ReturnType<typeof createMeshNode>> | undefined;
+let topic: MeshTopic = TOPIC_BROADCAST;
+let msgType: number = MsgType.BEACON;
+let payload: Uint8Array = new Uint8Array(300).fill(0x5a);
+
+/** Each publisher gossips on its own topic, with the msg type and payload that topic carries. */
+function useTopic(i: number): void {
+  topic = MESH_TOPICS[i % MESH_TOPICS.length];
+  const conv = new Uint8Array(16).fill(1);
+  if (topic === TOPIC_NOTARY) {
+    msgType = MsgType.NOTARIZE_BID;
+    payload = encodeNotarizeBid({ bidType: 1, conversationId: conv, terms: new Uint8Array(283).fill(0x5a) });
+  } else if (topic !== TOPIC_BROADCAST) {
+    msgType = MsgType.FEEDBACK;
+    payload = encodeFeedback({ conversationId: conv, targetAgent: new Uint8Array(32).fill(2), score: 50, outcome: 2, isDispute: false, role: 0 });
+  }
+}
+
+const build = () => buildEnvelope({ msgType, sender: id, timestamp: BigInt(Math.round(nowMs() * 1000)), nonce: ++nonce, conversationId: new Uint8Array(16), payload }, seed).bytes;
+
+/**
+ * ratePerSec 0 = as fast as gossipsub's backpressure allows, with every envelope signed before
+ * the clock starts (timestamps stay well inside the 30 s window for the bench's sizes), so the
+ * publishers' own signing does not compete with the observer for the two cores. Paced runs
+ * build each envelope when it is due, so its timestamp is its publish time.
+ */
+async function run(count: number, ratePerSec: number): Promise<void> {
+  const prebuilt = ratePerSec > 0 ? [] : Array.from({ length: count }, build);
+  const t0 = nowMs();
+  let sent = 0;
+  for (let i = 0; i < count; i++) {
+    if (ratePerSec > 0) {
+      const due = t0 + (i * 1000) / ratePerSec;
+      const wait = due - nowMs();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    }
+    await node!.publish(topic, ratePerSec > 0 ? build() : prebuilt[i]);
+    sent++;
+  }
+  process.send!({ t: 'done', sent, elapsedMs: nowMs() - t0 });
+}
+
+process.on('message', async (m: Cmd) => {
+  if (m.t === 'config') {
+    seed = fromHex(m.seedHex);
+    id = fromHex(m.idHex);
+    nonce = BigInt(Date.now()) * 1000n;
+    useTopic(m.topicIndex);
+    // One topic per publisher (up to three): the observer then has no other publisher to relay
+    // to, so the bench measures ingest rather than gossip relaying between publishers.
+    node = await createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], bootstrap: m.bootstrap, validate: () => 'ignore', dht: false, topics: [topic] });
+    while (node.meshPeers(topic).length === 0) await new Promise((r) => setTimeout(r, 50));
+    process.send!({ t: 'ready' });
+  } else if (m.t === 'run') {
+    await run(m.count, m.ratePerSec);
+  } else if (m.t === 'stop') {
+    await node?.stop();
+    process.exit(0);
+  }
+});
+process.on('disconnect', () => process.exit(0));
