@@ -9,15 +9,26 @@
  */
 import { createServer } from 'node:http';
 import next from 'next';
-import { loadConfig } from './lib/observer/config';
+import { loadConfig, type ObservatoryConfig } from './lib/observer/config';
 import { createStreamHub } from './app/_server/stream';
 import { startRuntime, type Runtime } from './app/_server/runtime';
 import { createLogger } from './app/_server/logger';
 
 const log = createLogger('server');
 
+/**
+ * The demo's short epochs (issue 5): with demo agents and no EPOCH_SECONDS, epochs last
+ * DEMO_EPOCH_SECONDS so batches, lease payments and a resolved challenge show within minutes
+ * (the chain's programs take the same epoch length when they are first initialized).
+ */
+export const DEMO_EPOCH_SECONDS = 20;
+function demoDefaults(config: ObservatoryConfig, env: NodeJS.ProcessEnv): ObservatoryConfig {
+  if (config.demoAgents > 0 && !env.EPOCH_SECONDS?.trim()) return { ...config, epochSeconds: DEMO_EPOCH_SECONDS };
+  return config;
+}
+
 async function main(): Promise<void> {
-  const config = loadConfig(process.env);
+  const config = demoDefaults(loadConfig(process.env), process.env);
   const dev = process.env.NODE_ENV !== 'production';
   // Like `next start`: every interface unless HOST narrows it (tests use 127.0.0.1).
   const hostname = process.env.HOST?.trim() || undefined;

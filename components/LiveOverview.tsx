@@ -95,6 +95,8 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
         <Stat label="Drops" value={count(totals.drops)} tone={totals.drops > 0 ? 'warn' : undefined} testId="total-drops" />
       </section>
 
+      {state.chain ? <ChainSection c={state.chain} /> : null}
+
       <div className="grid-main">
         <section className="card graph-card">
           <h2>Agents and conversations</h2>
@@ -163,6 +165,31 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
         </div>
       </div>
     </>
+  );
+}
+
+/** The chain section (issue 5): batches, challenges, stakes and leases, live from the indexer's events. */
+function ChainSection({ c }: { c: NonNullable<OverviewSnapshot['chain']> }) {
+  return (
+    <section className="card" style={{ marginBottom: 16 }} data-testid="chain-section">
+      <h2>Chain</h2>
+      <div className="stat-row" aria-label="Chain totals">
+        <Stat label="Batches submitted" value={count(c.batches)} testId="chain-batches" />
+        <Stat label="Batches verified" value={count(c.verifiedBatches)} testId="chain-verified" />
+        <Stat label="Challenges (resolved)" value={`${count(c.challenges)} (${count(c.resolvedChallenges)})`} testId="chain-challenges" />
+        <Stat label="Stakes locked" value={count(c.lockedStakes)} />
+        <Stat label="Leases active" value={count(c.activeLeases)} />
+      </div>
+      <p className="small muted" data-testid="chain-last-challenge">
+        {c.lastChallenge ? (
+          <>
+            Last challenge: <span className="mono">{shortHex(c.lastChallenge.address, 6, 4)}</span> against{' '}
+            {/^[0-9a-f]{64}$/.test(c.lastChallenge.agent) ? <Link href={`/agents/${c.lastChallenge.agent}`} className="mono">{shortHex(c.lastChallenge.agent)}</Link> : <span className="mono">{shortHex(c.lastChallenge.agent)}</span>}{' '}
+            epoch {c.lastChallenge.epoch}: <strong>{c.lastChallenge.status}</strong>
+          </>
+        ) : 'No challenge yet.'}
+      </p>
+    </section>
   );
 }
 

@@ -6,6 +6,7 @@ import type { LiveEvent } from '../lib/observer/types';
 import { isBroadcast, msgTypeName } from './format';
 import { pairKey } from './pair';
 import type { AgentView, EnvelopeView, OverviewSnapshot } from './types';
+import { CHAIN_EVENT_TYPES, applyChainEvent } from './chain-state';
 
 /** Rows kept in the feed. */
 export const FEED_SIZE = 30;
@@ -132,10 +133,11 @@ function applyMessage(state: OverviewState, env: EnvelopeView): OverviewState {
 
 function summarize(event: LiveEvent): ActivityItem {
   const d = (event.data ?? {}) as Record<string, unknown>;
-  const agent = str(d.agent) ?? str(d.agentId) ?? str(d.target) ?? str(d.notary) ?? str(d.sender);
+  // Chain events carry the agent as base58 (`agent`) and hex (`agentHex`); pages link by hex.
+  const agent = str(d.agentHex) ?? str(d.agent) ?? str(d.agentId) ?? str(d.target) ?? str(d.notary) ?? str(d.sender);
   const conversationId = str(d.conversationId);
   const parts: string[] = [];
-  for (const k of ['reason', 'score', 'outcome', 'notary', 'verdict', 'reliabilityScore']) {
+  for (const k of ['reason', 'score', 'outcome', 'notary', 'verdict', 'reliabilityScore', 'epoch', 'status', 'statusName', 'amount']) {
     if (d[k] !== undefined && d[k] !== null && typeof d[k] !== 'object') parts.push(`${k} ${String(d[k])}`);
   }
   return {
@@ -168,7 +170,9 @@ export function applyEvent(state: OverviewState, event: LiveEvent): OverviewStat
       const nodes = state.graph.nodes.some((n) => n.id === id) ? state.graph.nodes : [...state.graph.nodes, { id, online: true }];
       return { ...next, agents, graph: nodes === state.graph.nodes ? state.graph : { ...state.graph, nodes } };
     }
-    default:
-      return { ...state, activity: [summarize(event), ...state.activity].slice(0, 20) };
+    default: {
+      const next = { ...state, activity: [summarize(event), ...state.activity].slice(0, 20) };
+      return CHAIN_EVENT_TYPES.has(event.type) && state.chain ? { ...next, chain: applyChainEvent(state.chain, event) } : next;
+    }
   }
 }

@@ -127,4 +127,17 @@ export interface OverviewSnapshot {
   graph: GraphView;
   mesh: { peerId: string; peers: number } | null;
   database: { ok: boolean; kind: string } | null;
+  /** The chain section (issue 5); null/absent when the process runs no chain. */
+  chain?: ChainOverviewView | null;
+}
+
+/** Chain summary of the overview: batches, challenges, stakes, leases (app/_lib/runtime ChainOverview). */
+export interface ChainOverviewView {
+  batches: number;
+  verifiedBatches: number;
+  challenges: number;
+  resolvedChallenges: number;
+  lockedStakes: number;
+  activeLeases: number;
+  lastChallenge: { address: string; agent: string; epoch: string; status: string } | null;
 }

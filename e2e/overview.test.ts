@@ -213,10 +213,18 @@ describe('overview in Chromium against the real server', { skip, timeout: 300_00
         const { body } = await getJson<{ conversations: { id: string; messages: number; participants: string[] }[] }>('/api/conversations?limit=50');
         return body.conversations.find((c) => c.messages >= 3);
       });
-      const detail = (await getJson<{ envelopes: { id: string }[]; participants: string[] }>(`/api/conversations/${conv.id}`)).body;
-      const res = await page.goto(`${base}/conversations/${conv.id}`);
-      assert.equal(res?.status(), 200);
-      const rows = await page.$$eval('[data-testid="conversation-messages"] tbody tr', (trs) => trs.map((t) => t.getAttribute('data-envelope-id')));
+      // The conversation may still be going on (FEEDBACK, notary messages arrive later): compare
+      // the page with the stored detail read right before it, until no message lands in between.
+      let detail: { envelopes: { id: string }[]; participants: string[] } = { envelopes: [], participants: [] };
+      let rows: (string | null)[] = [];
+      for (let attempt = 0; attempt < 10; attempt++) {
+        detail = (await getJson<{ envelopes: { id: string }[]; participants: string[] }>(`/api/conversations/${conv.id}`)).body;
+        const res = await page.goto(`${base}/conversations/${conv.id}`);
+        assert.equal(res?.status(), 200);
+        rows = await page.$$eval('[data-testid="conversation-messages"] tbody tr', (trs) => trs.map((t) => t.getAttribute('data-envelope-id')));
+        const after = (await getJson<{ envelopes: { id: string }[] }>(`/api/conversations/${conv.id}`)).body;
+        if (after.envelopes.length === detail.envelopes.length) break;
+      }
       assert.deepEqual(rows, detail.envelopes.map((e) => e.id), 'messages in the stored protocol order');
       await page.screenshot({ path: join(tmpdir(), 'zerox1-conversation.png'), fullPage: true });
 

@@ -3,8 +3,13 @@
  * The chain runs in its own process (as in `npm start`); this process is an unmodified
  * @solana/web3.js Connection client: sendTransaction (with preflight), then confirmation through
  * signatureSubscribe (`Connection.onSignature`), IN_FLIGHT transactions at a time.
- * Target: ≥ 500 tx/s. (The indexer-lag half of this bench arrives with the indexer.)
+ * Target: ≥ 500 tx/s. Then the indexer-lag half (lib/chain/indexer/bench.ts, its own process):
+ * confirmation → stored row p50/p99 on Postgres (BENCH_DATABASE_URL, else the local server when
+ * it answers) and on PGlite, target p99 ≤ 1 s. Ends with a summary of both parts and their ratios.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createPrivateKey, sign as edSign } from 'node:crypto';
 import { once } from 'node:events';
@@ -24,6 +29,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts
 const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
 const { rpcUrl } = JSON.parse(line) as { rpcUrl: string };
 const conn = new Connection(rpcUrl, 'confirmed');
+let tpsResult = 0;
 
 try {
   const payers = Array.from({ length: PAYERS }, () => Keypair.generate());
@@ -71,10 +77,32 @@ try {
   console.log(`  throughput       ${tps.toFixed(0)} tx/s   (target ≥ ${TARGET_TPS}; ratio ${(tps / TARGET_TPS).toFixed(2)})`);
   console.log(`  send→confirmed   p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`);
   console.log(`  failed           ${failed}; sink balance ${sinkLamports === expected ? 'matches' : `MISMATCH ${sinkLamports} != ${expected}`}`);
-  console.log('  indexer lag p50/p99: not measured yet (the chain indexer is a later step)');
+  tpsResult = tps;
 } finally {
   (conn as unknown as { _rpcWebSocket: { setAutoReconnect(on: boolean): void; close(): void } })._rpcWebSocket.setAutoReconnect(false);
   (conn as unknown as { _rpcWebSocket: { close(): void } })._rpcWebSocket.close();
   child.kill('SIGTERM');
   await once(child, 'exit');
 }
+
+// Part 2: indexer lag, in a fresh process (the chain of part 1 is gone).
+console.log('');
+const resultFile = join(mkdtempSync(join(tmpdir(), 'zx-bench-chain-')), 'lag.json');
+const lagChild = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'lib/chain/indexer/bench.ts'], {
+  env: { ...process.env, BENCH_RESULT_FILE: resultFile, BENCH_TXS: process.env.BENCH_LAG_TXS ?? '600' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+await once(lagChild, 'exit');
+let lags: { store: string; p50: number; p99: number; missing: number; met: boolean }[] = [];
+try {
+  lags = JSON.parse(readFileSync(resultFile, 'utf8'));
+} catch {
+  console.log('indexer lag: the lag bench produced no result');
+}
+console.log('');
+console.log('summary (bench:chain)');
+console.log(`  JSON-RPC throughput  ${tpsResult.toFixed(0)} tx/s, target ≥ ${TARGET_TPS}: ratio ${(tpsResult / TARGET_TPS).toFixed(2)} ${tpsResult >= TARGET_TPS ? 'PASS' : 'FAIL'}`);
+for (const l of lags) {
+  console.log(`  indexer lag ${l.store.padEnd(8)} p50 ${l.p50.toFixed(0)} ms, p99 ${l.p99.toFixed(0)} ms, target p99 ≤ 1000 ms: ratio ${(l.p99 / 1000).toFixed(2)} ${l.met ? 'PASS' : 'FAIL'}${l.missing ? ` (${l.missing} not stored)` : ''}`);
+}
+if (tpsResult < TARGET_TPS || lags.length === 0 || lags.some((l) => !l.met)) process.exitCode = 1;

@@ -86,8 +86,11 @@ export async function loadConversation(o: Running, idHex: string): Promise<Conve
   return c ? conversationView(c) : null;
 }
 
+/** The observatory's health plus the chain's (rpcUrl, slot; issue 5); a down chain makes it not ok. */
 export async function loadHealth(o: Running): Promise<HealthReport> {
-  return o.observatory.health();
+  const [report, chain] = await Promise.all([o.observatory.health(), o.chain?.health()]);
+  if (!chain) return report;
+  return { ...report, ok: report.ok && chain.ok, chain };
 }
 
 export async function loadOverview(): Promise<OverviewSnapshot | null> {
@@ -100,6 +103,7 @@ export async function loadOverview(): Promise<OverviewSnapshot | null> {
     loadGraph(o),
     loadHealth(o).catch(() => null),
   ]);
+  const chain = o.chain ? await o.chain.overview().catch(() => null) : null;
   return {
     stats,
     envelopes: page.envelopes,
@@ -107,5 +111,6 @@ export async function loadOverview(): Promise<OverviewSnapshot | null> {
     graph,
     mesh: health ? { peerId: health.mesh.peerId, peers: health.mesh.peers } : null,
     database: health ? { ok: health.database.ok, kind: health.database.kind } : null,
+    chain,
   };
 }

@@ -90,3 +90,17 @@ export const q = {
       .transform(Number)
       .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
 };
+
+/** The running chain reads, or a 503 HttpError when this process runs no chain. */
+export function chainRuntime(): NonNullable<WebRuntime['chain']> {
+  const c = runtime().chain;
+  if (!c) throw new HttpError(503, 'the chain is not running in this process');
+  return c;
+}
+
+/** An agent query/path parameter (64 hex characters or a base58 address) as bytes; 400 naming `name` when bad. */
+export function agentParam(name: string, raw: string, parse: (s: string) => Uint8Array | null): Uint8Array {
+  const bytes = parse(raw);
+  if (!bytes) throw new HttpError(400, `parameter "${name}": must be 64 hex characters or a base58 agent address`);
+  return bytes;
+}

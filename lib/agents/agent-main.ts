@@ -70,6 +70,9 @@ process.on('message', (m: ParentToAgent) => {
     case 'fault':
       void agent?.sendFault(m.reason as never).then((id) => send({ t: 'faulted', reqId: m.reqId, id }));
       break;
+    case 'published':
+      agent?.onPublished(m.batch);
+      break;
     case 'stop':
       void stop(0);
       break;

@@ -8,7 +8,9 @@ import { createMeshNode, type MeshNode, TOPIC_BROADCAST, TOPIC_NOTARY, TOPIC_REP
 import { MsgType } from '../protocol/types';
 import { buildEnvelope } from '../protocol/envelope';
 import { validateEnvelopeSync } from '../protocol/validate';
-import { decodeNotarizeBid } from '../protocol/payloads';
+import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
+import { ChainDuties, type PublishedBatch } from './chain-duties';
+import { AgentLog } from './agent-log';
 import { encodeCanonical, decodeCanonical } from '../protocol/cbor';
 import { sha256, keccak256 } from '../protocol/crypto';
 import { fromHex, toHex } from '../protocol/hex';
@@ -53,6 +55,9 @@ export class DemoAgent {
   #stopped = false;
   #faultIndex = 0;
   #lastAccepted = 0n;
+  /** The agent's own log (sent, addressed to it, FEEDBACK about it): its batches are built from it. */
+  readonly #log = new AgentLog();
+  #duties?: ChainDuties;
 
   constructor(cfg: AgentConfig, hooks: AgentHooks) {
     this.cfg = cfg;
@@ -87,6 +92,24 @@ export class DemoAgent {
     if (this.cfg.autopilot) this.#every(this.cfg.tickMs, () => this.#autopilot());
     if (this.cfg.misbehave) this.#every(Math.max(200, this.cfg.tickMs / 2), () => this.#enqueue(() => this.sendFault(FAULT_REASONS[this.#faultIndex++ % FAULT_REASONS.length])));
     await this.#enqueue(() => this.#beacon());
+    if (this.cfg.chain) {
+      const duties = new ChainDuties(this.cfg.chain, { seed: this.#seed, agentIdHex: this.#self }, {
+        log: (fromUs, toUs) => this.#log.window(fromUs, toUs),
+        flush: () => this.#enqueue(() => this.flush()),
+        report: (message) => this.#hooks.emit({ t: 'chain', message }),
+        publish: (batch) => this.#hooks.emit({ t: 'published', batch }),
+        ownerOf: (agentHex) => this.cfg.directory[agentHex],
+        random: () => this.#rng.next(),
+        now: this.#now,
+      });
+      this.#duties = duties;
+      duties.start().catch((e) => this.#hooks.emit({ t: 'error', message: `chain start failed: ${e?.message ?? e}` }));
+    }
+  }
+
+  /** A batch another agent published with its log (the watcher checks it). */
+  onPublished(batch: PublishedBatch): void {
+    this.#duties?.onPublished(batch);
   }
 
   /** Peer directory from the parent: agent hex → multiaddrs. */
@@ -135,6 +158,7 @@ export class DemoAgent {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    await this.#duties?.stop();
     for (const t of this.#timers) clearInterval(t);
     await this.#chain.catch(() => undefined);
     await this.flush().catch(() => undefined);
@@ -156,6 +180,12 @@ export class DemoAgent {
     return p;
   }
 
+  #isFeedbackAboutMe(msgType: number, payload: Uint8Array): boolean {
+    if (msgType !== MsgType.FEEDBACK) return false;
+    const f = decodeFeedback(payload);
+    return f.ok && toHex(f.value.targetAgent) === this.#self;
+  }
+
   #validate(bytes: Uint8Array): MeshValidationOutcome {
     const r = validateEnvelopeSync(bytes, { mode: 'live', registry: this.#registry, nonces: this.#nonces, nowUs: BigInt(this.#now()) * 1000n });
     return r.ok ? 'accept' : { result: r.reason === 'replay' || r.reason === 'timestamp' ? 'ignore' : 'reject', reason: r.reason };
@@ -168,6 +198,9 @@ export class DemoAgent {
     const env = buildEnvelope({ msgType: o.msgType, sender: this.#id, recipient, timestamp: BigInt(this.#now()) * 1000n, nonce, conversationId: o.conversationId, payload: o.payload }, this.#seed);
     // Only gossip is sure to reach the observer: the `replay` fault reuses the last gossiped nonce.
     if (o.to.kind === 'topic') this.#lastAccepted = nonce;
+    this.#log.record({ id: env.id, envelope: env.envelope, bytes: env.bytes });
+    // On chain the agent's batch must match what the observer stored: upload gossip too (idempotent).
+    if (o.to.kind === 'topic' && this.cfg.chain) this.#outbox.push(env.bytes);
     const base = { id: toHex(env.id), msgType: o.msgType, conversationIdHex: toHex(o.conversationId) };
     if (o.to.kind === 'topic') {
       await this.#mesh.publish(TOPICS[o.to.topic], env.bytes).catch(() => undefined);
@@ -213,6 +246,7 @@ export class DemoAgent {
     const from = toHex(e.sender);
     const key = toHex(e.conversationId);
     if (via === 'stream') this.#outbox.push(bytes);
+    if (from !== this.#self && (toHex(e.recipient) === this.#self || this.#isFeedbackAboutMe(e.msgType, e.payload))) this.#log.record({ id: v.id, envelope: e, bytes });
     if (e.msgType === MsgType.BEACON || e.msgType === MsgType.ADVERTISE) {
       const addrs = parseBeacon(e.payload);
       if (addrs) this.#peers.set(from, addrs);

@@ -12,6 +12,15 @@ import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
 import { fromHex, toHex } from '../protocol/hex';
 import { STRATEGIES, type StrategyName } from './strategies';
 import type { AgentConfig, AgentToParent, ParentToAgent } from './types';
+import type { AgentChainConfig } from './chain-duties';
+
+/** The chain the demo runs on (issue 5): agents get on-chain identities and duties. */
+export interface DemoChainParams extends Omit<AgentChainConfig, 'role' | 'leaseMissRate'> {
+  /** Creates one identity per wallet seed (Token-2022 NFT owned by Keypair.fromSeed(seed)); returns the agent ids (mints). */
+  createIdentities(seeds: Uint8Array[]): Promise<Uint8Array[]>;
+  /** Probability an agent skips an epoch's lease payment (default 0.15). */
+  leaseMissRate?: number;
+}
 
 export interface StartDemoMeshParams {
   /** Agents to start (0 starts none). */
@@ -38,6 +47,8 @@ export interface StartDemoMeshParams {
   strategies?: StrategyName[];
   /** Every report from every agent (sent envelopes, deal phases, errors). */
   onReport?: (agent: number, msg: AgentToParent) => void;
+  /** On-chain demo (issue 5): agent 0 watches, agent 1 under-reports a bid once. */
+  chain?: DemoChainParams;
   /** How long to wait for every agent to be ready, ms. Default 30,000. */
   readyTimeoutMs?: number;
 }
@@ -83,6 +94,10 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
     const seed = derive(p.seed, 'key', i);
     return { seed, agentId: derive(p.seed, 'id', i), publicKey: publicKeyFromSeed(seed) };
   });
+  if (p.chain && keys.length) {
+    const ids = await p.chain.createIdentities(keys.map((k) => k.seed));
+    ids.forEach((id, i) => { keys[i].agentId = id; });
+  }
   for (const k of keys) await p.register?.(k.agentId, k.publicKey);
   const directory = Object.fromEntries(keys.map((k) => [toHex(k.agentId), toHex(k.publicKey)]));
   const agents: DemoAgentHandle[] = [];
@@ -105,6 +120,11 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
       verdictPassRate: p.verdictPassRate ?? 0.85, observerUrl: p.observerUrl, uploadVia: p.upload ? 'ipc' : 'http',
       uploadIntervalMs: p.uploadIntervalMs ?? 2_000, tickMs: p.tickMs ?? 1_500, nonceStart: String(BigInt(Date.now()) * 1000n),
     };
+    if (p.chain) {
+      const { createIdentities: _c, leaseMissRate, ...chain } = p.chain;
+      const role = i === 0 && p.count >= 2 ? 'watcher' : i === 1 && i !== misIdx ? 'cheater' : 'honest';
+      cfg.chain = { ...chain, role, leaseMissRate: leaseMissRate ?? 0.15 };
+    }
     readies.push(new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`demo agent ${i} not ready in time`)), p.readyTimeoutMs ?? 30_000);
       child.on('message', (m: AgentToParent) => {
@@ -118,6 +138,9 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
             (r) => child.connected && child.send({ t: 'upload_result', reqId: m.reqId, ok: r.status < 300 } satisfies ParentToAgent),
             () => child.connected && child.send({ t: 'upload_result', reqId: m.reqId, ok: false } satisfies ParentToAgent),
           );
+        } else if (m.t === 'published') {
+          // The demo's stand-in for batch gossip: the watcher (agent 0) sees published batches.
+          if (agents[0] && agents[0].index !== i && agents[0].process.connected) agents[0].process.send({ t: 'published', batch: m.batch } satisfies ParentToAgent);
         } else if (m.t === 'flushed' || m.t === 'faulted') {
           waiters.get(`${i}:${m.reqId}`)?.(m.t === 'faulted' ? m.id : undefined);
         }

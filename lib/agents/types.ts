@@ -3,13 +3,14 @@
  * bytes as lowercase hex).
  */
 import type { StrategyName } from './strategies';
+import type { AgentChainConfig, PublishedBatch } from './chain-duties';
 
 /** Everything one agent process needs; sent as the first IPC message. */
 export interface AgentConfig {
   index: number;
   /** Ed25519 signing seed (hex, 32 bytes): the agent's owner key, registered by the parent. */
   seedHex: string;
-  /** Agent id (hex, 32 bytes; random for now, an on-chain identity later). */
+  /** Agent id (hex, 32 bytes): the Token-2022 NFT mint with `chain`, random otherwise. */
   agentIdHex: string;
   strategy: StrategyName;
   bootstrap: string[];
@@ -30,6 +31,8 @@ export interface AgentConfig {
   tickMs: number;
   /** Nonce the agent starts from (above anything it used before). */
   nonceStart: string;
+  /** On-chain duties (issue 5): identity, stake, lease, batches; absent = off chain. */
+  chain?: AgentChainConfig;
 }
 
 export type ParentToAgent =
@@ -39,6 +42,7 @@ export type ParentToAgent =
   | { t: 'flush'; reqId: number }
   | { t: 'upload_result'; reqId: number; ok: boolean }
   | { t: 'fault'; reason: string; reqId: number }
+  | { t: 'published'; batch: PublishedBatch }
   | { t: 'stop' };
 
 export type AgentToParent =
@@ -48,4 +52,6 @@ export type AgentToParent =
   | { t: 'upload'; reqId: number; bodyHex: string }
   | { t: 'flushed'; reqId: number }
   | { t: 'faulted'; reqId: number; id: string }
-  | { t: 'error'; message: string };
+  | { t: 'error'; message: string }
+  | { t: 'chain'; message: string }
+  | { t: 'published'; batch: PublishedBatch };

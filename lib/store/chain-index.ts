@@ -5,6 +5,7 @@
  * lib/chain/indexer calls them without touching Prisma or pg.
  */
 import type { Queryable } from './db';
+import * as chain from './chain';
 
 type Row = Record<string, unknown>;
 const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
@@ -63,4 +64,56 @@ export async function upsertLeaseKeepPaid(q: Queryable, l: { agentId: Uint8Array
     WHERE lease.slot <= excluded.slot RETURNING 1`,
   [l.agentId, l.paidThroughEpoch.toString(), l.lastPaidEpoch?.toString() ?? null, l.missedEpochs, l.active, l.slot.toString()]);
   return r.length > 0;
+}
+
+/**
+ * The chain-table writes and reads of one indexer step, bound to one connection or transaction
+ * (lib/chain/indexer IndexerStore shape). See Store.chainTransaction.
+ */
+export function chainTxStore(q: Queryable) {
+  return {
+    query: <T = Record<string, unknown>>(sql: string, args?: unknown[]) => q.query<T>(sql, args),
+    upsertStake: (s: chain.StakeInput) => chain.upsertStake(q, s),
+    upsertLease: (l: chain.LeaseInput) => chain.upsertLease(q, l),
+    upsertBatch: (b: chain.BatchInput) => chain.upsertBatch(q, b),
+    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array) => chain.setBatchStatus(q, agentId, epoch, status, logRoot),
+    upsertChallenge: (c: chain.ChallengeInput) => chain.upsertChallenge(q, c),
+    insertChainEvents: (e: readonly chain.ChainEventInput[]) => chain.insertChainEvents(q, e),
+    getCursor: (name: string) => chain.getCursor(q, name),
+    setCursor: (c: chain.Cursor) => chain.setCursor(q, c),
+    listBatches: (p?: Parameters<typeof chain.listBatches>[1]) => chain.listBatches(q, p),
+  };
+}
+
+/** What {@link chainTxStore} returns. */
+export type ChainTxStore = ReturnType<typeof chainTxStore>;
+
+/**
+ * Upserts many stakes in one statement (lib/store/chain.ts upsertStake semantics: a row moves
+ * only forward in slot). One agent per call at most once (the last wins). Returns rows written.
+ */
+export async function upsertStakes(q: Queryable, rows: readonly chain.StakeInput[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const r = await q.query(`INSERT INTO stake (agent_id, owner, amount, status, unlock_slot, slot, updated_at)
+    SELECT a, o, m::numeric, s, u::int8, sl::int8, now() FROM unnest($1::bytea[], $2::bytea[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(a, o, m, s, u, sl)
+    ON CONFLICT (agent_id) DO UPDATE SET owner = excluded.owner, amount = excluded.amount, status = excluded.status,
+      unlock_slot = excluded.unlock_slot, slot = excluded.slot, updated_at = now()
+    WHERE stake.slot <= excluded.slot RETURNING 1`,
+  [rows.map((s) => s.agentId), rows.map((s) => s.owner ?? null), rows.map((s) => s.amount.toString()), rows.map((s) => s.status),
+    rows.map((s) => s.unlockSlot?.toString() ?? null), rows.map((s) => s.slot.toString())]);
+  return r.length;
+}
+
+/** {@link upsertLeaseKeepPaid} for many agents in one statement (one row per agent). Returns rows written. */
+export async function upsertLeasesKeepPaid(q: Queryable, rows: readonly { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch: bigint | null; missedEpochs: number; active: boolean; slot: bigint }[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const r = await q.query(`INSERT INTO lease (agent_id, paid_through_epoch, last_paid_epoch, missed_epochs, active, slot, updated_at)
+    SELECT a, p::int8, l::int8, m, act, sl::int8, now() FROM unnest($1::bytea[], $2::text[], $3::text[], $4::int[], $5::bool[], $6::text[]) AS t(a, p, l, m, act, sl)
+    ON CONFLICT (agent_id) DO UPDATE SET paid_through_epoch = excluded.paid_through_epoch,
+      last_paid_epoch = COALESCE(excluded.last_paid_epoch, lease.last_paid_epoch),
+      missed_epochs = excluded.missed_epochs, active = excluded.active, slot = excluded.slot, updated_at = now()
+    WHERE lease.slot <= excluded.slot RETURNING 1`,
+  [rows.map((l) => l.agentId), rows.map((l) => l.paidThroughEpoch.toString()), rows.map((l) => l.lastPaidEpoch?.toString() ?? null),
+    rows.map((l) => l.missedEpochs), rows.map((l) => l.active), rows.map((l) => l.slot.toString())]);
+  return r.length;
 }

@@ -1,3 +1,4 @@
+/// <reference path="./pg-copy-streams.d.ts" />
 /**
  * One small driver layer over the two databases the store runs on (DESIGN.md "Embedded
  * defaults"): embedded PGlite (file-backed, one process) and a Postgres server through `pg`.

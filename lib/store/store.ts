@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SignerRegistry } from '../protocol/types';
 import * as chain from './chain';
+import { chainTxStore, type ChainTxStore } from './chain-index';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -157,6 +158,16 @@ export async function openStore(params: OpenStoreParams = {}) {
     setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot)),
     upsertChallenge: (c: chain.ChallengeInput) => live(() => db.transaction((tx) => chain.upsertChallenge(tx, c))),
     insertChainEvents: (e: readonly chain.ChainEventInput[]) => live(() => chain.insertChainEvents(db, e)),
+    /**
+     * Runs one chain-indexer step in one transaction (issue 5 "indexer lag"): every row and
+     * event write of the step commits once. Postgres: `synchronous_commit = off` for this
+     * transaction only; the indexer replays from its cursors, so a commit lost in a crash is
+     * re-applied (writes are idempotent) and the cursors never pass what was lost (WAL order).
+     */
+    chainTransaction: <T>(fn: (tx: ChainTxStore) => Promise<T>) => live(() => db.transaction(async (tx) => {
+      if (db.kind === 'postgres') await tx.query('SET LOCAL synchronous_commit = off');
+      return fn(chainTxStore(tx));
+    })),
     getCursor: (name: string) => live(() => chain.getCursor(db, name)),
     setCursor: (c: chain.Cursor) => live(() => chain.setCursor(db, c)),
     listStakes: () => live(() => chain.listStakes(db)),

@@ -63,3 +63,17 @@ export async function createTestDatabase(baseUrl: string, prefix = 'zx_store'): 
     },
   };
 }
+
+/** True when a Postgres server answers at `url` within `timeoutMs` (benches pick their store with it). */
+export async function postgresReachable(url: string, timeoutMs = 2_000): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  try {
+    await c.connect();
+    await c.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}

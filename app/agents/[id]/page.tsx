@@ -8,6 +8,8 @@ import { EnvelopeFeed } from '../../../components/EnvelopeFeed';
 import { ConversationList } from '../../../components/ConversationList';
 import { count, dateTime, shortHex } from '../../../components/format';
 import type { ReputationView } from '../../../components/types';
+import { AgentChain } from '../../../components/AgentChain';
+import { fromHex } from '../../../lib/protocol/hex';
 
 export const dynamic = 'force-dynamic';
 
@@ -48,7 +50,11 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
   if (!/^[0-9a-f]{64}$/.test(id)) notFound();
   const agent = await loadAgent(o, id);
   if (!agent) notFound();
-  const [page, conversations] = await Promise.all([loadEnvelopes(o, { agent: id, limit: 50 }), loadConversations(o, id)]);
+  const [page, conversations, chain] = await Promise.all([
+    loadEnvelopes(o, { agent: id, limit: 50 }),
+    loadConversations(o, id),
+    o.chain ? o.chain.agentChain(fromHex(id)).catch(() => null) : Promise.resolve(null),
+  ]);
   return (
     <>
       <div className="crumbs">
@@ -82,6 +88,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
           <Reputation r={agent.reputation} />
         </section>
       </div>
+      {chain ? <AgentChain agent={id} initial={chain} /> : null}
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations</h2>
         <ConversationList conversations={conversations} self={agent.id} />

@@ -67,8 +67,13 @@ describe('embedded chain through @solana/web3.js Connection', () => {
   test('cluster info', async () => {
     assert.deepEqual(await conn.getVersion(), { 'solana-core': '2.2.0', 'feature-set': 3294202862 });
     assert.equal(typeof (await conn.getGenesisHash()), 'string');
-    const slot = await conn.getSlot();
-    assert.ok(slot >= 1);
+    // Slots advance with time (slotMs 100 here): wait for the first tick rather than race it.
+    let slot = await conn.getSlot();
+    for (let i = 0; i < 50 && slot < 1; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      slot = await conn.getSlot();
+    }
+    assert.ok(slot >= 1, `slot ${slot} did not advance`);
     const info = await conn.getEpochInfo();
     assert.equal(info.epoch, Math.floor(info.absoluteSlot / info.slotsInEpoch));
     const { blockhash, lastValidBlockHeight } = await conn.getLatestBlockhash();

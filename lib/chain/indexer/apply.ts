@@ -7,11 +7,11 @@
  */
 import { PublicKey, type AccountInfo, type Connection } from '@solana/web3.js';
 import { UNLOCK_DELAY_SLOTS } from '../../protocol/constants';
-import { upsertLeaseKeepPaid } from '../../store/chain-index';
+import { upsertLeasesKeepPaid, upsertStakes } from '../../store/chain-index';
 import { parseEvents, type ProgramEvent, type ProgramName } from '../events';
 import { behaviorLog, challenge, lease, stakeLock } from '../programs';
 import { CHALLENGE_STATUS_NAMES, LEASE_STATUS_NAMES, STAKE_STATUS_NAMES, liveEventOf, toJson } from './json';
-import type { BatchCheck, IndexerBus, IndexerStore } from './types';
+import type { BatchCheck, IndexerBus, IndexerLiveEvent, IndexerStore, IndexerTxStore } from './types';
 import { checkBatch } from './verify';
 
 /** What applyTransaction needs. */
@@ -94,65 +94,77 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
     return a && a.owner.equals(program) ? a.data : null;
   };
 
-  for (const a of agents.values()) {
-    const sd = owned(stakeLock.findStakePda(a, ctx.programIds.stakeLock)[0], ctx.programIds.stakeLock);
-    const s = sd ? stakeLock.decodeStake(sd) : null;
-    if (s) {
-      await ctx.store.upsertStake({
-        agentId: a.toBytes(), owner: s.owner.toBytes(), amount: s.amount, status: STAKE_STATUS_NAMES[s.status] ?? String(s.status),
-        unlockSlot: s.status === 2 ? s.unlockRequestedSlot + UNLOCK_DELAY_SLOTS : null, slot: readSlot,
+  // Every write of the step in one store transaction (one commit); live events only after it.
+  const toPublish: IndexerLiveEvent[] = [];
+  const writeAll = async (st: IndexerTxStore) => {
+    // One statement for all stakes and one for all leases of the step (few round trips: the
+    // indexer shares its event loop with the RPC server in the embedded setup).
+    const stakes: Parameters<typeof upsertStakes>[1][number][] = [];
+    const leases: Parameters<typeof upsertLeasesKeepPaid>[1][number][] = [];
+    for (const a of agents.values()) {
+      const sd = owned(stakeLock.findStakePda(a, ctx.programIds.stakeLock)[0], ctx.programIds.stakeLock);
+      const s = sd ? stakeLock.decodeStake(sd) : null;
+      if (s) {
+        stakes.push({
+          agentId: a.toBytes(), owner: s.owner.toBytes(), amount: s.amount, status: STAKE_STATUS_NAMES[s.status] ?? String(s.status),
+          unlockSlot: s.status === 2 ? s.unlockRequestedSlot + UNLOCK_DELAY_SLOTS : null, slot: readSlot,
+        });
+      }
+      const ld = owned(lease.findLeasePda(a, ctx.programIds.lease)[0], ctx.programIds.lease);
+      const l = ld ? lease.decodeLease(ld) : null;
+      if (l) {
+        const missed = l.status === 0 || l.lastTickEpoch <= l.paidThroughEpoch ? 0 : Number(l.lastTickEpoch - l.paidThroughEpoch);
+        leases.push({ agentId: a.toBytes(), paidThroughEpoch: l.paidThroughEpoch, lastPaidEpoch: leasePaidEpoch.get(key(a)) ?? null, missedEpochs: missed, active: l.status !== 2, slot: readSlot });
+      }
+    }
+    await upsertStakes(st, stakes);
+    await upsertLeasesKeepPaid(st, leases);
+
+    const batchStatus = new Map<string, BatchCheck>();
+    const epochSeconds = batches.size ? await ctx.epochSeconds() : null;
+    for (const [addr, b] of batches) {
+      const bd = owned(new PublicKey(addr), ctx.programIds.behaviorLog);
+      const acc = bd ? behaviorLog.decodeBatchAccount(bd) : null;
+      const src = (acc ?? b.ev) as Record<string, unknown>;
+      const row = {
+        agentId: b.agent.toBytes(), epoch: b.epoch, batchHash: src.batchHash as Uint8Array, root: src.logMerkleRoot as Uint8Array,
+        slot: (acc?.submittedSlot ?? (b.ev.slot as bigint)), signature: b.signature,
+        data: { batch: addr, ...(toJson({ signer: src.signer, messageCount: src.messageCount, bidCount: src.bidCount, taskCount: src.taskCount, verifierCount: src.verifierCount, feedbackCount: src.feedbackCount, overflow: src.overflow }) as object) },
+      };
+      await st.upsertBatch(row);
+      if (epochSeconds) batchStatus.set(addr, await checkBatch(st, row, epochSeconds));
+    }
+
+    for (const c of challenges) {
+      const cd = owned(c.address, ctx.programIds.challenge);
+      const acc = cd ? challenge.decodeChallenge(cd) : null;
+      await st.upsertChallenge({
+        address: key(c.address), agentId: (c.ev.agent as PublicKey).toBytes(), epoch: c.ev.epoch as bigint, challenger: (c.ev.challenger as PublicKey).toBytes(),
+        status: c.status, slot: BigInt(c.tx.slot), signature: c.tx.signature,
+        data: acc ? { ...(toJson(acc) as object), statusName: CHALLENGE_STATUS_NAMES[acc.status] ?? String(acc.status) } : undefined,
       });
     }
-    const ld = owned(lease.findLeasePda(a, ctx.programIds.lease)[0], ctx.programIds.lease);
-    const l = ld ? lease.decodeLease(ld) : null;
-    if (l) {
-      const missed = l.status === 0 || l.lastTickEpoch <= l.paidThroughEpoch ? 0 : Number(l.lastTickEpoch - l.paidThroughEpoch);
-      await upsertLeaseKeepPaid(ctx.store, { agentId: a.toBytes(), paidThroughEpoch: l.paidThroughEpoch, lastPaidEpoch: leasePaidEpoch.get(key(a)) ?? null, missedEpochs: missed, active: l.status !== 2, slot: readSlot });
-    }
-  }
 
-  const batchStatus = new Map<string, BatchCheck>();
-  const epochSeconds = batches.size ? await ctx.epochSeconds() : null;
-  for (const [addr, b] of batches) {
-    const bd = owned(new PublicKey(addr), ctx.programIds.behaviorLog);
-    const acc = bd ? behaviorLog.decodeBatchAccount(bd) : null;
-    const src = (acc ?? b.ev) as Record<string, unknown>;
-    const row = {
-      agentId: b.agent.toBytes(), epoch: b.epoch, batchHash: src.batchHash as Uint8Array, root: src.logMerkleRoot as Uint8Array,
-      slot: (acc?.submittedSlot ?? (b.ev.slot as bigint)), signature: b.signature,
-      data: { batch: addr, ...(toJson({ signer: src.signer, messageCount: src.messageCount, bidCount: src.bidCount, taskCount: src.taskCount, verifierCount: src.verifierCount, feedbackCount: src.feedbackCount, overflow: src.overflow }) as object) },
-    };
-    await ctx.store.upsertBatch(row);
-    if (epochSeconds) batchStatus.set(addr, await checkBatch(ctx.store, row, epochSeconds));
-  }
-
-  for (const c of challenges) {
-    const cd = owned(c.address, ctx.programIds.challenge);
-    const acc = cd ? challenge.decodeChallenge(cd) : null;
-    await ctx.store.upsertChallenge({
-      address: key(c.address), agentId: (c.ev.agent as PublicKey).toBytes(), epoch: c.ev.epoch as bigint, challenger: (c.ev.challenger as PublicKey).toBytes(),
-      status: c.status, slot: BigInt(c.tx.slot), signature: c.tx.signature,
-      data: acc ? { ...(toJson(acc) as object), statusName: CHALLENGE_STATUS_NAMES[acc.status] ?? String(acc.status) } : undefined,
+    const rows = parsed.flatMap((events, t) => events.map((e, index) => ({
+      signature: txs[t].signature, index, slot: BigInt(txs[t].slot), program: e.program, name: e.event.name, data: toJson(e.event.data), blockTime: txs[t].blockTime,
+    })));
+    const res = await st.insertChainEvents(rows);
+    const fresh = new Set(res.newKeys.map((k) => `${k.signature}:${k.index}`));
+    const at = Date.now();
+    parsed.forEach((events, t) => {
+      const tx = txs[t];
+      events.forEach((e, index) => {
+        if (!fresh.has(`${tx.signature}:${index}`)) return;
+        counts.inserted[t]++;
+        const batch = e.event.name === 'BatchSubmitted' ? batchStatus.get(key(data(e).batch as PublicKey)) : undefined;
+        const live = liveEventOf(e, { signature: tx.signature, slot: tx.slot, at, batchStatus: batch });
+        if (live) toPublish.push(live);
+      });
     });
-  }
-
-  const rows = parsed.flatMap((events, t) => events.map((e, index) => ({
-    signature: txs[t].signature, index, slot: BigInt(txs[t].slot), program: e.program, name: e.event.name, data: toJson(e.event.data), blockTime: txs[t].blockTime,
-  })));
-  const res = await ctx.store.insertChainEvents(rows);
-  const fresh = new Set(res.newKeys.map((k) => `${k.signature}:${k.index}`));
-  const at = Date.now();
-  parsed.forEach((events, t) => {
-    const tx = txs[t];
-    events.forEach((e, index) => {
-      if (!fresh.has(`${tx.signature}:${index}`)) return;
-      counts.inserted[t]++;
-      if (!ctx.bus) return;
-      const batch = e.event.name === 'BatchSubmitted' ? batchStatus.get(key(data(e).batch as PublicKey)) : undefined;
-      const live = liveEventOf(e, { signature: tx.signature, slot: tx.slot, at, batchStatus: batch });
-      if (live) ctx.bus.publish(live);
-    });
-  });
+  };
+  if (ctx.store.chainTransaction) await ctx.store.chainTransaction(writeAll);
+  else await writeAll(ctx.store);
+  if (ctx.bus) for (const e of toPublish) ctx.bus.publish(e);
   return counts;
 }
 

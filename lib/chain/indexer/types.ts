@@ -21,7 +21,16 @@ export interface IndexerStore {
   getCursor(name: string): Promise<{ name: string; signature: string | null; slot: bigint } | null>;
   setCursor(c: { name: string; signature: string | null; slot: bigint }): Promise<void>;
   listBatches(p?: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck }): Promise<{ agentId: Uint8Array; epoch: bigint; batchHash: Uint8Array; root: Uint8Array; slot: bigint; signature?: string | null; status: BatchCheck; logRoot: Uint8Array | null; data?: unknown }[]>;
+  /**
+   * Optional: runs `fn` in one store transaction with the same methods bound to it (lib/store
+   * Store.chainTransaction). The indexer applies each step through it, so a step of up to 64
+   * transactions commits once; without it every write commits on its own.
+   */
+  chainTransaction?<T>(fn: (tx: IndexerTxStore) => Promise<T>): Promise<T>;
 }
+
+/** The store methods available inside {@link IndexerStore.chainTransaction}. */
+export type IndexerTxStore = Omit<IndexerStore, 'chainTransaction'>;
 
 /** A live event as lib/observer/types.ts LiveEvent (structural, so lib/chain does not import the observer). */
 export interface IndexerLiveEvent {

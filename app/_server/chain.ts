@@ -1,0 +1,146 @@
+/**
+ * The chain side of the one observatory process (issue 5 "Startup"): the embedded chain on
+ * CHAIN_PORT (default 8899, data in `<DATA_DIR>/chain`) unless SOLANA_RPC_URL names a cluster,
+ * the deployment (local USDC mint, program configs; idempotent across restarts), the
+ * chain-backed signer registry the observer validates with, the chain indexer writing to the
+ * store and publishing on the live bus, and the read functions the REST routes call
+ * (registered on globalThis by runtime.ts; the routes never import @solana/* or litesvm).
+ * Server-only.
+ */
+import { join } from 'node:path';
+import type { Connection, PublicKey } from '@solana/web3.js';
+import { openChain, type OpenChainResult } from '../../lib/chain/rpc';
+import { ensureDeployment, type Deployment } from '../../lib/chain/deployment';
+import { ChainSignerRegistry } from '../../lib/chain/registry';
+import { startChainIndexer, type ChainIndexer, type IndexerBus } from '../../lib/chain/indexer/index';
+import { listBatchesJson, listChallengesJson, parseAgentParam, reputationJson } from '../../lib/chain/indexer/queries';
+import type { ObservatoryConfig } from '../../lib/observer/config';
+import type { Store } from '../../lib/store';
+import type { ChainReads } from '../_lib/runtime';
+import type { Logger } from './logger';
+
+export interface ChainRuntime {
+  connection: Connection;
+  rpcUrl: string;
+  wsUrl: string | undefined;
+  embedded: boolean;
+  deployment: Deployment | null;
+  registry: ChainSignerRegistry;
+  indexer: ChainIndexer | null;
+  reads: ChainReads;
+  /** Called when an identity the registry follows changes owner or disappears. */
+  onIdentityChange(fn: (agent: PublicKey) => void): void;
+  /** Starts the indexer (after the observer exists: it publishes on the observer's bus). */
+  startIndexer(bus: IndexerBus): Promise<ChainIndexer>;
+  stop(): Promise<void>;
+}
+
+/** CHAIN_PORT: 0..65534 (0 = ephemeral), default 8899. Throws naming the variable. */
+export function chainPortFromEnv(env: Record<string, string | undefined>): number {
+  const raw = env.CHAIN_PORT?.trim();
+  if (!raw) return 8899;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65_534) throw new RangeError(`CHAIN_PORT must be an integer in [0, 65534] (got ${JSON.stringify(raw)})`);
+  return Number(raw);
+}
+
+export async function startChainRuntime(p: { config: ObservatoryConfig; store: Store; log: Logger; env?: Record<string, string | undefined> }): Promise<ChainRuntime> {
+  const { config, store } = p;
+  const log = p.log.child('chain');
+  const env = p.env ?? process.env;
+  const dataDir = join(config.dataDir, 'chain');
+  const fields = (l: (m: string) => void) => (msg: string, f?: Record<string, unknown>) => l(f ? `${msg} ${JSON.stringify(f)}` : msg);
+  const logger = { info: fields(log.info), warn: fields(log.warn), error: fields(log.error) };
+  const chainEnv = { SOLANA_RPC_URL: config.solanaRpcUrl, SOLANA_WS_URL: config.solanaWsUrl };
+  let port = chainPortFromEnv(env);
+  let chain: OpenChainResult;
+  try {
+    chain = await openChain({ env: chainEnv, embedded: { port, dataDir, logger } });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException)?.code !== 'EADDRINUSE' && !/EADDRINUSE/.test(String((e as Error)?.message ?? e))) throw e;
+    log.warn(`port ${port} is in use: embedded chain on an ephemeral port instead (set CHAIN_PORT)`);
+    port = 0;
+    chain = await openChain({ env: chainEnv, embedded: { port, dataDir, logger } });
+  }
+  const { connection } = chain;
+  const embedded = chain.embedded !== null;
+  log.info(`${embedded ? 'embedded chain' : 'cluster'} at ${chain.endpoint.rpcUrl}${embedded ? ` (data in ${dataDir})` : ''}`);
+
+  let deployment: Deployment | null = null;
+  try {
+    deployment = await ensureDeployment({ connection, dataDir: embedded ? dataDir : undefined, epochSeconds: BigInt(config.epochSeconds), create: embedded, logger: log });
+  } catch (e) {
+    if (embedded) {
+      await chain.close().catch(() => undefined);
+      throw e;
+    }
+    log.warn(`no 0x01 deployment on the cluster: demo agents stay off chain (${(e as Error)?.message ?? e})`);
+  }
+
+  let identityChanged: ((agent: PublicKey) => void) | undefined;
+  const registry = new ChainSignerRegistry({ connection, onChange: (agent) => identityChanged?.(agent) });
+  const epochSeconds = deployment?.config.epochSeconds ?? BigInt(config.epochSeconds);
+  let indexer: ChainIndexer | null = null;
+
+  const reads: ChainReads = {
+    rpcUrl: chain.endpoint.rpcUrl,
+    parseAgent: (s) => parseAgentParam(s),
+    listBatches: (q) => listBatchesJson(store, q),
+    listChallenges: (q) => listChallengesJson(store, q),
+    reputation: (agent) => reputationJson(store, agent, { epochSeconds }),
+    async agentChain(agent) {
+      const hex = Buffer.from(agent).toString('hex');
+      const [stakes, leases, batches, challenges] = await Promise.all([store.listStakes(), store.listLeases(), listBatchesJson(store, { agent, limit: 50 }), listChallengesJson(store, { agent })]);
+      const stake = stakes.find((s) => Buffer.from(s.agentId).toString('hex') === hex);
+      const lease = leases.find((l) => Buffer.from(l.agentId).toString('hex') === hex);
+      return {
+        stake: stake ? { amount: stake.amount.toString(), status: stake.status, slot: stake.slot.toString() } : null,
+        lease: lease ? { paidThroughEpoch: lease.paidThroughEpoch.toString(), lastPaidEpoch: lease.lastPaidEpoch?.toString() ?? null, missedEpochs: lease.missedEpochs, active: lease.active } : null,
+        batches,
+        challenges,
+      };
+    },
+    async overview() {
+      const [counts] = await store.query<{ batches: string; verified: string; challenges: string; resolved: string; stakes: string; leases: string }>(`SELECT
+        (SELECT count(*)::text FROM batch) AS batches, (SELECT count(*)::text FROM batch WHERE status = 'verified') AS verified,
+        (SELECT count(*)::text FROM challenge) AS challenges, (SELECT count(*)::text FROM challenge WHERE status <> 'pending') AS resolved,
+        (SELECT count(*)::text FROM stake WHERE status = 'locked') AS stakes, (SELECT count(*)::text FROM lease WHERE active) AS leases`);
+      const all = await listChallengesJson(store, {});
+      const last = all.length ? all[all.length - 1] : null;
+      return {
+        batches: Number(counts.batches), verifiedBatches: Number(counts.verified), challenges: Number(counts.challenges), resolvedChallenges: Number(counts.resolved),
+        lockedStakes: Number(counts.stakes), activeLeases: Number(counts.leases),
+        lastChallenge: last ? { address: last.address, agent: last.agent, epoch: last.epoch, status: last.status } : null,
+      };
+    },
+    async health() {
+      try {
+        const slot = await connection.getSlot('confirmed');
+        return { ok: true, rpcUrl: chain.endpoint.rpcUrl, slot };
+      } catch (e) {
+        return { ok: false, rpcUrl: chain.endpoint.rpcUrl, error: String((e as Error)?.message ?? e) };
+      }
+    },
+  };
+
+  const runtime: ChainRuntime = {
+    connection, rpcUrl: chain.endpoint.rpcUrl, wsUrl: chain.endpoint.wsUrl, embedded, deployment, registry, indexer, reads,
+    onIdentityChange(fn) {
+      identityChanged = fn;
+    },
+    async startIndexer(bus) {
+      if (runtime.indexer) return runtime.indexer;
+      indexer = await startChainIndexer({ connection, store, bus, logger, epochSeconds: deployment?.config.epochSeconds });
+      runtime.indexer = indexer;
+      return indexer;
+    },
+    async stop() {
+      await runtime.indexer?.stop().catch((e: unknown) => log.warn('indexer stop failed', e));
+      await registry.close().catch(() => undefined);
+      const ws = (connection as unknown as { _rpcWebSocket?: { close(): void; setAutoReconnect?(v: boolean): void } })._rpcWebSocket;
+      ws?.setAutoReconnect?.(false);
+      try { ws?.close(); } catch { /* not open */ }
+      await chain.close().catch((e: unknown) => log.warn('chain close failed', e));
+    },
+  };
+  return runtime;
+}

@@ -1,0 +1,18 @@
+/**
+ * GET /api/reputation/{agent} (0x01 spec §9; PROTOCOL.md §7; issue 5 "REST"): the agent's
+ * reputation as the gossip fold keeps it and as the authoritative fold over its verified
+ * batches computes it, side by side, with the batches that went into the latter.
+ */
+import { agentParam, chainRuntime, handle, json, parseQuery } from '../../../_lib/http';
+import { z } from 'zod';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(req: Request, ctx: { params: Promise<{ agent: string }> }): Promise<Response> {
+  return handle(async () => {
+    parseQuery(req.url, z.object({}));
+    const chain = chainRuntime();
+    const agent = agentParam('agent', decodeURIComponent((await ctx.params).agent), chain.parseAgent);
+    return json(await chain.reputation(agent));
+  });
+}

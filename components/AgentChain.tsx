@@ -1,0 +1,92 @@
+'use client';
+/**
+ * The agent page's chain section (issue 5): stake, lease, BehaviorBatches (with their
+ * verification) and challenges. Server-rendered from a snapshot, then live: a chain event about
+ * this agent on `/api/stream` reloads its batches and challenges from the REST endpoints and
+ * updates stake and lease from the event itself.
+ */
+import { useCallback, useState } from 'react';
+import type { LiveEvent } from '../lib/observer/types';
+import { CHAIN_EVENT_TYPES } from './chain-state';
+import { shortHex } from './format';
+import { useLiveStream } from './useLiveStream';
+
+export interface AgentChainData {
+  stake: { amount: string; status: string } | null;
+  lease: { paidThroughEpoch: string; lastPaidEpoch: string | null; missedEpochs: number; active: boolean } | null;
+  batches: { epoch: string; status: string; batchHash: string; signature: string | null; data: unknown }[];
+  challenges: { address: string; epoch: string; status: string; challenger: string; transitions: { status: string }[] }[];
+}
+
+const usdc = (base: string) => (Number(base) / 1_000_000).toFixed(2);
+
+export function AgentChain({ agent, initial }: { agent: string; initial: AgentChainData }) {
+  const [c, setC] = useState(initial);
+  const reload = useCallback(async () => {
+    try {
+      const [b, ch] = await Promise.all([
+        fetch(`/api/batches?agent=${agent}&limit=50`, { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null)),
+        fetch(`/api/challenges?agent=${agent}`, { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null)),
+      ]);
+      setC((x) => ({ ...x, batches: b?.batches ?? x.batches, challenges: ch?.challenges ?? x.challenges }));
+    } catch {
+      // offline: the next event retries
+    }
+  }, [agent]);
+  const onEvent = useCallback((e: LiveEvent) => {
+    if (!CHAIN_EVENT_TYPES.has(e.type) || (e.data as { agentHex?: unknown }).agentHex !== agent) return;
+    const d = e.data as Record<string, unknown>;
+    if (e.type === 'stake_locked') setC((x) => ({ ...x, stake: { amount: String(d.amount ?? x.stake?.amount ?? '0'), status: 'locked' } }));
+    else if (e.type === 'stake_slashed') setC((x) => ({ ...x, stake: { amount: '0', status: 'slashed' } }));
+    else if (e.type === 'lease_paid') setC((x) => ({ ...x, lease: { paidThroughEpoch: String(d.paidThroughEpoch ?? x.lease?.paidThroughEpoch ?? ''), lastPaidEpoch: String(d.epoch ?? ''), missedEpochs: 0, active: true } }));
+    else if (e.type === 'agent_deactivated') setC((x) => (x.lease ? { ...x, lease: { ...x.lease, active: false } } : x));
+    else void reload();
+  }, [agent, reload]);
+  useLiveStream({ onEvent, onResync: reload });
+
+  return (
+    <section className="card" style={{ marginBottom: 16 }} data-testid="agent-chain">
+      <h2>On chain</h2>
+      <dl className="kv">
+        <dt>Stake</dt>
+        <dd className="mono" data-testid="agent-stake">{c.stake ? `${usdc(c.stake.amount)} USDC, ${c.stake.status}` : 'none'}</dd>
+        <dt>Lease</dt>
+        <dd className="mono" data-testid="agent-lease">
+          {c.lease ? `paid through epoch ${c.lease.paidThroughEpoch}${c.lease.active ? '' : ', deactivated'}${c.lease.missedEpochs ? `, ${c.lease.missedEpochs} missed` : ''}` : 'none'}
+        </dd>
+      </dl>
+      <h3 className="small">Batches</h3>
+      {c.batches.length === 0 ? <p className="muted empty">No batch submitted yet.</p> : (
+        <table className="list" data-testid="agent-batches">
+          <thead><tr><th>Epoch</th><th>Status</th><th>Batch hash</th><th>Bids</th></tr></thead>
+          <tbody>
+            {c.batches.map((b) => (
+              <tr key={b.epoch}>
+                <td className="mono">{b.epoch}</td>
+                <td>{b.status}</td>
+                <td className="mono">{shortHex(b.batchHash, 8, 6)}</td>
+                <td className="mono">{String((b.data as { bidCount?: unknown } | null)?.bidCount ?? '')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h3 className="small">Challenges</h3>
+      {c.challenges.length === 0 ? <p className="muted empty">No challenge against this agent.</p> : (
+        <table className="list" data-testid="agent-challenges">
+          <thead><tr><th>Epoch</th><th>Status</th><th>Challenger</th><th>Transitions</th></tr></thead>
+          <tbody>
+            {c.challenges.map((x) => (
+              <tr key={x.address}>
+                <td className="mono">{x.epoch}</td>
+                <td>{x.status}</td>
+                <td className="mono">{shortHex(x.challenger, 6, 4)}</td>
+                <td className="small">{x.transitions.map((t) => t.status).join(' → ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

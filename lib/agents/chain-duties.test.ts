@@ -1,0 +1,49 @@
+// unreportedBid: the watcher's check of a published batch against its log (issue 5 "one agent
+// under-reports a bid and a watcher agent challenges it").
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildBatchFromLog } from '../protocol/batch-build';
+import { buildEnvelope } from '../protocol/envelope';
+import { encodeNeg1 } from '../protocol/neg1';
+import { publicKeyFromSeed } from '../protocol/crypto';
+import { MsgType } from '../protocol/types';
+import { unreportedBid } from './chain-duties';
+
+const seed = new Uint8Array(32).fill(3);
+const agent = publicKeyFromSeed(seed);
+const peer = new Uint8Array(32).fill(9);
+const conv = new Uint8Array(16).fill(5);
+const neg1 = (bid: bigint, round: number) => encodeNeg1({
+  bidValue: bid, tokenMint: new Uint8Array(32), serviceHash: new Uint8Array(32), round, deadline: 0n, decayBps: 0, maxRounds: 4,
+  verification: { tier: 1, testSuiteHash: new Uint8Array(0) }, reason: 0, metadata: new Uint8Array(0),
+});
+const log = [
+  buildEnvelope({ msgType: MsgType.PROPOSE, sender: agent, recipient: peer, timestamp: 1_000n, nonce: 1n, conversationId: conv, payload: neg1(500n, 0) }, seed).envelope,
+  buildEnvelope({ msgType: MsgType.COUNTER, sender: agent, recipient: peer, timestamp: 2_000n, nonce: 2n, conversationId: conv, payload: neg1(600n, 2) }, seed).envelope,
+  buildEnvelope({ msgType: MsgType.BEACON, sender: agent, recipient: new Uint8Array(32), timestamp: 3_000n, nonce: 3n, conversationId: new Uint8Array(16), payload: new Uint8Array([1]) }, seed).envelope,
+];
+
+test('an honest batch reports every bid; the one left out is found by its log index', () => {
+  const honest = buildBatchFromLog({ agentId: agent, epochNumber: 0n, slotStart: 0n, slotEnd: 0n, envelopes: log });
+  assert.equal(honest.bidValues.length, 2);
+  assert.equal(unreportedBid(log, honest, agent), -1);
+  const cheat = { ...honest, bidValues: honest.bidValues.filter((b) => b.bidValue !== 600n) };
+  assert.equal(unreportedBid(log, cheat, agent), 1);
+  assert.equal(unreportedBid(log, cheat, peer), -1, 'only bids the agent sent count');
+});
+
+test('AgentLog: an epoch window holds each envelope once and drops older entries', async () => {
+  const { AgentLog } = await import('./agent-log');
+  const { keccak256 } = await import('../protocol/crypto');
+  const { encodeEnvelope } = await import('../protocol/envelope');
+  const l = new AgentLog();
+  for (const e of log) {
+    const bytes = encodeEnvelope(e);
+    l.record({ id: keccak256(bytes), envelope: e, bytes });
+  }
+  const bytes0 = encodeEnvelope(log[0]);
+  l.record({ id: keccak256(bytes0), envelope: log[0], bytes: bytes0 }); // seen twice (e.g. gossip and stream)
+  assert.deepEqual(l.window(1_500n, 3_000n).map((x) => x.envelope.nonce), [2n]);
+  assert.equal(l.size, 2, 'entries before the window are dropped');
+  assert.deepEqual(l.window(0n, 10_000n).map((x) => x.envelope.nonce), [2n, 3n]);
+});

@@ -1,0 +1,220 @@
+/**
+ * A demo agent's on-chain duties (issue 5 "Demo agents on chain"; 0x01 spec §10.2–10.5), run in
+ * the agent's own process over JSON-RPC (lib/chain/economy.ts): lock stake at start, pay the
+ * lease each epoch (occasionally missing one, catching up later), and at the start of epoch
+ * e + 1 submit the BehaviorBatch of epoch e built with lib/protocol buildBatchFromLog from the
+ * agent's own log, in the order the indexer verifies (timestamp, envelope id;
+ * lib/chain/indexer/verify.ts compareLogOrder). The `cheater` leaves one TypedBid out of one
+ * batch and publishes that batch with its log (the demo's stand-in for batch gossip); the
+ * `watcher` checks published batches, challenges an entry the batch does not report, stages the
+ * evidence and resolves the challenge once the window (CHALLENGE_WINDOW_EPOCHS) has passed.
+ */
+import { Keypair, PublicKey, type Connection } from '@solana/web3.js';
+import { buildBatchFromLog } from '../protocol/batch-build';
+import { decodeBatch, encodeBatch, type BehaviorBatch } from '../protocol/batch';
+import { CHALLENGE_WINDOW_EPOCHS, MIN_STAKE } from '../protocol/constants';
+import { decodeEnvelope } from '../protocol/envelope';
+import { fromHex, toHex } from '../protocol/hex';
+import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
+import { decodeNeg1 } from '../protocol/neg1';
+import { MsgType, type Envelope } from '../protocol/types';
+import { createConnection } from '../chain/rpc';
+import {
+  challengeEvidence, lockStake, payLease, resolveChallenge, stageBuffer, submitBatch, submitChallenge, usdcAccountOf, type EconomyConfig,
+} from '../chain/economy';
+import { lease as leaseProgram, stakeLock } from '../chain/programs';
+
+/** What the parent tells an agent about the chain (IPC JSON: keys as base58). */
+export interface AgentChainConfig {
+  rpcUrl: string;
+  wsUrl?: string;
+  usdcMint: string;
+  treasury: string;
+  stakeVault: string;
+  epochSeconds: number;
+  role: 'honest' | 'cheater' | 'watcher';
+  /** Probability of skipping one epoch's lease payment. */
+  leaseMissRate: number;
+  /** ms after an epoch ends before its batch is built (late envelopes and uploads land). */
+  settleMs?: number;
+}
+
+/** A batch with the log its root covers, as the cheater publishes it (hex). */
+export interface PublishedBatch {
+  agentIdHex: string;
+  epoch: string;
+  batchHex: string;
+  logHex: string[];
+}
+
+/** One entry of the agent's own log: the envelope, its id and encoded bytes. */
+export interface LogItem { id: Uint8Array; envelope: Envelope; bytes: Uint8Array }
+
+export interface ChainDutiesHooks {
+  /** The agent's log entries with timestamps in [fromUs, toUs). */
+  log(fromUs: bigint, toUs: bigint): LogItem[];
+  /** Uploads pending envelopes now. */
+  flush(): Promise<void>;
+  report(message: string): void;
+  publish(b: PublishedBatch): void;
+  /** Owner public key (hex) of another agent, from the directory. */
+  ownerOf(agentHex: string): string | undefined;
+  random(): number;
+  now?: () => number;
+}
+
+const cmp = (a: LogItem, b: LogItem) =>
+  a.envelope.timestamp !== b.envelope.timestamp ? (a.envelope.timestamp < b.envelope.timestamp ? -1 : 1) : Buffer.compare(a.id, b.id);
+const BID_TYPES = new Set<number>([MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT]);
+
+/** The index of a log entry sent by `agent` whose NEG1 bid the batch does not report, or -1. */
+export function unreportedBid(log: readonly Envelope[], batch: BehaviorBatch, agent: Uint8Array): number {
+  const key = (conv: Uint8Array, cp: Uint8Array, v: bigint) => `${toHex(conv)}:${toHex(cp)}:${v}`;
+  const reported = new Set(batch.bidValues.map((b) => key(b.conversationId, b.counterparty, b.bidValue)));
+  return log.findIndex((e) => {
+    if (!BID_TYPES.has(e.msgType) || Buffer.compare(e.sender, agent) !== 0) return false;
+    const n = decodeNeg1(e.payload);
+    return n.ok && !reported.has(key(e.conversationId, e.recipient, n.value.bidValue));
+  });
+}
+
+export class ChainDuties {
+  readonly #cfg: AgentChainConfig;
+  readonly #hooks: ChainDutiesHooks;
+  readonly #owner: Keypair;
+  readonly #agent: PublicKey;
+  readonly #conn: Connection;
+  readonly #eco: EconomyConfig;
+  readonly #now: () => number;
+  #timer?: NodeJS.Timeout;
+  #lastEpoch = -1n;
+  #cheated = false;
+  #stopped = false;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(cfg: AgentChainConfig, p: { seed: Uint8Array; agentIdHex: string }, hooks: ChainDutiesHooks) {
+    if (!(cfg.epochSeconds > 0)) throw new RangeError('chain.epochSeconds must be positive');
+    this.#cfg = cfg;
+    this.#hooks = hooks;
+    this.#owner = Keypair.fromSeed(p.seed);
+    this.#agent = new PublicKey(fromHex(p.agentIdHex));
+    this.#conn = createConnection({ rpcUrl: cfg.rpcUrl, wsUrl: cfg.wsUrl });
+    this.#eco = { usdcMint: new PublicKey(cfg.usdcMint), treasury: new PublicKey(cfg.treasury), stakeVault: new PublicKey(cfg.stakeVault), epochSeconds: BigInt(cfg.epochSeconds) };
+    this.#now = hooks.now ?? Date.now;
+  }
+
+  /** Current protocol epoch by the wall clock (the embedded chain's clock follows it). */
+  epoch(): bigint {
+    return BigInt(Math.floor(this.#now() / 1000)) / this.#eco.epochSeconds;
+  }
+
+  /** Locks stake, pays the first lease, then checks for a new epoch every 500 ms. */
+  async start(): Promise<void> {
+    const stake = await this.#conn.getAccountInfo(stakeLock.findStakePda(this.#agent)[0], 'confirmed');
+    const s = stake ? stakeLock.decodeStake(stake.data) : null;
+    if (!s || s.status !== 1) await lockStake(this.#conn, { owner: this.#owner, agent: this.#agent, amount: MIN_STAKE, config: this.#eco });
+    await payLease(this.#conn, { payer: this.#owner, agent: this.#agent, config: this.#eco });
+    this.#lastEpoch = this.epoch();
+    this.#hooks.report(`stake locked, lease paid (epoch ${this.#lastEpoch}, role ${this.#cfg.role})`);
+    this.#timer = setInterval(() => this.#tick(), 500);
+    this.#timer.unref?.();
+  }
+
+  #enqueue(what: string, f: () => Promise<unknown>): void {
+    this.#queue = this.#queue.then(f).catch((e) => this.#hooks.report(`chain ${what} failed: ${(e as Error)?.message ?? e}`));
+  }
+
+  #tick(): void {
+    if (this.#stopped) return;
+    const e = this.epoch();
+    if (e <= this.#lastEpoch) return;
+    const ended = this.#lastEpoch;
+    this.#lastEpoch = e;
+    this.#enqueue('lease', () => this.#payLease(e));
+    const settle = this.#cfg.settleMs ?? Math.min(3_000, this.#cfg.epochSeconds * 200);
+    setTimeout(() => this.#enqueue('batch', () => this.#submitBatch(ended)), settle).unref?.();
+  }
+
+  async #payLease(e: bigint): Promise<void> {
+    if (this.#hooks.random() < this.#cfg.leaseMissRate) {
+      this.#hooks.report(`skips the lease of epoch ${e}`);
+      return;
+    }
+    const info = await this.#conn.getAccountInfo(leaseProgram.findLeasePda(this.#agent)[0], 'confirmed');
+    const l = info ? leaseProgram.decodeLease(info.data) : null;
+    const owed = l && l.paidThroughEpoch < e ? Number(e - l.paidThroughEpoch) : 1;
+    await payLease(this.#conn, { payer: this.#owner, agent: this.#agent, epochs: Math.min(owed, 1000), config: this.#eco });
+  }
+
+  async #submitBatch(epoch: bigint): Promise<void> {
+    if (this.#stopped) return;
+    await this.#hooks.flush();
+    const s = this.#eco.epochSeconds * 1_000_000n;
+    const entries = this.#hooks.log(epoch * s, (epoch + 1n) * s).sort(cmp);
+    if (entries.length === 0) return;
+    const log = entries.map((x) => x.envelope);
+    let batch = buildBatchFromLog({ agentId: this.#agent.toBytes(), epochNumber: epoch, slotStart: 0n, slotEnd: 0n, envelopes: log });
+    let cheat = false;
+    if (this.#cfg.role === 'cheater' && !this.#cheated) {
+      const keys = batch.bidValues.map((b) => `${toHex(b.conversationId)}:${toHex(b.counterparty)}:${b.bidValue}`);
+      const unique = keys.findIndex((k) => keys.indexOf(k) === keys.lastIndexOf(k));
+      if (unique >= 0) {
+        batch = { ...batch, bidValues: batch.bidValues.filter((_, i) => i !== unique) };
+        cheat = true;
+      }
+    }
+    await submitBatch(this.#conn, { owner: this.#owner, agent: this.#agent, batch });
+    this.#hooks.report(`submitted batch of epoch ${epoch}: ${log.length} entries, ${batch.bidValues.length} bids${cheat ? ' (one bid left out)' : ''}`);
+    if (cheat) {
+      this.#cheated = true;
+      this.#hooks.publish({ agentIdHex: toHex(this.#agent.toBytes()), epoch: epoch.toString(), batchHex: toHex(encodeBatch(batch)), logHex: entries.map((x) => toHex(x.bytes)) });
+    }
+  }
+
+  /** Watcher: checks a published batch and challenges an unreported bid (module comment). */
+  onPublished(b: PublishedBatch): void {
+    if (this.#cfg.role !== 'watcher' || this.#stopped) return;
+    this.#enqueue('challenge', () => this.#challenge(b));
+  }
+
+  async #challenge(b: PublishedBatch): Promise<void> {
+    const decoded = decodeBatch(fromHex(b.batchHex));
+    if (!decoded.ok) return;
+    const batch = decoded.value;
+    const log: Envelope[] = [];
+    for (const h of b.logHex) {
+      const d = decodeEnvelope(fromHex(h));
+      if (!d.ok) return;
+      log.push(d.envelope);
+    }
+    if (toHex(merkleRoot(log.map((e) => leafHash(logEntryOf(e))))) !== toHex(batch.logMerkleRoot)) return;
+    const agentBytes = fromHex(b.agentIdHex);
+    const index = unreportedBid(log, batch, agentBytes);
+    if (index < 0) return;
+    const owner = this.#hooks.ownerOf(b.agentIdHex);
+    if (!owner) return;
+    const agent = new PublicKey(agentBytes);
+    const epoch = BigInt(b.epoch);
+    const ev = challengeEvidence({ log, index, batch });
+    const { challenge } = await submitChallenge(this.#conn, { challenger: this.#owner, challengerUsdc: usdcAccountOf(this.#eco.usdcMint, this.#owner.publicKey), agent, epoch, leaf: ev.leaf });
+    const buffer = await stageBuffer(this.#conn, { authority: this.#owner, bytes: ev.bytes });
+    this.#hooks.report(`challenged ${agent.toBase58()} epoch ${epoch} (log entry ${index} not reported); resolving after epoch ${epoch + CHALLENGE_WINDOW_EPOCHS}`);
+    // resolve_challenge is accepted once current > epoch + window; wait past that boundary.
+    const at = Number((epoch + CHALLENGE_WINDOW_EPOCHS + 1n) * this.#eco.epochSeconds) * 1000 + 1_500;
+    const resolve = async () => {
+      if (this.#stopped) return;
+      await resolveChallenge(this.#conn, { payer: this.#owner, challenge, buffer, signer: new PublicKey(fromHex(owner)), preimage: ev.preimage, signature: ev.signature });
+      this.#hooks.report(`resolved the challenge against ${agent.toBase58()} epoch ${epoch}`);
+    };
+    // A timer, not the queue: lease payments and batches go on meanwhile.
+    setTimeout(() => this.#enqueue('resolve', resolve), Math.max(0, at - this.#now())).unref?.();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearInterval(this.#timer);
+    const ws = (this.#conn as unknown as { _rpcWebSocket?: { close(): void; setAutoReconnect?(v: boolean): void } })._rpcWebSocket;
+    ws?.setAutoReconnect?.(false);
+    try { ws?.close(); } catch { /* not open */ }
+  }
+}

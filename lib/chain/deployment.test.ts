@@ -1,0 +1,73 @@
+// The observatory's deployment on the embedded chain is created once and found again after a
+// restart on the same data directory (issue 5 "Startup": idempotent across restarts); demo
+// identities are Token-2022 NFTs owned by the wallets of the given seeds.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Connection, Keypair } from '@solana/web3.js';
+import { startEmbeddedChain } from './embedded/index';
+import { createDemoIdentities, ensureDeployment } from './deployment';
+import { ChainSignerRegistry } from './registry';
+import { usdcAccountOf } from './economy';
+
+async function withChain<T>(dataDir: string, fn: (c: Connection) => Promise<T>): Promise<T> {
+  const chain = await startEmbeddedChain({ port: 0, dataDir, wsCompanion: false, slotMs: 50 });
+  const connection = new Connection(chain.rpcUrl, { commitment: 'confirmed', wsEndpoint: chain.wsUrl });
+  try {
+    return await fn(connection);
+  } finally {
+    const ws = (connection as unknown as { _rpcWebSocket?: { close(): void; setAutoReconnect?(v: boolean): void } })._rpcWebSocket;
+    ws?.setAutoReconnect?.(false);
+    try { ws?.close(); } catch { /* not open */ }
+    chain.snapshot();
+    await chain.close();
+  }
+}
+
+test('ensureDeployment creates once, then finds the same deployment after a restart', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zx-deploy-'));
+  try {
+    const first = await withChain(dir, async (connection) => {
+      const d = await ensureDeployment({ connection, dataDir: dir, epochSeconds: 20n, create: true });
+      const again = await ensureDeployment({ connection, dataDir: dir, epochSeconds: 20n, create: true });
+      assert.equal(d.created, true);
+      assert.equal(again.created, false);
+      assert.equal(again.config.usdcMint.toBase58(), d.config.usdcMint.toBase58());
+      assert.equal(d.config.epochSeconds, 20n);
+      const seeds = [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)];
+      const ids = await createDemoIdentities(connection, { admin: d.admin!, config: d.config, seeds, usdc: 5_000_000n });
+      const registry = new ChainSignerRegistry({ connection, subscribe: false });
+      for (let i = 0; i < seeds.length; i++) {
+        const owner = Keypair.fromSeed(seeds[i]).publicKey;
+        assert.equal(ids[i].owner.publicKey.toBase58(), owner.toBase58());
+        assert.deepEqual([...(await registry.keysFor(ids[i].agent.toBytes()))].map((k) => Buffer.from(k).toString('hex')), [Buffer.from(owner.toBytes()).toString('hex')]);
+        const bal = await connection.getTokenAccountBalance(usdcAccountOf(d.config.usdcMint, owner));
+        assert.equal(bal.value.amount, '5000000');
+      }
+      await registry.close();
+      return d;
+    });
+    await withChain(dir, async (connection) => {
+      const d = await ensureDeployment({ connection, dataDir: dir, epochSeconds: 20n, create: true });
+      assert.equal(d.created, false, 'the restarted chain kept the configs');
+      assert.equal(d.admin!.publicKey.toBase58(), first.admin!.publicKey.toBase58(), 'same admin key from admin.json');
+      assert.equal(d.config.usdcMint.toBase58(), first.config.usdcMint.toBase58());
+      assert.equal(d.config.treasury.toBase58(), first.config.treasury.toBase58());
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('on a cluster (create: false) a missing deployment is an error, not a new mint', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zx-deploy-'));
+  try {
+    await withChain(dir, async (connection) => {
+      await assert.rejects(ensureDeployment({ connection, epochSeconds: 20n, create: false }), /stake_lock is not initialized/);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

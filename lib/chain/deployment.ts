@@ -1,0 +1,101 @@
+/**
+ * The observatory's own deployment on the chain it starts with (issue 5 "Startup"; DESIGN.md
+ * "Embedded defaults"): an admin wallet kept in the chain's data directory, a local USDC mint,
+ * a treasury and the four programs' Config accounts. Idempotent across restarts: the embedded
+ * chain persists its state (lib/chain/embedded/README.md "Persistence"), so on the second start
+ * the Config accounts are found and only read. Also the demo agents' on-chain identities
+ * (Token-2022 NFT mints owned by their wallets, 0x01 spec §10.1), funded with SOL and USDC.
+ * Server-only.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Keypair, LAMPORTS_PER_SOL, type Connection, type PublicKey } from '@solana/web3.js';
+import { ChainAccountError } from './errors';
+import { createAgentIdentity, createUsdcMint, fundUsdc, initializePrograms, loadEconomyConfig, type EconomyConfig } from './economy';
+
+/** Parameters of {@link ensureDeployment}. */
+export interface EnsureDeploymentParams {
+  connection: Connection;
+  /** Where the admin key lives (`admin.json`); undefined = a fresh key each start (in-memory chain). */
+  dataDir?: string;
+  /** Epoch length written into the programs' configs when they are created (EPOCH_SECONDS). */
+  epochSeconds: bigint;
+  /** True on the embedded chain: the admin is airdropped SOL and the deployment created when absent. */
+  create: boolean;
+  logger?: { info(msg: string): void; warn(msg: string): void };
+}
+
+/** A deployment the observatory can act on. */
+export interface Deployment {
+  config: EconomyConfig;
+  /** Mint authority of the local USDC and payer of setup transactions (embedded chain only). */
+  admin: Keypair | null;
+  /** True when this call created the configs (first start on this data directory). */
+  created: boolean;
+}
+
+function loadOrCreateAdmin(dataDir: string | undefined): Keypair {
+  if (!dataDir) return Keypair.generate();
+  const file = join(dataDir, 'admin.json');
+  if (existsSync(file)) {
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    if (Array.isArray(raw) && raw.length === 64) return Keypair.fromSecretKey(Uint8Array.from(raw as number[]));
+    throw new ChainAccountError(`${file} is not a 64-byte secret key array`);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const kp = Keypair.generate();
+  writeFileSync(file, JSON.stringify(Array.from(kp.secretKey)), { mode: 0o600 });
+  return kp;
+}
+
+async function airdrop(connection: Connection, to: PublicKey, sol: number): Promise<void> {
+  const sig = await connection.requestAirdrop(to, sol * LAMPORTS_PER_SOL);
+  await connection.confirmTransaction({ signature: sig, ...(await connection.getLatestBlockhash('confirmed')) }, 'confirmed');
+}
+
+/**
+ * Finds or creates the deployment (module comment). On a cluster (`create` false) it only reads
+ * the stake_lock Config and throws ChainAccountError when the programs are not initialized.
+ */
+export async function ensureDeployment(p: EnsureDeploymentParams): Promise<Deployment> {
+  if (typeof p?.epochSeconds !== 'bigint' || p.epochSeconds <= 0n) throw new RangeError('epochSeconds must be a positive bigint');
+  if (!p.create) return { config: await loadEconomyConfig(p.connection), admin: null, created: false };
+  const admin = loadOrCreateAdmin(p.dataDir);
+  if ((await p.connection.getBalance(admin.publicKey, 'confirmed')) < 100 * LAMPORTS_PER_SOL) await airdrop(p.connection, admin.publicKey, 1_000);
+  try {
+    const config = await loadEconomyConfig(p.connection);
+    if (config.epochSeconds !== p.epochSeconds) {
+      p.logger?.warn(`chain: programs keep epoch_seconds ${config.epochSeconds} from their first start (EPOCH_SECONDS is ${p.epochSeconds}); start on a new DATA_DIR to change it`);
+    }
+    return { config, admin, created: false };
+  } catch (e) {
+    if (!(e instanceof ChainAccountError)) throw e;
+  }
+  const usdcMint = await createUsdcMint(p.connection, { payer: admin });
+  const treasury = await fundUsdc(p.connection, { payer: admin, mintAuthority: admin, usdcMint, owner: admin.publicKey, amount: 0n });
+  const config = await initializePrograms(p.connection, { admin, usdcMint, treasury, epochSeconds: p.epochSeconds });
+  p.logger?.info(`chain: created USDC mint ${usdcMint.toBase58()} and initialized the programs (epoch ${p.epochSeconds} s)`);
+  return { config, admin, created: true };
+}
+
+/** One demo agent's identity: the wallet (signer of its envelopes) and the NFT mint (its agent id). */
+export interface DemoIdentity {
+  owner: Keypair;
+  agent: PublicKey;
+}
+
+/**
+ * Creates an on-chain identity for each wallet seed: SOL airdrop, Token-2022 NFT mint owned by
+ * the wallet, `usdc` base units of the local USDC (admin = mint authority).
+ */
+export async function createDemoIdentities(connection: Connection, p: { admin: Keypair; config: EconomyConfig; seeds: readonly Uint8Array[]; usdc: bigint }): Promise<DemoIdentity[]> {
+  if (!Array.isArray(p?.seeds)) throw new TypeError('seeds must be an array of 32-byte seeds');
+  return Promise.all(p.seeds.map(async (seed, i) => {
+    if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new TypeError(`seeds[${i}] must be 32 bytes`);
+    const owner = Keypair.fromSeed(seed);
+    await airdrop(connection, owner.publicKey, 10);
+    const id = await createAgentIdentity(connection, { payer: owner });
+    await fundUsdc(connection, { payer: p.admin, mintAuthority: p.admin, usdcMint: p.config.usdcMint, owner: owner.publicKey, amount: p.usdc });
+    return { owner, agent: id.agent };
+  }));
+}
