@@ -1,7 +1,7 @@
 /**
  * One publisher process of `npm run bench:ingest`: its own libp2p node and agent key, publishing
- * signed BEACON envelopes on the broadcast topic, each timestamped (µs) at the moment it is
- * built, so the observer side can measure publish → committed / → WebSocket latency.
+ * signed envelopes on one topic, each timestamped (µs) with its publish time (paced runs), so
+ * the observer side can measure publish → committed / → WebSocket latency.
  * Driven over IPC by scripts/bench-ingest.ts.
  */
 import { createMeshNode, MESH_TOPICS, TOPIC_BROADCAST, TOPIC_NOTARY, type MeshTopic } from '../lib/mesh';
@@ -34,28 +34,35 @@ function useTopic(i: number): void {
   }
 }
 
-const build = () => buildEnvelope({ msgType, sender: id, timestamp: BigInt(Math.round(nowMs() * 1000)), nonce: ++nonce, conversationId: new Uint8Array(16), payload }, seed).bytes;
+const build = (tsMs: number) => buildEnvelope({ msgType, sender: id, timestamp: BigInt(Math.round(tsMs * 1000)), nonce: ++nonce, conversationId: new Uint8Array(16), payload }, seed).bytes;
 
 /**
- * ratePerSec 0 = as fast as gossipsub's backpressure allows, with every envelope signed before
- * the clock starts (timestamps stay well inside the 30 s window for the bench's sizes), so the
- * publishers' own signing does not compete with the observer for the two cores. Paced runs
- * build each envelope when it is due, so its timestamp is its publish time.
+ * Every envelope is signed before the clock starts, so the publishers' own signing does not
+ * compete with the observer for the two cores. ratePerSec 0 = as fast as gossipsub's
+ * backpressure allows (timestamps = signing time, well inside the 30 s window for the bench's
+ * sizes). Paced: envelope i carries its scheduled publish time `t0 + i / rate` as timestamp and
+ * is published at that time, so observer-side latency counts from the scheduled publish (a
+ * publisher running late only makes the figure worse).
  */
 async function run(count: number, ratePerSec: number): Promise<void> {
-  const prebuilt = ratePerSec > 0 ? [] : Array.from({ length: count }, build);
-  const t0 = nowMs();
+  const cpu0 = process.cpuUsage();
+  const lead = 100 + count * 0.2; // ms to sign everything first (~60 µs each, with margin)
+  const t0 = ratePerSec > 0 ? nowMs() + lead : 0;
+  const prebuilt = Array.from({ length: count }, (_, i) => build(ratePerSec > 0 ? t0 + (i * 1000) / ratePerSec : nowMs()));
+  const start = ratePerSec > 0 ? t0 : nowMs();
   let sent = 0;
+  let late = 0;
   for (let i = 0; i < count; i++) {
     if (ratePerSec > 0) {
       const due = t0 + (i * 1000) / ratePerSec;
       const wait = due - nowMs();
       if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      else if (wait < -5) late++;
     }
-    await node!.publish(topic, ratePerSec > 0 ? build() : prebuilt[i]);
+    await node!.publish(topic, prebuilt[i]);
     sent++;
   }
-  process.send!({ t: 'done', sent, elapsedMs: nowMs() - t0 });
+  process.send!({ t: 'done', sent, late, start, elapsedMs: nowMs() - start, cpu: process.cpuUsage(cpu0) });
 }
 
 process.on('message', async (m: Cmd) => {

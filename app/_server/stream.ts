@@ -47,6 +47,26 @@ interface Client {
   alive: boolean;
   laggingSince: number;
   dropped: number;
+  corked: boolean;
+}
+
+type Corkable = { cork(): void; uncork(): void };
+
+/**
+ * Events published in one synchronous burst (the observer publishes a committed batch in one
+ * loop) leave in one socket write per client instead of one write per frame: the client's
+ * socket is corked on its first frame of the tick and uncorked on the next tick.
+ */
+function corkForTick(client: Client): void {
+  if (client.corked) return;
+  const sock = (client.ws as unknown as { _socket?: Corkable })._socket;
+  if (!sock || typeof sock.cork !== 'function') return;
+  sock.cork();
+  client.corked = true;
+  process.nextTick(() => {
+    client.corked = false;
+    sock.uncork();
+  });
 }
 
 /** JSON with bigints as decimal strings and bytes as lowercase hex (LiveEvent contract). */
@@ -92,6 +112,7 @@ export function createStreamHub(bus: LiveBus, options: StreamHubOptions = {}): S
       dropped++;
       return;
     }
+    corkForTick(client);
     ws.send(frame);
     sent++;
   }
@@ -125,7 +146,7 @@ export function createStreamHub(bus: LiveBus, options: StreamHubOptions = {}): S
       ws.close(1013, 'too many clients');
       return;
     }
-    const client: Client = { ws, alive: true, laggingSince: 0, dropped: 0 };
+    const client: Client = { ws, alive: true, laggingSince: 0, dropped: 0, corked: false };
     clients.add(client);
     ws.on('pong', () => {
       client.alive = true;

@@ -75,7 +75,10 @@ export interface Observatory {
 /** LISTEN/NOTIFY channel carrying live events between processes on one Postgres. */
 export const LIVE_CHANNEL = 'zerox1_live';
 const NOTIFY_MAX = 7_000; // Postgres caps a NOTIFY payload at 8,000 bytes.
+const NOTIFY_PER_QUERY = 64; // payloads per NOTIFY query (~450 kB)
+const NOTIFY_BACKLOG = 4_096; // payloads kept while the database is slow
 const DROP_FLUSH_MS = 250;
+const NONE: Uint8Array[] = [];
 
 class RegistryMiss {
   constructor(readonly agentId: Uint8Array) {}
@@ -98,17 +101,34 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   let dropBuf: DropRecord[] = [];
   let stopped = false;
 
-  const publishLocal = (events: LiveEvent[]) => events.forEach((e) => bus.publish(e));
+  const publishLocal = (events: LiveEvent[]) => { for (const e of events) bus.publish(e); };
+  // NOTIFY payloads wait here; one query at a time sends all that wait (one transaction, one
+  // round trip), so a commit of 500 envelopes costs one NOTIFY query, not one per 7 kB chunk.
+  const originTag = `{"origin":"${origin}",`;
+  let notifyWaiting: string[] = [];
+  let notifying: Promise<void> | undefined;
+  const pumpNotify = async () => {
+    while (notifyWaiting.length > 0) {
+      const payloads = notifyWaiting.splice(0, NOTIFY_PER_QUERY);
+      try {
+        if (payloads.length === 1) await store.notify(LIVE_CHANNEL, payloads[0]);
+        else await store.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS x(p, i) ORDER BY i', [LIVE_CHANNEL, payloads]);
+      } catch (e) {
+        if (!stopped) log.warn('live NOTIFY failed', e);
+      }
+    }
+    notifying = undefined;
+  };
+  // PGlite is one process's embedded database: nobody else can LISTEN, so nothing is sent.
   const notifyOthers = (events: LiveEvent[]) => {
-    if (events.length === 0) return;
+    if (events.length === 0 || store.kind !== 'postgres') return;
     let chunk: string[] = [];
     let size = 0;
     const send = () => {
       if (chunk.length === 0) return;
-      const payload = `{"origin":"${origin}","events":[${chunk.join(',')}]}`;
+      notifyWaiting.push(`${originTag}"events":[${chunk.join(',')}]}`);
       chunk = [];
       size = 0;
-      store.notify(LIVE_CHANNEL, payload).catch((e) => log.warn('live NOTIFY failed', e));
     };
     for (const e of events) {
       const j = JSON.stringify(e);
@@ -118,26 +138,34 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       size += j.length + 1;
     }
     send();
+    if (notifyWaiting.length > NOTIFY_BACKLOG) notifyWaiting = notifyWaiting.slice(-NOTIFY_BACKLOG); // a stalled database: keep the newest
+    notifying ??= pumpNotify();
   };
 
   const queue: IngestQueue = createIngestQueue(store, {
     concurrency: store.kind === 'postgres' ? 2 : 1,
+    // A partial batch goes after 2 ms (or at once when a slot is free and the timer fires):
+    // at low rates latency stays near one commit; under load batches fill to 500 regardless.
+    maxDelayMs: 2,
     onCommit(items, result) {
       if (result.newIds.length === 0) return;
       const fresh = new Set(result.newIds.map(toHex));
-      const pendingAgents = new Map(result.newAgents.map((a) => [toHex(a), a]));
+      const pendingAgents = result.newAgents.length > 0 ? new Map(result.newAgents.map((a) => [toHex(a), a])) : undefined;
       const at = clock();
       const events: LiveEvent[] = [];
+      const all = fresh.size === items.length;
       for (const item of items) {
-        if (!fresh.has(toHex(item.id))) continue;
-        fresh.delete(toHex(item.id)); // a duplicate inside one batch is reported once
-        const joined: Uint8Array[] = [];
-        for (const who of [item.envelope.sender, item.envelope.recipient]) {
-          const k = toHex(who);
-          const a = pendingAgents.get(k);
-          if (a) { joined.push(a); pendingAgents.delete(k); }
+        // A duplicate inside one batch is reported once.
+        if (!all && !fresh.delete(toHex(item.id))) continue;
+        let joined: Uint8Array[] = NONE;
+        if (pendingAgents !== undefined && pendingAgents.size > 0) {
+          for (const who of [item.envelope.sender, item.envelope.recipient]) {
+            const k = toHex(who);
+            const a = pendingAgents.get(k);
+            if (a) { if (joined === NONE) joined = []; joined.push(a); pendingAgents.delete(k); }
+          }
         }
-        events.push(...eventsFor(item, joined, reputations, at));
+        for (const e of eventsFor(item, joined, reputations, at)) events.push(e);
       }
       publishLocal(events);
       notifyOthers(events);
@@ -204,6 +232,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   });
 
   const unlisten = await store.listen(LIVE_CHANNEL, (payload) => {
+    if (payload.startsWith(originTag)) return; // our own NOTIFY, echoed back: not parsed
     try {
       const m = JSON.parse(payload) as { origin: string; events: LiveEvent[] };
       if (m.origin !== origin && Array.isArray(m.events)) publishLocal(m.events);
@@ -260,6 +289,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     async flush() {
       await queue.flush();
       await flushDrops();
+      await notifying;
     },
     async stop() {
       if (stopped) return;
@@ -268,6 +298,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       await mesh.stop().catch((e) => log.warn('mesh stop failed', e));
       await queue.close().catch((e) => log.warn('ingest queue close failed', e));
       await flushDrops();
+      await notifying;
       await unlisten().catch(() => undefined);
       if (ownStore) await store.close();
       if (getObservatory() === observatory) setObservatory(undefined);
