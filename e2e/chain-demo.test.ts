@@ -7,6 +7,8 @@
  * and resolves it after the window (CHALLENGE_WINDOW_EPOCHS = 2). Asserts, through the REST
  * endpoints only: verified batches, the upheld challenge with its transitions, the slashed stake
  * shown in the reputation/batch data, the chain in /api/health, and 400s naming the parameter.
+ * Agents upload the exact epoch log each batch commits to (POST /api/ingest/log): honest batches
+ * verify, the cheater's (a bid left out of the batch, true log uploaded) is flagged mismatch.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -114,6 +116,13 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
     const r = await getJson<{ error: string }>('/api/reputation/xyz');
     assert.equal(r.status, 400);
     assert.match(r.body.error, /"agent"/);
+    const post = (body: Uint8Array) => fetch(`${base}/api/ingest/log`, { method: 'POST', headers: { 'content-type': 'application/cbor' }, body: Buffer.from(body) });
+    const l1 = await post(Uint8Array.of(0x82, 0x01, 0x02));
+    assert.equal(l1.status, 400);
+    assert.match(((await l1.json()) as { error: string }).error, /array of 3 items/);
+    const l2 = await post(Uint8Array.from([0x83, 0x58, 0x20, ...new Uint8Array(32), 0x01, 0x80]));
+    assert.equal(l2.status, 400);
+    assert.match(((await l2.json()) as { error: string }).error, /envelopes \(item 2\) is empty/);
   });
 
   test('batches are verified and the under-reported bid is challenged and upheld', async () => {
@@ -140,6 +149,14 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
     assert.equal(byAgent.body.batches.length, 1);
     const cheat = byAgent.body.batches[0];
     assert.equal(cheat.epoch, c.epoch);
+    // Its uploaded (true) log has the batch's root, but the batch reports one bid fewer than it.
+    const flagged = await until('the cheating batch flagged', 30_000, async () => {
+      const r = await getJson<{ batches: Batch[] }>(`/api/batches?agent=${c.agent}&epoch=${c.epoch}`);
+      return r.body.batches[0]?.status === 'mismatch' ? r.body.batches[0] : undefined;
+    });
+    assert.equal(flagged.uploadedLogRoot, flagged.logMerkleRoot);
+    const mismatched = await getJson<{ batches: Batch[] }>('/api/batches?status=mismatch');
+    assert.deepEqual([...new Set(mismatched.body.batches.map((b) => b.agent))], [c.agent], 'only the cheater\'s batch is flagged');
     const byAddress = await getJson<{ batches: Batch[] }>(`/api/batches?agent=${cheat.agentAddress}&epoch=${c.epoch}`);
     assert.deepEqual(byAddress.body.batches.map((b) => b.batchHash), [cheat.batchHash]);
     const mine = await getJson<{ challenges: Challenge[] }>(`/api/challenges?agent=${c.agent}`);

@@ -18,8 +18,8 @@ let agent: DemoAgent | undefined;
 let reqSeq = 0;
 const pendingUploads = new Map<number, (ok: boolean) => void>();
 
-async function httpUpload(url: string, body: Uint8Array): Promise<boolean> {
-  const res = await fetch(`${url.replace(/\/$/, '')}/api/ingest/envelopes`, {
+async function httpUpload(url: string, body: Uint8Array, path = '/api/ingest/envelopes'): Promise<boolean> {
+  const res = await fetch(`${url.replace(/\/$/, '')}${path}`, {
     method: 'POST', headers: { 'content-type': 'application/cbor' }, body: Buffer.from(body), signal: AbortSignal.timeout(10_000),
   });
   return res.ok;
@@ -37,17 +37,15 @@ process.on('message', (m: ParentToAgent) => {
   switch (m.t) {
     case 'config': {
       const cfg = m.config;
-      agent = new DemoAgent(cfg, {
-        emit: send,
-        upload: (body) => {
-          if (cfg.uploadVia === 'http' && cfg.observerUrl) return httpUpload(cfg.observerUrl, body);
-          const reqId = ++reqSeq;
-          return new Promise<boolean>((resolve) => {
-            pendingUploads.set(reqId, resolve);
-            send({ t: 'upload', reqId, bodyHex: toHex(body) });
-          });
-        },
-      });
+      const upload = (kind: 'upload' | 'upload_log', path: string) => (body: Uint8Array) => {
+        if (cfg.uploadVia === 'http' && cfg.observerUrl) return httpUpload(cfg.observerUrl, body, path);
+        const reqId = ++reqSeq;
+        return new Promise<boolean>((resolve) => {
+          pendingUploads.set(reqId, resolve);
+          send({ t: kind, reqId, bodyHex: toHex(body) });
+        });
+      };
+      agent = new DemoAgent(cfg, { emit: send, upload: upload('upload', '/api/ingest/envelopes'), uploadLog: upload('upload_log', '/api/ingest/log') });
       agent.start().catch((e) => {
         send({ t: 'error', message: `start failed: ${e?.stack ?? e}` });
         void stop(1);

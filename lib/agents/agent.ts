@@ -28,6 +28,8 @@ export interface AgentHooks {
   emit(msg: AgentToParent): void;
   /** Sends an upload body; resolves true when the observer took it. */
   upload(body: Uint8Array): Promise<boolean>;
+  /** Sends an epoch-log upload body (CBOR [agent_id, epoch, [envelope…]]); true when stored. */
+  uploadLog?(body: Uint8Array): Promise<boolean>;
   now?: () => number;
 }
 
@@ -96,6 +98,7 @@ export class DemoAgent {
       const duties = new ChainDuties(this.cfg.chain, { seed: this.#seed, agentIdHex: this.#self }, {
         log: (fromUs, toUs) => this.#log.window(fromUs, toUs),
         flush: () => this.#enqueue(() => this.flush()),
+        uploadLog: async (epoch, envelopes) => (this.#hooks.uploadLog ? this.#hooks.uploadLog(encodeCanonical([this.#id, epoch, envelopes])) : false),
         report: (message) => this.#hooks.emit({ t: 'chain', message }),
         publish: (batch) => this.#hooks.emit({ t: 'published', batch }),
         ownerOf: (agentHex) => this.cfg.directory[agentHex],

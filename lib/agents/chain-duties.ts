@@ -3,11 +3,12 @@
  * the agent's own process over JSON-RPC (lib/chain/economy.ts): lock stake at start, pay the
  * lease each epoch (occasionally missing one, catching up later), and at the start of epoch
  * e + 1 submit the BehaviorBatch of epoch e built with lib/protocol buildBatchFromLog from the
- * agent's own log, in the order the indexer verifies (timestamp, envelope id;
- * lib/chain/indexer/verify.ts compareLogOrder). The `cheater` leaves one TypedBid out of one
- * batch and publishes that batch with its log (the demo's stand-in for batch gossip); the
- * `watcher` checks published batches, challenges an entry the batch does not report, stages the
- * evidence and resolves the challenge once the window (CHALLENGE_WINDOW_EPOCHS) has passed.
+ * agent's own log (ordered by timestamp, envelope id), after uploading exactly that log
+ * (POST /api/ingest/log), which the indexer verifies the batch against. The `cheater` leaves
+ * one TypedBid out of one batch and publishes that batch with its log (the demo's stand-in for
+ * batch gossip); the `watcher` checks published batches, challenges an entry the batch does not
+ * report, stages the evidence and resolves the challenge once the window
+ * (CHALLENGE_WINDOW_EPOCHS) has passed.
  */
 import { Keypair, PublicKey, type Connection } from '@solana/web3.js';
 import { buildBatchFromLog } from '../protocol/batch-build';
@@ -55,6 +56,8 @@ export interface ChainDutiesHooks {
   log(fromUs: bigint, toUs: bigint): LogItem[];
   /** Uploads pending envelopes now. */
   flush(): Promise<void>;
+  /** Uploads the epoch's log (encoded envelopes in log order); resolves true when the observer stored it. */
+  uploadLog(epoch: bigint, envelopes: Uint8Array[]): Promise<boolean>;
   report(message: string): void;
   publish(b: PublishedBatch): void;
   /** Owner public key (hex) of another agent, from the directory. */
@@ -163,6 +166,10 @@ export class ChainDuties {
         cheat = true;
       }
     }
+    // The exact log the batch commits to, uploaded first so the indexer can verify the batch as
+    // soon as it sees it. The cheater uploads its true log too: its batch then fails the check.
+    const uploaded = await this.#hooks.uploadLog(epoch, entries.map((x) => x.bytes)).catch(() => false);
+    if (!uploaded) this.#hooks.report(`uploading the log of epoch ${epoch} failed (its batch stays unverified)`);
     await submitBatch(this.#conn, { owner: this.#owner, agent: this.#agent, batch });
     this.#hooks.report(`submitted batch of epoch ${epoch}: ${log.length} entries, ${batch.bidValues.length} bids${cheat ? ' (one bid left out)' : ''}`);
     if (cheat) {

@@ -36,6 +36,8 @@ export interface StartDemoMeshParams {
   register?: (agentId: Uint8Array, publicKey: Uint8Array) => Promise<void>;
   /** In-process upload path (tests, or no HTTP server): replaces the HTTP POST. */
   upload?: (body: Uint8Array) => Promise<{ status: number }>;
+  /** In-process epoch-log upload (POST /api/ingest/log body) with `upload`; absent = log uploads fail. */
+  uploadLog?: (body: Uint8Array) => Promise<{ status: number }>;
   /** Index of the misbehaving agent; default the last one when count >= 3, none otherwise; -1 = none. */
   misbehaving?: number;
   /** Agents start deals on their own (default true). */
@@ -138,6 +140,10 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
             (r) => child.connected && child.send({ t: 'upload_result', reqId: m.reqId, ok: r.status < 300 } satisfies ParentToAgent),
             () => child.connected && child.send({ t: 'upload_result', reqId: m.reqId, ok: false } satisfies ParentToAgent),
           );
+        } else if (m.t === 'upload_log') {
+          const reply = (ok: boolean) => child.connected && child.send({ t: 'upload_result', reqId: m.reqId, ok } satisfies ParentToAgent);
+          if (!p.uploadLog) reply(false);
+          else p.uploadLog(fromHex(m.bodyHex)).then((r) => reply(r.status < 300), () => reply(false));
         } else if (m.t === 'published') {
           // The demo's stand-in for batch gossip: the watcher (agent 0) sees published batches.
           if (agents[0] && agents[0].index !== i && agents[0].process.connected) agents[0].process.send({ t: 'published', batch: m.batch } satisfies ParentToAgent);

@@ -50,6 +50,8 @@ export type AgentToParent =
   | { t: 'sent'; id: string; msgType: number; conversationIdHex: string; to: string; via: 'gossip' | 'stream' }
   | { t: 'deal'; conversationIdHex: string; role: 'buyer' | 'seller'; phase: string; outcome?: string; price?: number }
   | { t: 'upload'; reqId: number; bodyHex: string }
+  /** An epoch log upload (POST /api/ingest/log body); answered with `upload_result`. */
+  | { t: 'upload_log'; reqId: number; bodyHex: string }
   | { t: 'flushed'; reqId: number }
   | { t: 'faulted'; reqId: number; id: string }
   | { t: 'error'; message: string }

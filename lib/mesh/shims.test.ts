@@ -15,8 +15,10 @@ test('installMeshShims is idempotent and installs only what is missing', () => {
   } finally {
     g.WebSocket = saved;
   }
-  assert.equal(typeof Promise.withResolvers, 'function');
-  const { promise, resolve } = Promise.withResolvers<number>();
+  // Promise.withResolvers is Node 22 / ES2024: the shim provides it on Node 20.
+  const P = Promise as unknown as { withResolvers<T>(): { promise: Promise<T>; resolve(v: T): void } };
+  assert.equal(typeof P.withResolvers, 'function');
+  const { promise, resolve } = P.withResolvers<number>();
   resolve(7);
-  return promise.then((v) => assert.equal(v, 7));
+  return promise.then((v: number) => assert.equal(v, 7));
 });

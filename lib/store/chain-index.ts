@@ -1,31 +1,13 @@
 /**
- * Reads the chain indexer needs beyond lib/store/chain.ts (issue 5 "Chain indexer"): an agent's
- * own epoch log from the envelope table (for batch verification), the last paid lease epoch,
- * and event counts. Plain SQL over any Queryable (the Store's `query` satisfies it), so
- * lib/chain/indexer calls them without touching Prisma or pg.
+ * Reads the chain indexer needs beyond lib/store/chain.ts (issue 5 "Chain indexer"): the last
+ * paid lease epoch and event counts (uploaded epoch logs for batch verification: epoch-log.ts).
+ * Plain SQL over any Queryable (the Store's `query` satisfies it), so lib/chain/indexer calls
+ * them without touching Prisma or pg.
  */
 import type { Queryable } from './db';
 import * as chain from './chain';
 
 type Row = Record<string, unknown>;
-const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
-
-/** One stored envelope of an agent's log: its id, timestamp (µs) and encoded bytes. */
-export interface LogEnvelopeRow { id: Uint8Array; timestamp: bigint; raw: Uint8Array }
-
-/**
- * The agent's own log for a time window [fromUs, toUs) (unix µs): envelopes it sent, envelopes
- * addressed to it, and FEEDBACK whose target_agent is it; ordered by (timestamp, id), the log
- * order lib/chain/indexer/verify.ts defines.
- */
-export async function agentLogEnvelopes(q: Queryable, agent: Uint8Array, fromUs: bigint, toUs: bigint): Promise<LogEnvelopeRow[]> {
-  if (!(agent instanceof Uint8Array) || agent.length !== 32) throw new TypeError('agent must be 32 bytes');
-  const rows = await q.query<Row>(`SELECT e.id, e.timestamp::text AS ts, e.raw FROM envelope e
-    WHERE e.timestamp >= $2::int8 AND e.timestamp < $3::int8
-      AND (e.sender = $1 OR e.recipient = $1 OR e.id IN (SELECT f.envelope_id FROM feedback f WHERE f.target_agent = $1))
-    ORDER BY e.timestamp, e.id`, [agent, clampI64(fromUs).toString(), clampI64(toUs).toString()]);
-  return rows.map((r) => ({ id: u8(r.id), timestamp: BigInt(String(r.ts)), raw: u8(r.raw) }));
-}
 
 /** Epoch of the agent's latest LeasePaid event (agent as base58, as the indexer stores it), or null. */
 export async function lastLeasePaidEpoch(q: Queryable, agentBase58: string): Promise<bigint | null> {
@@ -43,11 +25,6 @@ export async function chainEventCounts(q: Queryable): Promise<Record<string, num
 export async function chainEventKeys(q: Queryable): Promise<{ signature: string; index: number; name: string }[]> {
   const r = await q.query<Row>(`SELECT signature, index, name FROM chain_event ORDER BY slot, signature, index`);
   return r.map((x) => ({ signature: String(x.signature), index: Number(x.index), name: String(x.name) }));
-}
-
-const I64_MAX = (1n << 63n) - 1n;
-function clampI64(v: bigint): bigint {
-  return v < 0n ? 0n : v > I64_MAX ? I64_MAX : v;
 }
 
 /**

@@ -13,3 +13,4 @@ export type {
   ChallengeRow, ChainEventRow, Cursor,
 } from './chain';
 export type { ListConversationsParams } from './queries';
+export type { SaveEpochLogResult, EpochLogEntryRow } from './epoch-log';

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { SignerRegistry } from '../protocol/types';
 import * as chain from './chain';
 import { chainTxStore, type ChainTxStore } from './chain-index';
+import { epochLogEntries, saveEpochLog } from './epoch-log';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -175,6 +176,10 @@ export async function openStore(params: OpenStoreParams = {}) {
     listBatches: (p?: Parameters<typeof chain.listBatches>[1]) => live(() => chain.listBatches(db, p)),
     listChallenges: (p?: Parameters<typeof chain.listChallenges>[1]) => live(() => chain.listChallenges(db, p)),
     listChainEvents: (p?: Parameters<typeof chain.listChainEvents>[1]) => live(() => chain.listChainEvents(db, p)),
+    /** Stores an agent's uploaded epoch log (ordered envelope ids); see epoch-log.ts for the replace rule. */
+    saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[]) => live(() => saveEpochLog(db, agent, epoch, ids)),
+    /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
+    epochLog: (agent: Uint8Array, epoch: bigint) => live(() => epochLogEntries(db, agent, epoch)),
 
     /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
     notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),

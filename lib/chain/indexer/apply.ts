@@ -121,7 +121,6 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
     await upsertLeasesKeepPaid(st, leases);
 
     const batchStatus = new Map<string, BatchCheck>();
-    const epochSeconds = batches.size ? await ctx.epochSeconds() : null;
     for (const [addr, b] of batches) {
       const bd = owned(new PublicKey(addr), ctx.programIds.behaviorLog);
       const acc = bd ? behaviorLog.decodeBatchAccount(bd) : null;
@@ -132,7 +131,7 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
         data: { batch: addr, ...(toJson({ signer: src.signer, messageCount: src.messageCount, bidCount: src.bidCount, taskCount: src.taskCount, verifierCount: src.verifierCount, feedbackCount: src.feedbackCount, overflow: src.overflow }) as object) },
       };
       await st.upsertBatch(row);
-      if (epochSeconds) batchStatus.set(addr, await checkBatch(st, row, epochSeconds));
+      batchStatus.set(addr, await checkBatch(st, row));
     }
 
     for (const c of challenges) {

@@ -18,7 +18,7 @@ import type { ChainIndexer, IndexerLogger, ProcessedTx, StartChainIndexerParams 
 import { checkBatch } from './verify';
 
 export type * from './types';
-export { agentEpochLog, checkBatch, compareLogOrder, epochWindowUs, logRootOf } from './verify';
+export { batchSummaryOf, checkBatch, compareLogOrder, epochWindowUs, logRootOf, uploadedEpochLog } from './verify';
 export { liveEventOf, toJson } from './json';
 
 const NAMES: readonly ProgramName[] = ['lease', 'stakeLock', 'behaviorLog', 'challenge'];
@@ -149,14 +149,12 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
 
   async function reverify(p2: { agent?: PublicKey; epoch?: bigint } = {}) {
     const out = { verified: 0, mismatch: 0, unverified: 0 };
-    const es = await ctx.epochSeconds();
-    if (!es) return out;
     let rows = await store.listBatches({ agent: p2.agent?.toBytes(), epoch: p2.epoch });
     if (!p2.agent && p2.epoch === undefined) {
       const newest = rows.reduce((m, r) => (r.epoch > m ? r.epoch : m), 0n);
       rows = rows.filter((r) => r.status !== 'verified' && r.epoch + BigInt(reverifyEpochs) >= newest);
     }
-    for (const r of rows) out[await checkBatch(store, r, es)]++;
+    for (const r of rows) out[await checkBatch(store, r)]++;
     return out;
   }
 

@@ -23,8 +23,10 @@ import { listBatchesJson, listChallengesJson, reputationJson } from './queries';
 
 const USDC = 1_000_000n;
 
-async function upload(store: Store, log: BuiltEnvelope[]) {
+/** The agent's epoch log as POST /api/ingest/log stores it: envelopes ingested, then the ordered ids. */
+async function upload(store: Store, agent: PublicKey, epoch: bigint, log: BuiltEnvelope[]) {
   await store.ingestEnvelopes(log.map((b) => ({ id: b.id, envelope: b.envelope, raw: b.bytes, source: 'upload' as const, receivedAt: new Date() })));
+  await store.saveEpochLog(agent.toBytes(), epoch, log.map((b) => b.id));
 }
 const batchOf = (agent: PublicKey, epoch: bigint, log: BuiltEnvelope[], edit?: (b: BehaviorBatch) => BehaviorBatch) => {
   const b = buildBatchFromLog({ agentId: agent.toBytes(), epochNumber: epoch, slotStart: 0n, slotEnd: 0n, envelopes: log.map((x) => x.envelope) });
@@ -62,7 +64,8 @@ async function story(store: Store) {
     }
     const logA0 = epochLog({ agent: A.agent, seed: A.seed, epoch: e0, epochSeconds: E, tag: 1 });
     const logB0 = epochLog({ agent: B.agent, seed: B.seed, epoch: e0, epochSeconds: E, tag: 2, extra: 2 });
-    await upload(store, [...logA0, ...logB0]);
+    await upload(store, A.agent, e0, logA0);
+    await upload(store, B.agent, e0, logB0); // B's true log: its batch leaves a bid out of it
     await submitBatch(w.connection, { owner: A.owner, agent: A.agent, batch: batchOf(A.agent, e0, logA0) });
     // B leaves its first bid (the PROPOSE at log index 0) out of its batch: the root still covers the log.
     const cheat = batchOf(B.agent, e0, logB0, (b) => ({ ...b, bidValues: b.bidValues.slice(1) }));
@@ -74,7 +77,7 @@ async function story(store: Store) {
     await w.setEpoch(e0 + 1n);
     await payLease(w.connection, { payer: A.owner, agent: A.agent, config: w.config });
     const logA1 = epochLog({ agent: A.agent, seed: A.seed, epoch: e0 + 1n, epochSeconds: E, tag: 3 });
-    await upload(store, logA1.slice(0, 3)); // A's batch covers entries it never uploaded: mismatch
+    await upload(store, A.agent, e0 + 1n, logA1.slice(0, -1)); // the uploaded log lacks an entry the batch covers: mismatch
     await submitBatch(w.connection, { owner: A.owner, agent: A.agent, batch: batchOf(A.agent, e0 + 1n, logA1) });
     const ev = challengeEvidence({ log: logB0.map((x) => x.envelope), index: 0, batch: cheat });
     const sub = await submitChallenge(w.connection, { challenger: watcher, challengerUsdc: usdcAccountOf(w.usdcMint, watcher.publicKey), agent: B.agent, epoch: e0, leaf: ev.leaf });
@@ -125,7 +128,8 @@ async function story(store: Store) {
       assert.deepEqual([Buffer.from(r.batchHash).toString('hex'), Buffer.from(r.root).toString('hex'), r.slot], [Buffer.from(acc.batchHash).toString('hex'), Buffer.from(acc.logMerkleRoot).toString('hex'), acc.submittedSlot]);
     }
     const status = (a: PublicKey, e: bigint) => batches.find((r) => new PublicKey(r.agentId).equals(a) && r.epoch === e)!.status;
-    assert.deepEqual([status(A.agent, e0), status(A.agent, e0 + 1n), status(A.agent, e0 + 2n), status(B.agent, e0)], ['verified', 'mismatch', 'unverified', 'verified']);
+    // A e0: its log; A e0+1: a log one entry short; A e0+2: no log; B e0: root of its true log but a bid left out.
+    assert.deepEqual([status(A.agent, e0), status(A.agent, e0 + 1n), status(A.agent, e0 + 2n), status(B.agent, e0)], ['verified', 'mismatch', 'unverified', 'mismatch']);
 
     // The challenge row equals the Challenge account, with both transitions.
     const [c] = await store.listChallenges();

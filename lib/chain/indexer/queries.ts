@@ -8,7 +8,7 @@ import { PublicKey } from '@solana/web3.js';
 import { buildBatchFromLog } from '../../protocol/batch-build';
 import { foldBatches, type ReputationState } from '../../protocol/reputation';
 import type { BatchCheck, IndexerStore } from './types';
-import { agentEpochLog } from './verify';
+import { uploadedEpochLog } from './verify';
 
 const hex = (b: Uint8Array | null | undefined) => (b ? Buffer.from(b).toString('hex') : null);
 const agentJson = (id: Uint8Array) => ({ agent: hex(id) as string, agentAddress: new PublicKey(id).toBase58() });
@@ -78,15 +78,17 @@ export interface ReputationStore {
 
 /**
  * Authoritative reputation (PROTOCOL.md §7): lib/protocol foldBatches over the agent's verified
- * batches, each rebuilt from the uploaded log its root was checked against (the chain holds only
- * hashes). Batches still unverified or mismatched are listed and left out of the fold.
+ * batches, each rebuilt from the uploaded log it was checked against (verify.ts; the chain holds
+ * only hashes and counts). Batches still unverified or mismatched are listed and left out of the
+ * fold. `epochSeconds` is kept for callers; the uploaded logs need no epoch window.
  */
 export async function authoritativeReputation(store: IndexerStore, agent: Uint8Array, p: { epochSeconds: bigint; toEpoch?: bigint }) {
   const rows = await store.listBatches({ agent });
   const folded = [];
   for (const r of rows) {
     if (r.status !== 'verified') continue;
-    const log = await agentEpochLog(store, agent, r.epoch, p.epochSeconds);
+    const log = await uploadedEpochLog(store, agent, r.epoch);
+    if (!log) continue;
     folded.push(buildBatchFromLog({ agentId: agent, epochNumber: r.epoch, slotStart: 0n, slotEnd: 0n, envelopes: log }));
   }
   const fromEpoch = rows.length ? rows[0].epoch : 0n;

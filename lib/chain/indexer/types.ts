@@ -72,7 +72,7 @@ export interface StartChainIndexerParams {
   logger?: IndexerLogger;
   /** Prefix of the stored cursors (one per program: `<name>:<program>`). Default 'chain-indexer'. */
   cursorName?: string;
-  /** Epoch length for batch verification windows; default: behavior_log Config's epoch_seconds. */
+  /** Epoch length (default: behavior_log Config's epoch_seconds); verification needs none since it checks uploaded logs. */
   epochSeconds?: bigint;
   /** Catch-up by signatures every pollMs (covers missed notifications; default 2,000). */
   pollMs?: number;

@@ -1,0 +1,129 @@
+/**
+ * `POST /api/ingest/log` (issue 5 "the agent's uploaded log"): an agent uploads the epoch log its
+ * BehaviorBatch commits to, in log order (PROTOCOL.md §5), as CBOR
+ * `[agent_id bstr(32), epoch uint, [envelope bstr, ...]]`. The chain indexer verifies the
+ * agent's on-chain batch against exactly this log (lib/chain/indexer/verify.ts).
+ *
+ * Checks, in order (400 naming the problem; 413 over the caps of upload.ts):
+ * the body's shape (head read by hand, bounded, canonical); each envelope decodes, involves the
+ * agent (its sender, its recipient, or a FEEDBACK whose target_agent is it) and appears once;
+ * then every envelope goes through the observatory's normal upload path (archive-mode
+ * validation against the signer registry, stored in `envelope`, drops counted) and must pass;
+ * only then is the log stored (lib/store/epoch-log.ts: re-upload of the same log is a no-op, a
+ * different one replaces it unless the batch is already verified: 409). Timestamps are not
+ * checked against an epoch window: the log is whatever the agent committed to, and the root
+ * check decides. Valid envelopes of a rejected log stay stored, as from any upload.
+ */
+import { decodeEnvelope, envelopeId } from '../protocol/envelope';
+import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
+import { decodeFeedback } from '../protocol/payloads';
+import { MsgType, type Envelope } from '../protocol/types';
+import { toHex } from '../protocol/hex';
+import { parseUploadBody, MAX_UPLOAD_BYTES } from './upload';
+import type { UploadItemResult } from './types';
+
+/** A parsed log upload. */
+export interface LogUpload { agent: Uint8Array; epoch: bigint; envelopes: Uint8Array[]; /** The envelopes array as sent: a valid envelope-upload body. */ envelopesCbor: Uint8Array }
+
+export type ParseLogUploadResult = { ok: true; value: LogUpload } | { ok: false; status: 400 | 413; message: string };
+
+const I64_MAX = (1n << 63n) - 1n;
+
+/** Reads a canonical CBOR unsigned integer head at `off`: value and length, or an error message. */
+function readUint(b: Uint8Array, off: number): { value: bigint; len: number } | string {
+  if (off >= b.length) return 'truncated';
+  const major = b[off] >> 5;
+  const info = b[off] & 0x1f;
+  if (major !== 0) return `major type ${major}, not an unsigned integer`;
+  if (info < 24) return { value: BigInt(info), len: 1 };
+  const n = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : info === 27 ? 8 : 0;
+  if (n === 0) return `malformed integer head (additional info ${info})`;
+  if (off + 1 + n > b.length) return 'truncated';
+  let v = 0n;
+  for (let i = 1; i <= n; i++) v = (v << 8n) | BigInt(b[off + i]);
+  const min = n === 1 ? 24n : n === 2 ? 0x100n : n === 4 ? 0x10000n : 0x100000000n;
+  if (v < min) return 'non-canonical integer encoding';
+  return { value: v, len: 1 + n };
+}
+
+/**
+ * Parses a log-upload body (module comment for the format). Never throws: 413 over
+ * MAX_UPLOAD_BYTES / MAX_UPLOAD_ITEMS, 400 with a message naming the problem otherwise.
+ */
+export function parseLogUploadBody(body: Uint8Array): ParseLogUploadResult {
+  if (!(body instanceof Uint8Array)) return { ok: false, status: 400, message: 'body must be bytes (application/cbor)' };
+  if (body.length > MAX_UPLOAD_BYTES) return { ok: false, status: 413, message: `body is ${body.length} bytes, max ${MAX_UPLOAD_BYTES}` };
+  if (body.length === 0) return { ok: false, status: 400, message: 'empty body: expected CBOR [agent_id, epoch, [envelope, ...]]' };
+  if (body[0] !== 0x83) return { ok: false, status: 400, message: 'body is not a CBOR array of 3 items [agent_id, epoch, [envelope, ...]]' };
+  if (body.length < 35 || body[1] !== 0x58 || body[2] !== 0x20) return { ok: false, status: 400, message: 'agent_id (item 0) must be a 32-byte byte string' };
+  const agent = body.slice(3, 35);
+  const epoch = readUint(body, 35);
+  if (typeof epoch === 'string') return { ok: false, status: 400, message: `epoch (item 1) must be an unsigned integer: ${epoch}` };
+  if (epoch.value > I64_MAX) return { ok: false, status: 400, message: 'epoch (item 1) is larger than 2^63-1' };
+  const envelopesCbor = body.subarray(35 + epoch.len);
+  const list = parseUploadBody(envelopesCbor);
+  if (!list.ok) return { ok: false, status: list.status, message: `envelopes (item 2): ${list.message}` };
+  const envelopes: Uint8Array[] = [];
+  for (const [i, el] of list.items.entries()) {
+    if (!el.ok) return { ok: false, status: 400, message: `envelope ${i} is not a byte string` };
+    envelopes.push(el.bytes);
+  }
+  if (envelopes.length === 0) return { ok: false, status: 400, message: 'envelopes (item 2) is empty: a log has at least one entry' };
+  return { ok: true, value: { agent, epoch: epoch.value, envelopes, envelopesCbor } };
+}
+
+/** True when `e` belongs in `agent`'s log (PROTOCOL.md §5: sent, received, or FEEDBACK about it). */
+function involves(e: Envelope, agent: Uint8Array): boolean {
+  if (Buffer.compare(e.sender, agent) === 0 || Buffer.compare(e.recipient, agent) === 0) return true;
+  if (e.msgType !== MsgType.FEEDBACK) return false;
+  const f = decodeFeedback(e.payload);
+  return f.ok && Buffer.compare(f.value.targetAgent, agent) === 0;
+}
+
+/** What {@link ingestEpochLog} needs: the observatory's upload path and store. */
+export interface IngestEpochLogDeps {
+  /** The observatory's envelope upload (archive mode, stored, drops counted): Observatory.ingestUpload. */
+  ingest(body: Uint8Array): Promise<{ status: number; results: UploadItemResult[]; error?: string }>;
+  /** lib/store Store.saveEpochLog. */
+  store: { saveEpochLog(agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[]): Promise<'saved' | 'unchanged' | 'replaced' | 'conflict'> };
+}
+
+/** The JSON answer of POST /api/ingest/log. */
+export type IngestEpochLogResult =
+  | { status: 200; body: { agent: string; epoch: string; entries: number; logMerkleRoot: string; stored: 'saved' | 'unchanged' | 'replaced' } }
+  | { status: 400 | 409 | 413; body: { error: string } };
+
+/** Handles one log upload end to end (module comment). Hostile bodies never throw; a store failure does. */
+export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps): Promise<IngestEpochLogResult> {
+  if (!deps || typeof deps.ingest !== 'function' || typeof deps.store?.saveEpochLog !== 'function') throw new TypeError('deps must provide ingest() and store.saveEpochLog()');
+  const bad = (message: string, status: 400 | 409 | 413 = 400): IngestEpochLogResult => ({ status, body: { error: message } });
+  const p = parseLogUploadBody(body);
+  if (!p.ok) return bad(p.message, p.status);
+  const { agent, epoch, envelopes } = p.value;
+  const log: Envelope[] = [];
+  const ids: Uint8Array[] = [];
+  const seen = new Map<string, number>();
+  for (const [i, bytes] of envelopes.entries()) {
+    const d = decodeEnvelope(bytes);
+    if (!d.ok) return bad(`envelope ${i} does not decode: ${d.detail ?? d.reason}`);
+    if (!involves(d.envelope, agent)) return bad(`envelope ${i} does not involve the agent (not its sender, recipient or FEEDBACK target)`);
+    const id = envelopeId(bytes);
+    const first = seen.get(toHex(id));
+    if (first !== undefined) return bad(`envelope ${i} repeats envelope ${first}`);
+    seen.set(toHex(id), i);
+    log.push(d.envelope);
+    ids.push(id);
+  }
+  const r = await deps.ingest(p.value.envelopesCbor);
+  if (r.status >= 400) return bad(`envelopes (item 2): ${r.error ?? 'rejected'}`, r.status === 413 ? 413 : 400);
+  for (let i = 0; i < envelopes.length; i++) {
+    const x = r.results[i];
+    if (x?.ok) continue;
+    if (x?.reason === 'store_error') throw new Error(`storing envelope ${i} failed: ${x.detail ?? ''}`);
+    return bad(`envelope ${i} failed archive validation: ${x ? x.reason + (x.detail ? ` (${x.detail})` : '') : 'no result'}`);
+  }
+  const stored = await deps.store.saveEpochLog(agent, epoch, ids);
+  if (stored === 'conflict') return bad(`a different log for agent ${toHex(agent)} epoch ${epoch} is stored and its batch is already verified`, 409);
+  const root = merkleRoot(log.map((e) => leafHash(logEntryOf(e))));
+  return { status: 200, body: { agent: toHex(agent), epoch: epoch.toString(), entries: ids.length, logMerkleRoot: toHex(root), stored } };
+}

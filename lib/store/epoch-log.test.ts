@@ -1,0 +1,48 @@
+// Uploaded epoch logs (issue 5): save is idempotent, a different log replaces the stored one
+// until the batch is verified, reads return envelopes in position order. PGlite always; Postgres
+// with TEST_DATABASE_URL.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openStore, type Store } from './index';
+import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
+
+async function scenario(store: Store) {
+  const agent = bytes32(1, 7);
+  const peer = bytes32(2, 7);
+  const items = [0, 1, 2].map((i) => makeItem({ msgType: 2, sender: i === 1 ? peer : agent, recipient: i === 1 ? agent : peer, conversationId: conv16(1), nonce: BigInt(i + 1), timestamp: 1_000_000n + BigInt(i) }));
+  await store.ingestEnvelopes(items);
+  const ids = items.map((x) => x.id);
+  assert.equal(await store.saveEpochLog(agent, 3n, ids), 'saved');
+  assert.equal(await store.saveEpochLog(agent, 3n, ids), 'unchanged');
+  const read = await store.epochLog(agent, 3n);
+  assert.deepEqual(read.map((r) => [r.position, Buffer.from(r.id).toString('hex'), Buffer.from(r.raw!).equals(Buffer.from(items[r.position].raw))]),
+    ids.map((id, i) => [i, Buffer.from(id).toString('hex'), true]));
+  assert.deepEqual(await store.epochLog(agent, 4n), [], 'no upload: empty');
+
+  // A different log replaces it while the batch is not verified; rows follow.
+  assert.equal(await store.saveEpochLog(agent, 3n, [ids[2], ids[0]]), 'replaced');
+  assert.deepEqual((await store.epochLog(agent, 3n)).map((r) => Buffer.from(r.id).toString('hex')), [ids[2], ids[0]].map((x) => Buffer.from(x).toString('hex')));
+  await store.upsertBatch({ agentId: agent, epoch: 3n, batchHash: bytes32(9), root: bytes32(8), slot: 1n });
+  await store.setBatchStatus(agent, 3n, 'verified');
+  assert.equal(await store.saveEpochLog(agent, 3n, ids), 'conflict');
+  assert.equal(await store.saveEpochLog(agent, 3n, [ids[2], ids[0]]), 'unchanged');
+  assert.equal((await store.epochLog(agent, 3n)).length, 2);
+
+  // An id whose envelope is not stored reads back with raw = null.
+  assert.equal(await store.saveEpochLog(agent, 5n, [bytes32(77)]), 'saved');
+  assert.equal((await store.epochLog(agent, 5n))[0].raw, null);
+  await assert.rejects(store.saveEpochLog(agent, 6n, []), TypeError);
+  await assert.rejects(store.saveEpochLog(agent, -1n, ids), RangeError);
+}
+
+describe('epoch logs', () => {
+  test('PGlite', async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    try { await scenario(store); } finally { await store.close(); }
+  });
+  test('Postgres', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is unset (Postgres variant skipped)' }, async () => {
+    const db = await createTestDatabase(process.env.TEST_DATABASE_URL as string, 'zx_epochlog');
+    const store = await openStore({ databaseUrl: db.url });
+    try { await scenario(store); } finally { await store.close(); await db.drop(); }
+  });
+});
