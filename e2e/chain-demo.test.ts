@@ -12,84 +12,34 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EPOCH_SECONDS = 6;
 
-let server: ChildProcess | undefined;
-let dataDir = '';
+let srv: RunningServer | undefined;
 let base = '';
-let log = '';
 let cheater = '';
-
-async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined | false> | T | undefined | false): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}\n--- server log tail ---\n${log.slice(-4000)}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
-async function getJson<T>(path: string): Promise<{ status: number; body: T }> {
-  const res = await fetch(base + path);
-  return { status: res.status, body: (await res.json()) as T };
-}
+const until: RunningServer['until'] = (what, ms, probe) => srv!.until(what, ms, probe, 500);
+const getJson = <T,>(path: string) => srv!.getJson<T>(path);
 
 interface Batch { agent: string; agentAddress: string; epoch: string; status: string; batchHash: string; logMerkleRoot: string; uploadedLogRoot: string | null; data: { bidCount?: string } }
 interface Challenge { address: string; agent: string; epoch: string; status: string; challenger: string; transitions: { status: string }[]; data: { statusName?: string; reason?: number } | null }
 
 describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'zerox1-chain-e2e-'));
-    server = spawn(process.execPath, ['scripts/start.mjs'], {
-      cwd: ROOT,
-      detached: true, // own process group: launcher, server.ts and the demo agents stop together
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        SOLANA_RPC_URL: '',
-        CHAIN_PORT: '0',
-        DEMO_AGENTS: '4',
-        EPOCH_SECONDS: String(EPOCH_SECONDS),
-        BOOTSTRAP: '',
-        OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0',
-      },
-    });
-    const collect = (b: Buffer) => {
-      log += b.toString();
-      if (log.length > 200_000) log = log.slice(-100_000);
-    };
-    server.stdout!.on('data', collect);
-    server.stderr!.on('data', collect);
-    const port = await until('the server to listen', 240_000, () => {
-      if (server!.exitCode !== null) throw new Error(`server exited with ${server!.exitCode}\n${log.slice(-4000)}`);
-      return /ready on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1];
-    });
-    base = `http://127.0.0.1:${port}`;
+    srv = await startServer((dir) => ({
+      DATA_DIR: dir,
+      SOLANA_RPC_URL: '',
+      CHAIN_PORT: '0',
+      DEMO_AGENTS: '4',
+      EPOCH_SECONDS: String(EPOCH_SECONDS),
+      OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0',
+    }));
+    base = srv.base;
   });
 
   after(async () => {
-    if (server?.pid && server.exitCode === null) {
-      const exited = new Promise((r) => server!.once('exit', r));
-      try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
-      const t = setTimeout(() => { try { process.kill(-server!.pid!, 'SIGKILL'); } catch { /* gone */ } }, 10_000);
-      await exited;
-      clearTimeout(t);
-    }
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await srv?.stop();
   });
 
   test('health reports the embedded chain', async () => {
@@ -168,10 +118,10 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
     assert.ok('gossip' in rep.body && 'authoritative' in rep.body);
   });
 
-  test('the pages show the chain: overview section and the agent\'s batches and challenge', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent` }, async () => {
+  test('the pages show the chain: overview section and the agent\'s batches and challenge', { skip: chromiumSkip }, async () => {
     assert.ok(cheater, 'runs after the challenge test');
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage();
       await page.goto(`${base}/`);

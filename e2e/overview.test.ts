@@ -6,48 +6,18 @@
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCREENSHOT = join(tmpdir(), 'zerox1-overview.png');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install -y chromium)`;
 
-let server: ChildProcess | undefined;
-let dataDir = '';
+let srv: RunningServer | undefined;
 let base = '';
-let log = '';
 let browser: Browser | undefined;
-
-async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined | false> | T | undefined | false): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}\n--- server log tail ---\n${log.slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function getJson<T>(path: string): Promise<{ status: number; body: T }> {
-  const res = await fetch(base + path);
-  return { status: res.status, body: (await res.json()) as T };
-}
+const until: RunningServer['until'] = (what, ms, probe) => srv!.until(what, ms, probe);
+const getJson = <T,>(path: string) => srv!.getJson<T>(path);
 
 interface Health {
   ok: boolean;
@@ -58,58 +28,18 @@ interface Health {
 
 describe('overview in Chromium against the real server', { skip, timeout: 300_000 }, () => {
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'zerox1-e2e-'));
-    server = spawn(process.execPath, ['scripts/start.mjs'], {
-      cwd: ROOT,
-      detached: true, // own process group: the launcher, server.ts and the demo agents stop together
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: join(dataDir, 'pglite'),
-        DATABASE_URL: '',
-        DEMO_AGENTS: '3',
-        BOOTSTRAP: '',
-        OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0 /ip4/127.0.0.1/tcp/0/ws',
-      },
-    });
-    const collect = (b: Buffer) => {
-      log += b.toString();
-      if (log.length > 200_000) log = log.slice(-100_000);
-    };
-    server.stdout!.on('data', collect);
-    server.stderr!.on('data', collect);
-    // Fresh checkout: the launcher runs `next build` first (about a minute on 2 cores).
-    const port = await until('the server to listen', 240_000, () => {
-      if (server!.exitCode !== null) throw new Error(`server exited with ${server!.exitCode}\n${log.slice(-3000)}`);
-      return /ready on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1];
-    });
-    base = `http://127.0.0.1:${port}`;
+    srv = await startServer((dir) => ({
+      DATA_DIR: join(dir, 'pglite'),
+      DEMO_AGENTS: '3',
+      OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0 /ip4/127.0.0.1/tcp/0/ws',
+    }));
+    base = srv.base;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
   after(async () => {
     await browser?.close().catch(() => undefined);
-    if (server?.pid && server.exitCode === null) {
-      const exited = new Promise((r) => server!.once('exit', r));
-      try {
-        process.kill(-server.pid, 'SIGTERM');
-      } catch {
-        /* already gone */
-      }
-      const t = setTimeout(() => {
-        try {
-          process.kill(-server!.pid!, 'SIGKILL');
-        } catch {
-          /* gone */
-        }
-      }, 10_000);
-      await exited;
-      clearTimeout(t);
-    }
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await srv?.stop();
   });
 
   test('GET /api/health reports the database, mesh peers and counts once the demo mesh runs', async () => {
