@@ -10,7 +10,6 @@
 #include "zerox1.h"
 #include "behavior_log.h"
 #include "zx_ed25519.h"
-#include "zx_cpi.h"
 
 #define ERR(name) BEHAVIOR_LOG_ERR_##name
 
@@ -32,7 +31,7 @@ static uint64_t initialize(const ZxInput *in) {
   if (!zx_is_system_empty(config)) return ERR(ALREADY_INITIALIZED);
   seeds[1].addr = &bump;
   SolSignerSeeds signer = {seeds, 2};
-  uint64_t r = zx_create_pda(admin, config, sizeof(behavior_log_Config), in->program_id, &signer);
+  uint64_t r = zx_create_account(admin, config, sizeof(behavior_log_Config), in->program_id, &signer);
   if (r) return r;
   behavior_log_Config *c = (behavior_log_Config *)config->data;
   c->discriminator = BEHAVIOR_LOG_CONFIG_DISC;
@@ -103,7 +102,7 @@ static uint64_t submit_batch(const ZxInput *in) {
   if (zx_ed25519_check(ixs->data, ixs->data_len, &x)) return ERR(BAD_SIGNATURE);
 
   SolSignerSeeds signer = {seeds, 4};
-  uint64_t r = zx_create_pda(payer, batch, sizeof(behavior_log_BatchAccount), in->program_id, &signer);
+  uint64_t r = zx_create_account(payer, batch, sizeof(behavior_log_BatchAccount), in->program_id, &signer);
   if (r) return r;
   behavior_log_BatchAccount *b = (behavior_log_BatchAccount *)batch->data;
   b->discriminator = BEHAVIOR_LOG_BATCH_ACCOUNT_DISC;

@@ -34,9 +34,9 @@ static uint64_t initialize(const ZxInput *in) {
   if (!zx_is_system_empty(config) || !zx_is_system_empty(vault)) return ERR(ALREADY_INITIALIZED);
 
   SolSignerSeeds csigner = {cseeds, 2}, vsigner = {vseeds, 2};
-  uint64_t r = zx_create_pda(admin, config, sizeof(challenge_Config), in->program_id, &csigner);
+  uint64_t r = zx_create_account(admin, config, sizeof(challenge_Config), in->program_id, &csigner);
   if (r) return r;
-  r = zx_create_pda(admin, vault, ZX_TOKEN_ACCOUNT_LEN, &tok_id, &vsigner);
+  r = zx_create_account(admin, vault, ZX_TOKEN_ACCOUNT_LEN, &tok_id, &vsigner);
   if (r) return r;
   r = zx_init_token_account(token, vault, mint, config->key);
   if (r) return r;
@@ -144,7 +144,7 @@ static challenge_AgentChallenges *agent_counters(const ZxInput *in, const SolAcc
     return NULL;
   }
   SolSignerSeeds signer = {seeds, 3};
-  *err = zx_create_pda(payer, acc, sizeof(challenge_AgentChallenges), in->program_id, &signer);
+  *err = zx_create_account(payer, acc, sizeof(challenge_AgentChallenges), in->program_id, &signer);
   if (*err) return NULL;
   challenge_AgentChallenges *ac = (challenge_AgentChallenges *)acc->data;
   ac->discriminator = CHALLENGE_AGENT_CHALLENGES_DISC;
@@ -197,7 +197,7 @@ static uint64_t submit_challenge(const ZxInput *in) {
   uint64_t r = zx_transfer(&tr, ZX_CHALLENGE_STAKE, NULL);
   if (r) return r;
   SolSignerSeeds signer = {seeds, 4};
-  r = zx_create_pda(challenger, ch_acc, sizeof(challenge_Challenge), in->program_id, &signer);
+  r = zx_create_account(challenger, ch_acc, sizeof(challenge_Challenge), in->program_id, &signer);
   if (r) return r;
   challenge_Challenge *ch = (challenge_Challenge *)ch_acc->data;
   ch->discriminator = CHALLENGE_CHALLENGE_DISC;

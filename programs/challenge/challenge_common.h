@@ -8,7 +8,6 @@
 #include "constants.h"
 #include "challenge.h"
 #include "behavior_log.h"
-#include "../behavior_log/zx_cpi.h"
 
 #define ERR(name) CHALLENGE_ERR_##name
 

@@ -237,17 +237,35 @@ static inline bool zx_is_identity_owner(const SolAccountInfo *token_acc, const S
 }
 
 /* ---- CPI helpers ---- */
-/* SPL Token `Transfer` (tag 3) of `amount` from `from` to `to`, signed by `authority` (and seeds when a PDA). */
-static inline uint64_t zx_token_transfer(const SolAccountInfo *token_program, const SolAccountInfo *from,
-                                         const SolAccountInfo *to, const SolAccountInfo *authority, uint64_t amount,
-                                         const SolSignerSeeds *signer) {
+/** Accounts of an SPL Token `Transfer` (a struct: upstream BPF allows at most 5 call arguments). */
+typedef struct {
+  const SolAccountInfo *token_program;
+  const SolAccountInfo *from;
+  const SolAccountInfo *to;
+  const SolAccountInfo *authority;
+} zx_transfer_accounts;
+
+/* SPL Token `Transfer` (tag 3) of `amount`, signed by the authority (and its PDA seeds when `signer`). */
+static inline uint64_t zx_transfer(const zx_transfer_accounts *a, uint64_t amount, const SolSignerSeeds *signer) {
   uint8_t data[9];
   data[0] = 3;
   for (int i = 0; i < 8; i++) data[1 + i] = (uint8_t)(amount >> (8 * i));
-  SolAccountMeta metas[3] = {{from->key, true, false}, {to->key, true, false}, {authority->key, false, true}};
-  SolInstruction ix = {token_program->key, metas, 3, data, 9};
-  SolAccountInfo infos[3] = {*from, *to, *authority};
-  return sol_invoke_signed_c(&ix, infos, 3, signer, signer ? 1 : 0);
+  SolAccountMeta metas[3] = {{a->from->key, true, false}, {a->to->key, true, false}, {a->authority->key, false, true}};
+  SolInstruction ix = {a->token_program->key, metas, 3, data, 9};
+  SolAccountInfo infos[4] = {*a->from, *a->to, *a->authority, *a->token_program};
+  return sol_invoke_signed_c(&ix, infos, 4, signer, signer ? 1 : 0);
+}
+
+/* SPL Token `InitializeAccount3` (tag 18) of `account` for `mint`, owned by `owner`. */
+static inline uint64_t zx_init_token_account(const SolAccountInfo *token_program, const SolAccountInfo *account,
+                                             const SolAccountInfo *mint, const SolPubkey *owner) {
+  uint8_t data[33];
+  data[0] = 18;
+  zx_memcpy(data + 1, owner, 32);
+  SolAccountMeta metas[2] = {{account->key, true, false}, {mint->key, false, false}};
+  SolInstruction ix = {token_program->key, metas, 2, data, 33};
+  SolAccountInfo infos[3] = {*account, *mint, *token_program};
+  return sol_invoke_signed_c(&ix, infos, 3, 0, 0);
 }
 
 /* Rent-exempt minimum for `space` bytes with the default rent (3480 lamports/byte-year, 2 years, 128-byte overhead). */
@@ -270,73 +288,13 @@ static inline uint64_t zx_create_account(const SolAccountInfo *payer, const SolA
   SolAccountMeta metas[2] = {{payer->key, true, true}, {account->key, true, true}};
   SolInstruction ix = {&system, metas, 2, data, 52};
   SolAccountInfo infos[2] = {*payer, *account};
-  return sol_invoke_signed_c(&ix, infos, 2, signer, 1);
-}
-
-/* ---- Instructions sysvar (Ed25519 program introspection) ---- */
-typedef struct {
-  const SolPubkey *program_id;
-  const uint8_t *data;
-  uint64_t data_len;
-} ZxSiblingIx;
-
-/* Number of instructions in the transaction and the index of the one executing now. */
-static inline bool zx_ix_sysvar_counts(const SolAccountInfo *sysvar, uint64_t *count, uint64_t *current) {
-  const SolPubkey id = ZX_INSTRUCTIONS_SYSVAR_ID;
-  if (!zx_key_eq(sysvar->key, &id) || sysvar->data_len < 4) return false;
-  const uint8_t *d = sysvar->data;
-  *count = (uint64_t)d[0] | ((uint64_t)d[1] << 8);
-  *current = (uint64_t)d[sysvar->data_len - 2] | ((uint64_t)d[sysvar->data_len - 1] << 8);
-  return true;
-}
-
-/* Loads instruction `index` of the transaction from the Instructions sysvar account. */
-static inline bool zx_ix_sysvar_load(const SolAccountInfo *sysvar, uint64_t index, ZxSiblingIx *out) {
-  uint64_t count, current;
-  if (!zx_ix_sysvar_counts(sysvar, &count, &current) || index >= count) return false;
-  const uint8_t *d = sysvar->data;
-  uint64_t len = sysvar->data_len;
-  if (2 + 2 * index + 2 > len) return false;
-  uint64_t off = (uint64_t)d[2 + 2 * index] | ((uint64_t)d[3 + 2 * index] << 8);
-  if (off + 2 > len) return false;
-  uint64_t nacc = (uint64_t)d[off] | ((uint64_t)d[off + 1] << 8);
-  off += 2 + 33 * nacc;
-  if (off + 34 > len) return false;
-  out->program_id = (const SolPubkey *)(d + off);
-  off += 32;
-  out->data_len = (uint64_t)d[off] | ((uint64_t)d[off + 1] << 8);
-  off += 2;
-  if (off + out->data_len > len) return false;
-  out->data = d + off;
-  return true;
-}
-
-
-/*
- * True when some instruction of the transaction is an Ed25519 program instruction with exactly one
- * signature whose public key, message and signature all live in that instruction (instruction
- * indexes 0xFFFF), with public key == `pubkey` and message == `msg` (`msg_len` bytes). The
- * runtime has already verified that signature before any program ran.
- */
-static inline bool zx_ed25519_verified(const SolAccountInfo *sysvar, const SolPubkey *pubkey, const uint8_t *msg,
-                                       uint64_t msg_len) {
-  uint64_t count, current;
-  if (!zx_ix_sysvar_counts(sysvar, &count, &current)) return false;
-  const SolPubkey ed = ZX_ED25519_PROGRAM_ID;
-  for (uint64_t i = 0; i < count; i++) {
-    ZxSiblingIx ix;
-    if (!zx_ix_sysvar_load(sysvar, i, &ix) || !zx_key_eq(ix.program_id, &ed)) continue;
-    const uint8_t *d = ix.data;
-    if (ix.data_len < 16 || d[0] != 1) continue;
-    uint64_t sig_off = zx_u16le(d + 2), sig_ix = zx_u16le(d + 4), pk_off = zx_u16le(d + 6), pk_ix = zx_u16le(d + 8);
-    uint64_t m_off = zx_u16le(d + 10), m_len = zx_u16le(d + 12), m_ix = zx_u16le(d + 14);
-    if (sig_ix != 0xffff || pk_ix != 0xffff || m_ix != 0xffff) continue;
-    if (sig_off + 64 > ix.data_len || pk_off + 32 > ix.data_len || m_off + m_len > ix.data_len) continue;
-    if (m_len != msg_len) continue;
-    if (!zx_memeq(d + pk_off, pubkey, 32) || !zx_memeq(d + m_off, msg, msg_len)) continue;
-    return true;
-  }
-  return false;
+  uint64_t r = sol_invoke_signed_c(&ix, infos, 2, signer, 1);
+  /*
+   * The runtime updates the serialized length but not the caller's copy of the account info; a
+   * later CPI passing the stale length (0) would read as the caller shrinking a foreign account.
+   */
+  if (r == 0) ((SolAccountInfo *)account)->data_len = space;
+  return r;
 }
 
 /* ---- Account checks ---- */

@@ -132,7 +132,7 @@ static uint64_t pay_lease(const ZxInput *in) {
     prev = l->status;
     l->paid_through_epoch += epochs;
   }
-  uint64_t rc = zx_token_transfer(token_program, payer_usdc, treasury, payer, cost, NULL);
+  uint64_t rc = zx_transfer(&(zx_transfer_accounts){token_program, payer_usdc, treasury, payer}, cost, NULL);
   if (rc != 0) return rc;
   l->total_paid += cost;
   l->status = next_status(l->paid_through_epoch, current, prev);

@@ -56,7 +56,7 @@ static uint64_t vault_pay(const Vault *v, const SolAccountInfo *to, uint64_t amo
   uint8_t bump = v->bump;
   SolSignerSeed seeds[2] = {ZX_SEED(STAKE_LOCK_SEED_VAULT_AUTHORITY), {&bump, 1}};
   SolSignerSeeds signer = {seeds, 2};
-  return zx_token_transfer(v->token_program, v->vault, to, v->authority, amount, &signer);
+  return zx_transfer(&(zx_transfer_accounts){v->token_program, v->vault, to, v->authority}, amount, &signer);
 }
 
 static uint64_t initialize(const ZxInput *in) {
@@ -159,7 +159,7 @@ static uint64_t lock_stake(const ZxInput *in) {
     s->agent = *agent->key;
     s->bump = bump;
   }
-  uint64_t rc = zx_token_transfer(token_program, owner_usdc, vault, owner, amount, NULL);
+  uint64_t rc = zx_transfer(&(zx_transfer_accounts){token_program, owner_usdc, vault, owner}, amount, NULL);
   if (rc != 0) return rc;
   SolClock clock = zx_clock();
   s->owner = *owner->key;
