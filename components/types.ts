@@ -131,7 +131,7 @@ export interface OverviewSnapshot {
   chain?: ChainOverviewView | null;
 }
 
-/** Chain summary of the overview: batches, challenges, stakes, leases (app/_lib/runtime ChainOverview). */
+/** Chain summary of the overview: batches, challenges, stakes, leases (served by app/_lib/runtime). */
 export interface ChainOverviewView {
   batches: number;
   verifiedBatches: number;

@@ -7,6 +7,7 @@
  * not one module graph. Type-only imports: nothing from lib/store is bundled.
  */
 import { getObservatory } from '../../lib/observer/runtime';
+import type { ChainOverviewView } from '../../components/types';
 import type {
   AgentRow,
   ConversationDetail,
@@ -58,16 +59,8 @@ export interface AgentChainView {
   challenges: ChallengeJson[];
 }
 
-/** The overview's chain section. */
-export interface ChainOverview {
-  batches: number;
-  verifiedBatches: number;
-  challenges: number;
-  resolvedChallenges: number;
-  lockedStakes: number;
-  activeLeases: number;
-  lastChallenge: { address: string; agent: string; epoch: string; status: string } | null;
-}
+/** The overview's chain section: the shape the page renders. */
+export type ChainOverview = ChainOverviewView;
 
 /**
  * Chain reads (issue 5 "REST", lib/chain/indexer/queries.ts), implemented by the server

@@ -6,8 +6,8 @@
  * `demoAgents` > 0 (agents with on-chain identities when the chain has a deployment we control).
  * Used by server.ts and by tests.
  */
-import { openStore, type Store } from '../../lib/store';
-import { adaptStore } from '../../lib/observer/store-adapter';
+import type { Store } from '../../lib/store';
+import { openObserverStore } from '../../lib/observer/store-adapter';
 import { startObservatory, type Observatory } from '../../lib/observer/observatory';
 import { startDemoMesh, type DemoMesh } from '../../lib/agents/demo-mesh';
 import type { ObservatoryConfig } from '../../lib/observer/config';
@@ -28,16 +28,9 @@ export interface Runtime {
 }
 
 export async function startRuntime(config: ObservatoryConfig, log: Logger): Promise<Runtime> {
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    epochSeconds: config.epochSeconds,
-    logger: (() => {
-      const l = log.child('store');
-      // The schema engine logs every migration script in full: keep that for LOG_LEVEL=debug.
-      return { info: (m: string) => (m.startsWith('schema-engine:') ? l.debug(m) : l.info(m)), warn: (m: string) => l.warn(m) };
-    })(),
-  });
+  // The schema engine logs every migration script in full: keep that for LOG_LEVEL=debug.
+  const l = log.child('store');
+  const store = await openObserverStore(config, { info: (m: string) => (m.startsWith('schema-engine:') ? l.debug(m) : l.info(m)), warn: (m: string) => l.warn(m) });
   store satisfies ReadStore;
   let chain: ChainRuntime | null = null;
   let observatory: Observatory;
@@ -47,7 +40,7 @@ export async function startRuntime(config: ObservatoryConfig, log: Logger): Prom
     // Token-2022 mint, signer = the wallet holding it; the observer's cache forgets an agent
     // when the chain registry sees its NFT move.
     const signers = chain?.registry;
-    observatory = await startObservatory({ config, logger: log.child('observer'), store: adaptStore(store as unknown as Record<string, unknown>), signers });
+    observatory = await startObservatory({ config, logger: log.child('observer'), store, signers });
     if (chain) {
       const cache = observatory.registry;
       chain.onIdentityChange((agent) => cache.invalidate(agent.toBytes()));

@@ -6,9 +6,6 @@
 /** Base of every lib/chain client error; carries an optional `cause`. */
 export class ChainError extends Error {
   override name = 'ChainError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /** A transaction was refused or failed on chain; `logs` and the custom program error if known. */

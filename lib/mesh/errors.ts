@@ -6,9 +6,6 @@
 /** Base of every lib/mesh error; carries an optional `cause`. */
 export class MeshError extends Error {
   override name = 'MeshError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /** The node is stopped (or stopping) and cannot publish, send or dial. */

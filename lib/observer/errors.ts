@@ -7,9 +7,6 @@
 /** Base of every lib/observer error; carries an optional `cause`. */
 export class ObserverError extends Error {
   override name = 'ObserverError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /** An environment variable is missing or malformed; the message names the variable. */

@@ -20,15 +20,3 @@ export function storeSignerSource(store: Pick<Store, 'keysFor' | 'registerSigner
     registerSigner: (agentId, publicKey, role = 'owner') => store.registerSignerKey({ agentId, publicKey, role, source: 'local' }),
   };
 }
-
-/**
- * The observer now takes lib/store's `Store` as is; kept so callers written against the earlier
- * duck-typed adapter keep compiling. Checks the methods the observer calls.
- */
-export function adaptStore(s: unknown): Store {
-  const o = s as Record<string, unknown>;
-  for (const m of ['ingestEnvelopes', 'recordDrops', 'keysFor', 'registerSignerKey', 'health', 'listen', 'notify', 'close']) {
-    if (typeof o?.[m] !== 'function') throw new TypeError(`store lacks ${m}()`);
-  }
-  return s as Store;
-}

@@ -6,9 +6,6 @@
 /** Base of every lib/protocol error; carries an optional `cause`. */
 export class ProtocolError extends Error {
   override name = 'ProtocolError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /**

@@ -5,9 +5,6 @@
 /** Base error of the store: database, migration or schema-engine failures. */
 export class StoreError extends Error {
   override name = 'StoreError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /** Applying the migrations at start failed; `cause` holds the engine's or database's error. */

@@ -3,6 +3,7 @@
  * Byte fields are Uint8Array; 64-bit protocol integers are bigint.
  */
 import type { Envelope } from '../protocol/types';
+import type { ReputationState } from '../protocol/reputation';
 
 /** Where an envelope came from (issue 3: gossip, stream, upload). */
 export type EnvelopeSource = 'gossip' | 'stream' | 'upload';
@@ -119,15 +120,9 @@ export interface ConversationGraph {
 }
 
 /** Reputation vector (PROTOCOL.md §7); `kind` gossip = live fold, batch = authoritative. */
-export interface ReputationRow {
+export interface ReputationRow extends ReputationState {
   agentId: Uint8Array;
   kind: 'gossip' | 'batch';
-  reliabilityScore: bigint;
-  cooperationIndex: bigint;
-  notaryAccuracy: bigint;
-  totalTasks: bigint;
-  totalNotarized: bigint;
-  totalDisputes: bigint;
   lastEpoch: number | null;
   updatedAt: Date;
 }

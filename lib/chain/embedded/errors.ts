@@ -6,9 +6,6 @@
 /** Base of every embedded-chain error; carries an optional `cause`. */
 export class EmbeddedChainError extends Error {
   override name = 'EmbeddedChainError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /** JSON-RPC 2.0 and Solana RPC error codes used by the server. */
