@@ -161,7 +161,8 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
     const seed = key(i, 'seed');
     const id = key(i, 'id');
     await obs.registry.register(id, publicKeyFromSeed(seed));
-    const c = fork(child('./bench-ingest-publisher.ts'), [], { execArgv: ['--import', 'tsx', '--import', SETUP], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const prof = PROFILE && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [];
+    const c = fork(child('./bench-ingest-publisher.ts'), [], { execArgv: ['--import', 'tsx', '--import', SETUP, ...prof], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     pubs.push(c);
     ready.push(ask(c, { t: 'config', seedHex: toHex(seed), idHex: toHex(id), bootstrap: [obs.mesh.multiaddrs()[0]], topicIndex: i }, 'ready'));
   }

@@ -12,7 +12,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket } from 'ws';
-import type { LiveBus, LiveEvent } from '../../lib/observer/types';
+import type { LiveBus } from '../../lib/observer/types';
+import { eventJson } from '../../lib/observer/events';
 
 export const STREAM_PATH = '/api/stream';
 
@@ -70,13 +71,7 @@ function corkForTick(client: Client): void {
 }
 
 /** JSON with bigints as decimal strings and bytes as lowercase hex (LiveEvent contract). */
-export function serializeEvent(event: LiveEvent): string {
-  return JSON.stringify(event, (_key, value: unknown) => {
-    if (typeof value === 'bigint') return value.toString();
-    if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
-    return value;
-  });
-}
+export const serializeEvent = eventJson;
 
 /** Subscribes to `bus` and serves its events to WebSocket clients on {@link STREAM_PATH}. */
 export function createStreamHub(bus: LiveBus, options: StreamHubOptions = {}): StreamHub {

@@ -210,7 +210,9 @@ function toGossip(r: MeshValidationResult): TopicValidatorResult {
 
 /**
  * gossipsub 17 writes without backpressure (its OutboundStream has a "TODO: backpressure"),
- * so publish() waits here on any recipient stream that reports a full buffer.
+ * so publish() waits here on any recipient stream that reports a full buffer, until its
+ * `drain` event (the stream's own onDrain() promise is not renewed after the first drain, so
+ * it cannot be used) or DRAIN_TIMEOUT_MS.
  */
 async function drainOutbound(gs: GossipSub, recipients: string[]): Promise<void> {
   const outbound = (gs as unknown as { streamsOutbound?: OutboundStreams }).streamsOutbound;
@@ -218,9 +220,26 @@ async function drainOutbound(gs: GossipSub, recipients: string[]): Promise<void>
   const waits: Promise<void>[] = [];
   for (const id of recipients) {
     const raw = outbound.get(id)?.rawStream;
-    if (raw?.writableNeedsDrain === true) {
-      waits.push(raw.onDrain({ signal: AbortSignal.timeout(DRAIN_TIMEOUT_MS) }).catch(() => undefined));
-    }
+    if (raw?.writableNeedsDrain === true) waits.push(writable(raw, Date.now() + DRAIN_TIMEOUT_MS));
   }
   if (waits.length > 0) await Promise.all(waits);
+}
+
+/** Resolves once `raw` accepts writes again, it closes, or the deadline passes. */
+async function writable(raw: Stream, deadline: number): Promise<void> {
+  while (raw.writableNeedsDrain && raw.status === 'open') {
+    const left = deadline - Date.now();
+    if (left <= 0) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        raw.removeEventListener('drain', done);
+        raw.removeEventListener('close', done);
+        resolve();
+      };
+      const timer = setTimeout(done, left);
+      raw.addEventListener('drain', done);
+      raw.addEventListener('close', done);
+    });
+  }
 }

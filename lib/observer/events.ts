@@ -21,6 +21,28 @@ function repJson(r: ReputationState): Record<string, string> {
   return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v)]));
 }
 
+const json = new WeakMap<LiveEvent, string>();
+/** Events built here hold only JSON values: they serialise without a replacer. */
+const plain = new WeakSet<LiveEvent>();
+
+/**
+ * The JSON text of an event, made once per event object and shared by every consumer (WebSocket
+ * clients, the cross-process NOTIFY). Bigints become decimal strings and bytes lowercase hex, for
+ * any event that still carries them.
+ */
+export function eventJson(event: LiveEvent): string {
+  let s = json.get(event);
+  if (s === undefined) {
+    s = plain.has(event) ? JSON.stringify(event) : JSON.stringify(event, (_key, value: unknown) => {
+      if (typeof value === 'bigint') return value.toString();
+      if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+      return value;
+    });
+    json.set(event, s);
+  }
+  return s;
+}
+
 /** The `message` event's data for a stored envelope. */
 export function messageData(item: IngestItem): Record<string, unknown> {
   const e = item.envelope;
@@ -42,9 +64,10 @@ export type ReputationCache = Map<string, ReputationState>;
 export function eventsFor(item: IngestItem, newAgents: readonly Uint8Array[], reputations: ReputationCache, at: number): LiveEvent[] {
   const e = item.envelope;
   const out: LiveEvent[] = [];
-  for (const a of newAgents) out.push({ type: 'agent_joined', at, data: { agent: toHex(a), firstSeenBy: toHex(item.id) } });
-  out.push({ type: 'message', at, data: messageData(item) });
-  const base = { envelopeId: toHex(item.id), conversationId: toHex(e.conversationId), sender: toHex(e.sender), recipient: toHex(e.recipient) };
+  const msg = messageData(item);
+  for (const a of newAgents) out.push({ type: 'agent_joined', at, data: { agent: toHex(a), firstSeenBy: msg.id } });
+  out.push({ type: 'message', at, data: msg });
+  const base = { envelopeId: msg.id as string, conversationId: msg.conversationId as string, sender: msg.sender as string, recipient: msg.recipient as string };
   switch (e.msgType) {
     case MsgType.FEEDBACK: {
       const f = decodeFeedback(e.payload);
@@ -74,5 +97,6 @@ export function eventsFor(item: IngestItem, newAgents: readonly Uint8Array[], re
       break;
     }
   }
+  for (const ev of out) plain.add(ev);
   return out;
 }

@@ -16,7 +16,7 @@ import { createIngestQueue, type IngestQueue, type Store } from '../store';
 import type { ObservatoryConfig } from './config';
 import { createLiveBus } from './bus';
 import { CachedSignerRegistry } from './registry';
-import { eventsFor } from './events';
+import { eventJson, eventsFor } from './events';
 import { parseUploadBody } from './upload';
 import { openObserverStore, storeSignerSource } from './store-adapter';
 import type { SignerSource } from './registry';
@@ -112,7 +112,9 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       const payloads = notifyWaiting.splice(0, NOTIFY_PER_QUERY);
       try {
         if (payloads.length === 1) await store.notify(LIVE_CHANNEL, payloads[0]);
-        else await store.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS x(p, i) ORDER BY i', [LIVE_CHANNEL, payloads]);
+        // Each payload is a JSON object, so together they are one JSON array: one text
+        // parameter without per-element escaping; `json` keeps each element's text verbatim.
+        else await store.query('SELECT pg_notify($1, p::text) FROM json_array_elements($2::json) WITH ORDINALITY AS x(p, i) ORDER BY i', [LIVE_CHANNEL, `[${payloads.join(',')}]`]);
       } catch (e) {
         if (!stopped) log.warn('live NOTIFY failed', e);
       }
@@ -131,7 +133,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       size = 0;
     };
     for (const e of events) {
-      const j = JSON.stringify(e);
+      const j = eventJson(e);
       if (j.length > NOTIFY_MAX) continue;
       if (size + j.length > NOTIFY_MAX) send();
       chunk.push(j);

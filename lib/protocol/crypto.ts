@@ -145,11 +145,19 @@ async function loadSodiumBackend(): Promise<Ed25519Backend | undefined> {
       crypto_sign_seed_keypair(pk: Uint8Array, sk: Uint8Array, seed: Uint8Array): void;
       crypto_sign_detached(sig: Uint8Array, m: Uint8Array, sk: Uint8Array): void;
     };
+    // Deriving the key pair costs a scalar multiplication, as much as the signature itself; a
+    // signer signs with the same seed again and again, so the last few pairs are kept.
+    const pairs = new Map<string, { pk: Uint8Array; sk: Uint8Array }>();
     const keypair = (seed: Uint8Array) => {
-      const pk = new Uint8Array(32);
-      const sk = new Uint8Array(64);
-      s.crypto_sign_seed_keypair(pk, sk, seed);
-      return { pk, sk };
+      const k = Buffer.from(seed.buffer, seed.byteOffset, seed.byteLength).toString('hex');
+      let kp = pairs.get(k);
+      if (kp === undefined) {
+        kp = { pk: new Uint8Array(32), sk: new Uint8Array(64) };
+        s.crypto_sign_seed_keypair(kp.pk, kp.sk, seed);
+        if (pairs.size >= 64) pairs.delete(pairs.keys().next().value!);
+        pairs.set(k, kp);
+      }
+      return kp;
     };
     return {
       name: 'sodium-native',
@@ -166,7 +174,7 @@ async function loadSodiumBackend(): Promise<Ed25519Backend | undefined> {
         s.crypto_sign_detached(out, msg, keypair(seed).sk);
         return out;
       },
-      publicKey: (seed) => keypair(seed).pk,
+      publicKey: (seed) => keypair(seed).pk.slice(),
     };
   } catch {
     return undefined;

@@ -33,6 +33,12 @@ export interface Tx extends Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs one statement as a named prepared statement where the driver supports it (Postgres:
+   * parsed once per connection; Buffer parameters travel in binary), in its own implicit
+   * transaction.
+   */
+  prepared<T = Record<string, unknown>>(name: string, sql: string, params?: unknown[]): Promise<T[]>;
   /** Runs `fn` in one transaction (BEGIN … COMMIT, ROLLBACK on throw). */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs `fn` holding a session-level advisory lock (Postgres) or an in-process mutex (PGlite). */
@@ -63,6 +69,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   return {
     kind: 'pglite',
     ...queryable(client),
+    prepared: async <T>(_name: string, sql: string, params?: unknown[]) => (await client.query<T>(sql, params as unknown[])).rows,
     transaction: (fn) => client.transaction((tx) => fn({
       ...queryable(tx),
       session: client,
@@ -115,6 +122,9 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
     kind: 'postgres',
     async query<T>(sql: string, params?: unknown[]) {
       return (await pool.query(sql, params)).rows as T[];
+    },
+    async prepared<T>(name: string, sql: string, params?: unknown[]) {
+      return (await pool.query({ name, text: sql, values: params })).rows as T[];
     },
     async transaction(fn) {
       const c = await pool.connect();

@@ -1,16 +1,18 @@
 /**
- * The ingest hot path (issue 3 "Ingest is batched and idempotent"). Per batch, one transaction
- * with two round trips: a binary `COPY` of the batch into a session-local staging table
- * (stage.ts), then one prepared statement that inserts the envelopes with
- * `ON CONFLICT (id) DO NOTHING RETURNING id` and derives agents, conversations, pairs, FEEDBACK
- * and NOTARIZE_BID rows and per-type counters set-based from exactly the rows it inserted. So a
+ * The ingest hot path (issue 3 "Ingest is batched and idempotent"). Per batch, one statement
+ * inserts the envelopes with `ON CONFLICT (id) DO NOTHING RETURNING id` and derives agents,
+ * conversations, pairs, FEEDBACK and NOTARIZE_BID rows and per-type counters set-based from
+ * exactly the rows it inserted. On Postgres the batch travels as binary array parameters of that
+ * one prepared statement (one round trip, atomic without a transaction block); on PGlite, which
+ * has no round trips to save, a binary `COPY` into a session-local staging table precedes it in
+ * one transaction (stage.ts encodes both forms from one column list). So a
  * re-seen envelope creates nothing and counts nothing, across restarts and across several
  * processes writing to one Postgres. Derived values are order-independent (min/max/sum, ties
  * broken by msg_type), so any split of the same envelopes into batches gives the same rows.
  */
 import { toHex } from '../protocol/hex';
 import { conversationStage, outcomeOf } from './derive';
-import { encodeStage, STAGE_DDL } from './stage';
+import { encodeColumns, encodeStage, STAGE_DDL, UNNEST_COLUMNS } from './stage';
 import type { Db, Tx } from './db';
 import type { IngestItem, IngestResult } from './types';
 
@@ -29,18 +31,18 @@ const stateOf = (rank: number) => { for (let t = 0; t < 256; t++) { const s = co
 const U64 = '18446744073709551616';
 const u64 = (c: string) => `CASE WHEN s.${c} < 0 THEN s.${c}::numeric + ${U64} ELSE s.${c}::numeric END`;
 
-/** $1 unused placeholder-free: the whole batch is in zx_stage. */
-export const INGEST_SQL = `
-WITH ins AS (
+/** The ingest statement over the staged rows `stage` (a table or a CTE with STAGE_COLUMNS). */
+const ingestSql = (head: string, stage: string) => `
+WITH ${head}ins AS (
   INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id,
     payload_hash, payload_len, signature, raw, source, topic, received_at, epoch)
   SELECT s.id, s.version, s.msg_type, s.sender, s.recipient, s.ts, ${u64('block_ref')}, ${u64('nonce')}, s.conversation_id,
     s.payload_hash, s.payload_len, s.signature, s.raw, s.source::"EnvelopeSource", s.topic, s.received_at, s.epoch
-  FROM zx_stage s ORDER BY s.id
+  FROM ${stage} s ORDER BY s.id
   ON CONFLICT (id) DO NOTHING
   RETURNING id
 ), n AS MATERIALIZED (
-  SELECT s.* FROM zx_stage s JOIN ins ON ins.id = s.id
+  SELECT s.* FROM ${stage} s JOIN ins ON ins.id = s.id
 ), ap AS (
   SELECT sender AS id, received_at AS at, 1 AS sent FROM n
   UNION ALL SELECT recipient, received_at, 0 FROM n WHERE direct
@@ -101,6 +103,11 @@ WITH ins AS (
 )
 SELECT false AS agent, id FROM ins UNION ALL SELECT true, id FROM ag WHERE inserted`;
 
+/** PGlite: the batch is in the session's zx_stage (COPY in the same transaction). */
+export const INGEST_SQL = ingestSql('', 'zx_stage');
+/** Postgres: the batch is the 28 binary array parameters of encodeColumns. */
+export const INGEST_PARAMS_SQL = ingestSql(`input AS (SELECT * FROM ${UNNEST_COLUMNS}), `, 'input');
+
 /** Epoch number of a timestamp (µs), clamped to int4. */
 export function epochOfFn(epochSeconds: number): (ts: bigint) => number {
   const len = BigInt(epochSeconds) * 1_000_000n;
@@ -128,10 +135,14 @@ export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSec
   }
   const keys = [...unique.keys()].sort();
   const sorted = keys.map((k) => unique.get(k)!);
-  const data = encodeStage(sorted, epochOf);
   for (let attempt = 0; ; attempt++) {
     let session: object | undefined;
     try {
+      if (db.kind === 'postgres') {
+        const rows = await db.prepared<Row>('zx_ingest_params', INGEST_PARAMS_SQL, encodeColumns(sorted, epochOf));
+        return result(rows, sorted, keys, items.length);
+      }
+      const data = encodeStage(sorted, epochOf);
       return await db.transaction(async (tx) => {
         session = tx.session;
         return writeBatch(tx, sorted, keys, data, items.length);
@@ -146,13 +157,19 @@ export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSec
   }
 }
 
+type Row = { agent: boolean; id: Uint8Array };
+
 async function writeBatch(tx: Tx, sorted: IngestItem[], keys: string[], data: Uint8Array, total: number): Promise<IngestResult> {
   if (!staged.has(tx.session)) {
     await tx.query(STAGE_DDL);
     staged.add(tx.session);
   }
   await tx.copyIn('zx_stage', data);
-  const rows = await tx.prepared<{ agent: boolean; id: Uint8Array }>('zx_ingest', INGEST_SQL);
+  return result(await tx.prepared<Row>('zx_ingest', INGEST_SQL), sorted, keys, total);
+}
+
+/** Ids this statement inserted, in batch order, and agents it created. */
+function result(rows: Row[], sorted: IngestItem[], keys: string[], total: number): IngestResult {
   const fresh = new Set<string>();
   const newAgents: Uint8Array[] = [];
   for (const r of rows) {
