@@ -50,7 +50,7 @@ describe('overview in Chromium against the real server', { skip, timeout: 300_00
     assert.equal(h.ok, true);
     assert.deepEqual(h.database, { ok: true, kind: 'pglite' });
     assert.match(h.mesh.peerId, /^12D3KooW/);
-    assert.ok(h.mesh.multiaddrs.every((a) => a.startsWith('/ip4/127.0.0.1/')), 'observer listens on loopback only');
+    assert.ok(h.mesh.multiaddrs.every((a) => a.startsWith('/ip4/127.0.0.1/')), `observer listens on loopback only: ${h.mesh.multiaddrs.join(' ')}`);
     assert.ok(h.counts.agents >= 3);
   });
 
@@ -67,9 +67,12 @@ describe('overview in Chromium against the real server', { skip, timeout: 300_00
     const upload = await fetch(`${base}/api/ingest/envelopes`, { method: 'POST', headers: { 'content-type': 'application/cbor' }, body: new Uint8Array([0xa0]) });
     assert.equal(upload.status, 400);
     assert.match(((await upload.json()) as { error: string }).error, /not a CBOR array/);
-    const typed = await getJson<{ envelopes: { type: string }[] }>('/api/envelopes?type=BEACON&limit=5');
-    assert.equal(typed.status, 200);
-    assert.ok(typed.body.envelopes.length > 0);
+    // Agents beacon every few seconds: wait for one to be stored, then filter by type.
+    const typed = await until('a stored BEACON', 30_000, async () => {
+      const r = await getJson<{ envelopes: { type: string }[] }>('/api/envelopes?type=BEACON&limit=5');
+      assert.equal(r.status, 200);
+      return r.body.envelopes.length > 0 ? r : undefined;
+    });
     assert.ok(typed.body.envelopes.every((e) => e.type === 'BEACON'));
   });
 

@@ -11,9 +11,11 @@
  * whole machine (/proc/stat), ingest batch sizes and times, and for the paced phase the latency
  * split publish → validated → batch start → committed.
  *
- * Env: BENCH_PUBLISHERS (3), BENCH_TOTAL (30000), BENCH_RATE (2000), BENCH_SECONDS (5),
+ * Env: BENCH_PUBLISHERS (3), BENCH_WARMUP (6000, not measured), BENCH_TOTAL (30000), BENCH_RATE (2000), BENCH_SECONDS (5),
  * BENCH_RUNS (1: with more, medians are printed), BENCH_ONLY (postgres|pglite),
- * BENCH_PROFILE (directory: CPU profile of the observer per phase),
+ * BENCH_PROFILE (directory: CPU profile of the observer per phase, and of one publisher),
+ * BENCH_TICK_MS (1: paced publishers sleep at least this long between bursts),
+ * VERIFY_WORKERS (the observer's signature worker threads; default cores − 1, at least 1),
  * BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -35,9 +37,11 @@ import { quietLogger } from '../lib/observer/testing';
 import { openObserverStore } from '../lib/observer/store-adapter';
 import { createTestDatabase } from '../lib/store/testing';
 import { createStreamHub } from '../app/_server/stream';
+import { defaultVerifyWorkers } from '../lib/observer/verify-pool';
 
 const P = Number(process.env.BENCH_PUBLISHERS ?? 3);
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 30_000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 6_000);
 const RATE = Number(process.env.BENCH_RATE ?? 2_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 1));
@@ -91,7 +95,7 @@ const ask = (c: ChildProcess, m: Msg, want: string) => new Promise<Msg>((res) =>
 
 async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
   let cleanup: () => Promise<void>;
-  const base = { ...loadConfig({}), listen: ['/ip4/127.0.0.1/tcp/0'], demoAgents: 0 };
+  const base = { ...loadConfig({ VERIFY_WORKERS: process.env.VERIFY_WORKERS }), listen: ['/ip4/127.0.0.1/tcp/0'], demoAgents: 0 };
   let config = base;
   if (kind === 'pglite') {
     const dir = mkdtempSync(join(tmpdir(), 'zx-bench-'));
@@ -106,7 +110,7 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
       return `Postgres at ${PG} unavailable (${(e as Error).message}): skipped`;
     }
   }
-  let phase: 'idle' | 'load' | 'paced' = 'idle';
+  let phase: 'idle' | 'warmup' | 'load' | 'paced' = 'idle';
   let pacedFrom = Infinity; // envelopes with a timestamp from here on belong to the paced phase
   const store = await openObserverStore(config);
   const ing = { batches: 0, items: 0, ms: 0 };
@@ -180,7 +184,7 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
   if (session) { session.connect(); mkdirSync(PROFILE!, { recursive: true }); await session.post('Profiler.enable'); }
 
   /** Runs one phase; prints its diagnostics. */
-  const measure = async (name: 'load' | 'paced', count: number, ratePerSec: number) => {
+  const measure = async (name: 'warmup' | 'load' | 'paced', count: number, ratePerSec: number) => {
     const eld = monitorEventLoopDelay({ resolution: 2 });
     const ing0 = { ...ing };
     const m0 = machineCpu();
@@ -211,6 +215,14 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
     return committed - c0;
   };
 
+  // Warm-up (not counted): the observer's code is optimised by V8 and the database's caches
+  // are filled before anything is measured, as in a long-running observatory.
+  const warm = Math.ceil(WARMUP / P);
+  if (warm > 0) {
+    await measure('warmup', warm, 0);
+    phase = 'idle';
+    await sleep(500);
+  }
   // Throughput: every publisher as fast as gossipsub's backpressure lets it (pre-signed).
   const per = Math.ceil(TOTAL / P);
   let rate = NaN;
@@ -253,7 +265,7 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
   return res;
 }
 
-console.log(`bench:ingest: ${P} publisher processes, ${TOTAL} envelopes for throughput, then ${RATE}/s for ${SECONDS} s; ${RUNS} run(s); Ed25519 backend ${ed25519Backend().name}; load average ${la()}`);
+console.log(`bench:ingest: ${P} publisher processes, ${WARMUP} envelopes of warm-up, ${TOTAL} envelopes for throughput, then ${RATE}/s for ${SECONDS} s; ${RUNS} run(s); Ed25519 backend ${ed25519Backend().name}; signature workers ${process.env.VERIFY_WORKERS ?? defaultVerifyWorkers()}; load average ${la()}`);
 const kinds = (process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : ['postgres', 'pglite']) as Array<'postgres' | 'pglite'>;
 const all = new Map<string, Array<Result & { check: number }>>();
 for (let run = 1; run <= RUNS; run++) {

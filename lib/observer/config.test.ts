@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       bootstrap: [],
       demoAgents: 8,
       epochSeconds: 86_400,
+      verifyWorkers: undefined,
       solanaRpcUrl: undefined,
       solanaWsUrl: undefined,
     });
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
       BOOTSTRAP: '/ip4/10.0.0.1/tcp/4001/p2p/12D3KooWA1',
       DEMO_AGENTS: '0',
       EPOCH_SECONDS: '60',
+      VERIFY_WORKERS: '0',
       SOLANA_RPC_URL: 'http://127.0.0.1:8899',
       SOLANA_WS_URL: 'ws://127.0.0.1:8900',
     });
@@ -36,6 +38,7 @@ describe('loadConfig', () => {
     assert.deepEqual(c.bootstrap, ['/ip4/10.0.0.1/tcp/4001/p2p/12D3KooWA1']);
     assert.equal(c.demoAgents, 0);
     assert.equal(c.epochSeconds, 60);
+    assert.equal(c.verifyWorkers, 0);
     assert.equal(c.solanaRpcUrl, 'http://127.0.0.1:8899');
     assert.equal(c.solanaWsUrl, 'ws://127.0.0.1:8900');
   });
@@ -51,6 +54,8 @@ describe('loadConfig', () => {
     ['DEMO_AGENTS', '2.5'],
     ['DEMO_AGENTS', '1000'],
     ['EPOCH_SECONDS', '0'],
+    ['VERIFY_WORKERS', '-1'],
+    ['VERIFY_WORKERS', '65'],
     ['SOLANA_RPC_URL', 'ws://x'],
     ['SOLANA_WS_URL', 'http://x'],
   ];

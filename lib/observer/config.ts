@@ -27,6 +27,8 @@ export interface ObservatoryConfig {
   /** Demo agents to run beside the observer; 0 disables the demo mesh. */
   demoAgents: number;
   epochSeconds: number;
+  /** Worker threads checking live signatures; undefined = available cores − 1 (at least 1), 0 = none. */
+  verifyWorkers?: number;
   solanaRpcUrl?: string;
   solanaWsUrl?: string;
 }
@@ -73,6 +75,7 @@ const fields = {
   BOOTSTRAP: z.string().transform(list).pipe(z.array(multiaddr)),
   DEMO_AGENTS: intIn(0, 64),
   EPOCH_SECONDS: intIn(1, 31_536_000),
+  VERIFY_WORKERS: intIn(0, 64),
   SOLANA_RPC_URL: url(['http:', 'https:']),
   SOLANA_WS_URL: url(['ws:', 'wss:']),
 } as const;
@@ -105,6 +108,7 @@ export function loadConfig(env: Env = process.env): ObservatoryConfig {
     bootstrap: parse(env, 'BOOTSTRAP') ?? [],
     demoAgents: parse(env, 'DEMO_AGENTS') ?? DEFAULT_DEMO_AGENTS,
     epochSeconds: parse(env, 'EPOCH_SECONDS') ?? DEFAULT_EPOCH_SECONDS,
+    verifyWorkers: parse(env, 'VERIFY_WORKERS'),
     solanaRpcUrl: parse(env, 'SOLANA_RPC_URL'),
     solanaWsUrl: parse(env, 'SOLANA_WS_URL'),
   };

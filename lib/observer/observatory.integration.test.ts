@@ -21,7 +21,9 @@ const backends: Array<'pglite' | 'postgres'> = ['pglite', 'postgres'];
 
 for (const kind of backends) {
   const skip = kind === 'postgres' && !process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL is not set: Postgres run skipped' : false;
-  describe(`observer with three agents on ${kind}`, { skip }, () => {
+  // Both live-validation paths: signatures on the event loop (PGlite run) and on worker threads.
+  const verifyWorkers = kind === 'pglite' ? 0 : 1;
+  describe(`observer with three agents on ${kind}, signatures ${verifyWorkers ? 'on a worker thread' : 'on the event loop'}`, { skip }, () => {
     let backend: TestBackend;
     let obs: Observatory;
     let demo: DemoMesh;
@@ -33,7 +35,7 @@ for (const kind of backends) {
 
     before(async () => {
       backend = await makeBackend(kind);
-      obs = await startObservatory({ config: backend.config, logger: quietLogger, global: false });
+      obs = await startObservatory({ config: backend.config, logger: quietLogger, global: false, verifyWorkers });
       obs.bus.subscribe((e) => events.push(e));
       demo = await startDemoMesh({
         count: 3, bootstrap: obs.mesh.multiaddrs(), epochSeconds: 86_400, seed: 1, misbehaving: -1, autopilot: false,
@@ -138,7 +140,7 @@ for (const kind of backends) {
       const ids0 = conv0.envelopes.map((e) => toHex(e.id)).sort();
       await demo.stop();
       await obs.stop();
-      obs = await startObservatory({ config: backend.config, logger: quietLogger, global: false });
+      obs = await startObservatory({ config: backend.config, logger: quietLogger, global: false, verifyWorkers });
       const conv1 = (await obs.store.getConversation(fromHex(CONV)))!;
       assert.deepEqual(conv1.envelopes.map((e) => toHex(e.id)).sort(), ids0);
       const total0 = (await obs.store.health()).envelopes;

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createMeshNode, type MeshNode, type MeshValidateMeta, type MeshValidationOutcome, type MeshLimits } from '../mesh';
-import { validateEnvelopeSync } from '../protocol/validate';
+import { finishValidation, prepareValidation, validateEnvelopeSync, type PendingSignature } from '../protocol/validate';
 import type { ValidationResult } from '../protocol/types';
 import { toHex } from '../protocol/hex';
 import type { ReputationState } from '../protocol/reputation';
@@ -22,6 +22,7 @@ import { openObserverStore, storeSignerSource } from './store-adapter';
 import type { SignerSource } from './registry';
 import type { HealthReport, LiveBus, LiveEvent, UploadItemResult } from './types';
 import { setObservatory, getObservatory } from './runtime';
+import { createSignaturePool, defaultVerifyWorkers, type SignaturePool } from './verify-pool';
 
 /** Minimal logger (console satisfies it). */
 export interface Logger {
@@ -45,6 +46,11 @@ export interface StartObservatoryParams {
   limits?: Partial<MeshLimits>;
   /** Register in the process-global runtime slot (default true). */
   global?: boolean;
+  /**
+   * Worker threads that check live envelopes' signatures (default: available cores − 1, at
+   * least 1); 0 checks them on the event loop.
+   */
+  verifyWorkers?: number;
 }
 
 export interface UploadOutcome {
@@ -212,11 +218,46 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     }
   }
 
-  // Synchronous on a cache hit: envelopes of one sender are checked in arrival order, which the
-  // per-sender nonce rule needs (an await here would let a later nonce overtake an earlier one).
+  const verifyWorkers = params.verifyWorkers ?? config.verifyWorkers ?? defaultVerifyWorkers();
+  let pool: SignaturePool | undefined;
+  try {
+    pool = verifyWorkers > 0 ? createSignaturePool({ workers: verifyWorkers }) : undefined;
+  } catch (e) {
+    log.warn('signature workers unavailable; checking on the event loop', e);
+  }
+
+  /** §3 up to the signature with the cached registry; on a cache miss, load the sender and retry once. */
+  async function prepare(bytes: Uint8Array): Promise<ValidationResult | PendingSignature> {
+    const registry0 = { keysFor: (id: Uint8Array) => { const k = registry.peek(id); if (k === undefined) throw new RegistryMiss(id); return k; } };
+    try {
+      return prepareValidation(bytes, registry0);
+    } catch (e) {
+      if (!(e instanceof RegistryMiss)) throw e;
+      await registry.load(e.agentId);
+      return prepareValidation(bytes, registry0);
+    }
+  }
+
+  /**
+   * Live validation. Without workers it is synchronous on a cache hit. With workers, the
+   * signature is checked on a worker and the rest of §3 (nonce, timestamp at arrival) runs
+   * when the pool resolves, which it does in submission order: either way envelopes of one
+   * sender are finished in arrival order, as the per-sender nonce rule needs.
+   */
   async function validateLive(bytes: Uint8Array, meta: MeshValidateMeta): Promise<MeshValidationOutcome> {
     if (stopped) return 'ignore';
-    const r = await check(bytes, 'live');
+    let r: ValidationResult;
+    if (pool === undefined) {
+      r = await check(bytes, 'live');
+    } else {
+      const nowUs = BigInt(clock()) * 1000n;
+      const p = await prepare(bytes);
+      if ('ok' in p) r = p;
+      else {
+        const verified = await pool.verify(p.signature, p.preimage, p.keys);
+        r = finishValidation(p, verified, { mode: 'live', nonces, nowUs });
+      }
+    }
     if (!r.ok) return { result: r.reason === 'replay' || r.reason === 'timestamp' ? 'ignore' : 'reject', reason: r.reason };
     const item: IngestItem = { id: r.id, envelope: r.envelope, raw: bytes, source: meta.via, topic: meta.via === 'gossip' ? meta.topic : undefined, receivedAt: new Date(clock()) };
     queue.push(item).catch((e) => log.error('ingest failed', e));
@@ -298,6 +339,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       stopped = true;
       clearInterval(dropTimer);
       await mesh.stop().catch((e) => log.warn('mesh stop failed', e));
+      await pool?.close();
       await queue.close().catch((e) => log.warn('ingest queue close failed', e));
       await flushDrops();
       await notifying;

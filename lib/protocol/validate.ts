@@ -68,6 +68,13 @@ function stage2(r: ReadEnvelope, keys: readonly Uint8Array[], params: ValidatePa
   } finally {
     own[0] = 0x8c;
   }
+  return stage3(r, verified, params);
+}
+
+/** §3 from the signature's outcome on: replay, timestamp (live), payload checks; live nonce update. */
+function stage3(r: ReadEnvelope, verified: boolean, params: ValidateParams | ValidateSyncParams | FinishParams): ValidationResult {
+  const e = r.envelope;
+  const own = r.bytes;
   if (!verified) return { ok: false, reason: 'signature' };
   let senderHex = '';
   if (params.mode === 'live') {
@@ -118,4 +125,48 @@ export function validateEnvelopeSync(bytes: Uint8Array, params: ValidateSyncPara
   // A registry failure is the caller's outage, not hostile input: it propagates.
   const keys = params.registry.keysFor(s.envelope.sender);
   return stage2(s, keys, params);
+}
+
+/**
+ * An envelope that passed §3 up to the signature (decode, version, msg_type, unregistered),
+ * with what checking its signature needs: the signed preimage (a copy), the signature and the
+ * sender's keys. The signature may then be checked anywhere (a worker thread) and the rest of
+ * §3 run by {@link finishValidation}, giving exactly the result of {@link validateEnvelopeSync}.
+ */
+export interface PendingSignature {
+  readonly preimage: Uint8Array;
+  readonly signature: Uint8Array;
+  readonly keys: readonly Uint8Array[];
+  /** @internal the decoded envelope and its private bytes */
+  readonly read: ReadEnvelope;
+}
+
+/** Live or archive parameters of {@link finishValidation} (no registry: keys were looked up). */
+export type FinishParams = Omit<ValidateParams, 'registry'>;
+
+/** The steps of §3 before the signature check; a failure result, or what the check needs. */
+export function prepareValidation(bytes: Uint8Array, registry: SyncSignerRegistry): ValidationResult | PendingSignature {
+  if (!registry || typeof registry.keysFor !== 'function') throw new TypeError('registry must have keysFor(agentId)');
+  const s = stage1(bytes);
+  if ('ok' in s) return s;
+  // A registry failure is the caller's outage, not hostile input: it propagates.
+  const keys = registry.keysFor(s.envelope.sender);
+  if (!keys || keys.length === 0) return { ok: false, reason: 'unregistered' };
+  const preimage = s.bytes.slice(0, s.preimageEnd);
+  preimage[0] = 0x8a;
+  return { preimage, signature: s.envelope.signature, keys: keys.filter((k) => k instanceof Uint8Array), read: s };
+}
+
+/**
+ * The steps of §3 from the signature on, given whether the signature verified under one of
+ * `pending.keys` (strict RFC 8032, as ed25519Verify). Live mode checks and updates `nonces`:
+ * call it in arrival order per sender.
+ */
+export function finishValidation(pending: PendingSignature, verified: boolean, params: FinishParams): ValidationResult {
+  if (!params || (params.mode !== 'live' && params.mode !== 'archive')) throw new TypeError("params.mode must be 'live' or 'archive'");
+  if (params.mode === 'live') {
+    if (!params.nonces) throw new TypeError('params.nonces is required in live mode');
+    if (typeof params.nowUs !== 'bigint') throw new TypeError('params.nowUs (bigint) is required in live mode');
+  }
+  return stage3(pending.read, verified, params);
 }
