@@ -11,9 +11,10 @@
  * whole machine (/proc/stat), ingest batch sizes and times, and for the paced phase the latency
  * split publish → validated → batch start → committed.
  *
- * Env: BENCH_PUBLISHERS (3), BENCH_WARMUP (6000, not measured), BENCH_TOTAL (30000), BENCH_RATE (2000), BENCH_SECONDS (5),
+ * Env: BENCH_PUBLISHERS (3), BENCH_WARMUP (6000, not measured), BENCH_TOTAL (60000), BENCH_RATE (2000), BENCH_SECONDS (5),
  * BENCH_RUNS (1: with more, medians are printed), BENCH_ONLY (postgres|pglite),
- * BENCH_PROFILE (directory: CPU profile of the observer per phase, and of one publisher),
+ * BENCH_PROFILE (directory: CPU profile of the observer per phase, and of one publisher; with
+ * BENCH_HEAP=1 also a sampling heap profile of what each phase left live),
  * BENCH_TICK_MS (1: paced publishers sleep at least this long between bursts),
  * VERIFY_WORKERS (the observer's signature worker threads; default cores − 1, at least 1),
  * BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
@@ -40,7 +41,7 @@ import { createStreamHub } from '../app/_server/stream';
 import { defaultVerifyWorkers } from '../lib/observer/verify-pool';
 
 const P = Number(process.env.BENCH_PUBLISHERS ?? 3);
-const TOTAL = Number(process.env.BENCH_TOTAL ?? 30_000);
+const TOTAL = Number(process.env.BENCH_TOTAL ?? 60_000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 6_000);
 const RATE = Number(process.env.BENCH_RATE ?? 2_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -191,6 +192,7 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
     const o0 = process.cpuUsage();
     const t0 = nowMs();
     if (session) await session.post('Profiler.start');
+    if (session && process.env.BENCH_HEAP) await session.post('HeapProfiler.startSampling', { samplingInterval: 4096 });
     eld.enable();
     phase = name;
     const c0 = committed;
@@ -206,12 +208,18 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
     if (session) {
       const { profile } = await session.post('Profiler.stop');
       writeFileSync(join(PROFILE!, `${kind}-${name}.cpuprofile`), JSON.stringify(profile));
+      if (process.env.BENCH_HEAP) {
+        const { profile: heap } = await session.post('HeapProfiler.getSamplingProfile');
+        await session.post('HeapProfiler.stopSampling');
+        writeFileSync(join(PROFILE!, `${kind}-${name}.heapprofile`), JSON.stringify(heap));
+      }
     }
     const pubCpu = r.reduce((a, x) => a + x.cpu.user + x.cpu.system, 0) / 1e6;
+    const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
     const b = ing.batches - ing0.batches;
     console.log(`  ${kind} ${name}: ${wall.toFixed(1)} s; event-loop delay p50 ${(eld.percentile(50) / 1e6).toFixed(1)} p99 ${(eld.percentile(99) / 1e6).toFixed(1)} max ${(eld.max / 1e6).toFixed(1)} ms; ` +
       `CPU observer ${((o.user + o.system) / 1e6 / wall * 100).toFixed(0)}% publishers ${(pubCpu / wall * 100).toFixed(0)}% machine ${(((m1.busy - m0.busy) / (m1.total - m0.total)) * 200).toFixed(0)}% of 200%; ` +
-      `${b} batches, mean ${((ing.items - ing0.items) / b).toFixed(0)} envelopes, ${((ing.ms - ing0.ms) / b).toFixed(1)} ms${r.some((x) => x.late) ? `; publishers late ${r.reduce((a, x) => a + x.late, 0)}` : ''}`);
+      `heap ${heapMb.toFixed(0)} MB; ${b} batches, mean ${((ing.items - ing0.items) / b).toFixed(0)} envelopes, ${((ing.ms - ing0.ms) / b).toFixed(1)} ms${r.some((x) => x.late) ? `; publishers late ${r.reduce((a, x) => a + x.late, 0)}` : ''}`);
     return committed - c0;
   };
 
