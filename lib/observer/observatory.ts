@@ -157,14 +157,14 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     maxDelayMs: 2,
     onCommit(items, result) {
       if (result.newIds.length === 0) return;
-      const fresh = new Set(result.newIds.map(toHex));
+      const all = result.newIds.length === items.length;
+      const fresh = all ? undefined : new Set(result.newIds.map(toHex));
       const pendingAgents = result.newAgents.length > 0 ? new Map(result.newAgents.map((a) => [toHex(a), a])) : undefined;
       const at = clock();
       const events: LiveEvent[] = [];
-      const all = fresh.size === items.length;
       for (const item of items) {
         // A duplicate inside one batch is reported once.
-        if (!all && !fresh.delete(toHex(item.id))) continue;
+        if (fresh !== undefined && !fresh.delete(toHex(item.id))) continue;
         let joined: Uint8Array[] = NONE;
         if (pendingAgents !== undefined && pendingAgents.size > 0) {
           for (const who of [item.envelope.sender, item.envelope.recipient]) {

@@ -127,25 +127,21 @@ const staged = new WeakSet<object>();
 export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSeconds: number): Promise<IngestResult> {
   if (items.length === 0) return { inserted: 0, duplicates: 0, newIds: [], newAgents: [] };
   const epochOf = epochOfFn(epochSeconds);
-  // Dedupe within the batch and sort by id: the same lock order in every process.
-  const unique = new Map<string, IngestItem>();
-  for (const it of items) {
-    const k = toHex(it.id);
-    if (!unique.has(k)) unique.set(k, it);
-  }
-  const keys = [...unique.keys()].sort();
-  const sorted = keys.map((k) => unique.get(k)!);
+  // Sort by id (the same lock order in every process) and drop repeats within the batch.
+  const byId = [...items].sort((a, b) => Buffer.compare(a.id, b.id));
+  const sorted: IngestItem[] = [];
+  for (const it of byId) if (sorted.length === 0 || Buffer.compare(sorted[sorted.length - 1].id, it.id) !== 0) sorted.push(it);
   for (let attempt = 0; ; attempt++) {
     let session: object | undefined;
     try {
       if (db.kind === 'postgres') {
         const rows = await db.prepared<Row>('zx_ingest_params', INGEST_PARAMS_SQL, encodeColumns(sorted, epochOf));
-        return result(rows, sorted, keys, items.length);
+        return result(rows, sorted, items.length);
       }
       const data = encodeStage(sorted, epochOf);
       return await db.transaction(async (tx) => {
         session = tx.session;
-        return writeBatch(tx, sorted, keys, data, items.length);
+        return writeBatch(tx, sorted, data, items.length);
       });
     } catch (e) {
       // A rolled-back CREATE TEMP TABLE is gone with the transaction.
@@ -159,24 +155,29 @@ export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSec
 
 type Row = { agent: boolean; id: Uint8Array };
 
-async function writeBatch(tx: Tx, sorted: IngestItem[], keys: string[], data: Uint8Array, total: number): Promise<IngestResult> {
+async function writeBatch(tx: Tx, sorted: IngestItem[], data: Uint8Array, total: number): Promise<IngestResult> {
   if (!staged.has(tx.session)) {
     await tx.query(STAGE_DDL);
     staged.add(tx.session);
   }
   await tx.copyIn('zx_stage', data);
-  return result(await tx.prepared<Row>('zx_ingest', INGEST_SQL), sorted, keys, total);
+  return result(await tx.prepared<Row>('zx_ingest', INGEST_SQL), sorted, total);
 }
 
 /** Ids this statement inserted, in batch order, and agents it created. */
-function result(rows: Row[], sorted: IngestItem[], keys: string[], total: number): IngestResult {
-  const fresh = new Set<string>();
+function result(rows: Row[], sorted: IngestItem[], total: number): IngestResult {
   const newAgents: Uint8Array[] = [];
+  let inserted = 0;
   for (const r of rows) {
     if (r.agent) newAgents.push(new Uint8Array(r.id));
-    else fresh.add(Buffer.from(r.id.buffer, r.id.byteOffset, r.id.byteLength).toString('hex'));
+    else inserted++;
   }
-  const newIds: Uint8Array[] = [];
-  for (let i = 0; i < keys.length; i++) if (fresh.has(keys[i])) newIds.push(sorted[i].id);
+  let newIds: Uint8Array[];
+  if (inserted === sorted.length) newIds = sorted.map((it) => it.id); // all new: the common case
+  else {
+    const fresh = new Set<string>();
+    for (const r of rows) if (!r.agent) fresh.add(Buffer.from(r.id.buffer, r.id.byteOffset, r.id.byteLength).toString('hex'));
+    newIds = sorted.filter((it) => fresh.has(toHex(it.id))).map((it) => it.id);
+  }
   return { inserted: newIds.length, duplicates: total - newIds.length, newIds, newAgents };
 }

@@ -81,6 +81,12 @@ export function createIngestQueue(store: IngestTarget, options: IngestQueueOptio
     try {
       const items = batch.map((w) => w.item);
       const res = await store.ingestEnvelopes(items);
+      if (res.newIds.length === batch.length) {
+        // Every item new and none repeated: the common case needs no id matching.
+        for (const w of batch) w.resolve({ inserted: true });
+        options.onCommit?.(items, res);
+        return;
+      }
       const fresh = new Set(res.newIds.map((id) => Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString('hex')));
       for (const w of batch) {
         const k = Buffer.from(w.item.id.buffer, w.item.id.byteOffset, w.item.id.byteLength).toString('hex');
