@@ -125,12 +125,15 @@ for (const kind of backends) {
       const db = await obs.store.dropCounts();
       for (const r of FAULT_REASONS) assert.ok((db[r] ?? 0) >= 1, `stored drop count for ${r}`);
       // Upload path: one bad item costs only itself.
-      const good = uploadBodies[0];
-      const r = await obs.ingestUpload(encodeCanonical([new Uint8Array([1, 2, 3]), ...decodeBody(good).slice(0, 1)]));
+      const good = decodeBody(uploadBodies[0])[0];
+      const forged = good.slice();
+      forged[forged.length - 1] ^= 1; // last signature byte
+      const r = await obs.ingestUpload(encodeCanonical([new Uint8Array([1, 2, 3]), forged, good]));
       assert.equal(r.status, 200);
-      assert.deepEqual(r.results.map((x) => x.ok), [false, true]);
+      assert.deepEqual(r.results.map((x) => x.ok), [false, false, true]);
       assert.equal(r.results[0].ok === false && r.results[0].reason, 'decode');
-      assert.equal(r.results[1].ok === true && r.results[1].duplicate, true);
+      assert.equal(r.results[1].ok === false && r.results[1].reason, 'signature');
+      assert.equal(r.results[2].ok === true && r.results[2].duplicate, true);
       assert.equal((await obs.ingestUpload(new Uint8Array([0xa0]))).status, 400);
     });
 

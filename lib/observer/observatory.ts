@@ -289,6 +289,18 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     if (!parsed.ok) return { status: parsed.status, results: [], error: parsed.message };
     const results: UploadItemResult[] = new Array(parsed.items.length);
     const pushes: Promise<void>[] = [];
+    const store1 = (index: number, bytes: Uint8Array, r: ValidationResult): Promise<void> | undefined => {
+      if (!r.ok) {
+        countDrop(r.reason, undefined, 'upload', r.detail);
+        results[index] = r.detail === undefined ? { index, ok: false, reason: r.reason } : { index, ok: false, reason: r.reason, detail: r.detail };
+        return undefined;
+      }
+      const id = toHex(r.id);
+      return queue.push({ id: r.id, envelope: r.envelope, raw: bytes, source: 'upload', receivedAt: new Date(clock()) }).then(
+        (p) => { results[index] = { index, ok: true, id, duplicate: !p.inserted }; },
+        (e) => { results[index] = { index, ok: false, reason: 'store_error', detail: String((e as Error)?.message ?? e) }; },
+      );
+    };
     for (let index = 0; index < parsed.items.length; index++) {
       const el = parsed.items[index];
       if (!el.ok) {
@@ -296,17 +308,16 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
         results[index] = { index, ok: false, reason: 'decode', detail: el.detail };
         continue;
       }
-      const r = await check(el.bytes, 'archive');
-      if (!r.ok) {
-        countDrop(r.reason, undefined, 'upload', r.detail);
-        results[index] = r.detail === undefined ? { index, ok: false, reason: r.reason } : { index, ok: false, reason: r.reason, detail: r.detail };
+      if (pool === undefined) {
+        const push = store1(index, el.bytes, await check(el.bytes, 'archive'));
+        if (push) pushes.push(push);
         continue;
       }
-      const id = toHex(r.id);
-      pushes.push(queue.push({ id: r.id, envelope: r.envelope, raw: el.bytes, source: 'upload', receivedAt: new Date(clock()) }).then(
-        (p) => { results[index] = { index, ok: true, id, duplicate: !p.inserted }; },
-        (e) => { results[index] = { index, ok: false, reason: 'store_error', detail: String((e as Error)?.message ?? e) }; },
-      ));
+      // Archive mode has no order-dependent state: every signature of the upload is checked
+      // on the workers at once, and the event loop stays free for other work meanwhile.
+      const p = await prepare(el.bytes);
+      if ('ok' in p) store1(index, el.bytes, p);
+      else pushes.push(pool.verify(p.signature, p.preimage, p.keys).then((v) => store1(index, el.bytes, finishValidation(p, v, { mode: 'archive' }))));
     }
     await Promise.all(pushes);
     return { status: 200, results };
