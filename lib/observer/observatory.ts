@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createMeshNode, type MeshNode, type MeshValidateMeta, type MeshValidationOutcome, type MeshLimits } from '../mesh';
-import { finishValidation, prepareValidation, validateEnvelopeSync, type PendingSignature } from '../protocol/validate';
+import { finishValidation, prepareValidation, validateEnvelopeSync, type PendingSignature, type SyncSignerRegistry } from '../protocol/validate';
 import type { ValidationResult } from '../protocol/types';
 import { toHex } from '../protocol/hex';
 import type { ReputationState } from '../protocol/reputation';
@@ -203,20 +203,27 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   const dropTimer = setInterval(() => void flushDrops(), DROP_FLUSH_MS);
   dropTimer.unref?.();
 
-  /** Sync validation with the cached registry; on a cache miss, load the sender and retry once. */
-  async function check(bytes: Uint8Array, mode: 'live' | 'archive'): Promise<ValidationResult> {
-    const registry0 = { keysFor: (id: Uint8Array) => { const k = registry.peek(id); if (k === undefined) throw new RegistryMiss(id); return k; } };
-    const run = () => mode === 'live'
-      ? validateEnvelopeSync(bytes, { mode, registry: registry0, nonces, nowUs: BigInt(clock()) * 1000n })
-      : validateEnvelopeSync(bytes, { mode, registry: registry0 });
+  /** The signer registry's cache as lib/protocol's synchronous registry; a miss throws RegistryMiss. */
+  const cachedKeys: SyncSignerRegistry = { keysFor: (id) => { const k = registry.peek(id); if (k === undefined) throw new RegistryMiss(id); return k; } };
+
+  /** Runs `fn` with the cached keys; on a cache miss, loads the sender's keys and runs it once more. */
+  async function withKeys<T>(fn: (keys: SyncSignerRegistry) => T): Promise<T> {
     try {
-      return run();
+      return fn(cachedKeys);
     } catch (e) {
       if (!(e instanceof RegistryMiss)) throw e;
       await registry.load(e.agentId);
-      return run();
+      return fn(cachedKeys);
     }
   }
+
+  /** All of §3 on the event loop. */
+  const check = (bytes: Uint8Array, mode: 'live' | 'archive'): Promise<ValidationResult> => withKeys((keys) => mode === 'live'
+    ? validateEnvelopeSync(bytes, { mode, registry: keys, nonces, nowUs: BigInt(clock()) * 1000n })
+    : validateEnvelopeSync(bytes, { mode, registry: keys }));
+
+  /** §3 up to the signature (the rest runs in finishValidation once a worker has checked it). */
+  const prepare = (bytes: Uint8Array): Promise<ValidationResult | PendingSignature> => withKeys((keys) => prepareValidation(bytes, keys));
 
   const verifyWorkers = params.verifyWorkers ?? config.verifyWorkers ?? defaultVerifyWorkers();
   let pool: SignaturePool | undefined;
@@ -224,18 +231,6 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     pool = verifyWorkers > 0 ? createSignaturePool({ workers: verifyWorkers }) : undefined;
   } catch (e) {
     log.warn('signature workers unavailable; checking on the event loop', e);
-  }
-
-  /** §3 up to the signature with the cached registry; on a cache miss, load the sender and retry once. */
-  async function prepare(bytes: Uint8Array): Promise<ValidationResult | PendingSignature> {
-    const registry0 = { keysFor: (id: Uint8Array) => { const k = registry.peek(id); if (k === undefined) throw new RegistryMiss(id); return k; } };
-    try {
-      return prepareValidation(bytes, registry0);
-    } catch (e) {
-      if (!(e instanceof RegistryMiss)) throw e;
-      await registry.load(e.agentId);
-      return prepareValidation(bytes, registry0);
-    }
   }
 
   /**

@@ -36,7 +36,7 @@ export interface SignaturePoolOptions {
 interface Item {
   signature: Uint8Array;
   message: Uint8Array;
-  keys: Uint8Array[];
+  keys: readonly Uint8Array[];
   done: boolean;
   ok: boolean;
   resolve: (ok: boolean) => void;
@@ -50,6 +50,7 @@ interface Slot {
 }
 
 const WORKER_URL = new URL('./verify-worker.mjs', import.meta.url);
+const isKey = (k: unknown): k is Uint8Array => k instanceof Uint8Array && k.length === 32;
 
 /** Default worker count: every core but the event loop's, at least one. */
 export function defaultVerifyWorkers(): number {
@@ -167,7 +168,7 @@ export function createSignaturePool(options: SignaturePoolOptions = {}): Signatu
     verify(signature, message, keys) {
       return new Promise<boolean>((resolve) => {
         // Only 32-byte keys and 64-byte signatures can verify (ed25519Verify says false otherwise).
-        const usable = signature.length === 64 ? keys.filter((k) => k instanceof Uint8Array && k.length === 32).slice(0, 0xffff) : [];
+        const usable = signature.length !== 64 ? [] : keys.every(isKey) && keys.length <= 0xffff ? keys : keys.filter(isKey).slice(0, 0xffff);
         const it: Item = { signature, message, keys: usable, done: false, ok: false, resolve };
         queue.push(it);
         if (usable.length === 0 || message.length > 0xffffffff) {

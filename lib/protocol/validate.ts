@@ -154,7 +154,7 @@ export function prepareValidation(bytes: Uint8Array, registry: SyncSignerRegistr
   if (!keys || keys.length === 0) return { ok: false, reason: 'unregistered' };
   const preimage = s.bytes.slice(0, s.preimageEnd);
   preimage[0] = 0x8a;
-  return { preimage, signature: s.envelope.signature, keys: keys.filter((k) => k instanceof Uint8Array), read: s };
+  return { preimage, signature: s.envelope.signature, keys, read: s };
 }
 
 /**
