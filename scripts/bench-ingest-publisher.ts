@@ -12,7 +12,6 @@ import { fromHex } from '../lib/protocol/hex';
 
 type Cmd = { t: 'config'; seedHex: string; idHex: string; bootstrap: string[]; topicIndex: number } | { t: 'run'; count: number; ratePerSec: number } | { t: 'stop' };
 
-const TICK = Number(process.env.BENCH_TICK_MS ?? 1);
 const nowMs = () => performance.timeOrigin + performance.now();
 let seed: Uint8Array;
 let id: Uint8Array;
@@ -57,7 +56,7 @@ async function run(count: number, ratePerSec: number): Promise<void> {
     if (ratePerSec > 0) {
       const due = t0 + (i * 1000) / ratePerSec;
       const wait = due - nowMs();
-      if (wait > 1) await new Promise((r) => setTimeout(r, Math.max(wait, TICK)));
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
       else if (wait < -5) late++;
     }
     await node!.publish(topic, prebuilt[i]);

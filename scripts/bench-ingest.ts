@@ -15,7 +15,6 @@
  * BENCH_RUNS (1: with more, medians are printed), BENCH_ONLY (postgres|pglite),
  * BENCH_PROFILE (directory: CPU profile of the observer per phase, and of one publisher; with
  * BENCH_HEAP=1 also a sampling heap profile of what each phase left live),
- * BENCH_TICK_MS (1: paced publishers sleep at least this long between bursts),
  * VERIFY_WORKERS (the observer's signature worker threads; default cores − 1, at least 1),
  * BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */

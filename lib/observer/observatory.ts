@@ -155,16 +155,11 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     // A partial batch goes after 2 ms (or at once when a slot is free and the timer fires):
     // at low rates latency stays near one commit; under load batches fill to 500 regardless.
     maxDelayMs: 2,
-    onCommit(items, result) {
-      if (result.newIds.length === 0) return;
-      const all = result.newIds.length === items.length;
-      const fresh = all ? undefined : new Set(result.newIds.map(toHex));
+    onCommit(stored, result) {
       const pendingAgents = result.newAgents.length > 0 ? new Map(result.newAgents.map((a) => [toHex(a), a])) : undefined;
       const at = clock();
       const events: LiveEvent[] = [];
-      for (const item of items) {
-        // A duplicate inside one batch is reported once.
-        if (fresh !== undefined && !fresh.delete(toHex(item.id))) continue;
+      for (const item of stored) {
         let joined: Uint8Array[] = NONE;
         if (pendingAgents !== undefined && pendingAgents.size > 0) {
           for (const who of [item.envelope.sender, item.envelope.recipient]) {

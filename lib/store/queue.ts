@@ -13,8 +13,11 @@ export interface IngestQueueOptions {
   maxDelayMs?: number;
   /** Batches in flight at once (default 2 on Postgres, 1 on PGlite). */
   concurrency?: number;
-  /** Called after each committed batch with its items and result (e.g. to publish live events). */
-  onCommit?: (items: readonly IngestItem[], result: IngestResult) => void;
+  /**
+   * Called after each committed batch with the items it stored (each new envelope once, in
+   * batch order) and its result (e.g. to publish live events).
+   */
+  onCommit?: (stored: readonly IngestItem[], result: IngestResult) => void;
 }
 
 export interface PushResult {
@@ -88,12 +91,15 @@ export function createIngestQueue(store: IngestTarget, options: IngestQueueOptio
         return;
       }
       const fresh = new Set(res.newIds.map((id) => Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString('hex')));
+      const stored: IngestItem[] = [];
       for (const w of batch) {
         const k = Buffer.from(w.item.id.buffer, w.item.id.byteOffset, w.item.id.byteLength).toString('hex');
         // The first waiter of an id gets `inserted`; repeats within the batch are duplicates.
-        w.resolve({ inserted: fresh.delete(k) });
+        const inserted = fresh.delete(k);
+        if (inserted) stored.push(w.item);
+        w.resolve({ inserted });
       }
-      options.onCommit?.(items, res);
+      if (stored.length > 0) options.onCommit?.(stored, res);
     } catch (e) {
       for (const w of batch) w.reject(e);
     } finally {
