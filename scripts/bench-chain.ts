@@ -3,7 +3,7 @@
  * The chain runs in its own process (as in `npm start`); this process is an unmodified
  * @solana/web3.js Connection client: sendTransaction (with preflight), then confirmation through
  * signatureSubscribe (`Connection.onSignature`), IN_FLIGHT transactions at a time.
- * Target: ≥ 500 tx/s. Then the indexer-lag half (lib/chain/indexer/bench.ts, its own process):
+ * Target: ≥ 500 tx/s. Then the indexer-lag half (lib/indexer/bench.ts, its own process):
  * confirmation → stored row p50/p99 on Postgres (BENCH_DATABASE_URL, else the local server when
  * it answers) and on PGlite, target p99 ≤ 1 s. Ends with a summary of both parts and their ratios.
  */
@@ -22,7 +22,7 @@ const PAYERS = 64;
 const TARGET_TPS = 500;
 const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
-const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'lib/chain/embedded/main.ts'], {
+const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'lib/devchain/main.ts'], {
   env: { ...process.env, CHAIN_PORT: '0', CHAIN_QUIET: '1' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
@@ -88,7 +88,7 @@ try {
 // Part 2: indexer lag, in a fresh process (the chain of part 1 is gone).
 console.log('');
 const resultFile = join(mkdtempSync(join(tmpdir(), 'zx-bench-chain-')), 'lag.json');
-const lagChild = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'lib/chain/indexer/bench.ts'], {
+const lagChild = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'lib/indexer/bench.ts'], {
   env: { ...process.env, BENCH_RESULT_FILE: resultFile, BENCH_TXS: process.env.BENCH_LAG_TXS ?? '600' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });

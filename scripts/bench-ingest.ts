@@ -36,7 +36,7 @@ import { startObservatory } from '../lib/observer/observatory';
 import { quietLogger } from '../lib/observer/testing';
 import { openObserverStore } from '../lib/observer/store-adapter';
 import { createTestDatabase } from '../lib/store/testing';
-import { createStreamHub } from '../app/_server/stream';
+import { createStreamHub } from '../server/stream';
 import { defaultVerifyWorkers } from '../lib/observer/verify-pool';
 
 const P = Number(process.env.BENCH_PUBLISHERS ?? 3);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: builds the Next.js app when there is no build or the sources are newer than it,
-// then runs the one observatory process (server.ts) in production mode. Signals are forwarded so
+// then runs the one observatory process (server/main.ts) in production mode. Signals are forwarded so
 // Ctrl-C stops the observer, the demo mesh and the database cleanly.
 // `npm start -- --no-build` skips the freshness check (serve whatever .next holds).
 import { spawn, spawnSync } from 'node:child_process';
@@ -48,7 +48,7 @@ if (reason) {
   }
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'server.ts'], {
+const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'server/main.ts'], {
   cwd: root,
   env,
   stdio: 'inherit',

@@ -1,7 +1,7 @@
 /**
  * What the pages and API routes read from: the running observatory (live bus, health, uploads;
  * lib/observer/runtime) and the store's read queries. The observer holds the store behind its
- * narrow ingest port, so the server (app/_server/runtime.ts) opens the full store itself, hands
+ * narrow ingest port, so the server (server/runtime.ts) opens the full store itself, hands
  * the observer an adapted view of it, and registers the read side here. Both live on globalThis
  * under Symbol.for keys: Next's bundled route modules and the custom server share one process but
  * not one module graph. Type-only imports: nothing from lib/store is bundled.
@@ -33,17 +33,17 @@ export interface ReadStore {
   feedbackFor(agent: Uint8Array, limit?: number): Promise<FeedbackRow[]>;
 }
 
-/** One batch as GET /api/batches returns it (lib/chain/indexer/queries.ts BatchJson). */
+/** One batch as GET /api/batches returns it (lib/indexer/queries.ts BatchJson). */
 export interface BatchJson {
   agent: string; agentAddress: string; epoch: string; batchHash: string; logMerkleRoot: string; slot: string;
   signature: string | null; status: 'unverified' | 'verified' | 'mismatch'; uploadedLogRoot: string | null; data: unknown;
 }
-/** One challenge as GET /api/challenges returns it (lib/chain/indexer/queries.ts listChallengesJson). */
+/** One challenge as GET /api/challenges returns it (lib/indexer/queries.ts listChallengesJson). */
 export interface ChallengeJson {
   address: string; agent: string; agentAddress: string; epoch: string; challenger: string; status: string; slot: string; openedSlot: string;
   data: unknown; transitions: { status: string; slot: string; signature: string }[];
 }
-/** GET /api/reputation/{agent} (lib/chain/indexer/queries.ts reputationJson): gossip and authoritative side by side. */
+/** GET /api/reputation/{agent} (lib/indexer/queries.ts reputationJson): gossip and authoritative side by side. */
 export interface ReputationJson {
   agent: string; agentAddress: string;
   gossip: Record<string, unknown> | null;
@@ -63,8 +63,8 @@ export interface AgentChainView {
 export type ChainOverview = ChainOverviewView;
 
 /**
- * Chain reads (issue 5 "REST", lib/chain/indexer/queries.ts), implemented by the server
- * (app/_server/chain.ts) so route code bundles neither @solana/* nor litesvm.
+ * Chain reads (issue 5 "REST", lib/indexer/queries.ts), implemented by the server
+ * (server/chain.ts) so route code bundles neither @solana/* nor litesvm.
  */
 export interface ChainReads {
   rpcUrl: string;

@@ -19,10 +19,10 @@ import { fromHex, toHex } from '../protocol/hex';
 import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
 import { decodeNeg1 } from '../protocol/neg1';
 import { MsgType, type Envelope } from '../protocol/types';
-import { createConnection } from '../chain/rpc';
+import { createConnection } from '../chain/node/rpc';
 import {
   challengeEvidence, lockStake, payLease, resolveChallenge, stageBuffer, submitBatch, submitChallenge, usdcAccountOf, type EconomyConfig,
-} from '../chain/economy';
+} from '../chain/node/economy';
 import { lease as leaseProgram, stakeLock } from '../chain/programs';
 
 /** What the parent tells an agent about the chain (IPC JSON: keys as base58). */

@@ -12,7 +12,7 @@ import { buildBatchFromLog } from '../protocol/batch-build';
 import { encodeBatch } from '../protocol/batch';
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
-import { checkBatch } from '../chain/indexer/verify';
+import { checkBatch } from '../indexer/verify';
 import { startObservatory, type Observatory } from './observatory';
 import { ingestEpochLog, parseLogUploadBody } from './log-upload';
 import { MAX_UPLOAD_BYTES } from './upload';

@@ -2,7 +2,7 @@
  * `POST /api/ingest/log` (issue 5 "the agent's uploaded log"): an agent uploads the epoch log its
  * BehaviorBatch commits to, in log order (PROTOCOL.md §5), as CBOR
  * `[agent_id bstr(32), epoch uint, [envelope bstr, ...]]`. The chain indexer verifies the
- * agent's on-chain batch against exactly this log (lib/chain/indexer/verify.ts).
+ * agent's on-chain batch against exactly this log (lib/indexer/verify.ts).
  *
  * Checks, in order (400 naming the problem; 413 over the caps of upload.ts):
  * the body's shape (head read by hand, bounded, canonical); each envelope decodes, involves the

@@ -1,7 +1,7 @@
 /**
  * Reads the chain indexer needs beyond lib/store/chain.ts (issue 5 "Chain indexer"): the last
  * paid lease epoch and event counts (uploaded epoch logs for batch verification: epoch-log.ts).
- * Plain SQL over any Queryable (the Store's `query` satisfies it), so lib/chain/indexer calls
+ * Plain SQL over any Queryable (the Store's `query` satisfies it), so lib/indexer calls
  * them without touching Prisma or pg.
  */
 import type { Queryable } from './db';
@@ -45,7 +45,7 @@ export async function upsertLeaseKeepPaid(q: Queryable, l: { agentId: Uint8Array
 
 /**
  * The chain-table writes and reads of one indexer step, bound to one connection or transaction
- * (lib/chain/indexer IndexerStore shape). See Store.chainTransaction.
+ * (lib/indexer IndexerStore shape). See Store.chainTransaction.
  */
 export function chainTxStore(q: Queryable) {
   return {

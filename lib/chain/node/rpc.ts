@@ -5,7 +5,7 @@
  */
 import { Connection, type Commitment } from '@solana/web3.js';
 import { z } from 'zod';
-import { ChainConfigError } from './errors';
+import { ChainConfigError } from '../errors';
 
 const httpUrl = z.string().trim().regex(/^https?:\/\/[^\s]+$/, 'must be an http(s):// URL');
 const wsUrl = z.string().trim().regex(/^wss?:\/\/[^\s]+$/, 'must be a ws(s):// URL');
@@ -45,7 +45,7 @@ export function createConnection(endpoint: ChainEndpoint, commitment: Commitment
 export interface OpenChainParams {
   env?: Record<string, string | undefined>;
   /** Embedded chain options when no SOLANA_RPC_URL is set (port 8899 by default). */
-  embedded?: import('./embedded/index').EmbeddedChainParams;
+  embedded?: import('../../devchain/index').EmbeddedChainParams;
   commitment?: Commitment;
 }
 
@@ -53,13 +53,13 @@ export interface OpenChainParams {
 export interface OpenChainResult {
   connection: Connection;
   endpoint: ChainEndpoint;
-  embedded: import('./embedded/index').EmbeddedChain | null;
+  embedded: import('../../devchain/index').EmbeddedChain | null;
   close(): Promise<void>;
 }
 
 /**
  * Connection factory (issue 5): the cluster of SOLANA_RPC_URL, or a freshly started embedded
- * chain (lib/chain/embedded) on 127.0.0.1. The embedded module is loaded only when needed (it
+ * chain (lib/devchain) on 127.0.0.1. The embedded module is loaded only when needed (it
  * pulls the litesvm native addon).
  */
 export async function openChain(p: OpenChainParams = {}): Promise<OpenChainResult> {
@@ -68,7 +68,7 @@ export async function openChain(p: OpenChainParams = {}): Promise<OpenChainResul
     const connection = createConnection(endpoint, p.commitment);
     return { connection, endpoint, embedded: null, close: async () => {} };
   }
-  const { startEmbeddedChain } = await import('./embedded/index');
+  const { startEmbeddedChain } = await import('../../devchain/index');
   const chain = await startEmbeddedChain(p.embedded ?? {});
   const ep = { rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl };
   return { connection: createConnection(ep, p.commitment), endpoint: ep, embedded: chain, close: () => chain.close() };

@@ -9,10 +9,10 @@
  */
 import { createServer } from 'node:http';
 import next from 'next';
-import { loadConfig, type ObservatoryConfig } from './lib/observer/config';
-import { createStreamHub } from './app/_server/stream';
-import { startRuntime, type Runtime } from './app/_server/runtime';
-import { createLogger } from './app/_server/logger';
+import { loadConfig, type ObservatoryConfig } from '../lib/observer/config';
+import { createStreamHub } from './stream';
+import { startRuntime, type Runtime } from './runtime';
+import { createLogger } from './logger';
 
 const log = createLogger('server');
 

@@ -4,11 +4,11 @@
  * initialized through lib/chain/economy.ts, and agents' epoch logs built with lib/protocol.
  */
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
-import { buildEnvelope } from '../protocol/envelope';
-import { encodeNeg1, type Neg1Payload } from '../protocol/neg1';
-import { encodeFeedback } from '../protocol/payloads';
-import { MsgType, type Envelope } from '../protocol/types';
-import { startEmbeddedChain, type EmbeddedChain } from './embedded/index';
+import { buildEnvelope } from '../../protocol/envelope';
+import { encodeNeg1, type Neg1Payload } from '../../protocol/neg1';
+import { encodeFeedback } from '../../protocol/payloads';
+import { MsgType, type Envelope } from '../../protocol/types';
+import { startEmbeddedChain, type EmbeddedChain } from '../../devchain/index';
 import { createAgentIdentity, createUsdcMint, fundUsdc, initializePrograms, type EconomyConfig } from './economy';
 
 export interface ChainWorld {

@@ -5,18 +5,18 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PublicKey, type Connection } from '@solana/web3.js';
-import { openStore, type Store } from '../../store/index';
-import { chainEventKeys, chainEventCounts } from '../../store/chain-index';
-import { createTestDatabase } from '../../store/testing';
-import { encodeBatch, type BehaviorBatch } from '../../protocol/batch';
-import { buildBatchFromLog } from '../../protocol/batch-build';
-import { parseEvents } from '../events';
-import { PROGRAM_IDS, behaviorLog, challenge, lease, stakeLock } from '../programs';
+import { openStore, type Store } from '../store/index';
+import { chainEventKeys, chainEventCounts } from '../store/chain-index';
+import { createTestDatabase } from '../store/testing';
+import { encodeBatch, type BehaviorBatch } from '../protocol/batch';
+import { buildBatchFromLog } from '../protocol/batch-build';
+import { parseEvents } from '../chain/events';
+import { PROGRAM_IDS, behaviorLog, challenge, lease, stakeLock } from '../chain/programs';
 import {
   challengeAddress, challengeEvidence, claimStake, lockStake, payLease, queueUnlock, resolveChallenge, stageBuffer, submitBatch,
   submitChallenge, tickLease, usdcAccountOf,
-} from '../economy';
-import { startChainWorld, newChainAgent, epochLog, type ChainWorld, type BuiltEnvelope } from '../testing';
+} from '../chain/node/economy';
+import { startChainWorld, newChainAgent, epochLog, type ChainWorld, type BuiltEnvelope } from '../chain/node/testing';
 import { startChainIndexer, type ChainIndexer, type IndexerLiveEvent } from './index';
 import { CHALLENGE_STATUS_NAMES, STAKE_STATUS_NAMES } from './json';
 import { listBatchesJson, listChallengesJson, reputationJson } from './queries';

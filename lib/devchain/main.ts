@@ -1,6 +1,6 @@
 /**
  * Runs the embedded chain as its own process (issue 5 "Embedded chain"):
- * `node --import tsx --import ./scripts/setup-node.mjs lib/chain/embedded/main.ts`.
+ * `node --import tsx --import ./scripts/setup-node.mjs lib/devchain/main.ts`.
  * Env: CHAIN_PORT (default 8899; 0 = ephemeral), CHAIN_DATA_DIR (persist there),
  * CHAIN_SLOT_MS (default 400), CHAIN_QUIET=1 (no info logs). Prints one JSON line
  * `{"rpcUrl","wsUrl","companionWsUrl"}` on stdout once listening; SIGINT/SIGTERM close cleanly.

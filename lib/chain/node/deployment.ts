@@ -2,7 +2,7 @@
  * The observatory's own deployment on the chain it starts with (issue 5 "Startup"; DESIGN.md
  * "Embedded defaults"): an admin wallet kept in the chain's data directory, a local USDC mint,
  * a treasury and the four programs' Config accounts. Idempotent across restarts: the embedded
- * chain persists its state (lib/chain/embedded/README.md "Persistence"), so on the second start
+ * chain persists its state (lib/devchain/README.md "Persistence"), so on the second start
  * the Config accounts are found and only read. Also the demo agents' on-chain identities
  * (Token-2022 NFT mints owned by their wallets, 0x01 spec §10.1), funded with SOL and USDC.
  * Server-only.
@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Keypair, LAMPORTS_PER_SOL, type Connection, type PublicKey } from '@solana/web3.js';
-import { ChainAccountError } from './errors';
+import { ChainAccountError } from '../errors';
 import { createAgentIdentity, createUsdcMint, fundUsdc, initializePrograms, loadEconomyConfig, type EconomyConfig } from './economy';
 
 /** Parameters of {@link ensureDeployment}. */

@@ -11,12 +11,12 @@
  * BENCH_AGENTS (default 8); BENCH_RESULT_FILE receives the figures as JSON (scripts/bench-chain.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { openStore } from '../../store/index';
-import { createTestDatabase, postgresReachable } from '../../store/testing';
+import { openStore } from '../store/index';
+import { createTestDatabase, postgresReachable } from '../store/testing';
 import { PublicKey, Transaction, TransactionInstruction } from '@solana/web3.js';
-import { lockStake, payLease, usdcAccountOf } from '../economy';
-import { lease } from '../programs';
-import { newChainAgent, startChainWorld } from '../testing';
+import { lockStake, payLease, usdcAccountOf } from '../chain/node/economy';
+import { lease } from '../chain/programs';
+import { newChainAgent, startChainWorld } from '../chain/node/testing';
 import { startChainIndexer } from './index';
 
 const TXS = Number(process.env.BENCH_TXS ?? 600);

@@ -10,11 +10,11 @@ import {
   MINT_SIZE, TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction,
   createMintToInstruction, getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import { batchHash as hashBatch, type BehaviorBatch } from '../protocol/batch';
-import { ed25519Sign } from '../protocol/crypto';
-import { ChainAccountError } from './errors';
+import { batchHash as hashBatch, type BehaviorBatch } from '../../protocol/batch';
+import { ed25519Sign } from '../../protocol/crypto';
+import { ChainAccountError } from '../errors';
 import { identityTokenAccount } from './identity';
-import { behaviorLog, challenge, lease, stakeLock } from './programs';
+import { behaviorLog, challenge, lease, stakeLock } from '../programs';
 import { sendIxs } from './send';
 
 export { createAgentIdentity, transferIdentity, type AgentIdentity } from './identity';

@@ -87,7 +87,7 @@ function checkParams(p: EmbeddedChainParams): void {
   }
 }
 
-/** Starts litesvm behind a Solana JSON-RPC endpoint; see lib/chain/embedded/README.md. */
+/** Starts litesvm behind a Solana JSON-RPC endpoint; see lib/devchain/README.md. */
 export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<EmbeddedChain> {
   checkParams(p);
   const logger = p.logger ?? silent;

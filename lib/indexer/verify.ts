@@ -17,12 +17,12 @@
  * cannot know (docs/decisions/batch-verification-uploaded-log.md).
  */
 import { PublicKey } from '@solana/web3.js';
-import type { BehaviorBatch } from '../../protocol/batch';
-import { buildBatchFromLog } from '../../protocol/batch-build';
-import { decodeEnvelope } from '../../protocol/envelope';
-import { leafHash, logEntryOf, merkleRoot } from '../../protocol/merkle';
-import type { Envelope } from '../../protocol/types';
-import { epochLogEntries } from '../../store/epoch-log';
+import type { BehaviorBatch } from '../protocol/batch';
+import { buildBatchFromLog } from '../protocol/batch-build';
+import { decodeEnvelope } from '../protocol/envelope';
+import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
+import type { Envelope } from '../protocol/types';
+import { epochLogEntries } from '../store/epoch-log';
 import type { BatchCheck, IndexerStore } from './types';
 
 /** The unix-µs window [from, to) of protocol epoch `epoch`. */

@@ -5,8 +5,8 @@
  * {@link parseAgentParam} / {@link parseEpochParam} and call these.
  */
 import { PublicKey } from '@solana/web3.js';
-import { buildBatchFromLog } from '../../protocol/batch-build';
-import { foldBatches, type ReputationState } from '../../protocol/reputation';
+import { buildBatchFromLog } from '../protocol/batch-build';
+import { foldBatches, type ReputationState } from '../protocol/reputation';
 import type { BatchCheck, IndexerStore } from './types';
 import { uploadedEpochLog } from './verify';
 

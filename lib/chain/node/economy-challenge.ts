@@ -5,12 +5,12 @@
  * preimage, then resolve; an upheld challenge slashes through stake_lock).
  */
 import { ComputeBudgetProgram, Ed25519Program, Keypair, PublicKey, SystemProgram, TransactionInstruction, type Connection } from '@solana/web3.js';
-import { encodeBatch, type BehaviorBatch } from '../protocol/batch';
-import { signingPreimage } from '../protocol/envelope';
-import { leafHash, logEntryOf, merkleProof } from '../protocol/merkle';
-import type { Envelope } from '../protocol/types';
-import { ChainAccountError } from './errors';
-import { behaviorLog, challenge, stakeLock } from './programs';
+import { encodeBatch, type BehaviorBatch } from '../../protocol/batch';
+import { signingPreimage } from '../../protocol/envelope';
+import { leafHash, logEntryOf, merkleProof } from '../../protocol/merkle';
+import type { Envelope } from '../../protocol/types';
+import { ChainAccountError } from '../errors';
+import { behaviorLog, challenge, stakeLock } from '../programs';
 import { sendIxs } from './send';
 
 /** Bytes of one write_buffer chunk (fits a 1,232-byte transaction with one signer). */

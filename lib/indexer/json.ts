@@ -4,7 +4,7 @@
  * (`agentHex`), the form envelopes carry them in.
  */
 import { PublicKey } from '@solana/web3.js';
-import type { ProgramEvent } from '../events';
+import type { ProgramEvent } from '../chain/events';
 import type { IndexerLiveEvent } from './types';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -7,8 +7,8 @@
 import {
   SendTransactionError, Transaction, type Commitment, type Connection, type Keypair, type Signer, type TransactionInstruction,
 } from '@solana/web3.js';
-import { ChainTransactionError } from './errors';
-import { programErrorMessage } from './programs';
+import { ChainTransactionError } from '../errors';
+import { programErrorMessage } from '../programs';
 
 /** Options of {@link sendIxs}. */
 export interface SendOptions {

@@ -12,8 +12,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket } from 'ws';
-import type { LiveBus } from '../../lib/observer/types';
-import { eventJson } from '../../lib/observer/events';
+import type { LiveBus } from '../lib/observer/types';
+import { eventJson } from '../lib/observer/events';
 
 export const STREAM_PATH = '/api/stream';
 

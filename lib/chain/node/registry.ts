@@ -13,9 +13,9 @@
  * are cached briefly so hostile senders cannot turn every envelope into an RPC scan.
  */
 import { PublicKey, type AccountInfo, type Connection } from '@solana/web3.js';
-import type { SignerRegistry } from '../protocol/types';
+import type { SignerRegistry } from '../../protocol/types';
 import { decodeTokenAccount, findIdentityHolder } from './identity';
-import { findSatiIdentityPda, parseSatiIdentity } from './sati';
+import { findSatiIdentityPda, parseSatiIdentity } from '../sati';
 
 /** Where identities are read from. */
 export type IdentitySource = 'token2022' | 'sati';

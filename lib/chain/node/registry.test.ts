@@ -8,7 +8,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID, getMint } from '@solana/spl-token';
 import { ChainSignerRegistry, type ResolvedIdentity } from './registry';
 import { createAgentIdentity, findIdentityHolder, transferIdentity } from './identity';
-import { encodeSatiIdentity, findSatiIdentityPda, parseSatiIdentity, SATI_AGENT_DISCRIMINATOR } from './sati';
+import { encodeSatiIdentity, findSatiIdentityPda, parseSatiIdentity, SATI_AGENT_DISCRIMINATOR } from '../sati';
 import { startChainWorld, type ChainWorld } from './testing';
 
 let w: ChainWorld;

@@ -9,14 +9,14 @@
  */
 import { join } from 'node:path';
 import type { Connection, PublicKey } from '@solana/web3.js';
-import { openChain, type OpenChainResult } from '../../lib/chain/rpc';
-import { ensureDeployment, type Deployment } from '../../lib/chain/deployment';
-import { ChainSignerRegistry } from '../../lib/chain/registry';
-import { startChainIndexer, type ChainIndexer, type IndexerBus } from '../../lib/chain/indexer/index';
-import { listBatchesJson, listChallengesJson, parseAgentParam, reputationJson } from '../../lib/chain/indexer/queries';
-import type { ObservatoryConfig } from '../../lib/observer/config';
-import type { Store } from '../../lib/store';
-import type { ChainReads } from '../_lib/runtime';
+import { openChain, type OpenChainResult } from '../lib/chain/node/rpc';
+import { ensureDeployment, type Deployment } from '../lib/chain/node/deployment';
+import { ChainSignerRegistry } from '../lib/chain/node/registry';
+import { startChainIndexer, type ChainIndexer, type IndexerBus } from '../lib/indexer/index';
+import { listBatchesJson, listChallengesJson, parseAgentParam, reputationJson } from '../lib/indexer/queries';
+import type { ObservatoryConfig } from '../lib/observer/config';
+import type { Store } from '../lib/store';
+import type { ChainReads } from '../app/_lib/runtime';
 import type { Logger } from './logger';
 
 export interface ChainRuntime {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket } from 'ws';
-import { createLiveBus } from '../../lib/observer/bus';
-import type { LiveEvent } from '../../lib/observer/types';
+import { createLiveBus } from '../lib/observer/bus';
+import type { LiveEvent } from '../lib/observer/types';
 import { createStreamHub, serializeEvent, STREAM_PATH } from './stream';
 
 async function listen(server: Server): Promise<number> {

@@ -4,7 +4,7 @@
  * can stand in without lib/chain depending on Prisma.
  */
 import type { Connection, PublicKey } from '@solana/web3.js';
-import type { ProgramName } from '../events';
+import type { ProgramName } from '../chain/events';
 
 /** A batch row's check against the uploaded log (issue 5). */
 export type BatchCheck = 'unverified' | 'verified' | 'mismatch';

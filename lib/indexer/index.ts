@@ -11,8 +11,8 @@
  *   restart change nothing and publish nothing twice.
  */
 import { PublicKey, type ConfirmedSignatureInfo } from '@solana/web3.js';
-import type { ProgramName } from '../events';
-import { PROGRAM_IDS, behaviorLog } from '../programs';
+import type { ProgramName } from '../chain/events';
+import { PROGRAM_IDS, behaviorLog } from '../chain/programs';
 import { applyTransactions, type ApplyContext, type TxInput } from './apply';
 import type { ChainIndexer, IndexerLogger, ProcessedTx, StartChainIndexerParams } from './types';
 import { checkBatch } from './verify';

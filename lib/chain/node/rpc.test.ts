@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chainEndpointFromEnv, openChain } from './rpc';
-import { ChainConfigError } from './errors';
+import { ChainConfigError } from '../errors';
 
 test('env: unset → embedded; URLs checked and named', () => {
   assert.equal(chainEndpointFromEnv({}), null);

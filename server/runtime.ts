@@ -6,15 +6,15 @@
  * `demoAgents` > 0 (agents with on-chain identities when the chain has a deployment we control).
  * Used by server.ts and by tests.
  */
-import type { Store } from '../../lib/store';
-import { openObserverStore } from '../../lib/observer/store-adapter';
-import { startObservatory, type Observatory } from '../../lib/observer/observatory';
-import { startDemoMesh, type DemoMesh } from '../../lib/agents/demo-mesh';
-import type { ObservatoryConfig } from '../../lib/observer/config';
-import { setChainReads, setReadStore, type ReadStore } from '../_lib/runtime';
+import type { Store } from '../lib/store';
+import { openObserverStore } from '../lib/observer/store-adapter';
+import { startObservatory, type Observatory } from '../lib/observer/observatory';
+import { startDemoMesh, type DemoMesh } from '../lib/agents/demo-mesh';
+import type { ObservatoryConfig } from '../lib/observer/config';
+import { setChainReads, setReadStore, type ReadStore } from '../app/_lib/runtime';
 import type { Logger } from './logger';
 import { startChainRuntime, type ChainRuntime } from './chain';
-import { createDemoIdentities } from '../../lib/chain/deployment';
+import { createDemoIdentities } from '../lib/chain/node/deployment';
 
 export interface Runtime {
   observatory: Observatory;

@@ -6,10 +6,10 @@
  * before events, so a crash in between is repaired by replaying the transaction.
  */
 import { PublicKey, type AccountInfo, type Connection } from '@solana/web3.js';
-import { UNLOCK_DELAY_SLOTS } from '../../protocol/constants';
-import { upsertLeasesKeepPaid, upsertStakes } from '../../store/chain-index';
-import { parseEvents, type ProgramEvent, type ProgramName } from '../events';
-import { behaviorLog, challenge, lease, stakeLock } from '../programs';
+import { UNLOCK_DELAY_SLOTS } from '../protocol/constants';
+import { upsertLeasesKeepPaid, upsertStakes } from '../store/chain-index';
+import { parseEvents, type ProgramEvent, type ProgramName } from '../chain/events';
+import { behaviorLog, challenge, lease, stakeLock } from '../chain/programs';
 import { CHALLENGE_STATUS_NAMES, LEASE_STATUS_NAMES, STAKE_STATUS_NAMES, liveEventOf, toJson } from './json';
 import type { BatchCheck, IndexerBus, IndexerLiveEvent, IndexerStore, IndexerTxStore } from './types';
 import { checkBatch } from './verify';

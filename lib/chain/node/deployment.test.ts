@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection, Keypair } from '@solana/web3.js';
-import { startEmbeddedChain } from './embedded/index';
+import { startEmbeddedChain } from '../../devchain/index';
 import { createDemoIdentities, ensureDeployment } from './deployment';
 import { ChainSignerRegistry } from './registry';
 import { usdcAccountOf } from './economy';

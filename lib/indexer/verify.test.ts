@@ -5,11 +5,11 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Keypair } from '@solana/web3.js';
-import { openStore, type Store } from '../../store/index';
-import { keccak256 } from '../../protocol/crypto';
-import { buildBatchFromLog } from '../../protocol/batch-build';
-import { encodeBatch, type BehaviorBatch } from '../../protocol/batch';
-import { epochLog, type BuiltEnvelope } from '../testing';
+import { openStore, type Store } from '../store/index';
+import { keccak256 } from '../protocol/crypto';
+import { buildBatchFromLog } from '../protocol/batch-build';
+import { encodeBatch, type BehaviorBatch } from '../protocol/batch';
+import { epochLog, type BuiltEnvelope } from '../chain/node/testing';
 import { checkBatch, uploadedEpochLog } from './verify';
 
 const E = 10n;
