@@ -13,7 +13,7 @@
 #include "challenge_common.h"
 #include "zx_judge.h"
 #include "zx_merkle.h"
-#include "../behavior_log/zx_ed25519.h"
+#include "zx_ed25519.h"
 
 static void zx_keccak2(const uint8_t *a, uint64_t na, const uint8_t *b, uint64_t nb, uint8_t *out) {
   SolBytes s[2] = {{a, na}, {b, nb}};
@@ -121,7 +121,7 @@ static uint64_t authenticate(const ZxInput *in, const behavior_log_BatchAccount 
   if (!zx_bytes_eq(h, ch->leaf, 32)) return ERR(LEAF_MISMATCH);
   if (zx_merkle_verify(h, ev->index, ev->siblings, ev->depth, batch->log_merkle_root)) return ERR(BAD_PROOF);
   if (zx_entry_read(ev->entry, ev->entry_len, e)) return ERR(BAD_ENTRY);
-  /* signature preimage = 0x8a || entry items 0..9 (PROTOCOL.md §2) */
+  /* signature preimage = 0x8a || entry items 0..9 (docs/protocol.md §2) */
   const uint8_t head = 0x8a;
   zx_ed_expect x = {batch->signer.x, e->signature, &head, 1, ev->entry + 1, e->preimage_end - 1};
   const SolAccountInfo *ixs = &in->accounts[CHALLENGE_RESOLVE_CHALLENGE_ACC_INSTRUCTIONS];

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "../zx_judge.h"
-#include "../zx_merkle.h"
-#include "../../behavior_log/zx_ed25519.h"
+#include "zx_merkle.h"
+#include "zx_ed25519.h"
 
 static const uint64_t RC[24] = {
     0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,

@@ -1,5 +1,5 @@
 /*
- * Merkle inclusion (PROTOCOL.md §5): leaf = keccak256(log entry CBOR), node =
+ * Merkle inclusion (docs/protocol.md §5): leaf = keccak256(log entry CBOR), node =
  * keccak256(left || right), leaf row right-padded with zero hashes to a power of two, proof =
  * (leaf index, siblings from the leaf row upward).
  *

@@ -1,9 +1,11 @@
 /**
- * Builds and drives host/host-test.c, the host harness of the portable C readers the programs share
- * (zx_cbor.h, zx_batch.h, zx_merkle.h, ../behavior_log/zx_ed25519.h). Test-only.
+ * Builds and drives host-test.c, the host harness of the portable C readers the programs share
+ * (programs/include: zx_cbor.h, zx_batch.h, zx_merkle.h, zx_ed25519.h, zx_bytes.h) and of
+ * challenge's zx_judge.h, plus what the host test files share. Test-only.
  */
+import { before } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, existsSync } from 'node:fs';
+import { mkdtempSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +25,7 @@ export function buildHost(): string | null {
   const cc = ['clang-19', 'clang', 'cc'].find(which);
   if (!cc) return null;
   const out = join(mkdtempSync(join(tmpdir(), 'zx-host-')), 'host-test');
-  const base = ['-std=c11', '-D_DEFAULT_SOURCE', '-Wall', '-Wextra', '-Werror', '-O1', '-g', '-o', out, join(here, 'host', 'host-test.c')];
+  const base = ['-std=c11', '-D_DEFAULT_SOURCE', '-Wall', '-Wextra', '-Werror', '-O1', '-g', '-I', join(here, '..', '..', 'include'), '-o', out, join(here, 'host-test.c')];
   let r = spawnSync(cc, ['-fsanitize=address,undefined', '-fno-sanitize-recover=all', ...base], { encoding: 'utf8' });
   if (r.status !== 0) r = spawnSync(cc, base, { encoding: 'utf8' });
   if (r.status !== 0 || !existsSync(out)) throw new Error(`host harness build failed:\n${r.stderr}`);
@@ -46,3 +48,33 @@ export function runHost(bin: string, lines: string[]): string[] {
 }
 
 export const hex = (b: Uint8Array): string => (b.length ? Buffer.from(b).toString('hex') : '-');
+
+/**
+ * Builds the harness once before the file's tests and returns the runner they call
+ * (`host(lines)` → answer lines). Fails the file when no C compiler is installed.
+ */
+export function useHost(): (lines: string[]) => string[] {
+  let bin = '';
+  before(() => {
+    const b = buildHost();
+    if (!b) throw new Error('no C compiler (clang-19 or cc): apt-get install clang-19');
+    bin = b;
+  });
+  return (lines) => runHost(bin, lines);
+}
+
+/** A test vector file of the repo's own copy (lib/protocol/vectors), parsed. */
+export const vec = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../../../lib/protocol/vectors/${name}`, import.meta.url), 'utf8'));
+
+export const M64 = (1n << 64n) - 1n;
+/** An int128 as the harness's "LO HI" hex halves (two's complement). */
+export const lohi = (v: bigint) => {
+  const u = BigInt.asUintN(128, v);
+  return `${(u & M64).toString(16)} ${(u >> 64n).toString(16)}`;
+};
+/** The same, each half zero-padded to 16 digits, as the harness prints them. */
+export const pad16 = (v: bigint) => {
+  const u = BigInt.asUintN(128, v);
+  return `${(u & M64).toString(16).padStart(16, '0')} ${(u >> 64n).toString(16).padStart(16, '0')}`;
+};

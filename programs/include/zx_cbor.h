@@ -1,5 +1,5 @@
 /*
- * Bounded canonical CBOR reader (PROTOCOL.md §1), for the subset the protocol uses:
+ * Bounded canonical CBOR reader (docs/protocol.md §1), for the subset the protocol uses:
  * unsigned/negative integers, bignum tags 2/3 (int128 only), byte strings, definite arrays,
  * booleans. Everything else is rejected: non-shortest heads, indefinite lengths, floats,
  * other simple values and tags, reads past the end.
@@ -196,15 +196,5 @@ ZXC_INLINE int zxc_int128(zx_cbor *c, zx_i128 *out) {
   out->hi = hi;
   return 0;
 }
-
-#ifndef ZX_HAVE_BYTES_EQ
-#define ZX_HAVE_BYTES_EQ
-static inline int zx_bytes_eq(const uint8_t *a, const uint8_t *b, uint64_t n) {
-  for (uint64_t i = 0; i < n; i++) {
-    if (a[i] != b[i]) return 0;
-  }
-  return 1;
-}
-#endif
 
 #endif

@@ -1,13 +1,14 @@
 /*
  * Readers for the three protocol structures resolve_challenge needs, on top of zx_cbor.h:
- *   - a BehaviorBatch (PROTOCOL.md §6), validated in full and searched for one needle;
- *   - a log entry (PROTOCOL.md §5: the 12-item envelope array of §2, payload possibly empty);
- *   - a NEG1 payload (PROTOCOL.md §8), validated in full, giving its bid_value.
+ *   - a BehaviorBatch (docs/protocol.md §6), validated in full and searched for one needle;
+ *   - a log entry (docs/protocol.md §5: the 12-item envelope array of §2, payload possibly empty);
+ *   - a NEG1 payload (docs/protocol.md §8), validated in full, giving its bid_value.
  * Portable (SBPF and host), see zx_cbor.h.
  */
 #ifndef ZX_BATCH_H
 #define ZX_BATCH_H
 
+#include "zx_bytes.h"
 #include "zx_cbor.h"
 
 #define ZXB_MAX_ENTRIES 1000
@@ -94,7 +95,7 @@ ZXC_INLINE int zx_scan_feedback(zx_cbor *c, uint64_t *count) {
 }
 
 /*
- * Validates a whole canonical BehaviorBatch (17 items, PROTOCOL.md §6, arrays capped at 1,000)
+ * Validates a whole canonical BehaviorBatch (17 items, docs/protocol.md §6, arrays capped at 1,000)
  * and looks for the needle. Returns 0 and fills *out, or 1 if the bytes are not a batch.
  */
 static int zx_batch_scan(const uint8_t *buf, uint64_t len, const zx_needle *nd, zx_batch_info *out) {
@@ -133,7 +134,7 @@ static int zx_batch_scan(const uint8_t *buf, uint64_t len, const zx_needle *nd, 
   return c->pos == c->len ? 0 : 1;
 }
 
-/** A decoded log entry (PROTOCOL.md §5): pointers into the caller's bytes. */
+/** A decoded log entry (docs/protocol.md §5): pointers into the caller's bytes. */
 typedef struct {
   uint64_t version;
   uint64_t msg_type;
@@ -152,7 +153,7 @@ typedef struct {
 } zx_entry;
 
 /*
- * Decodes a log entry or envelope: canonical 12-item array, types and lengths of PROTOCOL.md §2,
+ * Decodes a log entry or envelope: canonical 12-item array, types and lengths of docs/protocol.md §2,
  * at most 65,536 bytes, no trailing bytes. Returns 0 on success.
  */
 static int zx_entry_read(const uint8_t *buf, uint64_t len, zx_entry *e) {
@@ -175,7 +176,7 @@ static int zx_entry_read(const uint8_t *buf, uint64_t len, zx_entry *e) {
 }
 
 /*
- * A NEG1 payload (PROTOCOL.md §8): 'NEG1' then one canonical 10-item array with every field in
+ * A NEG1 payload (docs/protocol.md §8): 'NEG1' then one canonical 10-item array with every field in
  * range and no trailing bytes. Returns 0 and the bid_value, or 1 if the payload is not NEG1.
  */
 static int zx_neg1_bid(const uint8_t *payload, uint64_t len, zx_i128 *bid) {

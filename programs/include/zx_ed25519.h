@@ -17,6 +17,8 @@
 #ifndef ZX_ED25519_H
 #define ZX_ED25519_H
 
+#include "zx_bytes.h"
+
 /** What the verified signature must be: key, signature (or 0 for any), message = head || body. */
 typedef struct {
   const uint8_t *pubkey;    /* 32 */
@@ -27,26 +29,12 @@ typedef struct {
   uint64_t body_len;
 } zx_ed_expect;
 
-#ifndef ZX_HAVE_BYTES_EQ
-#define ZX_HAVE_BYTES_EQ
-static inline int zx_bytes_eq(const uint8_t *a, const uint8_t *b, uint64_t n) {
-  for (uint64_t i = 0; i < n; i++) {
-    if (a[i] != b[i]) return 0;
-  }
-  return 1;
-}
-#endif
-
-static inline uint64_t zx_rd16(const uint8_t *p) { return (uint64_t)p[0] | ((uint64_t)p[1] << 8); }
 
 static int zx_is_ed25519_program(const uint8_t *id) {
   static const uint8_t ed[32] = {0x03, 0x7d, 0x46, 0xd6, 0x7c, 0x93, 0xfb, 0xbe, 0x12, 0xf9, 0x42,
                                  0x8f, 0x83, 0x8d, 0x40, 0xff, 0x05, 0x70, 0x74, 0x49, 0x27, 0xf4,
                                  0x8a, 0x64, 0xfc, 0xca, 0x70, 0x44, 0x80, 0x00, 0x00, 0x00};
-  for (uint64_t i = 0; i < 32; i++) {
-    if (id[i] != ed[i]) return 0;
-  }
-  return 1;
+  return zx_bytes_eq(id, ed, 32);
 }
 
 /* 1 when one signature of this Ed25519 instruction's data matches x. */
@@ -57,8 +45,8 @@ static int zx_ed_data_matches(const uint8_t *d, uint64_t n, uint64_t self, const
   uint64_t msg_len = x->head_len + x->body_len;
   for (uint64_t s = 0; s < count; s++) {
     const uint8_t *o = d + 2 + s * 14;
-    uint64_t so = zx_rd16(o), si = zx_rd16(o + 2), po = zx_rd16(o + 4), pi = zx_rd16(o + 6);
-    uint64_t mo = zx_rd16(o + 8), ml = zx_rd16(o + 10), mi = zx_rd16(o + 12);
+    uint64_t so = zx_u16le(o), si = zx_u16le(o + 2), po = zx_u16le(o + 4), pi = zx_u16le(o + 6);
+    uint64_t mo = zx_u16le(o + 8), ml = zx_u16le(o + 10), mi = zx_u16le(o + 12);
     if ((si != 0xffff && si != self) || (pi != 0xffff && pi != self) || (mi != 0xffff && mi != self)) continue;
     if (so + 64 > n || po + 32 > n || mo + ml > n || ml != msg_len) continue;
     if (!zx_bytes_eq(d + po, x->pubkey, 32)) continue;
@@ -76,16 +64,16 @@ static int zx_ed_data_matches(const uint8_t *d, uint64_t n, uint64_t self, const
  */
 static int zx_ed25519_check(const uint8_t *ixs, uint64_t len, const zx_ed_expect *x) {
   if (len < 4) return 1;
-  uint64_t count = zx_rd16(ixs);
+  uint64_t count = zx_u16le(ixs);
   if (2 + count * 2 > len) return 1;
   for (uint64_t i = 0; i < count; i++) {
-    uint64_t off = zx_rd16(ixs + 2 + i * 2);
+    uint64_t off = zx_u16le(ixs + 2 + i * 2);
     if (off + 2 > len) return 1;
-    uint64_t na = zx_rd16(ixs + off);
+    uint64_t na = zx_u16le(ixs + off);
     uint64_t p = off + 2 + na * 33;
     if (p + 34 > len) return 1;
     const uint8_t *program = ixs + p;
-    uint64_t dl = zx_rd16(ixs + p + 32);
+    uint64_t dl = zx_u16le(ixs + p + 32);
     if (p + 34 + dl > len) return 1;
     if (!zx_is_ed25519_program(program)) continue;
     if (zx_ed_data_matches(ixs + p + 34, dl, i, x)) return 0;
