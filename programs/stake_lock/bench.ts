@@ -1,8 +1,8 @@
 /** Compute units of every stake_lock instruction (npm run bench:programs -- stake_lock). */
 import { TransactionInstruction } from '@solana/web3.js';
 import * as stakeLock from '../../lib/chain/gen/stake_lock';
-import type { BenchRow } from '../bench';
-import { compileSources, toolchainAvailable } from '../build';
+import type { BenchRow } from '../tools/bench';
+import { compileSources, toolchainAvailable } from '../tools/build';
 import {
   PROGRAM_IDS, PublicKey, createUsdc, fundedWallet, kitAddress, newSvm, sendOk, tokenAccount, usdcAccount, warpSlots,
 } from '../test-helpers';

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import * as lease from '../../lib/chain/gen/lease';
 import * as stakeLock from '../../lib/chain/gen/stake_lock';
 import * as challenge from '../../lib/chain/gen/challenge';
-import { compileSources, toolchainAvailable } from '../build';
+import { compileSources, toolchainAvailable } from '../tools/build';
 import {
   Keypair, PROGRAM_IDS, createUsdc, PublicKey, accountData, fundedWallet, kitAddress, newSvm, programData, sendErr, sendOk,
   setAccount, setEpoch, tokenBalance, usdcAccount, warpSlots,

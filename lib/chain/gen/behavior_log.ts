@@ -1,4 +1,4 @@
-// Generated from programs/behavior_log/program.json by programs/gen.ts. Do not edit.
+// Generated from programs/behavior_log/program.json by programs/tools/gen.ts. Do not edit.
 /** BehaviorLog (0x01 spec §10.2): one BatchAccount per (agent, epoch), signed by the agent's identity owner over batch_hash through the Ed25519 program. */
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';

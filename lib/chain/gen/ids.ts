@@ -1,7 +1,7 @@
-// Generated from programs/ids.json by programs/gen.ts. Do not edit.
+// Generated from programs/ids.json by programs/tools/gen.ts. Do not edit.
 import { PublicKey } from '@solana/web3.js';
 
-/** Program ids (PROGRAMS-CONTRACT.md: sha256("zerox1:<name>") as an address). */
+/** Program ids (programs/ids.json: sha256("zerox1:<name>") as an address). */
 export const PROGRAM_IDS = {
   stakeLock: new PublicKey('Av91oDvLR1HGqHwJdatCa8hZiz7ZG7jn5NSYAkdFvv6i'),
   lease: new PublicKey('A58po7VsVayEQWoEfdGu3sDWdNGKwfxtZVLGCoBn37Mh'),

@@ -1,4 +1,4 @@
-/* Generated from programs/behavior_log/program.json by programs/gen.ts. Do not edit. */
+/* Generated from programs/behavior_log/program.json by programs/tools/gen.ts. Do not edit. */
 #ifndef ZX_GEN_BEHAVIOR_LOG_H
 #define ZX_GEN_BEHAVIOR_LOG_H
 #include "zerox1.h"

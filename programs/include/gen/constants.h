@@ -1,4 +1,4 @@
-/* Generated from lib/protocol/constants.ts by programs/gen.ts. Do not edit. */
+/* Generated from lib/protocol/constants.ts by programs/tools/gen.ts. Do not edit. */
 #ifndef ZX_GEN_CONSTANTS_H
 #define ZX_GEN_CONSTANTS_H
 #define ZX_CHALLENGE_REWARD_BPS 5000ULL

@@ -1,4 +1,4 @@
-/* Generated from programs/ids.json by programs/gen.ts. Do not edit. */
+/* Generated from programs/ids.json by programs/tools/gen.ts. Do not edit. */
 #ifndef ZX_GEN_IDS_H
 #define ZX_GEN_IDS_H
 /* Av91oDvLR1HGqHwJdatCa8hZiz7ZG7jn5NSYAkdFvv6i */

@@ -1,6 +1,6 @@
 /**
  * Builds every program folder (one with a program.json and *.c files) into programs/bin/<name>.so:
- * clang-19 → bitcode per file → llvm-link-19 → one relocatable object → programs/link (SBPF v0).
+ * clang-19 → bitcode per file → llvm-link-19 → one relocatable object → tools/link (SBPF v0).
  *
  *   build.ts                 build all into programs/bin
  *   build.ts --out DIR       build all into DIR
@@ -14,7 +14,8 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { link } from './link/link';
 
-export const PROGRAMS_DIR = fileURLToPath(new URL('.', import.meta.url));
+/** programs/: the program folders, include/ and bin/ (this file is in programs/tools). */
+export const PROGRAMS_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const CLANG = process.env.CLANG ?? 'clang-19';
 export const LLVM_LINK = process.env.LLVM_LINK ?? 'llvm-link-19';
 

@@ -11,10 +11,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PublicKey } from '@solana/web3.js';
-import { fieldSize, type FieldSpec, type FieldType } from '../lib/chain/codec';
-import * as constants from '../lib/protocol/constants';
+import { fieldSize, type FieldSpec, type FieldType } from '../../lib/chain/codec';
+import * as constants from '../../lib/protocol/constants';
 
-const PROGRAMS_DIR = fileURLToPath(new URL('.', import.meta.url));
+const PROGRAMS_DIR = fileURLToPath(new URL('..', import.meta.url));
 const ROOT = join(PROGRAMS_DIR, '..');
 const C_OUT = join(PROGRAMS_DIR, 'include', 'gen');
 const TS_OUT = join(ROOT, 'lib', 'chain', 'gen');
@@ -99,7 +99,7 @@ export function genC(spec: ProgramSpec): string {
   const p = spec.name;
   const disc: FieldSpec = { name: 'discriminator', type: 'u64' };
   const out: string[] = [
-    `/* Generated from programs/${p}/program.json by programs/gen.ts. Do not edit. */`,
+    `/* Generated from programs/${p}/program.json by programs/tools/gen.ts. Do not edit. */`,
     `#ifndef ZX_GEN_${P}_H`, `#define ZX_GEN_${P}_H`, '#include "zerox1.h"', '#include "ids.h"', '#include "constants.h"', '',
     '/* ---- PDA seeds ---- */',
   ];
@@ -174,7 +174,7 @@ function tsIx(spec: ProgramSpec, ix: IxSpec, ids: Record<string, string>): strin
 
 export function genTs(spec: ProgramSpec, ids: Record<string, string>): string {
   const out: string[] = [
-    `// Generated from programs/${spec.name}/program.json by programs/gen.ts. Do not edit.`,
+    `// Generated from programs/${spec.name}/program.json by programs/tools/gen.ts. Do not edit.`,
     `/** ${spec.doc ?? spec.name} */`,
     "import { PublicKey, TransactionInstruction } from '@solana/web3.js';",
     "import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';",
@@ -215,18 +215,18 @@ export function genTs(spec: ProgramSpec, ids: Record<string, string>): string {
 }
 
 function genIds(ids: Record<string, string>): { c: string; ts: string } {
-  const c = ['/* Generated from programs/ids.json by programs/gen.ts. Do not edit. */', '#ifndef ZX_GEN_IDS_H', '#define ZX_GEN_IDS_H'];
+  const c = ['/* Generated from programs/ids.json by programs/tools/gen.ts. Do not edit. */', '#ifndef ZX_GEN_IDS_H', '#define ZX_GEN_IDS_H'];
   for (const [n, id] of Object.entries(ids)) c.push(`/* ${id} */`, `#define ZX_${upper(n)}_PROGRAM_ID {{${hexBytes(new PublicKey(id).toBytes())}}}`);
   c.push('#endif', '');
-  const ts = ['// Generated from programs/ids.json by programs/gen.ts. Do not edit.', "import { PublicKey } from '@solana/web3.js';", '',
-    '/** Program ids (PROGRAMS-CONTRACT.md: sha256("zerox1:<name>") as an address). */',
+  const ts = ['// Generated from programs/ids.json by programs/tools/gen.ts. Do not edit.', "import { PublicKey } from '@solana/web3.js';", '',
+    '/** Program ids (programs/ids.json: sha256("zerox1:<name>") as an address). */',
     `export const PROGRAM_IDS = {\n${Object.entries(ids).map(([n, id]) => `  ${camel(n)}: new PublicKey('${id}'),`).join('\n')}\n} as const;`, ''];
   return { c: c.join('\n'), ts: ts.join('\n') };
 }
 
 /** constants.h: every integer constant of lib/protocol/constants.ts as ZX_<NAME> (one source for both sides). */
 function genConstants(): string {
-  const c = ['/* Generated from lib/protocol/constants.ts by programs/gen.ts. Do not edit. */', '#ifndef ZX_GEN_CONSTANTS_H', '#define ZX_GEN_CONSTANTS_H'];
+  const c = ['/* Generated from lib/protocol/constants.ts by programs/tools/gen.ts. Do not edit. */', '#ifndef ZX_GEN_CONSTANTS_H', '#define ZX_GEN_CONSTANTS_H'];
   for (const [k, v] of Object.entries(constants).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if ((typeof v === 'number' && Number.isInteger(v) && v >= 0) || (typeof v === 'bigint' && v >= 0n)) c.push(`#define ZX_${k} ${v}ULL`);
   }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { PublicKey } from '@solana/web3.js';
-import { fieldSize, type FieldSpec } from '../lib/chain/codec';
+import { fieldSize, type FieldSpec } from '../../lib/chain/codec';
 import { CLANG, PROGRAMS_DIR, toolchainAvailable } from './build';
 import { loadSpecs, type ProgramSpec } from './gen';
 
@@ -99,7 +99,7 @@ const skip = toolchainAvailable() ? false : 'clang-19 not installed';
 describe('C layouts and TS codecs agree byte for byte', () => {
   for (const spec of loadSpecs()) {
     test(`${spec.name}: every account, event and instruction`, { skip }, async () => {
-      const mod = (await import(`../lib/chain/gen/${spec.name}`)) as Record<string, unknown>;
+      const mod = (await import(`../../lib/chain/gen/${spec.name}`)) as Record<string, unknown>;
       const list = samples(spec);
       const c = hostBytes(spec, list);
       assert.equal(c.length, list.length);

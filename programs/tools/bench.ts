@@ -3,17 +3,16 @@
  * have a bench.ts whose default export returns rows { instruction, cu, target? }; without names,
  * every folder with a bench.ts runs. Prints each figure with its target (default 200,000 CU).
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PROGRAMS_DIR } from './build';
+import { PROGRAMS_DIR, programNames } from './build';
 
 export interface BenchRow { instruction: string; cu: bigint; target?: bigint }
 export const DEFAULT_TARGET = 200_000n;
 
 async function main(names: string[]): Promise<number> {
-  const selected = names.length ? names : readdirSync(PROGRAMS_DIR, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(PROGRAMS_DIR, d.name, 'bench.ts'))).map((d) => d.name).sort();
+  const selected = names.length ? names : programNames().filter((n) => existsSync(join(PROGRAMS_DIR, n, 'bench.ts')));
   let over = 0;
   console.log(`${'program'.padEnd(14)} ${'instruction'.padEnd(36)} ${'CU'.padStart(10)} ${'target'.padStart(10)}  ratio`);
   for (const name of selected) {
