@@ -167,7 +167,7 @@ export function usdcAccount(svm: LiteSVM, payer: Keypair, usdc: Usdc, owner: Pub
 export interface Identity { agent: PublicKey; owner: Keypair; tokenAccount: PublicKey }
 
 /**
- * An agent identity (CHAIN.md "Identity"): a Token-2022 mint with decimals 0 and supply 1, held by
+ * An agent identity (programs/README.md "Cross-program contract"): a Token-2022 mint with decimals 0 and supply 1, held by
  * `owner`'s token account, mint authority then removed.
  */
 export function createIdentity(svm: LiteSVM, payer: Keypair, owner: Keypair): Identity {

@@ -1,5 +1,5 @@
 /*
- * BehaviorLog (0x01 spec §10.2, PROGRAMS-CONTRACT.md): agents commit their epoch BehaviorBatch.
+ * BehaviorLog (0x01 spec §10.2; contract in programs/README.md): agents commit their epoch BehaviorBatch.
  *   initialize    creates the Config PDA [b"config"] once.
  *   submit_batch  creates the BatchAccount PDA [b"batch", agent, epoch u64 LE] once, after
  *                 checking that an Ed25519 program instruction of the same transaction verifies

@@ -9,13 +9,13 @@ import {
   newSvm, sendOk, sendErr, fundedWallet, getAccount, createIdentity, createUsdc, setEpoch, programData,
   tokenAccount, mintTo, createMint, currentSlot, warpSlots, TOKEN_2022_PROGRAM_ID,
 } from '../test-helpers';
-import {
-  ERRORS, PROGRAM_ID, decodeBatchAccount, decodeConfig, decodeEvent, findBatchPda, findConfigPda, initializeInstruction,
-  submitBatchInstruction, BATCH_ACCOUNT_SIZE,
-} from '../../lib/chain/gen/behavior_log';
+import { behaviorLog } from '../../lib/chain/programs';
 import { submitBatchIxs, seedOf } from './client';
 import { keccak256, ed25519Sign } from '../../lib/protocol/crypto';
 
+const {
+  ERRORS, PROGRAM_ID, decodeBatchAccount, decodeConfig, decodeEvent, findBatchPda, findConfigPda, initializeInstruction, BATCH_ACCOUNT_SIZE,
+} = behaviorLog;
 const EPOCH_SECONDS = 86_400n;
 
 function setup() {
@@ -122,16 +122,13 @@ describe('behavior_log', () => {
     mintTo(svm, admin, other, empty, admin, 2n, TOKEN_2022_PROGRAM_ID);
     sendErr(svm, submitBatchIxs({ ...base, identity: empty, agent: other }), [owner], ERRORS.NotIdentityOwner);
     // wrong PDA: the batch address of another epoch
-    const [ed, submit] = submitBatchIxs(base);
-    submit.keys[3].pubkey = findBatchPda(id.agent, 20_699n)[0];
-    sendErr(svm, [ed, submit], [owner], ERRORS.BadPda);
+    sendErr(svm, submitBatchIxs({ ...base, batch: findBatchPda(id.agent, 20_699n)[0] }), [owner], ERRORS.BadPda);
     // epoch checks: future, too late; the previous epoch is fine
     sendErr(svm, submitBatchIxs({ ...base, epoch: 20_701n }), [owner], ERRORS.EpochInFuture);
     sendErr(svm, submitBatchIxs({ ...base, epoch: 20_698n }), [owner], ERRORS.EpochTooLate);
     sendOk(svm, submitBatchIxs({ ...base, epoch: 20_699n }), [owner]);
     // the payer must sign
-    const [ed2, s2] = submitBatchIxs({ ...base, epoch: 20_700n });
-    const ix = submitBatchInstruction({ payer: owner.publicKey, identity: id.tokenAccount, batch: s2.keys[3].pubkey }, { epoch: 20_700n, batchHash: base.batchHash, logMerkleRoot: base.logMerkleRoot, messageCount: 0n, bidCount: 0, taskCount: 0, verifierCount: 0, feedbackCount: 0, overflow: 0, bump: findBatchPda(id.agent, 20_700n)[1] });
+    const [ed2, ix] = submitBatchIxs({ ...base, epoch: 20_700n });
     ix.keys[0] = { pubkey: owner.publicKey, isSigner: false, isWritable: true };
     const payer = fundedWallet(svm, 1);
     sendErr(svm, [ed2, ix], [payer], ERRORS.MissingSigner);

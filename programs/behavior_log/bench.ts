@@ -5,7 +5,7 @@
  */
 import { Keypair } from '@solana/web3.js';
 import { newSvm, sendOk, fundedWallet, createUsdc, createIdentity, setEpoch } from '../test-helpers';
-import { initializeInstruction } from '../../lib/chain/gen/behavior_log';
+import { behaviorLog } from '../../lib/chain/programs';
 import { submitBatchIxs, seedOf } from './client';
 import { keccak256 } from '../../lib/protocol/crypto';
 
@@ -14,7 +14,7 @@ export default function benchBehaviorLog(): { instruction: string; cu: bigint; t
   const admin = fundedWallet(svm, 100);
   const usdc = createUsdc(svm, admin);
   setEpoch(svm, 1000n, 86_400n);
-  const init = sendOk(svm, [initializeInstruction({ admin: admin.publicKey }, { usdcMint: usdc.mint, treasury: Keypair.generate().publicKey, epochSeconds: 86_400n })], [admin]);
+  const init = sendOk(svm, [behaviorLog.initializeInstruction({ admin: admin.publicKey }, { usdcMint: usdc.mint, treasury: Keypair.generate().publicKey, epochSeconds: 86_400n })], [admin]);
   const owner = fundedWallet(svm, 10);
   const id = createIdentity(svm, admin, owner);
   const submit = sendOk(svm, submitBatchIxs({

@@ -1,10 +1,10 @@
 /**
  * Transaction pieces for BehaviorLog used by the tests and the bench: the Ed25519 program
  * instruction that carries the identity owner's signature over batch_hash, followed by
- * submit_batch. (Wallet-facing builders belong to lib/chain; these use its generated codecs.)
+ * submit_batch. (Wallet-facing builders belong to lib/chain; these use its generated builders.)
  */
 import { Ed25519Program, PublicKey, type TransactionInstruction } from '@solana/web3.js';
-import { findBatchPda, submitBatchInstruction } from '../../lib/chain/gen/behavior_log';
+import { behaviorLog } from '../../lib/chain/programs';
 import { ed25519Sign, publicKeyFromSeed } from '../../lib/protocol/crypto';
 
 export interface SubmitBatchParams {
@@ -20,15 +20,17 @@ export interface SubmitBatchParams {
   counts?: { messageCount?: bigint; bidCount?: number; taskCount?: number; verifierCount?: number; feedbackCount?: number; overflow?: boolean };
   /** Override the signature (tests of a bad signature). */
   signature?: Uint8Array;
+  /** Override the BatchAccount address (tests of a wrong PDA); the bump stays the right one. */
+  batch?: PublicKey;
 }
 
 /** [Ed25519 verify of owner over batch_hash, submit_batch]. */
 export function submitBatchIxs(p: SubmitBatchParams): TransactionInstruction[] {
   const signature = p.signature ?? ed25519Sign(p.batchHash, p.ownerSeed);
   const ed = Ed25519Program.createInstructionWithPublicKey({ publicKey: publicKeyFromSeed(p.ownerSeed), message: p.batchHash, signature });
-  const [batch, bump] = findBatchPda(p.agent, p.epoch);
+  const [pda, bump] = behaviorLog.findBatchPda(p.agent, p.epoch);
   const c = p.counts ?? {};
-  const submit = submitBatchInstruction({ payer: p.payer, identity: p.identity, batch }, {
+  const submit = behaviorLog.submitBatchInstruction({ payer: p.payer, identity: p.identity, batch: p.batch ?? pda }, {
     epoch: p.epoch, batchHash: p.batchHash, logMerkleRoot: p.logMerkleRoot, messageCount: c.messageCount ?? 0n,
     bidCount: c.bidCount ?? 0, taskCount: c.taskCount ?? 0, verifierCount: c.verifierCount ?? 0, feedbackCount: c.feedbackCount ?? 0,
     overflow: c.overflow ? 1 : 0, bump,

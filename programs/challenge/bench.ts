@@ -7,7 +7,7 @@
  */
 import { Keypair, SystemProgram } from '@solana/web3.js';
 import { sendOk, fundedWallet, setEpoch, createUsdc, usdcAccount, newSvm } from '../test-helpers';
-import * as ch from '../../lib/chain/gen/challenge';
+import { challenge as ch } from '../../lib/chain/programs';
 import {
   world, newAgent, lockStake, agentLog, batchOf, submitBatch, newChallenger, submitChallengeIx, stageEvidence, resolveFor,
   encodeBatch, EPOCH_SECONDS, BATCH_EPOCH, USDC,

@@ -1,5 +1,5 @@
 /*
- * Challenge (0x01 spec §10.4, §8.6, PROGRAMS-CONTRACT.md): initialize, the staging buffer,
+ * Challenge (0x01 spec §10.4, §8.6; contract in programs/README.md): initialize, the staging buffer,
  * submit_challenge and expire_challenge; resolve_challenge is in resolve.c.
  * Every state change emits its event with sol_log_data.
  */

@@ -6,8 +6,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { sendOk, sendErr, getAccount, tokenBalance, setEpoch, programData, fundedWallet, TOKEN_PROGRAM_ID } from '../test-helpers';
-import * as ch from '../../lib/chain/gen/challenge';
-import * as sl from '../../lib/chain/gen/stake_lock';
+import { challenge as ch, stakeLock as sl } from '../../lib/chain/programs';
 import {
   world, newAgent, lockStake, agentLog, batchOf, submitBatch, newChallenger, submitChallengeIx, stageEvidence, resolveFor,
   encodeBatch, EPOCH_SECONDS, BATCH_EPOCH, CHALLENGE_STAKE, USDC,

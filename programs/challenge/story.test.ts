@@ -1,5 +1,5 @@
 /**
- * The full story on litesvm (issue 4 acceptance): agent 1 registers its identity, locks stake,
+ * The full story on litesvm, end to end across the four programs: agent 1 registers its identity, locks stake,
  * pays leases, misses three epochs, is deactivated, queues its unlock, waits and claims; agent 2
  * commits a batch (built from its own signed log with lib/protocol) that omits a bid it signed,
  * is challenged, and is slashed, the challenger paid.
@@ -7,10 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sendOk, sendErr, getAccount, tokenBalance, setEpoch, warpSlots } from '../test-helpers';
-import * as ls from '../../lib/chain/gen/lease';
-import * as sl from '../../lib/chain/gen/stake_lock';
-import * as ch from '../../lib/chain/gen/challenge';
-import * as bl from '../../lib/chain/gen/behavior_log';
+import { behaviorLog as bl, challenge as ch, lease as ls, stakeLock as sl } from '../../lib/chain/programs';
 import {
   world, newAgent, lockStake, agentLog, batchOf, submitBatch, newChallenger, submitChallengeIx, stageEvidence, resolveFor,
   encodeBatch, EPOCH_SECONDS, BATCH_EPOCH, CHALLENGE_STAKE, USDC,

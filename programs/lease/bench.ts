@@ -1,5 +1,5 @@
 /** Compute units of every lease instruction (npm run bench:programs -- lease). */
-import * as lease from '../../lib/chain/gen/lease';
+import { lease } from '../../lib/chain/programs';
 import type { BenchRow } from '../tools/bench';
 import { EPOCH_SECONDS, newAgent, payLeaseIx, setupStake } from '../stake_lock/stake-env';
 import { createUsdc, fundedWallet, newSvm, sendOk, setEpoch, usdcAccount } from '../test-helpers';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LiteSVM } from 'litesvm';
-import * as lease from '../../lib/chain/gen/lease';
+import { lease } from '../../lib/chain/programs';
 import {
   Keypair, PublicKey, accountData, createIdentity, createUsdc, fundedWallet, newSvm, programData, sendErr, sendOk,
   setEpoch, tokenBalance, usdcAccount, type Identity, type Usdc,

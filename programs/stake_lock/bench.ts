@@ -1,17 +1,16 @@
 /** Compute units of every stake_lock instruction (npm run bench:programs -- stake_lock). */
-import { TransactionInstruction } from '@solana/web3.js';
-import * as stakeLock from '../../lib/chain/gen/stake_lock';
+import { stakeLock } from '../../lib/chain/programs';
 import type { BenchRow } from '../tools/bench';
-import { compileSources, toolchainAvailable } from '../tools/build';
+import { toolchainAvailable } from '../tools/build';
 import {
-  PROGRAM_IDS, PublicKey, createUsdc, fundedWallet, kitAddress, newSvm, sendOk, tokenAccount, usdcAccount, warpSlots,
+  PROGRAM_IDS, createUsdc, fundedWallet, kitAddress, newSvm, sendOk, tokenAccount, usdcAccount, warpSlots,
 } from '../test-helpers';
-import { claimIx, deactivateLease, lockIx, newAgent, queueIx, setupStake, USDC } from './stake-env';
+import { claimIx, deactivateLease, lockIx, newAgent, queueIx, setupStake, slasherFixture, viaSlasherFixture, USDC } from './stake-env';
 
 export default function bench(): BenchRow[] {
   const svm = newSvm({ programs: ['lease', 'stake_lock'] });
   const withFixture = toolchainAvailable();
-  if (withFixture) svm.addProgram(kitAddress(PROGRAM_IDS.challenge), compileSources(['stake_lock/fixtures/slasher.c']).so);
+  if (withFixture) svm.addProgram(kitAddress(PROGRAM_IDS.challenge), slasherFixture());
   const env = setupStake(svm);
   const a = newAgent(env, 50n * USDC);
   const lock = sendOk(svm, [lockIx(env, a, 10n * USDC)], [a.owner]);
@@ -37,15 +36,11 @@ export default function bench(): BenchRow[] {
     sendOk(svm, [lockIx(env, b, 10n * USDC)], [b.owner]);
     const challenger = fundedWallet(svm);
     const cUsdc = usdcAccount(svm, env.admin, env.usdc, challenger.publicKey);
-    const [slasher] = challengeSlasher();
-    const keys = stakeLock.slashInstruction({ slasher, stake: stakeLock.findStakePda(b.agent)[0], vault: env.vault, challengerUsdc: cUsdc, treasury: env.treasury }).keys
-      .map((k) => (k.pubkey.equals(slasher) ? { ...k, isSigner: false } : k));
-    const r = sendOk(svm, [new TransactionInstruction({ programId: PROGRAM_IDS.challenge, keys: [{ pubkey: PROGRAM_IDS.stake_lock, isSigner: false, isWritable: false }, ...keys], data: Buffer.alloc(0) })], [challenger]);
+    const slash = viaSlasherFixture(PROGRAM_IDS.challenge, { stake: stakeLock.findStakePda(b.agent)[0], vault: env.vault, challengerUsdc: cUsdc, treasury: env.treasury });
+    const r = sendOk(svm, [slash], [challenger]);
     const inner = r.logs.find((l) => l.startsWith(`Program ${PROGRAM_IDS.stake_lock.toBase58()} consumed`));
     rows.push({ instruction: 'slash (inside the CPI)', cu: BigInt(/consumed (\d+)/.exec(inner ?? '')?.[1] ?? '0') });
     rows.push({ instruction: 'slash (whole tx incl. caller)', cu: r.computeUnits });
   }
   return rows;
 }
-
-const challengeSlasher = () => PublicKey.findProgramAddressSync([Buffer.from('slasher')], PROGRAM_IDS.challenge);

@@ -1,15 +1,16 @@
 /**
  * Test/bench environment for stake_lock: lease and stake_lock initialized on one USDC mint and
  * treasury, the vault as the vault_authority PDA's associated token account, helpers to build an
- * agent with USDC and to drive its lease to deactivated.
+ * agent with USDC and to drive its lease to deactivated, and the slasher fixture that stands in
+ * for the challenge program's slashing CPI. Instructions come from the chain SDK's generated
+ * builders (lib/chain/programs).
  */
 import type { LiteSVM } from 'litesvm';
-import type { TransactionInstruction } from '@solana/web3.js';
-import * as lease from '../../lib/chain/gen/lease';
-import * as stakeLock from '../../lib/chain/gen/stake_lock';
-import * as challenge from '../../lib/chain/gen/challenge';
+import { TransactionInstruction } from '@solana/web3.js';
+import { challenge, lease, stakeLock } from '../../lib/chain/programs';
+import { compileSources } from '../tools/build';
 import {
-  Keypair, PublicKey, createIdentity, createUsdc, fundedWallet, newSvm, sendOk, setEpoch, tokenAccount, usdcAccount,
+  Keypair, PROGRAM_IDS, PublicKey, createIdentity, createUsdc, fundedWallet, newSvm, sendOk, setEpoch, tokenAccount, usdcAccount,
   type Identity, type Usdc,
 } from '../test-helpers';
 
@@ -70,4 +71,22 @@ export function deactivateLease(env: StakeEnv, a: Agent, epoch = 100n): void {
   sendOk(env.svm, [payLeaseIx(env, a, 1)], [a.owner]);
   setEpoch(env.svm, epoch + 4n, EPOCH_SECONDS);
   sendOk(env.svm, [lease.tickLeaseInstruction({ lease: lease.findLeasePda(a.agent)[0] })], [a.owner]);
+}
+
+/** fixtures/slasher.c compiled (needs clang-19): load it at the challenge id to slash as the real caller would. */
+export const slasherFixture = (): Uint8Array => compileSources(['stake_lock/fixtures/slasher.c']).so;
+
+/**
+ * A call of the slasher fixture loaded at `programId`: the stake_lock program, then the accounts of
+ * stake_lock `slash` from the generated builder with the fixture's [b"slasher"] PDA unsigned (the
+ * fixture signs for it in the CPI). The fixture has no program.json, so this one instruction is
+ * assembled by hand.
+ */
+export function viaSlasherFixture(programId: PublicKey, accounts: Omit<stakeLock.SlashAccounts, 'slasher'>): TransactionInstruction {
+  const [slasher] = challenge.findSlasherPda(programId);
+  const keys = stakeLock.slashInstruction({ slasher, ...accounts }).keys
+    .map((k) => (k.pubkey.equals(slasher) ? { ...k, isSigner: false } : k));
+  return new TransactionInstruction({
+    programId, keys: [{ pubkey: PROGRAM_IDS.stake_lock, isSigner: false, isWritable: false }, ...keys], data: Buffer.alloc(0),
+  });
 }

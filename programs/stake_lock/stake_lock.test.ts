@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import * as lease from '../../lib/chain/gen/lease';
-import * as stakeLock from '../../lib/chain/gen/stake_lock';
-import * as challenge from '../../lib/chain/gen/challenge';
-import { compileSources, toolchainAvailable } from '../tools/build';
+import { challenge, lease, stakeLock } from '../../lib/chain/programs';
+import { toolchainAvailable } from '../tools/build';
 import {
   Keypair, PROGRAM_IDS, createUsdc, PublicKey, accountData, fundedWallet, kitAddress, newSvm, programData, sendErr, sendOk,
   setAccount, setEpoch, tokenBalance, usdcAccount, warpSlots,
 } from '../test-helpers';
 import {
-  EPOCH_SECONDS, USDC, claimIx, deactivateLease, lockIx, newAgent, payLeaseIx, queueIx, setupStake, type Agent, type StakeEnv,
+  EPOCH_SECONDS, USDC, claimIx, deactivateLease, lockIx, newAgent, payLeaseIx, queueIx, setupStake, slasherFixture,
+  viaSlasherFixture, type Agent, type StakeEnv,
 } from './stake-env';
-import { TransactionInstruction } from '@solana/web3.js';
 
 const E = stakeLock.ERRORS;
 const DELAY = 432_000n;
@@ -178,9 +176,6 @@ describe('stake_lock: claim_stake', () => {
 const skip = toolchainAvailable() ? false : 'clang-19 not installed: the slasher fixture cannot be compiled';
 
 describe('stake_lock: slash', () => {
-  const slashKeys = (env: StakeEnv, a: Agent, slasher: PublicKey, challengerUsdc: PublicKey) =>
-    stakeLock.slashInstruction({ slasher, stake: stakeLock.findStakePda(a.agent)[0], vault: env.vault, challengerUsdc, treasury: env.treasury, vaultAuthority: env.vaultAuthority }).keys;
-
   test('a direct call is refused: random signer, or the slasher PDA unsigned', () => {
     const env = setupStake();
     const a = lockedAgent(env);
@@ -195,7 +190,7 @@ describe('stake_lock: slash', () => {
 
   test('through CPI from the challenge program id: whole stake slashed, half to the challenger, half to the treasury; a foreign program is refused', { skip }, () => {
     const svm = newSvm({ programs: ['lease', 'stake_lock'] });
-    const { so } = compileSources(['stake_lock/fixtures/slasher.c']);
+    const so = slasherFixture();
     svm.addProgram(kitAddress(PROGRAM_IDS.challenge), so);
     const foreignId = Keypair.generate().publicKey;
     svm.addProgram(kitAddress(foreignId), so);
@@ -203,11 +198,9 @@ describe('stake_lock: slash', () => {
     const a = lockedAgent(env, 11n * USDC);
     const challenger = fundedWallet(svm);
     const cUsdc = usdcAccount(svm, env.admin, env.usdc, challenger.publicKey);
-    const viaFixture = (programId: PublicKey) => {
-      const [slasher] = PublicKey.findProgramAddressSync([Buffer.from('slasher')], programId);
-      const keys = slashKeys(env, a, slasher, cUsdc).map((k) => (k.pubkey.equals(slasher) ? { ...k, isSigner: false } : k));
-      return new TransactionInstruction({ programId, keys: [{ pubkey: PROGRAM_IDS.stake_lock, isSigner: false, isWritable: false }, ...keys], data: Buffer.alloc(0) });
-    };
+    const viaFixture = (programId: PublicKey) => viaSlasherFixture(programId, {
+      stake: stakeLock.findStakePda(a.agent)[0], vault: env.vault, challengerUsdc: cUsdc, treasury: env.treasury, vaultAuthority: env.vaultAuthority,
+    });
     sendErr(svm, [viaFixture(foreignId)], [challenger], E.NotSlasher);
     const r = sendOk(svm, [viaFixture(PROGRAM_IDS.challenge)], [challenger]);
     assert.equal(tokenBalance(svm, cUsdc), 5_500_000n);

@@ -1,12 +1,11 @@
 /**
- * Story (issue 4 acceptance, first half): register an identity, lock stake, pay leases, miss
+ * The stake and lease half of the story: register an identity, lock stake, pay leases, miss
  * three epochs, get deactivated, queue unlock, wait, claim, with the indexer's view of the events.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import * as lease from '../../lib/chain/gen/lease';
 import { parseEvents } from '../../lib/chain/events';
-import { agentAddresses, LEASE_STATUS, STAKE_STATUS, stakeLock } from '../../lib/chain/programs';
+import { agentAddresses, lease, LEASE_STATUS, STAKE_STATUS, stakeLock } from '../../lib/chain/programs';
 import { accountData, sendOk, setEpoch, tokenBalance, warpSlots } from '../test-helpers';
 import { EPOCH_SECONDS, USDC, claimIx, lockIx, newAgent, payLeaseIx, queueIx, setupStake } from './stake-env';
 

@@ -1,10 +1,11 @@
 /**
- * The project's own link step (CHAIN.md): one BPF relocatable object (clang-19 output) in, one
- * SBPF v0 ("legacy") shared object out. ET_DYN, EM_BPF, e_flags 0; every section address equals
- * its file offset; internal calls and rodata addresses are resolved here; each syscall call stays
- * `call -1` with an R_BPF_64_32 dynamic relocation against a .dynsym entry of that name, which
- * the loader replaces by murmur3(name). No writable sections. Output depends only on the input
- * bytes, so rebuilds are byte-identical.
+ * The project's own link step (no Solana toolchain is reachable here, see programs/README.md):
+ * one BPF relocatable object (clang-19 output) in, one SBPF v0 ("legacy") shared object out.
+ * ET_DYN, EM_BPF, e_flags 0; every section address equals its file offset; internal calls and
+ * rodata addresses are resolved here; each syscall call stays `call -1` with an R_BPF_64_32
+ * dynamic relocation against a .dynsym entry of that name, which the loader replaces by
+ * murmur3(name). No writable sections. Output depends only on the input bytes, so rebuilds are
+ * byte-identical.
  */
 import { OPCODE_ALLOWLIST, SYSCALLS } from './syscalls';
 
