@@ -42,9 +42,9 @@ export const WELL_KNOWN: Record<string, string> = {
 export const discriminator = (kind: 'account' | 'event', name: string) =>
   createHash('sha256').update(`${kind}:${name}`).digest().subarray(0, 8);
 
-const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-const pascal = (s: string) => camel(s).replace(/^./, (c) => c.toUpperCase());
-const upper = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
+export const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+export const pascal = (s: string) => camel(s).replace(/^./, (c) => c.toUpperCase());
+export const upper = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 const hexBytes = (b: Uint8Array) => [...b].map((x) => `0x${x.toString(16).padStart(2, '0')}`).join(', ');
 const leU64 = (b: Uint8Array) => `0x${Buffer.from(b).reverse().toString('hex')}ULL`;
 

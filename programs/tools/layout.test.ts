@@ -13,11 +13,8 @@ import { describe, test } from 'node:test';
 import { PublicKey } from '@solana/web3.js';
 import { fieldSize, type FieldSpec } from '../../lib/chain/codec';
 import { CLANG, PROGRAMS_DIR, toolchainAvailable } from './build';
-import { loadSpecs, type ProgramSpec } from './gen';
+import { camel, loadSpecs, pascal, upper, type ProgramSpec } from './gen';
 
-const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-const upper = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
-const pascal = (s: string) => camel(s).replace(/^./, (c) => c.toUpperCase());
 
 /** Deterministic sample bytes: a tiny LCG so the C and TS sides see the same values. */
 function sampler(seed: number) {

@@ -6,7 +6,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { useHost, vec, lohi, hex } from './harness';
+import { useHost, vec, lohi, hex, mutations } from './harness';
 import { decodeBatch, encodeBatch, type BehaviorBatch } from '../../../lib/protocol/batch';
 import { keccak256 } from '../../../lib/protocol/crypto';
 import { fromHex } from '../../../lib/protocol/hex';
@@ -73,18 +73,7 @@ describe('BehaviorBatch reader (docs/protocol.md §6)', () => {
 
   test('accepts exactly what lib/protocol decodeBatch accepts (mutations and random bytes)', () => {
     const base = fromHex(batchVec.cbor);
-    const cases: Uint8Array[] = [];
-    fc.assert(
-      fc.property(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 3 }), (pos, byte, kind) => {
-        const b = Array.from(base);
-        if (kind === 0) b[pos] = byte;
-        else if (kind === 1) b.splice(pos, 1);
-        else if (kind === 2) b.splice(pos, 0, byte);
-        else b.length = pos;
-        cases.push(Uint8Array.from(b));
-      }),
-      { numRuns: 1500, seed: 42 },
-    );
+    const cases = mutations(base, 1500, 42);
     fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (b) => { cases.push(b); }), { numRuns: 300, seed: 7 });
     const out = host(cases.map((b) => `batch ${hex(b)}`));
     let accepted = 0;

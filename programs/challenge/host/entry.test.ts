@@ -4,8 +4,7 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
-import { useHost, vec, M64, pad16, hex } from './harness';
+import { useHost, vec, M64, pad16, hex, mutations } from './harness';
 import { decodeEnvelope, signingPreimage } from '../../../lib/protocol/envelope';
 import { decodeNeg1, encodeNeg1, type Neg1Payload } from '../../../lib/protocol/neg1';
 import { keccak256 } from '../../../lib/protocol/crypto';
@@ -42,18 +41,7 @@ describe('log entry reader (docs/protocol.md §2, §5)', () => {
 
   test('mutated entries: accepted exactly when lib/protocol accepts them', () => {
     const base = fromHex(merkleVec.cases[2].entries[0]);
-    const cases: Uint8Array[] = [];
-    fc.assert(
-      fc.property(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 3 }), (pos, byte, kind) => {
-        const b = Array.from(base);
-        if (kind === 0) b[pos] = byte;
-        else if (kind === 1) b.splice(pos, 1);
-        else if (kind === 2) b.splice(pos, 0, byte);
-        else b.length = pos;
-        cases.push(Uint8Array.from(b));
-      }),
-      { numRuns: 800, seed: 3 },
-    );
+    const cases = mutations(base, 800, 3);
     const out = host(cases.map((b) => `entry ${hex(b)}`));
     cases.forEach((b, i) => assert.equal(out[i].startsWith('ok'), decodeEnvelope(b).ok, hex(b)));
   });
@@ -128,19 +116,7 @@ describe('NEG1 bid_value (docs/protocol.md §8)', () => {
   test('mutated NEG1 payloads: accepted exactly when lib/protocol accepts them', () => {
     const bases = [encodeNeg1(neg1(-(1n << 100n), { metadata: new Uint8Array(64).fill(1), verification: { tier: 2, testSuiteHash: new Uint8Array(32).fill(9) } })), encodeNeg1(neg1(7n))];
     const cases: Uint8Array[] = [];
-    for (const base of bases) {
-      fc.assert(
-        fc.property(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 3 }), (pos, byte, kind) => {
-          const b = Array.from(base);
-          if (kind === 0) b[pos] = byte;
-          else if (kind === 1) b.splice(pos, 1);
-          else if (kind === 2) b.splice(pos, 0, byte);
-          else b.length = pos;
-          cases.push(Uint8Array.from(b));
-        }),
-        { numRuns: 700, seed: 11 },
-      );
-    }
+    for (const base of bases) cases.push(...mutations(base, 700, 11));
     const out = host(cases.map((b) => `neg1 ${hex(b)}`));
     cases.forEach((b, i) => {
       const d = decodeNeg1(b);

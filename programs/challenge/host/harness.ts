@@ -4,6 +4,7 @@
  * challenge's zx_judge.h, plus what the host test files share. Test-only.
  */
 import { before } from 'node:test';
+import fc from 'fast-check';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,3 +79,23 @@ export const pad16 = (v: bigint) => {
   const u = BigInt.asUintN(128, v);
   return `${(u & M64).toString(16).padStart(16, '0')} ${(u >> 64n).toString(16).padStart(16, '0')}`;
 };
+
+/**
+ * `runs` single-byte mutations of `base` (replace, delete, insert a byte, or truncate), drawn by
+ * fast-check from `seed` so every run checks the same cases.
+ */
+export function mutations(base: Uint8Array, runs: number, seed: number): Uint8Array[] {
+  const cases: Uint8Array[] = [];
+  fc.assert(
+    fc.property(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 3 }), (pos, byte, kind) => {
+      const b = Array.from(base);
+      if (kind === 0) b[pos] = byte;
+      else if (kind === 1) b.splice(pos, 1);
+      else if (kind === 2) b.splice(pos, 0, byte);
+      else b.length = pos;
+      cases.push(Uint8Array.from(b));
+    }),
+    { numRuns: runs, seed },
+  );
+  return cases;
+}
