@@ -15,3 +15,8 @@ if (typeof globalThis.WebSocket !== 'function') {
   const { WebSocket } = await import('ws');
   globalThis.WebSocket = WebSocket;
 }
+
+// `import 'server-only'` is a no-op in plain Node processes (see scripts/server-only-hook.mjs);
+// in Next's bundles it keeps server modules out of client components.
+const { register } = await import('node:module');
+register('./server-only-hook.mjs', import.meta.url);

@@ -3,6 +3,7 @@
  * store queries, mapped to view models. Pages and API routes both call these, so the JSON of
  * `/api/*` and what the pages render are the same thing.
  */
+import 'server-only';
 import { fromHex } from '../../lib/protocol/hex';
 import type { HealthReport } from '../../lib/observer/types';
 import type { RecentEnvelopesParams } from '../../lib/store/types';

@@ -6,6 +6,7 @@
  * under Symbol.for keys: Next's bundled route modules and the custom server share one process but
  * not one module graph. Type-only imports: nothing from lib/store is bundled.
  */
+import 'server-only';
 import { getObservatory } from '../../lib/observer/runtime';
 import type { ChainOverviewView } from '../../components/types';
 import type {

@@ -3,6 +3,7 @@
  * different module graph than the custom server) find the instance the server started.
  * Kept on globalThis under a Symbol.for key: one per process, shared across module copies.
  */
+import 'server-only';
 import type { Observatory } from './observatory';
 
 const KEY = Symbol.for('zerox1.observatory');

@@ -2,6 +2,7 @@
  * lib/store: the observatory's database (issue 3 "Store", issue 5 chain tables).
  * Only this folder imports Prisma, pg and PGlite (CONVENTIONS.md).
  */
+import 'server-only';
 export { openStore, type OpenStoreParams, type Store, type StoreLogger } from './store';
 export { createIngestQueue, type IngestQueue, type IngestQueueOptions, type PushResult, type IngestTarget } from './queue';
 export { conversationStage, outcomeOf } from './derive';

@@ -1,0 +1,225 @@
+/**
+ * Dependency boundaries of the repository, checked by dependency-cruiser.
+ *
+ * `npm test -- scripts/boundaries` runs this over the tree and fails on any violation; so does
+ * `npx depcruise --config .dependency-cruiser.cjs app components server lib scripts programs e2e`.
+ * The folder table with its "may import" column is docs/architecture.md "Folders"; LAYERS below
+ * is the same table for lib/*, and the rules are derived from it. Why dependency-cruiser:
+ * docs/decisions/boundary-check.md.
+ *
+ * Harness files (tests, test helpers, benches) are drivers, like server/: they assemble real
+ * parts across layers, so the layer and owner rules apply to the code they drive, not to them.
+ * They are still held to: no cycles, nothing from lib/protocol reaches outside lib/protocol, and
+ * components/ reach only browser-safe code.
+ */
+
+/** Tests, test helpers and benches. */
+const HARNESS = '(\\.test\\.(ts|tsx|mts)$)|(^|/)(testing|test-helpers|bench)\\.ts$|^lib/observer/testdata/';
+/** Folders that compose everything: the process, bench and tool scripts, end-to-end drivers. */
+const ROOTS = '^(server|scripts|e2e)/';
+const REPO = '^(app|components|server|lib|scripts|programs|e2e|prisma)/';
+
+/** lib/<name> -> the lib folders it may import (besides itself). lib/protocol is pure and
+ *  dependency-free, so every layer may use it; the table lists it where the layer is built on it. */
+const LAYERS = {
+  protocol: [],
+  wire: ['protocol'],
+  chain: ['protocol'],
+  devchain: ['chain', 'protocol'],
+  mesh: ['protocol'],
+  store: ['protocol', 'wire'],
+  observer: ['protocol', 'mesh', 'store', 'wire'],
+  indexer: ['chain', 'store', 'wire', 'protocol'],
+  export: ['protocol', 'store'],
+  agents: ['protocol', 'mesh', 'chain'],
+};
+
+/** Outside worlds and the one lib folder that owns each. */
+const OWNERS = [
+  { name: 'solana-only-in-chain', owners: ['chain', 'devchain'], pkgs: '@solana/[^/]+' },
+  { name: 'litesvm-only-in-devchain', owners: ['devchain'], pkgs: 'litesvm' },
+  {
+    name: 'database-only-in-store',
+    owners: ['store'],
+    pkgs: '@prisma/[^/]+|prisma|pg|pg-copy-streams|@electric-sql/pglite|pglite-prisma-adapter',
+  },
+  {
+    name: 'libp2p-only-in-mesh',
+    owners: ['mesh'],
+    pkgs: 'libp2p|@libp2p/[^/]+|@chainsafe/[^/]+|@multiformats/[^/]+|it-length-prefixed|it-pipe',
+  },
+];
+
+/** npm packages lib/protocol may use: crypto and CBOR, nothing that does I/O. */
+const PROTOCOL_NPM = '@noble/curves|@noble/hashes|cbor-x|hash-wasm|sodium-native';
+
+/**
+ * TEMPORARY ALLOWLIST: violations present when the boundary check landed, each being removed on
+ * another branch of the same refactor. Empty it as those branches merge; an entry that no longer
+ * matches anything fails the check, so it cannot outlive its violation.
+ * An entry is `{ rule, from, to }` with exact paths as the check prints them (an npm package as
+ * the file it resolves to), or `{ rule: 'no-circular', cycle: [every module of the cycle] }`.
+ */
+const TEMPORARY_ALLOWLIST = [
+  // components read live-event types from lib/observer until lib/wire holds them
+  { rule: 'components-browser-safe', from: 'components/AgentChain.tsx', to: 'lib/observer/types.ts' },
+  { rule: 'components-browser-safe', from: 'components/LiveOverview.tsx', to: 'lib/observer/types.ts' },
+  { rule: 'components-browser-safe', from: 'components/chain-state.ts', to: 'lib/observer/types.ts' },
+  { rule: 'components-browser-safe', from: 'components/live-state.ts', to: 'lib/observer/types.ts' },
+  { rule: 'components-browser-safe', from: 'components/useLiveStream.ts', to: 'lib/observer/types.ts' },
+  // browser-safe lib/chain hashes with node:crypto
+  { rule: 'chain-browser-safe', from: 'lib/chain/sati.ts', to: 'crypto' },
+  // the node-only RPC helper starts the embedded chain itself; the composition root should
+  { rule: 'layer-chain', from: 'lib/chain/node/rpc.ts', to: 'lib/devchain/index.ts' },
+  // the runtime slot names the Observatory type from the module that registers in it
+  { rule: 'no-circular', cycle: ['lib/observer/observatory.ts', 'lib/observer/runtime.ts'] },
+  // the demo agents and the indexer use web3.js directly instead of lib/chain's helpers
+  ...[
+    'lib/agents/chain-duties.ts',
+    'lib/indexer/apply.ts',
+    'lib/indexer/index.ts',
+    'lib/indexer/json.ts',
+    'lib/indexer/queries.ts',
+    'lib/indexer/types.ts',
+    'lib/indexer/verify.ts',
+  ].map((from) => ({ rule: 'solana-only-in-chain', from, to: 'node_modules/@solana/web3.js/lib/index.cjs.js' })),
+];
+
+const lib = (names) => `^lib/(${names.join('|')})/`;
+const npm = (pkgs) => `(^|/)node_modules/(${pkgs})/`;
+
+const layerRules = Object.entries(LAYERS).map(([name, allowed]) => ({
+  name: `layer-${name}`,
+  severity: 'error',
+  comment: `lib/${name} may import only ${allowed.length ? allowed.map((a) => `lib/${a}`).join(', ') : 'itself'} from the repository`,
+  from: { path: `^lib/${name}/`, pathNot: HARNESS },
+  to: { path: REPO, pathNot: lib([name, ...allowed]) },
+}));
+
+const ownerRules = OWNERS.map(({ name, owners, pkgs }) => ({
+  name,
+  severity: 'error',
+  comment: `only ${owners.map((o) => `lib/${o}`).join(', ')} (and server/, scripts/, e2e/, harnesses) import ${pkgs}`,
+  from: { pathNot: [lib(owners), ROOTS, HARNESS, '^programs/', '^prisma/'] },
+  to: { path: npm(pkgs) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'no import cycles, type-only edges included',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'protocol-self-contained',
+      severity: 'error',
+      comment: 'lib/protocol (tests included) imports nothing in the repository outside lib/protocol',
+      from: { path: '^lib/protocol/' },
+      to: { path: REPO, pathNot: '^lib/protocol/' },
+    },
+    {
+      name: 'protocol-no-io',
+      severity: 'error',
+      comment: 'lib/protocol uses node:crypto and crypto/CBOR packages only: no I/O, clock or randomness of its own',
+      from: { path: '^lib/protocol/', pathNot: HARNESS },
+      to: { dependencyTypes: ['core'], pathNot: '^(node:)?crypto$' },
+    },
+    {
+      name: 'protocol-npm',
+      severity: 'error',
+      comment: `lib/protocol imports only ${PROTOCOL_NPM} from npm`,
+      from: { path: '^lib/protocol/', pathNot: HARNESS },
+      to: { path: '(^|/)node_modules/', pathNot: npm(PROTOCOL_NPM) },
+    },
+    ...layerRules,
+    {
+      name: 'chain-browser-safe',
+      severity: 'error',
+      comment: 'lib/chain outside lib/chain/node runs in browsers: no node:* builtins',
+      from: { path: '^lib/chain/', pathNot: ['^lib/chain/node/', HARNESS] },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'chain-browser-safe-no-node-part',
+      severity: 'error',
+      comment: 'browser-safe lib/chain does not reach into lib/chain/node',
+      from: { path: '^lib/chain/', pathNot: ['^lib/chain/node/', HARNESS] },
+      to: { path: '^lib/chain/node/' },
+    },
+    ...ownerRules,
+    {
+      name: 'components-browser-safe',
+      severity: 'error',
+      comment: 'components/ (tests included) import from the repository only components, lib/wire, lib/protocol and browser-safe lib/chain',
+      from: { path: '^components/' },
+      to: { path: REPO, pathNot: ['^components/', '^lib/(wire|protocol)/', '^lib/chain/(?!node/)'] },
+    },
+    {
+      name: 'components-no-node-builtins',
+      severity: 'error',
+      comment: 'components/ run in browsers: no node:* builtins',
+      from: { path: '^components/', pathNot: HARNESS },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'app-pages-through-lib',
+      severity: 'error',
+      comment: 'pages and layouts reach server parts through app/_lib; route handlers (app/api/**/route.ts) call lib directly',
+      from: { path: '^app/', pathNot: ['^app/_lib/', '^app/api/.*/route\\.tsx?$', HARNESS] },
+      to: { path: '^lib/(store|observer|indexer|mesh|devchain|agents|export|chain/node)/' },
+    },
+    {
+      name: 'nothing-imports-server',
+      severity: 'error',
+      comment: 'server/ is the composition root: app, components and lib never import it',
+      from: { path: '^(app|components|lib)/' },
+      to: { path: '^server/' },
+    },
+    {
+      name: 'lib-not-upward',
+      severity: 'error',
+      comment: 'lib/ does not import app/, components/, scripts/, programs/ or e2e/',
+      from: { path: '^lib/', pathNot: HARNESS },
+      to: { path: '^(app|components|scripts|programs|e2e)/' },
+    },
+    {
+      name: 'programs-tools-scope',
+      severity: 'error',
+      comment: 'programs/ TypeScript (build tools, LiteSVM tests, test clients) uses only lib/chain and lib/protocol from lib',
+      from: { path: '^programs/' },
+      to: { path: REPO, pathNot: ['^programs/', '^lib/(chain|protocol)/'] },
+    },
+    {
+      name: 'no-test-support-in-source',
+      severity: 'error',
+      comment: 'production code does not import tests, test helpers or benches',
+      from: { pathNot: [HARNESS, '^(scripts|e2e|programs)/'] },
+      to: { path: HARNESS },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['(^|/)node_modules/', '^lib/store/generated/'] },
+    exclude: { path: ['^\\.next/', '^\\.data/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '.d.ts'],
+    },
+    knownViolations: TEMPORARY_ALLOWLIST.map(({ rule, from, to, cycle }) =>
+      cycle
+        ? {
+            type: 'cycle',
+            from: cycle[0],
+            to: cycle[1 % cycle.length],
+            cycle: cycle.map((name) => ({ name, dependencyTypes: [] })),
+            rule: { name: rule, severity: 'error' },
+          }
+        : { type: 'dependency', from, to, rule: { name: rule, severity: 'error' } },
+    ),
+  },
+};

@@ -1,0 +1,147 @@
+// The dependency boundaries of docs/architecture.md "Folders", checked by dependency-cruiser with
+// .dependency-cruiser.cjs: once over the real tree (zero violations beyond the temporary
+// allowlist, and no allowlist entry left without its violation), and once over a small fixture
+// tree with one wrong import per rule, to show that each rule fires on exactly what it forbids.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const configPath = join(root, '.dependency-cruiser.cjs');
+const cli = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const require = createRequire(import.meta.url);
+
+interface Violation {
+  type?: string;
+  rule: { name: string; severity: string };
+  from: string;
+  to: string;
+  cycle?: { name: string }[];
+}
+
+interface Known {
+  rule: { name: string };
+  from: string;
+  to: string;
+  cycle?: { name: string }[];
+}
+
+interface Config {
+  forbidden: { name: string; comment?: string }[];
+  options: { knownViolations?: Known[] };
+}
+
+const config = require(configPath) as Config;
+const allowlist: Known[] = config.options.knownViolations ?? [];
+
+/** Runs the checker's CLI (the same command a developer runs) in `cwd` and returns every
+ *  violation, allowlisted ones included (those come back with severity "ignore"). */
+function cruise(cwd: string, targets: string[]): Violation[] {
+  const run = spawnSync(
+    process.execPath,
+    [cli, '--config', configPath, '--output-type', 'json', ...targets],
+    { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+  if (!run.stdout) throw new Error(`dependency-cruiser failed (exit ${run.status}): ${run.stderr}`);
+  return (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+}
+
+const names = (cycle: { name: string }[]) => cycle.map((step) => step.name).sort().join(' ');
+
+function matches(known: Known, v: Violation): boolean {
+  if (known.rule.name !== v.rule.name) return false;
+  if (known.cycle && v.cycle) return names(known.cycle) === names(v.cycle);
+  return known.from === v.from && known.to === v.to;
+}
+
+function describeViolation(v: Violation): string {
+  const path = v.cycle ? [v.from, ...v.cycle.map((step) => step.name)].join(' -> ') : `${v.from} -> ${v.to}`;
+  const comment = config.forbidden.find((rule) => rule.name === v.rule.name)?.comment ?? '';
+  return `  ${v.rule.name}: ${path}\n      (${comment})`;
+}
+
+describe('dependency boundaries', () => {
+  test('the tree breaks no boundary rule beyond the temporary allowlist', () => {
+    const found = cruise(root, ['app', 'components', 'server', 'lib', 'scripts', 'programs', 'e2e']);
+    const unlisted = found.filter((v) => !allowlist.some((known) => matches(known, v)));
+    assert.equal(
+      unlisted.length,
+      0,
+      `${unlisted.length} boundary violation(s); fix the import (or, only while another branch is removing it, ` +
+        `add it to TEMPORARY_ALLOWLIST in .dependency-cruiser.cjs):\n${unlisted.map(describeViolation).join('\n')}`,
+    );
+    const stale = allowlist.filter((known) => !found.some((v) => matches(known, v)));
+    assert.deepEqual(
+      stale.map((known) => `${known.rule.name}: ${known.cycle ? names(known.cycle) : `${known.from} -> ${known.to}`}`),
+      [],
+      'these TEMPORARY_ALLOWLIST entries no longer match a violation: remove them from .dependency-cruiser.cjs',
+    );
+  });
+
+  describe('each rule fires on a wrong import', () => {
+    let dir = '';
+    const files: Record<string, string> = {
+      'lib/store/index.ts': 'export const store = 1;\n',
+      'lib/protocol/pure.ts': 'export const pure = 1;\n',
+      'lib/chain/pda.ts': "import { pure } from '../protocol/pure';\nexport const pda = pure;\n",
+      // allowed imports: these must produce nothing
+      'components/Fine.tsx': "import { pure } from '../lib/protocol/pure';\nimport { pda } from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
+      'lib/observer/fine.ts': "import { store } from '../store/index';\nexport const fine = store;\n",
+      // one wrong import per rule
+      'components/__boundary_probe.tsx': "import { store } from '../lib/store/index';\nexport const probe = store;\n",
+      'lib/protocol/probe.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
+      'lib/mesh/probe.ts': "import { PublicKey } from '@solana/web3.js';\nexport const probe = PublicKey;\n",
+      'lib/chain/probe.ts': "import { createHash } from 'node:crypto';\nexport const probe = createHash;\n",
+      'lib/agents/probe.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
+      'app/page.tsx': "import { store } from '../lib/store/index';\nexport default function Page() { return store; }\n",
+      'lib/observer/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+      'lib/observer/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+    };
+
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'boundary-probe-'));
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler', jsx: 'react-jsx', noEmit: true } }),
+      );
+      // npm packages resolve from the project's own node_modules
+      symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    });
+    after(() => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    test('exactly the wrong imports are reported, each under its rule', () => {
+      const found = cruise(dir, ['app', 'components', 'lib']);
+      const plain = found
+        .filter((v) => v.type !== 'cycle')
+        .map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/(@solana\/web3\.js)\/.*$/, '$1')}`)
+        .sort();
+      assert.deepEqual(plain, [
+        'app-pages-through-lib: app/page.tsx -> lib/store/index.ts',
+        'chain-browser-safe: lib/chain/probe.ts -> crypto',
+        'components-browser-safe: components/__boundary_probe.tsx -> lib/store/index.ts',
+        'layer-agents: lib/agents/probe.ts -> lib/store/index.ts',
+        'protocol-no-io: lib/protocol/probe.ts -> fs',
+        'solana-only-in-chain: lib/mesh/probe.ts -> @solana/web3.js',
+      ]);
+      const cycles = found.filter((v) => v.type === 'cycle');
+      assert.ok(cycles.length > 0, 'the a.ts <-> b.ts cycle is reported');
+      for (const v of cycles) {
+        assert.equal(v.rule.name, 'no-circular');
+        assert.equal(names(v.cycle ?? []), 'lib/observer/a.ts lib/observer/b.ts');
+      }
+      // none of them is on the allowlist, so the check would fail on any of them
+      assert.ok(found.every((v) => v.rule.severity === 'error'));
+    });
+  });
+});
