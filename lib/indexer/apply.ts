@@ -1,5 +1,5 @@
 /**
- * Applies one confirmed transaction to the store (issue 5 "Chain indexer"): decodes its events,
+ * Applies one confirmed transaction to the store: decodes its events,
  * refreshes the accounts they touch (stake, lease, batch, challenge) with the generated
  * decoders, upserts the rows (idempotent, slot-monotonic), records the events (unique by
  * signature + index) and publishes live events for the ones stored for the first time. Rows go

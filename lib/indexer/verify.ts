@@ -1,5 +1,5 @@
 /**
- * Batch verification (issue 5: "a batch submitted on chain whose root does not match the
+ * Batch verification ("a batch submitted on chain whose root does not match the
  * agent's uploaded log is flagged; a matching one is marked verified").
  *
  * The log checked is the one the agent uploaded for that epoch (POST /api/ingest/log,

@@ -1,5 +1,5 @@
 /**
- * Reads the chain indexer needs beyond lib/store/chain.ts (issue 5 "Chain indexer"): the last
+ * Reads the chain indexer needs beyond lib/store/chain.ts: the last
  * paid lease epoch and event counts (uploaded epoch logs for batch verification: epoch-log.ts).
  * Plain SQL over any Queryable (the Store's `query` satisfies it), so lib/indexer calls
  * them without touching Prisma or pg.
