@@ -1,6 +1,6 @@
 /**
- * Typed errors of lib/chain's client side (identity, registry, economy, indexer; STYLE.md
- * "Typed errors"). The embedded chain has its own in embedded/errors.ts.
+ * Typed errors of lib/chain's client side (identity, registry, economy, indexer). Browser-safe.
+ * The embedded chain has its own in lib/devchain.
  */
 
 /** Base of every lib/chain client error; carries an optional `cause`. */

@@ -1,5 +1,5 @@
 /**
- * Event-log parser (issue 4 "Events"): every state change of the Zerox1 programs is one
+ * Event-log parser (docs/protocol.md "Events"): every state change of the Zerox1 programs is one
  * sol_log_data record [8-byte discriminator, fields], logged as "Program data: <base64>". This
  * walks a transaction's log lines, tracks which program is executing (invoke / success / failed
  * lines, so CPI depth is handled) and decodes the records of our programs. Hostile or foreign
@@ -52,5 +52,10 @@ export function parseEvents(logs: readonly string[], ids: ReadonlyMap<string, Pr
 
 function decodeBase64(s: string): Uint8Array | null {
   if (s.length === 0 || s.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(s)) return null;
-  return Uint8Array.from(Buffer.from(s, 'base64'));
+  // atob exists in browsers and in Node >= 16; no Buffer, so the parser runs in a client bundle.
+  let bin: string;
+  try { bin = atob(s); } catch { return null; }
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
 }

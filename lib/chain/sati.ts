@@ -1,5 +1,6 @@
 /**
- * SATI identity accounts on a real cluster (0x01 spec §10.1; CHAIN.md "Identity").
+ * SATI identity accounts on a real cluster (0x01 spec §10.1; docs/architecture.md "Identity").
+ * Browser-safe (hashes from @noble/hashes).
  *
  * ASSUMPTION: the SATI text is not available here, so this is the layout we read, kept in this
  * one parser so a correction touches one file. (SATI v2 as published by cascade-protocol binds
@@ -9,19 +10,19 @@
  * |--------|--------|-------|
  * | 0      | 8      | discriminator = sha256("account:AgentIdentity")[0..8] |
  * | 8      | 32     | agent_id (the identity mint) |
- * | 40     | 32     | owner (the wallet allowed to sign, PROTOCOL.md §2 "Signer") |
+ * | 40     | 32     | owner (the wallet allowed to sign, docs/protocol.md §2 "Signer") |
  * | 72     | 1      | delegate_count n, 0..{@link SATI_MAX_DELEGATES} |
  * | 73     | 32 × n | delegates (hot wallets also allowed to sign) |
  *
  * Bytes after the delegates are ignored. Address: PDA [b"agent", agent_id] of the SATI program.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { PublicKey } from '@solana/web3.js';
 
 /** Most delegates an identity account may list. */
 export const SATI_MAX_DELEGATES = 8;
 /** sha256("account:AgentIdentity")[0..8]. */
-export const SATI_AGENT_DISCRIMINATOR: Uint8Array = new Uint8Array(createHash('sha256').update('account:AgentIdentity').digest().subarray(0, 8));
+export const SATI_AGENT_DISCRIMINATOR: Uint8Array = sha256(new TextEncoder().encode('account:AgentIdentity')).slice(0, 8);
 /** Fixed part before the delegates. */
 export const SATI_HEADER_SIZE = 73;
 
@@ -35,7 +36,7 @@ export interface SatiIdentity {
 /** The SATI account address of `agent` (PDA [b"agent", agent] of `programId`). */
 export function findSatiIdentityPda(agent: PublicKey, programId: PublicKey): PublicKey {
   if (!(agent instanceof PublicKey) || !(programId instanceof PublicKey)) throw new TypeError('agent and programId must be PublicKeys');
-  return PublicKey.findProgramAddressSync([Buffer.from('agent'), agent.toBytes()], programId)[0];
+  return PublicKey.findProgramAddressSync([new TextEncoder().encode('agent'), agent.toBytes()], programId)[0];
 }
 
 /** Decodes a SATI identity account (layout above). Null on any mismatch; never throws. */

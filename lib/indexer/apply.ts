@@ -1,5 +1,5 @@
 /**
- * Applies one confirmed transaction to the store (issue 5 "Chain indexer"): decodes its events,
+ * Applies one confirmed transaction to the store: decodes its events,
  * refreshes the accounts they touch (stake, lease, batch, challenge) with the generated
  * decoders, upserts the rows (idempotent, slot-monotonic), records the events (unique by
  * signature + index) and publishes live events for the ones stored for the first time. Rows go
@@ -7,7 +7,6 @@
  */
 import { PublicKey, type AccountInfo, type Connection } from '@solana/web3.js';
 import { UNLOCK_DELAY_SLOTS } from '../protocol/constants';
-import { upsertLeasesKeepPaid, upsertStakes } from '../store/chain-index';
 import { parseEvents, type ProgramEvent, type ProgramName } from '../chain/events';
 import { behaviorLog, challenge, lease, stakeLock } from '../chain/programs';
 import { CHALLENGE_STATUS_NAMES, LEASE_STATUS_NAMES, STAKE_STATUS_NAMES, liveEventOf, toJson } from './json';
@@ -99,8 +98,8 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
   const writeAll = async (st: IndexerTxStore) => {
     // One statement for all stakes and one for all leases of the step (few round trips: the
     // indexer shares its event loop with the RPC server in the embedded setup).
-    const stakes: Parameters<typeof upsertStakes>[1][number][] = [];
-    const leases: Parameters<typeof upsertLeasesKeepPaid>[1][number][] = [];
+    const stakes: Parameters<IndexerTxStore['upsertStakes']>[0][number][] = [];
+    const leases: Parameters<IndexerTxStore['upsertLeasesKeepPaid']>[0][number][] = [];
     for (const a of agents.values()) {
       const sd = owned(stakeLock.findStakePda(a, ctx.programIds.stakeLock)[0], ctx.programIds.stakeLock);
       const s = sd ? stakeLock.decodeStake(sd) : null;
@@ -117,8 +116,8 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
         leases.push({ agentId: a.toBytes(), paidThroughEpoch: l.paidThroughEpoch, lastPaidEpoch: leasePaidEpoch.get(key(a)) ?? null, missedEpochs: missed, active: l.status !== 2, slot: readSlot });
       }
     }
-    await upsertStakes(st, stakes);
-    await upsertLeasesKeepPaid(st, leases);
+    await st.upsertStakes(stakes);
+    await st.upsertLeasesKeepPaid(leases);
 
     const batchStatus = new Map<string, BatchCheck>();
     for (const [addr, b] of batches) {

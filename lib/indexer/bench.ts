@@ -1,5 +1,5 @@
 /**
- * `npm run bench:chain` part 2 (issue 5): chain indexer lag, from a transaction's confirmation
+ * `npm run bench:chain` part 2: chain indexer lag, from a transaction's confirmation
  * (the embedded chain answers sendTransaction once it executed: final) to its rows stored by
  * the indexer (onProcessed); also from the client's confirmTransaction,
  * p50 / p99, target p99 <= 1 s. Load: pay_lease and tick_lease from several agents through the

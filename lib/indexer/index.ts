@@ -1,5 +1,5 @@
 /**
- * The chain indexer (issue 5 "Chain indexer"; DESIGN.md "Data flow"): follows the four
+ * The chain indexer (docs/architecture.md "Data flow"): follows the four
  * programs over JSON-RPC and stores their state and events (apply.ts).
  *
  * - Live: logsSubscribe (mentions) per program; each notification is applied at once.

@@ -6,7 +6,6 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PublicKey, type Connection } from '@solana/web3.js';
 import { openStore, type Store } from '../store/index';
-import { chainEventKeys, chainEventCounts } from '../store/chain-index';
 import { createTestDatabase } from '../store/testing';
 import { encodeBatch, type BehaviorBatch } from '../protocol/batch';
 import { buildBatchFromLog } from '../protocol/batch-build';
@@ -138,9 +137,9 @@ async function story(store: Store) {
     assert.equal(c.status, 'upheld');
 
     // Every event on chain stored exactly once; live events published once each.
-    const stored = (await chainEventKeys(store)).map((k) => `${k.signature}:${k.index}:${k.name}`).sort();
+    const stored = (await store.chainEventKeys()).map((k) => `${k.signature}:${k.index}:${k.name}`).sort();
     assert.deepEqual(stored, await eventsOnChain(w.connection));
-    const counts = await chainEventCounts(store);
+    const counts = await store.chainEventCounts();
     const pub = (t: string) => published.filter((e) => e.type === t).length;
     assert.deepEqual(
       [pub('lease_paid'), pub('stake_locked'), pub('batch_submitted'), pub('challenge_submitted'), pub('challenge_resolved'), pub('stake_slashed'), pub('agent_deactivated')],

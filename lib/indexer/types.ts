@@ -1,6 +1,6 @@
 /**
- * Shapes of the chain indexer (issue 5 "Chain indexer"). The store is structural: the Store of
- * lib/store satisfies it (its chain-table methods and raw `query`), so tests and other stores
+ * Shapes of the chain indexer. The store is structural: the Store of lib/store satisfies it
+ * (its named chain-table methods; the indexer runs no SQL of its own), so tests and other stores
  * can stand in without lib/chain depending on Prisma.
  */
 import type { Connection, PublicKey } from '@solana/web3.js';
@@ -9,9 +9,12 @@ import type { ProgramName } from '../chain/events';
 /** A batch row's check against the uploaded log (issue 5). */
 export type BatchCheck = 'unverified' | 'verified' | 'mismatch';
 
-/** The lib/store methods the indexer uses (lib/store/chain.ts signatures). */
+/** The lib/store methods the indexer uses (lib/store/chain.ts and chain-index.ts signatures); no raw SQL. */
 export interface IndexerStore {
-  query<T = Record<string, unknown>>(sql: string, args?: unknown[]): Promise<T[]>;
+  upsertStakes(rows: readonly { agentId: Uint8Array; owner?: Uint8Array | null; amount: bigint; status: string; unlockSlot?: bigint | null; slot: bigint }[]): Promise<number>;
+  upsertLeasesKeepPaid(rows: readonly { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch: bigint | null; missedEpochs: number; active: boolean; slot: bigint }[]): Promise<number>;
+  /** The agent's uploaded log of `epoch` in order with each envelope's bytes (raw null when not stored); [] when none. */
+  epochLog(agent: Uint8Array, epoch: bigint): Promise<{ position: number; id: Uint8Array; raw: Uint8Array | null }[]>;
   upsertStake(s: { agentId: Uint8Array; owner?: Uint8Array | null; amount: bigint; status: string; unlockSlot?: bigint | null; slot: bigint }): Promise<boolean>;
   upsertLease(l: { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch?: bigint | null; missedEpochs?: number; active: boolean; slot: bigint }): Promise<boolean>;
   upsertBatch(b: { agentId: Uint8Array; epoch: bigint; batchHash: Uint8Array; root: Uint8Array; slot: bigint; signature?: string | null; data?: unknown }): Promise<boolean>;

@@ -1,5 +1,5 @@
 /**
- * Batch verification (issue 5: "a batch submitted on chain whose root does not match the
+ * Batch verification ("a batch submitted on chain whose root does not match the
  * agent's uploaded log is flagged; a matching one is marked verified").
  *
  * The log checked is the one the agent uploaded for that epoch (POST /api/ingest/log,
@@ -22,7 +22,6 @@ import { buildBatchFromLog } from '../protocol/batch-build';
 import { decodeEnvelope } from '../protocol/envelope';
 import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
 import type { Envelope } from '../protocol/types';
-import { epochLogEntries } from '../store/epoch-log';
 import type { BatchCheck, IndexerStore } from './types';
 
 /** The unix-µs window [from, to) of protocol epoch `epoch`. */
@@ -41,9 +40,9 @@ export function compareLogOrder(a: { timestamp: bigint; id: Uint8Array }, b: { t
  * The agent's uploaded log of `epoch` in its order, or null when none was uploaded (or an entry's
  * envelope is missing from the store, which ingest-before-save rules out).
  */
-export async function uploadedEpochLog(store: Pick<IndexerStore, 'query'>, agent: PublicKey | Uint8Array, epoch: bigint): Promise<Envelope[] | null> {
+export async function uploadedEpochLog(store: Pick<IndexerStore, 'epochLog'>, agent: PublicKey | Uint8Array, epoch: bigint): Promise<Envelope[] | null> {
   const id = agent instanceof PublicKey ? agent.toBytes() : agent;
-  const rows = await epochLogEntries(store, id, epoch);
+  const rows = await store.epochLog(id, epoch);
   if (rows.length === 0) return null;
   const out: Envelope[] = [];
   for (const r of rows) {
@@ -75,7 +74,7 @@ function countsMatch(data: unknown, expected: ReturnType<typeof batchSummaryOf>)
 }
 
 /** Checks one stored batch against the uploaded log (module comment), records the verdict and returns it. */
-export async function checkBatch(store: Pick<IndexerStore, 'query' | 'setBatchStatus'>, b: { agentId: Uint8Array; epoch: bigint; root: Uint8Array; data?: unknown }): Promise<BatchCheck> {
+export async function checkBatch(store: Pick<IndexerStore, 'epochLog' | 'setBatchStatus'>, b: { agentId: Uint8Array; epoch: bigint; root: Uint8Array; data?: unknown }): Promise<BatchCheck> {
   const log = await uploadedEpochLog(store, b.agentId, b.epoch);
   if (!log) {
     await store.setBatchStatus(b.agentId, b.epoch, 'unverified');

@@ -1,11 +1,15 @@
 /**
- * Reads the chain indexer needs beyond lib/store/chain.ts (issue 5 "Chain indexer"): the last
- * paid lease epoch and event counts (uploaded epoch logs for batch verification: epoch-log.ts).
- * Plain SQL over any Queryable (the Store's `query` satisfies it), so lib/indexer calls
- * them without touching Prisma or pg.
+ * The chain indexer's statements beyond lib/store/chain.ts: set-based stake and lease upserts
+ * for one indexer step, the last paid lease epoch and event counts (uploaded epoch logs for
+ * batch verification: epoch-log.ts). lib/indexer reaches them only through the named Store
+ * methods (store.ts) and {@link chainTxStore}; it holds no SQL of its own.
  */
 import type { Queryable } from './db';
 import * as chain from './chain';
+import { epochLogEntries } from './epoch-log';
+
+/** One lease row of {@link upsertLeasesKeepPaid}: `lastPaidEpoch` null keeps the stored one. */
+export interface LeaseKeepPaidInput { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch: bigint | null; missedEpochs: number; active: boolean; slot: bigint }
 
 type Row = Record<string, unknown>;
 
@@ -32,7 +36,7 @@ export async function chainEventKeys(q: Queryable): Promise<{ signature: string;
  * last_paid_epoch when `lastPaidEpoch` is null (the account does not hold it; only LeasePaid
  * events do), so the indexer need not look it up.
  */
-export async function upsertLeaseKeepPaid(q: Queryable, l: { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch: bigint | null; missedEpochs: number; active: boolean; slot: bigint }): Promise<boolean> {
+export async function upsertLeaseKeepPaid(q: Queryable, l: LeaseKeepPaidInput): Promise<boolean> {
   const r = await q.query(`INSERT INTO lease (agent_id, paid_through_epoch, last_paid_epoch, missed_epochs, active, slot, updated_at)
     VALUES ($1, $2::int8, $3::int8, $4, $5, $6::int8, now())
     ON CONFLICT (agent_id) DO UPDATE SET paid_through_epoch = excluded.paid_through_epoch,
@@ -49,7 +53,9 @@ export async function upsertLeaseKeepPaid(q: Queryable, l: { agentId: Uint8Array
  */
 export function chainTxStore(q: Queryable) {
   return {
-    query: <T = Record<string, unknown>>(sql: string, args?: unknown[]) => q.query<T>(sql, args),
+    upsertStakes: (rows: readonly chain.StakeInput[]) => upsertStakes(q, rows),
+    upsertLeasesKeepPaid: (rows: readonly LeaseKeepPaidInput[]) => upsertLeasesKeepPaid(q, rows),
+    epochLog: (agent: Uint8Array, epoch: bigint) => epochLogEntries(q, agent, epoch),
     upsertStake: (s: chain.StakeInput) => chain.upsertStake(q, s),
     upsertLease: (l: chain.LeaseInput) => chain.upsertLease(q, l),
     upsertBatch: (b: chain.BatchInput) => chain.upsertBatch(q, b),
@@ -82,7 +88,7 @@ export async function upsertStakes(q: Queryable, rows: readonly chain.StakeInput
 }
 
 /** {@link upsertLeaseKeepPaid} for many agents in one statement (one row per agent). Returns rows written. */
-export async function upsertLeasesKeepPaid(q: Queryable, rows: readonly { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch: bigint | null; missedEpochs: number; active: boolean; slot: bigint }[]): Promise<number> {
+export async function upsertLeasesKeepPaid(q: Queryable, rows: readonly LeaseKeepPaidInput[]): Promise<number> {
   if (rows.length === 0) return 0;
   const r = await q.query(`INSERT INTO lease (agent_id, paid_through_epoch, last_paid_epoch, missed_epochs, active, slot, updated_at)
     SELECT a, p::int8, l::int8, m, act, sl::int8, now() FROM unnest($1::bytea[], $2::text[], $3::text[], $4::int[], $5::bool[], $6::text[]) AS t(a, p, l, m, act, sl)

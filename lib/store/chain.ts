@@ -1,5 +1,5 @@
 /**
- * Chain tables written by the chain indexer (issue 5): stakes, leases, batches, challenges with
+ * Chain tables written by the chain indexer: stakes, leases, batches, challenges with
  * their transitions, every program event, and the indexer cursor. Every write is idempotent by
  * its natural key, and account snapshots only move forward in slot, so replaying events after
  * a restart or a catch-up changes nothing.
@@ -65,7 +65,7 @@ export async function upsertBatch(q: Queryable, b: BatchInput): Promise<boolean>
   return r.length > 0;
 }
 
-/** Records the check of a batch root against the agent's uploaded log (issue 5). */
+/** Records the check of a batch root against the agent's uploaded log. */
 export async function setBatchStatus(q: Queryable, agentId: Uint8Array, epoch: bigint, status: BatchStatus, logRoot?: Uint8Array): Promise<boolean> {
   const r = await q.query(`UPDATE batch SET status = $3::"BatchStatus", log_root = $4, updated_at = now() WHERE agent_id = $1 AND epoch = $2::int8 RETURNING 1`,
     [agentId, epoch.toString(), status, logRoot ?? null]);

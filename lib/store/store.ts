@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SignerRegistry } from '../protocol/types';
 import * as chain from './chain';
-import { chainTxStore, type ChainTxStore } from './chain-index';
+import { chainEventCounts, chainEventKeys, chainTxStore, upsertLeasesKeepPaid, upsertStakes, type ChainTxStore, type LeaseKeepPaidInput } from './chain-index';
 import { epochLogEntries, saveEpochLog } from './epoch-log';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
@@ -159,6 +159,14 @@ export async function openStore(params: OpenStoreParams = {}) {
     setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot)),
     upsertChallenge: (c: chain.ChallengeInput) => live(() => db.transaction((tx) => chain.upsertChallenge(tx, c))),
     insertChainEvents: (e: readonly chain.ChainEventInput[]) => live(() => chain.insertChainEvents(db, e)),
+    /** Upserts many stakes in one statement (slot-monotonic); returns rows written. */
+    upsertStakes: (rows: readonly chain.StakeInput[]) => live(() => upsertStakes(db, rows)),
+    /** Upserts many leases in one statement, keeping the stored last paid epoch where the input has none. */
+    upsertLeasesKeepPaid: (rows: readonly LeaseKeepPaidInput[]) => live(() => upsertLeasesKeepPaid(db, rows)),
+    /** Count of stored chain events per event name. */
+    chainEventCounts: () => live(() => chainEventCounts(db)),
+    /** Every stored chain event key (signature, index, name) in slot order. */
+    chainEventKeys: () => live(() => chainEventKeys(db)),
     /**
      * Runs one chain-indexer step in one transaction (issue 5 "indexer lag"): every row and
      * event write of the step commits once. Postgres: `synchronous_commit = off` for this

@@ -152,8 +152,7 @@ export function resolveFor(w: World, a: ReturnType<typeof newAgent>, challenger:
   const e = log.envelopes[index];
   return resolveIxs({
     challenger: challenger.kp.publicKey, challengerUsdc: challenger.usdc, agent: a.agent, batch, buffer, treasury: w.treasury,
-    stakeConfig: sl.findConfigPda()[0], stake: sl.findStakePda(a.agent)[0], stakeVault: w.stakeVault,
-    stakeVaultAuthority: sl.findVaultAuthorityPda()[0], signer: signer ?? a.owner.publicKey.toBytes(), preimage: signingPreimage(e),
+    stakeVault: w.stakeVault, signer: signer ?? a.owner.publicKey.toBytes(), preimage: signingPreimage(e),
     signature: e.signature, computeUnits,
   });
 }

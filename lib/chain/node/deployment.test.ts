@@ -1,5 +1,5 @@
 // The observatory's deployment on the embedded chain is created once and found again after a
-// restart on the same data directory (issue 5 "Startup": idempotent across restarts); demo
+// restart on the same data directory (idempotent across restarts); demo
 // identities are Token-2022 NFTs owned by the wallets of the given seeds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,7 @@
 /**
- * The observatory's own deployment on the chain it starts with (issue 5 "Startup"; DESIGN.md
+ * NODE-ONLY (server): reads and writes the admin key with node:fs.
+ *
+ * The observatory's own deployment on the chain it starts with (docs/architecture.md
  * "Embedded defaults"): an admin wallet kept in the chain's data directory, a local USDC mint,
  * a treasury and the four programs' Config accounts. Idempotent across restarts: the embedded
  * chain persists its state (lib/devchain/README.md "Persistence"), so on the second start

@@ -1,44 +1,30 @@
 /**
- * On-chain actions of an agent and of the deployment admin (0x01 spec §10.2–10.5; issue 5
- * "Demo agents on chain"), through JSON-RPC with web3.js transactions built by
- * lib/chain/programs.ts: set up USDC and the programs' configs, register an identity, fund
- * USDC, lock stake, pay and tick leases, submit batches, queue unlock, claim. Challenge actions
- * are in economy-challenge.ts (re-exported here). Usage: lib/chain/README.md.
+ * NODE-ONLY (server, scripts, tests): Keypair wrappers. Each owner action builds its
+ * instructions with the browser-safe SDK (lib/chain/builders.ts) and signs and sends them with
+ * send.ts; the admin-only setup (local USDC mint, funding, the programs' Config accounts) lives
+ * only here. Actions of the 0x01 spec §10.2–10.5 through JSON-RPC: set up USDC and the configs,
+ * register an identity, fund USDC, lock stake, pay and tick leases, submit batches, queue
+ * unlock, claim. Challenge actions are in economy-challenge.ts (re-exported here). Usage:
+ * lib/chain/README.md.
  */
-import { Ed25519Program, Keypair, PublicKey, SystemProgram, type Connection } from '@solana/web3.js';
+import { Keypair, PublicKey, SystemProgram, type Connection } from '@solana/web3.js';
 import {
   MINT_SIZE, TOKEN_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction,
   createMintToInstruction, getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
-import { batchHash as hashBatch, type BehaviorBatch } from '../../protocol/batch';
+import type { BehaviorBatch } from '../../protocol/batch';
 import { ed25519Sign } from '../../protocol/crypto';
-import { ChainAccountError } from '../errors';
-import { identityTokenAccount } from './identity';
+import {
+  claimStakeInstructions, lockStakeInstructions, payLeaseInstructions, queueUnlockInstructions, submitBatchInstructions, submitBatchMessage,
+  tickLeaseInstructions,
+} from '../builders';
+import { loadEconomyConfig, usdcAccountOf, type EconomyConfig } from '../config';
 import { behaviorLog, challenge, lease, stakeLock } from '../programs';
 import { sendIxs } from './send';
 
 export { createAgentIdentity, transferIdentity, type AgentIdentity } from './identity';
+export { loadEconomyConfig, usdcAccountOf, type EconomyConfig } from '../config';
 export * from './economy-challenge';
-
-/** What every action needs to know about the deployment (read from the stake_lock config). */
-export interface EconomyConfig {
-  usdcMint: PublicKey;
-  treasury: PublicKey;
-  /** stake_lock's vault: USDC account of the PDA [b"vault_authority"]. */
-  stakeVault: PublicKey;
-  epochSeconds: bigint;
-}
-
-/** Reads the deployment's configuration from the stake_lock Config account. */
-export async function loadEconomyConfig(connection: Connection): Promise<EconomyConfig> {
-  const info = await connection.getAccountInfo(stakeLock.findConfigPda()[0], 'confirmed');
-  const cfg = info ? stakeLock.decodeStakeConfig(info.data) : null;
-  if (!cfg) throw new ChainAccountError('stake_lock is not initialized (no Config account): run initializePrograms first');
-  return { usdcMint: cfg.usdcMint, treasury: cfg.treasury, stakeVault: cfg.vault, epochSeconds: cfg.epochSeconds };
-}
-
-/** The USDC associated token account of `owner` (SPL Token). */
-export const usdcAccountOf = (usdcMint: PublicKey, owner: PublicKey): PublicKey => getAssociatedTokenAddressSync(usdcMint, owner, true, TOKEN_PROGRAM_ID);
 
 /** Creates a local USDC-like mint (SPL Token, `decimals` default 6) with `authority` as mint authority. */
 export async function createUsdcMint(connection: Connection, p: { payer: Keypair; authority?: PublicKey; decimals?: number; mint?: Keypair }): Promise<PublicKey> {
@@ -100,61 +86,44 @@ export interface AgentActionParams {
 
 /** Locks `amount` USDC base units (>= MIN_STAKE) for the agent (spec §10.5). */
 export async function lockStake(connection: Connection, p: AgentActionParams & { amount: bigint }): Promise<string> {
-  const cfg = p.config ?? (await loadEconomyConfig(connection));
-  return sendIxs(connection, [stakeLock.lockStakeInstruction({
-    owner: p.owner.publicKey, stake: stakeLock.findStakePda(p.agent)[0], agent: p.agent, identity: identityTokenAccount(p.agent, p.owner.publicKey),
-    ownerUsdc: usdcAccountOf(cfg.usdcMint, p.owner.publicKey), vault: cfg.stakeVault,
-  }, { amount: p.amount })], [p.owner]);
+  const config = p.config ?? (await loadEconomyConfig(connection));
+  return sendIxs(connection, lockStakeInstructions({ owner: p.owner.publicKey, agent: p.agent, amount: p.amount, config }), [p.owner]);
 }
 
 /** Pays `epochs` lease epochs for `agent` from `payer`'s USDC (spec §10.3); anyone may pay. */
 export async function payLease(connection: Connection, p: { payer: Keypair; agent: PublicKey; epochs?: number; config?: EconomyConfig }): Promise<string> {
-  const cfg = p.config ?? (await loadEconomyConfig(connection));
-  return sendIxs(connection, [lease.payLeaseInstruction({
-    payer: p.payer.publicKey, lease: lease.findLeasePda(p.agent)[0], agent: p.agent,
-    payerUsdc: usdcAccountOf(cfg.usdcMint, p.payer.publicKey), treasury: cfg.treasury,
-  }, { epochs: p.epochs ?? 1 })], [p.payer]);
+  const config = p.config ?? (await loadEconomyConfig(connection));
+  return sendIxs(connection, payLeaseInstructions({ payer: p.payer.publicKey, agent: p.agent, epochs: p.epochs, config }), [p.payer]);
 }
 
 /** Permissionless lease tick (grace / deactivation, spec §10.3), paid by `payer`. */
 export async function tickLease(connection: Connection, p: { payer: Keypair; agent: PublicKey }): Promise<string> {
-  return sendIxs(connection, [lease.tickLeaseInstruction({ lease: lease.findLeasePda(p.agent)[0] })], [p.payer]);
+  return sendIxs(connection, tickLeaseInstructions({ agent: p.agent }), [p.payer]);
 }
 
 /**
- * Commits a BehaviorBatch on chain (spec §10.2): an Ed25519 program instruction with the
- * identity owner's signature over batch_hash, then submit_batch. Returns the signature and the
- * BatchAccount address.
+ * Commits a BehaviorBatch on chain (spec §10.2): the owner signs batch_hash (Ed25519 program
+ * instruction), then submit_batch. Returns the signature and the BatchAccount address.
  */
 export async function submitBatch(connection: Connection, p: AgentActionParams & { batch: BehaviorBatch; payer?: Keypair }): Promise<{ signature: string; batchAccount: PublicKey; batchHash: Uint8Array }> {
   const b = p.batch;
   if (!b || !(b.agentId instanceof Uint8Array) || !p.agent.equals(new PublicKey(b.agentId))) throw new TypeError('batch.agentId must equal agent');
-  const hash = hashBatch(b);
-  const seed = p.owner.secretKey.slice(0, 32);
-  const ed = Ed25519Program.createInstructionWithPublicKey({ publicKey: p.owner.publicKey.toBytes(), message: hash, signature: ed25519Sign(hash, seed) });
-  const [batchAccount, bump] = behaviorLog.findBatchPda(p.agent, b.epochNumber);
+  const hash = submitBatchMessage(b);
   const payer = p.payer ?? p.owner;
-  const submit = behaviorLog.submitBatchInstruction({ payer: payer.publicKey, identity: identityTokenAccount(p.agent, p.owner.publicKey), batch: batchAccount }, {
-    epoch: b.epochNumber, batchHash: hash, logMerkleRoot: b.logMerkleRoot, messageCount: b.messageCount, bidCount: b.bidValues.length,
-    taskCount: b.taskSelections.length, verifierCount: b.verifierIds.length, feedbackCount: b.feedbackEvents.length, overflow: b.overflow ? 1 : 0, bump,
+  const ixs = submitBatchInstructions({
+    owner: p.owner.publicKey, agent: p.agent, batch: b, payer: payer.publicKey, signature: ed25519Sign(hash, p.owner.secretKey.slice(0, 32)),
   });
-  const signature = await sendIxs(connection, [ed, submit], payer === p.owner ? [p.owner] : [payer, p.owner]);
-  return { signature, batchAccount, batchHash: hash };
+  const signature = await sendIxs(connection, ixs, payer === p.owner ? [p.owner] : [payer, p.owner]);
+  return { signature, batchAccount: behaviorLog.findBatchPda(p.agent, b.epochNumber)[0], batchHash: hash };
 }
 
 /** Starts the unlock delay (the agent's lease must be deactivated, spec §10.5). */
 export async function queueUnlock(connection: Connection, p: AgentActionParams): Promise<string> {
-  return sendIxs(connection, [stakeLock.queueUnlockInstruction({
-    owner: p.owner.publicKey, stake: stakeLock.findStakePda(p.agent)[0], identity: identityTokenAccount(p.agent, p.owner.publicKey),
-    lease: lease.findLeasePda(p.agent)[0],
-  })], [p.owner]);
+  return sendIxs(connection, queueUnlockInstructions({ owner: p.owner.publicKey, agent: p.agent }), [p.owner]);
 }
 
 /** Claims the stake back after UNLOCK_DELAY_SLOTS with no pending challenge (spec §10.5). */
 export async function claimStake(connection: Connection, p: AgentActionParams): Promise<string> {
-  const cfg = p.config ?? (await loadEconomyConfig(connection));
-  return sendIxs(connection, [stakeLock.claimStakeInstruction({
-    owner: p.owner.publicKey, stake: stakeLock.findStakePda(p.agent)[0], identity: identityTokenAccount(p.agent, p.owner.publicKey),
-    agentChallenges: challenge.findAgentPda(p.agent)[0], vault: cfg.stakeVault, ownerUsdc: usdcAccountOf(cfg.usdcMint, p.owner.publicKey),
-  })], [p.owner]);
+  const config = p.config ?? (await loadEconomyConfig(connection));
+  return sendIxs(connection, claimStakeInstructions({ owner: p.owner.publicKey, agent: p.agent, config }), [p.owner]);
 }

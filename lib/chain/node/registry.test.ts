@@ -1,4 +1,4 @@
-// ChainSignerRegistry against the embedded chain over JSON-RPC (issue 5 "Identity"): Token-2022
+// ChainSignerRegistry against the embedded chain over JSON-RPC: Token-2022
 // identities resolve to their owner, the cache follows an NFT transfer, unknown ids give [],
 // SATI accounts (assumed layout, lib/chain/sati.ts) built with setAccount resolve owner + delegates.
 import { after, before, describe, test } from 'node:test';

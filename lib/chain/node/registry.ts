@@ -1,5 +1,7 @@
 /**
- * Chain-backed signer registry (PROTOCOL.md §2 "Signer"; issue 5 "Identity"): agent id →
+ * NODE-ONLY (server): holds WebSocket subscriptions and a process-wide cache.
+ *
+ * Chain-backed signer registry (docs/protocol.md §2 "Signer"): agent id →
  * Ed25519 keys allowed to sign for it, read over JSON-RPC, replacing the local registry.
  *
  * - `token2022` (default; the embedded chain, and SATI v2's Token-2022 binding): the owner of the
@@ -14,7 +16,7 @@
  */
 import { PublicKey, type AccountInfo, type Connection } from '@solana/web3.js';
 import type { SignerRegistry } from '../../protocol/types';
-import { decodeTokenAccount, findIdentityHolder } from './identity';
+import { decodeTokenAccount, findIdentityHolder } from '../identity';
 import { findSatiIdentityPda, parseSatiIdentity } from '../sati';
 
 /** Where identities are read from. */

@@ -1,4 +1,4 @@
-// Connection factory config (issue 5: SOLANA_RPC_URL / SOLANA_WS_URL or the embedded chain).
+// Connection factory config (SOLANA_RPC_URL / SOLANA_WS_URL or the embedded chain).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chainEndpointFromEnv, openChain } from './rpc';

@@ -1,7 +1,8 @@
 /**
- * The one place that opens a Solana connection (STYLE.md "One owner per outside world";
- * issue 5: `SOLANA_RPC_URL` + `SOLANA_WS_URL` point everything at a real cluster, otherwise the
- * embedded chain). Server-only.
+ * NODE-ONLY (server, scripts): may start the embedded chain (lib/devchain).
+ *
+ * The one place that opens a Solana connection (`SOLANA_RPC_URL` + `SOLANA_WS_URL` point
+ * everything at a real cluster, otherwise the embedded chain).
  */
 import { Connection, type Commitment } from '@solana/web3.js';
 import { z } from 'zod';
@@ -58,7 +59,7 @@ export interface OpenChainResult {
 }
 
 /**
- * Connection factory (issue 5): the cluster of SOLANA_RPC_URL, or a freshly started embedded
+ * Connection factory: the cluster of SOLANA_RPC_URL, or a freshly started embedded
  * chain (lib/devchain) on 127.0.0.1. The embedded module is loaded only when needed (it
  * pulls the litesvm native addon).
  */

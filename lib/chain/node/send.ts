@@ -1,14 +1,19 @@
 /**
- * Sending transactions through JSON-RPC with web3.js (issue 5: the same code path on the
- * embedded chain and on a cluster): build, sign, send with preflight, confirm through
- * signatureSubscribe. Failures become ChainTransactionError with the logs and the custom
- * program error code (lib/chain/programs.ts programErrorMessage names it).
+ * NODE-ONLY (server, scripts, tests): signs with Keypairs. Browser code builds with the lib/chain
+ * SDK and lets the wallet sign.
+ *
+ * Sending transactions through JSON-RPC with web3.js (the same code path on the embedded chain
+ * and on a cluster): build, sign, send with preflight, confirm through signatureSubscribe.
+ * Failures become ChainTransactionError with the logs and the custom program error code, named
+ * by the SDK's transaction-error decoder (lib/chain/tx-error.ts).
  */
 import {
   SendTransactionError, Transaction, type Commitment, type Connection, type Keypair, type Signer, type TransactionInstruction,
 } from '@solana/web3.js';
 import { ChainTransactionError } from '../errors';
-import { programErrorMessage } from '../programs';
+import { customErrorCode, customErrorCodeFromLogs, decodeTransactionError } from '../tx-error';
+
+export { customErrorCode };
 
 /** Options of {@link sendIxs}. */
 export interface SendOptions {
@@ -16,22 +21,6 @@ export interface SendOptions {
   feePayer?: Keypair;
   commitment?: Commitment;
   skipPreflight?: boolean;
-}
-
-/** The custom program error code in a transaction error JSON ({ InstructionError: [i, { Custom: n }] }), or null. */
-export function customErrorCode(err: unknown): number | null {
-  const ie = (err as { InstructionError?: unknown } | null)?.InstructionError;
-  if (!Array.isArray(ie) || ie.length !== 2) return null;
-  const c = (ie[1] as { Custom?: unknown } | null)?.Custom;
-  return typeof c === 'number' ? c : null;
-}
-
-function codeFromLogs(logs: readonly string[]): number | null {
-  for (const l of logs) {
-    const m = /custom program error: 0x([0-9a-f]+)/i.exec(l);
-    if (m) return parseInt(m[1], 16);
-  }
-  return null;
 }
 
 /**
@@ -54,22 +43,17 @@ export async function sendIxs(connection: Connection, ixs: readonly TransactionI
     if (res.value.err) {
       const got = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).catch(() => null);
       const logs = got?.meta?.logMessages ?? [];
-      const code = customErrorCode(res.value.err) ?? codeFromLogs(logs);
-      throw new ChainTransactionError(`transaction ${signature} failed: ${describe(code, res.value.err)}`, logs, code);
+      const d = decodeTransactionError(res.value.err, logs);
+      throw new ChainTransactionError(`transaction ${signature} failed: ${d.message}`, logs, d.code);
     }
     return signature;
   } catch (e) {
     if (e instanceof ChainTransactionError) throw e;
     if (e instanceof SendTransactionError) {
       const logs = e.logs ?? [];
-      const code = codeFromLogs(logs);
-      throw new ChainTransactionError(`transaction refused: ${code !== null ? describe(code, null) : e.message}`, logs, code, { cause: e });
+      const code = customErrorCodeFromLogs(logs);
+      throw new ChainTransactionError(`transaction refused: ${code !== null ? decodeTransactionError(null, logs).message : e.message}`, logs, code, { cause: e });
     }
     throw new ChainTransactionError(`sending transaction failed: ${(e as Error)?.message ?? String(e)}`, [], null, { cause: e });
   }
-}
-
-function describe(code: number | null, err: unknown): string {
-  if (code !== null) return `custom program error ${code} (${programErrorMessage(code) ?? 'unknown'})`;
-  return JSON.stringify(err);
 }

@@ -1,7 +1,9 @@
 /**
+ * NODE-ONLY (tests, benches): starts an embedded chain and signs with Keypairs.
+ *
  * Test and bench world for lib/chain (not runtime API): an embedded chain on 127.0.0.1:0 with a
  * controllable clock, a web3.js Connection to it, a USDC mint, a treasury and the four programs
- * initialized through lib/chain/economy.ts, and agents' epoch logs built with lib/protocol.
+ * initialized through lib/chain/node/economy.ts, and agents' epoch logs built with lib/protocol.
  */
 import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
 import { buildEnvelope } from '../../protocol/envelope';

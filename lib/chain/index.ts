@@ -1,0 +1,18 @@
+/**
+ * The browser-safe chain SDK (docs/architecture.md "lib/chain"): program ids, PDAs, generated
+ * account/instruction/event codecs, the event-log parser, the program error table and
+ * transaction-error decoder, the challenge evidence encoding, and instruction builders for every
+ * owner action taking public keys (the wallet signs). No node:* imports and no Keypairs: a client
+ * component may import it. Sending with Keypairs lives in lib/chain/node (server only).
+ */
+export * from './programs';
+export * from './errors';
+export * from './events';
+export * from './codec';
+export * from './config';
+export * from './identity';
+export * from './builders';
+export * from './challenge-builders';
+export * from './evidence';
+export * from './tx-error';
+export * from './sati';
