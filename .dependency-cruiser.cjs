@@ -67,8 +67,6 @@ const TEMPORARY_ALLOWLIST = [
   { rule: 'components-browser-safe', from: 'components/chain-state.ts', to: 'lib/observer/types.ts' },
   { rule: 'components-browser-safe', from: 'components/live-state.ts', to: 'lib/observer/types.ts' },
   { rule: 'components-browser-safe', from: 'components/useLiveStream.ts', to: 'lib/observer/types.ts' },
-  // browser-safe lib/chain hashes with node:crypto
-  { rule: 'chain-browser-safe', from: 'lib/chain/sati.ts', to: 'crypto' },
   // the node-only RPC helper starts the embedded chain itself; the composition root should
   { rule: 'layer-chain', from: 'lib/chain/node/rpc.ts', to: 'lib/devchain/index.ts' },
   // the runtime slot names the Observatory type from the module that registers in it
@@ -140,7 +138,8 @@ module.exports = {
       severity: 'error',
       comment: 'lib/chain outside lib/chain/node runs in browsers: no node:* builtins',
       from: { path: '^lib/chain/', pathNot: ['^lib/chain/node/', HARNESS] },
-      to: { dependencyTypes: ['core'] },
+      // `buffer` is the npm package browser bundlers resolve (web3.js's own dependency), not Node's.
+      to: { dependencyTypes: ['core'], pathNot: '^buffer$' },
     },
     {
       name: 'chain-browser-safe-no-node-part',
@@ -162,7 +161,7 @@ module.exports = {
       severity: 'error',
       comment: 'components/ run in browsers: no node:* builtins',
       from: { path: '^components/', pathNot: HARNESS },
-      to: { dependencyTypes: ['core'] },
+      to: { dependencyTypes: ['core'], pathNot: '^buffer$' },
     },
     {
       name: 'app-pages-through-lib',

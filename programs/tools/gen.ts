@@ -176,6 +176,7 @@ export function genTs(spec: ProgramSpec, ids: Record<string, string>): string {
   const out: string[] = [
     `// Generated from programs/${spec.name}/program.json by programs/tools/gen.ts. Do not edit.`,
     `/** ${spec.doc ?? spec.name} */`,
+    "import { Buffer } from 'buffer';",
     "import { PublicKey, TransactionInstruction } from '@solana/web3.js';",
     "import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';",
     '',

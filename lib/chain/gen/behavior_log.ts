@@ -1,5 +1,6 @@
 // Generated from programs/behavior_log/program.json by programs/tools/gen.ts. Do not edit.
 /** BehaviorLog (0x01 spec §10.2): one BatchAccount per (agent, epoch), signed by the agent's identity owner over batch_hash through the Ed25519 program. */
+import { Buffer } from 'buffer';
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';
 

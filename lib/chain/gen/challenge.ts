@@ -1,5 +1,6 @@
 // Generated from programs/challenge/program.json by programs/tools/gen.ts. Do not edit.
 /** Challenge (0x01 spec §10.4, §8.6): stake CHALLENGE_STAKE against a committed batch; after the window, anyone resolves it from a staged buffer (log entry, payload, merkle proof, batch bytes). */
+import { Buffer } from 'buffer';
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';
 

@@ -1,5 +1,6 @@
 // Generated from programs/lease/program.json by programs/tools/gen.ts. Do not edit.
 /** Lease (0x01 spec §10.3): agents pay LEASE_COST_PER_EPOCH USDC per epoch to the treasury; a permissionless tick moves unpaid agents to grace, then deactivated after GRACE_PERIOD_EPOCHS. */
+import { Buffer } from 'buffer';
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';
 

@@ -1,5 +1,6 @@
 // Generated from programs/stake_lock/program.json by programs/tools/gen.ts. Do not edit.
 /** StakeLock (0x01 spec §10.5): agent owners lock at least MIN_STAKE USDC per agent; unlock only once the Lease is deactivated, claim after UNLOCK_DELAY_SLOTS with no pending challenge; the Challenge program slashes through CPI. */
+import { Buffer } from 'buffer';
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
 import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';
 
