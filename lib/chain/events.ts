@@ -11,17 +11,20 @@ import * as lease from './gen/lease';
 import * as stakeLock from './gen/stake_lock';
 import * as behaviorLog from './gen/behavior_log';
 import * as challenge from './gen/challenge';
+import * as haggle from './gen/haggle';
 
-export type ProgramName = 'lease' | 'stakeLock' | 'behaviorLog' | 'challenge';
+export type ProgramName = 'lease' | 'stakeLock' | 'behaviorLog' | 'challenge' | 'haggle';
 
 export type ProgramEvent =
   | { program: 'lease'; event: lease.Event }
   | { program: 'stakeLock'; event: stakeLock.Event }
   | { program: 'behaviorLog'; event: behaviorLog.Event }
-  | { program: 'challenge'; event: challenge.Event };
+  | { program: 'challenge'; event: challenge.Event }
+  | { program: 'haggle'; event: haggle.Event };
 
 const DECODERS: Record<ProgramName, (d: Uint8Array) => unknown> = {
   lease: lease.decodeEvent, stakeLock: stakeLock.decodeEvent, behaviorLog: behaviorLog.decodeEvent, challenge: challenge.decodeEvent,
+  haggle: haggle.decodeEvent,
 };
 const BY_ID = new Map<string, ProgramName>(Object.entries(PROGRAM_IDS).map(([n, id]) => [(id as PublicKey).toBase58(), n as ProgramName]));
 const INVOKE = /^Program (\w+) invoke \[\d+\]$/;

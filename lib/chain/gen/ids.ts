@@ -7,4 +7,5 @@ export const PROGRAM_IDS = {
   lease: new PublicKey('A58po7VsVayEQWoEfdGu3sDWdNGKwfxtZVLGCoBn37Mh'),
   behaviorLog: new PublicKey('2qQUo1Nn46yoq1rsnvLjttYNv65eCQFDHiwwoXGE4iLT'),
   challenge: new PublicKey('CrCH2s2zmZPr3QYLzKsZoGewB97vcbo4kQMaqZ5QBzuQ'),
+  haggle: new PublicKey('AMZJUUoaZkGBPu16LExW2KBiheh1bbt35ADZtDyNLZrd'),
 } as const;
