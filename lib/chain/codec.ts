@@ -3,6 +3,7 @@
  * Layouts come from programs/<name>/program.json (programs/README.md); the C side reads the same
  * bytes through the generated packed structs in programs/include/gen/*.h.
  */
+import { Buffer } from 'buffer';
 import { PublicKey } from '@solana/web3.js';
 
 /** Field types of a program description. `bytesN` is a fixed byte array, `padN` zero padding. */
@@ -101,4 +102,12 @@ function checkBig(name: string, v: unknown, signed: boolean): bigint {
   const ok = signed ? v >= -(2n ** 63n) && v < 2n ** 63n : v >= 0n && v < 2n ** 64n;
   if (!ok) throw new RangeError(`${name} is out of range for ${signed ? 'i64' : 'u64'}`);
   return v;
+}
+
+/**
+ * Instruction data as web3.js wants it (a Buffer). Imported from the `buffer` package, which
+ * browser bundlers resolve to the same polyfill web3.js itself uses, so no global is needed.
+ */
+export function instructionData(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

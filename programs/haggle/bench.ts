@@ -1,7 +1,7 @@
 /** Compute units of every haggle instruction (npm run bench:programs -- haggle). */
 import { randomBytes } from 'node:crypto';
 import * as haggle from '../../lib/chain/gen/haggle';
-import type { BenchRow } from '../bench';
+import type { BenchRow } from '../tools/bench';
 import { createUsdc, fundedWallet, newSvm, sendOk, usdcAccount } from '../test-helpers';
 import { reservationCommitment } from './client';
 import { USDC, now, openDeal, params, setTime, setupHaggle, newDeal } from './haggle-env';

@@ -168,7 +168,7 @@ function tsIx(spec: ProgramSpec, ix: IxSpec, ids: Record<string, string>): strin
     `/** ${ix.doc ?? ix.name} */`,
     `export function ${camel(ix.name)}Instruction(accounts: ${N}Accounts${hasArgs ? `, args: ${N}Args` : ''}, programId: PublicKey = PROGRAM_ID): TransactionInstruction {`,
     `  return new TransactionInstruction({\n    programId,\n    keys: [\n${metas.join('\n')}\n    ],`,
-    `    data: Buffer.from(encode${N}Args(${hasArgs ? 'args' : '{} as ' + N + 'Args'})),\n  });\n}`,
+    `    data: instructionData(encode${N}Args(${hasArgs ? 'args' : '{} as ' + N + 'Args'})),\n  });\n}`,
   ].join('\n');
 }
 
@@ -176,9 +176,8 @@ export function genTs(spec: ProgramSpec, ids: Record<string, string>): string {
   const out: string[] = [
     `// Generated from programs/${spec.name}/program.json by programs/tools/gen.ts. Do not edit.`,
     `/** ${spec.doc ?? spec.name} */`,
-    "import { Buffer } from 'buffer';",
     "import { PublicKey, TransactionInstruction } from '@solana/web3.js';",
-    "import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';",
+    "import { decodeFields, encodeFields, hasDiscriminator, instructionData, type FieldSpec } from '../codec';",
     '',
     `export const PROGRAM_ID = new PublicKey('${ids[spec.name]}');`,
     'const u64le = (v: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, v, true); return b; };',

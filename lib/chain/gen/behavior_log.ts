@@ -1,8 +1,7 @@
 // Generated from programs/behavior_log/program.json by programs/tools/gen.ts. Do not edit.
 /** BehaviorLog (0x01 spec §10.2): one BatchAccount per (agent, epoch), signed by the agent's identity owner over batch_hash through the Ed25519 program. */
-import { Buffer } from 'buffer';
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';
+import { decodeFields, encodeFields, hasDiscriminator, instructionData, type FieldSpec } from '../codec';
 
 export const PROGRAM_ID = new PublicKey('2qQUo1Nn46yoq1rsnvLjttYNv65eCQFDHiwwoXGE4iLT');
 const u64le = (v: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, v, true); return b; };
@@ -133,7 +132,7 @@ export function initializeInstruction(accounts: InitializeAccounts, args: Initia
       { pubkey: accounts.config ?? findConfigPda()[0], isSigner: false, isWritable: true },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeInitializeArgs(args)),
+    data: instructionData(encodeInitializeArgs(args)),
   });
 }
 
@@ -178,7 +177,7 @@ export function submitBatchInstruction(accounts: SubmitBatchAccounts, args: Subm
       { pubkey: accounts.instructions ?? new PublicKey('Sysvar1nstructions1111111111111111111111111'), isSigner: false, isWritable: false },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeSubmitBatchArgs(args)),
+    data: instructionData(encodeSubmitBatchArgs(args)),
   });
 }
 

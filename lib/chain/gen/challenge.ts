@@ -1,8 +1,7 @@
 // Generated from programs/challenge/program.json by programs/tools/gen.ts. Do not edit.
 /** Challenge (0x01 spec §10.4, §8.6): stake CHALLENGE_STAKE against a committed batch; after the window, anyone resolves it from a staged buffer (log entry, payload, merkle proof, batch bytes). */
-import { Buffer } from 'buffer';
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';
+import { decodeFields, encodeFields, hasDiscriminator, instructionData, type FieldSpec } from '../codec';
 
 export const PROGRAM_ID = new PublicKey('CrCH2s2zmZPr3QYLzKsZoGewB97vcbo4kQMaqZ5QBzuQ');
 const u64le = (v: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, v, true); return b; };
@@ -242,7 +241,7 @@ export function initializeInstruction(accounts: InitializeAccounts, args: Initia
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeInitializeArgs(args)),
+    data: instructionData(encodeInitializeArgs(args)),
   });
 }
 
@@ -270,7 +269,7 @@ export function initBufferInstruction(accounts: InitBufferAccounts, args: InitBu
       { pubkey: accounts.authority, isSigner: true, isWritable: false },
       { pubkey: accounts.buffer, isSigner: false, isWritable: true },
     ],
-    data: Buffer.from(encodeInitBufferArgs(args)),
+    data: instructionData(encodeInitBufferArgs(args)),
   });
 }
 
@@ -298,7 +297,7 @@ export function writeBufferInstruction(accounts: WriteBufferAccounts, args: Writ
       { pubkey: accounts.authority, isSigner: true, isWritable: false },
       { pubkey: accounts.buffer, isSigner: false, isWritable: true },
     ],
-    data: Buffer.from(encodeWriteBufferArgs(args)),
+    data: instructionData(encodeWriteBufferArgs(args)),
   });
 }
 
@@ -326,7 +325,7 @@ export function closeBufferInstruction(accounts: CloseBufferAccounts, programId:
       { pubkey: accounts.authority, isSigner: true, isWritable: true },
       { pubkey: accounts.buffer, isSigner: false, isWritable: true },
     ],
-    data: Buffer.from(encodeCloseBufferArgs({} as CloseBufferArgs)),
+    data: instructionData(encodeCloseBufferArgs({} as CloseBufferArgs)),
   });
 }
 
@@ -368,7 +367,7 @@ export function submitChallengeInstruction(accounts: SubmitChallengeAccounts, ar
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeSubmitChallengeArgs(args)),
+    data: instructionData(encodeSubmitChallengeArgs(args)),
   });
 }
 
@@ -424,7 +423,7 @@ export function resolveChallengeInstruction(accounts: ResolveChallengeAccounts, 
       { pubkey: accounts.stakeVault, isSigner: false, isWritable: true },
       { pubkey: accounts.stakeVaultAuthority, isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeResolveChallengeArgs({} as ResolveChallengeArgs)),
+    data: instructionData(encodeResolveChallengeArgs({} as ResolveChallengeArgs)),
   });
 }
 
@@ -460,7 +459,7 @@ export function expireChallengeInstruction(accounts: ExpireChallengeAccounts, pr
       { pubkey: accounts.treasury, isSigner: false, isWritable: true },
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeExpireChallengeArgs({} as ExpireChallengeArgs)),
+    data: instructionData(encodeExpireChallengeArgs({} as ExpireChallengeArgs)),
   });
 }
 

@@ -1,7 +1,7 @@
-// Generated from programs/haggle/program.json by programs/gen.ts. Do not edit.
+// Generated from programs/haggle/program.json by programs/tools/gen.ts. Do not edit.
 /** Haggle: on-chain alternating-offers negotiation settlement. The buyer escrows USDC in a per-negotiation vault; every offer burns decay_bps of the escrow to the treasury; an optional sealed-bid commit/reveal ends a negotiation without a ZOPA; an accepted offer pays the seller minus a protocol fee. */
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';
+import { decodeFields, encodeFields, hasDiscriminator, instructionData, type FieldSpec } from '../codec';
 
 export const PROGRAM_ID = new PublicKey('AMZJUUoaZkGBPu16LExW2KBiheh1bbt35ADZtDyNLZrd');
 const u64le = (v: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, v, true); return b; };
@@ -264,7 +264,7 @@ export function initializeInstruction(accounts: InitializeAccounts, programId: P
       { pubkey: accounts.treasury, isSigner: false, isWritable: false },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeInitializeArgs({} as InitializeArgs)),
+    data: instructionData(encodeInitializeArgs({} as InitializeArgs)),
   });
 }
 
@@ -314,7 +314,7 @@ export function createNegotiationInstruction(accounts: CreateNegotiationAccounts
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeCreateNegotiationArgs(args)),
+    data: instructionData(encodeCreateNegotiationArgs(args)),
   });
 }
 
@@ -342,7 +342,7 @@ export function acceptNegotiationInstruction(accounts: AcceptNegotiationAccounts
       { pubkey: accounts.seller, isSigner: true, isWritable: false },
       { pubkey: accounts.negotiation, isSigner: false, isWritable: true },
     ],
-    data: Buffer.from(encodeAcceptNegotiationArgs({} as AcceptNegotiationArgs)),
+    data: instructionData(encodeAcceptNegotiationArgs({} as AcceptNegotiationArgs)),
   });
 }
 
@@ -379,7 +379,7 @@ export function submitOfferInstruction(accounts: SubmitOfferAccounts, args: Subm
       { pubkey: accounts.treasury, isSigner: false, isWritable: true },
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeSubmitOfferArgs(args)),
+    data: instructionData(encodeSubmitOfferArgs(args)),
   });
 }
 
@@ -407,7 +407,7 @@ export function commitReservationInstruction(accounts: CommitReservationAccounts
       { pubkey: accounts.party, isSigner: true, isWritable: false },
       { pubkey: accounts.negotiation, isSigner: false, isWritable: true },
     ],
-    data: Buffer.from(encodeCommitReservationArgs(args)),
+    data: instructionData(encodeCommitReservationArgs(args)),
   });
 }
 
@@ -444,7 +444,7 @@ export function revealReservationInstruction(accounts: RevealReservationAccounts
       { pubkey: accounts.buyerUsdc, isSigner: false, isWritable: true },
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeRevealReservationArgs(args)),
+    data: instructionData(encodeRevealReservationArgs(args)),
   });
 }
 
@@ -486,7 +486,7 @@ export function acceptOfferInstruction(accounts: AcceptOfferAccounts, programId:
       { pubkey: accounts.treasury, isSigner: false, isWritable: true },
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeAcceptOfferArgs({} as AcceptOfferArgs)),
+    data: instructionData(encodeAcceptOfferArgs({} as AcceptOfferArgs)),
   });
 }
 
@@ -522,7 +522,7 @@ export function rejectInstruction(accounts: RejectAccounts, programId: PublicKey
       { pubkey: accounts.buyerUsdc, isSigner: false, isWritable: true },
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeRejectArgs({} as RejectArgs)),
+    data: instructionData(encodeRejectArgs({} as RejectArgs)),
   });
 }
 
@@ -556,7 +556,7 @@ export function expireInstruction(accounts: ExpireAccounts, programId: PublicKey
       { pubkey: accounts.buyerUsdc, isSigner: false, isWritable: true },
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeExpireArgs({} as ExpireArgs)),
+    data: instructionData(encodeExpireArgs({} as ExpireArgs)),
   });
 }
 

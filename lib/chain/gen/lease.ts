@@ -1,8 +1,7 @@
 // Generated from programs/lease/program.json by programs/tools/gen.ts. Do not edit.
 /** Lease (0x01 spec §10.3): agents pay LEASE_COST_PER_EPOCH USDC per epoch to the treasury; a permissionless tick moves unpaid agents to grace, then deactivated after GRACE_PERIOD_EPOCHS. */
-import { Buffer } from 'buffer';
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';
+import { decodeFields, encodeFields, hasDiscriminator, instructionData, type FieldSpec } from '../codec';
 
 export const PROGRAM_ID = new PublicKey('A58po7VsVayEQWoEfdGu3sDWdNGKwfxtZVLGCoBn37Mh');
 const u64le = (v: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, v, true); return b; };
@@ -138,7 +137,7 @@ export function initializeInstruction(accounts: InitializeAccounts, args: Initia
       { pubkey: accounts.treasury, isSigner: false, isWritable: false },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeInitializeArgs(args)),
+    data: instructionData(encodeInitializeArgs(args)),
   });
 }
 
@@ -178,7 +177,7 @@ export function payLeaseInstruction(accounts: PayLeaseAccounts, args: PayLeaseAr
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodePayLeaseArgs(args)),
+    data: instructionData(encodePayLeaseArgs(args)),
   });
 }
 
@@ -206,7 +205,7 @@ export function tickLeaseInstruction(accounts: TickLeaseAccounts, programId: Pub
       { pubkey: accounts.config ?? findConfigPda()[0], isSigner: false, isWritable: false },
       { pubkey: accounts.lease, isSigner: false, isWritable: true },
     ],
-    data: Buffer.from(encodeTickLeaseArgs({} as TickLeaseArgs)),
+    data: instructionData(encodeTickLeaseArgs({} as TickLeaseArgs)),
   });
 }
 

@@ -1,8 +1,7 @@
 // Generated from programs/stake_lock/program.json by programs/tools/gen.ts. Do not edit.
 /** StakeLock (0x01 spec §10.5): agent owners lock at least MIN_STAKE USDC per agent; unlock only once the Lease is deactivated, claim after UNLOCK_DELAY_SLOTS with no pending challenge; the Challenge program slashes through CPI. */
-import { Buffer } from 'buffer';
 import { PublicKey, TransactionInstruction } from '@solana/web3.js';
-import { decodeFields, encodeFields, hasDiscriminator, type FieldSpec } from '../codec';
+import { decodeFields, encodeFields, hasDiscriminator, instructionData, type FieldSpec } from '../codec';
 
 export const PROGRAM_ID = new PublicKey('Av91oDvLR1HGqHwJdatCa8hZiz7ZG7jn5NSYAkdFvv6i');
 const u64le = (v: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, v, true); return b; };
@@ -172,7 +171,7 @@ export function initializeInstruction(accounts: InitializeAccounts, args: Initia
       { pubkey: accounts.vault, isSigner: false, isWritable: false },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeInitializeArgs(args)),
+    data: instructionData(encodeInitializeArgs(args)),
   });
 }
 
@@ -214,7 +213,7 @@ export function lockStakeInstruction(accounts: LockStakeAccounts, args: LockStak
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeLockStakeArgs(args)),
+    data: instructionData(encodeLockStakeArgs(args)),
   });
 }
 
@@ -248,7 +247,7 @@ export function queueUnlockInstruction(accounts: QueueUnlockAccounts, programId:
       { pubkey: accounts.identity, isSigner: false, isWritable: false },
       { pubkey: accounts.lease, isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeQueueUnlockArgs({} as QueueUnlockArgs)),
+    data: instructionData(encodeQueueUnlockArgs({} as QueueUnlockArgs)),
   });
 }
 
@@ -290,7 +289,7 @@ export function claimStakeInstruction(accounts: ClaimStakeAccounts, programId: P
       { pubkey: accounts.vaultAuthority ?? findVaultAuthorityPda()[0], isSigner: false, isWritable: false },
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeClaimStakeArgs({} as ClaimStakeArgs)),
+    data: instructionData(encodeClaimStakeArgs({} as ClaimStakeArgs)),
   });
 }
 
@@ -330,7 +329,7 @@ export function slashInstruction(accounts: SlashAccounts, programId: PublicKey =
       { pubkey: accounts.vaultAuthority ?? findVaultAuthorityPda()[0], isSigner: false, isWritable: false },
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
     ],
-    data: Buffer.from(encodeSlashArgs({} as SlashArgs)),
+    data: instructionData(encodeSlashArgs({} as SlashArgs)),
   });
 }
 

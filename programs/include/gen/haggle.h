@@ -1,4 +1,4 @@
-/* Generated from programs/haggle/program.json by programs/gen.ts. Do not edit. */
+/* Generated from programs/haggle/program.json by programs/tools/gen.ts. Do not edit. */
 #ifndef ZX_GEN_HAGGLE_H
 #define ZX_GEN_HAGGLE_H
 #include "zerox1.h"
