@@ -102,8 +102,9 @@ export const hex32 = hexOf(32);
 /** 16 bytes as hex: conversation ids. */
 export const hex16 = hexOf(16);
 
+// zod runs every check even after one failed, so the range check must not assume the pattern held.
 const decimalIn = (re: RegExp, min: bigint | undefined, max: bigint | undefined, label: string) =>
-  z.string().regex(re, `must be a canonical ${label} decimal string`).refine((s) => (min === undefined || BigInt(s) >= min) && (max === undefined || BigInt(s) <= max), `out of the ${label} range`);
+  z.string().regex(re, `must be a canonical ${label} decimal string`).refine((s) => !re.test(s) || ((min === undefined || BigInt(s) >= min) && (max === undefined || BigInt(s) <= max)), `out of the ${label} range`);
 
 /** u64 as a decimal string. */
 export const u64String = decimalIn(UINT_RE, 0n, U64_MAX, 'u64');
