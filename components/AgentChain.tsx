@@ -1,32 +1,24 @@
 'use client';
 /**
- * The agent page's chain section (issue 5): stake, lease, BehaviorBatches (with their
+ * The agent page's chain section: stake, lease, BehaviorBatches (with their
  * verification) and challenges. Server-rendered from a snapshot, then live: a chain event about
  * this agent on `/api/stream` reloads its batches and challenges from the REST endpoints and
  * updates stake and lease from the event itself.
  */
 import { useCallback, useState } from 'react';
-import type { LiveEvent } from '../lib/observer/types';
-import { CHAIN_EVENT_TYPES } from './chain-state';
+import { isChainEvent, type AgentChainView, type BatchList, type ChallengeList, type LiveEvent } from '../lib/wire';
 import { shortHex } from './format';
 import { useLiveStream } from './useLiveStream';
 
-export interface AgentChainData {
-  stake: { amount: string; status: string } | null;
-  lease: { paidThroughEpoch: string; lastPaidEpoch: string | null; missedEpochs: number; active: boolean } | null;
-  batches: { epoch: string; status: string; batchHash: string; signature: string | null; data: unknown }[];
-  challenges: { address: string; epoch: string; status: string; challenger: string; transitions: { status: string }[] }[];
-}
-
 const usdc = (base: string) => (Number(base) / 1_000_000).toFixed(2);
 
-export function AgentChain({ agent, initial }: { agent: string; initial: AgentChainData }) {
+export function AgentChain({ agent, initial }: { agent: string; initial: AgentChainView }) {
   const [c, setC] = useState(initial);
   const reload = useCallback(async () => {
     try {
       const [b, ch] = await Promise.all([
-        fetch(`/api/batches?agent=${agent}&limit=50`, { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null)),
-        fetch(`/api/challenges?agent=${agent}`, { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null)),
+        fetch(`/api/batches?agent=${agent}&limit=50`, { cache: 'no-store' }).then((r) => (r.ok ? (r.json() as Promise<BatchList>) : null)),
+        fetch(`/api/challenges?agent=${agent}`, { cache: 'no-store' }).then((r) => (r.ok ? (r.json() as Promise<ChallengeList>) : null)),
       ]);
       setC((x) => ({ ...x, batches: b?.batches ?? x.batches, challenges: ch?.challenges ?? x.challenges }));
     } catch {
@@ -34,11 +26,11 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
     }
   }, [agent]);
   const onEvent = useCallback((e: LiveEvent) => {
-    if (!CHAIN_EVENT_TYPES.has(e.type) || (e.data as { agentHex?: unknown }).agentHex !== agent) return;
-    const d = e.data as Record<string, unknown>;
-    if (e.type === 'stake_locked') setC((x) => ({ ...x, stake: { amount: String(d.amount ?? x.stake?.amount ?? '0'), status: 'locked' } }));
-    else if (e.type === 'stake_slashed') setC((x) => ({ ...x, stake: { amount: '0', status: 'slashed' } }));
-    else if (e.type === 'lease_paid') setC((x) => ({ ...x, lease: { paidThroughEpoch: String(d.paidThroughEpoch ?? x.lease?.paidThroughEpoch ?? ''), lastPaidEpoch: String(d.epoch ?? ''), missedEpochs: 0, active: true } }));
+    if (!isChainEvent(e) || e.data.agentHex !== agent) return;
+    const slot = String(e.data.slot);
+    if (e.type === 'stake_locked') setC((x) => ({ ...x, stake: { amount: e.data.amount, status: 'locked', slot } }));
+    else if (e.type === 'stake_slashed') setC((x) => ({ ...x, stake: { amount: '0', status: 'slashed', slot } }));
+    else if (e.type === 'lease_paid') setC((x) => ({ ...x, lease: { paidThroughEpoch: e.data.paidThroughEpoch, lastPaidEpoch: e.data.epoch, missedEpochs: 0, active: true } }));
     else if (e.type === 'agent_deactivated') setC((x) => (x.lease ? { ...x, lease: { ...x.lease, active: false } } : x));
     else void reload();
   }, [agent, reload]);

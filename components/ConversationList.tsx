@@ -1,6 +1,6 @@
 /** Table of conversations: id, counterparties, state, message count, last activity. */
 import Link from 'next/link';
-import type { ConversationSummaryView } from './types';
+import type { ConversationSummaryView } from '../lib/wire';
 import { count, dateTime, shortHex } from './format';
 
 export function ConversationList({ conversations, self }: { conversations: ConversationSummaryView[]; self?: string }) {

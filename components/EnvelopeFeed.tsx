@@ -3,7 +3,7 @@
  * `data-envelope-id` so tests and scripts can follow them.
  */
 import Link from 'next/link';
-import type { EnvelopeView } from './types';
+import type { EnvelopeView } from '../lib/wire';
 import { clockTime, isBroadcast, isZeroId, shortHex } from './format';
 
 export interface EnvelopeFeedProps {

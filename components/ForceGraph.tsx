@@ -21,7 +21,7 @@ import {
   type SimulationLinkDatum,
   type SimulationNodeDatum,
 } from 'd3';
-import type { GraphView } from './types';
+import type { GraphView } from '../lib/wire';
 import { shortHex } from './format';
 import { pairKey } from './pair';
 

@@ -6,14 +6,13 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Link from 'next/link';
-import type { LiveEvent } from '../lib/observer/types';
 import { CountTable } from './CountTable';
 import { EnvelopeFeed } from './EnvelopeFeed';
 import { ForceGraph } from './ForceGraph';
 import { applyEvent, initialState, resync, type OverviewState } from './live-state';
 import { useLiveStream } from './useLiveStream';
-import { MSG_TYPE_NAMES, clockTime, count, shortHex } from './format';
-import type { OverviewSnapshot } from './types';
+import { clockTime, count, shortHex } from './format';
+import { MSG_TYPE_NAMES, type LiveEvent, type OverviewSnapshot } from '../lib/wire';
 
 const REFRESH_MS = 15_000;
 const FRESH_MS = 2_500;
@@ -42,19 +41,17 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
   const onEvent = useCallback((event: LiveEvent) => {
     setState((s) => applyEvent(s, event));
     if (event.type === 'message') {
-      const id = (event.data as { id?: unknown; envelope?: { id?: unknown } }).id ?? (event.data as { envelope?: { id?: unknown } }).envelope?.id;
-      if (typeof id === 'string') {
-        setFresh((f) => new Set(f).add(id));
-        setTimeout(() => setFresh((f) => {
-          const n = new Set(f);
-          n.delete(id);
-          return n;
-        }), FRESH_MS);
-      }
+      const id = event.data.id;
+      setFresh((f) => new Set(f).add(id));
+      setTimeout(() => setFresh((f) => {
+        const n = new Set(f);
+        n.delete(id);
+        return n;
+      }), FRESH_MS);
     }
   }, []);
 
-  const status = useLiveStream({ onEvent, onResync: reload });
+  const { status, invalidFrames } = useLiveStream({ onEvent, onResync: reload });
 
   useEffect(() => {
     const t = setInterval(() => void reload(), REFRESH_MS);
@@ -82,7 +79,7 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
             ) : null}
           </p>
         </div>
-        <span className={`status status-${status}`} data-testid="stream-status" data-status={status}>
+        <span className={`status status-${status}`} data-testid="stream-status" data-status={status} data-invalid-frames={invalidFrames}>
           <span className="dot" aria-hidden /> {status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
         </span>
       </header>

@@ -3,7 +3,7 @@
  * line per sender. Data in, SVG out (d3 computes scales and paths; React renders).
  */
 import { extent, line, scaleLinear } from 'd3';
-import type { PriceStepView } from './types';
+import type { PriceStepView } from '../lib/wire';
 import { shortHex, tokenAmount } from './format';
 
 const W = 640;

@@ -1,25 +1,6 @@
 /**
  * Display helpers shared by pages and client components (browser-safe: no Node APIs).
  */
-import { MsgType } from '../lib/protocol/types';
-
-const TYPE_NAMES = new Map<number, string>(Object.entries(MsgType).map(([name, code]) => [code, name]));
-
-/** PROTOCOL.md §2 msg_type name, or `0x..` for an unknown code. */
-export function msgTypeName(code: number | string | null | undefined): string {
-  if (typeof code === 'string') {
-    if (/^\d+$/.test(code)) return msgTypeName(Number(code));
-    return code.toUpperCase();
-  }
-  if (typeof code !== 'number') return '?';
-  return TYPE_NAMES.get(code) ?? `0x${code.toString(16).padStart(2, '0')}`;
-}
-
-/** Every msg_type in code order (for stable count tables). */
-export const MSG_TYPE_NAMES: readonly string[] = Object.entries(MsgType)
-  .sort((a, b) => a[1] - b[1])
-  .map(([name]) => name);
-
 const ZERO32 = '0'.repeat(64);
 
 /** True for the 32-zero-byte broadcast recipient. */

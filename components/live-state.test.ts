@@ -2,7 +2,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyEvent, envelopeFromEvent, FEED_SIZE, initialState, resync } from './live-state';
 import { pairKey } from './pair';
-import type { OverviewSnapshot } from './types';
+import { parseStreamFrame, type LiveEventOf, type OverviewSnapshot } from '../lib/wire';
+import { sampleEvent } from '../lib/wire/testing';
 
 const A = 'aa'.repeat(32);
 const B = 'bb'.repeat(32);
@@ -20,10 +21,13 @@ const empty: OverviewSnapshot = {
   database: null,
 };
 
-const msg = (id: string, msgType: number, sender: string, recipient: string, conversationId: string) => ({
-  type: 'message' as const,
+const msg = (id: string, msgType: number, sender: string, recipient: string, conversationId: string): LiveEventOf<'message'> => ({
+  type: 'message',
   at: 1_700_000_000_000,
-  data: { id, msgType, sender, recipient, conversationId, timestamp: '1700000000000123', nonce: '7', payloadLen: 3, source: 'gossip' },
+  data: {
+    id, msgType, type: 'ignored: the browser names the code itself', sender, recipient, conversationId, timestamp: '1700000000000123', blockRef: '0',
+    nonce: '7', payloadLen: 3, source: 'gossip', topic: null, receivedAt: 1_700_000_000_000,
+  },
 });
 
 describe('live overview state', () => {
@@ -43,8 +47,9 @@ describe('live overview state', () => {
       nonce: '7',
       payloadLen: 3,
     });
-    assert.equal(envelopeFromEvent({ type: 'message', at: 1, data: { sender: A } }), null);
-    assert.equal(envelopeFromEvent({ type: 'message', at: 1, data: { envelope: { id: 'x', sender: A, msgType: 13 } } })?.type, 'BEACON');
+    // A message frame without an id never reaches the state: the wire schema rejects it.
+    assert.equal(parseStreamFrame(JSON.stringify({ type: 'message', at: 1, data: { sender: A } })).ok, false);
+    assert.equal(envelopeFromEvent(msg('x', 13, A, ZERO, CONV1)).type, 'BEACON');
   });
 
   test('a message updates feed, counts, agents and graph; duplicates are ignored', () => {
@@ -83,19 +88,32 @@ describe('live overview state', () => {
 
   test('drops count per reason; other events go to the activity list; junk is ignored', () => {
     let s = initialState(empty);
-    s = applyEvent(s, { type: 'drop', at: 1, data: { reason: 'signature' } });
-    s = applyEvent(s, { type: 'drop', at: 2, data: { reason: 'signature' } });
-    s = applyEvent(s, { type: 'drop', at: 3, data: { reason: 'replay' } });
+    s = applyEvent(s, sampleEvent('drop', { reason: 'signature', count: 1, total: 1 }, 1));
+    s = applyEvent(s, sampleEvent('drop', { reason: 'signature', count: 1, total: 2 }, 2));
+    s = applyEvent(s, sampleEvent('drop', { reason: 'replay', count: 1, total: 1 }, 3));
     assert.deepEqual(s.stats.drops, { signature: 2, replay: 1 });
-    s = applyEvent(s, { type: 'verdict_issued', at: 4, data: { conversationId: CONV1, notary: C } });
+    s = applyEvent(s, sampleEvent('verdict_issued', { conversationId: CONV1, notary: C, sender: C }, 4));
     assert.equal(s.activity.length, 1);
     assert.equal(s.activity[0].agent, C);
-    s = applyEvent(s, { type: 'agent_joined', at: 5, data: { agent: B } });
+    s = applyEvent(s, sampleEvent('agent_joined', { agent: B }, 5));
     assert.deepEqual(s.graph.nodes, [{ id: B, online: true }]);
     const before = s;
     s = applyEvent(s, null as never);
-    s = applyEvent(s, { type: 'message', at: 6, data: {} });
+    // Malformed frames are rejected before they reach applyEvent.
+    assert.equal(parseStreamFrame(JSON.stringify({ type: 'message', at: 6, data: {} })).ok, false);
     assert.equal(s, before);
+  });
+
+  test('a drop event adds its count: one 250 ms flush of 5 drops counts 5', () => {
+    let s = initialState({ ...empty, stats: { byType: {}, drops: { signature: 3 } } });
+    s = applyEvent(s, sampleEvent('drop', { reason: 'signature', count: 5, total: 8 }));
+    assert.deepEqual(s.stats.drops, { signature: 8 });
+    s = applyEvent(s, sampleEvent('drop', { reason: 'rate_limit', count: 5, total: 5 }));
+    assert.deepEqual(s.stats.drops, { signature: 8, rate_limit: 5 });
+    // After a resync the snapshot holds the stored totals; later events add on top of them.
+    s = resync(s, { ...empty, stats: { byType: {}, drops: { signature: 20, rate_limit: 5 } } });
+    s = applyEvent(s, sampleEvent('drop', { reason: 'signature', count: 2, total: 10 }));
+    assert.deepEqual(s.stats.drops, { signature: 22, rate_limit: 5 });
   });
 
   test('resync takes the server snapshot and keeps the live counter', () => {

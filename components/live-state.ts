@@ -1,12 +1,12 @@
 /**
- * Pure state updates of the live overview: a snapshot (from the server) plus the LiveEvents that
- * arrive after it. No React, no DOM, so it is unit-tested on its own.
+ * Pure state updates of the live overview: a snapshot (from the server) plus the live events
+ * that arrive after it (already checked against lib/wire's schema by useLiveStream). No React,
+ * no DOM, so it is unit-tested on its own.
  */
-import type { LiveEvent } from '../lib/observer/types';
-import { isBroadcast, msgTypeName } from './format';
+import { msgTypeName, type AgentView, type EnvelopeView, type LiveEvent, type LiveEventOf, type OverviewSnapshot, isChainEvent } from '../lib/wire';
+import { isBroadcast } from './format';
 import { pairKey } from './pair';
-import type { AgentView, EnvelopeView, OverviewSnapshot } from './types';
-import { CHAIN_EVENT_TYPES, applyChainEvent } from './chain-state';
+import { applyChainEvent } from './chain-state';
 
 /** Rows kept in the feed. */
 export const FEED_SIZE = 30;
@@ -30,46 +30,23 @@ export interface ActivityItem {
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
-const num = (v: unknown): number | null => {
-  if (typeof v === 'number' && Number.isFinite(v)) return v;
-  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  return null;
-};
 
-/** Microsecond timestamps (PROTOCOL.md §2) become milliseconds; ms values pass through. */
-function toMs(v: unknown): number | null {
-  const n = num(v);
-  if (n === null) return null;
-  return n > 1e14 ? Math.floor(n / 1000) : n;
-}
-
-/**
- * The envelope carried by a `message` LiveEvent, or null when the data lacks an id or sender.
- * Accepts the field names of the observer's event (`id`, `msgType`, `sender`, `recipient`,
- * `conversationId`, `timestamp` in µs or `timestampMs`, `receivedAt`, `source`, `topic`, `nonce`,
- * `payloadLen`), nested under `envelope` or flat.
- */
-export function envelopeFromEvent(event: LiveEvent): EnvelopeView | null {
-  const raw = (event.data ?? {}) as Record<string, unknown>;
-  const d = (raw.envelope && typeof raw.envelope === 'object' ? raw.envelope : raw) as Record<string, unknown>;
-  const id = str(d.id) ?? str(d.envelopeId);
-  const sender = str(d.sender);
-  if (!id || !sender) return null;
-  const code = num(d.msgType) ?? num(d.msg_type);
-  const type = code !== null ? msgTypeName(code) : msgTypeName(str(d.type) ?? undefined);
+/** The envelope carried by a `message` event, as the feed shows it (envelope timestamps are µs). */
+export function envelopeFromEvent(event: LiveEventOf<'message'>): EnvelopeView {
+  const d = event.data;
   return {
-    id,
-    msgType: code ?? -1,
-    type,
-    sender,
-    recipient: str(d.recipient) ?? '0'.repeat(64),
-    conversationId: str(d.conversationId) ?? str(d.conversation_id) ?? '',
-    timestampMs: toMs(d.timestampMs ?? d.timestamp) ?? event.at,
-    receivedAtMs: toMs(d.receivedAtMs ?? d.receivedAt) ?? event.at,
-    source: str(d.source) ?? str(raw.source),
-    topic: str(d.topic) ?? str(raw.topic),
-    nonce: String(d.nonce ?? ''),
-    payloadLen: num(d.payloadLen) ?? 0,
+    id: d.id,
+    msgType: d.msgType,
+    type: msgTypeName(d.msgType),
+    sender: d.sender,
+    recipient: d.recipient,
+    conversationId: d.conversationId,
+    timestampMs: Number(BigInt(d.timestamp) / 1000n),
+    receivedAtMs: d.receivedAt,
+    source: d.source,
+    topic: d.topic,
+    nonce: d.nonce,
+    payloadLen: d.payloadLen,
   };
 }
 
@@ -82,7 +59,10 @@ export function initialState(snapshot: OverviewSnapshot): OverviewState {
   };
 }
 
-/** Replaces server-derived parts after a resync, keeping the live counters. */
+/**
+ * Replaces server-derived parts after a resync, keeping the live counters. The snapshot's drop
+ * counts are the stored totals; drop events after it add their `count` on top.
+ */
 export function resync(state: OverviewState, snapshot: OverviewSnapshot): OverviewState {
   return { ...state, ...snapshot };
 }
@@ -132,6 +112,7 @@ function applyMessage(state: OverviewState, env: EnvelopeView): OverviewState {
 }
 
 function summarize(event: LiveEvent): ActivityItem {
+  // One summary for every event type: it reads whichever of the usual fields the event has.
   const d = (event.data ?? {}) as Record<string, unknown>;
   // Chain events carry the agent as base58 (`agent`) and hex (`agentHex`); pages link by hex.
   const agent = str(d.agentHex) ?? str(d.agent) ?? str(d.agentId) ?? str(d.target) ?? str(d.notary) ?? str(d.sender);
@@ -150,29 +131,28 @@ function summarize(event: LiveEvent): ActivityItem {
   };
 }
 
-/** Applies one LiveEvent; unknown or malformed events leave the state unchanged. */
+/** Applies one live event; a missing event leaves the state unchanged. */
 export function applyEvent(state: OverviewState, event: LiveEvent): OverviewState {
   if (!event || typeof event.type !== 'string') return state;
   switch (event.type) {
-    case 'message': {
-      const env = envelopeFromEvent(event);
-      return env ? applyMessage(state, env) : state;
-    }
+    case 'message':
+      return applyMessage(state, envelopeFromEvent(event));
     case 'drop': {
-      const reason = str((event.data ?? {}).reason) ?? 'unknown';
-      return { ...state, stats: { ...state.stats, drops: { ...state.stats.drops, [reason]: (state.stats.drops[reason] ?? 0) + 1 } } };
+      // One event per reason per flush (about every 250 ms), carrying how many were dropped since
+      // the previous one: add them all, not one per event.
+      const { reason, count } = event.data;
+      return { ...state, stats: { ...state.stats, drops: { ...state.stats.drops, [reason]: (state.stats.drops[reason] ?? 0) + count } } };
     }
     case 'agent_joined': {
-      const id = str((event.data ?? {}).agent) ?? str((event.data ?? {}).agentId) ?? str((event.data ?? {}).id);
+      const id = event.data.agent;
       const next = { ...state, activity: [summarize(event), ...state.activity].slice(0, 20) };
-      if (!id) return next;
       const agents = touchAgent(state.agents, id, event.at);
       const nodes = state.graph.nodes.some((n) => n.id === id) ? state.graph.nodes : [...state.graph.nodes, { id, online: true }];
       return { ...next, agents, graph: nodes === state.graph.nodes ? state.graph : { ...state.graph, nodes } };
     }
     default: {
       const next = { ...state, activity: [summarize(event), ...state.activity].slice(0, 20) };
-      return CHAIN_EVENT_TYPES.has(event.type) && state.chain ? { ...next, chain: applyChainEvent(state.chain, event) } : next;
+      return isChainEvent(event) && state.chain ? { ...next, chain: applyChainEvent(state.chain, event) } : next;
     }
   }
 }

@@ -1,13 +1,22 @@
 'use client';
 /**
- * Subscribes to the observatory's `/api/stream` WebSocket and hands each LiveEvent to `onEvent`.
- * Reconnects with capped exponential backoff; `onResync` fires after a reconnect and when the
- * server says this client lagged (events were dropped for it), so the caller reloads a snapshot.
+ * Subscribes to the observatory's `/api/stream` WebSocket and hands each live event, checked
+ * against lib/wire's schema, to `onEvent`. Reconnects with capped exponential backoff;
+ * `onResync` fires after a reconnect and when the server says this client lagged (events were
+ * dropped for it), so the caller reloads a snapshot. Frames that fail the schema are dropped
+ * and counted (`invalidFrames`); the first one is logged to the console.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { LiveEvent } from '../lib/observer/types';
+import type { LiveEvent } from '../lib/wire';
+import { handleFrame } from './stream-frames';
 
 export type StreamStatus = 'connecting' | 'live' | 'reconnecting';
+
+export interface LiveStream {
+  status: StreamStatus;
+  /** Frames ignored since the page opened because they did not match the wire schema. */
+  invalidFrames: number;
+}
 
 export interface LiveStreamOptions {
   onEvent: (event: LiveEvent) => void;
@@ -18,8 +27,9 @@ export interface LiveStreamOptions {
 const MIN_DELAY_MS = 500;
 const MAX_DELAY_MS = 10_000;
 
-export function useLiveStream({ onEvent, onResync, path = '/api/stream' }: LiveStreamOptions): StreamStatus {
+export function useLiveStream({ onEvent, onResync, path = '/api/stream' }: LiveStreamOptions): LiveStream {
   const [status, setStatus] = useState<StreamStatus>('connecting');
+  const [invalidFrames, setInvalidFrames] = useState(0);
   // Handlers change every render; the socket must not.
   const handlers = useRef({ onEvent, onResync });
   handlers.current = { onEvent, onResync };
@@ -30,6 +40,7 @@ export function useLiveStream({ onEvent, onResync, path = '/api/stream' }: LiveS
     let delay = MIN_DELAY_MS;
     let connectedBefore = false;
     let closed = false;
+    let warned = false;
 
     const connect = () => {
       const url = new URL(path, window.location.href);
@@ -42,15 +53,15 @@ export function useLiveStream({ onEvent, onResync, path = '/api/stream' }: LiveS
         connectedBefore = true;
       };
       ws.onmessage = (msg) => {
-        if (typeof msg.data !== 'string') return;
-        let event: LiveEvent;
-        try {
-          event = JSON.parse(msg.data) as LiveEvent;
-        } catch {
-          return;
-        }
-        if ((event.type as string) === 'lagged') handlers.current.onResync?.();
-        else if ((event.type as string) !== 'hello') handlers.current.onEvent(event);
+        handleFrame(msg.data, {
+          onEvent: (e) => handlers.current.onEvent(e),
+          onResync: () => handlers.current.onResync?.(),
+          onInvalid: (error) => {
+            if (!warned) console.warn(`/api/stream: ignoring a frame that does not match the wire schema (${error})`);
+            warned = true;
+            setInvalidFrames((n) => n + 1);
+          },
+        });
       };
       ws.onclose = () => {
         ws = null;
@@ -70,5 +81,5 @@ export function useLiveStream({ onEvent, onResync, path = '/api/stream' }: LiveS
     };
   }, [path]);
 
-  return status;
+  return { status, invalidFrames };
 }

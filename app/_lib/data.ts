@@ -5,10 +5,11 @@
  */
 import 'server-only';
 import { fromHex } from '../../lib/protocol/hex';
-import type { HealthReport } from '../../lib/observer/types';
 import type { RecentEnvelopesParams } from '../../lib/store/types';
-import type { AgentView, ConversationSummaryView, ConversationView, EnvelopeView, GraphView, OverviewSnapshot, StatsView } from '../../components/types';
-import { msgTypeName } from '../../components/format';
+import {
+  msgTypeName,
+  type AgentView, type ConversationSummaryView, type ConversationView, type EnvelopePage, type GraphView, type HealthReport, type OverviewSnapshot, type StatsView,
+} from '../../lib/wire';
 import { FEED_SIZE } from '../../components/live-state';
 import { applyFeedback, emptyReputation } from '../../lib/protocol/reputation';
 import { getWebRuntime, type WebRuntime } from './runtime';
@@ -27,16 +28,10 @@ export interface EnvelopeQuery {
   before?: string;
 }
 
-export interface EnvelopePage {
-  envelopes: EnvelopeView[];
-  /** Pass as `before` for the next (older) page; null at the end. */
-  next: string | null;
-}
-
 export async function loadStats(o: Running): Promise<StatsView> {
   const [counts, drops] = await Promise.all([o.reads.countsByType(), o.reads.dropCounts()]);
   const byType: Record<string, number> = {};
-  for (const [k, n] of Object.entries(counts as Record<string, number>)) byType[msgTypeName(/^\d+$/.test(k) ? Number(k) : k)] = Number(n);
+  for (const [k, n] of Object.entries(counts as Record<string, number>)) byType[msgTypeName(k)] = Number(n);
   const dropMap: Record<string, number> = {};
   for (const [k, n] of Object.entries(drops as Record<string, number>)) dropMap[k] = Number(n);
   return { byType, drops: dropMap };
@@ -64,7 +59,7 @@ export async function loadAgent(o: Running, idHex: string): Promise<AgentView | 
   const id = fromHex(idHex);
   const a = await o.reads.getAgent(id);
   if (!a) return null;
-  // The stored gossip fold when the observer keeps one, else fold the stored feedback (PROTOCOL.md §7).
+  // The stored gossip fold when the observer keeps one, else fold the stored feedback (docs/protocol.md, reputation).
   let rep = await o.reads.getReputation(id, 'gossip');
   if (!rep) {
     const fb = await o.reads.feedbackFor(id);
@@ -87,7 +82,7 @@ export async function loadConversation(o: Running, idHex: string): Promise<Conve
   return c ? conversationView(c) : null;
 }
 
-/** The observatory's health plus the chain's (rpcUrl, slot; issue 5); a down chain makes it not ok. */
+/** The observatory's health plus the chain's (rpcUrl, slot); a down chain makes it not ok. */
 export async function loadHealth(o: Running): Promise<HealthReport> {
   const [report, chain] = await Promise.all([o.observatory.health(), o.chain?.health()]);
   if (!chain) return report;

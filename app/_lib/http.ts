@@ -1,9 +1,10 @@
 /**
- * Shared plumbing of the thin API routes (STYLE.md "Routes are thin"): the running observatory
+ * Shared plumbing of the thin API routes (routes parse, call lib, map errors): the running observatory
  * from the process-global accessor, zod-checked query strings (400 naming the parameter),
  * JSON with bigint/bytes made safe, and error mapping (400 bad input, 503 not running, 500 logged).
  */
 import { z } from 'zod';
+import { toJsonText } from '../../lib/wire/codec';
 import { getWebRuntime, type WebRuntime } from './runtime';
 
 export class HttpError extends Error {
@@ -16,15 +17,9 @@ export class HttpError extends Error {
   }
 }
 
-/** JSON replacer: bigint → decimal string, bytes → lowercase hex, Date → unix ms. */
-export function jsonSafe(_key: string, value: unknown): unknown {
-  if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
-  return value;
-}
-
+/** A JSON response in the wire forms (lib/wire toJsonText: bigint → decimal string, bytes → lowercase hex). */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body, jsonSafe), {
+  return new Response(toJsonText(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
@@ -62,7 +57,7 @@ export function parseQuery<S extends z.ZodObject>(url: string | URL, schema: S):
   return r.data as z.output<S>;
 }
 
-/** Runs a route body with the error mapping of STYLE.md. */
+/** Runs a route body with the error mapping above (400 bad input, 503 not running, 500 logged). */
 export async function handle(fn: () => Promise<Response> | Response): Promise<Response> {
   try {
     return await fn();

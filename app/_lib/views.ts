@@ -1,13 +1,12 @@
 /**
- * Store rows → JSON view models (components/types.ts), shared by the API routes and the
+ * Store rows → JSON view models (lib/wire/views.ts), shared by the API routes and the
  * server-rendered pages. Server-only: runs in the process that holds the observatory.
  */
 import type { AgentRow, ConversationDetail, ConversationGraph, ConversationRow, StoredEnvelope } from '../../lib/store/types';
 import type { ReputationState } from '../../lib/protocol/reputation';
 import { MsgType } from '../../lib/protocol/types';
-import { toHex } from '../../lib/protocol/hex';
 import { parseNegotiationPayload } from '../../lib/protocol/neg1';
-import { msgTypeName } from '../../components/format';
+import { bytesToHex as toHex, msgTypeName } from '../../lib/wire';
 import type {
   AgentView,
   ConversationSummaryView,
@@ -16,7 +15,7 @@ import type {
   GraphView,
   PriceStepView,
   ReputationView,
-} from '../../components/types';
+} from '../../lib/wire';
 
 const ms = (d: Date | null | undefined): number | null => (d instanceof Date ? d.getTime() : null);
 
@@ -85,7 +84,7 @@ export function conversationSummaryView(c: ConversationRow): ConversationSummary
 
 const NEGOTIATION_TYPES = new Set<number>([MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT]);
 
-/** The NEG1 price path of a conversation (PROTOCOL.md §8): one step per negotiation envelope. */
+/** The NEG1 price path of a conversation (docs/protocol.md, negotiation): one step per negotiation envelope. */
 export function pricePath(envelopes: StoredEnvelope[]): PriceStepView[] {
   const steps: PriceStepView[] = [];
   for (const s of envelopes) {

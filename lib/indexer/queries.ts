@@ -1,23 +1,28 @@
 /**
- * JSON-ready reads for the REST endpoints (0x01 spec §9; issue 5 "REST"):
- * GET /api/batches, GET /api/challenges, GET /api/reputation/[agent]. Bytes are lowercase hex,
- * u64 decimal strings, agents both hex and base58. Routes parse their input with
+ * JSON-ready reads for the REST endpoints GET /api/batches, GET /api/challenges and
+ * GET /api/reputation/[agent] (shapes: lib/wire/chain-views.ts). Bytes are lowercase hex, u64
+ * decimal strings, agents both hex and base58. Routes parse their input with
  * {@link parseAgentParam} / {@link parseEpochParam} and call these.
  */
 import { PublicKey } from '@solana/web3.js';
 import { buildBatchFromLog } from '../protocol/batch-build';
+import { fromHex } from '../protocol/hex';
 import { foldBatches, type ReputationState } from '../protocol/reputation';
+import { bytesToHex } from '../wire/codec';
+import type { BatchJson, ChallengeJson, ReputationJson } from '../wire/chain-views';
+import type { ReputationView } from '../wire/views';
 import type { BatchCheck, IndexerStore } from './types';
 import { uploadedEpochLog } from './verify';
 
-const hex = (b: Uint8Array | null | undefined) => (b ? Buffer.from(b).toString('hex') : null);
-const agentJson = (id: Uint8Array) => ({ agent: hex(id) as string, agentAddress: new PublicKey(id).toBase58() });
+export type { BatchJson, ChallengeJson, ReputationJson };
+
+const agentJson = (id: Uint8Array) => ({ agent: bytesToHex(id), agentAddress: new PublicKey(id).toBase58() });
 
 /** An agent id from a path or query parameter: 64 hex chars or a base58 address; null when neither. */
 export function parseAgentParam(s: unknown): Uint8Array | null {
   if (typeof s !== 'string') return null;
   const t = s.trim();
-  if (/^(0x)?[0-9a-fA-F]{64}$/.test(t)) return Uint8Array.from(Buffer.from(t.replace(/^0x/, ''), 'hex'));
+  if (/^(0x)?[0-9a-fA-F]{64}$/.test(t)) return fromHex(t);
   if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(t)) return null;
   try {
     return new PublicKey(t).toBytes();
@@ -33,19 +38,13 @@ export function parseEpochParam(s: unknown): bigint | null {
   return v < 1n << 64n ? v : null;
 }
 
-/** One batch row as JSON. */
-export interface BatchJson {
-  agent: string; agentAddress: string; epoch: string; batchHash: string; logMerkleRoot: string; slot: string;
-  signature: string | null; status: BatchCheck; uploadedLogRoot: string | null; data: unknown;
-}
-
 /** GET /api/batches?agent=&epoch=&status=: historical batches per agent and epoch. */
 export async function listBatchesJson(store: Pick<IndexerStore, 'listBatches'>, p: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck; limit?: number } = {}): Promise<BatchJson[]> {
   const rows = await store.listBatches({ agent: p.agent, epoch: p.epoch, status: p.status });
   const limit = Math.max(1, Math.min(p.limit ?? 500, 5000));
   return rows.slice(-limit).reverse().map((r) => ({
-    ...agentJson(r.agentId), epoch: r.epoch.toString(), batchHash: hex(r.batchHash) as string, logMerkleRoot: hex(r.root) as string,
-    slot: r.slot.toString(), signature: r.signature ?? null, status: r.status, uploadedLogRoot: hex(r.logRoot), data: r.data ?? null,
+    ...agentJson(r.agentId), epoch: r.epoch.toString(), batchHash: bytesToHex(r.batchHash), logMerkleRoot: bytesToHex(r.root),
+    slot: r.slot.toString(), signature: r.signature ?? null, status: r.status, uploadedLogRoot: r.logRoot ? bytesToHex(r.logRoot) : null, data: r.data ?? null,
   }));
 }
 
@@ -58,7 +57,7 @@ export interface ChallengeStore {
 }
 
 /** GET /api/challenges?agent=&status=: challenges with their transitions. */
-export async function listChallengesJson(store: ChallengeStore, p: { agent?: Uint8Array; status?: string } = {}) {
+export async function listChallengesJson(store: ChallengeStore, p: { agent?: Uint8Array; status?: string } = {}): Promise<ChallengeJson[]> {
   const rows = await store.listChallenges(p);
   return rows.map((c) => ({
     address: c.address, ...agentJson(c.agentId), epoch: c.epoch.toString(), challenger: new PublicKey(c.challenger).toBase58(),
@@ -68,8 +67,7 @@ export async function listChallengesJson(store: ChallengeStore, p: { agent?: Uin
 }
 
 const REP_FIELDS = ['reliabilityScore', 'cooperationIndex', 'notaryAccuracy', 'totalTasks', 'totalNotarized', 'totalDisputes'] as const;
-type ReputationJson = Record<(typeof REP_FIELDS)[number], string>;
-const repJson = (s: ReputationState): ReputationJson => Object.fromEntries(REP_FIELDS.map((k) => [k, s[k].toString()])) as ReputationJson;
+const repJson = (s: ReputationState): ReputationView => Object.fromEntries(REP_FIELDS.map((k) => [k, s[k].toString()])) as ReputationView;
 
 /** Gossip-side reputation as the store keeps it (lib/store getReputation). */
 export interface ReputationStore {
@@ -77,7 +75,7 @@ export interface ReputationStore {
 }
 
 /**
- * Authoritative reputation (PROTOCOL.md §7): lib/protocol foldBatches over the agent's verified
+ * Authoritative reputation (docs/protocol.md, reputation): lib/protocol foldBatches over the agent's verified
  * batches, each rebuilt from the uploaded log it was checked against (verify.ts; the chain holds
  * only hashes and counts). Batches still unverified or mismatched are listed and left out of the
  * fold. `epochSeconds` is kept for callers; the uploaded logs need no epoch window.
@@ -101,7 +99,7 @@ export async function authoritativeReputation(store: IndexerStore, agent: Uint8A
 }
 
 /** GET /api/reputation/[agent]: gossip-derived and batch-derived states side by side, JSON-ready. */
-export async function reputationJson(store: IndexerStore & ReputationStore, agent: Uint8Array, p: { epochSeconds: bigint; toEpoch?: bigint }) {
+export async function reputationJson(store: IndexerStore & ReputationStore, agent: Uint8Array, p: { epochSeconds: bigint; toEpoch?: bigint }): Promise<ReputationJson> {
   const [auth, gossip] = await Promise.all([authoritativeReputation(store, agent, p), store.getReputation(agent, 'gossip')]);
   return {
     ...agentJson(agent),

@@ -5,9 +5,10 @@
  */
 import type { Connection, PublicKey } from '@solana/web3.js';
 import type { ProgramName } from '../chain/events';
+import type { BatchCheck } from '../wire/chain-events';
+import type { ChainLiveEvent } from '../wire/events';
 
-/** A batch row's check against the uploaded log (issue 5). */
-export type BatchCheck = 'unverified' | 'verified' | 'mismatch';
+export type { BatchCheck };
 
 /** The lib/store methods the indexer uses (lib/store/chain.ts and chain-index.ts signatures); no raw SQL. */
 export interface IndexerStore {
@@ -35,14 +36,10 @@ export interface IndexerStore {
 /** The store methods available inside {@link IndexerStore.chainTransaction}. */
 export type IndexerTxStore = Omit<IndexerStore, 'chainTransaction'>;
 
-/** A live event as lib/observer/types.ts LiveEvent (structural, so lib/chain does not import the observer). */
-export interface IndexerLiveEvent {
-  type: 'agent_deactivated' | 'lease_paid' | 'stake_locked' | 'stake_slashed' | 'batch_submitted' | 'challenge_submitted' | 'challenge_resolved';
-  at: number;
-  data: Record<string, unknown>;
-}
+/** A live event of the indexer (lib/wire ChainLiveEvent). */
+export type IndexerLiveEvent = ChainLiveEvent;
 
-/** lib/observer LiveBus (publish side). */
+/** The publish side of the observer's live bus. */
 export interface IndexerBus {
   publish(event: IndexerLiveEvent): void;
 }

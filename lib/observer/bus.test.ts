@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLiveBus } from './bus';
 import type { LiveEvent } from './types';
+import { sampleEvent } from '../wire/testing';
 
 test('bus delivers in order, isolates throwing listeners, unsubscribes', () => {
   const errors: unknown[] = [];
@@ -10,7 +11,7 @@ test('bus delivers in order, isolates throwing listeners, unsubscribes', () => {
   const un = bus.subscribe((e) => got.push(`a:${e.type}`));
   bus.subscribe(() => { throw new Error('boom'); });
   bus.subscribe((e) => got.push(`c:${e.type}`));
-  const ev = (type: LiveEvent['type']): LiveEvent => ({ type, at: 1, data: {} });
+  const ev = (type: LiveEvent['type']): LiveEvent => sampleEvent(type);
   bus.publish(ev('message'));
   un();
   bus.publish(ev('drop'));

@@ -49,7 +49,9 @@ test('notary, verdict and dispute events; NOTARIZE_BID carries its bid type', ()
   assert.equal(eventsFor(item(MsgType.DISPUTE, new Uint8Array(0)), [], new Map(), 0)[1].type, 'dispute_raised');
   const bid = eventsFor(item(MsgType.NOTARIZE_BID, encodeNotarizeBid({ bidType: 1, conversationId: conv, terms: new Uint8Array(0) })), [], new Map(), 0);
   assert.equal(bid.length, 1);
-  assert.equal(bid[0].data.bidType, 1);
+  assert.equal(bid[0].type === 'message' && bid[0].data.bidType, 1);
   assert.equal(msgTypeName(0x0d), 'BEACON');
   assert.equal(msgTypeName(0x20), '0x20');
+  // Unknown codes as two hex digits, as the browser's tables show them.
+  assert.equal(msgTypeName(0x0e), '0x0e');
 });

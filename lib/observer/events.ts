@@ -1,24 +1,25 @@
 /**
- * Live events for newly stored envelopes (0x01 spec §9 event stream; issue 3 event types).
- * Pure: the caller passes the item, whether its sender is new, and the reputation fold state.
- * JSON-ready: bytes as lowercase hex, 64-bit integers as decimal strings.
+ * Live events for newly stored envelopes (docs/architecture.md, live events; shapes in
+ * lib/wire/events.ts). Pure: the caller passes the item, whether its sender is new, and the
+ * reputation fold state. JSON-ready: bytes as lowercase hex, 64-bit integers as decimal strings.
  */
-import { MsgType, type MsgTypeName } from '../protocol/types';
+import { MsgType } from '../protocol/types';
 import { toHex } from '../protocol/hex';
 import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
 import { applyFeedback, emptyReputation, type ReputationState } from '../protocol/reputation';
 import type { IngestItem } from '../store/types';
-import type { LiveEvent } from './types';
+import { jsonReplacer } from '../wire/codec';
+import { msgTypeName } from '../wire/msg-type';
+import type { LiveEvent, LiveEventData, LiveEventOf } from '../wire/events';
+import type { ReputationView } from '../wire/views';
 
-const NAMES: Record<number, MsgTypeName> = Object.fromEntries(Object.entries(MsgType).map(([k, v]) => [v, k as MsgTypeName]));
+export { msgTypeName };
 
-/** Name of a msg type (spec §5.3), e.g. 'PROPOSE'. */
-export function msgTypeName(t: number): string {
-  return NAMES[t] ?? `0x${t.toString(16)}`;
-}
-
-function repJson(r: ReputationState): Record<string, string> {
-  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v)]));
+function repJson(r: ReputationState): ReputationView {
+  return {
+    reliabilityScore: String(r.reliabilityScore), cooperationIndex: String(r.cooperationIndex), notaryAccuracy: String(r.notaryAccuracy),
+    totalTasks: String(r.totalTasks), totalNotarized: String(r.totalNotarized), totalDisputes: String(r.totalDisputes),
+  };
 }
 
 const json = new WeakMap<LiveEvent, string>();
@@ -27,24 +28,30 @@ const plain = new WeakSet<LiveEvent>();
 
 /**
  * The JSON text of an event, made once per event object and shared by every consumer (WebSocket
- * clients, the cross-process NOTIFY). Bigints become decimal strings and bytes lowercase hex, for
- * any event that still carries them.
+ * clients, the cross-process NOTIFY). Bigints become decimal strings and bytes lowercase hex
+ * (lib/wire jsonReplacer), for any event that still carries them.
  */
 export function eventJson(event: LiveEvent): string {
   let s = json.get(event);
   if (s === undefined) {
-    s = plain.has(event) ? JSON.stringify(event) : JSON.stringify(event, (_key, value: unknown) => {
-      if (typeof value === 'bigint') return value.toString();
-      if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
-      return value;
-    });
+    s = plain.has(event) ? JSON.stringify(event) : JSON.stringify(event, jsonReplacer);
     json.set(event, s);
   }
   return s;
 }
 
+/**
+ * The `drop` events of one flush: per reason, how many were dropped since the previous flush
+ * (`per`) and since the observer started (`totals`).
+ */
+export function dropEvents(per: Readonly<Record<string, number>>, totals: Readonly<Record<string, number>>, at: number): LiveEventOf<'drop'>[] {
+  const out = Object.entries(per).map(([reason, count]): LiveEventOf<'drop'> => ({ type: 'drop', at, data: { reason, count, total: totals[reason] ?? count } }));
+  for (const ev of out) plain.add(ev);
+  return out;
+}
+
 /** The `message` event's data for a stored envelope. */
-export function messageData(item: IngestItem): Record<string, unknown> {
+export function messageData(item: IngestItem): LiveEventData<'message'> {
   const e = item.envelope;
   return {
     id: toHex(item.id), msgType: e.msgType, type: msgTypeName(e.msgType), sender: toHex(e.sender), recipient: toHex(e.recipient),
@@ -53,7 +60,7 @@ export function messageData(item: IngestItem): Record<string, unknown> {
   };
 }
 
-/** Gossip reputation states by agent hex (PROTOCOL.md §7 real-time fold); a Map satisfies it. */
+/** Gossip reputation states by agent hex (docs/protocol.md, reputation: the real-time fold); a Map satisfies it. */
 export type ReputationCache = Map<string, ReputationState>;
 
 /**
@@ -67,7 +74,7 @@ export function eventsFor(item: IngestItem, newAgents: readonly Uint8Array[], re
   const msg = messageData(item);
   for (const a of newAgents) out.push({ type: 'agent_joined', at, data: { agent: toHex(a), firstSeenBy: msg.id } });
   out.push({ type: 'message', at, data: msg });
-  const base = { envelopeId: msg.id as string, conversationId: msg.conversationId as string, sender: msg.sender as string, recipient: msg.recipient as string };
+  const base = { envelopeId: msg.id, conversationId: msg.conversationId, sender: msg.sender, recipient: msg.recipient };
   switch (e.msgType) {
     case MsgType.FEEDBACK: {
       const f = decodeFeedback(e.payload);
@@ -93,7 +100,7 @@ export function eventsFor(item: IngestItem, newAgents: readonly Uint8Array[], re
     case MsgType.NOTARIZE_BID: {
       // Not an event of its own: the bid type rides on the `message` event for the feed.
       const b = decodeNotarizeBid(e.payload);
-      if (b.ok) (out[out.length - 1].data as Record<string, unknown>).bidType = b.value.bidType;
+      if (b.ok) msg.bidType = b.value.bidType;
       break;
     }
   }

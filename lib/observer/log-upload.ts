@@ -21,6 +21,7 @@ import { MsgType, type Envelope } from '../protocol/types';
 import { toHex } from '../protocol/hex';
 import { parseUploadBody, MAX_UPLOAD_BYTES } from './upload';
 import type { UploadItemResult } from './types';
+import type { EpochLogUploadView, Problem } from '../wire/views';
 
 /** A parsed log upload. */
 export interface LogUpload { agent: Uint8Array; epoch: bigint; envelopes: Uint8Array[]; /** The envelopes array as sent: a valid envelope-upload body. */ envelopesCbor: Uint8Array }
@@ -90,8 +91,8 @@ export interface IngestEpochLogDeps {
 
 /** The JSON answer of POST /api/ingest/log. */
 export type IngestEpochLogResult =
-  | { status: 200; body: { agent: string; epoch: string; entries: number; logMerkleRoot: string; stored: 'saved' | 'unchanged' | 'replaced' } }
-  | { status: 400 | 409 | 413; body: { error: string } };
+  | { status: 200; body: EpochLogUploadView }
+  | { status: 400 | 409 | 413; body: Problem };
 
 /** Handles one log upload end to end (module comment). Hostile bodies never throw; a store failure does. */
 export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps): Promise<IngestEpochLogResult> {

@@ -102,8 +102,8 @@ for (const kind of backends) {
       assert.equal(deals.find((d) => d.agent === 0 && d.phase === 'closed')?.price, deals.find((d) => d.agent === 1 && d.phase === 'agreed')?.price);
 
       // Live events: one `message` per new envelope, and the derived events.
-      const convEvents = events.filter((e) => e.data.conversationId === CONV);
-      const msgIds = convEvents.filter((e) => e.type === 'message').map((e) => e.data.id as string);
+      const convEvents = events.filter((e) => (e.data as { conversationId?: string }).conversationId === CONV);
+      const msgIds = convEvents.flatMap((e) => (e.type === 'message' ? [e.data.id] : []));
       assert.deepEqual(new Set(msgIds), expected);
       assert.equal(msgIds.length, expected.size);
       const n = (t: string) => convEvents.filter((e) => e.type === t).length;

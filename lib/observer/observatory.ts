@@ -16,7 +16,7 @@ import { createIngestQueue, type IngestQueue, type Store } from '../store';
 import type { ObservatoryConfig } from './config';
 import { createLiveBus } from './bus';
 import { CachedSignerRegistry } from './registry';
-import { eventJson, eventsFor } from './events';
+import { dropEvents, eventJson, eventsFor } from './events';
 import { parseUploadBody } from './upload';
 import { openObserverStore, storeSignerSource } from './store-adapter';
 import type { SignerSource } from './registry';
@@ -186,7 +186,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     dropBuf = [];
     const per: Record<string, number> = {};
     for (const d of batch) per[d.reason] = (per[d.reason] ?? 0) + 1;
-    const events: LiveEvent[] = Object.entries(per).map(([reason, count]) => ({ type: 'drop', at: clock(), data: { reason, count, total: dropCounts[reason] } }));
+    const events: LiveEvent[] = dropEvents(per, dropCounts, clock());
     publishLocal(events);
     notifyOthers(events);
     try {

@@ -5,6 +5,7 @@
  * a restart or a catch-up changes nothing.
  */
 import type { Queryable } from './db';
+import { toJsonText } from '../wire/codec';
 
 export type BatchStatus = 'unverified' | 'verified' | 'mismatch';
 
@@ -25,7 +26,8 @@ type Row = Record<string, unknown>;
 const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
 const big = (v: unknown) => BigInt(String(v));
 const optBig = (v: unknown) => (v === null || v === undefined ? null : big(v));
-const json = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x));
+/** JSON text for the jsonb columns, in the wire forms (bytes hex, bigint decimal). */
+const json = toJsonText;
 
 /** Upserts the stake of an agent unless a newer slot is already stored (spec §10.5). */
 export async function upsertStake(q: Queryable, s: StakeInput): Promise<boolean> {

@@ -7,7 +7,7 @@ import { getWebRuntime } from '../../_lib/runtime';
 import { EnvelopeFeed } from '../../../components/EnvelopeFeed';
 import { ConversationList } from '../../../components/ConversationList';
 import { count, dateTime, shortHex } from '../../../components/format';
-import type { ReputationView } from '../../../components/types';
+import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
 import { fromHex } from '../../../lib/protocol/hex';
 

@@ -1,0 +1,11 @@
+/**
+ * The typed contract between the server and the browser: live events, `/api/stream` frames,
+ * API view models and the JSON codec for bytes and 64-bit integers. zod schemas are the source
+ * of truth; every type is inferred from one. Browser-safe (zod and lib/protocol only).
+ */
+export * from './codec';
+export * from './msg-type';
+export * from './chain-events';
+export * from './events';
+export * from './views';
+export * from './chain-views';
