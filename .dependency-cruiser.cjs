@@ -61,26 +61,10 @@ const PROTOCOL_NPM = '@noble/curves|@noble/hashes|cbor-x|hash-wasm|sodium-native
  * the file it resolves to), or `{ rule: 'no-circular', cycle: [every module of the cycle] }`.
  */
 const TEMPORARY_ALLOWLIST = [
-  // components read live-event types from lib/observer until lib/wire holds them
-  { rule: 'components-browser-safe', from: 'components/AgentChain.tsx', to: 'lib/observer/types.ts' },
-  { rule: 'components-browser-safe', from: 'components/LiveOverview.tsx', to: 'lib/observer/types.ts' },
-  { rule: 'components-browser-safe', from: 'components/chain-state.ts', to: 'lib/observer/types.ts' },
-  { rule: 'components-browser-safe', from: 'components/live-state.ts', to: 'lib/observer/types.ts' },
-  { rule: 'components-browser-safe', from: 'components/useLiveStream.ts', to: 'lib/observer/types.ts' },
   // the node-only RPC helper starts the embedded chain itself; the composition root should
   { rule: 'layer-chain', from: 'lib/chain/node/rpc.ts', to: 'lib/devchain/index.ts' },
   // the runtime slot names the Observatory type from the module that registers in it
   { rule: 'no-circular', cycle: ['lib/observer/observatory.ts', 'lib/observer/runtime.ts'] },
-  // the demo agents and the indexer use web3.js directly instead of lib/chain's helpers
-  ...[
-    'lib/agents/chain-duties.ts',
-    'lib/indexer/apply.ts',
-    'lib/indexer/index.ts',
-    'lib/indexer/json.ts',
-    'lib/indexer/queries.ts',
-    'lib/indexer/types.ts',
-    'lib/indexer/verify.ts',
-  ].map((from) => ({ rule: 'solana-only-in-chain', from, to: 'node_modules/@solana/web3.js/lib/index.cjs.js' })),
 ];
 
 const lib = (names) => `^lib/(${names.join('|')})/`;

@@ -10,7 +10,8 @@
  * report, stages the evidence and resolves the challenge once the window
  * (CHALLENGE_WINDOW_EPOCHS) has passed.
  */
-import { Keypair, PublicKey, type Connection } from '@solana/web3.js';
+import { Keypair } from '../chain/node/send';
+import { PublicKey, type Connection } from '../chain';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { decodeBatch, encodeBatch, type BehaviorBatch } from '../protocol/batch';
 import { CHALLENGE_WINDOW_EPOCHS, MIN_STAKE } from '../protocol/constants';

@@ -16,3 +16,12 @@ export * from './challenge-builders';
 export * from './evidence';
 export * from './tx-error';
 export * from './sati';
+
+/**
+ * The web3.js primitives the rest of the repository speaks in. lib/chain owns the outside world
+ * of @solana/*, so other layers (indexer, agents) take these from here rather than from web3.js.
+ */
+export {
+  Connection, PublicKey, Transaction, TransactionInstruction,
+  type AccountInfo, type Commitment, type ConfirmedSignatureInfo,
+} from '@solana/web3.js';

@@ -5,7 +5,7 @@
  * signature + index) and publishes live events for the ones stored for the first time. Rows go
  * before events, so a crash in between is repaired by replaying the transaction.
  */
-import { PublicKey, type AccountInfo, type Connection } from '@solana/web3.js';
+import { PublicKey, type AccountInfo, type Connection } from '../chain';
 import { UNLOCK_DELAY_SLOTS } from '../protocol/constants';
 import { parseEvents, type ProgramEvent, type ProgramName } from '../chain/events';
 import { behaviorLog, challenge, lease, stakeLock } from '../chain/programs';

@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { openStore } from '../store/index';
 import { createTestDatabase, postgresReachable } from '../store/testing';
-import { PublicKey, Transaction, TransactionInstruction } from '@solana/web3.js';
+import { PublicKey, Transaction, TransactionInstruction } from '../chain';
 import { lockStake, payLease, usdcAccountOf } from '../chain/node/economy';
 import { lease } from '../chain/programs';
 import { newChainAgent, startChainWorld } from '../chain/node/testing';

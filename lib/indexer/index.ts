@@ -10,7 +10,7 @@
  * - Everything runs on one serial queue; the store writes are idempotent, so replays after a
  *   restart change nothing and publish nothing twice.
  */
-import { PublicKey, type ConfirmedSignatureInfo } from '@solana/web3.js';
+import { PublicKey, type ConfirmedSignatureInfo } from '../chain';
 import type { ProgramName } from '../chain/events';
 import { PROGRAM_IDS, behaviorLog } from '../chain/programs';
 import { applyTransactions, type ApplyContext, type TxInput } from './apply';

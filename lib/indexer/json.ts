@@ -3,7 +3,7 @@
  * arrays lowercase hex, u64 as decimal strings. Agent ids also as hex (`agentHex`), the form
  * envelopes carry them in. The live events' shapes are lib/wire/chain-events.ts.
  */
-import { PublicKey } from '@solana/web3.js';
+import { PublicKey } from '../chain';
 import type { ProgramEvent } from '../chain/events';
 import { bytesToHex, type Json } from '../wire/codec';
 import type { ChainEventType, ChainLiveEvent } from '../wire/events';

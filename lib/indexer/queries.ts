@@ -4,7 +4,7 @@
  * decimal strings, agents both hex and base58. Routes parse their input with
  * {@link parseAgentParam} / {@link parseEpochParam} and call these.
  */
-import { PublicKey } from '@solana/web3.js';
+import { PublicKey } from '../chain';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { fromHex } from '../protocol/hex';
 import { foldBatches, type ReputationState } from '../protocol/reputation';

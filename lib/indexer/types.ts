@@ -3,7 +3,7 @@
  * (its named chain-table methods; the indexer runs no SQL of its own), so tests and other stores
  * can stand in without lib/chain depending on Prisma.
  */
-import type { Connection, PublicKey } from '@solana/web3.js';
+import type { Connection, PublicKey } from '../chain';
 import type { ProgramName } from '../chain/events';
 import type { BatchCheck } from '../wire/chain-events';
 import type { ChainLiveEvent } from '../wire/events';

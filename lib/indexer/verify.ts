@@ -16,7 +16,7 @@
  * the chain holds only those counts and the batch hash, whose slot bounds the observatory
  * cannot know (docs/decisions/batch-verification-uploaded-log.md).
  */
-import { PublicKey } from '@solana/web3.js';
+import { PublicKey } from '../chain';
 import type { BehaviorBatch } from '../protocol/batch';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { decodeEnvelope } from '../protocol/envelope';

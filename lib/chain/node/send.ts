@@ -57,3 +57,6 @@ export async function sendIxs(connection: Connection, ixs: readonly TransactionI
     throw new ChainTransactionError(`sending transaction failed: ${(e as Error)?.message ?? String(e)}`, [], null, { cause: e });
   }
 }
+
+/** Keypairs are for node-side senders only (demo agents, tests); browsers sign in the wallet. */
+export { Keypair } from '@solana/web3.js';

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { handleFrame } from './stream-frames';
-import { eventJson } from '../lib/observer/events';
-import { LIVE_EVENT_TYPES, type LiveEvent } from '../lib/wire';
-import { sampleEvent } from '../lib/wire/testing';
+import { handleFrame } from '../../components/stream-frames';
+import { eventJson } from '../observer/events';
+import { LIVE_EVENT_TYPES, type LiveEvent } from '.';
+import { sampleEvent } from './testing';
 
 function collector() {
   const events: LiveEvent[] = [];
