@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const roots = ['lib', 'programs', 'app', 'components', 'e2e', 'scripts'];
+const roots = ['lib', 'server', 'programs', 'app', 'components', 'e2e', 'scripts'];
 const skip = new Set(['node_modules', '.next', '.data', 'generated']);
 
 function walk(dir, out) {

@@ -4,7 +4,7 @@
  * JSON with bigint/bytes made safe, and error mapping (400 bad input, 503 not running, 500 logged).
  */
 import { z } from 'zod';
-import { getWebRuntime, type WebRuntime } from './runtime';
+import { getServices, type Services } from './services';
 
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -35,8 +35,8 @@ export function problem(status: number, error: string, extra: Record<string, unk
 }
 
 /** The running observatory and its read store, or a 503 HttpError before start / after stop. */
-export function runtime(): WebRuntime {
-  const o = getWebRuntime();
+export function runtime(): Services {
+  const o = getServices();
   if (!o) throw new HttpError(503, 'observatory is not running in this process (start it with `npm start`)');
   return o;
 }
@@ -92,7 +92,7 @@ export const q = {
 };
 
 /** The running chain reads, or a 503 HttpError when this process runs no chain. */
-export function chainRuntime(): NonNullable<WebRuntime['chain']> {
+export function chainRuntime(): NonNullable<Services['chain']> {
   const c = runtime().chain;
   if (!c) throw new HttpError(503, 'the chain is not running in this process');
   return c;
