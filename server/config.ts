@@ -1,5 +1,5 @@
 /**
- * The process's configuration (docs/app.md "Configuration"): every environment variable the
+ * The process's configuration (README.md "Configuration"): every environment variable the
  * observatory process reads goes through this one zod schema, checked once at start; a bad value
  * is refused with an error naming the variable. Unset or empty variables take their defaults.
  */

@@ -1,6 +1,6 @@
 /**
  * The one inbound path shared by gossip and streams (0x01 spec §11 limits, then the caller's
- * PROTOCOL.md §3 validation): rate limit → size → validate → deliver or report the drop.
+ * validation, docs/protocol.md "Validation"): rate limit → size → validate → deliver or report the drop.
  * Validation decides; delivery is separate: an accepted envelope goes to `onAccepted` (with what
  * the validator decoded) and `onEnvelope` after the validator returns, never from inside it.
  */
