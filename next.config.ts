@@ -2,8 +2,8 @@ import type { NextConfig } from 'next';
 
 /**
  * The observer (libp2p, Prisma, PGlite, native crypto) runs in the custom server process
- * (server.ts), never inside Next's server bundle: route handlers and pages reach it only through
- * the runtime accessor in lib/observer/runtime. Listing the heavy packages here is the second
+ * (server/main.ts), never inside Next's server bundle: route handlers and pages reach it only
+ * through the services registry in app/_lib/services.ts. Listing the heavy packages here is the second
  * guard: should one be imported by mistake, Next loads it with Node's own resolver at run time
  * instead of bundling it.
  */

@@ -31,7 +31,7 @@ import { validateEnvelopeSync } from '../lib/protocol/validate';
 import { publicKeyFromSeed, sha256, ed25519Backend } from '../lib/protocol/crypto';
 import { MsgType } from '../lib/protocol/types';
 import { toHex } from '../lib/protocol/hex';
-import { loadConfig } from '../lib/observer/config';
+import { loadConfig } from '../server/config';
 import { startObservatory } from '../lib/observer/observatory';
 import { quietLogger } from '../lib/observer/testing';
 import { openObserverStore } from '../lib/observer/store-adapter';
@@ -95,7 +95,7 @@ const ask = (c: ChildProcess, m: Msg, want: string) => new Promise<Msg>((res) =>
 
 async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
   let cleanup: () => Promise<void>;
-  const base = { ...loadConfig({ VERIFY_WORKERS: process.env.VERIFY_WORKERS }), listen: ['/ip4/127.0.0.1/tcp/0'], demoAgents: 0 };
+  const base = { ...loadConfig({ VERIFY_WORKERS: process.env.VERIFY_WORKERS, DEMO_AGENTS: '0' }), listen: ['/ip4/127.0.0.1/tcp/0'] };
   let config = base;
   if (kind === 'pglite') {
     const dir = mkdtempSync(join(tmpdir(), 'zx-bench-'));
@@ -135,7 +135,7 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
     }
     return r;
   };
-  const obs = await startObservatory({ config, store, logger: quietLogger, global: false, limits: { messagesPerSecond: 1e9, burst: 1e9 } });
+  const obs = await startObservatory({ config, store, logger: quietLogger, limits: { messagesPerSecond: 1e9, burst: 1e9 } });
   const hub = createStreamHub(obs.bus, { highWaterBytes: 64 * 1024 * 1024 });
   const http = createServer((_, res) => res.end());
   http.on('upgrade', (req, sock, head) => hub.handleUpgrade(req, sock, head));

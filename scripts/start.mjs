@@ -34,6 +34,10 @@ function needsBuild() {
 }
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
+const tsx = ['--import', 'tsx', '--import', './scripts/setup-node.mjs'];
+// The configuration is checked (server/config.ts) before a build that may take minutes.
+const checked = spawnSync(process.execPath, [...tsx, 'server/check-config.ts'], { cwd: root, env, stdio: 'inherit' });
+if (checked.status !== 0) process.exit(checked.status ?? 1);
 const reason = process.argv.includes('--no-build') ? null : needsBuild();
 if (reason) {
   console.log(`> building the web app (${reason}): next build`);
@@ -48,7 +52,7 @@ if (reason) {
   }
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'server/main.ts'], {
+const child = spawn(process.execPath, [...tsx, 'server/main.ts'], {
   cwd: root,
   env,
   stdio: 'inherit',

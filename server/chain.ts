@@ -1,11 +1,10 @@
 /**
- * The chain side of the one observatory process (issue 5 "Startup"): the embedded chain on
- * CHAIN_PORT (default 8899, data in `<DATA_DIR>/chain`) unless SOLANA_RPC_URL names a cluster,
- * the deployment (local USDC mint, program configs; idempotent across restarts), the
+ * The chain side of the one observatory process (docs/app.md "Demo on chain"): the embedded
+ * chain on CHAIN_PORT (default 8899, data in `<DATA_DIR>/chain`) unless SOLANA_RPC_URL names a
+ * cluster, the deployment (local USDC mint, program configs; idempotent across restarts), the
  * chain-backed signer registry the observer validates with, the chain indexer writing to the
- * store and publishing on the live bus, and the read functions the REST routes call
- * (registered on globalThis by runtime.ts; the routes never import @solana/* or litesvm).
- * Server-only.
+ * store and publishing on the live bus, and the read functions the REST routes call (handed to
+ * them through the services registry; the routes never import @solana/* or litesvm).
  */
 import { join } from 'node:path';
 import type { Connection, PublicKey } from '@solana/web3.js';
@@ -14,7 +13,7 @@ import { ensureDeployment, type Deployment } from '../lib/chain/node/deployment'
 import { ChainSignerRegistry } from '../lib/chain/node/registry';
 import { startChainIndexer, type ChainIndexer, type IndexerBus } from '../lib/indexer/index';
 import { listBatchesJson, listChallengesJson, parseAgentParam, reputationJson } from '../lib/indexer/queries';
-import type { ObservatoryConfig } from '../lib/observer/config';
+import type { ServerConfig } from './config';
 import type { Store } from '../lib/store';
 import type { ChainReads } from '../app/_lib/runtime';
 import type { Logger } from './logger';
@@ -35,23 +34,19 @@ export interface ChainRuntime {
   stop(): Promise<void>;
 }
 
-/** CHAIN_PORT: 0..65534 (0 = ephemeral), default 8899. Throws naming the variable. */
-export function chainPortFromEnv(env: Record<string, string | undefined>): number {
-  const raw = env.CHAIN_PORT?.trim();
-  if (!raw) return 8899;
-  if (!/^\d+$/.test(raw) || Number(raw) > 65_534) throw new RangeError(`CHAIN_PORT must be an integer in [0, 65534] (got ${JSON.stringify(raw)})`);
-  return Number(raw);
-}
-
-export async function startChainRuntime(p: { config: ObservatoryConfig; store: Store; log: Logger; env?: Record<string, string | undefined> }): Promise<ChainRuntime> {
+/**
+ * Opens the chain the configuration names (the embedded one on `chainPort`, or on an ephemeral
+ * port when that one is taken), makes sure the programs are deployed, and prepares the registry
+ * and the reads. The indexer starts later ({@link ChainRuntime.startIndexer}).
+ */
+export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir' | 'epochSeconds' | 'solanaRpcUrl' | 'solanaWsUrl' | 'chainPort'>; store: Store; log: Logger }): Promise<ChainRuntime> {
   const { config, store } = p;
   const log = p.log.child('chain');
-  const env = p.env ?? process.env;
   const dataDir = join(config.dataDir, 'chain');
   const fields = (l: (m: string) => void) => (msg: string, f?: Record<string, unknown>) => l(f ? `${msg} ${JSON.stringify(f)}` : msg);
   const logger = { info: fields(log.info), warn: fields(log.warn), error: fields(log.error) };
   const chainEnv = { SOLANA_RPC_URL: config.solanaRpcUrl, SOLANA_WS_URL: config.solanaWsUrl };
-  let port = chainPortFromEnv(env);
+  let port = config.chainPort;
   let chain: OpenChainResult;
   try {
     chain = await openChain({ env: chainEnv, embedded: { port, dataDir, logger } });

@@ -1,39 +1,37 @@
 /**
- * The one observatory process (issue 3; docs/app.md "One process"): loads the configuration from
- * the environment, starts the observer (store, mesh node, live bus) and, when DEMO_AGENTS > 0,
- * the demo mesh; then serves the Next.js app and the `/api/stream` WebSocket on PORT.
+ * The one observatory process (docs/app.md "One process: custom server, not the instrumentation hook"): checks the configuration (every
+ * environment variable, ./config.ts), starts the runtime (store, chain, observer, indexer;
+ * ./runtime.ts), then serves the Next.js app and the `/api/stream` WebSocket on PORT and, when
+ * DEMO_AGENTS > 0, starts the demo mesh, whose agents upload to this very server.
  *
- * Run: node --import tsx --import ./scripts/setup-node.mjs server.ts
+ * Run: node --import tsx --import ./scripts/setup-node.mjs server/main.ts
  * NODE_ENV=production serves the built app (.next, made by `next build`); anything else runs
  * Next in dev mode with hot reload (its HMR WebSocket upgrade is left to Next).
  */
 import { createServer } from 'node:http';
 import next from 'next';
-import { loadConfig, type ObservatoryConfig } from '../lib/observer/config';
+import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { createStreamHub } from './stream';
-import { startRuntime, type Runtime } from './runtime';
+import { startRuntime } from './runtime';
 import { createLogger } from './logger';
 
-const log = createLogger('server');
-
-/**
- * The demo's short epochs (issue 5): with demo agents and no EPOCH_SECONDS, epochs last
- * DEMO_EPOCH_SECONDS so batches, lease payments and a resolved challenge show within minutes
- * (the chain's programs take the same epoch length when they are first initialized).
- */
-export const DEMO_EPOCH_SECONDS = 20;
-function demoDefaults(config: ObservatoryConfig, env: NodeJS.ProcessEnv): ObservatoryConfig {
-  if (config.demoAgents > 0 && !env.EPOCH_SECONDS?.trim()) return { ...config, epochSeconds: DEMO_EPOCH_SECONDS };
-  return config;
+function checkedConfig(): ServerConfig {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    // The message names the variable; a stack trace would only hide it.
+    console.error(err instanceof ConfigError ? `configuration: ${err.message}` : err);
+    process.exit(1);
+  }
 }
 
-async function main(): Promise<void> {
-  const config = demoDefaults(loadConfig(process.env), process.env);
-  const dev = process.env.NODE_ENV !== 'production';
+async function main(config: ServerConfig): Promise<void> {
+  const log = createLogger('server', config.logLevel);
+  const dev = config.nodeEnv !== 'production';
   // Like `next start`: every interface unless HOST narrows it (tests use 127.0.0.1).
-  const hostname = process.env.HOST?.trim() || undefined;
+  const hostname = config.host;
 
-  const runtime: Runtime = await startRuntime(config, log);
+  const runtime = await startRuntime(config, log);
   const hub = createStreamHub(runtime.observatory.bus);
 
   const app = next({ dev, dir: process.cwd(), hostname: hostname ?? 'localhost', port: config.port });
@@ -88,7 +86,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-main().catch((err: unknown) => {
-  log.error('failed to start', err);
+main(checkedConfig()).catch((err: unknown) => {
+  console.error(`${new Date().toISOString()} error [server] failed to start`, err);
   process.exit(1);
 });

@@ -1,20 +1,21 @@
 /**
- * Starts and stops everything behind the web app (issue 3 "one server process"; issue 5
- * "Startup"): the store (opened here so the pages can use its read queries), the chain (embedded
- * unless SOLANA_RPC_URL; deployment, chain-backed signer registry, indexer; app/_server/chain.ts),
- * the observer on that store validating with the chain registry, and the demo mesh when
- * `demoAgents` > 0 (agents with on-chain identities when the chain has a deployment we control).
- * Used by server.ts and by tests.
+ * Starts and stops everything behind the web app, in order: the store (opened here so the pages
+ * get its read queries), the chain unless CHAIN=off (embedded unless SOLANA_RPC_URL; deployment,
+ * chain-backed signer registry; ./chain.ts), the observer on that store validating with the chain
+ * registry, the chain indexer publishing on the observer's bus, and, once the HTTP server listens,
+ * the demo mesh (./demo.ts). The running parts reach Next's route handlers through the services
+ * registry (app/_lib/services.ts), registered here and cleared on stop. Used by main.ts and tests.
  */
 import type { Store } from '../lib/store';
+import type { DemoMesh } from '../lib/agents/demo-mesh';
 import { openObserverStore } from '../lib/observer/store-adapter';
 import { startObservatory, type Observatory } from '../lib/observer/observatory';
-import { startDemoMesh, type DemoMesh } from '../lib/agents/demo-mesh';
-import type { ObservatoryConfig } from '../lib/observer/config';
-import { setChainReads, setReadStore, type ReadStore } from '../app/_lib/runtime';
+import { getServices, registerServices, type Services } from '../app/_lib/services';
+import type { ReadStore } from '../app/_lib/runtime';
+import type { ServerConfig } from './config';
 import type { Logger } from './logger';
 import { startChainRuntime, type ChainRuntime } from './chain';
-import { createDemoIdentities } from '../lib/chain/node/deployment';
+import { startDemo } from './demo';
 
 export interface Runtime {
   observatory: Observatory;
@@ -22,76 +23,58 @@ export interface Runtime {
   /** Null when CHAIN=off (tests of the web layer alone). */
   chain: ChainRuntime | null;
   demo: DemoMesh | null;
+  /** What route handlers see (registered while the runtime runs). */
+  services: Services;
   /** Starts the demo mesh (once the HTTP server listens: agents upload to `observerUrl`). */
   startDemo(observerUrl: string): Promise<DemoMesh | null>;
   stop(): Promise<void>;
 }
 
-export async function startRuntime(config: ObservatoryConfig, log: Logger): Promise<Runtime> {
+/** Starts store, chain, observer and indexer, and registers the services. */
+export async function startRuntime(config: ServerConfig, log: Logger): Promise<Runtime> {
   // The schema engine logs every migration script in full: keep that for LOG_LEVEL=debug.
   const l = log.child('store');
   const store = await openObserverStore(config, { info: (m: string) => (m.startsWith('schema-engine:') ? l.debug(m) : l.info(m)), warn: (m: string) => l.warn(m) });
   store satisfies ReadStore;
   let chain: ChainRuntime | null = null;
-  let observatory: Observatory;
+  let observatory: Observatory | undefined;
   try {
-    if (process.env.CHAIN !== 'off') chain = await startChainRuntime({ config, store, log });
-    // The chain-backed registry replaces the local signer table (issue 5 "Identity"): agent id =
-    // Token-2022 mint, signer = the wallet holding it; the observer's cache forgets an agent
-    // when the chain registry sees its NFT move.
-    const signers = chain?.registry;
-    observatory = await startObservatory({ config, logger: log.child('observer'), store, signers });
+    if (config.chain) chain = await startChainRuntime({ config, store, log });
+    // The chain-backed registry replaces the local signer table: agent id = Token-2022 mint,
+    // signer = the wallet holding it; the observer's cache forgets an agent when the chain
+    // registry sees its NFT move.
+    observatory = await startObservatory({ config, logger: log.child('observer'), store, signers: chain?.registry });
     if (chain) {
       const cache = observatory.registry;
       chain.onIdentityChange((agent) => cache.invalidate(agent.toBytes()));
       await chain.startIndexer(observatory.bus);
     }
   } catch (err) {
+    await observatory?.stop().catch(() => undefined);
     await chain?.stop().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw err;
   }
-  setReadStore(store);
-  if (chain) setChainReads(chain.reads);
+  const services: Services = chain ? { observatory, reads: store, chain: chain.reads, config } : { observatory, reads: store, config };
+  registerServices(services);
 
+  const obs = observatory;
   const runtime: Runtime = {
-    observatory,
+    observatory: obs,
     store,
     chain,
     demo: null,
+    services,
     async startDemo(observerUrl) {
-      if (config.demoAgents === 0 || runtime.demo) return runtime.demo;
-      const bootstrap = observatory.mesh.multiaddrs().filter((a) => a.includes('/tcp/') && !a.includes('/ws'));
-      const dep = chain?.deployment;
-      const onChain = chain && dep?.admin ? {
-        rpcUrl: chain.rpcUrl,
-        wsUrl: chain.wsUrl,
-        usdcMint: dep.config.usdcMint.toBase58(),
-        treasury: dep.config.treasury.toBase58(),
-        stakeVault: dep.config.stakeVault.toBase58(),
-        epochSeconds: Number(dep.config.epochSeconds),
-        createIdentities: async (seeds: Uint8Array[]) => (await createDemoIdentities(chain.connection, { admin: dep.admin!, config: dep.config, seeds, usdc: 1_000_000_000n })).map((x) => x.agent.toBytes()),
-      } : undefined;
-      runtime.demo = await startDemoMesh({
-        count: config.demoAgents,
-        bootstrap: bootstrap.length ? bootstrap : observatory.mesh.multiaddrs(),
-        observerUrl,
-        epochSeconds: onChain?.epochSeconds ?? config.epochSeconds,
-        // Without a chain the agents register in the local signer table; on chain their
-        // identities are NFTs the chain registry resolves.
-        register: chain ? undefined : (agentId, publicKey) => observatory.registry.register(agentId, publicKey),
-        chain: onChain,
-        onReport: (i, m) => { if (m.t === 'chain') log.child('demo').info(`agent ${i}: ${m.message}`); else if (m.t === 'error' && /chain/.test(m.message)) log.child('demo').warn(`agent ${i}: ${m.message}`); },
-      });
-      log.info(`demo mesh: ${runtime.demo.agents.length} agents (${runtime.demo.agents.map((a) => `${a.strategy}${a.misbehaving ? '*' : ''}`).join(', ')}; * misbehaves)`);
+      if (runtime.demo) return runtime.demo;
+      runtime.demo = await startDemo({ config, observatory: obs, chain, observerUrl, log });
       return runtime.demo;
     },
     async stop() {
-      setReadStore(undefined);
-      setChainReads(undefined);
+      if (getServices() === services) registerServices(undefined);
       await runtime.demo?.stop().catch((e: unknown) => log.warn('demo mesh stop failed', e));
       await chain?.indexer?.stop().catch((e: unknown) => log.warn('indexer stop failed', e));
-      await observatory.stop().catch((e: unknown) => log.warn('observer stop failed', e));
+      await obs.stop().catch((e: unknown) => log.warn('observer stop failed', e));
       await chain?.stop().catch((e: unknown) => log.warn('chain stop failed', e));
       await store.close().catch((e: unknown) => log.warn('store close failed', e));
     },

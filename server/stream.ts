@@ -1,7 +1,7 @@
 /**
- * The `/api/stream` WebSocket endpoint (issue 3 "publishes live events over a WebSocket"):
+ * The `/api/stream` WebSocket endpoint (docs/app.md "Live stream: `/api/stream`"):
  * every LiveEvent from the observatory's bus goes to every connected browser as one JSON text
- * frame. Lives outside Next's bundle; server.ts attaches it to the HTTP server's `upgrade` event.
+ * frame. Lives outside Next's bundle; main.ts attaches it to the HTTP server's `upgrade` event.
  *
  * Backpressure: ingest must never wait for a browser. Each event is serialised once and handed to
  * every client whose socket buffer is below {@link StreamHubOptions.highWaterBytes}. A client

@@ -1,5 +1,5 @@
 /**
- * The web app's only path to the data: the running observatory (lib/observer/runtime) and its
+ * The web app's only path to the data: the running services (./services: observatory, reads, chain) and their
  * store queries, mapped to view models. Pages and API routes both call these, so the JSON of
  * `/api/*` and what the pages render are the same thing.
  */
@@ -12,10 +12,10 @@ import {
 } from '../../lib/wire';
 import { FEED_SIZE } from '../../components/live-state';
 import { applyFeedback, emptyReputation } from '../../lib/protocol/reputation';
-import { getWebRuntime, type WebRuntime } from './runtime';
+import { getServices, type Services } from './services';
 import { agentView, conversationSummaryView, conversationView, envelopeView, graphView } from './views';
 
-type Running = WebRuntime;
+type Running = Services;
 
 export interface EnvelopeQuery {
   type?: number;
@@ -90,7 +90,7 @@ export async function loadHealth(o: Running): Promise<HealthReport> {
 }
 
 export async function loadOverview(): Promise<OverviewSnapshot | null> {
-  const o = getWebRuntime();
+  const o = getServices();
   if (!o) return null;
   const [stats, page, agents, graph, health] = await Promise.all([
     loadStats(o),

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { toJsonText } from '../../lib/wire/codec';
-import { getWebRuntime, type WebRuntime } from './runtime';
+import { getServices, type Services } from './services';
 
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -30,8 +30,8 @@ export function problem(status: number, error: string, extra: Record<string, unk
 }
 
 /** The running observatory and its read store, or a 503 HttpError before start / after stop. */
-export function runtime(): WebRuntime {
-  const o = getWebRuntime();
+export function runtime(): Services {
+  const o = getServices();
   if (!o) throw new HttpError(503, 'observatory is not running in this process (start it with `npm start`)');
   return o;
 }
@@ -87,7 +87,7 @@ export const q = {
 };
 
 /** The running chain reads, or a 503 HttpError when this process runs no chain. */
-export function chainRuntime(): NonNullable<WebRuntime['chain']> {
+export function chainRuntime(): NonNullable<Services['chain']> {
   const c = runtime().chain;
   if (!c) throw new HttpError(503, 'the chain is not running in this process');
   return c;

@@ -1,13 +1,9 @@
 /**
- * What the pages and API routes read from: the running observatory (live bus, health, uploads;
- * lib/observer/runtime) and the store's read queries. The observer holds the store behind its
- * narrow ingest port, so the server (server/runtime.ts) opens the full store itself, hands
- * the observer an adapted view of it, and registers the read side here. Both live on globalThis
- * under Symbol.for keys: Next's bundled route modules and the custom server share one process but
- * not one module graph. Type-only imports: nothing from lib/store is bundled.
+ * The shapes the pages and API routes read through: the store's read queries and the chain
+ * reads. The running instances reach routes through the services registry (./services).
+ * Type-only imports: nothing from lib/store is bundled.
  */
 import 'server-only';
-import { getObservatory } from '../../lib/observer/runtime';
 import type { AgentChainView, BatchCheck, BatchJson, ChainHealth, ChainOverviewView, ChallengeJson, ReputationJson } from '../../lib/wire';
 import type {
   AgentRow,
@@ -48,42 +44,4 @@ export interface ChainReads {
   agentChain(agent: Uint8Array): Promise<AgentChainView>;
   overview(): Promise<ChainOverviewView>;
   health(): Promise<ChainHealth>;
-}
-
-const CHAIN_KEY = Symbol.for('zerox1.web.chain');
-type ChainHolder = { [CHAIN_KEY]?: ChainReads };
-
-/** Registers the chain reads (or clears them). Called by the server. */
-export function setChainReads(c: ChainReads | undefined): void {
-  (globalThis as ChainHolder)[CHAIN_KEY] = c;
-}
-
-/** The chain reads of this process, or undefined when it runs no chain. */
-export function getChainReads(): ChainReads | undefined {
-  return (globalThis as ChainHolder)[CHAIN_KEY];
-}
-
-const KEY = Symbol.for('zerox1.web.reads');
-type Holder = { [KEY]?: ReadStore };
-
-/** Registers the store the pages read from (or clears it). Called by the server. */
-export function setReadStore(s: ReadStore | undefined): void {
-  (globalThis as Holder)[KEY] = s;
-}
-
-export type RunningObservatory = NonNullable<ReturnType<typeof getObservatory>>;
-
-export interface WebRuntime {
-  observatory: RunningObservatory;
-  reads: ReadStore;
-  /** Absent when this process runs without a chain. */
-  chain?: ChainReads;
-}
-
-/** The observatory and its read store, or undefined when this process does not run them. */
-export function getWebRuntime(): WebRuntime | undefined {
-  const observatory = getObservatory();
-  const reads = (globalThis as Holder)[KEY];
-  const chain = getChainReads();
-  return observatory && reads ? (chain ? { observatory, reads, chain } : { observatory, reads }) : undefined;
 }

@@ -2,14 +2,14 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { loadAgents } from '../_lib/data';
 import { NotRunning } from '../_lib/not-running';
-import { getWebRuntime } from '../_lib/runtime';
+import { getServices } from '../_lib/services';
 import { count, dateTime, shortHex } from '../../components/format';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Agents' };
 
 export default async function AgentsPage() {
-  const o = getWebRuntime();
+  const o = getServices();
   if (!o) return <NotRunning />;
   const agents = await loadAgents(o);
   const online = agents.filter((a) => a.online).length;

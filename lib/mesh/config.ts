@@ -50,6 +50,9 @@ export function resolveMeshConfig(params: CreateMeshNodeParams): ResolvedMeshCon
   if (params.onEnvelope !== undefined && typeof params.onEnvelope !== 'function') {
     throw new TypeError('params.onEnvelope must be a function');
   }
+  if (params.onAccepted !== undefined && typeof params.onAccepted !== 'function') {
+    throw new TypeError('params.onAccepted must be a function');
+  }
   if (params.onDrop !== undefined && typeof params.onDrop !== 'function') {
     throw new TypeError('params.onDrop must be a function');
   }

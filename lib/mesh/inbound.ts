@@ -1,14 +1,19 @@
 /**
  * The one inbound path shared by gossip and streams (0x01 spec §11 limits, then the caller's
- * PROTOCOL.md §3 validation): rate limit → size → validate → deliver or report the drop.
+ * validation, docs/protocol.md "Validation"): rate limit → size → validate → deliver or report the drop.
+ * Validation decides; delivery is separate: an accepted envelope goes to `onAccepted` (with what
+ * the validator decoded) and `onEnvelope` after the validator returns, never from inside it.
  */
 import type { MeshTopic } from './constants';
 import type { PeerRateLimiter } from './rate-limit';
 import type {
+  MeshAccepted,
+  MeshAcceptedHandler,
   MeshDropHandler,
   MeshEnvelopeHandler,
   MeshStats,
   MeshValidationResult,
+  MeshValidateMeta,
   MeshValidator,
   MeshVia,
 } from './types';
@@ -17,6 +22,7 @@ export interface InboundPipelineParams {
   limiter: PeerRateLimiter;
   maxMessageBytes: number;
   validate: MeshValidator;
+  onAccepted?: MeshAcceptedHandler;
   onEnvelope?: MeshEnvelopeHandler;
   onDrop?: MeshDropHandler;
   now: () => number;
@@ -32,8 +38,8 @@ export interface InboundPipeline {
 
 /** Builds the inbound pipeline; callbacks that throw are contained (logged to stderr). */
 export function createInboundPipeline(params: InboundPipelineParams): InboundPipeline {
-  const { limiter, maxMessageBytes, validate, onEnvelope, onDrop, now } = params;
-  const accepted: Record<MeshVia, number> = { gossip: 0, stream: 0 };
+  const { limiter, maxMessageBytes, validate, onAccepted, onEnvelope, onDrop, now } = params;
+  const acceptedCount: Record<MeshVia, number> = { gossip: 0, stream: 0 };
   const drops: Record<string, number> = {};
 
   function drop(reason: string, peer: string, via: MeshVia): void {
@@ -60,11 +66,16 @@ export function createInboundPipeline(params: InboundPipelineParams): InboundPip
     }
     let result: MeshValidationResult;
     let reason: string | undefined;
+    let accepted: MeshAccepted | undefined;
+    const meta: MeshValidateMeta = { peer, topic, via };
     try {
-      const out = await validate(bytes, { peer, topic, via });
+      const out = await validate(bytes, meta);
       if (out === 'accept' || out === 'reject' || out === 'ignore') {
         result = out;
-      } else if (out !== null && typeof out === 'object' && (out.result === 'reject' || out.result === 'ignore')) {
+      } else if (out !== null && typeof out === 'object' && (out as MeshAccepted).ok === true) {
+        result = 'accept';
+        accepted = out as MeshAccepted;
+      } else if (out !== null && typeof out === 'object' && 'result' in out && (out.result === 'reject' || out.result === 'ignore')) {
         result = out.result;
         reason = typeof out.reason === 'string' && out.reason !== '' ? out.reason : undefined;
       } else {
@@ -79,7 +90,14 @@ export function createInboundPipeline(params: InboundPipelineParams): InboundPip
       drop(reason ?? (result === 'reject' ? 'rejected' : 'ignored'), peer, via);
       return result;
     }
-    accepted[via] += 1;
+    acceptedCount[via] += 1;
+    if (accepted !== undefined && onAccepted !== undefined) {
+      try {
+        onAccepted(accepted, bytes, meta);
+      } catch (err) {
+        console.error('lib/mesh: onAccepted threw', err);
+      }
+    }
     if (onEnvelope !== undefined) {
       try {
         onEnvelope(bytes, { peer, topic: via === 'gossip' ? (topic as MeshTopic) : undefined, via, receivedAt });
@@ -93,6 +111,6 @@ export function createInboundPipeline(params: InboundPipelineParams): InboundPip
   return {
     handle,
     drop,
-    stats: () => ({ accepted: { ...accepted }, drops: { ...drops } }),
+    stats: () => ({ accepted: { ...acceptedCount }, drops: { ...drops } }),
   };
 }

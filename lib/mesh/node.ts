@@ -86,6 +86,7 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
     limiter,
     maxMessageBytes: limits.maxMessageBytes,
     validate: params.validate,
+    onAccepted: params.onAccepted,
     onEnvelope: params.onEnvelope,
     onDrop: params.onDrop,
     now: cfg.now,

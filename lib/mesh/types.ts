@@ -1,6 +1,7 @@
 /**
  * Public shapes of lib/mesh (PROTOCOL.md §9, 0x01 spec §11).
  */
+import type { Envelope } from '../protocol/types';
 import type { MeshLimits, MeshTopic } from './constants';
 
 /** How an envelope reached this node. */
@@ -10,10 +11,23 @@ export type MeshVia = 'gossip' | 'stream';
 export type MeshValidationResult = 'accept' | 'reject' | 'ignore';
 
 /**
+ * An accepted envelope in the shape lib/protocol's validation returns (`{ ok: true, envelope, id }`).
+ * A validator that returns one accepts the message, and the node hands that very object to
+ * `onAccepted`: whoever ingests it gets the decoded envelope and its id without decoding again.
+ */
+export interface MeshAccepted {
+  readonly ok: true;
+  readonly envelope: Envelope;
+  /** keccak256 of the encoded envelope (= the gossipsub message id). */
+  readonly id: Uint8Array;
+}
+
+/**
  * A validator may also return a reason with a reject/ignore (e.g. a PROTOCOL.md §3 code such
  * as `signature`); the node passes it to `onDrop` instead of the generic `rejected`/`ignored`.
+ * Returning a {@link MeshAccepted} accepts and delivers it to `onAccepted`.
  */
-export type MeshValidationOutcome = MeshValidationResult | { result: 'reject' | 'ignore'; reason: string };
+export type MeshValidationOutcome = MeshValidationResult | { result: 'reject' | 'ignore'; reason: string } | MeshAccepted;
 
 export interface MeshValidateMeta {
   /** Remote peer id the bytes came from (the gossip propagation source, or the stream's peer). */
@@ -55,6 +69,11 @@ export type MeshDropReason = 'rate_limit' | 'oversize' | 'rejected' | 'ignored' 
 
 export type MeshDropHandler = (reason: MeshDropReason | string, peer: string, source: MeshVia) => void;
 export type MeshEnvelopeHandler = (bytes: Uint8Array, meta: MeshEnvelopeMeta) => void;
+/**
+ * Receives what the validator accepted, once per accepted message, right after validation (in
+ * the order validations finish). `meta` is the object the validator was given.
+ */
+export type MeshAcceptedHandler = (accepted: MeshAccepted, bytes: Uint8Array, meta: MeshValidateMeta) => void;
 
 /** Counters since start; handy for /api/health and benches. */
 export interface MeshStats {
@@ -71,6 +90,8 @@ export interface PublishResult {
 export interface CreateMeshNodeParams {
   /** Required: run on every inbound gossip message and stream envelope. */
   validate: MeshValidator;
+  /** Called for each message the validator accepted with a {@link MeshAccepted} (the ingest seam). */
+  onAccepted?: MeshAcceptedHandler;
   onEnvelope?: MeshEnvelopeHandler;
   onDrop?: MeshDropHandler;
   /**

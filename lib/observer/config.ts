@@ -1,20 +1,22 @@
 /**
- * Observatory configuration from the environment (issue 3 "Config from env"), checked once at
- * start with zod; every error names the variable. Defaults: embedded PGlite in `.data/`,
+ * The configuration the observer runs with. The process reads it from the environment with one
+ * checked schema (server/config.ts); the defaults live here so the observer's tests and benches
+ * build the same configuration without the server. Defaults: embedded PGlite in `.data/`,
  * PORT 3000, loopback TCP + WebSocket listeners, 8 demo agents, 86,400 s epochs
- * (0x01 spec §8, DEFAULT_EPOCH_SECONDS).
+ * (docs/protocol.md "Epochs").
  */
-import { z } from 'zod';
 import { DEFAULT_EPOCH_SECONDS } from '../protocol/constants';
-import { ConfigError } from './errors';
 
 /** Default listen addresses of the observer node: TCP and WebSockets on loopback, ephemeral ports. */
 export const DEFAULT_OBSERVER_LISTEN = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/tcp/0/ws'] as const;
+/** HTTP port unless PORT says otherwise. */
 export const DEFAULT_PORT = 3000;
+/** Demo agents unless DEMO_AGENTS says otherwise. */
 export const DEFAULT_DEMO_AGENTS = 8;
+/** Where PGlite and the embedded chain keep their files unless DATA_DIR says otherwise. */
 export const DEFAULT_DATA_DIR = '.data';
 
-/** Checked configuration of one observatory process. */
+/** Checked configuration of one observatory. */
 export interface ObservatoryConfig {
   /** postgres://… ; undefined = embedded PGlite in `dataDir`. */
   databaseUrl?: string;
@@ -33,83 +35,19 @@ export interface ObservatoryConfig {
   solanaWsUrl?: string;
 }
 
-/** A multiaddr in string form: starts with `/`, has protocol/value parts, no whitespace. */
-const multiaddr = z
-  .string()
-  .regex(/^(\/[A-Za-z0-9._~:%+-]+)+$/, 'not a multiaddr (expected e.g. /ip4/127.0.0.1/tcp/4001)')
-  .refine((s) => s.split('/').length >= 3, 'a multiaddr needs at least one protocol/value pair');
-
-/** Comma- or whitespace-separated list. */
-function list(raw: string): string[] {
-  return raw
-    .split(/[\s,]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-const intIn = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'must be a non-negative integer')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
-
-const url = (protocols: string[]) =>
-  z
-    .string()
-    .trim()
-    .refine((s) => {
-      try {
-        return protocols.includes(new URL(s).protocol);
-      } catch {
-        return false;
-      }
-    }, `must be a URL with scheme ${protocols.map((p) => p.replace(':', '')).join(' or ')}`);
-
-const fields = {
-  DATABASE_URL: url(['postgres:', 'postgresql:']),
-  DATA_DIR: z.string().trim().min(1),
-  PORT: intIn(0, 65_535),
-  OBSERVER_LISTEN: z.string().transform(list).pipe(z.array(multiaddr).min(1, 'needs at least one multiaddr')),
-  BOOTSTRAP: z.string().transform(list).pipe(z.array(multiaddr)),
-  DEMO_AGENTS: intIn(0, 64),
-  EPOCH_SECONDS: intIn(1, 31_536_000),
-  VERIFY_WORKERS: intIn(0, 64),
-  SOLANA_RPC_URL: url(['http:', 'https:']),
-  SOLANA_WS_URL: url(['ws:', 'wss:']),
-} as const;
-
-type Env = Record<string, string | undefined>;
-
-function parse<K extends keyof typeof fields>(env: Env, key: K): z.output<(typeof fields)[K]> | undefined {
-  const raw = env[key];
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const r = fields[key].safeParse(raw);
-  if (!r.success) {
-    const msg = r.error.issues.map((i) => (i.path.length ? `item ${i.path.join('.')}: ` : '') + i.message).join('; ');
-    throw new ConfigError(key, `${msg} (got ${JSON.stringify(raw)})`);
-  }
-  return r.data as z.output<(typeof fields)[K]>;
-}
-
-/**
- * Reads and checks the observatory configuration from `env` (normally `process.env`).
- * Unset or empty variables take their defaults. Throws {@link ConfigError} naming the first
- * bad variable.
- */
-export function loadConfig(env: Env = process.env): ObservatoryConfig {
-  if (env === null || typeof env !== 'object') throw new TypeError('env must be an object');
+/** The configuration of an empty environment, with `overrides` on top (tests, benches). */
+export function defaultObservatoryConfig(overrides: Partial<ObservatoryConfig> = {}): ObservatoryConfig {
   return {
-    databaseUrl: parse(env, 'DATABASE_URL'),
-    dataDir: parse(env, 'DATA_DIR') ?? DEFAULT_DATA_DIR,
-    port: parse(env, 'PORT') ?? DEFAULT_PORT,
-    listen: parse(env, 'OBSERVER_LISTEN') ?? [...DEFAULT_OBSERVER_LISTEN],
-    bootstrap: parse(env, 'BOOTSTRAP') ?? [],
-    demoAgents: parse(env, 'DEMO_AGENTS') ?? DEFAULT_DEMO_AGENTS,
-    epochSeconds: parse(env, 'EPOCH_SECONDS') ?? DEFAULT_EPOCH_SECONDS,
-    verifyWorkers: parse(env, 'VERIFY_WORKERS'),
-    solanaRpcUrl: parse(env, 'SOLANA_RPC_URL'),
-    solanaWsUrl: parse(env, 'SOLANA_WS_URL'),
+    databaseUrl: undefined,
+    dataDir: DEFAULT_DATA_DIR,
+    port: DEFAULT_PORT,
+    listen: [...DEFAULT_OBSERVER_LISTEN],
+    bootstrap: [],
+    demoAgents: DEFAULT_DEMO_AGENTS,
+    epochSeconds: DEFAULT_EPOCH_SECONDS,
+    verifyWorkers: undefined,
+    solanaRpcUrl: undefined,
+    solanaWsUrl: undefined,
+    ...overrides,
   };
 }

@@ -12,7 +12,7 @@ import { encodeCanonical } from '../protocol/cbor';
 import { MESH_TOPICS } from '../mesh';
 import { startDemoMesh } from '../agents/demo-mesh';
 import type { AgentToParent } from '../agents/types';
-import { setReadStore } from '../../app/_lib/runtime';
+import { registerServices } from '../../app/_lib/services';
 import { POST } from '../../app/api/ingest/envelopes/route';
 import { startObservatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
@@ -22,7 +22,7 @@ const CONV = 'feed0000'.repeat(4);
 test('agents upload bilateral envelopes through POST /api/ingest/envelopes', async () => {
   const backend = await makeBackend('pglite');
   const obs = await startObservatory({ config: backend.config, logger: quietLogger });
-  setReadStore(obs.store as never);
+  registerServices({ observatory: obs, reads: obs.store, config: backend.config });
   const server = createServer(async (req, res) => {
     const request = new Request(`http://127.0.0.1${req.url}`, {
       method: req.method, headers: req.headers as Record<string, string>, body: Readable.toWeb(req) as ReadableStream, duplex: 'half',
@@ -67,7 +67,7 @@ test('agents upload bilateral envelopes through POST /api/ingest/envelopes', asy
   } finally {
     await demo.stop();
     server.close();
-    setReadStore(undefined);
+    registerServices(undefined);
     await obs.stop();
     await backend.cleanup();
   }

@@ -39,7 +39,7 @@ describe('mesh limits at the observer', () => {
   test('a flooding peer is held to its 100-message budget while another peer gets everything through', async () => {
     const backend = await makeBackend('pglite');
     const T = Date.now();
-    const obs = await startObservatory({ config: backend.config, logger: quietLogger, clock: () => T, global: false });
+    const obs = await startObservatory({ config: backend.config, logger: quietLogger, clock: () => T });
     const nodes: MeshNode[] = [];
     try {
       const flooder = agent('flooder');
@@ -72,8 +72,8 @@ describe('mesh limits at the observer', () => {
 describe('two observers on one Postgres', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set: Postgres run skipped' }, () => {
   test('each envelope is stored once, and both buses see each once', async () => {
     const backend = await makeBackend('postgres');
-    const a = await startObservatory({ config: backend.config, logger: quietLogger, global: false });
-    const b = await startObservatory({ config: { ...backend.config, bootstrap: a.mesh.multiaddrs() }, logger: quietLogger, global: false });
+    const a = await startObservatory({ config: backend.config, logger: quietLogger });
+    const b = await startObservatory({ config: { ...backend.config, bootstrap: a.mesh.multiaddrs() }, logger: quietLogger });
     const pub = await createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], validate: () => 'accept', dht: false, bootstrap: [a.mesh.multiaddrs()[0], b.mesh.multiaddrs()[0]] });
     const seen = { a: [] as string[], b: [] as string[] };
     a.bus.subscribe((e: LiveEvent) => e.type === 'message' && seen.a.push(e.data.id as string));

@@ -42,7 +42,7 @@ describe('epoch log upload', () => {
 
   before(async () => {
     backend = await makeBackend('pglite');
-    obs = await startObservatory({ config: backend.config, logger: quietLogger, global: false });
+    obs = await startObservatory({ config: backend.config, logger: quietLogger });
     await obs.registry.register(A, A);
     await obs.registry.register(B, B);
   });

@@ -35,7 +35,7 @@ for (const kind of backends) {
 
     before(async () => {
       backend = await makeBackend(kind);
-      obs = await startObservatory({ config: backend.config, logger: quietLogger, global: false, verifyWorkers });
+      obs = await startObservatory({ config: backend.config, logger: quietLogger, verifyWorkers });
       obs.bus.subscribe((e) => events.push(e));
       demo = await startDemoMesh({
         count: 3, bootstrap: obs.mesh.multiaddrs(), epochSeconds: 86_400, seed: 1, misbehaving: -1, autopilot: false,
@@ -143,7 +143,7 @@ for (const kind of backends) {
       const ids0 = conv0.envelopes.map((e) => toHex(e.id)).sort();
       await demo.stop();
       await obs.stop();
-      obs = await startObservatory({ config: backend.config, logger: quietLogger, global: false, verifyWorkers });
+      obs = await startObservatory({ config: backend.config, logger: quietLogger, verifyWorkers });
       const conv1 = (await obs.store.getConversation(fromHex(CONV)))!;
       assert.deepEqual(conv1.envelopes.map((e) => toHex(e.id)).sort(), ids0);
       const total0 = (await obs.store.health()).envelopes;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from '../store/testing';
-import { loadConfig, type ObservatoryConfig } from './config';
+import { defaultObservatoryConfig, type ObservatoryConfig } from './config';
 import type { Logger } from './observatory';
 
 export const quietLogger: Logger = { info() {}, warn() {}, error: (...a) => console.error(...a) };
@@ -20,7 +20,7 @@ export interface TestBackend {
 
 /** A config on a fresh PGlite directory or a fresh Postgres database; no demo agents. */
 export async function makeBackend(kind: 'pglite' | 'postgres'): Promise<TestBackend> {
-  const base = { ...loadConfig({}), listen: ['/ip4/127.0.0.1/tcp/0'], demoAgents: 0, port: 0 };
+  const base = defaultObservatoryConfig({ listen: ['/ip4/127.0.0.1/tcp/0'], demoAgents: 0, port: 0 });
   if (kind === 'pglite') {
     const dir = mkdtempSync(join(tmpdir(), 'zx-observer-'));
     return { kind, config: { ...base, dataDir: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };

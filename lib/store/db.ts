@@ -46,9 +46,25 @@ export interface Db extends Queryable {
   /** LISTEN on `channel`; resolves to an unsubscribe function. */
   listen(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
+  /** NOTIFYs every payload on `channel`, in order, in one query (one transaction, one round trip). */
+  notifyMany(channel: string, payloads: readonly string[]): Promise<void>;
   /** Driver adapter factory for Prisma's client and schema engine, on the same connection(s). */
   readonly adapter: SqlMigrationAwareDriverAdapterFactory;
   close(): Promise<void>;
+}
+
+/**
+ * NOTIFYs `payloads` in order with one query. Each payload must be a JSON object's text (the
+ * observer's live payloads are): together they are one JSON array, one text parameter without
+ * per-element escaping, and `json` (not `jsonb`) keeps each element's text verbatim.
+ */
+async function notifyEach(q: Queryable, channel: string, payloads: readonly string[]): Promise<void> {
+  if (payloads.length === 0) return;
+  if (payloads.length === 1) {
+    await q.query('SELECT pg_notify($1, $2)', [channel, payloads[0]]);
+    return;
+  }
+  await q.query('SELECT pg_notify($1, p::text) FROM json_array_elements($2::json) WITH ORDINALITY AS x(p, i) ORDER BY i', [channel, `[${payloads.join(',')}]`]);
 }
 
 /** Opens embedded PGlite; `dataDir` undefined = in memory (tests), else file-backed. */
@@ -66,9 +82,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       return (await q.query<T>(sql, params as unknown[])).rows;
     },
   });
+  const top = queryable(client);
   return {
     kind: 'pglite',
-    ...queryable(client),
+    ...top,
     prepared: async <T>(_name: string, sql: string, params?: unknown[]) => (await client.query<T>(sql, params as unknown[])).rows,
     transaction: (fn) => client.transaction((tx) => fn({
       ...queryable(tx),
@@ -90,6 +107,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     async notify(channel, payload) {
       await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
+    notifyMany: (channel, payloads) => notifyEach(top, channel, payloads),
     adapter: new PrismaPGlite(client),
     close: () => client.close(),
   };
@@ -176,6 +194,7 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
     async notify(channel, payload) {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
+    notifyMany: (channel, payloads) => notifyEach(db, channel, payloads),
     adapter: new PrismaPg(pool),
     async close() {
       await listener?.end().catch(() => undefined);

@@ -185,6 +185,20 @@ function suite(name: string, open: () => Promise<Store>, reopen: (s: Store) => P
       assert.deepEqual(got, ['hello']);
     });
 
+    test('notifyMany sends every JSON payload in order, text verbatim', async () => {
+      const got: string[] = [];
+      const other = second ? await second() : s;
+      const off = await other.listen('zx_test_many', (p) => got.push(p));
+      const payloads = ['{"a":1}', '{"b" : [1, 2],  "c":"x"}', '{"d":null}'];
+      await s.notifyMany('zx_test_many', payloads);
+      await s.notifyMany('zx_test_many', ['{"e":true}']);
+      await s.notifyMany('zx_test_many', []);
+      for (let i = 0; i < 100 && got.length < 4; i++) await new Promise((r) => setTimeout(r, 20));
+      await off();
+      if (other !== s) await other.close();
+      assert.deepEqual(got, [...payloads, '{"e":true}']);
+    });
+
     test('a restart loses nothing and duplicates nothing', async () => {
       const before = await s.health();
       s = await reopen(s);

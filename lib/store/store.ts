@@ -191,6 +191,8 @@ export async function openStore(params: OpenStoreParams = {}) {
 
     /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
     notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),
+    /** Many NOTIFYs on `channel` in one query, in order; each payload is a JSON object's text. */
+    notifyMany: (channel: string, payloads: readonly string[]) => live(() => db.notifyMany(channel, payloads)),
     listen: (channel: string, fn: (payload: string) => void) => live(() => db.listen(channel, fn)),
 
     health: async (): Promise<StoreHealth> => {

@@ -12,7 +12,7 @@ import { LiveEventSchema, type LiveEvent } from './events';
 
 test("a running observer's drop events validate and the browser adds their counts", async () => {
   const backend = await makeBackend('pglite');
-  const obs = await startObservatory({ config: backend.config, logger: quietLogger, global: false, verifyWorkers: 0 });
+  const obs = await startObservatory({ config: backend.config, logger: quietLogger, verifyWorkers: 0 });
   try {
     const seen: LiveEvent[] = [];
     obs.bus.subscribe((e) => seen.push(e));

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { loadAgent, loadConversations, loadEnvelopes } from '../../_lib/data';
 import { NotRunning } from '../../_lib/not-running';
-import { getWebRuntime } from '../../_lib/runtime';
+import { getServices } from '../../_lib/services';
 import { EnvelopeFeed } from '../../../components/EnvelopeFeed';
 import { ConversationList } from '../../../components/ConversationList';
 import { count, dateTime, shortHex } from '../../../components/format';
@@ -44,7 +44,7 @@ function Reputation({ r }: { r: ReputationView | null }) {
 }
 
 export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
-  const o = getWebRuntime();
+  const o = getServices();
   if (!o) return <NotRunning />;
   const id = (await params).id.toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(id)) notFound();

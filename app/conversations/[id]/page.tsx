@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { loadConversation } from '../../_lib/data';
 import { NotRunning } from '../../_lib/not-running';
-import { getWebRuntime } from '../../_lib/runtime';
+import { getServices } from '../../_lib/services';
 import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
 import { PriceChart } from '../../../components/PriceChart';
 import { count, dateTime, isBroadcast, shortHex, tokenAmount } from '../../../components/format';
@@ -17,7 +17,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 const OUTCOME = ['negative', 'neutral', 'positive'];
 
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
-  const o = getWebRuntime();
+  const o = getServices();
   if (!o) return <NotRunning />;
   const id = (await params).id.toLowerCase();
   if (!/^[0-9a-f]{32}$/.test(id)) notFound();

@@ -1,0 +1,45 @@
+/**
+ * The services registry: how Next's route handlers and pages reach what the server process
+ * started. Next bundles routes separately from the custom server (same process, different module
+ * graphs), so the one slot lives on globalThis under a Symbol.for key, which every module copy
+ * resolves to the same symbol. The server (server/runtime.ts) registers once it has started
+ * everything and clears the slot on stop.
+ *
+ * Type-only imports: importing this from a route bundles no libp2p, Prisma, PGlite or litesvm.
+ */
+import type { Observatory } from '../../lib/observer/observatory';
+import type { ObservatoryConfig } from '../../lib/observer/config';
+import type { ChainReads, ReadStore } from './runtime';
+
+/** Everything the web app uses from the running process. */
+export interface Services {
+  /** Live bus, health, uploads, the store the uploads go to. */
+  readonly observatory: Observatory;
+  /** The store's read queries. */
+  readonly reads: ReadStore;
+  /** Chain reads; absent when this process runs no chain. */
+  readonly chain?: ChainReads;
+  /** The checked configuration the process runs with. */
+  readonly config: Readonly<ObservatoryConfig>;
+}
+
+const KEY = Symbol.for('zerox1.services');
+type Holder = { [KEY]?: Services };
+
+/**
+ * Registers the running services, or clears them with `undefined`. Refuses to replace services
+ * that are already registered: one process runs one observatory (clear first).
+ */
+export function registerServices(services: Services | undefined): void {
+  const g = globalThis as Holder;
+  if (services !== undefined) {
+    if (!services.observatory || !services.reads || !services.config) throw new TypeError('services need observatory, reads and config');
+    if (g[KEY] !== undefined && g[KEY] !== services) throw new Error('services are already registered in this process (register undefined first)');
+  }
+  g[KEY] = services;
+}
+
+/** The services of this process, or undefined before start and after stop. */
+export function getServices(): Services | undefined {
+  return (globalThis as Holder)[KEY];
+}
