@@ -53,20 +53,6 @@ const OWNERS = [
 /** npm packages lib/protocol may use: crypto and CBOR, nothing that does I/O. */
 const PROTOCOL_NPM = '@noble/curves|@noble/hashes|cbor-x|hash-wasm|sodium-native';
 
-/**
- * TEMPORARY ALLOWLIST: violations present when the boundary check landed, each being removed on
- * another branch of the same refactor. Empty it as those branches merge; an entry that no longer
- * matches anything fails the check, so it cannot outlive its violation.
- * An entry is `{ rule, from, to }` with exact paths as the check prints them (an npm package as
- * the file it resolves to), or `{ rule: 'no-circular', cycle: [every module of the cycle] }`.
- */
-const TEMPORARY_ALLOWLIST = [
-  // the node-only RPC helper starts the embedded chain itself; the composition root should
-  { rule: 'layer-chain', from: 'lib/chain/node/rpc.ts', to: 'lib/devchain/index.ts' },
-  // the runtime slot names the Observatory type from the module that registers in it
-  { rule: 'no-circular', cycle: ['lib/observer/observatory.ts', 'lib/observer/runtime.ts'] },
-];
-
 const lib = (names) => `^lib/(${names.join('|')})/`;
 const npm = (pkgs) => `(^|/)node_modules/(${pkgs})/`;
 
@@ -193,16 +179,5 @@ module.exports = {
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
       extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '.d.ts'],
     },
-    knownViolations: TEMPORARY_ALLOWLIST.map(({ rule, from, to, cycle }) =>
-      cycle
-        ? {
-            type: 'cycle',
-            from: cycle[0],
-            to: cycle[1 % cycle.length],
-            cycle: cycle.map((name) => ({ name, dependencyTypes: [] })),
-            rule: { name: rule, severity: 'error' },
-          }
-        : { type: 'dependency', from, to, rule: { name: rule, severity: 'error' } },
-    ),
   },
 };

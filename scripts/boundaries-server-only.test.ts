@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const REFUSAL = /cannot be imported from a Client Component module/;
 
 /** The modules marked server-only; a page-side entry and the store's entry among them. */
-const MARKED = ['app/_lib/data.ts', 'app/_lib/runtime.ts', 'lib/observer/runtime.ts', 'lib/store/index.ts'];
+const MARKED = ['app/_lib/data.ts', 'app/_lib/services.ts', 'lib/store/index.ts'];
 
 describe("import 'server-only'", () => {
   const dir = mkdtempSync(join(tmpdir(), 'server-only-probe-'));

@@ -1,6 +1,5 @@
 // The dependency boundaries of docs/architecture.md "Folders", checked by dependency-cruiser with
-// .dependency-cruiser.cjs: once over the real tree (zero violations beyond the temporary
-// allowlist, and no allowlist entry left without its violation), and once over a small fixture
+// .dependency-cruiser.cjs: once over the real tree (zero violations), and once over a small fixture
 // tree with one wrong import per rule, to show that each rule fires on exactly what it forbids.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -24,23 +23,13 @@ interface Violation {
   cycle?: { name: string }[];
 }
 
-interface Known {
-  rule: { name: string };
-  from: string;
-  to: string;
-  cycle?: { name: string }[];
-}
-
 interface Config {
   forbidden: { name: string; comment?: string }[];
-  options: { knownViolations?: Known[] };
 }
 
 const config = require(configPath) as Config;
-const allowlist: Known[] = config.options.knownViolations ?? [];
 
-/** Runs the checker's CLI (the same command a developer runs) in `cwd` and returns every
- *  violation, allowlisted ones included (those come back with severity "ignore"). */
+/** Runs the checker's CLI (the same command a developer runs) in `cwd` and returns every violation. */
 function cruise(cwd: string, targets: string[]): Violation[] {
   const run = spawnSync(
     process.execPath,
@@ -51,36 +40,18 @@ function cruise(cwd: string, targets: string[]): Violation[] {
   return (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }
 
-const names = (cycle: { name: string }[]) => cycle.map((step) => step.name).sort().join(' ');
-
-function matches(known: Known, v: Violation): boolean {
-  if (known.rule.name !== v.rule.name) return false;
-  if (known.cycle && v.cycle) return names(known.cycle) === names(v.cycle);
-  return known.from === v.from && known.to === v.to;
-}
-
 function describeViolation(v: Violation): string {
   const path = v.cycle ? [v.from, ...v.cycle.map((step) => step.name)].join(' -> ') : `${v.from} -> ${v.to}`;
   const comment = config.forbidden.find((rule) => rule.name === v.rule.name)?.comment ?? '';
   return `  ${v.rule.name}: ${path}\n      (${comment})`;
 }
 
+const names = (cycle: { name: string }[]) => cycle.map((step) => step.name).sort().join(' ');
+
 describe('dependency boundaries', () => {
-  test('the tree breaks no boundary rule beyond the temporary allowlist', () => {
+  test('the tree breaks no boundary rule', () => {
     const found = cruise(root, ['app', 'components', 'server', 'lib', 'scripts', 'programs', 'e2e']);
-    const unlisted = found.filter((v) => !allowlist.some((known) => matches(known, v)));
-    assert.equal(
-      unlisted.length,
-      0,
-      `${unlisted.length} boundary violation(s); fix the import (or, only while another branch is removing it, ` +
-        `add it to TEMPORARY_ALLOWLIST in .dependency-cruiser.cjs):\n${unlisted.map(describeViolation).join('\n')}`,
-    );
-    const stale = allowlist.filter((known) => !found.some((v) => matches(known, v)));
-    assert.deepEqual(
-      stale.map((known) => `${known.rule.name}: ${known.cycle ? names(known.cycle) : `${known.from} -> ${known.to}`}`),
-      [],
-      'these TEMPORARY_ALLOWLIST entries no longer match a violation: remove them from .dependency-cruiser.cjs',
-    );
+    assert.equal(found.length, 0, `${found.length} boundary violation(s); fix the import:\n${found.map(describeViolation).join('\n')}`);
   });
 
   describe('each rule fires on a wrong import', () => {
@@ -140,7 +111,6 @@ describe('dependency boundaries', () => {
         assert.equal(v.rule.name, 'no-circular');
         assert.equal(names(v.cycle ?? []), 'lib/observer/a.ts lib/observer/b.ts');
       }
-      // none of them is on the allowlist, so the check would fail on any of them
       assert.ok(found.every((v) => v.rule.severity === 'error'));
     });
   });

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { Connection, PublicKey } from '@solana/web3.js';
-import { openChain, type OpenChainResult } from '../lib/chain/node/rpc';
+import { openChain, type OpenChainResult } from './open-chain';
 import { ensureDeployment, type Deployment } from '../lib/chain/node/deployment';
 import { ChainSignerRegistry } from '../lib/chain/node/registry';
 import { startChainIndexer, type ChainIndexer, type IndexerBus } from '../lib/indexer/index';
@@ -95,15 +95,11 @@ export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir
       };
     },
     async overview() {
-      const [counts] = await store.query<{ batches: string; verified: string; challenges: string; resolved: string; stakes: string; leases: string }>(`SELECT
-        (SELECT count(*)::text FROM batch) AS batches, (SELECT count(*)::text FROM batch WHERE status = 'verified') AS verified,
-        (SELECT count(*)::text FROM challenge) AS challenges, (SELECT count(*)::text FROM challenge WHERE status <> 'pending') AS resolved,
-        (SELECT count(*)::text FROM stake WHERE status = 'locked') AS stakes, (SELECT count(*)::text FROM lease WHERE active) AS leases`);
+      const totals = await store.chainTotals();
       const all = await listChallengesJson(store, {});
       const last = all.length ? all[all.length - 1] : null;
       return {
-        batches: Number(counts.batches), verifiedBatches: Number(counts.verified), challenges: Number(counts.challenges), resolvedChallenges: Number(counts.resolved),
-        lockedStakes: Number(counts.stakes), activeLeases: Number(counts.leases),
+        ...totals,
         lastChallenge: last ? { address: last.address, agent: last.agent, epoch: last.epoch, status: last.status } : null,
       };
     },

@@ -3,7 +3,6 @@
  * reads. The running instances reach routes through the services registry (./services).
  * Type-only imports: nothing from lib/store is bundled.
  */
-import 'server-only';
 import type { AgentChainView, BatchCheck, BatchJson, ChainHealth, ChainOverviewView, ChallengeJson, ReputationJson } from '../../lib/wire';
 import type {
   AgentRow,

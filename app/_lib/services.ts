@@ -7,6 +7,7 @@
  *
  * Type-only imports: importing this from a route bundles no libp2p, Prisma, PGlite or litesvm.
  */
+import 'server-only';
 import type { Observatory } from '../../lib/observer/observatory';
 import type { ObservatoryConfig } from '../../lib/observer/config';
 import type { ChainReads, ReadStore } from './runtime';

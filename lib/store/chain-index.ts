@@ -100,3 +100,25 @@ export async function upsertLeasesKeepPaid(q: Queryable, rows: readonly LeaseKee
     rows.map((l) => l.missedEpochs), rows.map((l) => l.active), rows.map((l) => l.slot.toString())]);
   return r.length;
 }
+
+/** Totals the overview's chain section shows, in one round trip. */
+export interface ChainTotals {
+  batches: number;
+  verifiedBatches: number;
+  challenges: number;
+  resolvedChallenges: number;
+  lockedStakes: number;
+  activeLeases: number;
+}
+
+/** Counts of batches (verified), challenges (resolved), locked stakes and active leases. */
+export async function chainTotals(q: Queryable): Promise<ChainTotals> {
+  const [r] = await q.query<Row>(`SELECT
+    (SELECT count(*)::text FROM batch) AS batches, (SELECT count(*)::text FROM batch WHERE status = 'verified') AS verified,
+    (SELECT count(*)::text FROM challenge) AS challenges, (SELECT count(*)::text FROM challenge WHERE status <> 'pending') AS resolved,
+    (SELECT count(*)::text FROM stake WHERE status = 'locked') AS stakes, (SELECT count(*)::text FROM lease WHERE active) AS leases`);
+  return {
+    batches: Number(r.batches), verifiedBatches: Number(r.verified), challenges: Number(r.challenges),
+    resolvedChallenges: Number(r.resolved), lockedStakes: Number(r.stakes), activeLeases: Number(r.leases),
+  };
+}

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SignerRegistry } from '../protocol/types';
 import * as chain from './chain';
-import { chainEventCounts, chainEventKeys, chainTxStore, upsertLeasesKeepPaid, upsertStakes, type ChainTxStore, type LeaseKeepPaidInput } from './chain-index';
+import { chainEventCounts, chainEventKeys, chainTotals, chainTxStore, upsertLeasesKeepPaid, upsertStakes, type ChainTxStore, type LeaseKeepPaidInput } from './chain-index';
 import { epochLogEntries, saveEpochLog } from './epoch-log';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
@@ -165,6 +165,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     upsertLeasesKeepPaid: (rows: readonly LeaseKeepPaidInput[]) => live(() => upsertLeasesKeepPaid(db, rows)),
     /** Count of stored chain events per event name. */
     chainEventCounts: () => live(() => chainEventCounts(db)),
+    chainTotals: () => live(() => chainTotals(db)),
     /** Every stored chain event key (signature, index, name) in slot order. */
     chainEventKeys: () => live(() => chainEventKeys(db)),
     /**

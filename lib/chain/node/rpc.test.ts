@@ -1,7 +1,7 @@
 // Connection factory config (SOLANA_RPC_URL / SOLANA_WS_URL or the embedded chain).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chainEndpointFromEnv, openChain } from './rpc';
+import { chainEndpointFromEnv } from './rpc';
 import { ChainConfigError } from '../errors';
 
 test('env: unset → embedded; URLs checked and named', () => {
@@ -10,15 +10,4 @@ test('env: unset → embedded; URLs checked and named', () => {
   assert.deepEqual(chainEndpointFromEnv({ SOLANA_RPC_URL: 'http://127.0.0.1:8899', SOLANA_WS_URL: 'ws://127.0.0.1:8900' }), { rpcUrl: 'http://127.0.0.1:8899', wsUrl: 'ws://127.0.0.1:8900' });
   assert.throws(() => chainEndpointFromEnv({ SOLANA_RPC_URL: 'ftp://x' }), (e: Error) => e instanceof ChainConfigError && /SOLANA_RPC_URL/.test(e.message));
   assert.throws(() => chainEndpointFromEnv({ SOLANA_RPC_URL: 'http://x', SOLANA_WS_URL: 'http://x' }), /SOLANA_WS_URL/);
-});
-
-test('openChain without SOLANA_RPC_URL starts the embedded chain and connects to it', async () => {
-  const c = await openChain({ env: {}, embedded: { port: 0, slotMs: 0, wsCompanion: false } });
-  try {
-    assert.ok(c.embedded);
-    assert.deepEqual(await c.connection.getVersion(), { 'solana-core': '2.2.0', 'feature-set': 3294202862 });
-    assert.equal(c.endpoint.rpcUrl, c.embedded.rpcUrl);
-  } finally {
-    await c.close();
-  }
 });

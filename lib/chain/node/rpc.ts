@@ -1,8 +1,7 @@
 /**
- * NODE-ONLY (server, scripts): may start the embedded chain (lib/devchain).
- *
- * The one place that opens a Solana connection (`SOLANA_RPC_URL` + `SOLANA_WS_URL` point
- * everything at a real cluster, otherwise the embedded chain).
+ * NODE-ONLY (server, scripts): the one place that makes a Solana connection from configuration
+ * (`SOLANA_RPC_URL` + `SOLANA_WS_URL` point everything at a real cluster; without them the
+ * composition root starts the embedded chain, server/open-chain.ts).
  */
 import { Connection, type Commitment } from '@solana/web3.js';
 import { z } from 'zod';
@@ -40,37 +39,4 @@ export function chainEndpointFromEnv(env: Record<string, string | undefined> = p
 export function createConnection(endpoint: ChainEndpoint, commitment: Commitment = 'confirmed'): Connection {
   if (!endpoint || typeof endpoint.rpcUrl !== 'string') throw new TypeError('endpoint.rpcUrl must be a string');
   return new Connection(endpoint.rpcUrl, { commitment, wsEndpoint: endpoint.wsUrl, disableRetryOnRateLimit: true });
-}
-
-/** Options of {@link openChain}. */
-export interface OpenChainParams {
-  env?: Record<string, string | undefined>;
-  /** Embedded chain options when no SOLANA_RPC_URL is set (port 8899 by default). */
-  embedded?: import('../../devchain/index').EmbeddedChainParams;
-  commitment?: Commitment;
-}
-
-/** A connection and, when it runs here, the embedded chain behind it. */
-export interface OpenChainResult {
-  connection: Connection;
-  endpoint: ChainEndpoint;
-  embedded: import('../../devchain/index').EmbeddedChain | null;
-  close(): Promise<void>;
-}
-
-/**
- * Connection factory: the cluster of SOLANA_RPC_URL, or a freshly started embedded
- * chain (lib/devchain) on 127.0.0.1. The embedded module is loaded only when needed (it
- * pulls the litesvm native addon).
- */
-export async function openChain(p: OpenChainParams = {}): Promise<OpenChainResult> {
-  const endpoint = chainEndpointFromEnv(p.env ?? process.env);
-  if (endpoint) {
-    const connection = createConnection(endpoint, p.commitment);
-    return { connection, endpoint, embedded: null, close: async () => {} };
-  }
-  const { startEmbeddedChain } = await import('../../devchain/index');
-  const chain = await startEmbeddedChain(p.embedded ?? {});
-  const ep = { rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl };
-  return { connection: createConnection(ep, p.commitment), endpoint: ep, embedded: chain, close: () => chain.close() };
 }
