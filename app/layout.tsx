@@ -26,7 +26,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </nav>
         </header>
         <main>{children}</main>
-        <footer>0x01 mesh observer · envelopes validated per PROTOCOL.md</footer>
+        <footer>0x01 mesh observer · every envelope validated against the 0x01 wire protocol</footer>
       </body>
     </html>
   );

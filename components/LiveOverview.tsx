@@ -165,7 +165,7 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
   );
 }
 
-/** The chain section (issue 5): batches, challenges, stakes and leases, live from the indexer's events. */
+/** The chain section: batches, challenges, stakes and leases, live from the indexer's events. */
 function ChainSection({ c }: { c: NonNullable<OverviewSnapshot['chain']> }) {
   return (
     <section className="card" style={{ marginBottom: 16 }} data-testid="chain-section">

@@ -1,5 +1,5 @@
 /**
- * NEG1 price path of one conversation (PROTOCOL.md §8): each party's offers by step, as a d3
+ * NEG1 price path of one conversation (docs/protocol.md §8): each party's offers by step, as a d3
  * line per sender. Data in, SVG out (d3 computes scales and paths; React renders).
  */
 import { extent, line, scaleLinear } from 'd3';

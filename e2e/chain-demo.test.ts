@@ -1,6 +1,6 @@
 /**
- * The demo on chain end to end (issue 5 acceptance "`npm start` shows, within a few demo epochs,
- * batches and a resolved challenge"): `npm start`'s launcher (scripts/start.mjs → server/main.ts) on
+ * The demo on chain end to end (`npm start` shows, within a few demo epochs, batches and a
+ * resolved challenge): `npm start`'s launcher (scripts/start.mjs → server/main.ts) on
  * ephemeral ports with PGlite and the embedded chain in a temp dir, DEMO_AGENTS=4 and 6-second
  * epochs. The agents' identities are Token-2022 NFTs on the embedded chain; they lock stake, pay
  * leases and submit their epoch batches; one leaves a bid out and the watcher agent challenges

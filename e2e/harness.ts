@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
-/** Headless flags for Debian Chromium on a closed network (ENVIRONMENT.md). */
+/** Headless flags for Debian Chromium on a closed network (docs/architecture.md). */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

@@ -1,6 +1,6 @@
 /**
- * End to end on the real local stack (issue 3 acceptance "Playwright opens the overview, sees a
- * new envelope arrive without reload, and finds the graph's nodes"): `npm start`'s own launcher
+ * End to end on the real local stack (Playwright opens the overview, sees a new envelope arrive
+ * without reload, and finds the graph's nodes): `npm start`'s own launcher
  * (scripts/start.mjs: builds the app when needed, then server/main.ts) on an ephemeral port with
  * embedded PGlite in a temp dir and DEMO_AGENTS=3, driven by Debian Chromium via playwright-core.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:chain` (issue 5): transactions/s through the embedded chain's JSON-RPC endpoint.
+ * `npm run bench:chain`: transactions/s through the embedded chain's JSON-RPC endpoint.
  * The chain runs in its own process (as in `npm start`); this process is an unmodified
  * @solana/web3.js Connection client: sendTransaction (with preflight), then confirmation through
  * signatureSubscribe (`Connection.onSignature`), IN_FLIGHT transactions at a time.

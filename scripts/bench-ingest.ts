@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ingest` (issue 3): publisher processes gossip pre-signed envelopes into one
+ * `npm run bench:ingest`: publisher processes gossip pre-signed envelopes into one
  * observer on loopback; on Postgres and on PGlite it prints the sustained validated-and-committed
  * rate, p50/p99 publish → committed row (the bus event fires right after COMMIT) and publish →
  * WebSocket client (a separate process on the app's /api/stream hub), and the one-core rate of

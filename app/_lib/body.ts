@@ -1,5 +1,5 @@
 /**
- * Request bodies with a size cap (STYLE.md "Bounded decoding": size first): reading stops as
+ * Request bodies with a size cap (size first, then structure): reading stops as
  * soon as the cap is passed, so a huge body is never buffered.
  */
 

@@ -1,5 +1,5 @@
 /**
- * A demo agent's own log (PROTOCOL.md §5; issue 5): every envelope it sent, every envelope
+ * A demo agent's own log (docs/protocol.md §5): every envelope it sent, every envelope
  * addressed to it, and FEEDBACK about it, kept with id and bytes so its epoch batches
  * (chain-duties.ts) are built from exactly what it saw, in the order the indexer verifies.
  */

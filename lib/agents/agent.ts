@@ -2,7 +2,7 @@
  * One demo agent (0x01 spec §6 flows) on its own libp2p node: keys, monotonic nonce, strategy,
  * deals driven by the pure state machine of ./scenario, BEACON/ADVERTISE/DISCOVER on the
  * broadcast topic, notary offers and verdicts, periodic upload of its bilateral envelopes,
- * and (for the misbehaving agent) invalid envelopes of every PROTOCOL.md §3 reason.
+ * and (for the misbehaving agent) invalid envelopes of every docs/protocol.md §3 reason.
  */
 import { createMeshNode, type MeshNode, TOPIC_BROADCAST, TOPIC_NOTARY, TOPIC_REPUTATION, type MeshValidationOutcome } from '../mesh';
 import { MsgType } from '../protocol/types';

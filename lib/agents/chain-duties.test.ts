@@ -1,5 +1,5 @@
-// unreportedBid: the watcher's check of a published batch against its log (issue 5 "one agent
-// under-reports a bid and a watcher agent challenges it").
+// unreportedBid: the watcher's check of a published batch against its log (in the demo one agent
+// under-reports a bid and a watcher agent challenges it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildBatchFromLog } from '../protocol/batch-build';

@@ -1,5 +1,5 @@
 /**
- * A demo agent's on-chain duties (issue 5 "Demo agents on chain"; 0x01 spec §10.2–10.5), run in
+ * A demo agent's on-chain duties (0x01 spec §10.2–10.5), run in
  * the agent's own process over JSON-RPC (lib/chain/economy.ts): lock stake at start, pay the
  * lease each epoch (occasionally missing one, catching up later), and at the start of epoch
  * e + 1 submit the BehaviorBatch of epoch e built with lib/protocol buildBatchFromLog from the

@@ -1,5 +1,5 @@
 /**
- * The demo swarm (issue 3 "Demo mesh"): DEMO_AGENTS agents, each a separate Node process with
+ * The demo swarm: DEMO_AGENTS agents, each a separate Node process with
  * its own libp2p node on loopback, Ed25519 owner key, random 32-byte agent id (an on-chain
  * identity later), monotonic nonce and strategy. The parent registers every owner key in the
  * observer's signer registry before the agents start, hands them the peer directory, relays
@@ -14,7 +14,7 @@ import { STRATEGIES, type StrategyName } from './strategies';
 import type { AgentConfig, AgentToParent, ParentToAgent } from './types';
 import type { AgentChainConfig } from './chain-duties';
 
-/** The chain the demo runs on (issue 5): agents get on-chain identities and duties. */
+/** The chain the demo runs on: agents get on-chain identities and duties. */
 export interface DemoChainParams extends Omit<AgentChainConfig, 'role' | 'leaseMissRate'> {
   /** Creates one identity per wallet seed (Token-2022 NFT owned by Keypair.fromSeed(seed)); returns the agent ids (mints). */
   createIdentities(seeds: Uint8Array[]): Promise<Uint8Array[]>;
@@ -49,7 +49,7 @@ export interface StartDemoMeshParams {
   strategies?: StrategyName[];
   /** Every report from every agent (sent envelopes, deal phases, errors). */
   onReport?: (agent: number, msg: AgentToParent) => void;
-  /** On-chain demo (issue 5): agent 0 watches, agent 1 under-reports a bid once. */
+  /** On-chain demo: agent 0 watches, agent 1 under-reports a bid once. */
   chain?: DemoChainParams;
   /** How long to wait for every agent to be ready, ms. Default 30,000. */
   readyTimeoutMs?: number;

@@ -1,5 +1,5 @@
 /**
- * Invalid envelopes for the misbehaving demo agent and for tests: one maker per PROTOCOL.md §3
+ * Invalid envelopes for the misbehaving demo agent and for tests: one maker per docs/protocol.md §3
  * reason code, each failing exactly that check (and passing every earlier one) when the
  * observer validates it in live mode at `nowUs` with the agent registered.
  * Pure: keys, ids, nonces and clocks come in as arguments.
@@ -36,7 +36,7 @@ function base(ctx: FaultContext, over: Partial<Envelope> = {}): Envelope {
 
 const signed = (e: Envelope, seed: Uint8Array) => encodeEnvelope(signEnvelope(e, seed));
 
-/** The reason codes {@link makeFault} can produce (all of PROTOCOL.md §3). */
+/** The reason codes {@link makeFault} can produce (all of docs/protocol.md §3). */
 export const FAULT_REASONS: readonly ReasonCode[] = [
   'decode', 'version', 'msg_type', 'unregistered', 'signature', 'replay', 'timestamp', 'payload_hash', 'payload_len', 'payload_schema',
 ];

@@ -1,7 +1,7 @@
 /**
  * One deal from one agent's point of view (0x01 spec §6 flows), as a pure state machine:
  * PROPOSE → COUNTER… → ACCEPT | REJECT with NEG1 payloads (optionally opened by a sealed-bid
- * NEGC commitment and NEGR reveal, PROTOCOL.md §8), DELIVER, the notary auction
+ * NEGC commitment and NEGR reveal, docs/protocol.md §8), DELIVER, the notary auction
  * (NOTARIZE_BID request / offers, NOTARIZE_ASSIGN), VERDICT, FEEDBACK both ways, DISPUTE.
  * `step(state, event)` returns the next state and the envelopes to send; the runner owns keys,
  * nonces, clocks and transport. Randomness comes in as numbers on the events that need it.
@@ -16,7 +16,7 @@ import {
 import { fromHex } from '../protocol/hex';
 import { nextOffer, shouldAccept, zopaExists, type Stance } from './strategies';
 
-/** Where an outgoing envelope goes: a peer over the envelope stream, or a gossip topic (PROTOCOL.md §9). */
+/** Where an outgoing envelope goes: a peer over the envelope stream, or a gossip topic (docs/protocol.md §9). */
 export type Destination = { kind: 'peer'; agent: string } | { kind: 'topic'; topic: 'broadcast' | 'notary' | 'reputation' };
 
 export interface Outgoing {

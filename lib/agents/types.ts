@@ -16,7 +16,7 @@ export interface AgentConfig {
   bootstrap: string[];
   /** Honest agents' keys (agent hex → public key hex), for the agent's own live validation. */
   directory: Record<string, string>;
-  /** Send invalid envelopes of every PROTOCOL.md §3 reason to the observer. */
+  /** Send invalid envelopes of every docs/protocol.md §3 reason to the observer. */
   misbehave: boolean;
   /** Start deals on its own (the demo); false = only when told (tests). */
   autopilot: boolean;
@@ -31,7 +31,7 @@ export interface AgentConfig {
   tickMs: number;
   /** Nonce the agent starts from (above anything it used before). */
   nonceStart: string;
-  /** On-chain duties (issue 5): identity, stake, lease, batches; absent = off chain. */
+  /** On-chain duties: identity, stake, lease, batches; absent = off chain. */
   chain?: AgentChainConfig;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Account reads and their Solana JSON encodings (base64, base58, jsonParsed for SPL Token and
- * Token-2022 base layouts), dataSlice and getProgramAccounts filters (issue 5 "Embedded chain").
+ * Token-2022 base layouts), dataSlice and getProgramAccounts filters.
  */
 import { RENT_EPOCH_EXEMPT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from './constants';
 import { RPC_CODES, RpcError, invalidParams } from './errors';

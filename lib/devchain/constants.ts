@@ -1,5 +1,5 @@
 /**
- * Defaults of the embedded chain (issue 5 "Embedded chain"; CHAIN.md "litesvm facts").
+ * Defaults of the embedded chain (docs/architecture.md "litesvm facts").
  * One place for every tunable so `startEmbeddedChain` can validate overrides against them.
  */
 

@@ -1,5 +1,5 @@
 // Drives the embedded chain with an unmodified @solana/web3.js Connection and @solana/spl-token
-// (issue 5 acceptance: airdrop, transfers, token mint/accounts, signatureSubscribe, history,
+// (airdrop, transfers, token mint/accounts, signatureSubscribe, history,
 // getProgramAccounts filters, getTokenAccountsByOwner, our programs).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

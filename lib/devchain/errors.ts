@@ -1,5 +1,5 @@
 /**
- * Typed errors of lib/devchain (STYLE.md "Typed errors"). `RpcError` carries a JSON-RPC
+ * Typed errors of lib/devchain. `RpcError` carries a JSON-RPC
  * 2.0 error code and is turned into an error response by the server; it never escapes a request.
  */
 

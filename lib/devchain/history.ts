@@ -1,6 +1,6 @@
 /**
- * Bounded in-memory transaction history with a per-address index (issue 5: "transactions and
- * their logs are kept so history queries work"). Oldest records are evicted first.
+ * Bounded in-memory transaction history with a per-address index, so history queries
+ * (getSignaturesForAddress, getTransaction) work as on a cluster. Oldest records are evicted first.
  */
 import type { TransactionErrorJson } from './tx-error';
 

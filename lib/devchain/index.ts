@@ -1,5 +1,5 @@
 /**
- * The embedded chain (issue 5 "Embedded chain"; DESIGN.md "Embedded defaults, real
+ * The embedded chain (docs/architecture.md "Embedded defaults, real
  * components"): litesvm with SPL Token, Token-2022, ATA, Memo and the project's programs,
  * served as Solana JSON-RPC 2.0 over HTTP and PubSub over WebSocket on 127.0.0.1.
  * Server-only (native addon, sockets).

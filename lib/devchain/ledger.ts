@@ -1,5 +1,5 @@
 /**
- * The embedded chain's state machine around litesvm (issue 5 "Embedded chain"; CHAIN.md
+ * The embedded chain's state machine around litesvm (docs/architecture.md
  * "litesvm facts"): slots and clock following wall time, a window of valid blockhashes as on
  * a cluster, transaction execution with the meta Solana's RPC reports, and the history ring.
  * litesvm's own blockhash check and history are off: this class does both, cluster-style.

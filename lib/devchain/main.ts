@@ -1,5 +1,5 @@
 /**
- * Runs the embedded chain as its own process (issue 5 "Embedded chain"):
+ * Runs the embedded chain as its own process:
  * `node --import tsx --import ./scripts/setup-node.mjs lib/devchain/main.ts`.
  * Env: CHAIN_PORT (default 8899; 0 = ephemeral), CHAIN_DATA_DIR (persist there),
  * CHAIN_SLOT_MS (default 400), CHAIN_QUIET=1 (no info logs). Prints one JSON line

@@ -1,4 +1,4 @@
-// State persistence (issue 5: "state persists in .data/ across restarts"): balances, token
+// State persistence across restarts: balances, token
 // accounts and transaction history survive close + start on the same dataDir.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

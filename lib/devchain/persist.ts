@@ -1,6 +1,5 @@
 /**
- * State persistence of the embedded chain in a data directory (issue 5: "state persists in
- * .data/ across restarts"). litesvm's own snapshot (`toBytes`, accounts + sysvars) is written
+ * State persistence of the embedded chain in a data directory, across restarts. litesvm's own snapshot (`toBytes`, accounts + sysvars) is written
  * on an interval and on close; transactions are appended to an NDJSON log (buffered, flushed every few hundred ms). On
  * load, history entries newer than the snapshot are dropped so state and history agree.
  */

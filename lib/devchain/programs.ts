@@ -1,5 +1,5 @@
 /**
- * Finds the project's compiled programs (PROGRAMS-CONTRACT.md: ids in programs/ids.json,
+ * Finds the project's compiled programs (programs/README.md: ids in programs/ids.json,
  * binaries in programs/bin/<name>.so). Missing files are skipped: the build may not have run.
  */
 import { existsSync, readFileSync } from 'node:fs';

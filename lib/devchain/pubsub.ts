@@ -1,5 +1,5 @@
 /**
- * Solana PubSub over WebSocket (issue 5 "Embedded chain"): signatureSubscribe, logsSubscribe
+ * Solana PubSub over WebSocket: signatureSubscribe, logsSubscribe
  * (all / mentions), accountSubscribe, programSubscribe, slotSubscribe and their unsubscribes,
  * with notifications shaped as Agave sends them. Every commitment is met at once: a
  * transaction is final when it executes.

@@ -1,5 +1,5 @@
 /**
- * Account-reading JSON-RPC methods (issue 5 "Embedded chain"): getAccountInfo,
+ * Account-reading JSON-RPC methods: getAccountInfo,
  * getMultipleAccounts, getBalance, getProgramAccounts, getTokenAccountBalance,
  * getTokenAccountsByOwner/Delegate, getTokenSupply, getMinimumBalanceForRentExemption.
  * getProgramAccounts scans litesvm's accounts by owner (litesvm 1.5 exposes that scan).

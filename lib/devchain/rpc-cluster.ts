@@ -1,5 +1,5 @@
 /**
- * Cluster-level JSON-RPC methods (issue 5 "Embedded chain"): version, health, slot, block
+ * Cluster-level JSON-RPC methods: version, health, slot, block
  * height, epoch info, blockhashes, genesis hash and a few cheap extras wallets call.
  */
 import { z } from 'zod';

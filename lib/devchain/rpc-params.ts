@@ -1,5 +1,5 @@
 /**
- * Schemas of JSON-RPC params at the trust boundary (STYLE.md "Schema at every trust boundary").
+ * Schemas of JSON-RPC params at the trust boundary.
  * Every handler parses its positional params here; a mismatch is a -32602 error, never a throw
  * past the server.
  */

@@ -1,5 +1,5 @@
 /**
- * Transaction JSON-RPC methods (issue 5 "Embedded chain"): sendTransaction (with cluster-style
+ * Transaction JSON-RPC methods: sendTransaction (with cluster-style
  * preflight), simulateTransaction, getSignatureStatuses, getTransaction,
  * getSignaturesForAddress, requestAirdrop, getFeeForMessage, getRecentPrioritizationFees.
  */

@@ -1,4 +1,4 @@
-// JSON-RPC framing and robustness of the embedded chain (issue 5: -32601 / -32700 / -32602,
+// JSON-RPC framing and robustness of the embedded chain (-32601 / -32700 / -32602,
 // batches, hostile bodies never crash the server), over real HTTP and WebSocket.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

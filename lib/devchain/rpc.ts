@@ -1,5 +1,5 @@
 /**
- * JSON-RPC 2.0 framing shared by HTTP and WebSocket (issue 5: unknown methods → -32601,
+ * JSON-RPC 2.0 framing shared by HTTP and WebSocket (unknown methods → -32601,
  * malformed JSON → -32700, invalid params → -32602, batches, nothing crashes the server).
  */
 import { MAX_BATCH } from './constants';

@@ -1,5 +1,5 @@
 /**
- * HTTP + WebSocket transport of the embedded chain (issue 5): JSON-RPC on POST, PubSub on
+ * HTTP + WebSocket transport of the embedded chain: JSON-RPC on POST, PubSub on
  * WebSocket upgrade, both on one port bound to 127.0.0.1. A companion listener on port + 1
  * serves the same, because @solana/web3.js `Connection` (and Phantom, the CLI) derive the
  * WebSocket URL of an http://host:PORT endpoint as ws://host:PORT+1.

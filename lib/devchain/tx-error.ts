@@ -1,6 +1,6 @@
 /**
  * litesvm transaction errors → the JSON shape and message text of Solana's `TransactionError`
- * (issue 5: responses shaped exactly as Solana's so an unmodified `Connection` parses them).
+ * (responses shaped exactly as Solana's so an unmodified `Connection` parses them).
  */
 import {
   InstructionErrorBorshIo,

@@ -1,5 +1,5 @@
 /**
- * getTransaction's result in Solana's shapes (issue 5): encodings json, jsonParsed (instructions
+ * getTransaction's result in Solana's shapes: encodings json, jsonParsed (instructions
  * partially decoded: no program-specific parsers), base64 and base58.
  */
 import { RPC_CODES, RpcError } from './errors';

@@ -1,7 +1,7 @@
 /**
  * Builds the parts of a transaction's status meta that litesvm does not return directly:
  * resolved account keys (with lookup tables), pre/post balances, token balances, inner
- * instructions, return data and the memo text (issue 5: getTransaction as Solana shapes it).
+ * instructions, return data and the memo text, shaped as Solana's getTransaction shapes them.
  */
 import type { LiteSvm, TransactionMetadata } from 'litesvm/dist/internal';
 import { decodeTokenAccount, isTokenAccount, uiTokenAmount, type AccountView } from './accounts';

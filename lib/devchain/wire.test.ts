@@ -1,5 +1,5 @@
 // Wire-transaction decoder: agrees with @solana/web3.js on real transactions; random bytes
-// never throw (STYLE.md "Property tests").
+// never throw.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';

@@ -1,7 +1,7 @@
 /**
  * Bounded decoder of Solana wire transactions (legacy and v0), for the embedded chain's
- * JSON-RPC front (issue 5 "Embedded chain"). Size first, then structure; hostile bytes return
- * `null`, never throw (STYLE.md "Bad input").
+ * JSON-RPC front. Size first, then structure; hostile bytes return
+ * `null`, never throw.
  */
 import { getBase58Decoder, getBase58Encoder } from '@solana/kit';
 

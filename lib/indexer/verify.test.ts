@@ -1,5 +1,5 @@
-// Batch verification against the agent's uploaded epoch log (issue 5 acceptance: "a batch whose
-// root does not match the agent's uploaded log is flagged; a matching one is marked verified"),
+// Batch verification against the agent's uploaded epoch log (a batch whose root does not match
+// the agent's uploaded log is flagged; a matching one is marked verified),
 // on a real store (PGlite): the verdicts for a matching log, a log differing by one envelope, no
 // log, a log arriving after the batch, and a batch that leaves a bid out under the true root.
 import { describe, test, before, after } from 'node:test';

@@ -2,7 +2,7 @@
  * `npm run bench:mesh`: gossip between two mesh nodes in two processes on loopback, no-op
  * validation, limits lifted (the bench measures the transport, not the 100/s cap).
  * Prints: gossip receive rate (msg/s), gossip latency p50/p99 at a paced 1,000 msg/s,
- * stream envelope receive rate, and the ratio to ENVIRONMENT.md's measured GossipSub figure.
+ * stream envelope receive rate, and the ratio to docs/architecture.md's measured GossipSub figure.
  * Usage: node --import tsx --import ./scripts/setup-node.mjs lib/mesh/bench.ts [count] [size]
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -15,7 +15,7 @@ const COUNT = Number(process.argv[2] ?? 20_000);
 const SIZE = Number(process.argv[3] ?? 400);
 const LAT_RATE = 1_000;
 const LAT_SECONDS = 3;
-const ENV_GOSSIP_RATE = 21_600; // ENVIRONMENT.md: StrictNoSign, 400 B, TCP, two processes
+const ENV_GOSSIP_RATE = 21_600; // docs/architecture.md: StrictNoSign, 400 B, TCP, two processes
 const NO_LIMITS = { messagesPerSecond: 1e9, burst: 1e9 };
 
 type Phase = 1 | 2 | 3; // 1 throughput gossip, 2 latency gossip, 3 throughput stream
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
     console.log(`gossip receive rate: ${rate.toFixed(0)} msg/s (${r1.count}/${COUNT} received; publisher, 64 in flight, ${(COUNT / sendS).toFixed(0)} msg/s)`);
     console.log(`gossip latency at ${LAT_RATE} msg/s: p50 ${(pct(r2.latenciesUs, 50) / 1000).toFixed(2)} ms, p99 ${(pct(r2.latenciesUs, 99) / 1000).toFixed(2)} ms (${r2.count}/${n2} received)`);
     console.log(`stream envelope receive rate: ${streamRate.toFixed(0)} msg/s (${r3.count - 2000}/${COUNT} received)`);
-    console.log(`ratio to ENVIRONMENT.md gossip figure (${ENV_GOSSIP_RATE} msg/s): ${(rate / ENV_GOSSIP_RATE).toFixed(2)}`);
+    console.log(`ratio to docs/architecture.md gossip figure (${ENV_GOSSIP_RATE} msg/s): ${(rate / ENV_GOSSIP_RATE).toFixed(2)}`);
     console.log(`spec limit per peer is 100 msg/s: headroom ${(rate / 100).toFixed(0)}x per peer, ${(rate / 50 / 100).toFixed(1)}x for 50 peers at the limit`);
   } finally {
     child.send({ cmd: 'stop' });

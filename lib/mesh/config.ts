@@ -1,6 +1,6 @@
 /**
- * Checks createMeshNode parameters (STYLE.md "bad config is rejected at construction with a
- * message naming the field") and fills defaults from constants.ts.
+ * Checks createMeshNode parameters (bad config is rejected at construction with a message
+ * naming the field) and fills defaults from constants.ts.
  */
 import { multiaddr } from '@multiformats/multiaddr';
 import { DEFAULT_LISTEN, DEFAULT_MESH_LIMITS, MESH_TOPICS, type MeshLimits, type MeshTopic } from './constants';
@@ -65,7 +65,7 @@ export function resolveMeshConfig(params: CreateMeshNodeParams): ResolvedMeshCon
   if (params.topics !== undefined) {
     if (!Array.isArray(params.topics)) throw new TypeError('params.topics must be an array');
     params.topics.forEach((t, i) => {
-      if (!isMeshTopic(t)) throw new TypeError(`params.topics[${i}] is not a PROTOCOL.md §9 topic: ${String(t)}`);
+      if (!isMeshTopic(t)) throw new TypeError(`params.topics[${i}] is not a docs/protocol.md §9 topic: ${String(t)}`);
     });
     topics = [...new Set(params.topics)];
   }

@@ -1,14 +1,14 @@
 /**
- * Mesh constants: topic names and stream protocol (PROTOCOL.md §9), limits (0x01 spec §11,
- * DESIGN.md "Limits"). One place for every lib/mesh default.
+ * Mesh constants: topic names and stream protocol (docs/protocol.md §9), limits (0x01 spec §11,
+ * docs/architecture.md "Limits"). One place for every lib/mesh default.
  */
 import { MAX_CONNECTIONS, MAX_ENVELOPE_BYTES, MAX_MESSAGES_PER_SECOND_PER_PEER } from '../protocol/constants';
 
-/** GossipSub topics, PROTOCOL.md §9. */
+/** GossipSub topics, docs/protocol.md §9. */
 export const TOPIC_BROADCAST = '/0x01/v1/broadcast';
 export const TOPIC_NOTARY = '/0x01/v1/notary';
 export const TOPIC_REPUTATION = '/0x01/v1/reputation';
-/** All three topics, in PROTOCOL.md §9 order. */
+/** All three topics, in docs/protocol.md §9 order. */
 export const MESH_TOPICS = [TOPIC_BROADCAST, TOPIC_NOTARY, TOPIC_REPUTATION] as const;
 export type MeshTopic = (typeof MESH_TOPICS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The bilateral stream protocol `/0x01/v1/envelope` (PROTOCOL.md §9): one unsigned-varint
+ * The bilateral stream protocol `/0x01/v1/envelope` (docs/protocol.md §9): one unsigned-varint
  * length-prefixed envelope per message, many messages per stream. A sender keeps one
  * outbound stream per peer and reuses it; libp2p reuses the connection.
  */

@@ -1,5 +1,5 @@
 /**
- * Typed errors of lib/mesh (STYLE.md "Typed errors"). Hostile network input never throws: it
+ * Typed errors of lib/mesh. Hostile network input never throws: it
  * becomes a drop reported through `onDrop`. These errors are for local failures.
  */
 
@@ -13,7 +13,7 @@ export class MeshStoppedError extends MeshError {
   override name = 'MeshStoppedError';
 }
 
-/** Opening or writing the `/0x01/v1/envelope` stream to a peer failed (PROTOCOL.md §9). */
+/** Opening or writing the `/0x01/v1/envelope` stream to a peer failed (docs/protocol.md §9). */
 export class MeshSendError extends MeshError {
   override name = 'MeshSendError';
 }

@@ -1,5 +1,5 @@
 /**
- * GossipSub on the three PROTOCOL.md §9 topics across three real nodes on loopback, in a line
+ * GossipSub on the three docs/protocol.md §9 topics across three real nodes on loopback, in a line
  * A — B — C so that C only gets what B forwards.
  */
 import { after, before, describe, test } from 'node:test';

@@ -1,6 +1,6 @@
 /**
- * lib/mesh: the libp2p node shared by the observer and the agents (DESIGN.md "Mesh",
- * PROTOCOL.md §9, 0x01 spec §11). The only area that imports libp2p.
+ * lib/mesh: the libp2p node shared by the observer and the agents (docs/architecture.md "Mesh",
+ * docs/protocol.md §9, 0x01 spec §11). The only area that imports libp2p.
  */
 export { installMeshShims } from './shims';
 export { createMeshNode, type MeshNode } from './node';

@@ -1,6 +1,6 @@
 /**
  * libp2p node identity keys (Ed25519). These are transport identities, distinct from the
- * agent signing keys of PROTOCOL.md §2: a peer id says which socket, the envelope signature
+ * agent signing keys of docs/protocol.md §2: a peer id says which socket, the envelope signature
  * says which agent.
  */
 import type { PrivateKey } from '@libp2p/interface';

@@ -1,6 +1,6 @@
 /**
- * The mesh node factory shared by the observer and every agent (DESIGN.md "Mesh",
- * PROTOCOL.md §9, 0x01 spec §11). libp2p 3 + @libp2p/gossipsub 17; see README.md.
+ * The mesh node factory shared by the observer and every agent (docs/architecture.md "Mesh",
+ * docs/protocol.md §9, 0x01 spec §11). libp2p 3 + @libp2p/gossipsub 17; see README.md.
  */
 import './shims';
 import { noise } from '@chainsafe/libp2p-noise';
@@ -41,7 +41,7 @@ export interface MeshNode {
   /** The limits in force (spec §11 unless overridden). */
   readonly limits: Readonly<MeshLimits>;
   /**
-   * Publishes an envelope on a PROTOCOL.md §9 topic. Resolves after gossipsub has queued it
+   * Publishes an envelope on a docs/protocol.md §9 topic. Resolves after gossipsub has queued it
    * and every recipient's outbound stream that reported a full buffer has drained (or
    * DRAIN_TIMEOUT_MS passed), so a sender that awaits each publish never builds an unbounded
    * queue. Throws TypeError for an unknown topic, RangeError over maxMessageBytes.
@@ -69,7 +69,7 @@ type OutboundStreams = Map<string, { rawStream: Stream }>;
 
 /**
  * Creates and starts a mesh node: TCP + WebSockets, Noise, Yamux, identify, ping, GossipSub
- * (StrictNoSign, message id = keccak256 of the data = the envelope id, PROTOCOL.md §9),
+ * (StrictNoSign, message id = keccak256 of the data = the envelope id, docs/protocol.md §9),
  * Kademlia DHT, optional mDNS, bootstrap list, and the `/0x01/v1/envelope` stream protocol,
  * with the spec §11 limits on every inbound message. Throws TypeError/RangeError naming the
  * parameter for bad config.

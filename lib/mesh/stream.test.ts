@@ -1,5 +1,5 @@
 /**
- * The bilateral stream protocol `/0x01/v1/envelope` (PROTOCOL.md §9) between real nodes.
+ * The bilateral stream protocol `/0x01/v1/envelope` (docs/protocol.md §9) between real nodes.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -4,7 +4,7 @@ import { topicFor, isMeshTopic } from './topics';
 import { MsgType } from '../protocol/types';
 import { TOPIC_BROADCAST, TOPIC_NOTARY, TOPIC_REPUTATION } from './constants';
 
-describe('topicFor (PROTOCOL.md §9)', () => {
+describe('topicFor (docs/protocol.md §9)', () => {
   test('maps every message type', () => {
     const want: Record<string, string | null> = {
       ADVERTISE: TOPIC_BROADCAST,

@@ -1,5 +1,5 @@
 /**
- * Public shapes of lib/mesh (PROTOCOL.md §9, 0x01 spec §11).
+ * Public shapes of lib/mesh (docs/protocol.md §9, 0x01 spec §11).
  */
 import type { Envelope } from '../protocol/types';
 import type { MeshLimits, MeshTopic } from './constants';
@@ -23,7 +23,7 @@ export interface MeshAccepted {
 }
 
 /**
- * A validator may also return a reason with a reject/ignore (e.g. a PROTOCOL.md §3 code such
+ * A validator may also return a reason with a reject/ignore (e.g. a docs/protocol.md §3 code such
  * as `signature`); the node passes it to `onDrop` instead of the generic `rejected`/`ignored`.
  * Returning a {@link MeshAccepted} accepts and delivers it to `onAccepted`.
  */
@@ -60,7 +60,7 @@ export interface MeshEnvelopeMeta {
  * Drop reasons the node itself produces. A validator-supplied reason (see
  * {@link MeshValidationOutcome}) is passed through as is.
  * - `rate_limit`: over the per-peer token bucket (spec §11: 100 messages/s).
- * - `oversize`: over `maxMessageBytes` (65,536, PROTOCOL.md §2).
+ * - `oversize`: over `maxMessageBytes` (65,536, docs/protocol.md §2).
  * - `rejected` / `ignored`: the validator said so without a reason.
  * - `validator_error`: the validator threw.
  * - `stream_error`: a malformed `/0x01/v1/envelope` frame (bad varint, truncated).
@@ -107,7 +107,7 @@ export interface CreateMeshNodeParams {
   mdns?: boolean;
   /** Kademlia DHT (server mode, private protocol id). Default true. */
   dht?: boolean;
-  /** Topics to subscribe to and validate. Default: all three of PROTOCOL.md §9. */
+  /** Topics to subscribe to and validate. Default: all three of docs/protocol.md §9. */
   topics?: readonly MeshTopic[];
   /** Override spec limits (tests, benches). */
   limits?: Partial<MeshLimits>;

@@ -31,7 +31,7 @@ test('message event fields, agent_joined first', () => {
   });
 });
 
-test('FEEDBACK folds the gossip reputation (PROTOCOL.md §7) and emits reputation_update', () => {
+test('FEEDBACK folds the gossip reputation (docs/protocol.md §7) and emits reputation_update', () => {
   const reps: ReputationCache = new Map();
   const fb = (score: number) => item(MsgType.FEEDBACK, encodeFeedback({ conversationId: conv, targetAgent: B, score, outcome: 2, isDispute: false, role: 0 }), new Uint8Array(32));
   eventsFor(fb(80), [], reps, 1);

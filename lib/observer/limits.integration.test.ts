@@ -1,5 +1,5 @@
 /**
- * Mesh limits at the observer (0x01 spec §11) and several observers on one Postgres (DESIGN.md
+ * Mesh limits at the observer (0x01 spec §11) and several observers on one Postgres (docs/architecture.md
  * "Scale"). The observer's clock is frozen in the flood test, so the per-peer token bucket
  * (burst 100, 100/s) never refills: exactly 100 of the flooder's envelopes pass, whatever the
  * machine's speed, while a second peer's envelopes all arrive.

@@ -1,4 +1,4 @@
-// POST /api/ingest/log handling (issue 5): bad bodies get 400 naming the problem (413 over the
+// POST /api/ingest/log handling: bad bodies get 400 naming the problem (413 over the
 // cap); a good log goes through the real observatory's upload path (archive validation against
 // its signer registry, stored envelopes) and is stored, idempotently; the indexer's check then
 // marks the matching batch verified. Real observatory on PGlite.

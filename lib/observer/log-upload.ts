@@ -1,6 +1,6 @@
 /**
- * `POST /api/ingest/log` (issue 5 "the agent's uploaded log"): an agent uploads the epoch log its
- * BehaviorBatch commits to, in log order (PROTOCOL.md §5), as CBOR
+ * `POST /api/ingest/log`: an agent uploads the epoch log its
+ * BehaviorBatch commits to, in log order (docs/protocol.md §5), as CBOR
  * `[agent_id bstr(32), epoch uint, [envelope bstr, ...]]`. The chain indexer verifies the
  * agent's on-chain batch against exactly this log (lib/indexer/verify.ts).
  *
@@ -73,7 +73,7 @@ export function parseLogUploadBody(body: Uint8Array): ParseLogUploadResult {
   return { ok: true, value: { agent, epoch: epoch.value, envelopes, envelopesCbor } };
 }
 
-/** True when `e` belongs in `agent`'s log (PROTOCOL.md §5: sent, received, or FEEDBACK about it). */
+/** True when `e` belongs in `agent`'s log (docs/protocol.md §5: sent, received, or FEEDBACK about it). */
 function involves(e: Envelope, agent: Uint8Array): boolean {
   if (Buffer.compare(e.sender, agent) === 0 || Buffer.compare(e.recipient, agent) === 0) return true;
   if (e.msgType !== MsgType.FEEDBACK) return false;

@@ -1,5 +1,5 @@
 /**
- * Observer + three demo agents on loopback (issue 3 acceptance): a full negotiation with notary
+ * Observer + three demo agents on loopback: a full negotiation with notary
  * and feedback stored exactly; restart on the same database loses and duplicates nothing.
  * Runs on PGlite, and on Postgres when TEST_DATABASE_URL is set.
  */

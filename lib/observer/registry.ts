@@ -1,5 +1,5 @@
 /**
- * The observer's signer registry (PROTOCOL.md §2 "Signer"): agent id → allowed Ed25519 keys,
+ * The observer's signer registry (docs/protocol.md §2 "Signer"): agent id → allowed Ed25519 keys,
  * behind lib/protocol's SignerRegistry interface so the backing source (today the store's
  * local signer-key table, later the chain-backed registry) can be replaced without touching
  * the observer. Known agents are answered from memory synchronously (the ingest hot path);

@@ -1,7 +1,7 @@
 /**
  * lib/store as the observer uses it: opening it from the config, and its signer-key table as
- * the {@link SignerSource} behind the cached registry (PROTOCOL.md §2 "Signer"). The chain-backed
- * registry (issue 5) replaces {@link storeSignerSource} without touching the observer.
+ * the {@link SignerSource} behind the cached registry (docs/protocol.md §2 "Signer"). The chain-backed
+ * registry replaces {@link storeSignerSource} without touching the observer.
  */
 import { join } from 'node:path';
 import { openStore, type Store, type StoreLogger } from '../store';

@@ -1,5 +1,5 @@
 /**
- * Upload body of `POST /api/ingest/envelopes` (issue 3): a CBOR array of encoded envelopes,
+ * Upload body of `POST /api/ingest/envelopes`: a CBOR array of encoded envelopes,
  * each a CBOR byte string. The head is checked by hand first (size, array, item count) so a
  * hostile length cannot make the decoder allocate; the items are then decoded with cbor-x.
  */

@@ -1,6 +1,6 @@
 /**
  * Ed25519 signature checks on worker threads, so live validation uses more than the event
- * loop's core (issue 3 bench:ingest: the signature is most of an envelope's check). Requests
+ * loop's core (bench:ingest: the signature is most of an envelope's check). Requests
  * made in one turn of the event loop travel as one packed message per worker; results come
  * back as one byte each. Promises resolve in submission order whatever worker answers first,
  * so a caller that finishes validation when its promise resolves sees envelopes in arrival

@@ -1,5 +1,5 @@
 /**
- * Negotiation analytics over one conversation's NEG1 messages (PROTOCOL.md §8; Haggle):
+ * Negotiation analytics over one conversation's NEG1 messages (docs/protocol.md §8; Haggle):
  * rounds, concessions, Faratin time-dependent curve fits, escrow decay cost, ZOPA from
  * revealed reservation prices, the Nash bargaining point and the Rubinstein share.
  * Prices are converted to JS numbers here: analytics, not consensus arithmetic.
@@ -103,7 +103,7 @@ export function fitFaratin(ts: number[], fs: number[], linearBand = 1.25): Curve
 
 const hexOf = (s: string | Uint8Array) => (typeof s === 'string' ? s.toLowerCase() : toHex(s));
 
-/** Analyses one conversation (PROTOCOL.md §8 NEG1/NEGC/NEGR messages, in order). */
+/** Analyses one conversation (docs/protocol.md §8 NEG1/NEGC/NEGR messages, in order). */
 export function analyzeNegotiation(messages: NegotiationMessage[], opts: AnalyzeOptions = {}): NegotiationAnalysis {
   if (!Array.isArray(messages)) throw new TypeError('messages must be an array');
   type Offer = { price: number; t: number; neg1: Neg1Payload };

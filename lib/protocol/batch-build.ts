@@ -1,5 +1,5 @@
 /**
- * Building a BehaviorBatch from an agent's own epoch log (PROTOCOL.md §5–6, spec §8.2–8.3).
+ * Building a BehaviorBatch from an agent's own epoch log (docs/protocol.md §5–6, spec §8.2–8.3).
  *
  * Rules (the log holds envelopes the agent sent and received, in log order):
  * - message_count: every envelope; msg_type_counts[t]: envelopes of msg_type t (t < 16).

@@ -1,5 +1,5 @@
 /**
- * BehaviorBatch (PROTOCOL.md §6, spec §8.2–8.4): canonical CBOR, hash, signature, overflow hash.
+ * BehaviorBatch (docs/protocol.md §6, spec §8.2–8.4): canonical CBOR, hash, signature, overflow hash.
  * Field order follows vectors/batch.json `field_notes`.
  */
 import {
@@ -23,7 +23,7 @@ export interface FeedbackEvent {
   slot: bigint; satiAttestationHash: Uint8Array;
 }
 
-/** One agent's epoch summary (PROTOCOL.md §6). */
+/** One agent's epoch summary (docs/protocol.md §6). */
 export interface BehaviorBatch {
   agentId: Uint8Array;
   epochNumber: bigint;
@@ -154,27 +154,27 @@ function guard<T>(bytes: Uint8Array, f: (v: CborValue) => T): BatchResult<T> {
   }
 }
 
-/** Canonical CBOR of a batch (PROTOCOL.md §6). Throws TypeError/RangeError naming a bad field. */
+/** Canonical CBOR of a batch (docs/protocol.md §6). Throws TypeError/RangeError naming a bad field. */
 export function encodeBatch(batch: BehaviorBatch): Uint8Array {
   return encodeCanonical(batchToCbor(batch));
 }
 
-/** Strict decode of a batch (PROTOCOL.md §1, §6). Never throws. */
+/** Strict decode of a batch (docs/protocol.md §1, §6). Never throws. */
 export function decodeBatch(bytes: Uint8Array): BatchResult<BehaviorBatch> {
   return guard(bytes, batchFromCbor);
 }
 
-/** batch_hash = keccak256(canonical CBOR of the batch) (PROTOCOL.md §6). */
+/** batch_hash = keccak256(canonical CBOR of the batch) (docs/protocol.md §6). */
 export function batchHash(batch: BehaviorBatch): Uint8Array {
   return keccak256(encodeBatch(batch));
 }
 
-/** Signs the batch bytes with the agent's 32-byte Ed25519 seed (PROTOCOL.md §6). */
+/** Signs the batch bytes with the agent's 32-byte Ed25519 seed (docs/protocol.md §6). */
 export function signBatch(batch: BehaviorBatch, seed: Uint8Array): SignedBatch {
   return { batch, signature: ed25519Sign(encodeBatch(batch), seed) };
 }
 
-/** Canonical CBOR of `[batch, signature]` (PROTOCOL.md §6). */
+/** Canonical CBOR of `[batch, signature]` (docs/protocol.md §6). */
 export function encodeSignedBatch(signed: SignedBatch): Uint8Array {
   return encodeCanonical([batchToCbor(signed.batch), b('signature', signed.signature, 64)]);
 }
@@ -197,14 +197,14 @@ export function verifySignedBatch(signed: SignedBatch, publicKey: Uint8Array): b
 }
 
 /**
- * overflow_data_hash over full (untruncated) arrays (PROTOCOL.md §6):
+ * overflow_data_hash over full (untruncated) arrays (docs/protocol.md §6):
  * keccak256(canonical CBOR of [bid_values, task_selections, verifier_ids, feedback_events]).
  */
 export function overflowDataHashOf(bids: TypedBid[], tasks: TaskSelection[], vers: VerifierAssignment[], fbs: FeedbackEvent[]): Uint8Array {
   return keccak256(encodeCanonical(arraysToCbor(bids, tasks, vers, fbs)));
 }
 
-/** The overflow hash the batch's own arrays give (PROTOCOL.md §6); see {@link overflowDataHashOf}. */
+/** The overflow hash the batch's own arrays give (docs/protocol.md §6); see {@link overflowDataHashOf}. */
 export function overflowDataHash(batch: BehaviorBatch): Uint8Array {
   return overflowDataHashOf(batch.bidValues, batch.taskSelections, batch.verifierIds, batch.feedbackEvents);
 }

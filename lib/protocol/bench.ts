@@ -2,7 +2,7 @@
  * `npm run bench:protocol`: validated envelopes per second on one core (300-byte payloads,
  * live mode, sync registry keyed by hex like lib/agents and lib/observer) beside plain Ed25519
  * verifications per second of the same signatures and preimages, for every Ed25519 backend,
- * and their ratio (target >= 0.85, issue 2). Also keccak256.
+ * and their ratio (target >= 0.85). Also keccak256.
  *
  * Method: CPU time of this process (process.cpuUsage), so other processes on the machine are
  * not counted; validation and plain verification run in interleaved block pairs (order

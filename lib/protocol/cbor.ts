@@ -1,5 +1,5 @@
 /**
- * Canonical CBOR (PROTOCOL.md §1): RFC 8949 §4.2.1 core deterministic encoding of the subset
+ * Canonical CBOR (docs/protocol.md §1): RFC 8949 §4.2.1 core deterministic encoding of the subset
  * the protocol uses: unsigned/negative integers (bignum tags 2/3 only outside 64 bits), byte
  * strings, definite arrays, booleans.
  *
@@ -84,7 +84,7 @@ class Writer {
   }
 }
 
-/** Canonical CBOR bytes of `value` (PROTOCOL.md §1). Throws EncodeError on a non-integer number. */
+/** Canonical CBOR bytes of `value` (docs/protocol.md §1). Throws EncodeError on a non-integer number. */
 export function encodeCanonical(value: CborValue): Uint8Array {
   const w = new Writer();
   w.value(value);
@@ -121,7 +121,7 @@ function normalise(v: unknown, depth: number): CborValue {
 }
 
 /**
- * Strict decode of one canonical CBOR item filling all of `bytes` (PROTOCOL.md §1).
+ * Strict decode of one canonical CBOR item filling all of `bytes` (docs/protocol.md §1).
  * Throws DecodeError (only) on anything else; callers turn that into a result.
  */
 export function decodeCanonical(bytes: Uint8Array): CborValue {

@@ -15,7 +15,7 @@ import { fromHex, toHex } from './hex';
 import { MsgType, type Envelope } from './types';
 
 const hex = (b: Uint8Array) => toHex(b);
-describe('canonical CBOR edges (PROTOCOL.md §1)', () => {
+describe('canonical CBOR edges (docs/protocol.md §1)', () => {
   test('integers at every head boundary, and -2^64 without a bignum', () => {
     const cases: [bigint, string][] = [
       [0n, '00'], [23n, '17'], [24n, '1818'], [255n, '18ff'], [256n, '190100'], [65536n, '1a00010000'],
@@ -46,7 +46,7 @@ let n = 0n;
 const env = (msgType: number, from: Uint8Array, to: Uint8Array, payload: Uint8Array): Envelope =>
   buildEnvelope({ msgType, sender: from, recipient: to, timestamp: NOW, blockRef: 100n + n, nonce: ++n, conversationId: conv, payload }, from === A ? seedA : seedB).envelope;
 
-describe('validation (PROTOCOL.md §3)', () => {
+describe('validation (docs/protocol.md §3)', () => {
   const registry = { keysFor: (id: Uint8Array) => (hex(id) === hex(A) ? [publicKeyFromSeed(seedA)] : []) };
   test('nonce state moves only on acceptance; archive mode skips replay and timestamp', async () => {
     const nonces = new Map<string, bigint>();
@@ -73,7 +73,7 @@ describe('validation (PROTOCOL.md §3)', () => {
   });
 });
 
-describe('NEG1 / NEGC / NEGR (PROTOCOL.md §8)', () => {
+describe('NEG1 / NEGC / NEGR (docs/protocol.md §8)', () => {
   test('decode limits and the ZOPA commitment', () => {
     assert.equal(decodeNeg1(neg1(-5n)).ok, true);
     assert.equal(decodeNeg1(neg1(5n).slice(0, -1)).ok, false);

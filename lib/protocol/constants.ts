@@ -1,20 +1,20 @@
 /**
- * Protocol and economic constants (0x01 spec §11, PROTOCOL.md). One place for every default.
+ * Protocol and economic constants (0x01 spec §11, docs/protocol.md). One place for every default.
  * USDC amounts are in the token's smallest unit (6 decimals).
  */
 export const PROTOCOL_VERSION = 1;
-/** Largest encoded envelope, bytes (PROTOCOL.md §2). */
+/** Largest encoded envelope, bytes (docs/protocol.md §2). */
 export const MAX_ENVELOPE_BYTES = 65_536;
-/** Allowed clock skew for live envelopes, microseconds (PROTOCOL.md §3). */
+/** Allowed clock skew for live envelopes, microseconds (docs/protocol.md §3). */
 export const TIMESTAMP_TOLERANCE_US = 30_000_000n;
 /** Per-array cap in a BehaviorBatch (spec §8.3). */
 export const MAX_BATCH_ENTRIES = 1_000;
 /** Mesh limits (spec §11). */
 export const MAX_CONNECTIONS = 50;
 export const MAX_MESSAGES_PER_SECOND_PER_PEER = 100;
-/** Reputation fixed point (PROTOCOL.md §7). */
+/** Reputation fixed point (docs/protocol.md §7). */
 export const REPUTATION_ONE = 1_000_000n;
-/** Epochs without a batch after which authoritative scores decay (PROTOCOL.md §7). */
+/** Epochs without a batch after which authoritative scores decay (docs/protocol.md §7). */
 export const DECAY_IDLE_EPOCHS = 6;
 export const DECAY_NUMERATOR = 95n;
 export const DECAY_DENOMINATOR = 100n;

@@ -1,5 +1,5 @@
 /**
- * Hashes and Ed25519 for lib/protocol (PROTOCOL.md §2 signature, §3 payload_hash, §8 NEGC).
+ * Hashes and Ed25519 for lib/protocol (docs/protocol.md §2 signature, §3 payload_hash, §8 NEGC).
  *
  * keccak256: the WASM module of keccak-wasm.ts (one call per hash, lanes in locals), then
  * hash-wasm, then @noble/hashes when WebAssembly is unavailable; both WASM instances are
@@ -32,14 +32,14 @@ try {
   ownKeccak = undefined;
 }
 
-/** Keccak-256 (the original Keccak padding, not SHA3-256), PROTOCOL.md §2–3, §5–6. */
+/** Keccak-256 (the original Keccak padding, not SHA3-256), docs/protocol.md §2–3, §5–6. */
 export function keccak256(bytes: Uint8Array): Uint8Array {
   if (ownKeccak) return ownKeccak.hash(bytes);
   return keccak256HashWasm(bytes);
 }
 
 /**
- * keccak256(bytes) == expected (32 bytes), PROTOCOL.md §3 payload_hash: the digest is compared
+ * keccak256(bytes) == expected (32 bytes), docs/protocol.md §3 payload_hash: the digest is compared
  * where the hasher leaves it, without returning a copy.
  */
 export function keccak256Equals(bytes: Uint8Array, expected: Uint8Array): boolean {
@@ -63,7 +63,7 @@ export function keccak256HashWasm(bytes: Uint8Array): Uint8Array {
 /** keccak256 through @noble/hashes only: for cross-checking the fast path. */
 export const keccak256Noble = (bytes: Uint8Array): Uint8Array => nobleKeccak(bytes);
 
-/** SHA-256 (PROTOCOL.md §8 NEGC commitments). */
+/** SHA-256 (docs/protocol.md §8 NEGC commitments). */
 export function sha256(bytes: Uint8Array): Uint8Array {
   return nobleSha256(bytes);
 }
@@ -202,7 +202,7 @@ export function setEd25519Backend(name: Ed25519Backend['name']): void {
   active = b;
 }
 
-/** RFC 8032 strict, cofactorless Ed25519 verification (PROTOCOL.md §2). Never throws. */
+/** RFC 8032 strict, cofactorless Ed25519 verification (docs/protocol.md §2). Never throws. */
 export function ed25519Verify(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
   return active.verify(signature, message, publicKey);

@@ -1,5 +1,5 @@
 /**
- * Envelope hot path (PROTOCOL.md §1–2): one pass over the encoded bytes that checks the
+ * Envelope hot path (docs/protocol.md §1–2): one pass over the encoded bytes that checks the
  * canonical layout of the fixed 12-item array and reads every field, without cbor-x and
  * without a second encoding. A definite 12-item array whose items have the §2 major types,
  * shortest-form heads, the §2 integer ranges and exact byte-string lengths, filling the input
@@ -141,14 +141,14 @@ export interface ReadEnvelope {
   /** Private copy of the encoded envelope; the envelope's byte fields are views into it. */
   bytes: Uint8Array;
   /**
-   * End of item 9 in `bytes`: the signature preimage (PROTOCOL.md §2) is bytes[0, preimageEnd)
+   * End of item 9 in `bytes`: the signature preimage (docs/protocol.md §2) is bytes[0, preimageEnd)
    * with the 0x8c head replaced by 0x8a (canonical encoding makes items 0..9 identical).
    */
   preimageEnd: number;
 }
 
 /**
- * Strict decode of an encoded envelope's layout and fields (PROTOCOL.md §1–2), or the reason it
+ * Strict decode of an encoded envelope's layout and fields (docs/protocol.md §1–2), or the reason it
  * is not one (same wording as {@link scanEnvelopeLayout}). The size limit and input type are
  * the caller's checks. Never throws on hostile bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * The 0x01 envelope (PROTOCOL.md §2): encode, strict decode, id, signature preimage, signing.
+ * The 0x01 envelope (docs/protocol.md §2): encode, strict decode, id, signature preimage, signing.
  */
 import type { Envelope } from './types';
 import { MAX_ENVELOPE_BYTES, PROTOCOL_VERSION } from './constants';
@@ -42,14 +42,14 @@ function headerItems(e: Envelope): CborValue[] {
 }
 
 /**
- * Signature preimage (PROTOCOL.md §2): canonical CBOR of the first 10 envelope items.
+ * Signature preimage (docs/protocol.md §2): canonical CBOR of the first 10 envelope items.
  * Throws TypeError/RangeError naming the field on a malformed envelope.
  */
 export function signingPreimage(e: Envelope): Uint8Array {
   return encodeCanonical(headerItems(e));
 }
 
-/** Canonical CBOR of an envelope as the 12-item array of PROTOCOL.md §2. Throws on caller misuse. */
+/** Canonical CBOR of an envelope as the 12-item array of docs/protocol.md §2. Throws on caller misuse. */
 export function encodeEnvelope(e: Envelope): Uint8Array {
   const items = headerItems(e);
   assertBytes('payload', e.payload);
@@ -80,7 +80,7 @@ export function envelopeFromItems(v: CborValue): Envelope {
 }
 
 /**
- * Strict decode of an encoded envelope (PROTOCOL.md §1–2): size, canonical CBOR, 12 items,
+ * Strict decode of an encoded envelope (docs/protocol.md §1–2): size, canonical CBOR, 12 items,
  * types, lengths and integer ranges. Never throws.
  */
 export function decodeEnvelope(bytes: Uint8Array): DecodeEnvelopeResult {
@@ -96,7 +96,7 @@ export function decodeEnvelope(bytes: Uint8Array): DecodeEnvelopeResult {
   return { ok: true, envelope: r.envelope };
 }
 
-/** Envelope id (PROTOCOL.md §3): keccak256 of the whole encoded envelope. */
+/** Envelope id (docs/protocol.md §3): keccak256 of the whole encoded envelope. */
 export function envelopeId(bytes: Uint8Array): Uint8Array {
   assertBytes('bytes', bytes);
   return keccak256(bytes);
@@ -108,7 +108,7 @@ export function signEnvelope(e: Envelope, secretKey: Uint8Array): Envelope {
   return { ...e, signature: ed25519Sign(signingPreimage(e), secretKey) };
 }
 
-/** True when `e.signature` verifies under `publicKey` (RFC 8032 strict, PROTOCOL.md §2). Never throws. */
+/** True when `e.signature` verifies under `publicKey` (RFC 8032 strict, docs/protocol.md §2). Never throws. */
 export function verifyEnvelopeSignature(e: Envelope, publicKey: Uint8Array): boolean {
   try {
     return ed25519Verify(e.signature, signingPreimage(e), publicKey);
@@ -138,7 +138,7 @@ export interface BuildEnvelopeResult {
 }
 
 /**
- * Builds, hashes and signs an envelope (PROTOCOL.md §2): payload_hash = keccak256(payload),
+ * Builds, hashes and signs an envelope (docs/protocol.md §2): payload_hash = keccak256(payload),
  * payload_len = its length, signature over the preimage with the 32-byte Ed25519 seed.
  */
 export function buildEnvelope(params: BuildEnvelopeParams, secretKey: Uint8Array): BuildEnvelopeResult {

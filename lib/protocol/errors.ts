@@ -1,5 +1,5 @@
 /**
- * Typed errors of lib/protocol (STYLE.md "Typed errors"). Hostile bytes never throw: they
+ * Typed errors of lib/protocol. Hostile bytes never throw: they
  * return `{ ok: false, reason }`. These errors are for caller misuse and internal decode paths.
  */
 
@@ -9,7 +9,7 @@ export class ProtocolError extends Error {
 }
 
 /**
- * Bytes that are not the canonical encoding PROTOCOL.md §1 requires. Thrown only inside
+ * Bytes that are not the canonical encoding docs/protocol.md §1 requires. Thrown only inside
  * decoders and caught at their boundary, where it becomes `{ ok: false, reason: 'decode' }`.
  */
 export class DecodeError extends ProtocolError {

@@ -23,7 +23,7 @@ const envelopeArb: fc.Arbitrary<Envelope> = fc.record({
 });
 const plain = (e: Envelope) => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, v instanceof Uint8Array ? toHex(v) : v]));
 
-describe('envelope hot path (PROTOCOL.md §1–3)', () => {
+describe('envelope hot path (docs/protocol.md §1–3)', () => {
   test('one-pass reader gives the generic decode values, and the preimage bytes', () => {
     fc.assert(fc.property(envelopeArb, (e) => {
       const enc = encodeEnvelope(e);
@@ -93,7 +93,7 @@ describe('envelope hot path (PROTOCOL.md §1–3)', () => {
   });
 });
 
-describe('keccak256 backends agree (PROTOCOL.md §2–3)', () => {
+describe('keccak256 backends agree (docs/protocol.md §2–3)', () => {
   test('own WASM = hash-wasm = @noble/hashes around every block edge and for large inputs', () => {
     const lengths = [...Array.from({ length: 700 }, (_, i) => i), 65_535, 65_536, 195_839, 195_840, 195_841, 400_001];
     for (const n of lengths) {

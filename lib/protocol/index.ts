@@ -1,5 +1,5 @@
 /**
- * lib/protocol: the pure 0x01 / NEG1 / receipt core (PROTOCOL.md). See README.md for the API map.
+ * lib/protocol: the pure 0x01 / NEG1 / receipt core (docs/protocol.md). See README.md for the API map.
  */
 export * from './types';
 export * from './constants';

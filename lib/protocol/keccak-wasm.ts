@@ -1,5 +1,5 @@
 /**
- * Keccak-256 (PROTOCOL.md §2–3, §5–6: original Keccak padding 0x01, not SHA3's 0x06) as a
+ * Keccak-256 (docs/protocol.md §2–3, §5–6: original Keccak padding 0x01, not SHA3's 0x06) as a
  * small WebAssembly module generated here, byte by byte, at load: no binary blob, no build
  * step. The 25 lanes live in i64 locals for a whole absorb (theta, rho+pi, chi, iota unrolled;
  * 24 rounds looped), so a 300-byte payload is one call from JS and three permutations.

@@ -1,5 +1,5 @@
 /**
- * Log entries and the merkle tree over an agent's epoch log (PROTOCOL.md §5).
+ * Log entries and the merkle tree over an agent's epoch log (docs/protocol.md §5).
  */
 import type { Envelope } from './types';
 import { MsgType } from './types';
@@ -13,7 +13,7 @@ const EMPTY = new Uint8Array(0);
 const ZERO32 = new Uint8Array(32);
 
 /**
- * Canonical CBOR of the log entry of `e` (PROTOCOL.md §5): the envelope array with the
+ * Canonical CBOR of the log entry of `e` (docs/protocol.md §5): the envelope array with the
  * payload replaced by an empty byte string, except FEEDBACK and NOTARIZE_BID, which keep it.
  */
 export function logEntryOf(e: Envelope): Uint8Array {
@@ -31,7 +31,7 @@ export function logEntryOf(e: Envelope): Uint8Array {
   );
 }
 
-/** Merkle leaf (PROTOCOL.md §5): keccak256 of the log entry's canonical CBOR. */
+/** Merkle leaf (docs/protocol.md §5): keccak256 of the log entry's canonical CBOR. */
 export function leafHash(entryBytes: Uint8Array): Uint8Array {
   assertBytes('entryBytes', entryBytes);
   return keccak256(entryBytes);
@@ -63,7 +63,7 @@ function checkLeaves(leaves: Uint8Array[]): void {
 }
 
 /**
- * Merkle root over leaves in log order (PROTOCOL.md §5): right-padded with zero hashes to a
+ * Merkle root over leaves in log order (docs/protocol.md §5): right-padded with zero hashes to a
  * power of two; 0 leaves give 32 zero bytes, 1 leaf gives the leaf.
  */
 export function merkleRoot(leaves: Uint8Array[]): Uint8Array {
@@ -73,7 +73,7 @@ export function merkleRoot(leaves: Uint8Array[]): Uint8Array {
   return lv[lv.length - 1][0].slice();
 }
 
-/** An inclusion proof (PROTOCOL.md §5): leaf index and sibling hashes from the leaf row up. */
+/** An inclusion proof (docs/protocol.md §5): leaf index and sibling hashes from the leaf row up. */
 export interface MerkleProof {
   index: number;
   siblings: Uint8Array[];
@@ -95,7 +95,7 @@ export function merkleProof(leaves: Uint8Array[], index: number): MerkleProof {
   return { index, siblings };
 }
 
-/** True when `proof` places `leaf` under `root` (PROTOCOL.md §5). Never throws. */
+/** True when `proof` places `leaf` under `root` (docs/protocol.md §5). Never throws. */
 export function verifyMerkleProof(leaf: Uint8Array, proof: MerkleProof, root: Uint8Array): boolean {
   try {
     if (!(leaf instanceof Uint8Array) || leaf.length !== 32 || !(root instanceof Uint8Array)) return false;

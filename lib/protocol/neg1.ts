@@ -1,5 +1,5 @@
 /**
- * Negotiation payloads (PROTOCOL.md §8): NEG1 offers, NEGC sealed reservation commitments,
+ * Negotiation payloads (docs/protocol.md §8): NEG1 offers, NEGC sealed reservation commitments,
  * NEGR reveals, and the ZOPA commitment check. Decoders never throw.
  */
 import {
@@ -19,7 +19,7 @@ export const Neg1Reason = {
   PRICE: 4, TIMEOUT: 5, ABORT: 6,
 } as const;
 
-/** A NEG1 payload (PROTOCOL.md §8). */
+/** A NEG1 payload (docs/protocol.md §8). */
 export interface Neg1Payload {
   /** Price in the token's smallest unit, int128 range. */
   bidValue: bigint;
@@ -58,7 +58,7 @@ function checkRange(name: string, v: number | bigint, min: bigint, max: bigint):
   if (b < min || b > max) throw new RangeError(`${name} must be in ${min}..${max}, got ${b}`);
 }
 
-/** Encodes a NEG1 payload, including the 4-byte 'NEG1' prefix (PROTOCOL.md §8). */
+/** Encodes a NEG1 payload, including the 4-byte 'NEG1' prefix (docs/protocol.md §8). */
 export function encodeNeg1(p: Neg1Payload): Uint8Array {
   checkRange('bidValue', p.bidValue, I128_MIN, I128_MAX);
   assertBytes('tokenMint', p.tokenMint, 32);
@@ -113,13 +113,13 @@ function guard<T>(f: () => T): NegResult<T> {
   }
 }
 
-/** Decodes a NEG1 payload (prefix included), strict canonical CBOR (PROTOCOL.md §1, §8). Never throws. */
+/** Decodes a NEG1 payload (prefix included), strict canonical CBOR (docs/protocol.md §1, §8). Never throws. */
 export function decodeNeg1(bytes: Uint8Array): NegResult<Neg1Payload> {
   if (!(bytes instanceof Uint8Array) || !hasPrefix(bytes, NEG1_PREFIX)) return { ok: false, detail: "missing 'NEG1' prefix" };
   return guard(() => neg1FromCbor(decodeCanonical(bytes.subarray(4))));
 }
 
-/** 16-byte big-endian two's complement of an int128 (PROTOCOL.md §8 NEGC). */
+/** 16-byte big-endian two's complement of an int128 (docs/protocol.md §8 NEGC). */
 export function int128ToBytes(v: bigint): Uint8Array {
   checkRange('price', v, I128_MIN, I128_MAX);
   let u = BigInt.asUintN(128, v);
@@ -128,13 +128,13 @@ export function int128ToBytes(v: bigint): Uint8Array {
   return out;
 }
 
-/** Reservation price commitment: SHA-256(price as int128 BE || 32-byte salt) (PROTOCOL.md §8). */
+/** Reservation price commitment: SHA-256(price as int128 BE || 32-byte salt) (docs/protocol.md §8). */
 export function makeReservationCommitment(price: bigint, salt: Uint8Array): Uint8Array {
   assertBytes('salt', salt, 32);
   return sha256(concatBytes(int128ToBytes(price), salt));
 }
 
-/** NEGC payload: 'NEGC' + bstr(32) commitment (PROTOCOL.md §8). */
+/** NEGC payload: 'NEGC' + bstr(32) commitment (docs/protocol.md §8). */
 export function encodeNegCommit(commitment: Uint8Array): Uint8Array {
   assertBytes('commitment', commitment, 32);
   return concatBytes(NEGC_PREFIX, encodeCanonical(commitment));
@@ -146,13 +146,13 @@ export function decodeNegCommit(bytes: Uint8Array): NegResult<Uint8Array> {
   return guard(() => asBytes(decodeCanonical(bytes.subarray(4)), 'commitment', 32));
 }
 
-/** A revealed reservation price (NEGR, PROTOCOL.md §8). */
+/** A revealed reservation price (NEGR, docs/protocol.md §8). */
 export interface NegReveal {
   price: bigint;
   salt: Uint8Array;
 }
 
-/** NEGR payload: 'NEGR' + [price int, salt bstr(32)] (PROTOCOL.md §8). */
+/** NEGR payload: 'NEGR' + [price int, salt bstr(32)] (docs/protocol.md §8). */
 export function encodeNegReveal(r: NegReveal): Uint8Array {
   checkRange('price', r.price, I128_MIN, I128_MAX);
   assertBytes('salt', r.salt, 32);
@@ -168,7 +168,7 @@ export function decodeNegReveal(bytes: Uint8Array): NegResult<NegReveal> {
   });
 }
 
-/** True when `reveal` opens `commitment` (PROTOCOL.md §8 sealed-bid ZOPA). Never throws. */
+/** True when `reveal` opens `commitment` (docs/protocol.md §8 sealed-bid ZOPA). Never throws. */
 export function checkZopaCommitment(commitment: Uint8Array, reveal: NegReveal): boolean {
   try {
     return bytesEqual(makeReservationCommitment(reveal.price, reveal.salt), commitment);
@@ -177,7 +177,7 @@ export function checkZopaCommitment(commitment: Uint8Array, reveal: NegReveal): 
   }
 }
 
-/** A PROPOSE/COUNTER/ACCEPT/REJECT payload classified by its format hint (PROTOCOL.md §8). */
+/** A PROPOSE/COUNTER/ACCEPT/REJECT payload classified by its format hint (docs/protocol.md §8). */
 export type NegotiationPayload =
   | { kind: 'neg1'; neg1: Neg1Payload }
   | { kind: 'negc'; commitment: Uint8Array }

@@ -1,5 +1,5 @@
 /**
- * Protocol-defined payloads with fixed binary layouts (PROTOCOL.md §4): FEEDBACK (0x0B) and
+ * Protocol-defined payloads with fixed binary layouts (docs/protocol.md §4): FEEDBACK (0x0B) and
  * NOTARIZE_BID (0x08). Decoders never throw; encoders throw on caller misuse.
  */
 import { assertBytes } from './errors';
@@ -7,7 +7,7 @@ import { assertBytes } from './errors';
 /** Result of a payload decoder: the value or why the bytes do not parse. */
 export type PayloadResult<T> = { ok: true; value: T } | { ok: false; detail: string };
 
-/** FEEDBACK payload (PROTOCOL.md §4), exactly 52 bytes. */
+/** FEEDBACK payload (docs/protocol.md §4), exactly 52 bytes. */
 export interface FeedbackPayload {
   conversationId: Uint8Array;
   targetAgent: Uint8Array;
@@ -27,7 +27,7 @@ function checkIntRange(name: string, v: number, min: number, max: number): void 
   if (v < min || v > max) throw new RangeError(`${name} must be in ${min}..${max}, got ${v}`);
 }
 
-/** Encodes a FEEDBACK payload (PROTOCOL.md §4). */
+/** Encodes a FEEDBACK payload (docs/protocol.md §4). */
 export function encodeFeedback(p: FeedbackPayload): Uint8Array {
   assertBytes('conversationId', p.conversationId, 16);
   assertBytes('targetAgent', p.targetAgent, 32);
@@ -45,7 +45,7 @@ export function encodeFeedback(p: FeedbackPayload): Uint8Array {
   return out;
 }
 
-/** Decodes a FEEDBACK payload (PROTOCOL.md §4). Never throws. */
+/** Decodes a FEEDBACK payload (docs/protocol.md §4). Never throws. */
 export function decodeFeedback(bytes: Uint8Array): PayloadResult<FeedbackPayload> {
   if (!(bytes instanceof Uint8Array) || bytes.length !== FEEDBACK_LEN) {
     return { ok: false, detail: `FEEDBACK must be ${FEEDBACK_LEN} bytes` };
@@ -68,7 +68,7 @@ export function decodeFeedback(bytes: Uint8Array): PayloadResult<FeedbackPayload
   };
 }
 
-/** NOTARIZE_BID payload (PROTOCOL.md §4). */
+/** NOTARIZE_BID payload (docs/protocol.md §4). */
 export interface NotarizeBidPayload {
   /** 0 participant request, 1 notary offer */
   bidType: number;
@@ -79,7 +79,7 @@ export interface NotarizeBidPayload {
 
 export const NOTARIZE_BID_MIN_LEN = 17;
 
-/** Encodes a NOTARIZE_BID payload (PROTOCOL.md §4). */
+/** Encodes a NOTARIZE_BID payload (docs/protocol.md §4). */
 export function encodeNotarizeBid(p: NotarizeBidPayload): Uint8Array {
   checkIntRange('bidType', p.bidType, 0, 1);
   assertBytes('conversationId', p.conversationId, 16);
@@ -91,7 +91,7 @@ export function encodeNotarizeBid(p: NotarizeBidPayload): Uint8Array {
   return out;
 }
 
-/** Decodes a NOTARIZE_BID payload (PROTOCOL.md §4). Never throws. */
+/** Decodes a NOTARIZE_BID payload (docs/protocol.md §4). Never throws. */
 export function decodeNotarizeBid(bytes: Uint8Array): PayloadResult<NotarizeBidPayload> {
   if (!(bytes instanceof Uint8Array) || bytes.length < NOTARIZE_BID_MIN_LEN) {
     return { ok: false, detail: `NOTARIZE_BID must be at least ${NOTARIZE_BID_MIN_LEN} bytes` };

@@ -1,5 +1,5 @@
 /**
- * Handshake receipt: a portable bundle of one conversation (PROTOCOL.md §2, §5, §8) that
+ * Handshake receipt: a portable bundle of one conversation (docs/protocol.md §2, §5, §8) that
  * anyone can check offline. Bytes: canonical CBOR
  * `[1, conversation_id, [[agent_id, [key, ...]], ...], [envelope or log entry, ...]]`.
  */
@@ -13,7 +13,7 @@ import { bytesEqual, toHex } from './hex';
 import { decodeNeg1 } from './neg1';
 import { decodeFeedback } from './payloads';
 
-/** A party and its signer keys (owner and delegates, PROTOCOL.md §2 "Signer"). */
+/** A party and its signer keys (owner and delegates, docs/protocol.md §2 "Signer"). */
 export interface ReceiptParty { agentId: Uint8Array; keys: Uint8Array[] }
 
 /** A receipt: the conversation's envelopes (full, or as log entries with payload elided). */

@@ -1,12 +1,12 @@
 /**
- * Reputation arithmetic (PROTOCOL.md §7): exact int64 fixed point (ONE = 1,000,000), the
+ * Reputation arithmetic (docs/protocol.md §7): exact int64 fixed point (ONE = 1,000,000), the
  * real-time gossip fold, the epoch decay and the authoritative fold from batches.
  */
 import { DECAY_DENOMINATOR, DECAY_IDLE_EPOCHS, DECAY_NUMERATOR, REPUTATION_ONE } from './constants';
 import type { BehaviorBatch, FeedbackEvent } from './batch';
 import { compareBytes } from './order';
 
-/** One agent's reputation vector (PROTOCOL.md §7). All values exact integers. */
+/** One agent's reputation vector (docs/protocol.md §7). All values exact integers. */
 export interface ReputationState {
   reliabilityScore: bigint;
   cooperationIndex: bigint;
@@ -64,12 +64,12 @@ function foldOne(state: ReputationState, fb: FeedbackInput, countDispute: boolea
   return next;
 }
 
-/** Real-time gossip fold of one FEEDBACK aimed at the agent (PROTOCOL.md §7). Returns a new state. */
+/** Real-time gossip fold of one FEEDBACK aimed at the agent (docs/protocol.md §7). Returns a new state. */
 export function applyFeedback(state: ReputationState, fb: FeedbackInput): ReputationState {
   return foldOne(state, fb, true);
 }
 
-/** One idle-epoch decay (PROTOCOL.md §7): reliability and cooperation × 95 / 100, truncated. */
+/** One idle-epoch decay (docs/protocol.md §7): reliability and cooperation × 95 / 100, truncated. */
 export function applyEpochDecay(state: ReputationState): ReputationState {
   return {
     ...state,
@@ -100,7 +100,7 @@ export interface FoldBatchesParams {
 export const MAX_FOLD_EPOCHS = 10_000_000n;
 
 /**
- * Authoritative fold (PROTOCOL.md §7): per epoch, the batch feedback events in
+ * Authoritative fold (docs/protocol.md §7): per epoch, the batch feedback events in
  * (slot, conversation_id, from_agent) order, disputes summed from `disputes`, then the decay at
  * the end of every epoch closing a run of DECAY_IDLE_EPOCHS epochs without a batch.
  */

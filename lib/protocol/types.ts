@@ -1,8 +1,8 @@
 /**
- * Shared protocol types (PROTOCOL.md §2–3). Every part of the observatory speaks these.
+ * Shared protocol types (docs/protocol.md §2–3). Every part of the observatory speaks these.
  */
 
-/** Message types, spec §5.3 (PROTOCOL.md §2: 0x01..0x0D). */
+/** Message types, spec §5.3 (docs/protocol.md §2: 0x01..0x0D). */
 export const MsgType = {
   ADVERTISE: 0x01,
   DISCOVER: 0x02,
@@ -21,7 +21,7 @@ export const MsgType = {
 export type MsgTypeName = keyof typeof MsgType;
 export type MsgTypeCode = (typeof MsgType)[MsgTypeName];
 
-/** A decoded envelope (PROTOCOL.md §2). Integers that may exceed 2^53 are bigint. */
+/** A decoded envelope (docs/protocol.md §2). Integers that may exceed 2^53 are bigint. */
 export interface Envelope {
   version: number;
   msgType: number;
@@ -44,7 +44,7 @@ export interface Envelope {
   signature: Uint8Array;
 }
 
-/** Validation reason codes, in check order (PROTOCOL.md §3). */
+/** Validation reason codes, in check order (docs/protocol.md §3). */
 export const REASON_CODES = [
   'decode',
   'version',
@@ -64,7 +64,7 @@ export type ValidationResult =
   | { ok: false; reason: ReasonCode; detail?: string };
 
 /**
- * Signer registry (PROTOCOL.md §2 "Signer"): agent id → Ed25519 public keys allowed to sign
+ * Signer registry (docs/protocol.md §2 "Signer"): agent id → Ed25519 public keys allowed to sign
  * for it (identity owner and delegates). Implementations live outside lib/protocol
  * (local table, chain-backed). Returns an empty list for an unknown agent.
  */

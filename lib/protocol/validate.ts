@@ -1,5 +1,5 @@
 /**
- * Envelope validation (PROTOCOL.md §3): the checks in order, first failure is the reason.
+ * Envelope validation (docs/protocol.md §3): the checks in order, first failure is the reason.
  * Hostile bytes never throw; caller misuse (missing live-mode state) throws TypeError.
  */
 import type { ValidateParams, ValidationResult } from './types';
@@ -11,7 +11,7 @@ import { ed25519Verify, keccak256, keccak256Equals } from './crypto';
 import { toHex } from './hex';
 import { decodeFeedback, decodeNotarizeBid } from './payloads';
 
-/** A synchronous signer registry (PROTOCOL.md §2 "Signer"). */
+/** A synchronous signer registry (docs/protocol.md §2 "Signer"). */
 export interface SyncSignerRegistry {
   keysFor(agentId: Uint8Array): readonly Uint8Array[];
 }
@@ -104,7 +104,7 @@ function stage3(r: ReadEnvelope, verified: boolean, params: ValidateParams | Val
 }
 
 /**
- * Validates encoded envelope bytes (PROTOCOL.md §3) in live or archive mode. Live mode needs
+ * Validates encoded envelope bytes (docs/protocol.md §3) in live or archive mode. Live mode needs
  * `nonces` and `nowUs`; the nonce state is updated only when the envelope is accepted.
  * Archive mode skips `replay` and `timestamp` (deduplicate by the returned id instead).
  */

@@ -18,7 +18,7 @@ function load(name: string): unknown {
   return JSON.parse(text);
 }
 
-describe('PROTOCOL.md vectors (lib/protocol/vectors)', () => {
+describe('docs/protocol.md vectors (lib/protocol/vectors)', () => {
   for (const [file, kind] of Object.entries(FILES)) {
     test(`${file}: every vector passes`, () => {
       const r = runVectorFile(load(file));

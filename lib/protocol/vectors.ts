@@ -1,5 +1,5 @@
 /**
- * Runs PROTOCOL.md test vectors (format of vectors/README.md) against this library. Pure:
+ * Runs docs/protocol.md test vectors (format of vectors/README.md) against this library. Pure:
  * takes parsed JSON, returns per-case results; tests and scripts/run-vectors.ts do the I/O.
  */
 import { validateEnvelopeSync } from './validate';

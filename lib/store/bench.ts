@@ -1,8 +1,8 @@
 /**
  * `npm run bench:store`: committed envelopes/s through the ingest queue (batch 500) on file
  * PGlite and, when DATABASE_URL / TEST_DATABASE_URL (or the local default) answers, on Postgres.
- * Targets (issue 3 "bench:ingest"): the observer must commit ≥ 0.6 × the one-core envelope check
- * rate (~14,000–23,000/s, ENVIRONMENT.md), so the store alone must sustain well above 10,000/s
+ * Targets: the observer must commit ≥ 0.6 × the one-core envelope check
+ * rate (~14,000–23,000/s, docs/architecture.md), so the store alone must sustain well above 10,000/s
  * on Postgres (goal 20,000/s). Mix (as before): 50 % broadcast, 50 % bilateral negotiation messages over 200
  * agents and 2,000 conversations, ~550-byte envelopes (~1 KB rows before the payload moved into raw only), so every derived upsert is exercised.
  * Each configuration runs REPEATS times on fresh envelopes; the median is the figure (this

@@ -1,6 +1,6 @@
 /// <reference path="./pg-copy-streams.d.ts" />
 /**
- * One small driver layer over the two databases the store runs on (DESIGN.md "Embedded
+ * One small driver layer over the two databases the store runs on (docs/architecture.md "Embedded
  * defaults"): embedded PGlite (file-backed, one process) and a Postgres server through `pg`.
  * The ingest hot path and aggregates use it with raw SQL; Prisma's client and schema engine
  * share the same connection (PGlite instance or pg pool) through their driver adapters.

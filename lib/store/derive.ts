@@ -1,5 +1,5 @@
 /**
- * Conversation stages (spec §6 flows) by msg type (PROTOCOL.md §2 msg_type). The ingest SQL
+ * Conversation stages (spec §6 flows) by msg type (docs/protocol.md §2 msg_type). The ingest SQL
  * (ingest.ts) derives a conversation's state and outcome from the highest rank it has reached,
  * with CASE expressions generated from this table.
  */

@@ -1,7 +1,7 @@
 /**
  * Derived rows (agents, conversations, pairs, feedback, bids, per-type counters) are exact
  * whatever the batching: overlapping re-ingest and concurrent writers give the same tables, row
- * for row, as one ingest of the same envelopes (issue 3 "Ingest is batched and idempotent";
+ * for row, as one ingest of the same envelopes (ingest is batched and idempotent;
  * ingest.ts). The reference is an in-memory PGlite store fed in one batch.
  */
 import { describe, test, before, after } from 'node:test';

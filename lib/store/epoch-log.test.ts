@@ -1,4 +1,4 @@
-// Uploaded epoch logs (issue 5): save is idempotent, a different log replaces the stored one
+// Uploaded epoch logs: save is idempotent, a different log replaces the stored one
 // until the batch is verified, reads return envelopes in position order. PGlite always; Postgres
 // with TEST_DATABASE_URL.
 import { describe, test } from 'node:test';

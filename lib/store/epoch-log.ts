@@ -1,6 +1,6 @@
 /**
- * Uploaded epoch logs (issue 5 "a batch ... whose root does not match the agent's uploaded log is
- * flagged"): the ordered envelope ids an agent says its epoch batch commits to (PROTOCOL.md §5
+ * Uploaded epoch logs (a batch whose root does not match the agent's uploaded log is flagged):
+ * the ordered envelope ids an agent says its epoch batch commits to (docs/protocol.md §5
  * log order), one row per position. The envelopes themselves are ingested like any upload and
  * read back from `envelope` by id.
  *

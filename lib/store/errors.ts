@@ -1,5 +1,5 @@
 /**
- * Typed errors of lib/store (STYLE.md "Typed errors"). One base with `cause` and an explicit name.
+ * Typed errors of lib/store. One base with `cause` and an explicit name.
  */
 
 /** Base error of the store: database, migration or schema-engine failures. */

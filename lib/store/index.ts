@@ -1,5 +1,5 @@
 /**
- * lib/store: the observatory's database (issue 3 "Store", issue 5 chain tables).
+ * lib/store: the observatory's database.
  * Only this folder imports Prisma, pg and PGlite (CONVENTIONS.md).
  */
 import 'server-only';

@@ -1,5 +1,5 @@
 /**
- * The ingest hot path (issue 3 "Ingest is batched and idempotent"). Per batch, one statement
+ * The ingest hot path. Per batch, one statement
  * inserts the envelopes with `ON CONFLICT (id) DO NOTHING RETURNING id` and derives agents,
  * conversations, pairs, FEEDBACK and NOTARIZE_BID rows and per-type counters set-based from
  * exactly the rows it inserted. On Postgres the batch travels as binary array parameters of that

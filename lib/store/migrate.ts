@@ -1,6 +1,6 @@
 /**
  * Applies prisma/migrations at start with Prisma's schema engine (WASM, offline), recording
- * them in `_prisma_migrations` exactly as `prisma migrate deploy` does (issue 3 "Store").
+ * them in `_prisma_migrations` exactly as `prisma migrate deploy` does.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

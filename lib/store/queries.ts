@@ -1,5 +1,5 @@
 /**
- * Read queries for the pages and REST routes (issue 3 "Pages", 0x01 spec §9). Raw SQL with
+ * Read queries for the pages and REST routes (0x01 spec §9). Raw SQL with
  * 64-bit columns cast to text, because PGlite returns int8 as a JS number (lossy past 2^53).
  */
 import { decodeEnvelope } from '../protocol/envelope';
@@ -20,7 +20,7 @@ const ENVELOPE_COLS = `id, seq::text AS seq, version, msg_type, sender, recipien
 type Row = Record<string, unknown>;
 
 /**
- * The payload inside a stored envelope's raw bytes (PROTOCOL.md §2: item 10, followed by the
+ * The payload inside a stored envelope's raw bytes (docs/protocol.md §2: item 10, followed by the
  * 64-byte signature, canonical CBOR so `0x58 0x40` + 64 bytes end the array). Falls back to a
  * full decode if the bytes do not end that way.
  */

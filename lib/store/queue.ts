@@ -1,5 +1,5 @@
 /**
- * Write-behind ingest queue (issue 3 "Ingest is batched"): many `push` calls coalesce into one
+ * Write-behind ingest queue: many `push` calls coalesce into one
  * multi-row transaction of at most `maxBatch` envelopes, sent when full or `maxDelayMs` after
  * the first item waits. Each push resolves once its batch is committed, telling whether this
  * item was new (only new ones go to the live feed).

@@ -1,5 +1,5 @@
 /**
- * The binary form of an ingest batch (issue 3 "Ingest is batched"). One column list, two
+ * The binary form of an ingest batch. One column list, two
  * encodings of the same values, both binary (bytea as it is: no hex, no array literals; integers
  * big-endian):
  * - `encodeStage`: a PostgreSQL "COPY … (FORMAT binary)" stream for the session's staging table

@@ -1,5 +1,5 @@
 /**
- * `openStore`: the observatory's database (issue 3 "Store", DESIGN.md "Embedded defaults").
+ * `openStore`: the observatory's database (docs/architecture.md "Embedded defaults").
  * Embedded PGlite in `.data/pglite` by default, a Postgres server for `postgres://…`; migrations
  * applied at start with Prisma's schema engine; repositories over raw SQL (hot paths) and the
  * generated Prisma client (registry, reputation).
@@ -135,7 +135,7 @@ export async function openStore(params: OpenStoreParams = {}) {
       await prisma.reputationState.upsert({ where: { agentId_kind: { agentId: data.agentId, kind: row.kind } }, create: data, update: data });
     }),
 
-    /** Adds a signer key for an agent (idempotent by agent + key). PROTOCOL.md §2 "Signer". */
+    /** Adds a signer key for an agent (idempotent by agent + key). docs/protocol.md §2 "Signer". */
     registerSignerKey: (k: { agentId: Uint8Array; publicKey: Uint8Array; role?: 'owner' | 'delegate'; source?: 'local' | 'chain' }) => live(async () => {
       if (!(k.agentId instanceof Uint8Array) || k.agentId.length !== 32) throw new TypeError('agentId must be 32 bytes');
       if (!(k.publicKey instanceof Uint8Array) || k.publicKey.length !== 32) throw new TypeError('publicKey must be 32 bytes');
@@ -152,7 +152,7 @@ export async function openStore(params: OpenStoreParams = {}) {
       return rows.map((r) => new Uint8Array(r.publicKey));
     }),
 
-    // Chain tables (issue 5).
+    // Chain tables.
     upsertStake: (s: chain.StakeInput) => live(() => chain.upsertStake(db, s)),
     upsertLease: (l: chain.LeaseInput) => live(() => chain.upsertLease(db, l)),
     upsertBatch: (b: chain.BatchInput) => live(() => chain.upsertBatch(db, b)),
@@ -169,7 +169,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     /** Every stored chain event key (signature, index, name) in slot order. */
     chainEventKeys: () => live(() => chainEventKeys(db)),
     /**
-     * Runs one chain-indexer step in one transaction (issue 5 "indexer lag"): every row and
+     * Runs one chain-indexer step in one transaction: every row and
      * event write of the step commits once. Postgres: `synchronous_commit = off` for this
      * transaction only; the indexer replays from its cursors, so a commit lost in a crash is
      * re-applied (writes are idempotent) and the cursors never pass what was lost (WAL order).

@@ -1,15 +1,15 @@
 /**
- * Public shapes of lib/store (issue 3 "Store", issue 5 chain tables).
+ * Public shapes of lib/store.
  * Byte fields are Uint8Array; 64-bit protocol integers are bigint.
  */
 import type { Envelope } from '../protocol/types';
 import type { ReputationState } from '../protocol/reputation';
 
-/** Where an envelope came from (issue 3: gossip, stream, upload). */
+/** Where an envelope came from (gossip, stream or upload). */
 export type EnvelopeSource = 'gossip' | 'stream' | 'upload';
 export const ENVELOPE_SOURCES: readonly EnvelopeSource[] = ['gossip', 'stream', 'upload'];
 
-/** One validated envelope to store. `id` = keccak256(raw) (PROTOCOL.md §3). */
+/** One validated envelope to store. `id` = keccak256(raw) (docs/protocol.md §3). */
 export interface IngestItem {
   id: Uint8Array;
   envelope: Envelope;
@@ -51,7 +51,7 @@ export interface RecentEnvelopesParams {
   conversation?: Uint8Array;
 }
 
-/** A dropped envelope (PROTOCOL.md §3 reason codes, or a mesh limit such as `rate_limit`). */
+/** A dropped envelope (docs/protocol.md §3 reason codes, or a mesh limit such as `rate_limit`). */
 export interface DropRecord {
   reason: string;
   peer?: string;
@@ -119,7 +119,7 @@ export interface ConversationGraph {
   edges: GraphEdge[];
 }
 
-/** Reputation vector (PROTOCOL.md §7); `kind` gossip = live fold, batch = authoritative. */
+/** Reputation vector (docs/protocol.md §7); `kind` gossip = live fold, batch = authoritative. */
 export interface ReputationRow extends ReputationState {
   agentId: Uint8Array;
   kind: 'gossip' | 'batch';

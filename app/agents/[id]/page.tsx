@@ -17,7 +17,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: `Agent ${shortHex((await params).id)}` };
 }
 
-/** Fixed point ONE = 1,000,000 (PROTOCOL.md §7) shown as a signed decimal. */
+/** Fixed point ONE = 1,000,000 (docs/protocol.md §7) shown as a signed decimal. */
 function fixed(v: string): string {
   const n = Number(v) / 1_000_000;
   return Number.isFinite(n) ? n.toFixed(3) : v;

@@ -1,5 +1,5 @@
 /**
- * GET /api/batches?agent=&epoch=&status=&limit= (0x01 spec §9; issue 5 "REST"): historical
+ * GET /api/batches?agent=&epoch=&status=&limit= (0x01 spec §9): historical
  * BehaviorBatches per agent and epoch as the chain indexer stored them, newest epoch first, with
  * their verification against the uploaded log (verified / mismatch / unverified).
  */

@@ -1,5 +1,5 @@
 /**
- * GET /api/challenges?agent=&status= (0x01 spec §9; issue 5 "REST"): challenges of batches with
+ * GET /api/challenges?agent=&status= (0x01 spec §9): challenges of batches with
  * their transitions (pending → upheld / rejected / void / expired), oldest first.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * POST /api/ingest/envelopes (issue 3): an agent uploads its bilateral envelopes as one CBOR
+ * POST /api/ingest/envelopes: an agent uploads its bilateral envelopes as one CBOR
  * array of byte strings (Content-Type application/cbor). Archive-mode validation and storage are
  * the observer's (ingestUpload); this route only bounds the body: 413 past the cap, read without
  * buffering more than the cap. Response: `{ results: UploadItemResult[] }`, or `{ error }` with

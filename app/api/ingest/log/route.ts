@@ -1,5 +1,5 @@
 /**
- * POST /api/ingest/log (issue 5): an agent uploads the epoch log its on-chain batch commits to,
+ * POST /api/ingest/log: an agent uploads the epoch log its on-chain batch commits to,
  * CBOR `[agent_id bstr(32), epoch uint, [envelope bstr, ...]]` (Content-Type application/cbor).
  * Checks, ingest and storage are lib/observer/log-upload.ts over the running observatory's
  * upload path and store; this route only bounds the body (413 past the cap, read without

@@ -1,5 +1,5 @@
 /**
- * GET /api/reputation/{agent} (0x01 spec §9; PROTOCOL.md §7; issue 5 "REST"): the agent's
+ * GET /api/reputation/{agent} (0x01 spec §9; docs/protocol.md §7): the agent's
  * reputation as the gossip fold keeps it and as the authoritative fold over its verified
  * batches computes it, side by side, with the batches that went into the latter.
  */
