@@ -11,7 +11,8 @@ import { validateEnvelopeSync } from '../protocol/validate';
 import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
 import { ChainDuties, type PublishedBatch } from './chain-duties';
 import { AgentLog } from './agent-log';
-import { encodeCanonical, decodeCanonical } from '../protocol/cbor';
+import { encodeCanonical } from '../protocol/cbor';
+import { concat, encodeBeacon, parseBeacon, u64 } from './beacon';
 import { sha256, keccak256 } from '../protocol/crypto';
 import { fromHex, toHex } from '../protocol/hex';
 import { newDeal, step, notaryOffer, notaryVerdicts, type DealEvent, type DealState, type Outgoing } from './scenario';
@@ -283,7 +284,7 @@ export class DemoAgent {
 
   async #beacon(): Promise<void> {
     if (!this.#mesh) return;
-    const payload = encodeCanonical([new TextEncoder().encode(this.#mesh.peerId), this.#mesh.multiaddrs().map((a) => new TextEncoder().encode(a))]);
+    const payload = encodeBeacon(this.#mesh.peerId, this.#mesh.multiaddrs());
     await this.#send({ msgType: MsgType.BEACON, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload });
     if (this.#rngMisc.next() < 0.3) await this.#send({ msgType: MsgType.ADVERTISE, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload });
   }
@@ -305,28 +306,4 @@ export class DemoAgent {
     const now = this.#now();
     for (const [k, d] of this.#deals) if (now - d.touched > DEAL_IDLE_MS) this.#deals.delete(k);
   }
-}
-
-function parseBeacon(payload: Uint8Array): string[] | undefined {
-  try {
-    const v = decodeCanonical(payload);
-    if (!Array.isArray(v) || v.length !== 2 || !Array.isArray(v[1])) return undefined;
-    const dec = new TextDecoder();
-    return (v[1] as unknown[]).filter((x): x is Uint8Array => x instanceof Uint8Array).map((x) => dec.decode(x)).filter((s) => s.startsWith('/'));
-  } catch {
-    return undefined;
-  }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
-function u64(n: bigint): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt.asUintN(64, n));
-  return out;
 }

@@ -7,6 +7,7 @@ import { toHex } from '../protocol/hex';
 import type { ReputationState } from '../protocol/reputation';
 import { createIngestQueue, type IngestQueue, type IngestTarget } from '../store';
 import type { IngestItem, IngestResult } from '../store/types';
+import type { MeshAcceptedHandler } from '../mesh';
 import { eventsFor } from './events';
 import type { LiveEvent } from './types';
 
@@ -51,4 +52,15 @@ export function createCommitQueue(store: IngestTarget & { kind: 'pglite' | 'post
     maxDelayMs: 2,
     onCommit: createCommitPublisher(params),
   });
+}
+
+/**
+ * What the mesh calls with each envelope it accepted: the validated, decoded envelope and its id
+ * go onto the ingest queue as they are (no second decode). One shared failure handler, no closure
+ * per envelope: this is the hot path.
+ */
+export function ingestAccepted(queue: IngestQueue, clock: () => number, onError: (e: unknown) => void): MeshAcceptedHandler {
+  return (r, bytes, meta) => {
+    queue.push({ id: r.id, envelope: r.envelope, raw: bytes, source: meta.via, topic: meta.via === 'gossip' ? meta.topic : undefined, receivedAt: new Date(clock()) }).catch(onError);
+  };
 }

@@ -7,7 +7,7 @@
  * {@link createUploadIngest}.
  */
 import { randomUUID } from 'node:crypto';
-import { createMeshNode, type MeshAcceptedHandler, type MeshNode, type MeshLimits } from '../mesh';
+import { createMeshNode, type MeshNode, type MeshLimits } from '../mesh';
 import type { Store } from '../store';
 import type { ObservatoryConfig } from './config';
 import { createLiveBus } from './bus';
@@ -15,7 +15,7 @@ import { CachedSignerRegistry, type SignerSource } from './registry';
 import { openObserverStore, storeSignerSource } from './store-adapter';
 import type { HealthReport, LiveBus, LiveEvent } from './types';
 import { createValidation } from './validation';
-import { createCommitQueue } from './commit';
+import { createCommitQueue, ingestAccepted } from './commit';
 import { createNotifyPump } from './notify-pump';
 import { createDropRecorder } from './drops';
 import { createUploadIngest, type UploadOutcome } from './ingest-upload';
@@ -94,18 +94,12 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   });
   let stopped = false;
 
-  // The hot path: no closure per envelope (the failure handler is shared).
-  const ingestFailed = (e: unknown) => log.error('ingest failed', e);
-  const onAccepted: MeshAcceptedHandler = (r, bytes, meta) => {
-    queue.push({ id: r.id, envelope: r.envelope, raw: bytes, source: meta.via, topic: meta.via === 'gossip' ? meta.topic : undefined, receivedAt: new Date(clock()) }).catch(ingestFailed);
-  };
-
   const mesh = await createMeshNode({
     privateKey: params.meshKey,
     listen: config.listen,
     bootstrap: config.bootstrap,
     validate: validation.validateLive,
-    onAccepted,
+    onAccepted: ingestAccepted(queue, clock, (e) => log.error('ingest failed', e)),
     onDrop: (reason, peer, via) => drops.count(reason, peer, via),
     limits: params.limits,
     now: clock,
