@@ -4,10 +4,12 @@
  * its natural key, and account snapshots only move forward in slot, so replaying events after
  * a restart or a catch-up changes nothing.
  */
+import type { BatchCheck } from '../wire/chain-events';
 import type { Queryable } from './db';
 import { toJsonText } from '../wire/codec';
 
-export type BatchStatus = 'unverified' | 'verified' | 'mismatch';
+/** A batch's check against the uploaded log (the wire contract's BatchCheck). */
+export type BatchStatus = BatchCheck;
 
 export interface StakeInput { agentId: Uint8Array; owner?: Uint8Array | null; amount: bigint; status: string; unlockSlot?: bigint | null; slot: bigint }
 export interface LeaseInput { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch?: bigint | null; missedEpochs?: number; active: boolean; slot: bigint }

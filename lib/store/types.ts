@@ -2,11 +2,12 @@
  * Public shapes of lib/store.
  * Byte fields are Uint8Array; 64-bit protocol integers are bigint.
  */
+import type { EnvelopeSource } from '../wire/events';
 import type { Envelope } from '../protocol/types';
 import type { ReputationState } from '../protocol/reputation';
 
 /** Where an envelope came from (gossip, stream or upload). */
-export type EnvelopeSource = 'gossip' | 'stream' | 'upload';
+export type { EnvelopeSource };
 export const ENVELOPE_SOURCES: readonly EnvelopeSource[] = ['gossip', 'stream', 'upload'];
 
 /** One validated envelope to store. `id` = keccak256(raw) (docs/protocol.md §3). */

@@ -9,20 +9,15 @@ import { nonNegInt, hex16, hex32, u64String, unixMs } from './codec';
 import {
   AgentDeactivatedData, BatchSubmittedData, ChallengeResolvedData, ChallengeSubmittedData, LeasePaidData, StakeLockedData, StakeSlashedData,
 } from './chain-events';
-import { ReputationViewSchema } from './views';
+import { envelopeHeader, ReputationViewSchema } from './views';
 
 /** Where the observer got an envelope. */
 export const EnvelopeSourceSchema = z.enum(['gossip', 'stream', 'upload']);
+export type EnvelopeSource = z.infer<typeof EnvelopeSourceSchema>;
 
 /** `message`: one newly stored envelope (header fields; the payload stays on the server). */
 export const MessageData = z.object({
-  id: hex32,
-  msgType: nonNegInt.max(255),
-  /** {@link msgTypeName} of msgType. */
-  type: z.string(),
-  sender: hex32,
-  recipient: hex32,
-  conversationId: hex16,
+  ...envelopeHeader,
   nonce: u64String,
   /** Envelope timestamp, unix microseconds. */
   timestamp: u64String,

@@ -8,15 +8,21 @@ import { z } from 'zod';
 import { nonNegInt, hex16, hex32, intString, u64String } from './codec';
 import { ChainOverviewViewSchema } from './chain-views';
 
-/** One stored envelope as the feed and the API show it (envelope header fields). */
-export const EnvelopeViewSchema = z.object({
+/** The header fields every envelope shape starts with (the `message` event and the API's view). */
+export const envelopeHeader = {
   id: hex32,
   msgType: nonNegInt.max(255),
+  /** msgTypeName of msgType. */
   type: z.string(),
   sender: hex32,
   /** 64 zeros = broadcast. */
   recipient: hex32,
   conversationId: hex16,
+};
+
+/** One stored envelope as the feed and the API show it (envelope header fields). */
+export const EnvelopeViewSchema = z.object({
+  ...envelopeHeader,
   /** Envelope timestamp (sender's clock), unix ms. */
   timestampMs: z.number(),
   /** When the observer stored it. */
