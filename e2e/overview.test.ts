@@ -67,6 +67,12 @@ describe('overview in Chromium against the real server', { skip, timeout: 300_00
     const upload = await fetch(`${base}/api/ingest/envelopes`, { method: 'POST', headers: { 'content-type': 'application/cbor' }, body: new Uint8Array([0xa0]) });
     assert.equal(upload.status, 400);
     assert.match(((await upload.json()) as { error: string }).error, /not a CBOR array/);
+    // A path that does not percent-decode is bad input too: 400, not Next's 500.
+    for (const path of ['/agents/%ff%fe', '/conversations/%ff', '/api/agents/%ff%fe']) {
+      const r = await getJson<{ error: string }>(path);
+      assert.equal(r.status, 400, path);
+      assert.match(r.body.error, /percent-encoding/);
+    }
     // Agents beacon every few seconds: wait for one to be stored, then filter by type.
     const typed = await until('a stored BEACON', 30_000, async () => {
       const r = await getJson<{ envelopes: { type: string }[] }>('/api/envelopes?type=BEACON&limit=5');

@@ -14,6 +14,7 @@ import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { createStreamHub } from './stream';
 import { startRuntime } from './runtime';
 import { createLogger } from './logger';
+import { refuseBadTarget } from './request-target';
 
 function checkedConfig(): ServerConfig {
   try {
@@ -39,6 +40,7 @@ async function main(config: ServerConfig): Promise<void> {
   const handle = app.getRequestHandler();
 
   const server = createServer((req, res) => {
+    if (refuseBadTarget(req, res)) return;
     handle(req, res).catch((err: unknown) => {
       log.error('request failed', err);
       if (!res.headersSent) res.statusCode = 500;
