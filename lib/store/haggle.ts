@@ -166,7 +166,7 @@ const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v 
 /** The negotiations of one 0x01 conversation, oldest first, each with its transitions. */
 export async function onChainNegotiations(q: Queryable, conversationId: Uint8Array): Promise<HaggleNegotiationRow[]> {
   if (!(conversationId instanceof Uint8Array) || conversationId.length !== 16) throw new TypeError('conversationId must be 16 bytes');
-  return selectNegotiations(q, 'WHERE conversation_id = $1 ORDER BY created_slot, id', [conversationId]);
+  return selectNegotiations(q, 'WHERE n.conversation_id = $1 ORDER BY n.created_slot, n.id', [conversationId]);
 }
 
 /** The latest negotiations (newest first), optionally in one status, each with its transitions. */
@@ -174,19 +174,24 @@ export async function recentOnChainNegotiations(q: Queryable, p: { status?: stri
   const limit = p.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new RangeError('limit must be an integer in 1..500');
   return p.status === undefined
-    ? selectNegotiations(q, 'ORDER BY created_slot DESC, id LIMIT $1', [limit])
-    : selectNegotiations(q, 'WHERE status = $1 ORDER BY created_slot DESC, id LIMIT $2', [p.status, limit]);
+    ? selectNegotiations(q, 'ORDER BY n.created_slot DESC, n.id LIMIT $1', [limit])
+    : selectNegotiations(q, 'WHERE n.status = $1 ORDER BY n.created_slot DESC, n.id LIMIT $2', [p.status, limit]);
 }
 
+/**
+ * `tail` filters and orders by table columns through the alias `n`: the select list turns the
+ * numeric columns into text under their own names, and an unqualified ORDER BY would sort those
+ * texts ("10" before "9").
+ */
 async function selectNegotiations(q: Queryable, tail: string, args: unknown[]): Promise<HaggleNegotiationRow[]> {
   const rows = await q.query<Row>(`SELECT id, address, conversation_id, buyer, seller, deposit::text, escrow::text, decayed::text, current_offer::text,
       last_offer_by, rounds, joined, status, reason, deadline::text, response_window, decay_bps, min_offer_bps, protocol_fee_bps, max_rounds,
       zopa_detection, buyer_reservation::text, seller_reservation::text, zopa, amount::text, fee::text, to_seller::text, refund::text,
       created_slot::text, slot::text, created_at, closed_at
-    FROM haggle_negotiation ${tail}`, args);
+    FROM haggle_negotiation n ${tail}`, args);
   if (rows.length === 0) return [];
   const ts = await q.query<Row>(`SELECT negotiation_id, signature, index, slot::text, kind, side, round, amount::text, decay::text, escrow::text, status, at
-    FROM haggle_transition WHERE negotiation_id = ANY($1::text[]) ORDER BY slot, id`, [rows.map((r) => String(r.id))]);
+    FROM haggle_transition t WHERE t.negotiation_id = ANY($1::text[]) ORDER BY t.slot, t.id`, [rows.map((r) => String(r.id))]);
   return rows.map((r) => ({
     id: String(r.id), address: String(r.address), conversationId: new Uint8Array(r.conversation_id as Uint8Array), buyer: String(r.buyer),
     seller: String(r.seller), deposit: BigInt(String(r.deposit)), escrow: BigInt(String(r.escrow)), decayed: BigInt(String(r.decayed)),
