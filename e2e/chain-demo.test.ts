@@ -9,6 +9,8 @@
  * shown in the reputation/batch data, the chain in /api/health, and 400s naming the parameter.
  * Agents upload the exact epoch log each batch commits to (POST /api/ingest/log): honest batches
  * verify, the cheater's (a bid left out of the batch, true log uploaded) is flagged mismatch.
+ * Half the deals also settle through the Haggle program: a settled one is shown on its
+ * conversation page beside the gossiped NEG1 offers.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +25,7 @@ const until: RunningServer['until'] = (what, ms, probe) => srv!.until(what, ms, 
 const getJson = <T,>(path: string) => srv!.getJson<T>(path);
 
 interface Batch { agent: string; agentAddress: string; epoch: string; status: string; batchHash: string; logMerkleRoot: string; uploadedLogRoot: string | null; data: { bidCount?: string } }
+interface Negotiation { conversationId: string; status: string; deposit: string; decayed: string; rounds: number; amount: string | null; fee: string | null; toSeller: string | null; refund: string | null }
 interface Challenge { address: string; agent: string; epoch: string; status: string; challenger: string; transitions: { status: string }[]; data: { statusName?: string; reason?: number } | null }
 
 describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
@@ -133,6 +136,38 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
       const rows = await page.locator('[data-testid=agent-challenges] tbody tr').allTextContents();
       assert.ok(rows.some((r) => /upheld/.test(r) && /pending → upheld/.test(r)), rows.join(' | '));
       assert.ok((await page.locator('[data-testid=agent-batches] tbody tr').count()) >= 1);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test('a demo deal settled through Haggle shows its on-chain settlement on the conversation page', { skip: chromiumSkip }, async () => {
+    const bad = await getJson<{ error: string }>('/api/negotiations?status=won');
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error, /"status"/);
+    const n = await until('a negotiation settled on chain', 120_000, async () => {
+      const r = await getJson<{ negotiations: Negotiation[] }>('/api/negotiations?status=settled&limit=5');
+      return r.body.negotiations.find((x) => x.rounds > 0);
+    });
+    // The escrow splits exactly: decay burned, the price (fee + seller's share), the rest refunded.
+    assert.equal(BigInt(n.amount!), BigInt(n.toSeller!) + BigInt(n.fee!));
+    assert.equal(BigInt(n.deposit), BigInt(n.decayed) + BigInt(n.amount!) + BigInt(n.refund!));
+    const { chromium } = await import('playwright-core');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      // The gossiped envelopes reach the store with the agents' uploads (every 2 s): reload until every offer is there.
+      const rows = await until('every on-chain offer beside its gossiped NEG1 offer', 30_000, async () => {
+        await page.goto(`${base}/conversations/${n.conversationId}`);
+        const r = await page.locator('[data-testid=haggle-rounds] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-match')));
+        return r.length === n.rounds && r.every((m) => m === 'same') ? r : undefined;
+      });
+      assert.equal(rows.length, n.rounds);
+      const usdc = (v: string) => (Number(v) / 1e6).toString();
+      const settlement = (await page.locator('[data-testid=haggle-settlement]').textContent()) ?? '';
+      assert.match(settlement, new RegExp(`settled at ${usdc(n.amount!).replace('.', '\\.')} USDC`));
+      assert.match((await page.locator('[data-testid=haggle-escrow]').textContent()) ?? '', new RegExp(`${usdc(n.decayed).replace('.', '\\.')} USDC burned by decay`));
+      assert.match((await page.locator('[data-testid=haggle-differences]').textContent()) ?? '', /Every on-chain offer matches the gossiped NEG1 offer/);
     } finally {
       await browser.close();
     }

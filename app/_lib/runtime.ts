@@ -10,6 +10,7 @@ import type {
   ConversationGraph,
   ConversationRow,
   FeedbackRow,
+  HaggleNegotiationRow,
   RecentEnvelopesParams,
   ReputationRow,
   StoredEnvelope,
@@ -27,6 +28,9 @@ export interface ReadStore {
   getConversation(id: Uint8Array): Promise<ConversationDetail | null>;
   getReputation(agentId: Uint8Array, kind?: 'gossip' | 'batch'): Promise<ReputationRow | null>;
   feedbackFor(agent: Uint8Array, limit?: number): Promise<FeedbackRow[]>;
+  /** The conversation's on-chain (Haggle) negotiations, empty off chain. */
+  onChainNegotiations(conversationId: Uint8Array): Promise<HaggleNegotiationRow[]>;
+  recentOnChainNegotiations(p?: { status?: string; limit?: number }): Promise<HaggleNegotiationRow[]>;
 }
 
 /**

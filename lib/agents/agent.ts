@@ -10,6 +10,7 @@ import { buildEnvelope } from '../protocol/envelope';
 import { validateEnvelopeSync } from '../protocol/validate';
 import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
 import { ChainDuties, type PublishedBatch } from './chain-duties';
+import { HaggleMirror } from './haggle-mirror';
 import { AgentLog } from './agent-log';
 import { encodeCanonical } from '../protocol/cbor';
 import { concat, encodeBeacon, parseBeacon, u64 } from './beacon';
@@ -61,6 +62,8 @@ export class DemoAgent {
   /** The agent's own log (sent, addressed to it, FEEDBACK about it): its batches are built from it. */
   readonly #log = new AgentLog();
   #duties?: ChainDuties;
+  /** Settles a share of its deals through the Haggle program too (./haggle-mirror). */
+  #haggle?: HaggleMirror;
 
   constructor(cfg: AgentConfig, hooks: AgentHooks) {
     this.cfg = cfg;
@@ -107,6 +110,12 @@ export class DemoAgent {
         now: this.#now,
       });
       this.#duties = duties;
+      const c = this.cfg.chain;
+      if (c.haggle && c.haggle.share > 0) {
+        this.#haggle = new HaggleMirror(c.haggle, { seed: this.#seed, rpcUrl: c.rpcUrl, wsUrl: c.wsUrl, usdcMint: c.usdcMint, treasury: c.treasury }, {
+          report: (message) => this.#hooks.emit({ t: 'chain', message }), ownerOf: (agentHex) => this.cfg.directory[agentHex], now: this.#now,
+        });
+      }
       duties.start().catch((e) => this.#hooks.emit({ t: 'error', message: `chain start failed: ${e?.message ?? e}` }));
     }
   }
@@ -163,6 +172,7 @@ export class DemoAgent {
   async stop(): Promise<void> {
     this.#stopped = true;
     await this.#duties?.stop();
+    await this.#haggle?.stop();
     for (const t of this.#timers) clearInterval(t);
     await this.#chain.catch(() => undefined);
     await this.flush().catch(() => undefined);
@@ -212,6 +222,7 @@ export class DemoAgent {
       return;
     }
     this.#outbox.push(env.bytes);
+    this.#haggle?.sent(o.to.agent, o.msgType, o.conversationId, o.payload);
     const addrs = this.#peers.get(o.to.agent) ?? [];
     let delivered = false;
     let lastErr: unknown = 'no known address';
@@ -269,6 +280,7 @@ export class DemoAgent {
       for (const o of notaryVerdicts(e.conversationId, e.payload, this.#rngNotary.next() < this.cfg.verdictPassRate)) await this.#send(o);
       return;
     }
+    if (toHex(e.recipient) === this.#self) this.#haggle?.received(from, e.msgType, e.conversationId, e.payload);
     const deal = this.#deals.get(key);
     if (deal) return this.#drive(deal.state, { kind: 'message', from, msgType: e.msgType, payload: e.payload });
     if (e.msgType === MsgType.PROPOSE && toHex(e.recipient) === this.#self) {

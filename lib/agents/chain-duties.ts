@@ -25,6 +25,7 @@ import {
   challengeEvidence, lockStake, payLease, resolveChallenge, stageBuffer, submitBatch, submitChallenge, usdcAccountOf, type EconomyConfig,
 } from '../chain/node/economy';
 import { lease as leaseProgram, stakeLock } from '../chain/programs';
+import type { HaggleMirrorConfig } from './haggle-mirror';
 
 /** What the parent tells an agent about the chain (IPC JSON: keys as base58). */
 export interface AgentChainConfig {
@@ -39,6 +40,8 @@ export interface AgentChainConfig {
   leaseMissRate: number;
   /** ms after an epoch ends before its batch is built (late envelopes and uploads land). */
   settleMs?: number;
+  /** Settle a share of deals through the Haggle program (./haggle-mirror.ts); absent = none. */
+  haggle?: HaggleMirrorConfig;
 }
 
 /** A batch with the log its root covers, as the cheater publishes it (hex). */

@@ -125,7 +125,8 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
     if (p.chain) {
       const { createIdentities: _c, leaseMissRate, ...chain } = p.chain;
       const role = i === 0 && p.count >= 2 ? 'watcher' : i === 1 && i !== misIdx ? 'cheater' : 'honest';
-      cfg.chain = { ...chain, role, leaseMissRate: leaseMissRate ?? 0.15 };
+      // Half the deals settle through Haggle by default (both parties pick the same ones).
+      cfg.chain = { ...chain, role, leaseMissRate: leaseMissRate ?? 0.15, haggle: chain.haggle ?? { share: 0.5 } };
     }
     readies.push(new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`demo agent ${i} not ready in time`)), p.readyTimeoutMs ?? 30_000);

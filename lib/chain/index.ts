@@ -16,6 +16,7 @@ export * from './challenge-builders';
 export * from './evidence';
 export * from './tx-error';
 export * from './sati';
+export * from './haggle';
 
 /**
  * The web3.js primitives the rest of the repository speaks in. lib/chain owns the outside world

@@ -2,7 +2,8 @@
  * Applies one confirmed transaction to the store: decodes its events,
  * refreshes the accounts they touch (stake, lease, batch, challenge) with the generated
  * decoders, upserts the rows (idempotent, slot-monotonic), records the events (unique by
- * signature + index) and publishes live events for the ones stored for the first time. Rows go
+ * signature + index) and publishes live events for the ones stored for the first time. Haggle
+ * negotiations are stored from their events alone (lib/indexer/haggle.ts). Rows go
  * before events, so a crash in between is repaired by replaying the transaction.
  */
 import { PublicKey, type AccountInfo, type Connection } from '../chain';
@@ -12,6 +13,7 @@ import { behaviorLog, challenge, lease, stakeLock } from '../chain/programs';
 import { CHALLENGE_STATUS_NAMES, LEASE_STATUS_NAMES, STAKE_STATUS_NAMES, liveEventOf, toJson } from './json';
 import type { BatchCheck, IndexerBus, IndexerLiveEvent, IndexerStore, IndexerTxStore } from './types';
 import { checkBatch } from './verify';
+import { haggleEventInput } from './haggle';
 
 /** What applyTransaction needs. */
 export interface ApplyContext {
@@ -142,6 +144,10 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
         data: acc ? { ...(toJson(acc) as object), statusName: CHALLENGE_STATUS_NAMES[acc.status] ?? String(acc.status) } : undefined,
       });
     }
+
+    // Haggle negotiations and their transitions (lib/indexer/haggle.ts), in chain order.
+    const haggleRows = parsed.flatMap((events, t) => events.map((e, index) => haggleEventInput(e, txs[t], index)).filter((r) => r !== null));
+    if (haggleRows.length) await st.applyHaggleEvents(haggleRows);
 
     const rows = parsed.flatMap((events, t) => events.map((e, index) => ({
       signature: txs[t].signature, index, slot: BigInt(txs[t].slot), program: e.program, name: e.event.name, data: toJson(e.event.data), blockTime: txs[t].blockTime,

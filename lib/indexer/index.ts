@@ -1,5 +1,5 @@
 /**
- * The chain indexer (docs/architecture.md "Data flow"): follows the four
+ * The chain indexer (docs/architecture.md "Data flow"): follows the five
  * programs over JSON-RPC and stores their state and events (apply.ts).
  *
  * - Live: logsSubscribe (mentions) per program; each notification is applied at once.
@@ -21,7 +21,7 @@ export type * from './types';
 export { batchSummaryOf, checkBatch, compareLogOrder, epochWindowUs, logRootOf, uploadedEpochLog } from './verify';
 export { liveEventOf, toJson } from './json';
 
-const NAMES: readonly ProgramName[] = ['lease', 'stakeLock', 'behaviorLog', 'challenge'];
+const NAMES: readonly ProgramName[] = ['lease', 'stakeLock', 'behaviorLog', 'challenge', 'haggle'];
 const PAGE = 1000;
 /** Transactions applied per step (one account read, one event insert). */
 const CHUNK = 64;

@@ -6,7 +6,8 @@
 import { PublicKey } from '../chain';
 import type { ProgramEvent } from '../chain/events';
 import { bytesToHex, type Json } from '../wire/codec';
-import type { ChainEventType, ChainLiveEvent } from '../wire/events';
+import type { ChainEventType, ChainLiveEvent, HaggleEventType, HaggleLiveEvent } from '../wire/events';
+import { HAGGLE_REFUND_REASONS, HAGGLE_STATUS_NAMES } from '../chain/haggle';
 
 export type { Json };
 
@@ -30,16 +31,18 @@ const hex = (k: PublicKey) => bytesToHex(k.toBytes());
 
 /**
  * The live event for one newly stored program event, or null when it has none
- * (UnlockQueued, StakeClaimed, buffers, initializations stay in chain_event only).
+ * (UnlockQueued, StakeClaimed, buffers, initializations stay in chain_event only). Haggle
+ * events name their negotiation and conversation, not an agent.
  */
-export function liveEventOf(ev: ProgramEvent, ctx: { signature: string; slot: number; at: number; batchStatus?: string }): ChainLiveEvent | null {
+export function liveEventOf(ev: ProgramEvent, ctx: { signature: string; slot: number; at: number; batchStatus?: string }): ChainLiveEvent | HaggleLiveEvent | null {
   const base = { signature: ctx.signature, slot: ctx.slot };
   const d = ev.event.data as unknown as Record<string, unknown>;
   const agent = d.agent instanceof PublicKey ? { agent: d.agent.toBase58(), agentHex: hex(d.agent) } : {};
   const data = { ...agent, ...(toJson(d) as Record<string, Json>), ...base };
   // The decoded fields are the program's event layout, so each `data` matches its lib/wire
   // schema by construction (lib/wire/events.test.ts checks every type against it).
-  const mk = (type: ChainEventType, extra: Record<string, Json> = {}): ChainLiveEvent => ({ type, at: ctx.at, data: { ...data, ...extra } }) as ChainLiveEvent;
+  const mk = (type: ChainEventType | HaggleEventType, extra: Record<string, Json> = {}) => ({ type, at: ctx.at, data: { ...data, ...extra } }) as ChainLiveEvent | HaggleLiveEvent;
+  const name = (table: Readonly<Record<number, string>>, v: unknown) => table[v as number] ?? String(v);
   switch (ev.event.name) {
     case 'LeasePaid': return mk('lease_paid');
     case 'LeaseTicked': {
@@ -54,6 +57,14 @@ export function liveEventOf(ev: ProgramEvent, ctx: { signature: string; slot: nu
       const r = ev.event.data as { status: number };
       return mk('challenge_resolved', { statusName: CHALLENGE_STATUS_NAMES[r.status] ?? String(r.status) });
     }
+    case 'NegotiationCreated': return mk('haggle_created');
+    case 'NegotiationJoined': return mk('haggle_joined');
+    case 'OfferSubmitted': return mk('haggle_offer', { statusName: name(HAGGLE_STATUS_NAMES, d.status) });
+    case 'ReservationCommitted': return mk('haggle_committed');
+    case 'ReservationRevealed': return mk('haggle_revealed');
+    case 'OfferAccepted': return mk('haggle_accepted');
+    case 'NegotiationSettled': return mk('haggle_settled');
+    case 'NegotiationRefunded': return mk('haggle_refunded', { statusName: name(HAGGLE_STATUS_NAMES, d.status), reasonName: name(HAGGLE_REFUND_REASONS, d.reason) });
     default: return null;
   }
 }

@@ -6,7 +6,8 @@
 import type { Connection, PublicKey } from '../chain';
 import type { ProgramName } from '../chain/events';
 import type { BatchCheck } from '../wire/chain-events';
-import type { ChainLiveEvent } from '../wire/events';
+import type { ChainLiveEvent, HaggleLiveEvent } from '../wire/events';
+import type { HaggleEventInput } from '../store/haggle';
 
 export type { BatchCheck };
 
@@ -24,6 +25,8 @@ export interface IndexerStore {
   insertChainEvents(e: readonly { signature: string; index: number; slot: bigint; program: string; name: string; data: unknown; blockTime?: Date | null }[]): Promise<{ inserted: number; duplicates: number; newKeys: { signature: string; index: number }[] }>;
   getCursor(name: string): Promise<{ name: string; signature: string | null; slot: bigint } | null>;
   setCursor(c: { name: string; signature: string | null; slot: bigint }): Promise<void>;
+  /** Haggle events in chain order (lib/store/haggle.ts); returns the transitions that were new. */
+  applyHaggleEvents(e: readonly HaggleEventInput[]): Promise<number>;
   listBatches(p?: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck }): Promise<{ agentId: Uint8Array; epoch: bigint; batchHash: Uint8Array; root: Uint8Array; slot: bigint; signature?: string | null; status: BatchCheck; logRoot: Uint8Array | null; data?: unknown }[]>;
   /**
    * Optional: runs `fn` in one store transaction with the same methods bound to it (lib/store
@@ -36,8 +39,8 @@ export interface IndexerStore {
 /** The store methods available inside {@link IndexerStore.chainTransaction}. */
 export type IndexerTxStore = Omit<IndexerStore, 'chainTransaction'>;
 
-/** A live event of the indexer (lib/wire ChainLiveEvent). */
-export type IndexerLiveEvent = ChainLiveEvent;
+/** A live event of the indexer (lib/wire ChainLiveEvent, HaggleLiveEvent). */
+export type IndexerLiveEvent = ChainLiveEvent | HaggleLiveEvent;
 
 /** The publish side of the observer's live bus. */
 export interface IndexerBus {

@@ -7,6 +7,7 @@
 import type { Queryable } from './db';
 import * as chain from './chain';
 import { epochLogEntries } from './epoch-log';
+import { applyHaggleEvents, type HaggleEventInput } from './haggle';
 
 /** One lease row of {@link upsertLeasesKeepPaid}: `lastPaidEpoch` null keeps the stored one. */
 export interface LeaseKeepPaidInput { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch: bigint | null; missedEpochs: number; active: boolean; slot: bigint }
@@ -65,6 +66,7 @@ export function chainTxStore(q: Queryable) {
     getCursor: (name: string) => chain.getCursor(q, name),
     setCursor: (c: chain.Cursor) => chain.setCursor(q, c),
     listBatches: (p?: Parameters<typeof chain.listBatches>[1]) => chain.listBatches(q, p),
+    applyHaggleEvents: (e: readonly HaggleEventInput[]) => applyHaggleEvents(q, e),
   };
 }
 

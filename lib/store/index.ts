@@ -15,3 +15,4 @@ export type {
 } from './chain';
 export type { ListConversationsParams } from './queries';
 export type { SaveEpochLogResult, EpochLogEntryRow } from './epoch-log';
+export type { HaggleEventInput, HaggleKind, HaggleColumns, HaggleCreated } from './haggle';

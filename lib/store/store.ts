@@ -12,6 +12,7 @@ import type { SignerRegistry } from '../protocol/types';
 import * as chain from './chain';
 import { chainEventCounts, chainEventKeys, chainTotals, chainTxStore, upsertLeasesKeepPaid, upsertStakes, type ChainTxStore, type LeaseKeepPaidInput } from './chain-index';
 import { epochLogEntries, saveEpochLog } from './epoch-log';
+import { applyHaggleEvents, onChainNegotiations, recentOnChainNegotiations, type HaggleEventInput } from './haggle';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -189,6 +190,13 @@ export async function openStore(params: OpenStoreParams = {}) {
     saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[]) => live(() => saveEpochLog(db, agent, epoch, ids)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
     epochLog: (agent: Uint8Array, epoch: bigint) => live(() => epochLogEntries(db, agent, epoch)),
+
+    /** Stores haggle events in chain order (idempotent); returns the transitions that were new. See haggle.ts. */
+    applyHaggleEvents: (e: readonly HaggleEventInput[]) => live(() => db.transaction((tx) => applyHaggleEvents(tx, e))),
+    /** The on-chain (Haggle) negotiations of one 0x01 conversation with their transitions. */
+    onChainNegotiations: (conversationId: Uint8Array) => live(() => onChainNegotiations(db, conversationId)),
+    /** The latest on-chain negotiations, newest first, optionally of one status. */
+    recentOnChainNegotiations: (p?: { status?: string; limit?: number }) => live(() => recentOnChainNegotiations(db, p)),
 
     /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
     notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),

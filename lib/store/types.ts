@@ -137,3 +137,6 @@ export interface StoreHealth {
   conversations: number;
   drops: number;
 }
+
+/** On-chain (Haggle) negotiations: haggle.ts. */
+export type { HaggleNegotiationRow, HaggleTransitionRow } from './haggle';

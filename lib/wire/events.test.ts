@@ -17,6 +17,7 @@ import * as lease from '../chain/gen/lease';
 import * as stakeLock from '../chain/gen/stake_lock';
 import * as behaviorLog from '../chain/gen/behavior_log';
 import * as challenge from '../chain/gen/challenge';
+import * as haggle from '../chain/gen/haggle';
 import { liveEventOf } from '../indexer/json';
 import { LIVE_EVENT_TYPES, LiveEventSchema, StreamFrameSchema, parseStreamFrame, type LiveEvent } from './events';
 import { sampleEvent } from './testing';
@@ -82,6 +83,21 @@ function chain(): LiveEvent[] {
   return evs.map((e, i) => liveEventOf(e, { signature: '5'.repeat(87) + i, slot: 1000 + i, at: 20 + i, batchStatus: 'verified' })).filter((e): e is NonNullable<typeof e> => e !== null);
 }
 
+/** One event of every Haggle kind, through the same parser and producer as the indexer. */
+function haggleEvents(): LiveEvent[] {
+  const base = { negotiation: key(0x11), conversationId: conv };
+  const evs = logged('haggle',
+    haggle.encodeNegotiationCreatedEvent({ ...base, buyer: key(1), seller: key(2), deposit: 2000n, deadline: 1_700_003_600n, createdAt: 1_700_000_000n, responseWindow: 600, decayBps: 50, minOfferBps: 0, protocolFeeBps: 200, maxRounds: 20, zopaDetection: 1 }),
+    haggle.encodeNegotiationJoinedEvent({ ...base, seller: key(2), at: 1_700_000_001n }),
+    haggle.encodeReservationCommittedEvent({ ...base, commitment: new Uint8Array(32).fill(0xcc), side: 1 }),
+    haggle.encodeReservationRevealedEvent({ ...base, price: new Uint8Array(16).fill(0xff), side: 1, bothRevealed: 0, zopa: 1 }),
+    haggle.encodeOfferSubmittedEvent({ ...base, amount: 400n, decay: 10n, escrow: 1990n, at: 1_700_000_002n, side: 1, round: 1, status: 2, metadata: new Uint8Array(64) }),
+    haggle.encodeOfferAcceptedEvent({ ...base, amount: 400n, at: 1_700_000_003n, side: 2, round: 1 }),
+    haggle.encodeNegotiationSettledEvent({ ...base, buyer: key(1), seller: key(2), amount: 400n, fee: 8n, toSeller: 392n, refund: 1590n, decayed: 10n }),
+    haggle.encodeNegotiationRefundedEvent({ ...base, buyer: key(1), refund: 1990n, decayed: 10n, at: 1_700_000_005n, status: 7, reason: 4, side: 2 }));
+  return evs.map((e, i) => liveEventOf(e, { signature: '4'.repeat(87) + i, slot: 2000 + i, at: 40 + i })).filter((e): e is NonNullable<typeof e> => e !== null);
+}
+
 describe('live events from the real producers match lib/wire', () => {
   test('mesh events (lib/observer): every type, every field', () => {
     const evs = mesh();
@@ -111,8 +127,25 @@ describe('live events from the real producers match lib/wire', () => {
     assert.equal(resolved?.type === 'challenge_resolved' && resolved.data.statusName, 'upheld');
   });
 
+  test('haggle events (lib/indexer over the program-log parser): every type, every field', () => {
+    const evs = haggleEvents();
+    assert.deepEqual(evs.map((e) => e.type), ['haggle_created', 'haggle_joined', 'haggle_committed', 'haggle_revealed', 'haggle_offer', 'haggle_accepted', 'haggle_settled', 'haggle_refunded']);
+    for (const e of evs) assertValid(e);
+    const refunded = evs.find((e) => e.type === 'haggle_refunded');
+    assert.equal(refunded?.type === 'haggle_refunded' && refunded.data.reasonName, 'no ZOPA');
+    assert.equal(refunded?.type === 'haggle_refunded' && refunded.data.statusName, 'rejected');
+    const offer = evs.find((e) => e.type === 'haggle_offer');
+    assert.equal(offer?.type === 'haggle_offer' && offer.data.conversationId, '09'.repeat(16));
+    assert.equal(offer?.type === 'haggle_offer' && offer.data.statusName, 'proposed');
+    const revealed = evs.find((e) => e.type === 'haggle_revealed');
+    assert.equal(revealed?.type === 'haggle_revealed' && revealed.data.price, 'ff'.repeat(16));
+    // A haggle event missing its negotiation is refused.
+    const { negotiation: _n, ...rest } = evs[0].data as Record<string, unknown>;
+    assert.equal(parseStreamFrame(JSON.stringify({ ...evs[0], data: rest })).ok, false);
+  });
+
   test('together the producers cover every LiveEvent type', () => {
-    assert.deepEqual(new Set([...mesh(), ...chain()].map((e) => e.type)), new Set(LIVE_EVENT_TYPES));
+    assert.deepEqual(new Set([...mesh(), ...chain(), ...haggleEvents()].map((e) => e.type)), new Set(LIVE_EVENT_TYPES));
   });
 
   test('the consumer fixtures are valid too', () => {

@@ -9,6 +9,9 @@ import { nonNegInt, hex16, hex32, u64String, unixMs } from './codec';
 import {
   AgentDeactivatedData, BatchSubmittedData, ChallengeResolvedData, ChallengeSubmittedData, LeasePaidData, StakeLockedData, StakeSlashedData,
 } from './chain-events';
+import {
+  HaggleAcceptedData, HaggleCommittedData, HaggleCreatedData, HaggleJoinedData, HaggleOfferData, HaggleRefundedData, HaggleRevealedData, HaggleSettledData,
+} from './haggle-events';
 import { envelopeHeader, ReputationViewSchema } from './views';
 
 /** Where the observer got an envelope. */
@@ -75,6 +78,14 @@ export const LiveEventSchema = z.discriminatedUnion('type', [
   ev('batch_submitted', BatchSubmittedData),
   ev('challenge_submitted', ChallengeSubmittedData),
   ev('challenge_resolved', ChallengeResolvedData),
+  ev('haggle_created', HaggleCreatedData),
+  ev('haggle_joined', HaggleJoinedData),
+  ev('haggle_offer', HaggleOfferData),
+  ev('haggle_committed', HaggleCommittedData),
+  ev('haggle_revealed', HaggleRevealedData),
+  ev('haggle_accepted', HaggleAcceptedData),
+  ev('haggle_settled', HaggleSettledData),
+  ev('haggle_refunded', HaggleRefundedData),
 ]);
 
 /** One live event. */
@@ -100,6 +111,21 @@ const CHAIN_SET: ReadonlySet<string> = new Set(CHAIN_EVENT_TYPES);
 /** True for the indexer's events. */
 export function isChainEvent(e: LiveEvent): e is ChainLiveEvent {
   return CHAIN_SET.has(e.type);
+}
+
+/** The Haggle event types the indexer publishes (negotiations, not agents: no `agentHex`). */
+export const HAGGLE_EVENT_TYPES = [
+  'haggle_created', 'haggle_joined', 'haggle_offer', 'haggle_committed', 'haggle_revealed', 'haggle_accepted', 'haggle_settled', 'haggle_refunded',
+] as const;
+/** A Haggle event type. */
+export type HaggleEventType = (typeof HAGGLE_EVENT_TYPES)[number];
+/** A live Haggle event of the indexer. */
+export type HaggleLiveEvent = LiveEventOf<HaggleEventType>;
+
+const HAGGLE_SET: ReadonlySet<string> = new Set(HAGGLE_EVENT_TYPES);
+/** True for the indexer's Haggle events. */
+export function isHaggleEvent(e: LiveEvent): e is HaggleLiveEvent {
+  return HAGGLE_SET.has(e.type);
 }
 
 /* ---------- /api/stream control frames ---------- */

@@ -11,6 +11,7 @@ const CONV = '11'.repeat(16);
 const ADDR = '11111111111111111111111111111111';
 const chain = { agent: ADDR, agentHex: A, signature: '5'.repeat(88), slot: 42 };
 const ref = { envelopeId: 'ee'.repeat(32), conversationId: CONV, sender: A, recipient: B };
+const neg = { negotiation: ADDR, conversationId: CONV, signature: '5'.repeat(88), slot: 43 };
 const rep = { reliabilityScore: '0', cooperationIndex: '0', notaryAccuracy: '0', totalTasks: '1', totalNotarized: '0', totalDisputes: '0' };
 
 const DATA: { [T in LiveEventType]: LiveEventData<T> } = {
@@ -36,6 +37,19 @@ const DATA: { [T in LiveEventType]: LiveEventData<T> } = {
   challenge_resolved: {
     ...chain, challenge: ADDR, challenger: ADDR, batch: ADDR, epoch: '7', stakeReturned: '1000000', stakeToTreasury: '0', pending: 0,
     status: 1, reason: 0, statusName: 'upheld',
+  },
+  haggle_created: {
+    ...neg, buyer: ADDR, seller: ADDR, deposit: '2000', deadline: '1700003600', createdAt: '1700000000', responseWindow: 600, decayBps: 50,
+    minOfferBps: 0, protocolFeeBps: 200, maxRounds: 20, zopaDetection: 1,
+  },
+  haggle_joined: { ...neg, seller: ADDR, at: '1700000001' },
+  haggle_offer: { ...neg, amount: '400', decay: '10', escrow: '1990', at: '1700000002', side: 1, round: 1, status: 2, metadata: '00'.repeat(64), statusName: 'proposed' },
+  haggle_committed: { ...neg, commitment: 'cc'.repeat(32), side: 1 },
+  haggle_revealed: { ...neg, price: '00'.repeat(15) + '64', side: 2, bothRevealed: 1, zopa: 1 },
+  haggle_accepted: { ...neg, amount: '700', at: '1700000009', side: 2, round: 4 },
+  haggle_settled: { ...neg, buyer: ADDR, seller: ADDR, amount: '700', fee: '14', toSeller: '686', refund: '1261', decayed: '39' },
+  haggle_refunded: {
+    ...neg, buyer: ADDR, refund: '1990', decayed: '10', at: '1700000005', status: 7, reason: 1, side: 2, statusName: 'rejected', reasonName: 'rejected',
   },
 };
 

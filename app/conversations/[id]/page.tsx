@@ -6,6 +6,8 @@ import { NotRunning } from '../../_lib/not-running';
 import { getServices } from '../../_lib/services';
 import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
 import { PriceChart } from '../../../components/PriceChart';
+import { OnChainNegotiation } from '../../../components/OnChainNegotiation';
+import { loadOnChainNegotiations } from '../../_lib/haggle';
 import { count, dateTime, isBroadcast, shortHex, tokenAmount } from '../../../components/format';
 
 export const dynamic = 'force-dynamic';
@@ -25,6 +27,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   if (!c) notFound();
   const price = new Map(c.pricePath.map((p) => [p.envelopeId, p]));
   const hasPrices = c.pricePath.some((p) => p.bidValue !== null);
+  const onChain = await loadOnChainNegotiations(o, id, c.pricePath);
   return (
     <>
       <div className="crumbs">
@@ -53,6 +56,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
           <PriceChart steps={c.pricePath} />
         </section>
       ) : null}
+
+      {onChain.length > 0 ? <OnChainNegotiation negotiations={onChain} /> : null}
 
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Messages in order</h2>

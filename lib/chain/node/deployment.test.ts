@@ -11,6 +11,7 @@ import { startEmbeddedChain } from '../../devchain/index';
 import { createDemoIdentities, ensureDeployment } from './deployment';
 import { ChainSignerRegistry } from './registry';
 import { usdcAccountOf } from './economy';
+import { loadHaggleConfig } from '../haggle';
 
 async function withChain<T>(dataDir: string, fn: (c: Connection) => Promise<T>): Promise<T> {
   const chain = await startEmbeddedChain({ port: 0, dataDir, wsCompanion: false, slotMs: 50 });
@@ -55,6 +56,10 @@ test('ensureDeployment creates once, then finds the same deployment after a rest
       assert.equal(d.admin!.publicKey.toBase58(), first.admin!.publicKey.toBase58(), 'same admin key from admin.json');
       assert.equal(d.config.usdcMint.toBase58(), first.config.usdcMint.toBase58());
       assert.equal(d.config.treasury.toBase58(), first.config.treasury.toBase58());
+      // haggle settles in the same USDC, its decay and fees go to the same treasury.
+      const h = await loadHaggleConfig(connection);
+      assert.equal(h.usdcMint.toBase58(), first.config.usdcMint.toBase58());
+      assert.equal(h.treasury.toBase58(), first.config.treasury.toBase58());
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

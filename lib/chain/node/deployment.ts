@@ -3,7 +3,7 @@
  *
  * The observatory's own deployment on the chain it starts with (docs/architecture.md
  * "Embedded defaults"): an admin wallet kept in the chain's data directory, a local USDC mint,
- * a treasury and the four programs' Config accounts. Idempotent across restarts: the embedded
+ * a treasury and the programs' Config accounts (haggle's too). Idempotent across restarts: the embedded
  * chain persists its state (lib/devchain/README.md "Persistence"), so on the second start
  * the Config accounts are found and only read. Also the demo agents' on-chain identities
  * (Token-2022 NFT mints owned by their wallets, 0x01 spec §10.1), funded with SOL and USDC.
@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { Keypair, LAMPORTS_PER_SOL, type Connection, type PublicKey } from '@solana/web3.js';
 import { ChainAccountError } from '../errors';
 import { createAgentIdentity, createUsdcMint, fundUsdc, initializePrograms, loadEconomyConfig, type EconomyConfig } from './economy';
+import { ensureHaggleConfig } from './haggle';
 
 /** Parameters of {@link ensureDeployment}. */
 export interface EnsureDeploymentParams {
@@ -69,6 +70,8 @@ export async function ensureDeployment(p: EnsureDeploymentParams): Promise<Deplo
     if (config.epochSeconds !== p.epochSeconds) {
       p.logger?.warn(`chain: programs keep epoch_seconds ${config.epochSeconds} from their first start (EPOCH_SECONDS is ${p.epochSeconds}); start on a new DATA_DIR to change it`);
     }
+    // A data directory from before haggle existed gets its config on this start.
+    await ensureHaggleConfig(p.connection, { admin, usdcMint: config.usdcMint, treasury: config.treasury });
     return { config, admin, created: false };
   } catch (e) {
     if (!(e instanceof ChainAccountError)) throw e;
@@ -76,6 +79,7 @@ export async function ensureDeployment(p: EnsureDeploymentParams): Promise<Deplo
   const usdcMint = await createUsdcMint(p.connection, { payer: admin });
   const treasury = await fundUsdc(p.connection, { payer: admin, mintAuthority: admin, usdcMint, owner: admin.publicKey, amount: 0n });
   const config = await initializePrograms(p.connection, { admin, usdcMint, treasury, epochSeconds: p.epochSeconds });
+  await ensureHaggleConfig(p.connection, { admin, usdcMint, treasury });
   p.logger?.info(`chain: created USDC mint ${usdcMint.toBase58()} and initialized the programs (epoch ${p.epochSeconds} s)`);
   return { config, admin, created: true };
 }

@@ -1,0 +1,50 @@
+/**
+ * The on-chain negotiation view pairs each on-chain offer with the gossiped NEG1 offer at the
+ * same position and counts every difference; its output matches lib/wire's schema exactly.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { HaggleNegotiationRow, HaggleTransitionRow } from '../../lib/store/types';
+import { OnChainNegotiationViewSchema, type PriceStepView } from '../../lib/wire';
+import { onChainNegotiationView } from './haggle';
+
+const ADDR = '11111111111111111111111111111111';
+const offer = (side: number, amount: bigint, decay: bigint, escrow: bigint, i: number): HaggleTransitionRow => ({
+  signature: `sig${i}`, index: 0, slot: BigInt(i), kind: 'offer', side, round: i, amount, decay, escrow, status: side === 1 ? 'proposed' : 'countered', at: null,
+});
+
+function row(over: Partial<HaggleNegotiationRow> = {}): HaggleNegotiationRow {
+  return {
+    id: 'created-sig', address: ADDR, conversationId: new Uint8Array(16).fill(9), buyer: ADDR, seller: ADDR, deposit: 2000n, deadline: 1n,
+    responseWindow: 60, decayBps: 50, minOfferBps: 0, protocolFeeBps: 200, maxRounds: 6, zopaDetection: false, escrow: 0n, decayed: 28n,
+    currentOffer: 600n, lastOfferBy: 1, rounds: 3, joined: true, status: 'settled', reason: null, buyerReservation: null, sellerReservation: null,
+    zopa: null, amount: 600n, fee: 12n, toSeller: 588n, refund: 1372n, createdSlot: 1n, slot: 9n, createdAt: null, closedAt: new Date(1),
+    transitions: [offer(1, 400n, 10n, 1990n, 1), offer(2, 900n, 9n, 1981n, 2), offer(1, 600n, 9n, 1972n, 3)],
+    ...over,
+  };
+}
+
+const step = (type: string, bidValue: string, i: number): PriceStepView => ({
+  envelopeId: String(i).padStart(64, '0'), type, sender: 'aa'.repeat(32), round: i, bidValue, kind: 'neg1', timestampMs: i,
+});
+
+test('gossip and chain agree: every position same, no difference', () => {
+  const v = onChainNegotiationView(row(), [step('PROPOSE', '400', 1), step('COUNTER', '900', 2), step('COUNTER', '600', 3), step('ACCEPT', '600', 4)]);
+  assert.deepEqual(OnChainNegotiationViewSchema.parse(v), v);
+  assert.deepEqual(v.rounds.map((r) => [r.position, r.side, r.onChain, r.gossip, r.decay, r.escrow, r.match]), [
+    [1, 'buyer', '400', '400', '10', '1990', 'same'],
+    [2, 'seller', '900', '900', '9', '1981', 'same'],
+    [3, 'buyer', '600', '600', '9', '1972', 'same'],
+  ]);
+  assert.equal(v.differences, 0);
+  assert.deepEqual(v.settlement, { amount: '600', fee: '12', toSeller: '588', refund: '1372' });
+});
+
+test('a signed offer other than the gossiped one, a missing one and another ACCEPT price are each a difference', () => {
+  const v = onChainNegotiationView(row(), [step('PROPOSE', '400', 1), step('COUNTER', '950', 2), step('COUNTER', '600', 3), step('COUNTER', '610', 4), step('ACCEPT', '610', 5)]);
+  assert.deepEqual(v.rounds.map((r) => r.match), ['same', 'differs', 'same', 'gossip_only']);
+  assert.equal(v.differences, 3, 'position 2 differs, position 4 is not on chain, ACCEPT said 610 but 600 settled');
+  const open = onChainNegotiationView(row({ status: 'countered', closedAt: null, amount: null, transitions: row().transitions.slice(0, 1) }), [step('PROPOSE', '400', 1), step('COUNTER', '900', 2)]);
+  assert.deepEqual(open.rounds.map((r) => r.match), ['same'], 'an open negotiation is not blamed for gossip the chain has not caught up with');
+  assert.equal(open.settlement, null);
+});
