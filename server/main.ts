@@ -14,6 +14,7 @@ import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { createStreamHub } from './stream';
 import { startRuntime } from './runtime';
 import { createLogger } from './logger';
+import { createRateLimiter } from './rate-limit';
 
 function checkedConfig(): ServerConfig {
   try {
@@ -38,7 +39,9 @@ async function main(config: ServerConfig): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
 
+  const limiter = createRateLimiter(config.rateLimits);
   const server = createServer((req, res) => {
+    if (limiter.reject(req, res)) return;
     handle(req, res).catch((err: unknown) => {
       log.error('request failed', err);
       if (!res.headersSent) res.statusCode = 500;
@@ -73,6 +76,7 @@ async function main(config: ServerConfig): Promise<void> {
     try {
       server.close();
       server.closeAllConnections();
+      limiter.close();
       await hub.close();
       await app.close?.();
       await runtime.stop();

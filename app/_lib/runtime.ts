@@ -14,6 +14,7 @@ import type {
   ReputationRow,
   StoredEnvelope,
 } from '../../lib/store/types';
+import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/search';
 
 /** The read queries of lib/store the web app uses (lib/store `Store` satisfies it). */
 export interface ReadStore {
@@ -27,6 +28,8 @@ export interface ReadStore {
   getConversation(id: Uint8Array): Promise<ConversationDetail | null>;
   getReputation(agentId: Uint8Array, kind?: 'gossip' | 'batch'): Promise<ReputationRow | null>;
   feedbackFor(agent: Uint8Array, limit?: number): Promise<FeedbackRow[]>;
+  search(t: SearchTerms): Promise<SearchRows>;
+  listConversationsPage(f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { lastSeenMs: number; id: Uint8Array } | null }>;
 }
 
 /**

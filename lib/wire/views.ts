@@ -191,5 +191,9 @@ export type AgentList = z.infer<typeof AgentListSchema>;
 export const AgentDetailSchema = z.object({ agent: AgentViewSchema, envelopes: z.array(EnvelopeViewSchema), conversations: z.array(ConversationSummaryViewSchema) });
 export type AgentDetail = z.infer<typeof AgentDetailSchema>;
 /** GET /api/conversations. */
-export const ConversationListSchema = z.object({ conversations: z.array(ConversationSummaryViewSchema) });
+export const ConversationListSchema = z.object({
+  conversations: z.array(ConversationSummaryViewSchema),
+  /** Pass as `before` for the next (older) page; null at the end. */
+  next: z.string().nullable(),
+});
 export type ConversationList = z.infer<typeof ConversationListSchema>;

@@ -1,0 +1,209 @@
+/**
+ * The API against a running demo (store, embedded chain, observer, indexer, three demo agents on
+ * 5-second epochs), every app/api route file served over HTTP (./api-testing.ts):
+ * - each route file and method is in the OpenAPI document, and each documented route has a file;
+ * - real answers validate against the document's own JSON Schemas (ajv, draft 2020-12, the
+ *   dialect of OpenAPI 3.1), not against the zod schemas they were generated from;
+ * - search finds agents by hex, base58 and prefix, conversations, envelopes, batches, challenges;
+ * - bad input gets a 4xx naming the problem;
+ * - the SDK's own MCP client lists and calls every tool, answers checked against the REST API.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, EnvelopePage, SearchResult } from '../lib/wire';
+import { MCP_TOOLS } from '../lib/mcp/server';
+import { startApiHarness, type ApiHarness } from './api-testing';
+
+let h: ApiHarness;
+let doc: { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+
+async function until<T>(what: string, ms: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/** Checks `body` against the documented response schema of `method path status`. */
+function conforms(method: string, path: string, status: number, body: unknown): void {
+  const op = doc.paths[path]?.[method];
+  assert.ok(op, `${method} ${path} is documented`);
+  const schema = op.responses[String(status)]?.content?.['application/json']?.schema;
+  assert.ok(schema, `${method} ${path} documents a ${status} JSON answer`);
+  const validate = ajv.compile({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...(schema as object), components: doc.components });
+  assert.ok(validate(body), `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`);
+}
+
+before(async () => {
+  h = await startApiHarness({ RATE_LIMIT_API: '1000:100000', RATE_LIMIT_MCP: '1000:100000' });
+  doc = (await h.getJson<typeof doc>('/api/openapi.json')).body;
+  // `$ref: #/components/schemas/X` resolves inside each compiled schema, which carries `components`.
+  await until('a verified batch, a negotiation and a challenge', 150_000, async () => {
+    const [b, c, ch] = await Promise.all([h.getJson<BatchList>('/api/batches?status=verified'), h.getJson<ConversationList>('/api/conversations'), h.getJson<ChallengeList>('/api/challenges')]);
+    return b.body.batches.length > 0 && c.body.conversations.some((x) => x.messages >= 3) && ch.body.challenges.length > 0;
+  });
+});
+
+after(async () => {
+  await h?.stop();
+});
+
+test('every route file and method is in the OpenAPI document, and every documented route has a file', () => {
+  const files = new Set<string>();
+  for (const r of h.routes) {
+    for (const m of r.methods) {
+      files.add(`${m.toLowerCase()} ${r.path}`);
+      assert.ok(doc.paths[r.path]?.[m.toLowerCase()], `${m} ${r.path} (${r.file}) is missing from /api/openapi.json`);
+    }
+  }
+  for (const [path, item] of Object.entries(doc.paths)) for (const m of Object.keys(item)) assert.ok(files.has(`${m} ${path}`), `${m} ${path} is documented but has no route file`);
+});
+
+test('real answers of every GET route validate against their documented schema', async () => {
+  const agents = (await h.getJson<AgentList>('/api/agents')).body.agents;
+  const conv = (await h.getJson<ConversationList>('/api/conversations')).body.conversations[0];
+  const batch = (await h.getJson<BatchList>('/api/batches?status=verified')).body.batches[0];
+  const fill: Record<string, string> = { '{id}': agents[0].id, '{agent}': batch.agentAddress };
+  const urls: Record<string, string> = { '/api/conversations/{id}': `/api/conversations/${conv.id}`, '/api/search': `/api/search?q=${agents[0].id.slice(0, 6)}` };
+  let checked = 0;
+  for (const r of h.routes.filter((x) => x.methods.includes('GET'))) {
+    const url = urls[r.path] ?? r.path.replace(/\{\w+\}/g, (p) => fill[p]);
+    const res = await h.getJson(url);
+    if (r.path === '/api/mcp') {
+      assert.equal(res.status, 405);
+    }
+    const status = r.path === '/api/health' && res.status === 503 ? 503 : res.status;
+    assert.ok(status === 200 || r.path === '/api/mcp', `${url} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+    conforms('get', r.path, status, res.body);
+    checked++;
+  }
+  assert.ok(checked >= 14, `checked ${checked} GET routes`);
+  // Lists with filters and cursors: two pages of one conversation each never repeat a row.
+  const p1 = (await h.getJson<ConversationList>('/api/conversations?limit=1&range=24h')).body;
+  conforms('get', '/api/conversations', 200, p1);
+  assert.ok(p1.next, 'a first page of one has a next cursor');
+  const p2 = (await h.getJson<ConversationList>(`/api/conversations?limit=1&range=24h&before=${p1.next}`)).body;
+  assert.notEqual(p2.conversations[0]?.id, p1.conversations[0].id);
+  const env = (await h.getJson<EnvelopePage>(`/api/envelopes?type=PROPOSE&limit=2`)).body;
+  conforms('get', '/api/envelopes', 200, env);
+  assert.ok(env.envelopes.every((e) => e.type === 'PROPOSE'));
+});
+
+test('search: hex, prefix, base58, agent epoch, envelope, challenge; a direct hit names its page', async () => {
+  const batch = (await h.getJson<BatchList>('/api/batches?status=verified')).body.batches[0];
+  const s = async (q: string) => {
+    const r = await h.getJson<SearchResult>(`/api/search?q=${encodeURIComponent(q)}`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    conforms('get', '/api/search', 200, r.body);
+    return r.body;
+  };
+  const full = await s(batch.agent);
+  assert.equal(full.direct, `/agents/${batch.agent}`);
+  assert.equal((await s(batch.agentAddress)).direct, `/agents/${batch.agent}`, 'a base58 address finds the same agent');
+  assert.ok((await s(batch.agent.slice(0, 5))).hits.some((x) => x.kind === 'agent' && x.id === batch.agent), 'a hex prefix suggests the agent');
+  const pair = await s(`${batch.agentAddress} ${batch.epoch}`);
+  assert.deepEqual(pair.hits.filter((x) => x.kind === 'batch').map((x) => x.id), [`${batch.agent}/${batch.epoch}`]);
+  assert.equal(pair.direct, `/agents/${batch.agent}#batch-${batch.epoch}`);
+  const conv = (await h.getJson<ConversationList>('/api/conversations')).body.conversations[0];
+  assert.equal((await s(conv.id)).direct, `/conversations/${conv.id}`);
+  const view = (await h.getJson<ConversationView>(`/api/conversations/${conv.id}`)).body;
+  const e = view.envelopes[0];
+  assert.equal((await s(e.id)).direct, `/conversations/${conv.id}#envelope-${e.id}`);
+  const ch = (await h.getJson<ChallengeList>('/api/challenges')).body.challenges[0];
+  assert.ok((await s(ch.address.slice(0, 8))).hits.some((x) => x.kind === 'challenge' && x.id === ch.address));
+  if (batch.signature) assert.ok((await s(batch.signature)).hits.some((x) => x.kind === 'transaction' && x.id === batch.signature));
+  assert.deepEqual((await s('zzzz-no-such-thing')).hits, []);
+});
+
+test('bad input answers 4xx naming the problem', async () => {
+  const cases: Array<[string, number, RegExp]> = [
+    ['/api/search', 400, /"q"/],
+    ['/api/search?q=', 400, /"q"/],
+    ['/api/search?q=abc&limit=0', 400, /"limit"/],
+    ['/api/search?q=abc&bogus=1', 400, /unknown query parameter "bogus"/],
+    ['/api/search?q=%E0%A4%A', 400, /percent-encoding in "q"/],
+    ['/api/reputation/%E0%A4%A', 400, /percent-encoding/],
+    ['/api/conversations?range=2d', 400, /"range"/],
+    ['/api/conversations?range=1h&from=1', 400, /range/],
+    ['/api/conversations?before=nonsense', 400, /"before"/],
+    ['/api/conversations?outcome=won', 400, /"outcome"/],
+    ['/api/openapi.json?x=1', 400, /"x"/],
+  ];
+  for (const [url, status, re] of cases) {
+    const r = await h.getJson<{ error: string }>(url);
+    assert.equal(r.status, status, `${url}: ${JSON.stringify(r.body)}`);
+    assert.match(r.body.error, re, url);
+    conforms('get', url.startsWith('/api/reputation/') ? '/api/reputation/{agent}' : url.split('?')[0], status, r.body);
+  }
+});
+
+test('MCP: the SDK client lists and calls every tool; answers agree with the REST API', async () => {
+  const client = new Client({ name: 'api-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${h.base}/api/mcp`)));
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...MCP_TOOLS].sort());
+    assert.ok(tools.every((t) => t.annotations?.readOnlyHint === true), 'every tool is read-only');
+    const call = async (name: string, args: Record<string, unknown> = {}) => {
+      const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
+      return { isError: r.isError === true, text: r.content[0].text, json: () => JSON.parse(r.content[0].text) as Record<string, unknown> };
+    };
+    const batch = (await h.getJson<BatchList>('/api/batches?status=verified')).body.batches[0];
+
+    const search = (await call('search', { query: batch.agentAddress })).json();
+    assert.equal(search.direct, `/agents/${batch.agent}`);
+
+    const agent = (await call('get_agent', { agent: batch.agentAddress })).json() as { agent: { id: string; envelopes: number } };
+    const rest = (await h.getJson<{ agent: { id: string } }>(`/api/agents/${batch.agent}`)).body;
+    assert.equal(agent.agent.id, rest.agent.id);
+
+    const list = (await call('list_negotiations', { limit: 2, range: '24h' })).json() as ConversationList;
+    const restList = (await h.getJson<ConversationList>('/api/conversations?limit=2&range=24h')).body;
+    assert.deepEqual(list.conversations.map((c) => c.id), restList.conversations.map((c) => c.id));
+    const page2 = (await call('list_negotiations', { limit: 2, range: '24h', cursor: list.next })).json() as ConversationList;
+    assert.ok(!page2.conversations.some((c) => list.conversations.some((d) => d.id === c.id)), 'the cursor moves on');
+
+    const neg = (await h.getJson<ConversationList>('/api/conversations?limit=50')).body.conversations.find((c) => c.messages >= 3)!;
+    const digest = (await call('get_negotiation', { id: neg.id })).json() as { trace: Array<{ id: string }>; analytics: { rounds: number } | null };
+    const view = (await h.getJson<ConversationView>(`/api/conversations/${neg.id}`)).body;
+    assert.deepEqual(digest.trace.map((t) => t.id), view.envelopes.slice(0, 25).map((e) => e.id));
+    assert.ok(digest.analytics === null || typeof digest.analytics.rounds === 'number');
+
+    const b = (await call('get_batch', { agent: batch.agent, epoch: batch.epoch })).json();
+    assert.equal(b.logMerkleRoot, batch.logMerkleRoot);
+    assert.equal(b.status, 'verified');
+
+    const log = await h.runtime.store.epochLog(Uint8Array.from(Buffer.from(batch.agent, 'hex')), BigInt(batch.epoch));
+    const envelope = Buffer.from(log[0].id).toString('hex');
+    const proof = (await call('verify_inclusion', { agent: batch.agent, epoch: batch.epoch, envelope })).json();
+    assert.equal(proof.included, true, JSON.stringify(proof));
+    assert.equal(proof.rootMatchesBatch, true);
+    const notIn = (await call('verify_inclusion', { agent: batch.agent, epoch: batch.epoch, envelope: 'ab'.repeat(32) })).json();
+    assert.equal(notIn.included, false);
+
+    const stake = (await call('get_stake_status', { agent: batch.agentAddress })).json() as { stake: { amount: string } | null; batches: number };
+    assert.ok(stake.stake && BigInt(stake.stake.amount) >= 0n);
+    const restBatches = (await h.getJson<BatchList>(`/api/batches?agent=${batch.agent}`)).body.batches;
+    assert.ok(stake.batches >= 1 && stake.batches <= restBatches.length + 5);
+
+    const stats = (await call('mesh_stats')).json() as { byType: Record<string, number> };
+    const restStats = (await h.getJson<{ byType: Record<string, number> }>('/api/stats')).body;
+    assert.ok((stats.byType.PROPOSE ?? 0) <= (restStats.byType.PROPOSE ?? 0) && (stats.byType.PROPOSE ?? 0) > 0);
+
+    const bad = await call('get_agent', { agent: 'not-an-agent' });
+    assert.equal(bad.isError, true);
+    assert.match(bad.text, /agent: must be 64 hex characters or a base58 address/);
+    const missing = await call('get_negotiation', { id: 'ab'.repeat(16) });
+    assert.equal(missing.isError, true);
+    assert.match(missing.text, /not found/);
+  } finally {
+    await client.close();
+  }
+});
