@@ -48,7 +48,7 @@ export const EnvelopesQuerySchema = z.object({
   type: msgTypeParam.optional(),
   agent: qp.hex(32, 'agent id').optional().meta({ description: 'sender or recipient, 64 hex' }),
   conversation: qp.hex(16, 'conversation id').optional(),
-  limit: qp.int(1, 500).default(50),
+  limit: qp.int(1, 500).default(50).meta({ description: '1..500, default 50' }),
   before: u64Param('the decimal cursor from a previous page').optional().meta({ description: 'the `next` cursor of the previous page' }),
 });
 
@@ -75,7 +75,7 @@ export const ConversationsQuerySchema = z.object({
   range: TimePresetSchema.optional().meta({ description: 'last activity within the last hour, day or week' }),
   from: msParam.optional().meta({ description: 'last activity at or after (unix ms)' }),
   to: msParam.optional().meta({ description: 'last activity at or before (unix ms)' }),
-  limit: qp.int(1, 500).default(50),
+  limit: qp.int(1, 500).default(50).meta({ description: '1..500, default 50' }),
   before: ConversationCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page' }),
 });
 
@@ -84,7 +84,7 @@ export const BatchesQuerySchema = z.object({
   agent: agentAny.optional(),
   epoch: u64Param('a non-negative integer (u64)').optional(),
   status: z.enum(['unverified', 'verified', 'mismatch']).optional(),
-  limit: qp.int(1, 5000).optional(),
+  limit: qp.int(1, 5000).optional().meta({ description: '1..5000, default 500' }),
 });
 
 /** GET /api/challenges. */
@@ -97,7 +97,7 @@ export const ChallengesQuerySchema = z.object({
 export const SearchQuerySchema = z.object({
   q: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')
     .meta({ description: 'an agent id (hex or base58), conversation or envelope id or a hex prefix of one, `agent epoch` for a batch, a challenge address, a transaction signature or its prefix, an agent label' }),
-  limit: qp.int(1, 50).default(10).meta({ description: 'hits per kind' }),
+  limit: qp.int(1, 50).default(10).meta({ description: 'hits per kind, 1..50, default 10' }),
 });
 
 /** Queries of routes that take none (unknown parameters are still refused). */
