@@ -6,16 +6,18 @@
  *   dialect of OpenAPI 3.1), not against the zod schemas they were generated from;
  * - search finds agents by hex, base58 and prefix, conversations, envelopes, batches, challenges;
  * - bad input gets a 4xx naming the problem;
- * - the SDK's own MCP client lists and calls every tool, answers checked against the REST API.
+ * - the SDK's own MCP client lists and calls every tool, answers checked against the REST API;
+ * - `npm run mcp`'s stdio bridge serves the same tools to a stdio client.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, EnvelopePage, SearchResult } from '../lib/wire';
 import { MCP_TOOLS } from '../lib/mcp/server';
-import { startApiHarness, type ApiHarness } from './api-testing';
+import { ROOT, startApiHarness, type ApiHarness } from './api-testing';
 
 let h: ApiHarness;
 let doc: { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
@@ -203,6 +205,21 @@ test('MCP: the SDK client lists and calls every tool; answers agree with the RES
     const missing = await call('get_negotiation', { id: 'ab'.repeat(16) });
     assert.equal(missing.isError, true);
     assert.match(missing.text, /not found/);
+  } finally {
+    await client.close();
+  }
+});
+
+test('MCP over stdio (npm run mcp): the bridge lists the same tools and answers from the running server', async () => {
+  const client = new Client({ name: 'api-test-stdio', version: '1' });
+  await client.connect(new StdioClientTransport({
+    command: process.execPath, args: ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'scripts/mcp-stdio.ts', h.base], cwd: ROOT, stderr: 'ignore',
+  }));
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...MCP_TOOLS].sort());
+    const r = (await client.callTool({ name: 'search', arguments: { query: (await h.getJson<AgentList>('/api/agents')).body.agents[0].id } })) as { content: Array<{ text: string }> };
+    assert.match(JSON.parse(r.content[0].text).direct, /^\/agents\/[0-9a-f]{64}$/);
   } finally {
     await client.close();
   }

@@ -56,7 +56,7 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
 
   for (const a of r.agents) {
     const id = hex(a.id);
-    hits.push({ kind: 'agent', id, detail: a.label ?? 'agent', href: `/agents/${id}`, exact: id === agentHex && t.epoch === undefined });
+    hits.push({ kind: 'agent', id, detail: a.label ?? `last seen ${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`, href: `/agents/${id}`, exact: id === agentHex && t.epoch === undefined });
   }
   for (const c of r.conversations) {
     const id = hex(c.id);
