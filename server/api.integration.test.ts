@@ -98,6 +98,39 @@ test('real answers of every GET route validate against their documented schema',
   assert.ok(env.envelopes.every((e) => e.type === 'PROPOSE'));
 });
 
+test('lists filter, sort and page: agents by stake, reputation, envelopes; envelopes by time window', async () => {
+  type Agents = AgentList & { next: string | null; agents: Array<AgentList['agents'][number] & { stake?: { status: string } | null }> };
+  const all = (await h.getJson<Agents>('/api/agents')).body;
+  conforms('get', '/api/agents', 200, all);
+  const p1 = (await h.getJson<Agents>('/api/agents?sort=envelopes&limit=2')).body;
+  conforms('get', '/api/agents', 200, p1);
+  assert.ok(p1.next && p1.agents.length === 2);
+  const p2 = (await h.getJson<Agents>(`/api/agents?sort=envelopes&limit=2&before=${p1.next}`)).body;
+  const seen = [...p1.agents, ...p2.agents];
+  assert.equal(new Set(seen.map((a) => a.id)).size, seen.length, 'pages do not overlap');
+  for (let i = 1; i < seen.length; i++) assert.ok((seen[i - 1].envelopes ?? 0) >= (seen[i].envelopes ?? 0), 'descending by envelopes');
+
+  const locked = (await h.getJson<Agents>('/api/agents?stake=locked')).body.agents;
+  assert.ok(locked.length > 0 && locked.every((a) => a.stake?.status === 'locked'));
+  assert.ok((await h.getJson<Agents>('/api/agents?stake=none')).body.agents.every((a) => !a.stake));
+  const rated = all.agents.filter((a) => a.reputation).sort((a, b) => Number(BigInt(b.reputation!.reliabilityScore) - BigInt(a.reputation!.reliabilityScore)));
+  if (rated.length > 0) {
+    const min = rated[0].reputation!.reliabilityScore;
+    const top = (await h.getJson<Agents>(`/api/agents?minReliability=${min}&sort=reliability`)).body.agents;
+    assert.ok(top.some((a) => a.id === rated[0].id) && top.every((a) => BigInt(a.reputation!.reliabilityScore) >= BigInt(min)));
+  }
+  assert.ok((await h.getJson<Agents>('/api/agents?online=true')).body.agents.every((a) => a.online));
+
+  const recent = (await h.getJson<EnvelopePage>('/api/envelopes?range=1h&limit=5')).body;
+  conforms('get', '/api/envelopes', 200, recent);
+  assert.equal(recent.envelopes.length, 5);
+  const future = (await h.getJson<EnvelopePage>(`/api/envelopes?from=${Date.now() + 3_600_000}`)).body;
+  assert.deepEqual(future.envelopes, []);
+  const t = recent.envelopes[4].timestampMs;
+  const window = (await h.getJson<EnvelopePage>(`/api/envelopes?from=${t}&to=${t}&limit=500`)).body.envelopes;
+  assert.ok(window.length >= 1 && window.every((e) => Math.floor(e.timestampMs) === Math.floor(t)));
+});
+
 test('search: hex, prefix, base58, agent epoch, envelope, challenge; a direct hit names its page', async () => {
   const batch = (await h.getJson<BatchList>('/api/batches?status=verified')).body.batches[0];
   const s = async (q: string) => {
@@ -137,6 +170,10 @@ test('bad input answers 4xx naming the problem', async () => {
     ['/api/conversations?before=nonsense', 400, /"before"/],
     ['/api/conversations?outcome=won', 400, /"outcome"/],
     ['/api/openapi.json?x=1', 400, /"x"/],
+    ['/api/agents?sort=rank', 400, /"sort"/],
+    ['/api/agents?sort=envelopes&before=2026-01-01T00:00:00.000Z~' + 'ab'.repeat(32), 400, /not a cursor of sort=envelopes/],
+    ['/api/agents?minReliability=high', 400, /"minReliability"/],
+    ['/api/envelopes?range=1h&to=5', 400, /range/],
   ];
   for (const [url, status, re] of cases) {
     const r = await h.getJson<{ error: string }>(url);

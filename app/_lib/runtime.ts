@@ -15,6 +15,7 @@ import type {
   StoredEnvelope,
 } from '../../lib/store/types';
 import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/search';
+import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
 
 /** The read queries of lib/store the web app uses (lib/store `Store` satisfies it). */
 export interface ReadStore {
@@ -29,6 +30,7 @@ export interface ReadStore {
   getReputation(agentId: Uint8Array, kind?: 'gossip' | 'batch'): Promise<ReputationRow | null>;
   feedbackFor(agent: Uint8Array, limit?: number): Promise<FeedbackRow[]>;
   search(t: SearchTerms): Promise<SearchRows>;
+  listAgentsPage(f: AgentFilter): Promise<{ rows: AgentListRow[]; more: boolean }>;
   listConversationsPage(f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { lastSeenMs: number; id: Uint8Array } | null }>;
 }
 

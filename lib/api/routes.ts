@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import {
-  AgentDetailSchema, AgentIdPathSchema, AgentListSchema, BatchesQuerySchema, BatchListSchema, ChallengeListSchema,
+  AgentDetailSchema, AgentIdPathSchema, AgentListSchema, AgentsQuerySchema, BatchesQuerySchema, BatchListSchema, ChallengeListSchema,
   ChallengesQuerySchema, ConversationIdPathSchema, ConversationListSchema, ConversationsQuerySchema, ConversationViewSchema,
   EnvelopePageSchema, EnvelopesQuerySchema, EpochLogUploadViewSchema, GraphViewSchema, HealthReportSchema, NoQuerySchema,
   OverviewSnapshotSchema, ProblemSchema, ReputationJsonSchema, ReputationPathSchema, SearchQuerySchema, SearchResultSchema,
@@ -44,7 +44,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'get', path: '/api/stats', tag: 'mesh', summary: 'Envelopes per msg_type, drops per reason', ok: StatsViewSchema },
   { method: 'get', path: '/api/graph', tag: 'mesh', summary: 'Agents and the agent pairs that exchanged envelopes', ok: GraphViewSchema },
   { method: 'get', path: '/api/envelopes', tag: 'mesh', summary: 'Stored envelopes, newest first, cursor-paged', query: EnvelopesQuerySchema, ok: EnvelopePageSchema },
-  { method: 'get', path: '/api/agents', tag: 'mesh', summary: 'Every agent seen, with online state', ok: AgentListSchema },
+  {
+    method: 'get', path: '/api/agents', tag: 'mesh', summary: 'Agents with online state, gossip reputation and stake; filtered, sorted, cursor-paged',
+    description: 'Reputation filters use the stored gossip fold (docs/protocol.md §7); pass `next` back as `before` with the same sort.',
+    query: AgentsQuerySchema, ok: AgentListSchema,
+  },
   { method: 'get', path: '/api/agents/{id}', tag: 'mesh', summary: 'One agent: reputation, latest envelopes, conversations', params: AgentIdPathSchema, ok: AgentDetailSchema, more: { 404: 'unknown agent' } },
   {
     method: 'get', path: '/api/conversations', tag: 'mesh', summary: 'Conversations, newest activity first, filtered and cursor-paged',

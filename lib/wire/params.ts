@@ -43,6 +43,11 @@ export const msgTypeParam = z
   })
   .meta({ description: 'msg_type name (PROPOSE) or code (3, 0x03)' });
 
+/** Relative time windows a list can be narrowed to (a custom window uses `from` / `to`). */
+export const TIME_PRESETS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 604_800_000 } as const;
+export const TimePresetSchema = z.enum(['1h', '24h', '7d']);
+const msParam = u64Param('unix milliseconds').transform(Number);
+
 /** GET /api/envelopes. */
 export const EnvelopesQuerySchema = z.object({
   type: msgTypeParam.optional(),
@@ -50,12 +55,11 @@ export const EnvelopesQuerySchema = z.object({
   conversation: qp.hex(16, 'conversation id').optional(),
   limit: qp.int(1, 500).default(50).meta({ description: '1..500, default 50' }),
   before: u64Param('the decimal cursor from a previous page').optional().meta({ description: 'the `next` cursor of the previous page' }),
+  range: TimePresetSchema.optional().meta({ description: 'envelope timestamp within the last hour, day or week' }),
+  from: msParam.optional().meta({ description: 'envelope timestamp at or after (unix ms)' }),
+  to: msParam.optional().meta({ description: 'envelope timestamp at or before (unix ms)' }),
 });
 
-/** Relative time windows a list can be narrowed to (a custom window uses `from` / `to`). */
-export const TIME_PRESETS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 604_800_000 } as const;
-export const TimePresetSchema = z.enum(['1h', '24h', '7d']);
-const msParam = u64Param('unix milliseconds').transform(Number);
 
 /** `<lastSeenMs>-<32 hex id>`: the keyset cursor of the conversation list. */
 export const ConversationCursorSchema = z
@@ -77,6 +81,22 @@ export const ConversationsQuerySchema = z.object({
   to: msParam.optional().meta({ description: 'last activity at or before (unix ms)' }),
   limit: qp.int(1, 500).default(50).meta({ description: '1..500, default 50' }),
   before: ConversationCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page' }),
+});
+
+export const AGENT_SORTS = ['last_seen', 'first_seen', 'envelopes', 'reliability'] as const;
+export const STAKE_FILTERS = ['none', 'locked', 'unlocking', 'claimed', 'slashed'] as const;
+const reliabilityParam = z.string().trim().regex(/^-?\d{1,19}$/, 'must be an integer (fixed point, 1,000,000 = 1.0)').transform(BigInt);
+
+/** GET /api/agents: filtered, sorted, cursor-paged. */
+export const AgentsQuerySchema = z.object({
+  online: z.enum(['true', 'false']).transform((s) => s === 'true').optional(),
+  stake: z.enum(STAKE_FILTERS).optional().meta({ description: 'stake status on chain; `none` = no stake account' }),
+  minReliability: reliabilityParam.optional().meta({ description: 'gossip reliability score at least (fixed point, 1,000,000 = 1.0)' }),
+  maxReliability: reliabilityParam.optional().meta({ description: 'gossip reliability score at most' }),
+  sort: z.enum(AGENT_SORTS).default('last_seen').meta({ description: 'descending; default last_seen' }),
+  limit: qp.int(1, 1000).default(1000).meta({ description: '1..1000, default 1000' }),
+  before: z.string().trim().regex(/^[0-9TZ:.-]{1,40}~[0-9a-f]{64}$/, 'must be the `next` cursor of a previous page').optional()
+    .meta({ description: 'the `next` cursor of the previous page (same sort)' }),
 });
 
 /** GET /api/batches. */
