@@ -58,7 +58,7 @@ test('header search: suggestions as you type, Enter opens the agent; a full id g
   }
 });
 
-test('/search groups hits by kind; /conversations keeps its filter in the URL', { skip }, async () => {
+test('/search groups hits by kind; /conversations and /agents keep their filter in the URL', { skip }, async () => {
   const page = await browser!.newPage({ viewport: { width: 1400, height: 1000 } });
   try {
     await page.goto(`${srv!.base}/search?q=${(await srv!.getJson<ConversationList>('/api/conversations')).body.conversations[0].id.slice(0, 2)}`);
@@ -71,6 +71,14 @@ test('/search groups hits by kind; /conversations keeps its filter in the URL', 
     await page.waitForURL(/before=\d+-[0-9a-f]{32}/);
     assert.match(page.url(), /range=24h/);
     await page.screenshot({ path: join(SHOTS, 'conversations-filtered.png'), fullPage: true });
+
+    await page.goto(`${srv!.base}/agents?stake=locked&sort=envelopes&limit=2`);
+    const rows = await page.locator('tr[data-agent-row]').count();
+    assert.equal(rows, 2);
+    await page.getByTestId('next-page').click();
+    await page.waitForURL(/before=/);
+    assert.match(page.url(), /stake=locked/);
+    await page.screenshot({ path: join(SHOTS, 'agents-filtered.png'), fullPage: true });
   } finally {
     await page.close();
   }

@@ -11,34 +11,25 @@ import { ConversationList } from '../../components/ConversationList';
 import { NotRunning } from '../_lib/not-running';
 import { loadConversationsPage } from '../_lib/lists';
 import { getServices } from '../_lib/services';
+import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Conversations' };
 
-type Params = Record<string, string | string[] | undefined>;
 
 const toLocal = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(0, 16));
 
-export default async function ConversationsPage({ searchParams }: { searchParams: Promise<Params> }) {
+export default async function ConversationsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const o = getServices();
   if (!o) return <NotRunning />;
-  const sp = await searchParams;
-  const raw: Record<string, string> = {};
-  for (const [k, v] of Object.entries(sp)) {
-    const s = Array.isArray(v) ? v[0] : v;
-    if (s !== undefined && s !== '') raw[k] = s;
-  }
+  const raw = flatParams(await searchParams);
   // The form's custom window comes as datetime-local text (UTC); the API's as unix ms.
   for (const k of ['from', 'to'] as const) if (raw[k] && !/^\d+$/.test(raw[k])) raw[k] = String(Date.parse(`${raw[k]}Z`));
   const parsed = ConversationsQuerySchema.strict().safeParse(raw);
   const q = parsed.success ? parsed.data : null;
   const page = q && !(q.range && (q.from !== undefined || q.to !== undefined)) ? await loadConversationsPage(o, q) : null;
   const error = !parsed.success ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') : !page ? 'give either a preset range or from/to, not both' : null;
-  const keep = (extra: Record<string, string | undefined>) => {
-    const u = new URLSearchParams();
-    for (const [k, v] of Object.entries({ ...raw, ...extra })) if (v !== undefined) u.set(k, v);
-    return `/conversations?${u}`;
-  };
+  const keep = (extra: Record<string, string | undefined>) => withParams('/conversations', raw, extra);
   return (
     <>
       <header className="page-head">
