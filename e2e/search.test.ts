@@ -72,6 +72,7 @@ test('/search groups hits by kind; /conversations and /agents keep their filter 
     assert.match(page.url(), /range=24h/);
     await page.screenshot({ path: join(SHOTS, 'conversations-filtered.png'), fullPage: true });
 
+    await srv!.until('three locked stakes', 60_000, async () => (await srv!.getJson<AgentList>('/api/agents?stake=locked')).body.agents.length >= 3);
     await page.goto(`${srv!.base}/agents?stake=locked&sort=envelopes&limit=2`);
     const rows = await page.locator('tr[data-agent-row]').count();
     assert.equal(rows, 2);
