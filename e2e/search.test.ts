@@ -36,23 +36,25 @@ test('header search: suggestions as you type, Enter opens the agent; a full id g
   const agents = (await srv!.getJson<AgentList>('/api/agents')).body.agents;
   const target = agents[0].id;
   const page = await browser!.newPage({ viewport: { width: 1400, height: 900 } });
+  // Two shared cores under load: a first page load can take longer than playwright's 30 s default.
+  page.setDefaultTimeout(90_000);
   try {
     await page.goto(`${srv!.base}/agents`);
     const box = page.getByTestId('search-input');
     await box.click();
     await box.pressSequentially(target.slice(0, 4), { delay: 40 });
     const suggest = page.getByTestId('search-suggest');
-    await suggest.locator(`li[data-kind="agent"]`).first().waitFor({ timeout: 10_000 });
+    await suggest.locator(`li[data-kind="agent"]`).first().waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(SHOTS, 'suggestions.png') });
     await box.press('ArrowDown');
     await box.press('Enter');
-    await page.waitForURL(/\/agents\/[0-9a-f]{64}$/, { timeout: 10_000 });
+    await page.waitForURL(/\/agents\/[0-9a-f]{64}$/, { timeout: 60_000 });
     assert.ok(page.url().includes(`/agents/${target.slice(0, 4)}`), page.url());
 
     await box.fill(target);
     await page.waitForTimeout(600);
     await box.press('Enter');
-    await page.waitForURL(`**/agents/${target}`, { timeout: 10_000 });
+    await page.waitForURL(`**/agents/${target}`, { timeout: 60_000 });
   } finally {
     await page.close();
   }
@@ -60,6 +62,8 @@ test('header search: suggestions as you type, Enter opens the agent; a full id g
 
 test('/search groups hits by kind; /conversations and /agents keep their filter in the URL', { skip }, async () => {
   const page = await browser!.newPage({ viewport: { width: 1400, height: 1000 } });
+  // Two shared cores under load: a first page load can take longer than playwright's 30 s default.
+  page.setDefaultTimeout(90_000);
   try {
     await page.goto(`${srv!.base}/search?q=${(await srv!.getJson<ConversationList>('/api/conversations')).body.conversations[0].id.slice(0, 2)}`);
     const groups = await page.locator('[data-search-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-search-group')));
@@ -89,6 +93,8 @@ test('/docs/api renders the document; /api/openapi.json is OpenAPI 3.1', { skip 
   const doc = (await srv!.getJson<{ openapi: string; paths: Record<string, unknown> }>('/api/openapi.json')).body;
   assert.equal(doc.openapi, '3.1.0');
   const page = await browser!.newPage({ viewport: { width: 1400, height: 1400 } });
+  // Two shared cores under load: a first page load can take longer than playwright's 30 s default.
+  page.setDefaultTimeout(90_000);
   try {
     await page.goto(`${srv!.base}/docs/api`);
     const ops = await page.locator('[data-op]').count();
