@@ -49,7 +49,7 @@ before(async () => {
   // `$ref: #/components/schemas/X` resolves inside each compiled schema, which carries `components`.
   await until('a verified batch, a negotiation and a challenge', 150_000, async () => {
     const [b, c, ch] = await Promise.all([h.getJson<BatchList>('/api/batches?status=verified'), h.getJson<ConversationList>('/api/conversations'), h.getJson<ChallengeList>('/api/challenges')]);
-    return b.body.batches.length > 0 && c.body.conversations.some((x) => x.messages >= 3) && ch.body.challenges.length > 0;
+    return b.body.batches.length > 0 && c.body.conversations.filter((x) => x.state?.startsWith('completed')).length >= 2 && ch.body.challenges.length > 0;
   });
 });
 
@@ -114,11 +114,14 @@ test('lists filter, sort and page: agents by stake, reputation, envelopes; envel
   assert.ok(locked.length > 0 && locked.every((a) => a.stake?.status === 'locked'));
   assert.ok((await h.getJson<Agents>('/api/agents?stake=none')).body.agents.every((a) => !a.stake));
   const rated = all.agents.filter((a) => a.reputation).sort((a, b) => Number(BigInt(b.reputation!.reliabilityScore) - BigInt(a.reputation!.reliabilityScore)));
-  if (rated.length > 0) {
-    const min = rated[0].reputation!.reliabilityScore;
-    const top = (await h.getJson<Agents>(`/api/agents?minReliability=${min}&sort=reliability`)).body.agents;
-    assert.ok(top.some((a) => a.id === rated[0].id) && top.every((a) => BigInt(a.reputation!.reliabilityScore) >= BigInt(min)));
-  }
+  assert.ok(rated.length >= 2, 'the demo agents rated each other (the gossip fold of their FEEDBACK)');
+  const min = rated[1].reputation!.reliabilityScore;
+  const top = (await h.getJson<Agents>(`/api/agents?minReliability=${min}&sort=reliability`)).body.agents;
+  assert.deepEqual(top.map((a) => a.id).sort(), rated.filter((a) => BigInt(a.reputation!.reliabilityScore) >= BigInt(min)).map((a) => a.id).sort());
+  const r1 = (await h.getJson<Agents>('/api/agents?sort=reliability&limit=1')).body;
+  const r2 = (await h.getJson<Agents>(`/api/agents?sort=reliability&limit=1&before=${r1.next}`)).body;
+  assert.equal(r1.agents[0].reputation?.reliabilityScore, rated[0].reputation!.reliabilityScore, 'highest reliability first');
+  assert.ok(BigInt(r2.agents[0].reputation?.reliabilityScore ?? -1) <= BigInt(rated[0].reputation!.reliabilityScore) && r2.agents[0].id !== r1.agents[0].id);
   assert.ok((await h.getJson<Agents>('/api/agents?online=true')).body.agents.every((a) => a.online));
 
   const recent = (await h.getJson<EnvelopePage>('/api/envelopes?range=1h&limit=5')).body;

@@ -9,6 +9,8 @@ import { bytesToHex, TIME_PRESETS, type AgentList, type AgentsQuerySchema, type 
 import { HttpError } from './http';
 import type { z } from 'zod';
 import type { Services } from './services';
+import type { AgentListRow, AgentSort } from '../../lib/store/agent-list';
+import { applyFeedback, emptyReputation, type ReputationState } from '../../lib/protocol/reputation';
 import { agentView, conversationSummaryView, ONLINE_WINDOW_MS } from './views';
 
 export type ConversationsQuery = z.output<typeof ConversationsQuerySchema>;
@@ -33,27 +35,67 @@ export async function loadConversationsPage(o: Services, p: ConversationsQuery, 
 
 export type AgentsQuery = z.output<typeof AgentsQuerySchema>;
 
-/** Agents matching `q`, sorted descending by `q.sort`, with gossip reputation and stake. */
-export async function loadAgentsPage(o: Services, q: AgentsQuery, now = Date.now()): Promise<AgentList> {
-  let cursor;
-  if (q.before) {
-    const [value, id] = q.before.split('~');
-    const timeSort = q.sort === 'last_seen' || q.sort === 'first_seen';
-    if (timeSort ? Number.isNaN(Date.parse(value)) || !value.includes('T') : !/^-?\d+$/.test(value)) {
-      throw new HttpError(400, `query parameter "before": not a cursor of sort=${q.sort}`);
-    }
-    cursor = { value, id: fromHex(id) };
+/** Every candidate a reputation filter or sort looks at (the store's list cap). */
+const MAX_AGENTS = 1000;
+
+/** The stored gossip fold, else the fold of the agent's stored feedback (docs/protocol.md §7), as loadAgent does. */
+async function gossipOf(o: Services, r: AgentListRow): Promise<ReputationState | null> {
+  if (r.reputation) return r.reputation;
+  const fb = await o.reads.feedbackFor(r.id);
+  return fb.length ? fb.reduce((s, f) => applyFeedback(s, f), emptyReputation()) : null;
+}
+
+function parseCursor(q: AgentsQuery): { value: string; id: Uint8Array } | undefined {
+  if (!q.before) return undefined;
+  const [value, id] = q.before.split('~');
+  const timeSort = q.sort === 'last_seen' || q.sort === 'first_seen';
+  if (timeSort ? Number.isNaN(Date.parse(value)) || !value.includes('T') : !/^-?\d+$/.test(value)) {
+    throw new HttpError(400, `query parameter "before": not a cursor of sort=${q.sort}`);
   }
-  const page = await o.reads.listAgentsPage({
-    online: q.online, onlineSinceMs: now - ONLINE_WINDOW_MS, stake: q.stake, minReliability: q.minReliability, maxReliability: q.maxReliability,
-    sort: q.sort, limit: q.limit, cursor,
-  });
-  const last = page.rows[page.rows.length - 1];
+  return { value, id: fromHex(id) };
+}
+
+/**
+ * Agents matching `q`, sorted descending by `q.sort`, with gossip reputation and stake. Online,
+ * stake and the time/envelope sorts run in SQL with keyset paging; a reliability range or sort
+ * needs the fold, so it reads every candidate (up to {@link MAX_AGENTS}), folds, filters, sorts
+ * and pages the same keyset way in memory.
+ */
+export async function loadAgentsPage(o: Services, q: AgentsQuery, now = Date.now()): Promise<AgentList> {
+  const cursor = parseCursor(q);
+  const base = { online: q.online, onlineSinceMs: now - ONLINE_WINDOW_MS, stake: q.stake };
+  const byReputation = q.sort === 'reliability' || q.minReliability !== undefined || q.maxReliability !== undefined;
+  let rows: { row: AgentListRow; rep: ReputationState | null; key: string }[];
+  let more: boolean;
+  if (!byReputation) {
+    const page = await o.reads.listAgentsPage({ ...base, sort: q.sort as AgentSort, limit: q.limit, cursor });
+    rows = await Promise.all(page.rows.map(async (row) => ({ row, rep: await gossipOf(o, row), key: row.sortValue })));
+    more = page.more;
+  } else {
+    const sort: AgentSort = q.sort === 'reliability' ? 'last_seen' : q.sort;
+    const all = (await o.reads.listAgentsPage({ ...base, sort, limit: MAX_AGENTS })).rows;
+    const folded = await Promise.all(all.map(async (row) => ({ row, rep: await gossipOf(o, row) })));
+    const score = (r: ReputationState | null) => r?.reliabilityScore ?? -1n;
+    let list = folded
+      .filter(({ rep }) => (q.minReliability === undefined || (rep !== null && rep.reliabilityScore >= q.minReliability)) && (q.maxReliability === undefined || (rep !== null && rep.reliabilityScore <= q.maxReliability)))
+      .map((x) => ({ ...x, key: q.sort === 'reliability' ? score(x.rep).toString() : x.row.sortValue }));
+    if (q.sort === 'reliability') {
+      // Descending by (score, id), like the SQL keyset order.
+      list.sort((a, b) => (score(a.rep) !== score(b.rep) ? (score(b.rep) > score(a.rep) ? 1 : -1) : Buffer.compare(b.row.id, a.row.id)));
+    }
+    if (cursor) {
+      const after = (x: { row: AgentListRow; key: string }) => {
+        const c = q.sort === 'reliability' ? BigInt(x.key) - BigInt(cursor.value) : q.sort === 'envelopes' ? Number(x.key) - Number(cursor.value) : Date.parse(x.key) - Date.parse(cursor.value);
+        return c < 0 || (c === 0 || c === 0n ? Buffer.compare(x.row.id, cursor.id) < 0 : false);
+      };
+      list = list.filter(after);
+    }
+    more = list.length > q.limit;
+    rows = list.slice(0, q.limit);
+  }
+  const last = rows[rows.length - 1];
   return {
-    agents: page.rows.map((r) => ({
-      ...agentView(r, r.reputation, now),
-      stake: r.stake ? { status: r.stake.status, amount: r.stake.amount.toString() } : null,
-    })),
-    next: page.more && last ? `${last.sortValue}~${bytesToHex(last.id)}` : null,
+    agents: rows.map(({ row, rep }) => ({ ...agentView(row, rep, now), stake: row.stake ? { status: row.stake.status, amount: row.stake.amount.toString() } : null })),
+    next: more && last ? `${last.key}~${bytesToHex(last.row.id)}` : null,
   };
 }

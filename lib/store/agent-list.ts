@@ -1,19 +1,20 @@
 /**
  * The agent list with filters and sorting: online, stake status (from the chain indexer's stake
- * table), a range of the stored gossip reliability score (docs/protocol.md §7, fixed point), and
+ * table), the stored gossip reputation when the observer keeps one (docs/protocol.md §7), and
  * keyset paging on (sort key, id), so paging never repeats or skips an agent while the list moves.
+ * Filtering and sorting by reputation happen in app/_lib/lists.ts, which folds the feedback of
+ * agents without a stored fold.
  */
 import type { Queryable } from './db';
 import type { AgentRow } from './types';
 
-export type AgentSort = 'last_seen' | 'first_seen' | 'envelopes' | 'reliability';
+export type AgentSort = 'last_seen' | 'first_seen' | 'envelopes';
 
-/** The SQL of each sort key; reliability of an agent without a stored fold sorts as -1. */
+/** The SQL of each sort key. */
 const KEYS: Record<AgentSort, { sql: string; cast: string }> = {
   last_seen: { sql: 'a.last_seen', cast: 'timestamptz' },
   first_seen: { sql: 'a.first_seen', cast: 'timestamptz' },
   envelopes: { sql: 'a.sent', cast: 'int4' },
-  reliability: { sql: 'COALESCE(r.reliability_score, -1)', cast: 'int8' },
 };
 
 export interface AgentFilter {
@@ -22,9 +23,6 @@ export interface AgentFilter {
   onlineSinceMs: number;
   /** A stake status (`locked`, `unlocking`, `claimed`, `slashed`) or `none` for agents without stake. */
   stake?: string;
-  /** Inclusive range of the gossip reliability score (fixed point, ONE = 1,000,000). */
-  minReliability?: bigint;
-  maxReliability?: bigint;
   sort: AgentSort;
   limit: number;
   /** The sort key's value (ISO time or decimal) and id of the last row of the previous page. */
@@ -52,8 +50,6 @@ export async function listAgentsPage(q: Queryable, f: AgentFilter): Promise<{ ro
   }
   if (f.stake === 'none') where.push('s.agent_id IS NULL');
   else if (f.stake) where.push(`s.status = ${arg(f.stake)}`);
-  if (f.minReliability !== undefined) where.push(`r.reliability_score >= ${arg(f.minReliability.toString())}::int8`);
-  if (f.maxReliability !== undefined) where.push(`r.reliability_score <= ${arg(f.maxReliability.toString())}::int8`);
   if (f.cursor) where.push(`(${key.sql}, a.id) < (${arg(f.cursor.value)}::${key.cast}, ${arg(f.cursor.id)})`);
   const rows = await q.query<Row>(
     `SELECT a.*, (${key.sql})::text AS sort_value,
