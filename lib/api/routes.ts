@@ -46,7 +46,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'get', path: '/api/envelopes', tag: 'mesh', summary: 'Stored envelopes, newest first, cursor-paged', query: EnvelopesQuerySchema, ok: EnvelopePageSchema },
   {
     method: 'get', path: '/api/agents', tag: 'mesh', summary: 'Agents with online state, gossip reputation and stake; filtered, sorted, cursor-paged',
-    description: 'Reputation filters use the stored gossip fold (docs/protocol.md §7); pass `next` back as `before` with the same sort.',
+    description: 'Reliability is the gossip fold of the agent\'s FEEDBACK (docs/protocol.md §7), fixed point 1,000,000 = 1.0; pass `next` back as `before` with the same sort.',
     query: AgentsQuerySchema, ok: AgentListSchema,
   },
   { method: 'get', path: '/api/agents/{id}', tag: 'mesh', summary: 'One agent: reputation, latest envelopes, conversations', params: AgentIdPathSchema, ok: AgentDetailSchema, more: { 404: 'unknown agent' } },
