@@ -39,7 +39,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
         <div>
           <h1>Search</h1>
           <p className="muted">
-            {!q ? 'Type in the box above, or put the query in the URL: /search?q=…' : result && result.hits.length > 0 ? `${result.hits.length} hits for “${q}”` : `Nothing matches “${q}”.`}
+            {!q ? 'Type in the box above, or put the query in the URL: /search?q=…' : result && result.hits.length > 0 ? `${result.hits.length} ${result.hits.length === 1 ? 'hit' : 'hits'} for “${q}”` : `Nothing matches “${q}”.`}
           </p>
         </div>
       </header>
