@@ -82,7 +82,7 @@ test('every route file and method is in the OpenAPI document, and every document
   for (const [path, item] of Object.entries(doc.paths)) for (const m of Object.keys(item)) assert.ok(files.has(`${m} ${path}`), `${m} ${path} is documented but has no route file`);
 });
 
-test('real answers of every GET route validate against their documented schema', async () => {
+test('real answers of every route validate against their documented schema', async () => {
   const agents = (await h.getJson<AgentList>('/api/agents')).body.agents;
   const conv = (await h.getJson<ConversationList>('/api/conversations')).body.conversations[0];
   const batch = (await h.getJson<BatchList>('/api/batches?status=verified')).body.batches[0];
