@@ -26,6 +26,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/">Overview</Link>
             <Link href="/agents">Agents</Link>
             <Link href="/conversations">Conversations</Link>
+            <Link href="/batches">Batches</Link>
             <Link href="/docs/api">API</Link>
           </nav>
           <SearchBox />
