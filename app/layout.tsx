@@ -25,6 +25,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <nav>
             <Link href="/">Overview</Link>
             <Link href="/agents">Agents</Link>
+            <Link href="/envelopes">Envelopes</Link>
             <Link href="/conversations">Conversations</Link>
             <Link href="/batches">Batches</Link>
             <Link href="/docs/api">API</Link>
