@@ -32,6 +32,8 @@ const LAYERS = {
   indexer: ['chain', 'store', 'wire', 'protocol'],
   export: ['protocol', 'store'],
   agents: ['protocol', 'mesh', 'chain'],
+  api: ['wire', 'protocol'],
+  mcp: ['wire', 'protocol'],
 };
 
 /** Outside worlds and the one lib folder that owns each. */
@@ -48,6 +50,8 @@ const OWNERS = [
     owners: ['mesh'],
     pkgs: 'libp2p|@libp2p/[^/]+|@chainsafe/[^/]+|@multiformats/[^/]+|it-length-prefixed|it-pipe',
   },
+  { name: 'mcp-sdk-only-in-mcp', owners: ['mcp'], pkgs: '@modelcontextprotocol/sdk' },
+  { name: 'openapi-only-in-api', owners: ['api'], pkgs: 'zod-openapi' },
 ];
 
 /** npm packages lib/protocol may use: crypto and CBOR, nothing that does I/O. */

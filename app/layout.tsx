@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import './globals.css';
+import './search.css';
+import { SearchBox } from '../components/SearchBox';
 
 export const metadata: Metadata = {
   title: { default: 'Zerox1 Observatory', template: '%s · Zerox1 Observatory' },
@@ -23,7 +25,12 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <nav>
             <Link href="/">Overview</Link>
             <Link href="/agents">Agents</Link>
+            <Link href="/envelopes">Envelopes</Link>
+            <Link href="/conversations">Conversations</Link>
+            <Link href="/batches">Batches</Link>
+            <Link href="/docs/api">API</Link>
           </nav>
+          <SearchBox />
         </header>
         <main>{children}</main>
         <footer>0x01 mesh observer · every envelope validated against the 0x01 wire protocol</footer>

@@ -53,7 +53,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           <thead><tr><th>Epoch</th><th>Status</th><th>Batch hash</th><th>Bids</th></tr></thead>
           <tbody>
             {c.batches.map((b) => (
-              <tr key={b.epoch}>
+              <tr key={b.epoch} id={`batch-${b.epoch}`}>
                 <td className="mono">{b.epoch}</td>
                 <td>{b.status}</td>
                 <td className="mono">{shortHex(b.batchHash, 8, 6)}</td>
@@ -63,7 +63,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           </tbody>
         </table>
       )}
-      <h3 className="small">Challenges</h3>
+      <h3 className="small" id="challenges">Challenges</h3>
       {c.challenges.length === 0 ? <p className="muted empty">No challenge against this agent.</p> : (
         <table className="list" data-testid="agent-challenges">
           <thead><tr><th>Epoch</th><th>Status</th><th>Challenger</th><th>Transitions</th></tr></thead>

@@ -69,6 +69,8 @@ describe('dependency boundaries', () => {
       'lib/mesh/probe.ts': "import { PublicKey } from '@solana/web3.js';\nexport const probe = PublicKey;\n",
       'lib/chain/probe.ts': "import { createHash } from 'node:crypto';\nexport const probe = createHash;\n",
       'lib/agents/probe.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
+      'lib/mcp/probe.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
+      'lib/wire/probe.ts': "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport const probe = McpServer;\n",
       'app/page.tsx': "import { store } from '../lib/store/index';\nexport default function Page() { return store; }\n",
       'lib/observer/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'lib/observer/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
@@ -95,13 +97,15 @@ describe('dependency boundaries', () => {
       const found = cruise(dir, ['app', 'components', 'lib']);
       const plain = found
         .filter((v) => v.type !== 'cycle')
-        .map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/(@solana\/web3\.js)\/.*$/, '$1')}`)
+        .map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/(@solana\/web3\.js|@modelcontextprotocol\/sdk)\/.*$/, '$1')}`)
         .sort();
       assert.deepEqual(plain, [
         'app-pages-through-lib: app/page.tsx -> lib/store/index.ts',
         'chain-browser-safe: lib/chain/probe.ts -> crypto',
         'components-browser-safe: components/__boundary_probe.tsx -> lib/store/index.ts',
         'layer-agents: lib/agents/probe.ts -> lib/store/index.ts',
+        'layer-mcp: lib/mcp/probe.ts -> lib/store/index.ts',
+        'mcp-sdk-only-in-mcp: lib/wire/probe.ts -> @modelcontextprotocol/sdk',
         'protocol-no-io: lib/protocol/probe.ts -> fs',
         'solana-only-in-chain: lib/mesh/probe.ts -> @solana/web3.js',
       ]);

@@ -2,6 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_OBSERVER_LISTEN, defaultObservatoryConfig } from '../lib/observer/config';
 import { ConfigError, CONFIG_VARIABLES, DEMO_EPOCH_SECONDS, loadConfig } from './config';
+import { DEFAULT_RATE_LIMITS } from './rate-limit';
 
 describe('loadConfig', () => {
   test('defaults with an empty environment', () => {
@@ -23,11 +24,12 @@ describe('loadConfig', () => {
       logLevel: 'info',
       chain: true,
       chainPort: 8899,
+      rateLimits: DEFAULT_RATE_LIMITS,
     });
   });
 
   test('the observer part of the defaults is the observer\'s own default config', () => {
-    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
+    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
     assert.deepEqual(observer, defaultObservatoryConfig({ demoAgents: 0 }));
     assert.equal(observer.epochSeconds, 86_400);
   });
@@ -105,6 +107,10 @@ describe('loadConfig', () => {
     ['CHAIN', 'yes'],
     ['CHAIN_PORT', '65535'],
     ['CHAIN_PORT', '88a'],
+    ['RATE_LIMIT_API', '20'],
+    ['RATE_LIMIT_API', '0:10'],
+    ['RATE_LIMIT_EXPORT', 'fast'],
+    ['RATE_LIMIT_MCP', '5:0'],
   ];
   for (const [name, value] of bad) {
     test(`rejects ${name}=${value} naming the variable`, () => {
@@ -117,6 +123,11 @@ describe('loadConfig', () => {
 
   test('every variable has a bad-value case above', () => {
     assert.deepEqual([...new Set(bad.map(([n]) => n))].sort(), [...CONFIG_VARIABLES].filter((v) => v !== 'DATA_DIR').sort());
+  });
+
+  test('rate limits: RATE:BURST per class, off removes a class', () => {
+    const c = loadConfig({ RATE_LIMIT_API: '2:5', RATE_LIMIT_EXPORT: 'off', RATE_LIMIT_MCP: '0.5:3' });
+    assert.deepEqual(c.rateLimits, { api: { perSecond: 2, burst: 5 }, mcp: { perSecond: 0.5, burst: 3 } });
   });
 
   test('empty values mean default', () => {

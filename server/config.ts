@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DEFAULT_EPOCH_SECONDS } from '../lib/protocol/constants';
 import { DEFAULT_DATA_DIR, DEFAULT_DEMO_AGENTS, DEFAULT_OBSERVER_LISTEN, DEFAULT_PORT, type ObservatoryConfig } from '../lib/observer/config';
 import { LOG_LEVELS, type LogLevel } from './logger';
+import { DEFAULT_RATE_LIMITS, type BucketSpec, type RateLimits } from './rate-limit';
 
 /**
  * The demo's short epochs: with demo agents and no EPOCH_SECONDS, epochs last this long so
@@ -29,6 +30,8 @@ export interface ServerConfig extends ObservatoryConfig {
   chain: boolean;
   /** CHAIN_PORT: the embedded chain's port (0 = ephemeral). */
   chainPort: number;
+  /** RATE_LIMIT_API / _EXPORT / _MCP: per-client token buckets (server/rate-limit.ts); a class set to `off` is absent. */
+  rateLimits: RateLimits;
 }
 
 /** An environment variable is malformed; the message starts with the variable's name. */
@@ -84,6 +87,15 @@ const oneOf = <T extends string>(values: readonly T[]) =>
     .refine((s): s is T => (values as readonly string[]).includes(s), `must be one of ${values.join(', ')}`)
     .transform((s) => s as T);
 
+/** `RATE:BURST` (requests per second refilled : bucket size) or `off`. */
+const bucket = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(off|\d+(\.\d+)?:\d+)$/, 'must be RATE:BURST (requests per second : burst, e.g. 20:100) or off')
+  .transform((s): BucketSpec | null => (s === 'off' ? null : { perSecond: Number(s.split(':')[0]), burst: Number(s.split(':')[1]) }))
+  .refine((b) => b === null || (b.perSecond > 0 && b.burst >= 1 && b.burst <= 1_000_000), 'RATE must be above 0 and BURST 1..1000000 (or off)');
+
 const fields = {
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   DATA_DIR: z.string().trim().min(1),
@@ -100,6 +112,9 @@ const fields = {
   LOG_LEVEL: oneOf(LOG_LEVELS),
   CHAIN: oneOf(['on', 'off'] as const),
   CHAIN_PORT: intIn(0, 65_534),
+  RATE_LIMIT_API: bucket,
+  RATE_LIMIT_EXPORT: bucket,
+  RATE_LIMIT_MCP: bucket,
 } as const;
 
 /** The variables {@link loadConfig} reads. */
@@ -143,5 +158,16 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     logLevel: parse(env, 'LOG_LEVEL') ?? 'info',
     chain: (parse(env, 'CHAIN') ?? 'on') === 'on',
     chainPort: parse(env, 'CHAIN_PORT') ?? DEFAULT_CHAIN_PORT,
+    rateLimits: rateLimits(env),
   };
+}
+
+function rateLimits(env: Env): RateLimits {
+  const out: RateLimits = {};
+  for (const [cls, key] of [['api', 'RATE_LIMIT_API'], ['export', 'RATE_LIMIT_EXPORT'], ['mcp', 'RATE_LIMIT_MCP']] as const) {
+    const v = parse(env, key);
+    if (v === undefined) out[cls] = DEFAULT_RATE_LIMITS[cls];
+    else if (v !== null) out[cls] = v;
+  }
+  return out;
 }

@@ -15,6 +15,7 @@ import { createStreamHub } from './stream';
 import { startRuntime } from './runtime';
 import { createLogger } from './logger';
 import { refuseBadTarget } from './request-target';
+import { createRateLimiter } from './rate-limit';
 
 function checkedConfig(): ServerConfig {
   try {
@@ -39,8 +40,10 @@ async function main(config: ServerConfig): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
 
+  const limiter = createRateLimiter(config.rateLimits);
   const server = createServer((req, res) => {
     if (refuseBadTarget(req, res)) return;
+    if (limiter.reject(req, res)) return;
     handle(req, res).catch((err: unknown) => {
       log.error('request failed', err);
       if (!res.headersSent) res.statusCode = 500;
@@ -75,6 +78,7 @@ async function main(config: ServerConfig): Promise<void> {
     try {
       server.close();
       server.closeAllConnections();
+      limiter.close();
       await hub.close();
       await app.close?.();
       await runtime.stop();

@@ -26,6 +26,9 @@ export interface EnvelopeQuery {
   limit: number;
   /** seq cursor (decimal) */
   before?: string;
+  /** Envelope timestamp window, unix ms. */
+  fromMs?: number;
+  toMs?: number;
 }
 
 export async function loadStats(o: Running): Promise<StatsView> {
@@ -43,6 +46,8 @@ export async function loadEnvelopes(o: Running, q: EnvelopeQuery): Promise<Envel
   if (q.agent) params.agent = fromHex(q.agent);
   if (q.conversation) params.conversation = fromHex(q.conversation);
   if (q.before) params.before = BigInt(q.before);
+  if (q.fromMs !== undefined) params.fromMs = q.fromMs;
+  if (q.toMs !== undefined) params.toMs = q.toMs;
   const rows = await o.reads.recentEnvelopes(params);
   return {
     envelopes: rows.map(envelopeView),

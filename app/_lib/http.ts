@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { toJsonText } from '../../lib/wire/codec';
+import { qp } from '../../lib/wire/params';
 import { getServices, type Services } from './services';
 
 export class HttpError extends Error {
@@ -41,7 +42,16 @@ export function runtime(): Services {
  * silently ignored; the 400 message names the parameter.
  */
 export function parseQuery<S extends z.ZodObject>(url: string | URL, schema: S): z.output<S> {
-  const params = new URL(url).searchParams;
+  const u = new URL(url);
+  // URLSearchParams decodes a broken %-sequence to U+FFFD without a word; refuse it instead.
+  for (const part of u.search.slice(1).split('&')) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      throw new HttpError(400, `query string: malformed percent-encoding in "${part.split('=')[0].slice(0, 40)}"`);
+    }
+  }
+  const params = u.searchParams;
   const raw: Record<string, string> = {};
   for (const [k, v] of params) {
     if (k in raw) throw new HttpError(400, `query parameter "${k}" given more than once`);
@@ -63,28 +73,15 @@ export async function handle(fn: () => Promise<Response> | Response): Promise<Re
     return await fn();
   } catch (err) {
     if (err instanceof HttpError) return problem(err.status, err.message);
+    // decodeURIComponent of a path segment with a broken %-sequence: the client's input, not ours.
+    if (err instanceof URIError) return problem(400, `malformed percent-encoding in the URL: ${err.message}`);
     console.error('[api] unhandled error', err);
     return problem(500, 'internal error');
   }
 }
 
-/** Query-string field helpers. */
-export const q = {
-  hex: (bytes: number, label: string) =>
-    z
-      .string()
-      .trim()
-      .toLowerCase()
-      .transform((s) => (s.startsWith('0x') ? s.slice(2) : s))
-      .pipe(z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters (${label})`)),
-  int: (min: number, max: number) =>
-    z
-      .string()
-      .trim()
-      .regex(/^\d+$/, 'must be a non-negative integer')
-      .transform(Number)
-      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
-};
+/** Query-string field helpers (lib/wire/params.ts, where the API's request schemas live). */
+export const q = qp;
 
 /** The running chain reads, or a 503 HttpError when this process runs no chain. */
 export function chainRuntime(): NonNullable<Services['chain']> {

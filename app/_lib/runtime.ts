@@ -15,6 +15,8 @@ import type {
   ReputationRow,
   StoredEnvelope,
 } from '../../lib/store/types';
+import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/search';
+import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
 
 /** The read queries of lib/store the web app uses (lib/store `Store` satisfies it). */
 export interface ReadStore {
@@ -31,6 +33,9 @@ export interface ReadStore {
   /** The conversation's on-chain (Haggle) negotiations, empty off chain. */
   onChainNegotiations(conversationId: Uint8Array): Promise<HaggleNegotiationRow[]>;
   recentOnChainNegotiations(p?: { status?: string; limit?: number }): Promise<HaggleNegotiationRow[]>;
+  search(t: SearchTerms): Promise<SearchRows>;
+  listAgentsPage(f: AgentFilter): Promise<{ rows: AgentListRow[]; more: boolean }>;
+  listConversationsPage(f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { lastSeenMs: number; id: Uint8Array } | null }>;
 }
 
 /**

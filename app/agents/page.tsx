@@ -1,17 +1,27 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { loadAgents } from '../_lib/data';
+import { loadAgentsPage } from '../_lib/lists';
 import { NotRunning } from '../_lib/not-running';
+import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
 import { getServices } from '../_lib/services';
+import { AGENT_SORTS, AgentsQuerySchema, STAKE_FILTERS } from '../../lib/wire/params';
 import { count, dateTime, shortHex } from '../../components/format';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Agents' };
 
-export default async function AgentsPage() {
+/** Reliability as a fraction of ONE (1,000,000), e.g. 0.734. */
+const fraction = (fixed: string | undefined) => (fixed === undefined ? '—' : (Number(fixed) / 1_000_000).toFixed(3));
+
+export default async function AgentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const o = getServices();
   if (!o) return <NotRunning />;
-  const agents = await loadAgents(o);
+  // The filter is the URL's query string, checked by GET /api/agents's own schema.
+  const raw = flatParams(await searchParams);
+  const parsed = AgentsQuerySchema.strict().safeParse(raw);
+  const page = parsed.success ? await loadAgentsPage(o, parsed.data).catch((e: Error) => e) : null;
+  const error = !parsed.success ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') : page instanceof Error ? page.message : null;
+  const agents = page && !(page instanceof Error) ? page.agents : [];
   const online = agents.filter((a) => a.online).length;
   return (
     <>
@@ -19,13 +29,27 @@ export default async function AgentsPage() {
         <div>
           <h1>Agents</h1>
           <p className="muted">
-            {count(agents.length)} agents seen, {count(online)} online.
+            {count(agents.length)} agents{Object.keys(raw).length ? ' match' : ' seen'}, {count(online)} online.
           </p>
         </div>
       </header>
+      <section className="card" style={{ marginBottom: 16 }}>
+        <form className="filters" method="get" action="/agents" data-testid="agent-filters">
+          <label>Online <select name="online" defaultValue={raw.online ?? ''}><option value="">any</option><option value="true">online</option><option value="false">offline</option></select></label>
+          <label>Stake <select name="stake" defaultValue={raw.stake ?? ''}><option value="">any</option>{STAKE_FILTERS.map((s) => <option key={s}>{s}</option>)}</select></label>
+          <label>Reliability ≥ <input name="minReliability" defaultValue={raw.minReliability ?? ''} placeholder="e.g. 500000" size={9} /></label>
+          <label>Reliability ≤ <input name="maxReliability" defaultValue={raw.maxReliability ?? ''} placeholder="1000000 = 1.0" size={9} /></label>
+          <label>Sort by <select name="sort" defaultValue={raw.sort ?? 'last_seen'}>{AGENT_SORTS.map((s) => <option key={s} value={s}>{s.replace('_', ' ')}</option>)}</select></label>
+          <label>Per page <input name="limit" defaultValue={raw.limit ?? ''} placeholder="1000" size={5} /></label>
+          <button type="submit">Apply</button>
+          <Link href="/agents" className="small">reset</Link>
+        </form>
+      </section>
       <section className="card">
-        {agents.length === 0 ? (
-          <p className="muted empty">No agents seen yet.</p>
+        {error ? (
+          <p className="notice" role="alert">Bad filter: {error}</p>
+        ) : agents.length === 0 ? (
+          <p className="muted empty">No agents{Object.keys(raw).length ? ' match this filter' : ' seen yet'}.</p>
         ) : (
           <div className="table-wrap">
             <table className="list" data-testid="agents-table">
@@ -35,6 +59,8 @@ export default async function AgentsPage() {
                   <th>Agent id</th>
                   <th>Label</th>
                   <th className="num">Envelopes sent</th>
+                  <th className="num">Reliability</th>
+                  <th>Stake</th>
                   <th>First seen (UTC)</th>
                   <th>Last seen (UTC)</th>
                 </tr>
@@ -52,6 +78,8 @@ export default async function AgentsPage() {
                     </td>
                     <td>{a.name ?? <span className="muted">—</span>}</td>
                     <td className="num mono">{count(a.envelopes)}</td>
+                    <td className="num mono">{fraction(a.reputation?.reliabilityScore)}</td>
+                    <td>{a.stake ? a.stake.status : <span className="muted">none</span>}</td>
                     <td className="mono">{dateTime(a.firstSeenMs)}</td>
                     <td className="mono">{dateTime(a.lastSeenMs)}</td>
                   </tr>
@@ -59,6 +87,11 @@ export default async function AgentsPage() {
               </tbody>
             </table>
           </div>
+        )}
+        {page && !(page instanceof Error) && page.next && (
+          <p style={{ marginTop: 12 }}>
+            <Link href={withParams('/agents', raw, { before: page.next })} data-testid="next-page">Next page →</Link>
+          </p>
         )}
       </section>
     </>

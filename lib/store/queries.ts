@@ -70,6 +70,9 @@ export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {
   if (p.type !== undefined) { args.push(p.type); where.push(`msg_type = $${args.length}`); }
   if (p.agent) { args.push(p.agent); where.push(`(sender = $${args.length} OR recipient = $${args.length})`); }
   if (p.conversation) { args.push(p.conversation); where.push(`conversation_id = $${args.length}`); }
+  // The timestamp column is unix µs.
+  if (p.fromMs !== undefined) { args.push(String(BigInt(p.fromMs) * 1000n)); where.push(`timestamp >= $${args.length}::int8`); }
+  if (p.toMs !== undefined) { args.push(String(BigInt(p.toMs) * 1000n + 999n)); where.push(`timestamp <= $${args.length}::int8`); }
   args.push(limit);
   const rows = await q.query<Row>(
     `SELECT ${ENVELOPE_COLS} FROM envelope ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY envelope.seq DESC LIMIT $${args.length}`,

@@ -18,6 +18,8 @@ import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
 import { applyMigrations, PRISMA_DIR } from './migrate';
 import * as q from './queries';
+import * as find from './search';
+import { listAgentsPage, type AgentFilter } from './agent-list';
 import type { DropRecord, IngestItem, IngestResult, ReputationRow, StoreHealth } from './types';
 import type { PrismaClient } from './generated/client';
 
@@ -126,6 +128,12 @@ export async function openStore(params: OpenStoreParams = {}) {
     listConversations: (p?: q.ListConversationsParams) => live(() => q.listConversations(db, p)),
     getConversation: (id: Uint8Array) => live(() => q.getConversation(db, id)),
     feedbackFor: (agent: Uint8Array, limit?: number) => live(() => q.feedbackFor(db, agent, limit)),
+    /** Id prefixes, labels, batches, challenges, signatures; see search.ts. */
+    search: (t: find.SearchTerms) => live(() => find.search(db, t)),
+    /** Filtered, keyset-paged conversations; see search.ts. */
+    listConversationsPage: (f: find.ConversationFilter) => live(() => find.listConversationsPage(db, f)),
+    /** Filtered, sorted, keyset-paged agents with reputation and stake; see agent-list.ts. */
+    listAgentsPage: (f: AgentFilter) => live(() => listAgentsPage(db, f)),
 
     getReputation: (agentId: Uint8Array, kind: 'gossip' | 'batch' = 'gossip') => live(async (): Promise<ReputationRow | null> => {
       const r = await prisma.reputationState.findUnique({ where: { agentId_kind: { agentId: new Uint8Array(agentId), kind } } });

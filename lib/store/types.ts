@@ -50,6 +50,9 @@ export interface RecentEnvelopesParams {
   /** Sender or recipient. */
   agent?: Uint8Array;
   conversation?: Uint8Array;
+  /** Envelope timestamp window (the sender's clock), unix ms, inclusive. */
+  fromMs?: number;
+  toMs?: number;
 }
 
 /** A dropped envelope (docs/protocol.md §3 reason codes, or a mesh limit such as `rate_limit`). */

@@ -11,3 +11,5 @@ export * from './haggle-views';
 export * from './events';
 export * from './views';
 export * from './chain-views';
+export * from './params';
+export * from './search';

@@ -59,6 +59,8 @@ export const AgentViewSchema = z.object({
   online: z.boolean(),
   envelopes: nonNegInt.nullable(),
   reputation: ReputationViewSchema.nullable(),
+  /** The agent's stake on chain, where a list reads it (GET /api/agents); absent elsewhere. */
+  stake: z.object({ status: z.string(), amount: u64String }).nullable().optional(),
 });
 export type AgentView = z.infer<typeof AgentViewSchema>;
 
@@ -185,11 +187,19 @@ export const ProblemSchema = z.object({ error: z.string() });
 export type Problem = z.infer<typeof ProblemSchema>;
 
 /** GET /api/agents. */
-export const AgentListSchema = z.object({ agents: z.array(AgentViewSchema) });
+export const AgentListSchema = z.object({
+  agents: z.array(AgentViewSchema),
+  /** Pass as `before` (with the same sort) for the next page; null at the end. */
+  next: z.string().nullable(),
+});
 export type AgentList = z.infer<typeof AgentListSchema>;
 /** GET /api/agents/{id}: the agent, its latest envelopes and its conversations. */
 export const AgentDetailSchema = z.object({ agent: AgentViewSchema, envelopes: z.array(EnvelopeViewSchema), conversations: z.array(ConversationSummaryViewSchema) });
 export type AgentDetail = z.infer<typeof AgentDetailSchema>;
 /** GET /api/conversations. */
-export const ConversationListSchema = z.object({ conversations: z.array(ConversationSummaryViewSchema) });
+export const ConversationListSchema = z.object({
+  conversations: z.array(ConversationSummaryViewSchema),
+  /** Pass as `before` for the next (older) page; null at the end. */
+  next: z.string().nullable(),
+});
 export type ConversationList = z.infer<typeof ConversationListSchema>;

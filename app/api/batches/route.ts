@@ -3,17 +3,10 @@
  * BehaviorBatches per agent and epoch as the chain indexer stored them, newest epoch first, with
  * their verification against the uploaded log (verified / mismatch / unverified).
  */
-import { z } from 'zod';
-import { agentParam, chainRuntime, handle, json, parseQuery, q } from '../../_lib/http';
+import { BatchesQuerySchema as Query } from '../../../lib/wire/params';
+import { agentParam, chainRuntime, handle, json, parseQuery } from '../../_lib/http';
 
 export const dynamic = 'force-dynamic';
-
-const Query = z.object({
-  agent: z.string().trim().min(1, 'must not be empty').optional(),
-  epoch: z.string().trim().regex(/^\d{1,19}$/, 'must be a non-negative integer (u64)').optional(),
-  status: z.enum(['unverified', 'verified', 'mismatch']).optional(),
-  limit: q.int(1, 5000).optional(),
-});
 
 export async function GET(req: Request): Promise<Response> {
   return handle(async () => {

@@ -2,15 +2,10 @@
  * GET /api/challenges?agent=&status= (0x01 spec §9): challenges of batches with
  * their transitions (pending → upheld / rejected / void / expired), oldest first.
  */
-import { z } from 'zod';
+import { ChallengesQuerySchema as Query } from '../../../lib/wire/params';
 import { agentParam, chainRuntime, handle, json, parseQuery } from '../../_lib/http';
 
 export const dynamic = 'force-dynamic';
-
-const Query = z.object({
-  agent: z.string().trim().min(1, 'must not be empty').optional(),
-  status: z.enum(['pending', 'upheld', 'rejected', 'void', 'expired']).optional(),
-});
 
 export async function GET(req: Request): Promise<Response> {
   return handle(async () => {

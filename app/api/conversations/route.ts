@@ -1,18 +1,18 @@
-/** GET /api/conversations?agent=&limit=: latest conversations, optionally of one agent. */
-import { z } from 'zod';
-import { handle, json, runtime, parseQuery, q } from '../../_lib/http';
-import { loadConversations } from '../../_lib/data';
+/**
+ * GET /api/conversations?agent=&state=&outcome=&range=&from=&to=&limit=&before=: conversations,
+ * newest activity first, filtered by participant, stage, outcome and a time window (a preset
+ * `range` or `from`/`to` in unix ms); `next` is the cursor of the following page.
+ */
+import { ConversationsQuerySchema as Query } from '../../../lib/wire/params';
+import { HttpError, handle, json, runtime, parseQuery } from '../../_lib/http';
+import { loadConversationsPage } from '../../_lib/lists';
 
 export const dynamic = 'force-dynamic';
-
-const Query = z.object({
-  agent: q.hex(32, 'agent id').optional(),
-  limit: q.int(1, 500).default(50),
-});
 
 export async function GET(req: Request): Promise<Response> {
   return handle(async () => {
     const query = parseQuery(req.url, Query);
-    return json({ conversations: await loadConversations(runtime(), query.agent, query.limit) });
+    if (query.range && (query.from !== undefined || query.to !== undefined)) throw new HttpError(400, 'query parameter "range": give either range or from/to, not both');
+    return json(await loadConversationsPage(runtime(), query));
   });
 }

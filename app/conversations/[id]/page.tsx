@@ -78,7 +78,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
               {c.envelopes.map((e, i) => {
                 const p = price.get(e.id);
                 return (
-                  <tr key={e.id} data-envelope-id={e.id}>
+                  <tr key={e.id} id={`envelope-${e.id}`} data-envelope-id={e.id}>
                     <td className="num mono">{i + 1}</td>
                     <td>
                       <TypeBadge type={e.type} />

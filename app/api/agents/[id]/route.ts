@@ -1,11 +1,12 @@
 /** GET /api/agents/{id}: one agent (64 hex), its reputation, latest envelopes and conversations. */
 import { z } from 'zod';
-import { HttpError, handle, json, runtime, q } from '../../../_lib/http';
+import { AgentIdPathSchema } from '../../../../lib/wire/params';
+import { HttpError, handle, json, runtime } from '../../../_lib/http';
 import { loadAgent, loadConversations, loadEnvelopes } from '../../../_lib/data';
 
 export const dynamic = 'force-dynamic';
 
-const Id = q.hex(32, 'agent id');
+const Id = AgentIdPathSchema.shape.id;
 
 export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
   return handle(async () => {

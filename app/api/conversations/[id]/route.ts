@@ -1,11 +1,12 @@
 /** GET /api/conversations/{id}: messages in order (32 hex id) and the NEG1 price path. */
 import { z } from 'zod';
-import { HttpError, handle, json, runtime, q } from '../../../_lib/http';
+import { ConversationIdPathSchema } from '../../../../lib/wire/params';
+import { HttpError, handle, json, runtime } from '../../../_lib/http';
 import { loadConversation } from '../../../_lib/data';
 
 export const dynamic = 'force-dynamic';
 
-const Id = q.hex(16, 'conversation id');
+const Id = ConversationIdPathSchema.shape.id;
 
 export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
   return handle(async () => {

@@ -4,13 +4,13 @@
  * batches computes it, side by side, with the batches that went into the latter.
  */
 import { agentParam, chainRuntime, handle, json, parseQuery } from '../../../_lib/http';
-import { z } from 'zod';
+import { NoQuerySchema } from '../../../../lib/wire/params';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request, ctx: { params: Promise<{ agent: string }> }): Promise<Response> {
   return handle(async () => {
-    parseQuery(req.url, z.object({}));
+    parseQuery(req.url, NoQuerySchema);
     const chain = chainRuntime();
     const agent = agentParam('agent', decodeURIComponent((await ctx.params).agent), chain.parseAgent);
     return json(await chain.reputation(agent));

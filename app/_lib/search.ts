@@ -1,0 +1,93 @@
+/**
+ * Search: reads a query the way a person types it (an id in hex or base58, a prefix of one,
+ * `agent epoch` for a batch, a signature, a label), asks the store (lib/store/search.ts) and
+ * turns the rows into hits that each name the page showing them. Shared by GET /api/search, the
+ * /search page and the MCP `search` tool, so all three answer alike.
+ */
+import 'server-only';
+import { PublicKey } from '../../lib/chain';
+import { bytesToHex as hex, msgTypeName, SEARCH_KINDS, type SearchHit, type SearchResult } from '../../lib/wire';
+import type { SearchTerms } from '../../lib/store/search';
+import type { Services } from './services';
+
+const HEX = /^(?:0x)?([0-9a-fA-F]{1,64})$/;
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+const ZERO16 = '0'.repeat(32);
+
+/** A full agent id from 64 hex characters or a base58 address, else null. */
+export function agentBytes(s: string): Uint8Array | null {
+  const m = HEX.exec(s);
+  if (m && m[1].length === 64) return new Uint8Array(Buffer.from(m[1], 'hex'));
+  if (!BASE58.test(s) || s.length < 32 || s.length > 44) return null;
+  try {
+    return new PublicKey(s).toBytes();
+  } catch {
+    return null;
+  }
+}
+
+/** The store's search terms for a query string; `exactAgent` is set when the query names one agent in full. */
+export function termsOf(query: string, limit: number): SearchTerms {
+  const q = query.trim();
+  const t: SearchTerms = { limit, text: q };
+  // `agent epoch`, `agent/epoch`, `agent:epoch` or `agent@epoch`: one batch (and its challenges).
+  const pair = /^(\S+?)\s*[\s/:@#]\s*(\d{1,19})$/.exec(q);
+  if (pair) {
+    const agent = agentBytes(pair[1]);
+    if (agent) return { limit, agent, epoch: BigInt(pair[2]) };
+  }
+  const m = HEX.exec(q);
+  if (m) t.hexPrefix = m[1].toLowerCase();
+  if (BASE58.test(q)) t.base58Prefix = q;
+  const agent = agentBytes(q);
+  if (agent) t.agent = agent;
+  if (/^\d{1,19}$/.test(q)) t.epoch = BigInt(q);
+  return t;
+}
+
+/** Runs a search against the running store and builds the hits, grouped in SEARCH_KINDS order. */
+export async function runSearch(o: Services, query: string, limit: number): Promise<SearchResult> {
+  const q = query.trim();
+  const t = termsOf(q, limit);
+  const r = await o.reads.search(t);
+  const hits: SearchHit[] = [];
+  const agentHex = t.agent ? hex(t.agent) : null;
+  const full = (id: string) => t.hexPrefix !== undefined && t.hexPrefix === id;
+
+  for (const a of r.agents) {
+    const id = hex(a.id);
+    hits.push({ kind: 'agent', id, detail: a.label ?? `last seen ${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`, href: `/agents/${id}`, exact: id === agentHex && t.epoch === undefined });
+  }
+  for (const c of r.conversations) {
+    const id = hex(c.id);
+    hits.push({ kind: 'conversation', id, detail: `${c.state} · ${c.messageCount} messages`, href: `/conversations/${id}`, exact: full(id) });
+  }
+  for (const e of r.envelopes) {
+    const id = hex(e.id);
+    const conv = hex(e.conversationId);
+    const href = conv === ZERO16 ? `/agents/${hex(e.sender)}` : `/conversations/${conv}#envelope-${id}`;
+    hits.push({ kind: 'envelope', id, detail: `${msgTypeName(e.msgType)} from ${hex(e.sender).slice(0, 12)}…`, href, exact: full(id) });
+  }
+  const pairQuery = t.agent !== undefined && t.epoch !== undefined;
+  for (const b of r.batches) {
+    const agent = hex(b.agent);
+    hits.push({ kind: 'batch', id: `${agent}/${b.epoch}`, detail: `epoch ${b.epoch} · ${b.status}`, href: `/agents/${agent}#batch-${b.epoch}`, exact: pairQuery });
+  }
+  for (const c of r.challenges) {
+    const agent = hex(c.agent);
+    hits.push({ kind: 'challenge', id: c.address, detail: `epoch ${c.epoch} · ${c.status} · agent ${agent.slice(0, 12)}…`, href: `/agents/${agent}#challenges`, exact: c.address === q });
+  }
+  for (const x of r.transactions) {
+    const bytes = x.agent ?? (x.agentAddress ? agentBytes(x.agentAddress) : null);
+    const agent = bytes ? hex(bytes) : null;
+    hits.push({
+      kind: 'transaction', id: x.signature, detail: `${x.what}${x.epoch !== null ? ` · epoch ${x.epoch}` : ''}`,
+      href: agent ? `/agents/${agent}` : `/search?q=${encodeURIComponent(x.signature)}`, exact: x.signature === q,
+    });
+  }
+  hits.sort((a, b) => SEARCH_KINDS.indexOf(a.kind) - SEARCH_KINDS.indexOf(b.kind));
+  const exact = hits.filter((h) => h.exact);
+  // One signature can stand for several rows (a batch and its event): one page either way.
+  const pages = new Set(exact.map((h) => h.href));
+  return { query: q, hits, direct: pages.size === 1 ? exact[0].href : null };
+}

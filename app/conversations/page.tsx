@@ -1,0 +1,69 @@
+/**
+ * /conversations: every conversation, newest activity first, filtered by participant, stage,
+ * outcome and time window (presets 1h / 24h / 7d or a custom from/to), paged with the keyset
+ * cursor. The filter is the URL's query string (the same parameters as GET /api/conversations,
+ * checked by the same schema), so a filtered view is a link to share.
+ */
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { CONVERSATION_OUTCOMES, CONVERSATION_STATES, ConversationsQuerySchema } from '../../lib/wire/params';
+import { ConversationList } from '../../components/ConversationList';
+import { NotRunning } from '../_lib/not-running';
+import { loadConversationsPage } from '../_lib/lists';
+import { getServices } from '../_lib/services';
+import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Conversations' };
+
+
+const toLocal = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(0, 16));
+
+export default async function ConversationsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const o = getServices();
+  if (!o) return <NotRunning />;
+  const raw = flatParams(await searchParams);
+  // The form's custom window comes as datetime-local text (UTC); the API's as unix ms.
+  for (const k of ['from', 'to'] as const) if (raw[k] && !/^\d+$/.test(raw[k])) raw[k] = String(Date.parse(`${raw[k]}Z`));
+  const parsed = ConversationsQuerySchema.strict().safeParse(raw);
+  const q = parsed.success ? parsed.data : null;
+  const page = q && !(q.range && (q.from !== undefined || q.to !== undefined)) ? await loadConversationsPage(o, q) : null;
+  const error = !parsed.success ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') : !page ? 'give either a preset range or from/to, not both' : null;
+  const keep = (extra: Record<string, string | undefined>) => withParams('/conversations', raw, extra);
+  return (
+    <>
+      <header className="page-head">
+        <div>
+          <h1>Conversations</h1>
+          <p className="muted">Newest activity first. The filter is in the URL: copy it to share this view.</p>
+        </div>
+      </header>
+      <section className="card" style={{ marginBottom: 16 }}>
+        <form className="filters" method="get" action="/conversations" data-testid="conversation-filters">
+          <label>Agent <input name="agent" defaultValue={raw.agent ?? ''} placeholder="64 hex" size={20} className="mono" /></label>
+          <label>State <select name="state" defaultValue={raw.state ?? ''}><option value="">any</option>{CONVERSATION_STATES.map((s) => <option key={s}>{s}</option>)}</select></label>
+          <label>Outcome <select name="outcome" defaultValue={raw.outcome ?? ''}><option value="">any</option>{CONVERSATION_OUTCOMES.map((s) => <option key={s}>{s}</option>)}</select></label>
+          <label>Window <select name="range" defaultValue={raw.range ?? ''}><option value="">all time / custom</option><option value="1h">last hour</option><option value="24h">last 24 h</option><option value="7d">last 7 days</option></select></label>
+          <label>From (UTC) <input type="datetime-local" name="from" defaultValue={toLocal(q?.from)} /></label>
+          <label>To (UTC) <input type="datetime-local" name="to" defaultValue={toLocal(q?.to)} /></label>
+          <label>Per page <input name="limit" defaultValue={raw.limit ?? '50'} size={4} /></label>
+          <button type="submit">Apply</button>
+          <Link href="/conversations" className="small">reset</Link>
+        </form>
+        <p className="small muted" style={{ margin: '10px 0 0' }}>
+          Quick: {(['1h', '24h', '7d'] as const).map((r) => <Link key={r} href={keep({ range: r, from: undefined, to: undefined, before: undefined })} style={{ marginRight: 10 }}>{r}</Link>)}
+          <Link href={keep({ outcome: 'agreed', before: undefined })} style={{ marginRight: 10 }}>agreed</Link>
+          <Link href={keep({ outcome: 'disputed', before: undefined })}>disputed</Link>
+        </p>
+      </section>
+      <section className="card">
+        {error ? <p className="notice" role="alert">Bad filter: {error}</p> : <ConversationList conversations={page!.conversations} />}
+        {page?.next && (
+          <p style={{ marginTop: 12 }}>
+            <Link href={keep({ before: page.next })} data-testid="next-page">Older →</Link>
+          </p>
+        )}
+      </section>
+    </>
+  );
+}

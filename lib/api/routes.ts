@@ -1,0 +1,79 @@
+/**
+ * Every HTTP route of the API with the schemas it validates its input with and answers with, all
+ * from lib/wire. The OpenAPI document (./openapi.ts) is generated from this table, the reference
+ * page at /docs/api renders that document, and app/api's route walker test checks each route
+ * file has a row here and that real answers match the row's schemas.
+ */
+import { z } from 'zod';
+import {
+  AgentDetailSchema, AgentIdPathSchema, AgentListSchema, AgentsQuerySchema, BatchesQuerySchema, BatchListSchema, ChallengeListSchema,
+  ChallengesQuerySchema, ConversationIdPathSchema, ConversationListSchema, ConversationsQuerySchema, ConversationViewSchema,
+  EnvelopePageSchema, EnvelopesQuerySchema, EpochLogUploadViewSchema, GraphViewSchema, HealthReportSchema, NoQuerySchema,
+  OverviewSnapshotSchema, ProblemSchema, ReputationJsonSchema, ReputationPathSchema, SearchQuerySchema, SearchResultSchema,
+  StatsViewSchema, UploadResponseSchema,
+} from '../wire';
+
+export type Method = 'get' | 'post' | 'delete';
+
+export interface ApiRoute {
+  method: Method;
+  /** OpenAPI path template: `/api/agents/{id}`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: 'mesh' | 'chain' | 'search' | 'ingest' | 'meta' | 'mcp';
+  query?: z.ZodObject;
+  params?: z.ZodObject;
+  /** A binary request body, by media type. */
+  body?: { mediaType: string; description: string };
+  /** Status → JSON schema of the answer (every status also may answer a Problem). */
+  ok: z.ZodType;
+  okStatus?: number;
+  /** Extra documented statuses besides 200, 400, 429, 500, 503. */
+  more?: Record<number, string>;
+  /** The answer is not JSON of `ok` (an SSE stream, the document itself). */
+  mediaType?: string;
+}
+
+/** JSON-RPC message of the MCP Streamable HTTP transport (the MCP specification's, not ours). */
+const JsonRpc = z.object({ jsonrpc: z.literal('2.0') }).catchall(z.unknown());
+
+export const API_ROUTES: readonly ApiRoute[] = [
+  { method: 'get', path: '/api/health', tag: 'meta', summary: 'Database, mesh, counts and chain health', ok: HealthReportSchema, more: { 503: 'not ok (same body)' } },
+  { method: 'get', path: '/api/overview', tag: 'mesh', summary: "The overview page's snapshot", ok: OverviewSnapshotSchema.nullable() },
+  { method: 'get', path: '/api/stats', tag: 'mesh', summary: 'Envelopes per msg_type, drops per reason', ok: StatsViewSchema },
+  { method: 'get', path: '/api/graph', tag: 'mesh', summary: 'Agents and the agent pairs that exchanged envelopes', ok: GraphViewSchema },
+  { method: 'get', path: '/api/envelopes', tag: 'mesh', summary: 'Stored envelopes, newest first, cursor-paged', query: EnvelopesQuerySchema, ok: EnvelopePageSchema },
+  {
+    method: 'get', path: '/api/agents', tag: 'mesh', summary: 'Agents with online state, gossip reputation and stake; filtered, sorted, cursor-paged',
+    description: 'Reliability is the gossip fold of the agent\'s FEEDBACK (docs/protocol.md §7), fixed point 1,000,000 = 1.0; pass `next` back as `before` with the same sort.',
+    query: AgentsQuerySchema, ok: AgentListSchema,
+  },
+  { method: 'get', path: '/api/agents/{id}', tag: 'mesh', summary: 'One agent: reputation, latest envelopes, conversations', params: AgentIdPathSchema, ok: AgentDetailSchema, more: { 404: 'unknown agent' } },
+  {
+    method: 'get', path: '/api/conversations', tag: 'mesh', summary: 'Conversations, newest activity first, filtered and cursor-paged',
+    description: 'A time window is either a preset `range` or `from`/`to`; pass `next` back as `before` for the next page.',
+    query: ConversationsQuerySchema, ok: ConversationListSchema,
+  },
+  { method: 'get', path: '/api/conversations/{id}', tag: 'mesh', summary: 'One conversation: messages in protocol order, NEG1 price path, notary bids, feedback', params: ConversationIdPathSchema, ok: ConversationViewSchema, more: { 404: 'unknown conversation' } },
+  { method: 'get', path: '/api/batches', tag: 'chain', summary: 'BehaviorBatches as indexed, newest epoch first', query: BatchesQuerySchema, ok: BatchListSchema },
+  { method: 'get', path: '/api/challenges', tag: 'chain', summary: 'Challenges with their transitions', query: ChallengesQuerySchema, ok: ChallengeListSchema },
+  { method: 'get', path: '/api/reputation/{agent}', tag: 'chain', summary: 'Gossip-derived and batch-derived reputation side by side', params: ReputationPathSchema, query: NoQuerySchema, ok: ReputationJsonSchema },
+  { method: 'get', path: '/api/search', tag: 'search', summary: 'Find agents, conversations, envelopes, batches, challenges and transactions', query: SearchQuerySchema, ok: SearchResultSchema },
+  {
+    method: 'post', path: '/api/ingest/envelopes', tag: 'ingest', summary: "An agent uploads its bilateral envelopes",
+    body: { mediaType: 'application/cbor', description: 'CBOR array of envelope byte strings (≤ 8 MiB, ≤ 10,000 items)' }, ok: UploadResponseSchema, more: { 413: 'over the size cap' },
+  },
+  {
+    method: 'post', path: '/api/ingest/log', tag: 'ingest', summary: 'An agent uploads the epoch log its on-chain batch commits to',
+    body: { mediaType: 'application/cbor', description: 'CBOR [agent_id bstr(32), epoch uint, [envelope bstr, ...]]' }, ok: EpochLogUploadViewSchema, more: { 409: 'a different log of a verified batch is stored', 413: 'over the size cap' },
+  },
+  { method: 'get', path: '/api/openapi.json', tag: 'meta', summary: 'This document (OpenAPI 3.1)', ok: z.object({ openapi: z.string() }).catchall(z.unknown()) },
+  {
+    method: 'post', path: '/api/mcp', tag: 'mcp', summary: 'Model Context Protocol, Streamable HTTP transport (stateless)',
+    description: 'JSON-RPC 2.0 per the MCP specification: initialize, tools/list, tools/call. Read-only tools; see docs/app.md "MCP".',
+    body: { mediaType: 'application/json', description: 'a JSON-RPC request or notification' }, ok: JsonRpc, more: { 202: 'a notification was accepted', 406: 'Accept must list application/json and text/event-stream' },
+  },
+  { method: 'get', path: '/api/mcp', tag: 'mcp', summary: 'MCP server-to-client stream: not offered by this stateless server', ok: ProblemSchema, okStatus: 405 },
+  { method: 'delete', path: '/api/mcp', tag: 'mcp', summary: 'MCP session end: no sessions in this stateless server', ok: ProblemSchema, okStatus: 405 },
+];

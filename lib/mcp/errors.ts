@@ -1,0 +1,4 @@
+/** Bad tool input (an id that is not one): answered as a tool error naming the argument, not thrown to the transport. */
+export class ToolInputError extends Error {
+  override name = 'ToolInputError';
+}

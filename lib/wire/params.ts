@@ -1,0 +1,129 @@
+/**
+ * The request side of the HTTP API: the query-string and path-parameter schemas the routes
+ * validate with. The OpenAPI document (lib/api) is generated from these same schemas, so what a
+ * route accepts and what the document says it accepts cannot drift apart. Every value arrives as
+ * a string; transforms turn it into what the route needs.
+ */
+import { z } from 'zod';
+import { MsgType } from '../protocol/types';
+
+/** Query-string field helpers. */
+export const qp = {
+  hex: (bytes: number, label: string) =>
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .transform((s) => (s.startsWith('0x') ? s.slice(2) : s))
+      .pipe(z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters (${label})`)),
+  int: (min: number, max: number) =>
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, 'must be a non-negative integer')
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
+};
+
+const u64Param = (what: string) => z.string().trim().regex(/^\d{1,19}$/, `must be ${what}`);
+/** An agent as 64 hex characters or a base58 address; the route decodes it. */
+const agentAny = z.string().trim().min(1, 'must not be empty').meta({ description: 'agent id: 64 hex characters or a base58 address' });
+
+/** A msg_type name (PROPOSE) or code (3 / 0x03). */
+export const msgTypeParam = z
+  .string()
+  .trim()
+  .transform((s, ctx) => {
+    const upper = s.toUpperCase();
+    if (upper in MsgType) return MsgType[upper as keyof typeof MsgType] as number;
+    const n = /^0x[0-9a-f]{1,2}$/i.test(s) ? parseInt(s, 16) : /^\d{1,3}$/.test(s) ? Number(s) : NaN;
+    if (n >= 1 && n <= 13) return n;
+    ctx.addIssue({ code: 'custom', message: `unknown msg_type; use a name (${Object.keys(MsgType).join(', ')}) or a code 1..13` });
+    return z.NEVER;
+  })
+  .meta({ description: 'msg_type name (PROPOSE) or code (3, 0x03)' });
+
+/** Relative time windows a list can be narrowed to (a custom window uses `from` / `to`). */
+export const TIME_PRESETS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 604_800_000 } as const;
+export const TimePresetSchema = z.enum(['1h', '24h', '7d']);
+const msParam = u64Param('unix milliseconds').transform(Number);
+
+/** GET /api/envelopes. */
+export const EnvelopesQuerySchema = z.object({
+  type: msgTypeParam.optional(),
+  agent: qp.hex(32, 'agent id').optional().meta({ description: 'sender or recipient, 64 hex' }),
+  conversation: qp.hex(16, 'conversation id').optional(),
+  limit: qp.int(1, 500).default(50).meta({ description: '1..500, default 50' }),
+  before: u64Param('the decimal cursor from a previous page').optional().meta({ description: 'the `next` cursor of the previous page' }),
+  range: TimePresetSchema.optional().meta({ description: 'envelope timestamp within the last hour, day or week' }),
+  from: msParam.optional().meta({ description: 'envelope timestamp at or after (unix ms)' }),
+  to: msParam.optional().meta({ description: 'envelope timestamp at or before (unix ms)' }),
+});
+
+
+/** `<lastSeenMs>-<32 hex id>`: the keyset cursor of the conversation list. */
+export const ConversationCursorSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,15}-[0-9a-f]{32}$/, 'must be the `next` cursor of a previous page')
+  .transform((s) => ({ lastSeenMs: Number(s.split('-')[0]), idHex: s.split('-')[1] }));
+
+export const CONVERSATION_STATES = ['discovery', 'negotiating', 'rejected', 'accepted', 'delivered', 'notarizing', 'verdict', 'completed', 'disputed'] as const;
+export const CONVERSATION_OUTCOMES = ['agreed', 'rejected', 'disputed', 'open'] as const;
+
+/** GET /api/conversations: newest activity first, filtered, cursor-paged. */
+export const ConversationsQuerySchema = z.object({
+  agent: qp.hex(32, 'agent id').optional().meta({ description: 'a participant, 64 hex' }),
+  state: z.enum(CONVERSATION_STATES).optional(),
+  outcome: z.enum(CONVERSATION_OUTCOMES).optional().meta({ description: '`open` = no outcome yet' }),
+  range: TimePresetSchema.optional().meta({ description: 'last activity within the last hour, day or week' }),
+  from: msParam.optional().meta({ description: 'last activity at or after (unix ms)' }),
+  to: msParam.optional().meta({ description: 'last activity at or before (unix ms)' }),
+  limit: qp.int(1, 500).default(50).meta({ description: '1..500, default 50' }),
+  before: ConversationCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page' }),
+});
+
+export const AGENT_SORTS = ['last_seen', 'first_seen', 'envelopes', 'reliability'] as const;
+export const STAKE_FILTERS = ['none', 'locked', 'unlocking', 'claimed', 'slashed'] as const;
+const reliabilityParam = z.string().trim().regex(/^-?\d{1,19}$/, 'must be an integer (fixed point, 1,000,000 = 1.0)').transform(BigInt);
+
+/** GET /api/agents: filtered, sorted, cursor-paged. */
+export const AgentsQuerySchema = z.object({
+  online: z.enum(['true', 'false']).transform((s) => s === 'true').optional(),
+  stake: z.enum(STAKE_FILTERS).optional().meta({ description: 'stake status on chain; `none` = no stake account' }),
+  minReliability: reliabilityParam.optional().meta({ description: 'gossip reliability score at least (fixed point, 1,000,000 = 1.0)' }),
+  maxReliability: reliabilityParam.optional().meta({ description: 'gossip reliability score at most' }),
+  sort: z.enum(AGENT_SORTS).default('last_seen').meta({ description: 'descending; default last_seen' }),
+  limit: qp.int(1, 1000).default(1000).meta({ description: '1..1000, default 1000' }),
+  before: z.string().trim().regex(/^[0-9TZ:.-]{1,40}~[0-9a-f]{64}$/, 'must be the `next` cursor of a previous page').optional()
+    .meta({ description: 'the `next` cursor of the previous page (same sort)' }),
+});
+
+/** GET /api/batches. */
+export const BatchesQuerySchema = z.object({
+  agent: agentAny.optional(),
+  epoch: u64Param('a non-negative integer (u64)').optional(),
+  status: z.enum(['unverified', 'verified', 'mismatch']).optional(),
+  limit: qp.int(1, 5000).optional().meta({ description: '1..5000, default 500' }),
+});
+
+/** GET /api/challenges. */
+export const ChallengesQuerySchema = z.object({
+  agent: agentAny.optional(),
+  status: z.enum(['pending', 'upheld', 'rejected', 'void', 'expired']).optional(),
+});
+
+/** GET /api/search. */
+export const SearchQuerySchema = z.object({
+  q: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters')
+    .meta({ description: 'an agent id (hex or base58), conversation or envelope id or a hex prefix of one, `agent epoch` for a batch, a challenge address, a transaction signature or its prefix, an agent label' }),
+  limit: qp.int(1, 50).default(10).meta({ description: 'hits per kind, 1..50, default 10' }),
+});
+
+/** Queries of routes that take none (unknown parameters are still refused). */
+export const NoQuerySchema = z.object({});
+
+/** Path parameters. */
+export const AgentIdPathSchema = z.object({ id: qp.hex(32, 'agent id') });
+export const ConversationIdPathSchema = z.object({ id: qp.hex(16, 'conversation id') });
+export const ReputationPathSchema = z.object({ agent: agentAny });

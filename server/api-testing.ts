@@ -1,0 +1,128 @@
+/**
+ * Test driver: the real runtime (store, embedded chain, observer, indexer, demo agents) with every
+ * `app/api/**∕route.ts` handler served by a plain node:http server through the same rate-limit
+ * gate main.ts puts in front of Next. Next's file-system routing is mirrored (`[id]` segments),
+ * so a test can walk the route files and call each one over HTTP without a Next build.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { loadConfig } from './config';
+import { createLogger } from './logger';
+import { createRateLimiter, type RateLimits } from './rate-limit';
+import { startRuntime, type Runtime } from './runtime';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+export interface RouteFile {
+  /** `app/api/agents/[id]/route.ts` */
+  file: string;
+  /** OpenAPI form: `/api/agents/{id}` */
+  path: string;
+  /** Upper-case methods the module exports. */
+  methods: string[];
+  match(pathname: string): Record<string, string> | null;
+  module: Record<string, unknown>;
+}
+
+/** Every route file under app/api with its exported methods. */
+export async function apiRouteFiles(): Promise<RouteFile[]> {
+  const out: RouteFile[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name === 'route.ts') out.push({ file: relative(ROOT, p).split(sep).join('/') } as RouteFile);
+    }
+  };
+  walk(join(ROOT, 'app/api'));
+  for (const r of out) {
+    const segs = r.file.replace(/^app/, '').replace(/\/route\.ts$/, '').split('/').filter(Boolean);
+    r.path = `/${segs.map((s) => s.replace(/^\[(.+)\]$/, '{$1}')).join('/')}`;
+    const names = segs.map((s) => /^\[(.+)\]$/.exec(s)?.[1] ?? null);
+    const re = new RegExp(`^/${segs.map((s) => (s.startsWith('[') ? '([^/]+)' : s.replace(/[.]/g, '\\.'))).join('/')}$`);
+    r.match = (pathname) => {
+      const m = re.exec(pathname);
+      if (!m) return null;
+      const params: Record<string, string> = {};
+      names.filter((n): n is string => n !== null).forEach((n, i) => (params[n] = m[i + 1]));
+      return params;
+    };
+    r.module = (await import(pathToFileURL(join(ROOT, r.file)).href)) as Record<string, unknown>;
+    r.methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => typeof r.module[m] === 'function');
+  }
+  return out;
+}
+
+export interface ApiHarness {
+  base: string;
+  runtime: Runtime;
+  routes: RouteFile[];
+  getJson<T = unknown>(path: string): Promise<{ status: number; body: T; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+/** Starts the runtime and serves app/api on 127.0.0.1; `env` adds to the test defaults. */
+export async function startApiHarness(env: Record<string, string> = {}, limits?: RateLimits): Promise<ApiHarness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'zerox1-api-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir, DEMO_AGENTS: '3', EPOCH_SECONDS: '5', CHAIN_PORT: '0', OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0',
+    LOG_LEVEL: 'error', NODE_ENV: 'test', VERIFY_WORKERS: '0', ...env,
+  });
+  const log = createLogger('api-test', config.logLevel);
+  const routes = await apiRouteFiles();
+  const runtime = await startRuntime(config, log);
+  const limiter = createRateLimiter(limits ?? config.rateLimits);
+  const server: Server = createServer(async (req, res) => {
+    if (limiter.reject(req, res)) return;
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    let found: { r: RouteFile; params: Record<string, string> } | null = null;
+    // Static segments win over dynamic ones, as in Next.
+    for (const r of [...routes].sort((a, b) => a.path.split('{').length - b.path.split('{').length)) {
+      const params = r.match(url.pathname);
+      if (params) { found = { r, params }; break; }
+    }
+    const handler = found?.r.module[req.method ?? 'GET'] as Handler | undefined;
+    if (!found || !handler) {
+      res.writeHead(found ? 405 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: found ? 'method not allowed' : 'no such route' }));
+      return;
+    }
+    try {
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+      const request = new Request(url, {
+        method: req.method, headers: req.headers as Record<string, string>, ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+      } as RequestInit);
+      const response = await handler(request, { params: Promise.resolve(found.params) });
+      res.writeHead(response.status, Object.fromEntries(response.headers));
+      res.end(Buffer.from(await response.arrayBuffer()));
+    } catch (e) {
+      res.writeHead(500);
+      res.end(String(e));
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  await runtime.startDemo(base);
+  return {
+    base,
+    runtime,
+    routes,
+    async getJson<T>(path: string) {
+      const res = await fetch(base + path);
+      return { status: res.status, body: (await res.json()) as T, headers: res.headers };
+    },
+    async stop() {
+      limiter.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await runtime.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Fair limits: one token bucket (the `limiter` package) per client IP and class of route, checked
+ * on the custom server's HTTP handler before Next sees the request, so every route under /api is
+ * covered, those added later included. Classes: `api` (the read API and search), `export`
+ * (/api/export/*: whole datasets, so a smaller budget), `mcp` (/api/mcp). Uploads
+ * (/api/ingest/*) keep their own size caps and the live stream (/api/stream) its per-client
+ * buffer caps (docs/app.md), so neither is counted here; pages are not either.
+ *
+ * The client is the socket's remote address: behind a reverse proxy every request shares the
+ * proxy's address, so limit there instead (this server trusts no forwarding header a client can
+ * set itself).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { TokenBucket } from 'limiter';
+
+export type LimitClass = 'api' | 'export' | 'mcp';
+
+/** Refill rate (requests per second) and bucket size (the burst a quiet client may spend at once). */
+export interface BucketSpec {
+  perSecond: number;
+  burst: number;
+}
+
+/** Per class; absent = not limited. */
+export type RateLimits = Partial<Record<LimitClass, BucketSpec>>;
+
+export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
+  api: { perSecond: 20, burst: 100 },
+  export: { perSecond: 0.2, burst: 5 },
+  mcp: { perSecond: 5, burst: 30 },
+};
+
+/** The class a request path is limited under, or null for paths with their own caps (or none). */
+export function limitClassOf(pathname: string): LimitClass | null {
+  if (!pathname.startsWith('/api/')) return null;
+  if (pathname === '/api/stream' || pathname.startsWith('/api/ingest/')) return null;
+  if (pathname === '/api/mcp' || pathname.startsWith('/api/mcp/')) return 'mcp';
+  if (pathname.startsWith('/api/export/') || pathname === '/api/export') return 'export';
+  return 'api';
+}
+
+export interface RateLimiter {
+  /** Takes a token for `client` in `cls`: 0 when allowed, else the seconds to wait (≥ 1). */
+  take(cls: LimitClass, client: string): number;
+  /**
+   * The HTTP gate: answers 429 with Retry-After (and returns true) when the request's client is
+   * over its budget; false when the request may go on.
+   */
+  reject(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Buckets held (for tests of the eviction). */
+  size(): number;
+  close(): void;
+}
+
+/** At most this many clients are tracked; past it, full (idle) buckets are dropped first. */
+const MAX_CLIENTS = 50_000;
+
+export function createRateLimiter(limits: RateLimits, sweepMs = 60_000): RateLimiter {
+  const buckets = new Map<string, TokenBucket>();
+  // A bucket that has refilled completely is the same as a new one: dropping it loses nothing.
+  const sweep = () => {
+    for (const [key, b] of buckets) {
+      b.drip();
+      if (b.content >= b.bucketSize) buckets.delete(key);
+    }
+  };
+  const timer = setInterval(sweep, sweepMs);
+  timer.unref();
+
+  const take = (cls: LimitClass, client: string): number => {
+    const spec = limits[cls];
+    if (!spec) return 0;
+    const key = `${cls} ${client}`;
+    let b = buckets.get(key);
+    if (!b) {
+      if (buckets.size >= MAX_CLIENTS) sweep();
+      b = new TokenBucket({ bucketSize: spec.burst, tokensPerInterval: spec.perSecond, interval: 'second' });
+      // The package's buckets start empty; a client's first requests get the whole burst.
+      b.content = spec.burst;
+      buckets.set(key, b);
+    }
+    if (b.tryRemoveTokens(1)) return 0;
+    return Math.max(1, Math.ceil(b.getWaitTime(1) / 1000));
+  };
+
+  return {
+    take,
+    reject(req, res) {
+      const path = (req.url ?? '/').split('?')[0];
+      const cls = limitClassOf(path);
+      if (!cls) return false;
+      const wait = take(cls, req.socket.remoteAddress ?? 'unknown');
+      if (wait === 0) return false;
+      const body = JSON.stringify({ error: `rate limit: too many ${cls} requests from this client; retry after ${wait} s` });
+      res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(wait), 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return true;
+    },
+    size: () => buckets.size,
+    close: () => clearInterval(timer),
+  };
+}
