@@ -8,7 +8,7 @@ import { z } from 'zod';
 import {
   AgentDetailSchema, AgentIdPathSchema, AgentListSchema, AgentsQuerySchema, BatchesQuerySchema, BatchListSchema, ChallengeListSchema,
   ChallengesQuerySchema, ConversationIdPathSchema, ConversationListSchema, ConversationsQuerySchema, ConversationViewSchema,
-  EnvelopePageSchema, EnvelopesQuerySchema, EpochLogUploadViewSchema, GraphViewSchema, HealthReportSchema, NoQuerySchema,
+  EnvelopePageSchema, EnvelopesQuerySchema, NegotiationListSchema, NegotiationsQuerySchema, EpochLogUploadViewSchema, GraphViewSchema, HealthReportSchema, NoQuerySchema,
   OverviewSnapshotSchema, ProblemSchema, ReputationJsonSchema, ReputationPathSchema, SearchQuerySchema, SearchResultSchema,
   StatsViewSchema, UploadResponseSchema,
 } from '../wire';
@@ -59,6 +59,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'get', path: '/api/batches', tag: 'chain', summary: 'BehaviorBatches as indexed, newest epoch first', query: BatchesQuerySchema, ok: BatchListSchema },
   { method: 'get', path: '/api/challenges', tag: 'chain', summary: 'Challenges with their transitions', query: ChallengesQuerySchema, ok: ChallengeListSchema },
   { method: 'get', path: '/api/reputation/{agent}', tag: 'chain', summary: 'Gossip-derived and batch-derived reputation side by side', params: ReputationPathSchema, query: NoQuerySchema, ok: ReputationJsonSchema },
+  { method: 'get', path: '/api/negotiations', tag: 'chain', summary: 'Latest on-chain (Haggle) negotiations with the conversation each settles', query: NegotiationsQuerySchema, ok: NegotiationListSchema },
   { method: 'get', path: '/api/search', tag: 'search', summary: 'Find agents, conversations, envelopes, batches, challenges and transactions', query: SearchQuerySchema, ok: SearchResultSchema },
   {
     method: 'post', path: '/api/ingest/envelopes', tag: 'ingest', summary: "An agent uploads its bilateral envelopes",

@@ -6,7 +6,7 @@
  * chain shows. Amounts are decimal strings in USDC base units.
  */
 import { z } from 'zod';
-import { base58Address, intString, nonNegInt, u64String } from './codec';
+import { base58Address, hex16, intString, nonNegInt, u64String } from './codec';
 
 /** How one on-chain offer compares with the gossiped NEG1 offer at the same position. */
 export const OfferMatchSchema = z.enum(['same', 'differs', 'chain_only', 'gossip_only']);
@@ -56,3 +56,26 @@ export const OnChainNegotiationViewSchema = z.object({
   createSignature: z.string().min(1),
 });
 export type OnChainNegotiationView = z.infer<typeof OnChainNegotiationViewSchema>;
+
+/** One row of GET /api/negotiations: an on-chain negotiation and the 0x01 conversation it settles. */
+export const NegotiationSummarySchema = z.object({
+  address: base58Address,
+  conversationId: hex16,
+  buyer: base58Address,
+  seller: base58Address,
+  status: z.string().min(1),
+  reason: z.string().nullable(),
+  deposit: u64String,
+  escrow: u64String,
+  decayed: u64String,
+  rounds: nonNegInt,
+  amount: u64String.nullable(),
+  fee: u64String.nullable(),
+  toSeller: u64String.nullable(),
+  refund: u64String.nullable(),
+});
+export type NegotiationSummary = z.infer<typeof NegotiationSummarySchema>;
+
+/** GET /api/negotiations. */
+export const NegotiationListSchema = z.object({ negotiations: z.array(NegotiationSummarySchema) });
+export type NegotiationList = z.infer<typeof NegotiationListSchema>;

@@ -127,3 +127,9 @@ export const NoQuerySchema = z.object({});
 export const AgentIdPathSchema = z.object({ id: qp.hex(32, 'agent id') });
 export const ConversationIdPathSchema = z.object({ id: qp.hex(16, 'conversation id') });
 export const ReputationPathSchema = z.object({ agent: agentAny });
+
+/** GET /api/negotiations. */
+export const NegotiationsQuerySchema = z.object({
+  status: z.enum(['created', 'proposed', 'countered', 'settled', 'rejected', 'expired']).optional(),
+  limit: qp.int(1, 500).default(50).meta({ description: '1..500, default 50' }),
+});

@@ -3,27 +3,24 @@
  * each with the 0x01 conversation it settles (programs/README.md "Haggle (decisions)"). The
  * conversation page shows one negotiation beside its gossiped NEG1 offers.
  */
-import { z } from 'zod';
-import { handle, json, parseQuery, q, runtime } from '../../_lib/http';
+import { NegotiationsQuerySchema, type NegotiationList } from '../../../lib/wire';
+import { bytesToHex } from '../../../lib/wire/codec';
+import { handle, json, parseQuery, runtime } from '../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.object({
-  status: z.enum(['created', 'proposed', 'countered', 'settled', 'rejected', 'expired']).optional(),
-  limit: q.int(1, 500).default(50),
-});
-
 export async function GET(req: Request): Promise<Response> {
   return handle(async () => {
-    const query = parseQuery(req.url, Query);
+    const query = parseQuery(req.url, NegotiationsQuerySchema);
     const rows = await runtime().reads.recentOnChainNegotiations({ status: query.status, limit: query.limit });
     const s = (v: bigint | null) => (v === null ? null : v.toString());
-    return json({
+    const body: NegotiationList = {
       negotiations: rows.map((n) => ({
-        address: n.address, conversationId: Buffer.from(n.conversationId).toString('hex'), buyer: n.buyer, seller: n.seller, status: n.status,
+        address: n.address, conversationId: bytesToHex(n.conversationId), buyer: n.buyer, seller: n.seller, status: n.status,
         reason: n.reason, deposit: n.deposit.toString(), escrow: n.escrow.toString(), decayed: n.decayed.toString(), rounds: n.rounds,
         amount: s(n.amount), fee: s(n.fee), toSeller: s(n.toSeller), refund: s(n.refund),
       })),
-    });
+    };
+    return json(body);
   });
 }
