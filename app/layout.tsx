@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import './globals.css';
+import { WalletRoot } from './_lib/wallet-root';
+import { HeaderWallet } from '../components/wallet/HeaderWallet';
 
 export const metadata: Metadata = {
   title: { default: 'Zerox1 Observatory', template: '%s · Zerox1 Observatory' },
@@ -12,6 +14,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
   return (
     <html lang="en">
       <body>
+        <WalletRoot>
         <header className="topbar">
           <Link href="/" className="brand">
             <svg className="brand-mark" viewBox="0 0 24 24" aria-hidden>
@@ -23,10 +26,13 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <nav>
             <Link href="/">Overview</Link>
             <Link href="/agents">Agents</Link>
+            <Link href="/owner">My agents</Link>
           </nav>
+          <HeaderWallet />
         </header>
         <main>{children}</main>
         <footer>0x01 mesh observer · every envelope validated against the 0x01 wire protocol</footer>
+        </WalletRoot>
       </body>
     </html>
   );

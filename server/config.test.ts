@@ -23,11 +23,12 @@ describe('loadConfig', () => {
       logLevel: 'info',
       chain: true,
       chainPort: 8899,
+      satiRegisterUrl: undefined,
     });
   });
 
   test('the observer part of the defaults is the observer\'s own default config', () => {
-    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
+    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, satiRegisterUrl: _s, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
     assert.deepEqual(observer, defaultObservatoryConfig({ demoAgents: 0 }));
     assert.equal(observer.epochSeconds, 86_400);
   });
@@ -105,6 +106,7 @@ describe('loadConfig', () => {
     ['CHAIN', 'yes'],
     ['CHAIN_PORT', '65535'],
     ['CHAIN_PORT', '88a'],
+    ['SATI_REGISTER_URL', 'ftp://sati'],
   ];
   for (const [name, value] of bad) {
     test(`rejects ${name}=${value} naming the variable`, () => {

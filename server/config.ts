@@ -29,6 +29,8 @@ export interface ServerConfig extends ObservatoryConfig {
   chain: boolean;
   /** CHAIN_PORT: the embedded chain's port (0 = ephemeral). */
   chainPort: number;
+  /** SATI_REGISTER_URL: where the My agents page sends owners to register an identity on a real cluster. */
+  satiRegisterUrl?: string;
 }
 
 /** An environment variable is malformed; the message starts with the variable's name. */
@@ -100,6 +102,7 @@ const fields = {
   LOG_LEVEL: oneOf(LOG_LEVELS),
   CHAIN: oneOf(['on', 'off'] as const),
   CHAIN_PORT: intIn(0, 65_534),
+  SATI_REGISTER_URL: url(['http:', 'https:']),
 } as const;
 
 /** The variables {@link loadConfig} reads. */
@@ -143,5 +146,6 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     logLevel: parse(env, 'LOG_LEVEL') ?? 'info',
     chain: (parse(env, 'CHAIN') ?? 'on') === 'on',
     chainPort: parse(env, 'CHAIN_PORT') ?? DEFAULT_CHAIN_PORT,
+    satiRegisterUrl: parse(env, 'SATI_REGISTER_URL'),
   };
 }

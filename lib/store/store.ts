@@ -12,6 +12,7 @@ import type { SignerRegistry } from '../protocol/types';
 import * as chain from './chain';
 import { chainEventCounts, chainEventKeys, chainTotals, chainTxStore, upsertLeasesKeepPaid, upsertStakes, type ChainTxStore, type LeaseKeepPaidInput } from './chain-index';
 import { epochLogEntries, saveEpochLog } from './epoch-log';
+import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -189,6 +190,10 @@ export async function openStore(params: OpenStoreParams = {}) {
     saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[]) => live(() => saveEpochLog(db, agent, epoch, ids)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
     epochLog: (agent: Uint8Array, epoch: bigint) => live(() => epochLogEntries(db, agent, epoch)),
+    /** Stores a batch uploaded with its log (batch-upload.ts); read back only when its hash is the on-chain one. */
+    saveBatchUpload: (agent: Uint8Array, epoch: bigint, hash: Uint8Array, cbor: Uint8Array) => live(() => saveBatchUpload(db, agent, epoch, hash, cbor)),
+    /** The uploaded batch CBOR matching the on-chain batch_hash of (agent, epoch), or null. */
+    onChainBatchUpload: (agent: Uint8Array, epoch: bigint) => live(() => onChainBatchUpload(db, agent, epoch)),
 
     /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
     notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),

@@ -9,3 +9,4 @@ export * from './chain-events';
 export * from './events';
 export * from './views';
 export * from './chain-views';
+export * from './wallet';
