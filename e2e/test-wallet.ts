@@ -44,6 +44,9 @@ export function createTestWallet(secret: Uint8Array = ed25519.utils.randomSecret
         signed++;
         return Buffer.from(ed25519.sign(Buffer.from(messageHex, 'hex'), secret)).toString('hex');
       });
+      // tsx compiles this file with esbuild's keepNames, which wraps named functions in __name();
+      // the page has no such helper, so give it an identity one before the wallet's script.
+      await page.addInitScript('globalThis.__name = globalThis.__name || ((f) => f);');
       await page.addInitScript(installInPage, { name: TEST_WALLET_NAME, address: publicKey.toBase58(), publicKey: Array.from(pub) });
     },
   };

@@ -35,6 +35,7 @@ function Corner() {
       const r = FaucetResultSchema.parse(body);
       setFaucet(`+${sol(BigInt(r.lamports))} SOL, +${usdc(r.usdc)} USDC`);
       changed();
+      setTimeout(() => setFaucet(null), 8000);
     } catch (e) {
       setFaucet(`faucet failed: ${(e as Error).message}`);
     }
@@ -53,7 +54,7 @@ function Corner() {
       {address && config.faucet ? (
         <button type="button" className="btn small" onClick={drip} data-testid="faucet" title={faucet ?? 'airdrop 2 SOL and mint 100 demo USDC (embedded chain only)'}>Faucet</button>
       ) : null}
-      {faucet ? <span className="small muted" data-testid="faucet-result">{faucet}</span> : null}
+      {faucet ? <span className="small muted faucet-result" data-testid="faucet-result" title={faucet}>{faucet}</span> : null}
       <WalletMultiButton />
     </div>
   );
