@@ -17,7 +17,7 @@ import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer 
 import { TEST_WALLET_NAME, createTestWallet } from './test-wallet';
 import { STAKE_STATUS, challenge as challengeProgram, challengeAddress, findIdentityHolder, lease, stakeLock } from '../lib/chain';
 
-const EPOCH_SECONDS = 6;
+const EPOCH_SECONDS = 12;
 const shots = process.env.SHOTS_DIR;
 
 describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 600_000 }, () => {

@@ -31,16 +31,17 @@ export function BatchChallenges({ agent, batch }: { agent: string; batch: BatchJ
   const { economy } = useEconomy();
   const [list, setList] = useState<ChallengeCandidate[] | null>(null);
   const action = useAction();
-  // Only batches still inside their challenge window are worth the evidence (the server builds a proof per entry).
+  // The server builds a proof per entry: ask for flagged batches, and for the others only while they can still be challenged.
   const inWindow = economy ? challengeWindow(BigInt(batch.epoch), BigInt(Math.floor(Date.now() / 1000)) / economy.epochSeconds).phase === 'open' : false;
+  const wanted = batch.status === 'mismatch' || inWindow;
   useEffect(() => {
-    if (!inWindow) return void setList(null);
+    if (!wanted) return void setList(null);
     let live = true;
     fetch(`/api/batches/challengeable?agent=${agent}&epoch=${batch.epoch}`, { cache: 'no-store' })
       .then((r) => (r.ok ? r.json() : { candidates: [] }))
       .then((b) => live && setList(ChallengeCandidateListSchema.parse(b).candidates), () => live && setList([]));
     return () => { live = false; };
-  }, [agent, batch.epoch, batch.status, inWindow]);
+  }, [agent, batch.epoch, batch.status, wanted]);
   if (!list || list.length === 0) return null;
   const epochNow = economy ? BigInt(Math.floor(Date.now() / 1000)) / economy.epochSeconds : null;
   const w = epochNow !== null ? challengeWindow(BigInt(batch.epoch), epochNow) : null;
