@@ -57,7 +57,14 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     await srv?.stop();
   });
 
-  test('connect, faucet, register, stake (failures first), lease, unlock', async () => {
+  // Shared between the tests, which run in order: challenges are opened first, while the demo
+  // cheater's flagged batch is inside its window, and resolved last, after it.
+  let flagged: { agent: string; epoch: string };
+  let honest: { agent: string; epoch: string };
+  let won: PublicKey;
+  let lost: PublicKey;
+
+  test('connect the wallet and use the faucet', async () => {
     await page.goto(`${srv.base}/owner`);
     assert.equal(await page.getByTestId('cluster').textContent(), 'embedded chain');
     await page.getByRole('button', { name: /select wallet/i }).first().click();
@@ -68,7 +75,41 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     await page.getByTestId('faucet').click();
     await page.getByTestId('wallet-usdc').filter({ hasText: '100.00 USDC' }).waitFor({ timeout: 30_000 });
     assert.ok((await conn.getBalance(wallet.publicKey)) >= 2e9);
+  });
 
+  test('one-click challenges: a contradicted entry of the flagged batch, and an entry an honest batch reports', async () => {
+    // The demo's cheater leaves a bid out of one batch; the indexer flags it against the uploaded log.
+    flagged = await srv.until('a mismatch batch', 120_000, async () => {
+      const r = await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=mismatch');
+      return r.body.batches[0];
+    }, 500);
+    const h = (await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=verified')).body.batches.find((b) => epochNow() <= BigInt(b.epoch) + 2n);
+    assert.ok(h, 'a verified batch still inside its window');
+    honest = h;
+
+    await page.goto(`${srv.base}/agents/${flagged.agent}`);
+    const bc = page.locator(`[data-testid="batch-challenges"][data-epoch="${flagged.epoch}"]`);
+    await bc.getByTestId('contradiction').first().waitFor({ timeout: 20_000 });
+    assert.match((await bc.getByTestId('contradiction').first().textContent())!, /bid \d+ to [0-9a-f]{8}…: missing from the batch/);
+    await shot('batch-contradiction');
+    const opened = await act(bc.getByTestId('contradiction').first().getByTestId('challenge-entry'));
+    assert.equal(opened.phase, 'confirmed', opened.text);
+    await shot('phases-confirmed-challenge');
+    won = challengeAddress(new PublicKey(Buffer.from(flagged.agent, 'hex')), BigInt(flagged.epoch), wallet.publicKey);
+    assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(won))!.data)!.status, 0, 'pending on chain');
+
+    await page.goto(`${srv.base}/agents/${honest.agent}`);
+    const hc = page.locator(`[data-testid="batch-challenges"][data-epoch="${honest.epoch}"]`);
+    await hc.locator('summary').first().click();
+    const opened2 = await act(hc.getByTestId('reported-entry').first().getByTestId('challenge-entry'));
+    assert.equal(opened2.phase, 'confirmed', opened2.text);
+    lost = challengeAddress(new PublicKey(Buffer.from(honest.agent, 'hex')), BigInt(honest.epoch), wallet.publicKey);
+    assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(lost))!.data)!.status, 0, 'pending on chain');
+  });
+
+  test('register, stake (failures first), lease, unlock', async () => {
+    await page.goto(`${srv.base}/owner`);
+    await page.getByTestId('wallet-address').waitFor();
     assert.equal((await act(page.getByTestId('register'))).phase, 'confirmed');
     await card().waitFor({ timeout: 20_000 });
     agent = (await card().getAttribute('data-agent'))!;
@@ -126,34 +167,9 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     await shot('my-agents');
   });
 
-  test('one-click challenge of a contradicted entry wins; of a reported entry loses', async () => {
-    // The demo's cheater leaves a bid out of one batch; the indexer flags it against the uploaded log.
-    const flagged = await srv.until('a mismatch batch', 120_000, async () => {
-      const r = await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=mismatch');
-      return r.body.batches[0];
-    }, 500);
-    const honest = (await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=verified')).body.batches.find((b) => epochNow() <= BigInt(b.epoch) + 2n);
-    assert.ok(honest, 'a verified batch still inside its window');
-
-    await page.goto(`${srv.base}/agents/${flagged.agent}`);
-    const bc = page.locator(`[data-testid="batch-challenges"][data-epoch="${flagged.epoch}"]`);
-    await bc.getByTestId('contradiction').first().waitFor({ timeout: 20_000 });
-    await shot('batch-contradiction');
-    const opened = await act(bc.getByTestId('contradiction').first().getByTestId('challenge-entry'));
-    assert.equal(opened.phase, 'confirmed', opened.text);
-    const won = challengeAddress(new PublicKey(Buffer.from(flagged.agent, 'hex')), BigInt(flagged.epoch), wallet.publicKey);
-    assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(won))!.data)!.status, 0, 'pending on chain');
-
-    await page.goto(`${srv.base}/agents/${honest!.agent}`);
-    const hc = page.locator(`[data-testid="batch-challenges"][data-epoch="${honest!.epoch}"]`);
-    await hc.locator('summary').first().click();
-    const opened2 = await act(hc.getByTestId('reported-entry').first().getByTestId('challenge-entry'));
-    assert.equal(opened2.phase, 'confirmed', opened2.text);
-    const lost = challengeAddress(new PublicKey(Buffer.from(honest!.agent, 'hex')), BigInt(honest!.epoch), wallet.publicKey);
-    assert.ok(await conn.getAccountInfo(lost), 'the second challenge exists');
-
+  test('after the window anyone resolves: the contradicted entry wins, the reported one loses', async () => {
     // After the window anyone resolves; this wallet resolves both from the agent pages.
-    for (const [hex, epoch, address, status, name] of [[flagged.agent, flagged.epoch, won, 1, 'upheld'], [honest!.agent, honest!.epoch, lost, 2, 'rejected']] as const) {
+    for (const [hex, epoch, address, status, name] of [[flagged.agent, flagged.epoch, won, 1, 'upheld'], [honest.agent, honest.epoch, lost, 2, 'rejected']] as const) {
       while (epochNow() <= BigInt(epoch) + 2n) await page.waitForTimeout(1000);
       await page.goto(`${srv.base}/agents/${hex}`);
       const row = page.getByTestId('challenge-row').filter({ has: page.locator(`td[title="${wallet.address}"]`) });
