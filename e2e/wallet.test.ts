@@ -37,7 +37,11 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     const prev = await lastRun();
     await button.click();
     const handle = await page.waitForFunction((p) => Array.from(document.querySelectorAll<HTMLElement>('[data-testid="action-phases"]'))
-      .find((e) => Number(e.dataset.run) > p && ['confirmed', 'failed', 'rejected'].includes(e.dataset.phase ?? '')), prev, { timeout: 90_000 });
+      .find((e) => Number(e.dataset.run) > p && ['confirmed', 'failed', 'rejected'].includes(e.dataset.phase ?? '')), prev, { timeout: 90_000 })
+      .catch(async (e: Error) => {
+        const panels = await page.getByTestId('action-phases').allTextContents();
+        throw new Error(`${e.message}\naction panels now: ${JSON.stringify(panels)}`);
+      });
     const el = handle.asElement()!;
     return { phase: await el.getAttribute('data-phase'), text: (await el.textContent()) ?? '', run: await el.getAttribute('data-run') };
   };

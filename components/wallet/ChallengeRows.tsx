@@ -29,7 +29,8 @@ export function ChallengeRows({ challenges: all, agentHex, pendingOnly = false }
   const challenges = pendingOnly ? all.filter((c) => c.status === 'pending') : all;
   const { publicKey } = useWallet();
   const action = useAction();
-  if (challenges.length === 0) return pendingOnly ? null : <p className="muted empty">No challenge against this agent.</p>;
+  // The last action's outcome stays on screen after its challenge leaves the pending list.
+  if (challenges.length === 0) return pendingOnly ? <ActionPhases view={action.view} /> : <p className="muted empty">No challenge against this agent.</p>;
   const resolve = (c: ChallengeJson) => action.run(`Resolve the challenge of epoch ${c.epoch}`, async () => {
     const addr = new PublicKey(c.address);
     const cand = await candidateFor(connection, addr, agentHex, c.epoch);
