@@ -10,7 +10,7 @@ import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 import { FaucetResultSchema } from '../../lib/wire';
 import { shortAddress, sol, usdc } from './format';
 import { useBalances, useEconomy } from './useChainState';
-import { useHasWallet, useWalletEnv } from './WalletIsland';
+import { useHasWallet, useMounted, useWalletEnv } from './WalletIsland';
 
 /** Nothing when the process runs no chain (no island). */
 export function HeaderWallet() {
@@ -24,6 +24,7 @@ function Corner() {
   const bal = useBalances(publicKey, economy);
   const [faucet, setFaucet] = useState<string | null>(null);
   const address = publicKey?.toBase58() ?? null;
+  const mounted = useMounted();
 
   const drip = async () => {
     if (!address) return;
@@ -55,7 +56,7 @@ function Corner() {
         <button type="button" className="btn small" onClick={drip} data-testid="faucet" title={faucet ?? 'airdrop 2 SOL and mint 100 demo USDC (embedded chain only)'}>Faucet</button>
       ) : null}
       {faucet ? <span className="small muted faucet-result" data-testid="faucet-result" title={faucet}>{faucet}</span> : null}
-      <WalletMultiButton />
+      {mounted ? <WalletMultiButton /> : null}
     </div>
   );
 }

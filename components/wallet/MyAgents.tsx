@@ -12,7 +12,7 @@ import { ActionPhases } from './ActionPhases';
 import { AgentCard } from './AgentCard';
 import { useAction } from './useAction';
 import { useBalances, useEconomy } from './useChainState';
-import { useHasWallet, useWalletEnv } from './WalletIsland';
+import { useHasWallet, useMounted, useWalletEnv } from './WalletIsland';
 
 export function MyAgents() {
   if (!useHasWallet()) return <p className="muted empty">This observatory runs without a chain (CHAIN=off): there is nothing to act on.</p>;
@@ -27,6 +27,7 @@ function Owner() {
   const bal = useBalances(publicKey, economy);
   const [agents, setAgents] = useState<PublicKey[] | null>(null);
   const register = useAction();
+  const mounted = useMounted();
 
   useEffect(() => {
     if (!publicKey) return void setAgents(null);
@@ -35,6 +36,7 @@ function Owner() {
     return () => { live = false; };
   }, [connection, publicKey, version]);
 
+  if (!mounted) return <p className="muted">Looking for wallets…</p>;
   if (!publicKey) {
     return (
       <section className="card" data-testid="my-agents-disconnected">

@@ -6,7 +6,7 @@
  * endpoint comes from the server's configuration only, never from the URL) and a counter the
  * actions bump so balances and agent state reload after a confirmed transaction.
  */
-import { createContext, useCallback, useContext, useMemo, useState } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react';
 import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
 import '@solana/wallet-adapter-react-ui/styles.css';
@@ -27,6 +27,17 @@ export function useWalletEnv(): WalletEnv {
   const e = useContext(Env);
   if (!e) throw new Error('useWalletEnv outside <WalletIsland>');
   return e;
+}
+
+/**
+ * False during the server render and the hydration pass. The adapter restores the last wallet from
+ * localStorage on the client's first render, so its connect button would differ from the server's
+ * HTML; wallet-dependent UI renders after mount.
+ */
+export function useMounted(): boolean {
+  const [m, set] = useState(false);
+  useEffect(() => set(true), []);
+  return m;
 }
 
 /** True inside the island (false when this process runs no chain). */
