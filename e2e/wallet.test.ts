@@ -67,6 +67,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
   let honest: { agent: string; epoch: string };
   let won: PublicKey;
   let lost: PublicKey;
+  let left: { agent: string; epoch: string; address: PublicKey } | undefined;
 
   test('connect the wallet and use the faucet', async () => {
     await page.goto(`${srv.base}/owner`);
@@ -109,6 +110,17 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.equal(opened2.phase, 'confirmed', opened2.text);
     lost = challengeAddress(new PublicKey(Buffer.from(honest.agent, 'hex')), BigInt(honest.epoch), wallet.publicKey);
     assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(lost))!.data)!.status, 0, 'pending on chain');
+
+    // A third challenge nobody resolves: expired by anyone later.
+    const other = (await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=verified')).body.batches
+      .find((b) => b.agent !== honest.agent && b.agent !== flagged.agent && epochNow() <= BigInt(b.epoch) + 2n);
+    assert.ok(other, 'another verified batch inside its window');
+    await page.goto(`${srv.base}/agents/${other.agent}`);
+    const oc = page.locator(`[data-testid="batch-challenges"][data-epoch="${other.epoch}"]`);
+    await oc.locator('summary').first().click();
+    const opened3 = await act(oc.getByTestId('reported-entry').first().getByTestId('challenge-entry'));
+    assert.equal(opened3.phase, 'confirmed', opened3.text);
+    left = { ...other, address: challengeAddress(new PublicKey(Buffer.from(other.agent, 'hex')), BigInt(other.epoch), wallet.publicKey) };
   });
 
   test('register, stake (failures first), lease, unlock', async () => {
@@ -171,7 +183,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     await shot('my-agents');
   });
 
-  test('after the window anyone resolves: the contradicted entry wins, the reported one loses', async () => {
+  test('after the window anyone resolves: the contradicted entry wins, the reported one loses; past twice the window one expires', async () => {
     // After the window anyone resolves; this wallet resolves both from the agent pages.
     for (const [hex, epoch, address, status, name] of [[flagged.agent, flagged.epoch, won, 1, 'upheld'], [honest.agent, honest.epoch, lost, 2, 'rejected']] as const) {
       while (epochNow() <= BigInt(epoch) + 2n) await page.waitForTimeout(1000);
@@ -191,5 +203,14 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
       assert.match((await mine.textContent()) ?? '', new RegExp(`${name}.*pending → ${name}`));
     }
     await shot('challenge-resolved');
+
+    // Past twice the window an unresolved challenge expires; anyone may send it.
+    while (epochNow() <= BigInt(left!.epoch) + 4n) await page.waitForTimeout(1000);
+    await page.goto(`${srv.base}/agents/${left!.agent}`);
+    const row = page.getByTestId('challenge-row').filter({ has: page.locator(`td[title="${wallet.address}"]`) });
+    await row.getByTestId('expire-challenge').and(page.locator(':enabled')).waitFor({ timeout: 20_000 });
+    const expired = await act(row.getByTestId('expire-challenge'));
+    assert.equal(expired.phase, 'confirmed', expired.text);
+    assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(left!.address))!.data)!.status, 4, 'expired on chain');
   });
 });
