@@ -68,12 +68,20 @@ const layerRules = Object.entries(LAYERS).map(([name, allowed]) => ({
   to: { path: REPO, pathNot: lib([name, ...allowed]) },
 }));
 
+/**
+ * The browser wallet's packages: the wallet adapter (React providers, modal) and the Wallet
+ * Standard. Only components/wallet (the client island) and the composition roots (e2e's test
+ * wallet) import them; they are not "@solana/* owned by lib/chain": web3.js primitives still come
+ * from lib/chain.
+ */
+const WALLET_PKGS = '@solana/wallet-adapter-[^/]+|@solana/wallet-standard-[^/]+|@wallet-standard/[^/]+';
+
 const ownerRules = OWNERS.map(({ name, owners, pkgs }) => ({
   name,
   severity: 'error',
   comment: `only ${owners.map((o) => `lib/${o}`).join(', ')} (and server/, scripts/, e2e/, harnesses) import ${pkgs}`,
   from: { pathNot: [lib(owners), ROOTS, HARNESS, '^programs/', '^prisma/'] },
-  to: { path: npm(pkgs) },
+  to: { path: npm(pkgs), pathNot: npm(WALLET_PKGS) },
 }));
 
 module.exports = {
@@ -123,6 +131,13 @@ module.exports = {
       to: { path: '^lib/chain/node/' },
     },
     ...ownerRules,
+    {
+      name: 'wallet-adapter-only-in-components-wallet',
+      severity: 'error',
+      comment: `only components/wallet (and server/, scripts/, e2e/, harnesses) import ${WALLET_PKGS}`,
+      from: { pathNot: ['^components/wallet/', ROOTS, HARNESS] },
+      to: { path: npm(WALLET_PKGS) },
+    },
     {
       name: 'components-browser-safe',
       severity: 'error',

@@ -3,6 +3,8 @@ import Link from 'next/link';
 import './globals.css';
 import './search.css';
 import { SearchBox } from '../components/SearchBox';
+import { WalletRoot } from './_lib/wallet-root';
+import { HeaderWallet } from '../components/wallet/HeaderWallet';
 
 export const metadata: Metadata = {
   title: { default: 'Zerox1 Observatory', template: '%s · Zerox1 Observatory' },
@@ -14,6 +16,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
   return (
     <html lang="en">
       <body>
+        <WalletRoot>
         <header className="topbar">
           <Link href="/" className="brand">
             <svg className="brand-mark" viewBox="0 0 24 24" aria-hidden>
@@ -29,11 +32,14 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/conversations">Conversations</Link>
             <Link href="/batches">Batches</Link>
             <Link href="/docs/api">API</Link>
+            <Link href="/owner">My agents</Link>
           </nav>
           <SearchBox />
+          <HeaderWallet />
         </header>
         <main>{children}</main>
         <footer>0x01 mesh observer · every envelope validated against the 0x01 wire protocol</footer>
+        </WalletRoot>
       </body>
     </html>
   );

@@ -9,6 +9,8 @@ import { useCallback, useState } from 'react';
 import { isChainEvent, type AgentChainView, type BatchList, type ChallengeList, type LiveEvent } from '../lib/wire';
 import { shortHex } from './format';
 import { useLiveStream } from './useLiveStream';
+import { BatchChallenges } from './wallet/BatchChallenges';
+import { ChallengeRows } from './wallet/ChallengeRows';
 
 const usdc = (base: string) => (Number(base) / 1_000_000).toFixed(2);
 
@@ -63,6 +65,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           </tbody>
         </table>
       )}
+      {c.batches.map((b) => <BatchChallenges key={b.epoch} agent={agent} batch={b} />)}
       <h3 className="small" id="challenges">Challenges</h3>
       {c.challenges.length === 0 ? <p className="muted empty">No challenge against this agent.</p> : (
         <table className="list" data-testid="agent-challenges">
@@ -79,6 +82,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           </tbody>
         </table>
       )}
+      <ChallengeRows challenges={c.challenges} agentHex={agent} pendingOnly />
     </section>
   );
 }

@@ -63,10 +63,12 @@ describe('dependency boundaries', () => {
       // allowed imports: these must produce nothing
       'components/Fine.tsx': "import { pure } from '../lib/protocol/pure';\nimport { pda } from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
       'lib/observer/fine.ts': "import { store } from '../store/index';\nexport const fine = store;\n",
+      'components/wallet/Fine.tsx': "import { useWallet } from '@solana/wallet-adapter-react';\nexport const fine = useWallet;\n",
       // one wrong import per rule
       'components/__boundary_probe.tsx': "import { store } from '../lib/store/index';\nexport const probe = store;\n",
       'lib/protocol/probe.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
       'lib/mesh/probe.ts': "import { PublicKey } from '@solana/web3.js';\nexport const probe = PublicKey;\n",
+      'components/__wallet_probe.tsx': "import { useWallet } from '@solana/wallet-adapter-react';\nexport const probe = useWallet;\n",
       'lib/chain/probe.ts': "import { createHash } from 'node:crypto';\nexport const probe = createHash;\n",
       'lib/agents/probe.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
       'lib/mcp/probe.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
@@ -97,7 +99,7 @@ describe('dependency boundaries', () => {
       const found = cruise(dir, ['app', 'components', 'lib']);
       const plain = found
         .filter((v) => v.type !== 'cycle')
-        .map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/(@solana\/web3\.js|@modelcontextprotocol\/sdk)\/.*$/, '$1')}`)
+        .map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/(@solana\/(?:web3\.js|wallet-adapter-react)|@modelcontextprotocol\/sdk)\/.*$/, '$1')}`)
         .sort();
       assert.deepEqual(plain, [
         'app-pages-through-lib: app/page.tsx -> lib/store/index.ts',
@@ -108,6 +110,7 @@ describe('dependency boundaries', () => {
         'mcp-sdk-only-in-mcp: lib/wire/probe.ts -> @modelcontextprotocol/sdk',
         'protocol-no-io: lib/protocol/probe.ts -> fs',
         'solana-only-in-chain: lib/mesh/probe.ts -> @solana/web3.js',
+        'wallet-adapter-only-in-components-wallet: components/__wallet_probe.tsx -> @solana/wallet-adapter-react',
       ]);
       const cycles = found.filter((v) => v.type === 'cycle');
       assert.ok(cycles.length > 0, 'the a.ts <-> b.ts cycle is reported');

@@ -25,11 +25,12 @@ describe('loadConfig', () => {
       chain: true,
       chainPort: 8899,
       rateLimits: DEFAULT_RATE_LIMITS,
+      satiRegisterUrl: undefined,
     });
   });
 
   test('the observer part of the defaults is the observer\'s own default config', () => {
-    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
+    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, satiRegisterUrl: _s, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
     assert.deepEqual(observer, defaultObservatoryConfig({ demoAgents: 0 }));
     assert.equal(observer.epochSeconds, 86_400);
   });
@@ -111,6 +112,7 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_API', '0:10'],
     ['RATE_LIMIT_EXPORT', 'fast'],
     ['RATE_LIMIT_MCP', '5:0'],
+    ['SATI_REGISTER_URL', 'ftp://sati'],
   ];
   for (const [name, value] of bad) {
     test(`rejects ${name}=${value} naming the variable`, () => {

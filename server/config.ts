@@ -32,6 +32,8 @@ export interface ServerConfig extends ObservatoryConfig {
   chainPort: number;
   /** RATE_LIMIT_API / _EXPORT / _MCP: per-client token buckets (server/rate-limit.ts); a class set to `off` is absent. */
   rateLimits: RateLimits;
+  /** SATI_REGISTER_URL: where the My agents page sends owners to register an identity on a real cluster. */
+  satiRegisterUrl?: string;
 }
 
 /** An environment variable is malformed; the message starts with the variable's name. */
@@ -115,6 +117,7 @@ const fields = {
   RATE_LIMIT_API: bucket,
   RATE_LIMIT_EXPORT: bucket,
   RATE_LIMIT_MCP: bucket,
+  SATI_REGISTER_URL: url(['http:', 'https:']),
 } as const;
 
 /** The variables {@link loadConfig} reads. */
@@ -159,6 +162,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     chain: (parse(env, 'CHAIN') ?? 'on') === 'on',
     chainPort: parse(env, 'CHAIN_PORT') ?? DEFAULT_CHAIN_PORT,
     rateLimits: rateLimits(env),
+    satiRegisterUrl: parse(env, 'SATI_REGISTER_URL'),
   };
 }
 

@@ -16,6 +16,7 @@ import type { ServerConfig } from './config';
 import type { Logger } from './logger';
 import { startChainRuntime, type ChainRuntime } from './chain';
 import { startDemo } from './demo';
+import { walletServices } from './wallet';
 
 export interface Runtime {
   observatory: Observatory;
@@ -55,7 +56,9 @@ export async function startRuntime(config: ServerConfig, log: Logger): Promise<R
     await store.close().catch(() => undefined);
     throw err;
   }
-  const services: Services = chain ? { observatory, reads: store, chain: chain.reads, config } : { observatory, reads: store, config };
+  const services: Services = chain
+    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl }), config }
+    : { observatory, reads: store, config };
   registerServices(services);
 
   const obs = observatory;

@@ -11,6 +11,7 @@ import 'server-only';
 import type { Observatory } from '../../lib/observer/observatory';
 import type { ObservatoryConfig } from '../../lib/observer/config';
 import type { ChainReads, ReadStore } from './runtime';
+import type { WalletServices } from './wallet-services';
 
 /** Everything the web app uses from the running process. */
 export interface Services {
@@ -20,6 +21,8 @@ export interface Services {
   readonly reads: ReadStore;
   /** Chain reads; absent when this process runs no chain. */
   readonly chain?: ChainReads;
+  /** The browser wallet's chain config, faucet and challenge evidence; absent without a chain. */
+  readonly wallet?: WalletServices;
   /** The checked configuration the process runs with. */
   readonly config: Readonly<ObservatoryConfig>;
 }

@@ -102,7 +102,7 @@ export class DemoAgent {
       const duties = new ChainDuties(this.cfg.chain, { seed: this.#seed, agentIdHex: this.#self }, {
         log: (fromUs, toUs) => this.#log.window(fromUs, toUs),
         flush: () => this.#enqueue(() => this.flush()),
-        uploadLog: async (epoch, envelopes) => (this.#hooks.uploadLog ? this.#hooks.uploadLog(encodeCanonical([this.#id, epoch, envelopes])) : false),
+        uploadLog: async (epoch, envelopes, batch) => (this.#hooks.uploadLog ? this.#hooks.uploadLog(encodeCanonical(batch ? [this.#id, epoch, envelopes, batch] : [this.#id, epoch, envelopes])) : false),
         report: (message) => this.#hooks.emit({ t: 'chain', message }),
         publish: (batch) => this.#hooks.emit({ t: 'published', batch }),
         ownerOf: (agentHex) => this.cfg.directory[agentHex],

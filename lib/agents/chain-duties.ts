@@ -60,8 +60,8 @@ export interface ChainDutiesHooks {
   log(fromUs: bigint, toUs: bigint): LogItem[];
   /** Uploads pending envelopes now. */
   flush(): Promise<void>;
-  /** Uploads the epoch's log (encoded envelopes in log order); resolves true when the observer stored it. */
-  uploadLog(epoch: bigint, envelopes: Uint8Array[]): Promise<boolean>;
+  /** Uploads the epoch's log (encoded envelopes in log order) and the batch built from it; resolves true when the observer stored it. */
+  uploadLog(epoch: bigint, envelopes: Uint8Array[], batch?: Uint8Array): Promise<boolean>;
   report(message: string): void;
   publish(b: PublishedBatch): void;
   /** Owner public key (hex) of another agent, from the directory. */
@@ -172,7 +172,7 @@ export class ChainDuties {
     }
     // The exact log the batch commits to, uploaded first so the indexer can verify the batch as
     // soon as it sees it. The cheater uploads its true log too: its batch then fails the check.
-    const uploaded = await this.#hooks.uploadLog(epoch, entries.map((x) => x.bytes)).catch(() => false);
+    const uploaded = await this.#hooks.uploadLog(epoch, entries.map((x) => x.bytes), encodeBatch(batch)).catch(() => false);
     if (!uploaded) this.#hooks.report(`uploading the log of epoch ${epoch} failed (its batch stays unverified)`);
     await submitBatch(this.#conn, { owner: this.#owner, agent: this.#agent, batch });
     this.#hooks.report(`submitted batch of epoch ${epoch}: ${log.length} entries, ${batch.bidValues.length} bids${cheat ? ' (one bid left out)' : ''}`);

@@ -26,3 +26,4 @@ export {
   Connection, PublicKey, Transaction, TransactionInstruction,
   type AccountInfo, type Commitment, type ConfirmedSignatureInfo,
 } from '@solana/web3.js';
+export * from './wallet-reads';

@@ -39,7 +39,7 @@ export interface EmbeddedChainParams {
   slotMs?: number;
   /** Transactions kept for history queries (default 200,000). */
   historyLimit?: number;
-  /** Snapshot interval in ms when dataDir is set (default 5,000). */
+  /** Snapshot interval in ms when dataDir is set (default 5,000); transactions are logged as they land regardless. */
   snapshotMs?: number;
   /** Also listen on port + 1 (web3.js derives ws://host:PORT+1). Default true. */
   wsCompanion?: boolean;
@@ -109,8 +109,15 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
     ledger.svm.addProgramFromFile(prog.id as never, prog.path);
     logger.info('embedded chain: program loaded', { id: prog.id, path: prog.path });
   }
+  // Transactions confirmed after the last snapshot (a crash): re-executed in order (persist.ts).
+  if (loaded?.replay.length) {
+    let differing = 0;
+    for (const rec of loaded.replay) if (!ledger.replay(rec)) differing++;
+    logger.info('embedded chain: replayed transactions logged after the snapshot', { transactions: loaded.replay.length, differing });
+    if (differing) logger.warn('embedded chain: replayed transactions ended differently than recorded', { differing });
+  }
 
-  const store = p.dataDir ? new ChainStore(p.dataDir, historyLimit, loaded?.history.length ?? 0) : null;
+  const store = p.dataDir ? new ChainStore(p.dataDir, historyLimit, (loaded?.history.length ?? 0) + (loaded?.replay.length ?? 0)) : null;
   if (store) ledger.onTx((rec) => store.append(rec));
   const meta = (): ChainMeta => ({
     version: 1,
@@ -137,7 +144,6 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
   const timers: NodeJS.Timeout[] = [];
   if (slotMs > 0) timers.push(setInterval(() => ledger.tick(), slotMs));
   if (store) {
-    timers.push(setInterval(() => store.flush(), 250));
     timers.push(setInterval(() => { try { snapshot(); } catch (err) { logger.error('embedded chain: snapshot failed', { err: String(err) }); } }, p.snapshotMs ?? DEFAULT_SNAPSHOT_MS));
   }
   if (store) snapshot();
@@ -163,6 +169,7 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
       pubsub.stop();
       await server.close();
       snapshot();
+      store?.close();
     },
   };
 }

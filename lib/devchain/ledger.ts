@@ -163,6 +163,25 @@ export class Ledger {
     return out;
   }
 
+  /**
+   * Re-executes a transaction the log recorded after the last snapshot (persist.ts), at its
+   * recorded slot and block time so the programs see the clock they saw; keeps the recorded
+   * record (same seq and meta) and notifies no one (it was reported before the crash). Returns
+   * false when the outcome differs from the record (logged by the caller).
+   */
+  replay(rec: TxRecord): boolean {
+    const tx = decodeWireTransaction(rec.bytes);
+    if (!tx) return false;
+    this.slot = Math.max(this.slot, rec.slot);
+    this.setClock(rec.slot, rec.blockTime);
+    const res = tx.version === 'legacy' ? this.raw.sendLegacyTransaction(tx.bytes) : this.raw.sendVersionedTransaction(tx.bytes);
+    const failed = res instanceof FailedTransactionMetadata;
+    this.transactionCount++;
+    this.history.add(rec);
+    this.setClock();
+    return failed === (rec.err !== null);
+  }
+
   /** Simulates without committing; `accounts` post-states are read from the simulation. */
   simulate(tx: WireTransaction, opts: { sigVerify: boolean; replaceRecentBlockhash: boolean }): ExecOutcome & { post: Map<string, AccountView> } {
     let bytes = tx.bytes;
@@ -217,12 +236,12 @@ export class Ledger {
     };
   }
 
-  private setClock(): void {
+  private setClock(slot = this.slot, unixSeconds = Math.floor(this.now() / 1000)): void {
     const c = this.raw.getClock();
     const slotsPerEpoch = Number(this.raw.getEpochSchedule().slotsPerEpoch);
-    c.slot = BigInt(this.slot);
-    c.epoch = BigInt(Math.floor(this.slot / slotsPerEpoch));
-    c.unixTimestamp = BigInt(Math.floor(this.now() / 1000));
+    c.slot = BigInt(slot);
+    c.epoch = BigInt(Math.floor(slot / slotsPerEpoch));
+    c.unixTimestamp = BigInt(unixSeconds);
     this.raw.setClock(c);
   }
 

@@ -2,7 +2,7 @@
  * Runs the embedded chain as its own process:
  * `node --import tsx --import ./scripts/setup-node.mjs lib/devchain/main.ts`.
  * Env: CHAIN_PORT (default 8899; 0 = ephemeral), CHAIN_DATA_DIR (persist there),
- * CHAIN_SLOT_MS (default 400), CHAIN_QUIET=1 (no info logs). Prints one JSON line
+ * CHAIN_SLOT_MS (default 400), CHAIN_SNAPSHOT_MS (default 5,000), CHAIN_QUIET=1 (no info logs). Prints one JSON line
  * `{"rpcUrl","wsUrl","companionWsUrl"}` on stdout once listening; SIGINT/SIGTERM close cleanly.
  */
 import { startEmbeddedChain, type EmbeddedLogger } from './index';
@@ -19,6 +19,7 @@ const chain = await startEmbeddedChain({
   port: num(process.env.CHAIN_PORT),
   dataDir: process.env.CHAIN_DATA_DIR || undefined,
   slotMs: num(process.env.CHAIN_SLOT_MS),
+  snapshotMs: num(process.env.CHAIN_SNAPSHOT_MS),
   logger,
 });
 process.stdout.write(JSON.stringify({ rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, companionWsUrl: chain.companionWsUrl }) + '\n');

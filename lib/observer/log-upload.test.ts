@@ -9,7 +9,7 @@ import { encodeCanonical } from '../protocol/cbor';
 import { publicKeyFromSeed, keccak256 } from '../protocol/crypto';
 import { encodeFeedback } from '../protocol/payloads';
 import { buildBatchFromLog } from '../protocol/batch-build';
-import { encodeBatch } from '../protocol/batch';
+import { batchHash, encodeBatch } from '../protocol/batch';
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import { checkBatch } from '../indexer/verify';
@@ -103,5 +103,27 @@ describe('epoch log upload', () => {
     const other = await upload(body(A, 2n, log.slice(0, 2).map((x) => x.bytes)));
     assert.equal(other.status, 409);
     assert.match((other.body as { error: string }).error, /already verified/);
+  });
+
+  test('the batch as a fourth item: checked against the log, served only when its hash is on chain', async () => {
+    const envs = log.map((x) => x.bytes);
+    const batch = buildBatchFromLog({ agentId: A, epochNumber: 3n, slotStart: 0n, slotEnd: 0n, envelopes: log.map((x) => x.envelope) });
+    const withBatch = (b: Uint8Array) => encodeCanonical([A, 3n, envs, b]);
+    const bad = async (b: Uint8Array, re: RegExp) => {
+      const r = await upload(b);
+      assert.equal(r.status, 400);
+      assert.match((r.body as { error: string }).error, re);
+    };
+    await bad(withBatch(Uint8Array.of(1, 2)), /^batch \(item 3\) does not decode/);
+    await bad(withBatch(encodeBatch({ ...batch, epochNumber: 4n })), /^batch \(item 3\) is not of this agent and epoch/);
+    await bad(withBatch(encodeBatch({ ...batch, logMerkleRoot: new Uint8Array(32) })), /^batch \(item 3\) does not carry the merkle root of this log/);
+    await bad(Uint8Array.from([...withBatch(encodeBatch(batch)), 0]), /trailing bytes after batch/);
+
+    const cheat = { ...batch, messageCount: batch.messageCount + 1n };
+    assert.equal((await upload(withBatch(encodeBatch(batch)))).status, 200);
+    assert.equal((await upload(withBatch(encodeBatch(cheat)))).status, 200);
+    assert.equal(await obs.store.onChainBatchUpload(A, 3n), null, 'no batch on chain yet: nothing served');
+    await obs.store.upsertBatch({ agentId: A, epoch: 3n, batchHash: batchHash(cheat), root: cheat.logMerkleRoot, slot: 2n });
+    assert.equal(toHex((await obs.store.onChainBatchUpload(A, 3n))!), toHex(encodeBatch(cheat)), 'the upload whose hash the chain recorded');
   });
 });

@@ -13,6 +13,7 @@ import * as chain from './chain';
 import { chainEventCounts, chainEventKeys, chainTotals, chainTxStore, upsertLeasesKeepPaid, upsertStakes, type ChainTxStore, type LeaseKeepPaidInput } from './chain-index';
 import { epochLogEntries, saveEpochLog } from './epoch-log';
 import { applyHaggleEvents, onChainNegotiations, recentOnChainNegotiations, type HaggleEventInput } from './haggle';
+import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -198,6 +199,10 @@ export async function openStore(params: OpenStoreParams = {}) {
     saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[]) => live(() => saveEpochLog(db, agent, epoch, ids)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
     epochLog: (agent: Uint8Array, epoch: bigint) => live(() => epochLogEntries(db, agent, epoch)),
+    /** Stores a batch uploaded with its log (batch-upload.ts); read back only when its hash is the on-chain one. */
+    saveBatchUpload: (agent: Uint8Array, epoch: bigint, hash: Uint8Array, cbor: Uint8Array) => live(() => saveBatchUpload(db, agent, epoch, hash, cbor)),
+    /** The uploaded batch CBOR matching the on-chain batch_hash of (agent, epoch), or null. */
+    onChainBatchUpload: (agent: Uint8Array, epoch: bigint) => live(() => onChainBatchUpload(db, agent, epoch)),
 
     /** Stores haggle events in chain order (idempotent); returns the transitions that were new. See haggle.ts. */
     applyHaggleEvents: (e: readonly HaggleEventInput[]) => live(() => db.transaction((tx) => applyHaggleEvents(tx, e))),

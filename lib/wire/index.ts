@@ -13,3 +13,4 @@ export * from './views';
 export * from './chain-views';
 export * from './params';
 export * from './search';
+export * from './wallet';

@@ -1,0 +1,69 @@
+'use client';
+/**
+ * The client-only wallet island: the wallet adapter's providers with `wallets={[]}`, so every
+ * Wallet Standard wallet the page announces (Phantom, Solflare, Backpack, the e2e test wallet) is
+ * found by itself, plus the chain config the server rendered (lib/wire WalletConfigView: the RPC
+ * endpoint comes from the server's configuration only, never from the URL) and a counter the
+ * actions bump so balances and agent state reload after a confirmed transaction.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react';
+import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
+import '@solana/wallet-adapter-react-ui/styles.css';
+import './wallet.css';
+import type { WalletConfigView } from '../../lib/wire';
+
+interface WalletEnv {
+  config: WalletConfigView;
+  /** Bumped after every confirmed action; effects that read chain state depend on it. */
+  version: number;
+  changed(): void;
+}
+
+const Env = createContext<WalletEnv | null>(null);
+
+/** The island's chain config and change counter (throws outside the island: a wiring bug). */
+export function useWalletEnv(): WalletEnv {
+  const e = useContext(Env);
+  if (!e) throw new Error('useWalletEnv outside <WalletIsland>');
+  return e;
+}
+
+/**
+ * False during the server render and the hydration pass. The adapter restores the last wallet from
+ * localStorage on the client's first render, so its connect button would differ from the server's
+ * HTML; wallet-dependent UI renders after mount.
+ */
+export function useMounted(): boolean {
+  const [m, set] = useState(false);
+  useEffect(() => set(true), []);
+  return m;
+}
+
+/** True inside the island (false when this process runs no chain). */
+export function useHasWallet(): boolean {
+  return useContext(Env) !== null;
+}
+
+/** An absolute endpoint: a same-origin path is resolved against the page (web3.js needs http(s)://). */
+function endpointOf(rpc: string): string {
+  if (!rpc.startsWith('/')) return rpc;
+  return typeof window === 'undefined' ? `http://localhost${rpc}` : new URL(rpc, window.location.origin).toString();
+}
+
+export function WalletIsland({ config, children }: { config: WalletConfigView; children: React.ReactNode }) {
+  const [version, setVersion] = useState(0);
+  const changed = useCallback(() => setVersion((v) => v + 1), []);
+  const env = useMemo(() => ({ config, version, changed }), [config, version, changed]);
+  const endpoint = endpointOf(config.rpc);
+  const onError = useCallback((e: Error) => console.warn('[wallet]', e.name, e.message), []);
+  return (
+    <Env.Provider value={env}>
+      <ConnectionProvider endpoint={endpoint} config={{ commitment: 'confirmed' }}>
+        <WalletProvider wallets={[]} autoConnect onError={onError}>
+          <WalletModalProvider>{children}</WalletModalProvider>
+        </WalletProvider>
+      </ConnectionProvider>
+    </Env.Provider>
+  );
+}

@@ -1,0 +1,43 @@
+'use client';
+/** React state around run-action.ts: the current action's label and phase events; reloads chain reads on confirmation. */
+import { useCallback, useState } from 'react';
+import { useConnection, useWallet } from '@solana/wallet-adapter-react';
+import type { Transaction } from '../../lib/chain';
+import { runAction, type BuiltAction, type PhaseEvent } from './run-action';
+import { useWalletEnv } from './WalletIsland';
+
+export interface ActionView {
+  /** Increases with every action started in this page (tests wait for a run newer than the last). */
+  run: number;
+  label: string;
+  events: PhaseEvent[];
+}
+
+let runs = 0;
+
+export function useAction() {
+  const { connection } = useConnection();
+  const wallet = useWallet();
+  const { changed } = useWalletEnv();
+  const [view, setView] = useState<ActionView | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = useCallback(async (label: string, build: () => Promise<BuiltAction>): Promise<PhaseEvent | null> => {
+    const { publicKey, signTransaction, signAllTransactions } = wallet;
+    if (!publicKey || !signTransaction) {
+      setView({ run: ++runs, label, events: [{ phase: 'failed', signatures: [], error: 'Connect a wallet that can sign transactions first.' }] });
+      return null;
+    }
+    setBusy(true);
+    const run = ++runs;
+    setView({ run, label, events: [] });
+    const signAll = signAllTransactions ?? (async (txs: Transaction[]) => { const out: Transaction[] = []; for (const t of txs) out.push(await signTransaction(t)); return out; });
+    const last = await runAction({
+      connection, feePayer: publicKey, build, signAll: signAll as (txs: Transaction[]) => Promise<Transaction[]>,
+      onPhase: (e) => setView((v) => ({ run, label, events: [...(v?.run === run ? v.events : []), e] })),
+    });
+    setBusy(false);
+    if (last.phase === 'confirmed' || last.signatures.length > 0) changed();
+    return last;
+  }, [connection, wallet, changed]);
+  return { view, busy, run };
+}

@@ -1,0 +1,48 @@
+'use client';
+/**
+ * Reads the browser needs from the chain over the configured JSON-RPC: the deployment's economy
+ * config (USDC mint, treasury, vault, epoch length), the wallet's SOL and USDC balances, and the
+ * identity NFTs it holds. Each reloads when an action confirms (useWalletEnv().version).
+ */
+import { useEffect, useState } from 'react';
+import { useConnection } from '@solana/wallet-adapter-react';
+import { loadEconomyConfig, usdcAccountOf, type EconomyConfig, type PublicKey } from '../../lib/chain';
+import { useWalletEnv } from './WalletIsland';
+
+/** The deployment's economy config; null while loading or when the programs are not initialized. */
+export function useEconomy(): { economy: EconomyConfig | null; error: string | null } {
+  const { connection } = useConnection();
+  const [s, set] = useState<{ economy: EconomyConfig | null; error: string | null }>({ economy: null, error: null });
+  useEffect(() => {
+    let live = true;
+    loadEconomyConfig(connection).then((economy) => live && set({ economy, error: null }), (e: Error) => live && set({ economy: null, error: e.message }));
+    return () => { live = false; };
+  }, [connection]);
+  return s;
+}
+
+export interface Balances { lamports: bigint | null; usdc: bigint | null }
+
+/** SOL (lamports) and USDC (base units; 0 when the wallet has no USDC account) of `owner`. */
+export function useBalances(owner: PublicKey | null, economy: EconomyConfig | null): Balances {
+  const { connection } = useConnection();
+  const { version } = useWalletEnv();
+  const [b, set] = useState<Balances>({ lamports: null, usdc: null });
+  useEffect(() => {
+    if (!owner) return void set({ lamports: null, usdc: null });
+    let live = true;
+    const load = async () => {
+      const lamports = BigInt(await connection.getBalance(owner, 'confirmed'));
+      let usdc: bigint | null = null;
+      if (economy) {
+        const acc = await connection.getTokenAccountBalance(usdcAccountOf(economy.usdcMint, owner), 'confirmed').catch(() => null);
+        usdc = acc ? BigInt(acc.value.amount) : 0n;
+      }
+      if (live) set({ lamports, usdc });
+    };
+    load().catch(() => undefined);
+    const t = setInterval(() => void load().catch(() => undefined), 5000);
+    return () => { live = false; clearInterval(t); };
+  }, [connection, owner, economy, version]);
+  return b;
+}

@@ -1,0 +1,216 @@
+/**
+ * Agent owners act from the browser (docs/app.md "Wallet"): the real server as `npm start` runs
+ * it (embedded chain, demo agents, 6-second epochs), Debian Chromium, the app's unmodified wallet
+ * adapter, and a Wallet Standard wallet registered in the page (e2e/test-wallet.ts) whose key only
+ * this test holds. Every action goes through the page's buttons; the test asserts the on-chain
+ * accounts over JSON-RPC and what the page shows, including the failure paths: too little USDC
+ * (program error named), a rejected signature (nothing sent), unlock before deactivation (button
+ * disabled with the reason), and a challenge of an entry the batch does report (challenger loses).
+ * Screenshots go to SHOTS_DIR when set.
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { Connection, PublicKey } from '@solana/web3.js';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
+import { TEST_WALLET_NAME, createTestWallet } from './test-wallet';
+import { STAKE_STATUS, challenge as challengeProgram, challengeAddress, findIdentityHolder, lease, stakeLock } from '../lib/chain';
+
+const EPOCH_SECONDS = 12;
+const shots = process.env.SHOTS_DIR;
+
+describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 600_000 }, () => {
+  let srv: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let conn: Connection;
+  const wallet = createTestWallet();
+  let agent = '';
+
+  const shot = async (name: string) => { if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true }); };
+  const epochNow = () => BigInt(Math.floor(Date.now() / 1000 / EPOCH_SECONDS));
+  const card = () => page.getByTestId('agent-card');
+  const lastRun = () => page.evaluate(() => Math.max(0, ...Array.from(document.querySelectorAll<HTMLElement>('[data-testid="action-phases"]'), (e) => Number(e.dataset.run))));
+  /** Clicks `button`, waits for the action it starts to end; returns its final phase and the panel showing it. */
+  const act = async (button: ReturnType<Page['getByTestId']>) => {
+    const prev = await lastRun();
+    await button.click();
+    const handle = await page.waitForFunction((p) => Array.from(document.querySelectorAll<HTMLElement>('[data-testid="action-phases"]'))
+      .find((e) => Number(e.dataset.run) > p && ['confirmed', 'failed', 'rejected'].includes(e.dataset.phase ?? '')), prev, { timeout: 90_000 })
+      .catch(async (e: Error) => {
+        const panels = await page.getByTestId('action-phases').allTextContents();
+        throw new Error(`${e.message}\naction panels now: ${JSON.stringify(panels)}`);
+      });
+    const el = handle.asElement()!;
+    return { phase: await el.getAttribute('data-phase'), text: (await el.textContent()) ?? '', run: await el.getAttribute('data-run') };
+  };
+  const panelOf = (run: string | null) => page.locator(`[data-testid="action-phases"][data-run="${run}"]`);
+
+  before(async () => {
+    srv = await startServer((dir) => ({ DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: String(EPOCH_SECONDS), OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0' }));
+    const health = await srv.getJson<{ chain?: { rpcUrl: string } }>('/api/health');
+    conn = new Connection(health.body.chain!.rpcUrl, 'confirmed');
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await wallet.install(page);
+  });
+  after(async () => {
+    await browser?.close();
+    await srv?.stop();
+  });
+
+  // Shared between the tests, which run in order: challenges are opened first, while the demo
+  // cheater's flagged batch is inside its window, and resolved last, after it.
+  let flagged: { agent: string; epoch: string };
+  let honest: { agent: string; epoch: string };
+  let won: PublicKey;
+  let lost: PublicKey;
+  let left: { agent: string; epoch: string; address: PublicKey } | undefined;
+
+  test('connect the wallet and use the faucet', async () => {
+    await page.goto(`${srv.base}/owner`);
+    assert.equal(await page.getByTestId('cluster').textContent(), 'embedded chain');
+    await page.getByRole('button', { name: /select wallet/i }).first().click();
+    await page.getByRole('button', { name: new RegExp(TEST_WALLET_NAME) }).click();
+    await page.getByTestId('wallet-address').waitFor();
+    assert.equal(await page.getByTestId('wallet-address').getAttribute('title'), wallet.address);
+
+    await page.getByTestId('faucet').click();
+    await page.getByTestId('wallet-usdc').filter({ hasText: '100.00 USDC' }).waitFor({ timeout: 30_000 });
+    assert.ok((await conn.getBalance(wallet.publicKey)) >= 2e9);
+  });
+
+  test('one-click challenges: a contradicted entry of the flagged batch, and an entry an honest batch reports', async () => {
+    // The demo's cheater leaves a bid out of one batch; the indexer flags it against the uploaded log.
+    flagged = await srv.until('a mismatch batch', 120_000, async () => {
+      const r = await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=mismatch');
+      return r.body.batches[0];
+    }, 500);
+    const h = (await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=verified')).body.batches.find((b) => epochNow() <= BigInt(b.epoch) + 2n);
+    assert.ok(h, 'a verified batch still inside its window');
+    honest = h;
+
+    await page.goto(`${srv.base}/agents/${flagged.agent}`);
+    const bc = page.locator(`[data-testid="batch-challenges"][data-epoch="${flagged.epoch}"]`);
+    await bc.getByTestId('contradiction').first().waitFor({ timeout: 20_000 });
+    assert.match((await bc.getByTestId('contradiction').first().textContent())!, /bid \d+ to [0-9a-f]{8}…: missing from the batch/);
+    await shot('batch-contradiction');
+    const opened = await act(bc.getByTestId('contradiction').first().getByTestId('challenge-entry'));
+    assert.equal(opened.phase, 'confirmed', opened.text);
+    await shot('phases-confirmed-challenge');
+    won = challengeAddress(new PublicKey(Buffer.from(flagged.agent, 'hex')), BigInt(flagged.epoch), wallet.publicKey);
+    assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(won))!.data)!.status, 0, 'pending on chain');
+
+    await page.goto(`${srv.base}/agents/${honest.agent}`);
+    const hc = page.locator(`[data-testid="batch-challenges"][data-epoch="${honest.epoch}"]`);
+    await hc.locator('summary').first().click();
+    const opened2 = await act(hc.getByTestId('reported-entry').first().getByTestId('challenge-entry'));
+    assert.equal(opened2.phase, 'confirmed', opened2.text);
+    lost = challengeAddress(new PublicKey(Buffer.from(honest.agent, 'hex')), BigInt(honest.epoch), wallet.publicKey);
+    assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(lost))!.data)!.status, 0, 'pending on chain');
+
+    // A third challenge nobody resolves: expired by anyone later.
+    const other = (await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=verified')).body.batches
+      .find((b) => b.agent !== honest.agent && b.agent !== flagged.agent && epochNow() <= BigInt(b.epoch) + 2n);
+    assert.ok(other, 'another verified batch inside its window');
+    await page.goto(`${srv.base}/agents/${other.agent}`);
+    const oc = page.locator(`[data-testid="batch-challenges"][data-epoch="${other.epoch}"]`);
+    await oc.locator('summary').first().click();
+    const opened3 = await act(oc.getByTestId('reported-entry').first().getByTestId('challenge-entry'));
+    assert.equal(opened3.phase, 'confirmed', opened3.text);
+    left = { ...other, address: challengeAddress(new PublicKey(Buffer.from(other.agent, 'hex')), BigInt(other.epoch), wallet.publicKey) };
+  });
+
+  test('register, stake (failures first), lease, unlock', async () => {
+    await page.goto(`${srv.base}/owner`);
+    await page.getByTestId('wallet-address').waitFor();
+    assert.equal((await act(page.getByTestId('register'))).phase, 'confirmed');
+    await card().waitFor({ timeout: 20_000 });
+    agent = (await card().getAttribute('data-agent'))!;
+    const holder = await findIdentityHolder(conn, new PublicKey(agent));
+    assert.ok(holder?.owner.equals(wallet.publicKey), 'the wallet holds the new identity NFT');
+
+    // Too little USDC: 500 > 100 in the wallet. Simulation fails; the program error is named.
+    await page.getByTestId('stake-amount').fill('500');
+    const low = await act(page.getByTestId('lock-stake'));
+    assert.equal(low.phase, 'failed');
+    assert.match((await panelOf(low.run).getByTestId('action-error').textContent())!, /InsufficientUsdc/);
+    assert.match((await panelOf(low.run).getByTestId('action-logs').textContent())!, /Program \w+ failed/);
+    await shot('phases-failed-insufficient-usdc');
+
+    // A rejected signature sends nothing.
+    const before = wallet.signed;
+    await page.getByTestId('stake-amount').fill('10');
+    wallet.rejectNext();
+    const rej = await act(page.getByTestId('lock-stake'));
+    assert.equal(rej.phase, 'rejected');
+    assert.match((await panelOf(rej.run).getByTestId('action-error').textContent())!, /nothing was sent/);
+    assert.equal(wallet.signed, before);
+    assert.equal(await conn.getAccountInfo(stakeLock.findStakePda(new PublicKey(agent))[0]), null, 'no stake account after the rejection');
+
+    const locked = await act(page.getByTestId('lock-stake'));
+    assert.equal(locked.phase, 'confirmed', locked.text);
+    assert.match((await panelOf(locked.run).getByTestId('action-signature').first().textContent())!, /^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
+    const stake = stakeLock.decodeStake((await conn.getAccountInfo(stakeLock.findStakePda(new PublicKey(agent))[0]))!.data)!;
+    assert.equal(stake.amount, 10_000_000n);
+    assert.equal(stake.status, STAKE_STATUS.locked);
+    await card().getByTestId('card-stake').filter({ hasText: '10.00 USDC, locked' }).waitFor();
+    await shot('phases-confirmed-lock-stake');
+    assert.match((await card().getByTestId('queue-unlock-reason').textContent())!, /unlock needs the lease deactivated: no lease yet/);
+    assert.equal(await card().getByTestId('queue-unlock').isDisabled(), true);
+
+    assert.equal((await act(page.getByTestId('pay-lease'))).phase, 'confirmed');
+    const l = lease.decodeLease((await conn.getAccountInfo(lease.findLeasePda(new PublicKey(agent))[0]))!.data)!;
+    await card().getByTestId('card-lease').filter({ hasText: `paid through epoch ${l.paidThroughEpoch}` }).waitFor();
+    const reason = (await card().getByTestId('queue-unlock-reason').textContent())!;
+    assert.match(reason, new RegExp(`unlock needs the lease deactivated: paid through epoch ${l.paidThroughEpoch}`));
+    assert.equal(await card().getByTestId('queue-unlock').isDisabled(), true);
+    await shot('my-agents-unlock-disabled');
+
+    // Let the lease lapse past grace, tick (anyone may), then unlock.
+    const lapse = l.paidThroughEpoch + 4n;
+    while (epochNow() < lapse) await page.waitForTimeout(1000);
+    assert.equal((await act(page.getByTestId('tick-lease'))).phase, 'confirmed');
+    assert.equal(lease.decodeLease((await conn.getAccountInfo(lease.findLeasePda(new PublicKey(agent))[0]))!.data)!.status, 2);
+    await card().getByTestId('card-lease').filter({ hasText: 'deactivated' }).waitFor();
+    await card().getByTestId('queue-unlock').and(page.locator(':enabled')).waitFor({ timeout: 10_000 });
+    assert.equal((await act(page.getByTestId('queue-unlock'))).phase, 'confirmed');
+    assert.equal(stakeLock.decodeStake((await conn.getAccountInfo(stakeLock.findStakePda(new PublicKey(agent))[0]))!.data)!.status, STAKE_STATUS.unlocking);
+    await card().getByTestId('card-stake').filter({ hasText: 'unlocking' }).waitFor();
+    assert.match((await card().getByTestId('claim-stake-reason').textContent())!, /unlock delay: claimable from slot \d+/);
+    await shot('my-agents');
+  });
+
+  test('after the window anyone resolves: the contradicted entry wins, the reported one loses; past twice the window one expires', async () => {
+    // After the window anyone resolves; this wallet resolves both from the agent pages.
+    for (const [hex, epoch, address, status, name] of [[flagged.agent, flagged.epoch, won, 1, 'upheld'], [honest.agent, honest.epoch, lost, 2, 'rejected']] as const) {
+      while (epochNow() <= BigInt(epoch) + 2n) await page.waitForTimeout(1000);
+      await page.goto(`${srv.base}/agents/${hex}`);
+      const row = page.getByTestId('challenge-row').filter({ has: page.locator(`td[title="${wallet.address}"]`) });
+      await row.getByTestId('resolve-challenge').and(page.locator(':enabled')).waitFor({ timeout: 20_000 });
+      const resolved = await act(row.getByTestId('resolve-challenge'));
+      assert.equal(resolved.phase, 'confirmed', resolved.text);
+      assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(address))!.data)!.status, status);
+      // The indexer catches up; the page shows the resolution.
+      await srv.until('the indexer to record the resolution', 30_000, async () => {
+        const r = await srv.getJson<{ challenges: { address: string; status: string }[] }>(`/api/challenges?agent=${hex}`);
+        return r.body.challenges.find((c) => c.address === address.toBase58() && c.status !== 'pending');
+      });
+      await page.goto(`${srv.base}/agents/${hex}`);
+      const mine = page.getByTestId('agent-challenges').locator('tr', { hasText: wallet.address.slice(0, 6) });
+      assert.match((await mine.textContent()) ?? '', new RegExp(`${name}.*pending → ${name}`));
+    }
+    await shot('challenge-resolved');
+
+    // Past twice the window an unresolved challenge expires; anyone may send it.
+    while (epochNow() <= BigInt(left!.epoch) + 4n) await page.waitForTimeout(1000);
+    await page.goto(`${srv.base}/agents/${left!.agent}`);
+    const row = page.getByTestId('challenge-row').filter({ has: page.locator(`td[title="${wallet.address}"]`) });
+    await row.getByTestId('expire-challenge').and(page.locator(':enabled')).waitFor({ timeout: 20_000 });
+    const expired = await act(row.getByTestId('expire-challenge'));
+    assert.equal(expired.phase, 'confirmed', expired.text);
+    assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(left!.address))!.data)!.status, 4, 'expired on chain');
+  });
+});
