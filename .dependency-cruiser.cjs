@@ -32,6 +32,7 @@ const LAYERS = {
   indexer: ['chain', 'store', 'wire', 'protocol'],
   export: ['protocol', 'store'],
   agents: ['protocol', 'mesh', 'chain'],
+  verify: ['protocol', 'chain', 'wire'],
 };
 
 /** Outside worlds and the one lib folder that owns each. */
@@ -112,6 +113,20 @@ module.exports = {
       to: { dependencyTypes: ['core'], pathNot: '^buffer$' },
     },
     {
+      name: 'verify-browser-safe',
+      severity: 'error',
+      comment: 'lib/verify runs in browsers: no node:* builtins, nothing from lib/chain/node',
+      from: { path: '^lib/verify/', pathNot: HARNESS },
+      to: { dependencyTypes: ['core'], pathNot: '^buffer$' },
+    },
+    {
+      name: 'verify-no-node-chain',
+      severity: 'error',
+      comment: 'lib/verify reads the chain through browser-safe lib/chain only',
+      from: { path: '^lib/verify/' },
+      to: { path: '^lib/chain/node/' },
+    },
+    {
       name: 'chain-browser-safe-no-node-part',
       severity: 'error',
       comment: 'browser-safe lib/chain does not reach into lib/chain/node',
@@ -122,9 +137,9 @@ module.exports = {
     {
       name: 'components-browser-safe',
       severity: 'error',
-      comment: 'components/ (tests included) import from the repository only components, lib/wire, lib/protocol and browser-safe lib/chain',
+      comment: 'components/ (tests included) import from the repository only components, lib/wire, lib/protocol, lib/verify and browser-safe lib/chain',
       from: { path: '^components/' },
-      to: { path: REPO, pathNot: ['^components/', '^lib/(wire|protocol)/', '^lib/chain/(?!node/)'] },
+      to: { path: REPO, pathNot: ['^components/', '^lib/(wire|protocol|verify)/', '^lib/chain/(?!node/)'] },
     },
     {
       name: 'components-no-node-builtins',

@@ -37,6 +37,7 @@ export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.' }: 
             <th>Recipient</th>
             <th>Conversation</th>
             <th className="num">Time</th>
+            <th />
           </tr>
         </thead>
         <tbody>
@@ -60,6 +61,11 @@ export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.' }: 
               </td>
               <td className="num mono" title={new Date(e.timestampMs).toISOString()}>
                 {clockTime(e.receivedAtMs ?? e.timestampMs)}
+              </td>
+              <td>
+                <Link href={`/envelopes/${e.id}`} prefetch={false} className="small" title="check this envelope's bytes, signature and batch inclusion in your browser">
+                  verify
+                </Link>
               </td>
             </tr>
           ))}

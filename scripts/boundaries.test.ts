@@ -63,12 +63,16 @@ describe('dependency boundaries', () => {
       // allowed imports: these must produce nothing
       'components/Fine.tsx': "import { pure } from '../lib/protocol/pure';\nimport { pda } from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
       'lib/observer/fine.ts': "import { store } from '../store/index';\nexport const fine = store;\n",
+      'lib/verify/fine.ts': "import { pure } from '../protocol/pure';\nimport { pda } from '../chain/pda';\nexport const fine = pure + pda;\n",
+      'components/FineVerify.tsx': "import { fine } from '../lib/verify/fine';\nexport const ok = fine;\n",
       // one wrong import per rule
       'components/__boundary_probe.tsx': "import { store } from '../lib/store/index';\nexport const probe = store;\n",
       'lib/protocol/probe.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
       'lib/mesh/probe.ts': "import { PublicKey } from '@solana/web3.js';\nexport const probe = PublicKey;\n",
       'lib/chain/probe.ts': "import { createHash } from 'node:crypto';\nexport const probe = createHash;\n",
       'lib/agents/probe.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
+      'lib/verify/probe.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
+      'lib/verify/probe-store.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
       'app/page.tsx': "import { store } from '../lib/store/index';\nexport default function Page() { return store; }\n",
       'lib/observer/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'lib/observer/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
@@ -102,8 +106,10 @@ describe('dependency boundaries', () => {
         'chain-browser-safe: lib/chain/probe.ts -> crypto',
         'components-browser-safe: components/__boundary_probe.tsx -> lib/store/index.ts',
         'layer-agents: lib/agents/probe.ts -> lib/store/index.ts',
+        'layer-verify: lib/verify/probe-store.ts -> lib/store/index.ts',
         'protocol-no-io: lib/protocol/probe.ts -> fs',
         'solana-only-in-chain: lib/mesh/probe.ts -> @solana/web3.js',
+        'verify-browser-safe: lib/verify/probe.ts -> fs',
       ]);
       const cycles = found.filter((v) => v.type === 'cycle');
       assert.ok(cycles.length > 0, 'the a.ts <-> b.ts cycle is reported');

@@ -9,3 +9,5 @@ export * from './chain-events';
 export * from './events';
 export * from './views';
 export * from './chain-views';
+export * from './negotiation';
+export * from './verify';

@@ -10,6 +10,7 @@ import { count, dateTime, shortHex } from '../../../components/format';
 import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
 import { fromHex } from '../../../lib/protocol/hex';
+import { AuthoritativeReputation, Counterparties } from '../../../components/agent/AgentTrust';
 
 export const dynamic = 'force-dynamic';
 
@@ -50,10 +51,12 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
   if (!/^[0-9a-f]{64}$/.test(id)) notFound();
   const agent = await loadAgent(o, id);
   if (!agent) notFound();
-  const [page, conversations, chain] = await Promise.all([
+  const [page, conversations, recent, chain, rep] = await Promise.all([
     loadEnvelopes(o, { agent: id, limit: 50 }),
     loadConversations(o, id),
+    loadConversations(o, id, 1000),
     o.chain ? o.chain.agentChain(fromHex(id)).catch(() => null) : Promise.resolve(null),
+    o.chain ? o.chain.reputation(fromHex(id)).catch(() => null) : Promise.resolve(null),
   ]);
   return (
     <>
@@ -89,6 +92,16 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         </section>
       </div>
       {chain ? <AgentChain agent={id} initial={chain} /> : null}
+      <div className="grid-2">
+        <section className="card">
+          <h2>Counterparties</h2>
+          <Counterparties conversations={recent} self={agent.id} />
+        </section>
+        <section className="card">
+          <h2>Reputation (authoritative, from batches)</h2>
+          {rep ? <AuthoritativeReputation rep={rep} /> : <p className="muted empty">No chain in this process.</p>}
+        </section>
+      </div>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations</h2>
         <ConversationList conversations={conversations} self={agent.id} />
