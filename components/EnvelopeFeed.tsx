@@ -4,7 +4,7 @@
  */
 import Link from 'next/link';
 import type { EnvelopeView } from '../lib/wire';
-import { clockTime, isBroadcast, isZeroId, shortHex } from './format';
+import { base58, clockTime, isBroadcast, isZeroId, shortHex } from './format';
 
 export interface EnvelopeFeedProps {
   envelopes: EnvelopeView[];
@@ -19,8 +19,8 @@ export function TypeBadge({ type }: { type: string }) {
 
 export function AgentLink({ id }: { id: string }) {
   return (
-    <Link href={`/agents/${id}`} className="mono" title={id}>
-      {shortHex(id)}
+    <Link href={`/agents/${id}`} className="mono" title={`${base58(id)}\nhex ${id}`}>
+      {shortHex(base58(id), 5, 4)}
     </Link>
   );
 }

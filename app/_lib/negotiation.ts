@@ -12,7 +12,7 @@ import { parseNegotiationPayload } from '../../lib/protocol/neg1';
 import { decodeFeedback, decodeNotarizeBid } from '../../lib/protocol/payloads';
 import { bytesToHex as hex, msgTypeName, type NegotiationView, type OfferPoint, type TimelineItem } from '../../lib/wire';
 import type { ConversationDetail, StoredEnvelope } from '../../lib/store/types';
-import { shortHex, tokenAmount } from '../../components/format';
+import { base58, shortHex, tokenAmount } from '../../components/format';
 import type { Services } from './services';
 import { receiptReadiness } from './receipt-ready';
 
@@ -64,7 +64,7 @@ function timelineItem(s: StoredEnvelope): TimelineItem {
       text = !b.ok ? 'notary bid (unreadable)' : b.value.bidType === 0 ? 'asks the mesh for a notary (auction opens)' : `bids to notarise${fee !== undefined ? ` for ${amt(fee)}` : ''}`;
       break;
     }
-    case MsgType.NOTARIZE_ASSIGN: text = `awards the notary auction to ${shortHex(recipient, 8, 4)}`; break;
+    case MsgType.NOTARIZE_ASSIGN: text = `awards the notary auction to ${shortHex(base58(recipient), 5, 4)}`; break;
     case MsgType.VERDICT: {
       const v = ints(e.payload);
       if (v && v.length === 2 && (v[0] === 0 || v[0] === 1)) { text = `verdict: ${v[0] ? 'passed' : 'failed'} (score ${v[1]})`; tone = v[0] ? 'good' : 'bad'; }
@@ -75,7 +75,7 @@ function timelineItem(s: StoredEnvelope): TimelineItem {
     case MsgType.FEEDBACK: {
       const f = decodeFeedback(e.payload);
       text = f.ok
-        ? `rates ${shortHex(hex(f.value.targetAgent), 8, 4)} ${f.value.score > 0 ? '+' : ''}${f.value.score} (${OUTCOMES[f.value.outcome] ?? '?'}, as ${f.value.role === 1 ? 'notary' : 'participant'}${f.value.isDispute ? ', dispute' : ''})`
+        ? `rates ${shortHex(base58(hex(f.value.targetAgent)), 5, 4)} ${f.value.score > 0 ? '+' : ''}${f.value.score} (${OUTCOMES[f.value.outcome] ?? '?'}, as ${f.value.role === 1 ? 'notary' : 'participant'}${f.value.isDispute ? ', dispute' : ''})`
         : 'feedback (unreadable)';
       if (f.ok) tone = f.value.score > 0 ? 'good' : f.value.score < 0 ? 'bad' : 'neutral';
       break;

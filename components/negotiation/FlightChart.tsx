@@ -7,7 +7,7 @@
  */
 import { extent, line, scaleLinear } from 'd3';
 import type { NegotiationView, OfferPoint } from '../../lib/wire';
-import { shortHex, tokenAmount } from '../format';
+import { base58, shortHex, tokenAmount } from '../format';
 
 const W = 760;
 const H = 300;
@@ -116,11 +116,11 @@ export function FlightChart({ v }: { v: NegotiationView }) {
             {o.type === 'ACCEPT' || o.type === 'REJECT' ? (
               <text x={x(secs(o))} y={y(o.price)} dy="0.35em" textAnchor="middle" fontSize={16} fill={o.type === 'ACCEPT' ? '#56d364' : '#ff6b6b'}>
                 {o.type === 'ACCEPT' ? '★' : '✕'}
-                <title>{`${o.type} by ${shortHex(o.sender)} at ${amt(o.price)}`}</title>
+                <title>{`${o.type} by ${shortHex(base58(o.sender), 5, 4)} at ${amt(o.price)}`}</title>
               </text>
             ) : (
               <circle cx={x(secs(o))} cy={y(o.price)} r={4.5} fill={colorOf(o.sender)}>
-                <title>{`${o.type} by ${shortHex(o.sender)}: ${amt(o.price)} (round ${o.round}, +${secs(o).toFixed(1)}s)`}</title>
+                <title>{`${o.type} by ${shortHex(base58(o.sender), 5, 4)}: ${amt(o.price)} (round ${o.round}, +${secs(o).toFixed(1)}s)`}</title>
               </circle>
             )}
           </a>
@@ -144,7 +144,7 @@ export function FlightChart({ v }: { v: NegotiationView }) {
         {v.sides.map((s) => (
           <span key={s.agent}>
             <i style={{ background: SIDE_COLORS[s.role] }} />
-            {s.role} <span className="mono">{shortHex(s.agent)}</span>
+            {s.role} <span className="mono">{shortHex(base58(s.agent), 5, 4)}</span>
             {s.curve ? ` · ${s.curve.class} (β = ${s.curve.beta.toFixed(2)})` : ' · too few offers to fit a curve'}
           </span>
         ))}

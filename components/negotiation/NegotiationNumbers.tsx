@@ -4,7 +4,7 @@
  * the escrow burned by decay, the agreed verification tier and its outcome.
  */
 import type { NegotiationView } from '../../lib/wire';
-import { shortHex, tokenAmount } from '../format';
+import { base58, shortHex, tokenAmount } from '../format';
 
 const amt = (n: number) => tokenAmount(String(Math.round(n)));
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -23,7 +23,7 @@ export function negotiationSentences(v: NegotiationView): string[] {
     const moves = s.concessions.filter((c) => c !== 0);
     const total = s.concessions.reduce((a, b) => a + b, 0);
     const style = s.curve ? ` and ${CLASS_WORDS[s.curve.class]}, β = ${s.curve.beta.toFixed(2)}` : '';
-    out.push(`The ${s.role} (${shortHex(s.agent)}) made ${s.offers.length} offer${s.offers.length === 1 ? '' : 's'} with ${moves.length} concession${moves.length === 1 ? '' : 's'} totalling ${amt(total)}${style}.`);
+    out.push(`The ${s.role} (${shortHex(base58(s.agent), 5, 4)}) made ${s.offers.length} offer${s.offers.length === 1 ? '' : 's'} with ${moves.length} concession${moves.length === 1 ? '' : 's'} totalling ${amt(total)}${style}.`);
   }
   if (v.zopa) {
     out.push(v.zopa.exists

@@ -1,12 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { loadAgent, loadConversations, loadEnvelopes } from '../../_lib/data';
 import { NotRunning } from '../../_lib/not-running';
 import { getServices } from '../../_lib/services';
 import { EnvelopeFeed } from '../../../components/EnvelopeFeed';
 import { ConversationList } from '../../../components/ConversationList';
-import { count, dateTime, shortHex } from '../../../components/format';
+import { base58, count, dateTime, shortHex } from '../../../components/format';
 import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
 import { fromHex } from '../../../lib/protocol/hex';
@@ -47,8 +47,14 @@ function Reputation({ r }: { r: ReputationView | null }) {
 export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
   const o = getServices();
   if (!o) return <NotRunning />;
-  const id = (await params).id.toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(id)) notFound();
+  const raw = (await params).id;
+  const id = raw.toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(id)) {
+    // A base58 address (as wallets show the identity mint) goes to the hex URL.
+    const b = o.chain?.parseAgent(raw);
+    if (b) redirect(`/agents/${Buffer.from(b).toString('hex')}`);
+    notFound();
+  }
   const agent = await loadAgent(o, id);
   if (!agent) notFound();
   const [page, conversations, recent, chain, rep] = await Promise.all([
@@ -80,6 +86,8 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
           <dl className="kv">
             <dt>Agent id</dt>
             <dd className="mono">{agent.id}</dd>
+            <dt>Address (base58)</dt>
+            <dd className="mono" data-testid="agent-base58">{base58(agent.id)}</dd>
             <dt>Envelopes sent</dt>
             <dd className="mono">{count(agent.envelopes)}</dd>
             <dt>Conversations</dt>
