@@ -5,7 +5,8 @@
  * inclusion against the BatchAccount it reads over the RPC, all green; the tamper switch turns
  * the signature step red by name; a verified batch verifies whole; the conversation page shows
  * the flight recorder; a downloaded receipt is verified on /receipts/verify with no request to
- * any server. SHOTS_DIR=<dir> keeps screenshots.
+ * any server; a libp2p node in the page receives and verifies live gossip. SHOTS_DIR=<dir> keeps
+ * screenshots.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,7 +37,7 @@ describe('verify it yourself in Chromium against the real server and chain', { s
   let logIds: string[] = [];
   before(async () => {
     srv = await startServer((dir) => ({
-      DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: '6', OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0',
+      DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: '6', OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0 /ip4/127.0.0.1/tcp/0/ws',
     }));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     batch = await until('a verified batch with its uploaded log', 240_000, async () => {
@@ -133,6 +134,19 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     await page.locator('[data-testid="receipt-verifier"][data-ok="false"]').waitFor();
     assert.equal(await page.locator('[data-testid="receipt-steps"] [data-step="signature"]').getAttribute('data-state'), 'fail');
     assert.deepEqual(requests, []);
+    await page.close();
+  });
+
+  test('a browser node on the mesh receives and verifies live gossip itself', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1400, height: 1100 } });
+    await page.goto(srv!.base);
+    await page.getByTestId('join-mesh').click();
+    const panel = page.getByTestId('browser-node');
+    await page.locator('[data-testid="browser-node"][data-phase="joined"]').waitFor({ timeout: 30_000 });
+    await until('3 gossip envelopes verified in the browser', 60_000, async () => Number(await panel.getAttribute('data-verified')) >= 3);
+    assert.equal(await panel.getAttribute('data-failed'), '0', await panel.innerText());
+    await panel.scrollIntoViewIfNeeded();
+    await shot(page, 'browser-node.png');
     await page.close();
   });
 });

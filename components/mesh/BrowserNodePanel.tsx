@@ -11,11 +11,10 @@ import { useEffect, useRef, useState } from 'react';
 import { keccak256 } from '../../lib/protocol/crypto';
 import { decodeEnvelope } from '../../lib/protocol/envelope';
 import { toHex } from '../../lib/protocol/hex';
-import { startBrowserNode, type BrowserNode } from '../../lib/mesh/browser';
+import type { BrowserNode } from '../../lib/mesh/browser';
 import { topicFor } from '../../lib/mesh/topics';
 import { HealthReportSchema } from '../../lib/wire';
 import { checkEnvelope, type SignerResolution } from '../../lib/verify/envelope';
-import { resolveSigner } from '../../lib/verify/rpc';
 import { useLiveStream } from '../useLiveStream';
 import { compareSeen, type Comparison, type SeenLog } from './mesh-compare';
 
@@ -57,7 +56,9 @@ export function BrowserNodePanel({ rpcUrl }: { rpcUrl: string | null }) {
       const k = toHex(d.envelope.sender);
       let p = signers.current.get(k);
       if (!p) {
-        p = rpcUrl ? resolveSigner(rpcUrl, d.envelope.sender) : Promise.resolve({ error: 'no RPC' });
+        // web3.js loads only once someone joins: the overview's bundle stays small.
+        const sender = d.envelope.sender;
+        p = rpcUrl ? import('../../lib/verify/rpc').then((m) => m.resolveSigner(rpcUrl, sender)) : Promise.resolve({ error: 'no RPC' });
         signers.current.set(k, p);
       }
       signer = await p;
@@ -75,6 +76,8 @@ export function BrowserNodePanel({ rpcUrl }: { rpcUrl: string | null }) {
       const res = await fetch('/api/health', { cache: 'no-store' });
       const health = HealthReportSchema.parse(await res.json());
       seen.current.joinedAt = Date.now();
+      // libp2p loads only when the viewer asks to join.
+      const { startBrowserNode } = await import('../../lib/mesh/browser');
       const n = await startBrowserNode({ dial: health.mesh.multiaddrs, onMessage: (_t, data) => void onMessage(data) });
       node.current = n;
       setPeerId(n.peerId);
