@@ -81,5 +81,5 @@ export async function startBrowserNode(p: StartBrowserNodeParams): Promise<Brows
     await node.stop();
     throw new Error(`could not dial ${targets.join(', ')}`);
   }
-  return { peerId: node.peerId.toString(), peers: () => node.getPeers().map(String), stop: () => node.stop() };
+  return { peerId: node.peerId.toString(), peers: () => node.getPeers().map(String), stop: async () => { await node.stop(); } };
 }

@@ -136,7 +136,7 @@ describe('receipt checks by name', () => {
     assert.equal(s.length, 11);
   });
 
-  test('a flipped signature byte inside the receipt fails signature (A's other envelopes still verify)', () => {
+  test("a flipped signature byte inside the receipt fails signature (A's other envelopes still verify)", () => {
     // The last envelope is A's FEEDBACK: its last byte is a signature byte, and A signed the ACCEPT too.
     const s = stepsOf(flip(bytes, bytes.length - 1));
     assert.deepEqual(failedSteps(s), ['signature']);
