@@ -14,8 +14,9 @@ export function Counterparties({ conversations, self }: { conversations: Convers
   const rows = counterparties(conversations, self);
   if (rows.length === 0) return <p className="muted empty">No counterparties yet.</p>;
   return (
+    <>
     <table className="list" data-testid="counterparties">
-      <thead><tr><th>Counterparty</th><th className="num">Conversations</th><th className="num">Deals</th><th>Share of deals</th></tr></thead>
+      <thead><tr><th>Counterparty</th><th className="num">Conversations</th><th className="num">Deals</th><th>Part in its deals</th></tr></thead>
       <tbody>
         {rows.map((r) => (
           <tr key={r.agent}>
@@ -30,6 +31,8 @@ export function Counterparties({ conversations, self }: { conversations: Convers
         ))}
       </tbody>
     </table>
+    <p className="muted small">A deal counts once it reached ACCEPT. A notary takes part in the deals it notarises, so the parts add up to more than 100%.</p>
+    </>
   );
 }
 

@@ -34,13 +34,16 @@ function curvePoints(mine: OfferPoint[], beta: number, t: (o: OfferPoint) => num
 export function FlightChart({ v }: { v: NegotiationView }) {
   const offers = v.offers.filter((o) => o.type === 'PROPOSE' || o.type === 'COUNTER');
   if (v.offers.length === 0) return <p className="muted empty">No readable NEG1 offers in this conversation.</p>;
+  // x is the NEG1 round: agents often haggle within a second, so a time axis would stack every
+  // offer on one line; elapsed time is in each point's tooltip and under the round axis.
   const t0 = v.offers[0].timestampMs;
   const secs = (o: OfferPoint) => (o.timestampMs - t0) / 1000;
-  const lastT = Math.max(1, ...v.offers.map(secs));
+  const rnd = (o: OfferPoint) => o.round;
+  const lastRound = Math.max(1, ...v.offers.map(rnd));
+  const maxR = v.maxRounds !== null && v.maxRounds - 1 <= lastRound * 2 ? v.maxRounds - 1 : null;
+  const x = scaleLinear().domain([0, Math.max(lastRound, maxR ?? 0)]).range([M.left, W - M.right]);
   const deadline = v.deadlineMs !== null ? (v.deadlineMs - t0) / 1000 : null;
-  // A deadline far beyond the talk would flatten the chart: drawn only when near, else named at the edge.
-  const showDeadline = deadline !== null && deadline > 0 && deadline <= lastT * 3;
-  const x = scaleLinear().domain([0, showDeadline ? Math.max(lastT, deadline!) : lastT]).range([M.left, W - M.right]);
+  const lastT = Math.max(...v.offers.map(secs));
   const refs = [
     ...v.offers.map((o) => o.price),
     ...(v.zopa ? [v.zopa.buyerReservation, v.zopa.sellerReservation] : []),
@@ -50,20 +53,21 @@ export function FlightChart({ v }: { v: NegotiationView }) {
   const [lo, hi] = extent(refs) as [number, number];
   const pad = lo === hi ? Math.max(1, Math.abs(lo) * 0.1) : (hi - lo) * 0.08;
   const y = scaleLinear().domain([lo - pad, hi + pad]).nice().range([H - M.bottom, M.top]);
+  // Reference lines often coincide (a deal at the Nash point): their labels are pushed apart.
+  const refLines = [
+    v.deal ? { key: 'deal', p: v.deal.price, label: `agreed ${amt(v.deal.price)}`, color: '#e6edf3', dash: undefined as string | undefined } : null,
+    v.nash ? { key: 'nash', p: v.nash.price, label: `Nash ${amt(v.nash.price)}`, color: '#d2a8ff', dash: '6 4' } : null,
+    v.rubinstein ? { key: 'rubinstein', p: v.rubinstein.price, label: `Rubinstein ${amt(v.rubinstein.price)}`, color: '#7ee0c3', dash: '2 3' } : null,
+  ].filter((r) => r !== null).map((r) => ({ ...r, ly: y(r.p) })).sort((a, b) => a.ly - b.ly);
+  for (let i = 1; i < refLines.length; i++) refLines[i].ly = Math.max(refLines[i].ly, refLines[i - 1].ly + 13);
   const roleOf = new Map(v.sides.map((s) => [s.agent, s.role]));
   const colorOf = (agent: string) => SIDE_COLORS[roleOf.get(agent) ?? 'seller'];
   const path = line<{ x: number; p: number }>().x((d) => x(d.x)).y((d) => y(d.p));
-  const hline = (p: number, cls: string, label: string, color: string, dash?: string) => (
-    <g className={cls} key={cls}>
-      <line x1={M.left} x2={W - M.right} y1={y(p)} y2={y(p)} stroke={color} strokeWidth={1.5} strokeDasharray={dash} />
-      <text x={W - M.right + 6} y={y(p)} dy="0.32em" fill={color} fontSize={11}>{label}</text>
-    </g>
-  );
   const z = v.zopa;
   const decay = v.decayBps ?? 0;
   const maxRound = Math.max(0, ...v.offers.map((o) => o.round));
   const rounds = Array.from({ length: maxRound + 1 }, (_, r) => r);
-  const bx = scaleLinear().domain([-0.5, maxRound + 0.5]).range([M.left, W - M.right]);
+  const bx = x;
   const by = scaleLinear().domain([Math.min(0.9, Math.pow(1 - decay / 10_000, maxRound)), 1]).range([H + DECAY_H - 16, H + 14]);
   return (
     <figure style={{ margin: 0 }} data-testid="flight-chart">
@@ -84,42 +88,46 @@ export function FlightChart({ v }: { v: NegotiationView }) {
               <text x={M.left - 8} dy="0.32em" textAnchor="end">{amt(t)}</text>
             </g>
           ))}
-          {x.ticks(6).map((t) => (
-            <text key={t} x={x(t)} y={H - 10} textAnchor="middle">{`+${t}s`}</text>
+          {x.ticks(Math.min(12, lastRound)).filter((t) => Number.isInteger(t)).map((t) => (
+            <text key={t} x={x(t)} y={H - 10} textAnchor="middle">{`round ${t}`}</text>
           ))}
         </g>
-        {v.nash ? hline(v.nash.price, 'nash', `Nash ${amt(v.nash.price)}`, '#d2a8ff', '6 4') : null}
-        {v.rubinstein ? hline(v.rubinstein.price, 'rubinstein', `Rubinstein ${amt(v.rubinstein.price)}`, '#7ee0c3', '2 3') : null}
-        {v.deal ? hline(v.deal.price, 'deal', `agreed ${amt(v.deal.price)}`, '#e6edf3') : null}
-        {showDeadline ? (
-          <g>
-            <line x1={x(deadline!)} x2={x(deadline!)} y1={M.top} y2={H - M.bottom} stroke="#ff6b6b" strokeDasharray="4 3" />
-            <text x={x(deadline!) - 4} y={M.top + 10} textAnchor="end" fill="#ff6b6b" fontSize={11}>deadline</text>
+        {refLines.map((r) => (
+          <g key={r.key} data-ref={r.key}>
+            <line x1={M.left} x2={W - M.right} y1={y(r.p)} y2={y(r.p)} stroke={r.color} strokeWidth={1.5} strokeDasharray={r.dash} />
+            <text x={W - M.right + 6} y={r.ly} dy="0.32em" fill={r.color} fontSize={11}>{r.label}</text>
           </g>
-        ) : deadline !== null ? (
-          <text x={W - M.right} y={M.top - 4} textAnchor="end" fill="#ff6b6b" fontSize={11}>{`deadline +${Math.round(deadline)}s →`}</text>
+        ))}
+        {maxR !== null ? (
+          <g>
+            <line x1={x(maxR)} x2={x(maxR)} y1={M.top} y2={H - M.bottom} stroke="#ff6b6b" strokeDasharray="4 3" />
+            <text x={x(maxR) - 4} y={M.top + 10} textAnchor="end" fill="#ff6b6b" fontSize={11}>last round</text>
+          </g>
         ) : null}
+        <text x={W - M.right} y={M.top - 5} textAnchor="end" fill="#8b98a8" fontSize={11}>
+          {`talk lasted ${lastT.toFixed(1)}s${deadline !== null ? ` · deadline ${deadline >= 0 ? '+' : ''}${Math.round(deadline)}s after the first offer` : ' · no deadline'}`}
+        </text>
         {v.sides.map((s) => {
           const mine = offers.filter((o) => o.sender === s.agent);
           const c = SIDE_COLORS[s.role];
           return (
             <g key={s.agent} data-side={s.role}>
               {s.curve && mine.length >= 3 ? (
-                <path d={path(curvePoints(mine, s.curve.beta, secs)) ?? ''} fill="none" stroke={c} strokeOpacity={0.55} strokeWidth={5} />
+                <path d={path(curvePoints(mine, s.curve.beta, rnd)) ?? ''} fill="none" stroke={c} strokeOpacity={0.55} strokeWidth={5} />
               ) : null}
-              <path d={path(mine.map((o) => ({ x: secs(o), p: o.price }))) ?? ''} fill="none" stroke={c} strokeWidth={1.5} />
+              <path d={path(mine.map((o) => ({ x: rnd(o), p: o.price }))) ?? ''} fill="none" stroke={c} strokeWidth={1.5} />
             </g>
           );
         })}
         {v.offers.map((o) => (
           <a key={o.envelopeId} href={`/envelopes/${o.envelopeId}`}>
             {o.type === 'ACCEPT' || o.type === 'REJECT' ? (
-              <text x={x(secs(o))} y={y(o.price)} dy="0.35em" textAnchor="middle" fontSize={16} fill={o.type === 'ACCEPT' ? '#56d364' : '#ff6b6b'}>
+              <text x={x(rnd(o))} y={y(o.price)} dy="0.35em" textAnchor="middle" fontSize={16} fill={o.type === 'ACCEPT' ? '#56d364' : '#ff6b6b'}>
                 {o.type === 'ACCEPT' ? '★' : '✕'}
                 <title>{`${o.type} by ${shortHex(base58(o.sender), 5, 4)} at ${amt(o.price)}`}</title>
               </text>
             ) : (
-              <circle cx={x(secs(o))} cy={y(o.price)} r={4.5} fill={colorOf(o.sender)}>
+              <circle cx={x(rnd(o))} cy={y(o.price)} r={4.5} fill={colorOf(o.sender)}>
                 <title>{`${o.type} by ${shortHex(base58(o.sender), 5, 4)}: ${amt(o.price)} (round ${o.round}, +${secs(o).toFixed(1)}s)`}</title>
               </circle>
             )}
@@ -140,7 +148,7 @@ export function FlightChart({ v }: { v: NegotiationView }) {
           <text x={W - M.right + 6} y={H + 30} fill="#8b98a8" fontSize={11}>{`${decay} bps/round`}</text>
         </g>
       </svg>
-      <figcaption className="legend">
+      <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
         {v.sides.map((s) => (
           <span key={s.agent}>
             <i style={{ background: SIDE_COLORS[s.role] }} />

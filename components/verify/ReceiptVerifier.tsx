@@ -12,6 +12,7 @@ import { msgTypeName } from '../../lib/wire';
 import { checkReceiptSteps } from '../../lib/verify/receipt';
 import type { VerifyStep } from '../../lib/verify/steps';
 import { StepList } from './StepList';
+import { base58 } from '../format';
 
 interface Result { file: string; ok: boolean; steps: VerifyStep[]; rows: { i: number; type: string; sender: string }[]; summary: string }
 
@@ -58,7 +59,7 @@ export function ReceiptVerifier() {
           {result.rows.length ? (
             <table className="list small">
               <thead><tr><th className="num">#</th><th>Type</th><th>Signed by</th></tr></thead>
-              <tbody>{result.rows.map((r) => <tr key={r.i}><td className="num">{r.i + 1}</td><td>{r.type}</td><td className="mono">{r.sender}</td></tr>)}</tbody>
+              <tbody>{result.rows.map((r) => <tr key={r.i}><td className="num">{r.i + 1}</td><td>{r.type}</td><td className="mono" title={r.sender}>{r.sender ? base58(r.sender) : ''}</td></tr>)}</tbody>
             </table>
           ) : null}
         </>
