@@ -89,7 +89,7 @@ export function BrowserNodePanel({ rpcUrl }: { rpcUrl: string | null }) {
   };
 
   return (
-    <section className="card" style={{ marginBottom: 16 }} data-testid="browser-node" data-phase={phase} data-verified={counts.verified} data-failed={counts.failed}>
+    <section className="card" style={{ margin: "16px 0" }} data-testid="browser-node" data-phase={phase} data-verified={counts.verified} data-failed={counts.failed}>
       <h2>This browser on the mesh</h2>
       {phase === 'idle' || phase === 'failed' ? (
         <p>
