@@ -89,8 +89,9 @@ export function FlightChart({ v }: { v: NegotiationView }) {
             </g>
           ))}
           {x.ticks(Math.min(12, lastRound)).filter((t) => Number.isInteger(t)).map((t) => (
-            <text key={t} x={x(t)} y={H - 10} textAnchor="middle">{`round ${t}`}</text>
+            <text key={t} x={x(t)} y={H - 10} textAnchor="middle">{t}</text>
           ))}
+          <text x={W - M.right + 6} y={H - 10}>NEG1 round</text>
         </g>
         {refLines.map((r) => (
           <g key={r.key} data-ref={r.key}>
@@ -105,7 +106,7 @@ export function FlightChart({ v }: { v: NegotiationView }) {
           </g>
         ) : null}
         <text x={W - M.right} y={M.top - 5} textAnchor="end" fill="#8b98a8" fontSize={11}>
-          {`talk lasted ${lastT.toFixed(1)}s${deadline !== null ? ` · deadline ${deadline >= 0 ? '+' : ''}${Math.round(deadline)}s after the first offer` : ' · no deadline'}`}
+          {`talk lasted ${lastT < 10 ? `${Math.round(lastT * 1000)} ms` : `${lastT.toFixed(1)} s`}${deadline !== null ? ` · deadline ${deadline >= 0 ? '+' : ''}${Math.round(deadline)}s after the first offer` : ' · no deadline'}`}
         </text>
         {v.sides.map((s) => {
           const mine = offers.filter((o) => o.sender === s.agent);
