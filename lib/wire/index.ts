@@ -11,3 +11,4 @@ export * from './views';
 export * from './chain-views';
 export * from './negotiation';
 export * from './verify';
+export * from './history';

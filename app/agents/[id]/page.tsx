@@ -11,6 +11,8 @@ import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
 import { fromHex } from '../../../lib/protocol/hex';
 import { AuthoritativeReputation, Counterparties } from '../../../components/agent/AgentTrust';
+import { ReputationChart } from '../../../components/agent/ReputationChart';
+import { loadReputationHistory } from '../../_lib/reputation-history';
 
 export const dynamic = 'force-dynamic';
 
@@ -57,12 +59,13 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
   }
   const agent = await loadAgent(o, id);
   if (!agent) notFound();
-  const [page, conversations, recent, chain, rep] = await Promise.all([
+  const [page, conversations, recent, chain, rep, history] = await Promise.all([
     loadEnvelopes(o, { agent: id, limit: 50 }),
     loadConversations(o, id),
     loadConversations(o, id, 1000),
     o.chain ? o.chain.agentChain(fromHex(id)).catch(() => null) : Promise.resolve(null),
     o.chain ? o.chain.reputation(fromHex(id)).catch(() => null) : Promise.resolve(null),
+    loadReputationHistory(o, fromHex(id)),
   ]);
   return (
     <>
@@ -100,6 +103,10 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         </section>
       </div>
       {chain ? <AgentChain agent={id} initial={chain} /> : null}
+      <section className="card" style={{ marginBottom: 16 }}>
+        <h2>Reputation over time</h2>
+        <ReputationChart h={history} />
+      </section>
       <div className="grid-2">
         <section className="card">
           <h2>Counterparties</h2>
