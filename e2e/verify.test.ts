@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { envelopeId } from '../lib/protocol/envelope';
 import { fromHex, toHex } from '../lib/protocol/hex';
+import { base58 } from '../components/format';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
 
 let srv: RunningServer | undefined;
@@ -59,6 +60,9 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     assert.equal(bad.status, 400);
     assert.match(bad.body.error, /"id"/);
     assert.equal((await getJson('/api/envelopes/' + '0'.repeat(64) + '/inclusion')).status, 404);
+    const byBase58 = await getJson<{ agent: { id: string } }>(`/api/agents/${base58(batch.agent)}`);
+    assert.equal(byBase58.status, 200);
+    assert.equal(byBase58.body.agent.id, batch.agent);
     const r = await getJson<{ error: string }>('/api/batches/nope/1/log');
     assert.equal(r.status, 400);
     assert.match(r.body.error, /"agent"/);
