@@ -13,6 +13,7 @@ import * as chain from './chain';
 import { chainEventCounts, chainEventKeys, chainTotals, chainTxStore, upsertLeasesKeepPaid, upsertStakes, type ChainTxStore, type LeaseKeepPaidInput } from './chain-index';
 import { epochLogEntries, saveEpochLog } from './epoch-log';
 import { epochLogsWith } from './inclusion';
+import { agentChainEvents } from './agent-events';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -192,6 +193,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     epochLog: (agent: Uint8Array, epoch: bigint) => live(() => epochLogEntries(db, agent, epoch)),
     /** The uploaded logs among `agents` that hold `envelopeId` (inclusion proofs); see inclusion.ts. */
     epochLogsWith: (envelopeId: Uint8Array, agents: readonly Uint8Array[]) => live(() => epochLogsWith(db, envelopeId, agents)),
+    /** One agent's chain events by name, in chain order; see agent-events.ts. */
+    agentChainEvents: (agentBase58: string, names: readonly string[], limit?: number) => live(() => agentChainEvents(db, agentBase58, names, limit)),
 
     /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
     notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),

@@ -14,3 +14,15 @@ export const ReputationHistoryViewSchema = z.object({
   authoritative: z.array(ReputationPointSchema.extend({ epoch: u64String })),
 });
 export type ReputationHistoryView = z.infer<typeof ReputationHistoryViewSchema>;
+
+/** Stake and lease of an agent per epoch, from its chain events (USDC base units as numbers). */
+export const EconomyPointSchema = z.object({
+  epoch: z.number(),
+  /** Stake locked after the last event up to this epoch. */
+  stake: z.number(),
+  /** Lease paid through this epoch, null before the first payment. */
+  paidThroughEpoch: z.number().nullable(),
+  /** What happened: `lease paid`, `stake locked`, `slashed`, `deactivated`. */
+  events: z.array(z.string()),
+});
+export type EconomyPoint = z.infer<typeof EconomyPointSchema>;

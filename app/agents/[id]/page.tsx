@@ -12,6 +12,8 @@ import { AgentChain } from '../../../components/AgentChain';
 import { fromHex } from '../../../lib/protocol/hex';
 import { AuthoritativeReputation, Counterparties } from '../../../components/agent/AgentTrust';
 import { ReputationChart } from '../../../components/agent/ReputationChart';
+import { EconomyChart } from '../../../components/agent/EconomyChart';
+import { loadEconomyHistory } from '../../_lib/economy-history';
 import { loadReputationHistory } from '../../_lib/reputation-history';
 
 export const dynamic = 'force-dynamic';
@@ -59,13 +61,14 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
   }
   const agent = await loadAgent(o, id);
   if (!agent) notFound();
-  const [page, conversations, recent, chain, rep, history] = await Promise.all([
+  const [page, conversations, recent, chain, rep, history, economy] = await Promise.all([
     loadEnvelopes(o, { agent: id, limit: 50 }),
     loadConversations(o, id),
     loadConversations(o, id, 1000),
     o.chain ? o.chain.agentChain(fromHex(id)).catch(() => null) : Promise.resolve(null),
     o.chain ? o.chain.reputation(fromHex(id)).catch(() => null) : Promise.resolve(null),
     loadReputationHistory(o, fromHex(id)),
+    loadEconomyHistory(o, id),
   ]);
   return (
     <>
@@ -107,6 +110,12 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         <h2>Reputation over time</h2>
         <ReputationChart h={history} />
       </section>
+      {o.chain ? (
+        <section className="card" style={{ marginBottom: 16 }}>
+          <h2>Stake and lease over epochs</h2>
+          <EconomyChart points={economy} />
+        </section>
+      ) : null}
       <div className="grid-2">
         <section className="card">
           <h2>Counterparties</h2>
