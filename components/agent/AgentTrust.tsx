@@ -4,19 +4,19 @@
  * each verifiable in the browser (/batches/{agent}/{epoch}).
  */
 import Link from 'next/link';
-import type { ConversationSummaryView, ReputationJson } from '../../lib/wire';
+import type { ReputationJson } from '../../lib/wire';
 import { AgentLink } from '../EnvelopeFeed';
-import { counterparties } from './counterparties';
+import { withDealShares } from './counterparties';
 
 const fixed = (v: string) => { const n = Number(v) / 1_000_000; return Number.isFinite(n) ? n.toFixed(3) : v; };
 
-export function Counterparties({ conversations, self }: { conversations: ConversationSummaryView[]; self: string }) {
-  const rows = counterparties(conversations, self);
+export function Counterparties({ rows: raw }: { rows: { agent: string; conversations: number; deals: number }[] }) {
+  const rows = withDealShares(raw);
   if (rows.length === 0) return <p className="muted empty">No counterparties yet.</p>;
   return (
     <>
     <table className="list" data-testid="counterparties">
-      <thead><tr><th>Counterparty</th><th className="num">Conversations</th><th className="num">Deals</th><th>Part in its deals</th></tr></thead>
+      <thead><tr><th>Counterparty</th><th className="num">Conversations</th><th className="num">Deals</th><th>Share of its deals</th></tr></thead>
       <tbody>
         {rows.map((r) => (
           <tr key={r.agent}>
@@ -31,7 +31,7 @@ export function Counterparties({ conversations, self }: { conversations: Convers
         ))}
       </tbody>
     </table>
-    <p className="muted small">A deal counts once it reached ACCEPT. A notary takes part in the deals it notarises, so the parts add up to more than 100%.</p>
+    <p className="muted small">The other side of its offers; a deal is a conversation that reached ACCEPT.</p>
     </>
   );
 }

@@ -8,7 +8,7 @@ import type { EconomyPoint } from '../../lib/wire';
 
 const W = 760;
 const H = 200;
-const M = { top: 14, right: 20, bottom: 24, left: 60 };
+const M = { top: 14, right: 20, bottom: 24, left: 104 };
 const MID = 110;
 
 export function EconomyChart({ points }: { points: EconomyPoint[] }) {

@@ -1,25 +1,8 @@
-/** An agent's counterparties and their share of its conversations and deals, from conversation summaries. */
-import type { ConversationSummaryView } from '../../lib/wire';
-
+/** An agent's counterparties with their part in its deals (rows from lib/store counterparties.ts, hex ids). */
 export interface Counterparty { agent: string; conversations: number; deals: number; dealShare: number }
 
-/** A conversation counts as a deal once it reached ACCEPT (states from lib/store/derive.ts). */
-const DEAL = /accepted|delivered|notarizing|verdict|completed|disputed|agreed/;
-
-export function counterparties(conversations: readonly ConversationSummaryView[], self: string): Counterparty[] {
-  const by = new Map<string, Counterparty>();
-  let deals = 0;
-  for (const c of conversations) {
-    const deal = DEAL.test(c.state ?? '');
-    if (deal) deals++;
-    for (const p of c.participants) {
-      if (p === self) continue;
-      const row = by.get(p) ?? { agent: p, conversations: 0, deals: 0, dealShare: 0 };
-      row.conversations++;
-      if (deal) row.deals++;
-      by.set(p, row);
-    }
-  }
-  for (const r of by.values()) r.dealShare = deals > 0 ? r.deals / deals : 0;
-  return [...by.values()].sort((a, b) => b.deals - a.deals || b.conversations - a.conversations || (a.agent < b.agent ? -1 : 1));
+/** Each counterparty's share of the agent's deals; the shares add up to 100% when it has deals. */
+export function withDealShares(rows: readonly { agent: string; conversations: number; deals: number }[]): Counterparty[] {
+  const total = rows.reduce((a, r) => a + r.deals, 0);
+  return rows.map((r) => ({ ...r, dealShare: total > 0 ? r.deals / total : 0 }));
 }

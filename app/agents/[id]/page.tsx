@@ -61,10 +61,10 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
   }
   const agent = await loadAgent(o, id);
   if (!agent) notFound();
-  const [page, conversations, recent, chain, rep, history, economy] = await Promise.all([
+  const [page, conversations, counterparties, chain, rep, history, economy] = await Promise.all([
     loadEnvelopes(o, { agent: id, limit: 50 }),
     loadConversations(o, id),
-    loadConversations(o, id, 1000),
+    o.observatory.store.counterpartiesOf(fromHex(id)),
     o.chain ? o.chain.agentChain(fromHex(id)).catch(() => null) : Promise.resolve(null),
     o.chain ? o.chain.reputation(fromHex(id)).catch(() => null) : Promise.resolve(null),
     loadReputationHistory(o, fromHex(id)),
@@ -119,7 +119,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       <div className="grid-2">
         <section className="card">
           <h2>Counterparties</h2>
-          <Counterparties conversations={recent} self={agent.id} />
+          <Counterparties rows={counterparties.map((r) => ({ ...r, agent: Buffer.from(r.agent).toString('hex') }))} />
         </section>
         <section className="card">
           <h2>Reputation (authoritative, from batches)</h2>
