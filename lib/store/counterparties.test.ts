@@ -14,7 +14,7 @@ test('counterparties with conversations and deals', async () => {
     const A = new Uint8Array(32).fill(1), B = new Uint8Array(32).fill(2), C = new Uint8Array(32).fill(3), N = new Uint8Array(32).fill(4);
     const c1 = new Uint8Array(16).fill(1), c2 = new Uint8Array(16).fill(2);
     let n = 0n;
-    const env = (msgType: number, from: Uint8Array, to: Uint8Array, conv: Uint8Array, payload = new Uint8Array([1])) => {
+    const env = (msgType: number, from: Uint8Array, to: Uint8Array, conv: Uint8Array, payload: Uint8Array = new Uint8Array([1])) => {
       n++;
       const b = buildEnvelope({ msgType, sender: from, recipient: to, timestamp: 1_790_000_000_000_000n + n, nonce: n, conversationId: conv, payload }, new Uint8Array(32).fill(from[0]));
       return { id: b.id, envelope: b.envelope, raw: b.bytes, source: 'stream' as const, receivedAt: new Date() };
