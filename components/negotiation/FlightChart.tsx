@@ -91,7 +91,7 @@ export function FlightChart({ v }: { v: NegotiationView }) {
           {x.ticks(Math.min(12, lastRound)).filter((t) => Number.isInteger(t)).map((t) => (
             <text key={t} x={x(t)} y={H - 10} textAnchor="middle">{t}</text>
           ))}
-          <text x={W - M.right + 6} y={H - 10}>NEG1 round</text>
+          <text x={W - M.right + 18} y={H - 10}>NEG1 round</text>
         </g>
         {refLines.map((r) => (
           <g key={r.key} data-ref={r.key}>
