@@ -34,6 +34,7 @@ const LAYERS = {
   agents: ['protocol', 'mesh', 'chain'],
   api: ['wire', 'protocol'],
   mcp: ['wire', 'protocol'],
+  verify: ['protocol', 'chain', 'wire'],
 };
 
 /** Outside worlds and the one lib folder that owns each. */
@@ -56,6 +57,9 @@ const OWNERS = [
 
 /** npm packages lib/protocol may use: crypto and CBOR, nothing that does I/O. */
 const PROTOCOL_NPM = '@noble/curves|@noble/hashes|cbor-x|hash-wasm|sodium-native';
+
+/** The browser-safe part of lib/mesh: the browser node factory and what it imports. */
+const MESH_BROWSER = '^lib/mesh/(browser|topics|constants)\\.ts$';
 
 const lib = (names) => `^lib/(${names.join('|')})/`;
 const npm = (pkgs) => `(^|/)node_modules/(${pkgs})/`;
@@ -124,6 +128,34 @@ module.exports = {
       to: { dependencyTypes: ['core'], pathNot: '^buffer$' },
     },
     {
+      name: 'verify-browser-safe',
+      severity: 'error',
+      comment: 'lib/verify runs in browsers: no node:* builtins',
+      from: { path: '^lib/verify/', pathNot: HARNESS },
+      to: { dependencyTypes: ['core'], pathNot: '^buffer$' },
+    },
+    {
+      name: 'mesh-browser-safe',
+      severity: 'error',
+      comment: 'the browser node of lib/mesh (browser.ts, topics.ts, constants.ts) runs in browsers: no node:* builtins, not node.ts or shims.ts',
+      from: { path: MESH_BROWSER },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'mesh-browser-no-node-part',
+      severity: 'error',
+      comment: 'the browser node of lib/mesh does not reach the Node factory or its shims',
+      from: { path: MESH_BROWSER },
+      to: { path: '^lib/mesh/(node|shims|inbound|envelope-stream)\\.ts$' },
+    },
+    {
+      name: 'verify-no-node-chain',
+      severity: 'error',
+      comment: 'lib/verify reads the chain through browser-safe lib/chain only',
+      from: { path: '^lib/verify/', pathNot: HARNESS },
+      to: { path: '^lib/chain/node/' },
+    },
+    {
       name: 'chain-browser-safe-no-node-part',
       severity: 'error',
       comment: 'browser-safe lib/chain does not reach into lib/chain/node',
@@ -141,9 +173,9 @@ module.exports = {
     {
       name: 'components-browser-safe',
       severity: 'error',
-      comment: 'components/ (tests included) import from the repository only components, lib/wire, lib/protocol and browser-safe lib/chain',
+      comment: 'components/ (tests included) import from the repository only components, lib/wire, lib/protocol, lib/verify, browser-safe lib/chain and the browser node of lib/mesh',
       from: { path: '^components/' },
-      to: { path: REPO, pathNot: ['^components/', '^lib/(wire|protocol)/', '^lib/chain/(?!node/)'] },
+      to: { path: REPO, pathNot: ['^components/', '^lib/(wire|protocol|verify)/', '^lib/chain/(?!node/)', MESH_BROWSER] },
     },
     {
       name: 'components-no-node-builtins',

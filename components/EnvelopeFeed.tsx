@@ -4,7 +4,7 @@
  */
 import Link from 'next/link';
 import type { EnvelopeView } from '../lib/wire';
-import { clockTime, isBroadcast, isZeroId, shortHex } from './format';
+import { base58, clockTime, isBroadcast, isZeroId, shortHex } from './format';
 
 export interface EnvelopeFeedProps {
   envelopes: EnvelopeView[];
@@ -19,8 +19,8 @@ export function TypeBadge({ type }: { type: string }) {
 
 export function AgentLink({ id }: { id: string }) {
   return (
-    <Link href={`/agents/${id}`} className="mono" title={id}>
-      {shortHex(id)}
+    <Link href={`/agents/${id}`} className="mono" title={`${base58(id)}\nhex ${id}`}>
+      {shortHex(base58(id), 5, 4)}
     </Link>
   );
 }
@@ -37,6 +37,7 @@ export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.' }: 
             <th>Recipient</th>
             <th>Conversation</th>
             <th className="num">Time</th>
+            <th />
           </tr>
         </thead>
         <tbody>
@@ -60,6 +61,11 @@ export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.' }: 
               </td>
               <td className="num mono" title={new Date(e.timestampMs).toISOString()}>
                 {clockTime(e.receivedAtMs ?? e.timestampMs)}
+              </td>
+              <td>
+                <Link href={`/envelopes/${e.id}`} prefetch={false} className="small" title="check this envelope's bytes, signature and batch inclusion in your browser">
+                  verify
+                </Link>
               </td>
             </tr>
           ))}

@@ -48,3 +48,25 @@ export function tokenAmount(raw: string | null | undefined, decimals = 6): strin
   const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
   return `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
 }
+
+const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** Base58 (Bitcoin alphabet, as Solana addresses) of a hex string: agent ids as wallets show mints. */
+export function base58(hex: string): string {
+  if (!/^([0-9a-f]{2})*$/i.test(hex)) return hex;
+  const bytes = hex.match(/../g)?.map((h) => parseInt(h, 16)) ?? [];
+  const digits: number[] = [];
+  for (const b of bytes) {
+    let carry = b;
+    for (let i = 0; i < digits.length; i++) {
+      carry += digits[i] << 8;
+      digits[i] = carry % 58;
+      carry = (carry / 58) | 0;
+    }
+    while (carry > 0) { digits.push(carry % 58); carry = (carry / 58) | 0; }
+  }
+  let out = '';
+  for (const b of bytes) { if (b !== 0) break; out += '1'; }
+  for (let i = digits.length - 1; i >= 0; i--) out += B58[digits[i]];
+  return out;
+}

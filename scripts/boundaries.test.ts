@@ -64,6 +64,8 @@ describe('dependency boundaries', () => {
       'components/Fine.tsx': "import { pure } from '../lib/protocol/pure';\nimport { pda } from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
       'lib/observer/fine.ts': "import { store } from '../store/index';\nexport const fine = store;\n",
       'components/wallet/Fine.tsx': "import { useWallet } from '@solana/wallet-adapter-react';\nexport const fine = useWallet;\n",
+      'lib/verify/fine.ts': "import { pure } from '../protocol/pure';\nimport { pda } from '../chain/pda';\nexport const fine = pure + pda;\n",
+      'components/FineVerify.tsx': "import { fine } from '../lib/verify/fine';\nexport const ok = fine;\n",
       // one wrong import per rule
       'components/__boundary_probe.tsx': "import { store } from '../lib/store/index';\nexport const probe = store;\n",
       'lib/protocol/probe.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
@@ -73,6 +75,9 @@ describe('dependency boundaries', () => {
       'lib/agents/probe.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
       'lib/mcp/probe.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
       'lib/wire/probe.ts': "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport const probe = McpServer;\n",
+      'lib/verify/probe.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
+      'lib/mesh/browser.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
+      'lib/verify/probe-store.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
       'app/page.tsx': "import { store } from '../lib/store/index';\nexport default function Page() { return store; }\n",
       'lib/observer/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'lib/observer/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
@@ -107,9 +112,12 @@ describe('dependency boundaries', () => {
         'components-browser-safe: components/__boundary_probe.tsx -> lib/store/index.ts',
         'layer-agents: lib/agents/probe.ts -> lib/store/index.ts',
         'layer-mcp: lib/mcp/probe.ts -> lib/store/index.ts',
+        'layer-verify: lib/verify/probe-store.ts -> lib/store/index.ts',
         'mcp-sdk-only-in-mcp: lib/wire/probe.ts -> @modelcontextprotocol/sdk',
+        'mesh-browser-safe: lib/mesh/browser.ts -> fs',
         'protocol-no-io: lib/protocol/probe.ts -> fs',
         'solana-only-in-chain: lib/mesh/probe.ts -> @solana/web3.js',
+        'verify-browser-safe: lib/verify/probe.ts -> fs',
         'wallet-adapter-only-in-components-wallet: components/__wallet_probe.tsx -> @solana/wallet-adapter-react',
       ]);
       const cycles = found.filter((v) => v.type === 'cycle');

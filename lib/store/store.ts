@@ -14,6 +14,9 @@ import { chainEventCounts, chainEventKeys, chainTotals, chainTxStore, upsertLeas
 import { epochLogEntries, saveEpochLog } from './epoch-log';
 import { applyHaggleEvents, onChainNegotiations, recentOnChainNegotiations, type HaggleEventInput } from './haggle';
 import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
+import { epochLogsWith } from './inclusion';
+import { agentChainEvents } from './agent-events';
+import { counterpartiesOf } from './counterparties';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -210,6 +213,12 @@ export async function openStore(params: OpenStoreParams = {}) {
     onChainNegotiations: (conversationId: Uint8Array) => live(() => onChainNegotiations(db, conversationId)),
     /** The latest on-chain negotiations, newest first, optionally of one status. */
     recentOnChainNegotiations: (p?: { status?: string; limit?: number }) => live(() => recentOnChainNegotiations(db, p)),
+    /** The uploaded logs among `agents` that hold `envelopeId` (inclusion proofs); see inclusion.ts. */
+    epochLogsWith: (envelopeId: Uint8Array, agents: readonly Uint8Array[]) => live(() => epochLogsWith(db, envelopeId, agents)),
+    /** One agent's chain events by name, in chain order; see agent-events.ts. */
+    agentChainEvents: (agentBase58: string, names: readonly string[], limit?: number) => live(() => agentChainEvents(db, agentBase58, names, limit)),
+    /** An agent's negotiating counterparties with conversation and deal counts; see counterparties.ts. */
+    counterpartiesOf: (agent: Uint8Array, limit?: number) => live(() => counterpartiesOf(db, agent, limit)),
 
     /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
     notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),

@@ -14,3 +14,6 @@ export * from './chain-views';
 export * from './params';
 export * from './search';
 export * from './wallet';
+export * from './negotiation';
+export * from './verify';
+export * from './history';

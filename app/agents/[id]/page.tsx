@@ -1,15 +1,20 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { loadAgent, loadConversations, loadEnvelopes } from '../../_lib/data';
 import { NotRunning } from '../../_lib/not-running';
 import { getServices } from '../../_lib/services';
 import { EnvelopeFeed } from '../../../components/EnvelopeFeed';
 import { ConversationList } from '../../../components/ConversationList';
-import { count, dateTime, shortHex } from '../../../components/format';
+import { base58, count, dateTime, shortHex } from '../../../components/format';
 import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
 import { fromHex } from '../../../lib/protocol/hex';
+import { AuthoritativeReputation, Counterparties } from '../../../components/agent/AgentTrust';
+import { ReputationChart } from '../../../components/agent/ReputationChart';
+import { EconomyChart } from '../../../components/agent/EconomyChart';
+import { loadEconomyHistory } from '../../_lib/economy-history';
+import { loadReputationHistory } from '../../_lib/reputation-history';
 
 export const dynamic = 'force-dynamic';
 
@@ -46,14 +51,24 @@ function Reputation({ r }: { r: ReputationView | null }) {
 export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
   const o = getServices();
   if (!o) return <NotRunning />;
-  const id = (await params).id.toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(id)) notFound();
+  const raw = (await params).id;
+  const id = raw.toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(id)) {
+    // A base58 address (as wallets show the identity mint) goes to the hex URL.
+    const b = o.chain?.parseAgent(raw);
+    if (b) redirect(`/agents/${Buffer.from(b).toString('hex')}`);
+    notFound();
+  }
   const agent = await loadAgent(o, id);
   if (!agent) notFound();
-  const [page, conversations, chain] = await Promise.all([
+  const [page, conversations, counterparties, chain, rep, history, economy] = await Promise.all([
     loadEnvelopes(o, { agent: id, limit: 50 }),
     loadConversations(o, id),
+    o.observatory.store.counterpartiesOf(fromHex(id)),
     o.chain ? o.chain.agentChain(fromHex(id)).catch(() => null) : Promise.resolve(null),
+    o.chain ? o.chain.reputation(fromHex(id)).catch(() => null) : Promise.resolve(null),
+    loadReputationHistory(o, fromHex(id)),
+    loadEconomyHistory(o, id),
   ]);
   return (
     <>
@@ -77,6 +92,8 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
           <dl className="kv">
             <dt>Agent id</dt>
             <dd className="mono">{agent.id}</dd>
+            <dt>Address (base58)</dt>
+            <dd className="mono" data-testid="agent-base58">{base58(agent.id)}</dd>
             <dt>Envelopes sent</dt>
             <dd className="mono">{count(agent.envelopes)}</dd>
             <dt>Conversations</dt>
@@ -89,6 +106,26 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         </section>
       </div>
       {chain ? <AgentChain agent={id} initial={chain} /> : null}
+      <section className="card" style={{ marginBottom: 16 }}>
+        <h2>Reputation over time</h2>
+        <ReputationChart h={history} />
+      </section>
+      {o.chain ? (
+        <section className="card" style={{ marginBottom: 16 }}>
+          <h2>Stake and lease over epochs</h2>
+          <EconomyChart points={economy} />
+        </section>
+      ) : null}
+      <div className="grid-2">
+        <section className="card">
+          <h2>Counterparties</h2>
+          <Counterparties rows={counterparties.map((r) => ({ ...r, agent: Buffer.from(r.agent).toString('hex') }))} />
+        </section>
+        <section className="card">
+          <h2>Reputation (authoritative, from batches)</h2>
+          {rep ? <AuthoritativeReputation rep={rep} /> : <p className="muted empty">No chain in this process.</p>}
+        </section>
+      </div>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations</h2>
         <ConversationList conversations={conversations} self={agent.id} />

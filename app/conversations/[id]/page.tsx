@@ -2,10 +2,12 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { loadConversation } from '../../_lib/data';
+import { loadNegotiation } from '../../_lib/negotiation';
+import { fromHex } from '../../../lib/protocol/hex';
+import { NegotiationRecorder } from '../../../components/negotiation/NegotiationRecorder';
 import { NotRunning } from '../../_lib/not-running';
 import { getServices } from '../../_lib/services';
 import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
-import { PriceChart } from '../../../components/PriceChart';
 import { OnChainNegotiation } from '../../../components/OnChainNegotiation';
 import { loadOnChainNegotiations } from '../../_lib/haggle';
 import { count, dateTime, isBroadcast, shortHex, tokenAmount } from '../../../components/format';
@@ -23,10 +25,9 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   if (!o) return <NotRunning />;
   const id = (await params).id.toLowerCase();
   if (!/^[0-9a-f]{32}$/.test(id)) notFound();
-  const c = await loadConversation(o, id);
-  if (!c) notFound();
+  const [c, nego] = await Promise.all([loadConversation(o, id), loadNegotiation(o, fromHex(id))]);
+  if (!c || !nego) notFound();
   const price = new Map(c.pricePath.map((p) => [p.envelopeId, p]));
-  const hasPrices = c.pricePath.some((p) => p.bidValue !== null);
   const onChain = await loadOnChainNegotiations(o, id, c.pricePath);
   return (
     <>
@@ -50,12 +51,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         </div>
       </header>
 
-      {hasPrices ? (
-        <section className="card" style={{ marginBottom: 16 }}>
-          <h2>NEG1 price path</h2>
-          <PriceChart steps={c.pricePath} />
-        </section>
-      ) : null}
+      <NegotiationRecorder v={nego.view} receiptMissing={nego.receipt} />
 
       {onChain.length > 0 ? <OnChainNegotiation negotiations={onChain} /> : null}
 
@@ -72,6 +68,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                 <th>Negotiation</th>
                 <th className="num">Nonce</th>
                 <th>Time (UTC)</th>
+                <th />
               </tr>
             </thead>
             <tbody>
@@ -100,6 +97,9 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                     </td>
                     <td className="num mono">{e.nonce}</td>
                     <td className="mono">{new Date(e.timestampMs).toISOString().replace('T', ' ').slice(0, 23)}</td>
+                    <td>
+                      <Link href={`/envelopes/${e.id}`} prefetch={false} className="small">verify</Link>
+                    </td>
                   </tr>
                 );
               })}

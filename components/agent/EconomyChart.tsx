@@ -1,0 +1,57 @@
+/**
+ * Stake and lease of an agent over epochs (lib/wire EconomyPoint): the stake locked (USDC) as a
+ * step line, and below it the lease runway of each epoch (paid-through epoch minus the epoch:
+ * green ahead, red in arrears), with slashes and deactivations marked. Computed data in, SVG out.
+ */
+import { line, scaleBand, scaleLinear, curveStepAfter } from 'd3';
+import type { EconomyPoint } from '../../lib/wire';
+
+const W = 760;
+const H = 200;
+const M = { top: 14, right: 20, bottom: 24, left: 104 };
+const MID = 110;
+
+export function EconomyChart({ points }: { points: EconomyPoint[] }) {
+  if (points.length === 0) return <p className="muted empty">No stake or lease events indexed for this agent.</p>;
+  const x = scaleBand<number>().domain(points.map((p) => p.epoch)).range([M.left, W - M.right]).padding(0.2);
+  const cx = (e: number) => (x(e) ?? 0) + x.bandwidth() / 2;
+  const maxStake = Math.max(1, ...points.map((p) => p.stake));
+  const ys = scaleLinear().domain([0, maxStake]).nice().range([MID - 12, M.top]);
+  const runway = points.map((p) => (p.paidThroughEpoch === null ? 0 : p.paidThroughEpoch - p.epoch));
+  const lim = Math.max(1, ...runway.map(Math.abs));
+  const yr = scaleLinear().domain([-lim, lim]).range([H - M.bottom, MID + 8]);
+  const stakePath = line<EconomyPoint>().x((p) => cx(p.epoch)).y((p) => ys(p.stake)).curve(curveStepAfter)(points) ?? '';
+  const every = Math.max(1, Math.ceil(points.length / 12));
+  return (
+    <figure style={{ margin: 0 }} data-testid="economy-chart">
+      <svg className="price-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Stake and lease over epochs">
+        <g className="axis">
+          {ys.ticks(3).map((t) => (
+            <g key={t} transform={`translate(0,${ys(t)})`}>
+              <line x1={M.left} x2={W - M.right} stroke="#2a3340" strokeDasharray="2 3" />
+              <text x={M.left - 6} dy="0.32em" textAnchor="end">{(t / 1e6).toLocaleString('en-US')}</text>
+            </g>
+          ))}
+          <text x={M.left - 6} y={MID - 2} textAnchor="end">USDC staked</text>
+          <line x1={M.left} x2={W - M.right} y1={yr(0)} y2={yr(0)} stroke="#2a3340" />
+          <text x={M.left - 6} y={yr(0)} dy="0.32em" textAnchor="end">lease runway</text>
+          {points.map((p, i) => (i % every === 0 ? <text key={p.epoch} x={cx(p.epoch)} y={H - 6} textAnchor="middle">{p.epoch % 10_000}</text> : null))}
+        </g>
+        <path d={stakePath} fill="none" stroke="#4fb3ff" strokeWidth={2} />
+        {points.map((p, i) => {
+          const r = runway[i];
+          const marks = p.events.filter((e) => e === 'slashed' || e === 'deactivated');
+          return (
+            <g key={p.epoch}>
+              <rect x={x(p.epoch)} width={x.bandwidth()} y={Math.min(yr(r), yr(0))} height={Math.max(1, Math.abs(yr(r) - yr(0)))} fill={r >= 0 ? '#2f7d4a' : '#a33c3c'}>
+                <title>{`epoch ${p.epoch}: ${(p.stake / 1e6).toLocaleString('en-US')} USDC staked, lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`}); ${p.events.join(', ') || 'no event'}`}</title>
+              </rect>
+              {marks.length ? <text x={cx(p.epoch)} y={ys(p.stake) - 6} textAnchor="middle" fill="#ff6b6b" fontSize={12}>{marks.includes('slashed') ? '✕ slashed' : 'deactivated'}</text> : null}
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption className="legend"><span>x: epoch (last 4 digits) · hover a bar for the epoch&apos;s events</span></figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,156 @@
+/**
+ * See the negotiation, trust nothing, end to end: `npm start`'s launcher with the embedded chain
+ * and 4 demo agents on 6-second epochs, driven by Debian Chromium. The browser verifies a real
+ * envelope (bytes, id, payload hash, signer read from the chain, Ed25519) and its batch
+ * inclusion against the BatchAccount it reads over the RPC, all green; the tamper switch turns
+ * the signature step red by name; a verified batch verifies whole; the conversation page shows
+ * the flight recorder; a downloaded receipt is verified on /receipts/verify with no request to
+ * any server; a libp2p node in the page receives and verifies live gossip. SHOTS_DIR=<dir> keeps
+ * screenshots.
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { envelopeId } from '../lib/protocol/envelope';
+import { fromHex, toHex } from '../lib/protocol/hex';
+import { base58 } from '../components/format';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
+
+let srv: RunningServer | undefined;
+let browser: Browser | undefined;
+const until: RunningServer['until'] = (what, ms, probe) => srv!.until(what, ms, probe, 500);
+const getJson = <T,>(path: string) => srv!.getJson<T>(path);
+const shots = process.env.SHOTS_DIR;
+async function shot(page: Page, name: string): Promise<void> {
+  if (!shots) return;
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, name), fullPage: true });
+}
+
+interface Batch { agent: string; epoch: string; status: string }
+interface Conversation { id: string; state: string | null }
+interface Nego { outcome: string; zopa: { exists: boolean } | null; offers: unknown[] }
+
+describe('verify it yourself in Chromium against the real server and chain', { skip, timeout: 420_000 }, () => {
+  let batch: Batch;
+  let logIds: string[] = [];
+  before(async () => {
+    srv = await startServer((dir) => ({
+      DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: '6', OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0 /ip4/127.0.0.1/tcp/0/ws',
+    }));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    batch = await until('a verified batch with its uploaded log', 240_000, async () => {
+      const { body } = await getJson<Batch[] | { batches: Batch[] }>('/api/batches?status=verified&limit=20');
+      const list = Array.isArray(body) ? body : body.batches;
+      return list?.[0];
+    });
+    const log = await getJson<{ envelopes: (string | null)[] }>(`/api/batches/${batch.agent}/${batch.epoch}/log`);
+    assert.equal(log.status, 200);
+    logIds = log.body.envelopes.map((h) => toHex(envelopeId(fromHex(h!))));
+  });
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await srv?.stop();
+  });
+
+  test('bad ids get a 400 naming the parameter; unknown ones 404', async () => {
+    const bad = await getJson<{ error: string }>('/api/envelopes/xyz/raw');
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error, /"id"/);
+    assert.equal((await getJson('/api/envelopes/' + '0'.repeat(64) + '/inclusion')).status, 404);
+    const byBase58 = await getJson<{ agent: { id: string } }>(`/api/agents/${base58(batch.agent)}`);
+    assert.equal(byBase58.status, 200);
+    assert.equal(byBase58.body.agent.id, batch.agent);
+    const r = await getJson<{ error: string }>('/api/batches/nope/1/log');
+    assert.equal(r.status, 400);
+    assert.match(r.body.error, /"agent"/);
+  });
+
+  test('a real envelope and its batch inclusion verify green in the browser; a flipped signature byte fails by name', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1300, height: 1000 } });
+    const id = logIds[Math.floor(logIds.length / 2)];
+    await page.goto(`${srv!.base}/envelopes/${id}`);
+    const v = page.getByTestId('envelope-verifier');
+    await v.and(page.locator('[data-phase="done"]')).waitFor({ timeout: 30_000 });
+    assert.equal(await v.getAttribute('data-ok'), 'true', await v.innerText());
+    for (const step of ['decode', 'envelope_id', 'payload_hash', 'payload_len', 'signer', 'signature']) {
+      assert.equal(await page.locator(`[data-testid="envelope-steps"] [data-step="${step}"]`).getAttribute('data-state'), 'pass', step);
+    }
+    const inc = page.locator(`[data-testid="inclusion"]`).first();
+    assert.equal(await inc.getAttribute('data-ok'), 'true', await inc.innerText());
+    assert.equal(await inc.locator('[data-step="onchain_root"]').getAttribute('data-state'), 'pass');
+    await shot(page, 'envelope-verified.png');
+
+    await page.getByTestId('tamper').selectOption('signature');
+    await page.locator('[data-testid="envelope-verifier"][data-phase="done"][data-ok="false"]').waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('[data-testid="envelope-steps"] [data-step="signature"]').getAttribute('data-state'), 'fail');
+    assert.equal(await page.locator('[data-testid="envelope-steps"] [data-step="envelope_id"]').getAttribute('data-state'), 'fail');
+    assert.equal(await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'), 'pass');
+    await shot(page, 'envelope-tampered.png');
+    await page.close();
+  });
+
+  test('a verified batch verifies whole in the browser', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1300, height: 900 } });
+    await page.goto(`${srv!.base}/batches/${batch.agent}/${batch.epoch}`);
+    const v = page.getByTestId('batch-verifier');
+    await v.waitFor({ timeout: 30_000 });
+    assert.equal(await v.getAttribute('data-ok'), 'true', await v.innerText());
+    await page.close();
+  });
+
+  test('flight recorder on a finished deal; its receipt verifies on /receipts/verify without any request', async () => {
+    const conv = await until('a conversation with a receipt and revealed reservations', 120_000, async () => {
+      const { body } = await getJson<Conversation[] | { conversations: Conversation[] }>('/api/conversations?limit=100');
+      for (const c of Array.isArray(body) ? body : body.conversations) {
+        if (!/completed|disputed/.test(c.state ?? '')) continue;
+        const n = await getJson<Nego>(`/api/conversations/${c.id}/negotiation`);
+        if (n.body.outcome === 'agreed' && n.body.zopa?.exists) return c;
+      }
+      return undefined;
+    });
+    const page = await browser!.newPage({ viewport: { width: 1400, height: 1100 } });
+    await page.goto(`${srv!.base}/conversations/${conv.id}`);
+    await page.getByTestId('flight-chart').waitFor();
+    assert.equal(await page.getByTestId('zopa-band').count(), 1);
+    assert.match(await page.getByTestId('negotiation-words').innerText(), /Nash bargaining point/);
+    assert.ok((await page.locator('[data-testid="timeline"] li').count()) >= 4);
+    await shot(page, 'conversation-agreed.png');
+
+    const receipt = await fetch(`${srv!.base}/api/conversations/${conv.id}/receipt`);
+    assert.equal(receipt.status, 200);
+    const bytes = Buffer.from(await receipt.arrayBuffer());
+    await page.goto(`${srv!.base}/receipts/verify`);
+    await page.waitForLoadState('networkidle');
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    await page.getByTestId('receipt-file').setInputFiles({ name: `receipt-${conv.id}.cbor`, mimeType: 'application/cbor', buffer: bytes });
+    const verdict = page.getByTestId('receipt-verdict');
+    await verdict.waitFor();
+    assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'true', await page.getByTestId('receipt-steps').innerText());
+    assert.deepEqual(requests, [], 'verifying the receipt sent no request');
+    await shot(page, 'receipt-verified.png');
+
+    bytes[bytes.length - 1] ^= 1;
+    await page.getByTestId('receipt-file').setInputFiles({ name: 'tampered.cbor', mimeType: 'application/cbor', buffer: bytes });
+    await page.locator('[data-testid="receipt-verifier"][data-ok="false"]').waitFor();
+    assert.equal(await page.locator('[data-testid="receipt-steps"] [data-step="signature"]').getAttribute('data-state'), 'fail');
+    assert.deepEqual(requests, []);
+    await page.close();
+  });
+
+  test('a browser node on the mesh receives and verifies live gossip itself', async () => {
+    const page = await browser!.newPage({ viewport: { width: 1400, height: 1100 } });
+    await page.goto(srv!.base);
+    await page.getByTestId('join-mesh').click();
+    const panel = page.getByTestId('browser-node');
+    await page.locator('[data-testid="browser-node"][data-phase="joined"]').waitFor({ timeout: 30_000 });
+    await until('3 gossip envelopes verified in the browser', 60_000, async () => Number(await panel.getAttribute('data-verified')) >= 3);
+    assert.equal(await panel.getAttribute('data-failed'), '0', await panel.innerText());
+    await panel.scrollIntoViewIfNeeded();
+    await shot(page, 'browser-node.png');
+    await page.close();
+  });
+});
