@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import { openStore, type Store } from './index';
+import type { BatchPageFilter, ChallengePageFilter } from './chain-list';
 import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
 
 const AGENTS = [bytes32(1, 0xa1), bytes32(2, 0x0b), bytes32(3, 0xff), bytes32(4, 0x5c)];
@@ -30,6 +31,10 @@ async function walk<R, C>(fetch: (cursor: C | undefined) => Promise<{ rows: R[];
     assert.ok(pages.length < 100, 'paging ends');
   }
 }
+
+type BatchCursor = BatchPageFilter['cursor'];
+type BatchRow = Awaited<ReturnType<Store['listBatchesPage']>>['rows'][number];
+type ChallengeRow = Awaited<ReturnType<Store['listChallengesPage']>>['rows'][number];
 
 function suite(name: string, open: () => Promise<Store>) {
   describe(name, () => {
@@ -63,13 +68,13 @@ function suite(name: string, open: () => Promise<Store>) {
         slot: [...batches].sort((x, y) => cmpBig(y.slot, x.slot) || cmpBytes(y.agentId, x.agentId) || cmpBig(y.epoch, x.epoch)),
       };
       for (const sort of ['epoch', 'slot'] as const) {
-        const pages = await walk((cursor) => s.listBatchesPage({ sort, limit: 5, cursor }), (r) => ({ slot: r.slot, agent: r.agentId, epoch: r.epoch }));
+        const pages = await walk<BatchRow, BatchCursor>((cursor) => s.listBatchesPage({ sort, limit: 5, cursor }), (r) => ({ slot: r.slot, agent: r.agentId, epoch: r.epoch }));
         assert.equal(pages.length, 5, `${sort}: 24 rows in pages of 5`);
         assert.deepEqual(pages.flat().map(key), orders[sort].map(key), `sort=${sort}`);
       }
-      const verified = await walk((cursor) => s.listBatchesPage({ sort: 'slot', status: 'verified', limit: 3, cursor }), (r) => ({ slot: r.slot, agent: r.agentId, epoch: r.epoch }));
+      const verified = await walk<BatchRow, BatchCursor>((cursor) => s.listBatchesPage({ sort: 'slot', status: 'verified', limit: 3, cursor }), (r) => ({ slot: r.slot, agent: r.agentId, epoch: r.epoch }));
       assert.deepEqual(verified.flat().map(key), orders.slot.filter((b) => batches.indexOf(b) % 3 === 0).map(key));
-      const one = await walk((cursor) => s.listBatchesPage({ sort: 'epoch', agent: AGENTS[2], limit: 4, cursor }), (r) => ({ slot: r.slot, agent: r.agentId, epoch: r.epoch }));
+      const one = await walk<BatchRow, BatchCursor>((cursor) => s.listBatchesPage({ sort: 'epoch', agent: AGENTS[2], limit: 4, cursor }), (r) => ({ slot: r.slot, agent: r.agentId, epoch: r.epoch }));
       assert.deepEqual(one.flat().map((b) => b.epoch), [15n, 14n, 13n, 12n, 11n, 10n]);
     });
 
@@ -77,7 +82,7 @@ function suite(name: string, open: () => Promise<Store>) {
       for (const sort of ['opened_slot', 'epoch'] as const) {
         const k = (c: { slot: bigint; epoch: bigint }) => (sort === 'epoch' ? c.epoch : c.slot);
         for (const order of ['asc', 'desc'] as const) {
-          const pages = await walk((cursor) => s.listChallengesPage({ sort, order, limit: 4, cursor }), (r) => ({ key: sort === 'epoch' ? r.epoch : r.openedSlot, address: r.address }));
+          const pages = await walk<ChallengeRow, ChallengePageFilter['cursor']>((cursor) => s.listChallengesPage({ sort, order, limit: 4, cursor }), (r) => ({ key: sort === 'epoch' ? r.epoch : r.openedSlot, address: r.address }));
           const want = [...challenges].sort((x, y) => cmpBig(k(x), k(y)) || cmpText(x.address, y.address));
           if (order === 'desc') want.reverse();
           assert.equal(pages.length, 4, `${sort} ${order}: 14 rows in pages of 4`);
