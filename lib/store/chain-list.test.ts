@@ -39,10 +39,11 @@ type ChallengeRow = Awaited<ReturnType<Store['listChallengesPage']>>['rows'][num
 function suite(name: string, open: () => Promise<Store>) {
   describe(name, () => {
     let s: Store;
-    // 4 agents × 6 epochs = 24 batches; slots repeat (three batches per slot) so the tie-breaks matter.
-    const batches = AGENTS.flatMap((agentId, a) => [0, 1, 2, 3, 4, 5].map((e) => ({ agentId, epoch: BigInt(10 + e), slot: BigInt(100 + Math.floor((a * 6 + e) / 3)) })));
+    // 4 agents × 6 epochs = 24 batches; slots repeat (three batches per slot) so the tie-breaks
+    // matter, and epochs and slots cross a power of ten, where text order and number order differ.
+    const batches = AGENTS.flatMap((agentId, a) => [0, 1, 2, 3, 4, 5].map((e) => ({ agentId, epoch: BigInt(7 + e), slot: BigInt(97 + Math.floor((a * 6 + e) / 3)) })));
     // 14 challenges; opened slots repeat, addresses differ in case (byte order is not a locale's).
-    const challenges = Array.from({ length: 14 }, (_, i) => ({ address: `${i % 2 ? 'a' : 'B'}Chal${String.fromCharCode(65 + i)}${i}`, agentId: AGENTS[i % 4], epoch: BigInt(10 + (i % 3)), slot: BigInt(200 + Math.floor(i / 4)) }));
+    const challenges = Array.from({ length: 14 }, (_, i) => ({ address: `${i % 2 ? 'a' : 'B'}Chal${String.fromCharCode(65 + i)}${i}`, agentId: AGENTS[i % 4], epoch: BigInt(9 + (i % 3)), slot: BigInt(98 + Math.floor(i / 4)) }));
     before(async () => {
       s = await open();
       for (const [i, b] of batches.entries()) await s.upsertBatch({ ...b, batchHash: bytes32(i, 1), root: bytes32(i, 2), signature: `sig${i}` });
@@ -75,7 +76,7 @@ function suite(name: string, open: () => Promise<Store>) {
       const verified = await walk<BatchRow, BatchCursor>((cursor) => s.listBatchesPage({ sort: 'slot', status: 'verified', limit: 3, cursor }), (r) => ({ slot: r.slot, agent: r.agentId, epoch: r.epoch }));
       assert.deepEqual(verified.flat().map(key), orders.slot.filter((b) => batches.indexOf(b) % 3 === 0).map(key));
       const one = await walk<BatchRow, BatchCursor>((cursor) => s.listBatchesPage({ sort: 'epoch', agent: AGENTS[2], limit: 4, cursor }), (r) => ({ slot: r.slot, agent: r.agentId, epoch: r.epoch }));
-      assert.deepEqual(one.flat().map((b) => b.epoch), [15n, 14n, 13n, 12n, 11n, 10n]);
+      assert.deepEqual(one.flat().map((b) => b.epoch), [12n, 11n, 10n, 9n, 8n, 7n]);
     });
 
     test('challenges by opened slot and by epoch, both orders: every row once, ties broken by address bytes', async () => {

@@ -35,7 +35,9 @@ export async function listBatchesPage(q: Queryable, f: BatchPageFilter): Promise
   // (agent, epoch) is the primary key, so each order below is total.
   if (c && f.sort === 'epoch') where.push(`(epoch, agent_id) < (${arg(c.epoch.toString())}::int8, ${arg(c.agent)})`);
   if (c && f.sort === 'slot') where.push(`(slot, agent_id, epoch) < (${arg(c.slot.toString())}::int8, ${arg(c.agent)}, ${arg(c.epoch.toString())}::int8)`);
-  const order = f.sort === 'epoch' ? 'epoch DESC, agent_id DESC' : 'slot DESC, agent_id DESC, epoch DESC';
+  // Qualified: a bare `epoch` or `slot` in ORDER BY would name the ::text output columns and sort
+  // as text (220 before 76), out of step with the numeric cursor comparison.
+  const order = f.sort === 'epoch' ? 'batch.epoch DESC, batch.agent_id DESC' : 'batch.slot DESC, batch.agent_id DESC, batch.epoch DESC';
   const r = await q.query<Row>(`SELECT agent_id, epoch::text AS epoch, batch_hash, root, slot::text AS slot, signature, status::text AS status, log_root, data, updated_at
     FROM batch ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${arg(f.limit + 1)}`, args);
   return {
@@ -65,16 +67,17 @@ export async function listChallengesPage(q: Queryable, f: ChallengePageFilter): 
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => { args.push(v); return `$${args.length}`; };
-  const col = f.sort === 'epoch' ? 'epoch' : 'opened_slot';
+  // Qualified for the same reason as in listBatchesPage: the output column `epoch` is text.
+  const col = f.sort === 'epoch' ? 'challenge.epoch' : 'challenge.opened_slot';
   const dir = f.order === 'desc' ? 'DESC' : 'ASC';
   if (f.agent) where.push(`agent_id = ${arg(f.agent)}`);
   if (f.epoch !== undefined) where.push(`epoch = ${arg(f.epoch.toString())}::int8`);
   if (f.status) where.push(`status = ${arg(f.status)}`);
   // COLLATE "C" here and in ORDER BY: the address tie-break in byte order, the same in PGlite and
   // any Postgres locale, so the cursor comparison and the page order agree.
-  if (f.cursor) where.push(`(${col}, address COLLATE "C") ${f.order === 'desc' ? '<' : '>'} (${arg(f.cursor.key.toString())}::int8, ${arg(f.cursor.address)} COLLATE "C")`);
+  if (f.cursor) where.push(`(${col}, challenge.address COLLATE "C") ${f.order === 'desc' ? '<' : '>'} (${arg(f.cursor.key.toString())}::int8, ${arg(f.cursor.address)} COLLATE "C")`);
   const r = await q.query<Row>(`SELECT address, agent_id, epoch::text AS epoch, challenger, status, slot::text AS slot, opened_slot::text AS opened, data, updated_at
-    FROM challenge ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${col} ${dir}, address COLLATE "C" ${dir} LIMIT ${arg(f.limit + 1)}`, args);
+    FROM challenge ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${col} ${dir}, challenge.address COLLATE "C" ${dir} LIMIT ${arg(f.limit + 1)}`, args);
   const page = r.slice(0, f.limit);
   const t = page.length ? await q.query<Row>(`SELECT challenge, status, slot::text AS slot, signature FROM challenge_transition WHERE challenge = ANY($1::text[]) ORDER BY challenge_transition.slot, challenge_transition.id`, [page.map((x) => x.address)]) : [];
   return {
