@@ -133,6 +133,15 @@ test('lists filter, sort and page: agents by stake, reputation, envelopes; envel
   type Agents = AgentList & { next: string | null; agents: Array<AgentList['agents'][number] & { stake?: { status: string } | null }> };
   const all = (await h.getJson<Agents>('/api/agents')).body;
   conforms('get', '/api/agents', 200, all);
+  // Each sort pages with its own cursor: two pages of one never repeat a row.
+  for (const [path, items] of [['/api/batches?sort=slot', 'batches'], ['/api/challenges?order=desc', 'challenges'], ['/api/conversations?sort=messages', 'conversations']] as const) {
+    const key = (x: { id?: string; address?: string; agent?: string; epoch?: string }) => x.id ?? x.address ?? `${x.agent}/${x.epoch}`;
+    const p1 = (await h.getJson<Record<string, unknown[]> & { next: string | null }>(`${path}&limit=1`)).body;
+    conforms('get', path.split('?')[0], 200, p1);
+    if (!p1.next) continue; // a single challenge so far: nothing to page
+    const p2 = (await h.getJson<Record<string, unknown[]> & { next: string | null }>(`${path}&limit=1&before=${p1.next}`)).body;
+    assert.notEqual(key(p2[items][0] as never), key(p1[items][0] as never), `${path}: page 2 moves on`);
+  }
   const p1 = (await h.getJson<Agents>('/api/agents?sort=envelopes&limit=2')).body;
   conforms('get', '/api/agents', 200, p1);
   assert.ok(p1.next && p1.agents.length === 2);
@@ -211,6 +220,13 @@ test('bad input answers 4xx naming the problem', async () => {
     ['/api/agents?sort=envelopes&before=2026-01-01T00:00:00.000Z~' + 'ab'.repeat(32), 400, /not a cursor of sort=envelopes/],
     ['/api/agents?minReliability=high', 400, /"minReliability"/],
     ['/api/envelopes?range=1h&to=5', 400, /range/],
+    ['/api/batches?sort=newest', 400, /"sort"/],
+    ['/api/batches?before=nonsense', 400, /"before"/],
+    ['/api/batches?sort=slot&before=epoch.3.' + 'ab'.repeat(32), 400, /"before": not a cursor of sort=slot/],
+    ['/api/challenges?order=up', 400, /"order"/],
+    ['/api/challenges?order=desc&before=opened_slot.asc.5.Abc', 400, /"before": not a cursor of order=desc/],
+    ['/api/conversations?sort=size', 400, /"sort"/],
+    ['/api/conversations?sort=messages&before=123-' + 'ab'.repeat(16), 400, /"before": not a cursor of sort=messages/],
   ];
   for (const [url, status, re] of cases) {
     const r = await h.getJson<{ error: string }>(url);

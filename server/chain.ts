@@ -12,7 +12,7 @@ import { openChain, type OpenChainResult } from './open-chain';
 import { ensureDeployment, type Deployment } from '../lib/chain/node/deployment';
 import { ChainSignerRegistry } from '../lib/chain/node/registry';
 import { startChainIndexer, type ChainIndexer, type IndexerBus } from '../lib/indexer/index';
-import { listBatchesJson, listChallengesJson, parseAgentParam, reputationJson } from '../lib/indexer/queries';
+import { batchesPageJson, challengesPageJson, listBatchesJson, listChallengesJson, parseAgentParam, reputationJson } from '../lib/indexer/queries';
 import type { ServerConfig } from './config';
 import type { Store } from '../lib/store';
 import type { ChainReads } from '../app/_lib/runtime';
@@ -81,6 +81,8 @@ export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir
     parseAgent: (s) => parseAgentParam(s),
     listBatches: (q) => listBatchesJson(store, q),
     listChallenges: (q) => listChallengesJson(store, q),
+    batchesPage: (q) => batchesPageJson(store, q),
+    challengesPage: (q) => challengesPageJson(store, q),
     reputation: (agent) => reputationJson(store, agent, { epochSeconds }),
     async agentChain(agent) {
       const hex = Buffer.from(agent).toString('hex');

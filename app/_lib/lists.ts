@@ -5,6 +5,7 @@
  */
 import 'server-only';
 import { fromHex } from '../../lib/protocol/hex';
+import { conversationCursorText } from '../../lib/wire/params';
 import { bytesToHex, TIME_PRESETS, type AgentList, type AgentsQuerySchema, type ConversationList, type ConversationsQuerySchema } from '../../lib/wire';
 import { HttpError } from './http';
 import type { z } from 'zod';
@@ -15,7 +16,7 @@ import { agentView, conversationSummaryView, ONLINE_WINDOW_MS } from './views';
 
 export type ConversationsQuery = z.output<typeof ConversationsQuerySchema>;
 
-/** Conversations matching `p`, newest activity first; `next` continues after the last one. */
+/** Conversations matching `p`, sorted descending by `p.sort`; `next` continues after the last one. */
 export async function loadConversationsPage(o: Services, p: ConversationsQuery, now = Date.now()): Promise<ConversationList> {
   const fromMs = p.range ? now - TIME_PRESETS[p.range] : p.from;
   const page = await o.reads.listConversationsPage({
@@ -24,12 +25,13 @@ export async function loadConversationsPage(o: Services, p: ConversationsQuery, 
     outcome: p.outcome,
     fromMs,
     toMs: p.to,
+    sort: p.sort,
     limit: p.limit,
-    cursor: p.before ? { lastSeenMs: p.before.lastSeenMs, id: fromHex(p.before.idHex) } : undefined,
+    cursor: p.before ? { value: p.before.value, id: fromHex(p.before.idHex) } : undefined,
   });
   return {
     conversations: page.rows.map(conversationSummaryView),
-    next: page.next ? `${page.next.lastSeenMs}-${bytesToHex(page.next.id)}` : null,
+    next: page.next ? conversationCursorText(p.sort, page.next.value, bytesToHex(page.next.id)) : null,
   };
 }
 

@@ -38,13 +38,13 @@ export function mcpReads(o: Services): McpReads {
       let before;
       if (f.cursor !== undefined) {
         const c = ConversationCursorSchema.safeParse(f.cursor);
-        if (!c.success) throw new ToolInputError('cursor: must be the `next` of a previous page');
+        if (!c.success || c.data.sort !== 'last_seen') throw new ToolInputError('cursor: must be the `next` of a previous page');
         before = c.data;
       }
       if (f.range && (f.fromMs !== undefined || f.toMs !== undefined)) throw new ToolInputError('range: give either range or from_ms/to_ms, not both');
       return loadConversationsPage(o, {
         agent: f.agent === undefined ? undefined : bytesToHex(agentOf(f.agent)),
-        state: f.state as never, outcome: f.outcome as never, range: f.range, from: f.fromMs, to: f.toMs, limit: f.limit, before,
+        state: f.state as never, outcome: f.outcome as never, range: f.range, from: f.fromMs, to: f.toMs, limit: f.limit, before, sort: 'last_seen',
       });
     },
     negotiation: (id) => loadConversation(o, conversationOf(id)),

@@ -3,7 +3,8 @@
  * reads. The running instances reach routes through the services registry (./services).
  * Type-only imports: nothing from lib/store is bundled.
  */
-import type { AgentChainView, BatchCheck, BatchJson, ChainHealth, ChainOverviewView, ChallengeJson, ReputationJson } from '../../lib/wire';
+import type { AgentChainView, BatchCheck, BatchJson, BatchList, ChainHealth, ChainOverviewView, ChallengeJson, ChallengeList, ReputationJson } from '../../lib/wire';
+import type { BatchesQuery, ChallengesQuery } from '../../lib/indexer/queries';
 import type {
   AgentRow,
   ConversationDetail,
@@ -35,7 +36,7 @@ export interface ReadStore {
   recentOnChainNegotiations(p?: { status?: string; limit?: number }): Promise<HaggleNegotiationRow[]>;
   search(t: SearchTerms): Promise<SearchRows>;
   listAgentsPage(f: AgentFilter): Promise<{ rows: AgentListRow[]; more: boolean }>;
-  listConversationsPage(f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { lastSeenMs: number; id: Uint8Array } | null }>;
+  listConversationsPage(f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { value: number; id: Uint8Array } | null }>;
 }
 
 /**
@@ -48,6 +49,9 @@ export interface ChainReads {
   parseAgent(s: string): Uint8Array | null;
   listBatches(q: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck; limit?: number }): Promise<BatchJson[]>;
   listChallenges(q: { agent?: Uint8Array; status?: string }): Promise<ChallengeJson[]>;
+  /** One page of batches / challenges, filtered and sorted, with the cursor of the next. */
+  batchesPage(q: BatchesQuery): Promise<BatchList>;
+  challengesPage(q: ChallengesQuery): Promise<ChallengeList>;
   reputation(agent: Uint8Array): Promise<ReputationJson>;
   agentChain(agent: Uint8Array): Promise<AgentChainView>;
   overview(): Promise<ChainOverviewView>;

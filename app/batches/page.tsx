@@ -1,13 +1,14 @@
 /**
  * /batches: BehaviorBatches and the challenges against them, filtered by agent (hex or base58),
- * epoch and status. The filter is the query string, checked by the schemas of GET /api/batches
- * and /api/challenges (`cstatus` carries the challenges' status), so a view is a link to share.
+ * epoch and status, sorted, each list paged with its own keyset cursor. The filter is the query
+ * string, checked by the schemas of GET /api/batches and /api/challenges (the challenge list's own
+ * parameters carry a `c` prefix: cstatus, csort, corder, climit, cbefore), so a view is a link to share.
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { BatchesQuerySchema, ChallengesQuerySchema } from '../../lib/wire/params';
+import { BATCH_SORTS, BATCH_STATUSES, BatchesQuerySchema, CHALLENGE_SORTS, CHALLENGE_STATUSES, ChallengesQuerySchema } from '../../lib/wire/params';
 import { NotRunning } from '../_lib/not-running';
-import { flatParams, type SearchParams } from '../_lib/query-string';
+import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
 import { agentBytes } from '../_lib/search';
 import { getServices } from '../_lib/services';
 import { shortHex } from '../../components/format';
@@ -15,30 +16,36 @@ import { shortHex } from '../../components/format';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Batches' };
 
-const BATCH_STATUS = ['unverified', 'verified', 'mismatch'] as const;
-const CHALLENGE_STATUS = ['pending', 'upheld', 'rejected', 'void', 'expired'] as const;
+/** The challenge list's parameters on this page and their names in GET /api/challenges. */
+const C_PARAMS = { cstatus: 'status', csort: 'sort', corder: 'order', climit: 'limit', cbefore: 'before' } as const;
 
 export default async function BatchesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const o = getServices();
   if (!o) return <NotRunning />;
   if (!o.chain) return <p className="notice">This observatory runs without a chain (CHAIN=off).</p>;
-  const { cstatus, ...raw } = flatParams(await searchParams);
-  const b = BatchesQuerySchema.strict().safeParse(raw);
-  const c = ChallengesQuerySchema.safeParse({ agent: raw.agent, status: cstatus });
+  const all = flatParams(await searchParams);
+  const raw: Record<string, string> = {};
+  const craw: Record<string, string> = {};
+  for (const [k, v] of Object.entries(all)) {
+    if (k in C_PARAMS) craw[C_PARAMS[k as keyof typeof C_PARAMS]] = v;
+    else raw[k] = v;
+  }
+  const b = BatchesQuerySchema.strict().safeParse({ limit: '200', ...raw });
+  const c = ChallengesQuerySchema.strict().safeParse({ agent: raw.agent, epoch: raw.epoch, ...craw });
   const agent = b.success && b.data.agent !== undefined ? agentBytes(b.data.agent) : undefined;
+  const cname = (path: PropertyKey[]) => Object.entries(C_PARAMS).find(([, api]) => api === path[0])?.[0] ?? String(path[0]);
   const errors = [
     ...(b.success ? [] : b.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`)),
-    ...(c.success ? [] : c.error.issues.map((i) => `cstatus: ${i.message}`)),
+    ...(c.success ? [] : c.error.issues.filter((i) => i.path[0] !== 'agent' && i.path[0] !== 'epoch').map((i) => `${cname(i.path)}: ${i.message}`)),
     ...(agent === null ? ['agent: must be 64 hex characters or a base58 address'] : []),
   ];
   const ok = errors.length === 0 && b.success && c.success;
-  const [batches, challenges] = ok
-    ? await Promise.all([
-      o.chain.listBatches({ agent: agent ?? undefined, epoch: b.data.epoch === undefined ? undefined : BigInt(b.data.epoch), status: b.data.status, limit: b.data.limit ?? 200 }),
-      o.chain.listChallenges({ agent: agent ?? undefined, status: c.data.status }),
-    ])
-    : [[], []];
-  const shownChallenges = ok && b.data.epoch !== undefined ? challenges.filter((x) => x.epoch === b.data.epoch) : challenges;
+  const [bp, cp] = ok
+    ? await Promise.all([o.chain.batchesPage({ ...b.data, agent: agent ?? undefined }), o.chain.challengesPage({ ...c.data, agent: agent ?? undefined })])
+    : [{ batches: [], next: null }, { challenges: [], next: null }];
+  const { batches } = bp;
+  const shownChallenges = cp.challenges;
+  const keep = (extra: Record<string, string | undefined>) => withParams('/batches', all, extra);
   return (
     <>
       <header className="page-head">
@@ -51,9 +58,13 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
         <form className="filters" method="get" action="/batches" data-testid="batch-filters">
           <label>Agent <input name="agent" defaultValue={raw.agent ?? ''} placeholder="hex or base58" size={24} className="mono" /></label>
           <label>Epoch <input name="epoch" defaultValue={raw.epoch ?? ''} size={10} /></label>
-          <label>Batch status <select name="status" defaultValue={raw.status ?? ''}><option value="">any</option>{BATCH_STATUS.map((s) => <option key={s}>{s}</option>)}</select></label>
-          <label>Challenge status <select name="cstatus" defaultValue={cstatus ?? ''}><option value="">any</option>{CHALLENGE_STATUS.map((s) => <option key={s}>{s}</option>)}</select></label>
-          <label>Batches shown <input name="limit" defaultValue={raw.limit ?? ''} placeholder="200" size={5} /></label>
+          <label>Batch status <select name="status" defaultValue={raw.status ?? ''}><option value="">any</option>{BATCH_STATUSES.map((s) => <option key={s}>{s}</option>)}</select></label>
+          <label>Batches by <select name="sort" defaultValue={raw.sort ?? 'epoch'}>{BATCH_SORTS.map((s) => <option key={s} value={s}>{s} (newest)</option>)}</select></label>
+          <label>Batches per page <input name="limit" defaultValue={raw.limit ?? ''} placeholder="200" size={5} /></label>
+          <label>Challenge status <select name="cstatus" defaultValue={all.cstatus ?? ''}><option value="">any</option>{CHALLENGE_STATUSES.map((s) => <option key={s}>{s}</option>)}</select></label>
+          <label>Challenges by <select name="csort" defaultValue={all.csort ?? 'opened_slot'}>{CHALLENGE_SORTS.map((s) => <option key={s} value={s}>{s.replace('_', ' ')}</option>)}</select></label>
+          <label>Order <select name="corder" defaultValue={all.corder ?? 'asc'}><option value="asc">oldest first</option><option value="desc">newest first</option></select></label>
+          <label>Challenges per page <input name="climit" defaultValue={all.climit ?? ''} placeholder="500" size={5} /></label>
           <button type="submit">Apply</button>
           <Link href="/batches" className="small">reset</Link>
         </form>
@@ -61,7 +72,7 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
       {errors.length > 0 && <p className="notice" role="alert">Bad filter: {errors.join('; ')}</p>}
       <div className="grid-2">
         <section className="card">
-          <h2>Batches ({batches.length})</h2>
+          <h2>Batches ({batches.length}{bp.next ? '+' : ''}{raw.before ? ', continued' : ''})</h2>
           <div className="table-wrap">
             <table className="list" data-testid="batches-table">
               <thead><tr><th>Agent</th><th className="num">Epoch</th><th>Status</th><th>Log root</th></tr></thead>
@@ -77,9 +88,13 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
               </tbody>
             </table>
           </div>
+          <p className="small" style={{ marginTop: 12 }}>
+            {raw.before && <Link href={keep({ before: undefined })} style={{ marginRight: 12 }}>← newest</Link>}
+            {bp.next && <Link href={keep({ before: bp.next })} data-testid="batches-next">Older batches →</Link>}
+          </p>
         </section>
         <section className="card">
-          <h2>Challenges ({shownChallenges.length})</h2>
+          <h2>Challenges ({shownChallenges.length}{cp.next ? '+' : ''}{all.cbefore ? ', continued' : ''})</h2>
           <div className="table-wrap">
             <table className="list" data-testid="challenges-table">
               <thead><tr><th>Challenge</th><th>Agent</th><th className="num">Epoch</th><th>Status</th></tr></thead>
@@ -95,6 +110,10 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
               </tbody>
             </table>
           </div>
+          <p className="small" style={{ marginTop: 12 }}>
+            {all.cbefore && <Link href={keep({ cbefore: undefined })} style={{ marginRight: 12 }}>← first page</Link>}
+            {cp.next && <Link href={keep({ cbefore: cp.next })} data-testid="challenges-next">More challenges →</Link>}
+          </p>
         </section>
       </div>
     </>

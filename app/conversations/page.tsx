@@ -1,12 +1,12 @@
 /**
- * /conversations: every conversation, newest activity first, filtered by participant, stage,
- * outcome and time window (presets 1h / 24h / 7d or a custom from/to), paged with the keyset
- * cursor. The filter is the URL's query string (the same parameters as GET /api/conversations,
+ * /conversations: every conversation, filtered by participant, stage, outcome and time window
+ * (presets 1h / 24h / 7d or a custom from/to), sorted by last activity, first seen or message
+ * count, paged with the keyset cursor of that sort. The filter is the URL's query string (the same parameters as GET /api/conversations,
  * checked by the same schema), so a filtered view is a link to share.
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { CONVERSATION_OUTCOMES, CONVERSATION_STATES, ConversationsQuerySchema } from '../../lib/wire/params';
+import { CONVERSATION_OUTCOMES, CONVERSATION_SORTS, CONVERSATION_STATES, ConversationsQuerySchema } from '../../lib/wire/params';
 import { ConversationList } from '../../components/ConversationList';
 import { NotRunning } from '../_lib/not-running';
 import { loadConversationsPage } from '../_lib/lists';
@@ -17,6 +17,7 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Conversations' };
 
 
+const SORT_LABEL: Record<(typeof CONVERSATION_SORTS)[number], string> = { last_seen: 'last activity', first_seen: 'first seen', messages: 'messages' };
 const toLocal = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(0, 16));
 
 export default async function ConversationsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -35,7 +36,7 @@ export default async function ConversationsPage({ searchParams }: { searchParams
       <header className="page-head">
         <div>
           <h1>Conversations</h1>
-          <p className="muted">Newest activity first. The filter is in the URL: copy it to share this view.</p>
+          <p className="muted">By {SORT_LABEL[q?.sort ?? 'last_seen']}, highest first{q?.before ? ' (continued)' : ''}. The filter is in the URL: copy it to share this view.</p>
         </div>
       </header>
       <section className="card" style={{ marginBottom: 16 }}>
@@ -46,6 +47,7 @@ export default async function ConversationsPage({ searchParams }: { searchParams
           <label>Window <select name="range" defaultValue={raw.range ?? ''}><option value="">all time / custom</option><option value="1h">last hour</option><option value="24h">last 24 h</option><option value="7d">last 7 days</option></select></label>
           <label>From (UTC) <input type="datetime-local" name="from" defaultValue={toLocal(q?.from)} /></label>
           <label>To (UTC) <input type="datetime-local" name="to" defaultValue={toLocal(q?.to)} /></label>
+          <label>Sort by <select name="sort" defaultValue={raw.sort ?? 'last_seen'}>{CONVERSATION_SORTS.map((s) => <option key={s} value={s}>{SORT_LABEL[s]}</option>)}</select></label>
           <label>Per page <input name="limit" defaultValue={raw.limit ?? '50'} size={4} /></label>
           <button type="submit">Apply</button>
           <Link href="/conversations" className="small">reset</Link>
@@ -60,7 +62,8 @@ export default async function ConversationsPage({ searchParams }: { searchParams
         {error ? <p className="notice" role="alert">Bad filter: {error}</p> : <ConversationList conversations={page!.conversations} />}
         {page?.next && (
           <p style={{ marginTop: 12 }}>
-            <Link href={keep({ before: page.next })} data-testid="next-page">Older →</Link>
+            {raw.before && <Link href={keep({ before: undefined })} style={{ marginRight: 12 }}>← first page</Link>}
+            <Link href={keep({ before: page.next })} data-testid="next-page">Next page →</Link>
           </p>
         )}
       </section>

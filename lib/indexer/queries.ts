@@ -9,7 +9,10 @@ import { buildBatchFromLog } from '../protocol/batch-build';
 import { fromHex } from '../protocol/hex';
 import { foldBatches, type ReputationState } from '../protocol/reputation';
 import { bytesToHex } from '../wire/codec';
-import type { BatchJson, ChallengeJson, ReputationJson } from '../wire/chain-views';
+import type { BatchJson, BatchList, ChallengeJson, ChallengeList, ReputationJson } from '../wire/chain-views';
+import { batchCursorText, challengeCursorText, type BatchesQuerySchema, type ChallengesQuerySchema } from '../wire/params';
+import type { BatchPageFilter, ChallengePageFilter } from '../store/chain-list';
+import type { z } from 'zod';
 import type { ReputationView } from '../wire/views';
 import type { BatchCheck, IndexerStore } from './types';
 import { uploadedEpochLog } from './verify';
@@ -42,10 +45,45 @@ export function parseEpochParam(s: unknown): bigint | null {
 export async function listBatchesJson(store: Pick<IndexerStore, 'listBatches'>, p: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck; limit?: number } = {}): Promise<BatchJson[]> {
   const rows = await store.listBatches({ agent: p.agent, epoch: p.epoch, status: p.status });
   const limit = Math.max(1, Math.min(p.limit ?? 500, 5000));
-  return rows.slice(-limit).reverse().map((r) => ({
-    ...agentJson(r.agentId), epoch: r.epoch.toString(), batchHash: bytesToHex(r.batchHash), logMerkleRoot: bytesToHex(r.root),
-    slot: r.slot.toString(), signature: r.signature ?? null, status: r.status, uploadedLogRoot: r.logRoot ? bytesToHex(r.logRoot) : null, data: r.data ?? null,
-  }));
+  return rows.slice(-limit).reverse().map(batchJson);
+}
+
+type BatchRowIn = Awaited<ReturnType<IndexerStore['listBatches']>>[number];
+const batchJson = (r: BatchRowIn): BatchJson => ({
+  ...agentJson(r.agentId), epoch: r.epoch.toString(), batchHash: bytesToHex(r.batchHash), logMerkleRoot: bytesToHex(r.root),
+  slot: r.slot.toString(), signature: r.signature ?? null, status: r.status, uploadedLogRoot: r.logRoot ? bytesToHex(r.logRoot) : null, data: r.data ?? null,
+});
+
+/** The paged list reads of lib/store (chain-list.ts). */
+export interface ChainListStore {
+  listBatchesPage(f: BatchPageFilter): Promise<{ rows: BatchRowIn[]; more: boolean }>;
+  listChallengesPage(f: ChallengePageFilter): Promise<{ rows: Awaited<ReturnType<ChallengeStore['listChallenges']>>; more: boolean }>;
+}
+
+export type BatchesQuery = Omit<z.output<typeof BatchesQuerySchema>, 'agent'> & { agent?: Uint8Array };
+export type ChallengesQuery = Omit<z.output<typeof ChallengesQuerySchema>, 'agent'> & { agent?: Uint8Array };
+
+/** GET /api/batches: one page, newest first by `q.sort`; `next` continues after its last row. */
+export async function batchesPageJson(store: ChainListStore, q: BatchesQuery): Promise<BatchList> {
+  const c = q.before;
+  const page = await store.listBatchesPage({
+    agent: q.agent, epoch: q.epoch === undefined ? undefined : BigInt(q.epoch), status: q.status, sort: q.sort, limit: q.limit ?? 500,
+    cursor: c ? { slot: c.slot, agent: fromHex(c.agentHex), epoch: c.epoch } : undefined,
+  });
+  const batches = page.rows.map(batchJson);
+  const last = batches[batches.length - 1];
+  return { batches, next: page.more && last ? batchCursorText(q.sort, last) : null };
+}
+
+/** GET /api/challenges: one page by `q.sort` and `q.order`; `next` continues after its last row. */
+export async function challengesPageJson(store: ChainListStore, q: ChallengesQuery): Promise<ChallengeList> {
+  const page = await store.listChallengesPage({
+    agent: q.agent, epoch: q.epoch === undefined ? undefined : BigInt(q.epoch), status: q.status, sort: q.sort, order: q.order, limit: q.limit,
+    cursor: q.before ? { key: q.before.key, address: q.before.address } : undefined,
+  });
+  const challenges = page.rows.map(challengeJson);
+  const last = challenges[challenges.length - 1];
+  return { challenges, next: page.more && last ? challengeCursorText(q.sort, q.order, last) : null };
 }
 
 /** The store's challenge listing (lib/store/chain.ts listChallenges). */
@@ -58,13 +96,14 @@ export interface ChallengeStore {
 
 /** GET /api/challenges?agent=&status=: challenges with their transitions. */
 export async function listChallengesJson(store: ChallengeStore, p: { agent?: Uint8Array; status?: string } = {}): Promise<ChallengeJson[]> {
-  const rows = await store.listChallenges(p);
-  return rows.map((c) => ({
-    address: c.address, ...agentJson(c.agentId), epoch: c.epoch.toString(), challenger: new PublicKey(c.challenger).toBase58(),
-    status: c.status, slot: c.slot.toString(), openedSlot: c.openedSlot.toString(), data: c.data ?? null,
-    transitions: c.transitions.map((t) => ({ status: t.status, slot: t.slot.toString(), signature: t.signature })),
-  }));
+  return (await store.listChallenges(p)).map(challengeJson);
 }
+
+const challengeJson = (c: Awaited<ReturnType<ChallengeStore['listChallenges']>>[number]): ChallengeJson => ({
+  address: c.address, ...agentJson(c.agentId), epoch: c.epoch.toString(), challenger: new PublicKey(c.challenger).toBase58(),
+  status: c.status, slot: c.slot.toString(), openedSlot: c.openedSlot.toString(), data: c.data ?? null,
+  transitions: c.transitions.map((t) => ({ status: t.status, slot: t.slot.toString(), signature: t.signature })),
+});
 
 const REP_FIELDS = ['reliabilityScore', 'cooperationIndex', 'notaryAccuracy', 'totalTasks', 'totalNotarized', 'totalDisputes'] as const;
 const repJson = (s: ReputationState): ReputationView => Object.fromEntries(REP_FIELDS.map((k) => [k, s[k].toString()])) as ReputationView;

@@ -116,7 +116,16 @@ function toChallenge(r: Row): SearchRows['challenges'][number] {
   return { address: r.address as string, agent: u8(r.agent_id), epoch: BigInt(String(r.epoch)), status: r.status as string };
 }
 
-/** Filters of {@link listConversationsPage}; `cursor` is the `next` of the previous page. */
+export type ConversationSort = 'last_seen' | 'first_seen' | 'messages';
+
+/** The SQL of each sort key; a time key travels in the cursor as unix ms, messages as the count. */
+const CONV_KEYS: Record<ConversationSort, { col: string; param: (v: number) => unknown; cast: string; of: (r: ConversationRow) => number }> = {
+  last_seen: { col: 'last_seen', param: (v) => new Date(v).toISOString(), cast: 'timestamptz', of: (r) => r.lastSeen.getTime() },
+  first_seen: { col: 'first_seen', param: (v) => new Date(v).toISOString(), cast: 'timestamptz', of: (r) => r.firstSeen.getTime() },
+  messages: { col: 'message_count', param: (v) => v, cast: 'int4', of: (r) => r.messageCount },
+};
+
+/** Filters of {@link listConversationsPage}; `cursor` is the `next` of the previous page (same sort). */
 export interface ConversationFilter {
   agent?: Uint8Array;
   /** Stage name (discovery, negotiating, accepted, …; lib/store/derive.ts). */
@@ -126,15 +135,19 @@ export interface ConversationFilter {
   /** last_seen window, unix ms, inclusive. */
   fromMs?: number;
   toMs?: number;
+  /** Descending; default last_seen. */
+  sort?: ConversationSort;
   limit: number;
-  cursor?: { lastSeenMs: number; id: Uint8Array };
+  /** The sort key (unix ms or message count) and id of the last row of the previous page. */
+  cursor?: { value: number; id: Uint8Array };
 }
 
 /**
- * Conversations newest activity first, filtered; keyset-paged on (last_seen, id) so a page
- * boundary never repeats or skips a row while new conversations arrive.
+ * Conversations filtered, sorted descending; keyset-paged on (sort key, id), id being the
+ * primary key, so a page boundary never repeats or skips a row while new conversations arrive.
  */
-export async function listConversationsPage(q: Queryable, f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { lastSeenMs: number; id: Uint8Array } | null }> {
+export async function listConversationsPage(q: Queryable, f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { value: number; id: Uint8Array } | null }> {
+  const key = CONV_KEYS[f.sort ?? 'last_seen'];
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => { args.push(v); return `$${args.length}`; };
@@ -144,14 +157,14 @@ export async function listConversationsPage(q: Queryable, f: ConversationFilter)
   else if (f.outcome) where.push(`outcome = ${arg(f.outcome)}`);
   if (f.fromMs !== undefined) where.push(`last_seen >= ${arg(new Date(f.fromMs).toISOString())}::timestamptz`);
   if (f.toMs !== undefined) where.push(`last_seen <= ${arg(new Date(f.toMs).toISOString())}::timestamptz`);
-  if (f.cursor) where.push(`(last_seen, id) < (${arg(new Date(f.cursor.lastSeenMs).toISOString())}::timestamptz, ${arg(f.cursor.id)})`);
+  if (f.cursor) where.push(`(${key.col}, id) < (${arg(key.param(f.cursor.value))}::${key.cast}, ${arg(f.cursor.id)})`);
   const rows = await q.query<Row>(
-    `SELECT * FROM conversation ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY last_seen DESC, id DESC LIMIT ${arg(f.limit + 1)}`, args);
+    `SELECT * FROM conversation ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${key.col} DESC, id DESC LIMIT ${arg(f.limit + 1)}`, args);
   const list = rows.slice(0, f.limit).map((r): ConversationRow => ({
     id: u8(r.id), participants: (r.participants as unknown[]).map(u8), firstSeen: new Date(r.first_seen as Date),
     lastSeen: new Date(r.last_seen as Date), state: r.state as string, messageCount: Number(r.message_count),
     lastType: Number(r.last_type), outcome: (r.outcome as string | null) ?? null,
   }));
   const last = list[list.length - 1];
-  return { rows: list, next: rows.length > f.limit && last ? { lastSeenMs: last.lastSeen.getTime(), id: last.id } : null };
+  return { rows: list, next: rows.length > f.limit && last ? { value: key.of(last), id: last.id } : null };
 }

@@ -24,6 +24,7 @@ import { applyMigrations, PRISMA_DIR } from './migrate';
 import * as q from './queries';
 import * as find from './search';
 import { listAgentsPage, type AgentFilter } from './agent-list';
+import { listBatchesPage, listChallengesPage, type BatchPageFilter, type ChallengePageFilter } from './chain-list';
 import type { DropRecord, IngestItem, IngestResult, ReputationRow, StoreHealth } from './types';
 import type { PrismaClient } from './generated/client';
 
@@ -197,6 +198,9 @@ export async function openStore(params: OpenStoreParams = {}) {
     listLeases: () => live(() => chain.listLeases(db)),
     listBatches: (p?: Parameters<typeof chain.listBatches>[1]) => live(() => chain.listBatches(db, p)),
     listChallenges: (p?: Parameters<typeof chain.listChallenges>[1]) => live(() => chain.listChallenges(db, p)),
+    /** Filtered, sorted, keyset-paged batches and challenges for the lists (chain-list.ts). */
+    listBatchesPage: (f: BatchPageFilter) => live(() => listBatchesPage(db, f)),
+    listChallengesPage: (f: ChallengePageFilter) => live(() => listChallengesPage(db, f)),
     listChainEvents: (p?: Parameters<typeof chain.listChainEvents>[1]) => live(() => chain.listChainEvents(db, p)),
     /** Stores an agent's uploaded epoch log (ordered envelope ids); see epoch-log.ts for the replace rule. */
     saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[]) => live(() => saveEpochLog(db, agent, epoch, ids)),

@@ -78,9 +78,17 @@ export const ChainOverviewViewSchema = z.object({
 });
 export type ChainOverviewView = z.infer<typeof ChainOverviewViewSchema>;
 
-/** GET /api/batches. */
-export const BatchListSchema = z.object({ batches: z.array(BatchJsonSchema) });
+/** GET /api/batches; `next` was added later, so clients that only read `batches` keep working. */
+export const BatchListSchema = z.object({
+  batches: z.array(BatchJsonSchema),
+  /** Pass as `before` (with the same sort) for the next page; null at the end. */
+  next: z.string().nullable(),
+});
 export type BatchList = z.infer<typeof BatchListSchema>;
 /** GET /api/challenges. */
-export const ChallengeListSchema = z.object({ challenges: z.array(ChallengeJsonSchema) });
+export const ChallengeListSchema = z.object({
+  challenges: z.array(ChallengeJsonSchema),
+  /** Pass as `before` (with the same sort and order) for the next page; null at the end. */
+  next: z.string().nullable(),
+});
 export type ChallengeList = z.infer<typeof ChallengeListSchema>;

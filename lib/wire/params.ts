@@ -61,17 +61,36 @@ export const EnvelopesQuerySchema = z.object({
 });
 
 
-/** `<lastSeenMs>-<32 hex id>`: the keyset cursor of the conversation list. */
+export const CONVERSATION_SORTS = ['last_seen', 'first_seen', 'messages'] as const;
+type ConversationSort = (typeof CONVERSATION_SORTS)[number];
+
+/**
+ * The keyset cursor of the conversation list: `<lastSeenMs>-<32 hex id>` for the default sort
+ * (the form older clients hold), `<sort>.<key>.<32 hex id>` for every sort; the key is unix ms
+ * or the message count.
+ */
 export const ConversationCursorSchema = z
   .string()
   .trim()
-  .regex(/^\d{1,15}-[0-9a-f]{32}$/, 'must be the `next` cursor of a previous page')
-  .transform((s) => ({ lastSeenMs: Number(s.split('-')[0]), idHex: s.split('-')[1] }));
+  .regex(/^(?:\d{1,15}-|(?:last_seen|first_seen|messages)\.\d{1,15}\.)[0-9a-f]{32}$/, 'must be the `next` cursor of a previous page')
+  .transform((s) => {
+    const parts = s.includes('.') ? s.split('.') : ['last_seen', ...s.split('-')];
+    return { sort: parts[0] as ConversationSort, value: Number(parts[1]), idHex: parts[2] };
+  });
+
+/** The `next` of a conversation page: the legacy form for the default sort, which older clients parse. */
+export const conversationCursorText = (sort: ConversationSort, value: number, idHex: string) =>
+  (sort === 'last_seen' ? `${value}-${idHex}` : `${sort}.${value}.${idHex}`);
+
+/** A cursor names the sort it was made for; handed to another sort it would page from a wrong place. */
+function sameSort(o: { before?: { sort: string }; sort: string }, ctx: z.RefinementCtx): void {
+  if (o.before && o.before.sort !== o.sort) ctx.addIssue({ code: 'custom', path: ['before'], message: `not a cursor of sort=${o.sort} (it is one of sort=${o.before.sort}); start again without before` });
+}
 
 export const CONVERSATION_STATES = ['discovery', 'negotiating', 'rejected', 'accepted', 'delivered', 'notarizing', 'verdict', 'completed', 'disputed'] as const;
 export const CONVERSATION_OUTCOMES = ['agreed', 'rejected', 'disputed', 'open'] as const;
 
-/** GET /api/conversations: newest activity first, filtered, cursor-paged. */
+/** GET /api/conversations: filtered, sorted (descending), cursor-paged. */
 export const ConversationsQuerySchema = z.object({
   agent: qp.hex(32, 'agent id').optional().meta({ description: 'a participant, 64 hex' }),
   state: z.enum(CONVERSATION_STATES).optional(),
@@ -79,9 +98,10 @@ export const ConversationsQuerySchema = z.object({
   range: TimePresetSchema.optional().meta({ description: 'last activity within the last hour, day or week' }),
   from: msParam.optional().meta({ description: 'last activity at or after (unix ms)' }),
   to: msParam.optional().meta({ description: 'last activity at or before (unix ms)' }),
+  sort: z.enum(CONVERSATION_SORTS).default('last_seen').meta({ description: 'descending: last activity (default), first seen or message count' }),
   limit: qp.int(1, 500).default(50).meta({ description: '1..500, default 50' }),
-  before: ConversationCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page' }),
-});
+  before: ConversationCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page (same sort)' }),
+}).superRefine(sameSort);
 
 export const AGENT_SORTS = ['last_seen', 'first_seen', 'envelopes', 'reliability'] as const;
 export const STAKE_FILTERS = ['none', 'locked', 'unlocking', 'claimed', 'slashed'] as const;
@@ -99,18 +119,60 @@ export const AgentsQuerySchema = z.object({
     .meta({ description: 'the `next` cursor of the previous page (same sort)' }),
 });
 
-/** GET /api/batches. */
+export const BATCH_SORTS = ['epoch', 'slot'] as const;
+export const BATCH_STATUSES = ['unverified', 'verified', 'mismatch'] as const;
+
+/** `epoch.<epoch>.<agent hex>` or `slot.<slot>.<agent hex>.<epoch>`: the last batch of a page. */
+export const BatchCursorSchema = z
+  .string()
+  .trim()
+  .regex(/^(?:epoch\.\d{1,19}\.[0-9a-f]{64}|slot\.\d{1,19}\.[0-9a-f]{64}\.\d{1,19})$/, 'must be the `next` cursor of a previous page')
+  .transform((s) => {
+    const [sort, key, agentHex, epoch] = s.split('.');
+    return sort === 'epoch' ? { sort: 'epoch' as const, slot: 0n, agentHex, epoch: BigInt(key) } : { sort: 'slot' as const, slot: BigInt(key), agentHex, epoch: BigInt(epoch) };
+  });
+
+export const batchCursorText = (sort: (typeof BATCH_SORTS)[number], b: { slot: string; agent: string; epoch: string }) =>
+  (sort === 'epoch' ? `epoch.${b.epoch}.${b.agent}` : `slot.${b.slot}.${b.agent}.${b.epoch}`);
+
+/** GET /api/batches: newest first, filtered, cursor-paged. */
 export const BatchesQuerySchema = z.object({
   agent: agentAny.optional(),
   epoch: u64Param('a non-negative integer (u64)').optional(),
-  status: z.enum(['unverified', 'verified', 'mismatch']).optional(),
+  status: z.enum(BATCH_STATUSES).optional(),
+  sort: z.enum(BATCH_SORTS).default('epoch').meta({ description: 'newest first by epoch (default) or by submission slot' }),
   limit: qp.int(1, 5000).optional().meta({ description: '1..5000, default 500' }),
-});
+  before: BatchCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page (same sort)' }),
+}).superRefine(sameSort);
 
-/** GET /api/challenges. */
+export const CHALLENGE_SORTS = ['opened_slot', 'epoch'] as const;
+export const CHALLENGE_STATUSES = ['pending', 'upheld', 'rejected', 'void', 'expired'] as const;
+
+/** `<sort>.<order>.<key>.<address>`: the last challenge of a page. */
+export const ChallengeCursorSchema = z
+  .string()
+  .trim()
+  .regex(/^(?:opened_slot|epoch)\.(?:asc|desc)\.\d{1,19}\.[1-9A-HJ-NP-Za-km-z]{1,44}$/, 'must be the `next` cursor of a previous page')
+  .transform((s) => {
+    const [sort, order, key, address] = s.split('.');
+    return { sort: sort as (typeof CHALLENGE_SORTS)[number], order: order as 'asc' | 'desc', key: BigInt(key), address };
+  });
+
+export const challengeCursorText = (sort: (typeof CHALLENGE_SORTS)[number], order: 'asc' | 'desc', c: { openedSlot: string; epoch: string; address: string }) =>
+  `${sort}.${order}.${sort === 'epoch' ? c.epoch : c.openedSlot}.${c.address}`;
+
+/** GET /api/challenges: oldest opened first unless `order=desc`, filtered, cursor-paged. */
 export const ChallengesQuerySchema = z.object({
   agent: agentAny.optional(),
-  status: z.enum(['pending', 'upheld', 'rejected', 'void', 'expired']).optional(),
+  epoch: u64Param('a non-negative integer (u64)').optional().meta({ description: 'the challenged batch\'s epoch' }),
+  status: z.enum(CHALLENGE_STATUSES).optional(),
+  sort: z.enum(CHALLENGE_SORTS).default('opened_slot').meta({ description: 'the slot the challenge was opened in (default) or the batch epoch' }),
+  order: z.enum(['asc', 'desc']).default('asc').meta({ description: '`asc` oldest first (default), `desc` newest first' }),
+  limit: qp.int(1, 5000).default(500).meta({ description: '1..5000, default 500' }),
+  before: ChallengeCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page (same sort and order)' }),
+}).superRefine((o, ctx) => {
+  sameSort(o, ctx);
+  if (o.before && o.before.sort === o.sort && o.before.order !== o.order) ctx.addIssue({ code: 'custom', path: ['before'], message: `not a cursor of order=${o.order}; start again without before` });
 });
 
 /** GET /api/search. */

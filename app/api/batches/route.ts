@@ -1,7 +1,8 @@
 /**
- * GET /api/batches?agent=&epoch=&status=&limit= (0x01 spec §9): historical
- * BehaviorBatches per agent and epoch as the chain indexer stored them, newest epoch first, with
- * their verification against the uploaded log (verified / mismatch / unverified).
+ * GET /api/batches?agent=&epoch=&status=&sort=&limit=&before= (0x01 spec §9): historical
+ * BehaviorBatches per agent and epoch as the chain indexer stored them, newest first by epoch or
+ * by submission slot, with their verification against the uploaded log (verified / mismatch /
+ * unverified); `next` is the cursor of the following page.
  */
 import { BatchesQuerySchema as Query } from '../../../lib/wire/params';
 import { agentParam, chainRuntime, handle, json, parseQuery } from '../../_lib/http';
@@ -13,7 +14,6 @@ export async function GET(req: Request): Promise<Response> {
     const p = parseQuery(req.url, Query);
     const chain = chainRuntime();
     const agent = p.agent === undefined ? undefined : agentParam('agent', p.agent, chain.parseAgent);
-    const batches = await chain.listBatches({ agent, epoch: p.epoch === undefined ? undefined : BigInt(p.epoch), status: p.status, limit: p.limit });
-    return json({ batches });
+    return json(await chain.batchesPage({ ...p, agent }));
   });
 }
