@@ -86,10 +86,27 @@ test('real answers of every route validate against their documented schema', asy
   const agents = (await h.getJson<AgentList>('/api/agents')).body.agents;
   const conv = (await h.getJson<ConversationList>('/api/conversations')).body.conversations[0];
   const batch = (await h.getJson<BatchList>('/api/batches?status=verified')).body.batches[0];
-  const fill: Record<string, string> = { '{id}': agents[0].id, '{agent}': batch.agentAddress };
-  const urls: Record<string, string> = { '/api/conversations/{id}': `/api/conversations/${conv.id}`, '/api/search': `/api/search?q=${agents[0].id.slice(0, 6)}` };
+  const envelopeId = (await h.getJson<EnvelopePage>('/api/envelopes?limit=1')).body.envelopes[0].id;
+  const fill: Record<string, string> = { '{id}': agents[0].id, '{agent}': batch.agentAddress, '{epoch}': batch.epoch };
+  const urls: Record<string, string> = {
+    '/api/conversations/{id}': `/api/conversations/${conv.id}`,
+    '/api/conversations/{id}/negotiation': `/api/conversations/${conv.id}/negotiation`,
+    '/api/envelopes/{id}/raw': `/api/envelopes/${envelopeId}/raw`,
+    '/api/envelopes/{id}/inclusion': `/api/envelopes/${envelopeId}/inclusion`,
+    '/api/batches/challengeable': `/api/batches/challengeable?agent=${batch.agentAddress}&epoch=${batch.epoch}`,
+    '/api/search': `/api/search?q=${agents[0].id.slice(0, 6)}`,
+  };
   let checked = 0;
   for (const r of h.routes.filter((x) => x.methods.includes('GET'))) {
+    if (r.path === '/api/conversations/{id}/receipt') {
+      // A CBOR download when the conversation is finished, else a 409 naming what is missing.
+      const res = await fetch(`${h.base}/api/conversations/${conv.id}/receipt`);
+      assert.ok(res.status === 200 || res.status === 409, `receipt answered ${res.status}`);
+      assert.match(res.headers.get('content-type') ?? '', res.status === 200 ? /application\/cbor/ : /json/);
+      await res.arrayBuffer();
+      checked++;
+      continue;
+    }
     const url = urls[r.path] ?? r.path.replace(/\{\w+\}/g, (p) => fill[p]);
     const res = await h.getJson(url);
     if (r.path === '/api/mcp') {

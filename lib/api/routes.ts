@@ -11,6 +11,8 @@ import {
   EnvelopePageSchema, EnvelopesQuerySchema, NegotiationListSchema, NegotiationsQuerySchema, EpochLogUploadViewSchema, GraphViewSchema, HealthReportSchema, NoQuerySchema,
   OverviewSnapshotSchema, ProblemSchema, ReputationJsonSchema, ReputationPathSchema, SearchQuerySchema, SearchResultSchema,
   StatsViewSchema, UploadResponseSchema,
+  BatchLogPathSchema, BatchLogViewSchema, ChallengeableQuerySchema, ChallengeCandidateListSchema, EnvelopeIdPathSchema, EnvelopeRawViewSchema,
+  FaucetResultSchema, InclusionViewSchema, NegotiationViewSchema,
 } from '../wire';
 
 export type Method = 'get' | 'post' | 'delete';
@@ -76,6 +78,23 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: 'post', path: '/api/ingest/log', tag: 'ingest', summary: 'An agent uploads the epoch log its on-chain batch commits to',
     body: { mediaType: 'application/cbor', description: 'CBOR [agent_id bstr(32), epoch uint, [envelope bstr, ...]]' }, ok: EpochLogUploadViewSchema, more: { 409: 'a different log of a verified batch is stored', 413: 'over the size cap' },
+  },
+  { method: 'get', path: '/api/conversations/{id}/negotiation', tag: 'mesh', summary: "The flight recorder: NEG1 offers, analytics (concession fits, ZOPA, Nash, Rubinstein, escrow decay) and the task timeline", params: ConversationIdPathSchema, query: NoQuerySchema, ok: NegotiationViewSchema, more: { 404: 'unknown conversation' } },
+  {
+    method: 'get', path: '/api/conversations/{id}/receipt', tag: 'mesh', summary: 'The Handshake receipt of a finished conversation (canonical CBOR download)',
+    params: ConversationIdPathSchema, query: NoQuerySchema, ok: z.unknown(), mediaType: 'application/cbor', more: { 404: 'unknown conversation', 409: 'not finished: names the missing ACCEPT, VERDICT or FEEDBACK' },
+  },
+  { method: 'get', path: '/api/envelopes/{id}/raw', tag: 'mesh', summary: "An envelope's bytes as stored, for the browser to verify itself", params: EnvelopeIdPathSchema, query: NoQuerySchema, ok: EnvelopeRawViewSchema, more: { 404: 'unknown envelope' } },
+  { method: 'get', path: '/api/envelopes/{id}/inclusion', tag: 'chain', summary: 'Per uploaded epoch log holding the envelope: its log entry, index and merkle proof', params: EnvelopeIdPathSchema, query: NoQuerySchema, ok: InclusionViewSchema },
+  { method: 'get', path: '/api/batches/{agent}/{epoch}/log', tag: 'chain', summary: 'The epoch log an agent uploaded for a batch, envelope bytes in log order', params: BatchLogPathSchema, query: NoQuerySchema, ok: BatchLogViewSchema, more: { 404: 'no uploaded log' } },
+  { method: 'get', path: '/api/batches/challengeable', tag: 'chain', summary: 'Entries of the uploaded log the batch contradicts, with pre-filled challenge evidence', query: ChallengeableQuerySchema, ok: ChallengeCandidateListSchema },
+  {
+    method: 'post', path: '/api/chain/faucet', tag: 'chain', summary: 'Embedded chain only: 2 SOL and 100 demo USDC to a wallet',
+    body: { mediaType: 'application/json', description: '{"address": "<base58 wallet address>"}' }, ok: FaucetResultSchema, more: { 409: 'refused on a real cluster', 413: 'over the size cap' },
+  },
+  {
+    method: 'post', path: '/api/chain/rpc', tag: 'chain', summary: "The embedded chain's Solana JSON-RPC, same origin for the browser's wallet",
+    body: { mediaType: 'application/json', description: 'a Solana JSON-RPC request' }, ok: JsonRpc, more: { 404: 'no embedded chain (use SOLANA_RPC_URL)', 413: 'over the size cap', 415: 'not application/json' },
   },
   { method: 'get', path: '/api/openapi.json', tag: 'meta', summary: 'This document (OpenAPI 3.1)', ok: z.object({ openapi: z.string() }).catchall(z.unknown()) },
   {

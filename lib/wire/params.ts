@@ -195,3 +195,13 @@ export const NegotiationsQuerySchema = z.object({
   status: z.enum(['created', 'proposed', 'countered', 'settled', 'rejected', 'expired']).optional(),
   limit: qp.int(1, 500).default(50).meta({ description: '1..500, default 50' }),
 });
+
+/** GET /api/envelopes/{id}/raw and /inclusion. */
+export const EnvelopeIdPathSchema = z.object({ id: qp.hex(32, 'envelope id') });
+/** GET /api/batches/{agent}/{epoch}/log. */
+export const BatchLogPathSchema = z.object({ agent: agentAny, epoch: u64Param('a non-negative integer below 2^63') });
+/** GET /api/batches/challengeable. */
+export const ChallengeableQuerySchema = z.object({
+  agent: agentAny,
+  epoch: u64Param('a non-negative integer (u64)'),
+});

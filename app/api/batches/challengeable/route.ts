@@ -4,19 +4,14 @@
  * with merkle proof and batch CBOR, the entry's signing preimage and signature). Empty when the
  * batch reports everything, or when the agent uploaded no log or no batch for that epoch.
  */
-import { z } from 'zod';
+import { ChallengeableQuerySchema } from '../../../../lib/wire';
 import { HttpError, agentParam, chainRuntime, handle, json, parseQuery, runtime } from '../../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 
-const Query = z.object({
-  agent: z.string().trim().min(1, 'must not be empty'),
-  epoch: z.string().trim().regex(/^\d{1,19}$/, 'must be a non-negative integer (u64)'),
-});
-
 export async function GET(req: Request): Promise<Response> {
   return handle(async () => {
-    const p = parseQuery(req.url, Query);
+    const p = parseQuery(req.url, ChallengeableQuerySchema);
     const wallet = runtime().wallet;
     if (!wallet) throw new HttpError(503, 'the chain is not running in this process');
     const agent = agentParam('agent', p.agent, chainRuntime().parseAgent);
