@@ -3,6 +3,7 @@
  * `data-envelope-id` so tests and scripts can follow them.
  */
 import Link from 'next/link';
+import { CopyId } from './CopyId';
 import type { EnvelopeView } from '../lib/wire';
 import { base58, clockTime, isBroadcast, isZeroId, shortHex } from './format';
 
@@ -19,9 +20,12 @@ export function TypeBadge({ type }: { type: string }) {
 
 export function AgentLink({ id }: { id: string }) {
   return (
-    <Link href={`/agents/${id}`} className="mono" title={`${base58(id)}\nhex ${id}`}>
-      {shortHex(base58(id), 5, 4)}
-    </Link>
+    <span className="agent-id">
+      <Link href={`/agents/${id}`} className="mono" title={`${base58(id)}\nhex ${id}`}>
+        {shortHex(base58(id), 5, 4)}
+      </Link>
+      <CopyId hex={id} />
+    </span>
   );
 }
 

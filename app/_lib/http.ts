@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { toJsonText } from '../../lib/wire/codec';
 import { qp } from '../../lib/wire/params';
+import { agentBytes } from './agent-id';
 import { getServices, type Services } from './services';
 
 export class HttpError extends Error {
@@ -91,8 +92,11 @@ export function chainRuntime(): NonNullable<Services['chain']> {
 }
 
 /** An agent query/path parameter (64 hex characters or a base58 address) as bytes; 400 naming `name` when bad. */
-export function agentParam(name: string, raw: string, parse: (s: string) => Uint8Array | null): Uint8Array {
-  const bytes = parse(raw);
+export function agentParam(name: string, raw: string): Uint8Array {
+  const bytes = agentBytes(raw);
   if (!bytes) throw new HttpError(400, `parameter "${name}": must be 64 hex characters or a base58 agent address`);
   return bytes;
 }
+
+/** {@link agentParam} as lowercase hex, the form the envelope and conversation reads take. */
+export const agentHexParam = (name: string, raw: string): string => Buffer.from(agentParam(name, raw)).toString('hex');

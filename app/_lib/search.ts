@@ -5,7 +5,7 @@
  * /search page and the MCP `search` tool, so all three answer alike.
  */
 import 'server-only';
-import { PublicKey } from '../../lib/chain';
+import { agentBytes } from './agent-id';
 import { bytesToHex as hex, msgTypeName, SEARCH_KINDS, type SearchHit, type SearchResult } from '../../lib/wire';
 import type { SearchTerms } from '../../lib/store/search';
 import type { Services } from './services';
@@ -14,17 +14,7 @@ const HEX = /^(?:0x)?([0-9a-fA-F]{1,64})$/;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const ZERO16 = '0'.repeat(32);
 
-/** A full agent id from 64 hex characters or a base58 address, else null. */
-export function agentBytes(s: string): Uint8Array | null {
-  const m = HEX.exec(s);
-  if (m && m[1].length === 64) return new Uint8Array(Buffer.from(m[1], 'hex'));
-  if (!BASE58.test(s) || s.length < 32 || s.length > 44) return null;
-  try {
-    return new PublicKey(s).toBytes();
-  } catch {
-    return null;
-  }
-}
+export { agentBytes };
 
 /** The store's search terms for a query string; `exactAgent` is set when the query names one agent in full. */
 export function termsOf(query: string, limit: number): SearchTerms {

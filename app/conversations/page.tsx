@@ -8,6 +8,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CONVERSATION_OUTCOMES, CONVERSATION_SORTS, CONVERSATION_STATES, ConversationsQuerySchema } from '../../lib/wire/params';
 import { ConversationList } from '../../components/ConversationList';
+import { agentHex } from '../_lib/agent-id';
 import { NotRunning } from '../_lib/not-running';
 import { loadConversationsPage } from '../_lib/lists';
 import { getServices } from '../_lib/services';
@@ -27,9 +28,11 @@ export default async function ConversationsPage({ searchParams }: { searchParams
   // The form's custom window comes as datetime-local text (UTC); the API's as unix ms.
   for (const k of ['from', 'to'] as const) if (raw[k] && !/^\d+$/.test(raw[k])) raw[k] = String(Date.parse(`${raw[k]}Z`));
   const parsed = ConversationsQuerySchema.strict().safeParse(raw);
-  const q = parsed.success ? parsed.data : null;
+  // The agent may be typed in base58 (as shown on every page); the store reads hex.
+  const agent = parsed.success && parsed.data.agent !== undefined ? agentHex(parsed.data.agent) : undefined;
+  const q = parsed.success && agent !== null ? { ...parsed.data, agent } : null;
   const page = q && !(q.range && (q.from !== undefined || q.to !== undefined)) ? await loadConversationsPage(o, q) : null;
-  const error = !parsed.success ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') : !page ? 'give either a preset range or from/to, not both' : null;
+  const error = !parsed.success ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') : agent === null ? 'agent: not a 32-byte agent id' : !page ? 'give either a preset range or from/to, not both' : null;
   const keep = (extra: Record<string, string | undefined>) => withParams('/conversations', raw, extra);
   return (
     <>
@@ -41,7 +44,7 @@ export default async function ConversationsPage({ searchParams }: { searchParams
       </header>
       <section className="card" style={{ marginBottom: 16 }}>
         <form className="filters" method="get" action="/conversations" data-testid="conversation-filters">
-          <label>Agent <input name="agent" defaultValue={raw.agent ?? ''} placeholder="64 hex" size={20} className="mono" /></label>
+          <label>Agent <input name="agent" defaultValue={raw.agent ?? ''} placeholder="hex or base58" size={20} className="mono" /></label>
           <label>State <select name="state" defaultValue={raw.state ?? ''}><option value="">any</option>{CONVERSATION_STATES.map((s) => <option key={s}>{s}</option>)}</select></label>
           <label>Outcome <select name="outcome" defaultValue={raw.outcome ?? ''}><option value="">any</option>{CONVERSATION_OUTCOMES.map((s) => <option key={s}>{s}</option>)}</select></label>
           <label>Window <select name="range" defaultValue={raw.range ?? ''}><option value="">all time / custom</option><option value="1h">last hour</option><option value="24h">last 24 h</option><option value="7d">last 7 days</option></select></label>

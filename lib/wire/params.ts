@@ -26,8 +26,16 @@ export const qp = {
 };
 
 const u64Param = (what: string) => z.string().trim().regex(/^\d{1,19}$/, `must be ${what}`);
-/** An agent as 64 hex characters or a base58 address; the route decodes it. */
-const agentAny = z.string().trim().min(1, 'must not be empty').meta({ description: 'agent id: 64 hex characters or a base58 address' });
+/**
+ * An agent as 64 hex characters or a base58 address. The shape is checked here (so a list page
+ * or the API names the parameter); the route decodes base58 with lib/chain, which lib/wire does
+ * not reach.
+ */
+const agentAny = z
+  .string()
+  .trim()
+  .regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,44})$/, 'must be 64 hex characters or a base58 agent address')
+  .meta({ description: 'agent id: 64 hex characters or a base58 address' });
 
 /** A msg_type name (PROPOSE) or code (3 / 0x03). */
 export const msgTypeParam = z
@@ -51,7 +59,7 @@ const msParam = u64Param('unix milliseconds').transform(Number);
 /** GET /api/envelopes. */
 export const EnvelopesQuerySchema = z.object({
   type: msgTypeParam.optional(),
-  agent: qp.hex(32, 'agent id').optional().meta({ description: 'sender or recipient, 64 hex' }),
+  agent: agentAny.optional().meta({ description: 'sender or recipient: 64 hex characters or a base58 address' }),
   conversation: qp.hex(16, 'conversation id').optional(),
   limit: qp.int(1, 500).default(50).meta({ description: '1..500, default 50' }),
   before: u64Param('the decimal cursor from a previous page').optional().meta({ description: 'the `next` cursor of the previous page' }),
@@ -92,7 +100,7 @@ export const CONVERSATION_OUTCOMES = ['agreed', 'rejected', 'disputed', 'open'] 
 
 /** GET /api/conversations: filtered, sorted (descending), cursor-paged. */
 export const ConversationsQuerySchema = z.object({
-  agent: qp.hex(32, 'agent id').optional().meta({ description: 'a participant, 64 hex' }),
+  agent: agentAny.optional().meta({ description: 'a participant: 64 hex characters or a base58 address' }),
   state: z.enum(CONVERSATION_STATES).optional(),
   outcome: z.enum(CONVERSATION_OUTCOMES).optional().meta({ description: '`open` = no outcome yet' }),
   range: TimePresetSchema.optional().meta({ description: 'last activity within the last hour, day or week' }),
@@ -186,7 +194,7 @@ export const SearchQuerySchema = z.object({
 export const NoQuerySchema = z.object({});
 
 /** Path parameters. */
-export const AgentIdPathSchema = z.object({ id: qp.hex(32, 'agent id') });
+export const AgentIdPathSchema = z.object({ id: agentAny });
 export const ConversationIdPathSchema = z.object({ id: qp.hex(16, 'conversation id') });
 export const ReputationPathSchema = z.object({ agent: agentAny });
 

@@ -2,9 +2,11 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
 import { loadAgent, loadConversations, loadEnvelopes } from '../../_lib/data';
+import { agentHex } from '../../_lib/agent-id';
 import { NotRunning } from '../../_lib/not-running';
 import { getServices } from '../../_lib/services';
 import { EnvelopeFeed } from '../../../components/EnvelopeFeed';
+import { CopyId } from '../../../components/CopyId';
 import { ConversationList } from '../../../components/ConversationList';
 import { base58, count, dateTime, shortHex } from '../../../components/format';
 import type { ReputationView } from '../../../lib/wire';
@@ -55,8 +57,8 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
   const id = raw.toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(id)) {
     // A base58 address (as wallets show the identity mint) goes to the hex URL.
-    const b = o.chain?.parseAgent(raw);
-    if (b) redirect(`/agents/${Buffer.from(b).toString('hex')}`);
+    const hex = agentHex(decodeURIComponent(raw));
+    if (hex) redirect(`/agents/${hex}`);
     notFound();
   }
   const agent = await loadAgent(o, id);
@@ -91,7 +93,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
           <h2>Identity</h2>
           <dl className="kv">
             <dt>Agent id</dt>
-            <dd className="mono">{agent.id}</dd>
+            <dd className="mono">{agent.id} <CopyId hex={agent.id} /></dd>
             <dt>Address (base58)</dt>
             <dd className="mono" data-testid="agent-base58">{base58(agent.id)}</dd>
             <dt>Envelopes sent</dt>

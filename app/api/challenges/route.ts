@@ -12,7 +12,7 @@ export async function GET(req: Request): Promise<Response> {
   return handle(async () => {
     const p = parseQuery(req.url, Query);
     const chain = chainRuntime();
-    const agent = p.agent === undefined ? undefined : agentParam('agent', p.agent, chain.parseAgent);
+    const agent = p.agent === undefined ? undefined : agentParam('agent', p.agent);
     return json(await chain.challengesPage({ ...p, agent }));
   });
 }

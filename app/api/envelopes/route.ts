@@ -1,11 +1,11 @@
 /**
  * GET /api/envelopes?type=&agent=&conversation=&range=&from=&to=&limit=&before=
  * Newest first. `type` is a msg_type name (PROPOSE) or code (3 / 0x03); `agent` matches sender
- * or recipient (64 hex); `conversation` 32 hex; `limit` 1..500 (default 50); `before` is the
+ * or recipient (64 hex or base58); `conversation` 32 hex; `limit` 1..500 (default 50); `before` is the
  * `next` cursor of the previous page.
  */
 import { EnvelopesQuerySchema as Query, TIME_PRESETS } from '../../../lib/wire/params';
-import { HttpError, handle, json, runtime, parseQuery } from '../../_lib/http';
+import { HttpError, agentHexParam, handle, json, runtime, parseQuery } from '../../_lib/http';
 import { loadEnvelopes } from '../../_lib/data';
 
 export const dynamic = 'force-dynamic';
@@ -15,6 +15,7 @@ export async function GET(req: Request): Promise<Response> {
     const query = parseQuery(req.url, Query);
     if (query.range && (query.from !== undefined || query.to !== undefined)) throw new HttpError(400, 'query parameter "range": give either range or from/to, not both');
     const fromMs = query.range ? Date.now() - TIME_PRESETS[query.range] : query.from;
-    return json(await loadEnvelopes(runtime(), { ...query, fromMs, toMs: query.to }));
+    const agent = query.agent === undefined ? undefined : agentHexParam('agent', query.agent);
+    return json(await loadEnvelopes(runtime(), { ...query, agent, fromMs, toMs: query.to }));
   });
 }

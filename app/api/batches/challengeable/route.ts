@@ -5,7 +5,7 @@
  * batch reports everything, or when the agent uploaded no log or no batch for that epoch.
  */
 import { ChallengeableQuerySchema } from '../../../../lib/wire';
-import { HttpError, agentParam, chainRuntime, handle, json, parseQuery, runtime } from '../../../_lib/http';
+import { HttpError, agentParam, handle, json, parseQuery, runtime } from '../../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -14,7 +14,7 @@ export async function GET(req: Request): Promise<Response> {
     const p = parseQuery(req.url, ChallengeableQuerySchema);
     const wallet = runtime().wallet;
     if (!wallet) throw new HttpError(503, 'the chain is not running in this process');
-    const agent = agentParam('agent', p.agent, chainRuntime().parseAgent);
+    const agent = agentParam('agent', p.agent);
     return json({ candidates: await wallet.challengeCandidates(agent, BigInt(p.epoch)) });
   });
 }

@@ -12,7 +12,7 @@ export async function GET(req: Request, ctx: { params: Promise<{ agent: string }
   return handle(async () => {
     parseQuery(req.url, NoQuerySchema);
     const chain = chainRuntime();
-    const agent = agentParam('agent', decodeURIComponent((await ctx.params).agent), chain.parseAgent);
+    const agent = agentParam('agent', decodeURIComponent((await ctx.params).agent));
     return json(await chain.reputation(agent));
   });
 }

@@ -11,7 +11,8 @@ export const dynamic = 'force-dynamic';
 export async function GET(_req: Request, ctx: { params: Promise<{ agent: string; epoch: string }> }): Promise<Response> {
   return handle(async () => {
     const p = await ctx.params;
-    const agent = agentParam('agent', p.agent, chainRuntime().parseAgent);
+    chainRuntime();
+    const agent = agentParam('agent', p.agent);
     if (!/^\d{1,19}$/.test(p.epoch) || BigInt(p.epoch) > (1n << 63n) - 1n) throw new HttpError(400, 'path parameter "epoch": must be a non-negative integer below 2^63');
     const log = await loadBatchLog(runtime(), agent, BigInt(p.epoch));
     return log ? json(log) : json({ error: `no uploaded log for epoch ${p.epoch} of this agent` }, 404);
