@@ -13,7 +13,7 @@ import { ChainDuties, type PublishedBatch } from './chain-duties';
 import { HaggleMirror } from './haggle-mirror';
 import { AgentLog } from './agent-log';
 import { encodeCanonical } from '../protocol/cbor';
-import { concat, encodeBeacon, parseBeacon, u64 } from './beacon';
+import { concat, encodeBeacon, encodeCapabilities, parseBeacon, u64 } from './beacon';
 import { sha256, keccak256 } from '../protocol/crypto';
 import { fromHex, toHex } from '../protocol/hex';
 import { newDeal, step, notaryOffer, notaryVerdicts, type DealEvent, type DealState, type Outgoing } from './scenario';
@@ -23,7 +23,8 @@ import type { AgentConfig, AgentToParent } from './types';
 import type { ReasonCode } from '../protocol/types';
 
 const TOPICS = { broadcast: TOPIC_BROADCAST, notary: TOPIC_NOTARY, reputation: TOPIC_REPUTATION } as const;
-const SERVICE = sha256(new TextEncoder().encode('demo: summarise a document'));
+const SERVICE_TEXT = 'demo: summarise a document';
+const SERVICE = sha256(new TextEncoder().encode(SERVICE_TEXT));
 const DEAL_IDLE_MS = 15_000;
 
 export interface AgentHooks {
@@ -50,6 +51,7 @@ export class DemoAgent {
   #mesh?: MeshNode;
   #peers = new Map<string, string[]>();
   #sellers = new Set<string>();
+  #advertised = false;
   #deals = new Map<string, { state: DealState; touched: number }>();
   #nonces = new Map<string, bigint>();
   #registry: { keysFor(id: Uint8Array): Uint8Array[] };
@@ -298,7 +300,13 @@ export class DemoAgent {
     if (!this.#mesh) return;
     const payload = encodeBeacon(this.#mesh.peerId, this.#mesh.multiaddrs());
     await this.#send({ msgType: MsgType.BEACON, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload });
-    if (this.#rngMisc.next() < 0.3) await this.#send({ msgType: MsgType.ADVERTISE, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload });
+    // The first beacon always comes with an ADVERTISE so observers learn the capabilities at once.
+    const roll = this.#rngMisc.next() < 0.3;
+    if (roll || !this.#advertised) {
+      this.#advertised = true;
+      const caps = encodeCapabilities({ service: SERVICE_TEXT, serviceHash: SERVICE, strategy: this.cfg.strategy, sealedBids: true });
+      await this.#send({ msgType: MsgType.ADVERTISE, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload: caps });
+    }
   }
 
   #autopilot(): Promise<unknown> | undefined {

@@ -1,8 +1,28 @@
 /**
  * The demo agents' BEACON payload (canonical CBOR `[peer id, [multiaddr, ...]]`, UTF-8 byte
- * strings) and the small byte helpers the agent derives conversation ids and salts with.
+ * strings), their ADVERTISE capabilities (the `JSON` format hint, docs/protocol.md §8) and the
+ * small byte helpers the agent derives conversation ids and salts with.
  */
+import { encodeAdvertiseJson } from '../protocol/advertise';
 import { decodeCanonical, encodeCanonical } from '../protocol/cbor';
+import { toHex } from '../protocol/hex';
+
+/**
+ * ADVERTISE payload: what this agent sells and on what terms, readable by any observer. The
+ * price range is the span the seller stance draws from (scenario: initial 950..1200, reservation
+ * 450..750); verification tiers are the Handshake tiers of NEG1 item 7 it accepts.
+ */
+export function encodeCapabilities(p: { service: string; serviceHash: Uint8Array; strategy: string; sealedBids: boolean }): Uint8Array {
+  return encodeAdvertiseJson({
+    service: p.service,
+    serviceHash: toHex(p.serviceHash),
+    role: 'seller',
+    price: { min: 450, max: 1200, token: 'demo USDC (smallest unit)' },
+    strategy: p.strategy,
+    negotiation: { format: 'NEG1', sealedBids: p.sealedBids, maxRounds: 20 },
+    verification: { tiers: [0, 1, 2], notary: true },
+  });
+}
 
 /** BEACON payload announcing this agent's peer id and dialable addresses. */
 export function encodeBeacon(peerId: string, addrs: readonly string[]): Uint8Array {

@@ -10,6 +10,7 @@ export {
   type Ed25519Backend,
 } from './crypto';
 export { encodeCanonical, decodeCanonical, type CborValue } from './cbor';
+export { decodeAdvertise, encodeAdvertiseJson, type AdvertiseResult, type AdvertValue } from './advertise';
 export {
   encodeEnvelope, decodeEnvelope, envelopeId, signingPreimage, signEnvelope, verifyEnvelopeSignature, buildEnvelope,
   type DecodeEnvelopeResult, type BuildEnvelopeParams, type BuildEnvelopeResult,

@@ -193,8 +193,22 @@ export const AgentListSchema = z.object({
   next: z.string().nullable(),
 });
 export type AgentList = z.infer<typeof AgentListSchema>;
-/** GET /api/agents/{id}: the agent, its latest envelopes and its conversations. */
-export const AgentDetailSchema = z.object({ agent: AgentViewSchema, envelopes: z.array(EnvelopeViewSchema), conversations: z.array(ConversationSummaryViewSchema) });
+/**
+ * The agent's latest ADVERTISE: its capabilities decoded when the payload carries the `JSON` or
+ * `CBOR` format hint (docs/protocol.md §8), else `format` null and why it stays opaque.
+ */
+export const AdvertisedViewSchema = z.object({
+  envelopeId: hex32,
+  timestampMs: z.number(),
+  format: z.enum(['JSON', 'CBOR']).nullable(),
+  capabilities: z.unknown().meta({ description: 'the decoded JSON object or CBOR map/array (CBOR byte strings as 0x hex text); null when opaque' }),
+  opaque: z.string().nullable().meta({ description: 'why the payload is opaque; null when decoded' }),
+});
+export type AdvertisedView = z.infer<typeof AdvertisedViewSchema>;
+/** GET /api/agents/{id}: the agent, its latest envelopes and conversations, its advertised capabilities. */
+export const AgentDetailSchema = z.object({
+  agent: AgentViewSchema, envelopes: z.array(EnvelopeViewSchema), conversations: z.array(ConversationSummaryViewSchema), advertised: AdvertisedViewSchema.nullable(),
+});
 export type AgentDetail = z.infer<typeof AgentDetailSchema>;
 /** GET /api/conversations. */
 export const ConversationListSchema = z.object({

@@ -16,6 +16,8 @@ import { AuthoritativeReputation, Counterparties } from '../../../components/age
 import { ReputationChart } from '../../../components/agent/ReputationChart';
 import { EconomyChart } from '../../../components/agent/EconomyChart';
 import { loadEconomyHistory } from '../../_lib/economy-history';
+import { loadAdvertised } from '../../_lib/advertise';
+import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapabilities';
 import { loadReputationHistory } from '../../_lib/reputation-history';
 
 export const dynamic = 'force-dynamic';
@@ -63,7 +65,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
   }
   const agent = await loadAgent(o, id);
   if (!agent) notFound();
-  const [page, conversations, counterparties, chain, rep, history, economy] = await Promise.all([
+  const [page, conversations, counterparties, chain, rep, history, economy, advertised] = await Promise.all([
     loadEnvelopes(o, { agent: id, limit: 50 }),
     loadConversations(o, id),
     o.observatory.store.counterpartiesOf(fromHex(id)),
@@ -71,6 +73,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
     o.chain ? o.chain.reputation(fromHex(id)).catch(() => null) : Promise.resolve(null),
     loadReputationHistory(o, fromHex(id)),
     loadEconomyHistory(o, id),
+    loadAdvertised(o, id),
   ]);
   return (
     <>
@@ -107,6 +110,10 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
           <Reputation r={agent.reputation} />
         </section>
       </div>
+      <section className="card" style={{ marginBottom: 16 }}>
+        <h2>Advertised capabilities</h2>
+        <AdvertisedCapabilities a={advertised} />
+      </section>
       {chain ? <AgentChain agent={id} initial={chain} /> : null}
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Reputation over time</h2>

@@ -1,6 +1,7 @@
-/** GET /api/agents/{id}: one agent (64 hex or base58), its reputation, latest envelopes and conversations. */
+/** GET /api/agents/{id}: one agent (64 hex or base58), its reputation, latest envelopes, conversations and advertised capabilities. */
 import { agentHexParam, handle, json, runtime } from '../../../_lib/http';
 import { loadAgent, loadConversations, loadEnvelopes } from '../../../_lib/data';
+import { loadAdvertised } from '../../../_lib/advertise';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,7 +11,7 @@ export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> 
     const o = runtime();
     const agent = await loadAgent(o, id);
     if (!agent) return json({ error: `agent ${id} not found` }, 404);
-    const [page, conversations] = await Promise.all([loadEnvelopes(o, { agent: id, limit: 50 }), loadConversations(o, id)]);
-    return json({ agent, envelopes: page.envelopes, conversations });
+    const [page, conversations, advertised] = await Promise.all([loadEnvelopes(o, { agent: id, limit: 50 }), loadConversations(o, id), loadAdvertised(o, id)]);
+    return json({ agent, envelopes: page.envelopes, conversations, advertised });
   });
 }

@@ -1,12 +1,18 @@
 /**
- * Agent ids in either form: every agent query and path parameter of app/api answers the same for
- * the 64-hex id and its base58 address, and a value that is neither gets a 400 naming the
- * parameter. Runs the real runtime (store, embedded chain, observer, indexer, demo agents) with
+ * The agent side of the API:
+ * - agent ids in either form: every agent query and path parameter of app/api answers the same
+ *   for the 64-hex id and its base58 address; a value that is neither gets a 400 naming it;
+ * - GET /api/agents/{id} carries the demo agent's ADVERTISE capabilities decoded from the `JSON`
+ *   format hint (docs/protocol.md §8), taken from the envelope's real bytes.
+ * Runs the real runtime (store, embedded chain, observer, indexer, demo agents) with
  * the route files served over HTTP (./api-testing.ts).
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BatchList } from '../lib/wire';
+import type { AgentDetail, BatchList, EnvelopeRawView } from '../lib/wire';
+import { decodeEnvelope } from '../lib/protocol/envelope';
+import { fromHex } from '../lib/protocol/hex';
+import { MsgType } from '../lib/protocol/types';
 import { startApiHarness, type ApiHarness } from './api-testing';
 
 let h: ApiHarness;
@@ -74,4 +80,32 @@ test('an agent id that is neither form gets a 400 naming the parameter', async (
       assert.match(r.body.error, new RegExp(`"${name}"`), url);
     }
   }
+});
+
+test('the agent detail carries its advertised capabilities, decoded from the ADVERTISE bytes', async () => {
+  const end = Date.now() + 60_000;
+  let d: AgentDetail;
+  for (;;) {
+    d = (await h.getJson<AgentDetail>(`/api/agents/${agent.b58}`)).body;
+    if (d.advertised) break;
+    if (Date.now() > end) throw new Error('no ADVERTISE from the agent within 60 s');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const a = d.advertised!;
+  assert.equal(a.format, 'JSON');
+  assert.equal(a.opaque, null);
+  const caps = a.capabilities as { service: string; price: { min: number; max: number }; strategy: string; verification: { tiers: number[] } };
+  assert.equal(caps.service, 'demo: summarise a document');
+  assert.deepEqual(caps.verification.tiers, [0, 1, 2]);
+  assert.ok(caps.price.min < caps.price.max);
+  assert.match(caps.strategy, /\w/);
+  // The view is what the stored envelope says: an ADVERTISE from this agent whose payload is the hint and that JSON.
+  const raw = (await h.getJson<EnvelopeRawView>(`/api/envelopes/${a.envelopeId}/raw`)).body;
+  const e = decodeEnvelope(fromHex(raw.raw));
+  assert.ok(e.ok);
+  assert.equal(e.envelope.msgType, MsgType.ADVERTISE);
+  assert.equal(Buffer.from(e.envelope.sender).toString('hex'), agent.hex);
+  const text = new TextDecoder().decode(e.envelope.payload);
+  assert.ok(text.startsWith('JSON'));
+  assert.deepEqual(JSON.parse(text.slice(4)), caps);
 });
