@@ -4,7 +4,7 @@
  * envelope (bytes, id, payload hash, signer read from the chain, Ed25519) and its batch
  * inclusion against the BatchAccount it reads over the RPC, all green; the tamper switch turns
  * the signature step red by name; a verified batch verifies whole; the conversation page shows
- * the flight recorder; a downloaded receipt is verified on /receipts/verify with no request to
+ * the flight recorder; the agent page shows the advertised capabilities and copies the hex id; a downloaded receipt is verified on /receipts/verify with no request to
  * any server; a libp2p node in the page receives and verifies live gossip. SHOTS_DIR=<dir> keeps
  * screenshots.
  */
@@ -139,6 +139,25 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     assert.equal(await page.locator('[data-testid="receipt-steps"] [data-step="signature"]').getAttribute('data-state'), 'fail');
     assert.deepEqual(requests, []);
     await page.close();
+  });
+
+  test('the agent page shows the advertised capabilities; copy puts the hex id on the clipboard', async () => {
+    const ctx = await browser!.newContext({ viewport: { width: 1400, height: 1100 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await ctx.newPage();
+    // Reached by its base58 address, as the UI shows it: redirected to the hex URL.
+    await page.goto(`${srv!.base}/agents/${base58(batch.agent)}`);
+    await page.waitForURL(`**/agents/${batch.agent}`);
+    const caps = page.getByTestId('advertised-capabilities');
+    await caps.waitFor({ timeout: 30_000 });
+    assert.match(await caps.locator('[data-cap="service"]').innerText(), /demo: summarise a document/);
+    assert.match(await caps.locator('[data-cap="verification"]').innerText(), /tiers: 0, 1, 2/);
+    const copy = page.getByTestId('copy-agent-id').first();
+    await copy.click();
+    await page.getByText('copied').first().waitFor({ timeout: 5_000 });
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), batch.agent);
+    await caps.scrollIntoViewIfNeeded();
+    await shot(page, 'agent-capabilities.png');
+    await ctx.close();
   });
 
   test('a browser node on the mesh receives and verifies live gossip itself', async () => {
