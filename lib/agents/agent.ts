@@ -13,28 +13,17 @@ import { ChainDuties, type PublishedBatch } from './chain-duties';
 import { HaggleMirror } from './haggle-mirror';
 import { AgentLog } from './agent-log';
 import { encodeCanonical } from '../protocol/cbor';
-import { concat, encodeBeacon, encodeCapabilities, parseBeacon, u64 } from './beacon';
+import { beaconMessages, broadcast, concat, parseBeacon, SERVICE, u64 } from './beacon';
 import { sha256, keccak256 } from '../protocol/crypto';
 import { fromHex, toHex } from '../protocol/hex';
 import { newDeal, step, notaryOffer, notaryVerdicts, type DealEvent, type DealState, type Outgoing } from './scenario';
 import { makeFault, FAULT_REASONS } from './faults';
 import { createRng } from './rng';
-import type { AgentConfig, AgentToParent } from './types';
+import type { AgentConfig, AgentHooks, AgentToParent } from './types';
 import type { ReasonCode } from '../protocol/types';
 
 const TOPICS = { broadcast: TOPIC_BROADCAST, notary: TOPIC_NOTARY, reputation: TOPIC_REPUTATION } as const;
-const SERVICE_TEXT = 'demo: summarise a document';
-const SERVICE = sha256(new TextEncoder().encode(SERVICE_TEXT));
 const DEAL_IDLE_MS = 15_000;
-
-export interface AgentHooks {
-  emit(msg: AgentToParent): void;
-  /** Sends an upload body; resolves true when the observer took it. */
-  upload(body: Uint8Array): Promise<boolean>;
-  /** Sends an epoch-log upload body (CBOR [agent_id, epoch, [envelope…]]); true when stored. */
-  uploadLog?(body: Uint8Array): Promise<boolean>;
-  now?: () => number;
-}
 
 export class DemoAgent {
   readonly cfg: AgentConfig;
@@ -298,15 +287,10 @@ export class DemoAgent {
 
   async #beacon(): Promise<void> {
     if (!this.#mesh) return;
-    const payload = encodeBeacon(this.#mesh.peerId, this.#mesh.multiaddrs());
-    await this.#send({ msgType: MsgType.BEACON, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload });
     // The first beacon always comes with an ADVERTISE so observers learn the capabilities at once.
-    const roll = this.#rngMisc.next() < 0.3;
-    if (roll || !this.#advertised) {
-      this.#advertised = true;
-      const caps = encodeCapabilities({ service: SERVICE_TEXT, serviceHash: SERVICE, strategy: this.cfg.strategy, sealedBids: true });
-      await this.#send({ msgType: MsgType.ADVERTISE, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload: caps });
-    }
+    const advertise = this.#rngMisc.next() < 0.3 || !this.#advertised;
+    this.#advertised = true;
+    for (const o of beaconMessages(this.#mesh.peerId, this.#mesh.multiaddrs(), advertise ? this.cfg.strategy : undefined)) await this.#send(o);
   }
 
   #autopilot(): Promise<unknown> | undefined {
@@ -315,7 +299,7 @@ export class DemoAgent {
     if (mine > 0) return;
     const candidates = [...this.#peers.keys()].filter((a) => a in this.cfg.directory && a !== this.#self);
     if (candidates.length === 0) {
-      return this.#enqueue(() => this.#send({ msgType: MsgType.DISCOVER, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload: SERVICE }));
+      return this.#enqueue(() => this.#send(broadcast(MsgType.DISCOVER, SERVICE)));
     }
     const known = candidates.filter((a) => this.#sellers.has(a));
     const seller = this.#rngMisc.pick(known.length ? known : candidates);

@@ -6,6 +6,25 @@
 import { encodeAdvertiseJson } from '../protocol/advertise';
 import { decodeCanonical, encodeCanonical } from '../protocol/cbor';
 import { toHex } from '../protocol/hex';
+import { sha256 } from '../protocol/crypto';
+import { MsgType } from '../protocol/types';
+import type { Outgoing } from './scenario';
+
+/** The service every demo seller offers (its SHA-256 is the NEG1 service_hash). */
+export const SERVICE_TEXT = 'demo: summarise a document';
+export const SERVICE = sha256(new TextEncoder().encode(SERVICE_TEXT));
+
+/** A broadcast-topic message with no conversation. */
+export function broadcast(msgType: number, payload: Uint8Array): Outgoing {
+  return { msgType, to: { kind: 'topic', topic: 'broadcast' }, conversationId: new Uint8Array(16), payload };
+}
+
+/** A BEACON, and with a strategy also an ADVERTISE of this seller's capabilities. */
+export function beaconMessages(peerId: string, addrs: readonly string[], advertiseAs?: string): Outgoing[] {
+  const out = [broadcast(MsgType.BEACON, encodeBeacon(peerId, addrs))];
+  if (advertiseAs !== undefined) out.push(broadcast(MsgType.ADVERTISE, encodeCapabilities({ service: SERVICE_TEXT, serviceHash: SERVICE, strategy: advertiseAs, sealedBids: true })));
+  return out;
+}
 
 /**
  * ADVERTISE payload: what this agent sells and on what terms, readable by any observer. The

@@ -57,3 +57,13 @@ export type AgentToParent =
   | { t: 'error'; message: string }
   | { t: 'chain'; message: string }
   | { t: 'published'; batch: PublishedBatch };
+
+/** What a DemoAgent needs from the process that runs it. */
+export interface AgentHooks {
+  emit(msg: AgentToParent): void;
+  /** Sends an upload body; resolves true when the observer took it. */
+  upload(body: Uint8Array): Promise<boolean>;
+  /** Sends an epoch-log upload body (CBOR [agent_id, epoch, [envelope…]]); true when stored. */
+  uploadLog?(body: Uint8Array): Promise<boolean>;
+  now?: () => number;
+}
