@@ -4,6 +4,8 @@
  * gate main.ts puts in front of Next. Next's file-system routing is mirrored (`[id]` segments),
  * so a test can walk the route files and call each one over HTTP without a Next build.
  */
+import assert from 'node:assert/strict';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,5 +126,53 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
       await runtime.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Polls `probe` every 300 ms until it returns something truthy, or fails naming `what`. */
+export async function until<T>(what: string, ms: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/**
+ * Runs a comparison of two reads of live data (the demo keeps negotiating) up to five times:
+ * a message landing between the two reads is not a failure, the same mismatch five times is.
+ */
+export async function stable(fn: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (attempt >= 5) throw e;
+    }
+  }
+}
+
+/** The parts of the OpenAPI document the checks read. */
+export interface ApiDocument {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  components: { schemas: Record<string, unknown> };
+}
+
+/**
+ * A checker of real answers against the document's own JSON Schemas (ajv, draft 2020-12, the
+ * dialect of OpenAPI 3.1); `$ref: #/components/schemas/X` resolves because each compiled schema
+ * carries the document's `components`.
+ */
+export function documentChecker(doc: ApiDocument): (method: string, path: string, status: number, body: unknown) => void {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  return (method, path, status, body) => {
+    const op = doc.paths[path]?.[method];
+    assert.ok(op, `${method} ${path} is documented`);
+    const schema = op.responses[String(status)]?.content?.['application/json']?.schema;
+    assert.ok(schema, `${method} ${path} documents a ${status} JSON answer`);
+    const validate = ajv.compile({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...(schema as object), components: doc.components });
+    assert.ok(validate(body), `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`);
   };
 }

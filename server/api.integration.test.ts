@@ -11,56 +11,20 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, EnvelopePage, SearchResult } from '../lib/wire';
 import { MCP_TOOLS } from '../lib/mcp/server';
-import { ROOT, startApiHarness, type ApiHarness } from './api-testing';
+import { ROOT, documentChecker, stable, startApiHarness, until, type ApiDocument, type ApiHarness } from './api-testing';
 
 let h: ApiHarness;
-let doc: { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-
-async function until<T>(what: string, ms: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
-
-/**
- * Runs a comparison of two reads of live data (the demo keeps negotiating) up to five times:
- * a message landing between the two reads is not a failure, the same mismatch five times is.
- */
-async function stable(fn: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (e) {
-      if (attempt >= 5) throw e;
-    }
-  }
-}
-
-/** Checks `body` against the documented response schema of `method path status`. */
-function conforms(method: string, path: string, status: number, body: unknown): void {
-  const op = doc.paths[path]?.[method];
-  assert.ok(op, `${method} ${path} is documented`);
-  const schema = op.responses[String(status)]?.content?.['application/json']?.schema;
-  assert.ok(schema, `${method} ${path} documents a ${status} JSON answer`);
-  const validate = ajv.compile({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...(schema as object), components: doc.components });
-  assert.ok(validate(body), `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`);
-}
-
+let doc: ApiDocument;
+let conforms: ReturnType<typeof documentChecker>;
 before(async () => {
   h = await startApiHarness({ RATE_LIMIT_API: '1000:100000', RATE_LIMIT_MCP: '1000:100000' });
-  doc = (await h.getJson<typeof doc>('/api/openapi.json')).body;
-  // `$ref: #/components/schemas/X` resolves inside each compiled schema, which carries `components`.
+  doc = (await h.getJson<ApiDocument>('/api/openapi.json')).body;
+  conforms = documentChecker(doc);
   await until('a verified batch, a negotiation and a challenge', 150_000, async () => {
     const [b, c, ch] = await Promise.all([h.getJson<BatchList>('/api/batches?status=verified'), h.getJson<ConversationList>('/api/conversations'), h.getJson<ChallengeList>('/api/challenges')]);
     return b.body.batches.length > 0 && c.body.conversations.filter((x) => x.state?.startsWith('completed')).length >= 2 && ch.body.challenges.length > 0;
