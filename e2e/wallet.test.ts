@@ -226,7 +226,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.equal(after.status, STAKE_STATUS.claimed);
     assert.equal(after.amount, 0n, 'the stake account keeps nothing');
     assert.equal(await usdcOf(), before + queued.amount, 'the stake came back to the owner');
-    await card().getByTestId('card-stake').filter({ hasText: '0.00 USDC, claimed' }).waitFor({ timeout: 10_000 });
+    await card().getByTestId('card-stake').filter({ hasText: /^0\.00 USDC, claimed$/ }).waitFor({ timeout: 10_000 });
 
     // The indexer follows the warped chain: it records the claim (read back over MCP, which
     // answers from the indexed state) and keeps indexing the demo's batches landing after the warp.
@@ -245,7 +245,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
       return r.body.batches[0] && BigInt(r.body.batches[0].slot) >= claimableFrom;
     }, 1000);
     await page.reload();
-    await card().getByTestId('card-stake').filter({ hasText: '0.00 USDC, claimed' }).waitFor({ timeout: 20_000 });
+    await card().getByTestId('card-stake').filter({ hasText: /^0\.00 USDC, claimed$/ }).waitFor({ timeout: 20_000 });
     assert.equal(await card().getByTestId('claim-stake').isDisabled(), true);
     assert.match((await card().getByTestId('claim-stake-reason').textContent())!, /stake is claimed/);
     await shot('my-agents-claimed');
