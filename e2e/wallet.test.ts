@@ -6,7 +6,10 @@
  * accounts over JSON-RPC and what the page shows, including the failure paths: too little USDC
  * (program error named), a rejected signature (nothing sent), unlock before deactivation (button
  * disabled with the reason), and a challenge of an entry the batch does report (challenger loses).
- * Screenshots go to SHOTS_DIR when set.
+ * Claiming the stake needs 432,000 slots after the unlock: the test process moves the embedded
+ * chain past them with its development method zerox1_warpSlot (lib/devchain/README.md "Warp"),
+ * sent to the chain's own port, after checking the page's same-origin proxy refuses it; the tests
+ * after the warp run on the warped chain. Screenshots go to SHOTS_DIR when set.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +18,10 @@ import type { Browser, Page } from 'playwright-core';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
 import { TEST_WALLET_NAME, createTestWallet } from './test-wallet';
-import { STAKE_STATUS, challenge as challengeProgram, challengeAddress, findIdentityHolder, lease, stakeLock } from '../lib/chain';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { STAKE_STATUS, challenge as challengeProgram, challengeAddress, findIdentityHolder, lease, loadEconomyConfig, stakeLock, usdcAccountOf } from '../lib/chain';
+import { UNLOCK_DELAY_SLOTS } from '../lib/protocol/constants';
 
 const EPOCH_SECONDS = 12;
 const shots = process.env.SHOTS_DIR;
@@ -25,6 +31,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
   let browser: Browser;
   let page: Page;
   let conn: Connection;
+  let rpcUrl = '';
   const wallet = createTestWallet();
   let agent = '';
 
@@ -50,7 +57,8 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
   before(async () => {
     srv = await startServer((dir) => ({ DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: String(EPOCH_SECONDS), OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0' }));
     const health = await srv.getJson<{ chain?: { rpcUrl: string } }>('/api/health');
-    conn = new Connection(health.body.chain!.rpcUrl, 'confirmed');
+    rpcUrl = health.body.chain!.rpcUrl;
+    conn = new Connection(rpcUrl, 'confirmed');
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -181,6 +189,66 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     await card().getByTestId('card-stake').filter({ hasText: 'unlocking' }).waitFor();
     assert.match((await card().getByTestId('claim-stake-reason').textContent())!, /unlock delay: claimable from slot \d+/);
     await shot('my-agents');
+  });
+
+  test('warp past the unlock delay from the test process, then claim the stake from the page', async () => {
+    const stakePda = stakeLock.findStakePda(new PublicKey(agent))[0];
+    const queued = stakeLock.decodeStake((await conn.getAccountInfo(stakePda))!.data)!;
+    const claimableFrom = queued.unlockRequestedSlot + UNLOCK_DELAY_SLOTS;
+    const warp = { jsonrpc: '2.0', id: 1, method: 'zerox1_warpSlot', params: { slot: Number(claimableFrom) + 5 } };
+    const post = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(warp) })
+      .then((r) => r.json() as Promise<{ result?: { previousSlot: number; slot: number }; error?: { code: number; message: string } }>);
+
+    // A visitor cannot warp the observatory's chain: the page's proxy forwards only Solana methods.
+    const refused = await post(`${srv.base}/api/chain/rpc`);
+    assert.equal(refused.error?.code, -32601, JSON.stringify(refused));
+    assert.ok(BigInt(await conn.getSlot()) < claimableFrom, 'the proxy did not warp the chain');
+    assert.match((await card().getByTestId('claim-stake-reason').textContent())!, new RegExp(`claimable from slot ${claimableFrom}`));
+    assert.equal(await card().getByTestId('claim-stake').isDisabled(), true);
+
+    // The test process warps the chain on its own port (127.0.0.1), as a developer would.
+    const warped = await post(rpcUrl);
+    assert.equal(warped.result?.slot, Number(claimableFrom) + 5, JSON.stringify(warped));
+    assert.ok(BigInt(await conn.getSlot()) >= claimableFrom);
+    // The card re-reads the slot every 3 s: the reason goes and the button enables.
+    await card().getByTestId('claim-stake-reason').waitFor({ state: 'detached', timeout: 20_000 });
+    await card().getByTestId('claim-stake').and(page.locator(':enabled')).waitFor({ timeout: 10_000 });
+    await shot('my-agents-claimable');
+
+    const economy = await loadEconomyConfig(conn);
+    const usdcOf = async () => BigInt((await conn.getTokenAccountBalance(usdcAccountOf(economy.usdcMint, wallet.publicKey))).value.amount);
+    const before = await usdcOf();
+    const signed = wallet.signed;
+    const claimed = await act(card().getByTestId('claim-stake'));
+    assert.equal(claimed.phase, 'confirmed', claimed.text);
+    assert.equal(wallet.signed, signed + 1, 'the wallet signed the claim');
+    const after = stakeLock.decodeStake((await conn.getAccountInfo(stakePda))!.data)!;
+    assert.equal(after.status, STAKE_STATUS.claimed);
+    assert.equal(after.amount, 0n, 'the stake account keeps nothing');
+    assert.equal(await usdcOf(), before + queued.amount, 'the stake came back to the owner');
+    await card().getByTestId('card-stake').filter({ hasText: /^0\.00 USDC, claimed$/ }).waitFor({ timeout: 10_000 });
+
+    // The indexer follows the warped chain: it records the claim (read back over MCP, which
+    // answers from the indexed state) and keeps indexing the demo's batches landing after the warp.
+    const mcp = new Client({ name: 'wallet-e2e', version: '1' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${srv.base}/api/mcp`)));
+    try {
+      await srv.until('the indexer to record the claim', 30_000, async () => {
+        const r = (await mcp.callTool({ name: 'get_stake_status', arguments: { agent } })) as { isError?: boolean; content: { text: string }[] };
+        return !r.isError && (JSON.parse(r.content[0].text) as { stake: { status: string } | null }).stake?.status === 'claimed';
+      }, 1000);
+    } finally {
+      await mcp.close();
+    }
+    await srv.until('a batch submitted after the warp', 60_000, async () => {
+      const r = await srv.getJson<{ batches: { slot: string }[] }>('/api/batches?sort=slot&limit=1');
+      return r.body.batches[0] && BigInt(r.body.batches[0].slot) >= claimableFrom;
+    }, 1000);
+    await page.reload();
+    await card().getByTestId('card-stake').filter({ hasText: /^0\.00 USDC, claimed$/ }).waitFor({ timeout: 20_000 });
+    assert.equal(await card().getByTestId('claim-stake').isDisabled(), true);
+    assert.match((await card().getByTestId('claim-stake-reason').textContent())!, /stake is claimed/);
+    await shot('my-agents-claimed');
   });
 
   test('after the window anyone resolves: the contradicted entry wins, the reported one loses; past twice the window one expires', async () => {

@@ -15,6 +15,7 @@ import { findProgramBinaries, type ProgramSpec } from './programs';
 import { PubSub } from './pubsub';
 import { accountMethods } from './rpc-accounts';
 import { clusterMethods } from './rpc-cluster';
+import { devMethods, isDevMethod } from './rpc-dev';
 import type { Handler, RpcContext } from './rpc-params';
 import { txMethods } from './rpc-tx';
 import { startRpcServer, type EmbeddedLogger } from './server';
@@ -24,6 +25,11 @@ export type { EmbeddedLogger } from './server';
 export type { ProgramSpec } from './programs';
 export { findProgramBinaries } from './programs';
 export { Ledger } from './ledger';
+
+/** The standard Solana JSON-RPC methods the chain answers over HTTP (what a browser proxy may forward). */
+export const STANDARD_METHODS: readonly string[] = Object.keys({ ...clusterMethods, ...accountMethods, ...txMethods });
+/** The development-only methods (rpc-dev.ts); absent when started with `warp: false`. */
+export const DEV_METHODS: readonly string[] = Object.keys(devMethods);
 
 /** Options of {@link startEmbeddedChain}. */
 export interface EmbeddedChainParams {
@@ -44,6 +50,11 @@ export interface EmbeddedChainParams {
   /** Also listen on port + 1 (web3.js derives ws://host:PORT+1). Default true. */
   wsCompanion?: boolean;
   logger?: EmbeddedLogger;
+  /**
+   * Serve the development-only `zerox1_warpSlot` (README "Warp"; default true: this chain exists
+   * for development and tests). false leaves it out: -32601 like any unknown method.
+   */
+  warp?: boolean;
   /** Wall clock (ms); injectable for tests. */
   now?: () => number;
 }
@@ -81,6 +92,7 @@ function checkParams(p: EmbeddedChainParams): void {
   int('slotMs', p.slotMs, 0, 60_000);
   int('historyLimit', p.historyLimit, 1, 10_000_000);
   int('snapshotMs', p.snapshotMs, 100, 3_600_000);
+  if (p.warp !== undefined && typeof p.warp !== 'boolean') throw new TypeError('warp must be a boolean');
   if (p.dataDir !== undefined && (typeof p.dataDir !== 'string' || p.dataDir === '')) throw new TypeError('dataDir must be a non-empty string');
   for (const prog of p.programs ?? []) {
     if (!isAddress(prog?.id) || typeof prog.path !== 'string') throw new TypeError('programs must be { id: base58 address, path: string }[]');
@@ -109,16 +121,28 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
     ledger.svm.addProgramFromFile(prog.id as never, prog.path);
     logger.info('embedded chain: program loaded', { id: prog.id, path: prog.path });
   }
-  // Transactions confirmed after the last snapshot (a crash): re-executed in order (persist.ts).
-  if (loaded?.replay.length) {
+  // Transactions confirmed and warps made after the last snapshot (a crash): re-applied in log order (persist.ts).
+  if (loaded && (loaded.replay.length || loaded.warps.length)) {
     let differing = 0;
-    for (const rec of loaded.replay) if (!ledger.replay(rec)) differing++;
-    logger.info('embedded chain: replayed transactions logged after the snapshot', { transactions: loaded.replay.length, differing });
+    const warps = [...loaded.warps];
+    const warpUpTo = (seq: number) => {
+      while (warps.length && warps[0].afterSeq < seq) {
+        const w = warps.shift()!;
+        if (w.slot > ledger.slot) ledger.warpTo(w.slot);
+      }
+    };
+    for (const rec of loaded.replay) {
+      warpUpTo(rec.seq);
+      if (!ledger.replay(rec)) differing++;
+    }
+    warpUpTo(Infinity);
+    logger.info('embedded chain: replayed transactions and warps logged after the snapshot', { transactions: loaded.replay.length, warps: loaded.warps.length, differing });
     if (differing) logger.warn('embedded chain: replayed transactions ended differently than recorded', { differing });
   }
 
   const store = p.dataDir ? new ChainStore(p.dataDir, historyLimit, (loaded?.history.length ?? 0) + (loaded?.replay.length ?? 0)) : null;
   if (store) ledger.onTx((rec) => store.append(rec));
+  if (store) ledger.onWarp((slot) => store.appendWarp({ slot, afterSeq: ledger.history.lastSeq }));
   const meta = (): ChainMeta => ({
     version: 1,
     slot: ledger.slot,
@@ -130,13 +154,14 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
   const snapshot = () => store?.snapshot(ledger.svm, meta(), () => ledger.history.records());
 
   const ctx: RpcContext = { ledger, genesisHash };
-  const methods: Record<string, Handler> = { ...clusterMethods, ...accountMethods, ...txMethods };
+  const methods: Record<string, Handler> = { ...clusterMethods, ...accountMethods, ...txMethods, ...(p.warp === false ? {} : devMethods) };
   const pubsub = new PubSub(ctx);
   const server = await startRpcServer({
     port: p.port ?? DEFAULT_RPC_PORT,
     companion: p.wsCompanion ?? true,
     call: (m, params) => methods[m](params, ctx),
     has: (m) => Object.hasOwn(methods, m),
+    refusedToBrowsers: isDevMethod,
     pubsub,
     logger,
   });

@@ -50,6 +50,7 @@ export class Ledger {
   private readonly decimals = new Map<string, number>();
   private readonly txListeners = new Set<TxListener>();
   private readonly slotListeners = new Set<SlotListener>();
+  private readonly warpListeners = new Set<SlotListener>();
   private readonly now: () => number;
   private readonly faucetSeed = createHash('sha256').update('zerox1:embedded-faucet').digest();
   private readonly faucetKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, this.faucetSeed]), format: 'der', type: 'pkcs8' });
@@ -75,7 +76,31 @@ export class Ledger {
 
   /** Advances one slot: clock follows wall time and a new blockhash becomes the latest. */
   tick(): void {
-    this.slot++;
+    this.advanceTo(this.slot + 1);
+  }
+
+  /**
+   * Development only (lib/devchain/README.md "Warp"): jumps to `slot` as if the slots between had
+   * passed empty, like solana-test-validator's --warp-slot, so slot-based delays (the stake
+   * unlock's 432,000 slots) can elapse in a test. The Clock's slot and epoch follow; its
+   * unix_timestamp stays wall time, as on every tick, because the programs' protocol epochs are
+   * unix_timestamp / epoch_seconds and the agents and pages count them from their own clocks.
+   * Blockhashes older than the window expire, as a real jump of block height would do.
+   */
+  warpTo(slot: number): void {
+    if (!Number.isSafeInteger(slot) || slot <= this.slot) throw new RangeError(`slot must be an integer greater than the current slot ${this.slot}`);
+    this.raw.warpToSlot(BigInt(slot));
+    this.advanceTo(slot);
+    for (const l of this.warpListeners) l(slot);
+  }
+
+  onWarp(l: SlotListener): () => void {
+    this.warpListeners.add(l);
+    return () => this.warpListeners.delete(l);
+  }
+
+  private advanceTo(slot: number): void {
+    this.slot = slot;
     this.setClock();
     this.raw.expireBlockhash();
     this.blockhashes.set(this.raw.latestBlockhash(), this.slot);

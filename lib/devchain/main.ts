@@ -2,7 +2,8 @@
  * Runs the embedded chain as its own process:
  * `node --import tsx --import ./scripts/setup-node.mjs lib/devchain/main.ts`.
  * Env: CHAIN_PORT (default 8899; 0 = ephemeral), CHAIN_DATA_DIR (persist there),
- * CHAIN_SLOT_MS (default 400), CHAIN_SNAPSHOT_MS (default 5,000), CHAIN_QUIET=1 (no info logs). Prints one JSON line
+ * CHAIN_SLOT_MS (default 400), CHAIN_SNAPSHOT_MS (default 5,000), CHAIN_QUIET=1 (no info logs),
+ * CHAIN_WARP=0 (no development `zerox1_warpSlot`; README "Warp"). Prints one JSON line
  * `{"rpcUrl","wsUrl","companionWsUrl"}` on stdout once listening; SIGINT/SIGTERM close cleanly.
  */
 import { startEmbeddedChain, type EmbeddedLogger } from './index';
@@ -20,6 +21,7 @@ const chain = await startEmbeddedChain({
   dataDir: process.env.CHAIN_DATA_DIR || undefined,
   slotMs: num(process.env.CHAIN_SLOT_MS),
   snapshotMs: num(process.env.CHAIN_SNAPSHOT_MS),
+  warp: process.env.CHAIN_WARP !== '0',
   logger,
 });
 process.stdout.write(JSON.stringify({ rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, companionWsUrl: chain.companionWsUrl }) + '\n');

@@ -7,6 +7,7 @@
  * being killed (not a power cut: no fsync per transaction, which would cap throughput below the
  * bench target). On load, log entries newer than the snapshot are returned for replay
  * (Ledger.replay re-executes them at their recorded slot and time), so state and history agree.
+ * Development warps (Ledger.warpTo) are logged the same way and re-applied in their place.
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +35,38 @@ export interface LoadedState {
   history: TxRecord[];
   /** Transactions logged after the snapshot, in order: re-executed on start. */
   replay: TxRecord[];
+  /** Warps logged after the snapshot (`slot` beyond the snapshot's): each applies before the replayed transactions with seq > afterSeq. */
+  warps: WarpEntry[];
+}
+
+/** A development warp (Ledger.warpTo) as the log records it: the target slot and the last transaction before it. */
+export interface WarpEntry {
+  slot: number;
+  afterSeq: number;
+}
+
+const warpLine = (w: WarpEntry) => JSON.stringify({ warp: w.slot, afterSeq: w.afterSeq }) + '\n';
+
+function warpFromLine(line: string): WarpEntry | null {
+  if (!line.startsWith('{"warp":')) return null;
+  try {
+    const r = JSON.parse(line) as { warp?: unknown; afterSeq?: unknown };
+    return Number.isSafeInteger(r.warp) && Number.isSafeInteger(r.afterSeq) ? { slot: r.warp as number, afterSeq: r.afterSeq as number } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Replayed transactions and warps in log order (a warp goes before the transactions logged after it). */
+function interleave(replay: TxRecord[], warps: WarpEntry[]): string {
+  let out = '';
+  let w = 0;
+  for (const rec of replay) {
+    while (w < warps.length && warps[w].afterSeq < rec.seq) out += warpLine(warps[w++]);
+    out += toLine(rec);
+  }
+  while (w < warps.length) out += warpLine(warps[w++]);
+  return out;
 }
 
 type StoredRecord = Omit<TxRecord, 'bytes'> & { bytes: string };
@@ -67,11 +100,18 @@ export function loadState(dir: string, historyLimit: number): LoadedState | null
   const svm = LiteSVM.fromBytes(new Uint8Array(readFileSync(svmPath)));
   const history: TxRecord[] = [];
   const replay: TxRecord[] = [];
+  const warps: WarpEntry[] = [];
   const histPath = join(dir, HISTORY_FILE);
   if (existsSync(histPath)) {
     // A torn last line (killed mid-write) does not parse and is skipped: it was never reported.
     for (const line of readFileSync(histPath, 'utf8').split('\n')) {
       if (!line) continue;
+      const warp = warpFromLine(line);
+      if (warp) {
+        // A warp the snapshot already holds (its slot is at or below the snapshot's) is done.
+        if (warp.slot > meta.slot && warp.slot > (warps[warps.length - 1]?.slot ?? 0)) warps.push(warp);
+        continue;
+      }
       const rec = fromLine(line);
       if (!rec) continue;
       if (rec.seq <= meta.lastSeq) history.push(rec);
@@ -79,8 +119,8 @@ export function loadState(dir: string, historyLimit: number): LoadedState | null
     }
   }
   const kept = history.slice(-historyLimit);
-  writeAtomic(histPath, [...kept, ...replay].map(toLine).join(''));
-  return { svm, meta, history: kept, replay };
+  writeAtomic(histPath, kept.map(toLine).join('') + interleave(replay, warps));
+  return { svm, meta, history: kept, replay, warps };
 }
 
 /** Appends each transaction to the log as it lands (module comment) and writes snapshots; one per directory. */
@@ -103,6 +143,13 @@ export class ChainStore {
   /** Writes the record's line now, before the caller reports the transaction. */
   append(rec: TxRecord): void {
     const line = Buffer.from(toLine(rec));
+    for (let off = 0; off < line.length; ) off += writeSync(this.fd, line, off);
+    this.lines++;
+  }
+
+  /** Logs a warp the same way, before the warp is answered; the next snapshot's slot covers it. */
+  appendWarp(w: WarpEntry): void {
+    const line = Buffer.from(warpLine(w));
     for (let off = 0; off < line.length; ) off += writeSync(this.fd, line, off);
     this.lines++;
   }

@@ -23,6 +23,8 @@ export interface RpcServerParams {
   companion: boolean;
   call: Call;
   has: (method: string) => boolean;
+  /** Methods answered "Method not found" when the request carries an Origin header (a browser sent it). */
+  refusedToBrowsers?: (method: string) => boolean;
   pubsub: PubSub;
   logger: EmbeddedLogger;
 }
@@ -100,7 +102,12 @@ export async function startRpcServer(p: RpcServerParams): Promise<RpcServer> {
     });
     req.on('end', () => {
       if (size > MAX_BODY_BYTES || res.writableEnded) return;
-      const reply = handleBody(Buffer.concat(chunks).toString('utf8'), p.call, p.has, onInternal);
+      // CORS is open so the wallet can call the chain from the app's origin; that also lets any
+      // page the machine's browser opens reach 127.0.0.1, so development methods need a client
+      // that sends no Origin (a test, a script, the server itself).
+      const refuse = req.headers.origin !== undefined ? p.refusedToBrowsers : undefined;
+      const has = refuse ? (m: string) => p.has(m) && !refuse(m) : p.has;
+      const reply = handleBody(Buffer.concat(chunks).toString('utf8'), p.call, has, onInternal);
       if (reply === null) return void res.writeHead(204, CORS).end();
       res.writeHead(200, { 'content-type': 'application/json', ...CORS }).end(reply);
     });
