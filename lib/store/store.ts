@@ -12,6 +12,7 @@ import type { SignerRegistry } from '../protocol/types';
 import * as chain from './chain';
 import { chainTxStore, type ChainTxStore } from './chain-index';
 import { epochLogEntries, saveEpochLog } from './epoch-log';
+import { exportSource } from './export';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -180,6 +181,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[]) => live(() => saveEpochLog(db, agent, epoch, ids)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
     epochLog: (agent: Uint8Array, epoch: bigint) => live(() => epochLogEntries(db, agent, epoch)),
+    /** Dataset export reads (lib/store/export.ts, docs/datasets.md). */
+    exportSource: () => exportSource(db, epochSeconds),
 
     /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
     notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),

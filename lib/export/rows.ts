@@ -1,0 +1,95 @@
+/**
+ * Database rows (lib/store/export.ts) → dataset rows of the envelopes, feedback, batches and
+ * challenges tables (tables.ts). Payloads are decoded with lib/protocol (docs/protocol.md §4, §8).
+ */
+import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
+import { parseNegotiationPayload } from '../protocol/neg1';
+import { MsgType } from '../protocol/types';
+import { payloadOf } from '../store/queries';
+import type { Row } from './schema';
+
+type DbRow = Record<string, unknown>;
+const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
+const big = (v: unknown) => BigInt(String(v));
+const dateUs = (v: unknown) => BigInt((v instanceof Date ? v : new Date(String(v))).getTime()) * 1000n;
+
+export const MSG_TYPE_NAMES: Record<number, string> = Object.fromEntries(Object.entries(MsgType).map(([k, v]) => [v, k]));
+const NEG_TYPES = new Set<number>([MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT]);
+
+/** The decoded payload columns of an envelope (every one present, null when not applicable). */
+export function payloadColumns(msgType: number, payload: Uint8Array): Row {
+  const r: Row = {
+    payload_kind: 'opaque', neg1_bid_value: null, neg1_round: null, neg1_token_mint: null, neg1_service_hash: null, neg1_deadline: null,
+    neg1_decay_bps: null, neg1_max_rounds: null, neg1_tier: null, neg1_reason: null, negc_commitment: null, negr_price: null, negr_salt: null,
+    feedback_target: null, feedback_score: null, feedback_outcome: null, feedback_is_dispute: null, feedback_role: null,
+    notarize_bid_type: null, notarize_terms: null,
+  };
+  if (msgType === MsgType.FEEDBACK) {
+    const f = decodeFeedback(payload);
+    if (f.ok) Object.assign(r, { payload_kind: 'feedback', feedback_target: f.value.targetAgent, feedback_score: f.value.score, feedback_outcome: f.value.outcome, feedback_is_dispute: f.value.isDispute, feedback_role: f.value.role });
+  } else if (msgType === MsgType.NOTARIZE_BID) {
+    const b = decodeNotarizeBid(payload);
+    if (b.ok) Object.assign(r, { payload_kind: 'notarize_bid', notarize_bid_type: b.value.bidType, notarize_terms: b.value.terms });
+  } else if (NEG_TYPES.has(msgType)) {
+    const p = parseNegotiationPayload(payload);
+    if (p.kind === 'neg1') {
+      const n = p.neg1;
+      Object.assign(r, { payload_kind: 'neg1', neg1_bid_value: n.bidValue, neg1_round: n.round, neg1_token_mint: n.tokenMint, neg1_service_hash: n.serviceHash,
+        neg1_deadline: n.deadline, neg1_decay_bps: n.decayBps, neg1_max_rounds: n.maxRounds, neg1_tier: n.verification.tier, neg1_reason: n.reason });
+    } else if (p.kind === 'negc') Object.assign(r, { payload_kind: 'negc', negc_commitment: p.commitment });
+    else if (p.kind === 'negr') Object.assign(r, { payload_kind: 'negr', negr_price: p.reveal.price, negr_salt: p.reveal.salt });
+  }
+  return r;
+}
+
+/** A stored envelope row as the store returns it, with the payload cut out of `raw`. */
+export interface EnvelopeRecord {
+  id: Uint8Array; seq: bigint; version: number; msgType: number; sender: Uint8Array; recipient: Uint8Array; timestamp: bigint;
+  blockRef: bigint; nonce: bigint; conversationId: Uint8Array; payloadHash: Uint8Array; payloadLen: number; payload: Uint8Array;
+  signature: Uint8Array; raw: Uint8Array; epoch: number; source: string; topic: string | null; receivedAtUs: bigint;
+}
+
+export function envelopeRecord(r: DbRow): EnvelopeRecord {
+  const raw = u8(r.raw);
+  const payloadLen = Number(r.payload_len);
+  return {
+    id: u8(r.id), seq: big(r.seq), version: Number(r.version), msgType: Number(r.msg_type), sender: u8(r.sender), recipient: u8(r.recipient),
+    timestamp: big(r.ts), blockRef: big(r.block_ref), nonce: big(r.nonce), conversationId: u8(r.conversation_id), payloadHash: u8(r.payload_hash),
+    payloadLen, payload: payloadOf(raw, payloadLen), signature: u8(r.signature), raw, epoch: Number(r.epoch), source: String(r.source),
+    topic: (r.topic as string | null) ?? null, receivedAtUs: dateUs(r.received_at),
+  };
+}
+
+export function envelopeRow(r: DbRow): Row {
+  const e = envelopeRecord(r);
+  return {
+    id: e.id, seq: e.seq, version: e.version, msg_type: e.msgType, msg_type_name: MSG_TYPE_NAMES[e.msgType] ?? `0x${e.msgType.toString(16)}`,
+    sender: e.sender, recipient: e.recipient, timestamp: e.timestamp, block_ref: e.blockRef, nonce: e.nonce, conversation_id: e.conversationId,
+    payload_hash: e.payloadHash, payload_len: e.payloadLen, payload: e.payload, signature: e.signature, raw: e.raw, epoch: BigInt(e.epoch),
+    seen_via: e.source, gossip_topic: e.topic, first_seen: e.receivedAtUs, ...payloadColumns(e.msgType, e.payload),
+  };
+}
+
+const OUTCOMES = ['negative', 'neutral', 'positive'];
+export function feedbackRow(r: DbRow): Row {
+  return {
+    envelope_id: u8(r.envelope_id), conversation_id: u8(r.conversation_id), from_agent: u8(r.from_agent), target_agent: u8(r.target_agent),
+    score: Number(r.score), outcome: OUTCOMES[Number(r.outcome)] ?? String(r.outcome), is_dispute: Boolean(r.is_dispute),
+    role: Number(r.role) === 1 ? 'notary' : 'participant', timestamp: big(r.ts), epoch: big(r.epoch),
+  };
+}
+
+export function batchRow(r: DbRow): Row {
+  return {
+    agent_id: u8(r.agent_id), epoch: big(r.epoch), batch_hash: u8(r.batch_hash), log_merkle_root: u8(r.root), slot: big(r.slot),
+    signature: (r.signature as string | null) ?? null, status: String(r.status), uploaded_log_root: r.log_root ? u8(r.log_root) : null,
+    updated_at: dateUs(r.updated_at),
+  };
+}
+
+export function challengeRow(r: DbRow): Row {
+  return {
+    address: String(r.address), agent_id: u8(r.agent_id), epoch: big(r.epoch), challenger: u8(r.challenger), status: String(r.status),
+    slot: big(r.slot), opened_slot: big(r.opened_slot), transitions: String(r.transitions), updated_at: dateUs(r.updated_at),
+  };
+}
