@@ -95,7 +95,7 @@ for (const kind of BACKENDS) {
       const { items, agents } = fs.fx;
       const a = agents[2];
       const mid = items[Math.floor(items.length / 2)].envelope.timestamp;
-      const f = { agent: a, types: [MsgType.FEEDBACK, MsgType.COUNTER], fromUs: mid };
+      const f = { agent: a, types: [MsgType.FEEDBACK, MsgType.COUNTER] as number[], fromUs: mid };
       const want = items.filter((i) => (toHex(i.envelope.sender) === toHex(a) || toHex(i.envelope.recipient) === toHex(a))
         && f.types.includes(i.envelope.msgType) && i.envelope.timestamp >= mid).length;
       assert.ok(want > 0);

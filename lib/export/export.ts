@@ -21,6 +21,8 @@ export interface ExportParams {
   pageSize?: number;
   /** "Now" for negotiation expiry, unix µs (default: the clock). */
   nowUs?: bigint;
+  /** Stop after this many rows (previews). */
+  limit?: number;
   /** Called after each page with the rows produced so far. */
   onRows?: (rows: number) => void;
 }
@@ -57,6 +59,16 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
   for await (const page of p.source.scan(p.table, f, o)) yield emit(page.map(map));
 }
 
+/** At most `limit` rows of `pages`; stopping early returns the source (its database read ends). */
+async function* limited(pages: AsyncIterable<Row[]>, limit: number): AsyncIterable<Row[]> {
+  let left = limit;
+  for await (const page of pages) {
+    if (page.length >= left) { yield page.slice(0, left); return; }
+    left -= page.length;
+    yield page;
+  }
+}
+
 export interface ExportStream {
   schema: TableSchema;
   total: number;
@@ -66,8 +78,10 @@ export interface ExportStream {
 /** Counts, then streams `table` as `format`. */
 export async function exportTable(p: ExportParams & { format: Format }): Promise<ExportStream> {
   const schema = TABLES[p.table];
-  const total = await countRows(p.source, p.table, p.filter);
-  return { schema, total, bytes: writeFormat(p.format, schema, tableRows(p)) };
+  const count = await countRows(p.source, p.table, p.filter);
+  const total = p.limit === undefined ? count : Math.min(count, p.limit);
+  const rows = p.limit === undefined ? tableRows(p) : limited(tableRows(p), p.limit);
+  return { schema, total, bytes: writeFormat(p.format, schema, rows) };
 }
 
 /** Suggested file name, e.g. `zerox1-negotiations-v1.parquet`. */

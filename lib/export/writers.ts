@@ -77,8 +77,8 @@ function parquetValue(type: ColumnType, v: unknown): unknown {
   return v;
 }
 
-/** Rows per Parquet row group: bounds the writer's memory (about 60 MB for envelope rows). */
-export const PARQUET_ROW_GROUP = 50_000;
+/** Rows per Parquet row group: bounds the writer's memory (about 25 MB of envelope rows plus their columnar copy). */
+export const PARQUET_ROW_GROUP = 20_000;
 
 function parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, rowGroupSize = PARQUET_ROW_GROUP): AsyncIterable<Uint8Array> {
   return {
