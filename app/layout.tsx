@@ -23,6 +23,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <nav>
             <Link href="/">Overview</Link>
             <Link href="/agents">Agents</Link>
+            <Link href="/datasets">Datasets</Link>
           </nav>
         </header>
         <main>{children}</main>

@@ -3,13 +3,15 @@
  *                   [--format csv|jsonl|parquet] [--limit N] --out FILE
  * Exports one dataset table (docs/datasets.md) from DATABASE_URL, or from the embedded PGlite in
  * <DATA_DIR>/pglite (default .data; stop the server first: PGlite is single-process). A progress
- * bar goes to stderr on a TTY. Bad flags exit 2 naming the flag.
+ * bar goes to stderr on a TTY. Bad flags exit 2 naming the flag. `--docs` prints the columns
+ * section of docs/datasets.md.
  */
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { openStore } from '../lib/store';
 import { exportTable } from '../lib/export/export';
 import { ParamError, parseExportRequest } from '../lib/export/params';
+import { columnsMarkdown } from '../lib/export/docs';
 
 function flags(argv: string[]): Map<string, string> {
   const m = new Map<string, string>();
@@ -30,6 +32,7 @@ function bar(done: number, total: number, t0: number): string {
 }
 
 async function main(): Promise<number> {
+  if (process.argv[2] === '--docs') { console.log(columnsMarkdown()); return 0; }
   let f: Map<string, string>;
   let req;
   try {

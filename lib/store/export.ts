@@ -222,3 +222,11 @@ export function exportSource(db: Db, epochSeconds: number) {
   };
 }
 export type ExportSource = ReturnType<typeof exportSource>;
+
+/**
+ * Postgres's own text export of the same envelope rows the export reads (the bench's
+ * reference): `COPY (SELECT …) TO STDOUT` with the envelopes table's select and order.
+ */
+export function envelopesCopySql(): string {
+  return `COPY (SELECT ${ENVELOPE_SELECT} FROM envelope e ORDER BY e.seq) TO STDOUT WITH (FORMAT csv, HEADER)`;
+}

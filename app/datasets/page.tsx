@@ -1,0 +1,27 @@
+import type { Metadata } from 'next';
+import { join } from 'node:path';
+import { NotRunning } from '../_lib/not-running';
+import { getWebRuntime } from '../_lib/runtime';
+import { listReleases } from '../../lib/export/release';
+import { DatasetsClient } from '../../components/datasets/DatasetsClient';
+import '../../components/datasets/datasets.css';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Datasets' };
+
+export default function DatasetsPage() {
+  const o = getWebRuntime();
+  if (!o) return <NotRunning />;
+  const releases = listReleases(join(o.observatory.config.dataDir, 'datasets'));
+  return (
+    <>
+      <header className="page-head">
+        <div>
+          <h1>Datasets</h1>
+          <p className="muted">Export the observed mesh for research: envelopes, NEG1 offers, negotiations with their analytics, feedback, batches and challenges, as CSV, JSONL or Parquet. Columns are documented in docs/datasets.md.</p>
+        </div>
+      </header>
+      <DatasetsClient releases={releases.map((r) => ({ epoch: r.epoch, from: r.from, to: r.to, tables: r.tables }))} />
+    </>
+  );
+}
