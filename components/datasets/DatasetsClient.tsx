@@ -37,7 +37,7 @@ export function DatasetsClient({ releases }: { releases: ReleaseView[] }) {
     const res = await fetch(exportUrl({ ...form, format: 'jsonl' }, { limit: '20' }));
     if (!res.ok) { setError(((await res.json()) as { error: string }).error); setPreview(null); return; }
     const rows = (await res.text()).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-    setPreview({ cols: rows[0] ? Object.keys(rows[0]) : [], rows, total: Number(res.headers.get('x-total-rows') ?? rows.length) });
+    setPreview({ cols: rows[0] ? Object.keys(rows[0]) : [], rows, total: Number(res.headers.get('x-matching-rows') ?? rows.length) });
   }
 
   async function download() {

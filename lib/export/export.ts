@@ -71,7 +71,10 @@ async function* limited(pages: AsyncIterable<Row[]>, limit: number): AsyncIterab
 
 export interface ExportStream {
   schema: TableSchema;
+  /** Rows this export writes (the limit applied). */
   total: number;
+  /** Rows matching the filter, without the limit. */
+  matching: number;
   bytes: AsyncIterable<Uint8Array>;
 }
 
@@ -81,7 +84,7 @@ export async function exportTable(p: ExportParams & { format: Format }): Promise
   const count = await countRows(p.source, p.table, p.filter);
   const total = p.limit === undefined ? count : Math.min(count, p.limit);
   const rows = p.limit === undefined ? tableRows(p) : limited(tableRows(p), p.limit);
-  return { schema, total, bytes: writeFormat(p.format, schema, rows) };
+  return { schema, total, matching: count, bytes: writeFormat(p.format, schema, rows) };
 }
 
 /** Suggested file name, e.g. `zerox1-negotiations-v1.parquet`. */

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { SignerRegistry } from '../protocol/types';
 import type { ExportSource } from '../store/export';
 import { exportTable } from './export';
+import { envelopeRecord } from './rows';
 import { hex, TABLE_NAMES, type TableName } from './schema';
 
 export const MANIFEST_VERSION = 1;
@@ -75,8 +76,8 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     renameSync(tmp, path);
     tables[table] = { schemaVersion: out.schema.version, rows, file: rel, sha256: await sha256File(path) };
   }
-  // Signers: every sender of the epoch, from the envelopes just written (read back by id scan).
-  for await (const page of source.scan('envelopes', filter)) for (const r of page) senders.add(hex(r.sender as Uint8Array));
+  // Signers: every sender of the epoch (decoded from the stored envelope bytes).
+  for await (const page of source.scan('envelopes', filter)) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
   const registry = p.registry ?? p.store;
   const signers: Record<string, string[]> = {};
   for (const s of [...senders].sort()) signers[s] = (await registry.keysFor(Uint8Array.from(Buffer.from(s, 'hex')))).map(hex);

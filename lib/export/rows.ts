@@ -5,7 +5,7 @@
 import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
-import { payloadOf } from '../store/queries';
+import { decodeEnvelope } from '../protocol/envelope';
 import type { Row } from './schema';
 
 type DbRow = Record<string, unknown>;
@@ -49,16 +49,25 @@ export interface EnvelopeRecord {
   signature: Uint8Array; raw: Uint8Array; epoch: number; source: string; topic: string | null; receivedAtUs: bigint;
 }
 
+/** The stored row's receipt columns plus the header decoded from `raw` (exact u64 values). */
 export function envelopeRecord(r: DbRow): EnvelopeRecord {
   const raw = u8(r.raw);
-  const payloadLen = Number(r.payload_len);
+  const d = decodeEnvelope(raw);
+  // Stored envelopes passed validation, so raw decodes; a row that does not is exported with
+  // its bytes and zeroed header rather than dropped, and verify-dataset flags it.
+  const e = d.ok ? d.envelope : EMPTY_ENVELOPE;
   return {
-    id: u8(r.id), seq: big(r.seq), version: Number(r.version), msgType: Number(r.msg_type), sender: u8(r.sender), recipient: u8(r.recipient),
-    timestamp: big(r.ts), blockRef: big(r.block_ref), nonce: big(r.nonce), conversationId: u8(r.conversation_id), payloadHash: u8(r.payload_hash),
-    payloadLen, payload: payloadOf(raw, payloadLen), signature: u8(r.signature), raw, epoch: Number(r.epoch), source: String(r.source),
-    topic: (r.topic as string | null) ?? null, receivedAtUs: dateUs(r.received_at),
+    id: u8(r.id), seq: big(r.seq), version: e.version, msgType: e.msgType, sender: e.sender, recipient: e.recipient, timestamp: e.timestamp,
+    blockRef: e.blockRef, nonce: e.nonce, conversationId: e.conversationId, payloadHash: e.payloadHash, payloadLen: e.payloadLen,
+    payload: e.payload, signature: e.signature, raw, epoch: Number(r.epoch), source: String(r.source),
+    topic: (r.topic as string | null) ?? null, receivedAtUs: big(r.received_us),
   };
 }
+
+const EMPTY_ENVELOPE = {
+  version: 0, msgType: 0, sender: new Uint8Array(32), recipient: new Uint8Array(32), timestamp: 0n, blockRef: 0n, nonce: 0n,
+  conversationId: new Uint8Array(16), payloadHash: new Uint8Array(32), payloadLen: 0, payload: new Uint8Array(0), signature: new Uint8Array(64),
+};
 
 export function envelopeRow(r: DbRow): Row {
   const e = envelopeRecord(r);

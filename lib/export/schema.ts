@@ -50,25 +50,3 @@ export function isoMicros(us: bigint): string {
   if (Number.isNaN(d.getTime())) return us.toString();
   return `${d.toISOString().slice(0, 19)}.${frac.toString().padStart(6, '0')}Z`;
 }
-
-/** A value as text (CSV cells, JSONL strings for 64-bit and wider integers). */
-export function textOf(type: ColumnType, v: unknown): string | null {
-  if (v === null || v === undefined) return null;
-  switch (type) {
-    case 'bytes': return hex(v as Uint8Array);
-    case 'timestamp': return isoMicros(v as bigint);
-    case 'bool': return v ? 'true' : 'false';
-    default: return String(v);
-  }
-}
-
-/** A value for JSON: numbers stay numbers, 64-bit and wider integers become decimal strings. */
-export function jsonOf(type: ColumnType, v: unknown): unknown {
-  if (v === null || v === undefined) return null;
-  switch (type) {
-    case 'int32': case 'double': return typeof v === 'number' && !Number.isFinite(v) ? null : v;
-    case 'bool': return Boolean(v);
-    case 'string': return v;
-    default: return textOf(type, v);
-  }
-}

@@ -9,7 +9,7 @@
  */
 import { ByteWriter, parquetWriteRows } from 'hyparquet-writer';
 import type { SchemaElement } from 'hyparquet';
-import { jsonOf, textOf, type ColumnType, type Row, type TableSchema } from './schema';
+import { hex, isoMicros, type ColumnType, type Row, type TableSchema } from './schema';
 
 export const FORMATS = ['csv', 'jsonl', 'parquet'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -28,26 +28,77 @@ export function csvField(s: string | null): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/**
+ * One formatter per column, chosen once per export: hex, decimal and ISO text never need CSV
+ * quoting, so only string columns are checked; timestamps reuse the ISO prefix of the last
+ * second seen (rows mostly arrive in time order).
+ */
+function cellFormatter(type: ColumnType, forCsv: boolean): (v: unknown) => string {
+  switch (type) {
+    case 'bytes': return (v) => hex(v as Uint8Array);
+    case 'timestamp': {
+      let lastSec = NaN;
+      let prefix = '';
+      return (v) => {
+        const us = v as bigint;
+        const sec = Number(us / 1_000_000n) - (us % 1_000_000n < 0n ? 1 : 0);
+        if (sec !== lastSec || !prefix) {
+          const iso = isoMicros(BigInt(sec) * 1_000_000n);
+          prefix = iso.slice(0, iso.length - 8);
+          lastSec = sec;
+        }
+        const frac = Number(us - BigInt(sec) * 1_000_000n);
+        return `${prefix}.${String(frac).padStart(6, '0')}Z`;
+      };
+    }
+    case 'bool': return (v) => (v ? 'true' : 'false');
+    case 'string': return forCsv ? (v) => csvField(String(v)) : (v) => String(v);
+    default: return (v) => String(v);
+  }
+}
+
 async function* csv(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIterable<Uint8Array> {
   const cols = schema.columns;
-  yield enc.encode(cols.map((c) => csvField(c.name)).join(',') + '\r\n');
+  const names = cols.map((c) => c.name);
+  const fmt = cols.map((c) => cellFormatter(c.type, true));
+  yield enc.encode(names.map(csvField).join(',') + '\r\n');
   for await (const page of pages) {
     let out = '';
-    for (const r of page) out += cols.map((c) => csvField(textOf(c.type, r[c.name]))).join(',') + '\r\n';
-    if (out) yield enc.encode(out);
+    for (const r of page) {
+      let line = '';
+      for (let i = 0; i < names.length; i++) {
+        const v = r[names[i]];
+        if (i) line += ',';
+        if (v !== null && v !== undefined) line += fmt[i](v);
+      }
+      out += line + '\r\n';
+    }
+    if (out) yield Buffer.from(out, 'utf8');
   }
 }
 
 async function* jsonl(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIterable<Uint8Array> {
   const cols = schema.columns;
+  const names = cols.map((c) => c.name);
+  const keys = names.map((n) => JSON.stringify(n) + ':');
+  // Numbers and booleans stay JSON numbers/booleans; everything else is a JSON string.
+  const fmt = cols.map((c) => {
+    if (c.type === 'int32' || c.type === 'double') return (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : 'null');
+    if (c.type === 'bool') return (v: unknown) => (v ? 'true' : 'false');
+    const f = cellFormatter(c.type, false);
+    return c.type === 'string' ? (v: unknown) => JSON.stringify(f(v)) : (v: unknown) => `"${f(v)}"`;
+  });
   for await (const page of pages) {
     let out = '';
     for (const r of page) {
-      const o: Record<string, unknown> = {};
-      for (const c of cols) o[c.name] = jsonOf(c.type, r[c.name]);
-      out += JSON.stringify(o) + '\n';
+      let line = '{';
+      for (let i = 0; i < names.length; i++) {
+        const v = r[names[i]];
+        line += (i ? ',' : '') + keys[i] + (v === null || v === undefined ? 'null' : fmt[i](v));
+      }
+      out += line + '}\n';
     }
-    if (out) yield enc.encode(out);
+    if (out) yield Buffer.from(out, 'utf8');
   }
 }
 
@@ -77,8 +128,8 @@ function parquetValue(type: ColumnType, v: unknown): unknown {
   return v;
 }
 
-/** Rows per Parquet row group: bounds the writer's memory (about 25 MB of envelope rows plus their columnar copy). */
-export const PARQUET_ROW_GROUP = 20_000;
+/** Rows per Parquet row group: bounds the writer's memory (about 12 MB of envelope rows plus their columnar copy). */
+export const PARQUET_ROW_GROUP = 10_000;
 
 function parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, rowGroupSize = PARQUET_ROW_GROUP): AsyncIterable<Uint8Array> {
   return {

@@ -57,8 +57,9 @@ export async function GET(req: Request, ctx: { params: Promise<{ table: string }
         'content-disposition': `attachment; filename="${fileName(r.table, r.format)}"`,
         'cache-control': 'no-store',
         'x-total-rows': String(out.total),
+        'x-matching-rows': String(out.matching),
         'x-schema-version': String(out.schema.version),
-        'access-control-expose-headers': 'x-total-rows, x-schema-version',
+        'access-control-expose-headers': 'x-total-rows, x-matching-rows, x-schema-version',
       },
     });
   });
