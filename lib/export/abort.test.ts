@@ -6,26 +6,30 @@ import { fixtureStore } from './testing';
 
 const pgSkip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set';
 
-test('an export aborted mid-stream ends its Postgres query (pg_stat_activity)', { skip: pgSkip }, async () => {
-  const fs = await fixtureStore('postgres', 60);
-  const ac = new AbortController();
-  try {
-    const out = await exportTable({ source: fs.store.exportSource(), table: 'envelopes', format: 'csv', pageSize: 50, signal: ac.signal });
-    const it = out.bytes[Symbol.asyncIterator]();
-    await it.next(); // header
-    await it.next(); // first page
-    const running = async () => fs.store.query<{ n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity
-      WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%zx_export_cursor%' AND state <> 'idle'`);
-    assert.equal(Number((await running())[0].n), 1, 'the cursor is open while the export runs');
-    ac.abort(new Error('client went away'));
-    await it.return?.();
-    for (let i = 0; i < 50 && Number((await running())[0].n) > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(Number((await running())[0].n), 0, 'no export query or open cursor transaction is left');
-  } finally {
-    ac.abort(); // a failed assertion must not leave the cursor's connection checked out
-    await fs.close();
-  }
-});
+// Enough rows that Postgres is still sending when the consumer stops (the COPY path has no pages).
+for (const [format, how] of [['jsonl', 'cursor'], ['csv', 'binary COPY']] as const) {
+  test(`an export aborted mid-stream ends its Postgres query (${format}: ${how}; pg_stat_activity)`, { skip: pgSkip }, async () => {
+    const fs = await fixtureStore('postgres', 1_000);
+    const ac = new AbortController();
+    try {
+      const out = await exportTable({ source: fs.store.exportSource(), table: 'envelopes', format, pageSize: 50, signal: ac.signal });
+      const it = out.bytes[Symbol.asyncIterator]();
+      await it.next();
+      await it.next();
+      const running = async () => fs.store.query<{ n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle'
+          AND (query LIKE '%zx_export_cursor%' OR query LIKE 'COPY (SELECT%')`);
+      assert.equal(Number((await running())[0].n), 1, 'the export query runs while the export is read');
+      ac.abort(new Error('client went away'));
+      await it.return?.();
+      for (let i = 0; i < 50 && Number((await running())[0].n) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(Number((await running())[0].n), 0, 'no export query or open cursor transaction is left');
+    } finally {
+      ac.abort(); // a failed assertion must not leave the export's connection checked out
+      await fs.close();
+    }
+  });
+}
 
 test('bad parameters name the parameter', () => {
   const bad: Array<[string, string, string]> = [

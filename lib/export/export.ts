@@ -9,6 +9,7 @@ import { batchRow, challengeRow, envelopeRow, feedbackRow } from './rows';
 import { TABLES } from './tables';
 import type { Row, TableName, TableSchema } from './schema';
 import { writeFormat, type Format } from './writers';
+import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 
 export type { ExportFilter, ExportSource };
 
@@ -83,6 +84,9 @@ export async function exportTable(p: ExportParams & { format: Format }): Promise
   const schema = TABLES[p.table];
   const count = await countRows(p.source, p.table, p.filter);
   const total = p.limit === undefined ? count : Math.min(count, p.limit);
+  // Envelopes as CSV on Postgres: Postgres formats most cells itself (envelope-csv.ts).
+  const copy = p.format === 'csv' && p.table === 'envelopes' ? p.source.envelopeCsvCopy(p.filter ?? {}, envelopeCopyOptions(p.limit), p.signal) : null;
+  if (copy) return { schema, total, matching: count, bytes: envelopeCsv(schema, copy, p.onRows) };
   const rows = p.limit === undefined ? tableRows(p) : limited(tableRows(p), p.limit);
   return { schema, total, matching: count, bytes: writeFormat(p.format, schema, rows) };
 }

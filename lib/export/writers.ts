@@ -33,7 +33,7 @@ export function csvField(s: string | null): string {
  * quoting, so only string columns are checked; timestamps reuse the ISO prefix of the last
  * second seen (rows mostly arrive in time order).
  */
-function cellFormatter(type: ColumnType, forCsv: boolean): (v: unknown) => string {
+export function cellFormatter(type: ColumnType, forCsv: boolean): (v: unknown) => string {
   switch (type) {
     case 'bytes': return (v) => hex(v as Uint8Array);
     case 'timestamp': {

@@ -11,6 +11,7 @@
  * no further page is asked for.
  */
 import type { Db, Queryable } from './db';
+import { envelopeCsvCopy, type EnvelopeCsvCopy } from './export-copy';
 
 /** Row filter shared by every table; times are unix microseconds, [fromUs, toUs). */
 export interface ExportFilter {
@@ -225,6 +226,8 @@ export function exportSource(db: Db, epochSeconds: number) {
     batchRoots: (epoch: bigint) => exportBatchRoots(db, epoch),
     epochLogIds: (agent: Uint8Array, epoch: bigint) => exportEpochLogIds(db, agent, epoch),
     epochs: () => exportEpochs(db),
+    /** Postgres only (else null): the envelopes CSV fast path's binary COPY data (export-copy.ts). */
+    envelopeCsvCopy: (f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal) => envelopeCsvCopy(db, f, o, signal),
   };
 }
 export type ExportSource = ReturnType<typeof exportSource>;

@@ -1,0 +1,91 @@
+/**
+ * The envelopes CSV fast path on Postgres (docs/datasets.md "Bench"). Postgres writes the cells
+ * it can (lib/store/export-copy.ts) and sends them as binary COPY tuples; here each tuple's text
+ * is copied byte for byte into a large output Buffer, and only the payload columns are decoded
+ * (lib/protocol, docs/protocol.md §4, §8) and formatted. No row object is built for an opaque
+ * payload, and output goes out in 1 MB chunks, so the garbage per row is a few small objects.
+ * The bytes are identical to the generic writer's (export-fast.test.ts checks).
+ */
+import { decodeEnvelope } from '../protocol/envelope';
+import { MsgType } from '../protocol/types';
+import type { EnvelopeCsvCopy } from '../store/export-copy';
+import { CopyTupleReader } from './copy-binary';
+import { MSG_TYPE_NAMES, payloadColumns } from './rows';
+import type { TableSchema } from './schema';
+import { cellFormatter, csvField } from './writers';
+
+/** Columns Postgres writes before and after the timestamp; the rest are the payload columns. */
+const HEAD = ['id', 'seq', 'version', 'msg_type', 'msg_type_name', 'sender', 'recipient'];
+const TAIL = ['block_ref', 'nonce', 'conversation_id', 'payload_hash', 'payload_len', 'payload', 'signature', 'raw', 'epoch', 'seen_via', 'gossip_topic', 'first_seen'];
+
+/** What the store's COPY needs: the type names and the types whose payload is decoded. */
+export function envelopeCopyOptions(limit?: number): EnvelopeCsvCopy {
+  const payloadTypes = [MsgType.FEEDBACK, MsgType.NOTARIZE_BID, MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT];
+  return { typeNames: MSG_TYPE_NAMES, payloadTypes, limit };
+}
+
+const CHUNK = 1 << 20;
+const HEXDIGITS = Buffer.from('0123456789abcdef', 'latin1');
+
+/** CSV of the envelopes table from the fast path's binary COPY data. */
+export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint8Array>, onRows?: (n: number) => void): AsyncIterable<Uint8Array> {
+  const names = schema.columns.map((c) => c.name);
+  const payloadCols = schema.columns.slice(HEAD.length + 1 + TAIL.length);
+  if (names.slice(0, HEAD.length).join() !== HEAD.join() || names[HEAD.length] !== 'timestamp'
+    || names.slice(HEAD.length + 1, HEAD.length + 1 + TAIL.length).join() !== TAIL.join()) {
+    throw new Error('envelopes columns changed: update the fast path (lib/store/export-copy.ts, envelope-csv.ts)');
+  }
+  const payloadFmt = payloadCols.map((c) => cellFormatter(c.type, true));
+  const tsFmt = cellFormatter('timestamp', true);
+  // An opaque payload (or none decoded): payload_kind and 19 empty cells, the same every time.
+  const opaque = Buffer.from(`,opaque${','.repeat(payloadCols.length - 1)}\r\n`, 'latin1');
+  yield Buffer.from(names.map(csvField).join(',') + '\r\n', 'utf8');
+
+  const r = new CopyTupleReader(8);
+  let out = Buffer.allocUnsafe(CHUNK);
+  let pos = 0;
+  let rows = 0;
+  const full: Buffer[] = [];
+  const room = (n: number) => {
+    if (pos + n <= out.length) return;
+    full.push(out.subarray(0, pos));
+    out = Buffer.allocUnsafe(Math.max(CHUNK, n));
+    pos = 0;
+  };
+  const text = (s: string) => { pos += out.write(s, pos, 'utf8'); };
+  const field = (i: number) => { if (r.len[i] > 0) pos += r.buf.copy(out, pos, r.off[i], r.off[i] + r.len[i]); };
+  const hexInto = (v: Uint8Array) => {
+    for (let k = 0; k < v.length; k++) { out[pos++] = HEXDIGITS[v[k] >> 4]; out[pos++] = HEXDIGITS[v[k] & 15]; }
+  };
+  for await (const chunk of copy) {
+    r.feed(chunk);
+    while (r.next()) {
+      const { buf, off, len } = r;
+      const plen = len[4] > 0 ? len[4] : 0;
+      room(len[0] + Math.max(len[1], 40) + len[2] + 4 * plen + 1024);
+      field(0);
+      if (len[1] >= 0) field(1);
+      else {
+        const d = decodeEnvelope(buf.subarray(off[5], off[5] + len[5]));
+        text(tsFmt(d.ok ? d.envelope.timestamp : 0n));
+      }
+      field(2);
+      const payload = len[4] >= 0 ? buf.subarray(off[4], off[4] + len[4]) : null;
+      const cols = payload ? payloadColumns(buf.readInt32BE(off[3]), payload) : null;
+      if (!cols || cols.payload_kind === 'opaque') { pos += opaque.copy(out, pos); rows++; continue; }
+      for (let i = 0; i < payloadCols.length; i++) {
+        out[pos++] = 0x2c; // ','
+        const v = cols[payloadCols[i].name];
+        if (v === null || v === undefined) continue;
+        if (v instanceof Uint8Array) hexInto(v);
+        else text(payloadFmt[i](v));
+      }
+      out[pos++] = 0x0d; out[pos++] = 0x0a;
+      rows++;
+    }
+    if (full.length) { onRows?.(rows); yield* full.splice(0); }
+  }
+  if (!r.ended) throw new Error('the COPY stream ended before its trailer');
+  onRows?.(rows);
+  if (pos) yield out.subarray(0, pos);
+}

@@ -1,0 +1,76 @@
+/**
+ * The envelopes export's fast path on Postgres (docs/datasets.md "Bench"): one
+ * `COPY (SELECT …) TO STDOUT (FORMAT binary)` in which Postgres itself writes every CSV cell it
+ * can (hex of the byte columns, decimals, ISO times, the quoted topic), so JavaScript only
+ * formats the decoded payload columns. Rows arrive as binary COPY tuples (lib/export/copy-binary.ts
+ * parses them without building row objects); each tuple is
+ *
+ *   0 `head`  text   CSV of id … recipient, with the trailing comma
+ *   1 `ts`    text   the timestamp cell, NULL when outside years 1970–9999 (then `raw` is sent)
+ *   2 `tail`  text   CSV of block_ref … first_seen, with the leading comma
+ *   3 `t`     int4   msg_type
+ *   4 `p`     bytea  the payload, only for the types whose payload is decoded (else NULL)
+ *   5 `raw`   bytea  the envelope, only when `ts` is NULL (its exact u64 timestamp)
+ *
+ * COPY takes no bind parameters, so the filter's values are inlined as typed literals built
+ * from bigints, bytes and integers only (`literal`), never from caller text.
+ */
+import type { Db } from './db';
+import type { ExportFilter } from './export';
+
+/** Upper bound (exclusive) of timestamps Postgres formats: 10000-01-01T00:00:00Z in µs. */
+const TS_MAX = '253402300800000000';
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS'`;
+
+function literal(v: unknown): string {
+  if (typeof v === 'bigint' || (typeof v === 'number' && Number.isSafeInteger(v))) return `${v}`;
+  if (v instanceof Uint8Array) return `'\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}'::bytea`;
+  throw new TypeError(`cannot inline ${typeof v} into COPY`);
+}
+
+const hex = (col: string) => `encode(${col}, 'hex')`;
+
+export interface EnvelopeCsvCopy {
+  /** msg_type code → name for the msg_type_name cell; other codes print as 0x<hex>. */
+  typeNames: Record<number, string>;
+  /** msg_type codes whose payload is sent for decoding. */
+  payloadTypes: number[];
+  limit?: number;
+}
+
+/** The COPY statement of the envelopes CSV fast path under `f` (module comment for the tuple). */
+export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy): string {
+  for (const [code, name] of Object.entries(o.typeNames)) {
+    if (!/^\d+$/.test(code) || !/^[A-Z0-9_]+$/.test(name)) throw new TypeError(`bad message type name ${code}=${name}`);
+  }
+  const names = `CASE e.msg_type ${Object.entries(o.typeNames).map(([c, n]) => `WHEN ${Number(c)} THEN '${n}'`).join(' ')} ELSE '0x' || to_hex(e.msg_type) END`;
+  const inRange = `e.timestamp >= 0 AND e.timestamp < ${TS_MAX}`;
+  const payload = `substring(e.raw from length(e.raw) - 65 - e.payload_len for e.payload_len)`;
+  const where: string[] = [];
+  if (f.fromUs !== undefined) where.push(`e.timestamp >= ${literal(f.fromUs)}`);
+  if (f.toUs !== undefined) where.push(`e.timestamp < ${literal(f.toUs)}`);
+  if (f.agent) where.push(`(e.sender = ${literal(f.agent)} OR e.recipient = ${literal(f.agent)})`);
+  if (f.types?.length) where.push(`e.msg_type IN (${f.types.map(literal).join(', ')})`);
+  const types = o.payloadTypes.map(literal).join(', ') || 'NULL';
+  const limit = o.limit === undefined ? '' : ` LIMIT ${literal(o.limit)}`;
+  return `COPY (SELECT
+    ${hex('e.id')} || ',' || e.seq::text || ',' || e.version::text || ',' || e.msg_type::text || ',' || ${names} || ','
+      || ${hex('e.sender')} || ',' || ${hex('e.recipient')} || ',' AS head,
+    CASE WHEN ${inRange} THEN to_char(to_timestamp(e.timestamp / 1000000) AT TIME ZONE 'UTC', ${ISO})
+      || '.' || lpad((e.timestamp % 1000000)::text, 6, '0') || 'Z' END AS ts,
+    ',' || e.block_ref::text || ',' || e.nonce::text || ',' || ${hex('e.conversation_id')} || ',' || ${hex('e.payload_hash')}
+      || ',' || e.payload_len::text || ',' || ${hex(payload)} || ',' || ${hex('e.signature')} || ',' || ${hex('e.raw')}
+      || ',' || e.epoch::text || ',' || e.source::text || ','
+      || COALESCE(CASE WHEN e.topic ~ '[",\\r\\n]' THEN '"' || replace(e.topic, '"', '""') || '"' ELSE e.topic END, '')
+      || ',' || to_char(e.received_at AT TIME ZONE 'UTC', ${ISO} || '.US"Z"') AS tail,
+    e.msg_type AS t,
+    CASE WHEN e.msg_type IN (${types}) THEN ${payload} END AS p,
+    CASE WHEN NOT (${inRange}) THEN e.raw END AS raw
+  FROM envelope e ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY e.seq${limit}) TO STDOUT (FORMAT binary)`;
+}
+
+/** The binary COPY data of the envelopes CSV fast path; null when the database is not Postgres. */
+export function envelopeCsvCopy(db: Db, f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal): AsyncIterable<Uint8Array> | null {
+  if (db.kind !== 'postgres' || !db.copyOut) return null;
+  return db.copyOut(envelopeCsvCopySql(f, o), signal);
+}
