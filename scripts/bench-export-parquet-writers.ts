@@ -3,18 +3,32 @@
  * rows/s, peak RSS above the process's RSS once the rows are built, file size, and whether
  * hyparquet (and DuckDB's own reader) read the file back with the right row count and one exact
  * value. Each candidate runs in its own process so RSS figures do not mix.
- *   node --import tsx --import ./scripts/setup-node.mjs lib/export/parquet-candidates.ts [ROWS]
+ *
+ * DuckDB, parquet-wasm and apache-arrow are not project dependencies (only hyparquet-writer was
+ * kept); install them without saving to re-run the measurement:
+ *   npm install --no-save @duckdb/node-api@1.5.6-r.1 parquet-wasm@0.8.0 apache-arrow@21.2.0
+ *   node --import tsx --import ./scripts/setup-node.mjs scripts/bench-export-parquet-writers.ts [ROWS]
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, rmSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
-import { makeDeals } from './fixtures';
-import { envelopeRow } from './rows';
-import { TABLES } from './tables';
-import { writeFormat } from './writers';
-import type { Row } from './schema';
+import { makeDeals } from '../lib/export/fixtures';
+import { envelopeRow } from '../lib/export/rows';
+import { TABLES } from '../lib/export/tables';
+import { writeFormat } from '../lib/export/writers';
+import type { Row } from '../lib/export/schema';
+
+/** A candidate installed by hand (module comment); a clear message when it is not. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function optional(name: string): Promise<any> {
+  try {
+    return await import(name);
+  } catch {
+    throw new Error(`${name} is not installed: npm install --no-save ${name} (see this file's comment)`);
+  }
+}
 
 const schema = TABLES.envelopes;
 
@@ -39,7 +53,7 @@ async function hyparquetWriter(rows: Row[], file: string) {
 const DUCK: Record<string, string> = { string: 'VARCHAR', u64: 'VARCHAR', i128: 'VARCHAR', int32: 'INTEGER', int64: 'BIGINT', double: 'DOUBLE', bool: 'BOOLEAN', bytes: 'BLOB', timestamp: 'TIMESTAMPTZ' };
 
 async function duckdb(rows: Row[], file: string) {
-  const { DuckDBInstance, DuckDBTimestampTZValue } = await import('@duckdb/node-api');
+  const { DuckDBInstance, DuckDBTimestampTZValue } = await optional('@duckdb/node-api');
   const inst = await DuckDBInstance.create(':memory:');
   const con = await inst.connect();
   await con.run(`CREATE TABLE t (${schema.columns.map((c) => `"${c.name}" ${DUCK[c.type]}`).join(', ')})`);
@@ -66,14 +80,14 @@ async function duckdb(rows: Row[], file: string) {
 }
 
 async function parquetWasm(rows: Row[], file: string) {
-  const arrow = await import('apache-arrow');
-  const pw = await import('parquet-wasm');
-  const types: Record<string, () => import('apache-arrow').DataType> = {
+  const arrow = await optional('apache-arrow');
+  const pw = await optional('parquet-wasm');
+  const types: Record<string, () => unknown> = {
     string: () => new arrow.Utf8(), u64: () => new arrow.Utf8(), i128: () => new arrow.Utf8(), int32: () => new arrow.Int32(), int64: () => new arrow.Int64(),
     double: () => new arrow.Float64(), bool: () => new arrow.Bool(), bytes: () => new arrow.Binary(), timestamp: () => new arrow.TimestampMicrosecond('UTC'),
   };
-  const cols: Record<string, import('apache-arrow').Vector> = {};
-    // Arrow's microsecond builder takes milliseconds (it multiplies by 1000).
+  const cols: Record<string, unknown> = {};
+  // Arrow's microsecond builder takes milliseconds (it multiplies by 1000).
   const val = (t: string, v: unknown) => (v == null ? null : t === 'timestamp' ? Number(v as bigint) / 1000 : v);
   for (const c of schema.columns) cols[c.name] = arrow.vectorFromArray(rows.map((r) => val(c.type, r[c.name])), types[c.type]());
   const table = new arrow.Table(cols);
@@ -109,11 +123,11 @@ else {
   const n = Number(arg ?? 50_000);
   for (const c of Object.keys(CANDIDATES)) {
     const f = join(tmpdir(), `zx-pq-${process.pid}-${c.replace(/\W/g, '')}.parquet`);
-    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './scripts/setup-node.mjs', 'lib/export/parquet-candidates.ts', String(n), c, f], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './scripts/setup-node.mjs', 'scripts/bench-export-parquet-writers.ts', String(n), c, f], { encoding: 'utf8' });
     process.stdout.write(r.stdout || `${c}: failed\n${r.stderr.slice(-2000)}\n`);
     // DuckDB's own reader as a second, independent check of each file.
     if (r.status === 0) {
-      const { DuckDBInstance } = await import('@duckdb/node-api');
+      const { DuckDBInstance } = await optional('@duckdb/node-api');
       const con = await (await DuckDBInstance.create(':memory:')).connect();
       const res = await con.runAndReadAll(`SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS ids FROM read_parquet('${f}')`);
       console.log(`  duckdb reads ${c}: ${JSON.stringify(res.getRowObjects()[0])}`);
