@@ -14,7 +14,7 @@ import { MSG_TYPE_NAMES, payloadColumns } from './rows';
 import type { TableSchema } from './schema';
 import { cellFormatter, csvField } from './writers';
 
-/** Columns Postgres writes before and after the timestamp; the rest are the payload columns. */
+/** Columns Postgres writes around the two times; the rest are the payload columns. */
 const HEAD = ['id', 'seq', 'version', 'msg_type', 'msg_type_name', 'sender', 'recipient'];
 const TAIL = ['block_ref', 'nonce', 'conversation_id', 'payload_hash', 'payload_len', 'payload', 'signature', 'raw', 'epoch', 'seen_via', 'gossip_topic', 'first_seen'];
 
@@ -26,6 +26,29 @@ export function envelopeCopyOptions(limit?: number): EnvelopeCsvCopy {
 
 const CHUNK = 1 << 20;
 const HEXDIGITS = Buffer.from('0123456789abcdef', 'latin1');
+/** Postgres's binary timestamptz counts µs from 2000-01-01T00:00:00Z. */
+const PG_EPOCH_US = 946_684_800_000_000;
+const I64_MAX = 2 ** 63 - 1;
+
+/**
+ * Writes unix µs as `YYYY-MM-DDTHH:MM:SS.ffffffZ` into a buffer. Rows come in time order, so the
+ * 19-byte date-time prefix of the last second is reused and only the six fraction digits are
+ * written; exact for 0 ≤ µs < 2^53 (up to year 2255), larger values go through the generic formatter.
+ */
+function isoWriter(): (out: Buffer, pos: number, us: number) => number {
+  let lastSec = -1;
+  const prefix = Buffer.alloc(19);
+  return (out, pos, us) => {
+    const sec = Math.floor(us / 1e6);
+    if (sec !== lastSec) { prefix.write(new Date(sec * 1000).toISOString(), 0, 19, 'latin1'); lastSec = sec; }
+    pos += prefix.copy(out, pos);
+    out[pos++] = 0x2e; // '.'
+    let frac = us - sec * 1e6;
+    for (let k = pos + 5; k >= pos; k--) { out[k] = 0x30 + (frac % 10); frac = Math.floor(frac / 10); }
+    out[pos + 6] = 0x5a; // 'Z'
+    return pos + 7;
+  };
+}
 
 /** CSV of the envelopes table from the fast path's binary COPY data. */
 export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint8Array>, onRows?: (n: number) => void): AsyncIterable<Uint8Array> {
@@ -37,6 +60,8 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
   }
   const payloadFmt = payloadCols.map((c) => cellFormatter(c.type, true));
   const tsFmt = cellFormatter('timestamp', true);
+  const tsIso = isoWriter();
+  const seenIso = isoWriter();
   // An opaque payload (or none decoded): payload_kind and 19 empty cells, the same every time.
   const opaque = Buffer.from(`,opaque${','.repeat(payloadCols.length - 1)}\r\n`, 'latin1');
   yield Buffer.from(names.map(csvField).join(',') + '\r\n', 'utf8');
@@ -61,17 +86,20 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
     r.feed(chunk);
     while (r.next()) {
       const { buf, off, len } = r;
-      const plen = len[4] > 0 ? len[4] : 0;
-      room(len[0] + Math.max(len[1], 40) + len[2] + 4 * plen + 1024);
+      const plen = len[5] > 0 ? len[5] : 0;
+      room(len[0] + len[2] + 4 * plen + 1024);
       field(0);
-      if (len[1] >= 0) field(1);
-      else {
-        const d = decodeEnvelope(buf.subarray(off[5], off[5] + len[5]));
+      // int8 as a double: exact below 2^53; the saturated value means "read it from raw".
+      const ts = buf.readInt32BE(off[1]) * 4294967296 + buf.readUInt32BE(off[1] + 4);
+      if (ts >= 0 && ts < Number.MAX_SAFE_INTEGER) pos = tsIso(out, pos, ts);
+      else if (ts >= I64_MAX && len[6] > 0) {
+        const d = decodeEnvelope(buf.subarray(off[6], off[6] + len[6]));
         text(tsFmt(d.ok ? d.envelope.timestamp : 0n));
-      }
+      } else text(tsFmt(buf.readBigInt64BE(off[1])));
       field(2);
-      const payload = len[4] >= 0 ? buf.subarray(off[4], off[4] + len[4]) : null;
-      const cols = payload ? payloadColumns(buf.readInt32BE(off[3]), payload) : null;
+      pos = seenIso(out, pos, buf.readInt32BE(off[3]) * 4294967296 + buf.readUInt32BE(off[3] + 4) + PG_EPOCH_US);
+      const payload = len[5] >= 0 ? buf.subarray(off[5], off[5] + len[5]) : null;
+      const cols = payload ? payloadColumns(buf.readInt32BE(off[4]), payload) : null;
       if (!cols || cols.payload_kind === 'opaque') { pos += opaque.copy(out, pos); rows++; continue; }
       for (let i = 0; i < payloadCols.length; i++) {
         out[pos++] = 0x2c; // ','

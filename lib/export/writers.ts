@@ -3,11 +3,11 @@
  * or one Parquet row group. The consumer pulls; nothing is read ahead of what it took, so a
  * slow HTTP client slows the database read instead of filling memory.
  *
- * Parquet goes through hyparquet-writer (docs/decisions/parquet-writer.md): its row API takes an
- * async iterable and calls our sink's flush() after each row group, which hands the bytes to the
- * consumer and waits until it asks for more.
+ * Parquet goes through hyparquet-writer (docs/decisions/parquet-writer.md): its ParquetWriter
+ * encodes one row group per call into a ByteWriter whose bytes go to the consumer before the
+ * next group is read.
  */
-import { ByteWriter, parquetWriteRows } from 'hyparquet-writer';
+import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { SchemaElement } from 'hyparquet';
 import { hex, isoMicros, type ColumnType, type Row, type TableSchema } from './schema';
 
@@ -131,66 +131,58 @@ function parquetValue(type: ColumnType, v: unknown): unknown {
 /** Rows per Parquet row group: bounds the writer's memory (about 12 MB of envelope rows plus their columnar copy). */
 export const PARQUET_ROW_GROUP = 10_000;
 
-function parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, rowGroupSize = PARQUET_ROW_GROUP): AsyncIterable<Uint8Array> {
+/**
+ * Hashes, signatures and ids are random bytes: no dictionary, no snappy (neither shrinks them)
+ * and no min/max statistics (useless for pruning). Skipping the three was a third of the
+ * Parquet profile on the envelopes table (docs/datasets.md "Bench").
+ */
+const RANDOM_BYTES = new Set(['id', 'payload_hash', 'signature', 'envelope_id', 'batch_hash', 'negr_salt', 'negc_commitment']);
+
+function columnOptions(c: { name: string; type: ColumnType; nullable?: boolean }) {
+  const random = c.type === 'bytes' && RANDOM_BYTES.has(c.name);
   return {
-    [Symbol.asyncIterator]() {
-      const ready: Uint8Array[] = [];
-      let wake: (() => void) | null = null;
-      let resume: (() => void) | null = null;
-      let done = false;
-      let failed: unknown;
-      let cancelled = false;
-      const writer = new ByteWriter(1 << 20);
-      const take = () => {
-        if (writer.index === 0) return;
-        ready.push(new Uint8Array(writer.buffer.slice(0, writer.index)));
-        writer.index = 0; // `offset` keeps counting: the footer's file offsets stay right
-        const w = wake; wake = null; w?.();
-      };
-      (writer as unknown as { flush(): Promise<void> }).flush = () => {
-        take();
-        return new Promise<void>((res, rej) => { resume = () => (cancelled ? rej(new Error('cancelled')) : res()); });
-      };
-      const finishSink = writer.finish.bind(writer);
-      writer.finish = () => { finishSink(); take(); };
-      async function* rows(): AsyncIterable<Row> {
-        for await (const page of pages) {
-          for (const r of page) {
-            const o: Row = {};
-            for (const c of schema.columns) o[c.name] = parquetValue(c.type, r[c.name]);
-            yield o;
-          }
-        }
-      }
-      let started = false;
-      const start = () => {
-        started = true;
-        Promise.resolve(parquetWriteRows({
-          writer, rows: rows(), columns: schema.columns.map((c) => ({ name: c.name, nullable: c.nullable !== false })),
-          schema: parquetSchema(schema), rowGroupSize, statistics: true,
-          kvMetadata: [{ key: 'zerox1.table', value: schema.name }, { key: 'zerox1.schema_version', value: String(schema.version) }],
-          createdBy: 'zerox1-observatory export',
-        })).then(() => { done = true; }, (e) => { failed = e; done = true; }).finally(() => { const w = wake; wake = null; w?.(); });
-      };
-      return {
-        async next(): Promise<IteratorResult<Uint8Array>> {
-          if (!started) start();
-          else if (ready.length === 0) { const r = resume; resume = null; r?.(); }
-          while (ready.length === 0 && !done) await new Promise<void>((res) => { wake = res; });
-          if (ready.length) return { value: ready.shift()!, done: false };
-          if (failed && !cancelled) throw failed;
-          return { value: undefined, done: true };
-        },
-        async return(): Promise<IteratorResult<Uint8Array>> {
-          cancelled = true;
-          // The parked flush rejects, parquetWriteRows stops pulling and the row generator's
-          // for-await returns the page iterator (the database read stops; so does the signal).
-          const r = resume; resume = null; r?.();
-          return { value: undefined, done: true };
-        },
-      };
-    },
+    name: c.name, nullable: c.nullable !== false,
+    ...(c.type === 'bytes' ? { statistics: false } : {}),
+    ...(random ? { encoding: 'PLAIN' as const, codec: 'UNCOMPRESSED' as const } : {}),
   };
+}
+
+/**
+ * Parquet, one row group at a time: rows go straight into per-column arrays (no row objects),
+ * each full group is encoded by hyparquet-writer's ParquetWriter and its bytes handed out before
+ * the next page is read, so memory holds one row group whatever the export's size.
+ */
+async function* parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, rowGroupSize = PARQUET_ROW_GROUP): AsyncIterable<Uint8Array> {
+  const writer = new ByteWriter(1 << 20);
+  const take = () => {
+    const b = new Uint8Array(writer.buffer.slice(0, writer.index));
+    writer.index = 0; // `offset` keeps counting: the footer's file offsets stay right
+    return b;
+  };
+  const pq = new ParquetWriter({
+    writer, schema: parquetSchema(schema), statistics: true, createdBy: 'zerox1-observatory export',
+    kvMetadata: [{ key: 'zerox1.table', value: schema.name }, { key: 'zerox1.schema_version', value: String(schema.version) }],
+  });
+  const cols = schema.columns;
+  const options = cols.map(columnOptions);
+  let data: unknown[][] = cols.map(() => []);
+  let n = 0;
+  const group = () => {
+    void pq.write({ columnData: options.map((o, i) => ({ ...o, data: data[i] as never })), rowGroupSize: n });
+    data = cols.map(() => []);
+    n = 0;
+    return take();
+  };
+  yield take(); // the PAR1 magic
+  for await (const page of pages) {
+    for (const r of page) {
+      for (let i = 0; i < cols.length; i++) data[i].push(parquetValue(cols[i].type, r[cols[i].name]));
+      if (++n === rowGroupSize) yield group();
+    }
+  }
+  if (n) yield group();
+  void pq.finish();
+  yield take();
 }
 
 /** `pages` written as `format`, as byte chunks. */

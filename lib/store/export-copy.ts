@@ -1,26 +1,26 @@
 /**
  * The envelopes export's fast path on Postgres (docs/datasets.md "Bench"): one
  * `COPY (SELECT …) TO STDOUT (FORMAT binary)` in which Postgres itself writes every CSV cell it
- * can (hex of the byte columns, decimals, ISO times, the quoted topic), so JavaScript only
+ * can (hex of the byte columns, decimals, the quoted topic), so JavaScript only
  * formats the decoded payload columns. Rows arrive as binary COPY tuples (lib/export/copy-binary.ts
  * parses them without building row objects); each tuple is
  *
- *   0 `head`  text   CSV of id … recipient, with the trailing comma
- *   1 `ts`    text   the timestamp cell, NULL when outside years 1970–9999 (then `raw` is sent)
- *   2 `tail`  text   CSV of block_ref … first_seen, with the leading comma
- *   3 `t`     int4   msg_type
- *   4 `p`     bytea  the payload, only for the types whose payload is decoded (else NULL)
- *   5 `raw`   bytea  the envelope, only when `ts` is NULL (its exact u64 timestamp)
+ *   0 `head`  text         CSV of id … recipient, with the trailing comma
+ *   1 `ts`    int8         the timestamp column (µs; saturated at 2^63-1)
+ *   2 `mid`   text         CSV of block_ref … gossip_topic, with a comma on both ends
+ *   3 `recv`  timestamptz  received_at (binary: µs since 2000-01-01)
+ *   4 `t`     int4         msg_type
+ *   5 `p`     bytea        the payload, only for the types whose payload is decoded (else NULL)
+ *   6 `raw`   bytea        the envelope, only when `ts` is saturated (its exact u64 timestamp)
  *
+ * The two times travel as binary integers and are formatted in JavaScript: to_char costs
+ * Postgres more than the export's cached ISO prefix costs JavaScript.
  * COPY takes no bind parameters, so the filter's values are inlined as typed literals built
  * from bigints, bytes and integers only (`literal`), never from caller text.
  */
 import type { Db } from './db';
 import type { ExportFilter } from './export';
 
-/** Upper bound (exclusive) of timestamps Postgres formats: 10000-01-01T00:00:00Z in µs. */
-const TS_MAX = '253402300800000000';
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS'`;
 
 function literal(v: unknown): string {
   if (typeof v === 'bigint' || (typeof v === 'number' && Number.isSafeInteger(v))) return `${v}`;
@@ -44,7 +44,6 @@ export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy): string 
     if (!/^\d+$/.test(code) || !/^[A-Z0-9_]+$/.test(name)) throw new TypeError(`bad message type name ${code}=${name}`);
   }
   const names = `CASE e.msg_type ${Object.entries(o.typeNames).map(([c, n]) => `WHEN ${Number(c)} THEN '${n}'`).join(' ')} ELSE '0x' || to_hex(e.msg_type) END`;
-  const inRange = `e.timestamp >= 0 AND e.timestamp < ${TS_MAX}`;
   const payload = `substring(e.raw from length(e.raw) - 65 - e.payload_len for e.payload_len)`;
   const where: string[] = [];
   if (f.fromUs !== undefined) where.push(`e.timestamp >= ${literal(f.fromUs)}`);
@@ -56,16 +55,15 @@ export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy): string 
   return `COPY (SELECT
     ${hex('e.id')} || ',' || e.seq::text || ',' || e.version::text || ',' || e.msg_type::text || ',' || ${names} || ','
       || ${hex('e.sender')} || ',' || ${hex('e.recipient')} || ',' AS head,
-    CASE WHEN ${inRange} THEN to_char(to_timestamp(e.timestamp / 1000000) AT TIME ZONE 'UTC', ${ISO})
-      || '.' || lpad((e.timestamp % 1000000)::text, 6, '0') || 'Z' END AS ts,
+    e.timestamp AS ts,
     ',' || e.block_ref::text || ',' || e.nonce::text || ',' || ${hex('e.conversation_id')} || ',' || ${hex('e.payload_hash')}
       || ',' || e.payload_len::text || ',' || ${hex(payload)} || ',' || ${hex('e.signature')} || ',' || ${hex('e.raw')}
       || ',' || e.epoch::text || ',' || e.source::text || ','
-      || COALESCE(CASE WHEN e.topic ~ '[",\\r\\n]' THEN '"' || replace(e.topic, '"', '""') || '"' ELSE e.topic END, '')
-      || ',' || to_char(e.received_at AT TIME ZONE 'UTC', ${ISO} || '.US"Z"') AS tail,
+      || COALESCE(CASE WHEN e.topic ~ '[",\\r\\n]' THEN '"' || replace(e.topic, '"', '""') || '"' ELSE e.topic END, '') || ',' AS mid,
+    e.received_at AS recv,
     e.msg_type AS t,
     CASE WHEN e.msg_type IN (${types}) THEN ${payload} END AS p,
-    CASE WHEN NOT (${inRange}) THEN e.raw END AS raw
+    CASE WHEN e.timestamp = 9223372036854775807 THEN e.raw END AS raw
   FROM envelope e ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY e.seq${limit}) TO STDOUT (FORMAT binary)`;
 }
 
