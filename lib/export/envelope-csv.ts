@@ -10,7 +10,7 @@ import { decodeEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
 import type { EnvelopeCsvCopy } from '../store/export-copy';
 import { CopyTupleReader } from './copy-binary';
-import { MSG_TYPE_NAMES, payloadColumns } from './rows';
+import { decodePayloadInto, MSG_TYPE_NAMES, PAYLOAD_FIELDS } from './rows';
 import type { TableSchema } from './schema';
 import { cellFormatter, csvField } from './writers';
 
@@ -58,7 +58,10 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
     || names.slice(HEAD.length + 1, HEAD.length + 1 + TAIL.length).join() !== TAIL.join()) {
     throw new Error('envelopes columns changed: update the fast path (lib/store/export-copy.ts, envelope-csv.ts)');
   }
-  const payloadFmt = payloadCols.map((c) => cellFormatter(c.type, true));
+  if (payloadCols.map((c) => c.name).join() !== ['payload_kind', ...PAYLOAD_FIELDS].join()) throw new Error('payload columns changed: update rows.ts PAYLOAD_FIELDS');
+  const fields = payloadCols.slice(1);
+  const fieldFmt = fields.map((c) => cellFormatter(c.type, true));
+  const vals: unknown[] = [];
   const tsFmt = cellFormatter('timestamp', true);
   const tsIso = isoWriter();
   const seenIso = isoWriter();
@@ -99,14 +102,16 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
       field(2);
       pos = seenIso(out, pos, buf.readInt32BE(off[3]) * 4294967296 + buf.readUInt32BE(off[3] + 4) + PG_EPOCH_US);
       const payload = len[5] >= 0 ? buf.subarray(off[5], off[5] + len[5]) : null;
-      const cols = payload ? payloadColumns(buf.readInt32BE(off[4]), payload) : null;
-      if (!cols || cols.payload_kind === 'opaque') { pos += opaque.copy(out, pos); rows++; continue; }
-      for (let i = 0; i < payloadCols.length; i++) {
-        out[pos++] = 0x2c; // ','
-        const v = cols[payloadCols[i].name];
+      const kind = payload ? decodePayloadInto(buf.readInt32BE(off[4]), payload, vals) : 'opaque';
+      if (kind === 'opaque') { pos += opaque.copy(out, pos); rows++; continue; }
+      out[pos++] = 0x2c; // ','
+      pos += out.write(kind, pos, 'latin1');
+      for (let i = 0; i < fields.length; i++) {
+        out[pos++] = 0x2c;
+        const v = vals[i];
         if (v === null || v === undefined) continue;
         if (v instanceof Uint8Array) hexInto(v);
-        else text(payloadFmt[i](v));
+        else text(fieldFmt[i](v));
       }
       out[pos++] = 0x0d; out[pos++] = 0x0a;
       rows++;

@@ -16,29 +16,54 @@ const dateUs = (v: unknown) => BigInt((v instanceof Date ? v : new Date(String(v
 export const MSG_TYPE_NAMES: Record<number, string> = Object.fromEntries(Object.entries(MsgType).map(([k, v]) => [v, k]));
 const NEG_TYPES = new Set<number>([MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT]);
 
-/** The decoded payload columns of an envelope (every one present, null when not applicable). */
-export function payloadColumns(msgType: number, payload: Uint8Array): Row {
-  const r: Row = {
-    payload_kind: 'opaque', neg1_bid_value: null, neg1_round: null, neg1_token_mint: null, neg1_service_hash: null, neg1_deadline: null,
-    neg1_decay_bps: null, neg1_max_rounds: null, neg1_tier: null, neg1_reason: null, negc_commitment: null, negr_price: null, negr_salt: null,
-    feedback_target: null, feedback_score: null, feedback_outcome: null, feedback_is_dispute: null, feedback_role: null,
-    notarize_bid_type: null, notarize_terms: null,
-  };
+/** The decoded payload columns after `payload_kind`, in table order (tables.ts). */
+export const PAYLOAD_FIELDS = [
+  'neg1_bid_value', 'neg1_round', 'neg1_token_mint', 'neg1_service_hash', 'neg1_deadline', 'neg1_decay_bps', 'neg1_max_rounds', 'neg1_tier',
+  'neg1_reason', 'negc_commitment', 'negr_price', 'negr_salt', 'feedback_target', 'feedback_score', 'feedback_outcome', 'feedback_is_dispute',
+  'feedback_role', 'notarize_bid_type', 'notarize_terms',
+] as const;
+const F = Object.fromEntries(PAYLOAD_FIELDS.map((n, i) => [n, i])) as Record<(typeof PAYLOAD_FIELDS)[number], number>;
+
+/**
+ * Decodes an envelope's payload into `out` (PAYLOAD_FIELDS order, null when not applicable) and
+ * returns its payload_kind. Positional into a reused array, so the CSV fast path builds no
+ * object per row; payloadColumns gives the same as named columns.
+ */
+export function decodePayloadInto(msgType: number, payload: Uint8Array, out: unknown[]): string {
+  out.length = PAYLOAD_FIELDS.length;
+  out.fill(null);
   if (msgType === MsgType.FEEDBACK) {
     const f = decodeFeedback(payload);
-    if (f.ok) Object.assign(r, { payload_kind: 'feedback', feedback_target: f.value.targetAgent, feedback_score: f.value.score, feedback_outcome: f.value.outcome, feedback_is_dispute: f.value.isDispute, feedback_role: f.value.role });
-  } else if (msgType === MsgType.NOTARIZE_BID) {
-    const b = decodeNotarizeBid(payload);
-    if (b.ok) Object.assign(r, { payload_kind: 'notarize_bid', notarize_bid_type: b.value.bidType, notarize_terms: b.value.terms });
-  } else if (NEG_TYPES.has(msgType)) {
-    const p = parseNegotiationPayload(payload);
-    if (p.kind === 'neg1') {
-      const n = p.neg1;
-      Object.assign(r, { payload_kind: 'neg1', neg1_bid_value: n.bidValue, neg1_round: n.round, neg1_token_mint: n.tokenMint, neg1_service_hash: n.serviceHash,
-        neg1_deadline: n.deadline, neg1_decay_bps: n.decayBps, neg1_max_rounds: n.maxRounds, neg1_tier: n.verification.tier, neg1_reason: n.reason });
-    } else if (p.kind === 'negc') Object.assign(r, { payload_kind: 'negc', negc_commitment: p.commitment });
-    else if (p.kind === 'negr') Object.assign(r, { payload_kind: 'negr', negr_price: p.reveal.price, negr_salt: p.reveal.salt });
+    if (!f.ok) return 'opaque';
+    out[F.feedback_target] = f.value.targetAgent; out[F.feedback_score] = f.value.score; out[F.feedback_outcome] = f.value.outcome;
+    out[F.feedback_is_dispute] = f.value.isDispute; out[F.feedback_role] = f.value.role;
+    return 'feedback';
   }
+  if (msgType === MsgType.NOTARIZE_BID) {
+    const b = decodeNotarizeBid(payload);
+    if (!b.ok) return 'opaque';
+    out[F.notarize_bid_type] = b.value.bidType; out[F.notarize_terms] = b.value.terms;
+    return 'notarize_bid';
+  }
+  if (!NEG_TYPES.has(msgType)) return 'opaque';
+  const p = parseNegotiationPayload(payload);
+  if (p.kind === 'neg1') {
+    const n = p.neg1;
+    out[F.neg1_bid_value] = n.bidValue; out[F.neg1_round] = n.round; out[F.neg1_token_mint] = n.tokenMint; out[F.neg1_service_hash] = n.serviceHash;
+    out[F.neg1_deadline] = n.deadline; out[F.neg1_decay_bps] = n.decayBps; out[F.neg1_max_rounds] = n.maxRounds; out[F.neg1_tier] = n.verification.tier;
+    out[F.neg1_reason] = n.reason;
+    return 'neg1';
+  }
+  if (p.kind === 'negc') { out[F.negc_commitment] = p.commitment; return 'negc'; }
+  if (p.kind === 'negr') { out[F.negr_price] = p.reveal.price; out[F.negr_salt] = p.reveal.salt; return 'negr'; }
+  return 'opaque';
+}
+
+/** The decoded payload columns of an envelope (every one present, null when not applicable). */
+export function payloadColumns(msgType: number, payload: Uint8Array): Row {
+  const vals: unknown[] = [];
+  const r: Row = { payload_kind: decodePayloadInto(msgType, payload, vals) };
+  PAYLOAD_FIELDS.forEach((n, i) => { r[n] = vals[i]; });
   return r;
 }
 
