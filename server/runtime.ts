@@ -15,6 +15,7 @@ import { setChainReads, setReadStore, type ReadStore } from '../app/_lib/runtime
 import type { Logger } from './logger';
 import { startChainRuntime, type ChainRuntime } from './chain';
 import { createDemoIdentities } from '../lib/chain/node/deployment';
+import { startDatasets } from './datasets';
 
 export interface Runtime {
   observatory: Observatory;
@@ -53,6 +54,9 @@ export async function startRuntime(config: ObservatoryConfig, log: Logger): Prom
   }
   setReadStore(store);
   if (chain) setChainReads(chain.reads);
+  // Dataset releases per finished epoch into <DATA_DIR>/datasets (server/datasets.ts); signer
+  // keys from the same registry the observer validates with.
+  const datasets = startDatasets({ dataDir: config.dataDir, store, registry: chain?.registry, log: log.child('datasets') });
 
   const runtime: Runtime = {
     observatory,
@@ -89,6 +93,7 @@ export async function startRuntime(config: ObservatoryConfig, log: Logger): Prom
     async stop() {
       setReadStore(undefined);
       setChainReads(undefined);
+      await datasets.stop().catch((e: unknown) => log.warn('dataset releases stop failed', e));
       await runtime.demo?.stop().catch((e: unknown) => log.warn('demo mesh stop failed', e));
       await chain?.indexer?.stop().catch((e: unknown) => log.warn('indexer stop failed', e));
       await observatory.stop().catch((e: unknown) => log.warn('observer stop failed', e));

@@ -21,7 +21,7 @@ export default function DatasetsPage() {
           <p className="muted">Export the observed mesh for research: envelopes, NEG1 offers, negotiations with their analytics, feedback, batches and challenges, as CSV, JSONL or Parquet. Columns are documented in docs/datasets.md.</p>
         </div>
       </header>
-      <DatasetsClient releases={releases.map((r) => ({ epoch: r.epoch, from: r.from, to: r.to, tables: r.tables }))} />
+      <DatasetsClient releases={releases.map((r) => ({ epoch: r.epoch, from: r.from, to: r.to, manifest: r.manifest, tables: r.tables }))} />
     </>
   );
 }

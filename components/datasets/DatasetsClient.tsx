@@ -12,7 +12,10 @@ import { countLines, dispositionName, exportUrl, progressFigures, type ExportFor
 const TABLES = ['envelopes', 'offers', 'negotiations', 'feedback', 'batches', 'challenges'];
 const TYPES = ['ADVERTISE', 'DISCOVER', 'PROPOSE', 'COUNTER', 'ACCEPT', 'REJECT', 'DELIVER', 'NOTARIZE_BID', 'NOTARIZE_ASSIGN', 'VERDICT', 'FEEDBACK', 'DISPUTE', 'BEACON'];
 
-export interface ReleaseView { epoch: number; from: string; to: string; tables: Record<string, { rows: number }> }
+export interface ReleaseView { epoch: number; from: string; to: string; manifest: string; tables: Record<string, { rows: number; file: string }> }
+
+/** A release file's download URL (app/api/datasets/[...file]); the name's segments kept as path segments. */
+const releaseHref = (file: string) => `/api/datasets/${file.split('/').map(encodeURIComponent).join('/')}`;
 
 type Dl = { state: 'idle' } | { state: 'running' | 'done' | 'cancelled' | 'failed'; rows: number; total: number; bytes: number; startedAt: number; now: number; error?: string; file?: string };
 
@@ -142,10 +145,14 @@ export function DatasetsClient({ releases }: { releases: ReleaseView[] }) {
         <h2>Releases</h2>
         <p className="muted small">Immutable Parquet snapshots per epoch with a manifest; recheck one offline with <code>npm run verify-dataset -- DIR</code>.</p>
         {releases.length === 0 ? <p className="muted empty">No release yet: one is written after each epoch ends.</p> : (
-          <table><thead><tr><th>epoch</th><th>from</th><th>to</th>{TABLES.map((t) => <th key={t} className="num">{t}</th>)}</tr></thead>
+          <table data-testid="releases"><thead><tr><th>epoch</th><th>from</th><th>to</th>{TABLES.map((t) => <th key={t} className="num">{t} (Parquet)</th>)}<th>manifest</th></tr></thead>
             <tbody>{releases.map((r) => (
               <tr key={r.epoch}><td className="mono">{r.epoch}</td><td className="mono small">{r.from}</td><td className="mono small">{r.to}</td>
-                {TABLES.map((t) => <td key={t} className="num">{fmt(r.tables[t]?.rows ?? 0)}</td>)}</tr>
+                {TABLES.map((t) => {
+                  const f = r.tables[t];
+                  return <td key={t} className="num">{f ? <a href={releaseHref(f.file)} download title={`${f.file}`}>{fmt(f.rows)}</a> : fmt(0)}</td>;
+                })}
+                <td><a href={releaseHref(r.manifest)} download>manifest</a></td></tr>
             ))}</tbody></table>
         )}
       </section>

@@ -98,7 +98,12 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
 }
 
 /** Summary of a release for GET /api/datasets. */
-export interface ReleaseSummary { epoch: number; from: string; to: string; createdAt: string; tables: Record<string, { rows: number; sha256: string; file: string }>; batches: number }
+export interface ReleaseSummary {
+  epoch: number; from: string; to: string; createdAt: string; batches: number;
+  /** Paths relative to the release folder; GET /api/datasets/{path} serves them. */
+  manifest: string;
+  tables: Record<string, { rows: number; sha256: string; file: string }>;
+}
 
 /** Releases in `dir`, newest epoch first. */
 export function listReleases(dir: string): ReleaseSummary[] {
@@ -107,13 +112,18 @@ export function listReleases(dir: string): ReleaseSummary[] {
   for (const name of readdirSync(dir)) {
     if (!/^epoch=\d+\.manifest\.json$/.test(name)) continue;
     const m = JSON.parse(readFileSync(join(dir, name), 'utf8')) as ReleaseManifest;
-    out.push({ epoch: m.epoch, from: m.from, to: m.to, createdAt: m.createdAt, batches: m.batches.length,
+    out.push({ epoch: m.epoch, from: m.from, to: m.to, createdAt: m.createdAt, batches: m.batches.length, manifest: name,
       tables: Object.fromEntries(Object.entries(m.tables).map(([k, v]) => [k, { rows: v.rows, sha256: v.sha256, file: v.file }])) });
   }
   return out.sort((a, b) => b.epoch - a.epoch);
 }
 
-export interface ReleaseScheduler { stop(): void; /** Runs one check now (tests). */ tick(): Promise<number[]> }
+export interface ReleaseScheduler {
+  /** Stops the timer and waits for a release being written. */
+  stop(): Promise<void>;
+  /** Runs one check now (tests). */
+  tick(): Promise<number[]>;
+}
 
 /**
  * Releases every finished epoch that has envelopes and no manifest yet. An epoch counts as
@@ -121,23 +131,36 @@ export interface ReleaseScheduler { stop(): void; /** Runs one check now (tests)
  * uploaded logs are in. The server calls this once with its store; checks run every
  * `everyMs` (default a tenth of an epoch, 2 s to 5 min).
  */
-export function startReleaseScheduler(p: { store: ReleaseStore; dir: string; registry?: SignerRegistry; everyMs?: number; now?: () => number; onError?: (e: unknown) => void }): ReleaseScheduler {
+export function startReleaseScheduler(p: {
+  store: ReleaseStore; dir: string; registry?: SignerRegistry; everyMs?: number; now?: () => number;
+  onError?: (e: unknown) => void; onRelease?: (m: ReleaseManifest) => void;
+}): ReleaseScheduler {
   const source = p.store.exportSource();
   const every = p.everyMs ?? Math.min(300_000, Math.max(2_000, source.epochSeconds * 100));
   let running: Promise<number[]> | null = null;
+  let stopped = false;
   const tick = () => (running ??= (async () => {
     const current = Math.floor((p.now?.() ?? Date.now()) / 1000 / source.epochSeconds);
     const made: number[] = [];
     for (const epoch of await source.epochs()) {
       if (epoch >= current - 1 || existsSync(manifestPath(p.dir, epoch))) continue;
-      await createRelease({ store: p.store, epoch, dir: p.dir, registry: p.registry });
+      if (stopped) break;
+      const m = await createRelease({ store: p.store, epoch, dir: p.dir, registry: p.registry });
+      p.onRelease?.(m);
       made.push(epoch);
     }
     return made;
   })().finally(() => { running = null; }));
   const timer = setInterval(() => { tick().catch((e) => p.onError?.(e)); }, every);
   timer.unref();
-  return { stop: () => clearInterval(timer), tick };
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+    tick,
+  };
 }
 
 /** Removes a half-written release of `epoch` (files without a manifest). */
