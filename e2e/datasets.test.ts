@@ -15,7 +15,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { parquetReadObjects } from 'hyparquet';
 import { openStore } from '../lib/store';
 import { createTestDatabase } from '../lib/store/testing';
-import { loadFixture, makeDeals } from '../lib/export/fixtures';
+import { loadFixture, makeDeals } from '../lib/export/test-helpers';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
 
 const skip = chromiumSkip || (process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set');

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import { join } from 'node:path';
 import { NotRunning } from '../_lib/not-running';
 import { getWebRuntime } from '../_lib/runtime';
-import { listReleases } from '../../lib/export/release';
+import { releases as listReleases } from '../_lib/datasets';
 import { DatasetsClient } from '../../components/datasets/DatasetsClient';
 import '../../components/datasets/datasets.css';
 
@@ -12,7 +11,7 @@ export const metadata: Metadata = { title: 'Datasets' };
 export default function DatasetsPage() {
   const o = getWebRuntime();
   if (!o) return <NotRunning />;
-  const releases = listReleases(join(o.observatory.config.dataDir, 'datasets'));
+  const releases = listReleases(o.observatory.config.dataDir);
   return (
     <>
       <header className="page-head">

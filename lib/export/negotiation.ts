@@ -7,7 +7,7 @@ import { analyzeNegotiation, rubinsteinShare } from '../protocol/analytics';
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { decodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import { decodeVerdict } from '../agents/scenario';
+import { decodeCanonical } from '../protocol/cbor';
 import { envelopeRecord, type EnvelopeRecord } from './rows';
 import { hex, type Row } from './schema';
 
@@ -125,4 +125,23 @@ export function negotiationRow(envs: EnvelopeRecord[], nowUs: bigint): Row | nul
     seller_feedback_score: sellerHex ? mean(scores.get(sellerHex) ?? []) : null,
     notary_feedback_score: notary ? mean(scores.get(notary) ?? []) : null,
   };
+}
+
+/**
+ * The demo agents' VERDICT payload, canonical CBOR `[passed 0|1, score -100..100]` (written by
+ * lib/agents/scenario.ts). Decoded here rather than imported: lib/export builds on lib/protocol
+ * and lib/store only (docs/architecture.md), and a payload that is not this shape is no verdict.
+ */
+function decodeVerdict(bytes: Uint8Array): { passed: boolean; score: number } | undefined {
+  const int = (v: unknown) => (typeof v === 'bigint' && v >= -1000n && v <= 1000n ? Number(v) : typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
+  try {
+    const v = decodeCanonical(bytes);
+    if (!Array.isArray(v) || v.length !== 2) return undefined;
+    const passed = int(v[0]);
+    const score = int(v[1]);
+    if ((passed === 0 || passed === 1) && score !== undefined && score >= -100 && score <= 100) return { passed: passed === 1, score };
+  } catch {
+    // not a demo verdict
+  }
+  return undefined;
 }

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { parquetReadObjects, parquetMetadata } from 'hyparquet';
 import { openStore, type Store } from '../store';
 import { createTestDatabase } from '../store/testing';
-import { loadFixture, makeDeals, type Fixture } from './fixtures';
+import { loadFixture, makeDeals, type Fixture } from './test-helpers';
 
 export const EPOCH_SECONDS = 3_600;
 

@@ -19,7 +19,7 @@
  * from bigints, bytes and integers only (`literal`), never from caller text.
  */
 import type { Db } from './db';
-import type { ExportFilter } from './export';
+import type { ExportFilter } from './export-filter';
 
 
 function literal(v: unknown): string {

@@ -5,11 +5,10 @@
  * unreleased file 404 (lib/export/release-files.ts); nothing outside the folder is ever read.
  */
 import { createReadStream } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { HttpError, handle } from '../../../_lib/http';
 import { releaseFile } from '../../../../lib/export/release-files';
-import { dataDir } from '../../export/source';
+import { datasetsDir } from '../../../_lib/datasets';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +17,7 @@ export async function GET(_req: Request, ctx: { params: Promise<{ file: string[]
     const { file } = await ctx.params;
     // Segments may arrive still percent-encoded; one that does not decode is simply not a name.
     const decoded = file.map((s) => { try { return decodeURIComponent(s); } catch { return '%'; } });
-    const f = releaseFile(join(dataDir(), 'datasets'), decoded);
+    const f = releaseFile(datasetsDir(), decoded);
     if (!f.ok) throw new HttpError(f.status, f.error);
     return new Response(Readable.toWeb(createReadStream(f.path)) as ReadableStream<Uint8Array>, {
       headers: {

@@ -8,7 +8,7 @@ import { HttpError, handle } from '../../../_lib/http';
 import { exportTable, fileName } from '../../../../lib/export/export';
 import { ParamError, parseExportRequest } from '../../../../lib/export/params';
 import { CONTENT_TYPES } from '../../../../lib/export/writers';
-import { agentParser, exportSource } from '../source';
+import { agentParser, exportSource } from '../../../_lib/datasets';
 import { setProgress } from '../progress-registry';
 
 export const dynamic = 'force-dynamic';

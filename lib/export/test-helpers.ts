@@ -2,7 +2,8 @@
  * Test and bench data for the exports: whole deals played by the demo agents' state machine
  * (lib/agents/scenario.ts), each envelope built and signed with lib/protocol and stored through
  * the store's ingest; per agent-epoch logs uploaded and batches recorded with the root
- * buildBatchFromLog computes, as the demo agents and the chain indexer do. Not runtime code.
+ * buildBatchFromLog computes, as the demo agents and the chain indexer do. Not runtime code: a
+ * test helper (the name the boundary rules treat as a harness), as it drives lib/agents.
  */
 import { buildEnvelope } from '../protocol/envelope';
 import { publicKeyFromSeed } from '../protocol/crypto';
