@@ -128,8 +128,8 @@ export interface ReleaseScheduler {
 /**
  * Releases every finished epoch that has envelopes and no manifest yet. An epoch counts as
  * finished one whole epoch after it ends, so its batches (submitted after the boundary) and
- * uploaded logs are in. The server calls this once with its store; checks run every
- * `everyMs` (default a tenth of an epoch, 2 s to 5 min).
+ * uploaded logs are in. The server calls this once with its store; checks run a second after
+ * start, then every `everyMs` (default a tenth of an epoch, 2 s to 5 min).
  */
 export function startReleaseScheduler(p: {
   store: ReleaseStore; dir: string; registry?: SignerRegistry; everyMs?: number; now?: () => number;
@@ -151,11 +151,16 @@ export function startReleaseScheduler(p: {
     }
     return made;
   })().finally(() => { running = null; }));
-  const timer = setInterval(() => { tick().catch((e) => p.onError?.(e)); }, every);
+  const check = () => { tick().catch((e) => p.onError?.(e)); };
+  // A first check soon after start catches up on epochs that ended while the server was down.
+  const first = setTimeout(check, Math.min(every, 1_000));
+  const timer = setInterval(check, every);
+  first.unref();
   timer.unref();
   return {
     async stop() {
       stopped = true;
+      clearTimeout(first);
       clearInterval(timer);
       await running?.catch(() => undefined);
     },
