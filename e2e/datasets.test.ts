@@ -59,9 +59,11 @@ describe('datasets against the real server', { skip, timeout: 600_000 }, () => {
     const full = await fetch(`${srv!.base}/api/export/envelopes?format=jsonl`);
     assert.equal(Number(full.headers.get('x-total-rows')), envelopes);
     await full.body?.cancel();
+    // The server releases the fixture's finished epochs in the background (e2e/datasets-http.test.ts
+    // checks releases); here only the listing's shape.
     const list = await srv!.getJson<{ releases: unknown[] }>('/api/datasets');
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.releases, []);
+    assert.ok(Array.isArray(list.body.releases));
   });
 
   test('the page downloads Parquet with a moving progress bar, and the file reads back', async () => {

@@ -41,6 +41,14 @@ async function main(): Promise<void> {
   const handle = app.getRequestHandler();
 
   const server = createServer((req, res) => {
+    // A path whose percent-encoding does not decode is the client's error: Next would answer 500.
+    try {
+      decodeURIComponent((req.url ?? '/').split('?')[0]);
+    } catch {
+      res.statusCode = 400;
+      res.end('malformed URL encoding');
+      return;
+    }
     handle(req, res).catch((err: unknown) => {
       log.error('request failed', err);
       if (!res.headersSent) res.statusCode = 500;

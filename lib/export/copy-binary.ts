@@ -57,13 +57,14 @@ export class CopyTupleReader {
     if (this.ended) return false;
     let p = this.pos;
     if (end - p < 2) return false;
-    const n = b.readInt16BE(p);
+    // Inline big-endian reads: cheaper than Buffer's read methods at ~10 per row.
+    const n = (b[p] << 24 >> 16) | b[p + 1];
     p += 2;
     if (n === -1) { this.ended = true; this.pos = p; return false; }
     if (n > this.off.length) throw new Error(`binary COPY tuple has ${n} fields (at most ${this.off.length} expected)`);
     for (let i = 0; i < n; i++) {
       if (end - p < 4) return false;
-      const l = b.readInt32BE(p);
+      const l = (b[p] << 24) | (b[p + 1] << 16) | (b[p + 2] << 8) | b[p + 3];
       p += 4;
       this.off[i] = p;
       this.len[i] = l;

@@ -30,6 +30,11 @@ const HEXDIGITS = Buffer.from('0123456789abcdef', 'latin1');
 const PG_EPOCH_US = 946_684_800_000_000;
 const I64_MAX = 2 ** 63 - 1;
 
+/** Big-endian int64 at `o` as a double (exact below 2^53) and int32, without Buffer's read methods. */
+const i64 = (b: Buffer, o: number) => ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) * 4294967296
+  + (((b[o + 4] << 24) | (b[o + 5] << 16) | (b[o + 6] << 8) | b[o + 7]) >>> 0);
+const i32 = (b: Buffer, o: number) => (b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3];
+
 /**
  * Writes unix µs as `YYYY-MM-DDTHH:MM:SS.ffffffZ` into a buffer. Rows come in time order, so the
  * 19-byte date-time prefix of the last second is reused and only the six fraction digits are
@@ -41,7 +46,8 @@ function isoWriter(): (out: Buffer, pos: number, us: number) => number {
   return (out, pos, us) => {
     const sec = Math.floor(us / 1e6);
     if (sec !== lastSec) { prefix.write(new Date(sec * 1000).toISOString(), 0, 19, 'latin1'); lastSec = sec; }
-    pos += prefix.copy(out, pos);
+    for (let k = 0; k < 19; k++) out[pos + k] = prefix[k];
+    pos += 19;
     out[pos++] = 0x2e; // '.'
     let frac = us - sec * 1e6;
     for (let k = pos + 5; k >= pos; k--) { out[k] = 0x30 + (frac % 10); frac = Math.floor(frac / 10); }
@@ -93,17 +99,17 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
       room(len[0] + len[2] + 4 * plen + 1024);
       field(0);
       // int8 as a double: exact below 2^53; the saturated value means "read it from raw".
-      const ts = buf.readInt32BE(off[1]) * 4294967296 + buf.readUInt32BE(off[1] + 4);
+      const ts = i64(buf, off[1]);
       if (ts >= 0 && ts < Number.MAX_SAFE_INTEGER) pos = tsIso(out, pos, ts);
       else if (ts >= I64_MAX && len[6] > 0) {
         const d = decodeEnvelope(buf.subarray(off[6], off[6] + len[6]));
         text(tsFmt(d.ok ? d.envelope.timestamp : 0n));
       } else text(tsFmt(buf.readBigInt64BE(off[1])));
       field(2);
-      pos = seenIso(out, pos, buf.readInt32BE(off[3]) * 4294967296 + buf.readUInt32BE(off[3] + 4) + PG_EPOCH_US);
+      pos = seenIso(out, pos, i64(buf, off[3]) + PG_EPOCH_US);
       const payload = len[5] >= 0 ? buf.subarray(off[5], off[5] + len[5]) : null;
-      const kind = payload ? decodePayloadInto(buf.readInt32BE(off[4]), payload, vals) : 'opaque';
-      if (kind === 'opaque') { pos += opaque.copy(out, pos); rows++; continue; }
+      const kind = payload ? decodePayloadInto(i32(buf, off[4]), payload, vals) : 'opaque';
+      if (kind === 'opaque') { for (let k = 0; k < opaque.length; k++) out[pos++] = opaque[k]; rows++; continue; }
       out[pos++] = 0x2c; // ','
       pos += out.write(kind, pos, 'latin1');
       for (let i = 0; i < fields.length; i++) {
