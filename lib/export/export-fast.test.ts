@@ -12,6 +12,7 @@ import { fromHex } from '../protocol/hex';
 import { exportTable, tableRows } from './export';
 import { TABLES } from './tables';
 import { writeFormat } from './writers';
+import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 import { collect, fixtureStore, readBack, type FixtureStore } from './testing';
 import type { ExportFilter } from '../store/export';
 
@@ -54,6 +55,19 @@ describe('envelopes CSV fast path on Postgres', { skip }, () => {
       assert.equal(reported, out.total);
       assert.equal((await readBack('csv', fast)).length, out.total);
     }
+  });
+
+  test('tuples cut anywhere across chunks parse the same (1, 7 and 5,000-byte chunks)', async () => {
+    const copy = fs.store.exportSource().envelopeCsvCopy({}, envelopeCopyOptions());
+    assert.ok(copy);
+    const whole = await collect(copy);
+    const want = await collect(envelopeCsv(TABLES.envelopes, (async function* () { yield whole; })()));
+    for (const size of [1, 7, 5_000]) {
+      const pieces = (async function* () { for (let i = 0; i < whole.length; i += size) yield whole.subarray(i, i + size); })();
+      assert.ok((await collect(envelopeCsv(TABLES.envelopes, pieces))).equals(want), `chunks of ${size}`);
+    }
+    const cut = (async function* () { yield whole.subarray(0, whole.length - 2); })();
+    await assert.rejects(collect(envelopeCsv(TABLES.envelopes, cut)), /before its trailer/);
   });
 
   test('the quoted topic and the saturated timestamp read back', async () => {
