@@ -129,14 +129,13 @@ export interface ReleaseScheduler {
  * Releases every finished epoch that has envelopes and no manifest yet. An epoch counts as
  * finished one whole epoch after it ends, so its batches (submitted after the boundary) and
  * uploaded logs are in. The server calls this once with its store; checks run a second after
- * start, then every `everyMs` (default a tenth of an epoch, 2 s to 5 min).
+ * start, then just after every epoch boundary, at least hourly (or every `everyMs`).
  */
 export function startReleaseScheduler(p: {
   store: ReleaseStore; dir: string; registry?: SignerRegistry; everyMs?: number; now?: () => number;
   onError?: (e: unknown) => void; onRelease?: (m: ReleaseManifest) => void;
 }): ReleaseScheduler {
   const source = p.store.exportSource();
-  const every = p.everyMs ?? Math.min(300_000, Math.max(2_000, source.epochSeconds * 100));
   let running: Promise<number[]> | null = null;
   let stopped = false;
   const tick = () => (running ??= (async () => {
@@ -152,16 +151,22 @@ export function startReleaseScheduler(p: {
     return made;
   })().finally(() => { running = null; }));
   const check = () => { tick().catch((e) => p.onError?.(e)); };
-  // A first check soon after start catches up on epochs that ended while the server was down.
-  const first = setTimeout(check, Math.min(every, 1_000));
-  const timer = setInterval(check, every);
-  first.unref();
-  timer.unref();
+  // Checks run just after each epoch boundary (or every `everyMs`): finding the epochs with
+  // envelopes scans the table, so once per epoch, not on a short timer. The first check, a
+  // second after start, catches up on epochs that ended while the server was down.
+  const epochMs = source.epochSeconds * 1000;
+  // At least hourly: long epochs would overflow setTimeout's 2^31 ms.
+  const next = () => p.everyMs ?? Math.min(epochMs - (Date.now() % epochMs) + 500, 3_600_000);
+  let timer: NodeJS.Timeout;
+  const schedule = (ms: number) => {
+    timer = setTimeout(() => { check(); if (!stopped) schedule(next()); }, ms);
+    timer.unref();
+  };
+  schedule(Math.min(next(), 1_000));
   return {
     async stop() {
       stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
+      clearTimeout(timer);
       await running?.catch(() => undefined);
     },
     tick,

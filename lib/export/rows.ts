@@ -27,7 +27,7 @@ const F = Object.fromEntries(PAYLOAD_FIELDS.map((n, i) => [n, i])) as Record<(ty
 /**
  * Decodes an envelope's payload into `out` (PAYLOAD_FIELDS order, null when not applicable) and
  * returns its payload_kind. Positional into a reused array, so the CSV fast path builds no
- * object per row; payloadColumns gives the same as named columns.
+ * object per row; envelopeRow names them.
  */
 export function decodePayloadInto(msgType: number, payload: Uint8Array, out: unknown[]): string {
   out.length = PAYLOAD_FIELDS.length;
@@ -59,14 +59,6 @@ export function decodePayloadInto(msgType: number, payload: Uint8Array, out: unk
   return 'opaque';
 }
 
-/** The decoded payload columns of an envelope (every one present, null when not applicable). */
-export function payloadColumns(msgType: number, payload: Uint8Array): Row {
-  const vals: unknown[] = [];
-  const r: Row = { payload_kind: decodePayloadInto(msgType, payload, vals) };
-  PAYLOAD_FIELDS.forEach((n, i) => { r[n] = vals[i]; });
-  return r;
-}
-
 /** A stored envelope row as the store returns it, with the payload cut out of `raw`. */
 export interface EnvelopeRecord {
   id: Uint8Array; seq: bigint; version: number; msgType: number; sender: Uint8Array; recipient: Uint8Array; timestamp: bigint;
@@ -94,13 +86,22 @@ const EMPTY_ENVELOPE = {
   conversationId: new Uint8Array(16), payloadHash: new Uint8Array(32), payloadLen: 0, payload: new Uint8Array(0), signature: new Uint8Array(64),
 };
 
+const vals: unknown[] = [];
+
+/** One literal with every column (a fixed object shape: spreading or adding keys one by one made rows slow dictionary objects). */
 export function envelopeRow(r: DbRow): Row {
   const e = envelopeRecord(r);
+  const kind = decodePayloadInto(e.msgType, e.payload, vals);
+  const v = vals;
   return {
     id: e.id, seq: e.seq, version: e.version, msg_type: e.msgType, msg_type_name: MSG_TYPE_NAMES[e.msgType] ?? `0x${e.msgType.toString(16)}`,
     sender: e.sender, recipient: e.recipient, timestamp: e.timestamp, block_ref: e.blockRef, nonce: e.nonce, conversation_id: e.conversationId,
     payload_hash: e.payloadHash, payload_len: e.payloadLen, payload: e.payload, signature: e.signature, raw: e.raw, epoch: BigInt(e.epoch),
-    seen_via: e.source, gossip_topic: e.topic, first_seen: e.receivedAtUs, ...payloadColumns(e.msgType, e.payload),
+    seen_via: e.source, gossip_topic: e.topic, first_seen: e.receivedAtUs, payload_kind: kind,
+    neg1_bid_value: v[0], neg1_round: v[1], neg1_token_mint: v[2], neg1_service_hash: v[3], neg1_deadline: v[4], neg1_decay_bps: v[5],
+    neg1_max_rounds: v[6], neg1_tier: v[7], neg1_reason: v[8], negc_commitment: v[9], negr_price: v[10], negr_salt: v[11],
+    feedback_target: v[12], feedback_score: v[13], feedback_outcome: v[14], feedback_is_dispute: v[15], feedback_role: v[16],
+    notarize_bid_type: v[17], notarize_terms: v[18],
   };
 }
 
