@@ -15,7 +15,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, EnvelopePage, SearchResult } from '../lib/wire';
+import { EXPORT_CONTENT_TYPES, type AgentList, type BatchList, type ChallengeList, type ConversationList, type ConversationView, type DatasetReleaseList, type EnvelopePage, type SearchResult } from '../lib/wire';
 import { MCP_TOOLS } from '../lib/mcp/server';
 import { ROOT, startApiHarness, type ApiHarness } from './api-testing';
 
@@ -57,6 +57,12 @@ function conforms(method: string, path: string, status: number, body: unknown): 
   assert.ok(validate(body), `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`);
 }
 
+/** Whether `path`'s documented 200 answer lists `type` (parameters such as charset ignored). */
+function documentedMediaType(path: string, type: string): boolean {
+  const content = doc.paths[path]?.get?.responses['200']?.content ?? {};
+  return Object.keys(content).some((m) => m.split(';')[0].trim() === type.split(';')[0].trim());
+}
+
 before(async () => {
   h = await startApiHarness({ RATE_LIMIT_API: '1000:100000', RATE_LIMIT_MCP: '1000:100000' });
   doc = (await h.getJson<typeof doc>('/api/openapi.json')).body;
@@ -87,6 +93,7 @@ test('real answers of every route validate against their documented schema', asy
   const conv = (await h.getJson<ConversationList>('/api/conversations')).body.conversations[0];
   const batch = (await h.getJson<BatchList>('/api/batches?status=verified')).body.batches[0];
   const envelopeId = (await h.getJson<EnvelopePage>('/api/envelopes?limit=1')).body.envelopes[0].id;
+  const job = 'walker-export-1';
   const fill: Record<string, string> = { '{id}': agents[0].id, '{agent}': batch.agentAddress, '{epoch}': batch.epoch };
   const urls: Record<string, string> = {
     '/api/conversations/{id}': `/api/conversations/${conv.id}`,
@@ -95,9 +102,46 @@ test('real answers of every route validate against their documented schema', asy
     '/api/envelopes/{id}/inclusion': `/api/envelopes/${envelopeId}/inclusion`,
     '/api/batches/challengeable': `/api/batches/challengeable?agent=${batch.agentAddress}&epoch=${batch.epoch}`,
     '/api/search': `/api/search?q=${agents[0].id.slice(0, 6)}`,
+    '/api/export/progress': `/api/export/progress?job=${job}`,
   };
+  // A finished epoch's release (written one epoch after it ends) for the datasets file route.
+  const releases = await until('a dataset release', 60_000, async () => {
+    const l = (await h.getJson<DatasetReleaseList>('/api/datasets')).body.releases;
+    return l.length > 0 && l;
+  });
+  const released = Object.values(releases[0].tables)[0];
+  // An export with a job id first, so the progress route below has one to report.
+  await (await fetch(`${h.base}/api/export/offers?format=jsonl&job=${job}`)).arrayBuffer();
   let checked = 0;
   for (const r of h.routes.filter((x) => x.methods.includes('GET'))) {
+    if (r.path === '/api/export/{table}') {
+      // Downloads: the status and the documented media type of each format, rows counted in a header.
+      for (const [format, type] of Object.entries(EXPORT_CONTENT_TYPES)) {
+        const res = await fetch(`${h.base}/api/export/envelopes?format=${format}&limit=5`);
+        assert.equal(res.status, 200, `export ${format} answered ${res.status}`);
+        assert.equal(res.headers.get('content-type'), type);
+        assert.ok(documentedMediaType('/api/export/{table}', type), `${type} is documented`);
+        assert.match(res.headers.get('x-total-rows') ?? '', /^\d+$/);
+        await res.arrayBuffer();
+      }
+      checked++;
+      continue;
+    }
+    if (r.path === '/api/datasets/{file}') {
+      for (const [file, type] of [[releases[0].manifest, /^application\/json/], [released.file, /^application\/vnd\.apache\.parquet/]] as const) {
+        const res = await fetch(`${h.base}/api/datasets/${file}`);
+        assert.equal(res.status, 200, `datasets/${file} answered ${res.status}`);
+        const ct = res.headers.get('content-type') ?? '';
+        assert.match(ct, type);
+        assert.ok(documentedMediaType('/api/datasets/{file}', ct), `${ct} is documented`);
+        await res.arrayBuffer();
+      }
+      const missing = await h.getJson('/api/datasets/epoch=999999999.manifest.json');
+      assert.equal(missing.status, 404);
+      conforms('get', '/api/datasets/{file}', 404, missing.body);
+      checked++;
+      continue;
+    }
     if (r.path === '/api/conversations/{id}/receipt') {
       // A CBOR download when the conversation is finished, else a 409 naming what is missing.
       const res = await fetch(`${h.base}/api/conversations/${conv.id}/receipt`);

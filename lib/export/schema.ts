@@ -6,6 +6,7 @@
  * In-memory row values: string, number (int32/double), bigint (int64/u64/i128/timestamp in
  * unix microseconds), Uint8Array (bytes), boolean, or null.
  */
+import { EXPORT_TABLES, type ExportTable } from '../wire/datasets';
 
 /**
  * - `int64`: signed 64-bit → Parquet INT64.
@@ -24,8 +25,9 @@ export interface Column {
   nullable?: boolean;
 }
 
-export const TABLE_NAMES = ['envelopes', 'offers', 'negotiations', 'feedback', 'batches', 'challenges'] as const;
-export type TableName = (typeof TABLE_NAMES)[number];
+/** The table names are the API's (lib/wire), so the document lists exactly these. */
+export const TABLE_NAMES = EXPORT_TABLES;
+export type TableName = ExportTable;
 
 export interface TableSchema {
   name: TableName;

@@ -9,16 +9,13 @@
  */
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { SchemaElement } from 'hyparquet';
+import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat } from '../wire/datasets';
 import { hex, isoMicros, type ColumnType, type Row, type TableSchema } from './schema';
 
-export const FORMATS = ['csv', 'jsonl', 'parquet'] as const;
-export type Format = (typeof FORMATS)[number];
-
-export const CONTENT_TYPES: Record<Format, string> = {
-  csv: 'text/csv; charset=utf-8; header=present',
-  jsonl: 'application/x-ndjson; charset=utf-8',
-  parquet: 'application/vnd.apache.parquet',
-};
+/** Format names and media types are the API's (lib/wire), so the document lists exactly these. */
+export const FORMATS = EXPORT_FORMATS;
+export type Format = ExportFormat;
+export const CONTENT_TYPES = EXPORT_CONTENT_TYPES;
 
 const enc = new TextEncoder();
 

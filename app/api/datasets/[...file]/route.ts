@@ -6,14 +6,16 @@
  */
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { HttpError, handle } from '../../../_lib/http';
+import { NoQuerySchema } from '../../../../lib/wire';
+import { HttpError, handle, parseQuery } from '../../../_lib/http';
 import { releaseFile } from '../../../../lib/export/release-files';
 import { datasetsDir } from '../../../_lib/datasets';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(_req: Request, ctx: { params: Promise<{ file: string[] }> }): Promise<Response> {
+export async function GET(req: Request, ctx: { params: Promise<{ file: string[] }> }): Promise<Response> {
   return handle(async () => {
+    parseQuery(req.url, NoQuerySchema);
     const { file } = await ctx.params;
     // Segments may arrive still percent-encoded; one that does not decode is simply not a name.
     const decoded = file.map((s) => { try { return decodeURIComponent(s); } catch { return '%'; } });

@@ -9,7 +9,7 @@ import { exportTable, fileName } from '../../../../lib/export/export';
 import { ParamError, parseExportRequest } from '../../../../lib/export/params';
 import { CONTENT_TYPES } from '../../../../lib/export/writers';
 import { agentParser, exportSource } from '../../../_lib/datasets';
-import { setProgress } from '../progress-registry';
+import { setProgress } from '../../../_lib/export-progress';
 
 export const dynamic = 'force-dynamic';
 

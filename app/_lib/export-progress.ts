@@ -3,8 +3,10 @@
  * progress for Parquet too (its bytes do not reveal row counts). On globalThis under a
  * Symbol.for key: the export and progress routes are separate bundles in one process.
  */
+import type { ExportProgress } from '../../lib/wire/datasets';
+
 const KEY = Symbol.for('zerox1.export.progress');
-type Entry = { rows: number; total: number; done: boolean; at: number };
+type Entry = ExportProgress & { at: number };
 type Holder = { [KEY]?: Map<string, Entry> };
 
 function jobs(): Map<string, Entry> {
@@ -19,6 +21,7 @@ export function setProgress(job: string, e: Omit<Entry, 'at'>): void {
   for (const [k, v] of m) if (v.done && Date.now() - v.at > 60_000) m.delete(k);
 }
 
-export function getProgress(job: string): Entry | undefined {
-  return jobs().get(job);
+export function getProgress(job: string): ExportProgress | undefined {
+  const e = jobs().get(job);
+  return e && { rows: e.rows, total: e.total, done: e.done };
 }
