@@ -35,7 +35,8 @@ describe('datasets against the real server', { skip, timeout: 600_000 }, () => {
     await loadFixture(store, fx, 3_600, { batches: false });
     envelopes = fx.items.length;
     await store.close();
-    srv = await startServer(() => ({ DATABASE_URL: db.url, DEMO_AGENTS: '0', CHAIN: 'off', EPOCH_SECONDS: '3600' }));
+    // The tests below make more exports than the default export budget's burst (server/rate-limit.ts).
+    srv = await startServer(() => ({ DATABASE_URL: db.url, DEMO_AGENTS: '0', CHAIN: 'off', EPOCH_SECONDS: '3600', RATE_LIMIT_EXPORT: '100:1000' }));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   after(async () => {
