@@ -30,7 +30,7 @@ const LAYERS = {
   store: ['protocol', 'wire'],
   observer: ['protocol', 'mesh', 'store', 'wire'],
   indexer: ['chain', 'store', 'wire', 'protocol'],
-  export: ['protocol', 'store'],
+  export: ['protocol', 'store', 'wire'],
   agents: ['protocol', 'mesh', 'chain'],
   api: ['wire', 'protocol'],
   mcp: ['wire', 'protocol'],

@@ -31,6 +31,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/envelopes">Envelopes</Link>
             <Link href="/conversations">Conversations</Link>
             <Link href="/batches">Batches</Link>
+            <Link href="/datasets">Datasets</Link>
             <Link href="/docs/api">API</Link>
             <Link href="/owner">My agents</Link>
           </nav>

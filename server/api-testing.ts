@@ -1,8 +1,9 @@
 /**
  * Test driver: the real runtime (store, embedded chain, observer, indexer, demo agents) with every
  * `app/api/**∕route.ts` handler served by a plain node:http server through the same rate-limit
- * gate main.ts puts in front of Next. Next's file-system routing is mirrored (`[id]` segments),
- * so a test can walk the route files and call each one over HTTP without a Next build.
+ * gate main.ts puts in front of Next. Next's file-system routing is mirrored (`[id]` and catch-all
+ * `[...file]` segments), so a test can walk the route files and call each one over HTTP without a
+ * Next build.
  */
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -19,7 +20,7 @@ import { startRuntime, type Runtime } from './runtime';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
 export interface RouteFile {
   /** `app/api/agents/[id]/route.ts` */
@@ -28,7 +29,7 @@ export interface RouteFile {
   path: string;
   /** Upper-case methods the module exports. */
   methods: string[];
-  match(pathname: string): Record<string, string> | null;
+  match(pathname: string): Record<string, string | string[]> | null;
   module: Record<string, unknown>;
 }
 
@@ -45,14 +46,17 @@ export async function apiRouteFiles(): Promise<RouteFile[]> {
   walk(join(ROOT, 'app/api'));
   for (const r of out) {
     const segs = r.file.replace(/^app/, '').replace(/\/route\.ts$/, '').split('/').filter(Boolean);
-    r.path = `/${segs.map((s) => s.replace(/^\[(.+)\]$/, '{$1}')).join('/')}`;
-    const names = segs.map((s) => /^\[(.+)\]$/.exec(s)?.[1] ?? null);
-    const re = new RegExp(`^/${segs.map((s) => (s.startsWith('[') ? '([^/]+)' : s.replace(/[.]/g, '\\.'))).join('/')}$`);
+    // `[...name]` is a catch-all: one or more segments, handed to the route as a string array.
+    r.path = `/${segs.map((s) => s.replace(/^\[(?:\.\.\.)?(.+)\]$/, '{$1}')).join('/')}`;
+    const names = segs.map((s) => /^\[(?:\.\.\.)?(.+)\]$/.exec(s)?.[1] ?? null);
+    const rest = segs.map((s) => s.startsWith('[...'));
+    const re = new RegExp(`^/${segs.map((s) => (s.startsWith('[...') ? '(.+)' : s.startsWith('[') ? '([^/]+)' : s.replace(/[.]/g, '\\.'))).join('/')}$`);
+    const dynamic = names.map((n, i) => ({ n, rest: rest[i] })).filter((x): x is { n: string; rest: boolean } => x.n !== null);
     r.match = (pathname) => {
       const m = re.exec(pathname);
       if (!m) return null;
-      const params: Record<string, string> = {};
-      names.filter((n): n is string => n !== null).forEach((n, i) => (params[n] = m[i + 1]));
+      const params: Record<string, string | string[]> = {};
+      dynamic.forEach(({ n, rest: all }, i) => (params[n] = all ? m[i + 1].split('/') : m[i + 1]));
       return params;
     };
     r.module = (await import(pathToFileURL(join(ROOT, r.file)).href)) as Record<string, unknown>;
@@ -83,7 +87,7 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
   const server: Server = createServer(async (req, res) => {
     if (limiter.reject(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    let found: { r: RouteFile; params: Record<string, string> } | null = null;
+    let found: { r: RouteFile; params: Record<string, string | string[]> } | null = null;
     // Static segments win over dynamic ones, as in Next.
     for (const r of [...routes].sort((a, b) => a.path.split('{').length - b.path.split('{').length)) {
       const params = r.match(url.pathname);

@@ -14,17 +14,22 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, EnvelopePage, SearchResult } from '../lib/wire';
+import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, DatasetReleaseList, EnvelopePage, SearchResult } from '../lib/wire';
 import { MCP_TOOLS } from '../lib/mcp/server';
+import { checkDownloadRoute, documentedMediaTypeOf } from './api-downloads-testing';
 import { ROOT, documentChecker, stable, startApiHarness, until, type ApiDocument, type ApiHarness } from './api-testing';
 
 let h: ApiHarness;
 let doc: ApiDocument;
 let conforms: ReturnType<typeof documentChecker>;
+let documentedMediaType: ReturnType<typeof documentedMediaTypeOf>;
+
+
 before(async () => {
   h = await startApiHarness({ RATE_LIMIT_API: '1000:100000', RATE_LIMIT_MCP: '1000:100000' });
   doc = (await h.getJson<ApiDocument>('/api/openapi.json')).body;
   conforms = documentChecker(doc);
+  documentedMediaType = documentedMediaTypeOf(doc);
   await until('a verified batch, a negotiation and a challenge', 150_000, async () => {
     const [b, c, ch] = await Promise.all([h.getJson<BatchList>('/api/batches?status=verified'), h.getJson<ConversationList>('/api/conversations'), h.getJson<ChallengeList>('/api/challenges')]);
     return b.body.batches.length > 0 && c.body.conversations.filter((x) => x.state?.startsWith('completed')).length >= 2 && ch.body.challenges.length > 0;
@@ -51,6 +56,7 @@ test('real answers of every route validate against their documented schema', asy
   const conv = (await h.getJson<ConversationList>('/api/conversations')).body.conversations[0];
   const batch = (await h.getJson<BatchList>('/api/batches?status=verified')).body.batches[0];
   const envelopeId = (await h.getJson<EnvelopePage>('/api/envelopes?limit=1')).body.envelopes[0].id;
+  const job = 'walker-export-1';
   const fill: Record<string, string> = { '{id}': agents[0].id, '{agent}': batch.agentAddress, '{epoch}': batch.epoch };
   const urls: Record<string, string> = {
     '/api/conversations/{id}': `/api/conversations/${conv.id}`,
@@ -59,15 +65,18 @@ test('real answers of every route validate against their documented schema', asy
     '/api/envelopes/{id}/inclusion': `/api/envelopes/${envelopeId}/inclusion`,
     '/api/batches/challengeable': `/api/batches/challengeable?agent=${batch.agentAddress}&epoch=${batch.epoch}`,
     '/api/search': `/api/search?q=${agents[0].id.slice(0, 6)}`,
+    '/api/export/progress': `/api/export/progress?job=${job}`,
   };
+  // A finished epoch's release (written one epoch after it ends) for the datasets file route.
+  const releases = await until('a dataset release', 60_000, async () => {
+    const l = (await h.getJson<DatasetReleaseList>('/api/datasets')).body.releases;
+    return l.length > 0 && l;
+  });
+  // An export with a job id first, so the progress route below has one to report.
+  await (await fetch(`${h.base}/api/export/offers?format=jsonl&job=${job}`)).arrayBuffer();
   let checked = 0;
   for (const r of h.routes.filter((x) => x.methods.includes('GET'))) {
-    if (r.path === '/api/conversations/{id}/receipt') {
-      // A CBOR download when the conversation is finished, else a 409 naming what is missing.
-      const res = await fetch(`${h.base}/api/conversations/${conv.id}/receipt`);
-      assert.ok(res.status === 200 || res.status === 409, `receipt answered ${res.status}`);
-      assert.match(res.headers.get('content-type') ?? '', res.status === 200 ? /application\/cbor/ : /json/);
-      await res.arrayBuffer();
+    if (await checkDownloadRoute(r.path, { h, convId: conv.id, releases, documentedMediaType, conforms })) {
       checked++;
       continue;
     }

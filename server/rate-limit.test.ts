@@ -30,6 +30,8 @@ test('paths map to classes; uploads, the stream and pages are not limited here',
   assert.equal(limitClassOf('/api/search'), 'api');
   assert.equal(limitClassOf('/api/mcp'), 'mcp');
   assert.equal(limitClassOf('/api/export/envelopes.csv'), 'export');
+  assert.equal(limitClassOf('/api/export/envelopes'), 'export');
+  assert.equal(limitClassOf('/api/export/progress'), 'api');
   assert.equal(limitClassOf('/api/ingest/envelopes'), null);
   assert.equal(limitClassOf('/api/ingest/log'), null);
   assert.equal(limitClassOf('/api/stream'), null);

@@ -2,9 +2,10 @@
  * Fair limits: one token bucket (the `limiter` package) per client IP and class of route, checked
  * on the custom server's HTTP handler before Next sees the request, so every route under /api is
  * covered, those added later included. Classes: `api` (the read API and search), `export`
- * (/api/export/*: whole datasets, so a smaller budget), `mcp` (/api/mcp). Uploads
- * (/api/ingest/*) keep their own size caps and the live stream (/api/stream) its per-client
- * buffer caps (docs/app.md), so neither is counted here; pages are not either.
+ * (/api/export/*: whole datasets, so a smaller budget; its progress poll counts as `api`),
+ * `mcp` (/api/mcp). Uploads (/api/ingest/*) keep their own size caps and the live stream
+ * (/api/stream) its per-client buffer caps (docs/app.md), so neither is counted here; pages are
+ * not either.
  *
  * The client is the socket's remote address: behind a reverse proxy every request shares the
  * proxy's address, so limit there instead (this server trusts no forwarding header a client can
@@ -35,6 +36,9 @@ export function limitClassOf(pathname: string): LimitClass | null {
   if (!pathname.startsWith('/api/')) return null;
   if (pathname === '/api/stream' || pathname.startsWith('/api/ingest/')) return null;
   if (pathname === '/api/mcp' || pathname.startsWith('/api/mcp/')) return 'mcp';
+  // The progress poll is a small JSON read made while a download runs: under the export budget
+  // it would use up the tokens of the downloads it reports on.
+  if (pathname === '/api/export/progress') return 'api';
   if (pathname.startsWith('/api/export/') || pathname === '/api/export') return 'export';
   return 'api';
 }

@@ -2,9 +2,10 @@
  * Starts and stops everything behind the web app, in order: the store (opened here so the pages
  * get its read queries), the chain unless CHAIN=off (embedded unless SOLANA_RPC_URL; deployment,
  * chain-backed signer registry; ./chain.ts), the observer on that store validating with the chain
- * registry, the chain indexer publishing on the observer's bus, and, once the HTTP server listens,
- * the demo mesh (./demo.ts). The running parts reach Next's route handlers through the services
- * registry (app/_lib/services.ts), registered here and cleared on stop. Used by main.ts and tests.
+ * registry, the chain indexer publishing on the observer's bus, the dataset releases of every
+ * finished epoch (./datasets.ts), and, once the HTTP server listens, the demo mesh (./demo.ts).
+ * The running parts reach Next's route handlers through the services registry
+ * (app/_lib/services.ts), registered here and cleared on stop. Used by main.ts and tests.
  */
 import type { Store } from '../lib/store';
 import type { DemoMesh } from '../lib/agents/demo-mesh';
@@ -17,6 +18,7 @@ import type { Logger } from './logger';
 import { startChainRuntime, type ChainRuntime } from './chain';
 import { startDemo } from './demo';
 import { walletServices } from './wallet';
+import { datasetsDir, startDatasets } from './datasets';
 
 export interface Runtime {
   observatory: Observatory;
@@ -56,10 +58,14 @@ export async function startRuntime(config: ServerConfig, log: Logger): Promise<R
     await store.close().catch(() => undefined);
     throw err;
   }
+  const datasets = { exportSource: () => store.exportSource(), dir: datasetsDir(config.dataDir) };
   const services: Services = chain
-    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl }), config }
-    : { observatory, reads: store, config };
+    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl }), config, datasets }
+    : { observatory, reads: store, config, datasets };
   registerServices(services);
+  // Dataset releases per finished epoch into <DATA_DIR>/datasets (./datasets.ts); signer keys
+  // from the same registry the observer validates with.
+  const releases = startDatasets({ dataDir: config.dataDir, store, registry: chain?.registry, log: log.child('datasets') });
 
   const obs = observatory;
   const runtime: Runtime = {
@@ -75,6 +81,7 @@ export async function startRuntime(config: ServerConfig, log: Logger): Promise<R
     },
     async stop() {
       if (getServices() === services) registerServices(undefined);
+      await releases.stop().catch((e: unknown) => log.warn('dataset releases stop failed', e));
       await runtime.demo?.stop().catch((e: unknown) => log.warn('demo mesh stop failed', e));
       await chain?.indexer?.stop().catch((e: unknown) => log.warn('indexer stop failed', e));
       await obs.stop().catch((e: unknown) => log.warn('observer stop failed', e));

@@ -12,6 +12,7 @@ import type { Observatory } from '../../lib/observer/observatory';
 import type { ObservatoryConfig } from '../../lib/observer/config';
 import type { ChainReads, ReadStore } from './runtime';
 import type { WalletServices } from './wallet-services';
+import type { ExportSource } from '../../lib/store/export';
 
 /** Everything the web app uses from the running process. */
 export interface Services {
@@ -25,6 +26,16 @@ export interface Services {
   readonly wallet?: WalletServices;
   /** The checked configuration the process runs with. */
   readonly config: Readonly<ObservatoryConfig>;
+  /** Dataset export and releases (docs/datasets.md); absent when the process offers none. */
+  readonly datasets?: DatasetServices;
+}
+
+/** What the datasets routes and page use: the store's export reads and the release folder. */
+export interface DatasetServices {
+  /** Export reads of the running store (lib/store/export.ts). */
+  exportSource(): ExportSource;
+  /** The release folder, `<DATA_DIR>/datasets`, written by server/datasets.ts. */
+  readonly dir: string;
 }
 
 const KEY = Symbol.for('zerox1.services');

@@ -23,8 +23,12 @@ const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema }
 
 function operation(r: ApiRoute): ZodOpenApiOperationObject {
   const status = r.okStatus ?? 200;
+  // A download is documented by its media types: its bytes have no JSON schema.
+  const download = r.mediaType === undefined ? undefined : typeof r.mediaType === 'string' ? [r.mediaType] : r.mediaType;
   const responses: Record<string, ZodOpenApiResponseObject> = {
-    [String(status)]: { description: status < 400 ? 'OK' : r.summary, ...json(r.ok) },
+    [String(status)]: download
+      ? { description: 'OK', content: Object.fromEntries(download.map((m) => [m, { schema: { type: 'string', contentMediaType: m.split(';')[0] } }])) }
+      : { description: status < 400 ? 'OK' : r.summary, ...json(r.ok) },
   };
   if (r.path === '/api/mcp' && r.method === 'post') {
     responses['200'] = { description: 'a JSON-RPC response', content: { 'application/json': { schema: r.ok }, 'text/event-stream': { schema: r.ok } } };
@@ -68,6 +72,7 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
       { name: 'chain', description: 'what the chain indexer read from the programs' },
       { name: 'search', description: 'find anything by id, prefix, label or signature' },
       { name: 'ingest', description: 'agents upload envelopes and epoch logs' },
+      { name: 'datasets', description: 'research datasets: table exports and epoch releases (docs/datasets.md)' },
       { name: 'mcp', description: 'Model Context Protocol endpoint for agents' },
       { name: 'meta', description: 'health and this document' },
     ],

@@ -13,6 +13,7 @@ import {
   StatsViewSchema, UploadResponseSchema,
   BatchLogPathSchema, BatchLogViewSchema, ChallengeableQuerySchema, ChallengeCandidateListSchema, EnvelopeIdPathSchema, EnvelopeRawViewSchema,
   FaucetResultSchema, InclusionViewSchema, NegotiationViewSchema,
+  DatasetFilePathSchema, DatasetReleaseListSchema, EXPORT_CONTENT_TYPES, ExportProgressQuerySchema, ExportProgressSchema, ExportQuerySchema, ExportTablePathSchema,
 } from '../wire';
 
 export type Method = 'get' | 'post' | 'delete';
@@ -23,7 +24,7 @@ export interface ApiRoute {
   path: string;
   summary: string;
   description?: string;
-  tag: 'mesh' | 'chain' | 'search' | 'ingest' | 'meta' | 'mcp';
+  tag: 'mesh' | 'chain' | 'search' | 'ingest' | 'datasets' | 'meta' | 'mcp';
   query?: z.ZodObject;
   params?: z.ZodObject;
   /** A binary request body, by media type. */
@@ -33,8 +34,8 @@ export interface ApiRoute {
   okStatus?: number;
   /** Extra documented statuses besides 200, 400, 429, 500, 503. */
   more?: Record<number, string>;
-  /** The answer is not JSON of `ok` (an SSE stream, the document itself). */
-  mediaType?: string;
+  /** The success answer is not JSON of `ok` but bytes of these media types (a download). */
+  mediaType?: string | readonly string[];
 }
 
 /** JSON-RPC message of the MCP Streamable HTTP transport (the MCP specification's, not ours). */
@@ -95,6 +96,18 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: 'post', path: '/api/chain/rpc', tag: 'chain', summary: "The embedded chain's Solana JSON-RPC, same origin for the browser's wallet",
     body: { mediaType: 'application/json', description: 'a Solana JSON-RPC request' }, ok: JsonRpc, more: { 404: 'no embedded chain (use SOLANA_RPC_URL)', 413: 'over the size cap', 415: 'not application/json' },
+  },
+  {
+    method: 'get', path: '/api/export/{table}', tag: 'datasets', summary: 'A dataset table streamed as a CSV, JSONL or Parquet download',
+    description: 'X-Total-Rows, X-Matching-Rows and X-Schema-Version go out before the first row; columns per table in docs/datasets.md. Rate-limited by the export budget.',
+    params: ExportTablePathSchema, query: ExportQuerySchema, ok: z.unknown(), mediaType: Object.values(EXPORT_CONTENT_TYPES),
+  },
+  { method: 'get', path: '/api/export/progress', tag: 'datasets', summary: 'Rows written so far by the export started with `job`', query: ExportProgressQuerySchema, ok: ExportProgressSchema, more: { 404: 'no export with that job' } },
+  { method: 'get', path: '/api/datasets', tag: 'datasets', summary: 'The epoch releases in the release folder, newest first, with row counts, files and sha256', query: NoQuerySchema, ok: DatasetReleaseListSchema },
+  {
+    method: 'get', path: '/api/datasets/{file}', tag: 'datasets', summary: 'One file of a release: a table as Parquet or the epoch manifest',
+    params: DatasetFilePathSchema, query: NoQuerySchema, ok: z.unknown(), mediaType: ['application/vnd.apache.parquet', 'application/json'],
+    more: { 404: 'no such released file' },
   },
   { method: 'get', path: '/api/openapi.json', tag: 'meta', summary: 'This document (OpenAPI 3.1)', ok: z.object({ openapi: z.string() }).catchall(z.unknown()) },
   {

@@ -10,7 +10,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
@@ -48,6 +48,13 @@ export interface Db extends Queryable {
   notify(channel: string, payload: string): Promise<void>;
   /** NOTIFYs every payload on `channel`, in order, in one query (one transaction, one round trip). */
   notifyMany(channel: string, payloads: readonly string[]): Promise<void>;
+  /**
+   * Postgres only: `COPY (…) TO STDOUT` on a dedicated pool connection, as the raw COPY data
+   * chunks. The consumer pulls (the socket is read only as fast as it takes chunks); stopping
+   * early or `signal` cancels the statement server-side (pg_cancel_backend) and discards the
+   * connection, so an abandoned export leaves nothing running.
+   */
+  copyOut?(sql: string, signal?: AbortSignal): AsyncIterable<Uint8Array>;
   /** Driver adapter factory for Prisma's client and schema engine, on the same connection(s). */
   readonly adapter: SqlMigrationAwareDriverAdapterFactory;
   close(): Promise<void>;
@@ -195,6 +202,32 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     notifyMany: (channel, payloads) => notifyEach(db, channel, payloads),
+    async *copyOut(sql, signal) {
+      signal?.throwIfAborted();
+      const c = await pool.connect();
+      const stream = c.query(copyTo(sql));
+      let finished = false;
+      let failed: unknown;
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          signal?.throwIfAborted();
+          yield chunk;
+        }
+        finished = true;
+      } catch (e) {
+        failed = e;
+        throw e;
+      } finally {
+        if (finished) c.release();
+        else {
+          // Stopped early: cancel the COPY where it runs, then drop the connection (its protocol
+          // state is mid-COPY, so it cannot go back to the pool).
+          await pool.query('SELECT pg_cancel_backend($1)', [(c as unknown as { processID: number }).processID]).catch(() => undefined);
+          stream.destroy();
+          c.release(failed instanceof Error ? failed : new Error('copy stopped'));
+        }
+      }
+    },
     adapter: new PrismaPg(pool),
     async close() {
       await listener?.end().catch(() => undefined);

@@ -17,6 +17,7 @@ import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
 import { epochLogsWith } from './inclusion';
 import { agentChainEvents } from './agent-events';
 import { counterpartiesOf } from './counterparties';
+import { exportSource } from './export';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -223,6 +224,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     agentChainEvents: (agentBase58: string, names: readonly string[], limit?: number) => live(() => agentChainEvents(db, agentBase58, names, limit)),
     /** An agent's negotiating counterparties with conversation and deal counts; see counterparties.ts. */
     counterpartiesOf: (agent: Uint8Array, limit?: number) => live(() => counterpartiesOf(db, agent, limit)),
+    /** Dataset export reads (lib/store/export.ts, docs/datasets.md). */
+    exportSource: () => exportSource(db, epochSeconds),
 
     /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
     notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),

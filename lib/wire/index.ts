@@ -13,6 +13,7 @@ export * from './views';
 export * from './chain-views';
 export * from './params';
 export * from './search';
+export * from './datasets';
 export * from './wallet';
 export * from './negotiation';
 export * from './verify';

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { MsgType } from '../protocol/types';
+import { EXPORT_FORMATS, EXPORT_TABLES } from './datasets';
 
 /** Query-string field helpers. */
 export const qp = {
@@ -212,4 +213,63 @@ export const BatchLogPathSchema = z.object({ agent: agentAny, epoch: u64Param('a
 export const ChallengeableQuerySchema = z.object({
   agent: agentAny,
   epoch: u64Param('a non-negative integer (u64)'),
+});
+
+/** An export job id: the client picks it so GET /api/export/progress can follow the download. */
+const exportJob = z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'must be 8..64 letters, digits or dashes');
+
+/** A time as unix µs: ISO-8601 (`2026-01-01T00:00:00Z`, up to µs) or unix milliseconds. */
+export const exportTimeParam = z
+  .string()
+  .trim()
+  .transform((t, ctx) => {
+    if (/^\d{1,16}$/.test(t)) return BigInt(t) * 1000n;
+    if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(t)) {
+      const ms = Date.parse(t.length === 10 ? `${t}T00:00:00Z` : t);
+      if (!Number.isNaN(ms)) {
+        const frac = /\.(\d{1,6})/.exec(t)?.[1] ?? '';
+        return BigInt(ms) * 1000n + (frac.length > 3 ? BigInt(frac.padEnd(6, '0').slice(3)) : 0n);
+      }
+    }
+    ctx.addIssue({ code: 'custom', message: 'must be an ISO-8601 time (2026-01-01T00:00:00Z) or unix milliseconds' });
+    return z.NEVER;
+  });
+
+/** GET /api/export/{table}. */
+export const ExportTablePathSchema = z.object({
+  table: z.enum(EXPORT_TABLES, { error: `unknown table; one of ${EXPORT_TABLES.join(', ')}` }),
+});
+
+/** GET /api/export/{table} (and `npm run export`'s flags). `type` applies to the envelopes table only (checked with the table). */
+export const ExportQuerySchema = z.object({
+  format: z.string().trim().toLowerCase().pipe(z.enum(EXPORT_FORMATS, { error: `must be one of ${EXPORT_FORMATS.join(', ')}` })).default('csv')
+    .meta({ description: 'csv (default), jsonl or parquet' }),
+  from: exportTimeParam.optional().meta({ description: 'rows at or after: ISO-8601 time or unix ms' }),
+  to: exportTimeParam.optional().meta({ description: 'rows before: ISO-8601 time or unix ms (after `from`)' }),
+  agent: agentAny.optional(),
+  type: z.string().transform((s, ctx) => {
+    const out: number[] = [];
+    for (const part of s.split(',')) {
+      const r = msgTypeParam.safeParse(part);
+      if (!r.success) {
+        ctx.addIssue({ code: 'custom', message: `unknown msg_type "${part.trim()}"; use names (${Object.keys(MsgType).join(', ')}) or codes 1..13, comma-separated` });
+        return z.NEVER;
+      }
+      out.push(r.data);
+    }
+    return out;
+  }).optional().meta({ description: 'envelopes only: msg_type names or codes, comma-separated' }),
+  limit: z.string().trim().regex(/^\d{1,9}$/, 'must be a positive integer').transform(Number).pipe(z.number().int().min(1, 'must be a positive integer')).optional()
+    .meta({ description: 'at most this many rows' }),
+  job: exportJob.optional().meta({ description: 'a client-chosen id; GET /api/export/progress?job= reports rows written' }),
+}).superRefine((o, ctx) => {
+  if (o.from !== undefined && o.to !== undefined && o.to <= o.from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after "from"' });
+});
+
+/** GET /api/export/progress. */
+export const ExportProgressQuerySchema = z.object({ job: exportJob });
+
+/** GET /api/datasets/{file}: a path inside the release folder (may hold slashes). */
+export const DatasetFilePathSchema = z.object({
+  file: z.string().min(1).meta({ description: 'a release file, e.g. envelopes/epoch=5/envelopes-epoch5.parquet or epoch=5.manifest.json' }),
 });

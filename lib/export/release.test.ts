@@ -1,0 +1,96 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parquetReadObjects } from 'hyparquet';
+import { createRelease, listReleases, startReleaseScheduler, type ReleaseManifest } from './release';
+import { readManifests, verifyRelease } from './verify';
+import { TABLES } from './tables';
+import { writeFormat } from './writers';
+import { collect, EPOCH_SECONDS, fixtureStore, type FixtureStore } from './testing';
+
+const failures = (r: { ok: boolean; name: string; detail?: string }[]) => r.filter((c) => !c.ok);
+
+describe('dataset releases', () => {
+  let fs: FixtureStore;
+  let dir: string;
+  let epoch: number;
+  let manifest: ReleaseManifest;
+  before(async () => {
+    fs = await fixtureStore('pglite');
+    dir = mkdtempSync(join(tmpdir(), 'zx-datasets-'));
+    epoch = Number(fs.fx.items[0].envelope.timestamp / BigInt(EPOCH_SECONDS * 1_000_000));
+    manifest = await createRelease({ store: fs.store, epoch, dir });
+  });
+  after(async () => { await fs?.close(); rmSync(dir, { recursive: true, force: true }); });
+
+  test('the manifest counts the rows of the epoch and names its batch roots and logs', async () => {
+    const e = BigInt(EPOCH_SECONDS * 1_000_000);
+    const inEpoch = fs.fx.items.filter((i) => i.envelope.timestamp / e === BigInt(epoch));
+    assert.equal(manifest.tables.envelopes.rows, inEpoch.length);
+    assert.ok(manifest.tables.offers.rows > 10 && manifest.tables.negotiations.rows > 3);
+    const batches = await fs.store.listBatches({ epoch: BigInt(epoch) });
+    assert.equal(manifest.batches.length, batches.length);
+    assert.ok(manifest.batches.every((b) => b.log.length > 0));
+    assert.equal(listReleases(dir)[0].epoch, epoch);
+    // Immutable: a second call returns the stored manifest untouched.
+    assert.deepEqual(await createRelease({ store: fs.store, epoch, dir }), manifest);
+  });
+
+  test('an untouched release verifies: hashes, ids, signatures, batch roots', async () => {
+    const r = await verifyRelease(dir, readManifests(dir)[0]);
+    assert.deepEqual(failures(r), []);
+    assert.ok(r.length >= 12 + manifest.tables.envelopes.rows + manifest.batches.length);
+  });
+
+  test('one changed byte in a file is caught', async () => {
+    const path = join(dir, manifest.tables.negotiations.file);
+    const orig = readFileSync(path);
+    const bad = Buffer.from(orig);
+    bad[Math.floor(bad.length / 2)] ^= 0x01;
+    writeFileSync(path, bad);
+    try {
+      const f = failures(await verifyRelease(dir, manifest));
+      assert.ok(f.some((c) => c.name.endsWith('negotiations: sha256')), JSON.stringify(f));
+    } finally {
+      writeFileSync(path, orig);
+    }
+  });
+
+  test('a removed envelope row is caught by the batch root, even with the manifest re-hashed', async () => {
+    const path = join(dir, manifest.tables.envelopes.file);
+    const orig = readFileSync(path);
+    const rows = await parquetReadObjects({ file: orig.buffer.slice(orig.byteOffset, orig.byteOffset + orig.byteLength) as ArrayBuffer, utf8: false });
+    const victim = manifest.batches[0].log[0];
+    const kept = rows.filter((r) => Buffer.from(r.id as Uint8Array).toString('hex') !== victim);
+    assert.equal(kept.length, rows.length - 1);
+    const bytes = await collect(writeFormat('parquet', TABLES.envelopes, (async function* () { yield kept; })()));
+    writeFileSync(path, bytes);
+    const forged = structuredClone(manifest);
+    forged.tables.envelopes.rows = kept.length;
+    forged.tables.envelopes.sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
+    try {
+      const f = failures(await verifyRelease(dir, forged));
+      assert.ok(f.length >= 1 && f.every((c) => c.name.includes('batch root')), JSON.stringify(f));
+      assert.match(f[0].detail ?? '', new RegExp(victim));
+    } finally {
+      writeFileSync(path, orig);
+    }
+  });
+
+  test('the scheduler releases finished epochs only, once', async () => {
+    const d2 = mkdtempSync(join(tmpdir(), 'zx-datasets-'));
+    try {
+      const last = Number(fs.fx.items[fs.fx.items.length - 1].envelope.timestamp / BigInt(EPOCH_SECONDS * 1_000_000));
+      const s = startReleaseScheduler({ store: fs.store, dir: d2, everyMs: 3_600_000, now: () => (last + 1) * EPOCH_SECONDS * 1000 });
+      const made = await s.tick();
+      const again = await s.tick();
+      await s.stop();
+      assert.deepEqual(made, Array.from({ length: last - epoch }, (_, i) => epoch + i), 'the last epoch is not over for a whole epoch yet');
+      assert.deepEqual(again, [], 'a released epoch is not written again');
+    } finally {
+      rmSync(d2, { recursive: true, force: true });
+    }
+  });
+});

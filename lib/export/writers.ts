@@ -1,0 +1,190 @@
+/**
+ * Streaming writers: pages of rows in, byte chunks out, memory bounded by one page (CSV, JSONL)
+ * or one Parquet row group. The consumer pulls; nothing is read ahead of what it took, so a
+ * slow HTTP client slows the database read instead of filling memory.
+ *
+ * Parquet goes through hyparquet-writer (docs/decisions/parquet-writer.md): its ParquetWriter
+ * encodes one row group per call into a ByteWriter whose bytes go to the consumer before the
+ * next group is read.
+ */
+import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
+import type { SchemaElement } from 'hyparquet';
+import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat } from '../wire/datasets';
+import { hex, isoMicros, type ColumnType, type Row, type TableSchema } from './schema';
+
+/** Format names and media types are the API's (lib/wire), so the document lists exactly these. */
+export const FORMATS = EXPORT_FORMATS;
+export type Format = ExportFormat;
+export const CONTENT_TYPES = EXPORT_CONTENT_TYPES;
+
+const enc = new TextEncoder();
+
+/** RFC 4180 field: quoted when it holds a comma, quote, CR or LF; quotes doubled. */
+export function csvField(s: string | null): string {
+  if (s === null) return '';
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * One formatter per column, chosen once per export: hex, decimal and ISO text never need CSV
+ * quoting, so only string columns are checked; timestamps reuse the ISO prefix of the last
+ * second seen (rows mostly arrive in time order).
+ */
+export function cellFormatter(type: ColumnType, forCsv: boolean): (v: unknown) => string {
+  switch (type) {
+    case 'bytes': return (v) => hex(v as Uint8Array);
+    case 'timestamp': {
+      let lastSec = NaN;
+      let prefix = '';
+      return (v) => {
+        const us = v as bigint;
+        const sec = Number(us / 1_000_000n) - (us % 1_000_000n < 0n ? 1 : 0);
+        if (sec !== lastSec || !prefix) {
+          const iso = isoMicros(BigInt(sec) * 1_000_000n);
+          prefix = iso.slice(0, iso.length - 8);
+          lastSec = sec;
+        }
+        const frac = Number(us - BigInt(sec) * 1_000_000n);
+        return `${prefix}.${String(frac).padStart(6, '0')}Z`;
+      };
+    }
+    case 'bool': return (v) => (v ? 'true' : 'false');
+    case 'string': return forCsv ? (v) => csvField(String(v)) : (v) => String(v);
+    default: return (v) => String(v);
+  }
+}
+
+async function* csv(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIterable<Uint8Array> {
+  const cols = schema.columns;
+  const names = cols.map((c) => c.name);
+  const fmt = cols.map((c) => cellFormatter(c.type, true));
+  yield enc.encode(names.map(csvField).join(',') + '\r\n');
+  for await (const page of pages) {
+    let out = '';
+    for (const r of page) {
+      let line = '';
+      for (let i = 0; i < names.length; i++) {
+        const v = r[names[i]];
+        if (i) line += ',';
+        if (v !== null && v !== undefined) line += fmt[i](v);
+      }
+      out += line + '\r\n';
+    }
+    if (out) yield Buffer.from(out, 'utf8');
+  }
+}
+
+async function* jsonl(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIterable<Uint8Array> {
+  const cols = schema.columns;
+  const names = cols.map((c) => c.name);
+  const keys = names.map((n) => JSON.stringify(n) + ':');
+  // Numbers and booleans stay JSON numbers/booleans; everything else is a JSON string.
+  const fmt = cols.map((c) => {
+    if (c.type === 'int32' || c.type === 'double') return (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : 'null');
+    if (c.type === 'bool') return (v: unknown) => (v ? 'true' : 'false');
+    const f = cellFormatter(c.type, false);
+    return c.type === 'string' ? (v: unknown) => JSON.stringify(f(v)) : (v: unknown) => `"${f(v)}"`;
+  });
+  for await (const page of pages) {
+    let out = '';
+    for (const r of page) {
+      let line = '{';
+      for (let i = 0; i < names.length; i++) {
+        const v = r[names[i]];
+        line += (i ? ',' : '') + keys[i] + (v === null || v === undefined ? 'null' : fmt[i](v));
+      }
+      out += line + '}\n';
+    }
+    if (out) yield Buffer.from(out, 'utf8');
+  }
+}
+
+function parquetElement(name: string, type: ColumnType, nullable: boolean): SchemaElement {
+  const repetition_type = nullable ? 'OPTIONAL' : 'REQUIRED';
+  switch (type) {
+    case 'string': case 'u64': case 'i128': return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type };
+    case 'int32': return { name, type: 'INT32', repetition_type };
+    case 'int64': return { name, type: 'INT64', repetition_type };
+    case 'double': return { name, type: 'DOUBLE', repetition_type };
+    case 'bool': return { name, type: 'BOOLEAN', repetition_type };
+    case 'bytes': return { name, type: 'BYTE_ARRAY', repetition_type };
+    case 'timestamp': return { name, type: 'INT64', converted_type: 'TIMESTAMP_MICROS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' }, repetition_type };
+  }
+}
+
+/** The Parquet schema of a table (root + one leaf per column). */
+export function parquetSchema(schema: TableSchema): SchemaElement[] {
+  return [{ name: 'root', num_children: schema.columns.length }, ...schema.columns.map((c) => parquetElement(c.name, c.type, c.nullable !== false))];
+}
+
+/** A row's values as the Parquet writer takes them: wide integers as decimal text. */
+function parquetValue(type: ColumnType, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (type === 'u64' || type === 'i128') return String(v);
+  if (type === 'double' && typeof v === 'number' && !Number.isFinite(v)) return null;
+  return v;
+}
+
+/** Rows per Parquet row group: bounds the writer's memory (about 12 MB of envelope rows plus their columnar copy). */
+export const PARQUET_ROW_GROUP = 10_000;
+
+/**
+ * Hashes, signatures and ids are random bytes: no dictionary, no snappy (neither shrinks them)
+ * and no min/max statistics (useless for pruning). Skipping the three was a third of the
+ * Parquet profile on the envelopes table (docs/datasets.md "Bench").
+ */
+const RANDOM_BYTES = new Set(['id', 'payload_hash', 'signature', 'envelope_id', 'batch_hash', 'negr_salt', 'negc_commitment']);
+
+function columnOptions(c: { name: string; type: ColumnType; nullable?: boolean }) {
+  const random = c.type === 'bytes' && RANDOM_BYTES.has(c.name);
+  return {
+    name: c.name, nullable: c.nullable !== false,
+    ...(c.type === 'bytes' ? { statistics: false } : {}),
+    ...(random ? { encoding: 'PLAIN' as const, codec: 'UNCOMPRESSED' as const } : {}),
+  };
+}
+
+/**
+ * Parquet, one row group at a time: rows go straight into per-column arrays (no row objects),
+ * each full group is encoded by hyparquet-writer's ParquetWriter and its bytes handed out before
+ * the next page is read, so memory holds one row group whatever the export's size.
+ */
+async function* parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, rowGroupSize = PARQUET_ROW_GROUP): AsyncIterable<Uint8Array> {
+  const writer = new ByteWriter(1 << 20);
+  const take = () => {
+    const b = new Uint8Array(writer.buffer.slice(0, writer.index));
+    writer.index = 0; // `offset` keeps counting: the footer's file offsets stay right
+    return b;
+  };
+  const pq = new ParquetWriter({
+    writer, schema: parquetSchema(schema), statistics: true, createdBy: 'zerox1-observatory export',
+    kvMetadata: [{ key: 'zerox1.table', value: schema.name }, { key: 'zerox1.schema_version', value: String(schema.version) }],
+  });
+  const cols = schema.columns;
+  const options = cols.map(columnOptions);
+  let data: unknown[][] = cols.map(() => []);
+  let n = 0;
+  const group = () => {
+    void pq.write({ columnData: options.map((o, i) => ({ ...o, data: data[i] as never })), rowGroupSize: n });
+    data = cols.map(() => []);
+    n = 0;
+    return take();
+  };
+  yield take(); // the PAR1 magic
+  for await (const page of pages) {
+    for (const r of page) {
+      for (let i = 0; i < cols.length; i++) data[i].push(parquetValue(cols[i].type, r[cols[i].name]));
+      if (++n === rowGroupSize) yield group();
+    }
+  }
+  if (n) yield group();
+  void pq.finish();
+  yield take();
+}
+
+/** `pages` written as `format`, as byte chunks. */
+export function writeFormat(format: Format, schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIterable<Uint8Array> {
+  if (format === 'csv') return csv(schema, pages);
+  if (format === 'jsonl') return jsonl(schema, pages);
+  return parquet(schema, pages);
+}
