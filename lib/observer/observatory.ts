@@ -151,6 +151,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       // The probe reaching the database ends an outage (and wakes the retries) without waiting
       // for the next backoff step.
       if (h.ok) guard.succeeded();
+      else if (h.error) guard.failed(new Error(h.error)); // the store reports its probe's failure as text
     } catch (e) {
       db = { ok: false, kind: store.kind, error: String((e as Error)?.message ?? e) };
       guard.failed(e);

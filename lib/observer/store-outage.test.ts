@@ -18,7 +18,10 @@ async function refusedError(): Promise<unknown> {
 }
 
 test('unreachable: a refused connection and SQLSTATE 57P01 are; a bad statement and a closed store are not', async () => {
-  assert.equal(isStoreUnavailable(await refusedError()), true);
+  const refused = await refusedError();
+  assert.equal(isStoreUnavailable(refused), true);
+  // The store's health probe reports the same failure as text.
+  assert.equal(isStoreUnavailable(new Error((refused as Error).message)), true);
   assert.equal(isStoreUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })), true);
   const store = await openStore({ dataDir: ':memory:' });
   const bad = await store.query('SELEC 1').then(() => undefined, (e: unknown) => e);

@@ -71,7 +71,7 @@ export async function runOutageScenario(s: OutageScenario): Promise<OutageOutcom
   const log = s.log ?? (() => undefined);
   const warnings: string[] = [];
   const logger: Logger = {
-    info: (...a) => log(`  observer: ${a.map(String).join(' ')}`),
+    info: (...a) => { const l = a.map(String).join(' '); if (!l.includes('schema-engine')) log(`  observer: ${l}`); },
     warn: (...a) => { warnings.push(a.map(String).join(' ')); log(`  observer warn: ${a.map(String).join(' ')}`); },
     error: (...a) => { warnings.push(a.map(String).join(' ')); console.error(...a); },
   };
