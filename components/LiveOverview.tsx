@@ -6,9 +6,10 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { CountTable } from './CountTable';
 import { EnvelopeFeed } from './EnvelopeFeed';
-import { ForceGraph } from './ForceGraph';
+import { ForceGraph } from './graph/ForceGraph';
 import { applyEvent, initialState, resync, type OverviewState } from './live-state';
 import { useLiveStream } from './useLiveStream';
 import { clockTime, count, shortHex } from './format';
@@ -21,6 +22,8 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
   const [state, setState] = useState<OverviewState>(() => initialState(snapshot));
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const loading = useRef(false);
+  const router = useRouter();
+  const openAgent = useCallback((id: string) => router.push(`/agents/${id}`), [router]);
 
   const reload = useCallback(async () => {
     if (loading.current) return;
@@ -98,8 +101,8 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
         <section className="card graph-card">
           <h2>Agents and conversations</h2>
           {state.graph.nodes.length === 0 ? <p className="muted empty">No agents seen yet.</p> : null}
-          <ForceGraph graph={state.graph} pulses={state.pulses} />
-          <p className="muted small">Circles are agents (hollow: offline); a line joins two agents in conversation, thicker with more messages. Drag to rearrange, click to open.</p>
+          <ForceGraph graph={state.graph} pulses={state.pulses} onOpen={openAgent} />
+          <p className="muted small">Circles are agents (hollow: offline); a line joins two agents in conversation, thicker with more messages and flashing on each one. Scroll or pinch to zoom, drag the background to pan, drag an agent to move it, click it to open.</p>
         </section>
         <div className="stack">
           <section className="card">
