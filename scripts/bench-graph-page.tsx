@@ -89,10 +89,11 @@ function Bench() {
     setPulses = sp;
   }, []);
   return (
-    <main style={{ maxWidth: 1000, margin: '24px auto' }}>
+    // The overview's graph card: the wide column of a 1,320-pixel page, the default height.
+    <main style={{ maxWidth: 840, margin: '24px auto' }}>
       <section className="card graph-card">
         <h2>Agents and conversations</h2>
-        <ForceGraph graph={graph} pulses={pulses} height={560} onOpen={(id) => (document.title = `open ${id}`)} />
+        <ForceGraph graph={graph} pulses={pulses} onOpen={(id) => (document.title = `open ${id}`)} />
       </section>
     </main>
   );

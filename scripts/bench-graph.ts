@@ -119,7 +119,7 @@ try {
   await empty.close();
   console.log(`0. empty page (machine ceiling now)  ${ceiling.toFixed(1).padStart(5)} fps`);
 
-  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  const page = await browser.newPage({ viewport: { width: 1000, height: 620 } });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   const loadStart = Date.now();

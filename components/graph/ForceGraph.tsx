@@ -66,8 +66,13 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
   }, [graph, height]);
 
   useEffect(() => {
-    const changed = Object.keys(pulses).filter((k) => pulses[k] !== seenPulses.current[k]);
-    seenPulses.current = { ...pulses };
+    const seen = seenPulses.current;
+    const changed: string[] = [];
+    for (const k in pulses) {
+      if (pulses[k] === seen[k]) continue;
+      seen[k] = pulses[k];
+      changed.push(k);
+    }
     if (changed.length) engineRef.current?.pulse(changed);
   }, [pulses]);
 

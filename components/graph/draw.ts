@@ -102,7 +102,8 @@ export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, t: Transf
   const dense = inView > DENSE_LINKS;
   const hair = 0.95 / t.k;
   const minW = 0.5 / t.k;
-  const strokeWidth = (w: number) => (dense ? Math.min(w, hair) : Math.max(minW, w));
+  // Zoomed in, a heavy link stays under 4 screen pixels, so it does not bury the agents.
+  const strokeWidth = (w: number) => (dense ? Math.min(w, hair) : Math.min(Math.max(minW, w), 4 / t.k));
   ctx.lineCap = 'round';
   ctx.strokeStyle = theme.link;
   ctx.globalAlpha = hl ? 0.4 : dense ? 0.8 : 1;
