@@ -67,6 +67,8 @@ export class GraphEngine {
   private transitioning = false;
   private index: Quadtree<GraphNode> | undefined;
   private dragging = false;
+  /** The hovered agent moved on screen since its tooltip was placed. */
+  private tipMoved = false;
 
   constructor(
     private canvas: HTMLCanvasElement,
@@ -83,8 +85,10 @@ export class GraphEngine {
       .on('zoom', (e) => {
         if (e.sourceEvent) this.autoFit = this.follow = false;
         const { k, x, y } = e.transform;
-        // A pan or zoom moves the agent from under a tooltip: drop it until the pointer moves.
-        if (this.hover && (k !== this.t.k || x !== this.t.x || y !== this.t.y)) this.setHover(undefined);
+        // A pan or zoom by the user moves the agent from under the pointer: drop the tooltip until
+        // the pointer moves. A fit or a focus gliding along keeps it, next to its agent.
+        if (this.hover && e.sourceEvent) this.setHover(undefined);
+        else if (this.hover && (k !== this.t.k || x !== this.t.x || y !== this.t.y)) this.tipMoved = true;
         this.t = { k, x, y };
         this.invalidate();
       });
@@ -225,8 +229,9 @@ export class GraphEngine {
     } else if (this.follow && this.highlight && moved) {
       this.setTransform(focusTransform(this.highlight.x!, this.highlight.y!, this.width, this.height, this.t.k));
     }
-    // The tooltip follows its agent while the layout moves it.
-    if (moved && this.hover) this.events.onHover(this.hover, this.hover.x! * this.t.k + this.t.x, this.hover.y! * this.t.k + this.t.y);
+    // The tooltip follows its agent while the layout or the view moves it.
+    if ((moved || this.tipMoved) && this.hover) this.events.onHover(this.hover, this.hover.x! * this.t.k + this.t.x, this.hover.y! * this.t.k + this.t.y);
+    this.tipMoved = false;
     const fading = drawScene(
       this.ctx,
       { nodes: this.nodes, links: this.links, pulses: this.pulses, highlight: this.highlight, hover: this.hover },
