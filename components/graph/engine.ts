@@ -275,7 +275,6 @@ export class GraphEngine {
 
   /** Sets the zoom state without a user gesture (the zoom handler repaints). */
   private setTransform(t: Transform): void {
-    this.t = t;
     this.zoom.transform(this.sel, zoomIdentity.translate(t.x, t.y).scale(t.k));
   }
 
