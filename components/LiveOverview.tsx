@@ -6,7 +6,6 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { CountTable } from './CountTable';
 import { EnvelopeFeed } from './EnvelopeFeed';
 import { ForceGraph } from './graph/ForceGraph';
@@ -22,8 +21,6 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
   const [state, setState] = useState<OverviewState>(() => initialState(snapshot));
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const loading = useRef(false);
-  const router = useRouter();
-  const openAgent = useCallback((id: string) => router.push(`/agents/${id}`), [router]);
 
   const reload = useCallback(async () => {
     if (loading.current) return;
@@ -101,7 +98,7 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
         <section className="card graph-card">
           <h2>Agents and conversations</h2>
           {state.graph.nodes.length === 0 ? <p className="muted empty">No agents seen yet.</p> : null}
-          <ForceGraph graph={state.graph} pulses={state.pulses} onOpen={openAgent} />
+          <ForceGraph graph={state.graph} pulses={state.pulses} />
           <p className="muted small">Circles are agents (hollow: offline); a line joins two agents in conversation, thicker with more messages and flashing on each one. Scroll or pinch to zoom, drag the background to pan, drag an agent to move it, click it to open.</p>
         </section>
         <div className="stack">

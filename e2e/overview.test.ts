@@ -158,10 +158,8 @@ describe('overview in Chromium against the real server', { skip, timeout: 300_00
         return el && (await el.getAttribute('data-agent')) === target ? el : undefined;
       });
       assert.match((await tip.textContent())!, new RegExp(base58(target)));
-      // The overview navigates client-side: the URL changes once the agent page's server render
-      // arrives, which on a loaded machine takes a while.
       await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-      await page.waitForURL(`${base}/agents/${target}`, { timeout: 90_000, waitUntil: 'commit' });
+      await page.waitForURL(`${base}/agents/${target}`, { timeout: 60_000, waitUntil: 'commit' });
       await page.waitForSelector('[data-testid="agent-base58"]', { timeout: 30_000 });
       assert.equal(await page.textContent('[data-testid="agent-base58"]'), base58(target));
       assert.deepEqual(errors, []);

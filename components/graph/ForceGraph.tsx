@@ -20,7 +20,11 @@ export interface ForceGraphProps {
   graph: GraphView;
   pulses?: Record<string, number>;
   height?: number;
-  /** Opens an agent's page (default: a full navigation to /agents/<id>). */
+  /**
+   * Opens an agent's page. The default is a full navigation to /agents/<id>, as a link's would
+   * be: a client-side navigation is a React transition, which a live page's stream of urgent
+   * updates can hold back for as long as the stream is busy.
+   */
   onOpen?: (id: string) => void;
 }
 
