@@ -8,7 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import Link from 'next/link';
 import { CountTable } from './CountTable';
 import { EnvelopeFeed } from './EnvelopeFeed';
-import { ForceGraph } from './ForceGraph';
+import { ForceGraph } from './graph/ForceGraph';
 import { applyEvent, initialState, resync, type OverviewState } from './live-state';
 import { useLiveStream } from './useLiveStream';
 import { clockTime, count, shortHex } from './format';
@@ -99,7 +99,7 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
           <h2>Agents and conversations</h2>
           {state.graph.nodes.length === 0 ? <p className="muted empty">No agents seen yet.</p> : null}
           <ForceGraph graph={state.graph} pulses={state.pulses} />
-          <p className="muted small">Circles are agents (hollow: offline); a line joins two agents in conversation, thicker with more messages. Drag to rearrange, click to open.</p>
+          <p className="muted small">Circles are agents (hollow: offline); a line joins two agents in conversation, thicker with more messages and flashing on each one. Scroll or pinch to zoom, drag the background to pan, drag an agent to move it, click it to open.</p>
         </section>
         <div className="stack">
           <section className="card">

@@ -1,6 +1,6 @@
 /**
  * End to end on the real local stack (Playwright opens the overview, sees a new envelope arrive
- * without reload, and finds the graph's nodes): `npm start`'s own launcher
+ * without reload, finds the graph's agents and links, and focuses, hovers and opens one): `npm start`'s own launcher
  * (scripts/start.mjs: builds the app when needed, then server/main.ts) on an ephemeral port with
  * embedded PGlite in a temp dir and DEMO_AGENTS=3, driven by Debian Chromium via playwright-core.
  */
@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { base58 } from '../components/format';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
 
 const SCREENSHOT = join(tmpdir(), 'zerox1-overview.png');
@@ -116,24 +117,51 @@ describe('overview in Chromium against the real server', { skip, timeout: 300_00
       });
       assert.equal(stored.type, typeText);
 
-      // The graph: one circle per agent, carrying the agent id.
+      // The graph: a canvas, with one entry per agent in its accessible list, carrying the id.
       const agents = (await getJson<{ agents: { id: string }[] }>('/api/agents')).body.agents.map((a) => a.id);
-      const circles = await until('graph nodes for every agent', 20_000, async () => {
-        const ids = await page.$$eval('svg.force-graph circle[data-agent]', (cs) => cs.map((c) => c.getAttribute('data-agent')!));
+      const listed = await until('graph entries for every agent', 20_000, async () => {
+        const ids = await page.$$eval('ul[data-testid="graph-agents"] a[data-agent]', (as) => as.map((a) => a.getAttribute('data-agent')!));
         return agents.every((a) => ids.includes(a)) ? ids : undefined;
       });
-      assert.ok(circles.length >= 3, `${circles.length} agent nodes`);
-      assert.ok(circles.every((id) => /^[0-9a-f]{64}$/.test(id)));
-      assert.equal(new Set(circles).size, circles.length, 'one node per agent');
-      // Conversations between the demo agents become edges.
+      assert.ok(listed.length >= 3, `${listed.length} agent nodes`);
+      assert.ok(listed.every((id) => /^[0-9a-f]{64}$/.test(id)));
+      assert.equal(new Set(listed).size, listed.length, 'one node per agent');
+      assert.equal(await page.getAttribute('ul[data-testid="graph-agents"]', 'role'), 'list');
+      assert.equal(await page.textContent(`ul[data-testid="graph-agents"] a[data-agent="${agents[0]}"]`), base58(agents[0]), 'the list names agents in base58');
+      // Conversations between the demo agents become edges: drawn, and counted in the list.
       const edges = await until('graph edges', 30_000, async () => {
-        const n = await page.$$eval('svg.force-graph line[data-pair]', (ls) => ls.length);
+        const n = Number(await page.getAttribute('canvas.force-graph', 'data-links'));
         return n > 0 ? n : undefined;
       });
       assert.ok(edges >= 1);
+      const degrees = await page.$$eval('ul[data-testid="graph-agents"] a[data-links]', (as) => as.map((a) => Number(a.getAttribute('data-links'))));
+      assert.ok(degrees.reduce((a, b) => a + b, 0) >= 2 * edges, `link ends ${degrees.join(',')} for ${edges} links`);
 
       await page.waitForTimeout(1500); // let the force layout settle for the picture
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+      // Search-to-focus: a base58 prefix centres the agent; hovering the centre names it; a click
+      // there opens its page. A miss says so.
+      const target = agents[1];
+      await page.fill('[data-testid="graph-find"]', 'no-such-agent');
+      await page.press('[data-testid="graph-find"]', 'Enter');
+      assert.match((await page.textContent('[data-testid="graph-focus"]'))!, /No agent matches/);
+      await page.fill('[data-testid="graph-find"]', base58(target).slice(0, 10));
+      await page.press('[data-testid="graph-find"]', 'Enter');
+      await page.waitForSelector(`[data-testid="graph-focus"][data-agent="${target}"]`);
+      await page.waitForTimeout(1000); // the zoom transition onto the agent
+      const box = (await page.locator('canvas.force-graph').boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2 - 3, box.y + box.height / 2);
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      const tip = await until('the tooltip of the focused agent', 10_000, async () => {
+        const el = await page.$('[data-testid="graph-tooltip"]');
+        return el && (await el.getAttribute('data-agent')) === target ? el : undefined;
+      });
+      assert.match((await tip.textContent())!, new RegExp(base58(target)));
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.waitForURL(`${base}/agents/${target}`, { timeout: 60_000, waitUntil: 'commit' });
+      await page.waitForSelector('[data-testid="agent-base58"]', { timeout: 30_000 });
+      assert.equal(await page.textContent('[data-testid="agent-base58"]'), base58(target));
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

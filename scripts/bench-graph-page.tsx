@@ -1,0 +1,127 @@
+/**
+ * The browser side of `npm run bench:graph`: the real overview graph component
+ * (components/graph/ForceGraph.tsx) fed a synthetic mesh of AGENTS agents in communities and
+ * LINKS conversation links, bundled by scripts/bench-graph.ts. The page's `__bench` object is
+ * the driver's remote control: frame-rate probes, pulse bursts, a reheat of the layout.
+ */
+import { useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ForceGraph } from '../components/graph/ForceGraph';
+import { pairKey } from '../components/pair';
+import type { GraphView } from '../lib/wire';
+
+const params = new URLSearchParams(location.search);
+const AGENTS = Number(params.get('agents') ?? 2000);
+const LINKS = Number(params.get('links') ?? 20000);
+const COMMUNITY = 100;
+
+/** mulberry32: a seeded generator, so every run lays out the same mesh. */
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function synthetic(agents: number, links: number, random: () => number): GraphView {
+  const hex = () => Array.from({ length: 32 }, () => Math.floor(random() * 256).toString(16).padStart(2, '0')).join('');
+  const nodes = Array.from({ length: agents }, () => ({ id: hex(), online: random() < 0.8 }));
+  const seen = new Set<string>();
+  const out: GraphView['links'] = [];
+  const max = (agents * (agents - 1)) / 2;
+  while (out.length < Math.min(links, max)) {
+    // Most conversations stay inside a community of COMMUNITY agents; some cross.
+    const a = Math.floor(random() * agents);
+    const base = a - (a % COMMUNITY);
+    const b = random() < 0.85 ? Math.min(agents - 1, base + Math.floor(random() * COMMUNITY)) : Math.floor(random() * agents);
+    if (a === b) continue;
+    const key = pairKey(nodes[a].id, nodes[b].id);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    // Message counts are skewed: most pairs exchange a handful, a few hundreds.
+    out.push({ source: nodes[a].id, target: nodes[b].id, messages: Math.max(1, Math.floor(Math.pow(random(), 4) * 400)) });
+  }
+  return { nodes, links: out };
+}
+
+interface Probe {
+  fps: number;
+  frames: number;
+  seconds: number;
+  p50: number;
+  p95: number;
+  worst: number;
+}
+
+/** Frames per second over `ms`, counted with requestAnimationFrame, with frame-time percentiles. */
+function measure(ms: number): Promise<Probe> {
+  return new Promise((resolve) => {
+    const times: number[] = [];
+    let first = 0;
+    const step = (now: number) => {
+      if (!first) first = now;
+      times.push(now);
+      if (now - first < ms) requestAnimationFrame(step);
+      else {
+        const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
+        const q = (p: number) => gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))] ?? 0;
+        const seconds = (now - first) / 1000;
+        resolve({ fps: gaps.length / seconds, frames: gaps.length, seconds, p50: q(0.5), p95: q(0.95), worst: gaps[gaps.length - 1] ?? 0 });
+      }
+    };
+    requestAnimationFrame(step);
+  });
+}
+
+const random = rng(0x01);
+const initial = synthetic(AGENTS, LINKS, random);
+let setPulses: (p: Record<string, number>) => void = () => undefined;
+let setGraph: (g: GraphView) => void = () => undefined;
+let pulseTimer: ReturnType<typeof setInterval> | undefined;
+
+function Bench() {
+  const [graph, sg] = useState(initial);
+  const [pulses, sp] = useState<Record<string, number>>({});
+  useEffect(() => {
+    setGraph = sg;
+    setPulses = sp;
+  }, []);
+  return (
+    // The overview's graph card: the wide column of a 1,320-pixel page, the default height.
+    <main style={{ maxWidth: 840, margin: '24px auto' }}>
+      <section className="card graph-card">
+        <h2>Agents and conversations</h2>
+        <ForceGraph graph={graph} pulses={pulses} onOpen={(id) => (document.title = `open ${id}`)} />
+      </section>
+    </main>
+  );
+}
+
+const counters: Record<string, number> = {};
+Object.assign(window, {
+  __bench: {
+    agents: initial.nodes.map((n) => n.id),
+    measure,
+    /** Flashes `perTick` random links every `everyMs`, through the component's `pulses` prop. */
+    startPulses(perTick: number, everyMs: number) {
+      pulseTimer = setInterval(() => {
+        for (let i = 0; i < perTick; i++) {
+          const l = initial.links[Math.floor(random() * initial.links.length)];
+          const k = pairKey(l.source, l.target);
+          counters[k] = (counters[k] ?? 0) + 1;
+        }
+        setPulses({ ...counters });
+      }, everyMs);
+    },
+    stopPulses: () => clearInterval(pulseTimer),
+    /** A new agent joins with one link: the layout heats up again, as on the live overview. */
+    reheat() {
+      const id = 'ff'.repeat(31) + Math.floor(random() * 256).toString(16).padStart(2, '0');
+      setGraph({ nodes: [...initial.nodes, { id, online: true }], links: [...initial.links, { source: id, target: initial.nodes[0].id, messages: 1 }] });
+    },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(<Bench />);
