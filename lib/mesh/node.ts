@@ -6,6 +6,7 @@ import './shims';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { bootstrap } from '@libp2p/bootstrap';
+import { circuitRelayServer } from '@libp2p/circuit-relay-v2';
 import { gossipsub, StrictNoSign, TopicValidatorResult, type GossipSub } from '@libp2p/gossipsub';
 import { identify } from '@libp2p/identify';
 import type { Libp2p, PeerDiscovery, Stream } from '@libp2p/interface';
@@ -25,6 +26,7 @@ import {
   GOSSIP_MAX_RPC_BYTES,
   type MeshLimits,
   type MeshTopic,
+  type RelayLimits,
 } from './constants';
 import { EnvelopeStreams, parseTarget, type SendTarget } from './envelope-stream';
 import { MeshStoppedError } from './errors';
@@ -40,6 +42,10 @@ export interface MeshNode {
   readonly peerId: string;
   /** The limits in force (spec §11 unless overridden). */
   readonly limits: Readonly<MeshLimits>;
+  /** The circuit relay's limits, or null when this node relays nothing. */
+  readonly relay: Readonly<RelayLimits> | null;
+  /** Peers holding a relay reservation here now. */
+  relayReservations(): string[];
   /**
    * Publishes an envelope on a docs/protocol.md §9 topic. Resolves after gossipsub has queued it
    * and every recipient's outbound stream that reported a full buffer has drained (or
@@ -113,6 +119,24 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
       heartbeatInterval: cfg.heartbeatMs,
     }),
   };
+  if (cfg.relay) {
+    const r = cfg.relay;
+    // Server only: the node relays for others but does not dial through relays or speak WebRTC
+    // itself (that would pull a native data-channel module into Node for nothing).
+    services.relay = circuitRelayServer({
+      hopTimeout: r.hopTimeoutMs,
+      maxInboundHopStreams: r.maxHopStreams,
+      maxOutboundHopStreams: r.maxHopStreams,
+      maxOutboundStopStreams: r.maxHopStreams,
+      reservations: {
+        maxReservations: r.maxReservations,
+        reservationTtl: r.reservationTtlMs,
+        applyDefaultLimit: true,
+        defaultDurationLimit: r.durationLimitMs,
+        defaultDataLimit: r.dataLimitBytes,
+      },
+    });
+  }
   if (cfg.dht) {
     services.dht = kadDHT({ protocol: DHT_PROTOCOL, clientMode: false, peerInfoMapper: passthroughMapper });
   }
@@ -162,6 +186,11 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
   const node: MeshNode = {
     peerId: libp2p.peerId.toString(),
     limits: Object.freeze({ ...limits }),
+    relay: cfg.relay ? Object.freeze({ ...cfg.relay }) : null,
+    relayReservations: () => {
+      const relay = (libp2p.services as { relay?: { reservations: Map<unknown, unknown> } }).relay;
+      return relay ? [...relay.reservations.keys()].map(String) : [];
+    },
     libp2p,
     async publish(topic, bytes) {
       live();

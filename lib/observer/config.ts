@@ -33,6 +33,12 @@ export interface ObservatoryConfig {
   verifyWorkers?: number;
   solanaRpcUrl?: string;
   solanaWsUrl?: string;
+  /**
+   * Browser nodes that may hold a circuit relay reservation on the observer at once (they signal
+   * WebRTC connections to each other through it, docs/protocol.md §9); undefined = the mesh's
+   * default (DEFAULT_RELAY_LIMITS), 0 = the observer relays nothing.
+   */
+  relayReservations?: number;
 }
 
 /** The configuration of an empty environment, with `overrides` on top (tests, benches). */
