@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_EPOCH_SECONDS } from '../lib/protocol/constants';
-import { DEFAULT_DATA_DIR, DEFAULT_DEMO_AGENTS, DEFAULT_OBSERVER_LISTEN, DEFAULT_PORT, type ObservatoryConfig } from '../lib/observer/config';
+import { DEFAULT_DATA_DIR, DEFAULT_DEMO_AGENTS, DEFAULT_OBSERVER_LISTEN, DEFAULT_PORT, DEFAULT_RELAY_RESERVATIONS, type ObservatoryConfig } from '../lib/observer/config';
 import { LOG_LEVELS, type LogLevel } from './logger';
 import { DEFAULT_RATE_LIMITS, type BucketSpec, type RateLimits } from './rate-limit';
 
@@ -152,7 +152,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     port: parse(env, 'PORT') ?? DEFAULT_PORT,
     listen: parse(env, 'OBSERVER_LISTEN') ?? [...DEFAULT_OBSERVER_LISTEN],
     bootstrap: parse(env, 'BOOTSTRAP') ?? [],
-    relayReservations: parse(env, 'RELAY_RESERVATIONS'),
+    relayReservations: parse(env, 'RELAY_RESERVATIONS') ?? DEFAULT_RELAY_RESERVATIONS,
     demoAgents,
     epochSeconds: parse(env, 'EPOCH_SECONDS') ?? (demoAgents > 0 ? DEMO_EPOCH_SECONDS : DEFAULT_EPOCH_SECONDS),
     verifyWorkers: parse(env, 'VERIFY_WORKERS'),

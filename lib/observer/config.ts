@@ -5,6 +5,7 @@
  * PORT 3000, loopback TCP + WebSocket listeners, 8 demo agents, 86,400 s epochs
  * (docs/protocol.md "Epochs").
  */
+import { DEFAULT_RELAY_LIMITS } from '../mesh/constants';
 import { DEFAULT_EPOCH_SECONDS } from '../protocol/constants';
 
 /** Default listen addresses of the observer node: TCP and WebSockets on loopback, ephemeral ports. */
@@ -13,6 +14,8 @@ export const DEFAULT_OBSERVER_LISTEN = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/
 export const DEFAULT_PORT = 3000;
 /** Demo agents unless DEMO_AGENTS says otherwise. */
 export const DEFAULT_DEMO_AGENTS = 8;
+/** Browser nodes holding a relay reservation on the observer at once unless RELAY_RESERVATIONS says otherwise. */
+export const DEFAULT_RELAY_RESERVATIONS = DEFAULT_RELAY_LIMITS.maxReservations;
 /** Where PGlite and the embedded chain keep their files unless DATA_DIR says otherwise. */
 export const DEFAULT_DATA_DIR = '.data';
 
@@ -35,8 +38,8 @@ export interface ObservatoryConfig {
   solanaWsUrl?: string;
   /**
    * Browser nodes that may hold a circuit relay reservation on the observer at once (they signal
-   * WebRTC connections to each other through it, docs/protocol.md §9); undefined = the mesh's
-   * default (DEFAULT_RELAY_LIMITS), 0 = the observer relays nothing.
+   * WebRTC connections to each other through it, docs/protocol.md §9); 0 = the observer relays
+   * nothing; undefined = DEFAULT_RELAY_RESERVATIONS.
    */
   relayReservations?: number;
 }
@@ -54,6 +57,7 @@ export function defaultObservatoryConfig(overrides: Partial<ObservatoryConfig> =
     verifyWorkers: undefined,
     solanaRpcUrl: undefined,
     solanaWsUrl: undefined,
+    relayReservations: DEFAULT_RELAY_RESERVATIONS,
     ...overrides,
   };
 }
