@@ -59,7 +59,7 @@ const OWNERS = [
 const PROTOCOL_NPM = '@noble/curves|@noble/hashes|cbor-x|hash-wasm|sodium-native';
 
 /** The browser-safe part of lib/mesh: the browser node factory and what it imports. */
-const MESH_BROWSER = '^lib/mesh/(browser|topics|constants)\\.ts$';
+const MESH_BROWSER = '^lib/mesh/(browser|topics|constants|transports)\\.ts$';
 
 const lib = (names) => `^lib/(${names.join('|')})/`;
 const npm = (pkgs) => `(^|/)node_modules/(${pkgs})/`;
