@@ -137,7 +137,7 @@ module.exports = {
     {
       name: 'mesh-browser-safe',
       severity: 'error',
-      comment: 'the browser node of lib/mesh (browser.ts, topics.ts, constants.ts) runs in browsers: no node:* builtins, not node.ts or shims.ts',
+      comment: 'the browser node of lib/mesh (browser.ts, topics.ts, constants.ts, transports.ts) runs in browsers: no node:* builtins, not node.ts or shims.ts',
       from: { path: MESH_BROWSER },
       to: { dependencyTypes: ['core'] },
     },
