@@ -90,6 +90,14 @@ export async function startBrowserNode(p: StartBrowserNodeParams): Promise<Brows
     transports: [webSockets(), webRTC(p.rtcConfiguration ? { rtcConfiguration: p.rtcConfiguration } : {}), circuitRelayTransport()],
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
+    // A WebRTC dial is several round trips through the observer (relay hop, Noise over the
+    // relayed hop, SDP offer and answer, ICE): on a busy observer that outlasts libp2p's 6 s
+    // per-address default, and a timed-out dial leaves the viewer with nothing.
+    connectionManager: { addressDialTimeout: 20_000, dialTimeout: 30_000 },
+    // libp2p aborts a connection whose ping is not answered within an adaptive timeout that
+    // starts at 5 s; a busy observer answers late but is alive, and the WebSocket to it is this
+    // node's only way onto the mesh (and to its relay), so a slow pong is not taken as a death.
+    connectionMonitor: { pingTimeout: { minTimeout: 20_000 } },
     // libp2p refuses private addresses from a browser by default; the observer is on loopback in the demo.
     connectionGater: { denyDialMultiaddr: async () => false },
     services: {
