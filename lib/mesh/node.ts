@@ -6,7 +6,6 @@ import './shims';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { bootstrap } from '@libp2p/bootstrap';
-import { circuitRelayServer } from '@libp2p/circuit-relay-v2';
 import { gossipsub, StrictNoSign, TopicValidatorResult, type GossipSub } from '@libp2p/gossipsub';
 import { identify } from '@libp2p/identify';
 import type { Libp2p, PeerDiscovery, Stream } from '@libp2p/interface';
@@ -122,7 +121,9 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
   if (cfg.relay) {
     const r = cfg.relay;
     // Server only: the node relays for others but does not dial through relays or speak WebRTC
-    // itself (that would pull a native data-channel module into Node for nothing).
+    // itself (that would pull a native data-channel module into Node for nothing). Loaded only
+    // here: every demo agent is its own process and relays nothing.
+    const { circuitRelayServer } = await import('@libp2p/circuit-relay-v2');
     services.relay = circuitRelayServer({
       hopTimeout: r.hopTimeoutMs,
       maxInboundHopStreams: r.maxHopStreams,
