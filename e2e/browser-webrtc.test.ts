@@ -26,7 +26,7 @@ interface Conn { transport: string | null; limited: string | null; peer: string 
 async function joinMesh(page: Page): Promise<string> {
   await page.goto(srv!.base);
   await page.getByTestId('join-mesh').click();
-  await page.locator('[data-testid="browser-node"][data-phase="joined"]').waitFor({ timeout: 30_000 });
+  await page.locator('[data-testid="browser-node"][data-phase="joined"]').waitFor({ timeout: 60_000 });
   return (await page.getByTestId('browser-node').getAttribute('data-peer-id'))!;
 }
 
