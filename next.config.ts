@@ -16,6 +16,8 @@ const serverExternalPackages = [
   '@libp2p/kad-dht',
   '@libp2p/mdns',
   '@libp2p/bootstrap',
+  '@libp2p/circuit-relay-v2',
+  '@libp2p/webrtc',
   '@libp2p/crypto',
   '@libp2p/peer-id',
   '@chainsafe/libp2p-noise',

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_OBSERVER_LISTEN, defaultObservatoryConfig } from '../lib/observer/config';
+import { DEFAULT_OBSERVER_LISTEN, DEFAULT_RELAY_RESERVATIONS, defaultObservatoryConfig } from '../lib/observer/config';
 import { ConfigError, CONFIG_VARIABLES, DEMO_EPOCH_SECONDS, loadConfig } from './config';
 import { DEFAULT_RATE_LIMITS } from './rate-limit';
 
@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       port: 3000,
       listen: [...DEFAULT_OBSERVER_LISTEN],
       bootstrap: [],
+      relayReservations: DEFAULT_RELAY_RESERVATIONS,
       demoAgents: 8,
       // Demo agents and no EPOCH_SECONDS: the demo's short epochs.
       epochSeconds: 20,
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
       PORT: '8080',
       OBSERVER_LISTEN: '/ip4/0.0.0.0/tcp/4001, /ip4/0.0.0.0/tcp/4002/ws',
       BOOTSTRAP: '/ip4/10.0.0.1/tcp/4001/p2p/12D3KooWA1',
+      RELAY_RESERVATIONS: '0',
       DEMO_AGENTS: '0',
       EPOCH_SECONDS: '60',
       VERIFY_WORKERS: '0',
@@ -70,6 +72,8 @@ describe('loadConfig', () => {
     assert.equal(c.port, 8080);
     assert.deepEqual(c.listen, ['/ip4/0.0.0.0/tcp/4001', '/ip4/0.0.0.0/tcp/4002/ws']);
     assert.deepEqual(c.bootstrap, ['/ip4/10.0.0.1/tcp/4001/p2p/12D3KooWA1']);
+    assert.equal(c.relayReservations, 0);
+    assert.equal(loadConfig({}).relayReservations, 32);
     assert.equal(c.demoAgents, 0);
     assert.equal(c.epochSeconds, 60);
     assert.equal(c.verifyWorkers, 0);
@@ -98,6 +102,8 @@ describe('loadConfig', () => {
     ['PORT', '-1'],
     ['OBSERVER_LISTEN', 'tcp://127.0.0.1:1'],
     ['BOOTSTRAP', '/ip4/1.2.3.4/tcp/1 garbage'],
+    ['RELAY_RESERVATIONS', '-1'],
+    ['RELAY_RESERVATIONS', '5000'],
     ['DEMO_AGENTS', '2.5'],
     ['DEMO_AGENTS', '1000'],
     ['EPOCH_SECONDS', '0'],

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_EPOCH_SECONDS } from '../lib/protocol/constants';
-import { DEFAULT_DATA_DIR, DEFAULT_DEMO_AGENTS, DEFAULT_OBSERVER_LISTEN, DEFAULT_PORT, type ObservatoryConfig } from '../lib/observer/config';
+import { DEFAULT_DATA_DIR, DEFAULT_DEMO_AGENTS, DEFAULT_OBSERVER_LISTEN, DEFAULT_PORT, DEFAULT_RELAY_RESERVATIONS, type ObservatoryConfig } from '../lib/observer/config';
 import { LOG_LEVELS, type LogLevel } from './logger';
 import { DEFAULT_RATE_LIMITS, type BucketSpec, type RateLimits } from './rate-limit';
 
@@ -104,6 +104,7 @@ const fields = {
   PORT: intIn(0, 65_535),
   OBSERVER_LISTEN: z.string().transform(list).pipe(z.array(multiaddr).min(1, 'needs at least one multiaddr')),
   BOOTSTRAP: z.string().transform(list).pipe(z.array(multiaddr)),
+  RELAY_RESERVATIONS: intIn(0, 4_096),
   DEMO_AGENTS: intIn(0, 64),
   EPOCH_SECONDS: intIn(1, 31_536_000),
   VERIFY_WORKERS: intIn(0, 64),
@@ -153,6 +154,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     port: parse(env, 'PORT') ?? DEFAULT_PORT,
     listen: parse(env, 'OBSERVER_LISTEN') ?? [...DEFAULT_OBSERVER_LISTEN],
     bootstrap: parse(env, 'BOOTSTRAP') ?? [],
+    relayReservations: parse(env, 'RELAY_RESERVATIONS') ?? DEFAULT_RELAY_RESERVATIONS,
     demoAgents,
     epochSeconds: parse(env, 'EPOCH_SECONDS') ?? (demoAgents > 0 ? DEMO_EPOCH_SECONDS : DEFAULT_EPOCH_SECONDS),
     verifyWorkers: parse(env, 'VERIFY_WORKERS'),

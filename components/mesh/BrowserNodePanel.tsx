@@ -1,7 +1,8 @@
 'use client';
 /**
  * A node on the mesh in this browser (lib/mesh/browser.ts): it dials the observer's WebSocket
- * listener, subscribes to the three gossip topics and checks every envelope it receives itself
+ * listener (and, through the observer's relay, other browsers over WebRTC: ./BrowserConnections.tsx),
+ * subscribes to the three gossip topics and checks every envelope it receives itself
  * (lib/verify: id, payload hash, Ed25519 against the signer read from the chain). Side by side:
  * what this browser saw first-hand and what the observer reported on its live stream, with the
  * envelopes only one of them saw (./mesh-compare.ts).
@@ -11,11 +12,13 @@ import { useEffect, useRef, useState } from 'react';
 import { keccak256 } from '../../lib/protocol/crypto';
 import { decodeEnvelope } from '../../lib/protocol/envelope';
 import { toHex } from '../../lib/protocol/hex';
-import type { BrowserNode } from '../../lib/mesh/browser';
+import type { BrowserConnection, BrowserNode } from '../../lib/mesh/browser';
+import { MESH_TOPICS } from '../../lib/mesh/constants';
 import { topicFor } from '../../lib/mesh/topics';
 import { HealthReportSchema } from '../../lib/wire';
 import { checkEnvelope, type SignerResolution } from '../../lib/verify/envelope';
 import { useLiveStream } from '../useLiveStream';
+import { BrowserConnections } from './BrowserConnections';
 import { compareSeen, type Comparison, type SeenLog } from './mesh-compare';
 
 type Phase = 'idle' | 'joining' | 'joined' | 'failed';
@@ -30,6 +33,16 @@ export function BrowserNodePanel({ rpcUrl }: { rpcUrl: string | null }) {
   const seen = useRef<SeenLog>({ browser: new Map(), observer: new Map(), joinedAt: 0 });
   const signers = useRef(new Map<string, Promise<SignerResolution>>());
   const node = useRef<BrowserNode | null>(null);
+  const [conns, setConns] = useState<BrowserConnection[]>([]);
+  const [webrtcAddrs, setWebrtcAddrs] = useState<string[]>([]);
+  const [meshPeers, setMeshPeers] = useState<string[]>([]);
+  const refresh = () => {
+    const n = node.current;
+    if (!n) return;
+    setConns(n.connections());
+    setWebrtcAddrs(n.webrtcAddrs());
+    setMeshPeers([...new Set(MESH_TOPICS.flatMap((t) => n.meshPeers(t)))].sort());
+  };
 
   useLiveStream({
     onEvent: (e) => {
@@ -40,7 +53,10 @@ export function BrowserNodePanel({ rpcUrl }: { rpcUrl: string | null }) {
 
   useEffect(() => {
     if (phase !== 'joined') return;
-    const t = setInterval(() => setCmp(compareSeen(seen.current, Date.now())), 1_000);
+    const t = setInterval(() => {
+      setCmp(compareSeen(seen.current, Date.now()));
+      refresh();
+    }, 1_000);
     return () => clearInterval(t);
   }, [phase]);
   useEffect(() => () => { void node.current?.stop(); }, []);
@@ -78,8 +94,9 @@ export function BrowserNodePanel({ rpcUrl }: { rpcUrl: string | null }) {
       seen.current.joinedAt = Date.now();
       // libp2p loads only when the viewer asks to join.
       const { startBrowserNode } = await import('../../lib/mesh/browser');
-      const n = await startBrowserNode({ dial: health.mesh.multiaddrs, onMessage: (_t, data) => void onMessage(data) });
+      const n = await startBrowserNode({ dial: health.mesh.multiaddrs, onMessage: (_t, data) => void onMessage(data), onChange: refresh });
       node.current = n;
+      refresh();
       setPeerId(n.peerId);
       setPhase('joined');
     } catch (e) {
@@ -89,7 +106,7 @@ export function BrowserNodePanel({ rpcUrl }: { rpcUrl: string | null }) {
   };
 
   return (
-    <section className="card" style={{ margin: "16px 0" }} data-testid="browser-node" data-phase={phase} data-verified={counts.verified} data-failed={counts.failed}>
+    <section className="card" style={{ margin: "16px 0" }} data-testid="browser-node" data-phase={phase} data-verified={counts.verified} data-failed={counts.failed} data-peer-id={peerId} data-mesh-peers={meshPeers.join(' ')}>
       <h2>This browser on the mesh</h2>
       {phase === 'idle' || phase === 'failed' ? (
         <p>
@@ -124,6 +141,7 @@ export function BrowserNodePanel({ rpcUrl }: { rpcUrl: string | null }) {
           </div>
         </div>
       ) : null}
+      {phase === 'joined' && node.current ? <BrowserConnections node={node.current} conns={conns} webrtcAddrs={webrtcAddrs} /> : null}
     </section>
   );
 }

@@ -1,27 +1,65 @@
 /**
- * The browser's own node on the 0x01 mesh (docs/protocol.md §9): libp2p over WebSockets with
+ * The browser's own node on the 0x01 mesh (docs/protocol.md §9 "Browser nodes"): libp2p with
  * Noise and Yamux, GossipSub with the mesh's settings (StrictNoSign, envelope id as message id),
  * subscribed to the three topics. It dials the observer's WebSocket listener, the one address a
  * browser can reach (agents listen on TCP); the observer forwards gossip like any GossipSub peer,
- * so the browser sees the gossip first-hand and checks every envelope itself. Browser-safe: no
- * node:* and nothing from ./node.ts or ./shims.ts (checked by .dependency-cruiser.cjs).
+ * so the browser sees the gossip first-hand and checks every envelope itself.
+ *
+ * It also speaks WebRTC (the browser's own RTCPeerConnection): it reserves a relayed address on
+ * the observer's circuit relay and listens on `/p2p-circuit` and `/webrtc`, so another browser
+ * dials `<observer>/p2p-circuit/webrtc/p2p/<this peer>`: the SDP offer, answer and ICE
+ * candidates cross the relay, then the two browsers talk directly and GossipSub runs over that
+ * connection too. Browser-safe: no node:* and nothing from ./node.ts or ./shims.ts (checked by
+ * .dependency-cruiser.cjs).
  */
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
+import { circuitRelayTransport } from '@libp2p/circuit-relay-v2';
 import { gossipsub, StrictNoSign, type GossipSub } from '@libp2p/gossipsub';
 import { identify } from '@libp2p/identify';
-import type { Libp2p } from '@libp2p/interface';
+import type { Connection, Libp2p } from '@libp2p/interface';
+import { webRTC } from '@libp2p/webrtc';
 import { webSockets } from '@libp2p/websockets';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import { keccak256 } from '../protocol/crypto';
 import { toHex } from '../protocol/hex';
 import { GOSSIP_MAX_RPC_BYTES, MESH_TOPICS } from './constants';
+import { isWebRtcCircuitAddr, isWebSocketAddr, transportOf, type ConnectionTransport } from './transports';
+
+export { isWebSocketAddr, isWebRtcCircuitAddr, transportOf, type ConnectionTransport };
+
+/** One open connection of the browser node, as the overview shows it. */
+export interface BrowserConnection {
+  /** Connection id (libp2p's), stable while it is open. */
+  id: string;
+  peer: string;
+  /** The remote multiaddr. */
+  addr: string;
+  transport: ConnectionTransport;
+  /** A relayed connection carries a data and time budget set by the relay (signalling only). */
+  limited: boolean;
+  direction: 'inbound' | 'outbound';
+}
 
 export interface BrowserNode {
   peerId: string;
   /** Connected peer ids. */
   peers(): string[];
+  /** Open connections, with how each travels. */
+  connections(): BrowserConnection[];
+  /**
+   * Addresses other browsers can dial this one at over WebRTC (through the observer's relay);
+   * empty until the relay granted a reservation.
+   */
+  webrtcAddrs(): string[];
+  /**
+   * Dials another browser at one of its {@link BrowserNode.webrtcAddrs}; resolves with the
+   * direct WebRTC connection. Throws TypeError for any other kind of address.
+   */
+  dialWebRtc(addr: string): Promise<BrowserConnection>;
+  /** Peers in this node's GossipSub mesh for `topic` (they forward gossip to it). */
+  meshPeers(topic: string): string[];
   stop(): Promise<void>;
 }
 
@@ -31,18 +69,35 @@ export interface StartBrowserNodeParams {
   /** Every gossip message on the three topics, as received (not yet validated). */
   onMessage(topic: string, data: Uint8Array, from: string): void;
   onError?(e: unknown): void;
+  /** Connections opened or closed, or this node's own addresses changed. */
+  onChange?(): void;
+  /** Passed to every RTCPeerConnection (STUN/TURN servers); libp2p's public STUN list by default. */
+  rtcConfiguration?: RTCConfiguration;
 }
 
-/** Only /ws and /wss addresses: a browser cannot dial TCP. */
-export const isWebSocketAddr = (a: string): boolean => /\/(ws|wss|tls\/ws)(\/p2p\/[^/]+)?$/.test(a);
+const describe = (c: Connection): BrowserConnection => {
+  const addr = c.remoteAddr.toString();
+  return { id: c.id, peer: c.remotePeer.toString(), addr, transport: transportOf(addr), limited: c.limits != null, direction: c.direction };
+};
 
 export async function startBrowserNode(p: StartBrowserNodeParams): Promise<BrowserNode> {
   const targets = p.dial.filter(isWebSocketAddr);
   if (targets.length === 0) throw new Error('the observer listens on no WebSocket address (OBSERVER_LISTEN needs a /ws multiaddr)');
   const node = (await createLibp2p({
-    transports: [webSockets()],
+    // '/p2p-circuit' asks circuitRelayTransport for a reservation on a relay it is connected to
+    // (the observer, found through identify); '/webrtc' makes that relayed address a WebRTC one.
+    addresses: { listen: ['/p2p-circuit', '/webrtc'] },
+    transports: [webSockets(), webRTC(p.rtcConfiguration ? { rtcConfiguration: p.rtcConfiguration } : {}), circuitRelayTransport()],
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
+    // A WebRTC dial is several round trips through the observer (relay hop, Noise over the
+    // relayed hop, SDP offer and answer, ICE): on a busy observer that outlasts libp2p's 6 s
+    // per-address default, and a timed-out dial leaves the viewer with nothing.
+    connectionManager: { addressDialTimeout: 20_000, dialTimeout: 30_000 },
+    // libp2p aborts a connection whose ping is not answered within an adaptive timeout that
+    // starts at 5 s; a busy observer answers late but is alive, and the WebSocket to it is this
+    // node's only way onto the mesh (and to its relay), so a slow pong is not taken as a death.
+    connectionMonitor: { pingTimeout: { minTimeout: 20_000 } },
     // libp2p refuses private addresses from a browser by default; the observer is on loopback in the demo.
     connectionGater: { denyDialMultiaddr: async () => false },
     services: {
@@ -68,6 +123,16 @@ export async function startBrowserNode(p: StartBrowserNodeParams): Promise<Brows
     }
   });
   for (const t of MESH_TOPICS) gs.subscribe(t);
+  const changed = () => {
+    try {
+      p.onChange?.();
+    } catch (e) {
+      p.onError?.(e);
+    }
+  };
+  node.addEventListener('connection:open', changed);
+  node.addEventListener('connection:close', changed);
+  node.addEventListener('self:peer:update', changed);
   let connected = 0;
   for (const a of targets) {
     try {
@@ -81,5 +146,27 @@ export async function startBrowserNode(p: StartBrowserNodeParams): Promise<Brows
     await node.stop();
     throw new Error(`could not dial ${targets.join(', ')}`);
   }
-  return { peerId: node.peerId.toString(), peers: () => node.getPeers().map(String), stop: async () => { await node.stop(); } };
+  return {
+    peerId: node.peerId.toString(),
+    peers: () => node.getPeers().map(String),
+    connections: () => node.getConnections().map(describe),
+    webrtcAddrs: () => node.getMultiaddrs().map(String).filter(isWebRtcCircuitAddr),
+    async dialWebRtc(addr) {
+      if (typeof addr !== 'string' || !isWebRtcCircuitAddr(addr.trim())) {
+        throw new TypeError('not a browser WebRTC address (expected …/p2p-circuit/webrtc/p2p/<peer id>)');
+      }
+      const ma = multiaddr(addr.trim());
+      if (ma.getComponents().findLast((c) => c.name === 'p2p')?.value === node.peerId.toString()) {
+        throw new TypeError('that is this browser\'s own address');
+      }
+      const conn = await node.dial(ma);
+      // The relayed hop only carried the signalling; closing it now frees the relay's budget
+      // instead of holding it until the relay's duration limit ends it.
+      for (const c of node.getConnections(conn.remotePeer)) if (c.limits != null && c.id !== conn.id) void c.close().catch(() => undefined);
+      return describe(conn);
+    },
+    // getMeshPeers is on the implementation, not on gossipsub's exported interface (node.ts does the same).
+    meshPeers: (topic) => (gs as unknown as { getMeshPeers(t: string): string[] }).getMeshPeers(topic).map(String),
+    stop: async () => { await node.stop(); },
+  };
 }

@@ -3,7 +3,7 @@
  * naming the field) and fills defaults from constants.ts.
  */
 import { multiaddr } from '@multiformats/multiaddr';
-import { DEFAULT_LISTEN, DEFAULT_MESH_LIMITS, MESH_TOPICS, type MeshLimits, type MeshTopic } from './constants';
+import { DEFAULT_LISTEN, DEFAULT_MESH_LIMITS, DEFAULT_RELAY_LIMITS, MESH_TOPICS, type MeshLimits, type MeshTopic, type RelayLimits } from './constants';
 import { isMeshTopic } from './topics';
 import type { CreateMeshNodeParams } from './types';
 
@@ -16,6 +16,8 @@ export interface ResolvedMeshConfig {
   limits: MeshLimits;
   now: () => number;
   heartbeatMs: number;
+  /** Circuit relay limits, or null when the node relays nothing. */
+  relay: RelayLimits | null;
 }
 
 function addrList(name: string, v: unknown, fallback: readonly string[]): string[] {
@@ -86,5 +88,22 @@ export function resolveMeshConfig(params: CreateMeshNodeParams): ResolvedMeshCon
     limits,
     now: params.now ?? Date.now,
     heartbeatMs: positiveInt('params.heartbeatMs', params.heartbeatMs ?? 1000),
+    relay: relayLimits(params.relay),
+  };
+}
+
+function relayLimits(v: CreateMeshNodeParams['relay']): RelayLimits | null {
+  if (v === undefined || v === false) return null;
+  if (v === true) return { ...DEFAULT_RELAY_LIMITS };
+  if (typeof v !== 'object' || v === null) throw new TypeError('params.relay must be a boolean or an object of relay limits');
+  const data = v.dataLimitBytes ?? DEFAULT_RELAY_LIMITS.dataLimitBytes;
+  if (typeof data !== 'bigint' || data < 1n) throw new RangeError('params.relay.dataLimitBytes must be a bigint >= 1');
+  return {
+    maxReservations: positiveInt('params.relay.maxReservations', v.maxReservations ?? DEFAULT_RELAY_LIMITS.maxReservations),
+    reservationTtlMs: positiveInt('params.relay.reservationTtlMs', v.reservationTtlMs ?? DEFAULT_RELAY_LIMITS.reservationTtlMs),
+    durationLimitMs: positiveInt('params.relay.durationLimitMs', v.durationLimitMs ?? DEFAULT_RELAY_LIMITS.durationLimitMs),
+    dataLimitBytes: data,
+    hopTimeoutMs: positiveInt('params.relay.hopTimeoutMs', v.hopTimeoutMs ?? DEFAULT_RELAY_LIMITS.hopTimeoutMs),
+    maxHopStreams: positiveInt('params.relay.maxHopStreams', v.maxHopStreams ?? DEFAULT_RELAY_LIMITS.maxHopStreams),
   };
 }

@@ -51,3 +51,35 @@ export const DRAIN_TIMEOUT_MS = 10_000;
 export const ENVELOPE_MAX_INBOUND_STREAMS = 8;
 /** Default listen addresses: loopback, ephemeral ports, TCP and WebSockets. */
 export const DEFAULT_LISTEN = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/tcp/0/ws'] as const;
+
+/**
+ * Circuit relay v2 limits of a node that relays for browsers (the observer). The relay carries
+ * only the WebRTC signalling between two browsers (an SDP offer, an answer and ICE candidates:
+ * a few KiB, a few seconds); gossip then flows over the direct WebRTC connection, so a relayed
+ * connection is held to a small data and time budget and cannot become a free proxy.
+ */
+export interface RelayLimits {
+  /** Browsers holding a reservation at once; the next one is refused until a slot expires. */
+  maxReservations: number;
+  /** A reservation lasts this long; a live browser renews it 5 min before (libp2p's client). */
+  reservationTtlMs: number;
+  /** Longest a relayed connection stays open. */
+  durationLimitMs: number;
+  /** Bytes a relayed connection may carry, both directions together. */
+  dataLimitBytes: bigint;
+  /** A relay request (reserve or connect) must complete within this. */
+  hopTimeoutMs: number;
+  /** Relay requests handled at once per connection, inbound and outbound. */
+  maxHopStreams: number;
+}
+
+export const DEFAULT_RELAY_LIMITS: Readonly<RelayLimits> = Object.freeze({
+  maxReservations: 32,
+  // Short enough that a closed tab's slot frees within minutes (the relay keeps a reservation
+  // until it expires, not until the connection closes), long enough that renewals are rare.
+  reservationTtlMs: 15 * 60_000,
+  durationLimitMs: 2 * 60_000,
+  dataLimitBytes: 128n * 1024n,
+  hopTimeoutMs: 15_000,
+  maxHopStreams: 16,
+});

@@ -17,8 +17,10 @@ export {
   ENVELOPE_PROTOCOL,
   DHT_PROTOCOL,
   DEFAULT_MESH_LIMITS,
+  DEFAULT_RELAY_LIMITS,
   DEFAULT_LISTEN,
   type MeshTopic,
   type MeshLimits,
+  type RelayLimits,
 } from './constants';
 export type * from './types';

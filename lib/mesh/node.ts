@@ -25,6 +25,7 @@ import {
   GOSSIP_MAX_RPC_BYTES,
   type MeshLimits,
   type MeshTopic,
+  type RelayLimits,
 } from './constants';
 import { EnvelopeStreams, parseTarget, type SendTarget } from './envelope-stream';
 import { MeshStoppedError } from './errors';
@@ -40,6 +41,10 @@ export interface MeshNode {
   readonly peerId: string;
   /** The limits in force (spec §11 unless overridden). */
   readonly limits: Readonly<MeshLimits>;
+  /** The circuit relay's limits, or null when this node relays nothing. */
+  readonly relay: Readonly<RelayLimits> | null;
+  /** Peers holding a relay reservation here now. */
+  relayReservations(): string[];
   /**
    * Publishes an envelope on a docs/protocol.md §9 topic. Resolves after gossipsub has queued it
    * and every recipient's outbound stream that reported a full buffer has drained (or
@@ -113,6 +118,26 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
       heartbeatInterval: cfg.heartbeatMs,
     }),
   };
+  if (cfg.relay) {
+    const r = cfg.relay;
+    // Server only: the node relays for others but does not dial through relays or speak WebRTC
+    // itself (that would pull a native data-channel module into Node for nothing). Loaded only
+    // here: every demo agent is its own process and relays nothing.
+    const { circuitRelayServer } = await import('@libp2p/circuit-relay-v2');
+    services.relay = circuitRelayServer({
+      hopTimeout: r.hopTimeoutMs,
+      maxInboundHopStreams: r.maxHopStreams,
+      maxOutboundHopStreams: r.maxHopStreams,
+      maxOutboundStopStreams: r.maxHopStreams,
+      reservations: {
+        maxReservations: r.maxReservations,
+        reservationTtl: r.reservationTtlMs,
+        applyDefaultLimit: true,
+        defaultDurationLimit: r.durationLimitMs,
+        defaultDataLimit: r.dataLimitBytes,
+      },
+    });
+  }
   if (cfg.dht) {
     services.dht = kadDHT({ protocol: DHT_PROTOCOL, clientMode: false, peerInfoMapper: passthroughMapper });
   }
@@ -162,6 +187,11 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
   const node: MeshNode = {
     peerId: libp2p.peerId.toString(),
     limits: Object.freeze({ ...limits }),
+    relay: cfg.relay ? Object.freeze({ ...cfg.relay }) : null,
+    relayReservations: () => {
+      const relay = (libp2p.services as { relay?: { reservations: Map<unknown, unknown> } }).relay;
+      return relay ? [...relay.reservations.keys()].map(String) : [];
+    },
     libp2p,
     async publish(topic, bytes) {
       live();

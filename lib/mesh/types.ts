@@ -2,7 +2,7 @@
  * Public shapes of lib/mesh (docs/protocol.md §9, 0x01 spec §11).
  */
 import type { Envelope } from '../protocol/types';
-import type { MeshLimits, MeshTopic } from './constants';
+import type { MeshLimits, MeshTopic, RelayLimits } from './constants';
 
 /** How an envelope reached this node. */
 export type MeshVia = 'gossip' | 'stream';
@@ -115,4 +115,10 @@ export interface CreateMeshNodeParams {
   now?: () => number;
   /** GossipSub heartbeat, ms. Default 1,000 (gossipsub's own default). */
   heartbeatMs?: number;
+  /**
+   * Serve as a circuit relay v2 (the hop protocol) so browser nodes reserve a relayed address
+   * here and signal WebRTC connections to each other through it. `true` takes
+   * DEFAULT_RELAY_LIMITS; an object overrides some of them. Default false (agents relay nothing).
+   */
+  relay?: boolean | Partial<RelayLimits>;
 }

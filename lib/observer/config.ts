@@ -5,6 +5,7 @@
  * PORT 3000, loopback TCP + WebSocket listeners, 8 demo agents, 86,400 s epochs
  * (docs/protocol.md "Epochs").
  */
+import { DEFAULT_RELAY_LIMITS } from '../mesh/constants';
 import { DEFAULT_EPOCH_SECONDS } from '../protocol/constants';
 
 /** Default listen addresses of the observer node: TCP and WebSockets on loopback, ephemeral ports. */
@@ -13,6 +14,8 @@ export const DEFAULT_OBSERVER_LISTEN = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/
 export const DEFAULT_PORT = 3000;
 /** Demo agents unless DEMO_AGENTS says otherwise. */
 export const DEFAULT_DEMO_AGENTS = 8;
+/** Browser nodes holding a relay reservation on the observer at once unless RELAY_RESERVATIONS says otherwise. */
+export const DEFAULT_RELAY_RESERVATIONS = DEFAULT_RELAY_LIMITS.maxReservations;
 /** Where PGlite and the embedded chain keep their files unless DATA_DIR says otherwise. */
 export const DEFAULT_DATA_DIR = '.data';
 
@@ -35,6 +38,12 @@ export interface ObservatoryConfig {
   solanaWsUrl?: string;
   /** Bounds of the buffer of accepted envelopes not yet stored (lib/observer/store-outage.ts); unset = its defaults. */
   ingestBuffer?: { maxEnvelopes?: number; maxBytes?: number };
+  /**
+   * Browser nodes that may hold a circuit relay reservation on the observer at once (they signal
+   * WebRTC connections to each other through it, docs/protocol.md §9); 0 = the observer relays
+   * nothing; undefined = DEFAULT_RELAY_RESERVATIONS.
+   */
+  relayReservations?: number;
 }
 
 /** The configuration of an empty environment, with `overrides` on top (tests, benches). */
@@ -51,6 +60,7 @@ export function defaultObservatoryConfig(overrides: Partial<ObservatoryConfig> =
     solanaRpcUrl: undefined,
     solanaWsUrl: undefined,
     ingestBuffer: undefined,
+    relayReservations: DEFAULT_RELAY_RESERVATIONS,
     ...overrides,
   };
 }

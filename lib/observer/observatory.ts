@@ -133,6 +133,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     onDrop: (reason, peer, via) => drops.count(reason, peer, via),
     limits: params.limits,
     now: clock,
+    relay: config.relayReservations === 0 ? false : config.relayReservations === undefined ? true : { maxReservations: config.relayReservations },
   });
 
   const unlisten = await pump.listen((events) => { for (const e of events) bus.publish(e); });

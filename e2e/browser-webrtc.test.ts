@@ -1,0 +1,106 @@
+/**
+ * Browsers on the mesh over WebRTC, end to end: `npm start`'s launcher with the embedded chain
+ * and 4 demo agents, two Chromium pages each joining the mesh from the overview. Each browser
+ * node dials the observer over WebSockets and reserves a relayed address on the observer's
+ * circuit relay; page B dials page A's `/p2p-circuit/webrtc` address (read from A's panel), the
+ * signalling crosses the relay and the two browsers end up on a direct, unlimited WebRTC
+ * connection that GossipSub runs over. Both pages keep receiving live gossip and verify every
+ * envelope themselves. Chromium runs with the harness's usual flags: ICE finds the two pages'
+ * host candidates as it is (mDNS candidate obfuscation needs no switch-off), and the public STUN
+ * servers libp2p lists by default are unreachable here without holding the connection up.
+ * SHOTS_DIR=<dir> keeps screenshots.
+ */
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
+
+let srv: RunningServer | undefined;
+let browser: Browser | undefined;
+const until: RunningServer['until'] = (what, ms, probe) => srv!.until(what, ms, probe, 500);
+
+interface Conn { transport: string | null; limited: string | null; peer: string | null }
+
+async function joinMesh(page: Page): Promise<string> {
+  await page.goto(srv!.base);
+  await page.getByTestId('join-mesh').click();
+  await page.locator('[data-testid="browser-node"][data-phase="joined"]').waitFor({ timeout: 60_000 });
+  return (await page.getByTestId('browser-node').getAttribute('data-peer-id'))!;
+}
+
+const connections = (page: Page): Promise<Conn[]> =>
+  page.getByTestId('browser-connection').evaluateAll((els) =>
+    els.map((e) => ({ transport: e.getAttribute('data-transport'), limited: e.getAttribute('data-limited'), peer: e.getAttribute('data-peer') })),
+  );
+const verified = async (page: Page) => Number(await page.getByTestId('browser-node').getAttribute('data-verified'));
+
+describe('two browsers on the mesh connect over WebRTC through the observer\'s relay', { skip, timeout: 420_000 }, () => {
+  before(async () => {
+    srv = await startServer((dir) => ({
+      DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: '6', OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0 /ip4/127.0.0.1/tcp/0/ws',
+    }));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  });
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await srv?.stop();
+  });
+
+  test('page B dials page A over WebRTC; GossipSub runs over it and both verify live gossip', async () => {
+    const a = await browser!.newPage({ viewport: { width: 1400, height: 1400 } });
+    const b = await browser!.newPage({ viewport: { width: 1400, height: 1400 } });
+    const [peerA, peerB] = [await joinMesh(a), await joinMesh(b)];
+    const { body: health } = await srv!.getJson<{ mesh: { peerId: string } }>('/api/health');
+    const observer = health.mesh.peerId;
+
+    // Each browser is on the observer over WebSockets.
+    for (const p of [a, b]) {
+      await until('a WebSocket connection to the observer', 20_000, async () =>
+        (await connections(p)).some((c) => c.transport === 'websocket' && c.peer === observer && c.limited === 'false'));
+    }
+
+    // A's WebRTC address appears once the observer's relay granted it a reservation.
+    const addrA = a.getByTestId('webrtc-addr');
+    await addrA.waitFor({ timeout: 30_000 });
+    const addr = (await addrA.innerText()).trim();
+    assert.match(addr, new RegExp(`/p2p/${observer}/p2p-circuit/webrtc/p2p/${peerA}$`));
+
+    // A malformed address is refused by name, without touching the node.
+    await b.getByTestId('webrtc-dial-input').fill('/ip4/127.0.0.1/tcp/1');
+    await b.getByTestId('webrtc-dial').click();
+    await b.getByTestId('webrtc-dial-error').waitFor({ timeout: 60_000 });
+    assert.match(await b.getByTestId('webrtc-dial-error').innerText(), /not a browser WebRTC address/);
+
+    const before = await verified(b);
+    await b.getByTestId('webrtc-dial-input').fill(addr);
+    await b.getByTestId('webrtc-dial').click();
+    const direct = (c: Conn) => c.transport === 'webrtc' && c.limited === 'false';
+    await until('a direct WebRTC connection B → A', 30_000, async () => (await connections(b)).some((c) => direct(c) && c.peer === peerA));
+    await until('A sees the WebRTC connection from B', 30_000, async () => (await connections(a)).some((c) => direct(c) && c.peer === peerB));
+    assert.equal(await b.getByTestId('webrtc-dial-error').count(), 0);
+
+    // GossipSub runs over the WebRTC connection: each browser has the other in its topic mesh
+    // (a relayed connection is limited and carries no GossipSub, so this is the WebRTC link).
+    for (const [p, other] of [[a, peerB], [b, peerA]] as const) {
+      await until(`GossipSub peering with ${other.slice(-6)} over WebRTC`, 30_000, async () =>
+        (await p.getByTestId('browser-node').getAttribute('data-mesh-peers'))?.split(' ').includes(other) ?? false);
+    }
+
+    // Live gossip keeps arriving in B after the WebRTC link, and every envelope verifies.
+    await until('3 more gossip envelopes verified in page B', 90_000, async () => (await verified(b)) >= before + 3);
+    await until('3 gossip envelopes verified in page A', 60_000, async () => (await verified(a)) >= 3);
+    for (const p of [a, b]) {
+      assert.equal(await p.getByTestId('browser-node').getAttribute('data-failed'), '0', await p.getByTestId('browser-node').innerText());
+    }
+    const shots = process.env.SHOTS_DIR;
+    if (shots) {
+      mkdirSync(shots, { recursive: true });
+      await b.getByTestId('browser-connections').scrollIntoViewIfNeeded();
+      await b.screenshot({ path: join(shots, 'browser-webrtc.png'), fullPage: true });
+    }
+    await a.close();
+    await b.close();
+  });
+});
