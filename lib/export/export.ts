@@ -4,10 +4,11 @@
  * Used by the API route, the CLI and releases.
  */
 import type { ExportFilter, ExportSource } from '../store/export';
-import { byConversation, negotiationRow, offerRows } from './negotiation';
+import { byConversation, negotiationRecord, offerRows } from './negotiation';
+import { byConversationId, onChainColumns } from './negotiation-onchain';
 import { batchRow, challengeRow, envelopeRow, feedbackRow } from './rows';
 import { TABLES } from './tables';
-import type { Row, TableName, TableSchema } from './schema';
+import { hex, type Row, type TableName, type TableSchema } from './schema';
 import { writeFormat, type Format } from './writers';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 
@@ -43,21 +44,33 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
     const nowUs = p.nowUs ?? BigInt(Date.now()) * 1000n;
     // offers: the negotiation messages; negotiations: every envelope of the conversation.
     const pages = p.source.scan(p.table === 'offers' ? 'offers' : 'conversations', f, o);
-    let page: Row[] = [];
-    for await (const conv of byConversation(pages)) {
-      if (p.table === 'offers') {
+    const size = p.pageSize ?? 5_000;
+    if (p.table === 'offers') {
+      let page: Row[] = [];
+      for await (const conv of byConversation(pages)) {
         page.push(...offerRows(conv));
-      } else {
-        const r = negotiationRow(conv, nowUs);
-        if (r) page.push(r);
+        if (page.length >= size) { yield emit(page); page = []; }
       }
-      if (page.length >= (p.pageSize ?? 5_000)) { yield emit(page); page = []; }
+      if (page.length) yield emit(page);
+      return;
     }
-    if (page.length) yield emit(page);
+    let page: NonNullable<ReturnType<typeof negotiationRecord>>[] = [];
+    for await (const conv of byConversation(pages)) {
+      const r = negotiationRecord(conv, nowUs);
+      if (r) page.push(r);
+      if (page.length >= size) { yield emit(await withOnChain(p.source, page)); page = []; }
+    }
+    if (page.length) yield emit(await withOnChain(p.source, page));
     return;
   }
   const map = { envelopes: envelopeRow, feedback: feedbackRow, batches: batchRow, challenges: challengeRow }[p.table];
   for await (const page of p.source.scan(p.table, f, o)) yield emit(page.map(map));
+}
+
+/** A page of negotiation rows with their on-chain columns: one store read for the whole page. */
+async function withOnChain(source: ExportSource, page: NonNullable<ReturnType<typeof negotiationRecord>>[]): Promise<Row[]> {
+  const chain = byConversationId(await source.onChainNegotiations(page.map((r) => r.row.conversation_id as Uint8Array)));
+  return page.map((r) => ({ ...r.row, ...onChainColumns(chain.get(hex(r.row.conversation_id as Uint8Array)) ?? [], r.gossip) }));
 }
 
 /** At most `limit` rows of `pages`; stopping early returns the source (its database read ends). */

@@ -1,7 +1,8 @@
 /**
  * Every SQL statement of the datasets export (docs/datasets.md): row counts and ordered row
  * streams of the six exported tables, plus what a release manifest needs (batch roots, signer
- * keys, uploaded logs). lib/export turns these database rows into dataset rows.
+ * keys, uploaded logs); the negotiations table's on-chain columns come from haggle.ts. lib/export
+ * turns these database rows into dataset rows.
  *
  * Streams: on Postgres one server-side cursor per export (DECLARE … FETCH in a transaction on a
  * dedicated pool connection), so the query runs once and rows arrive in pages; on PGlite, which
@@ -12,6 +13,7 @@
  */
 import type { Db, Queryable } from './db';
 import { envelopeCsvCopy, type EnvelopeCsvCopy } from './export-copy';
+import { onChainNegotiationsOf } from './haggle';
 
 /** Row filter shared by every table; times are unix microseconds, [fromUs, toUs). */
 export interface ExportFilter {
@@ -226,6 +228,8 @@ export function exportSource(db: Db, epochSeconds: number) {
     batchRoots: (epoch: bigint) => exportBatchRoots(db, epoch),
     epochLogIds: (agent: Uint8Array, epoch: bigint) => exportEpochLogIds(db, agent, epoch),
     epochs: () => exportEpochs(db),
+    /** The Haggle negotiations of these conversations, with transitions (haggle.ts), for the negotiations table. */
+    onChainNegotiations: (conversationIds: readonly Uint8Array[]) => onChainNegotiationsOf(db, conversationIds),
     /** Postgres only (else null): the envelopes CSV fast path's binary COPY data (export-copy.ts). */
     envelopeCsvCopy: (f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal) => envelopeCsvCopy(db, f, o, signal),
   };
