@@ -104,7 +104,7 @@ export async function exportTable(p: ExportParams & { format: Format }): Promise
   return { schema, total, matching: count, bytes: writeFormat(p.format, schema, rows) };
 }
 
-/** Suggested file name, e.g. `zerox1-negotiations-v1.parquet`. */
+/** Suggested file name, e.g. `zerox1-offers-v1.parquet`. */
 export function fileName(table: TableName, format: Format): string {
   return `zerox1-${table}-v${TABLES[table].version}.${format}`;
 }
