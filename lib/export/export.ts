@@ -4,6 +4,7 @@
  * Used by the API route, the CLI and releases.
  */
 import type { ExportFilter, ExportSource } from '../store/export';
+import type { HaggleNegotiationRow } from '../store/types';
 import { byConversation, negotiationRecord, offerRows } from './negotiation';
 import { byConversationId, onChainColumns } from './negotiation-onchain';
 import { batchRow, challengeRow, envelopeRow, feedbackRow } from './rows';
@@ -40,37 +41,41 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
   const o = { pageSize: p.pageSize, signal: p.signal };
   let n = 0;
   const emit = (rows: Row[]) => { n += rows.length; p.onRows?.(n); return rows; };
-  if (p.table === 'offers' || p.table === 'negotiations') {
+  const size = p.pageSize ?? 5_000;
+  if (p.table === 'offers') {
+    // The negotiation messages, grouped by conversation.
+    let page: Row[] = [];
+    for await (const conv of byConversation(p.source.scan('offers', f, o))) {
+      page.push(...offerRows(conv));
+      if (page.length >= size) { yield emit(page); page = []; }
+    }
+    if (page.length) yield emit(page);
+    return;
+  }
+  if (p.table === 'negotiations') {
     const nowUs = p.nowUs ?? BigInt(Date.now()) * 1000n;
-    // offers: the negotiation messages; negotiations: every envelope of the conversation.
-    const pages = p.source.scan(p.table === 'offers' ? 'offers' : 'conversations', f, o);
-    const size = p.pageSize ?? 5_000;
-    if (p.table === 'offers') {
-      let page: Row[] = [];
-      for await (const conv of byConversation(pages)) {
-        page.push(...offerRows(conv));
-        if (page.length >= size) { yield emit(page); page = []; }
+    // Every envelope of each conversation, each page with its conversations' Haggle negotiations;
+    // a conversation's are kept until its row is built (its envelopes may span pages), then dropped.
+    const chain = new Map<string, HaggleNegotiationRow[]>();
+    async function* envelopePages(): AsyncIterable<Record<string, unknown>[]> {
+      for await (const pg of p.source.scanNegotiations(f, o)) {
+        for (const [k, v] of byConversationId(pg.onChain)) chain.set(k, v);
+        yield pg.rows;
       }
-      if (page.length) yield emit(page);
-      return;
     }
-    let page: NonNullable<ReturnType<typeof negotiationRecord>>[] = [];
-    for await (const conv of byConversation(pages)) {
+    let page: Row[] = [];
+    for await (const conv of byConversation(envelopePages())) {
       const r = negotiationRecord(conv, nowUs);
-      if (r) page.push(r);
-      if (page.length >= size) { yield emit(await withOnChain(p.source, page)); page = []; }
+      const k = hex(conv[0].conversationId);
+      if (r) page.push({ ...r.row, ...onChainColumns(chain.get(k) ?? [], r.gossip) });
+      chain.delete(k);
+      if (page.length >= size) { yield emit(page); page = []; }
     }
-    if (page.length) yield emit(await withOnChain(p.source, page));
+    if (page.length) yield emit(page);
     return;
   }
   const map = { envelopes: envelopeRow, feedback: feedbackRow, batches: batchRow, challenges: challengeRow }[p.table];
   for await (const page of p.source.scan(p.table, f, o)) yield emit(page.map(map));
-}
-
-/** A page of negotiation rows with their on-chain columns: one store read for the whole page. */
-async function withOnChain(source: ExportSource, page: NonNullable<ReturnType<typeof negotiationRecord>>[]): Promise<Row[]> {
-  const chain = byConversationId(await source.onChainNegotiations(page.map((r) => r.row.conversation_id as Uint8Array)));
-  return page.map((r) => ({ ...r.row, ...onChainColumns(chain.get(hex(r.row.conversation_id as Uint8Array)) ?? [], r.gossip) }));
 }
 
 /** At most `limit` rows of `pages`; stopping early returns the source (its database read ends). */

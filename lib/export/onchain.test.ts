@@ -55,7 +55,8 @@ function gossip(conv: Uint8Array, msgs: Array<[0 | 1, number, bigint]>, clock: {
 const OFF_CHAIN: Expected = Object.fromEntries(ONCHAIN.map((c) => [c, null]));
 Object.assign(OFF_CHAIN, { onchain: 'false', onchain_negotiations: '0' });
 
-async function story(store: Store): Promise<void> {
+/** Stores the gossip and indexes the chain into `store`, then exports through `exporter` (a store on the same database). */
+async function story(store: Store, exporter: Store = store): Promise<void> {
   const w: ChainWorld = await startChainWorld();
   try {
     const config: HaggleConfig = await ensureHaggleConfig(w.connection, { admin: w.admin, usdcMint: w.usdcMint, treasury: w.treasury });
@@ -123,10 +124,12 @@ async function story(store: Store): Promise<void> {
         onchain_offer_differences: '1', onchain_matches_gossip: 'false' }],
       [toHex(offChain), OFF_CHAIN],
     ]);
-    const source = store.exportSource();
+    const source = exporter.exportSource();
     for (const format of FORMATS) {
-      // Page size 2 puts the three conversations on two pages: each page's chain read serves its own rows only.
-      const bytes = await collect((await exportTable({ source, table: 'negotiations', format, pageSize: 2 })).bytes);
+      // Pages of 2 envelopes: a conversation's envelopes span pages, and so do its on-chain rows.
+      // Two exports at once, so on the two-connection pool below both cursors hold a connection.
+      const [bytes, again] = await Promise.all([0, 1].map(async () => collect((await exportTable({ source, table: 'negotiations', format, pageSize: 2 })).bytes)));
+      assert.ok(bytes.equals(again), `${format}: the same bytes twice`);
       const rows = await readBack(format, bytes);
       assert.equal(rows.length, 3, format);
       if (format === 'parquet') assert.equal(parquetKv(bytes)['zerox1.schema_version'], String(TABLES.negotiations.version));
@@ -151,12 +154,19 @@ describe('negotiations: on-chain Haggle columns', () => {
     }
   });
 
-  test('Postgres: same', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is unset (Postgres variant skipped)' }, async () => {
+  // Two exports at once through a two-connection pool: each cursor holds one connection, so each
+  // export's on-chain reads must run on its own; reads that asked the pool for another would wait
+  // for each other forever (the timeout fails it). The indexer writes through its own store.
+  test('Postgres, two exports at once through a two-connection pool: same', {
+    skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is unset (Postgres variant skipped)', timeout: 120_000,
+  }, async () => {
     const db = await createTestDatabase(process.env.TEST_DATABASE_URL as string, 'zx_export_onchain');
-    const store = await openStore({ databaseUrl: db.url, epochSeconds: 10, poolSize: 4 });
+    const store = await openStore({ databaseUrl: db.url, epochSeconds: 10 });
+    const exporter = await openStore({ databaseUrl: db.url, epochSeconds: 10, poolSize: 2 });
     try {
-      await story(store);
+      await story(store, exporter);
     } finally {
+      await exporter.close();
       await store.close();
       await db.drop();
     }

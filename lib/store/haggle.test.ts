@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from './index';
-import type { HaggleEventInput } from './haggle';
+import { onChainNegotiationsOf, type HaggleEventInput } from './haggle';
 
 const conv = new Uint8Array(16).fill(7);
 const ev = (slot: bigint, kind: HaggleEventInput['kind'], over: Partial<HaggleEventInput> = {}): HaggleEventInput => ({
@@ -46,12 +46,12 @@ test('the negotiations of many conversations in one read: grouped by conversatio
     await store.applyHaggleEvents([created(9n), offer(10n, 1, 400n, 1990n)]);
     await store.applyHaggleEvents([{ ...created(30n, 'Neg3333333333333333333333333333333333333333'), conversationId: other }]);
     await store.applyHaggleEvents([{ ...created(40n, 'Neg4444444444444444444444444444444444444444'), conversationId: other }]);
-    const rows = await store.exportSource().onChainNegotiations([conv, other, new Uint8Array(16)]);
+    const rows = await onChainNegotiationsOf(store, [conv, other, new Uint8Array(16)]);
     assert.deepEqual(rows.map((r) => [Buffer.from(r.conversationId).toString('hex'), r.createdSlot, r.transitions.length]), [
       ['03'.repeat(16), 30n, 1], ['03'.repeat(16), 40n, 1], ['07'.repeat(16), 9n, 2],
     ]);
-    assert.deepEqual(await store.exportSource().onChainNegotiations([]), []);
-    await assert.rejects(store.exportSource().onChainNegotiations([new Uint8Array(15)]), /conversationIds must be 16 bytes each/);
+    assert.deepEqual(await onChainNegotiationsOf(store, []), []);
+    await assert.rejects(onChainNegotiationsOf(store, [new Uint8Array(15)]), /conversationIds must be 16 bytes each/);
   } finally {
     await store.close();
   }
