@@ -2,43 +2,36 @@
  * The conversation page's on-chain negotiation views (lib/wire/haggle-views.ts): the stored
  * Haggle negotiations of a conversation, each offer paired by position with the gossiped NEG1
  * offer (PROPOSE / COUNTER with a NEG1 payload, docs/protocol.md §8), so a signed on-chain offer
- * that differs from what was gossiped, or one missing on either side, is counted and shown.
+ * that differs from what was gossiped, or one missing on either side, is counted and shown. The
+ * pairing rule is lib/protocol/offer-match.ts, shared with the negotiations dataset.
  */
 import type { HaggleNegotiationRow } from '../../lib/store/types';
-import type { HaggleRoundView, OfferMatch, OnChainNegotiationView, PriceStepView } from '../../lib/wire';
+import { compareOffers } from '../../lib/protocol/offer-match';
+import type { HaggleRoundView, OnChainNegotiationView, PriceStepView } from '../../lib/wire';
 import type { Services } from './services';
 
 const SIDES: Record<number, 'buyer' | 'seller'> = { 1: 'buyer', 2: 'seller' };
 const str = (v: bigint | null) => (v === null ? null : v.toString());
 
 /** The gossiped NEG1 offers in order, and the price of the NEG1 ACCEPT (if any). */
-function gossipOffers(path: readonly PriceStepView[]): { offers: string[]; accepted: string | null } {
-  const offers = path.filter((p) => p.kind === 'neg1' && (p.type === 'PROPOSE' || p.type === 'COUNTER') && p.bidValue !== null).map((p) => p.bidValue as string);
+function gossipOffers(path: readonly PriceStepView[]): { offers: bigint[]; accepted: bigint | null } {
+  const offers = path.filter((p) => p.kind === 'neg1' && (p.type === 'PROPOSE' || p.type === 'COUNTER') && p.bidValue !== null).map((p) => BigInt(p.bidValue as string));
   const accept = path.find((p) => p.kind === 'neg1' && p.type === 'ACCEPT' && p.bidValue !== null);
-  return { offers, accepted: accept?.bidValue ?? null };
+  return { offers, accepted: accept ? BigInt(accept.bidValue as string) : null };
 }
 
 /** One negotiation's view; `path` is the conversation's NEG1 price path. */
 export function onChainNegotiationView(n: HaggleNegotiationRow, path: readonly PriceStepView[]): OnChainNegotiationView {
   const { offers, accepted } = gossipOffers(path);
-  const chain = n.transitions.filter((t) => t.kind === 'offer');
-  const closed = n.closedAt !== null;
-  const rounds: HaggleRoundView[] = [];
-  // While the negotiation is open, gossip runs ahead of the chain: a gossiped offer not yet
-  // mirrored is only a difference once the negotiation has closed.
-  const positions = closed ? Math.max(chain.length, offers.length) : chain.length;
-  for (let i = 0; i < positions; i++) {
-    const t = chain[i];
-    const g = offers[i] ?? null;
-    const onChain = t ? str(t.amount) : null;
-    const match: OfferMatch = !t ? 'gossip_only' : g === null ? 'chain_only' : g === onChain ? 'same' : 'differs';
-    rounds.push({
-      position: i + 1, side: t?.side ? SIDES[t.side] ?? null : null, onChain, decay: t ? str(t.decay) : null, escrow: t ? str(t.escrow) : null,
-      gossip: g, match, signature: t?.signature ?? null,
-    });
-  }
   const settled = n.status === 'settled' && n.amount !== null;
-  const acceptDiffers = settled && accepted !== null && accepted !== n.amount!.toString() ? 1 : 0;
+  const cmp = compareOffers({
+    chain: n.transitions.filter((t) => t.kind === 'offer'), gossip: offers, closed: n.closedAt !== null, settled: settled ? n.amount : null,
+    gossipAccepted: accepted,
+  });
+  const rounds: HaggleRoundView[] = cmp.positions.map(({ position, chain: t, gossip, match }) => ({
+    position, side: t?.side ? SIDES[t.side] ?? null : null, onChain: t ? str(t.amount) : null, decay: t ? str(t.decay) : null,
+    escrow: t ? str(t.escrow) : null, gossip: str(gossip), match, signature: t?.signature ?? null,
+  }));
   return {
     address: n.address, buyer: n.buyer, seller: n.seller, status: n.status, reason: n.reason, deposit: n.deposit.toString(), escrow: n.escrow.toString(),
     decayed: n.decayed.toString(), decayBps: n.decayBps, protocolFeeBps: n.protocolFeeBps, maxRounds: n.maxRounds, zopaDetection: n.zopaDetection,
@@ -46,8 +39,8 @@ export function onChainNegotiationView(n: HaggleNegotiationRow, path: readonly P
     settlement: settled ? { amount: n.amount!.toString(), fee: (n.fee ?? 0n).toString(), toSeller: (n.toSeller ?? 0n).toString(), refund: (n.refund ?? 0n).toString() } : null,
     refund: !settled && n.refund !== null ? n.refund.toString() : null,
     reservations: { buyer: str(n.buyerReservation), seller: str(n.sellerReservation), zopa: n.zopa },
-    rounds, gossipAccepted: accepted,
-    differences: rounds.filter((r) => r.match !== 'same').length + acceptDiffers,
+    rounds, gossipAccepted: str(accepted),
+    differences: cmp.differences,
     createSignature: n.id,
   };
 }

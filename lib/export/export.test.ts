@@ -49,7 +49,7 @@ for (const kind of BACKENDS) {
           assert.equal(rows.length, expected[table]);
           if (format === 'csv') assert.equal(bytes.toString('utf8').split('\r\n')[0], TABLES[table].columns.map((c) => c.name).join(','));
           if (rows.length) assert.deepEqual(Object.keys(rows[0]), TABLES[table].columns.map((c) => c.name));
-          if (format === 'parquet') assert.deepEqual(parquetKv(bytes), { 'zerox1.table': table, 'zerox1.schema_version': '1' });
+          if (format === 'parquet') assert.deepEqual(parquetKv(bytes), { 'zerox1.table': table, 'zerox1.schema_version': String(TABLES[table].version) });
         });
       }
     }

@@ -4,10 +4,12 @@
  * Used by the API route, the CLI and releases.
  */
 import type { ExportFilter, ExportSource } from '../store/export';
-import { byConversation, negotiationRow, offerRows } from './negotiation';
+import type { HaggleNegotiationRow } from '../store/types';
+import { byConversation, negotiationRecord, offerRows } from './negotiation';
+import { byConversationId, onChainColumns } from './negotiation-onchain';
 import { batchRow, challengeRow, envelopeRow, feedbackRow } from './rows';
 import { TABLES } from './tables';
-import type { Row, TableName, TableSchema } from './schema';
+import { hex, type Row, type TableName, type TableSchema } from './schema';
 import { writeFormat, type Format } from './writers';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 import { envelopeParquet } from './envelope-parquet';
@@ -40,19 +42,35 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
   const o = { pageSize: p.pageSize, signal: p.signal };
   let n = 0;
   const emit = (rows: Row[]) => { n += rows.length; p.onRows?.(n); return rows; };
-  if (p.table === 'offers' || p.table === 'negotiations') {
-    const nowUs = p.nowUs ?? BigInt(Date.now()) * 1000n;
-    // offers: the negotiation messages; negotiations: every envelope of the conversation.
-    const pages = p.source.scan(p.table === 'offers' ? 'offers' : 'conversations', f, o);
+  const size = p.pageSize ?? 5_000;
+  if (p.table === 'offers') {
+    // The negotiation messages, grouped by conversation.
     let page: Row[] = [];
-    for await (const conv of byConversation(pages)) {
-      if (p.table === 'offers') {
-        page.push(...offerRows(conv));
-      } else {
-        const r = negotiationRow(conv, nowUs);
-        if (r) page.push(r);
+    for await (const conv of byConversation(p.source.scan('offers', f, o))) {
+      page.push(...offerRows(conv));
+      if (page.length >= size) { yield emit(page); page = []; }
+    }
+    if (page.length) yield emit(page);
+    return;
+  }
+  if (p.table === 'negotiations') {
+    const nowUs = p.nowUs ?? BigInt(Date.now()) * 1000n;
+    // Every envelope of each conversation, each page with its conversations' Haggle negotiations;
+    // a conversation's are kept until its row is built (its envelopes may span pages), then dropped.
+    const chain = new Map<string, HaggleNegotiationRow[]>();
+    async function* envelopePages(): AsyncIterable<Record<string, unknown>[]> {
+      for await (const pg of p.source.scanNegotiations(f, o)) {
+        for (const [k, v] of byConversationId(pg.onChain)) chain.set(k, v);
+        yield pg.rows;
       }
-      if (page.length >= (p.pageSize ?? 5_000)) { yield emit(page); page = []; }
+    }
+    let page: Row[] = [];
+    for await (const conv of byConversation(envelopePages())) {
+      const r = negotiationRecord(conv, nowUs);
+      const k = hex(conv[0].conversationId);
+      if (r) page.push({ ...r.row, ...onChainColumns(chain.get(k) ?? [], r.gossip) });
+      chain.delete(k);
+      if (page.length >= size) { yield emit(page); page = []; }
     }
     if (page.length) yield emit(page);
     return;
@@ -95,7 +113,7 @@ export async function exportTable(p: ExportParams & { format: Format }): Promise
   return { schema, total, matching: count, bytes: writeFormat(p.format, schema, rows) };
 }
 
-/** Suggested file name, e.g. `zerox1-negotiations-v1.parquet`. */
+/** Suggested file name, e.g. `zerox1-offers-v1.parquet`. */
 export function fileName(table: TableName, format: Format): string {
   return `zerox1-${table}-v${TABLES[table].version}.${format}`;
 }

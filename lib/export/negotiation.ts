@@ -1,7 +1,8 @@
 /**
  * The offers and negotiations tables: one conversation's envelopes (protocol order: timestamp,
  * nonce) → NEG1 offer rows and one negotiation row with the analytics of
- * lib/protocol/analytics.ts (docs/protocol.md §8; docs/datasets.md "negotiations").
+ * lib/protocol/analytics.ts and its on-chain settlement (negotiation-onchain.ts)
+ * (docs/protocol.md §8; docs/datasets.md "negotiations").
  */
 import { analyzeNegotiation, rubinsteinShare } from '../protocol/analytics';
 import { parseNegotiationPayload } from '../protocol/neg1';
@@ -9,6 +10,7 @@ import { decodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 import { decodeCanonical } from '../protocol/cbor';
 import { envelopeRecord, type EnvelopeRecord } from './rows';
+import type { GossipOffers } from './negotiation-onchain';
 import { hex, type Row } from './schema';
 
 type DbRow = Record<string, unknown>;
@@ -63,8 +65,13 @@ export function offerRows(envs: EnvelopeRecord[]): Row[] {
 
 const mean = (xs: number[]) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
 
-/** The negotiation row of one conversation; null when it has no PROPOSE. `nowUs` decides expiry. */
-export function negotiationRow(envs: EnvelopeRecord[], nowUs: bigint): Row | null {
+/**
+ * The gossip columns of one conversation's negotiation row (null when it has no PROPOSE; `nowUs`
+ * decides expiry), and the offers its on-chain columns are checked against
+ * (negotiation-onchain.ts): the export reads the chain side for a whole page of conversations at
+ * once, after their rows are built.
+ */
+export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint): { row: Row; gossip: GossipOffers } | null {
   const msgs = negotiationMessages(envs);
   const propose = msgs.find((m) => m.e.msgType === MsgType.PROPOSE);
   if (!propose) return null;
@@ -106,7 +113,9 @@ export function negotiationRow(envs: EnvelopeRecord[], nowUs: bigint): Row | nul
   const reveals = new Map<string, bigint>();
   for (const m of msgs) if (m.neg1.kind === 'negr') reveals.set(hex(m.e.sender), m.neg1.reveal.price);
   const notary = assign ? hex(assign.recipient) : undefined;
-  return {
+  const neg1Accept = neg1Of(msgs.find((m) => m.e.msgType === MsgType.ACCEPT && m.neg1.kind === 'neg1'));
+  const gossip: GossipOffers = { offers: offers.map((m) => neg1Of(m)!.bidValue), accepted: neg1Accept?.bidValue ?? null };
+  const row: Row = {
     conversation_id: propose.e.conversationId, proposer: propose.e.sender, responder: propose.e.recipient,
     buyer: buyerHex ? agents.get(buyerHex) ?? null : null, seller: sellerHex ? agents.get(sellerHex) ?? null : null,
     opening_offer: firstBy(proposer), opening_counter: firstBy(responder), final_offer: last?.bidValue ?? null,
@@ -125,6 +134,7 @@ export function negotiationRow(envs: EnvelopeRecord[], nowUs: bigint): Row | nul
     seller_feedback_score: sellerHex ? mean(scores.get(sellerHex) ?? []) : null,
     notary_feedback_score: notary ? mean(scores.get(notary) ?? []) : null,
   };
+  return { row, gossip };
 }
 
 /**

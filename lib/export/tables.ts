@@ -73,9 +73,47 @@ const offers: TableSchema = {
   ],
 };
 
+/**
+ * The negotiations table's on-chain Haggle columns (programs/README.md "Haggle (decisions)"), as
+ * the chain indexer stored them (lib/store/haggle.ts) with its status and refund-reason names.
+ * Null when the conversation has no Haggle negotiation, except the two counts.
+ */
+const onChainColumns: Column[] = [
+  req('onchain', 'bool', 'A Haggle negotiation account was created on chain for this conversation (seen by the chain indexer).'),
+  req('onchain_negotiations', 'int32', 'Haggle negotiations of this conversation (a closed account frees its address, so there can be more than one); the other on-chain columns describe the latest, and are null when there is none.'),
+  c('onchain_address', 'string', 'Negotiation account, the PDA of buyer, seller and conversation id (base58).'),
+  c('onchain_create_signature', 'string', 'Signature of the transaction that created it (base58).'),
+  c('onchain_buyer', 'string', 'Buyer wallet that deposited the escrow (base58).'),
+  c('onchain_seller', 'string', 'Seller wallet (base58).'),
+  c('onchain_status', 'string', 'Status after the latest transition: created, proposed, countered, accepted, settled, rejected or expired.'),
+  c('onchain_refund_reason', 'string', 'Why the escrow went back to the buyer: rejected, deadline, response window or no ZOPA (a rejected status with reason no ZOPA is the no-ZOPA outcome); null unless refunded.'),
+  c('onchain_decay_bps', 'int32', 'Escrow burned to the treasury per on-chain offer, basis points of 10,000.'),
+  c('onchain_protocol_fee_bps', 'int32', 'Protocol fee on the settled amount, basis points.'),
+  c('onchain_max_rounds', 'int32', 'Maximum on-chain offers.'),
+  c('escrow_deposited', 'u64', 'USDC the buyer deposited into the vault at creation.'),
+  c('escrow_decayed_total', 'u64', 'USDC burned from the escrow to the treasury by decay over the on-chain rounds.'),
+  c('escrow_held', 'u64', 'USDC still in the vault (0 once settled or refunded).'),
+  c('rounds_onchain', 'int32', 'Offers submitted on chain.'),
+  c('onchain_last_offer', 'u64', 'The latest on-chain offer.'),
+  c('settled_amount', 'u64', 'Agreed amount paid out by accept_offer; null unless settled.'),
+  c('settled_amount_to_seller', 'u64', 'settled_amount minus the protocol fee, paid to the seller.'),
+  c('protocol_fee', 'u64', 'Protocol fee paid to the treasury at settlement.'),
+  c('refund_to_buyer', 'u64', 'USDC returned to the buyer: the escrow left over at settlement, or all of it at a reject, expiry or no ZOPA.'),
+  c('onchain_buyer_reservation', 'i128', 'Buyer\'s reservation price revealed on chain (ZOPA detection).'),
+  c('onchain_seller_reservation', 'i128', 'Seller\'s reservation price revealed on chain.'),
+  c('onchain_zopa', 'bool', 'The reservations revealed on chain overlap.'),
+  c('onchain_created_slot', 'int64', 'Slot of the creating transaction.'),
+  c('onchain_created_at', 'timestamp', 'Block time of the creating transaction (millisecond precision).'),
+  c('onchain_last_slot', 'int64', 'Slot of the latest transition (the settlement or refund once closed).'),
+  c('onchain_last_at', 'timestamp', 'Block time of the latest transition (millisecond precision).'),
+  c('onchain_closed_at', 'timestamp', 'Block time of the settlement or refund; null while open.'),
+  c('onchain_offer_differences', 'int32', 'Gossip against chain, as the conversation page counts them: offer positions whose NEG1 offer and on-chain offer differ or exist on one side only (gossip not yet on chain does not count while open), plus one when the settled amount is not the ACCEPT\'s price.'),
+  c('onchain_matches_gossip', 'bool', 'onchain_offer_differences is 0: the parties signed on chain what they gossiped.'),
+];
+
 const negotiations: TableSchema = {
-  name: 'negotiations', version: 1,
-  doc: 'One row per negotiation (conversation with a PROPOSE): parties, offers, outcome, and the analytics of lib/protocol/analytics.ts.',
+  name: 'negotiations', version: 2,
+  doc: 'One row per negotiation (conversation with a PROPOSE): parties, offers, outcome, the analytics of lib/protocol/analytics.ts, and its on-chain Haggle settlement (escrow, decay burned, payout, refund) when the parties mirrored it on chain. On-chain amounts are USDC base units.',
   columns: [
     req('conversation_id', 'bytes', 'Conversation id.'),
     req('proposer', 'bytes', 'Agent that sent the PROPOSE.'),
@@ -110,6 +148,7 @@ const negotiations: TableSchema = {
     c('buyer_feedback_score', 'int32', 'Score the buyer received in FEEDBACK (mean when several).'),
     c('seller_feedback_score', 'int32', 'Score the seller received in FEEDBACK.'),
     c('notary_feedback_score', 'int32', 'Score the notary received in FEEDBACK.'),
+    ...onChainColumns,
   ],
 };
 

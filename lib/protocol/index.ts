@@ -47,3 +47,4 @@ export {
   type Receipt, type ReceiptParty, type ReceiptFailure, type ReceiptVerification, type BuildReceiptParams,
 } from './receipt';
 export { runVectorFile, batchFromVectorFields, type VectorCase, type VectorFileResult } from './vectors';
+export { compareOffers, OFFER_MATCHES, type OfferMatch, type OfferComparison, type OfferComparisonInput, type OfferPosition } from './offer-match';

@@ -1,7 +1,8 @@
 /**
  * Every SQL statement of the datasets export (docs/datasets.md): row counts and ordered row
  * streams of the six exported tables, plus what a release manifest needs (batch roots, signer
- * keys, uploaded logs). lib/export turns these database rows into dataset rows.
+ * keys, uploaded logs); the negotiations table's on-chain columns come from haggle.ts. lib/export
+ * turns these database rows into dataset rows.
  *
  * Streams: on Postgres one server-side cursor per export (DECLARE … FETCH in a transaction on a
  * dedicated pool connection), so the query runs once and rows arrive in pages; on PGlite, which
@@ -12,6 +13,7 @@
  */
 import type { Db, Queryable } from './db';
 import { envelopeCsvCopy, envelopeParquetCopy, type EnvelopeCsvCopy } from './export-copy';
+import { onChainNegotiationsOf, type HaggleNegotiationRow } from './haggle';
 
 /** Row filter shared by every table; times are unix microseconds, [fromUs, toUs). */
 export interface ExportFilter {
@@ -65,7 +67,8 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
       break;
     case 'conversations': // every envelope of the selected negotiations, grouped by conversation, in protocol order
     case 'offers':
-      Object.assign(p, { select: ENVELOPE_SELECT, from: 'envelope e', key: [
+      // conversations: the id travels too, for the page's on-chain read (exportNegotiationScan).
+      Object.assign(p, { select: table === 'conversations' ? `${ENVELOPE_SELECT}, e.conversation_id` : ENVELOPE_SELECT, from: 'envelope e', key: [
         { expr: 'e.conversation_id', alias: 'conversation_id', cast: 'bytea' }, { expr: 'e.timestamp', alias: 'ts', cast: 'int8' },
         { expr: 'e.nonce', alias: 'nonce', cast: 'numeric' }, { expr: 'e.seq', alias: 'seq', cast: 'int8' }] });
       p.where.push(negotiationSet(p, f));
@@ -111,16 +114,41 @@ export async function exportCount(q: Queryable, table: ExportStoreTable, f: Expo
 
 export interface ScanOptions { pageSize?: number; signal?: AbortSignal }
 
+/** Runs on each page as it is read, on the connection (and in the transaction) that read it. */
+type PageHook = (q: Queryable, rows: DbRow[]) => Promise<void>;
+
 /** The rows of `table` under `f` in key order, in pages (module comment for how). */
-export function exportScan(db: Db, table: ExportStoreTable, f: ExportFilter, epochSeconds: number, o: ScanOptions = {}): AsyncIterable<DbRow[]> {
+export function exportScan(db: Db, table: ExportStoreTable, f: ExportFilter, epochSeconds: number, o: ScanOptions = {}, hook?: PageHook): AsyncIterable<DbRow[]> {
   const p = plan(table, f, epochSeconds);
   const pageSize = o.pageSize ?? 5_000;
   const order = p.key.map((k) => k.expr).join(', ');
-  if (db.kind === 'postgres') return cursorPages(db, `SELECT ${p.select} FROM ${p.from} ${whereSql(p.where)} ORDER BY ${order}`, p.args, pageSize, o.signal);
-  return keysetPages(db, p, pageSize, o.signal);
+  if (db.kind === 'postgres') return cursorPages(db, `SELECT ${p.select} FROM ${p.from} ${whereSql(p.where)} ORDER BY ${order}`, p.args, pageSize, o.signal, hook);
+  return keysetPages(db, p, pageSize, o.signal, hook);
 }
 
-async function* keysetPages(db: Queryable, p: Plan, pageSize: number, signal?: AbortSignal): AsyncIterable<DbRow[]> {
+/** A page of the negotiations' envelopes with the Haggle negotiations of the conversations in it. */
+export interface NegotiationPage { rows: DbRow[]; onChain: HaggleNegotiationRow[] }
+
+/**
+ * Every envelope of the selected negotiations (the `conversations` scan), each page with the
+ * on-chain negotiations of its conversations. They are read on the cursor's own connection
+ * inside its transaction: a second pool connection per export could deadlock once concurrent
+ * exports hold every connection of the pool.
+ */
+export async function* exportNegotiationScan(db: Db, f: ExportFilter, epochSeconds: number, o: ScanOptions = {}): AsyncIterable<NegotiationPage> {
+  const onChain = new WeakMap<DbRow[], HaggleNegotiationRow[]>();
+  const hook: PageHook = async (q, rows) => {
+    const ids = new Map<string, Uint8Array>();
+    for (const r of rows) {
+      const c = r.conversation_id as Uint8Array;
+      ids.set(Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('hex'), c);
+    }
+    onChain.set(rows, await onChainNegotiationsOf(q, [...ids.values()]));
+  };
+  for await (const rows of exportScan(db, 'conversations', f, epochSeconds, o, hook)) yield { rows, onChain: onChain.get(rows) ?? [] };
+}
+
+async function* keysetPages(db: Queryable, p: Plan, pageSize: number, signal?: AbortSignal, hook?: PageHook): AsyncIterable<DbRow[]> {
   let last: unknown[] | null = null;
   const order = p.key.map((k) => k.expr).join(', ');
   for (;;) {
@@ -139,6 +167,7 @@ async function* keysetPages(db: Queryable, p: Plan, pageSize: number, signal?: A
     if (rows.length === 0) return;
     const tail = rows[rows.length - 1];
     last = p.key.map((k) => tail[`_k_${k.alias}`]);
+    await hook?.(db, rows);
     yield rows;
     if (rows.length < pageSize) return;
   }
@@ -149,7 +178,7 @@ async function* keysetPages(db: Queryable, p: Plan, pageSize: number, signal?: A
  * callback waits for the consumer when a fetched page is still untaken; a consumer that stops (return/throw/abort) makes the callback throw, which rolls the
  * transaction back and closes the cursor.
  */
-function cursorPages(db: Db, sql: string, args: unknown[], pageSize: number, signal?: AbortSignal): AsyncIterable<DbRow[]> {
+function cursorPages(db: Db, sql: string, args: unknown[], pageSize: number, signal?: AbortSignal, hook?: PageHook): AsyncIterable<DbRow[]> {
   return {
     [Symbol.asyncIterator]() {
       type Slot = { rows: DbRow[] | null; error?: unknown };
@@ -171,6 +200,7 @@ function cursorPages(db: Db, sql: string, args: unknown[], pageSize: number, sig
         for (;;) {
           const rows = await tx.query<DbRow>(`FETCH ${pageSize} FROM zx_export_cursor`);
           if (rows.length === 0) break;
+          await hook?.(tx, rows);
           push({ rows });
           // Read one page ahead while the consumer works on the last one (Postgres and the
           // export then run on two cores); wait only when that page is still untaken.
@@ -226,6 +256,8 @@ export function exportSource(db: Db, epochSeconds: number) {
     batchRoots: (epoch: bigint) => exportBatchRoots(db, epoch),
     epochLogIds: (agent: Uint8Array, epoch: bigint) => exportEpochLogIds(db, agent, epoch),
     epochs: () => exportEpochs(db),
+    /** The negotiations table's read: the `conversations` scan with each page's Haggle negotiations (haggle.ts). */
+    scanNegotiations: (f: ExportFilter, o?: ScanOptions) => exportNegotiationScan(db, f, epochSeconds, o),
     /** Postgres only (else null): the envelopes CSV fast path's binary COPY data (export-copy.ts). */
     envelopeCsvCopy: (f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal) => envelopeCsvCopy(db, f, o, signal),
     /** Postgres only (else null): the envelopes Parquet fast path's binary COPY data (export-copy.ts). */

@@ -1,10 +1,11 @@
 // The haggle tables on their own: transitions come back in slot order as numbers (9 before 10,
 // not as text), the latest negotiations newest first, an event applied twice changes nothing, and
-// an event of a negotiation never seen created is skipped. PGlite.
+// an event of a negotiation never seen created is skipped; the dataset's read of many
+// conversations at once. PGlite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from './index';
-import type { HaggleEventInput } from './haggle';
+import { onChainNegotiationsOf, type HaggleEventInput } from './haggle';
 
 const conv = new Uint8Array(16).fill(7);
 const ev = (slot: bigint, kind: HaggleEventInput['kind'], over: Partial<HaggleEventInput> = {}): HaggleEventInput => ({
@@ -33,6 +34,24 @@ test('slot order is numeric, replays are no-ops, orphans are skipped', async () 
     assert.deepEqual((await store.recentOnChainNegotiations({ status: 'created' })).map((x) => x.createdSlot), [20n]);
     await assert.rejects(store.recentOnChainNegotiations({ limit: 0 }), /limit must be an integer in 1..500/);
     await assert.rejects(store.onChainNegotiations(new Uint8Array(3)), /conversationId must be 16 bytes/);
+  } finally {
+    await store.close();
+  }
+});
+
+test('the negotiations of many conversations in one read: grouped by conversation, oldest first, strangers and bad ids refused', async () => {
+  const store = await openStore({ dataDir: ':memory:' });
+  try {
+    const other = new Uint8Array(16).fill(3);
+    await store.applyHaggleEvents([created(9n), offer(10n, 1, 400n, 1990n)]);
+    await store.applyHaggleEvents([{ ...created(30n, 'Neg3333333333333333333333333333333333333333'), conversationId: other }]);
+    await store.applyHaggleEvents([{ ...created(40n, 'Neg4444444444444444444444444444444444444444'), conversationId: other }]);
+    const rows = await onChainNegotiationsOf(store, [conv, other, new Uint8Array(16)]);
+    assert.deepEqual(rows.map((r) => [Buffer.from(r.conversationId).toString('hex'), r.createdSlot, r.transitions.length]), [
+      ['03'.repeat(16), 30n, 1], ['03'.repeat(16), 40n, 1], ['07'.repeat(16), 9n, 2],
+    ]);
+    assert.deepEqual(await onChainNegotiationsOf(store, []), []);
+    await assert.rejects(onChainNegotiationsOf(store, [new Uint8Array(15)]), /conversationIds must be 16 bytes each/);
   } finally {
     await store.close();
   }

@@ -169,6 +169,20 @@ export async function onChainNegotiations(q: Queryable, conversationId: Uint8Arr
   return selectNegotiations(q, 'WHERE n.conversation_id = $1 ORDER BY n.created_slot, n.id', [conversationId]);
 }
 
+/**
+ * The negotiations of many conversations at once (the negotiations dataset asks once per page
+ * of conversations, not once per conversation), ordered by conversation, then oldest first,
+ * each with its transitions.
+ */
+export async function onChainNegotiationsOf(q: Queryable, conversationIds: readonly Uint8Array[]): Promise<HaggleNegotiationRow[]> {
+  if (conversationIds.some((c) => !(c instanceof Uint8Array) || c.length !== 16)) throw new TypeError('conversationIds must be 16 bytes each');
+  if (conversationIds.length === 0) return [];
+  // Hex text: PGlite and node-postgres both pass a text[] parameter the same way.
+  const ids = conversationIds.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength).toString('hex'));
+  return selectNegotiations(q, `WHERE n.conversation_id IN (SELECT decode(x, 'hex') FROM unnest($1::text[]) AS x)
+    ORDER BY n.conversation_id, n.created_slot, n.id`, [ids]);
+}
+
 /** The latest negotiations (newest first), optionally in one status, each with its transitions. */
 export async function recentOnChainNegotiations(q: Queryable, p: { status?: string; limit?: number } = {}): Promise<HaggleNegotiationRow[]> {
   const limit = p.limit ?? 50;
@@ -192,6 +206,13 @@ async function selectNegotiations(q: Queryable, tail: string, args: unknown[]): 
   if (rows.length === 0) return [];
   const ts = await q.query<Row>(`SELECT negotiation_id, signature, index, slot::text, kind, side, round, amount::text, decay::text, escrow::text, status, at
     FROM haggle_transition t WHERE t.negotiation_id = ANY($1::text[]) ORDER BY t.slot, t.id`, [rows.map((r) => String(r.id))]);
+  // Grouped once: a dataset page asks for thousands of negotiations at a time.
+  const byNegotiation = new Map<string, Row[]>();
+  for (const t of ts) {
+    const k = String(t.negotiation_id);
+    const list = byNegotiation.get(k);
+    if (list) list.push(t); else byNegotiation.set(k, [t]);
+  }
   return rows.map((r) => ({
     id: String(r.id), address: String(r.address), conversationId: new Uint8Array(r.conversation_id as Uint8Array), buyer: String(r.buyer),
     seller: String(r.seller), deposit: BigInt(String(r.deposit)), escrow: BigInt(String(r.escrow)), decayed: BigInt(String(r.decayed)),
@@ -202,7 +223,7 @@ async function selectNegotiations(q: Queryable, tail: string, args: unknown[]): 
     buyerReservation: bigOrNull(r.buyer_reservation), sellerReservation: bigOrNull(r.seller_reservation), zopa: r.zopa === null ? null : Boolean(r.zopa),
     amount: bigOrNull(r.amount), fee: bigOrNull(r.fee), toSeller: bigOrNull(r.to_seller), refund: bigOrNull(r.refund),
     createdSlot: BigInt(String(r.created_slot)), slot: BigInt(String(r.slot)), createdAt: date(r.created_at), closedAt: date(r.closed_at),
-    transitions: ts.filter((t) => t.negotiation_id === r.id).map((t) => ({
+    transitions: (byNegotiation.get(String(r.id)) ?? []).map((t) => ({
       signature: String(t.signature), index: Number(t.index), slot: BigInt(String(t.slot)), kind: t.kind as HaggleKind,
       side: t.side === null ? null : Number(t.side), round: t.round === null ? null : Number(t.round), amount: bigOrNull(t.amount),
       decay: bigOrNull(t.decay), escrow: bigOrNull(t.escrow), status: t.status === null ? null : String(t.status), at: date(t.at),

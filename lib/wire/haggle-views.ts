@@ -6,10 +6,11 @@
  * chain shows. Amounts are decimal strings in USDC base units.
  */
 import { z } from 'zod';
+import { OFFER_MATCHES } from '../protocol/offer-match';
 import { base58Address, hex16, intString, nonNegInt, u64String } from './codec';
 
-/** How one on-chain offer compares with the gossiped NEG1 offer at the same position. */
-export const OfferMatchSchema = z.enum(['same', 'differs', 'chain_only', 'gossip_only']);
+/** How one on-chain offer compares with the gossiped NEG1 offer at the same position (lib/protocol/offer-match.ts). */
+export const OfferMatchSchema = z.enum(OFFER_MATCHES);
 export type OfferMatch = z.infer<typeof OfferMatchSchema>;
 
 /** One offer position: the on-chain offer (with its round's decay) and/or the gossiped one. */
