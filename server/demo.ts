@@ -10,6 +10,7 @@ import type { Observatory } from '../lib/observer/observatory';
 import type { ChainRuntime } from './chain';
 import type { ServerConfig } from './config';
 import type { Logger } from './logger';
+import type { StartupTimeline } from './startup';
 
 export interface StartDemoParams {
   config: Pick<ServerConfig, 'demoAgents' | 'epochSeconds'>;
@@ -18,6 +19,8 @@ export interface StartDemoParams {
   /** Where agents upload their bilateral envelopes (this process's HTTP server). */
   observerUrl: string;
   log: Logger;
+  /** Records the demo's start-up phases. */
+  startup?: Pick<StartupTimeline, 'mark'>;
 }
 
 /** Starts `config.demoAgents` agents (null when 0). */
@@ -45,7 +48,12 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
     // identities are NFTs the chain registry resolves.
     register: chain ? undefined : (agentId, publicKey) => observatory.registry.register(agentId, publicKey),
     chain: onChain,
-    onReport: (i, m) => { if (m.t === 'chain') demoLog.info(`agent ${i}: ${m.message}`); else if (m.t === 'error' && /chain/.test(m.message)) demoLog.warn(`agent ${i}: ${m.message}`); },
+    onPhase: (phase) => p.startup?.mark(`demo: ${phase}`),
+    onReport: (i, m) => {
+      if (m.t === 'sent') p.startup?.mark('demo: first envelope sent');
+      if (m.t === 'chain') demoLog.info(`agent ${i}: ${m.message}`);
+      else if (m.t === 'error' && /chain/.test(m.message)) demoLog.warn(`agent ${i}: ${m.message}`);
+    },
   });
   log.info(`demo mesh: ${demo.agents.length} agents (${demo.agents.map((a) => `${a.strategy}${a.misbehaving ? '*' : ''}`).join(', ')}; * misbehaves)`);
   return demo;

@@ -51,6 +51,8 @@ export interface StartDemoMeshParams {
   onReport?: (agent: number, msg: AgentToParent) => void;
   /** On-chain demo: agent 0 watches, agent 1 under-reports a bid once. */
   chain?: DemoChainParams;
+  /** Start-up phases as they end (identities registered, agents forked, first and last agent's node up). */
+  onPhase?: (phase: string) => void;
   /** How long to wait for every agent to be ready, ms. Default 30,000. */
   readyTimeoutMs?: number;
 }
@@ -99,6 +101,7 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
   if (p.chain && keys.length) {
     const ids = await p.chain.createIdentities(keys.map((k) => k.seed));
     ids.forEach((id, i) => { keys[i].agentId = id; });
+    p.onPhase?.('identities on chain');
   }
   for (const k of keys) await p.register?.(k.agentId, k.publicKey);
   const directory = Object.fromEntries(keys.map((k) => [toHex(k.agentId), toHex(k.publicKey)]));
@@ -132,6 +135,7 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
       const timer = setTimeout(() => reject(new Error(`demo agent ${i} not ready in time`)), p.readyTimeoutMs ?? 30_000);
       child.on('message', (m: AgentToParent) => {
         if (m.t === 'ready') {
+          p.onPhase?.(agents.every((a) => a.peerId || a === handle) ? 'all agent nodes up' : 'first agent node up');
           handle.peerId = m.peerId;
           handle.multiaddrs = m.multiaddrs;
           clearTimeout(timer);
@@ -157,6 +161,7 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
     }));
     child.send({ t: 'config', config: cfg } satisfies ParentToAgent);
   }
+  p.onPhase?.('agents forked');
   const stopAll = async () => {
     await Promise.all(agents.map((a) => new Promise<void>((resolve) => {
       if (a.process.exitCode !== null || a.process.signalCode !== null) return resolve();
