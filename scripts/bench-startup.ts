@@ -77,13 +77,15 @@ async function runOnce(): Promise<Run> {
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
+  let last: unknown = null;
   try {
     const deadline = t0 + 180_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}\n${log.slice(-3000)}`);
-      if (performance.now() > deadline) throw new Error(`no envelope within 180 s\n${log.slice(-3000)}`);
+      if (performance.now() > deadline) throw new Error(`no envelope within 180 s; last health ${JSON.stringify(last)}\n${log.slice(-3000)}`);
       if (readyAt) {
-        const h = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.json() as Promise<{ counts?: { envelopes: number }; startup?: Run['phases'] }>).catch(() => null);
+        const h = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(30_000) }).then((r) => r.json() as Promise<{ counts?: { envelopes: number }; startup?: Run['phases'] }>).catch(() => null);
+        if (h) last = h;
         if (h?.counts && h.counts.envelopes > 0) {
           const at = performance.now();
           const cpu = treeCpuSeconds(child.pid!);

@@ -1,6 +1,7 @@
 /**
  * The demo mesh beside the observer (docs/app.md "Demo on chain"): DEMO_AGENTS agents, each its
- * own libp2p node in its own process, bootstrapped from the observer's TCP addresses; with a
+ * own libp2p node in its own process, bootstrapped from the observer's TCP addresses, joining
+ * the mesh while their identities are registered (lib/agents/demo-mesh.ts); with a
  * chain whose deployment this process controls, each agent's id is a Token-2022 NFT and the
  * agents stake, pay leases and submit batches; without one they register in the local signer table.
  */
@@ -36,7 +37,8 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
     treasury: dep.config.treasury.toBase58(),
     stakeVault: dep.config.stakeVault.toBase58(),
     epochSeconds: Number(dep.config.epochSeconds),
-    createIdentities: async (seeds: Uint8Array[]) => (await createDemoIdentities(chain.connection, { admin: dep.admin!, config: dep.config, seeds, usdc: 1_000_000_000n })).map((x) => x.agent.toBytes()),
+    createIdentities: async (seeds: Uint8Array[], mintSeeds: Uint8Array[], onIdentity: (i: number) => void) =>
+      (await createDemoIdentities(chain.connection, { admin: dep.admin!, config: dep.config, seeds, mintSeeds, usdc: 1_000_000_000n, onIdentity })).map((x) => x.agent.toBytes()),
   } : undefined;
   const demoLog = log.child('demo');
   const demo = await startDemoMesh({
