@@ -16,6 +16,13 @@ export interface ResolvedMeshConfig {
   limits: MeshLimits;
   now: () => number;
   heartbeatMs: number;
+  signaturePolicy: 'StrictNoSign' | 'StrictSign';
+}
+
+function signaturePolicy(v: unknown): ResolvedMeshConfig['signaturePolicy'] {
+  if (v === undefined) return 'StrictNoSign';
+  if (v !== 'StrictNoSign' && v !== 'StrictSign') throw new TypeError(`params.signaturePolicy must be 'StrictNoSign' or 'StrictSign', got ${JSON.stringify(v)}`);
+  return v;
 }
 
 function addrList(name: string, v: unknown, fallback: readonly string[]): string[] {
@@ -86,5 +93,6 @@ export function resolveMeshConfig(params: CreateMeshNodeParams): ResolvedMeshCon
     limits,
     now: params.now ?? Date.now,
     heartbeatMs: positiveInt('params.heartbeatMs', params.heartbeatMs ?? 1000),
+    signaturePolicy: signaturePolicy(params.signaturePolicy),
   };
 }

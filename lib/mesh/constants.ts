@@ -2,7 +2,7 @@
  * Mesh constants: topic names and stream protocol (docs/protocol.md §9), limits (0x01 spec §11,
  * docs/architecture.md "Limits"). One place for every lib/mesh default.
  */
-import { MAX_CONNECTIONS, MAX_ENVELOPE_BYTES, MAX_MESSAGES_PER_SECOND_PER_PEER } from '../protocol/constants';
+import { MAX_CONNECTIONS, MAX_ENVELOPE_BYTES, MAX_MESSAGES_PER_SECOND_PER_PEER, TIMESTAMP_TOLERANCE_US } from '../protocol/constants';
 
 /** GossipSub topics, docs/protocol.md §9. */
 export const TOPIC_BROADCAST = '/0x01/v1/broadcast';
@@ -51,3 +51,9 @@ export const DRAIN_TIMEOUT_MS = 10_000;
 export const ENVELOPE_MAX_INBOUND_STREAMS = 8;
 /** Default listen addresses: loopback, ephemeral ports, TCP and WebSockets. */
 export const DEFAULT_LISTEN = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/tcp/0/ws'] as const;
+
+/**
+ * How long GossipSub remembers a message id, ms: the timestamp tolerance of live validation
+ * (docs/protocol.md §3, 30 s) plus 5 s, past which a repeat is refused by validation anyway.
+ */
+export const SEEN_TTL_MS = Number(TIMESTAMP_TOLERANCE_US / 1000n) + 5_000;

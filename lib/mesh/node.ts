@@ -21,6 +21,7 @@ import { resolveMeshConfig } from './config';
 import {
   DHT_PROTOCOL,
   DRAIN_TIMEOUT_MS,
+  SEEN_TTL_MS,
   GOSSIP_MAX_OUTBOUND_BUFFER_BYTES,
   GOSSIP_MAX_RPC_BYTES,
   type MeshLimits,
@@ -113,6 +114,11 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
       maxInboundDataLength: GOSSIP_MAX_RPC_BYTES,
       maxOutboundBufferSize: GOSSIP_MAX_OUTBOUND_BUFFER_BYTES,
       heartbeatInterval: cfg.heartbeatMs,
+      // GossipSub remembers every message id for 2 minutes by default. An envelope older than
+      // the timestamp tolerance is refused by validation anyway (and a repeat within it as a
+      // replay), so ids are kept only that long: at thousands of envelopes per second the
+      // default kept hundreds of thousands of ids live, and garbage collection walked them all.
+      seenTTL: SEEN_TTL_MS,
     }),
   };
   if (cfg.dht) {

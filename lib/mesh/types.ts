@@ -115,4 +115,11 @@ export interface CreateMeshNodeParams {
   now?: () => number;
   /** GossipSub heartbeat, ms. Default 1,000 (gossipsub's own default). */
   heartbeatMs?: number;
+  /**
+   * GossipSub's own message signatures. Default 'StrictNoSign' (docs/protocol.md §9: envelopes
+   * carry their own signature, so a second one per message only costs CPU); 'StrictSign' is
+   * GossipSub's default, kept for the naive baseline of `npm run bench:ingest`. Every node of a
+   * mesh must use the same policy.
+   */
+  signaturePolicy?: 'StrictNoSign' | 'StrictSign';
 }
