@@ -10,7 +10,7 @@ import { buildEnvelope } from '../lib/protocol/envelope';
 import { MsgType } from '../lib/protocol/types';
 import { fromHex } from '../lib/protocol/hex';
 
-type Cmd = { t: 'config'; seedHex: string; idHex: string; bootstrap: string[]; topicIndex: number } | { t: 'run'; count: number; ratePerSec: number } | { t: 'stop' };
+type Cmd = { t: 'config'; seedHex: string; idHex: string; bootstrap: string[]; topicIndex: number; sign?: boolean } | { t: 'run'; count: number; ratePerSec: number } | { t: 'stop' };
 
 const nowMs = () => performance.timeOrigin + performance.now();
 let seed: Uint8Array;
@@ -73,7 +73,8 @@ process.on('message', async (m: Cmd) => {
     useTopic(m.topicIndex);
     // One topic per publisher (up to three): the observer then has no other publisher to relay
     // to, so the bench measures ingest rather than gossip relaying between publishers.
-    node = await createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], bootstrap: m.bootstrap, validate: () => 'ignore', dht: false, topics: [topic] });
+    // `sign`: GossipSub's own per-message signature (the naive observer's setting; both ends must agree).
+    node = await createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], bootstrap: m.bootstrap, validate: () => 'ignore', dht: false, topics: [topic], signaturePolicy: m.sign ? 'StrictSign' : undefined });
     while (node.meshPeers(topic).length === 0) await new Promise((r) => setTimeout(r, 50));
     process.send!({ t: 'ready' });
   } else if (m.t === 'run') {

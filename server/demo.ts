@@ -1,6 +1,7 @@
 /**
  * The demo mesh beside the observer (docs/app.md "Demo on chain"): DEMO_AGENTS agents, each its
- * own libp2p node in its own process, bootstrapped from the observer's TCP addresses; with a
+ * own libp2p node in its own process, bootstrapped from the observer's TCP addresses, joining
+ * the mesh while their identities are registered (lib/agents/demo-mesh.ts); with a
  * chain whose deployment this process controls, each agent's id is a Token-2022 NFT and the
  * agents stake, pay leases and submit batches; without one they register in the local signer table.
  */
@@ -10,6 +11,7 @@ import type { Observatory } from '../lib/observer/observatory';
 import type { ChainRuntime } from './chain';
 import type { ServerConfig } from './config';
 import type { Logger } from './logger';
+import type { StartupTimeline } from './startup';
 
 export interface StartDemoParams {
   config: Pick<ServerConfig, 'demoAgents' | 'epochSeconds'>;
@@ -18,6 +20,8 @@ export interface StartDemoParams {
   /** Where agents upload their bilateral envelopes (this process's HTTP server). */
   observerUrl: string;
   log: Logger;
+  /** Records the demo's start-up phases. */
+  startup?: Pick<StartupTimeline, 'mark'>;
 }
 
 /** Starts `config.demoAgents` agents (null when 0). */
@@ -33,7 +37,8 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
     treasury: dep.config.treasury.toBase58(),
     stakeVault: dep.config.stakeVault.toBase58(),
     epochSeconds: Number(dep.config.epochSeconds),
-    createIdentities: async (seeds: Uint8Array[]) => (await createDemoIdentities(chain.connection, { admin: dep.admin!, config: dep.config, seeds, usdc: 1_000_000_000n })).map((x) => x.agent.toBytes()),
+    createIdentities: async (seeds: Uint8Array[], mintSeeds: Uint8Array[], onIdentity: (i: number) => void) =>
+      (await createDemoIdentities(chain.connection, { admin: dep.admin!, config: dep.config, seeds, mintSeeds, usdc: 1_000_000_000n, onIdentity })).map((x) => x.agent.toBytes()),
   } : undefined;
   const demoLog = log.child('demo');
   const demo = await startDemoMesh({
@@ -45,7 +50,12 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
     // identities are NFTs the chain registry resolves.
     register: chain ? undefined : (agentId, publicKey) => observatory.registry.register(agentId, publicKey),
     chain: onChain,
-    onReport: (i, m) => { if (m.t === 'chain') demoLog.info(`agent ${i}: ${m.message}`); else if (m.t === 'error' && /chain/.test(m.message)) demoLog.warn(`agent ${i}: ${m.message}`); },
+    onPhase: (phase) => p.startup?.mark(`demo: ${phase}`),
+    onReport: (i, m) => {
+      if (m.t === 'sent') p.startup?.mark('demo: first envelope sent');
+      if (m.t === 'chain') demoLog.info(`agent ${i}: ${m.message}`);
+      else if (m.t === 'error' && /chain/.test(m.message)) demoLog.warn(`agent ${i}: ${m.message}`);
+    },
   });
   log.info(`demo mesh: ${demo.agents.length} agents (${demo.agents.map((a) => `${a.strategy}${a.misbehaving ? '*' : ''}`).join(', ')}; * misbehaves)`);
   return demo;

@@ -16,6 +16,7 @@ import { startRuntime } from './runtime';
 import { createLogger } from './logger';
 import { refuseBadTarget } from './request-target';
 import { createRateLimiter } from './rate-limit';
+import { createStartupTimeline } from './startup';
 
 function checkedConfig(): ServerConfig {
   try {
@@ -33,11 +34,14 @@ async function main(config: ServerConfig): Promise<void> {
   // Like `next start`: every interface unless HOST narrows it (tests use 127.0.0.1).
   const hostname = config.host;
 
-  const runtime = await startRuntime(config, log);
+  const startup = createStartupTimeline(log.child('startup'));
+  startup.mark('configured');
+  const runtime = await startRuntime(config, log, startup);
   const hub = createStreamHub(runtime.observatory.bus);
 
   const app = next({ dev, dir: process.cwd(), hostname: hostname ?? 'localhost', port: config.port });
   await app.prepare();
+  startup.mark('web app prepared');
   const handle = app.getRequestHandler();
 
   const limiter = createRateLimiter(config.rateLimits);
@@ -64,6 +68,7 @@ async function main(config: ServerConfig): Promise<void> {
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   // The e2e test and scripts read this line to find an ephemeral port.
   log.info(`ready on http://${hostname ?? 'localhost'}:${port} (${dev ? 'dev' : 'production'})`);
+  startup.mark('ready');
   // Agents upload their bilateral envelopes over HTTP, to this very server.
   const uploadHost = !hostname || hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;
   runtime.startDemo(`http://${uploadHost.includes(':') ? `[${uploadHost}]` : uploadHost}:${port}`).catch((err: unknown) => log.error('demo mesh failed to start', err));

@@ -19,6 +19,7 @@ import { startChainRuntime, type ChainRuntime } from './chain';
 import { startDemo } from './demo';
 import { walletServices } from './wallet';
 import { datasetsDir, startDatasets } from './datasets';
+import { createStartupTimeline, FIRST_ENVELOPE, type StartupTimeline } from './startup';
 
 export interface Runtime {
   observatory: Observatory;
@@ -28,29 +29,43 @@ export interface Runtime {
   demo: DemoMesh | null;
   /** What route handlers see (registered while the runtime runs). */
   services: Services;
+  /** When each start-up phase ended (also in /api/health). */
+  startup: StartupTimeline;
   /** Starts the demo mesh (once the HTTP server listens: agents upload to `observerUrl`). */
   startDemo(observerUrl: string): Promise<DemoMesh | null>;
   stop(): Promise<void>;
 }
 
 /** Starts store, chain, observer and indexer, and registers the services. */
-export async function startRuntime(config: ServerConfig, log: Logger): Promise<Runtime> {
+export async function startRuntime(config: ServerConfig, log: Logger, startup: StartupTimeline = createStartupTimeline(log.child('startup'))): Promise<Runtime> {
   // The schema engine logs every migration script in full: keep that for LOG_LEVEL=debug.
   const l = log.child('store');
   const store = await openObserverStore(config, { info: (m: string) => (m.startsWith('schema-engine:') ? l.debug(m) : l.info(m)), warn: (m: string) => l.warn(m) });
   store satisfies ReadStore;
+  startup.mark('store open');
   let chain: ChainRuntime | null = null;
   let observatory: Observatory | undefined;
   try {
-    if (config.chain) chain = await startChainRuntime({ config, store, log });
+    if (config.chain) {
+      chain = await startChainRuntime({ config, store, log });
+      startup.mark('chain up');
+    }
     // The chain-backed registry replaces the local signer table: agent id = Token-2022 mint,
     // signer = the wallet holding it; the observer's cache forgets an agent when the chain
     // registry sees its NFT move.
     observatory = await startObservatory({ config, logger: log.child('observer'), store, signers: chain?.registry });
+    startup.mark('observer up');
+    // The first stored envelope is the moment the live page has something to show.
+    const unsubscribe = observatory.bus.subscribe((e) => {
+      if (e.type !== 'message') return;
+      startup.mark(FIRST_ENVELOPE);
+      unsubscribe();
+    });
     if (chain) {
       const cache = observatory.registry;
       chain.onIdentityChange((agent) => cache.invalidate(agent.toBytes()));
       await chain.startIndexer(observatory.bus);
+      startup.mark('indexer up');
     }
   } catch (err) {
     await observatory?.stop().catch(() => undefined);
@@ -60,8 +75,8 @@ export async function startRuntime(config: ServerConfig, log: Logger): Promise<R
   }
   const datasets = { exportSource: () => store.exportSource(), dir: datasetsDir(config.dataDir) };
   const services: Services = chain
-    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl }), config, datasets }
-    : { observatory, reads: store, config, datasets };
+    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl }), config, datasets, startup: startup.phases }
+    : { observatory, reads: store, config, datasets, startup: startup.phases };
   registerServices(services);
   // Dataset releases per finished epoch into <DATA_DIR>/datasets (./datasets.ts); signer keys
   // from the same registry the observer validates with.
@@ -74,9 +89,10 @@ export async function startRuntime(config: ServerConfig, log: Logger): Promise<R
     chain,
     demo: null,
     services,
+    startup,
     async startDemo(observerUrl) {
       if (runtime.demo) return runtime.demo;
-      runtime.demo = await startDemo({ config, observatory: obs, chain, observerUrl, log });
+      runtime.demo = await startDemo({ config, observatory: obs, chain, observerUrl, log, startup });
       return runtime.demo;
     },
     async stop() {

@@ -90,8 +90,10 @@ export async function loadConversation(o: Running, idHex: string): Promise<Conve
 /** The observatory's health plus the chain's (rpcUrl, slot); a down chain makes it not ok. */
 export async function loadHealth(o: Running): Promise<HealthReport> {
   const [report, chain] = await Promise.all([o.observatory.health(), o.chain?.health()]);
-  if (!chain) return report;
-  return { ...report, ok: report.ok && chain.ok, chain };
+  const startup = o.startup?.();
+  const withStartup = startup ? { ...report, startup: [...startup] } : report;
+  if (!chain) return withStartup;
+  return { ...withStartup, ok: report.ok && chain.ok, chain };
 }
 
 export async function loadOverview(): Promise<OverviewSnapshot | null> {

@@ -28,6 +28,8 @@ export interface Services {
   readonly config: Readonly<ObservatoryConfig>;
   /** Dataset export and releases (docs/datasets.md); absent when the process offers none. */
   readonly datasets?: DatasetServices;
+  /** The process's start-up timeline (phase, ms since process start) for /api/health. */
+  readonly startup?: () => ReadonlyArray<{ phase: string; ms: number }>;
 }
 
 /** What the datasets routes and page use: the store's export reads and the release folder. */

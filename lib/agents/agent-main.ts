@@ -52,6 +52,12 @@ process.on('message', (m: ParentToAgent) => {
       });
       break;
     }
+    case 'registered':
+      agent?.registered();
+      break;
+    case 'funded':
+      agent?.funded();
+      break;
     case 'peers':
       agent?.setPeers(m.peers);
       break;

@@ -24,6 +24,8 @@ import type { ReasonCode } from '../protocol/types';
 
 const TOPICS = { broadcast: TOPIC_BROADCAST, notary: TOPIC_NOTARY, reputation: TOPIC_REPUTATION } as const;
 const DEAL_IDLE_MS = 15_000;
+/** Longest an agent waits for a subscriber of the broadcast topic before its first beacon, ms. */
+const FIRST_GOSSIP_WAIT_MS = 5_000;
 
 export class DemoAgent {
   readonly cfg: AgentConfig;
@@ -55,6 +57,9 @@ export class DemoAgent {
   #duties?: ChainDuties;
   /** Settles a share of its deals through the Haggle program too (./haggle-mirror). */
   #haggle?: HaggleMirror;
+  #started?: Promise<void>;
+  #live?: Promise<void>;
+  #funded = false;
 
   constructor(cfg: AgentConfig, hooks: AgentHooks) {
     this.cfg = cfg;
@@ -75,7 +80,17 @@ export class DemoAgent {
     return this.#mesh;
   }
 
-  async start(): Promise<void> {
+  /**
+   * Starts the agent's node and joins the mesh (emits `ready`). It stays silent until
+   * {@link registered}: the observer refuses envelopes of an agent whose identity it cannot find,
+   * so the node connects while the identity confirms, and gossip starts the moment it has.
+   */
+  start(): Promise<void> {
+    this.#started ??= this.#start();
+    return this.#started;
+  }
+
+  async #start(): Promise<void> {
     this.#mesh = await createMeshNode({
       listen: ['/ip4/127.0.0.1/tcp/0'],
       bootstrap: this.cfg.bootstrap,
@@ -83,32 +98,58 @@ export class DemoAgent {
       onEnvelope: (bytes, meta) => this.#enqueue(() => this.#onEnvelope(bytes, meta.via)),
     });
     this.#hooks.emit({ t: 'ready', agentIdHex: this.#self, peerId: this.#mesh.peerId, multiaddrs: this.#mesh.multiaddrs() });
+  }
+
+  /** The agent's identity is registered: beacons, deals, uploads (and faults) begin. Once. */
+  registered(): Promise<void> {
+    this.#live ??= this.#goLive();
+    return this.#live;
+  }
+
+  /** The wallet is funded: the on-chain duties start (after {@link registered}). Once. */
+  funded(): void {
+    if (this.#funded || !this.cfg.chain) return;
+    this.#funded = true;
+    void this.registered().then(() => this.#startDuties());
+  }
+
+  async #goLive(): Promise<void> {
+    // Registration may be announced while the node is still starting.
+    await this.start();
+    if (!this.#mesh || this.#stopped) return;
+    // A gossip message published before any peer has announced the topic reaches no one;
+    // flood publishing reaches every subscriber as soon as one is known, without waiting for
+    // the mesh to form at a heartbeat.
+    const until = this.#now() + FIRST_GOSSIP_WAIT_MS;
+    while (this.#mesh.subscribers(TOPIC_BROADCAST).length === 0 && this.#now() < until && !this.#stopped) await new Promise((r) => setTimeout(r, 25));
     this.#every(2_000 + this.#rngMisc.int(0, 500), () => this.#beacon());
     this.#every(this.cfg.uploadIntervalMs, () => this.flush());
     this.#every(5_000, () => this.#expireDeals());
     if (this.cfg.autopilot) this.#every(this.cfg.tickMs, () => this.#autopilot());
     if (this.cfg.misbehave) this.#every(Math.max(200, this.cfg.tickMs / 2), () => this.#enqueue(() => this.sendFault(FAULT_REASONS[this.#faultIndex++ % FAULT_REASONS.length])));
     await this.#enqueue(() => this.#beacon());
-    if (this.cfg.chain) {
-      const duties = new ChainDuties(this.cfg.chain, { seed: this.#seed, agentIdHex: this.#self }, {
-        log: (fromUs, toUs) => this.#log.window(fromUs, toUs),
-        flush: () => this.#enqueue(() => this.flush()),
-        uploadLog: async (epoch, envelopes, batch) => (this.#hooks.uploadLog ? this.#hooks.uploadLog(encodeCanonical(batch ? [this.#id, epoch, envelopes, batch] : [this.#id, epoch, envelopes])) : false),
-        report: (message) => this.#hooks.emit({ t: 'chain', message }),
-        publish: (batch) => this.#hooks.emit({ t: 'published', batch }),
-        ownerOf: (agentHex) => this.cfg.directory[agentHex],
-        random: () => this.#rng.next(),
-        now: this.#now,
+  }
+
+  #startDuties(): void {
+    if (!this.cfg.chain || this.#stopped) return;
+    const duties = new ChainDuties(this.cfg.chain, { seed: this.#seed, agentIdHex: this.#self }, {
+      log: (fromUs, toUs) => this.#log.window(fromUs, toUs),
+      flush: () => this.#enqueue(() => this.flush()),
+      uploadLog: async (epoch, envelopes, batch) => (this.#hooks.uploadLog ? this.#hooks.uploadLog(encodeCanonical(batch ? [this.#id, epoch, envelopes, batch] : [this.#id, epoch, envelopes])) : false),
+      report: (message) => this.#hooks.emit({ t: 'chain', message }),
+      publish: (batch) => this.#hooks.emit({ t: 'published', batch }),
+      ownerOf: (agentHex) => this.cfg.directory[agentHex],
+      random: () => this.#rng.next(),
+      now: this.#now,
+    });
+    this.#duties = duties;
+    const c = this.cfg.chain;
+    if (c.haggle && c.haggle.share > 0) {
+      this.#haggle = new HaggleMirror(c.haggle, { seed: this.#seed, rpcUrl: c.rpcUrl, wsUrl: c.wsUrl, usdcMint: c.usdcMint, treasury: c.treasury }, {
+        report: (message) => this.#hooks.emit({ t: 'chain', message }), ownerOf: (agentHex) => this.cfg.directory[agentHex], now: this.#now,
       });
-      this.#duties = duties;
-      const c = this.cfg.chain;
-      if (c.haggle && c.haggle.share > 0) {
-        this.#haggle = new HaggleMirror(c.haggle, { seed: this.#seed, rpcUrl: c.rpcUrl, wsUrl: c.wsUrl, usdcMint: c.usdcMint, treasury: c.treasury }, {
-          report: (message) => this.#hooks.emit({ t: 'chain', message }), ownerOf: (agentHex) => this.cfg.directory[agentHex], now: this.#now,
-        });
-      }
-      duties.start().catch((e) => this.#hooks.emit({ t: 'error', message: `chain start failed: ${e?.message ?? e}` }));
     }
+    duties.start().catch((e) => this.#hooks.emit({ t: 'error', message: `chain start failed: ${e?.message ?? e}` }));
   }
 
   /** A batch another agent published with its log (the watcher checks it). */

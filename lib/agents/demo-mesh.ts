@@ -1,14 +1,18 @@
 /**
  * The demo swarm: DEMO_AGENTS agents, each a separate Node process with
- * its own libp2p node on loopback, Ed25519 owner key, random 32-byte agent id (an on-chain
- * identity later), monotonic nonce and strategy. The parent registers every owner key in the
- * observer's signer registry before the agents start, hands them the peer directory, relays
- * their uploads (in-process when `upload` is given, else they POST to `observerUrl`).
+ * its own libp2p node on loopback, Ed25519 owner key, 32-byte agent id (random, or an on-chain
+ * identity whose mint key is chosen here so the id is known before the chain confirms it),
+ * monotonic nonce and strategy. Start-up runs in parallel: the agents' processes load the
+ * bundled entry (./agent-bundle.ts) and join the mesh while their identities are registered;
+ * each agent is told the moment its own identity is registered (then it gossips) and funded
+ * (then its on-chain duties start). The parent hands them the peer directory and relays their
+ * uploads (in-process when `upload` is given, else they POST to `observerUrl`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
+import { agentEntry } from './agent-bundle';
 import { fromHex, toHex } from '../protocol/hex';
 import { STRATEGIES, type StrategyName } from './strategies';
 import type { AgentConfig, AgentToParent, ParentToAgent } from './types';
@@ -16,8 +20,12 @@ import type { AgentChainConfig } from './chain-duties';
 
 /** The chain the demo runs on: agents get on-chain identities and duties. */
 export interface DemoChainParams extends Omit<AgentChainConfig, 'role' | 'leaseMissRate'> {
-  /** Creates one identity per wallet seed (Token-2022 NFT owned by Keypair.fromSeed(seed)); returns the agent ids (mints). */
-  createIdentities(seeds: Uint8Array[]): Promise<Uint8Array[]>;
+  /**
+   * Creates one identity per wallet seed (Token-2022 NFT owned by Keypair.fromSeed(seed), mint
+   * Keypair.fromSeed(mintSeeds[i])), calls `onIdentity(i)` as each one is confirmed, and resolves
+   * with the agent ids (mints) once every wallet is funded.
+   */
+  createIdentities(seeds: Uint8Array[], mintSeeds: Uint8Array[], onIdentity: (i: number) => void): Promise<Uint8Array[]>;
   /** Probability an agent skips an epoch's lease payment (default 0.15). */
   leaseMissRate?: number;
 }
@@ -51,6 +59,8 @@ export interface StartDemoMeshParams {
   onReport?: (agent: number, msg: AgentToParent) => void;
   /** On-chain demo: agent 0 watches, agent 1 under-reports a bid once. */
   chain?: DemoChainParams;
+  /** Start-up phases as they end (entry built, identities registered, agents forked, first and last agent's node up). */
+  onPhase?: (phase: string) => void;
   /** How long to wait for every agent to be ready, ms. Default 30,000. */
   readyTimeoutMs?: number;
 }
@@ -77,7 +87,6 @@ export interface DemoMesh {
   stop(): Promise<void>;
 }
 
-const AGENT_MAIN = fileURLToPath(new URL('./agent-main.ts', import.meta.url));
 const SETUP = fileURLToPath(new URL('../../scripts/setup-node.mjs', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -94,23 +103,44 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
   const misIdx = p.misbehaving ?? (p.count >= 3 ? p.count - 1 : -1);
   const keys = Array.from({ length: p.count }, (_, i) => {
     const seed = derive(p.seed, 'key', i);
-    return { seed, agentId: derive(p.seed, 'id', i), publicKey: publicKeyFromSeed(seed) };
+    // On chain the agent id is the identity's mint, whose key is chosen here.
+    const mintSeed = derive(p.seed, 'mint', i);
+    return { seed, mintSeed, agentId: p.chain ? publicKeyFromSeed(mintSeed) : derive(p.seed, 'id', i), publicKey: publicKeyFromSeed(seed) };
   });
-  if (p.chain && keys.length) {
-    const ids = await p.chain.createIdentities(keys.map((k) => k.seed));
-    ids.forEach((id, i) => { keys[i].agentId = id; });
-  }
-  for (const k of keys) await p.register?.(k.agentId, k.publicKey);
   const directory = Object.fromEntries(keys.map((k) => [toHex(k.agentId), toHex(k.publicKey)]));
   const agents: DemoAgentHandle[] = [];
   const waiters = new Map<string, (v: unknown) => void>();
   let reqSeq = 0;
   const readies: Promise<void>[] = [];
+  const tell = (i: number, m: ParentToAgent) => { const c = agents[i]?.process; if (c?.connected) c.send(m); };
+  const registered = new Set<number>();
+  const funded = new Set<number>();
+  const onRegistered = (i: number) => { registered.add(i); tell(i, { t: 'registered' }); };
+  const onFunded = (i: number) => { funded.add(i); tell(i, { t: 'funded' }); };
+
+  // Registration runs while the agents' processes start; only their gossip waits for it.
+  const registration = (async () => {
+    if (p.chain && keys.length) {
+      const ids = await p.chain.createIdentities(keys.map((k) => k.seed), keys.map((k) => k.mintSeed), (i) => onRegistered(i));
+      ids.forEach((id, i) => {
+        if (toHex(id) !== toHex(keys[i].agentId)) throw new Error(`agent ${i}: the chain created identity ${toHex(id)}, expected ${toHex(keys[i].agentId)}`);
+      });
+      p.onPhase?.('identities on chain');
+    } else {
+      for (const k of keys) await p.register?.(k.agentId, k.publicKey);
+      keys.forEach((_, i) => onRegistered(i));
+      p.onPhase?.('agents registered');
+    }
+    keys.forEach((_, i) => onFunded(i));
+  })();
+  registration.catch(() => undefined);
+  const entry = await agentEntry(SETUP);
+  p.onPhase?.(`agent entry ready (${entry.kind})`);
 
   for (let i = 0; i < p.count; i++) {
     const strategy = p.strategies?.[i] ?? STRATEGIES[i % STRATEGIES.length];
-    const child = fork(AGENT_MAIN, [], {
-      cwd: ROOT, execArgv: ['--import', 'tsx', '--import', SETUP], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json',
+    const child = fork(entry.file, [], {
+      cwd: ROOT, execArgv: entry.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json',
     });
     const handle: DemoAgentHandle = {
       index: i, agentId: toHex(keys[i].agentId), publicKey: toHex(keys[i].publicKey), strategy, misbehaving: i === misIdx, peerId: '', multiaddrs: [], process: child,
@@ -132,6 +162,7 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
       const timer = setTimeout(() => reject(new Error(`demo agent ${i} not ready in time`)), p.readyTimeoutMs ?? 30_000);
       child.on('message', (m: AgentToParent) => {
         if (m.t === 'ready') {
+          p.onPhase?.(agents.every((a) => a.peerId || a === handle) ? 'all agent nodes up' : 'first agent node up');
           handle.peerId = m.peerId;
           handle.multiaddrs = m.multiaddrs;
           clearTimeout(timer);
@@ -156,7 +187,10 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
       child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`demo agent ${i} exited with ${code}`)); });
     }));
     child.send({ t: 'config', config: cfg } satisfies ParentToAgent);
+    if (registered.has(i)) child.send({ t: 'registered' } satisfies ParentToAgent);
+    if (funded.has(i)) child.send({ t: 'funded' } satisfies ParentToAgent);
   }
+  p.onPhase?.('agents forked');
   const stopAll = async () => {
     await Promise.all(agents.map((a) => new Promise<void>((resolve) => {
       if (a.process.exitCode !== null || a.process.signalCode !== null) return resolve();
@@ -167,7 +201,7 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
     })));
   };
   try {
-    await Promise.all(readies);
+    await Promise.all([...readies, registration]);
   } catch (e) {
     await stopAll();
     throw e;

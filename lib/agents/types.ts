@@ -43,6 +43,10 @@ export type ParentToAgent =
   | { t: 'upload_result'; reqId: number; ok: boolean }
   | { t: 'fault'; reason: string; reqId: number }
   | { t: 'published'; batch: PublishedBatch }
+  /** The agent's identity is registered (on chain: confirmed): it may gossip now. */
+  | { t: 'registered' }
+  /** Its wallet holds SOL and USDC: the on-chain duties (stake, lease, batches) may start. */
+  | { t: 'funded' }
   | { t: 'stop' };
 
 export type AgentToParent =

@@ -18,6 +18,13 @@ export interface ResolvedMeshConfig {
   heartbeatMs: number;
   /** Circuit relay limits, or null when the node relays nothing. */
   relay: RelayLimits | null;
+  signaturePolicy: 'StrictNoSign' | 'StrictSign';
+}
+
+function signaturePolicy(v: unknown): ResolvedMeshConfig['signaturePolicy'] {
+  if (v === undefined) return 'StrictNoSign';
+  if (v !== 'StrictNoSign' && v !== 'StrictSign') throw new TypeError(`params.signaturePolicy must be 'StrictNoSign' or 'StrictSign', got ${JSON.stringify(v)}`);
+  return v;
 }
 
 function addrList(name: string, v: unknown, fallback: readonly string[]): string[] {
@@ -88,6 +95,7 @@ export function resolveMeshConfig(params: CreateMeshNodeParams): ResolvedMeshCon
     limits,
     now: params.now ?? Date.now,
     heartbeatMs: positiveInt('params.heartbeatMs', params.heartbeatMs ?? 1000),
+    signaturePolicy: signaturePolicy(params.signaturePolicy),
     relay: relayLimits(params.relay),
   };
 }

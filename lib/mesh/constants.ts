@@ -2,7 +2,7 @@
  * Mesh constants: topic names and stream protocol (docs/protocol.md §9), limits (0x01 spec §11,
  * docs/architecture.md "Limits"). One place for every lib/mesh default.
  */
-import { MAX_CONNECTIONS, MAX_ENVELOPE_BYTES, MAX_MESSAGES_PER_SECOND_PER_PEER } from '../protocol/constants';
+import { MAX_CONNECTIONS, MAX_ENVELOPE_BYTES, MAX_MESSAGES_PER_SECOND_PER_PEER, TIMESTAMP_TOLERANCE_US } from '../protocol/constants';
 
 /** GossipSub topics, docs/protocol.md §9. */
 export const TOPIC_BROADCAST = '/0x01/v1/broadcast';
@@ -83,3 +83,9 @@ export const DEFAULT_RELAY_LIMITS: Readonly<RelayLimits> = Object.freeze({
   hopTimeoutMs: 15_000,
   maxHopStreams: 16,
 });
+
+/**
+ * How long GossipSub remembers a message id, ms: the timestamp tolerance of live validation
+ * (docs/protocol.md §3, 30 s) plus 5 s, past which a repeat is refused by validation anyway.
+ */
+export const SEEN_TTL_MS = Number(TIMESTAMP_TOLERANCE_US / 1000n) + 5_000;

@@ -6,7 +6,7 @@ import './shims';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { bootstrap } from '@libp2p/bootstrap';
-import { gossipsub, StrictNoSign, TopicValidatorResult, type GossipSub } from '@libp2p/gossipsub';
+import { gossipsub, StrictNoSign, StrictSign, TopicValidatorResult, type GossipSub } from '@libp2p/gossipsub';
 import { identify } from '@libp2p/identify';
 import type { Libp2p, PeerDiscovery, Stream } from '@libp2p/interface';
 import { kadDHT, passthroughMapper } from '@libp2p/kad-dht';
@@ -21,6 +21,7 @@ import { resolveMeshConfig } from './config';
 import {
   DHT_PROTOCOL,
   DRAIN_TIMEOUT_MS,
+  SEEN_TTL_MS,
   GOSSIP_MAX_OUTBOUND_BUFFER_BYTES,
   GOSSIP_MAX_RPC_BYTES,
   type MeshLimits,
@@ -98,14 +99,16 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
   });
 
   const peerDiscovery: Array<(components: any) => PeerDiscovery> = [];
-  if (cfg.bootstrap.length > 0) peerDiscovery.push(bootstrap({ list: cfg.bootstrap }));
+  // The bootstrap module waits 1 s (its default) before dialling the list; a node that has
+  // nothing to do until it is connected dials at once.
+  if (cfg.bootstrap.length > 0) peerDiscovery.push(bootstrap({ list: cfg.bootstrap, timeout: 0 }));
   if (cfg.mdns) peerDiscovery.push(mdns());
 
   const services: Record<string, (components: any) => unknown> = {
     identify: identify(),
     ping: ping(),
     pubsub: gossipsub({
-      globalSignaturePolicy: StrictNoSign,
+      globalSignaturePolicy: cfg.signaturePolicy === 'StrictSign' ? StrictSign : StrictNoSign,
       msgIdFn: (msg) => keccak256(msg.data),
       msgIdToStrFn: toHex,
       allowPublishToZeroTopicPeers: true,
@@ -116,6 +119,11 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
       maxInboundDataLength: GOSSIP_MAX_RPC_BYTES,
       maxOutboundBufferSize: GOSSIP_MAX_OUTBOUND_BUFFER_BYTES,
       heartbeatInterval: cfg.heartbeatMs,
+      // GossipSub remembers every message id for 2 minutes by default. An envelope older than
+      // the timestamp tolerance is refused by validation anyway (and a repeat within it as a
+      // replay), so ids are kept only that long: at thousands of envelopes per second the
+      // default kept hundreds of thousands of ids live, and garbage collection walked them all.
+      seenTTL: SEEN_TTL_MS,
     }),
   };
   if (cfg.relay) {

@@ -121,4 +121,11 @@ export interface CreateMeshNodeParams {
    * DEFAULT_RELAY_LIMITS; an object overrides some of them. Default false (agents relay nothing).
    */
   relay?: boolean | Partial<RelayLimits>;
+  /**
+   * GossipSub's own message signatures. Default 'StrictNoSign' (docs/protocol.md §9: envelopes
+   * carry their own signature, so a second one per message only costs CPU); 'StrictSign' is
+   * GossipSub's default, kept for the naive baseline of `npm run bench:ingest`. Every node of a
+   * mesh must use the same policy.
+   */
+  signaturePolicy?: 'StrictNoSign' | 'StrictSign';
 }

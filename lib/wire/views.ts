@@ -176,6 +176,8 @@ export const HealthReportSchema = z.object({
   mesh: z.object({ peerId: z.string(), peers: nonNegInt, multiaddrs: z.array(z.string()) }),
   counts: z.object({ envelopes: nonNegInt, agents: nonNegInt, drops: nonNegInt, conversations: nonNegInt }),
   chain: ChainHealthSchema.optional(),
+  /** When each start-up phase of the serving process ended, ms since the process started. */
+  startup: z.array(z.object({ phase: z.string(), ms: nonNegInt })).optional(),
 });
 export type HealthReport = z.infer<typeof HealthReportSchema>;
 

@@ -38,11 +38,19 @@ test('ensureDeployment creates once, then finds the same deployment after a rest
       assert.equal(again.config.usdcMint.toBase58(), d.config.usdcMint.toBase58());
       assert.equal(d.config.epochSeconds, 20n);
       const seeds = [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)];
-      const ids = await createDemoIdentities(connection, { admin: d.admin!, config: d.config, seeds, usdc: 5_000_000n });
+      const mintSeeds = [new Uint8Array(32).fill(7), new Uint8Array(32).fill(8)];
       const registry = new ChainSignerRegistry({ connection, subscribe: false });
+      // Each identity resolves as soon as it is announced, before its wallet is funded.
+      const early: Array<Promise<readonly Uint8Array[]>> = [];
+      const ids = await createDemoIdentities(connection, {
+        admin: d.admin!, config: d.config, seeds, mintSeeds, usdc: 5_000_000n,
+        onIdentity: (i, agent) => { early[i] = Promise.resolve(registry.keysFor(agent.toBytes())); },
+      });
       for (let i = 0; i < seeds.length; i++) {
         const owner = Keypair.fromSeed(seeds[i]).publicKey;
         assert.equal(ids[i].owner.publicKey.toBase58(), owner.toBase58());
+        assert.equal(ids[i].agent.toBase58(), Keypair.fromSeed(mintSeeds[i]).publicKey.toBase58(), 'the agent id is the mint seed\'s key');
+        assert.deepEqual([...(await early[i])].map((k) => Buffer.from(k).toString('hex')), [Buffer.from(owner.toBytes()).toString('hex')]);
         assert.deepEqual([...(await registry.keysFor(ids[i].agent.toBytes()))].map((k) => Buffer.from(k).toString('hex')), [Buffer.from(owner.toBytes()).toString('hex')]);
         const bal = await connection.getTokenAccountBalance(usdcAccountOf(d.config.usdcMint, owner));
         assert.equal(bal.value.amount, '5000000');

@@ -90,18 +90,38 @@ export interface DemoIdentity {
   agent: PublicKey;
 }
 
+/** Options of {@link createDemoIdentities}. */
+export interface CreateDemoIdentitiesParams {
+  admin: Keypair;
+  config: EconomyConfig;
+  /** One wallet seed per agent (the wallet owns the identity and signs the agent's envelopes). */
+  seeds: readonly Uint8Array[];
+  /** One mint seed per agent, so the agent ids are known before the chain confirms them; default random. */
+  mintSeeds?: readonly Uint8Array[];
+  usdc: bigint;
+  /** Called as soon as agent `i`'s identity is confirmed (before its SOL and USDC arrive). */
+  onIdentity?: (i: number, agent: PublicKey) => void;
+}
+
 /**
- * Creates an on-chain identity for each wallet seed: SOL airdrop, Token-2022 NFT mint owned by
- * the wallet, `usdc` base units of the local USDC (admin = mint authority).
+ * Creates an on-chain identity for each wallet seed: Token-2022 NFT owned by the wallet (the
+ * admin pays, so the identity is the first transaction and does not wait for the airdrop), then
+ * a SOL airdrop and `usdc` base units of the local USDC (admin = mint authority) in parallel.
  */
-export async function createDemoIdentities(connection: Connection, p: { admin: Keypair; config: EconomyConfig; seeds: readonly Uint8Array[]; usdc: bigint }): Promise<DemoIdentity[]> {
+export async function createDemoIdentities(connection: Connection, p: CreateDemoIdentitiesParams): Promise<DemoIdentity[]> {
   if (!Array.isArray(p?.seeds)) throw new TypeError('seeds must be an array of 32-byte seeds');
+  if (p.mintSeeds !== undefined && (!Array.isArray(p.mintSeeds) || p.mintSeeds.length !== p.seeds.length)) throw new TypeError('mintSeeds must have one seed per wallet seed');
   return Promise.all(p.seeds.map(async (seed, i) => {
     if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new TypeError(`seeds[${i}] must be 32 bytes`);
+    const mintSeed = p.mintSeeds?.[i];
+    if (mintSeed !== undefined && (!(mintSeed instanceof Uint8Array) || mintSeed.length !== 32)) throw new TypeError(`mintSeeds[${i}] must be 32 bytes`);
     const owner = Keypair.fromSeed(seed);
-    await airdrop(connection, owner.publicKey, 10);
-    const id = await createAgentIdentity(connection, { payer: owner });
-    await fundUsdc(connection, { payer: p.admin, mintAuthority: p.admin, usdcMint: p.config.usdcMint, owner: owner.publicKey, amount: p.usdc });
+    const id = await createAgentIdentity(connection, { payer: p.admin, owner: owner.publicKey, mint: mintSeed ? Keypair.fromSeed(mintSeed) : undefined });
+    p.onIdentity?.(i, id.agent);
+    await Promise.all([
+      airdrop(connection, owner.publicKey, 10),
+      fundUsdc(connection, { payer: p.admin, mintAuthority: p.admin, usdcMint: p.config.usdcMint, owner: owner.publicKey, amount: p.usdc }),
+    ]);
     return { owner, agent: id.agent };
   }));
 }
