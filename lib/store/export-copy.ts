@@ -23,7 +23,7 @@
  * from bigints, bytes and integers only (`literal`), never from caller text.
  */
 import type { Db } from './db';
-import type { ExportFilter } from './export-filter';
+import { epochBounds, type ExportFilter } from './export-filter';
 
 
 function literal(v: unknown): string {
@@ -41,7 +41,7 @@ export interface EnvelopeCsvCopy {
 }
 
 /** The COPY statement of the envelopes CSV fast path under `f` (module comment for the tuple). */
-export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy): string {
+export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy, epochSeconds?: number): string {
   for (const [code, name] of Object.entries(o.typeNames)) {
     if (!/^\d+$/.test(code) || !/^[A-Z0-9_]+$/.test(name)) throw new TypeError(`bad message type name ${code}=${name}`);
   }
@@ -50,6 +50,11 @@ export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy): string 
   const where: string[] = [];
   if (f.fromUs !== undefined) where.push(`e.timestamp >= ${literal(f.fromUs)}`);
   if (f.toUs !== undefined) where.push(`e.timestamp < ${literal(f.toUs)}`);
+  if (epochSeconds) { // the partition key too, so only the window's partitions are read
+    const b = epochBounds(f, epochSeconds);
+    if (b.from !== undefined) where.push(`e.epoch >= ${literal(b.from)}`);
+    if (b.to !== undefined) where.push(`e.epoch <= ${literal(b.to)}`);
+  }
   if (f.agent) where.push(`(e.sender = ${literal(f.agent)} OR e.recipient = ${literal(f.agent)})`);
   if (f.types?.length) where.push(`e.msg_type IN (${f.types.map(literal).join(', ')})`);
   const limit = o.limit === undefined ? '' : ` LIMIT ${literal(o.limit)}`;
@@ -69,7 +74,7 @@ export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy): string 
 }
 
 /** The binary COPY data of the envelopes CSV fast path; null when the database is not Postgres. */
-export function envelopeCsvCopy(db: Db, f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal): AsyncIterable<Uint8Array> | null {
+export function envelopeCsvCopy(db: Db, f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal, epochSeconds?: number): AsyncIterable<Uint8Array> | null {
   if (db.kind !== 'postgres' || !db.copyOut) return null;
-  return db.copyOut(envelopeCsvCopySql(f, o), signal);
+  return db.copyOut(envelopeCsvCopySql(f, o, epochSeconds), signal);
 }
