@@ -55,6 +55,9 @@ CREATE UNIQUE INDEX "envelope_seq_epoch_key" ON "envelope"("seq", "epoch");
 CREATE INDEX "envelope_msg_type_seq_idx" ON "envelope"("msg_type", "seq");
 
 -- CreateIndex
+CREATE INDEX "envelope_msg_type_timestamp_idx" ON "envelope"("msg_type", "timestamp");
+
+-- CreateIndex
 CREATE INDEX "envelope_sender_seq_idx" ON "envelope"("sender", "seq");
 
 -- CreateIndex
