@@ -56,23 +56,43 @@ export function copyOf(t: Templates, c: number, startUs: bigint): IngestItem[] {
   });
 }
 
+/** The copies of the templates (`c`, start µs) that make `rows` envelopes, grouped by time slice. */
+export interface Slice { copies: Array<{ c: number; startUs: bigint }>; rows: number }
+
 /**
- * `rows` envelopes ending at `endUs` over `days` days, as slices in time order: each slice is
- * `perSlice` overlapping copies merged by timestamp, so insertion order (seq) follows time as it
- * does on a live observer.
+ * `rows` envelopes (rounded up to whole copies, so the derived rows of a copy are all of it)
+ * ending at `endUs` over `days` days, as slices in time order: each slice is `perSlice`
+ * overlapping copies that the loader merges by timestamp, so insertion order (seq) follows time
+ * as it does on a live observer.
  */
-export function* slices(t: Templates, rows: number, days: number, endUs: bigint): Generator<IngestItem[]> {
+export function plan(t: Templates, rows: number, days: number, endUs: bigint): Slice[] {
   const copies = Math.ceil(rows / t.items.length);
   const startUs = endUs - BigInt(days) * DAY_US;
   const sliceCount = Math.max(1, Math.floor(Number(BigInt(days) * DAY_US / t.spanUs)));
   const perSlice = Math.ceil(copies / sliceCount);
-  let left = rows;
-  for (let s = 0, c = 0; c < copies && left > 0; s++) {
-    const batch: IngestItem[] = [];
-    for (let k = 0; k < perSlice && c < copies; k++, c++) batch.push(...copyOf(t, c, startUs + BigInt(s) * t.spanUs));
-    batch.sort((a, b) => (a.envelope.timestamp < b.envelope.timestamp ? -1 : a.envelope.timestamp > b.envelope.timestamp ? 1 : 0));
-    if (batch.length > left) batch.length = left;
-    left -= batch.length;
-    yield batch;
+  const out: Slice[] = [];
+  for (let s = 0, c = 0; c < copies; s++) {
+    const slice: Slice = { copies: [], rows: 0 };
+    for (let k = 0; k < perSlice && c < copies; k++, c++) slice.copies.push({ c, startUs: startUs + BigInt(s) * t.spanUs });
+    slice.rows = slice.copies.length * t.items.length;
+    out.push(slice);
   }
+  return out;
 }
+
+/** The envelopes of a slice, merged by timestamp. */
+export function sliceItems(t: Templates, slice: Slice): IngestItem[] {
+  const batch: IngestItem[] = [];
+  for (const { c, startUs } of slice.copies) batch.push(...copyOf(t, c, startUs));
+  return batch.sort((a, b) => (a.envelope.timestamp < b.envelope.timestamp ? -1 : a.envelope.timestamp > b.envelope.timestamp ? 1 : 0));
+}
+
+/**
+ * SQL expressions of copyOf for the loader's set-based derived rows: `c` is the copy number
+ * column, `b` a bytea expression. They must stay equal to copyOf (the loader checks a sample).
+ */
+export const sqlCopy = {
+  agent: (b: string, c: string) => `(CASE WHEN length(${b}) = 32 AND get_byte(${b}, 0) = 165 THEN overlay(${b} PLACING int4send(((((('x' || encode(substring(${b} FROM 29 FOR 4), 'hex'))::bit(32)::int4) - 1 + (${c} * 613) % ${AGENTS}) % ${AGENTS}) + 1)::int4) FROM 29 FOR 4) ELSE ${b} END)`,
+  conversation: (b: string, c: string) => `overlay(${b} PLACING int4send((${c} + 1)::int4) FROM 5 FOR 4)`,
+  id: (b: string, c: string) => `sha256(${b} || convert_to(${c}::text, 'UTF8'))`,
+};

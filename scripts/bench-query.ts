@@ -3,15 +3,15 @@
  * the database; DATABASE_URL or TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  *
  * On a fresh database (bench_query_<pid>_…): the migrations, then BENCH_ROWS envelopes over
- * BENCH_DAYS daily epochs ending now (bench-query-data.ts), stored through the store's ingest so
- * agents, conversations, pairs, feedback and counters are what the observer would have derived;
- * ANALYZE. Then the API's heavy reads through the functions the routes and pages call
+ * BENCH_DAYS daily epochs ending now (bench-query-data.ts), loaded with COPY and the observer's
+ * derived rows (agents, conversations, pairs, feedback, counters) filled set-based by the ingest
+ * statement's own derivation (bench-query-load.ts); ANALYZE. BENCH_DB=<url of a kept database>
+ * skips all that and measures again. Then the API's heavy reads through the functions the routes and pages call
  * (app/_lib/data.ts on the store's reads), each READS times with random parameters, p50/p99
  * against the 50 ms target; then the observer's commit path (the ingest queue, batches of 500)
  * on this database and on an empty one, alternating, and the ratio (target ≥ 0.8).
  */
 import { loadavg } from 'node:os';
-import pg from 'pg';
 import { toHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
 import { createIngestQueue, openStore, type IngestItem, type Store } from '../lib/store';
@@ -19,7 +19,8 @@ import { createTestDatabase } from '../lib/store/testing';
 import { loadAgent, loadConversation, loadConversations, loadEnvelopes, loadGraph, loadStats, loadAgents } from '../app/_lib/data';
 import type { Services } from '../app/_lib/services';
 import { FEED_SIZE } from '../components/live-state';
-import { AGENTS, copyOf, slices, templates, type Templates } from './bench-query-data';
+import { AGENTS, copyOf, templates } from './bench-query-data';
+import { loadBench } from './bench-query-load';
 
 const EPOCH = 86_400;
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -34,22 +35,6 @@ const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 function rng(seed: number) {
   let s = seed >>> 0;
   return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
-}
-
-async function fill(store: Store, t: Templates, endUs: bigint): Promise<void> {
-  const t0 = performance.now();
-  let done = 0, mark = 1_000_000;
-  for (const slice of slices(t, ROWS, DAYS, endUs)) {
-    // Two batches in flight (the pool has a connection each), in time order within the slice.
-    for (let i = 0; i < slice.length; i += 10_000) {
-      await Promise.all([store.ingestEnvelopes(slice.slice(i, i + 5_000)), i + 5_000 < slice.length ? store.ingestEnvelopes(slice.slice(i + 5_000, i + 10_000)) : null]);
-    }
-    done += slice.length;
-    if (done >= mark || done === ROWS) {
-      console.log(`  ${fmt(done)} stored, ${fmt(done / ((performance.now() - t0) / 1000))}/s overall; load ${load()}`);
-      mark += 1_000_000;
-    }
-  }
 }
 
 /** Times `fn` READS times; p50 and p99 in ms. */
@@ -103,44 +88,42 @@ async function ingestRate(store: Store, items: IngestItem[]): Promise<number> {
   return items.length / ((performance.now() - t0) / 1000);
 }
 
-async function setSyncCommit(url: string, v: 'off' | null): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  const name = pg.escapeIdentifier(new URL(url).pathname.slice(1));
-  await c.query(v ? `ALTER DATABASE ${name} SET synchronous_commit = ${v}` : `ALTER DATABASE ${name} RESET synchronous_commit`);
-  await c.end();
-}
-
 async function main(): Promise<void> {
   const base = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const big = await createTestDatabase(base, 'bench_query');
+  // BENCH_DB: a database a BENCH_KEEP=1 run kept (loaded, analyzed): the reads and ingest again, no load.
+  const reuse = process.env.BENCH_DB;
+  const big = reuse ? { url: reuse, drop: async () => undefined } : await createTestDatabase(base, 'bench_query');
   const empty = await createTestDatabase(base, 'bench_query_empty');
-  let keep = process.env.BENCH_KEEP === '1';
+  let keep = process.env.BENCH_KEEP === '1' || Boolean(reuse);
   try {
-    console.log(`bench:query: ${fmt(ROWS)} envelopes over ${DAYS} daily epochs, ${AGENTS} agents; load average ${load()} (shared 2-core machine: figures are noisy)`);
+    console.log(`bench:query: ${reuse ? `reusing ${reuse}` : `${fmt(ROWS)} envelopes over ${DAYS} daily epochs`}, ${AGENTS} agents; load average ${load()} (shared 2-core machine: figures are noisy)`);
     let t = performance.now();
     const tpl = templates(2_000);
     console.log(`played ${fmt(tpl.items.length)} template envelopes (${(Number(tpl.spanUs) / 86_400e6).toFixed(1)} days) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    const endUs = BigInt(Date.now()) * 1000n - DAY_US / 24n; // an hour ago: "now" stays for the ingest runs
-    // Loading only: no fsync wait per batch (the measured ingest runs below use the server's default).
-    await setSyncCommit(big.url, 'off');
-    let store = await openStore({ databaseUrl: big.url, epochSeconds: EPOCH });
-    const first = Number((endUs - BigInt(DAYS) * DAY_US) / (BigInt(EPOCH) * 1_000_000n));
-    await store.envelopePartitions.cover(first, Number(endUs / (BigInt(EPOCH) * 1_000_000n)));
-    t = performance.now();
-    await fill(store, tpl, endUs);
-    console.log(`stored in ${((performance.now() - t) / 1000).toFixed(0)} s`);
-    t = performance.now();
-    await store.close();
-    await setSyncCommit(big.url, null);
-    store = await openStore({ databaseUrl: big.url, epochSeconds: EPOCH });
-    await store.query('ANALYZE');
+    let store: Store;
+    let endUs: bigint;
+    let rows: number;
+    if (!reuse) {
+      endUs = BigInt(Date.now()) * 1000n - DAY_US / 24n; // an hour ago: "now" stays for the ingest runs
+      store = await openStore({ databaseUrl: big.url, epochSeconds: EPOCH });
+      const first = Number((endUs - BigInt(DAYS) * DAY_US) / (BigInt(EPOCH) * 1_000_000n));
+      await store.envelopePartitions.cover(first, Number(endUs / (BigInt(EPOCH) * 1_000_000n)));
+      rows = await loadBench(big.url, tpl, ROWS, DAYS, endUs, EPOCH, (s) => console.log(`${s}; load ${load()}`));
+      t = performance.now();
+      await store.query('ANALYZE');
+      console.log(`ANALYZE in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+    } else {
+      store = await openStore({ databaseUrl: big.url, epochSeconds: EPOCH });
+      const [r] = await store.query<{ n: string; last: string }>('SELECT count(*)::text AS n, max(timestamp)::text AS last FROM envelope');
+      rows = Number(r.n);
+      endUs = BigInt(r.last) + 1n;
+    }
     const parts = await store.query<{ n: string; mb: string }>(`SELECT count(*)::text AS n, (sum(pg_total_relation_size(inhrelid)) / 1e6)::int::text AS mb FROM pg_inherits WHERE inhparent = 'envelope'::regclass`);
-    console.log(`ANALYZE in ${((performance.now() - t) / 1000).toFixed(0)} s; ${parts[0].n} partitions (${store.envelopePartitions.span} epochs each), ${fmt(Number(parts[0].mb))} MB with indexes`);
+    console.log(`${fmt(rows)} envelopes; ${parts[0].n} partitions (${store.envelopePartitions.span} epochs each), ${fmt(Number(parts[0].mb))} MB with indexes`);
     await reads(store, endUs);
 
     const nowUs = BigInt(Date.now()) * 1000n - 600_000_000n;
-    const fresh = (c: number) => copyOf(tpl, 1_000_000 + c, nowUs).slice(0, INGEST_N);
+    const fresh = (c: number) => copyOf(tpl, 1_000_000 + c + Math.floor(Math.random() * 1e6) * 8, nowUs).slice(0, INGEST_N);
     const small = await openStore({ databaseUrl: empty.url, epochSeconds: EPOCH });
     const rates = { empty: [] as number[], big: [] as number[] };
     for (let k = 0; k < 3; k++) {
@@ -150,10 +133,10 @@ async function main(): Promise<void> {
     await small.close();
     const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
     console.log(`ingest (queue, batches of 500, ${fmt(INGEST_N)} per run, 3 runs alternating): empty database ${rates.empty.map(fmt).join(' / ')}/s, `
-      + `at ${fmt(ROWS)} rows ${rates.big.map(fmt).join(' / ')}/s; median ratio ${(med(rates.big) / med(rates.empty)).toFixed(2)} (target ≥ 0.8); load ${load()}`);
+      + `at ${fmt(rows)} rows ${rates.big.map(fmt).join(' / ')}/s; median ratio ${(med(rates.big) / med(rates.empty)).toFixed(2)} (target ≥ 0.8); load ${load()}`);
     await store.close();
   } catch (e) {
-    keep = false;
+    keep = Boolean(reuse);
     throw e;
   } finally {
     await empty.drop();
