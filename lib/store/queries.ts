@@ -146,7 +146,8 @@ export interface ListConversationsParams { limit?: number; agent?: Uint8Array; s
 export async function listConversations(q: Queryable, p: ListConversationsParams = {}): Promise<ConversationRow[]> {
   const where: string[] = [];
   const args: unknown[] = [];
-  if (p.agent) { args.push(p.agent); where.push(`$${args.length} = ANY(participants)`); }
+  // Containment, not `= ANY(participants)`: the GIN index on participants answers it.
+  if (p.agent) { args.push(p.agent); where.push(`participants @> ARRAY[$${args.length}::bytea]`); }
   if (p.state) { args.push(p.state); where.push(`state = $${args.length}`); }
   if (p.before) { args.push(p.before.toISOString()); where.push(`last_seen < $${args.length}::timestamptz`); }
   args.push(p.limit ?? 100);
