@@ -6,6 +6,9 @@
  * only opens the store: Postgres's own `COPY (SELECT …) TO STDOUT` of the same rows and the CSV
  * export, each both into a file and into a sink that drops the bytes, and the Parquet export
  * into a file, each timed, with the child's peak RSS above its idle RSS.
+ *
+ * While iterating: BENCH_KEEP_DB=1 keeps the filled database and prints its URL; BENCH_DB_URL=<url>
+ * measures that database again without filling a new one (and leaves it in place).
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, rmSync } from 'node:fs';
@@ -76,18 +79,12 @@ async function main(): Promise<void> {
   const base = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
   if (!base) { console.error('bench:export needs DATABASE_URL or TEST_DATABASE_URL (a Postgres server)'); process.exitCode = 2; return; }
   const n = Number(process.env.BENCH_ROWS ?? 1_000_000);
-  const db = await createTestDatabase(base, 'zx_bench_export');
+  const reuse = process.env.BENCH_DB_URL;
+  const keep = Boolean(reuse) || process.env.BENCH_KEEP_DB === '1';
+  const db = reuse ? { url: reuse, drop: async () => {} } : await createTestDatabase(base, 'zx_bench_export');
   try {
-    let t = performance.now();
-    const fx = makeDeals({ deals: Math.ceil(n / 11), seed: 99 });
-    fx.items.length = Math.min(fx.items.length, n);
-    const store = await openStore({ databaseUrl: db.url, epochSeconds: EPOCH });
-    console.log(`built ${fx.items.length} signed envelopes in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    t = performance.now();
-    await loadFixture(store, fx, EPOCH, { batches: false });
-    await store.query('VACUUM ANALYZE envelope');
-    await store.close();
-    console.log(`ingested in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    if (!reuse) await fill(db.url, n);
+    if (keep && !reuse) console.log(`kept the database: BENCH_DB_URL=${db.url}`);
     const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './scripts/setup-node.mjs', 'scripts/bench-export.ts', '--measure', db.url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     type M = { seconds: number; rowsPerSec: number; bytes: number };
     const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<'copy' | 'copy-discard' | 'csv' | 'csv-discard' | 'parquet', M> & { rows: number; idleRssMB: number; peakAboveIdleMB: number };
@@ -98,8 +95,22 @@ async function main(): Promise<void> {
     console.log(`Parquet export to a file: ${f(m.parquet)} (target ≤ 30 s for 1,000,000 rows)`);
     console.log(`exporting process: idle RSS ${m.idleRssMB} MB, peak ${m.peakAboveIdleMB} MB above idle (target ≤ 300)`);
   } finally {
-    await db.drop();
+    if (!keep) await db.drop();
   }
+}
+
+/** BENCH_ROWS envelopes of played deals, signed and stored through the store's ingest. */
+async function fill(url: string, n: number): Promise<void> {
+  let t = performance.now();
+  const fx = makeDeals({ deals: Math.ceil(n / 11), seed: 99 });
+  fx.items.length = Math.min(fx.items.length, n);
+  const store = await openStore({ databaseUrl: url, epochSeconds: EPOCH });
+  console.log(`built ${fx.items.length} signed envelopes in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  t = performance.now();
+  await loadFixture(store, fx, EPOCH, { batches: false });
+  await store.query('VACUUM ANALYZE envelope');
+  await store.close();
+  console.log(`ingested in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 
 await main();

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       // Demo agents and no EPOCH_SECONDS: the demo's short epochs.
       epochSeconds: 20,
       verifyWorkers: undefined,
+      ingestBuffer: undefined,
       solanaRpcUrl: undefined,
       solanaWsUrl: undefined,
       host: undefined,
@@ -54,6 +55,8 @@ describe('loadConfig', () => {
       DEMO_AGENTS: '0',
       EPOCH_SECONDS: '60',
       VERIFY_WORKERS: '0',
+      INGEST_BUFFER_ENVELOPES: '50000',
+      INGEST_BUFFER_MB: '64',
       SOLANA_RPC_URL: 'http://127.0.0.1:8899',
       SOLANA_WS_URL: 'ws://127.0.0.1:8900',
       HOST: '127.0.0.1',
@@ -70,6 +73,7 @@ describe('loadConfig', () => {
     assert.equal(c.demoAgents, 0);
     assert.equal(c.epochSeconds, 60);
     assert.equal(c.verifyWorkers, 0);
+    assert.deepEqual(c.ingestBuffer, { maxEnvelopes: 50_000, maxBytes: 64 * 1024 * 1024 });
     assert.equal(c.solanaRpcUrl, 'http://127.0.0.1:8899');
     assert.equal(c.solanaWsUrl, 'ws://127.0.0.1:8900');
     assert.equal(c.host, '127.0.0.1');
@@ -113,6 +117,8 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_EXPORT', 'fast'],
     ['RATE_LIMIT_MCP', '5:0'],
     ['SATI_REGISTER_URL', 'ftp://sati'],
+    ['INGEST_BUFFER_ENVELOPES', '10'],
+    ['INGEST_BUFFER_MB', '0'],
   ];
   for (const [name, value] of bad) {
     test(`rejects ${name}=${value} naming the variable`, () => {

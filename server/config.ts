@@ -107,6 +107,8 @@ const fields = {
   DEMO_AGENTS: intIn(0, 64),
   EPOCH_SECONDS: intIn(1, 31_536_000),
   VERIFY_WORKERS: intIn(0, 64),
+  INGEST_BUFFER_ENVELOPES: intIn(1_000, 100_000_000),
+  INGEST_BUFFER_MB: intIn(1, 65_536),
   SOLANA_RPC_URL: url(['http:', 'https:']),
   SOLANA_WS_URL: url(['ws:', 'wss:']),
   HOST: z.string().trim().regex(/^(\[[0-9A-Fa-f:.]+\]|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$/, 'must be a host name or an IP address (e.g. 127.0.0.1, ::, localhost)'),
@@ -154,6 +156,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     demoAgents,
     epochSeconds: parse(env, 'EPOCH_SECONDS') ?? (demoAgents > 0 ? DEMO_EPOCH_SECONDS : DEFAULT_EPOCH_SECONDS),
     verifyWorkers: parse(env, 'VERIFY_WORKERS'),
+    ingestBuffer: ingestBuffer(env),
     solanaRpcUrl: parse(env, 'SOLANA_RPC_URL'),
     solanaWsUrl: parse(env, 'SOLANA_WS_URL'),
     host: host?.replace(/^\[(.*)\]$/, '$1'),
@@ -164,6 +167,13 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     rateLimits: rateLimits(env),
     satiRegisterUrl: parse(env, 'SATI_REGISTER_URL'),
   };
+}
+
+function ingestBuffer(env: Env): ServerConfig['ingestBuffer'] {
+  const maxEnvelopes = parse(env, 'INGEST_BUFFER_ENVELOPES');
+  const mb = parse(env, 'INGEST_BUFFER_MB');
+  if (maxEnvelopes === undefined && mb === undefined) return undefined;
+  return { ...(maxEnvelopes !== undefined && { maxEnvelopes }), ...(mb !== undefined && { maxBytes: mb * 1024 * 1024 }) };
 }
 
 function rateLimits(env: Env): RateLimits {

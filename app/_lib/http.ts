@@ -1,11 +1,12 @@
 /**
  * Shared plumbing of the thin API routes (routes parse, call lib, map errors): the running observatory
  * from the process-global accessor, zod-checked query strings (400 naming the parameter),
- * JSON with bigint/bytes made safe, and error mapping (400 bad input, 503 not running, 500 logged).
+ * JSON with bigint/bytes made safe, and error mapping (400 bad input, 503 not running or database unreachable, 500 logged).
  */
 import { z } from 'zod';
 import { toJsonText } from '../../lib/wire/codec';
 import { qp } from '../../lib/wire/params';
+import { isStoreUnavailable } from '../../lib/store/errors';
 import { agentBytes } from './agent-id';
 import { getServices, type Services } from './services';
 
@@ -68,7 +69,7 @@ export function parseQuery<S extends z.ZodObject>(url: string | URL, schema: S):
   return r.data as z.output<S>;
 }
 
-/** Runs a route body with the error mapping above (400 bad input, 503 not running, 500 logged). */
+/** Runs a route body with the error mapping above (400 bad input, 503 not running or database unreachable, 500 logged). */
 export async function handle(fn: () => Promise<Response> | Response): Promise<Response> {
   try {
     return await fn();
@@ -76,6 +77,8 @@ export async function handle(fn: () => Promise<Response> | Response): Promise<Re
     if (err instanceof HttpError) return problem(err.status, err.message);
     // decodeURIComponent of a path segment with a broken %-sequence: the client's input, not ours.
     if (err instanceof URIError) return problem(400, `malformed percent-encoding in the URL: ${err.message}`);
+    // The database is down or restarting: the request may succeed later, nothing is broken here.
+    if (isStoreUnavailable(err)) return json({ error: 'the database is unreachable; try again shortly' }, 503, { 'retry-after': '5' });
     console.error('[api] unhandled error', err);
     return problem(500, 'internal error');
   }

@@ -74,11 +74,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'get', path: '/api/search', tag: 'search', summary: 'Find agents, conversations, envelopes, batches, challenges and transactions', query: SearchQuerySchema, ok: SearchResultSchema },
   {
     method: 'post', path: '/api/ingest/envelopes', tag: 'ingest', summary: "An agent uploads its bilateral envelopes",
-    body: { mediaType: 'application/cbor', description: 'CBOR array of envelope byte strings (≤ 8 MiB, ≤ 10,000 items)' }, ok: UploadResponseSchema, more: { 413: 'over the size cap' },
+    body: { mediaType: 'application/cbor', description: 'CBOR array of envelope byte strings (≤ 8 MiB, ≤ 10,000 items)' }, ok: UploadResponseSchema, more: { 413: 'over the size cap', 503: 'the database is unreachable: nothing stored, upload again (Retry-After)' },
   },
   {
     method: 'post', path: '/api/ingest/log', tag: 'ingest', summary: 'An agent uploads the epoch log its on-chain batch commits to',
-    body: { mediaType: 'application/cbor', description: 'CBOR [agent_id bstr(32), epoch uint, [envelope bstr, ...]]' }, ok: EpochLogUploadViewSchema, more: { 409: 'a different log of a verified batch is stored', 413: 'over the size cap' },
+    body: { mediaType: 'application/cbor', description: 'CBOR [agent_id bstr(32), epoch uint, [envelope bstr, ...]]' }, ok: EpochLogUploadViewSchema, more: { 409: 'a different log of a verified batch is stored', 413: 'over the size cap', 503: 'the database is unreachable: upload again (Retry-After)' },
   },
   { method: 'get', path: '/api/conversations/{id}/negotiation', tag: 'mesh', summary: "The flight recorder: NEG1 offers, analytics (concession fits, ZOPA, Nash, Rubinstein, escrow decay) and the task timeline", params: ConversationIdPathSchema, query: NoQuerySchema, ok: NegotiationViewSchema, more: { 404: 'unknown conversation' } },
   {

@@ -11,6 +11,7 @@ import { MsgType } from '../protocol/types';
 import type { EnvelopeCsvCopy } from '../store/export-copy';
 import { CopyTupleReader } from './copy-binary';
 import { decodePayloadInto, MSG_TYPE_NAMES, PAYLOAD_FIELDS } from './rows';
+import { BYTE_FIELDS, KIND_FIELDS, KIND_NAMES, KIND_OPAQUE, KIND_UNSURE, P, PayloadScan } from './payload-scan';
 import type { TableSchema } from './schema';
 import { cellFormatter, csvField } from './writers';
 
@@ -26,6 +27,24 @@ export function envelopeCopyOptions(limit?: number): EnvelopeCsvCopy {
 
 /** Types whose payload decodeInto reads (any other payload is opaque): skip the call for the rest. */
 const DECODED = new Set<number>([MsgType.FEEDBACK, MsgType.NOTARIZE_BID, MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT]);
+/** Per scanner kind: `,<payload_kind>` and which payload cells it fills (0 empty, 1 integer, 2 bytes, 3 boolean). */
+const KIND_CELL = KIND_NAMES.map((n) => Buffer.from(`,${n}`, 'latin1'));
+const KIND_MASK = KIND_FIELDS.map((fs) => {
+  const m = new Uint8Array(PAYLOAD_FIELDS.length);
+  for (const f of fs) m[f] = BYTE_FIELDS.has(f) ? 2 : f === P.dispute ? 3 : 1;
+  return m;
+});
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+
+/** Writes the decimal of an integer |v| < 2^53 at `pos`; returns the end. */
+function intInto(out: Buffer, pos: number, v: number): number {
+  if (v < 0) { out[pos++] = 0x2d; v = -v; }
+  let digits = 1;
+  for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
+  for (let k = pos + digits - 1; k >= pos; k--) { out[k] = 0x30 + (v % 10); v = Math.floor(v / 10); }
+  return pos + digits;
+}
 
 const CHUNK = 1 << 20;
 const HEXDIGITS = Buffer.from('0123456789abcdef', 'latin1');
@@ -91,13 +110,15 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
   };
   const text = (s: string) => { pos += out.write(s, pos, 'utf8'); };
   const field = (i: number) => { if (r.len[i] > 0) pos += r.buf.copy(out, pos, r.off[i], r.off[i] + r.len[i]); };
-  const hexInto = (v: Uint8Array) => {
+  const hexInto = (v: Uint8Array, start = 0, end = v.length) => {
     // Locals, not the closure's `out`/`pos`, inside the loop: this runs for ~100 bytes a row.
     const o = out;
     let q = pos;
-    for (let k = 0; k < v.length; k++) { const b = v[k]; o[q++] = HEXDIGITS[b >> 4]; o[q++] = HEXDIGITS[b & 15]; }
+    for (let k = start; k < end; k++) { const b = v[k]; o[q++] = HEXDIGITS[b >> 4]; o[q++] = HEXDIGITS[b & 15]; }
     pos = q;
   };
+  const scan = new PayloadScan();
+  const { num, off: poff, len: plenOf } = scan;
   for await (const chunk of copy) {
     r.feed(chunk);
     while (r.next()) {
@@ -113,12 +134,28 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
         text(tsFmt(d.ok ? d.envelope.timestamp : 0n));
       } else text(tsFmt(buf.readBigInt64BE(off[1])));
       field(2);
-      const payload = new Uint8Array(buf.buffer, buf.byteOffset + off[6], plen);
-      hexInto(payload);
+      const p0 = off[6];
+      hexInto(buf, p0, p0 + plen);
       field(3);
       pos = seenIso(out, pos, i64(buf, off[4]) + PG_EPOCH_US);
       const t = i32(buf, off[5]);
-      const kind = DECODED.has(t) ? decodePayloadInto(t, payload, vals) : 'opaque';
+      const k = DECODED.has(t) ? scan.scan(t, buf, p0, p0 + plen) : KIND_OPAQUE;
+      if (k > KIND_OPAQUE) {
+        const name = KIND_CELL[k];
+        for (let j = 0; j < name.length; j++) out[pos++] = name[j];
+        const mask = KIND_MASK[k];
+        for (let i = 0; i < mask.length; i++) {
+          out[pos++] = 0x2c;
+          const m = mask[i];
+          if (m === 1) pos = intInto(out, pos, num[i]);
+          else if (m === 2) hexInto(buf, poff[i], poff[i] + plenOf[i]);
+          else if (m === 3) { const w = num[i] === 1 ? TRUE : FALSE; for (let j = 0; j < w.length; j++) out[pos++] = w[j]; }
+        }
+        out[pos++] = 0x0d; out[pos++] = 0x0a;
+        rows++;
+        continue;
+      }
+      const kind = k === KIND_UNSURE ? decodePayloadInto(t, new Uint8Array(buf.buffer, buf.byteOffset + p0, plen), vals) : 'opaque';
       if (kind === 'opaque') { for (let k = 0; k < opaque.length; k++) out[pos++] = opaque[k]; rows++; continue; }
       out[pos++] = 0x2c; // ','
       pos += out.write(kind, pos, 'latin1');

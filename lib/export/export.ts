@@ -10,6 +10,7 @@ import { TABLES } from './tables';
 import type { Row, TableName, TableSchema } from './schema';
 import { writeFormat, type Format } from './writers';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
+import { envelopeParquet } from './envelope-parquet';
 
 export type { ExportFilter, ExportSource };
 
@@ -87,6 +88,9 @@ export async function exportTable(p: ExportParams & { format: Format }): Promise
   // Envelopes as CSV on Postgres: Postgres formats most cells itself (envelope-csv.ts).
   const copy = p.format === 'csv' && p.table === 'envelopes' ? p.source.envelopeCsvCopy(p.filter ?? {}, envelopeCopyOptions(p.limit), p.signal) : null;
   if (copy) return { schema, total, matching: count, bytes: envelopeCsv(schema, copy, p.onRows) };
+  // Envelopes as Parquet on Postgres: binary columns straight into the row groups (envelope-parquet.ts).
+  const pcopy = p.format === 'parquet' && p.table === 'envelopes' ? p.source.envelopeParquetCopy(p.filter ?? {}, p.limit, p.signal) : null;
+  if (pcopy) return { schema, total, matching: count, bytes: envelopeParquet(schema, pcopy, p.onRows) };
   const rows = p.limit === undefined ? tableRows(p) : limited(tableRows(p), p.limit);
   return { schema, total, matching: count, bytes: writeFormat(p.format, schema, rows) };
 }

@@ -54,13 +54,23 @@ export function createCommitQueue(store: IngestTarget & { kind: 'pglite' | 'post
   });
 }
 
+/** Decides whether an accepted envelope is queued (see store-outage.ts) and counts it when not. */
+export interface IngestGate {
+  admit(queue: IngestQueue, bytes: number): string | undefined;
+  shed(reason: string, peer: string, via: string): void;
+}
+
 /**
  * What the mesh calls with each envelope it accepted: the validated, decoded envelope and its id
- * go onto the ingest queue as they are (no second decode). One shared failure handler, no closure
- * per envelope: this is the hot path.
+ * go onto the ingest queue as they are (no second decode), unless `gate` sheds it (buffer full).
+ * One shared failure handler, no closure per envelope: this is the hot path.
  */
-export function ingestAccepted(queue: IngestQueue, clock: () => number, onError: (e: unknown) => void): MeshAcceptedHandler {
+export function ingestAccepted(queue: IngestQueue, clock: () => number, onError: (e: unknown) => void, gate?: IngestGate): MeshAcceptedHandler {
   return (r, bytes, meta) => {
+    if (gate) {
+      const shed = gate.admit(queue, bytes.byteLength);
+      if (shed !== undefined) { gate.shed(shed, meta.peer, meta.via); return; }
+    }
     queue.push({ id: r.id, envelope: r.envelope, raw: bytes, source: meta.via, topic: meta.via === 'gossip' ? meta.topic : undefined, receivedAt: new Date(clock()) }).catch(onError);
   };
 }

@@ -33,6 +33,8 @@ export interface ObservatoryConfig {
   verifyWorkers?: number;
   solanaRpcUrl?: string;
   solanaWsUrl?: string;
+  /** Bounds of the buffer of accepted envelopes not yet stored (lib/observer/store-outage.ts); unset = its defaults. */
+  ingestBuffer?: { maxEnvelopes?: number; maxBytes?: number };
 }
 
 /** The configuration of an empty environment, with `overrides` on top (tests, benches). */
@@ -48,6 +50,7 @@ export function defaultObservatoryConfig(overrides: Partial<ObservatoryConfig> =
     verifyWorkers: undefined,
     solanaRpcUrl: undefined,
     solanaWsUrl: undefined,
+    ingestBuffer: undefined,
     ...overrides,
   };
 }

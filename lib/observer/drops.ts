@@ -50,6 +50,8 @@ export function createDropRecorder(params: DropRecorderParams): DropRecorder {
     try {
       await store.recordDrops(batch);
     } catch (e) {
+      // Kept for the next flush (the database may be down for a while), within the same cap.
+      buf = batch.concat(buf).slice(0, DROP_BUFFER_MAX);
       onError(e);
     }
   }

@@ -11,11 +11,14 @@ import type { UploadItemResult } from './types';
 import { parseUploadBody } from './upload';
 import type { Validation } from './validation';
 
-/** What an upload answers: 200 with per-item results, or 400/413 naming what is wrong with the body. */
+/**
+ * What an upload answers: 200 with per-item results, 400/413 naming what is wrong with the body,
+ * or 503 while the database is unreachable (nothing of the body was taken: upload it again later).
+ */
 export interface UploadOutcome {
-  status: 200 | 400 | 413;
+  status: 200 | 400 | 413 | 503;
   results: UploadItemResult[];
-  /** Set for 400/413: what is wrong with the body. */
+  /** Set for 400/413/503: what is wrong with the body, or why it cannot be taken now. */
   error?: string;
 }
 
@@ -24,14 +27,21 @@ export interface UploadIngestParams {
   queue: Pick<IngestQueue, 'push'>;
   drops: Pick<DropRecorder, 'count'>;
   clock: () => number;
+  /**
+   * The outage guard: while the database is unreachable an upload is refused whole (503: the
+   * uploader still has its envelopes, and an HTTP request should not hang through an outage);
+   * an item that does not fit the ingest buffer gets `store_backlog`/`store_unavailable`.
+   */
+  gate?: { readonly ok: boolean; admit(bytes: number): string | undefined };
 }
 
 /** Returns `ingestUpload(body)`: resolves once every item is stored or refused. */
 export function createUploadIngest(params: UploadIngestParams): (body: Uint8Array) => Promise<UploadOutcome> {
-  const { validation, queue, drops, clock } = params;
+  const { validation, queue, drops, clock, gate } = params;
   return async function ingestUpload(body) {
     const parsed = parseUploadBody(body);
     if (!parsed.ok) return { status: parsed.status, results: [], error: parsed.message };
+    if (gate && !gate.ok) return { status: 503, results: [], error: 'the database is unreachable: nothing was stored, upload again later' };
     const results: UploadItemResult[] = new Array(parsed.items.length);
     const pushes: Promise<void>[] = [];
     const store1 = (index: number, bytes: Uint8Array, r: ValidationResult): Promise<void> | undefined => {
@@ -41,6 +51,12 @@ export function createUploadIngest(params: UploadIngestParams): (body: Uint8Arra
         return undefined;
       }
       const id = toHex(r.id);
+      const shed = gate?.admit(bytes.byteLength);
+      if (shed !== undefined) {
+        drops.count(shed, undefined, 'upload');
+        results[index] = { index, ok: false, reason: shed };
+        return undefined;
+      }
       return queue.push({ id: r.id, envelope: r.envelope, raw: bytes, source: 'upload', receivedAt: new Date(clock()) }).then(
         (p) => { results[index] = { index, ok: true, id, duplicate: !p.inserted }; },
         (e) => { results[index] = { index, ok: false, reason: 'store_error', detail: String((e as Error)?.message ?? e) }; },

@@ -143,7 +143,7 @@ export interface IngestEpochLogDeps {
 /** The JSON answer of POST /api/ingest/log. */
 export type IngestEpochLogResult =
   | { status: 200; body: EpochLogUploadView }
-  | { status: 400 | 409 | 413; body: Problem };
+  | { status: 400 | 409 | 413 | 503; body: Problem };
 
 /** Handles one log upload end to end (module comment). Hostile bodies never throw; a store failure does. */
 export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps): Promise<IngestEpochLogResult> {
@@ -167,6 +167,7 @@ export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps)
     ids.push(id);
   }
   const r = await deps.ingest(p.value.envelopesCbor);
+  if (r.status === 503) return { status: 503, body: { error: r.error ?? 'the database is unreachable' } };
   if (r.status >= 400) return bad(`envelopes (item 2): ${r.error ?? 'rejected'}`, r.status === 413 ? 413 : 400);
   for (let i = 0; i < envelopes.length; i++) {
     const x = r.results[i];

@@ -16,6 +16,7 @@ import { openObserverStore, storeSignerSource } from './store-adapter';
 import type { HealthReport, LiveBus, LiveEvent } from './types';
 import { createValidation } from './validation';
 import { createCommitQueue, ingestAccepted } from './commit';
+import { createStoreGuard, type IngestBufferLimits } from './store-outage';
 import { createNotifyPump } from './notify-pump';
 import { createDropRecorder } from './drops';
 import { createUploadIngest, type UploadOutcome } from './ingest-upload';
@@ -48,6 +49,10 @@ export interface StartObservatoryParams {
    * least 1); 0 checks them on the event loop.
    */
   verifyWorkers?: number;
+  /** Bounds of the in-memory ingest buffer (default the config's, else DEFAULT_INGEST_BUFFER). */
+  ingestBuffer?: Partial<IngestBufferLimits>;
+  /** Delays between retries of a write while the database is unreachable (tests). */
+  retry?: { firstMs: number; lastMs: number };
 }
 
 export interface Observatory {
@@ -68,6 +73,17 @@ export interface Observatory {
   stop(): Promise<void>;
 }
 
+/** How long /api/health waits for the database before it reports it unreachable. */
+const HEALTH_PROBE_MS = 3_000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let t: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    t = setTimeout(() => reject(Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(t));
+}
+
 /** Starts the observatory: store (unless given), registry, validation, mesh node, ingest, live bus. */
 export async function startObservatory(params: StartObservatoryParams): Promise<Observatory> {
   const { config } = params;
@@ -84,8 +100,19 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     for (const e of events) bus.publish(e);
     pump.send(events);
   };
-  const queue = createCommitQueue(store, { clock, publish });
-  const drops = createDropRecorder({ store, publish, clock, onError: (e) => log.warn('recording drops failed', e) });
+  const guard = createStoreGuard({
+    clock,
+    limits: { ...config.ingestBuffer, ...params.ingestBuffer },
+    retry: params.retry,
+    onDown: (e) => log.warn(`database unreachable: buffering accepted envelopes and retrying (${String((e as Error)?.message ?? e)})`),
+    onUp: (ms) => log.info(`database reachable again after ${(ms / 1000).toFixed(1)} s; writing the buffered envelopes`),
+  });
+  const queue = createCommitQueue(guard.wrap(store), { clock, publish });
+  const drops = createDropRecorder({
+    store, publish, clock,
+    // During an outage the drop records wait for the next flush (bounded); no warning per 250 ms.
+    onError: (e) => { if (!guard.failed(e)) log.warn('recording drops failed', e); },
+  });
   const validation = createValidation({
     registry,
     clock,
@@ -99,27 +126,42 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     listen: config.listen,
     bootstrap: config.bootstrap,
     validate: validation.validateLive,
-    onAccepted: ingestAccepted(queue, clock, (e) => log.error('ingest failed', e)),
+    onAccepted: ingestAccepted(queue, clock, (e) => log.error('ingest failed', e), {
+      admit: (q, bytes) => guard.admit(q, bytes),
+      shed: (reason, peer, via) => drops.count(reason, peer, via),
+    }),
     onDrop: (reason, peer, via) => drops.count(reason, peer, via),
     limits: params.limits,
     now: clock,
   });
 
   const unlisten = await pump.listen((events) => { for (const e of events) bus.publish(e); });
-  const ingestUpload = createUploadIngest({ validation, queue, drops, clock });
+  const ingestUpload = createUploadIngest({
+    validation, queue, drops, clock,
+    gate: { get ok() { return guard.ok; }, admit: (bytes) => guard.admit(queue, bytes) },
+  });
 
   async function health(): Promise<HealthReport> {
     let db: HealthReport['database'] = { ok: false, kind: store.kind };
     let counts: HealthReport['counts'] = { envelopes: 0, agents: 0, drops: 0, conversations: 0 };
     try {
-      const h = await store.health();
+      const h = await withTimeout(store.health(), HEALTH_PROBE_MS);
       db = h.error ? { ok: h.ok, kind: h.database, error: h.error } : { ok: h.ok, kind: h.database };
       counts = { envelopes: h.envelopes, agents: h.agents, drops: h.drops, conversations: h.conversations };
+      // The probe reaching the database ends an outage (and wakes the retries) without waiting
+      // for the next backoff step.
+      if (h.ok) guard.succeeded();
+      else if (h.error) guard.failed(new Error(h.error)); // the store reports its probe's failure as text
     } catch (e) {
       db = { ok: false, kind: store.kind, error: String((e as Error)?.message ?? e) };
+      guard.failed(e);
     }
     const peers = stopped ? 0 : mesh.peers().length;
-    return { ok: db.ok && !stopped, database: db, mesh: { peerId: mesh.peerId, peers, multiaddrs: stopped ? [] : mesh.multiaddrs() }, counts };
+    const ingest = guard.status(queue);
+    return {
+      ok: db.ok && ingest.ok && !stopped, database: db, store: ingest,
+      mesh: { peerId: mesh.peerId, peers, multiaddrs: stopped ? [] : mesh.multiaddrs() }, counts,
+    };
   }
 
   const observatory: Observatory = {
@@ -135,6 +177,9 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       stopped = true;
       validation.halt();
       pump.halt();
+      const left = queue.pending;
+      if (!guard.ok && left > 0) log.warn(`stopping during a database outage: ${left} buffered envelopes are not stored`);
+      guard.halt();
       await mesh.stop().catch((e) => log.warn('mesh stop failed', e));
       await validation.close();
       await queue.close().catch((e) => log.warn('ingest queue close failed', e));

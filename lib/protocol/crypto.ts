@@ -32,9 +32,20 @@ try {
   ownKeccak = undefined;
 }
 
+/** The keccak implementations that loaded here, fastest first as bench:protocol measured them. */
+export type KeccakBackendName = 'keccak-wasm' | 'hash-wasm';
+let keccakBackendName: KeccakBackendName = ownKeccak ? 'keccak-wasm' : 'hash-wasm';
+export const keccakBackends = (): KeccakBackendName[] => (ownKeccak ? ['keccak-wasm', 'hash-wasm'] : ['hash-wasm']);
+export const keccakBackend = (): KeccakBackendName => keccakBackendName;
+/** Selects the keccak implementation (the bench compares them inside full validation). */
+export function setKeccakBackend(name: KeccakBackendName): void {
+  if (!keccakBackends().includes(name)) throw new Error(`keccak backend ${name} is not available`);
+  keccakBackendName = name;
+}
+
 /** Keccak-256 (the original Keccak padding, not SHA3-256), docs/protocol.md §2–3, §5–6. */
 export function keccak256(bytes: Uint8Array): Uint8Array {
-  if (ownKeccak) return ownKeccak.hash(bytes);
+  if (ownKeccak && keccakBackendName === 'keccak-wasm') return ownKeccak.hash(bytes);
   return keccak256HashWasm(bytes);
 }
 
@@ -43,7 +54,7 @@ export function keccak256(bytes: Uint8Array): Uint8Array {
  * where the hasher leaves it, without returning a copy.
  */
 export function keccak256Equals(bytes: Uint8Array, expected: Uint8Array): boolean {
-  if (ownKeccak) return ownKeccak.equals(bytes, expected);
+  if (ownKeccak && keccakBackendName === 'keccak-wasm') return ownKeccak.equals(bytes, expected);
   if (expected.length !== 32) return false;
   const d = keccak256HashWasm(bytes);
   for (let i = 0; i < 32; i++) if (d[i] !== expected[i]) return false;

@@ -6,7 +6,9 @@ import { MsgType } from './types';
 import { decodeEnvelope, encodeEnvelope, buildEnvelope, envelopeFromItems, signingPreimage } from './envelope';
 import { readEnvelope, scanEnvelopeLayout } from './envelope-scan';
 import { validateEnvelope, validateEnvelopeSync } from './validate';
-import { keccak256, keccak256Equals, keccak256HashWasm, keccak256Noble, publicKeyFromSeed } from './crypto';
+import {
+  keccak256, keccak256Equals, keccak256HashWasm, keccak256Noble, keccakBackend, keccakBackends, publicKeyFromSeed, setKeccakBackend,
+} from './crypto';
 import { decodeCanonical } from './cbor';
 import { toHex } from './hex';
 
@@ -106,5 +108,23 @@ describe('keccak256 backends agree (docs/protocol.md §2–3)', () => {
       assert.equal(keccak256Equals(x, wrong), false);
     }
     assert.equal(keccak256Equals(new Uint8Array(1), new Uint8Array(31)), false);
+  });
+
+  test('the selectable backend switches what keccak256 and keccak256Equals run on, with the same digests', () => {
+    const before = keccakBackend();
+    try {
+      for (const name of keccakBackends()) {
+        setKeccakBackend(name);
+        assert.equal(keccakBackend(), name);
+        for (const n of [0, 135, 136, 137, 300]) {
+          const x = Uint8Array.from({ length: n }, (_, i) => (i * 7 + n) & 0xff);
+          assert.equal(toHex(keccak256(x)), toHex(keccak256Noble(x)), `${name} len ${n}`);
+          assert.ok(keccak256Equals(x, keccak256Noble(x)), `${name} equals len ${n}`);
+        }
+      }
+      assert.throws(() => setKeccakBackend('sha3' as never), /not available/);
+    } finally {
+      setKeccakBackend(before);
+    }
   });
 });

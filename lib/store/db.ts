@@ -15,6 +15,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { StoreError } from './errors';
+import { createListener } from './pg-listen';
 
 /** Anything that runs SQL with positional parameters and returns rows. */
 export interface Queryable {
@@ -122,27 +123,33 @@ export async function openPglite(dataDir?: string): Promise<Db> {
 
 /** Opens a pg pool on `url` (postgres://…). The pool is shared with Prisma's adapter. */
 export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A connect that hangs (server gone without a RST) fails after 5 s instead of never, so a
+  // write retried through an outage and the health probe both get an answer; keepAlive finds
+  // dead idle sockets. Clients the server terminated are discarded by the pool on release.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000, keepAlive: true });
   pool.on('error', () => { /* idle client errors surface on the next query */ });
+  /**
+   * A checked-out client whose server goes away between two queries emits 'error' with no
+   * query to fail; unheard, that event would end the process. Held clients get this listener
+   * (removed on release: the pool has its own for idle ones).
+   */
+  const swallow = (): void => { /* the next query on this client fails and says why */ };
+  const hold = async (): Promise<pg.PoolClient> => {
+    const c = await pool.connect();
+    c.on('error', swallow);
+    return c;
+  };
+  const letGo = (c: pg.PoolClient, err?: Error): void => {
+    c.off('error', swallow);
+    c.release(err);
+  };
   try {
     await pool.query('SELECT 1');
   } catch (cause) {
     await pool.end().catch(() => undefined);
     throw new StoreError(`cannot connect to Postgres at DATABASE_URL (${redact(url)})`, { cause });
   }
-  let listener: pg.Client | undefined;
-  const handlers = new Map<string, Set<(payload: string) => void>>();
-  async function listenerClient(): Promise<pg.Client> {
-    if (listener) return listener;
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    c.on('error', () => { /* reconnect is the caller's concern; handlers stay registered */ });
-    c.on('notification', (n) => {
-      for (const fn of handlers.get(n.channel) ?? []) fn(n.payload ?? '');
-    });
-    listener = c;
-    return c;
-  }
+  const listening = createListener(url);
   const db: Db = {
     kind: 'postgres',
     async query<T>(sql: string, params?: unknown[]) {
@@ -152,7 +159,7 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
       return (await pool.query({ name, text: sql, values: params })).rows as T[];
     },
     async transaction(fn) {
-      const c = await pool.connect();
+      const c = await hold();
       try {
         await c.query('BEGIN');
         const out = await fn({
@@ -169,42 +176,26 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
         await c.query('ROLLBACK').catch(() => undefined);
         throw e;
       } finally {
-        c.release();
+        letGo(c);
       }
     },
     async withLock(key, fn) {
-      const c = await pool.connect();
+      const c = await hold();
       try {
         await c.query('SELECT pg_advisory_lock($1)', [key]);
         try { return await fn(); } finally { await c.query('SELECT pg_advisory_unlock($1)', [key]); }
       } finally {
-        c.release();
+        letGo(c);
       }
     },
-    async listen(channel, fn) {
-      const c = await listenerClient();
-      let set = handlers.get(channel);
-      if (!set) {
-        set = new Set();
-        handlers.set(channel, set);
-        await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
-      }
-      set.add(fn);
-      return async () => {
-        set.delete(fn);
-        if (set.size === 0 && handlers.get(channel) === set) {
-          handlers.delete(channel);
-          await c.query(`UNLISTEN ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
-        }
-      };
-    },
+    listen: (channel, fn) => listening.listen(channel, fn),
     async notify(channel, payload) {
       await pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
     },
     notifyMany: (channel, payloads) => notifyEach(db, channel, payloads),
     async *copyOut(sql, signal) {
       signal?.throwIfAborted();
-      const c = await pool.connect();
+      const c = await hold();
       const stream = c.query(copyTo(sql));
       let finished = false;
       let failed: unknown;
@@ -218,19 +209,19 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
         failed = e;
         throw e;
       } finally {
-        if (finished) c.release();
+        if (finished) letGo(c);
         else {
           // Stopped early: cancel the COPY where it runs, then drop the connection (its protocol
           // state is mid-COPY, so it cannot go back to the pool).
           await pool.query('SELECT pg_cancel_backend($1)', [(c as unknown as { processID: number }).processID]).catch(() => undefined);
           stream.destroy();
-          c.release(failed instanceof Error ? failed : new Error('copy stopped'));
+          letGo(c, failed instanceof Error ? failed : new Error('copy stopped'));
         }
       }
     },
     adapter: new PrismaPg(pool),
     async close() {
-      await listener?.end().catch(() => undefined);
+      await listening.close();
       await pool.end();
     },
   };

@@ -11,7 +11,7 @@
  * no further page is asked for.
  */
 import type { Db, Queryable } from './db';
-import { envelopeCsvCopy, type EnvelopeCsvCopy } from './export-copy';
+import { envelopeCsvCopy, envelopeParquetCopy, type EnvelopeCsvCopy } from './export-copy';
 import { epochBounds } from './export-filter';
 
 /** Row filter shared by every table; times are unix microseconds, [fromUs, toUs). */
@@ -238,6 +238,8 @@ export function exportSource(db: Db, epochSeconds: number) {
     epochs: () => exportEpochs(db),
     /** Postgres only (else null): the envelopes CSV fast path's binary COPY data (export-copy.ts). */
     envelopeCsvCopy: (f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal) => envelopeCsvCopy(db, f, o, signal, epochSeconds),
+    /** Postgres only (else null): the envelopes Parquet fast path's binary COPY data (export-copy.ts). */
+    envelopeParquetCopy: (f: ExportFilter, limit?: number, signal?: AbortSignal) => envelopeParquetCopy(db, f, limit, signal, epochSeconds),
   };
 }
 export type ExportSource = ReturnType<typeof exportSource>;

@@ -32,6 +32,8 @@ export interface IngestQueue {
   flush(): Promise<void>;
   /** Items waiting or in flight (for backpressure). */
   readonly pending: number;
+  /** Raw envelope bytes of the items waiting or in flight (for a byte bound on the backlog). */
+  readonly pendingBytes: number;
   /** Flushes and rejects further pushes. */
   close(): Promise<void>;
 }
@@ -58,6 +60,7 @@ export function createIngestQueue(store: IngestTarget, options: IngestQueueOptio
   let timer: ReturnType<typeof setTimeout> | undefined;
   let inFlight = 0;
   let inFlightItems = 0;
+  let bytes = 0;
   let closed = false;
   const idle: Array<() => void> = [];
 
@@ -105,6 +108,7 @@ export function createIngestQueue(store: IngestTarget, options: IngestQueueOptio
     } finally {
       inFlight--;
       inFlightItems -= batch.length;
+      for (const w of batch) bytes -= w.item.raw.byteLength;
       if (buf.length > 0) pump(true);
       if (inFlight === 0 && buf.length === 0) for (const f of idle.splice(0)) f();
     }
@@ -116,6 +120,7 @@ export function createIngestQueue(store: IngestTarget, options: IngestQueueOptio
       if (closed) return Promise.reject(new Error('ingest queue is closed'));
       return new Promise<PushResult>((resolve, reject) => {
         buf.push({ item, resolve, reject });
+        bytes += item.raw.byteLength;
         schedule();
       });
     },
@@ -135,6 +140,7 @@ export function createIngestQueue(store: IngestTarget, options: IngestQueueOptio
       }
     },
     get pending() { return buf.length + inFlightItems; },
+    get pendingBytes() { return bytes; },
     async close() {
       await queue.flush();
       closed = true;

@@ -1,8 +1,13 @@
 /**
  * Test and bench helpers for lib/store: signed synthetic envelopes (real lib/protocol
- * encoding) and throwaway Postgres databases. Not part of the runtime API.
+ * encoding), throwaway Postgres databases and throwaway Postgres servers. Not part of the runtime API.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { buildEnvelope } from '../protocol/envelope';
 import type { IngestItem, EnvelopeSource } from './types';
@@ -76,4 +81,80 @@ export async function postgresReachable(url: string, timeoutMs = 2_000): Promise
   } finally {
     await c.end().catch(() => undefined);
   }
+}
+
+/**
+ * A throwaway Postgres server of its own (initdb into a temp dir, pg_ctl on a free port), for
+ * tests and benches that stop and start the server: never the shared one other processes use.
+ * initdb refuses to run as root, so as root every server binary runs as the `postgres` OS user
+ * (the Debian package's), in a directory that user owns.
+ */
+export interface ThrowawayCluster {
+  url: string;
+  port: number;
+  dir: string;
+  /** `pg_ctl stop -m <mode>` (immediate: like a crash, every connection dropped at once). */
+  stop(mode?: 'immediate' | 'fast'): void;
+  start(): void;
+  destroy(): void;
+}
+
+/** The newest installed server's bin directory (Debian layout), or undefined. */
+export function findPostgresBin(): string | undefined {
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return undefined;
+  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  return versions.length > 0 ? join(base, versions[0], 'bin') : undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createNetServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a fresh cluster; a string says why it cannot (no server binaries, no postgres user). */
+export async function startThrowawayCluster(): Promise<ThrowawayCluster | string> {
+  const bin = findPostgresBin();
+  if (!bin) return 'no Postgres server binaries (/usr/lib/postgresql/*/bin/initdb): install the postgresql package';
+  let ids: { uid: number; gid: number } | undefined;
+  if (process.getuid?.() === 0) {
+    const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+    if (!line) return 'running as root and there is no postgres OS user to run initdb as';
+    const f = line.split(':');
+    ids = { uid: Number(f[2]), gid: Number(f[3]) };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'zx-pgcluster-'));
+  if (ids) chownSync(dir, ids.uid, ids.gid);
+  const data = join(dir, 'data');
+  const port = await freePort();
+  const run = (cmd: string, args: string[]) => {
+    const r = spawnSync(join(bin, cmd), args, { cwd: dir, encoding: 'utf8', timeout: 120_000, ...(ids ?? {}), env: { ...process.env, LC_ALL: 'C' } });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+  };
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=50`;
+  const cluster: ThrowawayCluster = {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dir,
+    start: () => run('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', opts]),
+    stop: (mode = 'immediate') => run('pg_ctl', ['stop', '-D', data, '-w', '-m', mode]),
+    destroy() {
+      try { run('pg_ctl', ['stop', '-D', data, '-w', '-m', 'immediate']); } catch { /* already stopped */ }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    cluster.start();
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  return cluster;
 }

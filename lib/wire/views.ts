@@ -156,9 +156,23 @@ export const ChainHealthSchema = z.object({ ok: z.boolean(), rpcUrl: z.string(),
 export type ChainHealth = z.infer<typeof ChainHealthSchema>;
 
 /** `/api/health`. */
+/** The ingest side of the database in /api/health: outage state and the buffer of accepted envelopes. */
+export const StoreStatusSchema = z.object({
+  ok: z.boolean(),
+  since: z.string().optional(),
+  lastError: z.string().optional(),
+  outages: nonNegInt,
+  buffered: nonNegInt,
+  bufferedBytes: nonNegInt,
+  bufferedPeak: nonNegInt,
+  shed: nonNegInt,
+  retries: nonNegInt,
+});
+
 export const HealthReportSchema = z.object({
   ok: z.boolean(),
   database: z.object({ ok: z.boolean(), kind: z.enum(['pglite', 'postgres']), error: z.string().optional() }),
+  store: StoreStatusSchema,
   mesh: z.object({ peerId: z.string(), peers: nonNegInt, multiaddrs: z.array(z.string()) }),
   counts: z.object({ envelopes: nonNegInt, agents: nonNegInt, drops: nonNegInt, conversations: nonNegInt }),
   chain: ChainHealthSchema.optional(),
