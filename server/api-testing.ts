@@ -84,7 +84,10 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
   const routes = await apiRouteFiles();
   const runtime = await startRuntime(config, log);
   const limiter = createRateLimiter(limits ?? config.rateLimits);
-  const server: Server = createServer(async (req, res) => {
+  // The server keeps an idle connection longer than fetch's pool does (4 s), so the client always
+  // closes it first: at Node's default 5 s, a loaded event loop closes a socket fetch is just
+  // reusing and the request fails with ECONNRESET.
+  const server: Server = createServer({ keepAliveTimeout: 65_000 }, async (req, res) => {
     if (limiter.reject(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let found: { r: RouteFile; params: Record<string, string | string[]> } | null = null;

@@ -23,7 +23,7 @@
  * from bigints, bytes and integers only (`literal`), never from caller text.
  */
 import type { Db } from './db';
-import type { ExportFilter } from './export-filter';
+import { epochBounds, type ExportFilter } from './export-filter';
 
 
 function literal(v: unknown): string {
@@ -41,7 +41,7 @@ export interface EnvelopeCsvCopy {
 }
 
 /** The COPY statement of the envelopes CSV fast path under `f` (module comment for the tuple). */
-export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy): string {
+export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy, epochSeconds?: number): string {
   for (const [code, name] of Object.entries(o.typeNames)) {
     if (!/^\d+$/.test(code) || !/^[A-Z0-9_]+$/.test(name)) throw new TypeError(`bad message type name ${code}=${name}`);
   }
@@ -58,17 +58,22 @@ export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy): string 
     e.msg_type AS t,
     ${PAYLOAD} AS p,
     CASE WHEN e.timestamp = 9223372036854775807 THEN e.raw END AS raw
-  ${fromWhere(f, o.limit)}) TO STDOUT (FORMAT binary)`;
+  ${fromWhere(f, o.limit, epochSeconds)}) TO STDOUT (FORMAT binary)`;
 }
 
 /** The payload (item 10) cut out of `raw`: it ends where the 66-byte signature item begins. */
 const PAYLOAD = `substring(e.raw from length(e.raw) - 65 - e.payload_len for e.payload_len)`;
 
 /** FROM, WHERE, ORDER BY and LIMIT of both COPY statements: the filter's values inlined (`literal`). */
-function fromWhere(f: ExportFilter, limit?: number): string {
+function fromWhere(f: ExportFilter, limit?: number, epochSeconds?: number): string {
   const where: string[] = [];
   if (f.fromUs !== undefined) where.push(`e.timestamp >= ${literal(f.fromUs)}`);
   if (f.toUs !== undefined) where.push(`e.timestamp < ${literal(f.toUs)}`);
+  if (epochSeconds) { // the partition key too, so only the window's partitions are read
+    const b = epochBounds(f, epochSeconds);
+    if (b.from !== undefined) where.push(`e.epoch >= ${literal(b.from)}`);
+    if (b.to !== undefined) where.push(`e.epoch <= ${literal(b.to)}`);
+  }
   if (f.agent) where.push(`(e.sender = ${literal(f.agent)} OR e.recipient = ${literal(f.agent)})`);
   if (f.types?.length) where.push(`e.msg_type IN (${f.types.map(literal).join(', ')})`);
   return `FROM envelope e ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY e.seq${limit === undefined ? '' : ` LIMIT ${literal(limit)}`}`;
@@ -83,20 +88,24 @@ function fromWhere(f: ExportFilter, limit?: number): string {
  *   11 payload_len int4, 12 payload, 13 signature, 14 raw, 15 epoch int4, 16 source text,
  *   17 topic text (NULL when none), 18 received_at timestamptz
  */
-export function envelopeParquetCopySql(f: ExportFilter, limit?: number): string {
+export function envelopeParquetCopySql(f: ExportFilter, limit?: number, epochSeconds?: number): string {
   return `COPY (SELECT e.id, e.seq, e.version, e.msg_type, e.sender, e.recipient, e.timestamp, e.block_ref::text, e.nonce::text,
     e.conversation_id, e.payload_hash, e.payload_len, ${PAYLOAD}, e.signature, e.raw, e.epoch, e.source::text, e.topic, e.received_at
-  ${fromWhere(f, limit)}) TO STDOUT (FORMAT binary)`;
+  ${fromWhere(f, limit, epochSeconds)}) TO STDOUT (FORMAT binary)`;
 }
 
 /** The binary COPY data of the envelopes Parquet fast path; null when the database is not Postgres. */
-export function envelopeParquetCopy(db: Db, f: ExportFilter, limit?: number, signal?: AbortSignal): AsyncIterable<Uint8Array> | null {
+export function envelopeParquetCopy(
+  db: Db, f: ExportFilter, limit?: number, signal?: AbortSignal, epochSeconds?: number,
+): AsyncIterable<Uint8Array> | null {
   if (db.kind !== 'postgres' || !db.copyOut) return null;
-  return db.copyOut(envelopeParquetCopySql(f, limit), signal);
+  return db.copyOut(envelopeParquetCopySql(f, limit, epochSeconds), signal);
 }
 
 /** The binary COPY data of the envelopes CSV fast path; null when the database is not Postgres. */
-export function envelopeCsvCopy(db: Db, f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal): AsyncIterable<Uint8Array> | null {
+export function envelopeCsvCopy(
+  db: Db, f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal, epochSeconds?: number,
+): AsyncIterable<Uint8Array> | null {
   if (db.kind !== 'postgres' || !db.copyOut) return null;
-  return db.copyOut(envelopeCsvCopySql(f, o), signal);
+  return db.copyOut(envelopeCsvCopySql(f, o, epochSeconds), signal);
 }

@@ -1,3 +1,5 @@
+import { epochOfFn } from './ingest';
+
 /** Row filter of the datasets export, shared by export.ts and export-copy.ts (docs/datasets.md "API"); times are unix microseconds, [fromUs, toUs). */
 export interface ExportFilter {
   fromUs?: bigint;
@@ -6,4 +8,16 @@ export interface ExportFilter {
   agent?: Uint8Array;
   /** msg_type codes (envelopes only). */
   types?: number[];
+}
+
+/**
+ * The epochs a time filter spans, so envelope reads bound the partition key as well as
+ * `timestamp` and the planner prunes the partitions outside the window (partitions.ts).
+ */
+export function epochBounds(f: ExportFilter, epochSeconds: number): { from?: number; to?: number } {
+  const epochOf = epochOfFn(epochSeconds);
+  const out: { from?: number; to?: number } = {};
+  if (f.fromUs !== undefined && f.fromUs > 0n) out.from = epochOf(f.fromUs);
+  if (f.toUs !== undefined && f.toUs > 0n) out.to = epochOf(f.toUs - 1n);
+  return out;
 }

@@ -14,6 +14,7 @@
 import type { Db, Queryable } from './db';
 import { envelopeCsvCopy, envelopeParquetCopy, type EnvelopeCsvCopy } from './export-copy';
 import { onChainNegotiationsOf, type HaggleNegotiationRow } from './haggle';
+import { epochBounds } from './export-filter';
 
 /** Row filter shared by every table; times are unix microseconds, [fromUs, toUs). */
 export interface ExportFilter {
@@ -46,11 +47,19 @@ function timeWhere(p: Plan, col: string, f: ExportFilter): void {
   if (f.toUs !== undefined) { p.args.push(f.toUs.toString()); p.where.push(`${col} < $${p.args.length}::int8`); }
 }
 
+/** The same window on the envelope table's partition key `epoch` (partition pruning). */
+function epochWhere(p: Plan, w: string[], col: string, f: ExportFilter, epochSeconds: number): void {
+  const b = epochBounds(f, epochSeconds);
+  if (b.from !== undefined) { p.args.push(b.from); w.push(`${col} >= $${p.args.length}::int4`); }
+  if (b.to !== undefined) { p.args.push(b.to); w.push(`${col} <= $${p.args.length}::int4`); }
+}
+
 /** Conversations that are negotiations (a PROPOSE) started in the filter's range, by or with the agent. */
-function negotiationSet(p: Plan, f: ExportFilter): string {
+function negotiationSet(p: Plan, f: ExportFilter, epochSeconds: number): string {
   const w = ['s.msg_type = 3'];
   if (f.fromUs !== undefined) { p.args.push(f.fromUs.toString()); w.push(`s.timestamp >= $${p.args.length}::int8`); }
   if (f.toUs !== undefined) { p.args.push(f.toUs.toString()); w.push(`s.timestamp < $${p.args.length}::int8`); }
+  epochWhere(p, w, 's.epoch', f, epochSeconds);
   if (f.agent) { p.args.push(f.agent); w.push(`(s.sender = $${p.args.length} OR s.recipient = $${p.args.length})`); }
   return `e.conversation_id IN (SELECT s.conversation_id FROM envelope s WHERE ${w.join(' AND ')})`;
 }
@@ -62,6 +71,7 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
     case 'envelopes':
       Object.assign(p, { select: ENVELOPE_SELECT, from: 'envelope e', key: [{ expr: 'e.seq', alias: 'seq', cast: 'int8' }] });
       timeWhere(p, 'e.timestamp', f);
+      epochWhere(p, p.where, 'e.epoch', f, epochSeconds);
       if (f.agent) { p.args.push(f.agent); p.where.push(`(e.sender = $${p.args.length} OR e.recipient = $${p.args.length})`); }
       if (f.types?.length) { p.args.push(f.types); p.where.push(`e.msg_type = ANY($${p.args.length}::int[])`); }
       break;
@@ -71,7 +81,7 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
       Object.assign(p, { select: table === 'conversations' ? `${ENVELOPE_SELECT}, e.conversation_id` : ENVELOPE_SELECT, from: 'envelope e', key: [
         { expr: 'e.conversation_id', alias: 'conversation_id', cast: 'bytea' }, { expr: 'e.timestamp', alias: 'ts', cast: 'int8' },
         { expr: 'e.nonce', alias: 'nonce', cast: 'numeric' }, { expr: 'e.seq', alias: 'seq', cast: 'int8' }] });
-      p.where.push(negotiationSet(p, f));
+      p.where.push(negotiationSet(p, f, epochSeconds));
       // offers: the negotiation messages (PROPOSE … REJECT), so each offer's relative time spans
       // the whole negotiation; the count keeps only the NEG1 offers (exportCount).
       if (table === 'offers') p.where.push('e.msg_type IN (3, 4, 5, 6)');
@@ -259,9 +269,9 @@ export function exportSource(db: Db, epochSeconds: number) {
     /** The negotiations table's read: the `conversations` scan with each page's Haggle negotiations (haggle.ts). */
     scanNegotiations: (f: ExportFilter, o?: ScanOptions) => exportNegotiationScan(db, f, epochSeconds, o),
     /** Postgres only (else null): the envelopes CSV fast path's binary COPY data (export-copy.ts). */
-    envelopeCsvCopy: (f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal) => envelopeCsvCopy(db, f, o, signal),
+    envelopeCsvCopy: (f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal) => envelopeCsvCopy(db, f, o, signal, epochSeconds),
     /** Postgres only (else null): the envelopes Parquet fast path's binary COPY data (export-copy.ts). */
-    envelopeParquetCopy: (f: ExportFilter, limit?: number, signal?: AbortSignal) => envelopeParquetCopy(db, f, limit, signal),
+    envelopeParquetCopy: (f: ExportFilter, limit?: number, signal?: AbortSignal) => envelopeParquetCopy(db, f, limit, signal, epochSeconds),
   };
 }
 export type ExportSource = ReturnType<typeof exportSource>;

@@ -1,6 +1,7 @@
 /**
  * The ingest hot path. Per batch, one statement
- * inserts the envelopes with `ON CONFLICT (id) DO NOTHING RETURNING id` and derives agents,
+ * inserts the envelopes with `ON CONFLICT (id, epoch) DO NOTHING RETURNING id` (the primary key of
+ * the partitioned table; an id fixes its epoch, so this is the id's uniqueness) and derives agents,
  * conversations, pairs, FEEDBACK and NOTARIZE_BID rows and per-type counters set-based from
  * exactly the rows it inserted. On Postgres the batch travels as binary array parameters of that
  * one prepared statement (one round trip, atomic without a transaction block); on PGlite, which
@@ -39,7 +40,7 @@ WITH ${head}ins AS (
   SELECT s.id, s.version, s.msg_type, s.sender, s.recipient, s.ts, ${u64('block_ref')}, ${u64('nonce')}, s.conversation_id,
     s.payload_hash, s.payload_len, s.signature, s.raw, s.source::"EnvelopeSource", s.topic, s.received_at, s.epoch
   FROM ${stage} s ORDER BY s.id
-  ON CONFLICT (id) DO NOTHING
+  ON CONFLICT (id, epoch) DO NOTHING
   RETURNING id
 ), n AS MATERIALIZED (
   SELECT s.* FROM ${stage} s JOIN ins ON ins.id = s.id

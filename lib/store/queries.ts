@@ -4,6 +4,7 @@
  */
 import { decodeEnvelope } from '../protocol/envelope';
 import type { Queryable } from './db';
+import { epochOfFn } from './ingest';
 import type {
   AgentRow, ConversationDetail, ConversationGraph, ConversationRow, EnvelopeSource, FeedbackRow,
   NotaryBidRow, RecentEnvelopesParams, StoredEnvelope,
@@ -60,24 +61,50 @@ function toConversation(r: Row): ConversationRow {
   };
 }
 
-/** Latest envelopes first (by insertion order), filtered; `limit` 1..1000, default 50. */
-export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {}): Promise<StoredEnvelope[]> {
+/**
+ * Latest envelopes first (by insertion order), filtered; `limit` 1..1000, default 50. With
+ * `epochSeconds` (the store's), a time window also bounds `epoch`, so only the partitions of
+ * that window are read (the planner prunes on the partition key, not on `timestamp`). An agent's
+ * envelopes are its sent and its received ones, each read newest-first from its own (sender,
+ * seq) / (recipient, seq) index and merged, so the page reads about `limit` rows per partition
+ * instead of every envelope of the agent.
+ */
+export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {}, epochSeconds?: number): Promise<StoredEnvelope[]> {
   const limit = p.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError('limit must be an integer in 1..1000');
   const where: string[] = [];
   const args: unknown[] = [];
   if (p.before !== undefined) { args.push(p.before.toString()); where.push(`seq < $${args.length}::int8`); }
   if (p.type !== undefined) { args.push(p.type); where.push(`msg_type = $${args.length}`); }
-  if (p.agent) { args.push(p.agent); where.push(`(sender = $${args.length} OR recipient = $${args.length})`); }
   if (p.conversation) { args.push(p.conversation); where.push(`conversation_id = $${args.length}`); }
   // The timestamp column is unix µs.
-  if (p.fromMs !== undefined) { args.push(String(BigInt(p.fromMs) * 1000n)); where.push(`timestamp >= $${args.length}::int8`); }
-  if (p.toMs !== undefined) { args.push(String(BigInt(p.toMs) * 1000n + 999n)); where.push(`timestamp <= $${args.length}::int8`); }
+  const epochOf = epochSeconds ? epochOfFn(epochSeconds) : undefined;
+  if (p.fromMs !== undefined) {
+    const us = BigInt(p.fromMs) * 1000n;
+    args.push(String(us)); where.push(`timestamp >= $${args.length}::int8`);
+    if (epochOf) { args.push(epochOf(us)); where.push(`epoch >= $${args.length}::int4`); }
+  }
+  if (p.toMs !== undefined) {
+    const us = BigInt(p.toMs) * 1000n + 999n;
+    args.push(String(us)); where.push(`timestamp <= $${args.length}::int8`);
+    if (epochOf && us >= 0n) { args.push(epochOf(us)); where.push(`epoch <= $${args.length}::int4`); }
+  }
   args.push(limit);
-  const rows = await q.query<Row>(
-    `SELECT ${ENVELOPE_COLS} FROM envelope ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY envelope.seq DESC LIMIT $${args.length}`,
-    args,
-  );
+  const lim = `$${args.length}`;
+  const and = (extra: string[]) => { const w = [...extra, ...where]; return w.length ? `WHERE ${w.join(' AND ')}` : ''; };
+  let sql: string;
+  if (p.agent) {
+    args.push(p.agent);
+    const a = `$${args.length}`;
+    sql = `SELECT ${ENVELOPE_COLS} FROM (
+      (SELECT * FROM envelope ${and([`sender = ${a}`])} ORDER BY seq DESC LIMIT ${lim})
+      UNION ALL
+      (SELECT * FROM envelope ${and([`recipient = ${a}`, `sender <> ${a}`])} ORDER BY seq DESC LIMIT ${lim})
+    ) envelope ORDER BY envelope.seq DESC LIMIT ${lim}`;
+  } else {
+    sql = `SELECT ${ENVELOPE_COLS} FROM envelope ${and([])} ORDER BY envelope.seq DESC LIMIT ${lim}`;
+  }
+  const rows = await q.query<Row>(sql, args);
   return rows.map(toEnvelope);
 }
 
@@ -119,7 +146,8 @@ export interface ListConversationsParams { limit?: number; agent?: Uint8Array; s
 export async function listConversations(q: Queryable, p: ListConversationsParams = {}): Promise<ConversationRow[]> {
   const where: string[] = [];
   const args: unknown[] = [];
-  if (p.agent) { args.push(p.agent); where.push(`$${args.length} = ANY(participants)`); }
+  // Containment, not `= ANY(participants)`: the GIN index on participants answers it.
+  if (p.agent) { args.push(p.agent); where.push(`participants @> ARRAY[$${args.length}::bytea]`); }
   if (p.state) { args.push(p.state); where.push(`state = $${args.length}`); }
   if (p.before) { args.push(p.before.toISOString()); where.push(`last_seen < $${args.length}::timestamptz`); }
   args.push(p.limit ?? 100);

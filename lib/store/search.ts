@@ -151,7 +151,7 @@ export async function listConversationsPage(q: Queryable, f: ConversationFilter)
   const where: string[] = [];
   const args: unknown[] = [];
   const arg = (v: unknown) => { args.push(v); return `$${args.length}`; };
-  if (f.agent) where.push(`${arg(f.agent)} = ANY(participants)`);
+  if (f.agent) where.push(`participants @> ARRAY[${arg(f.agent)}::bytea]`); // the GIN index on participants
   if (f.state) where.push(`state = ${arg(f.state)}`);
   if (f.outcome === 'open') where.push('outcome IS NULL');
   else if (f.outcome) where.push(`outcome = ${arg(f.outcome)}`);

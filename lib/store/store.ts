@@ -22,6 +22,7 @@ import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
 import { applyMigrations, PRISMA_DIR } from './migrate';
+import { partitionKeeper } from './partitions';
 import * as q from './queries';
 import * as find from './search';
 import { listAgentsPage, type AgentFilter } from './agent-list';
@@ -81,11 +82,13 @@ export async function openStore(params: OpenStoreParams = {}) {
   const log = params.logger;
   const db: Db = target.kind === 'postgres' ? await openPostgres(target.url, params.poolSize) : await openPglite(target.dir);
   let prisma: PrismaClient;
+  const partitions = partitionKeeper(db, epochSeconds, { warn: (m) => log?.warn(m) });
   try {
     const m = await applyMigrations({ db, factory: db.adapter, log: (l) => log?.info(`schema-engine: ${l}`) });
     if (m.applied.length) log?.info(`store: applied migrations ${m.applied.join(', ')}`);
     const { PrismaClient } = await loadPrisma();
     prisma = new PrismaClient({ adapter: db.adapter });
+    await partitions.start();
   } catch (e) {
     await db.close().catch(() => undefined);
     throw e;
@@ -101,7 +104,18 @@ export async function openStore(params: OpenStoreParams = {}) {
     query: <T = Record<string, unknown>>(sql: string, args?: unknown[]) => live(() => db.query<T>(sql, args)),
 
     /** Stores validated envelopes idempotently; see ingest.ts. */
-    ingestEnvelopes: (items: readonly IngestItem[]): Promise<IngestResult> => live(() => ingestBatch(db, items, epochSeconds)),
+    ingestEnvelopes: (items: readonly IngestItem[]): Promise<IngestResult> => live(async () => {
+      const due = partitions.beforeIngest();
+      if (due) await due;
+      return ingestBatch(db, items, epochSeconds);
+    }),
+    /** The envelope table's epoch-range partitions; see partitions.ts. */
+    envelopePartitions: {
+      span: partitions.span,
+      /** Creates the partitions covering epochs from..to (before importing old envelopes). */
+      cover: (from: number, to: number) => live(() => partitions.cover(from, to)),
+      list: () => live(() => partitions.list()),
+    },
 
     /** Records drops and bumps the per-reason counters in one transaction. */
     recordDrops: (drops: readonly DropRecord[]) => live(async () => {
@@ -118,7 +132,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     }),
     dropCounts: () => live(() => q.dropCounts(db)),
     countsByType: () => live(() => q.countsByType(db)),
-    recentEnvelopes: (p?: Parameters<typeof q.recentEnvelopes>[1]) => live(() => q.recentEnvelopes(db, p)),
+    recentEnvelopes: (p?: Parameters<typeof q.recentEnvelopes>[1]) => live(() => q.recentEnvelopes(db, p, epochSeconds)),
     getEnvelope: (id: Uint8Array) => live(() => q.getEnvelope(db, id)),
     listAgents: (p?: { limit?: number }) => live(() => q.listAgents(db, p)),
     getAgent: (id: Uint8Array) => live(() => q.getAgent(db, id)),
