@@ -34,6 +34,8 @@ const serverExternalPackages = [
   'cbor-x',
   'ws',
   'litesvm',
+  'snappy',
+  'esbuild',
 ];
 
 const nextConfig: NextConfig = {
