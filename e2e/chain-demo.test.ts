@@ -157,10 +157,14 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
     try {
       const page = await browser.newPage();
       // The gossiped envelopes reach the store with the agents' uploads (every 2 s): reload until every offer is there.
-      const rows = await until('every on-chain offer beside its gossiped NEG1 offer', 30_000, async () => {
+      let seen: (string | null)[] = [];
+      const rows = await until('every on-chain offer beside its gossiped NEG1 offer', 60_000, async () => {
         await page.goto(`${base}/conversations/${n.conversationId}`);
         const r = await page.locator('[data-testid=haggle-rounds] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-match')));
+        seen = r;
         return r.length === n.rounds && r.every((m) => m === 'same') ? r : undefined;
+      }).catch((e: unknown) => {
+        throw new Error(`${(e as Error).message}; conversation ${n.conversationId}, ${n.rounds} rounds on chain, the page's rows: ${JSON.stringify(seen)}`);
       });
       assert.equal(rows.length, n.rounds);
       const usdc = (v: string) => (Number(v) / 1e6).toString();
