@@ -140,6 +140,12 @@ export async function runOutageScenario(s: OutageScenario): Promise<OutageOutcom
       await obs.store.notify(probeChannel, 'after').catch(() => undefined);
       return heard.includes('after');
     }, 20_000, 250).catch(() => undefined);
+    // A gossip envelope still in flight when publishing stopped (forwarded by a mesh peer) can be
+    // accepted after the wait above: settle again so `after`, `accepted` and the table agree.
+    await waitFor('nothing buffered', async () => {
+      await obs.flush();
+      return (await health()).report.store.buffered === 0;
+    }, 10_000, 100).catch(() => undefined);
     const after = await health();
 
     const c = new pg.Client({ connectionString: s.cluster.url });
