@@ -46,7 +46,7 @@ function synthetic(agents: number, links: number, random: () => number): GraphVi
   return { nodes, links: out };
 }
 
-interface Probe {
+export interface Probe {
   fps: number;
   frames: number;
   seconds: number;

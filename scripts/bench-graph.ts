@@ -21,20 +21,13 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, ROOT } from '../e2e/harness';
+import type { Probe } from './bench-graph-page';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 2000);
 const LINKS = Number(process.env.BENCH_LINKS ?? 20000);
 const MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const TARGET_FPS = 30;
 
-interface Probe {
-  fps: number;
-  frames: number;
-  seconds: number;
-  p50: number;
-  p95: number;
-  worst: number;
-}
 interface BenchWindow {
   __bench: {
     agents: string[];

@@ -6,6 +6,7 @@
  * a huge or non-minimal length, deep nesting, an indefinite-length item, a map with duplicate
  * keys, a tag, too few or too many items, trailing bytes. Plus pure random bytes.
  */
+import { concatBytes } from '../../lib/protocol/hex';
 
 /** sfc32: small, fast, 128-bit state, good enough statistics for fuzzing. */
 export class Rng {
@@ -49,14 +50,7 @@ export function head(major: number, arg: number | bigint, width?: 0 | 1 | 2 | 4 
   return out;
 }
 
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
-  return out;
-}
+export const concat = (parts: readonly Uint8Array[]): Uint8Array => concatBytes(...parts);
 
 /** Splits a definite-length CBOR array's content into its items' encodings (canonical input only). */
 export function splitItems(bytes: Uint8Array): Uint8Array[] | undefined {
