@@ -3,12 +3,12 @@
 // by the lib/chain/node Keypair senders; the stored negotiations and transitions, the token
 // balances and the live events are checked to the unit, and a second indexer replaying every
 // transaction from scratch changes nothing. PGlite always; Postgres with TEST_DATABASE_URL.
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { Keypair } from '@solana/web3.js';
-import { openStore, type Store } from '../store/index';
-import { createTestDatabase } from '../store/testing';
+import type { Store } from '../store/index';
+import { testOnEachStore } from '../store/test-helpers';
 import { fundUsdc, usdcAccountOf } from '../chain/node/economy';
 import {
   acceptNegotiation, acceptOffer, commitReservation, createNegotiation, ensureHaggleConfig, expireNegotiation, rejectNegotiation,
@@ -136,23 +136,5 @@ async function story(store: Store) {
 }
 
 describe('haggle negotiations through the indexer', () => {
-  test('PGlite: settled, rejected, no ZOPA and expired negotiations stored with their transitions', async () => {
-    const store = await openStore({ dataDir: ':memory:', epochSeconds: 10 });
-    try {
-      await story(store);
-    } finally {
-      await store.close();
-    }
-  });
-
-  test('Postgres: same story', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is unset (Postgres variant skipped)' }, async () => {
-    const db = await createTestDatabase(process.env.TEST_DATABASE_URL as string, 'zx_haggleidx');
-    const store = await openStore({ databaseUrl: db.url, epochSeconds: 10 });
-    try {
-      await story(store);
-    } finally {
-      await store.close();
-      await db.drop();
-    }
-  });
+  testOnEachStore('settled, rejected, no ZOPA and expired negotiations stored with their transitions', story, { dbPrefix: 'zx_haggleidx', epochSeconds: 10 });
 });

@@ -1,11 +1,11 @@
 // The chain indexer on a real embedded chain over JSON-RPC and a real store: an on-chain story driven through lib/chain/economy.ts, the indexer stopped
 // mid-run and restarted, then the stored rows compared with the program accounts and every
 // program event on chain found stored exactly once. PGlite always; Postgres with TEST_DATABASE_URL.
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { PublicKey, type Connection } from '@solana/web3.js';
-import { openStore, type Store } from '../store/index';
-import { createTestDatabase } from '../store/testing';
+import type { Store } from '../store/index';
+import { testOnEachStore } from '../store/test-helpers';
 import { encodeBatch, type BehaviorBatch } from '../protocol/batch';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { parseEvents } from '../chain/events';
@@ -162,23 +162,5 @@ async function story(store: Store) {
 }
 
 describe('chain indexer story', () => {
-  test('PGlite: rows equal the accounts; no event missing or duplicated across a restart', async () => {
-    const store = await openStore({ dataDir: ':memory:', epochSeconds: 10 });
-    try {
-      await story(store);
-    } finally {
-      await store.close();
-    }
-  });
-
-  test('Postgres: same story', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is unset (Postgres variant skipped)' }, async () => {
-    const db = await createTestDatabase(process.env.TEST_DATABASE_URL as string, 'zx_chainidx');
-    const store = await openStore({ databaseUrl: db.url, epochSeconds: 10 });
-    try {
-      await story(store);
-    } finally {
-      await store.close();
-      await db.drop();
-    }
-  });
+  testOnEachStore('rows equal the accounts; no event missing or duplicated across a restart', story, { dbPrefix: 'zx_chainidx', epochSeconds: 10 });
 });

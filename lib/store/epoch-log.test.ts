@@ -1,10 +1,11 @@
 // Uploaded epoch logs: save is idempotent, a different log replaces the stored one
 // until the batch is verified, reads return envelopes in position order. PGlite always; Postgres
 // with TEST_DATABASE_URL.
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { openStore, type Store } from './index';
-import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
+import type { Store } from './index';
+import { testOnEachStore } from './test-helpers';
+import { bytes32, conv16, makeItem } from './testing';
 
 async function scenario(store: Store) {
   const agent = bytes32(1, 7);
@@ -36,13 +37,5 @@ async function scenario(store: Store) {
 }
 
 describe('epoch logs', () => {
-  test('PGlite', async () => {
-    const store = await openStore({ dataDir: ':memory:' });
-    try { await scenario(store); } finally { await store.close(); }
-  });
-  test('Postgres', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is unset (Postgres variant skipped)' }, async () => {
-    const db = await createTestDatabase(process.env.TEST_DATABASE_URL as string, 'zx_epochlog');
-    const store = await openStore({ databaseUrl: db.url });
-    try { await scenario(store); } finally { await store.close(); await db.drop(); }
-  });
+  testOnEachStore('save is idempotent, replaced until verified, read in position order', scenario, { dbPrefix: 'zx_epochlog' });
 });
