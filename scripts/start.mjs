@@ -4,35 +4,10 @@
 // Ctrl-C stops the observer, the demo mesh and the database cleanly.
 // `npm start -- --no-build` skips the freshness check (serve whatever .next holds).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWebApp, needsBuild } from './web-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const buildId = join(root, '.next', 'BUILD_ID');
-const sources = ['app', 'components', 'lib', 'public', 'next.config.ts', 'tsconfig.json', 'tsconfig.next.json', 'package-lock.json'];
-const skip = new Set(['node_modules', '.next', '.data', 'generated']);
-
-/** Newest mtime (ms) of the files the web build depends on. */
-function newestSource() {
-  let newest = 0;
-  const visit = (p) => {
-    let st;
-    try { st = statSync(p); } catch { return; }
-    if (st.isDirectory()) {
-      for (const name of readdirSync(p)) if (!skip.has(name) && !/\.test\.tsx?$/.test(name)) visit(join(p, name));
-    } else if (st.mtimeMs > newest) newest = st.mtimeMs;
-  };
-  for (const s of sources) visit(join(root, s));
-  return newest;
-}
-
-function needsBuild() {
-  if (!existsSync(buildId)) return 'no build in .next';
-  const built = statSync(buildId).mtimeMs;
-  return newestSource() > built ? 'sources changed since the last build' : null;
-}
-
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' };
 const tsx = ['--import', 'tsx', '--import', './scripts/setup-node.mjs'];
 // The configuration is checked (server/config.ts) before a build that may take minutes.
@@ -41,14 +16,9 @@ if (checked.status !== 0) process.exit(checked.status ?? 1);
 const reason = process.argv.includes('--no-build') ? null : needsBuild();
 if (reason) {
   console.log(`> building the web app (${reason}): next build`);
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
-    cwd: root,
-    env,
-    stdio: 'inherit',
-  });
-  if (r.status !== 0) {
+  if (!buildWebApp(env)) {
     console.error('> next build failed; not starting');
-    process.exit(r.status ?? 1);
+    process.exit(1);
   }
 }
 

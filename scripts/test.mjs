@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWebApp, needsBuild } from './web-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const roots = ['lib', 'server', 'programs', 'app', 'components', 'e2e', 'scripts'];
@@ -31,6 +32,14 @@ if (files.length === 0) {
   console.error('no test files found');
   console.log('0 passed, 1 failed');
   process.exit(1);
+}
+
+// The end-to-end files run `npm start`'s launcher, which builds a missing or stale app first;
+// building here, once and outside any test's time budget, keeps a slow build from failing a test.
+const buildReason = files.some((f) => f.startsWith('e2e/')) ? needsBuild() : null;
+if (buildReason) {
+  console.log(`> building the web app for the end-to-end tests (${buildReason}): next build`);
+  if (!buildWebApp({ ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' })) console.log('> next build failed; the end-to-end tests will report it');
 }
 
 const args = [
