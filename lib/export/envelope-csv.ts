@@ -63,7 +63,7 @@ const T32 = new Uint32Array(65536);
 for (let w = 0; w < 65536; w++) T32[w] = T16[w & 255] | (T16[w >> 8] << 16);
 
 /** Writes the hex of `s[start, end)` at `q`; returns the end. */
-function hexInto(dv: DataView, q: number, s: Uint8Array, start: number, end: number): number {
+export function hexInto(dv: DataView, q: number, s: Uint8Array, start: number, end: number): number {
   let k = start;
   for (; k + 1 < end; k += 2) { dv.setUint32(q, T32[s[k] | (s[k + 1] << 8)], true); q += 4; }
   if (k < end) { dv.setUint16(q, T16[s[k]], true); q += 2; }
@@ -77,7 +77,7 @@ function copyInto(o: Buffer, q: number, s: Uint8Array, start: number, end: numbe
 }
 
 /** Writes the decimal of an integer |v| < 2^53 at `pos`; returns the end. */
-function intInto(out: Buffer, pos: number, v: number): number {
+export function intInto(out: Buffer, pos: number, v: number): number {
   if (v < 0) { out[pos++] = 0x2d; v = -v; }
   let digits = 1;
   for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
@@ -86,7 +86,7 @@ function intInto(out: Buffer, pos: number, v: number): number {
 }
 
 /** Writes a text cell `s[start, end)` (UTF-8) at `q` with CSV quoting when it needs it; returns the end. */
-function textInto(o: Buffer, q: number, s: Uint8Array, start: number, end: number): number {
+export function textInto(o: Buffer, q: number, s: Uint8Array, start: number, end: number): number {
   let quote = false;
   for (let k = start; k < end; k++) { const c = s[k]; if (c === 0x22 || c === 0x2c || c === 0x0d || c === 0x0a) { quote = true; break; } }
   if (!quote) return copyInto(o, q, s, start, end);
@@ -113,7 +113,7 @@ const i32 = (b: Buffer, o: number) => (b[o] << 24) | (b[o + 1] << 16) | (b[o + 2
  * and fraction are written digit by digit; exact for 0 ≤ µs < 2^53 (up to year 2255), larger
  * values go through the generic formatter.
  */
-function isoWriter(): (out: Buffer, pos: number, us: number) => number {
+export function isoWriter(): (out: Buffer, pos: number, us: number) => number {
   let lastDay = -1;
   const prefix = Buffer.alloc(11);
   return (out, pos, us) => {
