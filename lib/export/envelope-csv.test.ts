@@ -48,7 +48,7 @@ test('ISO times: the cached day prefix is right after any jump, back or forth', 
 
 test('integers and text cells', () => {
   const out = Buffer.alloc(64);
-  for (const v of [0, 7, 9, 10, 99, 100, 65_535, -1, -2_147_483_648, 4_294_967_295, 2 ** 53 - 1, -(2 ** 53 - 1)]) {
+  for (const v of [0, 7, 9, 10, 99, 100, 65_535, -1, -10, 2_147_483_647, 2_147_483_648, -2_147_483_648, 4_294_967_295, 2 ** 53 - 1, -(2 ** 53 - 1)]) {
     assert.equal(out.toString('latin1', 3, intInto(out, 3, v)), String(v));
   }
   for (const s of ['', 'zerox1/agents', 'a,b', 'say "hi"', 'line\r\nbreak', 'ünï"cødé,', '"']) {
