@@ -9,7 +9,7 @@
  * cost Postgres twice the CPU of its own text COPY of the table (1M rows, the backend's CPU
  * time around `COPY … TO '/dev/null'`: 6.4 s against 3.2 s), and Postgres runs the statement on
  * one core while the export runs on the other. Passing the bytes through costs it 2.5 s; the
- * hex then costs JavaScript ≈ 1 ns a byte (envelope-csv.ts). block_ref and nonce stay `::text`:
+ * hex then costs JavaScript ≈ 1.2 ns a byte (envelope-csv.ts). block_ref and nonce stay `::text`:
  * their binary numeric would save Postgres another 0.2 s per 1M rows for a base-10000 decoder here.
  *
  * COPY takes no bind parameters, so the filter's values are inlined as typed literals built
