@@ -14,6 +14,8 @@ export class CopyTupleReader {
   readonly off: Int32Array;
   readonly len: Int32Array;
   fields = 0;
+  /** Bytes of the current tuple in the stream (its field count, lengths and data). */
+  tupleBytes = 0;
   /** True once the trailer was read. */
   ended = false;
   private pos = 0;
@@ -74,6 +76,7 @@ export class CopyTupleReader {
       }
     }
     this.fields = n;
+    this.tupleBytes = p - this.pos;
     this.pos = p;
     return true;
   }

@@ -1,23 +1,16 @@
 /**
- * The envelopes export's fast path on Postgres (docs/datasets.md "Bench"): one
- * `COPY (SELECT …) TO STDOUT (FORMAT binary)` in which Postgres itself writes every CSV cell it
- * can (hex of the byte columns, decimals, the quoted topic), so JavaScript only
- * formats the decoded payload columns. Rows arrive as binary COPY tuples (lib/export/copy-binary.ts
- * parses them without building row objects); each tuple is
+ * The envelopes export's fast paths on Postgres (docs/datasets.md "Bench"): one
+ * `COPY (SELECT …) TO STDOUT (FORMAT binary)` of the stored columns as they are, so Postgres
+ * converts almost nothing (a bytea goes out as its bytes, an integer as its 4 or 8 bytes) and
+ * JavaScript writes every cell (lib/export/envelope-csv.ts, envelope-parquet.ts). Rows arrive as
+ * binary COPY tuples (lib/export/copy-binary.ts parses them without building row objects).
  *
- *   0 `head`  text         CSV of id … recipient, with the trailing comma
- *   1 `ts`    int8         the timestamp column (µs; saturated at 2^63-1)
- *   2 `mid`   text         CSV of block_ref … payload_len, with a comma on both ends
- *   3 `tail`  text         CSV of signature … gossip_topic, with a comma on both ends
- *   4 `recv`  timestamptz  received_at (binary: µs since 2000-01-01)
- *   5 `t`     int4         msg_type
- *   6 `p`     bytea        the payload (JavaScript writes its hex and decodes it)
- *   7 `raw`   bytea        the envelope, only when `ts` is saturated (its exact u64 timestamp)
- *
- * The two times and the payload travel binary and are formatted in JavaScript: to_char and a
- * second encode() of the payload cost Postgres more than a cached ISO prefix and a hex loop cost
- * JavaScript (psql, best of 7 on 100,000 rows: the payload's encode() alone took this statement
- * from 0.30–0.32 s to 0.38–0.6 s, against 0.31 s for the bench's plain COPY of the table).
+ * Why JavaScript writes the hex: encode() and the text concatenation made the CSV statement
+ * cost Postgres twice the CPU of its own text COPY of the table (1M rows, the backend's CPU
+ * time around `COPY … TO '/dev/null'`: 6.4 s against 3.2 s), and Postgres runs the statement on
+ * one core while the export runs on the other. Passing the bytes through costs it 2.5 s; the
+ * hex then costs JavaScript ≈ 1.2 ns a byte (envelope-csv.ts). block_ref and nonce stay `::text`:
+ * their binary numeric would save Postgres another 0.2 s per 1M rows for a base-10000 decoder here.
  *
  * COPY takes no bind parameters, so the filter's values are inlined as typed literals built
  * from bigints, bytes and integers only (`literal`), never from caller text.
@@ -32,32 +25,23 @@ function literal(v: unknown): string {
   throw new TypeError(`cannot inline ${typeof v} into COPY`);
 }
 
-const hex = (col: string) => `encode(${col}, 'hex')`;
-
 export interface EnvelopeCsvCopy {
-  /** msg_type code → name for the msg_type_name cell; other codes print as 0x<hex>. */
-  typeNames: Record<number, string>;
   limit?: number;
 }
 
-/** The COPY statement of the envelopes CSV fast path under `f` (module comment for the tuple). */
+/**
+ * The COPY statement of the envelopes CSV fast path under `f`. Each tuple:
+ *
+ *   0 id bytea, 1 seq int8, 2 version int4, 3 msg_type int4, 4 sender, 5 recipient, 6 timestamp int8
+ *   (saturated at 2^63-1), 7 block_ref text, 8 nonce text, 9 conversation_id, 10 payload_hash,
+ *   11 payload_len int4, 12 signature, 13 raw, 14 epoch int4, 15 source (its label),
+ *   16 topic text (NULL when none), 17 received_at timestamptz (µs since 2000-01-01)
+ *
+ * The payload is not sent: it is the part of `raw` before the 66-byte signature item.
+ */
 export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy, epochSeconds?: number): string {
-  for (const [code, name] of Object.entries(o.typeNames)) {
-    if (!/^\d+$/.test(code) || !/^[A-Z0-9_]+$/.test(name)) throw new TypeError(`bad message type name ${code}=${name}`);
-  }
-  const names = `CASE e.msg_type ${Object.entries(o.typeNames).map(([c, n]) => `WHEN ${Number(c)} THEN '${n}'`).join(' ')} ELSE '0x' || to_hex(e.msg_type) END`;
-  return `COPY (SELECT
-    ${hex('e.id')} || ',' || e.seq::text || ',' || e.version::text || ',' || e.msg_type::text || ',' || ${names} || ','
-      || ${hex('e.sender')} || ',' || ${hex('e.recipient')} || ',' AS head,
-    e.timestamp AS ts,
-    ',' || e.block_ref::text || ',' || e.nonce::text || ',' || ${hex('e.conversation_id')} || ',' || ${hex('e.payload_hash')}
-      || ',' || e.payload_len::text || ',' AS mid,
-    ',' || ${hex('e.signature')} || ',' || ${hex('e.raw')} || ',' || e.epoch::text || ',' || e.source::text || ','
-      || COALESCE(CASE WHEN e.topic ~ '[",\\r\\n]' THEN '"' || replace(e.topic, '"', '""') || '"' ELSE e.topic END, '') || ',' AS tail,
-    e.received_at AS recv,
-    e.msg_type AS t,
-    ${PAYLOAD} AS p,
-    CASE WHEN e.timestamp = 9223372036854775807 THEN e.raw END AS raw
+  return `COPY (SELECT e.id, e.seq, e.version, e.msg_type, e.sender, e.recipient, e.timestamp, e.block_ref::text, e.nonce::text,
+    e.conversation_id, e.payload_hash, e.payload_len, e.signature, e.raw, e.epoch, e.source, e.topic, e.received_at
   ${fromWhere(f, o.limit, epochSeconds)}) TO STDOUT (FORMAT binary)`;
 }
 
