@@ -52,6 +52,7 @@ async function run(count: number, ratePerSec: number): Promise<void> {
   const start = ratePerSec > 0 ? t0 : nowMs();
   let sent = 0;
   let late = 0;
+  let unsent = 0;
   for (let i = 0; i < count; i++) {
     if (ratePerSec > 0) {
       const due = t0 + (i * 1000) / ratePerSec;
@@ -59,10 +60,12 @@ async function run(count: number, ratePerSec: number): Promise<void> {
       if (wait > 1) await new Promise((r) => setTimeout(r, wait));
       else if (wait < -5) late++;
     }
-    await node!.publish(topic, prebuilt[i]);
+    // A publish that reached no peer is lost (gossipsub has no stream to the observer, e.g.
+    // after a reset): counted so the bench can tell loss in transit from loss at the observer.
+    if ((await node!.publish(topic, prebuilt[i])).recipients === 0) unsent++;
     sent++;
   }
-  process.send!({ t: 'done', sent, late, start, elapsedMs: nowMs() - start, cpu: process.cpuUsage(cpu0) });
+  process.send!({ t: 'done', sent, unsent, late, start, elapsedMs: nowMs() - start, cpu: process.cpuUsage(cpu0) });
 }
 
 process.on('message', async (m: Cmd) => {

@@ -25,7 +25,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,24 @@ function machineCpu(): { busy: number; total: number } {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   const total = f.reduce((a, b) => a + b, 0);
   return { busy: total - f[3] - (f[4] ?? 0), total };
+}
+
+/**
+ * CPU jiffies (1/100 s) of each of this process's threads by thread id (Linux /proc; empty
+ * elsewhere). The event loop's id is the process id; the busiest other one is the signature
+ * worker (VERIFY_WORKERS=1), the rest are V8's GC/compiler helpers and libuv's pool.
+ */
+function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const t of readdirSync('/proc/self/task')) {
+      try {
+        const f = readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        out.set(t, Number(f[11]) + Number(f[12]));
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* no /proc: not Linux */ }
+  return out;
 }
 
 /**
@@ -199,6 +217,7 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
     const ing0 = { ...ing };
     const m0 = machineCpu();
     const o0 = process.cpuUsage();
+    const th0 = threadCpu();
     const t0 = nowMs();
     if (session) await session.post('Profiler.start');
     if (session && process.env.BENCH_HEAP) await session.post('HeapProfiler.startSampling', { samplingInterval: 4096 });
@@ -223,13 +242,22 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
         writeFileSync(join(PROFILE!, `${kind}-${name}.heapprofile`), JSON.stringify(heap));
       }
     }
+    const th1 = threadCpu();
+    const got = committed - c0;
+    const perThread = [...th1].map(([k, v]) => [k, v - (th0.get(k) ?? 0)] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
     const pubCpu = r.reduce((a, x) => a + x.cpu.user + x.cpu.system, 0) / 1e6;
     const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
     const b = ing.batches - ing0.batches;
     console.log(`  ${kind} ${name}: ${wall.toFixed(1)} s; event-loop delay p50 ${(eld.percentile(50) / 1e6).toFixed(1)} p99 ${(eld.percentile(99) / 1e6).toFixed(1)} max ${(eld.max / 1e6).toFixed(1)} ms; ` +
       `CPU observer ${((o.user + o.system) / 1e6 / wall * 100).toFixed(0)}% publishers ${(pubCpu / wall * 100).toFixed(0)}% machine ${(((m1.busy - m0.busy) / (m1.total - m0.total)) * 200).toFixed(0)}% of 200%; ` +
-      `heap ${heapMb.toFixed(0)} MB; ${b} batches, mean ${((ing.items - ing0.items) / b).toFixed(0)} envelopes, ${((ing.ms - ing0.ms) / b).toFixed(1)} ms${r.some((x) => x.late) ? `; publishers late ${r.reduce((a, x) => a + x.late, 0)}` : ''}`);
-    return { got: committed - c0, cpuSeconds: (o.user + o.system) / 1e6 };
+      `heap ${heapMb.toFixed(0)} MB; ${r.some((x) => x.unsent) ? `publishes that reached no peer ${r.reduce((a, x) => a + (x.unsent ?? 0), 0)}; ` : ''}${b} batches, mean ${((ing.items - ing0.items) / b).toFixed(0)} envelopes, ${((ing.ms - ing0.ms) / b).toFixed(1)} ms${r.some((x) => x.late) ? `; publishers late ${r.reduce((a, x) => a + x.late, 0)}` : ''}`);
+    if (perThread.length > 0 && got > 0) {
+      const us = (j: number) => ((j * 10_000) / got).toFixed(0);
+      const main = perThread.find(([t]) => t === String(process.pid))?.[1] ?? 0;
+      const rest = perThread.filter(([t]) => t !== String(process.pid));
+      console.log(`  ${kind} ${name}: observer CPU per envelope by thread (µs): event loop ${us(main)}; others ${rest.slice(0, 4).map(([, v]) => us(v)).join(', ')}${rest.length > 4 ? ` (+${us(rest.slice(4).reduce((x, [, v]) => x + v, 0))} in ${rest.length - 4} more)` : ''}`);
+    }
+    return { got, cpuSeconds: (o.user + o.system) / 1e6 };
   };
 
   // Warm-up (not counted): the observer's code is optimised by V8 and the database's caches

@@ -1,9 +1,10 @@
 /**
- * What patches/@libp2p+gossipsub and patches/@chainsafe+libp2p-noise change, on real nodes:
- * GossipSub's per-message delivery records live as long as its seen cache (not a fixed 2 min),
+ * What patches/@libp2p+gossipsub, @chainsafe+libp2p-noise and @chainsafe+libp2p-yamux change:
+ * GossipSub's per-message delivery records live as long as its seen cache (not a fixed 2 min)
+ * and hold no Set of duplicate senders until there is one,
  * its message cache makes no per-message Set/Map until a duplicate or an IWANT needs one,
- * message events are still delivered to a listener, and Noise still reads a frame length split
- * across chunks. Each assertion fails on the unpatched packages.
+ * message events are still delivered to a listener (on real nodes); Noise and Yamux read frame
+ * lengths and headers without a copy per frame. The assertions marked "unpatched" fail without them.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,7 @@ import { keccak256 } from '../protocol/crypto';
 import { toHex } from '../protocol/hex';
 import { link, payload, startTestNode, stopAll, waitFor, waitMesh, type TestNode } from './test-helpers';
 
-interface DeliveryRecords { ttlMs: number; queue: { peekBack(): { msgId: string; expire: number } | undefined } }
+interface DeliveryRecords { ttlMs: number; records: Map<string, { peers?: Set<string> }>; queue: { peekBack(): { msgId: string; expire: number } | undefined } }
 interface McacheEntry { originatingPeers?: Set<string>; iwantCounts?: Map<string, number> }
 interface GossipInternals {
   score: { deliveryRecords: DeliveryRecords };
@@ -42,6 +43,8 @@ describe('patched GossipSub', () => {
     assert.equal(last?.msgId, toHex(keccak256(msg)));
     // Unpatched: before + 120,000 or later.
     assert.ok(last!.expire <= Date.now() + SEEN_TTL_MS && last!.expire >= before + SEEN_TTL_MS, `expires at +${last!.expire - before} ms`);
+    // No Set of duplicate senders until a duplicate arrives (unpatched: one per message).
+    assert.equal(records.records.get(last!.msgId)?.peers, undefined);
   });
 
   test('the message cache holds no per-message Set or Map until one is needed', async () => {
@@ -85,4 +88,24 @@ test('patched Noise reads a 16-bit frame length from a list of chunks without a 
   assert.equal(copies, 0); // unpatched: Uint8ArrayList.getUint16, which copies via subarray
   assert.equal(uint16BEDecode(Uint8Array.of(0xff, 0x01)), 0xff01);
   assert.throws(() => uint16BEDecode({ ...list, length: 1 }), RangeError);
+});
+
+test('patched Yamux reads a frame header in place when the first chunk holds it', async () => {
+  type Frame = { header: { type: number; flag: number; streamID: number; length: number }; data?: { subarray(): Uint8Array } };
+  type Decoder = { buffer: { subarray(...a: number[]): Uint8Array }; emitFrames(buf: Uint8Array): Iterable<Frame> };
+  const { Decoder } = (await import(new URL('../../node_modules/@chainsafe/libp2p-yamux/dist/src/decode.js', import.meta.url).href)) as { Decoder: new () => Decoder };
+  // Version 0, type 0 (data), flags 0, stream 3, length 2, then the two data bytes.
+  const frame = Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 2, 0xaa, 0xbb);
+  const d = new Decoder();
+  let copies = 0;
+  const orig = d.buffer.subarray.bind(d.buffer);
+  d.buffer.subarray = (...a: number[]) => { copies++; return orig(...a); };
+  const [f] = [...d.emitFrames(frame)];
+  assert.deepEqual(f!.header, { type: 0, flag: 0, streamID: 3, length: 2 });
+  assert.deepEqual([...f!.data!.subarray()], [0xaa, 0xbb]);
+  assert.equal(copies, 0); // unpatched: one subarray per frame for its header
+  // A header split across chunks still decodes.
+  const frames = [...d.emitFrames(frame.subarray(0, 5)), ...d.emitFrames(frame.subarray(5))];
+  assert.equal(frames.length, 1);
+  assert.equal(frames[0]!.header.streamID, 3);
 });
