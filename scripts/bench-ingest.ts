@@ -17,7 +17,7 @@
  * BENCH_RUNS (1: with more, medians are printed), BENCH_ONLY (postgres|pglite), BENCH_NAIVE_TOTAL (6000;
  * envelopes for the naive design of ./bench-ingest-naive.ts, measured after Postgres and PGlite in each run; 0 skips it),
  * BENCH_PROFILE (directory: CPU profile of the observer per phase, and of one publisher; with
- * BENCH_HEAP=1 also a sampling heap profile of what each phase left live),
+ * BENCH_HEAP=1 also a sampling heap profile of what each phase left live, BENCH_HEAP=alloc of everything it allocated),
  * VERIFY_WORKERS (the observer's signature worker threads; default cores − 1, at least 1),
  * BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
@@ -220,7 +220,9 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
     const th0 = threadCpu();
     const t0 = nowMs();
     if (session) await session.post('Profiler.start');
-    if (session && process.env.BENCH_HEAP) await session.post('HeapProfiler.startSampling', { samplingInterval: 4096 });
+    // BENCH_HEAP=alloc: every allocation of the phase, collected or not (where the garbage comes from).
+    const allocs = process.env.BENCH_HEAP === 'alloc';
+    if (session && process.env.BENCH_HEAP) await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, ...(allocs ? { includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } : {}) } as object);
     eld.enable();
     phase = name;
     const c0 = committed;
@@ -245,6 +247,8 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
     const th1 = threadCpu();
     const got = committed - c0;
     const perThread = [...th1].map(([k, v]) => [k, v - (th0.get(k) ?? 0)] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+    for (const x of r) if (x.noPeer) console.log(`  ${kind} ${name}: a publisher sent ${x.unsent} envelopes to no peer; its view: ${x.noPeer}`);
+    for (const x of r) for (const why of x.streamClosed ?? []) console.log(`  ${kind} ${name}: a publisher's gossip stream to the observer closed: ${why}`);
     const pubCpu = r.reduce((a, x) => a + x.cpu.user + x.cpu.system, 0) / 1e6;
     const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
     const b = ing.batches - ing0.batches;
@@ -314,7 +318,7 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
   return res;
 }
 
-console.log(`bench:ingest: ${P} publisher processes, ${WARMUP} envelopes of warm-up, ${TOTAL} envelopes for throughput, then ${RATE}/s for ${SECONDS} s; ${RUNS} run(s); Ed25519 backend ${ed25519Backend().name}; signature workers ${process.env.VERIFY_WORKERS ?? defaultVerifyWorkers()}; load average ${la()}`);
+console.log(`bench:ingest: ${P} publisher processes, ${WARMUP} envelopes of warm-up, ${TOTAL} envelopes for throughput, then ${RATE}/s for ${SECONDS} s; ${RUNS} run(s); Ed25519 backend ${ed25519Backend().name}; V8 flags ${process.execArgv.filter((a) => a.startsWith('--') && !a.startsWith('--import')).join(' ') || 'none'}; signature workers ${process.env.VERIFY_WORKERS ?? defaultVerifyWorkers()}; load average ${la()}`);
 const kinds = (process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : ['postgres', 'pglite']) as Array<'postgres' | 'pglite'>;
 const all = new Map<string, Array<Result & { check: number; checkCpu: number }>>();
 const naive: Array<NaiveResult & { check: number }> = [];

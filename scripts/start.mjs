@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OBSERVER_NODE_FLAGS } from './observer-node-flags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const buildId = join(root, '.next', 'BUILD_ID');
@@ -52,7 +53,7 @@ if (reason) {
   }
 }
 
-const child = spawn(process.execPath, [...tsx, 'server/main.ts'], {
+const child = spawn(process.execPath, [...OBSERVER_NODE_FLAGS, ...tsx, 'server/main.ts'], {
   cwd: root,
   env,
   stdio: 'inherit',
