@@ -45,6 +45,15 @@ export const DEFAULT_MESH_LIMITS: Readonly<MeshLimits> = Object.freeze({
 export const GOSSIP_MAX_RPC_BYTES = 16 * MAX_ENVELOPE_BYTES;
 /** Per-peer gossipsub outbound buffer; a peer that stops reading past this loses its stream. */
 export const GOSSIP_MAX_OUTBOUND_BUFFER_BYTES = 16 * 1024 * 1024;
+/**
+ * Shortest time libp2p's connection monitor waits for its ping answer before it aborts the
+ * connection (libp2p's default: 5 s). The ping shares the TCP connection with the gossip it
+ * carries, so a node whose event loop is behind (an observer on a loaded machine with megabytes
+ * of gossip queued) answers late though alive; at 5 s bench:ingest saw whole connections
+ * aborted, with every envelope in flight and every later publish lost. A dead peer is still
+ * dropped, 30 s later.
+ */
+export const PING_TIMEOUT_MIN_MS = 30_000;
 /** Longest a publish()/sendEnvelope() waits for a full outbound buffer to drain. */
 export const DRAIN_TIMEOUT_MS = 10_000;
 /** Inbound `/0x01/v1/envelope` streams allowed per connection (a sender reuses one). */

@@ -8,7 +8,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SEEN_TTL_MS, TOPIC_BROADCAST } from './constants';
+import { PING_TIMEOUT_MIN_MS, SEEN_TTL_MS, TOPIC_BROADCAST } from './constants';
 import { keccak256 } from '../protocol/crypto';
 import { toHex } from '../protocol/hex';
 import { link, payload, startTestNode, stopAll, waitFor, waitMesh, type TestNode } from './test-helpers';
@@ -31,6 +31,11 @@ describe('patched GossipSub', () => {
     await waitMesh(a.node, b.node, [TOPIC_BROADCAST]);
   });
   after(() => stopAll([a, b]));
+
+  test("libp2p's connection monitor waits PING_TIMEOUT_MIN_MS for a ping answer before it aborts a connection", () => {
+    const monitor = (b.node.libp2p as unknown as { components: { connectionMonitor: { timeout: { minTimeout: number } } } }).components.connectionMonitor;
+    assert.equal(monitor.timeout.minTimeout, PING_TIMEOUT_MIN_MS); // libp2p's default: 5,000
+  });
 
   test('delivery records expire after seenTTL, not 120 s', async () => {
     const msg = payload(1, 1);
