@@ -8,7 +8,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PING_TIMEOUT_MIN_MS, SEEN_TTL_MS, TOPIC_BROADCAST } from './constants';
+import { PING_INTERVAL_MS, PING_TIMEOUT_MAX_MS, PING_TIMEOUT_MIN_MS, SEEN_TTL_MS, TOPIC_BROADCAST } from './constants';
 import { keccak256 } from '../protocol/crypto';
 import { toHex } from '../protocol/hex';
 import { link, payload, startTestNode, stopAll, waitFor, waitMesh, type TestNode } from './test-helpers';
@@ -32,9 +32,11 @@ describe('patched GossipSub', () => {
   });
   after(() => stopAll([a, b]));
 
-  test("libp2p's connection monitor waits PING_TIMEOUT_MIN_MS for a ping answer before it aborts a connection", () => {
-    const monitor = (b.node.libp2p as unknown as { components: { connectionMonitor: { timeout: { minTimeout: number } } } }).components.connectionMonitor;
-    assert.equal(monitor.timeout.minTimeout, PING_TIMEOUT_MIN_MS); // libp2p's default: 5,000
+  test("libp2p's connection monitor pings every 30 s and waits 20-25 s, never overlapping two pings", () => {
+    const monitor = (b.node.libp2p as unknown as { components: { connectionMonitor: { pingIntervalMs: number; timeout: { minTimeout: number; maxTimeout: number } } } }).components.connectionMonitor;
+    // libp2p's defaults: every 10 s, 5-60 s (a late ping overlaps the next, which aborts the connection)
+    assert.deepEqual([monitor.pingIntervalMs, monitor.timeout.minTimeout, monitor.timeout.maxTimeout], [PING_INTERVAL_MS, PING_TIMEOUT_MIN_MS, PING_TIMEOUT_MAX_MS]);
+    assert.ok(PING_TIMEOUT_MAX_MS < PING_INTERVAL_MS);
   });
 
   test('delivery records expire after seenTTL, not 120 s', async () => {
