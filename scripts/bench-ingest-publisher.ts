@@ -20,6 +20,7 @@ let node: Awaited<ReturnType<typeof createMeshNode>> | undefined;
 let topic: MeshTopic = TOPIC_BROADCAST;
 let msgType: number = MsgType.BEACON;
 let payload: Uint8Array = new Uint8Array(300).fill(0x5a);
+const streamClosed: string[] = [];
 
 /** Each publisher gossips on its own topic, with the msg type and payload that topic carries. */
 function useTopic(i: number): void {
@@ -52,6 +53,7 @@ async function run(count: number, ratePerSec: number): Promise<void> {
   const start = ratePerSec > 0 ? t0 : nowMs();
   let sent = 0;
   let late = 0;
+  let unsent = 0;
   for (let i = 0; i < count; i++) {
     if (ratePerSec > 0) {
       const due = t0 + (i * 1000) / ratePerSec;
@@ -59,10 +61,19 @@ async function run(count: number, ratePerSec: number): Promise<void> {
       if (wait > 1) await new Promise((r) => setTimeout(r, wait));
       else if (wait < -5) late++;
     }
-    await node!.publish(topic, prebuilt[i]);
+    // A publish that reached no peer is lost (gossipsub has no stream to the observer, e.g.
+    // after a reset): counted so the bench can tell loss in transit from loss at the observer.
+    if ((await node!.publish(topic, prebuilt[i])).recipients === 0) unsent++;
     sent++;
   }
-  process.send!({ t: 'done', sent, late, start, elapsedMs: nowMs() - start, cpu: process.cpuUsage(cpu0) });
+  // When publishes reached no peer: what this node thinks of the observer (which of gossipsub's
+  // conditions for sending to it failed).
+  let noPeer: string | undefined;
+  if (unsent > 0) {
+    const gs = (node!.libp2p.services as unknown as { pubsub: { getScore(p: string): number; topics: Map<string, Set<string>>; streamsOutbound: Map<string, unknown> } }).pubsub;
+    noPeer = node!.peers().map((p) => `${p.slice(-6)}: score ${gs.getScore(p).toFixed(1)}, subscribed ${gs.topics.get(topic)?.has(p) ?? false}, outbound stream ${gs.streamsOutbound.has(p)}, mesh ${node!.meshPeers(topic).includes(p)}`).join('; ') || 'no connected peer';
+  }
+  process.send!({ t: 'done', sent, unsent, noPeer, streamClosed: streamClosed.splice(0), late, start, elapsedMs: nowMs() - start, cpu: process.cpuUsage(cpu0) });
 }
 
 process.on('message', async (m: Cmd) => {
@@ -76,6 +87,11 @@ process.on('message', async (m: Cmd) => {
     // `sign`: GossipSub's own per-message signature (the naive observer's setting; both ends must agree).
     node = await createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], bootstrap: m.bootstrap, validate: () => 'ignore', dht: false, topics: [topic], signaturePolicy: m.sign ? 'StrictSign' : undefined });
     while (node.meshPeers(topic).length === 0) await new Promise((r) => setTimeout(r, 50));
+    // Why the gossip stream to the observer ends, if it does (the bench prints it).
+    const outbound = (node.libp2p.services as unknown as { pubsub: { streamsOutbound: Map<string, { rawStream: EventTarget }> } }).pubsub.streamsOutbound;
+    for (const s of outbound.values()) {
+      s.rawStream.addEventListener('close', (e) => { streamClosed.push(String((e as Event & { error?: Error }).error?.message ?? 'closed without an error')); }, { once: true });
+    }
     process.send!({ t: 'ready' });
   } else if (m.t === 'run') {
     await run(m.count, m.ratePerSec);

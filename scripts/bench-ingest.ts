@@ -17,7 +17,7 @@
  * BENCH_RUNS (1: with more, medians are printed), BENCH_ONLY (postgres|pglite), BENCH_NAIVE_TOTAL (6000;
  * envelopes for the naive design of ./bench-ingest-naive.ts, measured after Postgres and PGlite in each run; 0 skips it),
  * BENCH_PROFILE (directory: CPU profile of the observer per phase, and of one publisher; with
- * BENCH_HEAP=1 also a sampling heap profile of what each phase left live),
+ * BENCH_HEAP=1 also a sampling heap profile of what each phase left live, BENCH_HEAP=alloc of everything it allocated),
  * VERIFY_WORKERS (the observer's signature worker threads; default cores − 1, at least 1),
  * BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
@@ -25,7 +25,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,24 @@ function machineCpu(): { busy: number; total: number } {
   const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
   const total = f.reduce((a, b) => a + b, 0);
   return { busy: total - f[3] - (f[4] ?? 0), total };
+}
+
+/**
+ * CPU jiffies (1/100 s) of each of this process's threads by thread id (Linux /proc; empty
+ * elsewhere). The event loop's id is the process id; the busiest other one is the signature
+ * worker (VERIFY_WORKERS=1), the rest are V8's GC/compiler helpers and libuv's pool.
+ */
+function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const t of readdirSync('/proc/self/task')) {
+      try {
+        const f = readFileSync(`/proc/self/task/${t}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        out.set(t, Number(f[11]) + Number(f[12]));
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* no /proc: not Linux */ }
+  return out;
 }
 
 /**
@@ -199,9 +217,12 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
     const ing0 = { ...ing };
     const m0 = machineCpu();
     const o0 = process.cpuUsage();
+    const th0 = threadCpu();
     const t0 = nowMs();
     if (session) await session.post('Profiler.start');
-    if (session && process.env.BENCH_HEAP) await session.post('HeapProfiler.startSampling', { samplingInterval: 4096 });
+    // BENCH_HEAP=alloc: every allocation of the phase, collected or not (where the garbage comes from).
+    const allocs = process.env.BENCH_HEAP === 'alloc';
+    if (session && process.env.BENCH_HEAP) await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, ...(allocs ? { includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } : {}) } as object);
     eld.enable();
     phase = name;
     const c0 = committed;
@@ -223,13 +244,24 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
         writeFileSync(join(PROFILE!, `${kind}-${name}.heapprofile`), JSON.stringify(heap));
       }
     }
+    const th1 = threadCpu();
+    const got = committed - c0;
+    const perThread = [...th1].map(([k, v]) => [k, v - (th0.get(k) ?? 0)] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+    for (const x of r) if (x.noPeer) console.log(`  ${kind} ${name}: a publisher sent ${x.unsent} envelopes to no peer; its view: ${x.noPeer}`);
+    for (const x of r) for (const why of x.streamClosed ?? []) console.log(`  ${kind} ${name}: a publisher's gossip stream to the observer closed: ${why}`);
     const pubCpu = r.reduce((a, x) => a + x.cpu.user + x.cpu.system, 0) / 1e6;
     const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
     const b = ing.batches - ing0.batches;
     console.log(`  ${kind} ${name}: ${wall.toFixed(1)} s; event-loop delay p50 ${(eld.percentile(50) / 1e6).toFixed(1)} p99 ${(eld.percentile(99) / 1e6).toFixed(1)} max ${(eld.max / 1e6).toFixed(1)} ms; ` +
       `CPU observer ${((o.user + o.system) / 1e6 / wall * 100).toFixed(0)}% publishers ${(pubCpu / wall * 100).toFixed(0)}% machine ${(((m1.busy - m0.busy) / (m1.total - m0.total)) * 200).toFixed(0)}% of 200%; ` +
-      `heap ${heapMb.toFixed(0)} MB; ${b} batches, mean ${((ing.items - ing0.items) / b).toFixed(0)} envelopes, ${((ing.ms - ing0.ms) / b).toFixed(1)} ms${r.some((x) => x.late) ? `; publishers late ${r.reduce((a, x) => a + x.late, 0)}` : ''}`);
-    return { got: committed - c0, cpuSeconds: (o.user + o.system) / 1e6 };
+      `heap ${heapMb.toFixed(0)} MB; ${r.some((x) => x.unsent) ? `publishes that reached no peer ${r.reduce((a, x) => a + (x.unsent ?? 0), 0)}; ` : ''}${b} batches, mean ${((ing.items - ing0.items) / b).toFixed(0)} envelopes, ${((ing.ms - ing0.ms) / b).toFixed(1)} ms${r.some((x) => x.late) ? `; publishers late ${r.reduce((a, x) => a + x.late, 0)}` : ''}`);
+    if (perThread.length > 0 && got > 0) {
+      const us = (j: number) => ((j * 10_000) / got).toFixed(0);
+      const main = perThread.find(([t]) => t === String(process.pid))?.[1] ?? 0;
+      const rest = perThread.filter(([t]) => t !== String(process.pid));
+      console.log(`  ${kind} ${name}: observer CPU per envelope by thread (µs): event loop ${us(main)}; others ${rest.slice(0, 4).map(([, v]) => us(v)).join(', ')}${rest.length > 4 ? ` (+${us(rest.slice(4).reduce((x, [, v]) => x + v, 0))} in ${rest.length - 4} more)` : ''}`);
+    }
+    return { got, cpuSeconds: (o.user + o.system) / 1e6 };
   };
 
   // Warm-up (not counted): the observer's code is optimised by V8 and the database's caches
@@ -286,7 +318,7 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
   return res;
 }
 
-console.log(`bench:ingest: ${P} publisher processes, ${WARMUP} envelopes of warm-up, ${TOTAL} envelopes for throughput, then ${RATE}/s for ${SECONDS} s; ${RUNS} run(s); Ed25519 backend ${ed25519Backend().name}; signature workers ${process.env.VERIFY_WORKERS ?? defaultVerifyWorkers()}; load average ${la()}`);
+console.log(`bench:ingest: ${P} publisher processes, ${WARMUP} envelopes of warm-up, ${TOTAL} envelopes for throughput, then ${RATE}/s for ${SECONDS} s; ${RUNS} run(s); Ed25519 backend ${ed25519Backend().name}; V8 flags ${process.execArgv.filter((a) => a.startsWith('--') && !a.startsWith('--import')).join(' ') || 'none'}; signature workers ${process.env.VERIFY_WORKERS ?? defaultVerifyWorkers()}; load average ${la()}`);
 const kinds = (process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : ['postgres', 'pglite']) as Array<'postgres' | 'pglite'>;
 const all = new Map<string, Array<Result & { check: number; checkCpu: number }>>();
 const naive: Array<NaiveResult & { check: number }> = [];

@@ -5,6 +5,7 @@
 // `npm start -- --no-build` skips the freshness check (serve whatever .next holds).
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { OBSERVER_NODE_FLAGS } from './observer-node-flags.mjs';
 import { buildWebApp, needsBuild } from './web-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -22,7 +23,7 @@ if (reason) {
   }
 }
 
-const child = spawn(process.execPath, [...tsx, 'server/main.ts'], {
+const child = spawn(process.execPath, [...OBSERVER_NODE_FLAGS, ...tsx, 'server/main.ts'], {
   cwd: root,
   env,
   stdio: 'inherit',

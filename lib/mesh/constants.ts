@@ -45,6 +45,20 @@ export const DEFAULT_MESH_LIMITS: Readonly<MeshLimits> = Object.freeze({
 export const GOSSIP_MAX_RPC_BYTES = 16 * MAX_ENVELOPE_BYTES;
 /** Per-peer gossipsub outbound buffer; a peer that stops reading past this loses its stream. */
 export const GOSSIP_MAX_OUTBOUND_BUFFER_BYTES = 16 * 1024 * 1024;
+/**
+ * libp2p's connection monitor pings every connection and aborts it when the answer is late or the
+ * ping cannot start. Its defaults (every 10 s, a timeout from 5 s growing with the measured round
+ * trip up to 60 s) abort live connections of a loaded node: the ping shares the TCP connection
+ * with the gossip it carries, so a node whose event loop is seconds behind (an observer on a
+ * busy machine with megabytes of gossip queued) answers late though alive, and a ping still
+ * pending when the next is due fails the second ("too many outbound protocol streams"), which
+ * aborts the connection too. bench:ingest saw both, each losing every envelope in flight and
+ * every later publish. So: a ping every 30 s, answered within 20–25 s (always before the next
+ * one starts); a dead peer is still dropped, within a minute.
+ */
+export const PING_INTERVAL_MS = 30_000;
+export const PING_TIMEOUT_MIN_MS = 20_000;
+export const PING_TIMEOUT_MAX_MS = 25_000;
 /** Longest a publish()/sendEnvelope() waits for a full outbound buffer to drain. */
 export const DRAIN_TIMEOUT_MS = 10_000;
 /** Inbound `/0x01/v1/envelope` streams allowed per connection (a sender reuses one). */

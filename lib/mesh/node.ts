@@ -21,6 +21,9 @@ import { resolveMeshConfig } from './config';
 import {
   DHT_PROTOCOL,
   DRAIN_TIMEOUT_MS,
+  PING_INTERVAL_MS,
+  PING_TIMEOUT_MAX_MS,
+  PING_TIMEOUT_MIN_MS,
   SEEN_TTL_MS,
   GOSSIP_MAX_OUTBOUND_BUFFER_BYTES,
   GOSSIP_MAX_RPC_BYTES,
@@ -158,6 +161,7 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
     streamMuxers: [yamux()],
     peerDiscovery,
     connectionManager: { maxConnections: limits.maxConnections },
+    connectionMonitor: { pingInterval: PING_INTERVAL_MS, pingTimeout: { minTimeout: PING_TIMEOUT_MIN_MS, maxTimeout: PING_TIMEOUT_MAX_MS } },
     services,
   } as Parameters<typeof createLibp2p>[0])) as unknown as Libp2p<{ pubsub: GossipSub }>;
   const gs = libp2p.services.pubsub;

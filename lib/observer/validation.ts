@@ -21,7 +21,7 @@ export interface Validation {
    * for `replay` and `timestamp` (no score penalty), `reject` otherwise, with the reason.
    * After {@link Validation.close} everything is ignored.
    */
-  readonly validateLive: (bytes: Uint8Array, meta: MeshValidateMeta) => Promise<MeshValidationOutcome>;
+  readonly validateLive: (bytes: Uint8Array, meta: MeshValidateMeta) => Promise<MeshValidationOutcome> | MeshValidationOutcome;
   /**
    * Archive mode (uploads). Resolves once the steps before the signature are done; on workers
    * the signature check then runs concurrently with later calls (archive mode has no
@@ -86,28 +86,35 @@ export function createValidation(params: ValidationParams): Validation {
     params.onWorkersUnavailable?.(e);
   }
 
+  /** The mesh's outcome for a live result. */
+  const outcome = (r: ValidationResult): MeshValidationOutcome =>
+    r.ok ? r : { result: r.reason === 'replay' || r.reason === 'timestamp' ? 'ignore' : 'reject', reason: r.reason };
+
+  /** The live check with workers, once the sender's keys are cached (or known to be absent). */
+  function liveOnPool(w: SignaturePool, bytes: Uint8Array, nowUs: bigint): Promise<MeshValidationOutcome> | MeshValidationOutcome {
+    const p = prepareValidation(bytes, cachedKeys);
+    if ('ok' in p) return outcome(p);
+    return w.verify(p.signature, p.preimage, p.keys).then((verified) => outcome(finishValidation(p, verified, { mode: 'live', nonces, nowUs })));
+  }
+
   /**
    * Without workers it is synchronous on a cache hit. With workers, the signature is checked on
    * a worker and the rest of §3 (nonce, timestamp at arrival) runs when the pool resolves, which
    * it does in submission order: either way envelopes of one sender are finished in arrival
-   * order, as the per-sender nonce rule needs.
+   * order, as the per-sender nonce rule needs. On a cache hit no promise is made but the
+   * signature check's (this runs for every envelope of the mesh).
    */
-  async function validateLive(bytes: Uint8Array, _meta: MeshValidateMeta): Promise<MeshValidationOutcome> {
+  function validateLive(bytes: Uint8Array, _meta: MeshValidateMeta): Promise<MeshValidationOutcome> | MeshValidationOutcome {
     if (stopped) return 'ignore';
-    let r: ValidationResult;
-    if (pool === undefined) {
-      r = await check(bytes, 'live');
-    } else {
-      const nowUs = BigInt(clock()) * 1000n;
-      const p = await prepare(bytes);
-      if ('ok' in p) r = p;
-      else {
-        const verified = await pool.verify(p.signature, p.preimage, p.keys);
-        r = finishValidation(p, verified, { mode: 'live', nonces, nowUs });
-      }
+    if (pool === undefined) return check(bytes, 'live').then(outcome);
+    const w = pool;
+    const nowUs = BigInt(clock()) * 1000n;
+    try {
+      return liveOnPool(w, bytes, nowUs);
+    } catch (e) {
+      if (!(e instanceof RegistryMiss)) throw e;
+      return registry.load(e.agentId).then(() => liveOnPool(w, bytes, nowUs));
     }
-    if (!r.ok) return { result: r.reason === 'replay' || r.reason === 'timestamp' ? 'ignore' : 'reject', reason: r.reason };
-    return r;
   }
 
   async function archive(bytes: Uint8Array): Promise<ArchiveCheck> {
