@@ -7,6 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
+import { applyFeedback, emptyReputation, type ReputationState } from '../protocol/reputation';
 import { MsgType } from '../protocol/types';
 import { createIngestQueue, openStore, type IngestItem, type Store } from './index';
 import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
@@ -36,7 +37,7 @@ function corpus(): IngestItem[] {
     const c = Math.floor(r() * 40);
     const broadcast = msgType === MsgType.BEACON || msgType === MsgType.ADVERTISE || msgType === MsgType.FEEDBACK || r() < 0.1;
     const payload = msgType === MsgType.FEEDBACK
-      ? encodeFeedback({ conversationId: conv16(c), targetAgent: bytes32(t), score: Math.floor(r() * 200) - 100, outcome: 1, isDispute: r() < 0.2, role: 0 })
+      ? encodeFeedback({ conversationId: conv16(c), targetAgent: bytes32(t), score: Math.floor(r() * 201) - 100, outcome: i % 3, isDispute: r() < 0.2, role: i % 4 === 0 ? 1 : 0 })
       : msgType === MsgType.NOTARIZE_BID ? encodeNotarizeBid({ bidType: 0, conversationId: conv16(c), terms: new Uint8Array([i & 0xff]) }) : new Uint8Array([i & 0xff, 1]);
     out.push(makeItem({
       msgType, sender: bytes32(s), recipient: broadcast ? undefined : bytes32(t), conversationId: conv16(c), nonce: BigInt(i),
@@ -60,6 +61,19 @@ function overlapping(xs: readonly IngestItem[], seed: number): IngestItem[][] {
   return out;
 }
 
+/** One FEEDBACK about each of the corpus's agents: every third days older, every third days newer than the corpus. */
+function later(): IngestItem[] {
+  const out: IngestItem[] = [];
+  for (let t = 0; t < 12; t++) {
+    const shift = [0n, -3n * 86_400_000_000n, 5n * 86_400_000_000n][t % 3];
+    out.push(makeItem({
+      msgType: MsgType.FEEDBACK, sender: bytes32((t + 1) % 12), conversationId: conv16(t), nonce: 10_000n + BigInt(t), timestamp: T0 + 25_000n + shift,
+      payload: encodeFeedback({ conversationId: conv16(t), targetAgent: bytes32(t), score: 37 - t * 7, outcome: t % 3, isDispute: t % 2 === 0, role: t % 5 === 0 ? 1 : 0 }),
+    }));
+  }
+  return out;
+}
+
 /** Every derived table as comparable text rows. */
 async function snapshot(s: Store): Promise<Record<string, string[]>> {
   const q = async (sql: string) => (await s.query<{ r: string }>(sql)).map((x) => x.r);
@@ -75,6 +89,40 @@ async function snapshot(s: Store): Promise<Record<string, string[]>> {
   };
 }
 
+const repText = (r: ReputationState) => [r.reliabilityScore, r.cooperationIndex, r.notaryAccuracy, r.totalTasks, r.totalNotarized, r.totalDisputes].join(' ');
+
+/** lib/protocol's gossip fold of every stored feedback, per target agent (hex), in (timestamp, envelope_id) order. */
+async function jsFolds(s: Store): Promise<Map<string, string>> {
+  const rows = await s.query<{ t: string; score: number; outcome: number; role: number; is_dispute: boolean }>(
+    `SELECT encode(target_agent, 'hex') AS t, score, outcome, role, is_dispute FROM feedback ORDER BY target_agent, timestamp, envelope_id`);
+  const folds = new Map<string, ReputationState>();
+  for (const r of rows) folds.set(r.t, applyFeedback(folds.get(r.t) ?? emptyReputation(), { score: r.score, outcome: r.outcome, role: r.role, isDispute: r.is_dispute }));
+  return new Map([...folds].map(([t, st]) => [t, repText(st)]));
+}
+
+/** The maintained gossip folds per agent (hex); null where a concurrent writer left one stale. */
+async function storedFolds(s: Store): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  const ids = await s.query<{ id: Uint8Array; t: string }>(`SELECT agent_id AS id, encode(agent_id, 'hex') AS t FROM reputation_state WHERE kind = 'gossip'`);
+  for (const { id, t } of ids) {
+    const r = await s.getReputation(id, 'gossip');
+    out.set(t, r ? repText(r) : null);
+  }
+  return out;
+}
+
+/** Every agent with feedback has a maintained fold, and each is lib/protocol's fold (or stale, when `allowStale`). */
+async function assertFolds(s: Store, allowStale: boolean): Promise<number> {
+  const want = await jsFolds(s), got = await storedFolds(s);
+  assert.deepEqual([...got.keys()].sort(), [...want.keys()].sort());
+  let stale = 0;
+  for (const [t, v] of got) {
+    if (v === null && allowStale) stale++;
+    else assert.equal(v, want.get(t), `gossip fold of ${t}`);
+  }
+  return stale;
+}
+
 const items = corpus();
 let reference: Record<string, string[]>;
 
@@ -84,6 +132,7 @@ before(async () => {
     const r = await ref.ingestEnvelopes(items);
     assert.equal(r.inserted, new Set(items.map((i) => Buffer.from(i.id).toString('hex'))).size);
     reference = await snapshot(ref);
+    assert.equal(await assertFolds(ref, false), 0);
   } finally {
     await ref.close();
   }
@@ -102,6 +151,8 @@ function suite(name: string, fresh: () => Promise<() => Promise<Store>>, shared:
         for (const b of overlapping(items, 2)) inserted += (await s.ingestEnvelopes(b)).inserted;
         assert.equal(inserted, items.length);
         assert.deepEqual(await snapshot(s), reference);
+        // Shuffled batches bring older feedback after newer: refolded, so still the exact fold.
+        assert.equal(await assertFolds(s, false), 0);
       } finally {
         await s.close();
       }
@@ -118,6 +169,13 @@ function suite(name: string, fresh: () => Promise<() => Promise<Store>>, shared:
         await Promise.all([qa.close(), qb.close()]);
         assert.equal(ra.filter((r) => r.inserted).length + rb.filter((r) => r.inserted).length, items.length);
         assert.deepEqual(await snapshot(a), reference);
+        // Concurrent batches about one agent: each fold is exact or marked stale, never wrong.
+        await assertFolds(a, true);
+        // More feedback about every agent (newer, older and in other epochs, some twice): every fold current and exact.
+        const more = later();
+        await a.ingestEnvelopes(more.slice(0, 20));
+        await b.ingestEnvelopes(more);
+        assert.equal(await assertFolds(a, false), 0);
       } finally {
         if (b !== a) await b.close();
         await a.close();

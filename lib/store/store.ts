@@ -157,10 +157,17 @@ export async function openStore(params: OpenStoreParams = {}) {
 
     getReputation: (agentId: Uint8Array, kind: 'gossip' | 'batch' = 'gossip') => live(async (): Promise<ReputationRow | null> => {
       const r = await prisma.reputationState.findUnique({ where: { agentId_kind: { agentId: new Uint8Array(agentId), kind } } });
-      return r ? { ...r, agentId: new Uint8Array(r.agentId), kind: r.kind as 'gossip' | 'batch' } : null;
+      // A gossip fold a concurrent batch left stale is no fold: callers fold the feedback themselves.
+      if (!r || (r.foldVersion > 0 && r.folded === null)) return null;
+      return {
+        agentId: new Uint8Array(r.agentId), kind: r.kind as 'gossip' | 'batch', reliabilityScore: r.reliabilityScore, cooperationIndex: r.cooperationIndex,
+        notaryAccuracy: r.notaryAccuracy, totalTasks: r.totalTasks, totalNotarized: r.totalNotarized, totalDisputes: r.totalDisputes,
+        lastEpoch: r.lastEpoch, updatedAt: r.updatedAt,
+      };
     }),
+    /** Writes a reputation row as given; a gossip row written so is refolded by the next ingest of feedback about the agent. */
     upsertReputation: (row: Omit<ReputationRow, 'updatedAt'> & { updatedAt?: Date }) => live(async () => {
-      const data = { ...row, agentId: new Uint8Array(row.agentId), updatedAt: row.updatedAt ?? new Date() };
+      const data = { ...row, agentId: new Uint8Array(row.agentId), updatedAt: row.updatedAt ?? new Date(), folded: null, foldVersion: 0, lastTs: null, lastFeedback: null };
       await prisma.reputationState.upsert({ where: { agentId_kind: { agentId: data.agentId, kind: row.kind } }, create: data, update: data });
     }),
 
