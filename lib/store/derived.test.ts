@@ -6,6 +6,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
 import { applyFeedback, emptyReputation, type ReputationState } from '../protocol/reputation';
 import { MsgType } from '../protocol/types';
@@ -152,6 +153,21 @@ function suite(name: string, fresh: () => Promise<() => Promise<Store>>, shared:
         assert.equal(inserted, items.length);
         assert.deepEqual(await snapshot(s), reference);
         // Shuffled batches bring older feedback after newer: refolded, so still the exact fold.
+        assert.equal(await assertFolds(s, false), 0);
+      } finally {
+        await s.close();
+      }
+    });
+
+    test('the migration folds the feedback already stored, and ingest continues that fold', async () => {
+      const s = await (await fresh())();
+      try {
+        await s.ingestEnvelopes(items);
+        await s.query(`DELETE FROM reputation_state`);
+        const sql = await readFile(new URL('../../prisma/migrations/20261124070000_gossip_reputation/migration.sql', import.meta.url), 'utf8');
+        await s.query(sql.slice(sql.indexOf('INSERT INTO "reputation_state"')).replace(/;\s*$/, ''));
+        assert.equal(await assertFolds(s, false), 0);
+        await s.ingestEnvelopes(later());
         assert.equal(await assertFolds(s, false), 0);
       } finally {
         await s.close();
