@@ -103,15 +103,22 @@ WITH ${head}ins AS (
   ON CONFLICT (envelope_id) DO NOTHING
 ), rn AS (
   SELECT fb_target AS agent, count(*)::int AS k FROM n WHERE fb_conv IS NOT NULL GROUP BY fb_target
+), rl AS (
+  -- The batch's agents' stored folds, locked in agent order: a concurrent batch about the same
+  -- agent waits for this one to commit and then reads the fold it left (FOR UPDATE returns the
+  -- latest row version), so busy agents keep continuing their fold instead of refolding it.
+  SELECT r.* FROM reputation_state r WHERE r.kind = 'gossip' AND r.agent_id IN (SELECT agent FROM rn) ORDER BY r.agent_id FOR UPDATE
 ), rb AS (
-  -- A target's stored gossip fold continues when it is current and every new feedback sorts after
-  -- the last one it folded; otherwise (feedback older than that, a stale or missing fold) the
-  -- target's whole feedback is refolded: the fold is order-dependent.
-  SELECT rn.agent, rn.k, r.folded, COALESCE(r.fold_version, 0) AS version,
-    COALESCE(r.folded > 0 AND NOT EXISTS (SELECT 1 FROM n WHERE n.fb_conv IS NOT NULL AND n.fb_target = rn.agent
-      AND (n.ts, n.id) <= (r.last_ts, r.last_feedback)), false) AS cont,
-    ARRAY[r.reliability_score, r.cooperation_index, r.notary_accuracy, r.total_tasks, r.total_notarized, r.total_disputes] AS seed
-  FROM rn LEFT JOIN reputation_state r ON r.agent_id = rn.agent AND r.kind = 'gossip'
+  -- A fold continues when it is current and every new feedback sorts after the last one it
+  -- folded; otherwise (older feedback, a stale or missing fold) the agent's stored feedback is
+  -- refolded: the fold is order-dependent. A refold reads feedback as of this statement's
+  -- snapshot, so it is only exact if no batch about the agent committed since (same row version).
+  SELECT rn.agent, rn.k, l.folded, COALESCE(l.fold_version, 0) AS version,
+    COALESCE(l.folded > 0 AND NOT EXISTS (SELECT 1 FROM n WHERE n.fb_conv IS NOT NULL AND n.fb_target = rn.agent
+      AND (n.ts, n.id) <= (l.last_ts, l.last_feedback)), false) AS cont,
+    l.fold_version IS NOT DISTINCT FROM (SELECT s.fold_version FROM reputation_state s WHERE s.agent_id = rn.agent AND s.kind = 'gossip') AS exact,
+    ARRAY[l.reliability_score, l.cooperation_index, l.notary_accuracy, l.total_tasks, l.total_notarized, l.total_disputes] AS seed
+  FROM rn LEFT JOIN rl l ON l.agent_id = rn.agent
 ), fi AS (
   SELECT agent, seed, NULL::int4 AS score, NULL::int4 AS outcome, NULL::int4 AS role, NULL::bool AS dispute, NULL::int8 AS ts, NULL::bytea AS id
   FROM rb WHERE cont
@@ -124,12 +131,13 @@ WITH ${head}ins AS (
     (array_agg(id ORDER BY ts DESC NULLS LAST, id DESC NULLS LAST))[1] AS last_id
   FROM fi GROUP BY agent
 ), rs AS (
-  -- fold_version - 1 is the version this statement read: a row written since (another batch,
-  -- committed in between) keeps its values and is marked stale (folded NULL) for the next batch.
+  -- fold_version - 1 is the version this statement read: a row another batch inserted meanwhile
+  -- keeps its values and is marked stale (folded NULL), as is an inexact refold: the next batch
+  -- about the agent refolds, readers fold the feedback themselves until then.
   INSERT INTO reputation_state AS r (agent_id, kind, reliability_score, cooperation_index, notary_accuracy, total_tasks, total_notarized,
     total_disputes, updated_at, folded, fold_version, last_ts, last_feedback)
   SELECT fo.agent, 'gossip', fo.s[1], fo.s[2], fo.s[3], fo.s[4], fo.s[5], fo.s[6], now(),
-    CASE WHEN rb.cont THEN rb.folded + rb.k ELSE fo.rows END, rb.version + 1, fo.last_ts, fo.last_id
+    CASE WHEN rb.cont THEN rb.folded + rb.k WHEN rb.exact THEN fo.rows END, rb.version + 1, fo.last_ts, fo.last_id
   FROM fo JOIN rb ON rb.agent = fo.agent ORDER BY fo.agent
   ON CONFLICT (agent_id, kind) DO UPDATE SET
     ${['reliability_score', 'cooperation_index', 'notary_accuracy', 'total_tasks', 'total_notarized', 'total_disputes', 'last_ts', 'last_feedback']
