@@ -96,30 +96,35 @@ export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {
   args.push(limit);
   const lim = `$${args.length}`;
   const and = (extra: string[]) => { const w = [...extra, ...where]; return w.length ? `WHERE ${w.join(' AND ')}` : ''; };
-  let sql: string;
+  // The page's keys first, from the indexes alone where they cover the filter ((x, seq, epoch,
+  // timestamp) for x = msg_type, sender, recipient), then its rows by (seq, epoch): a page
+  // reads its own rows from the table, not one row of every partition the newest-first merge
+  // opens, nor the rows a filter rejects.
+  let keys: string;
   const epochs = epochOf && p.fromMs !== undefined && p.toMs !== undefined && p.type !== undefined && !p.agent && !p.conversation
     ? { from: epochOf(BigInt(p.fromMs) * 1000n), to: epochOf(BigInt(p.toMs) * 1000n + 999n) } : null;
   if (epochs && p.toMs! >= 0 && epochs.to >= epochs.from && epochs.to - epochs.from < MAX_WINDOW_EPOCHS) {
-    // A type in a time window: each epoch's newest page from (msg_type, epoch, seq, timestamp)
-    // without reading the table, then the page's rows by (seq, epoch). A newest-first scan of the
-    // whole window would walk past every newer envelope of the window's last partition.
+    // A type in a time window: each epoch's newest page from (msg_type, epoch, seq, timestamp).
+    // A newest-first scan of the whole window would walk past every newer envelope of the
+    // window's last partition.
     args.push(epochs.from, epochs.to);
-    sql = `SELECT ${ENVELOPE_COLS} FROM envelope JOIN (
-      SELECT x.seq AS k_seq, x.epoch AS k_epoch FROM generate_series($${args.length}::int4, $${args.length - 1}::int4, -1) g(ep)
+    keys = `SELECT x.seq, x.epoch FROM generate_series($${args.length}::int4, $${args.length - 1}::int4, -1) g(ep)
       CROSS JOIN LATERAL (SELECT seq, epoch FROM envelope ${and(['epoch = g.ep'])} ORDER BY seq DESC LIMIT ${lim}) x
-      ORDER BY x.seq DESC LIMIT ${lim}
-    ) k ON envelope.seq = k.k_seq AND envelope.epoch = k.k_epoch ORDER BY envelope.seq DESC`;
+      ORDER BY x.seq DESC LIMIT ${lim}`;
   } else if (p.agent) {
+    // Its sent and its received envelopes, each newest-first from its own index; UNION drops the
+    // ones it sent to itself from the second list.
     args.push(p.agent);
     const a = `$${args.length}`;
-    sql = `SELECT ${ENVELOPE_COLS} FROM (
-      (SELECT * FROM envelope ${and([`sender = ${a}`])} ORDER BY seq DESC LIMIT ${lim})
-      UNION ALL
-      (SELECT * FROM envelope ${and([`recipient = ${a}`, `sender <> ${a}`])} ORDER BY seq DESC LIMIT ${lim})
-    ) envelope ORDER BY envelope.seq DESC LIMIT ${lim}`;
+    keys = `(SELECT seq, epoch FROM envelope ${and([`sender = ${a}`])} ORDER BY seq DESC LIMIT ${lim})
+      UNION
+      (SELECT seq, epoch FROM envelope ${and([`recipient = ${a}`])} ORDER BY seq DESC LIMIT ${lim})
+      ORDER BY seq DESC LIMIT ${lim}`;
   } else {
-    sql = `SELECT ${ENVELOPE_COLS} FROM envelope ${and([])} ORDER BY envelope.seq DESC LIMIT ${lim}`;
+    keys = `SELECT seq, epoch FROM envelope ${and([])} ORDER BY seq DESC LIMIT ${lim}`;
   }
+  const sql = `SELECT ${ENVELOPE_COLS} FROM envelope JOIN (${keys}) k (k_seq, k_epoch) ON envelope.seq = k.k_seq AND envelope.epoch = k.k_epoch
+    ORDER BY envelope.seq DESC`;
   const rows = await q.query<Row>(sql, args);
   return rows.map(toEnvelope);
 }
