@@ -136,6 +136,11 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   // As served: the agents and graph from the snapshot (retaken every OVERVIEW_MAX_AGE_MS here: nothing commits meanwhile).
   await read('overview: stats, feed, agents, graph', (_r, o) => loadOverviewData(o));
   await read('overview, every read taken anew', (_r, o) => Promise.all([loadStats(o), loadEnvelopes(o, { limit: FEED_SIZE }), takeAgentsSnapshot(o)]));
+  if (explain) {
+    const file = process.env.BENCH_EXPLAIN_FILE ?? 'bench-query-plans.txt';
+    await writeFile(file, explainLog.join('\n'));
+    console.log(`plans (EXPLAIN ANALYZE, BUFFERS) of every statement: ${file}`);
+  }
 }
 
 /** Committed envelopes/s through the observer's ingest queue (batches of 500). */

@@ -2,18 +2,15 @@
  * The ingest hot path. Per batch, one statement
  * inserts the envelopes with `ON CONFLICT (id, epoch) DO NOTHING RETURNING id` (the primary key of
  * the partitioned table; an id fixes its epoch, so this is the id's uniqueness) and derives agents,
- * conversations, pairs, FEEDBACK and NOTARIZE_BID rows, the gossip reputation fold of each agent the
- * batch has feedback about, and per-type counters set-based from
+ * conversations, pairs, FEEDBACK and NOTARIZE_BID rows, per-agent feedback counts (for the stored
+ * gossip fold, reputation.ts) and per-type counters set-based from
  * exactly the rows it inserted. On Postgres the batch travels as binary array parameters of that
  * one prepared statement (one round trip, atomic without a transaction block); on PGlite, which
  * has no round trips to save, a binary `COPY` into a session-local staging table precedes it in
  * one transaction (stage.ts encodes both forms from one column list). So a
  * re-seen envelope creates nothing and counts nothing, across restarts and across several
  * processes writing to one Postgres. Derived values are order-independent (min/max/sum, ties
- * broken by msg_type), so any split of the same envelopes into batches gives the same rows. The
- * reputation fold is not (each step truncates): a batch continues it only with feedback that sorts
- * after everything already folded and refolds the agent's stored feedback otherwise, so it too is
- * the fold of every stored feedback in (timestamp, envelope_id) order, whatever the arrival order.
+ * broken by msg_type), so any split of the same envelopes into batches gives the same rows.
  */
 import { toHex } from '../protocol/hex';
 import { conversationStage, outcomeOf } from './derive';
@@ -101,49 +98,13 @@ WITH ${head}ins AS (
   INSERT INTO notary_bid (envelope_id, conversation_id, bidder, recipient, bid_type, terms, timestamp)
   SELECT id, bid_conv, sender, recipient, bid_type, bid_terms, ts FROM n WHERE bid_conv IS NOT NULL ORDER BY id
   ON CONFLICT (envelope_id) DO NOTHING
-), rn AS (
-  SELECT fb_target AS agent, count(*)::int AS k FROM n WHERE fb_conv IS NOT NULL GROUP BY fb_target
-), rl AS (
-  -- The batch's agents' stored folds, locked in agent order: a concurrent batch about the same
-  -- agent waits for this one to commit and then reads the fold it left (FOR UPDATE returns the
-  -- latest row version), so busy agents keep continuing their fold instead of refolding it.
-  SELECT r.* FROM reputation_state r WHERE r.kind = 'gossip' AND r.agent_id IN (SELECT agent FROM rn) ORDER BY r.agent_id FOR UPDATE
-), rb AS (
-  -- A fold continues when it is current and every new feedback sorts after the last one it
-  -- folded; otherwise (older feedback, a stale or missing fold) the agent's stored feedback is
-  -- refolded: the fold is order-dependent. A refold reads feedback as of this statement's
-  -- snapshot, so it is only exact if no batch about the agent committed since (same row version).
-  SELECT rn.agent, rn.k, l.folded, COALESCE(l.fold_version, 0) AS version,
-    COALESCE(l.folded > 0 AND NOT EXISTS (SELECT 1 FROM n WHERE n.fb_conv IS NOT NULL AND n.fb_target = rn.agent
-      AND (n.ts, n.id) <= (l.last_ts, l.last_feedback)), false) AS cont,
-    l.fold_version IS NOT DISTINCT FROM (SELECT s.fold_version FROM reputation_state s WHERE s.agent_id = rn.agent AND s.kind = 'gossip') AS exact,
-    ARRAY[l.reliability_score, l.cooperation_index, l.notary_accuracy, l.total_tasks, l.total_notarized, l.total_disputes] AS seed
-  FROM rn LEFT JOIN rl l ON l.agent_id = rn.agent
-), fi AS (
-  SELECT agent, seed, NULL::int4 AS score, NULL::int4 AS outcome, NULL::int4 AS role, NULL::bool AS dispute, NULL::int8 AS ts, NULL::bytea AS id
-  FROM rb WHERE cont
-  UNION ALL SELECT f.target_agent, NULL, f.score, f.outcome, f.role, f.is_dispute, f.timestamp, f.envelope_id
-  FROM rb JOIN feedback f ON f.target_agent = rb.agent WHERE NOT rb.cont
-  UNION ALL SELECT fb_target, NULL, fb_score, fb_outcome, fb_role, fb_dispute, ts, id FROM n WHERE fb_conv IS NOT NULL
-), fo AS (
-  SELECT agent, zx_gossip_fold(seed, score, outcome, role, dispute ORDER BY ts NULLS FIRST, id NULLS FIRST) AS s, count(ts)::int AS rows,
-    (array_agg(ts ORDER BY ts DESC NULLS LAST, id DESC NULLS LAST))[1] AS last_ts,
-    (array_agg(id ORDER BY ts DESC NULLS LAST, id DESC NULLS LAST))[1] AS last_id
-  FROM fi GROUP BY agent
-), rs AS (
-  -- fold_version - 1 is the version this statement read: a row another batch inserted meanwhile
-  -- keeps its values and is marked stale (folded NULL), as is an inexact refold: the next batch
-  -- about the agent refolds, readers fold the feedback themselves until then.
+), rc AS (
+  -- FEEDBACK rows per agent, counted: a reader whose stored gossip fold covers fewer rows folds
+  -- the rest (reputation.ts). An increment, so concurrent batches need no ordering.
   INSERT INTO reputation_state AS r (agent_id, kind, reliability_score, cooperation_index, notary_accuracy, total_tasks, total_notarized,
-    total_disputes, updated_at, folded, fold_version, last_ts, last_feedback)
-  SELECT fo.agent, 'gossip', fo.s[1], fo.s[2], fo.s[3], fo.s[4], fo.s[5], fo.s[6], now(),
-    CASE WHEN rb.cont THEN rb.folded + rb.k WHEN rb.exact THEN fo.rows END, rb.version + 1, fo.last_ts, fo.last_id
-  FROM fo JOIN rb ON rb.agent = fo.agent ORDER BY fo.agent
-  ON CONFLICT (agent_id, kind) DO UPDATE SET
-    ${['reliability_score', 'cooperation_index', 'notary_accuracy', 'total_tasks', 'total_notarized', 'total_disputes', 'last_ts', 'last_feedback']
-    .map((c) => `${c} = CASE WHEN r.fold_version = excluded.fold_version - 1 THEN excluded.${c} ELSE r.${c} END`).join(',\n    ')},
-    folded = CASE WHEN r.fold_version = excluded.fold_version - 1 THEN excluded.folded END,
-    fold_version = r.fold_version + 1, updated_at = excluded.updated_at
+    total_disputes, updated_at, feedback_count)
+  SELECT fb_target, 'gossip', 0, 0, 0, 0, 0, 0, now(), count(*)::int FROM n WHERE fb_conv IS NOT NULL GROUP BY fb_target ORDER BY fb_target
+  ON CONFLICT (agent_id, kind) DO UPDATE SET feedback_count = r.feedback_count + excluded.feedback_count
 ), tc AS (
   INSERT INTO msg_type_counter AS t (msg_type, count)
   SELECT msg_type, count(*) FROM n GROUP BY msg_type ORDER BY msg_type

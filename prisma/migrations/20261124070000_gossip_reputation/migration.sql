@@ -1,20 +1,19 @@
--- The gossip reputation fold (docs/protocol.md, reputation) kept by the ingest statement instead of
--- folding every FEEDBACK about an agent on each read of its page (lib/store/ingest.ts "rs").
+-- The gossip reputation fold (docs/protocol.md, reputation) stored per agent instead of folding
+-- every FEEDBACK about it on each read of its page (lib/store/reputation.ts).
 -- (No semicolons in these comments or in the function body: the pg driver adapter splits migration scripts at each one.)
--- folded: how many feedback rows the stored values fold, NULL when a concurrent writer made
--- them stale (readers then fold the feedback themselves and the next batch about the agent refolds).
--- fold_version: bumped by every maintained write, so a writer whose snapshot is older than the
--- row does not overwrite it. last_ts, last_feedback: the fold order key (timestamp, envelope_id)
--- of the last feedback folded: newer feedback continues the fold, older feedback refolds it.
-ALTER TABLE "reputation_state" ADD COLUMN "folded" INTEGER,
-ADD COLUMN "fold_version" INTEGER NOT NULL DEFAULT 0,
+-- feedback_count: FEEDBACK rows about the agent, counted by the ingest statement.
+-- folded: how many of them the stored values fold, in (timestamp, envelope_id) order, the last
+-- being (last_ts, last_feedback). A reader finding folded < feedback_count folds the rest
+-- when they all sort after that key, else refolds, and stores the result.
+ALTER TABLE "reputation_state" ADD COLUMN "folded" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN "feedback_count" INTEGER NOT NULL DEFAULT 0,
 ADD COLUMN "last_ts" BIGINT,
 ADD COLUMN "last_feedback" BYTEA;
 
 -- One step of the gossip fold over the state ARRAY[reliability, cooperation, notary accuracy,
 -- tasks, notarised, disputes]: trunc((old * n + x * ONE) / (n + 1)) with ONE = 1,000,000 and the
 -- outcome valued -100, 0, 100. bigint division truncates toward zero as the protocol requires.
--- A non-NULL seed replaces the state: the stored fold a batch continues from.
+-- A non-NULL seed replaces the state (a stored fold to continue from).
 CREATE FUNCTION "zx_gossip_step"(s BIGINT[], seed BIGINT[], score INTEGER, outcome INTEGER, role INTEGER, dispute BOOLEAN)
 RETURNS BIGINT[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE
@@ -32,8 +31,8 @@ CREATE AGGREGATE "zx_gossip_fold"(BIGINT[], INTEGER, INTEGER, INTEGER, BOOLEAN) 
 
 -- The fold of the feedback already stored.
 INSERT INTO "reputation_state" ("agent_id", "kind", "reliability_score", "cooperation_index", "notary_accuracy", "total_tasks",
-  "total_notarized", "total_disputes", "updated_at", "folded", "fold_version", "last_ts", "last_feedback")
-SELECT f."target_agent", 'gossip', f.s[1], f.s[2], f.s[3], f.s[4], f.s[5], f.s[6], CURRENT_TIMESTAMP, f.n, 1, l."timestamp", l."envelope_id"
+  "total_notarized", "total_disputes", "updated_at", "folded", "feedback_count", "last_ts", "last_feedback")
+SELECT f."target_agent", 'gossip', f.s[1], f.s[2], f.s[3], f.s[4], f.s[5], f.s[6], CURRENT_TIMESTAMP, f.n, f.n, l."timestamp", l."envelope_id"
 FROM (
   SELECT "target_agent", "zx_gossip_fold"(NULL, "score", "outcome", "role", "is_dispute" ORDER BY "timestamp", "envelope_id") AS s, count(*)::int AS n
   FROM "feedback" GROUP BY "target_agent"
@@ -45,4 +44,4 @@ ON CONFLICT ("agent_id", "kind") DO UPDATE SET
   "reliability_score" = excluded."reliability_score", "cooperation_index" = excluded."cooperation_index",
   "notary_accuracy" = excluded."notary_accuracy", "total_tasks" = excluded."total_tasks", "total_notarized" = excluded."total_notarized",
   "total_disputes" = excluded."total_disputes", "updated_at" = excluded."updated_at", "folded" = excluded."folded",
-  "fold_version" = "reputation_state"."fold_version" + 1, "last_ts" = excluded."last_ts", "last_feedback" = excluded."last_feedback";
+  "feedback_count" = excluded."feedback_count", "last_ts" = excluded."last_ts", "last_feedback" = excluded."last_feedback";
