@@ -19,6 +19,7 @@ import { createIngestQueue, openStore, type IngestItem, type Store } from '../li
 import { createTestDatabase } from '../lib/store/testing';
 import * as q from '../lib/store/queries';
 import { counterpartiesOf } from '../lib/store/counterparties';
+import { gossipReputation } from '../lib/store/reputation';
 import type { Queryable } from '../lib/store/db';
 import { loadAgent, loadConversation, loadConversations, loadEnvelopes, loadOverviewData, loadStats, takeAgentsSnapshot } from '../app/_lib/data';
 import type { Services } from '../app/_lib/services';
@@ -68,6 +69,11 @@ function explainingReads(store: Store, out: Explained[]): Store {
     ...store,
     recentEnvelopes: (p?: Parameters<typeof q.recentEnvelopes>[1]) => q.recentEnvelopes(db, p, EPOCH),
     getAgent: (id: Uint8Array) => q.getAgent(db, id),
+    getReputation: async (id: Uint8Array, kind: 'gossip' | 'batch' = 'gossip') => {
+      if (kind !== 'gossip') return store.getReputation(id, kind);
+      const g = await gossipReputation(db, id);
+      return g ? { ...g, agentId: id, kind } : null;
+    },
     feedbackFor: (a: Uint8Array, limit?: number) => q.feedbackFor(db, a, limit),
     listAgents: (p?: { limit?: number }) => q.listAgents(db, p),
     conversationGraph: (p?: { limit?: number }) => q.conversationGraph(db, p),
