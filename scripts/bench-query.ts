@@ -8,7 +8,11 @@
  * statement's own derivation (bench-query-load.ts); ANALYZE. BENCH_DB=<url of a kept database>
  * skips all that and measures again. Then the API's heavy reads through the functions the routes and pages call
  * (app/_lib/data.ts on the store's reads), each READS times with random parameters, p50/p99
- * against the 50 ms target; then the observer's commit path (the ingest queue, batches of 500)
+ * against the 50 ms target (the agent page's counterparties and reputation history too, and the
+ * overview both as served, from its snapshot, and read anew); BENCH_EXPLAIN=1 then runs each read
+ * 5 more times under EXPLAIN (ANALYZE, BUFFERS), prints the median server execution time (what
+ * the wall clock of a loaded shared machine inflates) and any seq scan of an envelope partition,
+ * and writes every plan to BENCH_EXPLAIN_FILE (bench-query-plans.txt); then the observer's commit path (the ingest queue, batches of 500)
  * on this database and on an empty one, alternating, and the ratio (target ≥ 0.8).
  */
 import { writeFile } from 'node:fs/promises';
