@@ -8,16 +8,27 @@
  * statement's own derivation (bench-query-load.ts); ANALYZE. BENCH_DB=<url of a kept database>
  * skips all that and measures again. Then the API's heavy reads through the functions the routes and pages call
  * (app/_lib/data.ts on the store's reads), each READS times with random parameters, p50/p99
- * against the 50 ms target; then the observer's commit path (the ingest queue, batches of 500)
+ * against the 50 ms target (the agent page's counterparties and reputation history too, and the
+ * overview both as served, from its snapshot, and read anew); BENCH_EXPLAIN=1 then runs each read
+ * 5 more times under EXPLAIN (ANALYZE, BUFFERS), prints the median server execution time (what
+ * the wall clock of a loaded shared machine inflates) and any seq scan of an envelope partition,
+ * and writes every plan to BENCH_EXPLAIN_FILE (bench-query-plans.txt); then the observer's commit path (the ingest queue, batches of 500)
  * on this database and on an empty one, alternating, and the ratio (target ≥ 0.8).
  */
+import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { toHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
 import { createIngestQueue, openStore, type IngestItem, type Store } from '../lib/store';
 import { createTestDatabase } from '../lib/store/testing';
-import { loadAgent, loadConversation, loadConversations, loadEnvelopes, loadGraph, loadStats, loadAgents } from '../app/_lib/data';
+import * as q from '../lib/store/queries';
+import { counterpartiesOf } from '../lib/store/counterparties';
+import { gossipReputation } from '../lib/store/reputation';
+import type { Queryable } from '../lib/store/db';
+import { loadAgent, loadConversation, loadConversations, loadEnvelopes, loadOverviewData, loadStats, takeAgentsSnapshot } from '../app/_lib/data';
 import type { Services } from '../app/_lib/services';
+import { loadReputationHistory } from '../app/_lib/reputation-history';
+import { fromHex } from '../lib/protocol/hex';
 import { FEED_SIZE } from '../components/live-state';
 import { AGENTS, copyOf, templates } from './bench-query-data';
 import { loadBench } from './bench-query-load';
@@ -37,25 +48,77 @@ function rng(seed: number) {
   return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
 }
 
-/** Times `fn` READS times; p50 and p99 in ms. */
-async function timeRead(name: string, fn: (r: () => number) => Promise<unknown>): Promise<{ name: string; p50: number; p99: number }> {
+/** Statements a read ran, with the server's own execution time (EXPLAIN ANALYZE), for BENCH_EXPLAIN. */
+interface Explained { ms: number; seqScans: string[]; plan: string }
+interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] }
+
+/**
+ * The store's reads on a connection that runs each statement under EXPLAIN (ANALYZE, BUFFERS)
+ * before running it for the caller: the server-side cost of each statement, apart from the wall
+ * clock that other work on a shared machine inflates.
+ */
+function explainingReads(store: Store, out: Explained[]): Store {
+  const db: Queryable = {
+    async query<T>(sql: string, args?: unknown[]): Promise<T[]> {
+      const [{ 'QUERY PLAN': plan }] = await store.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, args);
+      const seq: string[] = [];
+      const walk = (n: PlanNode) => { if (n['Node Type'] === 'Seq Scan' && n['Relation Name']?.startsWith('envelope')) seq.push(n['Relation Name']); for (const c of n.Plans ?? []) walk(c); };
+      walk(plan[0].Plan);
+      const text = await store.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, args);
+      out.push({ ms: plan[0]['Execution Time'], seqScans: seq, plan: `${sql.replace(/\s+/g, ' ').slice(0, 400)}\n${text.map((r) => r['QUERY PLAN']).join('\n')}` });
+      return store.query<T>(sql, args);
+    },
+  };
+  return {
+    ...store,
+    recentEnvelopes: (p?: Parameters<typeof q.recentEnvelopes>[1]) => q.recentEnvelopes(db, p, EPOCH),
+    getAgent: (id: Uint8Array) => q.getAgent(db, id),
+    getReputation: async (id: Uint8Array, kind: 'gossip' | 'batch' = 'gossip') => {
+      if (kind !== 'gossip') return store.getReputation(id, kind);
+      const g = await gossipReputation(db, id);
+      return g ? { ...g, agentId: id, kind } : null;
+    },
+    feedbackFor: (a: Uint8Array, limit?: number) => q.feedbackFor(db, a, limit),
+    listAgents: (p?: { limit?: number }) => q.listAgents(db, p),
+    conversationGraph: (p?: { limit?: number }) => q.conversationGraph(db, p),
+    listConversations: (p?: q.ListConversationsParams) => q.listConversations(db, p),
+    getConversation: (id: Uint8Array) => q.getConversation(db, id),
+    countsByType: () => q.countsByType(db),
+    dropCounts: () => q.dropCounts(db),
+    counterpartiesOf: (a: Uint8Array, limit?: number) => counterpartiesOf(db, a, limit),
+  };
+}
+
+/** Times `fn` READS times; p50 and p99 in ms. With `explain`, then runs it 5 more times explained and prints the median server time. */
+async function timeRead(name: string, fn: (r: () => number, o: Services) => Promise<unknown>, o: Services, explain: ((out: Explained[]) => Services) | null):
+  Promise<{ name: string; p50: number; p99: number }> {
   const r = rng(name.length * 7919);
-  for (let i = 0; i < 5; i++) await fn(r); // a cold first read is the cache, not the query
+  for (let i = 0; i < 5; i++) await fn(r, o); // a cold first read is the cache, not the query
   const ms: number[] = [];
   for (let i = 0; i < READS; i++) {
     const t = performance.now();
-    await fn(r);
+    await fn(r, o);
     ms.push(performance.now() - t);
   }
   ms.sort((a, b) => a - b);
   const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
   const out = { name, p50: q(0.5), p99: q(0.99) };
   console.log(`  ${name.padEnd(44)} p50 ${out.p50.toFixed(1).padStart(6)} ms  p99 ${out.p99.toFixed(1).padStart(6)} ms  ${out.p99 <= TARGET_MS ? 'ok' : 'OVER'} (target ≤ ${TARGET_MS} ms)`);
+  if (explain) {
+    const runs: Explained[][] = [];
+    for (let i = 0; i < 5; i++) { const e: Explained[] = []; await fn(r, explain(e)); runs.push(e); }
+    const total = runs.map((e) => e.reduce((s, x) => s + x.ms, 0)).sort((a, b) => a - b);
+    const seq = [...new Set(runs.flat().flatMap((e) => e.seqScans))];
+    console.log(`  ${''.padEnd(44)} server execution ${total[2].toFixed(1)} ms median of 5 (${runs[2].length} statements; min ${total[0].toFixed(1)}, max ${total[4].toFixed(1)})${seq.length ? `; SEQ SCAN ${seq.join(', ')}` : ''}`);
+    explainLog.push(`### ${name}\n${runs[2].map((e) => `-- ${e.ms.toFixed(2)} ms\n${e.plan}`).join('\n\n')}\n`);
+  }
   return out;
 }
+const explainLog: string[] = [];
 
 async function reads(store: Store, endUs: bigint): Promise<void> {
-  const o = { reads: store } as unknown as Services; // the data loaders read only `reads` here
+  const explain = process.env.BENCH_EXPLAIN === '1';
+  const o = { reads: store, observatory: { store }, config: { epochSeconds: EPOCH } } as unknown as Services; // what the data loaders here read
   const agentHex = (r: () => number) => { const b = new Uint8Array(32); b[0] = 0xa5; new DataView(b.buffer).setUint32(28, 1 + Math.floor(r() * AGENTS)); return toHex(b); };
   const [{ n }] = await store.query<{ n: string }>('SELECT count(*)::text AS n FROM conversation');
   const convs = await store.query<{ id: Uint8Array }>(`SELECT id FROM conversation TABLESAMPLE SYSTEM (${Math.min(100, 200_000 / Math.max(1, Number(n)))}) LIMIT 2000`);
@@ -63,20 +126,31 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   const startMs = Number((endUs - BigInt(DAYS) * DAY_US) / 1000n);
   const spanMs = DAYS * 86_400_000;
   const window = (r: () => number, ms: number) => { const from = startMs + Math.floor(r() * (spanMs - ms)); return { fromMs: from, toMs: from + ms }; };
+  const read = (name: string, fn: (r: () => number, o: Services) => Promise<unknown>) => timeRead(name, fn, o,
+    explain ? (e) => { const x = explainingReads(store, e); return { reads: x, observatory: { store: x }, config: { epochSeconds: EPOCH } } as unknown as Services; } : null);
   console.log(`reads (${READS} each, random parameters; ${fmt(Number(n))} conversations):`);
-  await timeRead('agent page: agent + reputation', (r) => loadAgent(o, agentHex(r)));
-  await timeRead('agent page: its latest 50 envelopes', (r) => loadEnvelopes(o, { agent: agentHex(r), limit: 50 }));
-  await timeRead('agent page: its conversations', (r) => loadConversations(o, agentHex(r)));
-  await timeRead('conversation page', (r) => loadConversation(o, toHex(convs[Math.floor(r() * convs.length)].id)));
-  await timeRead('envelopes by type (feed API)', (r) => loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50 }));
-  await timeRead('envelopes by type, 1-hour window', (r) => loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50, ...window(r, 3_600_000) }));
-  await timeRead('envelopes by type, 3-day window', (r) => loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50, ...window(r, 3 * 86_400_000) }));
-  await timeRead('envelopes of an agent, 1-day window', (r) => loadEnvelopes(o, { agent: agentHex(r), limit: 50, ...window(r, 86_400_000) }));
-  await timeRead('feed page 2 (before cursor)', async (r) => {
+  await read('agent page: agent + reputation', (r, o) => loadAgent(o, agentHex(r)));
+  await read('agent page: its latest 50 envelopes', (r, o) => loadEnvelopes(o, { agent: agentHex(r), limit: 50 }));
+  await read('agent page: its conversations', (r, o) => loadConversations(o, agentHex(r)));
+  await read('agent page: counterparties', (r, o) => o.observatory.store.counterpartiesOf(fromHex(agentHex(r))));
+  await read('agent page: reputation history', (r, o) => loadReputationHistory(o, fromHex(agentHex(r))));
+  await read('conversation page', (r, o) => loadConversation(o, toHex(convs[Math.floor(r() * convs.length)].id)));
+  await read('envelopes by type (feed API)', (r, o) => loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50 }));
+  await read('envelopes by type, 1-hour window', (r, o) => loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50, ...window(r, 3_600_000) }));
+  await read('envelopes by type, 3-day window', (r, o) => loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50, ...window(r, 3 * 86_400_000) }));
+  await read('envelopes of an agent, 1-day window', (r, o) => loadEnvelopes(o, { agent: agentHex(r), limit: 50, ...window(r, 86_400_000) }));
+  await read('feed page 2 (before cursor)', async (r, o) => {
     const first = await loadEnvelopes(o, { limit: 50, type: types[Math.floor(r() * types.length)] });
     return first.next ? loadEnvelopes(o, { limit: 50, before: first.next }) : null;
   });
-  await timeRead('overview: stats, feed, agents, graph', () => Promise.all([loadStats(o), loadEnvelopes(o, { limit: FEED_SIZE }), loadAgents(o), loadGraph(o)]));
+  // As served: the agents and graph from the snapshot (retaken every OVERVIEW_MAX_AGE_MS here: nothing commits meanwhile).
+  await read('overview: stats, feed, agents, graph', (_r, o) => loadOverviewData(o));
+  await read('overview, every read taken anew', (_r, o) => Promise.all([loadStats(o), loadEnvelopes(o, { limit: FEED_SIZE }), takeAgentsSnapshot(o)]));
+  if (explain) {
+    const file = process.env.BENCH_EXPLAIN_FILE ?? 'bench-query-plans.txt';
+    await writeFile(file, explainLog.join('\n'));
+    console.log(`plans (EXPLAIN ANALYZE, BUFFERS) of every statement: ${file}`);
+  }
 }
 
 /** Committed envelopes/s through the observer's ingest queue (batches of 500). */

@@ -96,14 +96,65 @@ export async function loadHealth(o: Running): Promise<HealthReport> {
   return { ...withStartup, ok: report.ok && chain.ok, chain };
 }
 
+/** A commit since the snapshot was taken makes it due after this long. */
+export const OVERVIEW_REFRESH_MS = 1_000;
+/** Without commits it is still retaken after this long: "online" is a time window. */
+export const OVERVIEW_MAX_AGE_MS = 5_000;
+
+interface AgentsSnapshot { agents: AgentView[]; graph: GraphView; at: number }
+interface SnapshotState { snap?: AgentsSnapshot; dirty: boolean; pending?: Promise<AgentsSnapshot> }
+const snapshots = new WeakMap<Running, SnapshotState>();
+
+/** The overview's agents and graph read now (what a snapshot holds). */
+export async function takeAgentsSnapshot(o: Running): Promise<AgentsSnapshot> {
+  // One read of the 1,000 latest agents serves both the list and the graph's nodes.
+  const g = await o.reads.conversationGraph();
+  const now = Date.now();
+  return { agents: g.nodes.map((a) => agentView(a, null, now)), graph: graphView(g, now), at: now };
+}
+
+/**
+ * The overview's agents and graph: the same 1,000 agents and 4,000 busiest pairs for every
+ * visitor (the page then follows the live stream), so one snapshot serves every request. A
+ * commit on the live bus marks it stale; a stale snapshot is still served while one refresh at
+ * a time retakes it, at most every OVERVIEW_REFRESH_MS, and any snapshot is retaken after
+ * OVERVIEW_MAX_AGE_MS. Only the first request waits for the reads.
+ */
+export async function loadAgentsSnapshot(o: Running, now = Date.now()): Promise<{ agents: AgentView[]; graph: GraphView }> {
+  let st = snapshots.get(o);
+  if (!st) {
+    const state: SnapshotState = { dirty: false };
+    st = state;
+    snapshots.set(o, state);
+    o.observatory.bus?.subscribe(() => { state.dirty = true; });
+  }
+  const state = st;
+  const refresh = () => {
+    state.pending ??= takeAgentsSnapshot(o).then((snap) => { state.snap = snap; return snap; })
+      .finally(() => { state.pending = undefined; });
+    return state.pending;
+  };
+  const snap = state.snap;
+  if (!snap) return refresh();
+  const age = now - snap.at;
+  if (age >= OVERVIEW_MAX_AGE_MS || (state.dirty && age >= OVERVIEW_REFRESH_MS)) {
+    state.dirty = false;
+    refresh().catch(() => undefined); // the next request sees it; this one gets the snapshot it has
+  }
+  return snap;
+}
+
+/** What the overview shows from the store: counters, the feed's first page, agents and graph. */
+export async function loadOverviewData(o: Running): Promise<{ stats: StatsView; page: EnvelopePage; agents: AgentView[]; graph: GraphView }> {
+  const [stats, page, snap] = await Promise.all([loadStats(o), loadEnvelopes(o, { limit: FEED_SIZE }), loadAgentsSnapshot(o)]);
+  return { stats, page, ...snap };
+}
+
 export async function loadOverview(): Promise<OverviewSnapshot | null> {
   const o = getServices();
   if (!o) return null;
-  const [stats, page, agents, graph, health] = await Promise.all([
-    loadStats(o),
-    loadEnvelopes(o, { limit: FEED_SIZE }),
-    loadAgents(o),
-    loadGraph(o),
+  const [{ stats, page, agents, graph }, health] = await Promise.all([
+    loadOverviewData(o),
     loadHealth(o).catch(() => null),
   ]);
   const chain = o.chain ? await o.chain.overview().catch(() => null) : null;

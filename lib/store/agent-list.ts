@@ -57,7 +57,7 @@ export async function listAgentsPage(q: Queryable, f: AgentFilter): Promise<{ ro
        r.total_tasks::text AS tt, r.total_notarized::text AS tn, r.total_disputes::text AS td,
        s.status AS stake_status, s.amount::text AS stake_amount
      FROM agent a
-     LEFT JOIN reputation_state r ON r.agent_id = a.id AND r.kind = 'gossip'
+     LEFT JOIN reputation_state r ON r.agent_id = a.id AND r.kind = 'gossip' AND r.folded = r.feedback_count
      LEFT JOIN stake s ON s.agent_id = a.id
      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
      ORDER BY ${key.sql} DESC, a.id DESC LIMIT ${arg(f.limit + 1)}`,

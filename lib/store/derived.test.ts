@@ -6,7 +6,9 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
+import { applyFeedback, emptyReputation, type ReputationState } from '../protocol/reputation';
 import { MsgType } from '../protocol/types';
 import { createIngestQueue, openStore, type IngestItem, type Store } from './index';
 import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
@@ -36,7 +38,7 @@ function corpus(): IngestItem[] {
     const c = Math.floor(r() * 40);
     const broadcast = msgType === MsgType.BEACON || msgType === MsgType.ADVERTISE || msgType === MsgType.FEEDBACK || r() < 0.1;
     const payload = msgType === MsgType.FEEDBACK
-      ? encodeFeedback({ conversationId: conv16(c), targetAgent: bytes32(t), score: Math.floor(r() * 200) - 100, outcome: 1, isDispute: r() < 0.2, role: 0 })
+      ? encodeFeedback({ conversationId: conv16(c), targetAgent: bytes32(t), score: Math.floor(r() * 201) - 100, outcome: i % 3, isDispute: r() < 0.2, role: i % 4 === 0 ? 1 : 0 })
       : msgType === MsgType.NOTARIZE_BID ? encodeNotarizeBid({ bidType: 0, conversationId: conv16(c), terms: new Uint8Array([i & 0xff]) }) : new Uint8Array([i & 0xff, 1]);
     out.push(makeItem({
       msgType, sender: bytes32(s), recipient: broadcast ? undefined : bytes32(t), conversationId: conv16(c), nonce: BigInt(i),
@@ -60,6 +62,19 @@ function overlapping(xs: readonly IngestItem[], seed: number): IngestItem[][] {
   return out;
 }
 
+/** One FEEDBACK about each of the corpus's agents: every third days older, every third days newer than the corpus. */
+function later(): IngestItem[] {
+  const out: IngestItem[] = [];
+  for (let t = 0; t < 12; t++) {
+    const shift = [0n, -3n * 86_400_000_000n, 5n * 86_400_000_000n][t % 3];
+    out.push(makeItem({
+      msgType: MsgType.FEEDBACK, sender: bytes32((t + 1) % 12), conversationId: conv16(t), nonce: 10_000n + BigInt(t), timestamp: T0 + 25_000n + shift,
+      payload: encodeFeedback({ conversationId: conv16(t), targetAgent: bytes32(t), score: 37 - t * 7, outcome: t % 3, isDispute: t % 2 === 0, role: t % 5 === 0 ? 1 : 0 }),
+    }));
+  }
+  return out;
+}
+
 /** Every derived table as comparable text rows. */
 async function snapshot(s: Store): Promise<Record<string, string[]>> {
   const q = async (sql: string) => (await s.query<{ r: string }>(sql)).map((x) => x.r);
@@ -75,6 +90,49 @@ async function snapshot(s: Store): Promise<Record<string, string[]>> {
   };
 }
 
+const repText = (r: ReputationState) => [r.reliabilityScore, r.cooperationIndex, r.notaryAccuracy, r.totalTasks, r.totalNotarized, r.totalDisputes].join(' ');
+
+/** lib/protocol's gossip fold of every stored feedback, per target agent (hex), in (timestamp, envelope_id) order. */
+async function jsFolds(s: Store): Promise<Map<string, string>> {
+  const rows = await s.query<{ t: string; score: number; outcome: number; role: number; is_dispute: boolean }>(
+    `SELECT encode(target_agent, 'hex') AS t, score, outcome, role, is_dispute FROM feedback ORDER BY target_agent, timestamp, envelope_id`);
+  const folds = new Map<string, ReputationState>();
+  for (const r of rows) folds.set(r.t, applyFeedback(folds.get(r.t) ?? emptyReputation(), { score: r.score, outcome: r.outcome, role: r.role, isDispute: r.is_dispute }));
+  return new Map([...folds].map(([t, st]) => [t, repText(st)]));
+}
+
+/** The stored gossip folds per agent (hex), as the store reads them. */
+async function storedFolds(s: Store): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  const ids = await s.query<{ id: Uint8Array; t: string }>(`SELECT agent_id AS id, encode(agent_id, 'hex') AS t FROM reputation_state WHERE kind = 'gossip'`);
+  for (const { id, t } of ids) {
+    const r = await s.getReputation(id, 'gossip');
+    out.set(t, r ? repText(r) : null);
+  }
+  return out;
+}
+
+/**
+ * Every agent with feedback has a gossip row whose count is its feedback's, and reads as
+ * lib/protocol's fold; read twice (the second from what the first stored). Returns how many
+ * the first read had to bring up to date.
+ */
+async function assertFolds(s: Store): Promise<number> {
+  const counts = await s.query<{ ok: boolean }>(`SELECT r.feedback_count = (SELECT count(*) FROM feedback f WHERE f.target_agent = r.agent_id) AS ok
+    FROM reputation_state r WHERE r.kind = 'gossip'`);
+  assert.ok(counts.every((c) => c.ok), 'feedback_count is each agent\'s number of feedback rows');
+  const [{ n: behind }] = await s.query<{ n: number }>(`SELECT count(*)::int AS n FROM reputation_state WHERE kind = 'gossip' AND folded <> feedback_count`);
+  const want = await jsFolds(s);
+  for (let pass = 0; pass < 2; pass++) {
+    const got = await storedFolds(s);
+    assert.deepEqual([...got.keys()].sort(), [...want.keys()].sort());
+    for (const [t, v] of got) assert.equal(v, want.get(t), `gossip fold of ${t}`);
+    const [{ n }] = await s.query<{ n: number }>(`SELECT count(*)::int AS n FROM reputation_state WHERE kind = 'gossip' AND folded <> feedback_count`);
+    assert.equal(n, 0, 'a read stores what it folded');
+  }
+  return behind;
+}
+
 const items = corpus();
 let reference: Record<string, string[]>;
 
@@ -84,6 +142,7 @@ before(async () => {
     const r = await ref.ingestEnvelopes(items);
     assert.equal(r.inserted, new Set(items.map((i) => Buffer.from(i.id).toString('hex'))).size);
     reference = await snapshot(ref);
+    assert.ok(await assertFolds(ref) > 0);
   } finally {
     await ref.close();
   }
@@ -102,6 +161,23 @@ function suite(name: string, fresh: () => Promise<() => Promise<Store>>, shared:
         for (const b of overlapping(items, 2)) inserted += (await s.ingestEnvelopes(b)).inserted;
         assert.equal(inserted, items.length);
         assert.deepEqual(await snapshot(s), reference);
+        // Shuffled batches bring older feedback after newer: still the exact fold.
+        await assertFolds(s);
+      } finally {
+        await s.close();
+      }
+    });
+
+    test('the migration folds the feedback already stored, and ingest continues that fold', async () => {
+      const s = await (await fresh())();
+      try {
+        await s.ingestEnvelopes(items);
+        await s.query(`DELETE FROM reputation_state`);
+        const sql = await readFile(new URL('../../prisma/migrations/20261124070000_gossip_reputation/migration.sql', import.meta.url), 'utf8');
+        await s.query(sql.slice(sql.indexOf('INSERT INTO "reputation_state"')).replace(/;\s*$/, ''));
+        assert.equal(await assertFolds(s), 0);
+        await s.ingestEnvelopes(later());
+        assert.equal(await assertFolds(s), 12);
       } finally {
         await s.close();
       }
@@ -118,6 +194,13 @@ function suite(name: string, fresh: () => Promise<() => Promise<Store>>, shared:
         await Promise.all([qa.close(), qb.close()]);
         assert.equal(ra.filter((r) => r.inserted).length + rb.filter((r) => r.inserted).length, items.length);
         assert.deepEqual(await snapshot(a), reference);
+        await assertFolds(a);
+        // More feedback about every agent after the folds were stored (newer, older and in other
+        // epochs, some twice): the stored folds are continued or refolded, exactly.
+        const more = later();
+        await a.ingestEnvelopes(more.slice(0, 20));
+        await b.ingestEnvelopes(more);
+        assert.equal(await assertFolds(a), 12);
       } finally {
         if (b !== a) await b.close();
         await a.close();

@@ -2,7 +2,8 @@
  * The ingest hot path. Per batch, one statement
  * inserts the envelopes with `ON CONFLICT (id, epoch) DO NOTHING RETURNING id` (the primary key of
  * the partitioned table; an id fixes its epoch, so this is the id's uniqueness) and derives agents,
- * conversations, pairs, FEEDBACK and NOTARIZE_BID rows and per-type counters set-based from
+ * conversations, pairs, FEEDBACK and NOTARIZE_BID rows, per-agent feedback counts (for the stored
+ * gossip fold, reputation.ts) and per-type counters set-based from
  * exactly the rows it inserted. On Postgres the batch travels as binary array parameters of that
  * one prepared statement (one round trip, atomic without a transaction block); on PGlite, which
  * has no round trips to save, a binary `COPY` into a session-local staging table precedes it in
@@ -97,6 +98,13 @@ WITH ${head}ins AS (
   INSERT INTO notary_bid (envelope_id, conversation_id, bidder, recipient, bid_type, terms, timestamp)
   SELECT id, bid_conv, sender, recipient, bid_type, bid_terms, ts FROM n WHERE bid_conv IS NOT NULL ORDER BY id
   ON CONFLICT (envelope_id) DO NOTHING
+), rc AS (
+  -- FEEDBACK rows per agent, counted: a reader whose stored gossip fold covers fewer rows folds
+  -- the rest (reputation.ts). An increment, so concurrent batches need no ordering.
+  INSERT INTO reputation_state AS r (agent_id, kind, reliability_score, cooperation_index, notary_accuracy, total_tasks, total_notarized,
+    total_disputes, updated_at, feedback_count)
+  SELECT fb_target, 'gossip', 0, 0, 0, 0, 0, 0, now(), count(*)::int FROM n WHERE fb_conv IS NOT NULL GROUP BY fb_target ORDER BY fb_target
+  ON CONFLICT (agent_id, kind) DO UPDATE SET feedback_count = r.feedback_count + excluded.feedback_count
 ), tc AS (
   INSERT INTO msg_type_counter AS t (msg_type, count)
   SELECT msg_type, count(*) FROM n GROUP BY msg_type ORDER BY msg_type

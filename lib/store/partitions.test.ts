@@ -71,6 +71,40 @@ function suite(name: string, open: () => Promise<Store>) {
       assert.ok(upTo.some((g) => g.envelope.timestamp === before.envelope.timestamp));
       assert.ok(!upTo.some((g) => g.envelope.timestamp >= edge));
     });
+
+    test('a type in a time window pages newest-first by seq exactly, epoch by epoch or in one scan', async () => {
+      const base = (nowUs() / epochUs - 200n) * epochUs;
+      // 90 envelopes over 6 epochs, stored in an order unrelated to their timestamps, so seq and time disagree.
+      const mine = Array.from({ length: 90 }, (_, i) => makeItem({
+        msgType: i % 3 === 0 ? MsgType.COUNTER : MsgType.PROPOSE, sender: B, recipient: A, conversationId: conv16(100 + i), nonce: 1000n + BigInt(i),
+        timestamp: base + BigInt((i * 37) % 90) * (epochUs / 15n) + BigInt(i),
+      }));
+      for (let i = 0; i < mine.length; i += 13) await s.ingestEnvelopes(mine.slice(i, i + 13).reverse());
+      const all = await s.query<{ seq: string; t: number; ts: string }>(`SELECT seq::text AS seq, msg_type AS t, timestamp::text AS ts FROM envelope`);
+      const ms = (us: bigint) => Number(us / 1000n);
+      const windows = [
+        [base, base + epochUs / 2n], [base + epochUs / 3n, base + 3n * epochUs + 5n], [base - 2n * epochUs, base + 10n * epochUs],
+        [base - 100n * epochUs, base + 6n * epochUs], // wider than the epoch-by-epoch limit: one scan
+      ];
+      let compared = 0;
+      for (const [from, to] of windows) {
+        for (const type of [MsgType.PROPOSE, MsgType.COUNTER]) {
+          const want = all.filter((r) => r.t === type && BigInt(r.ts) >= BigInt(ms(from)) * 1000n && BigInt(r.ts) <= BigInt(ms(to)) * 1000n + 999n)
+            .map((r) => BigInt(r.seq)).sort((a, b) => (a < b ? 1 : -1));
+          let before: bigint | undefined;
+          const got: bigint[] = [];
+          for (;;) {
+            const page = await s.recentEnvelopes({ type, fromMs: ms(from), toMs: ms(to), limit: 7, ...(before !== undefined ? { before } : {}) });
+            got.push(...page.map((e) => e.seq));
+            if (page.length < 7) break;
+            before = page[page.length - 1].seq;
+          }
+          assert.deepEqual(got, want, `type ${type}, window ${from}..${to}`);
+          compared += want.length;
+        }
+      }
+      assert.ok(compared > 100);
+    });
   });
 }
 

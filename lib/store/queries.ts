@@ -67,8 +67,12 @@ function toConversation(r: Row): ConversationRow {
  * that window are read (the planner prunes on the partition key, not on `timestamp`). An agent's
  * envelopes are its sent and its received ones, each read newest-first from its own (sender,
  * seq) / (recipient, seq) index and merged, so the page reads about `limit` rows per partition
- * instead of every envelope of the agent.
+ * instead of every envelope of the agent. A type in a time window of up to MAX_WINDOW_EPOCHS
+ * epochs is read one epoch at a time from (msg_type, epoch, seq, timestamp).
  */
+/** Widest time window (in epochs) read one epoch at a time; wider ones are one newest-first scan. */
+const MAX_WINDOW_EPOCHS = 64;
+
 export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {}, epochSeconds?: number): Promise<StoredEnvelope[]> {
   const limit = p.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError('limit must be an integer in 1..1000');
@@ -92,18 +96,35 @@ export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {
   args.push(limit);
   const lim = `$${args.length}`;
   const and = (extra: string[]) => { const w = [...extra, ...where]; return w.length ? `WHERE ${w.join(' AND ')}` : ''; };
-  let sql: string;
-  if (p.agent) {
+  // The page's keys first, from the indexes alone where they cover the filter ((x, seq, epoch,
+  // timestamp) for x = msg_type, sender, recipient), then its rows by (seq, epoch): a page
+  // reads its own rows from the table, not one row of every partition the newest-first merge
+  // opens, nor the rows a filter rejects.
+  let keys: string;
+  const epochs = epochOf && p.fromMs !== undefined && p.toMs !== undefined && p.type !== undefined && !p.agent && !p.conversation
+    ? { from: epochOf(BigInt(p.fromMs) * 1000n), to: epochOf(BigInt(p.toMs) * 1000n + 999n) } : null;
+  if (epochs && p.toMs! >= 0 && epochs.to >= epochs.from && epochs.to - epochs.from < MAX_WINDOW_EPOCHS) {
+    // A type in a time window: each epoch's newest page from (msg_type, epoch, seq, timestamp).
+    // A newest-first scan of the whole window would walk past every newer envelope of the
+    // window's last partition.
+    args.push(epochs.from, epochs.to);
+    keys = `SELECT x.seq, x.epoch FROM generate_series($${args.length}::int4, $${args.length - 1}::int4, -1) g(ep)
+      CROSS JOIN LATERAL (SELECT seq, epoch FROM envelope ${and(['epoch = g.ep'])} ORDER BY seq DESC LIMIT ${lim}) x
+      ORDER BY x.seq DESC LIMIT ${lim}`;
+  } else if (p.agent) {
+    // Its sent and its received envelopes, each newest-first from its own index; UNION drops the
+    // ones it sent to itself from the second list.
     args.push(p.agent);
     const a = `$${args.length}`;
-    sql = `SELECT ${ENVELOPE_COLS} FROM (
-      (SELECT * FROM envelope ${and([`sender = ${a}`])} ORDER BY seq DESC LIMIT ${lim})
-      UNION ALL
-      (SELECT * FROM envelope ${and([`recipient = ${a}`, `sender <> ${a}`])} ORDER BY seq DESC LIMIT ${lim})
-    ) envelope ORDER BY envelope.seq DESC LIMIT ${lim}`;
+    keys = `(SELECT seq, epoch FROM envelope ${and([`sender = ${a}`])} ORDER BY seq DESC LIMIT ${lim})
+      UNION
+      (SELECT seq, epoch FROM envelope ${and([`recipient = ${a}`])} ORDER BY seq DESC LIMIT ${lim})
+      ORDER BY seq DESC LIMIT ${lim}`;
   } else {
-    sql = `SELECT ${ENVELOPE_COLS} FROM envelope ${and([])} ORDER BY envelope.seq DESC LIMIT ${lim}`;
+    keys = `SELECT seq, epoch FROM envelope ${and([])} ORDER BY seq DESC LIMIT ${lim}`;
   }
+  const sql = `SELECT ${ENVELOPE_COLS} FROM envelope JOIN (${keys}) k (k_seq, k_epoch) ON envelope.seq = k.k_seq AND envelope.epoch = k.k_epoch
+    ORDER BY envelope.seq DESC`;
   const rows = await q.query<Row>(sql, args);
   return rows.map(toEnvelope);
 }

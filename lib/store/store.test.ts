@@ -128,10 +128,11 @@ function suite(name: string, open: () => Promise<Store>, reopen: (s: Store) => P
       assert.deepEqual((await s.keysFor(A)).map(toHex), [toHex(k1), toHex(k2)]);
       assert.deepEqual(await s.keysFor(B), []);
       await assert.rejects(s.registerSignerKey({ agentId: A, publicKey: new Uint8Array(3) }), TypeError);
-      const rep = { agentId: B, kind: 'gossip' as const, reliabilityScore: 80_000_000n, cooperationIndex: -1n, notaryAccuracy: 0n, totalTasks: 1n, totalNotarized: 0n, totalDisputes: 0n, lastEpoch: 3 };
+      // The batch (authoritative) row as written: the gossip one is the fold of B's stored feedback (reputation.ts).
+      const rep = { agentId: B, kind: 'batch' as const, reliabilityScore: 80_000_000n, cooperationIndex: -1n, notaryAccuracy: 0n, totalTasks: 1n, totalNotarized: 0n, totalDisputes: 0n, lastEpoch: 3 };
       await s.upsertReputation(rep);
       await s.upsertReputation({ ...rep, totalTasks: 2n });
-      const got = await s.getReputation(B);
+      const got = await s.getReputation(B, 'batch');
       assert.deepEqual({ ...got, updatedAt: undefined, agentId: toHex(got!.agentId) }, { ...rep, totalTasks: 2n, updatedAt: undefined, agentId: toHex(B) });
     });
 

@@ -21,6 +21,7 @@ import { exportSource } from './export';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
+import { gossipReputation } from './reputation';
 import { applyMigrations, PRISMA_DIR } from './migrate';
 import { partitionKeeper } from './partitions';
 import * as q from './queries';
@@ -156,11 +157,21 @@ export async function openStore(params: OpenStoreParams = {}) {
     listAgentsPage: (f: AgentFilter) => live(() => listAgentsPage(db, f)),
 
     getReputation: (agentId: Uint8Array, kind: 'gossip' | 'batch' = 'gossip') => live(async (): Promise<ReputationRow | null> => {
+      if (kind === 'gossip') {
+        // The stored fold brought up to date with the feedback stored since (reputation.ts).
+        const g = await gossipReputation(db, agentId);
+        return g ? { ...g, agentId: new Uint8Array(agentId), kind } : null;
+      }
       const r = await prisma.reputationState.findUnique({ where: { agentId_kind: { agentId: new Uint8Array(agentId), kind } } });
-      return r ? { ...r, agentId: new Uint8Array(r.agentId), kind: r.kind as 'gossip' | 'batch' } : null;
+      return r ? {
+        agentId: new Uint8Array(r.agentId), kind: r.kind as 'gossip' | 'batch', reliabilityScore: r.reliabilityScore, cooperationIndex: r.cooperationIndex,
+        notaryAccuracy: r.notaryAccuracy, totalTasks: r.totalTasks, totalNotarized: r.totalNotarized, totalDisputes: r.totalDisputes,
+        lastEpoch: r.lastEpoch, updatedAt: r.updatedAt,
+      } : null;
     }),
+    /** Writes a reputation row as given (a gossip row folds no feedback then: the next read refolds if there is any). */
     upsertReputation: (row: Omit<ReputationRow, 'updatedAt'> & { updatedAt?: Date }) => live(async () => {
-      const data = { ...row, agentId: new Uint8Array(row.agentId), updatedAt: row.updatedAt ?? new Date() };
+      const data = { ...row, agentId: new Uint8Array(row.agentId), updatedAt: row.updatedAt ?? new Date(), folded: 0, lastTs: null, lastFeedback: null };
       await prisma.reputationState.upsert({ where: { agentId_kind: { agentId: data.agentId, kind: row.kind } }, create: data, update: data });
     }),
 

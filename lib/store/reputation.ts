@@ -1,0 +1,63 @@
+/**
+ * An agent's gossip reputation (docs/protocol.md §7): the fold of every stored FEEDBACK about it
+ * in (timestamp, envelope_id) order, read from `reputation_state` instead of folding all of it
+ * on each read. The ingest statement only counts feedback per agent (`feedback_count`, an
+ * increment); the stored values fold the first `folded` rows, the last being (last_ts,
+ * last_feedback). A read that finds rows not folded yet reads those after that key: when they
+ * are all the new ones, it continues the fold from the stored values; when some sort before it
+ * (late or out-of-order feedback: each step truncates, so order matters) it refolds them all.
+ * Either way it stores what it folded, so the next read is one row. The commit path stays a
+ * counter, and the work of a late feedback falls on the next read of that agent, once.
+ */
+import { applyFeedback, emptyReputation, type ReputationState } from '../protocol/reputation';
+import type { Queryable } from './db';
+
+type Row = Record<string, unknown>;
+const STATE = ['reliability_score', 'cooperation_index', 'notary_accuracy', 'total_tasks', 'total_notarized', 'total_disputes'] as const;
+const stateOf = (r: Row): ReputationState => ({
+  reliabilityScore: BigInt(String(r.reliability_score)), cooperationIndex: BigInt(String(r.cooperation_index)), notaryAccuracy: BigInt(String(r.notary_accuracy)),
+  totalTasks: BigInt(String(r.total_tasks)), totalNotarized: BigInt(String(r.total_notarized)), totalDisputes: BigInt(String(r.total_disputes)),
+});
+const fb = (r: Row) => ({ score: Number(r.score), outcome: Number(r.outcome), role: Number(r.role), isDispute: Boolean(r.is_dispute) });
+
+export interface GossipRow extends ReputationState { lastEpoch: number | null; updatedAt: Date }
+
+/** The agent's current gossip fold, or null when nothing about it is stored. */
+export async function gossipReputation(q: Queryable, agent: Uint8Array): Promise<GossipRow | null> {
+  // One statement: the count and the rows after the stored key come from one snapshot.
+  const rows = await q.query<Row>(`WITH r AS (SELECT ${STATE.map((c) => `${c}::text`).join(', ')}, folded, feedback_count, last_ts, last_feedback,
+      last_epoch, updated_at FROM reputation_state WHERE agent_id = $1 AND kind = 'gossip')
+    SELECT r.*, f.score, f.outcome, f.role, f.is_dispute, f.timestamp::text AS f_ts, f.envelope_id AS f_id FROM r
+    LEFT JOIN LATERAL (SELECT * FROM feedback f WHERE f.target_agent = $1 AND r.folded <> r.feedback_count
+      AND (r.last_ts IS NULL OR (f.timestamp, f.envelope_id) > (r.last_ts, r.last_feedback)) ORDER BY f.timestamp, f.envelope_id) f ON true`, [agent]);
+  const r = rows[0];
+  if (!r) return null;
+  const meta = { lastEpoch: (r.last_epoch as number | null) ?? null, updatedAt: new Date(r.updated_at as Date) };
+  const folded = Number(r.folded), count = Number(r.feedback_count);
+  if (folded === count) return { ...stateOf(r), ...meta };
+  const after = rows.filter((x) => x.f_id !== null && x.f_id !== undefined);
+  let state: ReputationState;
+  let last: Row;
+  let n: number;
+  if (folded + after.length === count && after.length > 0) {
+    // Every row not folded yet sorts after the last folded one: continue.
+    state = after.reduce((s, x) => applyFeedback(s, fb(x)), stateOf(r));
+    last = after[after.length - 1];
+    n = count;
+  } else {
+    const all = await q.query<Row>(`SELECT f.score, f.outcome, f.role, f.is_dispute, f.timestamp::text AS f_ts, f.envelope_id AS f_id,
+        (SELECT feedback_count FROM reputation_state WHERE agent_id = $1 AND kind = 'gossip') AS c
+      FROM feedback f WHERE f.target_agent = $1 ORDER BY f.timestamp, f.envelope_id`, [agent]);
+    state = all.reduce((s, x) => applyFeedback(s, fb(x)), emptyReputation());
+    if (all.length === 0) return { ...emptyReputation(), ...meta };
+    // Stored only if the count read with the rows says they are all of them.
+    if (Number(all[0].c) !== all.length) return { ...state, ...meta };
+    last = all[all.length - 1];
+    n = all.length;
+  }
+  // Only over the state this read started from: a concurrent read may have stored first.
+  await q.query(`UPDATE reputation_state SET ${STATE.map((c, i) => `${c} = $${i + 3}::int8`).join(', ')}, folded = $9, last_ts = $10::int8, last_feedback = $11,
+      updated_at = now() WHERE agent_id = $1 AND kind = 'gossip' AND folded = $2`,
+  [agent, folded, ...[state.reliabilityScore, state.cooperationIndex, state.notaryAccuracy, state.totalTasks, state.totalNotarized, state.totalDisputes].map(String), n, String(last.f_ts), last.f_id]);
+  return { ...state, ...meta };
+}
