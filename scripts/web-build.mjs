@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const buildId = join(root, '.next', 'BUILD_ID');
-const sources = ['app', 'components', 'lib', 'public', 'next.config.ts', 'tsconfig.json', 'tsconfig.next.json', 'package-lock.json'];
+// patches/: patch-package fixes to dependencies the browser bundle includes (postinstall applies them).
+const sources = ['app', 'components', 'lib', 'public', 'patches', 'next.config.ts', 'tsconfig.json', 'tsconfig.next.json', 'package-lock.json'];
 const skip = new Set(['node_modules', '.next', '.data', 'generated']);
 
 /** Newest mtime (ms) of the files the web build depends on. */

@@ -92,8 +92,14 @@ export async function startBrowserNode(p: StartBrowserNodeParams): Promise<Brows
     streamMuxers: [yamux()],
     // A WebRTC dial is several round trips through the observer (relay hop, Noise over the
     // relayed hop, SDP offer and answer, ICE): on a busy observer that outlasts libp2p's 6 s
-    // per-address default, and a timed-out dial leaves the viewer with nothing.
-    connectionManager: { addressDialTimeout: 20_000, dialTimeout: 30_000 },
+    // per-address default, and a timed-out dial leaves the viewer with nothing. With the
+    // observer's process starved of CPU (load ~20 on 2 cores) the relay hop and the Noise
+    // handshake over it alone took 17 s before the signalling started, so the budget leaves
+    // room for that twice over. The answering browser's side of the same dial is bounded by
+    // inboundUpgradeTimeout (10 s by default), twice: once for the relayed connection (Noise
+    // and Yamux through the relay) and once for the signalling and ICE; it gave up on the
+    // relayed connection in the middle of a dial that was still within the dialler's budget.
+    connectionManager: { addressDialTimeout: 40_000, dialTimeout: 60_000, inboundUpgradeTimeout: 40_000 },
     // libp2p aborts a connection whose ping is not answered within an adaptive timeout that
     // starts at 5 s; a busy observer answers late but is alive, and the WebSocket to it is this
     // node's only way onto the mesh (and to its relay), so a slow pong is not taken as a death.
