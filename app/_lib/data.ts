@@ -55,11 +55,6 @@ export async function loadEnvelopes(o: Running, q: EnvelopeQuery): Promise<Envel
   };
 }
 
-export async function loadAgents(o: Running): Promise<AgentView[]> {
-  const rows = await o.reads.listAgents();
-  return rows.map((a) => agentView(a));
-}
-
 export async function loadAgent(o: Running, idHex: string): Promise<AgentView | null> {
   const id = fromHex(idHex);
   const a = await o.reads.getAgent(id);

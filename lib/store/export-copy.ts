@@ -40,9 +40,17 @@ export interface EnvelopeCsvCopy {
  * The payload is not sent: it is the part of `raw` before the 66-byte signature item.
  */
 export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy, epochSeconds?: number): string {
+  return envelopeCopySql(null, f, o.limit, epochSeconds);
+}
+
+/**
+ * Both fast paths' COPY: the stored columns in table order, the u64 decimals as text, and
+ * `payload` (the payload's own bytes) after payload_len when given.
+ */
+function envelopeCopySql(payload: string | null, f: ExportFilter, limit?: number, epochSeconds?: number): string {
   return `COPY (SELECT e.id, e.seq, e.version, e.msg_type, e.sender, e.recipient, e.timestamp, e.block_ref::text, e.nonce::text,
-    e.conversation_id, e.payload_hash, e.payload_len, e.signature, e.raw, e.epoch, e.source, e.topic, e.received_at
-  ${fromWhere(f, o.limit, epochSeconds)}) TO STDOUT (FORMAT binary)`;
+    e.conversation_id, e.payload_hash, e.payload_len, ${payload === null ? '' : `${payload}, `}e.signature, e.raw, e.epoch, e.source::text, e.topic, e.received_at
+  ${fromWhere(f, limit, epochSeconds)}) TO STDOUT (FORMAT binary)`;
 }
 
 /** The payload (item 10) cut out of `raw`: it ends where the 66-byte signature item begins. */
@@ -73,9 +81,7 @@ function fromWhere(f: ExportFilter, limit?: number, epochSeconds?: number): stri
  *   17 topic text (NULL when none), 18 received_at timestamptz
  */
 export function envelopeParquetCopySql(f: ExportFilter, limit?: number, epochSeconds?: number): string {
-  return `COPY (SELECT e.id, e.seq, e.version, e.msg_type, e.sender, e.recipient, e.timestamp, e.block_ref::text, e.nonce::text,
-    e.conversation_id, e.payload_hash, e.payload_len, ${PAYLOAD}, e.signature, e.raw, e.epoch, e.source::text, e.topic, e.received_at
-  ${fromWhere(f, limit, epochSeconds)}) TO STDOUT (FORMAT binary)`;
+  return envelopeCopySql(PAYLOAD, f, limit, epochSeconds);
 }
 
 /** The binary COPY data of the envelopes Parquet fast path; null when the database is not Postgres. */

@@ -61,6 +61,9 @@ function toConversation(r: Row): ConversationRow {
   };
 }
 
+/** Widest time window (in epochs) read one epoch at a time; wider ones are one newest-first scan. */
+const MAX_WINDOW_EPOCHS = 64;
+
 /**
  * Latest envelopes first (by insertion order), filtered; `limit` 1..1000, default 50. With
  * `epochSeconds` (the store's), a time window also bounds `epoch`, so only the partitions of
@@ -70,9 +73,6 @@ function toConversation(r: Row): ConversationRow {
  * instead of every envelope of the agent. A type in a time window of up to MAX_WINDOW_EPOCHS
  * epochs is read one epoch at a time from (msg_type, epoch, seq, timestamp).
  */
-/** Widest time window (in epochs) read one epoch at a time; wider ones are one newest-first scan. */
-const MAX_WINDOW_EPOCHS = 64;
-
 export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {}, epochSeconds?: number): Promise<StoredEnvelope[]> {
   const limit = p.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError('limit must be an integer in 1..1000');
@@ -83,16 +83,14 @@ export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {
   if (p.conversation) { args.push(p.conversation); where.push(`conversation_id = $${args.length}`); }
   // The timestamp column is unix µs.
   const epochOf = epochSeconds ? epochOfFn(epochSeconds) : undefined;
-  if (p.fromMs !== undefined) {
-    const us = BigInt(p.fromMs) * 1000n;
-    args.push(String(us)); where.push(`timestamp >= $${args.length}::int8`);
-    if (epochOf) { args.push(epochOf(us)); where.push(`epoch >= $${args.length}::int4`); }
-  }
-  if (p.toMs !== undefined) {
-    const us = BigInt(p.toMs) * 1000n + 999n;
-    args.push(String(us)); where.push(`timestamp <= $${args.length}::int8`);
-    if (epochOf && us >= 0n) { args.push(epochOf(us)); where.push(`epoch <= $${args.length}::int4`); }
-  }
+  const fromUs = p.fromMs === undefined ? undefined : BigInt(p.fromMs) * 1000n;
+  const toUs = p.toMs === undefined ? undefined : BigInt(p.toMs) * 1000n + 999n;
+  const fromEpoch = epochOf && fromUs !== undefined ? epochOf(fromUs) : undefined;
+  const toEpoch = epochOf && toUs !== undefined && toUs >= 0n ? epochOf(toUs) : undefined;
+  if (fromUs !== undefined) { args.push(String(fromUs)); where.push(`timestamp >= $${args.length}::int8`); }
+  if (fromEpoch !== undefined) { args.push(fromEpoch); where.push(`epoch >= $${args.length}::int4`); }
+  if (toUs !== undefined) { args.push(String(toUs)); where.push(`timestamp <= $${args.length}::int8`); }
+  if (toEpoch !== undefined) { args.push(toEpoch); where.push(`epoch <= $${args.length}::int4`); }
   args.push(limit);
   const lim = `$${args.length}`;
   const and = (extra: string[]) => { const w = [...extra, ...where]; return w.length ? `WHERE ${w.join(' AND ')}` : ''; };
@@ -101,13 +99,12 @@ export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {
   // reads its own rows from the table, not one row of every partition the newest-first merge
   // opens, nor the rows a filter rejects.
   let keys: string;
-  const epochs = epochOf && p.fromMs !== undefined && p.toMs !== undefined && p.type !== undefined && !p.agent && !p.conversation
-    ? { from: epochOf(BigInt(p.fromMs) * 1000n), to: epochOf(BigInt(p.toMs) * 1000n + 999n) } : null;
-  if (epochs && p.toMs! >= 0 && epochs.to >= epochs.from && epochs.to - epochs.from < MAX_WINDOW_EPOCHS) {
+  if (fromEpoch !== undefined && toEpoch !== undefined && p.type !== undefined && !p.agent && !p.conversation
+    && toEpoch >= fromEpoch && toEpoch - fromEpoch < MAX_WINDOW_EPOCHS) {
     // A type in a time window: each epoch's newest page from (msg_type, epoch, seq, timestamp).
     // A newest-first scan of the whole window would walk past every newer envelope of the
     // window's last partition.
-    args.push(epochs.from, epochs.to);
+    args.push(fromEpoch, toEpoch);
     keys = `SELECT x.seq, x.epoch FROM generate_series($${args.length}::int4, $${args.length - 1}::int4, -1) g(ep)
       CROSS JOIN LATERAL (SELECT seq, epoch FROM envelope ${and(['epoch = g.ep'])} ORDER BY seq DESC LIMIT ${lim}) x
       ORDER BY x.seq DESC LIMIT ${lim}`;
