@@ -96,10 +96,6 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
       const r = await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=mismatch');
       return r.body.batches[0];
     }, 500);
-    const h = (await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=verified')).body.batches.find((b) => epochNow() <= BigInt(b.epoch) + 2n);
-    assert.ok(h, 'a verified batch still inside its window');
-    honest = h;
-
     await page.goto(`${srv.base}/agents/${flagged.agent}`);
     const bc = page.locator(`[data-testid="batch-challenges"][data-epoch="${flagged.epoch}"]`);
     await bc.getByTestId('contradiction').first().waitFor({ timeout: 20_000 });
@@ -111,6 +107,11 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     won = challengeAddress(new PublicKey(Buffer.from(flagged.agent, 'hex')), BigInt(flagged.epoch), wallet.publicKey);
     assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(won))!.data)!.status, 0, 'pending on chain');
 
+    // Picked only now, after the flagged batch's challenge: with 12 s epochs a batch picked before
+    // it could leave its challenge window while that transaction confirms.
+    const h = (await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=verified')).body.batches.find((b) => epochNow() <= BigInt(b.epoch) + 2n);
+    assert.ok(h, 'a verified batch still inside its window');
+    honest = h;
     await page.goto(`${srv.base}/agents/${honest.agent}`);
     const hc = page.locator(`[data-testid="batch-challenges"][data-epoch="${honest.epoch}"]`);
     await hc.locator('summary').first().click();
