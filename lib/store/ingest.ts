@@ -13,6 +13,7 @@
  * broken by msg_type), so any split of the same envelopes into batches gives the same rows.
  */
 import { toHex } from '../protocol/hex';
+import { MsgType } from '../protocol/types';
 import { conversationStage, outcomeOf } from './derive';
 import { encodeColumns, encodeStage, STAGE_DDL, UNNEST_COLUMNS } from './stage';
 import type { Db, Tx } from './db';
@@ -30,6 +31,8 @@ function rankCase(col: string, f: (rank: number) => string | null): string {
 }
 const stateOf = (rank: number) => { for (let t = 0; t < 256; t++) { const s = conversationStage(t); if (s?.rank === rank) return s.state; } return null; };
 
+/** The staged row is a negotiation message (its sender and recipient are the conversation's negotiators). */
+const NEGOTIATION = `msg_type IN (${[MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT].join(', ')})`;
 const U64 = '18446744073709551616';
 const u64 = (c: string) => `CASE WHEN s.${c} < 0 THEN s.${c}::numeric + ${U64} ELSE s.${c}::numeric END`;
 
@@ -59,22 +62,25 @@ WITH ${head}ins AS (
     sent = a.sent + excluded.sent
   RETURNING id, (xmax = 0) AS inserted
 ), cp AS (
-  SELECT conversation_id AS id, array_agg(DISTINCT p ORDER BY p) AS parts FROM (
-    SELECT conversation_id, sender AS p FROM n WHERE rank IS NOT NULL
-    UNION ALL SELECT conversation_id, recipient FROM n WHERE rank IS NOT NULL AND direct) x
+  SELECT conversation_id AS id, array_agg(DISTINCT p ORDER BY p) AS parts,
+    COALESCE(array_agg(DISTINCT p ORDER BY p) FILTER (WHERE neg), '{}') AS negs FROM (
+    SELECT conversation_id, sender AS p, ${NEGOTIATION} AS neg FROM n WHERE rank IS NOT NULL
+    UNION ALL SELECT conversation_id, recipient, ${NEGOTIATION} FROM n WHERE rank IS NOT NULL AND direct) x
   GROUP BY conversation_id
 ), cv AS (
   SELECT conversation_id AS id, min(received_at) AS f, max(received_at) AS l, max(ts) AS last_ts,
     (array_agg(msg_type ORDER BY ts DESC, msg_type DESC))[1] AS last_type, max(rank) AS rank, count(*)::int AS cnt
   FROM n WHERE rank IS NOT NULL GROUP BY conversation_id
 ), co AS (
-  INSERT INTO conversation AS c (id, participants, first_seen, last_seen, last_ts, last_type, state, state_rank, outcome, message_count)
-  SELECT cv.id, cp.parts, cv.f, cv.l, cv.last_ts, cv.last_type, ${rankCase('cv.rank', stateOf)}, cv.rank,
+  INSERT INTO conversation AS c (id, participants, negotiators, first_seen, last_seen, last_ts, last_type, state, state_rank, outcome, message_count)
+  SELECT cv.id, cp.parts, cp.negs, cv.f, cv.l, cv.last_ts, cv.last_type, ${rankCase('cv.rank', stateOf)}, cv.rank,
     ${rankCase('cv.rank', outcomeOf)}, cv.cnt
   FROM cv JOIN cp ON cp.id = cv.id ORDER BY cv.id
   ON CONFLICT (id) DO UPDATE SET
     participants = CASE WHEN excluded.participants <@ c.participants THEN c.participants
       ELSE ARRAY(SELECT DISTINCT p FROM unnest(c.participants || excluded.participants) AS p ORDER BY p) END,
+    negotiators = CASE WHEN excluded.negotiators <@ c.negotiators THEN c.negotiators
+      ELSE ARRAY(SELECT DISTINCT p FROM unnest(c.negotiators || excluded.negotiators) AS p ORDER BY p) END,
     first_seen = LEAST(c.first_seen, excluded.first_seen),
     last_seen = GREATEST(c.last_seen, excluded.last_seen),
     last_type = CASE WHEN (excluded.last_ts, excluded.last_type) > (c.last_ts, c.last_type) THEN excluded.last_type ELSE c.last_type END,
