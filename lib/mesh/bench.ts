@@ -21,6 +21,8 @@ const NO_LIMITS = { messagesPerSecond: 1e9, burst: 1e9 };
 type Phase = 1 | 2 | 3; // 1 throughput gossip, 2 latency gossip, 3 throughput stream
 interface Report {
   count: number;
+  /** CPU of the receiver process (every thread) from the phase's first message to the report, µs. */
+  cpuUs: number;
   firstNs: string;
   lastNs: string;
   latenciesUs: number[];
@@ -36,7 +38,7 @@ function frame(phase: Phase, i: number): Uint8Array {
 }
 
 async function receiver(): Promise<void> {
-  const state = new Map<Phase, { count: number; first: bigint; last: bigint; lat: number[] }>();
+  const state = new Map<Phase, { count: number; first: bigint; last: bigint; lat: number[]; cpu0: NodeJS.CpuUsage }>();
   const node = await createMeshNode({
     validate: () => 'accept',
     listen: ['/ip4/127.0.0.1/tcp/0'],
@@ -46,7 +48,7 @@ async function receiver(): Promise<void> {
       const now = process.hrtime.bigint();
       const phase = bytes[0] as Phase;
       let s = state.get(phase);
-      if (s === undefined) state.set(phase, (s = { count: 0, first: now, last: now, lat: [] }));
+      if (s === undefined) state.set(phase, (s = { count: 0, first: now, last: now, lat: [], cpu0: process.cpuUsage() }));
       s.count++;
       s.last = now;
       if (phase === 2) {
@@ -73,8 +75,9 @@ async function receiver(): Promise<void> {
       } else if (Date.now() - idleSince > 3000) break; // lost messages: report what arrived
       await new Promise((r) => setTimeout(r, 10));
     }
-    const s = state.get(m.phase) ?? { count: 0, first: 0n, last: 0n, lat: [] };
-    const report: Report = { count: s.count, firstNs: String(s.first), lastNs: String(s.last), latenciesUs: s.lat };
+    const s = state.get(m.phase) ?? { count: 0, first: 0n, last: 0n, lat: [], cpu0: process.cpuUsage() };
+    const cpu = process.cpuUsage(s.cpu0);
+    const report: Report = { count: s.count, firstNs: String(s.first), lastNs: String(s.last), latenciesUs: s.lat, cpuUs: cpu.user + cpu.system };
     process.send!(report);
   });
 }
@@ -139,6 +142,9 @@ async function main(): Promise<void> {
 
     console.log(`mesh bench: two processes, TCP loopback, ${SIZE}-byte messages, StrictNoSign, no-op validation (load average ${loadavg()[0]!.toFixed(2)})`);
     console.log(`gossip receive rate: ${rate.toFixed(0)} msg/s (${r1.count}/${COUNT} received; publisher, 64 in flight, ${(COUNT / sendS).toFixed(0)} msg/s)`);
+    // What libp2p's receive path alone (TCP, Noise, Yamux, framing, protobuf, GossipSub) costs per
+    // message, before any validation or storage: the floor under the observer's CPU per envelope.
+    console.log(`gossip receiver CPU per message: ${(r1.cpuUs / Math.max(1, r1.count)).toFixed(1)} µs (every thread of the receiving process, no validation, nothing stored)`);
     console.log(`gossip latency at ${LAT_RATE} msg/s: p50 ${(pct(r2.latenciesUs, 50) / 1000).toFixed(2)} ms, p99 ${(pct(r2.latenciesUs, 99) / 1000).toFixed(2)} ms (${r2.count}/${n2} received)`);
     console.log(`stream envelope receive rate: ${streamRate.toFixed(0)} msg/s (${r3.count - 2000}/${COUNT} received)`);
     console.log(`ratio to docs/architecture.md gossip figure (${ENV_GOSSIP_RATE} msg/s): ${(rate / ENV_GOSSIP_RATE).toFixed(2)}`);
