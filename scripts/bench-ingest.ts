@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEnvelope } from '../lib/protocol/envelope';
 import { validateEnvelopeSync } from '../lib/protocol/validate';
-import { publicKeyFromSeed, sha256, ed25519Backend } from '../lib/protocol/crypto';
+import { publicKeyFromSeed, sha256, ed25519Backend, ed25519Sign, ed25519Verify } from '../lib/protocol/crypto';
 import { MsgType } from '../lib/protocol/types';
 import { toHex } from '../lib/protocol/hex';
 import { loadConfig } from '../server/config';
@@ -96,7 +96,7 @@ function threadCpu(): Map<string, number> {
  * wall-clock second and per CPU-second of this thread (the second is the one to set the
  * observer's CPU-second capacity against when other work shares the machine).
  */
-function checkRates(): { wall: number; cpu: number } {
+function checkRates(): { wall: number; cpu: number; verifyCpu: number } {
   const keys = Array.from({ length: 32 }, (_, i) => ({ seed: key(i, 'cseed'), id: key(i, 'cid') }));
   const reg = new Map(keys.map((k) => [toHex(k.id), [publicKeyFromSeed(k.seed)]]));
   const registry = { keysFor: (id: Uint8Array) => reg.get(toHex(id)) ?? [] };
@@ -110,7 +110,17 @@ function checkRates(): { wall: number; cpu: number } {
     for (const e of envs) if (validateEnvelopeSync(e, { mode: 'archive', registry }).ok) n++;
   }
   const c = process.cpuUsage(c0);
-  return { wall: n / ((performance.now() - t0) / 1000), cpu: n / ((c.user + c.system) / 1e6) };
+  // The signature alone (the part of the check no observer can skip), same core, same keys.
+  const signed = Array.from({ length: 256 }, (_, i) => {
+    const msg = envs[i].subarray(0, 350);
+    return { msg, sig: ed25519Sign(msg, keys[i % 32].seed), key: publicKeyFromSeed(keys[i % 32].seed) };
+  });
+  let v = 0;
+  const t1 = performance.now();
+  const c1 = process.cpuUsage();
+  while (performance.now() - t1 < 1_000) for (const x of signed) if (ed25519Verify(x.sig, x.msg, x.key)) v++;
+  const cv = process.cpuUsage(c1);
+  return { wall: n / ((performance.now() - t0) / 1000), cpu: n / ((c.user + c.system) / 1e6), verifyCpu: v / ((cv.user + cv.system) / 1e6) };
 }
 
 interface Result { kind: string; rate: number; capacity: number; commitP50: number; commitP99: number; wsP50: number; wsP99: number; paced: number; wsLost: number }
@@ -324,8 +334,10 @@ const all = new Map<string, Array<Result & { check: number; checkCpu: number }>>
 const naive: Array<NaiveResult & { check: number }> = [];
 const NAIVE_TOTAL = Number(process.env.BENCH_NAIVE_TOTAL ?? 6_000);
 for (let run = 1; run <= RUNS; run++) {
-  const { wall: check, cpu: checkCpu } = checkRates();
+  const { wall: check, cpu: checkCpu, verifyCpu } = checkRates();
   console.log(`run ${run}: one-core full check (decode + keccak + verify): ${check.toFixed(0)} envelopes/s, ${checkCpu.toFixed(0)} per CPU-second (${(1e6 / checkCpu).toFixed(0)} µs each); load average ${la()}`);
+  console.log(`  of which the Ed25519 verify alone: ${verifyCpu.toFixed(0)} per CPU-second (${(1e6 / verifyCpu).toFixed(0)} µs); capacity 0.75 x the check allows ${(1e6 / (0.75 * checkCpu)).toFixed(0)} µs per envelope in all, ` +
+    `${(1e6 / (0.75 * checkCpu) - 1e6 / verifyCpu).toFixed(0)} µs of it besides the signature (libp2p's gossip receive alone: npm run bench:mesh)`);
   for (const kind of kinds) {
     const r = await runOn(kind);
     if (typeof r === 'string') {
