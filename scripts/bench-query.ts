@@ -13,7 +13,7 @@
  * 5 more times under EXPLAIN (ANALYZE, BUFFERS), prints the median server execution time (what
  * the wall clock of a loaded shared machine inflates) and any seq scan of an envelope partition,
  * and writes every plan to BENCH_EXPLAIN_FILE (bench-query-plans.txt); then the observer's commit path (the ingest queue, batches of 500)
- * on this database and on an empty one, alternating, and the ratio (target ≥ 0.8).
+ * on this database and on an empty one (one uncounted round on each, then three alternating), and the ratio (target ≥ 0.8).
  */
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
