@@ -33,12 +33,6 @@ const stateOf = (rank: number) => { for (let t = 0; t < 256; t++) { const s = co
 
 /** The staged row is a negotiation message (its sender and recipient are the conversation's negotiators). */
 const NEGOTIATION = `msg_type IN (${[MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT].join(', ')})`;
-/**
- * An agent pair's weight class, floor(4 · log2(messages)), as the migration
- * `20261126035414_agent_pair_weight` computes it: the graph finds the busiest pairs through it
- * (queries.ts conversationGraph), and an update that leaves it unchanged is HOT.
- */
-export const pairWeight = (messages: string) => `floor(4 * ln(greatest(${messages}, 1)::float8) / ln(2::float8))::int2`;
 const U64 = '18446744073709551616';
 const u64 = (c: string) => `CASE WHEN s.${c} < 0 THEN s.${c}::numeric + ${U64} ELSE s.${c}::numeric END`;
 
@@ -96,12 +90,11 @@ WITH ${head}ins AS (
     state_rank = GREATEST(c.state_rank, excluded.state_rank),
     message_count = c.message_count + excluded.message_count
 ), pr AS (
-  INSERT INTO agent_pair AS p (agent_a, agent_b, messages, last_seen, weight)
-  SELECT LEAST(sender, recipient), GREATEST(sender, recipient), count(*)::int, max(received_at), ${pairWeight('count(*)')}
+  INSERT INTO agent_pair AS p (agent_a, agent_b, messages, last_seen)
+  SELECT LEAST(sender, recipient), GREATEST(sender, recipient), count(*)::int, max(received_at)
   FROM n WHERE direct GROUP BY 1, 2 ORDER BY 1, 2
   ON CONFLICT (agent_a, agent_b) DO UPDATE SET
-    messages = p.messages + excluded.messages, last_seen = GREATEST(p.last_seen, excluded.last_seen),
-    weight = ${pairWeight('p.messages + excluded.messages')}
+    messages = p.messages + excluded.messages, last_seen = GREATEST(p.last_seen, excluded.last_seen)
 ), fb AS (
   INSERT INTO feedback (envelope_id, conversation_id, from_agent, target_agent, score, outcome, is_dispute, role, timestamp, epoch)
   SELECT id, fb_conv, sender, fb_target, fb_score, fb_outcome, fb_dispute, fb_role, ts, epoch

@@ -155,11 +155,7 @@ export async function getAgent(q: Queryable, id: Uint8Array): Promise<AgentRow |
 /** Agents as nodes, agent pairs that exchanged direct envelopes as edges with message counts. */
 export async function conversationGraph(q: Queryable, p: { limit?: number } = {}): Promise<ConversationGraph> {
   const nodes = await listAgents(q, p);
-  // The busiest pairs: every pair whose weight class (monotonic in messages) is at least the
-  // class of the N-th heaviest holds the top N, read from the weight index; then sorted exactly.
-  const rows = await q.query<Row>(`SELECT agent_a, agent_b, messages FROM agent_pair
-    WHERE weight >= COALESCE((SELECT weight FROM agent_pair ORDER BY weight DESC OFFSET $1 - 1 LIMIT 1), 0)
-    ORDER BY messages DESC, agent_a, agent_b LIMIT $1`, [(p.limit ?? 1000) * 4]);
+  const rows = await q.query<Row>(`SELECT agent_a, agent_b, messages FROM agent_pair ORDER BY messages DESC, agent_a, agent_b LIMIT $1`, [(p.limit ?? 1000) * 4]);
   return { nodes, edges: rows.map((r) => ({ a: u8(r.agent_a), b: u8(r.agent_b), messages: num(r.messages) })) };
 }
 
