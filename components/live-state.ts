@@ -4,7 +4,7 @@
  * no DOM, so it is unit-tested on its own.
  */
 import { msgTypeName, type AgentView, type EnvelopeView, type LiveEvent, type LiveEventOf, type OverviewSnapshot, isChainEvent } from '../lib/wire';
-import { isBroadcast } from './format';
+import { isBroadcast, shortHex } from './format';
 import { pairKey } from './pair';
 import { applyChainEvent } from './chain-state';
 
@@ -119,7 +119,9 @@ function summarize(event: LiveEvent): ActivityItem {
   const conversationId = str(d.conversationId);
   const parts: string[] = [];
   for (const k of ['reason', 'score', 'outcome', 'notary', 'verdict', 'reliabilityScore', 'epoch', 'status', 'statusName', 'amount']) {
-    if (d[k] !== undefined && d[k] !== null && typeof d[k] !== 'object') parts.push(`${k} ${String(d[k])}`);
+    if (d[k] === undefined || d[k] === null || typeof d[k] === 'object') continue;
+    const v = String(d[k]);
+    parts.push(`${k} ${/^[0-9a-f]{32,}$/.test(v) ? shortHex(v) : v}`); // an id in full would push the card wider than its column
   }
   return {
     key: `${event.type}:${event.at}:${Math.random().toString(36).slice(2, 8)}`,

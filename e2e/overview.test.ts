@@ -204,4 +204,24 @@ describe('overview in Chromium against the real server', { skip, timeout: 300_00
       await page.close();
     }
   });
+
+  test('on a phone (390 px) and a narrow desktop window (1,000 px) no page scrolls sideways', async () => {
+    const agent = (await getJson<{ agents: { id: string }[] }>('/api/agents')).body.agents[0].id;
+    const conv = (await getJson<{ conversations: { id: string }[] }>('/api/conversations?limit=1')).body.conversations[0].id;
+    const paths = ['/', '/agents', `/agents/${agent}`, '/envelopes', '/conversations', `/conversations/${conv}`, '/batches', '/datasets', '/docs/api', '/owner'];
+    for (const width of [390, 1_000]) {
+      const page = await browser!.newPage({ viewport: { width, height: 800 } });
+      try {
+        for (const path of paths) {
+          await page.goto(base + path, { waitUntil: 'load' });
+          // Client components lay out after load; the overview's live events (ids in them) arrive over seconds.
+          await page.waitForTimeout(path === '/' ? 5_000 : 500);
+          const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+          assert.equal(scroll, inner, `${path} is ${scroll} px wide in a ${inner} px window`);
+        }
+      } finally {
+        await page.close();
+      }
+    }
+  });
 });
