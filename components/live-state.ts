@@ -121,7 +121,7 @@ function summarize(event: LiveEvent): ActivityItem {
   for (const k of ['reason', 'score', 'outcome', 'notary', 'verdict', 'reliabilityScore', 'epoch', 'status', 'statusName', 'amount']) {
     if (d[k] === undefined || d[k] === null || typeof d[k] === 'object') continue;
     const v = String(d[k]);
-    parts.push(`${k} ${/^[0-9a-f]{32,}$/.test(v) ? shortHex(v) : v}`); // an id in full would push the card wider than its column
+    parts.push(`${k} ${/^[0-9A-Za-z]{32,}$/.test(v) ? shortHex(v) : v}`); // an id (hex or base58) in full would push the card wider than its column
   }
   return {
     key: `${event.type}:${event.at}:${Math.random().toString(36).slice(2, 8)}`,
