@@ -4,7 +4,7 @@
 // read straight from the envelopes, after shuffled batches and after the migration's backfill.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { buildEnvelope } from '../protocol/envelope';
 import { encodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
@@ -83,8 +83,7 @@ testOnEachStore('stored negotiators give what the envelopes give, in any batchin
   for (const a of everyone) assert.deepEqual(await stored(store, a), await reference(a), `agent ${a[0]}`);
   assert.ok((await stored(store, agent(1))).length > 0);
 
-  const dir = (await import('node:fs/promises')).readdir;
-  const name = (await dir(MIGRATIONS_DIR)).find((d) => d.endsWith('_conversation_negotiators'));
+  const name = (await readdir(MIGRATIONS_DIR)).find((d) => d.endsWith('_conversation_negotiators'));
   assert.ok(name, 'the negotiators migration');
   const backfill = (await readFile(`${MIGRATIONS_DIR}/${name}/migration.sql`, 'utf8')).split(';').find((s) => s.includes('UPDATE'))!;
   await store.query(`UPDATE conversation SET negotiators = '{}'`);

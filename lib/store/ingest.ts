@@ -33,6 +33,9 @@ const stateOf = (rank: number) => { for (let t = 0; t < 256; t++) { const s = co
 
 /** The staged row is a negotiation message (its sender and recipient are the conversation's negotiators). */
 const NEGOTIATION = `msg_type IN (${[MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT].join(', ')})`;
+/** A stored sorted-set array column of `conversation` joined with the incoming one (unchanged when it adds nothing). */
+const setUnion = (col: string) => `CASE WHEN excluded.${col} <@ c.${col} THEN c.${col}
+      ELSE ARRAY(SELECT DISTINCT p FROM unnest(c.${col} || excluded.${col}) AS p ORDER BY p) END`;
 const U64 = '18446744073709551616';
 const u64 = (c: string) => `CASE WHEN s.${c} < 0 THEN s.${c}::numeric + ${U64} ELSE s.${c}::numeric END`;
 
@@ -77,10 +80,8 @@ WITH ${head}ins AS (
     ${rankCase('cv.rank', outcomeOf)}, cv.cnt
   FROM cv JOIN cp ON cp.id = cv.id ORDER BY cv.id
   ON CONFLICT (id) DO UPDATE SET
-    participants = CASE WHEN excluded.participants <@ c.participants THEN c.participants
-      ELSE ARRAY(SELECT DISTINCT p FROM unnest(c.participants || excluded.participants) AS p ORDER BY p) END,
-    negotiators = CASE WHEN excluded.negotiators <@ c.negotiators THEN c.negotiators
-      ELSE ARRAY(SELECT DISTINCT p FROM unnest(c.negotiators || excluded.negotiators) AS p ORDER BY p) END,
+    participants = ${setUnion('participants')},
+    negotiators = ${setUnion('negotiators')},
     first_seen = LEAST(c.first_seen, excluded.first_seen),
     last_seen = GREATEST(c.last_seen, excluded.last_seen),
     last_type = CASE WHEN (excluded.last_ts, excluded.last_type) > (c.last_ts, c.last_type) THEN excluded.last_type ELSE c.last_type END,
