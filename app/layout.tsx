@@ -5,6 +5,10 @@ import './search.css';
 import { SearchBox } from '../components/SearchBox';
 import { WalletRoot } from './_lib/wallet-root';
 import { HeaderWallet } from '../components/wallet/HeaderWallet';
+import { ThemeToggle, THEME_SCRIPT } from '../components/ThemeToggle';
+import { SiteProvider } from '../components/site';
+import { getServices } from './_lib/services';
+import { agentNames } from './_lib/names';
 
 export const metadata: Metadata = {
   title: { default: 'Zerox1 Observatory', template: '%s · Zerox1 Observatory' },
@@ -12,35 +16,47 @@ export const metadata: Metadata = {
   icons: { icon: '/favicon.svg' },
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const o = getServices();
+  const site = { names: await agentNames(o), rpcUrl: o?.chain?.rpcUrl ?? null, epochSeconds: o?.config.epochSeconds ?? null };
   return (
-    <html lang="en">
+    // The theme script sets data-theme before React hydrates: the attribute is expected to differ.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
       <body>
+        <SiteProvider value={site}>
         <WalletRoot>
         <header className="topbar">
           <Link href="/" className="brand">
             <svg className="brand-mark" viewBox="0 0 24 24" aria-hidden>
-              <circle cx="12" cy="12" r="10" fill="none" stroke="#4fb3ff" strokeWidth="2" />
-              <circle cx="12" cy="12" r="3.5" fill="#7ee0c3" />
+              <circle cx="12" cy="12" r="10" fill="none" stroke="var(--accent)" strokeWidth="2" />
+              <circle cx="12" cy="12" r="3.5" fill="var(--accent-2)" />
             </svg>
             Zerox1 Observatory
           </Link>
           <nav>
             <Link href="/">Overview</Link>
+            <Link href="/stats">Stats</Link>
             <Link href="/agents">Agents</Link>
             <Link href="/envelopes">Envelopes</Link>
             <Link href="/conversations">Conversations</Link>
             <Link href="/batches">Batches</Link>
+            <Link href="/challenges">Challenges</Link>
             <Link href="/datasets">Datasets</Link>
+            <Link href="/glossary">Glossary</Link>
             <Link href="/docs/api">API</Link>
             <Link href="/owner">My agents</Link>
           </nav>
           <SearchBox />
+          <ThemeToggle />
           <HeaderWallet />
         </header>
         <main>{children}</main>
         <footer>0x01 mesh observer · every envelope validated against the 0x01 wire protocol</footer>
         </WalletRoot>
+        </SiteProvider>
       </body>
     </html>
   );

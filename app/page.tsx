@@ -3,16 +3,24 @@ import { loadOverview } from './_lib/data';
 import { NotRunning } from './_lib/not-running';
 import { getServices } from './_lib/services';
 import { BrowserNodePanel } from '../components/mesh/BrowserNodePanel';
+import { StatsStrip } from '../components/stats/StatsStrip';
+import { loadStatsStrip } from './_lib/stats';
 
 export const dynamic = 'force-dynamic';
 
-export default async function OverviewPage() {
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const snapshot = await loadOverview();
   if (!snapshot) return <NotRunning />;
+  const sp = await searchParams;
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? '';
+  // The feed's filter lives in the URL (?type=&agent=), so a filtered feed can be shared.
+  const filter = { type: one(sp.type).slice(0, 32), agent: one(sp.agent).slice(0, 88) };
+  const o = getServices();
+  const strip = o ? await loadStatsStrip(o) : null;
   return (
     <>
-      <LiveOverview snapshot={snapshot} />
-      <BrowserNodePanel rpcUrl={getServices()?.chain?.rpcUrl ?? null} />
+      <LiveOverview snapshot={snapshot} filter={filter} strip={strip ? <StatsStrip v={strip} /> : null} />
+      <BrowserNodePanel rpcUrl={getServices()?.chain?.rpcUrl ?? null} sati={getServices()?.chain?.sati ?? null} />
     </>
   );
 }

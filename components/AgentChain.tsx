@@ -7,15 +7,18 @@
  */
 import { useCallback, useState } from 'react';
 import { isChainEvent, type AgentChainView, type BatchList, type ChallengeList, type LiveEvent } from '../lib/wire';
-import { shortHex } from './format';
+import { formatTokenAmount, shortHex } from './format';
 import { useLiveStream } from './useLiveStream';
+import { AccountLink, TxLink, useSite } from './site';
+import { EpochTime } from './time/Time';
 import { BatchChallenges } from './wallet/BatchChallenges';
 import { ChallengeRows } from './wallet/ChallengeRows';
 
-const usdc = (base: string) => (Number(base) / 1_000_000).toFixed(2);
+const usdc = (base: string) => formatTokenAmount(BigInt(base), { decimals: 6, minFractionDigits: 2 });
 
 export function AgentChain({ agent, initial }: { agent: string; initial: AgentChainView }) {
   const [c, setC] = useState(initial);
+  const { epochSeconds } = useSite();
   const reload = useCallback(async () => {
     try {
       const [b, ch] = await Promise.all([
@@ -52,14 +55,15 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       <h3 className="small">Batches</h3>
       {c.batches.length === 0 ? <p className="muted empty">No batch submitted yet.</p> : (
         <table className="list" data-testid="agent-batches">
-          <thead><tr><th>Epoch</th><th>Status</th><th>Batch hash</th><th>Bids</th></tr></thead>
+          <thead><tr><th>Epoch</th><th>Status</th><th>Transaction</th><th>Bids</th><th /></tr></thead>
           <tbody>
             {c.batches.map((b) => (
               <tr key={b.epoch} id={`batch-${b.epoch}`}>
-                <td className="mono">{b.epoch}</td>
+                <td className="small"><EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} /></td>
                 <td>{b.status}</td>
-                <td className="mono">{shortHex(b.batchHash, 8, 6)}</td>
+                <td><TxLink signature={b.signature} /></td>
                 <td className="mono">{String((b.data as { bidCount?: unknown } | null)?.bidCount ?? '')}</td>
+                <td><a href={`/batches/${b.agentAddress}/${b.epoch}`} className="small">verify</a></td>
               </tr>
             ))}
           </tbody>
@@ -73,10 +77,10 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           <tbody>
             {c.challenges.map((x) => (
               <tr key={x.address}>
-                <td className="mono">{x.epoch}</td>
+                <td className="small"><EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} /></td>
                 <td>{x.status}</td>
-                <td className="mono">{shortHex(x.challenger, 6, 4)}</td>
-                <td className="small">{x.transitions.map((t) => t.status).join(' → ')}</td>
+                <td><AccountLink address={x.challenger} /></td>
+                <td className="small">{x.transitions.map((t, i) => <span key={i}>{i > 0 ? ' → ' : ''}{t.status} <TxLink signature={t.signature} head={5} /></span>)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,46 +1,137 @@
-/** Table of conversations: id, counterparties, state, message count, last activity. */
+/**
+ * Table of conversations. With deal summaries (app/_lib/deals.ts): the service, buyer and seller by
+ * name, rounds, last price in its token, the outcome with "on chain" and "differs" badges; without
+ * (an agent's page), the parties, stage and message count. Times in the viewer's zone.
+ */
 import Link from 'next/link';
 import type { ConversationSummaryView } from '../lib/wire';
-import { count, dateTime, shortHex } from './format';
+import { count, formatAmount, shortHex } from './format';
+import { AgentName } from './names/AgentName';
+import { Time } from './time/Time';
+import { glossaryText } from './glossary';
 
-export function ConversationList({ conversations, self }: { conversations: ConversationSummaryView[]; self?: string }) {
+/** The deal columns of one conversation (built by app/_lib/deals.ts). */
+export interface DealColumns {
+  buyer: string | null;
+  seller: string | null;
+  /** The advertised service name, or null with `serviceHash` when no party advertised it. */
+  service: string | null;
+  serviceHash: string | null;
+  rounds: number;
+  lastPrice: string | null;
+  token: { decimals: number | null; symbol: string | null };
+  outcome: 'agreed' | 'rejected' | 'open';
+  onChain: boolean;
+  /** Gossip against chain differences (0 when not on chain). */
+  differences: number;
+}
+
+/** A column header that re-sorts: `href` when it can, the current sort marked. */
+export interface SortLinks { [column: string]: { href: string; active: boolean } }
+
+function Head({ label, sort, name, className }: { label: React.ReactNode; sort?: SortLinks; name: string; className?: string }) {
+  const s = sort?.[name];
+  return (
+    <th className={`${className ?? ''} sortable`}>
+      {s ? <Link href={s.href} className={s.active ? 'active' : undefined} aria-sort={s.active ? 'descending' : undefined}>{label}{s.active ? ' ↓' : ''}</Link> : label}
+    </th>
+  );
+}
+
+export function ConversationList({ conversations, self, deals, sort }: { conversations: ConversationSummaryView[]; self?: string; deals?: Record<string, DealColumns>; sort?: SortLinks }) {
   if (conversations.length === 0) return <p className="muted empty">No conversations.</p>;
+  if (deals) {
+    return (
+      <div className="table-wrap">
+        <table className="list deals" data-testid="conversation-list">
+          <thead>
+            <tr>
+              <th>Deal</th>
+              <th>Buyer</th>
+              <th>Seller</th>
+              {/* The header is a sort link, so the term's definition is its tooltip rather than a nested link. */}
+              <Head name="rounds" label={<span className="tip" title={glossaryText('round')}>Rounds</span>} sort={sort} className="num" />
+              <Head name="price" label="Last price" sort={sort} className="num" />
+              <Head name="outcome" label="Outcome" sort={sort} />
+              <Head name="messages" label="Msgs" sort={sort} className="num" />
+              <Head name="last_seen" label="Last activity" sort={sort} />
+            </tr>
+          </thead>
+          <tbody>
+            {conversations.map((c) => {
+              const d = deals[c.id];
+              const others = c.participants.filter((p) => p !== d?.buyer && p !== d?.seller);
+              return (
+                <tr key={c.id} data-conversation={c.id}>
+                  <td>
+                    <Link href={`/conversations/${c.id}`} title={d?.serviceHash ? `service hash ${d.serviceHash}` : c.id}>
+                      {d?.service ?? (d?.serviceHash ? `service ${shortHex(d.serviceHash, 6, 0)}` : 'conversation')}
+                    </Link>
+                    <div className="mono small muted">{shortHex(c.id, 8, 4)}</div>
+                  </td>
+                  <td>{d?.buyer ? <AgentName id={d.buyer} copy={false} /> : <Parties ids={d ? others.slice(0, 1) : c.participants.slice(0, 1)} />}</td>
+                  <td>{d?.seller ? <AgentName id={d.seller} copy={false} /> : <Parties ids={d ? others.slice(1, 2) : c.participants.slice(1, 2)} />}</td>
+                  <td className="num mono">{d ? count(d.rounds) : '—'}</td>
+                  <td className="num mono">{d?.lastPrice ? formatAmount(d.lastPrice, d.token) : '—'}</td>
+                  <td>
+                    {d ? d.outcome : c.state ?? '—'}
+                    {d?.onChain ? <> <span className="badge onchain" title="Mirrored on chain (Haggle)">on chain</span></> : null}
+                    {d && d.differences > 0 ? <> <a href={`/conversations/${c.id}`} className="badge differs" title={`${d.differences} difference(s) between the gossiped and the on-chain offers`}>differs</a></> : null}
+                    {c.state && d && c.state !== d.outcome ? <div className="small muted">{c.state}</div> : null}
+                  </td>
+                  <td className="num mono">{count(c.messages)}</td>
+                  <td className="small deal-time"><Time ms={c.lastMs} /></td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    );
+  }
   return (
     <div className="table-wrap">
-      <table className="list">
+      <table className="list" data-testid="conversation-list">
         <thead>
           <tr>
             <th>Conversation</th>
-            <th>{self ? 'With' : 'Participants'}</th>
-            <th>State</th>
+            <th>{self ? 'With' : 'Parties'}</th>
+            <th>Stage</th>
             <th className="num">Messages</th>
-            <th>Last activity (UTC)</th>
+            <th>Last activity</th>
           </tr>
         </thead>
         <tbody>
           {conversations.map((c) => (
-            <tr key={c.id}>
+            <tr key={c.id} data-conversation={c.id}>
               <td>
-                <Link href={`/conversations/${c.id}`} className="mono">
-                  {c.id}
+                <Link href={`/conversations/${c.id}`} className="mono" title={c.id}>
+                  {shortHex(c.id, 8, 4)}
                 </Link>
               </td>
               <td>
-                {c.participants
-                  .filter((p) => p !== self)
-                  .map((p) => (
-                    <Link key={p} href={`/agents/${p}`} className="mono" style={{ marginRight: 8 }} title={p}>
-                      {shortHex(p)}
-                    </Link>
-                  ))}
+                <Parties ids={c.participants.filter((p) => p !== self)} />
               </td>
               <td>{c.state ?? '—'}</td>
               <td className="num mono">{count(c.messages)}</td>
-              <td className="mono">{dateTime(c.lastMs)}</td>
+              <td className="small"><Time ms={c.lastMs} /></td>
             </tr>
           ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+function Parties({ ids }: { ids: string[] }) {
+  if (ids.length === 0) return <span className="muted">unknown</span>;
+  return (
+    <>
+      {ids.map((p) => (
+        <span key={p} style={{ marginRight: 10 }}>
+          <AgentName id={p} copy={false} />
+        </span>
+      ))}
+    </>
   );
 }

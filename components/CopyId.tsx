@@ -1,15 +1,15 @@
 'use client';
 /**
- * A small "copy" button for an agent id: copies the hex form (what the API, the CLI tools and the
- * wire use) while the page shows base58. Says "copied" for a moment so the click is visible.
+ * A small "copy" button: copies exactly the id shown beside it (an agent's base58 address on every
+ * page; hex only where a raw view shows hex). Says "copied" for a moment so the click is visible.
  */
 import { useState } from 'react';
 
-export function CopyId({ hex }: { hex: string }) {
+export function CopyId({ value, what = 'agent id' }: { value: string; what?: string }) {
   const [done, setDone] = useState<'copied' | 'failed' | null>(null);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(hex);
+      await navigator.clipboard.writeText(value);
       setDone('copied');
     } catch {
       // No clipboard (insecure origin, permission refused): say so instead of pretending.
@@ -18,7 +18,7 @@ export function CopyId({ hex }: { hex: string }) {
     setTimeout(() => setDone(null), 1500);
   };
   return (
-    <button type="button" className="copy-id" onClick={copy} title={`copy hex ${hex}`} aria-label="copy hex agent id" data-testid="copy-agent-id" data-hex={hex}>
+    <button type="button" className="copy-id" onClick={copy} title={`copy ${value}`} aria-label={`copy ${what}`} data-testid="copy-agent-id" data-copy={value}>
       {done ?? 'copy'}
     </button>
   );

@@ -11,9 +11,11 @@ export interface CountTableProps {
   testId?: string;
   tone?: 'accent' | 'warn';
   empty?: string;
+  /** A row's tooltip (what the key means). */
+  describe?: (key: string) => string;
 }
 
-export function CountTable({ counts, keys, label, testId, tone = 'accent', empty = 'None.' }: CountTableProps) {
+export function CountTable({ counts, keys, label, testId, tone = 'accent', empty = 'None.', describe }: CountTableProps) {
   const names = keys ? [...keys, ...Object.keys(counts).filter((k) => !keys.includes(k)).sort()] : Object.keys(counts).sort((a, b) => counts[b] - counts[a]);
   const rows = names.map((k) => [k, counts[k] ?? 0] as const).filter(([, n]) => keys || n > 0);
   const max = Math.max(1, ...rows.map(([, n]) => n));
@@ -23,7 +25,7 @@ export function CountTable({ counts, keys, label, testId, tone = 'accent', empty
       <tbody>
         {rows.map(([k, n]) => (
           <tr key={k} data-key={k} className={n === 0 ? 'zero' : undefined}>
-            <th scope="row">{k}</th>
+            <th scope="row">{describe ? <span className="tip" title={describe(k)}>{k}</span> : k}</th>
             <td className="bar-cell">
               <span className="bar" style={{ width: `${(n / max) * 100}%` }} />
             </td>

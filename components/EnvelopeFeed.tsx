@@ -3,33 +3,30 @@
  * `data-envelope-id` so tests and scripts can follow them.
  */
 import Link from 'next/link';
-import { CopyId } from './CopyId';
 import type { EnvelopeView } from '../lib/wire';
-import { base58, clockTime, isBroadcast, isZeroId, shortHex } from './format';
+import { isBroadcast, isZeroId, shortHex } from './format';
+import { AgentName } from './names/AgentName';
+import { Time } from './time/Time';
 
 export interface EnvelopeFeedProps {
   envelopes: EnvelopeView[];
   /** Ids to highlight as just arrived. */
   fresh?: ReadonlySet<string>;
   empty?: string;
+  /** Clock only (a live feed of the last minutes) instead of date and time. */
+  clock?: boolean;
 }
 
 export function TypeBadge({ type }: { type: string }) {
   return <span className={`badge t-${type.toLowerCase()}`}>{type}</span>;
 }
 
-export function AgentLink({ id }: { id: string }) {
-  return (
-    <span className="agent-id">
-      <Link href={`/agents/${id}`} className="mono" title={`${base58(id)}\nhex ${id}`}>
-        {shortHex(base58(id), 5, 4)}
-      </Link>
-      <CopyId hex={id} />
-    </span>
-  );
+/** An agent as every page shows it: name and short base58 id (components/names/AgentName.tsx); with `copy`, its copy button. */
+export function AgentLink({ id, name, copy = false }: { id: string; name?: string | null; copy?: boolean }) {
+  return <AgentName id={id} name={name} copy={copy} />;
 }
 
-export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.' }: EnvelopeFeedProps) {
+export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.', clock = false }: EnvelopeFeedProps) {
   if (envelopes.length === 0) return <p className="muted empty">{empty}</p>;
   return (
     <div className="table-wrap">
@@ -37,10 +34,9 @@ export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.' }: 
         <thead>
           <tr>
             <th>Type</th>
-            <th>Sender</th>
-            <th>Recipient</th>
+            <th>From → to</th>
             <th>Conversation</th>
-            <th className="num">Time</th>
+            <th>Time</th>
             <th />
           </tr>
         </thead>
@@ -50,10 +46,10 @@ export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.' }: 
               <td>
                 <TypeBadge type={e.type} />
               </td>
-              <td>
-                <AgentLink id={e.sender} />
+              <td className="sentence">
+                <AgentName id={e.sender} copy={false} /> →{' '}
+                {isBroadcast(e.recipient) ? <span className="muted">everyone (broadcast)</span> : <AgentName id={e.recipient} copy={false} />}
               </td>
-              <td>{isBroadcast(e.recipient) ? <span className="muted">broadcast</span> : <AgentLink id={e.recipient} />}</td>
               <td>
                 {isZeroId(e.conversationId) ? (
                   <span className="muted">—</span>
@@ -63,8 +59,8 @@ export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.' }: 
                   </Link>
                 )}
               </td>
-              <td className="num mono" title={new Date(e.timestampMs).toISOString()}>
-                {clockTime(e.receivedAtMs ?? e.timestampMs)}
+              <td className="small feed-time">
+                <Time ms={e.timestampMs} date={!clock} />
               </td>
               <td>
                 <Link href={`/envelopes/${e.id}`} prefetch={false} className="small" title="check this envelope's bytes, signature and batch inclusion in your browser">

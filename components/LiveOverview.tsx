@@ -11,16 +11,87 @@ import { EnvelopeFeed } from './EnvelopeFeed';
 import { ForceGraph } from './graph/ForceGraph';
 import { applyEvent, initialState, resync, type OverviewState } from './live-state';
 import { useLiveStream } from './useLiveStream';
-import { clockTime, count, shortHex } from './format';
-import { MSG_TYPE_NAMES, type LiveEvent, type OverviewSnapshot } from '../lib/wire';
+import { base58, count, shortHex } from './format';
+import { MSG_TYPE_NAMES, type EnvelopeView, type LiveEvent, type OverviewSnapshot } from '../lib/wire';
+import { envelopeFromEvent } from './live-state';
+import { AgentName } from './names/AgentName';
+import { agentDisplayName } from './names/label';
+import { AccountLink, useSite } from './site';
+import { Time } from './time/Time';
+import { dropReasonText } from './glossary';
 
 const REFRESH_MS = 15_000;
 const FRESH_MS = 2_500;
+/** Envelopes kept for the feed's filters (the newest; the table shows FEED_ROWS of the matching ones). */
+const BUFFER = 1_000;
+const FEED_ROWS = 30;
+/** The rate is the arrivals of this window, per second. */
+const RATE_WINDOW_MS = 10_000;
 
-export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
+export interface FeedFilter { type: string; agent: string }
+
+/** An envelope matches when its type is the one asked and the agent (a prefix of the base58 or hex id, or part of the name) is its sender or recipient. */
+function matcher(f: FeedFilter, names: Readonly<Record<string, string>>): (e: EnvelopeView) => boolean {
+  const type = f.type.trim().toUpperCase();
+  const q = f.agent.trim();
+  const ql = q.toLowerCase();
+  const b58 = new Map<string, string>();
+  const agentOk = (id: string) => {
+    if (!q) return true;
+    if (id.startsWith(ql.replace(/^0x/, ''))) return true;
+    let b = b58.get(id);
+    if (b === undefined) b58.set(id, (b = base58(id)));
+    return b.startsWith(q) || agentDisplayName(id, names[id]).toLowerCase().includes(ql);
+  };
+  return (e) => (!type || e.type === type) && (agentOk(e.sender) || agentOk(e.recipient));
+}
+
+/** `strip`: the economy at a glance (server-rendered, components/stats/StatsStrip), under the totals. */
+export function LiveOverview({ snapshot, filter: initialFilter = { type: '', agent: '' }, strip }: { snapshot: OverviewSnapshot; filter?: FeedFilter; strip?: React.ReactNode }) {
   const [state, setState] = useState<OverviewState>(() => initialState(snapshot));
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const loading = useRef(false);
+  const { names } = useSite();
+  // The feed: every arrival goes to the buffer; while paused the table stays as it was and the
+  // arrivals that match the filter are counted; the graph and counters follow the stream regardless.
+  const [buffer, setBuffer] = useState<EnvelopeView[]>(() => snapshot.envelopes);
+  const [filter, setFilter] = useState<FeedFilter>(initialFilter);
+  const [paused, setPaused] = useState<EnvelopeView[] | null>(null);
+  const [rate, setRate] = useState<number | null>(null);
+  const arrivals = useRef<number[]>([]);
+  const match = useMemo(() => matcher(filter, names), [filter, names]);
+  const shown = useMemo(() => (paused ?? buffer.filter(match)).slice(0, FEED_ROWS), [paused, buffer, match]);
+  const newCount = useMemo(() => {
+    if (!paused) return 0;
+    const seen = new Set(paused.map((e) => e.id));
+    const top = paused[0]?.id;
+    let n = 0;
+    for (const e of buffer) {
+      if (e.id === top) break;
+      if (!seen.has(e.id) && match(e)) n++;
+    }
+    return n;
+  }, [paused, buffer, match]);
+  const setFilterUrl = useCallback((f: FeedFilter) => {
+    setFilter(f);
+    setPaused((p) => (p ? buffer.filter(matcher(f, names)).slice(0, FEED_ROWS) : p));
+    // Kept in the URL so a filtered feed is a link to share (read back by app/page.tsx).
+    const u = new URL(window.location.href);
+    for (const k of ['type', 'agent'] as const) {
+      if (f[k]) u.searchParams.set(k, f[k]);
+      else u.searchParams.delete(k);
+    }
+    window.history.replaceState(null, '', u);
+  }, [buffer, names]);
+  useEffect(() => {
+    const t = setInterval(() => {
+      const now = Date.now();
+      const a = arrivals.current;
+      while (a.length && a[0] < now - RATE_WINDOW_MS) a.shift();
+      setRate(a.length / (RATE_WINDOW_MS / 1000));
+    }, 1000);
+    return () => clearInterval(t);
+  }, []);
 
   const reload = useCallback(async () => {
     if (loading.current) return;
@@ -42,6 +113,9 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
     setState((s) => applyEvent(s, event));
     if (event.type === 'message') {
       const id = event.data.id;
+      arrivals.current.push(Date.now());
+      const env = envelopeFromEvent(event);
+      setBuffer((b) => (b.some((e) => e.id === id) ? b : [env, ...b].slice(0, BUFFER)));
       setFresh((f) => new Set(f).add(id));
       setTimeout(() => setFresh((f) => {
         const n = new Set(f);
@@ -91,6 +165,7 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
         <Stat label="Conversation links" value={count(state.graph.links.length)} />
         <Stat label="Drops" value={count(totals.drops)} tone={totals.drops > 0 ? 'warn' : undefined} testId="total-drops" />
       </section>
+      {strip}
 
       {state.chain ? <ChainSection c={state.chain} /> : null}
 
@@ -108,7 +183,8 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
           </section>
           <section className="card">
             <h2>Drops per reason</h2>
-            <CountTable counts={state.stats.drops} label="Drops per reason" testId="drops-by-reason" tone="warn" empty="No drops." />
+            <CountTable counts={state.stats.drops} label="Drops per reason" testId="drops-by-reason" tone="warn" empty="No drops." describe={dropReasonText} />
+            <p className="small muted"><Link href="/glossary#drops">What each reason means</Link></p>
           </section>
         </div>
       </div>
@@ -116,9 +192,33 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
       <div className="grid-feed">
         <section className="card">
           <h2>
-            Live feed <span className="muted small">latest {state.envelopes.length}</span>
+            Live feed <span className="muted small">latest {shown.length}{filter.type || filter.agent ? ' matching' : ''}</span>
           </h2>
-          <EnvelopeFeed envelopes={state.envelopes} fresh={fresh} empty="Waiting for envelopes…" />
+          <div className="feed-bar" data-testid="feed-bar">
+            <button type="button" onClick={() => setPaused((p) => (p ? null : buffer.filter(match).slice(0, FEED_ROWS)))} data-testid="feed-pause" aria-pressed={paused !== null}>
+              {paused ? 'Resume' : 'Pause'}
+            </button>
+            {paused ? (
+              <span className="new-count" data-testid="feed-new" data-count={newCount}>
+                {count(newCount)} new
+              </span>
+            ) : null}
+            <label>
+              Type{' '}
+              <select value={filter.type} onChange={(e) => setFilterUrl({ ...filter, type: e.target.value })} data-testid="feed-type">
+                <option value="">all</option>
+                {MSG_TYPE_NAMES.map((t) => <option key={t} value={t}>{t}</option>)}
+              </select>
+            </label>
+            <label>
+              Agent{' '}
+              <input value={filter.agent} onChange={(e) => setFilterUrl({ ...filter, agent: e.target.value })} placeholder="name or id prefix" size={16} data-testid="feed-agent" spellCheck={false} />
+            </label>
+            <span className="muted" data-testid="feed-rate" title={`envelopes arrived over the last ${RATE_WINDOW_MS / 1000} s, per second`}>
+              {rate === null ? 'measuring rate…' : `${rate.toFixed(1)} envelopes/s`}
+            </span>
+          </div>
+          <EnvelopeFeed envelopes={shown} fresh={paused ? undefined : fresh} clock empty={filter.type || filter.agent ? 'No envelope matches this filter yet.' : 'Waiting for envelopes…'} />
         </section>
         <div className="stack">
           <section className="card">
@@ -130,10 +230,8 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
                 {totals.online.map((a) => (
                   <li key={a.id}>
                     <span className="dot on" aria-hidden />
-                    <Link href={`/agents/${a.id}`} className="mono" title={a.id}>
-                      {a.name ?? shortHex(a.id)}
-                    </Link>
-                    <span className="muted small">{clockTime(a.lastSeenMs)}</span>
+                    <AgentName id={a.id} name={a.name} />
+                    <span className="muted small"><Time ms={a.lastSeenMs} date={false} /></span>
                   </li>
                 ))}
               </ul>
@@ -149,11 +247,15 @@ export function LiveOverview({ snapshot }: { snapshot: OverviewSnapshot }) {
             ) : (
               <ul className="activity">
                 {state.activity.map((a) => (
-                  <li key={a.key}>
-                    <span className="mono small muted">{clockTime(a.at)}</span> <span className="ev">{a.type.replace(/_/g, ' ')}</span>{' '}
-                    {a.agent ? <Link href={`/agents/${a.agent}`} className="mono">{shortHex(a.agent)}</Link> : null}{' '}
-                    {a.conversationId ? <Link href={`/conversations/${a.conversationId}`} className="mono small">conv {shortHex(a.conversationId, 8, 0)}</Link> : null}{' '}
-                    <span className="muted small">{a.summary}</span>
+                  <li key={a.key} data-event={a.type}>
+                    <span className="small muted"><Time ms={a.at} date={false} /></span>{' '}
+                    {a.agent ? <AgentName id={a.agent} copy={false} /> : null}{' '}
+                    <span className="sentence">{a.summary}</span>
+                    {a.conversationId ? <> · <Link href={`/conversations/${a.conversationId}`} className="small">conversation</Link></> : null}
+                    <details className="small muted">
+                      <summary>fields</summary>
+                      <pre className="mono" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{JSON.stringify(a.fields, null, 1)}</pre>
+                    </details>
                   </li>
                 ))}
               </ul>
@@ -180,9 +282,9 @@ function ChainSection({ c }: { c: NonNullable<OverviewSnapshot['chain']> }) {
       <p className="small muted" data-testid="chain-last-challenge">
         {c.lastChallenge ? (
           <>
-            Last challenge: <span className="mono">{shortHex(c.lastChallenge.address, 6, 4)}</span> against{' '}
-            {/^[0-9a-f]{64}$/.test(c.lastChallenge.agent) ? <Link href={`/agents/${c.lastChallenge.agent}`} className="mono">{shortHex(c.lastChallenge.agent)}</Link> : <span className="mono">{shortHex(c.lastChallenge.agent)}</span>}{' '}
-            epoch {c.lastChallenge.epoch}: <strong>{c.lastChallenge.status}</strong>
+            Last challenge: <AccountLink address={c.lastChallenge.address} /> against{' '}
+            {/^[0-9a-f]{64}$/.test(c.lastChallenge.agent) ? <AgentName id={c.lastChallenge.agent} copy={false} /> : <span className="mono">{shortHex(c.lastChallenge.agent)}</span>}{' '}
+            over its batch of epoch {c.lastChallenge.epoch}: <strong>{c.lastChallenge.status}</strong> · <Link href="/challenges">all challenges</Link>
           </>
         ) : 'No challenge yet.'}
       </p>

@@ -1,13 +1,14 @@
 /**
  * The conversation page's on-chain settlement (programs/README.md "Haggle (decisions)"): per
  * Haggle negotiation the escrow, the decay each offer burned to the treasury, the settlement or
- * refund, and every on-chain offer beside the gossiped NEG1 offer at the same position, with a
+ * refund, and every on-chain offer beside the gossiped NEG1 offer of the same round, with a
  * flag when they differ. Data in (lib/wire OnChainNegotiationView), markup out.
  */
 import type { OnChainNegotiationView, OfferMatch } from '../lib/wire';
-import { shortHex, tokenAmount } from './format';
+import { formatAmount, shortHex, USDC_TOKEN } from './format';
 
-const usdc = (v: string | null) => (v === null ? '—' : `${tokenAmount(v)} USDC`);
+/** Haggle escrows the chain's USDC, so every amount here is in USDC (exact, from the decimal string). */
+const usdc = (v: string | null) => (v === null ? '—' : formatAmount(v, USDC_TOKEN));
 
 const MATCH: Record<OfferMatch, { text: string; color: string }> = {
   same: { text: 'same', color: 'var(--good)' },
@@ -68,7 +69,7 @@ function Negotiation({ n }: { n: OnChainNegotiationView }) {
           <table className="list" data-testid="haggle-rounds">
             <thead>
               <tr>
-                <th className="num">#</th>
+                <th className="num" title="The chain's round; the gossiped NEG1 offer of the same round (NEG1 counts from 0) is beside it">Round</th>
                 <th>Side</th>
                 <th className="num">On chain</th>
                 <th className="num">Gossiped (NEG1)</th>
@@ -78,8 +79,8 @@ function Negotiation({ n }: { n: OnChainNegotiationView }) {
               </tr>
             </thead>
             <tbody>
-              {n.rounds.map((r) => (
-                <tr key={r.position} data-match={r.match}>
+              {n.rounds.map((r, i) => (
+                <tr key={`${r.position}:${i}`} data-match={r.match} data-round={r.position}>
                   <td className="num mono">{r.position}</td>
                   <td>{r.side ?? '—'}</td>
                   <td className="num mono">{usdc(r.onChain)}</td>

@@ -7,7 +7,15 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { useRouter } from 'next/navigation';
+import { shortBase58 } from './names/label';
 import { SearchResultSchema, type SearchHit, type SearchResult } from '../lib/wire/search';
+
+/** Agents and batches by their base58 id (hex stays in the hit's data for raw use). */
+function shownId(h: SearchHit): string {
+  if (h.kind === 'agent') return shortBase58(h.id);
+  if (h.kind === 'batch') { const [a, e] = h.id.split('/'); return `${shortBase58(a)} epoch ${e}`; }
+  return shortId(h.id);
+}
 
 const KIND_LABEL: Record<SearchHit['kind'], string> = {
   agent: 'agent', conversation: 'conversation', envelope: 'envelope', batch: 'batch', challenge: 'challenge', transaction: 'tx',
@@ -118,7 +126,7 @@ export function SearchBox() {
             <li key={`${h.kind}:${h.id}:${h.detail}`} role="option" aria-selected={i === active} className={i === active ? 'active' : ''}
               onMouseDown={(e) => { e.preventDefault(); go(h.href); }} onMouseEnter={() => setActive(i)} data-kind={h.kind}>
               <span className={`badge kind-${h.kind}`}>{KIND_LABEL[h.kind]}</span>
-              <span className="mono">{shortId(h.id)}</span>
+              <span className="mono">{shownId(h)}</span>
               <span className="muted small">{h.detail}</span>
             </li>
           ))}

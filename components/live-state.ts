@@ -4,7 +4,8 @@
  * no DOM, so it is unit-tested on its own.
  */
 import { msgTypeName, type AgentView, type EnvelopeView, type LiveEvent, type LiveEventOf, type OverviewSnapshot, isChainEvent } from '../lib/wire';
-import { isBroadcast, shortHex } from './format';
+import { isBroadcast } from './format';
+import { eventText } from './event-text';
 import { pairKey } from './pair';
 import { applyChainEvent } from './chain-state';
 
@@ -24,12 +25,14 @@ export interface ActivityItem {
   key: string;
   type: string;
   at: number;
+  /** The event as a sentence about `agent` (components/event-text.ts). */
   summary: string;
   agent: string | null;
   conversationId: string | null;
+  /** The event's own fields, shown on request. */
+  fields: Record<string, unknown>;
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 
 /** The envelope carried by a `message` event, as the feed shows it (envelope timestamps are µs). */
 export function envelopeFromEvent(event: LiveEventOf<'message'>): EnvelopeView {
@@ -112,24 +115,15 @@ function applyMessage(state: OverviewState, env: EnvelopeView): OverviewState {
 }
 
 function summarize(event: LiveEvent): ActivityItem {
-  // One summary for every event type: it reads whichever of the usual fields the event has.
-  const d = (event.data ?? {}) as Record<string, unknown>;
-  // Chain events carry the agent as base58 (`agent`) and hex (`agentHex`); pages link by hex.
-  const agent = str(d.agentHex) ?? str(d.agent) ?? str(d.agentId) ?? str(d.target) ?? str(d.notary) ?? str(d.sender);
-  const conversationId = str(d.conversationId);
-  const parts: string[] = [];
-  for (const k of ['reason', 'score', 'outcome', 'notary', 'verdict', 'reliabilityScore', 'epoch', 'status', 'statusName', 'amount']) {
-    if (d[k] === undefined || d[k] === null || typeof d[k] === 'object') continue;
-    const v = String(d[k]);
-    parts.push(`${k} ${/^[0-9A-Za-z]{32,}$/.test(v) ? shortHex(v) : v}`); // an id (hex or base58) in full would push the card wider than its column
-  }
+  const t = eventText(event);
   return {
     key: `${event.type}:${event.at}:${Math.random().toString(36).slice(2, 8)}`,
     type: event.type,
     at: event.at,
-    summary: parts.join(', '),
-    agent,
-    conversationId,
+    summary: t.text,
+    agent: t.agent,
+    conversationId: t.conversationId,
+    fields: (event.data ?? {}) as Record<string, unknown>,
   };
 }
 

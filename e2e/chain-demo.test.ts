@@ -134,7 +134,7 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
       await page.goto(`${base}/agents/${cheater}`);
       assert.match((await page.locator('[data-testid=agent-stake]').textContent()) ?? '', /slashed/);
       const rows = await page.locator('[data-testid=agent-challenges] tbody tr').allTextContents();
-      assert.ok(rows.some((r) => /upheld/.test(r) && /pending → upheld/.test(r)), rows.join(' | '));
+      assert.ok(rows.some((r) => /upheld/.test(r) && /pending\b[^→]*→ upheld/.test(r)), rows.join(' | '));
       assert.ok((await page.locator('[data-testid=agent-batches] tbody tr').count()) >= 1);
     } finally {
       await browser.close();

@@ -16,6 +16,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { openStore } from '../lib/store';
 import { createTestDatabase } from '../lib/store/testing';
 import { loadFixture, makeDeals } from '../lib/export/test-helpers';
+import { TABLES } from '../lib/export/tables';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
 
 const skip = chromiumSkip || (process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set');
@@ -49,7 +50,7 @@ describe('datasets against the real server', { skip, timeout: 600_000 }, () => {
     const res = await fetch(`${srv!.base}/api/export/envelopes?format=csv&limit=5`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-total-rows'), '5');
-    assert.equal(res.headers.get('content-disposition'), 'attachment; filename="zerox1-envelopes-v1.csv"');
+    assert.equal(res.headers.get('content-disposition'), `attachment; filename="zerox1-envelopes-v${TABLES.envelopes.version}.csv"`);
     assert.equal((await res.text()).trimEnd().split('\r\n').length, 6);
     for (const [qs, param] of [['format=xml', 'format'], ['from=soon', 'from'], ['colour=red', 'colour']]) {
       const bad = await fetch(`${srv!.base}/api/export/envelopes?${qs}`);

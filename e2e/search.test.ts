@@ -11,7 +11,8 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import type { AgentList, ConversationList } from '../lib/wire';
+import type { AgentList, BatchList, ConversationList } from '../lib/wire';
+import { base58 } from '../components/format';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
 
 const SHOTS = process.env.SHOTS_DIR ?? join(tmpdir(), 'zerox1-search');
@@ -57,6 +58,60 @@ test('header search: suggestions as you type, Enter opens the agent; a full id g
     await page.waitForURL(`**/agents/${target}`, { timeout: 60_000 });
   } finally {
     await page.close();
+  }
+});
+
+test('names: a base58 prefix finds the agent, its page shows that id, copy copies exactly it, its batch page opens by base58 with an explorer link', { skip }, async () => {
+  const batch = await srv!.until('a batch on chain', 120_000, async () => (await srv!.getJson<BatchList>('/api/batches?limit=5')).body.batches.find((b) => b.signature));
+  const hex = batch.agent;
+  const b58 = base58(hex);
+  assert.equal(b58, batch.agentAddress, 'the page helper and the API agree on the base58 form');
+  const ctx = await browser!.newContext({ viewport: { width: 1440, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(90_000);
+  try {
+    // The header box: five base58 characters reach the agent (a range walk on the id index).
+    await page.goto(`${srv!.base}/glossary`);
+    const box = page.getByTestId('search-input');
+    await box.click();
+    await box.pressSequentially(b58.slice(0, 5), { delay: 40 });
+    const hit = page.getByTestId('search-suggest').locator('li[data-kind="agent"]').filter({ hasText: `${b58.slice(0, 5)}…` }).first();
+    await hit.waitFor({ timeout: 60_000 });
+    await hit.click();
+    await page.waitForURL(`**/agents/${hex}`, { timeout: 60_000 });
+    // The page shows the base58 id, and its copy button puts exactly that on the clipboard.
+    const shown = (await page.getByTestId('agent-base58').textContent())!.trim();
+    assert.equal(shown, b58);
+    const copy = page.locator(`[data-testid="copy-agent-id"][data-copy="${b58}"]`).first();
+    await copy.click();
+    await page.getByText('copied').first().waitFor({ timeout: 5_000 });
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shown, 'the clipboard holds the id as shown');
+    assert.ok(!(await page.locator('main').innerText()).includes(hex), 'no hex id in the agent page\'s visible text (only in the raw view)');
+    // The agent page by base58, without a redirect.
+    const byB58 = await page.goto(`${srv!.base}/agents/${b58}`);
+    assert.equal(byB58?.status(), 200);
+    assert.equal((await page.getByTestId('agent-base58').textContent())!.trim(), b58);
+
+    // Its batch page by base58: the transaction links to Solana Explorer on this (custom) cluster.
+    const res = await page.goto(`${srv!.base}/batches/${b58}/${batch.epoch}`);
+    assert.equal(res?.status(), 200, 'the batch page answers for a base58 agent');
+    const tx = page.getByTestId('batch-facts').getByTestId('tx-link');
+    const href = (await tx.getAttribute('href'))!;
+    const rpc = (await srv!.getJson<{ chain: { rpcUrl: string } }>('/api/health')).body.chain.rpcUrl;
+    assert.equal(href, `https://explorer.solana.com/tx/${batch.signature}?cluster=custom&customUrl=${encodeURIComponent(rpc)}`);
+    assert.match(await page.getByTestId('batch-facts').innerText(), /Slot\s+\d+/);
+    await page.getByTestId('batch-verifier').waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: join(SHOTS, 'batch-by-base58.png'), fullPage: true });
+    // A page that does not exist says so and offers the search.
+    const missing = await page.goto(`${srv!.base}/no-such-page`);
+    assert.equal(missing?.status(), 404);
+    await page.getByTestId('not-found').waitFor();
+    assert.equal(await page.locator('[data-testid="not-found"] input[name="q"]').count(), 1);
+    assert.equal((await page.goto(`${srv!.base}/receipts`))?.url(), `${srv!.base}/receipts/verify`);
+    await page.goto(`${srv!.base}/challenges`);
+    await page.getByRole('heading', { name: 'Challenges' }).waitFor();
+  } finally {
+    await ctx.close();
   }
 });
 

@@ -4,8 +4,10 @@
  * envelope (bytes, id, payload hash, signer read from the chain, Ed25519) and its batch
  * inclusion against the BatchAccount it reads over the RPC, all green; the tamper switch turns
  * the signature step red by name; a verified batch verifies whole; the conversation page shows
- * the flight recorder; the agent page shows the advertised capabilities and copies the hex id; a downloaded receipt is verified on /receipts/verify with no request to
- * any server; a libp2p node in the page receives and verifies live gossip. SHOTS_DIR=<dir> keeps
+ * the flight recorder; the agent page shows the advertised capabilities and copies the hex id; a downloaded receipt is verified on /receipts/verify, its signer keys
+ * checked against the chain by SATI's rule from the page (its only requests are JSON-RPC reads of
+ * the chain), and a receipt whose embedded key is neither the agent's owner nor a delegate fails
+ * that check; a libp2p node in the page receives and verifies live gossip. SHOTS_DIR=<dir> keeps
  * screenshots.
  */
 import { test, describe, before, after } from 'node:test';
@@ -13,7 +15,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { envelopeId } from '../lib/protocol/envelope';
+import { buildEnvelope, decodeEnvelope, envelopeId } from '../lib/protocol/envelope';
+import { buildReceipt, decodeReceipt, encodeReceipt, verifyReceipt } from '../lib/protocol/receipt';
+import { publicKeyFromSeed } from '../lib/protocol/crypto';
 import { fromHex, toHex } from '../lib/protocol/hex';
 import { base58 } from '../components/format';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
@@ -89,6 +93,15 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     assert.equal(await page.locator('[data-testid="envelope-steps"] [data-step="envelope_id"]').getAttribute('data-state'), 'fail');
     assert.equal(await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'), 'pass');
     await shot(page, 'envelope-tampered.png');
+    // A flipped payload byte: the stored envelope is still in the batch, but the proof must not
+    // show green for bytes that fail; it is red and says why, and every red step explains itself.
+    await page.getByTestId('tamper').selectOption('payload');
+    await page.locator('[data-testid="envelope-verifier"][data-phase="done"][data-ok="false"]').waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'), 'fail');
+    assert.equal(await inc.getAttribute('data-ok'), 'false', await inc.innerText());
+    assert.match(await inc.getByTestId('inclusion-why').innerText(), /does not vouch for these bytes/);
+    const failed = await page.locator('[data-testid="envelope-steps"] [data-state="fail"]').count();
+    assert.equal(await page.locator('[data-testid="envelope-steps"] [data-state="fail"] [data-testid="verify-why"]').count(), failed, 'every red step has its explanation');
     await page.close();
   });
 
@@ -101,7 +114,7 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     await page.close();
   });
 
-  test('flight recorder on a finished deal; its receipt verifies on /receipts/verify without any request', async () => {
+  test('flight recorder on a finished deal; its receipt verifies on /receipts/verify, keys read from the chain only', async () => {
     const conv = await until('a conversation with a receipt and revealed reservations', 120_000, async () => {
       const { body } = await getJson<Conversation[] | { conversations: Conversation[] }>('/api/conversations?limit=100');
       for (const c of Array.isArray(body) ? body : body.conversations) {
@@ -122,6 +135,7 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     const receipt = await fetch(`${srv!.base}/api/conversations/${conv.id}/receipt`);
     assert.equal(receipt.status, 200);
     const bytes = Buffer.from(await receipt.arrayBuffer());
+    const rpcUrl = (await getJson<{ chain?: { rpcUrl: string } }>('/api/health')).body.chain!.rpcUrl;
     await page.goto(`${srv!.base}/receipts/verify`);
     await page.waitForLoadState('networkidle');
     const requests: string[] = [];
@@ -130,31 +144,62 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     const verdict = page.getByTestId('receipt-verdict');
     await verdict.waitFor();
     assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'true', await page.getByTestId('receipt-steps').innerText());
-    assert.deepEqual(requests, [], 'verifying the receipt sent no request');
+    assert.equal(await page.locator('[data-testid="receipt-steps"] [data-step="chain_signers"]').getAttribute('data-state'), 'pass');
+    assert.ok(requests.length > 0, 'the keys were read from the chain');
+    assert.deepEqual(requests.filter((u) => !u.startsWith(rpcUrl)), [], 'the file went nowhere: the only requests are JSON-RPC reads of the chain');
     await shot(page, 'receipt-verified.png');
+
+    // The same deal, but one party's envelopes signed by a key of our own, and the receipt naming
+    // that key as the party's: consistent with itself, refused by the chain.
+    const d = decodeReceipt(bytes);
+    assert.ok(d.ok);
+    const party = d.receipt.parties[0];
+    const forgerSeed = new Uint8Array(32).fill(0x66);
+    const forged = buildReceipt({
+      conversationId: d.receipt.conversationId,
+      parties: d.receipt.parties.map((p) => (p === party ? { agentId: p.agentId, keys: [publicKeyFromSeed(forgerSeed)] } : p)),
+      envelopes: d.receipt.envelopes.map((b) => {
+        const e = decodeEnvelope(b);
+        assert.ok(e.ok);
+        if (toHex(e.envelope.sender) !== toHex(party.agentId)) return b;
+        const x = e.envelope;
+        return buildEnvelope({ msgType: x.msgType, sender: x.sender, recipient: x.recipient, timestamp: x.timestamp, blockRef: x.blockRef, nonce: x.nonce, conversationId: x.conversationId, payload: x.payload }, forgerSeed).bytes;
+      }),
+    });
+    assert.equal(verifyReceipt(forged).ok, true, 'the forged receipt holds offline');
+    await page.getByTestId('receipt-file').setInputFiles({ name: 'forged.cbor', mimeType: 'application/cbor', buffer: Buffer.from(encodeReceipt(forged)) });
+    await page.getByTestId('receipt-verdict').filter({ hasText: 'forged.cbor' }).waitFor();
+    assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'false');
+    const state = (step: string) => page.locator(`[data-testid="receipt-steps"] [data-step="${step}"]`).getAttribute('data-state');
+    assert.equal(await state('signature'), 'pass', 'offline the receipt is consistent');
+    assert.equal(await state('chain_signers'), 'fail');
+    assert.equal(await state('chain_signature'), 'fail');
+    await shot(page, 'receipt-forged-key.png');
 
     bytes[bytes.length - 1] ^= 1;
     await page.getByTestId('receipt-file').setInputFiles({ name: 'tampered.cbor', mimeType: 'application/cbor', buffer: bytes });
-    await page.locator('[data-testid="receipt-verifier"][data-ok="false"]').waitFor();
-    assert.equal(await page.locator('[data-testid="receipt-steps"] [data-step="signature"]').getAttribute('data-state'), 'fail');
-    assert.deepEqual(requests, []);
+    await page.getByTestId('receipt-verdict').filter({ hasText: 'tampered.cbor' }).waitFor();
+    assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'false');
+    assert.equal(await state('signature'), 'fail');
+    assert.deepEqual(requests.filter((u) => !u.startsWith(rpcUrl)), []);
     await page.close();
   });
 
-  test('the agent page shows the advertised capabilities; copy puts the hex id on the clipboard', async () => {
+  test('the agent page shows the advertised capabilities; copy puts the shown base58 id on the clipboard', async () => {
     const ctx = await browser!.newContext({ viewport: { width: 1400, height: 1100 }, permissions: ['clipboard-read', 'clipboard-write'] });
     const page = await ctx.newPage();
-    // Reached by its base58 address, as the UI shows it: redirected to the hex URL.
-    await page.goto(`${srv!.base}/agents/${base58(batch.agent)}`);
-    await page.waitForURL(`**/agents/${batch.agent}`);
+    // Reached by its base58 address, as the UI shows and links it.
+    const res = await page.goto(`${srv!.base}/agents/${base58(batch.agent)}`);
+    assert.equal(res?.status(), 200);
     const caps = page.getByTestId('advertised-capabilities');
     await caps.waitFor({ timeout: 30_000 });
     assert.match(await caps.locator('[data-cap="service"]').innerText(), /demo: summarise a document/);
     assert.match(await caps.locator('[data-cap="verification"]').innerText(), /tiers: 0, 1, 2/);
-    const copy = page.getByTestId('copy-agent-id').first();
+    const copy = page.locator(`[data-testid="copy-agent-id"][data-copy="${base58(batch.agent)}"]`).first();
     await copy.click();
     await page.getByText('copied').first().waitFor({ timeout: 5_000 });
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), batch.agent);
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), (await page.getByTestId('agent-base58').textContent())?.trim());
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), base58(batch.agent));
     await caps.scrollIntoViewIfNeeded();
     await shot(page, 'agent-capabilities.png');
     await ctx.close();

@@ -18,6 +18,9 @@ import {
   createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction,
   createSetAuthorityInstruction, getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
+import {
+  SATI_MAINNET, agentIndexAddress, decodeRegistryConfig, registerAgentInstruction, registryConfigAddress, satiInitializeInstruction, type RegisterAgentArgs,
+} from '../lib/chain/sati';
 import ids from './ids.json' with { type: 'json' };
 
 export const PROGRAMS_DIR = fileURLToPath(new URL('.', import.meta.url));
@@ -27,14 +30,23 @@ export const USDC = 1_000_000n;
 
 export const kitAddress = (k: PublicKey) => address(k.toBase58());
 
-/** A LiteSVM with every built programs/bin/<name>.so loaded at its ids.json id (missing ones skipped). */
-export function newSvm(opts: { programs?: string[] } = {}): LiteSVM {
+/** Where the SATI stand-in (bin/sati_registry.so) is loaded by default: SATI's own program id. */
+export const SATI_PROGRAM_ID: PublicKey = SATI_MAINNET.program;
+
+/**
+ * A LiteSVM with every built programs/bin/<name>.so loaded at its ids.json id (missing ones
+ * skipped, `programs` selects), and the SATI stand-in (bin/sati_registry.so) at `satiProgram`
+ * (default SATI's id; null leaves it out): like Token-2022, part of every world.
+ */
+export function newSvm(opts: { programs?: string[]; satiProgram?: PublicKey | null } = {}): LiteSVM {
   const svm = new LiteSVM();
   for (const [name, id] of Object.entries(PROGRAM_IDS)) {
     if (opts.programs && !opts.programs.includes(name)) continue;
     const so = join(PROGRAMS_DIR, 'bin', `${name}.so`);
     if (existsSync(so)) svm.addProgramFromFile(kitAddress(id), so);
   }
+  const sati = join(PROGRAMS_DIR, 'bin', 'sati_registry.so');
+  if (opts.satiProgram !== null && existsSync(sati)) svm.addProgramFromFile(kitAddress(opts.satiProgram ?? SATI_PROGRAM_ID), sati);
   return svm;
 }
 
@@ -176,6 +188,56 @@ export function createIdentity(svm: LiteSVM, payer: Keypair, owner: Keypair): Id
   mintTo(svm, payer, agent, ta, payer, 1n, TOKEN_2022_PROGRAM_ID);
   sendOk(svm, [createSetAuthorityInstruction(agent, payer.publicKey, AuthorityType.MintTokens, null, [], TOKEN_2022_PROGRAM_ID)], [payer]);
   return { agent, owner, tokenAccount: ta };
+}
+
+export interface SatiRegistry { program: PublicKey; registry: PublicKey; groupMint: PublicKey }
+
+/**
+ * Initializes the SATI stand-in at `program`: a fresh group mint created by `initialize` itself
+ * (the fifth account, Token-2022, asks for it). Returns the registry's addresses.
+ */
+export function initSati(svm: LiteSVM, authority: Keypair, program: PublicKey = SATI_PROGRAM_ID): SatiRegistry {
+  const group = Keypair.generate();
+  const ix = satiInitializeInstruction({ authority: authority.publicKey, groupMint: group.publicKey, program, createGroupMint: true });
+  sendOk(svm, [ix], [authority, group]);
+  return { program, registry: registryConfigAddress(program), groupMint: group.publicKey };
+}
+
+export interface SatiAgent { agent: PublicKey; tokenAccount: PublicKey; memberNumber: bigint; result: SendResult }
+
+/** The lock_stake accounts naming SATI for `a` (RegistryConfig and the AgentIndex of its member number). */
+export function satiAccountsOf(a: { memberNumber: bigint }, program: PublicKey = SATI_PROGRAM_ID): { satiRegistry: PublicKey; agentIndex: PublicKey } {
+  return { satiRegistry: registryConfigAddress(program), agentIndex: agentIndexAddress(a.memberNumber, program) };
+}
+
+/** Initializes the SATI stand-in unless its RegistryConfig exists already. */
+export function ensureSati(svm: LiteSVM, authority: Keypair, program: PublicKey = SATI_PROGRAM_ID): SatiRegistry {
+  const cfg = decodeRegistryConfig(accountData(svm, registryConfigAddress(program)));
+  return cfg ? { program, registry: registryConfigAddress(program), groupMint: cfg.groupMint } : initSati(svm, authority, program);
+}
+
+/** An agent identity registered through SATI (initialized on first use), held by `owner`. */
+export function createSatiIdentity(svm: LiteSVM, payer: Keypair, owner: Keypair): Identity & { memberNumber: bigint } {
+  ensureSati(svm, payer);
+  const a = registerSati(svm, payer, owner.publicKey);
+  return { agent: a.agent, owner, tokenAccount: a.tokenAccount, memberNumber: a.memberNumber };
+}
+
+/**
+ * Registers an agent through the stand-in with SATI's register_agent, built by lib/chain/sati.ts
+ * exactly as a wallet would for the real SATI. `owner` holds the NFT; `payer` signs and pays.
+ */
+export function registerSati(svm: LiteSVM, payer: Keypair, owner: PublicKey, args: Partial<RegisterAgentArgs> = {}, program: PublicKey = SATI_PROGRAM_ID): SatiAgent {
+  const cfg = decodeRegistryConfig(accountData(svm, registryConfigAddress(program)));
+  assert.ok(cfg, 'SATI registry not initialized');
+  const mint = Keypair.generate();
+  const ix = registerAgentInstruction({
+    payer: payer.publicKey, owner, agentMint: mint.publicKey, registry: cfg, program,
+    name: args.name ?? 'agent', symbol: args.symbol ?? 'AGENT', uri: args.uri ?? 'data:application/json,{}',
+    additionalMetadata: args.additionalMetadata ?? null, nonTransferable: args.nonTransferable ?? false,
+  });
+  const result = sendOk(svm, [ix], [payer, mint]);
+  return { agent: mint.publicKey, tokenAccount: getAssociatedTokenAddressSync(mint.publicKey, owner, true, TOKEN_2022_PROGRAM_ID), memberNumber: cfg.totalAgents + 1n, result };
 }
 
 /** Sets the clock: unix time to the start of protocol `epoch` (+ `offsetSeconds`), keeping the slot. */

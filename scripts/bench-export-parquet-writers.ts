@@ -50,7 +50,7 @@ async function hyparquetWriter(rows: Row[], file: string) {
   await new Promise<void>((r) => out.end(() => r()));
 }
 
-const DUCK: Record<string, string> = { string: 'VARCHAR', u64: 'VARCHAR', i128: 'VARCHAR', int32: 'INTEGER', int64: 'BIGINT', double: 'DOUBLE', bool: 'BOOLEAN', bytes: 'BLOB', timestamp: 'TIMESTAMPTZ' };
+const DUCK: Record<string, string> = { string: 'VARCHAR', u64: 'VARCHAR', i128: 'VARCHAR', int32: 'INTEGER', int64: 'BIGINT', double: 'DOUBLE', bool: 'BOOLEAN', bytes: 'BLOB', timestamp: 'TIMESTAMPTZ', u64_timestamp: 'UBIGINT' };
 
 async function duckdb(rows: Row[], file: string) {
   const { DuckDBInstance, DuckDBTimestampTZValue } = await optional('@duckdb/node-api');
@@ -70,6 +70,7 @@ async function duckdb(rows: Row[], file: string) {
         case 'bool': app.appendBoolean(v as boolean); break;
         case 'bytes': app.appendBlob(v as Uint8Array); break;
         case 'timestamp': app.appendTimestampTZ(new DuckDBTimestampTZValue(v as bigint)); break;
+        case 'u64_timestamp': app.appendUBigInt(v as bigint); break;
       }
     }
     app.endRow();
@@ -85,6 +86,7 @@ async function parquetWasm(rows: Row[], file: string) {
   const types: Record<string, () => unknown> = {
     string: () => new arrow.Utf8(), u64: () => new arrow.Utf8(), i128: () => new arrow.Utf8(), int32: () => new arrow.Int32(), int64: () => new arrow.Int64(),
     double: () => new arrow.Float64(), bool: () => new arrow.Bool(), bytes: () => new arrow.Binary(), timestamp: () => new arrow.TimestampMicrosecond('UTC'),
+    u64_timestamp: () => new arrow.Uint64(),
   };
   const cols: Record<string, unknown> = {};
   // Arrow's microsecond builder takes milliseconds (it multiplies by 1000).

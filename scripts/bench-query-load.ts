@@ -2,7 +2,7 @@
  * Loads `npm run bench:query`'s millions of envelopes the way a bulk import would: the envelope
  * rows with `COPY envelope FROM STDIN` (text format, one stream per slice, rows in time order so
  * seq follows time), and the rows the observer derives from them (agents, conversations, pairs,
- * feedback, notary bids, per-type counters) set-based in SQL with the ingest statement's own
+ * feedback, notary bids, per-type counters, the stats rollups) set-based in SQL with the ingest statement's own
  * derivation (lib/store/ingest.ts), over the templates' staged rows (lib/store/stage.ts: what
  * the observer decodes from each payload) times the copies. Playing every envelope through the
  * store's ingest derives the same rows at about 1,000 envelopes/s: hours for 10M.
@@ -48,7 +48,8 @@ function copiesSql(epochSeconds: number): string {
     ${sqlCopy.agent('t.recipient', 'b.c')} AS recipient, ${ts} AS ts, ${sqlCopy.conversation('t.conversation_id', 'b.c')} AS conversation_id,
     timestamptz 'epoch' + (${ts} / 1000 + 5) * interval '1 millisecond' AS received_at, (${ts} / ${epochSeconds * 1_000_000})::int4 AS epoch,
     t.direct, t.rank, ${sqlCopy.conversation('t.fb_conv', 'b.c')} AS fb_conv, ${sqlCopy.agent('t.fb_target', 'b.c')} AS fb_target,
-    t.fb_score, t.fb_outcome, t.fb_dispute, t.fb_role, ${sqlCopy.conversation('t.bid_conv', 'b.c')} AS bid_conv, t.bid_type, t.bid_terms
+    t.fb_score, t.fb_outcome, t.fb_dispute, t.fb_role, ${sqlCopy.conversation('t.bid_conv', 'b.c')} AS bid_conv, t.bid_type, t.bid_terms,
+    t.deal_price, t.deal_service, t.deal_token
   FROM bench_copy b CROSS JOIN bench_tpl t WHERE b.c BETWEEN $1 AND $2`;
 }
 

@@ -8,8 +8,8 @@
  * statement's own derivation (bench-query-load.ts); ANALYZE. BENCH_DB=<url of a kept database>
  * skips all that and measures again. Then the API's heavy reads through the functions the routes and pages call
  * (app/_lib/data.ts on the store's reads), each READS times with random parameters, p50/p99
- * against the 50 ms target (the agent page's counterparties and reputation history too, and the
- * overview both as served, from its snapshot, and read anew); BENCH_EXPLAIN=1 then runs each read
+ * against the 50 ms target (the agent page's counterparties and reputation history too, the
+ * overview both as served, from its snapshot, and read anew, and every stats chart per range); BENCH_EXPLAIN=1 then runs each read
  * 5 more times under EXPLAIN (ANALYZE, BUFFERS), prints the median server execution time (what
  * the wall clock of a loaded shared machine inflates) and any seq scan of an envelope partition,
  * and writes every plan to BENCH_EXPLAIN_FILE (bench-query-plans.txt); then the observer's commit path (the ingest queue, batches of 500)
@@ -31,6 +31,9 @@ import { loadReputationHistory } from '../app/_lib/reputation-history';
 import { fromHex } from '../lib/protocol/hex';
 import { FEED_SIZE } from '../components/live-state';
 import { AGENTS, copyOf, templates } from './bench-query-data';
+import { loadStatsSeries, loadStatsStrip } from '../app/_lib/stats';
+import { STATS_METRIC_NAMES, STATS_RANGES } from '../lib/wire/stats';
+import { statsSeries } from '../lib/store/stats';
 import { loadBench } from './bench-query-load';
 
 const EPOCH = 86_400;
@@ -86,6 +89,7 @@ function explainingReads(store: Store, out: Explained[]): Store {
     countsByType: () => q.countsByType(db),
     dropCounts: () => q.dropCounts(db),
     counterpartiesOf: (a: Uint8Array, limit?: number) => counterpartiesOf(db, a, limit),
+    statsSeries: (p: Parameters<typeof statsSeries>[1]) => statsSeries(db, p),
   };
 }
 
@@ -147,6 +151,14 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
     const first = await loadEnvelopes(o, { limit: 50, type: types[Math.floor(r() * types.length)] });
     return first.next ? loadEnvelopes(o, { limit: 50, before: first.next }) : null;
   });
+  // The economy over time: each chart's read from the rollups (the /stats page reads all nine),
+  // its window ending with the loaded data (which ends an hour before now).
+  const statsNow = Number(endUs / 1000n);
+  for (const range of STATS_RANGES) {
+    for (const metric of STATS_METRIC_NAMES) await read(`stats: ${metric}, ${range}`, (_r, o) => loadStatsSeries(o, metric, range, statsNow));
+  }
+  await read('stats page: all nine charts, 24h', (_r, o) => Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, '24h', statsNow))));
+  await read('overview: stats strip', (_r, o) => loadStatsStrip(o, statsNow));
   // As served: the agents and graph from the snapshot (retaken every OVERVIEW_MAX_AGE_MS here: nothing commits meanwhile).
   await read('overview: stats, feed, agents, graph', (_r, o) => loadOverviewData(o));
   await read('overview, every read taken anew', (_r, o) => Promise.all([loadStats(o), loadEnvelopes(o, { limit: FEED_SIZE }), takeAgentsSnapshot(o)]), false);

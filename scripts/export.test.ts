@@ -17,6 +17,7 @@ import { parseNegotiationPayload } from '../lib/protocol/neg1';
 import { MsgType } from '../lib/protocol/types';
 import { loadFixture, makeDeals, type Fixture } from '../lib/export/test-helpers';
 import { readBack, parquetKv } from '../lib/export/testing';
+import { TABLES } from '../lib/export/tables';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EPOCH = 3_600;
@@ -56,15 +57,25 @@ describe('npm run export', () => {
     const out = join(dir, 'offers.parquet');
     const r = exportCli(['--table', 'offers', '--format', 'parquet', '--out', out], { DATA_DIR: dir });
     assert.equal(r.status, 0, r.stderr);
-    const offers = fx.items.filter((i) => (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER)
-      && parseNegotiationPayload(i.envelope.payload).kind === 'neg1');
+    // NEG1 offers, then one final ACCEPT / REJECT row per negotiation that has one.
+    const finals = new Map<string, (typeof fx.items)[number]>();
+    for (const i of fx.items) {
+      const k = Buffer.from(i.envelope.conversationId).toString('hex');
+      if (i.envelope.msgType === MsgType.ACCEPT || (i.envelope.msgType === MsgType.REJECT && finals.get(k)?.envelope.msgType !== MsgType.ACCEPT)) {
+        if (!finals.has(k) || i.envelope.msgType === MsgType.ACCEPT && finals.get(k)!.envelope.msgType !== MsgType.ACCEPT) finals.set(k, i);
+      }
+    }
+    const offers = [...fx.items.filter((i) => (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER)
+      && parseNegotiationPayload(i.envelope.payload).kind === 'neg1'), ...finals.values()];
     const bytes = readFileSync(out);
     const rows = await readBack('parquet', bytes);
     assert.equal(rows.length, offers.length);
     assert.ok(rows.length > 50);
-    assert.deepEqual(parquetKv(bytes), { 'zerox1.table': 'offers', 'zerox1.schema_version': '1' });
+    const kv = parquetKv(bytes);
+    assert.deepEqual([kv['zerox1.table'], kv['zerox1.schema_version']], ['offers', String(TABLES.offers.version)]);
+    assert.ok(JSON.parse(kv['zerox1.table_schema']).fields.length === TABLES.offers.columns.length, 'the file carries its table schema');
     const ids = new Set(offers.map((o) => Buffer.from(o.id).toString('hex')));
-    assert.ok(rows.every((row) => ids.has(Buffer.from(row.envelope_id as Uint8Array).toString('hex'))));
+    assert.ok(rows.every((row) => ids.has(String(row.envelope_id))), 'envelope ids are hex text');
     assert.match(r.stdout, new RegExp(`offers: ${offers.length} rows`));
   });
 

@@ -1,28 +1,71 @@
 /**
- * npm run verify-dataset -- DIR [--epoch N]
- * Rechecks the dataset releases in DIR (a `<DATA_DIR>/datasets` folder) offline: file hashes and
- * row counts, every envelope's id and signature, and every agent-epoch's log root against the
- * on-chain batch root in the manifest (lib/export/verify.ts). Prints each failure and ends with
- * `N passed, N failed`; exits 1 when anything failed, 2 on bad arguments.
+ * npm run verify-dataset -- DIR [--epoch N] [--rpc URL] [--key HEX]
+ * Rechecks the dataset releases in DIR (a `<DATA_DIR>/datasets` folder, or a downloaded copy) from
+ * nothing but their files (lib/export/verify.ts): file hashes and row counts, every envelope's id,
+ * signature and decoded columns against its raw bytes, the offers, negotiations and feedback
+ * tables re-derived from the raw envelopes cell by cell, the manifest against the release's own
+ * batches table, and every agent-epoch's log root. With `--rpc URL` each batch root is also read
+ * from the BehaviorLog BatchAccount on that chain (lib/verify/rpc.ts) and compared. Each manifest's
+ * detached signature is checked, and with `--key HEX` (the observer's published key) it must be
+ * that key's; the output says who signed. Notes the rows
+ * a release set aside (manifest `setAside`, docs/datasets.md "Types"). Prints each failure and
+ * ends with `N passed, N failed`; exits 1 when anything failed, 2 on bad arguments.
  */
 import { existsSync } from 'node:fs';
-import { readManifests, verifyRelease } from '../lib/export/verify';
+import { readReleaseManifests, verifyRelease, type ChainRootReader } from '../lib/export/verify';
+import { readBatchAccount } from '../lib/verify/rpc';
+
+const USAGE = 'usage: verify-dataset DIR [--epoch N] [--rpc URL] [--key HEX]';
+
+/** The BatchAccount's root on the chain at `rpcUrl`. */
+function chainRoots(rpcUrl: string): ChainRootReader {
+  return async (agent, epoch) => {
+    const b = await readBatchAccount(rpcUrl, agent, epoch);
+    return 'error' in b ? { error: b.error } : { root: Buffer.from(b.logMerkleRoot).toString('hex'), address: b.address };
+  };
+}
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
-  const dir = args.find((a) => !a.startsWith('--'));
-  const ei = args.indexOf('--epoch');
-  const epoch = ei >= 0 ? Number(args[ei + 1]) : undefined;
-  if (!dir || !existsSync(dir)) { console.error('verify-dataset: DIR (a datasets folder with epoch=N.manifest.json files) is required'); return 2; }
-  if (ei >= 0 && !Number.isInteger(epoch)) { console.error('verify-dataset: --epoch must be an integer'); return 2; }
-  const manifests = readManifests(dir).filter((m) => epoch === undefined || m.epoch === epoch);
+  let dir: string | undefined;
+  let epoch: number | undefined;
+  let rpc: string | undefined;
+  let key: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--epoch' || a === '--rpc' || a === '--key') {
+      const v = args[++i];
+      if (v === undefined) { console.error(`verify-dataset: ${a} needs a value\n${USAGE}`); return 2; }
+      if (a === '--epoch') {
+        epoch = Number(v);
+        if (!Number.isInteger(epoch)) { console.error('verify-dataset: --epoch must be an integer'); return 2; }
+      } else if (a === '--key') {
+        if (!/^[0-9a-fA-F]{64}$/.test(v)) { console.error('verify-dataset: --key must be the observer\'s Ed25519 public key, 64 hex digits (GET /api/health, datasets.signingKey)'); return 2; }
+        key = v.toLowerCase();
+      } else {
+        if (!/^https?:\/\/\S+$/.test(v)) { console.error('verify-dataset: --rpc must be an http(s) JSON-RPC URL'); return 2; }
+        rpc = v;
+      }
+    } else if (a.startsWith('--')) { console.error(`verify-dataset: unknown flag ${a}\n${USAGE}`); return 2; }
+    else if (dir === undefined) dir = a;
+    else { console.error(`verify-dataset: one DIR only\n${USAGE}`); return 2; }
+  }
+  if (!dir || !existsSync(dir)) { console.error(`verify-dataset: DIR (a datasets folder with epoch=N.manifest.json files) is required\n${USAGE}`); return 2; }
+  const manifests = readReleaseManifests(dir).filter((r) => epoch === undefined || r.manifest.epoch === epoch);
   if (manifests.length === 0) { console.error(`verify-dataset: no release manifest in ${dir}`); console.log('0 passed, 1 failed'); return 1; }
+  console.log(rpc ? `batch roots are checked against the chain at ${rpc}` : 'NOTE no --rpc: batch roots are checked against the release itself, not the chain');
+  if (!key) console.log('NOTE no --key: signatures are checked against the key each one names, not a key you trust');
   let passed = 0;
   let failed = 0;
-  for (const m of manifests) {
-    for (const c of await verifyRelease(dir, m)) {
+  for (const { file, manifest: m } of manifests) {
+    // Rows a release left out (a value its Parquet column cannot hold) are not in the files to check: say so.
+    for (const [table, t] of Object.entries(m.tables)) {
+      if (t.setAside) console.log(`NOTE epoch ${m.epoch} ${table}: ${t.setAside} row(s) set aside by the release, first: ${t.setAsideReasons?.[0] ?? 'no reason recorded'}`);
+    }
+    for (const c of await verifyRelease(dir, m, { chainRoot: rpc ? chainRoots(rpc) : undefined, manifestFile: file, trustedKey: key })) {
+      if (c.name.endsWith('manifest: signature')) console.log(`${!c.ok ? 'FAIL' : c.detail?.startsWith('no signature file') ? 'NOTE unsigned' : 'SIGNED'} ${file}: ${c.detail ?? ''}`);
       if (c.ok) passed++;
-      else { failed++; console.log(`FAIL ${c.name}: ${c.detail ?? ''}`); }
+      else { failed++; if (!c.name.endsWith('manifest: signature')) console.log(`FAIL ${c.name}: ${c.detail ?? ''}`); }
     }
   }
   console.log(`${passed} passed, ${failed} failed`);

@@ -53,6 +53,16 @@ export async function checkDownloadRoute(path: string, c: DownloadCheckContext):
     c.conforms('get', '/api/datasets/{file}', 404, missing.body);
     return true;
   }
+  if (path === '/api/stats/series/csv') {
+    const res = await fetch(`${c.h.base}/api/stats/series/csv?metric=envelopes&range=1h`);
+    assert.equal(res.status, 200, `stats csv answered ${res.status}`);
+    const ct = res.headers.get('content-type') ?? '';
+    assert.ok(c.documentedMediaType(path, ct), `${ct} is documented`);
+    const lines = (await res.text()).trim().split('\n');
+    assert.equal(lines[0], 'interval_start_utc,interval_seconds,envelopes_per_s');
+    assert.equal(lines.length, 61, '60 one-minute rows after the header');
+    return true;
+  }
   if (path === '/api/conversations/{id}/receipt') {
     // A CBOR download when the conversation is finished, else a 409 naming what is missing.
     const res = await fetch(`${c.h.base}/api/conversations/${c.convId}/receipt`);

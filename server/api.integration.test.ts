@@ -66,6 +66,7 @@ test('real answers of every route validate against their documented schema', asy
     '/api/batches/challengeable': `/api/batches/challengeable?agent=${batch.agentAddress}&epoch=${batch.epoch}`,
     '/api/search': `/api/search?q=${agents[0].id.slice(0, 6)}`,
     '/api/export/progress': `/api/export/progress?job=${job}`,
+    '/api/stats/series': '/api/stats/series?metric=negotiations&range=1h',
   };
   // A finished epoch's release (written one epoch after it ends) for the datasets file route.
   const releases = await until('a dataset release', 60_000, async () => {
@@ -181,7 +182,7 @@ test('search: hex, prefix, base58, agent epoch, envelope, challenge; a direct hi
   assert.ok((await s(batch.agent.slice(0, 5))).hits.some((x) => x.kind === 'agent' && x.id === batch.agent), 'a hex prefix suggests the agent');
   const pair = await s(`${batch.agentAddress} ${batch.epoch}`);
   assert.deepEqual(pair.hits.filter((x) => x.kind === 'batch').map((x) => x.id), [`${batch.agent}/${batch.epoch}`]);
-  assert.equal(pair.direct, `/agents/${batch.agent}#batch-${batch.epoch}`);
+  assert.equal(pair.direct, `/batches/${batch.agentAddress}/${batch.epoch}`);
   const conv = (await h.getJson<ConversationList>('/api/conversations')).body.conversations[0];
   assert.equal((await s(conv.id)).direct, `/conversations/${conv.id}`);
   const view = (await h.getJson<ConversationView>(`/api/conversations/${conv.id}`)).body;
@@ -195,6 +196,9 @@ test('search: hex, prefix, base58, agent epoch, envelope, challenge; a direct hi
 
 test('bad input answers 4xx naming the problem', async () => {
   const cases: Array<[string, number, RegExp]> = [
+    ['/api/stats/series', 400, /"metric"/],
+    ['/api/stats/series?metric=envelopes&range=2d', 400, /"range"/],
+    ['/api/stats/series/csv?metric=price', 400, /"metric"/],
     ['/api/search', 400, /"q"/],
     ['/api/search?q=', 400, /"q"/],
     ['/api/search?q=abc&limit=0', 400, /"limit"/],

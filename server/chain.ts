@@ -8,7 +8,11 @@
  */
 import { join } from 'node:path';
 import type { Connection, PublicKey } from '@solana/web3.js';
+import { EMBEDDED_CLUSTER, type ClusterConfig } from '../lib/chain/cluster';
+import { findIdentityHolder } from '../lib/chain/identity';
+import { PublicKey as Key } from '@solana/web3.js';
 import { openChain, type OpenChainResult } from './open-chain';
+import { freshProbe, HEALTH_FRESH_MS, HEALTH_REFRESH_MS, withTimeout } from '../lib/observer/fresh-probe';
 import { ensureDeployment, type Deployment } from '../lib/chain/node/deployment';
 import { ChainSignerRegistry } from '../lib/chain/node/registry';
 import { startChainIndexer, type ChainIndexer, type IndexerBus } from '../lib/indexer/index';
@@ -16,19 +20,35 @@ import { batchesPageJson, challengesPageJson, listBatchesJson, listChallengesJso
 import type { ServerConfig } from './config';
 import type { Store } from '../lib/store';
 import type { ChainReads } from '../app/_lib/runtime';
+import { satiReputationOf } from '../lib/wire';
 import type { Logger } from './logger';
+import { startSatiDiscovery, type SatiDiscovery } from './discovery';
+
+
+/** How long /api/health waits for the chain's slot before it reports the chain unreachable. */
+const CHAIN_PROBE_MS = 3_000;
 
 export interface ChainRuntime {
   connection: Connection;
   rpcUrl: string;
   wsUrl: string | undefined;
   embedded: boolean;
+  /** The cluster row the process acts on (lib/chain/cluster.ts). */
+  cluster: ClusterConfig;
+  /** Writes a fixture account on the embedded chain (SAS attestations of the demo); null on a cluster. */
+  writeAccount: ((address: string, account: { lamports: bigint; data: Uint8Array; owner: string }) => void) | null;
+  /** The embedded chain's account that pays airdrops (null on a cluster). */
+  faucetAccount: PublicKey | null;
   deployment: Deployment | null;
   registry: ChainSignerRegistry;
   indexer: ChainIndexer | null;
   reads: ChainReads;
   /** Called when an identity the registry follows changes owner or disappears. */
   onIdentityChange(fn: (agent: PublicKey) => void): void;
+  /** Discovery from SATI, once started. */
+  discovery: SatiDiscovery | null;
+  /** Starts discovery from SATI (after the observer exists: it dials on the observer's mesh node). */
+  startDiscovery(p: { dial(multiaddr: string): Promise<unknown> }): SatiDiscovery;
   /** Starts the indexer (after the observer exists: it publishes on the observer's bus). */
   startIndexer(bus: IndexerBus): Promise<ChainIndexer>;
   stop(): Promise<void>;
@@ -39,8 +59,9 @@ export interface ChainRuntime {
  * port when that one is taken), makes sure the programs are deployed, and prepares the registry
  * and the reads. The indexer starts later ({@link ChainRuntime.startIndexer}).
  */
-export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir' | 'epochSeconds' | 'solanaRpcUrl' | 'solanaWsUrl' | 'chainPort'>; store: Store; log: Logger }): Promise<ChainRuntime> {
+export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir' | 'epochSeconds' | 'solanaRpcUrl' | 'solanaWsUrl' | 'chainPort' | 'photonUrl'> & { cluster?: ClusterConfig }; store: Store; log: Logger }): Promise<ChainRuntime> {
   const { config, store } = p;
+  const cluster = config.cluster ?? EMBEDDED_CLUSTER;
   const log = p.log.child('chain');
   const dataDir = join(config.dataDir, 'chain');
   const fields = (l: (m: string) => void) => (msg: string, f?: Record<string, unknown>) => l(f ? `${msg} ${JSON.stringify(f)}` : msg);
@@ -70,20 +91,42 @@ export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir
     }
     log.warn(`no 0x01 deployment on the cluster: demo agents stay off chain (${(e as Error)?.message ?? e})`);
   }
+  if (!embedded && deployment && cluster.usdcMint && !deployment.config.usdcMint.equals(cluster.usdcMint)) {
+    log.warn(`stake_lock's Config names USDC mint ${deployment.config.usdcMint.toBase58()}, the ${cluster.name} table ${cluster.usdcMint.toBase58()} (USDC_MINT): amounts are read in the Config's mint`);
+  }
 
   let identityChanged: ((agent: PublicKey) => void) | undefined;
-  const registry = new ChainSignerRegistry({ connection, onChange: (agent) => identityChanged?.(agent) });
+  const registry = new ChainSignerRegistry({ connection, sati: cluster.sati, onChange: (agent) => identityChanged?.(agent) });
   const epochSeconds = deployment?.config.epochSeconds ?? BigInt(config.epochSeconds);
   let indexer: ChainIndexer | null = null;
 
+  // The RPC answers on this process's event loop, behind whatever RPC traffic is queued there:
+  // /api/health reuses a recent answer rather than waiting in that queue (fresh-probe.ts).
+  const slotProbe = freshProbe(async () => {
+    try {
+      const slot = await withTimeout(connection.getSlot('confirmed'), CHAIN_PROBE_MS, 'the chain');
+      return { ok: true, rpcUrl: chain.endpoint.rpcUrl, slot };
+    } catch (e) {
+      return { ok: false, rpcUrl: chain.endpoint.rpcUrl, error: String((e as Error)?.message ?? e) };
+    }
+  }, { isOk: (h) => h.ok, freshMs: HEALTH_FRESH_MS, refreshMs: HEALTH_REFRESH_MS });
+
   const reads: ChainReads = {
     rpcUrl: chain.endpoint.rpcUrl,
+    sati: { program: cluster.sati.program.toBase58(), sas: cluster.sati.sas.toBase58(), credential: cluster.sati.credential.toBase58(), delegateSchema: cluster.sati.delegateSchema.toBase58() },
     parseAgent: (s) => parseAgentParam(s),
     listBatches: (q) => listBatchesJson(store, q),
     listChallenges: (q) => listChallengesJson(store, q),
     batchesPage: (q) => batchesPageJson(store, q),
     challengesPage: (q) => challengesPageJson(store, q),
     reputation: (agent) => reputationJson(store, agent, { epochSeconds }),
+    satiProfile: (agent) => runtime.discovery?.profile(Buffer.from(agent).toString('hex')) ?? null,
+    discovery: () => runtime.discovery?.stats() ?? null,
+    satiReputation: () => satiReputationOf(config.photonUrl),
+    async identityHolder(agent) {
+      const h = await withTimeout(findIdentityHolder(connection, new Key(agent)), CHAIN_PROBE_MS, 'the chain').catch(() => null);
+      return h ? h.owner.toBase58() : null;
+    },
     async agentChain(agent) {
       const hex = Buffer.from(agent).toString('hex');
       const [stakes, leases, batches, challenges] = await Promise.all([store.listStakes(), store.listLeases(), listBatchesJson(store, { agent, limit: 50 }), listChallengesJson(store, { agent })]);
@@ -106,27 +149,31 @@ export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir
       };
     },
     async health() {
-      try {
-        const slot = await connection.getSlot('confirmed');
-        return { ok: true, rpcUrl: chain.endpoint.rpcUrl, slot };
-      } catch (e) {
-        return { ok: false, rpcUrl: chain.endpoint.rpcUrl, error: String((e as Error)?.message ?? e) };
-      }
+      return (await slotProbe.get()).value;
     },
   };
 
   const runtime: ChainRuntime = {
-    connection, rpcUrl: chain.endpoint.rpcUrl, wsUrl: chain.endpoint.wsUrl, embedded, deployment, registry, indexer, reads,
+    connection, rpcUrl: chain.endpoint.rpcUrl, wsUrl: chain.endpoint.wsUrl, embedded, cluster, writeAccount: chain.embedded ? (a, acc) => chain.embedded!.writeAccount(a, acc) : null, faucetAccount: chain.embedded?.faucet ?? null, deployment, registry, indexer, reads,
+    discovery: null,
+    startDiscovery({ dial }) {
+      runtime.discovery ??= startSatiDiscovery({
+        connection, sati: cluster.sati, publicOnly: !embedded, dial, log,
+        setLabel: (id, label) => store.setAgentLabel(id, label),
+      });
+      return runtime.discovery;
+    },
     onIdentityChange(fn) {
       identityChanged = fn;
     },
     async startIndexer(bus) {
       if (runtime.indexer) return runtime.indexer;
-      indexer = await startChainIndexer({ connection, store, bus, logger, epochSeconds: deployment?.config.epochSeconds });
+      indexer = await startChainIndexer({ connection, store, bus, logger, epochSeconds: deployment?.config.epochSeconds, programIds: { ...cluster.programs } });
       runtime.indexer = indexer;
       return indexer;
     },
     async stop() {
+      await runtime.discovery?.stop().catch(() => undefined);
       await runtime.indexer?.stop().catch((e: unknown) => log.warn('indexer stop failed', e));
       await registry.close().catch(() => undefined);
       const ws = (connection as unknown as { _rpcWebSocket?: { close(): void; setAutoReconnect?(v: boolean): void } })._rpcWebSocket;

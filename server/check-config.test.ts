@@ -17,3 +17,12 @@ for (const [name, value] of [['PORT', 'abc'], ['LOG_LEVEL', 'loud'], ['CHAIN_POR
     assert.doesNotMatch(r.stdout, /building the web app/);
   });
 }
+
+test('npm start with CLUSTER=custom and no SATI_PROGRAM_ID exits 1 naming SATI_PROGRAM_ID, before any build', () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, CLUSTER: 'custom', SOLANA_RPC_URL: 'http://127.0.0.1:9' };
+  delete env.SATI_PROGRAM_ID;
+  const r = spawnSync(process.execPath, ['scripts/start.mjs'], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /^configuration: SATI_PROGRAM_ID: is required with CLUSTER=custom/m);
+  assert.doesNotMatch(r.stdout, /building the web app/);
+});

@@ -3,6 +3,19 @@ import assert from 'node:assert/strict';
 import { DEFAULT_OBSERVER_LISTEN, DEFAULT_RELAY_RESERVATIONS, defaultObservatoryConfig } from '../lib/observer/config';
 import { ConfigError, CONFIG_VARIABLES, DEMO_EPOCH_SECONDS, loadConfig } from './config';
 import { DEFAULT_RATE_LIMITS } from './rate-limit';
+import { CLUSTERS, EMBEDDED_CLUSTER } from '../lib/chain/cluster';
+import { SATI_MAINNET } from '../lib/chain/sati';
+import { DEFAULT_FAUCET_LIMITS, DEFAULT_RPC_LIMITS } from './rpc-gate';
+
+/** Every address CLUSTER=custom needs (mainnet's SATI, a made-up USDC mint). */
+const CUSTOM_ADDRESSES = {
+  SATI_PROGRAM_ID: SATI_MAINNET.program.toBase58(),
+  SATI_GROUP_MINT: SATI_MAINNET.groupMint.toBase58(),
+  SAS_PROGRAM_ID: SATI_MAINNET.sas.toBase58(),
+  SATI_CREDENTIAL: SATI_MAINNET.credential.toBase58(),
+  SATI_DELEGATE_SCHEMA: SATI_MAINNET.delegateSchema.toBase58(),
+  USDC_MINT: 'So11111111111111111111111111111111111111112',
+};
 
 describe('loadConfig', () => {
   test('defaults with an empty environment', () => {
@@ -28,11 +41,19 @@ describe('loadConfig', () => {
       chainPort: 8899,
       rateLimits: DEFAULT_RATE_LIMITS,
       satiRegisterUrl: undefined,
+      photonUrl: undefined,
+      connectionsPerClient: 256,
+      streamPerClient: 20,
+      rpcLimits: DEFAULT_RPC_LIMITS,
+      // Embedded chain with demo agents: the faucet is on.
+      faucet: DEFAULT_FAUCET_LIMITS,
+      // Neither CLUSTER nor SOLANA_RPC_URL: the embedded chain's row.
+      cluster: EMBEDDED_CLUSTER,
     });
   });
 
   test('the observer part of the defaults is the observer\'s own default config', () => {
-    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, satiRegisterUrl: _s, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
+    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, satiRegisterUrl: _s, photonUrl: _ph, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
     assert.deepEqual(observer, defaultObservatoryConfig({ demoAgents: 0 }));
     assert.equal(observer.epochSeconds, 86_400);
   });
@@ -61,6 +82,8 @@ describe('loadConfig', () => {
       INGEST_BUFFER_MB: '64',
       SOLANA_RPC_URL: 'http://127.0.0.1:8899',
       SOLANA_WS_URL: 'ws://127.0.0.1:8900',
+      CLUSTER: 'custom',
+      ...CUSTOM_ADDRESSES,
       HOST: '127.0.0.1',
       NODE_ENV: 'production',
       LOG_LEVEL: 'DEBUG',
@@ -85,6 +108,45 @@ describe('loadConfig', () => {
     assert.equal(c.logLevel, 'debug');
     assert.equal(c.chain, false);
     assert.equal(c.chainPort, 0);
+    assert.equal(c.cluster.name, 'custom');
+    assert.equal(c.cluster.usdcMint?.toBase58(), CUSTOM_ADDRESSES.USDC_MINT);
+    assert.equal(c.cluster.sati.groupMint.toBase58(), CUSTOM_ADDRESSES.SATI_GROUP_MINT);
+  });
+
+  test('CLUSTER picks one row for SATI, programs, USDC and bootstrap; SOLANA_RPC_URL defaults to its public endpoint', () => {
+    const m = loadConfig({ CLUSTER: 'mainnet' });
+    assert.equal(m.cluster.name, 'mainnet');
+    assert.equal(m.solanaRpcUrl, CLUSTERS.mainnet.rpcUrl);
+    assert.equal(m.cluster.usdcMint?.toBase58(), 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
+    assert.equal(m.cluster.sati.program.toBase58(), 'satiRkxEiwZ51cv8PRu8UMzuaqeaNU9jABo6oAFMsLe');
+    assert.equal(m.faucet, null);
+    const d = loadConfig({ CLUSTER: 'DEVNET', SOLANA_RPC_URL: 'https://rpc.example.org/key', BOOTSTRAP: '/ip4/10.0.0.1/tcp/4001' });
+    assert.equal(d.cluster.name, 'devnet');
+    assert.equal(d.solanaRpcUrl, 'https://rpc.example.org/key');
+    assert.equal(d.cluster.usdcMint?.toBase58(), '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU');
+    assert.deepEqual(d.bootstrap, ['/ip4/10.0.0.1/tcp/4001']);
+    // A public endpoint names its cluster without CLUSTER.
+    assert.equal(loadConfig({ SOLANA_RPC_URL: 'https://api.devnet.solana.com' }).cluster.name, 'devnet');
+    assert.equal(loadConfig({ SOLANA_RPC_URL: 'https://api.mainnet-beta.solana.com' }).cluster.name, 'mainnet');
+    // An address variable overrides its entry on a named cluster.
+    const o = loadConfig({ CLUSTER: 'devnet', SATI_GROUP_MINT: CUSTOM_ADDRESSES.USDC_MINT });
+    assert.equal(o.cluster.sati.groupMint.toBase58(), CUSTOM_ADDRESSES.USDC_MINT);
+    assert.equal(o.cluster.sati.program.toBase58(), SATI_MAINNET.program.toBase58());
+  });
+
+  test('anything CLUSTER=custom lacks is refused with the variable named', () => {
+    const full = { CLUSTER: 'custom', SOLANA_RPC_URL: 'http://127.0.0.1:9000', ...CUSTOM_ADDRESSES };
+    assert.equal(loadConfig(full).cluster.name, 'custom');
+    for (const v of ['SOLANA_RPC_URL', ...Object.keys(CUSTOM_ADDRESSES)]) {
+      const env: Record<string, string | undefined> = { ...full, [v]: undefined };
+      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.variable === v && /required with CLUSTER=custom/.test(e.message), v);
+    }
+    assert.throws(() => loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:9000' }), (e: unknown) => e instanceof ConfigError && e.variable === 'CLUSTER');
+    assert.throws(() => loadConfig({ CLUSTER: 'testnet' }), (e: unknown) => e instanceof ConfigError && e.variable === 'CLUSTER');
+    assert.throws(() => loadConfig({ ...full, SATI_GROUP_MINT: 'not-an-address' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SATI_GROUP_MINT');
+    // The feedback schemas and lookup table are optional: mainnet's unless set.
+    assert.equal(loadConfig(full).cluster.sati.lookupTable.toBase58(), SATI_MAINNET.lookupTable.toBase58());
+    assert.throws(() => loadConfig({ USDC_MINT: CUSTOM_ADDRESSES.USDC_MINT }), (e: unknown) => e instanceof ConfigError && e.variable === 'USDC_MINT' && /embedded chain/.test(e.message));
   });
 
   test('HOST takes names and IPv4/IPv6 addresses; brackets are dropped', () => {
@@ -123,8 +185,27 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_EXPORT', 'fast'],
     ['RATE_LIMIT_MCP', '5:0'],
     ['SATI_REGISTER_URL', 'ftp://sati'],
+    ['PHOTON_URL', 'ws://photon'],
     ['INGEST_BUFFER_ENVELOPES', '10'],
     ['INGEST_BUFFER_MB', '0'],
+    ['CONNECTIONS_PER_CLIENT', '0'],
+    ['STREAM_PER_CLIENT', 'many'],
+    ['RPC_MAX_BATCH', '1001'],
+    ['RATE_LIMIT_RPC', '5'],
+    ['RATE_LIMIT_RPC_HEAVY', '0:1'],
+    ['FAUCET', 'maybe'],
+    ['FAUCET_PER_HOUR', '0'],
+    ['FAUCET_WALLET_PER_HOUR', '-3'],
+    ['CLUSTER', 'localnet'],
+    ['SATI_PROGRAM_ID', 'sati'],
+    ['SATI_GROUP_MINT', '0OIl'],
+    ['SAS_PROGRAM_ID', '1'],
+    ['SATI_CREDENTIAL', 'x'.repeat(44)],
+    ['SATI_DELEGATE_SCHEMA', ''.padEnd(50, '2')],
+    ['SATI_FEEDBACK_PUBLIC_SCHEMA', 'abc def'],
+    ['SATI_FEEDBACK_SCHEMA', '-'],
+    ['SATI_LOOKUP_TABLE', '3ZwvNnz6mdyLyLyPaSZVpfthWcsDV3x3r6QSufjcRcoi0'],
+    ['USDC_MINT', 'usdc'],
   ];
   for (const [name, value] of bad) {
     test(`rejects ${name}=${value} naming the variable`, () => {
@@ -142,6 +223,24 @@ describe('loadConfig', () => {
   test('rate limits: RATE:BURST per class, off removes a class', () => {
     const c = loadConfig({ RATE_LIMIT_API: '2:5', RATE_LIMIT_EXPORT: 'off', RATE_LIMIT_MCP: '0.5:3' });
     assert.deepEqual(c.rateLimits, { api: { perSecond: 2, burst: 5 }, mcp: { perSecond: 0.5, burst: 3 } });
+  });
+
+  test('limits: connections, stream slots, the chain proxy, off where allowed', () => {
+    const c = loadConfig({ CONNECTIONS_PER_CLIENT: 'off', STREAM_PER_CLIENT: '3', RPC_MAX_BATCH: '10', RATE_LIMIT_RPC: '10:40', RATE_LIMIT_RPC_HEAVY: 'off' });
+    assert.equal(c.connectionsPerClient, null);
+    assert.equal(c.streamPerClient, 3);
+    assert.deepEqual(c.rpcLimits, { ...DEFAULT_RPC_LIMITS, maxBatch: 10, calls: { perSecond: 10, burst: 40 }, heavy: null });
+    assert.equal(loadConfig({ CONNECTIONS_PER_CLIENT: '64' }).connectionsPerClient, 64);
+  });
+
+  test('the faucet: on by default only with the embedded chain and demo agents; FAUCET=on needs the embedded chain', () => {
+    assert.equal(loadConfig({ DEMO_AGENTS: '0' }).faucet, null, 'off without demo agents');
+    assert.deepEqual(loadConfig({ DEMO_AGENTS: '0', FAUCET: 'on', FAUCET_PER_HOUR: '4', FAUCET_WALLET_PER_HOUR: '1' }).faucet, { perClientPerHour: 4, perWalletPerHour: 1 });
+    assert.equal(loadConfig({ FAUCET: 'off' }).faucet, null);
+    assert.equal(loadConfig({ SOLANA_RPC_URL: 'https://api.devnet.solana.com' }).faucet, null, 'never on a cluster by default');
+    assert.equal(loadConfig({ CHAIN: 'off' }).faucet, null);
+    assert.throws(() => loadConfig({ FAUCET: 'on', SOLANA_RPC_URL: 'https://api.devnet.solana.com' }), (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET' && /names a cluster/.test(e.message));
+    assert.throws(() => loadConfig({ FAUCET: 'on', CHAIN: 'off' }), (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET');
   });
 
   test('empty values mean default', () => {

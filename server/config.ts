@@ -4,10 +4,18 @@
  * is refused with an error naming the variable. Unset or empty variables take their defaults.
  */
 import { z } from 'zod';
+import { PublicKey } from '@solana/web3.js';
+import { CLUSTERS, CLUSTER_NAMES, EMBEDDED_CLUSTER, SATI_REQUIRED, SATI_VARIABLES, type ClusterConfig, type SatiAddresses } from '../lib/chain/cluster';
+import { SATI_MAINNET } from '../lib/chain/sati';
 import { DEFAULT_EPOCH_SECONDS } from '../lib/protocol/constants';
 import { DEFAULT_DATA_DIR, DEFAULT_DEMO_AGENTS, DEFAULT_OBSERVER_LISTEN, DEFAULT_PORT, DEFAULT_RELAY_RESERVATIONS, type ObservatoryConfig } from '../lib/observer/config';
 import { LOG_LEVELS, type LogLevel } from './logger';
 import { DEFAULT_RATE_LIMITS, type BucketSpec, type RateLimits } from './rate-limit';
+import { DEFAULT_FAUCET_LIMITS, DEFAULT_RPC_LIMITS, type FaucetLimits, type RpcLimits } from './rpc-gate';
+import { DEFAULT_STREAM_PER_CLIENT } from './stream';
+
+/** CONNECTIONS_PER_CLIENT unless set: a browser uses about 6, a NAT of many users more. */
+export const DEFAULT_CONNECTIONS_PER_CLIENT = 256;
 
 /**
  * The demo's short epochs: with demo agents and no EPOCH_SECONDS, epochs last this long so
@@ -34,6 +42,26 @@ export interface ServerConfig extends ObservatoryConfig {
   rateLimits: RateLimits;
   /** SATI_REGISTER_URL: where the My agents page sends owners to register an identity on a real cluster. */
   satiRegisterUrl?: string;
+  /** PHOTON_URL: a Photon indexer, where SATI's compressed feedback (and so its reputation) is read. */
+  photonUrl?: string;
+  /** CONNECTIONS_PER_CLIENT: open HTTP connections per client address (server/http-gate.ts); null = off. */
+  connectionsPerClient: number | null;
+  /** STREAM_PER_CLIENT: /api/stream sockets per client address. */
+  streamPerClient: number;
+  /** RPC_MAX_BATCH, RATE_LIMIT_RPC, RATE_LIMIT_RPC_HEAVY: the chain proxy's limits (server/rpc-gate.ts). */
+  rpcLimits: RpcLimits;
+  /**
+   * FAUCET (on|off) with FAUCET_PER_HOUR and FAUCET_WALLET_PER_HOUR: the faucet's budgets, or null
+   * when it is off. Default on only with the embedded chain and demo agents; on a cluster it
+   * cannot be turned on.
+   */
+  faucet: FaucetLimits | null;
+  /**
+   * CLUSTER with SOLANA_RPC_URL and the address variables: SATI's addresses, our programs' ids,
+   * the USDC mint and the bootstrap list (lib/chain/cluster.ts); the embedded chain's row when
+   * neither CLUSTER nor SOLANA_RPC_URL is set.
+   */
+  cluster: ClusterConfig;
 }
 
 /** An environment variable is malformed; the message starts with the variable's name. */
@@ -98,6 +126,19 @@ const bucket = z
   .transform((s): BucketSpec | null => (s === 'off' ? null : { perSecond: Number(s.split(':')[0]), burst: Number(s.split(':')[1]) }))
   .refine((b) => b === null || (b.perSecond > 0 && b.burst >= 1 && b.burst <= 1_000_000), 'RATE must be above 0 and BURST 1..1000000 (or off)');
 
+/** A base58 Solana address. */
+const address = z
+  .string()
+  .trim()
+  .refine((s) => {
+    try {
+      return new PublicKey(s).toBase58() === s;
+    } catch {
+      return false;
+    }
+  }, 'must be a base58 Solana address (32 bytes)')
+  .transform((s) => new PublicKey(s));
+
 const fields = {
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   DATA_DIR: z.string().trim().min(1),
@@ -121,6 +162,25 @@ const fields = {
   RATE_LIMIT_EXPORT: bucket,
   RATE_LIMIT_MCP: bucket,
   SATI_REGISTER_URL: url(['http:', 'https:']),
+  PHOTON_URL: url(['http:', 'https:']),
+  CONNECTIONS_PER_CLIENT: z.string().trim().toLowerCase().pipe(z.union([z.literal('off'), intIn(1, 1_000_000)], { error: 'must be an integer 1..1000000 or off' })),
+  STREAM_PER_CLIENT: intIn(1, 100_000),
+  RPC_MAX_BATCH: intIn(1, 1_000),
+  RATE_LIMIT_RPC: bucket,
+  RATE_LIMIT_RPC_HEAVY: bucket,
+  FAUCET: oneOf(['on', 'off'] as const),
+  FAUCET_PER_HOUR: intIn(1, 1_000_000),
+  FAUCET_WALLET_PER_HOUR: intIn(1, 1_000_000),
+  CLUSTER: oneOf(CLUSTER_NAMES),
+  SATI_PROGRAM_ID: address,
+  SATI_GROUP_MINT: address,
+  SAS_PROGRAM_ID: address,
+  SATI_CREDENTIAL: address,
+  SATI_DELEGATE_SCHEMA: address,
+  SATI_FEEDBACK_SCHEMA: address,
+  SATI_FEEDBACK_PUBLIC_SCHEMA: address,
+  SATI_LOOKUP_TABLE: address,
+  USDC_MINT: address,
 } as const;
 
 /** The variables {@link loadConfig} reads. */
@@ -148,18 +208,20 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   if (env === null || typeof env !== 'object') throw new TypeError('env must be an object');
   const demoAgents = parse(env, 'DEMO_AGENTS') ?? DEFAULT_DEMO_AGENTS;
   const host = parse(env, 'HOST');
+  const cluster = clusterOf(env);
+  const solanaRpcUrl = parse(env, 'SOLANA_RPC_URL') ?? (cluster.name === 'mainnet' || cluster.name === 'devnet' ? CLUSTERS[cluster.name].rpcUrl : undefined);
   return {
     databaseUrl: parse(env, 'DATABASE_URL'),
     dataDir: parse(env, 'DATA_DIR') ?? DEFAULT_DATA_DIR,
     port: parse(env, 'PORT') ?? DEFAULT_PORT,
     listen: parse(env, 'OBSERVER_LISTEN') ?? [...DEFAULT_OBSERVER_LISTEN],
-    bootstrap: parse(env, 'BOOTSTRAP') ?? [],
+    bootstrap: [...new Set([...cluster.bootstrap, ...(parse(env, 'BOOTSTRAP') ?? [])])],
     relayReservations: parse(env, 'RELAY_RESERVATIONS') ?? DEFAULT_RELAY_RESERVATIONS,
     demoAgents,
     epochSeconds: parse(env, 'EPOCH_SECONDS') ?? (demoAgents > 0 ? DEMO_EPOCH_SECONDS : DEFAULT_EPOCH_SECONDS),
     verifyWorkers: parse(env, 'VERIFY_WORKERS'),
     ingestBuffer: ingestBuffer(env),
-    solanaRpcUrl: parse(env, 'SOLANA_RPC_URL'),
+    solanaRpcUrl,
     solanaWsUrl: parse(env, 'SOLANA_WS_URL'),
     host: host?.replace(/^\[(.*)\]$/, '$1'),
     nodeEnv: parse(env, 'NODE_ENV') ?? 'development',
@@ -168,6 +230,84 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     chainPort: parse(env, 'CHAIN_PORT') ?? DEFAULT_CHAIN_PORT,
     rateLimits: rateLimits(env),
     satiRegisterUrl: parse(env, 'SATI_REGISTER_URL'),
+    photonUrl: parse(env, 'PHOTON_URL'),
+    connectionsPerClient: connectionsPerClient(env),
+    streamPerClient: parse(env, 'STREAM_PER_CLIENT') ?? DEFAULT_STREAM_PER_CLIENT,
+    rpcLimits: rpcLimits(env),
+    faucet: faucet(env, demoAgents, cluster),
+    cluster,
+  };
+}
+
+/** The public cluster a JSON-RPC URL's host names, when it names one. */
+function presetOfUrl(rpcUrl: string): 'mainnet' | 'devnet' | null {
+  const host = new URL(rpcUrl).hostname;
+  return /(^|[.-])devnet([.-]|$)/.test(host) ? 'devnet' : /(^|[.-])mainnet([.-]|$)/.test(host) ? 'mainnet' : null;
+}
+
+/**
+ * Resolves the cluster row (lib/chain/cluster.ts). Neither CLUSTER nor SOLANA_RPC_URL: the
+ * embedded chain. SOLANA_RPC_URL alone: the public cluster its host names, else CLUSTER is
+ * required. `custom` has no row: SOLANA_RPC_URL, every SATI address and USDC_MINT must be set.
+ * On a named cluster each address variable overrides its entry; on the embedded chain they are
+ * refused (our own registry answers at SATI's id there).
+ */
+function clusterOf(env: Env): ClusterConfig {
+  const rpc = parse(env, 'SOLANA_RPC_URL');
+  const name = parse(env, 'CLUSTER') ?? (rpc === undefined ? null : presetOfUrl(rpc));
+  const satiKeys = Object.keys(SATI_VARIABLES) as Array<keyof SatiAddresses>;
+  if (name === null) {
+    if (rpc !== undefined) throw new ConfigError('CLUSTER', `SOLANA_RPC_URL (${rpc}) names neither mainnet nor devnet: set CLUSTER=mainnet, devnet or custom`);
+    for (const v of [...satiKeys.map((k) => SATI_VARIABLES[k]), 'USDC_MINT'] as const) {
+      if (parse(env, v) !== undefined) throw new ConfigError(v, 'applies to a cluster (CLUSTER or SOLANA_RPC_URL); the embedded chain runs its own registry at SATI\'s id and its own USDC mint');
+    }
+    return EMBEDDED_CLUSTER;
+  }
+  if (name === 'custom') {
+    if (rpc === undefined) throw new ConfigError('SOLANA_RPC_URL', 'is required with CLUSTER=custom (the JSON-RPC endpoint of that cluster)');
+    const need = (v: keyof typeof fields & string): PublicKey => {
+      const k = parse(env, v as 'USDC_MINT');
+      if (k === undefined) throw new ConfigError(v, 'is required with CLUSTER=custom (a base58 address)');
+      return k;
+    };
+    const sati = Object.fromEntries(satiKeys.map((k) => [k, SATI_REQUIRED.includes(k) ? need(SATI_VARIABLES[k]) : parse(env, SATI_VARIABLES[k]) ?? SATI_MAINNET[k]])) as unknown as SatiAddresses;
+    return Object.freeze({ name, sati: Object.freeze(sati), programs: EMBEDDED_CLUSTER.programs, usdcMint: need('USDC_MINT'), bootstrap: Object.freeze([]) });
+  }
+  const row = CLUSTERS[name];
+  const sati = Object.fromEntries(satiKeys.map((k) => [k, parse(env, SATI_VARIABLES[k]) ?? row.sati[k]])) as unknown as SatiAddresses;
+  return Object.freeze({ name, sati: Object.freeze(sati), programs: row.programs, usdcMint: parse(env, 'USDC_MINT') ?? row.usdcMint, bootstrap: row.bootstrap });
+}
+
+function connectionsPerClient(env: Env): number | null {
+  const v = parse(env, 'CONNECTIONS_PER_CLIENT');
+  return v === undefined ? DEFAULT_CONNECTIONS_PER_CLIENT : v === 'off' ? null : v;
+}
+
+function rpcLimits(env: Env): RpcLimits {
+  const calls = parse(env, 'RATE_LIMIT_RPC');
+  const heavy = parse(env, 'RATE_LIMIT_RPC_HEAVY');
+  return {
+    ...DEFAULT_RPC_LIMITS,
+    maxBatch: parse(env, 'RPC_MAX_BATCH') ?? DEFAULT_RPC_LIMITS.maxBatch,
+    calls: calls === undefined ? DEFAULT_RPC_LIMITS.calls : calls,
+    heavy: heavy === undefined ? DEFAULT_RPC_LIMITS.heavy : heavy,
+  };
+}
+
+/**
+ * The faucet hands out the embedded chain's SOL and mints demo USDC: on by default only where
+ * that is the point (the embedded chain with demo agents); FAUCET=on turns it on without demo
+ * agents, and is refused where there is no embedded chain.
+ */
+function faucet(env: Env, demoAgents: number, cluster: ClusterConfig): FaucetLimits | null {
+  const setting = parse(env, 'FAUCET');
+  const embedded = cluster.name === 'embedded' && (parse(env, 'CHAIN') ?? 'on') === 'on';
+  if (setting === 'on' && !embedded) throw new ConfigError('FAUCET', `on needs the embedded chain, and ${cluster.name !== 'embedded' ? `${parse(env, 'CLUSTER') ? 'CLUSTER' : 'SOLANA_RPC_URL'} names a cluster` : 'CHAIN=off runs none'} (got "on")`);
+  const on = setting === undefined ? embedded && demoAgents > 0 : setting === 'on';
+  if (!on) return null;
+  return {
+    perClientPerHour: parse(env, 'FAUCET_PER_HOUR') ?? DEFAULT_FAUCET_LIMITS.perClientPerHour,
+    perWalletPerHour: parse(env, 'FAUCET_WALLET_PER_HOUR') ?? DEFAULT_FAUCET_LIMITS.perWalletPerHour,
   };
 }
 

@@ -2,16 +2,46 @@
  * The demo mesh beside the observer (docs/app.md "Demo on chain"): DEMO_AGENTS agents, each its
  * own libp2p node in its own process, bootstrapped from the observer's TCP addresses, joining
  * the mesh while their identities are registered (lib/agents/demo-mesh.ts); with a
- * chain whose deployment this process controls, each agent's id is a Token-2022 NFT and the
- * agents stake, pay leases and submit batches; without one they register in the local signer table.
+ * chain whose deployment this process controls, each agent is a SATI agent registered with
+ * register_agent (a name, and a registration file served by this observatory at
+ * /api/agents/{id}/registration), some sign their envelopes with a delegate hot wallet under a
+ * DelegateV1 attestation (written as a fixture: SAS does not run on the embedded chain,
+ * docs/chain.md "On the embedded chain: our stand-in registry"), one of those delegations expires mid-demo, and the
+ * agents stake, pay leases and submit batches; without a chain they register in the local signer table.
  */
 import { startDemoMesh, type DemoMesh } from '../lib/agents/demo-mesh';
 import { createDemoIdentities } from '../lib/chain/node/deployment';
+import { delegateAttestationAddress, encodeDelegateAttestation } from '../lib/chain/sati';
+import { publicKeyFromSeed } from '../lib/protocol/crypto';
+import { toHex } from '../lib/protocol/hex';
+import { PublicKey, Keypair } from '@solana/web3.js';
 import type { Observatory } from '../lib/observer/observatory';
 import type { ChainRuntime } from './chain';
 import type { ServerConfig } from './config';
 import type { Logger } from './logger';
 import type { StartupTimeline } from './startup';
+import type { RegistrationFile } from '../lib/wire';
+import { MESH_SERVICE } from '../lib/chain/registration-file';
+
+/** A demo agent's SATI name (≤ 32 bytes). */
+export const demoAgentName = (i: number): string => `Zerox1 demo agent ${i + 1}`;
+
+/**
+ * The registration file a demo agent's metadata uri points at (served by this observatory at
+ * /api/agents/{id}/registration): its name and, once its node is up, its `zerox1-mesh` endpoint.
+ */
+export function demoRegistrationFile(demo: DemoMesh | null, agentHex: string): RegistrationFile | null {
+  const a = demo?.agents.find((x) => x.agentId === agentHex);
+  if (!a) return null;
+  const mesh = a.multiaddrs.find((m) => m.includes('/tcp/') && !m.includes('/ws')) ?? a.multiaddrs[0];
+  const how = a.delegate ? `signs with a delegate hot wallet${a.delegate.expiry !== '0' ? ` whose delegation expires at ${new Date(Number(a.delegate.expiry) * 1000).toISOString()}` : ''}` : 'signs with its owner key';
+  return {
+    type: 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1',
+    name: demoAgentName(a.index),
+    description: `A demo agent of this Zerox1 observatory: ${a.strategy} negotiation strategy${a.misbehaving ? ', sends invalid envelopes on purpose' : ''}; ${how}.`,
+    services: mesh ? [{ name: MESH_SERVICE, endpoint: mesh, version: '1' }] : [],
+  };
+}
 
 export interface StartDemoParams {
   config: Pick<ServerConfig, 'demoAgents' | 'epochSeconds'>;
@@ -36,9 +66,25 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
     usdcMint: dep.config.usdcMint.toBase58(),
     treasury: dep.config.treasury.toBase58(),
     stakeVault: dep.config.stakeVault.toBase58(),
+    satiProgram: dep.config.satiProgram.toBase58(),
     epochSeconds: Number(dep.config.epochSeconds),
-    createIdentities: async (seeds: Uint8Array[], mintSeeds: Uint8Array[], onIdentity: (i: number) => void) =>
-      (await createDemoIdentities(chain.connection, { admin: dep.admin!, config: dep.config, seeds, mintSeeds, usdc: 1_000_000_000n, onIdentity })).map((x) => x.agent.toBytes()),
+    createIdentities: async (seeds: Uint8Array[], mintSeeds: Uint8Array[], onIdentity: (i: number) => void, delegates: ReadonlyArray<{ delegate: Uint8Array; expiry: bigint } | null>) => {
+      const registrations = mintSeeds.map((m, i) => ({ name: demoAgentName(i), symbol: 'ZX1', uri: `${p.observerUrl}/api/agents/${toHex(publicKeyFromSeed(m))}/registration` }));
+      const ids = await createDemoIdentities(chain.connection, {
+        admin: dep.admin!, config: dep.config, seeds, mintSeeds, registrations, usdc: 1_000_000_000n,
+        onIdentity: (i, agent) => {
+          // The delegation exists before the agent is told to speak, so its first envelope is accepted.
+          const d = delegates[i];
+          if (d && chain.writeAccount) {
+            const delegate = new PublicKey(d.delegate);
+            const data = encodeDelegateAttestation({ agent, delegate, delegator: Keypair.fromSeed(seeds[i]).publicKey, expiry: d.expiry, signer: dep.admin!.publicKey, addresses: chain.cluster.sati });
+            chain.writeAccount(delegateAttestationAddress(delegate, agent, chain.cluster.sati).toBase58(), { lamports: 5_000_000n, data, owner: chain.cluster.sati.sas.toBase58() });
+          }
+          onIdentity(i);
+        },
+      });
+      return ids.map((x) => x.agent.toBytes());
+    },
   } : undefined;
   const demoLog = log.child('demo');
   const demo = await startDemoMesh({

@@ -12,9 +12,12 @@ import { createServer } from 'node:http';
 import next from 'next';
 import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { createStreamHub } from './stream';
+import { capConnections, routeUpgrades } from './http-gate';
 import { startRuntime } from './runtime';
 import { createLogger } from './logger';
-import { refuseBadTarget } from './request-target';
+import { clientKey, refuseBadTarget } from './request-target';
+import { CLIENT_HEADER } from '../app/_lib/client';
+import type { LimitsReport } from '../lib/wire/views';
 import { createRateLimiter } from './rate-limit';
 import { createStartupTimeline } from './startup';
 
@@ -37,7 +40,7 @@ async function main(config: ServerConfig): Promise<void> {
   const startup = createStartupTimeline(log.child('startup'));
   startup.mark('configured');
   const runtime = await startRuntime(config, log, startup);
-  const hub = createStreamHub(runtime.observatory.bus);
+  const hub = createStreamHub(runtime.observatory.bus, { maxPerClient: config.streamPerClient });
 
   const app = next({ dev, dir: process.cwd(), hostname: hostname ?? 'localhost', port: config.port });
   await app.prepare();
@@ -45,19 +48,38 @@ async function main(config: ServerConfig): Promise<void> {
   const handle = app.getRequestHandler();
 
   const limiter = createRateLimiter(config.rateLimits);
-  const server = createServer((req, res) => {
+  const server = createServer();
+  const connections = capConnections(server, config.connectionsPerClient);
+  server.on('request', (req, res) => {
+    // A refused connection has had its 503; a request the client sent anyway is not served.
+    if (connections.refusedSocket(req.socket)) return void res.destroy();
     if (refuseBadTarget(req, res)) return;
     if (limiter.reject(req, res)) return;
+    // The routes' per-client budgets (chain proxy, faucet) read the client from here; whatever
+    // the client sent under this name is replaced.
+    req.headers[CLIENT_HEADER] = clientKey(req.socket.remoteAddress);
     handle(req, res).catch((err: unknown) => {
       log.error('request failed', err);
       if (!res.headersSent) res.statusCode = 500;
       res.end();
     });
   });
-  // Next registers its own `upgrade` listener (dev HMR at /_next/hmr…) on the first request; it
-  // leaves paths it has no route for alone, so /api/stream (no route file) is ours alone.
-  server.on('upgrade', (req, socket, head) => {
-    hub.handleUpgrade(req, socket, head);
+  // Next registers its own `upgrade` listener (dev HMR at /_next/hmr…) on the first request and
+  // leaves every path it has no route for alone: every other upgrade is answered here
+  // (./http-gate.ts), or its socket would stay open for ever.
+  const upgrades = routeUpgrades(server, { stream: (req, socket, head) => hub.handleUpgrade(req, socket, head), dev, refusedSocket: (s) => connections.refusedSocket(s) });
+  const wallet = runtime.services.wallet;
+  // Registered already (the routes hold this object); the gate exists only now.
+  Object.assign(runtime.services, {
+    limits: (): LimitsReport => {
+      const { clients, refused } = hub.stats();
+      return {
+        connections: connections.stats(),
+        upgradesRefused: upgrades.stats().refused,
+        stream: { clients, refused, perClient: config.streamPerClient },
+        ...(wallet && { rpc: wallet.rpcStats() }),
+      };
+    },
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import { createRateLimiter, limitClassOf } from './rate-limit';
 
 async function withServer(limits: Parameters<typeof createRateLimiter>[0], fn: (base: string) => Promise<void>) {
@@ -73,4 +73,39 @@ test('classes and clients have separate buckets; an absent class is not limited'
   } finally {
     l.close();
   }
+});
+
+/** GET with the request target exactly as written (fetch would resolve dot segments itself). */
+function rawGet(base: string, target: string): Promise<number> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path: target, method: 'GET' }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('every spelling of a path Next serves is limited as that path', () => {
+  for (const t of ['/x/../api/stats', '/x/%2e%2e/api/stats', '/x/%2E./api/stats', '/x/.%2e/api/stats', '//api//stats', '/api/stats/', '/api\\stats', '/api/./stats', '/api/ingest/%2e%2e/stats', '/api/stream/../stats', 'http://h/api/stats']) {
+    assert.equal(limitClassOf(t), 'api', t);
+  }
+  for (const t of ['/x/../api/export/envelopes', '/a/%2e%2e/api/export/envelopes?format=csv', '//api/export//envelopes/']) assert.equal(limitClassOf(t), 'export', t);
+  for (const t of ['/x/../api/mcp', '/x/%2e%2e/api/mcp/', '/api/agents/%2e%2e/mcp']) assert.equal(limitClassOf(t), 'mcp', t);
+  // Percent-encoded letters and slashes are not decoded for routing: Next answers 404 there.
+  assert.equal(limitClassOf('/api/x/../ingest/log'), null, 'an upload, under its own caps');
+  assert.equal(limitClassOf('/x/../agents'), null);
+});
+
+test('dot segments share the budget of the path they reach', async () => {
+  await withServer({ api: { perSecond: 0.5, burst: 2 }, mcp: { perSecond: 0.5, burst: 1 } }, async (base) => {
+    assert.equal(await rawGet(base, '/api/stats'), 200);
+    assert.equal(await rawGet(base, '/x/../api/stats'), 200);
+    assert.equal(await rawGet(base, '/x/%2e%2e/api/stats'), 429, 'the third api request from this client');
+    assert.equal(await rawGet(base, '//api//stats/'), 429);
+    assert.equal(await rawGet(base, '/y/%2E%2e/api/mcp'), 200);
+    assert.equal(await rawGet(base, '/api/mcp/'), 429);
+  });
 });

@@ -7,12 +7,17 @@
  * (/api/stream) its per-client buffer caps (docs/app.md), so neither is counted here; pages are
  * not either.
  *
- * The client is the socket's remote address: behind a reverse proxy every request shares the
+ * The class is taken from the path Next serves (./request-target.ts servedPath), never from the
+ * raw target: `/x/../api/stats` and `/x/%2e%2e/api/stats` are `/api/stats` to Next, so they are
+ * `api` here too.
+ *
+ * The client is the socket's remote address (./request-target.ts clientKey): behind a reverse proxy every request shares the
  * proxy's address, so limit there instead (this server trusts no forwarding header a client can
  * set itself).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TokenBucket } from 'limiter';
+import { clientKey, servedPath } from './request-target';
 
 export type LimitClass = 'api' | 'export' | 'mcp';
 
@@ -31,8 +36,13 @@ export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
   mcp: { perSecond: 5, burst: 30 },
 };
 
-/** The class a request path is limited under, or null for paths with their own caps (or none). */
-export function limitClassOf(pathname: string): LimitClass | null {
+/**
+ * The class a request path is limited under, or null for paths with their own caps (or none).
+ * `pathname` is normalised first ({@link servedPath}), so any spelling of a path Next serves as
+ * an API route is limited as that route.
+ */
+export function limitClassOf(target: string): LimitClass | null {
+  const pathname = servedPath(target);
   if (!pathname.startsWith('/api/')) return null;
   if (pathname === '/api/stream' || pathname.startsWith('/api/ingest/')) return null;
   if (pathname === '/api/mcp' || pathname.startsWith('/api/mcp/')) return 'mcp';
@@ -59,7 +69,21 @@ export interface RateLimiter {
 /** At most this many clients are tracked; past it, full (idle) buckets are dropped first. */
 const MAX_CLIENTS = 50_000;
 
-export function createRateLimiter(limits: RateLimits, sweepMs = 60_000): RateLimiter {
+/** Token buckets per class and client (also used by the chain proxy's and the faucet's budgets). */
+export interface KeyedBuckets<K extends string> {
+  /**
+   * Takes `count` tokens (default 1) for `client` in `cls`: 0 when allowed (or `cls` has no
+   * spec), else the seconds to wait (≥ 1), or Infinity when `count` is over the bucket's size
+   * (waiting never helps).
+   */
+  take(cls: K, client: string, count?: number): number;
+  /** Puts `count` tokens back (a request refused further on must not cost its client). */
+  refund(cls: K, client: string, count?: number): void;
+  size(): number;
+  close(): void;
+}
+
+export function createBuckets<K extends string>(limits: Partial<Record<K, BucketSpec>>, sweepMs = 60_000): KeyedBuckets<K> {
   const buckets = new Map<string, TokenBucket>();
   // A bucket that has refilled completely is the same as a new one: dropping it loses nothing.
   const sweep = () => {
@@ -71,9 +95,7 @@ export function createRateLimiter(limits: RateLimits, sweepMs = 60_000): RateLim
   const timer = setInterval(sweep, sweepMs);
   timer.unref();
 
-  const take = (cls: LimitClass, client: string): number => {
-    const spec = limits[cls];
-    if (!spec) return 0;
+  const bucketOf = (cls: K, client: string, spec: BucketSpec): TokenBucket => {
     const key = `${cls} ${client}`;
     let b = buckets.get(key);
     if (!b) {
@@ -83,24 +105,46 @@ export function createRateLimiter(limits: RateLimits, sweepMs = 60_000): RateLim
       b.content = spec.burst;
       buckets.set(key, b);
     }
-    if (b.tryRemoveTokens(1)) return 0;
-    return Math.max(1, Math.ceil(b.getWaitTime(1) / 1000));
+    return b;
   };
+
+  return {
+    take(cls, client, count = 1) {
+      const spec = limits[cls];
+      if (!spec || count <= 0) return 0;
+      if (count > spec.burst) return Infinity;
+      const b = bucketOf(cls, client, spec);
+      if (b.tryRemoveTokens(count)) return 0;
+      return Math.max(1, Math.ceil(b.getWaitTime(count) / 1000));
+    },
+    refund(cls, client, count = 1) {
+      const spec = limits[cls];
+      if (!spec || count <= 0) return;
+      const b = bucketOf(cls, client, spec);
+      b.content = Math.min(b.bucketSize, b.content + count);
+    },
+    size: () => buckets.size,
+    close: () => clearInterval(timer),
+  };
+}
+
+export function createRateLimiter(limits: RateLimits, sweepMs = 60_000): RateLimiter {
+  const buckets = createBuckets<LimitClass>(limits, sweepMs);
+  const take = (cls: LimitClass, client: string): number => buckets.take(cls, client);
 
   return {
     take,
     reject(req, res) {
-      const path = (req.url ?? '/').split('?')[0];
-      const cls = limitClassOf(path);
+      const cls = limitClassOf(req.url ?? '/');
       if (!cls) return false;
-      const wait = take(cls, req.socket.remoteAddress ?? 'unknown');
+      const wait = take(cls, clientKey(req.socket.remoteAddress));
       if (wait === 0) return false;
       const body = JSON.stringify({ error: `rate limit: too many ${cls} requests from this client; retry after ${wait} s` });
       res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(wait), 'content-length': Buffer.byteLength(body) });
       res.end(body);
       return true;
     },
-    size: () => buckets.size,
-    close: () => clearInterval(timer),
+    size: () => buckets.size(),
+    close: () => buckets.close(),
   };
 }

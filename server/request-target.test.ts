@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { refuseBadTarget, requestTargetProblem } from './request-target';
+import { clientKey, refuseBadTarget, requestTargetProblem, servedPath } from './request-target';
 
 test('paths that do not percent-decode are named; good ones and odd queries pass', () => {
   for (const bad of ['/agents/%ff%fe', '/conversations/%ff', '/api/agents/%ff%fe', '/x/%e2%82', '/%', '/a%zz']) {
@@ -33,4 +33,38 @@ test('a real HTTP server answers 400 with the problem as JSON and lets good requ
   } finally {
     await new Promise((r) => server.close(r));
   }
+});
+
+test('the served path resolves dot segments (encoded ones too), backslashes, repeated and trailing slashes', () => {
+  const cases: Array<[string, string]> = [
+    ['/x/../api/stats', '/api/stats'],
+    ['/x/%2e%2e/api/stats', '/api/stats'],
+    ['/x/%2E./api/stats?y=1', '/api/stats'],
+    ['/../../api/mcp', '/api/mcp'],
+    ['//api//stats', '/api/stats'],
+    ['/api\\stats', '/api/stats'],
+    ['/api/stats/', '/api/stats'],
+    ['/a/..//api/export/x', '/api/export/x'],
+    ['//evil.example/api/stats', '/evil.example/api/stats'],
+    ['http://host/api/stats?x', '/api/stats'],
+    ['/%61pi/stats', '/%61pi/stats'],
+    ['/', '/'],
+  ];
+  for (const [target, path] of cases) assert.equal(servedPath(target), path, target);
+});
+
+test('clients are keyed by address, IPv4-mapped folded to IPv4, IPv6 by its /64', () => {
+  assert.equal(clientKey('127.0.0.1'), '127.0.0.1');
+  assert.equal(clientKey('::ffff:10.1.2.3'), '10.1.2.3');
+  assert.equal(clientKey('::1'), '::1');
+  assert.equal(clientKey('2001:db8:1:2:3:4:5:6'), '2001:db8:1:2::/64');
+  assert.equal(clientKey('2001:db8:1:2::9'), clientKey('2001:db8:1:2:ffff::1'));
+  assert.notEqual(clientKey('2001:db8:1:3::1'), clientKey('2001:db8:1:2::1'));
+  assert.equal(clientKey(undefined), 'unknown');
+});
+
+test('a target that is neither a path nor an absolute URL is refused (Next would 500)', () => {
+  assert.match(requestTargetProblem('*') ?? '', /must be a path/);
+  assert.match(requestTargetProblem('api/stats') ?? '', /must be a path/);
+  assert.equal(requestTargetProblem('http://h/api/stats'), null);
 });

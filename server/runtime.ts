@@ -16,7 +16,7 @@ import type { ReadStore } from '../app/_lib/runtime';
 import type { ServerConfig } from './config';
 import type { Logger } from './logger';
 import { startChainRuntime, type ChainRuntime } from './chain';
-import { startDemo } from './demo';
+import { demoRegistrationFile, startDemo } from './demo';
 import { walletServices } from './wallet';
 import { datasetsDir, startDatasets } from './datasets';
 import { createStartupTimeline, FIRST_ENVELOPE, type StartupTimeline } from './startup';
@@ -66,6 +66,9 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
       chain.onIdentityChange((agent) => cache.invalidate(agent.toBytes()));
       await chain.startIndexer(observatory.bus);
       startup.mark('indexer up');
+      const mesh = observatory.mesh;
+      // The observer dials agents it finds registered on SATI (never itself).
+      chain.startDiscovery({ dial: async (addr) => { if (!addr.includes(mesh.peerId)) await mesh.dial(addr); } });
     }
   } catch (err) {
     await observatory?.stop().catch(() => undefined);
@@ -73,14 +76,14 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
     await store.close().catch(() => undefined);
     throw err;
   }
-  const datasets = { exportSource: () => store.exportSource(), dir: datasetsDir(config.dataDir) };
-  const services: Services = chain
-    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl }), config, datasets, startup: startup.phases }
-    : { observatory, reads: store, config, datasets, startup: startup.phases };
-  registerServices(services);
   // Dataset releases per finished epoch into <DATA_DIR>/datasets (./datasets.ts); signer keys
   // from the same registry the observer validates with.
   const releases = startDatasets({ dataDir: config.dataDir, store, registry: chain?.registry, log: log.child('datasets') });
+  const datasets = { exportSource: () => store.exportSource(), dir: datasetsDir(config.dataDir), releaseStatus: () => releases.status() };
+  const services: Services = chain
+    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl, rpcLimits: config.rpcLimits, faucet: config.faucet }), config, datasets, startup: startup.phases, registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex) }
+    : { observatory, reads: store, config, datasets, startup: startup.phases };
+  registerServices(services);
 
   const obs = observatory;
   const runtime: Runtime = {
@@ -97,6 +100,7 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
     },
     async stop() {
       if (getServices() === services) registerServices(undefined);
+      services.wallet?.close?.();
       await releases.stop().catch((e: unknown) => log.warn('dataset releases stop failed', e));
       await runtime.demo?.stop().catch((e: unknown) => log.warn('demo mesh stop failed', e));
       await chain?.indexer?.stop().catch((e: unknown) => log.warn('indexer stop failed', e));

@@ -8,11 +8,16 @@
  * above it is "lagging": its events are dropped (counted) until the buffer drains below
  * `lowWaterBytes`, then it gets one `{"type":"lagged","data":{"dropped":n}}` frame so it can
  * reload a snapshot over HTTP. A client lagging longer than `maxLagMs` is disconnected.
+ *
+ * Slots: at most `maxClients` sockets in all and `maxPerClient` per client (./request-target.ts
+ * clientKey: an address, an IPv6 /64), so one address cannot take the slots everyone else needs.
+ * Either refusal is a close with 1013 (try again later) and a reason saying which cap, counted.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket } from 'ws';
 import type { LiveBus } from '../lib/observer/types';
+import { clientKey } from './request-target';
 import { eventJson } from '../lib/observer/events';
 
 export const STREAM_PATH = '/api/stream';
@@ -26,6 +31,8 @@ export interface StreamHubOptions {
   maxLagMs?: number;
   /** Most simultaneous clients; more are refused with 1013. */
   maxClients?: number;
+  /** Most simultaneous sockets of one client (address); more are refused with 1013. */
+  maxPerClient?: number;
   /** Ping interval; a client that missed the previous pong is terminated. */
   heartbeatMs?: number;
 }
@@ -34,7 +41,12 @@ export interface StreamHubStats {
   clients: number;
   sent: number;
   dropped: number;
+  /** Sockets closed at once because a slot cap was reached (since start). */
+  refused: number;
 }
+
+/** Default of {@link StreamHubOptions.maxPerClient}. */
+export const DEFAULT_STREAM_PER_CLIENT = 20;
 
 export interface StreamHub {
   /** Handles an HTTP upgrade; returns false when the path is not {@link STREAM_PATH}. */
@@ -80,10 +92,13 @@ export function createStreamHub(bus: LiveBus, options: StreamHubOptions = {}): S
   const lowWater = options.lowWaterBytes ?? 64 << 10;
   const maxLagMs = options.maxLagMs ?? 30_000;
   const maxClients = options.maxClients ?? 1_000;
+  const maxPerClient = options.maxPerClient ?? DEFAULT_STREAM_PER_CLIENT;
   const heartbeatMs = options.heartbeatMs ?? 30_000;
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 << 10, perMessageDeflate: false });
   const clients = new Set<Client>();
+  const perClient = new Map<string, number>();
+  let refused = 0;
   let sent = 0;
   let dropped = 0;
 
@@ -136,11 +151,20 @@ export function createStreamHub(bus: LiveBus, options: StreamHubOptions = {}): S
   }, heartbeatMs);
   heartbeat.unref();
 
-  wss.on('connection', (ws: WebSocket) => {
+  wss.on('connection', (ws: WebSocket, req: IncomingMessage) => {
     if (clients.size >= maxClients) {
-      ws.close(1013, 'too many clients');
+      refused++;
+      ws.close(1013, `too many clients: all ${maxClients} stream slots are taken; retry later`);
       return;
     }
+    const key = clientKey(req.socket.remoteAddress);
+    const mine = perClient.get(key) ?? 0;
+    if (mine >= maxPerClient) {
+      refused++;
+      ws.close(1013, `too many streams from this client: ${maxPerClient} are open already`);
+      return;
+    }
+    perClient.set(key, mine + 1);
     const client: Client = { ws, alive: true, laggingSince: 0, dropped: 0, corked: false };
     clients.add(client);
     ws.on('pong', () => {
@@ -149,7 +173,12 @@ export function createStreamHub(bus: LiveBus, options: StreamHubOptions = {}): S
     // The stream is one-way; anything the browser sends is ignored.
     ws.on('message', () => {});
     ws.on('error', () => ws.terminate());
-    ws.on('close', () => clients.delete(client));
+    ws.on('close', () => {
+      if (!clients.delete(client)) return;
+      const left = (perClient.get(key) ?? 1) - 1;
+      if (left <= 0) perClient.delete(key);
+      else perClient.set(key, left);
+    });
     ws.send(JSON.stringify({ type: 'hello', at: Date.now(), data: {} }));
   });
 
@@ -160,12 +189,13 @@ export function createStreamHub(bus: LiveBus, options: StreamHubOptions = {}): S
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
       return true;
     },
-    stats: () => ({ clients: clients.size, sent, dropped }),
+    stats: () => ({ clients: clients.size, sent, dropped, refused }),
     close() {
       unsubscribe();
       clearInterval(heartbeat);
       for (const c of clients) c.ws.terminate();
       clients.clear();
+      perClient.clear();
       return new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

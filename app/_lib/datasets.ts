@@ -9,6 +9,9 @@ import type { DatasetServices } from './services';
 import type { ExportSource } from '../../lib/store/export';
 import { listReleases, type ReleaseSummary } from '../../lib/export/release';
 
+/** The dataset card's fixed parts (lib/export/card.ts) for the datasets page. */
+export { COLLECTION_TEXT, DATA_LICENSE } from '../../lib/export/card';
+
 /** The running datasets services, or a 503 HttpError when this process offers none. */
 function datasets(): DatasetServices {
   const d = runtime().datasets;
@@ -28,6 +31,11 @@ export function datasetsDir(): string {
 /** The releases in `dir` (default: the running release folder), newest epoch first. */
 export function releases(dir = datasetsDir()): ReleaseSummary[] {
   return listReleases(dir);
+}
+
+/** The key release manifests are signed with (null when this process signs none). */
+export function signingKey(): { publicKey: string; signer: string } | null {
+  return datasets().releaseStatus?.().signingKey ?? null;
 }
 
 /** A base58 agent address parser when the process runs a chain, else null. */

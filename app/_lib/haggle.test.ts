@@ -1,6 +1,6 @@
 /**
- * The on-chain negotiation view pairs each on-chain offer with the gossiped NEG1 offer at the
- * same position and counts every difference; its output matches lib/wire's schema exactly.
+ * The on-chain negotiation view pairs each on-chain offer with the gossiped NEG1 offer of the
+ * same round (never by arrival order) and counts every difference; its output matches lib/wire's schema exactly.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,4 +47,18 @@ test('a signed offer other than the gossiped one, a missing one and another ACCE
   const open = onChainNegotiationView(row({ status: 'countered', closedAt: null, amount: null, transitions: row().transitions.slice(0, 1) }), [step('PROPOSE', '400', 1), step('COUNTER', '900', 2)]);
   assert.deepEqual(open.rounds.map((r) => r.match), ['same'], 'an open negotiation is not blamed for gossip the chain has not caught up with');
   assert.equal(open.settlement, null);
+});
+
+test('offers stamped in the same millisecond and stored swapped still pair by round: no "offers differ"', () => {
+  // The store orders by (timestamp, nonce), so rounds 1 and 2 (900 and 600) can come back swapped.
+  const at = (type: string, bidValue: string, round: number, id: number): PriceStepView => ({
+    envelopeId: String(id).padStart(64, '0'), type, sender: 'aa'.repeat(32), round, bidValue, kind: 'neg1', timestampMs: 1_700_000_000_123,
+  });
+  const v = onChainNegotiationView(row(), [at('PROPOSE', '400', 0, 1), at('COUNTER', '600', 2, 2), at('COUNTER', '900', 1, 3), at('ACCEPT', '600', 3, 4)]);
+  assert.equal(v.differences, 0);
+  assert.deepEqual(v.rounds.map((r) => [r.position, r.onChain, r.gossip, r.match]), [[1, '400', '400', 'same'], [2, '900', '900', 'same'], [3, '600', '600', 'same']]);
+  // A real difference in a round is still reported there.
+  const lied = onChainNegotiationView(row(), [at('PROPOSE', '400', 0, 1), at('COUNTER', '601', 2, 2), at('COUNTER', '900', 1, 3), at('ACCEPT', '600', 3, 4)]);
+  assert.equal(lied.differences, 1);
+  assert.deepEqual(lied.rounds.filter((r) => r.match !== 'same').map((r) => [r.position, r.onChain, r.gossip]), [[3, '600', '601']]);
 });

@@ -1,32 +1,35 @@
 /**
  * The conversation page's on-chain negotiation views (lib/wire/haggle-views.ts): the stored
- * Haggle negotiations of a conversation, each offer paired by position with the gossiped NEG1
+ * Haggle negotiations of a conversation, each offer paired by round with the gossiped NEG1
  * offer (PROPOSE / COUNTER with a NEG1 payload, docs/protocol.md §8), so a signed on-chain offer
  * that differs from what was gossiped, or one missing on either side, is counted and shown. The
  * pairing rule is lib/protocol/offer-match.ts, shared with the negotiations dataset.
  */
 import type { HaggleNegotiationRow } from '../../lib/store/types';
-import { compareOffers } from '../../lib/protocol/offer-match';
+import { compareOffers, type GossipOffer } from '../../lib/protocol/offer-match';
 import type { HaggleRoundView, OnChainNegotiationView, PriceStepView } from '../../lib/wire';
 import type { Services } from './services';
 
 const SIDES: Record<number, 'buyer' | 'seller'> = { 1: 'buyer', 2: 'seller' };
 const str = (v: bigint | null) => (v === null ? null : v.toString());
 
-/** The gossiped NEG1 offers in order, and the price of the NEG1 ACCEPT (if any). */
-function gossipOffers(path: readonly PriceStepView[]): { offers: bigint[]; accepted: bigint | null } {
-  const offers = path.filter((p) => p.kind === 'neg1' && (p.type === 'PROPOSE' || p.type === 'COUNTER') && p.bidValue !== null).map((p) => BigInt(p.bidValue as string));
+/** The gossiped NEG1 offers with their rounds, and the price of the NEG1 ACCEPT (if any). */
+function gossipOffers(path: readonly PriceStepView[]): { offers: GossipOffer[]; accepted: bigint | null; sealed: boolean } {
+  const offers = path
+    .filter((p) => p.kind === 'neg1' && (p.type === 'PROPOSE' || p.type === 'COUNTER') && p.bidValue !== null && p.round !== null)
+    .map((p) => ({ round: p.round as number, amount: BigInt(p.bidValue as string), timestamp: p.timestampMs, id: p.envelopeId, opening: p.type === 'PROPOSE' }));
   const accept = path.find((p) => p.kind === 'neg1' && p.type === 'ACCEPT' && p.bidValue !== null);
-  return { offers, accepted: accept ? BigInt(accept.bidValue as string) : null };
+  const sealed = path.some((p) => p.kind === 'negc' && p.type === 'PROPOSE');
+  return { offers, accepted: accept ? BigInt(accept.bidValue as string) : null, sealed };
 }
 
 /** One negotiation's view; `path` is the conversation's NEG1 price path. */
 export function onChainNegotiationView(n: HaggleNegotiationRow, path: readonly PriceStepView[]): OnChainNegotiationView {
-  const { offers, accepted } = gossipOffers(path);
+  const { offers, accepted, sealed } = gossipOffers(path);
   const settled = n.status === 'settled' && n.amount !== null;
   const cmp = compareOffers({
     chain: n.transitions.filter((t) => t.kind === 'offer'), gossip: offers, closed: n.closedAt !== null, settled: settled ? n.amount : null,
-    gossipAccepted: accepted,
+    gossipAccepted: accepted, sealedOpening: sealed,
   });
   const rounds: HaggleRoundView[] = cmp.positions.map(({ position, chain: t, gossip, match }) => ({
     position, side: t?.side ? SIDES[t.side] ?? null : null, onChain: t ? str(t.amount) : null, decay: t ? str(t.decay) : null,

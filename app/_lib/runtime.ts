@@ -3,7 +3,7 @@
  * reads. The running instances reach routes through the services registry (./services).
  * Type-only imports: nothing from lib/store is bundled.
  */
-import type { AgentChainView, BatchCheck, BatchJson, BatchList, ChainHealth, ChainOverviewView, ChallengeJson, ChallengeList, ReputationJson } from '../../lib/wire';
+import type { AgentChainView, BatchCheck, BatchJson, BatchList, ChainHealth, ChainOverviewView, ChallengeJson, ChallengeList, ReputationJson, SatiAddressesView, AgentSatiProfileView, SatiDiscoveryStats, SatiReputationView } from '../../lib/wire';
 import type { BatchesQuery, ChallengesQuery } from '../../lib/indexer/queries';
 import type {
   AgentRow,
@@ -18,11 +18,14 @@ import type {
 } from '../../lib/store/types';
 import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/search';
 import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
+import type { StatsSeriesParams } from '../../lib/store/stats';
+import type { StatsSeries } from '../../lib/wire/stats';
 
 /** The read queries of lib/store the web app uses (lib/store `Store` satisfies it). */
 export interface ReadStore {
   countsByType(): Promise<Record<number, number>>;
   dropCounts(): Promise<Record<string, number>>;
+  statsSeries(p: StatsSeriesParams): Promise<StatsSeries>;
   recentEnvelopes(p?: RecentEnvelopesParams): Promise<StoredEnvelope[]>;
   listAgents(p?: { limit?: number }): Promise<AgentRow[]>;
   getAgent(id: Uint8Array): Promise<AgentRow | null>;
@@ -45,6 +48,14 @@ export interface ReadStore {
  */
 export interface ChainReads {
   rpcUrl: string;
+  /** SATI's addresses on this chain (the browser's signer checks apply SATI's rule with them). */
+  sati: SatiAddressesView;
+  /** What discovery from SATI knows of an agent (registration, registration file), or null. */
+  satiProfile(agent: Uint8Array): AgentSatiProfileView | null;
+  /** Discovery's counters, null before it starts. */
+  discovery(): SatiDiscoveryStats | null;
+  /** SATI's own reputation for agents (FeedbackPublicV1 through a Photon indexer): whether it can be shown. */
+  satiReputation(): SatiReputationView;
   /** An agent id from 64 hex characters or a base58 address; null when neither. */
   parseAgent(s: string): Uint8Array | null;
   listBatches(q: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck; limit?: number }): Promise<BatchJson[]>;
@@ -54,6 +65,8 @@ export interface ChainReads {
   challengesPage(q: ChallengesQuery): Promise<ChallengeList>;
   reputation(agent: Uint8Array): Promise<ReputationJson>;
   agentChain(agent: Uint8Array): Promise<AgentChainView>;
+  /** The identity NFT's holder (base58) read from the chain, or null: an agent exists from its registration, before the mesh sees it. */
+  identityHolder(agent: Uint8Array): Promise<string | null>;
   overview(): Promise<ChainOverviewView>;
   health(): Promise<ChainHealth>;
 }

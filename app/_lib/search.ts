@@ -9,6 +9,8 @@ import { agentBytes } from './agent-id';
 import { bytesToHex as hex, msgTypeName, SEARCH_KINDS, type SearchHit, type SearchResult } from '../../lib/wire';
 import type { SearchTerms } from '../../lib/store/search';
 import type { Services } from './services';
+import { agentDisplayName, agentLabel, base58PrefixRanges, labelPrefix } from '../../components/names/label';
+import { base58 } from '../../components/format';
 
 const HEX = /^(?:0x)?([0-9a-fA-F]{1,64})$/;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
@@ -28,7 +30,14 @@ export function termsOf(query: string, limit: number): SearchTerms {
   }
   const m = HEX.exec(q);
   if (m) t.hexPrefix = m[1].toLowerCase();
-  if (BASE58.test(q)) t.base58Prefix = q;
+  if (BASE58.test(q)) {
+    t.base58Prefix = q;
+    // An agent's base58 address prefix: the ids it can start are a few key ranges.
+    if (q.length >= 3) t.agentRanges = base58PrefixRanges(q);
+  }
+  // A derived label (`swift-otter`) names the ids starting with its 3 hex digits.
+  const lp = labelPrefix(q);
+  if (lp) t.agentRanges = [...(t.agentRanges ?? []), [lp.padEnd(64, '0'), lp.padEnd(64, 'f')]];
   const agent = agentBytes(q);
   if (agent) t.agent = agent;
   if (/^\d{1,19}$/.test(q)) t.epoch = BigInt(q);
@@ -44,9 +53,16 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
   const agentHex = t.agent ? hex(t.agent) : null;
   const full = (id: string) => t.hexPrefix !== undefined && t.hexPrefix === id;
 
+  const lp = labelPrefix(q);
   for (const a of r.agents) {
     const id = hex(a.id);
-    hits.push({ kind: 'agent', id, detail: a.label ?? `last seen ${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`, href: `/agents/${id}`, exact: id === agentHex && t.epoch === undefined });
+    const b58 = base58(id);
+    // A label query matches by its hex prefix range: keep only ids whose label it is (and that have no SATI name hiding it).
+    if (lp && id.startsWith(lp) && !a.label && agentLabel(id) !== q.toLowerCase() && !b58.startsWith(q)) continue;
+    hits.push({
+      kind: 'agent', id, detail: `${agentDisplayName(id, a.label)} · ${b58} · last seen ${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`,
+      href: `/agents/${id}`, exact: id === agentHex && t.epoch === undefined,
+    });
   }
   for (const c of r.conversations) {
     const id = hex(c.id);
@@ -56,16 +72,16 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
     const id = hex(e.id);
     const conv = hex(e.conversationId);
     const href = conv === ZERO16 ? `/agents/${hex(e.sender)}` : `/conversations/${conv}#envelope-${id}`;
-    hits.push({ kind: 'envelope', id, detail: `${msgTypeName(e.msgType)} from ${hex(e.sender).slice(0, 12)}…`, href, exact: full(id) });
+    hits.push({ kind: 'envelope', id, detail: `${msgTypeName(e.msgType)} from ${base58(hex(e.sender)).slice(0, 5)}…`, href, exact: full(id) });
   }
   const pairQuery = t.agent !== undefined && t.epoch !== undefined;
   for (const b of r.batches) {
     const agent = hex(b.agent);
-    hits.push({ kind: 'batch', id: `${agent}/${b.epoch}`, detail: `epoch ${b.epoch} · ${b.status}`, href: `/agents/${agent}#batch-${b.epoch}`, exact: pairQuery });
+    hits.push({ kind: 'batch', id: `${agent}/${b.epoch}`, detail: `epoch ${b.epoch} · ${b.status}`, href: `/batches/${base58(agent)}/${b.epoch}`, exact: pairQuery });
   }
   for (const c of r.challenges) {
     const agent = hex(c.agent);
-    hits.push({ kind: 'challenge', id: c.address, detail: `epoch ${c.epoch} · ${c.status} · agent ${agent.slice(0, 12)}…`, href: `/agents/${agent}#challenges`, exact: c.address === q });
+    hits.push({ kind: 'challenge', id: c.address, detail: `epoch ${c.epoch} · ${c.status} · agent ${agentDisplayName(agent, null)} ${base58(agent).slice(0, 5)}…`, href: `/agents/${agent}#challenges`, exact: c.address === q });
   }
   for (const x of r.transactions) {
     const bytes = x.agent ?? (x.agentAddress ? agentBytes(x.agentAddress) : null);

@@ -13,6 +13,9 @@ import type { ObservatoryConfig } from '../../lib/observer/config';
 import type { ChainReads, ReadStore } from './runtime';
 import type { WalletServices } from './wallet-services';
 import type { ExportSource } from '../../lib/store/export';
+import type { ReleaseStatusView } from '../../lib/wire/datasets';
+import type { LimitsReport } from '../../lib/wire/views';
+import type { RegistrationFile } from '../../lib/wire/chain-views';
 
 /** Everything the web app uses from the running process. */
 export interface Services {
@@ -30,6 +33,10 @@ export interface Services {
   readonly datasets?: DatasetServices;
   /** The process's start-up timeline (phase, ms since process start) for /api/health. */
   readonly startup?: () => ReadonlyArray<{ phase: string; ms: number }>;
+  /** The SATI registration file of one of this process's demo agents (hex id), or null. */
+  readonly registrationFile?: (agentHex: string) => RegistrationFile | null;
+  /** The HTTP server's limits and what they refused, for /api/health (set by server/main.ts). */
+  readonly limits?: () => LimitsReport;
 }
 
 /** What the datasets routes and page use: the store's export reads and the release folder. */
@@ -38,6 +45,8 @@ export interface DatasetServices {
   exportSource(): ExportSource;
   /** The release folder, `<DATA_DIR>/datasets`, written by server/datasets.ts. */
   readonly dir: string;
+  /** The release scheduler's state (/api/health `datasets`); absent when no scheduler runs. */
+  releaseStatus?(): ReleaseStatusView;
 }
 
 const KEY = Symbol.for('zerox1.services');

@@ -5,7 +5,9 @@ import { NotRunning } from '../_lib/not-running';
 import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
 import { getServices } from '../_lib/services';
 import { AGENT_SORTS, AgentsQuerySchema, STAKE_FILTERS } from '../../lib/wire/params';
-import { count, dateTime, shortHex } from '../../components/format';
+import { count } from '../../components/format';
+import { AgentName } from '../../components/names/AgentName';
+import { Time } from '../../components/time/Time';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Agents' };
@@ -56,13 +58,12 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
               <thead>
                 <tr>
                   <th>State</th>
-                  <th>Agent id</th>
-                  <th>Label</th>
+                  <th>Agent</th>
                   <th className="num">Envelopes sent</th>
                   <th className="num">Reliability</th>
                   <th>Stake</th>
-                  <th>First seen (UTC)</th>
-                  <th>Last seen (UTC)</th>
+                  <th>First seen</th>
+                  <th>Last seen</th>
                 </tr>
               </thead>
               <tbody>
@@ -72,16 +73,13 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
                       <span className={`dot ${a.online ? 'on' : ''}`} aria-hidden /> {a.online ? 'online' : <span className="muted">offline</span>}
                     </td>
                     <td>
-                      <Link href={`/agents/${a.id}`} className="mono" title={a.id}>
-                        {shortHex(a.id, 16, 8)}
-                      </Link>
+                      <AgentName id={a.id} name={a.name} />
                     </td>
-                    <td>{a.name ?? <span className="muted">—</span>}</td>
                     <td className="num mono">{count(a.envelopes)}</td>
                     <td className="num mono">{fraction(a.reputation?.reliabilityScore)}</td>
                     <td>{a.stake ? a.stake.status : <span className="muted">none</span>}</td>
-                    <td className="mono">{dateTime(a.firstSeenMs)}</td>
-                    <td className="mono">{dateTime(a.lastSeenMs)}</td>
+                    <td className="small"><Time ms={a.firstSeenMs} relative={false} /></td>
+                    <td className="small"><Time ms={a.lastSeenMs} /></td>
                   </tr>
                 ))}
               </tbody>

@@ -6,6 +6,9 @@
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { AgentName } from '../../components/names/AgentName';
+import { AccountLink, TxLink } from '../../components/site';
+import { EpochTime } from '../../components/time/Time';
 import { BATCH_SORTS, BATCH_STATUSES, BatchesQuerySchema, CHALLENGE_SORTS, CHALLENGE_STATUSES, ChallengesQuerySchema } from '../../lib/wire/params';
 import { NotRunning } from '../_lib/not-running';
 import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
@@ -75,14 +78,15 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
           <h2>Batches ({batches.length}{bp.next ? '+' : ''}{raw.before ? ', continued' : ''})</h2>
           <div className="table-wrap">
             <table className="list" data-testid="batches-table">
-              <thead><tr><th>Agent</th><th className="num">Epoch</th><th>Status</th><th>Log root</th></tr></thead>
+              <thead><tr><th>Agent</th><th>Epoch</th><th>Status</th><th>Transaction</th><th /></tr></thead>
               <tbody>
                 {batches.map((x) => (
                   <tr key={`${x.agent}/${x.epoch}`}>
-                    <td><Link href={`/agents/${x.agent}#batch-${x.epoch}`} className="mono" title={x.agentAddress}>{shortHex(x.agent)}</Link></td>
-                    <td className="num mono">{x.epoch}</td>
+                    <td><AgentName id={x.agent} copy={false} /></td>
+                    <td className="small"><EpochTime epoch={x.epoch} epochSeconds={o.config.epochSeconds} label={false} /></td>
                     <td><span className={`badge ${x.status === 'verified' ? 't-accept' : x.status === 'mismatch' ? 't-reject' : ''}`}>{x.status}</span></td>
-                    <td className="mono">{shortHex(x.logMerkleRoot, 10, 6)}</td>
+                    <td><TxLink signature={x.signature} rpcUrl={o.chain?.rpcUrl ?? null} /></td>
+                    <td><Link href={`/batches/${x.agentAddress}/${x.epoch}`} className="small">verify</Link></td>
                   </tr>
                 ))}
               </tbody>
@@ -101,8 +105,8 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
               <tbody>
                 {shownChallenges.map((x) => (
                   <tr key={x.address}>
-                    <td className="mono" title={x.address}>{shortHex(x.address, 8, 6)}</td>
-                    <td><Link href={`/agents/${x.agent}#challenges`} className="mono">{shortHex(x.agent)}</Link></td>
+                    <td><AccountLink address={x.address} rpcUrl={o.chain?.rpcUrl ?? null} /></td>
+                    <td><AgentName id={x.agent} copy={false} /></td>
                     <td className="num mono">{x.epoch}</td>
                     <td><span className={`badge ${x.status === 'upheld' ? 't-reject' : ''}`}>{x.status}</span></td>
                   </tr>

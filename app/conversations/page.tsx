@@ -8,6 +8,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CONVERSATION_OUTCOMES, CONVERSATION_SORTS, CONVERSATION_STATES, ConversationsQuerySchema } from '../../lib/wire/params';
 import { ConversationList } from '../../components/ConversationList';
+import { loadDealSummaries } from '../_lib/deals';
 import { agentHex } from '../_lib/agent-id';
 import { NotRunning } from '../_lib/not-running';
 import { loadConversationsPage } from '../_lib/lists';
@@ -25,6 +26,9 @@ export default async function ConversationsPage({ searchParams }: { searchParams
   const o = getServices();
   if (!o) return <NotRunning />;
   const raw = flatParams(await searchParams);
+  // `by` re-sorts the loaded page by a deal column (rounds, price, outcome); the rest is the API's query.
+  const by = raw.by === 'rounds' || raw.by === 'price' || raw.by === 'outcome' ? raw.by : null;
+  delete raw.by;
   // The form's custom window comes as datetime-local text (UTC); the API's as unix ms.
   for (const k of ['from', 'to'] as const) if (raw[k] && !/^\d+$/.test(raw[k])) raw[k] = String(Date.parse(`${raw[k]}Z`));
   const parsed = ConversationsQuerySchema.strict().safeParse(raw);
@@ -34,12 +38,32 @@ export default async function ConversationsPage({ searchParams }: { searchParams
   const page = q && !(q.range && (q.from !== undefined || q.to !== undefined)) ? await loadConversationsPage(o, q) : null;
   const error = !parsed.success ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') : agent === null ? 'agent: not a 32-byte agent id' : !page ? 'give either a preset range or from/to, not both' : null;
   const keep = (extra: Record<string, string | undefined>) => withParams('/conversations', raw, extra);
+  const deals = page ? await loadDealSummaries(o, page.conversations.map((c) => c.id)) : {};
+  let rows = page?.conversations ?? [];
+  if (by) {
+    const price = (id: string) => { const v = deals[id]?.lastPrice; return v === null || v === undefined ? null : BigInt(v.split('.')[0]); };
+    const rank = { agreed: 0, rejected: 1, open: 2 } as const;
+    rows = [...rows].sort((a, b) => {
+      if (by === 'rounds') return (deals[b.id]?.rounds ?? -1) - (deals[a.id]?.rounds ?? -1);
+      if (by === 'outcome') return (rank[deals[a.id]?.outcome ?? 'open'] ?? 3) - (rank[deals[b.id]?.outcome ?? 'open'] ?? 3);
+      const pa = price(a.id), pb = price(b.id);
+      return pa === pb ? 0 : pa === null ? 1 : pb === null ? -1 : pb > pa ? 1 : -1;
+    });
+  }
+  const sortBy = q?.sort ?? 'last_seen';
+  const sortLinks = {
+    last_seen: { href: keep({ sort: undefined, before: undefined }), active: !by && sortBy === 'last_seen' },
+    messages: { href: keep({ sort: 'messages', before: undefined }), active: !by && sortBy === 'messages' },
+    rounds: { href: keep({ by: 'rounds' }), active: by === 'rounds' },
+    price: { href: keep({ by: 'price' }), active: by === 'price' },
+    outcome: { href: keep({ by: 'outcome' }), active: by === 'outcome' },
+  };
   return (
     <>
       <header className="page-head">
         <div>
           <h1>Conversations</h1>
-          <p className="muted">By {SORT_LABEL[q?.sort ?? 'last_seen']}, highest first{q?.before ? ' (continued)' : ''}. The filter is in the URL: copy it to share this view.</p>
+          <p className="muted">By {by ? `${by} within this page` : SORT_LABEL[q?.sort ?? 'last_seen']}, highest first{q?.before ? ' (continued)' : ''}. The filter is in the URL: copy it to share this view. Notaries and notary bidders are not parties: they are listed on each conversation&apos;s page.</p>
         </div>
       </header>
       <section className="card" style={{ marginBottom: 16 }}>
@@ -62,7 +86,7 @@ export default async function ConversationsPage({ searchParams }: { searchParams
         </p>
       </section>
       <section className="card">
-        {error ? <p className="notice" role="alert">Bad filter: {error}</p> : <ConversationList conversations={page!.conversations} />}
+        {error ? <p className="notice" role="alert">Bad filter: {error}</p> : <ConversationList conversations={rows} deals={deals} sort={sortLinks} />}
         {page?.next && (
           <p style={{ marginTop: 12 }}>
             {raw.before && <Link href={keep({ before: undefined })} style={{ marginRight: 12 }}>← first page</Link>}

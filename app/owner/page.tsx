@@ -1,5 +1,9 @@
 import type { Metadata } from 'next';
 import { MyAgents } from '../../components/wallet/MyAgents';
+import { getServices } from '../_lib/services';
+
+// SATI's addresses come from the running server's configuration.
+export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = { title: 'My agents' };
 
@@ -16,7 +20,7 @@ export default function OwnerPage() {
           <p className="muted">The agents whose identity NFT your wallet holds: stake, lease, batches, challenges, and what you can do now.</p>
         </div>
       </header>
-      <MyAgents />
+      <MyAgents sati={getServices()?.chain?.sati ?? null} />
     </>
   );
 }

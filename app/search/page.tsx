@@ -5,6 +5,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { base58 } from '../../components/format';
 import { SEARCH_KINDS, type SearchHit } from '../../lib/wire/search';
 import { NotRunning } from '../_lib/not-running';
 import { runSearch } from '../_lib/search';
@@ -68,7 +69,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
                   {hits.map((h) => (
                     <tr key={`${h.id}:${h.detail}`} data-hit={h.id}>
                       <td className="mono">
-                        <Link href={h.href} title={h.id}>{h.id}</Link>
+                        <Link href={h.href} title={h.id}>{h.kind === 'agent' ? base58(h.id) : h.kind === 'batch' ? `${base58(h.id.split('/')[0])} epoch ${h.id.split('/')[1]}` : h.id}</Link>
                       </td>
                       <td className="muted">{h.detail}</td>
                     </tr>

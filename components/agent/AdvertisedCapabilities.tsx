@@ -4,7 +4,8 @@
  * no hint is shown as opaque, since the protocol gives it no meaning.
  */
 import type { AdvertisedView } from '../../lib/wire';
-import { dateTime, shortHex } from '../format';
+import { shortHex } from '../format';
+import { Time } from '../time/Time';
 
 /** One value in a line: scalars as they are, lists comma-separated, objects as `key: value` pairs. */
 function inline(v: unknown, depth = 0): string {
@@ -19,7 +20,7 @@ export function AdvertisedCapabilities({ a }: { a: AdvertisedView | null }) {
   if (!a) return <p className="muted empty" data-testid="advertised-none">No ADVERTISE from this agent yet.</p>;
   const when = (
     <p className="muted">
-      ADVERTISE <span className="mono" title={a.envelopeId}>{shortHex(a.envelopeId)}</span> · {dateTime(a.timestampMs)} UTC
+      ADVERTISE <span className="mono" title={a.envelopeId}>{shortHex(a.envelopeId)}</span> · <Time ms={a.timestampMs} />
       {a.format ? <> · format hint <span className="mono">{a.format}</span></> : null}
     </p>
   );

@@ -5,6 +5,7 @@
  */
 import { line, scaleBand, scaleLinear, curveStepAfter } from 'd3';
 import type { EconomyPoint } from '../../lib/wire';
+import { formatAmount, USDC_TOKEN } from '../format';
 
 const W = 760;
 const H = 200;
@@ -28,25 +29,25 @@ export function EconomyChart({ points }: { points: EconomyPoint[] }) {
         <g className="axis">
           {ys.ticks(3).map((t) => (
             <g key={t} transform={`translate(0,${ys(t)})`}>
-              <line x1={M.left} x2={W - M.right} stroke="#2a3340" strokeDasharray="2 3" />
+              <line x1={M.left} x2={W - M.right} stroke="var(--border)" strokeDasharray="2 3" />
               <text x={M.left - 6} dy="0.32em" textAnchor="end">{(t / 1e6).toLocaleString('en-US')}</text>
             </g>
           ))}
           <text x={M.left - 6} y={MID - 2} textAnchor="end">USDC staked</text>
-          <line x1={M.left} x2={W - M.right} y1={yr(0)} y2={yr(0)} stroke="#2a3340" />
+          <line x1={M.left} x2={W - M.right} y1={yr(0)} y2={yr(0)} stroke="var(--border)" />
           <text x={M.left - 6} y={yr(0)} dy="0.32em" textAnchor="end">lease runway</text>
           {points.map((p, i) => (i % every === 0 ? <text key={p.epoch} x={cx(p.epoch)} y={H - 6} textAnchor="middle">{p.epoch % 10_000}</text> : null))}
         </g>
-        <path d={stakePath} fill="none" stroke="#4fb3ff" strokeWidth={2} />
+        <path d={stakePath} fill="none" stroke="var(--accent)" strokeWidth={2} />
         {points.map((p, i) => {
           const r = runway[i];
           const marks = p.events.filter((e) => e === 'slashed' || e === 'deactivated');
           return (
             <g key={p.epoch}>
-              <rect x={x(p.epoch)} width={x.bandwidth()} y={Math.min(yr(r), yr(0))} height={Math.max(1, Math.abs(yr(r) - yr(0)))} fill={r >= 0 ? '#2f7d4a' : '#a33c3c'}>
-                <title>{`epoch ${p.epoch}: ${(p.stake / 1e6).toLocaleString('en-US')} USDC staked, lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`}); ${p.events.join(', ') || 'no event'}`}</title>
+              <rect x={x(p.epoch)} width={x.bandwidth()} y={Math.min(yr(r), yr(0))} height={Math.max(1, Math.abs(yr(r) - yr(0)))} fill={r >= 0 ? 'var(--chart-up)' : 'var(--chart-down)'}>
+                <title>{`epoch ${p.epoch}: ${formatAmount(p.stake, USDC_TOKEN)} staked, lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`}); ${p.events.join(', ') || 'no event'}`}</title>
               </rect>
-              {marks.length ? <text x={cx(p.epoch)} y={ys(p.stake) - 6} textAnchor="middle" fill="#ff6b6b" fontSize={12}>{marks.includes('slashed') ? '✕ slashed' : 'deactivated'}</text> : null}
+              {marks.length ? <text x={cx(p.epoch)} y={ys(p.stake) - 6} textAnchor="middle" fill="var(--bad)" fontSize={12}>{marks.includes('slashed') ? '✕ slashed' : 'deactivated'}</text> : null}
             </g>
           );
         })}

@@ -10,10 +10,10 @@ const W = 760;
 const H = 240;
 const M = { top: 14, right: 20, bottom: 26, left: 44 };
 const SERIES = [
-  { key: 'gossip-reliability', label: 'reliability (gossip)', color: '#4fb3ff', dash: undefined },
-  { key: 'gossip-cooperation', label: 'cooperation (gossip)', color: '#7ee0c3', dash: '5 3' },
-  { key: 'auth-reliability', label: 'reliability (authoritative, per batch)', color: '#f0a35e', dash: undefined },
-  { key: 'auth-cooperation', label: 'cooperation (authoritative, per batch)', color: '#d2a8ff', dash: '5 3' },
+  { key: 'gossip-reliability', label: 'reliability (gossip)', color: 'var(--accent)', dash: undefined },
+  { key: 'gossip-cooperation', label: 'cooperation (gossip)', color: 'var(--accent-2)', dash: '5 3' },
+  { key: 'auth-reliability', label: 'reliability (authoritative, per batch)', color: 'var(--warn)', dash: undefined },
+  { key: 'auth-cooperation', label: 'cooperation (authoritative, per batch)', color: 'var(--violet)', dash: '5 3' },
 ] as const;
 
 export function ReputationChart({ h }: { h: ReputationHistoryView }) {
@@ -34,7 +34,7 @@ export function ReputationChart({ h }: { h: ReputationHistoryView }) {
         <g className="axis">
           {y.ticks(5).map((t) => (
             <g key={t} transform={`translate(0,${y(t)})`}>
-              <line x1={M.left} x2={W - M.right} stroke="#2a3340" strokeDasharray="2 3" />
+              <line x1={M.left} x2={W - M.right} stroke="var(--border)" strokeDasharray="2 3" />
               <text x={M.left - 6} dy="0.32em" textAnchor="end">{t}</text>
             </g>
           ))}
@@ -44,7 +44,7 @@ export function ReputationChart({ h }: { h: ReputationHistoryView }) {
         </g>
         {SERIES.map((s, i) => <path key={s.key} d={paths[i] ?? ''} fill="none" stroke={s.color} strokeWidth={1.6} strokeDasharray={s.dash} />)}
         {h.authoritative.map((p) => (
-          <circle key={p.epoch} cx={x(new Date(p.tMs))} cy={y(p.reliability)} r={3} fill="#f0a35e">
+          <circle key={p.epoch} cx={x(new Date(p.tMs))} cy={y(p.reliability)} r={3} fill="var(--warn)">
             <title>{`after the batch of epoch ${p.epoch}: reliability ${p.reliability.toFixed(2)}, cooperation ${p.cooperation.toFixed(2)}`}</title>
           </circle>
         ))}

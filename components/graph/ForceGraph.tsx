@@ -14,6 +14,8 @@ import { memo, useEffect, useMemo, useRef, useState, type FormEvent } from 'reac
 import type { GraphView } from '../../lib/wire';
 import { base58, count, shortHex } from '../format';
 import { GraphEngine } from './engine';
+import { useSite } from '../site';
+import { agentDisplayName } from '../names/label';
 import { findAgents, type GraphNode } from './model';
 
 export interface ForceGraphProps {
@@ -38,6 +40,7 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
   const wrapRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const engineRef = useRef<GraphEngine | null>(null);
+  const { names } = useSite();
   const seenPulses = useRef<Record<string, number>>({});
   const openRef = useRef(onOpen);
   openRef.current = onOpen;
@@ -57,8 +60,15 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
     const ro = new ResizeObserver(() => engine.resize(wrap.clientWidth, height));
     ro.observe(wrap);
     engine.resize(wrap.clientWidth, height);
+    // The palette comes from CSS custom properties: redraw when the theme switches.
+    const retheme = () => engine.retheme();
+    window.addEventListener('themechange', retheme);
+    const media = window.matchMedia('(prefers-color-scheme: light)');
+    media.addEventListener('change', retheme);
     return () => {
       ro.disconnect();
+      window.removeEventListener('themechange', retheme);
+      media.removeEventListener('change', retheme);
       engine.destroy();
       engineRef.current = null;
     };
@@ -123,7 +133,7 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
         <p className="graph-focus small" data-testid="graph-focus" data-agent={focused?.id} role="status">
           {focused ? (
             <>
-              <a href={`/agents/${focused.id}`} className="mono" title={`${focused.b58}\nhex ${focused.id}`}>{shortHex(focused.b58, 6, 4)}</a>{' '}
+              <a href={`/agents/${focused.id}`} title={focused.b58}>{agentDisplayName(focused.id, names[focused.id])} <span className="mono">{shortHex(focused.b58, 5, 4)}</span></a>{' '}
               <span className="muted">{focused.online ? 'online' : 'offline'}, {count(focusedLinks)} conversation link{focusedLinks === 1 ? '' : 's'}</span>{' '}
               <button type="button" className="linkish" onClick={clear} aria-label="Clear the highlight">×</button>
             </>
@@ -141,6 +151,7 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
       />
       {tip ? (
         <div className="graph-tip" role="tooltip" data-testid="graph-tooltip" data-agent={tip.node.id} style={{ left: tip.x, top: tip.y }}>
+          <div>{agentDisplayName(tip.node.id, names[tip.node.id])}</div>
           <div className="mono">{tip.node.b58}</div>
           <div className="muted small">{tip.node.online ? 'online' : 'offline'} · {count(tip.node.degree)} conversation link{tip.node.degree === 1 ? '' : 's'} · click to open</div>
         </div>

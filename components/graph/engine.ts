@@ -203,6 +203,12 @@ export class GraphEngine {
     this.invalidate();
   }
 
+  /** Re-reads the palette (the page switched between light and dark) and redraws. */
+  retheme(): void {
+    this.theme = readTheme(this.canvas);
+    this.invalidate();
+  }
+
   destroy(): void {
     cancelAnimationFrame(this.raf);
     this.send({ type: 'stop' });

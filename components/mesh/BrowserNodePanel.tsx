@@ -15,7 +15,7 @@ import { toHex } from '../../lib/protocol/hex';
 import type { BrowserConnection, BrowserNode } from '../../lib/mesh/browser';
 import { MESH_TOPICS } from '../../lib/mesh/constants';
 import { topicFor } from '../../lib/mesh/topics';
-import { HealthReportSchema } from '../../lib/wire';
+import { HealthReportSchema, type SatiAddressesView } from '../../lib/wire';
 import { checkEnvelope, type SignerResolution } from '../../lib/verify/envelope';
 import { useLiveStream } from '../useLiveStream';
 import { BrowserConnections } from './BrowserConnections';
@@ -24,7 +24,7 @@ import { compareSeen, type Comparison, type SeenLog } from './mesh-compare';
 type Phase = 'idle' | 'joining' | 'joined' | 'failed';
 interface Counts { received: number; verified: number; failed: number; lastFailure: string | null }
 
-export function BrowserNodePanel({ rpcUrl }: { rpcUrl: string | null }) {
+export function BrowserNodePanel({ rpcUrl, sati = null }: { rpcUrl: string | null; sati?: SatiAddressesView | null }) {
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<string | null>(null);
   const [peerId, setPeerId] = useState('');
@@ -74,7 +74,7 @@ export function BrowserNodePanel({ rpcUrl }: { rpcUrl: string | null }) {
       if (!p) {
         // web3.js loads only once someone joins: the overview's bundle stays small.
         const sender = d.envelope.sender;
-        p = rpcUrl ? import('../../lib/verify/rpc').then((m) => m.resolveSigner(rpcUrl, sender)) : Promise.resolve({ error: 'no RPC' });
+        p = rpcUrl ? import('../../lib/verify/rpc').then((m) => m.resolveSigner(rpcUrl, sender, sati)) : Promise.resolve({ error: 'no RPC' });
         signers.current.set(k, p);
       }
       signer = await p;

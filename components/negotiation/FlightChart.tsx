@@ -3,37 +3,74 @@
  * price space, each side's fitted Faratin concession curve with its class and exponent, the ZOPA
  * band from revealed reservations (or "no ZOPA"), the Nash point, the Rubinstein price for the
  * escrow decay in force, the agreed price, the deadline, and below it the escrow left after each
- * round's decay. Computed data in (lib/wire NegotiationView), SVG out: d3 makes scales and paths.
+ * round's decay. Computed data in (lib/wire NegotiationView), SVG out: d3 makes the round axis
+ * and the paths; the price axis is exact (bigint domain and ticks, components/format.ts), so int128
+ * and u64 prices are placed and labelled without passing through a float.
  */
-import { extent, line, scaleLinear } from 'd3';
+import { line, scaleLinear } from 'd3';
 import type { NegotiationView, OfferPoint } from '../../lib/wire';
-import { base58, shortHex, tokenAmount } from '../format';
+import { amountUnits, axisLabels, base58, bigintScale, bigintTicks, compactAmount, formatAmount, formatTokenAmount, shortHex } from '../format';
 
 const W = 760;
 const H = 300;
 const DECAY_H = 70;
 const M = { top: 18, right: 150, bottom: 30, left: 78 };
-export const SIDE_COLORS = { buyer: '#4fb3ff', seller: '#f0a35e' } as const;
-const amt = (n: number) => tokenAmount(String(Math.round(n)));
+export const SIDE_COLORS = { buyer: 'var(--accent)', seller: 'var(--warn)' } as const;
+const NO_ROLE_COLOR = 'var(--muted)';
+const sideColor = (role: string | null | undefined) => SIDE_COLORS[role as keyof typeof SIDE_COLORS] ?? NO_ROLE_COLOR;
+/** Longest amount written out in full on the chart; longer ones are shortened there (marked ≈) and exact in the tooltip. */
+const MAX_LABEL = 18;
 
-/** Points of a fitted curve p(u) = p0 + (pEnd - p0)·(u/(n-1))^(1/β) placed on that side's offer times. */
-function curvePoints(mine: OfferPoint[], beta: number, t: (o: OfferPoint) => number): { x: number; p: number }[] {
-  const n = mine.length;
-  const p0 = mine[0].price;
-  const span = mine[n - 1].price - p0;
-  const out: { x: number; p: number }[] = [];
-  for (let k = 0; k <= 40; k++) {
-    const u = (k / 40) * (n - 1);
-    const i = Math.min(n - 2, Math.floor(u));
-    const x = t(mine[i]) + (t(mine[i + 1]) - t(mine[i])) * (u - i);
-    out.push({ x, p: p0 + span * Math.pow(u / (n - 1), 1 / beta) });
+/** An amount as the view carries it: an exact decimal string (bigint and number accepted too). */
+type Amount = string | number | bigint;
+
+/** The token the prices are in: decimals and symbol when known (else amounts are raw units). */
+export interface ChartToken { decimals: number | null; symbol: string | null }
+
+type Side = NegotiationView['sides'][number];
+/** A side's Faratin fit on the shared clock: p(t) = a + b·((t − t0Ms)/(tEndMs − t0Ms))^(1/β). */
+type Fit = NonNullable<Side['curve']>;
+
+/**
+ * The fitted curve through one side's offers, in pixels: evaluated at times between consecutive
+ * offers and placed between their rounds (the x axis is the round; the fit's clock is time).
+ */
+function curvePoints(mine: OfferPoint[], f: Fit, x: (o: OfferPoint) => number, yOf: (p: number) => number): { x: number; y: number }[] {
+  const { a, b, t0Ms, tEndMs, beta } = f;
+  if (!(tEndMs > t0Ms) || !(beta > 0)) return [];
+  const out: { x: number; y: number }[] = [];
+  for (let i = 0; i + 1 < mine.length; i++) {
+    for (let k = i === 0 ? 0 : 1; k <= 10; k++) {
+      const t = mine[i].timestampMs + ((mine[i + 1].timestampMs - mine[i].timestampMs) * k) / 10;
+      const u = Math.min(1, Math.max(0, (t - t0Ms) / (tEndMs - t0Ms)));
+      out.push({ x: x(mine[i]) + ((x(mine[i + 1]) - x(mine[i])) * k) / 10, y: yOf(a + b * Math.pow(u, 1 / beta)) });
+    }
   }
   return out;
 }
 
-export function FlightChart({ v }: { v: NegotiationView }) {
-  const offers = v.offers.filter((o) => o.type === 'PROPOSE' || o.type === 'COUNTER');
+/** The legend's words for a side's fit: its movement, class and β with the fit's error, or why there is no curve or class. */
+function fitWords(s: Side): string {
+  const f = s.curve;
+  if (!f) return ` · ${s.movement} · no curve${s.unknown.fit ? ` (${s.unknown.fit})` : ''}`;
+  const cls = f.class ?? `class withheld${s.unknown.class ? ` (${s.unknown.class})` : ''}`;
+  return ` · ${s.movement} · ${cls} (β = ${f.beta.toFixed(2)}, error ${(f.relativeRmse * 100).toFixed(1)}% of the price range)`;
+}
+
+export function FlightChart({ v, token: given }: { v: NegotiationView; token?: ChartToken | null }) {
+  // Each side's line follows the NEG1 round (then time, then id), never the order offers arrived in.
+  const byRound = (p: OfferPoint, q: OfferPoint) => p.round - q.round || p.timestampMs - q.timestampMs || (p.envelopeId < q.envelopeId ? -1 : p.envelopeId > q.envelopeId ? 1 : 0);
+  const offers = v.offers.filter((o) => o.type === 'PROPOSE' || o.type === 'COUNTER').sort(byRound);
   if (v.offers.length === 0) return <p className="muted empty">No readable NEG1 offers in this conversation.</p>;
+  const token: ChartToken = given ?? v.token;
+  const amt = (a: Amount) => formatAmount(a, token);
+  /** A label beside the plot: exact while short, else the exact value is in the tooltip. */
+  const shortAmt = (a: Amount) => {
+    const full = amt(a);
+    if (full.length <= MAX_LABEL) return full;
+    const u = amountUnits(a);
+    return u === null ? full : compactAmount(u, { decimals: token.decimals, maxChars: MAX_LABEL });
+  };
   // x is the NEG1 round: agents often haggle within a second, so a time axis would stack every
   // offer on one line; elapsed time is in each point's tooltip and under the round axis.
   const t0 = v.offers[0].timestampMs;
@@ -44,25 +81,38 @@ export function FlightChart({ v }: { v: NegotiationView }) {
   const x = scaleLinear().domain([0, Math.max(lastRound, maxR ?? 0)]).range([M.left, W - M.right]);
   const deadline = v.deadlineMs !== null ? (v.deadlineMs - t0) / 1000 : null;
   const lastT = Math.max(...v.offers.map(secs));
-  const refs = [
+  // The price axis is exact: its domain and ticks are bigints (int128 prices reach ~1.7e38, u64
+  // ones differ in digits a float drops), and only a point's place on screen becomes a float.
+  const refs: Amount[] = [
     ...v.offers.map((o) => o.price),
     ...(v.zopa ? [v.zopa.buyerReservation, v.zopa.sellerReservation] : []),
     ...(v.nash ? [v.nash.price] : []),
     ...(v.rubinstein ? [v.rubinstein.price] : []),
   ];
-  const [lo, hi] = extent(refs) as [number, number];
-  const pad = lo === hi ? Math.max(1, Math.abs(lo) * 0.1) : (hi - lo) * 0.08;
-  const y = scaleLinear().domain([lo - pad, hi + pad]).nice().range([H - M.bottom, M.top]);
+  const units = refs.map(amountUnits).filter((u): u is bigint => u !== null);
+  const lo = units.reduce((a, b) => (b < a ? b : a), units[0] ?? 0n);
+  const hi = units.reduce((a, b) => (b > a ? b : a), units[0] ?? 0n);
+  const pad = (hi - lo) / 12n;
+  const axis = bigintTicks(lo - pad, hi + pad, 5);
+  const yUnits = bigintScale([axis.lo, axis.hi], [H - M.bottom, M.top]);
+  const y = (a: Amount) => {
+    const u = amountUnits(a);
+    return u === null ? (H - M.bottom + M.top) / 2 : yUnits(u);
+  };
+  /** A fitted curve's value (a float: fits are approximate) on the exact axis. */
+  const yFloat = (p: number) => (Number.isFinite(p) ? yUnits(BigInt(Math.round(p))) : NaN);
+  const tickLabels = axisLabels(axis.ticks, { decimals: token.decimals });
+  const unitName = token.decimals === null ? 'units' : token.symbol ?? `token (${token.decimals} decimals)`;
   // Reference lines often coincide (a deal at the Nash point): their labels are pushed apart.
   const refLines = [
-    v.deal ? { key: 'deal', p: v.deal.price, label: `agreed ${amt(v.deal.price)}`, color: '#e6edf3', dash: undefined as string | undefined } : null,
-    v.nash ? { key: 'nash', p: v.nash.price, label: `Nash ${amt(v.nash.price)}`, color: '#d2a8ff', dash: '6 4' } : null,
-    v.rubinstein ? { key: 'rubinstein', p: v.rubinstein.price, label: `Rubinstein ${amt(v.rubinstein.price)}`, color: '#7ee0c3', dash: '2 3' } : null,
+    v.deal ? { key: 'deal', p: v.deal.price as Amount, label: `agreed ${shortAmt(v.deal.price)}`, color: 'var(--text)', dash: undefined as string | undefined } : null,
+    v.nash ? { key: 'nash', p: v.nash.price as Amount, label: `Nash ${shortAmt(v.nash.price)}`, color: 'var(--violet)', dash: '6 4' } : null,
+    v.rubinstein ? { key: 'rubinstein', p: v.rubinstein.price as Amount, label: `Rubinstein ${shortAmt(v.rubinstein.price)}`, color: 'var(--accent-2)', dash: '2 3' } : null,
   ].filter((r) => r !== null).map((r) => ({ ...r, ly: y(r.p) })).sort((a, b) => a.ly - b.ly);
   for (let i = 1; i < refLines.length; i++) refLines[i].ly = Math.max(refLines[i].ly, refLines[i - 1].ly + 13);
   const roleOf = new Map(v.sides.map((s) => [s.agent, s.role]));
-  const colorOf = (agent: string) => SIDE_COLORS[roleOf.get(agent) ?? 'seller'];
-  const path = line<{ x: number; p: number }>().x((d) => x(d.x)).y((d) => y(d.p));
+  const colorOf = (agent: string) => sideColor(roleOf.get(agent));
+  const path = line<{ x: number; y: number }>().x((d) => d.x).y((d) => d.y);
   const z = v.zopa;
   const decay = v.decayBps ?? 0;
   const maxRound = Math.max(0, ...v.offers.map((o) => o.round));
@@ -74,20 +124,32 @@ export function FlightChart({ v }: { v: NegotiationView }) {
       <svg className="price-chart" viewBox={`0 0 ${W} ${H + DECAY_H}`} role="img" aria-label="Negotiation flight recorder">
         {z ? (
           <g data-testid="zopa-band">
-            <rect x={M.left} width={W - M.left - M.right} y={y(Math.max(z.buyerReservation, z.sellerReservation))}
+            <rect x={M.left} width={W - M.left - M.right} y={Math.min(y(z.buyerReservation), y(z.sellerReservation))}
               height={Math.abs(y(z.sellerReservation) - y(z.buyerReservation))} fill={z.exists ? 'rgba(86,211,100,0.13)' : 'rgba(255,107,107,0.13)'} />
-            <text x={M.left + 6} y={y(Math.max(z.buyerReservation, z.sellerReservation)) + 13} fill={z.exists ? '#56d364' : '#ff6b6b'} fontSize={11}>
-              {z.exists ? `ZOPA ${amt(z.sellerReservation)} – ${amt(z.buyerReservation)}` : `no ZOPA: seller needs ${amt(z.sellerReservation)}, buyer pays ≤ ${amt(z.buyerReservation)}`}
+            <text x={M.left + 6} y={Math.min(y(z.buyerReservation), y(z.sellerReservation)) + 13} fill={z.exists ? 'var(--good)' : 'var(--bad)'} fontSize={11}>
+              {z.exists ? `ZOPA ${shortAmt(z.sellerReservation)} – ${shortAmt(z.buyerReservation)}` : `no ZOPA: seller needs ${shortAmt(z.sellerReservation)}, buyer pays ≤ ${shortAmt(z.buyerReservation)}`}
+              <title>{z.exists ? `ZOPA ${amt(z.sellerReservation)} – ${amt(z.buyerReservation)}` : `no ZOPA: seller needs ${amt(z.sellerReservation)}, buyer pays ≤ ${amt(z.buyerReservation)}`}</title>
             </text>
           </g>
         ) : null}
-        <g className="axis">
-          {y.ticks(5).map((t) => (
-            <g key={t} transform={`translate(0,${y(t)})`}>
-              <line x1={M.left} x2={W - M.right} stroke="#2a3340" strokeDasharray="2 3" />
-              <text x={M.left - 8} dy="0.32em" textAnchor="end">{amt(t)}</text>
+        <g className="axis" data-testid="price-axis" data-base={tickLabels.base?.toString()}>
+          {axis.ticks.map((t, i) => (
+            <g key={t.toString()} transform={`translate(0,${yUnits(t)})`} data-tick={t.toString()}>
+              <line x1={M.left} x2={W - M.right} stroke="var(--border)" strokeDasharray="2 3" />
+              <text x={M.left - 8} dy="0.32em" textAnchor="end">
+                {tickLabels.labels[i]}
+                <title>{formatTokenAmount(t, token)}</title>
+              </text>
             </g>
           ))}
+          {tickLabels.base !== null ? (
+            // Ticks close together on a large value are labelled by their exact offset from this base.
+            <text x={4} y={9} fill="var(--muted)" fontSize={10} data-testid="price-axis-base">
+              {`price = ${formatTokenAmount(tickLabels.base, { decimals: token.decimals ?? 0 })} ${unitName} + tick`}
+            </text>
+          ) : (
+            <text x={M.left - 8} y={9} textAnchor="end" fill="var(--muted)" fontSize={10}>{unitName}</text>
+          )}
           {x.ticks(Math.min(12, lastRound)).filter((t) => Number.isInteger(t)).map((t) => (
             <text key={t} x={x(t)} y={H - 10} textAnchor="middle">{t}</text>
           ))}
@@ -96,34 +158,37 @@ export function FlightChart({ v }: { v: NegotiationView }) {
         {refLines.map((r) => (
           <g key={r.key} data-ref={r.key}>
             <line x1={M.left} x2={W - M.right} y1={y(r.p)} y2={y(r.p)} stroke={r.color} strokeWidth={1.5} strokeDasharray={r.dash} />
-            <text x={W - M.right + 6} y={r.ly} dy="0.32em" fill={r.color} fontSize={11}>{r.label}</text>
+            <text x={W - M.right + 6} y={r.ly} dy="0.32em" fill={r.color} fontSize={11}>
+              {r.label}
+              <title>{`${r.key === 'deal' ? 'agreed' : r.key === 'nash' ? 'Nash' : 'Rubinstein'} ${amt(r.p)}`}</title>
+            </text>
           </g>
         ))}
         {maxR !== null ? (
           <g>
-            <line x1={x(maxR)} x2={x(maxR)} y1={M.top} y2={H - M.bottom} stroke="#ff6b6b" strokeDasharray="4 3" />
-            <text x={x(maxR) - 4} y={M.top + 10} textAnchor="end" fill="#ff6b6b" fontSize={11}>last round</text>
+            <line x1={x(maxR)} x2={x(maxR)} y1={M.top} y2={H - M.bottom} stroke="var(--bad)" strokeDasharray="4 3" />
+            <text x={x(maxR) - 4} y={M.top + 10} textAnchor="end" fill="var(--bad)" fontSize={11}>last round</text>
           </g>
         ) : null}
-        <text x={W - M.right} y={M.top - 5} textAnchor="end" fill="#8b98a8" fontSize={11}>
+        <text x={W - M.right} y={M.top - 5} textAnchor="end" fill="var(--muted)" fontSize={11}>
           {`talk lasted ${lastT < 10 ? `${Math.round(lastT * 1000)} ms` : `${lastT.toFixed(1)} s`}${deadline !== null ? ` · deadline ${deadline >= 0 ? '+' : ''}${Math.round(deadline)}s after the first offer` : ' · no deadline'}`}
         </text>
         {v.sides.map((s) => {
           const mine = offers.filter((o) => o.sender === s.agent);
-          const c = SIDE_COLORS[s.role];
+          const c = sideColor(s.role);
           return (
-            <g key={s.agent} data-side={s.role}>
-              {s.curve && mine.length >= 3 ? (
-                <path d={path(curvePoints(mine, s.curve.beta, rnd)) ?? ''} fill="none" stroke={c} strokeOpacity={0.55} strokeWidth={5} />
+            <g key={s.agent} data-side={s.role ?? 'unknown'}>
+              {s.curve && mine.length >= 2 ? (
+                <path d={path(curvePoints(mine, s.curve, (o) => x(rnd(o)), yFloat)) ?? ''} fill="none" stroke={c} strokeOpacity={0.55} strokeWidth={5} />
               ) : null}
-              <path d={path(mine.map((o) => ({ x: rnd(o), p: o.price }))) ?? ''} fill="none" stroke={c} strokeWidth={1.5} />
+              <path d={path(mine.map((o) => ({ x: x(rnd(o)), y: y(o.price) }))) ?? ''} fill="none" stroke={c} strokeWidth={1.5} />
             </g>
           );
         })}
         {v.offers.map((o) => (
           <a key={o.envelopeId} href={`/envelopes/${o.envelopeId}`}>
             {o.type === 'ACCEPT' || o.type === 'REJECT' ? (
-              <text x={x(rnd(o))} y={y(o.price)} dy="0.35em" textAnchor="middle" fontSize={16} fill={o.type === 'ACCEPT' ? '#56d364' : '#ff6b6b'}>
+              <text x={x(rnd(o))} y={y(o.price)} dy="0.35em" textAnchor="middle" fontSize={16} fill={o.type === 'ACCEPT' ? 'var(--good)' : 'var(--bad)'}>
                 {o.type === 'ACCEPT' ? '★' : '✕'}
                 <title>{`${o.type} by ${shortHex(base58(o.sender), 5, 4)} at ${amt(o.price)}`}</title>
               </text>
@@ -140,24 +205,27 @@ export function FlightChart({ v }: { v: NegotiationView }) {
             const left = Math.pow(1 - decay / 10_000, r);
             return (
               <g key={r}>
-                <rect x={bx(r) - 9} width={18} y={by(left)} height={H + DECAY_H - 16 - by(left)} fill="#2f6f9f" />
+                <rect x={bx(r) - 9} width={18} y={by(left)} height={H + DECAY_H - 16 - by(left)} fill="var(--chart-bar)" />
                 <text x={bx(r)} y={H + DECAY_H - 4} textAnchor="middle">{`r${r}`}</text>
                 <title>{`round ${r}: ${(left * 100).toFixed(2)}% of the escrow left (${decay} bps per round)`}</title>
               </g>
             );
           })}
-          <text x={W - M.right + 6} y={H + 30} fill="#8b98a8" fontSize={11}>{`${decay} bps/round`}</text>
+          <text x={W - M.right + 14} y={H + 30} fill="var(--muted)" fontSize={11}>{`${decay} bps/round`}</text>
         </g>
       </svg>
       <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
         {v.sides.map((s) => (
           <span key={s.agent}>
-            <i style={{ background: SIDE_COLORS[s.role] }} />
-            {s.role} <span className="mono">{shortHex(base58(s.agent), 5, 4)}</span>
-            {s.curve ? ` · ${s.curve.class} (β = ${s.curve.beta.toFixed(2)})` : ' · too few offers to fit a curve'}
+            <i style={{ background: sideColor(s.role) }} />
+            {s.role ?? 'role unknown'} <span className="mono">{shortHex(base58(s.agent), 5, 4)}</span>
+            {fitWords(s)}
           </span>
         ))}
-        <span>thick line: fitted concession curve · ★ accept · ✕ reject · amounts in token units (6 decimals)</span>
+        <span>
+          thick line: fitted concession curve · ★ accept · ✕ reject ·{' '}
+          {token.decimals === null ? 'amounts in the token\'s smallest units (the offers do not name a token with known decimals)' : `amounts in ${unitName}`}
+        </span>
       </figcaption>
     </figure>
   );

@@ -1,51 +1,116 @@
 /**
- * One negotiation's numbers in words (docs/protocol.md §8; lib/protocol/analytics.ts): rounds,
- * concessions per side and their curve class, distance from the Nash point, the surplus split,
- * the escrow burned by decay, the agreed verification tier and its outcome.
+ * One negotiation's figures in words (docs/analytics.md): roles and where they come from, each
+ * side's movement and concession curve with its fit error, the sealed reservations' check, ZOPA,
+ * Nash point, surplus split, Rubinstein price, escrow burned, the agreed tier. A figure that is
+ * unknown says so and why. Each sentence's tooltip, and the legend below, are the definitions of
+ * lib/protocol/analytics-defs.ts, the text docs/analytics.md is generated from.
  */
 import type { NegotiationView } from '../../lib/wire';
-import { base58, shortHex, tokenAmount } from '../format';
+import { FIGURES, FIGURE_KEYS, ROLE_SOURCE_TEXT, type FigureKey } from '../../lib/protocol/analytics-defs';
+import { base58, formatAmount, shortHex } from '../format';
 
-const amt = (n: number) => tokenAmount(String(Math.round(n)));
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const TIERS = ['self-verifying tests', 'mechanical check', 'peer/notary review'];
 const CLASS_WORDS = { boulware: 'held firm and conceded late (Boulware)', linear: 'conceded at a steady pace (linear)', conceder: 'conceded early (conceder)' } as const;
+const RESERVATION_WORDS = {
+  verified: 'verified: its reveal opens its earlier commitment',
+  'no commitment': 'no commitment: revealed without an earlier sealed commitment, so not used',
+  mismatch: 'does NOT match its commitment, so not used',
+  'not revealed': 'committed, not revealed',
+} as const;
 
-export function negotiationSentences(v: NegotiationView): string[] {
-  const out: string[] = [];
+/** One sentence and the figure whose definition explains it. */
+export interface NegotiationFact { key: FigureKey | null; text: string }
+
+export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
+  const amt = (a: string | null | undefined) => formatAmount(a ?? null, v.token);
+  const who = (agent: string | null) => {
+    if (!agent) return 'an unknown party';
+    const role = agent === v.roles.buyer ? 'the buyer' : agent === v.roles.seller ? 'the seller' : 'a party';
+    return `${role} (${shortHex(base58(agent), 5, 4)})`;
+  };
+  const out: NegotiationFact[] = [];
+  const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
   const head = v.outcome === 'agreed' && v.deal
-    ? `Agreed at ${amt(v.deal.price)} after ${v.rounds} offer${v.rounds === 1 ? '' : 's'}`
-    : v.outcome === 'rejected'
-      ? `Rejected after ${v.rounds} offer${v.rounds === 1 ? '' : 's'} (${v.rejectReason ?? 'no reason'})`
-      : `Still open after ${v.rounds} offer${v.rounds === 1 ? '' : 's'}`;
-  out.push(`${head}${v.maxRounds ? `, of at most ${v.maxRounds} rounds` : ''}.`);
+    ? `Agreed at ${amt(v.deal.price)} after ${n(v.rounds, 'offer')}`
+    : v.outcome === 'rejected' ? `Rejected after ${n(v.rounds, 'offer')} (${v.rejectReason ?? 'no reason'})` : `Still open after ${n(v.rounds, 'offer')}`;
+  out.push({ key: null, text: `${head}${v.maxRounds ? `, of at most ${v.maxRounds} rounds` : ''}.` });
+
+  out.push(v.roles.buyer || v.roles.seller
+    ? { key: 'roles', text: `Roles from ${v.roles.sources.map((s) => ROLE_SOURCE_TEXT[s]).join('; ')}: buyer ${v.roles.buyer ? shortHex(base58(v.roles.buyer), 5, 4) : 'unknown'}, seller ${v.roles.seller ? shortHex(base58(v.roles.seller), 5, 4) : 'unknown'}.` }
+    : { key: 'roles', text: `Roles unknown: ${v.unknown.roles ?? 'no evidence'}; figures that need them are not computed.` });
+
   for (const s of v.sides) {
-    const moves = s.concessions.filter((c) => c !== 0);
-    const total = s.concessions.reduce((a, b) => a + b, 0);
-    const style = s.curve ? ` and ${CLASS_WORDS[s.curve.class]}, β = ${s.curve.beta.toFixed(2)}` : '';
-    out.push(`The ${s.role} (${shortHex(base58(s.agent), 5, 4)}) made ${s.offers.length} offer${s.offers.length === 1 ? '' : 's'} with ${moves.length} concession${moves.length === 1 ? '' : 's'} totalling ${amt(total)}${style}.`);
+    const total = s.concessions?.reduce((a, b) => a + BigInt(b), 0n);
+    const moved = total === undefined || s.concessions!.length === 0 ? '' : `, concessions totalling ${amt(total.toString())}`;
+    const c = s.curve;
+    const curve = c
+      ? c.class
+        ? ` and ${CLASS_WORDS[c.class]}, β = ${c.beta.toFixed(2)} (fit error ${pct(c.relativeRmse)})`
+        : `; fitted β = ${c.beta.toFixed(2)}${c.atBound ? ' (at the search bound)' : ''} (fit error ${pct(c.relativeRmse)}), class unknown: ${s.unknown.class ?? 'withheld'}`
+      : `; no curve: ${s.unknown.fit ?? 'not fitted'}`;
+    out.push({ key: 'curve', text: `${who(s.agent).replace(/^./, (x) => x.toUpperCase())} made ${n(s.offers.length, 'offer')} (${s.movement})${moved}${curve}.` });
+  }
+
+  for (const r of v.reservations) {
+    out.push({ key: 'reservations', text: `Sealed reservation of ${who(r.agent)}${r.revealed !== null ? ` (${amt(r.revealed)})` : ''}: ${RESERVATION_WORDS[r.status]}.` });
   }
   if (v.zopa) {
-    out.push(v.zopa.exists
-      ? `Revealed reservations leave a ZOPA of ${amt(v.zopa.width)} (seller ${amt(v.zopa.sellerReservation)}, buyer ${amt(v.zopa.buyerReservation)})${v.zopa.commitmentsValid ? '; both sealed commitments match their reveals' : '; a sealed commitment does NOT match its reveal'}.`
-      : `Revealed reservations leave no ZOPA: the seller needs ${amt(v.zopa.sellerReservation)}, the buyer pays at most ${amt(v.zopa.buyerReservation)}.`);
-  } else if (v.sealed) out.push('Reservation prices were sealed and not both revealed: no ZOPA can be shown.');
-  else out.push('Reservation prices were not revealed, so the ZOPA, Nash point and surplus split are unknown.');
-  if (v.nash) out.push(`The Nash bargaining point is ${amt(v.nash.price)}; the deal is ${amt(v.nash.distance)} from it (${pct(v.nash.relativeDistance)} of the ZOPA).`);
-  if (v.surplus && v.zopa && v.zopa.width > 0) {
-    out.push(`Surplus split: buyer ${amt(v.surplus.buyer)} (${pct(v.surplus.buyer / v.zopa.width)}), seller ${amt(v.surplus.seller)} (${pct(v.surplus.seller / v.zopa.width)}).`);
+    out.push({
+      key: 'zopa',
+      text: v.zopa.exists
+        ? `Verified reservations leave a ZOPA of ${amt(v.zopa.width)} (seller ${amt(v.zopa.sellerReservation)}, buyer ${amt(v.zopa.buyerReservation)}).`
+        : `Verified reservations leave no ZOPA: the seller needs ${amt(v.zopa.sellerReservation)}, the buyer pays at most ${amt(v.zopa.buyerReservation)}.`,
+    });
+  } else out.push({ key: 'zopa', text: `ZOPA unknown: ${v.unknown.zopa ?? 'no verified reservations'}.` });
+
+  if (v.nash) {
+    const dist = v.nash.distance === null ? ''
+      : `; the deal is ${amt(v.nash.distance)} from it${v.nash.relativeDistance !== null ? ` (${pct(v.nash.relativeDistance)} of the ZOPA)` : ' (no share: the ZOPA has zero width)'}`;
+    out.push({ key: 'nash', text: `The Nash bargaining point is ${amt(v.nash.price)}${dist}.` });
+  } else if (v.zopa && !v.zopa.exists) out.push({ key: 'nash', text: `Nash point unknown: ${v.unknown.nash ?? 'no ZOPA'}.` });
+
+  if (v.surplus) {
+    const share = (x: number | null) => (x === null ? '' : ` (${pct(x)})`);
+    out.push({ key: 'surplus', text: `Surplus split: buyer ${amt(v.surplus.buyer)}${share(v.surplus.buyerShare)}, seller ${amt(v.surplus.seller)}${share(v.surplus.sellerShare)}.` });
   }
-  if (v.rubinstein) out.push(`With ${v.decayBps} bps escrow decay per round (δ = ${v.rubinstein.delta.toFixed(4)}), Rubinstein gives the first mover ${pct(v.rubinstein.share)} of the ZOPA: a price of ${amt(v.rubinstein.price)}.`);
-  if (v.escrowDecay && v.escrowDecay.cost > 0) out.push(`Escrow burned by decay over ${v.escrowDecay.rounds} round${v.escrowDecay.rounds === 1 ? '' : 's'}: ${amt(v.escrowDecay.cost)} of ${amt(v.escrowDecay.amount)}.`);
-  else if (v.decayBps === 0) out.push('No escrow decay was in force.');
-  if (v.tier !== null) out.push(`Handshake verification tier ${v.tier} (${TIERS[v.tier] ?? '?'}) agreed${v.verdict ? `; the verdict ${v.verdict === 'issued' ? 'was issued' : v.verdict}` : '; no verdict yet'}.`);
+  if (v.rubinstein) {
+    const r = v.rubinstein;
+    const deltas = r.deltaFirst === r.deltaSecond ? `δ = ${r.deltaFirst.toFixed(4)} for both` : `δ = ${r.deltaFirst.toFixed(4)} for the first mover, ${r.deltaSecond.toFixed(4)} for the other`;
+    out.push({
+      key: 'rubinstein',
+      text: `${r.limit ? 'With no escrow decay on either side, Rubinstein\'s limit gives' : `With escrow decay (${deltas}), Rubinstein gives`} the first mover, ${who(r.firstMover)}, ${pct(r.share)} of the ZOPA: a price of ${amt(r.price)}.`,
+    });
+  } else if (v.zopa?.exists) out.push({ key: 'rubinstein', text: `Rubinstein price unknown: ${v.unknown.rubinstein ?? 'no decay stated'}.` });
+
+  out.push(v.escrowBurned
+    ? { key: 'escrowBurned', text: `Escrow burned by decay on chain: ${amt(v.escrowBurned.burned)} of the ${amt(v.escrowBurned.deposit)} deposited, over ${n(v.escrowBurned.rounds, 'on-chain round')} at ${v.escrowBurned.decayBps} bps.` }
+    : { key: 'escrowBurned', text: 'No escrow on chain, so nothing was burned by decay.' });
+  if (v.tier !== null) out.push({ key: null, text: `Handshake verification tier ${v.tier} (${TIERS[v.tier] ?? '?'}) agreed${v.verdict ? `; the verdict ${v.verdict === 'issued' ? 'was issued' : v.verdict}` : '; no verdict yet'}.` });
   return out;
+}
+
+export function negotiationSentences(v: NegotiationView): string[] {
+  return negotiationFacts(v).map((f) => f.text);
 }
 
 export function NegotiationNumbers({ v }: { v: NegotiationView }) {
   return (
-    <ul className="nego-words" data-testid="negotiation-words">
-      {negotiationSentences(v).map((s) => <li key={s}>{s}</li>)}
-    </ul>
+    <>
+      <ul className="nego-words" data-testid="negotiation-words">
+        {negotiationFacts(v).map((f) => <li key={f.text} title={f.key ? FIGURES[f.key].what : undefined} data-figure={f.key ?? undefined}>{f.text}</li>)}
+      </ul>
+      <details className="small muted" data-testid="figure-legend">
+        <summary>What these figures mean</summary>
+        <dl>
+          {FIGURE_KEYS.map((k) => (
+            <div key={k}>
+              <dt>{FIGURES[k].title}</dt>
+              <dd>{FIGURES[k].what} Unknown when: {FIGURES[k].undefinedWhen}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
+    </>
   );
 }

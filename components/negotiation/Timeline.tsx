@@ -22,7 +22,8 @@ export function Timeline({ items }: { items: TimelineItem[] }) {
           <span className="nego-dot" style={{ background: TONE[it.tone] }} />
           <span className="mono muted small nego-t">{offset(it.timestampMs)}</span>
           <span className="nego-type mono small">{it.type}</span>
-          <span>
+          {/* An int128 amount is 50 characters without a break: it wraps rather than running out of the card. */}
+          <span style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
             <AgentLink id={it.sender} /> {it.text}
           </span>
           <Link className="small nego-verify" prefetch={false} href={`/envelopes/${it.envelopeId}`}>verify</Link>

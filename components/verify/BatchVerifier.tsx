@@ -5,7 +5,7 @@
  * and compared with the BatchAccount read directly over the RPC.
  */
 import { useEffect, useState } from 'react';
-import { BatchLogViewSchema, hexToBytes } from '../../lib/wire';
+import { BatchLogViewSchema, hexToBytes, type SatiAddressesView } from '../../lib/wire';
 import { toHex } from '../../lib/protocol/hex';
 import { checkBatchLog, decodeLog } from '../../lib/verify/batch';
 import { readBatchAccount, resolveSigner } from '../../lib/verify/rpc';
@@ -13,7 +13,7 @@ import type { SignerResolution } from '../../lib/verify/envelope';
 import type { VerifyStep } from '../../lib/verify/steps';
 import { StepList } from './StepList';
 
-export function BatchVerifier({ agent, epoch, rpcUrl }: { agent: string; epoch: string; rpcUrl: string | null }) {
+export function BatchVerifier({ agent, epoch, rpcUrl, sati = null }: { agent: string; epoch: string; rpcUrl: string | null; sati?: SatiAddressesView | null }) {
   const [state, setState] = useState<{ ok: boolean; steps: VerifyStep[] } | { error: string } | null>(null);
   useEffect(() => {
     void (async () => {
@@ -26,7 +26,7 @@ export function BatchVerifier({ agent, epoch, rpcUrl }: { agent: string; epoch: 
         if (missing >= 0) throw new Error(`entry ${missing} of the log is not stored by this observatory`);
         const raws = log.envelopes.map((e) => hexToBytes(e!));
         const signers = new Map<string, SignerResolution>();
-        for (const s of decodeLog(raws).senders) signers.set(toHex(s), rpcUrl ? await resolveSigner(rpcUrl, s) : { error: 'no RPC' });
+        for (const s of decodeLog(raws).senders) signers.set(toHex(s), rpcUrl ? await resolveSigner(rpcUrl, s, sati) : { error: 'no RPC' });
         const a = hexToBytes(agent, 32);
         const batch = rpcUrl ? await readBatchAccount(rpcUrl, a, BigInt(epoch)) : { error: 'this observatory runs no chain' };
         setState(checkBatchLog(raws, signers, batch, a, BigInt(epoch)));
@@ -34,7 +34,7 @@ export function BatchVerifier({ agent, epoch, rpcUrl }: { agent: string; epoch: 
         setState({ error: e instanceof Error ? e.message : String(e) });
       }
     })();
-  }, [agent, epoch, rpcUrl]);
+  }, [agent, epoch, rpcUrl, sati]);
   if (!state) return <p className="muted">Checking in this browser…</p>;
   if ('error' in state) return <p className="verify-fail" role="alert" data-testid="batch-verifier" data-ok="false">{state.error}</p>;
   return (

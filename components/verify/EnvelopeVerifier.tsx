@@ -9,12 +9,13 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { decodeEnvelope } from '../../lib/protocol/envelope';
-import { EnvelopeRawViewSchema, InclusionViewSchema, hexToBytes } from '../../lib/wire';
+import { EnvelopeRawViewSchema, InclusionViewSchema, hexToBytes, type SatiAddressesView } from '../../lib/wire';
 import { checkEnvelope, type EnvelopeCheck } from '../../lib/verify/envelope';
 import { checkInclusion } from '../../lib/verify/inclusion';
 import { readBatchAccount, resolveSigner } from '../../lib/verify/rpc';
 import type { VerifyStep } from '../../lib/verify/steps';
 import { StepList } from './StepList';
+import { AgentName } from '../names/AgentName';
 
 type Tamper = 'none' | 'signature' | 'payload';
 interface InclusionResult { agent: string; epoch: string; status: string | null; ok: boolean; steps: VerifyStep[] }
@@ -39,7 +40,7 @@ async function getJson(url: string): Promise<unknown> {
   return body;
 }
 
-export function EnvelopeVerifier({ id, rpcUrl }: { id: string; rpcUrl: string | null }) {
+export function EnvelopeVerifier({ id, rpcUrl, sati = null }: { id: string; rpcUrl: string | null; sati?: SatiAddressesView | null }) {
   const [tamper, setTamper] = useState<Tamper>('none');
   const [state, setState] = useState<State>({ phase: 'running' });
   const run = useCallback(async (how: Tamper) => {
@@ -48,7 +49,7 @@ export function EnvelopeVerifier({ id, rpcUrl }: { id: string; rpcUrl: string | 
       const rawView = EnvelopeRawViewSchema.parse(await getJson(`/api/envelopes/${id}/raw`));
       const raw = tamperBytes(hexToBytes(rawView.raw), how);
       const d = decodeEnvelope(raw);
-      const signer = !d.ok ? null : rpcUrl ? await resolveSigner(rpcUrl, d.envelope.sender) : { error: 'this observatory runs no chain: no RPC to resolve the signer' };
+      const signer = !d.ok ? null : rpcUrl ? await resolveSigner(rpcUrl, d.envelope.sender, sati) : { error: 'this observatory runs no chain: no RPC to resolve the signer' };
       const envelope = checkEnvelope(raw, hexToBytes(id, 32), signer);
       const inc = InclusionViewSchema.parse(await getJson(`/api/envelopes/${id}/inclusion`));
       const inclusions: InclusionResult[] = [];
@@ -65,7 +66,7 @@ export function EnvelopeVerifier({ id, rpcUrl }: { id: string; rpcUrl: string | 
     } catch (e) {
       setState({ phase: 'error', message: e instanceof Error ? e.message : String(e) });
     }
-  }, [id, rpcUrl]);
+  }, [id, rpcUrl, sati]);
   useEffect(() => { void run(tamper); }, [run, tamper]);
 
   return (
@@ -92,14 +93,24 @@ export function EnvelopeVerifier({ id, rpcUrl }: { id: string; rpcUrl: string | 
           <h3>Batch inclusion</h3>
           {state.inclusions.length === 0 ? (
             <p className="muted" data-testid="no-inclusion">Not in any uploaded epoch log yet: agents upload their log when they submit the epoch's batch.</p>
-          ) : state.inclusions.map((r) => (
-            <section key={`${r.agent}:${r.epoch}`} data-testid="inclusion" data-ok={String(r.ok)}>
-              <p className={r.ok ? 'verify-ok-title' : 'verify-bad-title'}>
-                {r.ok ? '✓' : '✗'} In <span className="mono">{r.agent.slice(0, 8)}…</span>&apos;s epoch {r.epoch} batch{r.status ? <span className="muted"> (indexer: {r.status})</span> : null}
+          ) : state.inclusions.map((r) => {
+            // The proof is about the envelope as stored; when the bytes checked above fail, a green
+            // proof would vouch for bytes the viewer did not check: it is red, and says why.
+            const ok = r.ok && state.envelope.ok;
+            return (
+            <section key={`${r.agent}:${r.epoch}`} data-testid="inclusion" data-ok={String(ok)}>
+              <p className={ok ? 'verify-ok-title' : 'verify-bad-title'}>
+                {ok ? '✓' : '✗'} In <AgentName id={r.agent} copy={false} />&apos;s epoch {r.epoch} batch{r.status ? <span className="muted"> (indexer: {r.status})</span> : null}
               </p>
+              {r.ok && !state.envelope.ok ? (
+                <p className="verify-why" data-testid="inclusion-why">
+                  The batch holds this envelope as the observatory stored it, but the bytes checked above fail ({state.envelope.steps.filter((s) => !s.ok && !s.skipped).map((s) => s.title).join('; ')}): the proof does not vouch for these bytes.
+                </p>
+              ) : null}
               <StepList steps={r.steps} testId="inclusion-steps" />
             </section>
-          ))}
+            );
+          })}
         </>
       ) : null}
     </div>

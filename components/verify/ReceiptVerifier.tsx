@@ -1,43 +1,56 @@
 'use client';
 /**
  * Drop a Handshake receipt (lib/protocol/receipt.ts) and it is checked right here: the file is
- * read with the File API, decoded and verified with lib/protocol in this page, and nothing is
- * sent anywhere (the e2e spec watches the page's requests while it checks).
+ * read with the File API, decoded and verified with lib/protocol in this page, and the signer
+ * keys it carries are checked against the chain by SATI's rule, read from this page over the
+ * chain's JSON-RPC (lib/verify/receipt.ts checkReceiptChainSigners). The file itself is sent
+ * nowhere; the only requests are those JSON-RPC reads (the e2e spec watches them).
  */
 import { useState } from 'react';
 import { decodeEnvelope } from '../../lib/protocol/envelope';
 import { toHex } from '../../lib/protocol/hex';
 import { decodeReceipt, verifyReceipt } from '../../lib/protocol/receipt';
 import { msgTypeName } from '../../lib/wire';
-import { checkReceiptSteps } from '../../lib/verify/receipt';
+import { checkReceiptChainSigners, checkReceiptSteps } from '../../lib/verify/receipt';
+import { resolveSigner } from '../../lib/verify/rpc';
+import type { SignerResolution } from '../../lib/verify/envelope';
+import type { SatiAddressesView } from '../../lib/wire';
 import type { VerifyStep } from '../../lib/verify/steps';
 import { StepList } from './StepList';
-import { base58 } from '../format';
+import { base58, formatTokenAmount } from '../format';
 
 interface Result { file: string; ok: boolean; steps: VerifyStep[]; rows: { i: number; type: string; sender: string }[]; summary: string }
 
-async function check(file: File): Promise<Result> {
+async function check(file: File, rpcUrl: string | null, sati: SatiAddressesView | null): Promise<Result> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const d = decodeReceipt(bytes);
-  if (!d.ok) return { file: file.name, ok: false, steps: checkReceiptSteps(null, d.detail), rows: [], summary: 'not a receipt' };
+  if (!d.ok) return { file: file.name, ok: false, steps: [...checkReceiptSteps(null, d.detail), ...checkReceiptChainSigners(null, null)], rows: [], summary: 'not a receipt' };
   const v = verifyReceipt(d.receipt);
+  let resolved: Map<string, SignerResolution> | null = null;
+  if (rpcUrl) {
+    resolved = new Map();
+    for (const p of d.receipt.parties) resolved.set(toHex(p.agentId), await resolveSigner(rpcUrl, p.agentId, sati));
+  }
+  const chainSteps = checkReceiptChainSigners(d.receipt, resolved);
   const rows = d.receipt.envelopes.map((b, i) => {
     const e = decodeEnvelope(b);
     return { i, type: e.ok ? msgTypeName(e.envelope.msgType) : 'undecodable', sender: e.ok ? toHex(e.envelope.sender) : '' };
   });
   const parts = [
     `conversation ${toHex(d.receipt.conversationId)}`,
-    v.price !== undefined ? `price ${v.price}` : null,
+    v.price !== undefined ? `price ${formatTokenAmount(v.price)}` : null,
     v.tier !== undefined ? `tier ${v.tier}` : null,
     v.outcome === 'verdict' ? 'verdict issued' : v.outcome ? `feedback outcomes ${v.outcome.join(', ')}` : null,
   ].filter(Boolean);
-  return { file: file.name, ok: v.ok, steps: checkReceiptSteps(v, null), rows, summary: parts.join(' · ') };
+  const steps = [...checkReceiptSteps(v, null), ...chainSteps];
+  return { file: file.name, ok: v.ok && chainSteps.every((s) => s.ok), steps, rows, summary: parts.join(' · ') };
 }
 
-export function ReceiptVerifier() {
+/** `rpcUrl` and `sati`: the chain this observatory is configured with (never from the page's URL); null = no chain, the chain checks are skipped and the receipt does not hold. */
+export function ReceiptVerifier({ rpcUrl = null, sati = null }: { rpcUrl?: string | null; sati?: SatiAddressesView | null }) {
   const [result, setResult] = useState<Result | null>(null);
   const [over, setOver] = useState(false);
-  const take = (f: File | undefined) => { if (f) void check(f).then(setResult); };
+  const take = (f: File | undefined) => { if (f) void check(f, rpcUrl, sati).then(setResult); };
   return (
     <div data-testid="receipt-verifier" data-ok={result ? String(result.ok) : undefined}>
       <label
@@ -47,7 +60,7 @@ export function ReceiptVerifier() {
         onDrop={(e) => { e.preventDefault(); setOver(false); take(e.dataTransfer.files[0]); }}
       >
         <input type="file" accept=".cbor,application/cbor" data-testid="receipt-file" onChange={(e) => take(e.target.files?.[0])} hidden />
-        Drop a receipt file here, or click to choose one. It is checked in this page and never uploaded.
+        Drop a receipt file here, or click to choose one. It is checked in this page and never uploaded; the signer keys are read from the chain ({rpcUrl ?? 'no chain configured'}).
       </label>
       {result ? (
         <>

@@ -1,5 +1,6 @@
 /** A verifier's steps, each passed, failed or not reached, by name (lib/verify VerifyStep). */
 import type { VerifyStep } from '../../lib/verify/steps';
+import { whyFailed } from './why';
 
 export function StepList({ steps, testId }: { steps: VerifyStep[]; testId?: string }) {
   return (
@@ -13,6 +14,8 @@ export function StepList({ steps, testId }: { steps: VerifyStep[]; testId?: stri
               <b>{s.title}</b> <span className="mono muted small">{s.name}</span>
               <br />
               <span className="mono small verify-detail">{s.detail}</span>
+              {state === 'fail' ? <span className="verify-why" data-testid="verify-why">{whyFailed(s.name)}</span> : null}
+              {state === 'skipped' ? <span className="verify-why muted">Not checked: an earlier step it depends on failed.</span> : null}
             </span>
           </li>
         );

@@ -36,7 +36,6 @@ function Corner() {
       const r = FaucetResultSchema.parse(body);
       setFaucet(`+${sol(BigInt(r.lamports))} SOL, +${usdc(r.usdc)} USDC`);
       changed();
-      setTimeout(() => setFaucet(null), 8000);
     } catch (e) {
       setFaucet(`faucet failed: ${(e as Error).message}`);
     }

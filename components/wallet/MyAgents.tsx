@@ -2,24 +2,29 @@
 /**
  * "My agents": the agents whose identity NFT the connected wallet holds, each with its stake,
  * lease, batches and the challenges against it, and the actions possible now; plus registering a
- * new identity (embedded chain: a Token-2022 NFT minted to the wallet; a real cluster: SATI).
+ * new agent with SATI's register_agent (embedded chain: its stand-in registry; a real cluster: a
+ * link to SATI's registration page).
  */
 import { useEffect, useState } from 'react';
 import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
-import { IDENTITY_MINT_SIZE, createAgentIdentityInstructions, findOwnedIdentities, freshSigner, type PublicKey } from '../../lib/chain';
+import { findOwnedIdentities, freshSigner, loadRegistryConfig, registerAgentInstruction, type PublicKey } from '../../lib/chain';
+import type { SatiAddressesView } from '../../lib/wire';
 import { ActionPhases } from './ActionPhases';
 import { AgentCard } from './AgentCard';
 import { useAction } from './useAction';
+import { checkRegisterForm, type RegisterFormInput } from './register-form';
 import { useBalances, useEconomy } from './useChainState';
 import { useHasWallet, useMounted, useWalletEnv } from './WalletIsland';
+import { MyChallenges, NetworkPanel, OwnerHistory } from './OwnerPanels';
 
-export function MyAgents() {
+/** `sati`: SATI's addresses on the server's chain (delegations are read with them); null without a chain. */
+export function MyAgents({ sati = null }: { sati?: SatiAddressesView | null }) {
   if (!useHasWallet()) return <p className="muted empty">This observatory runs without a chain (CHAIN=off): there is nothing to act on.</p>;
-  return <Owner />;
+  return <Owner sati={sati} />;
 }
 
-function Owner() {
+function Owner({ sati }: { sati: SatiAddressesView | null }) {
   const { connection } = useConnection();
   const { publicKey } = useWallet();
   const { config, version } = useWalletEnv();
@@ -28,6 +33,8 @@ function Owner() {
   const [agents, setAgents] = useState<PublicKey[] | null>(null);
   const register = useAction();
   const mounted = useMounted();
+  const [form, setForm] = useState<RegisterFormInput>({ name: '', symbol: 'AGENT', uri: '', nonTransferable: false });
+  const [tried, setTried] = useState(false);
 
   useEffect(() => {
     if (!publicKey) return void setAgents(null);
@@ -39,30 +46,64 @@ function Owner() {
   if (!mounted) return <p className="muted">Looking for wallets…</p>;
   if (!publicKey) {
     return (
-      <section className="card" data-testid="my-agents-disconnected">
-        <p>Connect a wallet to see the agents whose identity NFT it holds and act for them.</p>
-        <WalletMultiButton />
-      </section>
+      <>
+        <NetworkPanel />
+        <section className="card" data-testid="my-agents-disconnected">
+          <p>Connect a wallet to see the agents whose identity NFT it holds and act for them.</p>
+          <WalletMultiButton />
+        </section>
+      </>
     );
   }
 
-  const onRegister = () => register.run('Register an agent identity', async () => {
-    const mint = freshSigner();
-    const lamports = await connection.getMinimumBalanceForRentExemption(IDENTITY_MINT_SIZE);
-    return { txs: [{ ixs: createAgentIdentityInstructions({ payer: publicKey, mint: mint.publicKey, lamports }), partialSigners: [mint] }] };
-  });
+  const checked = checkRegisterForm(form);
+  const errors = !checked.ok && tried ? checked.errors : {};
+  const onRegister = () => {
+    setTried(true);
+    if (!checked.ok) return;
+    const args = checked.args;
+    void register.run(`Register agent "${args.name}" with SATI`, async () => {
+      if (!economy) throw new Error('the 0x01 programs are not initialized on this chain');
+      const mint = freshSigner();
+      const registry = await loadRegistryConfig(connection, economy.satiProgram);
+      const ix = registerAgentInstruction({ payer: publicKey, agentMint: mint.publicKey, registry, program: economy.satiProgram, ...args });
+      return {
+        txs: [{ ixs: [ix], partialSigners: [mint] }],
+        notes: [{ address: mint.publicKey, label: 'identity NFT mint (the agent id)' }],
+        stakes: ['The identity NFT is minted to this wallet: whoever holds it owns the agent. The rent of the accounts SATI creates is not returned (the identity stays).'],
+      };
+    });
+  };
+  const field = (k: 'name' | 'symbol' | 'uri', label: string, hint: string, placeholder: string) => (
+    <label className="form-field">
+      <span>{label} <span className="muted small">{hint}</span></span>
+      <input value={form[k]} placeholder={placeholder} data-testid={`register-${k}`} aria-invalid={errors[k] ? true : undefined}
+        onChange={(e) => setForm({ ...form, [k]: e.target.value })} />
+      {errors[k] ? <span className="reason small" role="alert" data-testid={`register-${k}-error`}>{errors[k]}</span> : null}
+    </label>
+  );
   const noSol = bal.lamports !== null && bal.lamports < 10_000_000n;
 
   return (
     <>
+      <NetworkPanel />
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Register an agent</h2>
         {config.cluster === 'embedded' ? (
           <>
-            <p className="small muted">Mints a Token-2022 NFT (supply 1) to this wallet: its address is the new agent id, and this wallet its owner.</p>
-            <button type="button" className="btn" data-testid="register" onClick={onRegister} disabled={register.busy || noSol} title={noSol ? 'needs SOL for rent and fees: use the faucet' : undefined}>
-              Register agent identity
-            </button>
+            <p className="small muted">Registers an agent with SATI (register_agent): a Token-2022 NFT (supply 1) in SATI&apos;s group, minted to this wallet. Its address is the new agent id, and this wallet its owner.</p>
+            <form className="register-form" data-testid="register-form" noValidate onSubmit={(e) => { e.preventDefault(); onRegister(); }}>
+              {field('name', 'Name', '(required, ≤ 32 bytes)', 'weather bot')}
+              {field('symbol', 'Symbol', '(≤ 10 bytes)', 'AGENT')}
+              {field('uri', 'Registration file URI', '(optional, ≤ 200 bytes; https://, http:// or data:)', 'https://example.com/agent.json')}
+              <label className="form-check">
+                <input type="checkbox" checked={form.nonTransferable} data-testid="register-nontransferable" onChange={(e) => setForm({ ...form, nonTransferable: e.target.checked })} />
+                <span>Non-transferable <span className="muted small" title="Token-2022 NonTransferable extension: the identity NFT can never leave this wallet, so the agent can never change owner">(the NFT can never move to another wallet)</span></span>
+              </label>
+              <button type="submit" className="btn" data-testid="register" disabled={register.busy || noSol || !economy} title={noSol ? 'needs SOL for rent and fees: use the faucet' : !economy ? 'reading the deployment from the chain…' : undefined}>
+                Register agent identity
+              </button>
+            </form>
             {noSol ? <span className="reason small"> needs SOL for rent and fees: use the faucet</span> : null}
             <ActionPhases view={register.view} />
           </>
@@ -78,9 +119,11 @@ function Owner() {
         <p className="muted empty" data-testid="no-agents">This wallet holds no agent identity yet.</p>
       ) : (
         <div data-testid="my-agents">
-          {agents.map((a) => <AgentCard key={a.toBase58()} agent={a} owner={publicKey} economy={economy} />)}
+          {agents.map((a) => <AgentCard key={a.toBase58()} agent={a} owner={publicKey} economy={economy} sati={sati} />)}
         </div>
       )}
+      <MyChallenges owner={publicKey} agents={agents ?? []} economy={economy} />
+      <OwnerHistory owner={publicKey} economy={economy} />
     </>
   );
 }

@@ -18,7 +18,12 @@ interface WalletEnv {
   /** Bumped after every confirmed action; effects that read chain state depend on it. */
   version: number;
   changed(): void;
+  /** Priority fee (micro-lamports per compute unit) added to every transaction; always 0 on the embedded chain, which has no fee market. */
+  priorityMicroLamports: number;
+  setPriorityMicroLamports(v: number): void;
 }
+
+const PRIORITY_KEY = 'zx1.priorityMicroLamports';
 
 const Env = createContext<WalletEnv | null>(null);
 
@@ -54,7 +59,18 @@ function endpointOf(rpc: string): string {
 export function WalletIsland({ config, children }: { config: WalletConfigView; children: React.ReactNode }) {
   const [version, setVersion] = useState(0);
   const changed = useCallback(() => setVersion((v) => v + 1), []);
-  const env = useMemo(() => ({ config, version, changed }), [config, version, changed]);
+  const [priority, setPriority] = useState(0);
+  useEffect(() => {
+    if (config.cluster === 'embedded') return;
+    const v = Number(window.localStorage.getItem(PRIORITY_KEY) ?? '0');
+    if (Number.isSafeInteger(v) && v >= 0) setPriority(v);
+  }, [config.cluster]);
+  const setPriorityMicroLamports = useCallback((v: number) => {
+    setPriority(v);
+    window.localStorage.setItem(PRIORITY_KEY, String(v));
+  }, []);
+  const priorityMicroLamports = config.cluster === 'embedded' ? 0 : priority;
+  const env = useMemo(() => ({ config, version, changed, priorityMicroLamports, setPriorityMicroLamports }), [config, version, changed, priorityMicroLamports, setPriorityMicroLamports]);
   const endpoint = endpointOf(config.rpc);
   const onError = useCallback((e: Error) => console.warn('[wallet]', e.name, e.message), []);
   return (

@@ -1,15 +1,17 @@
-/** Amounts as people read them: SOL from lamports, USDC from 6-decimal base units. */
+import { formatTokenAmount } from '../format';
+
+/**
+ * Amounts as people read them: SOL from lamports, USDC from 6-decimal base units, exact (a
+ * balance of 0.001 USDC is not shown as 0.00), with the places a balance is usually read with.
+ */
 export function sol(lamports: bigint | null): string {
   if (lamports === null) return '…';
-  return (Number(lamports) / 1e9).toFixed(3);
+  return formatTokenAmount(lamports, { decimals: 9, minFractionDigits: 3 });
 }
 
 export function usdc(base: bigint | string | null): string {
   if (base === null) return '…';
-  const b = typeof base === 'string' ? BigInt(base) : base;
-  const whole = b / 1_000_000n;
-  const frac = (b % 1_000_000n).toString().padStart(6, '0').slice(0, 2);
-  return `${whole}.${frac}`;
+  return formatTokenAmount(typeof base === 'string' ? BigInt(base) : base, { decimals: 6, minFractionDigits: 2 });
 }
 
 /** A base58 address shortened for tight spaces (the full one goes in `title`). */
@@ -23,4 +25,30 @@ export function parseUsdc(text: string): bigint | null {
   if (!m) return null;
   const v = BigInt(m[1]) * 1_000_000n + BigInt((m[2] ?? '').padEnd(6, '0'));
   return v > 0n ? v : null;
+}
+
+/** "3 min", "2 h 5 min", "4 d 1 h": a duration in seconds as read at a glance. */
+function span(sec: number): string {
+  const s = Math.abs(Math.round(sec));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86_400) { const m = Math.floor((s % 3600) / 60); return `${Math.floor(s / 3600)} h${m ? ` ${m} min` : ''}`; }
+  const h = Math.floor((s % 86_400) / 3600);
+  return `${Math.floor(s / 86_400)} d${h ? ` ${h} h` : ''}`;
+}
+
+/**
+ * A delegation's expiry (unix seconds, 0 = never) as clock time in `timeZone` with the zone
+ * named, and relative to `nowSec`: "2026-11-26 14:05:00 UTC (in 3 min)", "… (2 h ago)".
+ */
+export function expiryText(expiry: bigint, nowSec: number, timeZone?: string): string {
+  if (expiry === 0n) return 'never';
+  const sec = Number(expiry);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
+  }).formatToParts(new Date(sec * 1000));
+  const p = (t: Intl.DateTimeFormatPartTypes) => parts.find((x) => x.type === t)?.value ?? '';
+  const clock = `${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}:${p('second')} ${p('timeZoneName')}`;
+  const d = sec - nowSec;
+  return `${clock} (${d === 0 ? 'now' : d > 0 ? `in ${span(d)}` : `${span(d)} ago`})`;
 }

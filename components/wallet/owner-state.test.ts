@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { UNLOCK_DELAY_SLOTS } from '../../lib/protocol/constants';
 import { challengeWindow, leaseSummary, ownerActions, type AgentNow } from './owner-state';
 import { explainTransactionError, isRejection } from './explain';
-import { parseUsdc, usdc } from './format';
+import { parseUsdc, sol, usdc } from './format';
 
 const base: AgentNow = { stake: null, lease: null, epoch: 100n, slot: 1000n };
 
@@ -51,9 +51,43 @@ test('failures in words: program errors by name, token shortfall, rejection', ()
   assert.equal(isRejection(new Error('blockhash not found')), false);
 });
 
-test('amounts', () => {
-  assert.equal(usdc(12_345_678n), '12.34');
+test('amounts: exact, with the two places a balance is read with (never cut)', () => {
+  assert.equal(usdc(12_345_678n), '12.345678');
+  assert.equal(usdc(100_000_000n), '100.00');
+  assert.equal(usdc('1000'), '0.001');
+  assert.equal(sol(2_039_280n), '0.00203928');
+  assert.equal(sol(1_000_000_000n), '1.000');
   assert.equal(parseUsdc('12.5'), 12_500_000n);
   assert.equal(parseUsdc('0'), null);
   assert.equal(parseUsdc('1.1234567'), null);
+});
+
+test('failures in words for every program of a transaction: System, SPL Token, the runtime', () => {
+  const sys = explainTransactionError({ InstructionError: [0, { Custom: 1 }] }, [
+    'Program Stak1 invoke [1]', 'Program 11111111111111111111111111111111 invoke [2]', 'Transfer: insufficient lamports 900000, need 1614720',
+    'Program 11111111111111111111111111111111 failed: custom program error: 0x1', 'Program Stak1 failed: custom program error: 0x1',
+  ]);
+  assert.equal(sys.name, 'InsufficientLamports');
+  assert.match(sys.sentence, /too little SOL.*System program error InsufficientLamports, code 1/);
+  const tok = explainTransactionError({ InstructionError: [1, { Custom: 1 }] }, ['Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA failed: custom program error: 0x1']);
+  assert.match(tok.sentence, /fewer tokens.*SPL Token program error InsufficientFunds/);
+  assert.equal(explainTransactionError('InsufficientFundsForFee').name, 'InsufficientFundsForFee');
+  assert.match(explainTransactionError({ InsufficientFundsForRent: { account_index: 0 } }).sentence, /rent-exempt minimum/);
+  // A Zerox1 program's own code is still named when no System/Token program failed underneath.
+  assert.equal(explainTransactionError({ InstructionError: [0, { Custom: 8200 }] }, ['Program Stak1 failed: custom program error: 0x2008']).name, 'InsufficientUsdc');
+});
+
+test('lease health in clock time: ok, due soon, grace, lapsed; the reactivation amount', async () => {
+  const { leaseHealth } = await import('./owner-state');
+  const S = 600n;
+  const h = (epoch: bigint, status = 0, into = 10) => leaseHealth({ ...base, epoch, lease: { paidThroughEpoch: 100n, status } }, S, Number(epoch * S) + into);
+  assert.equal(h(99n).state, 'ok');
+  assert.equal(h(100n).state, 'due-soon');
+  assert.equal(h(100n).dueAt, 101 * 600);
+  assert.equal(h(100n).deactivatesAt, 104 * 600);
+  assert.deepEqual([h(102n).state, h(102n).backEpochs, h(102n).reactivateEpochs], ['grace', 2n, 2n]);
+  // The stored status may still read active: past grace the lease is lapsed all the same.
+  assert.deepEqual([h(105n).state, h(105n).backEpochs], ['lapsed', 5n]);
+  assert.deepEqual([h(105n, 2, 580).reactivateEpochs], [6n], 'the epoch ends within the margin: one more');
+  assert.equal(leaseHealth({ ...base, lease: null }, S, 0).state, 'none');
 });

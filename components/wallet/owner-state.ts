@@ -68,3 +68,40 @@ export function challengeWindow(epoch: bigint, now: bigint): { phase: 'open' | '
   const expireFrom = epoch + 2n * CHALLENGE_WINDOW_EPOCHS + 1n;
   return { phase: now >= expireFrom ? 'expirable' : now >= resolveFrom ? 'resolvable' : 'open', resolveFrom, expireFrom };
 }
+
+export type LeaseState = 'none' | 'ok' | 'due-soon' | 'grace' | 'lapsed';
+
+export interface LeaseHealth {
+  state: LeaseState;
+  /** Unix seconds: the start of the first unpaid epoch (the due date), and the start of the epoch from which a tick deactivates. */
+  dueAt: number | null;
+  deactivatesAt: number | null;
+  /** Epochs to pay so the lease is paid through the current epoch (0 when it is). */
+  backEpochs: bigint;
+  /** Epochs a one-click reactivation pays: the back-lease, plus the next epoch when the current one ends within `marginSec` (so it is not already unpaid when the payment lands). */
+  reactivateEpochs: bigint;
+}
+
+/**
+ * The lease in clock time: epoch e runs from e × epochSeconds (unix, the Clock's timestamp) for
+ * epochSeconds. Paid through epoch p: due at the start of p + 1, in grace from then, deactivated
+ * by a tick from the start of p + GRACE + 1 (docs/protocol.md §10). The stored status moves only
+ * with a tick or a payment, so the state here comes from the epochs, not from it, except that a
+ * deactivated lease stays lapsed until its back-lease is paid.
+ */
+export function leaseHealth(n: AgentNow, epochSeconds: bigint, nowSec: number, marginSec = 60): LeaseHealth {
+  const l = n.lease;
+  if (!l) return { state: 'none', dueAt: null, deactivatesAt: null, backEpochs: 0n, reactivateEpochs: 0n };
+  const S = Number(epochSeconds);
+  const dueAt = Number(l.paidThroughEpoch + 1n) * S;
+  const deactivatesAt = Number(l.paidThroughEpoch + GRACE_PERIOD_EPOCHS + 1n) * S;
+  const back = n.epoch > l.paidThroughEpoch ? n.epoch - l.paidThroughEpoch : 0n;
+  const endsSoon = Number(n.epoch + 1n) * S - nowSec <= marginSec;
+  let state: LeaseState;
+  if (l.status === 2 || n.epoch > l.paidThroughEpoch + GRACE_PERIOD_EPOCHS) state = 'lapsed';
+  else if (n.epoch > l.paidThroughEpoch) state = 'grace';
+  else if (n.epoch === l.paidThroughEpoch) state = 'due-soon';
+  else state = 'ok';
+  const reactivateEpochs = state === 'lapsed' || state === 'grace' ? back + (endsSoon ? 1n : 0n) : 0n;
+  return { state, dueAt, deactivatesAt, backEpochs: back, reactivateEpochs };
+}

@@ -9,14 +9,32 @@ import { useConnection } from '@solana/wallet-adapter-react';
 import { loadEconomyConfig, usdcAccountOf, type EconomyConfig, type PublicKey } from '../../lib/chain';
 import { useWalletEnv } from './WalletIsland';
 
+const economies = new WeakMap<object, Promise<EconomyConfig>>();
+
 /** The deployment's economy config; null while loading or when the programs are not initialized. */
 export function useEconomy(): { economy: EconomyConfig | null; error: string | null } {
   const { connection } = useConnection();
   const [s, set] = useState<{ economy: EconomyConfig | null; error: string | null }>({ economy: null, error: null });
   useEffect(() => {
     let live = true;
-    loadEconomyConfig(connection).then((economy) => live && set({ economy, error: null }), (e: Error) => live && set({ economy: null, error: e.message }));
-    return () => { live = false; };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // One read per connection shared by every card and action on the page; a failure is dropped
+    // from the cache and retried (a busy proxy answers 429 for a moment).
+    const attempt = (n: number) => {
+      let p = economies.get(connection);
+      if (!p) {
+        p = loadEconomyConfig(connection);
+        economies.set(connection, p);
+        p.catch(() => economies.delete(connection));
+      }
+      p.then((economy) => live && set({ economy, error: null }), (e: Error) => {
+        if (!live) return;
+        set({ economy: null, error: e.message });
+        if (n < 5) timer = setTimeout(() => attempt(n + 1), 2000);
+      });
+    };
+    attempt(0);
+    return () => { live = false; clearTimeout(timer); };
   }, [connection]);
   return s;
 }
@@ -45,4 +63,22 @@ export function useBalances(owner: PublicKey | null, economy: EconomyConfig | nu
     return () => { live = false; clearInterval(t); };
   }, [connection, owner, economy, version]);
   return b;
+}
+
+// One timer for every component reading the clock.
+const clockListeners = new Set<(s: number) => void>();
+let clockTimer: ReturnType<typeof setInterval> | null = null;
+
+/** Unix seconds, re-read every second: phases computed from the clock move on without a reload. */
+export function useNowSec(): number {
+  const [now, set] = useState(() => Math.floor(Date.now() / 1000));
+  useEffect(() => {
+    clockListeners.add(set);
+    clockTimer ??= setInterval(() => { const s = Math.floor(Date.now() / 1000); for (const l of clockListeners) l(s); }, 1000);
+    return () => {
+      clockListeners.delete(set);
+      if (clockListeners.size === 0 && clockTimer) { clearInterval(clockTimer); clockTimer = null; }
+    };
+  }, []);
+  return now;
 }

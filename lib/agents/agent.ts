@@ -14,7 +14,8 @@ import { HaggleMirror } from './haggle-mirror';
 import { AgentLog } from './agent-log';
 import { encodeCanonical } from '../protocol/cbor';
 import { beaconMessages, broadcast, concat, parseBeacon, SERVICE, u64 } from './beacon';
-import { sha256, keccak256 } from '../protocol/crypto';
+import { sha256, keccak256, publicKeyFromSeed } from '../protocol/crypto';
+import { encodeSignedLogUpload } from '../protocol/epoch-log';
 import { fromHex, toHex } from '../protocol/hex';
 import { newDeal, step, notaryOffer, notaryVerdicts, type DealEvent, type DealState, type Outgoing } from './scenario';
 import { makeFault, FAULT_REASONS } from './faults';
@@ -72,7 +73,7 @@ export class DemoAgent {
     this.#rngNotary = createRng(cfg.rngSeed ^ 0x27d4eb2f);
     this.#now = hooks.now ?? Date.now;
     this.#nonce = BigInt(cfg.nonceStart);
-    const dir = new Map(Object.entries(cfg.directory).map(([a, k]) => [a, [fromHex(k)]]));
+    const dir = new Map(Object.entries(cfg.directory).map(([a, k]) => [a, [fromHex(k), ...(cfg.signers?.[a] ?? []).map(fromHex)]]));
     this.#registry = { keysFor: (id) => dir.get(toHex(id)) ?? [] };
   }
 
@@ -135,7 +136,10 @@ export class DemoAgent {
     const duties = new ChainDuties(this.cfg.chain, { seed: this.#seed, agentIdHex: this.#self }, {
       log: (fromUs, toUs) => this.#log.window(fromUs, toUs),
       flush: () => this.#enqueue(() => this.flush()),
-      uploadLog: async (epoch, envelopes, batch) => (this.#hooks.uploadLog ? this.#hooks.uploadLog(encodeCanonical(batch ? [this.#id, epoch, envelopes, batch] : [this.#id, epoch, envelopes])) : false),
+      // Signed with the owner key (the one registered for the agent): only the agent decides its log.
+      uploadLog: async (epoch, envelopes, batch) => (this.#hooks.uploadLog
+        ? this.#hooks.uploadLog(encodeSignedLogUpload({ agent: this.#id, epoch, envelopes, batch, signer: publicKeyFromSeed(this.#seed), seed: this.#seed }))
+        : false),
       report: (message) => this.#hooks.emit({ t: 'chain', message }),
       publish: (batch) => this.#hooks.emit({ t: 'published', batch }),
       ownerOf: (agentHex) => this.cfg.directory[agentHex],
@@ -193,7 +197,7 @@ export class DemoAgent {
   async sendFault(reason: ReasonCode): Promise<string> {
     const nowUs = BigInt(this.#now()) * 1000n;
     const bytes = makeFault(reason, {
-      seed: this.#seed, agentId: this.#id, nonce: ++this.#nonce, staleNonce: this.#lastAccepted, nowUs,
+      seed: this.#envelopeSeed(), agentId: this.#id, nonce: ++this.#nonce, staleNonce: this.#lastAccepted, nowUs,
       random: sha256(concat(this.#id, u64(this.#nonce))),
     });
     const target = this.cfg.bootstrap[0];
@@ -226,6 +230,14 @@ export class DemoAgent {
     return p;
   }
 
+  /** The key envelopes are signed with: the delegate hot wallet while it is in use, else the owner. */
+  #envelopeSeed(): Uint8Array {
+    const d = this.cfg.delegate;
+    if (!d) return this.#seed;
+    if (d.fallbackAtMs !== undefined && this.#now() >= d.fallbackAtMs) return this.#seed;
+    return fromHex(d.seedHex);
+  }
+
   #isFeedbackAboutMe(msgType: number, payload: Uint8Array): boolean {
     if (msgType !== MsgType.FEEDBACK) return false;
     const f = decodeFeedback(payload);
@@ -241,7 +253,7 @@ export class DemoAgent {
     if (!this.#mesh) return;
     const nonce = ++this.#nonce;
     const recipient = o.to.kind === 'peer' ? fromHex(o.to.agent) : new Uint8Array(32);
-    const env = buildEnvelope({ msgType: o.msgType, sender: this.#id, recipient, timestamp: BigInt(this.#now()) * 1000n, nonce, conversationId: o.conversationId, payload: o.payload }, this.#seed);
+    const env = buildEnvelope({ msgType: o.msgType, sender: this.#id, recipient, timestamp: BigInt(this.#now()) * 1000n, nonce, conversationId: o.conversationId, payload: o.payload }, this.#envelopeSeed());
     // Only gossip is sure to reach the observer: the `replay` fault reuses the last gossiped nonce.
     if (o.to.kind === 'topic') this.#lastAccepted = nonce;
     this.#log.record({ id: env.id, envelope: env.envelope, bytes: env.bytes });

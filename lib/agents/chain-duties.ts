@@ -25,6 +25,7 @@ import {
   challengeEvidence, lockStake, payLease, resolveChallenge, stageBuffer, submitBatch, submitChallenge, usdcAccountOf, type EconomyConfig,
 } from '../chain/node/economy';
 import { lease as leaseProgram, stakeLock } from '../chain/programs';
+import { SATI_MAINNET } from '../chain/sati';
 import type { HaggleMirrorConfig } from './haggle-mirror';
 
 /** What the parent tells an agent about the chain (IPC JSON: keys as base58). */
@@ -34,6 +35,8 @@ export interface AgentChainConfig {
   usdcMint: string;
   treasury: string;
   stakeVault: string;
+  /** The SATI program stake_lock checks registrations against (default SATI's id). */
+  satiProgram?: string;
   epochSeconds: number;
   role: 'honest' | 'cheater' | 'watcher';
   /** Probability of skipping one epoch's lease payment. */
@@ -106,7 +109,8 @@ export class ChainDuties {
     this.#owner = Keypair.fromSeed(p.seed);
     this.#agent = new PublicKey(fromHex(p.agentIdHex));
     this.#conn = createConnection({ rpcUrl: cfg.rpcUrl, wsUrl: cfg.wsUrl });
-    this.#eco = { usdcMint: new PublicKey(cfg.usdcMint), treasury: new PublicKey(cfg.treasury), stakeVault: new PublicKey(cfg.stakeVault), epochSeconds: BigInt(cfg.epochSeconds) };
+    this.#eco = { usdcMint: new PublicKey(cfg.usdcMint), treasury: new PublicKey(cfg.treasury), stakeVault: new PublicKey(cfg.stakeVault), epochSeconds: BigInt(cfg.epochSeconds),
+      satiProgram: cfg.satiProgram ? new PublicKey(cfg.satiProgram) : SATI_MAINNET.program };
     this.#now = hooks.now ?? Date.now;
   }
 

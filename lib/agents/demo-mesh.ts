@@ -21,11 +21,21 @@ import type { AgentChainConfig } from './chain-duties';
 /** The chain the demo runs on: agents get on-chain identities and duties. */
 export interface DemoChainParams extends Omit<AgentChainConfig, 'role' | 'leaseMissRate'> {
   /**
-   * Creates one identity per wallet seed (Token-2022 NFT owned by Keypair.fromSeed(seed), mint
-   * Keypair.fromSeed(mintSeeds[i])), calls `onIdentity(i)` as each one is confirmed, and resolves
-   * with the agent ids (mints) once every wallet is funded.
+   * Registers one SATI agent per wallet seed (owned by Keypair.fromSeed(seed), mint
+   * Keypair.fromSeed(mintSeeds[i])) and, where `delegates[i]` is set, a DelegateV1 delegation of
+   * that hot wallet (public key) by the owner until `expiry` (unix seconds, 0 = never); calls
+   * `onIdentity(i)` as each one is usable, and resolves with the agent ids (mints) once every
+   * wallet is funded.
    */
-  createIdentities(seeds: Uint8Array[], mintSeeds: Uint8Array[], onIdentity: (i: number) => void): Promise<Uint8Array[]>;
+  createIdentities(seeds: Uint8Array[], mintSeeds: Uint8Array[], onIdentity: (i: number) => void, delegates: ReadonlyArray<{ delegate: Uint8Array; expiry: bigint } | null>): Promise<Uint8Array[]>;
+  /**
+   * Which agents sign their envelopes with a delegate hot wallet: default every even index from 2
+   * that is neither the watcher, the cheater nor the misbehaving agent; with five agents or more
+   * the last of them has a delegation that expires `delegationSeconds` after start (default
+   * max(3 epochs, 120 s)), and falls back to its owner key 30 s later.
+   */
+  delegates?: number[];
+  delegationSeconds?: number;
   /** Probability an agent skips an epoch's lease payment (default 0.15). */
   leaseMissRate?: number;
 }
@@ -71,6 +81,8 @@ export interface DemoAgentHandle {
   publicKey: string;
   strategy: StrategyName;
   misbehaving: boolean;
+  /** The delegate hot wallet signing its envelopes (hex public key) and its delegation's expiry (unix s, 0 = never). */
+  delegate?: { publicKey: string; expiry: string };
   peerId: string;
   multiaddrs: string[];
   process: ChildProcess;
@@ -101,13 +113,21 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
   if (!Array.isArray(p.bootstrap)) throw new TypeError('bootstrap must be an array of multiaddrs');
   if (!p.upload && !p.observerUrl && p.count > 0) throw new TypeError('observerUrl or upload is required');
   const misIdx = p.misbehaving ?? (p.count >= 3 ? p.count - 1 : -1);
+  const delegated = new Set(p.chain ? p.chain.delegates ?? Array.from({ length: p.count }, (_, i) => i).filter((i) => i >= 2 && i % 2 === 0 && i !== misIdx) : []);
+  const expiring = p.count >= 5 && delegated.size ? Math.max(...delegated) : -1;
+  const expiresAt = Math.floor(Date.now() / 1000) + (p.chain?.delegationSeconds ?? Math.max(3 * p.epochSeconds, 120));
   const keys = Array.from({ length: p.count }, (_, i) => {
     const seed = derive(p.seed, 'key', i);
     // On chain the agent id is the identity's mint, whose key is chosen here.
     const mintSeed = derive(p.seed, 'mint', i);
-    return { seed, mintSeed, agentId: p.chain ? publicKeyFromSeed(mintSeed) : derive(p.seed, 'id', i), publicKey: publicKeyFromSeed(seed) };
+    const delegateSeed = delegated.has(i) ? derive(p.seed, 'delegate', i) : null;
+    return {
+      seed, mintSeed, agentId: p.chain ? publicKeyFromSeed(mintSeed) : derive(p.seed, 'id', i), publicKey: publicKeyFromSeed(seed),
+      delegate: delegateSeed ? { seed: delegateSeed, publicKey: publicKeyFromSeed(delegateSeed), expiry: i === expiring ? BigInt(expiresAt) : 0n } : null,
+    };
   });
   const directory = Object.fromEntries(keys.map((k) => [toHex(k.agentId), toHex(k.publicKey)]));
+  const signers = Object.fromEntries(keys.filter((k) => k.delegate).map((k) => [toHex(k.agentId), [toHex(k.delegate!.publicKey)]]));
   const agents: DemoAgentHandle[] = [];
   const waiters = new Map<string, (v: unknown) => void>();
   let reqSeq = 0;
@@ -121,7 +141,7 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
   // Registration runs while the agents' processes start; only their gossip waits for it.
   const registration = (async () => {
     if (p.chain && keys.length) {
-      const ids = await p.chain.createIdentities(keys.map((k) => k.seed), keys.map((k) => k.mintSeed), (i) => onRegistered(i));
+      const ids = await p.chain.createIdentities(keys.map((k) => k.seed), keys.map((k) => k.mintSeed), (i) => onRegistered(i), keys.map((k) => (k.delegate ? { delegate: k.delegate.publicKey, expiry: k.delegate.expiry } : null)));
       ids.forEach((id, i) => {
         if (toHex(id) !== toHex(keys[i].agentId)) throw new Error(`agent ${i}: the chain created identity ${toHex(id)}, expected ${toHex(keys[i].agentId)}`);
       });
@@ -144,16 +164,19 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
     });
     const handle: DemoAgentHandle = {
       index: i, agentId: toHex(keys[i].agentId), publicKey: toHex(keys[i].publicKey), strategy, misbehaving: i === misIdx, peerId: '', multiaddrs: [], process: child,
+      ...(keys[i].delegate && { delegate: { publicKey: toHex(keys[i].delegate!.publicKey), expiry: keys[i].delegate!.expiry.toString() } }),
     };
     agents.push(handle);
     const cfg: AgentConfig = {
-      index: i, seedHex: toHex(keys[i].seed), agentIdHex: handle.agentId, strategy, bootstrap: p.bootstrap, directory,
+      index: i, seedHex: toHex(keys[i].seed), agentIdHex: handle.agentId, strategy, bootstrap: p.bootstrap, directory, signers,
       misbehave: i === misIdx, autopilot: p.autopilot ?? true, rngSeed: p.seed === undefined ? (Math.random() * 2 ** 32) >>> 0 : (p.seed * 7919 + i) >>> 0,
       verdictPassRate: p.verdictPassRate ?? 0.85, observerUrl: p.observerUrl, uploadVia: p.upload ? 'ipc' : 'http',
       uploadIntervalMs: p.uploadIntervalMs ?? 2_000, tickMs: p.tickMs ?? 1_500, nonceStart: String(BigInt(Date.now()) * 1000n),
     };
+    const d = keys[i].delegate;
+    if (d) cfg.delegate = { seedHex: toHex(d.seed), ...(d.expiry > 0n && { fallbackAtMs: Number(d.expiry) * 1000 + 30_000 }) };
     if (p.chain) {
-      const { createIdentities: _c, leaseMissRate, ...chain } = p.chain;
+      const { createIdentities: _c, leaseMissRate, delegates: _d, delegationSeconds: _s, ...chain } = p.chain;
       const role = i === 0 && p.count >= 2 ? 'watcher' : i === 1 && i !== misIdx ? 'cheater' : 'honest';
       // Half the deals settle through Haggle by default (both parties pick the same ones).
       cfg.chain = { ...chain, role, leaseMissRate: leaseMissRate ?? 0.15, haggle: chain.haggle ?? { share: 0.5 } };

@@ -14,8 +14,16 @@ export interface AgentConfig {
   agentIdHex: string;
   strategy: StrategyName;
   bootstrap: string[];
-  /** Honest agents' keys (agent hex → public key hex), for the agent's own live validation. */
+  /** Honest agents' owner keys (agent hex → public key hex), for the agent's own live validation and its chain duties. */
   directory: Record<string, string>;
+  /** Further keys that sign for an agent (its delegate hot wallets: agent hex → public key hex), for live validation. */
+  signers?: Record<string, string[]>;
+  /**
+   * A delegate hot wallet (SATI DelegateV1): the agent signs its envelopes with this seed instead
+   * of the owner's; from `fallbackAtMs` on (its delegation has expired) with the owner's again.
+   * The owner still signs its epoch logs and every transaction.
+   */
+  delegate?: { seedHex: string; fallbackAtMs?: number };
   /** Send invalid envelopes of every docs/protocol.md §3 reason to the observer. */
   misbehave: boolean;
   /** Start deals on its own (the demo); false = only when told (tests). */

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import {
-  AgentDetailSchema, AgentIdPathSchema, AgentListSchema, AgentsQuerySchema, BatchesQuerySchema, BatchListSchema, ChallengeListSchema,
+  AgentDetailSchema, AgentIdPathSchema, RegistrationFileSchema, AgentListSchema, AgentsQuerySchema, BatchesQuerySchema, BatchListSchema, ChallengeListSchema,
   ChallengesQuerySchema, ConversationIdPathSchema, ConversationListSchema, ConversationsQuerySchema, ConversationViewSchema,
   EnvelopePageSchema, EnvelopesQuerySchema, NegotiationListSchema, NegotiationsQuerySchema, EpochLogUploadViewSchema, GraphViewSchema, HealthReportSchema, NoQuerySchema,
   OverviewSnapshotSchema, ProblemSchema, ReputationJsonSchema, ReputationPathSchema, SearchQuerySchema, SearchResultSchema,
@@ -15,6 +15,7 @@ import {
   FaucetResultSchema, InclusionViewSchema, NegotiationViewSchema,
   DatasetFilePathSchema, DatasetReleaseListSchema, EXPORT_CONTENT_TYPES, ExportProgressQuerySchema, ExportProgressSchema, ExportQuerySchema, ExportTablePathSchema,
 } from '../wire';
+import { StatsSeriesQuerySchema, StatsSeriesSchema } from '../wire/stats';
 
 export type Method = 'get' | 'post' | 'delete';
 
@@ -45,6 +46,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'get', path: '/api/health', tag: 'meta', summary: 'Database, mesh, counts and chain health', ok: HealthReportSchema, more: { 503: 'not ok (same body)' } },
   { method: 'get', path: '/api/overview', tag: 'mesh', summary: "The overview page's snapshot", ok: OverviewSnapshotSchema.nullable() },
   { method: 'get', path: '/api/stats', tag: 'mesh', summary: 'Envelopes per msg_type, drops per reason', ok: StatsViewSchema },
+  {
+    method: 'get', path: '/api/stats/series', tag: 'mesh', summary: 'The economy over time: one metric per interval over 1h, 24h, 7d or all',
+    description: 'Read from rollups the ingest statement and the chain indexer keep (never a scan of the envelopes). Values are decimal strings (exact counts and token amounts, rates to four decimals); null is an unknown rate. Metrics and how each is counted: docs/analytics.md "The economy over time".',
+    query: StatsSeriesQuerySchema, ok: StatsSeriesSchema,
+  },
+  {
+    method: 'get', path: '/api/stats/series/csv', tag: 'mesh', summary: 'The same series as a CSV download',
+    description: 'Columns interval_start_utc, interval_seconds, then one per series (per-service series are named metric:service:token); an empty cell is an unknown rate.',
+    query: StatsSeriesQuerySchema, ok: z.unknown(), mediaType: 'text/csv',
+  },
   { method: 'get', path: '/api/graph', tag: 'mesh', summary: 'Agents and the agent pairs that exchanged envelopes', ok: GraphViewSchema },
   { method: 'get', path: '/api/envelopes', tag: 'mesh', summary: 'Stored envelopes, newest first, cursor-paged', query: EnvelopesQuerySchema, ok: EnvelopePageSchema },
   {
@@ -53,6 +64,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     query: AgentsQuerySchema, ok: AgentListSchema,
   },
   { method: 'get', path: '/api/agents/{id}', tag: 'mesh', summary: 'One agent: reputation, latest envelopes, conversations', params: AgentIdPathSchema, ok: AgentDetailSchema, more: { 404: 'unknown agent' } },
+  {
+    method: 'get', path: '/api/agents/{id}/registration', tag: 'chain', summary: "A demo agent's SATI registration file (its metadata uri)",
+    description: 'The JSON a demo agent registered as its TokenMetadata uri: name, description and the `zerox1-mesh` service with its libp2p multiaddr (empty until its node is up). Only this observatory\'s demo agents have one here.',
+    params: AgentIdPathSchema, ok: RegistrationFileSchema, more: { 404: 'not a demo agent of this observatory' },
+  },
   {
     method: 'get', path: '/api/conversations', tag: 'mesh', summary: 'Conversations, filtered, sorted (last activity, first seen, messages) and cursor-paged',
     description: 'A time window (on last activity) is either a preset `range` or `from`/`to`; pass `next` back as `before` with the same sort for the next page (a cursor of another sort is a 400).',
@@ -78,7 +94,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     method: 'post', path: '/api/ingest/log', tag: 'ingest', summary: 'An agent uploads the epoch log its on-chain batch commits to',
-    body: { mediaType: 'application/cbor', description: 'CBOR [agent_id bstr(32), epoch uint, [envelope bstr, ...]]' }, ok: EpochLogUploadViewSchema, more: { 409: 'a different log of a verified batch is stored', 413: 'over the size cap', 503: 'the database is unreachable: upload again (Retry-After)' },
+    body: { mediaType: 'application/cbor', description: 'CBOR [agent_id bstr(32), epoch uint, [envelope bstr, ...], (batch bstr,) signer bstr(32), signature bstr(64)]: Ed25519 by a key registered for the agent over keccak256("zerox1/epoch-log/v1" ‖ agent_id ‖ epoch u64 BE ‖ log root); unsigned forms count only with the on-chain root' }, ok: EpochLogUploadViewSchema, more: { 403: 'missing or wrong signature: nothing stored', 409: 'a different log is kept (its batch is verified, or the upload is unsigned)', 413: 'over the size cap', 503: 'the database is unreachable: upload again (Retry-After)' },
   },
   { method: 'get', path: '/api/conversations/{id}/negotiation', tag: 'mesh', summary: "The flight recorder: NEG1 offers, analytics (concession fits, ZOPA, Nash, Rubinstein, escrow decay) and the task timeline", params: ConversationIdPathSchema, query: NoQuerySchema, ok: NegotiationViewSchema, more: { 404: 'unknown conversation' } },
   {
@@ -91,11 +107,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'get', path: '/api/batches/challengeable', tag: 'chain', summary: 'Entries of the uploaded log the batch contradicts, with pre-filled challenge evidence', query: ChallengeableQuerySchema, ok: ChallengeCandidateListSchema },
   {
     method: 'post', path: '/api/chain/faucet', tag: 'chain', summary: 'Embedded chain only: 2 SOL and 100 demo USDC to a wallet',
-    body: { mediaType: 'application/json', description: '{"address": "<base58 wallet address>"}' }, ok: FaucetResultSchema, more: { 409: 'refused on a real cluster', 413: 'over the size cap' },
+    body: { mediaType: 'application/json', description: '{"address": "<base58 wallet address>"}' }, ok: FaucetResultSchema, more: { 409: 'no faucet here (a real cluster, or FAUCET=off)', 413: 'over the size cap', 429: 'over the per-client or per-wallet budget (Retry-After)', 503: 'the faucet cannot pay' },
   },
   {
     method: 'post', path: '/api/chain/rpc', tag: 'chain', summary: "The embedded chain's Solana JSON-RPC, same origin for the browser's wallet",
-    body: { mediaType: 'application/json', description: 'a Solana JSON-RPC request' }, ok: JsonRpc, more: { 404: 'no embedded chain (use SOLANA_RPC_URL)', 413: 'over the size cap', 415: 'not application/json' },
+    body: { mediaType: 'application/json', description: 'a Solana JSON-RPC request' }, ok: JsonRpc, more: { 404: 'no embedded chain (use SOLANA_RPC_URL)', 413: 'over the size cap, or a batch over RPC_MAX_BATCH calls', 415: 'not application/json', 429: 'over a per-client budget of calls, or the proxy is busy (Retry-After)' },
   },
   {
     method: 'get', path: '/api/export/{table}', tag: 'datasets', summary: 'A dataset table streamed as a CSV, JSONL or Parquet download',

@@ -13,14 +13,15 @@ import { encodeBatch } from '../protocol/batch';
 import { signingPreimage } from '../protocol/envelope';
 import { epochLog } from './node/testing';
 import {
-  BUFFER_CHUNK, IDENTITY_MINT_SIZE, SATI_AGENT_DISCRIMINATOR, behaviorLog, bufferAccountSize, challenge, challengeAddress, challengeEvidence,
+  BUFFER_CHUNK, IDENTITY_MINT_SIZE, SATI_DISCRIMINATORS, behaviorLog, bufferAccountSize, challenge, challengeAddress, challengeEvidence,
   claimStakeInstructions, createAgentIdentityInstructions, decodeTransactionError, evidenceBytes, expireChallengeInstructions, lease,
   lockStakeInstructions, payLeaseInstructions, queueUnlockInstructions, resolveChallengeInstructions, stageBufferInstructions, stakeLock,
   submitBatchInstructions, submitBatchMessage, submitChallengeInstructions, tickLeaseInstructions, type EconomyConfig,
+  agentIndexAddress, registryConfigAddress,
 } from './index';
 
 const key = () => Keypair.generate().publicKey;
-const config: EconomyConfig = { usdcMint: key(), treasury: key(), stakeVault: key(), epochSeconds: 10n };
+const config: EconomyConfig = { usdcMint: key(), treasury: key(), stakeVault: key(), epochSeconds: 10n, satiProgram: key() };
 const owner = Keypair.generate();
 const agent = key();
 const usdc = (o: PublicKey) => getAssociatedTokenAddressSync(config.usdcMint, o, true, TOKEN_PROGRAM_ID);
@@ -33,16 +34,18 @@ const same = (a: TransactionInstruction, b: TransactionInstruction) => {
 
 describe('owner action builders', () => {
   test('lockStake: the generated lock_stake with the owner, PDAs and USDC accounts', () => {
-    const [ix, ...rest] = lockStakeInstructions({ owner: owner.publicKey, agent, amount: 12_000_000n, config });
+    const [ix, ...rest] = lockStakeInstructions({ owner: owner.publicKey, agent, amount: 12_000_000n, config, memberNumber: 7n });
     assert.equal(rest.length, 0);
     same(ix, stakeLock.lockStakeInstruction({
       owner: owner.publicKey, stake: stakeLock.findStakePda(agent)[0], agent, identity: idAccount, ownerUsdc: usdc(owner.publicKey), vault: config.stakeVault,
+      satiRegistry: registryConfigAddress(config.satiProgram), agentIndex: agentIndexAddress(7n, config.satiProgram),
     }, { amount: 12_000_000n }));
     assert.equal(stakeLock.decodeLockStakeArgs(ix.data)?.amount, 12_000_000n);
     assert.deepEqual(ix.keys.filter((k) => k.isSigner).map((k) => k.pubkey.toBase58()), [owner.publicKey.toBase58()]);
-    assert.throws(() => lockStakeInstructions({ owner: owner.publicKey, agent, amount: 0n, config }), RangeError);
-    assert.throws(() => lockStakeInstructions({ owner: owner as unknown as PublicKey, agent, amount: 1n, config }), /owner must be a PublicKey/);
-    assert.throws(() => lockStakeInstructions({ owner: owner.publicKey, agent, amount: 1n, config: {} as EconomyConfig }), /config must be an EconomyConfig/);
+    assert.throws(() => lockStakeInstructions({ owner: owner.publicKey, agent, amount: 0n, config, memberNumber: 1n }), RangeError);
+    assert.throws(() => lockStakeInstructions({ owner: owner.publicKey, agent, amount: 1n, config, memberNumber: 0n }), /memberNumber/);
+    assert.throws(() => lockStakeInstructions({ owner: owner as unknown as PublicKey, agent, amount: 1n, config, memberNumber: 1n }), /owner must be a PublicKey/);
+    assert.throws(() => lockStakeInstructions({ owner: owner.publicKey, agent, amount: 1n, config: {} as EconomyConfig, memberNumber: 1n }), /config must be an EconomyConfig/);
   });
 
   test('payLease, tickLease, queueUnlock, claimStake', () => {
@@ -138,13 +141,13 @@ describe('challenge builders and evidence', () => {
     same(submit, challenge.submitChallengeInstruction({
       challenger, challengerUsdc, batch: behaviorLog.findBatchPda(agent, 7n)[0], challenge: address, agentChallenges: challenge.findAgentPda(agent)[0],
     }, { leaf: ev.leaf }));
-    const p = { challenge: address, batch: behaviorLog.findBatchPda(agent, 7n)[0], agent, challengerUsdc, treasury, stakeVault, buffer, signer: owner.publicKey, preimage: ev.preimage, signature: ev.signature };
+    const p = { challenge: address, batch: behaviorLog.findBatchPda(agent, 7n)[0], agent, challenger, challengerUsdc, treasury, stakeVault, buffer, signer: owner.publicKey, preimage: ev.preimage, signature: ev.signature };
     const ixs = resolveChallengeInstructions(p);
     assert.equal(ixs.length, 3);
     same(ixs[1], Ed25519Program.createInstructionWithPublicKey({ publicKey: owner.publicKey.toBytes(), message: ev.preimage, signature: ev.signature }));
     same(ixs[2], challenge.resolveChallengeInstruction({
       challenge: address, batch: p.batch, buffer, agentChallenges: challenge.findAgentPda(agent)[0], challengerUsdc, treasury,
-      stakeConfig: stakeLock.findConfigPda()[0], stake: stakeLock.findStakePda(agent)[0], stakeVault, stakeVaultAuthority: stakeLock.findVaultAuthorityPda()[0],
+      stakeConfig: stakeLock.findConfigPda()[0], stake: stakeLock.findStakePda(agent)[0], stakeVault, stakeVaultAuthority: stakeLock.findVaultAuthorityPda()[0], challenger,
     }));
     assert.equal(resolveChallengeInstructions({ ...p, computeUnits: 0 }).length, 2);
     same(expireChallengeInstructions({ challenge: address, agent, treasury })[0], challenge.expireChallengeInstruction({ challenge: address, agentChallenges: challenge.findAgentPda(agent)[0], treasury }));
@@ -164,6 +167,11 @@ test('transaction errors decode to the generated names, from the error JSON or t
   assert.equal(decodeTransactionError({ InstructionError: [0, { Custom: 1 }] }).name, null);
 });
 
-test('sati discriminator from @noble/hashes equals sha256("account:AgentIdentity")[0..8]', () => {
-  assert.deepEqual(SATI_AGENT_DISCRIMINATOR, new Uint8Array(createHash('sha256').update('account:AgentIdentity').digest().subarray(0, 8)));
+test("SATI's discriminators are Anchor's: sha256(\"account:|global:|event:<name>\")[0..8]", () => {
+  const anchor = (s: string) => new Uint8Array(createHash('sha256').update(s).digest().subarray(0, 8));
+  assert.deepEqual(SATI_DISCRIMINATORS.registryConfig, anchor('account:RegistryConfig'));
+  assert.deepEqual(SATI_DISCRIMINATORS.agentIndex, anchor('account:AgentIndex'));
+  assert.deepEqual(SATI_DISCRIMINATORS.initialize, anchor('global:initialize'));
+  assert.deepEqual(SATI_DISCRIMINATORS.registerAgent, anchor('global:register_agent'));
+  assert.deepEqual(SATI_DISCRIMINATORS.agentRegistered, anchor('event:AgentRegistered'));
 });

@@ -9,6 +9,7 @@ import { batchHash, type BehaviorBatch } from '../protocol/batch';
 import { usdcAccountOf, type EconomyConfig } from './config';
 import { identityTokenAccount } from './identity';
 import { behaviorLog, challenge, lease, stakeLock } from './programs';
+import { agentIndexAddress, registryConfigAddress } from './sati';
 
 const isKey = (k: unknown): k is PublicKey => k instanceof PublicKey;
 function keys(p: Record<string, unknown>, names: readonly string[]): void {
@@ -16,7 +17,7 @@ function keys(p: Record<string, unknown>, names: readonly string[]): void {
 }
 function config(c: unknown): EconomyConfig {
   const cfg = c as EconomyConfig | undefined;
-  if (!cfg || !isKey(cfg.usdcMint) || !isKey(cfg.treasury) || !isKey(cfg.stakeVault)) throw new TypeError('config must be an EconomyConfig (loadEconomyConfig)');
+  if (!cfg || !isKey(cfg.usdcMint) || !isKey(cfg.treasury) || !isKey(cfg.stakeVault) || !isKey(cfg.satiProgram)) throw new TypeError('config must be an EconomyConfig (loadEconomyConfig)');
   return cfg;
 }
 
@@ -26,14 +27,20 @@ export interface OwnerActionParams {
   agent: PublicKey;
 }
 
-/** lock_stake: locks `amount` USDC base units (>= MIN_STAKE) from the owner's USDC account. Signer: owner. */
-export function lockStakeInstructions(p: OwnerActionParams & { amount: bigint; config: EconomyConfig }): TransactionInstruction[] {
+/**
+ * lock_stake: locks `amount` USDC base units (>= MIN_STAKE) from the owner's USDC account for a
+ * registered SATI agent. `memberNumber` is the agent's SATI member number (its TokenGroupMember;
+ * loadSatiMembership reads it), which locates SATI's AgentIndex PDA. Signer: owner.
+ */
+export function lockStakeInstructions(p: OwnerActionParams & { amount: bigint; config: EconomyConfig; memberNumber: bigint }): TransactionInstruction[] {
   keys(p as unknown as Record<string, unknown>, ['owner', 'agent']);
   const cfg = config(p.config);
   if (typeof p.amount !== 'bigint' || p.amount <= 0n) throw new RangeError('amount must be a positive bigint');
+  if (typeof p.memberNumber !== 'bigint' || p.memberNumber < 1n) throw new RangeError('memberNumber must be the SATI member number (bigint ≥ 1)');
   return [stakeLock.lockStakeInstruction({
     owner: p.owner, stake: stakeLock.findStakePda(p.agent)[0], agent: p.agent, identity: identityTokenAccount(p.agent, p.owner),
     ownerUsdc: usdcAccountOf(cfg.usdcMint, p.owner), vault: cfg.stakeVault,
+    satiRegistry: registryConfigAddress(cfg.satiProgram), agentIndex: agentIndexAddress(p.memberNumber, cfg.satiProgram),
   }, { amount: p.amount })];
 }
 

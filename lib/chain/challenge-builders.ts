@@ -105,9 +105,11 @@ export function submitChallengeInstructions(p: { challenger: PublicKey; challeng
 /** Parameters of {@link resolveChallengeInstructions}. */
 export interface ResolveChallengeInstructionsParams {
   challenge: PublicKey;
-  /** From the Challenge account (challenge.decodeChallenge): the batch, the agent and the challenger's USDC account. */
+  /** From the Challenge account (challenge.decodeChallenge): the batch, the agent, the challenger's wallet and USDC account. */
   batch: PublicKey;
   agent: PublicKey;
+  /** Receives the evidence buffer's rent: resolve_challenge closes the buffer. */
+  challenger: PublicKey;
   challengerUsdc: PublicKey;
   /** The challenge Config's treasury and stake_lock's vault (EconomyConfig treasury / stakeVault). */
   treasury: PublicKey;
@@ -124,9 +126,10 @@ export interface ResolveChallengeInstructionsParams {
 /**
  * [compute budget, Ed25519 verification of the entry, resolve_challenge]; permissionless, so
  * only a fee payer signs. Upheld: the agent's stake is slashed; rejected: the stake goes to the treasury.
+ * Either way the buffer is closed and its rent goes to `challenger`.
  */
 export function resolveChallengeInstructions(p: ResolveChallengeInstructionsParams): TransactionInstruction[] {
-  keys(p as unknown as Record<string, unknown>, ['challenge', 'batch', 'agent', 'challengerUsdc', 'treasury', 'stakeVault', 'buffer', 'signer']);
+  keys(p as unknown as Record<string, unknown>, ['challenge', 'batch', 'agent', 'challenger', 'challengerUsdc', 'treasury', 'stakeVault', 'buffer', 'signer']);
   if (!(p.preimage instanceof Uint8Array) || !(p.signature instanceof Uint8Array) || p.signature.length !== 64) throw new TypeError('preimage must be bytes and signature 64 bytes');
   const units = p.computeUnits ?? RESOLVE_COMPUTE_UNITS;
   const ixs: TransactionInstruction[] = [];
@@ -135,7 +138,7 @@ export function resolveChallengeInstructions(p: ResolveChallengeInstructionsPara
   ixs.push(challenge.resolveChallengeInstruction({
     challenge: p.challenge, batch: p.batch, buffer: p.buffer, agentChallenges: challenge.findAgentPda(p.agent)[0],
     challengerUsdc: p.challengerUsdc, treasury: p.treasury, stakeConfig: stakeLock.findConfigPda()[0], stake: stakeLock.findStakePda(p.agent)[0],
-    stakeVault: p.stakeVault, stakeVaultAuthority: stakeLock.findVaultAuthorityPda()[0],
+    stakeVault: p.stakeVault, stakeVaultAuthority: stakeLock.findVaultAuthorityPda()[0], challenger: p.challenger,
   }));
   return ixs;
 }

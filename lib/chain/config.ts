@@ -4,7 +4,7 @@
  */
 import { PublicKey, type Connection } from '@solana/web3.js';
 import { TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
-import { ChainAccountError } from './errors';
+import { ChainAccountError, ChainConfigError } from './errors';
 import { stakeLock } from './programs';
 
 /** What every owner action needs to know about the deployment (read from the stake_lock config). */
@@ -14,18 +14,21 @@ export interface EconomyConfig {
   /** stake_lock's vault: USDC account of the PDA [b"vault_authority"]. */
   stakeVault: PublicKey;
   epochSeconds: bigint;
+  /** The SATI program whose registered agents may lock stake (fixed at stake_lock's initialize). */
+  satiProgram: PublicKey;
 }
 
 /** The economy config in stake_lock Config account data, or null when it is not one. */
 export function decodeEconomyConfig(data: Uint8Array): EconomyConfig | null {
   const cfg = data instanceof Uint8Array ? stakeLock.decodeStakeConfig(data) : null;
-  return cfg ? { usdcMint: cfg.usdcMint, treasury: cfg.treasury, stakeVault: cfg.vault, epochSeconds: cfg.epochSeconds } : null;
+  return cfg ? { usdcMint: cfg.usdcMint, treasury: cfg.treasury, stakeVault: cfg.vault, epochSeconds: cfg.epochSeconds, satiProgram: cfg.satiProgram } : null;
 }
 
 /** Reads the deployment's configuration from the stake_lock Config account; ChainAccountError when absent. */
 export async function loadEconomyConfig(connection: Connection): Promise<EconomyConfig> {
   const info = await connection.getAccountInfo(stakeLock.findConfigPda()[0], 'confirmed');
   const cfg = info ? decodeEconomyConfig(info.data) : null;
+  if (info && !cfg) throw new ChainConfigError('stake_lock Config does not decode (a chain from before stake_lock recorded its SATI program?): start on a new DATA_DIR');
   if (!cfg) throw new ChainAccountError('stake_lock is not initialized (no Config account): run initializePrograms first');
   return cfg;
 }

@@ -10,6 +10,7 @@ import * as stakeLock from './gen/stake_lock';
 import * as behaviorLog from './gen/behavior_log';
 import * as challenge from './gen/challenge';
 import * as haggle from './gen/haggle';
+import * as satiRegistry from './gen/sati_registry';
 
 export { PROGRAM_IDS, lease, stakeLock, behaviorLog, challenge };
 
@@ -36,7 +37,7 @@ export function agentAddresses(agent: PublicKey): AgentAddresses {
 }
 
 const ALL_ERRORS: ReadonlyMap<number, string> = new Map(
-  [lease, stakeLock, behaviorLog, challenge, haggle].flatMap((m) => Object.entries(m.ERROR_MESSAGES).map(([k, v]) => [Number(k), v] as const)),
+  [lease, stakeLock, behaviorLog, challenge, haggle, satiRegistry].flatMap((m) => Object.entries(m.ERROR_MESSAGES).map(([k, v]) => [Number(k), v] as const)),
 );
 
 /** The name and message of a custom program error code of any Zerox1 program, or undefined. */

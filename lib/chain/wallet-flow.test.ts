@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { Keypair, Transaction, type Connection, type TransactionInstruction } from '@solana/web3.js';
 import { startChainWorld } from './node/testing';
 import {
-  IDENTITY_MINT_SIZE, STAKE_STATUS, createAgentIdentityInstructions, decodeTokenAccount, decodeTransactionError, identityTokenAccount,
-  loadEconomyConfig, lockStakeInstructions, stakeLock,
+  STAKE_STATUS, decodeRegistryConfig, decodeTokenAccount, decodeTransactionError, identityTokenAccount, loadEconomyConfig, loadSatiMembership,
+  lockStakeInstructions, registerAgentInstruction, registryConfigAddress, stakeLock,
 } from './index';
 
 async function unsignedTx(connection: Connection, feePayer: Keypair['publicKey'], ixs: TransactionInstruction[]) {
@@ -22,10 +22,12 @@ test('wallet flow: identity and lock_stake built from public keys, simulated uns
     const connection = w.connection;
     const config = await loadEconomyConfig(connection);
 
-    // Identity: the fresh mint is a second signer the page generates.
+    // Identity: SATI's register_agent, as "My agents" sends it; the fresh mint is a second signer the page generates.
     const mint = Keypair.generate();
-    const lamports = await connection.getMinimumBalanceForRentExemption(IDENTITY_MINT_SIZE);
-    const id = await unsignedTx(connection, owner.publicKey, createAgentIdentityInstructions({ payer: owner.publicKey, mint: mint.publicKey, lamports }));
+    const registry = decodeRegistryConfig((await connection.getAccountInfo(registryConfigAddress(config.satiProgram)))!.data)!;
+    const id = await unsignedTx(connection, owner.publicKey, [registerAgentInstruction({
+      payer: owner.publicKey, agentMint: mint.publicKey, registry, program: config.satiProgram, name: 'wallet agent', symbol: 'AGENT', uri: 'data:application/json,{}', nonTransferable: true,
+    })]);
     id.tx.partialSign(mint);
     id.tx.partialSign(owner);
     const idSig = await connection.sendRawTransaction(id.tx.serialize());
@@ -34,9 +36,10 @@ test('wallet flow: identity and lock_stake built from public keys, simulated uns
     assert.ok(holding?.owner.equals(owner.publicKey));
     assert.equal(holding?.amount, 1n);
     const agent = mint.publicKey;
+    const { memberNumber } = await loadSatiMembership(connection, agent, config.satiProgram);
 
     // A stake below MIN_STAKE: the simulation fails and the browser decoder names the program error.
-    const low = await unsignedTx(connection, owner.publicKey, lockStakeInstructions({ owner: owner.publicKey, agent, amount: 1n, config }));
+    const low = await unsignedTx(connection, owner.publicKey, lockStakeInstructions({ owner: owner.publicKey, agent, amount: 1n, config, memberNumber }));
     const lowSim = await connection.simulateTransaction(low.tx);
     assert.notEqual(lowSim.value.err, null);
     const decoded = decodeTransactionError(lowSim.value.err, lowSim.value.logs);
@@ -45,7 +48,7 @@ test('wallet flow: identity and lock_stake built from public keys, simulated uns
 
     // The real stake: simulate unsigned, then sign with the Keypair, send, confirm.
     const amount = 12_000_000n;
-    const lock = await unsignedTx(connection, owner.publicKey, lockStakeInstructions({ owner: owner.publicKey, agent, amount, config }));
+    const lock = await unsignedTx(connection, owner.publicKey, lockStakeInstructions({ owner: owner.publicKey, agent, amount, config, memberNumber }));
     const sim = await connection.simulateTransaction(lock.tx);
     assert.equal(sim.value.err, null, JSON.stringify(sim.value.logs));
     assert.equal(lock.tx.signatures.every((s) => s.signature === null), true, 'simulation needed no signature');

@@ -1,7 +1,15 @@
 /**
  * Bounded in-memory transaction history with a per-address index, so history queries
  * (getSignaturesForAddress, getTransaction) work as on a cluster. Oldest records are evicted first.
+ *
+ * Memory: a full record is ~80 small strings and arrays (logs, base58 keys, balances), about
+ * 13 KB of V8 heap; the demo lands ~4 transactions a second, so a ring of full records grew the
+ * server by ~180 MB an hour until it filled. Only the newest {@link HOT_RECORDS} stay whole; older
+ * ones keep the fields statuses and getSignaturesForAddress answer from, and the rest of the
+ * record as one deflated JSON buffer (~1.3 KB), inflated when getTransaction asks for it. Account
+ * keys are held once per address (the index list's key), not once per record.
  */
+import { deflateRawSync, inflateRawSync, constants as zlibConstants } from 'node:zlib';
 import type { TransactionErrorJson } from './tx-error';
 
 export interface UiTokenAmount {
@@ -48,19 +56,72 @@ export interface TxRecord {
   memo: string | null;
 }
 
+/** The newest records, kept whole; older ones are packed. */
+export const HOT_RECORDS = 1024;
+
 export interface SignaturesQuery {
   limit: number;
   before?: string;
   until?: string;
 }
 
+/** What statuses and getSignaturesForAddress need, kept unpacked for every record. */
+export interface TxSummary {
+  seq: number;
+  signature: string;
+  slot: number;
+  blockTime: number;
+  err: TransactionErrorJson | null;
+  memo: string | null;
+}
+
+/** The record's other fields, packed once it leaves the hot window. */
+type Packed = Omit<TxRecord, keyof TxSummary | 'accountKeys' | 'bytes'> & { bytes: string };
+
+interface Entry extends TxSummary {
+  /** The index list of each account key, in the record's key order (the list holds the key string). */
+  lists: AddressList[];
+  full: TxRecord | null;
+  packed: Buffer | null;
+}
+
+/** Records of one address in seq order; `start` skips evicted ones without shifting. */
+interface AddressList {
+  key: string;
+  items: Entry[];
+  start: number;
+}
+
+function pack(r: TxRecord): Buffer {
+  const rest: Packed = {
+    fee: r.fee, logs: r.logs, preBalances: r.preBalances, postBalances: r.postBalances, preTokenBalances: r.preTokenBalances,
+    postTokenBalances: r.postTokenBalances, innerInstructions: r.innerInstructions, computeUnitsConsumed: r.computeUnitsConsumed,
+    returnData: r.returnData, loadedAddresses: r.loadedAddresses, bytes: Buffer.from(r.bytes).toString('base64'),
+  };
+  const z = deflateRawSync(JSON.stringify(rest), { level: zlibConstants.Z_BEST_SPEED });
+  // zlib hands back a view of its 16 KB output chunk: kept as is, every ~1.3 KB record would pin
+  // 16 KB of memory outside the heap. An exact-size copy outside Buffer's shared pool holds only its bytes.
+  const exact = Buffer.allocUnsafeSlow(z.length);
+  z.copy(exact);
+  return exact;
+}
+
+function unpack(e: Entry): TxRecord {
+  if (e.full) return e.full;
+  const rest = JSON.parse(inflateRawSync(e.packed as Buffer).toString('utf8')) as Packed;
+  return {
+    ...rest, seq: e.seq, signature: e.signature, slot: e.slot, blockTime: e.blockTime, err: e.err, memo: e.memo,
+    accountKeys: e.lists.map((l) => l.key), bytes: new Uint8Array(Buffer.from(rest.bytes, 'base64')),
+  };
+}
+
 /** Ring of the last `capacity` transactions, indexed by signature and by every account key. */
 export class TxHistory {
-  private readonly ring: (TxRecord | undefined)[];
+  private readonly ring: (Entry | undefined)[];
   private head = 0;
   private count = 0;
   private nextSeq = 1;
-  private readonly bySig = new Map<string, TxRecord>();
+  private readonly bySig = new Map<string, Entry>();
   private readonly byAddress = new Map<string, AddressList>();
 
   constructor(readonly capacity: number) {
@@ -83,23 +144,45 @@ export class TxHistory {
     full.seq = rec.seq ?? this.nextSeq;
     this.nextSeq = Math.max(this.nextSeq, full.seq + 1);
     if (this.count === this.capacity) this.evictOldest();
-    this.ring[(this.head + this.count) % this.capacity] = full;
-    this.count++;
-    this.bySig.set(full.signature, full);
-    for (const key of new Set(full.accountKeys)) {
+    const lists: AddressList[] = [];
+    const entry: Entry = { seq: full.seq, signature: full.signature, slot: full.slot, blockTime: full.blockTime, err: full.err, memo: full.memo, lists, full, packed: null };
+    for (const key of full.accountKeys) {
       let list = this.byAddress.get(key);
-      if (!list) this.byAddress.set(key, (list = { items: [], start: 0 }));
-      list.items.push(full);
+      if (!list) this.byAddress.set(key, (list = { key, items: [], start: 0 }));
+      lists.push(list);
+      // A key listed twice indexes the record once.
+      if (list.items[list.items.length - 1] !== entry) list.items.push(entry);
+    }
+    this.ring[(this.head + this.count) % this.capacity] = entry;
+    this.count++;
+    this.bySig.set(full.signature, entry);
+    if (this.count > HOT_RECORDS) {
+      const cold = this.ring[(this.head + this.count - 1 - HOT_RECORDS) % this.capacity] as Entry;
+      if (cold.full) { cold.packed = pack(cold.full); cold.full = null; }
     }
     return full;
   }
 
+  /** The whole record (inflated when it has been packed). */
   get(signature: string): TxRecord | undefined {
+    const e = this.bySig.get(signature);
+    return e ? unpack(e) : undefined;
+  }
+
+  /** Bytes of memory the packed records hold, backing stores included (what they pin outside the heap). */
+  packedBytes(): number {
+    let n = 0;
+    for (let i = 0; i < this.count; i++) n += (this.ring[(this.head + i) % this.capacity] as Entry).packed?.buffer.byteLength ?? 0;
+    return n;
+  }
+
+  /** Whether the signature landed, with its slot, time and error (no inflating). */
+  status(signature: string): TxSummary | undefined {
     return this.bySig.get(signature);
   }
 
   /** Records that mention `address`, newest first, bounded by before/until/limit (Solana semantics). */
-  signaturesFor(address: string, q: SignaturesQuery): TxRecord[] {
+  signaturesFor(address: string, q: SignaturesQuery): TxSummary[] {
     const list = this.byAddress.get(address);
     if (!list) return [];
     const items = list.items;
@@ -110,7 +193,7 @@ export class TxHistory {
       start = lowerBound(items, list.start, b.seq) - 1;
     }
     const untilSeq = q.until !== undefined ? (this.bySig.get(q.until)?.seq ?? 0) : 0;
-    const out: TxRecord[] = [];
+    const out: TxSummary[] = [];
     for (let i = start; i >= list.start && out.length < q.limit; i--) {
       if (items[i].seq <= untilSeq) break;
       out.push(items[i]);
@@ -120,20 +203,18 @@ export class TxHistory {
 
   /** Every record, oldest first (for persistence). */
   *records(): IterableIterator<TxRecord> {
-    for (let i = 0; i < this.count; i++) yield this.ring[(this.head + i) % this.capacity] as TxRecord;
+    for (let i = 0; i < this.count; i++) yield unpack(this.ring[(this.head + i) % this.capacity] as Entry);
   }
 
   private evictOldest(): void {
-    const old = this.ring[this.head] as TxRecord;
+    const old = this.ring[this.head] as Entry;
     this.ring[this.head] = undefined;
     this.head = (this.head + 1) % this.capacity;
     this.count--;
     this.bySig.delete(old.signature);
-    for (const key of new Set(old.accountKeys)) {
-      const list = this.byAddress.get(key);
-      if (!list) continue;
-      if (list.items[list.start] === old) list.items[list.start++] = undefined as unknown as TxRecord;
-      if (list.start === list.items.length) this.byAddress.delete(key);
+    for (const list of new Set(old.lists)) {
+      if (list.items[list.start] === old) list.items[list.start++] = undefined as unknown as Entry;
+      if (list.start === list.items.length) this.byAddress.delete(list.key);
       else if (list.start > 1024 && list.start * 2 > list.items.length) {
         list.items = list.items.slice(list.start);
         list.start = 0;
@@ -142,13 +223,7 @@ export class TxHistory {
   }
 }
 
-/** Records of one address in seq order; `start` skips evicted ones without shifting. */
-interface AddressList {
-  items: TxRecord[];
-  start: number;
-}
-
-function lowerBound(list: TxRecord[], from: number, seq: number): number {
+function lowerBound(list: Entry[], from: number, seq: number): number {
   let lo = from;
   let hi = list.length;
   while (lo < hi) {

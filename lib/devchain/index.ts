@@ -7,7 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { LiteSVM } from 'litesvm';
-import type { PublicKey } from '@solana/web3.js';
+import { PublicKey } from '@solana/web3.js';
+import { TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
+import { SATI_MAINNET } from '../chain/sati';
+import { satiGroupMintBytes } from './sati-fixture';
 import { DEFAULT_HISTORY_LIMIT, DEFAULT_RPC_PORT, DEFAULT_SLOT_MS, DEFAULT_SNAPSHOT_MS } from './constants';
 import { Ledger } from './ledger';
 import { ChainStore, loadState, type ChainMeta } from './persist';
@@ -41,9 +44,19 @@ export interface EmbeddedChainParams {
   programs?: ProgramSpec[];
   /** Where the default program lookup reads (default `<cwd>/programs`). */
   programsDir?: string;
+  /**
+   * Where the default lookup loads the SATI stand-in (programs/sati_registry): SATI's program id
+   * unless set (the configured SATI id of a cluster preset); null leaves it out.
+   */
+  satiProgram?: string | null;
+  /**
+   * Writes a SATI group mint at this address when none is there (sati-fixture.ts), run by the
+   * registry of `satiProgram`: for an embedded chain that uses SATI's mainnet group address.
+   */
+  satiGroupMint?: string;
   /** Slot length in ms (default 400). 0 = slots advance only through `tick()`. */
   slotMs?: number;
-  /** Transactions kept for history queries (default 200,000). */
+  /** Transactions kept for history queries (default 100,000). */
   historyLimit?: number;
   /** Snapshot interval in ms when dataDir is set (default 5,000); transactions are logged as they land regardless. */
   snapshotMs?: number;
@@ -75,6 +88,8 @@ export interface EmbeddedChain {
   programs: ProgramSpec[];
   /** Advances one slot now (tests with slotMs 0). */
   tick(): void;
+  /** Development only: writes an account outside any transaction, telling subscribers (Ledger.writeAccount). */
+  writeAccount(address: string, account: { lamports: bigint; data: Uint8Array; owner: string }): void;
   /** Writes a snapshot now (no-op without dataDir). */
   snapshot(): void;
   close(): Promise<void>;
@@ -94,6 +109,9 @@ function checkParams(p: EmbeddedChainParams): void {
   int('snapshotMs', p.snapshotMs, 100, 3_600_000);
   if (p.warp !== undefined && typeof p.warp !== 'boolean') throw new TypeError('warp must be a boolean');
   if (p.dataDir !== undefined && (typeof p.dataDir !== 'string' || p.dataDir === '')) throw new TypeError('dataDir must be a non-empty string');
+  if (p.satiProgram !== undefined && p.satiProgram !== null && !isAddress(p.satiProgram)) throw new TypeError('satiProgram must be a base58 address or null');
+  if (p.satiGroupMint !== undefined && !isAddress(p.satiGroupMint)) throw new TypeError('satiGroupMint must be a base58 address');
+  if (p.satiGroupMint !== undefined && p.satiProgram === null) throw new TypeError('satiGroupMint needs a SATI program');
   for (const prog of p.programs ?? []) {
     if (!isAddress(prog?.id) || typeof prog.path !== 'string') throw new TypeError('programs must be { id: base58 address, path: string }[]');
   }
@@ -116,7 +134,7 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
     logger.info('embedded chain: restored', { slot: loaded.meta.slot, transactions: loaded.history.length });
   }
 
-  const programs = p.programs ?? findProgramBinaries(p.programsDir ?? join(process.cwd(), 'programs'));
+  const programs = p.programs ?? findProgramBinaries(p.programsDir ?? join(process.cwd(), 'programs'), { satiProgram: p.satiProgram });
   for (const prog of programs) {
     ledger.svm.addProgramFromFile(prog.id as never, prog.path);
     logger.info('embedded chain: program loaded', { id: prog.id, path: prog.path });
@@ -138,6 +156,15 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
     warpUpTo(Infinity);
     logger.info('embedded chain: replayed transactions and warps logged after the snapshot', { transactions: loaded.replay.length, warps: loaded.warps.length, differing });
     if (differing) logger.warn('embedded chain: replayed transactions ended differently than recorded', { differing });
+  }
+
+  if (p.satiGroupMint && !ledger.svm.getAccount(p.satiGroupMint as never).exists) {
+    const data = satiGroupMintBytes(new PublicKey(p.satiGroupMint), new PublicKey(p.satiProgram ?? SATI_MAINNET.program.toBase58()));
+    ledger.svm.setAccount({
+      address: p.satiGroupMint as never, lamports: ledger.svm.minimumBalanceForRentExemption(BigInt(data.length)) as never, data,
+      programAddress: TOKEN_2022_PROGRAM_ID.toBase58() as never, executable: false, space: BigInt(data.length),
+    } as never);
+    logger.info('embedded chain: SATI group mint fixture written', { address: p.satiGroupMint });
   }
 
   const store = p.dataDir ? new ChainStore(p.dataDir, historyLimit, (loaded?.history.length ?? 0) + (loaded?.replay.length ?? 0)) : null;
@@ -186,6 +213,7 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
     faucet: ledger.faucet,
     programs,
     tick: () => ledger.tick(),
+    writeAccount: (address, account) => ledger.writeAccount(address, account),
     snapshot: () => void snapshot(),
     async close() {
       if (closed) return;

@@ -51,6 +51,7 @@ export class Ledger {
   private readonly txListeners = new Set<TxListener>();
   private readonly slotListeners = new Set<SlotListener>();
   private readonly warpListeners = new Set<SlotListener>();
+  private readonly writeListeners = new Set<(addresses: string[]) => void>();
   private readonly now: () => number;
   private readonly faucetSeed = createHash('sha256').update('zerox1:embedded-faucet').digest();
   private readonly faucetKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, this.faucetSeed]), format: 'der', type: 'pkcs8' });
@@ -92,6 +93,25 @@ export class Ledger {
     this.raw.warpToSlot(BigInt(slot));
     this.advanceTo(slot);
     for (const l of this.warpListeners) l(slot);
+  }
+
+  /**
+   * Development only (lib/devchain/README.md "Fixture accounts"): writes an account as it is,
+   * outside any transaction, for accounts no program here can create (the attestations of a
+   * Solana Attestation Service that does not run here). Subscribers are told as after a
+   * transaction writing it; lamports 0 closes it. Not in the transaction log: a crash before the
+   * next snapshot loses it.
+   */
+  writeAccount(address: string, acc: { lamports: bigint; data: Uint8Array; owner: string }): void {
+    if (!(acc?.data instanceof Uint8Array) || typeof acc.lamports !== 'bigint' || acc.lamports < 0n) throw new TypeError('account needs data bytes and lamports (bigint ≥ 0)');
+    this.svm.setAccount({ address: address as never, lamports: acc.lamports as never, data: acc.data, programAddress: acc.owner as never, executable: false, space: BigInt(acc.data.length) });
+    this.decimals.delete(address);
+    for (const l of this.writeListeners) l([address]);
+  }
+
+  onWrite(l: (addresses: string[]) => void): () => void {
+    this.writeListeners.add(l);
+    return () => this.writeListeners.delete(l);
   }
 
   onWarp(l: SlotListener): () => void {
@@ -243,7 +263,7 @@ export class Ledger {
       t.addSignature(this.faucet, edSign(null, msg, this.faucetKey));
       const wire = decodeWireTransaction(new Uint8Array(t.serialize()));
       if (!wire) throw new Error('airdrop transaction did not decode');
-      if (this.history.get(wire.signatures[0]) && attempt < 3) {
+      if (this.history.status(wire.signatures[0]) && attempt < 3) {
         this.tick();
         continue;
       }

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SATI_MAINNET } from '../chain/sati';
 import { isAddress } from './wire';
 
 /** A program to load: its address and the path of its SBF shared object. */
@@ -13,8 +14,13 @@ export interface ProgramSpec {
   name?: string;
 }
 
-/** Programs listed in `<programsDir>/ids.json` whose `bin/<name>.so` exists. */
-export function findProgramBinaries(programsDir: string): ProgramSpec[] {
+/**
+ * Programs listed in `<programsDir>/ids.json` whose `bin/<name>.so` exists, plus the SATI
+ * stand-in `bin/sati_registry.so` at `satiProgram` (SATI's id by default; null leaves it out): it
+ * answers SATI's instructions so the embedded chain registers agents offline, and is never
+ * deployed on a cluster, where the real SATI lives at that id.
+ */
+export function findProgramBinaries(programsDir: string, opts: { satiProgram?: string | null } = {}): ProgramSpec[] {
   const idsPath = join(programsDir, 'ids.json');
   if (!existsSync(idsPath)) return [];
   let ids: unknown;
@@ -31,5 +37,8 @@ export function findProgramBinaries(programsDir: string): ProgramSpec[] {
     const path = candidates.find((p) => existsSync(p));
     if (path) out.push({ id, path, name });
   }
+  const sati = opts.satiProgram === undefined ? SATI_MAINNET.program.toBase58() : opts.satiProgram;
+  const satiPath = join(programsDir, 'bin', 'sati_registry.so');
+  if (sati !== null && isAddress(sati) && existsSync(satiPath) && !out.some((p) => p.id === sati)) out.push({ id: sati, path: satiPath, name: 'sati_registry' });
   return out;
 }

@@ -57,7 +57,11 @@ export class PubSub {
   private readonly off: (() => void)[];
 
   constructor(private readonly ctx: RpcContext) {
-    this.off = [ctx.ledger.onTx((rec, writable) => this.onTx(rec, writable)), ctx.ledger.onSlot((s) => this.onSlot(s))];
+    this.off = [
+      ctx.ledger.onTx((rec, writable) => this.onTx(rec, writable)),
+      ctx.ledger.onSlot((s) => this.onSlot(s)),
+      ctx.ledger.onWrite((keys) => this.onAccounts({ slot: ctx.ledger.slot }, keys)),
+    ];
   }
 
   get size(): number {
@@ -97,7 +101,7 @@ export class PubSub {
       case 'signatureSubscribe': {
         const [sig] = parseParams(params, z.tuple([z.string().min(64).max(88), ctxConfig.extend({ enableReceivedNotification: z.boolean().optional() }).optional()]));
         sub = { ...base, kind: 'signature', sig };
-        const rec = this.ctx.ledger.history.get(sig);
+        const rec = this.ctx.ledger.history.status(sig);
         if (rec) {
           setImmediate(() => this.notify(sub, { context: { slot: rec.slot }, value: { err: rec.err } }));
           return id;
@@ -177,6 +181,11 @@ export class PubSub {
         if (s.mentions === null || rec.accountKeys.includes(s.mentions)) this.notify(s, { context: ctx, value });
       }
     }
+    this.onAccounts(ctx, writable);
+  }
+
+  /** Account and program subscribers of the accounts just written. */
+  private onAccounts(ctx: { slot: number }, writable: string[]): void {
     if (this.byAccount.size === 0 && this.byProgram.size === 0) return;
     const { ledger } = this.ctx;
     for (const key of writable) {

@@ -60,7 +60,7 @@ const simulateConfig = ctxConfig.extend({
 });
 
 function status(ctx: RpcContext, sig: string) {
-  const rec = ctx.ledger.history.get(sig);
+  const rec = ctx.ledger.history.status(sig);
   if (!rec) return null;
   return { slot: rec.slot, confirmations: null, err: rec.err, status: rec.err ? { Err: rec.err } : { Ok: null }, confirmationStatus: 'finalized' };
 }
@@ -71,7 +71,7 @@ export const txMethods: Record<string, Handler> = {
     const tx = decodeTx(encoded, cfg?.encoding);
     const sig = tx.signatures[0];
     const { ledger } = ctx;
-    if (ledger.history.get(sig)) {
+    if (ledger.history.status(sig)) {
       if (cfg?.skipPreflight) return sig;
       throw preflightError({ err: 'AlreadyProcessed', logs: [], unitsConsumed: 0, returnData: null });
     }

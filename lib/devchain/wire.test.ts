@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
 import { decodeWireTransaction, isStaticWritable } from './wire';
-import { TxHistory, type TxRecord } from './history';
+import { HOT_RECORDS, TxHistory, type TxRecord } from './history';
 
 test('decodes a web3.js legacy transaction', () => {
   const a = Keypair.generate();
@@ -46,4 +46,33 @@ test('history ring evicts oldest and pages with before/until', () => {
   assert.deepEqual(h.signaturesFor('odd', { limit: 10 }).map((r) => r.signature), ['s5', 's3']);
   assert.deepEqual(h.signaturesFor('A', { limit: 10, before: 's5', until: 's3' }).map((r) => r.signature), ['s4']);
   assert.deepEqual(h.signaturesFor('A', { limit: 1, before: 's4' }).map((r) => r.signature), ['s3']);
+});
+
+test('records that left the hot window come back whole, field for field, and stay indexed', () => {
+  const n = HOT_RECORDS + 50;
+  const h = new TxHistory(n);
+  const rec = (i: number): TxRecord => ({
+    seq: i, signature: `sig${i}`, slot: 100 + i, blockTime: 1_700_000_000 + i, bytes: new Uint8Array([i & 255, 1, 2, 3]),
+    err: i % 7 === 0 ? { InstructionError: [0, { Custom: i }] } : null, fee: 5000, logs: [`Program P${i % 3} invoke [1]`, 'Program log: ok'],
+    preBalances: [i, 2], postBalances: [i - 1, 3],
+    preTokenBalances: [{ accountIndex: 1, mint: 'M', owner: 'O', programId: 'T', uiTokenAmount: { amount: String(i), decimals: 6, uiAmount: i / 1e6, uiAmountString: String(i / 1e6) } }],
+    postTokenBalances: [], innerInstructions: [{ index: 0, instructions: [{ programIdIndex: 2, accounts: [0, 1], data: 'abc', stackHeight: 2 }] }],
+    computeUnitsConsumed: 1000 + i, returnData: i % 5 === 0 ? { programId: 'P', data: ['AQI=', 'base64'] } : null,
+    loadedAddresses: { writable: [], readonly: [] }, accountKeys: [`payer${i % 4}`, 'shared', `acct${i}`], memo: i % 2 ? `memo ${i}` : null,
+  });
+  for (let i = 1; i <= n; i++) h.add(rec(i));
+  for (const i of [1, 2, 7, 50, n - HOT_RECORDS - 1, n]) assert.deepEqual(h.get(`sig${i}`), rec(i), `record ${i}`);
+  assert.deepEqual([...h.records()].map((r) => r.seq), Array.from({ length: n }, (_, i) => i + 1));
+  const st = h.status('sig7');
+  assert.deepEqual([st?.seq, st?.slot, st?.blockTime, st?.err, st?.memo], [7, 107, 1_700_000_007, { InstructionError: [0, { Custom: 7 }] }, 'memo 7']);
+  assert.deepEqual(h.signaturesFor('payer1', { limit: 3, before: 'sig9' }).map((r) => r.signature), ['sig5', 'sig1']);
+  assert.equal(h.signaturesFor('shared', { limit: 1000 }).length, Math.min(1000, n));
+  // A packed record pins only its own bytes (zlib's output is a view of a 16 KB chunk; kept as
+  // is, 50 records of ~200 bytes would hold 800 KB).
+  const packed = n - HOT_RECORDS;
+  assert.ok(h.packedBytes() < packed * 1024, `${packed} packed records hold ${h.packedBytes()} bytes`);
+  // Eviction of packed records still unindexes their keys.
+  h.add(rec(n + 1));
+  assert.equal(h.get('sig1'), undefined);
+  assert.deepEqual(h.signaturesFor('acct1', { limit: 10 }), []);
 });

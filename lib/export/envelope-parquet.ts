@@ -4,7 +4,8 @@
  * group's per-column arrays: no text parsing of bytea, no decode of `raw`, no row object. Each
  * tuple is copied once into the row group's arena and its byte columns are views into that copy;
  * strings the writer would otherwise encode row by row (type names, seen_via, payload_kind) are
- * one shared Uint8Array each, and the u64 decimals are Postgres's own text bytes. Payload columns
+ * one shared Uint8Array each; ids and hashes are written as hex text into the arena, and the
+ * u64 decimals (Postgres's own text) become the DECIMAL columns' bigints. Payload columns
  * come from the in-place scanner (payload-scan.ts), lib/protocol's decoders when it is unsure.
  * The values read back equal the generic path's (export-fast.test.ts checks).
  */
@@ -13,7 +14,7 @@ import { CopyTupleReader } from './copy-binary';
 import { BYTE_FIELDS, KIND_FIELDS, KIND_NAMES, KIND_OPAQUE, KIND_UNSURE, P, PayloadScan } from './payload-scan';
 import { decodePayloadInto, MSG_TYPE_NAMES, PAYLOAD_FIELDS } from './rows';
 import type { TableSchema } from './schema';
-import { PARQUET_ROW_GROUP, parquetEncoder, parquetValue } from './writers';
+import { PARQUET_ROW_GROUP, parquetEncoder, parquetMisfit, parquetValue } from './writers';
 
 /** The fast path's columns, in the COPY's order (the table's first 20 columns), then payload_kind and the payload fields. */
 const COLUMNS = ['id', 'seq', 'version', 'msg_type', 'msg_type_name', 'sender', 'recipient', 'timestamp', 'block_ref', 'nonce', 'conversation_id',
@@ -31,7 +32,8 @@ const i32 = (b: Buffer, o: number) => (b[o] << 24) | (b[o + 1] << 16) | (b[o + 2
 const big64 = (b: Buffer, o: number) => { const v = i64(b, o); return Number.isSafeInteger(v) ? BigInt(v) : b.readBigInt64BE(o); };
 
 /** Parquet of the envelopes table from the fast path's binary COPY data. */
-export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<Uint8Array>, onRows?: (n: number) => void, rowGroupSize = PARQUET_ROW_GROUP): AsyncIterable<Uint8Array> {
+export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<Uint8Array>, onRows?: (n: number) => void, rowGroupSize = PARQUET_ROW_GROUP,
+  onSetAside?: (reason: string) => void): AsyncIterable<Uint8Array> {
   if (schema.columns.map((c) => c.name).join() !== COLUMNS.join()) throw new Error('envelopes columns changed: update the Parquet fast path (lib/store/export-copy.ts, envelope-parquet.ts)');
   const types = schema.columns.map((c) => c.type);
   const enc = parquetEncoder(schema);
@@ -45,6 +47,8 @@ export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<
   const topics = new Map<string, Uint8Array>();
   const kinds = KIND_NAMES.map(utf8);
   const vals: unknown[] = [];
+  const unsure: unknown[] = new Array(PAYLOAD_FIELDS.length);
+  const cols_ = schema.columns;
   const scan = new PayloadScan();
   const P0 = 21; // first payload field's column
   const r = new CopyTupleReader(19);
@@ -56,7 +60,16 @@ export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<
   let arena = Buffer.allocUnsafeSlow(ARENA);
   let at = 0;
   const room = (len: number) => { if (at + len > arena.length) { arena = Buffer.allocUnsafeSlow(Math.max(ARENA, len)); at = 0; } };
-  const digits = (v: number) => { const s = String(v); room(s.length); const w = arena.write(s, at, 'latin1'); const u = new Uint8Array(arena.buffer, arena.byteOffset + at, w); at += w; return u; };
+  /** Lowercase hex of `len` bytes of `src` at `from`, as ASCII in the arena (ids are hex text in every format). */
+  const hexText = (src: Buffer, from: number, len: number) => {
+    room(2 * len);
+    const w = arena.write(src.toString('hex', from, from + len), at, 'latin1');
+    const u = new Uint8Array(arena.buffer, arena.byteOffset + at, w);
+    at += w;
+    return u;
+  };
+  /** Postgres's decimal text of a numeric (u64 columns) as the DECIMAL column's bigint. */
+  const decimal = (b: Buffer, o: number, l: number) => BigInt(b.toString('latin1', o, o + l));
 
   yield enc.start();
   for await (const chunk of copy) {
@@ -73,6 +86,18 @@ export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<
       at += t1 - t0;
       const view = (i: number) => new Uint8Array(ab, base + off[i], len[i]);
       const msgType = i32(buf, off[3]);
+      // The payload columns: scanned in place in the arena's copy (views of it stay valid). A
+      // payload the scanner hands to lib/protocol may hold a price no DECIMAL(38,0) holds: that
+      // row is set aside before any of its cells is taken, as the generic path does.
+      const p0 = base + off[12] - a.byteOffset;
+      const k = scan.scan(msgType, a, p0, p0 + len[12]);
+      let unsureKind = '';
+      if (k === KIND_UNSURE) {
+        unsureKind = decodePayloadInto(msgType, view(12), vals);
+        let misfit: string | null = null;
+        for (let i = 0; i < PAYLOAD_FIELDS.length && !misfit; i++) misfit = parquetMisfit(cols_[P0 + i], (unsure[i] = parquetValue(types[P0 + i], vals[i])));
+        if (misfit) { onSetAside?.(misfit); rows++; continue; }
+      }
       let ts: bigint;
       const tsv = i64(buf, off[6]);
       if (tsv >= 0 && tsv < Number.MAX_SAFE_INTEGER) ts = BigInt(tsv);
@@ -81,18 +106,18 @@ export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<
       const src = buf.toString('latin1', off[16], off[16] + len[16]);
       let source = sources.get(src);
       if (!source) sources.set(src, (source = utf8(src)));
-      cols[0].push(view(0));
+      cols[0].push(hexText(buf, off[0], len[0]));
       cols[1].push(big64(buf, off[1]));
       cols[2].push(i32(buf, off[2]));
       cols[3].push(msgType);
       cols[4].push(typeName(msgType));
-      cols[5].push(view(4));
-      cols[6].push(view(5));
+      cols[5].push(hexText(buf, off[4], len[4]));
+      cols[6].push(hexText(buf, off[5], len[5]));
       cols[7].push(ts);
-      cols[8].push(view(7));
-      cols[9].push(view(8));
-      cols[10].push(view(9));
-      cols[11].push(view(10));
+      cols[8].push(decimal(buf, off[7], len[7]));
+      cols[9].push(decimal(buf, off[8], len[8]));
+      cols[10].push(hexText(buf, off[9], len[9]));
+      cols[11].push(hexText(buf, off[10], len[10]));
       cols[12].push(i32(buf, off[11]));
       cols[13].push(view(12));
       cols[14].push(view(13));
@@ -107,12 +132,9 @@ export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<
       }
       cols[18].push(topic);
       cols[19].push(BigInt(i64(buf, off[18]) + PG_EPOCH_US));
-      // The payload columns: scanned in place in the arena's copy (views of it stay valid).
-      const p0 = base + off[12] - a.byteOffset;
-      const k = scan.scan(msgType, a, p0, p0 + len[12]);
       if (k === KIND_UNSURE) {
-        cols[20].push(decodePayloadInto(msgType, view(12), vals));
-        for (let i = 0; i < PAYLOAD_FIELDS.length; i++) cols[P0 + i].push(parquetValue(types[P0 + i], vals[i]));
+        cols[20].push(unsureKind);
+        for (let i = 0; i < PAYLOAD_FIELDS.length; i++) cols[P0 + i].push(unsure[i]);
       } else {
         cols[20].push(kinds[k]);
         const filled = KIND_FIELDS[k];
@@ -120,9 +142,10 @@ export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<
         for (let i = 0; i < PAYLOAD_FIELDS.length; i++) {
           if (k === KIND_OPAQUE || filled[f] !== i) { cols[P0 + i].push(null); continue; }
           f++;
-          if (BYTE_FIELDS.has(i)) cols[P0 + i].push(new Uint8Array(ab, a.byteOffset + scan.off[i], scan.len[i]));
+          if (i === P.terms) cols[P0 + i].push(new Uint8Array(ab, a.byteOffset + scan.off[i], scan.len[i]));
+          else if (BYTE_FIELDS.has(i)) cols[P0 + i].push(hexText(a, scan.off[i], scan.len[i]));
           else if (i === P.dispute) cols[P0 + i].push(scan.num[i] === 1);
-          else if (i === P.bid || i === P.negrPrice || i === P.deadline) cols[P0 + i].push(digits(scan.num[i]));
+          else if (i === P.bid || i === P.negrPrice || i === P.deadline) cols[P0 + i].push(BigInt(scan.num[i]));
           else cols[P0 + i].push(scan.num[i]);
         }
       }

@@ -31,7 +31,9 @@ for (const kind of BACKENDS) {
       expected.batches = await q('SELECT count(*)::text AS n FROM batch');
       expected.challenges = await q('SELECT count(*)::text AS n FROM challenge');
       expected.negotiations = new Set(items.filter((i) => i.envelope.msgType === MsgType.PROPOSE).map((i) => toHex(i.envelope.conversationId))).size;
-      expected.offers = items.filter((i) => (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER) && parseNegotiationPayload(i.envelope.payload).kind === 'neg1').length;
+      // NEG1 offers, plus one final-action row per negotiation that has an ACCEPT or a REJECT.
+      const ended = new Set(items.filter((i) => i.envelope.msgType === MsgType.ACCEPT || i.envelope.msgType === MsgType.REJECT).map((i) => toHex(i.envelope.conversationId))).size;
+      expected.offers = items.filter((i) => (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER) && parseNegotiationPayload(i.envelope.payload).kind === 'neg1').length + ended;
       assert.ok(expected.negotiations > 30 && expected.offers > 100 && expected.feedback > 30 && expected.batches > 5 && expected.challenges === 1, JSON.stringify(expected));
     });
     after(() => fs?.close());
@@ -49,7 +51,14 @@ for (const kind of BACKENDS) {
           assert.equal(rows.length, expected[table]);
           if (format === 'csv') assert.equal(bytes.toString('utf8').split('\r\n')[0], TABLES[table].columns.map((c) => c.name).join(','));
           if (rows.length) assert.deepEqual(Object.keys(rows[0]), TABLES[table].columns.map((c) => c.name));
-          if (format === 'parquet') assert.deepEqual(parquetKv(bytes), { 'zerox1.table': table, 'zerox1.schema_version': String(TABLES[table].version) });
+          if (format === 'parquet') {
+            const kv = parquetKv(bytes);
+            assert.deepEqual({ ...kv, 'zerox1.table_schema': undefined }, { 'zerox1.table': table, 'zerox1.schema_version': String(TABLES[table].version), 'zerox1.table_schema': undefined });
+            // The file describes its own columns (Frictionless Table Schema: types, units, descriptions).
+            const ts = JSON.parse(kv['zerox1.table_schema']) as { fields: { name: string; type: string; description: string }[] };
+            assert.deepEqual(ts.fields.map((f) => f.name), TABLES[table].columns.map((c) => c.name));
+            assert.ok(ts.fields.every((f) => f.type && f.description));
+          }
         });
       }
     }
@@ -68,13 +77,18 @@ for (const kind of BACKENDS) {
         assert.equal(hexOf(env.raw), toHex(propose.raw));
         assert.equal(str(env.nonce), propose.envelope.nonce.toString());
         const ts = propose.envelope.timestamp;
-        if (format === 'parquet') assert.equal((env.timestamp as Date).getTime(), Number(ts / 1000n));
+        if (format === 'parquet') assert.equal(env.timestamp, ts); // unsigned INTEGER(64), exact µs
         else assert.equal(env.timestamp, isoMicros(ts));
         const offer = (await read('offers')).filter((r) => hexOf(r.conversation_id) === toHex(bigPriceConversation));
-        assert.equal(offer.length, 1);
+        assert.equal(offer.length, 2, 'the PROPOSE and the final REJECT');
         assert.equal(str(offer[0].offer), bigPrice.toString());
-        assert.equal(Number(offer[0].relative_time), 0);
+        assert.equal(Number(offer[0].time), 0);
+        assert.equal(Number(offer[0].relative_time), 1 / 5, '(round 0 + 1) / (max_rounds 4 + 1)');
         assert.equal(offer[0].side, 'proposer');
+        assert.equal(offer[0].state, 'continuing');
+        assert.deepEqual(JSON.parse(String(offer[0].responses)), { [toHex(agents[1])]: 'END_NEGOTIATION' });
+        assert.deepEqual([offer[1].msg_type_name, offer[1].state, str(offer[1].step)], ['REJECT', 'broken', '1']);
+        assert.ok(Number(offer[1].time) > 0);
         const negs = await read('negotiations');
         const neg = negs.find((r) => hexOf(r.conversation_id) === toHex(bigPriceConversation))!;
         assert.equal(neg.outcome, 'rejected');

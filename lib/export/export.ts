@@ -7,7 +7,8 @@ import type { ExportFilter, ExportSource } from '../store/export';
 import type { HaggleNegotiationRow } from '../store/types';
 import { byConversation, negotiationRecord, offerRows } from './negotiation';
 import { byConversationId, onChainColumns } from './negotiation-onchain';
-import { batchRow, challengeRow, envelopeRow, feedbackRow } from './rows';
+import { batchRow, challengeRow, envelopeRecord, envelopeRow, feedbackRow } from './rows';
+import { MsgType } from '../protocol/types';
 import { TABLES } from './tables';
 import { hex, type Row, type TableName, type TableSchema } from './schema';
 import { writeFormat, type Format } from './writers';
@@ -29,11 +30,36 @@ export interface ExportParams {
   limit?: number;
   /** Called after each page with the rows produced so far. */
   onRows?: (rows: number) => void;
+  /** Called with each dataset row before it is written (negotiations, offers, feedback, batches, challenges). */
+  onRow?: (row: Row) => void;
+  /** Called for each row a Parquet file leaves out, with the reason (writers.ts parquetMisfit). */
+  onSetAside?: (reason: string) => void;
 }
 
-/** Rows the export will produce (what the API announces before the first byte). */
-export function countRows(source: ExportSource, table: TableName, filter: ExportFilter = {}): Promise<number> {
-  return source.count(table === 'negotiations' ? 'conversations' : table, filter);
+/**
+ * Rows the export will produce (what the API announces before the first byte). The offers table
+ * adds one final-action row per negotiation that has an ACCEPT or REJECT: the store counts NEG1
+ * offers only, so those are counted by reading the negotiation messages once more.
+ */
+export async function countRows(source: ExportSource, table: TableName, filter: ExportFilter = {}): Promise<number> {
+  const n = await source.count(table === 'negotiations' ? 'conversations' : table, filter);
+  return table === 'offers' ? n + (await countFinalActions(source, filter)) : n;
+}
+
+/** Negotiations (by the offers selection) with an ACCEPT or a REJECT. */
+async function countFinalActions(source: ExportSource, filter: ExportFilter): Promise<number> {
+  let n = 0;
+  let conv = '';
+  let ended = false;
+  for await (const page of source.scan('offers', filter)) {
+    for (const r of page) {
+      const e = envelopeRecord(r);
+      const k = hex(e.conversationId);
+      if (k !== conv) { if (ended) n++; conv = k; ended = false; }
+      if (e.msgType === MsgType.ACCEPT || e.msgType === MsgType.REJECT) ended = true;
+    }
+  }
+  return ended ? n + 1 : n;
 }
 
 /** The dataset rows of `table` in pages. */
@@ -41,7 +67,7 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
   const f = p.filter ?? {};
   const o = { pageSize: p.pageSize, signal: p.signal };
   let n = 0;
-  const emit = (rows: Row[]) => { n += rows.length; p.onRows?.(n); return rows; };
+  const emit = (rows: Row[]) => { n += rows.length; if (p.onRow) rows.forEach(p.onRow); p.onRows?.(n); return rows; };
   const size = p.pageSize ?? 5_000;
   if (p.table === 'offers') {
     // The negotiation messages, grouped by conversation.
@@ -66,8 +92,8 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
     }
     let page: Row[] = [];
     for await (const conv of byConversation(envelopePages())) {
-      const r = negotiationRecord(conv, nowUs);
       const k = hex(conv[0].conversationId);
+      const r = negotiationRecord(conv, nowUs, chain.get(k) ?? []);
       if (r) page.push({ ...r.row, ...onChainColumns(chain.get(k) ?? [], r.gossip) });
       chain.delete(k);
       if (page.length >= size) { yield emit(page); page = []; }
@@ -108,9 +134,9 @@ export async function exportTable(p: ExportParams & { format: Format }): Promise
   if (copy) return { schema, total, matching: count, bytes: envelopeCsv(schema, copy, p.onRows) };
   // Envelopes as Parquet on Postgres: binary columns straight into the row groups (envelope-parquet.ts).
   const pcopy = p.format === 'parquet' && p.table === 'envelopes' ? p.source.envelopeParquetCopy(p.filter ?? {}, p.limit, p.signal) : null;
-  if (pcopy) return { schema, total, matching: count, bytes: envelopeParquet(schema, pcopy, p.onRows) };
+  if (pcopy) return { schema, total, matching: count, bytes: envelopeParquet(schema, pcopy, p.onRows, undefined, p.onSetAside) };
   const rows = p.limit === undefined ? tableRows(p) : limited(tableRows(p), p.limit);
-  return { schema, total, matching: count, bytes: writeFormat(p.format, schema, rows) };
+  return { schema, total, matching: count, bytes: writeFormat(p.format, schema, rows, { onSetAside: p.onSetAside }) };
 }
 
 /** Suggested file name, e.g. `zerox1-offers-v1.parquet`. */

@@ -4,12 +4,12 @@
  * held against the gossiped NEG1 offers with the conversation page's rule
  * (lib/protocol/offer-match.ts).
  */
-import { compareOffers } from '../protocol/offer-match';
+import { compareOffers, type GossipOffer } from '../protocol/offer-match';
 import type { HaggleNegotiationRow } from '../store/types';
 import { hex, type Row } from './schema';
 
-/** What the conversation gossiped: NEG1 PROPOSE / COUNTER prices in order, and the NEG1 ACCEPT's price. */
-export interface GossipOffers { offers: bigint[]; accepted: bigint | null }
+/** What the conversation gossiped: NEG1 PROPOSE / COUNTER offers with their rounds, and the NEG1 ACCEPT's price. */
+export interface GossipOffers { offers: GossipOffer[]; accepted: bigint | null; sealed?: boolean }
 
 const us = (d: Date | null) => (d === null ? null : BigInt(d.getTime()) * 1000n);
 
@@ -20,7 +20,7 @@ export function onChainColumns(chain: readonly HaggleNegotiationRow[], gossip: G
   const settled = n.status === 'settled' && n.amount !== null;
   const cmp = compareOffers({
     chain: n.transitions.filter((t) => t.kind === 'offer'), gossip: gossip.offers, closed: n.closedAt !== null,
-    settled: settled ? n.amount : null, gossipAccepted: gossip.accepted,
+    settled: settled ? n.amount : null, gossipAccepted: gossip.accepted, sealedOpening: gossip.sealed,
   });
   const last = n.transitions[n.transitions.length - 1];
   return {
@@ -47,6 +47,9 @@ const OFF_CHAIN: Row = Object.freeze({
   onchain_zopa: null, onchain_created_slot: null, onchain_created_at: null, onchain_last_slot: null, onchain_last_at: null,
   onchain_closed_at: null, onchain_offer_differences: null, onchain_matches_gossip: null,
 });
+
+/** The negotiations table's on-chain columns, by name. */
+export const ONCHAIN_COLUMNS: ReadonlySet<string> = new Set(Object.keys(OFF_CHAIN));
 
 /** Groups negotiations by conversation (hex), keeping their order. */
 export function byConversationId(rows: readonly HaggleNegotiationRow[]): Map<string, HaggleNegotiationRow[]> {

@@ -4,13 +4,16 @@
  * lib/protocol/analytics.ts and its on-chain settlement (negotiation-onchain.ts)
  * (docs/protocol.md §8; docs/datasets.md "negotiations").
  */
-import { analyzeNegotiation, rubinsteinShare } from '../protocol/analytics';
+import bs58 from 'bs58';
+import { analyzeNegotiation, ratioToDecimal, ratioToNumber } from '../protocol/analytics';
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { decodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 import { decodeCanonical } from '../protocol/cbor';
 import { envelopeRecord, type EnvelopeRecord } from './rows';
 import type { GossipOffers } from './negotiation-onchain';
+import type { HaggleNegotiationRow } from '../store/types';
+import { sortByRound, type GossipOffer } from '../protocol/offer-match';
 import { hex, type Row } from './schema';
 
 type DbRow = Record<string, unknown>;
@@ -40,38 +43,82 @@ function negotiationMessages(envs: EnvelopeRecord[]): Parsed[] {
   return envs.filter((e) => NEG.has(e.msgType)).map((e) => ({ e, neg1: parseNegotiationPayload(e.payload) }));
 }
 
-/** relative_time of `t` within [t0, t1]. */
-const rel = (t: bigint, t0: bigint, t1: bigint) => (t1 > t0 ? Number(t - t0) / Number(t1 - t0) : 0);
+/** A NEG1 offer's place in the negotiation's order (offer-match.ts): round, then time, then id. */
+const roundKey = (m: Parsed): GossipOffer => ({ round: m.neg1.kind === 'neg1' ? m.neg1.neg1.round : 0, amount: 0n, timestamp: m.e.timestamp, id: hex(m.e.id) });
 
-/** NEG1 offer rows of one conversation, in order. */
+/** NegMAS's response names (negmas.ResponseType) for what the other side did after an offer. */
+const RESPONSE: Record<number, string> = { [MsgType.COUNTER]: 'REJECT_OFFER', [MsgType.PROPOSE]: 'REJECT_OFFER', [MsgType.ACCEPT]: 'ACCEPT_OFFER', [MsgType.REJECT]: 'END_NEGOTIATION' };
+
+/**
+ * NegMAS's relative time: max(elapsed / (deadline − start), (round + 1) / (max_rounds + 1)) over
+ * the parts the opening NEG1 states (a deadline of 0 or max_rounds of 0 states nothing), clamped
+ * to [0, 1]; null when it states neither.
+ */
+function relativeTime(tUs: bigint, t0Us: bigint, round: number | null, deadlineS: bigint, maxRounds: number): number | null {
+  const parts: number[] = [];
+  const endUs = deadlineS * 1_000_000n;
+  if (deadlineS > 0n && endUs > t0Us) parts.push(Number(tUs - t0Us) / Number(endUs - t0Us));
+  if (maxRounds > 0 && round !== null) parts.push((round + 1) / (maxRounds + 1));
+  return parts.length ? Math.min(1, Math.max(0, ...parts)) : null;
+}
+
+/**
+ * The offers table of one conversation, NegMAS negotiation-trace shaped: one row per NEG1 offer
+ * in round order (`step` counts offers by NEG1 round, then time, then envelope id, so two offers
+ * stamped in the same millisecond keep their rounds' order whichever the store returned first),
+ * then one row for the final action (the ACCEPT, else the REJECT). `time` is seconds from the
+ * negotiation's first message; `responses` what the other side answered (the next negotiation
+ * message of the other party); `state` continuing, or agreement / broken on the final action.
+ */
 export function offerRows(envs: EnvelopeRecord[]): Row[] {
   const msgs = negotiationMessages(envs);
   const propose = msgs.find((m) => m.e.msgType === MsgType.PROPOSE);
   if (!propose) return [];
   const t0 = msgs[0].e.timestamp;
-  const t1 = msgs[msgs.length - 1].e.timestamp;
   const proposer = hex(propose.e.sender);
+  const offers = sortByRound(msgs.filter((x) => x.neg1.kind === 'neg1' && isOffer(x.e.msgType)), roundKey);
+  const opening = offers.find((m) => m.neg1.kind === 'neg1')?.neg1;
+  const terms = opening && opening.kind === 'neg1' ? opening.neg1 : null;
+  const final = msgs.find((m) => m.e.msgType === MsgType.ACCEPT) ?? msgs.find((m) => m.e.msgType === MsgType.REJECT);
   const out: Row[] = [];
-  for (const m of msgs) {
-    if (!isOffer(m.e.msgType) || m.neg1.kind !== 'neg1') continue;
-    out.push({
-      time: m.e.timestamp, relative_time: rel(m.e.timestamp, t0, t1), step: out.length, negotiator: m.e.sender, offer: m.neg1.neg1.bidValue,
-      conversation_id: m.e.conversationId, round: m.neg1.neg1.round, side: hex(m.e.sender) === proposer ? 'proposer' : 'responder',
-      recipient: m.e.recipient, msg_type_name: m.e.msgType === MsgType.PROPOSE ? 'PROPOSE' : 'COUNTER', envelope_id: m.e.id,
-    });
+  const row = (m: Parsed, name: string, responses: string | null, state: string): Row => {
+    const n = m.neg1.kind === 'neg1' ? m.neg1.neg1 : null;
+    return {
+      time: Number(m.e.timestamp - t0) / 1e6,
+      relative_time: relativeTime(m.e.timestamp, t0, n?.round ?? null, terms?.deadline ?? 0n, terms?.maxRounds ?? 0),
+      step: out.length, negotiator: m.e.sender, offer: n?.bidValue ?? null, responses, state,
+      timestamp: m.e.timestamp, conversation_id: m.e.conversationId, round: n?.round ?? null,
+      side: hex(m.e.sender) === proposer ? 'proposer' : 'responder', recipient: m.e.recipient, msg_type_name: name, envelope_id: m.e.id,
+    };
+  };
+  for (const m of offers) {
+    if (m.neg1.kind !== 'neg1') continue;
+    // The other party's next negotiation message after this offer answers it.
+    const me = hex(m.e.sender);
+    const at = msgs.indexOf(m);
+    const next = msgs.slice(at + 1).find((x) => hex(x.e.sender) !== me);
+    const responses = next ? JSON.stringify({ [hex(next.e.sender)]: RESPONSE[next.e.msgType] }) : null;
+    out.push(row(m, m.e.msgType === MsgType.PROPOSE ? 'PROPOSE' : 'COUNTER', responses, 'continuing'));
   }
+  if (final) out.push(row(final, final.e.msgType === MsgType.ACCEPT ? 'ACCEPT' : 'REJECT', null, final.e.msgType === MsgType.ACCEPT ? 'agreement' : 'broken'));
   return out;
 }
 
 const mean = (xs: number[]) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
 
+/** Gossip says nothing final: the chain's state of its Haggle account decides (docs/datasets.md "outcome"). */
+const CHAIN_OUTCOME: Record<string, string> = { settled: 'agreed', accepted: 'agreed', rejected: 'rejected', expired: 'expired' };
+
 /**
- * The gossip columns of one conversation's negotiation row (null when it has no PROPOSE; `nowUs`
- * decides expiry), and the offers its on-chain columns are checked against
- * (negotiation-onchain.ts): the export reads the chain side for a whole page of conversations at
- * once, after their rows are built.
+ * The gossip and analytics columns of one conversation's negotiation row (null when it has no
+ * PROPOSE), and the offers its on-chain columns are checked against (negotiation-onchain.ts).
+ * `nowUs` decides expiry by deadline; `chain` (the conversation's Haggle negotiations, oldest
+ * first) is role evidence, the escrow burned, and the outcome when the gossip has none.
+ * `chainRoles` are roles the Haggle account stated, given as such when its on-chain offers are
+ * not at hand (a verifier re-deriving a released row: rederive.ts).
  */
-export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint): { row: Row; gossip: GossipOffers } | null {
+export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint, chain: readonly HaggleNegotiationRow[] = [],
+  chainRoles?: { buyer: string | null; seller: string | null }): { row: Row; gossip: GossipOffers } | null {
   const msgs = negotiationMessages(envs);
   const propose = msgs.find((m) => m.e.msgType === MsgType.PROPOSE);
   if (!propose) return null;
@@ -85,16 +132,30 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint): { row:
   const first = neg1Of(offers[0]);
   const last = neg1Of(offers[offers.length - 1]);
 
-  const a = analyzeNegotiation(msgs.map((m) => ({ sender: m.e.sender, msgType: m.e.msgType, timestamp: m.e.timestamp, payload: m.e.payload })));
+  const h = chain[chain.length - 1];
+  const a = analyzeNegotiation(envs.map((e) => ({ sender: e.sender, recipient: e.recipient, msgType: e.msgType, timestamp: e.timestamp, payload: e.payload })), {
+    haggle: h ? { buyer: h.buyer, seller: h.seller, offers: h.transitions.filter((t) => t.kind === 'offer'), addressOf: (x) => bs58.encode(Buffer.from(x, 'hex')) } : null,
+    escrow: h ? { deposit: h.deposit, burned: h.decayed, decayBps: h.decayBps, rounds: h.rounds } : null,
+    evidence: chainRoles ? [
+      ...(chainRoles.buyer ? [{ source: 'haggle' as const, agent: chainRoles.buyer, role: 'buyer' as const }] : []),
+      ...(chainRoles.seller ? [{ source: 'haggle' as const, agent: chainRoles.seller, role: 'seller' as const }] : []),
+    ] : undefined,
+  });
   const side = (role: 'buyer' | 'seller') => a.sides.find((s) => s.role === role);
-  const buyerHex = side('buyer')?.agent;
-  const sellerHex = side('seller')?.agent;
+  const buyerHex = a.roles.buyer ?? undefined;
+  const sellerHex = a.roles.seller ?? undefined;
+  for (const p of a.parties) if (!agents.has(p)) agents.set(p, Buffer.from(p, 'hex'));
 
+  // Outcome: the gossip's ACCEPT / REJECT / DISPUTE, else the chain's terminal state, else expired
+  // once the deadline has passed or every round is used, else open.
+  const lastRound = offers.reduce((m, o) => Math.max(m, neg1Of(o)!.round), -1);
   let outcome: string;
   if (envs.some((e) => e.msgType === MsgType.DISPUTE)) outcome = 'disputed';
   else if (accept) outcome = 'agreed';
   else if (reject) outcome = 'rejected';
-  else if ((last && last.deadline > 0n && last.deadline * 1_000_000n < nowUs) || (last && offers.length >= last.maxRounds)) outcome = 'expired';
+  else if (h && CHAIN_OUTCOME[h.status]) outcome = CHAIN_OUTCOME[h.status];
+  else if (last && last.deadline > 0n && last.deadline * 1_000_000n < nowUs) outcome = 'expired';
+  else if (last && lastRound + 1 >= last.maxRounds) outcome = 'expired';
   else outcome = 'open';
 
   const assign = envs.find((e) => e.msgType === MsgType.NOTARIZE_ASSIGN);
@@ -108,27 +169,41 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint): { row:
   const firstBy = (who: string) => neg1Of(offers.find((m) => hex(m.e.sender) === who))?.bidValue ?? null;
   const responder = hex(propose.e.recipient);
   const decay = first?.decayBps;
-  const delta = decay === undefined ? undefined : 1 - decay / 10_000;
   const zopa = a.zopa;
-  const reveals = new Map<string, bigint>();
-  for (const m of msgs) if (m.neg1.kind === 'negr') reveals.set(hex(m.e.sender), m.neg1.reveal.price);
+  const reservation = (agent: string | undefined) => a.reservations.find((r) => r.agent === agent);
+  const verified = (agent: string | undefined) => (reservation(agent)?.status === 'verified' ? reservation(agent)!.revealed : null);
+  const reveals = a.reservations.filter((r) => r.status !== 'not revealed');
+  const isParty = new Set(a.parties);
+  const bidders = [...new Set(envs.filter((e) => e.msgType === MsgType.NOTARIZE_BID).map((e) => hex(e.sender)))].filter((x) => !isParty.has(x) && x !== (assign ? hex(assign.recipient) : ''));
+  const fit = (role: 'buyer' | 'seller') => side(role)?.fit ?? null;
+  // A β at the search bound is the bound, not an estimate: no exponent (its fit error stays).
+  const beta = (role: 'buyer' | 'seller') => { const f = fit(role); return f && !f.atBound ? f.beta : null; };
   const notary = assign ? hex(assign.recipient) : undefined;
   const neg1Accept = neg1Of(msgs.find((m) => m.e.msgType === MsgType.ACCEPT && m.neg1.kind === 'neg1'));
-  const gossip: GossipOffers = { offers: offers.map((m) => neg1Of(m)!.bidValue), accepted: neg1Accept?.bidValue ?? null };
+  const gossip: GossipOffers = { offers: offers.map((m) => ({ ...roundKey(m), amount: neg1Of(m)!.bidValue, opening: m.e.msgType === MsgType.PROPOSE })), accepted: neg1Accept?.bidValue ?? null, sealed: propose.neg1.kind === 'negc' };
   const row: Row = {
     conversation_id: propose.e.conversationId, proposer: propose.e.sender, responder: propose.e.recipient,
     buyer: buyerHex ? agents.get(buyerHex) ?? null : null, seller: sellerHex ? agents.get(sellerHex) ?? null : null,
     opening_offer: firstBy(proposer), opening_counter: firstBy(responder), final_offer: last?.bidValue ?? null,
     rounds: offers.length, outcome, agreed_price: neg1Of(accept)?.bidValue ?? null,
     started_at: msgs[0].e.timestamp, ended_at: end.e.timestamp, duration_ms: Number(end.e.timestamp - msgs[0].e.timestamp) / 1000,
-    decay_bps: decay ?? null, escrow_decay_cost: a.escrowDecay?.cost ?? null,
+    decay_bps: decay ?? null,
+    max_rounds: first?.maxRounds ?? null, deadline: first?.deadline ?? null, service_hash: first?.serviceHash ?? null, token_mint: first?.tokenMint ?? null,
+    escrow_decay_cost: a.escrowBurned?.burned ?? null,
     zopa_exists: zopa?.exists ?? null,
-    buyer_reservation: buyerHex ? reveals.get(buyerHex) ?? null : null, seller_reservation: sellerHex ? reveals.get(sellerHex) ?? null : null,
-    commitments_valid: zopa?.commitmentsValid ?? null,
-    buyer_concession_exponent: side('buyer')?.curve?.beta ?? null, buyer_concession_class: side('buyer')?.curve?.class ?? null,
-    seller_concession_exponent: side('seller')?.curve?.beta ?? null, seller_concession_class: side('seller')?.curve?.class ?? null,
-    nash_price: a.nash?.price ?? null, nash_distance: a.nash?.distance ?? null, nash_relative_distance: a.nash?.relativeDistance ?? null,
-    rubinstein_share: delta !== undefined && delta >= 0 && delta < 1 ? rubinsteinShare(delta, delta) : null,
+    buyer_reservation: verified(buyerHex), seller_reservation: verified(sellerHex),
+    buyer_reservation_status: reservation(buyerHex)?.status ?? null, seller_reservation_status: reservation(sellerHex)?.status ?? null,
+    commitments_valid: reveals.length ? reveals.every((r) => r.status === 'verified') : null,
+    buyer_concession_exponent: beta('buyer'), buyer_concession_class: side('buyer')?.class ?? null,
+    buyer_fit_error: fit('buyer')?.relativeRmse ?? null, buyer_movement: side('buyer')?.movement ?? null,
+    seller_concession_exponent: beta('seller'), seller_concession_class: side('seller')?.class ?? null,
+    seller_fit_error: fit('seller')?.relativeRmse ?? null, seller_movement: side('seller')?.movement ?? null,
+    nash_price: a.nash ? ratioToDecimal(a.nash.price) : null, nash_distance: a.nashDistance ? ratioToDecimal(a.nashDistance.distance) : null,
+    nash_relative_distance: a.nashDistance?.relative ?? null,
+    buyer_surplus: a.surplus?.buyer ?? null, seller_surplus: a.surplus?.seller ?? null,
+    rubinstein_share: a.rubinstein ? ratioToNumber(a.rubinstein.share) : null, rubinstein_price: a.rubinstein ? ratioToDecimal(a.rubinstein.price) : null,
+    roles_source: a.roles.sources.length ? a.roles.sources.join(',') : null,
+    notary_bidders: bidders.length ? JSON.stringify(bidders) : null,
     notary: assign ? assign.recipient : null, verdict_passed: verdict?.passed ?? null,
     buyer_feedback_score: buyerHex ? mean(scores.get(buyerHex) ?? []) : null,
     seller_feedback_score: sellerHex ? mean(scores.get(sellerHex) ?? []) : null,

@@ -22,11 +22,20 @@ test('release downloads: only released files inside the folder; bad names 400, m
     assert.ok(ok.ok && ok.size === 4 && ok.contentType === 'application/vnd.apache.parquet');
     const m = releaseFile(dir, ['epoch=5.manifest.json']);
     assert.ok(m.ok && m.contentType === 'application/json');
+    // A revision, its context file and its signature are served once its own manifest exists.
+    writeFileSync(join(dir, 'envelopes', 'epoch=5', 'envelopes-epoch5.r1.parquet'), 'PAR1');
+    writeFileSync(join(dir, 'envelopes', 'epoch=5', 'envelopes-epoch5.r2-context.parquet'), 'PAR1');
+    writeFileSync(join(dir, 'epoch=5.r1.manifest.json'), '{}');
+    writeFileSync(join(dir, 'epoch=5.r1.manifest.sig.json'), '{}');
+    assert.ok(releaseFile(dir, ['envelopes', 'epoch=5', 'envelopes-epoch5.r1.parquet']).ok);
+    assert.ok(releaseFile(dir, ['epoch=5.r1.manifest.sig.json']).ok);
+    const unreleased = releaseFile(dir, ['envelopes', 'epoch=5', 'envelopes-epoch5.r2-context.parquet']);
+    assert.ok(!unreleased.ok && unreleased.status === 404, 'revision 2 has no manifest yet');
 
     const bad: string[][] = [
       [], ['..', 'secret.txt'], ['envelopes', '..', '..', 'secret.txt'], ['secret.txt'], ['envelopes/epoch=5/envelopes-epoch5.parquet'],
       ['envelopes', 'epoch=5', 'offers-epoch5.parquet'], ['nope', 'epoch=5', 'nope-epoch5.parquet'], ['epoch=05.manifest.json'],
-      ['envelopes', 'epoch=5', 'envelopes-epoch5.parquet.tmp-1'], ['%2e%2e', 'secret.txt'], ['/etc', 'passwd'], ['envelopes', 'epoch=5', '.'],
+      ['envelopes', 'epoch=5', 'envelopes-epoch5.parquet.tmp-1'], ['epoch=5.r0.manifest.json'], ['epoch=5.manifest.sig.json.tmp'], ['envelopes', 'epoch=5', 'envelopes-epoch6.r1.parquet'], ['%2e%2e', 'secret.txt'], ['/etc', 'passwd'], ['envelopes', 'epoch=5', '.'],
     ];
     for (const segs of bad) {
       const r = releaseFile(dir, segs);

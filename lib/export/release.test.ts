@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parquetReadObjects } from 'hyparquet';
 import { createRelease, listReleases, startReleaseScheduler, type ReleaseManifest } from './release';
-import { readManifests, verifyRelease } from './verify';
+import { readManifests, readParquet, verifyRelease } from './verify';
 import { TABLES } from './tables';
 import { writeFormat } from './writers';
 import { collect, EPOCH_SECONDS, fixtureStore, type FixtureStore } from './testing';
@@ -41,7 +40,8 @@ describe('dataset releases', () => {
   test('an untouched release verifies: hashes, ids, signatures, batch roots', async () => {
     const r = await verifyRelease(dir, readManifests(dir)[0]);
     assert.deepEqual(failures(r), []);
-    assert.ok(r.length >= 12 + manifest.tables.envelopes.rows + manifest.batches.length);
+    // Per table its file and rows, the envelopes' bytes and columns, the derived tables, and per batch the table and the log.
+    assert.ok(r.length >= 14 + 5 + 2 * manifest.batches.length, String(r.length));
   });
 
   test('one changed byte in a file is caught', async () => {
@@ -61,9 +61,9 @@ describe('dataset releases', () => {
   test('a removed envelope row is caught by the batch root, even with the manifest re-hashed', async () => {
     const path = join(dir, manifest.tables.envelopes.file);
     const orig = readFileSync(path);
-    const rows = await parquetReadObjects({ file: orig.buffer.slice(orig.byteOffset, orig.byteOffset + orig.byteLength) as ArrayBuffer, utf8: false });
+    const rows = await readParquet(path);
     const victim = manifest.batches[0].log[0];
-    const kept = rows.filter((r) => Buffer.from(r.id as Uint8Array).toString('hex') !== victim);
+    const kept = rows.filter((r) => r.id !== victim);
     assert.equal(kept.length, rows.length - 1);
     const bytes = await collect(writeFormat('parquet', TABLES.envelopes, (async function* () { yield kept; })()));
     writeFileSync(path, bytes);
@@ -72,8 +72,9 @@ describe('dataset releases', () => {
     forged.tables.envelopes.sha256 = (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex');
     try {
       const f = failures(await verifyRelease(dir, forged));
-      assert.ok(f.length >= 1 && f.every((c) => c.name.includes('batch root')), JSON.stringify(f));
-      assert.match(f[0].detail ?? '', new RegExp(victim));
+      const roots = f.filter((c) => c.name.includes('batch root'));
+      assert.ok(roots.length >= 1, JSON.stringify(f));
+      assert.match(roots[0].detail ?? '', new RegExp(victim));
     } finally {
       writeFileSync(path, orig);
     }

@@ -7,25 +7,69 @@
  * `npm run verify-dataset` can recheck the release with nothing but the files.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { SignerRegistry } from '../protocol/types';
 import type { ExportSource } from '../store/export';
-import { exportTable } from './export';
-import { envelopeRecord } from './rows';
-import { hex, TABLE_NAMES, type TableName } from './schema';
+import { exportTable, tableRows } from './export';
+import { envelopeRecord, envelopeRow } from './rows';
+import { hex, TABLE_NAMES, type Row, type TableName } from './schema';
+import { CONTEXT_SCHEMA, TABLES } from './tables';
+import { cardMarkdown, citationCff, dataPackage, type CardRelease } from './card';
+import { writeFormat } from './writers';
+import { fileSha256, signatureName, signManifest, type SigningKey } from './signing';
 
-export const MANIFEST_VERSION = 1;
+/**
+ * 2: each table carries `setAside`. 3: `asOfUs` (the instant the derived tables describe) and
+ * `context` (the out-of-epoch envelopes of the epoch's negotiations), so the derived tables can
+ * be re-derived from the release's own envelopes; `revision`, `supersedes` and `moving` (final
+ * states: later revisions of an epoch once its moving parts settle).
+ */
+export const MANIFEST_VERSION = 3;
 
 export interface ReleaseManifest {
   manifestVersion: number;
   epoch: number;
   epochSeconds: number;
+  /** 0 for an epoch's first release; each revision of the epoch counts up. */
+  revision: number;
+  /** The release id (manifest sha256) of the revision this one replaces; null for revision 0. */
+  supersedes: string | null;
   /** [from, to) of the epoch, ISO-8601 UTC. */
   from: string;
   to: string;
   createdAt: string;
-  tables: Record<TableName, { schemaVersion: number; rows: number; file: string; sha256: string }>;
+  /**
+   * The instant the derived tables describe, unix µs in decimal: a negotiation with a deadline
+   * before it is `expired`, after it `open` (negotiation.ts). Re-deriving needs it.
+   */
+  asOfUs: string;
+  /** `asOfUs` as ISO-8601 UTC. */
+  asOf: string;
+  /**
+   * What was still moving at `asOf`: challenges of the epoch not yet resolved (addresses) and
+   * negotiations still open (conversation ids, hex). Empty lists: the epoch has settled, and
+   * `final` is true (also when the scheduler's settle time passed with parts still moving).
+   */
+  moving: { pendingChallenges: string[]; openNegotiations: string[] };
+  final: boolean;
+  /**
+   * Envelopes of the epoch's negotiations dated outside the epoch (a negotiation that crosses an
+   * epoch boundary), in the envelopes table's columns: with the epoch's own envelopes they are
+   * every message the offers and negotiations rows were computed from.
+   */
+  context: { rows: number; file: string; sha256: string };
+  /**
+   * The dataset card (card.ts): README.md and the Frictionless datapackage.json, hashed here so
+   * the signature covers them; `citation` names the CITATION.cff written after the manifest (it
+   * holds the release id, the manifest's own sha256).
+   */
+  card?: { readme: { file: string; sha256: string }; datapackage: { file: string; sha256: string }; citation: string };
+  /**
+   * `rows` are the rows in the file; `setAside` the epoch's rows left out because a value does not
+   * fit its Parquet column (writers.ts parquetMisfit), `setAsideReasons` the first few reasons.
+   */
+  tables: Record<TableName, { schemaVersion: number; rows: number; setAside: number; setAsideReasons?: string[]; file: string; sha256: string }>;
   batches: { agent: string; root: string; batchHash: string; slot: string; status: string; log: string[] }[];
   /** Sender agent id (hex) → signer public keys (hex). */
   signers: Record<string, string[]>;
@@ -40,44 +84,102 @@ export interface CreateReleaseParams {
   dir: string;
   /** Signer keys for the manifest; default the store's own table (pass the chain registry on chain). */
   registry?: SignerRegistry;
+  /** The instant the derived tables describe, unix µs (default: now). */
+  asOfUs?: bigint;
+  /** Signs the manifest (signing.ts); unsigned without. */
+  signingKey?: SigningKey;
+  /** Write revision `revision` of an epoch already released (default 0, the first release). */
+  revision?: number;
+  /** Mark the release final even with parts still moving (the settle time passed). */
+  final?: boolean;
 }
 
-const manifestPath = (dir: string, epoch: number) => join(dir, `epoch=${epoch}.manifest.json`);
+/** File names of revision `revision` of `epoch`'s release, relative to the release folder. */
+export function releaseNames(epoch: number, revision = 0) {
+  const r = revision ? `.r${revision}` : '';
+  return {
+    manifest: `epoch=${epoch}${r}.manifest.json`,
+    readme: `epoch=${epoch}${r}.README.md`,
+    datapackage: `epoch=${epoch}${r}.datapackage.json`,
+    citation: `epoch=${epoch}${r}.CITATION.cff`,
+    table: (t: string) => join(t, `epoch=${epoch}`, `${t}-epoch${epoch}${r}.parquet`),
+    context: join('envelopes', `epoch=${epoch}`, `envelopes-epoch${epoch}${r}-context.parquet`),
+  };
+}
 
-async function sha256File(path: string): Promise<string> {
-  const h = createHash('sha256');
-  h.update(readFileSync(path));
-  return h.digest('hex');
+/** A manifest file name's epoch and revision, or null when it is not one. */
+export function parseManifestName(name: string): { epoch: number; revision: number } | null {
+  const m = /^epoch=(0|[1-9]\d{0,9})(?:\.r([1-9]\d{0,3}))?\.manifest\.json$/.exec(name);
+  return m ? { epoch: Number(m[1]), revision: m[2] ? Number(m[2]) : 0 } : null;
+}
+
+/** The manifests in `dir` by epoch, each epoch's revisions in order (oldest first). */
+export function manifestFiles(dir: string): Map<number, string[]> {
+  const out = new Map<number, { revision: number; name: string }[]>();
+  if (!existsSync(dir)) return new Map();
+  for (const name of readdirSync(dir)) {
+    const m = parseManifestName(name);
+    if (!m) continue;
+    out.set(m.epoch, [...(out.get(m.epoch) ?? []), { revision: m.revision, name }]);
+  }
+  return new Map([...out].map(([e, l]) => [e, l.sort((a, b) => a.revision - b.revision).map((x) => x.name)]));
 }
 
 /**
- * Writes the release of `epoch` once. An existing manifest means the release exists: it is
- * returned unchanged (releases are immutable). Files are written under a temp name and renamed;
- * the manifest is written last, so a crash leaves no manifest and the next run starts over.
+ * Writes a release of `epoch` once: revision 0 the first time, `p.revision` for a later one. An
+ * existing manifest means that release exists: it is returned unchanged (releases are
+ * immutable). Files are written under a temp name and renamed; the manifest is written last (and
+ * signed after), so a crash leaves no manifest and the next run starts over.
  */
 export async function createRelease(p: CreateReleaseParams): Promise<ReleaseManifest> {
-  const mPath = manifestPath(p.dir, p.epoch);
+  const revision = p.revision ?? 0;
+  const names = releaseNames(p.epoch, revision);
+  const mPath = join(p.dir, names.manifest);
   if (existsSync(mPath)) return JSON.parse(readFileSync(mPath, 'utf8')) as ReleaseManifest;
+  let supersedes: string | null = null;
+  if (revision > 0) {
+    const prev = manifestFiles(p.dir).get(p.epoch)?.filter((n) => parseManifestName(n)!.revision < revision).pop();
+    if (!prev) throw new Error(`revision ${revision} of epoch ${p.epoch}: no earlier release to supersede`);
+    supersedes = fileSha256(join(p.dir, prev));
+  }
   const source = p.store.exportSource();
   const e = BigInt(source.epochSeconds) * 1_000_000n;
   const filter = { fromUs: BigInt(p.epoch) * e, toUs: BigInt(p.epoch + 1) * e };
+  // One instant for every derived row, recorded so a verifier re-derives the same outcomes.
+  const asOfUs = p.asOfUs ?? BigInt(Date.now()) * 1000n;
   const tables = {} as ReleaseManifest['tables'];
   const senders = new Set<string>();
+  const openNegotiations: string[] = [];
+  const pendingChallenges: string[] = [];
+  mkdirSync(p.dir, { recursive: true });
   for (const table of TABLE_NAMES) {
-    const rel = join(table, `epoch=${p.epoch}`, `${table}-epoch${p.epoch}.parquet`);
-    const path = join(p.dir, rel);
-    mkdirSync(join(p.dir, table, `epoch=${p.epoch}`), { recursive: true });
+    const rel = names.table(table);
     let rows = 0;
-    const out = await exportTable({ source, table, format: 'parquet', filter, onRows: (n) => { rows = n; } });
-    const tmp = `${path}.tmp-${process.pid}`;
-    const file = createWriteStream(tmp);
-    for await (const chunk of out.bytes) if (!file.write(chunk)) await new Promise<void>((r) => file.once('drain', () => r()));
-    await new Promise<void>((r, j) => file.end((err?: Error | null) => (err ? j(err) : r())));
-    renameSync(tmp, path);
-    tables[table] = { schemaVersion: out.schema.version, rows, file: rel, sha256: await sha256File(path) };
+    let setAside = 0;
+    const reasons: string[] = [];
+    const out = await exportTable({
+      source, table, format: 'parquet', filter, nowUs: asOfUs, onRows: (n) => { rows = n; },
+      onSetAside: (why) => { setAside++; if (reasons.length < 5) reasons.push(why); },
+      // What is still moving, read off the rows as they are written.
+      onRow: table === 'negotiations' ? (r) => { if (r.outcome === 'open') openNegotiations.push(hex(r.conversation_id as Uint8Array)); }
+        : table === 'challenges' ? (r) => { if (r.status === 'pending') pendingChallenges.push(String(r.address)); } : undefined,
+    });
+    const sha256 = await writeReleaseFile(p.dir, rel, out.bytes);
+    tables[table] = { schemaVersion: out.schema.version, rows: rows - setAside, setAside, ...(setAside ? { setAsideReasons: reasons } : {}), file: rel, sha256 };
   }
-  // Signers: every sender of the epoch (decoded from the stored envelope bytes).
+  // Context: the epoch's negotiations' envelopes dated outside it, as envelope rows.
+  let contextRows = 0;
+  async function* outside(): AsyncIterable<Row[]> {
+    for await (const page of source.scan('conversations', filter)) {
+      const rows = page.filter((r) => { const t = envelopeRecord(r).timestamp; return t < filter.fromUs || t >= filter.toUs; }).map(envelopeRow);
+      contextRows += rows.length;
+      if (rows.length) yield rows;
+    }
+  }
+  const contextSha = await writeReleaseFile(p.dir, names.context, writeFormat('parquet', CONTEXT_SCHEMA, outside()));
+  // Signers: every sender of the epoch and of its context (decoded from the stored envelope bytes).
   for await (const page of source.scan('envelopes', filter)) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
+  for await (const page of source.scan('conversations', filter)) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
   const registry = p.registry ?? p.store;
   const signers: Record<string, string[]> = {};
   for (const s of [...senders].sort()) signers[s] = (await registry.keysFor(Uint8Array.from(Buffer.from(s, 'hex')))).map(hex);
@@ -88,32 +190,118 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
       log: (await source.epochLogIds(agent, BigInt(p.epoch))).map(hex) });
   }
   const iso = (us: bigint) => new Date(Number(us / 1000n)).toISOString();
+  const moving = { pendingChallenges: pendingChallenges.sort(), openNegotiations: openNegotiations.sort() };
+  const final = p.final === true || (moving.pendingChallenges.length === 0 && moving.openNegotiations.length === 0);
+  // The card (card.ts): README and datapackage are listed in the manifest, so the signature covers them.
+  const cardRelease: CardRelease = {
+    epoch: p.epoch, revision, from: iso(filter.fromUs), to: iso(filter.toUs), asOf: iso(asOfUs), epochSeconds: source.epochSeconds, final, supersedes, moving,
+    files: [
+      ...TABLE_NAMES.map((t) => ({ name: t, file: tables[t].file, rows: tables[t].rows, sha256: tables[t].sha256, bytes: statSync(join(p.dir, tables[t].file)).size, schema: TABLES[t] })),
+      { name: 'context' as const, file: names.context, rows: contextRows, sha256: contextSha, bytes: statSync(join(p.dir, names.context)).size, schema: CONTEXT_SCHEMA },
+    ],
+  };
+  const card = {
+    readme: { file: names.readme, sha256: writeSmallFile(p.dir, names.readme, cardMarkdown(cardRelease)) },
+    datapackage: { file: names.datapackage, sha256: writeSmallFile(p.dir, names.datapackage, JSON.stringify(dataPackage(cardRelease), null, 2)) },
+    citation: names.citation,
+  };
   const manifest: ReleaseManifest = {
-    manifestVersion: MANIFEST_VERSION, epoch: p.epoch, epochSeconds: source.epochSeconds, from: iso(filter.fromUs), to: iso(filter.toUs),
-    createdAt: new Date().toISOString(), tables, batches, signers,
+    manifestVersion: MANIFEST_VERSION, epoch: p.epoch, epochSeconds: source.epochSeconds, revision, supersedes,
+    from: iso(filter.fromUs), to: iso(filter.toUs), createdAt: new Date().toISOString(), asOfUs: asOfUs.toString(), asOf: iso(asOfUs),
+    moving, final,
+    context: { rows: contextRows, file: names.context, sha256: contextSha },
+    card,
+    tables, batches, signers,
   };
   writeFileSync(`${mPath}.tmp`, JSON.stringify(manifest, null, 2));
   renameSync(`${mPath}.tmp`, mPath);
+  if (p.signingKey) signManifest(p.dir, names.manifest, p.signingKey);
+  // CITATION.cff names the release id (the manifest's sha256), so it is written after the manifest, outside it.
+  writeSmallFile(p.dir, names.citation, citationCff(cardRelease, fileSha256(mPath), names.manifest));
   return manifest;
 }
 
-/** Summary of a release for GET /api/datasets. */
-export interface ReleaseSummary {
-  epoch: number; from: string; to: string; createdAt: string; batches: number;
-  /** Paths relative to the release folder; GET /api/datasets/{path} serves them. */
-  manifest: string;
-  tables: Record<string, { rows: number; sha256: string; file: string }>;
+/** Writes a small text file atomically (temp name, then rename) and returns its sha256. */
+function writeSmallFile(dir: string, name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
+  return createHash('sha256').update(text).digest('hex');
 }
 
-/** Releases in `dir`, newest epoch first. */
+/**
+ * Writes `chunks` to `<dir>/<rel>` under a temporary name, renamed once complete (a failed write
+ * removes its temporary file), and returns the file's sha256.
+ */
+async function writeReleaseFile(dir: string, rel: string, chunks: AsyncIterable<Uint8Array>): Promise<string> {
+  const path = join(dir, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  const file = createWriteStream(tmp);
+  const h = createHash('sha256');
+  try {
+    const done = new Promise<void>((r, j) => { file.once('error', j); file.once('finish', r); });
+    done.catch(() => undefined); // awaited below; an early error must not go unhandled meanwhile
+    for await (const chunk of chunks) {
+      h.update(chunk);
+      if (!file.write(chunk)) await Promise.race([new Promise<void>((r) => file.once('drain', () => r())), done]);
+    }
+    file.end();
+    await done;
+    renameSync(tmp, path);
+  } catch (e) {
+    file.destroy();
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  return h.digest('hex');
+}
+
+/** One release file set as GET /api/datasets lists it. */
+export interface ReleaseRevisionSummary {
+  revision: number;
+  /** The release id: sha256 of the manifest file. */
+  id: string;
+  supersedes: string | null;
+  createdAt: string; asOf: string | null; final: boolean;
+  moving: { pendingChallenges: number; openNegotiations: number };
+  /** Paths relative to the release folder; GET /api/datasets/{path} serves them. */
+  manifest: string;
+  /** The detached signature (signing.ts), when the release is signed. */
+  signature: string | null;
+  /** The dataset card's files (card.ts): README.md, datapackage.json, CITATION.cff; null before manifest version 3's card. */
+  card: { readme: string; datapackage: string; citation: string } | null;
+  tables: Record<string, { rows: number; sha256: string; file: string; setAside?: number }>;
+}
+
+/** Summary of an epoch's releases for GET /api/datasets: its latest revision, the older ones kept below it. */
+export interface ReleaseSummary extends ReleaseRevisionSummary {
+  epoch: number; from: string; to: string; batches: number;
+  /** Every older revision of the epoch, newest first (superseded, still served). */
+  older: ReleaseRevisionSummary[];
+}
+
+function revisionSummary(dir: string, name: string, m: ReleaseManifest): ReleaseRevisionSummary {
+  const sig = signatureName(name);
+  return {
+    revision: m.revision ?? 0, id: fileSha256(join(dir, name)), supersedes: m.supersedes ?? null, createdAt: m.createdAt, asOf: m.asOf ?? null, final: m.final ?? true,
+    moving: { pendingChallenges: m.moving?.pendingChallenges.length ?? 0, openNegotiations: m.moving?.openNegotiations.length ?? 0 },
+    manifest: name, signature: existsSync(join(dir, sig)) ? sig : null,
+    card: m.card ? { readme: m.card.readme.file, datapackage: m.card.datapackage.file, citation: m.card.citation } : null,
+    tables: Object.fromEntries(Object.entries(m.tables).map(([k, v]) => [k, { rows: v.rows, sha256: v.sha256, file: v.file, ...(v.setAside ? { setAside: v.setAside } : {}) }])),
+  };
+}
+
+/** Releases in `dir`, newest epoch first: each epoch's latest revision, with the older ones it superseded. */
 export function listReleases(dir: string): ReleaseSummary[] {
-  if (!existsSync(dir)) return [];
   const out: ReleaseSummary[] = [];
-  for (const name of readdirSync(dir)) {
-    if (!/^epoch=\d+\.manifest\.json$/.test(name)) continue;
-    const m = JSON.parse(readFileSync(join(dir, name), 'utf8')) as ReleaseManifest;
-    out.push({ epoch: m.epoch, from: m.from, to: m.to, createdAt: m.createdAt, batches: m.batches.length, manifest: name,
-      tables: Object.fromEntries(Object.entries(m.tables).map(([k, v]) => [k, { rows: v.rows, sha256: v.sha256, file: v.file }])) });
+  for (const [epoch, names] of manifestFiles(dir)) {
+    const revs = names.map((n) => ({ n, m: JSON.parse(readFileSync(join(dir, n), 'utf8')) as ReleaseManifest }));
+    const last = revs[revs.length - 1];
+    out.push({
+      ...revisionSummary(dir, last.n, last.m), epoch, from: last.m.from, to: last.m.to, batches: last.m.batches.length,
+      older: revs.slice(0, -1).reverse().map((r) => revisionSummary(dir, r.n, r.m)),
+    });
   }
   return out.sort((a, b) => b.epoch - a.epoch);
 }
@@ -121,48 +309,178 @@ export function listReleases(dir: string): ReleaseSummary[] {
 export interface ReleaseScheduler {
   /** Stops the timer and waits for a release being written. */
   stop(): Promise<void>;
-  /** Runs one check now (tests). */
+  /** Runs one check now (tests); returns the epochs released. */
   tick(): Promise<number[]>;
+  /** What /api/health reports about releases. */
+  status(): ReleaseStatus;
+}
+
+/** The release scheduler's state as /api/health reports it (docs/datasets.md "Releases"). */
+export interface ReleaseStatus {
+  /** The newest release this process wrote. */
+  lastRelease: { epoch: number; at: string } | null;
+  /** The latest failed attempt, with its error. */
+  lastError: { epoch: number; at: string; error: string } | null;
+  /** Failed attempts since the process started. */
+  failures: number;
+  /** Epochs whose release failed and waits for its next try, oldest first. */
+  retrying: { epoch: number; attempts: number; nextTry: string }[];
+  /** Rows left out of this process's releases because a value did not fit its column. */
+  setAside: number;
+  /** Epochs a release may be made for now: [first, last]; epochs with data outside are never released. */
+  window: { first: number; last: number };
+  /** The key every manifest is signed with (signing.ts), null when releases are unsigned. */
+  signingKey: { publicKey: string; signer: string } | null;
 }
 
 /**
- * Releases every finished epoch that has envelopes and no manifest yet. An epoch counts as
- * finished one whole epoch after it ends, so its batches (submitted after the boundary) and
- * uploaded logs are in. The server calls this once with its store; checks run a second after
- * start, then just after every epoch boundary, at least hourly (or every `everyMs`).
+ * Epochs that began before this instant (2025-01-01T00:00:00Z, before the 0x01 mesh carried
+ * traffic) are never released: a sender chooses its own timestamp, so an envelope dated 1970
+ * says nothing about an epoch that happened.
+ */
+export const RELEASE_FLOOR_MS = Date.UTC(2025, 0, 1);
+/**
+ * The stated time after which an epoch's release is final whatever still moves: a week after the
+ * epoch ends (a challenge window or a negotiation without a deadline may stay open for good).
+ */
+export const RELEASE_SETTLE_MS = 7 * 86_400_000;
+/** Unsettled epochs looked at per check (each look re-derives the epoch's negotiations). */
+export const REVISION_CHECKS_PER_TICK = 16;
+
+/** What still moves in `epoch` at `asOfUs`: pending challenges and open negotiations (as a release would record them). */
+export async function movingParts(source: ExportSource, epoch: number, asOfUs: bigint): Promise<ReleaseManifest['moving']> {
+  const e = BigInt(source.epochSeconds) * 1_000_000n;
+  const filter = { fromUs: BigInt(epoch) * e, toUs: BigInt(epoch + 1) * e };
+  const pendingChallenges: string[] = [];
+  const openNegotiations: string[] = [];
+  for await (const page of tableRows({ source, table: 'challenges', filter })) for (const r of page) if (r.status === 'pending') pendingChallenges.push(String(r.address));
+  for await (const page of tableRows({ source, table: 'negotiations', filter, nowUs: asOfUs })) for (const r of page) if (r.outcome === 'open') openNegotiations.push(hex(r.conversation_id as Uint8Array));
+  return { pendingChallenges: pendingChallenges.sort(), openNegotiations: openNegotiations.sort() };
+}
+
+/** Retry delays of a failed release: 5 s, doubling up to 15 minutes. */
+export const RELEASE_RETRY_MS = 5_000;
+export const RELEASE_RETRY_MAX_MS = 15 * 60_000;
+
+/**
+ * The epochs a release may be made for at `nowMs`: those that began at or after `floorMs` and
+ * ended at least one whole epoch ago by the observer's clock (so their batches, submitted after
+ * the boundary, and uploaded logs are in). A sender writes its own timestamp, so an epoch that
+ * merely has an envelope (one dated 1970 lands in epoch 0, one at 2^64-1 µs in the last int4
+ * epoch) is not a reason to release it. Old epochs inside the window are released however long
+ * the observer was down, and so is a database another observer filled.
+ */
+export function releaseWindow(nowMs: number, epochSeconds: number, floorMs = RELEASE_FLOOR_MS): { first: number; last: number } {
+  const epochMs = epochSeconds * 1000;
+  const current = Math.floor(nowMs / epochMs);
+  return { first: Math.max(0, Math.ceil(floorMs / epochMs)), last: current - 2 };
+}
+
+/**
+ * Releases every finished epoch inside the release window (releaseWindow) that has envelopes and
+ * no manifest yet. Checks run a second after start, then just after every epoch boundary, at
+ * least hourly (or every `everyMs`). A release that fails is retried on its own with backoff
+ * (RELEASE_RETRY_MS doubling to RELEASE_RETRY_MAX_MS) while the epochs after it go on being
+ * released; every failure is counted and the latest one kept for /api/health (`status`).
  */
 export function startReleaseScheduler(p: {
-  store: ReleaseStore; dir: string; registry?: SignerRegistry; everyMs?: number; now?: () => number;
-  onError?: (e: unknown) => void; onRelease?: (m: ReleaseManifest) => void;
+  store: ReleaseStore; dir: string; registry?: SignerRegistry; everyMs?: number; now?: () => number; floorMs?: number;
+  retryMs?: number; retryMaxMs?: number; firstCheckMs?: number;
+  /** Signs every manifest (signing.ts); its public key is reported in `status()`. */
+  signingKey?: SigningKey;
+  /** After the epoch's end plus this, its release is made final whatever still moves (default RELEASE_SETTLE_MS). */
+  settleMs?: number;
+  onError?: (e: unknown, epoch: number, attempts: number) => void; onRelease?: (m: ReleaseManifest) => void;
 }): ReleaseScheduler {
   const source = p.store.exportSource();
+  const now = () => p.now?.() ?? Date.now();
+  const retryMs = p.retryMs ?? RELEASE_RETRY_MS;
+  const retryMaxMs = p.retryMaxMs ?? RELEASE_RETRY_MAX_MS;
+  const failing = new Map<number, { attempts: number; nextTry: number }>();
+  const st = { lastRelease: null as ReleaseStatus['lastRelease'], lastError: null as ReleaseStatus['lastError'], failures: 0, setAside: 0 };
   let running: Promise<number[]> | null = null;
   let stopped = false;
-  const tick = () => (running ??= (async () => {
-    const current = Math.floor((p.now?.() ?? Date.now()) / 1000 / source.epochSeconds);
-    const made: number[] = [];
-    for (const epoch of await source.epochs()) {
-      if (epoch >= current - 1 || existsSync(manifestPath(p.dir, epoch))) continue;
-      if (stopped) break;
-      const m = await createRelease({ store: p.store, epoch, dir: p.dir, registry: p.registry });
-      p.onRelease?.(m);
+  const window = () => releaseWindow(now(), source.epochSeconds, p.floorMs);
+  const settleMs = p.settleMs ?? RELEASE_SETTLE_MS;
+  const epochMs = source.epochSeconds * 1000;
+  let reviseCursor = 0;
+  /** Records a release (first or revision) or its failure. */
+  const attempt = async (epoch: number, make: () => Promise<ReleaseManifest>, made: number[]) => {
+    const f = failing.get(epoch);
+    if (f && f.nextTry > now()) return;
+    try {
+      const m = await make();
+      failing.delete(epoch);
+      st.lastRelease = { epoch, at: new Date(now()).toISOString() };
+      st.setAside += Object.values(m.tables).reduce((n, t) => n + (t.setAside ?? 0), 0);
       made.push(epoch);
+      p.onRelease?.(m);
+    } catch (e) {
+      const attempts = (f?.attempts ?? 0) + 1;
+      failing.set(epoch, { attempts, nextTry: now() + Math.min(retryMs * 2 ** (attempts - 1), retryMaxMs) });
+      st.failures++;
+      st.lastError = { epoch, at: new Date(now()).toISOString(), error: e instanceof Error ? e.message : String(e) };
+      p.onError?.(e, epoch, attempts);
     }
+  };
+  const tick = () => (running ??= (async () => {
+    const w = window();
+    const made: number[] = [];
+    if (w.last < w.first) return made;
+    const released = manifestFiles(p.dir);
+    for (const epoch of await source.epochs(w.first, w.last)) {
+      if (stopped) break;
+      if (released.has(epoch)) continue;
+      await attempt(epoch, () => createRelease({ store: p.store, epoch, dir: p.dir, registry: p.registry, signingKey: p.signingKey, asOfUs: BigInt(now()) * 1000n }), made);
+    }
+    // Final states: a released epoch whose moving parts were still moving gets a revision once
+    // one of them has settled, and a final one once its settle time has passed. A bounded number
+    // of epochs is looked at per check, in turn, as each look re-derives the epoch's negotiations.
+    const unsettled: { epoch: number; name: string; m: ReleaseManifest }[] = [];
+    for (const [epoch, names] of released) {
+      const name = names[names.length - 1];
+      const m = JSON.parse(readFileSync(join(p.dir, name), 'utf8')) as ReleaseManifest;
+      if (m.manifestVersion >= 3 && !m.final) unsettled.push({ epoch, name, m });
+    }
+    unsettled.sort((a, b) => a.epoch - b.epoch);
+    const look = unsettled.length <= REVISION_CHECKS_PER_TICK ? unsettled
+      : Array.from({ length: REVISION_CHECKS_PER_TICK }, (_, i) => unsettled[(reviseCursor + i) % unsettled.length]);
+    reviseCursor = unsettled.length ? (reviseCursor + look.length) % unsettled.length : 0;
+    for (const u of look) {
+      if (stopped) break;
+      const asOfUs = BigInt(now()) * 1000n;
+      const due = now() >= (u.epoch + 1) * epochMs + settleMs;
+      const moving = due ? null : await movingParts(source, u.epoch, asOfUs);
+      const settledSome = moving !== null && (u.m.moving.pendingChallenges.some((c) => !moving.pendingChallenges.includes(c))
+        || u.m.moving.openNegotiations.some((c) => !moving.openNegotiations.includes(c)));
+      if (!due && !settledSome) continue;
+      await attempt(u.epoch, () => createRelease({ store: p.store, epoch: u.epoch, dir: p.dir, registry: p.registry, signingKey: p.signingKey, asOfUs, revision: u.m.revision + 1, final: due }), made);
+    }
+    // Failed epochs that fell out of the window are no longer retried.
+    for (const epoch of failing.keys()) if (epoch < w.first) failing.delete(epoch);
     return made;
   })().finally(() => { running = null; }));
-  const check = () => { tick().catch((e) => p.onError?.(e)); };
+  const check = () => tick().catch((e: unknown) => { // the epochs read itself failed
+    st.failures++;
+    st.lastError = { epoch: -1, at: new Date(now()).toISOString(), error: e instanceof Error ? e.message : String(e) };
+    p.onError?.(e, -1, 0);
+  });
   // Checks run just after each epoch boundary (or every `everyMs`): finding the epochs with
-  // envelopes scans the table, so once per epoch, not on a short timer. The first check, a
-  // second after start, catches up on epochs that ended while the server was down.
-  const epochMs = source.epochSeconds * 1000;
-  // At least hourly: long epochs would overflow setTimeout's 2^31 ms.
-  const next = () => p.everyMs ?? Math.min(epochMs - (Date.now() % epochMs) + 500, 3_600_000);
+  // envelopes reads the table, so once per epoch, not on a short timer, unless a failed
+  // release's retry is due sooner. The first check, a second after start, catches up on epochs
+  // that ended while the server was down.
+  const next = () => {
+    // At least hourly: long epochs would overflow setTimeout's 2^31 ms.
+    let ms = p.everyMs ?? Math.min(epochMs - (Date.now() % epochMs) + 500, 3_600_000);
+    for (const f of failing.values()) ms = Math.min(ms, Math.max(f.nextTry - now(), 0) + 50);
+    return ms;
+  };
   let timer: NodeJS.Timeout;
   const schedule = (ms: number) => {
-    timer = setTimeout(() => { check(); if (!stopped) schedule(next()); }, ms);
+    timer = setTimeout(() => { void check().then(() => { if (!stopped) schedule(next()); }); }, ms);
     timer.unref();
   };
-  schedule(Math.min(next(), 1_000));
+  schedule(p.firstCheckMs ?? Math.min(next(), 1_000));
   return {
     async stop() {
       stopped = true;
@@ -170,11 +488,20 @@ export function startReleaseScheduler(p: {
       await running?.catch(() => undefined);
     },
     tick,
+    status: () => ({
+      ...st,
+      retrying: [...failing].sort((a, b) => a[0] - b[0]).map(([epoch, f]) => ({ epoch, attempts: f.attempts, nextTry: new Date(f.nextTry).toISOString() })),
+      window: window(),
+      signingKey: p.signingKey ? { publicKey: p.signingKey.publicKey, signer: p.signingKey.signer } : null,
+    }),
   };
 }
 
-/** Removes a half-written release of `epoch` (files without a manifest). */
+/** Removes every release of `epoch` (its files, manifests and signatures). */
 export function removeRelease(dir: string, epoch: number): void {
   for (const t of TABLE_NAMES) rmSync(join(dir, t, `epoch=${epoch}`), { recursive: true, force: true });
-  rmSync(manifestPath(dir, epoch), { force: true });
+  for (const name of manifestFiles(dir).get(epoch) ?? []) {
+    const base = name.replace(/\.manifest\.json$/, '');
+    for (const f of [name, signatureName(name), `${base}.README.md`, `${base}.datapackage.json`, `${base}.CITATION.cff`]) rmSync(join(dir, f), { force: true });
+  }
 }

@@ -106,11 +106,20 @@ export function envelopeRow(r: DbRow): Row {
 }
 
 const OUTCOMES = ['negative', 'neutral', 'positive'];
+
+/** The stored timestamp, or the exact u64 from the envelope bytes where the int8 column saturated (the store sends `raw` then). */
+function feedbackTime(r: DbRow): bigint {
+  if (r.raw instanceof Uint8Array) {
+    const d = decodeEnvelope(u8(r.raw));
+    if (d.ok) return d.envelope.timestamp;
+  }
+  return big(r.ts);
+}
 export function feedbackRow(r: DbRow): Row {
   return {
     envelope_id: u8(r.envelope_id), conversation_id: u8(r.conversation_id), from_agent: u8(r.from_agent), target_agent: u8(r.target_agent),
     score: Number(r.score), outcome: OUTCOMES[Number(r.outcome)] ?? String(r.outcome), is_dispute: Boolean(r.is_dispute),
-    role: Number(r.role) === 1 ? 'notary' : 'participant', timestamp: big(r.ts), epoch: big(r.epoch),
+    role: Number(r.role) === 1 ? 'notary' : 'participant', timestamp: feedbackTime(r), epoch: big(r.epoch),
   };
 }
 

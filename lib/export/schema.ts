@@ -10,12 +10,24 @@ import { EXPORT_TABLES, type ExportTable } from '../wire/datasets';
 
 /**
  * - `int64`: signed 64-bit → Parquet INT64.
- * - `u64`, `i128`: wider than int64 (nonces, slots as u64 on the wire; NEG1 prices are int128):
- *   Parquet STRING with the exact decimal, because DECIMAL(38) cannot hold every int128 and
- *   common readers turn DECIMAL into doubles.
- * - `timestamp`: unix µs → Parquet TIMESTAMP(MICROS, UTC); CSV/JSONL ISO-8601 UTC with µs.
+ * - `u64`: nonces, slots, on-chain amounts → Parquet DECIMAL(20,0) (every u64 fits), a decimal
+ *   string in CSV/JSONL.
+ * - `i128`: NEG1 prices → Parquet DECIMAL(38,0) (FIXED_LEN_BYTE_ARRAY(16)), read as an exact
+ *   decimal by DuckDB, Arrow and pandas; an int128 beyond ±(10^38 − 1) does not fit and its row is
+ *   set aside in Parquet (writers.ts parquetMisfit), kept in CSV/JSONL as a decimal string.
+ * - `bytes`: raw bytes (envelope, payload, signature) → Parquet BYTE_ARRAY, hex in CSV/JSONL.
+ * - `hex`: ids, keys, hashes → lowercase hex text in every format (Parquet STRING), so joins
+ *   across formats need no conversion.
+ * - `timestamp`: unix µs the observer or the chain wrote (int64) → Parquet TIMESTAMP(MICROS, UTC);
+ *   CSV/JSONL ISO-8601 UTC with µs.
+ * - `u64_timestamp`: unix µs a sender wrote (envelope item 4, any u64) → Parquet INT64 with the
+ *   unsigned INTEGER(64) logical type: a Parquet TIMESTAMP is a signed int64 and cannot hold
+ *   2^63 … 2^64-1, which the protocol allows. CSV/JSONL as `timestamp`.
+ *
+ * In CSV/JSONL a time outside the years 0000–9999 (ISO-8601's four-digit years) is written as
+ * its unix microseconds in decimal (`isoMicros`), never as a made-up date.
  */
-export type ColumnType = 'string' | 'int32' | 'int64' | 'u64' | 'i128' | 'double' | 'bool' | 'bytes' | 'timestamp';
+export type ColumnType = 'string' | 'int32' | 'int64' | 'u64' | 'i128' | 'double' | 'bool' | 'bytes' | 'hex' | 'timestamp' | 'u64_timestamp';
 
 export interface Column {
   name: string;
@@ -44,11 +56,23 @@ export function hex(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 }
 
-/** ISO-8601 UTC with microseconds, from unix µs (negative and far-future values included). */
+/** 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z in unix µs: the times a four-digit ISO year can write. */
+export const CALENDAR_MIN_US = -62_167_219_200_000_000n;
+export const CALENDAR_END_US = 253_402_300_800_000_000n;
+
+/** Whether unix µs `us` has a calendar date ISO-8601 writes with a four-digit year. */
+export function isCalendarMicros(us: bigint): boolean {
+  return us >= CALENDAR_MIN_US && us < CALENDAR_END_US;
+}
+
+/**
+ * ISO-8601 UTC with microseconds, from unix µs (before 1970 too). A time outside the years
+ * 0000–9999 (a sender may write any u64) is returned as its decimal µs: plainly a number, not
+ * a date a reader could take at face value.
+ */
 export function isoMicros(us: bigint): string {
+  if (!isCalendarMicros(us)) return us.toString();
   const ms = us / 1000n - (us % 1000n < 0n ? 1n : 0n);
   const frac = ((us % 1_000_000n) + 1_000_000n) % 1_000_000n;
-  const d = new Date(Number(ms));
-  if (Number.isNaN(d.getTime())) return us.toString();
-  return `${d.toISOString().slice(0, 19)}.${frac.toString().padStart(6, '0')}Z`;
+  return `${new Date(Number(ms)).toISOString().slice(0, 19)}.${frac.toString().padStart(6, '0')}Z`;
 }

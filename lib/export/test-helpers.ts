@@ -8,6 +8,7 @@
 import { buildEnvelope } from '../protocol/envelope';
 import { publicKeyFromSeed } from '../protocol/crypto';
 import { encodeNeg1 } from '../protocol/neg1';
+import { encodeFeedback } from '../protocol/payloads';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { fromHex, toHex } from '../protocol/hex';
 import { MsgType, type Envelope } from '../protocol/types';
@@ -139,4 +140,46 @@ export function isIn(agent: Uint8Array, e: Envelope): boolean {
   const eq = (x: Uint8Array) => x.length === agent.length && x.every((b, i) => b === agent[i]);
   if (eq(e.sender) || eq(e.recipient)) return true;
   return e.msgType === MsgType.FEEDBACK && e.payload.length === 52 && eq(e.payload.subarray(16, 48));
+}
+
+export const U64_MAX = (1n << 64n) - 1n;
+export const I128_MAX = (1n << 127n) - 1n;
+
+/** Envelopes at the edges of what the protocol allows (extremeItems). */
+export interface Extremes {
+  items: IngestItem[];
+  /** COUNTER at timestamp, nonce and block_ref 2^64-1, priced 2^127-1 with deadline 2^64-1, in a fixture negotiation. */
+  counterMax: IngestItem;
+  /** PROPOSE at timestamp 0 (1970, epoch 0) priced -(2^127-1), in a conversation of its own. */
+  proposeZero: IngestItem;
+  /** PROPOSE at timestamp 2^64-1 (a negotiation that starts there), priced 2^127-1. */
+  proposeMax: IngestItem;
+  /** FEEDBACK at timestamp 2^64-1. */
+  feedbackMax: IngestItem;
+  /** The fixture conversation counterMax joins, and the time of its PROPOSE. */
+  joined: Uint8Array;
+  joinedAtUs: bigint;
+}
+
+/**
+ * Signed envelopes of fixture agents 0 and 1 with extreme but valid values (docs/protocol.md §2:
+ * any u64 timestamp, nonce and slot; NEG1 prices are int128). Stored straight into a store, as a
+ * database written earlier or by another observer may hold them, whatever an upload accepts today.
+ */
+export function extremeItems(fx: Fixture): Extremes {
+  const [A, B] = fx.agents;
+  const first = fx.items.find((i) => i.envelope.msgType === MsgType.PROPOSE)!;
+  const neg = (price: bigint, round: number, deadline = 0n) => encodeNeg1({ bidValue: price, tokenMint: new Uint8Array(32), serviceHash: new Uint8Array(32).fill(7), round, deadline, decayBps: 100, maxRounds: 5, verification: { tier: 0, testSuiteHash: new Uint8Array(0) }, reason: 0, metadata: new Uint8Array(0) });
+  const item = (from: Uint8Array, to: Uint8Array, msgType: number, conversationId: Uint8Array, timestamp: bigint, nonce: bigint, blockRef: bigint, payload: Uint8Array): IngestItem => {
+    const b = buildEnvelope({ msgType, sender: from, recipient: to, conversationId, nonce, timestamp, payload, blockRef }, from);
+    return { id: b.id, envelope: b.envelope, raw: b.bytes, source: 'upload', receivedAt: new Date() };
+  };
+  const joined = first.envelope.conversationId;
+  const to = toHex(first.envelope.sender) === toHex(A) ? B : A;
+  const counterMax = item(to, first.envelope.sender, MsgType.COUNTER, joined, U64_MAX, U64_MAX, U64_MAX, neg(I128_MAX, 1, U64_MAX));
+  const proposeZero = item(A, B, MsgType.PROPOSE, new Uint8Array(16).fill(0xc0), 0n, 1n, 0n, neg(-I128_MAX, 0));
+  const proposeMax = item(A, B, MsgType.PROPOSE, new Uint8Array(16).fill(0xc1), U64_MAX, U64_MAX - 1n, U64_MAX, neg(I128_MAX, 0));
+  const feedbackMax = item(A, B, MsgType.FEEDBACK, joined, U64_MAX, U64_MAX - 2n, U64_MAX,
+    encodeFeedback({ conversationId: joined, targetAgent: B, score: -100, outcome: 0, isDispute: true, role: 0 }));
+  return { items: [counterMax, proposeZero, proposeMax, feedbackMax], counterMax, proposeZero, proposeMax, feedbackMax, joined, joinedAtUs: first.envelope.timestamp };
 }

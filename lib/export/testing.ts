@@ -4,7 +4,8 @@
  * (csv-parse, JSON.parse, hyparquet), so no test reads a file back with the writer's own code.
  */
 import { parse } from 'csv-parse/sync';
-import { parquetReadObjects, parquetMetadata } from 'hyparquet';
+import { parquetMetadata } from 'hyparquet';
+import { readParquetExact } from './parquet-read';
 import { openStore, type Store } from '../store';
 import { createTestDatabase } from '../store/testing';
 import { loadFixture, makeDeals, type Fixture } from './test-helpers';
@@ -13,8 +14,9 @@ export const EPOCH_SECONDS = 3_600;
 
 export interface FixtureStore { store: Store; fx: Fixture; close(): Promise<void> }
 
-export async function fixtureStore(kind: 'pglite' | 'postgres', deals = 40): Promise<FixtureStore> {
-  const fx = makeDeals({ deals, seed: 11 });
+/** `startUs`: the first deal's time (default 2026-01-01T00:00:00Z, an epoch boundary). */
+export async function fixtureStore(kind: 'pglite' | 'postgres', deals = 40, startUs?: bigint): Promise<FixtureStore> {
+  const fx = makeDeals({ deals, seed: 11, startUs });
   if (kind === 'pglite') {
     const store = await openStore({ dataDir: ':memory:', epochSeconds: EPOCH_SECONDS });
     await loadFixture(store, fx, EPOCH_SECONDS);
@@ -41,8 +43,7 @@ export type ReadRow = Record<string, unknown>;
 export async function readBack(format: 'csv' | 'jsonl' | 'parquet', bytes: Buffer): Promise<ReadRow[]> {
   if (format === 'csv') return parse(bytes, { columns: true, record_delimiter: '\r\n', relax_quotes: false }) as ReadRow[];
   if (format === 'jsonl') return bytes.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ReadRow);
-  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  return parquetReadObjects({ file, utf8: false }) as Promise<ReadRow[]>;
+  return readParquetExact(bytes) as Promise<ReadRow[]>;
 }
 
 /** Parquet key-value metadata of a file. */

@@ -11,7 +11,8 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { compressSync as snappyCompress } from 'snappy';
 import type { SchemaElement } from 'hyparquet';
 import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat } from '../wire/datasets';
-import { hex, isoMicros, type ColumnType, type Row, type TableSchema } from './schema';
+import { tableSchemaJson } from './card';
+import { hex, isCalendarMicros, isoMicros, type Column, type ColumnType, type Row, type TableSchema } from './schema';
 
 /** Format names and media types are the API's (lib/wire), so the document lists exactly these. */
 export const FORMATS = EXPORT_FORMATS;
@@ -33,12 +34,13 @@ export function csvField(s: string | null): string {
  */
 export function cellFormatter(type: ColumnType, forCsv: boolean): (v: unknown) => string {
   switch (type) {
-    case 'bytes': return (v) => hex(v as Uint8Array);
-    case 'timestamp': {
+    case 'bytes': case 'hex': return (v) => (typeof v === 'string' ? v : hex(v as Uint8Array));
+    case 'timestamp': case 'u64_timestamp': {
       let lastSec = NaN;
       let prefix = '';
       return (v) => {
         const us = v as bigint;
+        if (!isCalendarMicros(us)) return us.toString(); // no four-digit year: the raw µs (isoMicros)
         const sec = Number(us / 1_000_000n) - (us % 1_000_000n < 0n ? 1 : 0);
         if (sec !== lastSec || !prefix) {
           const iso = isoMicros(BigInt(sec) * 1_000_000n);
@@ -103,13 +105,50 @@ async function* jsonl(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIt
 function parquetElement(name: string, type: ColumnType, nullable: boolean): SchemaElement {
   const repetition_type = nullable ? 'OPTIONAL' : 'REQUIRED';
   switch (type) {
-    case 'string': case 'u64': case 'i128': return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type };
+    case 'string': case 'hex': return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type };
+    case 'u64': return { name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: U64_BYTES, converted_type: 'DECIMAL', precision: 20, scale: 0, logical_type: { type: 'DECIMAL', precision: 20, scale: 0 }, repetition_type };
+    case 'i128': return { name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, converted_type: 'DECIMAL', precision: 38, scale: 0, logical_type: { type: 'DECIMAL', precision: 38, scale: 0 }, repetition_type };
     case 'int32': return { name, type: 'INT32', repetition_type };
     case 'int64': return { name, type: 'INT64', repetition_type };
     case 'double': return { name, type: 'DOUBLE', repetition_type };
     case 'bool': return { name, type: 'BOOLEAN', repetition_type };
     case 'bytes': return { name, type: 'BYTE_ARRAY', repetition_type };
     case 'timestamp': return { name, type: 'INT64', converted_type: 'TIMESTAMP_MICROS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' }, repetition_type };
+    // UINT_64 as a converted type only: hyparquet-writer writes the INTEGER logical type's
+    // bitWidth as a thrift i32 where the format says i8, and DuckDB then refuses the whole
+    // footer ("TProtocolException: Invalid data"); readers map UINT_64 to an unsigned 64-bit column.
+    case 'u64_timestamp': return { name, type: 'INT64', converted_type: 'UINT_64', repetition_type };
+  }
+}
+
+/** Bytes of a DECIMAL(20,0): two's complement of every u64 needs 65 bits. */
+const U64_BYTES = 9;
+/** DECIMAL(38,0)'s bound: |v| ≤ 10^38 − 1. */
+export const DECIMAL38_MAX = 10n ** 38n - 1n;
+const I64_MIN = -(1n << 63n);
+const I64_END = 1n << 63n;
+const U64_END = 1n << 64n;
+
+/**
+ * Why a value (as parquetValue gives it) cannot be written into column `c`, or null when it can.
+ * Checked before a row joins its row group, so a value the column's type cannot hold sets its
+ * row aside instead of failing the whole file (the writer would throw for the group).
+ */
+export function parquetMisfit(c: Column, v: unknown): string | null {
+  if (v === null || v === undefined) return c.nullable === false ? `${c.name}: null in a required column` : null;
+  switch (c.type) {
+    case 'int32': return typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 ? null : `${c.name}: ${String(v)} is not an int32`;
+    case 'int64': return typeof v === 'bigint' && v >= I64_MIN && v < I64_END ? null : `${c.name}: ${String(v)} is beyond int64`;
+    case 'timestamp': // a Date too (rows read back from a Parquet file)
+      if (v instanceof Date) return Number.isFinite(v.getTime()) ? null : `${c.name}: invalid date`;
+      return typeof v === 'bigint' && v >= I64_MIN && v < I64_END ? null : `${c.name}: ${String(v)} µs is beyond int64`;
+    case 'u64_timestamp': return typeof v === 'bigint' && v >= 0n && v < U64_END ? null : `${c.name}: ${String(v)} is beyond u64`;
+    case 'double': return typeof v === 'number' ? null : `${c.name}: not a number`;
+    case 'bool': return typeof v === 'boolean' ? null : `${c.name}: not a boolean`;
+    case 'bytes': return v instanceof Uint8Array ? null : `${c.name}: not bytes`;
+    case 'u64': return typeof v === 'bigint' && v >= 0n && v < U64_END ? null : `${c.name}: ${String(v)} is not a u64`;
+    case 'i128': return typeof v === 'bigint' && v >= -DECIMAL38_MAX && v <= DECIMAL38_MAX ? null : `${c.name}: ${String(v)} is beyond DECIMAL(38,0)`;
+    default: return typeof v === 'string' || v instanceof Uint8Array ? null : `${c.name}: not text`;
   }
 }
 
@@ -118,12 +157,19 @@ export function parquetSchema(schema: TableSchema): SchemaElement[] {
   return [{ name: 'root', num_children: schema.columns.length }, ...schema.columns.map((c) => parquetElement(c.name, c.type, c.nullable !== false))];
 }
 
-/** A row's values as the Parquet writer takes them: wide integers as decimal text. */
+/** A row's values as the Parquet writer takes them: wide integers as bigints (DECIMAL), ids as hex text. */
 export function parquetValue(type: ColumnType, v: unknown): unknown {
   if (v === null || v === undefined) return null;
-  if (type === 'u64' || type === 'i128') return String(v);
+  if (type === 'u64' || type === 'i128') return typeof v === 'bigint' ? v : decimalBigint(v);
+  if (type === 'hex') return v instanceof Uint8Array ? hex(v) : v;
   if (type === 'double' && typeof v === 'number' && !Number.isFinite(v)) return null;
   return v;
+}
+
+/** A decimal integer as a bigint (text or Parquet bytes of a decimal); anything else is kept, and parquetMisfit names it. */
+function decimalBigint(v: unknown): unknown {
+  const t = typeof v === 'string' ? v : v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : null;
+  return t !== null && /^-?\d{1,40}$/.test(t) ? BigInt(t) : v;
 }
 
 /** Rows per Parquet row group: bounds the writer's memory (about 12 MB of envelope rows plus their columnar copy). */
@@ -137,13 +183,13 @@ export const PARQUET_ROW_GROUP = 10_000;
 const RANDOM_BYTES = new Set(['id', 'payload_hash', 'signature', 'envelope_id', 'batch_hash', 'negr_salt', 'negc_commitment']);
 
 function columnOptions(c: { name: string; type: ColumnType; nullable?: boolean }) {
-  const random = c.type === 'bytes' && RANDOM_BYTES.has(c.name);
+  const random = (c.type === 'bytes' || c.type === 'hex') && RANDOM_BYTES.has(c.name);
   return {
     name: c.name, nullable: c.nullable !== false,
-    // Decimal text of u64/i128 orders lexicographically ("9" > "10"): its min/max cannot prune a
-    // numeric range, and the Parquet fast path's values are views whose statistics would keep
-    // every row group's arena alive until the footer.
-    ...(c.type === 'bytes' || c.type === 'u64' || c.type === 'i128' ? { statistics: false } : {}),
+    // Hex and bytes have no order worth pruning on, and the Parquet fast path's values are views
+    // whose statistics would keep every row group's arena alive until the footer; the writer
+    // compares DECIMAL statistics as their stored bytes, which misorders negative prices.
+    ...(c.type === 'bytes' || c.type === 'hex' || c.type === 'u64' || c.type === 'i128' ? { statistics: false } : {}),
     ...(random ? { encoding: 'PLAIN' as const, codec: 'UNCOMPRESSED' as const } : {}),
   };
 }
@@ -169,7 +215,9 @@ export function parquetEncoder(schema: TableSchema): { start(): Uint8Array; grou
   };
   const pq = new ParquetWriter({
     writer, schema: parquetSchema(schema), statistics: true, createdBy: 'zerox1-observatory export', compressors: SNAPPY,
-    kvMetadata: [{ key: 'zerox1.table', value: schema.name }, { key: 'zerox1.schema_version', value: String(schema.version) }],
+    kvMetadata: [{ key: 'zerox1.table', value: schema.name }, { key: 'zerox1.schema_version', value: String(schema.version) },
+      // The table's Frictionless Table Schema (types, units, descriptions): the file describes itself (card.ts).
+      { key: 'zerox1.table_schema', value: JSON.stringify(tableSchemaJson(schema)) }],
   });
   const options = schema.columns.map(columnOptions);
   return {
@@ -182,11 +230,25 @@ export function parquetEncoder(schema: TableSchema): { start(): Uint8Array; grou
   };
 }
 
-/** Parquet from pages of rows: each row's values go straight into the per-column arrays. */
-async function* parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, rowGroupSize = PARQUET_ROW_GROUP): AsyncIterable<Uint8Array> {
+export interface WriteOptions {
+  /**
+   * Called for each row left out of a Parquet file because a value does not fit its column's
+   * type (parquetMisfit), with the reason. CSV and JSONL write every value as text and set
+   * nothing aside.
+   */
+  onSetAside?: (reason: string) => void;
+}
+
+/**
+ * Parquet from pages of rows: each row's values go straight into the per-column arrays, once
+ * every one of them fits its column; a row with a value that does not is set aside (counted
+ * through `onSetAside`) and the file goes on.
+ */
+async function* parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, o: WriteOptions = {}, rowGroupSize = PARQUET_ROW_GROUP): AsyncIterable<Uint8Array> {
   const enc = parquetEncoder(schema);
   const cols = schema.columns;
   let data: unknown[][] = cols.map(() => []);
+  const vals: unknown[] = new Array(cols.length);
   let n = 0;
   const group = () => {
     const bytes = enc.group(data, n);
@@ -197,7 +259,10 @@ async function* parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, rowGro
   yield enc.start();
   for await (const page of pages) {
     for (const r of page) {
-      for (let i = 0; i < cols.length; i++) data[i].push(parquetValue(cols[i].type, r[cols[i].name]));
+      let misfit: string | null = null;
+      for (let i = 0; i < cols.length && !misfit; i++) misfit = parquetMisfit(cols[i], (vals[i] = parquetValue(cols[i].type, r[cols[i].name])));
+      if (misfit) { o.onSetAside?.(misfit); continue; }
+      for (let i = 0; i < cols.length; i++) data[i].push(vals[i]);
       if (++n === rowGroupSize) yield group();
     }
   }
@@ -206,8 +271,8 @@ async function* parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, rowGro
 }
 
 /** `pages` written as `format`, as byte chunks. */
-export function writeFormat(format: Format, schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIterable<Uint8Array> {
+export function writeFormat(format: Format, schema: TableSchema, pages: AsyncIterable<Row[]>, o: WriteOptions = {}): AsyncIterable<Uint8Array> {
   if (format === 'csv') return csv(schema, pages);
   if (format === 'jsonl') return jsonl(schema, pages);
-  return parquet(schema, pages);
+  return parquet(schema, pages, o);
 }

@@ -10,6 +10,7 @@ import { publicKeyFromSeed } from '../protocol/crypto';
 import { MsgType } from '../protocol/types';
 import { toHex } from '../protocol/hex';
 import { challengeEvidence } from '../chain/evidence';
+import { PublicKey } from '@solana/web3.js';
 import { challengeCandidates, type CandidateStore } from './challenge-candidates';
 
 const seed = new Uint8Array(32).fill(3);
@@ -28,16 +29,17 @@ const log = [
 const honest = buildBatchFromLog({ agentId: agent, epochNumber: 7n, slotStart: 0n, slotEnd: 0n, envelopes: log });
 const cheat = { ...honest, bidValues: honest.bidValues.filter((b) => b.bidValue !== 600n) };
 
-function store(batch: typeof honest | null): CandidateStore {
+function store(batch: typeof honest | null, signer = new PublicKey(agent).toBase58()): CandidateStore {
   return {
     epochLog: async () => log.map((e, position) => ({ position, id: new Uint8Array(32), raw: encodeEnvelope(e) })),
     onChainBatchUpload: async () => (batch ? encodeBatch(batch) : null),
-    listBatches: async () => [{ data: { signer: 'So11111111111111111111111111111111111111112' } }],
+    listBatches: async () => [{ data: { signer } }],
   };
 }
 
 test('the bid the batch leaves out is the contradicted entry, with evidence for that batch', async () => {
-  const list = await challengeCandidates(store(cheat), agent, 7n);
+  const { candidates: list, unprovable } = await challengeCandidates(store(cheat), agent, 7n);
+  assert.equal(unprovable, 0);
   const bad = list.filter((c) => c.contradicted);
   assert.deepEqual(bad.map((c) => c.index), [1]);
   assert.match(bad[0].reason, /bid 600 .*missing from the batch/);
@@ -51,6 +53,13 @@ test('the bid the batch leaves out is the contradicted entry, with evidence for 
 });
 
 test('an honest batch contradicts nothing; no uploaded batch means no candidates', async () => {
-  assert.deepEqual((await challengeCandidates(store(honest), agent, 7n)).filter((c) => c.contradicted), []);
-  assert.deepEqual(await challengeCandidates(store(null), agent, 7n), []);
+  assert.deepEqual((await challengeCandidates(store(honest), agent, 7n)).candidates.filter((c) => c.contradicted), []);
+  assert.deepEqual(await challengeCandidates(store(null), agent, 7n), { candidates: [], unprovable: 0 });
+});
+
+test('entries signed by another key than the batch signer (a delegate) are counted, never offered: resolve could not verify them', async () => {
+  const other = new PublicKey(publicKeyFromSeed(new Uint8Array(32).fill(4))).toBase58();
+  const r = await challengeCandidates(store(cheat, other), agent, 7n);
+  assert.deepEqual(r.candidates, [], 'nothing offered that resolve_challenge would refuse');
+  assert.equal(r.unprovable, 2, 'the PROPOSE and the COUNTER yield batch items; the BEACON yields none');
 });

@@ -7,9 +7,12 @@
  *
  * The batch is the one the agent uploaded with its log whose hash is the on-chain batch_hash
  * (lib/store/batch-upload.ts): the only batch the challenge program accepts as evidence. Only
- * entries the agent itself sent are offered: their signature verifies against the batch's signer
- * (the identity owner), which is what resolve_challenge checks. Matching is by multiset: an item
- * the log yields twice must be reported twice.
+ * entries the agent itself sent, whose signature verifies against the batch's signer (the identity
+ * owner), are offered: that is what resolve_challenge checks. An entry signed by a delegate hot
+ * wallet (SATI DelegateV1) cannot be proven to the program, so a challenge of it could never be
+ * resolved and would only expire, forfeiting the challenger's stake; such entries are counted as
+ * `unprovable`, never offered. Matching is by multiset: an item the log yields twice must be
+ * reported twice.
  */
 import { challengeEvidence } from '../chain/evidence';
 import { PublicKey } from '../chain';
@@ -17,7 +20,8 @@ import { decodeBatch, type BehaviorBatch } from '../protocol/batch';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { toHex } from '../protocol/hex';
 import type { Envelope } from '../protocol/types';
-import type { ChallengeCandidate } from '../wire';
+import type { ChallengeCandidateList } from '../wire';
+import { verifyEnvelopeSignature } from '../protocol/envelope';
 import { uploadedEpochLog } from './verify';
 import type { IndexerStore } from './types';
 
@@ -53,20 +57,28 @@ function reported(batch: BehaviorBatch): Map<string, number> {
 }
 
 /** Every entry the agent sent that yields a batch item, contradicted ones first (module comment). */
-export async function challengeCandidates(store: CandidateStore, agent: Uint8Array, epoch: bigint): Promise<ChallengeCandidate[]> {
+export async function challengeCandidates(store: CandidateStore, agent: Uint8Array, epoch: bigint): Promise<ChallengeCandidateList> {
   const [log, cbor, rows] = await Promise.all([uploadedEpochLog(store, agent, epoch), store.onChainBatchUpload(agent, epoch), store.listBatches({ agent, epoch, limit: 1 })]);
   const signer = (rows[0]?.data as { signer?: unknown } | null)?.signer;
-  if (!log || !cbor || typeof signer !== 'string') return [];
+  const none = { candidates: [], unprovable: 0 };
+  if (!log || !cbor || typeof signer !== 'string') return none;
   const d = decodeBatch(cbor);
-  if (!d.ok) return [];
+  if (!d.ok) return none;
+  const signerKey = new PublicKey(signer).toBytes();
+  let unprovable = 0;
   const batch = d.value;
   const left = reported(batch);
   const found: { index: number; contradicted: boolean; reason: string }[] = [];
   log.forEach((e, index) => {
     if (Buffer.compare(e.sender, agent) !== 0) return;
-    for (const it of itemsOf(agent, epoch, e)) {
+    const items = itemsOf(agent, epoch, e);
+    // Still matched against the batch, so the multiset counts of the provable entries stay right.
+    const provable = items.length === 0 || verifyEnvelopeSignature(e, signerKey);
+    if (!provable) unprovable++;
+    for (const it of items) {
       const n = left.get(it.key) ?? 0;
       if (n > 0) left.set(it.key, n - 1);
+      if (!provable) continue;
       found.push(n > 0 ? { index, contradicted: false, reason: `${it.text}: reported in the batch` } : { index, contradicted: true, reason: `${it.text}: missing from the batch` });
       if (n === 0) break;
     }
@@ -74,11 +86,12 @@ export async function challengeCandidates(store: CandidateStore, agent: Uint8Arr
   const bad = found.filter((f) => f.contradicted);
   const good = found.filter((f) => !f.contradicted && !bad.some((b) => b.index === f.index)).slice(0, MAX_REPORTED_CANDIDATES);
   const agentKey = new PublicKey(agent);
-  return [...bad, ...good].map((f) => {
+  const candidates = [...bad, ...good].map((f) => {
     const ev = challengeEvidence({ log, index: f.index, batch });
     return {
       agent: toHex(agent), agentAddress: agentKey.toBase58(), epoch: epoch.toString(), index: f.index, contradicted: f.contradicted, reason: f.reason,
       signer, leaf: toHex(ev.leaf), bytes: toHex(ev.bytes), preimage: toHex(ev.preimage), signature: toHex(ev.signature),
     };
   });
+  return { candidates, unprovable };
 }

@@ -4,7 +4,9 @@
  *
  * The log checked is the one the agent uploaded for that epoch (POST /api/ingest/log,
  * lib/observer/log-upload.ts; stored by lib/store/epoch-log.ts): the exact ordered envelopes
- * its batch commits to. The observatory's own view of the agent's traffic is not used: an
+ * its batch commits to. Only the agent's signed upload, or an unsigned one with the on-chain
+ * root, is ever stored, so a verdict here is the agent's own log against its own batch: no
+ * one else's upload can turn it into `mismatch`. The observatory's own view of the agent's traffic is not used: an
  * envelope uploaded by a sender but never received, or received after the agent built its
  * batch, would flag honest agents.
  *

@@ -10,6 +10,7 @@ import { isMultiaddr, multiaddr, type Multiaddr } from '@multiformats/multiaddr'
 import * as lp from 'it-length-prefixed';
 import { DRAIN_TIMEOUT_MS, ENVELOPE_MAX_INBOUND_STREAMS, ENVELOPE_PROTOCOL } from './constants';
 import { MeshSendError, MeshStoppedError } from './errors';
+import { FrameError, skipOversizeFrames } from './frames';
 
 /** Where to send: a peer id (string or PeerId) or a multiaddr (string starting with `/`, or Multiaddr). */
 export type SendTarget = string | PeerId | Multiaddr;
@@ -134,14 +135,19 @@ export class EnvelopeStreams {
 
   async #read(stream: Stream, connection: Connection): Promise<void> {
     const peer = connection.remotePeer.toString();
+    const max = this.#p.maxMessageBytes;
     try {
-      for await (const frame of lp.decode(stream, { maxDataLength: this.#p.maxMessageBytes })) {
+      // An oversize frame is counted and skipped; the frames behind it are still read.
+      const within = skipOversizeFrames(stream, { maxDataLength: max, onOversize: () => this.#p.onBadFrame('oversize', peer) });
+      for await (const frame of lp.decode(within, { maxDataLength: max })) {
         await this.#p.onFrame(frame.subarray(), peer);
       }
       await stream.close().catch(() => undefined);
     } catch (err) {
       const name = (err as Error | undefined)?.name;
-      if (name === 'InvalidDataLengthError' || name === 'InvalidDataLengthLengthError') {
+      if (err instanceof FrameError && err.reported) {
+        // Counted when its length was read; too long to skip, so the stream ends here.
+      } else if (name === 'InvalidDataLengthError' || name === 'InvalidDataLengthLengthError') {
         this.#p.onBadFrame('oversize', peer);
       } else if (name === 'InvalidMessageLengthError' || name === 'UnexpectedEOFError') {
         this.#p.onBadFrame('stream_error', peer);

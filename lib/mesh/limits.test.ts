@@ -108,6 +108,27 @@ describe('message size (65,536 bytes)', () => {
   });
 });
 
+describe('an RPC frame over gossipsub\'s frame cap', () => {
+  test('a 2 MB gossip message is skipped and counted oversize; the 5 valid ones behind it arrive', async () => {
+    const sender = await startTestNode({ limits: { maxMessageBytes: 4 * 1024 * 1024 } });
+    const r = await startTestNode();
+    try {
+      await link(sender.node, r.node, [TOPIC_BROADCAST]);
+      await sender.node.publish(TOPIC_BROADCAST, new Uint8Array(2 * 1024 * 1024).fill(3));
+      for (let i = 0; i < 5; i++) await sender.node.publish(TOPIC_BROADCAST, payload(4, i));
+      await waitFor('5 valid envelopes after the big frame', () => r.received.length === 5, 15_000);
+      assert.deepEqual(r.received.map((x) => x.bytes), Array.from({ length: 5 }, (_, i) => payload(4, i)));
+      assert.deepEqual(r.drops, [{ reason: 'oversize', peer: sender.node.peerId, source: 'gossip' }]);
+      assert.equal(r.node.stats().drops.oversize, 1);
+      // The peer is still a gossip peer of r: r's next publish reaches it.
+      await r.node.publish(TOPIC_BROADCAST, payload(5, 0));
+      await waitFor('r still gossips to the sender', () => sender.received.length === 1);
+    } finally {
+      await stopAll([sender, r]);
+    }
+  });
+});
+
 describe('connection limit (50)', () => {
   test('the default node configures libp2p with maxConnections 50', async () => {
     const n = await createMeshNode({ validate: () => 'accept', dht: false, listen: ['/ip4/127.0.0.1/tcp/0'] });

@@ -8,7 +8,7 @@ import { yamux } from '@chainsafe/libp2p-yamux';
 import { bootstrap } from '@libp2p/bootstrap';
 import { gossipsub, StrictNoSign, StrictSign, TopicValidatorResult, type GossipSub } from '@libp2p/gossipsub';
 import { identify } from '@libp2p/identify';
-import type { Libp2p, PeerDiscovery, Stream } from '@libp2p/interface';
+import type { Libp2p, PeerDiscovery, PeerId, Stream } from '@libp2p/interface';
 import { kadDHT, passthroughMapper } from '@libp2p/kad-dht';
 import { mdns } from '@libp2p/mdns';
 import { ping } from '@libp2p/ping';
@@ -33,6 +33,7 @@ import {
 } from './constants';
 import { EnvelopeStreams, parseTarget, type SendTarget } from './envelope-stream';
 import { MeshStoppedError } from './errors';
+import { skipOversizeFrames } from './frames';
 import { createInboundPipeline } from './inbound';
 import { toPrivateKey } from './keys';
 import { PeerRateLimiter } from './rate-limit';
@@ -163,8 +164,12 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
     connectionManager: { maxConnections: limits.maxConnections },
     connectionMonitor: { pingInterval: PING_INTERVAL_MS, pingTimeout: { minTimeout: PING_TIMEOUT_MIN_MS, maxTimeout: PING_TIMEOUT_MAX_MS } },
     services,
+    // Started below, once gossipsub reads its inbound streams through the oversize filter.
+    start: false,
   } as Parameters<typeof createLibp2p>[0])) as unknown as Libp2p<{ pubsub: GossipSub }>;
   const gs = libp2p.services.pubsub;
+  skipOversizeGossipFrames(gs, GOSSIP_MAX_RPC_BYTES, (peer) => inbound.drop('oversize', peer, 'gossip'));
+  await libp2p.start();
 
   for (const topic of cfg.topics) {
     gs.topicValidators.set(topic, async (peer, msg) =>
@@ -243,6 +248,33 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
     },
   };
   return node;
+}
+
+/**
+ * GossipSub reads each peer's RPCs from one inbound stream through it-length-prefixed, capped
+ * at `maxRpcBytes`; a longer frame throws, gossipsub then forgets the peer (no log above debug,
+ * no count), the sender keeps writing into a stream nobody reads, and every envelope it
+ * sends after the big frame is lost. So the raw stream is handed to gossipsub through
+ * {@link skipOversizeFrames}: the oversize RPC is skipped and reported, the next ones are read.
+ * gossipsub 17 builds that reader in `createInboundStream(peerId, stream)`, from the stream's
+ * async iterator (anything without `addEventListener` is read as a plain source) and its
+ * `close`/`abort`; the wrapper offers exactly that. A gossipsub without the method fails here,
+ * at start, rather than losing the filter silently.
+ */
+function skipOversizeGossipFrames(gs: GossipSub, maxRpcBytes: number, onOversize: (peer: string) => void): void {
+  const target = gs as unknown as { createInboundStream?: (this: unknown, peerId: PeerId, stream: unknown) => void };
+  const original = target.createInboundStream;
+  if (typeof original !== 'function') throw new Error('lib/mesh: @libp2p/gossipsub has no createInboundStream; the oversize-frame filter must be adapted to this version');
+  target.createInboundStream = function (this: unknown, peerId: PeerId, raw: unknown) {
+    const stream = raw as Stream;
+    const peer = peerId.toString();
+    const filtered = {
+      [Symbol.asyncIterator]: () => skipOversizeFrames(stream, { maxDataLength: maxRpcBytes, onOversize: () => onOversize(peer) }),
+      close: (options?: Parameters<Stream['close']>[0]) => stream.close(options),
+      abort: (err: Error) => stream.abort(err),
+    };
+    original.call(this, peerId, filtered);
+  };
 }
 
 function toGossip(r: MeshValidationResult): TopicValidatorResult {

@@ -3,6 +3,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { multiaddr } from '@multiformats/multiaddr';
+import * as lp from 'it-length-prefixed';
 import { ENVELOPE_PROTOCOL } from './constants';
 import { MeshSendError } from './errors';
 import { payload, startTestNode, stopAll, waitFor, type TestNode } from './test-helpers';
@@ -93,6 +95,67 @@ describe('WebSockets transport', () => {
       assert.equal(w.received[1]!.meta.topic, '/0x01/v1/reputation');
     } finally {
       await stopAll([w, t]);
+    }
+  });
+});
+
+describe('oversize frames on /0x01/v1/envelope are skipped, the stream goes on', () => {
+  const MB2 = 2 * 1024 * 1024;
+
+  test('a hostile peer writes a 2 MB frame and 5 valid ones in one go: 5 delivered, 1 oversize counted', async () => {
+    const r = await startTestNode();
+    const x = await startTestNode();
+    try {
+      const conn = await x.node.libp2p.dial(multiaddr(r.node.multiaddrs()[0]!));
+      const s = await conn.newStream(ENVELOPE_PROTOCOL);
+      const frames = [lp.encode.single(new Uint8Array(MB2).fill(0xee), { maxDataLength: 4 * MB2 }).subarray()];
+      for (let i = 0; i < 5; i++) frames.push(lp.encode.single(payload(6, i)).subarray());
+      const bytes = new Uint8Array(frames.reduce((a, f) => a + f.length, 0));
+      let o = 0;
+      for (const f of frames) { bytes.set(f, o); o += f.length; }
+      if (!s.send(bytes)) await s.onDrain({ signal: AbortSignal.timeout(10_000) });
+      await waitFor('5 valid envelopes behind the big frame', () => r.received.length === 5);
+      assert.deepEqual(r.received.map((e) => e.bytes), Array.from({ length: 5 }, (_, i) => payload(6, i)));
+      assert.deepEqual(r.drops, [{ reason: 'oversize', peer: x.node.peerId, source: 'stream' }]);
+      assert.equal(s.status, 'open');
+    } finally {
+      await stopAll([r, x]);
+    }
+  });
+
+  test('through sendEnvelope: a 2 MB envelope, then 5 more on the same stream, all 5 arrive', async () => {
+    const r = await startTestNode();
+    const big = await startTestNode({ limits: { maxMessageBytes: 4 * MB2 } });
+    try {
+      await big.node.sendEnvelope(r.node.multiaddrs()[0]!, new Uint8Array(MB2).fill(1));
+      for (let i = 0; i < 5; i++) await big.node.sendEnvelope(r.node.peerId, payload(7, i));
+      await waitFor('5 delivered', () => r.received.length === 5);
+      assert.deepEqual(r.received.map((e) => e.bytes[0]), [7, 7, 7, 7, 7]);
+      assert.deepEqual(r.drops, [{ reason: 'oversize', peer: big.node.peerId, source: 'stream' }]);
+      assert.equal(r.node.stats().drops.oversize, 1);
+    } finally {
+      await stopAll([r, big]);
+    }
+  });
+
+  test('a declared length past the skip limit ends that stream, counted once; a new stream carries the next', async () => {
+    const r = await startTestNode();
+    const x = await startTestNode();
+    try {
+      const conn = await x.node.libp2p.dial(multiaddr(r.node.multiaddrs()[0]!));
+      const s = await conn.newStream(ENVELOPE_PROTOCOL);
+      s.send(lp.encode.single(payload(8, 0)).subarray());
+      // The prefix alone: 2^40 bytes announced.
+      s.send(new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x80, 0x20]));
+      await waitFor('oversize counted', () => r.drops.length === 1);
+      await waitFor('the stream is ended', () => s.status !== 'open');
+      assert.deepEqual(r.drops, [{ reason: 'oversize', peer: x.node.peerId, source: 'stream' }]);
+      await x.node.sendEnvelope(r.node.peerId, payload(8, 1));
+      await waitFor('both good envelopes', () => r.received.length === 2);
+      assert.deepEqual(r.received.map((e) => e.bytes), [payload(8, 0), payload(8, 1)]);
+      assert.equal(r.drops.length, 1);
+    } finally {
+      await stopAll([r, x]);
     }
   });
 });

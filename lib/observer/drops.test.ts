@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from '../store';
+import { createTestDatabase } from '../store/testing';
 import { createDropRecorder } from './drops';
 import type { LiveEvent } from './types';
 
@@ -55,3 +56,29 @@ test('the timer flushes without being asked; a store failure is reported, counts
   assert.match(String((errors[0] as Error).message), /closed/);
   assert.deepEqual(drops.counts(), { rate_limit: 2 });
 });
+
+// On Postgres the read can run on another pooled connection before the write commits, so a flush
+// that returned early was visible there (PGlite runs every query in order on one connection).
+const pgUrl = process.env.TEST_DATABASE_URL;
+for (const kind of ['pglite', 'postgres'] as const) {
+  test(`a flush called while another flush is writing returns only once those drops are in the store (${kind})`, { skip: kind === 'postgres' && !pgUrl ? 'TEST_DATABASE_URL is not set' : false }, async () => {
+    const db = kind === 'postgres' ? await createTestDatabase(pgUrl!, 'zx_drops') : null;
+    const store = await openStore(db ? { databaseUrl: db.url } : { dataDir: ':memory:' });
+    const drops = createDropRecorder({ store, publish: () => undefined, clock: () => 1_000, onError: () => undefined, flushMs: 60_000 });
+    try {
+      for (let round = 1; round <= 5; round++) {
+        for (let i = 0; i < 200; i++) drops.count('timestamp_out_of_window', undefined, 'upload');
+        // The first flush (the timer's, in the server) takes the buffer and is still writing when
+        // the second is called; the second found an empty buffer and used to return at once.
+        const first = drops.flush();
+        await drops.flush();
+        assert.deepEqual(await store.dropCounts(), { timestamp_out_of_window: 200 * round }, `round ${round}`);
+        await first;
+      }
+    } finally {
+      await drops.stop();
+      await store.close();
+      await db?.drop();
+    }
+  });
+}

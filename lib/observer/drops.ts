@@ -40,7 +40,16 @@ export function createDropRecorder(params: DropRecorderParams): DropRecorder {
   const totals: Record<string, number> = {};
   let buf: DropRecord[] = [];
 
-  async function flush(): Promise<void> {
+  // Flushes run one after another: a flush called while the timer's write is in flight waits for
+  // it, so "flushed" means those drops are in the store (not merely taken off the buffer).
+  let chain: Promise<void> = Promise.resolve();
+  function flush(): Promise<void> {
+    const run = chain.then(write);
+    chain = run.catch(() => undefined);
+    return run;
+  }
+
+  async function write(): Promise<void> {
     if (buf.length === 0) return;
     const batch = buf;
     buf = [];

@@ -1,22 +1,30 @@
 /**
- * `POST /api/ingest/log`: an agent uploads the epoch log its
- * BehaviorBatch commits to, in log order (docs/protocol.md §5), as CBOR
- * `[agent_id bstr(32), epoch uint, [envelope bstr, ...]]`, optionally with a fourth item, the
- * batch itself as canonical CBOR (docs/protocol.md §6). The chain indexer verifies the agent's
- * on-chain batch against exactly this log (lib/indexer/verify.ts); the batch bytes let anyone
- * challenge an entry the batch leaves out (a challenge's evidence carries the batch, checked on
- * chain against its batch_hash). An uploaded batch must be of this agent and epoch and carry this
- * log's root; it counts only when its hash equals the one on chain (lib/store/batch-upload.ts).
+ * `POST /api/ingest/log`: an agent uploads the epoch log its BehaviorBatch commits to, in log
+ * order (docs/protocol.md §5 and "Signed epoch logs"). Body, canonical CBOR, one of:
  *
- * Checks, in order (400 naming the problem; 413 over the caps of upload.ts):
- * the body's shape (head read by hand, bounded, canonical); each envelope decodes, involves the
- * agent (its sender, its recipient, or a FEEDBACK whose target_agent is it) and appears once;
- * then every envelope goes through the observatory's normal upload path (archive-mode
- * validation against the signer registry, stored in `envelope`, drops counted) and must pass;
- * only then is the log stored (lib/store/epoch-log.ts: re-upload of the same log is a no-op, a
- * different one replaces it unless the batch is already verified: 409). Timestamps are not
- * checked against an epoch window: the log is whatever the agent committed to, and the root
- * check decides. Valid envelopes of a rejected log stay stored, as from any upload.
+ *   [agent_id bstr(32), epoch uint, [envelope bstr, ...]]                                  unsigned
+ *   [agent_id, epoch, [envelope, ...], batch bstr]                                          unsigned, with the batch
+ *   [agent_id, epoch, [envelope, ...], signer bstr(32), signature bstr(64)]                signed
+ *   [agent_id, epoch, [envelope, ...], batch bstr, signer bstr(32), signature bstr(64)]    signed, with the batch
+ *
+ * The signature is Ed25519 by `signer` over {@link epochLogStatement}: keccak256 of the ASCII
+ * domain "zerox1/epoch-log/v1", the agent id, the epoch as u64 big-endian and the log's §5
+ * merkle root. The verdict on a batch is the chain's word against the agent's own, so a log
+ * counts only when the agent vouches for it (the signer is one of the keys the signer registry
+ * allows for the agent, the same rule as for its envelopes) or when it cannot contradict the
+ * chain (an unsigned log whose root equals the on-chain batch root). Anything else is refused
+ * before a byte of it is stored: 403 naming the missing or wrong signature.
+ *
+ * Checks, in order (400 naming the problem; 413 over the caps of upload.ts): the body's shape
+ * (head read by hand, bounded, canonical); each envelope decodes, involves the agent (sender,
+ * recipient, or FEEDBACK target) and appears once; the batch (if sent) is of this agent, epoch
+ * and root; the signature, or for an unsigned log the on-chain root (and an unsigned upload's
+ * batch must be the on-chain one: a stranger cannot fill the agent's batch slots); then every
+ * envelope goes through the observatory's upload path (archive validation, stored, drops
+ * counted) with the epoch's time window ({@link epochLogWindowUs}) and must pass; only then is the
+ * log stored (lib/store/epoch-log.ts). A signed log replaces the stored one until the batch is
+ * verified (409 after); an unsigned one never replaces anything (409 when a different log is
+ * stored). Valid envelopes of a log refused at the ingest step stay stored, as from any upload.
  */
 import { decodeEnvelope, envelopeId } from '../protocol/envelope';
 import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
@@ -24,16 +32,41 @@ import { decodeFeedback } from '../protocol/payloads';
 import { MsgType, type Envelope } from '../protocol/types';
 import { toHex } from '../protocol/hex';
 import { batchHash, decodeBatch } from '../protocol/batch';
+import { ed25519Verify } from '../protocol/crypto';
+import { TIMESTAMP_TOLERANCE_US } from '../protocol/constants';
+import { epochLogStatement } from '../protocol/epoch-log';
 import { parseUploadBody, MAX_UPLOAD_BYTES } from './upload';
 import type { UploadItemResult } from './types';
 import type { EpochLogUploadView, Problem } from '../wire/views';
 
 /** A parsed log upload. */
-export interface LogUpload { agent: Uint8Array; epoch: bigint; envelopes: Uint8Array[]; /** The envelopes array as sent: a valid envelope-upload body. */ envelopesCbor: Uint8Array; /** The batch's CBOR (fourth item), when sent. */ batch?: Uint8Array }
+export interface LogUpload {
+  agent: Uint8Array;
+  epoch: bigint;
+  envelopes: Uint8Array[];
+  /** The envelopes array as sent: a valid envelope-upload body. */
+  envelopesCbor: Uint8Array;
+  /** The batch's CBOR, when sent. */
+  batch?: Uint8Array;
+  /** The signer's public key and its signature over {@link epochLogStatement}, when signed. */
+  signer?: Uint8Array;
+  signature?: Uint8Array;
+}
 
 export type ParseLogUploadResult = { ok: true; value: LogUpload } | { ok: false; status: 400 | 413; message: string };
 
 const I64_MAX = (1n << 63n) - 1n;
+
+/**
+ * Timestamps (unix µs, inclusive) an envelope of `epoch`'s log may carry: the epoch's own
+ * [epoch × L, (epoch + 1) × L) widened by the live timestamp tolerance on both sides, so an agent
+ * whose clock is as far off as the mesh allows still files its envelopes under the right epoch.
+ */
+export function epochLogWindowUs(epoch: bigint, epochSeconds: number): { fromUs: bigint; toUs: bigint } {
+  const len = BigInt(epochSeconds) * 1_000_000n;
+  const from = epoch * len - TIMESTAMP_TOLERANCE_US;
+  return { fromUs: from < 0n ? 0n : from, toUs: (epoch + 1n) * len - 1n + TIMESTAMP_TOLERANCE_US };
+}
 
 /** Reads a canonical CBOR unsigned integer head at `off`: value and length, or an error message. */
 function readUint(b: Uint8Array, off: number): { value: bigint; len: number } | string {
@@ -52,40 +85,52 @@ function readUint(b: Uint8Array, off: number): { value: bigint; len: number } | 
   return { value: v, len: 1 + n };
 }
 
+const SHAPE = 'body is not a CBOR array of 3 items [agent_id, epoch, [envelope, ...]] (4 with the batch; 5 or 6 when signed: [..., signer, signature])';
+
 /**
- * Parses a log-upload body (module comment for the format). Never throws: 413 over
+ * Parses a log-upload body (module comment for the forms). Never throws: 413 over
  * MAX_UPLOAD_BYTES / MAX_UPLOAD_ITEMS, 400 with a message naming the problem otherwise.
  */
 export function parseLogUploadBody(body: Uint8Array): ParseLogUploadResult {
   if (!(body instanceof Uint8Array)) return { ok: false, status: 400, message: 'body must be bytes (application/cbor)' };
   if (body.length > MAX_UPLOAD_BYTES) return { ok: false, status: 413, message: `body is ${body.length} bytes, max ${MAX_UPLOAD_BYTES}` };
   if (body.length === 0) return { ok: false, status: 400, message: 'empty body: expected CBOR [agent_id, epoch, [envelope, ...]]' };
-  if (body[0] !== 0x83 && body[0] !== 0x84) return { ok: false, status: 400, message: 'body is not a CBOR array of 3 items [agent_id, epoch, [envelope, ...]] (or 4, with the batch)' };
+  if (body[0] < 0x83 || body[0] > 0x86) return { ok: false, status: 400, message: SHAPE };
+  const arity = body[0] - 0x80;
   if (body.length < 35 || body[1] !== 0x58 || body[2] !== 0x20) return { ok: false, status: 400, message: 'agent_id (item 0) must be a 32-byte byte string' };
   const agent = body.slice(3, 35);
   const epoch = readUint(body, 35);
   if (typeof epoch === 'string') return { ok: false, status: 400, message: `epoch (item 1) must be an unsigned integer: ${epoch}` };
   if (epoch.value > I64_MAX) return { ok: false, status: 400, message: 'epoch (item 1) is larger than 2^63-1' };
   let envelopesCbor = body.subarray(35 + epoch.len);
-  let batch: Uint8Array | undefined;
-  if (body[0] === 0x84) {
+  const out: LogUpload = { agent, epoch: epoch.value, envelopes: [], envelopesCbor };
+  if (arity > 3) {
     const end = bstrArrayEnd(body, 35 + epoch.len);
     if (typeof end === 'string') return { ok: false, status: 400, message: `envelopes (item 2): ${end}` };
-    const b = bstrAt(body, end);
-    if (typeof b === 'string') return { ok: false, status: 400, message: `batch (item 3) must be a byte string: ${b}` };
-    if (b.end !== body.length) return { ok: false, status: 400, message: 'trailing bytes after batch (item 3)' };
     envelopesCbor = body.subarray(35 + epoch.len, end);
-    batch = body.slice(b.start, b.end);
+    // Items 3.. : [batch] (4), [signer, signature] (5), [batch, signer, signature] (6).
+    const names = arity === 4 ? ['batch'] : arity === 5 ? ['signer', 'signature'] : ['batch', 'signer', 'signature'];
+    let at = end;
+    for (const [k, name] of names.entries()) {
+      const b = bstrAt(body, at);
+      if (typeof b === 'string') return { ok: false, status: 400, message: `${name} (item ${3 + k}) must be a byte string: ${b}` };
+      const v = body.slice(b.start, b.end);
+      if (name === 'signer' && v.length !== 32) return { ok: false, status: 400, message: `signer (item ${3 + k}) must be a 32-byte Ed25519 public key, got ${v.length} bytes` };
+      if (name === 'signature' && v.length !== 64) return { ok: false, status: 400, message: `signature (item ${3 + k}) must be a 64-byte Ed25519 signature, got ${v.length} bytes` };
+      out[name as 'batch' | 'signer' | 'signature'] = v;
+      at = b.end;
+    }
+    if (at !== body.length) return { ok: false, status: 400, message: `trailing bytes after ${names[names.length - 1]} (item ${arity - 1})` };
   }
+  out.envelopesCbor = envelopesCbor;
   const list = parseUploadBody(envelopesCbor);
   if (!list.ok) return { ok: false, status: list.status, message: `envelopes (item 2): ${list.message}` };
-  const envelopes: Uint8Array[] = [];
   for (const [i, el] of list.items.entries()) {
     if (!el.ok) return { ok: false, status: 400, message: `envelope ${i} is not a byte string` };
-    envelopes.push(el.bytes);
+    out.envelopes.push(el.bytes);
   }
-  if (envelopes.length === 0) return { ok: false, status: 400, message: 'envelopes (item 2) is empty: a log has at least one entry' };
-  return { ok: true, value: { agent, epoch: epoch.value, envelopes, envelopesCbor, batch } };
+  if (out.envelopes.length === 0) return { ok: false, status: 400, message: 'envelopes (item 2) is empty: a log has at least one entry' };
+  return { ok: true, value: out };
 }
 
 /** A definite-length head of major type `major` at `off`: its argument and length, or an error message. */
@@ -128,27 +173,39 @@ function involves(e: Envelope, agent: Uint8Array): boolean {
   return f.ok && Buffer.compare(f.value.targetAgent, agent) === 0;
 }
 
-/** What {@link ingestEpochLog} needs: the observatory's upload path and store. */
+/** What {@link ingestEpochLog} needs: the observatory's upload path, store and signer registry. */
 export interface IngestEpochLogDeps {
-  /** The observatory's envelope upload (archive mode, stored, drops counted): Observatory.ingestUpload. */
-  ingest(body: Uint8Array): Promise<{ status: number; results: UploadItemResult[]; error?: string }>;
-  /** lib/store Store.saveEpochLog. */
+  /**
+   * The observatory's envelope upload (archive mode, stored, drops counted):
+   * Observatory.ingestUpload, given the log's time window.
+   */
+  ingest(body: Uint8Array, opts: { window: { fromUs: bigint; toUs: bigint } }): Promise<{ status: number; results: UploadItemResult[]; error?: string }>;
+  /** The keys allowed to sign for an agent (lib/observer/registry.ts, as for its envelopes). */
+  keysFor(agent: Uint8Array): readonly Uint8Array[] | Promise<readonly Uint8Array[]>;
+  /** Epoch length, seconds (EPOCH_SECONDS). */
+  epochSeconds: number;
   store: {
-    saveEpochLog(agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[]): Promise<'saved' | 'unchanged' | 'replaced' | 'conflict'>;
-    /** lib/store Store.saveBatchUpload (the optional fourth item). */
+    /** lib/store Store.saveEpochLog (replace: a signed log may replace an unverified one). */
+    saveEpochLog(agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts: { replace: boolean }): Promise<'saved' | 'unchanged' | 'replaced' | 'conflict' | 'kept'>;
+    /** lib/store Store.saveBatchUpload (the batch item). */
     saveBatchUpload?(agent: Uint8Array, epoch: bigint, hash: Uint8Array, cbor: Uint8Array): Promise<unknown>;
+    /** lib/store Store.listBatches: the on-chain batch of (agent, epoch), if indexed. */
+    listBatches(p: { agent: Uint8Array; epoch: bigint }): Promise<readonly { root: Uint8Array; batchHash: Uint8Array }[]>;
   };
 }
 
 /** The JSON answer of POST /api/ingest/log. */
 export type IngestEpochLogResult =
   | { status: 200; body: EpochLogUploadView }
-  | { status: 400 | 409 | 413 | 503; body: Problem };
+  | { status: 400 | 403 | 409 | 413 | 503; body: Problem };
 
 /** Handles one log upload end to end (module comment). Hostile bodies never throw; a store failure does. */
 export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps): Promise<IngestEpochLogResult> {
-  if (!deps || typeof deps.ingest !== 'function' || typeof deps.store?.saveEpochLog !== 'function') throw new TypeError('deps must provide ingest() and store.saveEpochLog()');
-  const bad = (message: string, status: 400 | 409 | 413 = 400): IngestEpochLogResult => ({ status, body: { error: message } });
+  if (!deps || typeof deps.ingest !== 'function' || typeof deps.keysFor !== 'function' || typeof deps.store?.saveEpochLog !== 'function' || typeof deps.store.listBatches !== 'function') {
+    throw new TypeError('deps must provide ingest(), keysFor(), epochSeconds and store.saveEpochLog()/listBatches()');
+  }
+  if (!Number.isInteger(deps.epochSeconds) || deps.epochSeconds < 1) throw new TypeError('deps.epochSeconds must be a positive integer');
+  const bad = (message: string, status: 400 | 403 | 409 | 413 = 400): IngestEpochLogResult => ({ status, body: { error: message } });
   const p = parseLogUploadBody(body);
   if (!p.ok) return bad(p.message, p.status);
   const { agent, epoch, envelopes } = p.value;
@@ -166,15 +223,6 @@ export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps)
     log.push(d.envelope);
     ids.push(id);
   }
-  const r = await deps.ingest(p.value.envelopesCbor);
-  if (r.status === 503) return { status: 503, body: { error: r.error ?? 'the database is unreachable' } };
-  if (r.status >= 400) return bad(`envelopes (item 2): ${r.error ?? 'rejected'}`, r.status === 413 ? 413 : 400);
-  for (let i = 0; i < envelopes.length; i++) {
-    const x = r.results[i];
-    if (x?.ok) continue;
-    if (x?.reason === 'store_error') throw new Error(`storing envelope ${i} failed: ${x.detail ?? ''}`);
-    return bad(`envelope ${i} failed archive validation: ${x ? x.reason + (x.detail ? ` (${x.detail})` : '') : 'no result'}`);
-  }
   const root = merkleRoot(log.map((e) => leafHash(logEntryOf(e))));
   let hash: Uint8Array | null = null;
   if (p.value.batch) {
@@ -184,8 +232,50 @@ export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps)
     if (Buffer.compare(d.value.logMerkleRoot, root) !== 0) return bad('batch (item 3) does not carry the merkle root of this log');
     hash = batchHash(d.value);
   }
-  const stored = await deps.store.saveEpochLog(agent, epoch, ids);
+
+  // Who vouches for this log: the agent (signature) or the chain (root).
+  const signed = p.value.signer !== undefined;
+  if (signed) {
+    const signer = p.value.signer!;
+    const keys = await deps.keysFor(agent);
+    if (!keys.some((k) => Buffer.compare(k, signer) === 0)) {
+      return bad(`signer ${toHex(signer)} is not a key registered for agent ${toHex(agent)}: only the agent's own keys may sign its log`, 403);
+    }
+    if (!ed25519Verify(p.value.signature!, epochLogStatement(agent, epoch, root), signer)) {
+      return bad(`signature (item ${p.value.batch ? 5 : 4}) does not verify: it must be the signer's Ed25519 signature over keccak256("zerox1/epoch-log/v1" ‖ agent_id ‖ epoch u64 BE ‖ log root ${toHex(root)})`, 403);
+    }
+  } else {
+    const [onChain] = await deps.store.listBatches({ agent, epoch });
+    if (!onChain || Buffer.compare(onChain.root, root) !== 0) {
+      const why = onChain ? `its root ${toHex(root)} is not the on-chain batch root ${toHex(onChain.root)}` : 'no batch of this agent and epoch is on chain to compare its root with';
+      return bad(`missing signature: an unsigned log counts only when its root is the on-chain batch root, and ${why}; the agent signs its log upload ([agent_id, epoch, [envelope, ...], signer, signature])`, 403);
+    }
+    // The batch slots of an (agent, epoch) are the agent's: an unsigned upload may add only the on-chain batch.
+    if (hash && Buffer.compare(hash, onChain.batchHash) !== 0) return bad('batch (item 3) of an unsigned upload must be the on-chain batch: its hash is not the on-chain batch_hash', 403);
+  }
+
+  const r = await deps.ingest(p.value.envelopesCbor, { window: epochLogWindowUs(epoch, deps.epochSeconds) });
+  if (r.status === 503) return { status: 503, body: { error: r.error ?? 'the database is unreachable' } };
+  if (r.status >= 400) return bad(`envelopes (item 2): ${r.error ?? 'rejected'}`, r.status === 413 ? 413 : 400);
+  for (let i = 0; i < envelopes.length; i++) {
+    const x = r.results[i];
+    if (x?.ok) continue;
+    if (x?.reason === 'store_error') throw new Error(`storing envelope ${i} failed: ${x.detail ?? ''}`);
+    return bad(`envelope ${i} failed archive validation: ${x ? x.reason + (x.detail ? ` (${x.detail})` : '') : 'no result'}`);
+  }
+  const stored = await deps.store.saveEpochLog(agent, epoch, ids, { replace: signed });
   if (stored === 'conflict') return bad(`a different log for agent ${toHex(agent)} epoch ${epoch} is stored and its batch is already verified`, 409);
+  if (stored === 'kept') return bad(`a different log for agent ${toHex(agent)} epoch ${epoch} is stored; an unsigned upload never replaces it (only the agent's signed upload does)`, 409);
   if (hash && p.value.batch) await deps.store.saveBatchUpload?.(agent, epoch, hash, p.value.batch);
   return { status: 200, body: { agent: toHex(agent), epoch: epoch.toString(), entries: ids.length, logMerkleRoot: toHex(root), stored } };
+}
+
+/** {@link ingestEpochLog}'s dependencies from a running observatory (the route, the demo mesh, tests). */
+export function logUploadDeps(obs: {
+  ingestUpload: IngestEpochLogDeps['ingest'];
+  registry: { keysFor: IngestEpochLogDeps['keysFor'] };
+  config: { epochSeconds: number };
+  store: IngestEpochLogDeps['store'];
+}): IngestEpochLogDeps {
+  return { ingest: (b, o) => obs.ingestUpload(b, o), keysFor: (a) => obs.registry.keysFor(a), epochSeconds: obs.config.epochSeconds, store: obs.store };
 }

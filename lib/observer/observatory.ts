@@ -19,7 +19,8 @@ import { createCommitQueue, ingestAccepted } from './commit';
 import { createStoreGuard, type IngestBufferLimits } from './store-outage';
 import { createNotifyPump } from './notify-pump';
 import { createDropRecorder } from './drops';
-import { createUploadIngest, type UploadOutcome } from './ingest-upload';
+import { createUploadIngest, type UploadOptions, type UploadOutcome } from './ingest-upload';
+import { freshProbe, HEALTH_FRESH_MS, HEALTH_REFRESH_MS, withTimeout } from './fresh-probe';
 
 export { LIVE_CHANNEL } from './notify-pump';
 export type { UploadOutcome } from './ingest-upload';
@@ -64,8 +65,8 @@ export interface Observatory {
   /** Identifies this process on the shared LISTEN/NOTIFY channel. */
   readonly origin: string;
   health(): Promise<HealthReport>;
-  /** POST /api/ingest/envelopes: a CBOR array of encoded envelopes, archive mode, per item. */
-  ingestUpload(body: Uint8Array): Promise<UploadOutcome>;
+  /** POST /api/ingest/envelopes: a CBOR array of encoded envelopes, archive mode, per item (`window`: an epoch log's). */
+  ingestUpload(body: Uint8Array, opts?: UploadOptions): Promise<UploadOutcome>;
   /** Drops counted by this process since start, per reason. */
   dropCounts(): Record<string, number>;
   /** Writes everything queued (envelopes and drops). */
@@ -76,13 +77,6 @@ export interface Observatory {
 /** How long /api/health waits for the database before it reports it unreachable. */
 const HEALTH_PROBE_MS = 3_000;
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let t: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    t = setTimeout(() => reject(Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(t));
-}
 
 /** Starts the observatory: store (unless given), registry, validation, mesh node, ingest, live bus. */
 export async function startObservatory(params: StartObservatoryParams): Promise<Observatory> {
@@ -138,20 +132,27 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
 
   const unlisten = await pump.listen((events) => { for (const e of events) bus.publish(e); });
   const ingestUpload = createUploadIngest({
-    validation, queue, drops, clock,
+    validation, queue, drops, clock, epochSeconds: config.epochSeconds,
     gate: { get ok() { return guard.ok; }, admit: (bytes) => guard.admit(queue, bytes) },
+  });
+
+  // Health polling must not queue behind the single PGlite connection's long work (fresh-probe.ts):
+  // a success is reused for HEALTH_FRESH_MS, refreshed in the background after HEALTH_REFRESH_MS.
+  const dbProbe = freshProbe(() => withTimeout(store.health(), HEALTH_PROBE_MS, 'the database'), {
+    isOk: (h) => h.ok, freshMs: HEALTH_FRESH_MS, refreshMs: HEALTH_REFRESH_MS, now: clock,
   });
 
   async function health(): Promise<HealthReport> {
     let db: HealthReport['database'] = { ok: false, kind: store.kind };
     let counts: HealthReport['counts'] = { envelopes: 0, agents: 0, drops: 0, conversations: 0 };
     try {
-      const h = await withTimeout(store.health(), HEALTH_PROBE_MS);
+      // During an outage every health request probes: its success is what ends the outage.
+      const { value: h, reused } = await dbProbe.get({ wait: !guard.ok });
       db = h.error ? { ok: h.ok, kind: h.database, error: h.error } : { ok: h.ok, kind: h.database };
       counts = { envelopes: h.envelopes, agents: h.agents, drops: h.drops, conversations: h.conversations };
       // The probe reaching the database ends an outage (and wakes the retries) without waiting
-      // for the next backoff step.
-      if (h.ok) guard.succeeded();
+      // for the next backoff step; a remembered answer proves nothing about now.
+      if (h.ok && !reused) guard.succeeded();
       else if (h.error) guard.failed(new Error(h.error)); // the store reports its probe's failure as text
     } catch (e) {
       db = { ok: false, kind: store.kind, error: String((e as Error)?.message ?? e) };

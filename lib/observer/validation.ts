@@ -3,15 +3,26 @@
  * (per-sender nonces, the timestamp window at arrival from the injected clock), archive mode for
  * uploads; signer keys from the cached registry, a cache miss loads the sender's keys and runs
  * once more; signatures checked on worker threads when there are any.
+ *
+ * Drops are named by the registry's reasons where it has them (docs/protocol.md "Drop reasons"):
+ * an `unregistered` sender takes the reason the source gave (`not_sati_member`, …), and an
+ * envelope whose signature fails under every allowed key is checked against the keys the source
+ * refuses (an expired or revoked delegate, a former owner), so it is dropped as
+ * `delegation_expired`, `delegation_revoked` or `not_owner_or_delegate` rather than `signature`.
+ * Only refusals pay for this, never accepted envelopes.
  */
 import type { MeshValidateMeta, MeshValidationOutcome } from '../mesh';
 import { finishValidation, prepareValidation, validateEnvelopeSync, type PendingSignature, type SyncSignerRegistry } from '../protocol/validate';
 import type { ValidationResult } from '../protocol/types';
+import { ed25519Verify } from '../protocol/crypto';
 import type { CachedSignerRegistry } from './registry';
 import { createSignaturePool, defaultVerifyWorkers, type SignaturePool } from './verify-pool';
 
+/** lib/protocol's result, or a refusal named by the signer registry (module comment). */
+export type ObservedResult = ValidationResult | { ok: false; reason: string; detail?: string };
+
 /** An archive check: its result, or (signature on a worker) a promise of it. */
-export type ArchiveCheck = ValidationResult | { pending: Promise<ValidationResult> };
+export type ArchiveCheck = ObservedResult | { pending: Promise<ObservedResult> };
 
 /** Validation of one observer; see {@link createValidation}. */
 export interface Validation {
@@ -71,9 +82,29 @@ export function createValidation(params: ValidationParams): Validation {
   }
 
   /** All of §3 on the event loop. */
-  const check = (bytes: Uint8Array, mode: 'live' | 'archive'): Promise<ValidationResult> => withKeys((keys) => mode === 'live'
+  const check = (bytes: Uint8Array, mode: 'live' | 'archive'): Promise<ObservedResult> => withKeys((keys) => named(bytes, mode === 'live'
     ? validateEnvelopeSync(bytes, { mode, registry: keys, nonces, nowUs: BigInt(clock()) * 1000n })
-    : validateEnvelopeSync(bytes, { mode, registry: keys }));
+    : validateEnvelopeSync(bytes, { mode, registry: keys })));
+
+  /** Names an `unregistered` or `signature` refusal by the registry's cached reasons (module comment). */
+  function named(bytes: Uint8Array, r: ValidationResult): ObservedResult {
+    if (r.ok || (r.reason !== 'unregistered' && r.reason !== 'signature')) return r;
+    let agent: Uint8Array | undefined;
+    let why: string | undefined;
+    let refused: ReturnType<CachedSignerRegistry['refusal']>['refused'] = [];
+    const p = prepareValidation(bytes, {
+      keysFor(id) {
+        agent = id;
+        ({ reason: why, refused } = registry.refusal(id));
+        return refused.map((x) => x.key);
+      },
+    });
+    if (agent === undefined) return r;
+    if (r.reason === 'unregistered') return why && why !== r.reason ? { ok: false, reason: why } : r;
+    if (!('ok' in p)) for (const x of refused) if (ed25519Verify(p.signature, p.preimage, x.key)) return { ok: false, reason: x.reason };
+    registry.revalidate(agent);
+    return r;
+  }
 
   /** §3 up to the signature (the rest runs in finishValidation once a worker has checked it). */
   const prepare = (bytes: Uint8Array): Promise<ValidationResult | PendingSignature> => withKeys((keys) => prepareValidation(bytes, keys));
@@ -87,14 +118,14 @@ export function createValidation(params: ValidationParams): Validation {
   }
 
   /** The mesh's outcome for a live result. */
-  const outcome = (r: ValidationResult): MeshValidationOutcome =>
+  const outcome = (r: ObservedResult): MeshValidationOutcome =>
     r.ok ? r : { result: r.reason === 'replay' || r.reason === 'timestamp' ? 'ignore' : 'reject', reason: r.reason };
 
   /** The live check with workers, once the sender's keys are cached (or known to be absent). */
   function liveOnPool(w: SignaturePool, bytes: Uint8Array, nowUs: bigint): Promise<MeshValidationOutcome> | MeshValidationOutcome {
     const p = prepareValidation(bytes, cachedKeys);
-    if ('ok' in p) return outcome(p);
-    return w.verify(p.signature, p.preimage, p.keys).then((verified) => outcome(finishValidation(p, verified, { mode: 'live', nonces, nowUs })));
+    if ('ok' in p) return outcome(named(bytes, p));
+    return w.verify(p.signature, p.preimage, p.keys).then((verified) => outcome(named(bytes, finishValidation(p, verified, { mode: 'live', nonces, nowUs }))));
   }
 
   /**
@@ -120,9 +151,9 @@ export function createValidation(params: ValidationParams): Validation {
   async function archive(bytes: Uint8Array): Promise<ArchiveCheck> {
     if (pool === undefined) return check(bytes, 'archive');
     const p = await prepare(bytes);
-    if ('ok' in p) return p;
+    if ('ok' in p) return named(bytes, p);
     const w = pool;
-    return { pending: w.verify(p.signature, p.preimage, p.keys).then((v) => finishValidation(p, v, { mode: 'archive' })) };
+    return { pending: w.verify(p.signature, p.preimage, p.keys).then((v) => named(bytes, finishValidation(p, v, { mode: 'archive' }))) };
   }
 
   return {

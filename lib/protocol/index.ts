@@ -39,12 +39,16 @@ export {
   type ReputationState, type FeedbackInput, type FoldBatchesParams,
 } from './reputation';
 export {
-  analyzeNegotiation, nashBargainingPoint, rubinsteinShare, fitFaratin,
-  type NegotiationMessage, type AnalyzeOptions, type NegotiationAnalysis, type SideAnalysis, type CurveFit, type CurveClass,
+  analyzeNegotiation, assignRoles, haggleRoleClaims, advertisedRole, nashBargainingPoint, rubinsteinShare, rubinsteinShareBps, fitFaratin, curveClass,
+  ratioToDecimal, ratioToNumber,
+  type NegotiationMessage, type AnalyzeOptions, type NegotiationAnalysis, type SideAnalysis, type CurveFit, type CurveClass, type Movement,
+  type Role, type RoleClaim, type RoleAssignment, type Ratio, type ReservationCheck, type HaggleAccount, type EscrowOnChain,
 } from './analytics';
+export { FIGURES, FIGURE_KEYS, FIT, ROLE_SOURCES, ROLE_SOURCE_TEXT, analyticsMarkdown, type FigureKey, type FigureDefinition, type RoleSource } from './analytics-defs';
 export {
   buildReceipt, encodeReceipt, decodeReceipt, verifyReceipt,
   type Receipt, type ReceiptParty, type ReceiptFailure, type ReceiptVerification, type BuildReceiptParams,
 } from './receipt';
 export { runVectorFile, batchFromVectorFields, type VectorCase, type VectorFileResult } from './vectors';
 export { compareOffers, OFFER_MATCHES, type OfferMatch, type OfferComparison, type OfferComparisonInput, type OfferPosition } from './offer-match';
+export { EPOCH_LOG_DOMAIN, epochLogStatement, logRootOfBytes, encodeSignedLogUpload } from './epoch-log';

@@ -7,6 +7,10 @@
 import type { BatchCheck } from '../wire/chain-events';
 import type { Queryable } from './db';
 import { toJsonText } from '../wire/codec';
+import { STATS_LEVELS_SQL, statsBucketOfTime } from './stats';
+
+/** NegotiationRefunded `status` of a negotiation that expired (lib/chain/haggle.ts HAGGLE_STATUS_NAMES). */
+const HAGGLE_EXPIRED = 6;
 
 /** A batch's check against the uploaded log (the wire contract's BatchCheck). */
 export type BatchStatus = BatchCheck;
@@ -71,8 +75,18 @@ export async function upsertBatch(q: Queryable, b: BatchInput): Promise<boolean>
 
 /** Records the check of a batch root against the agent's uploaded log. */
 export async function setBatchStatus(q: Queryable, agentId: Uint8Array, epoch: bigint, status: BatchStatus, logRoot?: Uint8Array): Promise<boolean> {
-  const r = await q.query(`UPDATE batch SET status = $3::"BatchStatus", log_root = $4, updated_at = now() WHERE agent_id = $1 AND epoch = $2::int8 RETURNING 1`,
-    [agentId, epoch.toString(), status, logRoot ?? null]);
+  // A verdict that changes is counted once, in the interval the observatory reached it (stats.ts).
+  const r = await q.query(`WITH old AS (SELECT status FROM batch WHERE agent_id = $1 AND epoch = $2::int8),
+    u AS (UPDATE batch SET status = $3::"BatchStatus", log_root = $4, updated_at = now() WHERE agent_id = $1 AND epoch = $2::int8 RETURNING status),
+    st AS (
+      INSERT INTO stats_bucket AS b (res, bucket, batches_verified, batches_mismatched)
+      SELECT lv.res, ${statsBucketOfTime('now()')}, (u.status = 'verified')::int, (u.status = 'mismatch')::int
+      FROM u CROSS JOIN old CROSS JOIN ${STATS_LEVELS_SQL} WHERE u.status <> old.status AND u.status <> 'unverified' ORDER BY 1, 2
+      ON CONFLICT (res, bucket) DO UPDATE SET batches_verified = b.batches_verified + excluded.batches_verified,
+        batches_mismatched = b.batches_mismatched + excluded.batches_mismatched
+    )
+    SELECT 1 FROM u`,
+  [agentId, epoch.toString(), status, logRoot ?? null]);
   return r.length > 0;
 }
 
@@ -96,9 +110,23 @@ export async function upsertChallenge(q: Queryable, c: ChallengeInput): Promise<
 /** Inserts program events; (signature, index) already stored are skipped. Returns the new ones. */
 export async function insertChainEvents(q: Queryable, events: readonly ChainEventInput[]): Promise<{ inserted: number; duplicates: number; newKeys: { signature: string; index: number }[] }> {
   if (events.length === 0) return { inserted: 0, duplicates: 0, newKeys: [] };
-  const rows = await q.query<Row>(`INSERT INTO chain_event (signature, index, slot, program, name, data, block_time)
-    SELECT * FROM unnest($1::text[], $2::int[], $3::int8[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[])
-    ON CONFLICT (signature, index) DO NOTHING RETURNING signature, index`,
+  // The events this inserts are counted into the stats rollups by block time (stats.ts).
+  const rows = await q.query<Row>(`WITH ins AS (
+      INSERT INTO chain_event (signature, index, slot, program, name, data, block_time)
+      SELECT * FROM unnest($1::text[], $2::int[], $3::int8[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[])
+      ON CONFLICT (signature, index) DO NOTHING RETURNING signature, index, name, data, block_time
+    ), st AS (
+      INSERT INTO stats_bucket AS b (res, bucket, expired, batches_submitted, challenges_opened, challenges_resolved)
+      SELECT lv.res, ${statsBucketOfTime('COALESCE(ins.block_time, now())')},
+        count(*) FILTER (WHERE name = 'NegotiationRefunded' AND data->>'status' = '${HAGGLE_EXPIRED}'), count(*) FILTER (WHERE name = 'BatchSubmitted'),
+        count(*) FILTER (WHERE name = 'ChallengeSubmitted'), count(*) FILTER (WHERE name = 'ChallengeResolved')
+      FROM ins CROSS JOIN ${STATS_LEVELS_SQL}
+      WHERE name IN ('NegotiationRefunded', 'BatchSubmitted', 'ChallengeSubmitted', 'ChallengeResolved')
+      GROUP BY 1, 2 ORDER BY 1, 2
+      ON CONFLICT (res, bucket) DO UPDATE SET expired = b.expired + excluded.expired, batches_submitted = b.batches_submitted + excluded.batches_submitted,
+        challenges_opened = b.challenges_opened + excluded.challenges_opened, challenges_resolved = b.challenges_resolved + excluded.challenges_resolved
+    )
+    SELECT signature, index FROM ins`,
   [events.map((e) => e.signature), events.map((e) => e.index), events.map((e) => e.slot.toString()), events.map((e) => e.program),
     events.map((e) => e.name), events.map((e) => json(e.data)), events.map((e) => e.blockTime?.toISOString() ?? null)]);
   return { inserted: rows.length, duplicates: events.length - rows.length, newKeys: rows.map((r) => ({ signature: r.signature as string, index: Number(r.index) })) };

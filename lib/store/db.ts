@@ -75,8 +75,21 @@ async function notifyEach(q: Queryable, channel: string, payloads: readonly stri
   await q.query('SELECT pg_notify($1, p::text) FROM json_array_elements($2::json) WITH ORDINALITY AS x(p, i) ORDER BY i', [channel, `[${payloads.join(',')}]`]);
 }
 
+/**
+ * PGlite runs Postgres as a single-user backend: there is no checkpointer process. Once the WAL
+ * written since the last checkpoint reaches the checkpoint distance (about max_wal_size / 1.9,
+ * ~540 MB at the default 1 GB), every later WAL segment asks the missing checkpointer for a
+ * checkpoint and sleeps 60 s waiting for it, inside a synchronous call on the event loop: the
+ * whole process stalls, and the WAL folder only grows. Measured on the demo: after ~40 minutes
+ * the server stopped answering. So the store checkpoints itself well before that distance,
+ * which also lets Postgres recycle old segments and bounds pg_wal on disk.
+ */
+export const PGLITE_CHECKPOINT_BYTES = 64 * 2 ** 20;
+/** How often the WAL position is read (one cheap query). */
+export const PGLITE_CHECKPOINT_CHECK_MS = 5_000;
+
 /** Opens embedded PGlite; `dataDir` undefined = in memory (tests), else file-backed. */
-export async function openPglite(dataDir?: string): Promise<Db> {
+export async function openPglite(dataDir?: string, opts: { checkpointBytes?: number; checkpointCheckMs?: number } = {}): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   let client: PGlite;
   try {
@@ -91,6 +104,23 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     },
   });
   const top = queryable(client);
+  const checkpointBytes = opts.checkpointBytes ?? PGLITE_CHECKPOINT_BYTES;
+  let checkpointing = false;
+  let closed = false;
+  const checkpointIfDue = async () => {
+    if (checkpointing || closed) return;
+    checkpointing = true;
+    try {
+      const [r] = (await client.query<{ since: string }>('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::text AS since FROM pg_control_checkpoint()')).rows;
+      if (!closed && r && Number(r.since) >= checkpointBytes) await client.exec('CHECKPOINT');
+    } catch {
+      // A failed read or checkpoint is retried at the next tick; the query path reports real errors.
+    } finally {
+      checkpointing = false;
+    }
+  };
+  const walTimer = setInterval(() => { void checkpointIfDue(); }, opts.checkpointCheckMs ?? PGLITE_CHECKPOINT_CHECK_MS);
+  walTimer.unref();
   return {
     kind: 'pglite',
     ...top,
@@ -117,7 +147,11 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     },
     notifyMany: (channel, payloads) => notifyEach(top, channel, payloads),
     adapter: new PrismaPGlite(client),
-    close: () => client.close(),
+    close: () => {
+      closed = true;
+      clearInterval(walTimer);
+      return client.close();
+    },
   };
 }
 

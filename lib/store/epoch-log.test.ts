@@ -1,5 +1,5 @@
-// Uploaded epoch logs: save is idempotent, a different log replaces the stored one
-// until the batch is verified, reads return envelopes in position order. PGlite always; Postgres
+// Uploaded epoch logs: save is idempotent, a different log replaces the stored one (only when
+// the caller may replace: the agent's signed upload) until the batch is verified, reads return envelopes in position order. PGlite always; Postgres
 // with TEST_DATABASE_URL.
 import { describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +19,12 @@ async function scenario(store: Store) {
   assert.deepEqual(read.map((r) => [r.position, Buffer.from(r.id).toString('hex'), Buffer.from(r.raw!).equals(Buffer.from(items[r.position].raw))]),
     ids.map((id, i) => [i, Buffer.from(id).toString('hex'), true]));
   assert.deepEqual(await store.epochLog(agent, 4n), [], 'no upload: empty');
+
+  // Without `replace` (an unsigned upload) a different log is never stored over it.
+  assert.equal(await store.saveEpochLog(agent, 3n, [ids[2], ids[0]], { replace: false }), 'kept');
+  assert.equal(await store.saveEpochLog(agent, 3n, ids, { replace: false }), 'unchanged');
+  assert.equal((await store.epochLog(agent, 3n)).length, 3);
+  assert.equal(await store.saveEpochLog(agent, 9n, ids, { replace: false }), 'saved', 'nothing stored yet: saved');
 
   // A different log replaces it while the batch is not verified; rows follow.
   assert.equal(await store.saveEpochLog(agent, 3n, [ids[2], ids[0]]), 'replaced');

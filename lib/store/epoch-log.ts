@@ -4,16 +4,18 @@
  * log order), one row per position. The envelopes themselves are ingested like any upload and
  * read back from `envelope` by id.
  *
- * Re-uploading the same log is a no-op. A different log for the same (agent, epoch) replaces the
- * stored one only while that epoch's batch is not `verified`: a verified batch keeps the log it
- * was verified against (uploads are not signed as a whole, so anyone holding the envelopes could
- * otherwise turn a verified batch into a mismatch). Uploads of one (agent, epoch) are serialised
- * with a transaction-scoped advisory lock.
+ * Who may store a log is decided before this (lib/observer/log-upload.ts): the agent's signed
+ * upload, or an unsigned one whose root is the on-chain root. Here: re-uploading the same log is a
+ * no-op; a different log for the same (agent, epoch) replaces the stored one only when the caller
+ * says it may (`replace`: the agent's own signed upload) and only while that epoch's batch is not
+ * `verified` (a verified batch keeps the log it was verified against). An unsigned upload never
+ * replaces a stored log: the stored one is the agent's own word. Uploads of one (agent, epoch)
+ * are serialised with a transaction-scoped advisory lock.
  */
 import type { Db, Queryable } from './db';
 
 /** What {@link saveEpochLog} did. */
-export type SaveEpochLogResult = 'saved' | 'unchanged' | 'replaced' | 'conflict';
+export type SaveEpochLogResult = 'saved' | 'unchanged' | 'replaced' | 'conflict' | 'kept';
 
 /** One position of an uploaded log; `raw` is null when the envelope is not stored. */
 export interface EpochLogEntryRow { position: number; id: Uint8Array; raw: Uint8Array | null }
@@ -28,10 +30,10 @@ function check(agent: Uint8Array, epoch: bigint): void {
 
 /**
  * Stores the agent's log of `epoch` as the ordered envelope ids `ids` (module comment for the
- * replace rule). Returns 'conflict', writing nothing, when a different log exists and the batch
- * of that epoch is verified.
+ * replace rule). When a different log exists nothing is written and the answer is 'kept' without
+ * `replace`, 'conflict' when the batch of that epoch is verified.
  */
-export async function saveEpochLog(db: Pick<Db, 'transaction'>, agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[]): Promise<SaveEpochLogResult> {
+export async function saveEpochLog(db: Pick<Db, 'transaction'>, agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts: { replace: boolean } = { replace: true }): Promise<SaveEpochLogResult> {
   check(agent, epoch);
   if (!Array.isArray(ids) || ids.length === 0 || ids.some((i) => !(i instanceof Uint8Array) || i.length !== 32)) {
     throw new TypeError('ids must be a non-empty array of 32-byte envelope ids');
@@ -42,6 +44,7 @@ export async function saveEpochLog(db: Pick<Db, 'transaction'>, agent: Uint8Arra
     const old = await tx.query<Record<string, unknown>>(`SELECT envelope_id FROM epoch_log_entry WHERE agent_id = $1 AND epoch = $2::int8 ORDER BY position`, [agent, e]);
     if (old.length === ids.length && old.every((r, i) => Buffer.from(u8(r.envelope_id)).equals(ids[i]))) return 'unchanged';
     if (old.length > 0) {
+      if (!opts.replace) return 'kept';
       const b = await tx.query<Record<string, unknown>>(`SELECT status::text AS status FROM batch WHERE agent_id = $1 AND epoch = $2::int8`, [agent, e]);
       if (b[0]?.status === 'verified') return 'conflict';
       await tx.query(`DELETE FROM epoch_log_entry WHERE agent_id = $1 AND epoch = $2::int8`, [agent, e]);

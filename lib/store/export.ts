@@ -37,6 +37,12 @@ export type DbRow = Record<string, unknown>;
 const ENVELOPE_SELECT = `e.id, e.seq::text AS seq, e.raw, e.source::text AS source, e.topic,
   (extract(epoch from e.received_at) * 1000000)::int8::text AS received_us, e.epoch`;
 
+/**
+ * The int8 `timestamp` columns saturate here: a sender's u64 above it is exact only in the
+ * envelope's bytes, so rows at this value also read `raw` (only those rows: a subquery per row).
+ */
+const INT8_MAX = '9223372036854775807';
+
 interface Plan { select: string; from: string; where: string[]; args: unknown[]; key: { expr: string; alias: string; cast: string }[] }
 
 /** The payload's first four bytes inside `raw` (PROTOCOL.md §2: payload, then the 66-byte signature item). */
@@ -88,7 +94,8 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
       break;
     case 'feedback':
       Object.assign(p, { select: `f.envelope_id, f.conversation_id, f.from_agent, f.target_agent, f.score, f.outcome, f.is_dispute, f.role,
-        f.timestamp::text AS ts, f.epoch`, from: 'feedback f', key: [{ expr: 'f.envelope_id', alias: 'envelope_id', cast: 'bytea' }] });
+        f.timestamp::text AS ts, f.epoch,
+        CASE WHEN f.timestamp = ${INT8_MAX} THEN (SELECT e.raw FROM envelope e WHERE e.id = f.envelope_id LIMIT 1) END AS raw`, from: 'feedback f', key: [{ expr: 'f.envelope_id', alias: 'envelope_id', cast: 'bytea' }] });
       timeWhere(p, 'f.timestamp', f);
       if (f.agent) { p.args.push(f.agent); p.where.push(`(f.from_agent = $${p.args.length} OR f.target_agent = $${p.args.length})`); }
       break;
@@ -250,9 +257,14 @@ export async function exportEpochLogIds(q: Queryable, agent: Uint8Array, epoch: 
   return rows.map((r) => r.envelope_id as Uint8Array);
 }
 
-/** Epochs that have envelopes, ascending, and the newest one (release scheduling). */
-export async function exportEpochs(q: Queryable): Promise<number[]> {
-  const rows = await q.query<DbRow>(`SELECT DISTINCT epoch FROM envelope ORDER BY epoch`);
+/**
+ * Epochs in [first, last] that have envelopes, ascending (release scheduling). The bounds are the
+ * partition key, so only the window's partitions are read; epochs outside it (a sender can date
+ * an envelope anywhere) are never looked at.
+ */
+export async function exportEpochs(q: Queryable, first: number, last: number): Promise<number[]> {
+  const int4 = (n: number) => Math.max(-2147483648, Math.min(2147483647, Math.trunc(n)));
+  const rows = await q.query<DbRow>(`SELECT DISTINCT epoch FROM envelope WHERE epoch >= $1::int4 AND epoch <= $2::int4 ORDER BY epoch`, [int4(first), int4(last)]);
   return rows.map((r) => Number(r.epoch));
 }
 
@@ -265,7 +277,7 @@ export function exportSource(db: Db, epochSeconds: number) {
     scan: (table: ExportStoreTable, f: ExportFilter, o?: ScanOptions) => exportScan(db, table, f, epochSeconds, o),
     batchRoots: (epoch: bigint) => exportBatchRoots(db, epoch),
     epochLogIds: (agent: Uint8Array, epoch: bigint) => exportEpochLogIds(db, agent, epoch),
-    epochs: () => exportEpochs(db),
+    epochs: (first: number, last: number) => exportEpochs(db, first, last),
     /** The negotiations table's read: the `conversations` scan with each page's Haggle negotiations (haggle.ts). */
     scanNegotiations: (f: ExportFilter, o?: ScanOptions) => exportNegotiationScan(db, f, epochSeconds, o),
     /** Postgres only (else null): the envelopes CSV fast path's binary COPY data (export-copy.ts). */

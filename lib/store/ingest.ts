@@ -16,6 +16,7 @@ import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import { conversationStage, outcomeOf } from './derive';
 import { encodeColumns, encodeStage, STAGE_DDL, UNNEST_COLUMNS } from './stage';
+import { STATS_LEVELS_SQL, STATS_RESOLUTIONS, statsBucketOfUs } from './stats';
 import type { Db, Tx } from './db';
 import type { IngestItem, IngestResult } from './types';
 
@@ -38,6 +39,33 @@ const setUnion = (col: string) => `CASE WHEN excluded.${col} <@ c.${col} THEN c.
       ELSE ARRAY(SELECT DISTINCT p FROM unnest(c.${col} || excluded.${col}) AS p ORDER BY p) END`;
 const U64 = '18446744073709551616';
 const u64 = (c: string) => `CASE WHEN s.${c} < 0 THEN s.${c}::numeric + ${U64} ELSE s.${c}::numeric END`;
+
+/**
+ * The economy over time (stats.ts): each sender once per interval in stats_active, finest
+ * resolution first. A sender already recorded in a minute is recorded in its quarter hour, hour
+ * and day too, so only the (sender, interval) rows one level adds are tried at the next: the
+ * coarser levels cost a few rows, not one per sender. `sa` lists the rows added: agents newly
+ * active in an interval, counted into stats_bucket.
+ */
+function activeCascade(): string {
+  const [first, ...rest] = STATS_RESOLUTIONS;
+  const parts = [`sa${first} AS (
+  INSERT INTO stats_active (res, bucket, agent)
+  SELECT DISTINCT ${first}, (n.ts / ${first * 1_000_000}::bigint) * ${first}, n.sender FROM n ORDER BY 2, 3
+  ON CONFLICT DO NOTHING RETURNING res, bucket, agent
+)`];
+  let prev: number = first;
+  for (const r of rest) {
+    parts.push(`sa${r} AS (
+  INSERT INTO stats_active (res, bucket, agent)
+  SELECT DISTINCT ${r}, (bucket / ${r}) * ${r}, agent FROM sa${prev} ORDER BY 2, 3
+  ON CONFLICT DO NOTHING RETURNING res, bucket, agent
+)`);
+    prev = r;
+  }
+  parts.push(`sa AS (${STATS_RESOLUTIONS.map((r) => `SELECT res, bucket FROM sa${r}`).join(' UNION ALL ')})`);
+  return parts.join(', ');
+}
 
 /** The ingest statement over the staged rows `stage` (a table or a CTE with STAGE_COLUMNS). */
 const ingestSql = (head: string, stage: string) => `
@@ -116,12 +144,29 @@ WITH ${head}ins AS (
   INSERT INTO msg_type_counter AS t (msg_type, count)
   SELECT msg_type, count(*) FROM n GROUP BY msg_type ORDER BY msg_type
   ON CONFLICT (msg_type) DO UPDATE SET count = t.count + excluded.count
+), ${activeCascade()}, sb AS (
+  -- One upsert per interval row (two CTEs updating one row in a statement would lose one).
+  INSERT INTO stats_bucket AS b (res, bucket, envelopes, active_agents, opened, agreed, rejected, disputes)
+  SELECT res, bucket, sum(env), sum(act), sum(op), sum(agr), sum(rej), sum(dis) FROM (
+    SELECT lv.res, ${statsBucketOfUs('n.ts')} AS bucket, count(*) AS env, 0 AS act,
+      count(*) FILTER (WHERE msg_type = ${MsgType.PROPOSE}) AS op, count(*) FILTER (WHERE msg_type = ${MsgType.ACCEPT}) AS agr,
+      count(*) FILTER (WHERE msg_type = ${MsgType.REJECT}) AS rej, count(*) FILTER (WHERE msg_type = ${MsgType.DISPUTE}) AS dis
+    FROM n CROSS JOIN ${STATS_LEVELS_SQL} GROUP BY 1, 2
+    UNION ALL SELECT res, bucket, 0, count(*), 0, 0, 0, 0 FROM sa GROUP BY 1, 2
+  ) x GROUP BY res, bucket ORDER BY res, bucket
+  ON CONFLICT (res, bucket) DO UPDATE SET envelopes = b.envelopes + excluded.envelopes, active_agents = b.active_agents + excluded.active_agents,
+    opened = b.opened + excluded.opened, agreed = b.agreed + excluded.agreed, rejected = b.rejected + excluded.rejected, disputes = b.disputes + excluded.disputes
+), sp AS (
+  INSERT INTO stats_price AS p (res, bucket, service, token, price, deals)
+  SELECT lv.res, ${statsBucketOfUs('n.ts')}, n.deal_service, n.deal_token, n.deal_price::numeric, count(*)
+  FROM n CROSS JOIN ${STATS_LEVELS_SQL} WHERE n.deal_price IS NOT NULL GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT (res, bucket, service, token, price) DO UPDATE SET deals = p.deals + excluded.deals
 )
 SELECT false AS agent, id FROM ins UNION ALL SELECT true, id FROM ag WHERE inserted`;
 
 /** PGlite: the batch is in the session's zx_stage (COPY in the same transaction). */
 export const INGEST_SQL = ingestSql('', 'zx_stage');
-/** Postgres: the batch is the 28 binary array parameters of encodeColumns. */
+/** Postgres: the batch is the binary array parameters of encodeColumns, one per staged column. */
 export const INGEST_PARAMS_SQL = ingestSql(`input AS (SELECT * FROM ${UNNEST_COLUMNS}), `, 'input');
 
 /** Epoch number of a timestamp (µs), clamped to int4. */

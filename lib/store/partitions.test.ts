@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MsgType } from '../protocol/types';
-import { openPglite } from './db';
+import { openPglite, openPostgres, type Db } from './db';
+import { ingestBatch } from './ingest';
 import { applyMigrations } from './migrate';
-import { epochsPerPartition, partitionKeeper } from './partitions';
+import { epochsPerPartition, maxWindowPartitions, partitionKeeper } from './partitions';
 import { openStore, type Store } from './index';
 import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
 
@@ -126,18 +127,51 @@ test('the next range is created when the clock enters a new one, and default row
     assert.ok(due);
     await due;
     assert.ok((await names()).includes(`envelope_e${lo + 2 * SPAN}_${lo + 3 * SPAN}`));
-    // A row of a range with no partition waits in the default until the next start.
-    const old = item(20, BigInt(Date.UTC(2020, 0, 1)) * 1000n);
-    const epoch = Number(old.envelope.timestamp / epochUs);
-    await db.query(`INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id,
-      payload_hash, payload_len, signature, raw, source, received_at, epoch) VALUES ($1, 1, 3, $2, $3, $4, 0, 0, $5, $6, 0, $7, $8, 'upload', now(), $9)`,
-    [old.id, A, B, old.envelope.timestamp.toString(), conv16(20), new Uint8Array(32), new Uint8Array(64), old.raw, epoch]);
-    assert.equal((await k.list()).find((p) => p.name === 'envelope_default')?.rows, 1);
+    // A row of a range with no partition waits in the default until the next start, which
+    // creates its range when it lies in the archive window (20 days back) and not otherwise (2020).
+    const recent = item(20, BigInt(clock - 20 * 86_400_000) * 1000n);
+    const old = item(21, BigInt(Date.UTC(2020, 0, 1)) * 1000n);
+    for (const it of [recent, old]) {
+      await db.query(`INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id,
+        payload_hash, payload_len, signature, raw, source, received_at, epoch) VALUES ($1, 1, 3, $2, $3, $4, 0, 0, $5, $6, 0, $7, $8, 'upload', now(), $9)`,
+      [it.id, A, B, it.envelope.timestamp.toString(), conv16(20), new Uint8Array(32), new Uint8Array(64), it.raw, Number(it.envelope.timestamp / epochUs)]);
+    }
+    assert.equal((await k.list()).find((p) => p.name === 'envelope_default')?.rows, 2);
     await partitionKeeper(db, EPOCH, { now: () => clock }).start();
     const parts = await k.list();
-    assert.equal(parts.find((p) => p.name === 'envelope_default')?.rows, 0);
+    assert.equal(parts.find((p) => p.name === 'envelope_default')?.rows, 1, 'the 2020 row stays in the default');
+    const epoch = Number(recent.envelope.timestamp / epochUs);
     const home = parts.find((p) => p.from !== null && p.from <= epoch && epoch < p.to!);
     assert.equal(home?.rows, 1);
+  } finally {
+    await db.close();
+  }
+});
+
+/** 300 rows in 300 different weeks (250 back, 49 ahead), then a start: only the window's ranges are created. */
+async function boundedSweep(db: Db): Promise<void> {
+  await applyMigrations({ db, factory: db.adapter });
+  const clock = Date.now();
+  const k = partitionKeeper(db, EPOCH, { now: () => clock });
+  await k.start();
+  const WEEK_US = 7n * 86_400_000_000n;
+  const nowUs = BigInt(clock) * 1000n;
+  const rows = Array.from({ length: 300 }, (_, i) => item(5_000 + i, nowUs + BigInt(i - 250) * WEEK_US));
+  await ingestBatch(db, rows, EPOCH);
+  await partitionKeeper(db, EPOCH, { now: () => clock }).start();
+  const parts = await k.list();
+  const ranges = parts.filter((p) => p.name !== 'envelope_default');
+  const bound = maxWindowPartitions(EPOCH);
+  assert.ok(ranges.length <= bound, `${ranges.length} partitions, at most ${bound}`);
+  assert.ok(ranges.length >= 4, 'the weeks inside the window did get their ranges');
+  assert.equal(parts.reduce((n, p) => n + p.rows, 0), 300, 'every row is kept');
+  assert.ok(parts.find((p) => p.name === 'envelope_default')!.rows >= 290, 'the rest wait in the default');
+}
+
+test('300 rows in 300 different weeks create at most the archive window\'s partitions (PGlite)', async () => {
+  const db = await openPglite();
+  try {
+    await boundedSweep(db);
   } finally {
     await db.close();
   }
@@ -151,6 +185,17 @@ if (!pgUrl) {
   before(async () => { dbh = await createTestDatabase(pgUrl, 'zx_part'); });
   after(async () => { await dbh?.drop(); });
   suite('envelope partitions on Postgres', () => openStore({ databaseUrl: dbh.url, epochSeconds: EPOCH }));
+
+  test('300 rows in 300 different weeks create at most the archive window\'s partitions (Postgres)', async () => {
+    const h = await createTestDatabase(pgUrl, 'zx_part_bound');
+    const db = await openPostgres(h.url, 2);
+    try {
+      await boundedSweep(db);
+    } finally {
+      await db.close();
+      await h.drop();
+    }
+  });
 
   test('an unpartitioned database keeps its rows through the migration', async () => {
     // Migrations up to the one before partitioning, rows, then the rest: nothing lost, seq kept.

@@ -8,9 +8,14 @@
  *
  * Partitions exist before their rows arrive: at start the store creates the range of the current
  * epoch and the next one, and when the wall clock enters a new range the next ingest creates the
- * range after it, a whole span ahead. Rows with no partition (timestamps far from now, an
- * unpartitioned database just migrated, a creation that timed out) land in `envelope_default`;
- * at start their ranges are created and the rows moved there. Creation takes an ACCESS EXCLUSIVE
+ * range after it, a whole span ahead. Rows with no partition (an unpartitioned database just
+ * migrated, a creation that timed out, timestamps far from now) land in `envelope_default`; at
+ * start the ranges of those rows that lie inside the archive window ({@link archiveWindowSeconds}
+ * back from now, up to the next range) are created and the rows moved there. Ranges outside it
+ * are never created on account of rows: the observer refuses such timestamps, and a row that got
+ * in anyway (an import, an older version) stays in the default, so nothing a client sends
+ * creates partitions without bound (at most {@link maxWindowPartitions}). `cover` is the
+ * operator's explicit call (imports, benches) and is not bounded. Creation takes an ACCESS EXCLUSIVE
  * lock on `envelope`, so it waits at most LOCK_TIMEOUT behind a long reader (an export) and is
  * retried later instead of queueing every ingest and page behind it.
  */
@@ -28,6 +33,24 @@ const MAX_MOVED_RANGES = 256;
 
 export function epochsPerPartition(epochSeconds: number): number {
   return Math.max(1, Math.round(PARTITION_SECONDS / epochSeconds));
+}
+
+/** The archive window's floor: four weeks, for an agent offline a while to catch up. */
+export const ARCHIVE_MIN_SECONDS = 28 * 86_400;
+/**
+ * How far back an archive upload may be dated, seconds: long enough for the batch that commits to
+ * an envelope to matter (its epoch, the next, in which the batch is submitted, and the two epochs
+ * of the challenge window), and at least {@link ARCHIVE_MIN_SECONDS}.
+ */
+export function archiveWindowSeconds(epochSeconds: number): number {
+  if (!Number.isInteger(epochSeconds) || epochSeconds < 1) throw new RangeError('epochSeconds must be a positive integer');
+  return Math.max(ARCHIVE_MIN_SECONDS, 4 * epochSeconds);
+}
+
+/** Most partitions the archive window can hold (its ranges, the current one and the next). */
+export function maxWindowPartitions(epochSeconds: number): number {
+  const span = epochsPerPartition(epochSeconds);
+  return Math.ceil(archiveWindowSeconds(epochSeconds) / epochSeconds / span) + 3;
 }
 
 export interface EnvelopePartition { name: string; from: number | null; to: number | null; rows: number }
@@ -102,7 +125,10 @@ export function partitionKeeper(db: Db, epochSeconds: number, o: { now?: () => n
     span,
     start: () => serial(async () => {
       await prepareNow();
-      const rows = await db.query<{ lo: number }>(`SELECT DISTINCT (epoch / ${span}) * ${span} AS lo FROM envelope_default ORDER BY 1 LIMIT ${MAX_MOVED_RANGES}`);
+      const first = lowOf(Math.max(0, Math.floor(now() / 1000 / epochSeconds) - Math.ceil(archiveWindowSeconds(epochSeconds) / epochSeconds)));
+      const last = currentLow() + span;
+      const rows = await db.query<{ lo: number }>(`SELECT DISTINCT (epoch / ${span}) * ${span} AS lo FROM envelope_default
+        WHERE epoch >= ${first} AND epoch < ${last + span} ORDER BY 1 LIMIT ${MAX_MOVED_RANGES}`);
       for (const r of rows) await ensure(Number(r.lo));
     }),
     beforeIngest() {

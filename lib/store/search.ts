@@ -25,6 +25,8 @@ export interface SearchTerms {
   base58Prefix?: string;
   /** Free text matched against agent labels (case-insensitive substring). */
   text?: string;
+  /** Inclusive 32-byte id ranges (64-hex bounds) of agents: a base58 prefix or a derived label, as key-range walks. */
+  agentRanges?: [string, string][];
   /** Rows per kind. */
   limit: number;
 }
@@ -72,6 +74,10 @@ export async function search(q: Queryable, t: SearchTerms): Promise<SearchRows> 
   if (r16) {
     const convs = await q.query<Row>(`SELECT id, state, message_count, last_seen FROM conversation WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`, [...r16, limit]);
     out.conversations = convs.map((r) => ({ id: u8(r.id), state: r.state as string, messageCount: Number(r.message_count), lastSeen: new Date(r.last_seen as Date) }));
+  }
+  for (const [lo, hi] of t.agentRanges ?? []) {
+    if (agentIds.size >= limit) break;
+    addAgents(await q.query<Row>(`SELECT id, label, last_seen FROM agent WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`, [Buffer.from(lo, 'hex'), Buffer.from(hi, 'hex'), limit]));
   }
   if (t.text && t.text.length >= 2) {
     addAgents(await q.query<Row>(`SELECT id, label, last_seen FROM agent WHERE label ILIKE $1 ORDER BY last_seen DESC LIMIT $2`, [`%${t.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit]));

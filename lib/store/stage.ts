@@ -7,6 +7,7 @@
  * - `encodeColumns`: one binary array per column, bound as parameters of a single statement that
  *   unnests them (Postgres: the whole batch in one round trip, no transaction block).
  */
+import { decodeNeg1 } from '../protocol/neg1';
 import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 import { conversationStage } from './derive';
@@ -23,6 +24,7 @@ export const STAGE_COLUMNS: ReadonlyArray<readonly [string, ColType]> = [
   ['received_at', 'timestamptz'], ['epoch', 'int4'], ['direct', 'bool'], ['rank', 'int4'],
   ['fb_conv', 'bytea'], ['fb_target', 'bytea'], ['fb_score', 'int4'], ['fb_outcome', 'int4'], ['fb_dispute', 'bool'], ['fb_role', 'int4'],
   ['bid_conv', 'bytea'], ['bid_type', 'int4'], ['bid_terms', 'bytea'],
+  ['deal_price', 'text'], ['deal_service', 'bytea'], ['deal_token', 'bytea'],
 ];
 const FIELDS = STAGE_COLUMNS.length;
 const OID: Record<ColType, number> = { bytea: 17, int4: 23, int8: 20, text: 25, timestamptz: 1184, bool: 16 };
@@ -33,7 +35,7 @@ export const STAGE_DDL = `CREATE TEMP TABLE IF NOT EXISTS zx_stage (
   ${STAGE_COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')}
 ) ON COMMIT DELETE ROWS`;
 
-/** A FROM item yielding the staged rows from `encodeColumns`' parameters $1..$28. */
+/** A FROM item yielding the staged rows from `encodeColumns`' parameters $1..$31. */
 export const UNNEST_COLUMNS = `unnest(${STAGE_COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')}) AS u(${STAGE_COLUMNS.map(([n]) => n).join(', ')})`;
 
 const INT8_MAX = (1n << 63n) - 1n;
@@ -57,6 +59,8 @@ function rowValues(it: IngestItem, epochOf: (ts: bigint) => number): Value[] {
   const st = conversationStage(e.msgType);
   const fb = e.msgType === MsgType.FEEDBACK ? decodeFeedback(e.payload) : undefined;
   const bid = e.msgType === MsgType.NOTARIZE_BID ? decodeNotarizeBid(e.payload) : undefined;
+  // An ACCEPT's NEG1 bid_value is the agreed price (the stats rollups' volume and median).
+  const deal = e.msgType === MsgType.ACCEPT ? decodeNeg1(e.payload) : undefined;
   return [
     it.id, e.version, e.msgType, e.sender, e.recipient,
     e.timestamp > INT8_MAX ? INT8_MAX : e.timestamp,
@@ -66,6 +70,7 @@ function rowValues(it: IngestItem, epochOf: (ts: bigint) => number): Value[] {
     BigInt(Math.round((it.receivedAt.getTime() - PG_EPOCH_MS) * 1000)), epochOf(e.timestamp), !isBroadcast(e.recipient), st ? st.rank : null,
     ...(fb?.ok ? [fb.value.conversationId, fb.value.targetAgent, fb.value.score, fb.value.outcome, fb.value.isDispute, fb.value.role] : [null, null, null, null, null, null]),
     ...(bid?.ok ? [bid.value.conversationId, bid.value.bidType, bid.value.terms] : [null, null, null]),
+    ...(deal?.ok ? [deal.value.bidValue.toString(), deal.value.serviceHash, deal.value.tokenMint] : [null, null, null]),
   ];
 }
 

@@ -21,6 +21,7 @@ import { exportSource } from './export';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
+import { statsSeries, type StatsSeriesParams } from './stats';
 import { gossipReputation } from './reputation';
 import { applyMigrations, PRISMA_DIR } from './migrate';
 import { partitionKeeper } from './partitions';
@@ -133,6 +134,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     }),
     dropCounts: () => live(() => q.dropCounts(db)),
     countsByType: () => live(() => q.countsByType(db)),
+    /** One metric of the economy over time from the rollups (stats.ts). */
+    statsSeries: (p: StatsSeriesParams) => live(() => statsSeries(db, p)),
     recentEnvelopes: (p?: Parameters<typeof q.recentEnvelopes>[1]) => live(() => q.recentEnvelopes(db, p, epochSeconds)),
     getEnvelope: (id: Uint8Array) => live(() => q.getEnvelope(db, id)),
     listAgents: (p?: { limit?: number }) => live(() => q.listAgents(db, p)),
@@ -229,7 +232,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     listChallengesPage: (f: ChallengePageFilter) => live(() => listChallengesPage(db, f)),
     listChainEvents: (p?: Parameters<typeof chain.listChainEvents>[1]) => live(() => chain.listChainEvents(db, p)),
     /** Stores an agent's uploaded epoch log (ordered envelope ids); see epoch-log.ts for the replace rule. */
-    saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[]) => live(() => saveEpochLog(db, agent, epoch, ids)),
+    saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts?: { replace: boolean }) => live(() => saveEpochLog(db, agent, epoch, ids, opts)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
     epochLog: (agent: Uint8Array, epoch: bigint) => live(() => epochLogEntries(db, agent, epoch)),
     /** Stores a batch uploaded with its log (batch-upload.ts); read back only when its hash is the on-chain one. */

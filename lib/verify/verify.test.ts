@@ -11,7 +11,7 @@ import { encodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 import { checkEnvelope, type SignerResolution } from './envelope';
 import { checkInclusion, type InclusionProof, type OnChainBatch } from './inclusion';
-import { checkReceiptSteps } from './receipt';
+import { checkReceiptChainSigners, checkReceiptSteps } from './receipt';
 import { failedSteps } from './steps';
 
 const seedA = new Uint8Array(32).fill(3), seedB = new Uint8Array(32).fill(4);
@@ -146,5 +146,47 @@ describe('receipt checks by name', () => {
     const s = stepsOf(new Uint8Array([0x82, 0x01]));
     assert.deepEqual(failedSteps(s), ['receipt']);
     assert.equal(s.filter((x) => x.skipped).length, 10);
+  });
+});
+
+describe('receipt keys against the chain', () => {
+  const seedM = new Uint8Array(32).fill(7);
+  const M = publicKeyFromSeed(seedM);
+  const chain = (a: Uint8Array[], b: Uint8Array[]) => new Map<string, SignerResolution>([
+    [Buffer.from(A).toString('hex'), { keys: a, detail: 'owner of A' }],
+    [Buffer.from(B).toString('hex'), { keys: b, detail: 'owner of B' }],
+  ]);
+  const receiptOf = (envs: typeof log, partyKeys: [Uint8Array[], Uint8Array[]]) => {
+    const d = decodeReceipt(encodeReceipt(buildReceipt({ conversationId: conv, envelopes: envs.map((e) => e.bytes), parties: [{ agentId: A, keys: partyKeys[0] }, { agentId: B, keys: partyKeys[1] }] })));
+    assert.ok(d.ok);
+    return d.receipt;
+  };
+
+  test('keys the chain allows pass; none at all is skipped, not passed', () => {
+    const r = receiptOf(log, [[publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]]);
+    assert.deepEqual(failedSteps(checkReceiptChainSigners(r, chain([publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]))), []);
+    const none = checkReceiptChainSigners(r, null);
+    assert.deepEqual(none.map((x) => [x.name, x.ok, x.skipped]), [['chain_signers', false, true], ['chain_signature', false, true]]);
+  });
+
+  test("a receipt whose embedded key is not the party's owner or delegate holds offline and fails both chain checks", () => {
+    // A's envelopes signed with M's key, and the receipt says M is A's key: consistent on its own.
+    let n = 100n;
+    const forged = log.map((e) => {
+      if (!e.envelope.sender.every((x, i) => x === A[i])) return e;
+      return buildEnvelope({ msgType: e.envelope.msgType, sender: A, recipient: B, timestamp: e.envelope.timestamp, nonce: n++, conversationId: conv, payload: e.envelope.payload }, seedM);
+    });
+    const r = receiptOf(forged, [[M], [publicKeyFromSeed(seedB)]]);
+    assert.equal(verifyReceipt(r).ok, true, 'the file is consistent with itself');
+    const s = checkReceiptChainSigners(r, chain([publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]));
+    assert.deepEqual(failedSteps(s), ['chain_signers', 'chain_signature']);
+    assert.match(s[0].detail, /neither its owner nor a valid delegate/);
+  });
+
+  test('a party the chain does not know fails chain_signers with the reason', () => {
+    const r = receiptOf(log, [[publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]]);
+    const s = checkReceiptChainSigners(r, new Map([[Buffer.from(A).toString('hex'), { keys: [publicKeyFromSeed(seedA)], detail: '' }], [Buffer.from(B).toString('hex'), { error: 'not_sati_member' }]]));
+    assert.deepEqual(failedSteps(s), ['chain_signers', 'chain_signature']);
+    assert.match(s[0].detail, /not_sati_member/);
   });
 });

@@ -92,3 +92,95 @@ export const ChallengeListSchema = z.object({
   next: z.string().nullable(),
 });
 export type ChallengeList = z.infer<typeof ChallengeListSchema>;
+
+/**
+ * The SATI addresses the browser applies SATI's rule with (lib/chain/sati-signers.ts), from the
+ * server's configuration (lib/chain/cluster.ts), base58.
+ */
+export const SatiAddressesViewSchema = z.object({
+  program: base58Address,
+  sas: base58Address,
+  credential: base58Address,
+  delegateSchema: base58Address,
+});
+export type SatiAddressesView = z.infer<typeof SatiAddressesViewSchema>;
+
+/** How SATI defines its reputation (getReputationSummary), shown beside ours. */
+export const SATI_REPUTATION_DEFINITION = 'unweighted average of public feedback scores';
+
+/**
+ * SATI's reputation of an agent as this server can give it: PHOTON_URL unset (`not_configured`),
+ * or set but not queried (`unsupported`, with the indexer's host).
+ */
+export const SatiReputationViewSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('not_configured') }),
+  z.object({ state: z.literal('unsupported'), photonHost: z.string() }),
+]);
+export type SatiReputationView = z.infer<typeof SatiReputationViewSchema>;
+
+/**
+ * SATI's reputation as this server can show it. Our SATI facts (docs/chain.md) give no Photon
+ * query for FeedbackPublicV1 (method, filters, where `score` sits in the compressed data), so a
+ * configured indexer is named but not queried rather than guessed at. Only the host is shown: a
+ * Photon URL often carries an API key in its query.
+ */
+export function satiReputationOf(photonUrl: string | undefined): SatiReputationView {
+  if (!photonUrl) return { state: 'not_configured' };
+  let host = 'its host';
+  try { host = new URL(photonUrl).host; } catch { /* config checked it is a URL; keep the placeholder */ }
+  return { state: 'unsupported', photonHost: host };
+}
+
+/** One service of a SATI registration file. */
+export const RegistrationServiceSchema = z.object({ name: z.string(), endpoint: z.string(), version: z.string().optional() });
+
+/** What discovery knows of a SATI agent: its registration on chain and its registration file (sanitised). */
+export const AgentSatiProfileViewSchema = z.object({
+  mint: base58Address,
+  memberNumber: u64String,
+  /** The mint passes SATI's registration rule now. */
+  registered: z.boolean(),
+  /** Why not, when it does not. */
+  reason: z.string().optional(),
+  name: z.string().optional(),
+  symbol: z.string().optional(),
+  uri: z.string().optional(),
+  description: z.string().optional(),
+  /** http(s) URL or raster data: URI only. */
+  image: z.string().optional(),
+  services: z.array(RegistrationServiceSchema),
+  meshEndpoint: z.string().optional(),
+  /** The registration file as read (sanitised), when it was. */
+  file: z.object({ name: z.string().optional() }).passthrough().optional(),
+  /** Why the registration file could not be read. */
+  fileError: z.string().optional(),
+  /** `ok`, or `failed: …` when the mesh endpoint was dialled. */
+  dialed: z.string().optional(),
+});
+export type AgentSatiProfileView = z.infer<typeof AgentSatiProfileViewSchema>;
+
+/** Discovery's counters: agents read, files read, failures by reason, dials. */
+export const SatiDiscoveryStatsSchema = z.object({
+  total: u64String.nullable(),
+  agents: nonNegInt,
+  nextMember: u64String,
+  files: nonNegInt,
+  failures: z.record(z.string(), nonNegInt),
+  dials: nonNegInt,
+  dialFailures: nonNegInt,
+  passes: nonNegInt,
+  lastError: z.string().nullable(),
+});
+export type SatiDiscoveryStats = z.infer<typeof SatiDiscoveryStatsSchema>;
+
+/**
+ * A SATI registration file as the observatory serves it for its demo agents (the uri they
+ * register with): ERC-8004's registration fields with the 0x01 `zerox1-mesh` service.
+ */
+export const RegistrationFileSchema = z.object({
+  type: z.string(),
+  name: z.string(),
+  description: z.string(),
+  services: z.array(RegistrationServiceSchema),
+});
+export type RegistrationFile = z.infer<typeof RegistrationFileSchema>;

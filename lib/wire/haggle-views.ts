@@ -1,7 +1,7 @@
 /**
  * The conversation page's view of a conversation's on-chain (Haggle) negotiations
  * (programs/README.md "Haggle (decisions)"): escrow, decay burned per round, settlement or
- * refund, and each on-chain offer beside the gossiped NEG1 offer of the same position
+ * refund, and each on-chain offer beside the gossiped NEG1 offer of the same round
  * (docs/protocol.md §8), so a difference between what the parties said and what they signed on
  * chain shows. Amounts are decimal strings in USDC base units.
  */
@@ -9,13 +9,13 @@ import { z } from 'zod';
 import { OFFER_MATCHES } from '../protocol/offer-match';
 import { base58Address, hex16, intString, nonNegInt, u64String } from './codec';
 
-/** How one on-chain offer compares with the gossiped NEG1 offer at the same position (lib/protocol/offer-match.ts). */
+/** How one on-chain offer compares with the gossiped NEG1 offer of the same round (lib/protocol/offer-match.ts). */
 export const OfferMatchSchema = z.enum(OFFER_MATCHES);
 export type OfferMatch = z.infer<typeof OfferMatchSchema>;
 
-/** One offer position: the on-chain offer (with its round's decay) and/or the gossiped one. */
+/** One round: the on-chain offer (with its round's decay) and/or the gossiped one. */
 export const HaggleRoundViewSchema = z.object({
-  /** 1-based position in the exchange of offers. */
+  /** The chain's round (1-based), paired with the gossiped NEG1 offer of that round (lib/protocol/offer-match.ts); a second gossiped offer in one round gets its own row. */
   position: nonNegInt.min(1),
   side: z.enum(['buyer', 'seller']).nullable(),
   onChain: u64String.nullable(),

@@ -18,3 +18,4 @@ export * from './wallet';
 export * from './negotiation';
 export * from './verify';
 export * from './history';
+export * from './stats';

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { nonNegInt, hex16, hex32, intString, u64String } from './codec';
 import { ChainOverviewViewSchema } from './chain-views';
+import { ReleaseStatusSchema } from './datasets';
 
 /** The header fields every envelope shape starts with (the `message` event and the API's view). */
 export const envelopeHeader = {
@@ -169,6 +170,16 @@ export const StoreStatusSchema = z.object({
   retries: nonNegInt,
 });
 
+/** `limits` of /api/health: the HTTP server's caps and what they refused since start (docs/app.md "Fair limits"). */
+export const LimitsReportSchema = z.object({
+  connections: z.object({ open: nonNegInt, clients: nonNegInt, refused: nonNegInt, perClient: nonNegInt.nullable() }),
+  /** Upgrade requests answered with a 4xx (not the stream's). */
+  upgradesRefused: nonNegInt,
+  stream: z.object({ clients: nonNegInt, refused: nonNegInt, perClient: nonNegInt }),
+  rpc: z.object({ inFlight: nonNegInt, queued: nonNegInt, overBudget: nonNegInt, busy: nonNegInt }).optional(),
+});
+export type LimitsReport = z.infer<typeof LimitsReportSchema>;
+
 export const HealthReportSchema = z.object({
   ok: z.boolean(),
   database: z.object({ ok: z.boolean(), kind: z.enum(['pglite', 'postgres']), error: z.string().optional() }),
@@ -178,6 +189,10 @@ export const HealthReportSchema = z.object({
   chain: ChainHealthSchema.optional(),
   /** When each start-up phase of the serving process ended, ms since the process started. */
   startup: z.array(z.object({ phase: z.string(), ms: nonNegInt })).optional(),
+  /** Dataset releases of the serving process (lib/export/release.ts status). */
+  datasets: ReleaseStatusSchema.optional(),
+  /** The HTTP server's limits (server/main.ts). */
+  limits: LimitsReportSchema.optional(),
 });
 export type HealthReport = z.infer<typeof HealthReportSchema>;
 

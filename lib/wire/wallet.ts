@@ -64,5 +64,9 @@ export const ChallengeCandidateSchema = z.object({
 export type ChallengeCandidate = z.infer<typeof ChallengeCandidateSchema>;
 
 /** GET /api/batches/challengeable?agent=&epoch= */
-export const ChallengeCandidateListSchema = z.object({ candidates: z.array(ChallengeCandidateSchema) });
+export const ChallengeCandidateListSchema = z.object({
+  candidates: z.array(ChallengeCandidateSchema),
+  /** Entries of the agent that yield batch items but are signed by another key than the batch's signer (a delegate hot wallet): resolve_challenge cannot verify them, so they are not offered. */
+  unprovable: z.number().int().nonnegative().default(0),
+});
 export type ChallengeCandidateList = z.infer<typeof ChallengeCandidateListSchema>;

@@ -154,6 +154,25 @@ describe('challenge: resolve_challenge', () => {
     assert.deepEqual([challengeOf(s).status, challengeOf(s).reason, countersOf(s).pending], [2, 12, 0]);
   });
 
+  test('the evidence buffer closes on resolve, its rent to the challenger whoever resolves; another wallet as challenger is refused', () => {
+    const s = setup();
+    challenge(s, s.log.at.counter);
+    afterWindow(s);
+    const { buffer, ixs } = resolve(s, s.log.at.counter);
+    const rent = getAccount(s.w.svm, buffer)!.lamports;
+    assert.ok(rent > 0n, 'the staged buffer holds rent');
+    const resolver = fundedWallet(s.w.svm, 1);
+    // The challenger account must be the Challenge's challenger (else its rent could be taken).
+    const last = ixs[ixs.length - 1];
+    const forged = { ...last, keys: last.keys.map((k, i) => (i === last.keys.length - 1 ? { ...k, pubkey: resolver.publicKey } : k)) };
+    sendErr(s.w.svm, [...ixs.slice(0, -1), forged as typeof last], [resolver], E.BadAccount);
+    const before = getAccount(s.w.svm, s.c.kp.publicKey)!.lamports;
+    const r = sendOk(s.w.svm, ixs, [resolver]);
+    assert.equal(getAccount(s.w.svm, buffer), null, 'the buffer is closed');
+    assert.equal(getAccount(s.w.svm, s.c.kp.publicKey)!.lamports, before + rent, 'the challenger got the buffer rent back, lamport-exact');
+    assert.ok(events(r.logs).some((e) => e!.name === 'BufferClosed'), 'BufferClosed emitted');
+  });
+
   test('missing TaskSelection for an ACCEPT and missing VerifierAssignment for a NOTARIZE_ASSIGN: upheld', () => {
     const t = setup((b) => ({ ...b, taskSelections: [] }));
     challenge(t, t.log.at.accept);

@@ -4,6 +4,8 @@
 #ifndef CHALLENGE_COMMON_H
 #define CHALLENGE_COMMON_H
 
+/* resolve_challenge names 17 accounts (the last, the challenger's wallet, receives the buffer's rent). */
+#define ZX_MAX_ACCOUNTS 17
 #include "zerox1.h"
 #include "constants.h"
 #include "challenge.h"

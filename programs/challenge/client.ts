@@ -59,7 +59,7 @@ export interface ResolveParams {
 /** [compute budget (when computeUnits), Ed25519 verification of the entry, resolve_challenge]. */
 export function resolveIxs(p: ResolveParams): TransactionInstruction[] {
   return resolveChallengeInstructions({
-    challenge: findChallengePda(p.batch, p.challenger)[0], batch: p.batch, agent: p.agent, challengerUsdc: p.challengerUsdc,
+    challenge: findChallengePda(p.batch, p.challenger)[0], batch: p.batch, agent: p.agent, challenger: p.challenger, challengerUsdc: p.challengerUsdc,
     treasury: p.treasury, stakeVault: p.stakeVault, buffer: p.buffer, signer: new PublicKey(p.signer), preimage: p.preimage,
     signature: p.signature, computeUnits: p.computeUnits ?? 0,
   });

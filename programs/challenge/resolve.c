@@ -8,7 +8,9 @@
  * committed leaf, bad merkle proof, no Ed25519 verification of the entry by the batch signer,
  * payload not matching payload_hash, keccak(batch bytes) != batch_hash. Once everything is
  * authentic the outcome is decided by zx_judge (zx_judge.h): upheld → stake_lock.slash and the
- * stake back, rejected → the stake to the treasury, void → the stake back.
+ * stake back, rejected → the stake to the treasury, void → the stake back. The buffer is then
+ * closed and its lamports go to the challenger's wallet (account `challenger`, checked against
+ * the Challenge), so the evidence's rent comes back whoever resolves.
  */
 #include "challenge_common.h"
 #include "zx_judge.h"
@@ -107,6 +109,8 @@ static uint64_t check_accounts(const ZxInput *in, const challenge_Config *cfg, c
   if (!zx_key_eq(a[CHALLENGE_RESOLVE_CHALLENGE_ACC_INSTRUCTIONS].key, &ixs)) return ERR(BAD_ACCOUNT);
   if (!zx_key_eq(a[CHALLENGE_RESOLVE_CHALLENGE_ACC_STAKE_LOCK_PROGRAM].key, &sl)) return ERR(BAD_ACCOUNT);
   if (!zx_key_eq(a[CHALLENGE_RESOLVE_CHALLENGE_ACC_BATCH].key, &ch->batch)) return ERR(BAD_BATCH);
+  const SolAccountInfo *challenger = &a[CHALLENGE_RESOLVE_CHALLENGE_ACC_CHALLENGER];
+  if (!zx_key_eq(challenger->key, &ch->challenger) || !challenger->is_writable) return ERR(BAD_ACCOUNT);
   uint8_t bump = cfg->slasher_bump;
   SolSignerSeed seeds[2] = {ZX_SEED(CHALLENGE_SEED_SLASHER), {&bump, 1}};
   if (!zx_check_pda(a[CHALLENGE_RESOLVE_CHALLENGE_ACC_SLASHER].key, seeds, 2, in->program_id)) return ERR(BAD_PDA);
@@ -166,7 +170,7 @@ uint64_t resolve_challenge(const ZxInput *in) {
   if (now <= ch->epoch + ZX_CHALLENGE_WINDOW_EPOCHS) return ERR(WINDOW_OPEN);
 
   /* the challenger's buffer */
-  if (!disc_is(buf_acc, in->program_id, CHALLENGE_BUFFER_DISC, BUFFER_HEADER)) return ERR(BAD_BUFFER);
+  if (!disc_is(buf_acc, in->program_id, CHALLENGE_BUFFER_DISC, BUFFER_HEADER) || !buf_acc->is_writable) return ERR(BAD_BUFFER);
   const challenge_Buffer *buf = (const challenge_Buffer *)buf_acc->data;
   if (!zx_key_eq(&buf->authority, &ch->challenger)) return ERR(BUFFER_AUTHORITY);
   if (buf_acc->data_len < BUFFER_HEADER + (uint64_t)buf->len) return ERR(BAD_BUFFER);
@@ -210,5 +214,15 @@ uint64_t resolve_challenge(const ZxInput *in) {
   if (ac->pending > 0) ac->pending -= 1;
   if (verdict == ZXJ_UPHELD) ac->upheld += 1;
   emit_resolved(ch_acc, ch, returned, to_treasury, ac->pending);
+  /* The evidence served its one purpose (its batch bytes hash to this challenge's batch only):
+   * close the buffer so its rent goes back to the challenger whoever resolves. */
+  const SolAccountInfo *challenger = &a[CHALLENGE_RESOLVE_CHALLENGE_ACC_CHALLENGER];
+  if (!zx_key_eq(challenger->key, buf_acc->key)) {
+    *challenger->lamports += *buf_acc->lamports;
+    *buf_acc->lamports = 0;
+    zx_memset(buf_acc->data, 0, buf_acc->data_len);
+    challenge_ev_BufferClosed bev = {CHALLENGE_EV_BUFFER_CLOSED_DISC, *buf_acc->key, *challenger->key};
+    zx_emit(&bev, sizeof(bev));
+  }
   return ZX_SUCCESS;
 }

@@ -6,7 +6,8 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import {
-  newSvm, sendOk, fundedWallet, createUsdc, usdcAccount, createIdentity, setEpoch, type Usdc, type Identity,
+  newSvm, sendOk, fundedWallet, createUsdc, usdcAccount, createSatiIdentity, ensureSati, satiAccountsOf, setEpoch, SATI_PROGRAM_ID, type Usdc,
+  type Identity,
 } from '../test-helpers';
 import * as bl from '../../lib/chain/gen/behavior_log';
 import * as ch from '../../lib/chain/gen/challenge';
@@ -43,19 +44,20 @@ export function world(): World {
   const treasury = usdcAccount(svm, admin, usdc, Keypair.generate().publicKey);
   setEpoch(svm, BATCH_EPOCH, EPOCH_SECONDS, 10n);
   const stakeVault = usdcAccount(svm, admin, usdc, sl.findVaultAuthorityPda()[0]);
+  ensureSati(svm, admin);
   sendOk(svm, [
     bl.initializeInstruction({ admin: admin.publicKey }, { usdcMint: usdc.mint, treasury, epochSeconds: EPOCH_SECONDS }),
     ch.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, vault: ch.findVaultPda()[0] }, { treasury, epochSeconds: EPOCH_SECONDS }),
-    sl.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury, vault: stakeVault }, { epochSeconds: EPOCH_SECONDS }),
+    sl.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury, vault: stakeVault }, { epochSeconds: EPOCH_SECONDS, satiProgram: SATI_PROGRAM_ID }),
     ls.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury }, { epochSeconds: EPOCH_SECONDS }),
   ], [admin]);
   return { svm, admin, usdc, treasury, stakeVault };
 }
 
-/** An agent: identity NFT, its owner wallet with USDC. */
-export function newAgent(w: World, usdcAmount = 100n * USDC): Identity & { ownerUsdc: PublicKey; seed: Uint8Array } {
+/** An agent: SATI-registered identity NFT, its owner wallet with USDC. */
+export function newAgent(w: World, usdcAmount = 100n * USDC): Identity & { ownerUsdc: PublicKey; seed: Uint8Array; memberNumber: bigint } {
   const owner = fundedWallet(w.svm, 100);
-  const id = createIdentity(w.svm, w.admin, owner);
+  const id = createSatiIdentity(w.svm, w.admin, owner);
   const ownerUsdc = usdcAccount(w.svm, w.admin, w.usdc, owner.publicKey, usdcAmount);
   return { ...id, ownerUsdc, seed: seedOf(owner.secretKey) };
 }
@@ -64,7 +66,7 @@ export function newAgent(w: World, usdcAmount = 100n * USDC): Identity & { owner
 export function lockStake(w: World, a: ReturnType<typeof newAgent>, amount = 10n * USDC): void {
   sendOk(w.svm, [sl.lockStakeInstruction({
     owner: a.owner.publicKey, stake: sl.findStakePda(a.agent)[0], agent: a.agent, identity: a.tokenAccount,
-    ownerUsdc: a.ownerUsdc, vault: w.stakeVault,
+    ownerUsdc: a.ownerUsdc, vault: w.stakeVault, ...satiAccountsOf(a),
   }, { amount })], [a.owner]);
 }
 

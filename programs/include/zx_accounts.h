@@ -6,6 +6,7 @@
 #define ZX_ACCOUNTS_H
 
 #include "zx_runtime.h"
+#include "zx_bytes.h"
 
 /* ---- Clock and epochs ---- */
 static inline SolClock zx_clock(void) {
@@ -66,6 +67,29 @@ static inline bool zx_is_identity_owner(const SolAccountInfo *token_acc, const S
   const ZxTokenAccountHead *h = zx_token_account(token_acc, &t22);
   if (h == NULL) return false;
   return zx_key_eq(&h->mint, agent) && h->amount == 1 && zx_key_eq(&h->owner, owner);
+}
+
+/* ---- Token-2022 mint extensions ---- */
+/* Mint base 82 bytes, padded to 165, account type at 165 (1 = mint), then TLV entries (u16 type, u16 length, value). */
+#define ZX_T22_ACCOUNT_TYPE_OFFSET 165
+#define ZX_T22_TLV_START 166
+#define ZX_EXT_TOKEN_GROUP_MEMBER 23
+
+/* The value of the first TLV entry of `type` in a Token-2022 mint's data, or NULL (its length in *len). */
+static inline const uint8_t *zx_t22_extension(const SolAccountInfo *mint, uint64_t type, uint64_t *len) {
+  if (mint->data_len <= ZX_T22_TLV_START || mint->data[ZX_T22_ACCOUNT_TYPE_OFFSET] != 1) return NULL;
+  uint64_t o = ZX_T22_TLV_START;
+  while (o + 4 <= mint->data_len) {
+    uint64_t t = zx_u16le(mint->data + o), l = zx_u16le(mint->data + o + 2);
+    if (t == 0) return NULL; /* uninitialized: end of the entries */
+    if (o + 4 + l > mint->data_len) return NULL;
+    if (t == type) {
+      *len = l;
+      return mint->data + o + 4;
+    }
+    o += 4 + l;
+  }
+  return NULL;
 }
 
 /* ---- Account checks ---- */

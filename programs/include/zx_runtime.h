@@ -118,7 +118,10 @@ static inline bool zx_key_eq(const SolPubkey *a, const SolPubkey *b) {
                                 0x05, 0x70, 0x74, 0x49, 0x27, 0xf4, 0x8a, 0x64, 0xfc, 0xca, 0x70, 0x44, 0x80, 0x00, 0x00, 0x00}}
 
 /* ---- Entrypoint input (SBPF v0 aligned serialization) ---- */
+/* A program needing more defines it before including zerox1.h (each program is its own translation unit). */
+#ifndef ZX_MAX_ACCOUNTS
 #define ZX_MAX_ACCOUNTS 16
+#endif
 #define ZX_MAX_PERMITTED_DATA_INCREASE (1024 * 10)
 
 typedef struct {

@@ -3,7 +3,7 @@ import { stakeLock } from '../../lib/chain/programs';
 import type { BenchRow } from '../tools/bench';
 import { toolchainAvailable } from '../tools/build';
 import {
-  PROGRAM_IDS, createUsdc, fundedWallet, kitAddress, newSvm, sendOk, tokenAccount, usdcAccount, warpSlots,
+  PROGRAM_IDS, SATI_PROGRAM_ID, createUsdc, fundedWallet, kitAddress, newSvm, sendOk, tokenAccount, usdcAccount, warpSlots,
 } from '../test-helpers';
 import { claimIx, deactivateLease, lockIx, newAgent, queueIx, setupStake, slasherFixture, viaSlasherFixture, USDC } from './stake-env';
 
@@ -29,7 +29,7 @@ export default function bench(): BenchRow[] {
   const usdc = createUsdc(svm2, env2Admin);
   const treasury = usdcAccount(svm2, env2Admin, usdc, env2Admin.publicKey);
   const vault = tokenAccount(svm2, env2Admin, usdc.mint, stakeLock.findVaultAuthorityPda()[0]);
-  const init = sendOk(svm2, [stakeLock.initializeInstruction({ admin: env2Admin.publicKey, usdcMint: usdc.mint, treasury, vault }, { epochSeconds: 86_400n })], [env2Admin]);
+  const init = sendOk(svm2, [stakeLock.initializeInstruction({ admin: env2Admin.publicKey, usdcMint: usdc.mint, treasury, vault }, { epochSeconds: 86_400n, satiProgram: SATI_PROGRAM_ID })], [env2Admin]);
   rows.unshift({ instruction: 'initialize', cu: init.computeUnits });
   if (withFixture) {
     const b = newAgent(env, 50n * USDC);

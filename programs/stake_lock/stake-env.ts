@@ -10,8 +10,8 @@ import { TransactionInstruction } from '@solana/web3.js';
 import { challenge, lease, stakeLock } from '../../lib/chain/programs';
 import { compileSources } from '../tools/build';
 import {
-  Keypair, PROGRAM_IDS, PublicKey, createIdentity, createUsdc, fundedWallet, newSvm, sendOk, setEpoch, tokenAccount, usdcAccount,
-  type Identity, type Usdc,
+  Keypair, PROGRAM_IDS, PublicKey, SATI_PROGRAM_ID, createSatiIdentity, createUsdc, ensureSati, fundedWallet, newSvm, satiAccountsOf, sendOk,
+  setEpoch, tokenAccount, usdcAccount, type Identity, type Usdc,
 } from '../test-helpers';
 
 export const EPOCH_SECONDS = 86_400n;
@@ -20,32 +20,34 @@ export const USDC = 1_000_000n;
 export interface StakeEnv {
   svm: LiteSVM; admin: Keypair; usdc: Usdc; treasury: PublicKey; vault: PublicKey; vaultAuthority: PublicKey;
 }
-export type Agent = Identity & { usdc: PublicKey };
+export type Agent = Identity & { usdc: PublicKey; memberNumber: bigint };
 
-export function setupStake(svm: LiteSVM = newSvm()): StakeEnv {
+/** lease and stake_lock initialized; stake_lock accepts members of the SATI registry at `satiProgram` (initialized here). */
+export function setupStake(svm: LiteSVM = newSvm(), satiProgram: PublicKey = SATI_PROGRAM_ID): StakeEnv {
   setEpoch(svm, 100n, EPOCH_SECONDS);
   const admin = fundedWallet(svm, 100);
   const usdc = createUsdc(svm, admin);
   const treasury = usdcAccount(svm, admin, usdc, Keypair.generate().publicKey);
   const [vaultAuthority] = stakeLock.findVaultAuthorityPda();
   const vault = tokenAccount(svm, admin, usdc.mint, vaultAuthority);
+  ensureSati(svm, admin, satiProgram);
   sendOk(svm, [
     lease.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury }, { epochSeconds: EPOCH_SECONDS }),
-    stakeLock.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury, vault }, { epochSeconds: EPOCH_SECONDS }),
+    stakeLock.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury, vault }, { epochSeconds: EPOCH_SECONDS, satiProgram }),
   ], [admin]);
   return { svm, admin, usdc, treasury, vault, vaultAuthority };
 }
 
 export function newAgent(env: StakeEnv, usdcAmount: bigint): Agent {
   const owner = fundedWallet(env.svm);
-  const id = createIdentity(env.svm, env.admin, owner);
+  const id = createSatiIdentity(env.svm, env.admin, owner);
   return { ...id, usdc: usdcAccount(env.svm, env.admin, env.usdc, owner.publicKey, usdcAmount) };
 }
 
 export const lockIx = (env: StakeEnv, a: Agent, amount: bigint, over: Partial<stakeLock.LockStakeAccounts> = {}): TransactionInstruction =>
   stakeLock.lockStakeInstruction({
     owner: a.owner.publicKey, stake: stakeLock.findStakePda(a.agent)[0], agent: a.agent, identity: a.tokenAccount,
-    ownerUsdc: a.usdc, vault: env.vault, ...over,
+    ownerUsdc: a.usdc, vault: env.vault, ...satiAccountsOf(a), ...over,
   }, { amount });
 
 export const queueIx = (a: Agent, over: Partial<stakeLock.QueueUnlockAccounts> = {}): TransactionInstruction =>

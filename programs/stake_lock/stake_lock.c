@@ -20,6 +20,7 @@ static uint64_t initialize(const ZxInput *in) {
   const SolAccountInfo *vault = &in->accounts[STAKE_LOCK_INITIALIZE_ACC_VAULT];
   const SolAccountInfo *system = &in->accounts[STAKE_LOCK_INITIALIZE_ACC_SYSTEM_PROGRAM];
   uint64_t epoch_seconds = ((const stake_lock_initialize_ix *)in->data)->epoch_seconds;
+  const SolPubkey sati_program = ((const stake_lock_initialize_ix *)in->data)->sati_program;
 
   REQUIRE(admin->is_signer, STAKE_LOCK_ERR_MISSING_SIGNATURE);
   REQUIRE(config->is_writable, STAKE_LOCK_ERR_NOT_WRITABLE);
@@ -54,8 +55,9 @@ static uint64_t initialize(const ZxInput *in) {
   c->epoch_seconds = epoch_seconds;
   c->bump = bump;
   c->vault_authority_bump = vbump;
+  c->sati_program = sati_program;
   stake_lock_ev_StakeInitialized ev = {STAKE_LOCK_EV_STAKE_INITIALIZED_DISC, *admin->key, *mint->key, *treasury->key,
-                                       *vault->key, epoch_seconds};
+                                       *vault->key, epoch_seconds, sati_program};
   zx_emit(&ev, sizeof ev);
   return ZX_SUCCESS;
 }
@@ -82,9 +84,13 @@ static uint64_t lock_stake(const ZxInput *in) {
   REQUIRE(zx_key_eq(token_program->key, &token) && zx_key_eq(system->key, &sys), STAKE_LOCK_ERR_WRONG_PROGRAM);
   REQUIRE(zx_key_eq(vault->key, &cfg->vault), STAKE_LOCK_ERR_WRONG_VAULT);
   REQUIRE(amount >= ZX_MIN_STAKE, STAKE_LOCK_ERR_BELOW_MIN_STAKE);
-  REQUIRE(zx_key_eq(agent->owner, &t22) && agent->data_len >= 82 && zx_u64le(agent->data + 36) == 1 &&
+  /* Mint base: no mint authority (COption tag at 0), supply 1 (36), decimals 0 (44), initialized (45). */
+  REQUIRE(zx_key_eq(agent->owner, &t22) && agent->data_len >= 82 && agent->data[0] == 0 && zx_u64le(agent->data + 36) == 1 &&
               agent->data[44] == 0 && agent->data[45] == 1,
           STAKE_LOCK_ERR_NOT_AN_AGENT);
+  uint64_t rc = check_sati_member(agent, &in->accounts[STAKE_LOCK_LOCK_STAKE_ACC_SATI_REGISTRY],
+                                  &in->accounts[STAKE_LOCK_LOCK_STAKE_ACC_AGENT_INDEX], &cfg->sati_program);
+  if (rc != 0) return rc;
   REQUIRE(zx_is_identity_owner(identity, agent->key, owner->key), STAKE_LOCK_ERR_NOT_IDENTITY_OWNER);
   stake_lock_Stake *s = NULL;
   bool fresh = zx_is_system_empty(stake);
@@ -103,14 +109,14 @@ static uint64_t lock_stake(const ZxInput *in) {
     SolSignerSeed seeds[3] = {ZX_SEED(STAKE_LOCK_SEED_STAKE), {agent->key->x, 32}, {&bump, 1}};
     REQUIRE(zx_find_pda(seeds, 2, in->program_id, &expected, &bump) && zx_key_eq(stake->key, &expected), STAKE_LOCK_ERR_WRONG_PDA);
     SolSignerSeeds signer = {seeds, 3};
-    uint64_t rc = zx_create_account(owner, stake, sizeof(stake_lock_Stake), in->program_id, &signer);
+    rc = zx_create_account(owner, stake, sizeof(stake_lock_Stake), in->program_id, &signer);
     if (rc != 0) return rc;
     s = (stake_lock_Stake *)stake->data;
     s->discriminator = STAKE_LOCK_STAKE_DISC;
     s->agent = *agent->key;
     s->bump = bump;
   }
-  uint64_t rc = zx_transfer(&(zx_transfer_accounts){token_program, owner_usdc, vault, owner}, amount, NULL);
+  rc = zx_transfer(&(zx_transfer_accounts){token_program, owner_usdc, vault, owner}, amount, NULL);
   if (rc != 0) return rc;
   SolClock clock = zx_clock();
   s->owner = *owner->key;

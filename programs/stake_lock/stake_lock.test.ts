@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { challenge, lease, stakeLock } from '../../lib/chain/programs';
 import { toolchainAvailable } from '../tools/build';
+import { registryConfigAddress } from '../../lib/chain/sati';
 import {
-  Keypair, PROGRAM_IDS, createUsdc, PublicKey, accountData, fundedWallet, kitAddress, newSvm, programData, sendErr, sendOk,
+  Keypair, PROGRAMS_DIR, PROGRAM_IDS, SATI_PROGRAM_ID, createIdentity, createUsdc, ensureSati, registerSati, satiAccountsOf, PublicKey, accountData, fundedWallet, kitAddress, newSvm, programData, sendErr, sendOk,
   setAccount, setEpoch, tokenBalance, usdcAccount, warpSlots,
 } from '../test-helpers';
 import {
@@ -28,7 +29,7 @@ describe('stake_lock: initialize', () => {
     const cfg = stakeLock.decodeStakeConfig(accountData(env.svm, stakeLock.findConfigPda()[0]))!;
     assert.ok(cfg.admin.equals(env.admin.publicKey) && cfg.usdcMint.equals(env.usdc.mint) && cfg.treasury.equals(env.treasury) && cfg.vault.equals(env.vault));
     assert.deepEqual([cfg.epochSeconds, cfg.bump, cfg.vaultAuthorityBump], [EPOCH_SECONDS, stakeLock.findConfigPda()[1], stakeLock.findVaultAuthorityPda()[1]]);
-    sendErr(env.svm, [stakeLock.initializeInstruction({ admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury, vault: env.vault }, { epochSeconds: 1n })], [env.admin], E.AlreadyInitialized);
+    sendErr(env.svm, [stakeLock.initializeInstruction({ admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury, vault: env.vault }, { epochSeconds: 1n, satiProgram: SATI_PROGRAM_ID })], [env.admin], E.AlreadyInitialized);
   });
 
   test('a vault not owned by the vault_authority PDA is refused', () => {
@@ -36,7 +37,54 @@ describe('stake_lock: initialize', () => {
     const admin = fundedWallet(svm2);
     const usdc = createUsdc(svm2, admin);
     const treasury = usdcAccount(svm2, admin, usdc, admin.publicKey);
-    sendErr(svm2, [stakeLock.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury, vault: treasury }, { epochSeconds: 1n })], [admin], E.WrongVault);
+    sendErr(svm2, [stakeLock.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury, vault: treasury }, { epochSeconds: 1n, satiProgram: SATI_PROGRAM_ID })], [admin], E.WrongVault);
+  });
+});
+
+describe('stake_lock: lock_stake requires SATI registration', () => {
+  /** An owner with USDC holding `agent` (any Token-2022 NFT), shaped like a stake-env Agent. */
+  const holder = (env: StakeEnv, id: { agent: PublicKey; owner: Keypair; tokenAccount: PublicKey }, memberNumber: bigint): Agent =>
+    ({ ...id, memberNumber, usdc: usdcAccount(env.svm, env.admin, env.usdc, id.owner.publicKey, 20n * USDC) });
+
+  test('a supply-1 Token-2022 NFT that is not a member of SATI\'s group is refused, whichever AgentIndex is named', () => {
+    const env = setupStake();
+    const member = newAgent(env, 20n * USDC);
+    const nft = holder(env, createIdentity(env.svm, env.admin, fundedWallet(env.svm)), member.memberNumber);
+    sendErr(env.svm, [lockIx(env, nft, 10n * USDC)], [nft.owner], E.NotSatiAgent);
+    sendErr(env.svm, [lockIx(env, { ...nft, memberNumber: 99n }, 10n * USDC)], [nft.owner], E.NotSatiAgent);
+    assert.equal(tokenBalance(env.svm, nft.usdc), 20n * USDC);
+    assert.equal(accountData(env.svm, stakeLock.findStakePda(nft.agent)[0]).length, 0);
+    sendOk(env.svm, [lockIx(env, member, 10n * USDC)], [member.owner]);
+  });
+
+  test("another member's AgentIndex, a foreign RegistryConfig, a plain identity with a member's accounts", () => {
+    const env = setupStake();
+    const a = newAgent(env, 20n * USDC);
+    const b = newAgent(env, 20n * USDC);
+    sendErr(env.svm, [lockIx(env, a, 10n * USDC, { agentIndex: satiAccountsOf(b).agentIndex })], [a.owner], E.NotSatiAgent);
+    const fake = Keypair.generate().publicKey;
+    setAccount(env.svm, fake, Keypair.generate().publicKey, accountData(env.svm, registryConfigAddress(SATI_PROGRAM_ID)));
+    sendErr(env.svm, [lockIx(env, a, 10n * USDC, { satiRegistry: fake })], [a.owner], E.WrongSatiAccount);
+    sendErr(env.svm, [lockIx(env, a, 10n * USDC, { satiRegistry: satiAccountsOf(a).agentIndex })], [a.owner], E.WrongSatiAccount);
+    sendOk(env.svm, [lockIx(env, a, 10n * USDC)], [a.owner]);
+  });
+
+  test('the SATI program is a deployment parameter: members of the configured registry stake, members of another do not', () => {
+    const other = Keypair.generate().publicKey;
+    const svm = newSvm({ satiProgram: other });
+    svm.addProgramFromFile(kitAddress(SATI_PROGRAM_ID), `${PROGRAMS_DIR}/bin/sati_registry.so`);
+    const env = setupStake(svm, other);
+    assert.ok(stakeLock.decodeStakeConfig(accountData(svm, stakeLock.findConfigPda()[0]))?.satiProgram.equals(other));
+    ensureSati(svm, env.admin, SATI_PROGRAM_ID);
+    const owner = fundedWallet(svm);
+    const atDefault = registerSati(svm, env.admin, owner.publicKey, {}, SATI_PROGRAM_ID);
+    const d = holder(env, { agent: atDefault.agent, owner, tokenAccount: atDefault.tokenAccount }, atDefault.memberNumber);
+    sendErr(svm, [lockIx(env, d, 10n * USDC, satiAccountsOf(d, SATI_PROGRAM_ID))], [owner], E.WrongSatiAccount);
+    sendErr(svm, [lockIx(env, d, 10n * USDC, satiAccountsOf(d, other))], [owner], E.NotSatiAgent);
+    const owner2 = fundedWallet(svm);
+    const atOther = registerSati(svm, env.admin, owner2.publicKey, {}, other);
+    const o = holder(env, { agent: atOther.agent, owner: owner2, tokenAccount: atOther.tokenAccount }, atOther.memberNumber);
+    sendOk(svm, [lockIx(env, o, 10n * USDC, satiAccountsOf(o, other))], [owner2]);
   });
 });
 

@@ -26,6 +26,8 @@ export interface IxAccountSpec { name: string; signer?: boolean; writable?: bool
 export interface IxSpec { name: string; tag: number; doc?: string; accounts: IxAccountSpec[]; args: FieldSpec[] }
 export interface ErrorSpec { name: string; code: number; msg: string }
 export interface ProgramSpec {
+  /** A program standing in for an outside one (SATI) names its default id here instead of ids.json. */
+  id?: string;
   name: string; doc?: string; pdas: PdaSpec[]; accounts: StructSpec[]; instructions: IxSpec[]; events: StructSpec[]; errors: ErrorSpec[];
 }
 
@@ -258,9 +260,10 @@ export function generateAll(): Map<string, string> {
   files.set(join(TS_OUT, 'ids.ts'), g.ts);
   files.set(join(C_OUT, 'constants.h'), genConstants());
   for (const s of loadSpecs()) {
-    if (!ids[s.name]) throw new Error(`programs/ids.json has no id for ${s.name}`);
+    const id = s.id ?? ids[s.name];
+    if (!id) throw new Error(`programs/ids.json has no id for ${s.name}`);
     files.set(join(C_OUT, `${s.name}.h`), genC(s));
-    files.set(join(TS_OUT, `${s.name}.ts`), genTs(s, ids));
+    files.set(join(TS_OUT, `${s.name}.ts`), genTs(s, { ...ids, [s.name]: id }));
   }
   return files;
 }

@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
 import { encodeCanonical } from '../../lib/protocol/cbor';
 import { fromHex } from '../../lib/protocol/hex';
+import { publicKeyFromSeed, sha256 } from '../../lib/protocol/crypto';
+import { encodeSignedLogUpload } from '../../lib/protocol/epoch-log';
 import { defaultObservatoryConfig } from '../../lib/observer/config';
 import { startObservatory } from '../../lib/observer/observatory';
 import { quietLogger } from '../../lib/observer/testing';
@@ -51,6 +53,9 @@ const record = (res: PhaseResult, ok: boolean, what: string) => {
   else { res.failed++; if (res.failures.length < 20) res.failures.push(what); }
 };
 
+/** The signing key of the first genuine agent (scripts/fuzz/envelopes.ts), which signs fuzzed logs. */
+const AGENT0_SEED = sha256(new TextEncoder().encode('fuzz/seed/0'));
+
 /** Bodies for the two upload routes: valid-ish, mutated, random. */
 function uploadBody(rng: Rng, envs: Uint8Array[], agent: Uint8Array): { path: string; body: Uint8Array } {
   const pick = () => {
@@ -60,8 +65,13 @@ function uploadBody(rng: Rng, envs: Uint8Array[], agent: Uint8Array): { path: st
   };
   const items = Array.from({ length: rng.int(6) }, pick);
   const log = rng.bool();
+  // Logs: half signed by the agent's key (the form that gets past the signature check), dated in
+  // the current epoch or in one long past.
+  const epoch = rng.bool() ? BigInt(Math.floor(Date.now() / 86_400_000)) : BigInt(rng.int(3));
+  const logAgent = rng.int(4) === 0 ? rng.bytes(32) : agent;
+  const signedLog = () => { try { return encodeSignedLogUpload({ agent: logAgent, epoch, envelopes: items, signer: publicKeyFromSeed(AGENT0_SEED), seed: AGENT0_SEED }); } catch { return undefined; } };
   let body = log
-    ? encodeCanonical([rng.int(4) === 0 ? rng.bytes(32) : agent, BigInt(rng.int(3)), items])
+    ? (rng.bool() && signedLog()) || encodeCanonical([logAgent, epoch, items])
     : encodeCanonical(items);
   const r = rng.int(10);
   if (r < 3) body = mutateBytes(rng, body, pick()).out;

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound, redirect } from 'next/navigation';
+import { notFound } from 'next/navigation';
 import { loadAgent, loadConversations, loadEnvelopes } from '../../_lib/data';
 import { agentHex } from '../../_lib/agent-id';
 import { NotRunning } from '../../_lib/not-running';
@@ -8,7 +8,11 @@ import { getServices } from '../../_lib/services';
 import { EnvelopeFeed } from '../../../components/EnvelopeFeed';
 import { CopyId } from '../../../components/CopyId';
 import { ConversationList } from '../../../components/ConversationList';
-import { base58, count, dateTime, shortHex } from '../../../components/format';
+import { base58, count } from '../../../components/format';
+import { agentDisplayName, shortBase58 } from '../../../components/names/label';
+import { Time } from '../../../components/time/Time';
+import { AccountLink } from '../../../components/site';
+import { Term } from '../../../components/Term';
 import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
 import { fromHex } from '../../../lib/protocol/hex';
@@ -19,11 +23,17 @@ import { loadEconomyHistory } from '../../_lib/economy-history';
 import { loadAdvertised } from '../../_lib/advertise';
 import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapabilities';
 import { loadReputationHistory } from '../../_lib/reputation-history';
+import { SatiProfile } from '../../../components/agent/SatiProfile';
+import { SatiReputation } from '../../../components/agent/SatiReputation';
 
 export const dynamic = 'force-dynamic';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  return { title: `Agent ${shortHex((await params).id)}` };
+  const hex = agentHex(decodeURIComponent((await params).id));
+  if (!hex) return { title: 'Agent' };
+  const o = getServices();
+  const name = o ? o.chain?.satiProfile(fromHex(hex))?.name ?? (await o.reads.getAgent(fromHex(hex)).catch(() => null))?.label : null;
+  return { title: `${agentDisplayName(hex, name)} (${shortBase58(hex)})` };
 }
 
 /** Fixed point ONE = 1,000,000 (docs/protocol.md §7) shown as a signed decimal. */
@@ -55,16 +65,39 @@ function Reputation({ r }: { r: ReputationView | null }) {
 export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
   const o = getServices();
   if (!o) return <NotRunning />;
-  const raw = (await params).id;
-  const id = raw.toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(id)) {
-    // A base58 address (as wallets show the identity mint) goes to the hex URL.
-    const hex = agentHex(decodeURIComponent(raw));
-    if (hex) redirect(`/agents/${hex}`);
-    notFound();
-  }
+  // The base58 address (as every page links it and wallets show the identity mint) or 64 hex.
+  const id = agentHex(decodeURIComponent((await params).id));
+  if (!id) notFound();
   const agent = await loadAgent(o, id);
-  if (!agent) notFound();
+  if (!agent) {
+    // Registered on chain but not seen on the mesh yet: the page exists from the registration.
+    const holder = o.chain ? await o.chain.identityHolder(fromHex(id)) : null;
+    if (!holder || !o.chain) notFound();
+    const chain = await o.chain.agentChain(fromHex(id)).catch(() => null);
+    return (
+      <>
+        <div className="crumbs"><Link href="/agents">Agents</Link> / agent</div>
+        <header className="page-head">
+          <div>
+            <h1 className="mono" style={{ fontSize: 18, overflowWrap: 'anywhere' }}>{o.chain.satiProfile(fromHex(id))?.name ?? id}</h1>
+            <p className="muted" data-testid="agent-not-on-mesh">Registered on chain; not seen on the mesh yet (no envelope from this agent so far).</p>
+          </div>
+        </header>
+        <section className="card" style={{ marginBottom: 16 }}>
+          <h2>Identity</h2>
+          <dl className="kv">
+            <dt>Agent id</dt>
+            <dd className="mono">{id} <CopyId value={id} /></dd>
+            <dt>Address (base58)</dt>
+            <dd className="mono" data-testid="agent-base58">{base58(id)}</dd>
+            <dt>Identity NFT holder</dt>
+            <dd className="mono" data-testid="agent-holder">{holder}</dd>
+          </dl>
+        </section>
+        {chain ? <AgentChain agent={id} initial={chain} /> : null}
+      </>
+    );
+  }
   const [page, conversations, counterparties, chain, rep, history, economy, advertised] = await Promise.all([
     loadEnvelopes(o, { agent: id, limit: 50 }),
     loadConversations(o, id),
@@ -82,12 +115,12 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       </div>
       <header className="page-head">
         <div>
-          <h1 className="mono" style={{ fontSize: 18, overflowWrap: 'anywhere' }}>
-            {agent.name ?? agent.id}
+          <h1 style={{ overflowWrap: 'anywhere' }} data-testid="agent-name">
+            {agentDisplayName(agent.id, o.chain?.satiProfile(fromHex(id))?.name ?? agent.name)}
           </h1>
           <p className="muted">
-            <span className={`dot ${agent.online ? 'on' : ''}`} aria-hidden /> {agent.online ? 'online' : 'offline'} · first seen {dateTime(agent.firstSeenMs)} · last seen{' '}
-            {dateTime(agent.lastSeenMs)} UTC
+            <span className={`dot ${agent.online ? 'on' : ''}`} aria-hidden /> {agent.online ? 'online' : 'offline'} · first seen <Time ms={agent.firstSeenMs} /> · last seen{' '}
+            <Time ms={agent.lastSeenMs} />
           </p>
         </div>
       </header>
@@ -95,10 +128,18 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         <section className="card">
           <h2>Identity</h2>
           <dl className="kv">
-            <dt>Agent id</dt>
-            <dd className="mono">{agent.id} <CopyId hex={agent.id} /></dd>
-            <dt>Address (base58)</dt>
-            <dd className="mono" data-testid="agent-base58">{base58(agent.id)}</dd>
+            <dt>Name</dt>
+            <dd>{agentDisplayName(agent.id, o.chain?.satiProfile(fromHex(id))?.name ?? agent.name)}{o.chain?.satiProfile(fromHex(id))?.name ?? agent.name ? <span className="muted small"> (its <Term k="sati">SATI</Term> registration)</span> : <span className="muted small"> (a label derived from the id: no SATI name known)</span>}</dd>
+            <dt><Term k="base58">Agent id</Term></dt>
+            <dd><span className="mono" data-testid="agent-base58">{base58(agent.id)}</span> <CopyId value={base58(agent.id)} /></dd>
+            {o.chain ? (
+              <>
+                <dt>Identity mint</dt>
+                <dd><AccountLink address={base58(agent.id)} label="open in Solana Explorer" /></dd>
+              </>
+            ) : null}
+            <dt>Raw (hex)</dt>
+            <dd><details><summary className="small muted">show</summary><span className="mono small">{agent.id}</span></details></dd>
             <dt>Envelopes sent</dt>
             <dd className="mono">{count(agent.envelopes)}</dd>
             <dt>Conversations</dt>
@@ -108,8 +149,15 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         <section className="card">
           <h2>Reputation (gossip fold)</h2>
           <Reputation r={agent.reputation} />
+          {o.chain ? <SatiReputation r={o.chain.satiReputation()} /> : null}
         </section>
       </div>
+      {o.chain ? (
+        <section className="card" style={{ marginBottom: 16 }}>
+          <h2>SATI identity</h2>
+          <SatiProfile p={o.chain.satiProfile(fromHex(id))} />
+        </section>
+      ) : null}
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Advertised capabilities</h2>
         <AdvertisedCapabilities a={advertised} />

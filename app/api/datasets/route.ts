@@ -1,17 +1,18 @@
 /**
  * GET /api/datasets : the dataset releases in `<DATA_DIR>/datasets`, newest epoch first, each
- * with its tables' row counts, file paths and sha256 (docs/datasets.md "Releases").
+ * with its tables' row counts, file paths and sha256: each epoch's latest revision with the older
+ * ones it superseded, and the key the manifests are signed with (docs/datasets.md "Releases").
  */
 import { NoQuerySchema, type DatasetReleaseList } from '../../../lib/wire';
 import { handle, json, parseQuery } from '../../_lib/http';
-import { releases } from '../../_lib/datasets';
+import { releases, signingKey } from '../../_lib/datasets';
 
 export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request): Promise<Response> {
   return handle(() => {
     parseQuery(req.url, NoQuerySchema);
-    const body: DatasetReleaseList = { releases: releases() };
+    const body: DatasetReleaseList = { releases: releases(), signingKey: signingKey() };
     return json(body);
   });
 }

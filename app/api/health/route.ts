@@ -1,4 +1,9 @@
-/** GET /api/health: database, mesh peers, counts and the chain (rpcUrl, slot) (HealthReport). 503 when not ok. */
+/**
+ * GET /api/health: database, mesh peers, counts and the chain (rpcUrl, slot) (HealthReport), and
+ * the dataset releases (`datasets`: the last release, the last failure, failures and the epochs
+ * being retried) and the HTTP server's limits with what they refused (`limits`). 503 when not
+ * ok; a failing release is reported, not a reason for 503.
+ */
 import { handle, json, runtime } from '../../_lib/http';
 import { loadHealth } from '../../_lib/data';
 
@@ -6,7 +11,10 @@ export const dynamic = 'force-dynamic';
 
 export async function GET(): Promise<Response> {
   return handle(async () => {
-    const report = await loadHealth(runtime());
-    return json(report, report.ok ? 200 : 503);
+    const o = runtime();
+    const report = await loadHealth(o);
+    const datasets = o.datasets?.releaseStatus?.();
+    const limits = o.limits?.();
+    return json({ ...report, ...(datasets ? { datasets } : {}), ...(limits ? { limits } : {}) }, report.ok ? 200 : 503);
   });
 }

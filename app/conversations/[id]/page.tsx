@@ -10,7 +10,8 @@ import { getServices } from '../../_lib/services';
 import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
 import { OnChainNegotiation } from '../../../components/OnChainNegotiation';
 import { loadOnChainNegotiations } from '../../_lib/haggle';
-import { count, dateTime, isBroadcast, shortHex, tokenAmount } from '../../../components/format';
+import { Time } from '../../../components/time/Time';
+import { count, dateTime, formatAmount, isBroadcast, shortHex } from '../../../components/format';
 
 export const dynamic = 'force-dynamic';
 
@@ -29,6 +30,9 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   if (!c || !nego) notFound();
   const price = new Map(c.pricePath.map((p) => [p.envelopeId, p]));
   const onChain = await loadOnChainNegotiations(o, id, c.pricePath);
+  // The token the NEG1 prices are in, as the view determined it (USDC for a deal mirrored on
+  // chain); unknown decimals leave prices in raw units rather than in a guessed scale.
+  const token = nego.view.token;
   return (
     <>
       <div className="crumbs">
@@ -40,13 +44,20 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
             {c.id}
           </h1>
           <p className="muted">
-            {c.state ?? 'unknown state'} · {count(c.messages)} messages · {dateTime(c.firstMs)} → {dateTime(c.lastMs)} UTC · between{' '}
-            {c.participants.map((p, i) => (
+            {c.state ?? 'unknown state'} · {count(c.messages)} messages · <Time ms={c.firstMs} relative={false} /> → <Time ms={c.lastMs} /> · between{' '}
+            {/* The negotiating parties only: notaries and notary bidders are named apart. */}
+            {(nego.view.parties.length ? nego.view.parties : c.participants).map((p, i) => (
               <span key={p}>
                 {i > 0 ? ' and ' : ''}
-                <AgentLink id={p} />
+                <AgentLink id={p} copy />
               </span>
             ))}
+            {nego.view.notaries.map((p) => (
+              <span key={p}>
+                {' '}· notary <AgentLink id={p} />
+              </span>
+            ))}
+            {nego.view.bidders.length ? ` · ${nego.view.bidders.length} other notary bidder${nego.view.bidders.length === 1 ? '' : 's'}` : ''}
           </p>
         </div>
       </header>
@@ -67,7 +78,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                 <th>To</th>
                 <th>Negotiation</th>
                 <th className="num">Nonce</th>
-                <th>Time (UTC)</th>
+                <th>Time</th>
                 <th />
               </tr>
             </thead>
@@ -87,16 +98,16 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                     <td className="mono">
                       {p
                         ? p.kind === 'neg1'
-                          ? `${tokenAmount(p.bidValue)} · round ${p.round}`
+                          ? `${formatAmount(p.bidValue, token)} · round ${p.round}`
                           : p.kind === 'negc'
                             ? 'sealed reservation (NEGC)'
                             : p.kind === 'negr'
-                              ? `reveal ${tokenAmount(p.bidValue)} (NEGR)`
+                              ? `reveal ${formatAmount(p.bidValue, token)} (NEGR)`
                               : 'opaque payload'
                         : ''}
                     </td>
                     <td className="num mono">{e.nonce}</td>
-                    <td className="mono">{new Date(e.timestampMs).toISOString().replace('T', ' ').slice(0, 23)}</td>
+                    <td className="small"><Time ms={e.timestampMs} withMs /></td>
                     <td>
                       <Link href={`/envelopes/${e.id}`} prefetch={false} className="small">verify</Link>
                     </td>

@@ -42,7 +42,7 @@ export default async function EnvelopePage({ params }: { params: Promise<{ id: s
         </div>
       </header>
       <section className="card">
-        <EnvelopeVerifier id={id} rpcUrl={o.chain?.rpcUrl ?? null} />
+        <EnvelopeVerifier id={id} rpcUrl={o.chain?.rpcUrl ?? null} sati={o.chain?.sati ?? null} />
       </section>
     </>
   );

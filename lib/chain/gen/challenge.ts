@@ -380,7 +380,7 @@ export interface ResolveChallengeAccounts {
   config?: PublicKey;
   challenge: PublicKey;
   batch: PublicKey;
-  buffer: PublicKey; // the challenger's Buffer
+  buffer: PublicKey; // the challenger's Buffer; closed on success, its lamports to the challenger
   agentChallenges: PublicKey;
   vault?: PublicKey;
   challengerUsdc: PublicKey;
@@ -393,6 +393,7 @@ export interface ResolveChallengeAccounts {
   stake: PublicKey; // stake_lock PDA [b"stake", agent]
   stakeVault: PublicKey;
   stakeVaultAuthority: PublicKey; // stake_lock PDA [b"vault_authority"]
+  challenger: PublicKey; // the challenger's wallet (Challenge.challenger): receives the buffer's rent
 }
 /** Instruction data of resolve_challenge: tag 5 then the fixed little-endian args. */
 export function encodeResolveChallengeArgs(args: ResolveChallengeArgs): Uint8Array {
@@ -401,7 +402,7 @@ export function encodeResolveChallengeArgs(args: ResolveChallengeArgs): Uint8Arr
 export function decodeResolveChallengeArgs(data: Uint8Array): ResolveChallengeArgs | null {
   return data[0] === 5 ? decodeFields<ResolveChallengeArgs>(data, 1, RESOLVE_CHALLENGE_ARGS_FIELDS) : null;
 }
-/** After the window, permissionless: checks the staged entry (leaf, merkle inclusion, Ed25519 signature by the batch signer), keccak(batch bytes) == batch_hash, and the contradiction; upheld → stake_lock.slash + stake back, rejected → stake to treasury; pending -= 1. */
+/** After the window, permissionless: checks the staged entry (leaf, merkle inclusion, Ed25519 signature by the batch signer), keccak(batch bytes) == batch_hash, and the contradiction; upheld → stake_lock.slash + stake back, rejected → stake to treasury; pending -= 1; the evidence buffer is closed, its rent to the challenger. */
 export function resolveChallengeInstruction(accounts: ResolveChallengeAccounts, programId: PublicKey = PROGRAM_ID): TransactionInstruction {
   return new TransactionInstruction({
     programId,
@@ -409,7 +410,7 @@ export function resolveChallengeInstruction(accounts: ResolveChallengeAccounts, 
       { pubkey: accounts.config ?? findConfigPda()[0], isSigner: false, isWritable: false },
       { pubkey: accounts.challenge, isSigner: false, isWritable: true },
       { pubkey: accounts.batch, isSigner: false, isWritable: false },
-      { pubkey: accounts.buffer, isSigner: false, isWritable: false },
+      { pubkey: accounts.buffer, isSigner: false, isWritable: true },
       { pubkey: accounts.agentChallenges, isSigner: false, isWritable: true },
       { pubkey: accounts.vault ?? findVaultPda()[0], isSigner: false, isWritable: true },
       { pubkey: accounts.challengerUsdc, isSigner: false, isWritable: true },
@@ -422,6 +423,7 @@ export function resolveChallengeInstruction(accounts: ResolveChallengeAccounts, 
       { pubkey: accounts.stake, isSigner: false, isWritable: true },
       { pubkey: accounts.stakeVault, isSigner: false, isWritable: true },
       { pubkey: accounts.stakeVaultAuthority, isSigner: false, isWritable: false },
+      { pubkey: accounts.challenger, isSigner: false, isWritable: true },
     ],
     data: instructionData(encodeResolveChallengeArgs({} as ResolveChallengeArgs)),
   });

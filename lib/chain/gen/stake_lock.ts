@@ -22,7 +22,7 @@ export function findVaultAuthorityPda(programId: PublicKey = PROGRAM_ID): [Publi
   return PublicKey.findProgramAddressSync([new TextEncoder().encode('vault_authority')], programId);
 }
 
-/** Config PDA [b"config"]. vault: SPL Token account of usdc_mint owned by PDA [b"vault_authority"]. */
+/** Config PDA [b"config"]. vault: SPL Token account of usdc_mint owned by PDA [b"vault_authority"]. sati_program: the SATI registry whose members may lock stake (a deployment parameter). */
 export interface StakeConfig {
   admin: PublicKey;
   usdcMint: PublicKey;
@@ -31,10 +31,11 @@ export interface StakeConfig {
   epochSeconds: bigint;
   bump: number;
   vaultAuthorityBump: number;
+  satiProgram: PublicKey;
 }
 export const STAKE_CONFIG_DISCRIMINATOR = Uint8Array.from([0xee, 0x97, 0x2b, 0x03, 0x0b, 0x97, 0x3f, 0xb0]);
-export const STAKE_CONFIG_FIELDS: readonly FieldSpec[] = [{ name: 'admin', type: 'pubkey' }, { name: 'usdcMint', type: 'pubkey' }, { name: 'treasury', type: 'pubkey' }, { name: 'vault', type: 'pubkey' }, { name: 'epochSeconds', type: 'u64' }, { name: 'bump', type: 'u8' }, { name: 'vaultAuthorityBump', type: 'u8' }, { name: 'Pad', type: 'pad6' }];
-export const STAKE_CONFIG_SIZE = 152;
+export const STAKE_CONFIG_FIELDS: readonly FieldSpec[] = [{ name: 'admin', type: 'pubkey' }, { name: 'usdcMint', type: 'pubkey' }, { name: 'treasury', type: 'pubkey' }, { name: 'vault', type: 'pubkey' }, { name: 'epochSeconds', type: 'u64' }, { name: 'bump', type: 'u8' }, { name: 'vaultAuthorityBump', type: 'u8' }, { name: 'Pad', type: 'pad6' }, { name: 'satiProgram', type: 'pubkey' }];
+export const STAKE_CONFIG_SIZE = 184;
 export function encodeStakeConfig(v: StakeConfig): Uint8Array {
   return encodeFields(STAKE_CONFIG_DISCRIMINATOR, STAKE_CONFIG_FIELDS, v as unknown as Record<string, unknown>);
 }
@@ -70,9 +71,10 @@ export interface StakeInitializedEvent {
   treasury: PublicKey;
   vault: PublicKey;
   epochSeconds: bigint;
+  satiProgram: PublicKey;
 }
 export const STAKE_INITIALIZED_EVENT_DISCRIMINATOR = Uint8Array.from([0x94, 0xc9, 0x6d, 0xe1, 0x0a, 0x21, 0x75, 0xa3]);
-export const STAKE_INITIALIZED_EVENT_FIELDS: readonly FieldSpec[] = [{ name: 'admin', type: 'pubkey' }, { name: 'usdcMint', type: 'pubkey' }, { name: 'treasury', type: 'pubkey' }, { name: 'vault', type: 'pubkey' }, { name: 'epochSeconds', type: 'u64' }];
+export const STAKE_INITIALIZED_EVENT_FIELDS: readonly FieldSpec[] = [{ name: 'admin', type: 'pubkey' }, { name: 'usdcMint', type: 'pubkey' }, { name: 'treasury', type: 'pubkey' }, { name: 'vault', type: 'pubkey' }, { name: 'epochSeconds', type: 'u64' }, { name: 'satiProgram', type: 'pubkey' }];
 export function encodeStakeInitializedEvent(v: StakeInitializedEvent): Uint8Array {
   return encodeFields(STAKE_INITIALIZED_EVENT_DISCRIMINATOR, STAKE_INITIALIZED_EVENT_FIELDS, v as unknown as Record<string, unknown>);
 }
@@ -140,9 +142,10 @@ export function decodeEvent(data: Uint8Array): Event | null {
 }
 
 export const IX_INITIALIZE = 0;
-export const INITIALIZE_ARGS_FIELDS: readonly FieldSpec[] = [{ name: 'epochSeconds', type: 'u64' }];
+export const INITIALIZE_ARGS_FIELDS: readonly FieldSpec[] = [{ name: 'epochSeconds', type: 'u64' }, { name: 'satiProgram', type: 'pubkey' }];
 export interface InitializeArgs {
   epochSeconds: bigint;
+  satiProgram: PublicKey;
 }
 export interface InitializeAccounts {
   admin: PublicKey;
@@ -159,7 +162,7 @@ export function encodeInitializeArgs(args: InitializeArgs): Uint8Array {
 export function decodeInitializeArgs(data: Uint8Array): InitializeArgs | null {
   return data[0] === 0 ? decodeFields<InitializeArgs>(data, 1, INITIALIZE_ARGS_FIELDS) : null;
 }
-/** Creates the Config PDA once: admin, USDC mint, treasury, vault (owned by the vault_authority PDA), epoch length. */
+/** Creates the Config PDA once: admin, USDC mint, treasury, vault (owned by the vault_authority PDA), epoch length, and the SATI program whose registered agents may stake. */
 export function initializeInstruction(accounts: InitializeAccounts, args: InitializeArgs, programId: PublicKey = PROGRAM_ID): TransactionInstruction {
   return new TransactionInstruction({
     programId,
@@ -184,12 +187,14 @@ export interface LockStakeAccounts {
   owner: PublicKey;
   config?: PublicKey;
   stake: PublicKey;
-  agent: PublicKey; // agent id: Token-2022 mint, decimals 0, supply 1
+  agent: PublicKey; // agent id: SATI agent NFT (Token-2022 mint, decimals 0, supply 1, no mint authority, TokenGroupMember of SATI's group)
   identity: PublicKey; // owner's Token-2022 account holding the agent NFT
   ownerUsdc: PublicKey;
   vault: PublicKey;
   tokenProgram?: PublicKey;
   systemProgram?: PublicKey;
+  satiRegistry: PublicKey; // SATI's RegistryConfig: PDA [b"registry"] of the configured SATI program
+  agentIndex: PublicKey; // SATI's AgentIndex PDA [b"agent_index", member_number u64 LE] holding the agent mint
 }
 /** Instruction data of lock_stake: tag 1 then the fixed little-endian args. */
 export function encodeLockStakeArgs(args: LockStakeArgs): Uint8Array {
@@ -198,7 +203,7 @@ export function encodeLockStakeArgs(args: LockStakeArgs): Uint8Array {
 export function decodeLockStakeArgs(data: Uint8Array): LockStakeArgs | null {
   return data[0] === 1 ? decodeFields<LockStakeArgs>(data, 1, LOCK_STAKE_ARGS_FIELDS) : null;
 }
-/** Locks `amount` (>= MIN_STAKE) USDC for an agent; the signer must own the agent's identity NFT. */
+/** Locks `amount` (>= MIN_STAKE) USDC for a registered SATI agent: the agent mint must be a TokenGroupMember of the group named by SATI's RegistryConfig and held by SATI's AgentIndex PDA for its member number; the signer must own the agent NFT. */
 export function lockStakeInstruction(accounts: LockStakeAccounts, args: LockStakeArgs, programId: PublicKey = PROGRAM_ID): TransactionInstruction {
   return new TransactionInstruction({
     programId,
@@ -212,6 +217,8 @@ export function lockStakeInstruction(accounts: LockStakeAccounts, args: LockStak
       { pubkey: accounts.vault, isSigner: false, isWritable: true },
       { pubkey: accounts.tokenProgram ?? new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), isSigner: false, isWritable: false },
       { pubkey: accounts.systemProgram ?? new PublicKey('11111111111111111111111111111111'), isSigner: false, isWritable: false },
+      { pubkey: accounts.satiRegistry, isSigner: false, isWritable: false },
+      { pubkey: accounts.agentIndex, isSigner: false, isWritable: false },
     ],
     data: instructionData(encodeLockStakeArgs(args)),
   });
@@ -360,6 +367,8 @@ export const ERRORS = {
   NoStake: 8215,
   NotWritable: 8216,
   NotAnAgent: 8217,
+  NotSatiAgent: 8218,
+  WrongSatiAccount: 8219,
 } as const;
 export const ERROR_MESSAGES: Readonly<Record<number, string>> = {
   8192: "InvalidInstruction: unknown tag or wrong instruction data length",
@@ -388,4 +397,6 @@ export const ERROR_MESSAGES: Readonly<Record<number, string>> = {
   8215: "NoStake: no stake account, or nothing left to slash",
   8216: "NotWritable: an account that must be writable is not",
   8217: "NotAnAgent: agent is not a Token-2022 mint with decimals 0 and supply 1",
+  8218: "NotSatiAgent: the agent is not a registered SATI agent (no TokenGroupMember of SATI's group, or its AgentIndex does not hold it)",
+  8219: "WrongSatiAccount: sati_registry or agent_index is not the configured SATI program's account",
 };

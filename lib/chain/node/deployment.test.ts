@@ -1,6 +1,6 @@
 // The observatory's deployment on the embedded chain is created once and found again after a
 // restart on the same data directory (idempotent across restarts); demo
-// identities are Token-2022 NFTs owned by the wallets of the given seeds.
+// identities are SATI agents (register_agent on the embedded registry) owned by the wallets of the given seeds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { createDemoIdentities, ensureDeployment } from './deployment';
 import { ChainSignerRegistry } from './registry';
 import { usdcAccountOf } from './economy';
 import { loadHaggleConfig } from '../haggle';
+import { loadSatiMembership } from '../wallet-reads';
+import { loadSatiRegistry } from './sati';
 
 async function withChain<T>(dataDir: string, fn: (c: Connection) => Promise<T>): Promise<T> {
   const chain = await startEmbeddedChain({ port: 0, dataDir, wsCompanion: false, slotMs: 50 });
@@ -54,7 +56,11 @@ test('ensureDeployment creates once, then finds the same deployment after a rest
         assert.deepEqual([...(await registry.keysFor(ids[i].agent.toBytes()))].map((k) => Buffer.from(k).toString('hex')), [Buffer.from(owner.toBytes()).toString('hex')]);
         const bal = await connection.getTokenAccountBalance(usdcAccountOf(d.config.usdcMint, owner));
         assert.equal(bal.value.amount, '5000000');
+        const m = await loadSatiMembership(connection, ids[i].agent, d.config.satiProgram);
+        assert.equal(m.memberNumber, ids[i].memberNumber);
+        assert.equal(m.name, `demo agent ${i + 1}`);
       }
+      assert.deepEqual(ids.map((x) => x.memberNumber).sort(), [1n, 2n], 'concurrent registrations took consecutive member numbers');
       await registry.close();
       return d;
     });
@@ -64,6 +70,7 @@ test('ensureDeployment creates once, then finds the same deployment after a rest
       assert.equal(d.admin!.publicKey.toBase58(), first.admin!.publicKey.toBase58(), 'same admin key from admin.json');
       assert.equal(d.config.usdcMint.toBase58(), first.config.usdcMint.toBase58());
       assert.equal(d.config.treasury.toBase58(), first.config.treasury.toBase58());
+      assert.equal((await loadSatiRegistry(connection, d.config.satiProgram)).totalAgents, 2n, 'the SATI registry persisted');
       // haggle settles in the same USDC, its decay and fees go to the same treasury.
       const h = await loadHaggleConfig(connection);
       assert.equal(h.usdcMint.toBase58(), first.config.usdcMint.toBase58());

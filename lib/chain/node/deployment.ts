@@ -5,15 +5,20 @@
  * "Embedded defaults"): an admin wallet kept in the chain's data directory, a local USDC mint,
  * a treasury and the programs' Config accounts (haggle's too). Idempotent across restarts: the embedded
  * chain persists its state (lib/devchain/README.md "Persistence"), so on the second start
- * the Config accounts are found and only read. Also the demo agents' on-chain identities
- * (Token-2022 NFT mints owned by their wallets, 0x01 spec §10.1), funded with SOL and USDC.
+ * the Config accounts are found and only read. On the embedded chain the deployment also
+ * initializes SATI's registry (the stand-in programs/sati_registry at the configured SATI id),
+ * and stake_lock is initialized to accept that registry's members. Also the demo agents'
+ * on-chain identities (SATI agents registered with register_agent, owned by their wallets,
+ * 0x01 spec §10.1), funded with SOL and USDC.
  * Server-only.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Keypair, LAMPORTS_PER_SOL, type Connection, type PublicKey } from '@solana/web3.js';
 import { ChainAccountError } from '../errors';
-import { createAgentIdentity, createUsdcMint, fundUsdc, initializePrograms, loadEconomyConfig, type EconomyConfig } from './economy';
+import { createUsdcMint, fundUsdc, initializePrograms, loadEconomyConfig, type EconomyConfig } from './economy';
+import { SATI_MAINNET, type RegisterAgentArgs } from '../sati';
+import { ensureSatiRegistry, registerSatiAgent } from './sati';
 import { ensureHaggleConfig } from './haggle';
 
 /** Parameters of {@link ensureDeployment}. */
@@ -25,6 +30,10 @@ export interface EnsureDeploymentParams {
   epochSeconds: bigint;
   /** True on the embedded chain: the admin is airdropped SOL and the deployment created when absent. */
   create: boolean;
+  /** The SATI program (default SATI's id): initialized here when `create`, and what stake_lock accepts. */
+  satiProgram?: PublicKey;
+  /** An existing SATI group mint for a registry created here (e.g. SATI's mainnet address written by lib/devchain); default: a new one. */
+  satiGroupMint?: PublicKey;
   logger?: { info(msg: string): void; warn(msg: string): void };
 }
 
@@ -65,6 +74,9 @@ export async function ensureDeployment(p: EnsureDeploymentParams): Promise<Deplo
   if (!p.create) return { config: await loadEconomyConfig(p.connection), admin: null, created: false };
   const admin = loadOrCreateAdmin(p.dataDir);
   if ((await p.connection.getBalance(admin.publicKey, 'confirmed')) < 100 * LAMPORTS_PER_SOL) await airdrop(p.connection, admin.publicKey, 1_000);
+  const satiProgram = p.satiProgram ?? SATI_MAINNET.program;
+  const sati = await ensureSatiRegistry(p.connection, { authority: admin, program: satiProgram, groupMint: p.satiGroupMint });
+  if (sati.created) p.logger?.info(`chain: SATI registry initialized at ${satiProgram.toBase58()} (group mint ${sati.groupMint.toBase58()})`);
   try {
     const config = await loadEconomyConfig(p.connection);
     if (config.epochSeconds !== p.epochSeconds) {
@@ -78,7 +90,7 @@ export async function ensureDeployment(p: EnsureDeploymentParams): Promise<Deplo
   }
   const usdcMint = await createUsdcMint(p.connection, { payer: admin });
   const treasury = await fundUsdc(p.connection, { payer: admin, mintAuthority: admin, usdcMint, owner: admin.publicKey, amount: 0n });
-  const config = await initializePrograms(p.connection, { admin, usdcMint, treasury, epochSeconds: p.epochSeconds });
+  const config = await initializePrograms(p.connection, { admin, usdcMint, treasury, epochSeconds: p.epochSeconds, satiProgram });
   await ensureHaggleConfig(p.connection, { admin, usdcMint, treasury });
   p.logger?.info(`chain: created USDC mint ${usdcMint.toBase58()} and initialized the programs (epoch ${p.epochSeconds} s)`);
   return { config, admin, created: true };
@@ -88,7 +100,12 @@ export async function ensureDeployment(p: EnsureDeploymentParams): Promise<Deplo
 export interface DemoIdentity {
   owner: Keypair;
   agent: PublicKey;
+  /** Its SATI member number. */
+  memberNumber: bigint;
 }
+
+/** What a demo agent registers with SATI (register_agent's arguments). */
+export type DemoRegistration = Partial<RegisterAgentArgs> & { name: string; uri: string };
 
 /** Options of {@link createDemoIdentities}. */
 export interface CreateDemoIdentitiesParams {
@@ -99,29 +116,36 @@ export interface CreateDemoIdentitiesParams {
   /** One mint seed per agent, so the agent ids are known before the chain confirms them; default random. */
   mintSeeds?: readonly Uint8Array[];
   usdc: bigint;
+  /** register_agent arguments per agent (default: name "demo agent <i + 1>", empty uri, transferable). */
+  registrations?: readonly DemoRegistration[];
+  /** The SATI program (default: the economy config's). */
+  satiProgram?: PublicKey;
   /** Called as soon as agent `i`'s identity is confirmed (before its SOL and USDC arrive). */
   onIdentity?: (i: number, agent: PublicKey) => void;
 }
 
 /**
- * Creates an on-chain identity for each wallet seed: Token-2022 NFT owned by the wallet (the
- * admin pays, so the identity is the first transaction and does not wait for the airdrop), then
- * a SOL airdrop and `usdc` base units of the local USDC (admin = mint authority) in parallel.
+ * Registers a SATI agent for each wallet seed: register_agent with the wallet as owner (the admin
+ * pays, so the identity is the first transaction and does not wait for the airdrop), then a SOL
+ * airdrop and `usdc` base units of the local USDC (admin = mint authority) in parallel.
  */
 export async function createDemoIdentities(connection: Connection, p: CreateDemoIdentitiesParams): Promise<DemoIdentity[]> {
   if (!Array.isArray(p?.seeds)) throw new TypeError('seeds must be an array of 32-byte seeds');
   if (p.mintSeeds !== undefined && (!Array.isArray(p.mintSeeds) || p.mintSeeds.length !== p.seeds.length)) throw new TypeError('mintSeeds must have one seed per wallet seed');
+  if (p.registrations !== undefined && (!Array.isArray(p.registrations) || p.registrations.length !== p.seeds.length)) throw new TypeError('registrations must have one entry per wallet seed');
+  const program = p.satiProgram ?? p.config.satiProgram ?? SATI_MAINNET.program;
   return Promise.all(p.seeds.map(async (seed, i) => {
     if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new TypeError(`seeds[${i}] must be 32 bytes`);
     const mintSeed = p.mintSeeds?.[i];
     if (mintSeed !== undefined && (!(mintSeed instanceof Uint8Array) || mintSeed.length !== 32)) throw new TypeError(`mintSeeds[${i}] must be 32 bytes`);
     const owner = Keypair.fromSeed(seed);
-    const id = await createAgentIdentity(connection, { payer: p.admin, owner: owner.publicKey, mint: mintSeed ? Keypair.fromSeed(mintSeed) : undefined });
+    const reg = p.registrations?.[i] ?? { name: `demo agent ${i + 1}`, uri: '' };
+    const id = await registerSatiAgent(connection, p.admin, owner.publicKey, { ...reg, program, mint: mintSeed ? Keypair.fromSeed(mintSeed) : undefined });
     p.onIdentity?.(i, id.agent);
     await Promise.all([
       airdrop(connection, owner.publicKey, 10),
       fundUsdc(connection, { payer: p.admin, mintAuthority: p.admin, usdcMint: p.config.usdcMint, owner: owner.publicKey, amount: p.usdc }),
     ]);
-    return { owner, agent: id.agent };
+    return { owner, agent: id.agent, memberNumber: id.memberNumber };
   }));
 }

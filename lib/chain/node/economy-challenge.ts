@@ -63,7 +63,7 @@ export async function resolveChallenge(connection: Connection, p: ResolveChallen
   if (!c) throw new ChainAccountError(`no Challenge account at ${p.challenge.toBase58()}`);
   if (!cfg || !sl) throw new ChainAccountError('challenge or stake_lock is not initialized');
   return sendIxs(connection, resolveChallengeInstructions({
-    challenge: p.challenge, batch: c.batch, agent: c.agent, challengerUsdc: c.challengerUsdc, treasury: cfg.treasury, stakeVault: sl.vault,
+    challenge: p.challenge, batch: c.batch, agent: c.agent, challenger: c.challenger, challengerUsdc: c.challengerUsdc, treasury: cfg.treasury, stakeVault: sl.vault,
     buffer: p.buffer, signer: p.signer, preimage: p.preimage, signature: p.signature,
   }), [p.payer]);
 }

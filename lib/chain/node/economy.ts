@@ -20,9 +20,12 @@ import {
 } from '../builders';
 import { loadEconomyConfig, usdcAccountOf, type EconomyConfig } from '../config';
 import { behaviorLog, challenge, lease, stakeLock } from '../programs';
+import { SATI_MAINNET } from '../sati';
+import { loadSatiMembership } from '../wallet-reads';
 import { sendIxs } from './send';
 
 export { createAgentIdentity, transferIdentity, type AgentIdentity } from './identity';
+export { ensureSatiRegistry, loadSatiRegistry, registerSatiAgent, type SatiAgentRegistration } from './sati';
 export { loadEconomyConfig, usdcAccountOf, type EconomyConfig } from '../config';
 export * from './economy-challenge';
 
@@ -54,6 +57,8 @@ export interface InitializeProgramsParams {
   /** USDC token account receiving lease payments, slashes and forfeited challenge stakes. */
   treasury: PublicKey;
   epochSeconds: bigint;
+  /** The SATI program whose registered agents may lock stake (default SATI's mainnet id, where the embedded chain loads its stand-in). */
+  satiProgram?: PublicKey;
 }
 
 /**
@@ -70,7 +75,7 @@ export async function initializePrograms(connection: Connection, p: InitializePr
   const ixs = [createAssociatedTokenAccountIdempotentInstruction(admin, stakeVault, vaultAuthority, p.usdcMint, TOKEN_PROGRAM_ID)];
   const e = p.epochSeconds;
   if (!infos[0]) ixs.push(lease.initializeInstruction({ admin, usdcMint: p.usdcMint, treasury: p.treasury }, { epochSeconds: e }));
-  if (!infos[1]) ixs.push(stakeLock.initializeInstruction({ admin, usdcMint: p.usdcMint, treasury: p.treasury, vault: stakeVault }, { epochSeconds: e }));
+  if (!infos[1]) ixs.push(stakeLock.initializeInstruction({ admin, usdcMint: p.usdcMint, treasury: p.treasury, vault: stakeVault }, { epochSeconds: e, satiProgram: p.satiProgram ?? SATI_MAINNET.program }));
   if (!infos[2]) ixs.push(behaviorLog.initializeInstruction({ admin }, { usdcMint: p.usdcMint, treasury: p.treasury, epochSeconds: e }));
   if (!infos[3]) ixs.push(challenge.initializeInstruction({ admin, usdcMint: p.usdcMint }, { treasury: p.treasury, epochSeconds: e }));
   await sendIxs(connection, ixs, [p.admin]);
@@ -87,7 +92,8 @@ export interface AgentActionParams {
 /** Locks `amount` USDC base units (>= MIN_STAKE) for the agent (spec §10.5). */
 export async function lockStake(connection: Connection, p: AgentActionParams & { amount: bigint }): Promise<string> {
   const config = p.config ?? (await loadEconomyConfig(connection));
-  return sendIxs(connection, lockStakeInstructions({ owner: p.owner.publicKey, agent: p.agent, amount: p.amount, config }), [p.owner]);
+  const { memberNumber } = await loadSatiMembership(connection, p.agent, config.satiProgram);
+  return sendIxs(connection, lockStakeInstructions({ owner: p.owner.publicKey, agent: p.agent, amount: p.amount, config, memberNumber }), [p.owner]);
 }
 
 /** Pays `epochs` lease epochs for `agent` from `payer`'s USDC (spec §10.3); anyone may pay. */

@@ -1,23 +1,29 @@
-// ChainSignerRegistry against the embedded chain over JSON-RPC: Token-2022
-// identities resolve to their owner, the cache follows an NFT transfer, unknown ids give [],
-// SATI accounts (assumed layout, lib/chain/sati.ts) built with setAccount resolve owner + delegates.
+// ChainSignerRegistry against the embedded chain over JSON-RPC, by SATI's rule alone: a member of
+// the group RegistryConfig names resolves to its holder; a non-member supply-1 NFT, a plain
+// Token-2022 NFT and an unknown id do not, each with its reason; a DelegateV1 delegate signs
+// while its attestation is valid and is refused, with the reason, after expiry (a clock check),
+// after revocation (the account closed) and after the NFT moves to a new owner (a real Token-2022
+// transfer). SATI's accounts are written as bytes with the embedded chain's fixture write, which
+// tells subscribers as a transaction would (lib/devchain/README.md "Fixture accounts").
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { TOKEN_2022_PROGRAM_ID, getMint } from '@solana/spl-token';
+import { TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
 import { ChainSignerRegistry, type ResolvedIdentity } from './registry';
-import { createAgentIdentity, findIdentityHolder, transferIdentity } from './identity';
-import { encodeSatiIdentity, findSatiIdentityPda, parseSatiIdentity, SATI_AGENT_DISCRIMINATOR } from '../sati';
+import { createAgentIdentity, identityTokenAccount, transferIdentity } from './identity';
+import { registerSatiAgent } from './sati';
+import { SATI_MAINNET, delegateAttestationAddress, encodeDelegateAttestation, encodeRegistryConfig, registryConfigAddress } from '../sati';
+import { satiAgentMintBytes } from '../testing';
 import { startChainWorld, type ChainWorld } from './testing';
 
 let w: ChainWorld;
-before(async () => { w = await startChainWorld(); });
 after(async () => { await w.close(); });
 
 const b58 = (keys: readonly Uint8Array[]) => keys.map((k) => new PublicKey(k).toBase58());
+const sati = { ...SATI_MAINNET, program: Keypair.generate().publicKey };
+const group = Keypair.generate().publicKey;
 
-async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, tries = 200): Promise<T> {
+async function until<T>(f: () => Promise<T> | T, ok: (v: T) => boolean, tries = 300): Promise<T> {
   let v = await f();
   for (let i = 0; i < tries && !ok(v); i++) {
     await new Promise((r) => setTimeout(r, 10));
@@ -26,103 +32,172 @@ async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, tries = 200)
   return v;
 }
 
-describe('identity: Token-2022 NFT over JSON-RPC', () => {
-  test('mint has decimals 0, supply 1, no mint authority; the owner holds it', async () => {
-    const owner = await w.wallet();
-    const id = await createAgentIdentity(w.connection, { payer: w.admin, owner: owner.publicKey });
-    const mint = await getMint(w.connection, id.agent, 'confirmed', TOKEN_2022_PROGRAM_ID);
-    assert.deepEqual([mint.decimals, mint.supply, mint.mintAuthority, mint.freezeAuthority], [0, 1n, null, null]);
-    const holder = await findIdentityHolder(w.connection, id.agent);
-    assert.ok(holder);
-    assert.equal(holder.owner.toBase58(), owner.publicKey.toBase58());
-    assert.equal(holder.tokenAccount.toBase58(), id.tokenAccount.toBase58());
+const write = (address: PublicKey, data: Uint8Array, owner: PublicKey, lamports = 10_000_000n) => w.chain.writeAccount(address.toBase58(), { lamports, data, owner: owner.toBase58() });
+/** A Token-2022 token account (165 bytes, initialized) holding `amount` of `mint` for `owner`. */
+const tokenAccount = (mint: PublicKey, owner: PublicKey, amount: bigint) => {
+  const b = new Uint8Array(165);
+  b.set(mint.toBytes(), 0);
+  b.set(owner.toBytes(), 32);
+  new DataView(b.buffer).setBigUint64(64, amount, true);
+  b[108] = 1;
+  return b;
+};
+let members = 0n;
+/** A SATI agent as register_agent leaves it: the member mint and its owner's associated account holding it. */
+function satiAgent(owner: PublicKey, inGroup = group): PublicKey {
+  const mint = Keypair.generate().publicKey;
+  write(mint, satiAgentMintBytes({ mint, group: inGroup, registry: registryConfigAddress(sati.program), owner, memberNumber: ++members }), TOKEN_2022_PROGRAM_ID);
+  write(identityTokenAccount(mint, owner), tokenAccount(mint, owner, 1n), TOKEN_2022_PROGRAM_ID);
+  return mint;
+}
+/** Writes (or with lamports 0 closes) the DelegateV1 attestation of `delegate` for `agent`. */
+function delegation(agent: PublicKey, delegate: PublicKey, delegator: PublicKey, expiry: bigint, lamports = 5_000_000n): PublicKey {
+  const at = delegateAttestationAddress(delegate, agent, sati);
+  const data = lamports === 0n ? new Uint8Array(0) : encodeDelegateAttestation({ agent, delegate, delegator, expiry, signer: Keypair.generate().publicKey, addresses: sati });
+  write(at, data, lamports === 0n ? new PublicKey(0) : sati.sas, lamports);
+  return at;
+}
+
+before(async () => {
+  w = await startChainWorld();
+  write(registryConfigAddress(sati.program), encodeRegistryConfig({ groupMint: group, authority: PublicKey.default, totalAgents: 0n, bump: 255 }), sati.program);
+});
+
+describe('ChainSignerRegistry: registration', () => {
+  test('a member of the group RegistryConfig names resolves to its holder; anything else is refused with its reason', async () => {
+    const owner = Keypair.generate().publicKey;
+    const member = satiAgent(owner);
+    const outsider = satiAgent(owner, Keypair.generate().publicKey);
+    const plain = await createAgentIdentity(w.connection, { payer: await w.wallet() });
+    const reg = new ChainSignerRegistry({ connection: w.connection, sati, subscribe: false });
+    try {
+      assert.deepEqual(b58(await reg.keysFor(member.toBytes())), [owner.toBase58()]);
+      const id = await reg.resolve(member);
+      assert.equal(id?.registration.memberNumber, members - 1n);
+      assert.equal(id?.registration.name, 'agent');
+      assert.equal(id?.account.toBase58(), identityTokenAccount(member, owner).toBase58());
+      assert.deepEqual(await reg.signersFor(outsider.toBytes()), { keys: [], reason: 'not_sati_member' });
+      assert.deepEqual(await reg.signersFor(plain.agent.toBytes()), { keys: [], reason: 'not_sati_member' }, 'a supply-1 Token-2022 NFT outside the group');
+      assert.deepEqual(await reg.signersFor(Keypair.generate().publicKey.toBytes()), { keys: [], reason: 'unregistered' });
+      assert.deepEqual(await reg.signersFor(w.usdcMint.toBytes()), { keys: [], reason: 'unregistered' }, 'an SPL Token mint');
+      await assert.rejects(() => reg.keysFor(new Uint8Array(31)), TypeError);
+    } finally {
+      await reg.close();
+    }
+    const elsewhere = new ChainSignerRegistry({ connection: w.connection, sati: { ...sati, program: Keypair.generate().publicKey }, subscribe: false });
+    assert.deepEqual(await elsewhere.signersFor(member.toBytes()), { keys: [], reason: 'unregistered' }, 'no RegistryConfig: no registry, nobody registered');
+    await elsewhere.close();
   });
 });
 
-describe('ChainSignerRegistry (token2022)', () => {
-  test('resolves id → owner, caches, follows a transfer to a new owner', async () => {
-    const first = await w.wallet();
-    const second = Keypair.generate();
-    const id = await createAgentIdentity(w.connection, { payer: first });
-    const changes: (ResolvedIdentity | null)[] = [];
-    const reg = new ChainSignerRegistry({ connection: w.connection, onChange: (_a, i) => changes.push(i) });
+describe('ChainSignerRegistry: the embedded chain\'s own registry at SATI\'s id', () => {
+  test('an agent registered with register_agent resolves to its owner; a plain Token-2022 NFT does not', async () => {
+    const owner = await w.wallet();
+    const a = await registerSatiAgent(w.connection, owner, owner.publicKey, { name: 'Ada', uri: 'data:application/json,{}' });
+    const plain = await createAgentIdentity(w.connection, { payer: owner });
+    const reg = new ChainSignerRegistry({ connection: w.connection, subscribe: false });
     try {
-      assert.deepEqual(b58(await reg.keysFor(id.agent.toBytes())), [first.publicKey.toBase58()]);
-      assert.deepEqual(b58(await reg.keysFor(id.agent.toBytes())), [first.publicKey.toBase58()]);
-      assert.equal(reg.lookups, 1);
+      assert.deepEqual(b58(await reg.keysFor(a.agent.toBytes())), [owner.publicKey.toBase58()]);
+      assert.equal((await reg.resolve(a.agent))?.registration.name, 'Ada');
+      assert.deepEqual(await reg.signersFor(plain.agent.toBytes()), { keys: [], reason: 'not_sati_member' });
+    } finally {
+      await reg.close();
+    }
+  });
+});
 
-      await transferIdentity(w.connection, { agent: id.agent, from: first, to: second.publicKey });
-      // The holding account's notification drops the entry; the next call resolves the new holder.
-      const keys = await until(() => reg.keysFor(id.agent.toBytes()), (k) => b58(k)[0] === second.publicKey.toBase58());
-      assert.deepEqual(b58(keys), [second.publicKey.toBase58()]);
-      assert.equal(reg.lookups, 2);
-      assert.equal(changes.length, 1);
-      assert.equal(changes[0], null);
-      const r = await reg.resolve(id.agent);
-      assert.equal(r?.owner.toBase58(), second.publicKey.toBase58());
-      assert.equal(r?.source, 'token2022');
+describe('ChainSignerRegistry: who may sign', () => {
+  test('a delegate signs while its attestation is valid; expiry is a clock check at every answer', async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const owner = Keypair.generate().publicKey;
+    const agent = satiAgent(owner);
+    const hot = Keypair.generate().publicKey, forever = Keypair.generate().publicKey, stale = Keypair.generate().publicKey;
+    const expiry = BigInt(now / 1000 + 60);
+    delegation(agent, hot, owner, expiry);
+    delegation(agent, forever, owner, 0n);
+    delegation(agent, stale, owner, BigInt(now / 1000 - 1));
+    const reg = new ChainSignerRegistry({ connection: w.connection, sati, subscribe: false, now: () => now, ttlMs: 1e9 });
+    try {
+      const a = await reg.signersFor(agent.toBytes());
+      assert.deepEqual(b58(a.keys).sort(), [owner, hot, forever].map((k) => k.toBase58()).sort());
+      assert.deepEqual(a.refused?.map((r) => [new PublicKey(r.key).toBase58(), r.reason]), [[stale.toBase58(), 'delegation_expired']]);
+      assert.equal(a.validUntil, Number(expiry) * 1000, 'the answer holds until the first expiry');
+      now = Number(expiry) * 1000;
+      const b = await reg.signersFor(agent.toBytes());
+      assert.equal(reg.lookups, 1, 'no new RPC: the clock alone expired it');
+      assert.deepEqual(b58(b.keys).sort(), [owner, forever].map((k) => k.toBase58()).sort());
+      assert.deepEqual(b.refused?.map((r) => r.reason), ['delegation_expired', 'delegation_expired']);
+      assert.equal(b.validUntil, undefined);
+      const view = await reg.resolve(agent);
+      assert.deepEqual(view?.delegates.map((d) => d.toBase58()), [forever.toBase58()]);
     } finally {
       await reg.close();
     }
   });
 
-  test('unknown id → [] (cached briefly); a plain SPL mint is not an identity; bad argument throws', async () => {
-    const reg = new ChainSignerRegistry({ connection: w.connection, subscribe: false });
-    assert.deepEqual(await reg.keysFor(Keypair.generate().publicKey.toBytes()), []);
-    assert.deepEqual(await reg.keysFor(w.usdcMint.toBytes()), []);
-    await assert.rejects(() => reg.keysFor(new Uint8Array(31)), TypeError);
-    assert.throws(() => new ChainSignerRegistry({ connection: w.connection, source: 'sati' }), /satiProgramId/);
-    await reg.close();
-  });
-});
-
-describe('ChainSignerRegistry (sati, assumed layout)', () => {
-  const program = Keypair.generate().publicKey;
-  const setSati = (address: PublicKey, data: Uint8Array, owner = program) =>
-    w.chain.svm.setAccount({ address: address.toBase58() as never, lamports: 10_000_000n as never, data, programAddress: owner.toBase58() as never, executable: false, space: BigInt(data.length) } as never);
-
-  test('owner and delegates from a SATI account; changes picked up after invalidate', async () => {
-    const agent = Keypair.generate().publicKey;
+  test('a delegation whose notification never came is found by revalidate, at most every 2 s', async () => {
+    let now = Date.now();
     const owner = Keypair.generate().publicKey;
-    const hot = Keypair.generate().publicKey;
-    const pda = findSatiIdentityPda(agent, program);
-    setSati(pda, encodeSatiIdentity({ agent, owner, delegates: [hot] }));
-    const reg = new ChainSignerRegistry({ connection: w.connection, source: 'sati', satiProgramId: program, subscribe: false });
-    assert.deepEqual(b58(await reg.keysFor(agent.toBytes())), [owner.toBase58(), hot.toBase58()]);
-    const owner2 = Keypair.generate().publicKey;
-    setSati(pda, encodeSatiIdentity({ agent, owner: owner2, delegates: [] }));
-    assert.deepEqual(b58(await reg.keysFor(agent.toBytes())), [owner.toBase58(), hot.toBase58()], 'served from cache');
-    reg.invalidate(agent);
-    assert.deepEqual(b58(await reg.keysFor(agent.toBytes())), [owner2.toBase58()]);
-    await reg.close();
+    const agent = satiAgent(owner);
+    const reg = new ChainSignerRegistry({ connection: w.connection, sati, subscribe: false, now: () => now });
+    try {
+      assert.deepEqual(b58(await reg.keysFor(agent.toBytes())), [owner.toBase58()]);
+      const hot = Keypair.generate().publicKey;
+      delegation(agent, hot, owner, 0n);
+      assert.equal(reg.revalidate(agent.toBytes()), false, 'read less than 2 s ago');
+      assert.deepEqual(b58(await reg.keysFor(agent.toBytes())), [owner.toBase58()], 'not followed: unknown yet');
+      now += 2_000;
+      assert.equal(reg.revalidate(agent.toBytes()), true);
+      assert.deepEqual(b58(await reg.keysFor(agent.toBytes())).sort(), [owner, hot].map((k) => k.toBase58()).sort());
+      assert.equal(reg.lookups, 2);
+    } finally {
+      await reg.close();
+    }
   });
 
-  test('refused: wrong program owner, wrong agent field, bad discriminator', async () => {
-    const reg = new ChainSignerRegistry({ connection: w.connection, source: 'sati', satiProgramId: program, subscribe: false });
-    const a1 = Keypair.generate().publicKey;
-    setSati(findSatiIdentityPda(a1, program), encodeSatiIdentity({ agent: a1, owner: a1, delegates: [] }), Keypair.generate().publicKey);
-    const a2 = Keypair.generate().publicKey;
-    setSati(findSatiIdentityPda(a2, program), encodeSatiIdentity({ agent: a1, owner: a1, delegates: [] }));
-    const a3 = Keypair.generate().publicKey;
-    const bad = encodeSatiIdentity({ agent: a3, owner: a3, delegates: [] });
-    bad[0] ^= 1;
-    setSati(findSatiIdentityPda(a3, program), bad);
-    for (const a of [a1, a2, a3]) assert.deepEqual(await reg.keysFor(a.toBytes()), []);
-    await reg.close();
-  });
+  test('revocation, a new delegation and a transfer take effect when the chain says so', async () => {
+    const first = await w.wallet();
+    const second = Keypair.generate().publicKey;
+    const agent = satiAgent(first.publicKey);
+    const hot = Keypair.generate().publicKey, later = Keypair.generate().publicKey, kept = Keypair.generate().publicKey;
+    const hotAt = delegation(agent, hot, first.publicKey, 0n);
+    delegation(agent, kept, first.publicKey, 0n);
+    const changes: (ResolvedIdentity | null)[] = [];
+    const reg = new ChainSignerRegistry({ connection: w.connection, sati, onChange: (_a, i) => changes.push(i) });
+    const keys = async () => b58((await reg.signersFor(agent.toBytes())).keys).sort();
+    const refused = async () => Object.fromEntries(((await reg.signersFor(agent.toBytes())).refused ?? []).map((r) => [new PublicKey(r.key).toBase58(), r.reason]));
+    try {
+      assert.deepEqual(await keys(), [first.publicKey, hot, kept].map((k) => k.toBase58()).sort());
+      // Give the subscriptions a moment to be registered on the server.
+      await new Promise((r) => setTimeout(r, 200));
 
-  test('parseSatiIdentity: round trip; random bytes never throw', () => {
-    const v = { agent: Keypair.generate().publicKey, owner: Keypair.generate().publicKey, delegates: [Keypair.generate().publicKey, Keypair.generate().publicKey] };
-    const back = parseSatiIdentity(encodeSatiIdentity(v));
-    assert.ok(back);
-    assert.deepEqual([back.agent, back.owner, ...back.delegates].map((k) => k.toBase58()), [v.agent, v.owner, ...v.delegates].map((k) => k.toBase58()));
-    const tooMany = encodeSatiIdentity({ ...v, delegates: [] });
-    tooMany[72] = 9;
-    assert.equal(parseSatiIdentity(tooMany), null);
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 400 }), fc.boolean(), (bytes, withDisc) => {
-      const b = withDisc && bytes.length >= 8 ? Uint8Array.from([...SATI_AGENT_DISCRIMINATOR, ...bytes.subarray(8)]) : bytes;
-      const r = parseSatiIdentity(b);
-      return r === null || r.delegates.length <= 8;
-    }));
+      // SAS revokes by closing the attestation account.
+      delegation(agent, hot, first.publicKey, 0n, 0n);
+      assert.deepEqual(await until(keys, (k) => k.length === 2), [first.publicKey, kept].map((k) => k.toBase58()).sort());
+      assert.deepEqual(await refused(), { [hot.toBase58()]: 'delegation_revoked' });
+      assert.ok(changes.length >= 1 && changes.at(-1)?.delegations.some((d) => d.address.equals(hotAt) && d.status === 'delegation_revoked'));
+
+      // A delegation granted after the agent was cached arrives through programSubscribe.
+      delegation(agent, later, first.publicKey, 0n);
+      assert.ok((await until(keys, (k) => k.includes(later.toBase58()))).includes(later.toBase58()));
+      assert.equal(reg.lookups, 1, 'followed, not re-read');
+
+      // The NFT moves: the old owner and every delegation it made lose the right at once.
+      await transferIdentity(w.connection, { agent, from: first, to: second });
+      assert.deepEqual(await until(keys, (k) => k[0] === second.toBase58()), [second.toBase58()]);
+      assert.equal(changes.includes(null), true, 'the holder change was announced');
+      assert.deepEqual(await refused(), {
+        [first.publicKey.toBase58()]: 'not_owner_or_delegate',
+        [kept.toBase58()]: 'not_owner_or_delegate',
+        [later.toBase58()]: 'not_owner_or_delegate',
+      });
+      // The new owner's own delegation is valid (once the new entry's subscriptions are up).
+      await new Promise((r) => setTimeout(r, 200));
+      const fresh = Keypair.generate().publicKey;
+      delegation(agent, fresh, second, 0n);
+      assert.deepEqual(await until(keys, (k) => k.length === 2), [second, fresh].map((k) => k.toBase58()).sort());
+    } finally {
+      await reg.close();
+    }
   });
 });

@@ -1,70 +1,123 @@
 /**
  * NODE-ONLY (server): holds WebSocket subscriptions and a process-wide cache.
  *
- * Chain-backed signer registry (docs/protocol.md §2 "Signer"): agent id →
- * Ed25519 keys allowed to sign for it, read over JSON-RPC, replacing the local registry.
+ * The chain-backed signer registry (docs/protocol.md §2 "Signer"; docs/chain.md "Who may sign for an agent"):
+ * agent id → the Ed25519 keys allowed to sign for it now, by SATI's rule and nothing else.
  *
- * - `token2022` (default; the embedded chain, and SATI v2's Token-2022 binding): the owner of the
- *   Token-2022 account holding 1 of the agent mint (lib/chain/identity.ts findIdentityHolder).
- * - `sati`: the owner and delegates of the SATI identity account (lib/chain/sati.ts, layout
- *   documented there as an assumption).
+ * - Registered: lib/chain/sati.ts `satiRegistration` on the agent's mint with the group read from
+ *   SATI's RegistryConfig (a Token-2022 NFT whose TokenGroupMember names that group). Anything
+ *   else is refused with its reason (`unregistered`, `not_nft`, `not_sati_member`).
+ * - May sign: the owner of the token account holding the NFT, and each delegate whose DelegateV1
+ *   attestation (found with getProgramAccounts on SAS by credential, schema and agent mint) passes
+ *   lib/chain/sati.ts `delegationValid` against the current owner at the time of the check.
+ * - Refused, with the reason an envelope they sign is dropped for: an expired delegation
+ *   (`delegation_expired`), a closed one (`delegation_revoked`), a delegation by a former owner
+ *   and the former owner itself (`not_owner_or_delegate`).
  *
- * Cache: hits are served from memory. Each entry follows its account with accountSubscribe
- * (owner changes are applied at once; an NFT leaving the holding account drops the entry so the
- * next call re-resolves); a TTL bounds staleness when a notification is missed, and unknown ids
- * are cached briefly so hostile senders cannot turn every envelope into an RPC scan.
+ * Follows the chain: the holding token account, each attestation and SAS's attestations of the
+ * agent (programSubscribe) are subscribed, so a transfer, a revocation or a new delegation takes
+ * effect when its notification arrives; expiry is a clock comparison at every answer, and the
+ * answer says until when it holds. A TTL bounds staleness when a notification is missed; unknown
+ * ids are remembered briefly so a hostile sender cannot turn every envelope into RPC scans.
  */
 import { PublicKey, type AccountInfo, type Connection } from '@solana/web3.js';
 import type { SignerRegistry } from '../../protocol/types';
-import { decodeTokenAccount, findIdentityHolder } from '../identity';
-import { findSatiIdentityPda, parseSatiIdentity } from '../sati';
+import { decodeTokenAccount } from '../identity';
+import { SATI_MAINNET, decodeDelegateAttestation, delegationValid, type RawAccount, type SatiRegistered } from '../sati';
+import { delegationFilters, readSatiSigners, type SatiRuleAddresses } from '../sati-signers';
 
-/** Where identities are read from. */
-export type IdentitySource = 'token2022' | 'sati';
+export type { SatiRuleAddresses };
 
-/** One resolved identity. */
+/** Why an agent id has no signer. */
+export type UnregisteredReason = 'unregistered' | 'not_nft' | 'not_sati_member';
+
+/** Why a key that signed for an agent may not now. */
+export type RefusedReason = 'delegation_expired' | 'delegation_revoked' | 'not_owner_or_delegate';
+
+/** One DelegateV1 attestation naming the agent, and what it says now. */
+export interface DelegationView {
+  /** The attestation account. */
+  address: PublicKey;
+  delegate: PublicKey;
+  delegator: PublicKey;
+  /** Unix seconds, 0 = never. */
+  expiry: bigint;
+  status: 'valid' | RefusedReason;
+}
+
+/** A registered agent as the rule sees it now. */
 export interface ResolvedIdentity {
   agent: PublicKey;
   owner: PublicKey;
+  /** Delegates allowed now (valid DelegateV1 attestations by the current owner). */
   delegates: PublicKey[];
-  /** The account followed: the holding token account, or the SATI account. */
+  /** The token account holding the NFT (followed). */
   account: PublicKey;
-  source: IdentitySource;
+  /** SATI's registration: member number, name, symbol, uri, … from the mint. */
+  registration: SatiRegistered;
+  delegations: DelegationView[];
+}
+
+/** The full answer for one agent (lib/observer's SignerSource.signersFor). */
+export interface SignerAnswer {
+  keys: readonly Uint8Array[];
+  reason?: UnregisteredReason;
+  refused?: ReadonlyArray<{ key: Uint8Array; reason: RefusedReason }>;
+  /** Unix ms after which the answer changes by the clock alone (the next delegation expiry). */
+  validUntil?: number;
 }
 
 /** Options of {@link ChainSignerRegistry}. */
 export interface ChainSignerRegistryParams {
   connection: Connection;
-  source?: IdentitySource;
-  /** Required when source = 'sati'. */
-  satiProgramId?: PublicKey;
-  /** Positive entries expire after this (default 60,000 ms). */
+  /** SATI's addresses on this cluster (lib/chain/cluster.ts); default mainnet's. */
+  sati?: SatiRuleAddresses;
+  /** Positive entries are re-read after this (default 60,000 ms). */
   ttlMs?: number;
   /** Unknown agents are remembered this long (default 2,000 ms). */
   negativeTtlMs?: number;
-  /** Follow entries with accountSubscribe (default true). */
+  /** Follow entries with subscriptions (default true). */
   subscribe?: boolean;
   /** Most cached agents (default 10,000; oldest evicted). */
   maxEntries?: number;
+  /** Unix ms; delegation expiry is compared with it. */
   now?: () => number;
-  /** Called when a followed identity changes owner or disappears. */
+  /** Called when what a followed agent's answer says changes (owner, delegation), or it is dropped. */
   onChange?: (agent: PublicKey, identity: ResolvedIdentity | null) => void;
 }
 
-interface Entry {
-  identity: ResolvedIdentity | null;
-  keys: readonly Uint8Array[];
-  expires: number;
+interface Delegation {
+  account: RawAccount & { address: PublicKey };
+  delegate: PublicKey;
+  delegator: PublicKey;
+  expiry: bigint;
   sub: number | null;
 }
 
-const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
+interface Entry {
+  agent: PublicKey;
+  reason: UnregisteredReason | null;
+  registration: SatiRegistered | null;
+  owner: PublicKey | null;
+  tokenAccount: PublicKey | null;
+  delegations: Map<string, Delegation>;
+  /** Former owners (hex key): refused as not_owner_or_delegate. */
+  former: Set<string>;
+  loadedAt: number;
+  expires: number;
+  subs: { holder: number | null; program: number | null };
+}
 
-/** SignerRegistry over JSON-RPC with an ownership-following cache (module comment). */
+const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
+/** Fresh reads {@link ChainSignerRegistry.revalidate} may start per second, all agents together. */
+const REVALIDATIONS_PER_SECOND = 5;
+/** Former owners remembered across a re-resolution (per agent), bounded. */
+const MAX_FORMER = 16;
+
+/** SignerRegistry over JSON-RPC by SATI's rule, with a cache that follows the chain (module comment). */
 export class ChainSignerRegistry implements SignerRegistry {
   private readonly connection: Connection;
-  private readonly source: IdentitySource;
-  private readonly satiProgramId: PublicKey | null;
+  readonly sati: SatiRuleAddresses;
   private readonly ttlMs: number;
   private readonly negativeTtlMs: number;
   private readonly subscribe: boolean;
@@ -73,17 +126,22 @@ export class ChainSignerRegistry implements SignerRegistry {
   private readonly onChange?: ChainSignerRegistryParams['onChange'];
   private readonly cache = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry>>();
+  /** Former owners of agents whose entry was dropped (the NFT left its account), kept for the next entry. */
+  private readonly formerOwners = new Map<string, Set<string>>();
   private closed = false;
+  /** When the last revalidations started (ms), for the global rate. */
+  private readonly revalidations: number[] = [];
+  /** Unsubscriptions sent and not yet answered. */
+  private readonly removals = new Set<Promise<unknown>>();
   /** RPC resolutions performed (cache misses); for tests and metrics. */
   lookups = 0;
 
   constructor(p: ChainSignerRegistryParams) {
     if (!p || typeof p.connection?.getProgramAccounts !== 'function') throw new TypeError('connection must be a web3.js Connection');
     this.connection = p.connection;
-    this.source = p.source ?? 'token2022';
-    if (this.source !== 'token2022' && this.source !== 'sati') throw new TypeError("source must be 'token2022' or 'sati'");
-    if (this.source === 'sati' && !(p.satiProgramId instanceof PublicKey)) throw new TypeError("satiProgramId is required when source is 'sati'");
-    this.satiProgramId = p.satiProgramId ?? null;
+    const sati = p.sati ?? SATI_MAINNET;
+    for (const k of ['program', 'sas', 'credential', 'delegateSchema'] as const) if (!(sati?.[k] instanceof PublicKey)) throw new TypeError(`sati.${k} must be a PublicKey`);
+    this.sati = { program: sati.program, sas: sati.sas, credential: sati.credential, delegateSchema: sati.delegateSchema };
     const ms = (name: string, v: number | undefined, d: number) => {
       if (v === undefined) return d;
       if (!Number.isFinite(v) || v < 0) throw new RangeError(`${name} must be a non-negative number of ms`);
@@ -97,17 +155,22 @@ export class ChainSignerRegistry implements SignerRegistry {
     this.onChange = p.onChange;
   }
 
-  /** SignerRegistry.keysFor: [owner, ...delegates] as 32-byte keys; [] when unknown. RPC errors propagate. */
+  /** SignerRegistry.keysFor: the keys allowed now ([] when not registered). RPC errors propagate. */
   async keysFor(agentId: Uint8Array): Promise<readonly Uint8Array[]> {
-    return (await this.entry(agentId)).keys;
+    return (await this.signersFor(agentId)).keys;
   }
 
-  /** The identity behind `agentId`, or null. */
+  /** The keys allowed now, the keys refused with why, the reason when there are none, and until when this holds. */
+  async signersFor(agentId: Uint8Array): Promise<SignerAnswer> {
+    return this.answer(await this.entry(agentId));
+  }
+
+  /** The registered agent behind `agentId` as of now, or null. */
   async resolve(agentId: Uint8Array | PublicKey): Promise<ResolvedIdentity | null> {
-    return (await this.entry(agentId instanceof PublicKey ? agentId.toBytes() : agentId)).identity;
+    return this.view(await this.entry(agentId instanceof PublicKey ? agentId.toBytes() : agentId));
   }
 
-  /** Forgets one agent (or all): e.g. after an ownership transfer seen elsewhere. */
+  /** Forgets one agent (or all). */
   invalidate(agentId?: Uint8Array | PublicKey): void {
     if (agentId === undefined) {
       for (const k of [...this.cache.keys()]) this.drop(k);
@@ -116,15 +179,89 @@ export class ChainSignerRegistry implements SignerRegistry {
     this.drop(hexOf(agentId instanceof PublicKey ? agentId.toBytes() : agentId));
   }
 
+  /**
+   * An envelope of a registered agent verified under none of its keys: a delegation may have been
+   * granted whose notification has not arrived (or was missed). Reads the agent afresh when its
+   * entry is older than `minAgeMs`, so a forger costs at most one read per agent per `minAgeMs`,
+   * and at most {@link REVALIDATIONS_PER_SECOND} reads a second over all agents (a flood of
+   * forgeries naming many agents is not turned into RPC load).
+   */
+  revalidate(agentId: Uint8Array, minAgeMs = 2_000): boolean {
+    const key = hexOf(agentId);
+    const e = this.cache.get(key);
+    const now = this.now();
+    if (!e || !e.owner || now - e.loadedAt < minAgeMs) return false;
+    while (this.revalidations.length && this.revalidations[0] <= now - 1_000) this.revalidations.shift();
+    if (this.revalidations.length >= REVALIDATIONS_PER_SECOND) return false;
+    this.revalidations.push(now);
+    if (e.former.size) this.formerOwners.set(key, new Set([...(this.formerOwners.get(key) ?? []), ...e.former]));
+    this.drop(key);
+    return true;
+  }
+
   /** Number of cached agents. */
   get size(): number {
     return this.cache.size;
   }
 
-  /** Removes every subscription. */
+  /**
+   * Removes every subscription and waits (at most 2 s) until the connection has forgotten them:
+   * web3.js drops a subscription only when the server confirms the unsubscribe, and one still
+   * pending when its socket closes makes it reconnect to a chain that may be gone.
+   */
   async close(): Promise<void> {
     this.closed = true;
     this.invalidate();
+    await Promise.allSettled([...this.removals]);
+    const subs = (this.connection as unknown as { _subscriptionsByHash?: Record<string, unknown> })._subscriptionsByHash;
+    for (let i = 0; i < 100 && subs && Object.keys(subs).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  private answer(e: Entry): SignerAnswer {
+    if (!e.owner || e.reason) return { keys: [], reason: e.reason ?? 'unregistered' };
+    const nowMs = this.now();
+    const keys: Uint8Array[] = [e.owner.toBytes()];
+    const refused: { key: Uint8Array; reason: RefusedReason }[] = [];
+    const seen = new Set([hexOf(keys[0])]);
+    let validUntil = Infinity;
+    for (const d of e.delegations.values()) {
+      const status = this.statusOf(e, d, nowMs);
+      const k = d.delegate.toBytes();
+      if (status === 'valid') {
+        if (d.expiry > 0n) validUntil = Math.min(validUntil, Number(d.expiry) * 1000);
+        if (!seen.has(hexOf(k))) keys.push(k);
+        seen.add(hexOf(k));
+      }
+    }
+    for (const d of e.delegations.values()) {
+      const status = this.statusOf(e, d, nowMs);
+      if (status !== 'valid' && status !== null && !seen.has(hexOf(d.delegate.toBytes()))) refused.push({ key: d.delegate.toBytes(), reason: status });
+    }
+    for (const f of e.former) if (!seen.has(f)) refused.push({ key: Uint8Array.from(Buffer.from(f, 'hex')), reason: 'not_owner_or_delegate' });
+    return { keys, refused, ...(validUntil !== Infinity && { validUntil }) };
+  }
+
+  /** A delegation's status now; null for an account that is not a delegation of this agent at all. */
+  private statusOf(e: Entry, d: Delegation, nowMs: number): DelegationView['status'] | null {
+    const c = delegationValid(d.account, { agent: e.agent, delegate: d.delegate, currentOwner: e.owner as PublicKey, nowSec: Math.floor(nowMs / 1000), addresses: this.sati });
+    if (c.ok) return 'valid';
+    if (c.reason === 'delegation_expired' || c.reason === 'delegation_revoked') return c.reason;
+    if (c.reason === 'delegator_not_owner') return 'not_owner_or_delegate';
+    return null;
+  }
+
+  private view(e: Entry): ResolvedIdentity | null {
+    if (!e.owner || !e.tokenAccount || !e.registration || e.reason) return null;
+    const nowMs = this.now();
+    const delegations: DelegationView[] = [];
+    for (const d of e.delegations.values()) {
+      const status = this.statusOf(e, d, nowMs);
+      if (status) delegations.push({ address: d.account.address, delegate: d.delegate, delegator: d.delegator, expiry: d.expiry, status });
+    }
+    return {
+      agent: e.agent, owner: e.owner, account: e.tokenAccount, registration: e.registration, delegations,
+      delegates: delegations.filter((d) => d.status === 'valid').map((d) => d.delegate),
+    };
   }
 
   private async entry(agentId: Uint8Array): Promise<Entry> {
@@ -143,69 +280,109 @@ export class ChainSignerRegistry implements SignerRegistry {
 
   private async load(key: string, agent: PublicKey): Promise<Entry> {
     this.lookups++;
-    const identity = await this.fetch(agent);
-    const entry: Entry = {
-      identity,
-      keys: identity ? keysOf(identity) : [],
-      expires: this.now() + (identity ? this.ttlMs : this.negativeTtlMs),
-      sub: null,
-    };
-    if (this.closed) return entry;
+    const e = await this.fetch(agent);
+    const former = this.formerOwners.get(key);
+    if (former) for (const f of former) if (!e.owner || f !== hexOf(e.owner.toBytes())) e.former.add(f);
+    if (this.closed) return e;
     while (this.cache.size >= this.maxEntries && this.cache.size > 0) this.drop(this.cache.keys().next().value as string);
-    this.cache.set(key, entry);
-    if (identity && this.subscribe) {
-      entry.sub = this.connection.onAccountChange(identity.account, (info) => this.onAccount(key, entry, info), { commitment: 'confirmed', encoding: 'base64' });
-    }
-    return entry;
+    this.cache.set(key, e);
+    if (e.owner && this.subscribe) this.follow(key, e);
+    return e;
   }
 
-  private async fetch(agent: PublicKey): Promise<ResolvedIdentity | null> {
-    if (this.source === 'token2022') {
-      const h = await findIdentityHolder(this.connection, agent);
-      return h ? { agent, owner: h.owner, delegates: [], account: h.tokenAccount, source: 'token2022' } : null;
+  /** Reads the registration, the holder and the delegations (lib/chain/sati-signers.ts). */
+  private async fetch(agent: PublicKey): Promise<Entry> {
+    const e: Entry = {
+      agent, reason: null, registration: null, owner: null, tokenAccount: null, delegations: new Map(), former: new Set(),
+      loadedAt: this.now(), expires: this.now() + this.negativeTtlMs, subs: { holder: null, program: null },
+    };
+    const r = await readSatiSigners(this.connection, agent, this.sati, Math.floor(this.now() / 1000));
+    if (!r.ok) {
+      e.reason = r.reason;
+      return e;
     }
-    const account = findSatiIdentityPda(agent, this.satiProgramId as PublicKey);
-    const info = await this.connection.getAccountInfo(account, 'confirmed');
-    if (!info || !info.owner.equals(this.satiProgramId as PublicKey)) return null;
-    const s = parseSatiIdentity(info.data);
-    if (!s || !s.agent.equals(agent)) return null;
-    return { agent, owner: s.owner, delegates: s.delegates, account, source: 'sati' };
+    e.registration = r.registration;
+    e.owner = r.owner;
+    e.tokenAccount = r.tokenAccount;
+    e.expires = this.now() + this.ttlMs;
+    for (const d of r.delegations) e.delegations.set(d.account.address.toBase58(), { account: d.account, delegate: d.delegate, delegator: d.delegator, expiry: d.expiry, sub: null });
+    return e;
   }
 
-  /** accountSubscribe notification for a cached entry. */
-  private onAccount(key: string, entry: Entry, info: AccountInfo<Buffer>): void {
-    if (this.cache.get(key) !== entry || !entry.identity) return;
-    const id = entry.identity;
-    let next: ResolvedIdentity | null = null;
-    if (id.source === 'token2022') {
+  /** Adds or updates a delegation from an attestation account; false when it is not one of this agent. */
+  private putDelegation(e: Entry, address: PublicKey, info: AccountInfo<Buffer>): boolean {
+    const d = decodeDelegateAttestation(info.data);
+    if (!d || !d.agent.equals(e.agent)) return false;
+    const k = address.toBase58();
+    const old = e.delegations.get(k);
+    const account = { address, owner: info.owner, data: Uint8Array.from(info.data), lamports: info.lamports };
+    e.delegations.set(k, { account, delegate: d.delegate, delegator: d.delegator, expiry: d.expiry, sub: old?.sub ?? null });
+    return true;
+  }
+
+  private follow(key: string, e: Entry): void {
+    const live = () => this.cache.get(key) === e;
+    const changed = () => this.onChange?.(e.agent, this.view(e));
+    e.subs.holder = this.connection.onAccountChange(e.tokenAccount as PublicKey, (info) => {
+      if (!live()) return;
       const t = info.lamports > 0 ? decodeTokenAccount(info.data) : null;
-      if (t && t.mint.equals(id.agent) && t.amount === 1n) next = { ...id, owner: t.owner };
-    } else {
-      const s = info.lamports > 0 && this.satiProgramId && info.owner.equals(this.satiProgramId) ? parseSatiIdentity(info.data) : null;
-      if (s && s.agent.equals(id.agent)) next = { ...id, owner: s.owner, delegates: s.delegates };
-    }
-    if (next) {
-      const changed = !next.owner.equals(id.owner) || next.delegates.length !== id.delegates.length || next.delegates.some((d, i) => !d.equals(id.delegates[i]));
-      entry.identity = next;
-      entry.keys = keysOf(next);
-      if (changed) this.onChange?.(id.agent, next);
-      return;
-    }
-    // The NFT left this account (transfer) or the account closed: resolve afresh next time.
-    this.drop(key);
-    this.onChange?.(id.agent, null);
+      const owner = e.owner as PublicKey;
+      if (t && t.mint.equals(e.agent) && t.amount === 1n) {
+        if (t.owner.equals(owner)) return;
+        // Ownership moved with the account (SetAuthority): the old owner and its delegations lose the right at once.
+        e.former.add(hexOf(owner.toBytes()));
+        e.former.delete(hexOf(t.owner.toBytes()));
+        e.owner = t.owner;
+        changed();
+        return;
+      }
+      // The NFT left this account (a transfer) or it closed: resolve afresh, remembering who held it.
+      const set = this.formerOwners.get(key) ?? new Set<string>();
+      set.add(hexOf(owner.toBytes()));
+      for (const f of e.former) set.add(f);
+      while (set.size > MAX_FORMER) set.delete(set.values().next().value as string);
+      this.formerOwners.delete(key);
+      this.formerOwners.set(key, set);
+      while (this.formerOwners.size > this.maxEntries) this.formerOwners.delete(this.formerOwners.keys().next().value as string);
+      this.drop(key);
+      this.onChange?.(e.agent, null);
+    }, { commitment: 'confirmed', encoding: 'base64' });
+    for (const [k, d] of e.delegations) d.sub = this.followDelegation(key, e, k);
+    e.subs.program = this.connection.onProgramAccountChange(this.sati.sas, (keyed) => {
+      if (!live()) return;
+      const k = keyed.accountId.toBase58();
+      const known = e.delegations.has(k);
+      if (!this.putDelegation(e, keyed.accountId, keyed.accountInfo)) return;
+      if (!known) (e.delegations.get(k) as Delegation).sub = this.followDelegation(key, e, k);
+      changed();
+    }, { commitment: 'confirmed', encoding: 'base64', filters: delegationFilters(e.agent, this.sati) });
+  }
+
+  /** Follows one attestation account: a closed one is a revoked delegation. */
+  private followDelegation(key: string, e: Entry, address: string): number {
+    const at = new PublicKey(address);
+    return this.connection.onAccountChange(at, (info) => {
+      if (this.cache.get(key) !== e) return;
+      const d = e.delegations.get(address);
+      if (!d) return;
+      if (info.lamports === 0 || info.data.length === 0) d.account = { ...d.account, lamports: 0, data: new Uint8Array(0) };
+      else if (!this.putDelegation(e, at, info)) d.account = { ...d.account, owner: info.owner, data: Uint8Array.from(info.data), lamports: info.lamports };
+      this.onChange?.(e.agent, this.view(e));
+    }, { commitment: 'confirmed', encoding: 'base64' });
   }
 
   private drop(key: string): void {
     const e = this.cache.get(key);
     if (!e) return;
     this.cache.delete(key);
-    if (e.sub !== null) void this.connection.removeAccountChangeListener(e.sub).catch(() => undefined);
+    const off = (id: number | null, program = false) => {
+      if (id === null) return;
+      const p = (program ? this.connection.removeProgramAccountChangeListener(id) : this.connection.removeAccountChangeListener(id)).catch(() => undefined);
+      this.removals.add(p);
+      void p.finally(() => this.removals.delete(p));
+    };
+    off(e.subs.holder);
+    off(e.subs.program, true);
+    for (const d of e.delegations.values()) off(d.sub);
   }
-}
-
-function keysOf(id: ResolvedIdentity): readonly Uint8Array[] {
-  const out = [id.owner.toBytes()];
-  for (const d of id.delegates) if (!out.some((k) => Buffer.from(k).equals(d.toBytes()))) out.push(d.toBytes());
-  return out;
 }

@@ -11,7 +11,9 @@ import { encodeNeg1, type Neg1Payload } from '../../protocol/neg1';
 import { encodeFeedback } from '../../protocol/payloads';
 import { MsgType, type Envelope } from '../../protocol/types';
 import { startEmbeddedChain, type EmbeddedChain } from '../../devchain/index';
-import { createAgentIdentity, createUsdcMint, fundUsdc, initializePrograms, type EconomyConfig } from './economy';
+import { createUsdcMint, fundUsdc, initializePrograms, type EconomyConfig } from './economy';
+import { ensureSatiRegistry, registerSatiAgent } from './sati';
+import type { RegistryConfig } from '../sati';
 
 export interface ChainWorld {
   chain: EmbeddedChain;
@@ -20,6 +22,8 @@ export interface ChainWorld {
   usdcMint: PublicKey;
   treasury: PublicKey;
   config: EconomyConfig;
+  /** SATI's registry on this chain (the stand-in at SATI's id), as initialized. */
+  sati: RegistryConfig;
   epochSeconds: bigint;
   /** Current protocol epoch of the chain clock. */
   epoch(): bigint;
@@ -45,9 +49,10 @@ export async function startChainWorld(p: { epochSeconds?: bigint; startEpoch?: b
   await airdrop(admin.publicKey, 100);
   const usdcMint = await createUsdcMint(connection, { payer: admin });
   const treasury = await fundUsdc(connection, { payer: admin, mintAuthority: admin, usdcMint, owner: admin.publicKey, amount: 0n });
+  const sati = await ensureSatiRegistry(connection, { authority: admin });
   const config = await initializePrograms(connection, { admin, usdcMint, treasury, epochSeconds });
   const world: ChainWorld = {
-    chain, connection, admin, usdcMint, treasury, config, epochSeconds,
+    chain, connection, admin, usdcMint, treasury, config, sati, epochSeconds,
     epoch: () => BigInt(Math.floor(nowMs / 1000)) / epochSeconds,
     async setEpoch(e, offsetSeconds = 1) {
       nowMs = Number(e * epochSeconds) * 1000 + offsetSeconds * 1000;
@@ -71,10 +76,10 @@ export async function startChainWorld(p: { epochSeconds?: bigint; startEpoch?: b
   return world;
 }
 
-/** An agent on the world's chain: identity NFT owned by `owner`, with USDC. */
+/** An agent on the world's chain: registered through SATI's register_agent, NFT owned by `owner`, with USDC. */
 export async function newChainAgent(w: ChainWorld, usdc = 100_000_000n): Promise<{ owner: Keypair; agent: PublicKey; seed: Uint8Array }> {
   const owner = await w.wallet(usdc);
-  const id = await createAgentIdentity(w.connection, { payer: owner });
+  const id = await registerSatiAgent(w.connection, owner, owner.publicKey, { name: 'test agent', uri: 'data:application/json,{}' });
   return { owner, agent: id.agent, seed: owner.secretKey.slice(0, 32) };
 }
 

@@ -299,9 +299,9 @@ _Static_assert(sizeof(challenge_submit_challenge_ix) == 33, "challenge_submit_ch
 _Static_assert(__builtin_offsetof(challenge_submit_challenge_ix, tag) == 0, "challenge_submit_challenge_ix.tag");
 _Static_assert(__builtin_offsetof(challenge_submit_challenge_ix, leaf) == 1, "challenge_submit_challenge_ix.leaf");
 
-/* After the window, permissionless: checks the staged entry (leaf, merkle inclusion, Ed25519 signature by the batch signer), keccak(batch bytes) == batch_hash, and the contradiction; upheld → stake_lock.slash + stake back, rejected → stake to treasury; pending -= 1. */
+/* After the window, permissionless: checks the staged entry (leaf, merkle inclusion, Ed25519 signature by the batch signer), keccak(batch bytes) == batch_hash, and the contradiction; upheld → stake_lock.slash + stake back, rejected → stake to treasury; pending -= 1; the evidence buffer is closed, its rent to the challenger. */
 #define CHALLENGE_IX_RESOLVE_CHALLENGE 5
-#define CHALLENGE_RESOLVE_CHALLENGE_NACCOUNTS 16
+#define CHALLENGE_RESOLVE_CHALLENGE_NACCOUNTS 17
 #define CHALLENGE_RESOLVE_CHALLENGE_ACC_CONFIG 0
 #define CHALLENGE_RESOLVE_CHALLENGE_ACC_CHALLENGE 1
 #define CHALLENGE_RESOLVE_CHALLENGE_ACC_BATCH 2
@@ -318,6 +318,7 @@ _Static_assert(__builtin_offsetof(challenge_submit_challenge_ix, leaf) == 1, "ch
 #define CHALLENGE_RESOLVE_CHALLENGE_ACC_STAKE 13
 #define CHALLENGE_RESOLVE_CHALLENGE_ACC_STAKE_VAULT 14
 #define CHALLENGE_RESOLVE_CHALLENGE_ACC_STAKE_VAULT_AUTHORITY 15
+#define CHALLENGE_RESOLVE_CHALLENGE_ACC_CHALLENGER 16
 typedef struct {
   uint8_t tag;
 } challenge_resolve_challenge_ix;

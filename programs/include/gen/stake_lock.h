@@ -11,7 +11,7 @@
 #define STAKE_LOCK_SEED_VAULT_AUTHORITY "vault_authority"
 
 /* ---- Accounts ---- */
-/* Config PDA [b"config"]. vault: SPL Token account of usdc_mint owned by PDA [b"vault_authority"]. */
+/* Config PDA [b"config"]. vault: SPL Token account of usdc_mint owned by PDA [b"vault_authority"]. sati_program: the SATI registry whose members may lock stake (a deployment parameter). */
 #define STAKE_LOCK_STAKE_CONFIG_DISC 0xb03f970b032b97eeULL
 typedef struct {
   uint64_t discriminator;
@@ -23,8 +23,9 @@ typedef struct {
   uint8_t bump;
   uint8_t vault_authority_bump;
   uint8_t _pad[6];
+  SolPubkey sati_program;
 } stake_lock_StakeConfig;
-_Static_assert(sizeof(stake_lock_StakeConfig) == 152, "stake_lock_StakeConfig size");
+_Static_assert(sizeof(stake_lock_StakeConfig) == 184, "stake_lock_StakeConfig size");
 _Static_assert(__builtin_offsetof(stake_lock_StakeConfig, discriminator) == 0, "stake_lock_StakeConfig.discriminator");
 _Static_assert(__builtin_offsetof(stake_lock_StakeConfig, admin) == 8, "stake_lock_StakeConfig.admin");
 _Static_assert(__builtin_offsetof(stake_lock_StakeConfig, usdc_mint) == 40, "stake_lock_StakeConfig.usdc_mint");
@@ -34,6 +35,7 @@ _Static_assert(__builtin_offsetof(stake_lock_StakeConfig, epoch_seconds) == 136,
 _Static_assert(__builtin_offsetof(stake_lock_StakeConfig, bump) == 144, "stake_lock_StakeConfig.bump");
 _Static_assert(__builtin_offsetof(stake_lock_StakeConfig, vault_authority_bump) == 145, "stake_lock_StakeConfig.vault_authority_bump");
 _Static_assert(__builtin_offsetof(stake_lock_StakeConfig, _pad) == 146, "stake_lock_StakeConfig._pad");
+_Static_assert(__builtin_offsetof(stake_lock_StakeConfig, sati_program) == 152, "stake_lock_StakeConfig.sati_program");
 
 /* Stake PDA [b"stake", agent]. status: 1 locked, 2 unlocking, 3 claimed, 4 slashed. */
 #define STAKE_LOCK_STAKE_DISC 0x957084371db0c596ULL
@@ -68,14 +70,16 @@ typedef struct {
   SolPubkey treasury;
   SolPubkey vault;
   uint64_t epoch_seconds;
+  SolPubkey sati_program;
 } stake_lock_ev_StakeInitialized;
-_Static_assert(sizeof(stake_lock_ev_StakeInitialized) == 144, "stake_lock_ev_StakeInitialized size");
+_Static_assert(sizeof(stake_lock_ev_StakeInitialized) == 176, "stake_lock_ev_StakeInitialized size");
 _Static_assert(__builtin_offsetof(stake_lock_ev_StakeInitialized, discriminator) == 0, "stake_lock_ev_StakeInitialized.discriminator");
 _Static_assert(__builtin_offsetof(stake_lock_ev_StakeInitialized, admin) == 8, "stake_lock_ev_StakeInitialized.admin");
 _Static_assert(__builtin_offsetof(stake_lock_ev_StakeInitialized, usdc_mint) == 40, "stake_lock_ev_StakeInitialized.usdc_mint");
 _Static_assert(__builtin_offsetof(stake_lock_ev_StakeInitialized, treasury) == 72, "stake_lock_ev_StakeInitialized.treasury");
 _Static_assert(__builtin_offsetof(stake_lock_ev_StakeInitialized, vault) == 104, "stake_lock_ev_StakeInitialized.vault");
 _Static_assert(__builtin_offsetof(stake_lock_ev_StakeInitialized, epoch_seconds) == 136, "stake_lock_ev_StakeInitialized.epoch_seconds");
+_Static_assert(__builtin_offsetof(stake_lock_ev_StakeInitialized, sati_program) == 144, "stake_lock_ev_StakeInitialized.sati_program");
 
 #define STAKE_LOCK_EV_STAKE_LOCKED_DISC 0x2c6dc1dd6ed7fdbcULL
 typedef struct {
@@ -144,7 +148,7 @@ _Static_assert(__builtin_offsetof(stake_lock_ev_StakeSlashed, to_treasury) == 88
 _Static_assert(__builtin_offsetof(stake_lock_ev_StakeSlashed, slot) == 96, "stake_lock_ev_StakeSlashed.slot");
 
 /* ---- Instructions ---- */
-/* Creates the Config PDA once: admin, USDC mint, treasury, vault (owned by the vault_authority PDA), epoch length. */
+/* Creates the Config PDA once: admin, USDC mint, treasury, vault (owned by the vault_authority PDA), epoch length, and the SATI program whose registered agents may stake. */
 #define STAKE_LOCK_IX_INITIALIZE 0
 #define STAKE_LOCK_INITIALIZE_NACCOUNTS 6
 #define STAKE_LOCK_INITIALIZE_ACC_ADMIN 0
@@ -156,14 +160,16 @@ _Static_assert(__builtin_offsetof(stake_lock_ev_StakeSlashed, slot) == 96, "stak
 typedef struct __attribute__((packed)) {
   uint8_t tag;
   uint64_t epoch_seconds;
+  SolPubkey sati_program;
 } stake_lock_initialize_ix;
-_Static_assert(sizeof(stake_lock_initialize_ix) == 9, "stake_lock_initialize_ix size");
+_Static_assert(sizeof(stake_lock_initialize_ix) == 41, "stake_lock_initialize_ix size");
 _Static_assert(__builtin_offsetof(stake_lock_initialize_ix, tag) == 0, "stake_lock_initialize_ix.tag");
 _Static_assert(__builtin_offsetof(stake_lock_initialize_ix, epoch_seconds) == 1, "stake_lock_initialize_ix.epoch_seconds");
+_Static_assert(__builtin_offsetof(stake_lock_initialize_ix, sati_program) == 9, "stake_lock_initialize_ix.sati_program");
 
-/* Locks `amount` (>= MIN_STAKE) USDC for an agent; the signer must own the agent's identity NFT. */
+/* Locks `amount` (>= MIN_STAKE) USDC for a registered SATI agent: the agent mint must be a TokenGroupMember of the group named by SATI's RegistryConfig and held by SATI's AgentIndex PDA for its member number; the signer must own the agent NFT. */
 #define STAKE_LOCK_IX_LOCK_STAKE 1
-#define STAKE_LOCK_LOCK_STAKE_NACCOUNTS 9
+#define STAKE_LOCK_LOCK_STAKE_NACCOUNTS 11
 #define STAKE_LOCK_LOCK_STAKE_ACC_OWNER 0
 #define STAKE_LOCK_LOCK_STAKE_ACC_CONFIG 1
 #define STAKE_LOCK_LOCK_STAKE_ACC_STAKE 2
@@ -173,6 +179,8 @@ _Static_assert(__builtin_offsetof(stake_lock_initialize_ix, epoch_seconds) == 1,
 #define STAKE_LOCK_LOCK_STAKE_ACC_VAULT 6
 #define STAKE_LOCK_LOCK_STAKE_ACC_TOKEN_PROGRAM 7
 #define STAKE_LOCK_LOCK_STAKE_ACC_SYSTEM_PROGRAM 8
+#define STAKE_LOCK_LOCK_STAKE_ACC_SATI_REGISTRY 9
+#define STAKE_LOCK_LOCK_STAKE_ACC_AGENT_INDEX 10
 typedef struct __attribute__((packed)) {
   uint8_t tag;
   uint64_t amount;
@@ -257,5 +265,7 @@ _Static_assert(__builtin_offsetof(stake_lock_slash_ix, tag) == 0, "stake_lock_sl
 #define STAKE_LOCK_ERR_NO_STAKE 8215ULL /* no stake account, or nothing left to slash */
 #define STAKE_LOCK_ERR_NOT_WRITABLE 8216ULL /* an account that must be writable is not */
 #define STAKE_LOCK_ERR_NOT_AN_AGENT 8217ULL /* agent is not a Token-2022 mint with decimals 0 and supply 1 */
+#define STAKE_LOCK_ERR_NOT_SATI_AGENT 8218ULL /* the agent is not a registered SATI agent (no TokenGroupMember of SATI's group, or its AgentIndex does not hold it) */
+#define STAKE_LOCK_ERR_WRONG_SATI_ACCOUNT 8219ULL /* sati_registry or agent_index is not the configured SATI program's account */
 
 #endif /* ZX_GEN_STAKE_LOCK_H */

@@ -3,6 +3,7 @@
  * that its batch contradicts, each with the evidence a challenger submits (leaf, buffer bytes
  * with merkle proof and batch CBOR, the entry's signing preimage and signature). Empty when the
  * batch reports everything, or when the agent uploaded no log or no batch for that epoch.
+ * `unprovable` counts entries signed by a delegate key, which the challenge program cannot verify.
  */
 import { ChallengeableQuerySchema } from '../../../../lib/wire';
 import { HttpError, agentParam, handle, json, parseQuery, runtime } from '../../../_lib/http';
@@ -15,6 +16,6 @@ export async function GET(req: Request): Promise<Response> {
     const wallet = runtime().wallet;
     if (!wallet) throw new HttpError(503, 'the chain is not running in this process');
     const agent = agentParam('agent', p.agent);
-    return json({ candidates: await wallet.challengeCandidates(agent, BigInt(p.epoch)) });
+    return json(await wallet.challengeCandidates(agent, BigInt(p.epoch)));
   });
 }

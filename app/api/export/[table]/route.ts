@@ -2,11 +2,16 @@
  * GET /api/export/{table}?format=csv|jsonl|parquet&from=&to=&agent=&type=&limit=&job=
  * (docs/datasets.md "API"): the table streamed as a download. `X-Total-Rows` (and the schema
  * version) go out in the headers before the first row; a client that goes away aborts the
- * export, which ends the database read. Bad parameters get 400 naming the parameter.
+ * export, which ends the database read. Bad parameters get 400 naming the parameter. The first
+ * rows are read before the headers go out (lib/export/prime.ts): an export that fails there is a
+ * 500 naming it, never a 200 with an empty body. Rows a Parquet file cannot hold are set aside
+ * (writers.ts parquetMisfit) and logged with their count.
  */
 import { HttpError, handle } from '../../../_lib/http';
 import { exportTable, fileName } from '../../../../lib/export/export';
 import { ParamError, parseExportRequest } from '../../../../lib/export/params';
+import { ExportFailedError, primeExport } from '../../../../lib/export/prime';
+import { isStoreUnavailable } from '../../../../lib/store/errors';
 import { CONTENT_TYPES } from '../../../../lib/export/writers';
 import { agentParser, exportSource } from '../../../_lib/datasets';
 import { setProgress } from '../../../_lib/export-progress';
@@ -27,16 +32,38 @@ export async function GET(req: Request, ctx: { params: Promise<{ table: string }
     req.signal.addEventListener('abort', () => abort.abort(new Error('client went away')), { once: true });
     const job = r.job;
     let written = 0;
+    let setAside = 0;
+    let firstReason = '';
     const out = await exportTable({
       source: exportSource(), table: r.table, format: r.format, filter: r.filter, limit: r.limit, signal: abort.signal,
       onRows: job ? (n) => { written = n; setProgress(job, { rows: n, total: out.total, done: false }); } : undefined,
+      onSetAside: (why) => { if (setAside++ === 0) firstReason = why; },
     });
     if (job) setProgress(job, { rows: 0, total: out.total, done: false });
-    const it = out.bytes[Symbol.asyncIterator]();
-    const finish = () => { if (job) setProgress(job, { rows: Math.min(written, out.total), total: out.total, done: true }); };
+    const finish = () => {
+      if (job) setProgress(job, { rows: Math.min(written, out.total), total: out.total, done: true });
+      if (setAside) console.warn(`[api/export] ${r.table} as ${r.format}: ${setAside} row(s) set aside, first: ${firstReason}`);
+    };
+    let primed;
+    try {
+      primed = await primeExport(out.bytes, `the ${r.table} export as ${r.format}`);
+    } catch (e) {
+      finish();
+      // A database that is down is the usual 503 (handle); anything else a 500 naming the export.
+      if (e instanceof ExportFailedError && !isStoreUnavailable(e.cause)) {
+        console.error('[api/export]', e.message, e.cause);
+        throw new HttpError(500, e.message);
+      }
+      throw e instanceof ExportFailedError ? e.cause : e;
+    }
+    const { head, it } = primed;
+    const ended = primed.done;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {
+          const h = head.shift();
+          if (h) { controller.enqueue(h); return; }
+          if (ended) { finish(); controller.close(); return; }
           const n = await it.next();
           if (n.done) { finish(); controller.close(); } else controller.enqueue(n.value);
         } catch (e) {

@@ -5,6 +5,13 @@ import { NotRunning } from '../../../_lib/not-running';
 import { getServices } from '../../../_lib/services';
 import { BatchVerifier } from '../../../../components/verify/BatchVerifier';
 import { AgentLink } from '../../../../components/EnvelopeFeed';
+import { agentHex } from '../../../_lib/agent-id';
+import { fromHex } from '../../../../lib/protocol/hex';
+import { base58 } from '../../../../components/format';
+import { AccountLink, TxLink } from '../../../../components/site';
+import { EpochTime } from '../../../../components/time/Time';
+import { Term } from '../../../../components/Term';
+import { explorerSlot } from '../../../../components/explorer';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Verify a batch' };
@@ -14,24 +21,46 @@ export default async function BatchPage({ params }: { params: Promise<{ agent: s
   const o = getServices();
   if (!o) return <NotRunning />;
   const p = await params;
-  const agent = p.agent.toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(agent) || !/^\d{1,19}$/.test(p.epoch)) notFound();
+  // The agent as base58 (as pages link it) or 64 hex.
+  const agent = agentHex(decodeURIComponent(p.agent));
+  if (!agent || !/^\d{1,19}$/.test(p.epoch)) notFound();
+  const [batch] = o.chain ? await o.chain.listBatches({ agent: fromHex(agent), epoch: BigInt(p.epoch), limit: 1 }).catch(() => []) : [];
+  const rpcUrl = o.chain?.rpcUrl ?? null;
   return (
     <>
       <div className="crumbs">
-        <Link href="/">Overview</Link> / <Link href={`/agents/${agent}`}>agent</Link> / verify batch
+        <Link href="/">Overview</Link> / <Link href={`/agents/${base58(agent)}`}>agent</Link> / verify batch
       </div>
       <header className="page-head">
         <div>
-          <h1>Batch of epoch {p.epoch}</h1>
+          <h1>Batch of <Term k="epoch">epoch</Term> {p.epoch}</h1>
           <p className="muted">
-            Agent <AgentLink id={agent} />. Your browser fetches the epoch log the agent uploaded, checks every signature against the identity
+            Agent <AgentLink id={agent} copy />. Your browser fetches the epoch log the agent uploaded, checks every signature against the identity
             holders it reads from the chain, recomputes the merkle root and compares it with the root the agent committed on chain.
           </p>
         </div>
       </header>
+      <section className="card" style={{ marginBottom: 16 }} data-testid="batch-facts">
+        <h2>On chain</h2>
+        {batch ? (
+          <dl className="kv">
+            <dt>Epoch</dt>
+            <dd><EpochTime epoch={p.epoch} epochSeconds={o.config.epochSeconds} /></dd>
+            <dt>Transaction</dt>
+            <dd><TxLink signature={batch.signature} rpcUrl={rpcUrl} head={16} /></dd>
+            <dt><Term k="slot">Slot</Term></dt>
+            <dd><a href={explorerSlot(batch.slot, rpcUrl)} target="_blank" rel="noreferrer" className="mono">{batch.slot} ↗</a> <span className="muted small">(its clock time is not indexed; the epoch above bounds it)</span></dd>
+            <dt><Term k="batch">Status</Term></dt>
+            <dd>{batch.status === 'verified' ? 'verified: the uploaded log has the committed root and counts' : batch.status === 'mismatch' ? 'mismatch: the uploaded log does not match what the agent committed' : 'unverified: no uploaded log yet'}</dd>
+            <dt>Agent identity</dt>
+            <dd><AccountLink address={batch.agentAddress} /></dd>
+          </dl>
+        ) : (
+          <p className="muted empty">{o.chain ? 'No batch of this agent and epoch is indexed yet.' : 'This observatory runs no chain.'}</p>
+        )}
+      </section>
       <section className="card">
-        <BatchVerifier agent={agent} epoch={p.epoch} rpcUrl={o.chain?.rpcUrl ?? null} />
+        <BatchVerifier agent={agent} epoch={p.epoch} rpcUrl={o.chain?.rpcUrl ?? null} sati={o.chain?.sati ?? null} />
       </section>
     </>
   );

@@ -1,0 +1,27 @@
+/**
+ * The names the pages show agents by: the SATI names discovery stored as agent labels, read at
+ * most every few seconds (every page's layout asks), handed to the browser once per page.
+ */
+import 'server-only';
+import type { Services } from './services';
+
+const TTL_MS = 5_000;
+const MAX = 5_000;
+let cache: { at: number; names: Record<string, string> } | null = null;
+let pending: Promise<Record<string, string>> | null = null;
+
+export async function agentNames(o: Services | null | undefined): Promise<Record<string, string>> {
+  if (!o) return {};
+  if (cache && Date.now() - cache.at < TTL_MS) return cache.names;
+  pending ??= o.reads
+    .listAgents({ limit: MAX })
+    .then((rows) => {
+      const names: Record<string, string> = {};
+      for (const a of rows) if (a.label) names[Buffer.from(a.id).toString('hex')] = a.label;
+      cache = { at: Date.now(), names };
+      return names;
+    })
+    .catch(() => cache?.names ?? {})
+    .finally(() => { pending = null; });
+  return pending;
+}

@@ -1,0 +1,31 @@
+/**
+ * The economy over time for the /stats page, the overview strip and GET /api/stats/series: one
+ * metric over one range, read from the store's rollups (lib/store/stats.ts).
+ */
+import 'server-only';
+import type { StatsMetric, StatsRange, StatsSeries } from '../../lib/wire/stats';
+import type { Services } from './services';
+import type { StatsStripProps } from '../../components/stats/StatsStrip';
+
+export async function loadStatsSeries(o: Pick<Services, 'reads'>, metric: StatsMetric, range: StatsRange, nowMs = Date.now()): Promise<StatsSeries> {
+  return o.reads.statsSeries({ metric, range, nowMs });
+}
+
+/** The overview's strip: the last hour at a glance (components/stats/StatsStrip's data). */
+export type StatsStripView = StatsStripProps;
+
+export async function loadStatsStrip(o: Pick<Services, 'reads'>, nowMs = Date.now()): Promise<StatsStripView> {
+  const [env, active, neg] = await Promise.all((['envelopes', 'active_agents', 'negotiations'] as const).map((m) => loadStatsSeries(o, m, '1h', nowMs)));
+  const n = env.series[0].values.length;
+  const sum = (key: string) => neg.series.find((s) => s.key === key)!.values.reduce((t, v) => t + BigInt(v ?? '0'), 0n);
+  const [agreed, ended] = [sum('agreed'), sum('agreed') + sum('rejected') + sum('expired')];
+  const bp = ended === 0n ? null : (agreed * 10_000n) / ended;
+  return {
+    envelopesPerS: env.series[0].values[n - 2] ?? '0',
+    activeAgents: active.series[0].values[n - 2] ?? '0',
+    opened: String(sum('opened')),
+    agreed: String(agreed),
+    agreementRate: bp === null ? null : `${bp / 10_000n}.${String(bp % 10_000n).padStart(4, '0')}`,
+    minute: new Date(Date.parse(env.from) + (n - 2) * 60_000).toISOString().replace('.000Z', 'Z'),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Every term a newcomer would not know, in one place: the /glossary page lists these entries and
+ * every tooltip (components/Term.tsx) shows the same text. Negotiation figures take their
+ * definitions from lib/protocol/analytics-defs.ts, the text docs/analytics.md is generated from,
+ * so the words cannot drift apart. Browser-safe.
+ */
+import { FIGURES } from '../lib/protocol/analytics-defs';
+
+export interface GlossaryEntry {
+  term: string;
+  text: string;
+  /** Grouping on the glossary page. */
+  group: 'mesh' | 'negotiation' | 'chain' | 'drops';
+}
+
+const fig = (k: keyof typeof FIGURES, term?: string): GlossaryEntry => ({ term: term ?? FIGURES[k].title, text: `${FIGURES[k].what} Unknown when: ${FIGURES[k].undefinedWhen}`, group: 'negotiation' });
+
+export const GLOSSARY = {
+  envelope: { term: 'Envelope', group: 'mesh', text: 'One signed message of the 0x01 protocol: type, sender, recipient, conversation, timestamp, nonce and a payload, signed by the sender\'s key. Its id is the keccak256 hash of its bytes.' },
+  agent: { term: 'Agent', group: 'mesh', text: 'A participant of the mesh, identified by the address of its SATI identity NFT (a Token-2022 mint, shown in base58). Its name is the one its SATI registration gives; without one, the observatory shows a two-word label derived from the id.' },
+  base58: { term: 'base58 / hex', group: 'mesh', text: 'Two spellings of the same 32-byte id: base58 is what Solana wallets and explorers show; hex (64 characters) is the wire form, shown only in raw views. Every page, search and API parameter takes either.' },
+  conversation: { term: 'Conversation', group: 'mesh', text: 'The envelopes that share one conversation id: a discovery, a negotiation (PROPOSE, COUNTER, ACCEPT or REJECT), delivery, notarisation and feedback between the parties.' },
+  neg1: { term: 'NEG1', group: 'negotiation', text: 'The negotiation payload of PROPOSE, COUNTER, ACCEPT and REJECT: round, price (in the smallest unit of the token the parties name), deadline and terms. A price in a token nobody named is shown as raw "units".' },
+  round: { term: 'Round', group: 'negotiation', text: 'The count of offers in a negotiation: the PROPOSE is round 0, each COUNTER adds one.' },
+  notary: { term: 'Notary', group: 'negotiation', text: 'An agent that bids (NOTARIZE_BID) to judge whether a delivered task met its terms; the parties assign one (NOTARIZE_ASSIGN) and it issues a VERDICT. Notaries and bidders are not parties to the deal.' },
+  tiers: { term: 'Verification tiers', group: 'negotiation', text: 'How a delivered task is checked: tier 0 self-verifying tests, tier 1 a mechanical check, tier 2 peer or notary review. An agent advertises the tiers it accepts.' },
+  zopa: fig('zopa', 'ZOPA (zone of possible agreement)'),
+  nash: fig('nash', 'Nash bargaining point'),
+  rubinstein: fig('rubinstein', 'Rubinstein price'),
+  beta: fig('curve', 'β (concession curve)'),
+  reservations: fig('reservations'),
+  surplus: fig('surplus'),
+  escrowBurned: fig('escrowBurned'),
+  bps: { term: 'bps (basis points)', group: 'negotiation', text: 'Hundredths of a percent: 50 bps = 0.5 %. Haggle\'s escrow decays by its configured bps on every offer after the first.' },
+  reliability: { term: 'Reliability, cooperation', group: 'negotiation', text: 'Reputation scores folded from FEEDBACK (docs/protocol.md §7), fixed point with 1,000,000 = 1.0: reliability from scores received as a seller, cooperation from how an agent behaves as a party.' },
+  differs: { term: 'Differs', group: 'chain', text: 'The offers gossiped on the mesh and the ones signed on chain (Haggle) for the same round do not agree on price or party.' },
+  epoch: { term: 'Epoch', group: 'chain', text: 'A fixed span of clock time (EPOCH_SECONDS; epoch e covers seconds e·len to (e+1)·len of unix time). Leases are paid and batches submitted per epoch.' },
+  batch: { term: 'Behavior batch', group: 'chain', text: 'An agent\'s on-chain summary of one epoch: counts and the merkle root of its epoch log. Verified when the log the agent uploaded has the same root and counts; mismatch when not; unverified while no log is there.' },
+  challenge: { term: 'Challenge', group: 'chain', text: 'A claim, with evidence from the uploaded log, that a batch left something out. It stays pending through the challenge window, then is resolved (upheld slashes the agent\'s stake; rejected) or expires.' },
+  stake: { term: 'Stake', group: 'chain', text: 'USDC an agent locks on chain; an upheld challenge slashes it. Unlocking waits a delay before the stake can be claimed.' },
+  lease: { term: 'Lease', group: 'chain', text: 'A fee an agent pays each epoch to stay active; after missed epochs beyond a grace period it is deactivated.' },
+  haggle: { term: 'Haggle (on chain)', group: 'chain', text: 'The program that mirrors a negotiation on chain: the buyer escrows USDC, each offer is signed there too (the escrow decays a little per offer), ACCEPT settles and REJECT refunds.' },
+  slot: { term: 'Slot', group: 'chain', text: 'Solana\'s unit of block time (about 400 ms). A transaction lands in one slot.' },
+  sati: { term: 'SATI', group: 'chain', text: 'The Solana agent identity registry: an agent is a Token-2022 NFT in SATI\'s group, with a name, symbol and registration file. Whoever holds the NFT (or a delegate it attested) signs for the agent.' },
+  merkle: { term: 'Merkle root, inclusion proof', group: 'chain', text: 'A hash over every entry of an epoch log. A proof is the sibling hashes from one entry up to the root: folding them reproduces the root only if the entry is in the log unchanged.' },
+} satisfies Record<string, GlossaryEntry>;
+
+export type GlossaryKey = keyof typeof GLOSSARY;
+
+/** Why the observer refused an envelope, by the reason name counted in drops (docs/protocol.md §3). */
+export const DROP_REASONS: Record<string, string> = {
+  decode: 'The bytes are not a well-formed 0x01 envelope.',
+  version: 'The envelope names a protocol version this observer does not speak.',
+  msg_type: 'The message type code is not one the protocol defines.',
+  signature: 'The signature does not verify under any key allowed to sign for the sender.',
+  replay: 'The nonce is not higher than the sender\'s last accepted one: a replayed or reordered envelope.',
+  timestamp: 'The envelope\'s time is more than 30 s from the observer\'s clock.',
+  timestamp_out_of_window: 'An uploaded envelope dated too far ahead or older than the archive window.',
+  payload_hash: 'The payload does not hash to the payload hash the envelope carries.',
+  payload_len: 'The payload length differs from the one the envelope declares.',
+  payload_schema: 'A FEEDBACK or NOTARIZE_BID payload does not parse.',
+  unregistered: 'The sender is not a registered SATI agent (no identity NFT, or nobody holds it).',
+  not_nft: 'The sender\'s mint is a Token-2022 mint but not an NFT.',
+  not_sati_member: 'The sender\'s NFT is not a member of SATI\'s group: not an agent identity.',
+  delegation_expired: 'Signed by a delegate whose delegation has expired.',
+  delegation_revoked: 'Signed by a delegate whose delegation was revoked.',
+  not_owner_or_delegate: 'Signed by a former owner of the identity, or a delegate of one.',
+  rate_limit: 'The peer sent more than its fair share; the surplus was not read.',
+  oversize: 'A frame larger than the protocol allows.',
+  rejected: 'The gossip layer rejected the message.',
+  ignored: 'The gossip layer ignored the message (for instance a duplicate).',
+  validator_error: 'The gossip validator failed on the message.',
+  stream_error: 'A direct stream broke mid-message.',
+  store_error: 'The database refused the envelope.',
+  store_unavailable: 'The database was unreachable and the buffer could not hold it.',
+  store_backlog: 'The ingest buffer was full while the database was behind.',
+};
+
+/** The tooltip text of a term. */
+export function glossaryText(k: GlossaryKey): string {
+  return `${GLOSSARY[k].term}: ${GLOSSARY[k].text}`;
+}
+
+/** The tooltip of a drop reason ("unknown reason" when the observer counts one not listed here). */
+export function dropReasonText(reason: string): string {
+  return DROP_REASONS[reason] ?? 'A reason this page has no description for yet; see docs/protocol.md §3.';
+}

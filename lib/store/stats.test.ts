@@ -1,0 +1,163 @@
+/**
+ * The stats rollups are kept by the writers (ingest statement, chain event insert, batch
+ * verdicts) and read back as series: counts per interval at every resolution, distinct active
+ * agents, exact volume and median price per service, rates with "unknown" when nothing divides;
+ * a re-ingested duplicate, a replayed chain event or a repeated verdict counts nothing; a split
+ * of the same envelopes into other batches gives the same rollups. On PGlite and Postgres.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPglite } from './db';
+import { applyMigrations, MIGRATIONS_DIR } from './migrate';
+import { encodeNeg1 } from '../protocol/neg1';
+import { MsgType } from '../protocol/types';
+import type { IngestItem, Store } from './index';
+import { testOnEachStore } from './test-helpers';
+import { bytes32, conv16, makeItem } from './testing';
+
+const MIN_US = 60_000_000n;
+/** 2027-01-15T10:00:00Z: an hour starts here. */
+const T0_S = 1_800_007_200;
+const T0 = BigInt(T0_S) * 1_000_000n;
+const SERVICE = bytes32(77, 1);
+const ZERO = new Uint8Array(32);
+const BIG = (1n << 70n) + 3n; // beyond 2^53 and int8: exactness end to end
+
+const neg1 = (price: bigint) => encodeNeg1({
+  bidValue: price, tokenMint: ZERO, serviceHash: SERVICE, round: 0, deadline: 0n, decayBps: 0, maxRounds: 4,
+  verification: { tier: 0, testSuiteHash: new Uint8Array(0) }, reason: 0, metadata: new Uint8Array(0),
+});
+
+let nonce = 0n;
+function item(msgType: number, sender: number, at: bigint, payload?: Uint8Array): IngestItem {
+  return makeItem({ msgType, sender: bytes32(sender), recipient: bytes32(900), conversationId: conv16(Number(nonce % 50n)), nonce: nonce++, timestamp: at, payload });
+}
+
+/**
+ * Minute 0: agents 1, 2, 3 send; 3 PROPOSE, 2 ACCEPT (prices 100 and BIG), 1 REJECT, 1 DISPUTE.
+ * Minute 1: agent 1 sends twice; 1 ACCEPT at 100, 1 ACCEPT at 300, 1 ACCEPT at 200 (median 200).
+ */
+function corpus(): IngestItem[] {
+  return [
+    item(MsgType.PROPOSE, 1, T0 + 1n), item(MsgType.PROPOSE, 2, T0 + 2n), item(MsgType.PROPOSE, 3, T0 + 3n),
+    item(MsgType.ACCEPT, 1, T0 + 4n, neg1(100n)), item(MsgType.ACCEPT, 2, T0 + 5n, neg1(BIG)),
+    item(MsgType.REJECT, 3, T0 + 6n), item(MsgType.DISPUTE, 2, T0 + 7n),
+    item(MsgType.BEACON, 1, T0 + MIN_US + 1n), item(MsgType.BEACON, 1, T0 + MIN_US + 2n),
+    item(MsgType.ACCEPT, 4, T0 + MIN_US + 3n, neg1(100n)), item(MsgType.ACCEPT, 4, T0 + MIN_US + 4n, neg1(300n)),
+    item(MsgType.ACCEPT, 5, T0 + MIN_US + 5n, neg1(200n)),
+  ];
+}
+
+/** nowMs inside minute 1, so the 1h window ends with it. */
+const NOW = (T0_S + 90) * 1000;
+const series = (s: Store, metric: Parameters<Store['statsSeries']>[0]['metric'], range: '1h' | '24h' | '7d' | 'all' = '1h') => s.statsSeries({ metric, range, nowMs: NOW });
+const last2 = (v: (string | null)[]) => v.slice(-2);
+const snapshot = (s: Store) => s.query<Record<string, string>>(`SELECT res, bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text,
+  rejected::text, disputes::text FROM stats_bucket ORDER BY res, bucket`).then(async (b) => ({
+  b, p: await s.query('SELECT res, bucket::text, price::text, deals::text FROM stats_price ORDER BY res, bucket, price'),
+  a: await s.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_active'),
+}));
+
+testOnEachStore('ingest keeps the rollups: counts, active agents, exact volume and median, rates', async (s) => {
+  const items = corpus();
+  await s.ingestEnvelopes(items.slice(0, 5));
+  await s.ingestEnvelopes(items.slice(3)); // overlaps: items 3 and 4 are duplicates now
+  await s.ingestEnvelopes(items); // everything again
+  const env = await series(s, 'envelopes');
+  assert.equal(env.stepSeconds, 60);
+  assert.equal(env.series[0].values.length, 60);
+  assert.equal(env.to, new Date((T0_S + 120) * 1000).toISOString().replace('.000Z', 'Z'), 'the window ends with the interval holding now');
+  assert.deepEqual(last2(env.series[0].values), ['0.116', '0.083'], '7 and 5 envelopes per 60 s');
+  assert.deepEqual(last2((await series(s, 'active_agents')).series[0].values), ['3', '3'], 'agents 1,2,3 then 1,4,5');
+  const neg = await series(s, 'negotiations');
+  assert.deepEqual(neg.series.map((x) => [x.key, last2(x.values)]), [['opened', ['3', '0']], ['agreed', ['2', '3']], ['rejected', ['1', '0']], ['expired', ['0', '0']]]);
+  assert.deepEqual(last2((await series(s, 'agreement_rate')).series[0].values), ['0.6666', '1.0000']);
+  const dr = await series(s, 'dispute_rate');
+  assert.deepEqual(last2(dr.series[0].values), ['0.5000', '0.0000']);
+  assert.equal(dr.series[0].values[0], null, 'no agreement: unknown, not 0');
+  const vol = await series(s, 'volume');
+  assert.equal(vol.series.length, 1);
+  assert.equal(vol.series[0].service, Buffer.from(SERVICE).toString('hex'));
+  assert.deepEqual(last2(vol.series[0].values), [String(100n + BIG), '600']);
+  const med = await series(s, 'median_price');
+  assert.deepEqual(last2(med.series[0].values), ['100', '200'], 'lower median of {100, BIG}; median of {100, 200, 300}');
+  assert.equal(med.series[0].values[0], null, 'no deal: no median');
+  // Coarser resolutions hold the same totals; a day's median is over all five prices.
+  const day = await series(s, 'median_price', '7d');
+  assert.equal(day.stepSeconds, 3600);
+  assert.equal(day.series[0].values.at(-1), '200', 'median of 100, 100, 200, 300, BIG');
+  assert.equal((await series(s, 'active_agents', '24h')).series[0].values.at(-1), '5');
+  const all = await series(s, 'envelopes', 'all');
+  assert.equal(all.stepSeconds, 60, 'two minutes of data: minute points');
+  assert.equal(all.series[0].values.length, 2);
+}, { dbPrefix: 'zx_stats' });
+
+testOnEachStore('a re-ingested duplicate counts nothing, and any batching gives the same rollups', async (s) => {
+  const items = corpus();
+  await s.ingestEnvelopes(items);
+  const once = await snapshot(s);
+  assert.ok(once.b.length > 0 && Number(once.a[0].n) > 0, 'rollups were written');
+  await s.ingestEnvelopes(items);
+  for (const it of items) await s.ingestEnvelopes([it]);
+  assert.deepEqual(await snapshot(s), once, 'duplicates changed nothing');
+  // The same envelopes one by one, reversed, into a second database agree with one batch.
+  await s.query('TRUNCATE stats_bucket, stats_active, stats_price, envelope, agent, conversation, agent_pair, msg_type_counter');
+  for (const it of [...items].reverse()) await s.ingestEnvelopes([it]);
+  assert.deepEqual(await snapshot(s), once, 'one by one in reverse = one batch');
+}, { dbPrefix: 'zx_stats' });
+
+testOnEachStore('chain events and batch verdicts are counted once, by block time', async (s) => {
+  const at = new Date((T0_S + 30) * 1000);
+  const ev = (sig: string, name: string, data: unknown) => ({ signature: sig, index: 0, slot: 1n, program: 'p', name, data, blockTime: at });
+  const events = [
+    ev('a', 'BatchSubmitted', {}), ev('b', 'ChallengeSubmitted', {}), ev('c', 'ChallengeResolved', {}),
+    ev('d', 'NegotiationRefunded', { status: 6 }), ev('e', 'NegotiationRefunded', { status: 7 }), ev('f', 'LeasePaid', {}),
+  ];
+  assert.equal((await s.insertChainEvents(events)).inserted, 6);
+  assert.equal((await s.insertChainEvents(events)).inserted, 0);
+  const ch = await series(s, 'challenges');
+  assert.deepEqual(ch.series.map((x) => [x.key, x.values.at(-2)]), [['opened', '1'], ['resolved', '1']]);
+  assert.deepEqual((await series(s, 'negotiations')).series.find((x) => x.key === 'expired')?.values.at(-2), '1', 'only the expired refund');
+  // Verdicts count when they change, in the interval they were reached (now, by the database clock).
+  const A = bytes32(5);
+  await s.upsertBatch({ agentId: A, epoch: 4n, batchHash: bytes32(6), root: bytes32(7), slot: 2n, signature: 'a' });
+  await s.setBatchStatus(A, 4n, 'unverified');
+  await s.setBatchStatus(A, 4n, 'verified', bytes32(7));
+  await s.setBatchStatus(A, 4n, 'verified', bytes32(7));
+  await s.upsertBatch({ agentId: A, epoch: 5n, batchHash: bytes32(6), root: bytes32(7), slot: 3n, signature: 'b' });
+  await s.setBatchStatus(A, 5n, 'mismatch', bytes32(8));
+  const b = await s.statsSeries({ metric: 'batches', range: '1h', nowMs: Date.now() });
+  assert.deepEqual(b.series.map((x) => [x.key, x.values.reduce((t, v) => t + Number(v), 0)]), [['verified', 1], ['mismatched', 1], ['submitted', 0]]);
+  assert.equal((await s.statsSeries({ metric: 'batches', range: '1h', nowMs: NOW })).series[2].values.at(-2), '1', 'submitted by block time');
+}, { dbPrefix: 'zx_stats' });
+
+test('upgrading a database that holds envelopes and chain events backfills the rollups', async () => {
+  // The migrations before the stats one, then rows, then the stats migration.
+  const dir = mkdtempSync(join(tmpdir(), 'zx-stats-migrations-'));
+  const names = readdirSync(MIGRATIONS_DIR).sort();
+  const stats = names.find((n) => n.endsWith('_stats_rollups'));
+  assert.ok(stats, 'the stats migration exists');
+  for (const n of names) if (n < stats! || n === 'migration_lock.toml') cpSync(join(MIGRATIONS_DIR, n), join(dir, n), { recursive: true });
+  const db = await openPglite();
+  try {
+    await applyMigrations({ db, factory: db.adapter, migrationsDir: dir });
+    const env = (i: number, type: number, sender: number) => db.query(`INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce,
+      conversation_id, payload_hash, payload_len, signature, raw, source, received_at, epoch)
+      VALUES ($1, 1, $2, $3, $4, $5::int8, 0, $6, $7, $1, 0, $1, $1, 'gossip', now(), 0)`,
+    [bytes32(i, 9), type, bytes32(sender), bytes32(900), String(T0 + BigInt(i)), i, conv16(i)]);
+    await env(1, MsgType.PROPOSE, 1); await env(2, MsgType.PROPOSE, 2); await env(3, MsgType.PROPOSE, 1); await env(4, MsgType.ACCEPT, 2);
+    await db.query(`INSERT INTO chain_event (signature, index, slot, program, name, data, block_time) VALUES ('s', 0, 1, 'p', 'BatchSubmitted', '{}', to_timestamp($1))`, [T0_S + 5]);
+    await applyMigrations({ db, factory: db.adapter });
+    const [row] = await db.query<Record<string, string>>(`SELECT envelopes::text, active_agents::text, opened::text, agreed::text, batches_submitted::text
+      FROM stats_bucket WHERE res = 60 AND bucket = $1::int8`, [String(T0_S)]);
+    assert.deepEqual(row, { envelopes: '4', active_agents: '2', opened: '3', agreed: '1', batches_submitted: '1' });
+    const [{ n }] = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_bucket WHERE res = 86400');
+    assert.equal(n, '1', 'one day row');
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,141 @@
+/**
+ * The economy over time from rollups (migration 20261126160000_stats_rollups), never from
+ * `envelope`. Writers keep them in step with the rows they insert, in the same statement:
+ * - the ingest statement (ingest.ts) counts the envelopes it inserted per interval and msg_type,
+ *   records each sender per interval in stats_active (a row it adds is an agent newly active
+ *   there) and each ACCEPT's NEG1 price per service and token in stats_price;
+ * - the chain indexer counts the program events it inserted (chain.ts insertChainEvents) and the
+ *   batch verdicts that changed (chain.ts setBatchStatus).
+ * A re-seen envelope or event inserts nothing, so it counts nothing. Four resolutions are kept
+ * (STATS_RESOLUTIONS); a chart reads exactly one, so no figure is re-aggregated: active agents
+ * are distinct per interval and a median is a median of that interval's prices.
+ */
+import { STATS_METRICS, type StatsMetric, type StatsRange, type StatsSeries } from '../wire/stats';
+import type { Queryable } from './db';
+
+/** Interval lengths kept, seconds. */
+export const STATS_RESOLUTIONS = [60, 900, 3600, 86_400] as const;
+
+/** A FROM item with one row per resolution, column `res`. */
+export const STATS_LEVELS_SQL = `(VALUES ${STATS_RESOLUTIONS.map((r) => `(${r})`).join(', ')}) AS lv(res)`;
+/** The interval start (unix seconds) at resolution lv.res of a timestamp in µs. */
+export const statsBucketOfUs = (tsUs: string) => `(${tsUs} / (lv.res * 1000000::bigint)) * lv.res`;
+/** The interval start at resolution lv.res of a timestamptz. */
+export const statsBucketOfTime = (t: string) => `(floor(extract(epoch FROM ${t}))::bigint / lv.res) * lv.res`;
+
+/** Range → resolution and number of points (all: chosen from the data's span). */
+const FIXED: Record<Exclude<StatsRange, 'all'>, { res: number; points: number }> = {
+  '1h': { res: 60, points: 60 },
+  '24h': { res: 900, points: 96 },
+  '7d': { res: 3600, points: 168 },
+};
+const ALL_MAX_POINTS = 500;
+const ALL_MAX_DAYS = 1000;
+/** Per-service charts show the services with the most deals in the window. */
+export const STATS_MAX_SERVICES = 8;
+
+export interface StatsSeriesParams {
+  metric: StatsMetric;
+  range: StatsRange;
+  /** Server clock, unix ms (the window ends with the interval holding it). */
+  nowMs: number;
+}
+
+type Window = { res: number; points: number; from: number; clipped: boolean };
+
+async function windowOf(q: Queryable, range: StatsRange, nowS: number): Promise<Window> {
+  if (range !== 'all') {
+    const { res, points } = FIXED[range];
+    return { res, points, from: Math.floor(nowS / res) * res - (points - 1) * res, clipped: false };
+  }
+  // The first minute with data: one probe of the primary key.
+  const [r] = await q.query<{ first: string | null }>('SELECT min(bucket)::text AS first FROM stats_bucket WHERE res = 60');
+  const first = r?.first === null || r?.first === undefined ? nowS : Math.min(nowS, Number(r.first));
+  for (const res of STATS_RESOLUTIONS) {
+    const from = Math.floor(first / res) * res;
+    const points = Math.floor(nowS / res) - from / res + 1;
+    if (points <= ALL_MAX_POINTS || res === 86_400) {
+      if (points > ALL_MAX_DAYS) return { res, points: ALL_MAX_DAYS, from: Math.floor(nowS / res) * res - (ALL_MAX_DAYS - 1) * res, clipped: true };
+      return { res, points, from, clipped: false };
+    }
+  }
+  throw new Error('unreachable');
+}
+
+const iso = (s: number) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');
+
+/** count × 1000 / res as a decimal with three places, exact. */
+function perSecond(count: bigint, res: number): string {
+  const milli = (count * 1000n) / BigInt(res);
+  return `${milli / 1000n}.${String(milli % 1000n).padStart(3, '0')}`;
+}
+/** a / b to four decimals (truncated), or null when b is 0. */
+function ratio(a: bigint, b: bigint): string | null {
+  if (b === 0n) return null;
+  const x = (a * 10_000n) / b;
+  return `${x / 10_000n}.${String(x % 10_000n).padStart(4, '0')}`;
+}
+
+type BucketRow = Record<'bucket' | 'envelopes' | 'active_agents' | 'opened' | 'agreed' | 'rejected' | 'expired' | 'disputes'
+  | 'batches_submitted' | 'batches_verified' | 'batches_mismatched' | 'challenges_opened' | 'challenges_resolved', string>;
+
+/** One metric over a range, every interval present (zero, or null for a rate with no denominator). */
+export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<StatsSeries> {
+  const info = STATS_METRICS[p.metric];
+  if (!info) throw new RangeError(`metric: unknown ${String(p.metric)}`);
+  const w = await windowOf(q, p.range, Math.floor(p.nowMs / 1000));
+  const to = w.from + w.points * w.res;
+  const slot = (bucket: number) => (bucket - w.from) / w.res;
+  const base = { metric: p.metric, range: p.range, stepSeconds: w.res, from: iso(w.from), to: iso(to), unit: info.unit, clipped: w.clipped };
+
+  if ('perService' in info) {
+    const rows = await q.query<{ bucket: string; service: Uint8Array; token: Uint8Array; volume: string; deals: string; median: string }>(`
+      SELECT bucket::text, service, token, sum(price * deals)::text AS volume, sum(deals)::text AS deals,
+        min(price) FILTER (WHERE cum * 2 >= total)::text AS median
+      FROM (
+        SELECT bucket, service, token, price, deals,
+          sum(deals) OVER (PARTITION BY bucket, service, token ORDER BY price) AS cum,
+          sum(deals) OVER (PARTITION BY bucket, service, token) AS total
+        FROM stats_price WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8
+      ) x GROUP BY bucket, service, token`, [w.res, String(w.from), String(to)]);
+    const key = (r: { service: Uint8Array; token: Uint8Array }) => `${Buffer.from(r.service).toString('hex')}:${Buffer.from(r.token).toString('hex')}`;
+    const deals = new Map<string, bigint>();
+    for (const r of rows) deals.set(key(r), (deals.get(key(r)) ?? 0n) + BigInt(r.deals));
+    const top = [...deals].sort((a, b) => (a[1] === b[1] ? (a[0] < b[0] ? -1 : 1) : a[1] > b[1] ? -1 : 1)).slice(0, STATS_MAX_SERVICES).map(([k]) => k);
+    const series = top.map((k) => {
+      const [service, token] = k.split(':');
+      const values: (string | null)[] = new Array(w.points).fill(p.metric === 'volume' ? '0' : null);
+      return { key: p.metric, label: `service ${service.slice(0, 8)}…`, service, token, values };
+    });
+    const at = new Map(top.map((k, i) => [k, series[i]]));
+    for (const r of rows) {
+      const s = at.get(key(r));
+      if (s) s.values[slot(Number(r.bucket))] = p.metric === 'volume' ? r.volume : r.median;
+    }
+    return { ...base, series };
+  }
+
+  const rows = await q.query<BucketRow>(`SELECT bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text, rejected::text,
+      expired::text, disputes::text, batches_submitted::text, batches_verified::text, batches_mismatched::text, challenges_opened::text, challenges_resolved::text
+    FROM stats_bucket WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8`, [w.res, String(w.from), String(to)]);
+  const byBucket = new Map<number, BucketRow>();
+  for (const r of rows) byBucket.set(slot(Number(r.bucket)), r);
+  const zero = new Proxy({} as BucketRow, { get: () => '0' });
+  const b = (i: number, c: keyof BucketRow) => BigInt((byBucket.get(i) ?? zero)[c]);
+  const value: Record<string, (i: number) => string | null> = {
+    envelopes_per_s: (i) => perSecond(b(i, 'envelopes'), w.res),
+    active_agents: (i) => String(b(i, 'active_agents')),
+    agreement_rate: (i) => ratio(b(i, 'agreed'), b(i, 'agreed') + b(i, 'rejected') + b(i, 'expired')),
+    dispute_rate: (i) => ratio(b(i, 'disputes'), b(i, 'agreed')),
+    ...(p.metric === 'negotiations'
+      ? { opened: (i) => String(b(i, 'opened')), agreed: (i) => String(b(i, 'agreed')), rejected: (i) => String(b(i, 'rejected')), expired: (i) => String(b(i, 'expired')) }
+      : p.metric === 'batches'
+        ? { verified: (i) => String(b(i, 'batches_verified')), mismatched: (i) => String(b(i, 'batches_mismatched')), submitted: (i) => String(b(i, 'batches_submitted')) }
+        : { opened: (i) => String(b(i, 'challenges_opened')), resolved: (i) => String(b(i, 'challenges_resolved')) }),
+  };
+  const idx = Array.from({ length: w.points }, (_, i) => i);
+  return {
+    ...base,
+    series: info.series.map(([key, label]) => ({ key, label, service: null, token: null, values: idx.map(value[key]) })),
+  };
+}
