@@ -13,7 +13,6 @@ import { startDemoMesh, type DemoMesh } from '../lib/agents/demo-mesh';
 import { createDemoIdentities } from '../lib/chain/node/deployment';
 import { delegateAttestationAddress, encodeDelegateAttestation } from '../lib/chain/sati';
 import { publicKeyFromSeed } from '../lib/protocol/crypto';
-import { toHex } from '../lib/protocol/hex';
 import { PublicKey, Keypair } from '@solana/web3.js';
 import type { Observatory } from '../lib/observer/observatory';
 import type { ChainRuntime } from './chain';
@@ -69,7 +68,7 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
     satiProgram: dep.config.satiProgram.toBase58(),
     epochSeconds: Number(dep.config.epochSeconds),
     createIdentities: async (seeds: Uint8Array[], mintSeeds: Uint8Array[], onIdentity: (i: number) => void, delegates: ReadonlyArray<{ delegate: Uint8Array; expiry: bigint } | null>) => {
-      const registrations = mintSeeds.map((m, i) => ({ name: demoAgentName(i), symbol: 'ZX1', uri: `${p.observerUrl}/api/agents/${toHex(publicKeyFromSeed(m))}/registration` }));
+      const registrations = mintSeeds.map((m, i) => ({ name: demoAgentName(i), symbol: 'ZX1', uri: `${p.observerUrl}/api/agents/${new PublicKey(publicKeyFromSeed(m)).toBase58()}/registration` }));
       const ids = await createDemoIdentities(chain.connection, {
         admin: dep.admin!, config: dep.config, seeds, mintSeeds, registrations, usdc: 1_000_000_000n,
         onIdentity: (i, agent) => {

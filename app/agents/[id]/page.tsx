@@ -79,17 +79,19 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         <div className="crumbs"><Link href="/agents">Agents</Link> / agent</div>
         <header className="page-head">
           <div>
-            <h1 className="mono" style={{ fontSize: 18, overflowWrap: 'anywhere' }}>{o.chain.satiProfile(fromHex(id))?.name ?? id}</h1>
+            <h1 style={{ overflowWrap: 'anywhere' }} data-testid="agent-name">{agentDisplayName(id, o.chain.satiProfile(fromHex(id))?.name ?? null)}</h1>
             <p className="muted" data-testid="agent-not-on-mesh">Registered on chain; not seen on the mesh yet (no envelope from this agent so far).</p>
           </div>
         </header>
         <section className="card" style={{ marginBottom: 16 }}>
           <h2>Identity</h2>
           <dl className="kv">
-            <dt>Agent id</dt>
-            <dd className="mono">{id} <CopyId value={id} /></dd>
-            <dt>Address (base58)</dt>
-            <dd className="mono" data-testid="agent-base58">{base58(id)}</dd>
+            <dt><Term k="base58">Agent id</Term></dt>
+            <dd><span className="mono" data-testid="agent-base58">{base58(id)}</span> <CopyId value={base58(id)} /></dd>
+            <dt>Identity mint</dt>
+            <dd><AccountLink address={base58(id)} label="open in Solana Explorer" /></dd>
+            <dt>Raw (hex)</dt>
+            <dd><details><summary className="small muted">show</summary><span className="mono small">{id}</span></details></dd>
             <dt>Identity NFT holder</dt>
             <dd className="mono" data-testid="agent-holder">{holder}</dd>
           </dl>
