@@ -153,7 +153,7 @@ export async function rpcBatches(t: Target): Promise<CheckResult[]> {
       await sleep(Math.max(0, 100 - (performance.now() - t0)));
     }
   })();
-  await sleep(2_000);
+  await sleep(10_000); // as long as the flood: the two p99s compare
   const baseline = health.slice();
   const outcomes = new Map<string, number>();
   let refused = 0;
@@ -184,11 +184,12 @@ export async function rpcBatches(t: Target): Promise<CheckResult[]> {
   await prober;
   const during = health.slice(baseline.length);
   const quiet = percentile(baseline, 50);
+  const quiet99 = percentile(baseline, 99);
   const p50 = percentile(during, 50);
   const p99 = percentile(during, 99);
   return [
     { ok: served === 0 && refused === 80, detail: `RPC batches of 1,000 getProgramAccounts, 4 clients × 20 in ${((Date.now() - start) / 1000).toFixed(1)} s: ${refused} refused, ${served} served (${[...outcomes].map(([k, n]) => `${k}×${n}`).join(' ')})` },
-    { ok: p99 <= 200 && healthFailures === 0, detail: `/api/health during the RPC flood (quiet p50 ${quiet.toFixed(0)} ms): p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${during.length} probes, ${healthFailures} not 200 (target p99 ≤ 200 ms)` },
+    { ok: p99 <= 200 && healthFailures === 0, detail: `/api/health during the RPC flood (before it, over ${baseline.length} probes: p50 ${quiet.toFixed(0)} ms, p99 ${quiet99.toFixed(0)} ms): p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${during.length} probes, ${healthFailures} not 200 (target p99 ≤ 200 ms)` },
   ];
 }
 
