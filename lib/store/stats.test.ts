@@ -59,6 +59,7 @@ const snapshot = (s: Store) => s.query<Record<string, string>>(`SELECT res, buck
   rejected::text, disputes::text FROM stats_bucket ORDER BY res, bucket`).then(async (b) => ({
   b, p: await s.query('SELECT res, bucket::text, price::text, deals::text FROM stats_price ORDER BY res, bucket, price'),
   a: await s.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_active'),
+  v: await s.query('SELECT res, bucket::text, deals::text, volume::text FROM stats_service ORDER BY res, bucket'),
 }));
 
 testOnEachStore('ingest keeps the rollups: counts, active agents, exact volume and median, rates', async (s) => {
@@ -95,6 +96,33 @@ testOnEachStore('ingest keeps the rollups: counts, active agents, exact volume a
   assert.equal(all.series[0].values.length, 2);
 }, { dbPrefix: 'zx_stats' });
 
+testOnEachStore('a median is stored once its interval is read, and a deal arriving late makes the next read recompute it', async (s) => {
+  await s.ingestEnvelopes(corpus());
+  const stored = () => s.query<{ bucket: string; deals: string; volume: string; median: string | null; median_deals: string | null }>(`SELECT bucket::text,
+    deals::text, volume::text, median::text, median_deals::text FROM stats_service WHERE res = 60 ORDER BY bucket`);
+  assert.deepEqual((await stored()).map((r) => [r.deals, r.volume, r.median]), [['2', String(100n + BIG), null], ['3', '600', null]],
+    'ingest keeps count and volume; no median before a read');
+  assert.deepEqual(last2((await series(s, 'median_price')).series[0].values), ['100', '200']);
+  assert.deepEqual((await stored()).map((r) => [r.median, r.median_deals]), [['100', '2'], ['200', '3']], 'the read stored what it computed, with its count');
+  // A stored median is what the next read shows (nothing recomputes it while the count stands).
+  await s.query(`UPDATE stats_service SET median = 7 WHERE res = 60 AND bucket = $1::int8`, [String(T0_S)]);
+  assert.deepEqual(last2((await series(s, 'median_price')).series[0].values), ['7', '200']);
+  // A late ACCEPT in minute 0 moves its count past the stored one: that interval is recomputed.
+  await s.ingestEnvelopes([item(MsgType.ACCEPT, 6, T0 + 8n, neg1(BIG)), item(MsgType.ACCEPT, 6, T0 + 9n, neg1(BIG))]);
+  assert.deepEqual(last2((await series(s, 'median_price')).series[0].values), [String(BIG), '200'], 'median of 100, BIG, BIG, BIG');
+  assert.deepEqual((await stored()).map((r) => [r.deals, r.median, r.median_deals]), [['4', String(BIG), '4'], ['3', '200', '3']]);
+  assert.deepEqual(last2((await series(s, 'volume')).series[0].values), [String(100n + 3n * BIG), '600']);
+}, { dbPrefix: 'zx_stats' });
+
+testOnEachStore('without the stats rollups (what bench:query measures them against) ingest stores the envelopes and no rollup row', async (s) => {
+  assert.equal((await s.ingestEnvelopes(corpus())).inserted, 12);
+  const [r] = await s.query<{ n: string }>(`SELECT ((SELECT count(*) FROM stats_bucket) + (SELECT count(*) FROM stats_active)
+    + (SELECT count(*) FROM stats_price) + (SELECT count(*) FROM stats_service))::text AS n`);
+  assert.equal(r.n, '0');
+  const [e] = await s.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope');
+  assert.equal(e.n, '12');
+}, { dbPrefix: 'zx_stats', statsRollups: false });
+
 testOnEachStore('a re-ingested duplicate counts nothing, and any batching gives the same rollups', async (s) => {
   const items = corpus();
   await s.ingestEnvelopes(items);
@@ -104,7 +132,7 @@ testOnEachStore('a re-ingested duplicate counts nothing, and any batching gives 
   for (const it of items) await s.ingestEnvelopes([it]);
   assert.deepEqual(await snapshot(s), once, 'duplicates changed nothing');
   // The same envelopes one by one, reversed, into a second database agree with one batch.
-  await s.query('TRUNCATE stats_bucket, stats_active, stats_price, envelope, agent, conversation, agent_pair, msg_type_counter');
+  await s.query('TRUNCATE stats_bucket, stats_active, stats_price, stats_service, envelope, agent, conversation, agent_pair, msg_type_counter');
   for (const it of [...items].reverse()) await s.ingestEnvelopes([it]);
   assert.deepEqual(await snapshot(s), once, 'one by one in reverse = one batch');
 }, { dbPrefix: 'zx_stats' });
@@ -156,6 +184,32 @@ test('upgrading a database that holds envelopes and chain events backfills the r
     assert.deepEqual(row, { envelopes: '4', active_agents: '2', opened: '3', agreed: '1', batches_submitted: '1' });
     const [{ n }] = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_bucket WHERE res = 86400');
     assert.equal(n, '1', 'one day row');
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('upgrading a database that holds price rows fills the per-service rows, medians included', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zx-stats-service-migrations-'));
+  const names = readdirSync(MIGRATIONS_DIR).sort();
+  const svc = names.find((n) => n.endsWith('_stats_service'));
+  assert.ok(svc, 'the per-service migration exists');
+  for (const n of names) if (n < svc! || n === 'migration_lock.toml') cpSync(join(MIGRATIONS_DIR, n), join(dir, n), { recursive: true });
+  const db = await openPglite();
+  try {
+    await applyMigrations({ db, factory: db.adapter, migrationsDir: dir });
+    // Minute 0: 100 ×2, 300 ×1 (median 100). Minute 1: 5, BIG (lower median 5).
+    await db.query(`INSERT INTO stats_price (res, bucket, service, token, price, deals) VALUES
+      (60, $1::int8, $3, $4, 100, 2), (60, $1::int8, $3, $4, 300, 1), (60, $2::int8, $3, $4, 5, 1), (60, $2::int8, $3, $4, $5::numeric, 1)`,
+    [String(T0_S), String(T0_S + 60), SERVICE, ZERO, String(BIG)]);
+    await applyMigrations({ db, factory: db.adapter });
+    const rows = await db.query<Record<string, string>>(`SELECT bucket::text, deals::text, volume::text, median::text, median_deals::text
+      FROM stats_service ORDER BY bucket`);
+    assert.deepEqual(rows, [
+      { bucket: String(T0_S), deals: '3', volume: '500', median: '100', median_deals: '3' },
+      { bucket: String(T0_S + 60), deals: '2', volume: String(5n + BIG), median: '5', median_deals: '2' },
+    ]);
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });

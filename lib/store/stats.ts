@@ -3,12 +3,16 @@
  * `envelope`. Writers keep them in step with the rows they insert, in the same statement:
  * - the ingest statement (ingest.ts) counts the envelopes it inserted per interval and msg_type,
  *   records each sender per interval in stats_active (a row it adds is an agent newly active
- *   there) and each ACCEPT's NEG1 price per service and token in stats_price;
+ *   there), each ACCEPT's NEG1 price per service and token in stats_price, and the deal count
+ *   and volume per service and token in stats_service;
  * - the chain indexer counts the program events it inserted (chain.ts insertChainEvents) and the
  *   batch verdicts that changed (chain.ts setBatchStatus).
  * A re-seen envelope or event inserts nothing, so it counts nothing. Four resolutions are kept
  * (STATS_RESOLUTIONS); a chart reads exactly one, so no figure is re-aggregated: active agents
- * are distinct per interval and a median is a median of that interval's prices.
+ * are distinct per interval and a median is a median of that interval's prices. A median is
+ * computed from the price rows by the first read after its interval's deal count changed and
+ * stored with that count (storeMedians): once an interval closes, its median is read, not
+ * recomputed, and only the interval still receiving deals costs a read its price rows.
  */
 import { STATS_METRICS, type StatsMetric, type StatsRange, type StatsSeries } from '../wire/stats';
 import type { Queryable } from './db';
@@ -79,6 +83,35 @@ function ratio(a: bigint, b: bigint): string | null {
 type BucketRow = Record<'bucket' | 'envelopes' | 'active_agents' | 'opened' | 'agreed' | 'rejected' | 'expired' | 'disputes'
   | 'batches_submitted' | 'batches_verified' | 'batches_mismatched' | 'challenges_opened' | 'challenges_resolved', string>;
 
+type ServiceRow = { bucket: string; service: Uint8Array; token: Uint8Array; deals: string; volume: string; median: string | null; fresh: boolean };
+
+/**
+ * The medians of these intervals (res, bucket, service, token) from their price rows, stored
+ * with the count they cover, so the next read of a closed interval finds it. A row whose count
+ * moved on meanwhile (a concurrent ingest: the UPDATE re-checks the newest row version) keeps
+ * it stale. Keyed `bucket:service:token`.
+ */
+async function storeMedians(q: Queryable, res: number, rows: ServiceRow[]): Promise<Map<string, string | null>> {
+  const out = await q.query<{ bucket: string; service: Uint8Array; token: Uint8Array; median: string | null }>(`
+    WITH k AS (SELECT * FROM unnest($2::int8[], $3::bytea[], $4::bytea[]) AS k(bucket, service, token)),
+    m AS (
+      SELECT k.bucket, k.service, k.token, x.total, x.median FROM k CROSS JOIN LATERAL (
+        -- Prices in primary-key order with a running count: the first reaching half is the lower median.
+        SELECT max(tot) AS total, min(price) FILTER (WHERE cum * 2 >= tot) AS median FROM (
+          SELECT price, sum(deals) OVER (ORDER BY price) AS cum, sum(deals) OVER () AS tot
+          FROM stats_price p WHERE p.res = $1 AND p.bucket = k.bucket AND p.service = k.service AND p.token = k.token
+        ) y
+      ) x
+    ), u AS (
+      UPDATE stats_service v SET median = m.median, median_deals = m.total FROM m
+      WHERE v.res = $1 AND v.bucket = m.bucket AND v.service = m.service AND v.token = m.token AND v.deals = m.total
+    )
+    SELECT bucket::text, service, token, median::text FROM m`,
+  [res, rows.map((r) => r.bucket), rows.map((r) => r.service), rows.map((r) => r.token)]);
+  const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+  return new Map(out.map((r) => [`${r.bucket}:${hex(r.service)}:${hex(r.token)}`, r.median]));
+}
+
 /** One metric over a range, every interval present (zero, or null for a rate with no denominator). */
 export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<StatsSeries> {
   const info = STATS_METRICS[p.metric];
@@ -89,15 +122,11 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
   const base = { metric: p.metric, range: p.range, stepSeconds: w.res, from: iso(w.from), to: iso(to), unit: info.unit, clipped: w.clipped };
 
   if ('perService' in info) {
-    const rows = await q.query<{ bucket: string; service: Uint8Array; token: Uint8Array; volume: string; deals: string; median: string }>(`
-      SELECT bucket::text, service, token, sum(price * deals)::text AS volume, sum(deals)::text AS deals,
-        min(price) FILTER (WHERE cum * 2 >= total)::text AS median
-      FROM (
-        SELECT bucket, service, token, price, deals,
-          sum(deals) OVER (PARTITION BY bucket, service, token ORDER BY price) AS cum,
-          sum(deals) OVER (PARTITION BY bucket, service, token) AS total
-        FROM stats_price WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8
-      ) x GROUP BY bucket, service, token`, [w.res, String(w.from), String(to)]);
+    // One row per interval, service and token (stats_service): a chart over months reads a few
+    // thousand rows, not every agreed price of the range.
+    const rows = await q.query<ServiceRow>(`SELECT bucket::text, service, token, deals::text, volume::text, median::text,
+        median_deals IS NOT DISTINCT FROM deals AS fresh
+      FROM stats_service WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8`, [w.res, String(w.from), String(to)]);
     const key = (r: { service: Uint8Array; token: Uint8Array }) => `${Buffer.from(r.service).toString('hex')}:${Buffer.from(r.token).toString('hex')}`;
     const deals = new Map<string, bigint>();
     for (const r of rows) deals.set(key(r), (deals.get(key(r)) ?? 0n) + BigInt(r.deals));
@@ -108,10 +137,15 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
       return { key: p.metric, label: `service ${service.slice(0, 8)}…`, service, token, values };
     });
     const at = new Map(top.map((k, i) => [k, series[i]]));
-    for (const r of rows) {
-      const s = at.get(key(r));
-      if (s) s.values[slot(Number(r.bucket))] = p.metric === 'volume' ? r.volume : r.median;
+    const shown = rows.filter((r) => at.has(key(r)));
+    if (p.metric === 'median_price') {
+      const stale = shown.filter((r) => !r.fresh);
+      if (stale.length > 0) {
+        const medians = await storeMedians(q, w.res, stale);
+        for (const r of stale) r.median = medians.get(`${r.bucket}:${key(r)}`) ?? null;
+      }
     }
+    for (const r of shown) at.get(key(r))!.values[slot(Number(r.bucket))] = p.metric === 'volume' ? r.volume : r.median;
     return { ...base, series };
   }
 
