@@ -114,6 +114,25 @@ testOnEachStore('a median is stored once its interval is read, and a deal arrivi
   assert.deepEqual(last2((await series(s, 'volume')).series[0].values), [String(100n + 3n * BIG), '600']);
 }, { dbPrefix: 'zx_stats' });
 
+testOnEachStore('per-service charts show the services with the most deals in the window, most first', async (s) => {
+  // Services 1..9 with k deals each at price 10 × k in minute 0: the one with a single deal is left out.
+  const svc = (k: number) => bytes32(k, 0x5e);
+  const accept = (k: number, i: number) => item(MsgType.ACCEPT, 100 + k, T0 + BigInt(k * 20 + i), encodeNeg1({
+    bidValue: 10n * BigInt(k), tokenMint: ZERO, serviceHash: svc(k), round: 0, deadline: 0n, decayBps: 0, maxRounds: 4,
+    verification: { tier: 0, testSuiteHash: new Uint8Array(0) }, reason: 0, metadata: new Uint8Array(0),
+  }));
+  const items = [];
+  for (let k = 1; k <= 9; k++) for (let i = 0; i < k; i++) items.push(accept(k, i));
+  await s.ingestEnvelopes(items);
+  const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+  const vol = await series(s, 'volume');
+  assert.deepEqual(vol.series.map((x) => x.service), [9, 8, 7, 6, 5, 4, 3, 2].map((k) => hex(svc(k))), 'eight, by deals');
+  assert.deepEqual(vol.series.map((x) => x.values.at(-2)), [9, 8, 7, 6, 5, 4, 3, 2].map((k) => String(10n * BigInt(k * k))));
+  assert.deepEqual(vol.series.map((x) => x.values.at(-1)), new Array(8).fill('0'), 'no deal: zero volume');
+  const med = await series(s, 'median_price');
+  assert.deepEqual(med.series.map((x) => [x.values.at(-2), x.values.at(-1)]), [9, 8, 7, 6, 5, 4, 3, 2].map((k) => [String(10 * k), null]));
+}, { dbPrefix: 'zx_stats' });
+
 testOnEachStore('without the stats rollups (what bench:query measures them against) ingest stores the envelopes and no rollup row', async (s) => {
   assert.equal((await s.ingestEnvelopes(corpus())).inserted, 12);
   const [r] = await s.query<{ n: string }>(`SELECT ((SELECT count(*) FROM stats_bucket) + (SELECT count(*) FROM stats_active)

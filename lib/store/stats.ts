@@ -83,7 +83,8 @@ function ratio(a: bigint, b: bigint): string | null {
 type BucketRow = Record<'bucket' | 'envelopes' | 'active_agents' | 'opened' | 'agreed' | 'rejected' | 'expired' | 'disputes'
   | 'batches_submitted' | 'batches_verified' | 'batches_mismatched' | 'challenges_opened' | 'challenges_resolved', string>;
 
-type ServiceRow = { bucket: string; service: Uint8Array; token: Uint8Array; deals: string; volume: string; median: string | null; fresh: boolean };
+/** A shown service's interval (service and token in hex); `value` is the metric's, `fresh`: its stored median covers every deal. */
+type ServiceRow = { rank: number; bucket: string; service: string; token: string; value: string | null; fresh: boolean };
 
 /**
  * The medians of these intervals (res, bucket, service, token) from their price rows, stored
@@ -92,8 +93,8 @@ type ServiceRow = { bucket: string; service: Uint8Array; token: Uint8Array; deal
  * it stale. Keyed `bucket:service:token`.
  */
 async function storeMedians(q: Queryable, res: number, rows: ServiceRow[]): Promise<Map<string, string | null>> {
-  const out = await q.query<{ bucket: string; service: Uint8Array; token: Uint8Array; median: string | null }>(`
-    WITH k AS (SELECT * FROM unnest($2::int8[], $3::bytea[], $4::bytea[]) AS k(bucket, service, token)),
+  const out = await q.query<{ key: string; median: string | null }>(`
+    WITH k AS (SELECT b AS bucket, decode(s, 'hex') AS service, decode(t, 'hex') AS token FROM unnest($2::int8[], $3::text[], $4::text[]) AS k(b, s, t)),
     m AS (
       SELECT k.bucket, k.service, k.token, x.total, x.median FROM k CROSS JOIN LATERAL (
         -- Prices in primary-key order with a running count: the first reaching half is the lower median.
@@ -106,10 +107,9 @@ async function storeMedians(q: Queryable, res: number, rows: ServiceRow[]): Prom
       UPDATE stats_service v SET median = m.median, median_deals = m.total FROM m
       WHERE v.res = $1 AND v.bucket = m.bucket AND v.service = m.service AND v.token = m.token AND v.deals = m.total
     )
-    SELECT bucket::text, service, token, median::text FROM m`,
+    SELECT bucket::text || ':' || encode(service, 'hex') || ':' || encode(token, 'hex') AS key, median::text FROM m`,
   [res, rows.map((r) => r.bucket), rows.map((r) => r.service), rows.map((r) => r.token)]);
-  const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-  return new Map(out.map((r) => [`${r.bucket}:${hex(r.service)}:${hex(r.token)}`, r.median]));
+  return new Map(out.map((r) => [r.key, r.median]));
 }
 
 /** One metric over a range, every interval present (zero, or null for a rate with no denominator). */
@@ -122,30 +122,35 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
   const base = { metric: p.metric, range: p.range, stepSeconds: w.res, from: iso(w.from), to: iso(to), unit: info.unit, clipped: w.clipped };
 
   if ('perService' in info) {
-    // One row per interval, service and token (stats_service): a chart over months reads a few
-    // thousand rows, not every agreed price of the range.
-    const rows = await q.query<ServiceRow>(`SELECT bucket::text, service, token, deals::text, volume::text, median::text,
-        median_deals IS NOT DISTINCT FROM deals AS fresh
-      FROM stats_service WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8`, [w.res, String(w.from), String(to)]);
-    const key = (r: { service: Uint8Array; token: Uint8Array }) => `${Buffer.from(r.service).toString('hex')}:${Buffer.from(r.token).toString('hex')}`;
-    const deals = new Map<string, bigint>();
-    for (const r of rows) deals.set(key(r), (deals.get(key(r)) ?? 0n) + BigInt(r.deals));
-    const top = [...deals].sort((a, b) => (a[1] === b[1] ? (a[0] < b[0] ? -1 : 1) : a[1] > b[1] ? -1 : 1)).slice(0, STATS_MAX_SERVICES).map(([k]) => k);
-    const series = top.map((k) => {
-      const [service, token] = k.split(':');
-      const values: (string | null)[] = new Array(w.points).fill(p.metric === 'volume' ? '0' : null);
-      return { key: p.metric, label: `service ${service.slice(0, 8)}…`, service, token, values };
-    });
-    const at = new Map(top.map((k, i) => [k, series[i]]));
-    const shown = rows.filter((r) => at.has(key(r)));
+    // One row per interval, service and token (stats_service), never the price rows; the
+    // services with the most deals in the window are picked in SQL, so only their rows come
+    // back (a daily chart over months holds a row per day for every service that sold).
+    const rows = await q.query<ServiceRow>(`
+      WITH r AS MATERIALIZED (
+        SELECT bucket, service, token, deals, volume, median, median_deals FROM stats_service
+        WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8
+      ), top AS (
+        SELECT service, token, row_number() OVER (ORDER BY sum(deals) DESC, service, token) AS rank
+        FROM r GROUP BY service, token ORDER BY rank LIMIT $4
+      )
+      SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS token,
+        ${p.metric === 'volume' ? 'r.volume' : 'r.median'}::text AS value, r.median_deals IS NOT DISTINCT FROM r.deals AS fresh
+      FROM top JOIN r ON r.service = top.service AND r.token = top.token`, [w.res, String(w.from), String(to), STATS_MAX_SERVICES]);
+    const series: StatsSeries['series'] = [];
+    for (const r of rows) {
+      series[r.rank - 1] ??= {
+        key: p.metric, label: `service ${r.service.slice(0, 8)}…`, service: r.service, token: r.token,
+        values: new Array<string | null>(w.points).fill(p.metric === 'volume' ? '0' : null),
+      };
+    }
     if (p.metric === 'median_price') {
-      const stale = shown.filter((r) => !r.fresh);
+      const stale = rows.filter((r) => !r.fresh);
       if (stale.length > 0) {
         const medians = await storeMedians(q, w.res, stale);
-        for (const r of stale) r.median = medians.get(`${r.bucket}:${key(r)}`) ?? null;
+        for (const r of stale) r.value = medians.get(`${r.bucket}:${r.service}:${r.token}`) ?? null;
       }
     }
-    for (const r of shown) at.get(key(r))!.values[slot(Number(r.bucket))] = p.metric === 'volume' ? r.volume : r.median;
+    for (const r of rows) series[r.rank - 1].values[slot(Number(r.bucket))] = r.value;
     return { ...base, series };
   }
 
