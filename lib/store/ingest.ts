@@ -16,7 +16,7 @@ import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import { conversationStage, outcomeOf } from './derive';
 import { encodeColumns, encodeStage, STAGE_DDL, UNNEST_COLUMNS } from './stage';
-import { STATS_LEVELS_SQL, STATS_RESOLUTIONS, statsBucketOfUs } from './stats';
+import { STATS_LEVELS_SQL, STATS_RESOLUTIONS } from './stats';
 import type { Db, Tx } from './db';
 import type { IngestItem, IngestResult } from './types';
 
@@ -69,32 +69,39 @@ function activeCascade(): string {
 
 /**
  * The stats rollups (stats.ts) of the rows `n` inserted: counters per interval, active agents,
- * and each ACCEPT's price per service and token (stats_price), with the deal count and volume
- * per service and token (stats_service) from the same grouped rows.
+ * each ACCEPT's price per minute, service and token (stats_price), and the deal count and volume
+ * per interval, service and token (stats_service) from the same grouped rows.
  */
+const MINUTE = STATS_RESOLUTIONS[0];
 const statsRollupsSql = () => `${activeCascade()}, sb AS (
   -- One upsert per interval row (two CTEs updating one row in a statement would lose one).
   INSERT INTO stats_bucket AS b (res, bucket, envelopes, active_agents, opened, agreed, rejected, disputes)
   SELECT res, bucket, sum(env), sum(act), sum(op), sum(agr), sum(rej), sum(dis) FROM (
-    SELECT lv.res, ${statsBucketOfUs('n.ts')} AS bucket, count(*) AS env, 0 AS act,
-      count(*) FILTER (WHERE msg_type = ${MsgType.PROPOSE}) AS op, count(*) FILTER (WHERE msg_type = ${MsgType.ACCEPT}) AS agr,
-      count(*) FILTER (WHERE msg_type = ${MsgType.REJECT}) AS rej, count(*) FILTER (WHERE msg_type = ${MsgType.DISPUTE}) AS dis
-    FROM n CROSS JOIN ${STATS_LEVELS_SQL} GROUP BY 1, 2
+    -- Counted per minute first (a batch spans a minute or two), then each minute into every level.
+    SELECT lv.res, (m.minute / lv.res) * lv.res AS bucket, m.env, 0 AS act, m.op, m.agr, m.rej, m.dis FROM (
+      SELECT (ts / ${MINUTE * 1_000_000}::bigint) * ${MINUTE} AS minute, count(*) AS env,
+        count(*) FILTER (WHERE msg_type = ${MsgType.PROPOSE}) AS op, count(*) FILTER (WHERE msg_type = ${MsgType.ACCEPT}) AS agr,
+        count(*) FILTER (WHERE msg_type = ${MsgType.REJECT}) AS rej, count(*) FILTER (WHERE msg_type = ${MsgType.DISPUTE}) AS dis
+      FROM n GROUP BY 1
+    ) m CROSS JOIN ${STATS_LEVELS_SQL}
     UNION ALL SELECT res, bucket, 0, count(*), 0, 0, 0, 0 FROM sa GROUP BY 1, 2
   ) x GROUP BY res, bucket ORDER BY res, bucket
   ON CONFLICT (res, bucket) DO UPDATE SET envelopes = b.envelopes + excluded.envelopes, active_agents = b.active_agents + excluded.active_agents,
     opened = b.opened + excluded.opened, agreed = b.agreed + excluded.agreed, rejected = b.rejected + excluded.rejected, disputes = b.disputes + excluded.disputes
 ), dp AS (
-  SELECT lv.res, ${statsBucketOfUs('n.ts')} AS bucket, n.deal_service AS service, n.deal_token AS token, n.deal_price::numeric AS price, count(*) AS deals
-  FROM n CROSS JOIN ${STATS_LEVELS_SQL} WHERE n.deal_price IS NOT NULL GROUP BY 1, 2, 3, 4, 5
+  -- Agreed prices per minute: stats_price holds the finest level only (a coarser interval's
+  -- median is computed from its minutes by the first read after it closes, stats.ts).
+  SELECT (n.ts / ${MINUTE * 1_000_000}::bigint) * ${MINUTE} AS minute, n.deal_service AS service, n.deal_token AS token, n.deal_price::numeric AS price, count(*) AS deals
+  FROM n WHERE n.deal_price IS NOT NULL GROUP BY 1, 2, 3, 4
 ), sp AS (
-  INSERT INTO stats_price AS p (res, bucket, service, token, price, deals)
-  SELECT * FROM dp ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT (res, bucket, service, token, price) DO UPDATE SET deals = p.deals + excluded.deals
+  INSERT INTO stats_price AS p (res, service, token, bucket, price, deals)
+  SELECT ${MINUTE}, service, token, minute, price, deals FROM dp ORDER BY 2, 3, 4, 5
+  ON CONFLICT (res, service, token, bucket, price) DO UPDATE SET deals = p.deals + excluded.deals
 ), sv AS (
-  -- The stored median stays until a read sees median_deals behind deals (stats.ts).
+  -- Deals and volume at every level; a stored median stays until a read sees median_deals behind deals.
   INSERT INTO stats_service AS v (res, bucket, service, token, deals, volume)
-  SELECT res, bucket, service, token, sum(deals), sum(price * deals) FROM dp GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+  SELECT lv.res, (dp.minute / lv.res) * lv.res, service, token, sum(deals), sum(price * deals) FROM dp CROSS JOIN ${STATS_LEVELS_SQL}
+  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT (res, bucket, service, token) DO UPDATE SET deals = v.deals + excluded.deals, volume = v.volume + excluded.volume
 )`;
 

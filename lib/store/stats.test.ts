@@ -103,14 +103,18 @@ testOnEachStore('a median is stored once its interval is read, and a deal arrivi
   assert.deepEqual((await stored()).map((r) => [r.deals, r.volume, r.median]), [['2', String(100n + BIG), null], ['3', '600', null]],
     'ingest keeps count and volume; no median before a read');
   assert.deepEqual(last2((await series(s, 'median_price')).series[0].values), ['100', '200']);
-  assert.deepEqual((await stored()).map((r) => [r.median, r.median_deals]), [['100', '2'], ['200', '3']], 'the read stored what it computed, with its count');
+  assert.deepEqual((await stored()).map((r) => [r.median, r.median_deals]), [['100', '2'], [null, null]],
+    'the read stored the ended minute\'s median with its count, not that of the minute holding now');
   // A stored median is what the next read shows (nothing recomputes it while the count stands).
   await s.query(`UPDATE stats_service SET median = 7 WHERE res = 60 AND bucket = $1::int8`, [String(T0_S)]);
   assert.deepEqual(last2((await series(s, 'median_price')).series[0].values), ['7', '200']);
   // A late ACCEPT in minute 0 moves its count past the stored one: that interval is recomputed.
   await s.ingestEnvelopes([item(MsgType.ACCEPT, 6, T0 + 8n, neg1(BIG)), item(MsgType.ACCEPT, 6, T0 + 9n, neg1(BIG))]);
   assert.deepEqual(last2((await series(s, 'median_price')).series[0].values), [String(BIG), '200'], 'median of 100, BIG, BIG, BIG');
-  assert.deepEqual((await stored()).map((r) => [r.deals, r.median, r.median_deals]), [['4', String(BIG), '4'], ['3', '200', '3']]);
+  assert.deepEqual((await stored()).map((r) => [r.deals, r.median, r.median_deals]), [['4', String(BIG), '4'], ['3', null, null]]);
+  // Read once that minute has ended, its median is stored too.
+  assert.equal((await s.statsSeries({ metric: 'median_price', range: '1h', nowMs: NOW + 60_000 })).series[0].values.at(-2), '200');
+  assert.deepEqual((await stored()).map((r) => r.median_deals), ['4', '3']);
   assert.deepEqual(last2((await series(s, 'volume')).series[0].values), [String(100n + 3n * BIG), '600']);
 }, { dbPrefix: 'zx_stats' });
 
@@ -218,17 +222,21 @@ test('upgrading a database that holds price rows fills the per-service rows, med
   const db = await openPglite();
   try {
     await applyMigrations({ db, factory: db.adapter, migrationsDir: dir });
-    // Minute 0: 100 ×2, 300 ×1 (median 100). Minute 1: 5, BIG (lower median 5).
+    // Minute 0: 100 ×2, 300 ×1 (median 100). Minute 1: 5, BIG (lower median 5). Their quarter hour: all five (median 100).
     await db.query(`INSERT INTO stats_price (res, bucket, service, token, price, deals) VALUES
-      (60, $1::int8, $3, $4, 100, 2), (60, $1::int8, $3, $4, 300, 1), (60, $2::int8, $3, $4, 5, 1), (60, $2::int8, $3, $4, $5::numeric, 1)`,
+      (60, $1::int8, $3, $4, 100, 2), (60, $1::int8, $3, $4, 300, 1), (60, $2::int8, $3, $4, 5, 1), (60, $2::int8, $3, $4, $5::numeric, 1),
+      (900, $1::int8, $3, $4, 5, 1), (900, $1::int8, $3, $4, 100, 2), (900, $1::int8, $3, $4, 300, 1), (900, $1::int8, $3, $4, $5::numeric, 1)`,
     [String(T0_S), String(T0_S + 60), SERVICE, ZERO, String(BIG)]);
     await applyMigrations({ db, factory: db.adapter });
-    const rows = await db.query<Record<string, string>>(`SELECT bucket::text, deals::text, volume::text, median::text, median_deals::text
-      FROM stats_service ORDER BY bucket`);
+    const rows = await db.query<Record<string, string>>(`SELECT res::text, bucket::text, deals::text, volume::text, median::text, median_deals::text
+      FROM stats_service ORDER BY res, bucket`);
     assert.deepEqual(rows, [
-      { bucket: String(T0_S), deals: '3', volume: '500', median: '100', median_deals: '3' },
-      { bucket: String(T0_S + 60), deals: '2', volume: String(5n + BIG), median: '5', median_deals: '2' },
+      { res: '60', bucket: String(T0_S), deals: '3', volume: '500', median: '100', median_deals: '3' },
+      { res: '60', bucket: String(T0_S + 60), deals: '2', volume: String(5n + BIG), median: '5', median_deals: '2' },
+      { res: '900', bucket: String(T0_S), deals: '5', volume: String(505n + BIG), median: '100', median_deals: '5' },
     ]);
+    const [{ n }] = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_price WHERE res <> 60');
+    assert.equal(n, '0', 'prices are kept per minute only');
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });

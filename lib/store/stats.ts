@@ -3,16 +3,17 @@
  * `envelope`. Writers keep them in step with the rows they insert, in the same statement:
  * - the ingest statement (ingest.ts) counts the envelopes it inserted per interval and msg_type,
  *   records each sender per interval in stats_active (a row it adds is an agent newly active
- *   there), each ACCEPT's NEG1 price per service and token in stats_price, and the deal count
- *   and volume per service and token in stats_service;
+ *   there), each ACCEPT's NEG1 price per minute, service and token in stats_price, and the deal
+ *   count and volume per interval, service and token in stats_service;
  * - the chain indexer counts the program events it inserted (chain.ts insertChainEvents) and the
  *   batch verdicts that changed (chain.ts setBatchStatus).
  * A re-seen envelope or event inserts nothing, so it counts nothing. Four resolutions are kept
  * (STATS_RESOLUTIONS); a chart reads exactly one, so no figure is re-aggregated: active agents
  * are distinct per interval and a median is a median of that interval's prices. A median is
- * computed from the price rows by the first read after its interval's deal count changed and
- * stored with that count (storeMedians): once an interval closes, its median is read, not
- * recomputed, and only the interval still receiving deals costs a read its price rows.
+ * computed from the interval's minutes of price rows by a read and, once the interval has ended,
+ * stored with the deal count it covers (storeMedians): a closed interval's median is read, not
+ * recomputed, until a late deal moves its count; only the interval still receiving deals costs
+ * each read its price rows.
  */
 import { STATS_METRICS, type StatsMetric, type StatsRange, type StatsSeries } from '../wire/stats';
 import type { Queryable } from './db';
@@ -22,8 +23,6 @@ export const STATS_RESOLUTIONS = [60, 900, 3600, 86_400] as const;
 
 /** A FROM item with one row per resolution, column `res`. */
 export const STATS_LEVELS_SQL = `(VALUES ${STATS_RESOLUTIONS.map((r) => `(${r})`).join(', ')}) AS lv(res)`;
-/** The interval start (unix seconds) at resolution lv.res of a timestamp in µs. */
-export const statsBucketOfUs = (tsUs: string) => `(${tsUs} / (lv.res * 1000000::bigint)) * lv.res`;
 /** The interval start at resolution lv.res of a timestamptz. */
 export const statsBucketOfTime = (t: string) => `(floor(extract(epoch FROM ${t}))::bigint / lv.res) * lv.res`;
 
@@ -87,28 +86,33 @@ type BucketRow = Record<'bucket' | 'envelopes' | 'active_agents' | 'opened' | 'a
 type ServiceRow = { rank: number; bucket: string; service: string; token: string; value: string | null; fresh: boolean };
 
 /**
- * The medians of these intervals (res, bucket, service, token) from their price rows, stored
- * with the count they cover, so the next read of a closed interval finds it. A row whose count
- * moved on meanwhile (a concurrent ingest: the UPDATE re-checks the newest row version) keeps
- * it stale. Keyed `bucket:service:token`.
+ * The medians of these intervals (res, bucket, service, token) from their minutes' price rows
+ * (one key range per interval and service), keyed `bucket:service:token`. Those of intervals
+ * that have ended are stored with the count they cover, so the next read finds them; one whose
+ * count moved on meanwhile (a concurrent ingest: the UPDATE re-checks the newest row version)
+ * stays stale. The interval still filling is computed on every read and not stored: the next
+ * deal would make it stale, and a read that writes nothing commits nothing.
  */
-async function storeMedians(q: Queryable, res: number, rows: ServiceRow[]): Promise<Map<string, string | null>> {
+async function storeMedians(q: Queryable, res: number, rows: ServiceRow[], nowS: number): Promise<Map<string, string | null>> {
   const out = await q.query<{ key: string; median: string | null }>(`
     WITH k AS (SELECT b AS bucket, decode(s, 'hex') AS service, decode(t, 'hex') AS token FROM unnest($2::int8[], $3::text[], $4::text[]) AS k(b, s, t)),
     m AS (
       SELECT k.bucket, k.service, k.token, x.total, x.median FROM k CROSS JOIN LATERAL (
-        -- Prices in primary-key order with a running count: the first reaching half is the lower median.
+        -- Prices in key order with a running count: the first reaching half is the lower median.
         SELECT max(tot) AS total, min(price) FILTER (WHERE cum * 2 >= tot) AS median FROM (
-          SELECT price, sum(deals) OVER (ORDER BY price) AS cum, sum(deals) OVER () AS tot
-          FROM stats_price p WHERE p.res = $1 AND p.bucket = k.bucket AND p.service = k.service AND p.token = k.token
+          SELECT price, sum(sum(deals)) OVER (ORDER BY price) AS cum, sum(sum(deals)) OVER () AS tot
+          FROM stats_price p WHERE p.res = ${STATS_RESOLUTIONS[0]} AND p.service = k.service AND p.token = k.token
+            AND p.bucket >= k.bucket AND p.bucket < k.bucket + $1
+          GROUP BY price
         ) y
       ) x
     ), u AS (
       UPDATE stats_service v SET median = m.median, median_deals = m.total FROM m
       WHERE v.res = $1 AND v.bucket = m.bucket AND v.service = m.service AND v.token = m.token AND v.deals = m.total
+        AND m.bucket + $1 <= $5::int8
     )
     SELECT bucket::text || ':' || encode(service, 'hex') || ':' || encode(token, 'hex') AS key, median::text FROM m`,
-  [res, rows.map((r) => r.bucket), rows.map((r) => r.service), rows.map((r) => r.token)]);
+  [res, rows.map((r) => r.bucket), rows.map((r) => r.service), rows.map((r) => r.token), String(nowS)]);
   return new Map(out.map((r) => [r.key, r.median]));
 }
 
@@ -146,7 +150,7 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
     if (p.metric === 'median_price') {
       const stale = rows.filter((r) => !r.fresh);
       if (stale.length > 0) {
-        const medians = await storeMedians(q, w.res, stale);
+        const medians = await storeMedians(q, w.res, stale, Math.floor(p.nowMs / 1000));
         for (const r of stale) r.value = medians.get(`${r.bucket}:${r.service}:${r.token}`) ?? null;
       }
     }

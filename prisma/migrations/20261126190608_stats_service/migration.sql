@@ -28,3 +28,10 @@ FROM (
   FROM "stats_price"
 ) x
 GROUP BY res, bucket, service, token;
+
+-- Prices are kept per minute only: a coarser interval's median is computed from its minutes of
+-- one service (a range of the new key) by the first read after the interval closed, and stored
+-- above. The ingest statement then writes one price row per minute instead of one per level.
+DELETE FROM "stats_price" WHERE "res" <> 60;
+ALTER TABLE "stats_price" DROP CONSTRAINT "stats_price_pkey";
+ALTER TABLE "stats_price" ADD CONSTRAINT "stats_price_pkey" PRIMARY KEY ("res", "service", "token", "bucket", "price");
