@@ -50,7 +50,9 @@ export function EconomyChart({ points, epochSeconds }: { points: EconomyPoint[];
               <text x={M.left - 6} dy="0.32em" textAnchor="end">{(t / 1e6).toLocaleString('en-US')}</text>
             </g>
           ))}
-          <text x={M.left - 6} y={MID - 2} textAnchor="end">USDC staked</text>
+          {/* Left of the tick numbers, on two lines: under them it collided with the 0 tick. */}
+          <text x={4} y={(M.top + MID - 12) / 2 - 8} textAnchor="start">USDC</text>
+          <text x={4} y={(M.top + MID - 12) / 2 + 8} textAnchor="start">staked</text>
           <line x1={M.left} x2={W - M.right} y1={yr(0)} y2={yr(0)} stroke="var(--border)" />
           <text x={M.left - 6} y={yr(0)} dy="0.32em" textAnchor="end">lease runway</text>
           {points.map((p, i) => (i % every === 0 ? <text key={p.epoch} x={cx(p.epoch)} y={H - 6} textAnchor="middle">{label(p.epoch)}</text> : null))}
