@@ -8,7 +8,11 @@ import type { ConversationSummaryView } from '../lib/wire';
 import { count, formatAmount, shortHex } from './format';
 import { AgentName } from './names/AgentName';
 import { Time } from './time/Time';
-import { glossaryText } from './glossary';
+import { glossaryText, type GlossaryKey } from './glossary';
+import { Term } from './Term';
+
+/** A term's definition as the tooltip of text that cannot be a link (it sits inside one). */
+const Tip = ({ k, children }: { k: GlossaryKey; children: React.ReactNode }) => <span className="tip" title={glossaryText(k)} data-term={k}>{children}</span>;
 
 /** The deal columns of one conversation (built by app/_lib/deals.ts). */
 export interface DealColumns {
@@ -46,15 +50,15 @@ export function ConversationList({ conversations, self, deals, sort }: { convers
         <table className="list deals" data-testid="conversation-list">
           <thead>
             <tr>
-              <th>Deal</th>
-              <th>Buyer</th>
-              <th>Seller</th>
-              {/* The header is a sort link, so the term's definition is its tooltip rather than a nested link. */}
-              <Head name="rounds" label={<span className="tip" title={glossaryText('round')}>Rounds</span>} sort={sort} className="num" />
-              <Head name="price" label="Last price" sort={sort} className="num" />
-              <Head name="outcome" label="Outcome" sort={sort} />
-              <Head name="messages" label="Msgs" sort={sort} className="num" />
-              <Head name="last_seen" label="Last activity" sort={sort} />
+              <th><Term k="service">Deal</Term></th>
+              <th><Term k="roles">Buyer</Term></th>
+              <th><Term k="roles">Seller</Term></th>
+              {/* A sort header is a link already: the term's definition is its tooltip rather than a nested link. */}
+              <Head name="rounds" label={<Tip k="round">Rounds</Tip>} sort={sort} className="num" />
+              <Head name="price" label={<Tip k="lastPrice">Last price</Tip>} sort={sort} className="num" />
+              <Head name="outcome" label={<Tip k="outcome">Outcome</Tip>} sort={sort} />
+              <Head name="messages" label={<span className="tip" title="Envelopes stored in this conversation, negotiation and the rest (delivery, notarisation, feedback).">Msgs</span>} sort={sort} className="num" />
+              <Head name="last_seen" label={<span className="tip" title="When the latest envelope of the conversation was received; hover a time for UTC.">Last activity</span>} sort={sort} />
             </tr>
           </thead>
           <tbody>
@@ -75,8 +79,8 @@ export function ConversationList({ conversations, self, deals, sort }: { convers
                   <td className="num mono">{d?.lastPrice ? formatAmount(d.lastPrice, d.token) : '—'}</td>
                   <td>
                     {d ? d.outcome : c.state ?? '—'}
-                    {d?.onChain ? <> <span className="badge onchain" title="Mirrored on chain (Haggle)">on chain</span></> : null}
-                    {d && d.differences > 0 ? <> <a href={`/conversations/${c.id}`} className="badge differs" title={`${d.differences} difference(s) between the gossiped and the on-chain offers`}>differs</a></> : null}
+                    {d?.onChain ? <> <span className="badge onchain" title={`Mirrored on chain. ${glossaryText('haggle')}`}>on chain</span></> : null}
+                    {d && d.differences > 0 ? <> <a href={`/conversations/${c.id}`} className="badge differs" title={`${d.differences} difference(s). ${glossaryText('differs')}`}>differs</a></> : null}
                     {c.state && d && c.state !== d.outcome ? <div className="small muted">{c.state}</div> : null}
                   </td>
                   <td className="num mono">{count(c.messages)}</td>
@@ -94,9 +98,9 @@ export function ConversationList({ conversations, self, deals, sort }: { convers
       <table className="list" data-testid="conversation-list">
         <thead>
           <tr>
-            <th>Conversation</th>
+            <th><Term k="conversation">Conversation</Term></th>
             <th>{self ? 'With' : 'Parties'}</th>
-            <th>Stage</th>
+            <th><Term k="stage">Stage</Term></th>
             <th className="num">Messages</th>
             <th>Last activity</th>
           </tr>

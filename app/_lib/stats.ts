@@ -14,18 +14,31 @@ export async function loadStatsSeries(o: Pick<Services, 'reads'>, metric: StatsM
 /** The overview's strip: the last hour at a glance (components/stats/StatsStrip's data). */
 export type StatsStripView = StatsStripProps;
 
-export async function loadStatsStrip(o: Pick<Services, 'reads'>, nowMs = Date.now()): Promise<StatsStripView> {
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/**
+ * `startedAtMs`: when this process began receiving (Observatory.startedAt). The per-second rate
+ * and active agents are those of the last finished minute, but only of a minute the observer
+ * received whole: the minute it started in would read low, the minute before that zero, so
+ * until one has passed they are null with the time the first whole minute ends.
+ */
+export async function loadStatsStrip(o: Pick<Services, 'reads' | 'observatory'>, nowMs = Date.now(), startedAtMs = o.observatory.startedAt): Promise<StatsStripView> {
   const [env, active, neg] = await Promise.all((['envelopes', 'active_agents', 'negotiations'] as const).map((m) => loadStatsSeries(o, m, '1h', nowMs)));
   const n = env.series[0].values.length;
   const sum = (key: string) => neg.series.find((s) => s.key === key)!.values.reduce((t, v) => t + BigInt(v ?? '0'), 0n);
   const [agreed, ended] = [sum('agreed'), sum('agreed') + sum('rejected') + sum('expired')];
   const bp = ended === 0n ? null : (agreed * 10_000n) / ended;
+  const minuteMs = Date.parse(env.from) + (n - 2) * 60_000;
+  const whole = minuteMs >= startedAtMs;
   return {
-    envelopesPerS: env.series[0].values[n - 2] ?? '0',
-    activeAgents: active.series[0].values[n - 2] ?? '0',
+    envelopesPerS: whole ? env.series[0].values[n - 2] ?? '0' : null,
+    activeAgents: whole ? active.series[0].values[n - 2] ?? '0' : null,
     opened: String(sum('opened')),
     agreed: String(agreed),
     agreementRate: bp === null ? null : `${bp / 10_000n}.${String(bp % 10_000n).padStart(4, '0')}`,
-    minute: new Date(Date.parse(env.from) + (n - 2) * 60_000).toISOString().replace('.000Z', 'Z'),
+    minute: iso(minuteMs),
+    startedAt: iso(startedAtMs),
+    firstWholeMinuteEnds: iso(Math.ceil(startedAtMs / 60_000) * 60_000 + 60_000),
+    hourBeforeStart: startedAtMs > nowMs - 3_600_000,
   };
 }

@@ -19,8 +19,15 @@ const RANGE_TEXT: Record<StatsRange, string> = { '1h': 'last hour', '24h': 'last
 const STEP_TEXT = (s: number) => (s === 60 ? '1-minute' : s === 900 ? '15-minute' : s === 3600 ? 'hourly' : 'daily');
 const COUNTS: ReadonlySet<StatsMetric> = new Set(['negotiations', 'batches', 'challenges']);
 
-/** The card's headline: totals over the range for counts, else the last finished interval's value. */
-function headline(s: StatsSeries): { text: string; note: string } {
+/** Figures a part of an interval under-counts (a rate or a ratio does not). */
+const PER_INTERVAL: ReadonlySet<StatsMetric> = new Set(['envelopes', 'active_agents']);
+
+/**
+ * The card's headline: totals over the range for counts, else the last finished interval's value.
+ * `startedAtMs`: when this observer began receiving; an envelope rate or agent count of an
+ * interval that began before it may read low, and the note says so.
+ */
+function headline(s: StatsSeries, startedAtMs: number): { text: string; note: string } {
   const metric = s.metric as StatsMetric;
   const n = s.series[0]?.values.length ?? 0;
   if (n === 0) return { text: '—', note: 'nothing in this range' };
@@ -45,7 +52,12 @@ function headline(s: StatsSeries): { text: string; note: string } {
   const v = x.values[k];
   const at = new Date(Date.parse(s.from) + k * s.stepSeconds * 1000).toISOString().slice(11, 16);
   const when = filling ? `the interval from ${at} UTC, still filling` : `interval from ${at} UTC`;
-  return { text: `${formatValue(metric, v)}${metric === 'median_price' && v !== null ? ' units' : ''}`, note: `${when}${metric === 'median_price' ? `, ${x.label}` : ''}` };
+  const startMs = Date.parse(s.from) + k * s.stepSeconds * 1000;
+  const started = new Date(startedAtMs).toISOString().slice(11, 19);
+  const partial = PER_INTERVAL.has(metric) && startMs < startedAtMs
+    ? `; the observer started ${startMs + s.stepSeconds * 1000 <= startedAtMs ? 'after it' : 'during it'} (${started} UTC), so it may read low`
+    : '';
+  return { text: `${formatValue(metric, v)}${metric === 'median_price' && v !== null ? ' units' : ''}`, note: `${when}${metric === 'median_price' ? `, ${x.label}` : ''}${partial}` };
 }
 
 export default async function StatsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -77,7 +89,7 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
         {all.map((s) => {
           const metric = s.metric as StatsMetric;
           const info = STATS_METRICS[metric];
-          const h = headline(s);
+          const h = headline(s, o.observatory.startedAt);
           const csv = `/api/stats/series/csv?metric=${metric}&range=${range}`;
           return (
             <section key={metric} className="card stats-card" data-testid={`stats-${metric}`} data-series={s.series.length} data-points={s.series[0]?.values.length ?? 0}>

@@ -3,16 +3,30 @@
  * step line, and below it the lease runway of each epoch (paid-through epoch minus the epoch:
  * green ahead, red in arrears), with slashes and deactivations marked. Computed data in, SVG out.
  */
-import { line, scaleBand, scaleLinear, curveStepAfter } from 'd3';
+import { line, scaleBand, scaleLinear, curveStepAfter, utcFormat } from 'd3';
 import type { EconomyPoint } from '../../lib/wire';
 import { formatAmount, USDC_TOKEN } from '../format';
+import { epochRange, utcText } from '../time/format';
+
+/**
+ * An epoch's axis text: its start in UTC (drawn on the server, which does not know the viewer's
+ * zone), as detailed as the epoch length and the span need; the bare number if it has no clock time.
+ */
+function epochLabel(epochSeconds: number, count: number): (epoch: number) => string {
+  const span = epochSeconds * count;
+  const f = epochSeconds >= 86_400 ? utcFormat('%b %-d') : span >= 86_400 ? utcFormat('%b %-d %H:%M') : epochSeconds < 60 ? utcFormat('%H:%M:%S') : utcFormat('%H:%M');
+  return (e) => {
+    const r = epochRange(e, epochSeconds);
+    return r ? f(new Date(r.startMs)) : String(e);
+  };
+}
 
 const W = 760;
 const H = 200;
 const M = { top: 14, right: 20, bottom: 24, left: 104 };
 const MID = 110;
 
-export function EconomyChart({ points }: { points: EconomyPoint[] }) {
+export function EconomyChart({ points, epochSeconds }: { points: EconomyPoint[]; epochSeconds: number }) {
   if (points.length === 0) return <p className="muted empty">No stake or lease events indexed for this agent.</p>;
   const x = scaleBand<number>().domain(points.map((p) => p.epoch)).range([M.left, W - M.right]).padding(0.2);
   const cx = (e: number) => (x(e) ?? 0) + x.bandwidth() / 2;
@@ -22,7 +36,10 @@ export function EconomyChart({ points }: { points: EconomyPoint[] }) {
   const lim = Math.max(1, ...runway.map(Math.abs));
   const yr = scaleLinear().domain([-lim, lim]).range([H - M.bottom, MID + 8]);
   const stakePath = line<EconomyPoint>().x((p) => cx(p.epoch)).y((p) => ys(p.stake)).curve(curveStepAfter)(points) ?? '';
-  const every = Math.max(1, Math.ceil(points.length / 12));
+  const label = epochLabel(epochSeconds, points.length);
+  // Clock labels are wider than the old epoch digits: about 8 fit the width.
+  const every = Math.max(1, Math.ceil(points.length / 8));
+  const range = (e: number) => { const r = epochRange(e, epochSeconds); return r ? ` (${utcText(r.startMs)} – ${utcText(r.endMs).slice(11)})` : ''; };
   return (
     <figure style={{ margin: 0 }} data-testid="economy-chart">
       <svg className="price-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Stake and lease over epochs">
@@ -33,10 +50,12 @@ export function EconomyChart({ points }: { points: EconomyPoint[] }) {
               <text x={M.left - 6} dy="0.32em" textAnchor="end">{(t / 1e6).toLocaleString('en-US')}</text>
             </g>
           ))}
-          <text x={M.left - 6} y={MID - 2} textAnchor="end">USDC staked</text>
+          {/* Left of the tick numbers, on two lines: under them it collided with the 0 tick. */}
+          <text x={4} y={(M.top + MID - 12) / 2 - 8} textAnchor="start">USDC</text>
+          <text x={4} y={(M.top + MID - 12) / 2 + 8} textAnchor="start">staked</text>
           <line x1={M.left} x2={W - M.right} y1={yr(0)} y2={yr(0)} stroke="var(--border)" />
           <text x={M.left - 6} y={yr(0)} dy="0.32em" textAnchor="end">lease runway</text>
-          {points.map((p, i) => (i % every === 0 ? <text key={p.epoch} x={cx(p.epoch)} y={H - 6} textAnchor="middle">{p.epoch % 10_000}</text> : null))}
+          {points.map((p, i) => (i % every === 0 ? <text key={p.epoch} x={cx(p.epoch)} y={H - 6} textAnchor="middle">{label(p.epoch)}</text> : null))}
         </g>
         <path d={stakePath} fill="none" stroke="var(--accent)" strokeWidth={2} />
         {points.map((p, i) => {
@@ -45,14 +64,14 @@ export function EconomyChart({ points }: { points: EconomyPoint[] }) {
           return (
             <g key={p.epoch}>
               <rect x={x(p.epoch)} width={x.bandwidth()} y={Math.min(yr(r), yr(0))} height={Math.max(1, Math.abs(yr(r) - yr(0)))} fill={r >= 0 ? 'var(--chart-up)' : 'var(--chart-down)'}>
-                <title>{`epoch ${p.epoch}: ${formatAmount(p.stake, USDC_TOKEN)} staked, lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`}); ${p.events.join(', ') || 'no event'}`}</title>
+                <title>{`epoch ${p.epoch}${range(p.epoch)}: ${formatAmount(p.stake, USDC_TOKEN)} staked, lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`}); ${p.events.join(', ') || 'no event'}`}</title>
               </rect>
               {marks.length ? <text x={cx(p.epoch)} y={ys(p.stake) - 6} textAnchor="middle" fill="var(--bad)" fontSize={12}>{marks.includes('slashed') ? '✕ slashed' : 'deactivated'}</text> : null}
             </g>
           );
         })}
       </svg>
-      <figcaption className="legend"><span>x: epoch (last 4 digits) · hover a bar for the epoch&apos;s events</span></figcaption>
+      <figcaption className="legend"><span>x: each epoch&apos;s start (UTC) · hover a bar for the epoch number and its events</span></figcaption>
     </figure>
   );
 }

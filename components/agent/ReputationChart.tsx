@@ -3,8 +3,21 @@
  * the gossip fold (a step after each FEEDBACK about it) and from the authoritative fold (a point
  * after each verified batch). Computed data in (lib/wire ReputationHistoryView), SVG out.
  */
-import { extent, line, scaleLinear, scaleTime, curveStepAfter } from 'd3';
+import { extent, line, scaleLinear, scaleUtc, curveStepAfter, utcFormat } from 'd3';
 import type { ReputationHistoryView, ReputationPoint } from '../../lib/wire';
+import { utcText } from '../time/format';
+
+/**
+ * Tick text in UTC (the chart is drawn on the server, which does not know the viewer's zone),
+ * detailed enough for the span: the clock for minutes, the date too once the span passes a day.
+ */
+function tickFormat(spanMs: number): (d: Date) => string {
+  const DAY = 86_400_000;
+  if (spanMs < 10 * 60_000) return utcFormat('%H:%M:%S');
+  if (spanMs < DAY) return utcFormat('%H:%M');
+  if (spanMs < 7 * DAY) return utcFormat('%b %-d %H:%M');
+  return utcFormat('%b %-d');
+}
 
 const W = 760;
 const H = 240;
@@ -20,7 +33,10 @@ export function ReputationChart({ h }: { h: ReputationHistoryView }) {
   const all: ReputationPoint[] = [...h.gossip, ...h.authoritative];
   if (all.length === 0) return <p className="muted empty">No feedback about this agent yet.</p>;
   const [t0, t1] = extent(all, (p) => p.tMs) as [number, number];
-  const x = scaleTime().domain([new Date(t0), new Date(t1 === t0 ? t0 + 1000 : t1)]).range([M.left, W - M.right]);
+  const x = scaleUtc().domain([new Date(t0), new Date(t1 === t0 ? t0 + 1000 : t1)]).range([M.left, W - M.right]);
+  const tick = tickFormat(x.domain()[1].getTime() - t0);
+  // Wide labels (a date and a clock) need fewer ticks to stay apart.
+  const xTicks = x.ticks(x.domain()[1].getTime() - t0 >= 86_400_000 ? 5 : 6);
   const vals = all.flatMap((p) => [p.reliability, p.cooperation]);
   const y = scaleLinear().domain([Math.min(0, ...vals), Math.max(10, ...vals)]).nice().range([H - M.bottom, M.top]);
   const mk = (pick: (p: ReputationPoint) => number) => line<ReputationPoint>().x((p) => x(new Date(p.tMs))).y((p) => y(pick(p))).curve(curveStepAfter);
@@ -38,14 +54,14 @@ export function ReputationChart({ h }: { h: ReputationHistoryView }) {
               <text x={M.left - 6} dy="0.32em" textAnchor="end">{t}</text>
             </g>
           ))}
-          {x.ticks(6).map((t) => (
-            <text key={t.getTime()} x={x(t)} y={H - 8} textAnchor="middle">{t.toISOString().slice(11, 19)}</text>
+          {xTicks.map((t) => (
+            <text key={t.getTime()} x={x(t)} y={H - 8} textAnchor={x(t) > W - M.right - 40 ? 'end' : x(t) < M.left + 40 ? 'start' : 'middle'}>{tick(t)}</text>
           ))}
         </g>
         {SERIES.map((s, i) => <path key={s.key} d={paths[i] ?? ''} fill="none" stroke={s.color} strokeWidth={1.6} strokeDasharray={s.dash} />)}
         {h.authoritative.map((p) => (
           <circle key={p.epoch} cx={x(new Date(p.tMs))} cy={y(p.reliability)} r={3} fill="var(--warn)">
-            <title>{`after the batch of epoch ${p.epoch}: reliability ${p.reliability.toFixed(2)}, cooperation ${p.cooperation.toFixed(2)}`}</title>
+            <title>{`after the batch of epoch ${p.epoch}, which ended ${utcText(p.tMs)}: reliability ${p.reliability.toFixed(2)}, cooperation ${p.cooperation.toFixed(2)}`}</title>
           </circle>
         ))}
       </svg>

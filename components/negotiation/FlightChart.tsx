@@ -14,12 +14,14 @@ import { amountUnits, axisLabels, base58, bigintScale, bigintTicks, compactAmoun
 const W = 760;
 const H = 300;
 const DECAY_H = 70;
-const M = { top: 18, right: 150, bottom: 30, left: 78 };
+const M = { top: 18, right: 180, bottom: 30, left: 78 };
 export const SIDE_COLORS = { buyer: 'var(--accent)', seller: 'var(--warn)' } as const;
 const NO_ROLE_COLOR = 'var(--muted)';
 const sideColor = (role: string | null | undefined) => SIDE_COLORS[role as keyof typeof SIDE_COLORS] ?? NO_ROLE_COLOR;
 /** Longest amount written out in full on the chart; longer ones are shortened there (marked ≈) and exact in the tooltip. */
 const MAX_LABEL = 18;
+/** Characters of a reference line's label (name and amount) that fit the right margin at 11 px. */
+const REF_LABEL = 28;
 
 /** An amount as the view carries it: an exact decimal string (bigint and number accepted too). */
 type Amount = string | number | bigint;
@@ -65,12 +67,14 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
   const token: ChartToken = given ?? v.token;
   const amt = (a: Amount) => formatAmount(a, token);
   /** A label beside the plot: exact while short, else the exact value is in the tooltip. */
-  const shortAmt = (a: Amount) => {
+  const shortAmt = (a: Amount, max = MAX_LABEL) => {
     const full = amt(a);
-    if (full.length <= MAX_LABEL) return full;
+    if (full.length <= max) return full;
     const u = amountUnits(a);
-    return u === null ? full : compactAmount(u, { decimals: token.decimals, maxChars: MAX_LABEL });
+    return u === null ? full : compactAmount(u, { decimals: token.decimals, maxChars: max });
   };
+  /** A reference line's label: its name and as much of the amount as the margin holds (the rest ran off the chart). */
+  const refLabel = (name: string, a: Amount) => `${name} ${shortAmt(a, Math.min(MAX_LABEL, REF_LABEL - name.length - 1))}`;
   // x is the NEG1 round: agents often haggle within a second, so a time axis would stack every
   // offer on one line; elapsed time is in each point's tooltip and under the round axis.
   const t0 = v.offers[0].timestampMs;
@@ -105,9 +109,9 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
   const unitName = token.decimals === null ? 'units' : token.symbol ?? `token (${token.decimals} decimals)`;
   // Reference lines often coincide (a deal at the Nash point): their labels are pushed apart.
   const refLines = [
-    v.deal ? { key: 'deal', p: v.deal.price as Amount, label: `agreed ${shortAmt(v.deal.price)}`, color: 'var(--text)', dash: undefined as string | undefined } : null,
-    v.nash ? { key: 'nash', p: v.nash.price as Amount, label: `Nash ${shortAmt(v.nash.price)}`, color: 'var(--violet)', dash: '6 4' } : null,
-    v.rubinstein ? { key: 'rubinstein', p: v.rubinstein.price as Amount, label: `Rubinstein ${shortAmt(v.rubinstein.price)}`, color: 'var(--accent-2)', dash: '2 3' } : null,
+    v.deal ? { key: 'deal', p: v.deal.price as Amount, label: refLabel('agreed', v.deal.price), color: 'var(--text)', dash: undefined as string | undefined } : null,
+    v.nash ? { key: 'nash', p: v.nash.price as Amount, label: refLabel('Nash', v.nash.price), color: 'var(--violet)', dash: '6 4' } : null,
+    v.rubinstein ? { key: 'rubinstein', p: v.rubinstein.price as Amount, label: refLabel('Rubinstein', v.rubinstein.price), color: 'var(--accent-2)', dash: '2 3' } : null,
   ].filter((r) => r !== null).map((r) => ({ ...r, ly: y(r.p) })).sort((a, b) => a.ly - b.ly);
   for (let i = 1; i < refLines.length; i++) refLines[i].ly = Math.max(refLines[i].ly, refLines[i - 1].ly + 13);
   const roleOf = new Map(v.sides.map((s) => [s.agent, s.role]));

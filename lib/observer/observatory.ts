@@ -64,6 +64,8 @@ export interface Observatory {
   readonly registry: CachedSignerRegistry;
   /** Identifies this process on the shared LISTEN/NOTIFY channel. */
   readonly origin: string;
+  /** Unix ms (its clock) when this process's mesh node began receiving envelopes. */
+  readonly startedAt: number;
   health(): Promise<HealthReport>;
   /** POST /api/ingest/envelopes: a CBOR array of encoded envelopes, archive mode, per item (`window`: an epoch log's). */
   ingestUpload(body: Uint8Array, opts?: UploadOptions): Promise<UploadOutcome>;
@@ -130,6 +132,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     relay: config.relayReservations === 0 ? false : config.relayReservations === undefined ? true : { maxReservations: config.relayReservations },
   });
 
+  const startedAt = clock();
   const unlisten = await pump.listen((events) => { for (const e of events) bus.publish(e); });
   const ingestUpload = createUploadIngest({
     validation, queue, drops, clock, epochSeconds: config.epochSeconds,
@@ -167,7 +170,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   }
 
   const observatory: Observatory = {
-    config, store, bus, mesh, registry, origin, health, ingestUpload,
+    config, store, bus, mesh, registry, origin, startedAt, health, ingestUpload,
     dropCounts: () => drops.counts(),
     async flush() {
       await queue.flush();

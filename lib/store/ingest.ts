@@ -16,7 +16,7 @@ import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import { conversationStage, outcomeOf } from './derive';
 import { encodeColumns, encodeStage, STAGE_DDL, UNNEST_COLUMNS } from './stage';
-import { STATS_LEVELS_SQL, STATS_RESOLUTIONS, statsBucketOfUs } from './stats';
+import { STATS_LEVELS_SQL, STATS_RESOLUTIONS } from './stats';
 import type { Db, Tx } from './db';
 import type { IngestItem, IngestResult } from './types';
 
@@ -67,8 +67,49 @@ function activeCascade(): string {
   return parts.join(', ');
 }
 
-/** The ingest statement over the staged rows `stage` (a table or a CTE with STAGE_COLUMNS). */
-const ingestSql = (head: string, stage: string) => `
+/**
+ * The stats rollups (stats.ts) of the rows `n` inserted: counters per interval, active agents,
+ * each ACCEPT's price per minute, service and token (stats_price), and the deal count and volume
+ * per interval, service and token (stats_service) from the same grouped rows.
+ */
+const MINUTE = STATS_RESOLUTIONS[0];
+const statsRollupsSql = () => `${activeCascade()}, sb AS (
+  -- One upsert per interval row (two CTEs updating one row in a statement would lose one).
+  INSERT INTO stats_bucket AS b (res, bucket, envelopes, active_agents, opened, agreed, rejected, disputes)
+  SELECT res, bucket, sum(env), sum(act), sum(op), sum(agr), sum(rej), sum(dis) FROM (
+    -- Counted per minute first (a batch spans a minute or two), then each minute into every level.
+    SELECT lv.res, (m.minute / lv.res) * lv.res AS bucket, m.env, 0 AS act, m.op, m.agr, m.rej, m.dis FROM (
+      SELECT (ts / ${MINUTE * 1_000_000}::bigint) * ${MINUTE} AS minute, count(*) AS env,
+        count(*) FILTER (WHERE msg_type = ${MsgType.PROPOSE}) AS op, count(*) FILTER (WHERE msg_type = ${MsgType.ACCEPT}) AS agr,
+        count(*) FILTER (WHERE msg_type = ${MsgType.REJECT}) AS rej, count(*) FILTER (WHERE msg_type = ${MsgType.DISPUTE}) AS dis
+      FROM n GROUP BY 1
+    ) m CROSS JOIN ${STATS_LEVELS_SQL}
+    UNION ALL SELECT res, bucket, 0, count(*), 0, 0, 0, 0 FROM sa GROUP BY 1, 2
+  ) x GROUP BY res, bucket ORDER BY res, bucket
+  ON CONFLICT (res, bucket) DO UPDATE SET envelopes = b.envelopes + excluded.envelopes, active_agents = b.active_agents + excluded.active_agents,
+    opened = b.opened + excluded.opened, agreed = b.agreed + excluded.agreed, rejected = b.rejected + excluded.rejected, disputes = b.disputes + excluded.disputes
+), dp AS (
+  -- Agreed prices per minute: stats_price holds the finest level only (a coarser interval's
+  -- median is computed from its minutes by the first read after it closes, stats.ts).
+  SELECT (n.ts / ${MINUTE * 1_000_000}::bigint) * ${MINUTE} AS minute, n.deal_service AS service, n.deal_token AS token, n.deal_price::numeric AS price, count(*) AS deals
+  FROM n WHERE n.deal_price IS NOT NULL GROUP BY 1, 2, 3, 4
+), sp AS (
+  INSERT INTO stats_price AS p (res, service, token, bucket, price, deals)
+  SELECT ${MINUTE}, service, token, minute, price, deals FROM dp ORDER BY 2, 3, 4, 5
+  ON CONFLICT (res, service, token, bucket, price) DO UPDATE SET deals = p.deals + excluded.deals
+), sv AS (
+  -- Deals and volume at every level; a stored median stays until a read sees median_deals behind deals.
+  INSERT INTO stats_service AS v (res, bucket, service, token, deals, volume)
+  SELECT lv.res, (dp.minute / lv.res) * lv.res, service, token, sum(deals), sum(price * deals) FROM dp CROSS JOIN ${STATS_LEVELS_SQL}
+  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+  ON CONFLICT (res, bucket, service, token) DO UPDATE SET deals = v.deals + excluded.deals, volume = v.volume + excluded.volume
+)`;
+
+/**
+ * The ingest statement over the staged rows `stage` (a table or a CTE with STAGE_COLUMNS);
+ * `rollups` false leaves the stats rollups out (only to measure what they cost: bench:query).
+ */
+const ingestSql = (head: string, stage: string, rollups = true) => `
 WITH ${head}ins AS (
   INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id,
     payload_hash, payload_len, signature, raw, source, topic, received_at, epoch)
@@ -144,30 +185,25 @@ WITH ${head}ins AS (
   INSERT INTO msg_type_counter AS t (msg_type, count)
   SELECT msg_type, count(*) FROM n GROUP BY msg_type ORDER BY msg_type
   ON CONFLICT (msg_type) DO UPDATE SET count = t.count + excluded.count
-), ${activeCascade()}, sb AS (
-  -- One upsert per interval row (two CTEs updating one row in a statement would lose one).
-  INSERT INTO stats_bucket AS b (res, bucket, envelopes, active_agents, opened, agreed, rejected, disputes)
-  SELECT res, bucket, sum(env), sum(act), sum(op), sum(agr), sum(rej), sum(dis) FROM (
-    SELECT lv.res, ${statsBucketOfUs('n.ts')} AS bucket, count(*) AS env, 0 AS act,
-      count(*) FILTER (WHERE msg_type = ${MsgType.PROPOSE}) AS op, count(*) FILTER (WHERE msg_type = ${MsgType.ACCEPT}) AS agr,
-      count(*) FILTER (WHERE msg_type = ${MsgType.REJECT}) AS rej, count(*) FILTER (WHERE msg_type = ${MsgType.DISPUTE}) AS dis
-    FROM n CROSS JOIN ${STATS_LEVELS_SQL} GROUP BY 1, 2
-    UNION ALL SELECT res, bucket, 0, count(*), 0, 0, 0, 0 FROM sa GROUP BY 1, 2
-  ) x GROUP BY res, bucket ORDER BY res, bucket
-  ON CONFLICT (res, bucket) DO UPDATE SET envelopes = b.envelopes + excluded.envelopes, active_agents = b.active_agents + excluded.active_agents,
-    opened = b.opened + excluded.opened, agreed = b.agreed + excluded.agreed, rejected = b.rejected + excluded.rejected, disputes = b.disputes + excluded.disputes
-), sp AS (
-  INSERT INTO stats_price AS p (res, bucket, service, token, price, deals)
-  SELECT lv.res, ${statsBucketOfUs('n.ts')}, n.deal_service, n.deal_token, n.deal_price::numeric, count(*)
-  FROM n CROSS JOIN ${STATS_LEVELS_SQL} WHERE n.deal_price IS NOT NULL GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT (res, bucket, service, token, price) DO UPDATE SET deals = p.deals + excluded.deals
-)
+)${rollups ? `, ${statsRollupsSql()}` : ''}
 SELECT false AS agent, id FROM ins UNION ALL SELECT true, id FROM ag WHERE inserted`;
 
 /** PGlite: the batch is in the session's zx_stage (COPY in the same transaction). */
 export const INGEST_SQL = ingestSql('', 'zx_stage');
 /** Postgres: the batch is the binary array parameters of encodeColumns, one per staged column. */
 export const INGEST_PARAMS_SQL = ingestSql(`input AS (SELECT * FROM ${UNNEST_COLUMNS}), `, 'input');
+/** The same two without the stats rollups, and their prepared statement names. */
+const BARE = {
+  pglite: { name: 'zx_ingest_bare', sql: ingestSql('', 'zx_stage', false) },
+  params: { name: 'zx_ingest_params_bare', sql: ingestSql(`input AS (SELECT * FROM ${UNNEST_COLUMNS}), `, 'input', false) },
+};
+const FULL = { pglite: { name: 'zx_ingest', sql: INGEST_SQL }, params: { name: 'zx_ingest_params', sql: INGEST_PARAMS_SQL } };
+
+/** ingestBatch's options. */
+export interface IngestOptions {
+  /** Keep the stats rollups (default true). false only measures what they cost (bench:query): the charts then miss these envelopes. */
+  statsRollups?: boolean;
+}
 
 /** Epoch number of a timestamp (µs), clamped to int4. */
 export function epochOfFn(epochSeconds: number): (ts: bigint) => number {
@@ -185,8 +221,9 @@ const staged = new WeakSet<object>();
  * Stores a batch in one transaction; retried on deadlock/serialization failure.
  * Items with an id already stored (or repeated within the batch) count as duplicates.
  */
-export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSeconds: number): Promise<IngestResult> {
+export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSeconds: number, opts: IngestOptions = {}): Promise<IngestResult> {
   if (items.length === 0) return { inserted: 0, duplicates: 0, newIds: [], newAgents: [] };
+  const stmt = opts.statsRollups === false ? BARE : FULL;
   const epochOf = epochOfFn(epochSeconds);
   // Sort by id (the same lock order in every process) and drop repeats within the batch.
   const byId = [...items].sort((a, b) => Buffer.compare(a.id, b.id));
@@ -196,13 +233,13 @@ export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSec
     let session: object | undefined;
     try {
       if (db.kind === 'postgres') {
-        const rows = await db.prepared<Row>('zx_ingest_params', INGEST_PARAMS_SQL, encodeColumns(sorted, epochOf));
+        const rows = await db.prepared<Row>(stmt.params.name, stmt.params.sql, encodeColumns(sorted, epochOf));
         return result(rows, sorted, items.length);
       }
       const data = encodeStage(sorted, epochOf);
       return await db.transaction(async (tx) => {
         session = tx.session;
-        return writeBatch(tx, sorted, data, items.length);
+        return writeBatch(tx, stmt.pglite, sorted, data, items.length);
       });
     } catch (e) {
       // A rolled-back CREATE TEMP TABLE is gone with the transaction.
@@ -216,13 +253,13 @@ export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSec
 
 type Row = { agent: boolean; id: Uint8Array };
 
-async function writeBatch(tx: Tx, sorted: IngestItem[], data: Uint8Array, total: number): Promise<IngestResult> {
+async function writeBatch(tx: Tx, stmt: { name: string; sql: string }, sorted: IngestItem[], data: Uint8Array, total: number): Promise<IngestResult> {
   if (!staged.has(tx.session)) {
     await tx.query(STAGE_DDL);
     staged.add(tx.session);
   }
   await tx.copyIn('zx_stage', data);
-  return result(await tx.prepared<Row>('zx_ingest', INGEST_SQL), sorted, total);
+  return result(await tx.prepared<Row>(stmt.name, stmt.sql), sorted, total);
 }
 
 /** Ids this statement inserted, in batch order, and agents it created. */

@@ -59,6 +59,7 @@ const snapshot = (s: Store) => s.query<Record<string, string>>(`SELECT res, buck
   rejected::text, disputes::text FROM stats_bucket ORDER BY res, bucket`).then(async (b) => ({
   b, p: await s.query('SELECT res, bucket::text, price::text, deals::text FROM stats_price ORDER BY res, bucket, price'),
   a: await s.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_active'),
+  v: await s.query('SELECT res, bucket::text, deals::text, volume::text FROM stats_service ORDER BY res, bucket'),
 }));
 
 testOnEachStore('ingest keeps the rollups: counts, active agents, exact volume and median, rates', async (s) => {
@@ -95,6 +96,56 @@ testOnEachStore('ingest keeps the rollups: counts, active agents, exact volume a
   assert.equal(all.series[0].values.length, 2);
 }, { dbPrefix: 'zx_stats' });
 
+testOnEachStore('a median is stored once its interval is read, and a deal arriving late makes the next read recompute it', async (s) => {
+  await s.ingestEnvelopes(corpus());
+  const stored = () => s.query<{ bucket: string; deals: string; volume: string; median: string | null; median_deals: string | null }>(`SELECT bucket::text,
+    deals::text, volume::text, median::text, median_deals::text FROM stats_service WHERE res = 60 ORDER BY bucket`);
+  assert.deepEqual((await stored()).map((r) => [r.deals, r.volume, r.median]), [['2', String(100n + BIG), null], ['3', '600', null]],
+    'ingest keeps count and volume; no median before a read');
+  assert.deepEqual(last2((await series(s, 'median_price')).series[0].values), ['100', '200']);
+  assert.deepEqual((await stored()).map((r) => [r.median, r.median_deals]), [['100', '2'], [null, null]],
+    'the read stored the ended minute\'s median with its count, not that of the minute holding now');
+  // A stored median is what the next read shows (nothing recomputes it while the count stands).
+  await s.query(`UPDATE stats_service SET median = 7 WHERE res = 60 AND bucket = $1::int8`, [String(T0_S)]);
+  assert.deepEqual(last2((await series(s, 'median_price')).series[0].values), ['7', '200']);
+  // A late ACCEPT in minute 0 moves its count past the stored one: that interval is recomputed.
+  await s.ingestEnvelopes([item(MsgType.ACCEPT, 6, T0 + 8n, neg1(BIG)), item(MsgType.ACCEPT, 6, T0 + 9n, neg1(BIG))]);
+  assert.deepEqual(last2((await series(s, 'median_price')).series[0].values), [String(BIG), '200'], 'median of 100, BIG, BIG, BIG');
+  assert.deepEqual((await stored()).map((r) => [r.deals, r.median, r.median_deals]), [['4', String(BIG), '4'], ['3', null, null]]);
+  // Read once that minute has ended, its median is stored too.
+  assert.equal((await s.statsSeries({ metric: 'median_price', range: '1h', nowMs: NOW + 60_000 })).series[0].values.at(-2), '200');
+  assert.deepEqual((await stored()).map((r) => r.median_deals), ['4', '3']);
+  assert.deepEqual(last2((await series(s, 'volume')).series[0].values), [String(100n + 3n * BIG), '600']);
+}, { dbPrefix: 'zx_stats' });
+
+testOnEachStore('per-service charts show the services with the most deals in the window, most first', async (s) => {
+  // Services 1..9 with k deals each at price 10 × k in minute 0: the one with a single deal is left out.
+  const svc = (k: number) => bytes32(k, 0x5e);
+  const accept = (k: number, i: number) => item(MsgType.ACCEPT, 100 + k, T0 + BigInt(k * 20 + i), encodeNeg1({
+    bidValue: 10n * BigInt(k), tokenMint: ZERO, serviceHash: svc(k), round: 0, deadline: 0n, decayBps: 0, maxRounds: 4,
+    verification: { tier: 0, testSuiteHash: new Uint8Array(0) }, reason: 0, metadata: new Uint8Array(0),
+  }));
+  const items = [];
+  for (let k = 1; k <= 9; k++) for (let i = 0; i < k; i++) items.push(accept(k, i));
+  await s.ingestEnvelopes(items);
+  const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+  const vol = await series(s, 'volume');
+  assert.deepEqual(vol.series.map((x) => x.service), [9, 8, 7, 6, 5, 4, 3, 2].map((k) => hex(svc(k))), 'eight, by deals');
+  assert.deepEqual(vol.series.map((x) => x.values.at(-2)), [9, 8, 7, 6, 5, 4, 3, 2].map((k) => String(10n * BigInt(k * k))));
+  assert.deepEqual(vol.series.map((x) => x.values.at(-1)), new Array(8).fill('0'), 'no deal: zero volume');
+  const med = await series(s, 'median_price');
+  assert.deepEqual(med.series.map((x) => [x.values.at(-2), x.values.at(-1)]), [9, 8, 7, 6, 5, 4, 3, 2].map((k) => [String(10 * k), null]));
+}, { dbPrefix: 'zx_stats' });
+
+testOnEachStore('without the stats rollups (what bench:query measures them against) ingest stores the envelopes and no rollup row', async (s) => {
+  assert.equal((await s.ingestEnvelopes(corpus())).inserted, 12);
+  const [r] = await s.query<{ n: string }>(`SELECT ((SELECT count(*) FROM stats_bucket) + (SELECT count(*) FROM stats_active)
+    + (SELECT count(*) FROM stats_price) + (SELECT count(*) FROM stats_service))::text AS n`);
+  assert.equal(r.n, '0');
+  const [e] = await s.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope');
+  assert.equal(e.n, '12');
+}, { dbPrefix: 'zx_stats', statsRollups: false });
+
 testOnEachStore('a re-ingested duplicate counts nothing, and any batching gives the same rollups', async (s) => {
   const items = corpus();
   await s.ingestEnvelopes(items);
@@ -104,7 +155,7 @@ testOnEachStore('a re-ingested duplicate counts nothing, and any batching gives 
   for (const it of items) await s.ingestEnvelopes([it]);
   assert.deepEqual(await snapshot(s), once, 'duplicates changed nothing');
   // The same envelopes one by one, reversed, into a second database agree with one batch.
-  await s.query('TRUNCATE stats_bucket, stats_active, stats_price, envelope, agent, conversation, agent_pair, msg_type_counter');
+  await s.query('TRUNCATE stats_bucket, stats_active, stats_price, stats_service, envelope, agent, conversation, agent_pair, msg_type_counter');
   for (const it of [...items].reverse()) await s.ingestEnvelopes([it]);
   assert.deepEqual(await snapshot(s), once, 'one by one in reverse = one batch');
 }, { dbPrefix: 'zx_stats' });
@@ -156,6 +207,36 @@ test('upgrading a database that holds envelopes and chain events backfills the r
     assert.deepEqual(row, { envelopes: '4', active_agents: '2', opened: '3', agreed: '1', batches_submitted: '1' });
     const [{ n }] = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_bucket WHERE res = 86400');
     assert.equal(n, '1', 'one day row');
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('upgrading a database that holds price rows fills the per-service rows, medians included', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zx-stats-service-migrations-'));
+  const names = readdirSync(MIGRATIONS_DIR).sort();
+  const svc = names.find((n) => n.endsWith('_stats_service'));
+  assert.ok(svc, 'the per-service migration exists');
+  for (const n of names) if (n < svc! || n === 'migration_lock.toml') cpSync(join(MIGRATIONS_DIR, n), join(dir, n), { recursive: true });
+  const db = await openPglite();
+  try {
+    await applyMigrations({ db, factory: db.adapter, migrationsDir: dir });
+    // Minute 0: 100 ×2, 300 ×1 (median 100). Minute 1: 5, BIG (lower median 5). Their quarter hour: all five (median 100).
+    await db.query(`INSERT INTO stats_price (res, bucket, service, token, price, deals) VALUES
+      (60, $1::int8, $3, $4, 100, 2), (60, $1::int8, $3, $4, 300, 1), (60, $2::int8, $3, $4, 5, 1), (60, $2::int8, $3, $4, $5::numeric, 1),
+      (900, $1::int8, $3, $4, 5, 1), (900, $1::int8, $3, $4, 100, 2), (900, $1::int8, $3, $4, 300, 1), (900, $1::int8, $3, $4, $5::numeric, 1)`,
+    [String(T0_S), String(T0_S + 60), SERVICE, ZERO, String(BIG)]);
+    await applyMigrations({ db, factory: db.adapter });
+    const rows = await db.query<Record<string, string>>(`SELECT res::text, bucket::text, deals::text, volume::text, median::text, median_deals::text
+      FROM stats_service ORDER BY res, bucket`);
+    assert.deepEqual(rows, [
+      { res: '60', bucket: String(T0_S), deals: '3', volume: '500', median: '100', median_deals: '3' },
+      { res: '60', bucket: String(T0_S + 60), deals: '2', volume: String(5n + BIG), median: '5', median_deals: '2' },
+      { res: '900', bucket: String(T0_S), deals: '5', volume: String(505n + BIG), median: '100', median_deals: '5' },
+    ]);
+    const [{ n }] = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_price WHERE res <> 60');
+    assert.equal(n, '0', 'prices are kept per minute only');
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });

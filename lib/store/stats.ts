@@ -3,12 +3,17 @@
  * `envelope`. Writers keep them in step with the rows they insert, in the same statement:
  * - the ingest statement (ingest.ts) counts the envelopes it inserted per interval and msg_type,
  *   records each sender per interval in stats_active (a row it adds is an agent newly active
- *   there) and each ACCEPT's NEG1 price per service and token in stats_price;
+ *   there), each ACCEPT's NEG1 price per minute, service and token in stats_price, and the deal
+ *   count and volume per interval, service and token in stats_service;
  * - the chain indexer counts the program events it inserted (chain.ts insertChainEvents) and the
  *   batch verdicts that changed (chain.ts setBatchStatus).
  * A re-seen envelope or event inserts nothing, so it counts nothing. Four resolutions are kept
  * (STATS_RESOLUTIONS); a chart reads exactly one, so no figure is re-aggregated: active agents
- * are distinct per interval and a median is a median of that interval's prices.
+ * are distinct per interval and a median is a median of that interval's prices. A median is
+ * computed from the interval's minutes of price rows by a read and, once the interval has ended,
+ * stored with the deal count it covers (storeMedians): a closed interval's median is read, not
+ * recomputed, until a late deal moves its count; only the interval still receiving deals costs
+ * each read its price rows.
  */
 import { STATS_METRICS, type StatsMetric, type StatsRange, type StatsSeries } from '../wire/stats';
 import type { Queryable } from './db';
@@ -18,8 +23,6 @@ export const STATS_RESOLUTIONS = [60, 900, 3600, 86_400] as const;
 
 /** A FROM item with one row per resolution, column `res`. */
 export const STATS_LEVELS_SQL = `(VALUES ${STATS_RESOLUTIONS.map((r) => `(${r})`).join(', ')}) AS lv(res)`;
-/** The interval start (unix seconds) at resolution lv.res of a timestamp in µs. */
-export const statsBucketOfUs = (tsUs: string) => `(${tsUs} / (lv.res * 1000000::bigint)) * lv.res`;
 /** The interval start at resolution lv.res of a timestamptz. */
 export const statsBucketOfTime = (t: string) => `(floor(extract(epoch FROM ${t}))::bigint / lv.res) * lv.res`;
 
@@ -79,6 +82,40 @@ function ratio(a: bigint, b: bigint): string | null {
 type BucketRow = Record<'bucket' | 'envelopes' | 'active_agents' | 'opened' | 'agreed' | 'rejected' | 'expired' | 'disputes'
   | 'batches_submitted' | 'batches_verified' | 'batches_mismatched' | 'challenges_opened' | 'challenges_resolved', string>;
 
+/** A shown service's interval (service and token in hex); `value` is the metric's, `fresh`: its stored median covers every deal. */
+type ServiceRow = { rank: number; bucket: string; service: string; token: string; value: string | null; fresh: boolean };
+
+/**
+ * The medians of these intervals (res, bucket, service, token) from their minutes' price rows
+ * (one key range per interval and service), keyed `bucket:service:token`. Those of intervals
+ * that have ended are stored with the count they cover, so the next read finds them; one whose
+ * count moved on meanwhile (a concurrent ingest: the UPDATE re-checks the newest row version)
+ * stays stale. The interval still filling is computed on every read and not stored: the next
+ * deal would make it stale, and a read that writes nothing commits nothing.
+ */
+async function storeMedians(q: Queryable, res: number, rows: ServiceRow[], nowS: number): Promise<Map<string, string | null>> {
+  const out = await q.query<{ key: string; median: string | null }>(`
+    WITH k AS (SELECT b AS bucket, decode(s, 'hex') AS service, decode(t, 'hex') AS token FROM unnest($2::int8[], $3::text[], $4::text[]) AS k(b, s, t)),
+    m AS (
+      SELECT k.bucket, k.service, k.token, x.total, x.median FROM k CROSS JOIN LATERAL (
+        -- Prices in key order with a running count: the first reaching half is the lower median.
+        SELECT max(tot) AS total, min(price) FILTER (WHERE cum * 2 >= tot) AS median FROM (
+          SELECT price, sum(sum(deals)) OVER (ORDER BY price) AS cum, sum(sum(deals)) OVER () AS tot
+          FROM stats_price p WHERE p.res = ${STATS_RESOLUTIONS[0]} AND p.service = k.service AND p.token = k.token
+            AND p.bucket >= k.bucket AND p.bucket < k.bucket + $1
+          GROUP BY price
+        ) y
+      ) x
+    ), u AS (
+      UPDATE stats_service v SET median = m.median, median_deals = m.total FROM m
+      WHERE v.res = $1 AND v.bucket = m.bucket AND v.service = m.service AND v.token = m.token AND v.deals = m.total
+        AND m.bucket + $1 <= $5::int8
+    )
+    SELECT bucket::text || ':' || encode(service, 'hex') || ':' || encode(token, 'hex') AS key, median::text FROM m`,
+  [res, rows.map((r) => r.bucket), rows.map((r) => r.service), rows.map((r) => r.token), String(nowS)]);
+  return new Map(out.map((r) => [r.key, r.median]));
+}
+
 /** One metric over a range, every interval present (zero, or null for a rate with no denominator). */
 export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<StatsSeries> {
   const info = STATS_METRICS[p.metric];
@@ -89,29 +126,35 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
   const base = { metric: p.metric, range: p.range, stepSeconds: w.res, from: iso(w.from), to: iso(to), unit: info.unit, clipped: w.clipped };
 
   if ('perService' in info) {
-    const rows = await q.query<{ bucket: string; service: Uint8Array; token: Uint8Array; volume: string; deals: string; median: string }>(`
-      SELECT bucket::text, service, token, sum(price * deals)::text AS volume, sum(deals)::text AS deals,
-        min(price) FILTER (WHERE cum * 2 >= total)::text AS median
-      FROM (
-        SELECT bucket, service, token, price, deals,
-          sum(deals) OVER (PARTITION BY bucket, service, token ORDER BY price) AS cum,
-          sum(deals) OVER (PARTITION BY bucket, service, token) AS total
-        FROM stats_price WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8
-      ) x GROUP BY bucket, service, token`, [w.res, String(w.from), String(to)]);
-    const key = (r: { service: Uint8Array; token: Uint8Array }) => `${Buffer.from(r.service).toString('hex')}:${Buffer.from(r.token).toString('hex')}`;
-    const deals = new Map<string, bigint>();
-    for (const r of rows) deals.set(key(r), (deals.get(key(r)) ?? 0n) + BigInt(r.deals));
-    const top = [...deals].sort((a, b) => (a[1] === b[1] ? (a[0] < b[0] ? -1 : 1) : a[1] > b[1] ? -1 : 1)).slice(0, STATS_MAX_SERVICES).map(([k]) => k);
-    const series = top.map((k) => {
-      const [service, token] = k.split(':');
-      const values: (string | null)[] = new Array(w.points).fill(p.metric === 'volume' ? '0' : null);
-      return { key: p.metric, label: `service ${service.slice(0, 8)}…`, service, token, values };
-    });
-    const at = new Map(top.map((k, i) => [k, series[i]]));
+    // One row per interval, service and token (stats_service), never the price rows; the
+    // services with the most deals in the window are picked in SQL, so only their rows come
+    // back (a daily chart over months holds a row per day for every service that sold).
+    const rows = await q.query<ServiceRow>(`
+      WITH r AS MATERIALIZED (
+        SELECT bucket, service, token, deals, volume, median, median_deals FROM stats_service
+        WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8
+      ), top AS (
+        SELECT service, token, row_number() OVER (ORDER BY sum(deals) DESC, service, token) AS rank
+        FROM r GROUP BY service, token ORDER BY rank LIMIT $4
+      )
+      SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS token,
+        ${p.metric === 'volume' ? 'r.volume' : 'r.median'}::text AS value, r.median_deals IS NOT DISTINCT FROM r.deals AS fresh
+      FROM top JOIN r ON r.service = top.service AND r.token = top.token`, [w.res, String(w.from), String(to), STATS_MAX_SERVICES]);
+    const series: StatsSeries['series'] = [];
     for (const r of rows) {
-      const s = at.get(key(r));
-      if (s) s.values[slot(Number(r.bucket))] = p.metric === 'volume' ? r.volume : r.median;
+      series[r.rank - 1] ??= {
+        key: p.metric, label: `service ${r.service.slice(0, 8)}…`, service: r.service, token: r.token,
+        values: new Array<string | null>(w.points).fill(p.metric === 'volume' ? '0' : null),
+      };
     }
+    if (p.metric === 'median_price') {
+      const stale = rows.filter((r) => !r.fresh);
+      if (stale.length > 0) {
+        const medians = await storeMedians(q, w.res, stale, Math.floor(p.nowMs / 1000));
+        for (const r of stale) r.value = medians.get(`${r.bucket}:${r.service}:${r.token}`) ?? null;
+      }
+    }
+    for (const r of rows) series[r.rank - 1].values[slot(Number(r.bucket))] = r.value;
     return { ...base, series };
   }
 

@@ -44,6 +44,11 @@ export interface OpenStoreParams {
   logger?: StoreLogger;
   /** pg pool size (default 8). */
   poolSize?: number;
+  /**
+   * Keep the stats rollups as envelopes are stored (default true). false exists to measure what
+   * they cost (bench:query); the stats charts then miss what this store ingests.
+   */
+  statsRollups?: boolean;
 }
 
 export type Store = Awaited<ReturnType<typeof openStore>>;
@@ -109,7 +114,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     ingestEnvelopes: (items: readonly IngestItem[]): Promise<IngestResult> => live(async () => {
       const due = partitions.beforeIngest();
       if (due) await due;
-      return ingestBatch(db, items, epochSeconds);
+      return ingestBatch(db, items, epochSeconds, { statsRollups: params.statsRollups });
     }),
     /** The envelope table's epoch-range partitions; see partitions.ts. */
     envelopePartitions: {

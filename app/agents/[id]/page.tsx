@@ -172,7 +172,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       {o.chain ? (
         <section className="card" style={{ marginBottom: 16 }}>
           <h2>Stake and lease over epochs</h2>
-          <EconomyChart points={economy} />
+          <EconomyChart points={economy} epochSeconds={o.config.epochSeconds} />
         </section>
       ) : null}
       <div className="grid-2">
