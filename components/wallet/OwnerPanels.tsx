@@ -216,6 +216,8 @@ export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: Ec
         const words = parseEvents(logs).map((e) => eventWords(e, me)).filter((x): x is string => !!x);
         const wordsUniq = [...new Set(words.filter((w) => !/evidence buffer/.test(w) || words.length === 1))];
         if (sati && programs.has(sati) && wordsUniq.length === 0) wordsUniq.push('registered an agent identity with SATI');
+        // write_buffer is the one challenge instruction without an event: an evidence chunk.
+        if (programs.has(challenge.PROGRAM_ID.toBase58()) && wordsUniq.length === 0) wordsUniq.push('wrote a chunk of evidence into an evidence buffer');
         const at = keys.indexOf(me);
         const dSol = at >= 0 && t.meta ? BigInt(t.meta.postBalances[at]) - BigInt(t.meta.preBalances[at]) : null;
         const tok = (list: readonly TokenBalance[] | null | undefined) => (list ?? []).find((b) => keys[b.accountIndex] === usdcAcc)?.uiTokenAmount.amount;
