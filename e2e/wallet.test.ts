@@ -9,23 +9,34 @@
  * Claiming the stake needs 432,000 slots after the unlock: the test process moves the embedded
  * chain past them with its development method zerox1_warpSlot (lib/devchain/README.md "Warp"),
  * sent to the chain's own port, after checking the page's same-origin proxy refuses it; the tests
- * after the warp run on the warped chain. Screenshots go to SHOTS_DIR when set.
+ * after the warp run on the warped chain. One challenge is signed in the last seconds of its
+ * window, so the window closes while its transactions land: the page keeps the confirmation and
+ * reads the pending challenge from the chain, and resolves it after a reload. At every owner step
+ * the page must not scroll sideways at a phone's width (390 px) nor draw the header's wallet parts
+ * over each other; "My agents" is checked so in both themes with a preview open. With SHOTS_DIR
+ * set, each step's part of the page is screenshotted there at 1,440 and 390 px
+ * (`<step>-<width>.png`).
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { Connection, Keypair, PublicKey, SystemProgram, Transaction, sendAndConfirmTransaction } from '@solana/web3.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
 import { TEST_WALLET_NAME, createTestWallet } from './test-wallet';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { STAKE_STATUS, challenge as challengeProgram, challengeAddress, findIdentityHolder, lease, loadEconomyConfig, loadSatiMembership, stakeLock, usdcAccountOf } from '../lib/chain';
-import { UNLOCK_DELAY_SLOTS } from '../lib/protocol/constants';
+import { STAKE_STATUS, challenge as challengeProgram, challengeAddress, findEvidenceBuffers, findIdentityHolder, lease, loadEconomyConfig, loadSatiMembership, stakeLock, usdcAccountOf } from '../lib/chain';
+import { CHALLENGE_WINDOW_EPOCHS, UNLOCK_DELAY_SLOTS } from '../lib/protocol/constants';
 
 const EPOCH_SECONDS = 12;
+/** The late challenge is signed with this much of its window left, and cancelled when less than LATE_MIN_MS is left at its preview. */
+const LATE_SIGN_MS = 5_000;
+const LATE_MIN_MS = 4_000;
 const shots = process.env.SHOTS_DIR;
+const WIDE = 1440;
+const NARROW = 390;
 
 describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 600_000 }, () => {
   let srv: RunningServer;
@@ -40,7 +51,60 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
   let usdcAta: PublicKey | null = null;
   let agent = '';
 
-  const shot = async (name: string) => { if (shots) await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true }); };
+  /** Two frames: the layout after a resize or a render has happened. */
+  const settle = () => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+  /** null when the page fits its window; else how wide it is and what sticks out past the right edge (outside any box that scrolls or clips sideways). */
+  const sideways = () => page.evaluate(() => {
+    const root = document.documentElement;
+    if (root.scrollWidth <= root.clientWidth) return null;
+    const out: string[] = [];
+    for (const e of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 || r.right <= root.clientWidth + 0.5) continue;
+      let p = e.parentElement;
+      while (p && p !== document.body && getComputedStyle(p).overflowX === 'visible') p = p.parentElement;
+      if (p && p !== document.body) continue;
+      out.push(`${e.tagName.toLowerCase()}${e.dataset.testid ? `[${e.dataset.testid}]` : ''}.${(e.getAttribute('class') ?? '').replace(/ /g, '.')} to ${Math.round(r.right)} px`);
+    }
+    return `${root.scrollWidth} px wide in a ${root.clientWidth} px window: ${out.slice(0, 6).join('; ')}`;
+  });
+  /** Pairs of the header's wallet parts (cluster, address, balances, faucet, its result, wallet button) drawn over each other; [] when none. */
+  const walletCornerOverlaps = () => page.evaluate(() => {
+    const parts = Array.from(document.querySelectorAll<HTMLElement>('[data-testid="wallet-corner"] [data-testid], [data-testid="wallet-corner"] .wallet-adapter-button'))
+      .filter((e) => !e.querySelector('[data-testid]') && e.getClientRects().length > 0);
+    const name = (e: HTMLElement) => e.dataset.testid ?? e.className;
+    const out: string[] = [];
+    parts.forEach((a, i) => parts.slice(i + 1).forEach((b) => {
+      const r = a.getBoundingClientRect();
+      const q = b.getBoundingClientRect();
+      if (r.left < q.right - 0.5 && q.left < r.right - 0.5 && r.top < q.bottom - 0.5 && q.top < r.bottom - 0.5) out.push(`${name(a)} × ${name(b)}`);
+    }));
+    return out;
+  });
+  /**
+   * One owner step: at phone width (390 px) the page must not scroll sideways; with SHOTS_DIR the
+   * part of the page the step is about (`target`) is screenshotted at 1,440 and 390 px as
+   * `<name>-<width>.png` (a whole page at 390 px is too tall to read).
+   */
+  const shot = async (name: string, target: Locator) => {
+    const snap = async (width: number) => {
+      if (!shots) return;
+      // An element screenshot may miss a panel that re-rendered meanwhile: the step's checks do not depend on it.
+      // The header is sticky at desktop width: static for the picture, so it does not cover the element's top.
+      await target.screenshot({ path: join(shots, `${name}-${width}.png`), style: '.topbar { position: static !important; }' }).catch(() => undefined);
+    };
+    await snap(WIDE);
+    await page.setViewportSize({ width: NARROW, height: 900 });
+    try {
+      await settle();
+      assert.equal(await sideways(), null, `${name}: the page scrolls sideways at ${NARROW} px`);
+      assert.deepEqual(await walletCornerOverlaps(), [], `${name}: the header's wallet parts overlap at ${NARROW} px`);
+      await snap(NARROW);
+    } finally {
+      await page.setViewportSize({ width: WIDE, height: 900 });
+      await settle();
+    }
+  };
   const epochNow = () => BigInt(Math.floor(Date.now() / 1000 / EPOCH_SECONDS));
   const card = () => page.getByTestId('agent-card');
   const lastRun = () => page.evaluate(() => Math.max(0, ...Array.from(document.querySelectorAll<HTMLElement>('[data-testid="action-phases"]'), (e) => Number(e.dataset.run))));
@@ -61,20 +125,31 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
    * wallet yet), then signs from the preview, then waits for the end. With `check`, the preview's
    * SOL and USDC changes are compared, lamport- and base-unit-exact, with the wallet's balances
    * over RPC before signing and after confirmation, and the preview is screenshotted.
+   * `beforeSign` runs at the preview; false cancels it from the page instead of signing.
+   * `shotPreview` false skips the preview's screenshot (a step racing a closing window).
    */
-  const act = async (button: ReturnType<Page['getByTestId']>, check?: string) => {
+  const act = async (button: Locator, check?: string, beforeSign?: () => Promise<boolean>, shotPreview = true) => {
     const prev = await lastRun();
     const signedBefore = wallet.signed;
     await button.click();
     let el = (await waitPanel({ after: prev }, ['previewed', ...TERMINAL])).asElement()!;
     const run = await el.getAttribute('data-run');
-    let preview: { sol: bigint; usdc: bigint | null; text: string } | null = null;
+    let preview: { sol: bigint; usdc: bigint | null; fees: bigint; rentBack: bigint; text: string } | null = null;
     if ((await el.getAttribute('data-phase')) === 'previewed') {
       assert.equal(wallet.signed, signedBefore, 'the wallet is not asked before the preview is confirmed');
       const pv = panelOf(run).getByTestId('action-preview');
       const u = await pv.getAttribute('data-usdc-change');
-      preview = { sol: BigInt((await pv.getAttribute('data-sol-change'))!), usdc: u ? BigInt(u) : null, text: (await pv.textContent()) ?? '' };
-      if (check && shots) await panelOf(run).screenshot({ path: join(shots, `preview-${check}.png`) }).catch(() => undefined);
+      preview = {
+        sol: BigInt((await pv.getAttribute('data-sol-change'))!), usdc: u ? BigInt(u) : null,
+        fees: BigInt((await pv.getAttribute('data-fees'))!), rentBack: BigInt((await pv.getAttribute('data-rent-back'))!), text: (await pv.textContent()) ?? '',
+      };
+      if (check && shotPreview) await shot(`preview-${check}`, panelOf(run));
+      if (beforeSign && !(await beforeSign())) {
+        await panelOf(run).getByTestId('preview-cancel').click();
+        el = (await waitPanel({ exact: run! }, TERMINAL)).asElement()!;
+        assert.equal(wallet.signed, signedBefore, 'a cancelled preview never reaches the wallet');
+        return { phase: await el.getAttribute('data-phase'), text: (await el.textContent()) ?? '', run, preview };
+      }
       const before = await balances();
       await panelOf(run).getByTestId('preview-sign').click();
       el = (await waitPanel({ exact: run! }, TERMINAL)).asElement()!;
@@ -86,6 +161,8 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     }
     return { phase: await el.getAttribute('data-phase'), text: (await el.textContent()) ?? '', run, preview };
   };
+  /** The action failed in its simulation because the challenge window had closed: nothing was sent. */
+  const windowClosedBeforeSending = (r: { phase: string | null; text: string; preview: unknown }) => r.phase === 'failed' && r.preview === null && /Nothing was sent.*\(program error WindowClosed/.test(r.text);
   const panelOf = (run: string | null) => page.locator(`[data-testid="action-phases"][data-run="${run}"]`);
 
   before(async () => {
@@ -95,7 +172,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     conn = new Connection(rpcUrl, 'confirmed');
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await browser.newPage({ viewport: { width: WIDE, height: 900 } });
     // The machine running the suite may be busy: navigation and waits get room, the chain's clock does not change.
     page.setDefaultTimeout(60_000);
     await wallet.install(page);
@@ -140,6 +217,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     await page.getByTestId('faucet').click();
     await page.getByTestId('wallet-usdc').filter({ hasText: '100.00 USDC' }).waitFor({ timeout: 30_000 });
     assert.ok((await conn.getBalance(wallet.publicKey)) >= 2e9);
+    await shot('faucet', page.locator('header.topbar'));
   });
 
   test('one-click challenges: a contradicted entry of the flagged batch, and an entry an honest batch reports', async () => {
@@ -153,41 +231,74 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     const bc = page.locator(`[data-testid="batch-challenges"][data-epoch="${flagged.epoch}"]`);
     await bc.getByTestId('contradiction').first().waitFor({ timeout: 20_000 });
     assert.match((await bc.getByTestId('contradiction').first().textContent())!, /bid \d+ to [0-9a-f]{8}…: missing from the batch/);
-    await shot('batch-contradiction');
-    const opened = await act(bc.getByTestId('contradiction').first().getByTestId('challenge-entry'), 'challenge');
+    // Its window may have little time left on a busy machine: no screenshot between preview and signature
+    // (the confirmed panel below still shows the preview).
+    const opened = await act(bc.getByTestId('contradiction').first().getByTestId('challenge-entry'), 'challenge', undefined, false);
     assert.equal(opened.phase, 'confirmed', opened.text);
     assert.equal(opened.preview?.usdc, -10_000_000n, 'the preview says 10 USDC leaves the wallet');
     assert.match(opened.preview!.text, /a wrong challenge forfeits the 10 USDC to the treasury/);
     assert.match(opened.preview!.text, /creates evidence buffer .*back to the challenger when the challenge is resolved/);
     // The wallet's challenge of this batch is read from the chain: it stays shown whatever the window does.
     await bc.getByTestId('my-batch-challenge').filter({ hasText: 'pending' }).waitFor({ timeout: 10_000 });
-    await shot('phases-confirmed-challenge');
+    await shot('phases-confirmed-challenge', bc);
     won = challengeAddress(new PublicKey(Buffer.from(flagged.agent, 'hex')), BigInt(flagged.epoch), wallet.publicKey);
     assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(won))!.data)!.status, 0, 'pending on chain');
 
     // Picked only now, after the flagged batch's challenge: with 12 s epochs a batch picked before
     // it could leave its challenge window while that transaction confirms.
-    const h = await challengeableVerified((b) => epochNow() <= BigInt(b.epoch) + 2n);
-    assert.ok(h, 'a verified batch still inside its window, of an agent signing with its owner key');
-    honest = h;
-    await page.goto(`${srv.base}/agents/${honest.agent}`);
-    const hc = page.locator(`[data-testid="batch-challenges"][data-epoch="${honest.epoch}"]`);
-    await hc.locator('summary').first().click();
-    const opened2 = await act(hc.getByTestId('reported-entry').first().getByTestId('challenge-entry'), 'challenge-reported');
+    // This one is sent as its window closes: signed in the window's last seconds, so the window
+    // closes while the action's transactions land (the submission first, then the evidence
+    // buffer's chunks). A preview reached too late to land the submission is cancelled and
+    // another batch taken.
+    let opened2: Awaited<ReturnType<typeof act>> | undefined;
+    let closesAt = 0;
+    for (let attempt = 0; attempt < 3 && !opened2; attempt++) {
+      // Another agent than the flagged one: each agent page then holds one challenge of this wallet to resolve.
+      const h = await challengeableVerified((b) => b.agent !== flagged.agent && epochNow() <= BigInt(b.epoch) + 2n);
+      assert.ok(h, 'a verified batch still inside its window, of an agent signing with its owner key');
+      const closes = Number((BigInt(h.epoch) + CHALLENGE_WINDOW_EPOCHS + 1n) * BigInt(EPOCH_SECONDS)) * 1000;
+      await page.goto(`${srv.base}/agents/${h.agent}`);
+      const hc = page.locator(`[data-testid="batch-challenges"][data-epoch="${h.epoch}"]`);
+      await hc.locator('summary').first().click();
+      const r = await act(hc.getByTestId('reported-entry').first().getByTestId('challenge-entry'), 'challenge-reported', async () => {
+        if (closes - Date.now() < LATE_MIN_MS) return false;
+        while (closes - Date.now() > LATE_SIGN_MS) await page.waitForTimeout(100);
+        return true;
+      });
+      if (r.phase === 'cancelled' || windowClosedBeforeSending(r)) continue;
+      opened2 = r;
+      honest = h;
+      closesAt = closes;
+    }
+    assert.ok(opened2, 'a challenge signed in the last seconds of its window');
     assert.match(opened2.preview?.text ?? '', /most likely be rejected/);
     assert.equal(opened2.phase, 'confirmed', opened2.text);
     lost = challengeAddress(new PublicKey(Buffer.from(honest.agent, 'hex')), BigInt(honest.epoch), wallet.publicKey);
     assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(lost))!.data)!.status, 0, 'pending on chain');
+    // The window is closed now: the candidates went with it, the action's confirmation and
+    // signatures stay, and the challenge read from the chain shows pending, resolvable.
+    while (Date.now() < closesAt + 500) await page.waitForTimeout(200);
+    const hc = page.locator(`[data-testid="batch-challenges"][data-epoch="${honest.epoch}"]`);
+    await hc.getByTestId('my-batch-challenge').and(page.locator('[data-status="pending"][data-phase="resolvable"]')).waitFor({ timeout: 20_000 });
+    await hc.getByTestId('challenge-entry').first().waitFor({ state: 'detached', timeout: 10_000 });
+    assert.equal(await panelOf(opened2.run).getAttribute('data-phase'), 'confirmed', 'the confirmation outlives the window');
+    assert.ok((await panelOf(opened2.run).getByTestId('action-signature').count()) >= 2, 'the submission and the evidence buffer\'s signatures are still shown');
+    await shot('challenge-window-closed', hc);
 
-    // A third challenge nobody resolves: expired by anyone later.
-    const other = await challengeableVerified((b) => b.agent !== honest.agent && b.agent !== flagged.agent && epochNow() <= BigInt(b.epoch) + 2n);
-    assert.ok(other, 'another verified batch inside its window');
-    await page.goto(`${srv.base}/agents/${other.agent}`);
-    const oc = page.locator(`[data-testid="batch-challenges"][data-epoch="${other.epoch}"]`);
-    await oc.locator('summary').first().click();
-    const opened3 = await act(oc.getByTestId('reported-entry').first().getByTestId('challenge-entry'));
-    assert.equal(opened3.phase, 'confirmed', opened3.text);
-    left = { ...other, address: challengeAddress(new PublicKey(Buffer.from(other.agent, 'hex')), BigInt(other.epoch), wallet.publicKey) };
+    // A third challenge nobody resolves: expired by anyone later. A busy machine may reach a batch
+    // only after its window closed: the simulation then fails, nothing is sent, and another is taken.
+    for (let attempt = 0; attempt < 3 && !left; attempt++) {
+      const other = await challengeableVerified((b) => b.agent !== honest.agent && b.agent !== flagged.agent && epochNow() <= BigInt(b.epoch) + 2n);
+      assert.ok(other, 'another verified batch inside its window');
+      await page.goto(`${srv.base}/agents/${other.agent}`);
+      const oc = page.locator(`[data-testid="batch-challenges"][data-epoch="${other.epoch}"]`);
+      await oc.locator('summary').first().click();
+      const opened3 = await act(oc.getByTestId('reported-entry').first().getByTestId('challenge-entry'));
+      if (windowClosedBeforeSending(opened3)) continue;
+      assert.equal(opened3.phase, 'confirmed', opened3.text);
+      left = { ...other, address: challengeAddress(new PublicKey(Buffer.from(other.agent, 'hex')), BigInt(other.epoch), wallet.publicKey) };
+    }
+    assert.ok(left, 'a third challenge inside its window');
   });
 
   test('register, stake (failures first), lease, unlock', async () => {
@@ -200,13 +311,14 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.equal(await page.getByTestId('register-name-error').textContent(), 'Give the agent a name');
     assert.match((await page.getByTestId('register-symbol-error').textContent())!, /12 bytes of UTF-8 \(6 characters\)/);
     assert.match((await page.getByTestId('register-uri-error').textContent())!, /scheme ftp:/);
+    await shot('register-form-errors', page.getByTestId('register-form'));
     await page.getByTestId('register-name').fill('e2e agent');
     await page.getByTestId('register-symbol').fill('E2E');
     await page.getByTestId('register-uri').fill('data:application/json,{"name":"e2e"}');
     const reg = await act(page.getByTestId('register'), 'register');
     assert.equal(reg.phase, 'confirmed', reg.text);
     assert.ok(reg.preview!.sol < 0n && reg.preview!.usdc === 0n, 'registering costs SOL (fee + rent) and no USDC');
-    await shot('registered');
+    await shot('registered', panelOf(reg.run));
     await card().waitFor({ timeout: 20_000 });
     agent = (await card().getAttribute('data-agent'))!;
     // The card's link is a page from the moment of registration (the mesh has not seen the agent yet).
@@ -228,7 +340,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.equal(low.phase, 'failed');
     assert.match((await panelOf(low.run).getByTestId('action-error').textContent())!, /InsufficientUsdc/);
     assert.match((await panelOf(low.run).getByTestId('action-logs').textContent())!, /Program \w+ failed/);
-    await shot('phases-failed-insufficient-usdc');
+    await shot('phases-failed-insufficient-usdc', card());
 
     // A rejected signature sends nothing.
     const before = wallet.signed;
@@ -239,6 +351,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.match((await panelOf(rej.run).getByTestId('action-error').textContent())!, /nothing was sent/);
     assert.equal(wallet.signed, before);
     assert.equal(await conn.getAccountInfo(stakeLock.findStakePda(new PublicKey(agent))[0]), null, 'no stake account after the rejection');
+    await shot('phases-rejected', panelOf(rej.run));
 
     // Too little SOL: the wallet keeps 0.0009 SOL; the page says so before the wallet is asked.
     const sink = Keypair.generate();
@@ -252,7 +365,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.equal(await poorError.getAttribute('data-nothing-sent'), 'true');
     assert.match((await poorError.textContent())!, /^Nothing was sent and no fee was paid\. Too little SOL: this action needs 0\.\d+ SOL \(fees 0\.000005 \+ rent 0\.00161472.*the wallet holds 0\.0009 SOL/);
     assert.equal(wallet.signed, before, 'the wallet was never asked');
-    await shot('too-little-sol');
+    await shot('too-little-sol', panelOf(poor.run));
     const back = BigInt(await conn.getBalance(sink.publicKey, 'confirmed'));
     await sendAndConfirmTransaction(conn, new Transaction().add(SystemProgram.transfer({ fromPubkey: sink.publicKey, toPubkey: wallet.publicKey, lamports: Number(back - 5000n) })), [sink], { commitment: 'confirmed' });
 
@@ -265,7 +378,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.equal(stake.amount, 10_000_000n);
     assert.equal(stake.status, STAKE_STATUS.locked);
     await card().getByTestId('card-stake').filter({ hasText: '10.00 USDC, locked' }).waitFor();
-    await shot('phases-confirmed-lock-stake');
+    await shot('phases-confirmed-lock-stake', card());
     assert.match((await card().getByTestId('queue-unlock-reason').textContent())!, /unlock needs the lease deactivated: no lease yet/);
     assert.equal(await card().getByTestId('queue-unlock').isDisabled(), true);
 
@@ -278,7 +391,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     const reason = (await card().getByTestId('queue-unlock-reason').textContent())!;
     assert.match(reason, new RegExp(`unlock needs the lease deactivated: paid through epoch ${l.paidThroughEpoch}`));
     assert.equal(await card().getByTestId('queue-unlock').isDisabled(), true);
-    await shot('my-agents-unlock-disabled');
+    await shot('my-agents-unlock-disabled', card());
 
     // Let the lease lapse past grace, tick (anyone may), then unlock.
     // Paid through the current 12-second epoch: due soon, then in grace (a busy machine may only see the latter).
@@ -291,7 +404,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     await card().getByTestId('lease-health').and(page.locator('[data-state="grace"], [data-state="lapsed"]')).waitFor({ timeout: 60_000 });
     if ((await health.getAttribute('data-state')) === 'grace') {
       assert.match((await health.textContent())!, /in grace: unpaid.*a tick deactivates it from/);
-      await shot('lease-grace');
+      await shot('lease-grace', card());
     }
     const lapse = l.paidThroughEpoch + 4n;
     while (epochNow() < lapse) await page.waitForTimeout(1000);
@@ -304,10 +417,11 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.equal(stakeLock.decodeStake((await conn.getAccountInfo(stakeLock.findStakePda(new PublicKey(agent))[0]))!.data)!.status, STAKE_STATUS.unlocking);
     await card().getByTestId('card-stake').filter({ hasText: 'unlocking' }).waitFor();
     assert.match((await card().getByTestId('claim-stake-reason').textContent())!, /unlock delay: claimable from slot \d+/);
+    await shot('unlock-queued', card());
 
     // The lease lapsed: the page computes the back-lease and pays it in one action.
     await card().getByTestId('lease-health').and(page.locator('[data-state="lapsed"]')).waitFor();
-    await shot('lease-lapsed');
+    await shot('lease-lapsed', card());
     const reactivate = card().getByTestId('reactivate-lease');
     const re = await act(reactivate, 'reactivate-lease');
     assert.equal(re.phase, 'confirmed', re.text);
@@ -317,14 +431,17 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     const relet = lease.decodeLease((await conn.getAccountInfo(lease.findLeasePda(new PublicKey(agent))[0]))!.data)!;
     assert.equal(relet.status, 0, 'reactivated on chain');
     assert.ok(relet.paidThroughEpoch >= epochNow() - 1n, 'paid through the current epoch');
-    await card().getByTestId('lease-health').and(page.locator('[data-state="ok"], [data-state="due-soon"]')).waitFor();
+    // The card follows the chain: active, paid through the epoch the payment reached, out of the lapsed state.
+    await card().getByTestId('card-lease').filter({ hasText: `active, paid through epoch ${relet.paidThroughEpoch},` }).waitFor({ timeout: 30_000 });
+    assert.notEqual(await card().getByTestId('lease-health').getAttribute('data-state'), 'lapsed');
+    await shot('lease-reactivated', card());
     // The wallet's history with the programs: effects in words, explorer links on the embedded chain's custom cluster.
     // The history reads up to 15 transactions under the RPC proxy's budget for expensive calls, so it may take a refresh or two.
     await page.getByTestId('history-effect').filter({ hasText: /locked 10\.00 USDC stake/ }).first().waitFor({ timeout: 60_000 });
     await page.getByTestId('history-effect').filter({ hasText: /lease epochs? for .*reactivated/ }).first().waitFor({ timeout: 60_000 });
     assert.match((await page.getByTestId('history-link').first().getAttribute('href'))!, /^https:\/\/explorer\.solana\.com\/tx\/\w+\?cluster=custom&customUrl=http/);
     assert.match((await page.getByTestId('network-rpc').textContent())!, /\/api\/chain\/rpc$/);
-    await shot('my-agents');
+    await shot('my-agents', page.getByTestId('owner-history'));
   });
 
   test('warp past the unlock delay from the test process, then claim the stake from the page', async () => {
@@ -349,7 +466,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     // The card re-reads the slot every 3 s: the reason goes and the button enables.
     await card().getByTestId('claim-stake-reason').waitFor({ state: 'detached', timeout: 20_000 });
     await card().getByTestId('claim-stake').and(page.locator(':enabled')).waitFor({ timeout: 10_000 });
-    await shot('my-agents-claimable');
+    await shot('my-agents-claimable', card());
 
     const economy = await loadEconomyConfig(conn);
     const usdcOf = async () => BigInt((await conn.getTokenAccountBalance(usdcAccountOf(economy.usdcMint, wallet.publicKey))).value.amount);
@@ -363,7 +480,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.equal(after.amount, 0n, 'the stake account keeps nothing');
     assert.equal(await usdcOf(), before + queued.amount, 'the stake came back to the owner');
     assert.equal(claimed.preview?.usdc, queued.amount, 'the preview said so');
-    await card().getByTestId('card-stake').filter({ hasText: /^0\.00 USDC, claimed$/ }).waitFor({ timeout: 10_000 });
+    await card().getByTestId('card-stake').filter({ hasText: /^0\.00 USDC, claimed$/ }).waitFor({ timeout: 30_000 });
 
     // The indexer follows the warped chain: it records the claim (read back over MCP, which
     // answers from the indexed state) and keeps indexing the demo's batches landing after the warp.
@@ -385,7 +502,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     await card().getByTestId('card-stake').filter({ hasText: /^0\.00 USDC, claimed$/ }).waitFor({ timeout: 20_000 });
     assert.equal(await card().getByTestId('claim-stake').isDisabled(), true);
     assert.match((await card().getByTestId('claim-stake-reason').textContent())!, /stake is claimed/);
-    await shot('my-agents-claimed');
+    await shot('my-agents-claimed', card());
   });
 
   test('after the window anyone resolves: the contradicted entry wins, the reported one loses; past twice the window one expires', async () => {
@@ -407,8 +524,12 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
       assert.match(resolved.text, name === 'upheld' ? /You won: upheld/ : /You lost: rejected.*10 USDC challenge stake went to the treasury/);
       const gone = await Promise.all(buffers.map((b) => conn.getAccountInfo(b.pubkey)));
       assert.equal(gone.filter((x) => x === null).length, 1, 'one evidence buffer closed by resolve_challenge');
-      assert.ok(resolved.preview!.sol > 0n, 'the evidence rent came back (more than the fee)');
-      await shot(`challenge-resolved-${name}`);
+      // Its whole rent came back to this wallet: the preview's SOL change (equal to the balance
+      // change, checked in act) is that rent less the fee.
+      const closedBuffer = buffers[gone.findIndex((x) => x === null)];
+      assert.equal(resolved.preview!.rentBack, BigInt(closedBuffer.account.lamports), 'the preview returns the buffer\'s rent');
+      assert.equal(resolved.preview!.sol, BigInt(closedBuffer.account.lamports) - resolved.preview!.fees, 'the evidence rent came back, less the fee');
+      await shot(`challenge-resolved-${name}`, panelOf(resolved.run));
       assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(address))!.data)!.status, status);
       // The indexer catches up; the page shows the resolution.
       await srv.until('the indexer to record the resolution', 30_000, async () => {
@@ -419,8 +540,8 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
       // The challenger cell is an explorer link titled with the whole address.
       const mine = page.getByTestId('agent-challenges').locator('tr', { has: page.locator(`a[title^="${wallet.address}"]`) });
       assert.match((await mine.textContent()) ?? '', new RegExp(`${name}.*pending\\b[^→]*→ ${name}`));
+      await shot(`challenge-resolved-${name}-table`, page.getByTestId('agent-challenges'));
     }
-    await shot('challenge-resolved');
 
     // Past twice the window an unresolved challenge expires; anyone may send it.
     while (epochNow() <= BigInt(left!.epoch) + 4n) await page.waitForTimeout(1000);
@@ -430,6 +551,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     const expired = await act(row.getByTestId('expire-challenge'));
     assert.equal(expired.phase, 'confirmed', expired.text);
     assert.equal(challengeProgram.decodeChallenge((await conn.getAccountInfo(left!.address))!.data)!.status, 4, 'expired on chain');
+    await shot('challenge-expired', panelOf(expired.run));
 
     // My challenges lists them from the chain: two resolved (won, lost), one expired, and the expired one's buffer to close.
     await page.goto(`${srv.base}/owner`);
@@ -439,19 +561,48 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.match(results, /won \(upheld\)/);
     assert.match(results, /lost \(rejected\)/);
     assert.match(results, /lost \(expired\)/);
-    if (shots) {
-      for (const width of [1440, 390]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.waitForTimeout(500);
-        await shot(`owner-${width}`);
-      }
-      await page.setViewportSize({ width: 1280, height: 900 });
-    }
+    await shot('my-challenges', page.getByTestId('my-challenges'));
     // The expired challenge's evidence buffer: closed from the page, its rent back.
     const closeBtn = page.getByTestId('close-buffer').first();
     await closeBtn.waitFor({ timeout: 20_000 });
+    const leftBuffers = await findEvidenceBuffers(conn, wallet.publicKey);
+    assert.equal(leftBuffers.length, 1, 'only the expired challenge\'s buffer is left');
     const closed = await act(closeBtn, 'close-buffer');
     assert.equal(closed.phase, 'confirmed', closed.text);
-    assert.ok(closed.preview!.sol > 0n, 'the buffer rent came back (more than the fee)');
+    assert.equal(closed.preview!.sol, BigInt(leftBuffers[0].account.lamports) - closed.preview!.fees, 'the buffer\'s whole rent came back, less the fee');
+    assert.equal(await conn.getAccountInfo(leftBuffers[0].pubkey), null, 'the buffer is closed');
+    await shot('buffer-closed', page.getByTestId('my-challenges'));
+  });
+
+  test('My agents at 390 and 1,440 px in the light and the dark theme, wallet connected, a preview open: nothing scrolls sideways; Cancel sends nothing', async () => {
+    await page.goto(`${srv.base}/owner`);
+    await card().getByTestId('card-stake').filter({ hasText: /claimed$/ }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('history-row').first().waitFor({ timeout: 60_000 });
+    await page.getByTestId('my-challenge').first().waitFor({ timeout: 20_000 });
+    const signed = wallet.signed;
+    let checked = 0;
+    const cancelled = await act(page.getByTestId('pay-lease'), undefined, async () => {
+      for (const theme of ['light', 'dark']) {
+        await page.evaluate((t) => { document.documentElement.dataset.theme = t; }, theme);
+        for (const width of [NARROW, WIDE]) {
+          await page.setViewportSize({ width, height: 900 });
+          await settle();
+          assert.equal(await sideways(), null, `/owner at ${width} px in the ${theme} theme scrolls sideways`);
+          assert.deepEqual(await walletCornerOverlaps(), [], `/owner at ${width} px in the ${theme} theme: the header's wallet parts overlap`);
+          if (shots) {
+            // The top of the page (header with the wallet, network) and the agent card with the preview open.
+            await page.evaluate(() => window.scrollTo(0, 0));
+            await page.screenshot({ path: join(shots, `owner-${theme}-${width}.png`) });
+            await card().screenshot({ path: join(shots, `owner-card-${theme}-${width}.png`) });
+          }
+          checked++;
+        }
+      }
+      return false;
+    });
+    assert.equal(checked, 4);
+    assert.equal(cancelled.phase, 'cancelled', cancelled.text);
+    assert.match(cancelled.text, /You cancelled after the preview\. Nothing was sent and no fee was paid\./);
+    assert.equal(wallet.signed, signed, 'the wallet was not asked');
   });
 });

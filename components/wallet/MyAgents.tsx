@@ -69,7 +69,12 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
       const ix = registerAgentInstruction({ payer: publicKey, agentMint: mint.publicKey, registry, program: economy.satiProgram, ...args });
       return {
         txs: [{ ixs: [ix], partialSigners: [mint] }],
-        notes: [{ address: mint.publicKey, label: 'identity NFT mint (the agent id)' }],
+        // The accounts SATI creates, named by their place in register_agent's account list.
+        notes: [
+          { address: mint.publicKey, label: 'identity NFT mint (the agent id)' },
+          { address: ix.keys[5].pubkey, label: 'this wallet\'s token account holding the NFT' },
+          { address: ix.keys[7].pubkey, label: 'SATI\'s AgentIndex entry (member number → agent)' },
+        ],
         stakes: ['The identity NFT is minted to this wallet: whoever holds it owns the agent. The rent of the accounts SATI creates is not returned (the identity stays).'],
       };
     });

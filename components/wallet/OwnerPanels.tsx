@@ -96,7 +96,7 @@ export function MyChallenges({ owner, agents, economy }: { owner: PublicKey; age
     <section className="card" data-testid="my-challenges" style={{ marginBottom: 16 }}>
       <h2>My challenges</h2>
       {rows === null ? <p className="muted">Reading challenges from the chain…</p> : rows.length === 0 ? <p className="muted empty" data-testid="no-challenges">No challenge by this wallet or against its agents.</p> : (
-        <table className="list small">
+        <table className="list small stack-narrow">
           <thead><tr><th>Role</th><th>Agent</th><th>Epoch</th><th>Status</th><th>Window</th><th><span className="tip" title="What this wallet can still lose: as challenger the 10 USDC challenge stake (lost when rejected or expired); as the target, the agent's whole stake (slashed when upheld).">At risk</span></th></tr></thead>
           <tbody>
             {rows.map((r) => {
@@ -109,12 +109,12 @@ export function MyChallenges({ owner, agents, economy }: { owner: PublicKey; age
                 : (status === 'upheld' ? 'lost: stake slashed (upheld)' : status === 'rejected' ? 'won (rejected)' : status);
               return (
                 <tr key={r.address} data-testid="my-challenge" data-role={r.role} data-status={status} data-address={r.address}>
-                  <td>{r.role === 'challenger' ? 'you challenged' : 'against your agent'}</td>
-                  <td className="mono"><a href={`/agents/${hexOf(r.c.agent)}`} title={r.c.agent.toBase58()}>{shortAddress(r.c.agent.toBase58())}</a></td>
-                  <td className="mono">{r.c.epoch.toString()}</td>
-                  <td>{result}</td>
-                  <td>{w?.text ?? '—'}</td>
-                  <td data-testid="my-challenge-risk">{atRisk}</td>
+                  <td data-label="Role">{r.role === 'challenger' ? 'you challenged' : 'against your agent'}</td>
+                  <td className="mono" data-label="Agent"><a href={`/agents/${hexOf(r.c.agent)}`} title={r.c.agent.toBase58()}>{shortAddress(r.c.agent.toBase58())}</a></td>
+                  <td className="mono" data-label="Epoch">{r.c.epoch.toString()}</td>
+                  <td data-label="Status">{result}</td>
+                  <td data-label="Window">{w?.text ?? '—'}</td>
+                  <td data-testid="my-challenge-risk" data-label="At risk">{atRisk}</td>
                 </tr>
               );
             })}
@@ -216,6 +216,8 @@ export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: Ec
         const words = parseEvents(logs).map((e) => eventWords(e, me)).filter((x): x is string => !!x);
         const wordsUniq = [...new Set(words.filter((w) => !/evidence buffer/.test(w) || words.length === 1))];
         if (sati && programs.has(sati) && wordsUniq.length === 0) wordsUniq.push('registered an agent identity with SATI');
+        // write_buffer is the one challenge instruction without an event: an evidence chunk.
+        if (programs.has(challenge.PROGRAM_ID.toBase58()) && wordsUniq.length === 0) wordsUniq.push('wrote a chunk of evidence into an evidence buffer');
         const at = keys.indexOf(me);
         const dSol = at >= 0 && t.meta ? BigInt(t.meta.postBalances[at]) - BigInt(t.meta.preBalances[at]) : null;
         const tok = (list: readonly TokenBalance[] | null | undefined) => (list ?? []).find((b) => keys[b.accountIndex] === usdcAcc)?.uiTokenAmount.amount;
@@ -235,16 +237,16 @@ export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: Ec
       <h2>History <span className="small muted">(this wallet&apos;s transactions with the 0x01 programs and SATI)</span></h2>
       <p className="small"><a href={explorerAddress(explorer, owner.toBase58())} target="_blank" rel="noreferrer">this wallet in Solana Explorer</a></p>
       {rows === null ? <p className="muted">Reading the wallet&apos;s signatures…</p> : rows.length === 0 ? <p className="muted empty">No transaction with the 0x01 programs yet.</p> : (
-        <table className="list small history">
+        <table className="list small history stack-narrow">
           <thead><tr><th>When</th><th>What it did</th><th>SOL</th><th>USDC</th><th>Signature</th></tr></thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.signature} data-testid="history-row" data-signature={r.signature}>
-                <td>{r.time ? expiryText(BigInt(r.time), nowSec) : 'unknown (no block time)'}</td>
-                <td data-testid="history-effect">{r.ok ? r.effect : `failed: ${r.effect}`}</td>
-                <td className="mono">{r.sol === null ? '—' : signedSol(r.sol)}</td>
-                <td className="mono">{r.usdc === null || r.usdc === 0n ? '—' : signedUsdc(r.usdc)}</td>
-                <td className="mono"><a href={explorerTx(explorer, r.signature)} target="_blank" rel="noreferrer" data-testid="history-link">{shortAddress(r.signature)}</a></td>
+                <td data-label="When">{r.time ? expiryText(BigInt(r.time), nowSec) : 'unknown (no block time)'}</td>
+                <td data-testid="history-effect" data-label="What it did">{r.ok ? r.effect : `failed: ${r.effect}`}</td>
+                <td className="mono" data-label="SOL">{r.sol === null ? '—' : signedSol(r.sol)}</td>
+                <td className="mono" data-label="USDC">{r.usdc === null || r.usdc === 0n ? '—' : signedUsdc(r.usdc)}</td>
+                <td className="mono" data-label="Signature"><a href={explorerTx(explorer, r.signature)} target="_blank" rel="noreferrer" data-testid="history-link">{shortAddress(r.signature)}</a></td>
               </tr>
             ))}
           </tbody>

@@ -47,7 +47,7 @@ export async function buildOpenChallenge(connection: Connection, challenger: Pub
   const epoch = BigInt(c.epoch);
   const stakes = [
     `10 USDC is locked as the challenge stake until the challenge is resolved (from epoch ${epoch + CHALLENGE_WINDOW_EPOCHS + 1n}).`,
-    `Upheld (the batch left this entry out): the 10 USDC comes back plus ${Number(CHALLENGE_REWARD_BPS) / 100}% of the agent's stake. Rejected (the batch reports it): a wrong challenge forfeits the 10 USDC to the treasury. Unresolved by epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS}: it expires and the 10 USDC goes to the treasury.`,
+    `Upheld (the batch left this entry out): the 10 USDC comes back plus ${Number(CHALLENGE_REWARD_BPS) / 100}% of the agent's stake. Rejected (the batch reports it): a wrong challenge forfeits the 10 USDC to the treasury. Unresolved through epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS}: anyone may expire it from epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS + 1n}, and the 10 USDC goes to the treasury.`,
   ];
   if (!c.contradicted) stakes.push('The observatory finds this entry in the batch: this challenge will most likely be rejected and lose the 10 USDC.');
   return {

@@ -23,6 +23,10 @@ test('claim waits for the unlock delay; lock is refused while a stake exists', (
   const early = ownerActions({ ...base, stake: unlocking, slot: 600n });
   assert.deepEqual(early.claimStake, { ok: false, reason: `unlock delay: claimable from slot ${500n + UNLOCK_DELAY_SLOTS} (now 600)` });
   assert.deepEqual(ownerActions({ ...base, stake: unlocking, slot: 500n + UNLOCK_DELAY_SLOTS }).claimStake, { ok: true });
+  // Locked: the unlock comes first; claimed or slashed: nothing is left to claim.
+  assert.deepEqual(ownerActions({ ...base, stake: { ...unlocking, status: 1 } }).claimStake, { ok: false, reason: 'stake is locked: queue the unlock first' });
+  assert.deepEqual(ownerActions({ ...base, stake: { ...unlocking, amount: 0n, status: 3 } }).claimStake, { ok: false, reason: 'stake is claimed: nothing left to claim' });
+  assert.deepEqual(ownerActions({ ...base, stake: { ...unlocking, amount: 0n, status: 4 } }).claimStake, { ok: false, reason: 'stake is slashed: nothing left to claim' });
   assert.deepEqual(early.lockStake, { ok: false, reason: 'stake already unlocking' });
   assert.deepEqual(ownerActions(base).lockStake, { ok: true });
   assert.deepEqual(ownerActions(base).tickLease, { ok: false, reason: 'no lease yet: pay the first epoch' });

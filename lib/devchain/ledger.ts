@@ -13,7 +13,7 @@ import { BLOCKHASH_VALID_SLOTS, FAUCET_LAMPORTS, LAMPORTS_PER_SIGNATURE } from '
 import { TxHistory, type TxRecord } from './history';
 import { transactionErrorJson, type TransactionErrorJson } from './tx-error';
 import { innerInstructionsJson, memoOf, resolveKeys, returnDataJson, snapshotBalances, type ResolvedKeys } from './tx-meta';
-import { decodeWireTransaction, fromBase58, toBase58, type WireTransaction } from './wire';
+import { decodeWireTransaction, feeSignatures, fromBase58, toBase58, type WireTransaction } from './wire';
 
 /** Outcome of running (or simulating) one transaction. */
 export interface ExecOutcome {
@@ -189,7 +189,7 @@ export class Ledger {
       blockTime: Math.floor(this.now() / 1000),
       bytes: tx.bytes,
       err,
-      fee: LAMPORTS_PER_SIGNATURE * tx.header.numRequiredSignatures,
+      fee: LAMPORTS_PER_SIGNATURE * feeSignatures(tx),
       logs: out.logs,
       preBalances: pre.balances,
       postBalances: post.balances,

@@ -12,7 +12,7 @@ import type { ExecOutcome } from './ledger';
 import { address, commitment, ctxConfig, parseParams, withContext, type Handler, type RpcContext } from './rpc-params';
 import { transactionErrorMessage } from './tx-error';
 import { transactionJson } from './tx-json';
-import { decodeWireTransaction, fromBase58, toBase58, type WireTransaction } from './wire';
+import { decodeWireMessage, decodeWireTransaction, feeSignatures, fromBase58, type WireTransaction } from './wire';
 
 const signature = z.string().min(64).max(88).regex(/^[1-9A-HJ-NP-Za-km-z]+$/, 'Invalid param: Invalid');
 const txEncoding = z.enum(['base58', 'base64']);
@@ -158,21 +158,10 @@ export const txMethods: Record<string, Handler> = {
   getFeeForMessage(params, ctx) {
     const [msg] = parseParams(params, z.tuple([z.string().max(1644), ctxConfig.optional()]));
     const b = /^[A-Za-z0-9+/]*={0,2}$/.test(msg) ? new Uint8Array(Buffer.from(msg, 'base64')) : new Uint8Array(0);
-    const off = b.length > 0 && b[0] & 0x80 ? 1 : 0;
-    if (b.length < off + 4) throw invalidParams('invalid message: failed to deserialize');
-    const nsig = b[off];
-    let p = off + 3;
-    let nkeys = 0;
-    for (let shift = 0; shift < 21 && p < b.length; shift += 7) {
-      const x = b[p++];
-      nkeys |= (x & 0x7f) << shift;
-      if (!(x & 0x80)) break;
-    }
-    const bhStart = p + nkeys * 32;
-    if (bhStart + 32 > b.length) throw invalidParams('invalid message: failed to deserialize');
-    const bh = b.subarray(bhStart, bhStart + 32);
-    const valid = ctx.ledger.isBlockhashValid(toBase58(bh));
-    return withContext(ctx, valid ? LAMPORTS_PER_SIGNATURE * nsig : null);
+    const tx = decodeWireMessage(b);
+    if (!tx) throw invalidParams('invalid message: failed to deserialize');
+    // The fee the ledger charges: every signature, the precompiles' included.
+    return withContext(ctx, ctx.ledger.isBlockhashValid(tx.recentBlockhash) ? LAMPORTS_PER_SIGNATURE * feeSignatures(tx) : null);
   },
 
   getRecentPrioritizationFees(params, ctx) {

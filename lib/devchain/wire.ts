@@ -147,6 +147,34 @@ export function decodeWireTransaction(bytes: Uint8Array): WireTransaction | null
   }
 }
 
+/**
+ * Precompiles whose instruction data starts with the number of signatures they verify. The
+ * runtime charges each of those signatures like a transaction signature (5,000 lamports), so a
+ * resolve_challenge transaction with its Ed25519 check pays for two.
+ */
+const SIGNATURE_PRECOMPILES = new Set(['Ed25519SigVerify111111111111111111111111111', 'KeccakSecp256k11111111111111111111111111111']);
+
+/** Signatures a transaction's fee counts: its own, plus those its precompile instructions verify. */
+export function feeSignatures(tx: Pick<WireTransaction, 'header' | 'staticKeys' | 'instructions'>): number {
+  let n = tx.header.numRequiredSignatures;
+  for (const ix of tx.instructions) {
+    if (SIGNATURE_PRECOMPILES.has(tx.staticKeys[ix.programIdIndex]) && ix.data.length > 0) n += ix.data[0];
+  }
+  return n;
+}
+
+/** Decodes a serialized message (what getFeeForMessage receives) as an unsigned transaction; null when it is not one. */
+export function decodeWireMessage(message: Uint8Array): WireTransaction | null {
+  const off = message.length > 0 && message[0] & 0x80 ? 1 : 0;
+  if (message.length < off + 1) return null;
+  const nsig = message[off];
+  if (nsig === 0 || nsig > 0x7f) return null;
+  const bytes = new Uint8Array(1 + 64 * nsig + message.length);
+  bytes[0] = nsig;
+  bytes.set(message, 1 + 64 * nsig);
+  return decodeWireTransaction(bytes);
+}
+
 /** Whether static key `i` is writable under the message header rules. */
 export function isStaticWritable(tx: WireTransaction, i: number): boolean {
   const h = tx.header;
