@@ -107,7 +107,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                         : ''}
                     </td>
                     <td className="num mono">{e.nonce}</td>
-                    <td className="small"><Time ms={e.timestampMs} withMs /></td>
+                    <td className="small" style={{ whiteSpace: 'nowrap' }}><Time ms={e.timestampMs} withMs date={false} relative={false} /></td>
                     <td>
                       <Link href={`/envelopes/${e.id}`} prefetch={false} className="small">verify</Link>
                     </td>
