@@ -8,7 +8,7 @@
  */
 import type { ActionView } from './useAction';
 import type { Phase } from './run-action';
-import type { Preview } from './preview';
+import { solTerms, type Preview } from './preview';
 import { shortAddress, sol, usdc } from './format';
 import { explorerTx, useExplorer } from './explorer';
 
@@ -32,14 +32,14 @@ export function signedUsdc(b: bigint): string {
 export function PreviewBox({ p, decide }: { p: Preview; decide?: (ok: boolean) => void }) {
   const created = p.accounts.filter((a) => a.kind === 'created');
   const closed = p.accounts.filter((a) => a.kind === 'closed');
-  const rentKept = p.rentPaid - p.rentReclaimable;
   return (
     <div className="preview" data-testid="action-preview" data-sol-change={p.solChange.toString()} data-usdc-change={p.usdcChange?.toString() ?? ''}
       data-fees={p.fees.toString()} data-rent-paid={p.rentPaid.toString()} data-rent-back={p.rentBack.toString()}>
       <div className="preview-line"><strong>SOL</strong> <span className="mono" data-testid="preview-sol">{signedSol(p.solChange)}</span>
-        <span className="small muted"> = fee{p.txCount > 1 ? `s of ${p.txCount} transactions` : ''} {sol(p.fees)}
-          {p.rentPaid ? <> + <span className="tip" title={RENT_TIP}>rent</span> {sol(p.rentPaid)}{p.rentReclaimable ? ` (${sol(p.rentReclaimable)} comes back later${rentKept ? `, ${sol(rentKept)} stays` : ''})` : ' (stays in the new accounts)'}</> : null}
-          {p.rentBack ? <> − rent returned {sol(p.rentBack)}</> : null}
+        <span className="small muted"> =
+          {solTerms(p).map((t) => (
+            <span key={t.label}> {t.sign}{sol(t.lamports)} {t.label === 'rent' ? <span className="tip" title={RENT_TIP}>rent</span> : t.label}{t.note ? ` (${t.note})` : ''}</span>
+          ))}
         </span>
       </div>
       <div className="preview-line"><strong>USDC</strong> <span className="mono" data-testid="preview-usdc">{p.usdcChange === null ? 'unknown' : signedUsdc(p.usdcChange)}</span>

@@ -9,6 +9,7 @@
  * preview.test.ts); computePreview() reads the chain.
  */
 import { Buffer } from 'buffer';
+import { sol } from './format';
 import { PublicKey, SystemInstruction, SystemProgram, VersionedTransaction, type Connection, type Transaction } from '../../lib/chain';
 
 /** A created account's name on the preview, and when its rent comes back. */
@@ -58,6 +59,25 @@ export interface Preview {
   accounts: AccountChange[];
   stakes: string[];
   txCount: number;
+}
+
+/**
+ * The preview's SOL change as a sum of signed terms (fees, rent put into new accounts, rent
+ * returned from closed ones). Each term carries its own sign, so the sum reads the same whether
+ * the wallet pays or gains: "+0.0172 = −0.00001 fee +0.0172 rent returned", never
+ * "+0.0172 = fee 0.00001 − rent returned 0.0172", which sums to the opposite.
+ */
+export function solTerms(p: Pick<Preview, 'fees' | 'rentPaid' | 'rentBack' | 'rentReclaimable' | 'txCount'>): { sign: '−' | '+'; lamports: bigint; label: string; note?: string }[] {
+  const out: { sign: '−' | '+'; lamports: bigint; label: string; note?: string }[] = [
+    { sign: '−', lamports: p.fees, label: p.txCount > 1 ? `fees of ${p.txCount} transactions` : 'fee' },
+  ];
+  if (p.rentPaid) {
+    const kept = p.rentPaid - p.rentReclaimable;
+    const note = p.rentReclaimable ? `${sol(p.rentReclaimable)} comes back later${kept ? `, ${sol(kept)} stays` : ''}` : 'stays in the new accounts';
+    out.push({ sign: '−', lamports: p.rentPaid, label: 'rent', note });
+  }
+  if (p.rentBack) out.push({ sign: '+', lamports: p.rentBack, label: 'rent returned' });
+  return out;
 }
 
 export type Snapshot = { lamports: bigint; data: Uint8Array } | null;
