@@ -59,6 +59,10 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
   const [paused, setPaused] = useState<EnvelopeView[] | null>(null);
   const [rate, setRate] = useState<number | null>(null);
   const arrivals = useRef<number[]>([]);
+  // When this page last missed events (the server dropped some because the page fell behind, or
+  // the stream reconnected): for a window after it, arrivals undercount the mesh.
+  const missedAt = useRef(0);
+  const [partial, setPartial] = useState(false);
   const match = useMemo(() => matcher(filter, names), [filter, names]);
   const shown = useMemo(() => (paused ?? buffer.filter(match)).slice(0, FEED_ROWS), [paused, buffer, match]);
   const newCount = useMemo(() => {
@@ -89,6 +93,7 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
       const a = arrivals.current;
       while (a.length && a[0] < now - RATE_WINDOW_MS) a.shift();
       setRate(a.length / (RATE_WINDOW_MS / 1000));
+      setPartial(now - missedAt.current < RATE_WINDOW_MS);
     }, 1000);
     return () => clearInterval(t);
   }, []);
@@ -125,7 +130,11 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
     }
   }, []);
 
-  const { status, invalidFrames } = useLiveStream({ onEvent, onResync: reload });
+  const onResync = useCallback(() => {
+    missedAt.current = Date.now();
+    void reload();
+  }, [reload]);
+  const { status, invalidFrames } = useLiveStream({ onEvent, onResync });
 
   useEffect(() => {
     const t = setInterval(() => void reload(), REFRESH_MS);
@@ -214,8 +223,11 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
               Agent{' '}
               <input value={filter.agent} onChange={(e) => setFilterUrl({ ...filter, agent: e.target.value })} placeholder="name or id prefix" size={16} data-testid="feed-agent" spellCheck={false} />
             </label>
-            <span className="muted" data-testid="feed-rate" title={`envelopes arrived over the last ${RATE_WINDOW_MS / 1000} s, per second`}>
-              {rate === null ? 'measuring rate…' : `${rate.toFixed(1)} envelopes/s`}
+            <span className="muted" data-testid="feed-rate" data-partial={partial}
+              title={partial
+                ? `this page missed envelopes in the last ${RATE_WINDOW_MS / 1000} s (it fell behind the stream or reconnected), so the mesh sent at least this many per second`
+                : `envelopes that arrived on this page over the last ${RATE_WINDOW_MS / 1000} s, per second`}>
+              {rate === null ? 'measuring rate…' : `${partial ? '≥ ' : ''}${rate.toFixed(1)} envelopes/s`}
             </span>
           </div>
           <EnvelopeFeed envelopes={shown} fresh={paused ? undefined : fresh} clock empty={filter.type || filter.agent ? 'No envelope matches this filter yet.' : 'Waiting for envelopes…'} />
