@@ -1,6 +1,8 @@
 /**
  * Display helpers shared by pages and client components (browser-safe: no Node APIs).
  */
+import bs58 from 'bs58';
+
 const ZERO32 = '0'.repeat(64);
 
 /** True for the 32-zero-byte broadcast recipient. */
@@ -180,26 +182,10 @@ export function bigintScale(domain: readonly [bigint, bigint], range: readonly [
   return (v: bigint) => (span === 0n ? (r0 + r1) / 2 : r0 + (r1 - r0) * (Number(((v - d0) * PREC) / span) / Number(PREC)));
 }
 
-const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-
 /** Base58 (Bitcoin alphabet, as Solana addresses) of a hex string: agent ids as wallets show mints. */
 export function base58(hex: string): string {
   if (!/^([0-9a-f]{2})*$/i.test(hex)) return hex;
-  const bytes = hex.match(/../g)?.map((h) => parseInt(h, 16)) ?? [];
-  const digits: number[] = [];
-  for (const b of bytes) {
-    let carry = b;
-    for (let i = 0; i < digits.length; i++) {
-      carry += digits[i] << 8;
-      digits[i] = carry % 58;
-      carry = (carry / 58) | 0;
-    }
-    while (carry > 0) { digits.push(carry % 58); carry = (carry / 58) | 0; }
-  }
-  let out = '';
-  for (const b of bytes) { if (b !== 0) break; out += '1'; }
-  for (let i = digits.length - 1; i >= 0; i--) out += B58[digits[i]];
-  return out;
+  return bs58.encode(Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16)));
 }
 
 /** The shortest exact scientific form of a display value's digits (1.45e38), or null past `maxDigits` significant digits. */
