@@ -36,7 +36,7 @@ export interface ChainRuntime {
   /** The cluster row the process acts on (lib/chain/cluster.ts). */
   cluster: ClusterConfig;
   /** Writes a fixture account on the embedded chain (SAS attestations of the demo); null on a cluster. */
-  writeAccount: ((address: string, account: { lamports: bigint; data: Uint8Array; owner: string }) => void) | null;
+  writeAccount: ((address: string, account: { lamports: bigint; data: Uint8Array; owner: string }) => Promise<void>) | null;
   /** The embedded chain's account that pays airdrops (null on a cluster). */
   faucetAccount: PublicKey | null;
   deployment: Deployment | null;

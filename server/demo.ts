@@ -77,7 +77,10 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
           if (d && chain.writeAccount) {
             const delegate = new PublicKey(d.delegate);
             const data = encodeDelegateAttestation({ agent, delegate, delegator: Keypair.fromSeed(seeds[i]).publicKey, expiry: d.expiry, signer: dep.admin!.publicKey, addresses: chain.cluster.sati });
-            chain.writeAccount(delegateAttestationAddress(delegate, agent, chain.cluster.sati).toBase58(), { lamports: 5_000_000n, data, owner: chain.cluster.sati.sas.toBase58() });
+            void chain.writeAccount(delegateAttestationAddress(delegate, agent, chain.cluster.sati).toBase58(), { lamports: 5_000_000n, data, owner: chain.cluster.sati.sas.toBase58() })
+              .catch((e: unknown) => log.warn(`demo agent ${i}: delegation not written: ${String(e)}`))
+              .then(() => onIdentity(i));
+            return;
           }
           onIdentity(i);
         },

@@ -9,8 +9,8 @@ import { chainEndpointFromEnv, createConnection, type ChainEndpoint } from '../l
 /** Options of {@link openChain}. */
 export interface OpenChainParams {
   env?: Record<string, string | undefined>;
-  /** Embedded chain options when no SOLANA_RPC_URL is set (port 8899 by default). */
-  embedded?: import('../lib/devchain/index').EmbeddedChainParams;
+  /** Embedded chain options when no SOLANA_RPC_URL is set (port 8899 by default); it runs on a worker thread (lib/devchain/thread.ts). */
+  embedded?: import('../lib/devchain/thread').EmbeddedChainThreadParams;
   commitment?: Commitment;
 }
 
@@ -18,14 +18,15 @@ export interface OpenChainParams {
 export interface OpenChainResult {
   connection: Connection;
   endpoint: ChainEndpoint;
-  embedded: import('../lib/devchain/index').EmbeddedChain | null;
+  embedded: import('../lib/devchain/thread').EmbeddedChainThread | null;
   close(): Promise<void>;
 }
 
 /**
  * Connection factory: the cluster of SOLANA_RPC_URL, or a freshly started embedded
- * chain (lib/devchain) on 127.0.0.1. The embedded module is loaded only when needed (it
- * pulls the litesvm native addon).
+ * chain (lib/devchain) on 127.0.0.1, on a thread of its own so its work never stalls this
+ * thread's pages. The embedded module is loaded only when needed (it pulls the litesvm native
+ * addon).
  */
 export async function openChain(p: OpenChainParams = {}): Promise<OpenChainResult> {
   const endpoint = chainEndpointFromEnv(p.env ?? process.env);
@@ -33,8 +34,8 @@ export async function openChain(p: OpenChainParams = {}): Promise<OpenChainResul
     const connection = createConnection(endpoint, p.commitment);
     return { connection, endpoint, embedded: null, close: async () => {} };
   }
-  const { startEmbeddedChain } = await import('../lib/devchain/index');
-  const chain = await startEmbeddedChain(p.embedded ?? {});
+  const { startEmbeddedChainThread } = await import('../lib/devchain/thread');
+  const chain = await startEmbeddedChainThread(p.embedded ?? {});
   const ep = { rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl };
   return { connection: createConnection(ep, p.commitment), endpoint: ep, embedded: chain, close: () => chain.close() };
 }

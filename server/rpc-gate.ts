@@ -3,8 +3,9 @@
  * server process and reached by the routes through the wallet services (docs/app.md "Fair
  * limits").
  *
- * The embedded chain runs in this very process: every call the proxy forwards is work on the
- * event loop that also answers pages and /api/health. So the proxy's work is bounded three ways:
+ * The embedded chain runs on a thread of this process (lib/devchain/thread.ts): every call the
+ * proxy forwards is work on the two cores that also answer pages and /api/health, and the proxy
+ * itself holds a socket and a buffer per request. So the proxy's work is bounded three ways:
  * a batch holds at most `maxBatch` calls (checked in app/_lib/rpc-proxy.ts), each client has a
  * token budget of calls and a smaller one of expensive calls (scans and history), and at most
  * `concurrency` proxied requests run at once with `queue` more waiting; past that the answer is

@@ -3,11 +3,14 @@
  * (getSignaturesForAddress, getTransaction) work as on a cluster. Oldest records are evicted first.
  *
  * Memory: a full record is ~80 small strings and arrays (logs, base58 keys, balances), about
- * 13 KB of V8 heap; the demo lands ~4 transactions a second, so a ring of full records grew the
- * server by ~180 MB an hour until it filled. Only the newest {@link HOT_RECORDS} stay whole; older
- * ones keep the fields statuses and getSignaturesForAddress answer from, and the rest of the
- * record as one deflated JSON buffer (~1.3 KB), inflated when getTransaction asks for it. Account
- * keys are held once per address (the index list's key), not once per record.
+ * 13 KB of V8 heap, and the demo lands ~20 transactions a second. Only the newest
+ * {@link HOT_RECORDS} stay whole; older ones keep only the fields statuses and
+ * getSignaturesForAddress answer from. The rest of a cold record is read back when getTransaction
+ * asks for it: from the chain's transaction log on disk when there is one (persist.ts writes every
+ * record there anyway; the entry keeps its byte offset and length), else from one deflated JSON
+ * buffer (~1.3 KB) held in memory. With a log, a full ring costs ~0.4 KB of memory per record
+ * instead of ~1.7 KB, so a long-running embedded chain stays flat long before the ring fills.
+ * Account keys are held once per address (the index list's key), not once per record.
  */
 import { deflateRawSync, inflateRawSync, constants as zlibConstants } from 'node:zlib';
 import type { TransactionErrorJson } from './tx-error';
@@ -56,7 +59,7 @@ export interface TxRecord {
   memo: string | null;
 }
 
-/** The newest records, kept whole; older ones are packed. */
+/** The newest records, kept whole; older ones are read from the log or packed. */
 export const HOT_RECORDS = 1024;
 
 export interface SignaturesQuery {
@@ -83,6 +86,27 @@ interface Entry extends TxSummary {
   lists: AddressList[];
   full: TxRecord | null;
   packed: Buffer | null;
+  /** Byte offset and length of the record's line in the log; -1 while it has none. */
+  off: number;
+  len: number;
+}
+
+/** Where a record's line sits in the chain's transaction log (persist.ts). */
+export interface LogRef {
+  offset: number;
+  length: number;
+}
+
+/** Reads a record back from the log; null when the bytes there are not that record's line. */
+export interface LogReader {
+  read(ref: LogRef): TxRecord | null;
+}
+
+/** One record as compaction of the log sees it: its location, its bytes, and where it moved. */
+export interface LogEntry {
+  ref: LogRef | null;
+  record(): TxRecord | undefined;
+  move(ref: LogRef): void;
 }
 
 /** Records of one address in seq order; `start` skips evicted ones without shifting. */
@@ -106,8 +130,12 @@ function pack(r: TxRecord): Buffer {
   return exact;
 }
 
-function unpack(e: Entry): TxRecord {
+function unpack(e: Entry, log: LogReader | null): TxRecord | undefined {
   if (e.full) return e.full;
+  if (!e.packed) {
+    const rec = log && e.off >= 0 ? log.read({ offset: e.off, length: e.len }) : null;
+    return rec && rec.signature === e.signature ? rec : undefined;
+  }
   const rest = JSON.parse(inflateRawSync(e.packed as Buffer).toString('utf8')) as Packed;
   return {
     ...rest, seq: e.seq, signature: e.signature, slot: e.slot, blockTime: e.blockTime, err: e.err, memo: e.memo,
@@ -123,6 +151,7 @@ export class TxHistory {
   private nextSeq = 1;
   private readonly bySig = new Map<string, Entry>();
   private readonly byAddress = new Map<string, AddressList>();
+  private log: LogReader | null = null;
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
@@ -138,14 +167,25 @@ export class TxHistory {
     return this.nextSeq - 1;
   }
 
-  /** Adds a record (its `seq` is assigned here unless restoring) and evicts the oldest if full. */
-  add(rec: Omit<TxRecord, 'seq'> & { seq?: number }): TxRecord {
+  /** Records that leave the hot window are read back through `log` from now on, when they have a location. */
+  useLog(log: LogReader): void {
+    this.log = log;
+  }
+
+  /** Records where the record's line was written (it leaves memory once cold). */
+  locate(signature: string, ref: LogRef): void {
+    const e = this.bySig.get(signature);
+    if (e) { e.off = ref.offset; e.len = ref.length; }
+  }
+
+  /** Adds a record (its `seq` is assigned here unless restoring) and evicts the oldest if full; `ref` is its line in the log when already written. */
+  add(rec: Omit<TxRecord, 'seq'> & { seq?: number }, ref?: LogRef): TxRecord {
     const full = rec as TxRecord;
     full.seq = rec.seq ?? this.nextSeq;
     this.nextSeq = Math.max(this.nextSeq, full.seq + 1);
     if (this.count === this.capacity) this.evictOldest();
     const lists: AddressList[] = [];
-    const entry: Entry = { seq: full.seq, signature: full.signature, slot: full.slot, blockTime: full.blockTime, err: full.err, memo: full.memo, lists, full, packed: null };
+    const entry: Entry = { seq: full.seq, signature: full.signature, slot: full.slot, blockTime: full.blockTime, err: full.err, memo: full.memo, lists, full, packed: null, off: ref?.offset ?? -1, len: ref?.length ?? 0 };
     for (const key of full.accountKeys) {
       let list = this.byAddress.get(key);
       if (!list) this.byAddress.set(key, (list = { key, items: [], start: 0 }));
@@ -158,7 +198,10 @@ export class TxHistory {
     this.bySig.set(full.signature, entry);
     if (this.count > HOT_RECORDS) {
       const cold = this.ring[(this.head + this.count - 1 - HOT_RECORDS) % this.capacity] as Entry;
-      if (cold.full) { cold.packed = pack(cold.full); cold.full = null; }
+      if (cold.full) {
+        if (!(this.log && cold.off >= 0)) cold.packed = pack(cold.full);
+        cold.full = null;
+      }
     }
     return full;
   }
@@ -166,7 +209,7 @@ export class TxHistory {
   /** The whole record (inflated when it has been packed). */
   get(signature: string): TxRecord | undefined {
     const e = this.bySig.get(signature);
-    return e ? unpack(e) : undefined;
+    return e ? unpack(e, this.log) : undefined;
   }
 
   /** Bytes of memory the packed records hold, backing stores included (what they pin outside the heap). */
@@ -201,9 +244,24 @@ export class TxHistory {
     return out;
   }
 
-  /** Every record, oldest first (for persistence). */
+  /** Every record, oldest first (one the log no longer holds is skipped). */
   *records(): IterableIterator<TxRecord> {
-    for (let i = 0; i < this.count; i++) yield unpack(this.ring[(this.head + i) % this.capacity] as Entry);
+    for (let i = 0; i < this.count; i++) {
+      const r = unpack(this.ring[(this.head + i) % this.capacity] as Entry, this.log);
+      if (r) yield r;
+    }
+  }
+
+  /** Every record, oldest first, as compaction of the log needs it (ChainStore.snapshot). */
+  *logEntries(): IterableIterator<LogEntry> {
+    for (let i = 0; i < this.count; i++) {
+      const e = this.ring[(this.head + i) % this.capacity] as Entry;
+      yield {
+        ref: e.off >= 0 ? { offset: e.off, length: e.len } : null,
+        record: () => unpack(e, this.log),
+        move: (ref) => { e.off = ref.offset; e.len = ref.length; },
+      };
+    }
   }
 
   private evictOldest(): void {

@@ -128,8 +128,11 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
   const loaded = p.dataDir ? loadState(p.dataDir, historyLimit) : null;
   const ledger = new Ledger({ svm: loaded?.svm, slot: loaded?.meta.slot, historyLimit, now });
   const genesisHash = loaded?.meta.genesisHash ?? toBase58(randomBytes(32));
+  const store = p.dataDir ? new ChainStore(p.dataDir, historyLimit, (loaded?.history.length ?? 0) + (loaded?.replay.length ?? 0)) : null;
+  // Cold history is read back from the log (history.ts), so restored records leave memory at once.
+  if (store) ledger.history.useLog(store);
   if (loaded) {
-    for (const rec of loaded.history) ledger.history.add(rec);
+    loaded.history.forEach((rec, i) => ledger.history.add(rec, loaded.historyRefs[i]));
     ledger.transactionCount = loaded.meta.transactionCount;
     logger.info('embedded chain: restored', { slot: loaded.meta.slot, transactions: loaded.history.length });
   }
@@ -149,10 +152,10 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
         if (w.slot > ledger.slot) ledger.warpTo(w.slot);
       }
     };
-    for (const rec of loaded.replay) {
+    loaded.replay.forEach((rec, i) => {
       warpUpTo(rec.seq);
-      if (!ledger.replay(rec)) differing++;
-    }
+      if (!ledger.replay(rec, loaded.replayRefs[i])) differing++;
+    });
     warpUpTo(Infinity);
     logger.info('embedded chain: replayed transactions and warps logged after the snapshot', { transactions: loaded.replay.length, warps: loaded.warps.length, differing });
     if (differing) logger.warn('embedded chain: replayed transactions ended differently than recorded', { differing });
@@ -167,8 +170,7 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
     logger.info('embedded chain: SATI group mint fixture written', { address: p.satiGroupMint });
   }
 
-  const store = p.dataDir ? new ChainStore(p.dataDir, historyLimit, (loaded?.history.length ?? 0) + (loaded?.replay.length ?? 0)) : null;
-  if (store) ledger.onTx((rec) => store.append(rec));
+  if (store) ledger.onTx((rec) => ledger.history.locate(rec.signature, store.append(rec)));
   if (store) ledger.onWarp((slot) => store.appendWarp({ slot, afterSeq: ledger.history.lastSeq }));
   const meta = (): ChainMeta => ({
     version: 1,
@@ -178,7 +180,7 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
     genesisHash,
     savedAt: now(),
   });
-  const snapshot = () => store?.snapshot(ledger.svm, meta(), () => ledger.history.records());
+  const snapshot = () => store?.snapshot(ledger.svm, meta(), () => ledger.history.logEntries());
 
   const ctx: RpcContext = { ledger, genesisHash };
   const methods: Record<string, Handler> = { ...clusterMethods, ...accountMethods, ...txMethods, ...(p.warp === false ? {} : devMethods) };

@@ -10,7 +10,7 @@ import { FailedTransactionMetadata, type LiteSvm, type TransactionMetadata } fro
 import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { decodeMint, isMint, type AccountView } from './accounts';
 import { BLOCKHASH_VALID_SLOTS, FAUCET_LAMPORTS, LAMPORTS_PER_SIGNATURE } from './constants';
-import { TxHistory, type TxRecord } from './history';
+import { TxHistory, type LogRef, type TxRecord } from './history';
 import { transactionErrorJson, type TransactionErrorJson } from './tx-error';
 import { innerInstructionsJson, memoOf, resolveKeys, returnDataJson, snapshotBalances, type ResolvedKeys } from './tx-meta';
 import { decodeWireTransaction, feeSignatures, fromBase58, toBase58, type WireTransaction } from './wire';
@@ -214,7 +214,7 @@ export class Ledger {
    * record (same seq and meta) and notifies no one (it was reported before the crash). Returns
    * false when the outcome differs from the record (logged by the caller).
    */
-  replay(rec: TxRecord): boolean {
+  replay(rec: TxRecord, ref?: LogRef): boolean {
     const tx = decodeWireTransaction(rec.bytes);
     if (!tx) return false;
     this.slot = Math.max(this.slot, rec.slot);
@@ -222,7 +222,7 @@ export class Ledger {
     const res = tx.version === 'legacy' ? this.raw.sendLegacyTransaction(tx.bytes) : this.raw.sendVersionedTransaction(tx.bytes);
     const failed = res instanceof FailedTransactionMetadata;
     this.transactionCount++;
-    this.history.add(rec);
+    this.history.add(rec, ref);
     this.setClock();
     return failed === (rec.err !== null);
   }

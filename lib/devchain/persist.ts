@@ -8,11 +8,13 @@
  * bench target). On load, log entries newer than the snapshot are returned for replay
  * (Ledger.replay re-executes them at their recorded slot and time), so state and history agree.
  * Development warps (Ledger.warpTo) are logged the same way and re-applied in their place.
+ * The log is also where cold history lives: TxHistory keeps each record's byte offset and length
+ * and reads a record back from here when getTransaction asks for one that left its hot window.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { LiteSVM } from 'litesvm';
-import type { TxRecord } from './history';
+import type { LogEntry, LogReader, LogRef, TxRecord } from './history';
 
 const SVM_FILE = 'svm.bin';
 const META_FILE = 'chain.json';
@@ -33,8 +35,12 @@ export interface LoadedState {
   meta: ChainMeta;
   /** History the snapshot covers (seq <= meta.lastSeq). */
   history: TxRecord[];
+  /** Where each record of `history` sits in the rewritten log, index for index. */
+  historyRefs: LogRef[];
   /** Transactions logged after the snapshot, in order: re-executed on start. */
   replay: TxRecord[];
+  /** Where each record of `replay` sits in the rewritten log. */
+  replayRefs: LogRef[];
   /** Warps logged after the snapshot (`slot` beyond the snapshot's): each applies before the replayed transactions with seq > afterSeq. */
   warps: WarpEntry[];
 }
@@ -57,16 +63,31 @@ function warpFromLine(line: string): WarpEntry | null {
   }
 }
 
+/** Lines being written as one file, with the byte range of each record's line. */
+class LogText {
+  private readonly parts: string[] = [];
+  private bytes = 0;
+  line(text: string): LogRef {
+    const ref = { offset: this.bytes, length: Buffer.byteLength(text) };
+    this.parts.push(text);
+    this.bytes += ref.length;
+    return ref;
+  }
+  text(): string {
+    return this.parts.join('');
+  }
+}
+
 /** Replayed transactions and warps in log order (a warp goes before the transactions logged after it). */
-function interleave(replay: TxRecord[], warps: WarpEntry[]): string {
-  let out = '';
+function interleave(out: LogText, replay: TxRecord[], warps: WarpEntry[]): LogRef[] {
+  const refs: LogRef[] = [];
   let w = 0;
   for (const rec of replay) {
-    while (w < warps.length && warps[w].afterSeq < rec.seq) out += warpLine(warps[w++]);
-    out += toLine(rec);
+    while (w < warps.length && warps[w].afterSeq < rec.seq) out.line(warpLine(warps[w++]));
+    refs.push(out.line(toLine(rec)));
   }
-  while (w < warps.length) out += warpLine(warps[w++]);
-  return out;
+  while (w < warps.length) out.line(warpLine(warps[w++]));
+  return refs;
 }
 
 type StoredRecord = Omit<TxRecord, 'bytes'> & { bytes: string };
@@ -119,15 +140,21 @@ export function loadState(dir: string, historyLimit: number): LoadedState | null
     }
   }
   const kept = history.slice(-historyLimit);
-  writeAtomic(histPath, kept.map(toLine).join('') + interleave(replay, warps));
-  return { svm, meta, history: kept, replay, warps };
+  const out = new LogText();
+  const historyRefs = kept.map((rec) => out.line(toLine(rec)));
+  const replayRefs = interleave(out, replay, warps);
+  writeAtomic(histPath, out.text());
+  return { svm, meta, history: kept, historyRefs, replay, replayRefs, warps };
 }
 
-/** Appends each transaction to the log as it lands (module comment) and writes snapshots; one per directory. */
-export class ChainStore {
+/** Appends each transaction to the log as it lands (module comment), reads cold records back from it, and writes snapshots; one per directory. */
+export class ChainStore implements LogReader {
   private lines: number;
   private readonly histPath: string;
   private fd: number;
+  private readFd: number;
+  /** Bytes in the log: the offset of the next line. */
+  private size: number;
 
   constructor(
     readonly dir: string,
@@ -138,20 +165,40 @@ export class ChainStore {
     this.lines = existingLines;
     this.histPath = join(dir, HISTORY_FILE);
     this.fd = openSync(this.histPath, 'a');
+    this.readFd = openSync(this.histPath, 'r');
+    this.size = fstatSync(this.fd).size;
   }
 
-  /** Writes the record's line now, before the caller reports the transaction. */
-  append(rec: TxRecord): void {
-    const line = Buffer.from(toLine(rec));
-    for (let off = 0; off < line.length; ) off += writeSync(this.fd, line, off);
-    this.lines++;
+  /** Writes the record's line now, before the caller reports the transaction; returns where it went. */
+  append(rec: TxRecord): LogRef {
+    return this.write(toLine(rec));
   }
 
   /** Logs a warp the same way, before the warp is answered; the next snapshot's slot covers it. */
   appendWarp(w: WarpEntry): void {
-    const line = Buffer.from(warpLine(w));
+    this.write(warpLine(w));
+  }
+
+  private write(text: string): LogRef {
+    const line = Buffer.from(text);
     for (let off = 0; off < line.length; ) off += writeSync(this.fd, line, off);
     this.lines++;
+    const ref = { offset: this.size, length: line.length };
+    this.size += line.length;
+    return ref;
+  }
+
+  /** The record whose line is at `ref` (null when the bytes there do not parse as one). */
+  read(ref: LogRef): TxRecord | null {
+    if (ref.offset < 0 || ref.length < 2 || ref.offset + ref.length > this.size) return null;
+    const buf = Buffer.allocUnsafe(ref.length);
+    let got = 0;
+    while (got < ref.length) {
+      const n = readSync(this.readFd, buf, got, ref.length - got, ref.offset + got);
+      if (n === 0) return null;
+      got += n;
+    }
+    return fromLine(buf.toString('utf8', 0, ref.length - 1));
   }
 
   /** Every line is written as it lands; this forces them to the disk (on close and each snapshot). */
@@ -159,21 +206,56 @@ export class ChainStore {
     fsyncSync(this.fd);
   }
 
-  /** Writes the snapshot, and rewrites the history file when it holds twice the limit. */
-  snapshot(svm: LiteSVM, meta: ChainMeta, records: () => Iterable<TxRecord>): void {
+  /**
+   * Writes the snapshot, and rewrites the log when it holds twice the limit: the lines of the
+   * records still in the ring are copied byte for byte (no parsing), then each record is told
+   * where its line moved, once the new file is in place.
+   */
+  snapshot(svm: LiteSVM, meta: ChainMeta, entries: () => Iterable<LogEntry>): void {
     this.flush();
     writeAtomic(join(this.dir, SVM_FILE), svm.toBytes());
     writeAtomic(join(this.dir, META_FILE), JSON.stringify(meta));
-    if (this.lines > 2 * this.historyLimit) {
-      const all = [...records()].map(toLine);
-      writeAtomic(this.histPath, all.join(''));
-      closeSync(this.fd);
-      this.fd = openSync(this.histPath, 'a');
-      this.lines = all.length;
+    if (this.lines <= 2 * this.historyLimit) return;
+    const tmp = this.histPath + '.tmp';
+    const out = openSync(tmp, 'w');
+    const moves: [LogEntry, LogRef][] = [];
+    let size = 0;
+    try {
+      for (const e of entries()) {
+        let line: Buffer | null = null;
+        if (e.ref && e.ref.offset + e.ref.length <= this.size) {
+          line = Buffer.allocUnsafe(e.ref.length);
+          for (let got = 0; got < line.length; ) {
+            const n = readSync(this.readFd, line, got, line.length - got, e.ref.offset + got);
+            if (n === 0) { line = null; break; }
+            got += n;
+          }
+        }
+        if (!line) {
+          const rec = e.record();
+          if (!rec) continue;
+          line = Buffer.from(toLine(rec));
+        }
+        for (let off = 0; off < line.length; ) off += writeSync(out, line, off);
+        moves.push([e, { offset: size, length: line.length }]);
+        size += line.length;
+      }
+      fsyncSync(out);
+    } finally {
+      closeSync(out);
     }
+    renameSync(tmp, this.histPath);
+    for (const [e, ref] of moves) e.move(ref);
+    closeSync(this.fd);
+    closeSync(this.readFd);
+    this.fd = openSync(this.histPath, 'a');
+    this.readFd = openSync(this.histPath, 'r');
+    this.size = size;
+    this.lines = moves.length;
   }
 
   close(): void {
     closeSync(this.fd);
+    closeSync(this.readFd);
   }
 }

@@ -63,6 +63,12 @@ async function countFinalActions(source: ExportSource, filter: ExportFilter): Pr
 }
 
 /** The dataset rows of `table` in pages. */
+/**
+ * Lets timers and I/O run between pages: awaiting a settled promise only queues a microtask, so a
+ * long export would otherwise hold the event loop from its first page to its last.
+ */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
   const f = p.filter ?? {};
   const o = { pageSize: p.pageSize, signal: p.signal };
@@ -74,7 +80,7 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
     let page: Row[] = [];
     for await (const conv of byConversation(p.source.scan('offers', f, o))) {
       page.push(...offerRows(conv));
-      if (page.length >= size) { yield emit(page); page = []; }
+      if (page.length >= size) { yield emit(page); page = []; await breathe(); }
     }
     if (page.length) yield emit(page);
     return;
@@ -96,13 +102,16 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
       const r = negotiationRecord(conv, nowUs, chain.get(k) ?? []);
       if (r) page.push({ ...r.row, ...onChainColumns(chain.get(k) ?? [], r.gossip) });
       chain.delete(k);
-      if (page.length >= size) { yield emit(page); page = []; }
+      if (page.length >= size) { yield emit(page); page = []; await breathe(); }
     }
     if (page.length) yield emit(page);
     return;
   }
   const map = { envelopes: envelopeRow, feedback: feedbackRow, batches: batchRow, challenges: challengeRow }[p.table];
-  for await (const page of p.source.scan(p.table, f, o)) yield emit(page.map(map));
+  for await (const page of p.source.scan(p.table, f, o)) {
+    yield emit(page.map(map));
+    await breathe();
+  }
 }
 
 /** At most `limit` rows of `pages`; stopping early returns the source (its database read ends). */

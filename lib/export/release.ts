@@ -158,7 +158,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     let setAside = 0;
     const reasons: string[] = [];
     const out = await exportTable({
-      source, table, format: 'parquet', filter, nowUs: asOfUs, onRows: (n) => { rows = n; },
+      source, table, format: 'parquet', filter, nowUs: asOfUs, pageSize: RELEASE_PAGE_ROWS, onRows: (n) => { rows = n; },
       onSetAside: (why) => { setAside++; if (reasons.length < 5) reasons.push(why); },
       // What is still moving, read off the rows as they are written.
       onRow: table === 'negotiations' ? (r) => { if (r.outcome === 'open') openNegotiations.push(hex(r.conversation_id as Uint8Array)); }
@@ -170,7 +170,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   // Context: the epoch's negotiations' envelopes dated outside it, as envelope rows.
   let contextRows = 0;
   async function* outside(): AsyncIterable<Row[]> {
-    for await (const page of source.scan('conversations', filter)) {
+    for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS })) {
       const rows = page.filter((r) => { const t = envelopeRecord(r).timestamp; return t < filter.fromUs || t >= filter.toUs; }).map(envelopeRow);
       contextRows += rows.length;
       if (rows.length) yield rows;
@@ -178,8 +178,8 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   }
   const contextSha = await writeReleaseFile(p.dir, names.context, writeFormat('parquet', CONTEXT_SCHEMA, outside()));
   // Signers: every sender of the epoch and of its context (decoded from the stored envelope bytes).
-  for await (const page of source.scan('envelopes', filter)) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
-  for await (const page of source.scan('conversations', filter)) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
+  for await (const page of source.scan('envelopes', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
+  for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
   const registry = p.registry ?? p.store;
   const signers: Record<string, string[]> = {};
   for (const s of [...senders].sort()) signers[s] = (await registry.keysFor(Uint8Array.from(Buffer.from(s, 'hex')))).map(hex);
@@ -344,6 +344,12 @@ export const RELEASE_FLOOR_MS = Date.UTC(2025, 0, 1);
  * epoch ends (a challenge window or a negotiation without a deadline may stay open for good).
  */
 export const RELEASE_SETTLE_MS = 7 * 86_400_000;
+/**
+ * Rows per read while a release is made: releases run in the background of a serving process, and
+ * each page is read and converted without a pause (PGlite answers a query synchronously), so a
+ * small page keeps each stretch of work short; export.ts lets other work run between pages.
+ */
+export const RELEASE_PAGE_ROWS = 500;
 /** Unsettled epochs looked at per check (each look re-derives the epoch's negotiations). */
 export const REVISION_CHECKS_PER_TICK = 16;
 
@@ -353,8 +359,8 @@ export async function movingParts(source: ExportSource, epoch: number, asOfUs: b
   const filter = { fromUs: BigInt(epoch) * e, toUs: BigInt(epoch + 1) * e };
   const pendingChallenges: string[] = [];
   const openNegotiations: string[] = [];
-  for await (const page of tableRows({ source, table: 'challenges', filter })) for (const r of page) if (r.status === 'pending') pendingChallenges.push(String(r.address));
-  for await (const page of tableRows({ source, table: 'negotiations', filter, nowUs: asOfUs })) for (const r of page) if (r.outcome === 'open') openNegotiations.push(hex(r.conversation_id as Uint8Array));
+  for await (const page of tableRows({ source, table: 'challenges', filter, pageSize: RELEASE_PAGE_ROWS })) for (const r of page) if (r.status === 'pending') pendingChallenges.push(String(r.address));
+  for await (const page of tableRows({ source, table: 'negotiations', filter, nowUs: asOfUs, pageSize: RELEASE_PAGE_ROWS })) for (const r of page) if (r.outcome === 'open') openNegotiations.push(hex(r.conversation_id as Uint8Array));
   return { pendingChallenges: pendingChallenges.sort(), openNegotiations: openNegotiations.sort() };
 }
 

@@ -1,7 +1,7 @@
 /**
  * A liveness probe that a health endpoint can ask as often as it is polled without waiting
  * behind the thing it probes. The embedded database (PGlite) runs one query at a time and the
- * embedded chain answers on the same event loop as the app, so a probe issued while an epoch's
+ * embedded chain shares the machine's cores with the app, so a probe issued while an epoch's
  * batch of writes, a release export or a burst of RPC traffic is in progress waits its turn:
  * /api/health then reports that queue, hundreds of milliseconds, rather than liveness.
  *
