@@ -79,6 +79,8 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
             {' '}Counted by the observer as it stores envelopes and chain events, each once; hover a chart for an interval&apos;s exact values.
             {raw !== undefined && raw !== range ? <> <span style={{ color: "var(--warn)" }}>Unknown range &ldquo;{raw}&rdquo;: showing 24h.</span></> : null}
             {all[0].clipped ? ' Only the last 1,000 days are shown.' : null}
+            {all[0].observedFrom === null ? ' Nothing observed yet.'
+              : Date.parse(all[0].observedFrom) > Date.parse(all[0].from) ? ` Nothing was observed before ${all[0].observedFrom.replace('T', ' ').replace('Z', ' UTC')}: the charts leave that time blank (unknown, not zero).` : null}
           </p>
         </div>
         <nav className="stats-ranges" aria-label="Range">

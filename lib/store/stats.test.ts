@@ -72,6 +72,9 @@ testOnEachStore('ingest keeps the rollups: counts, active agents, exact volume a
   assert.equal(env.series[0].values.length, 60);
   assert.equal(env.to, new Date((T0_S + 120) * 1000).toISOString().replace('.000Z', 'Z'), 'the window ends with the interval holding now');
   assert.deepEqual(last2(env.series[0].values), ['0.116', '0.083'], '7 and 5 envelopes per 60 s');
+  // Before the first observed minute nothing was seen: unknown, not a quiet mesh.
+  assert.equal(env.observedFrom, new Date(Math.floor(T0_S / 60) * 60_000).toISOString().replace('.000Z', 'Z'));
+  assert.deepEqual(env.series[0].values.slice(0, -2), new Array(58).fill(null), 'intervals before anything was observed are null');
   assert.deepEqual(last2((await series(s, 'active_agents')).series[0].values), ['3', '3'], 'agents 1,2,3 then 1,4,5');
   const neg = await series(s, 'negotiations');
   assert.deepEqual(neg.series.map((x) => [x.key, last2(x.values)]), [['opened', ['3', '0']], ['agreed', ['2', '3']], ['rejected', ['1', '0']], ['expired', ['0', '0']]]);

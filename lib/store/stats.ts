@@ -44,22 +44,23 @@ export interface StatsSeriesParams {
   nowMs: number;
 }
 
-type Window = { res: number; points: number; from: number; clipped: boolean };
+type Window = { res: number; points: number; from: number; clipped: boolean; observedFrom: number | null };
 
 async function windowOf(q: Queryable, range: StatsRange, nowS: number): Promise<Window> {
-  if (range !== 'all') {
-    const { res, points } = FIXED[range];
-    return { res, points, from: Math.floor(nowS / res) * res - (points - 1) * res, clipped: false };
-  }
   // The first minute with data: one probe of the primary key.
   const [r] = await q.query<{ first: string | null }>('SELECT min(bucket)::text AS first FROM stats_bucket WHERE res = 60');
-  const first = r?.first === null || r?.first === undefined ? nowS : Math.min(nowS, Number(r.first));
+  const observedFrom = r?.first === null || r?.first === undefined ? null : Number(r.first);
+  if (range !== 'all') {
+    const { res, points } = FIXED[range];
+    return { res, points, from: Math.floor(nowS / res) * res - (points - 1) * res, clipped: false, observedFrom };
+  }
+  const first = observedFrom === null ? nowS : Math.min(nowS, observedFrom);
   for (const res of STATS_RESOLUTIONS) {
     const from = Math.floor(first / res) * res;
     const points = Math.floor(nowS / res) - from / res + 1;
     if (points <= ALL_MAX_POINTS || res === 86_400) {
-      if (points > ALL_MAX_DAYS) return { res, points: ALL_MAX_DAYS, from: Math.floor(nowS / res) * res - (ALL_MAX_DAYS - 1) * res, clipped: true };
-      return { res, points, from, clipped: false };
+      if (points > ALL_MAX_DAYS) return { res, points: ALL_MAX_DAYS, from: Math.floor(nowS / res) * res - (ALL_MAX_DAYS - 1) * res, clipped: true, observedFrom };
+      return { res, points, from, clipped: false, observedFrom };
     }
   }
   throw new Error('unreachable');
@@ -116,14 +117,16 @@ async function storeMedians(q: Queryable, res: number, rows: ServiceRow[], nowS:
   return new Map(out.map((r) => [r.key, r.median]));
 }
 
-/** One metric over a range, every interval present (zero, or null for a rate with no denominator). */
+/** One metric over a range, every interval present (zero; null for a rate with no denominator or an interval before anything was observed). */
 export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<StatsSeries> {
   const info = STATS_METRICS[p.metric];
   if (!info) throw new RangeError(`metric: unknown ${String(p.metric)}`);
   const w = await windowOf(q, p.range, Math.floor(p.nowMs / 1000));
   const to = w.from + w.points * w.res;
   const slot = (bucket: number) => (bucket - w.from) / w.res;
-  const base = { metric: p.metric, range: p.range, stepSeconds: w.res, from: iso(w.from), to: iso(to), unit: info.unit, clipped: w.clipped };
+  const base = { metric: p.metric, range: p.range, stepSeconds: w.res, from: iso(w.from), to: iso(to), unit: info.unit, clipped: w.clipped, observedFrom: w.observedFrom === null ? null : iso(w.observedFrom) };
+  // Intervals that end before the first observed minute were not observed: unknown, not zero.
+  const seen = (i: number) => w.observedFrom !== null && w.from + (i + 1) * w.res > w.observedFrom;
 
   if ('perService' in info) {
     // One row per interval, service and token (stats_service), never the price rows; the
@@ -155,6 +158,7 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
       }
     }
     for (const r of rows) series[r.rank - 1].values[slot(Number(r.bucket))] = r.value;
+    for (const x of series) x.values = x.values.map((v, i) => (seen(i) ? v : null));
     return { ...base, series };
   }
 
@@ -179,6 +183,6 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
   const idx = Array.from({ length: w.points }, (_, i) => i);
   return {
     ...base,
-    series: info.series.map(([key, label]) => ({ key, label, service: null, token: null, values: idx.map(value[key]) })),
+    series: info.series.map(([key, label]) => ({ key, label, service: null, token: null, values: idx.map((i) => (seen(i) ? value[key](i) : null)) })),
   };
 }

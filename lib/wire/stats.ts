@@ -91,13 +91,19 @@ export const StatsSeriesSchema = z.object({
   unit: z.string(),
   /** True when "all" started later than the first data (more than 1,000 daily points). */
   clipped: z.boolean(),
+  /**
+   * Start of the first minute this store holds anything for, ISO 8601 UTC (null: nothing yet).
+   * Intervals that end before it are null in every series: nothing was observed then, which is
+   * not the same as a quiet mesh.
+   */
+  observedFrom: z.string().nullable(),
   series: z.array(z.object({
     key: z.string(),
     label: z.string(),
     /** Per-service series: SHA-256 of the service description and the token mint (zeros: unspecified), hex. */
     service: z.string().nullable(),
     token: z.string().nullable(),
-    /** One value per interval start (`from` + i × stepSeconds); null = unknown (a rate with nothing to divide). */
+    /** One value per interval start (`from` + i × stepSeconds); null = unknown (a rate with nothing to divide, or before `observedFrom`). */
     values: z.array(decimal.nullable()),
   })),
 });

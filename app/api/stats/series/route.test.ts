@@ -64,7 +64,11 @@ test('series add up to the ingested deals, the CSV reads back, bad input is a 40
     for (const it of items) counts[Number((it.envelope.timestamp - fromUs) / 900_000_000n)] += 1n;
     assert.equal(counts.reduce((a, b) => a + b, 0n), BigInt(items.length), 'every envelope falls inside the 24 h window');
     const rate = (c: bigint) => { const milli = (c * 1000n) / 900n; return `${milli / 1000n}.${String(milli % 1000n).padStart(3, '0')}`; };
-    assert.deepEqual(env.series[0].values, counts.map(rate), 'envelopes/s is each interval\'s count / 900 s');
+    // Intervals that end before the first observed minute are unknown (null), not zero.
+    const firstMinuteUs = items.reduce((m, it) => (it.envelope.timestamp < m ? it.envelope.timestamp : m), items[0].envelope.timestamp) / 60_000_000n * 60_000_000n;
+    assert.equal(env.observedFrom, new Date(Number(firstMinuteUs / 1000n)).toISOString().replace('.000Z', 'Z'));
+    const seen = (i: number) => fromUs + BigInt(i + 1) * 900_000_000n > firstMinuteUs;
+    assert.deepEqual(env.series[0].values, counts.map((c, i) => (seen(i) ? rate(c) : null)), 'envelopes/s is each interval\'s count / 900 s');
 
     const bad: [string, RegExp][] = [
       ['', /query parameter "metric"/],
