@@ -10,6 +10,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { getPriority, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
 import { agentEntry } from './agent-bundle';
@@ -73,7 +74,17 @@ export interface StartDemoMeshParams {
   onPhase?: (phase: string) => void;
   /** How long to wait for every agent to be ready, ms. Default 30,000. */
   readyTimeoutMs?: number;
+  /** Scheduling niceness of the agents' processes (default {@link DEMO_AGENT_NICE}; 0 = as the parent). */
+  nice?: number;
 }
+
+/**
+ * The demo agents stand in for the rest of the world: on a real mesh they run on other machines.
+ * Here they share the observatory's cores, eight busy processes against one, so they run at a
+ * lower scheduling priority: when the cores are short the observatory's pages and its observer
+ * come first and the agents slow down, which is what the machine's owner wants to watch.
+ */
+export const DEMO_AGENT_NICE = 10;
 
 export interface DemoAgentHandle {
   index: number;
@@ -162,6 +173,11 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
     const child = fork(entry.file, [], {
       cwd: ROOT, execArgv: entry.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json',
     });
+    const nice = p.nice ?? DEMO_AGENT_NICE;
+    if (nice !== 0 && child.pid !== undefined) {
+      // Relative to this process, so an observatory started niced keeps its agents below it.
+      try { setPriority(child.pid, Math.min(19, getPriority() + nice)); } catch { /* not allowed here: the agents keep this process's priority */ }
+    }
     const handle: DemoAgentHandle = {
       index: i, agentId: toHex(keys[i].agentId), publicKey: toHex(keys[i].publicKey), strategy, misbehaving: i === misIdx, peerId: '', multiaddrs: [], process: child,
       ...(keys[i].delegate && { delegate: { publicKey: toHex(keys[i].delegate!.publicKey), expiry: keys[i].delegate!.expiry.toString() } }),

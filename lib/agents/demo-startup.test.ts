@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDemoMesh } from './demo-mesh';
+import { DEMO_AGENT_NICE, startDemoMesh } from './demo-mesh';
 import { startObservatory } from '../observer/observatory';
 import { makeBackend, quietLogger, waitFor } from '../observer/testing';
 import type { LiveEvent } from '../observer/types';
@@ -45,6 +45,9 @@ test('agents join the mesh before registration completes and gossip only once re
     await waitFor('a BEACON from each agent', () => demo!.agents.every((a) => events.some((e) => e.type === 'message' && e.data.type === 'BEACON' && e.data.sender === a.agentId)));
     const unregistered = obs.dropCounts().unregistered ?? 0;
     assert.equal(unregistered, 0, 'no envelope was refused for an unregistered sender');
+    // The agents stand in for other machines: they yield the cores to the observatory.
+    const { getPriority } = await import('node:os');
+    for (const a of demo.agents) assert.equal(getPriority(a.process.pid), Math.min(19, getPriority() + DEMO_AGENT_NICE), `agent ${a.index} runs at a lower priority`);
   } finally {
     releaseRegistration();
     await demo?.stop();
