@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
-import { decodeWireTransaction, isStaticWritable } from './wire';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { decodeWireTransaction, isStaticWritable, toBase58 } from './wire';
 import { HOT_RECORDS, TxHistory, type TxRecord } from './history';
 
 test('decodes a web3.js legacy transaction', () => {
@@ -75,4 +77,24 @@ test('records that left the hot window come back whole, field for field, and sta
   h.add(rec(n + 1));
   assert.equal(h.get('sig1'), undefined);
   assert.deepEqual(h.signaturesFor('acct1', { limit: 10 }), []);
+});
+
+test('base58 text the chain keeps is flat: a kept signature costs bytes, not a rope of one node per character', () => {
+  // A full collection before each reading, so the figure is what the kept strings hold.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const n = 20_000;
+  const kept: string[] = new Array(n);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < n; i++) {
+    const b = new Uint8Array(64);
+    b[0] = i & 255; b[1] = i >> 8; b[2] = 7;
+    kept[i] = toBase58(b);
+  }
+  gc();
+  const per = (process.memoryUsage().heapUsed - before) / n;
+  assert.equal(kept.length, n);
+  // A rope of 86-88 one-character nodes is ~2.4 KB; a flat string ~110 bytes.
+  assert.ok(per < 600, `${per.toFixed(0)} bytes of heap per kept signature`);
 });
