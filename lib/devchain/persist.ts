@@ -190,15 +190,20 @@ export class ChainStore implements LogReader {
 
   /** The record whose line is at `ref` (null when the bytes there do not parse as one). */
   read(ref: LogRef): TxRecord | null {
-    if (ref.offset < 0 || ref.length < 2 || ref.offset + ref.length > this.size) return null;
+    const line = ref.length < 2 ? null : this.lineAt(ref);
+    return line && fromLine(line.toString('utf8', 0, line.length - 1));
+  }
+
+  /** The bytes of the log at `ref`, or null when the log does not hold them. */
+  private lineAt(ref: LogRef): Buffer | null {
+    if (ref.offset < 0 || ref.offset + ref.length > this.size) return null;
     const buf = Buffer.allocUnsafe(ref.length);
-    let got = 0;
-    while (got < ref.length) {
+    for (let got = 0; got < ref.length; ) {
       const n = readSync(this.readFd, buf, got, ref.length - got, ref.offset + got);
       if (n === 0) return null;
       got += n;
     }
-    return fromLine(buf.toString('utf8', 0, ref.length - 1));
+    return buf;
   }
 
   /** Every line is written as it lands; this forces them to the disk (on close and each snapshot). */
@@ -222,15 +227,7 @@ export class ChainStore implements LogReader {
     let size = 0;
     try {
       for (const e of entries()) {
-        let line: Buffer | null = null;
-        if (e.ref && e.ref.offset + e.ref.length <= this.size) {
-          line = Buffer.allocUnsafe(e.ref.length);
-          for (let got = 0; got < line.length; ) {
-            const n = readSync(this.readFd, line, got, line.length - got, e.ref.offset + got);
-            if (n === 0) { line = null; break; }
-            got += n;
-          }
-        }
+        let line = e.ref ? this.lineAt(e.ref) : null;
         if (!line) {
           const rec = e.record();
           if (!rec) continue;

@@ -8,13 +8,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { PublicKey } from '@solana/web3.js';
-import type { EmbeddedChainParams, EmbeddedLogger } from './index';
+import type { EmbeddedChainParams } from './index';
 
-/** What the thread accepts: every option that can cross a thread (no functions). */
-export type EmbeddedChainThreadParams = Omit<EmbeddedChainParams, 'logger' | 'now' | 'programs'> & {
-  programs?: EmbeddedChainParams['programs'];
-  logger?: EmbeddedLogger;
-};
+/** What the thread accepts: every option but the clock (a function cannot cross a thread; the logger stays on this side). */
+export type EmbeddedChainThreadParams = Omit<EmbeddedChainParams, 'now'>;
 
 /** The running chain as the main thread sees it. */
 export interface EmbeddedChainThread {
