@@ -16,10 +16,9 @@
  * PORT, HOST, DATA_DIR and CHAIN_PORT, which the soak sets so it never collides with a running
  * observatory.
  *
- * Heap: the server's health report has no memory section, so every Node process of the tree
- * loads a tiny preload (through NODE_OPTIONS) that writes its own process.memoryUsage() to a
- * file named by its pid in a scratch folder every few seconds; no inspector, no change to the
- * server. If /api/health ever reports `memory.heapUsed`, that is used instead.
+ * Heap and off-heap memory come from the server's own report (/api/health `memory`): the main
+ * thread's V8 heap and external memory, and the heap of the embedded chain's worker thread
+ * (process.memoryUsage() of the main thread does not count a worker's heap, only RSS does).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, lstatSync, rmSync, type WriteStream } from 'node:fs';
@@ -119,27 +118,9 @@ function fit(xs: number[], ys: number[]): { slope: number; intercept: number } {
   return { slope, intercept: my - slope * mx };
 }
 
-/**
- * The preload every Node process of the tree loads: its main thread writes process.memoryUsage()
- * to <dir>/<pid>.json every 5 s (timer unref'd, so it never keeps a process alive).
- */
-function heapPreload(dir: string): string {
-  // Double quotes only: encodeURIComponent leaves ' as is, and NODE_OPTIONS must stay one token.
-  const file = `${JSON.stringify(`${dir}/`)}+process.pid+".json"`;
-  const src = 'import{isMainThread}from"node:worker_threads";import{writeFileSync}from"node:fs";'
-    + `if(isMainThread){const w=()=>{try{writeFileSync(${file},JSON.stringify(process.memoryUsage()))}catch{}};w();setInterval(w,5000).unref()}`;
-  return `data:text/javascript,${encodeURIComponent(src)}`;
-}
+interface Health { counts?: { envelopes?: number; drops?: number }; memory?: { heapUsed?: number; external?: number; chainThread?: { heapUsed: number } } }
 
-function memOf(dir: string, pid: number): { heapUsed?: number; external?: number } {
-  try {
-    return JSON.parse(readFileSync(join(dir, `${pid}.json`), 'utf8')) as { heapUsed?: number; external?: number };
-  } catch { return {}; }
-}
-
-interface Health { counts?: { envelopes?: number; drops?: number }; memory?: { heapUsed?: number } }
-
-interface Sample { tMin: number; serverRss: number; treeRss: number; heap?: number; external?: number; disk: number; envelopes?: number }
+interface Sample { tMin: number; serverRss: number; treeRss: number; heap?: number; external?: number; chainHeap?: number; disk: number; envelopes?: number }
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -154,12 +135,10 @@ async function stop(child: ChildProcess): Promise<void> {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'zerox1-soak-data-'));
-  const heapDir = mkdtempSync(join(tmpdir(), 'zerox1-soak-heap-'));
   const port = 20_000 + Math.floor(Math.random() * 40_000);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CHAIN_PORT: '0',
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${heapPreload(heapDir)}`.trim(),
   };
   console.log(`bench:soak: ${MINUTES} min (warm-up ${WARMUP} min, a sample every ${SAMPLE_S} s), DEMO_AGENTS=${env.DEMO_AGENTS ?? 'default'}, ${env.DATABASE_URL ? 'Postgres' : 'PGlite'}, port ${port}, data ${dataDir}; load average ${la()}`);
 
@@ -191,7 +170,7 @@ async function main(): Promise<void> {
       await sleep(200);
     }
     console.log(`ready after ${((readyAt - t0) / 1000).toFixed(1)} s; the clock starts now`);
-    console.log('elapsed  server RSS MB  tree RSS MB (procs)  server heap MB  external MB  disk MB  envelopes');
+    console.log('elapsed  server RSS MB  tree RSS MB (procs)  server heap MB  external MB  chain heap MB  disk MB  envelopes');
     let nextPrint = 0;
     for (let i = 0; ; i++) {
       const due = readyAt + i * SAMPLE_S * 1000;
@@ -209,10 +188,9 @@ async function main(): Promise<void> {
       const server = tree.find((p) => procs.get(p)!.cmd.includes('server/main.ts'));
       const serverRss = (server ? procs.get(server)!.rssKb : 0) * 1024;
       const treeRss = tree.reduce((a, p) => a + procs.get(p)!.rssKb, 0) * 1024;
-      const mem = server ? memOf(heapDir, server) : {};
-      const heap = health?.memory?.heapUsed ?? mem.heapUsed;
+      const heap = health?.memory?.heapUsed;
       // external: memory V8 objects hold outside the heap (Buffers, and WebAssembly memories such as PGlite's and litesvm's).
-      const s: Sample = { tMin, serverRss, treeRss, heap, external: mem.external, disk: diskBytes(dataDir), envelopes: health?.counts?.envelopes };
+      const s: Sample = { tMin, serverRss, treeRss, heap, external: health?.memory?.external, chainHeap: health?.memory?.chainThread?.heapUsed, disk: diskBytes(dataDir), envelopes: health?.counts?.envelopes };
       samples.push(s);
       if (tMin >= nextPrint - slack || tMin >= MINUTES - slack) {
         nextPrint = Math.floor(tMin + slack) + 1;
@@ -222,6 +200,7 @@ async function main(): Promise<void> {
           `${mb(treeRss).padStart(11)} (${tree.length})`.padStart(20),
           (heap === undefined ? 'n/a' : mb(heap)).padStart(15),
           (s.external === undefined ? 'n/a' : mb(s.external)).padStart(12),
+          (s.chainHeap === undefined ? 'n/a' : mb(s.chainHeap)).padStart(14),
           mb(s.disk).padStart(8),
           String(s.envelopes ?? (health ? '?' : 'no answer')).padStart(10),
           `  load ${la()}`,
@@ -232,7 +211,6 @@ async function main(): Promise<void> {
   } finally {
     await stop(child);
     logFile?.end();
-    rmSync(heapDir, { recursive: true, force: true });
     if (!KEEP) rmSync(dataDir, { recursive: true, force: true });
     else console.log(`data kept in ${dataDir}`);
   }
@@ -258,10 +236,12 @@ async function main(): Promise<void> {
   const heapSlope = heaps.length >= 3 ? slopeOf(heaps, (s) => s.heap!) : undefined;
   const exts = after.filter((s) => s.external !== undefined);
   const extSlope = exts.length >= 3 ? slopeOf(exts, (s) => s.external!) : undefined;
+  const chains = after.filter((s) => s.chainHeap !== undefined);
+  const chainSlope = chains.length >= 3 ? slopeOf(chains, (s) => s.chainHeap!) : undefined;
   const first = samples[0];
   const last = samples[samples.length - 1];
   const fmt = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)} %/h`;
-  console.log(`after the ${WARMUP}-min warm-up (${after.length} samples, ${(last.tMin - after[0].tMin).toFixed(1)} min): RSS slope server ${fmt(server)}, process tree ${fmt(tree)}${heapSlope === undefined ? '' : `, server heap ${fmt(heapSlope)}`}${extSlope === undefined ? '' : `, server external ${fmt(extSlope)}`}; load average ${la()}`);
+  console.log(`after the ${WARMUP}-min warm-up (${after.length} samples, ${(last.tMin - after[0].tMin).toFixed(1)} min): RSS slope server ${fmt(server)}, process tree ${fmt(tree)}${heapSlope === undefined ? '' : `, server heap ${fmt(heapSlope)}`}${extSlope === undefined ? '' : `, server external ${fmt(extSlope)}`}${chainSlope === undefined ? '' : `, chain thread heap ${fmt(chainSlope)}`}; load average ${la()}`);
   const withEnv = after.filter((s) => s.envelopes !== undefined);
   if (withEnv.length >= 2 && withEnv[withEnv.length - 1].envelopes! > withEnv[0].envelopes!) {
     // Disk against envelopes: the slope over the samples after the warm-up, so start-up files

@@ -12,6 +12,7 @@ import { EMBEDDED_CLUSTER, type ClusterConfig } from '../lib/chain/cluster';
 import { findIdentityHolder } from '../lib/chain/identity';
 import { PublicKey as Key } from '@solana/web3.js';
 import { openChain, type OpenChainResult } from './open-chain';
+import type { ThreadMemory } from '../lib/devchain/thread';
 import { freshProbe, HEALTH_FRESH_MS, HEALTH_REFRESH_MS, withTimeout } from '../lib/observer/fresh-probe';
 import { ensureDeployment, type Deployment } from '../lib/chain/node/deployment';
 import { ChainSignerRegistry } from '../lib/chain/node/registry';
@@ -39,6 +40,8 @@ export interface ChainRuntime {
   writeAccount: ((address: string, account: { lamports: bigint; data: Uint8Array; owner: string }) => Promise<void>) | null;
   /** The embedded chain's account that pays airdrops (null on a cluster). */
   faucetAccount: PublicKey | null;
+  /** The embedded chain thread's memory (null on a cluster). */
+  threadMemory: (() => Promise<ThreadMemory>) | null;
   deployment: Deployment | null;
   registry: ChainSignerRegistry;
   indexer: ChainIndexer | null;
@@ -154,7 +157,8 @@ export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir
   };
 
   const runtime: ChainRuntime = {
-    connection, rpcUrl: chain.endpoint.rpcUrl, wsUrl: chain.endpoint.wsUrl, embedded, cluster, writeAccount: chain.embedded ? (a, acc) => chain.embedded!.writeAccount(a, acc) : null, faucetAccount: chain.embedded?.faucet ?? null, deployment, registry, indexer, reads,
+    connection, rpcUrl: chain.endpoint.rpcUrl, wsUrl: chain.endpoint.wsUrl, embedded, cluster, writeAccount: chain.embedded ? (a, acc) => chain.embedded!.writeAccount(a, acc) : null, faucetAccount: chain.embedded?.faucet ?? null,
+    threadMemory: chain.embedded ? () => chain.embedded!.memory() : null, deployment, registry, indexer, reads,
     discovery: null,
     startDiscovery({ dial }) {
       runtime.discovery ??= startSatiDiscovery({

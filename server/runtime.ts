@@ -20,6 +20,8 @@ import { demoRegistrationFile, startDemo } from './demo';
 import { walletServices } from './wallet';
 import { datasetsDir, startDatasets } from './datasets';
 import { createStartupTimeline, FIRST_ENVELOPE, type StartupTimeline } from './startup';
+import { withTimeout } from '../lib/observer/fresh-probe';
+import type { MemoryReport } from '../lib/wire/views';
 
 export interface Runtime {
   observatory: Observatory;
@@ -80,9 +82,15 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
   // from the same registry the observer validates with.
   const releases = startDatasets({ dataDir: config.dataDir, store, registry: chain?.registry, log: log.child('datasets') });
   const datasets = { exportSource: () => store.exportSource(), dir: datasetsDir(config.dataDir), releaseStatus: () => releases.status() };
+  const threadMemory = chain?.threadMemory ?? null;
+  const memory = async (): Promise<MemoryReport> => {
+    const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+    const chainThread = threadMemory ? await withTimeout(threadMemory(), 1_000, 'the chain thread').catch(() => undefined) : undefined;
+    return { rss, heapUsed, external, arrayBuffers, ...(chainThread ? { chainThread } : {}) };
+  };
   const services: Services = chain
-    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl, rpcLimits: config.rpcLimits, faucet: config.faucet }), config, datasets, startup: startup.phases, registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex) }
-    : { observatory, reads: store, config, datasets, startup: startup.phases };
+    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl, rpcLimits: config.rpcLimits, faucet: config.faucet }), config, datasets, startup: startup.phases, registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex), memory }
+    : { observatory, reads: store, config, datasets, startup: startup.phases, memory };
   registerServices(services);
 
   const obs = observatory;

@@ -14,7 +14,7 @@ import type { ChainReads, ReadStore } from './runtime';
 import type { WalletServices } from './wallet-services';
 import type { ExportSource } from '../../lib/store/export';
 import type { ReleaseStatusView } from '../../lib/wire/datasets';
-import type { LimitsReport } from '../../lib/wire/views';
+import type { LimitsReport, MemoryReport } from '../../lib/wire/views';
 import type { RegistrationFile } from '../../lib/wire/chain-views';
 
 /** Everything the web app uses from the running process. */
@@ -37,6 +37,8 @@ export interface Services {
   readonly registrationFile?: (agentHex: string) => RegistrationFile | null;
   /** The HTTP server's limits and what they refused, for /api/health (set by server/main.ts). */
   readonly limits?: () => LimitsReport;
+  /** The process's memory for /api/health (set by server/runtime.ts). */
+  readonly memory?: () => Promise<MemoryReport>;
 }
 
 /** What the datasets routes and page use: the store's export reads and the release folder. */

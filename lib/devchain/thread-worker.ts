@@ -15,6 +15,11 @@ port.on('message', (m: ToWorker) => {
       if (!chain) throw new Error('the chain is not running');
       if (m.op === 'writeAccount') chain.writeAccount(m.address, { lamports: BigInt(m.lamports), data: m.data, owner: m.owner });
       else if (m.op === 'snapshot') chain.snapshot();
+      else if (m.op === 'memory') {
+        const { heapUsed, external } = process.memoryUsage();
+        send({ op: 'done', id: m.id, memory: { heapUsed, external } });
+        return;
+      }
       else if (m.op === 'close') {
         await chain.close();
         send({ op: 'done', id: m.id });

@@ -25,20 +25,26 @@ export interface EmbeddedChainThread {
   writeAccount(address: string, account: { lamports: bigint; data: Uint8Array; owner: string }): Promise<void>;
   /** Writes a snapshot now (no-op without dataDir); resolves once written. */
   snapshot(): Promise<void>;
+  /** The thread's own V8 heap and off-heap memory (process.memoryUsage() on the main thread does not count it). */
+  memory(): Promise<ThreadMemory>;
   /** Stops the chain (final snapshot included) and the thread. */
   close(): Promise<void>;
 }
+
+/** A thread's memory: its heap in use and the memory its objects hold outside the heap, bytes. */
+export interface ThreadMemory { heapUsed: number; external: number }
 
 /** Messages between the threads (thread-worker.ts). */
 export type ToWorker =
   | { id: number; op: 'writeAccount'; address: string; lamports: string; data: Uint8Array; owner: string }
   | { id: number; op: 'snapshot' }
+  | { id: number; op: 'memory' }
   | { id: number; op: 'close' };
 export type FromWorker =
   | { op: 'ready'; rpcUrl: string; wsUrl: string; port: number; companionWsUrl: string | null; faucet: string }
   | { op: 'failed'; error: string; code?: string }
   | { op: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
-  | { op: 'done'; id: number; error?: string };
+  | { op: 'done'; id: number; error?: string; memory?: ThreadMemory };
 
 /** Starts the embedded chain on a worker thread; resolves when it listens (rejects as startEmbeddedChain would). */
 export function startEmbeddedChainThread(p: EmbeddedChainThreadParams = {}): Promise<EmbeddedChainThread> {
@@ -46,9 +52,9 @@ export function startEmbeddedChainThread(p: EmbeddedChainThreadParams = {}): Pro
   // thread-worker.mjs sets up the same module hooks as this process, then loads the chain.
   const worker = new Worker(new URL('./thread-worker.mjs', import.meta.url), { workerData: params });
   let nextId = 1;
-  const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  const waiting = new Map<number, { resolve: (m: FromWorker & { op: 'done' }) => void; reject: (e: Error) => void }>();
   let exited = false;
-  const call = (msg: ToWorker extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never) => new Promise<void>((resolve, reject) => {
+  const call = (msg: ToWorker extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never) => new Promise<FromWorker & { op: 'done' }>((resolve, reject) => {
     if (exited) { reject(new Error('the embedded chain thread has stopped')); return; }
     const id = nextId++;
     waiting.set(id, { resolve, reject });
@@ -62,7 +68,7 @@ export function startEmbeddedChainThread(p: EmbeddedChainThreadParams = {}): Pro
         const w = waiting.get(m.id);
         waiting.delete(m.id);
         if (m.error) w?.reject(new Error(m.error));
-        else w?.resolve();
+        else w?.resolve(m);
       } else if (m.op === 'failed') {
         reject(Object.assign(new Error(m.error), m.code ? { code: m.code } : {}));
         void worker.terminate();
@@ -71,9 +77,10 @@ export function startEmbeddedChainThread(p: EmbeddedChainThreadParams = {}): Pro
         let closing: Promise<void> | null = null;
         resolve({
           rpcUrl: m.rpcUrl, wsUrl: m.wsUrl, port: m.port, companionWsUrl: m.companionWsUrl, faucet: new PublicKey(m.faucet),
-          writeAccount: (address, a) => call({ op: 'writeAccount', address, lamports: a.lamports.toString(), data: a.data, owner: a.owner }),
-          snapshot: () => call({ op: 'snapshot' }),
-          close: () => (closing ??= call({ op: 'close' }).catch(() => undefined).then(async () => { await worker.terminate(); })),
+          writeAccount: async (address, a) => { await call({ op: 'writeAccount', address, lamports: a.lamports.toString(), data: a.data, owner: a.owner }); },
+          snapshot: async () => { await call({ op: 'snapshot' }); },
+          memory: async () => (await call({ op: 'memory' })).memory ?? { heapUsed: 0, external: 0 },
+          close: () => (closing ??= call({ op: 'close' }).then(() => undefined, () => undefined).then(async () => { await worker.terminate(); })),
         });
       }
     });

@@ -41,29 +41,35 @@ const U64 = '18446744073709551616';
 const u64 = (c: string) => `CASE WHEN s.${c} < 0 THEN s.${c}::numeric + ${U64} ELSE s.${c}::numeric END`;
 
 /**
- * The economy over time (stats.ts): each sender once per interval in stats_active, finest
- * resolution first. A sender already recorded in a minute is recorded in its quarter hour, hour
- * and day too, so only the (sender, interval) rows one level adds are tried at the next: the
- * coarser levels cost a few rows, not one per sender. `sa` lists the rows added: agents newly
- * active in an interval, counted into stats_bucket.
+ * The economy over time (stats.ts): each sender's bit set once per interval in
+ * stats_active_mask (64 agents to a row, by agent.idx), finest resolution first. A write's
+ * `added` is the bits it set: agents newly active in that interval. A sender already recorded in
+ * a minute is recorded in its quarter hour, hour and day too, so only the bits one level added
+ * are tried at the next. A write that would set nothing is skipped (and returns nothing). `sa`
+ * lists how many agents each write added, counted into stats_bucket.
  */
 function activeCascade(): string {
   const [first, ...rest] = STATS_RESOLUTIONS;
+  const upsert = (res: number, select: string) => `INSERT INTO stats_active_mask AS m (res, bucket, word, mask, added)
+  ${select}
+  ON CONFLICT (res, bucket, word) DO UPDATE SET mask = m.mask | excluded.mask, added = excluded.mask & ~m.mask
+  WHERE (excluded.mask & ~m.mask) <> 0
+  RETURNING res, bucket, word, added`;
   const parts = [`sa${first} AS (
-  INSERT INTO stats_active (res, bucket, agent)
-  SELECT DISTINCT ${first}, (n.ts / ${first * 1_000_000}::bigint) * ${first}, n.sender FROM n ORDER BY 2, 3
-  ON CONFLICT DO NOTHING RETURNING res, bucket, agent
+  ${upsert(first, `SELECT ${first}, minute, word, bit_or(b), bit_or(b) FROM (
+    SELECT (n.ts / ${first * 1_000_000}::bigint) * ${first} AS minute, g.idx / 64 AS word, 1::bigint << (g.idx % 64) AS b
+    FROM n JOIN ag g ON g.id = n.sender) x
+  GROUP BY minute, word ORDER BY minute, word`)}
 )`];
   let prev: number = first;
   for (const r of rest) {
     parts.push(`sa${r} AS (
-  INSERT INTO stats_active (res, bucket, agent)
-  SELECT DISTINCT ${r}, (bucket / ${r}) * ${r}, agent FROM sa${prev} ORDER BY 2, 3
-  ON CONFLICT DO NOTHING RETURNING res, bucket, agent
+  ${upsert(r, `SELECT ${r}, (bucket / ${r}) * ${r}, word, bit_or(added), bit_or(added) FROM sa${prev}
+  GROUP BY 2, 3 ORDER BY 2, 3`)}
 )`);
     prev = r;
   }
-  parts.push(`sa AS (${STATS_RESOLUTIONS.map((r) => `SELECT res, bucket FROM sa${r}`).join(' UNION ALL ')})`);
+  parts.push(`sa AS (${STATS_RESOLUTIONS.map((r) => `SELECT res, bucket, added FROM sa${r}`).join(' UNION ALL ')})`);
   return parts.join(', ');
 }
 
@@ -84,7 +90,7 @@ const statsRollupsSql = () => `${activeCascade()}, sb AS (
         count(*) FILTER (WHERE msg_type = ${MsgType.REJECT}) AS rej, count(*) FILTER (WHERE msg_type = ${MsgType.DISPUTE}) AS dis
       FROM n GROUP BY 1
     ) m CROSS JOIN ${STATS_LEVELS_SQL}
-    UNION ALL SELECT res, bucket, 0, count(*), 0, 0, 0, 0 FROM sa GROUP BY 1, 2
+    UNION ALL SELECT res, bucket, 0, sum(bit_count(added::bit(64))), 0, 0, 0, 0 FROM sa GROUP BY 1, 2
   ) x GROUP BY res, bucket ORDER BY res, bucket
   ON CONFLICT (res, bucket) DO UPDATE SET envelopes = b.envelopes + excluded.envelopes, active_agents = b.active_agents + excluded.active_agents,
     opened = b.opened + excluded.opened, agreed = b.agreed + excluded.agreed, rejected = b.rejected + excluded.rejected, disputes = b.disputes + excluded.disputes
@@ -132,7 +138,7 @@ WITH ${head}ins AS (
     last_seen = CASE WHEN excluded.sent = 0 THEN (CASE WHEN a.sent = 0 THEN LEAST(a.last_seen, excluded.last_seen) ELSE a.last_seen END)
                      WHEN a.sent = 0 THEN excluded.last_seen ELSE GREATEST(a.last_seen, excluded.last_seen) END,
     sent = a.sent + excluded.sent
-  RETURNING id, (xmax = 0) AS inserted
+  RETURNING id, idx, (xmax = 0) AS inserted
 ), cp AS (
   SELECT conversation_id AS id, array_agg(DISTINCT p ORDER BY p) AS parts,
     COALESCE(array_agg(DISTINCT p ORDER BY p) FILTER (WHERE neg), '{}') AS negs FROM (

@@ -58,7 +58,7 @@ const last2 = (v: (string | null)[]) => v.slice(-2);
 const snapshot = (s: Store) => s.query<Record<string, string>>(`SELECT res, bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text,
   rejected::text, disputes::text FROM stats_bucket ORDER BY res, bucket`).then(async (b) => ({
   b, p: await s.query('SELECT res, bucket::text, price::text, deals::text FROM stats_price ORDER BY res, bucket, price'),
-  a: await s.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_active'),
+  a: await s.query<{ n: string }>('SELECT COALESCE(sum(bit_count(mask::bit(64))), 0)::text AS n FROM stats_active_mask'),
   v: await s.query('SELECT res, bucket::text, deals::text, volume::text FROM stats_service ORDER BY res, bucket'),
 }));
 
@@ -142,7 +142,7 @@ testOnEachStore('per-service charts show the services with the most deals in the
 
 testOnEachStore('without the stats rollups (what bench:query measures them against) ingest stores the envelopes and no rollup row', async (s) => {
   assert.equal((await s.ingestEnvelopes(corpus())).inserted, 12);
-  const [r] = await s.query<{ n: string }>(`SELECT ((SELECT count(*) FROM stats_bucket) + (SELECT count(*) FROM stats_active)
+  const [r] = await s.query<{ n: string }>(`SELECT ((SELECT count(*) FROM stats_bucket) + (SELECT count(*) FROM stats_active_mask)
     + (SELECT count(*) FROM stats_price) + (SELECT count(*) FROM stats_service))::text AS n`);
   assert.equal(r.n, '0');
   const [e] = await s.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope');
@@ -158,7 +158,7 @@ testOnEachStore('a re-ingested duplicate counts nothing, and any batching gives 
   for (const it of items) await s.ingestEnvelopes([it]);
   assert.deepEqual(await snapshot(s), once, 'duplicates changed nothing');
   // The same envelopes one by one, reversed, into a second database agree with one batch.
-  await s.query('TRUNCATE stats_bucket, stats_active, stats_price, stats_service, envelope, agent, conversation, agent_pair, msg_type_counter');
+  await s.query('TRUNCATE stats_bucket, stats_active_mask, stats_price, stats_service, envelope, agent, conversation, agent_pair, msg_type_counter');
   for (const it of [...items].reverse()) await s.ingestEnvelopes([it]);
   assert.deepEqual(await snapshot(s), once, 'one by one in reverse = one batch');
 }, { dbPrefix: 'zx_stats' });
@@ -245,3 +245,49 @@ test('upgrading a database that holds price rows fills the per-service rows, med
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('upgrading a database that holds per-agent active rows turns them into masks with the same agents', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zx-stats-mask-mig-'));
+  const names = readdirSync(MIGRATIONS_DIR).sort();
+  const mask = names.find((n) => n.endsWith('_stats_active_mask'));
+  assert.ok(mask, 'the mask migration exists');
+  for (const n of names) if (n < mask! || n === 'migration_lock.toml') cpSync(join(MIGRATIONS_DIR, n), join(dir, n), { recursive: true });
+  const db = await openPglite();
+  try {
+    await applyMigrations({ db, factory: db.adapter, migrationsDir: dir });
+    // 70 agents, so the masks span two words; agent k active in the minute when k is even, all in the quarter hour.
+    for (let k = 1; k <= 70; k++) {
+      await db.query('INSERT INTO agent (id, first_seen, last_seen) VALUES ($1, now(), now())', [bytes32(k)]);
+      if (k % 2 === 0) await db.query('INSERT INTO stats_active (res, bucket, agent) VALUES (60, $1::int8, $2)', [String(T0_S), bytes32(k)]);
+      await db.query('INSERT INTO stats_active (res, bucket, agent) VALUES (900, $1::int8, $2)', [String(T0_S), bytes32(k)]);
+    }
+    await applyMigrations({ db, factory: db.adapter });
+    const active = async (res: number) => (await db.query<{ hex: string }>(`SELECT encode(a.id, 'hex') AS hex FROM agent a JOIN stats_active_mask m
+      ON m.res = $1 AND m.bucket = $2::int8 AND m.word = a.idx / 64 AND (m.mask >> (a.idx % 64)) & 1 = 1 ORDER BY 1`, [res, String(T0_S)])).map((r) => r.hex);
+    const hexOf = (k: number) => Buffer.from(bytes32(k)).toString('hex');
+    assert.deepEqual(await active(60), Array.from({ length: 35 }, (_, i) => hexOf(2 * (i + 1))).sort());
+    assert.deepEqual(await active(900), Array.from({ length: 70 }, (_, i) => hexOf(i + 1)).sort());
+    const [{ words }] = await db.query<{ words: string }>('SELECT count(*)::text AS words FROM stats_active_mask WHERE res = 900');
+    assert.equal(words, '2', '70 agents fill two words');
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+testOnEachStore('active agents across mask words: each agent once per interval, at every resolution', async (s) => {
+  // 130 agents (three 64-agent words) in the first minute, the same 130 and one more in the next.
+  const first = Array.from({ length: 130 }, (_, k) => item(MsgType.ADVERTISE, 1000 + k, T0 + BigInt(k)));
+  await s.ingestEnvelopes(first.slice(0, 70));
+  await s.ingestEnvelopes(first.slice(50)); // 20 already stored: duplicates add nothing
+  const second = Array.from({ length: 131 }, (_, k) => item(MsgType.ADVERTISE, 1000 + k, T0 + MIN_US + BigInt(k)));
+  for (let i = 0; i < second.length; i += 40) await s.ingestEnvelopes(second.slice(i, i + 40));
+  const rows = await s.query<{ res: number; bucket: string; active_agents: string }>(`SELECT res, bucket::text, active_agents::text FROM stats_bucket
+    WHERE bucket >= $1::int8 - 86400 ORDER BY res, bucket`, [String(T0_S)]);
+  const at = (res: number, bucket: number) => rows.find((r) => r.res === res && r.bucket === String(bucket))?.active_agents;
+  assert.equal(at(60, T0_S), '130');
+  assert.equal(at(60, T0_S + 60), '131');
+  assert.equal(at(900, T0_S), '131');
+  assert.equal(at(3600, T0_S), '131');
+  assert.equal(at(86400, Math.floor(T0_S / 86400) * 86400), '131');
+}, { dbPrefix: 'zx_stats' });

@@ -2,8 +2,8 @@
  * The economy over time from rollups (migration 20261126160000_stats_rollups), never from
  * `envelope`. Writers keep them in step with the rows they insert, in the same statement:
  * - the ingest statement (ingest.ts) counts the envelopes it inserted per interval and msg_type,
- *   records each sender per interval in stats_active (a row it adds is an agent newly active
- *   there), each ACCEPT's NEG1 price per minute, service and token in stats_price, and the deal
+ *   sets each sender's bit per interval in stats_active_mask (a bit it sets is an agent newly
+ *   active there), each ACCEPT's NEG1 price per minute, service and token in stats_price, and the deal
  *   count and volume per interval, service and token in stats_service;
  * - the chain indexer counts the program events it inserted (chain.ts insertChainEvents) and the
  *   batch verdicts that changed (chain.ts setBatchStatus).

@@ -180,6 +180,17 @@ export const LimitsReportSchema = z.object({
 });
 export type LimitsReport = z.infer<typeof LimitsReportSchema>;
 
+/** `memory` of /api/health: the serving process's memory, bytes (process.memoryUsage()), and the embedded chain thread's own heap. */
+export const MemoryReportSchema = z.object({
+  rss: nonNegInt,
+  heapUsed: nonNegInt,
+  external: nonNegInt,
+  arrayBuffers: nonNegInt,
+  /** The embedded chain's worker thread (its heap is not in heapUsed); absent on a cluster. */
+  chainThread: z.object({ heapUsed: nonNegInt, external: nonNegInt }).optional(),
+});
+export type MemoryReport = z.infer<typeof MemoryReportSchema>;
+
 export const HealthReportSchema = z.object({
   ok: z.boolean(),
   database: z.object({ ok: z.boolean(), kind: z.enum(['pglite', 'postgres']), error: z.string().optional() }),
@@ -193,6 +204,8 @@ export const HealthReportSchema = z.object({
   datasets: ReleaseStatusSchema.optional(),
   /** The HTTP server's limits (server/main.ts). */
   limits: LimitsReportSchema.optional(),
+  /** The serving process's memory. */
+  memory: MemoryReportSchema.optional(),
 });
 export type HealthReport = z.infer<typeof HealthReportSchema>;
 

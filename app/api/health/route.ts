@@ -1,7 +1,8 @@
 /**
  * GET /api/health: database, mesh peers, counts and the chain (rpcUrl, slot) (HealthReport), and
  * the dataset releases (`datasets`: the last release, the last failure, failures and the epochs
- * being retried) and the HTTP server's limits with what they refused (`limits`). 503 when not
+ * being retried), the HTTP server's limits with what they refused (`limits`) and the process's
+ * memory (`memory`, with the embedded chain thread's heap). 503 when not
  * ok; a failing release is reported, not a reason for 503.
  */
 import { handle, json, runtime } from '../../_lib/http';
@@ -15,6 +16,7 @@ export async function GET(): Promise<Response> {
     const report = await loadHealth(o);
     const datasets = o.datasets?.releaseStatus?.();
     const limits = o.limits?.();
-    return json({ ...report, ...(datasets ? { datasets } : {}), ...(limits ? { limits } : {}) }, report.ok ? 200 : 503);
+    const memory = await o.memory?.();
+    return json({ ...report, ...(datasets ? { datasets } : {}), ...(limits ? { limits } : {}), ...(memory ? { memory } : {}) }, report.ok ? 200 : 503);
   });
 }
