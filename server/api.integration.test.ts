@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, DatasetReleaseList, EnvelopePage, SearchResult } from '../lib/wire';
+import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, DatasetReleaseList, EnvelopePage, HealthReport, SearchResult } from '../lib/wire';
 import { MCP_TOOLS } from '../lib/mcp/server';
 import { checkDownloadRoute, documentedMediaTypeOf } from './api-downloads-testing';
 import { ROOT, documentChecker, stable, startApiHarness, until, type ApiDocument, type ApiHarness } from './api-testing';
@@ -92,6 +92,9 @@ test('real answers of every route validate against their documented schema', asy
     checked++;
   }
   assert.ok(checked >= 14, `checked ${checked} GET routes`);
+  const health = (await h.getJson<HealthReport>('/api/health')).body;
+  assert.ok(health.memory && health.memory.rss > 0 && health.memory.heapUsed > 0, `memory: ${JSON.stringify(health.memory)}`);
+  assert.equal(Boolean(health.memory.chainThread), Boolean(h.runtime.chain?.threadMemory), 'the chain thread reported where there is one');
   // POST routes: a re-upload of a stored envelope, a log that is not CBOR, a raw MCP initialize.
   const stored = (await h.getJson<EnvelopePage>('/api/envelopes?limit=1')).body.envelopes[0];
   const raw = (await h.runtime.store.getEnvelope(Uint8Array.from(Buffer.from(stored.id, 'hex'))))!.raw;

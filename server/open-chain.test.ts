@@ -23,6 +23,9 @@ test('openChain without SOLANA_RPC_URL starts the embedded chain on a thread of 
     assert.equal(child.error, undefined, 'the child got an answer while this thread was blocked');
     assert.equal(JSON.parse(child.stdout).result, 0);
     await c.embedded.snapshot();
+    // The thread's own heap, which the main thread's process.memoryUsage() does not include.
+    const m = await c.embedded.memory();
+    assert.ok(m.heapUsed > 1e6 && m.heapUsed !== process.memoryUsage().heapUsed, `thread heap ${m.heapUsed}`);
   } finally {
     await c.close();
   }
