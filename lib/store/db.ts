@@ -114,6 +114,33 @@ export function serializeBytea(value: unknown): string {
   return '\\x' + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
 }
 
+/**
+ * PGlite executes each statement synchronously on this thread, and a chain of awaited statements
+ * (one commit: the envelopes, then the Haggle transitions, the chain events, the drops …)
+ * continues in microtasks, which never let the event loop poll its sockets: every request that
+ * arrived meanwhile waits for the whole chain. So before a statement, once this thread has gone
+ * this long without an event-loop turn, the store lets one happen (setImmediate: pending I/O is
+ * polled first).
+ */
+export const PGLITE_SLICE_MS = 20;
+
+/** The wait before a PGlite statement: nothing, or one event-loop turn when the current run is older than `sliceMs`. */
+export function turnTaker(sliceMs: number): () => Promise<void> | undefined {
+  // When the marker was scheduled; -1 when none is pending (the loop turned since).
+  let pendingSince = -1;
+  const turned = () => { pendingSince = -1; };
+  return () => {
+    const now = performance.now();
+    if (pendingSince < 0) {
+      pendingSince = now;
+      setImmediate(turned);
+      return undefined;
+    }
+    if (now - pendingSince <= sliceMs) return undefined;
+    return new Promise<void>((resolve) => setImmediate(resolve));
+  };
+}
+
 const PGLITE_TYPES = { parsers: { 17: parseByteaHex }, serializers: { 17: serializeBytea } };
 
 /** Opens embedded PGlite; `dataDir` undefined = in memory (tests), else file-backed. */
@@ -126,8 +153,10 @@ export async function openPglite(dataDir?: string, opts: { checkpointBytes?: num
     throw new StoreError(`cannot open PGlite database in ${dataDir ?? 'memory'}`, { cause });
   }
   let chain: Promise<unknown> = Promise.resolve();
+  const turn = turnTaker(PGLITE_SLICE_MS);
   const queryable = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
+      await turn();
       return (await q.query<T>(sql, params as unknown[])).rows;
     },
   });
@@ -152,12 +181,13 @@ export async function openPglite(dataDir?: string, opts: { checkpointBytes?: num
   return {
     kind: 'pglite',
     ...top,
-    prepared: async <T>(_name: string, sql: string, params?: unknown[]) => (await client.query<T>(sql, params as unknown[])).rows,
+    prepared: async <T>(_name: string, sql: string, params?: unknown[]) => { await turn(); return (await client.query<T>(sql, params as unknown[])).rows; },
     transaction: (fn) => client.transaction((tx) => fn({
       ...queryable(tx),
       session: client,
-      prepared: async <T>(_name: string, sql: string, params?: unknown[]) => (await tx.query<T>(sql, params as unknown[])).rows,
+      prepared: async <T>(_name: string, sql: string, params?: unknown[]) => { await turn(); return (await tx.query<T>(sql, params as unknown[])).rows; },
       async copyIn(target, data) {
+        await turn();
         await tx.query(`COPY ${target} FROM '/dev/blob' WITH (FORMAT binary)`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
       },
     })),
