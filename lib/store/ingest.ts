@@ -104,10 +104,13 @@ const statsRollupsSql = () => `${activeCascade()}, sb AS (
   SELECT ${MINUTE}, service, token, minute, price, deals FROM dp ORDER BY 2, 3, 4, 5
   ON CONFLICT (res, service, token, bucket, price) DO UPDATE SET deals = p.deals + excluded.deals
 ), sv AS (
-  -- Deals and volume at every level; a stored median stays until a read sees median_deals behind deals.
+  -- Deals and volume at every level and all time; a stored median stays until a read sees median_deals behind deals.
   INSERT INTO stats_service AS v (res, bucket, service, token, deals, volume)
   SELECT lv.res, (dp.minute / lv.res) * lv.res, service, token, sum(deals), sum(price * deals) FROM dp CROSS JOIN ${STATS_LEVELS_SQL}
-  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+  GROUP BY 1, 2, 3, 4
+  -- All time (res 0, bucket 0): what the "all" range ranks the services by.
+  UNION ALL SELECT 0, 0, service, token, sum(deals), sum(price * deals) FROM dp GROUP BY 3, 4
+  ORDER BY 1, 2, 3, 4
   ON CONFLICT (res, bucket, service, token) DO UPDATE SET deals = v.deals + excluded.deals, volume = v.volume + excluded.volume
 )`;
 

@@ -291,3 +291,25 @@ testOnEachStore('active agents across mask words: each agent once per interval, 
   assert.equal(at(3600, T0_S), '131');
   assert.equal(at(86400, Math.floor(T0_S / 86400) * 86400), '131');
 }, { dbPrefix: 'zx_stats' });
+
+testOnEachStore('the "all" range ranks services by their all-time rows, as a window over the same data would', async (s) => {
+  // Nine services (one more than a chart shows), service k agreeing k deals at price 10 + k, in the last hour.
+  const deal = (k: number, i: number) => item(MsgType.ACCEPT, 300 + k, T0 + BigInt(i) * MIN_US, encodeNeg1({
+    bidValue: BigInt(10 + k), tokenMint: ZERO, serviceHash: bytes32(500 + k, 2), round: 0, deadline: 0n, decayBps: 0, maxRounds: 4,
+    verification: { tier: 0, testSuiteHash: new Uint8Array(0) }, reason: 0, metadata: new Uint8Array(0),
+  }));
+  const items = [];
+  for (let k = 1; k <= 9; k++) for (let i = 0; i < k; i++) items.push(deal(k, i));
+  for (let i = 0; i < items.length; i += 7) await s.ingestEnvelopes(items.slice(i, i + 7));
+  const nowMs = (T0_S + 600) * 1000;
+  const all = await s.statsSeries({ metric: 'volume', range: 'all', nowMs });
+  const hour = await s.statsSeries({ metric: 'volume', range: '1h', nowMs });
+  const services = (x: typeof all) => x.series.map((v) => v.service);
+  assert.equal(all.series.length, 8);
+  assert.deepEqual(services(all), services(hour), 'same ranking as the window read');
+  assert.deepEqual(services(all), [9, 8, 7, 6, 5, 4, 3, 2].map((k) => Buffer.from(bytes32(500 + k, 2)).toString('hex')));
+  const total = (x: typeof all) => x.series.map((v) => v.values.reduce((t, y) => t + BigInt(y ?? 0), 0n));
+  assert.deepEqual(total(all), [9, 8, 7, 6, 5, 4, 3, 2].map((k) => BigInt(k * (10 + k))));
+  const [t] = await s.query<{ deals: string; volume: string }>('SELECT sum(deals)::text AS deals, sum(volume)::text AS volume FROM stats_service WHERE res = 0');
+  assert.deepEqual(t, { deals: '45', volume: String([1, 2, 3, 4, 5, 6, 7, 8, 9].reduce((a, k) => a + k * (10 + k), 0)) });
+}, { dbPrefix: 'zx_stats' });

@@ -117,6 +117,25 @@ async function storeMedians(q: Queryable, res: number, rows: ServiceRow[], nowS:
   return new Map(out.map((r) => [r.key, r.median]));
 }
 
+/**
+ * The per-service rows of an unclipped "all" window: the services ranked by their all-time row
+ * (res 0), then each one's intervals: at a daily resolution one range of the partial index
+ * stats_service_day_idx; a finer "all" window spans at most ALL_MAX_POINTS intervals of the key.
+ * The resolution is inlined (one of STATS_RESOLUTIONS) so the planner can match the partial index.
+ */
+async function allTimeTop(q: Queryable, res: number, from: number, to: number, value: string): Promise<ServiceRow[]> {
+  if (!(STATS_RESOLUTIONS as readonly number[]).includes(res)) throw new RangeError(`resolution ${res}`);
+  return q.query<ServiceRow>(`
+    WITH top AS MATERIALIZED (
+      SELECT service, token, row_number() OVER (ORDER BY deals DESC, service, token) AS rank
+      FROM stats_service WHERE res = 0 AND bucket = 0 ORDER BY rank LIMIT $3
+    )
+    SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS token, ${value}
+    FROM top CROSS JOIN LATERAL (
+      SELECT * FROM stats_service r WHERE r.res = ${res} AND r.service = top.service AND r.token = top.token AND r.bucket >= $1::int8 AND r.bucket < $2::int8
+    ) r`, [String(from), String(to), STATS_MAX_SERVICES]);
+}
+
 /** One metric over a range, every interval present (zero; null for a rate with no denominator or an interval before anything was observed). */
 export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<StatsSeries> {
   const info = STATS_METRICS[p.metric];
@@ -132,7 +151,13 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
     // One row per interval, service and token (stats_service), never the price rows; the
     // services with the most deals in the window are picked in SQL, so only their rows come
     // back (a daily chart over months holds a row per day for every service that sold).
-    const rows = await q.query<ServiceRow>(`
+    const value = `${p.metric === 'volume' ? 'r.volume' : 'r.median'}::text AS value, r.median_deals IS NOT DISTINCT FROM r.deals AS fresh`;
+    // An unclipped "all" window holds everything observed, so its ranking is the all-time one
+    // (the few res-0 rows); the shown services' intervals are then one scan of the window's key
+    // range, filtered on the index entries (no index of its own: ingest would pay for it).
+    const rows = p.range === 'all' && !w.clipped
+      ? await allTimeTop(q, w.res, w.from, to, value)
+      : await q.query<ServiceRow>(`
       WITH r AS MATERIALIZED (
         SELECT bucket, service, token, deals, volume, median, median_deals FROM stats_service
         WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8
@@ -140,8 +165,7 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
         SELECT service, token, row_number() OVER (ORDER BY sum(deals) DESC, service, token) AS rank
         FROM r GROUP BY service, token ORDER BY rank LIMIT $4
       )
-      SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS token,
-        ${p.metric === 'volume' ? 'r.volume' : 'r.median'}::text AS value, r.median_deals IS NOT DISTINCT FROM r.deals AS fresh
+      SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS token, ${value}
       FROM top JOIN r ON r.service = top.service AND r.token = top.token`, [w.res, String(w.from), String(to), STATS_MAX_SERVICES]);
     const series: StatsSeries['series'] = [];
     for (const r of rows) {
