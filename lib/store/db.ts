@@ -181,16 +181,20 @@ export async function openPglite(dataDir?: string, opts: { checkpointBytes?: num
   return {
     kind: 'pglite',
     ...top,
-    prepared: async <T>(_name: string, sql: string, params?: unknown[]) => { await turn(); return (await client.query<T>(sql, params as unknown[])).rows; },
-    transaction: (fn) => client.transaction((tx) => fn({
-      ...queryable(tx),
-      session: client,
-      prepared: async <T>(_name: string, sql: string, params?: unknown[]) => { await turn(); return (await tx.query<T>(sql, params as unknown[])).rows; },
-      async copyIn(target, data) {
-        await turn();
-        await tx.query(`COPY ${target} FROM '/dev/blob' WITH (FORMAT binary)`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
-      },
-    })),
+    // PGlite has no named statements: a prepared statement is a plain query.
+    prepared: (_name, sql, params) => top.query(sql, params),
+    transaction: (fn) => client.transaction((tx) => {
+      const q = queryable(tx);
+      return fn({
+        ...q,
+        session: client,
+        prepared: (_name, sql, params) => q.query(sql, params),
+        async copyIn(target, data) {
+          await turn();
+          await tx.query(`COPY ${target} FROM '/dev/blob' WITH (FORMAT binary)`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
+        },
+      });
+    }),
     withLock<T>(_key: number, fn: () => Promise<T>) {
       const run = chain.then(fn, fn);
       chain = run.catch(() => undefined);

@@ -188,16 +188,29 @@ testOnEachStore('chain events and batch verdicts are counted once, by block time
   assert.equal((await s.statsSeries({ metric: 'batches', range: '1h', nowMs: NOW })).series[2].values.at(-2), '1', 'submitted by block time');
 }, { dbPrefix: 'zx_stats' });
 
-test('upgrading a database that holds envelopes and chain events backfills the rollups', async () => {
-  // The migrations before the stats one, then rows, then the stats migration.
+/**
+ * A PGlite database migrated up to (not including) the migration whose name ends with `suffix`,
+ * handed to `fn`; closed and its copied migrations removed afterwards.
+ */
+async function beforeMigration(suffix: string, fn: (db: Awaited<ReturnType<typeof openPglite>>) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'zx-stats-migrations-'));
   const names = readdirSync(MIGRATIONS_DIR).sort();
-  const stats = names.find((n) => n.endsWith('_stats_rollups'));
-  assert.ok(stats, 'the stats migration exists');
-  for (const n of names) if (n < stats! || n === 'migration_lock.toml') cpSync(join(MIGRATIONS_DIR, n), join(dir, n), { recursive: true });
+  const target = names.find((n) => n.endsWith(suffix));
+  assert.ok(target, `the ${suffix} migration exists`);
+  for (const n of names) if (n < target! || n === 'migration_lock.toml') cpSync(join(MIGRATIONS_DIR, n), join(dir, n), { recursive: true });
   const db = await openPglite();
   try {
     await applyMigrations({ db, factory: db.adapter, migrationsDir: dir });
+    await fn(db);
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('upgrading a database that holds envelopes and chain events backfills the rollups', async () => {
+  // The migrations before the stats one, then rows, then the stats migration.
+  await beforeMigration('_stats_rollups', async (db) => {
     const env = (i: number, type: number, sender: number) => db.query(`INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce,
       conversation_id, payload_hash, payload_len, signature, raw, source, received_at, epoch)
       VALUES ($1, 1, $2, $3, $4, $5::int8, 0, $6, $7, $1, 0, $1, $1, 'gossip', now(), 0)`,
@@ -210,21 +223,11 @@ test('upgrading a database that holds envelopes and chain events backfills the r
     assert.deepEqual(row, { envelopes: '4', active_agents: '2', opened: '3', agreed: '1', batches_submitted: '1' });
     const [{ n }] = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_bucket WHERE res = 86400');
     assert.equal(n, '1', 'one day row');
-  } finally {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('upgrading a database that holds price rows fills the per-service rows, medians included', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'zx-stats-service-migrations-'));
-  const names = readdirSync(MIGRATIONS_DIR).sort();
-  const svc = names.find((n) => n.endsWith('_stats_service'));
-  assert.ok(svc, 'the per-service migration exists');
-  for (const n of names) if (n < svc! || n === 'migration_lock.toml') cpSync(join(MIGRATIONS_DIR, n), join(dir, n), { recursive: true });
-  const db = await openPglite();
-  try {
-    await applyMigrations({ db, factory: db.adapter, migrationsDir: dir });
+  await beforeMigration('_stats_service', async (db) => {
     // Minute 0: 100 ×2, 300 ×1 (median 100). Minute 1: 5, BIG (lower median 5). Their quarter hour: all five (median 100).
     await db.query(`INSERT INTO stats_price (res, bucket, service, token, price, deals) VALUES
       (60, $1::int8, $3, $4, 100, 2), (60, $1::int8, $3, $4, 300, 1), (60, $2::int8, $3, $4, 5, 1), (60, $2::int8, $3, $4, $5::numeric, 1),
@@ -240,21 +243,11 @@ test('upgrading a database that holds price rows fills the per-service rows, med
     ]);
     const [{ n }] = await db.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_price WHERE res <> 60');
     assert.equal(n, '0', 'prices are kept per minute only');
-  } finally {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('upgrading a database that holds per-agent active rows turns them into masks with the same agents', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'zx-stats-mask-mig-'));
-  const names = readdirSync(MIGRATIONS_DIR).sort();
-  const mask = names.find((n) => n.endsWith('_stats_active_mask'));
-  assert.ok(mask, 'the mask migration exists');
-  for (const n of names) if (n < mask! || n === 'migration_lock.toml') cpSync(join(MIGRATIONS_DIR, n), join(dir, n), { recursive: true });
-  const db = await openPglite();
-  try {
-    await applyMigrations({ db, factory: db.adapter, migrationsDir: dir });
+  await beforeMigration('_stats_active_mask', async (db) => {
     // 70 agents, so the masks span two words; agent k active in the minute when k is even, all in the quarter hour.
     for (let k = 1; k <= 70; k++) {
       await db.query('INSERT INTO agent (id, first_seen, last_seen) VALUES ($1, now(), now())', [bytes32(k)]);
@@ -269,10 +262,7 @@ test('upgrading a database that holds per-agent active rows turns them into mask
     assert.deepEqual(await active(900), Array.from({ length: 70 }, (_, i) => hexOf(i + 1)).sort());
     const [{ words }] = await db.query<{ words: string }>('SELECT count(*)::text AS words FROM stats_active_mask WHERE res = 900');
     assert.equal(words, '2', '70 agents fill two words');
-  } finally {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 testOnEachStore('active agents across mask words: each agent once per interval, at every resolution', async (s) => {
