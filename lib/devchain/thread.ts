@@ -79,7 +79,12 @@ export function startEmbeddedChainThread(p: EmbeddedChainThreadParams = {}): Pro
           rpcUrl: m.rpcUrl, wsUrl: m.wsUrl, port: m.port, companionWsUrl: m.companionWsUrl, faucet: new PublicKey(m.faucet),
           writeAccount: async (address, a) => { await call({ op: 'writeAccount', address, lamports: a.lamports.toString(), data: a.data, owner: a.owner }); },
           snapshot: async () => { await call({ op: 'snapshot' }); },
-          memory: async () => (await call({ op: 'memory' })).memory ?? { heapUsed: 0, external: 0 },
+          memory: async () => {
+            const { memory } = await call({ op: 'memory' });
+            // Absent only from a thread that does not know the message: no figure, not zero.
+            if (!memory) throw new Error('the embedded chain thread reported no memory');
+            return memory;
+          },
           close: () => (closing ??= call({ op: 'close' }).then(() => undefined, () => undefined).then(async () => { await worker.terminate(); })),
         });
       }
