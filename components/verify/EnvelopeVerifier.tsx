@@ -22,7 +22,7 @@ interface InclusionResult { agent: string; epoch: string; status: string | null;
 type State =
   | { phase: 'running' }
   | { phase: 'error'; message: string }
-  | { phase: 'done'; envelope: EnvelopeCheck; inclusions: InclusionResult[] };
+  | { phase: 'done'; how: Tamper; envelope: EnvelopeCheck; inclusions: InclusionResult[] };
 
 /** Flips one byte of the signature (last byte) or of the payload (the byte before the signature's head). */
 export function tamperBytes(raw: Uint8Array, how: Tamper): Uint8Array {
@@ -62,7 +62,7 @@ export function EnvelopeVerifier({ id, rpcUrl, sati = null }: { id: string; rpcU
         }, batch);
         inclusions.push({ agent: p.agent, epoch: p.epoch, status: p.batchStatus, ...r });
       }
-      setState({ phase: 'done', envelope, inclusions });
+      setState({ phase: 'done', how, envelope, inclusions });
     } catch (e) {
       setState({ phase: 'error', message: e instanceof Error ? e.message : String(e) });
     }
@@ -70,7 +70,7 @@ export function EnvelopeVerifier({ id, rpcUrl, sati = null }: { id: string; rpcU
   useEffect(() => { void run(tamper); }, [run, tamper]);
 
   return (
-    <div data-testid="envelope-verifier" data-phase={state.phase} data-ok={state.phase === 'done' ? String(state.envelope.ok) : undefined}>
+    <div data-testid="envelope-verifier" data-phase={state.phase} data-ok={state.phase === 'done' ? String(state.envelope.ok) : undefined} data-checked={state.phase === 'done' ? state.how : undefined}>
       <div className="verify-bar">
         <label className="small">
           Tamper before checking:{' '}
@@ -98,7 +98,7 @@ export function EnvelopeVerifier({ id, rpcUrl, sati = null }: { id: string; rpcU
             // proof would vouch for bytes the viewer did not check: it is red, and says why.
             const ok = r.ok && state.envelope.ok;
             return (
-            <section key={`${r.agent}:${r.epoch}`} data-testid="inclusion" data-ok={String(ok)}>
+            <section key={`${r.agent}:${r.epoch}`} data-testid="inclusion" data-agent={r.agent} data-epoch={r.epoch} data-ok={String(ok)}>
               <p className={ok ? 'verify-ok-title' : 'verify-bad-title'}>
                 {ok ? '✓' : '✗'} In <AgentName id={r.agent} copy={false} />&apos;s epoch {r.epoch} batch{r.status ? <span className="muted"> (indexer: {r.status})</span> : null}
               </p>
