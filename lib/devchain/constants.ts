@@ -9,7 +9,7 @@ export const DEFAULT_RPC_PORT = 8899;
 export const BIND_HOST = '127.0.0.1';
 /** Slot length of a cluster; slots advance with wall time at this pace. */
 export const DEFAULT_SLOT_MS = 400;
-/** Transactions (with logs and meta) kept for history queries; the demo lands ~20 a second, so the ring holds ~80 minutes. In memory ~0.4 KB each with a data directory (the rest read from its log), ~1.7 KB without (history.ts). */
+/** Transactions (with logs and meta) kept for history queries; the demo lands ~20 a second, so the ring holds ~80 minutes. In memory ~0.2 KB each with a data directory (the rest read from its log), ~1.5 KB without (history.ts). */
 export const DEFAULT_HISTORY_LIMIT = 100_000;
 /** A blockhash stays valid for this many slots, as on a cluster (MAX_PROCESSING_AGE). */
 export const BLOCKHASH_VALID_SLOTS = 150;
