@@ -40,6 +40,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             <Link href="/">Overview</Link>
             <Link href="/stats">Stats</Link>
             <Link href="/agents">Agents</Link>
+            <Link href="/collusion">Collusion</Link>
             <Link href="/envelopes">Envelopes</Link>
             <Link href="/conversations">Conversations</Link>
             <Link href="/batches">Batches</Link>

@@ -17,7 +17,7 @@ import { beaconMessages, broadcast, concat, parseBeacon, SERVICE, u64 } from './
 import { sha256, keccak256, publicKeyFromSeed } from '../protocol/crypto';
 import { encodeSignedLogUpload } from '../protocol/epoch-log';
 import { fromHex, toHex } from '../protocol/hex';
-import { newDeal, step, notaryOffer, notaryVerdicts, type DealEvent, type DealState, type Outgoing } from './scenario';
+import { newDeal, step, notaryOffer, notaryVerdicts, ringFeedback, type DealEvent, type DealState, type Outgoing } from './scenario';
 import { makeFault, FAULT_REASONS } from './faults';
 import { createRng } from './rng';
 import type { AgentConfig, AgentHooks, AgentToParent } from './types';
@@ -25,6 +25,7 @@ import type { ReasonCode } from '../protocol/types';
 
 const TOPICS = { broadcast: TOPIC_BROADCAST, notary: TOPIC_NOTARY, reputation: TOPIC_REPUTATION } as const;
 const DEAL_IDLE_MS = 15_000;
+const RING_TAG = new TextEncoder().encode('zerox1-demo/ring');
 /** Longest an agent waits for a subscriber of the broadcast topic before its first beacon, ms. */
 const FIRST_GOSSIP_WAIT_MS = 5_000;
 
@@ -38,6 +39,7 @@ export class DemoAgent {
   readonly #rng;
   readonly #rngMisc;
   readonly #rngNotary;
+  readonly #rngRing;
   readonly #now: () => number;
   #nonce: bigint;
   #mesh?: MeshNode;
@@ -71,6 +73,7 @@ export class DemoAgent {
     this.#rng = createRng(cfg.rngSeed);
     this.#rngMisc = createRng(cfg.rngSeed ^ 0x5bd1e995);
     this.#rngNotary = createRng(cfg.rngSeed ^ 0x27d4eb2f);
+    this.#rngRing = createRng(cfg.rngSeed ^ 0x165667b1);
     this.#now = hooks.now ?? Date.now;
     this.#nonce = BigInt(cfg.nonceStart);
     const dir = new Map(Object.entries(cfg.directory).map(([a, k]) => [a, [fromHex(k), ...(cfg.signers?.[a] ?? []).map(fromHex)]]));
@@ -127,6 +130,7 @@ export class DemoAgent {
     this.#every(this.cfg.uploadIntervalMs, () => this.flush());
     this.#every(5_000, () => this.#expireDeals());
     if (this.cfg.autopilot) this.#every(this.cfg.tickMs, () => this.#autopilot());
+    if (this.cfg.ring && this.cfg.ring.members.length > 1) this.#every(this.cfg.ring.everyMs, () => this.#enqueue(() => this.#ringRound()));
     if (this.cfg.misbehave) this.#every(Math.max(200, this.cfg.tickMs / 2), () => this.#enqueue(() => this.sendFault(FAULT_REASONS[this.#faultIndex++ % FAULT_REASONS.length])));
     await this.#enqueue(() => this.#beacon());
   }
@@ -327,7 +331,7 @@ export class DemoAgent {
     if (toHex(e.recipient) === this.#self) this.#haggle?.received(from, e.msgType, e.conversationId, e.payload);
     const deal = this.#deals.get(key);
     if (deal) return this.#drive(deal.state, { kind: 'message', from, msgType: e.msgType, payload: e.payload });
-    if (e.msgType === MsgType.PROPOSE && toHex(e.recipient) === this.#self) {
+    if (e.msgType === MsgType.PROPOSE && toHex(e.recipient) === this.#self && !this.cfg.idle) {
       const r = this.#rng;
       const state = newDeal({
         role: 'seller', conversationId: e.conversationId, self: this.#self, peer: from, serviceHash: SERVICE,
@@ -347,16 +351,24 @@ export class DemoAgent {
   }
 
   #autopilot(): Promise<unknown> | undefined {
-    if (this.cfg.misbehave) return;
+    if (this.cfg.misbehave || this.cfg.idle) return;
     const mine = [...this.#deals.values()].filter((d) => d.state.role === 'buyer').length;
     if (mine > 0) return;
-    const candidates = [...this.#peers.keys()].filter((a) => a in this.cfg.directory && a !== this.#self);
+    const candidates = [...this.#peers.keys()].filter((a) => a in this.cfg.directory && a !== this.#self && !this.cfg.avoid?.includes(a));
     if (candidates.length === 0) {
       return this.#enqueue(() => this.#send(broadcast(MsgType.DISCOVER, SERVICE)));
     }
     const known = candidates.filter((a) => this.#sellers.has(a));
     const seller = this.#rngMisc.pick(known.length ? known : candidates);
     return this.open(seller, this.#rngMisc.next() < 0.3);
+  }
+
+  /** Rates every other ring member highly, in a fresh conversation with no deal behind it. */
+  async #ringRound(): Promise<void> {
+    const ring = this.cfg.ring;
+    if (!ring) return;
+    const conv = sha256(concat(concat(this.#id, u64(this.#nonce + 1n)), RING_TAG)).slice(0, 16);
+    for (const o of ringFeedback(conv, this.#self, ring.members, this.#rngRing.int(92, 100))) await this.#send(o);
   }
 
   #expireDeals(): void {

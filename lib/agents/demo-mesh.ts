@@ -76,6 +76,26 @@ export interface StartDemoMeshParams {
   readyTimeoutMs?: number;
   /** Scheduling niceness of the agents' processes (default {@link DEMO_AGENT_NICE}; 0 = as the parent). */
   nice?: number;
+  /** A feedback ring (default {@link demoRing}); `{ members: [] }` = none. */
+  ring?: DemoRing;
+}
+
+/**
+ * A feedback ring of the demo: `members` rate each other highly every `everyMs` without a deal
+ * behind it, and the `idle` ones among them never trade at all (throwaway identities), so the
+ * observatory's collusion signals have something real to find.
+ */
+export interface DemoRing { members: number[]; idle?: number[]; everyMs?: number }
+
+/**
+ * The default ring: the last three agents that are neither the watcher (0), the cheater (1) nor
+ * the misbehaving one, the last of them idle; none with fewer than three such agents.
+ */
+export function demoRing(count: number, misbehaving: number): DemoRing {
+  const candidates = Array.from({ length: count }, (_, i) => i).filter((i) => i >= 2 && i !== misbehaving);
+  if (candidates.length < 3) return { members: [] };
+  const members = candidates.slice(-3);
+  return { members, idle: [members[2]], everyMs: 6_000 };
 }
 
 /**
@@ -139,6 +159,9 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
   });
   const directory = Object.fromEntries(keys.map((k) => [toHex(k.agentId), toHex(k.publicKey)]));
   const signers = Object.fromEntries(keys.filter((k) => k.delegate).map((k) => [toHex(k.agentId), [toHex(k.delegate!.publicKey)]]));
+  const ring = p.ring ?? demoRing(p.count, misIdx);
+  const ringIds = ring.members.filter((i) => i >= 0 && i < p.count).map((i) => toHex(keys[i].agentId));
+  const idleIds = (ring.idle ?? []).filter((i) => ring.members.includes(i) && i < p.count).map((i) => toHex(keys[i].agentId));
   const agents: DemoAgentHandle[] = [];
   const waiters = new Map<string, (v: unknown) => void>();
   let reqSeq = 0;
@@ -189,6 +212,9 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
       verdictPassRate: p.verdictPassRate ?? 0.85, observerUrl: p.observerUrl, uploadVia: p.upload ? 'ipc' : 'http',
       uploadIntervalMs: p.uploadIntervalMs ?? 2_000, tickMs: p.tickMs ?? 1_500, nonceStart: String(BigInt(Date.now()) * 1000n),
     };
+    if (ringIds.length > 1 && ring.members.includes(i)) cfg.ring = { members: ringIds, everyMs: ring.everyMs ?? 6_000 };
+    if (idleIds.includes(handle.agentId)) cfg.idle = true;
+    if (idleIds.length) cfg.avoid = idleIds;
     const d = keys[i].delegate;
     if (d) cfg.delegate = { seedHex: toHex(d.seed), ...(d.expiry > 0n && { fallbackAtMs: Number(d.expiry) * 1000 + 30_000 }) };
     if (p.chain) {

@@ -268,3 +268,16 @@ export function notaryVerdicts(conversationId: Uint8Array, assignPayload: Uint8A
   const payload = encodeVerdict(passed, passed ? 90 : -70);
   return parties.map((agent) => ({ msgType: MsgType.VERDICT, to: { kind: 'peer', agent }, conversationId, payload }));
 }
+
+/**
+ * One round of a feedback ring (the demo's colluders): `self` rates every other member highly in
+ * conversation `conversationId`, a conversation with no negotiation and no delivery behind it. The
+ * observatory's collusion signals are meant to find exactly this.
+ */
+export function ringFeedback(conversationId: Uint8Array, self: string, members: readonly string[], score: number): Outgoing[] {
+  if (conversationId.length !== 16) throw new RangeError('conversationId must be 16 bytes');
+  return members.filter((m) => m !== self).map((target) => ({
+    msgType: MsgType.FEEDBACK, to: { kind: 'topic', topic: 'reputation' }, conversationId,
+    payload: encodeFeedback({ conversationId, targetAgent: fromHex(target), score, outcome: 2, isDispute: false, role: 0 }),
+  }));
+}

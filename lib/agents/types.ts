@@ -41,6 +41,12 @@ export interface AgentConfig {
   nonceStart: string;
   /** On-chain duties: identity, stake, lease, batches; absent = off chain. */
   chain?: AgentChainConfig;
+  /** A feedback ring it belongs to: every `everyMs` it rates the other members (hex ids, itself included) without a deal. */
+  ring?: { members: string[]; everyMs: number };
+  /** Never trades: opens no deal and answers no PROPOSE (a ring's throwaway identity). */
+  idle?: boolean;
+  /** Agents it never opens a deal with (the idle ones: they would not answer). */
+  avoid?: string[];
 }
 
 export type ParentToAgent =

@@ -16,6 +16,7 @@ import {
   DatasetFilePathSchema, DatasetReleaseListSchema, EXPORT_CONTENT_TYPES, ExportProgressQuerySchema, ExportProgressSchema, ExportQuerySchema, ExportTablePathSchema,
 } from '../wire';
 import { StatsSeriesQuerySchema, StatsSeriesSchema } from '../wire/stats';
+import { CollusionQuerySchema, CollusionViewSchema } from '../wire/collusion';
 
 export type Method = 'get' | 'post' | 'delete';
 
@@ -86,6 +87,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     query: ChallengesQuerySchema, ok: ChallengeListSchema,
   },
   { method: 'get', path: '/api/reputation/{agent}', tag: 'chain', summary: 'Gossip-derived and batch-derived reputation side by side', params: ReputationPathSchema, query: NoQuerySchema, ok: ReputationJsonSchema },
+  {
+    method: 'get', path: '/api/collusion', tag: 'mesh', summary: 'Signals of possible collusion per agent: reciprocal feedback, counterparty concentration, notary reuse, feedback from agents without deals, with stake',
+    description: 'Read over a bounded window of the newest rows of each source (`windows` says how much each covered and whether older rows were left out). A figure that cannot be known is null with its reason; a pair or notary that cannot be told is counted apart (`notaryReuse.unknownNotary`, `unknownPair`). Definitions: docs/app.md "Collusion signals".',
+    query: CollusionQuerySchema, ok: CollusionViewSchema,
+  },
   { method: 'get', path: '/api/negotiations', tag: 'chain', summary: 'Latest on-chain (Haggle) negotiations with the conversation each settles', query: NegotiationsQuerySchema, ok: NegotiationListSchema },
   { method: 'get', path: '/api/search', tag: 'search', summary: 'Find agents, conversations, envelopes, batches, challenges and transactions', query: SearchQuerySchema, ok: SearchResultSchema },
   {

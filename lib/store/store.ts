@@ -22,6 +22,7 @@ import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
 import { statsSeries, type StatsSeriesParams } from './stats';
+import { collusionSignals, type CollusionParams } from './collusion';
 import { gossipReputation } from './reputation';
 import { applyMigrations, PRISMA_DIR } from './migrate';
 import { partitionKeeper } from './partitions';
@@ -157,6 +158,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     listConversations: (p?: q.ListConversationsParams) => live(() => q.listConversations(db, p)),
     getConversation: (id: Uint8Array) => live(() => q.getConversation(db, id)),
     feedbackFor: (agent: Uint8Array, limit?: number) => live(() => q.feedbackFor(db, agent, limit)),
+    /** Collusion signals per agent over a bounded window of recent rows; see collusion.ts. */
+    collusionSignals: (p?: CollusionParams) => live(() => collusionSignals(db, p)),
     /** Id prefixes, labels, batches, challenges, signatures; see search.ts. */
     search: (t: find.SearchTerms) => live(() => find.search(db, t)),
     /** Filtered, keyset-paged conversations; see search.ts. */

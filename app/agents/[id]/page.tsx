@@ -25,6 +25,7 @@ import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapa
 import { loadReputationHistory } from '../../_lib/reputation-history';
 import { SatiProfile } from '../../../components/agent/SatiProfile';
 import { SatiReputation } from '../../../components/agent/SatiReputation';
+import { AgentCollusion } from './AgentCollusion';
 
 export const dynamic = 'force-dynamic';
 
@@ -185,6 +186,10 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
           {rep ? <AuthoritativeReputation rep={rep} /> : <p className="muted empty">No chain in this process.</p>}
         </section>
       </div>
+      <section className="card" style={{ marginBottom: 16 }}>
+        <h2>Collusion signals</h2>
+        <AgentCollusion o={o} id={id} />
+      </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations</h2>
         <ConversationList conversations={conversations} self={agent.id} />
