@@ -19,7 +19,9 @@
  * BENCH_PROFILE (directory: CPU profile of the observer per phase, and of one publisher; with
  * BENCH_HEAP=1 also a sampling heap profile of what each phase left live, BENCH_HEAP=alloc of everything it allocated),
  * VERIFY_WORKERS (the observer's signature worker threads; default cores − 1, at least 1),
- * BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+ * BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
+ * BENCH_METRICS (ab: on Postgres also run the observer without metrics and mesh health, right
+ * after the run with them, and print what they cost per envelope; off: only without).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -131,7 +133,7 @@ const ask = (c: ChildProcess, m: Msg, want: string) => new Promise<Msg>((res) =>
   c.send(m);
 });
 
-async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
+async function runOn(kind: 'postgres' | 'pglite', metrics = true): Promise<Result | string> {
   let cleanup: () => Promise<void>;
   const base = { ...loadConfig({ VERIFY_WORKERS: process.env.VERIFY_WORKERS, DEMO_AGENTS: '0' }), listen: ['/ip4/127.0.0.1/tcp/0'] };
   let config = base;
@@ -173,7 +175,7 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
     }
     return r;
   };
-  const obs = await startObservatory({ config, store, logger: quietLogger, limits: { messagesPerSecond: 1e9, burst: 1e9 } });
+  const obs = await startObservatory({ config, store, logger: quietLogger, limits: { messagesPerSecond: 1e9, burst: 1e9 }, metrics });
   const hub = createStreamHub(obs.bus, { highWaterBytes: 64 * 1024 * 1024 });
   const http = createServer((_, res) => res.end());
   http.on('upgrade', (req, sock, head) => hub.handleUpgrade(req, sock, head));
@@ -330,6 +332,10 @@ async function runOn(kind: 'postgres' | 'pglite'): Promise<Result | string> {
 
 console.log(`bench:ingest: ${P} publisher processes, ${WARMUP} envelopes of warm-up, ${TOTAL} envelopes for throughput, then ${RATE}/s for ${SECONDS} s; ${RUNS} run(s); Ed25519 backend ${ed25519Backend().name}; V8 flags ${process.execArgv.filter((a) => a.startsWith('--') && !a.startsWith('--import')).join(' ') || 'none'}; signature workers ${process.env.VERIFY_WORKERS ?? defaultVerifyWorkers()}; load average ${la()}`);
 const kinds = (process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : ['postgres', 'pglite']) as Array<'postgres' | 'pglite'>;
+const METRICS = process.env.BENCH_METRICS ?? 'on';
+if (!['on', 'off', 'ab'].includes(METRICS)) throw new Error('BENCH_METRICS must be on, off or ab');
+/** Capacity with metrics and without, per run, when BENCH_METRICS=ab. */
+const metricsAb: Array<{ on: Result; off: Result }> = [];
 const all = new Map<string, Array<Result & { check: number; checkCpu: number }>>();
 const naive: Array<NaiveResult & { check: number }> = [];
 /** Observer capacity target, × the one-core check's rate per CPU-second. */
@@ -341,7 +347,7 @@ for (let run = 1; run <= RUNS; run++) {
   console.log(`  of which the Ed25519 verify alone: ${verifyCpu.toFixed(0)} per CPU-second (${(1e6 / verifyCpu).toFixed(0)} µs); capacity ${CAPACITY_TARGET} x the check allows ${(1e6 / (CAPACITY_TARGET * checkCpu)).toFixed(0)} µs per envelope in all, ` +
     `${(1e6 / (CAPACITY_TARGET * checkCpu) - 1e6 / verifyCpu).toFixed(0)} µs of it besides the signature (libp2p's gossip receive alone: npm run bench:mesh)`);
   for (const kind of kinds) {
-    const r = await runOn(kind);
+    const r = await runOn(kind, METRICS !== 'off');
     if (typeof r === 'string') {
       console.log(`${kind}: ${r}`);
       continue;
@@ -350,6 +356,12 @@ for (let run = 1; run <= RUNS; run++) {
     console.log(`${kind}: sustained validated+committed ${r.rate.toFixed(0)} envelopes/s = ${(r.rate / check).toFixed(2)} x one-core check rate`);
     console.log(`  observer capacity ${r.capacity.toFixed(0)} envelopes per CPU-second (${(1e6 / r.capacity).toFixed(0)} µs CPU each, every thread) = ${(r.capacity / checkCpu).toFixed(2)} x the check's ${checkCpu.toFixed(0)} per CPU-second`);
     console.log(`  at ${RATE}/s (${r.paced} envelopes): publish->committed p50 ${f1(r.commitP50)} ms p99 ${f1(r.commitP99)} ms; publish->WebSocket p50 ${f1(r.wsP50)} ms p99 ${f1(r.wsP99)} ms${r.wsLost ? `; ${r.wsLost} not delivered to the WebSocket` : ''}; load average ${la()}`);
+    if (METRICS === 'ab' && kind === 'postgres') {
+      const off = await runOn(kind, false);
+      if (typeof off === 'string') { console.log(`${kind} without metrics: ${off}`); continue; }
+      metricsAb.push({ on: r, off });
+      console.log(`${kind} without metrics and mesh health: observer capacity ${off.capacity.toFixed(0)} envelopes per CPU-second (${(1e6 / off.capacity).toFixed(0)} µs each); with them ${(1e6 / r.capacity).toFixed(0)} µs: ${(100 * (off.capacity / r.capacity - 1)).toFixed(1)} % more CPU per envelope`);
+    }
   }
   if (NAIVE_TOTAL > 0 && kinds.includes('postgres')) {
     const n = await runNaive({ pgUrl: PG, publishers: P, total: NAIVE_TOTAL, warmup: Math.min(WARMUP, 3_000), setup: SETUP }).catch((e: Error) => `Postgres at ${PG} unavailable (${e.message}): skipped`);
@@ -361,6 +373,10 @@ for (let run = 1; run <= RUNS; run++) {
   }
 }
 console.log(`\nsummary${RUNS > 1 ? ` (median of ${RUNS} runs)` : ''}; load average ${la()}`);
+if (metricsAb.length) {
+  const cost = median(metricsAb.map((x) => x.off.capacity / x.on.capacity - 1));
+  console.log(`${cost <= 0.05 ? 'PASS' : 'FAIL'} metrics and mesh health cost the observer ${(100 * cost).toFixed(1)} % more CPU per envelope on postgres (capacity without ÷ with, same run) <= 5 %`);
+}
 for (const [kind, rs] of all) {
   const m = (f: (r: Result & { check: number; checkCpu: number }) => number) => median(rs.map(f));
   const check = m((r) => r.check);

@@ -16,6 +16,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, DatasetReleaseList, EnvelopePage, HealthReport, SearchResult } from '../lib/wire';
 import { MCP_TOOLS } from '../lib/mcp/server';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import type { MeshHealthView } from '../lib/wire/mesh-health';
 import { checkDownloadRoute, documentedMediaTypeOf } from './api-downloads-testing';
 import { ROOT, documentChecker, stable, startApiHarness, until, type ApiDocument, type ApiHarness } from './api-testing';
 
@@ -195,6 +197,23 @@ test('search: hex, prefix, base58, agent epoch, envelope, challenge; a direct hi
   assert.ok((await s(ch.address.slice(0, 8))).hits.some((x) => x.kind === 'challenge' && x.id === ch.address));
   if (batch.signature) assert.ok((await s(batch.signature)).hits.some((x) => x.kind === 'transaction' && x.id === batch.signature));
   assert.deepEqual((await s('zzzz-no-such-thing')).hits, []);
+});
+
+test('/metrics is what a Prometheus server scrapes: the text format, with GossipSub, libp2p and the observer per topic', async () => {
+  const res = await fetch(`${h.base}/metrics`);
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+  const families = parsePrometheusTextFormat(await res.text());
+  const names = new Set(families.map((f) => f.name));
+  const accepted = families.find((f) => f.name === 'zerox1_envelopes_accepted_total');
+  assert.ok(accepted?.metrics.some((m) => m.labels?.topic === '/0x01/v1/broadcast' && Number(m.value) > 0), 'the demo\'s BEACONs counted on the broadcast topic');
+  for (const n of ['gossipsub_mesh_peer_count', 'gossipsub_msg_received_prevalidation_total', 'zerox1_first_seen_latency_seconds', 'process_cpu_user_seconds_total']) assert.ok(names.has(n), n);
+  assert.ok([...names].some((n) => n.startsWith('libp2p_')), 'libp2p metrics');
+  // The JSON series: whatever minutes have ended so far are this observer's, per topic.
+  const v = (await h.getJson<MeshHealthView>('/api/mesh/health?range=1h')).body;
+  assert.equal(v.res, 60);
+  for (const r of v.rows) assert.equal(r.observer, v.self);
+  assert.equal((await h.getJson<{ error: string }>('/api/mesh/health?range=2h')).status, 400);
 });
 
 test('bad input answers 4xx naming the problem', async () => {

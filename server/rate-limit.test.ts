@@ -37,6 +37,9 @@ test('paths map to classes; uploads, the stream and pages are not limited here',
   assert.equal(limitClassOf('/api/stream'), null);
   assert.equal(limitClassOf('/agents'), null);
   assert.equal(limitClassOf('/apix'), null);
+  assert.equal(limitClassOf('/metrics'), 'api');
+  assert.equal(limitClassOf('/x/../metrics'), 'api');
+  assert.equal(limitClassOf('/metricsx'), null);
 });
 
 test('a client gets its burst, then 429 with Retry-After and a JSON error', async () => {

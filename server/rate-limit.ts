@@ -1,7 +1,7 @@
 /**
  * Fair limits: one token bucket (the `limiter` package) per client IP and class of route, checked
  * on the custom server's HTTP handler before Next sees the request, so every route under /api is
- * covered, those added later included. Classes: `api` (the read API and search), `export`
+ * covered, those added later included. Classes: `api` (the read API, search and /metrics), `export`
  * (/api/export/*: whole datasets, so a smaller budget; its progress poll counts as `api`),
  * `mcp` (/api/mcp). Uploads (/api/ingest/*) keep their own size caps and the live stream
  * (/api/stream) its per-client buffer caps (docs/app.md), so neither is counted here; pages are
@@ -43,6 +43,8 @@ export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
  */
 export function limitClassOf(target: string): LimitClass | null {
   const pathname = servedPath(target);
+  // A Prometheus scrape is a read of the API's kind (every 15 s or so), not a page.
+  if (pathname === '/metrics') return 'api';
   if (!pathname.startsWith('/api/')) return null;
   if (pathname === '/api/stream' || pathname.startsWith('/api/ingest/')) return null;
   if (pathname === '/api/mcp' || pathname.startsWith('/api/mcp/')) return 'mcp';

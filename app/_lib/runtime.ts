@@ -20,6 +20,7 @@ import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/stor
 import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
 import type { StatsSeriesParams } from '../../lib/store/stats';
 import type { StatsSeries } from '../../lib/wire/stats';
+import type { MeshHealthRes, MeshHealthRow } from '../../lib/store/mesh-health';
 
 /** The read queries of lib/store the web app uses (lib/store `Store` satisfies it). */
 export interface ReadStore {
@@ -39,6 +40,7 @@ export interface ReadStore {
   recentOnChainNegotiations(p?: { status?: string; limit?: number }): Promise<HaggleNegotiationRow[]>;
   search(t: SearchTerms): Promise<SearchRows>;
   listAgentsPage(f: AgentFilter): Promise<{ rows: AgentListRow[]; more: boolean }>;
+  readMeshHealth(p: { res: MeshHealthRes; from: number; to: number; topic?: string }): Promise<MeshHealthRow[]>;
   listConversationsPage(f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { value: number; id: Uint8Array } | null }>;
 }
 

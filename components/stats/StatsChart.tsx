@@ -6,7 +6,7 @@
  * without measuring the page in the browser. Colours are the theme's variables (stats.css).
  */
 import { curveStepAfter, line, max, min, scaleLinear, scaleUtc } from 'd3';
-import { STATS_METRICS, type StatsMetric, type StatsSeries } from '../../lib/wire/stats';
+import { STATS_METRICS, type StatsMetric, type StatsMetricInfo, type StatsSeries } from '../../lib/wire/stats';
 import './stats.css';
 
 const LAYOUTS = [
@@ -53,23 +53,25 @@ export function formatValue(metric: StatsMetric, v: string | null): string {
   return 'ratio' in STATS_METRICS[metric] ? percent(v) : grouped(v);
 }
 
-export function StatsChart({ s }: { s: StatsSeries }) {
+/** `info`: a series of another page (the mesh's), described there; default the economy's metric. */
+export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: StatsMetricInfo; empty?: string }) {
   const metric = s.metric as StatsMetric;
-  const info = STATS_METRICS[metric];
-  const ratio = 'ratio' in info;
+  const info: StatsMetricInfo = given ?? STATS_METRICS[metric];
+  const ratio = 'ratio' in info && info.ratio === true;
+  const show = (v: string | null) => (given ? (v === null ? 'unknown' : ratio ? percent(v) : grouped(v)) : formatValue(metric, v));
   const n = s.series[0]?.values.length ?? 0;
   const from = Date.parse(s.from);
   const stepMs = s.stepSeconds * 1000;
   const at = (i: number) => new Date(from + i * stepMs);
   const all = s.series.flatMap((x) => x.values.map(plot)).filter((v): v is number => v !== null);
   if (n === 0 || s.series.length === 0) {
-    return <p className="muted empty stats-empty">{'perService' in info ? 'No agreed deals with a NEG1 price in this range.' : 'No data in this range.'}</p>;
+    return <p className="muted empty stats-empty">{empty ?? ('perService' in info ? 'No agreed deals with a NEG1 price in this range.' : 'No data in this range.')}</p>;
   }
   const lo = Math.min(0, min(all) ?? 0);
   const hi = Math.max(ratio ? 1 : 1, max(all) ?? 0);
   const spanDays = (n * s.stepSeconds) / 86_400;
   // Counts and token amounts are whole numbers: no 0.5 ticks on their axes.
-  const whole = !ratio && metric !== 'envelopes';
+  const whole = !ratio && metric !== 'envelopes' && !given;
   return (
     <>
       {LAYOUTS.map((L) => {
@@ -105,7 +107,7 @@ export function StatsChart({ s }: { s: StatsSeries }) {
             <g className="hover">
               {Array.from({ length: n }, (_, i) => (
                 <rect key={i} x={M.left + i * colW} y={M.top} width={colW} height={L.h - M.bottom - M.top}>
-                  <title>{`${at(i).toISOString().replace('.000Z', 'Z')} + ${s.stepSeconds} s\n${s.series.map((ser) => `${ser.label}: ${formatValue(metric, ser.values[i])}`).join('\n')}`}</title>
+                  <title>{`${at(i).toISOString().replace('.000Z', 'Z')} + ${s.stepSeconds} s\n${s.series.map((ser) => `${ser.label}: ${show(ser.values[i])}${given ? ` ${info.unit}` : ''}`).join('\n')}`}</title>
                 </rect>
               ))}
             </g>

@@ -16,6 +16,7 @@ import {
   DatasetFilePathSchema, DatasetReleaseListSchema, EXPORT_CONTENT_TYPES, ExportProgressQuerySchema, ExportProgressSchema, ExportQuerySchema, ExportTablePathSchema,
 } from '../wire';
 import { StatsSeriesQuerySchema, StatsSeriesSchema } from '../wire/stats';
+import { MeshHealthQuerySchema, MeshHealthViewSchema } from '../wire/mesh-health';
 import { CollusionQuerySchema, CollusionViewSchema } from '../wire/collusion';
 
 export type Method = 'get' | 'post' | 'delete';
@@ -56,6 +57,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'get', path: '/api/stats/series/csv', tag: 'mesh', summary: 'The same series as a CSV download',
     description: 'Columns interval_start_utc, interval_seconds, then one per series (per-service series are named metric:service:token); an empty cell is an unknown rate.',
     query: StatsSeriesQuerySchema, ok: z.unknown(), mediaType: 'text/csv',
+  },
+  {
+    method: 'get', path: '/api/mesh/health', tag: 'mesh', summary: 'Mesh health over time: per topic and interval, as measured by each observer',
+    description: 'Envelopes accepted, first-seen latency p50/p90/p99 (arrival minus the envelope timestamp, ms), GossipSub received/duplicate/invalid counts, mesh and topic peers, GRAFT/PRUNE churn and peer scores; topic * adds connections, rate-limited peers and drops per reason. Minutes are kept 2 days, hours 35 days. Prometheus metrics of the same node: GET /metrics (docs/app.md "Mesh health").',
+    query: MeshHealthQuerySchema, ok: MeshHealthViewSchema,
   },
   { method: 'get', path: '/api/graph', tag: 'mesh', summary: 'Agents and the agent pairs that exchanged envelopes', ok: GraphViewSchema },
   { method: 'get', path: '/api/envelopes', tag: 'mesh', summary: 'Stored envelopes, newest first, cursor-paged', query: EnvelopesQuerySchema, ok: EnvelopePageSchema },

@@ -102,6 +102,9 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
     now: cfg.now,
   });
 
+  // Loaded only for a node that keeps metrics (the observer), not by every demo agent.
+  const metered = params.metrics ? (await import('./metrics')).meshMetrics(params.metrics, cfg.topics) : null;
+
   const peerDiscovery: Array<(components: any) => PeerDiscovery> = [];
   // The bootstrap module waits 1 s (its default) before dialling the list; a node that has
   // nothing to do until it is connected dials at once.
@@ -128,6 +131,7 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
       // replay), so ids are kept only that long: at thousands of envelopes per second the
       // default kept hundreds of thousands of ids live, and garbage collection walked them all.
       seenTTL: SEEN_TTL_MS,
+      ...(metered?.gossipsub ?? {}),
     }),
   };
   if (cfg.relay) {
@@ -156,6 +160,7 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
 
   const libp2p = (await createLibp2p({
     privateKey,
+    ...(metered ? { metrics: metered.libp2p } : {}),
     addresses: { listen: cfg.listen },
     transports: [tcp(), webSockets()],
     connectionEncrypters: [noise()],

@@ -128,4 +128,9 @@ export interface CreateMeshNodeParams {
    * mesh must use the same policy.
    */
   signaturePolicy?: 'StrictNoSign' | 'StrictSign';
+  /**
+   * A prom-client Registry: libp2p's metrics (@libp2p/prometheus-metrics) and GossipSub's
+   * (lib/mesh/metrics.ts) are registered there, per topic. Default none (no metrics cost).
+   */
+  metrics?: import('prom-client').Registry;
 }

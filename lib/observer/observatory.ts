@@ -7,7 +7,8 @@
  * {@link createUploadIngest}.
  */
 import { randomUUID } from 'node:crypto';
-import { createMeshNode, type MeshNode, type MeshLimits } from '../mesh';
+import { Registry } from 'prom-client';
+import { createMeshNode, MESH_TOPICS, type MeshAcceptedHandler, type MeshNode, type MeshLimits } from '../mesh';
 import type { Store } from '../store';
 import type { ObservatoryConfig } from './config';
 import { createLiveBus } from './bus';
@@ -20,6 +21,7 @@ import { createStoreGuard, type IngestBufferLimits } from './store-outage';
 import { createNotifyPump } from './notify-pump';
 import { createDropRecorder } from './drops';
 import { createUploadIngest, type UploadOptions, type UploadOutcome } from './ingest-upload';
+import { createMeshHealth, type MeshHealth } from './mesh-health';
 import { freshProbe, HEALTH_FRESH_MS, HEALTH_REFRESH_MS, withTimeout } from './fresh-probe';
 
 export { LIVE_CHANNEL } from './notify-pump';
@@ -52,6 +54,13 @@ export interface StartObservatoryParams {
   verifyWorkers?: number;
   /** Bounds of the in-memory ingest buffer (default the config's, else DEFAULT_INGEST_BUFFER). */
   ingestBuffer?: Partial<IngestBufferLimits>;
+  /** Mesh health intervals: `timer: false` leaves rolling them to the caller (tests). */
+  meshHealth?: { timer?: boolean; minuteMs?: number; hourMs?: number };
+  /**
+   * Metrics and mesh health (default true). `false` keeps neither: no registry for libp2p and
+   * GossipSub, nothing measured per envelope (bench:ingest measures what they cost).
+   */
+  metrics?: boolean;
   /** Delays between retries of a write while the database is unreachable (tests). */
   retry?: { firstMs: number; lastMs: number };
 }
@@ -71,6 +80,10 @@ export interface Observatory {
   ingestUpload(body: Uint8Array, opts?: UploadOptions): Promise<UploadOutcome>;
   /** Drops counted by this process since start, per reason. */
   dropCounts(): Record<string, number>;
+  /** Mesh health over time (mesh-health.ts); roll() ends the current interval. */
+  readonly meshHealth: MeshHealth;
+  /** This process's metrics in the Prometheus text format (libp2p, GossipSub, envelopes, process). */
+  metrics(): Promise<{ contentType: string; text: string }>;
   /** Writes everything queued (envelopes and drops). */
   flush(): Promise<void>;
   stop(): Promise<void>;
@@ -117,21 +130,36 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   });
   let stopped = false;
 
+  const metered = params.metrics !== false;
+  const metrics = new Registry();
+  let meshHealth: MeshHealth | null = null;
+  const measured = (inner: MeshAcceptedHandler): MeshAcceptedHandler => !metered ? inner : (r, bytes, meta) => {
+    meshHealth?.accepted(r.envelope.timestamp, meta.via === 'gossip' ? meta.topic : undefined);
+    inner(r, bytes, meta);
+  };
   const mesh = await createMeshNode({
     privateKey: params.meshKey,
+    ...(metered ? { metrics } : {}),
     listen: config.listen,
     bootstrap: config.bootstrap,
     validate: validation.validateLive,
-    onAccepted: ingestAccepted(queue, clock, (e) => log.error('ingest failed', e), {
+    onAccepted: measured(ingestAccepted(queue, clock, (e) => log.error('ingest failed', e), {
       admit: (q, bytes) => guard.admit(q, bytes),
       shed: (reason, peer, via) => drops.count(reason, peer, via),
-    }),
-    onDrop: (reason, peer, via) => drops.count(reason, peer, via),
+    })),
+    onDrop: metered ? (reason, peer, via) => { meshHealth?.dropped(reason, peer); drops.count(reason, peer, via); } : (reason, peer, via) => drops.count(reason, peer, via),
     limits: params.limits,
     now: clock,
     relay: config.relayReservations === 0 ? false : config.relayReservations === undefined ? true : { maxReservations: config.relayReservations },
   });
 
+  meshHealth = createMeshHealth({
+    mesh, registry: metrics, topics: MESH_TOPICS, clock, ...params.meshHealth, ...(metered ? {} : { timer: false }),
+    write: (rows) => store.writeMeshHealth(rows),
+    prune: (res, before) => store.pruneMeshHealth(res, before),
+    onError: (e) => { if (!guard.failed(e)) log.warn('writing mesh health failed', e); },
+  });
+  const health_ = meshHealth;
   const startedAt = clock();
   const unlisten = await pump.listen((events) => { for (const e of events) bus.publish(e); });
   const ingestUpload = createUploadIngest({
@@ -172,6 +200,8 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   const observatory: Observatory = {
     config, store, bus, mesh, registry, origin, startedAt, health, ingestUpload,
     dropCounts: () => drops.counts(),
+    meshHealth: health_,
+    metrics: async () => ({ contentType: metrics.contentType, text: await metrics.metrics() }),
     async flush() {
       await queue.flush();
       await drops.flush();
@@ -182,6 +212,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       stopped = true;
       validation.halt();
       pump.halt();
+      await health_.stop();
       const left = queue.pending;
       if (!guard.ok && left > 0) log.warn(`stopping during a database outage: ${left} buffered envelopes are not stored`);
       guard.halt();

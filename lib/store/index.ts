@@ -15,4 +15,5 @@ export type {
 } from './chain';
 export type { ListConversationsParams } from './queries';
 export type { SaveEpochLogResult, EpochLogEntryRow } from './epoch-log';
+export { MESH_HEALTH_RETENTION, NODE_TOPIC, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
 export type { HaggleEventInput, HaggleKind, HaggleColumns, HaggleCreated } from './haggle';

@@ -1,0 +1,17 @@
+/**
+ * GET /api/mesh/health: mesh health over time (docs/app.md "Mesh health"): one row per
+ * observer, topic and interval; `range` 1h (minutes), 24h or 7d (hours); `topic` one topic, `*`
+ * the whole node.
+ */
+import { handle, json, parseQuery, runtime } from '../../../_lib/http';
+import { loadMeshHealth } from '../../../_lib/mesh-health';
+import { MeshHealthQuerySchema } from '../../../../lib/wire/mesh-health';
+
+export const dynamic = 'force-dynamic';
+
+export async function GET(req: Request): Promise<Response> {
+  return handle(async () => {
+    const q = parseQuery(req.url, MeshHealthQuerySchema);
+    return json(await loadMeshHealth(runtime(), q.range, Date.now(), q.topic));
+  });
+}

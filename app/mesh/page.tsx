@@ -1,0 +1,206 @@
+/**
+ * /mesh: the health of the gossip that carries the economy, over the last hour (minutes), day or
+ * week (hours), as this observer measured it (lib/observer/mesh-health.ts): envelopes per second
+ * and first-seen latency per topic, duplicates, mesh peers and their scores, GRAFT/PRUNE churn,
+ * connections, rate-limited peers and drops per reason. With several observers on one database,
+ * the spread of their latency medians. The same node's Prometheus metrics are at /metrics.
+ */
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import type { MeshHealthRow } from '../../lib/store/mesh-health';
+import { MESH_RANGES, type MeshHealthView, type MeshRange } from '../../lib/wire/mesh-health';
+import type { StatsMetricInfo, StatsSeries } from '../../lib/wire/stats';
+import { NotRunning } from '../_lib/not-running';
+import { getServices } from '../_lib/services';
+import { loadMeshHealth } from '../_lib/mesh-health';
+import { StatsChart, grouped, seriesColour } from '../../components/stats/StatsChart';
+import { Term } from '../../components/Term';
+import type { GlossaryKey } from '../../components/glossary';
+import type { SearchParams } from '../_lib/query-string';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Mesh health' };
+
+const RANGE_TEXT: Record<MeshRange, string> = { '1h': 'last hour, 1-minute intervals', '24h': 'last 24 hours, hourly intervals', '7d': 'last 7 days, hourly intervals' };
+const NODE = '*';
+const STREAM = '/0x01/v1/envelope';
+const short = (topic: string) => (topic === NODE ? 'all' : topic === STREAM ? 'direct streams' : topic.replace('/0x01/v1/', ''));
+const fixed = (v: number | null, d: number) => (v === null || !Number.isFinite(v) ? null : v.toFixed(d));
+
+interface Chart {
+  key: string;
+  title: string;
+  term?: GlossaryKey;
+  info: StatsMetricInfo;
+  series: Array<{ key: string; label: string; value: (r: MeshHealthRow) => string | null; topic: string }>;
+  empty?: string;
+}
+
+/** One chart's series over the range: a value per interval, null where no row was written. */
+function series(v: MeshHealthView, c: Chart, observer: string): StatsSeries {
+  const n = Math.round((v.to - v.from) / v.res);
+  const at = new Map(v.rows.filter((r) => r.observer === observer).map((r) => [`${r.topic}@${r.bucket}`, r]));
+  return {
+    metric: c.key, range: v.range === '1h' ? '1h' : v.range, stepSeconds: v.res,
+    from: new Date(v.from * 1000).toISOString(), to: new Date(v.to * 1000).toISOString(), unit: c.info.unit, clipped: false, observedFrom: null,
+    series: c.series.map((x) => ({
+      key: x.key, label: x.label, service: null, token: null,
+      values: Array.from({ length: n }, (_, i) => {
+        const r = at.get(`${x.topic}@${v.from + i * v.res}`);
+        return r ? x.value(r) : null;
+      }),
+    })),
+  };
+}
+
+/** p50 spread between observers per interval: the largest minus the smallest median, ms. */
+function spreadSeries(v: MeshHealthView): StatsSeries {
+  const n = Math.round((v.to - v.from) / v.res);
+  const by = new Map<number, number[]>();
+  for (const r of v.rows) {
+    if (r.topic !== NODE || r.latencyP50 === null) continue;
+    by.set(r.bucket, [...(by.get(r.bucket) ?? []), r.latencyP50]);
+  }
+  return {
+    metric: 'spread', range: v.range, stepSeconds: v.res, from: new Date(v.from * 1000).toISOString(), to: new Date(v.to * 1000).toISOString(),
+    unit: 'ms', clipped: false, observedFrom: null,
+    series: [{
+      key: 'spread', label: 'p50 spread', service: null, token: null,
+      values: Array.from({ length: n }, (_, i) => {
+        const xs = by.get(v.from + i * v.res);
+        return xs && xs.length > 1 ? (Math.max(...xs) - Math.min(...xs)).toFixed(1) : null;
+      }),
+    }],
+  };
+}
+
+export default async function MeshPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const o = getServices();
+  if (!o) return <NotRunning />;
+  const sp = await searchParams;
+  const raw = Array.isArray(sp.range) ? sp.range[0] : sp.range;
+  const range: MeshRange = (MESH_RANGES as readonly string[]).includes(raw ?? '') ? (raw as MeshRange) : '1h';
+  const v = await loadMeshHealth(o, range, Date.now());
+  const observer = v.self;
+  const mine = v.rows.filter((r) => r.observer === observer);
+  const topics = [...new Set(mine.map((r) => r.topic))].filter((t) => t !== NODE).sort((a, b) => (a === STREAM ? 1 : b === STREAM ? -1 : a.localeCompare(b)));
+  const gossip = topics.filter((t) => t !== STREAM);
+  const reasons = [...new Set(mine.flatMap((r) => Object.keys(r.drops ?? {})))].sort();
+  const last = new Map<string, MeshHealthRow>();
+  for (const r of mine) if ((last.get(r.topic)?.bucket ?? -1) < r.bucket) last.set(r.topic, r);
+  const lastNode = last.get(NODE);
+
+  const charts: Chart[] = [
+    { key: 'rate', title: 'Envelopes per second', term: 'topic', info: { title: 'Envelopes per second', unit: 'envelopes/s', help: 'Envelopes this observer accepted per topic in the interval, divided by the seconds it measured.', series: [] },
+      series: topics.map((t) => ({ key: t, label: short(t), topic: t, value: (r) => (r.seconds > 0 ? (r.messages / r.seconds).toFixed(2) : null) })) },
+    { key: 'latency', title: 'First-seen latency (all topics)', term: 'firstSeenLatency', info: { title: 'First-seen latency', unit: 'ms', help: 'Arrival at this observer minus the envelope timestamp; unknown in an interval without envelopes.', series: [] },
+      series: [['p50', 'latencyP50'], ['p90', 'latencyP90'], ['p99', 'latencyP99']].map(([k, f]) => ({ key: k, label: k, topic: NODE, value: (r: MeshHealthRow) => fixed(r[f as 'latencyP50'], 1) })) },
+    { key: 'dup', title: 'Duplicate ratio', term: 'duplicateRatio', info: { title: 'Duplicate ratio', unit: '%', ratio: true, help: 'Duplicates ÷ messages GossipSub received on the topic; unknown when it received none.', series: [] },
+      series: gossip.map((t) => ({ key: t, label: short(t), topic: t, value: (r) => (r.received ? (r.duplicates! / r.received).toFixed(4) : null) })) },
+    { key: 'mesh', title: 'Mesh peers', term: 'meshPeers', info: { title: 'Mesh peers', unit: 'peers', help: 'Peers in this node\'s GossipSub mesh for the topic at the end of the interval.', series: [] },
+      series: gossip.map((t) => ({ key: t, label: short(t), topic: t, value: (r) => (r.meshPeers === null ? null : String(r.meshPeers)) })) },
+    { key: 'churn', title: 'GRAFT / PRUNE churn (all gossip topics)', term: 'graftPrune', info: { title: 'Churn', unit: 'per interval', help: 'Peers added to and removed from the topics\' meshes in the interval.', series: [] },
+      series: ['grafts', 'prunes'].map((k) => ({ key: k, label: k === 'grafts' ? 'GRAFT' : 'PRUNE', topic: NODE, value: () => null })) },
+    { key: 'conn', title: 'Connections and rate-limited peers', info: { title: 'Connections', unit: 'peers', help: 'Open connections at the end of the interval; peers with at least one envelope refused for rate (spec: 100 a second) in it.', series: [] },
+      series: [{ key: 'connections', label: 'connections', topic: NODE, value: (r) => (r.connections === null ? null : String(r.connections)) }, { key: 'rate_limited', label: 'rate-limited peers', topic: NODE, value: (r) => (r.rateLimitedPeers === null ? null : String(r.rateLimitedPeers)) }] },
+    { key: 'drops', title: 'Drops per reason', info: { title: 'Drops', unit: 'per interval', help: 'Envelopes this observer refused, by reason (each reason is explained in the glossary).', series: [] },
+      series: reasons.map((k) => ({ key: k, label: k, topic: NODE, value: (r) => String(r.drops?.[k] ?? 0) })), empty: 'No drops in this range.' },
+  ];
+  // Churn is summed over the gossip topics of each interval.
+  const sumChurn = (s: StatsSeries): StatsSeries => {
+    const n = s.series[0]?.values.length ?? 0;
+    const rowsAt = new Map<number, MeshHealthRow[]>();
+    for (const r of mine) if (gossip.includes(r.topic)) rowsAt.set(r.bucket, [...(rowsAt.get(r.bucket) ?? []), r]);
+    const sum = (i: number, f: 'grafts' | 'prunes') => {
+      const rs = rowsAt.get(v.from + i * v.res);
+      return rs ? String(rs.reduce((t, r) => t + (r[f] ?? 0), 0)) : null;
+    };
+    return { ...s, series: s.series.map((x, k) => ({ ...x, values: Array.from({ length: n }, (_, i) => sum(i, k === 0 ? 'grafts' : 'prunes')) })) };
+  };
+
+  return (
+    <>
+      <div className="stats-head">
+        <div>
+          <h1>Mesh health</h1>
+          <p className="muted small" style={{ margin: 0 }}>
+            {RANGE_TEXT[range]}, times in UTC, as measured by this observer (<span className="mono" title={observer}>{observer.slice(0, 8)}…{observer.slice(-6)}</span>).
+            {' '}An interval appears once it has ended; a gap is an interval nobody measured (the observer was not running), not a quiet mesh.
+            {v.observers.length > 1 ? ` ${v.observers.length} observers share this database: the last chart is the spread of their latency medians.` : ''}
+            {' '}Prometheus: <a href="/metrics">/metrics</a> · JSON: <a href={`/api/mesh/health?range=${range}`}>/api/mesh/health</a>
+            {raw !== undefined && raw !== range ? <> <span style={{ color: 'var(--warn)' }}>Unknown range &ldquo;{raw}&rdquo;: showing 1h.</span></> : null}
+          </p>
+        </div>
+        <nav className="stats-ranges" aria-label="Range">
+          {MESH_RANGES.map((r) => <Link key={r} href={`/mesh?range=${r}`} aria-current={r === range ? 'page' : undefined}>{r}</Link>)}
+        </nav>
+      </div>
+
+      <section className="card" data-testid="mesh-now">
+        <h2>Latest interval{lastNode ? <span className="muted small"> · from {new Date(lastNode.bucket * 1000).toISOString().slice(11, 16)} UTC, {lastNode.seconds} s measured</span> : null}</h2>
+        {last.size === 0 ? <p className="muted">Nothing measured yet: the first row is written when the observer&apos;s first minute ends.</p> : (
+          <div className="table-wrap">
+            <table className="mesh-now">
+              <thead>
+                <tr>
+                  <th><Term k="topic" /></th><th>envelopes/s</th><th><Term k="firstSeenLatency">latency p50 / p90 / p99</Term></th>
+                  <th><Term k="duplicateRatio">duplicates</Term></th><th><Term k="meshPeers">mesh / topic peers</Term></th>
+                  <th><Term k="graftPrune">GRAFT / PRUNE</Term></th><th><Term k="peerScore">score min / median</Term></th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...topics, NODE].map((t) => {
+                  const r = last.get(t);
+                  if (!r) return null;
+                  const ms = (x: number | null) => (x === null ? '—' : `${x.toFixed(0)}`);
+                  return (
+                    <tr key={t} data-topic={t}>
+                      <td className="mono">{t === NODE ? 'whole node' : t}</td>
+                      <td className="num">{r.seconds > 0 ? (r.messages / r.seconds).toFixed(2) : 'unknown'}</td>
+                      <td className="num" title={r.latencySamples ? `${grouped(String(r.latencySamples))} envelopes` : 'no envelope in the interval'}>{r.latencySamples ? `${ms(r.latencyP50)} / ${ms(r.latencyP90)} / ${ms(r.latencyP99)} ms` : 'unknown'}</td>
+                      <td className="num">{r.received === null ? '—' : r.received === 0 ? 'unknown' : `${((100 * (r.duplicates ?? 0)) / r.received).toFixed(1)} % of ${grouped(String(r.received))}`}</td>
+                      <td className="num">{r.meshPeers === null ? '—' : `${r.meshPeers} / ${r.topicPeers}`}</td>
+                      <td className="num">{r.grafts === null ? '—' : `${r.grafts} / ${r.prunes}`}</td>
+                      <td className="num">{r.meshPeers === null ? '—' : r.scoreMin === null ? 'unknown' : `${r.scoreMin.toFixed(2)} / ${r.scoreMedian!.toFixed(2)}`}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {lastNode ? (
+          <p className="small muted" data-testid="mesh-node">
+            {lastNode.connections ?? 0} connections · {lastNode.rateLimitedPeers ?? 0} rate-limited peers ·
+            drops: {Object.keys(lastNode.drops ?? {}).length === 0 ? 'none' : Object.entries(lastNode.drops ?? {}).map(([k, n]) => <span key={k}> <a href={`/glossary#drop-${k}`}>{k}</a> {n}</span>)}
+          </p>
+        ) : null}
+      </section>
+
+      <div className="stats-grid">
+        {charts.map((c) => {
+          let s = series(v, c, observer);
+          if (c.key === 'churn') s = sumChurn(s);
+          return (
+            <section key={c.key} className="card stats-card" data-testid={`mesh-${c.key}`} data-series={s.series.length}>
+              <h2>{c.term ? <Term k={c.term}>{c.title}</Term> : c.title} <span className="help" title={c.info.help} tabIndex={0} aria-label={c.info.help}>?</span></h2>
+              <StatsChart s={s} info={c.info} empty={c.empty ?? 'Nothing measured in this range yet.'} />
+              <div className="stats-foot">
+                <span className="stats-legend">
+                  {s.series.map((x, k) => <span key={x.key}><i className={seriesColour(x.key, k)} />{x.label}</span>)}
+                  <span>({c.info.unit})</span>
+                </span>
+              </div>
+            </section>
+          );
+        })}
+        {v.observers.length > 1 ? (
+          <section className="card stats-card" data-testid="mesh-spread">
+            <h2>Latency spread between observers <span className="help" title="Per interval: the largest minus the smallest first-seen latency median among the observers that measured it." tabIndex={0}>?</span></h2>
+            <StatsChart s={spreadSeries(v)} info={{ title: 'Spread', unit: 'ms', help: '', series: [] }} />
+          </section>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * Mesh health over time (GET /api/mesh/health, the /mesh page): the query and the answer's shape.
+ * Rows are what the observer measured per topic and interval (lib/store/mesh-health.ts); null is
+ * "not measured" (no samples, or a figure that does not apply to the topic), never zero.
+ */
+import { z } from 'zod';
+
+export const MESH_RANGES = ['1h', '24h', '7d'] as const;
+export type MeshRange = (typeof MESH_RANGES)[number];
+
+export const MeshHealthQuerySchema = z.object({
+  range: z.enum(MESH_RANGES).default('1h').meta({ description: 'the window ending now: 1h (1-minute rows), 24h or 7d (hourly rows)' }),
+  topic: z.string().min(1).max(100).optional().meta({ description: 'one topic (e.g. /0x01/v1/broadcast), /0x01/v1/envelope for direct streams, * for the whole node' }),
+});
+
+const n = z.number().nullable();
+export const MeshHealthRowSchema = z.object({
+  res: z.union([z.literal(60), z.literal(3600)]),
+  bucket: z.number().int().meta({ description: 'unix second the interval starts' }),
+  topic: z.string(),
+  observer: z.string().meta({ description: 'libp2p peer id of the observer that measured the row' }),
+  seconds: z.number().int().meta({ description: 'seconds of the interval the observer measured (less after a start)' }),
+  messages: z.number().int().meta({ description: 'envelopes accepted' }),
+  received: n.meta({ description: 'GossipSub messages received before de-duplication (gossip topics only)' }),
+  duplicates: n,
+  invalid: n,
+  latencyP50: n.meta({ description: 'first-seen latency, ms: arrival at the observer minus the envelope timestamp' }),
+  latencyP90: n,
+  latencyP99: n,
+  latencySamples: z.number().int(),
+  meshPeers: n,
+  topicPeers: n,
+  grafts: n,
+  prunes: n,
+  scoreMin: n,
+  scoreMedian: n,
+  connections: n,
+  rateLimitedPeers: n,
+  drops: z.record(z.string(), z.number()).nullable(),
+});
+
+export const MeshHealthViewSchema = z.object({
+  range: z.enum(MESH_RANGES),
+  res: z.union([z.literal(60), z.literal(3600)]),
+  from: z.number().int(),
+  to: z.number().int(),
+  observers: z.array(z.string()),
+  self: z.string(),
+  rows: z.array(MeshHealthRowSchema),
+});
+export type MeshHealthView = z.infer<typeof MeshHealthViewSchema>;
