@@ -19,6 +19,9 @@ import { agentDisplayName } from './names/label';
 import { AccountLink, useSite } from './site';
 import { Time } from './time/Time';
 import { dropReasonText } from './glossary';
+import { ReplayBar } from './replay/ReplayBar';
+import { useReplay } from './replay/useReplay';
+import { parseReplayLink } from './replay/url';
 
 const REFRESH_MS = 15_000;
 const FRESH_MS = 2_500;
@@ -47,8 +50,13 @@ function matcher(f: FeedFilter, names: Readonly<Record<string, string>>): (e: En
 }
 
 /** `strip`: the economy at a glance (server-rendered, components/stats/StatsStrip), under the totals. */
-export function LiveOverview({ snapshot, filter: initialFilter = { type: '', agent: '' }, strip }: { snapshot: OverviewSnapshot; filter?: FeedFilter; strip?: React.ReactNode }) {
-  const [state, setState] = useState<OverviewState>(() => initialState(snapshot));
+/** `replay`: the `?replay=FROM..TO&at=T&speed=S` of a shared link (components/replay/url.ts). */
+export function LiveOverview({ snapshot, filter: initialFilter = { type: '', agent: '' }, strip, replay }: { snapshot: OverviewSnapshot; filter?: FeedFilter; strip?: React.ReactNode; replay?: { replay?: string; at?: string; speed?: string } }) {
+  const [liveState, setState] = useState<OverviewState>(() => initialState(snapshot));
+  // A replay shows its own state (from stored envelopes) while the live one keeps following the stream.
+  const link = useMemo(() => parseReplayLink(replay ?? {}), [replay]);
+  const [replaying, replayControls] = useReplay(snapshot, link && !('error' in link) ? link : null);
+  const state = replaying ? replaying.state : liveState;
   const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
   const loading = useRef(false);
   const { names } = useSite();
@@ -64,7 +72,7 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
   const missedAt = useRef(0);
   const [partial, setPartial] = useState(false);
   const match = useMemo(() => matcher(filter, names), [filter, names]);
-  const shown = useMemo(() => (paused ?? buffer.filter(match)).slice(0, FEED_ROWS), [paused, buffer, match]);
+  const shown = useMemo(() => (replaying ? replaying.state.envelopes.filter(match) : (paused ?? buffer.filter(match))).slice(0, FEED_ROWS), [replaying, paused, buffer, match]);
   const newCount = useMemo(() => {
     if (!paused) return 0;
     const seen = new Set(paused.map((e) => e.id));
@@ -154,7 +162,7 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
         <div>
           <h1>Mesh overview</h1>
           <p className="muted">
-            Every envelope the observer validated, live.{' '}
+            {replaying ? 'A past window replayed from the stored envelopes.' : 'Every envelope the observer validated, live.'}{' '}
             {state.mesh ? (
               <span title={state.mesh.peerId}>
                 Observer <span className="mono">{shortHex(state.mesh.peerId, 8, 6)}</span>, {count(state.mesh.peers)} peers.
@@ -162,21 +170,35 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
             ) : null}
           </p>
         </div>
-        <span className={`status status-${status}`} data-testid="stream-status" data-status={status} data-invalid-frames={invalidFrames}>
-          <span className="dot" aria-hidden /> {status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+        <span className={`status status-${replaying ? 'replay' : status}`} data-testid="stream-status" data-status={status} data-invalid-frames={invalidFrames}
+          title={replaying ? 'this page shows a replay of a past window; the live stream keeps running underneath, and Back to live returns to it' : undefined}>
+          <span className="dot" aria-hidden /> {replaying ? 'Replay' : status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
         </span>
       </header>
+      {link && 'error' in link ? <p className="small warn-text" role="alert">This link's replay could not be read ({link.error}); showing the live mesh.</p> : null}
+      <ReplayBar view={replaying} controls={replayControls} />
 
       <section className="stat-row" aria-label="Totals">
-        <Stat label="Envelopes stored" value={count(totals.envelopes)} testId="total-envelopes" />
-        <Stat label="Live since page load" value={count(state.liveCount)} testId="live-count" />
-        <Stat label="Agents online" value={`${count(totals.online.length)} / ${count(state.agents.length)}`} testId="agents-online" />
-        <Stat label="Conversation links" value={count(state.graph.links.length)} />
-        <Stat label="Drops" value={count(totals.drops)} tone={totals.drops > 0 ? 'warn' : undefined} testId="total-drops" />
+        {replaying ? (
+          <>
+            <Stat label="Envelopes replayed" value={count(state.liveCount)} testId="total-envelopes" />
+            <Stat label="Agents seen in the replay" value={count(state.agents.length)} testId="agents-online" />
+            <Stat label="Conversation links" value={count(state.graph.links.length)} />
+            <Stat label="Drops" value="not replayed" />
+          </>
+        ) : (
+          <>
+            <Stat label="Envelopes stored" value={count(totals.envelopes)} testId="total-envelopes" />
+            <Stat label="Live since page load" value={count(state.liveCount)} testId="live-count" />
+            <Stat label="Agents online" value={`${count(totals.online.length)} / ${count(state.agents.length)}`} testId="agents-online" />
+            <Stat label="Conversation links" value={count(state.graph.links.length)} />
+            <Stat label="Drops" value={count(totals.drops)} tone={totals.drops > 0 ? 'warn' : undefined} testId="total-drops" />
+          </>
+        )}
       </section>
-      {strip}
+      {replaying ? null : strip}
 
-      {state.chain ? <ChainSection c={state.chain} /> : null}
+      {state.chain && !replaying ? <ChainSection c={state.chain} /> : null}
 
       <div className="grid-main">
         <section className="card graph-card">
@@ -192,7 +214,9 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
           </section>
           <section className="card">
             <h2>Drops per reason</h2>
-            <CountTable counts={state.stats.drops} label="Drops per reason" testId="drops-by-reason" tone="warn" empty="No drops." describe={dropReasonText} />
+            {replaying ? <p className="muted empty">Drops are not stored per envelope time, so a replay cannot show them.</p> : (
+              <CountTable counts={state.stats.drops} label="Drops per reason" testId="drops-by-reason" tone="warn" empty="No drops." describe={dropReasonText} />
+            )}
             <p className="small muted"><Link href="/glossary#drops">What each reason means</Link></p>
           </section>
         </div>
@@ -201,10 +225,10 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
       <div className="grid-feed">
         <section className="card">
           <h2>
-            Live feed <span className="muted small">latest {shown.length}{filter.type || filter.agent ? ' matching' : ''}</span>
+            {replaying ? 'Replayed feed' : 'Live feed'} <span className="muted small">latest {shown.length}{filter.type || filter.agent ? ' matching' : ''}</span>
           </h2>
           <div className="feed-bar" data-testid="feed-bar">
-            <button type="button" onClick={() => setPaused((p) => (p ? null : buffer.filter(match).slice(0, FEED_ROWS)))} data-testid="feed-pause" aria-pressed={paused !== null}>
+            <button type="button" hidden={replaying !== null} onClick={() => setPaused((p) => (p ? null : buffer.filter(match).slice(0, FEED_ROWS)))} data-testid="feed-pause" aria-pressed={paused !== null}>
               {paused ? 'Resume' : 'Pause'}
             </button>
             {paused ? (
@@ -223,18 +247,18 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
               Agent{' '}
               <input value={filter.agent} onChange={(e) => setFilterUrl({ ...filter, agent: e.target.value })} placeholder="name or id prefix" size={16} data-testid="feed-agent" spellCheck={false} />
             </label>
-            <span className="muted" data-testid="feed-rate" data-partial={partial}
+            <span className="muted" data-testid="feed-rate" data-partial={partial} hidden={replaying !== null}
               title={partial
                 ? `this page missed envelopes in the last ${RATE_WINDOW_MS / 1000} s (it fell behind the stream or reconnected), so the mesh sent at least this many per second`
                 : `envelopes that arrived on this page over the last ${RATE_WINDOW_MS / 1000} s, per second`}>
               {rate === null ? 'measuring rate…' : `${partial ? '≥ ' : ''}${rate.toFixed(1)} envelopes/s`}
             </span>
           </div>
-          <EnvelopeFeed envelopes={shown} fresh={paused ? undefined : fresh} clock empty={filter.type || filter.agent ? 'No envelope matches this filter yet.' : 'Waiting for envelopes…'} />
+          <EnvelopeFeed envelopes={shown} fresh={paused || replaying ? undefined : fresh} clock={!replaying} empty={filter.type || filter.agent ? 'No envelope matches this filter yet.' : replaying ? 'No envelope replayed yet.' : 'Waiting for envelopes…'} />
         </section>
         <div className="stack">
           <section className="card">
-            <h2>Agents online</h2>
+            <h2>{replaying ? 'Agents seen in the replay' : 'Agents online'}</h2>
             {totals.online.length === 0 ? (
               <p className="muted empty">None.</p>
             ) : (
@@ -243,7 +267,7 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
                   <li key={a.id}>
                     <span className="dot on" aria-hidden />
                     <AgentName id={a.id} name={a.name} />
-                    <span className="muted small"><Time ms={a.lastSeenMs} date={false} /></span>
+                    <span className="muted small"><Time ms={a.lastSeenMs || null} date={false} /></span>
                   </li>
                 ))}
               </ul>
@@ -254,7 +278,9 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
           </section>
           <section className="card">
             <h2>Events</h2>
-            {state.activity.length === 0 ? (
+            {replaying ? (
+              <p className="muted empty">Notary, verdict, reputation and dispute events show live only; the replay shows their envelopes in the feed.</p>
+            ) : state.activity.length === 0 ? (
               <p className="muted empty">No notary, verdict, reputation or dispute events since this page opened.</p>
             ) : (
               <ul className="activity">

@@ -9,6 +9,10 @@ import { createRoot } from 'react-dom/client';
 import { ForceGraph } from '../components/graph/ForceGraph';
 import { pairKey } from '../components/pair';
 import type { GraphView } from '../lib/wire';
+import type { ReplayEvent } from '../lib/wire/replay';
+import { initialState, type OverviewState } from '../components/live-state';
+import { applyReplayBatch } from '../components/replay/apply';
+import { eventMs, ReplayPlayer, type ReplayFetch, type ReplaySpeed } from '../components/replay/player';
 
 const params = new URLSearchParams(location.search);
 const AGENTS = Number(params.get('agents') ?? 2000);
@@ -53,6 +57,27 @@ export interface Probe {
   p50: number;
   p95: number;
   worst: number;
+  /** Display refreshes (16.7 ms at 60 Hz) that passed without a new frame. */
+  dropped: number;
+}
+
+/** What a replay phase measured besides frames. */
+export interface ReplayProbe {
+  speed: number;
+  /** Envelopes per second of envelope time in the synthetic window. */
+  rate: number;
+  emitted: number;
+  /** Envelopes due by the wall clock over the run (speed × rate × seconds). */
+  due: number;
+  inOrder: boolean;
+  stalledMs: number;
+  peakBuffered: number;
+  cap: number;
+  fetches: number;
+  /** Wall ms per tick spent applying the batch to the state (p50, worst). */
+  applyP50: number;
+  applyWorst: number;
+  seconds: number;
 }
 
 /** Frames per second over `ms`, counted with requestAnimationFrame, with frame-time percentiles. */
@@ -68,7 +93,8 @@ function measure(ms: number): Promise<Probe> {
         const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
         const q = (p: number) => gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))] ?? 0;
         const seconds = (now - first) / 1000;
-        resolve({ fps: gaps.length / seconds, frames: gaps.length, seconds, p50: q(0.5), p95: q(0.95), worst: gaps[gaps.length - 1] ?? 0 });
+        const dropped = gaps.reduce((n, g) => n + Math.max(0, Math.round(g / (1000 / 60)) - 1), 0);
+        resolve({ fps: gaps.length / seconds, frames: gaps.length, seconds, p50: q(0.5), p95: q(0.95), worst: gaps[gaps.length - 1] ?? 0, dropped });
       }
     };
     requestAnimationFrame(step);
@@ -100,6 +126,64 @@ function Bench() {
 }
 
 const counters: Record<string, number> = {};
+
+/**
+ * A replay into the graph as the overview runs one: the real ReplayPlayer over a synthetic window
+ * of `rate` envelopes/s between the mesh's linked agents, pages of 500 (three at most) answered
+ * after 5 ms as a server would, ticked every 100 ms, each tick's envelopes applied with
+ * applyReplayBatch and handed to the graph. Runs until stopReplay; the ids count up, so the order
+ * of what the player hands out is checked as it goes.
+ */
+let replayRun: { stop: () => ReplayProbe } | null = null;
+function startReplay(speed: ReplaySpeed, rate: number): void {
+  const T0 = 1_800_000_000_000;
+  const env = (i: number): ReplayEvent => {
+    const l = initial.links[(i * 7919) % initial.links.length];
+    const ts = T0 * 1000 + Math.floor((i * 1_000_000) / rate);
+    const data = {
+      id: i.toString(16).padStart(64, '0'), msgType: 3, type: 'PROPOSE', sender: l.source, recipient: l.target, conversationId: (i % 5000).toString(16).padStart(32, '0'),
+      nonce: String(i), timestamp: String(ts), blockRef: '0', payloadLen: 64, source: 'stream' as const, topic: null, receivedAt: Math.floor(ts / 1000) + 30,
+    };
+    return { type: 'message', at: data.receivedAt, data };
+  };
+  const total = rate * 3600;
+  const fetchPage: ReplayFetch = (after, limit) => new Promise((resolve) => setTimeout(() => {
+    const start = after === null ? 0 : parseInt(after.split(':')[1], 16) + 1;
+    const events = Array.from({ length: Math.max(0, Math.min(limit, total - start)) }, (_, k) => env(start + k));
+    const last = events.at(-1);
+    resolve({ events, next: events.length === limit && last ? `${last.data.timestamp}:${last.data.id}` : null });
+  }, 5));
+  const t0 = performance.now();
+  const player = new ReplayPlayer({ fromMs: T0, toMs: T0 + 3_600_000, fetchPage, pageSize: 500, maxPages: 3, speed, now: t0 });
+  let state: OverviewState = initialState({ stats: { byType: {}, drops: {} }, envelopes: [], agents: [], graph: initial, mesh: null, database: null });
+  let next = 0;
+  let inOrder = true;
+  const applyMs: number[] = [];
+  const timer = setInterval(() => {
+    const events = player.tick(performance.now());
+    for (const e of events) {
+      if (parseInt(e.data.id.slice(-12), 16) !== next++ || eventMs(e) > player.position) inOrder = false;
+    }
+    if (!events.length) return;
+    const a = performance.now();
+    state = applyReplayBatch(state, events);
+    applyMs.push(performance.now() - a);
+    setGraph(state.graph);
+    setPulses(state.pulses);
+  }, 100);
+  replayRun = {
+    stop() {
+      clearInterval(timer);
+      const seconds = (performance.now() - t0) / 1000;
+      applyMs.sort((x, y) => x - y);
+      return {
+        speed, rate, emitted: player.emitted, due: Math.floor(speed * rate * seconds), inOrder, stalledMs: player.stalledMs,
+        peakBuffered: player.peakBuffered, cap: player.cap, fetches: player.fetches,
+        applyP50: applyMs[Math.floor(applyMs.length / 2)] ?? 0, applyWorst: applyMs.at(-1) ?? 0, seconds,
+      };
+    },
+  };
+}
 Object.assign(window, {
   __bench: {
     agents: initial.nodes.map((n) => n.id),
@@ -116,6 +200,8 @@ Object.assign(window, {
       }, everyMs);
     },
     stopPulses: () => clearInterval(pulseTimer),
+    startReplay,
+    stopReplay: () => replayRun?.stop(),
     /** A new agent joins with one link: the layout heats up again, as on the live overview. */
     reheat() {
       const id = 'ff'.repeat(31) + Math.floor(random() * 256).toString(16).padStart(2, '0');

@@ -19,6 +19,7 @@ import type {
 import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/search';
 import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
 import type { StatsSeriesParams } from '../../lib/store/stats';
+import type { ReplayParams, ReplayRow } from '../../lib/store/replay';
 import type { StatsSeries } from '../../lib/wire/stats';
 import type { MeshHealthRes, MeshHealthRow } from '../../lib/store/mesh-health';
 
@@ -28,6 +29,7 @@ export interface ReadStore {
   dropCounts(): Promise<Record<string, number>>;
   statsSeries(p: StatsSeriesParams): Promise<StatsSeries>;
   recentEnvelopes(p?: RecentEnvelopesParams): Promise<StoredEnvelope[]>;
+  replayEnvelopes(p: ReplayParams): Promise<ReplayRow[]>;
   listAgents(p?: { limit?: number }): Promise<AgentRow[]>;
   getAgent(id: Uint8Array): Promise<AgentRow | null>;
   conversationGraph(p?: { limit?: number }): Promise<ConversationGraph>;

@@ -18,6 +18,7 @@ import {
 import { StatsSeriesQuerySchema, StatsSeriesSchema } from '../wire/stats';
 import { MeshHealthQuerySchema, MeshHealthViewSchema } from '../wire/mesh-health';
 import { CollusionQuerySchema, CollusionViewSchema } from '../wire/collusion';
+import { ReplayPageSchema, ReplayQuerySchema } from '../wire/replay';
 
 export type Method = 'get' | 'post' | 'delete';
 
@@ -65,6 +66,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   { method: 'get', path: '/api/graph', tag: 'mesh', summary: 'Agents and the agent pairs that exchanged envelopes', ok: GraphViewSchema },
   { method: 'get', path: '/api/envelopes', tag: 'mesh', summary: 'Stored envelopes, newest first, cursor-paged', query: EnvelopesQuerySchema, ok: EnvelopePageSchema },
+  {
+    method: 'get', path: '/api/replay', tag: 'mesh', summary: 'A past window replayed: stored envelopes in (timestamp, id) order as live `message` events, keyset-paged',
+    description: 'The window is `from`..`to` (unix ms, both inclusive, on the envelope timestamp; default the last five minutes). Envelopes come oldest first by envelope timestamp, ties by id, each as the `message` event the live stream carries (`at`: when the observer received it). Pass `next` back as `after` with the same `from` and `to`; null when the window is done. The overview replays a window with it (docs/app.md "Replay").',
+    query: ReplayQuerySchema, ok: ReplayPageSchema,
+  },
   {
     method: 'get', path: '/api/agents', tag: 'mesh', summary: 'Agents with online state, gossip reputation and stake; filtered, sorted, cursor-paged',
     description: 'Reliability is the gossip fold of the agent\'s FEEDBACK (docs/protocol.md §7), fixed point 1,000,000 = 1.0; pass `next` back as `before` with the same sort.',

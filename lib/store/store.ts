@@ -25,6 +25,7 @@ import { ingestBatch } from './ingest';
 import { statsSeries, type StatsSeriesParams } from './stats';
 import { collusionSignals, type CollusionParams } from './collusion';
 import { gossipReputation } from './reputation';
+import { replayEnvelopes, type ReplayParams } from './replay';
 import { applyMigrations, PRISMA_DIR } from './migrate';
 import { partitionKeeper } from './partitions';
 import * as q from './queries';
@@ -145,6 +146,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     statsSeries: (p: StatsSeriesParams) => live(() => statsSeries(db, p)),
     recentEnvelopes: (p?: Parameters<typeof q.recentEnvelopes>[1]) => live(() => q.recentEnvelopes(db, p, epochSeconds)),
     getEnvelope: (id: Uint8Array) => live(() => q.getEnvelope(db, id)),
+    /** A window's envelopes in (timestamp, id) order, keyset-paged; see replay.ts. */
+    replayEnvelopes: (p: ReplayParams) => live(() => replayEnvelopes(db, p, epochSeconds)),
     listAgents: (p?: { limit?: number }) => live(() => q.listAgents(db, p)),
     getAgent: (id: Uint8Array) => live(() => q.getAgent(db, id)),
     /** Marks agents online/offline (the observer knows who is connected). */
