@@ -36,6 +36,9 @@ import { fromHex } from '../lib/protocol/hex';
 import { FEED_SIZE } from '../components/live-state';
 import { AGENTS, copyOf, templates } from './bench-query-data';
 import { loadStatsSeries, loadStatsStrip } from '../app/_lib/stats';
+import { loadMeshHealth } from '../app/_lib/mesh-health';
+import { MESH_RANGES } from '../lib/wire/mesh-health';
+import { meshHealthObservers, readMeshHealth } from '../lib/store/mesh-health';
 import { STATS_METRIC_NAMES, STATS_RANGES } from '../lib/wire/stats';
 import { statsSeries } from '../lib/store/stats';
 import { loadBench } from './bench-query-load';
@@ -99,7 +102,28 @@ function explainingReads(store: Store, out: Explained[]): Store {
     dropCounts: () => q.dropCounts(db),
     counterpartiesOf: (a: Uint8Array, limit?: number) => counterpartiesOf(db, a, limit),
     statsSeries: (p: Parameters<typeof statsSeries>[1]) => statsSeries(db, p),
+    readMeshHealth: (p: Parameters<typeof readMeshHealth>[1]) => readMeshHealth(db, p),
+    meshHealthObservers: (p: Parameters<typeof meshHealthObservers>[1]) => meshHealthObservers(db, p),
   };
+}
+
+/**
+ * What three observers sharing the database keep of mesh health when the range ends at `nowMs`:
+ * 2 days of minute rows and 35 of hour rows, for the three topics, the direct stream and the
+ * node (lib/store/mesh-health.ts retention). Added once; the envelope count does not change it.
+ */
+async function seedMeshHealth(store: Store, nowMs: number): Promise<number> {
+  await store.query(`INSERT INTO mesh_health (res, bucket, topic, observer, seconds, messages, received, duplicates, invalid, latency_p50, latency_p90, latency_p99,
+      latency_samples, mesh_peers, topic_peers, grafts, prunes, score_min, score_median, connections, rate_limited_peers, drops)
+    SELECT r.res, b, t, o, r.res, 1000 + (b % 97), 1100, 100, 0, 12.5, 40, 90, 1000, 6, 20, 1, 1, 0.5, 2,
+      CASE WHEN t = '*' THEN 30 END, CASE WHEN t = '*' THEN 0 END, CASE WHEN t = '*' THEN '{"rate_limit": 3}'::jsonb END
+    FROM (VALUES (60, 2 * 86400), (3600, 35 * 86400)) AS r(res, span)
+    CROSS JOIN LATERAL generate_series(($1::bigint - r.span) / r.res * r.res, $1::bigint / r.res * r.res, r.res) AS b
+    CROSS JOIN unnest(ARRAY['/0x01/v1/broadcast', '/0x01/v1/notary', '/0x01/v1/reputation', '/0x01/v1/envelope', '*']) AS t
+    CROSS JOIN unnest(ARRAY['observer-a', 'observer-b', 'observer-c']) AS o
+    ON CONFLICT DO NOTHING`, [Math.floor(nowMs / 1000)]);
+  const [{ n }] = await store.query<{ n: string }>('SELECT count(*)::text AS n FROM mesh_health');
+  return Number(n);
 }
 
 /** Times `fn` READS times; p50 and p99 in ms. With `explain`, then runs it 5 more times explained and prints the median server time. */
@@ -132,7 +156,8 @@ const explainLog: string[] = [];
 
 async function reads(store: Store, endUs: bigint): Promise<void> {
   const explain = process.env.BENCH_EXPLAIN === '1';
-  const o = { reads: store, observatory: { store }, config: { epochSeconds: EPOCH } } as unknown as Services; // what the data loaders here read
+  const mesh = { peerId: 'observer-a' };
+  const o = { reads: store, observatory: { store, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services; // what the data loaders here read
   const agentHex = (r: () => number) => { const b = new Uint8Array(32); b[0] = 0xa5; new DataView(b.buffer).setUint32(28, 1 + Math.floor(r() * AGENTS)); return toHex(b); };
   const [{ n }] = await store.query<{ n: string }>('SELECT count(*)::text AS n FROM conversation');
   const convs = await store.query<{ id: Uint8Array }>(`SELECT id FROM conversation TABLESAMPLE SYSTEM (${Math.min(100, 200_000 / Math.max(1, Number(n)))}) LIMIT 2000`);
@@ -143,7 +168,7 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   const over: string[] = [];
   const read = async (name: string, fn: (r: () => number, o: Services) => Promise<unknown>, served = true, before?: () => Promise<unknown>) => {
     const t = await timeRead(name, fn, o,
-      explain ? (e) => { const x = explainingReads(store, e); return { reads: x, observatory: { store: x }, config: { epochSeconds: EPOCH } } as unknown as Services; } : null, served, before);
+      explain ? (e) => { const x = explainingReads(store, e); return { reads: x, observatory: { store: x, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services; } : null, served, before);
     if (served && t.p99 > TARGET_MS) over.push(`${name} ${t.p99.toFixed(0)} ms`);
   };
   console.log(`reads (${READS} each, random parameters; ${fmt(Number(n))} conversations):`);
@@ -174,6 +199,9 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
     await read(`stats: median_price, ${range}, last interval live`, (_r, o) => loadStatsSeries(o, 'median_price', range, statsNow), true,
       () => store.query(`UPDATE stats_service SET median_deals = NULL WHERE res = $1 AND bucket = (SELECT max(bucket) FROM stats_service WHERE res = $1)`, [stepSeconds]));
   }
+  // Mesh health (the /mesh page): three observers' rows, whatever the envelope count.
+  const meshRows = await seedMeshHealth(store, statsNow);
+  for (const range of MESH_RANGES) await read(`mesh health: ${range} (${fmt(meshRows)} rows stored)`, (_r, o) => loadMeshHealth(o, range, statsNow));
   await read('stats page: all nine charts, 24h', (_r, o) => Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, '24h', statsNow))));
   await read('overview: stats strip', (_r, o) => loadStatsStrip(o, statsNow, 0));
   // As served: the agents and graph from the snapshot (retaken every OVERVIEW_MAX_AGE_MS here: nothing commits meanwhile).

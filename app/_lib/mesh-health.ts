@@ -17,11 +17,16 @@ const SPEC: Record<MeshRange, { res: MeshHealthRes; seconds: number }> = {
 };
 
 
-export async function loadMeshHealth(o: Services, range: MeshRange, nowMs: number, topic?: string): Promise<MeshHealthView> {
+/** One observer's rows (default this process's) with the observers on record and their latency spread. */
+export async function loadMeshHealth(o: Services, range: MeshRange, nowMs: number, p: { topic?: string; observer?: string } = {}): Promise<MeshHealthView> {
   const { res, seconds } = SPEC[range];
   const to = Math.floor(nowMs / 1000 / res) * res + res;
   const from = to - seconds;
-  const rows = await o.reads.readMeshHealth({ res, from, to, ...(topic !== undefined ? { topic } : {}) });
-  const observers = [...new Set(rows.map((r) => r.observer))].sort();
-  return { range, res, from, to, observers, self: o.observatory.mesh.peerId, rows };
+  const self = o.observatory.mesh.peerId;
+  const observer = p.observer ?? self;
+  const [rows, { observers, spread }] = await Promise.all([
+    o.reads.readMeshHealth({ res, from, to, observer, ...(p.topic !== undefined ? { topic: p.topic } : {}) }),
+    o.reads.meshHealthObservers({ res, from, to }),
+  ]);
+  return { range, res, from, to, self, observer, observers, rows, spread };
 }

@@ -21,7 +21,7 @@ import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
 import type { StatsSeriesParams } from '../../lib/store/stats';
 import type { ReplayParams, ReplayRow } from '../../lib/store/replay';
 import type { StatsSeries } from '../../lib/wire/stats';
-import type { MeshHealthRes, MeshHealthRow } from '../../lib/store/mesh-health';
+import type { MeshHealthRange, MeshHealthRow, MeshHealthSpread } from '../../lib/store/mesh-health';
 
 /** The read queries of lib/store the web app uses (lib/store `Store` satisfies it). */
 export interface ReadStore {
@@ -42,7 +42,8 @@ export interface ReadStore {
   recentOnChainNegotiations(p?: { status?: string; limit?: number }): Promise<HaggleNegotiationRow[]>;
   search(t: SearchTerms): Promise<SearchRows>;
   listAgentsPage(f: AgentFilter): Promise<{ rows: AgentListRow[]; more: boolean }>;
-  readMeshHealth(p: { res: MeshHealthRes; from: number; to: number; topic?: string }): Promise<MeshHealthRow[]>;
+  readMeshHealth(p: MeshHealthRange & { topic?: string; observer?: string }): Promise<MeshHealthRow[]>;
+  meshHealthObservers(p: MeshHealthRange): Promise<{ observers: Array<{ observer: string; intervals: number }>; spread: MeshHealthSpread[] }>;
   listConversationsPage(f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { value: number; id: Uint8Array } | null }>;
 }
 

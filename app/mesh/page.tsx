@@ -56,19 +56,15 @@ function series(v: MeshHealthView, c: Chart, observer: string): StatsSeries {
 /** p50 spread between observers per interval: the largest minus the smallest median, ms. */
 function spreadSeries(v: MeshHealthView): StatsSeries {
   const n = Math.round((v.to - v.from) / v.res);
-  const by = new Map<number, number[]>();
-  for (const r of v.rows) {
-    if (r.topic !== NODE || r.latencyP50 === null) continue;
-    by.set(r.bucket, [...(by.get(r.bucket) ?? []), r.latencyP50]);
-  }
+  const by = new Map(v.spread.map((x) => [x.bucket, x.p50Max - x.p50Min]));
   return {
     metric: 'spread', range: v.range, stepSeconds: v.res, from: new Date(v.from * 1000).toISOString(), to: new Date(v.to * 1000).toISOString(),
     unit: 'ms', clipped: false, observedFrom: null,
     series: [{
       key: 'spread', label: 'p50 spread', service: null, token: null,
       values: Array.from({ length: n }, (_, i) => {
-        const xs = by.get(v.from + i * v.res);
-        return xs && xs.length > 1 ? (Math.max(...xs) - Math.min(...xs)).toFixed(1) : null;
+        const d = by.get(v.from + i * v.res);
+        return d === undefined ? null : d.toFixed(1);
       }),
     }],
   };
@@ -81,8 +77,8 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
   const raw = Array.isArray(sp.range) ? sp.range[0] : sp.range;
   const range: MeshRange = (MESH_RANGES as readonly string[]).includes(raw ?? '') ? (raw as MeshRange) : '1h';
   const v = await loadMeshHealth(o, range, Date.now());
-  const observer = v.self;
-  const mine = v.rows.filter((r) => r.observer === observer);
+  const observer = v.observer;
+  const mine = v.rows;
   const topics = [...new Set(mine.map((r) => r.topic))].filter((t) => t !== NODE).sort((a, b) => (a === STREAM ? 1 : b === STREAM ? -1 : a.localeCompare(b)));
   const gossip = topics.filter((t) => t !== STREAM);
   const reasons = [...new Set(mine.flatMap((r) => Object.keys(r.drops ?? {})))].sort();

@@ -93,6 +93,14 @@ for (const kind of backends) {
         assert.equal((await obs.store.readMeshHealth({ res: 60, from: gone.bucket, to: gone.bucket + 60 })).length, 0);
         assert.equal((await obs.store.readMeshHealth({ res: 3600, from: kept.bucket, to: kept.bucket + 3600, topic: TOPIC_BROADCAST })).length, 1);
 
+        // A second observer on the same database: listed, and the spread of the medians per interval.
+        const x = minute - 600;
+        await obs.store.writeMeshHealth([{ ...node, bucket: x }, { ...node, bucket: x, observer: 'other', latencyP50: 700 }, { ...node, bucket: x + 60, observer: 'other' }]);
+        const both = await obs.store.meshHealthObservers({ res: 60, from: x, to: x + 120 });
+        assert.deepEqual(both.observers, [{ observer: obs.mesh.peerId, intervals: 1 }, { observer: 'other', intervals: 2 }].sort((a, b) => a.observer.localeCompare(b.observer)));
+        assert.deepEqual(both.spread, [{ bucket: x, observers: 2, p50Min: 500, p50Max: 700 }], 'an interval one observer measured has no spread');
+        assert.deepEqual((await obs.store.readMeshHealth({ res: 60, from: x, to: x + 120, observer: 'other' })).map((r) => [r.bucket, r.topic]), [[x, NODE_TOPIC], [x + 60, NODE_TOPIC]]);
+
         // /metrics: the Prometheus text format, with the three sources in it.
         const m = await obs.metrics();
         assert.match(m.contentType, /^text\/plain; version=0\.0\.4/);

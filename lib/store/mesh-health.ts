@@ -71,11 +71,21 @@ export async function writeMeshHealth(q: Queryable, rows: readonly MeshHealthRow
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** Rows of one resolution with `from` ≤ bucket < `to` (unix seconds), oldest first, optionally of one topic. */
-export async function readMeshHealth(q: Queryable, p: { res: MeshHealthRes; from: number; to: number; topic?: string }): Promise<MeshHealthRow[]> {
+export interface MeshHealthRange {
+  res: MeshHealthRes;
+  /** Unix seconds: `from` ≤ bucket < `to`. */
+  from: number;
+  to: number;
+}
+
+/** Rows of one resolution in the range, oldest first, optionally of one topic and one observer. */
+export async function readMeshHealth(q: Queryable, p: MeshHealthRange & { topic?: string; observer?: string }): Promise<MeshHealthRow[]> {
+  const args: unknown[] = [p.res, p.from, p.to];
+  const topic = p.topic !== undefined ? `AND topic = $${args.push(p.topic)}` : '';
+  const observer = p.observer !== undefined ? `AND observer = $${args.push(p.observer)}` : '';
   const rows = await q.query<Record<string, unknown>>(`SELECT * FROM mesh_health
-    WHERE res = $1 AND bucket >= $2 AND bucket < $3 ${p.topic !== undefined ? 'AND topic = $4' : ''}
-    ORDER BY bucket, topic, observer LIMIT 100000`, p.topic !== undefined ? [p.res, p.from, p.to, p.topic] : [p.res, p.from, p.to]);
+    WHERE res = $1 AND bucket >= $2 AND bucket < $3 ${topic} ${observer}
+    ORDER BY bucket, topic, observer LIMIT 100000`, args);
   return rows.map((r) => ({
     res: Number(r.res) as MeshHealthRes, bucket: Number(r.bucket), topic: String(r.topic), observer: String(r.observer), seconds: Number(r.seconds),
     messages: Number(r.messages), received: num(r.received), duplicates: num(r.duplicates), invalid: num(r.invalid),
@@ -84,6 +94,33 @@ export async function readMeshHealth(q: Queryable, p: { res: MeshHealthRes; from
     scoreMin: num(r.score_min), scoreMedian: num(r.score_median), connections: num(r.connections), rateLimitedPeers: num(r.rate_limited_peers),
     drops: r.drops === null || r.drops === undefined ? null : (typeof r.drops === 'string' ? JSON.parse(r.drops) : r.drops) as Record<string, number>,
   }));
+}
+
+export interface MeshHealthSpread {
+  bucket: number;
+  /** Observers with a latency median for the interval (node rows). */
+  observers: number;
+  p50Min: number;
+  p50Max: number;
+}
+
+/**
+ * The observers that wrote node rows in the range (with how many intervals each), and per interval
+ * measured by more than one of them the smallest and largest first-seen latency median: how far
+ * apart the observers see the same mesh.
+ */
+export async function meshHealthObservers(q: Queryable, p: MeshHealthRange): Promise<{ observers: Array<{ observer: string; intervals: number }>; spread: MeshHealthSpread[] }> {
+  const [obs, spread] = await Promise.all([
+    q.query<{ observer: string; n: number }>(`SELECT observer, count(*)::int AS n FROM mesh_health
+      WHERE res = $1 AND bucket >= $2 AND bucket < $3 AND topic = '${NODE_TOPIC}' GROUP BY observer ORDER BY observer`, [p.res, p.from, p.to]),
+    q.query<{ bucket: string; n: number; lo: number; hi: number }>(`SELECT bucket::text AS bucket, count(*)::int AS n, min(latency_p50) AS lo, max(latency_p50) AS hi FROM mesh_health
+      WHERE res = $1 AND bucket >= $2 AND bucket < $3 AND topic = '${NODE_TOPIC}' AND latency_p50 IS NOT NULL
+      GROUP BY bucket HAVING count(*) > 1 ORDER BY bucket`, [p.res, p.from, p.to]),
+  ]);
+  return {
+    observers: obs.map((r) => ({ observer: String(r.observer), intervals: Number(r.n) })),
+    spread: spread.map((r) => ({ bucket: Number(r.bucket), observers: Number(r.n), p50Min: Number(r.lo), p50Max: Number(r.hi) })),
+  };
 }
 
 /** Deletes the rows of `res` whose interval began before `before` (unix seconds); returns how many. */

@@ -17,8 +17,9 @@ import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
 import { epochLogsWith } from './inclusion';
 import { agentChainEvents } from './agent-events';
 import { counterpartiesOf } from './counterparties';
-import { pruneMeshHealth, readMeshHealth, writeMeshHealth, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
+import { meshHealthObservers, pruneMeshHealth, readMeshHealth, writeMeshHealth, type MeshHealthRange, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
 import { exportSource } from './export';
+import { listReconciliation, reconciliationDetail, reconciliationTotals } from './reconciliation';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -264,9 +265,14 @@ export async function openStore(params: OpenStoreParams = {}) {
     agentChainEvents: (agentBase58: string, names: readonly string[], limit?: number) => live(() => agentChainEvents(db, agentBase58, names, limit)),
     /** An agent's negotiating counterparties with conversation and deal counts; see counterparties.ts. */
     counterpartiesOf: (agent: Uint8Array, limit?: number) => live(() => counterpartiesOf(db, agent, limit)),
+    /** Gossip ↔ chain reconciliation (reconciliation.ts): totals and rows as stored at each verdict, one agent-epoch live. */
+    reconciliationTotals: () => live(() => reconciliationTotals(db)),
+    listReconciliation: (p?: { agent?: Uint8Array; limit?: number }) => live(() => listReconciliation(db, p)),
+    reconciliationDetail: (agent: Uint8Array, epoch: bigint) => live(() => reconciliationDetail(db, agent, epoch)),
     /** Mesh health rows (mesh-health.ts): written by the observer per interval, read by the mesh page. */
     writeMeshHealth: (rows: readonly MeshHealthRow[]) => live(() => writeMeshHealth(db, rows)),
-    readMeshHealth: (p: { res: MeshHealthRes; from: number; to: number; topic?: string }) => live(() => readMeshHealth(db, p)),
+    readMeshHealth: (p: MeshHealthRange & { topic?: string; observer?: string }) => live(() => readMeshHealth(db, p)),
+    meshHealthObservers: (p: MeshHealthRange) => live(() => meshHealthObservers(db, p)),
     pruneMeshHealth: (res: MeshHealthRes, before: number) => live(() => pruneMeshHealth(db, res, before)),
     /** Dataset export reads (lib/store/export.ts, docs/datasets.md). */
     exportSource: () => exportSource(db, epochSeconds),
