@@ -11,6 +11,9 @@ import { getServices } from '../_lib/services';
 import { loadStatsSeries } from '../_lib/stats';
 import { StatsChart, formatValue, grouped, seriesColour } from '../../components/stats/StatsChart';
 import type { SearchParams } from '../_lib/query-string';
+import { loadReconciliation } from '../_lib/reconciliation';
+import { ReconciliationTotals } from '../../components/reconciliation/Reconciliation';
+import { Term } from '../../components/Term';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Economy over time' };
@@ -67,7 +70,7 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
   const raw = Array.isArray(sp.range) ? sp.range[0] : sp.range;
   const range: StatsRange = (STATS_RANGES as readonly string[]).includes(raw ?? '') ? (raw as StatsRange) : '24h';
   const nowMs = Date.now();
-  const all = await Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, range, nowMs)));
+  const [all, recon] = await Promise.all([Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, range, nowMs))), loadReconciliation(o, { limit: 1 }).catch(() => null)]);
   const step = all[0].stepSeconds;
   return (
     <>
@@ -113,6 +116,11 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
           );
         })}
       </div>
+      <section className="card" style={{ marginTop: 16, maxWidth: 640 }} data-testid="stats-reconciliation">
+        <h2><Term k="reconciliation">Gossip against committed logs</Term></h2>
+        <p className="muted small" style={{ marginTop: 0 }}>Every agent-epoch with a batch verdict, whatever the range above.</p>
+        {recon ? <ReconciliationTotals v={recon} compact /> : <p className="notice" role="alert">The reconciliation could not be read.</p>}
+      </section>
     </>
   );
 }

@@ -18,6 +18,7 @@ import {
 import { StatsSeriesQuerySchema, StatsSeriesSchema } from '../wire/stats';
 import { MeshHealthQuerySchema, MeshHealthViewSchema } from '../wire/mesh-health';
 import { CollusionQuerySchema, CollusionViewSchema } from '../wire/collusion';
+import { ReconciliationDetailSchema, ReconciliationPathSchema, ReconciliationQuerySchema, ReconciliationViewSchema } from '../wire/reconciliation';
 import { ReplayPageSchema, ReplayQuerySchema } from '../wire/replay';
 
 export type Method = 'get' | 'post' | 'delete';
@@ -103,6 +104,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'get', path: '/api/collusion', tag: 'mesh', summary: 'Signals of possible collusion per agent: reciprocal feedback, counterparty concentration, notary reuse, feedback from agents without deals, with stake',
     description: 'Read over a bounded window of the newest rows of each source (`windows` says how much each covered and whether older rows were left out). A figure that cannot be known is null with its reason; a pair or notary that cannot be told is counted apart (`notaryReuse.unknownNotary`, `unknownPair`). Definitions: docs/app.md "Collusion signals".',
     query: CollusionQuerySchema, ok: CollusionViewSchema,
+  },
+  {
+    method: 'get', path: '/api/reconciliation', tag: 'chain', summary: 'Gossip against committed logs: totals, per-topic shares and the newest agent-epochs',
+    description: 'Per agent and epoch with a batch verdict, as stored when the verdict was reached: envelopes the observer saw live (gossip or stream) that belong in the agent\'s log (docs/protocol.md §5) but are missing from it, log entries never seen on the mesh, and per topic the share of envelopes seen that appear in some committed log. Only a verified batch\'s log is committed; other verdicts have null figures and `unknownReason`. docs/app.md "Reconciliation".',
+    query: ReconciliationQuerySchema, ok: ReconciliationViewSchema,
+  },
+  {
+    method: 'get', path: '/api/reconciliation/{agent}/{epoch}', tag: 'chain', summary: 'One agent-epoch read live: every figure with the envelope ids behind it',
+    params: ReconciliationPathSchema, query: NoQuerySchema, ok: ReconciliationDetailSchema,
   },
   { method: 'get', path: '/api/negotiations', tag: 'chain', summary: 'Latest on-chain (Haggle) negotiations with the conversation each settles', query: NegotiationsQuerySchema, ok: NegotiationListSchema },
   { method: 'get', path: '/api/search', tag: 'search', summary: 'Find agents, conversations, envelopes, batches, challenges and transactions', query: SearchQuerySchema, ok: SearchResultSchema },

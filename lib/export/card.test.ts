@@ -57,7 +57,7 @@ describe('the dataset card of a release', () => {
     assert.match(dp.name, /^[a-z0-9._-]+$/);
     assert.equal(dp.profile, 'data-package');
     assert.deepEqual(dp.licenses, [DATA_LICENSE]);
-    assert.ok(Array.isArray(dp.resources) && dp.resources.length === 7);
+    assert.ok(Array.isArray(dp.resources) && dp.resources.length === Object.keys(TABLES).length + 1, 'every table and the context file');
     for (const r of dp.resources) {
       assert.match(r.name, /^[a-z0-9._-]+$/, r.name);
       assert.ok(!r.path.startsWith('/') && !r.path.split('/').includes('..'), r.path);

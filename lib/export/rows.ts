@@ -131,6 +131,18 @@ export function batchRow(r: DbRow): Row {
   };
 }
 
+const optInt = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+export function reconciliationRow(r: DbRow): Row {
+  const out: Row = {
+    agent_id: u8(r.agent_id), epoch: big(r.epoch), batch_status: String(r.status), log_entries: Number(r.log_entries),
+    seen: optInt(r.seen), seen_logged: optInt(r.seen_logged), seen_not_logged: optInt(r.seen_not_logged), logged_not_seen: optInt(r.logged_not_seen),
+  };
+  for (const t of ['broadcast', 'notary', 'reputation', 'stream']) { out[`seen_${t}`] = optInt(r[`seen_${t}`]); out[`committed_${t}`] = optInt(r[`committed_${t}`]); }
+  out.computed_at = dateUs(r.computed_at);
+  return out;
+}
+
 export function challengeRow(r: DbRow): Row {
   return {
     address: String(r.address), agent_id: u8(r.agent_id), epoch: big(r.epoch), challenger: u8(r.challenger), status: String(r.status),

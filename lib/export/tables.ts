@@ -1,5 +1,5 @@
 /**
- * The six dataset tables, one versioned column list each (docs/datasets.md is generated from
+ * The seven dataset tables, one versioned column list each (docs/datasets.md is generated from
  * these by `npm run export -- --docs`). Field meanings follow docs/protocol.md §2 (envelope
  * header), §4 (FEEDBACK, NOTARIZE_BID), §5 (logs, batches) and §8 (NEG1, NEGC, NEGR).
  */
@@ -219,7 +219,32 @@ const challenges: TableSchema = {
   ],
 };
 
-export const TABLES: Record<TableName, TableSchema> = { envelopes, offers, negotiations, feedback, batches, challenges };
+const topicColumns = (['broadcast', 'notary', 'reputation', 'stream'] as const).flatMap((t) => {
+  const where = t === 'stream' ? 'on a direct stream (/0x01/v1/envelope)' : `on gossip topic /0x01/v1/${t}`;
+  return [
+    c(`seen_${t}`, 'int32', `Envelopes this agent sent in the epoch that the observer saw ${where}; null unless verified.`),
+    c(`committed_${t}`, 'int32', `Of seen_${t}, those in some committed log of the epoch (the sender's, a recipient's or a FEEDBACK target's verified log); null unless verified.`),
+  ];
+});
+
+const reconciliation: TableSchema = {
+  name: 'reconciliation', version: 1,
+  doc: 'Gossip against the chain, one row per agent and epoch with a batch verdict, computed when the verdict was reached: envelopes the observer saw live (gossip or stream) that belong in the agent\'s epoch log (docs/protocol.md §5: sent by it, addressed to it, or FEEDBACK about it, dated in the epoch) against the log the agent committed to. Only a verified batch\'s log is committed; for a mismatch the figures are null (not comparable).',
+  columns: [
+    req('agent_id', 'hex', 'The agent.'),
+    req('epoch', 'int64', 'The epoch.'),
+    req('batch_status', 'string', 'The batch verdict the row was computed at: verified (the uploaded log has the on-chain root and counts) or mismatch.'),
+    req('log_entries', 'int32', 'Entries of the uploaded log.'),
+    c('seen', 'int32', 'Envelopes the observer saw live that belong in the log; null unless verified.'),
+    c('seen_logged', 'int32', 'Of seen, those in the committed log.'),
+    c('seen_not_logged', 'int32', 'Of seen, those missing from the committed log (seen − seen_logged).'),
+    c('logged_not_seen', 'int32', 'Log entries the observer never saw on the mesh (known only from uploads).'),
+    ...topicColumns,
+    req('computed_at', 'timestamp', 'When the row was computed (the verdict; envelopes stored later are not in it).'),
+  ],
+};
+
+export const TABLES: Record<TableName, TableSchema> = { envelopes, offers, negotiations, feedback, batches, challenges, reconciliation };
 
 /**
  * A release's context file (release.ts): envelopes of the epoch's negotiations dated outside the

@@ -8,6 +8,7 @@ import type { BatchCheck } from '../wire/chain-events';
 import type { Queryable } from './db';
 import { toJsonText } from '../wire/codec';
 import { STATS_LEVELS_SQL, statsBucketOfTime } from './stats';
+import { refreshReconciliation } from './reconciliation';
 
 /** NegotiationRefunded `status` of a negotiation that expired (lib/chain/haggle.ts HAGGLE_STATUS_NAMES). */
 const HAGGLE_EXPIRED = 6;
@@ -87,6 +88,8 @@ export async function setBatchStatus(q: Queryable, agentId: Uint8Array, epoch: b
     )
     SELECT 1 FROM u`,
   [agentId, epoch.toString(), status, logRoot ?? null]);
+  // The verdict is where gossip and the committed log can first be compared (reconciliation.ts).
+  if (r.length > 0) await refreshReconciliation(q, agentId, epoch, status, logRoot ?? null);
   return r.length > 0;
 }
 

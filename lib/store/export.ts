@@ -1,6 +1,6 @@
 /**
  * Every SQL statement of the datasets export (docs/datasets.md): row counts and ordered row
- * streams of the six exported tables, plus what a release manifest needs (batch roots, signer
+ * streams of the seven exported tables, plus what a release manifest needs (batch roots, signer
  * keys, uploaded logs); the negotiations table's on-chain columns come from haggle.ts. lib/export
  * turns these database rows into dataset rows.
  *
@@ -26,7 +26,7 @@ export interface ExportFilter {
   types?: number[];
 }
 
-export type ExportStoreTable = 'envelopes' | 'conversations' | 'offers' | 'feedback' | 'batches' | 'challenges';
+export type ExportStoreTable = 'envelopes' | 'conversations' | 'offers' | 'feedback' | 'batches' | 'challenges' | 'reconciliation';
 export type DbRow = Record<string, unknown>;
 
 /**
@@ -114,6 +114,13 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
       if (f.agent) { p.args.push(f.agent); p.where.push(`${t}.agent_id = $${p.args.length}`); }
       break;
     }
+    case 'reconciliation':
+      Object.assign(p, { select: `r.agent_id, r.epoch::text AS epoch, r.status::text AS status, r.log_entries, r.seen, r.seen_logged, r.seen_not_logged, r.logged_not_seen,
+        r.seen_broadcast, r.committed_broadcast, r.seen_notary, r.committed_notary, r.seen_reputation, r.committed_reputation, r.seen_stream, r.committed_stream, r.computed_at`,
+      from: 'reconciliation r', key: [{ expr: 'r.epoch', alias: 'epoch', cast: 'int8' }, { expr: 'r.agent_id', alias: 'agent_id', cast: 'bytea' }] });
+      timeWhere(p, `(r.epoch * ${epochUs})`, f);
+      if (f.agent) { p.args.push(f.agent); p.where.push(`r.agent_id = $${p.args.length}`); }
+      break;
   }
   return p;
 }

@@ -26,6 +26,7 @@ import { loadReputationHistory } from '../../_lib/reputation-history';
 import { SatiProfile } from '../../../components/agent/SatiProfile';
 import { SatiReputation } from '../../../components/agent/SatiReputation';
 import { AgentCollusion } from './AgentCollusion';
+import { AgentReconciliation } from './AgentReconciliation';
 
 export const dynamic = 'force-dynamic';
 
@@ -189,6 +190,10 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Collusion signals</h2>
         <AgentCollusion o={o} id={id} />
+      </section>
+      <section className="card" style={{ marginBottom: 16 }} data-testid="agent-reconciliation">
+        <h2><Term k="reconciliation">Gossip against committed logs</Term></h2>
+        <AgentReconciliation o={o} id={id} />
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations</h2>
