@@ -42,6 +42,8 @@ import { meshHealthObservers, readMeshHealth } from '../lib/store/mesh-health';
 import { STATS_METRIC_NAMES, STATS_RANGES } from '../lib/wire/stats';
 import { statsSeries } from '../lib/store/stats';
 import { loadBench } from './bench-query-load';
+import { listReconciliation, reconciliationDetail, reconciliationTotals, refreshReconciliation } from '../lib/store/reconciliation';
+import { loadReconciliation, loadReconciliationDetail } from '../app/_lib/reconciliation';
 
 const EPOCH = 86_400;
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -103,6 +105,9 @@ function explainingReads(store: Store, out: Explained[]): Store {
     counterpartiesOf: (a: Uint8Array, limit?: number) => counterpartiesOf(db, a, limit),
     statsSeries: (p: Parameters<typeof statsSeries>[1]) => statsSeries(db, p),
     readMeshHealth: (p: Parameters<typeof readMeshHealth>[1]) => readMeshHealth(db, p),
+    reconciliationTotals: () => reconciliationTotals(db),
+    listReconciliation: (p?: Parameters<typeof listReconciliation>[1]) => listReconciliation(db, p),
+    reconciliationDetail: (a: Uint8Array, e: bigint) => reconciliationDetail(db, a, e),
     meshHealthObservers: (p: Parameters<typeof meshHealthObservers>[1]) => meshHealthObservers(db, p),
   };
 }
@@ -112,6 +117,46 @@ function explainingReads(store: Store, out: Explained[]): Store {
  * 2 days of minute rows and 35 of hour rows, for the three topics, the direct stream and the
  * node (lib/store/mesh-health.ts retention). Added once; the envelope count does not change it.
  */
+/**
+ * Verified batches with uploaded logs for BENCH_RECON agent-epochs (default 2,000) drawn from the
+ * loaded days: each log is the agent's envelopes of the epoch (sent or received) less about one in
+ * ten, so every figure is non-zero. Each agent-epoch's reconciliation is then computed by the
+ * function the verdict calls, timed: what a verdict costs at this size.
+ */
+async function seedReconciliation(store: Store, endUs: bigint): Promise<{ pairs: { agent: Uint8Array; epoch: bigint }[]; p50: number; p99: number }> {
+  const n = Number(process.env.BENCH_RECON ?? 2_000);
+  const r = rng(4242);
+  const last = endUs / DAY_US - 1n;
+  const pairs = new Map<string, { agent: Uint8Array; epoch: bigint }>();
+  while (pairs.size < n) {
+    const agent = new Uint8Array(32); agent[0] = 0xa5; new DataView(agent.buffer).setUint32(28, 1 + Math.floor(r() * AGENTS));
+    const epoch = last - BigInt(Math.floor(r() * Math.min(DAYS - 1, 30)));
+    pairs.set(`${toHex(agent)}:${epoch}`, { agent, epoch });
+  }
+  const list = [...pairs.values()];
+  const args = [list.map((p) => p.agent), list.map((p) => p.epoch.toString())];
+  // A kept database (BENCH_DB) has the rows already: start over so every verdict is computed and timed.
+  await store.query('TRUNCATE reconciliation, reconciliation_total');
+  await store.query(`INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, status, log_root, updated_at)
+    SELECT a, e, decode('00', 'hex'), decode('01', 'hex'), 1, 'verified', decode('01', 'hex'), now() FROM unnest($1::bytea[], $2::int8[]) AS p(a, e) ON CONFLICT DO NOTHING`, args);
+  await store.query(`INSERT INTO epoch_log_entry (agent_id, epoch, position, envelope_id)
+    SELECT p.a, p.e, (row_number() OVER (PARTITION BY p.a, p.e ORDER BY x.timestamp, x.id) - 1)::int, x.id
+    FROM unnest($1::bytea[], $2::int8[]) AS p(a, e)
+    CROSS JOIN LATERAL (SELECT v.id, v.timestamp FROM envelope v WHERE v.epoch = p.e::int4 AND (v.sender = p.a OR v.recipient = p.a)) x
+    WHERE get_byte(x.id, 0) % 10 <> 0 ON CONFLICT DO NOTHING`, args);
+  await store.query('ANALYZE epoch_log_entry');
+  await store.query('ANALYZE batch');
+  const ms: number[] = [];
+  for (const p of list) {
+    const t = performance.now();
+    await refreshReconciliation(store, p.agent, p.epoch, 'verified', new Uint8Array([1]));
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  await store.query('ANALYZE reconciliation');
+  return { pairs: list, p50: ms[Math.floor(ms.length / 2)], p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] };
+}
+
 async function seedMeshHealth(store: Store, nowMs: number): Promise<number> {
   await store.query(`INSERT INTO mesh_health (res, bucket, topic, observer, seconds, messages, received, duplicates, invalid, latency_p50, latency_p90, latency_p99,
       latency_samples, mesh_peers, topic_peers, grafts, prunes, score_min, score_median, connections, rate_limited_peers, drops)
@@ -202,6 +247,13 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   // Mesh health (the /mesh page): three observers' rows, whatever the envelope count.
   const meshRows = await seedMeshHealth(store, statsNow);
   for (const range of MESH_RANGES) await read(`mesh health: ${range} (${fmt(meshRows)} rows stored)`, (_r, o) => loadMeshHealth(o, range, statsNow));
+  // Gossip against chain: the totals (/stats, /reconciliation), an agent's rows (agent page) and one
+  // agent-epoch read live (its envelope lists), after computing the verdict-time rows.
+  const recon = await seedReconciliation(store, endUs);
+  console.log(`  reconciliation: ${fmt(recon.pairs.length)} verified agent-epochs computed at their verdict, p50 ${recon.p50.toFixed(1)} ms, p99 ${recon.p99.toFixed(1)} ms each (not a page read: once per batch verdict)`);
+  await read('reconciliation: totals and newest 100', (_r, o) => loadReconciliation(o, { limit: 100 }));
+  await read('agent page: reconciliation rows', (r, o) => loadReconciliation(o, { agent: fromHex(agentHex(r)), limit: 10 }));
+  await read('reconciliation: one agent-epoch live', (r, o) => { const p = recon.pairs[Math.floor(r() * recon.pairs.length)]; return loadReconciliationDetail(o, p.agent, p.epoch); });
   await read('stats page: all nine charts, 24h', (_r, o) => Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, '24h', statsNow))));
   await read('overview: stats strip', (_r, o) => loadStatsStrip(o, statsNow, 0));
   // As served: the agents and graph from the snapshot (retaken every OVERVIEW_MAX_AGE_MS here: nothing commits meanwhile).
