@@ -25,7 +25,7 @@ function rowView(r: ReconciliationRow): ReconciliationRowView {
   return {
     agent: hex(r.agent), epoch: r.epoch.toString(), status: r.status, unknownReason: unknownReason(r.status), logEntries: r.logEntries,
     seen: r.seen, seenLogged: r.seenLogged, seenNotLogged: r.seenNotLogged, loggedNotSeen: r.loggedNotSeen,
-    topics: r.topics ? topics((k) => share(r.topics![k])) : null, computedAt: r.computedAt.toISOString(),
+    topics: r.topics ? topics((k) => share(r.topics![k])) : null, computedAt: r.computedAt?.toISOString() ?? null,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import Link from 'next/link';
 import { Term } from '../Term';
+import { AgentName } from '../names/AgentName';
 import { base58, count, shortHex } from '../format';
 import { msgTypeName } from '../../lib/wire/msg-type';
 import type { ReconciliationDetailView, ReconciliationRowView, ReconciliationView } from '../../lib/wire/reconciliation';
@@ -85,9 +86,9 @@ export function ReconciliationRows({ rows, showAgent, empty }: { rows: Reconcili
             const sent = r.topics ? TOPICS.reduce((s, k) => ({ seen: s.seen + r.topics![k].seen, committed: s.committed + r.topics![k].committed }), { seen: 0, committed: 0 }) : null;
             return (
               <tr key={`${r.agent}:${r.epoch}`} data-status={r.status}>
-                {showAgent ? <td><Link href={`/agents/${base58(r.agent)}`} prefetch={false} className="mono small">{shortHex(base58(r.agent), 6, 4)}</Link></td> : null}
+                {showAgent ? <td><AgentName id={r.agent} copy={false} /></td> : null}
                 <td className="num mono"><Link href={href()} prefetch={false}>{r.epoch}</Link></td>
-                <td>{r.status === 'verified' ? <Term k="committedLog">verified</Term> : <span title={r.unknownReason ?? undefined} style={{ color: 'var(--warn)' }}>mismatch</span>}</td>
+                <td>{r.status === 'verified' ? <Term k="committedLog">verified</Term> : r.status === 'mismatch' ? <span title={r.unknownReason ?? undefined} style={{ color: 'var(--warn)' }}>mismatch</span> : <span className="muted" title={r.unknownReason ?? undefined}>unverified</span>}</td>
                 <td className="num mono">{r.seen === null ? <Unknown why={r.unknownReason} /> : <Link href={href()} prefetch={false}>{count(r.seen)}</Link>}</td>
                 <td className="num mono">{r.seenNotLogged === null ? <Unknown why={r.unknownReason} /> : <Link href={href('seen-not-logged')} prefetch={false}>{count(r.seenNotLogged)}</Link>}</td>
                 <td className="num mono">{r.loggedNotSeen === null ? <Unknown why={r.unknownReason} /> : <Link href={href('logged-not-seen')} prefetch={false}>{count(r.loggedNotSeen)}</Link>}</td>
@@ -147,7 +148,7 @@ export function ReconciliationDetail({ d }: { d: ReconciliationDetailView }) {
           <dd className="mono"><a href="#logged-not-seen">{count(l.loggedNotSeen)}</a></dd>
         </dl>
         {d.stored && (d.stored.seen !== l.seen || d.stored.loggedNotSeen !== l.loggedNotSeen) ? (
-          <p className="muted small">Read now; at the verdict ({d.stored.computedAt.replace('T', ' ').slice(0, 19)} UTC) the stored figures were {count(d.stored.seen ?? 0)} seen and {count(d.stored.loggedNotSeen ?? 0)} logged but never seen: envelopes stored since then count here.</p>
+          <p className="muted small">Read now; at the verdict ({(d.stored.computedAt ?? '').replace('T', ' ').slice(0, 19)} UTC) the stored figures were {count(d.stored.seen ?? 0)} seen and {count(d.stored.loggedNotSeen ?? 0)} logged but never seen: envelopes stored since then count here.</p>
         ) : null}
       </section>
       <div className="grid-2">

@@ -31,18 +31,19 @@ const TOPIC_OF: Record<string, ReconTopic> = { '/0x01/v1/broadcast': 'broadcast'
 
 export interface TopicFigures { seen: number; committed: number }
 
-/** One stored agent-epoch. Figures are null unless `status` is verified. */
+/** One agent-epoch. Figures are null unless `status` is verified (an unverified batch has no stored row, only its status). */
 export interface ReconciliationRow {
   agent: Uint8Array;
   epoch: bigint;
-  status: 'verified' | 'mismatch';
+  status: 'verified' | 'mismatch' | 'unverified';
   logEntries: number;
   seen: number | null;
   seenLogged: number | null;
   seenNotLogged: number | null;
   loggedNotSeen: number | null;
   topics: Record<ReconTopic, TopicFigures> | null;
-  computedAt: Date;
+  /** Null for an unverified batch: nothing was computed. */
+  computedAt: Date | null;
 }
 
 export interface ReconciliationTotals {
@@ -203,11 +204,11 @@ function topicsOf(r: Row): Record<ReconTopic, TopicFigures> {
 }
 
 function rowOf(r: Row): ReconciliationRow {
-  const verified = r.status === 'verified';
+  const verified = r.status === 'verified' && r.computed_at != null;
   return {
-    agent: u8(r.agent_id), epoch: BigInt(String(r.epoch)), status: verified ? 'verified' : 'mismatch', logEntries: Number(r.log_entries),
+    agent: u8(r.agent_id), epoch: BigInt(String(r.epoch)), status: r.status as ReconciliationRow['status'], logEntries: Number(r.log_entries ?? 0),
     seen: num(r.seen), seenLogged: num(r.seen_logged), seenNotLogged: num(r.seen_not_logged), loggedNotSeen: num(r.logged_not_seen),
-    topics: verified ? topicsOf(r) : null, computedAt: r.computed_at as Date,
+    topics: verified ? topicsOf(r) : null, computedAt: (r.computed_at as Date | null) ?? null,
   };
 }
 
@@ -225,11 +226,17 @@ export async function reconciliationTotals(q: Queryable): Promise<Reconciliation
   };
 }
 
-/** Stored agent-epochs, newest epoch first: one agent's (primary-key range) or everyone's (by the epoch index). */
+/**
+ * Agent-epochs, newest epoch first. One agent's: each of its batches (primary-key range) with its
+ * stored row, so a batch still without a verdict is listed with its status and no figures.
+ * Everyone's: the stored rows (by the epoch index).
+ */
 export async function listReconciliation(q: Queryable, p: { agent?: Uint8Array; limit?: number } = {}): Promise<ReconciliationRow[]> {
   const limit = Math.max(1, Math.min(500, p.limit ?? 50));
   const rows = p.agent
-    ? await q.query<Row>(`SELECT ${SELECT_ROW} FROM reconciliation WHERE agent_id = $1 ORDER BY epoch DESC LIMIT $2`, [p.agent, limit])
+    ? await q.query<Row>(`SELECT b.agent_id, b.epoch::text AS epoch, b.status::text AS status, ${SELECT_ROW.split(', ').slice(3).map((c) => `r.${c}`).join(', ')}
+        FROM batch b LEFT JOIN reconciliation r ON r.agent_id = b.agent_id AND r.epoch = b.epoch
+        WHERE b.agent_id = $1 ORDER BY b.epoch DESC LIMIT $2`, [p.agent, limit])
     : await q.query<Row>(`SELECT ${SELECT_ROW} FROM reconciliation ORDER BY epoch DESC, agent_id LIMIT $1`, [limit]);
   return rows.map(rowOf);
 }

@@ -37,11 +37,11 @@ export const TopicShareSchema = z.object({
 });
 const TopicsSchema = z.object({ broadcast: TopicShareSchema, notary: TopicShareSchema, reputation: TopicShareSchema, stream: TopicShareSchema });
 
-/** One agent-epoch as stored when its batch verdict was reached. */
+/** One agent-epoch as stored when its batch verdict was reached (with `agent`: also its batches still without one). */
 export const ReconciliationRowSchema = z.object({
   agent: hex32,
   epoch: z.string().meta({ description: 'decimal' }),
-  status: z.enum(['verified', 'mismatch']),
+  status: z.enum(['verified', 'mismatch', 'unverified']),
   /** Why the figures are null, when they are. */
   unknownReason: z.string().nullable(),
   logEntries: nonNegInt,
@@ -50,7 +50,8 @@ export const ReconciliationRowSchema = z.object({
   seenNotLogged: nonNegInt.nullable(),
   loggedNotSeen: nonNegInt.nullable(),
   topics: TopicsSchema.nullable(),
-  computedAt: z.string(),
+  /** When the row was computed; null for a batch without a verdict. */
+  computedAt: z.string().nullable(),
 });
 export type ReconciliationRowView = z.infer<typeof ReconciliationRowSchema>;
 

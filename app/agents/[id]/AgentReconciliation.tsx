@@ -10,9 +10,9 @@ export async function AgentReconciliation({ o, id }: { o: Services; id: string }
   return (
     <>
       <p className="muted small" style={{ marginTop: 0 }}>
-        Per epoch with a batch verdict, the envelopes the observer saw on the mesh against the log this agent committed to; each number opens the envelopes behind it. The newest 10 epochs.
+        Per epoch with a batch, the envelopes the observer saw on the mesh against the log this agent committed to; each number opens the envelopes behind it. Only a verified batch's log is committed: other rows are unknown (hover for why). The newest 10 epochs.
       </p>
-      <ReconciliationRows rows={v.rows} showAgent={false} empty={o.chain ? 'No batch of this agent has a verdict yet: nothing committed to compare with.' : 'This observatory runs no chain: no batch, nothing committed to compare with.'} />
+      <ReconciliationRows rows={v.rows} showAgent={false} empty={o.chain ? 'No batch of this agent is indexed yet: nothing committed to compare with.' : 'This observatory runs no chain: no batch, nothing committed to compare with.'} />
     </>
   );
 }
