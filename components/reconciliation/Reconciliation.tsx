@@ -33,7 +33,7 @@ export function ReconciliationTotals({ v, compact = false }: { v: Reconciliation
     <>
       <dl className="kv" data-testid="recon-totals">
         <dt><Term k="committedLog">Committed logs</Term></dt>
-        <dd className="mono">{count(t.verified)} agent-epochs <span className="muted small">({count(t.mismatch)} mismatched: not compared)</span></dd>
+        <dd><span className="mono">{count(t.verified)}</span> <span className="muted small">(one per agent and <Term k="epoch">epoch</Term>; {count(t.mismatch)} more mismatched, not compared)</span></dd>
         <dt>Seen live, belonging in them</dt>
         <dd className="mono">{count(t.seen)}</dd>
         <dt><Term k="seenNotLogged">Seen, not logged</Term></dt>
@@ -72,8 +72,8 @@ export function ReconciliationRows({ rows, showAgent, empty }: { rows: Reconcili
         <thead>
           <tr>
             {showAgent ? <th>Agent</th> : null}
-            <th className="num">Epoch</th>
-            <th>Batch</th>
+            <th className="num"><Term k="epoch">Epoch</Term></th>
+            <th><Term k="batch">Batch</Term></th>
             <th className="num" title="Envelopes the observer saw live (gossip or stream) that belong in this log">Seen live</th>
             <th className="num"><Term k="seenNotLogged">Seen, not logged</Term></th>
             <th className="num"><Term k="loggedNotSeen">Logged, never seen</Term></th>
