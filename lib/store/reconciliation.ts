@@ -89,8 +89,11 @@ const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const TOPIC_COLS = RECON_TOPICS.flatMap((t) => [`seen_${t}`, `committed_${t}`]);
 
-/** The envelope table's epoch for a chain epoch: -1 (no envelope has it) beyond the int4 column. */
-const envEpoch = (epoch: bigint) => (epoch >= 0n && epoch <= I32_MAX ? Number(epoch) : -1);
+/**
+ * The envelope table's epoch for a chain epoch; beyond the int4 column, -10: no envelope has it,
+ * nor either neighbour the log-entry lookups also read.
+ */
+const envEpoch = (epoch: bigint) => (epoch >= 0n && epoch <= I32_MAX - 1n ? Number(epoch) : -10);
 
 function check(agent: Uint8Array, epoch: bigint): void {
   if (!(agent instanceof Uint8Array) || agent.length !== 32) throw new TypeError('agent must be 32 bytes');
