@@ -35,7 +35,7 @@ export function ReconciliationTotals({ v, compact = false }: { v: Reconciliation
         <dt><Term k="committedLog">Committed logs</Term></dt>
         <dd><span className="mono">{count(t.verified)}</span> <span className="muted small">(one per agent and <Term k="epoch">epoch</Term>; {count(t.mismatch)} more mismatched, not compared)</span></dd>
         <dt>Seen live, belonging in them</dt>
-        <dd className="mono">{count(t.seen)}</dd>
+        <dd className="mono"><Link href="/reconciliation#rows" prefetch={false}>{count(t.seen)}</Link></dd>
         <dt><Term k="seenNotLogged">Seen, not logged</Term></dt>
         <dd className="mono"><Link href="/reconciliation#rows" prefetch={false}>{count(t.seenNotLogged)}</Link></dd>
         <dt><Term k="loggedNotSeen">Logged, never seen</Term></dt>
@@ -123,7 +123,7 @@ function Envelopes({ refs, total, limit, empty, testid }: { refs: Ref[]; total: 
 }
 
 /** One agent-epoch: its figures with the envelopes behind each. */
-export function ReconciliationDetail({ d }: { d: ReconciliationDetailView }) {
+export function ReconciliationDetail({ d, epochHref }: { d: ReconciliationDetailView; epochHref: string }) {
   const l = d.live;
   if (!l) {
     return (
@@ -141,7 +141,7 @@ export function ReconciliationDetail({ d }: { d: ReconciliationDetailView }) {
           <dt><Term k="committedLog">Committed log</Term></dt>
           <dd className="mono">{count(d.logEntries)} entries <Link href={`/batches?agent=${base58(d.agent)}`} prefetch={false} className="small">(batch verified)</Link></dd>
           <dt>Seen live, belonging in it</dt>
-          <dd className="mono">{count(l.seen)} <span className="muted small">({count(l.seenLogged)} of them logged)</span></dd>
+          <dd><span className="mono">{count(l.seen)}</span> <span className="muted small">({count(l.seenLogged)} of them logged; <Link href={epochHref} prefetch={false}>every envelope from or to the agent in the epoch</Link>)</span></dd>
           <dt><Term k="seenNotLogged">Seen, not logged</Term></dt>
           <dd className="mono"><a href="#seen-not-logged">{count(l.seenNotLogged)}</a></dd>
           <dt><Term k="loggedNotSeen">Logged, never seen</Term></dt>

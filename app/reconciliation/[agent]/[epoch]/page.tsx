@@ -34,7 +34,7 @@ export default async function ReconciliationDetailPage({ params }: { params: Pro
           <p className="muted"><Link href={`/agents/${base58(id)}`}>agent page</Link> · <span className="mono small" style={{ overflowWrap: 'anywhere' }}>{base58(id)}</span></p>
         </div>
       </header>
-      <ReconciliationDetail d={d} />
+      <ReconciliationDetail d={d} epochHref={`/envelopes?agent=${base58(id)}&from=${Number(d.epoch) * o.config.epochSeconds * 1000}&to=${(Number(d.epoch) + 1) * o.config.epochSeconds * 1000 - 1}`} />
     </>
   );
 }
