@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       listen: [...DEFAULT_OBSERVER_LISTEN],
       bootstrap: [],
       relayReservations: DEFAULT_RELAY_RESERVATIONS,
+      libp2pMetrics: false,
       demoAgents: 8,
       // Demo agents and no EPOCH_SECONDS: the demo's short epochs.
       epochSeconds: 20,
@@ -75,6 +76,7 @@ describe('loadConfig', () => {
       OBSERVER_LISTEN: '/ip4/0.0.0.0/tcp/4001, /ip4/0.0.0.0/tcp/4002/ws',
       BOOTSTRAP: '/ip4/10.0.0.1/tcp/4001/p2p/12D3KooWA1',
       RELAY_RESERVATIONS: '0',
+      LIBP2P_METRICS: 'on',
       DEMO_AGENTS: '0',
       EPOCH_SECONDS: '60',
       VERIFY_WORKERS: '0',
@@ -97,6 +99,8 @@ describe('loadConfig', () => {
     assert.deepEqual(c.bootstrap, ['/ip4/10.0.0.1/tcp/4001/p2p/12D3KooWA1']);
     assert.equal(c.relayReservations, 0);
     assert.equal(loadConfig({}).relayReservations, 32);
+    assert.equal(c.libp2pMetrics, true);
+    assert.equal(loadConfig({}).libp2pMetrics, false);
     assert.equal(c.demoAgents, 0);
     assert.equal(c.epochSeconds, 60);
     assert.equal(c.verifyWorkers, 0);
@@ -164,6 +168,7 @@ describe('loadConfig', () => {
     ['PORT', '-1'],
     ['OBSERVER_LISTEN', 'tcp://127.0.0.1:1'],
     ['BOOTSTRAP', '/ip4/1.2.3.4/tcp/1 garbage'],
+    ['LIBP2P_METRICS', 'yes'],
     ['RELAY_RESERVATIONS', '-1'],
     ['RELAY_RESERVATIONS', '5000'],
     ['DEMO_AGENTS', '2.5'],

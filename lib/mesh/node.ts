@@ -103,7 +103,7 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
   });
 
   // Loaded only for a node that keeps metrics (the observer), not by every demo agent.
-  const metered = params.metrics ? (await import('./metrics')).meshMetrics(params.metrics, cfg.topics) : null;
+  const metered = params.metrics ? (await import('./metrics')).meshMetrics(params.metrics, cfg.topics, params.libp2pMetrics === true) : null;
 
   const peerDiscovery: Array<(components: any) => PeerDiscovery> = [];
   // The bootstrap module waits 1 s (its default) before dialling the list; a node that has
@@ -160,7 +160,7 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
 
   const libp2p = (await createLibp2p({
     privateKey,
-    ...(metered ? { metrics: metered.libp2p } : {}),
+    ...(metered?.libp2p ? { metrics: metered.libp2p } : {}),
     addresses: { listen: cfg.listen },
     transports: [tcp(), webSockets()],
     connectionEncrypters: [noise()],

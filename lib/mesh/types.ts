@@ -133,4 +133,6 @@ export interface CreateMeshNodeParams {
    * (lib/mesh/metrics.ts) are registered there, per topic. Default none (no metrics cost).
    */
   metrics?: import('prom-client').Registry;
+  /** With `metrics`: also libp2p's own (every frame of every stream is counted: it costs CPU). Default false. */
+  libp2pMetrics?: boolean;
 }

@@ -96,6 +96,7 @@ export function createMeshHealth(p: MeshHealthParams): MeshHealth {
   const accepted = new Counter({ name: 'zerox1_envelopes_accepted_total', help: 'Envelopes this observer accepted, per topic', labelNames: ['topic'], registers: [p.registry] });
   const drops = new Counter({ name: 'zerox1_envelopes_dropped_total', help: 'Envelopes this observer dropped, per reason', labelNames: ['reason'], registers: [p.registry] });
 
+  const perTopic = new Map<string, { accepted: ReturnType<typeof accepted.labels>; latency: ReturnType<typeof latency.labels> }>();
   const fresh = (start: number) => new Map(topics.map((t) => [t, new Window(start)]));
   let minute = fresh(clock());
   let hour = fresh(clock());
@@ -209,8 +210,11 @@ export function createMeshHealth(p: MeshHealthParams): MeshHealth {
     accepted(ts, topic) {
       const t = topic ?? STREAM_TOPIC;
       const ms = clock() - Number(ts / 1000n);
-      accepted.inc({ topic: t });
-      latency.observe({ topic: t }, ms / 1000);
+      let m = perTopic.get(t);
+      // Label children are looked up once per topic, not hashed per envelope.
+      if (!m) perTopic.set(t, (m = { accepted: accepted.labels(t), latency: latency.labels(t) }));
+      m.accepted.inc();
+      m.latency.observe(ms / 1000);
       const rand = Math.random;
       both(t, (w) => { w.messages++; w.sample(ms, rand); });
       both(NODE_TOPIC, (w) => { w.messages++; w.sample(ms, rand); });

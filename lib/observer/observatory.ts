@@ -139,7 +139,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   };
   const mesh = await createMeshNode({
     privateKey: params.meshKey,
-    ...(metered ? { metrics } : {}),
+    ...(metered ? { metrics, libp2pMetrics: config.libp2pMetrics === true } : {}),
     listen: config.listen,
     bootstrap: config.bootstrap,
     validate: validation.validateLive,
