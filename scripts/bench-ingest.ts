@@ -20,8 +20,9 @@
  * BENCH_HEAP=1 also a sampling heap profile of what each phase left live, BENCH_HEAP=alloc of everything it allocated),
  * VERIFY_WORKERS (the observer's signature worker threads; default cores − 1, at least 1),
  * BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_METRICS (ab: on Postgres also run the observer without metrics and mesh health, right
- * after the run with them, and print what they cost per envelope; off: only without).
+ * BENCH_METRICS (ab: on Postgres also run the observer without metrics and mesh health, after
+ * the run with them in odd runs and before it in even ones, and print what they cost per
+ * envelope; off: only without).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -347,6 +348,9 @@ for (let run = 1; run <= RUNS; run++) {
   console.log(`  of which the Ed25519 verify alone: ${verifyCpu.toFixed(0)} per CPU-second (${(1e6 / verifyCpu).toFixed(0)} µs); capacity ${CAPACITY_TARGET} x the check allows ${(1e6 / (CAPACITY_TARGET * checkCpu)).toFixed(0)} µs per envelope in all, ` +
     `${(1e6 / (CAPACITY_TARGET * checkCpu) - 1e6 / verifyCpu).toFixed(0)} µs of it besides the signature (libp2p's gossip receive alone: npm run bench:mesh)`);
   for (const kind of kinds) {
+    // With BENCH_METRICS=ab, even runs measure the observer without metrics first, so neither
+    // side always has the warmer machine.
+    const offFirst = METRICS === 'ab' && kind === 'postgres' && run % 2 === 0 ? await runOn(kind, false) : null;
     const r = await runOn(kind, METRICS !== 'off');
     if (typeof r === 'string') {
       console.log(`${kind}: ${r}`);
@@ -357,7 +361,7 @@ for (let run = 1; run <= RUNS; run++) {
     console.log(`  observer capacity ${r.capacity.toFixed(0)} envelopes per CPU-second (${(1e6 / r.capacity).toFixed(0)} µs CPU each, every thread) = ${(r.capacity / checkCpu).toFixed(2)} x the check's ${checkCpu.toFixed(0)} per CPU-second`);
     console.log(`  at ${RATE}/s (${r.paced} envelopes): publish->committed p50 ${f1(r.commitP50)} ms p99 ${f1(r.commitP99)} ms; publish->WebSocket p50 ${f1(r.wsP50)} ms p99 ${f1(r.wsP99)} ms${r.wsLost ? `; ${r.wsLost} not delivered to the WebSocket` : ''}; load average ${la()}`);
     if (METRICS === 'ab' && kind === 'postgres') {
-      const off = await runOn(kind, false);
+      const off = offFirst ?? await runOn(kind, false);
       if (typeof off === 'string') { console.log(`${kind} without metrics: ${off}`); continue; }
       metricsAb.push({ on: r, off });
       console.log(`${kind} without metrics and mesh health: observer capacity ${off.capacity.toFixed(0)} envelopes per CPU-second (${(1e6 / off.capacity).toFixed(0)} µs each); with them ${(1e6 / r.capacity).toFixed(0)} µs: ${(100 * (off.capacity / r.capacity - 1)).toFixed(1)} % more CPU per envelope`);
