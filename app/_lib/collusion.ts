@@ -4,9 +4,11 @@
  * API can never disagree on a figure.
  */
 import 'server-only';
-import { MIN_DEALS, type WindowRead } from '../../lib/store/collusion';
+import { DEFAULT_WINDOW, MIN_DEALS, type WindowRead } from '../../lib/store/collusion';
 import type { CollusionView } from '../../lib/wire/collusion';
 import type { Services } from './services';
+
+export { DEFAULT_WINDOW };
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 /** A ratio rounded to `places` decimals for display; the counts it comes from travel beside it. */

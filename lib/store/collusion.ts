@@ -24,21 +24,22 @@
  *
  * Cost: every signal reads at most `window` rows of its source through an index, the latest
  * FEEDBACK and NOTARIZE_ASSIGN envelopes by envelope (msg_type, timestamp) and the latest
- * conversations by conversation (last_seen), then joins by primary key; the "no deals" check is
- * one participants-GIN probe per distinct rater that stops at the first deal. So a read costs
- * O(window) whatever the database holds, and the answer says how much of the history the window
- * covered.
+ * conversations by conversation (last_seen), then probes feedback and conversation by primary key
+ * row by row; the "no deals" check is one participants-GIN probe per distinct rater that stops at
+ * the first deal. So a read costs O(window) whatever the database holds (about 1 s at the default
+ * 5,000 rows on a loaded 2-core machine, docs/app.md "Collusion signals"), and the answer says how
+ * much of the history the window covered.
  */
 import { MsgType } from '../protocol/types';
 import type { Queryable } from './db';
 
 /** Fewer deals than this and the concentration figures are unknown (every share is large). */
 export const MIN_DEALS = 3;
-export const DEFAULT_WINDOW = 20_000;
+export const DEFAULT_WINDOW = 5_000;
 export const MAX_WINDOW = 100_000;
 
 export interface CollusionParams {
-  /** Rows of each source read, newest first (default 20,000, at most 100,000). */
+  /** Rows of each source read, newest first (default 5,000, at most 100,000). */
   window?: number;
   /** Rows per ranked signal (default 20). */
   limit?: number;
@@ -134,14 +135,25 @@ const DEAL = `('agreed', 'disputed')`;
 /** The newest `$1` envelopes of one type, by the envelope (msg_type, timestamp) index. */
 const latestOfType = (type: number, cols: string, limit = '$1') => `SELECT ${cols} FROM envelope WHERE msg_type = ${type} ORDER BY timestamp DESC, id DESC LIMIT ${limit}`;
 
+/**
+ * One row of `table` by primary key, as a LATERAL subquery the planner keeps as a per-row index
+ * probe (LIMIT 1 stops it from turning the lookup into a hash join over the whole table, which it
+ * prefers when the window is a large share of a small table and which would not stay bounded).
+ */
+const byKey = (cols: string, table: string, key: string, value: string) => `LATERAL (SELECT ${cols} FROM ${table} WHERE ${key} = ${value} LIMIT 1)`;
+
+/** The newest FEEDBACK rows, by the envelope index and one feedback primary-key probe each. */
+const FEEDBACK_ROWS = `SELECT f.envelope_id, f.conversation_id, f.from_agent, f.target_agent, f.score, f.timestamp AS ts
+  FROM (${latestOfType(MsgType.FEEDBACK, 'id')}) e
+  CROSS JOIN ${byKey('*', 'feedback', 'envelope_id', 'e.id')} f`;
+
 /** The feedback window, each row marked backed by a deal both sides took part in. */
 const FEEDBACK_WINDOW = `fw AS MATERIALIZED (
-  SELECT f.envelope_id, f.from_agent, f.target_agent, f.score, f.timestamp AS ts,
+  SELECT f.envelope_id, f.from_agent, f.target_agent, f.score, f.ts,
     (c.outcome IN ${DEAL} AND (c.negotiators @> ARRAY[f.from_agent] OR c.negotiators @> ARRAY[f.target_agent])
       AND c.participants @> ARRAY[f.from_agent, f.target_agent]) IS TRUE AS backed
-  FROM (${latestOfType(MsgType.FEEDBACK, 'id')}) e
-  JOIN feedback f ON f.envelope_id = e.id
-  LEFT JOIN conversation c ON c.id = f.conversation_id
+  FROM (${FEEDBACK_ROWS}) f
+  LEFT JOIN ${byKey('outcome, negotiators, participants', 'conversation', 'id', 'f.conversation_id')} c ON true
 )`;
 
 async function windowOf(q: Queryable, sql: string, limit: number): Promise<WindowRead> {
@@ -247,7 +259,7 @@ async function notaryReuse(q: Queryable, window: number, agent: Uint8Array | nul
   ), j AS MATERIALIZED (
     SELECT pc.*, c.negotiators, (NOT pc.broadcast AND pc.notaries = 1) AS notary_known,
       COALESCE(cardinality(c.negotiators) = 2, false) AS pair_known
-    FROM pc LEFT JOIN conversation c ON c.id = pc.conversation_id
+    FROM pc LEFT JOIN ${byKey('negotiators', 'conversation', 'id', 'pc.conversation_id')} c ON true
   ), per AS (
     SELECT negotiators[1] AS lo, negotiators[2] AS hi, notary, count(*)::int AS n,
       array_to_string((array_agg(encode(conversation_id, 'hex') ORDER BY ts DESC, conversation_id DESC))[1:3], ',') AS convs
@@ -280,10 +292,7 @@ async function notaryReuse(q: Queryable, window: number, agent: Uint8Array | nul
 
 async function dealless(q: Queryable, window: number, agent: Uint8Array | null, limit: number): Promise<DeallessRow[]> {
   // EXISTS in the select list runs once per distinct rater and stops at its first deal.
-  const rows = await q.query<Record<string, unknown>>(`WITH fw AS MATERIALIZED (
-    SELECT f.envelope_id, f.from_agent, f.target_agent, f.score, f.timestamp AS ts
-    FROM (${latestOfType(MsgType.FEEDBACK, 'id')}) e JOIN feedback f ON f.envelope_id = e.id
-  ), raters AS MATERIALIZED (
+  const rows = await q.query<Record<string, unknown>>(`WITH fw AS MATERIALIZED (${FEEDBACK_ROWS}), raters AS MATERIALIZED (
     SELECT a, EXISTS (SELECT 1 FROM conversation c WHERE c.participants @> ARRAY[a] AND c.negotiators @> ARRAY[a] AND c.outcome IN ${DEAL}) AS dealt
     FROM (SELECT DISTINCT from_agent AS a FROM fw) r
   ), t AS (

@@ -18,7 +18,7 @@ const agentParam = z
 export const CollusionQuerySchema = z.object({
   agent: agentParam.optional(),
   limit: qp.int(1, 100).default(20).meta({ description: 'rows per signal, 1..100, default 20' }),
-  window: qp.int(100, 100_000).default(20_000).meta({ description: 'newest rows of each source read (FEEDBACK envelopes, conversations, NOTARIZE_ASSIGN envelopes), 100..100,000, default 20,000' }),
+  window: qp.int(100, 100_000).default(5_000).meta({ description: 'newest rows of each source read (FEEDBACK envelopes, conversations, NOTARIZE_ASSIGN envelopes), 100..100,000, default 5,000' }),
 });
 export type CollusionQuery = z.output<typeof CollusionQuerySchema>;
 

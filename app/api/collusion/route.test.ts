@@ -55,7 +55,7 @@ test('a ring of two: reciprocal without a deal, raters without deals, stake exac
   assert.deepEqual(v.dealless.map((x) => [x.agent, x.fromDealless, x.meanScore, x.latest]), [[a, 1, 97, [ids[1]]], [b, 1, 99, [ids[0]]]]);
   assert.deepEqual(v.concentration, []);
   assert.deepEqual(v.stakes, { [a]: { amount: '10000000', status: 'locked' } });
-  assert.deepEqual(v.windows.feedback, { limit: 20_000, read: 2, truncated: false, oldestMs: Number(T / 1000n) });
+  assert.deepEqual(v.windows.feedback, { limit: 5_000, read: 2, truncated: false, oldestMs: Number(T / 1000n) });
   const one = CollusionViewSchema.parse((await get(`?agent=${b}&limit=1`)).body);
   assert.equal(one.agent, b);
   assert.deepEqual(one.reciprocal.map((x) => x.agent), [b]);
