@@ -55,8 +55,8 @@ export function ReciprocalTable({ v, chain }: { v: CollusionView; chain: boolean
             <th className="num">Given / received</th>
             <th className="num">Mean score given / received</th>
             <th className="num"><Term k="feedbackGap">Gap</Term></th>
-            <th>Evidence</th>
             <th><Term k="stake">Stake at risk</Term></th>
+            <th>Evidence</th>
           </tr>
         </thead>
         <tbody>
@@ -67,7 +67,9 @@ export function ReciprocalTable({ v, chain }: { v: CollusionView; chain: boolean
               <td className="num mono">{count(r.given)} / {count(r.received)}</td>
               <td className="num mono">{r.meanGiven.toFixed(2)} / {r.meanReceived.toFixed(2)}</td>
               <td className="num mono">{r.medianGapMs === null ? <span className="muted">unknown</span> : duration(r.medianGapMs)}</td>
-              <td className="small">
+              <td><StakeCell stakes={v.stakes} agent={r.agent} chain={chain} /></td>
+              {/* The widest cell goes last and wraps, so the figures stay in view on a laptop screen. */}
+              <td className="small" style={{ whiteSpace: 'normal', minWidth: 260 }}>
                 {r.pairs.map((p) => (
                   <div key={p.counterpart}>
                     <AgentName id={p.counterpart} copy={false} /> {p.given}↔{p.received}
@@ -77,7 +79,6 @@ export function ReciprocalTable({ v, chain }: { v: CollusionView; chain: boolean
                 ))}
                 {r.counterparts > r.pairs.length ? <div className="muted">and {r.counterparts - r.pairs.length} more</div> : null}
               </td>
-              <td><StakeCell stakes={v.stakes} agent={r.agent} chain={chain} /></td>
             </tr>
           ))}
         </tbody>
