@@ -39,6 +39,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
           <nav>
             <Link href="/">Overview</Link>
             <Link href="/stats">Stats</Link>
+            <Link href="/mesh">Mesh</Link>
             <Link href="/agents">Agents</Link>
             <Link href="/collusion">Collusion</Link>
             <Link href="/envelopes">Envelopes</Link>
