@@ -11,8 +11,14 @@ import { base58, count, shortHex } from '../format';
 import { msgTypeName } from '../../lib/wire/msg-type';
 import type { ReconciliationDetailView, ReconciliationRowView, ReconciliationView } from '../../lib/wire/reconciliation';
 
-export const TOPIC_LABELS = { broadcast: '/0x01/v1/broadcast', notary: '/0x01/v1/notary', reputation: '/0x01/v1/reputation', stream: 'direct stream' } as const;
+/** Each topic bucket's short label (it fits a phone's width) and its full name on the mesh. */
+export const TOPIC_LABELS = { broadcast: 'broadcast', notary: 'notary', reputation: 'reputation', stream: 'direct stream' } as const;
+const TOPIC_NAMES = { broadcast: 'gossip topic /0x01/v1/broadcast', notary: 'gossip topic /0x01/v1/notary', reputation: 'gossip topic /0x01/v1/reputation', stream: 'direct stream /0x01/v1/envelope' } as const;
 const TOPICS = Object.keys(TOPIC_LABELS) as (keyof typeof TOPIC_LABELS)[];
+/** Narrow tables: headers wrap and cells pad less, so every column fits at 390 px. */
+const TH = { whiteSpace: 'normal', padding: '6px 6px', verticalAlign: 'bottom' } as const;
+const TD = { padding: '6px 6px' } as const;
+const Topic = ({ k }: { k: keyof typeof TOPIC_LABELS }) => <td className="small" style={TD} title={TOPIC_NAMES[k]}>{TOPIC_LABELS[k]}</td>;
 
 /** "83.3 %" or unknown when nothing was seen. */
 export function shareText(s: { seen: number; committed: number; share: number | null }): string {
@@ -44,15 +50,15 @@ export function ReconciliationTotals({ v, compact = false }: { v: Reconciliation
       <div className="table-wrap">
         <table className="list" data-testid="recon-topics">
           <thead>
-            <tr><th><Term k="topic">Topic</Term></th><th className="num">Seen</th><th className="num">In a committed log</th><th className="num">Share</th></tr>
+            <tr><th style={TH}><Term k="topic">Topic</Term></th><th className="num" style={TH}>Seen</th><th className="num" style={TH}>In a committed log</th><th className="num" style={TH}>Share</th></tr>
           </thead>
           <tbody>
             {TOPICS.map((k) => (
               <tr key={k}>
-                <td className="mono small">{TOPIC_LABELS[k]}</td>
-                <td className="num mono">{count(t.topics[k].seen)}</td>
-                <td className="num mono">{count(t.topics[k].committed)}</td>
-                <td className="num mono">{t.topics[k].share === null ? <span className="muted" title="nothing seen on this topic from a sender whose log is committed">unknown</span> : shareText(t.topics[k])}</td>
+                <Topic k={k} />
+                <td className="num mono" style={TD}>{count(t.topics[k].seen)}</td>
+                <td className="num mono" style={TD}>{count(t.topics[k].committed)}</td>
+                <td className="num mono" style={TD}>{t.topics[k].share === null ? <span className="muted" title="nothing seen on this topic from a sender whose log is committed">unknown</span> : shareText(t.topics[k])}</td>
               </tr>
             ))}
           </tbody>
@@ -71,13 +77,13 @@ export function ReconciliationRows({ rows, showAgent, empty }: { rows: Reconcili
       <table className="list" data-testid="recon-rows">
         <thead>
           <tr>
-            {showAgent ? <th>Agent</th> : null}
-            <th className="num"><Term k="epoch">Epoch</Term></th>
-            <th><Term k="batch">Batch</Term></th>
-            <th className="num" title="Envelopes the observer saw live (gossip or stream) that belong in this log">Seen live</th>
-            <th className="num"><Term k="seenNotLogged">Seen, not logged</Term></th>
-            <th className="num"><Term k="loggedNotSeen">Logged, never seen</Term></th>
-            <th className="num" title="Of the envelopes this agent sent and the observer saw, the share in some committed log">Sent, committed</th>
+            {showAgent ? <th style={TH}>Agent</th> : null}
+            <th className="num" style={TH}><Term k="epoch">Epoch</Term></th>
+            <th style={TH}><Term k="batch">Batch</Term></th>
+            <th className="num" style={TH} title="Envelopes the observer saw live (gossip or stream) that belong in this log">Seen live</th>
+            <th className="num" style={TH}><Term k="seenNotLogged">Seen, not logged</Term></th>
+            <th className="num" style={TH}><Term k="loggedNotSeen">Logged, never seen</Term></th>
+            <th className="num" style={TH} title="Of the envelopes this agent sent that the observer saw, how many are in some committed log">Sent: in a log</th>
           </tr>
         </thead>
         <tbody>
@@ -86,13 +92,13 @@ export function ReconciliationRows({ rows, showAgent, empty }: { rows: Reconcili
             const sent = r.topics ? TOPICS.reduce((s, k) => ({ seen: s.seen + r.topics![k].seen, committed: s.committed + r.topics![k].committed }), { seen: 0, committed: 0 }) : null;
             return (
               <tr key={`${r.agent}:${r.epoch}`} data-status={r.status}>
-                {showAgent ? <td><AgentName id={r.agent} copy={false} /></td> : null}
-                <td className="num mono"><Link href={href()} prefetch={false}>{r.epoch}</Link></td>
-                <td>{r.status === 'verified' ? <Term k="committedLog">verified</Term> : r.status === 'mismatch' ? <span title={r.unknownReason ?? undefined} style={{ color: 'var(--warn)' }}>mismatch</span> : <span className="muted" title={r.unknownReason ?? undefined}>unverified</span>}</td>
-                <td className="num mono">{r.seen === null ? <Unknown why={r.unknownReason} /> : <Link href={href()} prefetch={false}>{count(r.seen)}</Link>}</td>
-                <td className="num mono">{r.seenNotLogged === null ? <Unknown why={r.unknownReason} /> : <Link href={href('seen-not-logged')} prefetch={false}>{count(r.seenNotLogged)}</Link>}</td>
-                <td className="num mono">{r.loggedNotSeen === null ? <Unknown why={r.unknownReason} /> : <Link href={href('logged-not-seen')} prefetch={false}>{count(r.loggedNotSeen)}</Link>}</td>
-                <td className="num mono">{sent === null ? <Unknown why={r.unknownReason} /> : <Link href={href('topics')} prefetch={false}>{count(sent.committed)}/{count(sent.seen)}</Link>}</td>
+                {showAgent ? <td style={TD}><AgentName id={r.agent} copy={false} /></td> : null}
+                <td className="num mono" style={TD}><Link href={href()} prefetch={false}>{r.epoch}</Link></td>
+                <td className="small" style={TD}>{r.status === 'verified' ? <Term k="committedLog">verified</Term> : r.status === 'mismatch' ? <span title={r.unknownReason ?? undefined} style={{ color: 'var(--warn)' }}>mismatch</span> : <span className="muted" title={r.unknownReason ?? undefined}>unverified</span>}</td>
+                <td className="num mono" style={TD}>{r.seen === null ? <Unknown why={r.unknownReason} /> : <Link href={href()} prefetch={false}>{count(r.seen)}</Link>}</td>
+                <td className="num mono" style={TD}>{r.seenNotLogged === null ? <Unknown why={r.unknownReason} /> : <Link href={href('seen-not-logged')} prefetch={false}>{count(r.seenNotLogged)}</Link>}</td>
+                <td className="num mono" style={TD}>{r.loggedNotSeen === null ? <Unknown why={r.unknownReason} /> : <Link href={href('logged-not-seen')} prefetch={false}>{count(r.loggedNotSeen)}</Link>}</td>
+                <td className="num mono" style={TD}>{sent === null ? <Unknown why={r.unknownReason} /> : <Link href={href('topics')} prefetch={false}>{count(sent.committed)}/{count(sent.seen)}</Link>}</td>
               </tr>
             );
           })}
@@ -166,17 +172,17 @@ export function ReconciliationDetail({ d, epochHref }: { d: ReconciliationDetail
         <p className="muted small">Envelopes this agent sent in the epoch that the observer saw, and how many of them are in some committed log of the epoch (its own, a recipient&apos;s or a FEEDBACK target&apos;s).</p>
         <div className="table-wrap">
           <table className="list" data-testid="recon-detail-topics">
-            <thead><tr><th>Topic</th><th className="num">Seen</th><th className="num">In a committed log</th><th className="num">Share</th><th>In no committed log</th></tr></thead>
+            <thead><tr><th style={TH}>Topic</th><th className="num" style={TH}>Seen</th><th className="num" style={TH}>In a committed log</th><th className="num" style={TH}>Share</th><th style={TH}>In no committed log</th></tr></thead>
             <tbody>
               {TOPICS.map((k) => {
                 const t = l.topics[k];
                 return (
                   <tr key={k}>
-                    <td className="mono small">{TOPIC_LABELS[k]}</td>
-                    <td className="num mono">{count(t.seen)}</td>
-                    <td className="num mono">{count(t.committed)}</td>
-                    <td className="num mono">{t.share === null ? <span className="muted" title="nothing sent on this topic was seen">unknown</span> : shareText(t)}</td>
-                    <td>{t.notCommittedIds.length === 0 ? <span className="muted small">none</span> : t.notCommittedIds.map((r) => <Link key={r.id} href={`/envelopes/${r.id}`} prefetch={false} className="mono small" style={{ marginRight: 8 }}>{shortHex(r.id, 8, 4)}</Link>)}</td>
+                    <Topic k={k} />
+                    <td className="num mono" style={TD}>{count(t.seen)}</td>
+                    <td className="num mono" style={TD}>{count(t.committed)}</td>
+                    <td className="num mono" style={TD}>{t.share === null ? <span className="muted" title="nothing sent on this topic was seen">unknown</span> : shareText(t)}</td>
+                    <td style={{ ...TD, whiteSpace: 'normal' }}>{t.notCommittedIds.length === 0 ? <span className="muted small">none</span> : t.notCommittedIds.map((r) => <Link key={r.id} href={`/envelopes/${r.id}`} prefetch={false} className="mono small" style={{ marginRight: 8 }}>{shortHex(r.id, 8, 4)}</Link>)}</td>
                   </tr>
                 );
               })}
