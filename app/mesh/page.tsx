@@ -136,7 +136,7 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
         <h2>Latest interval{lastNode ? <span className="muted small"> · from {new Date(lastNode.bucket * 1000).toISOString().slice(11, 16)} UTC, {lastNode.seconds} s measured</span> : null}</h2>
         {last.size === 0 ? <p className="muted">Nothing measured yet: the first row is written when the observer&apos;s first minute ends.</p> : (
           <div className="table-wrap">
-            <table className="mesh-now">
+            <table className="mesh-now" style={{ minWidth: 760 }}>
               <thead>
                 <tr>
                   <th><Term k="topic" /></th><th>envelopes/s</th><th><Term k="firstSeenLatency">latency p50 / p90 / p99</Term></th>
@@ -151,7 +151,7 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
                   const ms = (x: number | null) => (x === null ? '—' : `${x.toFixed(0)}`);
                   return (
                     <tr key={t} data-topic={t}>
-                      <td className="mono">{t === NODE ? 'whole node' : t}</td>
+                      <td title={t === NODE ? 'every topic and the direct stream together' : t}>{t === NODE ? 'whole node' : short(t)}</td>
                       <td className="num">{r.seconds > 0 ? (r.messages / r.seconds).toFixed(2) : 'unknown'}</td>
                       <td className="num" title={r.latencySamples ? `${grouped(String(r.latencySamples))} envelopes` : 'no envelope in the interval'}>{r.latencySamples ? `${ms(r.latencyP50)} / ${ms(r.latencyP90)} / ${ms(r.latencyP99)} ms` : 'unknown'}</td>
                       <td className="num">{r.received === null ? '—' : r.received === 0 ? 'unknown' : `${((100 * (r.duplicates ?? 0)) / r.received).toFixed(1)} % of ${grouped(String(r.received))}`}</td>
