@@ -25,6 +25,7 @@ import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapa
 import { loadReputationHistory } from '../../_lib/reputation-history';
 import { SatiProfile } from '../../../components/agent/SatiProfile';
 import { SatiReputation } from '../../../components/agent/SatiReputation';
+import { Suspense } from 'react';
 import { AgentCollusion } from './AgentCollusion';
 import { AgentReconciliation } from './AgentReconciliation';
 
@@ -189,7 +190,10 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       </div>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Collusion signals</h2>
-        <AgentCollusion o={o} id={id} />
+        {/* Read over a window of the whole mesh's feedback: streamed in after the rest of the page. */}
+        <Suspense fallback={<p className="muted">Reading the collusion signals…</p>}>
+          <AgentCollusion o={o} id={id} />
+        </Suspense>
       </section>
       <section className="card" style={{ marginBottom: 16 }} data-testid="agent-reconciliation">
         <h2><Term k="reconciliation">Gossip against committed logs</Term></h2>
