@@ -184,7 +184,7 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
             <Stat label="Envelopes replayed" value={count(state.liveCount)} testId="total-envelopes" />
             <Stat label="Agents seen in the replay" value={count(state.agents.length)} testId="agents-online" />
             <Stat label="Conversation links" value={count(state.graph.links.length)} />
-            <Stat label="Drops" value="not replayed" />
+            <Stat label="Drops: not replayed (unknown per envelope time)" value="—" />
           </>
         ) : (
           <>

@@ -79,9 +79,11 @@ export function useReplay(live: Pick<OverviewSnapshot, 'mesh' | 'database'>, ini
     writeUrl(null);
   }, [writeUrl]);
 
-  // Ticks: hand the due envelopes to the replay state in one update.
+  // Ticks: hand the due envelopes to the replay state in one update. One timer per replay, not
+  // per state change: it reads the player from its ref.
+  const active = view !== null;
   useEffect(() => {
-    if (!view) return;
+    if (!active) return;
     const t = setInterval(() => {
       const p = player.current;
       if (!p) return;
@@ -102,9 +104,7 @@ export function useReplay(live: Pick<OverviewSnapshot, 'mesh' | 'database'>, ini
       }
     }, TICK_MS);
     return () => clearInterval(t);
-    // One timer per replay, not per state change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [view === null, writeUrl]);
+  }, [active, writeUrl]);
 
   // A link with a replay: resume there, paused (the viewer presses play).
   const opened = useRef(false);
