@@ -27,10 +27,6 @@ export function shareText(s: { seen: number; committed: number; share: number | 
 
 export const detailHref = (agentHex: string, epoch: string, anchor?: string) => `/reconciliation/${base58(agentHex)}/${epoch}${anchor ? `#${anchor}` : ''}`;
 
-function Unknown({ why }: { why: string | null }) {
-  return <span className="muted" title={why ?? undefined}>unknown</span>;
-}
-
 /** The totals over every agent-epoch with a batch verdict, with the per-topic shares. */
 export function ReconciliationTotals({ v, compact = false }: { v: ReconciliationView; compact?: boolean }) {
   const t = v.totals;
@@ -95,10 +91,18 @@ export function ReconciliationRows({ rows, showAgent, empty }: { rows: Reconcili
                 {showAgent ? <td style={TD}><AgentName id={r.agent} copy={false} /></td> : null}
                 <td className="num mono" style={TD}><Link href={href()} prefetch={false}>{r.epoch}</Link></td>
                 <td className="small" style={TD}>{r.status === 'verified' ? <Term k="committedLog">verified</Term> : r.status === 'mismatch' ? <span title={r.unknownReason ?? undefined} style={{ color: 'var(--warn)' }}>mismatch</span> : <span className="muted" title={r.unknownReason ?? undefined}>unverified</span>}</td>
-                <td className="num mono" style={TD}>{r.seen === null ? <Unknown why={r.unknownReason} /> : <Link href={href()} prefetch={false}>{count(r.seen)}</Link>}</td>
-                <td className="num mono" style={TD}>{r.seenNotLogged === null ? <Unknown why={r.unknownReason} /> : <Link href={href('seen-not-logged')} prefetch={false}>{count(r.seenNotLogged)}</Link>}</td>
-                <td className="num mono" style={TD}>{r.loggedNotSeen === null ? <Unknown why={r.unknownReason} /> : <Link href={href('logged-not-seen')} prefetch={false}>{count(r.loggedNotSeen)}</Link>}</td>
-                <td className="num mono" style={TD}>{sent === null ? <Unknown why={r.unknownReason} /> : <Link href={href('topics')} prefetch={false}>{count(sent.committed)}/{count(sent.seen)}</Link>}</td>
+                {sent === null || r.seen === null ? (
+                  <td colSpan={4} className="muted small" style={{ ...TD, whiteSpace: 'normal' }} title={r.unknownReason ?? undefined}>
+                    unknown: {r.status === 'mismatch' ? 'the batch contradicts its log, so nothing is committed' : 'no verdict yet, nothing committed'}
+                  </td>
+                ) : (
+                  <>
+                    <td className="num mono" style={TD}><Link href={href()} prefetch={false}>{count(r.seen)}</Link></td>
+                    <td className="num mono" style={TD}><Link href={href('seen-not-logged')} prefetch={false}>{count(r.seenNotLogged ?? 0)}</Link></td>
+                    <td className="num mono" style={TD}><Link href={href('logged-not-seen')} prefetch={false}>{count(r.loggedNotSeen ?? 0)}</Link></td>
+                    <td className="num mono" style={TD}><Link href={href('topics')} prefetch={false}>{count(sent.committed)}/{count(sent.seen)}</Link></td>
+                  </>
+                )}
               </tr>
             );
           })}
