@@ -7,8 +7,7 @@
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import type { MeshHealthRow } from '../../lib/store/mesh-health';
-import { MESH_RANGES, type MeshHealthView, type MeshRange } from '../../lib/wire/mesh-health';
+import { MESH_RANGES, type MeshHealthRow, type MeshHealthView, type MeshRange } from '../../lib/wire/mesh-health';
 import type { StatsMetricInfo, StatsSeries } from '../../lib/wire/stats';
 import { NotRunning } from '../_lib/not-running';
 import { getServices } from '../_lib/services';

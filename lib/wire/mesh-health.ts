@@ -40,6 +40,8 @@ export const MeshHealthRowSchema = z.object({
   drops: z.record(z.string(), z.number()).nullable(),
 });
 
+export type MeshHealthRow = z.infer<typeof MeshHealthRowSchema>;
+
 export const MeshHealthViewSchema = z.object({
   range: z.enum(MESH_RANGES),
   res: z.union([z.literal(60), z.literal(3600)]),
