@@ -16,7 +16,7 @@ export const TOPIC_LABELS = { broadcast: 'broadcast', notary: 'notary', reputati
 const TOPIC_NAMES = { broadcast: 'gossip topic /0x01/v1/broadcast', notary: 'gossip topic /0x01/v1/notary', reputation: 'gossip topic /0x01/v1/reputation', stream: 'direct stream /0x01/v1/envelope' } as const;
 const TOPICS = Object.keys(TOPIC_LABELS) as (keyof typeof TOPIC_LABELS)[];
 /** Narrow tables: headers wrap and cells pad less, so every column fits at 390 px. */
-const TH = { whiteSpace: 'normal', padding: '6px 6px', verticalAlign: 'bottom' } as const;
+const TH = { whiteSpace: 'normal', overflowWrap: 'normal', wordBreak: 'keep-all', padding: '6px 6px', verticalAlign: 'bottom' } as const;
 const TD = { padding: '6px 6px' } as const;
 const Topic = ({ k }: { k: keyof typeof TOPIC_LABELS }) => <td className="small" style={TD} title={TOPIC_NAMES[k]}>{TOPIC_LABELS[k]}</td>;
 
