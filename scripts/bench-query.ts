@@ -37,6 +37,8 @@ import { FEED_SIZE } from '../components/live-state';
 import { AGENTS, copyOf, templates } from './bench-query-data';
 import { loadStatsSeries, loadStatsStrip } from '../app/_lib/stats';
 import { loadMeshHealth } from '../app/_lib/mesh-health';
+import { loadReplayPage } from '../app/_lib/replay';
+import { replayEnvelopes } from '../lib/store/replay';
 import { MESH_RANGES } from '../lib/wire/mesh-health';
 import { meshHealthObservers, readMeshHealth } from '../lib/store/mesh-health';
 import { STATS_METRIC_NAMES, STATS_RANGES } from '../lib/wire/stats';
@@ -109,6 +111,7 @@ function explainingReads(store: Store, out: Explained[]): Store {
     listReconciliation: (p?: Parameters<typeof listReconciliation>[1]) => listReconciliation(db, p),
     reconciliationDetail: (a: Uint8Array, e: bigint) => reconciliationDetail(db, a, e),
     meshHealthObservers: (p: Parameters<typeof meshHealthObservers>[1]) => meshHealthObservers(db, p),
+    replayEnvelopes: (p: Parameters<typeof replayEnvelopes>[1]) => replayEnvelopes(db, p, EPOCH),
   };
 }
 
@@ -244,6 +247,19 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
     await read(`stats: median_price, ${range}, last interval live`, (_r, o) => loadStatsSeries(o, 'median_price', range, statsNow), true,
       () => store.query(`UPDATE stats_service SET median_deals = NULL WHERE res = $1 AND bucket = (SELECT max(bucket) FROM stats_service WHERE res = $1)`, [stepSeconds]));
   }
+  // Replay (the overview's time control): a page of 500 from the start of a random 1-hour
+  // window, and the page after a cursor taken from one, as the player fetches them.
+  await read('replay: first page of a 1-hour window', (r, o) => {
+    const w = window(r, 3_600_000);
+    return loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, limit: 500 });
+  });
+  await read('replay: the page after a cursor', async (r, o) => {
+    const w = window(r, 3_600_000);
+    const first = await loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, limit: 500 });
+    if (!first.next) return first;
+    const [ts, id] = first.next.split(':');
+    return loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, after: { timestampUs: BigInt(ts), id }, limit: 500 });
+  });
   // Mesh health (the /mesh page): three observers' rows, whatever the envelope count.
   const meshRows = await seedMeshHealth(store, statsNow);
   for (const range of MESH_RANGES) await read(`mesh health: ${range} (${fmt(meshRows)} rows stored)`, (_r, o) => loadMeshHealth(o, range, statsNow));
