@@ -126,8 +126,9 @@ test('a cold history record read back from the log costs about 0.2 KB of memory:
   const per = (m1.heapUsed - m0.heapUsed + m1.arrayBuffers - m0.arrayBuffers) / k;
   assert.equal(h.size, n);
   assert.ok(h.status(rec(n - 1).signature));
-  // One object per record with its own list of key lists cost ~0.48 KB.
-  assert.ok(per < 300, `${per.toFixed(0)} bytes per cold record`);
+  // One object per record with its own list of key lists cost 490-530 bytes here (Node 20 and
+  // 24); the columns ~200, up to ~320 when this file's earlier tests left the heap less compact.
+  assert.ok(per < 380, `${per.toFixed(0)} bytes per cold record`);
 });
 
 test('address lists forget evicted records: a sweep drops the lists left empty and reading stops at the oldest record', () => {
