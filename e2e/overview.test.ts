@@ -14,6 +14,7 @@ import { parse } from 'csv-parse/sync';
 import { base58 } from '../components/format';
 import { agentDisplayName } from '../components/names/label';
 import { STATS_METRIC_NAMES, type StatsSeries } from '../lib/wire/stats';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
 
 const SCREENSHOT = join(tmpdir(), 'zerox1-overview.png');
@@ -57,6 +58,18 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     assert.match(h.mesh.peerId, /^12D3KooW/);
     assert.ok(h.mesh.multiaddrs.every((a) => a.startsWith('/ip4/127.0.0.1/')), `observer listens on loopback only: ${h.mesh.multiaddrs.join(' ')}`);
     assert.ok(h.counts.agents >= 3);
+  });
+
+  test('/metrics is what a Prometheus server scrapes: the text format, GossipSub and the observer per topic, the process', async () => {
+    const res = await fetch(`${base}/metrics`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+    const families = parsePrometheusTextFormat(await res.text());
+    const names = new Set(families.map((f) => f.name));
+    const accepted = families.find((f) => f.name === 'zerox1_envelopes_accepted_total');
+    assert.ok(accepted?.metrics.some((m) => m.labels?.topic === '/0x01/v1/broadcast' && Number(m.value) > 0), 'the demo\'s BEACONs counted on the broadcast topic');
+    for (const n of ['gossipsub_mesh_peer_count', 'gossipsub_msg_received_prevalidation_total', 'zerox1_first_seen_latency_seconds', 'process_cpu_user_seconds_total']) assert.ok(names.has(n), n);
+    assert.ok(![...names].some((n) => n.startsWith('libp2p_')), 'libp2p\'s own metrics are off unless LIBP2P_METRICS=on');
   });
 
   test('API checks its input: 400 naming the parameter, 400 for a non-array upload', async () => {
