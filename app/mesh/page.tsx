@@ -26,48 +26,34 @@ const STREAM = '/0x01/v1/envelope';
 const short = (topic: string) => (topic === NODE ? 'all' : topic === STREAM ? 'direct streams' : topic.replace('/0x01/v1/', ''));
 const fixed = (v: number | null, d: number) => (v === null || !Number.isFinite(v) ? null : v.toFixed(d));
 
+/** One interval's rows of the shown observer, by topic. */
+type At = (topic: string) => MeshHealthRow | undefined;
+
 interface Chart {
   key: string;
   title: string;
   term?: GlossaryKey;
   info: StatsMetricInfo;
-  series: Array<{ key: string; label: string; value: (r: MeshHealthRow) => string | null; topic: string }>;
+  /** A value per interval from that interval's rows (and its start); null = not measured. */
+  series: Array<{ key: string; label: string; value: (at: At, bucket: number) => string | null }>;
   empty?: string;
 }
 
-/** One chart's series over the range: a value per interval, null where no row was written. */
-function series(v: MeshHealthView, c: Chart, observer: string): StatsSeries {
+/** A chart's values over the range: one per interval start (from + i × res). */
+function seriesOf(v: MeshHealthView, metric: string, unit: string, list: Chart['series'], at: (bucket: number) => At): StatsSeries {
   const n = Math.round((v.to - v.from) / v.res);
-  const at = new Map(v.rows.filter((r) => r.observer === observer).map((r) => [`${r.topic}@${r.bucket}`, r]));
   return {
-    metric: c.key, range: v.range === '1h' ? '1h' : v.range, stepSeconds: v.res,
-    from: new Date(v.from * 1000).toISOString(), to: new Date(v.to * 1000).toISOString(), unit: c.info.unit, clipped: false, observedFrom: null,
-    series: c.series.map((x) => ({
-      key: x.key, label: x.label, service: null, token: null,
-      values: Array.from({ length: n }, (_, i) => {
-        const r = at.get(`${x.topic}@${v.from + i * v.res}`);
-        return r ? x.value(r) : null;
-      }),
-    })),
+    metric, range: v.range, stepSeconds: v.res, from: new Date(v.from * 1000).toISOString(), to: new Date(v.to * 1000).toISOString(),
+    unit, clipped: false, observedFrom: null,
+    series: list.map((x) => ({ key: x.key, label: x.label, service: null, token: null, values: Array.from({ length: n }, (_, i) => x.value(at(v.from + i * v.res), v.from + i * v.res)) })),
   };
 }
 
-/** p50 spread between observers per interval: the largest minus the smallest median, ms. */
-function spreadSeries(v: MeshHealthView): StatsSeries {
-  const n = Math.round((v.to - v.from) / v.res);
-  const by = new Map(v.spread.map((x) => [x.bucket, x.p50Max - x.p50Min]));
-  return {
-    metric: 'spread', range: v.range, stepSeconds: v.res, from: new Date(v.from * 1000).toISOString(), to: new Date(v.to * 1000).toISOString(),
-    unit: 'ms', clipped: false, observedFrom: null,
-    series: [{
-      key: 'spread', label: 'p50 spread', service: null, token: null,
-      values: Array.from({ length: n }, (_, i) => {
-        const d = by.get(v.from + i * v.res);
-        return d === undefined ? null : d.toFixed(1);
-      }),
-    }],
-  };
-}
+/** A per-topic value, null in an interval without that topic's row. */
+const of = (topic: string, f: (r: MeshHealthRow) => string | null) => (at: At) => {
+  const r = at(topic);
+  return r ? f(r) : null;
+};
 
 export default async function MeshPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const o = getServices();
@@ -78,6 +64,9 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
   const v = await loadMeshHealth(o, range, Date.now());
   const observer = v.observer;
   const mine = v.rows;
+  const byKey = new Map(mine.map((r) => [`${r.topic}@${r.bucket}`, r]));
+  const rowsAt = (bucket: number): At => (topic) => byKey.get(`${topic}@${bucket}`);
+  const spread = new Map(v.spread.map((x) => [x.bucket, (x.p50Max - x.p50Min).toFixed(1)]));
   const topics = [...new Set(mine.map((r) => r.topic))].filter((t) => t !== NODE).sort((a, b) => (a === STREAM ? 1 : b === STREAM ? -1 : a.localeCompare(b)));
   const gossip = topics.filter((t) => t !== STREAM);
   const reasons = [...new Set(mine.flatMap((r) => Object.keys(r.drops ?? {})))].sort();
@@ -87,31 +76,24 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
 
   const charts: Chart[] = [
     { key: 'rate', title: 'Envelopes per second', term: 'topic', info: { title: 'Envelopes per second', unit: 'envelopes/s', help: 'Envelopes this observer accepted per topic in the interval, divided by the seconds it measured.', series: [] },
-      series: topics.map((t) => ({ key: t, label: short(t), topic: t, value: (r) => (r.seconds > 0 ? (r.messages / r.seconds).toFixed(2) : null) })) },
+      series: topics.map((t) => ({ key: t, label: short(t), value: of(t, (r) => (r.seconds > 0 ? (r.messages / r.seconds).toFixed(2) : null)) })) },
     { key: 'latency', title: 'First-seen latency (all topics)', term: 'firstSeenLatency', info: { title: 'First-seen latency', unit: 'ms', help: 'Arrival at this observer minus the envelope timestamp; unknown in an interval without envelopes.', series: [] },
-      series: [['p50', 'latencyP50'], ['p90', 'latencyP90'], ['p99', 'latencyP99']].map(([k, f]) => ({ key: k, label: k, topic: NODE, value: (r: MeshHealthRow) => fixed(r[f as 'latencyP50'], 1) })) },
+      series: ([['p50', 'latencyP50'], ['p90', 'latencyP90'], ['p99', 'latencyP99']] as const).map(([k, f]) => ({ key: k, label: k, value: of(NODE, (r) => fixed(r[f], 1)) })) },
     { key: 'dup', title: 'Duplicate ratio', term: 'duplicateRatio', info: { title: 'Duplicate ratio', unit: '%', ratio: true, help: 'Duplicates ÷ messages GossipSub received on the topic; unknown when it received none.', series: [] },
-      series: gossip.map((t) => ({ key: t, label: short(t), topic: t, value: (r) => (r.received ? (r.duplicates! / r.received).toFixed(4) : null) })) },
+      series: gossip.map((t) => ({ key: t, label: short(t), value: of(t, (r) => (r.received ? (r.duplicates! / r.received).toFixed(4) : null)) })) },
     { key: 'mesh', title: 'Mesh peers', term: 'meshPeers', info: { title: 'Mesh peers', unit: 'peers', help: 'Peers in this node\'s GossipSub mesh for the topic at the end of the interval.', series: [] },
-      series: gossip.map((t) => ({ key: t, label: short(t), topic: t, value: (r) => (r.meshPeers === null ? null : String(r.meshPeers)) })) },
+      series: gossip.map((t) => ({ key: t, label: short(t), value: of(t, (r) => (r.meshPeers === null ? null : String(r.meshPeers))) })) },
+    // Summed over the gossip topics measured in the interval.
     { key: 'churn', title: 'GRAFT / PRUNE churn (all gossip topics)', term: 'graftPrune', info: { title: 'Churn', unit: 'per interval', help: 'Peers added to and removed from the topics\' meshes in the interval.', series: [] },
-      series: ['grafts', 'prunes'].map((k) => ({ key: k, label: k === 'grafts' ? 'GRAFT' : 'PRUNE', topic: NODE, value: () => null })) },
+      series: (['grafts', 'prunes'] as const).map((f) => ({ key: f, label: f === 'grafts' ? 'GRAFT' : 'PRUNE', value: (at: At) => {
+        const rs = gossip.map(at).filter((r): r is MeshHealthRow => r !== undefined);
+        return rs.length ? String(rs.reduce((t, r) => t + (r[f] ?? 0), 0)) : null;
+      } })) },
     { key: 'conn', title: 'Connections and rate-limited peers', info: { title: 'Connections', unit: 'peers', help: 'Open connections at the end of the interval; peers with at least one envelope refused for rate (spec: 100 a second) in it.', series: [] },
-      series: [{ key: 'connections', label: 'connections', topic: NODE, value: (r) => (r.connections === null ? null : String(r.connections)) }, { key: 'rate_limited', label: 'rate-limited peers', topic: NODE, value: (r) => (r.rateLimitedPeers === null ? null : String(r.rateLimitedPeers)) }] },
+      series: [{ key: 'connections', label: 'connections', value: of(NODE, (r) => (r.connections === null ? null : String(r.connections))) }, { key: 'rate_limited', label: 'rate-limited peers', value: of(NODE, (r) => (r.rateLimitedPeers === null ? null : String(r.rateLimitedPeers))) }] },
     { key: 'drops', title: 'Drops per reason', info: { title: 'Drops', unit: 'per interval', help: 'Envelopes this observer refused, by reason (each reason is explained in the glossary).', series: [] },
-      series: reasons.map((k) => ({ key: k, label: k, topic: NODE, value: (r) => String(r.drops?.[k] ?? 0) })), empty: 'No drops in this range.' },
+      series: reasons.map((k) => ({ key: k, label: k, value: of(NODE, (r) => String(r.drops?.[k] ?? 0)) })), empty: 'No drops in this range.' },
   ];
-  // Churn is summed over the gossip topics of each interval.
-  const sumChurn = (s: StatsSeries): StatsSeries => {
-    const n = s.series[0]?.values.length ?? 0;
-    const rowsAt = new Map<number, MeshHealthRow[]>();
-    for (const r of mine) if (gossip.includes(r.topic)) rowsAt.set(r.bucket, [...(rowsAt.get(r.bucket) ?? []), r]);
-    const sum = (i: number, f: 'grafts' | 'prunes') => {
-      const rs = rowsAt.get(v.from + i * v.res);
-      return rs ? String(rs.reduce((t, r) => t + (r[f] ?? 0), 0)) : null;
-    };
-    return { ...s, series: s.series.map((x, k) => ({ ...x, values: Array.from({ length: n }, (_, i) => sum(i, k === 0 ? 'grafts' : 'prunes')) })) };
-  };
 
   return (
     <>
@@ -174,8 +156,7 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
 
       <div className="stats-grid">
         {charts.map((c) => {
-          let s = series(v, c, observer);
-          if (c.key === 'churn') s = sumChurn(s);
+          const s = seriesOf(v, c.key, c.info.unit, c.series, rowsAt);
           return (
             <section key={c.key} className="card stats-card" data-testid={`mesh-${c.key}`} data-series={s.series.length}>
               <h2>{c.term ? <Term k={c.term}>{c.title}</Term> : c.title} <span className="help" title={c.info.help} tabIndex={0} aria-label={c.info.help}>?</span></h2>
@@ -192,7 +173,7 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
         {v.observers.length > 1 ? (
           <section className="card stats-card" data-testid="mesh-spread">
             <h2>Latency spread between observers <span className="help" title="Per interval: the largest minus the smallest first-seen latency median among the observers that measured it." tabIndex={0}>?</span></h2>
-            <StatsChart s={spreadSeries(v)} info={{ title: 'Spread', unit: 'ms', help: '', series: [] }} />
+            <StatsChart s={seriesOf(v, 'spread', 'ms', [{ key: 'spread', label: 'p50 spread', value: (_at, bucket) => spread.get(bucket) ?? null }], rowsAt)} info={{ title: 'Spread', unit: 'ms', help: '', series: [] }} />
           </section>
         ) : null}
       </div>

@@ -82,8 +82,12 @@ export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: S
           .x((d) => x(at(d[0])))
           .y((d) => y(d[1] as number))
           .curve(curveStepAfter);
-        // A step line needs the last interval's end: repeat the last value there.
-        const pts = (vals: (string | null)[]) => [...vals.map((v, i) => [i, plot(v)] as [number, number | null]), [n, plot(vals[n - 1])] as [number, number | null]];
+        // A value holds for its whole interval: where the next one is unknown (or there is none),
+        // repeat it at the interval's end, so an interval between gaps still draws its step.
+        const pts = (vals: (string | null)[]) => vals.flatMap((v, i): [number, number | null][] => {
+          const y = plot(v);
+          return y !== null && (i === n - 1 || plot(vals[i + 1]) === null) ? [[i, y], [i + 1, y], [i + 1, null]] : [[i, y]];
+        });
         const colW = (L.w - M.left - M.right) / n;
         return (
           <svg key={L.cls} className={`stats-chart ${L.cls}`} viewBox={`0 0 ${L.w} ${L.h}`} role="img"

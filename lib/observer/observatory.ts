@@ -147,19 +147,22 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       admit: (q, bytes) => guard.admit(q, bytes),
       shed: (reason, peer, via) => drops.count(reason, peer, via),
     })),
-    onDrop: metered ? (reason, peer, via) => { meshHealth?.dropped(reason, peer); drops.count(reason, peer, via); } : (reason, peer, via) => drops.count(reason, peer, via),
+    onDrop: (reason, peer, via) => {
+      if (metered) meshHealth?.dropped(reason, peer);
+      drops.count(reason, peer, via);
+    },
     limits: params.limits,
     now: clock,
     relay: config.relayReservations === 0 ? false : config.relayReservations === undefined ? true : { maxReservations: config.relayReservations },
   });
 
-  meshHealth = createMeshHealth({
+  const collector = createMeshHealth({
     mesh, registry: metrics, topics: MESH_TOPICS, clock, ...params.meshHealth, ...(metered ? {} : { timer: false }),
     write: (rows) => store.writeMeshHealth(rows),
     prune: (res, before) => store.pruneMeshHealth(res, before),
     onError: (e) => { if (!guard.failed(e)) log.warn('writing mesh health failed', e); },
   });
-  const health_ = meshHealth;
+  meshHealth = collector;
   const startedAt = clock();
   const unlisten = await pump.listen((events) => { for (const e of events) bus.publish(e); });
   const ingestUpload = createUploadIngest({
@@ -200,7 +203,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   const observatory: Observatory = {
     config, store, bus, mesh, registry, origin, startedAt, health, ingestUpload,
     dropCounts: () => drops.counts(),
-    meshHealth: health_,
+    meshHealth: collector,
     metrics: async () => ({ contentType: metrics.contentType, text: await metrics.metrics() }),
     async flush() {
       await queue.flush();
@@ -212,7 +215,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       stopped = true;
       validation.halt();
       pump.halt();
-      await health_.stop();
+      await collector.stop();
       const left = queue.pending;
       if (!guard.ok && left > 0) log.warn(`stopping during a database outage: ${left} buffered envelopes are not stored`);
       guard.halt();
