@@ -11,6 +11,9 @@ import type { Store } from '../lib/store';
 import type { DemoMesh } from '../lib/agents/demo-mesh';
 import { openObserverStore } from '../lib/observer/store-adapter';
 import { startObservatory, type Observatory } from '../lib/observer/observatory';
+import { generateMeshKey } from '../lib/mesh';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { getServices, registerServices, type Services } from '../app/_lib/services';
 import type { ReadStore } from '../app/_lib/runtime';
 import type { ServerConfig } from './config';
@@ -55,7 +58,7 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
     // The chain-backed registry replaces the local signer table: agent id = Token-2022 mint,
     // signer = the wallet holding it; the observer's cache forgets an agent when the chain
     // registry sees its NFT move.
-    observatory = await startObservatory({ config, logger: log.child('observer'), store, signers: chain?.registry });
+    observatory = await startObservatory({ config, logger: log.child('observer'), store, signers: chain?.registry, meshKey: await observerKey(config.dataDir) });
     startup.mark('observer up');
     // The first stored envelope is the moment the live page has something to show.
     const unsubscribe = observatory.bus.subscribe((e) => {
@@ -118,4 +121,21 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
     },
   };
   return runtime;
+}
+
+/**
+ * The observer's libp2p key, kept in the data folder: its peer id stays the same across restarts,
+ * so peers and the mesh-health rows it writes (one observer per peer id) keep knowing it.
+ */
+async function observerKey(dataDir: string): Promise<Uint8Array> {
+  const path = join(dataDir, 'observer.key');
+  try {
+    return new Uint8Array(readFileSync(path));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  const key = await generateMeshKey();
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(path, key, { mode: 0o600 });
+  return key;
 }
