@@ -12,7 +12,7 @@ import type { GraphView } from '../lib/wire';
 import type { ReplayEvent } from '../lib/wire/replay';
 import { initialState, type OverviewState } from '../components/live-state';
 import { applyReplayBatch } from '../components/replay/apply';
-import { eventMs, ReplayPlayer, type ReplayFetch, type ReplaySpeed } from '../components/replay/player';
+import { eventMs, REPLAY_MAX_PAGES, REPLAY_PAGE_SIZE, ReplayPlayer, type ReplayFetch, type ReplaySpeed } from '../components/replay/player';
 
 const params = new URLSearchParams(location.search);
 const AGENTS = Number(params.get('agents') ?? 2000);
@@ -129,7 +129,7 @@ const counters: Record<string, number> = {};
 
 /**
  * A replay into the graph as the overview runs one: the real ReplayPlayer over a synthetic window
- * of `rate` envelopes/s between the mesh's linked agents, pages of 500 (three at most) answered
+ * of `rate` envelopes/s between the mesh's linked agents, pages of the overview's size (REPLAY_PAGE_SIZE, REPLAY_MAX_PAGES at most) answered
  * after 5 ms as a server would, ticked every 100 ms, each tick's envelopes applied with
  * applyReplayBatch and handed to the graph. Runs until stopReplay; the ids count up, so the order
  * of what the player hands out is checked as it goes.
@@ -154,7 +154,7 @@ function startReplay(speed: ReplaySpeed, rate: number): void {
     resolve({ events, next: events.length === limit && last ? `${last.data.timestamp}:${last.data.id}` : null });
   }, 5));
   const t0 = performance.now();
-  const player = new ReplayPlayer({ fromMs: T0, toMs: T0 + 3_600_000, fetchPage, pageSize: 500, maxPages: 3, speed, now: t0 });
+  const player = new ReplayPlayer({ fromMs: T0, toMs: T0 + 3_600_000, fetchPage, pageSize: REPLAY_PAGE_SIZE, maxPages: REPLAY_MAX_PAGES, speed, now: t0 });
   let state: OverviewState = initialState({ stats: { byType: {}, drops: {} }, envelopes: [], agents: [], graph: initial, mesh: null, database: null });
   let next = 0;
   let inOrder = true;

@@ -33,6 +33,8 @@ const MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const TARGET_FPS = 30;
 const REPLAY_RATE = Number(process.env.BENCH_REPLAY_RATE ?? 80);
 const REPLAY_SPEED = 100;
+/** BENCH_PROFILE=1: a CPU profile of the page's main thread during the replay, top functions by self time (bundle not minified). */
+const PROFILE = process.env.BENCH_PROFILE === '1';
 
 interface BenchWindow {
   __bench: {
@@ -56,7 +58,7 @@ const bundle = (entry: string) =>
     write: false,
     format: 'esm',
     platform: 'browser',
-    minify: true,
+    minify: !PROFILE,
     jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'error',
@@ -193,7 +195,13 @@ try {
   await page.press('[data-testid="graph-find"]', 'Escape');
   await page.evaluate(([speed, rate]) => (window as unknown as BenchWindow).__bench.startReplay(speed, rate), [REPLAY_SPEED, REPLAY_RATE] as const);
   await page.waitForTimeout(1000);
+  const cdp = PROFILE ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   await probe(`5. replay ${REPLAY_SPEED}× (${(REPLAY_RATE * REPLAY_SPEED).toLocaleString('en-US')} env/s)`);
+  if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
   replay = await page.evaluate(() => (window as unknown as BenchWindow).__bench.stopReplay());
   console.log(`${''.padEnd(34)} replay: ${replay.emitted.toLocaleString('en-US')} envelopes handed out of ${replay.due.toLocaleString('en-US')} due by the wall clock in ${replay.seconds.toFixed(1)} s, ${replay.inOrder ? 'in order' : 'OUT OF ORDER'}; clock held ${replay.stalledMs.toFixed(0)} ms waiting for pages; buffer peak ${replay.peakBuffered} of ${replay.cap}; ${replay.fetches} pages; applying a tick's batch p50 ${replay.applyP50.toFixed(1)} ms, worst ${replay.applyWorst.toFixed(1)} ms`);
   await page.screenshot({ path: join(tmpdir(), 'zerox1-graph-bench-replay.png') });
@@ -219,3 +227,21 @@ if (replay) {
   console.log(`  replay ${REPLAY_SPEED}× on ${AGENTS.toLocaleString('en-US')} agents: ${ok ? 'PASS' : 'FAIL'} ${r.probe.fps.toFixed(1)} fps (target ≥ ${TARGET_FPS}), ${r.probe.dropped} of ${r.probe.frames + r.probe.dropped} refreshes without a frame (${(100 * r.probe.dropped / Math.max(1, r.probe.frames + r.probe.dropped)).toFixed(0)}%; ${results[0].probe.dropped} of ${results[0].probe.frames + results[0].probe.dropped} in phase 1 without a replay), worst frame ${r.probe.worst.toFixed(0)} ms; ${(kept * 100).toFixed(1)}% of due envelopes handed out (target ≥ 99%), ${replay.inOrder ? 'in order' : 'OUT OF ORDER'}, buffer ≤ ${replay.cap}`);
 }
 console.log(`screenshots: ${join(tmpdir(), 'zerox1-graph-bench-{layout,zoom,focus,replay}.png')}`);
+
+interface CpuProfile { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] }
+
+/** The functions with the most self time in a V8 CPU profile, as `BENCH_PROFILE=1` prints them. */
+function printProfile(profile: CpuProfile): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  let total = 0;
+  (profile.samples ?? []).forEach((id, i) => {
+    const dt = (profile.timeDeltas?.[i] ?? 0) / 1000;
+    const f = byId.get(id)!.callFrame;
+    const name = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + dt);
+    total += dt;
+  });
+  console.log(`${''.padEnd(34)} profile of the replay phase, self time (${total.toFixed(0)} ms sampled):`);
+  for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${''.padEnd(36)}${ms.toFixed(0).padStart(6)} ms  ${name}`);
+}

@@ -16,6 +16,7 @@
  * on this database, on it without the stats rollups (the ingest statement before them) and on an empty one (one uncounted round on each,
  * then BENCH_INGEST_RUNS, default 5, alternating; signed timestamps advancing at BENCH_INGEST_RATE envelopes/s, default 60, as a live
  * observer's are; 0 = the templates' own spacing, days per run), and the ratios: loaded ÷ empty (target ≥ 0.8), with ÷ without the rollups (target ≥ 0.95).
+ * BENCH_ONLY=<regex> measures only the reads whose name matches, and skips the ingest runs.
  * The stats reads include the median charts with their last interval's stored medians made stale before each read, as a live
  * observer's are.
  */
@@ -38,6 +39,7 @@ import { AGENTS, copyOf, templates } from './bench-query-data';
 import { loadStatsSeries, loadStatsStrip } from '../app/_lib/stats';
 import { loadMeshHealth } from '../app/_lib/mesh-health';
 import { loadReplayPage } from '../app/_lib/replay';
+import { REPLAY_PAGE_SIZE } from '../components/replay/player';
 import { replayEnvelopes } from '../lib/store/replay';
 import { MESH_RANGES } from '../lib/wire/mesh-health';
 import { meshHealthObservers, readMeshHealth } from '../lib/store/mesh-health';
@@ -58,6 +60,8 @@ const INGEST_RATE = Number(process.env.BENCH_INGEST_RATE ?? 60);
 /** Ingest with the stats rollups may be at most 5 % slower than without them. */
 const ROLLUP_TARGET = 0.95;
 const TARGET_MS = 50;
+/** BENCH_ONLY=<regex>: only the reads whose name matches, and no ingest runs (a re-measure on a kept BENCH_DB). */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const DAY_US = 86_400_000_000n;
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -215,6 +219,7 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   const window = (r: () => number, ms: number) => { const from = startMs + Math.floor(r() * (spanMs - ms)); return { fromMs: from, toMs: from + ms }; };
   const over: string[] = [];
   const read = async (name: string, fn: (r: () => number, o: Services) => Promise<unknown>, served = true, before?: () => Promise<unknown>) => {
+    if (ONLY && !ONLY.test(name)) return;
     const t = await timeRead(name, fn, o,
       explain ? (e) => { const x = explainingReads(store, e); return { reads: x, observatory: { store: x, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services; } : null, served, before);
     if (served && t.p99 > TARGET_MS) over.push(`${name} ${t.p99.toFixed(0)} ms`);
@@ -247,18 +252,18 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
     await read(`stats: median_price, ${range}, last interval live`, (_r, o) => loadStatsSeries(o, 'median_price', range, statsNow), true,
       () => store.query(`UPDATE stats_service SET median_deals = NULL WHERE res = $1 AND bucket = (SELECT max(bucket) FROM stats_service WHERE res = $1)`, [stepSeconds]));
   }
-  // Replay (the overview's time control): a page of 500 from the start of a random 1-hour
+  // Replay (the overview's time control): a page (REPLAY_PAGE_SIZE, as the player asks) from the start of a random 1-hour
   // window, and the page after a cursor taken from one, as the player fetches them.
   await read('replay: first page of a 1-hour window', (r, o) => {
     const w = window(r, 3_600_000);
-    return loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, limit: 500 });
+    return loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, limit: REPLAY_PAGE_SIZE });
   });
   await read('replay: the page after a cursor', async (r, o) => {
     const w = window(r, 3_600_000);
-    const first = await loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, limit: 500 });
+    const first = await loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, limit: REPLAY_PAGE_SIZE });
     if (!first.next) return first;
     const [ts, id] = first.next.split(':');
-    return loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, after: { timestampUs: BigInt(ts), id }, limit: 500 });
+    return loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, after: { timestampUs: BigInt(ts), id }, limit: REPLAY_PAGE_SIZE });
   });
   // Mesh health (the /mesh page): three observers' rows, whatever the envelope count.
   const meshRows = await seedMeshHealth(store, statsNow);
@@ -347,6 +352,10 @@ async function main(): Promise<void> {
     const parts = await store.query<{ n: string; mb: string }>(`SELECT count(*)::text AS n, (sum(pg_total_relation_size(inhrelid)) / 1e6)::int::text AS mb FROM pg_inherits WHERE inhparent = 'envelope'::regclass`);
     console.log(`${fmt(rows)} envelopes; ${parts[0].n} partitions (${store.envelopePartitions.span} epochs each), ${fmt(Number(parts[0].mb))} MB with indexes`);
     await reads(store, endUs);
+    if (ONLY) {
+      await store.close();
+      return;
+    }
 
     const nowUs = BigInt(Date.now()) * 1000n - 600_000_000n;
     // A live observer stores envelopes signed within 30 s of its clock, so one batch spans a

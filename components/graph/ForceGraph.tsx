@@ -16,7 +16,7 @@ import { base58, count, shortHex } from '../format';
 import { GraphEngine } from './engine';
 import { useSite } from '../site';
 import { agentDisplayName } from '../names/label';
-import { findAgents, type GraphNode } from './model';
+import { findAgents, sameShape, type GraphNode } from './model';
 
 export interface ForceGraphProps {
   graph: GraphView;
@@ -48,6 +48,11 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
   const [query, setQuery] = useState('');
   const [focused, setFocused] = useState<GraphNode | null>(null);
   const [miss, setMiss] = useState('');
+  // The hidden agent list shows agents, online flags and link counts, not message counts: it is
+  // handed the previous view while only counts moved, so a replay does not re-render 2,000 items
+  // ten times a second.
+  const listRef = useRef(graph);
+  if (!sameShape(listRef.current, graph, true)) listRef.current = graph;
 
   // One engine for the component's life; it follows the wrapper's width.
   useEffect(() => {
@@ -156,7 +161,7 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
           <div className="muted small">{tip.node.online ? 'online' : 'offline'} · {count(tip.node.degree)} conversation link{tip.node.degree === 1 ? '' : 's'} · click to open</div>
         </div>
       ) : null}
-      <AgentList graph={graph} />
+      <AgentList graph={listRef.current} />
     </div>
   );
 }

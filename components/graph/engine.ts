@@ -23,6 +23,7 @@ import {
   mergeGraph,
   MIN_ZOOM,
   nodeIndex,
+  sameShape,
   type GraphLink,
   type GraphNode,
   type Transform,
@@ -36,11 +37,16 @@ export interface EngineEvents {
 }
 
 const FOCUS_MS = 650;
+/** Edges flashing at once, at most. */
+export const PULSE_CAP = 400;
 
 export class GraphEngine {
   nodes: GraphNode[] = [];
   links: GraphLink[] = [];
   private byId = new Map<string, GraphNode>();
+  /** The last view merged, and where each of its links went in `links` (−1: dropped). */
+  private view: GraphView | null = null;
+  private linkOf: Int32Array = new Int32Array(0);
   private worker: Worker;
   private version = 0;
   /** The layout is still moving (the worker's last word). */
@@ -127,6 +133,20 @@ export class GraphEngine {
   }
 
   setGraph(graph: GraphView): void {
+    if (this.view && sameShape(this.view, graph)) {
+      // Only counts or online flags moved: update in place and repaint; the layout is unchanged.
+      this.view = graph;
+      for (const n of graph.nodes) {
+        const node = this.byId.get(n.id);
+        if (node) node.online = n.online;
+      }
+      graph.links.forEach((l, i) => {
+        const j = this.linkOf[i];
+        if (j >= 0) this.links[j].messages = l.messages;
+      });
+      this.invalidate();
+      return;
+    }
     const before = { nodes: this.nodes.length, links: this.links.length };
     const first = this.nodes.length === 0;
     const { byId, nodes, links } = mergeGraph(this.byId, graph);
@@ -134,6 +154,8 @@ export class GraphEngine {
     this.byId = byId;
     this.nodes = nodes;
     this.links = links;
+    this.view = graph;
+    this.linkOf = linkPositions(graph, links);
     if (this.highlight && !byId.has(this.highlight.id)) this.highlight = undefined;
     if (this.hover && !byId.has(this.hover.id)) this.setHover(undefined);
     // A new agent or link moves the layout; a message count alone only repaints.
@@ -158,10 +180,21 @@ export class GraphEngine {
     this.invalidate();
   }
 
-  /** Flashes the edges with these pair keys. */
+  /**
+   * Flashes the edges with these pair keys. At most {@link PULSE_CAP} flash at once, the newest:
+   * a replay at 100× pulses thousands of pairs a second, and stroking them all each frame costs
+   * more than the frame while the eye tells no more from them than from a few hundred.
+   */
   pulse(keys: Iterable<string>): void {
     const now = performance.now();
-    for (const k of keys) this.pulses.set(k, now);
+    for (const k of keys) {
+      this.pulses.delete(k);
+      this.pulses.set(k, now);
+    }
+    for (const k of this.pulses.keys()) {
+      if (this.pulses.size <= PULSE_CAP) break;
+      this.pulses.delete(k);
+    }
     this.invalidate();
   }
 
@@ -302,4 +335,15 @@ export class GraphEngine {
     this.events.onHover(node, x, y);
     this.invalidate();
   }
+}
+
+/** For each link of `graph`, its index in `links` (mergeGraph's output, same order), or −1. */
+function linkPositions(graph: GraphView, links: readonly GraphLink[]): Int32Array {
+  const at = new Int32Array(graph.links.length).fill(-1);
+  let j = 0;
+  graph.links.forEach((l, i) => {
+    const m = links[j];
+    if (m && m.source.id === l.source && m.target.id === l.target) at[i] = j++;
+  });
+  return at;
 }

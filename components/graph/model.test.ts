@@ -15,6 +15,7 @@ import {
   mergeGraph,
   NODE_RADIUS,
   nodeIndex,
+  sameShape,
   type GraphNode,
   type Transform,
 } from './model';
@@ -163,5 +164,26 @@ describe('zoom transforms', () => {
     const mid = approach(from, to, 0.5);
     assert.equal(mid.k, 2, 'scale moves geometrically');
     assert.deepEqual([mid.x, mid.y], [50, -50]);
+  });
+});
+
+describe('sameShape', () => {
+  const g = {
+    nodes: [{ id: 'a', online: true }, { id: 'b', online: true }, { id: 'c', online: false }],
+    links: [{ source: 'a', target: 'b', messages: 1 }, { source: 'b', target: 'c', messages: 4 }],
+  };
+  test('message counts alone keep the shape; online flags only when asked', () => {
+    const counts = { nodes: g.nodes, links: g.links.map((l) => ({ ...l, messages: l.messages + 1 })) };
+    assert.equal(sameShape(g, counts), true);
+    const online = { nodes: g.nodes.map((n) => ({ ...n, online: true })), links: g.links };
+    assert.equal(sameShape(g, online), true);
+    assert.equal(sameShape(g, online, true), false);
+  });
+  test('an agent or a link added, removed or reordered changes it', () => {
+    assert.equal(sameShape(g, { ...g, nodes: [...g.nodes, { id: 'd', online: true }] }), false);
+    assert.equal(sameShape(g, { ...g, links: g.links.slice(1) }), false);
+    assert.equal(sameShape(g, { ...g, links: [g.links[1], g.links[0]] }), false);
+    assert.equal(sameShape(g, { ...g, links: [g.links[0], { source: 'a', target: 'c', messages: 4 }] }), false);
+    assert.equal(sameShape(g, { nodes: [g.nodes[1], g.nodes[0], g.nodes[2]], links: g.links }), false);
   });
 });

@@ -112,6 +112,26 @@ export function mergeGraph(prev: ReadonlyMap<string, GraphNode>, graph: GraphVie
   return { byId, nodes: [...byId.values()], links };
 }
 
+/**
+ * Whether two graph views have the same agents and the same links in the same order (message
+ * counts aside; online flags too when `online`). A replay hands the graph a new view ten times a
+ * second in which usually only counts moved: telling that apart in one pass over the arrays
+ * spares a merge of every node and link and a new layout.
+ */
+export function sameShape(a: GraphView, b: GraphView, online = false): boolean {
+  if (a === b) return true;
+  if (a.nodes.length !== b.nodes.length || a.links.length !== b.links.length) return false;
+  for (let i = 0; i < a.nodes.length; i++) {
+    const x = a.nodes[i], y = b.nodes[i];
+    if (x.id !== y.id || (online && x.online !== y.online)) return false;
+  }
+  for (let i = 0; i < a.links.length; i++) {
+    const x = a.links[i], y = b.links[i];
+    if (x.source !== y.source || x.target !== y.target) return false;
+  }
+  return true;
+}
+
 /** Screen point → world point under transform `t`. */
 export function invert(t: Transform, px: number, py: number): [number, number] {
   return [(px - t.x) / t.k, (py - t.y) / t.k];

@@ -12,6 +12,14 @@
 import type { ReplayEvent } from '../../lib/wire/replay';
 
 export const REPLAY_SPEEDS = [1, 2, 5, 10, 25, 100] as const;
+/**
+ * Envelopes per request (the route's cap) and pages held or in flight at most. Keyset pages come
+ * one after another, so at 100× of a busy mesh (8,000 envelopes/s) the page size sets the round
+ * trips needed per second: 8 of 1,000 leave each one 125 ms on a main thread busy with frames,
+ * where pages of 500 needed 16 and the clock held for them.
+ */
+export const REPLAY_PAGE_SIZE = 1000;
+export const REPLAY_MAX_PAGES = 4;
 export type ReplaySpeed = (typeof REPLAY_SPEEDS)[number];
 
 export interface ReplayPageData {

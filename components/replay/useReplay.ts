@@ -10,12 +10,9 @@ import { ReplayPageSchema } from '../../lib/wire/replay';
 import type { OverviewSnapshot } from '../../lib/wire';
 import type { OverviewState } from '../live-state';
 import { applyReplayBatch, emptyReplayState } from './apply';
-import { ReplayPlayer, type ReplayFetch, type ReplaySpeed, type ReplayStatus } from './player';
+import { REPLAY_MAX_PAGES, REPLAY_PAGE_SIZE, ReplayPlayer, type ReplayFetch, type ReplaySpeed, type ReplayStatus } from './player';
 import { liveSearch, replaySearch, type ReplayLink } from './url';
 
-/** Envelopes per request: the route's cap is 1,000; three of these are the most held at once. */
-const PAGE = 500;
-const PAGES = 3;
 /** Ticks per second: state updates (graph, feed, counts) at 10 Hz, whatever the speed. */
 const TICK_MS = 100;
 /** How often the URL follows the position while playing. */
@@ -66,7 +63,7 @@ export function useReplay(live: Pick<OverviewSnapshot, 'mesh' | 'database'>, ini
   }, []);
 
   const start = useCallback((l: ReplayLink, paused = false) => {
-    const p = new ReplayPlayer({ fromMs: l.fromMs, toMs: l.toMs, atMs: l.atMs, speed: l.speed, fetchPage: fetcher(l.fromMs, l.toMs), pageSize: PAGE, maxPages: PAGES, now: performance.now() });
+    const p = new ReplayPlayer({ fromMs: l.fromMs, toMs: l.toMs, atMs: l.atMs, speed: l.speed, fetchPage: fetcher(l.fromMs, l.toMs), pageSize: REPLAY_PAGE_SIZE, maxPages: REPLAY_MAX_PAGES, now: performance.now() });
     if (paused) p.pause();
     player.current = p;
     setView({ link: l, state: emptyReplayState(liveRef.current), status: p.status, position: p.position, emitted: 0, error: null });
