@@ -48,6 +48,8 @@ import { statsSeries } from '../lib/store/stats';
 import { loadBench } from './bench-query-load';
 import { listReconciliation, reconciliationDetail, reconciliationTotals, refreshReconciliation } from '../lib/store/reconciliation';
 import { loadReconciliation, loadReconciliationDetail } from '../app/_lib/reconciliation';
+import { loadCollusion } from '../app/_lib/collusion';
+import { collusionSignals } from '../lib/store/collusion';
 
 const EPOCH = 86_400;
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -116,6 +118,7 @@ function explainingReads(store: Store, out: Explained[]): Store {
     reconciliationDetail: (a: Uint8Array, e: bigint) => reconciliationDetail(db, a, e),
     meshHealthObservers: (p: Parameters<typeof meshHealthObservers>[1]) => meshHealthObservers(db, p),
     replayEnvelopes: (p: Parameters<typeof replayEnvelopes>[1]) => replayEnvelopes(db, p, EPOCH),
+    collusionSignals: (p?: Parameters<typeof collusionSignals>[1]) => collusionSignals(db, p),
   };
 }
 
@@ -179,12 +182,12 @@ async function seedMeshHealth(store: Store, nowMs: number): Promise<number> {
 }
 
 /** Times `fn` READS times; p50 and p99 in ms. With `explain`, then runs it 5 more times explained and prints the median server time. */
-async function timeRead(name: string, fn: (r: () => number, o: Services) => Promise<unknown>, o: Services, explain: ((out: Explained[]) => Services) | null, served = true,
-  before?: () => Promise<unknown>): Promise<{ name: string; p50: number; p99: number }> {
+async function timeRead(name: string, fn: (r: () => number, o: Services) => Promise<unknown>, o: Services, explain: ((out: Explained[]) => Services) | null, served: boolean | string = true,
+  before?: () => Promise<unknown>, reads = READS): Promise<{ name: string; p50: number; p99: number }> {
   const r = rng(name.length * 7919);
   for (let i = 0; i < 5; i++) { await before?.(); await fn(r, o); } // a cold first read is the cache, not the query
   const ms: number[] = [];
-  for (let i = 0; i < READS; i++) {
+  for (let i = 0; i < reads; i++) {
     await before?.();
     const t = performance.now();
     await fn(r, o);
@@ -193,7 +196,7 @@ async function timeRead(name: string, fn: (r: () => number, o: Services) => Prom
   ms.sort((a, b) => a - b);
   const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
   const out = { name, p50: q(0.5), p99: q(0.99) };
-  console.log(`  ${name.padEnd(44)} p50 ${out.p50.toFixed(1).padStart(6)} ms  p99 ${out.p99.toFixed(1).padStart(6)} ms  ${served ? `${out.p99 <= TARGET_MS ? 'ok' : 'OVER'} (target ≤ ${TARGET_MS} ms)` : '(not served: what the snapshot costs to retake)'}`);
+  console.log(`  ${name.padEnd(44)} p50 ${out.p50.toFixed(1).padStart(6)} ms  p99 ${out.p99.toFixed(1).padStart(6)} ms  ${served === true ? `${out.p99 <= TARGET_MS ? 'ok' : 'OVER'} (target ≤ ${TARGET_MS} ms)` : `(${served || 'not served: what the snapshot costs to retake'})`}`);
   if (explain) {
     const runs: Explained[][] = [];
     for (let i = 0; i < 5; i++) { await before?.(); const e: Explained[] = []; await fn(r, explain(e)); runs.push(e); }
@@ -218,11 +221,11 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   const spanMs = DAYS * 86_400_000;
   const window = (r: () => number, ms: number) => { const from = startMs + Math.floor(r() * (spanMs - ms)); return { fromMs: from, toMs: from + ms }; };
   const over: string[] = [];
-  const read = async (name: string, fn: (r: () => number, o: Services) => Promise<unknown>, served = true, before?: () => Promise<unknown>) => {
+  const read = async (name: string, fn: (r: () => number, o: Services) => Promise<unknown>, served: boolean | string = true, before?: () => Promise<unknown>, reads = READS) => {
     if (ONLY && !ONLY.test(name)) return;
     const t = await timeRead(name, fn, o,
-      explain ? (e) => { const x = explainingReads(store, e); return { reads: x, observatory: { store: x, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services; } : null, served, before);
-    if (served && t.p99 > TARGET_MS) over.push(`${name} ${t.p99.toFixed(0)} ms`);
+      explain ? (e) => { const x = explainingReads(store, e); return { reads: x, observatory: { store: x, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services; } : null, served, before, reads);
+    if (served === true && t.p99 > TARGET_MS) over.push(`${name} ${t.p99.toFixed(0)} ms`);
   };
   console.log(`reads (${READS} each, random parameters; ${fmt(Number(n))} conversations):`);
   await read('agent page: agent + reputation', (r, o) => loadAgent(o, agentHex(r)));
@@ -258,13 +261,19 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
     const w = window(r, 3_600_000);
     return loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, limit: REPLAY_PAGE_SIZE });
   });
-  await read('replay: the page after a cursor', async (r, o) => {
-    const w = window(r, 3_600_000);
-    const first = await loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, limit: REPLAY_PAGE_SIZE });
-    if (!first.next) return first;
-    const [ts, id] = first.next.split(':');
-    return loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, after: { timestampUs: BigInt(ts), id }, limit: REPLAY_PAGE_SIZE });
+  // The cursor comes from a first page read untimed before each read, as the player holds it.
+  const rc = rng(0x5eed);
+  let cursor: { w: { fromMs: number; toMs: number }; after?: { timestampUs: bigint; id: string } } = { w: window(rc, 3_600_000) };
+  await read('replay: the page after a cursor', (_r, o) => loadReplayPage(o, { ...cursor.w, after: cursor.after, limit: REPLAY_PAGE_SIZE }), true, async () => {
+    const w = window(rc, 3_600_000);
+    const first = await loadReplayPage({ reads: store, observatory: { store, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services, { ...w, limit: REPLAY_PAGE_SIZE });
+    const [ts, id] = (first.next ?? '').split(':');
+    cursor = { w, after: first.next ? { timestampUs: BigInt(ts), id } : undefined };
   });
+  // Collusion signals (/collusion and the agent page's section), over the default windows of
+  // 5,000 newest rows; not a page read in 50 ms (docs/app.md "Collusion signals"): printed, not judged.
+  await read('collusion: every signal, default windows', (_r, o) => loadCollusion(o, { limit: 20, window: 5_000 }), 'the /collusion page, streamed', undefined, 20);
+  await read('collusion: one agent', (r, o) => loadCollusion(o, { agent: fromHex(agentHex(r)), limit: 20, window: 5_000 }), 'not a page read: shown in a Suspense section', undefined, 20);
   // Mesh health (the /mesh page): three observers' rows, whatever the envelope count.
   const meshRows = await seedMeshHealth(store, statsNow);
   for (const range of MESH_RANGES) await read(`mesh health: ${range} (${fmt(meshRows)} rows stored)`, (_r, o) => loadMeshHealth(o, range, statsNow));
@@ -395,21 +404,41 @@ async function main(): Promise<void> {
       paired.bare += r.bare;
     }
     const pairedRatio = paired.bare / paired.full;
-    // The replay order index (envelope(timestamp, id)): one more index every insert maintains.
-    // Two empty databases, one without it, batch-interleaved as above.
-    const noReplay = await createTestDatabase(base, 'bench_query_noreplay');
-    const smallBare = await openStore({ databaseUrl: noReplay.url, epochSeconds: EPOCH });
-    await smallBare.query('DROP INDEX envelope_timestamp_id_idx');
-    await ingestRate(smallBare, fresh(200));
+    // The replay order index (envelope(timestamp, id)) took the place of (msg_type, timestamp),
+    // which nothing read any more: the envelope's indexes now against those before replay, on two
+    // new databases given the same rows first, then batch-interleaved as above. Halfway the two
+    // databases trade index sets, so neither database's own luck (its files, its cache) counts as
+
+    const dbA = await createTestDatabase(base, 'bench_query_idx_a');
+    const dbB = await createTestDatabase(base, 'bench_query_idx_b');
+    const rA = await openStore({ databaseUrl: dbA.url, epochSeconds: EPOCH });
+    const rB = await openStore({ databaseUrl: dbB.url, epochSeconds: EPOCH });
+    // BENCH_BEFORE_INDEX: the statement that gives the "before" set its index in place of (timestamp, id).
+    const BEFORE = process.env.BENCH_BEFORE_INDEX ?? 'CREATE INDEX envelope_msg_type_timestamp_idx ON envelope (msg_type, timestamp)';
+    // IF [NOT] EXISTS: BENCH_BEFORE_INDEX may name today's own index, the A/A check of the method.
+    const toBefore = async (st: Store) => { await st.query('DROP INDEX envelope_timestamp_id_idx'); await st.query(BEFORE); };
+    const toToday = async (st: Store) => { await st.query('DROP INDEX IF EXISTS envelope_msg_type_timestamp_idx'); await st.query('CREATE INDEX IF NOT EXISTS envelope_timestamp_id_idx ON envelope (timestamp, id)'); };
+    await toBefore(rB);
+    const warm = fresh(200);
+    await ingestRate(rA, warm);
+    await ingestRate(rB, warm);
     const replayIdx = { full: 0, bare: 0 };
-    for (let k = 0; k < INGEST_RUNS; k++) {
-      const r = await pairedCost(small, smallBare, fresh(2_000 + 2 * k), fresh(2_001 + 2 * k));
+    const halves = Math.max(1, Math.floor(INGEST_RUNS / 2));
+    for (let k = 0; k < 2 * halves; k++) {
+      if (k === halves) {
+        await toBefore(rA);
+        await toToday(rB);
+      }
+      const [today, before] = k < halves ? [rA, rB] : [rB, rA];
+      const r = await pairedCost(today, before, fresh(2_000 + 2 * k + (k % 2)), fresh(2_001 + 2 * k - (k % 2)));
       replayIdx.full += r.full;
       replayIdx.bare += r.bare;
     }
     const replayRatio = replayIdx.bare / replayIdx.full;
-    await smallBare.close();
-    await noReplay.drop();
+    await rA.close();
+    await rB.close();
+    await dbA.drop();
+    await dbB.drop();
     await small.close();
     await bare.close();
     const med = (xs: number[]) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2; };
@@ -419,8 +448,8 @@ async function main(): Promise<void> {
       + `at ${fmt(rows)} rows ${rates.big.map(fmt).join(' / ')}/s; median ratio ${ratio.toFixed(2)} (target ≥ 0.8); load ${load()}`);
     console.log(`ingest at ${fmt(rows)} rows without the stats rollups ${rates.bare.map(fmt).join(' / ')}/s; with them ÷ without, medians: ${rollups.toFixed(3)} (noisy: runs seconds apart)`);
     console.log(`ingest at ${fmt(rows)} rows, batches of 500 alternating between the two stores (${fmt(INGEST_RUNS * INGEST_N / 500)} pairs): ${(paired.full / 1000).toFixed(1)} s with the stats rollups, ${(paired.bare / 1000).toFixed(1)} s without; rate with ÷ without ${pairedRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`);
-    console.log(`ingest on an empty database, batches of 500 alternating with one without the replay order index (${fmt(INGEST_RUNS * INGEST_N / 500)} pairs): ${(replayIdx.full / 1000).toFixed(1)} s with it, ${(replayIdx.bare / 1000).toFixed(1)} s without; rate with ÷ without ${replayRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`);
-    console.log(`${replayRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest with the replay order index ≥ ${ROLLUP_TARGET} × without it (batch-interleaved)`);
+    console.log(`ingest on two new databases given the same rows, batches of 500 alternating between today's envelope indexes and those before replay (msg_type, timestamp) instead of (timestamp, id) (${fmt(2 * Math.max(1, Math.floor(INGEST_RUNS / 2)) * INGEST_N / 500)} pairs, the databases trading sets halfway): ${(replayIdx.full / 1000).toFixed(1)} s today, ${(replayIdx.bare / 1000).toFixed(1)} s before; rate today ÷ before ${replayRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`);
+    console.log(`${replayRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest with today's envelope indexes ≥ ${ROLLUP_TARGET} × with those before replay (batch-interleaved)`);
     console.log(`${ratio >= 0.8 ? 'PASS' : 'FAIL'} ingest at ${fmt(rows)} rows ≥ 0.8 × an empty database`);
     console.log(`${pairedRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest at ${fmt(rows)} rows with the stats rollups ≥ ${ROLLUP_TARGET} × without them (batch-interleaved)`);
     await store.close();

@@ -58,10 +58,12 @@ const honest: IngestItem[] = [
   feedback(SYBIL, H1, 100, s1, 1800n * S),
 ];
 
-async function load(store: Store) {
-  // Shuffled into small batches: the figures may not depend on arrival order.
+async function load(store: Store, inTimeOrder = false) {
+  // Shuffled into small batches: the figures may not depend on arrival order. A window is the
+  // latest envelopes stored, so the window test stores them in time order.
   const all = [...ringItems, ...honest];
   for (let i = all.length - 1; i > 0; i--) { const j = (i * 7919 + 13) % (i + 1); [all[i], all[j]] = [all[j], all[i]]; }
+  if (inTimeOrder) all.sort((a, b) => (a.envelope.timestamp < b.envelope.timestamp ? -1 : a.envelope.timestamp > b.envelope.timestamp ? 1 : 0));
   for (let i = 0; i < all.length; i += 5) await store.ingestEnvelopes(all.slice(i, i + 5));
   await store.upsertStake({ agentId: R1, amount: 10_000_000n, status: 'locked', slot: 5n });
   await store.upsertStake({ agentId: H1, amount: 18_446_744_073_709_551_615n, status: 'unlocking', slot: 6n });
@@ -122,7 +124,7 @@ testOnEachStore('collusion signals of a feedback ring, a sybil and honest deals,
 }, { dbPrefix: 'collusion' });
 
 testOnEachStore('collusion signals of one agent, and a window that leaves older rows out', async (store) => {
-  await load(store);
+  await load(store, true);
   const one = await store.collusionSignals({ agent: H3 });
   assert.deepEqual(one.reciprocal.map((r) => name(r.agent)), ['H3']);
   assert.deepEqual(one.concentration.map((r) => name(r.agent)), ['H3']);
@@ -130,7 +132,7 @@ testOnEachStore('collusion signals of one agent, and a window that leaves older 
   assert.deepEqual(one.dealless, []);
   assert.deepEqual((await store.collusionSignals({ agent: N })).notaryReuse.map((r) => r.agents.map(name)), [['H1', 'H2'], ['H3', 'H4']], 'the reused notary finds its pairs');
 
-  // The newest three feedback envelopes: the sybil's and the H3/H4 pair's.
+  // The latest three feedback envelopes stored (here also the newest by time): the sybil's and the H3/H4 pair's.
   const w = await store.collusionSignals({ window: 3, limit: 2 });
   assert.deepEqual(w.windows.feedback, { limit: 3, read: 3, truncated: true, oldest: T + 1410n * S });
   assert.deepEqual(w.reciprocal.map((r) => name(r.agent)), ['H3', 'H4']);

@@ -23,7 +23,7 @@
  * - **Stake**: each listed agent's stake row as the chain indexer stored it, amount exact.
  *
  * Cost: every signal reads at most `window` rows of its source through an index, the latest
- * FEEDBACK and NOTARIZE_ASSIGN envelopes by envelope (msg_type, timestamp) and the latest
+ * FEEDBACK and NOTARIZE_ASSIGN envelopes stored, by envelope (msg_type, seq), and the latest
  * conversations by conversation (last_seen), then probes feedback and conversation by primary key
  * row by row; the "no deals" check is one participants-GIN probe per distinct rater that stops at
  * the first deal. So a read costs O(window) whatever the database holds (about 1 s at the default
@@ -132,8 +132,13 @@ const hexList = (v: unknown): Uint8Array[] => (typeof v === 'string' && v ? v.sp
 const big = (v: unknown) => (v === null || v === undefined ? null : BigInt(String(v)));
 const DEAL = `('agreed', 'disputed')`;
 
-/** The newest `$1` envelopes of one type, by the envelope (msg_type, timestamp) index. */
-const latestOfType = (type: number, cols: string, limit = '$1') => `SELECT ${cols} FROM envelope WHERE msg_type = ${type} ORDER BY timestamp DESC, id DESC LIMIT ${limit}`;
+/**
+ * The latest `$1` envelopes of one type the observer stored, newest first by arrival (`seq`),
+ * through the envelope (msg_type, seq, epoch) index the feed reads too. Arrival, not the signed
+ * timestamp: a sender chooses its timestamp, so a window by signed time could be pushed aside by
+ * envelopes dated in the future.
+ */
+const latestOfType = (type: number, cols: string, limit = '$1') => `SELECT ${cols} FROM envelope WHERE msg_type = ${type} ORDER BY seq DESC LIMIT ${limit}`;
 
 /**
  * One row of `table` by primary key, as a LATERAL subquery the planner keeps as a per-row index
