@@ -217,7 +217,7 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint, chain: 
  * lib/agents/scenario.ts). Decoded here rather than imported: lib/export builds on lib/protocol
  * and lib/store only (docs/architecture.md), and a payload that is not this shape is no verdict.
  */
-function decodeVerdict(bytes: Uint8Array): { passed: boolean; score: number } | undefined {
+export function decodeVerdict(bytes: Uint8Array): { passed: boolean; score: number } | undefined {
   const int = (v: unknown) => (typeof v === 'bigint' && v >= -1000n && v <= 1000n ? Number(v) : typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
   try {
     const v = decodeCanonical(bytes);
