@@ -16,7 +16,7 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const [BUYER, SELLER, NOTARY] = [id(0x0b), id(0x05), id(0x0e)];
 let nonce = 0n;
 
-function env(from: Uint8Array, to: Uint8Array, msgType: number, conv: number, at: bigint, payload = new Uint8Array([1])): IngestItem {
+function env(from: Uint8Array, to: Uint8Array, msgType: number, conv: number, at: bigint, payload: Uint8Array = new Uint8Array([1])): IngestItem {
   nonce++;
   const b = buildEnvelope({ msgType, sender: from, recipient: to, timestamp: at, nonce, conversationId: new Uint8Array(16).fill(conv), payload }, new Uint8Array(32).fill(from[0]));
   return { id: b.id, envelope: b.envelope, raw: b.bytes, source: 'stream', receivedAt: new Date(Number(at / 1000n)) };
