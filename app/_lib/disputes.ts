@@ -8,7 +8,7 @@ import 'server-only';
 import bs58 from 'bs58';
 import { ed25519Verify } from '../../lib/protocol/crypto';
 import { MsgType } from '../../lib/protocol/types';
-import { decodeVerdict } from '../../lib/export/negotiation';
+import { decodeVerdict } from '../../lib/export/verdict';
 import { payloadOf } from '../../lib/store/queries';
 import type { DisputeRow, OpinionRow } from '../../lib/store/disputes';
 import {

@@ -7,7 +7,7 @@ import { parseNegotiationPayload } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
 import { decodeEnvelope } from '../protocol/envelope';
 import { payloadOf } from '../store/queries';
-import { decodeVerdict } from './negotiation';
+import { decodeVerdict } from './verdict';
 import type { Row } from './schema';
 
 type DbRow = Record<string, unknown>;
