@@ -64,14 +64,15 @@ export async function disputeDeskStory({ srv, page, wallet, walletName, sideways
   await verdictRow.locator('[data-testid="envelope-verifier"][data-phase="done"]').waitFor({ timeout: 60_000 });
   assert.match((await verdictRow.getByTestId('envelope-verdict').textContent()) ?? '', /✓ Envelope verified in your browser/);
 
-  // The reviewer connects (unless the page already restored the wallet) and signs an opinion.
+  // The reviewer connects, unless the wallet island restored the connection made earlier in the run
+  // (it reconnects the last wallet by itself a moment after the page mounts).
   const opinions = page.getByTestId('dispute-opinions');
-  await opinions.locator('[data-testid="review-form"], [data-testid="review-disconnected"]').first().waitFor();
-  if (await opinions.getByTestId('review-disconnected').isVisible()) {
+  const form = opinions.getByTestId('review-form');
+  if (!(await form.waitFor({ timeout: 5_000 }).then(() => true, () => false))) {
     await opinions.getByRole('button', { name: /select wallet/i }).click();
     await page.getByRole('button', { name: new RegExp(walletName) }).click();
   }
-  await opinions.getByTestId('review-form').waitFor();
+  await form.waitFor();
   assert.equal(await opinions.getByTestId('review-as').textContent(), wallet.address);
   const signed = wallet.signed;
   await opinions.getByTestId('review-rejected').check();
@@ -82,8 +83,7 @@ export async function disputeDeskStory({ srv, page, wallet, walletName, sideways
   assert.equal(wallet.signed, signed + 1, 'the wallet signed once');
 
   const mine = opinions.locator(`[data-testid="opinion"][data-reviewer="${wallet.address}"]`);
-  await mine.waitFor();
-  await mine.and(page.locator('[data-verified="true"]')).waitFor({ timeout: 10_000 });
+  await opinions.locator(`[data-testid="opinion"][data-reviewer="${wallet.address}"][data-verified="true"]`).waitFor({ timeout: 15_000 });
   assert.equal(await mine.getAttribute('data-opinion'), 'rejected');
   assert.match((await mine.getByTestId('opinion-check').textContent()) ?? '', /✓/);
   assert.equal(await mine.getByTestId('opinion-reviewer').textContent(), `${wallet.address.slice(0, 5)}…${wallet.address.slice(-4)}`);

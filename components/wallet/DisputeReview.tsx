@@ -78,7 +78,7 @@ function Review({ disputeId }: { disputeId: string }) {
   return (
     <form className="review-form" data-testid="review-form" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
       <p className="small" style={{ margin: 0 }}>
-        Reviewing as <span className="mono" title={publicKey.toBase58()} data-testid="review-as">{publicKey.toBase58()}</span>. Your newer opinion replaces an earlier one of yours.
+        Reviewing as <span className="mono" style={{ overflowWrap: 'anywhere' }} title={publicKey.toBase58()} data-testid="review-as">{publicKey.toBase58()}</span>. Your newer opinion replaces an earlier one of yours.
       </p>
       <fieldset>
         <legend className="small muted">Opinion</legend>
