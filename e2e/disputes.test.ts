@@ -61,8 +61,10 @@ export async function disputeDeskStory({ srv, page, wallet, walletName, sideways
   // One piece checked in place: the VERDICT, with the envelope page's verifier.
   const verdictRow = page.locator('[data-testid="dispute-evidence"] tr[data-type="VERDICT"]').first();
   await verdictRow.getByTestId('evidence-check').click();
-  await verdictRow.locator('[data-testid="envelope-verifier"][data-phase="done"]').waitFor({ timeout: 60_000 });
-  assert.match((await verdictRow.getByTestId('envelope-verdict').textContent()) ?? '', /✓ Envelope verified in your browser/);
+  const verdictId = await verdictRow.getAttribute('data-envelope-id');
+  const check = page.locator(`[data-verifies="${verdictId}"]`);
+  await check.locator('[data-testid="envelope-verifier"][data-phase="done"]').waitFor({ timeout: 60_000 });
+  assert.match((await check.getByTestId('envelope-verdict').textContent()) ?? '', /✓ Envelope verified in your browser/);
 
   // The reviewer connects, unless the wallet island restored the connection made earlier in the run
   // (it reconnects the last wallet by itself a moment after the page mounts).

@@ -13,7 +13,7 @@ import { getServices } from '../../_lib/services';
 import { loadDispute } from '../../_lib/disputes';
 import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
 import { OnChainNegotiation } from '../../../components/OnChainNegotiation';
-import { InlineEnvelopeCheck } from '../../../components/disputes/InlineEnvelopeCheck';
+import { EvidenceRow } from '../../../components/disputes/EvidenceRow';
 import { OpinionList } from '../../../components/disputes/OpinionList';
 import { ReceiptVerifier } from '../../../components/verify/ReceiptVerifier';
 import { DisputeReview } from '../../../components/wallet/DisputeReview';
@@ -95,14 +95,13 @@ export default async function DisputePage({ params }: { params: Promise<{ id: st
               <thead><tr><th className="num">#</th><th>Type</th><th>From</th><th>To</th><th>Time</th><th>Check</th></tr></thead>
               <tbody>
                 {c.envelopes.map((e, i) => (
-                  <tr key={e.id} data-envelope-id={e.id} data-type={e.type} className={e.id === id ? 'evidence-dispute' : undefined}>
+                  <EvidenceRow key={e.id} id={e.id} type={e.type} highlight={e.id === id} rpcUrl={rpcUrl} sati={sati} columns={6}>
                     <td className="num mono">{i + 1}</td>
                     <td><TypeBadge type={e.type} /></td>
                     <td><AgentLink id={e.sender} /></td>
                     <td>{isBroadcast(e.recipient) ? <span className="muted">broadcast</span> : <AgentLink id={e.recipient} />}</td>
                     <td className="small" style={{ whiteSpace: 'nowrap' }}><Time ms={e.timestampMs} withMs date={false} relative={false} /></td>
-                    <td><InlineEnvelopeCheck id={e.id} rpcUrl={rpcUrl} sati={sati} /></td>
-                  </tr>
+                  </EvidenceRow>
                 ))}
               </tbody>
             </table>
