@@ -14,6 +14,8 @@ import { AgentLink } from '../../components/EnvelopeFeed';
 import { Term } from '../../components/Term';
 import { Time } from '../../components/time/Time';
 import { count, shortHex } from '../../components/format';
+// The phone layout of the tables (stack-narrow: one labelled line per cell) is the owner page's.
+import '../../components/wallet/wallet.css';
 import '../../components/disputes/disputes.css';
 
 export const dynamic = 'force-dynamic';
@@ -63,25 +65,25 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
         {list && list.disputes.length === 0 ? <p className="muted empty">{status ? `No ${status} dispute.` : 'No dispute yet: a DISPUTE envelope appears here as soon as the observer stores one.'}</p> : null}
         {list && list.disputes.length > 0 ? (
           <div className="table-wrap">
-            <table className="list" data-testid="disputes-list">
+            <table className="list stack-narrow" data-testid="disputes-list">
               <thead>
                 <tr><th>Disputed</th><th>By</th><th>To</th><th>Conversation</th><th>Opinions</th><th>Status</th><th /></tr>
               </thead>
               <tbody>
                 {list.disputes.map((d) => (
                   <tr key={d.id} data-dispute={d.id} data-status={d.status}>
-                    <td className="small"><Time ms={d.timestampMs} /></td>
-                    <td><AgentLink id={d.disputer} /></td>
-                    <td><AgentLink id={d.recipient} /></td>
-                    <td className="mono small"><Link href={`/conversations/${d.conversationId}`} prefetch={false}>{shortHex(d.conversationId, 8, 4)}</Link></td>
-                    <td className="small">
+                    <td className="small" data-label="Disputed"><Time ms={d.timestampMs} /></td>
+                    <td data-label="By"><AgentLink id={d.disputer} /></td>
+                    <td data-label="To"><AgentLink id={d.recipient} /></td>
+                    <td className="mono small" data-label="Conversation"><Link href={`/conversations/${d.conversationId}`} prefetch={false}>{shortHex(d.conversationId, 8, 4)}</Link></td>
+                    <td className="small" data-label="Opinions">
                       {d.opinions.total === 0 ? <span className="muted">none</span> : (
                         <span title={`${d.opinions.upheld} upheld, ${d.opinions.rejected} rejected, ${d.opinions.unclear} unclear`}>
                           <span className="opinion-upheld">{d.opinions.upheld} upheld</span> · <span className="opinion-rejected">{d.opinions.rejected} rejected</span> · <span className="opinion-unclear">{d.opinions.unclear} unclear</span>
                         </span>
                       )}
                     </td>
-                    <td>{d.status === 'open' ? <span className="badge t-dispute">open</span> : <span className="badge t-accept">reviewed</span>}</td>
+                    <td data-label="Status">{d.status === 'open' ? <span className="badge t-dispute">open</span> : <span className="badge t-accept">reviewed</span>}</td>
                     <td><Link href={`/disputes/${d.id}`} prefetch={false} data-testid="open-dispute">open</Link></td>
                   </tr>
                 ))}

@@ -20,6 +20,8 @@ import { DisputeReview } from '../../../components/wallet/DisputeReview';
 import { Term } from '../../../components/Term';
 import { Time } from '../../../components/time/Time';
 import { count, isBroadcast, shortHex } from '../../../components/format';
+// The phone layout of the evidence table (stack-narrow: one labelled line per cell) is the owner page's.
+import '../../../components/wallet/wallet.css';
 import '../../../components/disputes/disputes.css';
 
 export const dynamic = 'force-dynamic';
@@ -91,16 +93,16 @@ export default async function DisputePage({ params }: { params: Promise<{ id: st
         </p>
         {!c ? <p className="muted empty">No conversation is stored for this dispute.</p> : (
           <div className="table-wrap">
-            <table className="list" data-testid="dispute-evidence">
+            <table className="list stack-narrow" data-testid="dispute-evidence">
               <thead><tr><th className="num">#</th><th>Type</th><th>From</th><th>To</th><th>Time</th><th>Check</th></tr></thead>
               <tbody>
                 {c.envelopes.map((e, i) => (
                   <EvidenceRow key={e.id} id={e.id} type={e.type} highlight={e.id === id} rpcUrl={rpcUrl} sati={sati} columns={6}>
                     <td className="num mono">{i + 1}</td>
                     <td><TypeBadge type={e.type} /></td>
-                    <td><AgentLink id={e.sender} /></td>
-                    <td>{isBroadcast(e.recipient) ? <span className="muted">broadcast</span> : <AgentLink id={e.recipient} />}</td>
-                    <td className="small" style={{ whiteSpace: 'nowrap' }}><Time ms={e.timestampMs} withMs date={false} relative={false} /></td>
+                    <td data-label="From"><AgentLink id={e.sender} /></td>
+                    <td data-label="To">{isBroadcast(e.recipient) ? <span className="muted">broadcast</span> : <AgentLink id={e.recipient} />}</td>
+                    <td className="small" data-label="Time" style={{ whiteSpace: 'nowrap' }}><Time ms={e.timestampMs} withMs date={false} relative={false} /></td>
                   </EvidenceRow>
                 ))}
               </tbody>
