@@ -46,6 +46,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             <Link href="/conversations">Conversations</Link>
             <Link href="/batches">Batches</Link>
             <Link href="/challenges">Challenges</Link>
+            <Link href="/disputes">Disputes</Link>
             <Link href="/datasets">Datasets</Link>
             <Link href="/glossary">Glossary</Link>
             <Link href="/docs/api">API</Link>

@@ -357,7 +357,7 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
   test('every page at 390 and 1,440 px in the light and the dark theme: no sideways scroll, no raw field names; the toggle is kept', async () => {
     const agent = (await getJson<{ agents: { id: string }[] }>('/api/agents')).body.agents[0].id;
     const conv = (await getJson<{ conversations: { id: string; messages: number }[] }>('/api/conversations?limit=50')).body.conversations.sort((a, b) => b.messages - a.messages)[0].id;
-    const paths = ['/', '/agents', `/agents/${base58(agent)}`, '/envelopes', '/conversations', `/conversations/${conv}`, '/batches', '/challenges', '/glossary', '/stats', '/datasets', '/docs/api', '/owner', '/receipts/verify'];
+    const paths = ['/', '/agents', `/agents/${base58(agent)}`, '/envelopes', '/conversations', `/conversations/${conv}`, '/batches', '/challenges', '/disputes', '/glossary', '/stats', '/datasets', '/docs/api', '/owner', '/receipts/verify'];
     // Words a reader should never see: the wire's field names and bare codes.
     const RAW = /statusName|reasonName|agentHex|\boutcome \d|\bstatus \d|prevStatus|isDispute/;
     const shots = process.env.SHOTS_DIR ?? tmpdir();

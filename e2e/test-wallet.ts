@@ -3,7 +3,7 @@
  * the register-wallet event protocol (`wallet-standard:register-wallet` dispatched, and
  * `wallet-standard:app-ready` answered), exactly as Phantom or Solflare announce themselves, so
  * the app's unmodified wallet adapter finds it. Features: standard:connect, standard:disconnect,
- * standard:events, solana:signTransaction, solana:signAndSendTransaction. The key never enters the
+ * standard:events, solana:signTransaction, solana:signAndSendTransaction, solana:signMessage. The key never enters the
  * page: the page asks the test process (a Playwright binding) to sign the message bytes, and the
  * test signs with @noble/curves ed25519 and a key it holds. The test can make the next signature
  * requests fail as a person's "reject" would.
@@ -59,7 +59,7 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
   const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
   const unhex = (h: string) => Uint8Array.from(h.match(/../g)!.map((x) => parseInt(x, 16)));
   const chains = ['solana:localnet', 'solana:devnet', 'solana:testnet', 'solana:mainnet'] as const;
-  const features = ['solana:signTransaction', 'solana:signAndSendTransaction'] as const;
+  const features = ['solana:signTransaction', 'solana:signAndSendTransaction', 'solana:signMessage'] as const;
   const account = { address: cfg.address, publicKey: new Uint8Array(cfg.publicKey), chains, features, label: 'test key' };
   const listeners: Record<string, ((p: unknown) => void)[]> = { change: [] };
   let connected = false;
@@ -138,6 +138,15 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
         signTransaction: async (...inputs: { transaction: Uint8Array }[]) => {
           const out = [];
           for (const i of inputs) out.push({ signedTransaction: (await signWire(i.transaction)).signed });
+          return out;
+        },
+      },
+      // Off-chain messages (the dispute desk's signed reviews): Ed25519 over the bytes as given.
+      'solana:signMessage': {
+        version: '1.0.0',
+        signMessage: async (...inputs: { message: Uint8Array }[]) => {
+          const out = [];
+          for (const i of inputs) out.push({ signedMessage: i.message, signature: unhex(await sign(hex(i.message))), signatureType: 'ed25519' as const });
           return out;
         },
       },

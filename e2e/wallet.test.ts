@@ -25,6 +25,7 @@ import { Connection, Keypair, PublicKey, SystemProgram, Transaction, sendAndConf
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
 import { TEST_WALLET_NAME, createTestWallet } from './test-wallet';
+import { disputeDeskStory } from './disputes.test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { STAKE_STATUS, challenge as challengeProgram, challengeAddress, findEvidenceBuffers, findIdentityHolder, lease, loadEconomyConfig, loadSatiMembership, stakeLock, usdcAccountOf } from '../lib/chain';
@@ -604,5 +605,10 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     assert.equal(cancelled.phase, 'cancelled', cancelled.text);
     assert.match(cancelled.text, /You cancelled after the preview\. Nothing was sent and no fee was paid\./);
     assert.equal(wallet.signed, signed, 'the wallet was not asked');
+  });
+
+  // Last, so the demo has had the whole run to produce a dispute (e2e/disputes.test.ts).
+  test('dispute desk: a demo DISPUTE\'s evidence in order, checked in place; a reviewer\'s wallet-signed opinion shown with its signer and re-verified', async () => {
+    await disputeDeskStory({ srv, page, wallet, walletName: TEST_WALLET_NAME, sideways, shots: shots ?? null });
   });
 });

@@ -17,6 +17,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, DatasetReleaseList, EnvelopePage, HealthReport, SearchResult } from '../lib/wire';
 import { MCP_TOOLS } from '../lib/mcp/server';
 import type { MeshHealthView } from '../lib/wire/mesh-health';
+import type { DisputeListView } from '../lib/wire/disputes';
+import { buildEnvelope } from '../lib/protocol/envelope';
+import { MsgType } from '../lib/protocol/types';
 import { checkDownloadRoute, documentedMediaTypeOf } from './api-downloads-testing';
 import { ROOT, documentChecker, stable, startApiHarness, until, type ApiDocument, type ApiHarness } from './api-testing';
 
@@ -58,6 +61,15 @@ test('real answers of every route validate against their documented schema', asy
   const batch = (await h.getJson<BatchList>('/api/batches?status=verified')).body.batches[0];
   const envelopeId = (await h.getJson<EnvelopePage>('/api/envelopes?limit=1')).body.envelopes[0].id;
   const job = 'walker-export-1';
+  // A DISPUTE for /api/disputes/{id}: the demo's (a failing verdict contested), else one stored for
+  // the walk, a seller contesting the first conversation (the route reads the store, not the mesh).
+  let disputeId = (await h.getJson<DisputeListView>('/api/disputes')).body.disputes[0]?.id;
+  if (!disputeId) {
+    const seed = new Uint8Array(32).fill(0xd1);
+    const b = buildEnvelope({ msgType: MsgType.DISPUTE, sender: seed, recipient: new Uint8Array(32).fill(0xd2), conversationId: Buffer.from(conv.id, 'hex'), nonce: 1n, timestamp: BigInt(Date.now()) * 1000n, payload: new Uint8Array([1]) }, seed);
+    await h.runtime.store.ingestEnvelopes([{ id: b.id, envelope: b.envelope, raw: b.bytes, source: 'upload', receivedAt: new Date() }]);
+    disputeId = Buffer.from(b.id).toString('hex');
+  }
   const fill: Record<string, string> = { '{id}': agents[0].id, '{agent}': batch.agentAddress, '{epoch}': batch.epoch };
   const urls: Record<string, string> = {
     '/api/conversations/{id}': `/api/conversations/${conv.id}`,
@@ -68,6 +80,7 @@ test('real answers of every route validate against their documented schema', asy
     '/api/search': `/api/search?q=${agents[0].id.slice(0, 6)}`,
     '/api/export/progress': `/api/export/progress?job=${job}`,
     '/api/stats/series': '/api/stats/series?metric=negotiations&range=1h',
+    '/api/disputes/{id}': `/api/disputes/${disputeId}`,
   };
   // A finished epoch's release (written one epoch after it ends) for the datasets file route.
   const releases = await until('a dataset release', 60_000, async () => {

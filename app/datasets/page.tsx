@@ -20,7 +20,7 @@ export default function DatasetsPage() {
       <header className="page-head">
         <div>
           <h1>Datasets</h1>
-          <p className="muted">Export the observed mesh for research: envelopes, NEG1 offers, negotiations with their analytics, feedback, batches, challenges and the gossip-against-chain reconciliation, as CSV, JSONL or Parquet. Columns are documented in docs/datasets.md.</p>
+          <p className="muted">Export the observed mesh for research: envelopes, NEG1 offers, negotiations with their analytics, feedback, batches, challenges, the gossip-against-chain reconciliation and the disputes with their reviewers' opinions, as CSV, JSONL or Parquet. Columns are documented in docs/datasets.md.</p>
         </div>
       </header>
       <DatasetsClient releases={releases.map((r) => ({ epoch: r.epoch, from: r.from, to: r.to, manifest: r.manifest, tables: r.tables }))} />

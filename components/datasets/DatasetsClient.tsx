@@ -9,7 +9,7 @@
 import { useRef, useState } from 'react';
 import { countLines, dispositionName, exportUrl, progressFigures, type ExportForm } from './progress';
 
-const TABLES = ['envelopes', 'offers', 'negotiations', 'feedback', 'batches', 'challenges', 'reconciliation'];
+const TABLES = ['envelopes', 'offers', 'negotiations', 'feedback', 'batches', 'challenges', 'reconciliation', 'disputes'];
 const TYPES = ['ADVERTISE', 'DISCOVER', 'PROPOSE', 'COUNTER', 'ACCEPT', 'REJECT', 'DELIVER', 'NOTARIZE_BID', 'NOTARIZE_ASSIGN', 'VERDICT', 'FEEDBACK', 'DISPUTE', 'BEACON'];
 
 export interface ReleaseView { epoch: number; from: string; to: string; manifest: string; tables: Record<string, { rows: number; file: string }> }

@@ -46,13 +46,36 @@ async function check(file: File, rpcUrl: string | null, sati: SatiAddressesView 
   return { file: file.name, ok: v.ok && chainSteps.every((s) => s.ok), steps, rows, summary: parts.join(' · ') };
 }
 
-/** `rpcUrl` and `sati`: the chain this observatory is configured with (never from the page's URL); null = no chain, the chain checks are skipped and the receipt does not hold. */
-export function ReceiptVerifier({ rpcUrl = null, sati = null }: { rpcUrl?: string | null; sati?: SatiAddressesView | null }) {
+/**
+ * `rpcUrl` and `sati`: the chain this observatory is configured with (never from the page's URL); null = no chain, the chain checks are skipped and the receipt does not hold.
+ * `src`: a same-origin receipt download (a conversation's), offered as a button that fetches it
+ * and checks the bytes here exactly as a dropped file is checked.
+ */
+export function ReceiptVerifier({ rpcUrl = null, sati = null, src = null }: { rpcUrl?: string | null; sati?: SatiAddressesView | null; src?: string | null }) {
   const [result, setResult] = useState<Result | null>(null);
   const [over, setOver] = useState(false);
+  const [fetchError, setFetchError] = useState<string | null>(null);
   const take = (f: File | undefined) => { if (f) void check(f, rpcUrl, sati).then(setResult); };
+  const fetchAndCheck = async () => {
+    if (!src) return;
+    setFetchError(null);
+    try {
+      const r = await fetch(src, { cache: 'no-store' });
+      if (!r.ok) throw new Error(`${src}: ${r.status} ${((await r.json().catch(() => null)) as { error?: string } | null)?.error ?? ''}`);
+      take(new File([await r.arrayBuffer()], src.split('/').slice(-2).join('-') + '.cbor', { type: 'application/cbor' }));
+    } catch (e) {
+      setFetchError(e instanceof Error ? e.message : String(e));
+    }
+  };
   return (
     <div data-testid="receipt-verifier" data-ok={result ? String(result.ok) : undefined}>
+      {src ? (
+        <p className="small">
+          <button type="button" className="theme-toggle" onClick={() => void fetchAndCheck()} data-testid="receipt-check-served">Check the receipt here</button>{' '}
+          <a href={src} download>download it</a>
+          {fetchError ? <span className="verify-fail" role="alert"> {fetchError}</span> : null}
+        </p>
+      ) : null}
       <label
         className={`drop-zone${over ? ' over' : ''}`}
         onDragOver={(e) => { e.preventDefault(); setOver(true); }}

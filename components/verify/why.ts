@@ -23,6 +23,8 @@ const WHY: Record<string, string> = {
   party_signed: 'One party signed nothing in the receipt, so it does not show that party agreed.',
   tier: 'The ACCEPT changed the verification tier that was offered.',
   outcome: 'No VERDICT or FEEDBACK says how the deal ended.',
+  review_text: 'The text the reviewer signed is not the review shown here (another dispute, opinion or note, or not the canonical form): the signature would vouch for something else.',
+  review_signature: 'The signature does not verify under the reviewer\'s key: this opinion was not signed by that wallet, or was changed after it was signed.',
 };
 
 export function whyFailed(step: string): string {

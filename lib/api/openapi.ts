@@ -46,7 +46,7 @@ function operation(r: ApiRoute): ZodOpenApiOperationObject {
   };
   if (r.description) op.description = r.description;
   if (r.query || r.params) op.requestParams = { ...(r.query ? { query: r.query } : {}), ...(r.params ? { path: r.params } : {}) };
-  if (r.body) op.requestBody = { required: true, description: r.body.description, content: { [r.body.mediaType]: { schema: r.body.mediaType === 'application/json' ? r.ok : { type: 'string', contentMediaType: r.body.mediaType } } } };
+  if (r.body) op.requestBody = { required: true, description: r.body.description, content: { [r.body.mediaType]: { schema: r.body.schema ?? (r.body.mediaType === 'application/json' ? r.ok : { type: 'string', contentMediaType: r.body.mediaType }) } } };
   return op;
 }
 

@@ -20,6 +20,7 @@ import { MeshHealthQuerySchema, MeshHealthViewSchema } from '../wire/mesh-health
 import { CollusionQuerySchema, CollusionViewSchema } from '../wire/collusion';
 import { ReconciliationDetailSchema, ReconciliationPathSchema, ReconciliationQuerySchema, ReconciliationViewSchema } from '../wire/reconciliation';
 import { ReplayPageSchema, ReplayQuerySchema } from '../wire/replay';
+import { DisputeDetailSchema, DisputeIdPathSchema, DisputeListSchema, DisputeOpinionRequestSchema, DisputeOpinionResultSchema, DisputesQuerySchema } from '../wire/disputes';
 
 export type Method = 'get' | 'post' | 'delete';
 
@@ -33,7 +34,7 @@ export interface ApiRoute {
   query?: z.ZodObject;
   params?: z.ZodObject;
   /** A binary request body, by media type. */
-  body?: { mediaType: string; description: string };
+  body?: { mediaType: string; description: string; /** The JSON body's schema (else `ok`'s, as the older JSON routes document it). */ schema?: z.ZodType };
   /** Status → JSON schema of the answer (every status also may answer a Problem). */
   ok: z.ZodType;
   okStatus?: number;
@@ -113,6 +114,22 @@ export const API_ROUTES: readonly ApiRoute[] = [
   {
     method: 'get', path: '/api/reconciliation/{agent}/{epoch}', tag: 'chain', summary: 'One agent-epoch read live: every figure with the envelope ids behind it',
     params: ReconciliationPathSchema, query: NoQuerySchema, ok: ReconciliationDetailSchema,
+  },
+  {
+    method: 'get', path: '/api/disputes', tag: 'mesh', summary: 'Every DISPUTE envelope, newest first, with its reviewer opinion counts and the open/reviewed totals',
+    description: 'Keyset pages on (envelope timestamp, id): pass `next` as `before` with the same status. A dispute is `reviewed` once a reviewer has recorded an opinion. docs/app.md "Dispute desk".',
+    query: DisputesQuerySchema, ok: DisputeListSchema,
+  },
+  {
+    method: 'get', path: '/api/disputes/{id}', tag: 'mesh', summary: "One DISPUTE with its conversation's evidence in order, notary, verdict, receipt, on-chain settlement and the reviewers' signed opinions",
+    params: DisputeIdPathSchema, query: NoQuerySchema, ok: DisputeDetailSchema, more: { 404: 'no such DISPUTE envelope' },
+  },
+  {
+    method: 'post', path: '/api/disputes/{id}/opinions', tag: 'mesh', summary: "A reviewer's opinion on a dispute, signed by their wallet",
+    description: 'The message is the canonical text "Zerox1 Observatory dispute review\\ndispute: <id>\\nopinion: upheld|rejected|unclear\\nnote: <one line, ≤ 500 characters>\\nat: <ISO time>", signed (Ed25519, a wallet\'s signMessage) by `reviewer`. Refused when older than 10 minutes or about another dispute. One current opinion per reviewer and dispute: a newer message replaces the older one, which is not kept. docs/app.md "Dispute desk".',
+    params: DisputeIdPathSchema,
+    body: { mediaType: 'application/json', description: '{"reviewer": "<base58 wallet address>", "message": "<the signed text>", "signature": "<128 hex or base58>"}', schema: DisputeOpinionRequestSchema }, ok: DisputeOpinionResultSchema,
+    more: { 403: 'the signature does not verify', 404: 'no such DISPUTE envelope', 409: 'the reviewer has a newer opinion on this dispute', 413: 'over the size cap' },
   },
   { method: 'get', path: '/api/negotiations', tag: 'chain', summary: 'Latest on-chain (Haggle) negotiations with the conversation each settles', query: NegotiationsQuerySchema, ok: NegotiationListSchema },
   { method: 'get', path: '/api/search', tag: 'search', summary: 'Find agents, conversations, envelopes, batches, challenges and transactions', query: SearchQuerySchema, ok: SearchResultSchema },

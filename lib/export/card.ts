@@ -39,6 +39,7 @@ export const SCHEMA_CHANGELOG: { table: TableName; version: number; change: stri
   { table: 'challenges', version: 1, change: 'first version.' },
   { table: 'challenges', version: 2, change: TYPES_V },
   { table: 'reconciliation', version: 1, change: 'first version.' },
+  { table: 'disputes', version: 1, change: 'first version.' },
 ];
 
 const PRICE = 'smallest unit of the negotiated token (the NEG1 token_mint)';
@@ -93,7 +94,7 @@ export function fieldDescriptor(table: TableName, c: Column): Record<string, unk
 
 /** A table as a Frictionless Table Schema (the datapackage's `schema`, and the Parquet key-value metadata). */
 export function tableSchemaJson(schema: TableSchema): Record<string, unknown> {
-  const key = { envelopes: ['id'], offers: ['envelope_id'], negotiations: ['conversation_id'], feedback: ['envelope_id'], batches: ['agent_id', 'epoch'], challenges: ['address'], reconciliation: ['agent_id', 'epoch'] }[schema.name];
+  const key = { envelopes: ['id'], offers: ['envelope_id'], negotiations: ['conversation_id'], feedback: ['envelope_id'], batches: ['agent_id', 'epoch'], challenges: ['address'], reconciliation: ['agent_id', 'epoch'], disputes: ['dispute_id'] }[schema.name];
   return { fields: schema.columns.map((c) => fieldDescriptor(schema.name, c)), primaryKey: key, missingValues: [''], zerox1: { table: schema.name, schemaVersion: schema.version, doc: schema.doc } };
 }
 

@@ -31,11 +31,12 @@ for (const kind of BACKENDS) {
       expected.batches = await q('SELECT count(*)::text AS n FROM batch');
       expected.challenges = await q('SELECT count(*)::text AS n FROM challenge');
       expected.reconciliation = await q('SELECT count(*)::text AS n FROM reconciliation');
+      expected.disputes = items.filter((i) => i.envelope.msgType === MsgType.DISPUTE).length;
       expected.negotiations = new Set(items.filter((i) => i.envelope.msgType === MsgType.PROPOSE).map((i) => toHex(i.envelope.conversationId))).size;
       // NEG1 offers, plus one final-action row per negotiation that has an ACCEPT or a REJECT.
       const ended = new Set(items.filter((i) => i.envelope.msgType === MsgType.ACCEPT || i.envelope.msgType === MsgType.REJECT).map((i) => toHex(i.envelope.conversationId))).size;
       expected.offers = items.filter((i) => (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER) && parseNegotiationPayload(i.envelope.payload).kind === 'neg1').length + ended;
-      assert.ok(expected.negotiations > 30 && expected.offers > 100 && expected.feedback > 30 && expected.batches > 5 && expected.challenges === 1 && expected.reconciliation === expected.batches, JSON.stringify(expected));
+      assert.ok(expected.negotiations > 30 && expected.offers > 100 && expected.feedback > 30 && expected.batches > 5 && expected.challenges === 1 && expected.reconciliation === expected.batches && expected.disputes > 0, JSON.stringify(expected));
     });
     after(() => fs?.close());
 

@@ -7,7 +7,7 @@ import type { ExportFilter, ExportSource } from '../store/export';
 import type { HaggleNegotiationRow } from '../store/types';
 import { byConversation, negotiationRecord, offerRows } from './negotiation';
 import { byConversationId, onChainColumns } from './negotiation-onchain';
-import { batchRow, challengeRow, envelopeRecord, envelopeRow, feedbackRow, reconciliationRow } from './rows';
+import { batchRow, challengeRow, disputeRow, envelopeRecord, envelopeRow, feedbackRow, reconciliationRow } from './rows';
 import { MsgType } from '../protocol/types';
 import { TABLES } from './tables';
 import { hex, type Row, type TableName, type TableSchema } from './schema';
@@ -107,7 +107,7 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
     if (page.length) yield emit(page);
     return;
   }
-  const map = { envelopes: envelopeRow, feedback: feedbackRow, batches: batchRow, challenges: challengeRow, reconciliation: reconciliationRow }[p.table];
+  const map = { envelopes: envelopeRow, feedback: feedbackRow, batches: batchRow, challenges: challengeRow, reconciliation: reconciliationRow, disputes: disputeRow }[p.table];
   for await (const page of p.source.scan(p.table, f, o)) {
     yield emit(page.map(map));
     await breathe();

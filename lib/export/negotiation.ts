@@ -9,12 +9,12 @@ import { analyzeNegotiation, ratioToDecimal, ratioToNumber } from '../protocol/a
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { decodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import { decodeCanonical } from '../protocol/cbor';
 import { envelopeRecord, type EnvelopeRecord } from './rows';
 import type { GossipOffers } from './negotiation-onchain';
 import type { HaggleNegotiationRow } from '../store/types';
 import { sortByRound, type GossipOffer } from '../protocol/offer-match';
 import { hex, type Row } from './schema';
+import { decodeVerdict } from './verdict';
 
 type DbRow = Record<string, unknown>;
 
@@ -210,23 +210,4 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint, chain: 
     notary_feedback_score: notary ? mean(scores.get(notary) ?? []) : null,
   };
   return { row, gossip };
-}
-
-/**
- * The demo agents' VERDICT payload, canonical CBOR `[passed 0|1, score -100..100]` (written by
- * lib/agents/scenario.ts). Decoded here rather than imported: lib/export builds on lib/protocol
- * and lib/store only (docs/architecture.md), and a payload that is not this shape is no verdict.
- */
-function decodeVerdict(bytes: Uint8Array): { passed: boolean; score: number } | undefined {
-  const int = (v: unknown) => (typeof v === 'bigint' && v >= -1000n && v <= 1000n ? Number(v) : typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
-  try {
-    const v = decodeCanonical(bytes);
-    if (!Array.isArray(v) || v.length !== 2) return undefined;
-    const passed = int(v[0]);
-    const score = int(v[1]);
-    if ((passed === 0 || passed === 1) && score !== undefined && score >= -100 && score <= 100) return { passed: passed === 1, score };
-  } catch {
-    // not a demo verdict
-  }
-  return undefined;
 }

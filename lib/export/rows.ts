@@ -6,6 +6,8 @@ import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
 import { decodeEnvelope } from '../protocol/envelope';
+import { payloadOf } from '../store/queries';
+import { decodeVerdict } from './verdict';
 import type { Row } from './schema';
 
 type DbRow = Record<string, unknown>;
@@ -141,6 +143,21 @@ export function reconciliationRow(r: DbRow): Row {
   for (const t of ['broadcast', 'notary', 'reputation', 'stream']) { out[`seen_${t}`] = optInt(r[`seen_${t}`]); out[`committed_${t}`] = optInt(r[`committed_${t}`]); }
   out.computed_at = dateUs(r.computed_at);
   return out;
+}
+
+/** A dispute row (lib/store/export.ts 'disputes'): the header from the DISPUTE's bytes (exact timestamp), the verdict decoded. */
+export function disputeRow(r: DbRow): Row {
+  const d = decodeEnvelope(u8(r.raw));
+  const vRaw = r.verdict_raw ? u8(r.verdict_raw) : null;
+  const verdict = vRaw ? decodeVerdict(payloadOf(vRaw, Number(r.verdict_payload_len))) : undefined;
+  return {
+    dispute_id: u8(r.id), conversation_id: u8(r.conversation_id), disputed_at: d.ok ? d.envelope.timestamp : 0n, epoch: big(r.epoch),
+    received_at: big(r.received_us), disputer: u8(r.sender), dispute_recipient: u8(r.recipient),
+    proposer: r.proposer ? u8(r.proposer) : null, responder: r.responder ? u8(r.responder) : null, notary: r.notary ? u8(r.notary) : null,
+    verdict_passed: verdict?.passed ?? null, verdict_score: verdict?.score ?? null,
+    opinions: Number(r.total ?? 0), upheld: Number(r.upheld ?? 0), rejected: Number(r.rejected ?? 0), unclear: Number(r.unclear ?? 0),
+    last_opinion_at: r.last_opinion_us === null || r.last_opinion_us === undefined ? null : big(r.last_opinion_us),
+  };
 }
 
 export function challengeRow(r: DbRow): Row {

@@ -1,5 +1,5 @@
 /**
- * The seven dataset tables, one versioned column list each (docs/datasets.md is generated from
+ * The eight dataset tables, one versioned column list each (docs/datasets.md is generated from
  * these by `npm run export -- --docs`). Field meanings follow docs/protocol.md §2 (envelope
  * header), §4 (FEEDBACK, NOTARIZE_BID), §5 (logs, batches) and §8 (NEG1, NEGC, NEGR).
  */
@@ -244,7 +244,31 @@ const reconciliation: TableSchema = {
   ],
 };
 
-export const TABLES: Record<TableName, TableSchema> = { envelopes, offers, negotiations, feedback, batches, challenges, reconciliation };
+const disputes: TableSchema = {
+  name: 'disputes', version: 1,
+  doc: 'One row per DISPUTE envelope, oldest first, with what its conversation says about it and the reviewers\' opinions recorded on the dispute desk (docs/app.md "Dispute desk"). The protocol leaves disputes to people: the opinions are signed statements of reviewers, not a resolution. A release holds the opinions as they were when it was written.',
+  columns: [
+    req('dispute_id', 'hex', 'The DISPUTE envelope id.'),
+    req('conversation_id', 'hex', 'The conversation disputed.'),
+    req('disputed_at', 'u64_timestamp', 'The DISPUTE envelope\'s timestamp (item 4).'),
+    req('epoch', 'int64', 'Epoch of that timestamp.'),
+    req('received_at', 'timestamp', 'When the observer stored the DISPUTE.'),
+    req('disputer', 'hex', 'Sender of the DISPUTE.'),
+    req('dispute_recipient', 'hex', 'Its recipient (in the demo, the notary whose verdict is contested).'),
+    c('proposer', 'hex', 'Sender of the conversation\'s first PROPOSE; null when none is stored.'),
+    c('responder', 'hex', 'Recipient of that PROPOSE.'),
+    c('notary', 'hex', 'Recipient of the conversation\'s NOTARIZE_ASSIGN; null when none is stored.'),
+    c('verdict_passed', 'bool', 'The first VERDICT of the conversation, decoded as the demo agents write it ([passed, score]); null when none or opaque.'),
+    c('verdict_score', 'int32', 'That VERDICT\'s score, -100..100.'),
+    req('opinions', 'int32', 'Reviewers with a current opinion (one per reviewer; a newer signed opinion replaces the reviewer\'s older one).'),
+    req('upheld', 'int32', 'Of those, reviewers who hold the dispute upheld.'),
+    req('rejected', 'int32', 'Reviewers who reject it.'),
+    req('unclear', 'int32', 'Reviewers who find it unclear.'),
+    c('last_opinion_at', 'timestamp', 'When the newest current opinion was signed; null without opinions.'),
+  ],
+};
+
+export const TABLES: Record<TableName, TableSchema> = { envelopes, offers, negotiations, feedback, batches, challenges, reconciliation, disputes };
 
 /**
  * A release's context file (release.ts): envelopes of the epoch's negotiations dated outside the

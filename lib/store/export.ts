@@ -1,6 +1,6 @@
 /**
  * Every SQL statement of the datasets export (docs/datasets.md): row counts and ordered row
- * streams of the seven exported tables, plus what a release manifest needs (batch roots, signer
+ * streams of the eight exported tables, plus what a release manifest needs (batch roots, signer
  * keys, uploaded logs); the negotiations table's on-chain columns come from haggle.ts. lib/export
  * turns these database rows into dataset rows.
  *
@@ -26,7 +26,7 @@ export interface ExportFilter {
   types?: number[];
 }
 
-export type ExportStoreTable = 'envelopes' | 'conversations' | 'offers' | 'feedback' | 'batches' | 'challenges' | 'reconciliation';
+export type ExportStoreTable = 'envelopes' | 'conversations' | 'offers' | 'feedback' | 'batches' | 'challenges' | 'reconciliation' | 'disputes';
 export type DbRow = Record<string, unknown>;
 
 /**
@@ -121,6 +121,28 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
       timeWhere(p, `(r.epoch * ${epochUs})`, f);
       if (f.agent) { p.args.push(f.agent); p.where.push(`r.agent_id = $${p.args.length}`); }
       break;
+    case 'disputes': {
+      // One row per DISPUTE envelope with what its conversation says about it: the first PROPOSE
+      // (proposer, responder), the NOTARIZE_ASSIGN (the notary), the first VERDICT (its bytes, decoded
+      // in lib/export) and the reviewers' current opinions (dispute_opinion). Oldest first.
+      const first = (type: number, cols: string) => `LEFT JOIN LATERAL (SELECT ${cols} FROM envelope s WHERE s.conversation_id = e.conversation_id AND s.msg_type = ${type}
+        ORDER BY s.timestamp, s.nonce, s.id LIMIT 1)`;
+      Object.assign(p, {
+        select: `e.id, e.raw, e.conversation_id, e.sender, e.recipient, e.epoch, (extract(epoch from e.received_at) * 1000000)::int8::text AS received_us,
+          pr.sender AS proposer, pr.recipient AS responder, na.recipient AS notary, v.raw AS verdict_raw, v.payload_len AS verdict_payload_len,
+          oc.total, oc.upheld, oc.rejected, oc.unclear, (extract(epoch from oc.last_at) * 1000000)::int8::text AS last_opinion_us`,
+        from: `envelope e ${first(3, 's.sender, s.recipient')} pr ON true ${first(9, 's.recipient')} na ON true ${first(10, 's.raw, s.payload_len')} v ON true
+          LEFT JOIN LATERAL (SELECT count(*)::int AS total, count(*) FILTER (WHERE o.opinion = 'upheld')::int AS upheld,
+            count(*) FILTER (WHERE o.opinion = 'rejected')::int AS rejected, count(*) FILTER (WHERE o.opinion = 'unclear')::int AS unclear, max(o.signed_at) AS last_at
+            FROM dispute_opinion o WHERE o.dispute_id = e.id) oc ON true`,
+        key: [{ expr: 'e.timestamp', alias: 'ts', cast: 'int8' }, { expr: 'e.id', alias: 'id', cast: 'bytea' }],
+      });
+      p.where.push('e.msg_type = 12');
+      timeWhere(p, 'e.timestamp', f);
+      epochWhere(p, p.where, 'e.epoch', f, epochSeconds);
+      if (f.agent) { p.args.push(f.agent); p.where.push(`(e.sender = $${p.args.length} OR e.recipient = $${p.args.length})`); }
+      break;
+    }
   }
   return p;
 }

@@ -20,6 +20,7 @@ import { counterpartiesOf } from './counterparties';
 import { meshHealthObservers, pruneMeshHealth, readMeshHealth, writeMeshHealth, type MeshHealthRange, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
 import { exportSource } from './export';
 import { listReconciliation, reconciliationDetail, reconciliationTotals } from './reconciliation';
+import { conversationPayloads, disputeCounts, disputeOpinions, getDispute, listDisputes, saveDisputeOpinion, type ListDisputesParams, type OpinionRow } from './disputes';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -269,6 +270,13 @@ export async function openStore(params: OpenStoreParams = {}) {
     reconciliationTotals: () => live(() => reconciliationTotals(db)),
     listReconciliation: (p?: { agent?: Uint8Array; limit?: number }) => live(() => listReconciliation(db, p)),
     reconciliationDetail: (agent: Uint8Array, epoch: bigint) => live(() => reconciliationDetail(db, agent, epoch)),
+    /** The dispute desk (disputes.ts): DISPUTE envelopes newest first, one with its opinions, and a checked opinion stored. */
+    listDisputes: (p?: ListDisputesParams) => live(() => listDisputes(db, p)),
+    disputeCounts: () => live(() => disputeCounts(db)),
+    getDispute: (id: Uint8Array) => live(() => getDispute(db, id)),
+    disputeOpinions: (id: Uint8Array) => live(() => disputeOpinions(db, id)),
+    saveDisputeOpinion: (o: Omit<OpinionRow, 'receivedAt'> & { receivedAt?: Date }) => live(() => saveDisputeOpinion(db, o)),
+    conversationPayloads: (conversationId: Uint8Array, types: readonly number[]) => live(() => conversationPayloads(db, conversationId, types)),
     /** Mesh health rows (mesh-health.ts): written by the observer per interval, read by the mesh page. */
     writeMeshHealth: (rows: readonly MeshHealthRow[]) => live(() => writeMeshHealth(db, rows)),
     readMeshHealth: (p: MeshHealthRange & { topic?: string; observer?: string }) => live(() => readMeshHealth(db, p)),

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 
-export const EXPORT_TABLES = ['envelopes', 'offers', 'negotiations', 'feedback', 'batches', 'challenges', 'reconciliation'] as const;
+export const EXPORT_TABLES = ['envelopes', 'offers', 'negotiations', 'feedback', 'batches', 'challenges', 'reconciliation', 'disputes'] as const;
 export type ExportTable = (typeof EXPORT_TABLES)[number];
 export const EXPORT_FORMATS = ['csv', 'jsonl', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

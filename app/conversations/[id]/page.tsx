@@ -110,6 +110,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                     <td className="small" style={{ whiteSpace: 'nowrap' }}><Time ms={e.timestampMs} withMs date={false} relative={false} /></td>
                     <td>
                       <Link href={`/envelopes/${e.id}`} prefetch={false} className="small">verify</Link>
+                      {e.type === 'DISPUTE' ? <> · <Link href={`/disputes/${e.id}`} prefetch={false} className="small">dispute desk</Link></> : null}
                     </td>
                   </tr>
                 );

@@ -1,0 +1,144 @@
+/**
+ * The dispute desk as GET /api/disputes, /api/disputes/{id}, the /disputes pages and the opinion
+ * upload read and write it (lib/store/disputes.ts; the signed text in lib/wire/disputes.ts). A
+ * dispute's evidence is its conversation as the conversation page shows it (the same loaders),
+ * plus the notary, the verdict, the receipt's readiness and the on-chain Haggle settlement.
+ */
+import 'server-only';
+import bs58 from 'bs58';
+import { ed25519Verify } from '../../lib/protocol/crypto';
+import { MsgType } from '../../lib/protocol/types';
+import { decodeVerdict } from '../../lib/export/verdict';
+import { payloadOf } from '../../lib/store/queries';
+import type { DisputeRow, OpinionRow } from '../../lib/store/disputes';
+import {
+  DisputeOpinionRequestSchema, REVIEW_MAX_AGE_MS, REVIEW_MAX_FUTURE_MS, disputeReviewMessage, parseDisputeReviewMessage,
+  type DisputeDetailView, type DisputeListView, type DisputeOpinionResult, type DisputeOpinionView, type DisputeRowView, type DisputesQuery,
+} from '../../lib/wire/disputes';
+import { loadConversation } from './data';
+import { loadNegotiation } from './negotiation';
+import { loadOnChainNegotiations } from './haggle';
+import { agentBytes } from './agent-id';
+import { HttpError } from './http';
+import type { Services } from './services';
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const fromHex = (s: string) => new Uint8Array(Buffer.from(s, 'hex'));
+
+export function disputeRowView(d: DisputeRow): DisputeRowView {
+  return {
+    id: hex(d.id), conversationId: hex(d.conversationId), disputer: hex(d.sender), recipient: hex(d.recipient),
+    timestampMs: Number(d.timestampUs / 1000n), receivedAtMs: d.receivedAt.getTime(), payloadLen: d.payloadLen,
+    status: d.opinions.total > 0 ? 'reviewed' : 'open', opinions: d.opinions,
+  };
+}
+
+export function opinionView(o: OpinionRow): DisputeOpinionView {
+  return {
+    reviewer: bs58.encode(o.reviewer), opinion: o.opinion, note: o.note, message: o.message, signature: hex(o.signature),
+    signedAt: o.signedAt.toISOString(), receivedAt: o.receivedAt.toISOString(),
+  };
+}
+
+/** `<timestamp µs>.<id hex>`: the keyset cursor of GET /api/disputes. */
+const cursorText = (c: { timestampUs: bigint; id: Uint8Array }) => `${c.timestampUs}.${hex(c.id)}`;
+function parseCursor(s: string): { timestampUs: bigint; id: Uint8Array } {
+  const [ts, id] = s.split('.');
+  const timestampUs = BigInt(ts);
+  if (timestampUs > (1n << 63n) - 1n) throw new HttpError(400, 'query parameter "before": the timestamp is past the largest stored one');
+  return { timestampUs, id: fromHex(id) };
+}
+
+export async function loadDisputes(o: Services, p: DisputesQuery): Promise<DisputeListView> {
+  const store = o.observatory.store;
+  const [page, counts] = await Promise.all([
+    store.listDisputes({ status: p.status, limit: p.limit, before: p.before ? parseCursor(p.before) : undefined }),
+    store.disputeCounts(),
+  ]);
+  return { counts, disputes: page.disputes.map(disputeRowView), next: page.next ? cursorText(page.next) : null };
+}
+
+/** One dispute with its evidence and opinions; null when `idHex` is not a stored DISPUTE. */
+export async function loadDispute(o: Services, idHex: string): Promise<DisputeDetailView | null> {
+  const store = o.observatory.store;
+  const d = await store.getDispute(fromHex(idHex));
+  if (!d) return null;
+  const convHex = hex(d.conversationId);
+  // An all-zero conversation id is the protocol's "no conversation": nothing to gather.
+  const hasConversation = /[^0]/.test(convHex);
+  const [conversation, nego, opinions, payloads] = await Promise.all([
+    hasConversation ? loadConversation(o, convHex) : null,
+    hasConversation ? loadNegotiation(o, d.conversationId) : null,
+    store.disputeOpinions(d.id),
+    hasConversation ? store.conversationPayloads(d.conversationId, [MsgType.NOTARIZE_ASSIGN, MsgType.VERDICT]) : [],
+  ]);
+  const onChain = conversation ? await loadOnChainNegotiations(o, convHex, conversation.pricePath) : [];
+  const assign = payloads.find((e) => e.msgType === MsgType.NOTARIZE_ASSIGN);
+  let verdict: DisputeDetailView['verdict'] = null;
+  for (const e of payloads) {
+    if (e.msgType !== MsgType.VERDICT) continue;
+    const v = decodeVerdict(payloadOf(e.raw, e.payloadLen));
+    if (v) { verdict = { envelopeId: hex(e.id), passed: v.passed, score: v.score }; break; }
+  }
+  const verdictSender = payloads.find((e) => e.msgType === MsgType.VERDICT)?.sender;
+  const missing = !conversation ? 'the dispute names no stored conversation' : nego?.receipt ?? null;
+  return {
+    dispute: disputeRowView(d),
+    conversation,
+    parties: nego?.view.parties.length ? nego.view.parties : conversation?.participants ?? [],
+    notary: assign ? hex(assign.recipient) : verdictSender ? hex(verdictSender) : null,
+    verdict,
+    receipt: { url: missing ? null : `/api/conversations/${convHex}/receipt`, missing },
+    onChain,
+    opinions: opinions.map(opinionView),
+  };
+}
+
+/** A signature as 128 hex characters or base58; null when it is neither or not 64 bytes. */
+function signatureBytes(s: string): Uint8Array | null {
+  const t = s.trim();
+  if (/^[0-9a-fA-F]{128}$/.test(t)) return fromHex(t.toLowerCase());
+  try {
+    const b = bs58.decode(t);
+    return b.length === 64 ? b : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * POST /api/disputes/{id}/opinions: checks the body (4xx with a sentence for each refusal),
+ * rebuilds the canonical text from its fields, verifies the reviewer's Ed25519 signature and
+ * stores the opinion as the reviewer's current one.
+ */
+export async function recordOpinion(o: Services, idHex: string, body: unknown, now = Date.now()): Promise<DisputeOpinionResult> {
+  const r = DisputeOpinionRequestSchema.safeParse(body);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    const name = i.code === 'unrecognized_keys' ? i.keys.join(', ') : i.path.join('.') || 'body';
+    throw new HttpError(400, `field "${name}": ${i.code === 'unrecognized_keys' ? 'unknown field (allowed: reviewer, message, signature)' : i.message}`);
+  }
+  const reviewer = agentBytes(r.data.reviewer);
+  if (!reviewer) throw new HttpError(400, 'field "reviewer": must be the wallet address that signed (base58, or 64 hex characters)');
+  const signature = signatureBytes(r.data.signature);
+  if (!signature) throw new HttpError(400, 'field "signature": must be a 64-byte Ed25519 signature in 128 hex characters or base58');
+  const parsed = parseDisputeReviewMessage(r.data.message);
+  if (!parsed.ok) throw new HttpError(400, `field "message": ${parsed.error}`);
+  const review = parsed.review;
+  if (review.dispute !== idHex) throw new HttpError(400, `field "message": it reviews dispute ${review.dispute}, not ${idHex} (the dispute in the URL)`);
+  const at = Date.parse(review.at);
+  if (now - at > REVIEW_MAX_AGE_MS) throw new HttpError(400, `field "message": signed at ${review.at}, more than ${REVIEW_MAX_AGE_MS / 60_000} minutes ago; sign a fresh review`);
+  if (at - now > REVIEW_MAX_FUTURE_MS) throw new HttpError(400, `field "message": dated ${review.at}, ahead of this server's clock (${new Date(now).toISOString()}); check the computer's clock and sign again`);
+  // The text checked is the one rebuilt from its fields (parse compares them), byte for byte as signed.
+  const message = disputeReviewMessage(review);
+  if (!ed25519Verify(signature, new TextEncoder().encode(message), reviewer)) {
+    throw new HttpError(403, 'the signature does not verify: it was not made by this reviewer\'s key over this exact message');
+  }
+  const store = o.observatory.store;
+  const dispute = await store.getDispute(fromHex(idHex));
+  if (!dispute) throw new HttpError(404, `no DISPUTE envelope ${idHex} is stored`);
+  const row = { disputeId: dispute.id, reviewer, opinion: review.opinion, note: review.note, message, signature, signedAt: new Date(at), receivedAt: new Date(now) };
+  const stored = await store.saveDisputeOpinion(row);
+  if (stored === 'older') throw new HttpError(409, 'this reviewer already has a newer opinion on this dispute (signed at the same time or later): sign a fresh review to change it');
+  return { stored, opinion: opinionView(row) };
+}
