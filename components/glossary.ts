@@ -10,7 +10,7 @@ export interface GlossaryEntry {
   term: string;
   text: string;
   /** Grouping on the glossary page. */
-  group: 'mesh' | 'negotiation' | 'chain' | 'drops';
+  group: 'mesh' | 'negotiation' | 'chain' | 'alerts' | 'drops';
 }
 
 const fig = (k: keyof typeof FIGURES, term?: string): GlossaryEntry => ({ term: term ?? FIGURES[k].title, text: `${FIGURES[k].what} Unknown when: ${FIGURES[k].undefinedWhen}`, group: 'negotiation' });
@@ -67,6 +67,23 @@ export const GLOSSARY = {
   seenNotLogged: { term: 'Seen, not logged', group: 'chain', text: 'Envelopes the observer received live (gossip or a direct stream) that belong in the agent\'s log of the epoch (sent by it, addressed to it, or FEEDBACK about it, dated in the epoch) but are not in the log it committed to. An agent may not have received an envelope addressed to it; one it sent and left out is a gap in its own record.' },
   loggedNotSeen: { term: 'Logged, never seen', group: 'chain', text: 'Entries of the committed log the observer never received live on the mesh: it knows them only from an upload. A direct stream goes from one agent to the other, not through the observer, which learns of such envelopes mostly from the agents\' uploads: for bilateral messages this is expected, for gossip it is not.' },
   merkle: { term: 'Merkle root, inclusion proof', group: 'chain', text: 'A hash over every entry of an epoch log. A proof is the sibling hashes from one entry up to the root: folding them reproduces the root only if the entry is in the log unchanged.' },
+  watchlist: { term: 'Watchlist', group: 'alerts', text: 'The agents and conversations this browser follows, kept by the observatory under a random id. The browser holds that id and a secret token (in its local storage), so no account is needed; clearing the browser\'s storage loses the list unless a wallet follows it. Following a wallet watches every agent whose identity NFT it holds, and lets another browser take the list over by signing with the same wallet.' },
+  alert: { term: 'Alert', group: 'alerts', text: 'A condition on something you watch, checked by the observatory as the mesh and the chain change: it opens when the condition starts, saying why it fired, and clears when the condition ends, saying what cleared it. Read or unread only records whether you have looked at it.' },
+  alertRule: { term: 'Alert rule', group: 'alerts', text: 'Per watchlist and kind of alert: whether that kind is on, and its thresholds (how long, how much). A change applies to the next check; alerts already open stay until their condition ends.' },
+  webhook: { term: 'Webhook', group: 'alerts', text: 'An address the observatory sends every alert of this watchlist to, when it opens and when it clears. Slack and Discord receive a message in their incoming-webhook format; JSON receives the alert as a JSON body signed with HMAC-SHA256 under a secret you choose, so your receiver can check that it came from this observatory. Private, loopback and link-local addresses are refused.' },
+  hmac: { term: 'HMAC secret', group: 'alerts', text: 'A shared secret for JSON webhooks: each request carries an HMAC-SHA256 of its body under this secret, which your receiver recomputes and compares. Anyone without the secret cannot forge an alert. It is sent once, when the webhook is added, and never shown again.' },
+  alertOffline: { term: 'Offline (alert)', group: 'alerts', text: 'A watched agent has sent nothing the observer received for longer than the threshold in minutes. Clears when its next envelope arrives.' },
+  alertLeaseDue: { term: 'Lease due (alert)', group: 'alerts', text: 'A watched agent\'s lease is paid up to an epoch that ends within the threshold in hours: unless it pays again, it enters its grace period then.' },
+  alertLeaseGrace: { term: 'Lease grace (alert)', group: 'alerts', text: 'A watched agent\'s lease has run out and it is in its grace period: it is still active, but is deactivated if it does not pay before the grace period ends. Clears when the lease is paid.' },
+  alertDeactivated: { term: 'Deactivated (alert)', group: 'alerts', text: 'A watched agent was deactivated on chain because its lease stayed unpaid past the grace period. Clears when it is active again.' },
+  alertBatchMissing: { term: 'Batch missing (alert)', group: 'alerts', text: 'An epoch has ended and a watched agent has not submitted its behavior batch for it (the on-chain summary of its epoch log). Clears when the batch lands.' },
+  alertBatchMismatch: { term: 'Batch mismatch (alert)', group: 'alerts', text: 'A watched agent\'s on-chain batch does not agree with the epoch log it uploaded: a different merkle root or different counts. Such a batch can be challenged.' },
+  alertChallenged: { term: 'Challenged (alert)', group: 'alerts', text: 'Someone challenged a batch of a watched agent, claiming with evidence that it left something out: its stake is at risk until the challenge is resolved or expires.' },
+  alertChallengeResolved: { term: 'Challenge resolved (alert)', group: 'alerts', text: 'A challenge against a watched agent ended: upheld (its stake is slashed), rejected, or expired unresolved. The alert says which.' },
+  alertSlashed: { term: 'Slashed (alert)', group: 'alerts', text: 'Part of a watched agent\'s stake was taken after an upheld challenge.' },
+  alertReputationDrop: { term: 'Reputation drop (alert)', group: 'alerts', text: 'A watched agent\'s reliability score fell by at least the threshold (on the 0 to 1.0 scale) within the window in hours. Clears when the drop over the window is smaller again.' },
+  alertDropsRate: { term: 'Drops rate (alert)', group: 'alerts', text: 'The observer is refusing envelopes of a watched agent (bad signature, replay, rate limit and the other drop reasons) faster than the threshold per minute: a misconfigured or misbehaving agent. Clears when the rate falls below it.' },
+  alertDispute: { term: 'Dispute (alert)', group: 'alerts', text: 'A watched conversation, or one a watched agent takes part in, was disputed: a party contested the delivery or the verdict.' },
 } satisfies Record<string, GlossaryEntry>;
 
 export type GlossaryKey = keyof typeof GLOSSARY;
