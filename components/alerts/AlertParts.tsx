@@ -9,7 +9,8 @@ import { glossaryText } from '../glossary';
 import { Term } from '../Term';
 import { AgentName } from '../names/AgentName';
 import { shortHex } from '../format';
-import { Time } from '../time/Time';
+import { EpochTime, Time } from '../time/Time';
+import { AccountLink, TxLink, useSite } from '../site';
 import type { AlertView, RuleView, WebhookView } from './api';
 import { ALERT_KINDS, checkParam, kindDef, kindLabel, ruleFields } from './kinds';
 import { agentHexOf } from './store';
@@ -20,8 +21,12 @@ export function KindName({ kind }: { kind: string }) {
   return d ? <Term k={d.term}>{d.label}</Term> : <span>{kindLabel(kind)}</span>;
 }
 
-/** A conversation id (32 hex) links to its page; anything else is shown as the server wrote it. */
-function Subject({ subject }: { subject: string }) {
+/** What the alert is about beyond the agent: an epoch, a challenge, a transaction, a conversation. */
+function Subject({ kind, subject }: { kind: string; subject: string }) {
+  const { epochSeconds } = useSite();
+  if ((kind === 'batch_missing' || kind === 'batch_mismatch') && /^\d+$/.test(subject)) return <EpochTime epoch={subject} epochSeconds={epochSeconds} />;
+  if ((kind === 'challenged' || kind === 'challenge_resolved') && /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(subject)) return <>challenge <AccountLink address={subject} /></>;
+  if (kind === 'slashed' && /^[1-9A-HJ-NP-Za-km-z]{64,90}$/.test(subject)) return <>transaction <TxLink signature={subject} /></>;
   if (/^[0-9a-f]{32}$/i.test(subject)) return <Link href={`/conversations/${subject.toLowerCase()}`} className="mono" title={subject}>conversation {shortHex(subject, 8, 4)}</Link>;
   return <span>{subject}</span>;
 }
@@ -36,7 +41,7 @@ export function AlertItem({ a, onRead, busy = false }: { a: AlertView; onRead?: 
           <span className="alert-kind"><KindName kind={a.kind} /></span>
           <span className={`alert-state ${a.state}`}>{a.state === 'open' ? 'open' : 'cleared'}</span>
           {agent ? <AgentName id={agent} name={a.agentName} copy={false} /> : a.agent ? <span className="mono small">{a.agent}</span> : null}
-          {a.subject ? <span className="alert-subject"><Subject subject={a.subject} /></span> : null}
+          {a.subject ? <span className="alert-subject"><Subject kind={a.kind} subject={a.subject} /></span> : null}
           {a.read ? null : <span className="visually-hidden">unread</span>}
         </div>
         <dl className="alert-why">
@@ -46,6 +51,12 @@ export function AlertItem({ a, onRead, busy = false }: { a: AlertView; onRead?: 
             <>
               <dt>What cleared it</dt>
               <dd data-testid="alert-cleared-why">{a.clearedWhy || <span className="muted">the condition ended (no detail given)</span>}</dd>
+            </>
+          ) : null}
+          {a.throttled ? (
+            <>
+              <dt>Webhooks</dt>
+              <dd className="muted">not sent: this rule had already raised its most alerts for the hour</dd>
             </>
           ) : null}
         </dl>
@@ -102,7 +113,7 @@ export function RuleRow({ rule, onSave }: { rule: RuleView; onSave?: (r: RuleVie
   const d = kindDef(rule.kind);
   const fields = ruleFields(rule.kind, rule.params);
   const [enabled, setEnabled] = useState(rule.enabled);
-  const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.def.name, String(f.value)])));
+  const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.def.name, f.value === null ? '' : String(f.value)])));
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const save = async (nextEnabled = enabled) => {
@@ -110,7 +121,7 @@ export function RuleRow({ rule, onSave }: { rule: RuleView; onSave?: (r: RuleVie
     for (const f of fields) {
       const c = checkParam(f.def, texts[f.def.name] ?? '');
       if ('error' in c) return setStatus({ ok: false, text: c.error });
-      params[f.def.name] = c.value;
+      if (c.value !== undefined) params[f.def.name] = c.value;
     }
     if (!onSave) return;
     setBusy(true);
@@ -133,7 +144,7 @@ export function RuleRow({ rule, onSave }: { rule: RuleView; onSave?: (r: RuleVie
           <label key={f.def.name} className="rule-param">
             <span>{f.def.label}</span>
             <input type="number" inputMode="decimal" min={f.def.min} step={f.def.step} value={texts[f.def.name] ?? ''} aria-label={`${label}: ${f.def.label}${f.def.unit ? ` (${f.def.unit})` : ''}`}
-              onChange={(e) => setTexts((t) => ({ ...t, [f.def.name]: e.target.value }))} disabled={busy} />
+              onChange={(e) => setTexts((t) => ({ ...t, [f.def.name]: e.target.value }))} disabled={busy} placeholder={f.def.optional ?? undefined} />
             {f.def.unit ? <span className="muted small">{f.def.unit}</span> : null}
           </label>
         ))}
@@ -149,7 +160,7 @@ export function RuleRow({ rule, onSave }: { rule: RuleView; onSave?: (r: RuleVie
 /** Every kind, in the pages' order: the server's rule where it sent one, else the kind's defaults. */
 export function mergeRules(server: RuleView[]): RuleView[] {
   const byKind = new Map(server.map((r) => [r.kind, r]));
-  const known = ALERT_KINDS.map((k) => byKind.get(k.kind) ?? { kind: k.kind, enabled: true, params: Object.fromEntries(k.params.map((p) => [p.name, p.fallback])) });
+  const known = ALERT_KINDS.map((k) => byKind.get(k.kind) ?? { kind: k.kind, enabled: false, params: Object.fromEntries(k.params.filter((p) => p.fallback !== null).map((p) => [p.name, (p.fallback as number) * (p.scale ?? 1)])) });
   return [...known, ...server.filter((r) => !kindDef(r.kind))];
 }
 

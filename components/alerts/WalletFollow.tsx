@@ -51,7 +51,9 @@ function Follow({ linked, onLinked }: { linked: string | null; onLinked?: () => 
       try { sig = await signMessage(new TextEncoder().encode(message)); } catch (e) { return setMsg({ ok: false, text: walletError(e) }); }
       const r = await api.linkWallet(w.value, { address, message, signature: encodeSignature(sig) });
       if (!r.ok) return setMsg({ ok: false, text: r.error });
-      setMsg({ ok: true, text: `This list now follows ${shortAddress(address)}: the agents it owns are watched.` });
+      const { agentsOwned, agentsAdded } = r.value;
+      const owned = agentsOwned === null ? 'the agents it owns are watched' : agentsOwned === 0 ? 'it holds no agent identity yet; agents it gets later are watched' : `it owns ${agentsOwned} agent${agentsOwned === 1 ? '' : 's'}${agentsAdded !== null && agentsAdded < agentsOwned ? `, ${agentsAdded} newly watched` : ', all watched'}`;
+      setMsg({ ok: true, text: `This list now follows ${shortAddress(address)}: ${owned}.` });
       onLinked?.();
       announceAlertsChanged();
     } finally {

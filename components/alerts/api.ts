@@ -32,6 +32,8 @@ export interface AlertView {
   clearedAt: number | null;
   clearedWhy: string | null;
   read: boolean;
+  /** Opened above the rule's hourly limit: listed here but not sent to webhooks. */
+  throttled?: boolean;
 }
 
 export interface RuleView {
@@ -134,6 +136,7 @@ export function parseAlert(a: unknown): AlertView | null {
     clearedAt: msOf(a.clearedAt),
     clearedWhy: str(a.clearedWhy),
     read: a.read === true,
+    throttled: a.throttled === true,
   };
 }
 
@@ -201,7 +204,11 @@ export function alertsApi(f: Fetch = (...a) => fetch(...a)) {
     addWebhook: (c: WatchlistCreds, hook: { url: string; format: WebhookFormat; secret?: string }) =>
       call(f, `/api/watchlists/${enc(c.id)}/webhooks`, json(c, 'POST', hook), 'add this webhook', (b) => parseWebhook(isObj(b) && isObj(b.webhook) ? b.webhook : b) ?? true),
     deleteWebhook: (c: WatchlistCreds, hookId: string) => call(f, `/api/watchlists/${enc(c.id)}/webhooks/${enc(hookId)}`, json(c, 'DELETE'), 'delete this webhook', ok),
-    linkWallet: (c: WatchlistCreds, proof: WalletProof) => call(f, `/api/watchlists/${enc(c.id)}/wallet`, json(c, 'POST', proof), 'follow your wallet', ok),
+    linkWallet: (c: WatchlistCreds, proof: WalletProof) =>
+      call(f, `/api/watchlists/${enc(c.id)}/wallet`, json(c, 'POST', proof), 'follow your wallet', (b) => ({
+        agentsOwned: isObj(b) && typeof b.agentsOwned === 'number' ? b.agentsOwned : null,
+        agentsAdded: isObj(b) && typeof b.agentsAdded === 'number' ? b.agentsAdded : null,
+      })),
     byWallet: (proof: WalletProof) =>
       call(f, `/api/watchlists/by-wallet?address=${enc(proof.address)}&message=${enc(proof.message)}&signature=${enc(proof.signature)}`, json(null, 'GET'), 'find the watchlist of this wallet', parseCreds),
     unread: (c: WatchlistCreds) =>

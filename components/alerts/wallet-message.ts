@@ -11,12 +11,15 @@ export function linkMessage(id: string, address: string, at: Date): string {
   return `${PREFIX} ${id} owned by ${address} at ${at.toISOString()}`;
 }
 
-/** Signed in another browser to take over the watchlist `address` follows. */
+/**
+ * Signed in another browser to take over the watchlist `address` follows: that browser does not
+ * know the list's id, so the message names any list (`*`); the server answers with the one bound.
+ */
 export function adoptMessage(address: string, at: Date): string {
-  return `${PREFIX} owned by ${address} at ${at.toISOString()}`;
+  return linkMessage('*', address, at);
 }
 
-/** The signature as the server reads it: base64 of the 64 bytes. */
+/** The signature as base64 of its 64 bytes (the server also reads base58 and hex). */
 export function encodeSignature(sig: Uint8Array): string {
   let s = '';
   for (const b of sig) s += String.fromCharCode(b);
