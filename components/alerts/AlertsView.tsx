@@ -54,6 +54,7 @@ function NotifyButton() {
 function WithList({ w, initial }: { w: LocalWatchlist; initial: AlertFilters }) {
   const [view, setView] = useState<WatchlistView | null>(null);
   const [viewError, setViewError] = useState<string | null>(null);
+  const [refused, setRefused] = useState(false);
   const creds = useMemo(() => ({ id: w.id, token: w.token }), [w.id, w.token]);
 
   const reload = useCallback(async () => {
@@ -64,12 +65,19 @@ function WithList({ w, initial }: { w: LocalWatchlist; initial: AlertFilters }) 
       syncItems(creds.id, r.value.items);
     } else {
       setViewError(r.error);
+      setRefused(r.status === 403 || r.status === 404);
     }
   }, [creds]);
   useEffect(() => { void reload(); }, [reload]);
 
   return (
     <>
+      {refused ? (
+        <p className="notice" role="alert" data-testid="watchlist-refused">
+          The observatory no longer accepts this browser&apos;s watchlist ({viewError}). It may have been deleted, or this observatory&apos;s data was reset.
+          Forget it at the bottom of this page: the next Watch starts a new list, and if a wallet followed it, signing with that wallet gets it back.
+        </p>
+      ) : null}
       <Alerts creds={creds} initial={initial} watching={view ? view.items.length + (view.wallets.length ? 1 : 0) : w.items.length} />
       <section className="card" data-testid="watching">
         <h2>What you watch</h2>

@@ -66,7 +66,10 @@ export function Bell() {
       } else {
         setProblem(r.error);
       }
-      if (live) timer = setTimeout(poll, document.hidden ? HIDDEN_MS : VISIBLE_MS);
+      if (!live) return;
+      // An early poll (ALERTS_CHANGED) may overlap a scheduled one: keep a single timer.
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(poll, document.hidden ? HIDDEN_MS : VISIBLE_MS);
     };
     const now = () => { if (timer) clearTimeout(timer); void poll(); };
     void poll();
