@@ -116,18 +116,25 @@ export function RuleRow({ rule, onSave }: { rule: RuleView; onSave?: (r: RuleVie
   const [texts, setTexts] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.def.name, f.value === null ? '' : String(f.value)])));
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const save = async (nextEnabled = enabled) => {
+  /** True when the server took the rule. */
+  const save = async (nextEnabled = enabled): Promise<boolean> => {
     const params: Record<string, number> = {};
     for (const f of fields) {
       const c = checkParam(f.def, texts[f.def.name] ?? '');
-      if ('error' in c) return setStatus({ ok: false, text: c.error });
+      if ('error' in c) { setStatus({ ok: false, text: c.error }); return false; }
       if (c.value !== undefined) params[f.def.name] = c.value;
     }
-    if (!onSave) return;
+    if (!onSave) return false;
     setBusy(true);
     const err = await onSave({ kind: rule.kind, enabled: nextEnabled, params });
     setBusy(false);
-    setStatus(err ? { ok: false, text: err } : { ok: true, text: 'saved' });
+    setStatus(err ? { ok: false, text: err } : { ok: true, text: nextEnabled === enabled ? 'saved' : nextEnabled ? 'on, saved' : 'off, saved' });
+    return !err;
+  };
+  const toggle = async (on: boolean) => {
+    setEnabled(on);
+    // Refused (a bad threshold, the server's cap): the switch shows what the server has.
+    if (!(await save(on))) setEnabled(!on);
   };
   const label = d?.label ?? kindLabel(rule.kind);
   return (
@@ -135,7 +142,7 @@ export function RuleRow({ rule, onSave }: { rule: RuleView; onSave?: (r: RuleVie
       <td><KindName kind={rule.kind} /></td>
       <td>
         <label className="switch">
-          <input type="checkbox" checked={enabled} disabled={busy} onChange={(e) => { setEnabled(e.target.checked); void save(e.target.checked); }} aria-label={`${label} alerts on`} />
+          <input type="checkbox" checked={enabled} disabled={busy} onChange={(e) => void toggle(e.target.checked)} aria-label={`${label} alerts on`} />
           {enabled ? 'on' : 'off'}
         </label>
       </td>
