@@ -113,7 +113,7 @@ test('a watchlist from creation to alerts, through every route, and refusals wit
 
   const view = await call(getList as unknown as Handler, 'GET', `/api/watchlists/${id}`, { token, params: p });
   assert.equal(view.status, 200);
-  const v = schema('get', '/api/watchlists/{id}').parse(view.body) as { items: Array<{ kind: string; target: string }>; rules: Array<{ kind: string; enabled: boolean }>; webhooks: Array<{ id: string; status: string; hasSecret: boolean }>; caps: unknown; wallet: null };
+  const v = schema('get', '/api/watchlists/{id}').parse(view.body) as { items: Array<{ kind: string; target: string }>; rules: Array<{ kind: string; enabled: boolean }>; webhooks: Array<{ id: string; status: string; hasSecret: boolean }>; caps: unknown; wallet: string | null };
   assert.deepEqual(v.items.map((i) => `${i.kind}:${i.target.slice(0, 4)}`), ['agent:abab', 'conversation:cdcd', 'agent:0101']);
   assert.equal(v.rules.length, 12);
   assert.deepEqual(v.webhooks.map((w) => [w.status, w.hasSecret]), [['new', true]]);
@@ -135,7 +135,7 @@ test('a watchlist from creation to alerts, through every route, and refusals wit
   const bound = await bind({ address: WALLET, message: msg, signature: sign(msg) });
   assert.deepEqual(bound.body, { wallet: WALLET, agentsOwned: 1, agentsAdded: 1 });
   assert.equal((await bind({ address: WALLET, message: msg, signature: sign(msg) })).status, 409, 'a signature buys one binding');
-  const after = schema('get', '/api/watchlists/{id}').parse((await call(getList as unknown as Handler, 'GET', `/api/watchlists/${id}`, { token, params: p })).body) as typeof v & { wallet: string };
+  const after = schema('get', '/api/watchlists/{id}').parse((await call(getList as unknown as Handler, 'GET', `/api/watchlists/${id}`, { token, params: p })).body) as typeof v;
   assert.equal(after.wallet, WALLET);
   assert.ok(after.items.some((i) => i.target === Buffer.from(OWNED).toString('hex')));
 
