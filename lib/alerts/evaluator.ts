@@ -90,6 +90,9 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
   const now = o.now ?? Date.now;
   const es = o.epochSeconds;
   const lists = new Map<string, ListState>();
+  /** Lists per watched agent, and the lists that watch every agent (so a tick is O(watched pairs)). */
+  const byAgent = new Map<string, ListState[]>();
+  let allLists: ListState[] = [];
   /** Last envelope time per watched agent (hex) — the one per-envelope write. */
   const seen = new Map<string, number>();
   let watchAll = false;
@@ -107,11 +110,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
 
   const keyOf = (wl: string, agent: string, kind: string, subject: string) => `${wl}|${agent}|${kind}|${subject}`;
   const name = (a: string) => labels.get(a) ?? `${a.slice(0, 8)}…`;
-  const watchedBy = (agent: string): ListState[] => {
-    const out: ListState[] = [];
-    for (const l of lists.values()) if (l.allAgents || l.agents.has(agent)) out.push(l);
-    return out;
-  };
+  const watchedBy = (agent: string): ListState[] => [...(byAgent.get(agent) ?? []), ...allLists.filter((l) => !l.agents.has(agent))];
 
   const unsubscribe = o.subscribe((e) => {
     if (e.type === 'message') {
@@ -180,6 +179,15 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
       (i.kind === 'agent' ? l.agents : l.convs).set(hex(i.target), i.addedAt.getTime());
     }
     watchAll = [...lists.values()].some((l) => l.allAgents);
+    allLists = [...lists.values()].filter((l) => l.allAgents);
+    byAgent.clear();
+    for (const l of lists.values()) {
+      for (const a of l.agents.keys()) {
+        const x = byAgent.get(a);
+        if (x) x.push(l);
+        else byAgent.set(a, [l]);
+      }
+    }
     const want = new Set<string>();
     for (const l of lists.values()) for (const a of l.agents.keys()) want.add(a);
     for (const a of [...seen.keys()]) if (!watchAll && !want.has(a)) seen.delete(a);
@@ -207,12 +215,13 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
 
   /** Every list's agents for one rule kind, with the list's params. */
   function* watchers(kind: AlertKind, agent: string): Generator<{ l: ListState; p: Record<string, unknown>; addedAt: number }> {
-    for (const l of lists.values()) {
+    for (const l of byAgent.get(agent) ?? []) {
       const p = l.rules.get(kind);
-      if (!p) continue;
-      const added = l.agents.get(agent);
-      if (added !== undefined) yield { l, p, addedAt: added };
-      else if (l.allAgents) yield { l, p, addedAt: 0 };
+      if (p) yield { l, p, addedAt: l.agents.get(agent)! };
+    }
+    for (const l of allLists) {
+      const p = l.rules.get(kind);
+      if (p && !l.agents.has(agent)) yield { l, p, addedAt: 0 };
     }
   }
   const anyRule = (...kinds: AlertKind[]) => [...lists.values()].some((l) => kinds.some((k) => l.rules.has(k)));
