@@ -4,7 +4,6 @@
  * lib/alerts' refusals mapped to their status with their sentence.
  */
 import type { z } from 'zod';
-import { AlertsError } from '../../../../lib/alerts/service';
 import { readCapped } from '../../../_lib/body';
 import { handle, HttpError, runtime } from '../../../_lib/http';
 
@@ -46,7 +45,9 @@ export function handleAlerts(fn: () => Promise<Response>): Promise<Response> {
     try {
       return await fn();
     } catch (e) {
-      if (e instanceof AlertsError) throw new HttpError(e.status, e.message);
+      // By name, not instanceof: the service was built by the server's module graph, not this bundle's.
+      const a = e as { name?: unknown; status?: unknown; message?: unknown };
+      if (a?.name === 'AlertsError' && typeof a.status === 'number' && typeof a.message === 'string') throw new HttpError(a.status, a.message);
       throw e;
     }
   });
