@@ -164,7 +164,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
   let soonTimer: NodeJS.Timeout | null = null;
   function soon(): void {
     if (soonTimer || stopped) return;
-    soonTimer = setTimeout(() => { soonTimer = null; void tick().catch((err: unknown) => o.log?.warn(`alert evaluation failed: ${String(err)}`)); }, 250);
+    soonTimer = setTimeout(() => { soonTimer = null; background(); }, 250);
     soonTimer.unref?.();
   }
 
@@ -452,14 +452,28 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     return { opened, cleared };
   }
 
+  /** A fresh evaluation: after the one running, if any (so it sees what happened before the call). */
   function tick(): Promise<{ opened: number; cleared: number }> {
     if (stopped) return Promise.resolve({ opened: 0, cleared: 0 });
-    if (running) return running.then(() => tick());
-    running = evaluate().finally(() => { running = null; });
+    if (running) return running.catch(() => undefined).then(() => tick());
+    running = evaluate().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        background();
+      }
+    });
     return running;
   }
+  /** The timer's and the indexer events' evaluations: one more at most while one runs (they never pile up). */
+  let again = false;
+  function background(): void {
+    if (stopped) return;
+    if (running) { again = true; return; }
+    tick().catch((e: unknown) => o.log?.warn(`alert evaluation failed: ${String(e)}`));
+  }
 
-  const timer = setInterval(() => { void tick().catch((e: unknown) => o.log?.warn(`alert evaluation failed: ${String(e)}`)); }, o.tickMs ?? 5_000);
+  const timer = setInterval(background, o.tickMs ?? 5_000);
   timer.unref?.();
 
   return {
