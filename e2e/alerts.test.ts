@@ -70,10 +70,11 @@ test('lease_grace fires once, its delivery survives a restart and arrives once, 
     assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(b)}`);
     return b;
   };
-  await call(s.base, 'PUT', `/api/watchlists/${made.id}/items`, { kind: 'agent', target: agent });
+  // Rules and the webhook first: the lease may be in grace already when the agent is added.
   for (const kind of ['offline', 'deactivated', 'batch_missing', 'challenged', 'slashed']) await call(s.base, 'PUT', `/api/watchlists/${made.id}/rules/${kind}`, { enabled: false });
   await call(s.base, 'PUT', `/api/watchlists/${made.id}/rules/lease_grace`, { enabled: true });
   await call(s.base, 'POST', `/api/watchlists/${made.id}/webhooks`, { url: hookUrl, format: 'json', secret: SECRET });
+  await call(s.base, 'PUT', `/api/watchlists/${made.id}/items`, { kind: 'agent', target: agent });
 
   // The lease runs into grace: the alert opens and its first delivery meets a 503.
   const first = await s.until('the lease_grace delivery (answered 503)', 120_000, () => hits.find((h) => h.body.kind === 'lease_grace' && h.body.state === 'open'), 200);
