@@ -101,7 +101,7 @@ export function WatchIntro({ children }: { children?: React.ReactNode }) {
       <ol>
         <li>Open <Link href="/agents">Agents</Link> or <Link href="/conversations">Conversations</Link> and press <strong>Watch</strong> on a row, or on an agent&apos;s page. No account: the list&apos;s key stays in this browser.</li>
         <li>Come back here, or keep an eye on the bell at the top: it counts unread alerts.</li>
-        <li>Optionally turn on browser notifications, send alerts to Slack, Discord or your own server (<Term k="webhook">webhooks</Term>), or follow your wallet to watch every agent it owns.</li>
+        <li>Optionally turn on browser notifications, send alerts to Slack, Discord or your own server (<Term k="webhook">webhooks</Term>), or follow your wallet to watch the agents it holds.</li>
       </ol>
       {children}
     </section>
@@ -147,7 +147,7 @@ export function RuleRow({ rule, onSave }: { rule: RuleView; onSave?: (r: RuleVie
         </label>
       </td>
       <td className="rule-params">
-        {fields.length === 0 ? <span className="muted small">no threshold: fires on the event</span> : fields.map((f) => (
+        {fields.length === 0 ? <span className="muted small">no threshold</span> : fields.map((f) => (
           <label key={f.def.name} className="rule-param">
             <span>{f.def.label}</span>
             <input type="number" inputMode="decimal" min={f.def.min} step={f.def.step} value={texts[f.def.name] ?? ''} aria-label={`${label}: ${f.def.label}${f.def.unit ? ` (${f.def.unit})` : ''}`}

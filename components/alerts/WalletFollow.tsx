@@ -2,7 +2,8 @@
 /**
  * The wallet side of a watchlist, with the wallet the header connects (the project's Wallet
  * Standard island: components/wallet/WalletIsland.tsx): "Follow my wallet" signs a message tying
- * this browser's list to the wallet, so the agents whose identity NFT it holds are watched; in
+ * this browser's list to the wallet, so the agents whose identity NFT it holds then are watched
+ * (signing again adds the ones it got since); in
  * another browser, signing with the same wallet takes that list over. Only signMessage is used:
  * no transaction, nothing spent. Renders nothing when the process runs no chain.
  */
@@ -52,7 +53,7 @@ function Follow({ linked, onLinked }: { linked: string | null; onLinked?: () => 
       const r = await api.linkWallet(w.value, { address, message, signature: encodeSignature(sig) });
       if (!r.ok) return setMsg({ ok: false, text: r.error });
       const { agentsOwned, agentsAdded } = r.value;
-      const owned = agentsOwned === null ? 'the agents it owns are watched' : agentsOwned === 0 ? 'it holds no agent identity yet; agents it gets later are watched' : `it owns ${agentsOwned} agent${agentsOwned === 1 ? '' : 's'}${agentsAdded !== null && agentsAdded < agentsOwned ? `, ${agentsAdded} newly watched` : ', all watched'}`;
+      const owned = agentsOwned === null ? 'the agents it owns are watched' : agentsOwned === 0 ? 'it holds no agent identity now (sign again once it does)' : `it owns ${agentsOwned} agent${agentsOwned === 1 ? '' : 's'}${agentsAdded !== null && agentsAdded < agentsOwned ? `, ${agentsAdded} newly watched` : ', all watched'}`;
       setMsg({ ok: true, text: `This list now follows ${shortAddress(address)}: ${owned}.` });
       onLinked?.();
       announceAlertsChanged();
@@ -65,20 +66,20 @@ function Follow({ linked, onLinked }: { linked: string | null; onLinked?: () => 
   return (
     <div className="wallet-follow" data-testid="wallet-follow">
       {linked ? (
-        <p>Follows the wallet <span className="mono" title={linked}>{shortAddress(linked)}</span>: every agent whose <Term k="sati">identity NFT</Term> it holds is watched.</p>
+        <p>Follows the wallet <span className="mono" title={linked}>{shortAddress(linked)}</span>: the agents whose <Term k="sati">identity NFT</Term> it held when it signed are watched. Sign again to add agents it got since.</p>
       ) : (
-        <p>Follow your wallet to watch every agent whose <Term k="sati">identity NFT</Term> it holds, including ones it gets later, and to open this list in another browser by signing with the same wallet.</p>
+        <p>Follow your wallet to watch every agent whose <Term k="sati">identity NFT</Term> it holds, and to open this list in another browser by signing with the same wallet.</p>
       )}
       {!address ? (
         <><p className="muted small">Connect a wallet first.</p><WalletMultiButton /></>
       ) : !signMessage ? (
         <p className="form-error">This wallet cannot sign messages, which following needs; try another wallet.</p>
-      ) : linked === address ? null : (
-        <button type="button" className="btn primary" onClick={follow} disabled={busy} data-testid="follow-wallet">
-          {busy ? 'Waiting for the wallet…' : `Follow my wallet (${shortAddress(address)})`}
+      ) : (
+        <button type="button" className={`btn ${linked === address ? '' : 'primary'}`} onClick={follow} disabled={busy} data-testid="follow-wallet">
+          {busy ? 'Waiting for the wallet…' : linked === address ? 'Sign again to add new agents' : `Follow my wallet (${shortAddress(address)})`}
         </button>
       )}
-      {address && signMessage && linked !== address ? <p className="muted small">Your wallet asks you to sign a line of text naming this list and your address. It is not a transaction: nothing is spent.</p> : null}
+      {address && signMessage ? <p className="muted small">Your wallet asks you to sign a line of text naming this list and your address. It is not a transaction: nothing is spent.</p> : null}
       {msg ? <p className={msg.ok ? 'form-ok' : 'form-error'} role={msg.ok ? 'status' : 'alert'}>{msg.text}</p> : null}
     </div>
   );

@@ -69,7 +69,7 @@ test('every alert kind has a glossary sentence, and the rules table shows each w
   for (const k of ALERT_KINDS) assert.ok(html.includes(`data-rule="${k.kind}"`) && html.includes(`data-term="${k.term}"`), k.kind);
   // Thresholds are labelled inputs: what, and in which unit.
   assert.match(html, /aria-label="Offline: silent for \(min\)"/);
-  assert.match(html, /aria-label="Reputation drop: falls by more than \(of 1.0\)"/);
+  assert.match(html, /aria-label="Reputation drop: falls by more than \(points\)"/);
   assert.match(html, /aria-label="Offline alerts on"/);
 });
 

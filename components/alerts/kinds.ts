@@ -15,7 +15,7 @@ export interface ParamDef {
   step: number;
   /** Shown in the field until the server says otherwise (in the shown unit); null: left empty. */
   fallback: number | null;
-  /** The server's integer is this many times the shown value (reliability: 1,000,000 = 1.0). */
+  /** The server's integer is this many times the shown value (reliability: fixed point, 1,000,000 = 1.0 as the pages show it). */
   scale?: number;
   /** An empty field sends nothing: the server's own default applies. */
   optional?: string;
@@ -42,7 +42,7 @@ export const ALERT_KINDS: readonly KindDef[] = [
   {
     kind: 'reputation_drop', label: 'Reputation drop', term: 'alertReputationDrop',
     params: [
-      { name: 'drop', label: 'falls by more than', unit: 'of 1.0', min: 0.000001, step: 0.01, fallback: 0.1, scale: 1_000_000 },
+      { name: 'drop', label: 'falls by more than', unit: 'points', min: 0.000001, step: 0.01, fallback: 0.1, scale: 1_000_000 },
       { name: 'windowMinutes', label: 'within', unit: 'min', min: 1, step: 1, fallback: 60 },
     ],
   },
