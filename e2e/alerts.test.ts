@@ -108,7 +108,14 @@ test('lease_grace fires once, its delivery survives a restart and arrives once, 
   const agentKey = new PublicKey(Buffer.from(agent, 'hex'));
   const l = lease.decodeLease((await conn.getAccountInfo(lease.findLeasePda(agentKey)[0], 'confirmed'))!.data)!;
   const now = BigInt(Math.floor(Date.now() / 1000 / EPOCH_SECONDS));
-  await payLease(conn, { payer, agent: agentKey, epochs: Number(now - l.paidThroughEpoch) + 5, config: await loadEconomyConfig(conn) });
+  try {
+    await payLease(conn, { payer, agent: agentKey, epochs: Number(now - l.paidThroughEpoch) + 5, config: await loadEconomyConfig(conn) });
+  } finally {
+    // web3.js confirms over a WebSocket that reconnects forever once the server is gone.
+    const ws = (conn as unknown as { _rpcWebSocket?: { close(): void; setAutoReconnect?(v: boolean): void } })._rpcWebSocket;
+    ws?.setAutoReconnect?.(false);
+    ws?.close();
+  }
   const cleared = await s2.until('the alert cleared', 60_000, async () => (await alertsOf(s2.base)).find((a) => a.state === 'cleared'));
   assert.match(cleared.clearedWhy!, /lease of .* paid through epoch \d+ \(current epoch \d+\)/);
   const clearHit = await s2.until('the clearing delivered', 30_000, () => hits.find((h) => h.body.state === 'cleared' && h.status === 200), 200);
