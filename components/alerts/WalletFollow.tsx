@@ -71,7 +71,7 @@ function Follow({ linked, onLinked }: { linked: string | null; onLinked?: () => 
         <p>Follow your wallet to watch every agent whose <Term k="sati">identity NFT</Term> it holds, and to open this list in another browser by signing with the same wallet.</p>
       )}
       {!address ? (
-        <><p className="muted small">Connect a wallet first.</p><WalletMultiButton /></>
+        <><p className="muted small">{linked ? 'Connect that wallet to sign again.' : 'Connect a wallet first.'}</p><WalletMultiButton /></>
       ) : !signMessage ? (
         <p className="form-error">This wallet cannot sign messages, which following needs; try another wallet.</p>
       ) : (
