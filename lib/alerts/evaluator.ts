@@ -42,7 +42,8 @@ interface ListState {
   convs: Map<string, number>;
 }
 
-interface Status { wl: string; agent: string; kind: AlertKind; subject: string; firing: boolean; why: string }
+/** `why` is made only when it is stored (a new alert or a clearing): most statuses of a tick need none. */
+interface Status { wl: string; agent: string; kind: AlertKind; subject: string; firing: boolean; why: string | (() => string) }
 interface OpenAlert { id: bigint; throttled: boolean }
 
 /** Drops counted per agent in six 10-second buckets (the last minute). */
@@ -109,6 +110,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
   let running: Promise<{ opened: number; cleared: number }> | null = null;
 
   const keyOf = (wl: string, agent: string, kind: string, subject: string) => `${wl}|${agent}|${kind}|${subject}`;
+  const whyOf = (s: Status) => (typeof s.why === 'function' ? s.why() : s.why);
   const name = (a: string) => labels.get(a) ?? `${a.slice(0, 8)}…`;
   const watchedBy = (agent: string): ListState[] => [...(byAgent.get(agent) ?? []), ...allLists.filter((l) => !l.agents.has(agent))];
 
@@ -230,7 +232,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     const out: Status[] = queued.splice(0, queued.length);
     const cur = BigInt(Math.floor(t / 1000 / es));
     const agentsArg = watchAll ? null : [...seen.keys()].map(fromHex);
-    const emit = (wl: string, agent: string, kind: AlertKind, subject: string, firing: boolean, why: string) => out.push({ wl, agent, kind, subject, firing, why });
+    const emit = (wl: string, agent: string, kind: AlertKind, subject: string, firing: boolean, why: () => string) => out.push({ wl, agent, kind, subject, firing, why });
 
     // offline: the in-memory last-seen times.
     if (anyRule('offline')) {
@@ -240,7 +242,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
           const mins = (t - last) / 60_000;
           const limit = p.minutes as number;
           emit(l.id, a, 'offline', '', mins >= limit,
-            mins >= limit ? `no envelope from ${name(a)} for ${mins.toFixed(1)} min (last at ${iso(last)}); the rule alerts after ${limit} min`
+            () => mins >= limit ? `no envelope from ${name(a)} for ${mins.toFixed(1)} min (last at ${iso(last)}); the rule alerts after ${limit} min`
               : `${name(a)} sent an envelope at ${iso(last)}, ${mins.toFixed(1)} min ago (under ${limit} min)`);
         }
       }
@@ -258,18 +260,18 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         const hours = (endMs - t) / 3_600_000;
         const limit = p.hours as number;
         const firing = r.active && hours <= limit;
-        emit(l.id, a, 'lease_due', '', firing, firing
+        emit(l.id, a, 'lease_due', '', firing, () => firing
           ? `lease of ${name(a)} is paid through epoch ${pt}, which ends at ${iso(endMs)} (${hours >= 0 ? `in ${hours.toFixed(2)} h` : `${(-hours).toFixed(2)} h ago`}; the rule alerts within ${limit} h)`
           : r.active ? `lease of ${name(a)} paid through epoch ${pt}, ending ${iso(endMs)}, in ${hours.toFixed(2)} h` : `lease of ${name(a)} is deactivated (paid through epoch ${pt})`);
       }
       for (const { l } of watchers('lease_grace', a)) {
         const firing = r.active && unpaid > 0n;
-        emit(l.id, a, 'lease_grace', '', firing, firing
+        emit(l.id, a, 'lease_grace', '', firing, () => firing
           ? `lease of ${name(a)} is paid through epoch ${pt} and the current epoch is ${cur}: ${unpaid} unpaid epoch${unpaid === 1n ? '' : 's'} in grace (deactivated after ${LEASE_GRACE_EPOCHS})`
           : r.active ? `lease of ${name(a)} paid through epoch ${pt} (current epoch ${cur})` : `lease of ${name(a)} left grace deactivated (paid through epoch ${pt}, current epoch ${cur})`);
       }
       for (const { l } of watchers('deactivated', a)) {
-        emit(l.id, a, 'deactivated', '', !r.active, !r.active
+        emit(l.id, a, 'deactivated', '', !r.active, () => !r.active
           ? `lease of ${name(a)} is deactivated on chain (paid through epoch ${pt}, current epoch ${cur}, ${unpaid} unpaid)`
           : `lease of ${name(a)} is active again, paid through epoch ${pt}`);
       }
@@ -288,7 +290,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         const a = hex(b.agent);
         for (const { l, addedAt } of watchers('batch_mismatch', a)) {
           if (Number(b.epoch + 1n) * es * 1000 < addedAt && !open.has(keyOf(l.id, a, 'batch_mismatch', String(b.epoch)))) continue;
-          emit(l.id, a, 'batch_mismatch', String(b.epoch), b.status === 'mismatch', b.status === 'mismatch'
+          emit(l.id, a, 'batch_mismatch', String(b.epoch), b.status === 'mismatch', () => b.status === 'mismatch'
             ? `the batch ${name(a)} submitted for epoch ${b.epoch} (slot ${b.slot}) does not match its uploaded epoch log: the merkle root or the counts differ`
             : `the batch of epoch ${b.epoch} is now ${b.status}`);
         }
@@ -306,11 +308,11 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
             const endMs = Number(e + 1n) * es * 1000;
             const b = batchOf.get(`${a}|${e}`);
             const key = keyOf(l.id, a, 'batch_missing', String(e));
-            if (b) { emit(l.id, a, 'batch_missing', String(e), false, `${name(a)} submitted the batch of epoch ${e} (slot ${b.slot}, ${b.status})`); continue; }
+            if (b) { emit(l.id, a, 'batch_missing', String(e), false, () => `${name(a)} submitted the batch of epoch ${e} (slot ${b.slot}, ${b.status})`); continue; }
             if (open.has(key)) continue;
             // Only epochs the agent paid for, that ended after it was watched, past their grace.
             if (e > lease.paidThrough || endMs < addedAt || t < endMs + grace * 1000) continue;
-            emit(l.id, a, 'batch_missing', String(e), true, `${name(a)} submitted no batch for epoch ${e}, which ended at ${iso(endMs)}, ${((t - endMs) / 1000).toFixed(0)} s ago (grace ${grace} s)`);
+            emit(l.id, a, 'batch_missing', String(e), true, () => `${name(a)} submitted no batch for epoch ${e}, which ended at ${iso(endMs)}, ${((t - endMs) / 1000).toFixed(0)} s ago (grace ${grace} s)`);
           }
         }
       }
@@ -323,13 +325,13 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         for (const [a, role] of [[target, 'target'], [challenger, 'challenger']] as const) {
           for (const { l } of watchers('challenged', a)) {
             const pending = c.status === 'pending';
-            emit(l.id, a, 'challenged', c.address, pending, pending
+            emit(l.id, a, 'challenged', c.address, pending, () => pending
               ? role === 'target' ? `${name(a)}'s batch of epoch ${c.epoch} is challenged (challenge ${c.address})` : `${name(a)} challenged the batch of epoch ${c.epoch} of ${name(target)} (challenge ${c.address})`
               : `challenge ${c.address} resolved: ${c.status}`);
           }
           for (const { l, addedAt } of watchers('challenge_resolved', a)) {
             if (c.status === 'pending' || c.updatedAt.getTime() < addedAt) continue;
-            emit(l.id, a, 'challenge_resolved', c.address, true, `challenge ${c.address} of the batch of epoch ${c.epoch} of ${name(target)} resolved: ${c.status}${role === 'challenger' ? ` (${name(a)} was the challenger)` : ''}`);
+            emit(l.id, a, 'challenge_resolved', c.address, true, () => `challenge ${c.address} of the batch of epoch ${c.epoch} of ${name(target)} resolved: ${c.status}${role === 'challenger' ? ` (${name(a)} was the challenger)` : ''}`);
           }
         }
       }
@@ -344,7 +346,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
           const curv = samples[samples.length - 1][1];
           const fell = max - curv;
           const limit = BigInt(p.drop as number);
-          emit(l.id, a, 'reputation_drop', '', fell > limit, fell > limit
+          emit(l.id, a, 'reputation_drop', '', fell > limit, () => fell > limit
             ? `reliability of ${name(a)} fell from ${fixed(max)} to ${fixed(curv)} within ${p.windowMinutes} min (by ${fixed(fell)}, more than ${fixed(limit)})`
             : `reliability of ${name(a)} is ${fixed(curv)}, within ${fixed(limit)} of its ${p.windowMinutes}-min high ${fixed(max)}`);
         }
@@ -358,7 +360,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         const n = w.count(t);
         for (const { l, p } of watchers('drops_rate', a)) {
           const limit = p.perMinute as number;
-          emit(l.id, a, 'drops_rate', '', n > limit, n > limit
+          emit(l.id, a, 'drops_rate', '', n > limit, () => n > limit
             ? `${n} envelopes from ${name(a)} were dropped by validation in the last minute (the rule alerts above ${limit})`
             : `${n} envelopes from ${name(a)} dropped in the last minute (at or under ${limit})`);
         }
@@ -397,7 +399,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         const a = open.get(k);
         if (a && !firingNow.has(k) && !clearing.has(k)) {
           clearing.add(k);
-          clear.push({ key: k, id: a.id, why: s.why, kind: s.kind, throttled: a.throttled });
+          clear.push({ key: k, id: a.id, why: whyOf(s), kind: s.kind, throttled: a.throttled });
         }
       }
     }
@@ -423,7 +425,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         const ck = `${s.wl}|${s.kind}`;
         const n = (counts.get(ck) ?? 0) + 1;
         counts.set(ck, n);
-        rows.push({ watchlistId: s.wl, agent: fromHex(s.agent), kind: s.kind, subject: s.subject, dedupeKey: s.subject, why: s.why, throttled: n > o.ruleAlertsPerHour, at });
+        rows.push({ watchlistId: s.wl, agent: fromHex(s.agent), kind: s.kind, subject: s.subject, dedupeKey: s.subject, why: whyOf(s), throttled: n > o.ruleAlertsPerHour, at });
         notice.push(n === o.ruleAlertsPerHour + 1);
       }
       const inserted = await o.store.insertAlerts(rows);
