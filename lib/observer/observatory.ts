@@ -96,7 +96,7 @@ export interface Observatory {
 }
 
 /** The sender field of encoded envelope bytes (12-item array: version, msg_type, sender), or null. */
-function claimedSender(b: Uint8Array): string | null {
+export function claimedSender(b: Uint8Array): string | null {
   if (b[0] !== 0x8c) return null;
   let p = 1;
   for (let i = 0; i < 2; i++) {
