@@ -3,7 +3,7 @@
  * observer and indexer, three demo agents on 6-second epochs): demo agent 3 holds back its lease
  * (DEMO_LEASE_PAUSE), a watchlist made through the API watches it with the lease_grace rule and a
  * signed json webhook to a receiver run here. The receiver first answers 503; the server is
- * stopped with that delivery pending and started again on the same DATA_DIR (without agents);
+ * killed (SIGKILL) with that delivery pending and started again on the same DATA_DIR (without agents);
  * the delivery then arrives, and is answered 2xx exactly once, under one X-Zerox1-Delivery id,
  * and the alert was opened once. A lease payment sent from here (faucet-funded wallet) ends the
  * grace: the clearing is recorded with its sentence and delivered.
@@ -84,14 +84,15 @@ test('lease_grace fires once, its delivery survives a restart and arrives once, 
   const alertsOf = async (base: string) => (await call(base, 'GET', `/api/alerts?watchlist=${made.id}`)).alerts as Array<{ id: string; kind: string; agent: string; state: string; why: string; clearedWhy: string | null }>;
   assert.deepEqual((await alertsOf(s.base)).map((a) => [a.kind, a.agent, a.state]), [['lease_grace', agent, 'open']]);
 
-  // Stop with the delivery pending (the retry is a second away), then start again on the same
-  // folder, without agents (the held-back lease stays unpaid), the receiver now accepting.
-  await s.stop();
+  // Kill the server (SIGKILL: nothing shuts down) with the delivery pending, then start again on
+  // the same folder, without agents (the held-back lease stays unpaid), the receiver now accepting.
+  await s.crash();
   srv = undefined;
   answer = 200;
   srv = await startServer(env({ DEMO_AGENTS: '0', FAUCET: 'on' }));
   const s2 = srv;
-  await s2.until('the delivery accepted after the restart', 60_000, () => hits.some((h) => h.body.kind === 'lease_grace' && h.body.state === 'open' && h.status === 200), 200);
+  // A row the killed process had claimed waits for its claim to lapse (30 s) before it is sent again.
+  await s2.until('the delivery accepted after the restart', 90_000, () => hits.some((h) => h.body.kind === 'lease_grace' && h.body.state === 'open' && h.status === 200), 200);
   const opens = hits.filter((h) => h.body.kind === 'lease_grace' && h.body.state === 'open');
   assert.equal(new Set(opens.map((h) => h.delivery)).size, 1, 'one delivery id for the open event');
   assert.equal(opens.filter((h) => h.status === 200).length, 1, 'accepted exactly once');
