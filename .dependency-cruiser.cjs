@@ -35,6 +35,7 @@ const LAYERS = {
   api: ['wire', 'protocol'],
   mcp: ['wire', 'protocol'],
   verify: ['protocol', 'chain', 'wire'],
+  alerts: ['store', 'wire', 'protocol'],
 };
 
 /** Outside worlds and the one lib folder that owns each. */

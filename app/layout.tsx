@@ -2,11 +2,13 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import './globals.css';
 import './search.css';
+import '../components/alerts/alerts.css';
 import { SearchBox } from '../components/SearchBox';
 import { WalletRoot } from './_lib/wallet-root';
 import { HeaderWallet } from '../components/wallet/HeaderWallet';
 import { ThemeToggle, THEME_SCRIPT } from '../components/ThemeToggle';
 import { SiteProvider } from '../components/site';
+import { Bell } from '../components/alerts/Bell';
 import { getServices } from './_lib/services';
 import { agentNames } from './_lib/names';
 
@@ -53,6 +55,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             <Link href="/owner">My agents</Link>
           </nav>
           <SearchBox />
+          <Bell />
           <ThemeToggle />
           <HeaderWallet />
         </header>

@@ -10,6 +10,7 @@ import { AgentName } from './names/AgentName';
 import { Time } from './time/Time';
 import { glossaryText, type GlossaryKey } from './glossary';
 import { Term } from './Term';
+import { WatchButton } from './alerts/WatchButton';
 
 /** A term's definition as the tooltip of text that cannot be a link (it sits inside one). */
 const Tip = ({ k, children }: { k: GlossaryKey; children: React.ReactNode }) => <span className="tip" title={glossaryText(k)} data-term={k}>{children}</span>;
@@ -71,7 +72,7 @@ export function ConversationList({ conversations, self, deals, sort }: { convers
                     <Link href={`/conversations/${c.id}`} title={d?.serviceHash ? `service hash ${d.serviceHash}` : c.id}>
                       {d?.service ?? (d?.serviceHash ? `service ${shortHex(d.serviceHash, 6, 0)}` : 'conversation')}
                     </Link>
-                    <div className="mono small muted">{shortHex(c.id, 8, 4)}</div>
+                    <div className="mono small muted conv-id-line">{shortHex(c.id, 8, 4)} <WatchButton kind="conversation" target={c.id} name={d?.service ?? shortHex(c.id, 8, 4)} compact /></div>
                   </td>
                   <td>{d?.buyer ? <AgentName id={d.buyer} copy={false} /> : <Parties ids={d ? others.slice(0, 1) : c.participants.slice(0, 1)} />}</td>
                   <td>{d?.seller ? <AgentName id={d.seller} copy={false} /> : <Parties ids={d ? others.slice(1, 2) : c.participants.slice(1, 2)} />}</td>
@@ -111,7 +112,8 @@ export function ConversationList({ conversations, self, deals, sort }: { convers
               <td>
                 <Link href={`/conversations/${c.id}`} className="mono" title={c.id}>
                   {shortHex(c.id, 8, 4)}
-                </Link>
+                </Link>{' '}
+                <WatchButton kind="conversation" target={c.id} name={shortHex(c.id, 8, 4)} compact />
               </td>
               <td>
                 <Parties ids={c.participants.filter((p) => p !== self)} />

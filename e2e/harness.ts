@@ -36,6 +36,8 @@ export interface RunningServer {
   until<T>(what: string, ms: number, probe: () => Promise<T | undefined | false> | T | undefined | false, everyMs?: number): Promise<T>;
   getJson<T>(path: string): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
+  /** Kills the whole process group with SIGKILL (a crash: nothing shuts down), then as stop(). */
+  crash(): Promise<void>;
 }
 
 /**
@@ -67,10 +69,10 @@ export async function startServer(env: (dataDir: string) => Record<string, strin
       await new Promise((r) => setTimeout(r, everyMs));
     }
   };
-  const stop = async () => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (server.pid && server.exitCode === null) {
       const exited = new Promise((r) => server.once('exit', r));
-      try { process.kill(-server.pid, 'SIGTERM'); } catch { /* already gone */ }
+      try { process.kill(-server.pid, signal); } catch { /* already gone */ }
       const t = setTimeout(() => { try { process.kill(-server.pid!, 'SIGKILL'); } catch { /* gone */ } }, 10_000);
       await exited;
       clearTimeout(t);
@@ -88,7 +90,7 @@ export async function startServer(env: (dataDir: string) => Record<string, strin
       const res = await fetch(base + path);
       return { status: res.status, body: (await res.json()) as T };
     };
-    return { base, dataDir, log: () => log, until, getJson, stop };
+    return { base, dataDir, log: () => log, until, getJson, stop: () => stop(), crash: () => stop('SIGKILL') };
   } catch (e) {
     await stop();
     throw e;

@@ -22,7 +22,10 @@
  * BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
  * BENCH_METRICS (ab: on Postgres also run the observer without metrics and mesh health, after
  * the run with them in odd runs and before it in even ones, and print what they cost per
- * envelope; off: only without).
+ * envelope; off: only without), BENCH_ALERTS (ab: on Postgres also run the observer with the alert
+ * evaluator watching 1,000 agents with 5 rules each, the publishers among them, in the same
+ * alternating order, and print the observer's CPU per envelope at BENCH_RATE with and without it
+ * against the 5 % target).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -45,6 +48,9 @@ import { createTestDatabase } from '../lib/store/testing';
 import { createStreamHub } from '../server/stream';
 import { defaultVerifyWorkers } from '../lib/observer/verify-pool';
 import { runNaive, type NaiveResult } from './bench-ingest-naive';
+import { DEFAULT_ALERTS_CONFIG, startAlerts } from '../lib/alerts';
+import { ruleParams } from '../lib/alerts/kinds';
+import { randomBytes } from 'node:crypto';
 
 const P = Number(process.env.BENCH_PUBLISHERS ?? 3);
 const TOTAL = Number(process.env.BENCH_TOTAL ?? 60_000);
@@ -126,7 +132,12 @@ function checkRates(): { wall: number; cpu: number; verifyCpu: number } {
   return { wall: n / ((performance.now() - t0) / 1000), cpu: n / ((c.user + c.system) / 1e6), verifyCpu: v / ((cv.user + cv.system) / 1e6) };
 }
 
-interface Result { kind: string; rate: number; capacity: number; commitP50: number; commitP99: number; wsP50: number; wsP99: number; paced: number; wsLost: number }
+interface Result {
+  kind: string; rate: number; capacity: number; commitP50: number; commitP99: number; wsP50: number; wsP99: number; paced: number; wsLost: number;
+  /** Observer CPU per envelope in the paced phase, µs. */ pacedUs: number;
+  /** The evaluator's own costs, measured apart (with BENCH_ALERTS=ab): per envelope on the bus, per drop hook, per tick (µs). */
+  parts?: { perEventUs: number; hookUs: number; perTickUs: number; tickMs: number };
+}
 type Msg = Record<string, any>;
 const ask = (c: ChildProcess, m: Msg, want: string) => new Promise<Msg>((res) => {
   const on = (x: Msg) => { if (x.t === want) { c.off('message', on); res(x); } };
@@ -134,7 +145,52 @@ const ask = (c: ChildProcess, m: Msg, want: string) => new Promise<Msg>((res) =>
   c.send(m);
 });
 
-async function runOn(kind: 'postgres' | 'pglite', metrics = true): Promise<Result | string> {
+/**
+ * The alert evaluator's own CPU, measured apart on the run's store (the observer idle): a
+ * second evaluator over the same watch set gets 200,000 `message` events of watched senders on a
+ * bus of its own (the per-envelope path: one map lookup and set), against the same bus with no
+ * listener; the drop hook's extra promise step per envelope; and 20 ticks (its timer's work,
+ * every query and the reconciliation), CPU of this process per tick.
+ */
+async function evaluatorParts(store: Awaited<ReturnType<typeof openObserverStore>>, epochSeconds: number): Promise<NonNullable<Result['parts']>> {
+  const { createLiveBus } = await import('../lib/observer/bus');
+  const { startEvaluator } = await import('../lib/alerts/evaluator');
+  const N = 200_000;
+  const senders = Array.from({ length: P }, (_, i) => toHex(key(i, 'id')));
+  const events = senders.map((sender) => ({ type: 'message', at: 0, data: { sender } }) as unknown as import('../lib/wire/events').LiveEvent);
+  const timeBus = (bus: ReturnType<typeof createLiveBus>) => {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < N; i++) bus.publish(events[i % events.length]);
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / N;
+  };
+  const bare = createLiveBus();
+  bare.subscribe(() => undefined); // the bus's other listeners exist either way
+  const bus = createLiveBus();
+  bus.subscribe(() => undefined);
+  const ev = startEvaluator({ store: store.alerts, subscribe: bus.subscribe, epochSeconds, tickMs: 3_600_000, ruleAlertsPerHour: 20, deliveriesPerHour: 60 });
+  await ev.refresh();
+  let withUs = 0, withoutUs = 0;
+  for (let r = 0; r < 3; r++) { withoutUs += timeBus(bare); withUs += timeBus(bus); }
+  // The drop hook: a validation answer passed through one more promise step.
+  const out = { ok: true };
+  const note = (x: object) => x;
+  const h0 = process.cpuUsage();
+  for (let i = 0; i < N; i++) await Promise.resolve(out).then(note);
+  const h1 = process.cpuUsage(h0);
+  const p0 = process.cpuUsage();
+  for (let i = 0; i < N; i++) await Promise.resolve(out);
+  const p1 = process.cpuUsage(p0);
+  const hookUs = Math.max(0, (h1.user + h1.system - p1.user - p1.system) / N);
+  await ev.tick();
+  const t0 = process.cpuUsage();
+  for (let i = 0; i < 20; i++) await ev.tick();
+  const t1 = process.cpuUsage(t0);
+  await ev.stop();
+  return { perEventUs: Math.max(0, (withUs - withoutUs) / 3), hookUs, perTickUs: (t1.user + t1.system) / 20, tickMs: DEFAULT_ALERTS_CONFIG.tickMs };
+}
+
+async function runOn(kind: 'postgres' | 'pglite', metrics = true, alerts = false): Promise<Result | string> {
   let cleanup: () => Promise<void>;
   const base = { ...loadConfig({ VERIFY_WORKERS: process.env.VERIFY_WORKERS, DEMO_AGENTS: '0' }), listen: ['/ip4/127.0.0.1/tcp/0'] };
   let config = base;
@@ -177,6 +233,28 @@ async function runOn(kind: 'postgres' | 'pglite', metrics = true): Promise<Resul
     return r;
   };
   const obs = await startObservatory({ config, store, logger: quietLogger, limits: { messagesPerSecond: 1e9, burst: 1e9 }, metrics });
+  // The alert evaluator as the server runs it: 1,000 watched agents (the publishers among them)
+  // with 5 rules, its last-seen lookup per envelope, its timer's set-based reads every 5 s.
+  const alerting = alerts ? await startAlerts({
+    store, subscribe: (fn) => obs.bus.subscribe(fn), epochSeconds: config.epochSeconds,
+    config: { ...DEFAULT_ALERTS_CONFIG, caps: { ...DEFAULT_ALERTS_CONFIG.caps, agents: 1_000 }, publicUrl: 'http://localhost' },
+  }) : null;
+  if (alerting) {
+    const kinds = ['offline', 'lease_grace', 'deactivated', 'batch_missing', 'drops_rate'] as const;
+    await store.alerts.createWatchlist(randomBytes(16).toString('base64url'), randomBytes(32), kinds.map((kind) => ({ kind, enabled: true, params: ruleParams(kind, {}) })));
+    const [wl] = (await store.alerts.watchState()).lists;
+    const agents = [...Array.from({ length: P }, (_, i) => key(i, 'id')), ...Array.from({ length: 1_000 - P }, () => new Uint8Array(randomBytes(32)))];
+    await store.alerts.addAgents(wl.id, agents, 1_000);
+    // Chain rows for every watched agent, so each tick reads and judges 1,000 leases and 3,000 batches.
+    const cur = BigInt(Math.floor(Date.now() / 1000 / config.epochSeconds));
+    await store.upsertLeasesKeepPaid(agents.map((a) => ({ agentId: a, paidThroughEpoch: cur + 10n, lastPaidEpoch: cur, missedEpochs: 0, active: true, slot: 1n })));
+    await store.query(`INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, updated_at) SELECT a, e, a, a, 1, now() FROM unnest($1::bytea[]) AS a, unnest($2::int8[]) AS e`,
+      [agents, [cur - 3n, cur - 2n, cur - 1n].map(String)]);
+    alerting.evaluator.invalidate();
+    await alerting.evaluator.refresh();
+    obs.onDroppedSender((sender) => alerting.evaluator.dropped(sender));
+    console.log(`  ${kind}: alert evaluator on, watching ${alerting.evaluator.watchedCount()} agents with ${kinds.length} rules`);
+  }
   const hub = createStreamHub(obs.bus, { highWaterBytes: 64 * 1024 * 1024 });
   const http = createServer((_, res) => res.end());
   http.on('upgrade', (req, sock, head) => hub.handleUpgrade(req, sock, head));
@@ -305,15 +383,16 @@ async function runOn(kind: 'postgres' | 'pglite', metrics = true): Promise<Resul
   // Latency at RATE envelopes/s overall.
   pacedFrom = nowMs();
   const n = Math.ceil((RATE * SECONDS) / P);
-  await measure('paced', n, RATE / P);
+  const pacedCpu = await measure('paced', n, RATE / P);
   await sleep(500);
   phase = 'idle';
   const rep = await ask(wsc, { t: 'report' }, 'report');
   const wsLat: number[] = [];
   for (let i = 0; i < rep.ts.length; i++) if (rep.ts[i] >= pacedFrom) wsLat.push(rep.at[i] - rep.ts[i]);
+  const parts = alerting ? await evaluatorParts(store, config.epochSeconds) : undefined;
   const res: Result = {
     kind, rate, capacity, commitP50: pct(commitLat, 50), commitP99: pct(commitLat, 99), wsP50: pct(wsLat, 50), wsP99: pct(wsLat, 99),
-    paced: commitLat.length, wsLost: commitLat.length - wsLat.length,
+    paced: commitLat.length, wsLost: commitLat.length - wsLat.length, pacedUs: (pacedCpu.cpuSeconds / pacedCpu.got) * 1e6, ...(parts ? { parts } : {}),
   };
   const sp = (xs: number[]) => `p50 ${f1(pct(xs, 50))} p99 ${f1(pct(xs, 99))}`;
   console.log(`  ${kind} paced split (ms): publish->validated ${sp(split.net)}; validated->batch start ${sp(split.queue)}; batch start->commit ${sp(split.db)}`);
@@ -325,6 +404,7 @@ async function runOn(kind: 'postgres' | 'pglite', metrics = true): Promise<Resul
   wsc.send({ t: 'stop' });
   await hub.close?.();
   http.close();
+  await alerting?.stop();
   await obs.stop();
   await store.close();
   await cleanup();
@@ -337,6 +417,10 @@ const METRICS = process.env.BENCH_METRICS ?? 'on';
 if (!['on', 'off', 'ab'].includes(METRICS)) throw new Error('BENCH_METRICS must be on, off or ab');
 /** Capacity with metrics and without, per run, when BENCH_METRICS=ab. */
 const metricsAb: Array<{ on: Result; off: Result }> = [];
+const ALERTS = process.env.BENCH_ALERTS ?? 'off';
+if (!['off', 'ab'].includes(ALERTS)) throw new Error('BENCH_ALERTS must be off or ab');
+/** Paced CPU per envelope with the alert evaluator and without, per run, when BENCH_ALERTS=ab. */
+const alertsAb: Array<{ on: Result; off: Result }> = [];
 const all = new Map<string, Array<Result & { check: number; checkCpu: number }>>();
 const naive: Array<NaiveResult & { check: number }> = [];
 /** Observer capacity target, × the one-core check's rate per CPU-second. */
@@ -351,6 +435,7 @@ for (let run = 1; run <= RUNS; run++) {
     // With BENCH_METRICS=ab, even runs measure the observer without metrics first, so neither
     // side always has the warmer machine.
     const offFirst = METRICS === 'ab' && kind === 'postgres' && run % 2 === 0 ? await runOn(kind, false) : null;
+    const alertsFirst = ALERTS === 'ab' && kind === 'postgres' && run % 2 === 0 ? await runOn(kind, METRICS !== 'off', true) : null;
     const r = await runOn(kind, METRICS !== 'off');
     if (typeof r === 'string') {
       console.log(`${kind}: ${r}`);
@@ -366,6 +451,18 @@ for (let run = 1; run <= RUNS; run++) {
       metricsAb.push({ on: r, off });
       console.log(`${kind} without metrics and mesh health: observer capacity ${off.capacity.toFixed(0)} envelopes per CPU-second (${(1e6 / off.capacity).toFixed(0)} µs each); with them ${(1e6 / r.capacity).toFixed(0)} µs: ${(100 * (off.capacity / r.capacity - 1)).toFixed(1)} % more CPU per envelope`);
     }
+    if (ALERTS === 'ab' && kind === 'postgres') {
+      // Alternating order again: odd runs measure with the evaluator after the plain run, even ones before it.
+      const on = alertsFirst ?? await runOn(kind, METRICS !== 'off', true);
+      if (typeof on === 'string') { console.log(`${kind} with alerts: ${on}`); continue; }
+      alertsAb.push({ on, off: r });
+      console.log(`${kind} with the alert evaluator (1,000 agents x 5 rules): observer CPU per envelope at ${RATE}/s ${on.pacedUs.toFixed(1)} µs; without ${r.pacedUs.toFixed(1)} µs (${alertsFirst ? 'with measured first' : 'without measured first'}): ${(100 * (on.pacedUs / r.pacedUs - 1)).toFixed(1)} %; capacity ${(1e6 / on.capacity).toFixed(0)} vs ${(1e6 / r.capacity).toFixed(0)} µs`);
+      if (on.parts) {
+        const x = on.parts;
+        const extra = x.perEventUs + x.hookUs + x.perTickUs / (RATE * x.tickMs / 1000);
+        console.log(`  the evaluator measured apart: ${(1000 * x.perEventUs).toFixed(0)} ns per envelope on the bus, ${(1000 * x.hookUs).toFixed(0)} ns for the drop hook, ${(x.perTickUs / 1000).toFixed(2)} ms CPU per tick (every ${x.tickMs / 1000} s, ${(x.perTickUs / (RATE * x.tickMs / 1000)).toFixed(3)} µs per envelope at ${RATE}/s): ${extra.toFixed(2)} µs per envelope = ${(100 * extra / r.pacedUs).toFixed(2)} % of the observer's ${r.pacedUs.toFixed(0)} µs`);
+      }
+    }
   }
   if (NAIVE_TOTAL > 0 && kinds.includes('postgres')) {
     const n = await runNaive({ pgUrl: PG, publishers: P, total: NAIVE_TOTAL, warmup: Math.min(WARMUP, 3_000), setup: SETUP }).catch((e: Error) => `Postgres at ${PG} unavailable (${e.message}): skipped`);
@@ -380,6 +477,20 @@ console.log(`\nsummary${RUNS > 1 ? ` (median of ${RUNS} runs)` : ''}; load avera
 if (metricsAb.length) {
   const cost = median(metricsAb.map((x) => x.off.capacity / x.on.capacity - 1));
   console.log(`${cost <= 0.05 ? 'PASS' : 'FAIL'} metrics and mesh health cost the observer ${(100 * cost).toFixed(1)} % more CPU per envelope on postgres (capacity without ÷ with, same run) <= 5 %`);
+}
+if (alertsAb.some((x) => x.on.parts)) {
+  const shares = alertsAb.filter((x) => x.on.parts).map((x) => {
+    const p = x.on.parts!;
+    return (p.perEventUs + p.hookUs + p.perTickUs / (RATE * p.tickMs / 1000)) / x.off.pacedUs;
+  });
+  const share = median(shares);
+  console.log(`${share <= 0.05 ? 'PASS' : 'FAIL'} the alert evaluator's own CPU (1,000 watched agents x 5 rules, measured apart) is ${(100 * share).toFixed(2)} % of the observer's CPU per envelope at ${RATE}/s <= 5 %` +
+    (shares.length > 1 ? ` (runs: ${shares.map((v) => (100 * v).toFixed(2)).join(' ')} %)` : ''));
+}
+if (alertsAb.length) {
+  const cost = median(alertsAb.map((x) => x.on.pacedUs / x.off.pacedUs - 1));
+  console.log(`${cost <= 0.05 ? 'PASS' : 'FAIL'} A/B: with the alert evaluator the observer spent ${(100 * cost).toFixed(1)} % more CPU per envelope at ${RATE}/s on postgres (paced phase, with ÷ without; moves with batch sizes and machine load) <= 5 %` +
+    (alertsAb.length > 1 ? ` (runs: ${alertsAb.map((x) => (100 * (x.on.pacedUs / x.off.pacedUs - 1)).toFixed(1)).join(' ')} %)` : ''));
 }
 for (const [kind, rs] of all) {
   const m = (f: (r: Result & { check: number; checkCpu: number }) => number) => median(rs.map(f));

@@ -89,14 +89,23 @@ test('real answers of every route validate against their documented schema', asy
   });
   // An export with a job id first, so the progress route below has one to report.
   await (await fetch(`${h.base}/api/export/offers?format=jsonl&job=${job}`)).arrayBuffer();
+  // Watchlist and alert reads carry the list's token in a header (getJson sends none); by-wallet
+  // needs a wallet's signature and is checked in app/api/watchlists/route.test.ts.
+  const wl = (await (await fetch(`${h.base}/api/watchlists`, { method: 'POST' })).json()) as { id: string; token: string };
+  const withToken: Record<string, string> = { '/api/watchlists/{id}': `/api/watchlists/${wl.id}`, '/api/alerts': `/api/alerts?watchlist=${wl.id}`, '/api/alerts/unread': `/api/alerts/unread?watchlist=${wl.id}` };
+  const getWithToken = async (path: string) => {
+    const res = await fetch(h.base + path, { headers: { 'x-watchlist-token': wl.token } });
+    return { status: res.status, body: (await res.json()) as unknown };
+  };
   let checked = 0;
   for (const r of h.routes.filter((x) => x.methods.includes('GET'))) {
+    if (r.path === '/api/watchlists/by-wallet') continue;
     if (await checkDownloadRoute(r.path, { h, convId: conv.id, releases, documentedMediaType, conforms })) {
       checked++;
       continue;
     }
-    const url = urls[r.path] ?? r.path.replace(/\{\w+\}/g, (p) => fill[p]);
-    const res = await h.getJson(url);
+    const url = withToken[r.path] ?? urls[r.path] ?? r.path.replace(/\{\w+\}/g, (p) => fill[p]);
+    const res = withToken[r.path] ? await getWithToken(url) : await h.getJson(url);
     if (r.path === '/api/mcp') {
       assert.equal(res.status, 405);
     }

@@ -2,6 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_OBSERVER_LISTEN, DEFAULT_RELAY_RESERVATIONS, defaultObservatoryConfig } from '../lib/observer/config';
 import { ConfigError, CONFIG_VARIABLES, DEMO_EPOCH_SECONDS, loadConfig } from './config';
+import { DEFAULT_ALERTS_CONFIG } from '../lib/alerts';
 import { DEFAULT_RATE_LIMITS } from './rate-limit';
 import { CLUSTERS, EMBEDDED_CLUSTER } from '../lib/chain/cluster';
 import { SATI_MAINNET } from '../lib/chain/sati';
@@ -50,11 +51,13 @@ describe('loadConfig', () => {
       faucet: DEFAULT_FAUCET_LIMITS,
       // Neither CLUSTER nor SOLANA_RPC_URL: the embedded chain's row.
       cluster: EMBEDDED_CLUSTER,
+      alerts: { ...DEFAULT_ALERTS_CONFIG, publicUrl: 'http://localhost:3000' },
+      demoLeasePause: undefined,
     });
   });
 
   test('the observer part of the defaults is the observer\'s own default config', () => {
-    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, satiRegisterUrl: _s, photonUrl: _ph, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
+    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, satiRegisterUrl: _s, photonUrl: _ph, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, alerts: _al, demoLeasePause: _dp, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
     assert.deepEqual(observer, defaultObservatoryConfig({ demoAgents: 0 }));
     assert.equal(observer.epochSeconds, 86_400);
   });
@@ -211,6 +214,17 @@ describe('loadConfig', () => {
     ['SATI_FEEDBACK_SCHEMA', '-'],
     ['SATI_LOOKUP_TABLE', '3ZwvNnz6mdyLyLyPaSZVpfthWcsDV3x3r6QSufjcRcoi0'],
     ['USDC_MINT', 'usdc'],
+    ['ALERT_MAX_AGENTS', '0'],
+    ['ALERT_MAX_RULES', 'many'],
+    ['ALERT_DELIVERIES_PER_HOUR', '-1'],
+    ['ALERT_RULE_PER_HOUR', '0'],
+    ['ALERT_WEBHOOK_ALLOW_PRIVATE', 'yes'],
+    ['ALERT_WEBHOOKS', 'ftp://hooks.example'],
+    ['ALERT_WEBHOOKS', '[{"url": "https://h.example", "format": "teams"}]'],
+    ['ALERT_EVAL_MS', '5'],
+    ['ALERT_RETRY_BASE_MS', 'soon'],
+    ['PUBLIC_URL', 'observatory.example'],
+    ['DEMO_LEASE_PAUSE', '2'],
   ];
   for (const [name, value] of bad) {
     test(`rejects ${name}=${value} naming the variable`, () => {
@@ -246,6 +260,19 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ CHAIN: 'off' }).faucet, null);
     assert.throws(() => loadConfig({ FAUCET: 'on', SOLANA_RPC_URL: 'https://api.devnet.solana.com' }), (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET' && /names a cluster/.test(e.message));
     assert.throws(() => loadConfig({ FAUCET: 'on', CHAIN: 'off' }), (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET');
+  });
+
+  test('alerts: caps, the deployment webhooks as JSON or a URL list, private webhooks only when allowed', () => {
+    const d = loadConfig({});
+    assert.deepEqual([d.alerts.caps.agents, d.alerts.caps.rules, d.alerts.caps.deliveriesPerHour, d.alerts.allowPrivateWebhooks, d.alerts.envWebhooks.length], [200, 20, 60, false, 0]);
+    const c = loadConfig({ ALERT_MAX_AGENTS: '5', ALERT_WEBHOOK_ALLOW_PRIVATE: '1', ALERT_WEBHOOKS: 'https://a.example/h, https://b.example/h', DEMO_LEASE_PAUSE: '2@1790000000' });
+    assert.equal(c.alerts.caps.agents, 5);
+    assert.equal(c.alerts.allowPrivateWebhooks, true);
+    assert.deepEqual(c.alerts.envWebhooks.map((w) => [w.url, w.format, w.agents]), [['https://a.example/h', 'json', 'all'], ['https://b.example/h', 'json', 'all']]);
+    assert.deepEqual(c.demoLeasePause, { index: 2, untilMs: 1_790_000_000_000 });
+    const j = loadConfig({ ALERT_WEBHOOKS: JSON.stringify([{ url: 'https://hooks.slack.example/x', format: 'slack', agents: ['11'.repeat(32)], rules: { offline: { minutes: 3 } } }]) });
+
+    assert.deepEqual(j.alerts.envWebhooks[0].rules, { offline: { minutes: 3 } });
   });
 
   test('empty values mean default', () => {

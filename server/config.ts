@@ -13,6 +13,7 @@ import { LOG_LEVELS, type LogLevel } from './logger';
 import { DEFAULT_RATE_LIMITS, type BucketSpec, type RateLimits } from './rate-limit';
 import { DEFAULT_FAUCET_LIMITS, DEFAULT_RPC_LIMITS, type FaucetLimits, type RpcLimits } from './rpc-gate';
 import { DEFAULT_STREAM_PER_CLIENT } from './stream';
+import { DEFAULT_ALERTS_CONFIG, type AlertsConfig, type EnvWebhook } from '../lib/alerts';
 
 /** CONNECTIONS_PER_CLIENT unless set: a browser uses about 6, a NAT of many users more. */
 export const DEFAULT_CONNECTIONS_PER_CLIENT = 256;
@@ -62,6 +63,15 @@ export interface ServerConfig extends ObservatoryConfig {
    * neither CLUSTER nor SOLANA_RPC_URL is set.
    */
   cluster: ClusterConfig;
+  /**
+   * ALERT_MAX_AGENTS, ALERT_MAX_RULES, ALERT_DELIVERIES_PER_HOUR, ALERT_RULE_PER_HOUR,
+   * ALERT_WEBHOOK_ALLOW_PRIVATE, ALERT_WEBHOOKS, ALERT_EVAL_MS, ALERT_RETRY_BASE_MS and PUBLIC_URL:
+   * the alert evaluator, its caps and the deployment's own webhooks (lib/alerts, docs/app.md
+   * "Alerts and watchlists").
+   */
+  alerts: AlertsConfig;
+  /** DEMO_LEASE_PAUSE `<agent index>@<unix seconds>`: that demo agent pays no lease until then (alerts' demo and e2e). */
+  demoLeasePause?: { index: number; untilMs: number };
 }
 
 /** An environment variable is malformed; the message starts with the variable's name. */
@@ -139,6 +149,15 @@ const address = z
   }, 'must be a base58 Solana address (32 bytes)')
   .transform((s) => new PublicKey(s));
 
+/** ALERT_WEBHOOKS as JSON: `[{url, format, secret?, agents: "all" | [ids], rules?: {kind: params}}]`. */
+const envWebhooks = z.array(z.strictObject({
+  url: z.string().regex(/^https?:\/\//i, 'must be an http(s) URL'),
+  format: z.enum(['slack', 'discord', 'json']).default('json'),
+  secret: z.string().min(16).max(256).optional(),
+  agents: z.union([z.literal('all'), z.array(z.string().regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,44})$/, 'must be 64 hex characters or a base58 agent address')).min(1)]).default('all'),
+  rules: z.partialRecord(z.enum(['offline', 'lease_due', 'lease_grace', 'deactivated', 'batch_missing', 'batch_mismatch', 'challenged', 'challenge_resolved', 'slashed', 'reputation_drop', 'drops_rate', 'dispute']), z.record(z.string(), z.unknown())).optional(),
+})).max(20);
+
 const fields = {
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   DATA_DIR: z.string().trim().min(1),
@@ -182,6 +201,29 @@ const fields = {
   SATI_FEEDBACK_PUBLIC_SCHEMA: address,
   SATI_LOOKUP_TABLE: address,
   USDC_MINT: address,
+  ALERT_MAX_AGENTS: intIn(1, 100_000),
+  ALERT_MAX_RULES: intIn(1, 1_000),
+  ALERT_DELIVERIES_PER_HOUR: intIn(1, 1_000_000),
+  ALERT_RULE_PER_HOUR: intIn(1, 1_000_000),
+  ALERT_WEBHOOK_ALLOW_PRIVATE: oneOf(['0', '1'] as const),
+  ALERT_WEBHOOKS: z.string().transform((s, ctx) => {
+    const t = s.trim();
+    if (!t.startsWith('[')) {
+      // A plain list of URLs: json format, every agent, the default rules.
+      const urls = list(t);
+      for (const u of urls) if (!/^https?:\/\//i.test(u)) { ctx.addIssue({ code: 'custom', message: `${u} is not an http(s) URL` }); return z.NEVER; }
+      return urls.map((url): EnvWebhook => ({ url, format: 'json', agents: 'all' }));
+    }
+    let raw: unknown;
+    try { raw = JSON.parse(t); } catch { ctx.addIssue({ code: 'custom', message: 'neither a JSON array nor a list of URLs' }); return z.NEVER; }
+    const r = envWebhooks.safeParse(raw);
+    if (!r.success) { ctx.addIssue({ code: 'custom', message: r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') }); return z.NEVER; }
+    return r.data as EnvWebhook[];
+  }),
+  ALERT_EVAL_MS: intIn(100, 600_000),
+  ALERT_RETRY_BASE_MS: intIn(10, 3_600_000),
+  PUBLIC_URL: url(['http:', 'https:']),
+  DEMO_LEASE_PAUSE: z.string().trim().regex(/^\d{1,2}@\d{9,11}$/, 'must be <agent index>@<unix seconds>, e.g. 2@1790000000').transform((s) => ({ index: Number(s.split('@')[0]), untilMs: Number(s.split('@')[1]) * 1000 })),
 } as const;
 
 /** The variables {@link loadConfig} reads. */
@@ -238,6 +280,26 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     rpcLimits: rpcLimits(env),
     faucet: faucet(env, demoAgents, cluster),
     cluster,
+    alerts: alertsConfig(env),
+    demoLeasePause: parse(env, 'DEMO_LEASE_PAUSE'),
+  };
+}
+
+function alertsConfig(env: Env): AlertsConfig {
+  const d = DEFAULT_ALERTS_CONFIG;
+  return {
+    caps: {
+      ...d.caps,
+      agents: parse(env, 'ALERT_MAX_AGENTS') ?? d.caps.agents,
+      rules: parse(env, 'ALERT_MAX_RULES') ?? d.caps.rules,
+      deliveriesPerHour: parse(env, 'ALERT_DELIVERIES_PER_HOUR') ?? d.caps.deliveriesPerHour,
+    },
+    ruleAlertsPerHour: parse(env, 'ALERT_RULE_PER_HOUR') ?? d.ruleAlertsPerHour,
+    allowPrivateWebhooks: parse(env, 'ALERT_WEBHOOK_ALLOW_PRIVATE') === '1',
+    envWebhooks: parse(env, 'ALERT_WEBHOOKS') ?? [],
+    tickMs: parse(env, 'ALERT_EVAL_MS') ?? d.tickMs,
+    retryBaseMs: parse(env, 'ALERT_RETRY_BASE_MS') ?? d.retryBaseMs,
+    publicUrl: parse(env, 'PUBLIC_URL') ?? `http://localhost:${parse(env, 'PORT') ?? DEFAULT_PORT}`,
   };
 }
 

@@ -43,7 +43,7 @@ export function demoRegistrationFile(demo: DemoMesh | null, agentHex: string): R
 }
 
 export interface StartDemoParams {
-  config: Pick<ServerConfig, 'demoAgents' | 'epochSeconds'>;
+  config: Pick<ServerConfig, 'demoAgents' | 'epochSeconds' | 'demoLeasePause'>;
   observatory: Pick<Observatory, 'mesh' | 'registry'>;
   chain: ChainRuntime | null;
   /** Where agents upload their bilateral envelopes (this process's HTTP server). */
@@ -67,6 +67,7 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
     stakeVault: dep.config.stakeVault.toBase58(),
     satiProgram: dep.config.satiProgram.toBase58(),
     epochSeconds: Number(dep.config.epochSeconds),
+    ...(config.demoLeasePause ? { leasePause: config.demoLeasePause } : {}),
     createIdentities: async (seeds: Uint8Array[], mintSeeds: Uint8Array[], onIdentity: (i: number) => void, delegates: ReadonlyArray<{ delegate: Uint8Array; expiry: bigint } | null>) => {
       const registrations = mintSeeds.map((m, i) => ({ name: demoAgentName(i), symbol: 'ZX1', uri: `${p.observerUrl}/api/agents/${new PublicKey(publicKeyFromSeed(m)).toBase58()}/registration` }));
       const ids = await createDemoIdentities(chain.connection, {

@@ -25,6 +25,8 @@ import { datasetsDir, startDatasets } from './datasets';
 import { createStartupTimeline, FIRST_ENVELOPE, type StartupTimeline } from './startup';
 import { withTimeout } from '../lib/observer/fresh-probe';
 import type { MemoryReport } from '../lib/wire/views';
+import { startAlerts, type Alerts } from '../lib/alerts';
+import { findOwnedIdentities, PublicKey } from '../lib/chain';
 
 export interface Runtime {
   observatory: Observatory;
@@ -81,6 +83,24 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
     await store.close().catch(() => undefined);
     throw err;
   }
+  // Watchlists and alerts (lib/alerts): the evaluator reads the observer's bus and the indexer's
+  // tables, the outbox sends webhooks; a wallet's own agents come from the chain it holds them on.
+  const connection = chain?.connection;
+  let alerts: Alerts;
+  try {
+    alerts = await startAlerts({
+      store, subscribe: (fn) => observatory!.bus.subscribe(fn), epochSeconds: config.epochSeconds, config: config.alerts, log: log.child('alerts'),
+      ownedAgents: connection ? async (wallet) => (await findOwnedIdentities(connection, new PublicKey(wallet))).map((k) => k.toBytes()) : undefined,
+    });
+  } catch (err) {
+    await chain?.indexer?.stop().catch(() => undefined);
+    await observatory.stop().catch(() => undefined);
+    await chain?.stop().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+  observatory.onDroppedSender((sender) => alerts.evaluator.dropped(sender));
+  startup.mark('alerts up');
   // Dataset releases per finished epoch into <DATA_DIR>/datasets (./datasets.ts); signer keys
   // from the same registry the observer validates with.
   const releases = startDatasets({ dataDir: config.dataDir, store, registry: chain?.registry, log: log.child('datasets') });
@@ -92,8 +112,8 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
     return { rss, heapUsed, external, arrayBuffers, ...(chainThread ? { chainThread } : {}) };
   };
   const services: Services = chain
-    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl, rpcLimits: config.rpcLimits, faucet: config.faucet }), config, datasets, startup: startup.phases, registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex), memory }
-    : { observatory, reads: store, config, datasets, startup: startup.phases, memory };
+    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl, rpcLimits: config.rpcLimits, faucet: config.faucet }), config, datasets, startup: startup.phases, registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex), memory, alerts: alerts.service }
+    : { observatory, reads: store, config, datasets, startup: startup.phases, memory, alerts: alerts.service };
   registerServices(services);
 
   const obs = observatory;
@@ -113,6 +133,7 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
       if (getServices() === services) registerServices(undefined);
       services.wallet?.close?.();
       await releases.stop().catch((e: unknown) => log.warn('dataset releases stop failed', e));
+      await alerts.stop().catch((e: unknown) => log.warn('alerts stop failed', e));
       await runtime.demo?.stop().catch((e: unknown) => log.warn('demo mesh stop failed', e));
       await chain?.indexer?.stop().catch((e: unknown) => log.warn('indexer stop failed', e));
       await obs.stop().catch((e: unknown) => log.warn('observer stop failed', e));

@@ -16,6 +16,7 @@ import type { ExportSource } from '../../lib/store/export';
 import type { ReleaseStatusView } from '../../lib/wire/datasets';
 import type { LimitsReport, MemoryReport } from '../../lib/wire/views';
 import type { RegistrationFile } from '../../lib/wire/chain-views';
+import type { AlertService } from '../../lib/alerts/service';
 
 /** Everything the web app uses from the running process. */
 export interface Services {
@@ -39,6 +40,8 @@ export interface Services {
   readonly limits?: () => LimitsReport;
   /** The process's memory for /api/health (set by server/runtime.ts). */
   readonly memory?: () => Promise<MemoryReport>;
+  /** Watchlists and alerts (lib/alerts); absent when this process evaluates none. */
+  readonly alerts?: AlertService;
 }
 
 /** What the datasets routes and page use: the store's export reads and the release folder. */

@@ -5,9 +5,10 @@ import { NotRunning } from '../_lib/not-running';
 import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
 import { getServices } from '../_lib/services';
 import { AGENT_SORTS, AgentsQuerySchema, STAKE_FILTERS } from '../../lib/wire/params';
-import { count } from '../../components/format';
+import { base58, count } from '../../components/format';
 import { AgentName } from '../../components/names/AgentName';
 import { Time } from '../../components/time/Time';
+import { WatchButton } from '../../components/alerts/WatchButton';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Agents' };
@@ -64,6 +65,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
                   <th>Stake</th>
                   <th>First seen</th>
                   <th>Last seen</th>
+                  <th><span className="visually-hidden">Watch</span></th>
                 </tr>
               </thead>
               <tbody>
@@ -80,6 +82,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
                     <td>{a.stake ? a.stake.status : <span className="muted">none</span>}</td>
                     <td className="small"><Time ms={a.firstSeenMs} relative={false} /></td>
                     <td className="small"><Time ms={a.lastSeenMs} /></td>
+                    <td><WatchButton kind="agent" target={base58(a.id)} name={a.name} compact /></td>
                   </tr>
                 ))}
               </tbody>

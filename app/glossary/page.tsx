@@ -8,6 +8,7 @@ const GROUPS: { key: GlossaryEntry['group']; title: string }[] = [
   { key: 'mesh', title: 'The mesh' },
   { key: 'negotiation', title: 'Negotiations' },
   { key: 'chain', title: 'On chain' },
+  { key: 'alerts', title: 'Watching and alerts' },
 ];
 
 export default function GlossaryPage() {

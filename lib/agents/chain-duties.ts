@@ -41,6 +41,11 @@ export interface AgentChainConfig {
   role: 'honest' | 'cheater' | 'watcher';
   /** Probability of skipping one epoch's lease payment. */
   leaseMissRate: number;
+  /**
+   * Unix ms before which the agent pays no lease at all, not even at start once its lease exists
+   * (a restart must not pay what the pause holds back): its lease runs into grace, then it catches up.
+   */
+  leasePauseUntilMs?: number;
   /** ms after an epoch ends before its batch is built (late envelopes and uploads land). */
   settleMs?: number;
   /** Settle a share of deals through the Haggle program (./haggle-mirror.ts); absent = none. */
@@ -124,7 +129,8 @@ export class ChainDuties {
     const stake = await this.#conn.getAccountInfo(stakeLock.findStakePda(this.#agent)[0], 'confirmed');
     const s = stake ? stakeLock.decodeStake(stake.data) : null;
     if (!s || s.status !== 1) await lockStake(this.#conn, { owner: this.#owner, agent: this.#agent, amount: MIN_STAKE, config: this.#eco });
-    await payLease(this.#conn, { payer: this.#owner, agent: this.#agent, config: this.#eco });
+    const paused = this.#now() < (this.#cfg.leasePauseUntilMs ?? 0);
+    if (!paused || !(await this.#conn.getAccountInfo(leaseProgram.findLeasePda(this.#agent)[0], 'confirmed'))) await payLease(this.#conn, { payer: this.#owner, agent: this.#agent, config: this.#eco });
     this.#lastEpoch = this.epoch();
     this.#hooks.report(`stake locked, lease paid (epoch ${this.#lastEpoch}, role ${this.#cfg.role})`);
     this.#timer = setInterval(() => this.#tick(), 500);
@@ -147,6 +153,10 @@ export class ChainDuties {
   }
 
   async #payLease(e: bigint): Promise<void> {
+    if (this.#now() < (this.#cfg.leasePauseUntilMs ?? 0)) {
+      this.#hooks.report(`holds back the lease of epoch ${e} (paused until ${new Date(this.#cfg.leasePauseUntilMs!).toISOString()})`);
+      return;
+    }
     if (this.#hooks.random() < this.#cfg.leaseMissRate) {
       this.#hooks.report(`skips the lease of epoch ${e}`);
       return;

@@ -39,6 +39,8 @@ export interface DemoChainParams extends Omit<AgentChainConfig, 'role' | 'leaseM
   delegationSeconds?: number;
   /** Probability an agent skips an epoch's lease payment (default 0.15). */
   leaseMissRate?: number;
+  /** One agent (by index) pays no lease before `untilMs` (unix ms), and none by chance: its lease goes into grace. */
+  leasePause?: { index: number; untilMs: number };
 }
 
 export interface StartDemoMeshParams {
@@ -218,10 +220,11 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
     const d = keys[i].delegate;
     if (d) cfg.delegate = { seedHex: toHex(d.seed), ...(d.expiry > 0n && { fallbackAtMs: Number(d.expiry) * 1000 + 30_000 }) };
     if (p.chain) {
-      const { createIdentities: _c, leaseMissRate, delegates: _d, delegationSeconds: _s, ...chain } = p.chain;
+      const { createIdentities: _c, leaseMissRate, leasePause, delegates: _d, delegationSeconds: _s, ...chain } = p.chain;
       const role = i === 0 && p.count >= 2 ? 'watcher' : i === 1 && i !== misIdx ? 'cheater' : 'honest';
       // Half the deals settle through Haggle by default (both parties pick the same ones).
-      cfg.chain = { ...chain, role, leaseMissRate: leaseMissRate ?? 0.15, haggle: chain.haggle ?? { share: 0.5 } };
+      const pause = leasePause?.index === i ? leasePause.untilMs : undefined;
+      cfg.chain = { ...chain, role, leaseMissRate: pause !== undefined ? 0 : leaseMissRate ?? 0.15, haggle: chain.haggle ?? { share: 0.5 }, ...(pause !== undefined ? { leasePauseUntilMs: pause } : {}) };
     }
     readies.push(new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`demo agent ${i} not ready in time`)), p.readyTimeoutMs ?? 30_000);

@@ -45,7 +45,8 @@ function operation(r: ApiRoute): ZodOpenApiOperationObject {
     responses: responses as ZodOpenApiResponsesObject,
   };
   if (r.description) op.description = r.description;
-  if (r.query || r.params) op.requestParams = { ...(r.query ? { query: r.query } : {}), ...(r.params ? { path: r.params } : {}) };
+  if (r.query || r.params || r.headers) op.requestParams = { ...(r.query ? { query: r.query } : {}), ...(r.params ? { path: r.params } : {}), ...(r.headers ? { header: r.headers } : {}) };
+  if (r.jsonBody) op.requestBody = { required: true, content: { 'application/json': { schema: r.jsonBody } } };
   if (r.body) op.requestBody = { required: true, description: r.body.description, content: { [r.body.mediaType]: { schema: r.body.schema ?? (r.body.mediaType === 'application/json' ? r.ok : { type: 'string', contentMediaType: r.body.mediaType }) } } };
   return op;
 }
@@ -74,6 +75,7 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
       { name: 'ingest', description: 'agents upload envelopes and epoch logs' },
       { name: 'datasets', description: 'research datasets: table exports and epoch releases (docs/datasets.md)' },
       { name: 'mcp', description: 'Model Context Protocol endpoint for agents' },
+      { name: 'alerts', description: 'watchlists kept per browser, their alert rules, webhooks and alerts' },
       { name: 'meta', description: 'health and this document' },
     ],
     paths,

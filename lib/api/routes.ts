@@ -21,8 +21,13 @@ import { CollusionQuerySchema, CollusionViewSchema } from '../wire/collusion';
 import { ReconciliationDetailSchema, ReconciliationPathSchema, ReconciliationQuerySchema, ReconciliationViewSchema } from '../wire/reconciliation';
 import { ReplayPageSchema, ReplayQuerySchema } from '../wire/replay';
 import { DisputeDetailSchema, DisputeIdPathSchema, DisputeListSchema, DisputeOpinionRequestSchema, DisputeOpinionResultSchema, DisputesQuerySchema } from '../wire/disputes';
+import {
+  AlertListSchema, AlertsQuerySchema, ByWalletQuerySchema, ReadBodySchema, ReadResultSchema, RemovedSchema, RuleBodySchema, RuleResultSchema, UnreadQuerySchema, UnreadSchema,
+  WalletBodySchema, WalletBoundSchema, WatchItemBodySchema, WatchItemQuerySchema, WatchItemResultSchema, WatchlistCreatedSchema, WatchlistPathSchema, WatchlistRulePathSchema,
+  WatchlistViewSchema, WatchlistWebhookPathSchema, WebhookBodySchema, WebhookViewSchema,
+} from '../wire/alerts';
 
-export type Method = 'get' | 'post' | 'delete';
+export type Method = 'get' | 'post' | 'put' | 'delete';
 
 export interface ApiRoute {
   method: Method;
@@ -30,11 +35,15 @@ export interface ApiRoute {
   path: string;
   summary: string;
   description?: string;
-  tag: 'mesh' | 'chain' | 'search' | 'ingest' | 'datasets' | 'meta' | 'mcp';
+  tag: 'mesh' | 'chain' | 'search' | 'ingest' | 'datasets' | 'meta' | 'mcp' | 'alerts';
   query?: z.ZodObject;
   params?: z.ZodObject;
   /** A binary request body, by media type. */
   body?: { mediaType: string; description: string; /** The JSON body's schema (else `ok`'s, as the older JSON routes document it). */ schema?: z.ZodType };
+  /** A JSON request body and its schema. */
+  jsonBody?: z.ZodType;
+  /** Request headers the route reads. */
+  headers?: z.ZodObject;
   /** Status → JSON schema of the answer (every status also may answer a Problem). */
   ok: z.ZodType;
   okStatus?: number;
@@ -43,6 +52,10 @@ export interface ApiRoute {
   /** The success answer is not JSON of `ok` but bytes of these media types (a download). */
   mediaType?: string | readonly string[];
 }
+
+/** The watchlist token every watchlist and alert call but the list's creation carries. */
+const WatchlistToken = z.object({ 'x-watchlist-token': z.string().meta({ description: 'the token POST /api/watchlists (or GET /api/watchlists/by-wallet) returned; only its SHA-256 is stored' }) });
+const TOKEN_403 = { 403: 'no token, or not a token of this watchlist' };
 
 /** JSON-RPC message of the MCP Streamable HTTP transport (the MCP specification's, not ours). */
 const JsonRpc = z.object({ jsonrpc: z.literal('2.0') }).catchall(z.unknown());
@@ -170,6 +183,30 @@ export const API_ROUTES: readonly ApiRoute[] = [
     params: DatasetFilePathSchema, query: NoQuerySchema, ok: z.unknown(), mediaType: ['application/vnd.apache.parquet', 'application/json'],
     more: { 404: 'no such released file' },
   },
+  {
+    method: 'post', path: '/api/watchlists', tag: 'alerts', summary: 'A new watchlist for this browser: its id and its token (shown once)',
+    description: 'No account: the token is the key. Keep it; every other watchlist and alert call sends it in the x-watchlist-token header. Alert kinds, rules, webhooks and caps: docs/app.md "Alerts and watchlists".',
+    ok: WatchlistCreatedSchema, okStatus: 201,
+  },
+  { method: 'get', path: '/api/watchlists/{id}', tag: 'alerts', summary: 'A watchlist: wallet, watched items, rules, webhooks with their delivery status, caps', params: WatchlistPathSchema, query: NoQuerySchema, headers: WatchlistToken, ok: WatchlistViewSchema, more: { ...TOKEN_403, 404: 'no such watchlist' } },
+  { method: 'put', path: '/api/watchlists/{id}/items', tag: 'alerts', summary: 'Watch an agent (hex or base58) or a conversation (32 hex)', params: WatchlistPathSchema, headers: WatchlistToken, jsonBody: WatchItemBodySchema, ok: WatchItemResultSchema, more: { ...TOKEN_403, 409: 'over the cap of watched items (ALERT_MAX_AGENTS)' } },
+  { method: 'delete', path: '/api/watchlists/{id}/items', tag: 'alerts', summary: 'Stop watching an agent or conversation', params: WatchlistPathSchema, query: WatchItemQuerySchema, headers: WatchlistToken, ok: WatchItemResultSchema, more: TOKEN_403 },
+  { method: 'put', path: '/api/watchlists/{id}/rules/{kind}', tag: 'alerts', summary: 'Turn an alert rule on or off, with its parameters', params: WatchlistRulePathSchema, headers: WatchlistToken, jsonBody: RuleBodySchema, ok: RuleResultSchema, more: { ...TOKEN_403, 409: 'over the cap of enabled rules (ALERT_MAX_RULES)' } },
+  {
+    method: 'post', path: '/api/watchlists/{id}/webhooks', tag: 'alerts', summary: 'Add a webhook (slack, discord or json) for the list\'s alerts',
+    description: 'http or https only; loopback, private, shared, link-local, multicast and reserved addresses, and names resolving to them, are refused (checked again at every send). json deliveries carry X-Zerox1-Delivery, X-Zerox1-Timestamp and, with a secret, X-Zerox1-Signature: sha256=<hex HMAC-SHA256 of the raw body>.',
+    params: WatchlistPathSchema, headers: WatchlistToken, jsonBody: WebhookBodySchema, ok: WebhookViewSchema, okStatus: 201, more: { ...TOKEN_403, 409: 'over the cap of webhooks' },
+  },
+  { method: 'delete', path: '/api/watchlists/{id}/webhooks/{webhookId}', tag: 'alerts', summary: 'Delete a webhook and its undelivered deliveries', params: WatchlistWebhookPathSchema, headers: WatchlistToken, ok: RemovedSchema, more: { ...TOKEN_403, 404: 'not a webhook of this list' } },
+  {
+    method: 'post', path: '/api/watchlists/{id}/wallet', tag: 'alerts', summary: 'Bind a wallet (a signed message) and watch the agents it owns',
+    description: 'The wallet signs "Zerox1 Observatory watchlist <id> owned by <address> at <ISO time>" (Solana signMessage, ed25519) within 10 minutes of now; signature in base58, base64 or hex. A wallet follows one list: binding it elsewhere moves it.',
+    params: WatchlistPathSchema, headers: WatchlistToken, jsonBody: WalletBodySchema, ok: WalletBoundSchema, more: { ...TOKEN_403, 409: 'this signature was used already' },
+  },
+  { method: 'get', path: '/api/watchlists/by-wallet', tag: 'alerts', summary: 'The list bound to a wallet, with a new token for this browser (signed message as for binding, id or *)', query: ByWalletQuerySchema, ok: WatchlistCreatedSchema, more: { 403: 'the signature does not verify', 404: 'no list is bound to the wallet', 409: 'this signature was used already' } },
+  { method: 'get', path: '/api/alerts', tag: 'alerts', summary: 'A watchlist\'s alerts, newest first, with its unread count', query: AlertsQuerySchema, headers: WatchlistToken, ok: AlertListSchema, more: TOKEN_403 },
+  { method: 'get', path: '/api/alerts/unread', tag: 'alerts', summary: 'The count of a watchlist\'s unread alerts', query: UnreadQuerySchema, headers: WatchlistToken, ok: UnreadSchema, more: TOKEN_403 },
+  { method: 'post', path: '/api/alerts/read', tag: 'alerts', summary: 'Mark alerts read: some by id, or all', headers: WatchlistToken, jsonBody: ReadBodySchema, ok: ReadResultSchema, more: TOKEN_403 },
   { method: 'get', path: '/api/openapi.json', tag: 'meta', summary: 'This document (OpenAPI 3.1)', ok: z.object({ openapi: z.string() }).catchall(z.unknown()) },
   {
     method: 'post', path: '/api/mcp', tag: 'mcp', summary: 'Model Context Protocol, Streamable HTTP transport (stateless)',

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
-import { createMeshNode, MESH_TOPICS, type MeshAcceptedHandler, type MeshNode, type MeshLimits } from '../mesh';
+import { createMeshNode, MESH_TOPICS, type MeshAcceptedHandler, type MeshNode, type MeshLimits, type MeshValidateMeta, type MeshValidationOutcome } from '../mesh';
 import type { Store } from '../store';
 import type { ObservatoryConfig } from './config';
 import { createLiveBus } from './bus';
@@ -86,7 +86,26 @@ export interface Observatory {
   metrics(): Promise<{ contentType: string; text: string }>;
   /** Writes everything queued (envelopes and drops). */
   flush(): Promise<void>;
+  /**
+   * Tells `fn` the claimed sender (hex) of every live envelope validation refuses (the alert
+   * evaluator's drop rate per agent); null stops. The sender is the one the bytes name, so a
+   * forged envelope counts against the agent it names.
+   */
+  onDroppedSender(fn: ((senderHex: string, reason: string) => void) | null): void;
   stop(): Promise<void>;
+}
+
+/** The sender field of encoded envelope bytes (12-item array: version, msg_type, sender), or null. */
+export function claimedSender(b: Uint8Array): string | null {
+  if (b[0] !== 0x8c) return null;
+  let p = 1;
+  for (let i = 0; i < 2; i++) {
+    const h = b[p];
+    if (h === undefined || h > 0x1b) return null;
+    p += h < 0x18 ? 1 : h === 0x18 ? 2 : h === 0x19 ? 3 : h === 0x1a ? 5 : 9;
+  }
+  if (b[p] !== 0x58 || b[p + 1] !== 0x20 || b.length < p + 34) return null;
+  return Buffer.from(b.buffer, b.byteOffset + p + 2, 32).toString('hex');
 }
 
 /** How long /api/health waits for the database before it reports it unreachable. */
@@ -129,6 +148,20 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     onWorkersUnavailable: (e) => log.warn('signature workers unavailable; checking on the event loop', e),
   });
   let stopped = false;
+  let droppedSender: ((senderHex: string, reason: string) => void) | null = null;
+  const noteDrop = (bytes: Uint8Array, out: MeshValidationOutcome): MeshValidationOutcome => {
+    if (droppedSender !== null && typeof out === 'object' && out !== null && 'result' in out) {
+      const s = claimedSender(bytes);
+      if (s !== null) droppedSender(s, out.reason);
+    }
+    return out;
+  };
+  // Without a drop listener this is one call and one comparison per envelope.
+  const validateLive = (bytes: Uint8Array, meta: MeshValidateMeta): Promise<MeshValidationOutcome> | MeshValidationOutcome => {
+    const out = validation.validateLive(bytes, meta);
+    if (droppedSender === null) return out;
+    return out instanceof Promise ? out.then((r) => noteDrop(bytes, r)) : noteDrop(bytes, out);
+  };
 
   const metered = params.metrics !== false;
   const metrics = new Registry();
@@ -142,7 +175,7 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     ...(metered ? { metrics, libp2pMetrics: config.libp2pMetrics === true } : {}),
     listen: config.listen,
     bootstrap: config.bootstrap,
-    validate: validation.validateLive,
+    validate: validateLive,
     onAccepted: measured(ingestAccepted(queue, clock, (e) => log.error('ingest failed', e), {
       admit: (q, bytes) => guard.admit(q, bytes),
       shed: (reason, peer, via) => drops.count(reason, peer, via),
@@ -205,6 +238,9 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     dropCounts: () => drops.counts(),
     meshHealth: collector,
     metrics: async () => ({ contentType: metrics.contentType, text: await metrics.metrics() }),
+    onDroppedSender(fn) {
+      droppedSender = fn;
+    },
     async flush() {
       await queue.flush();
       await drops.flush();

@@ -19,6 +19,7 @@ import { agentChainEvents } from './agent-events';
 import { counterpartiesOf } from './counterparties';
 import { meshHealthObservers, pruneMeshHealth, readMeshHealth, writeMeshHealth, type MeshHealthRange, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
 import { exportSource } from './export';
+import { alertsStore } from './alerts';
 import { listReconciliation, reconciliationDetail, reconciliationTotals } from './reconciliation';
 import { conversationPayloads, disputeCounts, disputeOpinions, getDispute, listDisputes, saveDisputeOpinion, type ListDisputesParams, type OpinionRow } from './disputes';
 import { openPglite, openPostgres, type Db } from './db';
@@ -284,6 +285,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     pruneMeshHealth: (res: MeshHealthRes, before: number) => live(() => pruneMeshHealth(db, res, before)),
     /** Dataset export reads (lib/store/export.ts, docs/datasets.md). */
     exportSource: () => exportSource(db, epochSeconds),
+    /** Watchlists, alerts and the webhook outbox (alerts.ts, driven by lib/alerts). */
+    alerts: alertsStore(db),
 
     /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
     notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),

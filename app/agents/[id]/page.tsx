@@ -28,6 +28,7 @@ import { SatiReputation } from '../../../components/agent/SatiReputation';
 import { Suspense } from 'react';
 import { AgentCollusion } from './AgentCollusion';
 import { AgentReconciliation } from './AgentReconciliation';
+import { WatchButton } from '../../../components/alerts/WatchButton';
 
 export const dynamic = 'force-dynamic';
 
@@ -85,6 +86,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
             <h1 style={{ overflowWrap: 'anywhere' }} data-testid="agent-name">{agentDisplayName(id, o.chain.satiProfile(fromHex(id))?.name ?? null)}</h1>
             <p className="muted" data-testid="agent-not-on-mesh">Registered on chain; not seen on the mesh yet (no envelope from this agent so far).</p>
           </div>
+          <WatchButton kind="agent" target={base58(id)} name={agentDisplayName(id, o.chain.satiProfile(fromHex(id))?.name ?? null)} />
         </header>
         <section className="card" style={{ marginBottom: 16 }}>
           <h2>Identity</h2>
@@ -128,6 +130,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
             <Time ms={agent.lastSeenMs} />
           </p>
         </div>
+        <WatchButton kind="agent" target={base58(agent.id)} name={agentDisplayName(agent.id, o.chain?.satiProfile(fromHex(id))?.name ?? agent.name)} />
       </header>
       <div className="grid-2">
         <section className="card">

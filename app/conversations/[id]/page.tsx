@@ -11,6 +11,7 @@ import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
 import { OnChainNegotiation } from '../../../components/OnChainNegotiation';
 import { loadOnChainNegotiations } from '../../_lib/haggle';
 import { Time } from '../../../components/time/Time';
+import { WatchButton } from '../../../components/alerts/WatchButton';
 import { count, dateTime, formatAmount, isBroadcast, shortHex } from '../../../components/format';
 
 export const dynamic = 'force-dynamic';
@@ -60,6 +61,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
             {nego.view.bidders.length ? ` · ${nego.view.bidders.length} other notary bidder${nego.view.bidders.length === 1 ? '' : 's'}` : ''}
           </p>
         </div>
+        <WatchButton kind="conversation" target={id} name={shortHex(id, 8, 4)} />
       </header>
 
       <NegotiationRecorder v={nego.view} receiptMissing={nego.receipt} />

@@ -1,0 +1,112 @@
+/**
+ * lib/alerts: watchlists, the alert evaluator and the webhook outbox (docs/app.md "Alerts and
+ * watchlists"). `startAlerts` wires them to a store and a live bus; the process (server/) starts
+ * it and hands `service` to the routes.
+ */
+import { createHash } from 'node:crypto';
+import bs58 from 'bs58';
+import type { Store } from '../store';
+import type { LiveEvent } from '../wire/events';
+import { startEvaluator, type Evaluator } from './evaluator';
+import { startDeliveryWorker, type DeliveryWorker } from './delivery';
+import { createAlertService, DEFAULT_CAPS, type AlertCaps, type AlertService } from './service';
+import { DEFAULT_ENABLED, isAlertKind, ruleParams, type AlertKind } from './kinds';
+import { checkWebhookUrl } from './url-guard';
+import type { WebhookFormat } from './payloads';
+
+export { ALERT_KINDS, EVENT_KINDS, isAlertKind, type AlertKind } from './kinds';
+export { AlertsError, DEFAULT_CAPS, walletMessage, type AlertCaps, type AlertService } from './service';
+export { WEBHOOK_FORMATS, type WebhookFormat } from './payloads';
+
+/** One deployment webhook of ALERT_WEBHOOKS. */
+export interface EnvWebhook {
+  url: string;
+  format: WebhookFormat;
+  secret?: string;
+  /** `all`, or agent ids (hex or base58). */
+  agents: 'all' | string[];
+  /** Rule kinds with optional params; default the rules a new watchlist starts with. */
+  rules?: Partial<Record<AlertKind, Record<string, unknown>>>;
+}
+
+export interface AlertsConfig {
+  caps: AlertCaps;
+  allowPrivateWebhooks: boolean;
+  /** Evaluation period, ms. */
+  tickMs: number;
+  /** First webhook retry delay, ms. */
+  retryBaseMs: number;
+  /** Alerts per rule per watchlist per hour before throttling. */
+  ruleAlertsPerHour: number;
+  /** The observatory's public base URL, for links in messages. */
+  publicUrl: string;
+  envWebhooks: readonly EnvWebhook[];
+}
+
+export const DEFAULT_ALERTS_CONFIG: Omit<AlertsConfig, 'publicUrl'> = {
+  caps: DEFAULT_CAPS, allowPrivateWebhooks: false, tickMs: 5_000, retryBaseMs: 30_000, ruleAlertsPerHour: 20, envWebhooks: [],
+};
+
+export interface Alerts {
+  service: AlertService;
+  evaluator: Evaluator;
+  delivery: DeliveryWorker;
+  stop(): Promise<void>;
+}
+
+const stableId = (s: string) => createHash('sha256').update(s).digest('base64url').slice(0, 22);
+
+function agentId(s: string): Uint8Array | null {
+  if (/^(0x)?[0-9a-fA-F]{64}$/.test(s)) return new Uint8Array(Buffer.from(s.replace(/^0x/, ''), 'hex'));
+  try {
+    const b = bs58.decode(s);
+    return b.length === 32 ? b : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function startAlerts(p: {
+  store: Pick<Store, 'alerts'>;
+  subscribe(listener: (e: LiveEvent) => void): () => void;
+  epochSeconds: number;
+  config: AlertsConfig;
+  ownedAgents?: (wallet: Uint8Array) => Promise<Uint8Array[]>;
+  log?: { info(msg: string): void; warn(msg: string): void };
+}): Promise<Alerts> {
+  const { config: c, log } = p;
+  const store = p.store.alerts;
+  // Deployment webhooks: one list per entry, its id derived from the URL (stable across restarts).
+  for (const w of c.envWebhooks) {
+    const ok = await checkWebhookUrl(w.url, { allowPrivate: c.allowPrivateWebhooks });
+    if (!ok.ok) { log?.warn(`ALERT_WEBHOOKS: ${w.url} skipped: ${ok.error}`); continue; }
+    const agents = w.agents === 'all' ? [] : w.agents.map((a) => agentId(a)).filter((a): a is Uint8Array => a !== null);
+    const kinds = w.rules ? Object.keys(w.rules).filter(isAlertKind) : [...DEFAULT_ENABLED];
+    await store.syncEnvWatchlist(`env${stableId(w.url)}`.slice(0, 22), {
+      allAgents: w.agents === 'all', agents,
+      rules: kinds.map((kind) => ({ kind, params: ruleParams(kind, w.rules?.[kind] ?? {}) })),
+      webhooks: [{ id: stableId(`${w.url}#webhook`), url: ok.url.toString(), format: w.format, secret: w.secret ?? null }],
+    });
+    log?.info(`alerts: deployment webhook ${ok.url.host} (${w.format}) watching ${w.agents === 'all' ? 'every agent' : `${agents.length} agents`}: ${kinds.join(', ')}`);
+  }
+  const delivery = startDeliveryWorker({
+    store, allowPrivate: c.allowPrivateWebhooks, retryBaseMs: c.retryBaseMs, log,
+    linkFor: (id) => `${c.publicUrl.replace(/\/$/, '')}/alerts?alert=${id}`,
+  });
+  const evaluator = startEvaluator({
+    store, subscribe: p.subscribe, epochSeconds: p.epochSeconds, tickMs: c.tickMs,
+    ruleAlertsPerHour: c.ruleAlertsPerHour, deliveriesPerHour: c.caps.deliveriesPerHour,
+    onQueued: () => delivery.kick(), log,
+  });
+  const service = createAlertService({
+    store, caps: c.caps, allowPrivateWebhooks: c.allowPrivateWebhooks, ownedAgents: p.ownedAgents,
+    changed: () => { evaluator.invalidate(); },
+  });
+  return {
+    service, evaluator, delivery,
+    async stop() {
+      await evaluator.stop();
+      await delivery.stop();
+    },
+  };
+}
