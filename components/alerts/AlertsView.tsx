@@ -17,7 +17,7 @@ import { useNotifyState } from './browser-notifications';
 import { ALERT_KINDS } from './kinds';
 import { agentHexOf, setLocal, type LocalWatchlist } from './store';
 import { setWatched, syncItems, useHydrated, useWatchlist } from './useWatchlist';
-import { AdoptWallet, FollowWallet } from './WalletFollow';
+import { AdoptWallet, FollowWallet } from '../wallet/WatchlistWalletFollow';
 import { filtersQuery, type AlertFilters } from './filters';
 
 const api = alertsApi();

@@ -10,14 +10,14 @@
 import { useState } from 'react';
 import { useWallet } from '@solana/wallet-adapter-react';
 import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
-import { useHasWallet, useMounted } from '../wallet/WalletIsland';
-import { shortAddress } from '../wallet/format';
+import { useHasWallet, useMounted } from './WalletIsland';
+import { shortAddress } from './format';
 import { Term } from '../Term';
-import { alertsApi } from './api';
-import { announceAlertsChanged } from './Bell';
-import { getLocal, setLocal } from './store';
-import { ensureWatchlist } from './useWatchlist';
-import { adoptMessage, encodeSignature, linkMessage } from './wallet-message';
+import { alertsApi } from '../alerts/api';
+import { announceAlertsChanged } from '../alerts/Bell';
+import { getLocal, setLocal } from '../alerts/store';
+import { ensureWatchlist } from '../alerts/useWatchlist';
+import { adoptMessage, encodeSignature, linkMessage } from '../alerts/wallet-message';
 
 const api = alertsApi();
 
