@@ -6,7 +6,8 @@
  * killed (SIGKILL) with that delivery pending and started again on the same DATA_DIR (without agents);
  * the delivery then arrives, and is answered 2xx exactly once, under one X-Zerox1-Delivery id,
  * and the alert was opened once. A lease payment sent from here (faucet-funded wallet) ends the
- * grace: the clearing is recorded with its sentence and delivered.
+ * grace: the clearing is recorded with its sentence and delivered. The header's bell, in a
+ * browser holding the watchlist, shows the unread alert.
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +20,8 @@ import { join } from 'node:path';
 import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { lease, loadEconomyConfig } from '../lib/chain';
 import { payLease } from '../lib/chain/node/economy';
-import { startServer, type RunningServer } from './harness';
+import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, startServer, type RunningServer } from './harness';
 
 const EPOCH_SECONDS = 6;
 const SECRET = 'e2e-receiver-secret-0123456789';
@@ -99,6 +101,19 @@ test('lease_grace fires once, its delivery survives a restart and arrives once, 
   await new Promise((r) => setTimeout(r, 2_500));
   assert.equal(hits.filter((h) => h.body.state === 'open' && h.status === 200).length, 1, 'nothing is sent again once accepted');
   assert.equal((await alertsOf(s2.base)).length, 1, 'the restart opened no second alert');
+
+  // The page's bell, in a browser holding this watchlist as the page keeps it (localStorage).
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage();
+    await page.addInitScript((v) => window.localStorage.setItem('zx1.watchlist', v), JSON.stringify({ id: made.id, token: made.token, items: [] }));
+    await page.goto(`${s2.base}/glossary`);
+    const bell = page.locator('[data-testid="alerts-bell"][data-unread="1"]');
+    await bell.waitFor({ timeout: 30_000 });
+    assert.match((await bell.getAttribute('aria-label')) ?? '', /1 unread/);
+  } finally {
+    await browser.close();
+  }
 
   // Pay the lease from a faucet-funded wallet; the indexer sees it and the alert clears.
   const health = await s2.getJson<{ chain?: { rpcUrl: string } }>('/api/health');
