@@ -131,13 +131,15 @@ export function ConversationList({ conversations, self, deals, sort }: { convers
 
 function Parties({ ids }: { ids: string[] }) {
   if (ids.length === 0) return <span className="muted">unknown</span>;
+  // A wrapping row: a conversation with many participants (bidders, a notary) must not widen its
+  // column past the page.
   return (
-    <>
+    <span className="party-list">
       {ids.map((p) => (
-        <span key={p} style={{ marginRight: 10 }}>
+        <span key={p}>
           <AgentName id={p} copy={false} />
         </span>
       ))}
-    </>
+    </span>
   );
 }
