@@ -1,14 +1,14 @@
 /**
  * The texts a wallet signs to tie a watchlist to it, and the signature's spelling on the wire.
- * The server rebuilds and checks the same text (address, watchlist, time), so a signature proves
+ * The server parses the same text (lib/wire/alerts.ts: address, watchlist, time), so a signature proves
  * the wallet's holder asked for this list just now. Browser-safe, pure.
  */
 
-const PREFIX = 'Zerox1 Observatory watchlist';
+import { watchlistWalletMessage } from '../../lib/wire/alerts';
 
 /** Signed to make `address` follow watchlist `id` (its agents become watched). */
 export function linkMessage(id: string, address: string, at: Date): string {
-  return `${PREFIX} ${id} owned by ${address} at ${at.toISOString()}`;
+  return watchlistWalletMessage(id, address, at);
 }
 
 /**

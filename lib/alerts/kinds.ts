@@ -5,12 +5,11 @@
  * twice for the same subject.
  */
 import { z } from 'zod';
+import { AlertKindSchema } from '../wire/alerts';
 
-export const ALERT_KINDS = [
-  'offline', 'lease_due', 'lease_grace', 'deactivated', 'batch_missing', 'batch_mismatch',
-  'challenged', 'challenge_resolved', 'slashed', 'reputation_drop', 'drops_rate', 'dispute',
-] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+/** The kinds as the API names them (lib/wire/alerts.ts). */
+export const ALERT_KINDS = AlertKindSchema.options;
+export type AlertKind = z.infer<typeof AlertKindSchema>;
 
 /** Kinds keyed by an event's subject: a repeat for the same subject does not alert again. */
 export const EVENT_KINDS: ReadonlySet<AlertKind> = new Set<AlertKind>(['challenged', 'challenge_resolved', 'slashed', 'dispute', 'batch_mismatch']);

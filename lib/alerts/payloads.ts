@@ -13,9 +13,11 @@
  * over the bytes it received, compares in constant time, and refuses a `sentAt` far from its clock.
  */
 import { createHmac } from 'node:crypto';
+import type { z } from 'zod';
+import { WebhookFormatSchema } from '../wire/alerts';
 
-export type WebhookFormat = 'slack' | 'discord' | 'json';
-export const WEBHOOK_FORMATS: readonly WebhookFormat[] = ['slack', 'discord', 'json'];
+export type WebhookFormat = z.infer<typeof WebhookFormatSchema>;
+export const WEBHOOK_FORMATS: readonly WebhookFormat[] = WebhookFormatSchema.options;
 
 export interface AlertMessage {
   /** The alert's id (decimal). */

@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import bs58 from 'bs58';
+import { WATCHLIST_WALLET_MESSAGE_RE, watchlistWalletMessage } from '../wire/alerts';
 import type { AlertsStore } from '../store';
 import { ed25519Verify } from '../protocol/crypto';
 import { ALERT_KINDS, DEFAULT_ENABLED, isAlertKind, parseRuleParams, ruleParams, type AlertKind } from './kinds';
@@ -52,11 +53,7 @@ const newId = () => randomBytes(16).toString('base64url');
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-/** `Zerox1 Observatory watchlist <id> owned by <address> at <ISO time>`. */
-export function walletMessage(id: string, address: string, at: Date): string {
-  return `Zerox1 Observatory watchlist ${id} owned by ${address} at ${at.toISOString()}`;
-}
-const MESSAGE_RE = /^Zerox1 Observatory watchlist (\S+) owned by (\S+) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/;
+export { watchlistWalletMessage as walletMessage };
 
 /** A 64-byte signature as base58 (what wallets' bs58 gives), base64 or hex. */
 function decodeSignature(s: string): Uint8Array | null {
@@ -111,8 +108,8 @@ export function createAlertService(o: AlertServiceOptions) {
     if (!wallet) throw new AlertsError(400, 'address: must be a base58 wallet address (32 bytes)');
     const address = p.address as string;
     if (typeof p.message !== 'string' || p.message.length > 300) throw new AlertsError(400, 'message: must be the signed text, at most 300 characters');
-    const m = MESSAGE_RE.exec(p.message);
-    if (!m) throw new AlertsError(400, `message: must read exactly "${walletMessage(listId ?? '<id>', address, new Date(0)).replace(new Date(0).toISOString(), '<ISO time>')}"`);
+    const m = WATCHLIST_WALLET_MESSAGE_RE.exec(p.message);
+    if (!m) throw new AlertsError(400, `message: must read exactly "${watchlistWalletMessage(listId ?? '<id>', address, new Date(0)).replace(new Date(0).toISOString(), '<ISO time>')}"`);
     if (m[2] !== address) throw new AlertsError(400, `message: names wallet ${m[2]}, not ${address}`);
     if (listId !== null && m[1] !== listId) throw new AlertsError(400, `message: names watchlist ${m[1]}, not ${listId}`);
     const at = Date.parse(m[3]);

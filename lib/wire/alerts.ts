@@ -9,6 +9,16 @@ import { qp } from './params';
 const watchlistId = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'must be 22 base64url characters (the id POST /api/watchlists returned)');
 const agentOrHex = z.string().trim().min(1).max(100);
 
+/**
+ * The text a wallet signs to tie a watchlist to it (`*` for any list: taking over the one it
+ * follows from another browser). Built here for the page and parsed here by the server.
+ */
+export function watchlistWalletMessage(id: string, address: string, at: Date): string {
+  return `Zerox1 Observatory watchlist ${id} owned by ${address} at ${at.toISOString()}`;
+}
+/** {@link watchlistWalletMessage}'s text: list id, address, ISO time. */
+export const WATCHLIST_WALLET_MESSAGE_RE = /^Zerox1 Observatory watchlist (\S+) owned by (\S+) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/;
+
 export const AlertKindSchema = z.enum([
   'offline', 'lease_due', 'lease_grace', 'deactivated', 'batch_missing', 'batch_mismatch',
   'challenged', 'challenge_resolved', 'slashed', 'reputation_drop', 'drops_rate', 'dispute',

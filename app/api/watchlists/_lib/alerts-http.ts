@@ -60,3 +60,22 @@ export function targetBytes(kind: 'agent' | 'conversation', raw: string, agentPa
   if (!/^[0-9a-f]{32}$/.test(s)) throw new HttpError(400, 'parameter "target": a conversation id is 32 hex characters');
   return new Uint8Array(Buffer.from(s, 'hex'));
 }
+
+/**
+ * A route that changes one watchlist: its id from the path, its token checked before the body or
+ * query is read (a caller without the token learns nothing from a 400 about them), then `fn`.
+ */
+export function onWatchlist<P extends { id: string }>(
+  req: Request,
+  ctx: { params: Promise<P> },
+  fn: (w: { svc: ReturnType<typeof alertService>; id: string; token: string | null; params: P }) => Promise<Response>,
+): Promise<Response> {
+  return handleAlerts(async () => {
+    const params = await ctx.params;
+    const id = decodeURIComponent(params.id);
+    const svc = alertService();
+    const token = tokenOf(req);
+    await svc.authorize(id, token);
+    return fn({ svc, id, token, params });
+  });
+}

@@ -1,26 +1,20 @@
 /** PUT /api/watchlists/{id}/items `{kind, target}` watches an agent or conversation; DELETE ?kind=&target= stops. */
 import { agentParam, json, parseQuery } from '../../../../_lib/http';
 import { WatchItemBodySchema, WatchItemQuerySchema } from '../../../../../lib/wire/alerts';
-import { alertService, handleAlerts, jsonBody, targetBytes, tokenOf } from '../../_lib/alerts-http';
+import { jsonBody, onWatchlist, targetBytes } from '../../_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';
 
 export async function PUT(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
-  return handleAlerts(async () => {
-    const id = decodeURIComponent((await ctx.params).id);
-    const svc = alertService();
-    await svc.authorize(id, tokenOf(req));
+  return onWatchlist(req, ctx, async ({ svc, id, token }) => {
     const b = await jsonBody(req, WatchItemBodySchema);
-    return json(await svc.putItem(id, tokenOf(req), b.kind, targetBytes(b.kind, b.target, agentParam)));
+    return json(await svc.putItem(id, token, b.kind, targetBytes(b.kind, b.target, agentParam)));
   });
 }
 
 export async function DELETE(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
-  return handleAlerts(async () => {
-    const id = decodeURIComponent((await ctx.params).id);
-    const svc = alertService();
-    await svc.authorize(id, tokenOf(req));
+  return onWatchlist(req, ctx, async ({ svc, id, token }) => {
     const q = parseQuery(req.url, WatchItemQuerySchema);
-    return json(await svc.deleteItem(id, tokenOf(req), q.kind, targetBytes(q.kind, q.target, agentParam)));
+    return json(await svc.deleteItem(id, token, q.kind, targetBytes(q.kind, q.target, agentParam)));
   });
 }

@@ -5,16 +5,10 @@
  */
 import { json } from '../../../../_lib/http';
 import { WalletBodySchema } from '../../../../../lib/wire/alerts';
-import { alertService, handleAlerts, jsonBody, tokenOf } from '../../_lib/alerts-http';
+import { jsonBody, onWatchlist } from '../../_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';
 
 export async function POST(req: Request, ctx: { params: Promise<{ id: string }> }): Promise<Response> {
-  return handleAlerts(async () => {
-    const id = decodeURIComponent((await ctx.params).id);
-    const svc = alertService();
-    await svc.authorize(id, tokenOf(req));
-    const b = await jsonBody(req, WalletBodySchema);
-    return json(await svc.bindWallet(id, tokenOf(req), b));
-  });
+  return onWatchlist(req, ctx, async ({ svc, id, token }) => json(await svc.bindWallet(id, token, await jsonBody(req, WalletBodySchema))));
 }
