@@ -16,7 +16,7 @@ import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import { conversationStage, outcomeOf } from './derive';
 import { encodeColumns, encodeStage, STAGE_DDL, UNNEST_COLUMNS } from './stage';
-import { STATS_LEVELS_SQL, STATS_RESOLUTIONS } from './stats';
+import { STATS_PENDING_CTE } from './stats';
 import type { Db, Tx } from './db';
 import type { IngestItem, IngestResult } from './types';
 
@@ -41,82 +41,8 @@ const U64 = '18446744073709551616';
 const u64 = (c: string) => `CASE WHEN s.${c} < 0 THEN s.${c}::numeric + ${U64} ELSE s.${c}::numeric END`;
 
 /**
- * The economy over time (stats.ts): each sender's bit set once per interval in
- * stats_active_mask (64 agents to a row, by agent.idx), finest resolution first. A write's
- * `added` is the bits it set: agents newly active in that interval. A sender already recorded in
- * a minute is recorded in its quarter hour, hour and day too, so only the bits one level added
- * are tried at the next. A write that would set nothing is skipped (and returns nothing). `sa`
- * lists how many agents each write added, counted into stats_bucket.
- */
-function activeCascade(): string {
-  const [first, ...rest] = STATS_RESOLUTIONS;
-  const upsert = (res: number, select: string) => `INSERT INTO stats_active_mask AS m (res, bucket, word, mask, added)
-  ${select}
-  ON CONFLICT (res, bucket, word) DO UPDATE SET mask = m.mask | excluded.mask, added = excluded.mask & ~m.mask
-  WHERE (excluded.mask & ~m.mask) <> 0
-  RETURNING res, bucket, word, added`;
-  const parts = [`sa${first} AS (
-  ${upsert(first, `SELECT ${first}, minute, word, bit_or(b), bit_or(b) FROM (
-    SELECT (n.ts / ${first * 1_000_000}::bigint) * ${first} AS minute, g.idx / 64 AS word, 1::bigint << (g.idx % 64) AS b
-    FROM n JOIN ag g ON g.id = n.sender) x
-  GROUP BY minute, word ORDER BY minute, word`)}
-)`];
-  let prev: number = first;
-  for (const r of rest) {
-    parts.push(`sa${r} AS (
-  ${upsert(r, `SELECT ${r}, (bucket / ${r}) * ${r}, word, bit_or(added), bit_or(added) FROM sa${prev}
-  GROUP BY 2, 3 ORDER BY 2, 3`)}
-)`);
-    prev = r;
-  }
-  parts.push(`sa AS (${STATS_RESOLUTIONS.map((r) => `SELECT res, bucket, added FROM sa${r}`).join(' UNION ALL ')})`);
-  return parts.join(', ');
-}
-
-/**
- * The stats rollups (stats.ts) of the rows `n` inserted: counters per interval, active agents,
- * each ACCEPT's price per minute, service and token (stats_price), and the deal count and volume
- * per interval, service and token (stats_service) from the same grouped rows.
- */
-const MINUTE = STATS_RESOLUTIONS[0];
-const statsRollupsSql = () => `${activeCascade()}, sb AS (
-  -- One upsert per interval row (two CTEs updating one row in a statement would lose one).
-  INSERT INTO stats_bucket AS b (res, bucket, envelopes, active_agents, opened, agreed, rejected, disputes)
-  SELECT res, bucket, sum(env), sum(act), sum(op), sum(agr), sum(rej), sum(dis) FROM (
-    -- Counted per minute first (a batch spans a minute or two), then each minute into every level.
-    SELECT lv.res, (m.minute / lv.res) * lv.res AS bucket, m.env, 0 AS act, m.op, m.agr, m.rej, m.dis FROM (
-      SELECT (ts / ${MINUTE * 1_000_000}::bigint) * ${MINUTE} AS minute, count(*) AS env,
-        count(*) FILTER (WHERE msg_type = ${MsgType.PROPOSE}) AS op, count(*) FILTER (WHERE msg_type = ${MsgType.ACCEPT}) AS agr,
-        count(*) FILTER (WHERE msg_type = ${MsgType.REJECT}) AS rej, count(*) FILTER (WHERE msg_type = ${MsgType.DISPUTE}) AS dis
-      FROM n GROUP BY 1
-    ) m CROSS JOIN ${STATS_LEVELS_SQL}
-    UNION ALL SELECT res, bucket, 0, sum(bit_count(added::bit(64))), 0, 0, 0, 0 FROM sa GROUP BY 1, 2
-  ) x GROUP BY res, bucket ORDER BY res, bucket
-  ON CONFLICT (res, bucket) DO UPDATE SET envelopes = b.envelopes + excluded.envelopes, active_agents = b.active_agents + excluded.active_agents,
-    opened = b.opened + excluded.opened, agreed = b.agreed + excluded.agreed, rejected = b.rejected + excluded.rejected, disputes = b.disputes + excluded.disputes
-), dp AS (
-  -- Agreed prices per minute: stats_price holds the finest level only (a coarser interval's
-  -- median is computed from its minutes by the first read after it closes, stats.ts).
-  SELECT (n.ts / ${MINUTE * 1_000_000}::bigint) * ${MINUTE} AS minute, n.deal_service AS service, n.deal_token AS token, n.deal_price::numeric AS price, count(*) AS deals
-  FROM n WHERE n.deal_price IS NOT NULL GROUP BY 1, 2, 3, 4
-), sp AS (
-  INSERT INTO stats_price AS p (res, service, token, bucket, price, deals)
-  SELECT ${MINUTE}, service, token, minute, price, deals FROM dp ORDER BY 2, 3, 4, 5
-  ON CONFLICT (res, service, token, bucket, price) DO UPDATE SET deals = p.deals + excluded.deals
-), sv AS (
-  -- Deals and volume at every level and all time; a stored median stays until a read sees median_deals behind deals.
-  INSERT INTO stats_service AS v (res, bucket, service, token, deals, volume)
-  SELECT lv.res, (dp.minute / lv.res) * lv.res, service, token, sum(deals), sum(price * deals) FROM dp CROSS JOIN ${STATS_LEVELS_SQL}
-  GROUP BY 1, 2, 3, 4
-  -- All time (res 0, bucket 0): what the "all" range ranks the services by.
-  UNION ALL SELECT 0, 0, service, token, sum(deals), sum(price * deals) FROM dp GROUP BY 3, 4
-  ORDER BY 1, 2, 3, 4
-  ON CONFLICT (res, bucket, service, token) DO UPDATE SET deals = v.deals + excluded.deals, volume = v.volume + excluded.volume
-)`;
-
-/**
  * The ingest statement over the staged rows `stage` (a table or a CTE with STAGE_COLUMNS);
- * `rollups` false leaves the stats rollups out (only to measure what they cost: bench:query).
+ * `rollups` false leaves the stats out (only to measure what they cost: bench:query).
  */
 const ingestSql = (head: string, stage: string, rollups = true) => `
 WITH ${head}ins AS (
@@ -194,7 +120,7 @@ WITH ${head}ins AS (
   INSERT INTO msg_type_counter AS t (msg_type, count)
   SELECT msg_type, count(*) FROM n GROUP BY msg_type ORDER BY msg_type
   ON CONFLICT (msg_type) DO UPDATE SET count = t.count + excluded.count
-)${rollups ? `, ${statsRollupsSql()}` : ''}
+)${rollups ? `, ${STATS_PENDING_CTE}` : ''}
 SELECT false AS agent, id FROM ins UNION ALL SELECT true, id FROM ag WHERE inserted`;
 
 /** PGlite: the batch is in the session's zx_stage (COPY in the same transaction). */

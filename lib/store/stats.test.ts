@@ -15,8 +15,9 @@ import { applyMigrations, MIGRATIONS_DIR } from './migrate';
 import { encodeNeg1 } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
 import type { IngestItem, Store } from './index';
-import { testOnEachStore } from './test-helpers';
-import { bytes32, conv16, makeItem } from './testing';
+import { testOnEachStore, testPostgresUrl } from './test-helpers';
+import { openStore } from './store';
+import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
 
 const MIN_US = 60_000_000n;
 /** 2027-01-15T10:00:00Z: an hour starts here. */
@@ -55,12 +56,13 @@ function corpus(): IngestItem[] {
 const NOW = (T0_S + 90) * 1000;
 const series = (s: Store, metric: Parameters<Store['statsSeries']>[0]['metric'], range: '1h' | '24h' | '7d' | 'all' = '1h') => s.statsSeries({ metric, range, nowMs: NOW });
 const last2 = (v: (string | null)[]) => v.slice(-2);
-const snapshot = (s: Store) => s.query<Record<string, string>>(`SELECT res, bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text,
+const snapshot = (s: Store) => s.foldStats().then(() => s.query<Record<string, string>>(`SELECT res, bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text,
   rejected::text, disputes::text FROM stats_bucket ORDER BY res, bucket`).then(async (b) => ({
   b, p: await s.query('SELECT res, bucket::text, price::text, deals::text FROM stats_price ORDER BY res, bucket, price'),
   a: await s.query<{ n: string }>('SELECT COALESCE(sum(bit_count(mask::bit(64))), 0)::text AS n FROM stats_active_mask'),
   v: await s.query('SELECT res, bucket::text, deals::text, volume::text FROM stats_service ORDER BY res, bucket'),
-}));
+  pending: await s.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending'),
+})));
 
 testOnEachStore('ingest keeps the rollups: counts, active agents, exact volume and median, rates', async (s) => {
   const items = corpus();
@@ -101,6 +103,7 @@ testOnEachStore('ingest keeps the rollups: counts, active agents, exact volume a
 
 testOnEachStore('a median is stored once its interval is read, and a deal arriving late makes the next read recompute it', async (s) => {
   await s.ingestEnvelopes(corpus());
+  await s.foldStats();
   const stored = () => s.query<{ bucket: string; deals: string; volume: string; median: string | null; median_deals: string | null }>(`SELECT bucket::text,
     deals::text, volume::text, median::text, median_deals::text FROM stats_service WHERE res = 60 ORDER BY bucket`);
   assert.deepEqual((await stored()).map((r) => [r.deals, r.volume, r.median]), [['2', String(100n + BIG), null], ['3', '600', null]],
@@ -157,10 +160,20 @@ testOnEachStore('a re-ingested duplicate counts nothing, and any batching gives 
   await s.ingestEnvelopes(items);
   for (const it of items) await s.ingestEnvelopes([it]);
   assert.deepEqual(await snapshot(s), once, 'duplicates changed nothing');
-  // The same envelopes one by one, reversed, into a second database agree with one batch.
-  await s.query('TRUNCATE stats_bucket, stats_active_mask, stats_price, stats_service, envelope, agent, conversation, agent_pair, msg_type_counter');
+  // The same envelopes one by one, reversed, into a second database agree with one batch,
+  // whether each is folded alone or all of them in one fold.
+  const clear = () => s.query('TRUNCATE stats_bucket, stats_active_mask, stats_price, stats_service, stats_pending, envelope, agent, conversation, agent_pair, msg_type_counter');
+  await clear();
   for (const it of [...items].reverse()) await s.ingestEnvelopes([it]);
-  assert.deepEqual(await snapshot(s), once, 'one by one in reverse = one batch');
+  const [{ n }] = await s.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending');
+  assert.equal(n, String(items.length), 'one pending row per statement that inserted');
+  assert.deepEqual(await snapshot(s), once, 'one by one in reverse, folded at once = one batch');
+  await clear();
+  for (const it of [...items].reverse()) {
+    await s.ingestEnvelopes([it]);
+    await s.foldStats();
+  }
+  assert.deepEqual(await snapshot(s), once, 'one by one in reverse, each folded alone = one batch');
 }, { dbPrefix: 'zx_stats' });
 
 testOnEachStore('chain events and batch verdicts are counted once, by block time', async (s) => {
@@ -272,6 +285,7 @@ testOnEachStore('active agents across mask words: each agent once per interval, 
   await s.ingestEnvelopes(first.slice(50)); // 20 already stored: duplicates add nothing
   const second = Array.from({ length: 131 }, (_, k) => item(MsgType.ADVERTISE, 1000 + k, T0 + MIN_US + BigInt(k)));
   for (let i = 0; i < second.length; i += 40) await s.ingestEnvelopes(second.slice(i, i + 40));
+  await s.foldStats();
   const rows = await s.query<{ res: number; bucket: string; active_agents: string }>(`SELECT res, bucket::text, active_agents::text FROM stats_bucket
     WHERE bucket >= $1::int8 - 86400 ORDER BY res, bucket`, [String(T0_S)]);
   const at = (res: number, bucket: number) => rows.find((r) => r.res === res && r.bucket === String(bucket))?.active_agents;
@@ -303,3 +317,30 @@ testOnEachStore('the "all" range ranks services by their all-time rows, as a win
   const [t] = await s.query<{ deals: string; volume: string }>('SELECT sum(deals)::text AS deals, sum(volume)::text AS volume FROM stats_service WHERE res = 0');
   assert.deepEqual(t, { deals: '45', volume: String([1, 2, 3, 4, 5, 6, 7, 8, 9].reduce((a, k) => a + k * (10 + k), 0)) });
 }, { dbPrefix: 'zx_stats' });
+
+test('stats a stopped process left pending are folded by the next one at open; stores folding at once count each row once', { skip: !testPostgresUrl() && 'TEST_DATABASE_URL is not set' }, async () => {
+  const ref = await openStore({ dataDir: ':memory:' });
+  const db = await createTestDatabase(testPostgresUrl()!, 'zx_stats');
+  const stores: Store[] = [ref];
+  try {
+    const items = corpus();
+    await ref.ingestEnvelopes(items);
+    const want = await snapshot(ref);
+    // A process that never folds: its ingest commits, its stats stay pending, as after a crash.
+    const a = await openStore({ databaseUrl: db.url, statsFoldMs: 0 });
+    stores.push(a);
+    await a.ingestEnvelopes(items.slice(0, 6));
+    const pending = async () => Number((await a.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending'))[0].n);
+    assert.equal(await pending(), 1);
+    const b = await openStore({ databaseUrl: db.url, statsFoldMs: 20 });
+    stores.push(b);
+    for (let i = 0; i < 200 && await pending() > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(await pending(), 0, 'the store opened next folded what the first left');
+    for (const it of items.slice(6)) await a.ingestEnvelopes([it]);
+    await Promise.all([a.foldStats(), b.foldStats(), a.foldStats(), b.foldStats()]);
+    assert.deepEqual(await snapshot(b), want, 'the same rollups as one store ingesting everything at once');
+  } finally {
+    for (const s of stores) await s.close();
+    await db.drop();
+  }
+});

@@ -1,21 +1,27 @@
 /**
  * The economy over time from rollups (migration 20261126160000_stats_rollups), never from
- * `envelope`. Writers keep them in step with the rows they insert, in the same statement:
- * - the ingest statement (ingest.ts) counts the envelopes it inserted per interval and msg_type,
- *   sets each sender's bit per interval in stats_active_mask (a bit it sets is an agent newly
- *   active there), each ACCEPT's NEG1 price per minute, service and token in stats_price, and the deal
- *   count and volume per interval, service and token in stats_service;
+ * `envelope`. Writers keep them from exactly the rows they insert:
+ * - the ingest statement (ingest.ts) adds one stats_pending row ({@link STATS_PENDING_CTE}) with
+ *   what it inserted, per minute of signed time: envelopes per msg_type, each sender's bit in
+ *   its 64-agent mask word, each ACCEPT's NEG1 price per service and token with its count;
+ *   {@link foldStats} deletes pending rows and adds them up into the rollups in one statement:
+ *   the counters per interval (stats_bucket), the masks (stats_active_mask: a bit it sets is an
+ *   agent newly active there), the prices per minute (stats_price) and the deal count and volume
+ *   per interval, service and token (stats_service). The store folds a second after ingest and
+ *   before a chart read, so a chart shows what its own process stored;
  * - the chain indexer counts the program events it inserted (chain.ts insertChainEvents) and the
- *   batch verdicts that changed (chain.ts setBatchStatus).
- * A re-seen envelope or event inserts nothing, so it counts nothing. Four resolutions are kept
- * (STATS_RESOLUTIONS); a chart reads exactly one, so no figure is re-aggregated: active agents
- * are distinct per interval and a median is a median of that interval's prices. A median is
- * computed from the interval's minutes of price rows by a read and, once the interval has ended,
- * stored with the deal count it covers (storeMedians): a closed interval's median is read, not
- * recomputed, until a late deal moves its count; only the interval still receiving deals costs
- * each read its price rows.
+ *   batch verdicts that changed (chain.ts setBatchStatus), in the same statement.
+ * A re-seen envelope or event inserts nothing, so it counts nothing; a pending row is counted by
+ * the statement that deletes it, so a crash or two processes folding at once count it once. Four
+ * resolutions are kept (STATS_RESOLUTIONS); a chart reads exactly one, so no figure is
+ * re-aggregated: active agents are distinct per interval and a median is a median of that
+ * interval's prices. A median is computed from the interval's minutes of price rows by a read
+ * and, once the interval has ended, stored with the deal count it covers (storeMedians): a closed
+ * interval's median is read, not recomputed, until a late deal moves its count; only the interval
+ * still receiving deals costs each read its price rows.
  */
 import { STATS_METRICS, type StatsMetric, type StatsRange, type StatsSeries } from '../wire/stats';
+import { MsgType } from '../protocol/types';
 import type { Queryable } from './db';
 
 /** Interval lengths kept, seconds. */
@@ -64,6 +70,136 @@ async function windowOf(q: Queryable, range: StatsRange, nowS: number): Promise<
     }
   }
   throw new Error('unreachable');
+}
+
+const MINUTE = STATS_RESOLUTIONS[0];
+const minuteOf = (ts: string) => `(${ts} / ${MINUTE * 1_000_000}::bigint) * ${MINUTE}`;
+
+/**
+ * The ingest statement's stats: one stats_pending row from the envelopes it inserted (`n`: the
+ * staged columns ts, msg_type, sender, deal_service, deal_token, deal_price) and their senders'
+ * agent rows (`ag`: id, idx), grouped per minute; nothing when it inserted nothing. Arrays keep it
+ * one row however many minutes, words and prices a batch spans (a live batch: a minute or two).
+ */
+export const STATS_PENDING_CTE = `sd AS (
+  INSERT INTO stats_pending (minutes, envelopes, opened, agreed, rejected, disputes, active_minutes, active_words, active_masks,
+    deal_minutes, deal_services, deal_tokens, deal_prices, deal_counts)
+  SELECT c.*, a.*, d.* FROM (
+    SELECT array_agg(minute), array_agg(env), array_agg(op), array_agg(agr), array_agg(rej), array_agg(dis) FROM (
+      SELECT ${minuteOf('ts')} AS minute, count(*) AS env,
+        count(*) FILTER (WHERE msg_type = ${MsgType.PROPOSE}) AS op, count(*) FILTER (WHERE msg_type = ${MsgType.ACCEPT}) AS agr,
+        count(*) FILTER (WHERE msg_type = ${MsgType.REJECT}) AS rej, count(*) FILTER (WHERE msg_type = ${MsgType.DISPUTE}) AS dis
+      FROM n GROUP BY 1
+    ) x
+  ) c (minutes, env, op, agr, rej, dis), (
+    SELECT array_agg(minute), array_agg(word), array_agg(mask) FROM (
+      SELECT ${minuteOf('n.ts')} AS minute, g.idx / 64 AS word, bit_or(1::bigint << (g.idx % 64)) AS mask
+      FROM n JOIN ag g ON g.id = n.sender GROUP BY 1, 2
+    ) y
+  ) a (minutes, words, masks), (
+    SELECT COALESCE(array_agg(minute), '{}'), COALESCE(array_agg(service), '{}'), COALESCE(array_agg(token), '{}'),
+      COALESCE(array_agg(price), '{}'), COALESCE(array_agg(deals), '{}') FROM (
+      SELECT ${minuteOf('ts')} AS minute, deal_service AS service, deal_token AS token, deal_price::numeric AS price, count(*) AS deals
+      FROM n WHERE deal_price IS NOT NULL GROUP BY 1, 2, 3, 4
+    ) z
+  ) d (minutes, services, tokens, prices, deals)
+  WHERE c.minutes IS NOT NULL
+)`;
+
+/**
+ * Each sender's bit set once per interval in stats_active_mask (64 agents to a row, by
+ * agent.idx), finest resolution first, from `am` (minute, word, mask). A write's `added` is the
+ * bits it set: agents newly active in that interval. A sender already recorded in a minute is
+ * recorded in its quarter hour, hour and day too, so only the bits one level added are tried at
+ * the next. A write that would set nothing is skipped (and returns nothing). `sa` lists how many
+ * agents each write added, counted into stats_bucket.
+ */
+function activeCascade(): string {
+  const [first, ...rest] = STATS_RESOLUTIONS;
+  const upsert = (res: number, select: string) => `INSERT INTO stats_active_mask AS m (res, bucket, word, mask, added)
+  ${select}
+  ON CONFLICT (res, bucket, word) DO UPDATE SET mask = m.mask | excluded.mask, added = excluded.mask & ~m.mask
+  WHERE (excluded.mask & ~m.mask) <> 0
+  RETURNING res, bucket, word, added`;
+  const parts = [`sa${first} AS (
+  ${upsert(first, `SELECT ${first}, minute, word, mask, mask FROM am ORDER BY minute, word`)}
+)`];
+  let prev: number = first;
+  for (const r of rest) {
+    parts.push(`sa${r} AS (
+  ${upsert(r, `SELECT ${r}, (bucket / ${r}) * ${r}, word, bit_or(added), bit_or(added) FROM sa${prev}
+  GROUP BY 2, 3 ORDER BY 2, 3`)}
+)`);
+    prev = r;
+  }
+  parts.push(`sa AS (${STATS_RESOLUTIONS.map((r) => `SELECT res, bucket, added FROM sa${r}`).join(' UNION ALL ')})`);
+  return parts.join(', ');
+}
+
+/** Pending rows one fold statement takes at most (a live observer writes a few per second). */
+const FOLD_ROWS = 2_000;
+
+/**
+ * The fold: up to FOLD_ROWS pending rows (SKIP LOCKED: a concurrent fold takes others) deleted
+ * and added up per minute (`mc`), mask word (`am`) and price (`dp`), then into every resolution:
+ * counters per interval (aggregated per minute first, then spread to the four levels), active
+ * agents, each price per minute, service and token (stats_price: the finest level only; a
+ * coarser interval's median is computed from its minutes by a read), and deals and volume per
+ * interval, service and token and all time (res 0, bucket 0: what the "all" range ranks by).
+ */
+export const FOLD_SQL = `WITH pend AS (
+  DELETE FROM stats_pending WHERE id IN (SELECT id FROM stats_pending ORDER BY id LIMIT ${FOLD_ROWS} FOR UPDATE SKIP LOCKED)
+  RETURNING *
+), mc AS (
+  SELECT u.minute, sum(u.env) AS env, sum(u.op) AS op, sum(u.agr) AS agr, sum(u.rej) AS rej, sum(u.dis) AS dis
+  FROM pend p, unnest(p.minutes, p.envelopes, p.opened, p.agreed, p.rejected, p.disputes) AS u (minute, env, op, agr, rej, dis) GROUP BY 1
+), am AS (
+  SELECT u.minute, u.word, bit_or(u.mask) AS mask FROM pend p, unnest(p.active_minutes, p.active_words, p.active_masks) AS u (minute, word, mask) GROUP BY 1, 2
+), dp AS (
+  SELECT u.minute, u.service, u.token, u.price, sum(u.deals) AS deals
+  FROM pend p, unnest(p.deal_minutes, p.deal_services, p.deal_tokens, p.deal_prices, p.deal_counts) AS u (minute, service, token, price, deals) GROUP BY 1, 2, 3, 4
+), ${activeCascade()}, sb AS (
+  -- One upsert per interval row (two CTEs updating one row in a statement would lose one).
+  INSERT INTO stats_bucket AS b (res, bucket, envelopes, active_agents, opened, agreed, rejected, disputes)
+  SELECT res, bucket, sum(env), sum(act), sum(op), sum(agr), sum(rej), sum(dis) FROM (
+    SELECT lv.res, (mc.minute / lv.res) * lv.res AS bucket, mc.env, 0 AS act, mc.op, mc.agr, mc.rej, mc.dis FROM mc CROSS JOIN ${STATS_LEVELS_SQL}
+    UNION ALL SELECT res, bucket, 0, sum(bit_count(added::bit(64))), 0, 0, 0, 0 FROM sa GROUP BY 1, 2
+  ) x GROUP BY res, bucket ORDER BY res, bucket
+  ON CONFLICT (res, bucket) DO UPDATE SET envelopes = b.envelopes + excluded.envelopes, active_agents = b.active_agents + excluded.active_agents,
+    opened = b.opened + excluded.opened, agreed = b.agreed + excluded.agreed, rejected = b.rejected + excluded.rejected, disputes = b.disputes + excluded.disputes
+), sp AS (
+  INSERT INTO stats_price AS p (res, service, token, bucket, price, deals)
+  SELECT ${MINUTE}, service, token, minute, price, deals FROM dp ORDER BY 2, 3, 4, 5
+  ON CONFLICT (res, service, token, bucket, price) DO UPDATE SET deals = p.deals + excluded.deals
+), sv AS (
+  -- Deals and volume at every level and all time; a stored median stays until a read sees median_deals behind deals.
+  INSERT INTO stats_service AS v (res, bucket, service, token, deals, volume)
+  SELECT lv.res, (dp.minute / lv.res) * lv.res, service, token, sum(deals), sum(price * deals) FROM dp CROSS JOIN ${STATS_LEVELS_SQL}
+  GROUP BY 1, 2, 3, 4
+  UNION ALL SELECT 0, 0, service, token, sum(deals), sum(price * deals) FROM dp GROUP BY 3, 4
+  ORDER BY 1, 2, 3, 4
+  ON CONFLICT (res, bucket, service, token) DO UPDATE SET deals = v.deals + excluded.deals, volume = v.volume + excluded.volume
+)
+SELECT count(*)::int AS n FROM pend`;
+
+/**
+ * Adds every pending row to the rollups (several statements when more than FOLD_ROWS wait);
+ * returns how many it folded. Rows a concurrent fold holds are left to it; rows a concurrent
+ * ingest has not committed are the next fold's. Retried on deadlock.
+ */
+export async function foldStats(q: Queryable): Promise<number> {
+  let total = 0;
+  for (let attempt = 0; ;) {
+    try {
+      const [r] = await q.query<{ n: number }>(FOLD_SQL);
+      total += r.n;
+      if (r.n < FOLD_ROWS) return total;
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (attempt++ < 5 && (code === '40P01' || code === '40001')) continue;
+      throw e;
+    }
+  }
 }
 
 const iso = (s: number) => new Date(s * 1000).toISOString().replace('.000Z', 'Z');

@@ -25,7 +25,7 @@ import { conversationPayloads, disputeCounts, disputeOpinions, getDispute, listD
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
-import { statsSeries, type StatsSeriesParams } from './stats';
+import { foldStats, statsSeries, type StatsSeriesParams } from './stats';
 import { collusionSignals, type CollusionParams } from './collusion';
 import { gossipReputation } from './reputation';
 import { replayEnvelopes, type ReplayParams } from './replay';
@@ -55,6 +55,11 @@ export interface OpenStoreParams {
    * they cost (bench:query); the stats charts then miss what this store ingests.
    */
   statsRollups?: boolean;
+  /**
+   * Milliseconds after an ingest that stored envelopes before their stats are folded into the
+   * rollups (default 1,000; 0: only before a chart read, on close and when foldStats is called).
+   */
+  statsFoldMs?: number;
 }
 
 export type Store = Awaited<ReturnType<typeof openStore>>;
@@ -109,6 +114,45 @@ export async function openStore(params: OpenStoreParams = {}) {
   let closed = false;
   const live = <T>(fn: () => Promise<T>) => (closed ? Promise.reject(new StoreClosedError()) : fn());
 
+  // Ingest leaves its stats in stats_pending (stats.ts); they reach the rollups by one fold at a
+  // time: on a timer after ingest, before a chart read (so a chart shows what this process
+  // stored), on close, and at open for rows a crashed process left.
+  const rollups = params.statsRollups !== false;
+  const foldMs = params.statsFoldMs ?? 1_000;
+  let pendingStats = rollups;
+  let folding: Promise<number> | null = null;
+  let foldTimer: NodeJS.Timeout | undefined;
+  let foldFailing = false;
+  const fold = (): Promise<number> => {
+    if (folding) return folding.then(() => (pendingStats ? fold() : 0));
+    pendingStats = false;
+    const run = foldStats(db).then((n) => {
+      if (foldFailing) log?.info('store: stats folded again');
+      foldFailing = false;
+      return n;
+    }, (e) => {
+      pendingStats = true;
+      throw e;
+    }).finally(() => { folding = null; });
+    folding = run;
+    return run;
+  };
+  const scheduleFold = () => {
+    if (!rollups || foldMs <= 0 || foldTimer || closed) return;
+    foldTimer = setTimeout(() => {
+      foldTimer = undefined;
+      if (closed || !pendingStats) return;
+      fold().catch((e) => {
+        // The rows stay pending: the next timer, read or ingest tries again.
+        if (!foldFailing) log?.warn(`store: folding the stats failed (${e instanceof Error ? e.message : String(e)}); retrying`);
+        foldFailing = true;
+        scheduleFold();
+      });
+    }, foldMs);
+    foldTimer.unref?.();
+  };
+  scheduleFold();
+
   const store = {
     kind: db.kind,
     /** The generated Prisma client on the same connection (for ad-hoc reads). */
@@ -120,8 +164,15 @@ export async function openStore(params: OpenStoreParams = {}) {
     ingestEnvelopes: (items: readonly IngestItem[]): Promise<IngestResult> => live(async () => {
       const due = partitions.beforeIngest();
       if (due) await due;
-      return ingestBatch(db, items, epochSeconds, { statsRollups: params.statsRollups });
+      const r = await ingestBatch(db, items, epochSeconds, { statsRollups: rollups });
+      if (r.inserted > 0 && rollups) {
+        pendingStats = true;
+        scheduleFold();
+      }
+      return r;
     }),
+    /** Adds the stats ingest left pending to the rollups now (stats.ts foldStats); the rows folded. */
+    foldStats: () => live(() => (rollups ? fold() : Promise.resolve(0))),
     /** The envelope table's epoch-range partitions; see partitions.ts. */
     envelopePartitions: {
       span: partitions.span,
@@ -146,7 +197,10 @@ export async function openStore(params: OpenStoreParams = {}) {
     dropCounts: () => live(() => q.dropCounts(db)),
     countsByType: () => live(() => q.countsByType(db)),
     /** One metric of the economy over time from the rollups (stats.ts). */
-    statsSeries: (p: StatsSeriesParams) => live(() => statsSeries(db, p)),
+    statsSeries: (p: StatsSeriesParams) => live(async () => {
+      if (pendingStats || folding) await fold();
+      return statsSeries(db, p);
+    }),
     recentEnvelopes: (p?: Parameters<typeof q.recentEnvelopes>[1]) => live(() => q.recentEnvelopes(db, p, epochSeconds)),
     getEnvelope: (id: Uint8Array) => live(() => q.getEnvelope(db, id)),
     /** A window's envelopes in (timestamp, id) order, keyset-paged; see replay.ts. */
@@ -310,6 +364,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     },
     close: async () => {
       if (closed) return;
+      if (foldTimer) clearTimeout(foldTimer);
+      if (rollups && (pendingStats || folding)) await fold().catch((e) => log?.warn(`store: folding the stats on close failed (${e instanceof Error ? e.message : String(e)}); the next open folds them`));
       closed = true;
       await prisma.$disconnect().catch(() => undefined);
       await db.close();
