@@ -13,7 +13,7 @@ import { MsgType } from '../protocol/types';
 import { buildEnvelope } from '../protocol/envelope';
 import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
 import { NODE_TOPIC } from '../store/mesh-health';
-import { MAX_SAMPLES, percentile } from './mesh-health';
+import { MAX_SAMPLES, percentile, toMs } from './mesh-health';
 import { startObservatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
 
@@ -22,6 +22,12 @@ test('nearest-rank percentiles', () => {
   assert.deepEqual([percentile(s, 50), percentile(s, 90), percentile(s, 99), percentile(s, 100), percentile(s, 1)], [500, 900, 1000, 1000, 100]);
   assert.equal(percentile([], 50), null);
   assert.equal(percentile([7], 99), 7);
+});
+
+test('timestamps in µs to whole ms as the BigInt division gives them, past 2^53 too', () => {
+  const xs = [0n, 999n, 1000n, 1001n, 1_764_300_000_000_999n, 9_007_199_254_740_991n, 9_007_199_254_740_993n, 2n ** 64n - 1n];
+  for (let k = 0n; k < 10_000n; k++) xs.push(1_764_300_000_000_000n + k * 7_919n, k * 1_000n - 1n + (k === 0n ? 1n : 0n));
+  for (const us of xs) assert.equal(toMs(us), Number(us / 1000n), String(us));
 });
 
 const backends: Array<'pglite' | 'postgres'> = ['pglite', 'postgres'];
