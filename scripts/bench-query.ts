@@ -25,6 +25,7 @@ import { loadavg } from 'node:os';
 import { toHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
 import { createIngestQueue, openStore, type IngestItem, type Store } from '../lib/store';
+import { STATS_FOLD_MS } from '../lib/store/store';
 import { createTestDatabase } from '../lib/store/testing';
 import * as q from '../lib/store/queries';
 import { counterpartiesOf } from '../lib/store/counterparties';
@@ -297,8 +298,8 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   }
 }
 
-/** How often the stores fold pending stats into the rollups, in ingest time (the store's own timer: 1 s). */
-const FOLD_EVERY_MS = 1_000;
+/** How often the stores fold pending stats into the rollups, in ingest time: the store's own timer. */
+const FOLD_EVERY_MS = STATS_FOLD_MS;
 
 /**
  * Committed envelopes/s through the observer's ingest queue (batches of 500), with the stats

@@ -57,12 +57,20 @@ export interface OpenStoreParams {
   statsRollups?: boolean;
   /**
    * Milliseconds after an ingest that stored envelopes before their stats are folded into the
-   * rollups (default 1,000; 0: only before a chart read, on close and when foldStats is called).
+   * rollups (default STATS_FOLD_MS; 0: only before a chart read, on close and when foldStats is called).
    */
   statsFoldMs?: number;
 }
 
 export type Store = Awaited<ReturnType<typeof openStore>>;
+
+/**
+ * How long ingested stats wait in stats_pending before the store folds them (stats.ts), ms. A
+ * fold's cost grows with the intervals and services it touches, not with the envelopes, so
+ * fewer folds cost ingest less; a chart this process serves folds first, so only a chart
+ * served by another process can lag by this much.
+ */
+export const STATS_FOLD_MS = 2_000;
 
 const GENERATED = fileURLToPath(new URL('./generated/client.ts', import.meta.url));
 
@@ -118,7 +126,7 @@ export async function openStore(params: OpenStoreParams = {}) {
   // time: on a timer after ingest, before a chart read (so a chart shows what this process
   // stored), on close, and at open for rows a crashed process left.
   const rollups = params.statsRollups !== false;
-  const foldMs = params.statsFoldMs ?? 1_000;
+  const foldMs = params.statsFoldMs ?? STATS_FOLD_MS;
   let pendingStats = rollups;
   let folding: Promise<number> | null = null;
   let foldTimer: NodeJS.Timeout | undefined;
