@@ -6,8 +6,7 @@
  */
 import type { MetricsRegister } from '@libp2p/gossipsub/metrics';
 import { Gauge, Histogram, type Registry } from 'prom-client';
-
-type Labels = Record<string, string | number>;
+import { avgMinMax, type Labels } from './metrics';
 
 /** A prom-client Gauge that also takes collect functions after creation (GossipSub adds them). */
 function gauge(registry: Registry, name: string, help: string, labelNames: string[] = []) {
@@ -39,24 +38,7 @@ export function promClientRegister(registry: Registry): MetricsRegister {
         reset: () => h.reset(),
       };
     },
-    avgMinMax: (c: { name: string; help: string; labelNames?: string[] }) => {
-      const avg = gauge(registry, `${c.name}_avg`, `${c.help} (mean)`, c.labelNames);
-      const min = gauge(registry, `${c.name}_min`, `${c.help} (minimum)`, c.labelNames);
-      const max = gauge(registry, `${c.name}_max`, `${c.help} (maximum)`, c.labelNames);
-      return {
-        set: (a: Labels | number[], b?: number[]) => {
-          const labels = Array.isArray(a) ? undefined : a;
-          const values = Array.isArray(a) ? a : (b ?? []);
-          if (values.length === 0) return;
-          let lo = Infinity, hi = -Infinity, sum = 0;
-          for (const v of values) { sum += v; if (v < lo) lo = v; if (v > hi) hi = v; }
-          for (const [g, v] of [[avg, sum / values.length], [min, lo], [max, hi]] as const) {
-            if (labels) g.set(labels, v);
-            else g.set(v);
-          }
-        },
-      };
-    },
+    avgMinMax: (c: { name: string; help: string; labelNames?: string[] }) => avgMinMax(c, (name, help) => gauge(registry, name, help, c.labelNames)),
   };
   return register as unknown as MetricsRegister;
 }

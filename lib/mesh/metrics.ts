@@ -309,26 +309,35 @@ export function gossipsubRegister(registry: Registry): MetricsRegister {
     gauge: (c: { name: string; help: string; labelNames?: string[] }) => gauge(c.name, c.help, c.labelNames),
     histogram: (c: { name: string; help: string; labelNames?: string[]; buckets?: number[] }) =>
       new LightHistogram(registry, c.name, c.help, c.labelNames, c.buckets),
-    avgMinMax: (c: { name: string; help: string; labelNames?: string[] }) => {
-      const avg = gauge(`${c.name}_avg`, `${c.help} (mean)`, c.labelNames);
-      const min = gauge(`${c.name}_min`, `${c.help} (minimum)`, c.labelNames);
-      const max = gauge(`${c.name}_max`, `${c.help} (maximum)`, c.labelNames);
-      return {
-        set: (a: Labels | number[], b?: number[]) => {
-          const labels = Array.isArray(a) ? undefined : a;
-          const values = Array.isArray(a) ? a : (b ?? []);
-          if (values.length === 0) return;
-          let lo = Infinity, hi = -Infinity, sum = 0;
-          for (const v of values) { sum += v; if (v < lo) lo = v; if (v > hi) hi = v; }
-          for (const [g, v] of [[avg, sum / values.length], [min, lo], [max, hi]] as const) {
-            if (labels) g.set(labels, v);
-            else g.set(v);
-          }
-        },
-      };
-    },
+    avgMinMax: (c: { name: string; help: string; labelNames?: string[] }) => avgMinMax(c, (name, help) => gauge(name, help, c.labelNames)),
   };
   return register as unknown as MetricsRegister;
+}
+
+/** A gauge as avgMinMax sets it: with labels or without. */
+export interface SettableGauge { set(a: Labels | number, b?: number): void }
+
+/**
+ * GossipSub's avg/min/max metric as three gauges (`<name>_avg`, `_min`, `_max`) made by `make`:
+ * `set` takes a list of values (with or without labels) and keeps their mean, minimum and maximum.
+ */
+export function avgMinMax(c: { name: string; help: string }, make: (name: string, help: string) => SettableGauge) {
+  const avg = make(`${c.name}_avg`, `${c.help} (mean)`);
+  const min = make(`${c.name}_min`, `${c.help} (minimum)`);
+  const max = make(`${c.name}_max`, `${c.help} (maximum)`);
+  return {
+    set: (a: Labels | number[], b?: number[]) => {
+      const labels = Array.isArray(a) ? undefined : a;
+      const values = Array.isArray(a) ? a : (b ?? []);
+      if (values.length === 0) return;
+      let lo = Infinity, hi = -Infinity, sum = 0;
+      for (const v of values) { sum += v; if (v < lo) lo = v; if (v > hi) hi = v; }
+      for (const [g, v] of [[avg, sum / values.length], [min, lo], [max, hi]] as const) {
+        if (labels) g.set(labels, v);
+        else g.set(v);
+      }
+    },
+  };
 }
 
 /** Sum of a metric's values per label value (e.g. per topic), read from the registry. */

@@ -7,7 +7,7 @@
  *   {@link foldStats} deletes pending rows and adds them up into the rollups in one statement:
  *   the counters per interval (stats_bucket), the masks (stats_active_mask: a bit it sets is an
  *   agent newly active there), the prices per minute (stats_price) and the deal count and volume
- *   per interval, service and token (stats_service). The store folds a second after ingest and
+ *   per interval, service and token (stats_service). The store folds two seconds after ingest and
  *   before a chart read, so a chart shows what its own process stored;
  * - the chain indexer counts the program events it inserted (chain.ts insertChainEvents) and the
  *   batch verdicts that changed (chain.ts setBatchStatus), in the same statement.
