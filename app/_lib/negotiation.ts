@@ -11,7 +11,7 @@ import {
 import { decodeCanonical } from '../../lib/protocol/cbor';
 import { MsgType } from '../../lib/protocol/types';
 import { parseNegotiationPayload } from '../../lib/protocol/neg1';
-import { decodeFeedback, decodeNotarizeBid } from '../../lib/protocol/payloads';
+import { decodeFeedback, decodeNotarizeBid, FEEDBACK_OUTCOMES } from '../../lib/protocol/payloads';
 import { bytesToHex as hex, msgTypeName, type NegotiationView, type OfferPoint, type TimelineItem } from '../../lib/wire';
 import type { ConversationDetail, HaggleNegotiationRow, StoredEnvelope } from '../../lib/store/types';
 import { base58, formatTokenAmount, shortHex } from '../../components/format';
@@ -20,7 +20,6 @@ import { receiptReadiness } from './receipt-ready';
 
 const REASONS = ['no reason given', 'capability mismatch', 'constraint conflict', 'trust insufficient', 'price', 'timeout', 'abort'];
 export const TIER_NAMES = ['self-verifying tests', 'mechanical check', 'peer/notary review'];
-const OUTCOMES = ['negative', 'neutral', 'positive'];
 const ZERO32 = '0'.repeat(64);
 
 /** Exact amounts in the negotiation's token (raw units when its decimals are unknown). */
@@ -78,7 +77,7 @@ function timelineItem(s: StoredEnvelope, amt: Amt): TimelineItem {
     case MsgType.FEEDBACK: {
       const f = decodeFeedback(e.payload);
       text = f.ok
-        ? `rates ${shortHex(base58(hex(f.value.targetAgent)), 5, 4)} ${f.value.score > 0 ? '+' : ''}${f.value.score} (${OUTCOMES[f.value.outcome] ?? '?'}, as ${f.value.role === 1 ? 'notary' : 'participant'}${f.value.isDispute ? ', dispute' : ''})`
+        ? `rates ${shortHex(base58(hex(f.value.targetAgent)), 5, 4)} ${f.value.score > 0 ? '+' : ''}${f.value.score} (${FEEDBACK_OUTCOMES[f.value.outcome] ?? '?'}, as ${f.value.role === 1 ? 'notary' : 'participant'}${f.value.isDispute ? ', dispute' : ''})`
         : 'feedback (unreadable)';
       if (f.ok) tone = f.value.score > 0 ? 'good' : f.value.score < 0 ? 'bad' : 'neutral';
       break;

@@ -18,15 +18,49 @@ import { announceAlertsChanged } from '../alerts/Bell';
 import { getLocal, setLocal } from '../alerts/store';
 import { ensureWatchlist } from '../alerts/useWatchlist';
 import { adoptMessage, encodeSignature, linkMessage } from '../alerts/wallet-message';
+import { isRejection } from './explain';
 
 const api = alertsApi();
 
+type Note = { ok: boolean; text: string };
+
 /** A wallet's refusal as a sentence (the person pressed Reject, or the wallet cannot sign text). */
 function walletError(e: unknown): string {
-  const m = (e as Error)?.message ?? String(e);
-  if (/reject|denied|cancel/i.test(m)) return 'The wallet did not sign (rejected in the wallet). Nothing was changed.';
-  return `The wallet could not sign: ${m}`;
+  if (isRejection(e)) return 'The wallet did not sign (rejected in the wallet). Nothing was changed.';
+  return `The wallet could not sign: ${(e as Error)?.message ?? String(e)}`;
 }
+
+/**
+ * The connected wallet and one signed request at a time: `run(send)` gives `send` the address and
+ * a signer (a message → its encoded signature, or the sentence saying why the wallet did not
+ * sign), and shows the sentence `send` returns.
+ */
+function useSignedRequest() {
+  const mounted = useMounted();
+  const { publicKey, signMessage } = useWallet();
+  const [busy, setBusy] = useState(false);
+  const [msg, setMsg] = useState<Note | null>(null);
+  const address = publicKey?.toBase58() ?? null;
+  const run = async (send: (address: string, sign: (message: string) => Promise<string | Note>) => Promise<Note>) => {
+    if (!address || !signMessage) return;
+    setBusy(true);
+    setMsg(null);
+    try {
+      setMsg(await send(address, async (message) => {
+        try {
+          return encodeSignature(await signMessage(new TextEncoder().encode(message)));
+        } catch (e) {
+          return { ok: false, text: walletError(e) };
+        }
+      }));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { mounted, address, canSign: Boolean(signMessage), busy, msg, run };
+}
+
+const Status = ({ msg }: { msg: Note | null }) => (msg ? <p className={msg.ok ? 'form-ok' : 'form-error'} role={msg.ok ? 'status' : 'alert'}>{msg.text}</p> : null);
 
 export function FollowWallet({ linked, onLinked }: { linked: string | null; onLinked?: () => void }) {
   if (!useHasWallet()) return null;
@@ -34,33 +68,22 @@ export function FollowWallet({ linked, onLinked }: { linked: string | null; onLi
 }
 
 function Follow({ linked, onLinked }: { linked: string | null; onLinked?: () => void }) {
-  const mounted = useMounted();
-  const { publicKey, signMessage } = useWallet();
-  const [busy, setBusy] = useState(false);
-  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
-  const address = publicKey?.toBase58() ?? null;
+  const { mounted, address, canSign, busy, msg, run } = useSignedRequest();
 
-  const follow = async () => {
-    if (!address || !signMessage) return;
-    setBusy(true);
-    setMsg(null);
-    try {
-      const w = await ensureWatchlist();
-      if (!w.ok) return setMsg({ ok: false, text: w.error });
-      const message = linkMessage(w.value.id, address, new Date());
-      let sig: Uint8Array;
-      try { sig = await signMessage(new TextEncoder().encode(message)); } catch (e) { return setMsg({ ok: false, text: walletError(e) }); }
-      const r = await api.linkWallet(w.value, { address, message, signature: encodeSignature(sig) });
-      if (!r.ok) return setMsg({ ok: false, text: r.error });
-      const { agentsOwned, agentsAdded } = r.value;
-      const owned = agentsOwned === null ? 'the agents it owns are watched' : agentsOwned === 0 ? 'it holds no agent identity now (sign again once it does)' : `it owns ${agentsOwned} agent${agentsOwned === 1 ? '' : 's'}${agentsAdded !== null && agentsAdded < agentsOwned ? `, ${agentsAdded} newly watched` : ', all watched'}`;
-      setMsg({ ok: true, text: `This list now follows ${shortAddress(address)}: ${owned}.` });
-      onLinked?.();
-      announceAlertsChanged();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const follow = () => run(async (address, sign) => {
+    const w = await ensureWatchlist();
+    if (!w.ok) return { ok: false, text: w.error };
+    const message = linkMessage(w.value.id, address, new Date());
+    const signature = await sign(message);
+    if (typeof signature !== 'string') return signature;
+    const r = await api.linkWallet(w.value, { address, message, signature });
+    if (!r.ok) return { ok: false, text: r.error };
+    const { agentsOwned, agentsAdded } = r.value;
+    const owned = agentsOwned === null ? 'the agents it owns are watched' : agentsOwned === 0 ? 'it holds no agent identity now (sign again once it does)' : `it owns ${agentsOwned} agent${agentsOwned === 1 ? '' : 's'}${agentsAdded !== null && agentsAdded < agentsOwned ? `, ${agentsAdded} newly watched` : ', all watched'}`;
+    onLinked?.();
+    announceAlertsChanged();
+    return { ok: true, text: `This list now follows ${shortAddress(address)}: ${owned}.` };
+  });
 
   if (!mounted) return null;
   return (
@@ -72,15 +95,15 @@ function Follow({ linked, onLinked }: { linked: string | null; onLinked?: () => 
       )}
       {!address ? (
         <><p className="muted small">{linked ? 'Connect that wallet to sign again.' : 'Connect a wallet first.'}</p><WalletMultiButton /></>
-      ) : !signMessage ? (
+      ) : !canSign ? (
         <p className="form-error">This wallet cannot sign messages, which following needs; try another wallet.</p>
       ) : (
         <button type="button" className={`btn ${linked === address ? '' : 'primary'}`} onClick={follow} disabled={busy} data-testid="follow-wallet">
           {busy ? 'Waiting for the wallet…' : linked === address ? 'Sign again to add new agents' : `Follow my wallet (${shortAddress(address)})`}
         </button>
       )}
-      {address && signMessage ? <p className="muted small">Your wallet asks you to sign a line of text naming this list and your address. It is not a transaction: nothing is spent.</p> : null}
-      {msg ? <p className={msg.ok ? 'form-ok' : 'form-error'} role={msg.ok ? 'status' : 'alert'}>{msg.text}</p> : null}
+      {address && canSign ? <p className="muted small">Your wallet asks you to sign a line of text naming this list and your address. It is not a transaction: nothing is spent.</p> : null}
+      <Status msg={msg} />
     </div>
   );
 }
@@ -92,42 +115,31 @@ export function AdoptWallet({ onAdopted }: { onAdopted?: () => void }) {
 }
 
 function Adopt({ onAdopted }: { onAdopted?: () => void }) {
-  const mounted = useMounted();
-  const { publicKey, signMessage } = useWallet();
-  const [busy, setBusy] = useState(false);
-  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
-  const address = publicKey?.toBase58() ?? null;
-  const adopt = async () => {
-    if (!address || !signMessage) return;
-    setBusy(true);
-    setMsg(null);
-    try {
-      const message = adoptMessage(address, new Date());
-      let sig: Uint8Array;
-      try { sig = await signMessage(new TextEncoder().encode(message)); } catch (e) { return setMsg({ ok: false, text: walletError(e) }); }
-      const r = await api.byWallet({ address, message, signature: encodeSignature(sig) });
-      if (!r.ok) return setMsg({ ok: false, text: r.status === 404 ? `No watchlist follows ${shortAddress(address)} yet. Watch something here, then use "Follow my wallet".` : r.error });
-      const prev = getLocal();
-      setLocal({ ...r.value, items: prev?.id === r.value.id ? prev.items : [] });
-      setMsg({ ok: true, text: `This browser now uses the watchlist that follows ${shortAddress(address)}.` });
-      onAdopted?.();
-      announceAlertsChanged();
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { mounted, address, canSign, busy, msg, run } = useSignedRequest();
+  const adopt = () => run(async (address, sign) => {
+    const message = adoptMessage(address, new Date());
+    const signature = await sign(message);
+    if (typeof signature !== 'string') return signature;
+    const r = await api.byWallet({ address, message, signature });
+    if (!r.ok) return { ok: false, text: r.status === 404 ? `No watchlist follows ${shortAddress(address)} yet. Watch something here, then use "Follow my wallet".` : r.error };
+    const prev = getLocal();
+    setLocal({ ...r.value, items: prev?.id === r.value.id ? prev.items : [] });
+    onAdopted?.();
+    announceAlertsChanged();
+    return { ok: true, text: `This browser now uses the watchlist that follows ${shortAddress(address)}.` };
+  });
   if (!mounted) return null;
   return (
     <div className="wallet-follow" data-testid="wallet-adopt">
       <p>Already follow your wallet from another browser? Sign with it here to use the same list.</p>
-      {!address ? <WalletMultiButton /> : !signMessage ? (
+      {!address ? <WalletMultiButton /> : !canSign ? (
         <p className="form-error">This wallet cannot sign messages; try another wallet.</p>
       ) : (
         <button type="button" className="btn" onClick={adopt} disabled={busy} data-testid="adopt-wallet">
           {busy ? 'Waiting for the wallet…' : `Use the list of ${shortAddress(address)}`}
         </button>
       )}
-      {msg ? <p className={msg.ok ? 'form-ok' : 'form-error'} role={msg.ok ? 'status' : 'alert'}>{msg.text}</p> : null}
+      <Status msg={msg} />
     </div>
   );
 }

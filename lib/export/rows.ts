@@ -2,7 +2,7 @@
  * Database rows (lib/store/export.ts) → dataset rows of the envelopes, feedback, batches and
  * challenges tables (tables.ts). Payloads are decoded with lib/protocol (docs/protocol.md §4, §8).
  */
-import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
+import { decodeFeedback, decodeNotarizeBid, FEEDBACK_OUTCOMES } from '../protocol/payloads';
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
 import { decodeEnvelope } from '../protocol/envelope';
@@ -107,7 +107,6 @@ export function envelopeRow(r: DbRow): Row {
   };
 }
 
-const OUTCOMES = ['negative', 'neutral', 'positive'];
 
 /** The stored timestamp, or the exact u64 from the envelope bytes where the int8 column saturated (the store sends `raw` then). */
 function feedbackTime(r: DbRow): bigint {
@@ -120,7 +119,7 @@ function feedbackTime(r: DbRow): bigint {
 export function feedbackRow(r: DbRow): Row {
   return {
     envelope_id: u8(r.envelope_id), conversation_id: u8(r.conversation_id), from_agent: u8(r.from_agent), target_agent: u8(r.target_agent),
-    score: Number(r.score), outcome: OUTCOMES[Number(r.outcome)] ?? String(r.outcome), is_dispute: Boolean(r.is_dispute),
+    score: Number(r.score), outcome: FEEDBACK_OUTCOMES[Number(r.outcome)] ?? String(r.outcome), is_dispute: Boolean(r.is_dispute),
     role: Number(r.role) === 1 ? 'notary' : 'participant', timestamp: feedbackTime(r), epoch: big(r.epoch),
   };
 }

@@ -92,6 +92,22 @@ abstract class LightMetric<S> {
     }
   }
 
+  /** A new series for `labels`, at zero. */
+  protected abstract fresh(labels: Labels): S;
+
+  /** The series for `labels`, created at zero on first use (prom-client creates it on the first update). */
+  protected at(labels: Labels): S {
+    const key = keyOf(this.labelNames, this.sorted, labels);
+    let s = this.series.get(key);
+    if (s === undefined || key === this.plainKey) {
+      this.check(labels);
+      if (s !== undefined) return s;
+      s = this.fresh(labels);
+      this.series.set(key, s);
+    }
+    return s;
+  }
+
   abstract reset(): void;
 }
 
@@ -108,17 +124,8 @@ export class LightGauge extends LightMetric<Series> {
     this.reset();
   }
 
-  /** The series for `labels`, created at 0 on first use (prom-client creates it on the first inc or set). */
-  protected at(labels: Labels): Series {
-    const key = keyOf(this.labelNames, this.sorted, labels);
-    let s = this.series.get(key);
-    if (s === undefined || key === this.plainKey) {
-      this.check(labels);
-      if (s !== undefined) return s;
-      s = { value: 0, labels };
-      this.series.set(key, s);
-    }
-    return s;
+  protected fresh(labels: Labels): Series {
+    return { value: 0, labels };
   }
 
   /** The series without labels, kept at hand: GossipSub counts most per-RPC figures there. */
@@ -216,20 +223,8 @@ export class LightHistogram extends LightMetric<HistogramSeries> {
     if (labelNames.length === 0) this.series.set('', this.fresh({}));
   }
 
-  private fresh(labels: Labels): HistogramSeries {
+  protected fresh(labels: Labels): HistogramSeries {
     return { labels, counts: new Array<number>(this.upperBounds.length).fill(0), sum: 0, count: 0 };
-  }
-
-  private at(labels: Labels): HistogramSeries {
-    const key = keyOf(this.labelNames, this.sorted, labels);
-    let s = this.series.get(key);
-    if (s === undefined || key === this.plainKey) {
-      this.check(labels);
-      if (s !== undefined) return s;
-      s = this.fresh(labels);
-      this.series.set(key, s);
-    }
-    return s;
   }
 
   /** Adds `value` to series `s` (the finite check is prom-client's, made before anything counts). */

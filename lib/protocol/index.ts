@@ -17,7 +17,7 @@ export {
 } from './envelope';
 export { validateEnvelope, validateEnvelopeSync, type SyncSignerRegistry, type ValidateSyncParams } from './validate';
 export {
-  encodeFeedback, decodeFeedback, encodeNotarizeBid, decodeNotarizeBid,
+  encodeFeedback, decodeFeedback, encodeNotarizeBid, decodeNotarizeBid, FEEDBACK_OUTCOMES,
   type FeedbackPayload, type NotarizeBidPayload, type PayloadResult,
 } from './payloads';
 export {

@@ -22,6 +22,9 @@ export interface FeedbackPayload {
 
 export const FEEDBACK_LEN = 52;
 
+/** A FEEDBACK outcome's name by its code (docs/protocol.md §4). */
+export const FEEDBACK_OUTCOMES: readonly string[] = ['negative', 'neutral', 'positive'];
+
 function checkIntRange(name: string, v: number, min: number, max: number): void {
   if (!Number.isInteger(v)) throw new TypeError(`${name} must be an integer`);
   if (v < min || v > max) throw new RangeError(`${name} must be in ${min}..${max}, got ${v}`);

@@ -13,14 +13,13 @@ import { loadOnChainNegotiations } from '../../_lib/haggle';
 import { Time } from '../../../components/time/Time';
 import { WatchButton } from '../../../components/alerts/WatchButton';
 import { count, dateTime, formatAmount, isBroadcast, shortHex } from '../../../components/format';
+import { FEEDBACK_OUTCOMES } from '../../../lib/protocol/payloads';
 
 export const dynamic = 'force-dynamic';
 
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Conversation ${shortHex((await params).id, 8, 0)}` };
 }
-
-const OUTCOME = ['negative', 'neutral', 'positive'];
 
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const o = getServices();
@@ -147,7 +146,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                 <li key={f.envelopeId}>
                   <AgentLink id={f.from} /> rated <AgentLink id={f.target} /> <span className="mono">{f.score > 0 ? `+${f.score}` : f.score}</span>{' '}
                   <span className="muted small">
-                    {OUTCOME[f.outcome] ?? f.outcome} · as {f.role === 1 ? 'notary' : 'participant'}
+                    {FEEDBACK_OUTCOMES[f.outcome] ?? f.outcome} · as {f.role === 1 ? 'notary' : 'participant'}
                     {f.isDispute ? ' · dispute' : ''}
                   </span>
                 </li>

@@ -20,6 +20,7 @@ import { DisputeReview } from '../../../components/wallet/DisputeReview';
 import { Term } from '../../../components/Term';
 import { Time } from '../../../components/time/Time';
 import { count, isBroadcast, shortHex } from '../../../components/format';
+import { FEEDBACK_OUTCOMES } from '../../../lib/protocol/payloads';
 // The phone layout of the evidence table (stack-narrow: one labelled line per cell) is the owner page's.
 import '../../../components/wallet/wallet.css';
 import '../../../components/disputes/disputes.css';
@@ -29,8 +30,6 @@ export const dynamic = 'force-dynamic';
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   return { title: `Dispute ${shortHex((await params).id, 8, 0)}` };
 }
-
-const OUTCOME = ['negative', 'neutral', 'positive'];
 
 export default async function DisputePage({ params }: { params: Promise<{ id: string }> }) {
   const o = getServices();
@@ -122,7 +121,7 @@ export default async function DisputePage({ params }: { params: Promise<{ id: st
                 <li key={f.envelopeId}>
                   <AgentLink id={f.from} /> rated <AgentLink id={f.target} /> <span className="mono">{f.score > 0 ? `+${f.score}` : f.score}</span>{' '}
                   <span className="muted small">
-                    {OUTCOME[f.outcome] ?? f.outcome} · as {f.role === 1 ? 'notary' : 'participant'}{f.isDispute ? ' · dispute' : ''}
+                    {FEEDBACK_OUTCOMES[f.outcome] ?? f.outcome} · as {f.role === 1 ? 'notary' : 'participant'}{f.isDispute ? ' · dispute' : ''}
                   </span>
                 </li>
               ))}
