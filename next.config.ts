@@ -42,10 +42,10 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   serverExternalPackages,
-  // Type-check only what the web app reaches (app/, components/ and their imports); the rest of
-  // the repository is checked by `npm run typecheck`, so a half-finished lib/ file elsewhere does
-  // not stop `npm start`.
-  typescript: { tsconfigPath: 'tsconfig.next.json' },
+  // `next build` does not type-check: `npm run typecheck` (run by CI before any build) checks the
+  // whole tree, the web app included, and checking it again inside the build added about 20 s to
+  // a fresh clone's first `npm start`. The tsconfig still gives the build its paths and JSX mode.
+  typescript: { tsconfigPath: 'tsconfig.next.json', ignoreBuildErrors: true },
 };
 
 export default nextConfig;
