@@ -27,7 +27,10 @@ const USAGE = 'usage: verify-dataset DIR [--epoch N] [--rpc URL] [--key HEX]';
 
 /** The chain at `rpcUrl`, with SATI at its mainnet addresses (the embedded chain uses them too). */
 function chainAt(rpcUrl: string): ReleaseChain {
-  return releaseChain(new Connection(rpcUrl, { commitment: 'confirmed', disableRetryOnRateLimit: true }), SATI_MAINNET);
+  const c = releaseChain(new Connection(rpcUrl, { commitment: 'confirmed', disableRetryOnRateLimit: true }), SATI_MAINNET);
+  // Each sender is read once for the whole folder: epochs and revisions share most senders.
+  const seen = new Map<string, ReturnType<ReleaseChain['signers']>>();
+  return { ...c, signers: (agent) => { const k = Buffer.from(agent).toString('hex'); let p = seen.get(k); if (!p) seen.set(k, p = c.signers(agent)); return p; } };
 }
 
 async function main(): Promise<number> {

@@ -51,6 +51,8 @@ const epochFilter = (discriminator: Uint8Array, offset: number, epoch: number) =
  * in [fromUs, toUs) that are still open (a closed negotiation frees its account, so it is not listed).
  */
 export async function epochAccounts(connection: Connection, epoch: number, fromUs: bigint, toUs: bigint) {
+  // Read first: every account listed below existed at this slot or later.
+  const slot = String(await connection.getSlot('confirmed'));
   const [batches, challenges, negotiations] = await Promise.all([
     connection.getProgramAccounts(PROGRAM_IDS.behaviorLog, { commitment: 'confirmed', filters: epochFilter(behaviorLog.BATCH_ACCOUNT_DISCRIMINATOR, BATCH_EPOCH_OFFSET, epoch) }),
     connection.getProgramAccounts(PROGRAM_IDS.challenge, { commitment: 'confirmed', filters: epochFilter(challenge.CHALLENGE_DISCRIMINATOR, CHALLENGE_EPOCH_OFFSET, epoch) }),
@@ -60,8 +62,15 @@ export async function epochAccounts(connection: Connection, epoch: number, fromU
   const toSec = toUs / 1_000_000n;
   const key = (p: PublicKeyType) => p.toBase58();
   return {
-    batches: batches.flatMap((a) => { const b = behaviorLog.decodeBatchAccount(new Uint8Array(a.account.data)); return b && b.epoch === BigInt(epoch) ? [{ address: key(a.pubkey), agent: toHex(b.agent.toBytes()) }] : []; }),
-    challenges: challenges.flatMap((a) => { const c = challenge.decodeChallenge(new Uint8Array(a.account.data)); return c && c.epoch === BigInt(epoch) ? [{ address: key(a.pubkey), agent: toHex(c.agent.toBytes()) }] : []; }),
+    slot,
+    batches: batches.flatMap((a) => {
+      const b = behaviorLog.decodeBatchAccount(new Uint8Array(a.account.data));
+      return b && b.epoch === BigInt(epoch) ? [{ address: key(a.pubkey), agent: toHex(b.agent.toBytes()), submittedSlot: String(b.submittedSlot) }] : [];
+    }),
+    challenges: challenges.flatMap((a) => {
+      const c = challenge.decodeChallenge(new Uint8Array(a.account.data));
+      return c && c.epoch === BigInt(epoch) ? [{ address: key(a.pubkey), agent: toHex(c.agent.toBytes()), submittedSlot: String(c.submittedSlot) }] : [];
+    }),
     negotiations: negotiations.flatMap((a) => {
       const n = haggle.decodeNegotiation(new Uint8Array(a.account.data));
       return n && n.createdAt >= fromSec && n.createdAt < toSec ? [{ address: key(a.pubkey), conversationId: toHex(n.conversationId) }] : [];

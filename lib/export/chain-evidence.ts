@@ -48,10 +48,14 @@ export interface KnownMissing {
   reason: string;
 }
 
-/** The epoch's accounts on chain: BehaviorLog batches, challenges of its batches, open Haggle negotiations created in it. */
+/**
+ * The epoch's accounts on chain: BehaviorLog batches, challenges of its batches, open Haggle
+ * negotiations created in it; `slot` the slot they were read at, `submittedSlot` each one's own.
+ */
 export interface EpochAccounts {
-  batches: { address: string; agent: string }[];
-  challenges: { address: string; agent: string }[];
+  slot: string;
+  batches: { address: string; agent: string; submittedSlot: string }[];
+  challenges: { address: string; agent: string; submittedSlot: string }[];
   /** Only accounts still open: a settled or refunded negotiation closes its account. */
   negotiations: { address: string; conversationId: string }[];
 }

@@ -19,7 +19,8 @@ import { MsgType } from '../protocol/types';
 import { openStore, type Store } from '../store/index';
 import { SATI_MAINNET, delegateAttestationAddress, encodeDelegateAttestation } from '../chain/sati';
 import { challenge, behaviorLog } from '../chain/programs';
-import { lockStake, payLease, submitBatch } from '../chain/node/economy';
+import { lockStake, payLease, submitBatch, submitChallenge, usdcAccountOf } from '../chain/node/economy';
+import { challengeEvidence } from '../chain/evidence';
 import { newChainAgent, startChainWorld, type BuiltEnvelope, type ChainWorld } from '../chain/node/testing';
 import { BATCH_EPOCH_OFFSET, CHALLENGE_EPOCH_OFFSET, releaseChain } from '../chain/release-evidence';
 import { startChainIndexer } from '../indexer/index';
@@ -118,6 +119,11 @@ describe('releases against the chain', () => {
     // The release is written after the delegation expired.
     await w.setEpoch(e0 + 2n);
     m = await createRelease({ store, epoch, dir, chain, asOfUs: (e0 + 2n) * BigInt(E) * 1_000_000n });
+    // A challenge of C's batch opened after the release was written: a later revision's to hold.
+    const watcher = await w.wallet(50n * USDC);
+    const cLog = [y1, y2, y3].map((b) => b.envelope);
+    const ev = challengeEvidence({ log: cLog, index: 0, batch: buildBatchFromLog({ agentId: C.agent.toBytes(), epochNumber: e0, slotStart: 0n, slotEnd: 0n, envelopes: cLog }) });
+    await submitChallenge(w.connection, { challenger: watcher, challengerUsdc: usdcAccountOf(w.usdcMint, watcher.publicKey), agent: C.agent, epoch: e0, leaf: ev.leaf });
   });
   after(async () => {
     await store?.close();
@@ -139,7 +145,10 @@ describe('releases against the chain', () => {
       assert.deepEqual(failures(checks), [], chainOpt ? 'with the chain' : 'offline');
       const nc = notCheckable(checks);
       assert.ok(nc.some((c) => c.name.includes(`batch root of ${hx(D.agent.toBytes()).slice(0, 16)}`) && c.detail === 'not checkable: no log uploaded'), JSON.stringify(nc));
-      if (chainOpt) assert.ok(nc.some((c) => /^epoch \d+ batch \w+: on chain$/.test(c.name) && /known-missing/.test(c.detail!)), JSON.stringify(nc));
+      if (chainOpt) {
+        assert.ok(nc.some((c) => /^epoch \d+ batch \w+: on chain$/.test(c.name) && /known-missing/.test(c.detail!)), JSON.stringify(nc));
+        assert.ok(nc.some((c) => /^epoch \d+ challenge \w+: on chain$/.test(c.name) && /after the release listed the chain \(slot \d+\); a later revision holds it$/.test(c.detail!)), JSON.stringify(nc));
+      }
     }
   });
 

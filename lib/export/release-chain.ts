@@ -30,11 +30,11 @@ export interface HeldAccounts {
 
 export const emptyHeld = (): HeldAccounts => ({ batchAgents: new Set(), challenges: new Set(), conversations: new Set(), negotiationAccounts: new Set() });
 
-/** The on-chain accounts of the epoch the release does not hold, each with its kind. */
-export function notHeld(accounts: EpochAccounts, held: HeldAccounts): { kind: KnownMissing['kind']; address: string }[] {
+/** The on-chain accounts of the epoch the release does not hold, each with its kind (and its submitted slot when the account has one). */
+export function notHeld(accounts: EpochAccounts, held: HeldAccounts): { kind: KnownMissing['kind']; address: string; submittedSlot?: string }[] {
   return [
-    ...accounts.batches.filter((b) => !held.batchAgents.has(b.agent)).map((b) => ({ kind: 'batch' as const, address: b.address })),
-    ...accounts.challenges.filter((c) => !held.challenges.has(c.address)).map((c) => ({ kind: 'challenge' as const, address: c.address })),
+    ...accounts.batches.filter((b) => !held.batchAgents.has(b.agent)).map((b) => ({ kind: 'batch' as const, address: b.address, submittedSlot: b.submittedSlot })),
+    ...accounts.challenges.filter((c) => !held.challenges.has(c.address)).map((c) => ({ kind: 'challenge' as const, address: c.address, submittedSlot: c.submittedSlot })),
     ...accounts.negotiations.filter((n) => !held.negotiationAccounts.has(n.address) && !held.conversations.has(n.conversationId))
       .map((n) => ({ kind: 'negotiation' as const, address: n.address })),
   ].sort((a, b) => (a.kind + a.address < b.kind + b.address ? -1 : 1));
@@ -46,7 +46,11 @@ const REASONS: Record<KnownMissing['kind'], string> = {
   negotiation: 'open on chain, created in the epoch, with no negotiation of this epoch naming it (its PROPOSE is dated in another epoch, or was never gossiped)',
 };
 
-/** The known-missing list of a release: every account of the epoch on chain that it does not hold. */
-export async function knownMissingOf(chain: ReleaseChain, epoch: number, fromUs: bigint, toUs: bigint, held: HeldAccounts): Promise<KnownMissing[]> {
-  return notHeld(await chain.epochAccounts(epoch, fromUs, toUs), held).map((x) => ({ ...x, reason: REASONS[x.kind] }));
+/**
+ * The known-missing list of a release (every account of the epoch on chain that it does not
+ * hold) and the slot the chain was read at: an account submitted after it is not the release's omission.
+ */
+export async function knownMissingOf(chain: ReleaseChain, epoch: number, fromUs: bigint, toUs: bigint, held: HeldAccounts): Promise<{ chainSlot: string; knownMissing: KnownMissing[] }> {
+  const accounts = await chain.epochAccounts(epoch, fromUs, toUs);
+  return { chainSlot: accounts.slot, knownMissing: notHeld(accounts, held).map((x) => ({ kind: x.kind, address: x.address, reason: REASONS[x.kind] })) };
 }

@@ -86,6 +86,11 @@ export interface ReleaseManifest {
    * the release does not hold, each with why; null when the release was written without the chain.
    */
   knownMissing?: KnownMissing[] | null;
+  /**
+   * The slot the chain's accounts were listed at (null without the chain): an account submitted
+   * later (a challenge opened after the release) is one a later revision holds, not an omission.
+   */
+  chainSlot?: string | null;
 }
 
 /** What createRelease needs of the store: its export reads and the signer registry. */
@@ -211,7 +216,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
       log: (await source.epochLogIds(agent, BigInt(p.epoch))).map(hex) });
     held.batchAgents.add(hex(agent));
   }
-  const knownMissing = p.chain ? await knownMissingOf(p.chain, p.epoch, filter.fromUs, filter.toUs, held) : null;
+  const listed = p.chain ? await knownMissingOf(p.chain, p.epoch, filter.fromUs, filter.toUs, held) : null;
   const iso = (us: bigint) => new Date(Number(us / 1000n)).toISOString();
   const moving = { pendingChallenges: pendingChallenges.sort(), openNegotiations: openNegotiations.sort() };
   const final = p.final === true || (moving.pendingChallenges.length === 0 && moving.openNegotiations.length === 0);
@@ -234,7 +239,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     moving, final,
     context: { rows: contextRows, file: names.context, sha256: contextSha },
     card,
-    tables, batches, signers, knownMissing,
+    tables, batches, signers, knownMissing: listed?.knownMissing ?? null, chainSlot: listed?.chainSlot ?? null,
   };
   writeFileSync(`${mPath}.tmp`, JSON.stringify(manifest, null, 2));
   renameSync(`${mPath}.tmp`, mPath);

@@ -6,7 +6,9 @@
  *   allowed fails here and at every envelope it signed;
  * - every BehaviorLog batch, challenge and open Haggle negotiation of the epoch on chain must be
  *   in the release or named in the manifest's `knownMissing` (counted as not checkable, with the
- *   manifest's reason): a release that drops a conversation with the batches that logged it fails.
+ *   manifest's reason), or submitted after the slot the release listed the chain at (`chainSlot`:
+ *   a challenge opened later is a later revision's; counted as not checkable): a release that
+ *   drops a conversation with the batches that logged it fails.
  */
 import { decodeEnvelope } from '../protocol/envelope';
 import { evidenceDifferences, type ReleaseChain, type SignerEvidence } from './chain-evidence';
@@ -53,10 +55,17 @@ export async function chainChecks(tag: string, m: ReleaseManifest, files: Files,
   const accounts = await chain.epochAccounts(m.epoch, fromUs, fromUs + epochUs);
   const declared = new Map((m.knownMissing ?? []).map((k) => [`${k.kind} ${k.address}`, k.reason]));
   const missing = notHeld(accounts, held);
+  // The slot the release listed the chain at cannot be older than a batch it holds.
+  const chainSlot = m.chainSlot ? BigInt(m.chainSlot) : null;
+  const newer = chainSlot === null ? [] : m.batches.filter((b) => BigInt(b.slot) > chainSlot);
+  if (newer.length) out.push({ name: `${tag} manifest: chainSlot`, ok: false, detail: `chainSlot ${chainSlot} is older than the batch of ${newer[0].agent.slice(0, 16)} the release holds (slot ${newer[0].slot})` });
   for (const x of missing) {
     const name = `${tag} ${x.kind} ${x.address}: on chain`;
     const reason = declared.get(`${x.kind} ${x.address}`);
     if (reason !== undefined) out.push({ name, ok: true, notCheckable: true, detail: `not checkable: not in the release, named known-missing (${reason})` });
+    else if (chainSlot !== null && x.submittedSlot !== undefined && BigInt(x.submittedSlot) > chainSlot) {
+      out.push({ name, ok: true, notCheckable: true, detail: `not checkable: submitted at slot ${x.submittedSlot}, after the release listed the chain (slot ${chainSlot}); a later revision holds it` });
+    }
     else out.push({ name, ok: false, detail: `the ${x.kind} account is on chain for epoch ${m.epoch}, not in the release and not named known-missing` });
   }
   const n = accounts.batches.length + accounts.challenges.length + accounts.negotiations.length;
