@@ -1,8 +1,9 @@
 /**
  * `npm run verify-dataset` as a researcher runs it, against a release of epochs an agent really
- * committed on the embedded chain (litesvm behind JSON-RPC): it passes with and without `--rpc`;
- * pointed at a second chain where the same agent id committed another root for that epoch, `--rpc`
- * fails naming the batches row and column. The CLI runs as a child process, asynchronously: the
+ * committed on the embedded chain (litesvm behind JSON-RPC): it passes with and without `--rpc`,
+ * a batch on chain the observer never indexed printed apart as not checkable; pointed at a second
+ * chain where the same agent id has another owner and committed another root for that epoch,
+ * `--rpc` fails naming the signer evidence and the batches row and column. The CLI runs as a child process, asynchronously: the
  * chain answers from this process's event loop.
  */
 import { after, before, describe, test } from 'node:test';
@@ -14,12 +15,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Keypair } from '@solana/web3.js';
 import { buildBatchFromLog } from '../lib/protocol/batch-build';
-import { publicKeyFromSeed } from '../lib/protocol/crypto';
 import { lockStake, payLease, submitBatch } from '../lib/chain/node/economy';
 import { registerSatiAgent } from '../lib/chain/node/sati';
 import { epochLog, startChainWorld, type ChainWorld } from '../lib/chain/node/testing';
 import { openStore, type Store } from '../lib/store';
 import { createRelease } from '../lib/export/release';
+import { releaseChain } from '../lib/chain/release-evidence';
+import { SATI_MAINNET } from '../lib/chain/sati';
 import { loadOrCreateSigningKey, type SigningKey } from '../lib/export/signing';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -44,7 +46,8 @@ async function commit(w: ChainWorld, mint: Keypair, log: (owner: Keypair) => Ret
   const id = await registerSatiAgent(w.connection, owner, owner.publicKey, { name: 'release agent', uri: 'data:application/json,{}', mint });
   await lockStake(w.connection, { owner, agent: id.agent, amount: 10_000_000n, config: w.config });
   await payLease(w.connection, { payer: owner, agent: id.agent, config: w.config });
-  const envs = log(owner);
+  // Only the agent's own envelopes: with --rpc every sender must be a SATI agent of the chain.
+  const envs = log(owner).filter((x) => Buffer.from(x.envelope.sender).equals(mint.publicKey.toBuffer()));
   const batch = buildBatchFromLog({ agentId: id.agent.toBytes(), epochNumber: w.epoch(), slotStart: 0n, slotEnd: 0n, envelopes: envs.map((x) => x.envelope) });
   const sent = await submitBatch(w.connection, { owner, agent: id.agent, batch });
   return { owner, agent: id.agent, envs, batch, sent };
@@ -63,16 +66,16 @@ describe('npm run verify-dataset on a release committed to the embedded chain', 
     const a = await commit(w, mint, (owner) => epochLog({ agent: mint.publicKey, seed: owner.secretKey.slice(0, 32), epoch, epochSeconds: EPOCH_SECONDS, extra: 2, tag: 1 }));
     // The observer's view of that epoch: the envelopes, the agent's uploaded log and the indexed batch.
     store = await openStore({ dataDir: ':memory:', epochSeconds: Number(EPOCH_SECONDS) });
-    const cp = a.envs[1].envelope.sender;
-    await store.registerSignerKey({ agentId: a.agent.toBytes(), publicKey: a.owner.publicKey.toBytes() });
-    await store.registerSignerKey({ agentId: cp, publicKey: publicKeyFromSeed(new Uint8Array(32).fill(0x42 + 1)) });
+    // Another agent's batch of the epoch, on chain but never indexed by this observer.
+    const unindexed = Keypair.generate();
+    await commit(w, unindexed, (owner) => epochLog({ agent: unindexed.publicKey, seed: owner.secretKey.slice(0, 32), epoch, epochSeconds: EPOCH_SECONDS, tag: 2 }));
     await store.ingestEnvelopes(a.envs.map((x) => ({ id: x.id, envelope: x.envelope, raw: x.bytes, source: 'stream' as const, receivedAt: new Date(Number(x.envelope.timestamp / 1000n) + 5) })));
     await store.saveEpochLog(a.agent.toBytes(), epoch, a.envs.map((x) => x.id));
     await store.upsertBatch({ agentId: a.agent.toBytes(), epoch, batchHash: a.sent.batchHash, root: a.batch.logMerkleRoot, slot: 10n, signature: a.sent.signature });
     await store.setBatchStatus(a.agent.toBytes(), epoch, 'verified', a.batch.logMerkleRoot);
     dir = mkdtempSync(join(tmpdir(), 'zx-verify-cli-'));
     key = loadOrCreateSigningKey(`${dir}-key`, 'the test observer');
-    await createRelease({ store, epoch: Number(epoch), dir, signingKey: key });
+    await createRelease({ store, epoch: Number(epoch), dir, signingKey: key, chain: releaseChain(w.connection, SATI_MAINNET) });
     // A second chain where the same agent id committed a different log for the same epoch.
     w2 = await startChainWorld({ epochSeconds: EPOCH_SECONDS, startEpoch: START_EPOCH });
     await commit(w2, mint, (owner) => epochLog({ agent: mint.publicKey, seed: owner.secretKey.slice(0, 32), epoch, epochSeconds: EPOCH_SECONDS, extra: 3, tag: 1 }));
@@ -92,15 +95,19 @@ describe('npm run verify-dataset on a release committed to the embedded chain', 
     const chained = await verifyCli([dir, '--rpc', w.chain.rpcUrl]);
     assert.equal(chained.code, 0, chained.out);
     assert.match(chained.out, /^\d+ passed, 0 failed$/m);
+    assert.match(chained.out, /^NOT CHECKABLE epoch \d+ batch \w+: on chain: not checkable: not in the release, named known-missing \(on chain when the release was written, not yet indexed by the observer\)$/m);
+    assert.match(chained.out, /^1 not checkable\n\d+ passed, 0 failed$/m);
+    assert.doesNotMatch(plain.out, /not checkable/);
     const n = (s: string) => Number(/^(\d+) passed/m.exec(s)![1]);
-    assert.equal(n(chained.out), n(plain.out) + 1, 'one more check: the batch root on chain');
+    assert.equal(n(chained.out), n(plain.out) + 2, 'two more checks: the sender\'s keys and the batch root on chain');
   });
 
   test('--rpc against a chain holding another root for that batch fails at batches, row and column', async () => {
     const r = await verifyCli([dir, '--rpc', w2.chain.rpcUrl]);
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /^FAIL epoch \d+ batches row 0 \([0-9a-f]+\) column log_merkle_root on chain: release [0-9a-f]{64}, on chain [0-9a-f]{64} \(BatchAccount \w+\)$/m);
-    assert.match(r.out, /^\d+ passed, 1 failed$/m);
+    assert.match(r.out, /^FAIL epoch \d+ signers of [0-9a-f]{16}: against the chain: owner [0-9a-f]{64} in the manifest, [0-9a-f]{64} on chain$/m);
+    assert.match(r.out, /^\d+ passed, [1-9]\d* failed$/m);
   });
 
   test('--key: the observer\'s key passes and says whose it is; another key fails', async () => {

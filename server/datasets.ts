@@ -2,15 +2,17 @@
  * Dataset releases of the running observatory (docs/datasets.md "Releases"): the release
  * scheduler on the server's store, writing into `<DATA_DIR>/datasets` every finished epoch (one
  * whole epoch after it ends, so its batches and uploaded logs are in; with the demo's 20 s epochs
- * a release appears about 40 s after its epoch began). On chain the manifest's signer keys come
- * from the chain registry the observer validates with, so `npm run verify-dataset` checks
- * chain-identity agents' signatures too. A failed release is logged with its attempt and retried
+ * a release appears about 40 s after its epoch began). On chain the manifest carries each
+ * sender's signer evidence read from SATI (owner, DelegateV1 attestations with their windows) and
+ * names the epoch's on-chain accounts it does not hold, so `npm run verify-dataset --rpc` checks
+ * signatures at each envelope's time and the release's completeness against the chain. A failed release is logged with its attempt and retried
  * with backoff; the scheduler's `status()` is what /api/health reports under `datasets`, with the
  * public key every manifest is signed with (lib/export/signing.ts).
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { SignerRegistry } from '../lib/protocol/types';
+import type { ReleaseChain } from '../lib/export/chain-evidence';
 import { startReleaseScheduler, type ReleaseScheduler, type ReleaseStore } from '../lib/export/release';
 import { loadOrCreateSigningKey } from '../lib/export/signing';
 import type { Logger } from './logger';
@@ -27,12 +29,12 @@ export function signingKeyPath(dataDir: string): string {
   return join(dataDir, 'datasets-signing-key');
 }
 
-export function startDatasets(p: { dataDir: string; store: ReleaseStore; registry?: SignerRegistry; log: Logger }): ReleaseScheduler {
+export function startDatasets(p: { dataDir: string; store: ReleaseStore; registry?: SignerRegistry; chain?: ReleaseChain; log: Logger }): ReleaseScheduler {
   const dir = datasetsDir(p.dataDir);
   const signingKey = loadOrCreateSigningKey(signingKeyPath(p.dataDir), `Zerox1 Observatory observer on ${hostname()}`);
   p.log.info(`dataset releases are signed with Ed25519 key ${signingKey.publicKey}`);
   return startReleaseScheduler({
-    store: p.store, dir, registry: p.registry, signingKey,
+    store: p.store, dir, registry: p.registry, chain: p.chain, signingKey,
     onRelease: (m) => p.log.info(`released epoch ${m.epoch}${m.revision ? ` revision ${m.revision}${m.final ? " (final)" : ""}` : ""} (${Object.values(m.tables).reduce((n, t) => n + t.rows, 0)} rows, ${m.batches.length} batches) in ${dir}`),
     onError: (e, epoch, attempts) => p.log.warn(epoch < 0 ? 'dataset release check failed' : `dataset release of epoch ${epoch} failed (attempt ${attempts}, retried with backoff)`, e),
   });

@@ -22,6 +22,7 @@ import { startChainRuntime, type ChainRuntime } from './chain';
 import { demoRegistrationFile, startDemo } from './demo';
 import { walletServices } from './wallet';
 import { datasetsDir, startDatasets } from './datasets';
+import { releaseChain } from '../lib/chain/release-evidence';
 import { createStartupTimeline, FIRST_ENVELOPE, type StartupTimeline } from './startup';
 import { withTimeout } from '../lib/observer/fresh-probe';
 import type { MemoryReport } from '../lib/wire/views';
@@ -101,9 +102,12 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
   }
   observatory.onDroppedSender((sender) => alerts.evaluator.dropped(sender));
   startup.mark('alerts up');
-  // Dataset releases per finished epoch into <DATA_DIR>/datasets (./datasets.ts); signer keys
-  // from the same registry the observer validates with.
-  const releases = startDatasets({ dataDir: config.dataDir, store, registry: chain?.registry, log: log.child('datasets') });
+  // Dataset releases per finished epoch into <DATA_DIR>/datasets (./datasets.ts); on chain each
+  // sender's signer evidence and the epoch's accounts are read from the chain by SATI's rule.
+  const releases = startDatasets({
+    dataDir: config.dataDir, store, registry: chain?.registry, log: log.child('datasets'),
+    chain: chain ? releaseChain(chain.connection, chain.registry.sati) : undefined,
+  });
   const datasets = { exportSource: () => store.exportSource(), dir: datasetsDir(config.dataDir), releaseStatus: () => releases.status() };
   const threadMemory = chain?.threadMemory ?? null;
   const memory = async (): Promise<MemoryReport> => {

@@ -23,7 +23,7 @@ export default function DatasetsPage() {
           <p className="muted">Export the observed mesh for research: envelopes, NEG1 offers, negotiations with their analytics, feedback, batches, challenges, the gossip-against-chain reconciliation and the disputes with their reviewers' opinions, as CSV, JSONL or Parquet. Columns are documented in docs/datasets.md.</p>
         </div>
       </header>
-      <DatasetsClient releases={releases.map((r) => ({ epoch: r.epoch, from: r.from, to: r.to, manifest: r.manifest, tables: r.tables }))} />
+      <DatasetsClient releases={releases.map((r) => ({ epoch: r.epoch, from: r.from, to: r.to, manifest: r.manifest, tables: r.tables, signature: r.signature, context: r.context?.file ?? null, card: r.card }))} />
       <section className="panel" data-testid="dataset-card">
         <h2>Dataset card</h2>
         <p>Signed messages of autonomous agents on the 0x01 mesh (advertise, discover, alternating-offer negotiation, delivery, notarisation, feedback) and the on-chain commitments around them. Every envelope row carries its raw signed bytes.</p>

@@ -12,7 +12,11 @@ import { countLines, dispositionName, exportUrl, progressFigures, type ExportFor
 const TABLES = ['envelopes', 'offers', 'negotiations', 'feedback', 'batches', 'challenges', 'reconciliation', 'disputes'];
 const TYPES = ['ADVERTISE', 'DISCOVER', 'PROPOSE', 'COUNTER', 'ACCEPT', 'REJECT', 'DELIVER', 'NOTARIZE_BID', 'NOTARIZE_ASSIGN', 'VERDICT', 'FEEDBACK', 'DISPUTE', 'BEACON'];
 
-export interface ReleaseView { epoch: number; from: string; to: string; manifest: string; tables: Record<string, { rows: number; file: string }> }
+export interface ReleaseView {
+  epoch: number; from: string; to: string; manifest: string; tables: Record<string, { rows: number; file: string }>;
+  /** The files a verifier needs besides the tables: signature, context file, card (null when absent). */
+  signature: string | null; context: string | null; card: { readme: string; datapackage: string; citation: string } | null;
+}
 
 /** A release file's download URL (app/api/datasets/[...file]); the name's segments kept as path segments. */
 const releaseHref = (file: string) => `/api/datasets/${file.split('/').map(encodeURIComponent).join('/')}`;
@@ -143,16 +147,21 @@ export function DatasetsClient({ releases }: { releases: ReleaseView[] }) {
       )}
       <section className="card">
         <h2>Releases</h2>
-        <p className="muted small">Immutable Parquet snapshots per epoch with a manifest; recheck one offline with <code>npm run verify-dataset -- DIR</code>.</p>
+        <p className="muted small">Immutable Parquet snapshots per epoch with a manifest. To recheck a release, download its tables and every file under &ldquo;to verify&rdquo; (manifest, signature, context, card) into one folder, keeping their paths, and run <code>npm run verify-dataset -- DIR</code>: each revision verifies alone.</p>
         {releases.length === 0 ? <p className="muted empty">No release yet: one is written after each epoch ends.</p> : (
-          <table data-testid="releases"><thead><tr><th>epoch</th><th>from</th><th>to</th>{TABLES.map((t) => <th key={t} className="num">{t} (Parquet)</th>)}<th>manifest</th></tr></thead>
+          <table data-testid="releases"><thead><tr><th>epoch</th><th>from</th><th>to</th>{TABLES.map((t) => <th key={t} className="num">{t} (Parquet)</th>)}<th>to verify</th></tr></thead>
             <tbody>{releases.map((r) => (
               <tr key={r.epoch}><td className="mono">{r.epoch}</td><td className="mono small">{r.from}</td><td className="mono small">{r.to}</td>
                 {TABLES.map((t) => {
                   const f = r.tables[t];
                   return <td key={t} className="num">{f ? <a href={releaseHref(f.file)} download title={`${f.file}`}>{fmt(f.rows)}</a> : fmt(0)}</td>;
                 })}
-                <td><a href={releaseHref(r.manifest)} download>manifest</a></td></tr>
+                <td data-testid="verify-files">
+                  <a href={releaseHref(r.manifest)} download>manifest</a>
+                  {r.signature && <> <a href={releaseHref(r.signature)} download>signature</a></>}
+                  {r.context && <> <a href={releaseHref(r.context)} download title={r.context}>context</a></>}
+                  {r.card && <> <a href={releaseHref(r.card.readme)} download>card</a> <a href={releaseHref(r.card.datapackage)} download>datapackage</a> <a href={releaseHref(r.card.citation)} download>CITATION</a></>}
+                </td></tr>
             ))}</tbody></table>
         )}
       </section>

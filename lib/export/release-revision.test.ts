@@ -5,9 +5,9 @@
 // older one, and both verify.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { listReleases, releaseNames, startReleaseScheduler, type ReleaseManifest } from './release';
 import { readReleaseManifests, readParquet, verifyRelease, type CheckResult } from './verify';
 import { fileSha256, loadOrCreateSigningKey, signatureName, signManifest, type SigningKey } from './signing';
@@ -107,6 +107,34 @@ describe('signed releases and revisions', () => {
     } finally {
       writeFileSync(sigPath, orig);
       writeFileSync(join(dir, name), manifestBytes);
+    }
+  });
+
+  test('one revision verifies alone from the files the listing names: manifest, signature, card, tables, context', async () => {
+    const listed = listReleases(dir).find((r) => r.epoch === epoch)!;
+    assert.equal(listed.revision, 1);
+    assert.ok(listed.context && listed.files.includes(listed.context.file), 'the listing names the context file');
+    assert.ok(listed.signature && listed.files.includes(listed.signature), 'and the signature');
+    assert.ok(listed.card && [listed.card.readme, listed.card.datapackage, listed.card.citation].every((f) => listed.files.includes(f)), 'and the card');
+    const alone = mkdtempSync(join(tmpdir(), 'zx-alone-'));
+    try {
+      // What a researcher downloads from the page: this revision's files only, no older revision.
+      for (const f of listed.files) {
+        mkdirSync(dirname(join(alone, f)), { recursive: true });
+        copyFileSync(join(dir, f), join(alone, f));
+      }
+      const [only] = readReleaseManifests(alone);
+      assert.equal(only.manifest.revision, 1);
+      const checks = await verifyRelease(alone, only.manifest, { manifestFile: only.file, trustedKey: key.publicKey });
+      assert.deepEqual(failures(checks), []);
+      assert.match(checks.find((c) => c.name.endsWith('manifest: supersedes'))!.detail!, /not in this folder; not needed to verify this revision/);
+      // An older revision put beside it with another id than the one it supersedes is refused.
+      const r0 = releaseNames(epoch).manifest;
+      writeFileSync(join(alone, r0), Buffer.concat([readFileSync(join(dir, r0)), Buffer.from(' ')]));
+      const f = failures(await verifyRelease(alone, only.manifest, { manifestFile: only.file }));
+      assert.ok(f.some((c) => c.name.endsWith('manifest: supersedes')), JSON.stringify(f));
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
     }
   });
 

@@ -18,14 +18,19 @@ import { CONTEXT_SCHEMA, TABLES } from './tables';
 import { cardMarkdown, citationCff, dataPackage, type CardRelease } from './card';
 import { writeFormat } from './writers';
 import { fileSha256, signatureName, signManifest, type SigningKey } from './signing';
+import type { KnownMissing, ReleaseChain, SignerEvidence } from './chain-evidence';
+import { emptyHeld, knownMissingOf, signerEvidenceOf } from './release-chain';
 
 /**
  * 2: each table carries `setAside`. 3: `asOfUs` (the instant the derived tables describe) and
  * `context` (the out-of-epoch envelopes of the epoch's negotiations), so the derived tables can
  * be re-derived from the release's own envelopes; `revision`, `supersedes` and `moving` (final
- * states: later revisions of an epoch once its moving parts settle).
+ * states: later revisions of an epoch once its moving parts settle). 4: `signers` carries each
+ * sender's evidence (chain-evidence.ts: the SATI owner and DelegateV1 attestations with their
+ * windows and account bytes), `knownMissing` names the epoch's on-chain accounts the release does
+ * not hold, and `supersedes` is a stated id: a revision verifies without the older ones' files.
  */
-export const MANIFEST_VERSION = 3;
+export const MANIFEST_VERSION = 4;
 
 export interface ReleaseManifest {
   manifestVersion: number;
@@ -71,8 +76,21 @@ export interface ReleaseManifest {
    */
   tables: Record<TableName, { schemaVersion: number; rows: number; setAside: number; setAsideReasons?: string[]; file: string; sha256: string }>;
   batches: { agent: string; root: string; batchHash: string; slot: string; status: string; log: string[] }[];
-  /** Sender agent id (hex) → signer public keys (hex). */
-  signers: Record<string, string[]>;
+  /**
+   * Sender agent id (hex) → who may sign for it (chain-evidence.ts SignerEvidence; before version
+   * 4 a plain list of the keys valid when the release was written).
+   */
+  signers: Record<string, SignerEvidence | string[]>;
+  /**
+   * The epoch's on-chain accounts (BehaviorLog batches, challenges, open Haggle negotiations)
+   * the release does not hold, each with why; null when the release was written without the chain.
+   */
+  knownMissing?: KnownMissing[] | null;
+  /**
+   * The slot the chain's accounts were listed at (null without the chain): an account submitted
+   * later (a challenge opened after the release) is one a later revision holds, not an omission.
+   */
+  chainSlot?: string | null;
 }
 
 /** What createRelease needs of the store: its export reads and the signer registry. */
@@ -92,6 +110,11 @@ export interface CreateReleaseParams {
   revision?: number;
   /** Mark the release final even with parts still moving (the settle time passed). */
   final?: boolean;
+  /**
+   * The chain (lib/chain/release-evidence.ts): signer evidence for every sender and the epoch's
+   * accounts, so the manifest names what it does not hold. Without it the keys come from `registry`.
+   */
+  chain?: ReleaseChain;
 }
 
 /** File names of revision `revision` of `epoch`'s release, relative to the release folder. */
@@ -151,6 +174,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   const senders = new Set<string>();
   const openNegotiations: string[] = [];
   const pendingChallenges: string[] = [];
+  const held = emptyHeld();
   mkdirSync(p.dir, { recursive: true });
   for (const table of TABLE_NAMES) {
     const rel = names.table(table);
@@ -160,9 +184,13 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     const out = await exportTable({
       source, table, format: 'parquet', filter, nowUs: asOfUs, pageSize: RELEASE_PAGE_ROWS, onRows: (n) => { rows = n; },
       onSetAside: (why) => { setAside++; if (reasons.length < 5) reasons.push(why); },
-      // What is still moving, read off the rows as they are written.
-      onRow: table === 'negotiations' ? (r) => { if (r.outcome === 'open') openNegotiations.push(hex(r.conversation_id as Uint8Array)); }
-        : table === 'challenges' ? (r) => { if (r.status === 'pending') pendingChallenges.push(String(r.address)); } : undefined,
+      // What is still moving, and which on-chain accounts the release holds, read off the rows as they are written.
+      onRow: table === 'negotiations' ? (r) => {
+        const c = hex(r.conversation_id as Uint8Array);
+        held.conversations.add(c);
+        if (r.onchain_address) held.negotiationAccounts.add(String(r.onchain_address));
+        if (r.outcome === 'open') openNegotiations.push(c);
+      } : table === 'challenges' ? (r) => { held.challenges.add(String(r.address)); if (r.status === 'pending') pendingChallenges.push(String(r.address)); } : undefined,
     });
     const sha256 = await writeReleaseFile(p.dir, rel, out.bytes);
     tables[table] = { schemaVersion: out.schema.version, rows: rows - setAside, setAside, ...(setAside ? { setAsideReasons: reasons } : {}), file: rel, sha256 };
@@ -180,15 +208,15 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   // Signers: every sender of the epoch and of its context (decoded from the stored envelope bytes).
   for await (const page of source.scan('envelopes', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
   for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
-  const registry = p.registry ?? p.store;
-  const signers: Record<string, string[]> = {};
-  for (const s of [...senders].sort()) signers[s] = (await registry.keysFor(Uint8Array.from(Buffer.from(s, 'hex')))).map(hex);
+  const signers = await signerEvidenceOf(senders, p.registry ?? p.store, p.chain);
   const batches: ReleaseManifest['batches'] = [];
   for (const b of await source.batchRoots(BigInt(p.epoch))) {
     const agent = b.agent_id as Uint8Array;
     batches.push({ agent: hex(agent), root: hex(b.root as Uint8Array), batchHash: hex(b.batch_hash as Uint8Array), slot: String(b.slot), status: String(b.status),
       log: (await source.epochLogIds(agent, BigInt(p.epoch))).map(hex) });
+    held.batchAgents.add(hex(agent));
   }
+  const listed = p.chain ? await knownMissingOf(p.chain, p.epoch, filter.fromUs, filter.toUs, held) : null;
   const iso = (us: bigint) => new Date(Number(us / 1000n)).toISOString();
   const moving = { pendingChallenges: pendingChallenges.sort(), openNegotiations: openNegotiations.sort() };
   const final = p.final === true || (moving.pendingChallenges.length === 0 && moving.openNegotiations.length === 0);
@@ -211,7 +239,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     moving, final,
     context: { rows: contextRows, file: names.context, sha256: contextSha },
     card,
-    tables, batches, signers,
+    tables, batches, signers, knownMissing: listed?.knownMissing ?? null, chainSlot: listed?.chainSlot ?? null,
   };
   writeFileSync(`${mPath}.tmp`, JSON.stringify(manifest, null, 2));
   renameSync(`${mPath}.tmp`, mPath);
@@ -271,6 +299,13 @@ export interface ReleaseRevisionSummary {
   signature: string | null;
   /** The dataset card's files (card.ts): README.md, datapackage.json, CITATION.cff; null before manifest version 3's card. */
   card: { readme: string; datapackage: string; citation: string } | null;
+  /** The context file (the epoch's negotiations' envelopes dated outside it): verifying needs it. */
+  context: { rows: number; sha256: string; file: string } | null;
+  /**
+   * Every file of this revision a verifier needs, relative paths: manifest, signature, card,
+   * tables and context. Downloading these and running verify-dataset checks the revision alone.
+   */
+  files: string[];
   tables: Record<string, { rows: number; sha256: string; file: string; setAside?: number }>;
 }
 
@@ -283,11 +318,14 @@ export interface ReleaseSummary extends ReleaseRevisionSummary {
 
 function revisionSummary(dir: string, name: string, m: ReleaseManifest): ReleaseRevisionSummary {
   const sig = signatureName(name);
+  const signature = existsSync(join(dir, sig)) ? sig : null;
+  const card = m.card ? { readme: m.card.readme.file, datapackage: m.card.datapackage.file, citation: m.card.citation } : null;
+  const context = m.context ? { rows: m.context.rows, sha256: m.context.sha256, file: m.context.file } : null;
   return {
     revision: m.revision ?? 0, id: fileSha256(join(dir, name)), supersedes: m.supersedes ?? null, createdAt: m.createdAt, asOf: m.asOf ?? null, final: m.final ?? true,
     moving: { pendingChallenges: m.moving?.pendingChallenges.length ?? 0, openNegotiations: m.moving?.openNegotiations.length ?? 0 },
-    manifest: name, signature: existsSync(join(dir, sig)) ? sig : null,
-    card: m.card ? { readme: m.card.readme.file, datapackage: m.card.datapackage.file, citation: m.card.citation } : null,
+    manifest: name, signature, card, context,
+    files: [name, ...(signature ? [signature] : []), ...(card ? [card.readme, card.datapackage, card.citation] : []), ...Object.values(m.tables).map((t) => t.file), ...(context ? [context.file] : [])],
     tables: Object.fromEntries(Object.entries(m.tables).map(([k, v]) => [k, { rows: v.rows, sha256: v.sha256, file: v.file, ...(v.setAside ? { setAside: v.setAside } : {}) }])),
   };
 }
@@ -390,7 +428,7 @@ export function releaseWindow(nowMs: number, epochSeconds: number, floorMs = REL
  * released; every failure is counted and the latest one kept for /api/health (`status`).
  */
 export function startReleaseScheduler(p: {
-  store: ReleaseStore; dir: string; registry?: SignerRegistry; everyMs?: number; now?: () => number; floorMs?: number;
+  store: ReleaseStore; dir: string; registry?: SignerRegistry; chain?: ReleaseChain; everyMs?: number; now?: () => number; floorMs?: number;
   retryMs?: number; retryMaxMs?: number; firstCheckMs?: number;
   /** Signs every manifest (signing.ts); its public key is reported in `status()`. */
   signingKey?: SigningKey;
@@ -437,7 +475,7 @@ export function startReleaseScheduler(p: {
     for (const epoch of await source.epochs(w.first, w.last)) {
       if (stopped) break;
       if (released.has(epoch)) continue;
-      await attempt(epoch, () => createRelease({ store: p.store, epoch, dir: p.dir, registry: p.registry, signingKey: p.signingKey, asOfUs: BigInt(now()) * 1000n }), made);
+      await attempt(epoch, () => createRelease({ store: p.store, epoch, dir: p.dir, registry: p.registry, chain: p.chain, signingKey: p.signingKey, asOfUs: BigInt(now()) * 1000n }), made);
     }
     // Final states: a released epoch whose moving parts were still moving gets a revision once
     // one of them has settled, and a final one once its settle time has passed. A bounded number
@@ -460,7 +498,7 @@ export function startReleaseScheduler(p: {
       const settledSome = moving !== null && (u.m.moving.pendingChallenges.some((c) => !moving.pendingChallenges.includes(c))
         || u.m.moving.openNegotiations.some((c) => !moving.openNegotiations.includes(c)));
       if (!due && !settledSome) continue;
-      await attempt(u.epoch, () => createRelease({ store: p.store, epoch: u.epoch, dir: p.dir, registry: p.registry, signingKey: p.signingKey, asOfUs, revision: u.m.revision + 1, final: due }), made);
+      await attempt(u.epoch, () => createRelease({ store: p.store, epoch: u.epoch, dir: p.dir, registry: p.registry, chain: p.chain, signingKey: p.signingKey, asOfUs, revision: u.m.revision + 1, final: due }), made);
     }
     // Failed epochs that fell out of the window are no longer retried.
     for (const epoch of failing.keys()) if (epoch < w.first) failing.delete(epoch);

@@ -3,17 +3,22 @@
  * "Verifying a release"). Parquet is read with hyparquet (not the writer's code). For each release:
  *
  * - each file's sha256 and row count against the manifest;
- * - the manifest's batches against the release's own `batches` table, and (with `chainRoot`) each
- *   batch root against the BehaviorLog BatchAccount on chain;
- * - each envelope: id = keccak256(raw), signature under one of the manifest's signer keys of the
- *   sender, dated inside the epoch, and every decoded column equal to what its raw bytes say;
+ * - the manifest's batches against the release's own `batches` table, and (with `chain`) each
+ *   batch root against the BehaviorLog BatchAccount on chain, and every batch, challenge and open
+ *   Haggle negotiation of the epoch on chain held by the release or named in `knownMissing`;
+ * - each envelope: id = keccak256(raw), signature under a key allowed for the sender at the
+ *   envelope's own time (chain-evidence.ts: the SATI owner, or a DelegateV1 delegate within its
+ *   window; with `chain` the evidence is read from the chain and the manifest's compared with
+ *   it), dated inside the epoch, and every decoded column equal to what its raw bytes say;
  * - `offers`, `negotiations` and `feedback` re-derived from the release's raw envelopes (with the
  *   context file: its negotiations' envelopes dated outside the epoch) by the exporter's own row
  *   code and compared cell by cell (rederive.ts);
  * - per agent-epoch, the merkle root of the uploaded log's entries (docs/protocol.md §5) equal to
  *   the batch root.
  *
- * Every failure names the table, the row (its index in the file and its key) and the column.
+ * Every failure names the table, the row (its index in the file and its key) and the column. What
+ * the files cannot settle (a batch whose log was never uploaded, an account the manifest names as
+ * missing) is reported `notCheckable`: neither passed nor failed.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,15 +36,14 @@ import {
 } from './rederive';
 import { CONTEXT_SCHEMA, TABLES } from './tables';
 import type { TableName } from './schema';
+import { keysAt, type ReleaseChain, type SignerEvidence } from './chain-evidence';
+import { chainChecks, type CheckResult } from './verify-chain';
 
-export interface CheckResult { name: string; ok: boolean; detail?: string }
-
-/** The on-chain root of (agent, epoch): the BatchAccount's log merkle root (hex), or why it could not be read. */
-export type ChainRootReader = (agent: Uint8Array, epoch: bigint) => Promise<{ root: string; address?: string } | { error: string }>;
+export type { CheckResult };
 
 export interface VerifyOptions {
-  /** Reads batch roots from the chain (verify-dataset --rpc); without it the chain is not consulted. */
-  chainRoot?: ChainRootReader;
+  /** The chain (verify-dataset --rpc, lib/chain/release-evidence.ts); without it the chain is not consulted. */
+  chain?: ReleaseChain;
   /** The manifest's file name in `dir`: its signature (`<name>.sig.json`) and what it supersedes are checked. */
   manifestFile?: string;
   /** The observer's public key (hex) the manifest must be signed with (verify-dataset --key). */
@@ -76,10 +80,7 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
   if (o.manifestFile) {
     const s = checkManifestSignature(dir, o.manifestFile, o.trustedKey);
     out.push({ name: `${tag} manifest: signature`, ok: s.ok, detail: s.detail });
-    if (m.supersedes) {
-      const prev = (manifestFiles(dir).get(m.epoch) ?? []).find((n) => n !== o.manifestFile && fileSha256(join(dir, n)) === m.supersedes);
-      out.push({ name: `${tag} manifest: supersedes`, ok: !!prev, detail: prev ? `release ${m.supersedes} (${prev})` : `no manifest of epoch ${m.epoch} in ${dir} has the superseded release id ${m.supersedes}` });
-    }
+    if (m.supersedes) out.push(supersedesCheck(dir, m, tag, o.manifestFile));
   }
   const files: Partial<Record<TableName | 'context', Record<string, unknown>[]>> = {};
   const entries: [TableName | 'context', { rows: number; file: string; sha256: string }][] = Object.entries(m.tables) as [TableName, ReleaseManifest['tables'][TableName]][];
@@ -105,6 +106,9 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
   // Envelopes (and context): bytes, signature, date, and every decoded column against raw.
   const byId = new Map<string, Envelope>();
   const records: EnvelopeRecord[] = [];
+  // With the chain, who may sign for each sender is read from it (and the manifest's evidence compared).
+  const chainSigners = new Map<string, SignerEvidence>();
+  const chained = o.chain ? await chainChecks(tag, m, files, o.chain, chainSigners) : null;
   for (const part of ['envelopes', 'context'] as const) {
     const rows = files[part] ?? [];
     const diffs: CellDifference[] = [];
@@ -117,9 +121,10 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
       if (!d.ok) { out.push({ name: `${name} column raw`, ok: false, detail: `raw does not decode: ${d.reason}` }); bad++; return; }
       if (hx(envelopeId(raw)) !== id) { out.push({ name: `${name} column id`, ok: false, detail: 'id is not keccak256(raw)' }); bad++; return; }
       const e = d.envelope;
-      const keys = m.signers[hx(e.sender)] ?? [];
+      const sender = hx(e.sender);
+      const keys = keysAt(o.chain ? chainSigners.get(sender) : m.signers[sender], e.timestamp);
       if (!keys.some((k) => verifyEnvelopeSignature(e, Uint8Array.from(Buffer.from(k, 'hex'))))) {
-        out.push({ name: `${name} column signature`, ok: false, detail: `no signer key of ${hx(e.sender).slice(0, 16)} in the manifest verifies the signature` }); bad++;
+        out.push({ name: `${name} column signature`, ok: false, detail: `no key ${o.chain ? 'the chain' : 'the manifest'} allows for ${sender.slice(0, 16)} at the envelope's time ${e.timestamp} µs verifies the signature` }); bad++;
       }
       const inside = e.timestamp >= fromUs && e.timestamp < toUs;
       if (inside !== (part === 'envelopes')) {
@@ -174,10 +179,11 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
     if (!diff.length) out.push({ name: `${tag} batches row ${t.i}: manifest agrees`, ok: true });
   }
   for (const [agent, t] of tableBatch) if (!listed.has(agent)) out.push({ name: `${tag} batches row ${t.i} (${agent.slice(0, 32)}) column (row)`, ok: false, detail: 'the batches table has a batch the manifest does not list' });
-  if (o.chainRoot) {
+  if (o.chain) {
+    out.push(...chained!);
     for (const [agent, t] of tableBatch) {
       const name = `${tag} batches row ${t.i} (${agent.slice(0, 32)}) column log_merkle_root`;
-      const c = await o.chainRoot(Uint8Array.from(Buffer.from(agent, 'hex')), BigInt(String(t.r.epoch)));
+      const c = await o.chain.batchRoot(Uint8Array.from(Buffer.from(agent, 'hex')), BigInt(String(t.r.epoch)));
       const root = idText(t.r.log_merkle_root);
       if ('error' in c) out.push({ name: `${name} on chain`, ok: false, detail: c.error });
       else out.push({ name: `${name} on chain`, ok: c.root === root, detail: c.root === root ? undefined : `release ${root}, on chain ${c.root}${c.address ? ` (BatchAccount ${c.address})` : ''}` });
@@ -187,13 +193,33 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
   // Each batch root against the uploaded log's entries.
   for (const b of m.batches) {
     const name = `${tag} batch root of ${b.agent.slice(0, 16)}`;
-    if (b.log.length === 0) { out.push({ name, ok: false, detail: 'no uploaded log to check the root against' }); continue; }
+    // The agent never uploaded its log: nothing in the release or on chain can be checked against the root.
+    if (b.log.length === 0) { out.push({ name, ok: true, notCheckable: true, detail: 'not checkable: no log uploaded' }); continue; }
     const missing = b.log.filter((id) => !byId.has(id));
     if (missing.length) { out.push({ name, ok: false, detail: `${missing.length} log envelope(s) missing from the release, first ${missing[0]}` }); continue; }
     const root = hx(merkleRoot(b.log.map((id) => leafHash(logEntryOf(byId.get(id)!)))));
     out.push({ name, ok: root === b.root, detail: root === b.root ? undefined : `log root ${root}, manifest ${b.root}` });
   }
   return out;
+}
+
+/**
+ * `supersedes` is a stated release id, covered by this manifest's hash and signature: a revision
+ * verifies without the older ones' files. When the older manifest is in the folder, it must be an
+ * earlier revision of the epoch with that id.
+ */
+function supersedesCheck(dir: string, m: ReleaseManifest, tag: string, manifestFile: string): CheckResult {
+  const name = `${tag} manifest: supersedes`;
+  const others = (manifestFiles(dir).get(m.epoch) ?? []).filter((n) => n !== manifestFile);
+  const prev = others.find((n) => fileSha256(join(dir, n)) === m.supersedes);
+  if (prev) {
+    const r = (JSON.parse(readFileSync(join(dir, prev), 'utf8')) as ReleaseManifest).revision ?? 0;
+    return { name, ok: r < m.revision, detail: r < m.revision ? `release ${m.supersedes} (${prev})` : `${prev} (revision ${r}) is not older than revision ${m.revision}` };
+  }
+  // An earlier revision of the epoch in the folder with another id contradicts the statement.
+  const earlier = others.filter((n) => ((JSON.parse(readFileSync(join(dir, n), 'utf8')) as ReleaseManifest).revision ?? 0) === m.revision - 1);
+  if (earlier.length) return { name, ok: false, detail: `revision ${m.revision - 1} here (${earlier[0]}) has release id ${fileSha256(join(dir, earlier[0]))}, not the superseded ${m.supersedes}` };
+  return { name, ok: true, detail: `supersedes release ${m.supersedes} (not in this folder; not needed to verify this revision)` };
 }
 
 /** The dataset card: its files' hashes, the datapackage's resources against the manifest, CITATION.cff's release id. */

@@ -35,6 +35,9 @@ export const DatasetRevisionSchema = z.object({
   signature: z.string().nullable().meta({ description: 'the manifest\'s detached Ed25519 signature file, when signed' }),
   card: z.object({ readme: z.string(), datapackage: z.string(), citation: z.string() }).nullable()
     .meta({ description: 'the dataset card: README.md, Frictionless datapackage.json, CITATION.cff (GET /api/datasets/{file})' }),
+  context: z.object({ rows: z.number().int(), sha256: z.string(), file: z.string() }).nullable()
+    .meta({ description: 'the context file: the epoch\'s negotiations\' envelopes dated outside it (verifying needs it)' }),
+  files: z.array(z.string()).meta({ description: 'every file of this revision a verifier needs (manifest, signature, card, tables, context): download these and run verify-dataset to check the revision alone' }),
   tables: ReleaseTablesSchema,
 });
 export type DatasetRevision = z.infer<typeof DatasetRevisionSchema>;
