@@ -10,7 +10,7 @@
  * - Everything runs on one serial queue; the store writes are idempotent, so replays after a
  *   restart change nothing and publish nothing twice.
  */
-import { PublicKey, type ConfirmedSignatureInfo } from '../chain';
+import { PublicKey, SYSVAR_CLOCK_PUBKEY, type ConfirmedSignatureInfo } from '../chain';
 import type { ProgramName } from '../chain/events';
 import { PROGRAM_IDS, behaviorLog } from '../chain/programs';
 import { applyTransactions, type ApplyContext, type TxInput } from './apply';
@@ -52,6 +52,17 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
       if (cfg && cfg.epochSeconds > 0n) epochSeconds = cfg.epochSeconds;
       return epochSeconds;
     },
+  };
+
+  /** The Clock sysvar's unix time, or null when it cannot be read. */
+  const chainClock = async (): Promise<Date | null> => {
+    try {
+      const info = await connection.getAccountInfo(SYSVAR_CLOCK_PUBKEY, 'confirmed');
+      if (!info || info.data.length < 40) return null;
+      return new Date(Number(Buffer.from(info.data).readBigInt64LE(32)) * 1000);
+    } catch {
+      return null;
+    }
   };
 
   const processed = new Map<string, true>();
@@ -166,6 +177,11 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
     drainScheduled = false;
     while (live.length) {
       const take = live.splice(0, CHUNK).filter((t) => !processed.has(t.signature));
+      // A notification carries no block time: the chain's clock now (one read per step) is the
+      // time of what just landed, and it is the clock the programs count epochs by (a wall
+      // clock is not, on a warped or lagging chain).
+      const clock = take.length ? await chainClock() : null;
+      if (clock) for (const t of take) t.blockTime = clock;
       await apply(take, 'live');
     }
   };

@@ -15,7 +15,7 @@ import { epochLogEntries, saveEpochLog } from './epoch-log';
 import { applyHaggleEvents, onChainNegotiations, recentOnChainNegotiations, type HaggleEventInput } from './haggle';
 import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
 import { epochLogsWith } from './inclusion';
-import { agentChainEvents } from './agent-events';
+import { agentAccounts, agentChainEvents } from './agent-events';
 import { counterpartiesOf } from './counterparties';
 import { meshHealthObservers, pruneMeshHealth, readMeshHealth, writeMeshHealth, type MeshHealthRange, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
 import { exportSource } from './export';
@@ -327,6 +327,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     epochLogsWith: (envelopeId: Uint8Array, agents: readonly Uint8Array[]) => live(() => epochLogsWith(db, envelopeId, agents)),
     /** One agent's chain events by name, in chain order; see agent-events.ts. */
     agentChainEvents: (agentBase58: string, names: readonly string[], limit?: number) => live(() => agentChainEvents(db, agentBase58, names, limit)),
+    /** One agent's indexed stake and lease rows; see agent-events.ts. */
+    agentAccounts: (agentId: Uint8Array) => live(() => agentAccounts(db, agentId)),
     /** An agent's negotiating counterparties with conversation and deal counts; see counterparties.ts. */
     counterpartiesOf: (agent: Uint8Array, limit?: number) => live(() => counterpartiesOf(db, agent, limit)),
     /** Gossip ↔ chain reconciliation (reconciliation.ts): totals and rows as stored at each verdict, one agent-epoch live. */

@@ -175,12 +175,10 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         <h2>Reputation over time</h2>
         <ReputationChart h={history} />
       </section>
-      {o.chain ? (
-        <section className="card" style={{ marginBottom: 16 }}>
-          <h2>Stake and lease over epochs</h2>
-          <EconomyChart points={economy} epochSeconds={o.config.epochSeconds} />
-        </section>
-      ) : null}
+      <section className="card" style={{ marginBottom: 16 }}>
+        <h2>Stake and lease over epochs</h2>
+        <EconomyChart view={economy} epochSeconds={o.config.epochSeconds} />
+      </section>
       <div className="grid-2">
         <section className="card">
           <h2>Counterparties</h2>
