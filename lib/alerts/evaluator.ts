@@ -12,6 +12,7 @@
 import type { AlertsStore, DeliveryEvent, NewAlert } from '../store';
 import type { LiveEvent } from '../wire/events';
 import { EVENT_KINDS, isAlertKind, ruleParams, type AlertKind } from './kinds';
+import { agentDisplayName } from '../wire/agent-name';
 
 /** Unpaid epochs a lease may have before the tick deactivates it (lib/chain lease program). */
 export const LEASE_GRACE_EPOCHS = 3n;
@@ -111,7 +112,8 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
 
   const keyOf = (wl: string, agent: string, kind: string, subject: string) => `${wl}|${agent}|${kind}|${subject}`;
   const whyOf = (s: Status) => (typeof s.why === 'function' ? s.why() : s.why);
-  const name = (a: string) => labels.get(a) ?? `${a.slice(0, 8)}…`;
+  // The name every page shows (SATI name, else the label derived from the id).
+  const name = (a: string) => agentDisplayName(a, labels.get(a));
   const watchedBy = (agent: string): ListState[] => [...(byAgent.get(agent) ?? []), ...allLists.filter((l) => !l.agents.has(agent))];
 
   const unsubscribe = o.subscribe((e) => {
