@@ -29,6 +29,7 @@ import { Suspense } from 'react';
 import { AgentCollusion } from './AgentCollusion';
 import { AgentReconciliation } from './AgentReconciliation';
 import { WatchButton } from '../../../components/alerts/WatchButton';
+import { scorePoints } from '../../../lib/wire/score';
 
 export const dynamic = 'force-dynamic';
 
@@ -40,19 +41,18 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: `${agentDisplayName(hex, name)} (${shortBase58(hex)})` };
 }
 
-/** Fixed point ONE = 1,000,000 (docs/protocol.md §7) shown as a signed decimal. */
+/** A fixed-point score (docs/protocol.md §7) in score points, cut to 3 decimals (lib/wire/score.ts). */
 function fixed(v: string): string {
-  const n = Number(v) / 1_000_000;
-  return Number.isFinite(n) ? n.toFixed(3) : v;
+  return /^-?\d+$/.test(v) ? scorePoints(v, 3) : v;
 }
 
 function Reputation({ r }: { r: ReputationView | null }) {
   if (!r) return <p className="muted empty">No feedback about this agent yet.</p>;
   return (
     <dl className="kv">
-      <dt>Reliability</dt>
+      <dt>Reliability (points)</dt>
       <dd className="mono">{fixed(r.reliabilityScore)}</dd>
-      <dt>Cooperation</dt>
+      <dt>Cooperation (points)</dt>
       <dd className="mono">{fixed(r.cooperationIndex)}</dd>
       <dt>Notary accuracy</dt>
       <dd className="mono">{fixed(r.notaryAccuracy)}</dd>
