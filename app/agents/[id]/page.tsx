@@ -20,6 +20,7 @@ import { AuthoritativeReputation, Counterparties } from '../../../components/age
 import { ReputationChart } from '../../../components/agent/ReputationChart';
 import { EconomyChart } from '../../../components/agent/EconomyChart';
 import { loadEconomyHistory } from '../../_lib/economy-history';
+import { loadDealSummaries } from '../../_lib/deals';
 import { loadAdvertised } from '../../_lib/advertise';
 import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapabilities';
 import { loadReputationHistory } from '../../_lib/reputation-history';
@@ -115,6 +116,8 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
     loadEconomyHistory(o, id),
     loadAdvertised(o, id),
   ]);
+  // The "With" column names each deal's negotiating parties, not every agent that bid or listened.
+  const parties = await loadDealSummaries(o, conversations.map((c) => c.id));
   return (
     <>
       <div className="crumbs">
@@ -202,7 +205,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations</h2>
-        <ConversationList conversations={conversations} self={agent.id} />
+        <ConversationList conversations={conversations} self={agent.id} parties={parties} />
       </section>
       <section className="card">
         <h2>Latest envelopes</h2>
