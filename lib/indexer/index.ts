@@ -166,6 +166,14 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
       rows = rows.filter((r) => r.status !== 'verified' && r.epoch + BigInt(reverifyEpochs) >= newest);
     }
     for (const r of rows) out[await checkBatch(store, r)]++;
+    // A log uploaded after its batch left the window above (a retried upload, an agent catching
+    // up): checked as soon as it is stored, however old the epoch.
+    if (!p2.agent && p2.epoch === undefined && store.unverifiedBatchesWithLog) {
+      const seen = new Set(rows.map((r) => `${Buffer.from(r.agentId).toString('hex')}:${r.epoch}`));
+      for (const r of await store.unverifiedBatchesWithLog()) {
+        if (!seen.has(`${Buffer.from(r.agentId).toString('hex')}:${r.epoch}`)) out[await checkBatch(store, r)]++;
+      }
+    }
     return out;
   }
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { SignerRegistry } from '../protocol/types';
 import * as chain from './chain';
 import { chainEventCounts, chainEventKeys, chainTotals, chainTxStore, upsertLeasesKeepPaid, upsertStakes, type ChainTxStore, type LeaseKeepPaidInput } from './chain-index';
-import { epochLogEntries, saveEpochLog } from './epoch-log';
+import { epochLogEntries, saveEpochLog, unverifiedBatchesWithLog } from './epoch-log';
 import { applyHaggleEvents, onChainNegotiations, recentOnChainNegotiations, type HaggleEventInput } from './haggle';
 import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
 import { epochLogsWith } from './inclusion';
@@ -312,6 +312,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts?: { replace: boolean }) => live(() => saveEpochLog(db, agent, epoch, ids, opts)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
     epochLog: (agent: Uint8Array, epoch: bigint) => live(() => epochLogEntries(db, agent, epoch)),
+    /** Unverified batches whose log is stored now (late uploads); see epoch-log.ts. */
+    unverifiedBatchesWithLog: (limit?: number) => live(() => unverifiedBatchesWithLog(db, limit)),
     /** Stores a batch uploaded with its log (batch-upload.ts); read back only when its hash is the on-chain one. */
     saveBatchUpload: (agent: Uint8Array, epoch: bigint, hash: Uint8Array, cbor: Uint8Array) => live(() => saveBatchUpload(db, agent, epoch, hash, cbor)),
     /** The uploaded batch CBOR matching the on-chain batch_hash of (agent, epoch), or null. */
