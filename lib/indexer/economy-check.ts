@@ -19,8 +19,8 @@ export interface EconomyMismatch {
   chain: string | null;
 }
 
-/** An agent id as 32 bytes, 64 hex characters or a base58 address. */
-export type AgentIdInput = Uint8Array | string;
+/** An agent id as a PublicKey, 32 bytes, 64 hex characters or a base58 address. */
+export type AgentIdInput = PublicKey | Uint8Array | string;
 
 const toKey = (a: AgentIdInput): PublicKey => (typeof a === 'string' && /^[0-9a-f]{64}$/i.test(a) ? new PublicKey(Buffer.from(a, 'hex')) : new PublicKey(a));
 
