@@ -27,3 +27,11 @@ test('an agent\'s list (no deal columns) explains its conversation and stage hea
   const html = renderToStaticMarkup(<ConversationList conversations={[conv as never]} self={A} />);
   assert.ok(html.includes('data-term="conversation"') && html.includes('data-term="stage"'));
 });
+
+test('an agent\'s "With" names the deal\'s other party once, not every agent that bid or listened', () => {
+  const crowd = Array.from({ length: 7 }, (_, i) => String(i + 3).padStart(2, '0').repeat(32));
+  const c = { ...conv, participants: [A, B, ...crowd, B] };
+  const html = renderToStaticMarkup(<ConversationList conversations={[c as never]} self={A} parties={{ [C]: { ...deal, parties: [A, B, B] } }} />);
+  assert.equal([...html.matchAll(/data-agent="([0-9a-f]+)"/g)].length, 1);
+  assert.match(html, new RegExp(`data-agent="${B}"`));
+});

@@ -29,6 +29,8 @@ export interface DealColumns {
   onChain: boolean;
   /** Gossip against chain differences (0 when not on chain). */
   differences: number;
+  /** The negotiating parties (the senders of its offers and answers), each once: not notaries, bidders or broadcast listeners. */
+  parties?: string[];
 }
 
 /** A column header that re-sorts: `href` when it can, the current sort marked. */
@@ -43,7 +45,12 @@ function Head({ label, sort, name, className }: { label: React.ReactNode; sort?:
   );
 }
 
-export function ConversationList({ conversations, self, deals, sort }: { conversations: ConversationSummaryView[]; self?: string; deals?: Record<string, DealColumns>; sort?: SortLinks }) {
+export function ConversationList({ conversations, self, deals, parties, sort }: {
+  conversations: ConversationSummaryView[]; self?: string; deals?: Record<string, DealColumns>;
+  /** For the plain table: each conversation's negotiating parties (its "With" lists them, not every participant). */
+  parties?: Record<string, DealColumns>;
+  sort?: SortLinks;
+}) {
   if (conversations.length === 0) return <p className="muted empty">No conversations.</p>;
   if (deals) {
     return (
@@ -116,7 +123,7 @@ export function ConversationList({ conversations, self, deals, sort }: { convers
                 <WatchButton kind="conversation" target={c.id} name={shortHex(c.id, 8, 4)} compact />
               </td>
               <td>
-                <Parties ids={c.participants.filter((p) => p !== self)} />
+                <Parties ids={withWhom(c, self, parties?.[c.id]?.parties)} />
               </td>
               <td>{c.state ?? '—'}</td>
               <td className="num mono">{count(c.messages)}</td>
@@ -127,6 +134,12 @@ export function ConversationList({ conversations, self, deals, sort }: { convers
       </table>
     </div>
   );
+}
+
+/** Who a conversation is with: its negotiating parties when known (each once), else every participant; never `self`. */
+export function withWhom(c: Pick<ConversationSummaryView, 'participants'>, self: string | undefined, parties: readonly string[] | undefined): string[] {
+  const ids = parties && parties.length ? parties : c.participants;
+  return [...new Set(ids)].filter((p) => p !== self);
 }
 
 function Parties({ ids }: { ids: string[] }) {

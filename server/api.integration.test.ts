@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { scorePoints } from '../lib/wire/score';
 import type { AgentList, BatchList, ChallengeList, ConversationList, ConversationView, DatasetReleaseList, EnvelopePage, HealthReport, SearchResult } from '../lib/wire';
 import { MCP_TOOLS } from '../lib/mcp/server';
 import type { MeshHealthView } from '../lib/wire/mesh-health';
@@ -175,7 +176,7 @@ test('lists filter, sort and page: agents by stake, reputation, envelopes; envel
     const rated = now.filter((a) => a.reputation).sort((a, b) => Number(BigInt(b.reputation!.reliabilityScore) - BigInt(a.reputation!.reliabilityScore)));
     assert.ok(rated.length >= 2, 'the demo agents rated each other (the gossip fold of their FEEDBACK)');
     const min = rated[1].reputation!.reliabilityScore;
-    const top = (await h.getJson<Agents>(`/api/agents?minReliability=${min}&sort=reliability`)).body.agents;
+    const top = (await h.getJson<Agents>(`/api/agents?minReliability=${scorePoints(min)}&sort=reliability`)).body.agents;
     assert.deepEqual(top.map((a) => a.id).sort(), rated.filter((a) => BigInt(a.reputation!.reliabilityScore) >= BigInt(min)).map((a) => a.id).sort());
     const r1 = (await h.getJson<Agents>('/api/agents?sort=reliability&limit=1')).body;
     const r2 = (await h.getJson<Agents>(`/api/agents?sort=reliability&limit=1&before=${r1.next}`)).body;

@@ -74,6 +74,7 @@ export async function loadDealSummaries(o: Services, ids: readonly string[]): Pr
           buyer: v.roles.buyer, seller: v.roles.seller, service, serviceHash, rounds: v.rounds, lastPrice: last,
           token: { decimals: v.token.decimals, symbol: v.token.symbol }, outcome: v.outcome, onChain: chain.length > 0,
           differences: views.reduce((n, x) => n + x.differences, 0),
+          parties: v.parties,
         };
       } catch {
         // One unreadable conversation leaves its row with the plain columns.

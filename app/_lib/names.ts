@@ -4,6 +4,7 @@
  */
 import 'server-only';
 import type { Services } from './services';
+import { agentDisplayName } from '../../lib/wire/agent-name';
 
 const TTL_MS = 5_000;
 const MAX = 5_000;
@@ -24,4 +25,19 @@ export async function agentNames(o: Services | null | undefined): Promise<Record
     .catch(() => cache?.names ?? {})
     .finally(() => { pending = null; });
   return pending;
+}
+
+/**
+ * The one server-side name of an agent (hex id): its SATI name as discovery knows it now, else
+ * the SATI name stored as its label, else the label derived from its id (lib/wire/agent-name.ts).
+ * Search hits, page titles and the layout's names all read through this.
+ */
+export async function agentNameResolver(o: Services | null | undefined): Promise<(hex: string, label?: string | null) => string> {
+  const stored = await agentNames(o);
+  // `label`: the stored label the caller just read (fresher than the names cached here).
+  return (hex: string, label?: string | null) => {
+    let live: string | null | undefined = null;
+    try { live = o?.chain?.satiProfile(Buffer.from(hex, 'hex'))?.name; } catch { live = null; }
+    return agentDisplayName(hex, live ?? label ?? stored[hex]);
+  };
 }

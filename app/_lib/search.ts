@@ -9,7 +9,8 @@ import { agentBytes } from './agent-id';
 import { bytesToHex as hex, msgTypeName, SEARCH_KINDS, type SearchHit, type SearchResult } from '../../lib/wire';
 import type { SearchTerms } from '../../lib/store/search';
 import type { Services } from './services';
-import { agentDisplayName, agentLabel, base58PrefixRanges, labelPrefix } from '../../components/names/label';
+import { agentLabel, base58PrefixRanges, labelPrefix } from '../../components/names/label';
+import { agentNameResolver } from './names';
 import { base58 } from '../../components/format';
 
 const HEX = /^(?:0x)?([0-9a-fA-F]{1,64})$/;
@@ -48,7 +49,7 @@ export function termsOf(query: string, limit: number): SearchTerms {
 export async function runSearch(o: Services, query: string, limit: number): Promise<SearchResult> {
   const q = query.trim();
   const t = termsOf(q, limit);
-  const r = await o.reads.search(t);
+  const [r, nameOf] = await Promise.all([o.reads.search(t), agentNameResolver(o)]);
   const hits: SearchHit[] = [];
   const agentHex = t.agent ? hex(t.agent) : null;
   const full = (id: string) => t.hexPrefix !== undefined && t.hexPrefix === id;
@@ -60,7 +61,7 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
     // A label query matches by its hex prefix range: keep only ids whose label it is (and that have no SATI name hiding it).
     if (lp && id.startsWith(lp) && !a.label && agentLabel(id) !== q.toLowerCase() && !b58.startsWith(q)) continue;
     hits.push({
-      kind: 'agent', id, detail: `${agentDisplayName(id, a.label)} · ${b58} · last seen ${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`,
+      kind: 'agent', id, detail: `${nameOf(id, a.label)} · ${b58} · last seen ${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`,
       href: `/agents/${id}`, exact: id === agentHex && t.epoch === undefined,
     });
   }
@@ -72,16 +73,16 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
     const id = hex(e.id);
     const conv = hex(e.conversationId);
     const href = conv === ZERO16 ? `/agents/${hex(e.sender)}` : `/conversations/${conv}#envelope-${id}`;
-    hits.push({ kind: 'envelope', id, detail: `${msgTypeName(e.msgType)} from ${base58(hex(e.sender)).slice(0, 5)}…`, href, exact: full(id) });
+    hits.push({ kind: 'envelope', id, detail: `${msgTypeName(e.msgType)} from ${nameOf(hex(e.sender))} ${base58(hex(e.sender)).slice(0, 5)}…`, href, exact: full(id) });
   }
   const pairQuery = t.agent !== undefined && t.epoch !== undefined;
   for (const b of r.batches) {
     const agent = hex(b.agent);
-    hits.push({ kind: 'batch', id: `${agent}/${b.epoch}`, detail: `epoch ${b.epoch} · ${b.status}`, href: `/batches/${base58(agent)}/${b.epoch}`, exact: pairQuery });
+    hits.push({ kind: 'batch', id: `${agent}/${b.epoch}`, detail: `${nameOf(agent)} · epoch ${b.epoch} · ${b.status}`, href: `/batches/${base58(agent)}/${b.epoch}`, exact: pairQuery });
   }
   for (const c of r.challenges) {
     const agent = hex(c.agent);
-    hits.push({ kind: 'challenge', id: c.address, detail: `epoch ${c.epoch} · ${c.status} · agent ${agentDisplayName(agent, null)} ${base58(agent).slice(0, 5)}…`, href: `/agents/${agent}#challenges`, exact: c.address === q });
+    hits.push({ kind: 'challenge', id: c.address, detail: `epoch ${c.epoch} · ${c.status} · agent ${nameOf(agent)} ${base58(agent).slice(0, 5)}…`, href: `/agents/${agent}#challenges`, exact: c.address === q });
   }
   for (const x of r.transactions) {
     const bytes = x.agent ?? (x.agentAddress ? agentBytes(x.agentAddress) : null);

@@ -9,12 +9,14 @@ import { base58, count } from '../../components/format';
 import { AgentName } from '../../components/names/AgentName';
 import { Time } from '../../components/time/Time';
 import { WatchButton } from '../../components/alerts/WatchButton';
+import { scorePoints } from '../../lib/wire/score';
+import { Term } from '../../components/Term';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Agents' };
 
-/** Reliability as a fraction of ONE (1,000,000), e.g. 0.734. */
-const fraction = (fixed: string | undefined) => (fixed === undefined ? '—' : (Number(fixed) / 1_000_000).toFixed(3));
+/** Reliability in score points (-100..100, lib/wire/score.ts), cut to 3 decimals: 62.333. */
+const fraction = (fixed: string | undefined) => (fixed === undefined ? '—' : scorePoints(fixed, 3));
 
 export default async function AgentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const o = getServices();
@@ -40,8 +42,8 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
         <form className="filters" method="get" action="/agents" data-testid="agent-filters">
           <label>Online <select name="online" defaultValue={raw.online ?? ''}><option value="">any</option><option value="true">online</option><option value="false">offline</option></select></label>
           <label>Stake <select name="stake" defaultValue={raw.stake ?? ''}><option value="">any</option>{STAKE_FILTERS.map((s) => <option key={s}>{s}</option>)}</select></label>
-          <label>Reliability ≥ <input name="minReliability" defaultValue={raw.minReliability ?? ''} placeholder="e.g. 500000" size={9} /></label>
-          <label>Reliability ≤ <input name="maxReliability" defaultValue={raw.maxReliability ?? ''} placeholder="1000000 = 1.0" size={9} /></label>
+          <label>Reliability ≥ <input name="minReliability" defaultValue={raw.minReliability ?? ''} placeholder="e.g. 50 (points)" size={9} /></label>
+          <label>Reliability ≤ <input name="maxReliability" defaultValue={raw.maxReliability ?? ''} placeholder="-100..100" size={9} /></label>
           <label>Sort by <select name="sort" defaultValue={raw.sort ?? 'last_seen'}>{AGENT_SORTS.map((s) => <option key={s} value={s}>{s.replace('_', ' ')}</option>)}</select></label>
           <label>Per page <input name="limit" defaultValue={raw.limit ?? ''} placeholder="1000" size={5} /></label>
           <button type="submit">Apply</button>
@@ -61,7 +63,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
                   <th>State</th>
                   <th>Agent</th>
                   <th className="num">Envelopes sent</th>
-                  <th className="num">Reliability</th>
+                  <th className="num"><Term k="reliability">Reliability</Term> (points)</th>
                   <th>Stake</th>
                   <th>First seen</th>
                   <th>Last seen</th>

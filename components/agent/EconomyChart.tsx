@@ -1,11 +1,13 @@
 /**
- * Stake and lease of an agent over epochs (lib/wire EconomyPoint): the stake locked (USDC) as a
- * step line, and below it the lease runway of each epoch (paid-through epoch minus the epoch:
- * green ahead, red in arrears), with slashes and deactivations marked. Computed data in, SVG out.
+ * Stake and lease of an agent over epochs (lib/wire EconomyView, GET /api/agents/{id}/economy):
+ * the stake held (USDC) as a step line on an exact bigint axis that starts at 0 and never goes
+ * below it, and below it the lease runway of each epoch (paid-through epoch minus the epoch:
+ * green ahead, red in arrears), with slashes, challenges and deactivations marked. The last point
+ * is the stake and lease accounts. Computed data in, SVG out.
  */
 import { line, scaleBand, scaleLinear, curveStepAfter, utcFormat } from 'd3';
-import type { EconomyPoint } from '../../lib/wire';
-import { formatAmount, USDC_TOKEN } from '../format';
+import type { EconomyPoint, EconomyView } from '../../lib/wire';
+import { axisLabels, bigintScale, bigintTicks, formatTokenAmount, USDC_TOKEN } from '../format';
 import { epochRange, utcText } from '../time/format';
 
 /**
@@ -26,28 +28,40 @@ const H = 200;
 const M = { top: 14, right: 20, bottom: 24, left: 104 };
 const MID = 110;
 
-export function EconomyChart({ points, epochSeconds }: { points: EconomyPoint[]; epochSeconds: number }) {
+const usdc = (units: bigint) => formatTokenAmount(units, USDC_TOKEN);
+
+/** The stake axis: whole ticks from 0 (a stake is never negative) to at least 1 USDC, exact. */
+export function stakeAxis(points: readonly EconomyPoint[]): { ticks: bigint[]; labels: string[]; top: bigint } {
+  const max = points.reduce((m, p) => (BigInt(p.stake) > m ? BigInt(p.stake) : m), 0n);
+  const { ticks, hi } = bigintTicks(0n, max > 1_000_000n ? max : 1_000_000n, 3);
+  return { ticks, labels: axisLabels(ticks, { decimals: USDC_TOKEN.decimals, maxChars: 10 }).labels, top: hi };
+}
+
+export function EconomyChart({ view, epochSeconds }: { view: EconomyView; epochSeconds: number }) {
+  if (!view.known) return <p className="muted empty" data-testid="economy-unknown">Unknown: {view.reason}</p>;
+  const points = view.points;
   if (points.length === 0) return <p className="muted empty">No stake or lease events indexed for this agent.</p>;
   const x = scaleBand<number>().domain(points.map((p) => p.epoch)).range([M.left, W - M.right]).padding(0.2);
   const cx = (e: number) => (x(e) ?? 0) + x.bandwidth() / 2;
-  const maxStake = Math.max(1, ...points.map((p) => p.stake));
-  const ys = scaleLinear().domain([0, maxStake]).nice().range([MID - 12, M.top]);
+  const axis = stakeAxis(points);
+  const ys = bigintScale([0n, axis.top], [MID - 12, M.top]);
   const runway = points.map((p) => (p.paidThroughEpoch === null ? 0 : p.paidThroughEpoch - p.epoch));
   const lim = Math.max(1, ...runway.map(Math.abs));
   const yr = scaleLinear().domain([-lim, lim]).range([H - M.bottom, MID + 8]);
-  const stakePath = line<EconomyPoint>().x((p) => cx(p.epoch)).y((p) => ys(p.stake)).curve(curveStepAfter)(points) ?? '';
+  const stakePath = line<EconomyPoint>().x((p) => cx(p.epoch)).y((p) => ys(BigInt(p.stake))).curve(curveStepAfter)(points) ?? '';
   const label = epochLabel(epochSeconds, points.length);
   // Clock labels are wider than the old epoch digits: about 8 fit the width.
   const every = Math.max(1, Math.ceil(points.length / 8));
   const range = (e: number) => { const r = epochRange(e, epochSeconds); return r ? ` (${utcText(r.startMs)} – ${utcText(r.endMs).slice(11)})` : ''; };
+  const last = points[points.length - 1];
   return (
     <figure style={{ margin: 0 }} data-testid="economy-chart">
       <svg className="price-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Stake and lease over epochs">
         <g className="axis">
-          {ys.ticks(3).map((t) => (
-            <g key={t} transform={`translate(0,${ys(t)})`}>
+          {axis.ticks.map((t, i) => (
+            <g key={String(t)} transform={`translate(0,${ys(t)})`}>
               <line x1={M.left} x2={W - M.right} stroke="var(--border)" strokeDasharray="2 3" />
-              <text x={M.left - 6} dy="0.32em" textAnchor="end">{(t / 1e6).toLocaleString('en-US')}</text>
+              <text x={M.left - 6} dy="0.32em" textAnchor="end">{axis.labels[i]}</text>
             </g>
           ))}
           {/* Left of the tick numbers, on two lines: under them it collided with the 0 tick. */}
@@ -60,18 +74,22 @@ export function EconomyChart({ points, epochSeconds }: { points: EconomyPoint[];
         <path d={stakePath} fill="none" stroke="var(--accent)" strokeWidth={2} />
         {points.map((p, i) => {
           const r = runway[i];
-          const marks = p.events.filter((e) => e === 'slashed' || e === 'deactivated');
+          const marks = p.events.filter((e) => e === 'slashed' || e === 'deactivated' || e === 'challenged');
           return (
             <g key={p.epoch}>
               <rect x={x(p.epoch)} width={x.bandwidth()} y={Math.min(yr(r), yr(0))} height={Math.max(1, Math.abs(yr(r) - yr(0)))} fill={r >= 0 ? 'var(--chart-up)' : 'var(--chart-down)'}>
-                <title>{`epoch ${p.epoch}${range(p.epoch)}: ${formatAmount(p.stake, USDC_TOKEN)} staked, lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`}); ${p.events.join(', ') || 'no event'}`}</title>
+                <title>{`epoch ${p.epoch}${range(p.epoch)}: ${usdc(BigInt(p.stake))} staked (${p.stakeStatus}), lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`})${p.leaseActive === false ? ', deactivated' : ''}; ${p.events.join(', ') || 'no event'}`}</title>
               </rect>
-              {marks.length ? <text x={cx(p.epoch)} y={ys(p.stake) - 6} textAnchor="middle" fill="var(--bad)" fontSize={12}>{marks.includes('slashed') ? '✕ slashed' : 'deactivated'}</text> : null}
+              {marks.length ? <text x={cx(p.epoch)} y={ys(BigInt(p.stake)) - 6} textAnchor="middle" fill="var(--bad)" fontSize={12}>{marks.includes('slashed') ? '✕ slashed' : marks.includes('deactivated') ? 'deactivated' : 'challenged'}</text> : null}
             </g>
           );
         })}
       </svg>
-      <figcaption className="legend"><span>x: each epoch&apos;s start (UTC) · hover a bar for the epoch number and its events</span></figcaption>
+      <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
+        <span data-testid="economy-now">now: {usdc(BigInt(last.stake))} staked ({last.stakeStatus}){last.paidThroughEpoch !== null ? `, lease paid through epoch ${last.paidThroughEpoch}` : ', no lease'}: the stake and lease accounts</span>
+        <span>x: each epoch&apos;s start (UTC) · hover a bar for the epoch number and its events</span>
+        {view.historyNote ? <span className="muted" data-testid="economy-note">{view.historyNote}</span> : null}
+      </figcaption>
     </figure>
   );
 }

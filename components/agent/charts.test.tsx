@@ -10,16 +10,43 @@ import { ReputationChart } from './ReputationChart';
 /** The x axis labels: the axis group's texts drawn at the bottom row. */
 const xLabels = (html: string, y: number) => [...html.matchAll(new RegExp(`<text x="[^"]+" y="${y}"[^>]*>([^<]+)</text>`, 'g'))].map((m) => m[1]);
 
+const view = (points: Array<{ epoch: number; stake: string; stakeStatus?: string; paidThroughEpoch: number | null; events: string[] }>) => ({
+  agent: '11111111111111111111111111111111', known: true, reason: null, epochSeconds: 20, currentEpoch: points.at(-1)?.epoch ?? null,
+  points: points.map((p) => ({ stakeStatus: 'locked', leaseActive: p.paidThroughEpoch === null ? null : true, ...p })), accounts: { stake: null, lease: null }, historyNote: null,
+});
+/** The stake axis labels: the texts of the axis group's tick rows (translated groups). */
+const yLabels = (html: string) => [...html.matchAll(/<g transform="translate\(0,([-\d.]+)\)"><line[^>]*><\/line><text[^>]*>([^<]+)<\/text>/g)].map((m) => [Number(m[1]), m[2]] as const);
+
 test('stake and lease: each epoch is labelled with its start in UTC and its number and range are in the tooltip', () => {
   // 20 s epochs: 89,783,886 starts at 89,783,886 × 20 s = 2026-11-26T07:22:00Z.
-  const points = [0, 1, 2].map((i) => ({ epoch: 89_783_886 + i, stake: 1_000_000, paidThroughEpoch: 89_783_890, events: i === 0 ? ['stake locked'] : [] }));
-  const html = renderToStaticMarkup(<EconomyChart points={points} epochSeconds={20} />);
+  const points = [0, 1, 2].map((i) => ({ epoch: 89_783_886 + i, stake: '1000000', paidThroughEpoch: 89_783_890, events: i === 0 ? ['stake locked'] : [] }));
+  const html = renderToStaticMarkup(<EconomyChart view={view(points)} epochSeconds={20} />);
   assert.deepEqual(xLabels(html, 194), ['07:22:00', '07:22:20', '07:22:40']);
-  assert.match(html, /<title>epoch 89783886 \(2026-11-26 07:22:00 UTC – 07:22:20 UTC\): 1 USDC staked/);
+  assert.match(html, /<title>epoch 89783886 \(2026-11-26 07:22:00 UTC – 07:22:20 UTC\): 1 USDC staked \(locked\)/);
   assert.doesNotMatch(html, /last 4 digits/);
   // Daily epochs read as dates.
-  const daily = renderToStaticMarkup(<EconomyChart points={[{ epoch: 20_783, stake: 0, paidThroughEpoch: null, events: [] }]} epochSeconds={86_400} />);
+  const daily = renderToStaticMarkup(<EconomyChart view={view([{ epoch: 20_783, stake: '0', stakeStatus: 'none', paidThroughEpoch: null, events: [] }])} epochSeconds={86_400} />);
   assert.deepEqual(xLabels(daily, 194), ['Nov 26']);
+});
+
+test('stake axis: distinct labels from 0, the line inside the plot; a slashed agent ends at 0', () => {
+  const slashed = renderToStaticMarkup(<EconomyChart view={view([
+    { epoch: 5, stake: '10000000', paidThroughEpoch: 5, events: ['lease paid'] },
+    { epoch: 6, stake: '0', stakeStatus: 'slashed', paidThroughEpoch: 5, events: ['slashed'] },
+  ])} epochSeconds={20} />);
+  const ys = yLabels(slashed);
+  assert.deepEqual(ys.map((y) => y[1]), ['0', '5', '10']);
+  const [bottom, top] = [Math.max(...ys.map((y) => y[0])), Math.min(...ys.map((y) => y[0]))];
+  const path = /<path d="([^"]+)" fill="none"/.exec(slashed)![1];
+  for (const m of path.matchAll(/[ML,]?([-\d.]+),([-\d.]+)/g)) assert.ok(Number(m[2]) <= bottom + 0.01 && Number(m[2]) >= top - 0.01, `y ${m[2]} inside [${top}, ${bottom}]`);
+  assert.match(slashed, /now: 0 USDC staked \(slashed\)/);
+  // Never staked: the axis still reads 0 and 1 USDC, not "0, 0, 0".
+  const none = yLabels(renderToStaticMarkup(<EconomyChart view={view([{ epoch: 5, stake: '0', stakeStatus: 'none', paidThroughEpoch: 5, events: [] }])} epochSeconds={20} />)).map((y) => y[1]);
+  assert.equal(new Set(none).size, none.length, none.join(', '));
+  assert.deepEqual([none[0], none.at(-1)], ['0', '1']);
+  // No chain: unknown, with the reason.
+  const unknown = renderToStaticMarkup(<EconomyChart view={{ ...view([]), known: false, reason: 'this observatory runs no chain' }} epochSeconds={20} />);
+  assert.match(unknown, /Unknown: this observatory runs no chain/);
 });
 
 test('reputation over time: clock ticks within a day, dates across days, UTC', () => {

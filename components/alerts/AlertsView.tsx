@@ -6,7 +6,7 @@
  * Every refusal is shown as the server's sentence where it happened.
  */
 import Link from 'next/link';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Term } from '../Term';
 import { AgentName } from '../names/AgentName';
 import { shortHex } from '../format';
@@ -19,6 +19,7 @@ import { agentHexOf, setLocal, type LocalWatchlist } from './store';
 import { setWatched, syncItems, useHydrated, useWatchlist } from './useWatchlist';
 import { AdoptWallet, FollowWallet } from '../wallet/WatchlistWalletFollow';
 import { filtersQuery, type AlertFilters } from './filters';
+import { publishUnread, useUnread } from './unread';
 
 const api = alertsApi();
 const PAGE = 50;
@@ -108,7 +109,11 @@ function Alerts({ creds, initial, watching }: { creds: { id: string; token: stri
   const [agentText, setAgentText] = useState(initial.agent);
   const [alerts, setAlerts] = useState<AlertView[] | null>(null);
   const [more, setMore] = useState(false);
-  const [unread, setUnread] = useState(0);
+  // The bell's count and this list's are one value (unread.ts), set by whichever read last.
+  const unread = useUnread() ?? 0;
+  const setUnread = publishUnread;
+  /** The count the shown rows were read with: when the bell reads another, the rows are read again. */
+  const listed = useRef<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -119,6 +124,7 @@ function Alerts({ creds, initial, watching }: { creds: { id: string; token: stri
     if (!r.ok) return setError(r.error);
     setError(null);
     setAlerts(r.value.alerts);
+    listed.current = r.value.unread;
     setUnread(r.value.unread);
     setMore(r.value.alerts.length >= PAGE);
   }, [creds, query]);
@@ -135,6 +141,10 @@ function Alerts({ creds, initial, watching }: { creds: { id: string; token: stri
     const t = setInterval(() => { if (!document.hidden) void load(); }, 10_000);
     return () => clearInterval(t);
   }, [load]);
+
+  useEffect(() => {
+    if (listed.current !== null && unread !== listed.current) void load();
+  }, [unread, load]);
 
   const older = async () => {
     const last = alerts?.[alerts.length - 1];

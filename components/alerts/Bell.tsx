@@ -13,6 +13,7 @@ import { notificationsOn, showNotification } from './browser-notifications';
 import { kindLabel } from './kinds';
 import { planNotifications, readNotified, writeNotified } from './notify';
 import { useHydrated, useWatchlist } from './useWatchlist';
+import { publishUnread, useUnread } from './unread';
 
 const api = alertsApi();
 const VISIBLE_MS = 10_000;
@@ -29,7 +30,8 @@ export function announceAlertsChanged(): void {
 export function Bell() {
   const w = useWatchlist();
   const hydrated = useHydrated();
-  const [unread, setUnread] = useState<number | null>(null);
+  const unread = useUnread();
+  const setUnread = publishUnread;
   const [problem, setProblem] = useState<string | null>(null);
   const last = useRef<{ count: number | null; polls: number }>({ count: null, polls: 0 });
   const id = w?.id ?? null;

@@ -73,10 +73,11 @@ test('every alert kind has a glossary sentence, and the rules table shows each w
   assert.match(html, /aria-label="Offline alerts on"/);
 });
 
-test('thresholds reach the server in its units: whole numbers, reliability in millionths, an empty optional left out', () => {
+test('thresholds reach the server in the unit shown: whole numbers, reliability in score points (6 decimals), an empty optional left out', () => {
   const drop = kindDef('reputation_drop')!.params[0];
-  assert.deepEqual(checkParam(drop, '0.25'), { value: 250_000 });
-  assert.deepEqual(ruleFields('reputation_drop', { drop: 100_000, windowMinutes: 60 }).map((f) => f.value), [0.1, 60]);
+  assert.deepEqual(checkParam(drop, '0.25'), { value: 0.25 });
+  assert.match((checkParam(drop, '1.0000001') as { error: string }).error, /decimals/);
+  assert.deepEqual(ruleFields('reputation_drop', { drop: 5, windowMinutes: 60 }).map((f) => f.value), [5, 60]);
   const minutes = kindDef('offline')!.params[0];
   assert.deepEqual(checkParam(minutes, '15'), { value: 15 });
   assert.match((checkParam(minutes, '1.5') as { error: string }).error, /whole number/);

@@ -15,8 +15,10 @@ export interface ParamDef {
   step: number;
   /** Shown in the field until the server says otherwise (in the shown unit); null: left empty. */
   fallback: number | null;
-  /** The server's integer is this many times the shown value (reliability: fixed point, 1,000,000 = 1.0 as the pages show it). */
+  /** The server's integer is this many times the shown value. */
   scale?: number;
+  /** Decimals the server keeps of a value it takes as shown (reliability in score points: 6). */
+  decimals?: number;
   /** An empty field sends nothing: the server's own default applies. */
   optional?: string;
 }
@@ -42,7 +44,7 @@ export const ALERT_KINDS: readonly KindDef[] = [
   {
     kind: 'reputation_drop', label: 'Reputation drop', term: 'alertReputationDrop',
     params: [
-      { name: 'drop', label: 'falls by more than', unit: 'points', min: 0.000001, step: 0.01, fallback: 0.1, scale: 1_000_000 },
+      { name: 'drop', label: 'falls by more than', unit: 'points', min: 0.000001, step: 0.01, fallback: 0.1, decimals: 6 },
       { name: 'windowMinutes', label: 'within', unit: 'min', min: 1, step: 1, fallback: 60 },
     ],
   },
@@ -86,6 +88,11 @@ export function checkParam(def: ParamDef, text: string): { value: number | undef
   const n = Number(t);
   if (!Number.isFinite(n)) return { error: `"${t}" is not a number (${def.label}).` };
   if (n < def.min) return { error: `"${def.label}" must be at least ${def.min}${def.unit ? ` ${def.unit}` : ''}.` };
+  if (def.decimals !== undefined) {
+    const k = 10 ** def.decimals;
+    if (Math.abs(n * k - Math.round(n * k)) > 1e-6) return { error: `"${def.label}" has more decimals than the server keeps (${def.decimals}).` };
+    return { value: n };
+  }
   const scaled = n * (def.scale ?? 1);
   const whole = Math.round(scaled);
   if (Math.abs(scaled - whole) > 1e-6 * Math.max(1, Math.abs(scaled))) {

@@ -21,7 +21,16 @@ import { base58, formatTokenAmount } from '../format';
 
 interface Result { file: string; ok: boolean; steps: VerifyStep[]; rows: { i: number; type: string; sender: string }[]; summary: string }
 
-async function check(file: File, rpcUrl: string | null, sati: SatiAddressesView | null): Promise<Result> {
+/** The token a receipt's price is in: the deal's token when the page knows it, else raw units (NEG1 names no token with known decimals). */
+export type ReceiptToken = { decimals: number | null; symbol: string | null } | null;
+
+/** The agreed price in the deal's token; raw units say why when the token is not known. */
+export function priceText(price: bigint, token: ReceiptToken): string {
+  if (token && token.decimals !== null) return `price ${formatTokenAmount(price, token)}`;
+  return `price ${formatTokenAmount(price)} (the offers name no token with known decimals; a deal settled on chain through Haggle is priced in USDC on its conversation page)`;
+}
+
+async function check(file: File, rpcUrl: string | null, sati: SatiAddressesView | null, token: ReceiptToken = null): Promise<Result> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const d = decodeReceipt(bytes);
   if (!d.ok) return { file: file.name, ok: false, steps: [...checkReceiptSteps(null, d.detail), ...checkReceiptChainSigners(null, null)], rows: [], summary: 'not a receipt' };
@@ -38,7 +47,7 @@ async function check(file: File, rpcUrl: string | null, sati: SatiAddressesView 
   });
   const parts = [
     `conversation ${toHex(d.receipt.conversationId)}`,
-    v.price !== undefined ? `price ${formatTokenAmount(v.price)}` : null,
+    v.price !== undefined ? priceText(v.price, token) : null,
     v.tier !== undefined ? `tier ${v.tier}` : null,
     v.outcome === 'verdict' ? 'verdict issued' : v.outcome ? `feedback outcomes ${v.outcome.join(', ')}` : null,
   ].filter(Boolean);
@@ -51,11 +60,11 @@ async function check(file: File, rpcUrl: string | null, sati: SatiAddressesView 
  * `src`: a same-origin receipt download (a conversation's), offered as a button that fetches it
  * and checks the bytes here exactly as a dropped file is checked.
  */
-export function ReceiptVerifier({ rpcUrl = null, sati = null, src = null }: { rpcUrl?: string | null; sati?: SatiAddressesView | null; src?: string | null }) {
+export function ReceiptVerifier({ rpcUrl = null, sati = null, src = null, token = null }: { rpcUrl?: string | null; sati?: SatiAddressesView | null; src?: string | null; token?: ReceiptToken }) {
   const [result, setResult] = useState<Result | null>(null);
   const [over, setOver] = useState(false);
   const [fetchError, setFetchError] = useState<string | null>(null);
-  const take = (f: File | undefined) => { if (f) void check(f, rpcUrl, sati).then(setResult); };
+  const take = (f: File | undefined) => { if (f) void check(f, rpcUrl, sati, token).then(setResult); };
   const fetchAndCheck = async () => {
     if (!src) return;
     setFetchError(null);

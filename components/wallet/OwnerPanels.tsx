@@ -20,6 +20,8 @@ import { expiryText, shortAddress, sol, usdc } from './format';
 import { useAction } from './useAction';
 import { useNowSec } from './useChainState';
 import { useWalletEnv } from './WalletIsland';
+import { useSite } from '../site';
+import { agentDisplayName } from '../names/label';
 
 const hexOf = (k: PublicKey) => Array.from(k.toBytes(), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -52,6 +54,7 @@ interface BufferRow { address: string; lamports: bigint; usedBy: string | null }
 
 
 export function MyChallenges({ owner, agents, economy }: { owner: PublicKey; agents: PublicKey[]; economy: EconomyConfig | null }) {
+  const { names } = useSite();
   const { connection } = useConnection();
   const { version } = useWalletEnv();
   const nowSec = useNowSec();
@@ -110,7 +113,7 @@ export function MyChallenges({ owner, agents, economy }: { owner: PublicKey; age
               return (
                 <tr key={r.address} data-testid="my-challenge" data-role={r.role} data-status={status} data-address={r.address}>
                   <td data-label="Role">{r.role === 'challenger' ? 'you challenged' : 'against your agent'}</td>
-                  <td className="mono" data-label="Agent"><a href={`/agents/${hexOf(r.c.agent)}`} title={r.c.agent.toBase58()}>{shortAddress(r.c.agent.toBase58())}</a></td>
+                  <td className="mono" data-label="Agent"><a href={`/agents/${hexOf(r.c.agent)}`} title={r.c.agent.toBase58()}>{agentNameOf(names, r.c.agent)}</a></td>
                   <td className="mono" data-label="Epoch">{r.c.epoch.toString()}</td>
                   <td data-label="Status">{result}</td>
                   <td data-label="Window">{w?.text ?? '—'}</td>
@@ -152,10 +155,16 @@ const HISTORY_REFRESH_MS = 15_000;
 
 const OURS = new Set(Object.values(PROGRAM_IDS).map((k) => (k as PublicKey).toBase58()));
 
+/** An agent as every page names it (SATI name, else the label from its id) and its short address. */
+const agentNameOf = (names: Readonly<Record<string, string>>, agent: PublicKey) => {
+  const hex = hexOf(agent);
+  return `${agentDisplayName(hex, names[hex])} (${shortAddress(agent.toBase58())})`;
+};
+
 /** One event in words, from the wallet's point of view. */
-function eventWords(e: ProgramEvent, owner: string): string | null {
+function eventWords(e: ProgramEvent, owner: string, nameOf: (agent: PublicKey) => string): string | null {
   const d = e.event.data as unknown as Record<string, unknown>;
-  const agent = d.agent instanceof PublicKey ? shortAddress(d.agent.toBase58()) : '';
+  const agent = d.agent instanceof PublicKey ? nameOf(d.agent) : '';
   switch (e.event.name) {
     case 'LeasePaid': return `paid ${String(d.epochs)} lease epoch${d.epochs === 1 ? '' : 's'} for ${agent} (paid through epoch ${String(d.paidThroughEpoch)}${d.prevStatus === 2 && d.status === 0 ? ', reactivated' : ''})`;
     case 'LeaseTicked': return `ticked ${agent}'s lease (${['active', 'grace', 'deactivated'][Number(d.status)] ?? d.status})`;
@@ -176,6 +185,7 @@ function eventWords(e: ProgramEvent, owner: string): string | null {
 }
 
 export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: EconomyConfig | null }) {
+  const { names } = useSite();
   const { connection } = useConnection();
   const { version } = useWalletEnv();
   const explorer = useExplorer();
@@ -187,6 +197,7 @@ export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: Ec
       const sigs = await connection.getSignaturesForAddress(owner, { limit: 15 }, 'confirmed');
       const usdcAcc = economy ? usdcAccountOf(economy.usdcMint, owner).toBase58() : null;
       const me = owner.toBase58();
+      const nameOf = (a: PublicKey) => agentNameOf(names, a);
       // getTransaction is on the proxy's small budget of expensive calls, shared with every
       // other panel: read the transactions not yet cached a few at a time, newest first. One the
       // budget refused is left out of this pass and read on the next refresh.
@@ -213,7 +224,7 @@ export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: Ec
         const sati = economy?.satiProgram.toBase58();
         const ours = [...programs].some((p) => OURS.has(p) || p === sati);
         if (!ours) return;
-        const words = parseEvents(logs).map((e) => eventWords(e, me)).filter((x): x is string => !!x);
+        const words = parseEvents(logs).map((e) => eventWords(e, me, nameOf)).filter((x): x is string => !!x);
         const wordsUniq = [...new Set(words.filter((w) => !/evidence buffer/.test(w) || words.length === 1))];
         if (sati && programs.has(sati) && wordsUniq.length === 0) wordsUniq.push('registered an agent identity with SATI');
         // write_buffer is the one challenge instruction without an event: an evidence chunk.
@@ -231,7 +242,7 @@ export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: Ec
     void load().catch(() => live && setRows((r) => r ?? []));
     const t = setInterval(() => void load().catch(() => undefined), HISTORY_REFRESH_MS);
     return () => { live = false; clearInterval(t); };
-  }, [connection, owner, economy, version]);
+  }, [connection, owner, economy, version, names]);
   return (
     <section className="card" data-testid="owner-history" style={{ marginBottom: 16 }}>
       <h2>History <span className="small muted">(this wallet&apos;s transactions with the 0x01 programs and SATI)</span></h2>

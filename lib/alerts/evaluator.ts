@@ -12,6 +12,8 @@
 import type { AlertsStore, DeliveryEvent, NewAlert } from '../store';
 import type { LiveEvent } from '../wire/events';
 import { EVENT_KINDS, isAlertKind, ruleParams, type AlertKind } from './kinds';
+import { agentDisplayName } from '../wire/agent-name';
+import { scorePoints } from '../wire/score';
 
 /** Unpaid epochs a lease may have before the tick deactivates it (lib/chain lease program). */
 export const LEASE_GRACE_EPOCHS = 3n;
@@ -71,7 +73,7 @@ class DropWindow {
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const fromHex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 const iso = (ms: number) => new Date(ms).toISOString();
-const fixed = (v: bigint | number) => (Number(v) / 1_000_000).toFixed(3);
+const fixed = (v: bigint | number) => scorePoints(BigInt(v), 3);
 
 export interface Evaluator {
   /** Re-reads watchlists, rules and items before the next tick (the API calls it after a change). */
@@ -111,7 +113,8 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
 
   const keyOf = (wl: string, agent: string, kind: string, subject: string) => `${wl}|${agent}|${kind}|${subject}`;
   const whyOf = (s: Status) => (typeof s.why === 'function' ? s.why() : s.why);
-  const name = (a: string) => labels.get(a) ?? `${a.slice(0, 8)}…`;
+  // The name every page shows (SATI name, else the label derived from the id).
+  const name = (a: string) => agentDisplayName(a, labels.get(a));
   const watchedBy = (agent: string): ListState[] => [...(byAgent.get(agent) ?? []), ...allLists.filter((l) => !l.agents.has(agent))];
 
   const unsubscribe = o.subscribe((e) => {
@@ -345,7 +348,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
           for (const [at, v] of samples) if (at >= since && v > max) max = v;
           const curv = samples[samples.length - 1][1];
           const fell = max - curv;
-          const limit = BigInt(p.drop as number);
+          const limit = BigInt(Math.round((p.drop as number) * 1e6)); // points to fixed point (at most 6 decimals)
           emit(l.id, a, 'reputation_drop', '', fell > limit, () => fell > limit
             ? `reliability of ${name(a)} fell from ${fixed(max)} to ${fixed(curv)} within ${p.windowMinutes} min (by ${fixed(fell)}, more than ${fixed(limit)})`
             : `reliability of ${name(a)} is ${fixed(curv)}, within ${fixed(limit)} of its ${p.windowMinutes}-min high ${fixed(max)}`);

@@ -15,6 +15,8 @@ export type AlertKind = z.infer<typeof AlertKindSchema>;
 export const EVENT_KINDS: ReadonlySet<AlertKind> = new Set<AlertKind>(['challenged', 'challenge_resolved', 'slashed', 'dispute', 'batch_mismatch']);
 
 const posInt = (max: number) => z.number().int().min(1).max(max);
+/** Score points above 0 and at most 200 (the whole -100..100 range), at most 6 decimals (what fixed point keeps). */
+const scorePointsAmount = z.number().positive().max(200).refine((n) => Math.abs(n * 1e6 - Math.round(n * 1e6)) < 1e-6, 'at most 6 decimals');
 
 /** Parameters per kind; every field has a default, unknown fields are refused. */
 export const RULE_PARAMS = {
@@ -28,8 +30,8 @@ export const RULE_PARAMS = {
   challenged: z.strictObject({}),
   challenge_resolved: z.strictObject({}),
   slashed: z.strictObject({}),
-  /** Reliability is fixed point (1,000,000 = 1.0): alert when it falls by more than `drop` within `windowMinutes`. */
-  reputation_drop: z.strictObject({ drop: posInt(100_000_000).default(100_000), windowMinutes: posInt(10_080).default(60) }),
+  /** Alert when reliability falls by more than `drop` score points (lib/wire/score.ts: the unit the pages show) within `windowMinutes`. */
+  reputation_drop: z.strictObject({ drop: scorePointsAmount.default(0.1), windowMinutes: posInt(10_080).default(60) }),
   /** Envelopes from the agent dropped by validation in the last minute, above `perMinute`. */
   drops_rate: z.strictObject({ perMinute: posInt(1_000_000).default(10) }),
   dispute: z.strictObject({}),

@@ -10,7 +10,7 @@ import {
   ChallengesQuerySchema, ConversationIdPathSchema, ConversationListSchema, ConversationsQuerySchema, ConversationViewSchema,
   EnvelopePageSchema, EnvelopesQuerySchema, NegotiationListSchema, NegotiationsQuerySchema, EpochLogUploadViewSchema, GraphViewSchema, HealthReportSchema, NoQuerySchema,
   OverviewSnapshotSchema, ProblemSchema, ReputationJsonSchema, ReputationPathSchema, SearchQuerySchema, SearchResultSchema,
-  StatsViewSchema, UploadResponseSchema,
+  StatsViewSchema, UploadResponseSchema, EconomyViewSchema,
   BatchLogPathSchema, BatchLogViewSchema, ChallengeableQuerySchema, ChallengeCandidateListSchema, EnvelopeIdPathSchema, EnvelopeRawViewSchema,
   FaucetResultSchema, InclusionViewSchema, NegotiationViewSchema,
   DatasetFilePathSchema, DatasetReleaseListSchema, EXPORT_CONTENT_TYPES, ExportProgressQuerySchema, ExportProgressSchema, ExportQuerySchema, ExportTablePathSchema,
@@ -96,6 +96,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'get', path: '/api/agents/{id}/registration', tag: 'chain', summary: "A demo agent's SATI registration file (its metadata uri)",
     description: 'The JSON a demo agent registered as its TokenMetadata uri: name, description and the `zerox1-mesh` service with its libp2p multiaddr (empty until its node is up). Only this observatory\'s demo agents have one here.',
     params: AgentIdPathSchema, ok: RegistrationFileSchema, more: { 404: 'not a demo agent of this observatory' },
+  },
+  {
+    method: 'get', path: '/api/agents/{id}/economy', tag: 'chain', summary: "The agent's stake, lease and challenges per epoch, from its indexed chain events",
+    description: 'One point per epoch with a stake, lease or challenge event and one for the current epoch, each the state at the epoch\'s end; amounts are USDC base units (6 decimals) as decimal strings. Stake events are placed by their block time, lease events by the epoch they carry. The last point equals the indexed stake and lease accounts (`accounts`, what getAccountInfo reads for the stake and lease PDAs); `historyNote` says when the indexed events do not lead to them. `known: false` with `reason` when this process runs no chain. docs/app.md "Stake and lease over epochs".',
+    params: AgentIdPathSchema, query: NoQuerySchema, ok: EconomyViewSchema,
   },
   {
     method: 'get', path: '/api/conversations', tag: 'mesh', summary: 'Conversations, filtered, sorted (last activity, first seen, messages) and cursor-paged',

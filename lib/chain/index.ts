@@ -23,7 +23,7 @@ export * from './haggle';
  * of @solana/*, so other layers (indexer, agents) take these from here rather than from web3.js.
  */
 export {
-  ComputeBudgetProgram, Connection, PublicKey, SystemInstruction, SystemProgram, Transaction, TransactionInstruction, VersionedTransaction,
+  ComputeBudgetProgram, Connection, PublicKey, SYSVAR_CLOCK_PUBKEY, SystemInstruction, SystemProgram, Transaction, TransactionInstruction, VersionedTransaction,
   type AccountInfo, type Commitment, type ConfirmedSignatureInfo, type TokenBalance, type VersionedTransactionResponse,
 } from '@solana/web3.js';
 export * from './wallet-reads';

@@ -10,7 +10,7 @@
  * - Everything runs on one serial queue; the store writes are idempotent, so replays after a
  *   restart change nothing and publish nothing twice.
  */
-import { PublicKey, type ConfirmedSignatureInfo } from '../chain';
+import { PublicKey, SYSVAR_CLOCK_PUBKEY, type ConfirmedSignatureInfo } from '../chain';
 import type { ProgramName } from '../chain/events';
 import { PROGRAM_IDS, behaviorLog } from '../chain/programs';
 import { applyTransactions, type ApplyContext, type TxInput } from './apply';
@@ -52,6 +52,17 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
       if (cfg && cfg.epochSeconds > 0n) epochSeconds = cfg.epochSeconds;
       return epochSeconds;
     },
+  };
+
+  /** The Clock sysvar's unix time, or null when it cannot be read. */
+  const chainClock = async (): Promise<Date | null> => {
+    try {
+      const info = await connection.getAccountInfo(SYSVAR_CLOCK_PUBKEY, 'confirmed');
+      if (!info || info.data.length < 40) return null;
+      return new Date(Number(Buffer.from(info.data).readBigInt64LE(32)) * 1000);
+    } catch {
+      return null;
+    }
   };
 
   const processed = new Map<string, true>();
@@ -155,6 +166,14 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
       rows = rows.filter((r) => r.status !== 'verified' && r.epoch + BigInt(reverifyEpochs) >= newest);
     }
     for (const r of rows) out[await checkBatch(store, r)]++;
+    // A log uploaded after its batch left the window above (a retried upload, an agent catching
+    // up): checked as soon as it is stored, however old the epoch.
+    if (!p2.agent && p2.epoch === undefined && store.unverifiedBatchesWithLog) {
+      const seen = new Set(rows.map((r) => `${Buffer.from(r.agentId).toString('hex')}:${r.epoch}`));
+      for (const r of await store.unverifiedBatchesWithLog()) {
+        if (!seen.has(`${Buffer.from(r.agentId).toString('hex')}:${r.epoch}`)) out[await checkBatch(store, r)]++;
+      }
+    }
     return out;
   }
 
@@ -166,6 +185,11 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
     drainScheduled = false;
     while (live.length) {
       const take = live.splice(0, CHUNK).filter((t) => !processed.has(t.signature));
+      // A notification carries no block time: the chain's clock now (one read per step) is the
+      // time of what just landed, and it is the clock the programs count epochs by (a wall
+      // clock is not, on a warped or lagging chain).
+      const clock = take.length ? await chainClock() : null;
+      if (clock) for (const t of take) t.blockTime = clock;
       await apply(take, 'live');
     }
   };

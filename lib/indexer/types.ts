@@ -17,6 +17,8 @@ export interface IndexerStore {
   upsertLeasesKeepPaid(rows: readonly { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch: bigint | null; missedEpochs: number; active: boolean; slot: bigint }[]): Promise<number>;
   /** The agent's uploaded log of `epoch` in order with each envelope's bytes (raw null when not stored); [] when none. */
   epochLog(agent: Uint8Array, epoch: bigint): Promise<{ position: number; id: Uint8Array; raw: Uint8Array | null }[]>;
+  /** Optional: batches still unverified whose log is stored now (lib/store epoch-log.ts), checked on every poll. */
+  unverifiedBatchesWithLog?(limit?: number): Promise<{ agentId: Uint8Array; epoch: bigint; root: Uint8Array; data?: unknown }[]>;
   upsertStake(s: { agentId: Uint8Array; owner?: Uint8Array | null; amount: bigint; status: string; unlockSlot?: bigint | null; slot: bigint }): Promise<boolean>;
   upsertLease(l: { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch?: bigint | null; missedEpochs?: number; active: boolean; slot: bigint }): Promise<boolean>;
   upsertBatch(b: { agentId: Uint8Array; epoch: bigint; batchHash: Uint8Array; root: Uint8Array; slot: bigint; signature?: string | null; data?: unknown }): Promise<boolean>;

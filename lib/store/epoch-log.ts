@@ -63,3 +63,15 @@ export async function epochLogEntries(q: Queryable, agent: Uint8Array, epoch: bi
     WHERE l.agent_id = $1 AND l.epoch = $2::int8 ORDER BY l.position`, [agent, epoch.toString()]);
   return rows.map((r) => ({ position: Number(r.position), id: u8(r.envelope_id), raw: r.raw == null ? null : u8(r.raw) }));
 }
+
+/**
+ * Batches still `unverified` although a log of theirs is stored now (uploaded after the batch was
+ * checked, however late): the indexer checks these on every poll, so a batch's status moves when
+ * its log arrives rather than only while it is among the newest epochs. At most `limit`, oldest first.
+ */
+export async function unverifiedBatchesWithLog(q: Queryable, limit = 200): Promise<{ agentId: Uint8Array; epoch: bigint; root: Uint8Array; data: unknown }[]> {
+  const rows = await q.query<Record<string, unknown>>(`SELECT b.agent_id, b.epoch::text AS epoch, b.root, b.data FROM batch b
+    WHERE b.status = 'unverified' AND EXISTS (SELECT 1 FROM epoch_log_entry l WHERE l.agent_id = b.agent_id AND l.epoch = b.epoch)
+    ORDER BY b.epoch LIMIT $1`, [limit]);
+  return rows.map((r) => ({ agentId: u8(r.agent_id), epoch: BigInt(String(r.epoch)), root: u8(r.root), data: r.data ?? undefined }));
+}

@@ -11,11 +11,11 @@ import { fileURLToPath } from 'node:url';
 import type { SignerRegistry } from '../protocol/types';
 import * as chain from './chain';
 import { chainEventCounts, chainEventKeys, chainTotals, chainTxStore, upsertLeasesKeepPaid, upsertStakes, type ChainTxStore, type LeaseKeepPaidInput } from './chain-index';
-import { epochLogEntries, saveEpochLog } from './epoch-log';
+import { epochLogEntries, saveEpochLog, unverifiedBatchesWithLog } from './epoch-log';
 import { applyHaggleEvents, onChainNegotiations, recentOnChainNegotiations, type HaggleEventInput } from './haggle';
 import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
 import { epochLogsWith } from './inclusion';
-import { agentChainEvents } from './agent-events';
+import { agentAccounts, agentChainEvents } from './agent-events';
 import { counterpartiesOf } from './counterparties';
 import { meshHealthObservers, pruneMeshHealth, readMeshHealth, writeMeshHealth, type MeshHealthRange, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
 import { exportSource } from './export';
@@ -312,6 +312,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts?: { replace: boolean }) => live(() => saveEpochLog(db, agent, epoch, ids, opts)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
     epochLog: (agent: Uint8Array, epoch: bigint) => live(() => epochLogEntries(db, agent, epoch)),
+    /** Unverified batches whose log is stored now (late uploads); see epoch-log.ts. */
+    unverifiedBatchesWithLog: (limit?: number) => live(() => unverifiedBatchesWithLog(db, limit)),
     /** Stores a batch uploaded with its log (batch-upload.ts); read back only when its hash is the on-chain one. */
     saveBatchUpload: (agent: Uint8Array, epoch: bigint, hash: Uint8Array, cbor: Uint8Array) => live(() => saveBatchUpload(db, agent, epoch, hash, cbor)),
     /** The uploaded batch CBOR matching the on-chain batch_hash of (agent, epoch), or null. */
@@ -327,6 +329,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     epochLogsWith: (envelopeId: Uint8Array, agents: readonly Uint8Array[]) => live(() => epochLogsWith(db, envelopeId, agents)),
     /** One agent's chain events by name, in chain order; see agent-events.ts. */
     agentChainEvents: (agentBase58: string, names: readonly string[], limit?: number) => live(() => agentChainEvents(db, agentBase58, names, limit)),
+    /** One agent's indexed stake and lease rows; see agent-events.ts. */
+    agentAccounts: (agentId: Uint8Array) => live(() => agentAccounts(db, agentId)),
     /** An agent's negotiating counterparties with conversation and deal counts; see counterparties.ts. */
     counterpartiesOf: (agent: Uint8Array, limit?: number) => live(() => counterpartiesOf(db, agent, limit)),
     /** Gossip ↔ chain reconciliation (reconciliation.ts): totals and rows as stored at each verdict, one agent-epoch live. */

@@ -18,4 +18,5 @@ export * from './wallet';
 export * from './negotiation';
 export * from './verify';
 export * from './history';
+export * from './score';
 export * from './stats';

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { MsgType } from '../protocol/types';
 import { EXPORT_FORMATS, EXPORT_TABLES } from './datasets';
+import { scorePointsParam } from './score';
 
 /** Query-string field helpers. */
 export const qp = {
@@ -114,14 +115,13 @@ export const ConversationsQuerySchema = z.object({
 
 export const AGENT_SORTS = ['last_seen', 'first_seen', 'envelopes', 'reliability'] as const;
 export const STAKE_FILTERS = ['none', 'locked', 'unlocking', 'claimed', 'slashed'] as const;
-const reliabilityParam = z.string().trim().regex(/^-?\d{1,19}$/, 'must be an integer (fixed point, 1,000,000 = 1.0)').transform(BigInt);
 
 /** GET /api/agents: filtered, sorted, cursor-paged. */
 export const AgentsQuerySchema = z.object({
   online: z.enum(['true', 'false']).transform((s) => s === 'true').optional(),
   stake: z.enum(STAKE_FILTERS).optional().meta({ description: 'stake status on chain; `none` = no stake account' }),
-  minReliability: reliabilityParam.optional().meta({ description: 'gossip reliability score at least (fixed point, 1,000,000 = 1.0)' }),
-  maxReliability: reliabilityParam.optional().meta({ description: 'gossip reliability score at most' }),
+  minReliability: scorePointsParam.optional().meta({ description: 'gossip reliability at least, in score points (-100..100, up to 6 decimals; the unit the agents list shows)' }),
+  maxReliability: scorePointsParam.optional().meta({ description: 'gossip reliability at most, in score points' }),
   sort: z.enum(AGENT_SORTS).default('last_seen').meta({ description: 'descending; default last_seen' }),
   limit: qp.int(1, 1000).default(1000).meta({ description: '1..1000, default 1000' }),
   before: z.string().trim().regex(/^[0-9TZ:.-]{1,40}~[0-9a-f]{64}$/, 'must be the `next` cursor of a previous page').optional()

@@ -20,6 +20,7 @@ import { AuthoritativeReputation, Counterparties } from '../../../components/age
 import { ReputationChart } from '../../../components/agent/ReputationChart';
 import { EconomyChart } from '../../../components/agent/EconomyChart';
 import { loadEconomyHistory } from '../../_lib/economy-history';
+import { loadDealSummaries } from '../../_lib/deals';
 import { loadAdvertised } from '../../_lib/advertise';
 import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapabilities';
 import { loadReputationHistory } from '../../_lib/reputation-history';
@@ -29,6 +30,7 @@ import { Suspense } from 'react';
 import { AgentCollusion } from './AgentCollusion';
 import { AgentReconciliation } from './AgentReconciliation';
 import { WatchButton } from '../../../components/alerts/WatchButton';
+import { scorePoints } from '../../../lib/wire/score';
 
 export const dynamic = 'force-dynamic';
 
@@ -40,19 +42,18 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: `${agentDisplayName(hex, name)} (${shortBase58(hex)})` };
 }
 
-/** Fixed point ONE = 1,000,000 (docs/protocol.md §7) shown as a signed decimal. */
+/** A fixed-point score (docs/protocol.md §7) in score points, cut to 3 decimals (lib/wire/score.ts). */
 function fixed(v: string): string {
-  const n = Number(v) / 1_000_000;
-  return Number.isFinite(n) ? n.toFixed(3) : v;
+  return /^-?\d+$/.test(v) ? scorePoints(v, 3) : v;
 }
 
 function Reputation({ r }: { r: ReputationView | null }) {
   if (!r) return <p className="muted empty">No feedback about this agent yet.</p>;
   return (
     <dl className="kv">
-      <dt>Reliability</dt>
+      <dt>Reliability (points)</dt>
       <dd className="mono">{fixed(r.reliabilityScore)}</dd>
-      <dt>Cooperation</dt>
+      <dt>Cooperation (points)</dt>
       <dd className="mono">{fixed(r.cooperationIndex)}</dd>
       <dt>Notary accuracy</dt>
       <dd className="mono">{fixed(r.notaryAccuracy)}</dd>
@@ -115,6 +116,8 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
     loadEconomyHistory(o, id),
     loadAdvertised(o, id),
   ]);
+  // The "With" column names each deal's negotiating parties, not every agent that bid or listened.
+  const parties = await loadDealSummaries(o, conversations.map((c) => c.id));
   return (
     <>
       <div className="crumbs">
@@ -175,12 +178,10 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         <h2>Reputation over time</h2>
         <ReputationChart h={history} />
       </section>
-      {o.chain ? (
-        <section className="card" style={{ marginBottom: 16 }}>
-          <h2>Stake and lease over epochs</h2>
-          <EconomyChart points={economy} epochSeconds={o.config.epochSeconds} />
-        </section>
-      ) : null}
+      <section className="card" style={{ marginBottom: 16 }}>
+        <h2>Stake and lease over epochs</h2>
+        <EconomyChart view={economy} epochSeconds={o.config.epochSeconds} />
+      </section>
       <div className="grid-2">
         <section className="card">
           <h2>Counterparties</h2>
@@ -204,7 +205,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations</h2>
-        <ConversationList conversations={conversations} self={agent.id} />
+        <ConversationList conversations={conversations} self={agent.id} parties={parties} />
       </section>
       <section className="card">
         <h2>Latest envelopes</h2>

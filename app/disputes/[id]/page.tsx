@@ -19,7 +19,7 @@ import { ReceiptVerifier } from '../../../components/verify/ReceiptVerifier';
 import { DisputeReview } from '../../../components/wallet/DisputeReview';
 import { Term } from '../../../components/Term';
 import { Time } from '../../../components/time/Time';
-import { count, isBroadcast, shortHex } from '../../../components/format';
+import { count, isBroadcast, shortHex, USDC_TOKEN } from '../../../components/format';
 import { FEEDBACK_OUTCOMES } from '../../../lib/protocol/payloads';
 // The phone layout of the evidence table (stack-narrow: one labelled line per cell) is the owner page's.
 import '../../../components/wallet/wallet.css';
@@ -130,7 +130,8 @@ export default async function DisputePage({ params }: { params: Promise<{ id: st
         </section>
         <section className="card">
           <h2><Term k="receipt">Receipt</Term></h2>
-          {d.receipt.url ? <ReceiptVerifier rpcUrl={rpcUrl} sati={sati} src={d.receipt.url} /> : <p className="muted empty">No receipt: {d.receipt.missing}.</p>}
+          {/* A deal mirrored on chain settled in the Haggle program's USDC (as the conversation page prices it): the receipt's price too. */}
+          {d.receipt.url ? <ReceiptVerifier rpcUrl={rpcUrl} sati={sati} src={d.receipt.url} token={d.onChain.length ? USDC_TOKEN : null} /> : <p className="muted empty">No receipt: {d.receipt.missing}.</p>}
         </section>
       </div>
 

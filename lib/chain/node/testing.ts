@@ -35,10 +35,11 @@ export interface ChainWorld {
   close(): Promise<void>;
 }
 
-export async function startChainWorld(p: { epochSeconds?: bigint; startEpoch?: bigint; slotMs?: number } = {}): Promise<ChainWorld> {
+/** `historyLimit`: transactions the chain's history keeps (a small ring lets a test lose old history, as a long-running chain does). */
+export async function startChainWorld(p: { epochSeconds?: bigint; startEpoch?: bigint; slotMs?: number; historyLimit?: number } = {}): Promise<ChainWorld> {
   const epochSeconds = p.epochSeconds ?? 10n;
   let nowMs = Number((p.startEpoch ?? 180_000_000n) * epochSeconds) * 1000 + 1000;
-  const chain = await startEmbeddedChain({ port: 0, slotMs: p.slotMs ?? 20, wsCompanion: false, now: () => nowMs });
+  const chain = await startEmbeddedChain({ port: 0, slotMs: p.slotMs ?? 20, wsCompanion: false, now: () => nowMs, historyLimit: p.historyLimit });
   const connection = new Connection(chain.rpcUrl, { commitment: 'confirmed', wsEndpoint: chain.wsUrl });
   const airdrop = async (to: PublicKey, sol = 10) => {
     const sig = await connection.requestAirdrop(to, sol * LAMPORTS_PER_SOL);

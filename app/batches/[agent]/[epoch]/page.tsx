@@ -51,7 +51,7 @@ export default async function BatchPage({ params }: { params: Promise<{ agent: s
             <dt><Term k="slot">Slot</Term></dt>
             <dd><a href={explorerSlot(batch.slot, rpcUrl)} target="_blank" rel="noreferrer" className="mono">{batch.slot} ↗</a> <span className="muted small">(its clock time is not indexed; the epoch above bounds it)</span></dd>
             <dt><Term k="batch">Status</Term></dt>
-            <dd>{batch.status === 'verified' ? 'verified: the uploaded log has the committed root and counts' : batch.status === 'mismatch' ? 'mismatch: the uploaded log does not match what the agent committed' : 'unverified: no uploaded log yet'}</dd>
+            <dd>{batch.status === 'verified' ? 'verified: the uploaded log has the committed root and counts' : batch.status === 'mismatch' ? 'mismatch: the uploaded log does not match what the agent committed' : 'unverified: no uploaded log of this epoch is stored (checked again as soon as the agent uploads one)'}</dd>
             <dt>Agent identity</dt>
             <dd><AccountLink address={batch.agentAddress} /></dd>
           </dl>
