@@ -21,6 +21,7 @@ import { meshHealthObservers, pruneMeshHealth, readMeshHealth, writeMeshHealth, 
 import { exportSource } from './export';
 import { alertsStore } from './alerts';
 import { usedSignatures } from './used-signatures';
+import { feedbackBacking, unbackedSenders } from './feedback-backing';
 import { listReconciliation, reconciliationDetail, reconciliationTotals } from './reconciliation';
 import { conversationPayloads, disputeCounts, disputeOpinions, getDispute, listDisputes, saveDisputeOpinion, setDisputeReviewers, type ListDisputesParams, type OpinionRow } from './disputes';
 import { openPglite, openPostgres, type Db } from './db';
@@ -228,6 +229,9 @@ export async function openStore(params: OpenStoreParams = {}) {
     listConversations: (p?: q.ListConversationsParams) => live(() => q.listConversations(db, p)),
     getConversation: (id: Uint8Array) => live(() => q.getConversation(db, id)),
     feedbackFor: (agent: Uint8Array, limit?: number) => live(() => q.feedbackFor(db, agent, limit)),
+    /** Per agent: FEEDBACK about it and how much comes from senders with no stake and no deal with it (feedback-backing.ts). */
+    feedbackBacking: (agents: readonly Uint8Array[]) => live(() => feedbackBacking(db, agents)),
+    unbackedSenders: (agent: Uint8Array) => live(() => unbackedSenders(db, agent)),
     /** Collusion signals per agent over a bounded window of recent rows; see collusion.ts. */
     collusionSignals: (p?: CollusionParams) => live(() => collusionSignals(db, p)),
     /** Id prefixes, labels, batches, challenges, signatures; see search.ts. */
