@@ -4,8 +4,10 @@
  * shows the conversation's evidence in order (PROPOSE … DELIVER, NOTARIZE_ASSIGN, VERDICT, the
  * DISPUTE), checks one envelope in place with the envelope verifier, and a reviewer connected with
  * the Wallet Standard test wallet (e2e/test-wallet.ts, solana:signMessage) records a signed opinion
- * that is shown with its signer, re-verified in the page (✓), and served by the API; at 390 and
- * 1,440 px in both themes nothing scrolls sideways.
+ * that is shown with its signer, re-verified in the page (✓), and served by the API. The test
+ * wallet is the reviewer the server names (DISPUTE_REVIEWERS, set by wallet.test.ts), so its
+ * opinion counts and the dispute leaves the open queue; at 390 and 1,440 px in both themes nothing
+ * scrolls sideways.
  *
  * It runs inside e2e/wallet.test.ts, on that file's server and page with the test wallet already
  * installed: starting another demo server for it would cost CI a minute or more. Run it with
@@ -87,13 +89,16 @@ export async function disputeDeskStory({ srv, page, wallet, walletName, sideways
   const mine = opinions.locator(`[data-testid="opinion"][data-reviewer="${wallet.address}"]`);
   await opinions.locator(`[data-testid="opinion"][data-reviewer="${wallet.address}"][data-verified="true"]`).waitFor({ timeout: 15_000 });
   assert.equal(await mine.getAttribute('data-opinion'), 'rejected');
+  assert.equal(await mine.getAttribute('data-counted'), 'true', 'the named reviewer\'s opinion counts');
+  assert.equal(await opinions.getByTestId('review-not-counted').count(), 0);
   assert.match((await mine.getByTestId('opinion-check').textContent()) ?? '', /✓/);
   assert.equal(await mine.getByTestId('opinion-reviewer').textContent(), `${wallet.address.slice(0, 5)}…${wallet.address.slice(-4)}`);
   assert.equal(await mine.getByTestId('copy-agent-id').getAttribute('data-copy'), wallet.address);
   assert.match((await mine.textContent()) ?? '', new RegExp(note.slice(0, 30)));
 
   const served = (await srv.getJson<DisputeDetailView>(`/api/disputes/${id}`)).body;
-  assert.deepEqual(served.opinions.map((o) => [o.reviewer, o.opinion, o.note]), [[wallet.address, 'rejected', note]]);
+  assert.deepEqual(served.opinions.map((o) => [o.reviewer, o.opinion, o.note, o.counted]), [[wallet.address, 'rejected', note, true]]);
+  assert.equal(served.reviewersNamed, 1);
   assert.equal(served.dispute.status, 'reviewed');
   const reviewed = (await srv.getJson<DisputeListView>('/api/disputes?status=reviewed')).body;
   assert.ok(reviewed.disputes.some((x) => x.id === id));

@@ -167,7 +167,8 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
   const panelOf = (run: string | null) => page.locator(`[data-testid="action-phases"][data-run="${run}"]`);
 
   before(async () => {
-    srv = await startServer((dir) => ({ DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: String(EPOCH_SECONDS), OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0' }));
+    // The test wallet is the deployment's named dispute reviewer, so its opinion counts (docs/app.md "Dispute desk").
+    srv = await startServer((dir) => ({ DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: String(EPOCH_SECONDS), OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0', DISPUTE_REVIEWERS: wallet.address }));
     const health = await srv.getJson<{ chain?: { rpcUrl: string } }>('/api/health');
     rpcUrl = health.body.chain!.rpcUrl;
     conn = new Connection(rpcUrl, 'confirmed');

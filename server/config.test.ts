@@ -52,12 +52,13 @@ describe('loadConfig', () => {
       // Neither CLUSTER nor SOLANA_RPC_URL: the embedded chain's row.
       cluster: EMBEDDED_CLUSTER,
       alerts: { ...DEFAULT_ALERTS_CONFIG, publicUrl: 'http://localhost:3000' },
+      disputeReviewers: [],
       demoLeasePause: undefined,
     });
   });
 
   test('the observer part of the defaults is the observer\'s own default config', () => {
-    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, satiRegisterUrl: _s, photonUrl: _ph, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, alerts: _al, demoLeasePause: _dp, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
+    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, satiRegisterUrl: _s, photonUrl: _ph, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, alerts: _al, disputeReviewers: _dr, demoLeasePause: _dp, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
     assert.deepEqual(observer, defaultObservatoryConfig({ demoAgents: 0 }));
     assert.equal(observer.epochSeconds, 86_400);
   });
@@ -225,6 +226,7 @@ describe('loadConfig', () => {
     ['ALERT_RETRY_BASE_MS', 'soon'],
     ['PUBLIC_URL', 'observatory.example'],
     ['DEMO_LEASE_PAUSE', '2'],
+    ['DISPUTE_REVIEWERS', '11111111111111111111111111111111, not-an-address'],
   ];
   for (const [name, value] of bad) {
     test(`rejects ${name}=${value} naming the variable`, () => {
@@ -273,6 +275,12 @@ describe('loadConfig', () => {
     const j = loadConfig({ ALERT_WEBHOOKS: JSON.stringify([{ url: 'https://hooks.slack.example/x', format: 'slack', agents: ['11'.repeat(32)], rules: { offline: { minutes: 3 } } }]) });
 
     assert.deepEqual(j.alerts.envWebhooks[0].rules, { offline: { minutes: 3 } });
+  });
+
+  test('dispute reviewers: none by default, a list of base58 addresses (repeats once)', () => {
+    assert.deepEqual(loadConfig({}).disputeReviewers, []);
+    const a = 'So11111111111111111111111111111111111111112';
+    assert.deepEqual(loadConfig({ DISPUTE_REVIEWERS: `${a}, 11111111111111111111111111111111 ${a}` }).disputeReviewers, [a, '11111111111111111111111111111111']);
   });
 
   test('empty values mean default', () => {

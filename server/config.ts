@@ -70,6 +70,12 @@ export interface ServerConfig extends ObservatoryConfig {
    * "Alerts and watchlists").
    */
   alerts: AlertsConfig;
+  /**
+   * DISPUTE_REVIEWERS: base58 wallet addresses whose signed opinions count on the dispute desk
+   * (status, counts, the disputes dataset); everyone else's are kept and shown as not counted.
+   * Empty by default: no opinion counts until the deployment names its reviewers.
+   */
+  disputeReviewers: string[];
   /** DEMO_LEASE_PAUSE `<agent index>@<unix seconds>`: that demo agent pays no lease until then (alerts' demo and e2e). */
   demoLeasePause?: { index: number; untilMs: number };
 }
@@ -223,6 +229,7 @@ const fields = {
   ALERT_EVAL_MS: intIn(100, 600_000),
   ALERT_RETRY_BASE_MS: intIn(10, 3_600_000),
   PUBLIC_URL: url(['http:', 'https:']),
+  DISPUTE_REVIEWERS: z.string().transform(list).pipe(z.array(address).max(1_000, 'at most 1000 reviewers')).transform((keys) => [...new Set(keys.map((k) => k.toBase58()))]),
   DEMO_LEASE_PAUSE: z.string().trim().regex(/^\d{1,2}@\d{9,11}$/, 'must be <agent index>@<unix seconds>, e.g. 2@1790000000').transform((s) => ({ index: Number(s.split('@')[0]), untilMs: Number(s.split('@')[1]) * 1000 })),
 } as const;
 
@@ -281,6 +288,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     faucet: faucet(env, demoAgents, cluster),
     cluster,
     alerts: alertsConfig(env),
+    disputeReviewers: parse(env, 'DISPUTE_REVIEWERS') ?? [],
     demoLeasePause: parse(env, 'DEMO_LEASE_PAUSE'),
   };
 }

@@ -50,6 +50,9 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
   const l = log.child('store');
   const store = await openObserverStore(config, { info: (m: string) => (m.startsWith('schema-engine:') ? l.debug(m) : l.info(m)), warn: (m: string) => l.warn(m) });
   store satisfies ReadStore;
+  // The dispute desk counts the opinions of the reviewers named now (a list change applies to old opinions too).
+  const recounted = await store.setDisputeReviewers(config.disputeReviewers.map((a) => new PublicKey(a).toBytes()));
+  l.info(`disputes: ${config.disputeReviewers.length ? `${config.disputeReviewers.length} reviewers named (DISPUTE_REVIEWERS)` : 'no reviewers named (DISPUTE_REVIEWERS): opinions are kept but none counts'}${recounted ? `; ${recounted} opinions recounted` : ''}`);
   startup.mark('store open');
   let chain: ChainRuntime | null = null;
   let observatory: Observatory | undefined;
@@ -116,8 +119,8 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
     return { rss, heapUsed, external, arrayBuffers, ...(chainThread ? { chainThread } : {}) };
   };
   const services: Services = chain
-    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl, rpcLimits: config.rpcLimits, faucet: config.faucet }), config, datasets, startup: startup.phases, registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex), memory, alerts: alerts.service }
-    : { observatory, reads: store, config, datasets, startup: startup.phases, memory, alerts: alerts.service };
+    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl, rpcLimits: config.rpcLimits, faucet: config.faucet }), config, datasets, startup: startup.phases, registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex), memory, alerts: alerts.service, disputeReviewers: config.disputeReviewers }
+    : { observatory, reads: store, config, datasets, startup: startup.phases, memory, alerts: alerts.service, disputeReviewers: config.disputeReviewers };
   registerServices(services);
 
   const obs = observatory;

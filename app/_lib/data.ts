@@ -12,6 +12,7 @@ import {
 } from '../../lib/wire';
 import { FEED_SIZE } from '../../components/live-state';
 import { applyFeedback, emptyReputation } from '../../lib/protocol/reputation';
+import { backingSummary } from '../../lib/protocol/reputation-backing';
 import { getServices, type Services } from './services';
 import { agentView, conversationSummaryView, conversationView, envelopeView, graphView } from './views';
 
@@ -65,7 +66,25 @@ export async function loadAgent(o: Running, idHex: string): Promise<AgentView | 
     const fb = await o.reads.feedbackFor(id);
     if (fb.length > 0) rep = { ...fb.reduce((s, f) => applyFeedback(s, f), emptyReputation()), agentId: id, kind: 'gossip', lastEpoch: null, updatedAt: new Date() };
   }
-  return agentView(a, rep);
+  return { ...agentView(a, rep), backing: await loadBacking(o, id, idHex, rep?.reliabilityScore ?? null) };
+}
+
+/** Beyond this many FEEDBACK about one agent, the fold without the unbacked ones is not recomputed per page view. */
+const BACKING_FOLD_CAP = 10_000;
+
+/**
+ * How much of the agent's gossip score comes from senders with no stake and no deal with it: the
+ * counts, and the reliability folded without them (the whole fold replayed, up to the cap).
+ */
+async function loadBacking(o: Running, id: Uint8Array, idHex: string, reliability: bigint | null): Promise<NonNullable<AgentView['backing']>> {
+  const b = (await o.reads.feedbackBacking([id])).get(idHex) ?? { feedback: 0, unbacked: 0 };
+  if (b.unbacked === 0) return { ...b, reliabilityWithout: reliability === null ? null : reliability.toString() };
+  if (b.feedback > BACKING_FOLD_CAP) return { ...b, reliabilityWithout: null };
+  const [rows, unbacked] = await Promise.all([o.reads.feedbackFor(id, BACKING_FOLD_CAP + 1), o.reads.unbackedSenders(id)]);
+  // Feedback stored between the two reads: the counts no longer describe these rows, so say nothing.
+  if (rows.length !== b.feedback) return { ...b, reliabilityWithout: null };
+  const s = backingSummary(rows.map((f) => ({ ...f, unbacked: unbacked.has(Buffer.from(f.fromAgent).toString('hex')) })));
+  return { feedback: s.feedback, unbacked: s.unbacked, reliabilityWithout: s.reliabilityWithout.toString() };
 }
 
 export async function loadGraph(o: Running): Promise<GraphView> {

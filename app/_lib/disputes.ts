@@ -7,6 +7,7 @@
 import 'server-only';
 import bs58 from 'bs58';
 import { ed25519Verify } from '../../lib/protocol/crypto';
+import { SIGNATURE_TEXT_FORMS, decodeSignatureText } from '../../lib/protocol/signature-text';
 import { MsgType } from '../../lib/protocol/types';
 import { decodeVerdict } from '../../lib/export/verdict';
 import { payloadOf } from '../../lib/store/queries';
@@ -33,10 +34,17 @@ export function disputeRowView(d: DisputeRow): DisputeRowView {
   };
 }
 
+/** Why an opinion does not count, in the words the desk shows. */
+export const NOT_COUNTED = 'not counted: reviewer not named by this deployment';
+
+/** The reviewers this deployment names (DISPUTE_REVIEWERS), base58; empty when none. */
+export const namedReviewers = (o: Services): ReadonlySet<string> => new Set(o.disputeReviewers ?? []);
+
 export function opinionView(o: OpinionRow): DisputeOpinionView {
   return {
     reviewer: bs58.encode(o.reviewer), opinion: o.opinion, note: o.note, message: o.message, signature: hex(o.signature),
     signedAt: o.signedAt.toISOString(), receivedAt: o.receivedAt.toISOString(),
+    counted: o.counted, ...(o.counted ? {} : { notCounted: NOT_COUNTED }),
   };
 }
 
@@ -55,7 +63,7 @@ export async function loadDisputes(o: Services, p: DisputesQuery): Promise<Dispu
     store.listDisputes({ status: p.status, limit: p.limit, before: p.before ? parseCursor(p.before) : undefined }),
     store.disputeCounts(),
   ]);
-  return { counts, disputes: page.disputes.map(disputeRowView), next: page.next ? cursorText(page.next) : null };
+  return { counts, reviewersNamed: namedReviewers(o).size, disputes: page.disputes.map(disputeRowView), next: page.next ? cursorText(page.next) : null };
 }
 
 /** One dispute with its evidence and opinions; null when `idHex` is not a stored DISPUTE. */
@@ -91,20 +99,12 @@ export async function loadDispute(o: Services, idHex: string): Promise<DisputeDe
     receipt: { url: missing ? null : `/api/conversations/${convHex}/receipt`, missing },
     onChain,
     opinions: opinions.map(opinionView),
+    reviewersNamed: namedReviewers(o).size,
   };
 }
 
-/** A signature as 128 hex characters or base58; null when it is neither or not 64 bytes. */
-function signatureBytes(s: string): Uint8Array | null {
-  const t = s.trim();
-  if (/^[0-9a-fA-F]{128}$/.test(t)) return fromHex(t.toLowerCase());
-  try {
-    const b = bs58.decode(t);
-    return b.length === 64 ? b : null;
-  } catch {
-    return null;
-  }
-}
+/** A used review signature is remembered this long past its `at:` (its window, plus a margin for clocks). */
+const USED_REVIEW_KEEP_MS = REVIEW_MAX_AGE_MS + 10 * 60_000;
 
 /**
  * POST /api/disputes/{id}/opinions: checks the body (4xx with a sentence for each refusal),
@@ -120,8 +120,8 @@ export async function recordOpinion(o: Services, idHex: string, body: unknown, n
   }
   const reviewer = agentBytes(r.data.reviewer);
   if (!reviewer) throw new HttpError(400, 'field "reviewer": must be the wallet address that signed (base58, or 64 hex characters)');
-  const signature = signatureBytes(r.data.signature);
-  if (!signature) throw new HttpError(400, 'field "signature": must be a 64-byte Ed25519 signature in 128 hex characters or base58');
+  const signature = decodeSignatureText(r.data.signature);
+  if (!signature) throw new HttpError(400, `field "signature": must be a 64-byte Ed25519 signature as ${SIGNATURE_TEXT_FORMS}`);
   const parsed = parseDisputeReviewMessage(r.data.message);
   if (!parsed.ok) throw new HttpError(400, `field "message": ${parsed.error}`);
   const review = parsed.review;
@@ -137,7 +137,13 @@ export async function recordOpinion(o: Services, idHex: string, body: unknown, n
   const store = o.observatory.store;
   const dispute = await store.getDispute(fromHex(idHex));
   if (!dispute) throw new HttpError(404, `no DISPUTE envelope ${idHex} is stored`);
-  const row = { disputeId: dispute.id, reviewer, opinion: review.opinion, note: review.note, message, signature, signedAt: new Date(at), receivedAt: new Date(now) };
+  // A signed review is accepted once, in any spelling and across restarts (its bytes are kept).
+  if (!(await store.usedSignatures.claim(signature, 'dispute-opinion', new Date(at + USED_REVIEW_KEEP_MS)))) {
+    throw new HttpError(409, 'this signed review was recorded already: sign a fresh one to send it again');
+  }
+  // Kept either way; only a reviewer the deployment names moves the dispute's status and counts.
+  const counted = namedReviewers(o).has(bs58.encode(reviewer));
+  const row = { disputeId: dispute.id, reviewer, opinion: review.opinion, note: review.note, message, signature, signedAt: new Date(at), receivedAt: new Date(now), counted };
   const stored = await store.saveDisputeOpinion(row);
   if (stored === 'older') throw new HttpError(409, 'this reviewer already has a newer opinion on this dispute (signed at the same time or later): sign a fresh review to change it');
   return { stored, opinion: opinionView(row) };

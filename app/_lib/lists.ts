@@ -96,8 +96,13 @@ export async function loadAgentsPage(o: Services, q: AgentsQuery, now = Date.now
     rows = list.slice(0, q.limit);
   }
   const last = rows[rows.length - 1];
+  // One statement for the page: how much of each score comes from senders with no stake and no deal.
+  const backing = await o.reads.feedbackBacking(rows.map(({ row }) => row.id));
   return {
-    agents: rows.map(({ row, rep }) => ({ ...agentView(row, rep, now), stake: row.stake ? { status: row.stake.status, amount: row.stake.amount.toString() } : null })),
+    agents: rows.map(({ row, rep }) => ({
+      ...agentView(row, rep, now), stake: row.stake ? { status: row.stake.status, amount: row.stake.amount.toString() } : null,
+      backing: { ...(backing.get(bytesToHex(row.id)) ?? { feedback: 0, unbacked: 0 }), reliabilityWithout: null },
+    })),
     next: more && last ? `${last.key}~${bytesToHex(last.row.id)}` : null,
   };
 }

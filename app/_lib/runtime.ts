@@ -37,6 +37,10 @@ export interface ReadStore {
   getConversation(id: Uint8Array): Promise<ConversationDetail | null>;
   getReputation(agentId: Uint8Array, kind?: 'gossip' | 'batch'): Promise<ReputationRow | null>;
   feedbackFor(agent: Uint8Array, limit?: number): Promise<FeedbackRow[]>;
+  /** FEEDBACK counts per agent (hex) with the share from senders with no stake and no deal with it. */
+  feedbackBacking(agents: readonly Uint8Array[]): Promise<Map<string, { feedback: number; unbacked: number }>>;
+  /** The senders (hex) of FEEDBACK about `agent` with no stake and no deal with it. */
+  unbackedSenders(agent: Uint8Array): Promise<Set<string>>;
   /** The conversation's on-chain (Haggle) negotiations, empty off chain. */
   onChainNegotiations(conversationId: Uint8Array): Promise<HaggleNegotiationRow[]>;
   recentOnChainNegotiations(p?: { status?: string; limit?: number }): Promise<HaggleNegotiationRow[]>;

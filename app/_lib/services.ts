@@ -42,6 +42,8 @@ export interface Services {
   readonly memory?: () => Promise<MemoryReport>;
   /** Watchlists and alerts (lib/alerts); absent when this process evaluates none. */
   readonly alerts?: AlertService;
+  /** DISPUTE_REVIEWERS (base58): the reviewers whose opinions count on the dispute desk; absent or empty: none. */
+  readonly disputeReviewers?: readonly string[];
 }
 
 /** What the datasets routes and page use: the store's export reads and the release folder. */

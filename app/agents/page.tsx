@@ -10,6 +10,7 @@ import { AgentName } from '../../components/names/AgentName';
 import { Time } from '../../components/time/Time';
 import { WatchButton } from '../../components/alerts/WatchButton';
 import { scorePoints } from '../../lib/wire/score';
+import { BackingShare } from '../../components/reputation/Backing';
 import { Term } from '../../components/Term';
 
 export const dynamic = 'force-dynamic';
@@ -56,6 +57,11 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
         ) : agents.length === 0 ? (
           <p className="muted empty">No agents{Object.keys(raw).length ? ' match this filter' : ' seen yet'}.</p>
         ) : (
+          <>
+          <p className="small muted" data-testid="backing-note">
+            Reliability is the gossip fold of every FEEDBACK about an agent, and the protocol lets anyone send one: &ldquo;% unbacked&rdquo; is the share sent by identities with no stake
+            and no deal with the agent (<Term k="unbackedFeedback">unbacked feedback</Term>); the agent page shows its score without them.
+          </p>
           <div className="table-wrap">
             <table className="list" data-testid="agents-table">
               <thead>
@@ -80,7 +86,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
                       <AgentName id={a.id} name={a.name} />
                     </td>
                     <td className="num mono">{count(a.envelopes)}</td>
-                    <td className="num mono">{fraction(a.reputation?.reliabilityScore)}</td>
+                    <td className="num mono">{fraction(a.reputation?.reliabilityScore)}<BackingShare b={a.backing} /></td>
                     <td>{a.stake ? a.stake.status : <span className="muted">none</span>}</td>
                     <td className="small"><Time ms={a.firstSeenMs} relative={false} /></td>
                     <td className="small"><Time ms={a.lastSeenMs} /></td>
@@ -90,6 +96,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
               </tbody>
             </table>
           </div>
+          </>
         )}
         {page && !(page instanceof Error) && page.next && (
           <p style={{ marginTop: 12 }}>

@@ -61,6 +61,13 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
           {filter('open', 'open', list?.counts.open)}
           {filter('reviewed', 'reviewed', list?.counts.reviewed)}
         </nav>
+        {list ? (
+          <p className="small muted" data-testid="reviewers-named">
+            {list.reviewersNamed > 0
+              ? `Reviewed means: at least one opinion from the ${list.reviewersNamed} reviewer${list.reviewersNamed === 1 ? '' : 's'} this deployment names. Anyone can sign an opinion; the others are shown but not counted.`
+              : 'This deployment names no reviewers (DISPUTE_REVIEWERS): opinions are kept and shown, but none counts, so every dispute stays open.'}
+          </p>
+        ) : null}
         {problem ? <p className="notice" role="alert">{problem}</p> : null}
         {list && list.disputes.length === 0 ? <p className="muted empty">{status ? `No ${status} dispute.` : 'No dispute yet: a DISPUTE envelope appears here as soon as the observer stores one.'}</p> : null}
         {list && list.disputes.length > 0 ? (
@@ -77,7 +84,7 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
                     <td data-label="To"><AgentLink id={d.recipient} /></td>
                     <td className="mono small" data-label="Conversation"><Link href={`/conversations/${d.conversationId}`} prefetch={false}>{shortHex(d.conversationId, 8, 4)}</Link></td>
                     <td className="small" data-label="Opinions">
-                      {d.opinions.total === 0 ? <span className="muted">none</span> : (
+                      {d.opinions.total === 0 ? <span className="muted">none{d.opinions.uncounted ? ` counted (${d.opinions.uncounted} not)` : ''}</span> : (
                         <span title={`${d.opinions.upheld} upheld, ${d.opinions.rejected} rejected, ${d.opinions.unclear} unclear`}>
                           <span className="opinion-upheld">{d.opinions.upheld} upheld</span> · <span className="opinion-rejected">{d.opinions.rejected} rejected</span> · <span className="opinion-unclear">{d.opinions.unclear} unclear</span>
                         </span>

@@ -210,7 +210,8 @@ export function alertsApi(f: Fetch = (...a) => fetch(...a)) {
         agentsAdded: isObj(b) && typeof b.agentsAdded === 'number' ? b.agentsAdded : null,
       })),
     byWallet: (proof: WalletProof) =>
-      call(f, `/api/watchlists/by-wallet?address=${enc(proof.address)}&message=${enc(proof.message)}&signature=${enc(proof.signature)}`, json(null, 'GET'), 'find the watchlist of this wallet', parseCreds),
+      // In the body: a signature in a URL would sit in logs and histories for anyone to replay.
+      call(f, '/api/watchlists/by-wallet', json(null, 'POST', proof), 'find the watchlist of this wallet', parseCreds),
     unread: (c: WatchlistCreds) =>
       call(f, `/api/alerts/unread?watchlist=${enc(c.id)}`, json(c, 'GET'), 'count unread alerts', (b) => (isObj(b) && typeof b.unread === 'number' ? b.unread : typeof b === 'number' ? b : null)),
     alerts: (c: WatchlistCreds, q: AlertQuery) => call(f, `/api/alerts?${alertQueryString(c.id, q)}`, json(c, 'GET'), 'read your alerts', parseAlerts),

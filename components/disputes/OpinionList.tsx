@@ -3,6 +3,8 @@
  * Reviewers' opinions on one dispute, each re-checked in this browser (lib/verify/dispute-opinion.ts):
  * the signed text must be this dispute's review with the opinion and note shown, and the Ed25519
  * signature the reviewer's. The server's word is not taken: a ✗ means the stored row does not hold.
+ * An opinion of a reviewer the deployment does not name (DISPUTE_REVIEWERS) is shown as such: it is
+ * kept and checkable, but moves neither the dispute's status nor any count.
  */
 import { useEffect, useState } from 'react';
 import type { DisputeOpinionView } from '../../lib/wire/disputes';
@@ -27,7 +29,7 @@ export function OpinionList({ disputeId, opinions }: { disputeId: string; opinio
       {opinions.map((o) => {
         const c = checks?.[o.reviewer];
         return (
-          <li key={o.reviewer} className="opinion" data-testid="opinion" data-reviewer={o.reviewer} data-opinion={o.opinion} data-verified={c ? String(c.ok) : 'checking'}>
+          <li key={o.reviewer} className="opinion" data-testid="opinion" data-reviewer={o.reviewer} data-opinion={o.opinion} data-verified={c ? String(c.ok) : 'checking'} data-counted={String(o.counted)}>
             <div className="opinion-head">
               <span className={`badge opinion-${o.opinion}`}>{WORDS[o.opinion]}</span>
               <span className="agent-id">
@@ -35,6 +37,11 @@ export function OpinionList({ disputeId, opinions }: { disputeId: string; opinio
                 <CopyId value={o.reviewer} what="reviewer address" />
               </span>
               <span className="small muted">signed <Time ms={Date.parse(o.signedAt)} /></span>
+              {o.counted ? null : (
+                <span className="small muted" data-testid="opinion-not-counted" title="Only opinions of the reviewers this deployment names (DISPUTE_REVIEWERS) move a dispute's status and the counts; anyone can sign an opinion, so the others are kept and shown but count for nothing.">
+                  {o.notCounted ?? 'not counted: reviewer not named by this deployment'}
+                </span>
+              )}
               <span className={c ? (c.ok ? 'verify-ok-title' : 'verify-bad-title') : 'muted'} data-testid="opinion-check" title="checked in this browser">
                 {c ? (c.ok ? '✓ signature verified in your browser' : '✗ does not verify') : 'checking…'}
               </span>

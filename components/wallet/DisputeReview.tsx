@@ -22,7 +22,7 @@ const MEANING: Record<DisputeOpinionKind, string> = {
 };
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
-type Phase = { kind: 'idle' } | { kind: 'signing' } | { kind: 'sending' } | { kind: 'done'; stored: string } | { kind: 'failed'; message: string };
+type Phase = { kind: 'idle' } | { kind: 'signing' } | { kind: 'sending' } | { kind: 'done'; stored: string; counted: boolean } | { kind: 'failed'; message: string };
 
 export function DisputeReview({ disputeId }: { disputeId: string }) {
   if (!useHasWallet()) return <p className="muted small">This observatory runs without a chain, so there is no wallet connection here to sign a review with.</p>;
@@ -66,9 +66,9 @@ function Review({ disputeId }: { disputeId: string }) {
         method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ reviewer: publicKey.toBase58(), message, signature: hex(signature) }),
       });
-      const body = (await res.json().catch(() => null)) as { stored?: string; error?: string } | null;
+      const body = (await res.json().catch(() => null)) as { stored?: string; error?: string; opinion?: { counted?: boolean } } | null;
       if (!res.ok) return setPhase({ kind: 'failed', message: `Not recorded: ${body?.error ?? `the server answered ${res.status}`}` });
-      setPhase({ kind: 'done', stored: body?.stored ?? 'saved' });
+      setPhase({ kind: 'done', stored: body?.stored ?? 'saved', counted: body?.opinion?.counted !== false });
       setNote('');
       router.refresh();
     } catch (e) {
@@ -103,6 +103,7 @@ function Review({ disputeId }: { disputeId: string }) {
         </button>
         {!opinion ? <span className="muted small">Pick an opinion first.</span> : null}
         {phase.kind === 'done' ? <span className="verify-ok-title small" data-testid="review-result">Recorded ({phase.stored}).</span> : null}
+        {phase.kind === 'done' && !phase.counted ? <span className="muted small" data-testid="review-not-counted">Not counted: your wallet is not a reviewer this deployment names, so the dispute&apos;s status does not change.</span> : null}
         {phase.kind === 'failed' ? <span className="verify-bad-title small" role="alert" data-testid="review-result">{phase.message}</span> : null}
       </div>
     </form>

@@ -24,7 +24,7 @@ async function setup(store: Store, ruleAlertsPerHour = 1_000) {
   let t = Math.ceil((Date.now() + 11 * 60_000) / (ES * 1000)) * ES * 1000 + 5_000;
   const clock = { now: () => t, set: (v: number) => { t = v; } };
   const ev = startEvaluator({ store: store.alerts, subscribe: bus.subscribe, epochSeconds: ES, now: clock.now, tickMs: 3_600_000, ruleAlertsPerHour, deliveriesPerHour: 1_000 });
-  const svc = createAlertService({ store: store.alerts, caps: { ...DEFAULT_CAPS, rules: 50 }, allowPrivateWebhooks: true, changed: () => ev.invalidate() });
+  const svc = createAlertService({ store: store.alerts, signatures: store.usedSignatures, caps: { ...DEFAULT_CAPS, rules: 50 }, allowPrivateWebhooks: true, changed: () => ev.invalidate() });
   const { id: wl, token } = await svc.create();
   return { bus, clock, ev, svc, wl, token };
 }

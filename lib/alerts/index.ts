@@ -67,7 +67,7 @@ function agentId(s: string): Uint8Array | null {
 }
 
 export async function startAlerts(p: {
-  store: Pick<Store, 'alerts'>;
+  store: Pick<Store, 'alerts' | 'usedSignatures'>;
   subscribe(listener: (e: LiveEvent) => void): () => void;
   epochSeconds: number;
   config: AlertsConfig;
@@ -99,7 +99,7 @@ export async function startAlerts(p: {
     onQueued: () => delivery.kick(), log,
   });
   const service = createAlertService({
-    store, caps: c.caps, allowPrivateWebhooks: c.allowPrivateWebhooks, ownedAgents: p.ownedAgents,
+    store, signatures: p.store.usedSignatures, caps: c.caps, allowPrivateWebhooks: c.allowPrivateWebhooks, ownedAgents: p.ownedAgents,
     changed: () => { evaluator.invalidate(); },
   });
   return {

@@ -7,8 +7,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import bs58 from 'bs58';
 import { WATCHLIST_WALLET_MESSAGE_RE, watchlistWalletMessage } from '../wire/alerts';
-import type { AlertsStore } from '../store';
+import type { AlertsStore, UsedSignatures } from '../store';
 import { ed25519Verify } from '../protocol/crypto';
+import { SIGNATURE_TEXT_FORMS, decodeSignatureText } from '../protocol/signature-text';
 import { ALERT_KINDS, DEFAULT_ENABLED, isAlertKind, parseRuleParams, ruleParams, type AlertKind } from './kinds';
 import { WEBHOOK_FORMATS, type WebhookFormat } from './payloads';
 import { checkWebhookUrl, type Resolver } from './url-guard';
@@ -35,9 +36,13 @@ export const DEFAULT_CAPS: AlertCaps = { agents: 200, rules: 20, deliveriesPerHo
 
 /** How long a signed wallet message stays valid, either side of now. */
 export const WALLET_MESSAGE_MS = 10 * 60_000;
+/** A used signature is remembered this long past its message's time (the window, plus a margin for clocks). */
+export const USED_SIGNATURE_KEEP_MS = WALLET_MESSAGE_MS + 10 * 60_000;
 
 export interface AlertServiceOptions {
   store: AlertsStore;
+  /** Signatures already accepted (the database's, so they stay used across restarts). */
+  signatures: UsedSignatures;
   caps: AlertCaps;
   allowPrivateWebhooks: boolean;
   /** The agents a wallet owns on chain (identity NFTs it holds); absent without a chain. */
@@ -55,23 +60,6 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 export { watchlistWalletMessage as walletMessage };
 
-/** A 64-byte signature as base58 (what wallets' bs58 gives), base64 or hex. */
-function decodeSignature(s: string): Uint8Array | null {
-  const t = s.trim();
-  if (/^[0-9a-fA-F]{128}$/.test(t)) return new Uint8Array(Buffer.from(t, 'hex'));
-  if (/^[1-9A-HJ-NP-Za-km-z]{64,90}$/.test(t)) {
-    try {
-      const b = bs58.decode(t);
-      if (b.length === 64) return b;
-    } catch { /* not base58 */ }
-  }
-  if (/^[A-Za-z0-9+/_-]{85,86}={0,2}$/.test(t)) {
-    const b = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    if (b.length === 64) return new Uint8Array(b);
-  }
-  return null;
-}
-
 function decodeAddress(s: unknown): Uint8Array | null {
   if (typeof s !== 'string' || !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(s)) return null;
   try {
@@ -88,8 +76,6 @@ export function createAlertService(o: AlertServiceOptions) {
   const now = o.now ?? Date.now;
   const store = o.store;
   const changed = () => o.changed?.();
-  /** Signatures already used (a signed message buys one token, not many). */
-  const usedSignatures = new Map<string, number>();
 
   function checkId(id: string): void {
     if (!ID_RE.test(id)) throw new AlertsError(400, 'watchlist id: must be 22 base64url characters (as POST /api/watchlists returned it)');
@@ -102,8 +88,8 @@ export function createAlertService(o: AlertServiceOptions) {
     if (token.length > 200 || !(await store.tokenValid(id, sha256(token)))) throw new AlertsError(403, 'the x-watchlist-token header is not a token of this watchlist');
   }
 
-  /** Checks a wallet's signed message; returns the wallet's address bytes. */
-  function verifyWallet(p: { address: unknown; message: unknown; signature: unknown }, listId: string | null): { wallet: Uint8Array; address: string; listIdInMessage: string } {
+  /** Checks a wallet's signed message; returns the wallet's address bytes, the signature's and the message's time. */
+  function verifyWallet(p: { address: unknown; message: unknown; signature: unknown }, listId: string | null): { wallet: Uint8Array; address: string; listIdInMessage: string; sig: Uint8Array; at: number } {
     const wallet = decodeAddress(p.address);
     if (!wallet) throw new AlertsError(400, 'address: must be a base58 wallet address (32 bytes)');
     const address = p.address as string;
@@ -114,18 +100,20 @@ export function createAlertService(o: AlertServiceOptions) {
     if (listId !== null && m[1] !== listId) throw new AlertsError(400, `message: names watchlist ${m[1]}, not ${listId}`);
     const at = Date.parse(m[3]);
     if (!Number.isFinite(at) || Math.abs(now() - at) > WALLET_MESSAGE_MS) throw new AlertsError(400, `message: its time ${m[3]} is more than 10 minutes from now (${new Date(now()).toISOString()}); sign a fresh one`);
-    if (typeof p.signature !== 'string') throw new AlertsError(400, 'signature: must be the 64-byte ed25519 signature in base58, base64 or hex');
-    const sig = decodeSignature(p.signature);
-    if (!sig) throw new AlertsError(400, 'signature: must be the 64-byte ed25519 signature in base58, base64 or hex');
+    const sig = typeof p.signature === 'string' ? decodeSignatureText(p.signature) : null;
+    if (!sig) throw new AlertsError(400, `signature: must be the 64-byte ed25519 signature as ${SIGNATURE_TEXT_FORMS}`);
     if (!ed25519Verify(sig, new TextEncoder().encode(p.message), wallet)) throw new AlertsError(403, `signature: does not verify for wallet ${address} over that message`);
-    return { wallet, address, listIdInMessage: m[1] };
+    return { wallet, address, listIdInMessage: m[1], sig, at };
   }
 
-  function useSignature(sig: string): void {
-    const t = now();
-    for (const [k, at] of usedSignatures) if (t - at > 2 * WALLET_MESSAGE_MS) usedSignatures.delete(k);
-    if (usedSignatures.has(sig)) throw new AlertsError(409, 'signature: this signed message was used already; sign a fresh one');
-    usedSignatures.set(sig, t);
+  /**
+   * A signed message buys one action: its signature's bytes are recorded in the database (first
+   * use wins, also against a concurrent one) and refused after, in any spelling, across restarts.
+   */
+  async function useSignature(sig: Uint8Array, purpose: string, at: number): Promise<void> {
+    if (!(await o.signatures.claim(sig, purpose, new Date(at + USED_SIGNATURE_KEEP_MS)))) {
+      throw new AlertsError(409, 'signature: this signed message was used already; sign a fresh one');
+    }
   }
 
   async function view(id: string) {
@@ -153,7 +141,9 @@ export function createAlertService(o: AlertServiceOptions) {
     async create(): Promise<{ id: string; token: string }> {
       const id = newId();
       const token = randomBytes(32).toString('base64url');
-      await store.createWatchlist(id, sha256(token), ALERT_KINDS.map((kind) => ({ kind, enabled: DEFAULT_ENABLED.includes(kind), params: ruleParams(kind, {}) })));
+      // The defaults, in their order, up to the cap of enabled rules: a new list is within every cap.
+      const on = DEFAULT_ENABLED.slice(0, o.caps.rules);
+      await store.createWatchlist(id, sha256(token), ALERT_KINDS.map((kind) => ({ kind, enabled: on.includes(kind), params: ruleParams(kind, {}) })));
       changed();
       return { id, token };
     },
@@ -216,8 +206,8 @@ export function createAlertService(o: AlertServiceOptions) {
     async bindWallet(id: string, token: string | null, body: unknown) {
       await authorize(id, token);
       const b = (body ?? {}) as Record<string, unknown>;
-      const { wallet, address } = verifyWallet({ address: b.address, message: b.message, signature: b.signature }, id);
-      useSignature(String(b.signature));
+      const { wallet, address, sig, at } = verifyWallet({ address: b.address, message: b.message, signature: b.signature }, id);
+      await useSignature(sig, 'watchlist-bind', at);
       await store.bindWallet(id, address);
       const owned = o.ownedAgents ? await o.ownedAgents(wallet).catch(() => [] as Uint8Array[]) : [];
       const added = await store.addAgents(id, owned, o.caps.agents);
@@ -226,11 +216,11 @@ export function createAlertService(o: AlertServiceOptions) {
     },
     /** The list bound to a wallet, with a new token for this browser. */
     async byWallet(p: { address: unknown; message: unknown; signature: unknown }) {
-      const { address, listIdInMessage } = verifyWallet(p, null);
+      const { address, listIdInMessage, sig, at } = verifyWallet(p, null);
       const id = await store.watchlistByWallet(address);
       if (!id) throw new AlertsError(404, `no watchlist is bound to wallet ${address}`);
       if (listIdInMessage !== '*' && listIdInMessage !== id) throw new AlertsError(400, `message: names watchlist ${listIdInMessage}; use the bound list's id or *`);
-      useSignature(String(p.signature));
+      await useSignature(sig, 'watchlist-by-wallet', at);
       const token = randomBytes(32).toString('base64url');
       await store.addToken(id, sha256(token));
       return { id, token };

@@ -22,7 +22,7 @@ import { ReconciliationDetailSchema, ReconciliationPathSchema, ReconciliationQue
 import { ReplayPageSchema, ReplayQuerySchema } from '../wire/replay';
 import { DisputeDetailSchema, DisputeIdPathSchema, DisputeListSchema, DisputeOpinionRequestSchema, DisputeOpinionResultSchema, DisputesQuerySchema } from '../wire/disputes';
 import {
-  AlertListSchema, AlertsQuerySchema, ByWalletQuerySchema, ReadBodySchema, ReadResultSchema, RemovedSchema, RuleBodySchema, RuleResultSchema, UnreadQuerySchema, UnreadSchema,
+  AlertListSchema, AlertsQuerySchema, ReadBodySchema, ReadResultSchema, RemovedSchema, RuleBodySchema, RuleResultSchema, UnreadQuerySchema, UnreadSchema,
   WalletBodySchema, WalletBoundSchema, WatchItemBodySchema, WatchItemQuerySchema, WatchItemResultSchema, WatchlistCreatedSchema, WatchlistPathSchema, WatchlistRulePathSchema,
   WatchlistViewSchema, WatchlistWebhookPathSchema, WebhookBodySchema, WebhookViewSchema,
 } from '../wire/alerts';
@@ -54,7 +54,7 @@ export interface ApiRoute {
 }
 
 /** The watchlist token every watchlist and alert call but the list's creation carries. */
-const WatchlistToken = z.object({ 'x-watchlist-token': z.string().meta({ description: 'the token POST /api/watchlists (or GET /api/watchlists/by-wallet) returned; only its SHA-256 is stored' }) });
+const WatchlistToken = z.object({ 'x-watchlist-token': z.string().meta({ description: 'the token POST /api/watchlists (or POST /api/watchlists/by-wallet) returned; only its SHA-256 is stored' }) });
 const TOKEN_403 = { 403: 'no token, or not a token of this watchlist' };
 
 /** JSON-RPC message of the MCP Streamable HTTP transport (the MCP specification's, not ours). */
@@ -208,7 +208,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
     description: 'The wallet signs "Zerox1 Observatory watchlist <id> owned by <address> at <ISO time>" (Solana signMessage, ed25519) within 10 minutes of now; signature in base58, base64 or hex. A wallet follows one list: binding it elsewhere moves it.',
     params: WatchlistPathSchema, headers: WatchlistToken, jsonBody: WalletBodySchema, ok: WalletBoundSchema, more: { ...TOKEN_403, 409: 'this signature was used already' },
   },
-  { method: 'get', path: '/api/watchlists/by-wallet', tag: 'alerts', summary: 'The list bound to a wallet, with a new token for this browser (signed message as for binding, id or *)', query: ByWalletQuerySchema, ok: WatchlistCreatedSchema, more: { 403: 'the signature does not verify', 404: 'no list is bound to the wallet', 409: 'this signature was used already' } },
+  { method: 'post', path: '/api/watchlists/by-wallet', tag: 'alerts', summary: 'The list bound to a wallet, with a new token for this browser (signed message as for binding, id or *; in the body, never the URL)', jsonBody: WalletBodySchema, ok: WatchlistCreatedSchema, more: { 403: 'the signature does not verify', 404: 'no list is bound to the wallet', 409: 'this signature was used already', 413: 'body over 16 KiB' } },
   { method: 'get', path: '/api/alerts', tag: 'alerts', summary: 'A watchlist\'s alerts, newest first, with its unread count', query: AlertsQuerySchema, headers: WatchlistToken, ok: AlertListSchema, more: TOKEN_403 },
   { method: 'get', path: '/api/alerts/unread', tag: 'alerts', summary: 'The count of a watchlist\'s unread alerts', query: UnreadQuerySchema, headers: WatchlistToken, ok: UnreadSchema, more: TOKEN_403 },
   { method: 'post', path: '/api/alerts/read', tag: 'alerts', summary: 'Mark alerts read: some by id, or all', headers: WatchlistToken, jsonBody: ReadBodySchema, ok: ReadResultSchema, more: TOKEN_403 },

@@ -40,6 +40,7 @@ export const SCHEMA_CHANGELOG: { table: TableName; version: number; change: stri
   { table: 'challenges', version: 2, change: TYPES_V },
   { table: 'reconciliation', version: 1, change: 'first version.' },
   { table: 'disputes', version: 1, change: 'first version.' },
+  { table: 'disputes', version: 2, change: 'opinions, upheld, rejected, unclear and last_opinion_at count only the reviewers the deployment names (DISPUTE_REVIEWERS).' },
 ];
 
 const PRICE = 'smallest unit of the negotiated token (the NEG1 token_mint)';

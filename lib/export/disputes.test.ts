@@ -2,7 +2,8 @@
 // the typed recipe docs/datasets.md gives researchers (lib/export/docs.ts), the JSONL and the
 // Parquet through DuckDB's own readers. The fixture's deals are the demo's scenario, so some
 // failing verdicts are disputed by the seller; one dispute gets two reviewers' opinions and one of
-// them replaces its earlier opinion, so the counts show one current opinion per reviewer.
+// them replaces its earlier opinion, so the counts show one current opinion per reviewer; twenty
+// opinions of reviewers the deployment does not name count nothing.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,11 +38,13 @@ for (const kind of BACKENDS) {
       const d = disputes[0];
       disputed = toHex(d.id);
       const at = (s: number) => new Date(Date.UTC(2026, 0, 2, 0, 0, s));
-      const op = (reviewer: number, opinion: 'upheld' | 'rejected' | 'unclear', s: number) =>
-        fs.store.saveDisputeOpinion({ disputeId: d.id, reviewer: new Uint8Array(32).fill(reviewer), opinion, note: '', message: `m${reviewer}${s}`, signature: new Uint8Array(64).fill(s), signedAt: at(s) });
+      const op = (reviewer: number, opinion: 'upheld' | 'rejected' | 'unclear', s: number, counted = true) =>
+        fs.store.saveDisputeOpinion({ disputeId: d.id, reviewer: new Uint8Array(32).fill(reviewer), opinion, note: '', message: `m${reviewer}${s}`, signature: new Uint8Array(64).fill(s), signedAt: at(s), counted });
       await op(1, 'upheld', 1);
       await op(2, 'unclear', 2);
       await op(1, 'rejected', 3);
+      // Twenty reviewers the deployment does not name: kept on the desk, not in the dataset's counts.
+      for (let r = 0; r < 20; r++) await op(100 + r, 'upheld', 10 + r, false);
     });
     after(async () => {
       await fs?.close();

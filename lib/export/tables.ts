@@ -245,8 +245,8 @@ const reconciliation: TableSchema = {
 };
 
 const disputes: TableSchema = {
-  name: 'disputes', version: 1,
-  doc: 'One row per DISPUTE envelope, oldest first, with what its conversation says about it and the reviewers\' opinions recorded on the dispute desk (docs/app.md "Dispute desk"). The protocol leaves disputes to people: the opinions are signed statements of reviewers, not a resolution. A release holds the opinions as they were when it was written.',
+  name: 'disputes', version: 2,
+  doc: 'One row per DISPUTE envelope, oldest first, with what its conversation says about it and the opinions recorded on the dispute desk (docs/app.md "Dispute desk") by the reviewers the deployment names (DISPUTE_REVIEWERS); anyone else\'s opinion is kept on the desk but not counted here. The protocol leaves disputes to people: the opinions are signed statements of reviewers, not a resolution. A release holds the opinions as they were when it was written.',
   columns: [
     req('dispute_id', 'hex', 'The DISPUTE envelope id.'),
     req('conversation_id', 'hex', 'The conversation disputed.'),
@@ -260,7 +260,7 @@ const disputes: TableSchema = {
     c('notary', 'hex', 'Recipient of the conversation\'s NOTARIZE_ASSIGN; null when none is stored.'),
     c('verdict_passed', 'bool', 'The first VERDICT of the conversation, decoded as the demo agents write it ([passed, score]); null when none or opaque.'),
     c('verdict_score', 'int32', 'That VERDICT\'s score, -100..100.'),
-    req('opinions', 'int32', 'Reviewers with a current opinion (one per reviewer; a newer signed opinion replaces the reviewer\'s older one).'),
+    req('opinions', 'int32', 'Named reviewers with a current opinion (one per reviewer; a newer signed opinion replaces the reviewer\'s older one).'),
     req('upheld', 'int32', 'Of those, reviewers who hold the dispute upheld.'),
     req('rejected', 'int32', 'Reviewers who reject it.'),
     req('unclear', 'int32', 'Reviewers who find it unclear.'),

@@ -9,6 +9,7 @@ export {
   keccak256, sha256, publicKeyFromSeed, ed25519Verify, ed25519Sign, ed25519Backend, ed25519Backends, setEd25519Backend,
   type Ed25519Backend,
 } from './crypto';
+export { decodeSignatureText, SIGNATURE_TEXT_FORMS } from './signature-text';
 export { encodeCanonical, decodeCanonical, type CborValue } from './cbor';
 export { decodeAdvertise, encodeAdvertiseJson, type AdvertiseResult, type AdvertValue } from './advertise';
 export {

@@ -1,7 +1,8 @@
 // The dispute desk's store on both backends: DISPUTE envelopes newest first with keyset pages that
 // never repeat or skip a row (ties in timestamp included), the open/reviewed filter and counts,
 // the evidence read of a conversation, and one current opinion per reviewer (saved, replaced by a
-// newer message, unchanged on a resend, an older message refused).
+// newer message, unchanged on a resend, an older message refused); only opinions of reviewers the
+// deployment names count toward status and counts, the rest are kept and listed as not counted.
 import assert from 'node:assert/strict';
 import { buildEnvelope } from '../protocol/envelope';
 import { encodeCanonical } from '../protocol/cbor';
@@ -56,7 +57,7 @@ testOnEachStore('disputes: newest first, keyset pages, open/reviewed, evidence, 
   assert.equal(hex(d.sender), hex(SELLER));
   assert.equal(hex(d.recipient), hex(NOTARY));
   assert.equal(d.timestampUs, T + 6_000n);
-  assert.deepEqual(d.opinions, { total: 0, upheld: 0, rejected: 0, unclear: 0 });
+  assert.deepEqual(d.opinions, { total: 0, upheld: 0, rejected: 0, unclear: 0, uncounted: 0 });
   assert.equal(await store.getDispute(deal[0].id), null, 'a PROPOSE is not a dispute');
 
   const verdicts = await store.conversationPayloads(new Uint8Array(16).fill(1), [MsgType.VERDICT, MsgType.NOTARIZE_ASSIGN]);
@@ -66,8 +67,8 @@ testOnEachStore('disputes: newest first, keyset pages, open/reviewed, evidence, 
   const A = id(0xa1);
   const B = id(0xb2);
   const at = (s: number) => new Date(Date.UTC(2026, 10, 27, 22, 0, s));
-  const op = (reviewer: Uint8Array, opinion: 'upheld' | 'rejected' | 'unclear', when: Date, sig: number) =>
-    ({ disputeId: dispute1.id, reviewer, opinion, note: `${opinion} at ${when.toISOString()}`, message: `m ${opinion} ${when.toISOString()}`, signature: new Uint8Array(64).fill(sig), signedAt: when });
+  const op = (reviewer: Uint8Array, opinion: 'upheld' | 'rejected' | 'unclear', when: Date, sig: number, counted = true, dispute = dispute1.id) =>
+    ({ disputeId: dispute, reviewer, opinion, note: `${opinion} at ${when.toISOString()}`, message: `m ${opinion} ${when.toISOString()}`, signature: new Uint8Array(64).fill(sig), signedAt: when, counted });
   assert.equal(await store.saveDisputeOpinion(op(A, 'upheld', at(1), 1)), 'saved');
   assert.equal(await store.saveDisputeOpinion(op(A, 'upheld', at(1), 1)), 'unchanged', 'the same signed message again');
   assert.equal(await store.saveDisputeOpinion(op(A, 'rejected', at(5), 2)), 'replaced');
@@ -77,7 +78,7 @@ testOnEachStore('disputes: newest first, keyset pages, open/reviewed, evidence, 
   const ops = await store.disputeOpinions(dispute1.id);
   assert.deepEqual(ops.map((o) => [hex(o.reviewer), o.opinion, o.signedAt.toISOString()]), [[hex(B), 'unclear', at(2).toISOString()], [hex(A), 'rejected', at(5).toISOString()]]);
   assert.deepEqual(ops[1].signature, new Uint8Array(64).fill(2));
-  assert.deepEqual((await store.getDispute(dispute1.id))!.opinions, { total: 2, upheld: 0, rejected: 1, unclear: 1 });
+  assert.deepEqual((await store.getDispute(dispute1.id))!.opinions, { total: 2, upheld: 0, rejected: 1, unclear: 1, uncounted: 0 });
 
   assert.deepEqual(await store.disputeCounts(), { total: 7, open: 6, reviewed: 1 });
   const reviewed = await store.listDisputes({ status: 'reviewed' });
@@ -86,4 +87,21 @@ testOnEachStore('disputes: newest first, keyset pages, open/reviewed, evidence, 
   const open = await store.listDisputes({ status: 'open', limit: 200 });
   assert.deepEqual(open.disputes.map((x) => hex(x.id)), newestFirst.filter((x) => x !== dispute1).map((x) => hex(x.id)));
   await assert.rejects(store.listDisputes({ limit: 0 }), RangeError);
+
+  // Strangers' opinions are kept and listed, but move no status and no count: twenty of them on
+  // an open dispute leave it open and the totals as they were.
+  const open2 = others[0].id;
+  for (let i = 0; i < 20; i++) assert.equal(await store.saveDisputeOpinion(op(id(0x30 + i), 'upheld', at(10 + i), 0x30 + i, false, open2)), 'saved');
+  assert.deepEqual((await store.getDispute(open2))!.opinions, { total: 0, upheld: 0, rejected: 0, unclear: 0, uncounted: 20 });
+  assert.deepEqual(await store.disputeCounts(), { total: 7, open: 6, reviewed: 1 });
+  assert.ok((await store.listDisputes({ status: 'open', limit: 200 })).disputes.some((x) => hex(x.id) === hex(open2)));
+  assert.equal((await store.disputeOpinions(open2)).filter((o) => !o.counted).length, 20);
+
+  // The deployment's list decides at each start: naming one stranger counts them, dropping B un-counts B.
+  const stranger = id(0x30);
+  assert.equal(await store.setDisputeReviewers([A, stranger]), 2);
+  assert.deepEqual((await store.getDispute(open2))!.opinions, { total: 1, upheld: 1, rejected: 0, unclear: 0, uncounted: 19 });
+  assert.deepEqual((await store.getDispute(dispute1.id))!.opinions, { total: 1, upheld: 0, rejected: 1, unclear: 0, uncounted: 1 });
+  assert.deepEqual(await store.disputeCounts(), { total: 7, open: 5, reviewed: 2 });
+  assert.equal(await store.setDisputeReviewers([A, stranger]), 0, 'nothing to change the second time');
 }, { dbPrefix: 'zx_disputes' });

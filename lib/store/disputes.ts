@@ -7,14 +7,20 @@
  *
  * Listing is newest first by (envelope timestamp, id) through envelope (msg_type, timestamp), with
  * keyset paging, so a page costs about `limit` index entries whatever the envelope table holds;
- * the open/reviewed filter probes dispute_opinion's primary key per candidate.
+ * the open/reviewed filter probes dispute_opinion's primary key per candidate. Only opinions of
+ * reviewers the deployment names (`counted`) make a dispute reviewed or count; the others are
+ * kept and listed with their flag.
  */
 import { MsgType } from '../protocol/types';
 import type { Queryable } from './db';
 
 export type OpinionKind = 'upheld' | 'rejected' | 'unclear';
 
-export interface OpinionCounts { total: number; upheld: number; rejected: number; unclear: number }
+/**
+ * Counted opinions (reviewers the deployment names) by kind; `uncounted` is the opinions of
+ * everyone else, kept and shown but moving neither status nor counts.
+ */
+export interface OpinionCounts { total: number; upheld: number; rejected: number; unclear: number; uncounted: number }
 
 export interface DisputeRow {
   id: Uint8Array;
@@ -31,7 +37,7 @@ export interface DisputeRow {
 export interface DisputeCursor { timestampUs: bigint; id: Uint8Array }
 
 export interface ListDisputesParams {
-  /** open: no opinion yet; reviewed: at least one. */
+  /** open: no counted opinion yet; reviewed: at least one. */
   status?: 'open' | 'reviewed';
   /** 1..200 (default 50). */
   limit?: number;
@@ -48,33 +54,36 @@ export interface OpinionRow {
   signature: Uint8Array;
   signedAt: Date;
   receivedAt: Date;
+  /** The reviewer is named by the deployment (DISPUTE_REVIEWERS) when the row was written or the server last started. */
+  counted: boolean;
 }
 
 type Row = Record<string, unknown>;
 const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
 
 const OPINION_COUNTS = `LEFT JOIN LATERAL (
-    SELECT count(*)::int AS total,
-      count(*) FILTER (WHERE o.opinion = 'upheld')::int AS upheld,
-      count(*) FILTER (WHERE o.opinion = 'rejected')::int AS rejected,
-      count(*) FILTER (WHERE o.opinion = 'unclear')::int AS unclear
+    SELECT count(*) FILTER (WHERE o.counted)::int AS total,
+      count(*) FILTER (WHERE o.counted AND o.opinion = 'upheld')::int AS upheld,
+      count(*) FILTER (WHERE o.counted AND o.opinion = 'rejected')::int AS rejected,
+      count(*) FILTER (WHERE o.counted AND o.opinion = 'unclear')::int AS unclear,
+      count(*) FILTER (WHERE NOT o.counted)::int AS uncounted
     FROM dispute_opinion o WHERE o.dispute_id = e.id) oc ON true`;
 
 const DISPUTE_COLS = `e.id, e.conversation_id, e.sender, e.recipient, e.timestamp::text AS ts, e.received_at, e.payload_len,
-  oc.total, oc.upheld, oc.rejected, oc.unclear`;
+  oc.total, oc.upheld, oc.rejected, oc.unclear, oc.uncounted`;
 
 function toDispute(r: Row): DisputeRow {
   return {
     id: u8(r.id), conversationId: u8(r.conversation_id), sender: u8(r.sender), recipient: u8(r.recipient),
     timestampUs: BigInt(String(r.ts)), receivedAt: new Date(r.received_at as Date), payloadLen: Number(r.payload_len),
-    opinions: { total: Number(r.total), upheld: Number(r.upheld), rejected: Number(r.rejected), unclear: Number(r.unclear) },
+    opinions: { total: Number(r.total), upheld: Number(r.upheld), rejected: Number(r.rejected), unclear: Number(r.unclear), uncounted: Number(r.uncounted) },
   };
 }
 
 function toOpinion(r: Row): OpinionRow {
   return {
     disputeId: u8(r.dispute_id), reviewer: u8(r.reviewer), opinion: r.opinion as OpinionKind, note: String(r.note), message: String(r.message),
-    signature: u8(r.signature), signedAt: new Date(r.signed_at as Date), receivedAt: new Date(r.received_at as Date),
+    signature: u8(r.signature), signedAt: new Date(r.signed_at as Date), receivedAt: new Date(r.received_at as Date), counted: r.counted === true,
   };
 }
 
@@ -98,11 +107,11 @@ export async function listDisputes(q: Queryable, p: ListDisputesParams = {}): Pr
   return { disputes, next: rows.length > limit && last ? { timestampUs: last.timestampUs, id: last.id } : null };
 }
 
-/** Every stored DISPUTE, and how many have at least one opinion. */
+/** Every stored DISPUTE, and how many have at least one counted opinion. */
 export async function disputeCounts(q: Queryable): Promise<{ total: number; open: number; reviewed: number }> {
   const [r] = await q.query<Row>(`SELECT
     (SELECT count(*) FROM envelope e WHERE e.msg_type = $1)::int AS total,
-    (SELECT count(DISTINCT o.dispute_id) FROM dispute_opinion o)::int AS reviewed`, [MsgType.DISPUTE]);
+    (SELECT count(DISTINCT o.dispute_id) FROM dispute_opinion o WHERE o.counted)::int AS reviewed`, [MsgType.DISPUTE]);
   const total = Number(r.total);
   const reviewed = Number(r.reviewed);
   return { total, reviewed, open: Math.max(0, total - reviewed) };
@@ -126,16 +135,26 @@ export async function disputeOpinions(q: Queryable, id: Uint8Array): Promise<Opi
  * new or newer: a replayed earlier message never overwrites a later one; nothing is written).
  */
 export async function saveDisputeOpinion(q: Queryable, o: Omit<OpinionRow, 'receivedAt'> & { receivedAt?: Date }): Promise<'saved' | 'replaced' | 'unchanged' | 'older'> {
-  const rows = await q.query<Row>(`INSERT INTO dispute_opinion (dispute_id, reviewer, opinion, note, message, signature, signed_at, received_at)
-    VALUES ($1, $2, $3::"DisputeOpinionKind", $4, $5, $6, $7, $8)
+  const rows = await q.query<Row>(`INSERT INTO dispute_opinion (dispute_id, reviewer, opinion, note, message, signature, signed_at, received_at, counted)
+    VALUES ($1, $2, $3::"DisputeOpinionKind", $4, $5, $6, $7, $8, $9)
     ON CONFLICT (dispute_id, reviewer) DO UPDATE SET opinion = excluded.opinion, note = excluded.note, message = excluded.message,
-      signature = excluded.signature, signed_at = excluded.signed_at, received_at = excluded.received_at
+      signature = excluded.signature, signed_at = excluded.signed_at, received_at = excluded.received_at, counted = excluded.counted
       WHERE dispute_opinion.signed_at < excluded.signed_at
     RETURNING (xmax = 0) AS inserted`,
-  [o.disputeId, o.reviewer, o.opinion, o.note, o.message, o.signature, o.signedAt, o.receivedAt ?? new Date()]);
+  [o.disputeId, o.reviewer, o.opinion, o.note, o.message, o.signature, o.signedAt, o.receivedAt ?? new Date(), o.counted]);
   if (rows.length > 0) return rows[0].inserted ? 'saved' : 'replaced';
   const [kept] = await q.query<Row>('SELECT message, signature FROM dispute_opinion WHERE dispute_id = $1 AND reviewer = $2', [o.disputeId, o.reviewer]);
   return kept && String(kept.message) === o.message && Buffer.from(u8(kept.signature)).equals(Buffer.from(o.signature)) ? 'unchanged' : 'older';
+}
+
+/**
+ * Counts the opinions of exactly `reviewers` (the deployment's DISPUTE_REVIEWERS, at each start):
+ * a reviewer added to the list counts from then on, one removed stops counting. How many rows changed.
+ */
+export async function setDisputeReviewers(q: Queryable, reviewers: readonly Uint8Array[]): Promise<number> {
+  const rows = await q.query(`UPDATE dispute_opinion SET counted = (reviewer = ANY($1::bytea[]))
+    WHERE counted IS DISTINCT FROM (reviewer = ANY($1::bytea[])) RETURNING 1`, [[...reviewers]]);
+  return rows.length;
 }
 
 /** The envelopes of one conversation of the given types with their payloads, in protocol order (a dispute's verdict). */

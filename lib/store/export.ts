@@ -124,7 +124,8 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
     case 'disputes': {
       // One row per DISPUTE envelope with what its conversation says about it: the first PROPOSE
       // (proposer, responder), the NOTARIZE_ASSIGN (the notary), the first VERDICT (its bytes, decoded
-      // in lib/export) and the reviewers' current opinions (dispute_opinion). Oldest first.
+      // in lib/export) and the current opinions of the reviewers the deployment names (dispute_opinion
+      // rows marked counted; strangers' opinions are not the dataset's). Oldest first.
       const first = (type: number, cols: string) => `LEFT JOIN LATERAL (SELECT ${cols} FROM envelope s WHERE s.conversation_id = e.conversation_id AND s.msg_type = ${type}
         ORDER BY s.timestamp, s.nonce, s.id LIMIT 1)`;
       Object.assign(p, {
@@ -134,7 +135,7 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
         from: `envelope e ${first(3, 's.sender, s.recipient')} pr ON true ${first(9, 's.recipient')} na ON true ${first(10, 's.raw, s.payload_len')} v ON true
           LEFT JOIN LATERAL (SELECT count(*)::int AS total, count(*) FILTER (WHERE o.opinion = 'upheld')::int AS upheld,
             count(*) FILTER (WHERE o.opinion = 'rejected')::int AS rejected, count(*) FILTER (WHERE o.opinion = 'unclear')::int AS unclear, max(o.signed_at) AS last_at
-            FROM dispute_opinion o WHERE o.dispute_id = e.id) oc ON true`,
+            FROM dispute_opinion o WHERE o.dispute_id = e.id AND o.counted) oc ON true`,
         key: [{ expr: 'e.timestamp', alias: 'ts', cast: 'int8' }, { expr: 'e.id', alias: 'id', cast: 'bytea' }],
       });
       p.where.push('e.msg_type = 12');

@@ -18,3 +18,4 @@ export type { SaveEpochLogResult, EpochLogEntryRow } from './epoch-log';
 export { MESH_HEALTH_RETENTION, NODE_TOPIC, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
 export type { HaggleEventInput, HaggleKind, HaggleColumns, HaggleCreated } from './haggle';
 export type { AlertsStore, AlertRow, WatchItemRow, WatchRuleRow, WebhookRow, NewAlert, ClearAlert, DeliveryEvent, ClaimedDelivery } from './alerts';
+export type { UsedSignatures } from './used-signatures';

@@ -20,8 +20,10 @@ import { counterpartiesOf } from './counterparties';
 import { meshHealthObservers, pruneMeshHealth, readMeshHealth, writeMeshHealth, type MeshHealthRange, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
 import { exportSource } from './export';
 import { alertsStore } from './alerts';
+import { usedSignatures } from './used-signatures';
+import { feedbackBacking, unbackedSenders } from './feedback-backing';
 import { listReconciliation, reconciliationDetail, reconciliationTotals } from './reconciliation';
-import { conversationPayloads, disputeCounts, disputeOpinions, getDispute, listDisputes, saveDisputeOpinion, type ListDisputesParams, type OpinionRow } from './disputes';
+import { conversationPayloads, disputeCounts, disputeOpinions, getDispute, listDisputes, saveDisputeOpinion, setDisputeReviewers, type ListDisputesParams, type OpinionRow } from './disputes';
 import { openPglite, openPostgres, type Db } from './db';
 import { StoreClosedError, StoreError } from './errors';
 import { ingestBatch } from './ingest';
@@ -227,6 +229,9 @@ export async function openStore(params: OpenStoreParams = {}) {
     listConversations: (p?: q.ListConversationsParams) => live(() => q.listConversations(db, p)),
     getConversation: (id: Uint8Array) => live(() => q.getConversation(db, id)),
     feedbackFor: (agent: Uint8Array, limit?: number) => live(() => q.feedbackFor(db, agent, limit)),
+    /** Per agent: FEEDBACK about it and how much comes from senders with no stake and no deal with it (feedback-backing.ts). */
+    feedbackBacking: (agents: readonly Uint8Array[]) => live(() => feedbackBacking(db, agents)),
+    unbackedSenders: (agent: Uint8Array) => live(() => unbackedSenders(db, agent)),
     /** Collusion signals per agent over a bounded window of recent rows; see collusion.ts. */
     collusionSignals: (p?: CollusionParams) => live(() => collusionSignals(db, p)),
     /** Id prefixes, labels, batches, challenges, signatures; see search.ts. */
@@ -343,6 +348,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     getDispute: (id: Uint8Array) => live(() => getDispute(db, id)),
     disputeOpinions: (id: Uint8Array) => live(() => disputeOpinions(db, id)),
     saveDisputeOpinion: (o: Omit<OpinionRow, 'receivedAt'> & { receivedAt?: Date }) => live(() => saveDisputeOpinion(db, o)),
+    /** Marks the opinions of exactly these reviewers as counted (the deployment's list, at start); how many rows changed. */
+    setDisputeReviewers: (reviewers: readonly Uint8Array[]) => live(() => setDisputeReviewers(db, reviewers)),
     conversationPayloads: (conversationId: Uint8Array, types: readonly number[]) => live(() => conversationPayloads(db, conversationId, types)),
     /** Mesh health rows (mesh-health.ts): written by the observer per interval, read by the mesh page. */
     writeMeshHealth: (rows: readonly MeshHealthRow[]) => live(() => writeMeshHealth(db, rows)),
@@ -353,6 +360,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     exportSource: () => exportSource(db, epochSeconds),
     /** Watchlists, alerts and the webhook outbox (alerts.ts, driven by lib/alerts). */
     alerts: alertsStore(db),
+    /** Wallet signatures accepted once, by their decoded bytes, across restarts (used-signatures.ts). */
+    usedSignatures: usedSignatures(db),
 
     /** Cross-process live updates: Postgres NOTIFY (payload ≤ 8,000 bytes); PGlite in-process. */
     notify: (channel: string, payload: string) => live(() => db.notify(channel, payload)),

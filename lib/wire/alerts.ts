@@ -54,13 +54,13 @@ export const RuleBodySchema = z.strictObject({ enabled: z.boolean(), params: z.r
 export const RuleResultSchema = z.object({ kind: AlertKindSchema, enabled: z.boolean(), params: z.record(z.string(), z.unknown()) });
 export const WebhookBodySchema = z.strictObject({ url: z.string(), format: WebhookFormatSchema, secret: z.string().optional() });
 export const RemovedSchema = z.object({ removed: z.boolean() });
-export const WalletBodySchema = z.strictObject({ address: z.string(), message: z.string(), signature: z.string() });
-export const WalletBoundSchema = z.object({ wallet: z.string(), agentsOwned: z.number().int(), agentsAdded: z.number().int() });
-export const ByWalletQuerySchema = z.object({
+/** A wallet-signed request's body (binding, and finding the list by wallet): signatures travel in bodies, never URLs. */
+export const WalletBodySchema = z.strictObject({
   address: z.string().min(1).meta({ description: 'the wallet, base58' }),
-  message: z.string().min(1).meta({ description: 'Zerox1 Observatory watchlist <id or *> owned by <address> at <ISO time>' }),
-  signature: z.string().min(1).meta({ description: 'the ed25519 signature of the message, base58, base64 or hex' }),
+  message: z.string().min(1).meta({ description: 'Zerox1 Observatory watchlist <id, or * to find the list by wallet> owned by <address> at <ISO time>' }),
+  signature: z.string().min(1).meta({ description: 'the ed25519 signature of the message: 128 lowercase hex characters, base58, or base64 with padding; each signature is accepted once' }),
 });
+export const WalletBoundSchema = z.object({ wallet: z.string(), agentsOwned: z.number().int(), agentsAdded: z.number().int() });
 
 export const AlertsQuerySchema = z.object({
   watchlist: watchlistId,

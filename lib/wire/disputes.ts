@@ -78,7 +78,7 @@ export function parseDisputeReviewMessage(text: string): { ok: true; review: Dis
 
 /** GET /api/disputes. */
 export const DisputesQuerySchema = z.object({
-  status: z.enum(['open', 'reviewed']).optional().meta({ description: '`open`: no reviewer opinion yet; `reviewed`: at least one' }),
+  status: z.enum(['open', 'reviewed']).optional().meta({ description: '`open`: no counted opinion yet; `reviewed`: at least one (counted: by a reviewer the deployment names, DISPUTE_REVIEWERS)' }),
   limit: qp.int(1, 200).default(50).meta({ description: '1..200, default 50' }),
   before: z.string().regex(/^\d{1,19}\.[0-9a-f]{64}$/, 'must be the `next` cursor of a previous page').optional().meta({ description: 'the `next` cursor of the previous page (same status)' }),
 });
@@ -87,7 +87,11 @@ export type DisputesQuery = z.output<typeof DisputesQuerySchema>;
 /** GET /api/disputes/{id} and POST /api/disputes/{id}/opinions. */
 export const DisputeIdPathSchema = z.object({ id: qp.hex(32, 'DISPUTE envelope id') });
 
-export const OpinionCountsSchema = z.object({ total: nonNegInt, upheld: nonNegInt, rejected: nonNegInt, unclear: nonNegInt });
+/**
+ * Counted opinions (reviewers the deployment names, DISPUTE_REVIEWERS) by kind, and `uncounted`:
+ * everyone else's, kept and shown but moving no status and no count.
+ */
+export const OpinionCountsSchema = z.object({ total: nonNegInt, upheld: nonNegInt, rejected: nonNegInt, unclear: nonNegInt, uncounted: nonNegInt });
 
 export const DisputeRowSchema = z.object({
   /** The DISPUTE envelope id. */
@@ -101,6 +105,7 @@ export const DisputeRowSchema = z.object({
   timestampMs: z.number(),
   receivedAtMs: z.number(),
   payloadLen: nonNegInt,
+  /** reviewed: at least one counted opinion. */
   status: z.enum(['open', 'reviewed']),
   opinions: OpinionCountsSchema,
 });
@@ -108,6 +113,8 @@ export type DisputeRowView = z.infer<typeof DisputeRowSchema>;
 
 export const DisputeListSchema = z.object({
   counts: z.object({ total: nonNegInt, open: nonNegInt, reviewed: nonNegInt }),
+  /** How many reviewers this deployment names (DISPUTE_REVIEWERS); with none, no opinion counts. */
+  reviewersNamed: nonNegInt,
   disputes: z.array(DisputeRowSchema),
   /** Pass as `before` with the same status for the next (older) page; null at the end. */
   next: z.string().nullable(),
@@ -125,6 +132,10 @@ export const DisputeOpinionSchema = z.object({
   signature: z.string(),
   signedAt: z.string(),
   receivedAt: z.string(),
+  /** The reviewer is named by this deployment (DISPUTE_REVIEWERS): the opinion moves status and counts. */
+  counted: z.boolean(),
+  /** Why it does not count, when it does not. */
+  notCounted: z.string().optional(),
 });
 export type DisputeOpinionView = z.infer<typeof DisputeOpinionSchema>;
 
@@ -143,6 +154,8 @@ export const DisputeDetailSchema = z.object({
   /** The Haggle settlement on chain, when the deal was mirrored there. */
   onChain: z.array(OnChainNegotiationViewSchema),
   opinions: z.array(DisputeOpinionSchema),
+  /** How many reviewers this deployment names (DISPUTE_REVIEWERS). */
+  reviewersNamed: nonNegInt,
 });
 export type DisputeDetailView = z.infer<typeof DisputeDetailSchema>;
 
@@ -152,12 +165,12 @@ export const DisputeOpinionRequestSchema = z.object({
   reviewer: z.string().min(1).max(100),
   /** The canonical text (module comment). */
   message: z.string().min(1).max(4000),
-  /** Ed25519 signature of the message's UTF-8 bytes: 128 hex characters or base58. */
+  /** Ed25519 signature of the message's UTF-8 bytes: 128 lowercase hex characters, base58 or padded base64; each is accepted once. */
   signature: z.string().min(1).max(200),
 }).strict();
 
 export const DisputeOpinionResultSchema = z.object({
-  /** saved: first opinion of this reviewer; replaced: a newer message replaced theirs; unchanged: the same message again. */
+  /** saved: first opinion of this reviewer; replaced: a newer message replaced theirs (a signed message is accepted once: sending it again is a 409). */
   stored: z.enum(['saved', 'replaced', 'unchanged']),
   opinion: DisputeOpinionSchema,
 });

@@ -60,6 +60,12 @@ export const AgentViewSchema = z.object({
   online: z.boolean(),
   envelopes: nonNegInt.nullable(),
   reputation: ReputationViewSchema.nullable(),
+  /**
+   * How much of the gossip reputation comes from FEEDBACK of identities with no stake and no deal
+   * with the agent: `feedback` about it, `unbacked` of them, and on the agent's own view the
+   * reliability its gossip fold would have without them (null where not computed).
+   */
+  backing: z.object({ feedback: nonNegInt, unbacked: nonNegInt, reliabilityWithout: intString.nullable() }).nullable().optional(),
   /** The agent's stake on chain, where a list reads it (GET /api/agents); absent elsewhere. */
   stake: z.object({ status: z.string(), amount: u64String }).nullable().optional(),
 });

@@ -13,6 +13,7 @@ import { agentDisplayName, shortBase58 } from '../../../components/names/label';
 import { Time } from '../../../components/time/Time';
 import { AccountLink } from '../../../components/site';
 import { Term } from '../../../components/Term';
+import { BackingSentence } from '../../../components/reputation/Backing';
 import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
 import { fromHex } from '../../../lib/protocol/hex';
@@ -160,6 +161,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         <section className="card">
           <h2>Reputation (gossip fold)</h2>
           <Reputation r={agent.reputation} />
+          {agent.backing ? <BackingSentence b={agent.backing} reliabilityNow={agent.reputation?.reliabilityScore ?? null} /> : null}
           {o.chain ? <SatiReputation r={o.chain.satiReputation()} /> : null}
         </section>
       </div>

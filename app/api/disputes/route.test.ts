@@ -1,7 +1,8 @@
 // The dispute desk's routes over a real store (PGlite in memory): the list and one dispute with its
 // evidence in the documented shapes; an opinion signed with a real Ed25519 key is stored, and a
 // tampered, stale, future, misdirected, malformed or unsigned one is a 4xx with a sentence, never
-// a 500. The browser's check (lib/verify/dispute-opinion.ts) agrees with the server on each.
+// a 500. The browser's check (lib/verify/dispute-opinion.ts) agrees with the server on each. A
+// signed review counts once in any spelling; only reviewers the deployment names move a dispute.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
@@ -49,7 +50,7 @@ const review = (opinion: 'upheld' | 'rejected' | 'unclear', note: string, at = n
 before(async () => {
   store = await openStore({ dataDir: ':memory:' });
   await store.ingestEnvelopes([...evidence, dispute]);
-  registerServices({ observatory: { store }, reads: store, config: {} } as unknown as Services);
+  registerServices({ observatory: { store }, reads: store, config: {}, disputeReviewers: [reviewer] } as unknown as Services);
 });
 after(async () => {
   registerServices(undefined);
@@ -77,6 +78,7 @@ test('list and detail: the dispute, its evidence in order, notary and verdict', 
   assert.equal(l.status, 200, JSON.stringify(l.body));
   const v = schemaOf('/api/disputes').parse(l.body) as DisputeListView;
   assert.deepEqual(v.counts, { total: 1, open: 1, reviewed: 0 });
+  assert.equal(v.reviewersNamed, 1);
   assert.deepEqual(v.disputes.map((d) => [d.id, d.disputer, d.recipient, d.status]), [[D, hex(SELLER), hex(NOTARY), 'open']]);
   const d = await getJson(await detail(new Request(`http://localhost/api/disputes/${D}`), { params: Promise.resolve({ id: D }) }));
   assert.equal(d.status, 200, JSON.stringify(d.body));
@@ -104,7 +106,15 @@ test('a signed opinion is stored and re-verifies; tampered, stale, future, misdi
   const res = schemaOf('/api/disputes/{id}/opinions', 'post').parse(good.body) as DisputeOpinionResult;
   assert.equal(res.stored, 'saved');
   assert.deepEqual(checkDisputeOpinion(D, res.opinion).ok, true, 'the browser check agrees');
-  assert.equal((await post({ reviewer, message, signature: sign(message) })).status, 200, 'the same message again is fine (unchanged)');
+  assert.equal(res.opinion.counted, true, 'the reviewer is named by the deployment');
+  // A signed review counts once: the same signature again, in any spelling, is refused.
+  const bytes = Buffer.from(sign(message), 'hex');
+  for (const again of [sign(message), bs58.encode(bytes), bytes.toString('base64')]) {
+    const r = await post({ reviewer, message, signature: again });
+    assert.equal(r.status, 409, again);
+    assert.match(errorOf(r), /recorded already/);
+  }
+  for (const respelt of [sign(message).toUpperCase(), bytes.toString('base64url'), ` ${bs58.encode(bytes)}`]) assert.equal((await post({ reviewer, message, signature: respelt })).status, 400, respelt);
 
   // Tampered: the text changed after signing (opinion flipped), or the signature flipped.
   const flipped = message.replace('opinion: upheld', 'opinion: rejected');
@@ -149,6 +159,39 @@ test('a signed opinion is stored and re-verifies; tampered, stale, future, misdi
   assert.equal(replay.status, 409);
   const d = schemaOf('/api/disputes/{id}').parse((await getJson(await detail(new Request(`http://localhost/api/disputes/${D}`), { params: Promise.resolve({ id: D }) }))).body) as DisputeDetailView;
   assert.deepEqual(d.opinions.map((o) => [o.reviewer, o.opinion]), [[reviewer, 'rejected']]);
-  assert.deepEqual(d.dispute.opinions, { total: 1, upheld: 0, rejected: 1, unclear: 0 });
+  assert.deepEqual(d.dispute.opinions, { total: 1, upheld: 0, rejected: 1, unclear: 0, uncounted: 0 });
   assert.equal(d.dispute.status, 'reviewed');
+});
+
+test('opinions from reviewers the deployment does not name are kept and shown, but move no status and no count', async () => {
+  const open = env(BUYER, NOTARY, MsgType.DISPUTE, encodeCanonical([CONV, 1]));
+  await store.ingestEnvelopes([open]);
+  const O = hex(open.id);
+  const listed = async () => schemaOf('/api/disputes').parse((await getJson(await list(new Request('http://localhost/api/disputes?status=open')))).body) as DisputeListView;
+  const before = await listed();
+  assert.ok(before.disputes.some((x) => x.id === O));
+  // Twenty fresh keys, each with a valid signed opinion.
+  for (let i = 0; i < 20; i++) {
+    const key = ed25519.utils.randomSecretKey();
+    const message = review('upheld', `stranger ${i}`, new Date(), O);
+    const r = await post({ reviewer: bs58.encode(ed25519.getPublicKey(key)), message, signature: sign(message, key) }, O);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const res = schemaOf('/api/disputes/{id}/opinions', 'post').parse(r.body) as DisputeOpinionResult;
+    assert.equal(res.opinion.counted, false);
+    assert.equal(res.opinion.notCounted, 'not counted: reviewer not named by this deployment');
+  }
+  const after = await listed();
+  assert.deepEqual(after.counts, before.counts, 'the open/reviewed totals did not move');
+  const row = after.disputes.find((x) => x.id === O);
+  assert.ok(row, 'still in the open queue');
+  assert.deepEqual([row.status, row.opinions], ['open', { total: 0, upheld: 0, rejected: 0, unclear: 0, uncounted: 20 }]);
+  const d = schemaOf('/api/disputes/{id}').parse((await getJson(await detail(new Request(`http://localhost/api/disputes/${O}`), { params: Promise.resolve({ id: O }) }))).body) as DisputeDetailView;
+  assert.equal(d.opinions.length, 20, 'every opinion is kept and shown');
+  assert.ok(d.opinions.every((o) => !o.counted));
+  // The named reviewer's opinion does count.
+  const message = review('rejected', 'named', new Date(), O);
+  assert.equal((await post({ reviewer, message, signature: sign(message) }, O)).status, 200);
+  const counted = await listed();
+  assert.ok(!counted.disputes.some((x) => x.id === O), 'left the open queue');
+  assert.equal(counted.counts.reviewed, before.counts.reviewed + 1);
 });

@@ -19,7 +19,7 @@ import { PUT as putRule } from './[id]/rules/[kind]/route';
 import { POST as addWebhook } from './[id]/webhooks/route';
 import { DELETE as deleteWebhook } from './[id]/webhooks/[webhookId]/route';
 import { POST as bindWallet } from './[id]/wallet/route';
-import { GET as byWallet } from './by-wallet/route';
+import { POST as byWallet } from './by-wallet/route';
 import { GET as listAlerts } from '../alerts/route';
 import { GET as unread } from '../alerts/unread/route';
 import { POST as markRead } from '../alerts/read/route';
@@ -31,7 +31,7 @@ const WALLET = bs58.encode(publicKeyFromSeed(SEED));
 
 before(async () => {
   store = await openStore({ dataDir: ':memory:' });
-  const alerts = createAlertService({ store: store.alerts, caps: { ...DEFAULT_CAPS, agents: 3, rules: 7 }, allowPrivateWebhooks: false, ownedAgents: async (w) => (bs58.encode(w) === WALLET ? [OWNED] : []) });
+  const alerts = createAlertService({ store: store.alerts, signatures: store.usedSignatures, caps: { ...DEFAULT_CAPS, agents: 3, rules: 7 }, allowPrivateWebhooks: false, ownedAgents: async (w) => (bs58.encode(w) === WALLET ? [OWNED] : []) });
   registerServices({ observatory: { store }, reads: {}, config: {}, alerts } as unknown as Services);
 });
 
@@ -141,14 +141,13 @@ test('a watchlist from creation to alerts, through every route, and refusals wit
 
   // Another browser: the list follows the wallet, with a token of its own.
   const adopt = walletMessage('*', WALLET, new Date());
-  const q = `address=${WALLET}&message=${encodeURIComponent(adopt)}&signature=${sign(adopt)}`;
-  const other = await call(byWallet as unknown as Handler, 'GET', `/api/watchlists/by-wallet?${q}`);
+  const other = await call(byWallet as unknown as Handler, 'POST', '/api/watchlists/by-wallet', { body: { address: WALLET, message: adopt, signature: sign(adopt) } });
   assert.equal(other.status, 200);
   assert.equal(other.body.id, id);
   assert.notEqual(other.body.token, token);
   assert.equal((await call(getList as unknown as Handler, 'GET', `/api/watchlists/${id}`, { token: other.body.token as string, params: p })).status, 200);
   assert.equal((await call(getList as unknown as Handler, 'GET', `/api/watchlists/${id}`, { token, params: p })).status, 200, 'the first browser keeps its token');
-  assert.equal((await call(byWallet as unknown as Handler, 'GET', '/api/watchlists/by-wallet?address=x')).status, 400);
+  assert.equal((await call(byWallet as unknown as Handler, 'POST', '/api/watchlists/by-wallet', { body: { address: 'x' } })).status, 400);
 
   // Alerts: listed with the token, counted, marked read.
   const [a1, a2] = await store.alerts.insertAlerts([

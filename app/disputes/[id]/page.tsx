@@ -80,7 +80,11 @@ export default async function DisputePage({ params }: { params: Promise<{ id: st
           <dt>On chain</dt>
           <dd>{d.onChain.length ? `settled through Haggle (${count(d.onChain.length)} negotiation${d.onChain.length === 1 ? '' : 's'}, below)` : <span className="muted">not mirrored on chain</span>}</dd>
           <dt><Term k="reviewOpinion">Opinions</Term></dt>
-          <dd>{opinions.total === 0 ? <span className="muted">none yet</span> : `${opinions.upheld} upheld · ${opinions.rejected} rejected · ${opinions.unclear} unclear`}</dd>
+          <dd>
+            {opinions.total === 0 ? <span className="muted">none counted yet</span> : `${opinions.upheld} upheld · ${opinions.rejected} rejected · ${opinions.unclear} unclear`}
+            {opinions.uncounted > 0 ? <span className="small muted" data-testid="dispute-uncounted"> · {opinions.uncounted} more not counted (reviewers this deployment does not name)</span> : null}
+            {d.reviewersNamed === 0 ? <span className="small muted" data-testid="no-reviewers-named"> · this deployment names no reviewers (DISPUTE_REVIEWERS), so no opinion counts</span> : null}
+          </dd>
         </dl>
       </section>
 
