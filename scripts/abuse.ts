@@ -4,7 +4,10 @@
  * batch (a), extreme timestamps neither break a release nor make partitions (b), a partition
  * flood is bounded (c), upgrade floods leave the file descriptors flat (d), dot segments are
  * rate limited (e), JSON-RPC batches are capped and /api/health stays fast (f), one address
- * cannot take more than its share of stream slots (g), the faucet never answers 500 (h).
+ * cannot take more than its share of stream slots (g), the faucet never answers 500 (h), a
+ * dripping (i) or huge (j) webhook answer does not delay another list's delivery, and webhook
+ * URLs naming a private address in any spelling are refused (k). i and j need the target started
+ * with ALERT_WEBHOOK_ALLOW_PRIVATE=1, k without it: each says SKIP when the target runs the other way.
  *
  * Prints one line per check, then `N passed, N failed` (exit 1 if any failed). Not part of
  * `npm test`. Refuses any target whose host is not loopback; every loop is bounded in count and
@@ -17,6 +20,7 @@
  */
 import { forgedLog, extremeTimestamp, partitionFlood } from './abuse/uploads';
 import { dotSegments, faucet, rpcBatches, streamSlots, upgradeFlood } from './abuse/network';
+import { dripReceiver, hugeAnswer, privateWebhooks } from './abuse/outbound';
 import { closeAgents, getJson, parseTarget, type CheckResult, type Target } from './abuse/support';
 
 function flag(name: string): string | undefined {
@@ -49,7 +53,7 @@ async function main(): Promise<void> {
     pid: pid === undefined ? undefined : int('pid', 0, 1, 2 ** 22),
   };
   const databaseUrl = flag('database-url');
-  const only = new Set((flag('only') ?? 'a,b,c,d,e,f,g,h').split(',').map((s) => s.trim()));
+  const only = new Set((flag('only') ?? 'a,b,c,d,e,f,g,h,i,j,k').split(',').map((s) => s.trim()));
   // Checks run one after another, the heavy floods last so they do not disturb the others' timing.
   const checks: Array<[string, string, () => Promise<CheckResult | CheckResult[]>]> = [
     ['a', 'forged log', () => forgedLog(t)],
@@ -58,6 +62,9 @@ async function main(): Promise<void> {
     ['e', 'dot segments', () => dotSegments(t)],
     ['g', 'stream slots', () => streamSlots(t)],
     ['h', 'faucet', () => faucet(t)],
+    ['k', 'private webhooks', () => privateWebhooks(t)],
+    ['i', 'drip receiver', () => dripReceiver(t)],
+    ['j', 'huge answer', () => hugeAnswer(t)],
     ['d', 'upgrade flood', () => upgradeFlood(t, int('upgrades', 2_000, 1, 20_000), int('upgrade-seconds', 20, 1, 120))],
     ['f', 'RPC batches', () => rpcBatches(t)],
   ];
@@ -80,6 +87,10 @@ async function main(): Promise<void> {
       results = [{ ok: false, detail: `${name}: the check itself failed: ${(e as Error).message}` }];
     }
     for (const r of results) {
+      if (r.skip) {
+        console.log(`SKIP ${key}. ${r.detail}`);
+        continue;
+      }
       if (r.ok) passed++;
       else failed++;
       console.log(`${r.ok ? 'PASS' : 'FAIL'} ${key}. ${r.detail}`);
