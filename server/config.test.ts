@@ -220,6 +220,7 @@ describe('loadConfig', () => {
     ['ALERT_DELIVERIES_PER_HOUR', '-1'],
     ['ALERT_RULE_PER_HOUR', '0'],
     ['ALERT_WEBHOOK_ALLOW_PRIVATE', 'yes'],
+    ['DISCOVERY_ALLOW_PRIVATE', 'yes'],
     ['ALERT_WEBHOOKS', 'ftp://hooks.example'],
     ['ALERT_WEBHOOKS', '[{"url": "https://h.example", "format": "teams"}]'],
     ['ALERT_EVAL_MS', '5'],
