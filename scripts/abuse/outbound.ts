@@ -88,12 +88,17 @@ async function allowsPrivate(t: Target): Promise<boolean> {
 const SKIP_PRIVATE = 'needs the target started with ALERT_WEBHOOK_ALLOW_PRIVATE=1 (a receiver on loopback); it refuses loopback webhooks';
 
 /**
- * List A's receiver misbehaves (`slow`); once A's first delivery is under way, list B is armed 3 s
- * later and its delivery must arrive at most 2 s after its alert opened.
+ * List A's receiver misbehaves (`slow`); once A's first delivery is under way, list B is armed
+ * `gapMs` later (3 s for the drip, 0.5 s for the huge answer, which a reader of every byte takes a
+ * few seconds over) and its delivery must arrive at most 2 s after its alert opened.
  */
-async function secondListLateness(t: Target, name: string, slow: (res: ServerResponse) => void, waitMs: number): Promise<{ late: number | null; aHits: number }> {
-  const agents = (await getJson<{ agents: Array<{ id: string }> }>(t, '/api/agents?limit=5')).agents.map((a) => a.id);
-  if (agents.length === 0) throw new Error('the target lists no agents to watch');
+async function secondListLateness(t: Target, name: string, slow: (res: ServerResponse) => void, waitMs: number, gapMs: number): Promise<{ late: number | null; aHits: number }> {
+  // A freshly started demo lists its agents once they have gossiped.
+  const agents = await poll(async () => {
+    const ids = (await getJson<{ agents: Array<{ id: string }> }>(t, '/api/agents?limit=5')).agents.map((a) => a.id);
+    return ids.length ? ids : undefined;
+  }, 60_000, 2_000);
+  if (!agents) throw new Error('the target lists no agents to watch (waited 60 s)');
   const a = await receiver(slow);
   const b = await receiver((res) => res.writeHead(200).end());
   const la = await newList(t);
@@ -103,7 +108,7 @@ async function secondListLateness(t: Target, name: string, slow: (res: ServerRes
     await arm(t, la, agents);
     const first = await poll(async () => (a.hits.length ? a.hits[0] : undefined), 30_000, 200);
     if (!first) throw new Error(`${name}: list A's alert was never delivered (does an agent have an active lease?)`);
-    await sleep(3_000);
+    await sleep(gapMs);
     await arm(t, lb, agents);
     const hit = await poll(async () => (b.hits.length ? b.hits[0] : undefined), waitMs, 200);
     return { late: hit ? hit.at - hit.openedAt : null, aHits: a.hits.length };
@@ -123,7 +128,7 @@ export async function dripReceiver(t: Target): Promise<CheckResult> {
     const tick = setInterval(() => res.write('.'), 2_000);
     const stop = setTimeout(() => { clearInterval(tick); res.end(); }, 90_000);
     res.on('close', () => { clearInterval(tick); clearTimeout(stop); });
-  }, 100_000);
+  }, 100_000, 3_000);
   return {
     ok: late !== null && late <= 2_000,
     detail: late === null ? 'drip receiver on list A: list B\'s delivery did not arrive within 100 s'
@@ -149,7 +154,7 @@ export async function hugeAnswer(t: Target): Promise<CheckResult> {
     };
     res.on('close', () => written.push(n));
     pump();
-  }, 60_000);
+  }, 60_000, 500);
   const mb = written.length ? Math.max(...written) / 1024 / 1024 : 0;
   return {
     ok: late !== null && late <= 2_000 && mb < 64,
