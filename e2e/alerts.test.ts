@@ -26,7 +26,7 @@ import { CHROMIUM, CHROMIUM_ARGS, startServer, type RunningServer } from './harn
 const EPOCH_SECONDS = 6;
 const SECRET = 'e2e-receiver-secret-0123456789';
 
-interface Hit { delivery: string; status: number; body: { kind: string; state: string; agent: string; why: string }; raw: string; signature: string | undefined }
+interface Hit { delivery: string; timestamp: string; status: number; body: { kind: string; state: string; agent: string; why: string }; raw: string; signature: string | undefined }
 
 const hits: Hit[] = [];
 let answer = 503;
@@ -35,7 +35,7 @@ const receiver = createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     const raw = Buffer.concat(chunks).toString('utf8');
-    hits.push({ delivery: String(req.headers['x-zerox1-delivery']), status: answer, body: JSON.parse(raw), raw, signature: req.headers['x-zerox1-signature'] as string | undefined });
+    hits.push({ delivery: String(req.headers['x-zerox1-delivery']), timestamp: String(req.headers['x-zerox1-timestamp']), status: answer, body: JSON.parse(raw), raw, signature: req.headers['x-zerox1-signature'] as string | undefined });
     res.writeHead(answer).end();
   });
 });
@@ -82,7 +82,7 @@ test('lease_grace fires once, its delivery survives a restart and arrives once, 
   const first = await s.until('the lease_grace delivery (answered 503)', 120_000, () => hits.find((h) => h.body.kind === 'lease_grace' && h.body.state === 'open'), 200);
   assert.equal(first.body.agent, agent);
   assert.match(first.body.why, /is paid through epoch \d+ and the current epoch is \d+: \d+ unpaid epochs? in grace/);
-  assert.equal(first.signature, `sha256=${createHmac('sha256', SECRET).update(first.raw).digest('hex')}`);
+  assert.equal(first.signature, `sha256=${createHmac('sha256', SECRET).update(`${first.timestamp}.${first.delivery}.${first.raw}`).digest('hex')}`);
   const alertsOf = async (base: string) => (await call(base, 'GET', `/api/alerts?watchlist=${made.id}`)).alerts as Array<{ id: string; kind: string; agent: string; state: string; why: string; clearedWhy: string | null }>;
   assert.deepEqual((await alertsOf(s.base)).map((a) => [a.kind, a.agent, a.state]), [['lease_grace', agent, 'open']]);
 

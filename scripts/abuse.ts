@@ -4,10 +4,13 @@
  * batch (a), extreme timestamps neither break a release nor make partitions (b), a partition
  * flood is bounded (c), upgrade floods leave the file descriptors flat (d), dot segments are
  * rate limited (e), JSON-RPC batches are capped and /api/health stays fast (f), one address
- * cannot take more than its share of stream slots (g), the faucet never answers 500 (h), one
- * wallet signature buys one action whatever its spelling and however long after (n), opinions
- * from 20 fresh keys move no dispute and no dataset count (o), a new watchlist starts within the
- * target's caps (p).
+ * cannot take more than its share of stream slots (g), the faucet never answers 500 (h), a
+ * dripping (i) or huge (j) webhook answer does not delay another list's delivery, webhook URLs
+ * naming a private address in any spelling are refused (k), one wallet signature buys one action
+ * whatever its spelling and however long after (n), opinions from 20 fresh keys move no dispute
+ * and no dataset count (o), a new watchlist starts within the target's caps (p). i and j need the
+ * target started with ALERT_WEBHOOK_ALLOW_PRIVATE=1, k without it: each says SKIP when the target
+ * runs the other way.
  *
  * Prints one line per check, then `N passed, N failed` (exit 1 if any failed). Not part of
  * `npm test`. Refuses any target whose host is not loopback; every loop is bounded in count and
@@ -23,6 +26,7 @@
 import { forgedLog, extremeTimestamp, partitionFlood } from './abuse/uploads';
 import { dotSegments, faucet, rpcBatches, streamSlots, upgradeFlood } from './abuse/network';
 import { capsAtCreation, opinionStuffing, signatureSpellings } from './abuse/signed';
+import { dripReceiver, hugeAnswer, privateWebhooks } from './abuse/outbound';
 import { closeAgents, getJson, parseTarget, type CheckResult, type Target } from './abuse/support';
 
 function flag(name: string): string | undefined {
@@ -55,7 +59,7 @@ async function main(): Promise<void> {
     pid: pid === undefined ? undefined : int('pid', 0, 1, 2 ** 22),
   };
   const databaseUrl = flag('database-url');
-  const only = new Set((flag('only') ?? 'a,b,c,d,e,f,g,h,n,o,p').split(',').map((s) => s.trim()));
+  const only = new Set((flag('only') ?? 'a,b,c,d,e,f,g,h,i,j,k,n,o,p').split(',').map((s) => s.trim()));
   // Checks run one after another, the heavy floods last so they do not disturb the others' timing.
   const checks: Array<[string, string, () => Promise<CheckResult | CheckResult[]>]> = [
     ['a', 'forged log', () => forgedLog(t)],
@@ -67,6 +71,9 @@ async function main(): Promise<void> {
     ['n', 'signature spellings', () => signatureSpellings(t, int('later-seconds', 15, 0, 600))],
     ['o', 'opinion stuffing', () => opinionStuffing(t, int('dispute-wait-seconds', 240, 1, 3_600))],
     ['p', 'caps at creation', () => capsAtCreation(t)],
+    ['k', 'private webhooks', () => privateWebhooks(t)],
+    ['i', 'drip receiver', () => dripReceiver(t)],
+    ['j', 'huge answer', () => hugeAnswer(t)],
     ['d', 'upgrade flood', () => upgradeFlood(t, int('upgrades', 2_000, 1, 20_000), int('upgrade-seconds', 20, 1, 120))],
     ['f', 'RPC batches', () => rpcBatches(t)],
   ];
@@ -89,6 +96,10 @@ async function main(): Promise<void> {
       results = [{ ok: false, detail: `${name}: the check itself failed: ${(e as Error).message}` }];
     }
     for (const r of results) {
+      if (r.skip) {
+        console.log(`SKIP ${key}. ${r.detail}`);
+        continue;
+      }
       if (r.ok) passed++;
       else failed++;
       console.log(`${r.ok ? 'PASS' : 'FAIL'} ${key}. ${r.detail}`);

@@ -62,7 +62,7 @@ export interface ChainRuntime {
  * port when that one is taken), makes sure the programs are deployed, and prepares the registry
  * and the reads. The indexer starts later ({@link ChainRuntime.startIndexer}).
  */
-export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir' | 'epochSeconds' | 'solanaRpcUrl' | 'solanaWsUrl' | 'chainPort' | 'photonUrl'> & { cluster?: ClusterConfig }; store: Store; log: Logger }): Promise<ChainRuntime> {
+export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir' | 'epochSeconds' | 'solanaRpcUrl' | 'solanaWsUrl' | 'chainPort' | 'photonUrl'> & { cluster?: ClusterConfig; discoveryAllowPrivate?: boolean }; store: Store; log: Logger }): Promise<ChainRuntime> {
   const { config, store } = p;
   const cluster = config.cluster ?? EMBEDDED_CLUSTER;
   const log = p.log.child('chain');
@@ -162,7 +162,7 @@ export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir
     discovery: null,
     startDiscovery({ dial }) {
       runtime.discovery ??= startSatiDiscovery({
-        connection, sati: cluster.sati, publicOnly: !embedded, dial, log,
+        connection, sati: cluster.sati, publicOnly: !embedded && config.discoveryAllowPrivate !== true, dial, log,
         setLabel: (id, label) => store.setAgentLabel(id, label),
       });
       return runtime.discovery;

@@ -89,6 +89,8 @@ before(async () => {
     SATI_CREDENTIAL: SATI_MAINNET.credential.toBase58(), SATI_DELEGATE_SCHEMA: SATI_MAINNET.delegateSchema.toBase58(),
     USDC_MINT: Keypair.generate().publicKey.toBase58(),
     DEMO_AGENTS: '0', DATA_DIR: dir, OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0', VERIFY_WORKERS: '0', LOG_LEVEL: 'error',
+    // The outside agent listens on loopback: a cluster on one machine.
+    DISCOVERY_ALLOW_PRIVATE: '1',
   });
   runtime = await startRuntime(config, createLogger('test', 'error'));
 });

@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       rateLimits: DEFAULT_RATE_LIMITS,
       satiRegisterUrl: undefined,
       photonUrl: undefined,
+      discoveryAllowPrivate: false,
       connectionsPerClient: 256,
       streamPerClient: 20,
       rpcLimits: DEFAULT_RPC_LIMITS,
@@ -58,7 +59,7 @@ describe('loadConfig', () => {
   });
 
   test('the observer part of the defaults is the observer\'s own default config', () => {
-    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, satiRegisterUrl: _s, photonUrl: _ph, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, alerts: _al, disputeReviewers: _dr, demoLeasePause: _dp, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
+    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, satiRegisterUrl: _s, photonUrl: _ph, discoveryAllowPrivate: _dap, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, alerts: _al, disputeReviewers: _dr, demoLeasePause: _dp, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
     assert.deepEqual(observer, defaultObservatoryConfig({ demoAgents: 0 }));
     assert.equal(observer.epochSeconds, 86_400);
   });
@@ -220,6 +221,7 @@ describe('loadConfig', () => {
     ['ALERT_DELIVERIES_PER_HOUR', '-1'],
     ['ALERT_RULE_PER_HOUR', '0'],
     ['ALERT_WEBHOOK_ALLOW_PRIVATE', 'yes'],
+    ['DISCOVERY_ALLOW_PRIVATE', 'yes'],
     ['ALERT_WEBHOOKS', 'ftp://hooks.example'],
     ['ALERT_WEBHOOKS', '[{"url": "https://h.example", "format": "teams"}]'],
     ['ALERT_EVAL_MS', '5'],

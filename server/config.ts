@@ -45,6 +45,12 @@ export interface ServerConfig extends ObservatoryConfig {
   satiRegisterUrl?: string;
   /** PHOTON_URL: a Photon indexer, where SATI's compressed feedback (and so its reputation) is read. */
   photonUrl?: string;
+  /**
+   * DISCOVERY_ALLOW_PRIVATE: on a cluster, let SATI discovery read registration files and dial
+   * mesh endpoints at loopback and private addresses (a local cluster on one machine). The
+   * embedded chain always allows them (its demo agents listen on loopback).
+   */
+  discoveryAllowPrivate: boolean;
   /** CONNECTIONS_PER_CLIENT: open HTTP connections per client address (server/http-gate.ts); null = off. */
   connectionsPerClient: number | null;
   /** STREAM_PER_CLIENT: /api/stream sockets per client address. */
@@ -189,6 +195,7 @@ const fields = {
   RATE_LIMIT_MCP: bucket,
   SATI_REGISTER_URL: url(['http:', 'https:']),
   PHOTON_URL: url(['http:', 'https:']),
+  DISCOVERY_ALLOW_PRIVATE: oneOf(['0', '1'] as const),
   CONNECTIONS_PER_CLIENT: z.string().trim().toLowerCase().pipe(z.union([z.literal('off'), intIn(1, 1_000_000)], { error: 'must be an integer 1..1000000 or off' })),
   STREAM_PER_CLIENT: intIn(1, 100_000),
   RPC_MAX_BATCH: intIn(1, 1_000),
@@ -282,6 +289,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     rateLimits: rateLimits(env),
     satiRegisterUrl: parse(env, 'SATI_REGISTER_URL'),
     photonUrl: parse(env, 'PHOTON_URL'),
+    discoveryAllowPrivate: parse(env, 'DISCOVERY_ALLOW_PRIVATE') === '1',
     connectionsPerClient: connectionsPerClient(env),
     streamPerClient: parse(env, 'STREAM_PER_CLIENT') ?? DEFAULT_STREAM_PER_CLIENT,
     rpcLimits: rpcLimits(env),

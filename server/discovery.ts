@@ -2,24 +2,32 @@
  * Discovery from SATI (docs/chain.md "Discovery"): every pass reads the agents registered since
  * the last one (AgentIndex next…total_agents, lib/chain/sati-directory.ts), reads each one's
  * registration file from its metadata uri (lib/chain/node/registration-fetch.ts: bounded size
- * and time, http(s) and data: only, no private hosts on a cluster; failures counted by reason),
- * names the agent by its SATI name in the store (the label every list and search shows) and dials
- * its `zerox1-mesh` endpoint, so an agent registered anywhere on the cluster is found without
+ * and time, http(s) and data: only, only public addresses on a cluster; failures counted by
+ * reason and shown only as a class), names the agent by its SATI name in the store (the label
+ * every list and search shows) and dials its `zerox1-mesh` endpoint at a checked address
+ * (lib/net/dial-address.ts), so an agent registered anywhere on the cluster is found without
  * being anyone's bootstrap peer. Registrations only grow, so a pass reads only new member numbers;
  * a file that could not be read, or named no mesh endpoint yet (an agent registers before its node
  * is up), is read again on the next {@link RETRIES} passes.
  */
 import type { Connection } from '@solana/web3.js';
 import { readSatiDirectory } from '../lib/chain/sati-directory';
-import { fetchRegistrationFile, type RegistrationFailure } from '../lib/chain/node/registration-fetch';
+import { REGISTRATION_FAILURES, fetchRegistrationFile, type RegistrationFailure } from '../lib/chain/node/registration-fetch';
+import { checkDialAddress } from '../lib/net/dial-address';
+import { failureClass, type Resolver } from '../lib/net/outbound';
 import type { SatiAddresses } from '../lib/chain/sati';
 import type { AgentSatiProfileView, SatiDiscoveryStats } from '../lib/wire';
 
 export interface SatiDiscoveryParams {
   connection: Connection;
   sati: Pick<SatiAddresses, 'program'>;
-  /** Refuse registration files on private or loopback hosts (on a cluster). */
+  /**
+   * Contact only public addresses for registration files and mesh endpoints (on a cluster); the
+   * embedded local chain's demo agents live on loopback, so it is off there.
+   */
   publicOnly: boolean;
+  /** Injected resolver (tests); the system's otherwise. */
+  resolve?: Resolver;
   /** Dials a multiaddr on the observer's mesh node. */
   dial(multiaddr: string): Promise<unknown>;
   /** Names the agent in the store (its label). */
@@ -71,7 +79,7 @@ export function startSatiDiscovery(p: SatiDiscoveryParams): SatiDiscovery {
       if (reg.uri) view.uri = reg.uri;
       if (!reg.uri) count('no_uri');
       else {
-        const r = await fetchRegistrationFile(reg.uri, { publicOnly: p.publicOnly, timeoutMs: p.fileTimeoutMs });
+        const r = await fetchRegistrationFile(reg.uri, { publicOnly: p.publicOnly, timeoutMs: p.fileTimeoutMs, resolve: p.resolve });
         if (r.ok) {
           stats.files++;
           view.file = { ...r.profile };
@@ -81,19 +89,21 @@ export function startSatiDiscovery(p: SatiDiscoveryParams): SatiDiscovery {
           if (r.profile.meshEndpoint) view.meshEndpoint = r.profile.meshEndpoint;
         } else {
           count(r.reason);
-          view.fileError = `${r.reason}: ${r.detail}`;
+          // A class, never the detail: the page is public and the detail would map the network.
+          view.fileError = r.reason === 'http_status' ? `answered ${r.detail}` : REGISTRATION_FAILURES[r.reason];
         }
       }
       const label = view.name ?? view.file?.name;
       if (label) await p.setLabel(e.mint.toBytes(), label).catch((err: unknown) => p.log.warn(`discovery: naming ${view.mint} failed: ${String((err as Error)?.message ?? err)}`));
       if (view.meshEndpoint) {
         try {
-          await p.dial(view.meshEndpoint);
+          // Dialled at the checked address only (lib/net/dial-address.ts), like any outbound request.
+          await p.dial(await checkDialAddress(view.meshEndpoint, { allowPrivate: !p.publicOnly, resolve: p.resolve }));
           stats.dials++;
           view.dialed = 'ok';
         } catch (err) {
           stats.dialFailures++;
-          view.dialed = `failed: ${String((err as Error)?.message ?? err).slice(0, 200)}`;
+          view.dialed = `failed: ${failureClass(err)}`;
         }
       }
     }

@@ -254,7 +254,7 @@ function Webhooks({ creds, hooks, onChange }: { creds: { id: string; token: stri
     if (format === 'json' && !secret.trim()) return setError('A JSON webhook needs an HMAC secret: your receiver checks each request with it.');
     setBusy('add');
     setError(null);
-    const r = await api.addWebhook(creds, { url: u, format, ...(format === 'json' ? { secret: secret.trim() } : {}) });
+    const r = await api.addWebhook(creds, { url: u, format, ...(secret.trim() ? { secret: secret.trim() } : {}) });
     setBusy(null);
     if (!r.ok) return setError(r.error);
     setUrl('');
@@ -285,8 +285,8 @@ function Webhooks({ creds, hooks, onChange }: { creds: { id: string; token: stri
           </select>
         </label>
         <label>
-          <span className="tip" title={HMAC_TIP}>HMAC secret{format === 'json' ? '' : ' (JSON only)'}</span>
-          <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} disabled={format !== 'json'} autoComplete="off" placeholder={format === 'json' ? 'a long random string' : 'not used'} />
+          <span className="tip" title={HMAC_TIP}>HMAC secret{format === 'json' ? '' : ' (optional: for a receiver of your own)'}</span>
+          <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="off" placeholder={format === 'json' ? 'a long random string' : 'optional'} />
         </label>
         <button type="submit" className="btn primary" disabled={busy === 'add'}>{busy === 'add' ? 'Adding…' : 'Add webhook'}</button>
       </form>

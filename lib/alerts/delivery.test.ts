@@ -7,40 +7,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
-import type { Store } from '../store';
 import { testOnEachStore } from '../store/test-helpers';
 import { backoffMs, post, startDeliveryWorker } from './delivery';
-import { signature, webhookBody, type AlertMessage } from './payloads';
-import { checkWebhookUrl, isBlockedAddress } from './url-guard';
-
-interface Hit { at: number; headers: IncomingHttpHeaders; body: string }
-
-/** A receiver answering `statuses` in turn (then 200). */
-async function receiver(statuses: number[]) {
-  const hits: Hit[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      hits.push({ at: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(statuses[hits.length - 1] ?? 200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  return { hits, url: `http://127.0.0.1:${port}/hook`, port, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { signature, webhookBody, webhookHeaders, type AlertMessage } from './payloads';
+import { checkWebhookUrl, isPublicAddress } from './url-guard';
+import { oneDelivery, receiver, until } from './testing';
 
 /** A name of this machine that resolves to loopback or private addresses only (its host name; else localhost's own). */
 const LOCAL_NAME = await (async () => {
   const h = hostname();
   try {
     const addrs = await lookup(h, { all: true });
-    if (addrs.length && addrs.every((a) => isBlockedAddress(a.address))) return h;
+    if (addrs.length && addrs.every((a) => !isPublicAddress(a.address))) return h;
   } catch { /* unresolvable host name */ }
   return 'localhost.localdomain';
 })();
@@ -49,22 +29,25 @@ const MSG: AlertMessage = { id: '7', kind: 'lease_grace', state: 'open', agent: 
 
 test('URL checks: loopback, private, shared, link-local, unspecified, multicast and their names are refused unless allowed', async () => {
   for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '169.254.169.254', '0.0.0.0', '224.0.0.1', '255.255.255.255',
-    '::1', '::', 'fe80::1', 'fd00::1', 'fc00::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1']) {
-    assert.equal(isBlockedAddress(ip), true, ip);
+    '::1', '::', 'fe80::1', 'fd00::1', 'fc00::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1',
+    // IPv4 inside IPv6: compatible, SIIT-translated, local-use NAT64, 6to4.
+    '::127.0.0.1', '::ffff:0:127.0.0.1', '64:ff9b:1::7f00:1', '64:ff9b::10.0.0.1', '2002:7f00:1::1']) {
+    assert.equal(isPublicAddress(ip), false, ip);
     const host = ip.includes(':') ? `[${ip}]` : ip;
     const r = await checkWebhookUrl(`https://${host}/x`, { allowPrivate: false });
     assert.equal(r.ok, false, ip);
-    assert.match((r as { error: string }).error, /non-public address|this machine/);
+    assert.match((r as { error: string }).error, /^url: .* non-public addresses \(also written inside IPv6\) are refused$/);
   }
-  for (const ip of ['93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700::1111']) assert.equal(isBlockedAddress(ip), false, ip);
+  for (const ip of ['93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700::1111']) assert.equal(isPublicAddress(ip), true, ip);
   assert.equal((await checkWebhookUrl('https://93.184.216.34/hook', { allowPrivate: false })).ok, true);
   // Names: this machine's own name (it resolves, really, to a loopback or private address), and
   // one whose resolver answers a private address among public ones.
   const local = await checkWebhookUrl(`http://${LOCAL_NAME}/hook`, { allowPrivate: false });
   assert.equal(local.ok, false);
-  assert.match((local as { error: string }).error, new RegExp(`${LOCAL_NAME.replace(/\./g, '\\.')} resolves to .*non-public address`));
+  assert.match((local as { error: string }).error, new RegExp(`${LOCAL_NAME.replace(/\./g, '\\.')} does not resolve to public addresses only`));
   const rebind = await checkWebhookUrl('https://hooks.example/x', { allowPrivate: false, resolve: async () => ['93.184.216.34', '10.0.0.7'] });
-  assert.deepEqual(rebind, { ok: false, error: 'url: hooks.example resolves to 10.0.0.7, a loopback, private, link-local, multicast or otherwise non-public address' });
+  // Where an inside name points is not told (that would map the internal DNS).
+  assert.deepEqual(rebind, { ok: false, error: 'url: hooks.example does not resolve to public addresses only; names that do not resolve or lead to a non-public address are refused' });
   for (const [u, why] of [['ftp://x.example/', /only http and https/], ['https://user:pw@x.example/', /credentials/], ['not a url', /not a URL/], ['http://localhost:3000/', /this machine/]] as const) {
     const r = await checkWebhookUrl(u, { allowPrivate: false });
     assert.equal(r.ok, false, u);
@@ -77,8 +60,8 @@ test('at send time the connection itself refuses a name that resolves to a non-p
   const r = await receiver([]);
   try {
     const url = `http://${LOCAL_NAME}:${r.port}/hook`;
-    await assert.rejects(post(url, '{}', {}, { allowPrivate: false, timeoutMs: 2_000 }), /resolves only to non-public addresses/);
-    await assert.rejects(post(r.url, '{}', {}, { allowPrivate: false, timeoutMs: 2_000 }), /not a public address/);
+    await assert.rejects(post(url, '{}', {}, { allowPrivate: false, timeoutMs: 2_000 }), /^OutboundError: refused: private address$/);
+    await assert.rejects(post(r.url, '{}', {}, { allowPrivate: false, timeoutMs: 2_000 }), /^OutboundError: refused: private address$/);
     assert.equal(r.hits.length, 0);
     assert.equal(await post(url, '{}', {}, { allowPrivate: true, timeoutMs: 2_000 }), 200);
   } finally {
@@ -106,11 +89,26 @@ test('Slack, Discord and json bodies; the json signature verifies with node:cryp
   const body = webhookBody('json', MSG, 'd1', 1_790_000_000);
   assert.deepEqual(Object.keys(JSON.parse(body)), ['id', 'kind', 'state', 'agent', 'agentName', 'subject', 'why', 'at', 'url', 'delivery', 'sentAt']);
   const secret = 'a receiver secret of 32 chars!!';
-  const header = signature(secret, body);
-  // What a receiver does: HMAC the bytes it got, compare in constant time.
-  const mine = Buffer.from(`sha256=${createHmac('sha256', secret).update(Buffer.from(body)).digest('hex')}`);
+  const header = signature(secret, 1_790_000_000, 'd1', body);
+  // What a receiver does: HMAC "<timestamp>.<delivery>.<raw body>", compare in constant time.
+  const mine = Buffer.from(`sha256=${createHmac('sha256', secret).update(`1790000000.d1.${body}`).digest('hex')}`);
   assert.ok(timingSafeEqual(mine, Buffer.from(header)));
-  assert.notEqual(signature(secret, body.replace('lease', 'Lease')), header);
+  assert.notEqual(signature(secret, 1_790_000_000, 'd1', body.replace('lease', 'Lease')), header);
+});
+
+test('Slack and Discord bodies carry no time or id, so the signature binds both from the headers: a replay under a new time or id fails', () => {
+  const secret = 'a receiver secret of 32 chars!!';
+  for (const format of ['slack', 'discord'] as const) {
+    const body = webhookBody(format, MSG, 'd7', 1_790_000_000);
+    assert.doesNotMatch(body, /1790000000|d7/, 'nothing of the time or id in the body');
+    const h = webhookHeaders(body, 'd7', 1_790_000_000, secret);
+    assert.equal(h['x-zerox1-timestamp'], '1790000000');
+    assert.equal(h['x-zerox1-delivery'], 'd7');
+    assert.equal(h['x-zerox1-signature'], `sha256=${createHmac('sha256', secret).update(`1790000000.d7.${body}`).digest('hex')}`);
+    // The same body captured and sent again with a fresh timestamp or another id does not verify.
+    assert.notEqual(signature(secret, 1_790_000_999, 'd7', body), h['x-zerox1-signature']);
+    assert.notEqual(signature(secret, 1_790_000_000, 'd8', body), h['x-zerox1-signature']);
+  }
 });
 
 test('backoff doubles from the base with ±25% jitter; 8 attempts at a 30 s base span about an hour', () => {
@@ -122,26 +120,6 @@ test('backoff doubles from the base with ±25% jitter; 8 attempts at a 30 s base
   for (let a = 1; a < 8; a++) total += backoffMs(a, 30_000, () => 0.5);
   assert.equal(total, 30_000 * 127);
 });
-
-async function oneDelivery(store: Store, url: string, secret: string | null) {
-  const a = store.alerts;
-  const wl = `wl${Math.random().toString(36).slice(2, 12)}`.padEnd(22, 'x');
-  await a.createWatchlist(wl, new Uint8Array(32).fill(1), []);
-  await a.addWebhook({ id: `wh${wl.slice(2)}`, watchlistId: wl, url, format: 'json', secret }, 5);
-  const [ins] = await a.insertAlerts([{ watchlistId: wl, agent: new Uint8Array(32).fill(0xab), kind: 'offline', subject: '', dedupeKey: '', why: 'no envelope for 12 min', throttled: false, at: new Date() }]);
-  assert.equal(await a.enqueueDeliveries([{ alertId: ins.id, watchlistId: wl, event: 'open' }], 60), 1);
-  return { alertId: ins.id, webhookId: `wh${wl.slice(2)}`, wl };
-}
-
-async function until<T>(what: string, ms: number, f: () => Promise<T | false | null | undefined>): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 testOnEachStore('a receiver that fails three times gets the same delivery four times, with growing gaps, signed', async (store) => {
   const r = await receiver([503, 500, 502]);
@@ -156,7 +134,7 @@ testOnEachStore('a receiver that fails three times gets the same delivery four t
     const gaps = r.hits.slice(1).map((h, i) => h.at - r.hits[i].at);
     assert.ok(gaps[0] >= 55 && gaps[1] >= 110 && gaps[2] >= 230, `gaps ${gaps.join(', ')} ms follow 60, 120, 240`);
     for (const h of r.hits) {
-      assert.equal(h.headers['x-zerox1-signature'], `sha256=${createHmac('sha256', secret).update(h.body).digest('hex')}`);
+      assert.equal(h.headers['x-zerox1-signature'], `sha256=${createHmac('sha256', secret).update(`${h.headers['x-zerox1-timestamp']}.${h.headers['x-zerox1-delivery']}.${h.body}`).digest('hex')}`);
       assert.equal(h.headers['x-zerox1-timestamp'], String(JSON.parse(h.body).sentAt));
       assert.equal(JSON.parse(h.body).state, 'open');
     }

@@ -8,9 +8,11 @@
  *
  * Every request carries `X-Zerox1-Delivery` (the outbox row's id: the same on every retry, so a
  * receiver drops a repeat) and `X-Zerox1-Timestamp` (unix seconds of this attempt, also `sentAt`
- * in the json body); with a secret, `X-Zerox1-Signature: sha256=<hex HMAC-SHA256 of the raw body>`.
- * The body carries the timestamp, so the signature covers it: a receiver recomputes the HMAC
- * over the bytes it received, compares in constant time, and refuses a `sentAt` far from its clock.
+ * in the json body); with a secret, `X-Zerox1-Signature: sha256=<hex HMAC-SHA256 of
+ * "<timestamp>.<delivery>.<raw body>">`. The signed text binds the time and the id to the body in
+ * every format (Slack and Discord bodies have no room for them), so a receiver that checks the
+ * signature, refuses a timestamp far from its clock and drops an id it has seen cannot be fed a
+ * captured request again.
  */
 import { createHmac } from 'node:crypto';
 import type { z } from 'zod';
@@ -73,9 +75,9 @@ export function webhookBody(format: WebhookFormat, m: AlertMessage, delivery: st
   return JSON.stringify({ id: m.id, kind: m.kind, state: m.state, agent: m.agent, agentName: m.agentName, subject: m.subject, why: m.why, at: m.at, url: m.url, delivery, sentAt });
 }
 
-/** `sha256=<hex>` of HMAC-SHA256(secret, body). */
-export function signature(secret: string, body: string | Uint8Array): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+/** `sha256=<hex>` of HMAC-SHA256(secret, "<sentAt>.<delivery>.<body>"). */
+export function signature(secret: string, sentAt: number, delivery: string, body: string | Uint8Array): string {
+  return `sha256=${createHmac('sha256', secret).update(`${sentAt}.${delivery}.`).update(body).digest('hex')}`;
 }
 
 /** The headers of one attempt. */
@@ -85,6 +87,6 @@ export function webhookHeaders(body: string, delivery: string, sentAt: number, s
     'user-agent': 'Zerox1-Observatory-Alerts/1',
     'x-zerox1-delivery': delivery,
     'x-zerox1-timestamp': String(sentAt),
-    ...(secret ? { 'x-zerox1-signature': signature(secret, body) } : {}),
+    ...(secret ? { 'x-zerox1-signature': signature(secret, sentAt, delivery, body) } : {}),
   };
 }

@@ -199,7 +199,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   { method: 'put', path: '/api/watchlists/{id}/rules/{kind}', tag: 'alerts', summary: 'Turn an alert rule on or off, with its parameters', params: WatchlistRulePathSchema, headers: WatchlistToken, jsonBody: RuleBodySchema, ok: RuleResultSchema, more: { ...TOKEN_403, 409: 'over the cap of enabled rules (ALERT_MAX_RULES)' } },
   {
     method: 'post', path: '/api/watchlists/{id}/webhooks', tag: 'alerts', summary: 'Add a webhook (slack, discord or json) for the list\'s alerts',
-    description: 'http or https only; loopback, private, shared, link-local, multicast and reserved addresses, and names resolving to them, are refused (checked again at every send). json deliveries carry X-Zerox1-Delivery, X-Zerox1-Timestamp and, with a secret, X-Zerox1-Signature: sha256=<hex HMAC-SHA256 of the raw body>.',
+    description: 'http or https only; loopback, private, shared, link-local, multicast and reserved addresses (also written inside IPv6), and names resolving to them, are refused (checked again at every send, which connects to the checked address only). Every delivery carries X-Zerox1-Delivery, X-Zerox1-Timestamp and, with a secret, X-Zerox1-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<delivery>.<raw body>">.',
     params: WatchlistPathSchema, headers: WatchlistToken, jsonBody: WebhookBodySchema, ok: WebhookViewSchema, okStatus: 201, more: { ...TOKEN_403, 409: 'over the cap of webhooks' },
   },
   { method: 'delete', path: '/api/watchlists/{id}/webhooks/{webhookId}', tag: 'alerts', summary: 'Delete a webhook and its undelivered deliveries', params: WatchlistWebhookPathSchema, headers: WatchlistToken, ok: RemovedSchema, more: { ...TOKEN_403, 404: 'not a webhook of this list' } },

@@ -264,10 +264,18 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
      * sender's claim ran out (a process that died mid-send). A claimed row is `sending` until
      * `leaseMs` from now; only its claimer marks it delivered or failed.
      */
-    async claimDeliveries(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    async claimDeliveries(limit: number, leaseMs: number, busyWebhooks: readonly string[] = []): Promise<ClaimedDelivery[]> {
+      // At most one row per webhook, and none of a webhook the caller is still sending to: one
+      // receiver's slow or failing answers hold its own rows, never a slot another list needs.
       const r = await db.query<Record<string, unknown>>(`WITH due AS (
           SELECT id FROM alert_delivery
-          WHERE (status = 'pending' AND next_at <= now()) OR (status = 'sending' AND claimed_until < now())
+          WHERE id IN (
+              SELECT DISTINCT ON (webhook_id) id FROM alert_delivery
+              WHERE ((status = 'pending' AND next_at <= now()) OR (status = 'sending' AND claimed_until < now()))
+                AND NOT (webhook_id = ANY($3::text[]))
+              ORDER BY webhook_id, next_at
+            )
+            AND ((status = 'pending' AND next_at <= now()) OR (status = 'sending' AND claimed_until < now()))
           ORDER BY next_at LIMIT $1 FOR UPDATE SKIP LOCKED
         ), claimed AS (
           UPDATE alert_delivery d SET status = 'sending', attempts = d.attempts + 1, claimed_until = now() + ($2::int * interval '1 millisecond')
@@ -275,7 +283,7 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
         )
         SELECT c.id, c.alert_id::text AS alert_id, c.webhook_id, c.event, c.attempts, h.url, h.format, h.secret,
           a.kind, a.agent, g.label, a.subject, a.why, a.opened_at, a.cleared_at, a.cleared_why
-        FROM claimed c JOIN alert_webhook h ON h.id = c.webhook_id JOIN alert a ON a.id = c.alert_id LEFT JOIN agent g ON g.id = a.agent`, [limit, leaseMs]);
+        FROM claimed c JOIN alert_webhook h ON h.id = c.webhook_id JOIN alert a ON a.id = c.alert_id LEFT JOIN agent g ON g.id = a.agent`, [limit, leaseMs, [...busyWebhooks]]);
       return r.map((x) => ({
         id: x.id as string, alertId: toBig(x.alert_id), webhookId: x.webhook_id as string, event: x.event as string, attempts: x.attempts as number,
         url: x.url as string, format: x.format as string, secret: (x.secret as string) ?? null,

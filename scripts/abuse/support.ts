@@ -174,6 +174,8 @@ export function percentile(xs: number[], p: number): number {
 export interface CheckResult {
   ok: boolean;
   detail: string;
+  /** The target cannot be checked this way (the detail says how to run it); counted neither way. */
+  skip?: boolean;
 }
 
 export type Check = (t: Target) => Promise<CheckResult | CheckResult[]>;

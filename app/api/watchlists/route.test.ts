@@ -103,7 +103,7 @@ test('a watchlist from creation to alerts, through every route, and refusals wit
   const hook = (body: unknown) => call(addWebhook as unknown as Handler, 'POST', `/api/watchlists/${id}/webhooks`, { token, params: p, body });
   const loop = await hook({ url: 'http://127.0.0.1:8080/x', format: 'json' });
   assert.equal(loop.status, 400);
-  assert.match(loop.body.error as string, /127\.0\.0\.1 is a loopback, private/);
+  assert.match(loop.body.error as string, /^url: 127\.0\.0\.1 is not a public address; loopback, private/);
   assert.match((await hook({ url: 'http://169.254.169.254/latest', format: 'json' })).body.error as string, /non-public/);
   assert.match((await hook({ url: 'https://93.184.216.34/x', format: 'teams' })).body.error as string, /field "format"/);
   assert.match((await hook({ url: 'https://93.184.216.34/x', format: 'json', secret: 'short' })).body.error as string, /secret: must be a string of 16 to 256/);

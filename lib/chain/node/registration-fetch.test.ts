@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_REGISTRATION_BYTES, parseRegistrationFile, registrationDataUri, sanitiseImage } from '../registration-file';
-import { fetchRegistrationFile, isPrivateHost } from './registration-fetch';
+import { REGISTRATION_FAILURES, fetchRegistrationFile } from './registration-fetch';
 
 const MESH = '/ip4/127.0.0.1/tcp/4001/p2p/12D3KooWQYhTNQdmr3ArTeUHRYzFg94BKyTkoWBDWez9kSCVe2Xo';
 
@@ -79,8 +79,26 @@ describe('fetchRegistrationFile', () => {
     assert.equal(await reason('http://127.0.0.1:9/x'), 'network');
   });
 
-  test('private hosts', () => {
-    for (const h of ['localhost', '127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '[::1]', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1']) assert.equal(isPrivateHost(h), true, h);
-    for (const h of ['example.org', '8.8.8.8', '172.32.0.1', '2001:db8::1']) assert.equal(isPrivateHost(h), false, h);
+  test('publicOnly: private addresses refused in every spelling and behind names, before any request', async () => {
+    const hits: string[] = [];
+    const inside = createServer((req, res) => { hits.push(req.url ?? ''); res.end(JSON.stringify({ name: 'inside' })); });
+    await new Promise<void>((r) => inside.listen(0, '127.0.0.1', r));
+    const port = (inside.address() as AddressInfo).port;
+    try {
+      const reason = async (uri: string, resolve?: (h: string) => Promise<string[]>) => { const r = await fetchRegistrationFile(uri, { publicOnly: true, resolve }); return r.ok ? 'ok' : r.reason; };
+      for (const host of ['127.0.0.1', '[::1]', '[::ffff:127.0.0.1]', '[::127.0.0.1]', '[::ffff:0:127.0.0.1]', '[64:ff9b:1::7f00:1]', '[2002:7f00:1::1]', 'localhost']) {
+        assert.equal(await reason(`http://${host}:${port}/file`), 'private_host', host);
+      }
+      // A name that resolves to loopback (the resolver answers what a hostile DNS zone would).
+      assert.equal(await reason(`http://files.agent.invalid:${port}/file`, async () => ['127.0.0.1']), 'private_host');
+      assert.equal(await reason(`http://files.agent.invalid:${port}/file`, async () => ['93.184.216.34', '10.0.0.1']), 'private_host');
+      assert.equal(hits.length, 0, 'nothing reached the loopback server');
+      // The same file is read with publicOnly off (the embedded demo's own agents).
+      const r = await fetchRegistrationFile(`http://[::ffff:127.0.0.1]:${port}/file`);
+      assert.ok(r.ok && r.profile.name === 'inside');
+    } finally {
+      await new Promise<void>((r) => inside.close(() => r()));
+    }
+    assert.deepEqual(Object.keys(REGISTRATION_FAILURES).sort(), ['network', 'not_json', 'private_host', 'redirects', 'scheme', 'timeout', 'too_large', 'http_status'].sort());
   });
 });

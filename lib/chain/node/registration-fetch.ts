@@ -2,46 +2,47 @@
  * NODE-ONLY (server): reads a SATI registration file (lib/chain/registration-file.ts) from an
  * agent's metadata `uri`, treating it as hostile: only `data:`, `https:` and `http:` URIs, at most
  * {@link MAX_REGISTRATION_BYTES} read, a deadline for the whole read (redirects included, at
- * most three, each checked like the first), and optionally no private or loopback host (on a
- * cluster a registration file must not make the observer probe its own network). Every failure
- * is a named reason the caller counts.
+ * most three), and optionally (`publicOnly`, on a cluster) only public addresses: the request
+ * goes through lib/net/outbound.ts, which resolves the name, checks every address (IPv4 written
+ * inside IPv6 included), connects to the checked address only and checks every redirect again,
+ * so a registration file cannot make the observer probe its own network. Every failure is a
+ * named reason the caller counts, and {@link REGISTRATION_FAILURES} is what may be shown of it.
  */
-import { isIP } from 'node:net';
 import { MAX_REGISTRATION_BYTES, parseRegistrationFile, type RegistrationProfile } from '../registration-file';
+import { OutboundError, outboundRequest, type FailureKind, type Resolver } from '../../net/outbound';
 
 /** Why a registration file could not be read. */
 export type RegistrationFailure = 'scheme' | 'private_host' | 'timeout' | 'too_large' | 'http_status' | 'network' | 'not_json' | 'redirects';
+
+/** The generic sentence of each failure: what pages and APIs show (never the system's error text). */
+export const REGISTRATION_FAILURES: Record<RegistrationFailure, string> = {
+  scheme: 'refused: not an http(s) or data: URI',
+  private_host: 'refused: private address',
+  timeout: 'timed out',
+  too_large: 'too large',
+  http_status: 'answered with an error status',
+  network: 'could not connect',
+  not_json: 'not a registration file',
+  redirects: 'too many redirects',
+};
 
 export type RegistrationRead = { ok: true; profile: RegistrationProfile } | { ok: false; reason: RegistrationFailure; detail: string };
 
 export interface FetchRegistrationOptions {
   /** Deadline for the whole read, ms (default 5,000). */
   timeoutMs?: number;
-  /** Refuse loopback, private, link-local and unspecified hosts (default false). */
+  /** Refuse every address that is not public unicast (default false). */
   publicOnly?: boolean;
-  /** Injected for tests. */
-  fetch?: typeof fetch;
+  /** Injected resolver (tests); the system's otherwise. */
+  resolve?: Resolver;
 }
 
 const MAX_REDIRECTS = 3;
 
-/** Loopback, private (RFC 1918, ULA), link-local, CGNAT or unspecified, for an IP literal or `localhost`. */
-export function isPrivateHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  const v = isIP(h);
-  if (v === 4) {
-    const [a, b] = h.split('.').map(Number);
-    return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-  }
-  if (v === 6) {
-    if (h === '::' || h === '::1') return true;
-    if (/^(fc|fd)/.test(h) || /^fe[89ab]/.test(h)) return true;
-    const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h);
-    return m ? isPrivateHost(m[1]) : false;
-  }
-  return false;
-}
+const REASON: Record<FailureKind, RegistrationFailure> = {
+  scheme: 'scheme', unsupported: 'scheme', private_address: 'private_host', unresolved: 'network', connect: 'network',
+  timeout: 'timeout', too_large: 'too_large', redirect: 'redirects', redirects: 'redirects', broken: 'network',
+};
 
 /** The text of a data: URI (base64 or percent-encoded; raw JSON is tolerated). */
 function dataUriText(uri: string): { ok: true; text: string } | { ok: false; reason: RegistrationFailure; detail: string } {
@@ -66,7 +67,6 @@ function dataUriText(uri: string): { ok: true; text: string } | { ok: false; rea
 
 /** Reads and parses the registration file at `uri` (module comment). Never throws. */
 export async function fetchRegistrationFile(uri: string, o: FetchRegistrationOptions = {}): Promise<RegistrationRead> {
-  const fetchFn = o.fetch ?? fetch;
   const parsed = (text: string): RegistrationRead => {
     const profile = parseRegistrationFile(text);
     return profile ? { ok: true, profile } : { ok: false, reason: 'not_json', detail: 'not a JSON object' };
@@ -76,54 +76,15 @@ export async function fetchRegistrationFile(uri: string, o: FetchRegistrationOpt
     const t = dataUriText(uri);
     return t.ok ? parsed(t.text) : t;
   }
-  const signal = AbortSignal.timeout(o.timeoutMs ?? 5_000);
-  let url = uri;
   try {
-    for (let hop = 0; ; hop++) {
-      let u: URL;
-      try {
-        u = new URL(url);
-      } catch {
-        return { ok: false, reason: 'scheme', detail: `not a URL: ${url.slice(0, 100)}` };
-      }
-      if (u.protocol !== 'https:' && u.protocol !== 'http:') return { ok: false, reason: 'scheme', detail: `${u.protocol} is not http(s) or data:` };
-      if (o.publicOnly && isPrivateHost(u.hostname)) return { ok: false, reason: 'private_host', detail: `${u.hostname} is a private or loopback host` };
-      const res = await fetchFn(u, { redirect: 'manual', signal, headers: { accept: 'application/json' } });
-      if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
-        await res.body?.cancel().catch(() => undefined);
-        if (hop >= MAX_REDIRECTS) return { ok: false, reason: 'redirects', detail: `more than ${MAX_REDIRECTS} redirects` };
-        url = new URL(res.headers.get('location') as string, u).toString();
-        continue;
-      }
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => undefined);
-        return { ok: false, reason: 'http_status', detail: `HTTP ${res.status}` };
-      }
-      const declared = Number(res.headers.get('content-length'));
-      if (Number.isFinite(declared) && declared > MAX_REGISTRATION_BYTES) {
-        await res.body?.cancel().catch(() => undefined);
-        return { ok: false, reason: 'too_large', detail: `content-length ${declared}` };
-      }
-      const chunks: Uint8Array[] = [];
-      let n = 0;
-      if (res.body) {
-        const reader = res.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          n += value.byteLength;
-          if (n > MAX_REGISTRATION_BYTES) {
-            await reader.cancel().catch(() => undefined);
-            return { ok: false, reason: 'too_large', detail: `over ${MAX_REGISTRATION_BYTES} bytes` };
-          }
-          chunks.push(value);
-        }
-      }
-      return parsed(Buffer.concat(chunks).toString('utf8'));
-    }
+    const res = await outboundRequest(uri, {
+      method: 'GET', headers: { accept: 'application/json' }, deadlineMs: o.timeoutMs ?? 5_000, maxBodyBytes: MAX_REGISTRATION_BYTES, overflow: 'fail',
+      maxRedirects: MAX_REDIRECTS, allowPrivate: !o.publicOnly, resolve: o.resolve,
+    });
+    if (res.status < 200 || res.status >= 300) return { ok: false, reason: 'http_status', detail: `HTTP ${res.status}` };
+    return parsed(res.body.toString('utf8'));
   } catch (e) {
-    const name = (e as Error)?.name;
-    if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, reason: 'timeout', detail: `no answer in ${o.timeoutMs ?? 5_000} ms` };
+    if (e instanceof OutboundError) return { ok: false, reason: REASON[e.kind], detail: e.detail || e.message };
     return { ok: false, reason: 'network', detail: String((e as Error)?.message ?? e).slice(0, 200) };
   }
 }
