@@ -7,7 +7,7 @@ import { ConversationList, type DealColumns } from './ConversationList';
 import { GLOSSARY } from './glossary';
 
 const A = '11'.repeat(32), B = '22'.repeat(32), C = 'ab'.repeat(16);
-const conv = { id: C, participants: [A, B], state: 'completed', messages: 9, firstMs: 1_800_000_000_000, lastMs: 1_800_000_060_000 };
+const conv = { id: C, participants: [A, B], stage: 'completed', outcome: 'agreed', state: 'completed (agreed)', messages: 9, firstMs: 1_800_000_000_000, lastMs: 1_800_000_060_000 };
 const deal: DealColumns = { buyer: A, seller: B, service: 'translation', serviceHash: 'cd'.repeat(32), rounds: 2, lastPrice: '810', token: { decimals: 6, symbol: 'USDC' },
   outcome: 'agreed', onChain: true, differences: 1 };
 
@@ -26,4 +26,14 @@ test('every header of the deal columns has a tooltip; the badges explain themsel
 test('an agent\'s list (no deal columns) explains its conversation and stage headers', () => {
   const html = renderToStaticMarkup(<ConversationList conversations={[conv as never]} self={A} />);
   assert.ok(html.includes('data-term="conversation"') && html.includes('data-term="stage"'));
+});
+
+test('feedback without a deal is said as such: no "open" outcome, no "unknown" seller', () => {
+  const ring = { ...conv, participants: [A], stage: 'feedback_without_deal', outcome: 'no_deal', state: 'feedback without a deal', messages: 2 };
+  const none: DealColumns = { ...deal, buyer: null, seller: null, service: null, serviceHash: null, rounds: 0, lastPrice: null, outcome: 'no_deal', onChain: false, differences: 0 };
+  const html = renderToStaticMarkup(<ConversationList conversations={[ring as never]} deals={{ [C]: none }} />);
+  assert.match(html, /data-outcome="no_deal">no deal</);
+  assert.match(html, /data-stage="feedback_without_deal">feedback without a deal</);
+  const body = html.slice(html.indexOf('<tbody>'));
+  assert.ok(!body.includes('>open<') && !body.includes('>unknown<') && !body.includes('agreed'), body);
 });
