@@ -115,7 +115,7 @@ export function compareOffers<T extends ChainOffer>(p: OfferComparisonInput<T>):
   // chain's latest round is only a difference once the negotiation has closed.
   const lastChain = Math.max(0, ...chainAt.keys(), ...chainExtra.map((x) => x.n));
   const shown = (n: number) => p.closed || n <= lastChain;
-  const rows: Array<OfferPosition<T> & { order: number }> = [];
+  const rows: Array<Omit<OfferPosition<T>, 'round'> & { order: number }> = [];
   for (const n of new Set([...chainAt.keys(), ...gossipAt.keys()])) {
     if (!shown(n)) continue;
     const t = chainAt.get(n);
