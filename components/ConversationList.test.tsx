@@ -7,7 +7,7 @@ import { ConversationList, type DealColumns } from './ConversationList';
 import { GLOSSARY } from './glossary';
 
 const A = '11'.repeat(32), B = '22'.repeat(32), C = 'ab'.repeat(16);
-const conv = { id: C, participants: [A, B], state: 'completed', messages: 9, firstMs: 1_800_000_000_000, lastMs: 1_800_000_060_000 };
+const conv = { id: C, participants: [A, B], stage: 'completed', outcome: 'agreed', state: 'completed (agreed)', messages: 9, firstMs: 1_800_000_000_000, lastMs: 1_800_000_060_000 };
 const deal: DealColumns = { buyer: A, seller: B, service: 'translation', serviceHash: 'cd'.repeat(32), rounds: 2, lastPrice: '810', token: { decimals: 6, symbol: 'USDC' },
   outcome: 'agreed', onChain: true, differences: 1 };
 
@@ -34,4 +34,14 @@ test('an agent\'s "With" names the deal\'s other party once, not every agent tha
   const html = renderToStaticMarkup(<ConversationList conversations={[c as never]} self={A} parties={{ [C]: { ...deal, parties: [A, B, B] } }} />);
   assert.equal([...html.matchAll(/data-agent="([0-9a-f]+)"/g)].length, 1);
   assert.match(html, new RegExp(`data-agent="${B}"`));
+});
+
+test('feedback without a deal is said as such: no "open" outcome, no "unknown" seller', () => {
+  const ring = { ...conv, participants: [A], stage: 'feedback_without_deal', outcome: 'no_deal', state: 'feedback without a deal', messages: 2 };
+  const none: DealColumns = { ...deal, buyer: null, seller: null, service: null, serviceHash: null, rounds: 0, lastPrice: null, outcome: 'no_deal', onChain: false, differences: 0 };
+  const html = renderToStaticMarkup(<ConversationList conversations={[ring as never]} deals={{ [C]: none }} />);
+  assert.match(html, /data-outcome="no_deal">no deal</);
+  assert.match(html, /data-stage="feedback_without_deal">feedback without a deal</);
+  const body = html.slice(html.indexOf('<tbody>'));
+  assert.ok(!body.includes('>open<') && !body.includes('>unknown<') && !body.includes('agreed'), body);
 });

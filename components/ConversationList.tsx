@@ -5,6 +5,7 @@
  */
 import Link from 'next/link';
 import type { ConversationSummaryView } from '../lib/wire';
+import { OUTCOME_LABELS, STAGE_LABELS, type ConversationOutcome } from '../lib/protocol/conversation-state';
 import { count, formatAmount, shortHex } from './format';
 import { AgentName } from './names/AgentName';
 import { Time } from './time/Time';
@@ -25,7 +26,7 @@ export interface DealColumns {
   rounds: number;
   lastPrice: string | null;
   token: { decimals: number | null; symbol: string | null };
-  outcome: 'agreed' | 'rejected' | 'open';
+  outcome: ConversationOutcome;
   onChain: boolean;
   /** Gossip against chain differences (0 when not on chain). */
   differences: number;
@@ -73,23 +74,31 @@ export function ConversationList({ conversations, self, deals, parties, sort }: 
             {conversations.map((c) => {
               const d = deals[c.id];
               const others = c.participants.filter((p) => p !== d?.buyer && p !== d?.seller);
+              // Deal steps without an ACCEPT have no buyer or seller: said as such, not "unknown".
+              const noDeal = c.outcome === 'no_deal';
               return (
                 <tr key={c.id} data-conversation={c.id}>
                   <td>
                     <Link href={`/conversations/${c.id}`} title={d?.serviceHash ? `service hash ${d.serviceHash}` : c.id}>
-                      {d?.service ?? (d?.serviceHash ? `service ${shortHex(d.serviceHash, 6, 0)}` : 'conversation')}
+                      {d?.service ?? (d?.serviceHash ? `service ${shortHex(d.serviceHash, 6, 0)}` : noDeal ? STAGE_LABELS[c.stage] : 'conversation')}
                     </Link>
                     <div className="mono small muted conv-id-line">{shortHex(c.id, 8, 4)} <WatchButton kind="conversation" target={c.id} name={d?.service ?? shortHex(c.id, 8, 4)} compact /></div>
                   </td>
-                  <td>{d?.buyer ? <AgentName id={d.buyer} copy={false} /> : <Parties ids={d ? others.slice(0, 1) : c.participants.slice(0, 1)} />}</td>
-                  <td>{d?.seller ? <AgentName id={d.seller} copy={false} /> : <Parties ids={d ? others.slice(1, 2) : c.participants.slice(1, 2)} />}</td>
+                  {noDeal && !d?.buyer && !d?.seller ? (
+                    <td colSpan={2} className="small"><span className="muted">no deal: from </span><Parties ids={c.participants} /></td>
+                  ) : (
+                    <>
+                      <td>{d?.buyer ? <AgentName id={d.buyer} copy={false} /> : <Parties ids={d ? others.slice(0, 1) : c.participants.slice(0, 1)} />}</td>
+                      <td>{d?.seller ? <AgentName id={d.seller} copy={false} /> : <Parties ids={d ? others.slice(1, 2) : c.participants.slice(1, 2)} />}</td>
+                    </>
+                  )}
                   <td className="num mono">{d ? count(d.rounds) : '—'}</td>
                   <td className="num mono">{d?.lastPrice ? formatAmount(d.lastPrice, d.token) : '—'}</td>
                   <td>
-                    {d ? d.outcome : c.state ?? '—'}
+                    <span data-outcome={c.outcome}>{OUTCOME_LABELS[c.outcome]}</span>
                     {d?.onChain ? <> <span className="badge onchain" title={`Mirrored on chain. ${glossaryText('haggle')}`}>on chain</span></> : null}
                     {d && d.differences > 0 ? <> <a href={`/conversations/${c.id}`} className="badge differs" title={`${d.differences} difference(s). ${glossaryText('differs')}`}>differs</a></> : null}
-                    {c.state && d && c.state !== d.outcome ? <div className="small muted">{c.state}</div> : null}
+                    {STAGE_LABELS[c.stage] !== OUTCOME_LABELS[c.outcome] ? <div className="small muted" data-stage={c.stage}>{STAGE_LABELS[c.stage]}</div> : null}
                   </td>
                   <td className="num mono">{count(c.messages)}</td>
                   <td className="small deal-time"><Time ms={c.lastMs} /></td>
@@ -125,7 +134,7 @@ export function ConversationList({ conversations, self, deals, parties, sort }: 
               <td>
                 <Parties ids={withWhom(c, self, parties?.[c.id]?.parties)} />
               </td>
-              <td>{c.state ?? '—'}</td>
+              <td data-stage={c.stage}>{c.state ?? '—'}</td>
               <td className="num mono">{count(c.messages)}</td>
               <td className="small"><Time ms={c.lastMs} /></td>
             </tr>

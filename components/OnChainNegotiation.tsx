@@ -69,7 +69,7 @@ function Negotiation({ n }: { n: OnChainNegotiationView }) {
           <table className="list" data-testid="haggle-rounds">
             <thead>
               <tr>
-                <th className="num" title="The chain's round; the gossiped NEG1 offer of the same round (NEG1 counts from 0) is beside it">Round</th>
+                <th className="num" title="The offer's NEG1 round, counted from 0 as on the chart, the timeline and the messages; the chain's own count (from 1) is in each number's tooltip">Round</th>
                 <th>Side</th>
                 <th className="num">On chain</th>
                 <th className="num">Gossiped (NEG1)</th>
@@ -80,8 +80,8 @@ function Negotiation({ n }: { n: OnChainNegotiationView }) {
             </thead>
             <tbody>
               {n.rounds.map((r, i) => (
-                <tr key={`${r.position}:${i}`} data-match={r.match} data-round={r.position}>
-                  <td className="num mono">{r.position}</td>
+                <tr key={`${r.position}:${i}`} data-match={r.match} data-round={r.round} data-chain-round={r.position}>
+                  <td className="num mono" title={`the chain's round ${r.position}`}>{r.round}</td>
                   <td>{r.side ?? '—'}</td>
                   <td className="num mono">{usdc(r.onChain)}</td>
                   <td className="num mono">{usdc(r.gossip)}</td>

@@ -69,7 +69,8 @@ export async function loadDealSummaries(o: Services, ids: readonly string[]): Pr
           }
         }
         const views = haggle ? chain.map((n) => onChainNegotiationView(n, pricePath(c.envelopes))) : [];
-        const last = v.deal?.price ?? v.offers[v.offers.length - 1]?.price ?? null;
+        // The agreed price, else the last offer by round (v.offers is in round order).
+        const last = v.deal?.price ?? v.offers.filter((x) => x.type === 'PROPOSE' || x.type === 'COUNTER').at(-1)?.price ?? null;
         out[id] = {
           buyer: v.roles.buyer, seller: v.roles.seller, service, serviceHash, rounds: v.rounds, lastPrice: last,
           token: { decimals: v.token.decimals, symbol: v.token.symbol }, outcome: v.outcome, onChain: chain.length > 0,

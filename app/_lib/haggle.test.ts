@@ -57,8 +57,23 @@ test('offers stamped in the same millisecond and stored swapped still pair by ro
   const v = onChainNegotiationView(row(), [at('PROPOSE', '400', 0, 1), at('COUNTER', '600', 2, 2), at('COUNTER', '900', 1, 3), at('ACCEPT', '600', 3, 4)]);
   assert.equal(v.differences, 0);
   assert.deepEqual(v.rounds.map((r) => [r.position, r.onChain, r.gossip, r.match]), [[1, '400', '400', 'same'], [2, '900', '900', 'same'], [3, '600', '600', 'same']]);
+  // The table numbers them as NEG1 does (0-based), as the chart, the timeline and the messages do.
+  assert.deepEqual(v.rounds.map((r) => r.round), [0, 1, 2]);
   // A real difference in a round is still reported there.
   const lied = onChainNegotiationView(row(), [at('PROPOSE', '400', 0, 1), at('COUNTER', '601', 2, 2), at('COUNTER', '900', 1, 3), at('ACCEPT', '600', 3, 4)]);
   assert.equal(lied.differences, 1);
   assert.deepEqual(lied.rounds.filter((r) => r.match !== 'same').map((r) => [r.position, r.onChain, r.gossip]), [[3, '600', '601']]);
+});
+
+test('the settlement table shows NEG1 rounds: an opening PROPOSE in round 0 is round 0, whatever the chain counts', async () => {
+  const { renderToStaticMarkup } = await import('react-dom/server');
+  const { createElement } = await import('react');
+  const { OnChainNegotiation } = await import('../../components/OnChainNegotiation');
+  const at = (type: string, bidValue: string, round: number): PriceStepView => ({
+    envelopeId: String(round).padStart(64, '0'), type, sender: 'aa'.repeat(32), round, bidValue, kind: 'neg1', timestampMs: round,
+  });
+  const v = onChainNegotiationView(row(), [at('PROPOSE', '400', 0), at('COUNTER', '900', 1), at('COUNTER', '600', 2), at('ACCEPT', '600', 3)]);
+  const html = renderToStaticMarkup(createElement(OnChainNegotiation, { negotiations: [v] }));
+  assert.deepEqual([...html.matchAll(/data-round="(\d+)"/g)].map((m) => Number(m[1])), [0, 1, 2]);
+  assert.deepEqual([...html.matchAll(/title="the chain&#x27;s round \d+">(\d+)</g)].map((m) => Number(m[1])), [0, 1, 2]);
 });

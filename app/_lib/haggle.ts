@@ -31,8 +31,8 @@ export function onChainNegotiationView(n: HaggleNegotiationRow, path: readonly P
     chain: n.transitions.filter((t) => t.kind === 'offer'), gossip: offers, closed: n.closedAt !== null, settled: settled ? n.amount : null,
     gossipAccepted: accepted, sealedOpening: sealed,
   });
-  const rounds: HaggleRoundView[] = cmp.positions.map(({ position, chain: t, gossip, match }) => ({
-    position, side: t?.side ? SIDES[t.side] ?? null : null, onChain: t ? str(t.amount) : null, decay: t ? str(t.decay) : null,
+  const rounds: HaggleRoundView[] = cmp.positions.map(({ position, round, chain: t, gossip, match }) => ({
+    position, round, side: t?.side ? SIDES[t.side] ?? null : null, onChain: t ? str(t.amount) : null, decay: t ? str(t.decay) : null,
     escrow: t ? str(t.escrow) : null, gossip: str(gossip), match, signature: t?.signature ?? null,
   }));
   return {

@@ -10,6 +10,8 @@ import {
 } from '../../lib/protocol/analytics';
 import { decodeCanonical } from '../../lib/protocol/cbor';
 import { MsgType } from '../../lib/protocol/types';
+import { conversationState } from '../../lib/protocol/conversation-state';
+import { compareByRound } from '../../lib/protocol/offer-match';
 import { parseNegotiationPayload } from '../../lib/protocol/neg1';
 import { decodeFeedback, decodeNotarizeBid, FEEDBACK_OUTCOMES } from '../../lib/protocol/payloads';
 import { bytesToHex as hex, msgTypeName, type NegotiationView, type OfferPoint, type TimelineItem } from '../../lib/wire';
@@ -104,7 +106,8 @@ export function negotiationView(c: ConversationDetail, ctx: NegotiationContext =
   const offers: OfferPoint[] = [];
   const messages = messagesOf(c);
   let sealed = false;
-  let outcome: NegotiationView['outcome'] = 'open';
+  // One machine for every reader: the list's stored stage is the same function over the same types.
+  const { outcome } = conversationState(c.envelopes.map((s) => s.envelope.msgType));
   let rejectReason: string | null = null;
   let tier: number | null = null;
   let mint: string | null = null;
@@ -113,10 +116,10 @@ export function negotiationView(c: ConversationDetail, ctx: NegotiationContext =
     if (e.msgType < MsgType.PROPOSE || e.msgType > MsgType.REJECT) continue;
     const p = parseNegotiationPayload(e.payload);
     if (p.kind === 'negc') sealed = true;
-    if (e.msgType === MsgType.REJECT) { outcome = 'rejected'; rejectReason = p.kind === 'neg1' ? REASONS[p.neg1.reason] ?? `reason ${p.neg1.reason}` : 'opaque payload'; }
+    if (e.msgType === MsgType.REJECT) { rejectReason = p.kind === 'neg1' ? REASONS[p.neg1.reason] ?? `reason ${p.neg1.reason}` : 'opaque payload'; }
     if (p.kind !== 'neg1') continue;
     const n = p.neg1;
-    if (e.msgType === MsgType.ACCEPT) { outcome = 'agreed'; tier = n.verification.tier; }
+    if (e.msgType === MsgType.ACCEPT) tier = n.verification.tier;
     mint ??= hex(n.tokenMint) === ZERO32 ? null : hex(n.tokenMint);
     offers.push({
       envelopeId: hex(s.id), type: msgTypeName(e.msgType), sender: hex(e.sender), round: n.round, price: n.bidValue.toString(),
@@ -124,6 +127,9 @@ export function negotiationView(c: ConversationDetail, ctx: NegotiationContext =
       tier: n.verification.tier, reason: n.reason,
     });
   }
+  // By NEG1 round, then time, then envelope id: "first" and "last" offer mean the same everywhere
+  // (the dataset's offers and final_offer, the list's last price), whichever arrived first.
+  offers.sort((x, y) => compareByRound({ round: x.round, amount: 0n, timestamp: x.timestampMs, id: x.envelopeId }, { round: y.round, amount: 0n, timestamp: y.timestampMs, id: y.envelopeId }));
   const haggle = ctx.haggle ?? null;
   const escrow: EscrowOnChain | null = haggle ? { deposit: haggle.deposit, burned: haggle.decayed, decayBps: haggle.decayBps, rounds: haggle.rounds } : null;
   const a = analyzeNegotiation(messages, {
@@ -166,6 +172,7 @@ export function negotiationView(c: ConversationDetail, ctx: NegotiationContext =
     },
     escrowBurned: a.escrowBurned && { deposit: a.escrowBurned.deposit.toString(), burned: a.escrowBurned.burned.toString(), decayBps: a.escrowBurned.decayBps, rounds: a.escrowBurned.rounds },
     surplus: a.surplus && { buyer: a.surplus.buyer.toString(), seller: a.surplus.seller.toString(), buyerShare: a.surplus.buyerShare, sellerShare: a.surplus.sellerShare },
+    outsideZopaBy: str(a.outsideZopaBy),
     unknown: { ...a.unknown },
     deadlineMs: first?.deadlineMs ?? null, decayBps: first?.decayBps ?? null, maxRounds: first?.maxRounds ?? null, tier, verdict,
     timeline: c.envelopes.map((e) => timelineItem(e, amt)),

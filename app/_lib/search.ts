@@ -9,6 +9,7 @@ import { agentBytes } from './agent-id';
 import { bytesToHex as hex, msgTypeName, SEARCH_KINDS, type SearchHit, type SearchResult } from '../../lib/wire';
 import type { SearchTerms } from '../../lib/store/search';
 import type { Services } from './services';
+import { STAGE_LABELS, type ConversationStage } from '../../lib/protocol/conversation-state';
 import { agentLabel, base58PrefixRanges, labelPrefix } from '../../components/names/label';
 import { agentNameResolver } from './names';
 import { base58 } from '../../components/format';
@@ -67,7 +68,7 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
   }
   for (const c of r.conversations) {
     const id = hex(c.id);
-    hits.push({ kind: 'conversation', id, detail: `${c.state} · ${c.messageCount} messages`, href: `/conversations/${id}`, exact: full(id) });
+    hits.push({ kind: 'conversation', id, detail: `${STAGE_LABELS[c.state as ConversationStage] ?? c.state} · ${c.messageCount} messages`, href: `/conversations/${id}`, exact: full(id) });
   }
   for (const e of r.envelopes) {
     const id = hex(e.id);

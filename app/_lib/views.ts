@@ -5,6 +5,7 @@
 import type { AgentRow, ConversationDetail, ConversationGraph, ConversationRow, StoredEnvelope } from '../../lib/store/types';
 import type { ReputationState } from '../../lib/protocol/reputation';
 import { MsgType } from '../../lib/protocol/types';
+import { stateLabel, type ConversationOutcome, type ConversationStage } from '../../lib/protocol/conversation-state';
 import { parseNegotiationPayload } from '../../lib/protocol/neg1';
 import { bytesToHex as toHex, msgTypeName } from '../../lib/wire';
 import type {
@@ -76,7 +77,9 @@ export function conversationSummaryView(c: ConversationRow): ConversationSummary
     id: toHex(c.id),
     participants: c.participants.map(toHex),
     messages: c.messageCount,
-    state: c.outcome && c.outcome !== c.state ? `${c.state} (${c.outcome})` : c.state,
+    stage: c.state as ConversationStage,
+    outcome: (c.outcome ?? 'open') as ConversationOutcome,
+    state: stateLabel(c.state, c.outcome),
     firstMs: ms(c.firstSeen),
     lastMs: ms(c.lastSeen),
   };

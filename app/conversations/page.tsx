@@ -8,6 +8,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CONVERSATION_OUTCOMES, CONVERSATION_SORTS, CONVERSATION_STATES, ConversationsQuerySchema } from '../../lib/wire/params';
 import { ConversationList } from '../../components/ConversationList';
+import { CONVERSATION_OUTCOMES as OUTCOME_ORDER, OUTCOME_LABELS, STAGE_LABELS } from '../../lib/protocol/conversation-state';
 import { loadDealSummaries } from '../_lib/deals';
 import { agentHex } from '../_lib/agent-id';
 import { NotRunning } from '../_lib/not-running';
@@ -42,10 +43,9 @@ export default async function ConversationsPage({ searchParams }: { searchParams
   let rows = page?.conversations ?? [];
   if (by) {
     const price = (id: string) => { const v = deals[id]?.lastPrice; return v === null || v === undefined ? null : BigInt(v.split('.')[0]); };
-    const rank = { agreed: 0, rejected: 1, open: 2 } as const;
     rows = [...rows].sort((a, b) => {
       if (by === 'rounds') return (deals[b.id]?.rounds ?? -1) - (deals[a.id]?.rounds ?? -1);
-      if (by === 'outcome') return (rank[deals[a.id]?.outcome ?? 'open'] ?? 3) - (rank[deals[b.id]?.outcome ?? 'open'] ?? 3);
+      if (by === 'outcome') return OUTCOME_ORDER.indexOf(a.outcome) - OUTCOME_ORDER.indexOf(b.outcome);
       const pa = price(a.id), pb = price(b.id);
       return pa === pb ? 0 : pa === null ? 1 : pb === null ? -1 : pb > pa ? 1 : -1;
     });
@@ -69,8 +69,8 @@ export default async function ConversationsPage({ searchParams }: { searchParams
       <section className="card" style={{ marginBottom: 16 }}>
         <form className="filters" method="get" action="/conversations" data-testid="conversation-filters">
           <label>Agent <input name="agent" defaultValue={raw.agent ?? ''} placeholder="hex or base58" size={20} className="mono" /></label>
-          <label>State <select name="state" defaultValue={raw.state ?? ''}><option value="">any</option>{CONVERSATION_STATES.map((s) => <option key={s}>{s}</option>)}</select></label>
-          <label>Outcome <select name="outcome" defaultValue={raw.outcome ?? ''}><option value="">any</option>{CONVERSATION_OUTCOMES.map((s) => <option key={s}>{s}</option>)}</select></label>
+          <label>State <select name="state" defaultValue={raw.state ?? ''}><option value="">any</option>{CONVERSATION_STATES.map((s) => <option key={s} value={s}>{STAGE_LABELS[s]}</option>)}</select></label>
+          <label>Outcome <select name="outcome" defaultValue={raw.outcome ?? ''}><option value="">any</option>{CONVERSATION_OUTCOMES.map((s) => <option key={s} value={s}>{OUTCOME_LABELS[s]}</option>)}</select></label>
           <label>Window <select name="range" defaultValue={raw.range ?? ''}><option value="">all time / custom</option><option value="1h">last hour</option><option value="24h">last 24 h</option><option value="7d">last 7 days</option></select></label>
           <label>From (UTC) <input type="datetime-local" name="from" defaultValue={toLocal(q?.from)} /></label>
           <label>To (UTC) <input type="datetime-local" name="to" defaultValue={toLocal(q?.to)} /></label>
@@ -82,7 +82,8 @@ export default async function ConversationsPage({ searchParams }: { searchParams
         <p className="small muted" style={{ margin: '10px 0 0' }}>
           Quick: {(['1h', '24h', '7d'] as const).map((r) => <Link key={r} href={keep({ range: r, from: undefined, to: undefined, before: undefined })} style={{ marginRight: 10 }}>{r}</Link>)}
           <Link href={keep({ outcome: 'agreed', before: undefined })} style={{ marginRight: 10 }}>agreed</Link>
-          <Link href={keep({ outcome: 'disputed', before: undefined })}>disputed</Link>
+          <Link href={keep({ outcome: 'disputed', before: undefined })} style={{ marginRight: 10 }}>disputed</Link>
+          <Link href={keep({ state: 'feedback_without_deal', before: undefined })}>{STAGE_LABELS.feedback_without_deal}</Link>
         </p>
       </section>
       <section className="card">

@@ -77,7 +77,7 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
   const refLabel = (name: string, a: Amount) => `${name} ${shortAmt(a, Math.min(MAX_LABEL, REF_LABEL - name.length - 1))}`;
   // x is the NEG1 round: agents often haggle within a second, so a time axis would stack every
   // offer on one line; elapsed time is in each point's tooltip and under the round axis.
-  const t0 = v.offers[0].timestampMs;
+  const t0 = Math.min(...v.offers.map((o) => o.timestampMs));
   const secs = (o: OfferPoint) => (o.timestampMs - t0) / 1000;
   const rnd = (o: OfferPoint) => o.round;
   const lastRound = Math.max(1, ...v.offers.map(rnd));

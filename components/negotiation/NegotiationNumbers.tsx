@@ -31,9 +31,11 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
   };
   const out: NegotiationFact[] = [];
   const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
-  const head = v.outcome === 'agreed' && v.deal
-    ? `Agreed at ${amt(v.deal.price)} after ${n(v.rounds, 'offer')}`
-    : v.outcome === 'rejected' ? `Rejected after ${n(v.rounds, 'offer')} (${v.rejectReason ?? 'no reason'})` : `Still open after ${n(v.rounds, 'offer')}`;
+  const head = (v.outcome === 'agreed' || v.outcome === 'disputed') && v.deal
+    ? `${v.outcome === 'disputed' ? 'Agreed, then disputed,' : 'Agreed'} at ${amt(v.deal.price)} after ${n(v.rounds, 'offer')}`
+    : v.outcome === 'rejected' ? `Rejected after ${n(v.rounds, 'offer')} (${v.rejectReason ?? 'no reason'})`
+      : v.outcome === 'no_deal' ? 'No deal: no ACCEPT was seen'
+        : `Still open after ${n(v.rounds, 'offer')}`;
   out.push({ key: null, text: `${head}${v.maxRounds ? `, of at most ${v.maxRounds} rounds` : ''}.` });
 
   out.push(v.roles.buyer || v.roles.seller
@@ -70,7 +72,13 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
     out.push({ key: 'nash', text: `The Nash bargaining point is ${amt(v.nash.price)}${dist}.` });
   } else if (v.zopa && !v.zopa.exists) out.push({ key: 'nash', text: `Nash point unknown: ${v.unknown.nash ?? 'no ZOPA'}.` });
 
-  if (v.surplus) {
+  // A deal outside the ZOPA is said with its distance, never as a negative share.
+  const outside = v.outsideZopaBy !== null && v.outsideZopaBy !== '0' ? v.outsideZopaBy : null;
+  if (outside !== null && v.deal && v.zopa) {
+    const b = BigInt(v.zopa.buyerReservation), s = BigInt(v.zopa.sellerReservation), p = BigInt(v.deal.price);
+    const past = [p > b ? `the buyer paid ${amt((p - b).toString())} above its reservation` : null, p < s ? `the seller took ${amt((s - p).toString())} below its reservation` : null].filter(Boolean).join(' and ');
+    out.push({ key: 'surplus', text: `The deal is outside the ZOPA by ${amt(outside)}: ${past}.` });
+  } else if (v.surplus) {
     const share = (x: number | null) => (x === null ? '' : ` (${pct(x)})`);
     out.push({ key: 'surplus', text: `Surplus split: buyer ${amt(v.surplus.buyer)}${share(v.surplus.buyerShare)}, seller ${amt(v.surplus.seller)}${share(v.surplus.sellerShare)}.` });
   }

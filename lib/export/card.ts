@@ -31,6 +31,7 @@ export const SCHEMA_CHANGELOG: { table: TableName; version: number; change: stri
   { table: 'negotiations', version: 2, change: 'on-chain Haggle settlement columns.' },
   { table: 'negotiations', version: 3, change: 'roles from evidence; verified reservations only; exact decimals for nash figures; new columns roles_source, *_reservation_status, *_fit_error, *_movement, *_surplus, rubinstein_price, notary_bidders.' },
   { table: 'negotiations', version: 4, change: `${TYPES_V} New columns max_rounds, deadline, service_hash, token_mint (of the opening NEG1).` },
+  { table: 'negotiations', version: 5, change: 'new column outside_zopa_by; outcome is the conversation state machine\'s (no_deal for deal steps without an ACCEPT; a DISPUTE makes disputed only after an ACCEPT); opening and final offers by round, never by arrival.' },
   { table: 'feedback', version: 1, change: 'first version.' },
   { table: 'feedback', version: 2, change: 'timestamp is unsigned 64-bit µs in Parquet.' },
   { table: 'feedback', version: 3, change: TYPES_V },
@@ -61,7 +62,7 @@ export function unitOf(table: TableName, c: Column): string | undefined {
   if (n === 'epoch') return 'epochs of the manifest\'s epochSeconds since 1970';
   if (/^(escrow_|settled_)|^protocol_fee$|^refund_to_buyer$|^onchain_last_offer$/.test(n)) return USDC;
   if (table === 'offers' && n === 'offer') return PRICE;
-  if (/^(neg1_bid_value|negr_price|opening_offer|opening_counter|final_offer|agreed_price|buyer_reservation|seller_reservation|buyer_surplus|seller_surplus|nash_price|nash_distance|rubinstein_price|onchain_buyer_reservation|onchain_seller_reservation)$/.test(n)) return PRICE;
+  if (/^(neg1_bid_value|negr_price|opening_offer|opening_counter|final_offer|agreed_price|buyer_reservation|seller_reservation|buyer_surplus|seller_surplus|outside_zopa_by|nash_price|nash_distance|rubinstein_price|onchain_buyer_reservation|onchain_seller_reservation)$/.test(n)) return PRICE;
   if (/score$/.test(n)) return 'score (-100..100)';
   return undefined;
 }

@@ -25,6 +25,7 @@ const spec = (over: Partial<GenSpec> = {}): GenSpec => ({
   seller: { p0: 1_000n, reservation: 729n, beta: 1, sealed: 'commit', decayBps: 20 },
   first: 'buyer', offersEach: 4, deliver: true, accept: false, ...over,
 });
+const specOf = spec;
 const haggle = (over: Partial<HaggleNegotiationRow> = {}): HaggleNegotiationRow => ({
   id: 'sigCreate', address: 'Neg1111111111111111111111111111111111111111', conversationId: new Uint8Array(16), buyer: 'BuyerWa11et1111111111111111111111111111111',
   seller: 'Se11erWa11et111111111111111111111111111111', deposit: 2_000n, deadline: 0n, responseWindow: 60, decayBps: 20, minOfferBps: 0, protocolFeeBps: 0,
@@ -33,8 +34,8 @@ const haggle = (over: Partial<HaggleNegotiationRow> = {}): HaggleNegotiationRow 
   closedAt: null, transitions: [], ...over,
 });
 
-test('sealed reveals without overlap: zopa_exists false, reservations verified, roles from DELIVER (schema v4)', () => {
-  assert.equal(TABLES.negotiations.version, 4);
+test('sealed reveals without overlap: zopa_exists false, reservations verified, roles from DELIVER (schema v5)', () => {
+  assert.equal(TABLES.negotiations.version, 5);
   const r = row(generateNegotiation(spec()));
   assert.deepEqual([hex(r.buyer), hex(r.seller), r.roles_source], [toHex(GEN_BUYER), toHex(GEN_SELLER), 'deliver']);
   assert.deepEqual([r.zopa_exists, r.buyer_reservation, r.seller_reservation, r.commitments_valid], [false, 726n, 729n, true]);
@@ -76,6 +77,8 @@ test('a β at the search bound is no exponent', () => {
 });
 
 test('outcome: expired by deadline, by the last round, by the chain; open otherwise; escrow burned from the chain', () => {
+  // Without a DELIVER: a DELIVER with no ACCEPT is a deal step without a deal (no_deal, below).
+  const spec = (over: Partial<GenSpec> = {}) => specOf({ deliver: false, ...over });
   const openSpec = spec({ maxRounds: 20, deadline: 0n });
   assert.equal(row(generateNegotiation(openSpec)).outcome, 'open');
   assert.equal(row(generateNegotiation(spec({ deadline: 1_790_000_100n }))).outcome, 'expired', 'deadline passed');
@@ -86,6 +89,9 @@ test('outcome: expired by deadline, by the last round, by the chain; open otherw
   assert.equal(chained.outcome, 'expired', 'no deadline, expired on chain');
   assert.equal(chained.escrow_decay_cost, 16n);
   assert.equal(row(generateNegotiation(openSpec), [haggle({ status: 'settled' })]).outcome, 'agreed');
+  // The conversation state machine's word, as the list says it: deal steps without an ACCEPT.
+  assert.equal(row(generateNegotiation(specOf({ maxRounds: 20, deadline: 0n, deliver: true }))).outcome, 'no_deal');
+  assert.equal(row(generateNegotiation(specOf({ maxRounds: 20, deadline: 0n, deliver: true })), [haggle({ status: 'settled' })]).outcome, 'agreed', 'the chain settled it');
 });
 
 test('roles from the Haggle account when nothing else says; notary bidders are not parties', () => {
@@ -103,4 +109,16 @@ test('roles from the Haggle account when nothing else says; notary bidders are n
   assert.equal(hex(r.notary), toHex(notary));
   assert.equal(r.notary_bidders, JSON.stringify([toHex(bidder)]));
   assert.deepEqual([hex(r.proposer), hex(r.responder)], [toHex(GEN_BUYER), toHex(GEN_SELLER)]);
+});
+
+test('outside_zopa_by: a zero-width ZOPA agreed off its point says how far; a deal inside says 0; no deal, null', () => {
+  const off = row(generateNegotiation({
+    buyer: { p0: 0n, reservation: 1_000_000n, beta: 1, prices: [800_000n], sealed: 'commit' },
+    seller: { p0: 0n, reservation: 1_000_000n, beta: 1, prices: [1_400_000n], sealed: 'commit' },
+    first: 'buyer', offersEach: 1, acceptPrice: 1_200_000n, deliver: true,
+  }));
+  assert.deepEqual([off.outcome, off.buyer_surplus, off.outside_zopa_by], ['agreed', -200_000n, 200_000n]);
+  const inside = row(generateNegotiation(spec({ buyer: { p0: 500n, reservation: 900n, beta: 1, sealed: 'commit' }, accept: true })));
+  assert.equal(inside.outside_zopa_by, 0n);
+  assert.equal(row(generateNegotiation(spec())).outside_zopa_by, null);
 });

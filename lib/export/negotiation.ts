@@ -9,6 +9,7 @@ import { analyzeNegotiation, ratioToDecimal, ratioToNumber } from '../protocol/a
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { decodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
+import { conversationState } from '../protocol/conversation-state';
 import { envelopeRecord, type EnvelopeRecord } from './rows';
 import type { GossipOffers } from './negotiation-onchain';
 import type { HaggleNegotiationRow } from '../store/types';
@@ -124,7 +125,9 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint, chain: 
   if (!propose) return null;
   const agents = new Map<string, Uint8Array>([[hex(propose.e.sender), propose.e.sender], [hex(propose.e.recipient), propose.e.recipient]]);
   const proposer = hex(propose.e.sender);
-  const offers = msgs.filter((m) => isOffer(m.e.msgType) && m.neg1.kind === 'neg1');
+  // In round order (then time, then id), as the offers table: the opening and final offers are the
+  // first and last by round, never by arrival.
+  const offers = sortByRound(msgs.filter((m) => isOffer(m.e.msgType) && m.neg1.kind === 'neg1'), roundKey);
   const neg1Of = (m: Parsed | undefined) => (m && m.neg1.kind === 'neg1' ? m.neg1.neg1 : undefined);
   const accept = msgs.find((m) => m.e.msgType === MsgType.ACCEPT);
   const reject = msgs.find((m) => m.e.msgType === MsgType.REJECT);
@@ -146,17 +149,19 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint, chain: 
   const sellerHex = a.roles.seller ?? undefined;
   for (const p of a.parties) if (!agents.has(p)) agents.set(p, Buffer.from(p, 'hex'));
 
-  // Outcome: the gossip's ACCEPT / REJECT / DISPUTE, else the chain's terminal state, else expired
-  // once the deadline has passed or every round is used, else open.
+  // Outcome: the conversation state machine's (lib/protocol/conversation-state.ts), as the list and
+  // the API say it; where the gossip decided nothing (open, or deal steps without an ACCEPT) the
+  // chain's terminal state of its Haggle account, else expired once the deadline has passed or
+  // every round is used.
   const lastRound = offers.reduce((m, o) => Math.max(m, neg1Of(o)!.round), -1);
-  let outcome: string;
-  if (envs.some((e) => e.msgType === MsgType.DISPUTE)) outcome = 'disputed';
-  else if (accept) outcome = 'agreed';
-  else if (reject) outcome = 'rejected';
-  else if (h && CHAIN_OUTCOME[h.status]) outcome = CHAIN_OUTCOME[h.status];
-  else if (last && last.deadline > 0n && last.deadline * 1_000_000n < nowUs) outcome = 'expired';
-  else if (last && lastRound + 1 >= last.maxRounds) outcome = 'expired';
-  else outcome = 'open';
+  const gossipOutcome = conversationState(envs.map((e) => e.msgType)).outcome;
+  let outcome: string = gossipOutcome;
+  if (gossipOutcome === 'open' || gossipOutcome === 'no_deal') {
+    if (h && CHAIN_OUTCOME[h.status]) outcome = CHAIN_OUTCOME[h.status];
+    else if (gossipOutcome === 'no_deal') outcome = 'no_deal';
+    else if (last && last.deadline > 0n && last.deadline * 1_000_000n < nowUs) outcome = 'expired';
+    else if (last && lastRound + 1 >= last.maxRounds) outcome = 'expired';
+  }
 
   const assign = envs.find((e) => e.msgType === MsgType.NOTARIZE_ASSIGN);
   const verdict = envs.filter((e) => e.msgType === MsgType.VERDICT).map((e) => decodeVerdict(e.payload)).find((v) => v !== undefined);
@@ -200,7 +205,7 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint, chain: 
     seller_fit_error: fit('seller')?.relativeRmse ?? null, seller_movement: side('seller')?.movement ?? null,
     nash_price: a.nash ? ratioToDecimal(a.nash.price) : null, nash_distance: a.nashDistance ? ratioToDecimal(a.nashDistance.distance) : null,
     nash_relative_distance: a.nashDistance?.relative ?? null,
-    buyer_surplus: a.surplus?.buyer ?? null, seller_surplus: a.surplus?.seller ?? null,
+    buyer_surplus: a.surplus?.buyer ?? null, seller_surplus: a.surplus?.seller ?? null, outside_zopa_by: a.outsideZopaBy,
     rubinstein_share: a.rubinstein ? ratioToNumber(a.rubinstein.share) : null, rubinstein_price: a.rubinstein ? ratioToDecimal(a.rubinstein.price) : null,
     roles_source: a.roles.sources.length ? a.roles.sources.join(',') : null,
     notary_bidders: bidders.length ? JSON.stringify(bidders) : null,

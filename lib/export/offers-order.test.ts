@@ -69,3 +69,19 @@ test('negotiations: same-millisecond offers stored swapped match the chain round
   assert.equal(onChainColumns([row([1_400_000n, 1_600_000n, 1_500_000n])], rec.gossip).onchain_offer_differences, 0);
   assert.equal(onChainColumns([row([1_400_000n, 1_600_001n, 1_500_000n])], rec.gossip).onchain_offer_differences, 1);
 });
+
+test('negotiations: opening and final offer are the first and last by round, as the offers table orders them', () => {
+  // The round-3 offer arrives stamped before the round-2 one (same clock tick, clock skew between
+  // the parties): by time the "final" offer would be the round-2 one.
+  const envs = [
+    offer(MsgType.PROPOSE, buyer, seller, 0, 600n, T, 1n),
+    offer(MsgType.COUNTER, seller, buyer, 1, 800n, T + 1000n, 2n),
+    offer(MsgType.COUNTER, seller, buyer, 3, 703n, T + 2000n, 3n),
+    offer(MsgType.COUNTER, buyer, seller, 2, 728n, T + 3000n, 4n),
+    offer(MsgType.ACCEPT, buyer, seller, 4, 703n, T + 4000n, 5n),
+  ];
+  const r = negotiationRecord(envs, T)!.row;
+  const rows = offerRows(envs).filter((x) => x.msg_type_name !== 'ACCEPT');
+  assert.equal(r.final_offer, rows.at(-1)!.offer);
+  assert.deepEqual([r.opening_offer, r.opening_counter, r.final_offer, r.agreed_price], [600n, 800n, 703n, 703n]);
+});

@@ -115,7 +115,7 @@ const onChainColumns: Column[] = [
 ];
 
 const negotiations: TableSchema = {
-  name: 'negotiations', version: 4,
+  name: 'negotiations', version: 5,
   doc: 'One row per negotiation (conversation with a PROPOSE): parties, offers, outcome, the analytics of lib/protocol/analytics.ts (docs/analytics.md defines each figure; null where it is unknown), and its on-chain Haggle settlement (escrow, decay burned, payout, refund) when the parties mirrored it on chain. On-chain amounts are USDC base units.',
   columns: [
     req('conversation_id', 'hex', 'Conversation id.'),
@@ -124,11 +124,11 @@ const negotiations: TableSchema = {
     c('buyer', 'hex', 'The buying party, from evidence (docs/analytics.md "roles": Haggle account, DELIVER, ADVERTISE, DISCOVER); null when nothing says, never guessed from prices.'),
     c('seller', 'hex', 'The selling party, from the same evidence.'),
     c('roles_source', 'string', 'Where buyer and seller come from: haggle, deliver, advertise or discover (comma-separated when two sources combined); null when unknown.'),
-    c('opening_offer', 'i128', 'Proposer\'s first price.'),
-    c('opening_counter', 'i128', 'Responder\'s first price.'),
-    c('final_offer', 'i128', 'Last NEG1 price offered before the end.'),
+    c('opening_offer', 'i128', 'Proposer\'s first price (by round).'),
+    c('opening_counter', 'i128', 'Responder\'s first price (by round).'),
+    c('final_offer', 'i128', 'Last NEG1 price offered (PROPOSE or COUNTER) by round, then time, then envelope id: the last offer of the offers table.'),
     req('rounds', 'int32', 'NEG1 offers (PROPOSE + COUNTER) exchanged.'),
-    req('outcome', 'string', 'agreed (ACCEPT), rejected (REJECT), disputed (a DISPUTE followed); without any of these the chain\'s state of its Haggle account (settled → agreed, rejected, expired); else expired when the last offer\'s deadline has passed or its round used the last of max_rounds; else open.'),
+    req('outcome', 'string', 'The conversation state machine\'s outcome (docs/protocol.md "Conversation state"), as the list and the API give it: agreed (an ACCEPT), rejected (a REJECT), disputed (an ACCEPT, then a DISPUTE), no_deal (FEEDBACK or other deal steps without an ACCEPT); where that is open or no_deal, the chain\'s terminal state of its Haggle account (settled → agreed, rejected, expired); else, while open, expired when the last offer\'s deadline has passed or its round used the last of max_rounds; else open.'),
     c('agreed_price', 'i128', 'Price of the ACCEPT.'),
     req('started_at', 'timestamp', 'First negotiation message.'),
     req('ended_at', 'timestamp', 'ACCEPT/REJECT (or last offer when none).'),
@@ -158,6 +158,7 @@ const negotiations: TableSchema = {
     c('nash_relative_distance', 'double', 'nash_distance / ZOPA width; null when the width is 0.'),
     c('buyer_surplus', 'i128', 'r_buyer - agreed price (negative when the deal is outside the ZOPA).'),
     c('seller_surplus', 'i128', 'agreed price - r_seller.'),
+    c('outside_zopa_by', 'i128', 'How far the agreed price lies outside the ZOPA: max(agreed price - r_buyer, r_seller - agreed price, 0), the most either side passed its own verified reservation by; 0 inside the ZOPA; null without a deal or with the ZOPA unknown.'),
     c('rubinstein_share', 'double', 'First mover\'s Rubinstein share (1 - δB)/(1 - δA·δB), δ = 1 - decay_bps/10,000 of each side\'s own NEG1 messages; 0.5 with no decay on either side; null when the ZOPA or a side\'s decay is unknown.'),
     c('rubinstein_price', 'string', 'The Rubinstein price in the ZOPA, exact decimal rounded to 6 places of a unit.'),
     c('notary', 'hex', 'Agent assigned by NOTARIZE_ASSIGN (not a party).'),

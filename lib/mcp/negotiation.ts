@@ -28,6 +28,7 @@ export function analyticsDigest(a: NegotiationAnalysis) {
     zopa: a.zopa && { exists: a.zopa.exists, buyerReservation: s(a.zopa.buyerReservation), sellerReservation: s(a.zopa.sellerReservation), width: s(a.zopa.width) },
     nash: a.nash && { price: ratioToDecimal(a.nash.price), distance: a.nashDistance ? ratioToDecimal(a.nashDistance.distance) : null, relativeDistance: a.nashDistance?.relative ?? null },
     surplus: a.surplus && { buyer: s(a.surplus.buyer), seller: s(a.surplus.seller), buyerShare: a.surplus.buyerShare, sellerShare: a.surplus.sellerShare },
+    outsideZopaBy: s(a.outsideZopaBy),
     rubinstein: a.rubinstein && { share: ratioToNumber(a.rubinstein.share), limit: a.rubinstein.limit, price: ratioToDecimal(a.rubinstein.price), firstMover: a.rubinstein.firstMover },
     escrowBurned: a.escrowBurned && { deposit: s(a.escrowBurned.deposit), burned: s(a.escrowBurned.burned), decayBps: a.escrowBurned.decayBps, rounds: a.escrowBurned.rounds },
     unknown: a.unknown,
@@ -47,6 +48,8 @@ export function negotiationDigest(c: ConversationView, payloads: { id: string; s
   return {
     id: c.id,
     participants: c.participants,
+    stage: c.stage,
+    outcome: c.outcome,
     state: c.state,
     messages: c.messages,
     firstMs: c.firstMs,

@@ -276,6 +276,27 @@ describe('edges: unknown exactly where the definitions say', () => {
     assert.equal(a.nashDistance!.relative, null);
     assert.match(a.unknown.nashDistance!, /zero width/);
     assert.deepEqual([a.surplus!.buyer, a.surplus!.seller, a.surplus!.buyerShare], [-200_000n, 200_000n, null]);
+    assert.equal(a.outsideZopaBy, 200_000n);
+    assert.match(a.unknown.surplus!, /outside the ZOPA by 200000/);
+  });
+
+  test('a deal outside a wide ZOPA: no negative share, the distance instead; inside it, 0', () => {
+    const out = run({
+      buyer: { p0: 0n, reservation: M, beta: 1, prices: [500_000n], sealed: 'commit' },
+      seller: { p0: 0n, reservation: 600_000n, beta: 1, prices: [1_500_000n], sealed: 'commit' },
+      first: 'buyer', offersEach: 1, acceptPrice: 1_150_000n, deliver: true,
+    }).a;
+    assert.equal(out.zopa!.width, 400_000n);
+    assert.deepEqual([out.surplus!.buyer, out.surplus!.buyerShare, out.surplus!.sellerShare], [-150_000n, null, null]);
+    assert.equal(out.outsideZopaBy, 150_000n);
+    assert.match(out.unknown.surplus!, /outside the ZOPA by 150000/);
+    const inside = run({
+      buyer: { p0: 0n, reservation: M, beta: 1, prices: [500_000n], sealed: 'commit' },
+      seller: { p0: 0n, reservation: 600_000n, beta: 1, prices: [1_500_000n], sealed: 'commit' },
+      first: 'buyer', offersEach: 1, acceptPrice: 700_000n, deliver: true,
+    }).a;
+    assert.equal(inside.outsideZopaBy, 0n);
+    assert.equal(inside.surplus!.buyerShare, 0.75);
   });
 
   test('reveals without overlap: ZOPA known not to exist', () => {

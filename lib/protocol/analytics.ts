@@ -101,7 +101,13 @@ export interface NegotiationAnalysis {
   zopa: { exists: boolean; buyerReservation: bigint; sellerReservation: bigint; width: bigint } | null;
   nash: { price: Ratio } | null;
   nashDistance: { distance: Ratio; relative: number | null } | null;
+  /** Shares of the ZOPA width: null when the width is 0 or the deal lies outside the ZOPA (see outsideZopaBy). */
   surplus: { buyer: bigint; seller: bigint; buyerShare: number | null; sellerShare: number | null } | null;
+  /**
+   * How far the deal price lies outside the ZOPA: the most either side passed its own verified
+   * reservation by (max(price − r_buyer, r_seller − price, 0)); 0 inside; null without a deal or a known ZOPA.
+   */
+  outsideZopaBy: bigint | null;
   rubinstein: { firstMover: string; deltaFirst: Ratio; deltaSecond: Ratio; share: Ratio; limit: boolean; price: Ratio } | null;
   escrowBurned: { deposit: bigint; burned: bigint; decayBps: number; rounds: number } | null;
   /** Why each null figure is unknown (docs/analytics.md "Unknown when"). */
@@ -446,8 +452,12 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
       const d = reduce(abs(2n * deal.price - b - s), 2n);
       nashDistance = { distance: d, relative: w > 0n ? ratioToNumber(d) / Number(w) : null };
       if (w === 0n) unknown.nashDistance = 'relative distance: the ZOPA has zero width';
-      surplus = { buyer: b - deal.price, seller: deal.price - s, buyerShare: w > 0n ? Number(b - deal.price) / Number(w) : null, sellerShare: w > 0n ? Number(deal.price - s) / Number(w) : null };
-      if (w === 0n) unknown.surplus = 'shares: the ZOPA has zero width';
+      // A share outside [0, 1] is no share of the ZOPA: a deal outside it says by how much instead.
+      const inside = deal.price >= s && deal.price <= b;
+      const shared = w > 0n && inside;
+      surplus = { buyer: b - deal.price, seller: deal.price - s, buyerShare: shared ? Number(b - deal.price) / Number(w) : null, sellerShare: shared ? Number(deal.price - s) / Number(w) : null };
+      if (!inside) unknown.surplus = `shares: the deal is outside the ZOPA by ${outsideBy(deal.price, b, s)}`;
+      else if (w === 0n) unknown.surplus = 'shares: the ZOPA has zero width';
     } else {
       unknown.nashDistance = 'no deal';
       unknown.surplus = 'no deal';
@@ -469,14 +479,22 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
   }
   if (!deal && !unknown.nashDistance) unknown.nashDistance = 'no deal';
 
+  const outsideZopaBy = deal && zopa ? outsideBy(deal.price, zopa.buyerReservation, zopa.sellerReservation) : null;
   const escrowBurned = opts.escrow ? { ...opts.escrow } : null;
   if (!escrowBurned) unknown.escrowBurned = 'no escrow: the negotiation was not settled on chain, so no decay was burned';
   if (!roles.buyer || !roles.seller) unknown.concessions = 'roles unknown';
   if (sides.some((s) => s.unknown.class)) unknown.curve = sides.filter((s) => s.unknown.class).map((s) => `${s.role ?? s.agent.slice(0, 8)}: ${s.unknown.class}`).join('; ');
 
   return {
-    parties, roles, rounds: offerMsgs.length, firstMover, sides, deal, reservations, zopa, nash, nashDistance, surplus, rubinstein, escrowBurned, unknown,
+    parties, roles, rounds: offerMsgs.length, firstMover, sides, deal, reservations, zopa, nash, nashDistance, surplus, outsideZopaBy, rubinstein, escrowBurned, unknown,
   };
+}
+
+/** The most a price passes either reservation by: the buyer's above r_buyer, the seller's below r_seller; 0 inside. */
+function outsideBy(price: bigint, buyerReservation: bigint, sellerReservation: bigint): bigint {
+  const over = price - buyerReservation, under = sellerReservation - price;
+  const m = over > under ? over : under;
+  return m > 0n ? m : 0n;
 }
 
 /** The `role` an ADVERTISE payload states (docs/protocol.md §8 ADVERTISE hints), if buyer or seller. */

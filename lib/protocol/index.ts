@@ -53,3 +53,7 @@ export {
 export { runVectorFile, batchFromVectorFields, type VectorCase, type VectorFileResult } from './vectors';
 export { compareOffers, OFFER_MATCHES, type OfferMatch, type OfferComparison, type OfferComparisonInput, type OfferPosition } from './offer-match';
 export { EPOCH_LOG_DOMAIN, epochLogStatement, logRootOfBytes, encodeSignedLogUpload } from './epoch-log';
+export {
+  CONVERSATION_STAGES, CONVERSATION_OUTCOMES, CONVERSATION_RULES, STAGE_LABELS, OUTCOME_LABELS, conversationState, conversationStateOfMask,
+  conversationStateSql, conversationTypeBit, typesSeenMask, isDeal, stateLabel, type ConversationStage, type ConversationOutcome, type ConversationState,
+} from './conversation-state';

@@ -53,6 +53,11 @@ export interface OfferComparisonInput<T extends ChainOffer> {
 export interface OfferPosition<T> {
   /** 1-based offer number: the chain's round, the NEG1 round + 1. */
   position: number;
+  /**
+   * The NEG1 round of this position (PROTOCOL.md §8: 0-based), the one numbering every page shows:
+   * the chain's round counted from the opening offer's NEG1 round.
+   */
+  round: number;
   chain: T | undefined;
   gossip: bigint | null;
   match: OfferMatch;
@@ -110,7 +115,7 @@ export function compareOffers<T extends ChainOffer>(p: OfferComparisonInput<T>):
   // chain's latest round is only a difference once the negotiation has closed.
   const lastChain = Math.max(0, ...chainAt.keys(), ...chainExtra.map((x) => x.n));
   const shown = (n: number) => p.closed || n <= lastChain;
-  const rows: Array<OfferPosition<T> & { order: number }> = [];
+  const rows: Array<Omit<OfferPosition<T>, 'round'> & { order: number }> = [];
   for (const n of new Set([...chainAt.keys(), ...gossipAt.keys()])) {
     if (!shown(n)) continue;
     const t = chainAt.get(n);
@@ -121,7 +126,7 @@ export function compareOffers<T extends ChainOffer>(p: OfferComparisonInput<T>):
   for (const x of chainExtra) rows.push({ position: x.n, chain: x.t, gossip: null, match: 'chain_only', order: 1 });
   for (const x of gossipExtra) if (shown(x.n)) rows.push({ position: x.n, chain: undefined, gossip: x.g, match: 'gossip_only', order: 2 });
   rows.sort((a, b) => a.position - b.position || a.order - b.order);
-  const positions: OfferPosition<T>[] = rows.map((r) => ({ position: r.position, chain: r.chain, gossip: r.gossip, match: r.match }));
+  const positions: OfferPosition<T>[] = rows.map((r) => ({ position: r.position, round: r.position - shift, chain: r.chain, gossip: r.gossip, match: r.match }));
   const acceptDiffers = p.settled !== null && p.gossipAccepted !== null && p.gossipAccepted !== p.settled;
   return { positions, acceptDiffers, differences: positions.filter((x) => x.match !== 'same').length + (acceptDiffers ? 1 : 0) };
 }

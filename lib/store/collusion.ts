@@ -4,7 +4,8 @@
  *
  * - **Reciprocal feedback**: A rated B and B rated A. Honest deals produce it too (both parties
  *   rate each other after a verdict), so each feedback row is marked backed when its conversation
- *   is a deal (outcome agreed or disputed, lib/store/derive.ts) that the rater and the target both
+ *   is a deal (outcome agreed or disputed: lib/protocol/conversation-state.ts, where FEEDBACK alone is
+ *   no deal) that the rater and the target both
  *   took part in and at least one of them negotiated. A pair counts as reciprocal without a deal
  *   when each side gave the other feedback that no such deal backs. The timing figure is, for each
  *   feedback of a reciprocal pair, the time to the nearest feedback in the other direction; an

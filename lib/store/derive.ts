@@ -1,35 +1,22 @@
 /**
- * Conversation stages (spec §6 flows) by msg type (docs/protocol.md §2 msg_type). The ingest SQL
- * (ingest.ts) derives a conversation's state and outcome from the highest rank it has reached,
- * with CASE expressions generated from this table.
+ * What an envelope adds to its conversation's stored state: the bit of its type in
+ * `conversation.types_seen`. The stage and outcome are the state machine of
+ * lib/protocol/conversation-state.ts over that mask, in SQL generated from the same rules
+ * (docs/protocol.md "Conversation state"), so the stored stage and the machine cannot differ.
  */
-import { MsgType } from '../protocol/types';
+import { conversationStateSql, conversationTypeBit } from '../protocol/conversation-state';
 
-/** Conversation stage by msg type: later stages win regardless of arrival order. */
-const STAGES: Record<number, readonly [string, number]> = {
-  [MsgType.DISCOVER]: ['discovery', 0],
-  [MsgType.PROPOSE]: ['negotiating', 1],
-  [MsgType.COUNTER]: ['negotiating', 1],
-  [MsgType.REJECT]: ['rejected', 2],
-  [MsgType.ACCEPT]: ['accepted', 3],
-  [MsgType.DELIVER]: ['delivered', 4],
-  [MsgType.NOTARIZE_BID]: ['notarizing', 5],
-  [MsgType.NOTARIZE_ASSIGN]: ['notarizing', 5],
-  [MsgType.VERDICT]: ['verdict', 6],
-  [MsgType.FEEDBACK]: ['completed', 7],
-  [MsgType.DISPUTE]: ['disputed', 8],
-};
-
-/** Stage name and rank of a msg type; null for ADVERTISE/BEACON (no conversation). */
-export function conversationStage(msgType: number): { state: string; rank: number } | null {
-  const s = STAGES[msgType];
-  return s ? { state: s[0], rank: s[1] } : null;
+/** The type bit an envelope ORs into its conversation's `types_seen`; null for ADVERTISE/BEACON (no conversation). */
+export function conversationBit(msgType: number): number | null {
+  const b = conversationTypeBit(msgType);
+  return b === 0 ? null : b;
 }
 
-/** Outcome implied by the furthest stage reached (null while still open). */
-export function outcomeOf(rank: number): string | null {
-  if (rank >= 8) return 'disputed';
-  if (rank >= 3) return 'agreed';
-  if (rank === 2) return 'rejected';
-  return null;
+/**
+ * The stored `state` and `outcome` of a conversation whose types mask is the SQL expression
+ * `mask`. An open conversation's outcome is stored as NULL (its filter is `outcome IS NULL`).
+ */
+export function storedStateSql(mask: string): { state: string; outcome: string } {
+  const { stage, outcome } = conversationStateSql(mask);
+  return { state: stage, outcome: `NULLIF(${outcome}, 'open')` };
 }

@@ -82,7 +82,7 @@ async function snapshot(s: Store): Promise<Record<string, string[]>> {
     envelopes: await q(`SELECT count(*)::text AS r FROM envelope`),
     agents: await q(`SELECT concat_ws(' ', encode(id, 'hex'), first_seen, last_seen, sent) AS r FROM agent ORDER BY id`),
     conversations: await q(`SELECT concat_ws(' ', encode(id, 'hex'), (SELECT string_agg(encode(p, 'hex'), ',') FROM unnest(participants) p),
-      first_seen, last_seen, last_ts, last_type, state, state_rank, outcome, message_count) AS r FROM conversation ORDER BY id`),
+      first_seen, last_seen, last_ts, last_type, state, types_seen, outcome, message_count) AS r FROM conversation ORDER BY id`),
     pairs: await q(`SELECT concat_ws(' ', encode(agent_a, 'hex'), encode(agent_b, 'hex'), messages, last_seen) AS r FROM agent_pair ORDER BY agent_a, agent_b`),
     feedback: await q(`SELECT concat_ws(' ', encode(envelope_id, 'hex'), encode(target_agent, 'hex'), score, is_dispute, epoch) AS r FROM feedback ORDER BY envelope_id`),
     bids: await q(`SELECT concat_ws(' ', encode(envelope_id, 'hex'), encode(bidder, 'hex'), encode(terms, 'hex')) AS r FROM notary_bid ORDER BY envelope_id`),

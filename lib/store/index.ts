@@ -5,7 +5,7 @@
 import 'server-only';
 export { openStore, type OpenStoreParams, type Store, type StoreLogger } from './store';
 export { createIngestQueue, type IngestQueue, type IngestQueueOptions, type PushResult, type IngestTarget } from './queue';
-export { conversationStage, outcomeOf } from './derive';
+export { conversationBit, storedStateSql } from './derive';
 export { StoreError, MigrationError, StoreClosedError, isStoreUnavailable } from './errors';
 export type * from './types';
 export { ENVELOPE_SOURCES } from './types';

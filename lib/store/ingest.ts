@@ -9,28 +9,20 @@
  * has no round trips to save, a binary `COPY` into a session-local staging table precedes it in
  * one transaction (stage.ts encodes both forms from one column list). So a
  * re-seen envelope creates nothing and counts nothing, across restarts and across several
- * processes writing to one Postgres. Derived values are order-independent (min/max/sum, ties
+ * processes writing to one Postgres. Derived values are order-independent (min/max/sum/bit_or, ties
  * broken by msg_type), so any split of the same envelopes into batches gives the same rows.
  */
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
-import { conversationStage, outcomeOf } from './derive';
+import { storedStateSql } from './derive';
 import { encodeColumns, encodeStage, STAGE_DDL, UNNEST_COLUMNS } from './stage';
 import { STATS_PENDING_CTE } from './stats';
 import type { Db, Tx } from './db';
 import type { IngestItem, IngestResult } from './types';
 
-const sqlStr = (s: string | null) => (s === null ? 'NULL' : `'${s.replace(/'/g, "''")}'`);
-/** State name and outcome of a stage rank, as SQL CASE expressions generated from derive.ts. */
-function rankCase(col: string, f: (rank: number) => string | null): string {
-  const ranks = new Map<number, string | null>();
-  for (let t = 0; t < 256; t++) {
-    const st = conversationStage(t);
-    if (st) ranks.set(st.rank, f(st.rank));
-  }
-  return `CASE ${col} ${[...ranks].sort((a, b) => a[0] - b[0]).map(([r, v]) => `WHEN ${r} THEN ${sqlStr(v)}`).join(' ')} END`;
-}
-const stateOf = (rank: number) => { for (let t = 0; t < 256; t++) { const s = conversationStage(t); if (s?.rank === rank) return s.state; } return null; };
+/** Stage and outcome of the merged mask, when a conversation row exists already, and of a new row. */
+const merged = storedStateSql('(c.types_seen | excluded.types_seen)');
+const created = storedStateSql('cv.types_seen');
 
 /** The staged row is a negotiation message (its sender and recipient are the conversation's negotiators). */
 const NEGOTIATION = `msg_type IN (${[MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT].join(', ')})`;
@@ -71,17 +63,17 @@ WITH ${head}ins AS (
 ), cp AS (
   SELECT conversation_id AS id, array_agg(DISTINCT p ORDER BY p) AS parts,
     COALESCE(array_agg(DISTINCT p ORDER BY p) FILTER (WHERE neg), '{}') AS negs FROM (
-    SELECT conversation_id, sender AS p, ${NEGOTIATION} AS neg FROM n WHERE rank IS NOT NULL
-    UNION ALL SELECT conversation_id, recipient, ${NEGOTIATION} FROM n WHERE rank IS NOT NULL AND direct) x
+    SELECT conversation_id, sender AS p, ${NEGOTIATION} AS neg FROM n WHERE tbit IS NOT NULL
+    UNION ALL SELECT conversation_id, recipient, ${NEGOTIATION} FROM n WHERE tbit IS NOT NULL AND direct) x
   GROUP BY conversation_id
 ), cv AS (
   SELECT conversation_id AS id, min(received_at) AS f, max(received_at) AS l, max(ts) AS last_ts,
-    (array_agg(msg_type ORDER BY ts DESC, msg_type DESC))[1] AS last_type, max(rank) AS rank, count(*)::int AS cnt
-  FROM n WHERE rank IS NOT NULL GROUP BY conversation_id
+    (array_agg(msg_type ORDER BY ts DESC, msg_type DESC))[1] AS last_type, bit_or(tbit) AS types_seen, count(*)::int AS cnt
+  FROM n WHERE tbit IS NOT NULL GROUP BY conversation_id
 ), co AS (
-  INSERT INTO conversation AS c (id, participants, negotiators, first_seen, last_seen, last_ts, last_type, state, state_rank, outcome, message_count)
-  SELECT cv.id, cp.parts, cp.negs, cv.f, cv.l, cv.last_ts, cv.last_type, ${rankCase('cv.rank', stateOf)}, cv.rank,
-    ${rankCase('cv.rank', outcomeOf)}, cv.cnt
+  INSERT INTO conversation AS c (id, participants, negotiators, first_seen, last_seen, last_ts, last_type, state, types_seen, outcome, message_count)
+  SELECT cv.id, cp.parts, cp.negs, cv.f, cv.l, cv.last_ts, cv.last_type, ${created.state}, cv.types_seen,
+    ${created.outcome}, cv.cnt
   FROM cv JOIN cp ON cp.id = cv.id ORDER BY cv.id
   ON CONFLICT (id) DO UPDATE SET
     participants = ${setUnion('participants')},
@@ -90,9 +82,9 @@ WITH ${head}ins AS (
     last_seen = GREATEST(c.last_seen, excluded.last_seen),
     last_type = CASE WHEN (excluded.last_ts, excluded.last_type) > (c.last_ts, c.last_type) THEN excluded.last_type ELSE c.last_type END,
     last_ts = GREATEST(c.last_ts, excluded.last_ts),
-    state = CASE WHEN excluded.state_rank > c.state_rank THEN excluded.state ELSE c.state END,
-    outcome = CASE WHEN excluded.state_rank > c.state_rank THEN excluded.outcome ELSE c.outcome END,
-    state_rank = GREATEST(c.state_rank, excluded.state_rank),
+    state = ${merged.state},
+    outcome = ${merged.outcome},
+    types_seen = c.types_seen | excluded.types_seen,
     message_count = c.message_count + excluded.message_count
 ), pr AS (
   INSERT INTO agent_pair AS p (agent_a, agent_b, messages, last_seen)

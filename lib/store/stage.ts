@@ -10,7 +10,7 @@
 import { decodeNeg1 } from '../protocol/neg1';
 import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import { conversationStage } from './derive';
+import { conversationBit } from './derive';
 import type { IngestItem } from './types';
 
 type ColType = 'bytea' | 'int4' | 'int8' | 'text' | 'timestamptz' | 'bool';
@@ -21,7 +21,7 @@ export const STAGE_COLUMNS: ReadonlyArray<readonly [string, ColType]> = [
   ['id', 'bytea'], ['version', 'int4'], ['msg_type', 'int4'], ['sender', 'bytea'], ['recipient', 'bytea'],
   ['ts', 'int8'], ['block_ref', 'int8'], ['nonce', 'int8'], ['conversation_id', 'bytea'], ['payload_hash', 'bytea'],
   ['payload_len', 'int4'], ['signature', 'bytea'], ['raw', 'bytea'], ['source', 'text'], ['topic', 'text'],
-  ['received_at', 'timestamptz'], ['epoch', 'int4'], ['direct', 'bool'], ['rank', 'int4'],
+  ['received_at', 'timestamptz'], ['epoch', 'int4'], ['direct', 'bool'], ['tbit', 'int4'],
   ['fb_conv', 'bytea'], ['fb_target', 'bytea'], ['fb_score', 'int4'], ['fb_outcome', 'int4'], ['fb_dispute', 'bool'], ['fb_role', 'int4'],
   ['bid_conv', 'bytea'], ['bid_type', 'int4'], ['bid_terms', 'bytea'],
   ['deal_price', 'text'], ['deal_service', 'bytea'], ['deal_token', 'bytea'],
@@ -56,7 +56,7 @@ function isBroadcast(b: Uint8Array): boolean {
  */
 function rowValues(it: IngestItem, epochOf: (ts: bigint) => number): Value[] {
   const e = it.envelope;
-  const st = conversationStage(e.msgType);
+  const tbit = conversationBit(e.msgType);
   const fb = e.msgType === MsgType.FEEDBACK ? decodeFeedback(e.payload) : undefined;
   const bid = e.msgType === MsgType.NOTARIZE_BID ? decodeNotarizeBid(e.payload) : undefined;
   // An ACCEPT's NEG1 bid_value is the agreed price (the stats rollups' volume and median).
@@ -67,7 +67,7 @@ function rowValues(it: IngestItem, epochOf: (ts: bigint) => number): Value[] {
     e.blockRef > INT8_MAX ? e.blockRef - U64 : e.blockRef,
     e.nonce > INT8_MAX ? e.nonce - U64 : e.nonce,
     e.conversationId, e.payloadHash, e.payloadLen, e.signature, it.raw, it.source, it.topic ?? null,
-    BigInt(Math.round((it.receivedAt.getTime() - PG_EPOCH_MS) * 1000)), epochOf(e.timestamp), !isBroadcast(e.recipient), st ? st.rank : null,
+    BigInt(Math.round((it.receivedAt.getTime() - PG_EPOCH_MS) * 1000)), epochOf(e.timestamp), !isBroadcast(e.recipient), tbit,
     ...(fb?.ok ? [fb.value.conversationId, fb.value.targetAgent, fb.value.score, fb.value.outcome, fb.value.isDispute, fb.value.role] : [null, null, null, null, null, null]),
     ...(bid?.ok ? [bid.value.conversationId, bid.value.bidType, bid.value.terms] : [null, null, null]),
     ...(deal?.ok ? [deal.value.bidValue.toString(), deal.value.serviceHash, deal.value.tokenMint] : [null, null, null]),

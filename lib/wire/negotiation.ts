@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { hex32, intString, nonNegInt } from './codec';
 import { FIGURE_KEYS, ROLE_SOURCES } from '../protocol/analytics-defs';
+import { CONVERSATION_OUTCOMES } from '../protocol/conversation-state';
 
 /** An exact amount that may carry a fraction of a unit (Nash, Rubinstein). */
 export const decimalAmount = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal amount');
@@ -83,7 +84,8 @@ export type TimelineItem = z.infer<typeof TimelineItemSchema>;
 
 export const NegotiationViewSchema = z.object({
   conversationId: z.string(),
-  outcome: z.enum(['agreed', 'rejected', 'open']),
+  /** The state machine's outcome over the conversation's envelopes (docs/protocol.md "Conversation state"), as the list shows it. */
+  outcome: z.enum(CONVERSATION_OUTCOMES),
   /** NEG1 reason of the REJECT in words, when rejected. */
   rejectReason: z.string().nullable(),
   /** The NEG1 token: mint (null when unspecified), and its decimals and symbol when known (else amounts are raw units). */
@@ -111,8 +113,16 @@ export const NegotiationViewSchema = z.object({
   }).nullable(),
   /** The escrow the chain burned by decay (Haggle account); null off chain. */
   escrowBurned: z.object({ deposit: intString, burned: intString, decayBps: nonNegInt, rounds: nonNegInt }).nullable(),
-  /** Surplus of each side at the deal price (exact) and its share of the ZOPA (null when the width is 0). */
+  /**
+   * Surplus of each side at the deal price (exact) and its share of the ZOPA: null when the width
+   * is 0 or the deal lies outside the ZOPA (a share outside [0, 1] is not a share: see outsideZopaBy).
+   */
   surplus: z.object({ buyer: intString, seller: intString, buyerShare: z.number().nullable(), sellerShare: z.number().nullable() }).nullable(),
+  /**
+   * How far the agreed price lies outside the ZOPA (the verified reservations): the most either side
+   * passed its own reservation by, exact; "0" inside it; null without a deal or a known ZOPA.
+   */
+  outsideZopaBy: intString.nullable(),
   /** Why each null figure is unknown (docs/analytics.md). */
   unknown: z.partialRecord(z.enum(FIGURE_KEYS), z.string()),
   /** Terms of the first offer (deadline unix ms, decay, max rounds) and the agreed tier. */

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { MsgType } from '../protocol/types';
+import { CONVERSATION_OUTCOMES, CONVERSATION_STAGES } from '../protocol/conversation-state';
 import { EXPORT_FORMATS, EXPORT_TABLES } from './datasets';
 import { scorePointsParam } from './score';
 
@@ -97,14 +98,15 @@ function sameSort(o: { before?: { sort: string }; sort: string }, ctx: z.Refinem
   if (o.before && o.before.sort !== o.sort) ctx.addIssue({ code: 'custom', path: ['before'], message: `not a cursor of sort=${o.sort} (it is one of sort=${o.before.sort}); start again without before` });
 }
 
-export const CONVERSATION_STATES = ['discovery', 'negotiating', 'rejected', 'accepted', 'delivered', 'notarizing', 'verdict', 'completed', 'disputed'] as const;
-export const CONVERSATION_OUTCOMES = ['agreed', 'rejected', 'disputed', 'open'] as const;
+/** The state machine's vocabulary (lib/protocol/conversation-state.ts; docs/protocol.md "Conversation state"). */
+export const CONVERSATION_STATES = CONVERSATION_STAGES;
+export { CONVERSATION_OUTCOMES };
 
 /** GET /api/conversations: filtered, sorted (descending), cursor-paged. */
 export const ConversationsQuerySchema = z.object({
   agent: agentAny.optional().meta({ description: 'a participant: 64 hex characters or a base58 address' }),
   state: z.enum(CONVERSATION_STATES).optional(),
-  outcome: z.enum(CONVERSATION_OUTCOMES).optional().meta({ description: '`open` = no outcome yet' }),
+  outcome: z.enum(CONVERSATION_OUTCOMES).optional().meta({ description: '`open` = no outcome yet; `no_deal` = deal steps (FEEDBACK …) without an ACCEPT' }),
   range: TimePresetSchema.optional().meta({ description: 'last activity within the last hour, day or week' }),
   from: msParam.optional().meta({ description: 'last activity at or after (unix ms)' }),
   to: msParam.optional().meta({ description: 'last activity at or before (unix ms)' }),

@@ -5,6 +5,7 @@
  * Bytes are lowercase hex, 64-bit integers decimal strings, times unix milliseconds.
  */
 import { z } from 'zod';
+import { CONVERSATION_OUTCOMES, CONVERSATION_STAGES } from '../protocol/conversation-state';
 import { nonNegInt, hex16, hex32, intString, u64String } from './codec';
 import { ChainOverviewViewSchema } from './chain-views';
 import { ReleaseStatusSchema } from './datasets';
@@ -93,6 +94,10 @@ export const ConversationSummaryViewSchema = z.object({
   id: hex16,
   participants: z.array(hex32),
   messages: nonNegInt,
+  /** The state machine's stage and outcome (docs/protocol.md "Conversation state"). */
+  stage: z.enum(CONVERSATION_STAGES),
+  outcome: z.enum(CONVERSATION_OUTCOMES),
+  /** Stage and outcome in words, as the pages show them: "completed (agreed)", "feedback without a deal". */
   state: z.string().nullable(),
   firstMs: z.number().nullable(),
   lastMs: z.number().nullable(),

@@ -63,6 +63,13 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         <WatchButton kind="conversation" target={id} name={shortHex(id, 8, 4)} />
       </header>
 
+      {c.outcome === 'no_deal' ? (
+        <p className="card small" style={{ marginBottom: 16 }} data-testid="no-deal">
+          No ACCEPT was seen: {c.stage === 'feedback_without_deal' ? 'this FEEDBACK rates' : 'these steps follow'} a deal that never happened here, so it is not a deal.
+          Feedback without a deal is what the <Link href="/collusion">collusion signals</Link> flag.
+        </p>
+      ) : null}
+
       <NegotiationRecorder v={nego.view} receiptMissing={nego.receipt} />
 
       {onChain.length > 0 ? <OnChainNegotiation negotiations={onChain} /> : null}
