@@ -20,6 +20,7 @@ import { fromHex, toHex } from '../protocol/hex';
 import { newDeal, step, notaryOffer, notaryVerdicts, ringFeedback, type DealEvent, type DealState, type Outgoing } from './scenario';
 import { makeFault, FAULT_REASONS } from './faults';
 import { createRng } from './rng';
+import { drawSealed, drawStance } from './stances';
 import type { AgentConfig, AgentHooks, AgentToParent } from './types';
 import type { ReasonCode } from '../protocol/types';
 
@@ -177,7 +178,7 @@ export class DemoAgent {
       const r = this.#rng;
       const state = newDeal({
         role: 'buyer', conversationId: conv, self: this.#self, peer: seller, serviceHash: SERVICE, sealed,
-        salt: sha256(concat(this.#seed, conv)), stance: { strategy: this.cfg.strategy, side: 'buyer', initial: r.int(300, 450), reservation: r.int(620, 900), maxRounds: r.int(3, 6) },
+        salt: sha256(concat(this.#seed, conv)), stance: drawStance(this.cfg.strategy, 'buyer', r),
       });
       await this.#drive(state, { kind: 'open' });
     });
@@ -336,7 +337,7 @@ export class DemoAgent {
       const state = newDeal({
         role: 'seller', conversationId: e.conversationId, self: this.#self, peer: from, serviceHash: SERVICE,
         sealed: e.payload[3] === 0x43 /* 'NEGC' */, salt: sha256(concat(this.#seed, e.conversationId)),
-        stance: { strategy: this.cfg.strategy, side: 'seller', initial: r.int(950, 1200), reservation: r.int(450, 750), maxRounds: r.int(3, 6) },
+        stance: drawStance(this.cfg.strategy, 'seller', r),
       });
       return this.#drive(state, { kind: 'message', from, msgType: e.msgType, payload: e.payload });
     }
@@ -360,7 +361,7 @@ export class DemoAgent {
     }
     const known = candidates.filter((a) => this.#sellers.has(a));
     const seller = this.#rngMisc.pick(known.length ? known : candidates);
-    return this.open(seller, this.#rngMisc.next() < 0.3);
+    return this.open(seller, drawSealed(this.#rngMisc));
   }
 
   /** Rates every other ring member highly, in a fresh conversation with no deal behind it. */
