@@ -5,6 +5,7 @@
  *    (an ACCEPT: the negotiation view's `deal`), and how many carry a ZOPA that exists, a Nash
  *    point, a Rubinstein price and a fitted concession curve on at least one side
  *    (GET /api/conversations/{id}/negotiation);
+ *  - Haggle negotiations on chain by status (GET /api/negotiations, the latest 500);
  *  - every `--every` seconds (10): whether a batch flagged `mismatch` (contradicted by its uploaded
  *    log) is inside its challenge window (current epoch <= its epoch + 2), and whether one such is
  *    also unchallenged (GET /api/batches?status=mismatch, GET /api/challenges);
@@ -102,10 +103,14 @@ async function main(): Promise<void> {
   for (const a of alerts) perAgent.set(a.agent, (perAgent.get(a.agent) ?? 0) + 1);
   const quick = alerts.filter((a) => a.clearedAt !== null && a.clearedAt - a.openedAt < 2 * es * 1000);
   const conv = await conversations();
+  const { negotiations } = await api<{ negotiations: { status: string }[] }>('/api/negotiations?limit=500');
+  const haggle: Record<string, number> = {};
+  for (const n of negotiations) haggle[n.status] = (haggle[n.status] ?? 0) + 1;
   const share = (n: number, d: number) => (d ? Math.round((n / d) * 1000) / 1000 : null);
   console.log(JSON.stringify({
     base, minutes, epochSeconds: es, watchedAgents: wl.agents,
     conversations: { ...conv, allFiguresOfAgreed: share(conv.allFigures, conv.agreed), allFiguresOfDeals: share(conv.allFigures, conv.withDeal) },
+    haggle,
     contradictedInWindow: {
       samples: samples.length, present: samples.filter((s) => s.inWindow).length, share: share(samples.filter((s) => s.inWindow).length, samples.length),
       unchallengedPresent: samples.filter((s) => s.unchallengedInWindow).length, unchallengedShare: share(samples.filter((s) => s.unchallengedInWindow).length, samples.length),
