@@ -237,7 +237,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     const out: Status[] = queued.splice(0, queued.length);
     const cur = BigInt(Math.floor(t / 1000 / es));
     const agentsArg = watchAll ? null : [...seen.keys()].map(fromHex);
-    const emit = (wl: string, agent: string, kind: AlertKind, subject: string, firing: boolean, why: () => string) => out.push({ wl, agent, kind, subject, firing, why });
+    const emit = (wl: string, agent: string, kind: AlertKind, subject: string, firing: Status['firing'], why: () => string) => out.push({ wl, agent, kind, subject, firing, why });
 
     // offline: the in-memory last-seen times.
     if (anyRule('offline')) {
