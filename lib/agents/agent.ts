@@ -25,7 +25,8 @@ import type { AgentConfig, AgentHooks, AgentToParent } from './types';
 import type { ReasonCode } from '../protocol/types';
 
 const TOPICS = { broadcast: TOPIC_BROADCAST, notary: TOPIC_NOTARY, reputation: TOPIC_REPUTATION } as const;
-const DEAL_IDLE_MS = 15_000;
+/** A deal with no message for this long is dropped (generous: on a busy machine the agents run niced and slow). */
+const DEAL_IDLE_MS = 30_000;
 const RING_TAG = new TextEncoder().encode('zerox1-demo/ring');
 /** Longest an agent waits for a subscriber of the broadcast topic before its first beacon, ms. */
 const FIRST_GOSSIP_WAIT_MS = 5_000;
@@ -127,7 +128,10 @@ export class DemoAgent {
     // the mesh to form at a heartbeat.
     const until = this.#now() + FIRST_GOSSIP_WAIT_MS;
     while (this.#mesh.subscribers(TOPIC_BROADCAST).length === 0 && this.#now() < until && !this.#stopped) await new Promise((r) => setTimeout(r, 25));
-    this.#every(2_000 + this.#rngMisc.int(0, 500), () => this.#beacon());
+    // Through the queue like every other send: a beacon's nonce taken while a stream send is still
+    // on its way would reach the peer first by gossip, and the peer's live validation would then
+    // refuse the stream envelope as a replay (one nonce sequence per sender, docs/protocol.md §3).
+    this.#every(2_000 + this.#rngMisc.int(0, 500), () => this.#enqueue(() => this.#beacon()));
     this.#every(this.cfg.uploadIntervalMs, () => this.flush());
     this.#every(5_000, () => this.#expireDeals());
     if (this.cfg.autopilot) this.#every(this.cfg.tickMs, () => this.#autopilot());

@@ -83,7 +83,7 @@ test('the watcher challenges one published batch in two: the others stay open fo
   assert.match(reports[0], /unchallenged .*open to other challengers through epoch 4/);
 });
 
-test('the lease is paid one epoch ahead: owed epochs', async () => {
+test('the lease is paid ahead: owed epochs', async () => {
   const { leaseEpochsOwed } = await import('./chain-duties');
   assert.equal(leaseEpochsOwed(null, 100n, 101n), 2, 'a new lease: the current epoch and the next');
   assert.equal(leaseEpochsOwed(100n, 101n, 102n), 2, 'at a boundary: catches up and pays ahead');
