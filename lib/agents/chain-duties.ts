@@ -102,7 +102,7 @@ export const LEASE_AHEAD_EPOCHS = 2;
  */
 export const CHEAT_EVERY_EPOCHS = 1;
 /** The watcher challenges one published batch in this many, leaving the rest to other challengers. */
-export const CHALLENGE_EVERY = 2;
+export const CHALLENGE_EVERY = 3;
 
 /**
  * The cheater's batch of `epoch`: the honest batch without one TypedBid whose (conversation,
