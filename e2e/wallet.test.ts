@@ -226,8 +226,9 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     // The demo's cheater leaves a bid out of one batch; the indexer flags it against the uploaded log.
     flagged = await srv.until('a mismatch batch', 120_000, async () => {
       const r = await srv.getJson<{ batches: { agent: string; epoch: string }[] }>('/api/batches?status=mismatch');
-      // The demo's cheater cheats once: its batch is the one there is.
-      return r.body.batches[0];
+      // The demo's cheater under-reports each epoch it has a bid to leave out: take the newest flagged batch with at
+      // least one epoch of its window left (a slow machine must still confirm the challenge in it).
+      return r.body.batches.find((b) => epochNow() <= BigInt(b.epoch) + 1n);
     }, 500);
     await page.goto(`${srv.base}/agents/${flagged.agent}`);
     const bc = page.locator(`[data-testid="batch-challenges"][data-epoch="${flagged.epoch}"]`);

@@ -20,11 +20,13 @@ import { fromHex, toHex } from '../protocol/hex';
 import { newDeal, step, notaryOffer, notaryVerdicts, ringFeedback, type DealEvent, type DealState, type Outgoing } from './scenario';
 import { makeFault, FAULT_REASONS } from './faults';
 import { createRng } from './rng';
+import { drawSealed, drawStance } from './stances';
 import type { AgentConfig, AgentHooks, AgentToParent } from './types';
 import type { ReasonCode } from '../protocol/types';
 
 const TOPICS = { broadcast: TOPIC_BROADCAST, notary: TOPIC_NOTARY, reputation: TOPIC_REPUTATION } as const;
-const DEAL_IDLE_MS = 15_000;
+/** A deal with no message for this long is dropped (generous: on a busy machine the agents run niced and slow). */
+const DEAL_IDLE_MS = 30_000;
 const RING_TAG = new TextEncoder().encode('zerox1-demo/ring');
 /** Longest an agent waits for a subscriber of the broadcast topic before its first beacon, ms. */
 const FIRST_GOSSIP_WAIT_MS = 5_000;
@@ -126,7 +128,10 @@ export class DemoAgent {
     // the mesh to form at a heartbeat.
     const until = this.#now() + FIRST_GOSSIP_WAIT_MS;
     while (this.#mesh.subscribers(TOPIC_BROADCAST).length === 0 && this.#now() < until && !this.#stopped) await new Promise((r) => setTimeout(r, 25));
-    this.#every(2_000 + this.#rngMisc.int(0, 500), () => this.#beacon());
+    // Through the queue like every other send: a beacon's nonce taken while a stream send is still
+    // on its way would reach the peer first by gossip, and the peer's live validation would then
+    // refuse the stream envelope as a replay (one nonce sequence per sender, docs/protocol.md §3).
+    this.#every(2_000 + this.#rngMisc.int(0, 500), () => this.#enqueue(() => this.#beacon()));
     this.#every(this.cfg.uploadIntervalMs, () => this.flush());
     this.#every(5_000, () => this.#expireDeals());
     if (this.cfg.autopilot) this.#every(this.cfg.tickMs, () => this.#autopilot());
@@ -177,7 +182,7 @@ export class DemoAgent {
       const r = this.#rng;
       const state = newDeal({
         role: 'buyer', conversationId: conv, self: this.#self, peer: seller, serviceHash: SERVICE, sealed,
-        salt: sha256(concat(this.#seed, conv)), stance: { strategy: this.cfg.strategy, side: 'buyer', initial: r.int(300, 450), reservation: r.int(620, 900), maxRounds: r.int(3, 6) },
+        salt: sha256(concat(this.#seed, conv)), stance: drawStance(this.cfg.strategy, 'buyer', r),
       });
       await this.#drive(state, { kind: 'open' });
     });
@@ -336,7 +341,7 @@ export class DemoAgent {
       const state = newDeal({
         role: 'seller', conversationId: e.conversationId, self: this.#self, peer: from, serviceHash: SERVICE,
         sealed: e.payload[3] === 0x43 /* 'NEGC' */, salt: sha256(concat(this.#seed, e.conversationId)),
-        stance: { strategy: this.cfg.strategy, side: 'seller', initial: r.int(950, 1200), reservation: r.int(450, 750), maxRounds: r.int(3, 6) },
+        stance: drawStance(this.cfg.strategy, 'seller', r),
       });
       return this.#drive(state, { kind: 'message', from, msgType: e.msgType, payload: e.payload });
     }
@@ -360,7 +365,7 @@ export class DemoAgent {
     }
     const known = candidates.filter((a) => this.#sellers.has(a));
     const seller = this.#rngMisc.pick(known.length ? known : candidates);
-    return this.open(seller, this.#rngMisc.next() < 0.3);
+    return this.open(seller, drawSealed(this.#rngMisc));
   }
 
   /** Rates every other ring member highly, in a fresh conversation with no deal behind it. */

@@ -4,11 +4,14 @@
  * lease each epoch (occasionally missing one, catching up later), and at the start of epoch
  * e + 1 submit the BehaviorBatch of epoch e built with lib/protocol buildBatchFromLog from the
  * agent's own log (ordered by timestamp, envelope id), after uploading exactly that log
- * (POST /api/ingest/log), which the indexer verifies the batch against. The `cheater` leaves
- * one TypedBid out of one batch and publishes that batch with its log (the demo's stand-in for
- * batch gossip); the `watcher` checks published batches, challenges an entry the batch does not
- * report, stages the evidence and resolves the challenge once the window
- * (CHALLENGE_WINDOW_EPOCHS) has passed.
+ * (POST /api/ingest/log), which the indexer verifies the batch against. The lease is paid two
+ * epochs ahead, so a payment landing late after an epoch boundary never leaves it in grace.
+ * The `cheater` leaves one TypedBid out of every batch that has a bid to leave out (at most one
+ * in `cheatEveryEpochs`, default 1), so a contradicted batch inside its challenge window is
+ * nearly always there to see, and publishes that batch with its log (the demo's stand-in for batch gossip); the `watcher` checks published
+ * batches and challenges one in `challengeEvery` of them (the others stay open for anyone, e.g.
+ * the owner page, to challenge): it finds an entry the batch does not report, stages the
+ * evidence and resolves the challenge once the window (CHALLENGE_WINDOW_EPOCHS) has passed.
  */
 import { Keypair } from '../chain/node/send';
 import { PublicKey, type Connection } from '../chain';
@@ -46,6 +49,12 @@ export interface AgentChainConfig {
    * (a restart must not pay what the pause holds back): its lease runs into grace, then it catches up.
    */
   leasePauseUntilMs?: number;
+  /** Epochs the lease is kept paid beyond the current one (default {@link LEASE_AHEAD_EPOCHS}). */
+  leaseAheadEpochs?: number;
+  /** Cheater: epochs between its under-reported batches (default {@link CHEAT_EVERY_EPOCHS}). */
+  cheatEveryEpochs?: number;
+  /** Watcher: challenges the first published batch and then one in this many (default {@link CHALLENGE_EVERY}). */
+  challengeEvery?: number;
   /** ms after an epoch ends before its batch is built (late envelopes and uploads land). */
   settleMs?: number;
   /** Settle a share of deals through the Haggle program (./haggle-mirror.ts); absent = none. */
@@ -78,6 +87,42 @@ export interface ChainDutiesHooks {
   now?: () => number;
 }
 
+/**
+ * Lease epochs paid beyond the current one: two, so that one skipped payment (`leaseMissRate`)
+ * followed by a payment landing late on a busy machine still never leaves the lease in grace.
+ */
+export const LEASE_AHEAD_EPOCHS = 2;
+/**
+ * The cheater under-reports a batch at most every this many epochs (when the batch has a bid to
+ * leave out). A batch of epoch e lands some seconds into e + 1 (the settle delay, the log upload,
+ * the transaction: 5–11 s at 20 s epochs on a busy machine) and can be challenged through
+ * e + CHALLENGE_WINDOW_EPOCHS. Every two epochs would leave that landing delay uncovered once per
+ * cycle (a contradicted batch in its window ~70 % of the time when measured); every epoch, the
+ * windows overlap and only epochs without any bid leave a gap.
+ */
+export const CHEAT_EVERY_EPOCHS = 1;
+/** The watcher challenges one published batch in this many, leaving the rest to other challengers. */
+export const CHALLENGE_EVERY = 3;
+
+/**
+ * The cheater's batch of `epoch`: the honest batch without one TypedBid whose (conversation,
+ * counterparty, value) is unique, when at least `every` epochs passed since its last cheat
+ * (`lastCheat`, null = never); null when it reports this one honestly (too soon, or no bid to leave out).
+ */
+export function underReport(batch: BehaviorBatch, epoch: bigint, lastCheat: bigint | null, every: number): BehaviorBatch | null {
+  if (lastCheat !== null && epoch - lastCheat < BigInt(Math.max(1, every))) return null;
+  const keys = batch.bidValues.map((b) => `${toHex(b.conversationId)}:${toHex(b.counterparty)}:${b.bidValue}`);
+  const unique = keys.findIndex((k) => keys.indexOf(k) === keys.lastIndexOf(k));
+  if (unique < 0) return null;
+  return { ...batch, bidValues: batch.bidValues.filter((_, i) => i !== unique) };
+}
+
+/** Epochs to pay now so the lease is paid through `target` (a lease that does not exist yet starts at `current`). */
+export function leaseEpochsOwed(paidThrough: bigint | null, current: bigint, target: bigint): number {
+  const owed = paidThrough === null ? target - current + 1n : target - paidThrough;
+  return owed > 0n ? Number(owed > 1000n ? 1000n : owed) : 0;
+}
+
 const cmp = (a: LogItem, b: LogItem) =>
   a.envelope.timestamp !== b.envelope.timestamp ? (a.envelope.timestamp < b.envelope.timestamp ? -1 : 1) : Buffer.compare(a.id, b.id);
 const BID_TYPES = new Set<number>([MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT]);
@@ -103,9 +148,16 @@ export class ChainDuties {
   readonly #now: () => number;
   #timer?: NodeJS.Timeout;
   #lastEpoch = -1n;
-  #cheated = false;
+  #lastCheat: bigint | null = null;
+  /** Published batches the watcher has seen. */
+  #seen = 0;
   #stopped = false;
   #queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The watcher's challenges and resolutions run on a queue of their own: staging the evidence
+   * takes several transactions, and its own lease and batch (which must land within an epoch) go on meanwhile.
+   */
+  #challengeQueue: Promise<unknown> = Promise.resolve();
 
   constructor(cfg: AgentChainConfig, p: { seed: Uint8Array; agentIdHex: string }, hooks: ChainDutiesHooks) {
     if (!(cfg.epochSeconds > 0)) throw new RangeError('chain.epochSeconds must be positive');
@@ -130,15 +182,19 @@ export class ChainDuties {
     const s = stake ? stakeLock.decodeStake(stake.data) : null;
     if (!s || s.status !== 1) await lockStake(this.#conn, { owner: this.#owner, agent: this.#agent, amount: MIN_STAKE, config: this.#eco });
     const paused = this.#now() < (this.#cfg.leasePauseUntilMs ?? 0);
-    if (!paused || !(await this.#conn.getAccountInfo(leaseProgram.findLeasePda(this.#agent)[0], 'confirmed'))) await payLease(this.#conn, { payer: this.#owner, agent: this.#agent, config: this.#eco });
-    this.#lastEpoch = this.epoch();
+    const e = this.epoch();
+    if (!paused) await this.#payThrough(e + this.#ahead());
+    else if (!(await this.#conn.getAccountInfo(leaseProgram.findLeasePda(this.#agent)[0], 'confirmed'))) await this.#payThrough(e);
+    this.#lastEpoch = e;
     this.#hooks.report(`stake locked, lease paid (epoch ${this.#lastEpoch}, role ${this.#cfg.role})`);
     this.#timer = setInterval(() => this.#tick(), 500);
     this.#timer.unref?.();
   }
 
   #enqueue(what: string, f: () => Promise<unknown>): void {
-    this.#queue = this.#queue.then(f).catch((e) => this.#hooks.report(`chain ${what} failed: ${(e as Error)?.message ?? e}`));
+    const run = (q: Promise<unknown>) => q.then(f).catch((e) => this.#hooks.report(`chain ${what} failed: ${(e as Error)?.message ?? e}`));
+    if (what === 'challenge' || what === 'resolve') this.#challengeQueue = run(this.#challengeQueue);
+    else this.#queue = run(this.#queue);
   }
 
   #tick(): void {
@@ -161,10 +217,19 @@ export class ChainDuties {
       this.#hooks.report(`skips the lease of epoch ${e}`);
       return;
     }
+    await this.#payThrough(e + this.#ahead());
+  }
+
+  #ahead(): bigint {
+    return BigInt(Math.max(0, this.#cfg.leaseAheadEpochs ?? LEASE_AHEAD_EPOCHS));
+  }
+
+  /** Pays what it takes for the lease to be paid through epoch `target` (nothing when it is). */
+  async #payThrough(target: bigint): Promise<void> {
     const info = await this.#conn.getAccountInfo(leaseProgram.findLeasePda(this.#agent)[0], 'confirmed');
     const l = info ? leaseProgram.decodeLease(info.data) : null;
-    const owed = l && l.paidThroughEpoch < e ? Number(e - l.paidThroughEpoch) : 1;
-    await payLease(this.#conn, { payer: this.#owner, agent: this.#agent, epochs: Math.min(owed, 1000), config: this.#eco });
+    const epochs = leaseEpochsOwed(l ? l.paidThroughEpoch : null, this.epoch(), target);
+    if (epochs > 0) await payLease(this.#conn, { payer: this.#owner, agent: this.#agent, epochs, config: this.#eco });
   }
 
   async #submitBatch(epoch: bigint): Promise<void> {
@@ -175,15 +240,9 @@ export class ChainDuties {
     if (entries.length === 0) return;
     const log = entries.map((x) => x.envelope);
     let batch = buildBatchFromLog({ agentId: this.#agent.toBytes(), epochNumber: epoch, slotStart: 0n, slotEnd: 0n, envelopes: log });
-    let cheat = false;
-    if (this.#cfg.role === 'cheater' && !this.#cheated) {
-      const keys = batch.bidValues.map((b) => `${toHex(b.conversationId)}:${toHex(b.counterparty)}:${b.bidValue}`);
-      const unique = keys.findIndex((k) => keys.indexOf(k) === keys.lastIndexOf(k));
-      if (unique >= 0) {
-        batch = { ...batch, bidValues: batch.bidValues.filter((_, i) => i !== unique) };
-        cheat = true;
-      }
-    }
+    const cheated = this.#cfg.role === 'cheater' ? underReport(batch, epoch, this.#lastCheat, this.#cfg.cheatEveryEpochs ?? CHEAT_EVERY_EPOCHS) : null;
+    const cheat = cheated !== null;
+    if (cheated) batch = cheated;
     // The exact log the batch commits to, uploaded first so the indexer can verify the batch as
     // soon as it sees it. The cheater uploads its true log too: its batch then fails the check.
     const uploaded = await this.#hooks.uploadLog(epoch, entries.map((x) => x.bytes), encodeBatch(batch)).catch(() => false);
@@ -191,7 +250,7 @@ export class ChainDuties {
     await submitBatch(this.#conn, { owner: this.#owner, agent: this.#agent, batch });
     this.#hooks.report(`submitted batch of epoch ${epoch}: ${log.length} entries, ${batch.bidValues.length} bids${cheat ? ' (one bid left out)' : ''}`);
     if (cheat) {
-      this.#cheated = true;
+      this.#lastCheat = epoch;
       this.#hooks.publish({ agentIdHex: toHex(this.#agent.toBytes()), epoch: epoch.toString(), batchHex: toHex(encodeBatch(batch)), logHex: entries.map((x) => toHex(x.bytes)) });
     }
   }
@@ -199,6 +258,11 @@ export class ChainDuties {
   /** Watcher: checks a published batch and challenges an unreported bid (module comment). */
   onPublished(b: PublishedBatch): void {
     if (this.#cfg.role !== 'watcher' || this.#stopped) return;
+    const every = Math.max(1, this.#cfg.challengeEvery ?? CHALLENGE_EVERY);
+    if (this.#seen++ % every !== 0) {
+      this.#hooks.report(`leaves the batch of epoch ${b.epoch} of ${b.agentIdHex.slice(0, 8)} unchallenged (it challenges one published batch in ${every}): open to other challengers through epoch ${BigInt(b.epoch) + CHALLENGE_WINDOW_EPOCHS}`);
+      return;
+    }
     this.#enqueue('challenge', () => this.#challenge(b));
   }
 

@@ -11,7 +11,7 @@
  */
 import type { AlertsStore, DeliveryEvent, NewAlert } from '../store';
 import type { LiveEvent } from '../wire/events';
-import { EVENT_KINDS, isAlertKind, ruleParams, type AlertKind } from './kinds';
+import { EVENT_KINDS, LEASE_GRACE_HYSTERESIS, isAlertKind, ruleParams, type AlertKind } from './kinds';
 import { agentDisplayName } from '../wire/agent-name';
 import { scorePoints } from '../wire/score';
 
@@ -44,8 +44,11 @@ interface ListState {
   convs: Map<string, number>;
 }
 
-/** `why` is made only when it is stored (a new alert or a clearing): most statuses of a tick need none. */
-interface Status { wl: string; agent: string; kind: AlertKind; subject: string; firing: boolean; why: string | (() => string) }
+/**
+ * `why` is made only when it is stored (a new alert or a clearing): most statuses of a tick need none.
+ * `hold` keeps an open alert open and opens none (a debounced condition between its thresholds).
+ */
+interface Status { wl: string; agent: string; kind: AlertKind; subject: string; firing: boolean | 'hold'; why: string | (() => string) }
 interface OpenAlert { id: bigint; throttled: boolean }
 
 /** Drops counted per agent in six 10-second buckets (the last minute). */
@@ -106,6 +109,8 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
   const open = new Map<string, OpenAlert>();
   /** Keys of event alerts ever opened: never again for the same subject. */
   const eventKeys = new Set<string>();
+  /** lease_grace keys → the last evaluation that saw the lease in grace past the open threshold (kinds.ts LEASE_GRACE_HYSTERESIS). */
+  const graceLong = new Map<string, number>();
   let dirty = true;
   let loadedOpen = false;
   let stopped = false;
@@ -235,7 +240,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     const out: Status[] = queued.splice(0, queued.length);
     const cur = BigInt(Math.floor(t / 1000 / es));
     const agentsArg = watchAll ? null : [...seen.keys()].map(fromHex);
-    const emit = (wl: string, agent: string, kind: AlertKind, subject: string, firing: boolean, why: () => string) => out.push({ wl, agent, kind, subject, firing, why });
+    const emit = (wl: string, agent: string, kind: AlertKind, subject: string, firing: Status['firing'], why: () => string) => out.push({ wl, agent, kind, subject, firing, why });
 
     // offline: the in-memory last-seen times.
     if (anyRule('offline')) {
@@ -254,6 +259,8 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     const needLease = anyRule('lease_due', 'lease_grace', 'deactivated', 'batch_missing');
     const leases = needLease ? await o.store.leasesOf(agentsArg) : [];
     const leaseOf = new Map(leases.map((r) => [hex(r.agent), r]));
+    const openAfterS = LEASE_GRACE_HYSTERESIS.openAfterEpochs * es;
+    const quietAfterS = LEASE_GRACE_HYSTERESIS.quietEpochs * es;
     for (const r of leases) {
       const a = hex(r.agent);
       const pt = r.paidThrough;
@@ -267,11 +274,22 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
           ? `lease of ${name(a)} is paid through epoch ${pt}, which ends at ${iso(endMs)} (${hours >= 0 ? `in ${hours.toFixed(2)} h` : `${(-hours).toFixed(2)} h ago`}; the rule alerts within ${limit} h)`
           : r.active ? `lease of ${name(a)} paid through epoch ${pt}, ending ${iso(endMs)}, in ${hours.toFixed(2)} h` : `lease of ${name(a)} is deactivated (paid through epoch ${pt})`);
       }
+      // Debounced (kinds.ts LEASE_GRACE_HYSTERESIS): in grace since the start of epoch pt + 1 = endMs.
+      const inGraceS = (t - endMs) / 1000;
+      const long = r.active && unpaid > 0n && inGraceS >= openAfterS;
       for (const { l } of watchers('lease_grace', a)) {
-        const firing = r.active && unpaid > 0n;
-        emit(l.id, a, 'lease_grace', '', firing, () => firing
-          ? `lease of ${name(a)} is paid through epoch ${pt} and the current epoch is ${cur}: ${unpaid} unpaid epoch${unpaid === 1n ? '' : 's'} in grace (deactivated after ${LEASE_GRACE_EPOCHS})`
-          : r.active ? `lease of ${name(a)} paid through epoch ${pt} (current epoch ${cur})` : `lease of ${name(a)} left grace deactivated (paid through epoch ${pt}, current epoch ${cur})`);
+        const k = keyOf(l.id, a, 'lease_grace', '');
+        if (long) graceLong.set(k, t);
+        else if (!open.has(k)) graceLong.delete(k);
+        else if (!graceLong.has(k)) graceLong.set(k, t); // opened before a restart: hold from now
+        const quietS = (t - (graceLong.get(k) ?? t)) / 1000;
+        const firing = long ? true : !open.has(k) || !r.active || pt > cur || quietS >= quietAfterS ? false : 'hold';
+        if (firing === false) graceLong.delete(k);
+        emit(l.id, a, 'lease_grace', '', firing, () => long
+          ? `lease of ${name(a)} is paid through epoch ${pt} and the current epoch is ${cur}: ${unpaid} unpaid epoch${unpaid === 1n ? '' : 's'} in grace for ${inGraceS.toFixed(0)} s (deactivated after ${LEASE_GRACE_EPOCHS})`
+          : !r.active ? `lease of ${name(a)} left grace deactivated (paid through epoch ${pt}, current epoch ${cur})`
+            : pt > cur ? `lease of ${name(a)} paid through epoch ${pt} (current epoch ${cur})`
+              : `lease of ${name(a)} paid through epoch ${pt} (current epoch ${cur}), not in grace for ${openAfterS} s or more during the last ${quietAfterS} s`);
       }
       for (const { l } of watchers('deactivated', a)) {
         emit(l.id, a, 'deactivated', '', !r.active, () => !r.active
@@ -394,6 +412,10 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     const clearing = new Set<string>();
     for (const s of st) {
       const k = keyOf(s.wl, s.agent, s.kind, s.subject);
+      if (s.firing === 'hold') {
+        if (open.has(k)) firingNow.add(k);
+        continue;
+      }
       if (s.firing) {
         if (firingNow.has(k)) continue;
         firingNow.add(k);
@@ -449,6 +471,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
       const done = new Set((await o.store.clearAlerts(clear.map((c) => ({ id: c.id, why: c.why, at, keepKey: EVENT_KINDS.has(c.kind as AlertKind) })))).map(String));
       for (const c of clear) {
         open.delete(c.key);
+        graceLong.delete(c.key);
         if (done.has(String(c.id)) && !c.throttled) deliveries.push({ alertId: c.id, watchlistId: c.key.split('|')[0], event: 'cleared' });
       }
       cleared = done.size;

@@ -39,6 +39,18 @@ export const RULE_PARAMS = {
 
 export type RuleParams<K extends AlertKind> = z.output<(typeof RULE_PARAMS)[K]>;
 
+/**
+ * Hysteresis of `lease_grace` (docs/app.md "Alerts and watchlists"). A lease is in grace from the
+ * first instant of an epoch it has not paid, so an agent that pays at each epoch boundary is in
+ * grace for the second its payment takes, every epoch: the raw condition flaps once per epoch.
+ * The alert opens only after the lease has stayed in grace for `openAfterEpochs` of an epoch
+ * (measured from the epoch's start on the chain's clock, not from when it was first seen), and an
+ * open alert clears only when the lease is paid ahead (through an epoch after the current one), is
+ * deactivated (the `deactivated` rule takes over), or has gone `quietEpochs` epochs without such
+ * a grace; until then it stays open even while the lease is paid through the current epoch.
+ */
+export const LEASE_GRACE_HYSTERESIS = { openAfterEpochs: 0.25, quietEpochs: 1 } as const;
+
 /** Rules a new watchlist starts with (the rest exist, off). */
 export const DEFAULT_ENABLED: readonly AlertKind[] = ['offline', 'lease_grace', 'deactivated', 'batch_missing', 'challenged', 'slashed'];
 
