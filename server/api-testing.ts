@@ -1,7 +1,7 @@
 /**
  * Test driver: the real runtime (store, embedded chain, observer, indexer, demo agents) with every
- * `app/api/**∕route.ts` handler served by a plain node:http server through the same rate-limit
- * gate main.ts puts in front of Next. Next's file-system routing is mirrored (`[id]` and catch-all
+ * `app/api/**∕route.ts` handler served by a plain node:http server through the same gates
+ * main.ts puts in front of Next (request target, rate limits, heavy-read slots). Next's file-system routing is mirrored (`[id]` and catch-all
  * `[...file]` segments), so a test can walk the route files and call each one over HTTP without a
  * Next build.
  */
@@ -17,6 +17,7 @@ import { loadConfig } from './config';
 import { createLogger } from './logger';
 import { createRateLimiter, type RateLimits } from './rate-limit';
 import { createHeavyGate, type HeavyGate } from './heavy-gate';
+import { refuseBadTarget } from './request-target';
 import { startRuntime, type Runtime } from './runtime';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -93,6 +94,7 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
   // closes it first: at Node's default 5 s, a loaded event loop closes a socket fetch is just
   // reusing and the request fails with ECONNRESET.
   const server: Server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    if (refuseBadTarget(req, res)) return;
     if (limiter.reject(req, res)) return;
     heavy.run(req, res, () => void serve(req, res));
   });
