@@ -4,7 +4,9 @@
  * batch (a), extreme timestamps neither break a release nor make partitions (b), a partition
  * flood is bounded (c), upgrade floods leave the file descriptors flat (d), dot segments are
  * rate limited (e), JSON-RPC batches are capped and /api/health stays fast (f), one address
- * cannot take more than its share of stream slots (g), the faucet never answers 500 (h).
+ * cannot take more than its share of stream slots (g), the faucet never answers 500 (h), one
+ * address's heavy reads leave /api/health fast for everyone else (l), no parameter of any route,
+ * page or MCP tool makes a 500 (m).
  *
  * Prints one line per check, then `N passed, N failed` (exit 1 if any failed). Not part of
  * `npm test`. Refuses any target whose host is not loopback; every loop is bounded in count and
@@ -13,10 +15,11 @@
  * Flags: --only a,b,… (checks to run), --epoch-seconds N (the target's EPOCH_SECONDS, 20 in
  * the demo), --pid N (the server's pid, for its file descriptors; found from the port
  * otherwise), --database-url URL (the target's Postgres, to count envelope partitions in c),
- * --upgrades N (2,000) and --upgrade-seconds S (20) for d.
+ * --upgrades N (2,000) and --upgrade-seconds S (20) for d, --heavy-seconds S (20) for l.
  */
 import { forgedLog, extremeTimestamp, partitionFlood } from './abuse/uploads';
 import { dotSegments, faucet, rpcBatches, streamSlots, upgradeFlood } from './abuse/network';
+import { badParameters, heavyReads } from './abuse/heavy';
 import { closeAgents, getJson, parseTarget, type CheckResult, type Target } from './abuse/support';
 
 function flag(name: string): string | undefined {
@@ -49,7 +52,7 @@ async function main(): Promise<void> {
     pid: pid === undefined ? undefined : int('pid', 0, 1, 2 ** 22),
   };
   const databaseUrl = flag('database-url');
-  const only = new Set((flag('only') ?? 'a,b,c,d,e,f,g,h').split(',').map((s) => s.trim()));
+  const only = new Set((flag('only') ?? 'a,b,c,d,e,f,g,h,l,m').split(',').map((s) => s.trim()));
   // Checks run one after another, the heavy floods last so they do not disturb the others' timing.
   const checks: Array<[string, string, () => Promise<CheckResult | CheckResult[]>]> = [
     ['a', 'forged log', () => forgedLog(t)],
@@ -58,8 +61,10 @@ async function main(): Promise<void> {
     ['e', 'dot segments', () => dotSegments(t)],
     ['g', 'stream slots', () => streamSlots(t)],
     ['h', 'faucet', () => faucet(t)],
+    ['m', 'bad parameters', () => badParameters(t)],
     ['d', 'upgrade flood', () => upgradeFlood(t, int('upgrades', 2_000, 1, 20_000), int('upgrade-seconds', 20, 1, 120))],
     ['f', 'RPC batches', () => rpcBatches(t)],
+    ['l', 'heavy reads', () => heavyReads(t, int('heavy-seconds', 20, 1, 600))],
   ];
   try {
     await getJson(t, '/api/health');
