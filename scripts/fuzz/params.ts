@@ -73,7 +73,7 @@ export async function fuzzParams(rng: Rng, seconds: number): Promise<PhaseResult
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const found = routes.map((r) => ({ r, params: r.match(url.pathname) })).find((x) => x.params);
       const h = found?.r.module.GET as Handler | undefined;
-      if (!found || !h) { res.writeHead(404).end(); return; }
+      if (!found?.params || !h) { res.writeHead(404).end(); return; }
       const request = new Request(`http://127.0.0.1${req.url}`, { method: 'GET', headers: req.headers as Record<string, string> });
       // Next hands a route its path parameters decoded; a segment that does not decode is its 400.
       const params = Object.fromEntries(Object.entries(found.params).map(([k, v]) => [k, Array.isArray(v) ? v.map(decodeURIComponent) : decodeURIComponent(v)]));
