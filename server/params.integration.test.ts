@@ -108,3 +108,22 @@ test('heavy routes take their client\'s slots: two run, one waits, the next is a
   assert.deepEqual([h.heavy.stats().running, h.heavy.stats().waiting], [0, 0], 'every slot is back');
   assert.ok([200, 503].includes((await raw('/api/health')).status), '/api/health is never held');
 });
+
+test('JSON bodies: a NUL or lone surrogate in any field is a 400 naming the field', async () => {
+  const post = async (path: string, body: string, headers: Record<string, string> = {}) => {
+    const r = await fetch(h.base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    return { status: r.status, body: (await r.json().catch(() => ({}))) as { error?: string; id?: string; token?: string } };
+  };
+  const created = await post('/api/watchlists', '{}');
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const token = { 'x-watchlist-token': created.body.token! };
+  const secret = await post(`/api/watchlists/${created.body.id}/webhooks`, JSON.stringify({ url: 'https://example.com/hook', format: 'json', secret: `abc\u0000${'d'.repeat(20)}` }), token);
+  assert.equal(secret.status, 400, JSON.stringify(secret.body));
+  assert.match(secret.body.error ?? '', /field "secret": holds a NUL/);
+  const surrogate = await post(`/api/watchlists/${created.body.id}/webhooks`, '{"url":"https://example.com/hook","format":"json","secret":"\\ud800abcdefghijklmnopqrstu"}', token);
+  assert.equal(surrogate.status, 400, JSON.stringify(surrogate.body));
+  assert.match(surrogate.body.error ?? '', /field "secret": holds a lone UTF-16 surrogate/);
+  const opinion = await post(`/api/disputes/${'ab'.repeat(32)}/opinions`, JSON.stringify({ reviewer: 'x', message: 'a\u0000', signature: '00' }));
+  assert.equal(opinion.status, 400, JSON.stringify(opinion.body));
+  assert.match(opinion.body.error ?? '', /field "message": holds a NUL/);
+});
