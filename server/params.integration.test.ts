@@ -13,7 +13,7 @@ import { startApiHarness, type ApiHarness } from './api-testing';
 let h: ApiHarness;
 
 before(async () => {
-  h = await startApiHarness({ DEMO_AGENTS: '0', RATE_LIMIT_API: 'off', RATE_LIMIT_MCP: 'off', RATE_LIMIT_EXPORT: 'off', HEAVY_PER_CLIENT: '2', HEAVY_QUEUE: '1' });
+  h = await startApiHarness({ DEMO_AGENTS: '0', RATE_LIMIT_API: 'off', RATE_LIMIT_MCP: 'off', RATE_LIMIT_EXPORT: 'off', HEAVY_PER_CLIENT: '2', HEAVY_QUEUE: '1', ALERT_WEBHOOK_ALLOW_PRIVATE: '1' });
 });
 after(async () => {
   await h?.stop();
@@ -117,10 +117,10 @@ test('JSON bodies: a NUL or lone surrogate in any field is a 400 naming the fiel
   const created = await post('/api/watchlists', '{}');
   assert.equal(created.status, 201, JSON.stringify(created.body));
   const token = { 'x-watchlist-token': created.body.token! };
-  const secret = await post(`/api/watchlists/${created.body.id}/webhooks`, JSON.stringify({ url: 'https://example.com/hook', format: 'json', secret: `abc\u0000${'d'.repeat(20)}` }), token);
+  const secret = await post(`/api/watchlists/${created.body.id}/webhooks`, JSON.stringify({ url: 'http://127.0.0.1:9/hook', format: 'json', secret: `abc\u0000${'d'.repeat(20)}` }), token);
   assert.equal(secret.status, 400, JSON.stringify(secret.body));
   assert.match(secret.body.error ?? '', /field "secret": holds a NUL/);
-  const surrogate = await post(`/api/watchlists/${created.body.id}/webhooks`, '{"url":"https://example.com/hook","format":"json","secret":"\\ud800abcdefghijklmnopqrstu"}', token);
+  const surrogate = await post(`/api/watchlists/${created.body.id}/webhooks`, '{"url":"http://127.0.0.1:9/hook","format":"json","secret":"\\ud800abcdefghijklmnopqrstu"}', token);
   assert.equal(surrogate.status, 400, JSON.stringify(surrogate.body));
   assert.match(surrogate.body.error ?? '', /field "secret": holds a lone UTF-16 surrogate/);
   const opinion = await post(`/api/disputes/${'ab'.repeat(32)}/opinions`, JSON.stringify({ reviewer: 'x', message: 'a\u0000', signature: '00' }));
