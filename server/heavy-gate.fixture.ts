@@ -1,7 +1,8 @@
 /**
  * A server for heavy-gate.test.ts in a process of its own (so the test's clients are not slowed
  * by its event loop): heavy paths spend `busyMs` of the event loop in 10 ms steps, as a read on
- * the embedded database does, before they answer. argv: `gated` | `open`, busyMs. Sends its port over IPC.
+ * the embedded database does, before they answer. argv: `gated` | `open`, busyMs. Sends its port over IPC, then `flooded`
+ * when the 16th heavy read has arrived.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { DEFAULT_HEAVY_LIMITS, createHeavyGate, heavyClassOf } from './heavy-gate';
@@ -22,6 +23,12 @@ const handler = (req: IncomingMessage, res: ServerResponse) => {
   };
   setImmediate(step);
 };
-const server = createServer((req, res) => (gated ? gate.run(req, res, () => handler(req, res)) : handler(req, res)));
+let received = 0;
+const server = createServer((req, res) => {
+  // The test sends its health probe once every heavy read has arrived.
+  if (heavyClassOf(req.url) && ++received === 16) process.send?.('flooded');
+  if (gated) gate.run(req, res, () => handler(req, res));
+  else handler(req, res);
+});
 server.listen(0, '127.0.0.1', () => process.send?.((server.address() as { port: number }).port));
 process.on('disconnect', () => process.exit(0));

@@ -137,8 +137,9 @@ test('16 heavy reads from one client leave /api/health fast for another', async 
     const child = fork(fileURLToPath(new URL('./heavy-gate.fixture.ts', import.meta.url)), [mode, '200'], { execArgv: ['--import', 'tsx'] });
     try {
       const port = await new Promise<number>((r) => child.once('message', (m) => r(Number(m))));
+      const flooded = new Promise((r) => child.once('message', r));
       const flood = Array.from({ length: 16 }, () => get(port, '/api/replay?from=0&to=999999999999999&limit=1000').catch(() => null));
-      await new Promise((r) => setTimeout(r, 30));
+      await flooded;
       const h = await get(port, '/api/health', '127.0.0.2');
       await Promise.all(flood);
       return h.ms;
@@ -147,9 +148,9 @@ test('16 heavy reads from one client leave /api/health fast for another', async 
     }
   };
   const gated = await health('gated');
-  assert.ok(gated < 1_000, `with the gate /api/health took ${gated.toFixed(0)} ms`);
+  assert.ok(gated < 250, `with the gate /api/health took ${gated.toFixed(0)} ms`);
   // The same flood without the gate: every read runs at once and health waits for all of them.
   const open = await health('open');
   t.diagnostic(`/api/health during the flood: ${gated.toFixed(0)} ms with the gate, ${open.toFixed(0)} ms without`);
-  assert.ok(open > 1_500 && open > 2 * gated, `without it ${open.toFixed(0)} ms`);
+  assert.ok(open > 2.5 * gated, `without it ${open.toFixed(0)} ms`);
 });

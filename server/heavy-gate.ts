@@ -33,7 +33,7 @@ export interface HeavyLimits {
   budget: BucketSpec | null;
 }
 
-export const DEFAULT_HEAVY_LIMITS: HeavyLimits = { perClient: 2, queue: 4, waitMs: 10_000, budget: { perSecond: 500, burst: 10_000 } };
+export const DEFAULT_HEAVY_LIMITS: HeavyLimits = { perClient: 2, queue: 4, waitMs: 10_000, budget: { perSecond: 200, burst: 5_000 } };
 
 /** Pages whose server render runs a heavy read (the same loaders as their API routes). */
 const HEAVY_PAGES = new Set(['/agents', '/collusion', '/conversations', '/envelopes', '/reconciliation', '/search']);
