@@ -8,7 +8,9 @@
  * dripping (i) or huge (j) webhook answer does not delay another list's delivery, webhook URLs
  * naming a private address in any spelling are refused (k), one wallet signature buys one action
  * whatever its spelling and however long after (n), opinions from 20 fresh keys move no dispute
- * and no dataset count (o), a new watchlist starts within the target's caps (p). i and j need the
+ * and no dataset count (o), a new watchlist starts within the target's caps (p), one address's heavy reads leave
+ * /api/health fast for everyone else (l), no parameter of any route, page or MCP tool makes a
+ * 500 (m). i and j need the
  * target started with ALERT_WEBHOOK_ALLOW_PRIVATE=1, k without it: each says SKIP when the target
  * runs the other way.
  *
@@ -21,12 +23,13 @@
  * otherwise), --database-url URL (the target's Postgres, to count envelope partitions in c),
  * --upgrades N (2,000) and --upgrade-seconds S (20) for d, --later-seconds S (15: how long n waits
  * before using a signature again), --dispute-wait-seconds S (240: how long o waits for an open
- * dispute).
+ * dispute), --heavy-seconds S (20) for l.
  */
 import { forgedLog, extremeTimestamp, partitionFlood } from './abuse/uploads';
 import { dotSegments, faucet, rpcBatches, streamSlots, upgradeFlood } from './abuse/network';
 import { capsAtCreation, opinionStuffing, signatureSpellings } from './abuse/signed';
 import { dripReceiver, hugeAnswer, privateWebhooks } from './abuse/outbound';
+import { badParameters, heavyReads } from './abuse/heavy';
 import { closeAgents, getJson, parseTarget, type CheckResult, type Target } from './abuse/support';
 
 function flag(name: string): string | undefined {
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
     pid: pid === undefined ? undefined : int('pid', 0, 1, 2 ** 22),
   };
   const databaseUrl = flag('database-url');
-  const only = new Set((flag('only') ?? 'a,b,c,d,e,f,g,h,i,j,k,n,o,p').split(',').map((s) => s.trim()));
+  const only = new Set((flag('only') ?? 'a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p').split(',').map((s) => s.trim()));
   // Checks run one after another, the heavy floods last so they do not disturb the others' timing.
   const checks: Array<[string, string, () => Promise<CheckResult | CheckResult[]>]> = [
     ['a', 'forged log', () => forgedLog(t)],
@@ -74,8 +77,10 @@ async function main(): Promise<void> {
     ['k', 'private webhooks', () => privateWebhooks(t)],
     ['i', 'drip receiver', () => dripReceiver(t)],
     ['j', 'huge answer', () => hugeAnswer(t)],
+    ['m', 'bad parameters', () => badParameters(t)],
     ['d', 'upgrade flood', () => upgradeFlood(t, int('upgrades', 2_000, 1, 20_000), int('upgrade-seconds', 20, 1, 120))],
     ['f', 'RPC batches', () => rpcBatches(t)],
+    ['l', 'heavy reads', () => heavyReads(t, int('heavy-seconds', 20, 1, 600))],
   ];
   try {
     await getJson(t, '/api/health');

@@ -1,18 +1,21 @@
 /**
  * `npm run fuzz` (not part of `npm test`): 1,000,000 random and mutated envelopes through the
  * observer's decode and full validation (scripts/fuzz/envelopes.ts), then the upload routes and
- * the embedded chain's JSON-RPC for a bounded time each (scripts/fuzz/http.ts), all from one
+ * the embedded chain's JSON-RPC for a bounded time each (scripts/fuzz/http.ts), and every GET
+ * route's query and path parameters (scripts/fuzz/params.ts: out-of-range times, NUL, lone
+ * surrogates, non-UTF-8 percent-encodings among ordinary values), all from one
  * seeded generator (scripts/fuzz/mutate.ts). Prints the seed first (FUZZ_SEED / --seed replays
  * a run), the findings, and `N passed, N failed` last; exits 1 on any failure.
  *
  *   npm run fuzz -- --n 20000 --seconds 5 --seed 12345
  *   FUZZ_N=20000 FUZZ_SECONDS=5 npm run fuzz
- *   --only envelopes|uploads|rpc
+ *   --only envelopes|uploads|rpc|params
  */
 import { parseArgs } from 'node:util';
 import { Rng } from './fuzz/mutate';
 import { fuzzEnvelopes, type PhaseResult } from './fuzz/envelopes';
 import { fuzzChainRpc, fuzzUploads } from './fuzz/http';
+import { fuzzParams } from './fuzz/params';
 
 const { values } = parseArgs({
   options: { n: { type: 'string' }, seconds: { type: 'string' }, seed: { type: 'string' }, only: { type: 'string' } },
@@ -28,7 +31,7 @@ const n = Math.floor(num(values.n ?? process.env.FUZZ_N, '--n / FUZZ_N', 1_000_0
 const seconds = num(values.seconds ?? process.env.FUZZ_SECONDS, '--seconds / FUZZ_SECONDS', 20);
 const seed = Math.floor(num(values.seed ?? process.env.FUZZ_SEED, '--seed / FUZZ_SEED', Date.now() % 2 ** 32)) >>> 0;
 const only = values.only;
-if (only !== undefined && !['envelopes', 'uploads', 'rpc'].includes(only)) { console.error('--only must be envelopes, uploads or rpc'); process.exit(2); }
+if (only !== undefined && !['envelopes', 'uploads', 'rpc', 'params'].includes(only)) { console.error('--only must be envelopes, uploads, rpc or params'); process.exit(2); }
 
 console.log(`fuzz seed ${seed} (replay: npm run fuzz -- --seed ${seed} --n ${n} --seconds ${seconds})`);
 let passed = 0;
@@ -56,6 +59,10 @@ if (!only || only === 'uploads') {
 if (!only || only === 'rpc') {
   const t = Date.now();
   report(`chain JSON-RPC (${seconds} s)`, await fuzzChainRpc(new Rng(seed ^ 0x2aaaaaaa), seconds), Date.now() - t);
+}
+if (!only || only === 'params') {
+  const t = Date.now();
+  report(`query and path parameters (${seconds} s, every documented GET route)`, await fuzzParams(new Rng(seed ^ 0x33333333), seconds), Date.now() - t);
 }
 console.log(`seed ${seed}, total ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);

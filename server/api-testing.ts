@@ -1,13 +1,13 @@
 /**
  * Test driver: the real runtime (store, embedded chain, observer, indexer, demo agents) with every
- * `app/api/**∕route.ts` handler served by a plain node:http server through the same rate-limit
- * gate main.ts puts in front of Next. Next's file-system routing is mirrored (`[id]` and catch-all
+ * `app/api/**∕route.ts` handler served by a plain node:http server through the same gates
+ * main.ts puts in front of Next (request target, rate limits, heavy-read slots). Next's file-system routing is mirrored (`[id]` and catch-all
  * `[...file]` segments), so a test can walk the route files and call each one over HTTP without a
  * Next build.
  */
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -16,6 +16,8 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
 import { createRateLimiter, type RateLimits } from './rate-limit';
+import { createHeavyGate, type HeavyGate } from './heavy-gate';
+import { refuseBadTarget } from './request-target';
 import { startRuntime, type Runtime } from './runtime';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -70,6 +72,8 @@ export interface ApiHarness {
   runtime: Runtime;
   routes: RouteFile[];
   getJson<T = unknown>(path: string): Promise<{ status: number; body: T; headers: Headers }>;
+  /** The heavy-read gate in front of the routes, as main.ts puts it. */
+  heavy: HeavyGate;
   stop(): Promise<void>;
 }
 
@@ -78,17 +82,23 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
   const dataDir = mkdtempSync(join(tmpdir(), 'zerox1-api-'));
   const config = loadConfig({
     DATA_DIR: dataDir, DEMO_AGENTS: '3', EPOCH_SECONDS: '5', CHAIN_PORT: '0', OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0',
-    LOG_LEVEL: 'error', NODE_ENV: 'test', VERIFY_WORKERS: '0', ...env,
+    // Tests read in bursts a visitor never would; the heavy-read time budget is off unless a test sets it.
+    LOG_LEVEL: 'error', NODE_ENV: 'test', VERIFY_WORKERS: '0', HEAVY_BUDGET: 'off', ...env,
   });
   const log = createLogger('api-test', config.logLevel);
   const routes = await apiRouteFiles();
   const runtime = await startRuntime(config, log);
   const limiter = createRateLimiter(limits ?? config.rateLimits);
+  const heavy = createHeavyGate(config.heavy);
   // The server keeps an idle connection longer than fetch's pool does (4 s), so the client always
   // closes it first: at Node's default 5 s, a loaded event loop closes a socket fetch is just
   // reusing and the request fails with ECONNRESET.
-  const server: Server = createServer({ keepAliveTimeout: 65_000 }, async (req, res) => {
+  const server: Server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    if (refuseBadTarget(req, res)) return;
     if (limiter.reject(req, res)) return;
+    heavy.run(req, res, () => void serve(req, res));
+  });
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     let found: { r: RouteFile; params: Record<string, string | string[]> } | null = null;
     // Static segments win over dynamic ones, as in Next.
@@ -114,7 +124,7 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
       res.writeHead(500);
       res.end(String(e));
     }
-  });
+  };
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   await runtime.startDemo(base);
@@ -126,8 +136,10 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
       const res = await fetch(base + path);
       return { status: res.status, body: (await res.json()) as T, headers: res.headers };
     },
+    heavy,
     async stop() {
       limiter.close();
+      heavy.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await runtime.stop();

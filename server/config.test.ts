@@ -4,6 +4,7 @@ import { DEFAULT_OBSERVER_LISTEN, DEFAULT_RELAY_RESERVATIONS, defaultObservatory
 import { ConfigError, CONFIG_VARIABLES, DEMO_EPOCH_SECONDS, loadConfig } from './config';
 import { DEFAULT_ALERTS_CONFIG } from '../lib/alerts';
 import { DEFAULT_RATE_LIMITS } from './rate-limit';
+import { DEFAULT_HEAVY_LIMITS } from './heavy-gate';
 import { CLUSTERS, EMBEDDED_CLUSTER } from '../lib/chain/cluster';
 import { SATI_MAINNET } from '../lib/chain/sati';
 import { DEFAULT_FAUCET_LIMITS, DEFAULT_RPC_LIMITS } from './rpc-gate';
@@ -42,6 +43,7 @@ describe('loadConfig', () => {
       chain: true,
       chainPort: 8899,
       rateLimits: DEFAULT_RATE_LIMITS,
+      heavy: DEFAULT_HEAVY_LIMITS,
       satiRegisterUrl: undefined,
       photonUrl: undefined,
       discoveryAllowPrivate: false,
@@ -59,7 +61,7 @@ describe('loadConfig', () => {
   });
 
   test('the observer part of the defaults is the observer\'s own default config', () => {
-    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, satiRegisterUrl: _s, photonUrl: _ph, discoveryAllowPrivate: _dap, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, alerts: _al, disputeReviewers: _dr, demoLeasePause: _dp, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
+    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, heavy: _hv, satiRegisterUrl: _s, photonUrl: _ph, discoveryAllowPrivate: _dap, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, alerts: _al, disputeReviewers: _dr, demoLeasePause: _dp, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
     assert.deepEqual(observer, defaultObservatoryConfig({ demoAgents: 0 }));
     assert.equal(observer.epochSeconds, 86_400);
   });
@@ -194,6 +196,10 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_API', '0:10'],
     ['RATE_LIMIT_EXPORT', 'fast'],
     ['RATE_LIMIT_MCP', '5:0'],
+    ['HEAVY_PER_CLIENT', '0'],
+    ['HEAVY_QUEUE', 'many'],
+    ['HEAVY_WAIT_MS', '5'],
+    ['HEAVY_BUDGET', '500'],
     ['SATI_REGISTER_URL', 'ftp://sati'],
     ['PHOTON_URL', 'ws://photon'],
     ['INGEST_BUFFER_ENVELOPES', '10'],
@@ -244,6 +250,9 @@ describe('loadConfig', () => {
   });
 
   test('rate limits: RATE:BURST per class, off removes a class', () => {
+    const h = loadConfig({ HEAVY_PER_CLIENT: '3', HEAVY_QUEUE: '0', HEAVY_WAIT_MS: '2000', HEAVY_BUDGET: 'off' }).heavy;
+    assert.deepEqual(h, { perClient: 3, queue: 0, waitMs: 2000, budget: null });
+    assert.deepEqual(loadConfig({ HEAVY_BUDGET: '250:5000' }).heavy.budget, { perSecond: 250, burst: 5000 });
     const c = loadConfig({ RATE_LIMIT_API: '2:5', RATE_LIMIT_EXPORT: 'off', RATE_LIMIT_MCP: '0.5:3' });
     assert.deepEqual(c.rateLimits, { api: { perSecond: 2, burst: 5 }, mcp: { perSecond: 0.5, burst: 3 } });
   });

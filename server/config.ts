@@ -11,6 +11,7 @@ import { DEFAULT_EPOCH_SECONDS } from '../lib/protocol/constants';
 import { DEFAULT_DATA_DIR, DEFAULT_DEMO_AGENTS, DEFAULT_OBSERVER_LISTEN, DEFAULT_PORT, DEFAULT_RELAY_RESERVATIONS, type ObservatoryConfig } from '../lib/observer/config';
 import { LOG_LEVELS, type LogLevel } from './logger';
 import { DEFAULT_RATE_LIMITS, type BucketSpec, type RateLimits } from './rate-limit';
+import { DEFAULT_HEAVY_LIMITS, type HeavyLimits } from './heavy-gate';
 import { DEFAULT_FAUCET_LIMITS, DEFAULT_RPC_LIMITS, type FaucetLimits, type RpcLimits } from './rpc-gate';
 import { DEFAULT_STREAM_PER_CLIENT } from './stream';
 import { DEFAULT_ALERTS_CONFIG, type AlertsConfig, type EnvWebhook } from '../lib/alerts';
@@ -41,6 +42,8 @@ export interface ServerConfig extends ObservatoryConfig {
   chainPort: number;
   /** RATE_LIMIT_API / _EXPORT / _MCP: per-client token buckets (server/rate-limit.ts); a class set to `off` is absent. */
   rateLimits: RateLimits;
+  /** HEAVY_PER_CLIENT, HEAVY_QUEUE, HEAVY_WAIT_MS, HEAVY_BUDGET: heavy reads' slots and time budget per client (server/heavy-gate.ts). */
+  heavy: HeavyLimits;
   /** SATI_REGISTER_URL: where the My agents page sends owners to register an identity on a real cluster. */
   satiRegisterUrl?: string;
   /** PHOTON_URL: a Photon indexer, where SATI's compressed feedback (and so its reputation) is read. */
@@ -193,6 +196,11 @@ const fields = {
   RATE_LIMIT_API: bucket,
   RATE_LIMIT_EXPORT: bucket,
   RATE_LIMIT_MCP: bucket,
+  HEAVY_PER_CLIENT: intIn(1, 1_000),
+  HEAVY_QUEUE: intIn(0, 10_000),
+  HEAVY_WAIT_MS: intIn(100, 600_000),
+  // Milliseconds of heavy reads earned per second : banked at most.
+  HEAVY_BUDGET: bucket,
   SATI_REGISTER_URL: url(['http:', 'https:']),
   PHOTON_URL: url(['http:', 'https:']),
   DISCOVERY_ALLOW_PRIVATE: oneOf(['0', '1'] as const),
@@ -287,6 +295,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     chain: (parse(env, 'CHAIN') ?? 'on') === 'on',
     chainPort: parse(env, 'CHAIN_PORT') ?? DEFAULT_CHAIN_PORT,
     rateLimits: rateLimits(env),
+    heavy: heavyLimits(env),
     satiRegisterUrl: parse(env, 'SATI_REGISTER_URL'),
     photonUrl: parse(env, 'PHOTON_URL'),
     discoveryAllowPrivate: parse(env, 'DISCOVERY_ALLOW_PRIVATE') === '1',
@@ -396,6 +405,17 @@ function ingestBuffer(env: Env): ServerConfig['ingestBuffer'] {
   const mb = parse(env, 'INGEST_BUFFER_MB');
   if (maxEnvelopes === undefined && mb === undefined) return undefined;
   return { ...(maxEnvelopes !== undefined && { maxEnvelopes }), ...(mb !== undefined && { maxBytes: mb * 1024 * 1024 }) };
+}
+
+function heavyLimits(env: Env): HeavyLimits {
+  const d = DEFAULT_HEAVY_LIMITS;
+  const budget = parse(env, 'HEAVY_BUDGET');
+  return {
+    perClient: parse(env, 'HEAVY_PER_CLIENT') ?? d.perClient,
+    queue: parse(env, 'HEAVY_QUEUE') ?? d.queue,
+    waitMs: parse(env, 'HEAVY_WAIT_MS') ?? d.waitMs,
+    budget: budget === undefined ? d.budget : budget,
+  };
 }
 
 function rateLimits(env: Env): RateLimits {

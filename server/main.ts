@@ -19,6 +19,7 @@ import { clientKey, refuseBadTarget } from './request-target';
 import { CLIENT_HEADER } from '../app/_lib/client';
 import type { LimitsReport } from '../lib/wire/views';
 import { createRateLimiter } from './rate-limit';
+import { createHeavyGate } from './heavy-gate';
 import { createStartupTimeline } from './startup';
 
 function checkedConfig(): ServerConfig {
@@ -48,6 +49,7 @@ async function main(config: ServerConfig): Promise<void> {
   const handle = app.getRequestHandler();
 
   const limiter = createRateLimiter(config.rateLimits);
+  const heavy = createHeavyGate(config.heavy);
   const server = createServer();
   const connections = capConnections(server, config.connectionsPerClient);
   server.on('request', (req, res) => {
@@ -58,10 +60,13 @@ async function main(config: ServerConfig): Promise<void> {
     // The routes' per-client budgets (chain proxy, faucet) read the client from here; whatever
     // the client sent under this name is replaced.
     req.headers[CLIENT_HEADER] = clientKey(req.socket.remoteAddress);
-    handle(req, res).catch((err: unknown) => {
-      log.error('request failed', err);
-      if (!res.headersSent) res.statusCode = 500;
-      res.end();
+    // Heavy reads wait for one of their client's slots (./heavy-gate.ts); the rest go on at once.
+    heavy.run(req, res, () => {
+      handle(req, res).catch((err: unknown) => {
+        log.error('request failed', err);
+        if (!res.headersSent) res.statusCode = 500;
+        res.end();
+      });
     });
   });
   // Next registers its own `upgrade` listener (dev HMR at /_next/hmr…) on the first request and
@@ -77,6 +82,7 @@ async function main(config: ServerConfig): Promise<void> {
         connections: connections.stats(),
         upgradesRefused: upgrades.stats().refused,
         stream: { clients, refused, perClient: config.streamPerClient },
+        heavy: heavy.stats(),
         ...(wallet && { rpc: wallet.rpcStats() }),
       };
     },
@@ -106,6 +112,7 @@ async function main(config: ServerConfig): Promise<void> {
       server.close();
       server.closeAllConnections();
       limiter.close();
+      heavy.close();
       await hub.close();
       await app.close?.();
       await runtime.stop();

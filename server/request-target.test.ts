@@ -1,4 +1,4 @@
-// Malformed percent-encodings in the path are refused before Next decodes them (it would 500).
+// Malformed percent-encodings and NULs in the target are refused before Next decodes them (it would 500).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -8,10 +8,23 @@ test('paths that do not percent-decode are named; good ones and odd queries pass
   for (const bad of ['/agents/%ff%fe', '/conversations/%ff', '/api/agents/%ff%fe', '/x/%e2%82', '/%', '/a%zz']) {
     assert.match(requestTargetProblem(bad) ?? '', /malformed percent-encoding/, bad);
   }
-  for (const good of ['/', '/agents/abc', '/a%20b', '/%E2%82%AC', '/api/envelopes?limit=%ff', '/x#%ff']) {
+  for (const good of ['/', '/agents/abc', '/a%20b', '/%E2%82%AC', '/x#%ff', '/api/search?q=a+b&limit=5', '/api/search?q=%F0%9F%98%80', '/api/x?flag&=1']) {
     assert.equal(requestTargetProblem(good), null, good);
   }
   assert.match(requestTargetProblem(undefined) ?? '', /no target/);
+});
+
+test('a NUL in the path, and a NUL, lone surrogate or bad encoding in a query parameter, are named', () => {
+  assert.match(requestTargetProblem('/api/disputes/%00') ?? '', /path holds a NUL/);
+  const cases: Array<[string, RegExp]> = [
+    ['/api/mesh/health?topic=%00', /"topic": holds a NUL/],
+    ['/api/mesh/health?range=1h&observer=a%00b', /"observer": holds a NUL/],
+    ['/api/envelopes?limit=%ff', /malformed percent-encoding in "limit"/],
+    // U+D800 encoded as UTF-8 is not UTF-8 (a lone surrogate has no UTF-8 form).
+    ['/api/search?q=%ED%A0%80', /malformed percent-encoding in "q"/],
+    ['/api/search?q%00=1', /query parameter name holds a NUL/],
+  ];
+  for (const [target, re] of cases) assert.match(requestTargetProblem(target) ?? '', re, target);
 });
 
 test('a real HTTP server answers 400 with the problem as JSON and lets good requests through', async () => {

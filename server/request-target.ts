@@ -16,6 +16,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIPv6 } from 'node:net';
+import { textProblem } from '../lib/wire/input-limits';
 
 /** An absolute-form target (`GET http://host/path HTTP/1.1`), as sent to proxies. */
 const ABSOLUTE = /^https?:\/\//i;
@@ -28,10 +29,39 @@ export function requestTargetProblem(target: string | undefined): string | null 
   if (!target.startsWith('/') && !ABSOLUTE.test(target)) return 'the request target must be a path starting with / (or an absolute http URL)';
   const q = target.search(/[?#]/);
   const path = q < 0 ? target : target.slice(0, q);
+  let decoded: string;
   try {
-    decodeURIComponent(path);
+    decoded = decodeURIComponent(path);
   } catch {
     return 'malformed percent-encoding in the path (each % must start a UTF-8 byte sequence such as %20)';
+  }
+  if (decoded.includes('\u0000')) return 'the path holds a NUL character (%00)';
+  return q < 0 || target[q] === '#' ? null : queryProblem(target.slice(q + 1).split('#')[0]);
+}
+
+/**
+ * What is wrong with a query string's encoding, naming the parameter: a malformed or non-UTF-8
+ * percent-encoding (URL parsing would turn it into U+FFFD without a word) or a NUL or lone
+ * surrogate (lib/wire/input-limits.ts). Checked here once for every route and page; the routes'
+ * own query parsing (app/_lib/http.ts parseQuery) says the same for callers that skip this server.
+ */
+export function queryProblem(query: string): string | null {
+  for (const part of query.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const rawName = eq < 0 ? part : part.slice(0, eq);
+    let name: string;
+    let value: string;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      value = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' '));
+    } catch {
+      return `query string: malformed percent-encoding in "${rawName.slice(0, 40)}" (each % must start a UTF-8 byte sequence such as %20)`;
+    }
+    const badName = textProblem(name);
+    if (badName) return `a query parameter name ${badName}`;
+    const bad = textProblem(value);
+    if (bad) return `query parameter "${name.slice(0, 40)}": ${bad}`;
   }
   return null;
 }

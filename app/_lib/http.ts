@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { toJsonText } from '../../lib/wire/codec';
 import { qp } from '../../lib/wire/params';
+import { textProblem } from '../../lib/wire/input-limits';
 import { isStoreUnavailable } from '../../lib/store/errors';
 import { agentBytes } from './agent-id';
 import { getServices, type Services } from './services';
@@ -41,7 +42,8 @@ export function runtime(): Services {
 
 /**
  * Parses `url`'s query string with `schema`. Unknown parameters are rejected so a typo is not
- * silently ignored; the 400 message names the parameter.
+ * silently ignored; the 400 message names the parameter. A NUL or lone surrogate in any value
+ * (lib/wire/input-limits.ts) is refused here for every route, whatever its schema says.
  */
 export function parseQuery<S extends z.ZodObject>(url: string | URL, schema: S): z.output<S> {
   const u = new URL(url);
@@ -56,7 +58,11 @@ export function parseQuery<S extends z.ZodObject>(url: string | URL, schema: S):
   const params = u.searchParams;
   const raw: Record<string, string> = {};
   for (const [k, v] of params) {
+    const badName = textProblem(k);
+    if (badName) throw new HttpError(400, `a query parameter name ${badName}`);
     if (k in raw) throw new HttpError(400, `query parameter "${k}" given more than once`);
+    const bad = textProblem(v);
+    if (bad) throw new HttpError(400, `query parameter "${k}": ${bad}`);
     raw[k] = v;
   }
   const r = schema.strict().safeParse(raw);

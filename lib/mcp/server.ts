@@ -17,6 +17,7 @@ import { CONVERSATION_OUTCOMES, CONVERSATION_STATES, TimePresetSchema } from '..
 import { negotiationDigest } from './negotiation';
 import { inclusionProof } from './inclusion';
 import { ToolInputError } from './errors';
+import { MAX_TIME_MS, MIN_TIME_MS, TIME_RANGE_TEXT, textProblem } from '../wire/input-limits';
 
 export { ToolInputError };
 
@@ -55,22 +56,32 @@ const text = (value: unknown) => ({
 });
 const fail = (message: string) => ({ isError: true, content: [{ type: 'text' as const, text: message }] });
 
-/** Runs a tool body, turning bad input and misses into tool errors (the protocol's way), not exceptions. */
+/**
+ * Runs a tool body, turning bad input and misses into tool errors (the protocol's way), not
+ * exceptions. Any other failure is logged here and answered with a fixed sentence: the SDK would
+ * otherwise hand the error's own text (a database's message, a query) to whoever called.
+ */
 async function answer(fn: () => Promise<unknown>) {
   try {
     return text(await fn());
   } catch (e) {
     if (e instanceof ToolInputError) return fail(e.message);
-    throw e;
+    console.error('[mcp] tool failed', e);
+    return fail('the observatory could not answer this call (an internal error, logged on the server); try again later');
   }
 }
+
+/** A text argument: at most `max` characters, none of them NUL or a lone surrogate (lib/wire/input-limits.ts). */
+const textArg = (max: number, min = 1) => z.string().min(min).max(max).refine((s) => textProblem(s) === null, 'must not hold a NUL character (U+0000) or a lone UTF-16 surrogate');
+/** A time argument (unix ms), in the range every time parameter shares. */
+const timeArg = z.number().int().min(MIN_TIME_MS).max(MAX_TIME_MS, `must be at most ${MAX_TIME_MS} (${TIME_RANGE_TEXT})`);
 
 const notFound = (what: string) => {
   throw new ToolInputError(`${what} not found`);
 };
 
-const agentArg = z.string().min(1).max(100).describe('agent id: 64 hex characters or a base58 address');
-const epochArg = z.string().regex(/^\d{1,19}$/, 'a decimal epoch number').describe('epoch number (decimal)');
+const agentArg = textArg(100).describe('agent id: 64 hex characters or a base58 address');
+const epochArg = z.string().regex(/^\d{1,19}$/, 'a decimal epoch number').refine((s) => BigInt(s) < 2n ** 63n, 'must be below 2^63').describe('epoch number (decimal)');
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 export function createMcpServer(reads: McpReads, version = '1'): McpServer {
@@ -78,7 +89,7 @@ export function createMcpServer(reads: McpReads, version = '1'): McpServer {
 
   server.registerTool('search', {
     description: 'Find agents (hex or base58 id, label), conversations, envelopes, batches ("<agent> <epoch>"), challenges and transactions by id or id prefix.',
-    inputSchema: { query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).default(5).describe('hits per kind') },
+    inputSchema: { query: textArg(200), limit: z.number().int().min(1).max(20).default(5).describe('hits per kind') },
     annotations: READ_ONLY,
   }, ({ query, limit }) => answer(() => reads.search(query, limit)));
 
@@ -95,17 +106,17 @@ export function createMcpServer(reads: McpReads, version = '1'): McpServer {
       state: z.enum(CONVERSATION_STATES).optional(),
       outcome: z.enum(CONVERSATION_OUTCOMES).optional().describe('`open` = no outcome yet'),
       range: TimePresetSchema.optional().describe('last activity within 1h, 24h or 7d'),
-      from_ms: z.number().int().nonnegative().optional().describe('last activity at or after (unix ms)'),
-      to_ms: z.number().int().nonnegative().optional().describe('last activity at or before (unix ms)'),
+      from_ms: timeArg.optional().describe('last activity at or after (unix ms)'),
+      to_ms: timeArg.optional().describe('last activity at or before (unix ms)'),
       limit: z.number().int().min(1).max(100).default(20),
-      cursor: z.string().max(100).optional().describe('`next` of the previous page'),
+      cursor: textArg(100, 0).optional().describe('`next` of the previous page'),
     },
     annotations: READ_ONLY,
   }, (a) => answer(() => reads.negotiations({ agent: a.agent, state: a.state, outcome: a.outcome, range: a.range, fromMs: a.from_ms, toMs: a.to_ms, limit: a.limit, cursor: a.cursor })));
 
   server.registerTool('get_negotiation', {
     description: 'One conversation: its message trace in protocol order, the NEG1 price path and negotiation analytics (rounds, concessions, curve fits, deal, ZOPA, Nash point).',
-    inputSchema: { id: z.string().min(1).max(66).describe('conversation id, 32 hex characters') },
+    inputSchema: { id: textArg(66).describe('conversation id, 32 hex characters') },
     annotations: READ_ONLY,
   }, ({ id }) => answer(async () => {
     const c = (await reads.negotiation(id)) ?? notFound(`conversation ${id}`);
@@ -120,7 +131,7 @@ export function createMcpServer(reads: McpReads, version = '1'): McpServer {
 
   server.registerTool('verify_inclusion', {
     description: "Merkle inclusion proof (docs/protocol.md §5) of an envelope in an agent's epoch log, checked against the batch root committed on chain.",
-    inputSchema: { agent: agentArg, epoch: epochArg, envelope: z.string().min(1).max(66).describe('envelope id, 64 hex characters') },
+    inputSchema: { agent: agentArg, epoch: epochArg, envelope: textArg(66).describe('envelope id, 64 hex characters') },
     annotations: READ_ONLY,
   }, ({ agent, epoch, envelope }) => answer(async () => {
     const batch = await reads.batch(agent, epoch);

@@ -12,6 +12,7 @@ export * from './events';
 export * from './views';
 export * from './chain-views';
 export * from './params';
+export * from './input-limits';
 export * from './search';
 export * from './datasets';
 export * from './wallet';

@@ -9,6 +9,7 @@ import { MsgType } from '../protocol/types';
 import { CONVERSATION_OUTCOMES, CONVERSATION_STAGES } from '../protocol/conversation-state';
 import { EXPORT_FORMATS, EXPORT_TABLES } from './datasets';
 import { scorePointsParam } from './score';
+import { MAX_TIME_MS, TIME_RANGE_TEXT, timeMsParam } from './input-limits';
 
 /** Query-string field helpers. */
 export const qp = {
@@ -57,7 +58,7 @@ export const msgTypeParam = z
 /** Relative time windows a list can be narrowed to (a custom window uses `from` / `to`). */
 export const TIME_PRESETS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 604_800_000 } as const;
 export const TimePresetSchema = z.enum(['1h', '24h', '7d']);
-const msParam = u64Param('unix milliseconds').transform(Number);
+const msParam = timeMsParam();
 
 /** GET /api/envelopes. */
 export const EnvelopesQuerySchema = z.object({
@@ -84,8 +85,13 @@ export const ConversationCursorSchema = z
   .string()
   .trim()
   .regex(/^(?:\d{1,15}-|(?:last_seen|first_seen|messages)\.\d{1,15}\.)[0-9a-f]{32}$/, 'must be the `next` cursor of a previous page')
-  .transform((s) => {
+  .transform((s, ctx) => {
     const parts = s.includes('.') ? s.split('.') : ['last_seen', ...s.split('-')];
+    // A time key past year 9999 names no row and cannot be handed to the database.
+    if (parts[0] !== 'messages' && Number(parts[1]) > MAX_TIME_MS) {
+      ctx.addIssue({ code: 'custom', message: `the cursor's time is out of range (${TIME_RANGE_TEXT})` });
+      return z.NEVER;
+    }
     return { sort: parts[0] as ConversationSort, value: Number(parts[1]), idHex: parts[2] };
   });
 
@@ -225,9 +231,18 @@ export const exportTimeParam = z
   .string()
   .trim()
   .transform((t, ctx) => {
-    if (/^\d{1,16}$/.test(t)) return BigInt(t) * 1000n;
+    if (/^\d{1,20}$/.test(t)) {
+      if (Number(t) <= MAX_TIME_MS) return BigInt(t) * 1000n;
+      ctx.addIssue({ code: 'custom', message: `out of range: must be ${TIME_RANGE_TEXT}` });
+      return z.NEVER;
+    }
     if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(t)) {
       const ms = Date.parse(t.length === 10 ? `${t}T00:00:00Z` : t);
+      // A four-digit year with an offset can still land outside 1970..9999.
+      if (!Number.isNaN(ms) && (ms < 0 || ms > MAX_TIME_MS)) {
+        ctx.addIssue({ code: 'custom', message: `out of range: must be from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z` });
+        return z.NEVER;
+      }
       if (!Number.isNaN(ms)) {
         const frac = /\.(\d{1,6})/.exec(t)?.[1] ?? '';
         return BigInt(ms) * 1000n + (frac.length > 3 ? BigInt(frac.padEnd(6, '0').slice(3)) : 0n);

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { unixMs } from './codec';
 import { MessageData } from './events';
 import { qp } from './params';
+import { timeMsParam } from './input-limits';
 
 /** Most envelopes one replay page holds (the browser keeps a few pages, never a window). */
 export const REPLAY_MAX_LIMIT = 1000;
@@ -14,7 +15,7 @@ export const REPLAY_DEFAULT_LIMIT = 200;
 /** The window when the query names none: the last five minutes. */
 export const REPLAY_DEFAULT_WINDOW_MS = 5 * 60_000;
 
-const ms = (what: string) => z.string().trim().regex(/^\d{1,15}$/, 'must be unix milliseconds').transform(Number).meta({ description: what });
+const ms = (what: string) => timeMsParam().meta({ description: what });
 
 /**
  * The keyset cursor: `<envelope timestamp, unix µs>:<envelope id, 64 hex>`, the last envelope of

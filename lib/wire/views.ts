@@ -188,6 +188,10 @@ export const LimitsReportSchema = z.object({
   upgradesRefused: nonNegInt,
   stream: z.object({ clients: nonNegInt, refused: nonNegInt, perClient: nonNegInt }),
   rpc: z.object({ inFlight: nonNegInt, queued: nonNegInt, overBudget: nonNegInt, busy: nonNegInt }).optional(),
+  /** Heavy reads (server/heavy-gate.ts): running and waiting now, refused since start by reason. */
+  heavy: z.object({
+    running: nonNegInt, waiting: nonNegInt, refusedBusy: nonNegInt, refusedWait: nonNegInt, refusedBudget: nonNegInt, perClient: nonNegInt, queue: nonNegInt,
+  }).optional(),
 });
 export type LimitsReport = z.infer<typeof LimitsReportSchema>;
 

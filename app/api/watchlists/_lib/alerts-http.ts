@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { readCapped } from '../../../_lib/body';
 import { handle, HttpError, runtime } from '../../../_lib/http';
+import { jsonTextProblem } from '../../../../lib/wire/input-limits';
 
 /** Bodies of these routes are small objects. */
 const BODY_CAP = 16 * 1024;
@@ -26,10 +27,13 @@ export async function jsonBody<S extends z.ZodType>(req: Request, schema: S): Pr
   if (bytes === null) throw new HttpError(413, `body: larger than ${BODY_CAP} bytes`);
   let raw: unknown;
   try {
-    raw = bytes.length ? JSON.parse(new TextDecoder().decode(bytes)) : undefined;
+    raw = bytes.length ? JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) : undefined;
   } catch {
-    throw new HttpError(400, 'body: not JSON');
+    throw new HttpError(400, 'body: not JSON (in UTF-8)');
   }
+  // JSON escapes can spell what no stored text may hold (\u0000, a lone \ud800).
+  const bad = jsonTextProblem(raw);
+  if (bad) throw new HttpError(400, `field "${bad.path}": ${bad.problem}`);
   const r = schema.safeParse(raw);
   if (!r.success) {
     const i = r.error.issues[0];

@@ -9,6 +9,7 @@ import { readUpload } from '../../../../_lib/body';
 import { handle, json, problem, runtime } from '../../../../_lib/http';
 import { hexPathId } from '../../../../_lib/path-id';
 import { recordOpinion } from '../../../../_lib/disputes';
+import { jsonTextProblem } from '../../../../../lib/wire/input-limits';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,6 +25,8 @@ export async function POST(req: Request, ctx: { params: Promise<{ id: string }> 
     } catch {
       return problem(400, 'body must be JSON: {"reviewer": "<base58 wallet address>", "message": "<the signed text>", "signature": "<hex>"}');
     }
+    const bad = jsonTextProblem(body);
+    if (bad) return problem(400, `field "${bad.path}": ${bad.problem}`);
     return json(await recordOpinion(o, id, body));
   });
 }

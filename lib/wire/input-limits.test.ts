@@ -1,0 +1,33 @@
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { MAX_TIME_MS, jsonTextProblem, textProblem, timeMsParam } from './input-limits';
+import { ConversationCursorSchema, ConversationsQuerySchema, EnvelopesQuerySchema, ExportQuerySchema } from './params';
+import { ReplayQuerySchema } from './replay';
+
+const YEAR_10000 = '253402300800000';
+
+test('a time parameter is unix ms up to the end of year 9999; year 10000 is out of range', () => {
+  assert.equal(timeMsParam().parse(String(MAX_TIME_MS)), MAX_TIME_MS);
+  assert.equal(new Date(MAX_TIME_MS).toISOString(), '9999-12-31T23:59:59.999Z');
+  for (const schema of [ConversationsQuerySchema, EnvelopesQuerySchema, ReplayQuerySchema]) {
+    const r = schema.safeParse({ from: '0', to: YEAR_10000 });
+    assert.equal(r.success, false);
+    assert.deepEqual(r.error!.issues[0].path, ['to']);
+    assert.match(r.error!.issues[0].message, /out of range/);
+    assert.equal(schema.safeParse({ from: '0', to: '999999999999999999999' }).success, false);
+  }
+  assert.equal(ExportQuerySchema.safeParse({ to: YEAR_10000 }).success, false);
+  assert.equal(ExportQuerySchema.safeParse({ to: '9999-12-31T23:59:59-05:00' }).success, false);
+  assert.equal(ExportQuerySchema.safeParse({ to: '9999-12-31T23:59:59Z' }).success, true);
+  assert.equal(ConversationCursorSchema.safeParse(`${YEAR_10000}-${'ab'.repeat(16)}`).success, false);
+  assert.equal(ConversationCursorSchema.safeParse(`messages.${YEAR_10000}.${'ab'.repeat(16)}`).success, true);
+});
+
+test('text with a NUL or a lone surrogate is refused; paired surrogates are not', () => {
+  assert.match(textProblem('a\u0000b') ?? '', /NUL/);
+  assert.match(textProblem('\uD800') ?? '', /surrogate/);
+  assert.match(textProblem('x\uDC00') ?? '', /surrogate/);
+  assert.equal(textProblem('😀 é'), null);
+  assert.deepEqual(jsonTextProblem({ a: [1, { b: 'ok', c: 'x\u0000' }] }), { path: 'a.1.c', problem: textProblem('\u0000') });
+  assert.equal(jsonTextProblem({ a: ['fine'] }), null);
+});
