@@ -11,6 +11,7 @@ import { PublicKey } from '@solana/web3.js';
 import { toHex } from '../protocol/hex';
 import { behaviorLog, challenge, PROGRAM_IDS } from './programs';
 import * as haggle from './gen/haggle';
+import { negotiationAddress } from './haggle';
 import { readReleaseAnchors } from './release-anchor';
 import { readSatiSigners, type SatiRuleAddresses } from './sati-signers';
 
@@ -85,6 +86,17 @@ export async function epochAccounts(connection: Connection, epoch: number, fromU
   };
 }
 
+/**
+ * The Haggle negotiation accounts two wallets (hex keys) would open for a conversation, either
+ * one the buyer: where a negotiation of theirs would be, on chain or closed.
+ */
+export function negotiationAddresses(a: string, b: string, conversationId: string): string[] {
+  const key = (h: string) => new PublicKey(Uint8Array.from(Buffer.from(h, 'hex')));
+  const conv = Uint8Array.from(Buffer.from(conversationId, 'hex'));
+  if (conv.length !== 16) return [];
+  return [[a, b], [b, a]].map(([buyer, seller]) => negotiationAddress({ buyer: key(buyer), seller: key(seller), conversationId: conv }).toBase58());
+}
+
 /** The BatchAccount root of (agent, epoch), hex, with the summary counts it records, or why it could not be read. */
 export async function batchRoot(connection: Connection, agent: Uint8Array, epoch: bigint): Promise<{ root: string; address: string; counts: Record<string, string> } | { error: string }> {
   const [pda] = behaviorLog.findBatchPda(new PublicKey(agent), epoch);
@@ -107,6 +119,7 @@ export async function batchRoot(connection: Connection, agent: Uint8Array, epoch
 export function releaseChain(connection: Connection, sati: SatiRuleAddresses) {
   return {
     anchors: (publicKeyHex: string) => readReleaseAnchors(connection, publicKeyHex),
+    negotiationAddresses: (a: string, b: string, conversationId: string) => negotiationAddresses(a, b, conversationId),
     signers: (agent: Uint8Array) => signerEvidence(connection, agent, sati),
     epochAccounts: (epoch: number, fromUs: bigint, toUs: bigint) => epochAccounts(connection, epoch, fromUs, toUs),
     batchRoot: (agent: Uint8Array, epoch: bigint) => batchRoot(connection, agent, epoch),

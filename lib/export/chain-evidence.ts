@@ -79,6 +79,8 @@ export interface ReleaseChain {
    * the on-chain columns of a release are re-derived from them. Absent: those columns are not checked.
    */
   haggleEvents?(address: string): Promise<HaggleEventInput[] | { error: string }>;
+  /** The Haggle accounts two wallets (hex) would open for a conversation (hex), either one the buyer. */
+  negotiationAddresses?(a: string, b: string, conversationId: string): string[];
   /** The release anchors signed by a release-signing key (lib/chain/release-anchor.ts), oldest first. */
   anchors?(publicKeyHex: string): Promise<ReleaseAnchorRead[] | { error: string }>;
 }
