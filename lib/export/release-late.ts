@@ -8,13 +8,19 @@
  */
 import type { ExportSource } from '../store/export';
 import { hex } from './schema';
-import type { ReleaseManifest } from './release';
+
+/** What the check reads of a manifest (release.ts ReleaseManifest; not imported: release.ts runs this check). */
+interface LatestManifest {
+  epoch: number; epochSeconds: number; revision: number;
+  tables: Record<string, { rows: number; setAside?: number }>;
+  batches: { agent: string; root: string; status: string; log: string[] }[];
+}
 
 /** Tables whose rows the store can count cheaply for an epoch (the export's own filter). */
 const COUNTED = ['envelopes', 'feedback', 'batches', 'challenges', 'reconciliation', 'disputes'] as const;
 
 /** Why the store's view of `m`'s epoch differs from `m` (empty: nothing new). */
-export async function lateChanges(source: ExportSource, m: ReleaseManifest): Promise<string[]> {
+export async function lateChanges(source: ExportSource, m: LatestManifest): Promise<string[]> {
   const e = BigInt(m.epochSeconds) * 1_000_000n;
   const filter = { fromUs: BigInt(m.epoch) * e, toUs: BigInt(m.epoch + 1) * e };
   const out: string[] = [];
