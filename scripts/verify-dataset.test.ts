@@ -22,6 +22,7 @@ import { openStore, type Store } from '../lib/store';
 import { createRelease } from '../lib/export/release';
 import { releaseChain } from '../lib/chain/release-evidence';
 import { SATI_MAINNET } from '../lib/chain/sati';
+import { postReleaseAnchor } from '../lib/chain/node/release-anchor';
 import { loadOrCreateSigningKey, type SigningKey } from '../lib/export/signing';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -75,7 +76,10 @@ describe('npm run verify-dataset on a release committed to the embedded chain', 
     await store.setBatchStatus(a.agent.toBytes(), epoch, 'verified', a.batch.logMerkleRoot);
     dir = mkdtempSync(join(tmpdir(), 'zx-verify-cli-'));
     key = loadOrCreateSigningKey(`${dir}-key`, 'the test observer');
-    await createRelease({ store, epoch: Number(epoch), dir, signingKey: key, chain: releaseChain(w.connection, SATI_MAINNET) });
+    // Signed, and anchored on chain by the signing key (its address funded), at the chain's own time.
+    await w.airdrop(Keypair.fromSeed(key.seed).publicKey, 1);
+    await createRelease({ store, epoch: Number(epoch), dir, signingKey: key, chain: releaseChain(w.connection, SATI_MAINNET),
+      asOfUs: (START_EPOCH * EPOCH_SECONDS + 1n) * 1_000_000n, anchor: (a) => postReleaseAnchor(w.connection, key.seed, a) });
     // A second chain where the same agent id committed a different log for the same epoch.
     w2 = await startChainWorld({ epochSeconds: EPOCH_SECONDS, startEpoch: START_EPOCH });
     await commit(w2, mint, (owner) => epochLog({ agent: mint.publicKey, seed: owner.secretKey.slice(0, 32), epoch, epochSeconds: EPOCH_SECONDS, extra: 3, tag: 1 }));
@@ -99,7 +103,8 @@ describe('npm run verify-dataset on a release committed to the embedded chain', 
     assert.match(chained.out, /^1 not checkable\n\d+ passed, 0 failed$/m);
     assert.doesNotMatch(plain.out, /not checkable/);
     const n = (s: string) => Number(/^(\d+) passed/m.exec(s)![1]);
-    assert.equal(n(chained.out), n(plain.out) + 2, 'two more checks: the sender\'s keys and the batch root on chain');
+    // With the chain: the sender's keys, the batch root, the anchor, the latest revision, asOf against the anchor.
+    assert.equal(n(chained.out), n(plain.out) + 5, chained.out);
   });
 
   test('--rpc against a chain holding another root for that batch fails at batches, row and column', async () => {

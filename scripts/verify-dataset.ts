@@ -8,9 +8,14 @@
  * (lib/chain/release-evidence.ts): each batch root is read from its BatchAccount, who may sign for
  * every sender from SATI (owner, DelegateV1 delegates within their windows at each envelope's time),
  * and every batch, challenge and open Haggle negotiation of the epoch on chain must be in the
- * release or named known-missing in its manifest. Each manifest's
- * detached signature is checked, and with `--key HEX` (the observer's published key) it must be
- * that key's; the output says who signed. Notes the rows
+ * release or named known-missing in its manifest; challenge states and the negotiations' on-chain
+ * columns are re-derived from the chain (each Haggle account's whole transaction history); and the
+ * release must be anchored on chain by its signing key, the latest revision of its epoch so
+ * anchored, with an `asOf` no later than its anchor and not before the earlier revisions'. Every
+ * manifest must carry a detached signature (an unsigned one fails), and with `--key HEX` (the
+ * observer's published key) it must be that key's; the output says who signed. Batch verdicts and
+ * the reconciliation table are re-derived from the logs and envelopes, and every file's rows must
+ * be in the table's canonical order. Notes the rows
  * a release set aside (manifest `setAside`, docs/datasets.md "Types"). Prints each failure and
  * each item that cannot be checked (a batch whose log was never uploaded, an account named
  * known-missing), then `N not checkable` on its own line when there are any, and ends with
@@ -21,13 +26,15 @@ import { Connection } from '@solana/web3.js';
 import { readReleaseManifests, verifyRelease } from '../lib/export/verify';
 import type { ReleaseChain } from '../lib/export/chain-evidence';
 import { releaseChain } from '../lib/chain/release-evidence';
+import { haggleHistory } from '../lib/indexer/haggle-history';
 import { SATI_MAINNET } from '../lib/chain/sati';
 
 const USAGE = 'usage: verify-dataset DIR [--epoch N] [--rpc URL] [--key HEX]';
 
 /** The chain at `rpcUrl`, with SATI at its mainnet addresses (the embedded chain uses them too). */
 function chainAt(rpcUrl: string): ReleaseChain {
-  const c = releaseChain(new Connection(rpcUrl, { commitment: 'confirmed', disableRetryOnRateLimit: true }), SATI_MAINNET);
+  const connection = new Connection(rpcUrl, { commitment: 'confirmed', disableRetryOnRateLimit: true });
+  const c = { ...releaseChain(connection, SATI_MAINNET), haggleEvents: (a: string) => haggleHistory(connection, a) };
   // Each sender is read once for the whole folder: epochs and revisions share most senders.
   const seen = new Map<string, ReturnType<ReleaseChain['signers']>>();
   return { ...c, signers: (agent) => { const k = Buffer.from(agent).toString('hex'); let p = seen.get(k); if (!p) seen.set(k, p = c.signers(agent)); return p; } };

@@ -23,6 +23,8 @@ import { demoRegistrationFile, startDemo } from './demo';
 import { walletServices } from './wallet';
 import { datasetsDir, startDatasets } from './datasets';
 import { releaseChain } from '../lib/chain/release-evidence';
+import { haggleHistory } from '../lib/indexer/haggle-history';
+import { releaseAnchorer } from './release-anchor';
 import { createStartupTimeline, FIRST_ENVELOPE, type StartupTimeline } from './startup';
 import { withTimeout } from '../lib/observer/fresh-probe';
 import type { MemoryReport } from '../lib/wire/views';
@@ -109,7 +111,8 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
   // sender's signer evidence and the epoch's accounts are read from the chain by SATI's rule.
   const releases = startDatasets({
     dataDir: config.dataDir, store, registry: chain?.registry, log: log.child('datasets'),
-    chain: chain ? releaseChain(chain.connection, chain.registry.sati) : undefined,
+    chain: chain ? { ...releaseChain(chain.connection, chain.registry.sati), haggleEvents: (a: string) => haggleHistory(chain!.connection, a) } : undefined,
+    anchorWith: chain ? releaseAnchorer(chain.connection, chain.embedded) : undefined,
   });
   const datasets = { exportSource: () => store.exportSource(), dir: datasetsDir(config.dataDir), releaseStatus: () => releases.status() };
   const threadMemory = chain?.threadMemory ?? null;

@@ -11,12 +11,17 @@ import { PublicKey } from '@solana/web3.js';
 import { toHex } from '../protocol/hex';
 import { behaviorLog, challenge, PROGRAM_IDS } from './programs';
 import * as haggle from './gen/haggle';
+import { negotiationAddress } from './haggle';
+import { readReleaseAnchors } from './release-anchor';
 import { readSatiSigners, type SatiRuleAddresses } from './sati-signers';
 
 /** Byte offset of `epoch` (u64 LE) in a BatchAccount: discriminator, agent, signer. */
 export const BATCH_EPOCH_OFFSET = 8 + 32 + 32;
 /** Byte offset of `epoch` (u64 LE) in a Challenge: discriminator, challenger, challenger_usdc, batch, agent. */
 export const CHALLENGE_EPOCH_OFFSET = 8 + 32 * 4;
+
+/** The challenge program's status byte, by the names the indexer stores (lib/indexer/json.ts). */
+const CHALLENGE_STATUS: Record<number, string> = { 0: 'pending', 1: 'upheld', 2: 'rejected', 3: 'void', 4: 'expired' };
 
 const u64le = (v: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, v, true); return b; };
 
@@ -69,7 +74,10 @@ export async function epochAccounts(connection: Connection, epoch: number, fromU
     }),
     challenges: challenges.flatMap((a) => {
       const c = challenge.decodeChallenge(new Uint8Array(a.account.data));
-      return c && c.epoch === BigInt(epoch) ? [{ address: key(a.pubkey), agent: toHex(c.agent.toBytes()), submittedSlot: String(c.submittedSlot) }] : [];
+      return c && c.epoch === BigInt(epoch) ? [{
+        address: key(a.pubkey), agent: toHex(c.agent.toBytes()), submittedSlot: String(c.submittedSlot), challenger: toHex(c.challenger.toBytes()),
+        status: CHALLENGE_STATUS[c.status] ?? String(c.status), resolvedSlot: String(c.resolvedSlot),
+      }] : [];
     }),
     negotiations: negotiations.flatMap((a) => {
       const n = haggle.decodeNegotiation(new Uint8Array(a.account.data));
@@ -78,22 +86,40 @@ export async function epochAccounts(connection: Connection, epoch: number, fromU
   };
 }
 
-/** The BatchAccount root of (agent, epoch), hex, or why it could not be read. */
-export async function batchRoot(connection: Connection, agent: Uint8Array, epoch: bigint): Promise<{ root: string; address: string } | { error: string }> {
+/**
+ * The Haggle negotiation accounts two wallets (hex keys) would open for a conversation, either
+ * one the buyer: where a negotiation of theirs would be, on chain or closed.
+ */
+export function negotiationAddresses(a: string, b: string, conversationId: string): string[] {
+  const key = (h: string) => new PublicKey(Uint8Array.from(Buffer.from(h, 'hex')));
+  const conv = Uint8Array.from(Buffer.from(conversationId, 'hex'));
+  if (conv.length !== 16) return [];
+  return [[a, b], [b, a]].map(([buyer, seller]) => negotiationAddress({ buyer: key(buyer), seller: key(seller), conversationId: conv }).toBase58());
+}
+
+/** The BatchAccount root of (agent, epoch), hex, with the summary counts it records, or why it could not be read. */
+export async function batchRoot(connection: Connection, agent: Uint8Array, epoch: bigint): Promise<{ root: string; address: string; counts: Record<string, string> } | { error: string }> {
   const [pda] = behaviorLog.findBatchPda(new PublicKey(agent), epoch);
   try {
     const info = await connection.getAccountInfo(pda, 'confirmed');
     if (!info) return { error: `no BatchAccount at ${pda.toBase58()}` };
     const b = behaviorLog.decodeBatchAccount(new Uint8Array(info.data));
-    return b ? { root: toHex(b.logMerkleRoot), address: pda.toBase58() } : { error: `account ${pda.toBase58()} is not a BatchAccount` };
+    if (!b) return { error: `account ${pda.toBase58()} is not a BatchAccount` };
+    const counts = { messageCount: String(b.messageCount), bidCount: String(b.bidCount), taskCount: String(b.taskCount), verifierCount: String(b.verifierCount), feedbackCount: String(b.feedbackCount), overflow: String(b.overflow) };
+    return { root: toHex(b.logMerkleRoot), address: pda.toBase58(), counts };
   } catch (e) {
     return { error: `RPC: ${e instanceof Error ? e.message : String(e)}` };
   }
 }
 
-/** The three reads bound to one connection and SATI's addresses (lib/export's ReleaseChain). */
+/**
+ * The reads bound to one connection and SATI's addresses (lib/export's ReleaseChain; the Haggle
+ * history read, lib/indexer/haggle-history.ts, is added by whoever composes it).
+ */
 export function releaseChain(connection: Connection, sati: SatiRuleAddresses) {
   return {
+    anchors: (publicKeyHex: string) => readReleaseAnchors(connection, publicKeyHex),
+    negotiationAddresses: (a: string, b: string, conversationId: string) => negotiationAddresses(a, b, conversationId),
     signers: (agent: Uint8Array) => signerEvidence(connection, agent, sati),
     epochAccounts: (epoch: number, fromUs: bigint, toUs: bigint) => epochAccounts(connection, epoch, fromUs, toUs),
     batchRoot: (agent: Uint8Array, epoch: bigint) => batchRoot(connection, agent, epoch),

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { createRelease, listReleases, releaseNames, type ReleaseManifest } from './release';
 import { verifyRelease } from './verify';
 import { fileSha256 } from './signing';
+import { publicKeyFromSeed } from '../protocol/crypto';
 import { DATA_LICENSE } from './card';
 import { TABLES } from './tables';
 import { parquetKv, EPOCH_SECONDS, fixtureStore, type FixtureStore } from './testing';
@@ -30,7 +31,9 @@ describe('the dataset card of a release', () => {
     fs = await fixtureStore('pglite');
     dir = mkdtempSync(join(tmpdir(), 'zx-card-'));
     epoch = Number(fs.fx.items[0].envelope.timestamp / BigInt(EPOCH_SECONDS * 1_000_000));
-    m = await createRelease({ store: fs.store, epoch, dir });
+    // Signed: an unsigned release fails verification.
+    const seed = new Uint8Array(32).fill(7);
+    m = await createRelease({ store: fs.store, epoch, dir, signingKey: { seed, publicKey: Buffer.from(publicKeyFromSeed(seed)).toString('hex'), signer: 'card test' } });
   });
   after(async () => { await fs?.close(); rmSync(dir, { recursive: true, force: true }); });
 

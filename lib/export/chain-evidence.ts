@@ -9,6 +9,8 @@
  * reads.
  */
 
+import type { HaggleEventInput } from '../store/haggle';
+
 /** One DelegateV1 attestation naming the agent, as read on chain. */
 export interface DelegationEvidence {
   /** The attestation account (base58). */
@@ -55,7 +57,8 @@ export interface KnownMissing {
 export interface EpochAccounts {
   slot: string;
   batches: { address: string; agent: string; submittedSlot: string }[];
-  challenges: { address: string; agent: string; submittedSlot: string }[];
+  /** `status` (pending, upheld, rejected, void, expired) and `resolvedSlot` ("0" while pending) as the account holds them now. */
+  challenges: { address: string; agent: string; submittedSlot: string; challenger?: string; status?: string; resolvedSlot?: string }[];
   /** Only accounts still open: a settled or refunded negotiation closes its account. */
   negotiations: { address: string; conversationId: string }[];
 }
@@ -66,9 +69,24 @@ export interface ReleaseChain {
   signers(agent: Uint8Array): Promise<SignerEvidence>;
   /** The epoch's accounts on chain (getProgramAccounts filtered on the epoch field). */
   epochAccounts(epoch: number, fromUs: bigint, toUs: bigint): Promise<EpochAccounts>;
-  /** The BatchAccount root of (agent, epoch), hex. */
-  batchRoot(agent: Uint8Array, epoch: bigint): Promise<{ root: string; address?: string } | { error: string }>;
+  /**
+   * The BatchAccount root of (agent, epoch), hex, and the log summary counts it records
+   * (messageCount, bidCount, taskCount, verifierCount, feedbackCount, overflow; decimal).
+   */
+  batchRoot(agent: Uint8Array, epoch: bigint): Promise<{ root: string; address?: string; counts?: Record<string, string> } | { error: string }>;
+  /**
+   * Every Haggle event of a negotiation account, in chain order (lib/indexer/haggle-history.ts):
+   * the on-chain columns of a release are re-derived from them. Absent: those columns are not checked.
+   */
+  haggleEvents?(address: string): Promise<HaggleEventInput[] | { error: string }>;
+  /** The Haggle accounts two wallets (hex) would open for a conversation (hex), either one the buyer. */
+  negotiationAddresses?(a: string, b: string, conversationId: string): string[];
+  /** The release anchors signed by a release-signing key (lib/chain/release-anchor.ts), oldest first. */
+  anchors?(publicKeyHex: string): Promise<ReleaseAnchorRead[] | { error: string }>;
 }
+
+/** One release anchor read from the chain: an epoch's revision id and `asOf`, in the transaction `signature` at `slot`. */
+export interface ReleaseAnchorRead { epoch: number; revision: number; id: string; asOfUs: string; signature: string; slot: string; blockTime: number | null }
 
 /**
  * The keys allowed to sign for a sender at `timestampUs` (the envelope's own time): the owner,

@@ -20,6 +20,8 @@ import { writeFormat } from './writers';
 import { fileSha256, signatureName, signManifest, type SigningKey } from './signing';
 import type { KnownMissing, ReleaseChain, SignerEvidence } from './chain-evidence';
 import { emptyHeld, knownMissingOf, signerEvidenceOf } from './release-chain';
+import { tableChanges, type RevisionChanges } from './release-changes';
+import { lateChanges } from './release-late';
 
 /**
  * 2: each table carries `setAside`. 3: `asOfUs` (the instant the derived tables describe) and
@@ -29,8 +31,10 @@ import { emptyHeld, knownMissingOf, signerEvidenceOf } from './release-chain';
  * sender's evidence (chain-evidence.ts: the SATI owner and DelegateV1 attestations with their
  * windows and account bytes), `knownMissing` names the epoch's on-chain accounts the release does
  * not hold, and `supersedes` is a stated id: a revision verifies without the older ones' files.
+ * 5: `changes` (what a revision changed and why, release-changes.ts); rows in a declared order
+ * (verify-order.ts); each release anchored on chain (release-anchor.ts in lib/chain).
  */
-export const MANIFEST_VERSION = 4;
+export const MANIFEST_VERSION = 5;
 
 export interface ReleaseManifest {
   manifestVersion: number;
@@ -91,6 +95,29 @@ export interface ReleaseManifest {
    * later (a challenge opened after the release) is one a later revision holds, not an omission.
    */
   chainSlot?: string | null;
+  /**
+   * What this revision changed against the one it supersedes (release-changes.ts): why it was
+   * written and, per table, rows added, removed and changed; null for revision 0.
+   */
+  changes?: RevisionChanges | null;
+}
+
+/** What an anchor states (lib/chain/release-anchor.ts): the release id of an epoch's revision and its asOf. */
+export interface AnchorStatement { epoch: number; revision: number; id: string; asOfUs: string }
+/** Posts an anchor on chain (lib/chain/node/release-anchor.ts bound to the signing key); returns its transaction. */
+export type ReleaseAnchorer = (a: AnchorStatement) => Promise<{ signature: string; slot: string }>;
+
+/** `<manifest base>.anchor.json`: the anchor transaction of a release, written once it is confirmed. */
+export const anchorName = (manifestFile: string) => manifestFile.replace(/\.manifest\.json$/, '.anchor.json');
+
+/** Anchors the release `manifestFile` in `dir` unless its anchor record exists; the record is written after the anchor confirmed. */
+export async function anchorRelease(dir: string, manifestFile: string, anchor: ReleaseAnchorer): Promise<void> {
+  const path = join(dir, anchorName(manifestFile));
+  if (existsSync(path)) return;
+  const m = JSON.parse(readFileSync(join(dir, manifestFile), 'utf8')) as ReleaseManifest;
+  const a: AnchorStatement = { epoch: m.epoch, revision: m.revision ?? 0, id: fileSha256(join(dir, manifestFile)), asOfUs: m.asOfUs };
+  const tx = await anchor(a);
+  writeSmallFile(dir, anchorName(manifestFile), JSON.stringify({ ...a, ...tx }, null, 2));
 }
 
 /** What createRelease needs of the store: its export reads and the signer registry. */
@@ -115,6 +142,10 @@ export interface CreateReleaseParams {
    * accounts, so the manifest names what it does not hold. Without it the keys come from `registry`.
    */
   chain?: ReleaseChain;
+  /** Why this revision is written (the manifest's `changes.reasons`). */
+  reasons?: string[];
+  /** Anchors the release on chain once it is signed (lib/chain/node/release-anchor.ts). */
+  anchor?: ReleaseAnchorer;
 }
 
 /** File names of revision `revision` of `epoch`'s release, relative to the release folder. */
@@ -158,12 +189,18 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   const revision = p.revision ?? 0;
   const names = releaseNames(p.epoch, revision);
   const mPath = join(p.dir, names.manifest);
-  if (existsSync(mPath)) return JSON.parse(readFileSync(mPath, 'utf8')) as ReleaseManifest;
+  if (existsSync(mPath)) {
+    // Written before, perhaps not anchored yet (the chain was unreachable): anchor it now.
+    if (p.anchor) await anchorRelease(p.dir, names.manifest, p.anchor);
+    return JSON.parse(readFileSync(mPath, 'utf8')) as ReleaseManifest;
+  }
   let supersedes: string | null = null;
+  let prevManifest: ReleaseManifest | null = null;
   if (revision > 0) {
     const prev = manifestFiles(p.dir).get(p.epoch)?.filter((n) => parseManifestName(n)!.revision < revision).pop();
     if (!prev) throw new Error(`revision ${revision} of epoch ${p.epoch}: no earlier release to supersede`);
     supersedes = fileSha256(join(p.dir, prev));
+    prevManifest = JSON.parse(readFileSync(join(p.dir, prev), 'utf8')) as ReleaseManifest;
   }
   const source = p.store.exportSource();
   const e = BigInt(source.epochSeconds) * 1_000_000n;
@@ -233,19 +270,25 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     datapackage: { file: names.datapackage, sha256: writeSmallFile(p.dir, names.datapackage, JSON.stringify(dataPackage(cardRelease), null, 2)) },
     citation: names.citation,
   };
+  const files = (m: Pick<ReleaseManifest, 'tables' | 'context'>) => ({ ...m.tables, ...(m.context ? { context: m.context } : {}) });
+  const changes: RevisionChanges | null = prevManifest ? {
+    since: supersedes, reasons: p.reasons ?? [],
+    tables: await tableChanges(p.dir, files(prevManifest), files({ tables, context: { rows: contextRows, file: names.context, sha256: contextSha } })),
+  } : null;
   const manifest: ReleaseManifest = {
     manifestVersion: MANIFEST_VERSION, epoch: p.epoch, epochSeconds: source.epochSeconds, revision, supersedes,
     from: iso(filter.fromUs), to: iso(filter.toUs), createdAt: new Date().toISOString(), asOfUs: asOfUs.toString(), asOf: iso(asOfUs),
     moving, final,
     context: { rows: contextRows, file: names.context, sha256: contextSha },
     card,
-    tables, batches, signers, knownMissing: listed?.knownMissing ?? null, chainSlot: listed?.chainSlot ?? null,
+    tables, batches, signers, knownMissing: listed?.knownMissing ?? null, chainSlot: listed?.chainSlot ?? null, changes,
   };
   writeFileSync(`${mPath}.tmp`, JSON.stringify(manifest, null, 2));
   renameSync(`${mPath}.tmp`, mPath);
   if (p.signingKey) signManifest(p.dir, names.manifest, p.signingKey);
   // CITATION.cff names the release id (the manifest's sha256), so it is written after the manifest, outside it.
   writeSmallFile(p.dir, names.citation, citationCff(cardRelease, fileSha256(mPath), names.manifest));
+  if (p.anchor) await anchorRelease(p.dir, names.manifest, p.anchor);
   return manifest;
 }
 
@@ -432,6 +475,8 @@ export function startReleaseScheduler(p: {
   retryMs?: number; retryMaxMs?: number; firstCheckMs?: number;
   /** Signs every manifest (signing.ts); its public key is reported in `status()`. */
   signingKey?: SigningKey;
+  /** Anchors every release on chain once signed; a failed anchor is retried at the next check. */
+  anchor?: ReleaseAnchorer;
   /** After the epoch's end plus this, its release is made final whatever still moves (default RELEASE_SETTLE_MS). */
   settleMs?: number;
   onError?: (e: unknown, epoch: number, attempts: number) => void; onRelease?: (m: ReleaseManifest) => void;
@@ -448,6 +493,10 @@ export function startReleaseScheduler(p: {
   const settleMs = p.settleMs ?? RELEASE_SETTLE_MS;
   const epochMs = source.epochSeconds * 1000;
   let reviseCursor = 0;
+  let lateCursor = 0;
+  const release = (epoch: number, o: { asOfUs: bigint; revision?: number; final?: boolean; reasons?: string[] }) => () => createRelease({
+    store: p.store, epoch, dir: p.dir, registry: p.registry, chain: p.chain, signingKey: p.signingKey, anchor: p.anchor, ...o,
+  });
   /** Records a release (first or revision) or its failure. */
   const attempt = async (epoch: number, make: () => Promise<ReleaseManifest>, made: number[]) => {
     const f = failing.get(epoch);
@@ -475,7 +524,16 @@ export function startReleaseScheduler(p: {
     for (const epoch of await source.epochs(w.first, w.last)) {
       if (stopped) break;
       if (released.has(epoch)) continue;
-      await attempt(epoch, () => createRelease({ store: p.store, epoch, dir: p.dir, registry: p.registry, chain: p.chain, signingKey: p.signingKey, asOfUs: BigInt(now()) * 1000n }), made);
+      await attempt(epoch, release(epoch, { asOfUs: BigInt(now()) * 1000n }), made);
+    }
+    // Anchors that could not be posted when their release was written (in revision order).
+    if (p.anchor) {
+      for (const [epoch, names] of released) {
+        for (const name of names) {
+          if (stopped || existsSync(join(p.dir, anchorName(name)))) continue;
+          await attempt(epoch, async () => { await anchorRelease(p.dir, name, p.anchor!); return JSON.parse(readFileSync(join(p.dir, name), 'utf8')) as ReleaseManifest; }, []);
+        }
+      }
     }
     // Final states: a released epoch whose moving parts were still moving gets a revision once
     // one of them has settled, and a final one once its settle time has passed. A bounded number
@@ -490,15 +548,34 @@ export function startReleaseScheduler(p: {
     const look = unsettled.length <= REVISION_CHECKS_PER_TICK ? unsettled
       : Array.from({ length: REVISION_CHECKS_PER_TICK }, (_, i) => unsettled[(reviseCursor + i) % unsettled.length]);
     reviseCursor = unsettled.length ? (reviseCursor + look.length) % unsettled.length : 0;
+    const revised = new Set<number>();
     for (const u of look) {
       if (stopped) break;
       const asOfUs = BigInt(now()) * 1000n;
       const due = now() >= (u.epoch + 1) * epochMs + settleMs;
       const moving = due ? null : await movingParts(source, u.epoch, asOfUs);
-      const settledSome = moving !== null && (u.m.moving.pendingChallenges.some((c) => !moving.pendingChallenges.includes(c))
-        || u.m.moving.openNegotiations.some((c) => !moving.openNegotiations.includes(c)));
-      if (!due && !settledSome) continue;
-      await attempt(u.epoch, () => createRelease({ store: p.store, epoch: u.epoch, dir: p.dir, registry: p.registry, chain: p.chain, signingKey: p.signingKey, asOfUs, revision: u.m.revision + 1, final: due }), made);
+      const settled = moving === null ? [] : [
+        ...u.m.moving.pendingChallenges.filter((c) => !moving.pendingChallenges.includes(c)).map((c) => `challenge ${c} is no longer pending`),
+        ...u.m.moving.openNegotiations.filter((c) => !moving.openNegotiations.includes(c)).map((c) => `negotiation ${c} is no longer open`),
+      ];
+      if (!due && settled.length === 0) continue;
+      revised.add(u.epoch);
+      await attempt(u.epoch, release(u.epoch, { asOfUs, revision: u.m.revision + 1, final: due, reasons: due ? ['the settle time passed: final'] : settled }), made);
+    }
+    // Late data: every released epoch in turn (final ones too), its store counts and batch
+    // verdicts against its latest manifest; a difference is a new revision naming it.
+    const latest = [...manifestFiles(p.dir)].filter(([e]) => !revised.has(e)).sort((a, b) => a[0] - b[0]);
+    const lateLook = latest.length <= REVISION_CHECKS_PER_TICK ? latest
+      : Array.from({ length: REVISION_CHECKS_PER_TICK }, (_, i) => latest[(lateCursor + i) % latest.length]);
+    lateCursor = latest.length ? (lateCursor + lateLook.length) % latest.length : 0;
+    for (const [epoch, names] of lateLook) {
+      if (stopped) break;
+      const m = JSON.parse(readFileSync(join(p.dir, names[names.length - 1]), 'utf8')) as ReleaseManifest;
+      if (m.manifestVersion < 3 || failing.has(epoch)) continue;
+      const reasons = await lateChanges(source, m);
+      if (reasons.length === 0) continue;
+      const due = now() >= (epoch + 1) * epochMs + settleMs;
+      await attempt(epoch, release(epoch, { asOfUs: BigInt(now()) * 1000n, revision: m.revision + 1, final: m.final || due, reasons: ['late data', ...reasons] }), made);
     }
     // Failed epochs that fell out of the window are no longer retried.
     for (const epoch of failing.keys()) if (epoch < w.first) failing.delete(epoch);
@@ -546,6 +623,6 @@ export function removeRelease(dir: string, epoch: number): void {
   for (const t of TABLE_NAMES) rmSync(join(dir, t, `epoch=${epoch}`), { recursive: true, force: true });
   for (const name of manifestFiles(dir).get(epoch) ?? []) {
     const base = name.replace(/\.manifest\.json$/, '');
-    for (const f of [name, signatureName(name), `${base}.README.md`, `${base}.datapackage.json`, `${base}.CITATION.cff`]) rmSync(join(dir, f), { force: true });
+    for (const f of [name, signatureName(name), anchorName(name), `${base}.README.md`, `${base}.datapackage.json`, `${base}.CITATION.cff`]) rmSync(join(dir, f), { force: true });
   }
 }

@@ -77,7 +77,8 @@ export interface SignatureCheck { ok: boolean; detail: string; signer?: string; 
  */
 export function checkManifestSignature(dir: string, manifestFile: string, trustedKey?: string): SignatureCheck {
   const path = join(dir, signatureName(manifestFile));
-  if (!existsSync(path)) return { ok: !trustedKey, trusted: false, detail: `no signature file ${signatureName(manifestFile)}` };
+  // Unsigned is a failure, with or without a trusted key: anyone can delete a signature file.
+  if (!existsSync(path)) return { ok: false, trusted: false, detail: `no signature file ${signatureName(manifestFile)}: a release must be signed` };
   let s: ManifestSignature;
   try { s = JSON.parse(readFileSync(path, 'utf8')) as ManifestSignature; } catch (e) { return { ok: false, trusted: false, detail: `signature file unreadable: ${e instanceof Error ? e.message : String(e)}` }; }
   if (s.alg !== 'ed25519' || !HEX64.test(String(s.publicKey)) || !/^[0-9a-f]{128}$/.test(String(s.signature))) return { ok: false, trusted: false, detail: 'signature file is not an ed25519 signature with a 32-byte key' };

@@ -11,7 +11,7 @@
  *   drops a conversation with the batches that logged it fails.
  */
 import { decodeEnvelope } from '../protocol/envelope';
-import { evidenceDifferences, type ReleaseChain, type SignerEvidence } from './chain-evidence';
+import { evidenceDifferences, type EpochAccounts, type ReleaseChain, type SignerEvidence } from './chain-evidence';
 import type { ReleaseManifest } from './release';
 import { emptyHeld, notHeld } from './release-chain';
 
@@ -27,7 +27,8 @@ const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Ar
  * The chain checks of one release; fills `signers` with the chain's evidence for every sender
  * (the manifest's and every envelope's), which the envelope checks then use.
  */
-export async function chainChecks(tag: string, m: ReleaseManifest, files: Files, chain: ReleaseChain, signers: Map<string, SignerEvidence>): Promise<CheckResult[]> {
+export async function chainChecks(tag: string, m: ReleaseManifest, files: Files, chain: ReleaseChain, signers: Map<string, SignerEvidence>,
+  read: { accounts?: EpochAccounts } = {}): Promise<CheckResult[]> {
   const out: CheckResult[] = [];
   const senders = new Set(Object.keys(m.signers));
   for (const part of ['envelopes', 'context']) {
@@ -53,6 +54,7 @@ export async function chainChecks(tag: string, m: ReleaseManifest, files: Files,
   const epochUs = BigInt(m.epochSeconds) * 1_000_000n;
   const fromUs = BigInt(m.epoch) * epochUs;
   const accounts = await chain.epochAccounts(m.epoch, fromUs, fromUs + epochUs);
+  read.accounts = accounts;
   const declared = new Map((m.knownMissing ?? []).map((k) => [`${k.kind} ${k.address}`, k.reason]));
   const missing = notHeld(accounts, held);
   // The slot the release listed the chain at cannot be older than a batch it holds.

@@ -38,6 +38,11 @@ import { CONTEXT_SCHEMA, TABLES } from './tables';
 import type { TableName } from './schema';
 import { keysAt, type ReleaseChain, type SignerEvidence } from './chain-evidence';
 import { chainChecks, type CheckResult } from './verify-chain';
+import { orderChecks } from './verify-order';
+import { anchorChecks, asOfChecks } from './verify-anchor';
+import { challengeChainChecks, challengeRowChecks, haggleChainChecks } from './verify-onchain';
+import { expectedBatchRows, expectedReconciliationRows } from './rederive-status';
+import type { EpochAccounts } from './chain-evidence';
 
 export type { CheckResult };
 
@@ -99,6 +104,9 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
     }
   }
   if (m.card) out.push(...cardChecks(dir, m, tag, o.manifestFile));
+  out.push(...orderChecks(tag, files));
+  out.push(...asOfChecks(tag, dir, m, o.manifestFile));
+  if (o.chain && o.manifestFile) out.push(...await anchorChecks(tag, dir, m, o.manifestFile, o.chain, o.trustedKey));
   const epochUs = BigInt(m.epochSeconds) * 1_000_000n;
   const fromUs = BigInt(m.epoch) * epochUs;
   const toUs = fromUs + epochUs;
@@ -108,7 +116,8 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
   const records: EnvelopeRecord[] = [];
   // With the chain, who may sign for each sender is read from it (and the manifest's evidence compared).
   const chainSigners = new Map<string, SignerEvidence>();
-  const chained = o.chain ? await chainChecks(tag, m, files, o.chain, chainSigners) : null;
+  const onChain: { accounts?: EpochAccounts } = {};
+  const chained = o.chain ? await chainChecks(tag, m, files, o.chain, chainSigners, onChain) : null;
   for (const part of ['envelopes', 'context'] as const) {
     const rows = files[part] ?? [];
     const diffs: CellDifference[] = [];
@@ -154,6 +163,7 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
     const negFile = new Map((files.negotiations ?? []).map((r) => [idText(r.conversation_id), r]));
     const ng = compareRows(TABLES.negotiations, 'conversation_id', files.negotiations ?? [], expectedNegotiationRows(convs, BigInt(m.asOfUs), negFile));
     out.push(...differenceChecks(tag, 'negotiations', ng.differences, 'every cell re-derived from the envelopes (on-chain columns as stated)'));
+    if (o.chain) out.push(...await haggleChainChecks(tag, files.negotiations ?? [], convs, BigInt(m.asOfUs), o.chain, chainSigners));
     for (const [t, r] of [['feedback', fb], ['offers', of], ['negotiations', ng]] as const) {
       const stated = m.tables[t].setAside ?? 0;
       if (r.setAside !== stated) out.push({ name: `${tag} ${t}: set aside`, ok: false, detail: `the envelopes derive ${r.setAside} row(s) no Parquet column holds, the manifest states ${stated}` });
@@ -179,11 +189,26 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
     if (!diff.length) out.push({ name: `${tag} batches row ${t.i}: manifest agrees`, ok: true });
   }
   for (const [agent, t] of tableBatch) if (!listed.has(agent)) out.push({ name: `${tag} batches row ${t.i} (${agent.slice(0, 32)}) column (row)`, ok: false, detail: 'the batches table has a batch the manifest does not list' });
+  // Each batch's BatchAccount (root and summary counts), read once.
+  const chainBatch = new Map<string, Awaited<ReturnType<NonNullable<VerifyOptions['chain']>['batchRoot']>>>();
+  if (o.chain) for (const [agent] of tableBatch) chainBatch.set(agent, await o.chain.batchRoot(Uint8Array.from(Buffer.from(agent, 'hex')), BigInt(m.epoch)));
+  const chainCounts = o.chain ? new Map([...chainBatch].flatMap(([a, c]) => ('counts' in c && c.counts ? [[a, c.counts] as const] : []))) : undefined;
+  // Batch verdicts from the logs, reconciliation from the envelopes seen live and the committed logs.
+  const expBatches = expectedBatchRows(batchRows, m.batches, byId, BigInt(m.epoch), chainCounts);
+  const bx = compareRows(TABLES.batches, 'agent_id', batchRows, expBatches);
+  out.push(...differenceChecks(tag, 'batches', bx.differences, 'status re-derived from the uploaded logs'));
+  const status = new Map(expBatches.map((r) => [idText(r.agent_id), String(r.status)]));
+  if (files.reconciliation) {
+    const rc = compareRows(TABLES.reconciliation, 'agent_id', files.reconciliation, expectedReconciliationRows(m.epoch, files.envelopes ?? [], m.batches, status, files.reconciliation));
+    out.push(...differenceChecks(tag, 'reconciliation', rc.differences, 'every cell re-derived from the envelopes seen live and the committed logs'));
+  }
+  out.push(...challengeRowChecks(tag, files.challenges ?? []));
   if (o.chain) {
     out.push(...chained!);
+    if (onChain.accounts) out.push(...challengeChainChecks(tag, files.challenges ?? [], onChain.accounts.challenges, m.chainSlot ? BigInt(m.chainSlot) : null));
     for (const [agent, t] of tableBatch) {
       const name = `${tag} batches row ${t.i} (${agent.slice(0, 32)}) column log_merkle_root`;
-      const c = await o.chain.batchRoot(Uint8Array.from(Buffer.from(agent, 'hex')), BigInt(String(t.r.epoch)));
+      const c = chainBatch.get(agent)!;
       const root = idText(t.r.log_merkle_root);
       if ('error' in c) out.push({ name: `${name} on chain`, ok: false, detail: c.error });
       else out.push({ name: `${name} on chain`, ok: c.root === root, detail: c.root === root ? undefined : `release ${root}, on chain ${c.root}${c.address ? ` (BatchAccount ${c.address})` : ''}` });

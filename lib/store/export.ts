@@ -108,7 +108,8 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
         : { select: `c.address, c.agent_id, c.epoch::text AS epoch, c.challenger, c.status, c.slot::text AS slot, c.opened_slot::text AS opened_slot, c.updated_at,
           (SELECT COALESCE(json_agg(json_build_object('status', t.status, 'slot', t.slot::text, 'signature', t.signature) ORDER BY t.slot, t.id), '[]'::json)::text
              FROM challenge_transition t WHERE t.challenge = c.address) AS transitions`,
-        from: 'challenge c', key: [{ expr: 'c.address', alias: 'address', cast: 'text' }] });
+        // Byte order whatever the database's collation: a release's row order is declared (lib/export/verify-order.ts).
+        from: 'challenge c', key: [{ expr: '(c.address COLLATE "C")', alias: 'address', cast: 'text' }] });
       // A batch or challenge is "at" the start of its epoch.
       timeWhere(p, `(${t}.epoch * ${epochUs})`, f);
       if (f.agent) { p.args.push(f.agent); p.where.push(`${t}.agent_id = $${p.args.length}`); }

@@ -1,0 +1,41 @@
+/**
+ * A Haggle negotiation account's whole history read back from the chain (every transaction that
+ * touched the address, oldest first), as the indexer's event inputs: folded with
+ * lib/store/haggle-fold.ts they give the rows the indexer stores, so verify-dataset --rpc holds a
+ * release's on-chain negotiation columns against the chain itself, closed accounts included.
+ */
+import { PublicKey, type Connection } from '../chain';
+import { parseEvents } from '../chain/events';
+import type { HaggleEventInput } from '../store/haggle';
+import { haggleEventInput } from './haggle';
+
+/** Every Haggle event of `address` (base58) in chain order, or why it could not be read. */
+export async function haggleHistory(connection: Connection, address: string): Promise<HaggleEventInput[] | { error: string }> {
+  let key: PublicKey;
+  try { key = new PublicKey(address); } catch { return { error: `${address} is not an account address` }; }
+  try {
+    const infos: { signature: string }[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const page = await connection.getSignaturesForAddress(key, { before, limit: 1000 }, 'confirmed');
+      infos.push(...page);
+      if (page.length < 1000) break;
+      before = page[page.length - 1].signature;
+    }
+    const out: HaggleEventInput[] = [];
+    // Newest first from the RPC: replayed oldest first, as the indexer applied them.
+    for (const info of infos.reverse()) {
+      const t = await connection.getTransaction(info.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+      if (!t) return { error: `getTransaction returned nothing for ${info.signature}` };
+      if (t.meta?.err) continue;
+      const tx = { signature: info.signature, slot: t.slot, blockTime: t.blockTime ? new Date(t.blockTime * 1000) : null };
+      parseEvents(t.meta?.logMessages ?? []).forEach((e, index) => {
+        const r = haggleEventInput(e, tx, index);
+        if (r && r.negotiation === address) out.push(r);
+      });
+    }
+    return out.sort((a, b) => (a.slot !== b.slot ? (a.slot < b.slot ? -1 : 1) : 0));
+  } catch (e) {
+    return { error: `RPC: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
