@@ -20,7 +20,7 @@ testOnEachStore('lease_grace: a boundary dip never alerts, a late payer alerts o
   const start = Math.ceil((Date.now() + 60_000) / (ES * 1000)) * ES * 1000;
   let t = start;
   const ev = startEvaluator({ store: store.alerts, subscribe: bus.subscribe, epochSeconds: ES, now: () => t, tickMs: 3_600_000, ruleAlertsPerHour: 1_000, deliveriesPerHour: 1_000 });
-  const svc = createAlertService({ store: store.alerts, caps: { ...DEFAULT_CAPS, rules: 50 }, allowPrivateWebhooks: true, changed: () => ev.invalidate() });
+  const svc = createAlertService({ store: store.alerts, signatures: store.usedSignatures, caps: { ...DEFAULT_CAPS, rules: 50 }, allowPrivateWebhooks: true, changed: () => ev.invalidate() });
   const { id: wl, token } = await svc.create();
   try {
     for (const a of [JUST_IN_TIME, LATE_THEN_AHEAD, LATE_THEN_ON_TIME]) await svc.putItem(wl, token, 'agent', a);
