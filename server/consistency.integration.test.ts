@@ -9,23 +9,27 @@
  *   (`GET /api/conversations/{id}/negotiation`, what the page shows), against the state machine
  *   of lib/protocol/conversation-state.ts applied to the envelopes stored for it.
  *
- * The chain half (each agent's latest stake and lease figure against the chain's accounts) has
- * its place below, marked.
+ * - every demo agent's economy series (stake, stake status, lease paid through, lease active: the
+ *   figures the agent page's chart and GET /api/agents/{id}/economy end on) against its stake and
+ *   lease accounts read now with getAccountInfo (lib/indexer/economy-check.ts).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { conversationState, isDeal } from '../lib/protocol/conversation-state';
 import { MsgType } from '../lib/protocol/types';
 import type { ConversationList, ConversationSummaryView, ConversationView, EnvelopePage, NegotiationView } from '../lib/wire';
+import { checkEconomyAgainstChain } from '../lib/indexer/economy-check';
+import { PublicKey } from '../lib/chain';
 import { startApiHarness, until, type ApiHarness } from './api-testing';
 
 let h: ApiHarness;
+const EPOCH_SECONDS = 5n;
 
 /** Envelope type names (as the API spells them) back to their codes. */
 const TYPE_CODE = new Map<string, number>(Object.entries(MsgType).map(([k, v]) => [k, v]));
 
 before(async () => {
-  h = await startApiHarness({ DEMO_AGENTS: '6' });
+  h = await startApiHarness({ DEMO_AGENTS: '6', EPOCH_SECONDS: String(EPOCH_SECONDS) });
 }, { timeout: 120_000 });
 
 after(async () => {
@@ -44,12 +48,15 @@ async function allConversations(): Promise<ConversationSummaryView[]> {
   return out;
 }
 
-test('every conversation: list, conversation and flight recorder give the state machine\'s stage and outcome', { timeout: 90_000 }, async () => {
+test('every conversation: list, conversation and flight recorder give the state machine\'s stage and outcome', { timeout: 120_000 }, async () => {
   // Enough of the demo to hold both kinds, counted from the envelopes (not from the stages under
   // test): conversations holding FEEDBACK (the ring's among them) and negotiations.
-  await until('FEEDBACK in two conversations and two negotiations stored', 60_000, async () => {
-    const convsOf = async (type: string) => new Set((await h.getJson<EnvelopePage>(`/api/envelopes?type=${type}&limit=500`)).body.envelopes.map((e) => e.conversationId));
-    return (await convsOf('FEEDBACK')).size >= 2 && (await convsOf('PROPOSE')).size >= 2;
+  await until('two conversations holding only FEEDBACK and two negotiations stored', 75_000, async () => {
+    const page = (await h.getJson<EnvelopePage>('/api/envelopes?limit=500')).body.envelopes;
+    const other = new Set(page.filter((e) => e.type !== 'FEEDBACK').map((e) => e.conversationId));
+    const feedbackOnly = new Set(page.filter((e) => e.type === 'FEEDBACK' && !other.has(e.conversationId)).map((e) => e.conversationId));
+    const negotiations = new Set(page.filter((e) => e.type === 'PROPOSE').map((e) => e.conversationId));
+    return feedbackOnly.size >= 2 && negotiations.size >= 2;
   });
   // A still picture: no agent sends while the check reads.
   await h.runtime.demo?.stop();
@@ -77,10 +84,30 @@ test('every conversation: list, conversation and flight recorder give the state 
   assert.deepEqual(wrong, [], `${new Set(wrong.map((w) => w.slice(0, 32))).size} of ${list.length} conversations disagree`);
   assert.ok(ringOnly >= 2, `conversations with only FEEDBACK checked: ${ringOnly}`);
 
-  // ---------------------------------------------------------------------------------------------
-  // STAKE / LEASE AGAINST THE CHAIN (to be added by the lead): for every demo agent, the latest
-  // point of the agent page's stake and lease series against what the chain's accounts read now
-  // (getAccountInfo). The runtime's chain is `h.runtime.chain`; the demo agents are
-  // `h.runtime.demo.agents` (stopped above, so the chain no longer moves under the check).
-  // ---------------------------------------------------------------------------------------------
+});
+
+test('every demo agent: the latest stake and lease figure of its economy series equals the chain\'s accounts', { timeout: 90_000 }, async () => {
+  const chain = h.runtime.chain;
+  const agents = h.runtime.demo?.agents ?? [];
+  assert.ok(chain && agents.length === 6, 'the demo runs on the embedded chain');
+  // The agents are stopped (above): the chain stops moving, and the indexer catches up within a
+  // few polls. What must hold then is equality, for every agent, whatever it did.
+  let mismatches: Awaited<ReturnType<typeof checkEconomyAgainstChain>> = [];
+  await until('the economy series of every agent equal to its accounts', 60_000, async () => {
+    mismatches = await checkEconomyAgainstChain({ store: h.runtime.observatory.store, connection: chain.connection, epochSeconds: EPOCH_SECONDS }, agents.map((a) => a.agentId)).catch(() => [{ agent: '?', figure: 'stake', series: null, chain: 'read failed' } as const]);
+    return mismatches.length === 0;
+  }).catch(() => undefined);
+  assert.deepEqual(mismatches, []);
+  // The series the API serves (and the agent page draws) ends on the same figures.
+  let staked = 0;
+  for (const a of agents) {
+    const id = new PublicKey(Buffer.from(a.agentId, 'hex')).toBase58();
+    const r = await h.getJson<{ known: boolean; points: Array<{ stake: string }>; accounts: { stake: { amount: string } | null } }>(`/api/agents/${id}/economy`);
+    assert.equal(r.status, 200, id);
+    assert.equal(r.body.known, true, id);
+    const last = r.body.points.at(-1);
+    assert.equal(last?.stake ?? '0', r.body.accounts.stake?.amount ?? '0', `${id}: the last point against the stake account`);
+    if (BigInt(last?.stake ?? '0') > 0n) staked++;
+  }
+  assert.ok(staked >= 1, 'at least one demo agent has stake locked');
 });
