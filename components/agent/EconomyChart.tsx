@@ -23,10 +23,11 @@ function epochLabel(epochSeconds: number, count: number): (epoch: number) => str
   };
 }
 
-const W = 760;
-const H = 200;
-const M = { top: 14, right: 20, bottom: 24, left: 104 };
-const MID = 110;
+/** The plot's size: a wide one for screens, a narrow one (the latest epochs, larger type) for phones. */
+interface Frame { W: number; H: number; M: { top: number; right: number; bottom: number; left: number }; MID: number; maxPoints: number; font: number; ticksEvery: number }
+const WIDE: Frame = { W: 760, H: 210, M: { top: 28, right: 20, bottom: 24, left: 104 }, MID: 120, maxPoints: Infinity, font: 12, ticksEvery: 8 };
+// Drawn at about 340 px on a phone, so the type in the viewBox is close to its size on screen.
+const NARROW: Frame = { W: 360, H: 220, M: { top: 30, right: 10, bottom: 26, left: 70 }, MID: 124, maxPoints: 8, font: 12, ticksEvery: 3 };
 
 const usdc = (units: bigint) => formatTokenAmount(units, USDC_TOKEN);
 
@@ -41,6 +42,24 @@ export function EconomyChart({ view, epochSeconds }: { view: EconomyView; epochS
   if (!view.known) return <p className="muted empty" data-testid="economy-unknown">Unknown: {view.reason}</p>;
   const points = view.points;
   if (points.length === 0) return <p className="muted empty">No stake or lease events indexed for this agent.</p>;
+  const last = points[points.length - 1];
+  const narrowShown = Math.min(points.length, NARROW.maxPoints);
+  return (
+    <figure style={{ margin: 0 }} data-testid="economy-chart">
+      <div className="only-wide"><Plot points={points} epochSeconds={epochSeconds} f={WIDE} /></div>
+      <div className="only-narrow"><Plot points={points.slice(-NARROW.maxPoints)} epochSeconds={epochSeconds} f={NARROW} /></div>
+      <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
+        <span data-testid="economy-now">now: {usdc(BigInt(last.stake))} staked ({last.stakeStatus}){last.paidThroughEpoch !== null ? `, lease paid through epoch ${last.paidThroughEpoch}` : ', no lease'}: the stake and lease accounts</span>
+        <span>x: each epoch&apos;s start (UTC) · hover a bar for the epoch number and its events</span>
+        {points.length > narrowShown ? <span className="only-narrow muted">the latest {narrowShown} of {points.length} epochs (a wider screen shows all)</span> : null}
+        {view.historyNote ? <span className="muted" data-testid="economy-note">{view.historyNote}</span> : null}
+      </figcaption>
+    </figure>
+  );
+}
+
+function Plot({ points, epochSeconds, f }: { points: readonly EconomyPoint[]; epochSeconds: number; f: Frame }) {
+  const { W, H, M, MID } = f;
   const x = scaleBand<number>().domain(points.map((p) => p.epoch)).range([M.left, W - M.right]).padding(0.2);
   const cx = (e: number) => (x(e) ?? 0) + x.bandwidth() / 2;
   const axis = stakeAxis(points);
@@ -48,15 +67,13 @@ export function EconomyChart({ view, epochSeconds }: { view: EconomyView; epochS
   const runway = points.map((p) => (p.paidThroughEpoch === null ? 0 : p.paidThroughEpoch - p.epoch));
   const lim = Math.max(1, ...runway.map(Math.abs));
   const yr = scaleLinear().domain([-lim, lim]).range([H - M.bottom, MID + 8]);
-  const stakePath = line<EconomyPoint>().x((p) => cx(p.epoch)).y((p) => ys(BigInt(p.stake))).curve(curveStepAfter)(points) ?? '';
+  const stakePath = line<EconomyPoint>().x((p) => cx(p.epoch)).y((p) => ys(BigInt(p.stake))).curve(curveStepAfter)(points as EconomyPoint[]) ?? '';
   const label = epochLabel(epochSeconds, points.length);
-  // Clock labels are wider than the old epoch digits: about 8 fit the width.
-  const every = Math.max(1, Math.ceil(points.length / 8));
+  // Clock labels are wider than the old epoch digits: about f.ticksEvery fit the width.
+  const every = Math.max(1, Math.ceil(points.length / f.ticksEvery));
   const range = (e: number) => { const r = epochRange(e, epochSeconds); return r ? ` (${utcText(r.startMs)} – ${utcText(r.endMs).slice(11)})` : ''; };
-  const last = points[points.length - 1];
   return (
-    <figure style={{ margin: 0 }} data-testid="economy-chart">
-      <svg className="price-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Stake and lease over epochs">
+      <svg className="price-chart" viewBox={`0 0 ${W} ${H}`} role="img" aria-label="Stake and lease over epochs" fontSize={f.font}>
         <g className="axis">
           {axis.ticks.map((t, i) => (
             <g key={String(t)} transform={`translate(0,${ys(t)})`}>
@@ -68,7 +85,7 @@ export function EconomyChart({ view, epochSeconds }: { view: EconomyView; epochS
           <text x={4} y={(M.top + MID - 12) / 2 - 8} textAnchor="start">USDC</text>
           <text x={4} y={(M.top + MID - 12) / 2 + 8} textAnchor="start">staked</text>
           <line x1={M.left} x2={W - M.right} y1={yr(0)} y2={yr(0)} stroke="var(--border)" />
-          <text x={M.left - 6} y={yr(0)} dy="0.32em" textAnchor="end">lease runway</text>
+          <text x={M.left - 6} y={yr(0)} dy="0.32em" textAnchor="end">{W < 500 ? 'lease' : 'lease runway'}</text>
           {points.map((p, i) => (i % every === 0 ? <text key={p.epoch} x={cx(p.epoch)} y={H - 6} textAnchor="middle">{label(p.epoch)}</text> : null))}
         </g>
         <path d={stakePath} fill="none" stroke="var(--accent)" strokeWidth={2} />
@@ -80,16 +97,10 @@ export function EconomyChart({ view, epochSeconds }: { view: EconomyView; epochS
               <rect x={x(p.epoch)} width={x.bandwidth()} y={Math.min(yr(r), yr(0))} height={Math.max(1, Math.abs(yr(r) - yr(0)))} fill={r >= 0 ? 'var(--chart-up)' : 'var(--chart-down)'}>
                 <title>{`epoch ${p.epoch}${range(p.epoch)}: ${usdc(BigInt(p.stake))} staked (${p.stakeStatus}), lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`})${p.leaseActive === false ? ', deactivated' : ''}; ${p.events.join(', ') || 'no event'}`}</title>
               </rect>
-              {marks.length ? <text x={cx(p.epoch)} y={ys(BigInt(p.stake)) - 6} textAnchor="middle" fill="var(--bad)" fontSize={12}>{marks.includes('slashed') ? '✕ slashed' : marks.includes('deactivated') ? 'deactivated' : 'challenged'}</text> : null}
+              {marks.length ? <text x={cx(p.epoch)} y={ys(BigInt(p.stake)) - 6} textAnchor="middle" fill="var(--bad)">{marks.includes('slashed') ? '✕ slashed' : marks.includes('deactivated') ? 'deactivated' : 'challenged'}</text> : null}
             </g>
           );
         })}
       </svg>
-      <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
-        <span data-testid="economy-now">now: {usdc(BigInt(last.stake))} staked ({last.stakeStatus}){last.paidThroughEpoch !== null ? `, lease paid through epoch ${last.paidThroughEpoch}` : ', no lease'}: the stake and lease accounts</span>
-        <span>x: each epoch&apos;s start (UTC) · hover a bar for the epoch number and its events</span>
-        {view.historyNote ? <span className="muted" data-testid="economy-note">{view.historyNote}</span> : null}
-      </figcaption>
-    </figure>
   );
 }

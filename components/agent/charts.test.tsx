@@ -14,6 +14,10 @@ const view = (points: Array<{ epoch: number; stake: string; stakeStatus?: string
   agent: '11111111111111111111111111111111', known: true, reason: null, epochSeconds: 20, currentEpoch: points.at(-1)?.epoch ?? null,
   points: points.map((p) => ({ stakeStatus: 'locked', leaseActive: p.paidThroughEpoch === null ? null : true, ...p })), accounts: { stake: null, lease: null }, historyNote: null,
 });
+/** The economy chart's wide drawing (the first svg; the narrow one for phones follows it). */
+const wide = (html: string) => html.slice(0, html.indexOf('</svg>'));
+/** The narrow drawing. */
+const narrow = (html: string) => html.slice(html.indexOf('</svg>') + 6, html.lastIndexOf('</svg>'));
 /** The stake axis labels: the texts of the axis group's tick rows (translated groups). */
 const yLabels = (html: string) => [...html.matchAll(/<g transform="translate\(0,([-\d.]+)\)"><line[^>]*><\/line><text[^>]*>([^<]+)<\/text>/g)].map((m) => [Number(m[1]), m[2]] as const);
 
@@ -21,12 +25,12 @@ test('stake and lease: each epoch is labelled with its start in UTC and its numb
   // 20 s epochs: 89,783,886 starts at 89,783,886 × 20 s = 2026-11-26T07:22:00Z.
   const points = [0, 1, 2].map((i) => ({ epoch: 89_783_886 + i, stake: '1000000', paidThroughEpoch: 89_783_890, events: i === 0 ? ['stake locked'] : [] }));
   const html = renderToStaticMarkup(<EconomyChart view={view(points)} epochSeconds={20} />);
-  assert.deepEqual(xLabels(html, 194), ['07:22:00', '07:22:20', '07:22:40']);
+  assert.deepEqual(xLabels(wide(html), 204), ['07:22:00', '07:22:20', '07:22:40']);
   assert.match(html, /<title>epoch 89783886 \(2026-11-26 07:22:00 UTC – 07:22:20 UTC\): 1 USDC staked \(locked\)/);
   assert.doesNotMatch(html, /last 4 digits/);
   // Daily epochs read as dates.
   const daily = renderToStaticMarkup(<EconomyChart view={view([{ epoch: 20_783, stake: '0', stakeStatus: 'none', paidThroughEpoch: null, events: [] }])} epochSeconds={86_400} />);
-  assert.deepEqual(xLabels(daily, 194), ['Nov 26']);
+  assert.deepEqual(xLabels(wide(daily), 204), ['Nov 26']);
 });
 
 test('stake axis: distinct labels from 0, the line inside the plot; a slashed agent ends at 0', () => {
@@ -34,16 +38,21 @@ test('stake axis: distinct labels from 0, the line inside the plot; a slashed ag
     { epoch: 5, stake: '10000000', paidThroughEpoch: 5, events: ['lease paid'] },
     { epoch: 6, stake: '0', stakeStatus: 'slashed', paidThroughEpoch: 5, events: ['slashed'] },
   ])} epochSeconds={20} />);
-  const ys = yLabels(slashed);
+  const ys = yLabels(wide(slashed));
   assert.deepEqual(ys.map((y) => y[1]), ['0', '5', '10']);
   const [bottom, top] = [Math.max(...ys.map((y) => y[0])), Math.min(...ys.map((y) => y[0]))];
-  const path = /<path d="([^"]+)" fill="none"/.exec(slashed)![1];
+  const path = /<path d="([^"]+)" fill="none"/.exec(wide(slashed))![1];
   for (const m of path.matchAll(/[ML,]?([-\d.]+),([-\d.]+)/g)) assert.ok(Number(m[2]) <= bottom + 0.01 && Number(m[2]) >= top - 0.01, `y ${m[2]} inside [${top}, ${bottom}]`);
   assert.match(slashed, /now: 0 USDC staked \(slashed\)/);
   // Never staked: the axis still reads 0 and 1 USDC, not "0, 0, 0".
-  const none = yLabels(renderToStaticMarkup(<EconomyChart view={view([{ epoch: 5, stake: '0', stakeStatus: 'none', paidThroughEpoch: 5, events: [] }])} epochSeconds={20} />)).map((y) => y[1]);
+  const none = yLabels(wide(renderToStaticMarkup(<EconomyChart view={view([{ epoch: 5, stake: '0', stakeStatus: 'none', paidThroughEpoch: 5, events: [] }])} epochSeconds={20} />))).map((y) => y[1]);
   assert.equal(new Set(none).size, none.length, none.join(', '));
   assert.deepEqual([none[0], none.at(-1)], ['0', '1']);
+  // On a phone: the latest 8 epochs, drawn narrow, and the caption says so.
+  const many = renderToStaticMarkup(<EconomyChart view={view(Array.from({ length: 12 }, (_, i) => ({ epoch: 100 + i, stake: '10000000', paidThroughEpoch: 120, events: [] })))} epochSeconds={20} />);
+  assert.equal([...narrow(many).matchAll(/<rect /g)].length, 8);
+  assert.equal([...wide(many).matchAll(/<rect /g)].length, 12);
+  assert.match(many, /the latest 8 of 12 epochs/);
   // No chain: unknown, with the reason.
   const unknown = renderToStaticMarkup(<EconomyChart view={{ ...view([]), known: false, reason: 'this observatory runs no chain' }} epochSeconds={20} />);
   assert.match(unknown, /Unknown: this observatory runs no chain/);

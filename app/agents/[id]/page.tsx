@@ -79,7 +79,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
     // Registered on chain but not seen on the mesh yet: the page exists from the registration.
     const holder = o.chain ? await o.chain.identityHolder(fromHex(id)) : null;
     if (!holder || !o.chain) notFound();
-    const chain = await o.chain.agentChain(fromHex(id)).catch(() => null);
+    const [chain, economy] = await Promise.all([o.chain.agentChain(fromHex(id)).catch(() => null), loadEconomyHistory(o, id)]);
     return (
       <>
         <div className="crumbs"><Link href="/agents">Agents</Link> / agent</div>
@@ -104,6 +104,10 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
           </dl>
         </section>
         {chain ? <AgentChain agent={id} initial={chain} /> : null}
+        <section className="card" style={{ marginBottom: 16 }}>
+          <h2>Stake and lease over epochs</h2>
+          <EconomyChart view={economy} epochSeconds={o.config.epochSeconds} />
+        </section>
       </>
     );
   }
