@@ -51,7 +51,10 @@ export async function startServer(env: (dataDir: string) => Record<string, strin
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', BOOTSTRAP: '', ...env(dataDir) },
+    // The browser, its prefetches and the test's own API polls all come from 127.0.0.1, one
+    // client to the heavy-read gate, on a machine whose pages take seconds under the suite's load:
+    // the gate's own tests hold it to its defaults (server/heavy-gate.test.ts); here it is wide.
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', BOOTSTRAP: '', HEAVY_PER_CLIENT: '16', HEAVY_QUEUE: '64', HEAVY_BUDGET: 'off', ...env(dataDir) },
   });
   const collect = (b: Buffer) => {
     log += b.toString();
