@@ -17,7 +17,7 @@ import { createRelease, releaseWindow, startReleaseScheduler } from './release';
 import { readManifests, verifyRelease } from './verify';
 import { TABLES } from './tables';
 import { FORMATS } from './writers';
-import { isoMicros, type TableName } from './schema';
+import { isoMicros, type ReleaseTableName, type TableName } from './schema';
 import { extremeItems, I128_MAX, U64_MAX, type Extremes } from './test-helpers';
 import { BACKENDS, collect, EPOCH_SECONDS, fixtureStore, readBack, type FixtureStore, type ReadRow } from './testing';
 
@@ -154,7 +154,7 @@ for (const kind of BACKENDS) {
       const m = await createRelease({ store: fs.store, epoch, dir });
       const source = fs.store.exportSource();
       const filter = { fromUs: BigInt(epoch) * EPOCH_US, toUs: BigInt(epoch + 1) * EPOCH_US };
-      for (const t of Object.keys(m.tables) as TableName[]) {
+      for (const t of Object.keys(m.tables) as ReleaseTableName[]) {
         assert.equal(m.tables[t].rows + m.tables[t].setAside, await countRows(source, t, filter), t);
       }
       // The offer at 2^64-1 µs is priced 2^127-1, beyond DECIMAL(38,0): set aside and counted, and the verifier derives the same count.
