@@ -101,7 +101,7 @@ for (const kind of BACKENDS) {
         for (const col of ['nonce', 'block_ref', 'neg1_deadline']) assert.equal(str(max[col]), U64_MAX.toString(), col);
         assert.equal(str(max.neg1_bid_value), I128_MAX.toString());
         const zero = byId(rows, 'id', ex.proposeZero.id)!;
-        assert.equal(str(zero.timestamp), '1970-01-01T00:00:00.000000Z');
+        assert.equal(str(zero.timestamp), '0', 'a sender time is its integer µs, as in Parquet');
         assert.equal(str(zero.neg1_bid_value), (-I128_MAX).toString());
       });
 
@@ -187,7 +187,7 @@ for (const kind of BACKENDS) {
         const last = Number(fs.fx.items[fs.fx.items.length - 1].envelope.timestamp / EPOCH_US);
         // A file where the release's folder goes: writing the first epoch fails until it is removed.
         mkdirSync(join(d, 'offers'), { recursive: true });
-        const obstacle = join(d, 'offers', `epoch=${first}`);
+        const obstacle = join(d, 'offers', `epoch-${first}`);
         writeFileSync(obstacle, 'not a folder');
         let now = (last + 2) * EPOCH_SECONDS * 1000;
         const s = startReleaseScheduler({ store: fs.store, dir: d, firstCheckMs: 3_600_000, now: () => now, retryMs: 1_000 });
