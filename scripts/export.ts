@@ -1,5 +1,5 @@
 /**
- * npm run export -- --table negotiations [--from T] [--to T] [--agent HEX] [--type PROPOSE,COUNTER]
+ * npm run export -- --table negotiations|negmas|… [--from T] [--to T] [--agent HEX] [--type PROPOSE,COUNTER]
  *                   [--format csv|jsonl|parquet] [--limit N] --out FILE
  * Exports one dataset table (docs/datasets.md) from DATABASE_URL, or from the embedded PGlite in
  * <DATA_DIR>/pglite (default .data; stop the server first: PGlite is single-process). A progress

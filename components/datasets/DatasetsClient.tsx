@@ -8,8 +8,10 @@
  */
 import { useRef, useState } from 'react';
 import { countLines, dispositionName, exportUrl, progressFigures, type ExportForm } from './progress';
+import { EXPORT_TABLES, RELEASE_TABLES } from '../../lib/wire/datasets';
 
-const TABLES = ['envelopes', 'offers', 'negotiations', 'feedback', 'batches', 'challenges', 'reconciliation', 'disputes'];
+/** Tables a release holds (columns of the releases list); the export form offers every export table (negmas too). */
+const TABLES: readonly string[] = RELEASE_TABLES;
 const TYPES = ['ADVERTISE', 'DISCOVER', 'PROPOSE', 'COUNTER', 'ACCEPT', 'REJECT', 'DELIVER', 'NOTARIZE_BID', 'NOTARIZE_ASSIGN', 'VERDICT', 'FEEDBACK', 'DISPUTE', 'BEACON'];
 
 export interface ReleaseView {
@@ -24,10 +26,10 @@ const releaseHref = (file: string) => `/api/datasets/${file.split('/').map(encod
 type Dl = { state: 'idle' } | { state: 'running' | 'done' | 'cancelled' | 'failed'; rows: number; total: number; bytes: number; startedAt: number; now: number; error?: string; file?: string };
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-/** A preview cell: long hex shortened to its head and tail (agent ids share their first bytes). */
+/** A preview cell: long hex shortened to its head and tail (agent ids share their first bytes); lists as their JSON. */
 const cell = (v: unknown) => {
   if (v === null || v === undefined) return '';
-  const s = String(v);
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
   return /^[0-9a-f]{20,}$/.test(s) ? `${s.slice(0, 8)}…${s.slice(-6)}` : s.length > 32 ? `${s.slice(0, 31)}…` : s;
 };
 
@@ -98,7 +100,7 @@ export function DatasetsClient({ releases }: { releases: ReleaseView[] }) {
       <section className="card datasets-form">
         <label>Table
           <select value={form.table} onChange={(e) => set({ table: e.target.value })} data-testid="table">
-            {TABLES.map((t) => <option key={t} value={t}>{t}</option>)}
+            {EXPORT_TABLES.map((t) => <option key={t} value={t}>{t}</option>)}
           </select>
         </label>
         <label>From (UTC)<input type="datetime-local" value={form.from} onChange={(e) => set({ from: e.target.value })} /></label>

@@ -16,6 +16,7 @@ import { fileSha256 } from './signing';
 import { publicKeyFromSeed } from '../protocol/crypto';
 import { DATA_LICENSE } from './card';
 import { TABLES } from './tables';
+import { RELEASE_TABLE_NAMES } from './schema';
 import { parquetKv, EPOCH_SECONDS, fixtureStore, type FixtureStore } from './testing';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
@@ -60,7 +61,7 @@ describe('the dataset card of a release', () => {
     assert.match(dp.name, /^[a-z0-9._-]+$/);
     assert.equal(dp.profile, 'data-package');
     assert.deepEqual(dp.licenses, [DATA_LICENSE]);
-    assert.ok(Array.isArray(dp.resources) && dp.resources.length === Object.keys(TABLES).length + 1, 'every table and the context file');
+    assert.ok(Array.isArray(dp.resources) && dp.resources.length === RELEASE_TABLE_NAMES.length + 1, 'every release table and the context file');
     for (const r of dp.resources) {
       assert.match(r.name, /^[a-z0-9._-]+$/, r.name);
       assert.ok(!r.path.startsWith('/') && !r.path.split('/').includes('..'), r.path);

@@ -157,8 +157,6 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
   const fields = payloadCols.slice(1);
   const fieldFmt = fields.map((c) => cellFormatter(c.type, true));
   const vals: unknown[] = [];
-  const tsFmt = cellFormatter('timestamp', true);
-  const tsIso = isoWriter();
   const seenIso = isoWriter();
   // An opaque payload (or none decoded): payload_kind and 19 empty cells, the same every time.
   const opaque = Buffer.from(`,opaque${','.repeat(payloadCols.length - 1)}\r\n`, 'latin1');
@@ -207,13 +205,14 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
       o[q++] = 0x2c;
       q = hexInto(dv, q, buf, off[F_RECIPIENT], off[F_RECIPIENT] + len[F_RECIPIENT]);
       o[q++] = 0x2c;
-      // int8 as a double: exact below 2^53; the saturated value means "read it from raw".
+      // The sender's µs as the integer it wrote (schema.ts u64_timestamp). int8 as a double: exact
+      // below 2^53; the saturated value means "read it from raw".
       const ts = i64(buf, off[F_TS]);
-      if (ts >= 0 && ts < Number.MAX_SAFE_INTEGER) q = tsIso(o, q, ts);
+      if (ts >= 0 && ts < Number.MAX_SAFE_INTEGER) q = intInto(o, q, ts);
       else if (ts >= I64_MAX) {
         const d = decodeEnvelope(buf.subarray(rawStart, rawEnd));
-        q += o.write(tsFmt(d.ok ? d.envelope.timestamp : 0n), q, 'utf8');
-      } else q += o.write(tsFmt(buf.readBigInt64BE(off[F_TS])), q, 'utf8');
+        q += o.write((d.ok ? d.envelope.timestamp : 0n).toString(), q, 'latin1');
+      } else q += o.write(buf.readBigInt64BE(off[F_TS]).toString(), q, 'latin1');
       o[q++] = 0x2c;
       q = copyInto(o, q, buf, off[F_BLOCK], off[F_BLOCK] + len[F_BLOCK]);
       o[q++] = 0x2c;

@@ -35,7 +35,9 @@ for (const kind of BACKENDS) {
       expected.negotiations = new Set(items.filter((i) => i.envelope.msgType === MsgType.PROPOSE).map((i) => toHex(i.envelope.conversationId))).size;
       // NEG1 offers, plus one final-action row per negotiation that has an ACCEPT or a REJECT.
       const ended = new Set(items.filter((i) => i.envelope.msgType === MsgType.ACCEPT || i.envelope.msgType === MsgType.REJECT).map((i) => toHex(i.envelope.conversationId))).size;
-      expected.offers = items.filter((i) => (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER) && parseNegotiationPayload(i.envelope.payload).kind === 'neg1').length + ended;
+      // negmas: the NEG1 offers alone (the ACCEPT or REJECT is the last offer's response).
+      expected.negmas = items.filter((i) => (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER) && parseNegotiationPayload(i.envelope.payload).kind === 'neg1').length;
+      expected.offers = expected.negmas + ended;
       assert.ok(expected.negotiations > 30 && expected.offers > 100 && expected.feedback > 30 && expected.batches > 5 && expected.challenges === 1 && expected.reconciliation === expected.batches && expected.disputes > 0, JSON.stringify(expected));
     });
     after(() => fs?.close());
@@ -79,8 +81,8 @@ for (const kind of BACKENDS) {
         assert.equal(hexOf(env.raw), toHex(propose.raw));
         assert.equal(str(env.nonce), propose.envelope.nonce.toString());
         const ts = propose.envelope.timestamp;
-        if (format === 'parquet') assert.equal(env.timestamp, ts); // unsigned INTEGER(64), exact µs
-        else assert.equal(env.timestamp, isoMicros(ts));
+        // The sender's µs, the same integer in every format (Parquet UINT_64, a decimal in CSV and JSONL).
+        assert.equal(str(env.timestamp), ts.toString());
         const offer = (await read('offers')).filter((r) => hexOf(r.conversation_id) === toHex(bigPriceConversation));
         assert.equal(offer.length, 2, 'the PROPOSE and the final REJECT');
         assert.equal(str(offer[0].offer), bigPrice.toString());
@@ -88,8 +90,8 @@ for (const kind of BACKENDS) {
         assert.equal(Number(offer[0].relative_time), 1 / 5, '(round 0 + 1) / (max_rounds 4 + 1)');
         assert.equal(offer[0].side, 'proposer');
         assert.equal(offer[0].state, 'continuing');
-        assert.deepEqual(JSON.parse(String(offer[0].responses)), { [toHex(agents[1])]: 'END_NEGOTIATION' });
-        assert.deepEqual([offer[1].msg_type_name, offer[1].state, str(offer[1].step)], ['REJECT', 'broken', '1']);
+        assert.equal(offer[0].response, 'END_NEGOTIATION');
+        assert.deepEqual([offer[1].msg_type_name, offer[1].state, str(offer[1].step)], ['REJECT', 'ended', '1']);
         assert.ok(Number(offer[1].time) > 0);
         const negs = await read('negotiations');
         const neg = negs.find((r) => hexOf(r.conversation_id) === toHex(bigPriceConversation))!;

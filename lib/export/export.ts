@@ -6,6 +6,7 @@
 import type { ExportFilter, ExportSource } from '../store/export';
 import type { HaggleNegotiationRow } from '../store/types';
 import { byConversation, negotiationRecord, offerRows } from './negotiation';
+import { negmasRows } from './negmas';
 import { byConversationId, onChainColumns } from './negotiation-onchain';
 import { batchRow, challengeRow, disputeRow, envelopeRecord, envelopeRow, feedbackRow, reconciliationRow } from './rows';
 import { MsgType } from '../protocol/types';
@@ -42,7 +43,8 @@ export interface ExportParams {
  * offers only, so those are counted by reading the negotiation messages once more.
  */
 export async function countRows(source: ExportSource, table: TableName, filter: ExportFilter = {}): Promise<number> {
-  const n = await source.count(table === 'negotiations' ? 'conversations' : table, filter);
+  // negmas: one row per NEG1 offer, as the store counts offers.
+  const n = await source.count(table === 'negotiations' ? 'conversations' : table === 'negmas' ? 'offers' : table, filter);
   return table === 'offers' ? n + (await countFinalActions(source, filter)) : n;
 }
 
@@ -85,7 +87,7 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
     if (page.length) yield emit(page);
     return;
   }
-  if (p.table === 'negotiations') {
+  if (p.table === 'negotiations' || p.table === 'negmas') {
     const nowUs = p.nowUs ?? BigInt(Date.now()) * 1000n;
     // Every envelope of each conversation, each page with its conversations' Haggle negotiations;
     // a conversation's are kept until its row is built (its envelopes may span pages), then dropped.
@@ -99,16 +101,20 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
     let page: Row[] = [];
     for await (const conv of byConversation(envelopePages())) {
       const k = hex(conv[0].conversationId);
-      const r = negotiationRecord(conv, nowUs, chain.get(k) ?? []);
-      if (r) page.push({ ...r.row, ...onChainColumns(chain.get(k) ?? [], r.gossip) });
+      if (p.table === 'negmas') page.push(...negmasRows(conv, nowUs, chain.get(k) ?? []));
+      else {
+        const r = negotiationRecord(conv, nowUs, chain.get(k) ?? []);
+        if (r) page.push({ ...r.row, ...onChainColumns(chain.get(k) ?? [], r.gossip) });
+      }
       chain.delete(k);
       if (page.length >= size) { yield emit(page); page = []; await breathe(); }
     }
     if (page.length) yield emit(page);
     return;
   }
-  const map = { envelopes: envelopeRow, feedback: feedbackRow, batches: batchRow, challenges: challengeRow, reconciliation: reconciliationRow, disputes: disputeRow }[p.table];
-  for await (const page of p.source.scan(p.table, f, o)) {
+  const table = p.table;
+  const map = { envelopes: envelopeRow, feedback: feedbackRow, batches: batchRow, challenges: challengeRow, reconciliation: reconciliationRow, disputes: disputeRow }[table];
+  for await (const page of p.source.scan(table, f, o)) {
     yield emit(page.map(map));
     await breathe();
   }

@@ -34,8 +34,8 @@ const haggle = (over: Partial<HaggleNegotiationRow> = {}): HaggleNegotiationRow 
   closedAt: null, transitions: [], ...over,
 });
 
-test('sealed reveals without overlap: zopa_exists false, reservations verified, roles from DELIVER (schema v5)', () => {
-  assert.equal(TABLES.negotiations.version, 5);
+test('sealed reveals without overlap: zopa_exists false, reservations verified, roles from DELIVER (schema v6)', () => {
+  assert.equal(TABLES.negotiations.version, 6);
   const r = row(generateNegotiation(spec()));
   assert.deepEqual([hex(r.buyer), hex(r.seller), r.roles_source], [toHex(GEN_BUYER), toHex(GEN_SELLER), 'deliver']);
   assert.deepEqual([r.zopa_exists, r.buyer_reservation, r.seller_reservation, r.commitments_valid], [false, 726n, 729n, true]);
@@ -107,7 +107,7 @@ test('roles from the Haggle account when nothing else says; notary bidders are n
   const r = row(g, [haggle({ transitions })], [bid(notary, 1n), bid(bidder, 1n), assign]);
   assert.deepEqual([hex(r.buyer), hex(r.seller), r.roles_source], [toHex(GEN_BUYER), toHex(GEN_SELLER), 'haggle']);
   assert.equal(hex(r.notary), toHex(notary));
-  assert.equal(r.notary_bidders, JSON.stringify([toHex(bidder)]));
+  assert.deepEqual(r.notary_bidders, [toHex(bidder)]);
   assert.deepEqual([hex(r.proposer), hex(r.responder)], [toHex(GEN_BUYER), toHex(GEN_SELLER)]);
 });
 

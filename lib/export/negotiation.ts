@@ -47,7 +47,7 @@ function negotiationMessages(envs: EnvelopeRecord[]): Parsed[] {
 /** A NEG1 offer's place in the negotiation's order (offer-match.ts): round, then time, then id. */
 const roundKey = (m: Parsed): GossipOffer => ({ round: m.neg1.kind === 'neg1' ? m.neg1.neg1.round : 0, amount: 0n, timestamp: m.e.timestamp, id: hex(m.e.id) });
 
-/** NegMAS's response names (negmas.ResponseType) for what the other side did after an offer. */
+/** NegMAS's response names (negmas ResponseType) for what the other side did after an offer. */
 const RESPONSE: Record<number, string> = { [MsgType.COUNTER]: 'REJECT_OFFER', [MsgType.PROPOSE]: 'REJECT_OFFER', [MsgType.ACCEPT]: 'ACCEPT_OFFER', [MsgType.REJECT]: 'END_NEGOTIATION' };
 
 /**
@@ -68,8 +68,8 @@ function relativeTime(tUs: bigint, t0Us: bigint, round: number | null, deadlineS
  * in round order (`step` counts offers by NEG1 round, then time, then envelope id, so two offers
  * stamped in the same millisecond keep their rounds' order whichever the store returned first),
  * then one row for the final action (the ACCEPT, else the REJECT). `time` is seconds from the
- * negotiation's first message; `responses` what the other side answered (the next negotiation
- * message of the other party); `state` continuing, or agreement / broken on the final action.
+ * negotiation's first message; `response` what the other side answered (the next negotiation
+ * message of the other party); `state` continuing, or agreement / ended on the final action.
  */
 export function offerRows(envs: EnvelopeRecord[]): Row[] {
   const msgs = negotiationMessages(envs);
@@ -82,12 +82,12 @@ export function offerRows(envs: EnvelopeRecord[]): Row[] {
   const terms = opening && opening.kind === 'neg1' ? opening.neg1 : null;
   const final = msgs.find((m) => m.e.msgType === MsgType.ACCEPT) ?? msgs.find((m) => m.e.msgType === MsgType.REJECT);
   const out: Row[] = [];
-  const row = (m: Parsed, name: string, responses: string | null, state: string): Row => {
+  const row = (m: Parsed, name: string, response: string | null, state: string): Row => {
     const n = m.neg1.kind === 'neg1' ? m.neg1.neg1 : null;
     return {
       time: Number(m.e.timestamp - t0) / 1e6,
       relative_time: relativeTime(m.e.timestamp, t0, n?.round ?? null, terms?.deadline ?? 0n, terms?.maxRounds ?? 0),
-      step: out.length, negotiator: m.e.sender, offer: n?.bidValue ?? null, responses, state,
+      step: out.length, negotiator: m.e.sender, offer: n?.bidValue ?? null, response, state,
       timestamp: m.e.timestamp, conversation_id: m.e.conversationId, round: n?.round ?? null,
       side: hex(m.e.sender) === proposer ? 'proposer' : 'responder', recipient: m.e.recipient, msg_type_name: name, envelope_id: m.e.id,
     };
@@ -98,11 +98,37 @@ export function offerRows(envs: EnvelopeRecord[]): Row[] {
     const me = hex(m.e.sender);
     const at = msgs.indexOf(m);
     const next = msgs.slice(at + 1).find((x) => hex(x.e.sender) !== me);
-    const responses = next ? JSON.stringify({ [hex(next.e.sender)]: RESPONSE[next.e.msgType] }) : null;
-    out.push(row(m, m.e.msgType === MsgType.PROPOSE ? 'PROPOSE' : 'COUNTER', responses, 'continuing'));
+    out.push(row(m, m.e.msgType === MsgType.PROPOSE ? 'PROPOSE' : 'COUNTER', next ? RESPONSE[next.e.msgType] : null, 'continuing'));
   }
-  if (final) out.push(row(final, final.e.msgType === MsgType.ACCEPT ? 'ACCEPT' : 'REJECT', null, final.e.msgType === MsgType.ACCEPT ? 'agreement' : 'broken'));
+  if (final) out.push(row(final, final.e.msgType === MsgType.ACCEPT ? 'ACCEPT' : 'REJECT', null, final.e.msgType === MsgType.ACCEPT ? 'agreement' : 'ended'));
   return out;
+}
+
+/**
+ * A negotiation's outcome: the conversation state machine's (lib/protocol/conversation-state.ts),
+ * as the list and the API say it; where the gossip decided nothing (open, or deal steps without an
+ * ACCEPT) the chain's terminal state of its Haggle account `h`, else expired once the last offer's
+ * deadline has passed or its round used the last of max_rounds. `offers` in round order.
+ */
+function outcomeOf(envs: readonly EnvelopeRecord[], offers: readonly Parsed[], nowUs: bigint, h: HaggleNegotiationRow | undefined): string {
+  const tail = offers[offers.length - 1]?.neg1;
+  const last = tail && tail.kind === 'neg1' ? tail.neg1 : undefined;
+  const lastRound = offers.reduce((m, o) => Math.max(m, o.neg1.kind === 'neg1' ? o.neg1.neg1.round : -1), -1);
+  const gossipOutcome = conversationState(envs.map((e) => e.msgType)).outcome;
+  if (gossipOutcome !== 'open' && gossipOutcome !== 'no_deal') return gossipOutcome;
+  if (h && CHAIN_OUTCOME[h.status]) return CHAIN_OUTCOME[h.status];
+  if (gossipOutcome === 'no_deal') return 'no_deal';
+  if (last && last.deadline > 0n && last.deadline * 1_000_000n < nowUs) return 'expired';
+  if (last && lastRound + 1 >= last.maxRounds) return 'expired';
+  return 'open';
+}
+
+/** The outcome of one conversation's negotiation (the negotiations table's `outcome`), or null without a PROPOSE. */
+export function negotiationOutcome(envs: EnvelopeRecord[], nowUs: bigint, chain: readonly HaggleNegotiationRow[] = []): string | null {
+  const msgs = negotiationMessages(envs);
+  if (!msgs.some((m) => m.e.msgType === MsgType.PROPOSE)) return null;
+  const offers = sortByRound(msgs.filter((m) => isOffer(m.e.msgType) && m.neg1.kind === 'neg1'), roundKey);
+  return outcomeOf(envs, offers, nowUs, chain[chain.length - 1]);
 }
 
 const mean = (xs: number[]) => (xs.length ? Math.round(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
@@ -149,19 +175,7 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint, chain: 
   const sellerHex = a.roles.seller ?? undefined;
   for (const p of a.parties) if (!agents.has(p)) agents.set(p, Buffer.from(p, 'hex'));
 
-  // Outcome: the conversation state machine's (lib/protocol/conversation-state.ts), as the list and
-  // the API say it; where the gossip decided nothing (open, or deal steps without an ACCEPT) the
-  // chain's terminal state of its Haggle account, else expired once the deadline has passed or
-  // every round is used.
-  const lastRound = offers.reduce((m, o) => Math.max(m, neg1Of(o)!.round), -1);
-  const gossipOutcome = conversationState(envs.map((e) => e.msgType)).outcome;
-  let outcome: string = gossipOutcome;
-  if (gossipOutcome === 'open' || gossipOutcome === 'no_deal') {
-    if (h && CHAIN_OUTCOME[h.status]) outcome = CHAIN_OUTCOME[h.status];
-    else if (gossipOutcome === 'no_deal') outcome = 'no_deal';
-    else if (last && last.deadline > 0n && last.deadline * 1_000_000n < nowUs) outcome = 'expired';
-    else if (last && lastRound + 1 >= last.maxRounds) outcome = 'expired';
-  }
+  const outcome = outcomeOf(envs, offers, nowUs, h);
 
   const assign = envs.find((e) => e.msgType === MsgType.NOTARIZE_ASSIGN);
   const verdict = envs.filter((e) => e.msgType === MsgType.VERDICT).map((e) => decodeVerdict(e.payload)).find((v) => v !== undefined);
@@ -208,7 +222,7 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint, chain: 
     buyer_surplus: a.surplus?.buyer ?? null, seller_surplus: a.surplus?.seller ?? null, outside_zopa_by: a.outsideZopaBy,
     rubinstein_share: a.rubinstein ? ratioToNumber(a.rubinstein.share) : null, rubinstein_price: a.rubinstein ? ratioToDecimal(a.rubinstein.price) : null,
     roles_source: a.roles.sources.length ? a.roles.sources.join(',') : null,
-    notary_bidders: bidders.length ? JSON.stringify(bidders) : null,
+    notary_bidders: bidders.length ? bidders : null,
     notary: assign ? assign.recipient : null, verdict_passed: verdict?.passed ?? null,
     buyer_feedback_score: buyerHex ? mean(scores.get(buyerHex) ?? []) : null,
     seller_feedback_score: sellerHex ? mean(scores.get(sellerHex) ?? []) : null,

@@ -15,7 +15,7 @@ import { epochOfFn } from '../store/ingest';
 import { negotiationRecord, offerRows } from './negotiation';
 import { ONCHAIN_COLUMNS, onChainColumns } from './negotiation-onchain';
 import { envelopeRecord, envelopeRow, feedbackRow, type EnvelopeRecord } from './rows';
-import { hex, type ColumnType, type Row, type TableSchema } from './schema';
+import { hex, type Column, type ColumnType, type Row, type TableSchema } from './schema';
 import { parquetMisfit, parquetValue } from './writers';
 
 type FileRow = Record<string, unknown>;
@@ -114,7 +114,17 @@ function chainOf(f: FileRow): HaggleNegotiationRow {
  * A cell as comparable text: what the Parquet file holds for `type` whichever reader produced it
  * (bytes as hex, integers and times as exact decimals of µs, doubles by their shortest text).
  */
-export function cellText(type: ColumnType, v: unknown): string | null {
+export function cellText(type: ColumnType, v: unknown, c?: Pick<Column, 'item' | 'fields'>): string | null {
+  if (type === 'list') {
+    // A list compares item by item, each item (or struct field) as its own type's text.
+    const w = parquetValue(type, v, c);
+    if (w === null || w === undefined) return null;
+    if (!Array.isArray(w)) return `not a list: ${String(w)}`;
+    const fields = c?.fields;
+    return JSON.stringify(w.map((x: unknown) => (fields
+      ? Object.fromEntries(fields.map((f) => [f.name, typeof x === 'object' && x !== null ? cellText(f.type, (x as Row)[f.name]) : null]))
+      : cellText(c?.item ?? 'string', x))));
+  }
   const w = parquetValue(type, v);
   if (w === null || w === undefined) return null;
   if (w instanceof Uint8Array) return type === 'bytes' ? hex(w) : Buffer.from(w).toString('utf8');
@@ -136,7 +146,7 @@ export function compareRows(schema: TableSchema, key: string, file: readonly Fil
   const exp = new Map<string, Row>();
   let setAside = 0;
   for (const r of expected) {
-    if (schema.columns.some((c) => parquetMisfit(c, parquetValue(c.type, r[c.name])) !== null)) { setAside++; continue; }
+    if (schema.columns.some((c) => parquetMisfit(c, parquetValue(c.type, r[c.name], c)) !== null)) { setAside++; continue; }
     exp.set(cellText(keyType, r[key]) ?? '', r);
   }
   const differences: CellDifference[] = [];
@@ -147,8 +157,8 @@ export function compareRows(schema: TableSchema, key: string, file: readonly Fil
     if (!e || seen.has(k)) { differences.push({ key: k, index, column: '(row)', file: 'present', expected: seen.has(k) ? 'once' : 'absent' }); return; }
     seen.add(k);
     for (const c of schema.columns) {
-      const a = cellText(c.type, f[c.name]);
-      const b = cellText(c.type, e[c.name]);
+      const a = cellText(c.type, f[c.name], c);
+      const b = cellText(c.type, e[c.name], c);
       if (a !== b) differences.push({ key: k, index, column: c.name, file: a, expected: b });
     }
   });

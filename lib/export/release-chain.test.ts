@@ -29,7 +29,7 @@ import { expectedFeedbackRows } from './rederive';
 import { envelopeRecord, envelopeRow } from './rows';
 import { readParquet, verifyRelease, type CheckResult } from './verify';
 import type { ReleaseChain, SignerEvidence } from './chain-evidence';
-import type { TableName } from './schema';
+import type { ReleaseTableName as TableName } from './schema';
 import { TABLES } from './tables';
 import { writeFormat } from './writers';
 import { collect } from './testing';

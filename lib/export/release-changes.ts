@@ -28,7 +28,7 @@ async function digests(path: string, schema: TableSchema, key: string): Promise<
   const out = new Map<string, string>();
   if (!existsSync(path)) return out;
   for (const r of await readParquetExact(readFileSync(path), { exactTimes: true })) {
-    const cells = schema.columns.map((c) => cellText(c.type, r[c.name]));
+    const cells = schema.columns.map((c) => cellText(c.type, r[c.name], c));
     out.set(cellText(schema.columns.find((c) => c.name === key)!.type, r[key]) ?? '', createHash('sha256').update(JSON.stringify(cells)).digest('hex'));
   }
   return out;

@@ -1,19 +1,21 @@
 /**
  * Dataset releases (docs/datasets.md "Releases"): when an epoch is over, one immutable Parquet
- * snapshot per table of that epoch, `<dir>/<table>/epoch=<n>/<table>-epoch<n>.parquet`, and a
+ * snapshot per table of that epoch, `<dir>/<table>/epoch-<n>/<table>-epoch<n>.parquet` (later
+ * revisions under `revisions/`, the context file under `context/`, the newest of each epoch
+ * copied into `latest/`, so a glob over one table's folder reads each row once), and a
  * manifest `<dir>/epoch=<n>.manifest.json` with each table's schema version, row count and file
  * sha256, the on-chain batch roots the epoch's envelopes are committed under (with each
  * batch's uploaded log, the envelope ids in log order), and the signer keys of every sender, so
  * `npm run verify-dataset` can recheck the release with nothing but the files.
  */
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SignerRegistry } from '../protocol/types';
 import type { ExportSource } from '../store/export';
 import { exportTable, tableRows } from './export';
 import { envelopeRecord, envelopeRow } from './rows';
-import { hex, TABLE_NAMES, type Row, type TableName } from './schema';
+import { hex, RELEASE_TABLE_NAMES, type ReleaseTableName, type Row } from './schema';
 import { CONTEXT_SCHEMA, TABLES } from './tables';
 import { cardMarkdown, citationCff, dataPackage, type CardRelease } from './card';
 import { writeFormat } from './writers';
@@ -78,7 +80,7 @@ export interface ReleaseManifest {
    * `rows` are the rows in the file; `setAside` the epoch's rows left out because a value does not
    * fit its Parquet column (writers.ts parquetMisfit), `setAsideReasons` the first few reasons.
    */
-  tables: Record<TableName, { schemaVersion: number; rows: number; setAside: number; setAsideReasons?: string[]; file: string; sha256: string }>;
+  tables: Record<ReleaseTableName, { schemaVersion: number; rows: number; setAside: number; setAsideReasons?: string[]; file: string; sha256: string }>;
   batches: { agent: string; root: string; batchHash: string; slot: string; status: string; log: string[] }[];
   /**
    * Sender agent id (hex) → who may sign for it (chain-evidence.ts SignerEvidence; before version
@@ -148,7 +150,13 @@ export interface CreateReleaseParams {
   anchor?: ReleaseAnchorer;
 }
 
-/** File names of revision `revision` of `epoch`'s release, relative to the release folder. */
+/**
+ * File names of revision `revision` of `epoch`'s release, relative to the release folder. Folders
+ * are `epoch-<n>`, never `key=value`: DuckDB and Arrow read `epoch=<n>` folders as a hive partition
+ * and would add (or override) an `epoch` column. Revision 0 of a table sits in the table's own
+ * folder and later revisions under `revisions/`, the context file under `context/`, so a glob over
+ * every `.parquet` under `<table>/` reads each row once; `latest` is where the newest revision's copy goes.
+ */
 export function releaseNames(epoch: number, revision = 0) {
   const r = revision ? `.r${revision}` : '';
   return {
@@ -156,9 +164,26 @@ export function releaseNames(epoch: number, revision = 0) {
     readme: `epoch=${epoch}${r}.README.md`,
     datapackage: `epoch=${epoch}${r}.datapackage.json`,
     citation: `epoch=${epoch}${r}.CITATION.cff`,
-    table: (t: string) => join(t, `epoch=${epoch}`, `${t}-epoch${epoch}${r}.parquet`),
-    context: join('envelopes', `epoch=${epoch}`, `envelopes-epoch${epoch}${r}-context.parquet`),
+    table: (t: string) => (revision ? join('revisions', t, `epoch-${epoch}`, `${t}-epoch${epoch}${r}.parquet`) : join(t, `epoch-${epoch}`, `${t}-epoch${epoch}.parquet`)),
+    context: join('context', `epoch-${epoch}`, `context-epoch${epoch}${r}.parquet`),
+    latest: (t: string) => join('latest', t, `${t}-epoch${epoch}.parquet`),
   };
+}
+
+/**
+ * Points `latest/` at this revision's files: each is linked (a copy where links fail) under a temp
+ * name and renamed over the older revision's, so a reader of `latest/<table>/*.parquet` gets every
+ * epoch's newest revision, each row once. The revision's own files stay where its manifest names them.
+ */
+function updateLatest(dir: string, names: ReturnType<typeof releaseNames>, files: { name: string; file: string }[]): void {
+  for (const f of files) {
+    const to = join(dir, names.latest(f.name));
+    mkdirSync(dirname(to), { recursive: true });
+    const tmp = `${to}.tmp-${process.pid}`;
+    rmSync(tmp, { force: true });
+    try { linkSync(join(dir, f.file), tmp); } catch { copyFileSync(join(dir, f.file), tmp); }
+    renameSync(tmp, to);
+  }
 }
 
 /** A manifest file name's epoch and revision, or null when it is not one. */
@@ -213,7 +238,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   const pendingChallenges: string[] = [];
   const held = emptyHeld();
   mkdirSync(p.dir, { recursive: true });
-  for (const table of TABLE_NAMES) {
+  for (const table of RELEASE_TABLE_NAMES) {
     const rel = names.table(table);
     let rows = 0;
     let setAside = 0;
@@ -261,7 +286,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   const cardRelease: CardRelease = {
     epoch: p.epoch, revision, from: iso(filter.fromUs), to: iso(filter.toUs), asOf: iso(asOfUs), epochSeconds: source.epochSeconds, final, supersedes, moving,
     files: [
-      ...TABLE_NAMES.map((t) => ({ name: t, file: tables[t].file, rows: tables[t].rows, sha256: tables[t].sha256, bytes: statSync(join(p.dir, tables[t].file)).size, schema: TABLES[t] })),
+      ...RELEASE_TABLE_NAMES.map((t) => ({ name: t, file: tables[t].file, rows: tables[t].rows, sha256: tables[t].sha256, bytes: statSync(join(p.dir, tables[t].file)).size, schema: TABLES[t] })),
       { name: 'context' as const, file: names.context, rows: contextRows, sha256: contextSha, bytes: statSync(join(p.dir, names.context)).size, schema: CONTEXT_SCHEMA },
     ],
   };
@@ -286,6 +311,10 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   writeFileSync(`${mPath}.tmp`, JSON.stringify(manifest, null, 2));
   renameSync(`${mPath}.tmp`, mPath);
   if (p.signingKey) signManifest(p.dir, names.manifest, p.signingKey);
+  // Only a revision newer than every release of the epoch moves `latest/` (revisions are written in order).
+  if (manifestFiles(p.dir).get(p.epoch)?.at(-1) === names.manifest) {
+    updateLatest(p.dir, names, [...RELEASE_TABLE_NAMES.map((t) => ({ name: t, file: tables[t].file })), { name: 'context', file: names.context }]);
+  }
   // CITATION.cff names the release id (the manifest's sha256), so it is written after the manifest, outside it.
   writeSmallFile(p.dir, names.citation, citationCff(cardRelease, fileSha256(mPath), names.manifest));
   if (p.anchor) await anchorRelease(p.dir, names.manifest, p.anchor);
@@ -620,7 +649,11 @@ export function startReleaseScheduler(p: {
 
 /** Removes every release of `epoch` (its files, manifests and signatures). */
 export function removeRelease(dir: string, epoch: number): void {
-  for (const t of TABLE_NAMES) rmSync(join(dir, t, `epoch=${epoch}`), { recursive: true, force: true });
+  for (const t of RELEASE_TABLE_NAMES) {
+    for (const d of [join(t, `epoch-${epoch}`), join('revisions', t, `epoch-${epoch}`)]) rmSync(join(dir, d), { recursive: true, force: true });
+  }
+  for (const t of [...RELEASE_TABLE_NAMES, 'context']) rmSync(join(dir, releaseNames(epoch).latest(t)), { force: true });
+  rmSync(join(dir, 'context', `epoch-${epoch}`), { recursive: true, force: true });
   for (const name of manifestFiles(dir).get(epoch) ?? []) {
     const base = name.replace(/\.manifest\.json$/, '');
     for (const f of [name, signatureName(name), anchorName(name), `${base}.README.md`, `${base}.datapackage.json`, `${base}.CITATION.cff`]) rmSync(join(dir, f), { force: true });

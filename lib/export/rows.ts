@@ -159,9 +159,31 @@ export function disputeRow(r: DbRow): Row {
   };
 }
 
+export interface ChallengeTransition { status: string; slot: bigint; signature: string | null }
+
+/**
+ * A challenge's transitions from the store's JSON text or a file's list cell (structs whose text
+ * a Parquet reader may give as bytes): slots as bigints. Null when it is neither.
+ */
+export function transitionsOf(v: unknown): ChallengeTransition[] | null {
+  let items: unknown = v;
+  if (typeof v === 'string') { try { items = JSON.parse(v); } catch { return null; } }
+  if (!Array.isArray(items)) return null;
+  const text = (x: unknown) => (x instanceof Uint8Array ? Buffer.from(x).toString('utf8') : x === null || x === undefined ? null : String(x));
+  const out: ChallengeTransition[] = [];
+  for (const t of items) {
+    if (typeof t !== 'object' || t === null) return null;
+    const o = t as Record<string, unknown>;
+    const slot = text(o.slot);
+    if (slot === null || !/^-?\d+$/.test(slot)) return null;
+    out.push({ status: text(o.status) ?? '', slot: BigInt(slot), signature: text(o.signature) });
+  }
+  return out;
+}
+
 export function challengeRow(r: DbRow): Row {
   return {
     address: String(r.address), agent_id: u8(r.agent_id), epoch: big(r.epoch), challenger: u8(r.challenger), status: String(r.status),
-    slot: big(r.slot), opened_slot: big(r.opened_slot), transitions: String(r.transitions), updated_at: dateUs(r.updated_at),
+    slot: big(r.slot), opened_slot: big(r.opened_slot), transitions: transitionsOf(r.transitions) ?? [], updated_at: dateUs(r.updated_at),
   };
 }

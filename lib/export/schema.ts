@@ -6,7 +6,7 @@
  * In-memory row values: string, number (int32/double), bigint (int64/u64/i128/timestamp in
  * unix microseconds), Uint8Array (bytes), boolean, or null.
  */
-import { EXPORT_TABLES, type ExportTable } from '../wire/datasets';
+import { EXPORT_TABLES, RELEASE_TABLES, type ExportTable, type ReleaseTable } from '../wire/datasets';
 
 /**
  * - `int64`: signed 64-bit → Parquet INT64.
@@ -20,14 +20,25 @@ import { EXPORT_TABLES, type ExportTable } from '../wire/datasets';
  *   across formats need no conversion.
  * - `timestamp`: unix µs the observer or the chain wrote (int64) → Parquet TIMESTAMP(MICROS, UTC);
  *   CSV/JSONL ISO-8601 UTC with µs.
- * - `u64_timestamp`: unix µs a sender wrote (envelope item 4, any u64) → Parquet INT64 with the
- *   unsigned INTEGER(64) logical type: a Parquet TIMESTAMP is a signed int64 and cannot hold
- *   2^63 … 2^64-1, which the protocol allows. CSV/JSONL as `timestamp`.
+ * - `u64_timestamp`: unix µs a sender wrote (envelope item 4, any u64), an integer in every
+ *   format: Parquet INT64 with the unsigned UINT_64 annotation (a Parquet TIMESTAMP is a signed
+ *   int64 and cannot hold 2^63 … 2^64-1, which the protocol allows), a decimal in CSV and a
+ *   decimal string in JSONL (as `u64`), so the three formats give the same number.
+ * - `decimal1`, `decimal6`: an exact decimal with 1 or 6 places (half-unit Nash figures, the
+ *   Rubinstein price rounded to 6 places) → Parquet DECIMAL(38,1) / DECIMAL(38,6) from its
+ *   unscaled integer, decimal text in CSV and a decimal string in JSONL. Rows hold the text.
+ * - `list`: a Parquet LIST of `item` (a scalar type) or of structs of `fields`; a JSON array in
+ *   JSONL (integers as JSON numbers, text as strings) and the same JSON array as text in CSV.
+ *   Rows hold a JS array (of objects for structs).
  *
- * In CSV/JSONL a time outside the years 0000–9999 (ISO-8601's four-digit years) is written as
- * its unix microseconds in decimal (`isoMicros`), never as a made-up date.
+ * In CSV/JSONL an observer time outside the years 0000–9999 (ISO-8601's four-digit years) is
+ * written as its unix microseconds in decimal (`isoMicros`), never as a made-up date.
  */
-export type ColumnType = 'string' | 'int32' | 'int64' | 'u64' | 'i128' | 'double' | 'bool' | 'bytes' | 'hex' | 'timestamp' | 'u64_timestamp';
+export type ScalarType = 'string' | 'int32' | 'int64' | 'u64' | 'i128' | 'double' | 'bool' | 'bytes' | 'hex' | 'timestamp' | 'u64_timestamp' | 'decimal1' | 'decimal6';
+export type ColumnType = ScalarType | 'list';
+
+/** A field of a list's struct items. */
+export interface Field { name: string; type: ScalarType }
 
 export interface Column {
   name: string;
@@ -35,11 +46,38 @@ export interface Column {
   doc: string;
   /** Defaults to true. */
   nullable?: boolean;
+  /** A `list` column's item type (scalar items). */
+  item?: ScalarType;
+  /** A `list` column's struct fields (struct items). */
+  fields?: Field[];
+}
+
+/** Places of a decimal type (0 for the others). */
+export const decimalScale = (t: ColumnType): number => (t === 'decimal1' ? 1 : t === 'decimal6' ? 6 : 0);
+
+/** The unscaled integer of decimal text with at most `scale` places (`12.5` at scale 1 → 125n), or null when it is not one. */
+export function unscaledDecimal(text: string, scale: number): bigint | null {
+  const m = /^(-?)(\d{1,40})(?:\.(\d+))?$/.exec(text);
+  if (!m || (m[3] ?? '').length > scale) return null;
+  const v = BigInt(m[2] + (m[3] ?? '').padEnd(scale, '0'));
+  return m[1] ? -v : v;
+}
+
+/** Decimal text of an unscaled integer (`125n` at scale 1 → `12.5`), without trailing zeros. */
+export function scaledText(v: bigint, scale: number): string {
+  if (scale === 0) return v.toString();
+  const neg = v < 0n;
+  const d = (neg ? -v : v).toString().padStart(scale + 1, '0');
+  const frac = d.slice(d.length - scale).replace(/0+$/, '');
+  return `${neg ? '-' : ''}${d.slice(0, d.length - scale)}${frac ? `.${frac}` : ''}`;
 }
 
 /** The table names are the API's (lib/wire), so the document lists exactly these. */
 export const TABLE_NAMES = EXPORT_TABLES;
 export type TableName = ExportTable;
+/** The tables of a release (negmas is an export-only view of offers). */
+export const RELEASE_TABLE_NAMES = RELEASE_TABLES;
+export type ReleaseTableName = ReleaseTable;
 
 export interface TableSchema {
   name: TableName;

@@ -3,13 +3,15 @@
  * these by `npm run export -- --docs`). Field meanings follow docs/protocol.md §2 (envelope
  * header), §4 (FEEDBACK, NOTARIZE_BID), §5 (logs, batches) and §8 (NEG1, NEGC, NEGR).
  */
-import type { Column, ColumnType, TableName, TableSchema } from './schema';
+import type { Column, ColumnType, Field, ScalarType, TableName, TableSchema } from './schema';
 
 const c = (name: string, type: ColumnType, doc: string, nullable = true): Column => ({ name, type, doc, nullable });
 const req = (name: string, type: ColumnType, doc: string): Column => c(name, type, doc, false);
+const list = (name: string, item: ScalarType | Field[], doc: string, nullable = true): Column =>
+  ({ name, type: 'list', doc, nullable, ...(Array.isArray(item) ? { fields: item } : { item }) });
 
 const envelopes: TableSchema = {
-  name: 'envelopes', version: 3,
+  name: 'envelopes', version: 4,
   doc: 'Every stored envelope: the 12 header items, how the observer first saw it, and the decoded protocol payload fields. One row per envelope id.',
   columns: [
     req('id', 'hex', 'Envelope id: keccak256 of the encoded envelope (docs/protocol.md §3).'),
@@ -19,7 +21,7 @@ const envelopes: TableSchema = {
     req('msg_type_name', 'string', 'Message type name (PROPOSE, COUNTER, …).'),
     req('sender', 'hex', 'Sender agent id, 32 bytes (item 2).'),
     req('recipient', 'hex', 'Recipient agent id, 32 bytes; all zero = broadcast (item 3).'),
-    req('timestamp', 'u64_timestamp', 'Sender timestamp (item 4), unix microseconds as the sender wrote them (any u64).'),
+    req('timestamp', 'u64_timestamp', 'Sender timestamp (item 4): unix microseconds as the sender wrote them (any u64), the same integer in every format.'),
     req('block_ref', 'u64', 'Solana slot the sender referenced (item 5).'),
     req('nonce', 'u64', 'Per-sender nonce (item 6).'),
     req('conversation_id', 'hex', 'Conversation id, 16 bytes (item 7).'),
@@ -31,7 +33,7 @@ const envelopes: TableSchema = {
     req('epoch', 'int64', 'floor(timestamp / epoch length) with the observer\'s EPOCH_SECONDS.'),
     req('seen_via', 'string', 'How the observer first received it: gossip, stream or upload.'),
     c('gossip_topic', 'string', 'GossipSub topic when seen via gossip.'),
-    req('first_seen', 'timestamp', 'When the observer first stored it (millisecond precision).'),
+    req('first_seen', 'timestamp', 'When the observer first stored it: a microsecond timestamp like every observer time, whose clock reads whole milliseconds (the last three digits of the µs are 0).'),
     req('payload_kind', 'string', 'neg1, negc, negr, feedback, notarize_bid, or opaque (anything else, or a hinted payload that does not parse).'),
     c('neg1_bid_value', 'i128', 'NEG1 price in the token\'s smallest unit.'),
     c('neg1_round', 'int32', 'NEG1 0-based round.'),
@@ -56,23 +58,44 @@ const envelopes: TableSchema = {
 };
 
 const offers: TableSchema = {
-  name: 'offers', version: 3,
-  doc: 'The negotiation trace, NegMAS-shaped: one row per NEG1 offer (PROPOSE or COUNTER with a NEG1 payload) in round order, then one row for the final action (ACCEPT, else REJECT) when there is one. The first seven columns are NegMAS\'s negotiation trace columns (time, relative_time, step, negotiator, offer, responses, state).',
+  name: 'offers', version: 4,
+  doc: 'The protocol\'s negotiation trace: one row per NEG1 offer (PROPOSE or COUNTER with a NEG1 payload) in round order, then one row for the final action (ACCEPT, else REJECT) when there is one. For NegMAS\'s own trace shape (outcome tuples, its state names, the round as step), export the negmas table.',
   columns: [
     req('time', 'double', 'Seconds from the negotiation\'s first message (PROPOSE, or the sealed opening) to this one.'),
-    c('relative_time', 'double', 'NegMAS relative time 0..1: max((time of this message − start) / (deadline − start), (round + 1) / (max_rounds + 1)) with the opening NEG1\'s deadline and max_rounds; the part a missing term (0) would give is left out; null when the opening states neither.'),
+    c('relative_time', 'double', 'Relative time 0..1: max((time of this message − start) / (deadline − start), (round + 1) / (max_rounds + 1)) with the opening NEG1\'s deadline and max_rounds; the part a missing term (0) would give is left out; null when the opening states neither.'),
     req('step', 'int32', 'Index of the row in the negotiation, 0-based, both sides counted: offers in NEG1 round order (then timestamp, then envelope id), the final action last; rows follow it.'),
     req('negotiator', 'hex', 'The agent that sent this offer or action (envelope sender).'),
     c('offer', 'i128', 'NEG1 bid_value: the offered price; on the final action the price it accepts or rejects (null when its payload is not NEG1).'),
-    c('responses', 'string', 'JSON object {agent: response} of the other party\'s next message after this offer: REJECT_OFFER (a counter-offer), ACCEPT_OFFER or END_NEGOTIATION (REJECT), NegMAS\'s ResponseType names; null when nothing answered it (and on the final action).'),
-    req('state', 'string', 'continuing on offers; agreement (ACCEPT) or broken (REJECT) on the final action.'),
-    req('timestamp', 'u64_timestamp', 'The envelope timestamp (item 4), absolute.'),
+    c('response', 'string', 'What the other party (recipient) did next after this offer, in NegMAS\'s ResponseType names: REJECT_OFFER (it countered), ACCEPT_OFFER or END_NEGOTIATION (REJECT); null when nothing answered it, and on the final action.'),
+    req('state', 'string', 'continuing on offers; agreement (ACCEPT) or ended (REJECT) on the final action.'),
+    req('timestamp', 'u64_timestamp', 'The envelope timestamp (item 4), absolute, unix µs as the sender wrote it.'),
     req('conversation_id', 'hex', 'The negotiation.'),
     c('round', 'int32', 'NEG1 round as the sender wrote it (null when the final action\'s payload is not NEG1).'),
     req('side', 'string', 'proposer (sent the PROPOSE) or responder.'),
     req('recipient', 'hex', 'The other agent.'),
     req('msg_type_name', 'string', 'PROPOSE, COUNTER, or the final ACCEPT / REJECT.'),
     req('envelope_id', 'hex', 'Envelope id of the offer or action.'),
+  ],
+};
+
+/**
+ * NegMAS's negotiation trace (negmas `TraceElement`: time, relative_time, step, negotiator,
+ * offer, responses, state), one row per NEG1 offer, for loading without glue (docs/datasets.md
+ * "NegMAS"). An export-only view of the offers: releases carry the offers table it is made from.
+ */
+const negmas: TableSchema = {
+  name: 'negmas', version: 1,
+  doc: 'NegMAS\'s negotiation trace (negmas.common.TraceElement, as SAOMechanism.full_trace gives it): one row per NEG1 offer in round order, the first seven columns in TraceElement\'s order. The ACCEPT or REJECT is not a row of its own: it is the last offer\'s response and state, as in NegMAS. Export only (not in releases): it is a view of the offers table.',
+  columns: [
+    req('time', 'double', 'Seconds from the negotiation\'s first message to this offer.'),
+    c('relative_time', 'double', 'Relative time 0..1 against the opening NEG1\'s deadline and max_rounds, as the offers table; null when the opening states neither.'),
+    req('step', 'int32', 'The mechanism\'s step: the offer\'s NEG1 round (0-based).'),
+    req('negotiator', 'hex', 'The agent that made the offer (envelope sender), as NegMAS\'s negotiator id.'),
+    list('offer', 'i128', 'The outcome: a one-issue tuple (price,), the NEG1 bid_value in the token\'s smallest unit.', false),
+    list('responses', 'string', 'NegMAS ResponseType names of the answer to this offer (one item, as SAOMechanism\'s trace): REJECT_OFFER (the other party countered), ACCEPT_OFFER (it accepted), END_NEGOTIATION (it sent REJECT, or the negotiation ended without a deal), NO_RESPONSE (unanswered: still open, or timed out).', false),
+    req('state', 'string', 'NegMAS\'s state after this step: continuing, then on the last offer agreement (an ACCEPT, or the chain settled it), ended (a REJECT, or deal steps without an ACCEPT), timedout (its deadline passed or its rounds were used) or continuing (still open).'),
+    req('conversation_id', 'hex', 'The negotiation (group rows by it for one trace each).'),
+    req('envelope_id', 'hex', 'Envelope id of the offer.'),
   ],
 };
 
@@ -115,7 +138,7 @@ const onChainColumns: Column[] = [
 ];
 
 const negotiations: TableSchema = {
-  name: 'negotiations', version: 5,
+  name: 'negotiations', version: 6,
   doc: 'One row per negotiation (conversation with a PROPOSE): parties, offers, outcome, the analytics of lib/protocol/analytics.ts (docs/analytics.md defines each figure; null where it is unknown), and its on-chain Haggle settlement (escrow, decay burned, payout, refund) when the parties mirrored it on chain. On-chain amounts are USDC base units.',
   columns: [
     req('conversation_id', 'hex', 'Conversation id.'),
@@ -153,16 +176,16 @@ const negotiations: TableSchema = {
     c('seller_concession_class', 'string', 'boulware, linear or conceder; null when withheld.'),
     c('seller_fit_error', 'double', 'RMSE of the seller\'s fit over its price range.'),
     c('seller_movement', 'string', 'single offer, no movement, conceding, moving away or zig-zag.'),
-    c('nash_price', 'string', 'Nash bargaining price (r_buyer + r_seller)/2 from the verified reservations, exact decimal (may end in .5).'),
-    c('nash_distance', 'string', '|agreed price - Nash price|, exact decimal.'),
+    c('nash_price', 'decimal1', 'Nash bargaining price (r_buyer + r_seller)/2 from the verified reservations, exact (may end in .5).'),
+    c('nash_distance', 'decimal1', '|agreed price - Nash price|, exact.'),
     c('nash_relative_distance', 'double', 'nash_distance / ZOPA width; null when the width is 0.'),
     c('buyer_surplus', 'i128', 'r_buyer - agreed price (negative when the deal is outside the ZOPA).'),
     c('seller_surplus', 'i128', 'agreed price - r_seller.'),
     c('outside_zopa_by', 'i128', 'How far the agreed price lies outside the ZOPA: max(agreed price - r_buyer, r_seller - agreed price, 0), the most either side passed its own verified reservation by; 0 inside the ZOPA; null without a deal or with the ZOPA unknown.'),
     c('rubinstein_share', 'double', 'First mover\'s Rubinstein share (1 - δB)/(1 - δA·δB), δ = 1 - decay_bps/10,000 of each side\'s own NEG1 messages; 0.5 with no decay on either side; null when the ZOPA or a side\'s decay is unknown.'),
-    c('rubinstein_price', 'string', 'The Rubinstein price in the ZOPA, exact decimal rounded to 6 places of a unit.'),
+    c('rubinstein_price', 'decimal6', 'The Rubinstein price in the ZOPA, rounded to 6 places of a unit.'),
     c('notary', 'hex', 'Agent assigned by NOTARIZE_ASSIGN (not a party).'),
-    c('notary_bidders', 'string', 'JSON array of the hex ids that bid to notarise (NOTARIZE_BID) and are neither a party nor the assigned notary.'),
+    list('notary_bidders', 'hex', 'The agents (hex ids) that bid to notarise (NOTARIZE_BID) and are neither a party nor the assigned notary; null when none.'),
     c('verdict_passed', 'bool', 'Notary verdict (demo VERDICT payload).'),
     c('buyer_feedback_score', 'int32', 'Score the buyer received in FEEDBACK (mean when several).'),
     c('seller_feedback_score', 'int32', 'Score the seller received in FEEDBACK.'),
@@ -172,7 +195,7 @@ const negotiations: TableSchema = {
 };
 
 const feedback: TableSchema = {
-  name: 'feedback', version: 3,
+  name: 'feedback', version: 4,
   doc: 'One row per FEEDBACK envelope (docs/protocol.md §4).',
   columns: [
     req('envelope_id', 'hex', 'FEEDBACK envelope id.'),
@@ -183,7 +206,7 @@ const feedback: TableSchema = {
     req('outcome', 'string', 'negative, neutral or positive.'),
     req('is_dispute', 'bool', 'Dispute flag.'),
     req('role', 'string', 'participant or notary.'),
-    req('timestamp', 'u64_timestamp', 'Envelope timestamp (item 4).'),
+    req('timestamp', 'u64_timestamp', 'Envelope timestamp (item 4), unix µs as the sender wrote it.'),
     req('epoch', 'int64', 'Epoch of the timestamp.'),
   ],
 };
@@ -205,7 +228,7 @@ const batches: TableSchema = {
 };
 
 const challenges: TableSchema = {
-  name: 'challenges', version: 2,
+  name: 'challenges', version: 3,
   doc: 'Challenges against batches (on-chain challenge program) with their status transitions.',
   columns: [
     req('address', 'string', 'Challenge account (base58).'),
@@ -215,7 +238,7 @@ const challenges: TableSchema = {
     req('status', 'string', 'pending, upheld, rejected, void or expired.'),
     req('slot', 'int64', 'Slot of the latest transition.'),
     req('opened_slot', 'int64', 'Slot the challenge was opened.'),
-    req('transitions', 'string', 'JSON array of {status, slot, signature} in slot order.'),
+    list('transitions', [{ name: 'status', type: 'string' }, { name: 'slot', type: 'int64' }, { name: 'signature', type: 'string' }], 'Its status transitions in slot order: {status, slot, signature (base58)}.', false),
     req('updated_at', 'timestamp', 'Last change of the row.'),
   ],
 };
@@ -246,12 +269,12 @@ const reconciliation: TableSchema = {
 };
 
 const disputes: TableSchema = {
-  name: 'disputes', version: 2,
+  name: 'disputes', version: 3,
   doc: 'One row per DISPUTE envelope, oldest first, with what its conversation says about it and the opinions recorded on the dispute desk (docs/app.md "Dispute desk") by the reviewers the deployment names (DISPUTE_REVIEWERS); anyone else\'s opinion is kept on the desk but not counted here. The protocol leaves disputes to people: the opinions are signed statements of reviewers, not a resolution. A release holds the opinions as they were when it was written.',
   columns: [
     req('dispute_id', 'hex', 'The DISPUTE envelope id.'),
     req('conversation_id', 'hex', 'The conversation disputed.'),
-    req('disputed_at', 'u64_timestamp', 'The DISPUTE envelope\'s timestamp (item 4).'),
+    req('disputed_at', 'u64_timestamp', 'The DISPUTE envelope\'s timestamp (item 4), unix µs as the sender wrote it.'),
     req('epoch', 'int64', 'Epoch of that timestamp.'),
     req('received_at', 'timestamp', 'When the observer stored the DISPUTE.'),
     req('disputer', 'hex', 'Sender of the DISPUTE.'),
@@ -269,7 +292,7 @@ const disputes: TableSchema = {
   ],
 };
 
-export const TABLES: Record<TableName, TableSchema> = { envelopes, offers, negotiations, feedback, batches, challenges, reconciliation, disputes };
+export const TABLES: Record<TableName, TableSchema> = { envelopes, offers, negmas, negotiations, feedback, batches, challenges, reconciliation, disputes };
 
 /**
  * A release's context file (release.ts): envelopes of the epoch's negotiations dated outside the
@@ -278,6 +301,6 @@ export const TABLES: Record<TableName, TableSchema> = { envelopes, offers, negot
  */
 export const CONTEXT_SCHEMA: TableSchema = {
   name: 'envelopes', version: envelopes.version,
-  doc: 'Envelopes of the epoch\'s negotiations dated outside the epoch: raw bytes and how the observer got them; decode raw for every other envelopes column.',
+  doc: 'Envelopes of the epoch\'s negotiations dated outside the epoch: six of the envelopes table\'s columns (id, seq, raw, seen_via, gossip_topic, first_seen), the raw signed bytes and how the observer got them; decode raw for every other envelopes column.',
   columns: ['id', 'seq', 'raw', 'seen_via', 'gossip_topic', 'first_seen'].map((n) => envelopes.columns.find((c) => c.name === n)!),
 };

@@ -17,11 +17,11 @@ import { encodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 import { manifestFiles, type ReleaseManifest } from './release';
 import { expectedFeedbackRows, expectedNegotiationRows, negotiationConversations, storeRowOf } from './rederive';
-import { envelopeRecord, envelopeRow } from './rows';
+import { envelopeRecord, envelopeRow, transitionsOf } from './rows';
 import { fileSha256, signatureName, signManifest, type SigningKey } from './signing';
 import { readParquet, verifyRelease, type CheckResult } from './verify';
 import type { SignerEvidence } from './chain-evidence';
-import type { TableName } from './schema';
+import type { ReleaseTableName as TableName } from './schema';
 import { TABLES } from './tables';
 import { writeFormat } from './writers';
 import { collect } from './testing';
@@ -127,9 +127,9 @@ const CASES: Case[] = [
   } },
   { name: 'challenge state forged', publisherCatch: /challenges row \d+ \(\w+\) column status on chain/, forge: async ({ rows, put, m }) => {
     await put('challenges', (await rows('challenges')).map((r) => {
-      const t = JSON.parse(String(r.transitions)) as { status: string; slot: string; signature: string }[];
-      const slot = String(BigInt(t[t.length - 1].slot) + 5n);
-      return { ...r, status: 'upheld', slot: BigInt(slot), transitions: JSON.stringify([...t, { status: 'upheld', slot, signature: '1'.repeat(64) }]) };
+      const t = transitionsOf(r.transitions)!;
+      const slot = t[t.length - 1].slot + 5n;
+      return { ...r, status: 'upheld', slot, transitions: [...t, { status: 'upheld', slot, signature: '1'.repeat(64) }] };
     }));
     m.moving.pendingChallenges = [];
   } },

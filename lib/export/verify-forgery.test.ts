@@ -14,7 +14,7 @@ import { MsgType } from '../protocol/types';
 import { createRelease, type ReleaseManifest } from './release';
 import { readParquet, verifyRelease, type CheckResult } from './verify';
 import { CONTEXT_SCHEMA, TABLES } from './tables';
-import type { TableName } from './schema';
+import type { ReleaseTableName as TableName } from './schema';
 import { writeFormat } from './writers';
 import { collect, EPOCH_SECONDS, fixtureStore, type FixtureStore } from './testing';
 

@@ -19,7 +19,7 @@ import type { HaggleNegotiationRow } from '../store/types';
 import { negotiationRecord } from './negotiation';
 import { onChainColumns } from './negotiation-onchain';
 import { cellText } from './rederive';
-import type { EnvelopeRecord } from './rows';
+import { transitionsOf, type EnvelopeRecord } from './rows';
 import { hex } from './schema';
 import { TABLES } from './tables';
 import type { EpochAccounts, ReleaseChain, SignerEvidence } from './chain-evidence';
@@ -36,8 +36,8 @@ export function challengeRowChecks(tag: string, rows: readonly FileRow[]): Check
   const out: CheckResult[] = [];
   rows.forEach((r, i) => {
     const name = `${tag} challenges row ${i} (${String(r.address)})`;
-    let t: { status: string; slot: string }[];
-    try { t = JSON.parse(String(r.transitions)) as { status: string; slot: string }[]; } catch { out.push({ name: `${name} column transitions`, ok: false, detail: 'not JSON' }); return; }
+    const t = transitionsOf(r.transitions);
+    if (!t) { out.push({ name: `${name} column transitions`, ok: false, detail: 'not a list of {status, slot, signature}' }); return; }
     const last = t[t.length - 1];
     if (!last) { out.push({ name: `${name} column transitions`, ok: false, detail: 'no transition' }); return; }
     const bad: string[] = [];
@@ -92,8 +92,8 @@ async function offChainCheck(tag: string, i: number, r: FileRow, chain: ReleaseC
 function differing(file: FileRow, exp: Record<string, unknown>): { column: string; file: string | null; expected: string | null }[] {
   const out: { column: string; file: string | null; expected: string | null }[] = [];
   for (const c of TABLES.negotiations.columns) {
-    const a = cellText(c.type, file[c.name]);
-    const b = cellText(c.type, exp[c.name]);
+    const a = cellText(c.type, file[c.name], c);
+    const b = cellText(c.type, exp[c.name], c);
     if (a === b) continue;
     if (TIME_COLUMNS.has(c.name) && a !== null && b !== null && BigInt(a) >= BigInt(b) && BigInt(a) - BigInt(b) <= LATE_US) continue;
     out.push({ column: c.name, file: a, expected: b });

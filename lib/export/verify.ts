@@ -35,7 +35,7 @@ import {
   type CellDifference,
 } from './rederive';
 import { CONTEXT_SCHEMA, TABLES } from './tables';
-import type { TableName } from './schema';
+import type { ReleaseTableName as TableName } from './schema';
 import { keysAt, type ReleaseChain, type SignerEvidence } from './chain-evidence';
 import { chainChecks, type CheckResult } from './verify-chain';
 import { orderChecks } from './verify-order';
@@ -141,8 +141,8 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
       }
       const exp = expectedEnvelopeRow(r, m.epochSeconds);
       for (const c of (part === 'context' ? CONTEXT_SCHEMA : TABLES.envelopes).columns) {
-        const a = cellText(c.type, r[c.name]);
-        const b = cellText(c.type, exp[c.name]);
+        const a = cellText(c.type, r[c.name], c);
+        const b = cellText(c.type, exp[c.name], c);
         if (a !== b) diffs.push({ key: id, index, column: c.name, file: a, expected: b });
       }
       byId.set(id, e);

@@ -12,7 +12,7 @@ import { compressSync as snappyCompress } from 'snappy';
 import type { SchemaElement } from 'hyparquet';
 import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat } from '../wire/datasets';
 import { tableSchemaJson } from './card';
-import { hex, isCalendarMicros, isoMicros, type Column, type ColumnType, type Row, type TableSchema } from './schema';
+import { decimalScale, hex, isCalendarMicros, isoMicros, unscaledDecimal, type Column, type ColumnType, type Row, type ScalarType, type TableSchema } from './schema';
 
 /** Format names and media types are the API's (lib/wire), so the document lists exactly these. */
 export const FORMATS = EXPORT_FORMATS;
@@ -35,7 +35,10 @@ export function csvField(s: string | null): string {
 export function cellFormatter(type: ColumnType, forCsv: boolean): (v: unknown) => string {
   switch (type) {
     case 'bytes': case 'hex': return (v) => (typeof v === 'string' ? v : hex(v as Uint8Array));
-    case 'timestamp': case 'u64_timestamp': {
+    // A sender's time is the integer it wrote, in every format (schema.ts).
+    case 'u64_timestamp': return (v) => String(v);
+    case 'list': return forCsv ? (v) => csvField(listJson(v)) : listJson;
+    case 'timestamp': {
       let lastSec = NaN;
       let prefix = '';
       return (v) => {
@@ -55,6 +58,21 @@ export function cellFormatter(type: ColumnType, forCsv: boolean): (v: unknown) =
     case 'string': return forCsv ? (v) => csvField(String(v)) : (v) => String(v);
     default: return (v) => String(v);
   }
+}
+
+/**
+ * A list cell as JSON: integers (bigint or number) as JSON numbers with their exact digits, bytes
+ * as hex, text as strings; struct items as objects.
+ */
+export function listJson(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (v instanceof Uint8Array) return JSON.stringify(hex(v));
+  if (Array.isArray(v)) return `[${v.map(listJson).join(',')}]`;
+  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${listJson(x)}`).join(',')}}`;
+  return JSON.stringify(String(v));
 }
 
 async function* csv(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIterable<Uint8Array> {
@@ -85,6 +103,7 @@ async function* jsonl(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIt
   const fmt = cols.map((c) => {
     if (c.type === 'int32' || c.type === 'double') return (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : 'null');
     if (c.type === 'bool') return (v: unknown) => (v ? 'true' : 'false');
+    if (c.type === 'list') return listJson;
     const f = cellFormatter(c.type, false);
     return c.type === 'string' ? (v: unknown) => JSON.stringify(f(v)) : (v: unknown) => `"${f(v)}"`;
   });
@@ -102,12 +121,15 @@ async function* jsonl(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIt
   }
 }
 
-function parquetElement(name: string, type: ColumnType, nullable: boolean): SchemaElement {
+function parquetElement(name: string, type: ScalarType, nullable: boolean): SchemaElement {
   const repetition_type = nullable ? 'OPTIONAL' : 'REQUIRED';
   switch (type) {
     case 'string': case 'hex': return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type };
     case 'u64': return { name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: U64_BYTES, converted_type: 'DECIMAL', precision: 20, scale: 0, logical_type: { type: 'DECIMAL', precision: 20, scale: 0 }, repetition_type };
-    case 'i128': return { name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, converted_type: 'DECIMAL', precision: 38, scale: 0, logical_type: { type: 'DECIMAL', precision: 38, scale: 0 }, repetition_type };
+    case 'i128': case 'decimal1': case 'decimal6': {
+      const scale = decimalScale(type);
+      return { name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, converted_type: 'DECIMAL', precision: 38, scale, logical_type: { type: 'DECIMAL', precision: 38, scale }, repetition_type };
+    }
     case 'int32': return { name, type: 'INT32', repetition_type };
     case 'int64': return { name, type: 'INT64', repetition_type };
     case 'double': return { name, type: 'DOUBLE', repetition_type };
@@ -119,6 +141,23 @@ function parquetElement(name: string, type: ColumnType, nullable: boolean): Sche
     // footer ("TProtocolException: Invalid data"); readers map UINT_64 to an unsigned 64-bit column.
     case 'u64_timestamp': return { name, type: 'INT64', converted_type: 'UINT_64', repetition_type };
   }
+}
+
+/**
+ * A column's schema elements: one leaf, or for a list the standard three-level LIST group
+ * (`<name>` LIST → repeated `list` → `element`), its element a leaf or a struct of leaves.
+ */
+function columnElements(c: Column): SchemaElement[] {
+  const nullable = c.nullable !== false;
+  if (c.type !== 'list') return [parquetElement(c.name, c.type, nullable)];
+  const element: SchemaElement[] = c.fields
+    ? [{ name: 'element', repetition_type: 'REQUIRED', num_children: c.fields.length }, ...c.fields.map((f) => parquetElement(f.name, f.type, true))]
+    : [parquetElement('element', c.item ?? 'string', false)];
+  return [
+    { name: c.name, repetition_type: nullable ? 'OPTIONAL' : 'REQUIRED', converted_type: 'LIST', logical_type: { type: 'LIST' }, num_children: 1 },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    ...element,
+  ];
 }
 
 /** Bytes of a DECIMAL(20,0): two's complement of every u64 needs 65 bits. */
@@ -147,24 +186,48 @@ export function parquetMisfit(c: Column, v: unknown): string | null {
     case 'bool': return typeof v === 'boolean' ? null : `${c.name}: not a boolean`;
     case 'bytes': return v instanceof Uint8Array ? null : `${c.name}: not bytes`;
     case 'u64': return typeof v === 'bigint' && v >= 0n && v < U64_END ? null : `${c.name}: ${String(v)} is not a u64`;
-    case 'i128': return typeof v === 'bigint' && v >= -DECIMAL38_MAX && v <= DECIMAL38_MAX ? null : `${c.name}: ${String(v)} is beyond DECIMAL(38,0)`;
+    case 'i128': case 'decimal1': case 'decimal6': return typeof v === 'bigint' && v >= -DECIMAL38_MAX && v <= DECIMAL38_MAX ? null : `${c.name}: ${String(v)} is beyond DECIMAL(38,${decimalScale(c.type)})`;
+    case 'list': {
+      if (!Array.isArray(v)) return `${c.name}: not a list`;
+      for (const x of v) {
+        const why = c.fields
+          ? (typeof x === 'object' && x !== null ? c.fields.map((f) => parquetMisfit({ name: `${c.name}.${f.name}`, type: f.type, doc: '' }, (x as Row)[f.name])).find((m) => m !== null) ?? null : `${c.name}: an item is not a struct`)
+          : parquetMisfit({ name: `${c.name} item`, type: c.item ?? 'string', doc: '', nullable: false }, x);
+        if (why) return why;
+      }
+      return null;
+    }
     default: return typeof v === 'string' || v instanceof Uint8Array ? null : `${c.name}: not text`;
   }
 }
 
 /** The Parquet schema of a table (root + one leaf per column). */
 export function parquetSchema(schema: TableSchema): SchemaElement[] {
-  return [{ name: 'root', num_children: schema.columns.length }, ...schema.columns.map((c) => parquetElement(c.name, c.type, c.nullable !== false))];
+  return [{ name: 'root', num_children: schema.columns.length }, ...schema.columns.flatMap(columnElements)];
 }
 
-/** A row's values as the Parquet writer takes them: wide integers as bigints (DECIMAL), ids as hex text. */
-export function parquetValue(type: ColumnType, v: unknown): unknown {
+/**
+ * A row's values as the Parquet writer takes them: wide integers as bigints (DECIMAL; a decimal
+ * type's unscaled integer), ids as hex text, lists as arrays of such values. `c` carries a list's
+ * item type or fields.
+ */
+export function parquetValue(type: ColumnType, v: unknown, c?: Pick<Column, 'item' | 'fields'>): unknown {
   if (v === null || v === undefined) return null;
   if (type === 'u64' || type === 'i128') return typeof v === 'bigint' ? v : decimalBigint(v);
+  if (type === 'decimal1' || type === 'decimal6') return typeof v === 'bigint' ? v : typeof v === 'string' ? unscaledDecimal(v, decimalScale(type)) ?? v : v;
   if (type === 'hex') return v instanceof Uint8Array ? hex(v) : v;
   if (type === 'double' && typeof v === 'number' && !Number.isFinite(v)) return null;
+  if (type === 'list') {
+    const items = typeof v === 'string' ? safeJson(v) : v;
+    if (!Array.isArray(items)) return v;
+    const f = c?.fields;
+    return f ? items.map((x) => (typeof x === 'object' && x !== null ? Object.fromEntries(f.map((k) => [k.name, parquetValue(k.type, (x as Row)[k.name])])) : x))
+      : items.map((x) => parquetValue(c?.item ?? 'string', x));
+  }
   return v;
 }
+
+const safeJson = (s: string): unknown => { try { return JSON.parse(s) as unknown; } catch { return s; } };
 
 /** A decimal integer as a bigint (text or Parquet bytes of a decimal); anything else is kept, and parquetMisfit names it. */
 function decimalBigint(v: unknown): unknown {
@@ -182,14 +245,14 @@ export const PARQUET_ROW_GROUP = 10_000;
  */
 const RANDOM_BYTES = new Set(['id', 'payload_hash', 'signature', 'envelope_id', 'batch_hash', 'negr_salt', 'negc_commitment']);
 
-function columnOptions(c: { name: string; type: ColumnType; nullable?: boolean }) {
+function columnOptions(c: Column) {
   const random = (c.type === 'bytes' || c.type === 'hex') && RANDOM_BYTES.has(c.name);
   return {
     name: c.name, nullable: c.nullable !== false,
     // Hex and bytes have no order worth pruning on, and the Parquet fast path's values are views
     // whose statistics would keep every row group's arena alive until the footer; the writer
     // compares DECIMAL statistics as their stored bytes, which misorders negative prices.
-    ...(c.type === 'bytes' || c.type === 'hex' || c.type === 'u64' || c.type === 'i128' ? { statistics: false } : {}),
+    ...(['bytes', 'hex', 'u64', 'i128', 'decimal1', 'decimal6', 'list'].includes(c.type) ? { statistics: false } : {}),
     ...(random ? { encoding: 'PLAIN' as const, codec: 'UNCOMPRESSED' as const } : {}),
   };
 }
@@ -260,7 +323,7 @@ async function* parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, o: Wri
   for await (const page of pages) {
     for (const r of page) {
       let misfit: string | null = null;
-      for (let i = 0; i < cols.length && !misfit; i++) misfit = parquetMisfit(cols[i], (vals[i] = parquetValue(cols[i].type, r[cols[i].name])));
+      for (let i = 0; i < cols.length && !misfit; i++) misfit = parquetMisfit(cols[i], (vals[i] = parquetValue(cols[i].type, r[cols[i].name], cols[i])));
       if (misfit) { o.onSetAside?.(misfit); continue; }
       for (let i = 0; i < cols.length; i++) data[i].push(vals[i]);
       if (++n === rowGroupSize) yield group();

@@ -5,8 +5,11 @@
  */
 import { z } from 'zod';
 
-export const EXPORT_TABLES = ['envelopes', 'offers', 'negotiations', 'feedback', 'batches', 'challenges', 'reconciliation', 'disputes'] as const;
+export const EXPORT_TABLES = ['envelopes', 'offers', 'negmas', 'negotiations', 'feedback', 'batches', 'challenges', 'reconciliation', 'disputes'] as const;
 export type ExportTable = (typeof EXPORT_TABLES)[number];
+/** The tables a release holds: every export table but negmas, a view of offers in NegMAS's shape. */
+export const RELEASE_TABLES = ['envelopes', 'offers', 'negotiations', 'feedback', 'batches', 'challenges', 'reconciliation', 'disputes'] as const satisfies readonly ExportTable[];
+export type ReleaseTable = (typeof RELEASE_TABLES)[number];
 export const EXPORT_FORMATS = ['csv', 'jsonl', 'parquet'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 

@@ -1,6 +1,6 @@
 /**
  * GET /api/datasets/{file} : one file of a dataset release in `<DATA_DIR>/datasets`, e.g.
- * `/api/datasets/envelopes/epoch=5/envelopes-epoch5.parquet` or `/api/datasets/epoch=5.manifest.json`
+ * `/api/datasets/envelopes/epoch-5/envelopes-epoch5.parquet` or `/api/datasets/epoch=5.manifest.json`
  * (docs/datasets.md "Releases"). Names other than those a release writes get 400, a missing or
  * unreleased file 404 (lib/export/release-files.ts); nothing outside the folder is ever read.
  */
@@ -26,8 +26,8 @@ export async function GET(req: Request, ctx: { params: Promise<{ file: string[] 
         'content-type': f.contentType,
         'content-length': String(f.size),
         'content-disposition': `attachment; filename="${f.name}"`,
-        // A release is never rewritten (docs/datasets.md "Releases").
-        'cache-control': 'public, max-age=31536000, immutable',
+        // A release is never rewritten (docs/datasets.md "Releases"); `latest/` copies are replaced by each revision.
+        'cache-control': f.latest ? 'no-cache' : 'public, max-age=31536000, immutable',
       },
     });
   });

@@ -71,7 +71,7 @@ test('exports with extreme rows answer whole files; a failed export is a 500; a 
 
     // A release that cannot be written (a file where its folder goes) is reported, retried, then made.
     mkdirSync(join(dir, 'offers'), { recursive: true });
-    writeFileSync(join(dir, 'offers', `epoch=${first}`), 'not a folder');
+    writeFileSync(join(dir, 'offers', `epoch-${first}`), 'not a folder');
     await releases.tick();
     const read = async () => {
       const res = await health();
@@ -83,7 +83,7 @@ test('exports with extreme rows answer whole files; a failed export is a 500; a 
     assert.equal(d.failures, 1);
     assert.equal(d.lastError?.epoch, first);
     assert.deepEqual(d.retrying.map((r) => r.epoch), [first]);
-    rmSync(join(dir, 'offers', `epoch=${first}`));
+    rmSync(join(dir, 'offers', `epoch-${first}`));
     now += 1_000;
     await releases.tick();
     d = await read();
