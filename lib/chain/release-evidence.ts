@@ -119,6 +119,7 @@ export async function batchRoot(connection: Connection, agent: Uint8Array, epoch
 export function releaseChain(connection: Connection, sati: SatiRuleAddresses) {
   return {
     anchors: (publicKeyHex: string) => readReleaseAnchors(connection, publicKeyHex),
+    slot: async () => String(await connection.getSlot('confirmed')),
     negotiationAddresses: (a: string, b: string, conversationId: string) => negotiationAddresses(a, b, conversationId),
     signers: (agent: Uint8Array) => signerEvidence(connection, agent, sati),
     epochAccounts: (epoch: number, fromUs: bigint, toUs: bigint) => epochAccounts(connection, epoch, fromUs, toUs),

@@ -67,6 +67,11 @@ export interface EpochAccounts {
 export interface ReleaseChain {
   /** Who the chain allows to sign for `agent` (id bytes), with the accounts that say so. */
   signers(agent: Uint8Array): Promise<SignerEvidence>;
+  /**
+   * The chain's current (confirmed) slot, decimal: a release states the chain as of the slot read
+   * once its store reads are done (`chainSlot`). Absent: the slot its accounts were listed at.
+   */
+  slot?(): Promise<string>;
   /** The epoch's accounts on chain (getProgramAccounts filtered on the epoch field). */
   epochAccounts(epoch: number, fromUs: bigint, toUs: bigint): Promise<EpochAccounts>;
   /**

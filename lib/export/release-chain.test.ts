@@ -194,6 +194,7 @@ describe('releases against the chain', () => {
     } finally { done(); }
   });
 
+  const idHex = (v: unknown) => (v instanceof Uint8Array ? hx(v) : String(v));
   test('a FEEDBACK envelope under a key added to a real agent\'s signers passes offline and fails with the chain', async () => {
     const fake = Keypair.generate();
     const a = hx(A.agent.toBytes());
@@ -204,7 +205,8 @@ describe('releases against the chain', () => {
         payload: encodeFeedback({ conversationId: conv, targetAgent: C.agent.toBytes(), score: -100, outcome: 0, isDispute: false, role: 0 }) }, fake.secretKey.slice(0, 32));
       const stored = { id: b.id, seq: '999', raw: b.bytes, epoch, source: 'stream', topic: null, received_us: String(BigInt(epoch * E) * 1_000_000n + 3_100_000n) };
       await put('envelopes', [...await rows('envelopes'), envelopeRow(stored)]);
-      await put('feedback', [...await rows('feedback'), ...expectedFeedbackRows([envelopeRecord(stored)], E)]);
+      // In the table's declared order (envelope_id), wherever the random id falls.
+      await put('feedback', [...await rows('feedback'), ...expectedFeedbackRows([envelopeRecord(stored)], E)].sort((x, y) => (idHex(x.envelope_id) < idHex(y.envelope_id) ? -1 : 1)));
       const ev = f.signers[a] as SignerEvidence;
       assert.ok('owner' in ev);
       ev.delegations.push({ address: Keypair.generate().publicKey.toBase58(), delegate: hx(fake.publicKey.toBytes()), delegator: ev.owner, expiry: '0', data: '00', usable: true });

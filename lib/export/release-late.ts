@@ -2,9 +2,11 @@
  * Late data in an epoch already released (docs/datasets.md "Final states: revisions"): envelopes
  * dated in the epoch that arrive after its release, logs uploaded later, batch verdicts and
  * challenges that change. The release writer compares what the store holds for the epoch with the
- * latest manifest (row counts per table, each batch's status and root) and writes a revision
- * naming what differs, final releases included: a `final` release says nothing more moves on its
- * own, not that the observer can learn nothing more.
+ * latest manifest (row counts per table, each batch's status and root, and every Haggle
+ * negotiation or challenge of the epoch that moved on chain after the manifest's `chainSlot`) and
+ * writes a revision naming what differs, final releases included: a `final` release says nothing
+ * more moves on its own, not that the observer can learn nothing more. A release states the
+ * chain at its `chainSlot`; a later move is this check's to record, not the verifier's to fail.
  */
 import type { ExportSource } from '../store/export';
 import { hex } from './schema';
@@ -13,6 +15,7 @@ import { hex } from './schema';
 interface LatestManifest {
   epoch: number; epochSeconds: number; revision: number;
   tables: Record<string, { rows: number; setAside?: number }>;
+  chainSlot?: string | null;
   batches: { agent: string; root: string; status: string; log: string[] }[];
 }
 
@@ -38,5 +41,18 @@ export async function lateChanges(source: ExportSource, m: LatestManifest): Prom
     else if (String(b.status) !== was.status) out.push(`batch of ${agent.slice(0, 16)}: ${was.status} → ${String(b.status)}${was.status === 'unverified' ? ' (its log was uploaded)' : ''}`);
     else if (hex(b.root as Uint8Array) !== was.root) out.push(`batch of ${agent.slice(0, 16)}: another root on chain`);
   }
+  if (m.chainSlot) out.push(...await movedOnChain(source, filter, BigInt(m.chainSlot)));
   return out;
+}
+
+/** The epoch's Haggle negotiations and challenges the store saw move after `slot`. */
+async function movedOnChain(source: ExportSource, filter: { fromUs: bigint; toUs: bigint }, slot: bigint): Promise<string[]> {
+  const moved = new Set<string>();
+  for await (const pg of source.scanNegotiations(filter, { pageSize: 500 })) {
+    for (const n of pg.onChain) if (n.slot > slot) moved.add(`negotiation ${hex(n.conversationId)}: moved on chain after slot ${slot} (at ${n.address}, slot ${n.slot})`);
+  }
+  for await (const page of source.scan('challenges', filter, { pageSize: 500 })) {
+    for (const r of page) if (BigInt(String(r.slot)) > slot) moved.add(`challenge ${String(r.address)}: moved on chain after slot ${slot} (${String(r.status)} at slot ${String(r.slot)})`);
+  }
+  return [...moved].sort();
 }

@@ -24,6 +24,7 @@ import type { KnownMissing, ReleaseChain, SignerEvidence } from './chain-evidenc
 import { emptyHeld, knownMissingOf, signerEvidenceOf } from './release-chain';
 import { tableChanges, type RevisionChanges } from './release-changes';
 import { lateChanges } from './release-late';
+import { sourceAsOf } from './release-asof';
 
 /**
  * 2: each table carries `setAside`. 3: `asOfUs` (the instant the derived tables describe) and
@@ -227,8 +228,8 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     supersedes = fileSha256(join(p.dir, prev));
     prevManifest = JSON.parse(readFileSync(join(p.dir, prev), 'utf8')) as ReleaseManifest;
   }
-  const source = p.store.exportSource();
-  const e = BigInt(source.epochSeconds) * 1_000_000n;
+  const store = p.store.exportSource();
+  const e = BigInt(store.epochSeconds) * 1_000_000n;
   const filter = { fromUs: BigInt(p.epoch) * e, toUs: BigInt(p.epoch + 1) * e };
   // One instant for every derived row, recorded so a verifier re-derives the same outcomes.
   const asOfUs = p.asOfUs ?? BigInt(Date.now()) * 1000n;
@@ -238,7 +239,27 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   const pendingChallenges: string[] = [];
   const held = emptyHeld();
   mkdirSync(p.dir, { recursive: true });
-  for (const table of RELEASE_TABLE_NAMES) {
+  // The chain's slot is read once the store's batches and challenges are (everything they hold is
+  // at or before it), and the negotiations' on-chain columns are the chain's at that slot
+  // (release-asof.ts): the release states the chain at `chainSlot` exactly, however late the indexer.
+  let source = store;
+  let chainSlot: bigint | null = null;
+  const batches: ReleaseManifest['batches'] = [];
+  const readBatches = async () => {
+    for (const b of await source.batchRoots(BigInt(p.epoch))) {
+      const agent = b.agent_id as Uint8Array;
+      batches.push({ agent: hex(agent), root: hex(b.root as Uint8Array), batchHash: hex(b.batch_hash as Uint8Array), slot: String(b.slot), status: String(b.status),
+        log: (await source.epochLogIds(agent, BigInt(p.epoch))).map(hex) });
+      held.batchAgents.add(hex(agent));
+    }
+    if (p.chain?.slot) {
+      chainSlot = BigInt(await p.chain.slot());
+      if (p.chain.haggleEvents) source = sourceAsOf(store, { haggleEvents: p.chain.haggleEvents }, chainSlot);
+    }
+  };
+  const LAST: readonly ReleaseTableName[] = ['batches', 'challenges', 'negotiations'];
+  for (const table of [...RELEASE_TABLE_NAMES.filter((t) => !LAST.includes(t)), ...LAST]) {
+    if (table === 'negotiations') await readBatches();
     const rel = names.table(table);
     let rows = 0;
     let setAside = 0;
@@ -271,13 +292,6 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   for await (const page of source.scan('envelopes', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
   for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
   const signers = await signerEvidenceOf(senders, p.registry ?? p.store, p.chain);
-  const batches: ReleaseManifest['batches'] = [];
-  for (const b of await source.batchRoots(BigInt(p.epoch))) {
-    const agent = b.agent_id as Uint8Array;
-    batches.push({ agent: hex(agent), root: hex(b.root as Uint8Array), batchHash: hex(b.batch_hash as Uint8Array), slot: String(b.slot), status: String(b.status),
-      log: (await source.epochLogIds(agent, BigInt(p.epoch))).map(hex) });
-    held.batchAgents.add(hex(agent));
-  }
   const listed = p.chain ? await knownMissingOf(p.chain, p.epoch, filter.fromUs, filter.toUs, held) : null;
   const iso = (us: bigint) => new Date(Number(us / 1000n)).toISOString();
   const moving = { pendingChallenges: pendingChallenges.sort(), openNegotiations: openNegotiations.sort() };
@@ -306,7 +320,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     moving, final,
     context: { rows: contextRows, file: names.context, sha256: contextSha },
     card,
-    tables, batches, signers, knownMissing: listed?.knownMissing ?? null, chainSlot: listed?.chainSlot ?? null, changes,
+    tables: Object.fromEntries(RELEASE_TABLE_NAMES.map((t) => [t, tables[t]])) as ReleaseManifest['tables'], batches, signers, knownMissing: listed?.knownMissing ?? null, chainSlot: listed ? String(chainSlot ?? listed.chainSlot) : null, changes,
   };
   writeFileSync(`${mPath}.tmp`, JSON.stringify(manifest, null, 2));
   renameSync(`${mPath}.tmp`, mPath);

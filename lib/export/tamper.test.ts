@@ -113,6 +113,8 @@ const CASES: Case[] = [
     await put('negotiations', file.map((r) => (r.onchain === true ? derived.get(hx(r.conversation_id))! : r)));
     assert.ok(off.size > 0);
   } },
+  { name: 'on-chain block time moved 1 s later', publisherCatch: /negotiations row \d+ \(\w+\) column onchain_last_at on chain/, forge: async ({ rows, put }) => put('negotiations', (await rows('negotiations')).map((r) => (r.onchain === true
+    ? { ...r, onchain_last_at: BigInt(String(r.onchain_last_at)) + 1_000_000n } : r))) },
   { name: 'reconciliation row forged', publisherCatch: /reconciliation row \d+ \(\w+\) column seen$/, forge: async ({ rows, put }) => {
     const r = await rows('reconciliation');
     r[0] = { ...r[0], seen: Number(r[0].seen) + 1, seen_not_logged: Number(r[0].seen_not_logged) + 1 };

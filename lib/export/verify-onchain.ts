@@ -6,17 +6,21 @@
  *   row still `pending` whose account was resolved after the slot the release listed the chain at
  *   (`chainSlot`) is a later revision's, not a forgery; offline, its status and slots against its
  *   own `transitions`;
- * - each negotiations row on chain against its Haggle account's whole history re-read from the
- *   chain (every transaction of the address, lib/indexer/haggle-history.ts) and folded as the
- *   indexer folds it (lib/store/haggle-fold.ts): the row must be what the exporter writes for the
- *   conversation's envelopes and some prefix of that history (the indexer may not have seen the
- *   newest transactions when the release was written), every column compared, the analytics
- *   that read the account included. Block times are allowed to be up to 5 minutes late: an
- *   indexer that learns a transaction from a live log subscription records its arrival time.
+ * - each challenges row's latest transition at or before `chainSlot`: a release cannot hold
+ *   what happened after the slot it states the chain at;
+ * - each negotiations row on chain against its Haggle account's history re-read from the chain
+ *   (every transaction of the address, lib/indexer/haggle-history.ts) up to the release's
+ *   `chainSlot` and folded as the indexer folds it (lib/store/haggle-fold.ts): the row must be
+ *   exactly what the exporter writes for the conversation's envelopes and that state, every
+ *   column compared (block times to the microsecond: the release carries the chain's own), the
+ *   analytics that read the account included. What moved after `chainSlot` is a later
+ *   revision's (release-late.ts), not a failure; a release with no `chainSlot` (written without
+ *   the chain) is held against the whole history.
  */
 import { foldHaggleEvents } from '../store/haggle-fold';
 import type { HaggleNegotiationRow } from '../store/types';
 import { negotiationRecord } from './negotiation';
+import { eventsAt } from './release-asof';
 import { onChainColumns } from './negotiation-onchain';
 import { cellText } from './rederive';
 import { transitionsOf, type EnvelopeRecord } from './rows';
@@ -28,8 +32,6 @@ import type { CheckResult } from './verify-chain';
 type FileRow = Record<string, unknown>;
 
 const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Array ? hex(v) : String(v));
-const TIME_COLUMNS = new Set(['onchain_created_at', 'onchain_last_at', 'onchain_closed_at']);
-const LATE_US = 300_000_000n;
 
 /** Offline: a challenge row's status and slots agree with its own transitions. */
 export function challengeRowChecks(tag: string, rows: readonly FileRow[]): CheckResult[] {
@@ -57,6 +59,7 @@ export function challengeChainChecks(tag: string, rows: readonly FileRow[], acco
     const a = byAddress.get(String(r.address));
     if (!a) return { name, ok: false, detail: 'no Challenge account of this epoch at that address on chain' };
     const bad: string[] = [];
+    if (chainSlot !== null && r.slot !== null && r.slot !== undefined && BigInt(String(r.slot)) > chainSlot) bad.push(`latest transition at slot ${String(r.slot)}, after the release's chainSlot ${chainSlot}`);
     if (a.agent !== idText(r.agent_id)) bad.push(`agent ${idText(r.agent_id)}, on chain ${a.agent}`);
     if (a.challenger && a.challenger !== idText(r.challenger)) bad.push(`challenger ${idText(r.challenger)}, on chain ${a.challenger}`);
     if (a.status !== undefined && a.status !== r.status) {
@@ -72,7 +75,7 @@ export function challengeChainChecks(tag: string, rows: readonly FileRow[], acco
  * SATI owners would open (the demo agents mirror deals with their owner wallets). A negotiation
  * opened with other wallets is not found this way (docs/datasets.md "Limits").
  */
-async function offChainCheck(tag: string, i: number, r: FileRow, chain: ReleaseChain, signers: ReadonlyMap<string, SignerEvidence>): Promise<CheckResult[]> {
+async function offChainCheck(tag: string, i: number, r: FileRow, chain: ReleaseChain, signers: ReadonlyMap<string, SignerEvidence>, chainSlot: bigint | null): Promise<CheckResult[]> {
   if (!chain.negotiationAddresses || !chain.haggleEvents || !r.responder) return [];
   const owner = (agent: unknown) => { const e = signers.get(idText(agent)); return e && 'owner' in e ? e.owner : null; };
   const a = owner(r.proposer);
@@ -83,35 +86,33 @@ async function offChainCheck(tag: string, i: number, r: FileRow, chain: ReleaseC
   for (const address of chain.negotiationAddresses(a, b, conv)) {
     const events = await chain.haggleEvents(address);
     if ('error' in events) return [{ name, ok: false, detail: events.error }];
-    if (events.some((e) => hex(e.conversationId) === conv)) return [{ name, ok: false, detail: `stated off chain, but the parties' owners negotiated it on chain at ${address}` }];
+    if (eventsAt(events, chainSlot).some((e) => hex(e.conversationId) === conv)) return [{ name, ok: false, detail: `stated off chain, but the parties' owners negotiated it on chain at ${address}` }];
   }
   return [{ name, ok: true }];
 }
 
-/** The file row's cells that differ from `exp` (block times allowed up to LATE_US late). */
+/** The file row's cells that differ from `exp`. */
 function differing(file: FileRow, exp: Record<string, unknown>): { column: string; file: string | null; expected: string | null }[] {
   const out: { column: string; file: string | null; expected: string | null }[] = [];
   for (const c of TABLES.negotiations.columns) {
     const a = cellText(c.type, file[c.name], c);
     const b = cellText(c.type, exp[c.name], c);
-    if (a === b) continue;
-    if (TIME_COLUMNS.has(c.name) && a !== null && b !== null && BigInt(a) >= BigInt(b) && BigInt(a) - BigInt(b) <= LATE_US) continue;
-    out.push({ column: c.name, file: a, expected: b });
+    if (a !== b) out.push({ column: c.name, file: a, expected: b });
   }
   return out;
 }
 
 /**
- * With the chain: each negotiations row stated on chain against its account's history.
- * `convs` are the epoch's negotiation conversations (rederive.ts negotiationConversations).
+ * With the chain: each negotiations row against its account's history up to `chainSlot` (null:
+ * all of it). `convs` are the epoch's negotiation conversations (rederive.ts negotiationConversations).
  */
 export async function haggleChainChecks(tag: string, rows: readonly FileRow[], convs: readonly EnvelopeRecord[][], asOfUs: bigint, chain: ReleaseChain,
-  signers: ReadonlyMap<string, SignerEvidence>): Promise<CheckResult[]> {
+  signers: ReadonlyMap<string, SignerEvidence>, chainSlot: bigint | null): Promise<CheckResult[]> {
   if (!chain.haggleEvents) return [];
   const out: CheckResult[] = [];
   const byConv = new Map(convs.map((c) => [hex(c[0].conversationId), c]));
   for (const [i, r] of rows.entries()) {
-    if (r.onchain !== true) { out.push(...await offChainCheck(tag, i, r, chain, signers)); continue; }
+    if (r.onchain !== true) { out.push(...await offChainCheck(tag, i, r, chain, signers, chainSlot)); continue; }
     const conv = idText(r.conversation_id);
     const name = `${tag} negotiations row ${i} (${conv})`;
     const envs = byConv.get(conv);
@@ -119,19 +120,13 @@ export async function haggleChainChecks(tag: string, rows: readonly FileRow[], c
     if (!envs || !address) continue; // the row fails the offline re-derivation already
     const events = await chain.haggleEvents(address);
     if ('error' in events) { out.push({ name: `${name} column onchain_address on chain`, ok: false, detail: events.error }); continue; }
-    let best: ReturnType<typeof differing> | null = null;
-    for (let k = events.length; k >= 1; k--) {
-      const negs: HaggleNegotiationRow[] = foldHaggleEvents(events.slice(0, k)).filter((n) => hex(n.conversationId) === conv);
-      if (negs.length === 0) continue;
-      const rec = negotiationRecord(envs, asOfUs, negs);
-      if (!rec) break;
-      const d = differing(r, { ...rec.row, ...onChainColumns(negs, rec.gossip) });
-      if (best === null) best = d;
-      if (d.length === 0) { best = d; break; }
-    }
-    if (best === null) out.push({ name: `${name} column onchain_address on chain`, ok: false, detail: `no Haggle negotiation of this conversation in the history of ${address}` });
-    else if (best.length === 0) out.push({ name: `${name}: on-chain columns re-derived from the chain`, ok: true });
-    else for (const d of best.slice(0, 10)) out.push({ name: `${name} column ${d.column} on chain`, ok: false, detail: `file ${d.file ?? 'null'}, derived from the chain's history of ${address} ${d.expected ?? 'null'}` });
+    const at = chainSlot === null ? '' : ` up to slot ${chainSlot}`;
+    const negs: HaggleNegotiationRow[] = foldHaggleEvents(eventsAt(events, chainSlot)).filter((n) => hex(n.conversationId) === conv);
+    const rec = negs.length ? negotiationRecord(envs, asOfUs, negs) : null;
+    const d = rec ? differing(r, { ...rec.row, ...onChainColumns(negs, rec.gossip) }) : null;
+    if (d === null) out.push({ name: `${name} column onchain_address on chain`, ok: false, detail: `no Haggle negotiation of this conversation in the history of ${address}${at}` });
+    else if (d.length === 0) out.push({ name: `${name}: on-chain columns re-derived from the chain${at}`, ok: true });
+    else for (const x of d.slice(0, 10)) out.push({ name: `${name} column ${x.column} on chain`, ok: false, detail: `file ${x.file ?? 'null'}, derived from the chain's history of ${address}${at} ${x.expected ?? 'null'}` });
   }
   return out;
 }

@@ -163,7 +163,7 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
     const negFile = new Map((files.negotiations ?? []).map((r) => [idText(r.conversation_id), r]));
     const ng = compareRows(TABLES.negotiations, 'conversation_id', files.negotiations ?? [], expectedNegotiationRows(convs, BigInt(m.asOfUs), negFile));
     out.push(...differenceChecks(tag, 'negotiations', ng.differences, 'every cell re-derived from the envelopes (on-chain columns as stated)'));
-    if (o.chain) out.push(...await haggleChainChecks(tag, files.negotiations ?? [], convs, BigInt(m.asOfUs), o.chain, chainSigners));
+    if (o.chain) out.push(...await haggleChainChecks(tag, files.negotiations ?? [], convs, BigInt(m.asOfUs), o.chain, chainSigners, m.chainSlot ? BigInt(m.chainSlot) : null));
     for (const [t, r] of [['feedback', fb], ['offers', of], ['negotiations', ng]] as const) {
       const stated = m.tables[t].setAside ?? 0;
       if (r.setAside !== stated) out.push({ name: `${tag} ${t}: set aside`, ok: false, detail: `the envelopes derive ${r.setAside} row(s) no Parquet column holds, the manifest states ${stated}` });

@@ -2,7 +2,8 @@
  * The chain indexer (docs/architecture.md "Data flow"): follows the five
  * programs over JSON-RPC and stores their state and events (apply.ts).
  *
- * - Live: logsSubscribe (mentions) per program; each notification is applied at once.
+ * - Live: logsSubscribe (mentions) per program; each notification is applied at once, with the
+ *   block time getTransaction reports for it.
  * - Catch-up: on start, every `pollMs`, and when the WebSocket reopens: per program,
  *   getSignaturesForAddress back to the stored cursor, then getTransaction for each signature
  *   not yet applied by this process, merged across programs in slot order. Only catch-up moves
@@ -10,7 +11,7 @@
  * - Everything runs on one serial queue; the store writes are idempotent, so replays after a
  *   restart change nothing and publish nothing twice.
  */
-import { PublicKey, SYSVAR_CLOCK_PUBKEY, type ConfirmedSignatureInfo } from '../chain';
+import { PublicKey, type ConfirmedSignatureInfo } from '../chain';
 import type { ProgramName } from '../chain/events';
 import { PROGRAM_IDS, behaviorLog } from '../chain/programs';
 import { applyTransactions, type ApplyContext, type TxInput } from './apply';
@@ -52,17 +53,6 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
       if (cfg && cfg.epochSeconds > 0n) epochSeconds = cfg.epochSeconds;
       return epochSeconds;
     },
-  };
-
-  /** The Clock sysvar's unix time, or null when it cannot be read. */
-  const chainClock = async (): Promise<Date | null> => {
-    try {
-      const info = await connection.getAccountInfo(SYSVAR_CLOCK_PUBKEY, 'confirmed');
-      if (!info || info.data.length < 40) return null;
-      return new Date(Number(Buffer.from(info.data).readBigInt64LE(32)) * 1000);
-    } catch {
-      return null;
-    }
   };
 
   const processed = new Map<string, true>();
@@ -185,12 +175,18 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
     drainScheduled = false;
     while (live.length) {
       const take = live.splice(0, CHUNK).filter((t) => !processed.has(t.signature));
-      // A notification carries no block time: the chain's clock now (one read per step) is the
-      // time of what just landed, and it is the clock the programs count epochs by (a wall
-      // clock is not, on a warped or lagging chain).
-      const clock = take.length ? await chainClock() : null;
-      if (clock) for (const t of take) t.blockTime = clock;
-      await apply(take, 'live');
+      // A notification carries no block time, and neither the clock when it arrives nor the Clock
+      // sysvar then is the block's: the transaction's own blockTime is read (as catch-up reads
+      // it), so a stored time is the chain's, the one a verifier re-reads. One the node cannot
+      // return yet is left to the next catch-up pass, which applies it with its time.
+      const got = await Promise.all(take.map((t) => connection.getTransaction(t.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).catch(() => null)));
+      const ready = take.filter((t, i) => {
+        const tx = got[i];
+        if (!tx || tx.blockTime === null || tx.blockTime === undefined) return false;
+        t.blockTime = new Date(tx.blockTime * 1000);
+        return true;
+      });
+      await apply(ready, 'live');
     }
   };
   if (p.subscribe ?? true) {
@@ -198,7 +194,7 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
       subs.push(connection.onLogs(programIds[n], (l, c) => {
         if (stopped || processed.has(l.signature)) return;
         if (live.some((t) => t.signature === l.signature)) return;
-        live.push({ signature: l.signature, slot: c.slot, logs: l.logs, err: l.err, blockTime: new Date() });
+        live.push({ signature: l.signature, slot: c.slot, logs: l.logs, err: l.err, blockTime: null });
         if (!drainScheduled) {
           drainScheduled = true;
           void enqueue(drain);

@@ -29,6 +29,11 @@ export interface ChainWorld {
   epoch(): bigint;
   /** Moves the chain clock to `offsetSeconds` into protocol epoch `e` and waits for a slot. */
   setEpoch(e: bigint, offsetSeconds?: number): Promise<void>;
+  /**
+   * Moves the time the chain stamps transactions with by `ms`, with no new slot: the Clock sysvar
+   * keeps the last slot's time until the next one (with a long `slotMs`, until `setEpoch`).
+   */
+  moveClock(ms: number): void;
   airdrop(to: PublicKey, sol?: number): Promise<void>;
   /** A wallet with SOL and `usdc` base units of USDC. */
   wallet(usdc?: bigint): Promise<Keypair>;
@@ -59,6 +64,7 @@ export async function startChainWorld(p: { epochSeconds?: bigint; startEpoch?: b
       nowMs = Number(e * epochSeconds) * 1000 + offsetSeconds * 1000;
       chain.tick();
     },
+    moveClock(ms) { nowMs += ms; },
     airdrop,
     async wallet(usdc = 0n) {
       const kp = Keypair.generate();
