@@ -309,7 +309,10 @@ test('MCP: the SDK client lists and calls every tool; answers agree with the RES
       const after = (await h.getJson<ConversationView>(`/api/conversations/${neg.id}`)).body;
       if (after.envelopes.length === view.envelopes.length) break;
     }
-    assert.deepEqual(digest.trace.map((t) => t.id), view!.envelopes.slice(0, 25).map((e) => e.id));
+    // Past 25 messages (demo deals run 6–9 offers a side) the tool cuts the list and says so in a last string item.
+    const rows = digest.trace.filter((t) => typeof t === 'object');
+    assert.deepEqual(rows.map((t) => t.id), view!.envelopes.slice(0, 25).map((e) => e.id));
+    if (view!.envelopes.length > 25) assert.match(String(digest.trace.at(-1)), new RegExp(`^… ${view!.envelopes.length - 25} more items`));
     assert.ok(digest.analytics === null || typeof digest.analytics.rounds === 'number');
 
     const b = (await call('get_batch', { agent: batch.agent, epoch: batch.epoch })).json();
