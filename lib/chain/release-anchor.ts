@@ -8,6 +8,7 @@
  */
 import bs58 from 'bs58';
 import { PublicKey, TransactionInstruction, type Connection } from '@solana/web3.js';
+import { signaturesOldestFirst } from './address-history';
 
 /** SPL Memo v2 (on every cluster; the embedded chain loads it): it fails unless every listed signer signed. */
 export const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
@@ -45,17 +46,10 @@ export async function readReleaseAnchors(connection: Connection, publicKeyHex: s
   if (!/^[0-9a-f]{64}$/.test(publicKeyHex)) return { error: 'the release-signing key must be 64 hex digits' };
   const key = new PublicKey(Uint8Array.from(Buffer.from(publicKeyHex, 'hex')));
   try {
-    const infos: { signature: string }[] = [];
-    let before: string | undefined;
-    for (;;) {
-      const page = await connection.getSignaturesForAddress(key, { before, limit: 1000 }, 'confirmed');
-      infos.push(...page);
-      if (page.length < 1000) break;
-      before = page[page.length - 1].signature;
-    }
+    const signatures = await signaturesOldestFirst(connection, key);
     const out: ReleaseAnchor[] = [];
-    for (const info of infos.reverse()) {
-      const t = await connection.getTransaction(info.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    for (const signature of signatures) {
+      const t = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
       if (!t || t.meta?.err) continue;
       const msg = t.transaction.message;
       const keys = msg.staticAccountKeys;
@@ -64,7 +58,7 @@ export async function readReleaseAnchors(connection: Connection, publicKeyHex: s
       for (const ix of msg.compiledInstructions) {
         if (!keys[ix.programIdIndex]?.equals(MEMO_PROGRAM_ID)) continue;
         const s = parseAnchorMemo(Buffer.from(ix.data).toString('utf8'));
-        if (s) out.push({ ...s, signature: info.signature, slot: String(t.slot), blockTime: t.blockTime ?? null });
+        if (s) out.push({ ...s, signature: signature, slot: String(t.slot), blockTime: t.blockTime ?? null });
       }
     }
     return out;

@@ -8,27 +8,21 @@ import { PublicKey, type Connection } from '../chain';
 import { parseEvents } from '../chain/events';
 import type { HaggleEventInput } from '../store/haggle';
 import { haggleEventInput } from './haggle';
+import { signaturesOldestFirst } from '../chain/address-history';
 
 /** Every Haggle event of `address` (base58) in chain order, or why it could not be read. */
 export async function haggleHistory(connection: Connection, address: string): Promise<HaggleEventInput[] | { error: string }> {
   let key: PublicKey;
   try { key = new PublicKey(address); } catch { return { error: `${address} is not an account address` }; }
   try {
-    const infos: { signature: string }[] = [];
-    let before: string | undefined;
-    for (;;) {
-      const page = await connection.getSignaturesForAddress(key, { before, limit: 1000 }, 'confirmed');
-      infos.push(...page);
-      if (page.length < 1000) break;
-      before = page[page.length - 1].signature;
-    }
+    const signatures = await signaturesOldestFirst(connection, key);
     const out: HaggleEventInput[] = [];
-    // Newest first from the RPC: replayed oldest first, as the indexer applied them.
-    for (const info of infos.reverse()) {
-      const t = await connection.getTransaction(info.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
-      if (!t) return { error: `getTransaction returned nothing for ${info.signature}` };
+    // Replayed oldest first, as the indexer applied them.
+    for (const signature of signatures) {
+      const t = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+      if (!t) return { error: `getTransaction returned nothing for ${signature}` };
       if (t.meta?.err) continue;
-      const tx = { signature: info.signature, slot: t.slot, blockTime: t.blockTime ? new Date(t.blockTime * 1000) : null };
+      const tx = { signature, slot: t.slot, blockTime: t.blockTime ? new Date(t.blockTime * 1000) : null };
       parseEvents(t.meta?.logMessages ?? []).forEach((e, index) => {
         const r = haggleEventInput(e, tx, index);
         if (r && r.negotiation === address) out.push(r);
