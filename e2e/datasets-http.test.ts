@@ -86,7 +86,7 @@ describe('datasets over HTTP against the real server', { skip, timeout: 900_000 
     WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle' AND query LIKE $1
       AND backend_type = 'client backend'`, [like])).rows[0].n); // a parallel plan's workers show the same query
 
-  for (const [format, like] of [['csv', 'COPY (SELECT%'], ['jsonl', '%zx_export_cursor%']] as const) {
+  for (const [format, like] of [['csv', '/* zx_export */ COPY (SELECT%'], ['jsonl', '%zx_export_cursor%']] as const) {
     test(`a client that disconnects mid-download stops the query (${format})`, async () => {
       const u = new URL(srv!.base);
       let received = 0;

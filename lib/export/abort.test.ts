@@ -18,7 +18,7 @@ for (const [format, how] of [['jsonl', 'cursor'], ['csv', 'binary COPY']] as con
       await it.next();
       const running = async () => fs.store.query<{ n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle' AND backend_type = 'client backend'
-          AND (query LIKE '%zx_export_cursor%' OR query LIKE 'COPY (SELECT%')`);
+          AND (query LIKE '%zx_export_cursor%' OR query LIKE '/* zx_export */ COPY (SELECT%')`);
       assert.equal(Number((await running())[0].n), 1, 'the export query runs while the export is read');
       ac.abort(new Error('client went away'));
       await it.return?.();

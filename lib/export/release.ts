@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, createWriteStream, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SignerRegistry } from '../protocol/types';
-import type { ExportSource } from '../store/export';
+import type { ExportReader, ExportSource } from '../store/export';
 import { exportTable, tableRows } from './export';
 import { envelopeRecord, envelopeRow } from './rows';
 import { hex, RELEASE_TABLE_NAMES, type ReleaseTableName, type Row } from './schema';
@@ -124,7 +124,7 @@ export async function anchorRelease(dir: string, manifestFile: string, anchor: R
 }
 
 /** What createRelease needs of the store: its export reads and the signer registry. */
-export interface ReleaseStore extends SignerRegistry { exportSource(): ExportSource }
+export interface ReleaseStore extends SignerRegistry { exportSource(reader?: ExportReader): ExportSource }
 
 export interface CreateReleaseParams {
   store: ReleaseStore;
@@ -228,7 +228,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     supersedes = fileSha256(join(p.dir, prev));
     prevManifest = JSON.parse(readFileSync(join(p.dir, prev), 'utf8')) as ReleaseManifest;
   }
-  const store = p.store.exportSource();
+  const store = p.store.exportSource('release');
   const e = BigInt(store.epochSeconds) * 1_000_000n;
   const filter = { fromUs: BigInt(p.epoch) * e, toUs: BigInt(p.epoch + 1) * e };
   // One instant for every derived row, recorded so a verifier re-derives the same outcomes.
@@ -524,7 +524,7 @@ export function startReleaseScheduler(p: {
   settleMs?: number;
   onError?: (e: unknown, epoch: number, attempts: number) => void; onRelease?: (m: ReleaseManifest) => void;
 }): ReleaseScheduler {
-  const source = p.store.exportSource();
+  const source = p.store.exportSource('release');
   const now = () => p.now?.() ?? Date.now();
   const retryMs = p.retryMs ?? RELEASE_RETRY_MS;
   const retryMaxMs = p.retryMaxMs ?? RELEASE_RETRY_MAX_MS;

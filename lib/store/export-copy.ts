@@ -86,16 +86,21 @@ export function envelopeParquetCopySql(f: ExportFilter, limit?: number, epochSec
 
 /** The binary COPY data of the envelopes Parquet fast path; null when the database is not Postgres. */
 export function envelopeParquetCopy(
-  db: Db, f: ExportFilter, limit?: number, signal?: AbortSignal, epochSeconds?: number,
+  db: Db, f: ExportFilter, limit?: number, signal?: AbortSignal, epochSeconds?: number, reader = 'export',
 ): AsyncIterable<Uint8Array> | null {
   if (db.kind !== 'postgres' || !db.copyOut) return null;
-  return db.copyOut(envelopeParquetCopySql(f, limit, epochSeconds), signal);
+  return db.copyOut(named(reader, envelopeParquetCopySql(f, limit, epochSeconds)), signal);
 }
 
 /** The binary COPY data of the envelopes CSV fast path; null when the database is not Postgres. */
 export function envelopeCsvCopy(
-  db: Db, f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal, epochSeconds?: number,
+  db: Db, f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal, epochSeconds?: number, reader = 'export',
 ): AsyncIterable<Uint8Array> | null {
   if (db.kind !== 'postgres' || !db.copyOut) return null;
-  return db.copyOut(envelopeCsvCopySql(f, o, epochSeconds), signal);
+  return db.copyOut(named(reader, envelopeCsvCopySql(f, o, epochSeconds)), signal);
+}
+
+/** The statement led by a comment naming its reader, which pg_stat_activity shows (export.ts ScanOptions). */
+function named(reader: string, sql: string): string {
+  return `/* zx_${reader} */ ${sql}`;
 }

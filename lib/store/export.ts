@@ -160,7 +160,12 @@ export async function exportCount(q: Queryable, table: ExportStoreTable, f: Expo
   return Number(r.n);
 }
 
-export interface ScanOptions { pageSize?: number; signal?: AbortSignal }
+/**
+ * `reader` names the reading in Postgres (the cursor is `zx_<reader>_cursor`), so
+ * pg_stat_activity tells a release being written from a download being served.
+ */
+export interface ScanOptions { pageSize?: number; signal?: AbortSignal; reader?: ExportReader }
+export type ExportReader = 'export' | 'release';
 
 /** Runs on each page as it is read, on the connection (and in the transaction) that read it. */
 type PageHook = (q: Queryable, rows: DbRow[]) => Promise<void>;
@@ -170,7 +175,7 @@ export function exportScan(db: Db, table: ExportStoreTable, f: ExportFilter, epo
   const p = plan(table, f, epochSeconds);
   const pageSize = o.pageSize ?? 5_000;
   const order = p.key.map((k) => k.expr).join(', ');
-  if (db.kind === 'postgres') return cursorPages(db, `SELECT ${p.select} FROM ${p.from} ${whereSql(p.where)} ORDER BY ${order}`, p.args, pageSize, o.signal, hook);
+  if (db.kind === 'postgres') return cursorPages(db, `SELECT ${p.select} FROM ${p.from} ${whereSql(p.where)} ORDER BY ${order}`, p.args, pageSize, o.signal, hook, o.reader);
   return keysetPages(db, p, pageSize, o.signal, hook);
 }
 
@@ -226,7 +231,8 @@ async function* keysetPages(db: Queryable, p: Plan, pageSize: number, signal?: A
  * callback waits for the consumer when a fetched page is still untaken; a consumer that stops (return/throw/abort) makes the callback throw, which rolls the
  * transaction back and closes the cursor.
  */
-function cursorPages(db: Db, sql: string, args: unknown[], pageSize: number, signal?: AbortSignal, hook?: PageHook): AsyncIterable<DbRow[]> {
+function cursorPages(db: Db, sql: string, args: unknown[], pageSize: number, signal?: AbortSignal, hook?: PageHook, reader: ExportReader = 'export'): AsyncIterable<DbRow[]> {
+  const cursor = `zx_${reader}_cursor`;
   return {
     [Symbol.asyncIterator]() {
       type Slot = { rows: DbRow[] | null; error?: unknown };
@@ -244,9 +250,9 @@ function cursorPages(db: Db, sql: string, args: unknown[], pageSize: number, sig
       signal?.addEventListener('abort', onAbort, { once: true });
       let started = false;
       const run = () => db.transaction(async (tx) => {
-        await tx.query(`DECLARE zx_export_cursor NO SCROLL CURSOR FOR ${sql}`, args);
+        await tx.query(`DECLARE ${cursor} NO SCROLL CURSOR FOR ${sql}`, args);
         for (;;) {
-          const rows = await tx.query<DbRow>(`FETCH ${pageSize} FROM zx_export_cursor`);
+          const rows = await tx.query<DbRow>(`FETCH ${pageSize} FROM ${cursor}`);
           if (rows.length === 0) break;
           await hook?.(tx, rows);
           push({ rows });
@@ -300,21 +306,22 @@ export async function exportEpochs(q: Queryable, first: number, last: number): P
 }
 
 /** The export reads bound to one store's connection and epoch length (Store.exportSource()). */
-export function exportSource(db: Db, epochSeconds: number) {
+export function exportSource(db: Db, epochSeconds: number, reader: ExportReader = 'export') {
+  const named = (o?: ScanOptions): ScanOptions => ({ ...o, reader });
   return {
     kind: db.kind,
     epochSeconds,
     count: (table: ExportStoreTable, f: ExportFilter) => exportCount(db, table, f, epochSeconds),
-    scan: (table: ExportStoreTable, f: ExportFilter, o?: ScanOptions) => exportScan(db, table, f, epochSeconds, o),
+    scan: (table: ExportStoreTable, f: ExportFilter, o?: ScanOptions) => exportScan(db, table, f, epochSeconds, named(o)),
     batchRoots: (epoch: bigint) => exportBatchRoots(db, epoch),
     epochLogIds: (agent: Uint8Array, epoch: bigint) => exportEpochLogIds(db, agent, epoch),
     epochs: (first: number, last: number) => exportEpochs(db, first, last),
     /** The negotiations table's read: the `conversations` scan with each page's Haggle negotiations (haggle.ts). */
-    scanNegotiations: (f: ExportFilter, o?: ScanOptions) => exportNegotiationScan(db, f, epochSeconds, o),
+    scanNegotiations: (f: ExportFilter, o?: ScanOptions) => exportNegotiationScan(db, f, epochSeconds, named(o)),
     /** Postgres only (else null): the envelopes CSV fast path's binary COPY data (export-copy.ts). */
-    envelopeCsvCopy: (f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal) => envelopeCsvCopy(db, f, o, signal, epochSeconds),
+    envelopeCsvCopy: (f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal) => envelopeCsvCopy(db, f, o, signal, epochSeconds, reader),
     /** Postgres only (else null): the envelopes Parquet fast path's binary COPY data (export-copy.ts). */
-    envelopeParquetCopy: (f: ExportFilter, limit?: number, signal?: AbortSignal) => envelopeParquetCopy(db, f, limit, signal, epochSeconds),
+    envelopeParquetCopy: (f: ExportFilter, limit?: number, signal?: AbortSignal) => envelopeParquetCopy(db, f, limit, signal, epochSeconds, reader),
   };
 }
 export type ExportSource = ReturnType<typeof exportSource>;

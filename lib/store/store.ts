@@ -18,7 +18,7 @@ import { epochLogsWith } from './inclusion';
 import { agentAccounts, agentChainEvents } from './agent-events';
 import { counterpartiesOf } from './counterparties';
 import { meshHealthObservers, pruneMeshHealth, readMeshHealth, writeMeshHealth, type MeshHealthRange, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
-import { exportSource } from './export';
+import { exportSource, type ExportReader } from './export';
 import { alertsStore } from './alerts';
 import { usedSignatures } from './used-signatures';
 import { feedbackBacking, unbackedSenders } from './feedback-backing';
@@ -357,7 +357,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     meshHealthObservers: (p: MeshHealthRange) => live(() => meshHealthObservers(db, p)),
     pruneMeshHealth: (res: MeshHealthRes, before: number) => live(() => pruneMeshHealth(db, res, before)),
     /** Dataset export reads (lib/store/export.ts, docs/datasets.md). */
-    exportSource: () => exportSource(db, epochSeconds),
+    exportSource: (reader?: ExportReader) => exportSource(db, epochSeconds, reader),
     /** Watchlists, alerts and the webhook outbox (alerts.ts, driven by lib/alerts). */
     alerts: alertsStore(db),
     /** Wallet signatures accepted once, by their decoded bytes, across restarts (used-signatures.ts). */
