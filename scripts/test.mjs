@@ -3,7 +3,8 @@
 // (TypeScript through tsx), prints the spec report and ends with "N passed, N failed".
 // Usage: npm test [-- filter-substring ...]
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWebApp, needsBuild } from './web-build.mjs';
@@ -42,14 +43,44 @@ if (buildReason) {
   if (!buildWebApp({ ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' })) console.log('> next build failed; the end-to-end tests will report it');
 }
 
-const args = [
-  '--import', 'tsx',
-  '--import', './scripts/setup-node.mjs',
-  '--test',
-  '--test-concurrency=1',
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  '--test-reporter=./scripts/summary-reporter.mjs', '--test-reporter-destination=stdout',
-  ...files,
-];
-const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// Two phases: the files that start no web server run side by side (TEST_CONCURRENCY, default
+// the machine's cores up to 2: most of their time is module loading and the database), then the
+// end-to-end files one at a time, since each starts a server, a demo mesh and Chromium.
+const unit = files.filter((f) => !f.startsWith('e2e/'));
+const e2e = files.filter((f) => f.startsWith('e2e/'));
+const concurrency = Math.max(1, Number(process.env.TEST_CONCURRENCY) || Math.min(2, availableParallelism()));
+const summaryDir = mkdtempSync(join(tmpdir(), 'zx-test-'));
+
+function phase(list, jobs, name) {
+  if (list.length === 0) return Promise.resolve({ passed: 0, failed: 0, skipped: 0, perFile: [], code: 0 });
+  const out = join(summaryDir, `${name}.json`);
+  const args = [
+    '--import', 'tsx',
+    '--import', './scripts/setup-node.mjs',
+    '--test',
+    `--test-concurrency=${jobs}`,
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/summary-reporter.mjs', '--test-reporter-destination=stdout',
+    ...list,
+  ];
+  const started = Date.now();
+  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', TEST_SUMMARY_JSON: out } });
+  return new Promise((res) => child.on('exit', (code, signal) => {
+    let s = { passed: 0, failed: 1, skipped: 0, perFile: [] };
+    try { s = JSON.parse(readFileSync(out, 'utf8')); } catch { console.log(`> the ${name} phase ended without a summary (${signal ?? `exit ${code}`})`); }
+    console.log(`> ${name} phase: ${list.length} files, ${jobs} at a time, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    res({ ...s, code: code ?? 1 });
+  }));
+}
+
+const results = [await phase(unit, concurrency, 'unit'), await phase(e2e, 1, 'e2e')];
+const sum = (k) => results.reduce((n, r) => n + r[k], 0);
+const perFile = results.flatMap((r) => r.perFile).sort((a, b) => b[1] - a[1]);
+if (perFile.length) {
+  const total = perFile.reduce((n, [, ms]) => n + ms, 0);
+  console.log(`\nslowest test files (of ${perFile.length}, ${(total / 1000).toFixed(0)} s of tests in all):`);
+  for (const [f, ms] of perFile.slice(0, 12)) console.log(`  ${(ms / 1000).toFixed(1).padStart(7)} s  ${f}`);
+}
+const skipped = sum('skipped');
+console.log(`\n${sum('passed')} passed, ${sum('failed')} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(results.some((r) => r.code !== 0) || sum('failed') > 0 ? 1 : 0);
