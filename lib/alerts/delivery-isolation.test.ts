@@ -21,23 +21,23 @@ const dripper = (everyMs: number, forMs: number) => receiver([], (res) => {
 testOnEachStore('a dripping receiver on list A holds neither list B nor the outbox: B is delivered at once, A ends at its deadline', async (store) => {
   const slow = await dripper(100, 30_000);
   const fast = await receiver([]);
-  const worker = startDeliveryWorker({ store: store.alerts, linkFor: link, allowPrivate: true, timeoutMs: 1_500, retryBaseMs: 60_000, pollMs: 20 });
+  // A's deadline is long enough that B, held by nothing, arrives well inside it even on a loaded
+  // machine; B arriving while A still drips is what shows A holds no one.
+  const worker = startDeliveryWorker({ store: store.alerts, linkFor: link, allowPrivate: true, timeoutMs: 6_000, retryBaseMs: 60_000, pollMs: 20 });
   try {
     const a = await oneDelivery(store, slow.url, null);
-    await until('A being sent', 3_000, async () => slow.hits.length === 1);
+    await until('A being sent', 10_000, async () => slow.hits.length === 1);
     // A's attempt is under way (and dripping); B's alert fires now.
-    const queuedAt = Date.now();
     const b = await oneDelivery(store, fast.url, null);
-    await until('B delivered', 3_000, async () => (await store.alerts.deliveriesOf(b.alertId))[0].status === 'delivered');
-    const late = fast.hits[0].at - queuedAt;
-    assert.ok(late < 500, `B reached its receiver ${late} ms after it was queued`);
-    // A's attempt was cut at the deadline and backs off on its own.
-    const [d] = await until('A failed once', 4_000, async () => {
+    await until('B delivered', 10_000, async () => (await store.alerts.deliveriesOf(b.alertId))[0].status === 'delivered');
+    const aNow = (await store.alerts.deliveriesOf(a.alertId))[0];
+    assert.equal(aNow.lastError ?? null, null, `B was delivered only after A's attempt ended (${aNow.lastError})`);
+    // A's attempt was cut at the deadline (not at the receiver's 30 s) and backs off on its own.
+    const [d] = await until('A failed once', 20_000, async () => {
       const rows = await store.alerts.deliveriesOf(a.alertId);
       return rows[0].status === 'pending' && rows[0].lastError ? rows : null;
     });
     assert.equal(d.lastError, 'attempt 1 of 8: timed out');
-    assert.ok(Date.now() - queuedAt < 3_000);
     const w = (await store.alerts.getWatchlist(a.wl))!.webhooks[0];
     assert.deepEqual([w.status, w.lastError], ['failing', 'attempt 1 of 8: timed out']);
   } finally {

@@ -165,17 +165,17 @@ testOnEachStore('every kind fires on its condition and not its neighbour; persis
   } finally {
     await evaluator.stop();
   }
-}, { dbPrefix: 'zx_alerts_eval', timeout: 60_000 });
+}, { dbPrefix: 'zx_alerts_eval', timeout: 180_000 });
 
 testOnEachStore('a noisy rule is throttled: alerts past the hourly count are stored, one notice is delivered instead', async (store) => {
   const { clock, ev: evaluator, svc, wl, token } = await setup(store, 2);
   try {
     const agents = [0x11, 0x12, 0x13, 0x14].map(id);
     const cur = BigInt(Math.floor(clock.now() / 1000 / ES));
-    for (const [i, a] of agents.entries()) {
-      await svc.putItem(wl, token, 'agent', a);
-      await store.upsertLease({ agentId: a, paidThroughEpoch: cur - 1n - BigInt(i), active: true, slot: 1n });
-    }
+    // Leases first: the store is written here without the indexer's events, so an evaluation
+    // that a watch-set change starts must already find every lease.
+    for (const [i, a] of agents.entries()) await store.upsertLease({ agentId: a, paidThroughEpoch: cur - 1n - BigInt(i), active: true, slot: 1n });
+    for (const a of agents) await svc.putItem(wl, token, 'agent', a);
     await svc.addWebhook(wl, token, { url: 'http://127.0.0.1:9/hook', format: 'slack' });
     await evaluator.tick();
     const rows = (await alerts(store, wl)).filter((a) => a.kind === 'lease_grace').sort((x, y) => Number(x.id - y.id));
@@ -191,4 +191,4 @@ testOnEachStore('a noisy rule is throttled: alerts past the hourly count are sto
   } finally {
     await evaluator.stop();
   }
-}, { dbPrefix: 'zx_alerts_throttle', timeout: 60_000 });
+}, { dbPrefix: 'zx_alerts_throttle', timeout: 180_000 });

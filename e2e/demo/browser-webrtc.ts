@@ -15,7 +15,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
+import { demoServer } from './server';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, type RunningServer } from '../harness';
 
 // The dialling page used to fail about half of these runs: the answering page closes its end of
 // the 'init' data channel as soon as it has upgraded, and @libp2p/webrtc's dialler then waited
@@ -70,14 +71,11 @@ const verified = async (page: Page) => Number(await page.getByTestId('browser-no
 
 describe('two browsers on the mesh connect over WebRTC through the observer\'s relay', { skip, timeout: 420_000 }, () => {
   before(async () => {
-    srv = await startServer((dir) => ({
-      DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: '6', OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0 /ip4/127.0.0.1/tcp/0/ws',
-    }));
+    srv = await demoServer();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   after(async () => {
     await browser?.close().catch(() => undefined);
-    await srv?.stop();
   });
 
   test('page B dials page A over WebRTC; GossipSub runs over it and both verify live gossip', async () => {

@@ -15,12 +15,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildEnvelope, decodeEnvelope, envelopeId } from '../lib/protocol/envelope';
-import { buildReceipt, decodeReceipt, encodeReceipt, verifyReceipt } from '../lib/protocol/receipt';
-import { publicKeyFromSeed } from '../lib/protocol/crypto';
-import { fromHex, toHex } from '../lib/protocol/hex';
-import { base58 } from '../components/format';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
+import { buildEnvelope, decodeEnvelope, envelopeId } from '../../lib/protocol/envelope';
+import { buildReceipt, decodeReceipt, encodeReceipt, verifyReceipt } from '../../lib/protocol/receipt';
+import { publicKeyFromSeed } from '../../lib/protocol/crypto';
+import { fromHex, toHex } from '../../lib/protocol/hex';
+import { base58 } from '../../components/format';
+import { demoServer } from './server';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, type RunningServer } from '../harness';
 
 let srv: RunningServer | undefined;
 let browser: Browser | undefined;
@@ -41,9 +42,7 @@ describe('verify it yourself in Chromium against the real server and chain', { s
   let batch: Batch;
   let logIds: string[] = [];
   before(async () => {
-    srv = await startServer((dir) => ({
-      DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: '6', OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0 /ip4/127.0.0.1/tcp/0/ws',
-    }));
+    srv = await demoServer();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     batch = await until('a verified batch with its uploaded log', 240_000, async () => {
       const { body } = await getJson<Batch[] | { batches: Batch[] }>('/api/batches?status=verified&limit=20');
@@ -56,7 +55,6 @@ describe('verify it yourself in Chromium against the real server and chain', { s
   });
   after(async () => {
     await browser?.close().catch(() => undefined);
-    await srv?.stop();
   });
 
   test('bad ids get a 400 naming the parameter; unknown ones 404', async () => {

@@ -12,9 +12,10 @@
  * Half the deals also settle through the Haggle program: a settled one is shown on its
  * conversation page beside the gossiped NEG1 offers.
  */
-import { test, describe, before, after } from 'node:test';
+import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
+import { demoServer } from './server';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, type RunningServer } from '../harness';
 
 const EPOCH_SECONDS = 6;
 
@@ -30,19 +31,8 @@ interface Challenge { address: string; agent: string; epoch: string; status: str
 
 describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
   before(async () => {
-    srv = await startServer((dir) => ({
-      DATA_DIR: dir,
-      SOLANA_RPC_URL: '',
-      CHAIN_PORT: '0',
-      DEMO_AGENTS: '4',
-      EPOCH_SECONDS: String(EPOCH_SECONDS),
-      OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0',
-    }));
+    srv = await demoServer();
     base = srv.base;
-  });
-
-  after(async () => {
-    await srv?.stop();
   });
 
   test('health reports the embedded chain', async () => {
