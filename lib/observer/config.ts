@@ -3,7 +3,7 @@
  * checked schema (server/config.ts); the defaults live here so the observer's tests and benches
  * build the same configuration without the server. Defaults: embedded PGlite in `.data/`,
  * PORT 3000, loopback TCP + WebSocket listeners, 8 demo agents, 86,400 s epochs
- * (docs/protocol.md "Epochs").
+ * (docs/chain.md "Epochs, leases, stakes, challenges").
  */
 import { DEFAULT_RELAY_LIMITS } from '../mesh/constants';
 import { DEFAULT_EPOCH_SECONDS } from '../protocol/constants';
