@@ -19,6 +19,21 @@ export const DEFAULT_RELAY_RESERVATIONS = DEFAULT_RELAY_LIMITS.maxReservations;
 /** Where PGlite and the embedded chain keep their files unless DATA_DIR says otherwise. */
 export const DEFAULT_DATA_DIR = '.data';
 
+/** How much accepted-but-unstored data the observer holds in memory. */
+export interface IngestBufferLimits {
+  /** Envelopes waiting or in flight. */
+  maxEnvelopes: number;
+  /** Their raw (signed CBOR) bytes. */
+  maxBytes: number;
+}
+
+/**
+ * Unless INGEST_BUFFER_ENVELOPES / INGEST_BUFFER_MB say otherwise (lib/observer/store-outage.ts):
+ * 200,000 envelopes or 256 MiB of raw envelopes, whichever comes first: 200 s of a 1,000/s mesh,
+ * a few hundred MB of heap with the decoded envelopes beside their bytes.
+ */
+export const DEFAULT_INGEST_BUFFER: IngestBufferLimits = { maxEnvelopes: 200_000, maxBytes: 256 * 1024 * 1024 };
+
 /** Checked configuration of one observatory. */
 export interface ObservatoryConfig {
   /** postgres://… ; undefined = embedded PGlite in `dataDir`. */
