@@ -1,6 +1,6 @@
 /**
  * `npm run vectors -- DIR`: runs every docs/protocol.md vector file (*.json, format of
- * vectors/README.md) in DIR against lib/protocol, prints per-file results and ends with
+ * lib/protocol/vectors/README.md) in DIR against lib/protocol, prints per-file results and ends with
  * `N passed, N failed`. Exit code 0 only when none failed. DIR defaults to lib/protocol/vectors.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * A demo agent's on-chain duties (0x01 spec §10.2–10.5), run in
- * the agent's own process over JSON-RPC (lib/chain/economy.ts): lock stake at start, pay the
+ * the agent's own process over JSON-RPC (lib/chain/node/economy.ts): lock stake at start, pay the
  * lease each epoch (occasionally missing one, catching up later), and at the start of epoch
  * e + 1 submit the BehaviorBatch of epoch e built with lib/protocol buildBatchFromLog from the
  * agent's own log (ordered by timestamp, envelope id), after uploading exactly that log

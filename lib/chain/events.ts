@@ -1,5 +1,5 @@
 /**
- * Event-log parser (docs/protocol.md "Events"): every state change of the Zerox1 programs is one
+ * Event-log parser (programs/README.md "Events"): every state change of the Zerox1 programs is one
  * sol_log_data record [8-byte discriminator, fields], logged as "Program data: <base64>". This
  * walks a transaction's log lines, tracks which program is executing (invoke / success / failed
  * lines, so CPI depth is handled) and decodes the records of our programs. Hostile or foreign

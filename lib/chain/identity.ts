@@ -1,5 +1,5 @@
 /**
- * Agent identity on chain (0x01 spec §10.1; docs/architecture.md "Identity"): an agent id is a
+ * Agent identity on chain (0x01 spec §10.1; docs/chain.md "Identity: SATI"): an agent id is a
  * Token-2022 mint with decimals 0 and supply 1 whose mint authority is removed; the identity
  * owner is the owner of the Token-2022 token account holding that 1 token. Browser-safe:
  * instruction builders taking public keys (the caller signs), the token-account decoder and the

@@ -1,5 +1,5 @@
 /**
- * Defaults of the embedded chain (docs/architecture.md "litesvm facts").
+ * Defaults of the embedded chain (docs/chain.md "litesvm facts the code relies on").
  * One place for every tunable so `startEmbeddedChain` can validate overrides against them.
  */
 

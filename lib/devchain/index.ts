@@ -1,6 +1,6 @@
 /**
  * The embedded chain (docs/architecture.md "Embedded defaults, real
- * components"): litesvm with SPL Token, Token-2022, ATA, Memo and the project's programs,
+ * parts"): litesvm with SPL Token, Token-2022, ATA, Memo and the project's programs,
  * served as Solana JSON-RPC 2.0 over HTTP and PubSub over WebSocket on 127.0.0.1.
  * Server-only (native addon, sockets).
  */
@@ -64,7 +64,7 @@ export interface EmbeddedChainParams {
   wsCompanion?: boolean;
   logger?: EmbeddedLogger;
   /**
-   * Serve the development-only `zerox1_warpSlot` (README "Warp"; default true: this chain exists
+   * Serve the development-only `zerox1_warpSlot` (lib/devchain/README.md "Warp"; default true: this chain exists
    * for development and tests). false leaves it out: -32601 like any unknown method.
    */
   warp?: boolean;

@@ -1,6 +1,6 @@
 /**
- * The embedded chain's state machine around litesvm (docs/architecture.md
- * "litesvm facts"): slots and clock following wall time, a window of valid blockhashes as on
+ * The embedded chain's state machine around litesvm (docs/chain.md
+ * "litesvm facts the code relies on"): slots and clock following wall time, a window of valid blockhashes as on
  * a cluster, transaction execution with the meta Solana's RPC reports, and the history ring.
  * litesvm's own blockhash check and history are off: this class does both, cluster-style.
  */

@@ -3,7 +3,7 @@
  * `node --import tsx --import ./scripts/setup-node.mjs lib/devchain/main.ts`.
  * Env: CHAIN_PORT (default 8899; 0 = ephemeral), CHAIN_DATA_DIR (persist there),
  * CHAIN_SLOT_MS (default 400), CHAIN_SNAPSHOT_MS (default 5,000), CHAIN_QUIET=1 (no info logs),
- * CHAIN_WARP=0 (no development `zerox1_warpSlot`; README "Warp"). Prints one JSON line
+ * CHAIN_WARP=0 (no development `zerox1_warpSlot`; lib/devchain/README.md "Warp"). Prints one JSON line
  * `{"rpcUrl","wsUrl","companionWsUrl"}` on stdout once listening; SIGINT/SIGTERM close cleanly.
  */
 import { startEmbeddedChain, type EmbeddedLogger } from './index';

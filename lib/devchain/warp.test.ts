@@ -1,4 +1,4 @@
-// The development warp (rpc-dev.ts, README "Warp"): zerox1_warpSlot moves the slot, the Clock
+// The development warp (rpc-dev.ts, lib/devchain/README.md "Warp"): zerox1_warpSlot moves the slot, the Clock
 // sysvar and the Solana epoch forward, refuses bad params with -32602, refuses requests a browser
 // sent, can be switched off, and survives the chain process being killed (SIGKILL) before any
 // snapshot: the warp is in the transaction log and is re-applied in its place on restart.

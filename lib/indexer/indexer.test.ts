@@ -1,4 +1,4 @@
-// The chain indexer on a real embedded chain over JSON-RPC and a real store: an on-chain story driven through lib/chain/economy.ts, the indexer stopped
+// The chain indexer on a real embedded chain over JSON-RPC and a real store: an on-chain story driven through lib/chain/node/economy.ts, the indexer stopped
 // mid-run and restarted, then the stored rows compared with the program accounts and every
 // program event on chain found stored exactly once. PGlite always; Postgres with TEST_DATABASE_URL.
 import { describe } from 'node:test';

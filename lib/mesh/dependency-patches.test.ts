@@ -1,5 +1,6 @@
 /**
- * What patches/@libp2p+gossipsub, @chainsafe+libp2p-noise and @chainsafe+libp2p-yamux change:
+ * What patches/@libp2p+gossipsub+17.1.1.patch, @chainsafe+libp2p-noise+17.0.0.patch and
+ * @chainsafe+libp2p-yamux+8.0.1.patch change:
  * GossipSub's per-message delivery records live as long as its seen cache (not a fixed 2 min)
  * and hold no Set of duplicate senders until there is one,
  * its message cache makes no per-message Set/Map until a duplicate or an IWANT needs one,

@@ -1,5 +1,5 @@
 /**
- * Node 20 runtime shims that libp2p 3 needs (docs/architecture.md "Packages"). The same shims are
+ * Node 20 runtime shims that libp2p 3 needs (lib/mesh/README.md "Node 20"). The same shims are
  * installed by `scripts/setup-node.mjs` for every process the project launches; this copy lets
  * a library user that does not load that file still build a mesh node.
  */

@@ -3,7 +3,7 @@
  * checked schema (server/config.ts); the defaults live here so the observer's tests and benches
  * build the same configuration without the server. Defaults: embedded PGlite in `.data/`,
  * PORT 3000, loopback TCP + WebSocket listeners, 8 demo agents, 86,400 s epochs
- * (docs/protocol.md "Epochs").
+ * (docs/chain.md "Epochs, leases, stakes, challenges").
  */
 import { DEFAULT_RELAY_LIMITS } from '../mesh/constants';
 import { DEFAULT_EPOCH_SECONDS } from '../protocol/constants';
@@ -18,6 +18,21 @@ export const DEFAULT_DEMO_AGENTS = 8;
 export const DEFAULT_RELAY_RESERVATIONS = DEFAULT_RELAY_LIMITS.maxReservations;
 /** Where PGlite and the embedded chain keep their files unless DATA_DIR says otherwise. */
 export const DEFAULT_DATA_DIR = '.data';
+
+/** How much accepted-but-unstored data the observer holds in memory. */
+export interface IngestBufferLimits {
+  /** Envelopes waiting or in flight. */
+  maxEnvelopes: number;
+  /** Their raw (signed CBOR) bytes. */
+  maxBytes: number;
+}
+
+/**
+ * Unless INGEST_BUFFER_ENVELOPES / INGEST_BUFFER_MB say otherwise (lib/observer/store-outage.ts):
+ * 200,000 envelopes or 256 MiB of raw envelopes, whichever comes first: 200 s of a 1,000/s mesh,
+ * a few hundred MB of heap with the decoded envelopes beside their bytes.
+ */
+export const DEFAULT_INGEST_BUFFER: IngestBufferLimits = { maxEnvelopes: 200_000, maxBytes: 256 * 1024 * 1024 };
 
 /** Checked configuration of one observatory. */
 export interface ObservatoryConfig {

@@ -1,5 +1,5 @@
 /**
- * Live events between processes on one Postgres (docs/architecture.md "Several processes"): each
+ * Live events between processes on one Postgres (docs/architecture.md "Scale"): each
  * process NOTIFYs its events on {@link LIVE_CHANNEL}, chunked under Postgres's 8,000-byte payload
  * cap and tagged with its origin, and republishes what the others send. The SQL is lib/store's
  * (`notifyMany`, `listen`); this module decides what is sent and when.

@@ -12,19 +12,11 @@
 import { isStoreUnavailable, type IngestTarget } from '../store';
 import type { IngestItem, IngestResult } from '../store/types';
 
-/** How much accepted-but-unstored data the observer holds in memory. */
-export interface IngestBufferLimits {
-  /** Envelopes waiting or in flight. */
-  maxEnvelopes: number;
-  /** Their raw (signed CBOR) bytes. */
-  maxBytes: number;
-}
+import { DEFAULT_INGEST_BUFFER, type IngestBufferLimits } from './config';
 
-/**
- * 200,000 envelopes or 256 MiB of raw envelopes, whichever comes first: 200 s of a 1,000/s mesh,
- * a few hundred MB of heap with the decoded envelopes beside their bytes.
- */
-export const DEFAULT_INGEST_BUFFER: IngestBufferLimits = { maxEnvelopes: 200_000, maxBytes: 256 * 1024 * 1024 };
+// The buffer's bounds are configuration defaults (INGEST_BUFFER_ENVELOPES, INGEST_BUFFER_MB), kept
+// with the others in ./config; re-exported for the observer's callers.
+export { DEFAULT_INGEST_BUFFER, type IngestBufferLimits };
 /** Retry delays of a failed write: doubling from the first to the last, ±20% jitter. */
 export const RETRY_FIRST_MS = 100;
 export const RETRY_LAST_MS = 2_000;

@@ -54,7 +54,7 @@ export interface OfferPosition<T> {
   /** 1-based offer number: the chain's round, the NEG1 round + 1. */
   position: number;
   /**
-   * The NEG1 round of this position (PROTOCOL.md §8: 0-based), the one numbering every page shows:
+   * The NEG1 round of this position (docs/protocol.md §8: 0-based), the one numbering every page shows:
    * the chain's round counted from the opening offer's NEG1 round.
    */
   round: number;

@@ -45,7 +45,7 @@ const INT8_MAX = '9223372036854775807';
 
 interface Plan { select: string; from: string; where: string[]; args: unknown[]; key: { expr: string; alias: string; cast: string }[] }
 
-/** The payload's first four bytes inside `raw` (PROTOCOL.md §2: payload, then the 66-byte signature item). */
+/** The payload's first four bytes inside `raw` (docs/protocol.md §2: payload, then the 66-byte signature item). */
 const HINT = `substring(e.raw from length(e.raw) - 65 - e.payload_len for 4)`;
 
 function timeWhere(p: Plan, col: string, f: ExportFilter): void {

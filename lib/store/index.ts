@@ -1,6 +1,7 @@
 /**
  * lib/store: the observatory's database.
- * Only this folder imports Prisma, pg and PGlite (CONVENTIONS.md).
+ * Only this folder imports Prisma, pg and PGlite (docs/architecture.md "Folders"); what lives
+ * here and how to add a table: lib/store/README.md.
  */
 import 'server-only';
 export { openStore, type OpenStoreParams, type Store, type StoreLogger } from './store';

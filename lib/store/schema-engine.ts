@@ -1,6 +1,6 @@
 /**
  * Prisma's own schema engine (migrations: diff, applyMigrations) as WebAssembly, driven through a
- * Prisma driver adapter so it works offline (docs/architecture.md "Prisma 7"). See
+ * Prisma driver adapter so it works offline (docs/architecture.md "Embedded defaults, real parts"). See
  * docs/decisions/store-prisma-offline.md.
  *
  * The package's entry does `import * as wasm from './schema_engine_bg.wasm'`, which Node 20
