@@ -3,7 +3,7 @@
  * libp2p clients on loopback reserve a relayed address through it, dial each other through it
  * with the relay's data and time limits on the connection, and are refused past maxReservations.
  * The clients here use TCP; browsers use the same hop protocol over WebSockets
- * (e2e/browser-webrtc.test.ts).
+ * (e2e/demo/browser-webrtc.ts).
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

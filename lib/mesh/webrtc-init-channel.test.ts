@@ -7,7 +7,7 @@
  * and the unpatched dialler waited for one of them until its 20 s dial budget ran out (while the
  * answering side had already upgraded the connection and timed out its identify stream).
  * `closeInitChannel` reads readyState before waiting for any event. Without the patch the module
- * does not exist and this file fails; the two-browser e2e (e2e/browser-webrtc.test.ts) is the
+ * does not exist and this file fails; the two-browser e2e (e2e/demo/browser-webrtc.ts) is the
  * same race between real Chromium peers.
  */
 import { test, describe } from 'node:test';
