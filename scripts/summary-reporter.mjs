@@ -11,6 +11,9 @@ export default async function* summary(source) {
   let skipped = 0;
   /** Wall time per file: the sum of its top-level tests and suites. */
   const perFile = new Map();
+  const writeSummary = () => writeFileSync(process.env.TEST_SUMMARY_JSON, JSON.stringify({
+    passed, failed, skipped, perFile: [...perFile].map(([f, ms]) => [relative(process.cwd(), f), ms]),
+  }));
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { file, nesting, details } = event.data;
@@ -22,11 +25,13 @@ export default async function* summary(source) {
     if (event.type === 'test:fail') failed++;
     else if (event.data.skip || event.data.todo) skipped++;
     else passed++;
+    // Written as it goes: with --test-force-exit the process may end before this loop does.
+    if (process.env.TEST_SUMMARY_JSON) writeSummary();
   }
   const files = [...perFile].map(([f, ms]) => [relative(process.cwd(), f), ms]);
   // Under scripts/test.mjs each phase hands its counts over, and the runner prints one summary.
   if (process.env.TEST_SUMMARY_JSON) {
-    writeFileSync(process.env.TEST_SUMMARY_JSON, JSON.stringify({ passed, failed, skipped, perFile: files }));
+    writeSummary();
     return;
   }
   const slow = files.sort((a, b) => b[1] - a[1]).slice(0, SLOWEST);

@@ -58,6 +58,9 @@ function phase(list, jobs, name) {
     '--import', 'tsx',
     '--import', './scripts/setup-node.mjs',
     '--test',
+    // A file whose tests have ended exits even if something it started still holds the event
+    // loop (a failed set-up that left a server or a child running): one failure, not a hung run.
+    '--test-force-exit',
     `--test-concurrency=${jobs}`,
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=./scripts/summary-reporter.mjs', '--test-reporter-destination=stdout',
@@ -69,6 +72,8 @@ function phase(list, jobs, name) {
     let s = { passed: 0, failed: 1, skipped: 0, perFile: [] };
     try { s = JSON.parse(readFileSync(out, 'utf8')); } catch { console.log(`> the ${name} phase ended without a summary (${signal ?? `exit ${code}`})`); }
     console.log(`> ${name} phase: ${list.length} files, ${jobs} at a time, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    // A phase that failed without a failing test counted (a file that could not load) is one failure.
+    if ((code ?? 1) !== 0 && s.failed === 0) { console.log(`> the ${name} phase exited ${signal ?? code} with no failing test counted: one failure`); s.failed = 1; }
     res({ ...s, code: code ?? 1 });
   }));
 }
