@@ -3,7 +3,7 @@
  * An action's phases as they happen: built, previewed (simulated: the balance changes it will
  * make, the accounts it creates or closes with their rent, what is at stake; then Sign or
  * Cancel), awaiting signature, sent, then confirmed, failed (with the error in a sentence, its
- * name and the program logs; "nothing was sent" when it failed before sending) or rejected /
+ * name and the program logs closed under "details"; "nothing was sent" when it failed before sending) or rejected /
  * cancelled (nothing sent). Each signature links to the explorer.
  */
 import type { ActionView } from './useAction';
@@ -11,6 +11,7 @@ import type { Phase } from './run-action';
 import { solTerms, type Preview } from './preview';
 import { shortAddress, sol, usdc } from './format';
 import { explorerTx, useExplorer } from './explorer';
+import { ProgramLogs } from './ProgramLogs';
 
 const STEPS: { phase: Phase; label: string }[] = [
   { phase: 'built', label: 'built' },
@@ -55,6 +56,12 @@ export function PreviewBox({ p, decide }: { p: Preview; decide?: (ok: boolean) =
           ))}
         </ul>
       ) : null}
+      {p.outcome ? (
+        <div className="preview-outcome" data-testid="preview-outcome" data-target-stake={p.outcome.targetStake?.toString() ?? 'unknown'} data-gets={p.outcome.gets?.toString() ?? 'unknown'}>
+          <div className="small" data-testid="preview-target-stake">{p.outcome.stakeText}</div>
+          <div className="small" data-testid="preview-expected"><strong>{p.outcome.outcomeText}</strong></div>
+        </div>
+      ) : null}
       {p.stakes.length ? <ul className="preview-stakes small" data-testid="preview-stakes">{p.stakes.map((s) => <li key={s}>{s}</li>)}</ul> : null}
       {decide ? (
         <div className="preview-decide">
@@ -92,12 +99,7 @@ export function ActionPhases({ view }: { view: ActionView | null }) {
         ))}</div>
       ) : null}
       {end?.error ? <p className={end.phase === 'rejected' || end.phase === 'cancelled' ? 'warn-text' : 'bad-text'} data-testid="action-error" data-error-name={end.errorName ?? ''} data-nothing-sent={end.nothingSent ? 'true' : undefined}>{end.error}</p> : null}
-      {end?.phase === 'failed' && end.logs?.length ? (
-        <details open>
-          <summary className="small">program logs</summary>
-          <pre className="logs mono" data-testid="action-logs">{end.logs.join('\n')}</pre>
-        </details>
-      ) : null}
+      {end?.phase === 'failed' && end.logs?.length ? <ProgramLogs logs={end.logs} /> : null}
     </div>
   );
 }

@@ -17,18 +17,27 @@ import { ActionPhases } from './ActionPhases';
 import { ChallengeRows } from './ChallengeRows';
 import { Delegations } from './Delegations';
 import { expiryText, parseUsdc, usdc } from './format';
+import { checkLeaseForm, checkStakeAmount, checkUsdcHeld, defaultLeaseEpochs, leasePlan, type Guard } from './guards';
 import { STAKE_STATUS_NAMES, leaseHealth, leaseSummary, ownerActions, type AgentNow, type Can, type LeaseHealth } from './owner-state';
 import type { BuiltAction } from './run-action';
 import { useAction } from './useAction';
+import { useNowSec } from './useChainState';
 import { useWalletEnv } from './WalletIsland';
 
 const hexOf = (k: PublicKey) => Array.from(k.toBytes(), (b) => b.toString(16).padStart(2, '0')).join('');
 
-function Act({ can, onClick, busy, children, id }: { can: Can; onClick: () => void; busy: boolean; children: React.ReactNode; id: string }) {
+/** A program-state verdict first (stake already locked…), then the form's own (amounts, epochs). */
+const both = (state: Can, form: Guard): Guard => (state.ok ? form : state);
+
+/** A button, disabled with the reason beside it; a refusal naming amounts carries them (base units) for tests and tools. */
+function Act({ can, onClick, busy, children, id }: { can: Can | Guard; onClick: () => void; busy: boolean; children: React.ReactNode; id: string }) {
+  const g = can as Guard;
   return (
     <span className="act">
       <button type="button" className="btn" data-testid={id} disabled={busy || !can.ok} onClick={onClick}>{children}</button>
-      {!can.ok ? <span className="reason small" data-testid={`${id}-reason`}>{can.reason}</span> : null}
+      {!g.ok ? (
+        <span className="reason small" role="status" data-testid={`${id}-reason`} data-held={g.held?.toString()} data-need={g.need?.toString()}>{g.reason}</span>
+      ) : g.note ? <span className="small warn-text" data-testid={`${id}-note`}>{g.note}</span> : null}
     </span>
   );
 }
@@ -57,15 +66,18 @@ function LeaseClock({ h, nowSec }: { h: LeaseHealth; nowSec: number }) {
   );
 }
 
-export function AgentCard({ agent, owner, economy, sati }: { agent: PublicKey; owner: PublicKey; economy: EconomyConfig | null; sati: SatiAddressesView | null }) {
+/** `usdcHeld`: the wallet's USDC (base units) as last read; null while unknown (the simulation then decides). */
+export function AgentCard({ agent, owner, economy, sati, usdcHeld }: { agent: PublicKey; owner: PublicKey; economy: EconomyConfig | null; sati: SatiAddressesView | null; usdcHeld: bigint | null }) {
   const { connection } = useConnection();
   const { version } = useWalletEnv();
   const [now, setNow] = useState<AgentNow | null>(null);
   const [batches, setBatches] = useState<BatchJson[]>([]);
   const [challenges, setChallenges] = useState<ChallengeJson[]>([]);
   const [amount, setAmount] = useState('10');
-  const [epochs, setEpochs] = useState('1');
+  // null: the proposed number of epochs (it follows the clock); text once the person types one.
+  const [epochsText, setEpochs] = useState<string | null>(null);
   const action = useAction();
+  const nowSec = useNowSec();
   const address = agent.toBase58();
 
   useEffect(() => {
@@ -89,23 +101,39 @@ export function AgentCard({ agent, owner, economy, sati }: { agent: PublicKey; o
   }, [connection, agent, address, economy, version]);
 
   if (!economy || !now) return <section className="card agent-card"><p className="muted">Loading {address}…</p></section>;
-  const can = ownerActions(now);
-  const amt = parseUsdc(amount);
-  const n = Number(epochs);
-  const epochsOk = Number.isInteger(n) && n >= 1 && n <= 1000;
   const eco = economy;
-  const nowSec = Math.floor(Date.now() / 1000);
-  const health = leaseHealth(now, eco.epochSeconds, nowSec);
-  const epochEnd = Number(now.epoch + 1n) * Number(eco.epochSeconds);
+  // The epoch from the clock this card re-renders with every second (the chain's Clock is wall time), not the last read's.
+  const at = { ...now, epoch: BigInt(nowSec) / eco.epochSeconds };
+  const can = ownerActions(at);
+  const amt = parseUsdc(amount);
+  const stakeCheck = both(can.lockStake, checkStakeAmount(amt, usdcHeld));
+  const paidThrough = now.lease?.paidThroughEpoch ?? null;
+  const proposed = defaultLeaseEpochs(paidThrough, eco.epochSeconds, nowSec);
+  const epochs = epochsText ?? proposed.toString();
+  const leaseCheck = checkLeaseForm(epochs, paidThrough, eco.epochSeconds, nowSec, usdcHeld);
+  const plan = leaseCheck.plan;
+  const health = leaseHealth(at, eco.epochSeconds, nowSec);
+  const epochEnd = Number(at.epoch + 1n) * Number(eco.epochSeconds);
   const leaseNotes = (): BuiltAction['notes'] => (now.lease ? [] : [{ address: lease.findLeasePda(agent)[0], label: 'Lease account', size: lease.LEASE_SIZE }]);
-  const payLease = (k: number, label: string) => action.run(label, async () => ({
-    txs: [{ ixs: payLeaseInstructions({ payer: owner, agent, epochs: k, config: eco }) }],
-    notes: leaseNotes(),
-    stakes: [`${k} epoch${k === 1 ? '' : 's'} × ${usdc(LEASE_COST_PER_EPOCH)} USDC = ${usdc(LEASE_COST_PER_EPOCH * BigInt(k))} USDC to the treasury; not refundable.`],
-  }));
-  // pay_lease: the first payment covers the current epoch onwards; later ones extend paid_through_epoch.
-  const payThrough = now.lease ? now.lease.paidThroughEpoch + (epochsOk ? BigInt(n) : 0n) : now.epoch + (epochsOk ? BigInt(n) - 1n : 0n);
+  const payLease = async (k: number, label: string) => {
+    const last = await action.run(label, async () => {
+      // Built when clicked: the paid-through epoch and its end as of now, from pay_lease's rule.
+      const p = leasePlan(paidThrough, eco.epochSeconds, Math.floor(Date.now() / 1000), BigInt(k));
+      return {
+        txs: [{ ixs: payLeaseInstructions({ payer: owner, agent, epochs: k, config: eco }) }],
+        notes: leaseNotes(),
+        stakes: [
+          `${k} epoch${k === 1 ? '' : 's'} × ${usdc(LEASE_COST_PER_EPOCH)} USDC = ${usdc(p.cost)} USDC to the treasury; not refundable.`,
+          `Paid through epoch ${p.paidThrough}, until ${expiryText(BigInt(p.untilSec), Math.floor(Date.now() / 1000))}${now.lease ? '' : ' (a first payment starts with the epoch it lands in)'}.`,
+        ],
+      };
+    });
+    // Paid: the form proposes again from the new paid-through epoch.
+    if (last?.phase === 'confirmed') setEpochs(null);
+  };
   const reactivate = health.reactivateEpochs > 0n ? Number(health.reactivateEpochs) : 0;
+  const reactivateCheck = checkUsdcHeld(LEASE_COST_PER_EPOCH * BigInt(reactivate), usdcHeld, `${reactivate} epoch${reactivate === 1 ? '' : 's'} of lease`);
+  const reactivatePlan = reactivate > 0 ? leasePlan(paidThrough, eco.epochSeconds, nowSec, BigInt(reactivate)) : null;
 
   return (
     <section className="card agent-card" data-testid="agent-card" data-agent={address} style={{ marginBottom: 16 }}>
@@ -119,23 +147,23 @@ export function AgentCard({ agent, owner, economy, sati }: { agent: PublicKey; o
           <LeaseClock h={health} nowSec={nowSec} />
         </dd>
         <dt>Epoch now</dt>
-        <dd className="mono">{now.epoch.toString()} (slot {now.slot.toString()}); ends {expiryText(BigInt(epochEnd), nowSec)}</dd>
+        <dd className="mono" data-testid="card-epoch">{at.epoch.toString()} (slot {now.slot.toString()}); ends {expiryText(BigInt(epochEnd), nowSec)}</dd>
       </dl>
       <div className="actions">
-        {reactivate > 0 ? (
+        {reactivate > 0 && reactivatePlan ? (
           <span className="act">
-            <button type="button" className="btn" data-testid="reactivate-lease" data-epochs={reactivate} disabled={action.busy}
+            <Act id="reactivate-lease" busy={action.busy} can={reactivateCheck}
               onClick={() => void payLease(reactivate, `Pay ${reactivate} epoch${reactivate === 1 ? '' : 's'} of lease to ${health.state === 'lapsed' ? 'reactivate' : 'leave grace'}`)}>
               Pay {reactivate} epoch{reactivate === 1 ? '' : 's'} to {health.state === 'lapsed' ? 'reactivate' : 'leave grace'}
-            </button>
-            <span className="small" data-testid="reactivate-amount">{reactivate} epoch{reactivate === 1 ? '' : 's'} × {usdc(LEASE_COST_PER_EPOCH)} USDC = {usdc(LEASE_COST_PER_EPOCH * BigInt(reactivate))} USDC
-              <span className="muted"> ({health.backEpochs.toString()} unpaid through epoch {now.epoch.toString()}{BigInt(reactivate) > health.backEpochs ? ', plus the next epoch since this one ends within a minute' : ''})</span>
+            </Act>
+            <span className="small" data-testid="reactivate-amount" data-epochs={reactivate} data-until={reactivatePlan.untilSec}>{reactivate} epoch{reactivate === 1 ? '' : 's'} × {usdc(LEASE_COST_PER_EPOCH)} USDC = {usdc(reactivatePlan.cost)} USDC
+              <span className="muted"> ({health.backEpochs.toString()} unpaid through epoch {at.epoch.toString()}, then paid through epoch {reactivatePlan.paidThrough.toString()}, until {expiryText(BigInt(reactivatePlan.untilSec), nowSec)})</span>
             </span>
           </span>
         ) : null}
         <span className="act">
           <label className="unit-input"><input aria-label="stake USDC" className="num" value={amount} onChange={(e) => setAmount(e.target.value)} data-testid="stake-amount" /> USDC</label>
-          <Act id="lock-stake" busy={action.busy} can={!amt ? { ok: false, reason: 'enter a USDC amount (up to 6 decimals)' } : can.lockStake}
+          <Act id="lock-stake" busy={action.busy} can={stakeCheck}
             onClick={() => action.run(`Lock ${usdc(amt!)} USDC stake`, async () => {
               // lock_stake names SATI's AgentIndex PDA, found by the agent's member number.
               const { memberNumber } = await loadSatiMembership(connection, agent, eco.satiProgram);
@@ -148,11 +176,12 @@ export function AgentCard({ agent, owner, economy, sati }: { agent: PublicKey; o
         </span>
         <span className="act">
           <label className="unit-input"><input aria-label="lease epochs" className="num" value={epochs} onChange={(e) => setEpochs(e.target.value)} data-testid="lease-epochs" /> epochs</label>
-          <Act id="pay-lease" busy={action.busy} can={epochsOk ? can.payLease : { ok: false, reason: 'epochs must be a whole number 1..1000' }}
-            onClick={() => void payLease(n, `Pay lease for ${n} epoch${n === 1 ? '' : 's'}`)}>Pay lease</Act>
-          {epochsOk ? (
-            <span className="small" data-testid="lease-total">{n} epoch{n === 1 ? '' : 's'} × {usdc(LEASE_COST_PER_EPOCH)} USDC = {usdc(LEASE_COST_PER_EPOCH * BigInt(n))} USDC
-              <span className="muted"> (paid through epoch {payThrough.toString()}, until {expiryText(BigInt(Number(payThrough + 1n) * Number(eco.epochSeconds)), nowSec)})</span>
+          <Act id="pay-lease" busy={action.busy} can={both(can.payLease, leaseCheck)}
+            onClick={() => void payLease(Number(epochs), `Pay lease for ${epochs} epoch${epochs === '1' ? '' : 's'}`)}>Pay lease</Act>
+          {plan ? (
+            <span className="small" data-testid="lease-total" data-epochs={plan.epochs.toString()} data-paid-through={plan.paidThrough.toString()} data-until={plan.untilSec} data-whole-future={plan.wholeFutureEpochs.toString()}>
+              {plan.epochs.toString()} epoch{plan.epochs === 1n ? '' : 's'} × {usdc(LEASE_COST_PER_EPOCH)} USDC = {usdc(plan.cost)} USDC
+              <span className="muted"> (paid through epoch {plan.paidThrough.toString()}, until <span data-testid="lease-until">{expiryText(BigInt(plan.untilSec), nowSec)}</span>{epochsText === null ? '; proposed so that one whole epoch after the current one is paid' : ''})</span>
             </span>
           ) : null}
         </span>

@@ -124,7 +124,7 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
         <p className="muted empty" data-testid="no-agents">This wallet holds no agent identity yet.</p>
       ) : (
         <div data-testid="my-agents">
-          {agents.map((a) => <AgentCard key={a.toBase58()} agent={a} owner={publicKey} economy={economy} sati={sati} />)}
+          {agents.map((a) => <AgentCard key={a.toBase58()} agent={a} owner={publicKey} economy={economy} sati={sati} usdcHeld={bal.usdc} />)}
         </div>
       )}
       <MyChallenges owner={publicKey} agents={agents ?? []} economy={economy} />

@@ -10,10 +10,13 @@
  */
 import {
   PublicKey, bufferAccountSize, challenge, closeBufferInstructions, expireChallengeInstructions, findEvidenceBuffers, freshSigner, readChallenge, resolveChallengeInstructions,
-  stageBufferInstructions, submitChallengeInstructions, usdcAccountOf, type Connection, type EconomyConfig,
+  stageBufferInstructions, stakeLock, submitChallengeInstructions, usdcAccountOf, type Connection, type EconomyConfig,
 } from '../../lib/chain';
-import { CHALLENGE_REWARD_BPS, CHALLENGE_WINDOW_EPOCHS } from '../../lib/protocol/constants';
+import { CHALLENGE_REWARD_BPS, CHALLENGE_STAKE, CHALLENGE_WINDOW_EPOCHS } from '../../lib/protocol/constants';
 import { hexToBytes, type ChallengeCandidate } from '../../lib/wire';
+import { usdc } from './format';
+import { challengeOutcome, type ChallengeOutcome, type TargetStake } from './guards';
+import type { PreviewHints } from './preview';
 import type { BuiltAction } from './run-action';
 
 const BUFFER_LABEL = 'evidence buffer';
@@ -39,18 +42,36 @@ export async function findBuffer(connection: Connection, challenger: PublicKey, 
 }
 
 
-/** submit_challenge + the evidence buffer, signed by `challenger`; the preview says what is at stake. */
+/** The agent's Stake account now, from the chain; a failed read is kept with its reason (the outcome is then unknown). */
+export async function readTargetStake(connection: Connection, agent: PublicKey): Promise<TargetStake> {
+  try {
+    const info = await connection.getAccountInfo(stakeLock.findStakePda(agent)[0], 'confirmed');
+    if (!info) return null;
+    const s = stakeLock.decodeStake(info.data);
+    return s ? { amount: s.amount, status: s.status } : { error: 'the account is not a Stake account' };
+  } catch (e) {
+    return { error: String((e as Error)?.message ?? e) };
+  }
+}
+
+const previewOutcome = (o: ChallengeOutcome): NonNullable<PreviewHints['outcome']> => ({ targetStake: o.slashable, gets: o.gets, stakeText: o.stakeText, outcomeText: o.outcomeText });
+
+/** submit_challenge + the evidence buffer, signed by `challenger`; the preview says what is at stake, from the target's real stake. */
 export async function buildOpenChallenge(connection: Connection, challenger: PublicKey, economy: EconomyConfig, c: ChallengeCandidate): Promise<BuiltAction> {
   const agent = new PublicKey(c.agentAddress);
   const submit = submitChallengeInstructions({ challenger, challengerUsdc: usdcAccountOf(economy.usdcMint, challenger), agent, epoch: BigInt(c.epoch), leaf: hexToBytes(c.leaf, 32) });
-  const staged = await stage(connection, challenger, hexToBytes(c.bytes));
+  const [staged, target] = await Promise.all([stage(connection, challenger, hexToBytes(c.bytes)), readTargetStake(connection, agent)]);
   const epoch = BigInt(c.epoch);
+  const outcome = challengeOutcome(c.contradicted, target);
+  const cs = `${usdc(CHALLENGE_STAKE)} USDC`;
+  const share = outcome.reward === null ? `${Number(CHALLENGE_REWARD_BPS) / 100}% of the agent's stake (unknown)` : `${Number(CHALLENGE_REWARD_BPS) / 100}% of the agent's stake: ${usdc(outcome.reward)} USDC`;
   const stakes = [
-    `10 USDC is locked as the challenge stake until the challenge is resolved (from epoch ${epoch + CHALLENGE_WINDOW_EPOCHS + 1n}).`,
-    `Upheld (the batch left this entry out): the 10 USDC comes back plus ${Number(CHALLENGE_REWARD_BPS) / 100}% of the agent's stake. Rejected (the batch reports it): a wrong challenge forfeits the 10 USDC to the treasury. Unresolved through epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS}: anyone may expire it from epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS + 1n}, and the 10 USDC goes to the treasury.`,
+    `${cs} is locked as the challenge stake until the challenge is resolved (from epoch ${epoch + CHALLENGE_WINDOW_EPOCHS + 1n}).`,
+    `Upheld (the batch left this entry out): the ${cs} comes back plus ${share}. Rejected (the batch reports it): a wrong challenge forfeits the ${cs} to the treasury. Unresolved through epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS}: anyone may expire it from epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS + 1n}, and the ${cs} goes to the treasury.`,
   ];
-  if (!c.contradicted) stakes.push('The observatory finds this entry in the batch: this challenge will most likely be rejected and lose the 10 USDC.');
+  if (!c.contradicted) stakes.push(`The observatory finds this entry in the batch: this challenge will most likely be rejected and lose the ${cs}.`);
   return {
+    outcome: previewOutcome(outcome),
     txs: [{ ixs: submit }, ...staged.txs],
     notes: [
       { address: submit[0].keys[4].pubkey, label: 'challenge record', size: challenge.CHALLENGE_SIZE },
@@ -78,13 +99,19 @@ export async function buildResolve(connection: Connection, payer: PublicKey, eco
     buffer, signer: new PublicKey(c.signer), preimage: hexToBytes(c.preimage), signature: hexToBytes(c.signature, 64),
   });
   const mine = ch.challenger.equals(payer);
+  const o = challengeOutcome(c.contradicted, await readTargetStake(connection, ch.agent));
+  const cs = `${usdc(ch.stake)} USDC`;
+  const share = o.reward === null ? 'its share of the agent\'s stake (unknown)' : `${usdc(o.reward)} USDC of the agent's stake`;
   const stakes = [
-    mine ? 'The program decides: upheld or void, your 10 USDC comes back (upheld: plus half the agent\'s stake); rejected, it goes to the treasury.' : 'The program decides; the challenger\'s stake and the evidence rent go to the challenger or the treasury, not to you: you pay only the fee.',
+    mine ? `The program decides: upheld or void, your ${cs} comes back (upheld: plus ${share}); rejected, it goes to the treasury.` : 'The program decides; the challenger\'s stake and the evidence rent go to the challenger or the treasury, not to you: you pay only the fee.',
   ];
+  // What the challenger gets is this wallet's outcome only when it is the challenger.
+  const outcome = mine ? previewOutcome(o) : undefined;
   if (existing) {
-    return { txs: [{ ixs: resolve }], notes: [{ address: buffer, label: `${BUFFER_LABEL}${mine ? '' : ' (rent to the challenger)'}` }], stakes };
+    return { outcome, txs: [{ ixs: resolve }], notes: [{ address: buffer, label: `${BUFFER_LABEL}${mine ? '' : ' (rent to the challenger)'}` }], stakes };
   }
   return {
+    outcome,
     txs: [...staged!.txs, { ixs: resolve }],
     notes: [{ address: buffer, label: BUFFER_LABEL, rentBack: 'in the last transaction of this action, when resolve_challenge closes it' }],
     laterReturns: [{ address: buffer, lamports: BigInt(staged!.lamports), label: BUFFER_LABEL }],

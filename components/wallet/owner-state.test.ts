@@ -89,9 +89,11 @@ test('lease health in clock time: ok, due soon, grace, lapsed; the reactivation 
   assert.equal(h(100n).state, 'due-soon');
   assert.equal(h(100n).dueAt, 101 * 600);
   assert.equal(h(100n).deactivatesAt, 104 * 600);
-  assert.deepEqual([h(102n).state, h(102n).backEpochs, h(102n).reactivateEpochs], ['grace', 2n, 2n]);
+  // Reactivation pays the back-lease, the current epoch and one whole epoch after it (paid through 103).
+  assert.deepEqual([h(102n).state, h(102n).backEpochs, h(102n).reactivateEpochs], ['grace', 2n, 3n]);
   // The stored status may still read active: past grace the lease is lapsed all the same.
-  assert.deepEqual([h(105n).state, h(105n).backEpochs], ['lapsed', 5n]);
-  assert.deepEqual([h(105n, 2, 580).reactivateEpochs], [6n], 'the epoch ends within the margin: one more');
+  assert.deepEqual([h(105n).state, h(105n).backEpochs, h(105n).reactivateEpochs], ['lapsed', 5n, 6n]);
+  assert.deepEqual([h(105n, 2, 580).reactivateEpochs], [7n], 'the epoch ends within the margin: the payment may land in the next, so one more');
+  assert.equal(h(100n).reactivateEpochs, 0n, 'nothing to reactivate while paid');
   assert.equal(leaseHealth({ ...base, lease: null }, S, 0).state, 'none');
 });

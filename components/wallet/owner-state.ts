@@ -5,6 +5,7 @@
  * cannot act is disabled with its reason instead of failing on chain. Pure (unit-tested).
  */
 import { CHALLENGE_WINDOW_EPOCHS, GRACE_PERIOD_EPOCHS, UNLOCK_DELAY_SLOTS } from '../../lib/protocol/constants';
+import { defaultLeaseEpochs } from './guards';
 
 export const LEASE_STATUS_NAMES = ['active', 'grace', 'deactivated'] as const;
 export const STAKE_STATUS_NAMES: Record<number, string> = { 1: 'locked', 2: 'unlocking', 3: 'claimed', 4: 'slashed' };
@@ -81,7 +82,10 @@ export interface LeaseHealth {
   deactivatesAt: number | null;
   /** Epochs to pay so the lease is paid through the current epoch (0 when it is). */
   backEpochs: bigint;
-  /** Epochs a one-click reactivation pays: the back-lease, plus the next epoch when the current one ends within `marginSec` (so it is not already unpaid when the payment lands). */
+  /**
+   * Epochs a one-click reactivation pays (guards.ts defaultLeaseEpochs): the back-lease, the epoch
+   * the payment lands in and one whole epoch after it, so it never buys only time already past.
+   */
   reactivateEpochs: bigint;
 }
 
@@ -92,19 +96,18 @@ export interface LeaseHealth {
  * with a tick or a payment, so the state here comes from the epochs, not from it, except that a
  * deactivated lease stays lapsed until its back-lease is paid.
  */
-export function leaseHealth(n: AgentNow, epochSeconds: bigint, nowSec: number, marginSec = 60): LeaseHealth {
+export function leaseHealth(n: AgentNow, epochSeconds: bigint, nowSec: number): LeaseHealth {
   const l = n.lease;
   if (!l) return { state: 'none', dueAt: null, deactivatesAt: null, backEpochs: 0n, reactivateEpochs: 0n };
   const S = Number(epochSeconds);
   const dueAt = Number(l.paidThroughEpoch + 1n) * S;
   const deactivatesAt = Number(l.paidThroughEpoch + GRACE_PERIOD_EPOCHS + 1n) * S;
   const back = n.epoch > l.paidThroughEpoch ? n.epoch - l.paidThroughEpoch : 0n;
-  const endsSoon = Number(n.epoch + 1n) * S - nowSec <= marginSec;
   let state: LeaseState;
   if (l.status === 2 || n.epoch > l.paidThroughEpoch + GRACE_PERIOD_EPOCHS) state = 'lapsed';
   else if (n.epoch > l.paidThroughEpoch) state = 'grace';
   else if (n.epoch === l.paidThroughEpoch) state = 'due-soon';
   else state = 'ok';
-  const reactivateEpochs = state === 'lapsed' || state === 'grace' ? back + (endsSoon ? 1n : 0n) : 0n;
+  const reactivateEpochs = state === 'lapsed' || state === 'grace' ? defaultLeaseEpochs(l.paidThroughEpoch, epochSeconds, nowSec) : 0n;
   return { state, dueAt, deactivatesAt, backEpochs: back, reactivateEpochs };
 }

@@ -31,6 +31,17 @@ export interface PreviewHints {
   laterReturns?: { address: PublicKey; lamports: bigint; label: string }[];
   /** Set when a later transaction moves USDC by an outcome only the chain decides: says how. */
   usdcUnknown?: string;
+  /** A challenge's expected outcome: the target's stake now and what the challenger gets (guards.ts challengeOutcome). */
+  outcome?: PreviewOutcome;
+}
+
+export interface PreviewOutcome {
+  /** What slash would take from the target now, base units; null when unknown. */
+  targetStake: bigint | null;
+  /** What the challenger is expected to get back at resolution, base units; null when unknown. */
+  gets: bigint | null;
+  stakeText: string;
+  outcomeText: string;
 }
 
 export interface AccountChange {
@@ -58,6 +69,7 @@ export interface Preview {
   usdcUnknown?: string;
   accounts: AccountChange[];
   stakes: string[];
+  outcome?: PreviewOutcome;
   txCount: number;
 }
 
@@ -136,6 +148,7 @@ export function summarize(i: SummarizeInput): Preview {
     usdcUnknown: i.hints.usdcUnknown,
     accounts,
     stakes: i.hints.stakes ?? [],
+    outcome: i.hints.outcome,
     txCount: i.fees.length,
   };
 }
