@@ -74,7 +74,7 @@ export interface StartDemoMeshParams {
   chain?: DemoChainParams;
   /** Start-up phases as they end (entry built, identities registered, agents forked, first and last agent's node up). */
   onPhase?: (phase: string) => void;
-  /** How long to wait for every agent to be ready, ms. Default 30,000. */
+  /** How long to wait for every agent to be ready, ms. Default 120,000: the agents run niced, and on a busy machine they start last. */
   readyTimeoutMs?: number;
   /** Scheduling niceness of the agents' processes (default {@link DEMO_AGENT_NICE}; 0 = as the parent). */
   nice?: number;
@@ -227,7 +227,7 @@ export async function startDemoMesh(p: StartDemoMeshParams): Promise<DemoMesh> {
       cfg.chain = { ...chain, role, leaseMissRate: pause !== undefined ? 0 : leaseMissRate ?? 0.15, haggle: chain.haggle ?? { share: 0.5 }, ...(pause !== undefined ? { leasePauseUntilMs: pause } : {}) };
     }
     readies.push(new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`demo agent ${i} not ready in time`)), p.readyTimeoutMs ?? 30_000);
+      const timer = setTimeout(() => reject(new Error(`demo agent ${i} not ready in time`)), p.readyTimeoutMs ?? 120_000);
       child.on('message', (m: AgentToParent) => {
         if (m.t === 'ready') {
           p.onPhase?.(agents.every((a) => a.peerId || a === handle) ? 'all agent nodes up' : 'first agent node up');
