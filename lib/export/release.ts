@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, createWriteStream, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SignerRegistry } from '../protocol/types';
-import type { ExportReader, ExportSource } from '../store/export';
+import type { ExportFilter, ExportReader, ExportSource } from '../store/export';
 import { exportTable, tableRows } from './export';
 import { envelopeRecord, envelopeRow } from './rows';
 import { hex, RELEASE_TABLE_NAMES, type ReleaseTableName, type Row } from './schema';
@@ -230,7 +230,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   }
   const store = p.store.exportSource('release');
   const e = BigInt(store.epochSeconds) * 1_000_000n;
-  const filter = { fromUs: BigInt(p.epoch) * e, toUs: BigInt(p.epoch + 1) * e };
+  const epochFilter = { fromUs: BigInt(p.epoch) * e, toUs: BigInt(p.epoch + 1) * e };
   // One instant for every derived row, recorded so a verifier re-derives the same outcomes.
   const asOfUs = p.asOfUs ?? BigInt(Date.now()) * 1000n;
   const tables = {} as ReleaseManifest['tables'];
@@ -239,27 +239,19 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   const pendingChallenges: string[] = [];
   const held = emptyHeld();
   mkdirSync(p.dir, { recursive: true });
-  // The chain's slot is read once the store's batches and challenges are (everything they hold is
-  // at or before it), and the negotiations' on-chain columns are the chain's at that slot
-  // (release-asof.ts): the release states the chain at `chainSlot` exactly, however late the indexer.
+  // One state of the store for the whole release, though envelopes, logs and verdicts keep
+  // arriving while it is written (a verifier re-derives every table from the others). First the
+  // state tables: batches (with their uploaded logs, read after the rows), challenges and
+  // reconciliation. Then the chain's slot: everything they hold is at or before it, and the
+  // negotiations' on-chain columns are the chain's at that slot (release-asof.ts), however late the
+  // indexer. Then the envelopes' snapshot (`maxSeq`), taken after the logs, so every envelope a log
+  // names (stored before its log) is in it: every envelope read below (the envelopes, offers,
+  // negotiations, feedback and disputes tables, the context file, the signers) is of that one
+  // snapshot, and what arrives later is the next revision's (release-late.ts).
   let source = store;
   let chainSlot: bigint | null = null;
   const batches: ReleaseManifest['batches'] = [];
-  const readBatches = async () => {
-    for (const b of await source.batchRoots(BigInt(p.epoch))) {
-      const agent = b.agent_id as Uint8Array;
-      batches.push({ agent: hex(agent), root: hex(b.root as Uint8Array), batchHash: hex(b.batch_hash as Uint8Array), slot: String(b.slot), status: String(b.status),
-        log: (await source.epochLogIds(agent, BigInt(p.epoch))).map(hex) });
-      held.batchAgents.add(hex(agent));
-    }
-    if (p.chain?.slot) {
-      chainSlot = BigInt(await p.chain.slot());
-      if (p.chain.haggleEvents) source = sourceAsOf(store, { haggleEvents: p.chain.haggleEvents }, chainSlot);
-    }
-  };
-  const LAST: readonly ReleaseTableName[] = ['batches', 'challenges', 'negotiations'];
-  for (const table of [...RELEASE_TABLE_NAMES.filter((t) => !LAST.includes(t)), ...LAST]) {
-    if (table === 'negotiations') await readBatches();
+  const writeTable = async (table: ReleaseTableName, filter: ExportFilter) => {
     const rel = names.table(table);
     let rows = 0;
     let setAside = 0;
@@ -267,22 +259,35 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     const out = await exportTable({
       source, table, format: 'parquet', filter, nowUs: asOfUs, pageSize: RELEASE_PAGE_ROWS, onRows: (n) => { rows = n; },
       onSetAside: (why) => { setAside++; if (reasons.length < 5) reasons.push(why); },
-      // What is still moving, and which on-chain accounts the release holds, read off the rows as they are written.
+      // What is still moving, which on-chain accounts the release holds, and the manifest's batches, read off the rows as they are written.
       onRow: table === 'negotiations' ? (r) => {
         const c = hex(r.conversation_id as Uint8Array);
         held.conversations.add(c);
         if (r.onchain_address) held.negotiationAccounts.add(String(r.onchain_address));
         if (r.outcome === 'open') openNegotiations.push(c);
-      } : table === 'challenges' ? (r) => { held.challenges.add(String(r.address)); if (r.status === 'pending') pendingChallenges.push(String(r.address)); } : undefined,
+      } : table === 'challenges' ? (r) => { held.challenges.add(String(r.address)); if (r.status === 'pending') pendingChallenges.push(String(r.address)); }
+        : table === 'batches' ? (r) => {
+          batches.push({ agent: hex(r.agent_id as Uint8Array), root: hex(r.log_merkle_root as Uint8Array), batchHash: hex(r.batch_hash as Uint8Array), slot: String(r.slot), status: String(r.status), log: [] });
+          held.batchAgents.add(hex(r.agent_id as Uint8Array));
+        } : undefined,
     });
     const sha256 = await writeReleaseFile(p.dir, rel, out.bytes);
     tables[table] = { schemaVersion: out.schema.version, rows: rows - setAside, setAside, ...(setAside ? { setAsideReasons: reasons } : {}), file: rel, sha256 };
+  };
+  const STATE: readonly ReleaseTableName[] = ['batches', 'challenges', 'reconciliation'];
+  for (const table of STATE) await writeTable(table, epochFilter);
+  for (const b of batches) b.log = (await source.epochLogIds(Buffer.from(b.agent, 'hex'), BigInt(p.epoch))).map(hex);
+  if (p.chain?.slot) {
+    chainSlot = BigInt(await p.chain.slot());
+    if (p.chain.haggleEvents) source = sourceAsOf(store, { haggleEvents: p.chain.haggleEvents }, chainSlot);
   }
+  const filter: ExportFilter = { ...epochFilter, maxSeq: await store.seqWatermark() };
+  for (const table of RELEASE_TABLE_NAMES.filter((t) => !STATE.includes(t))) await writeTable(table, filter);
   // Context: the epoch's negotiations' envelopes dated outside it, as envelope rows.
   let contextRows = 0;
   async function* outside(): AsyncIterable<Row[]> {
     for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS })) {
-      const rows = page.filter((r) => { const t = envelopeRecord(r).timestamp; return t < filter.fromUs || t >= filter.toUs; }).map(envelopeRow);
+      const rows = page.filter((r) => { const t = envelopeRecord(r).timestamp; return t < epochFilter.fromUs || t >= epochFilter.toUs; }).map(envelopeRow);
       contextRows += rows.length;
       if (rows.length) yield rows;
     }
@@ -292,13 +297,13 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   for await (const page of source.scan('envelopes', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
   for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
   const signers = await signerEvidenceOf(senders, p.registry ?? p.store, p.chain);
-  const listed = p.chain ? await knownMissingOf(p.chain, p.epoch, filter.fromUs, filter.toUs, held) : null;
+  const listed = p.chain ? await knownMissingOf(p.chain, p.epoch, epochFilter.fromUs, epochFilter.toUs, held) : null;
   const iso = (us: bigint) => new Date(Number(us / 1000n)).toISOString();
   const moving = { pendingChallenges: pendingChallenges.sort(), openNegotiations: openNegotiations.sort() };
   const final = p.final === true || (moving.pendingChallenges.length === 0 && moving.openNegotiations.length === 0);
   // The card (card.ts): README and datapackage are listed in the manifest, so the signature covers them.
   const cardRelease: CardRelease = {
-    epoch: p.epoch, revision, from: iso(filter.fromUs), to: iso(filter.toUs), asOf: iso(asOfUs), epochSeconds: source.epochSeconds, final, supersedes, moving,
+    epoch: p.epoch, revision, from: iso(epochFilter.fromUs), to: iso(epochFilter.toUs), asOf: iso(asOfUs), epochSeconds: source.epochSeconds, final, supersedes, moving,
     files: [
       ...RELEASE_TABLE_NAMES.map((t) => ({ name: t, file: tables[t].file, rows: tables[t].rows, sha256: tables[t].sha256, bytes: statSync(join(p.dir, tables[t].file)).size, schema: TABLES[t] })),
       { name: 'context' as const, file: names.context, rows: contextRows, sha256: contextSha, bytes: statSync(join(p.dir, names.context)).size, schema: CONTEXT_SCHEMA },
@@ -316,7 +321,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   } : null;
   const manifest: ReleaseManifest = {
     manifestVersion: MANIFEST_VERSION, epoch: p.epoch, epochSeconds: source.epochSeconds, revision, supersedes,
-    from: iso(filter.fromUs), to: iso(filter.toUs), createdAt: new Date().toISOString(), asOfUs: asOfUs.toString(), asOf: iso(asOfUs),
+    from: iso(epochFilter.fromUs), to: iso(epochFilter.toUs), createdAt: new Date().toISOString(), asOfUs: asOfUs.toString(), asOf: iso(asOfUs),
     moving, final,
     context: { rows: contextRows, file: names.context, sha256: contextSha },
     card,

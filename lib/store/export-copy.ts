@@ -68,6 +68,7 @@ function fromWhere(f: ExportFilter, limit?: number, epochSeconds?: number): stri
   }
   if (f.agent) where.push(`(e.sender = ${literal(f.agent)} OR e.recipient = ${literal(f.agent)})`);
   if (f.types?.length) where.push(`e.msg_type IN (${f.types.map(literal).join(', ')})`);
+  if (f.maxSeq !== undefined) where.push(`e.seq <= ${literal(f.maxSeq)}`);
   return `FROM envelope e ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY e.seq${limit === undefined ? '' : ` LIMIT ${literal(limit)}`}`;
 }
 

@@ -8,6 +8,12 @@ export interface ExportFilter {
   agent?: Uint8Array;
   /** msg_type codes (envelopes only). */
   types?: number[];
+  /**
+   * Only envelopes stored at or before this `seq` (and the FEEDBACK rows of those envelopes): one
+   * state of the store for every table a release writes, however much arrives while it is written
+   * (exportSeqWatermark). Undefined: everything stored when each read runs.
+   */
+  maxSeq?: bigint;
 }
 
 /**

@@ -14,17 +14,9 @@
 import type { Db, Queryable } from './db';
 import { envelopeCsvCopy, envelopeParquetCopy, type EnvelopeCsvCopy } from './export-copy';
 import { onChainNegotiationsOf, type HaggleNegotiationRow } from './haggle';
-import { epochBounds } from './export-filter';
+import { epochBounds, type ExportFilter } from './export-filter';
 
-/** Row filter shared by every table; times are unix microseconds, [fromUs, toUs). */
-export interface ExportFilter {
-  fromUs?: bigint;
-  toUs?: bigint;
-  /** 32-byte agent id: sender or recipient (envelopes, offers, negotiations), from or target (feedback), the batch/challenge agent. */
-  agent?: Uint8Array;
-  /** msg_type codes (envelopes only). */
-  types?: number[];
-}
+export type { ExportFilter };
 
 export type ExportStoreTable = 'envelopes' | 'conversations' | 'offers' | 'feedback' | 'batches' | 'challenges' | 'reconciliation' | 'disputes';
 export type DbRow = Record<string, unknown>;
@@ -60,6 +52,13 @@ function epochWhere(p: Plan, w: string[], col: string, f: ExportFilter, epochSec
   if (b.to !== undefined) { p.args.push(b.to); w.push(`${col} <= $${p.args.length}::int4`); }
 }
 
+/** Only envelopes stored by the filter's snapshot (`maxSeq`: a release reads one state of the store). */
+function seqWhere(p: Plan, w: string[], col: string, f: ExportFilter): void {
+  if (f.maxSeq === undefined) return;
+  p.args.push(f.maxSeq.toString());
+  w.push(`${col} <= $${p.args.length}::int8`);
+}
+
 /** Conversations that are negotiations (a PROPOSE) started in the filter's range, by or with the agent. */
 function negotiationSet(p: Plan, f: ExportFilter, epochSeconds: number): string {
   const w = ['s.msg_type = 3'];
@@ -67,6 +66,7 @@ function negotiationSet(p: Plan, f: ExportFilter, epochSeconds: number): string 
   if (f.toUs !== undefined) { p.args.push(f.toUs.toString()); w.push(`s.timestamp < $${p.args.length}::int8`); }
   epochWhere(p, w, 's.epoch', f, epochSeconds);
   if (f.agent) { p.args.push(f.agent); w.push(`(s.sender = $${p.args.length} OR s.recipient = $${p.args.length})`); }
+  seqWhere(p, w, 's.seq', f);
   return `e.conversation_id IN (SELECT s.conversation_id FROM envelope s WHERE ${w.join(' AND ')})`;
 }
 
@@ -80,6 +80,7 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
       epochWhere(p, p.where, 'e.epoch', f, epochSeconds);
       if (f.agent) { p.args.push(f.agent); p.where.push(`(e.sender = $${p.args.length} OR e.recipient = $${p.args.length})`); }
       if (f.types?.length) { p.args.push(f.types); p.where.push(`e.msg_type = ANY($${p.args.length}::int[])`); }
+      seqWhere(p, p.where, 'e.seq', f);
       break;
     case 'conversations': // every envelope of the selected negotiations, grouped by conversation, in protocol order
     case 'offers':
@@ -91,6 +92,7 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
       // offers: the negotiation messages (PROPOSE … REJECT), so each offer's relative time spans
       // the whole negotiation; the count keeps only the NEG1 offers (exportCount).
       if (table === 'offers') p.where.push('e.msg_type IN (3, 4, 5, 6)');
+      seqWhere(p, p.where, 'e.seq', f);
       break;
     case 'feedback':
       Object.assign(p, { select: `f.envelope_id, f.conversation_id, f.from_agent, f.target_agent, f.score, f.outcome, f.is_dispute, f.role,
@@ -98,6 +100,12 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
         CASE WHEN f.timestamp = ${INT8_MAX} THEN (SELECT e.raw FROM envelope e WHERE e.id = f.envelope_id LIMIT 1) END AS raw`, from: 'feedback f', key: [{ expr: 'f.envelope_id', alias: 'envelope_id', cast: 'bytea' }] });
       timeWhere(p, 'f.timestamp', f);
       if (f.agent) { p.args.push(f.agent); p.where.push(`(f.from_agent = $${p.args.length} OR f.target_agent = $${p.args.length})`); }
+      // A FEEDBACK row is its envelope's: stored by the snapshot when the envelope is.
+      if (f.maxSeq !== undefined) {
+        const w: string[] = [];
+        seqWhere(p, w, 'fe.seq', f);
+        p.where.push(`EXISTS (SELECT 1 FROM envelope fe WHERE fe.id = f.envelope_id AND fe.epoch = f.epoch AND ${w.join(' AND ')})`);
+      }
       break;
     case 'batches':
     case 'challenges': {
@@ -127,7 +135,9 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
       // (proposer, responder), the NOTARIZE_ASSIGN (the notary), the first VERDICT (its bytes, decoded
       // in lib/export) and the current opinions of the reviewers the deployment names (dispute_opinion
       // rows marked counted; strangers' opinions are not the dataset's). Oldest first.
-      const first = (type: number, cols: string) => `LEFT JOIN LATERAL (SELECT ${cols} FROM envelope s WHERE s.conversation_id = e.conversation_id AND s.msg_type = ${type}
+      const stored: string[] = [];
+      seqWhere(p, stored, 's.seq', f);
+      const first = (type: number, cols: string) => `LEFT JOIN LATERAL (SELECT ${cols} FROM envelope s WHERE s.conversation_id = e.conversation_id AND s.msg_type = ${type}${stored.map((w) => ` AND ${w}`).join('')}
         ORDER BY s.timestamp, s.nonce, s.id LIMIT 1)`;
       Object.assign(p, {
         select: `e.id, e.raw, e.conversation_id, e.sender, e.recipient, e.epoch, (extract(epoch from e.received_at) * 1000000)::int8::text AS received_us,
@@ -140,6 +150,7 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
         key: [{ expr: 'e.timestamp', alias: 'ts', cast: 'int8' }, { expr: 'e.id', alias: 'id', cast: 'bytea' }],
       });
       p.where.push('e.msg_type = 12');
+      seqWhere(p, p.where, 'e.seq', f);
       timeWhere(p, 'e.timestamp', f);
       epochWhere(p, p.where, 'e.epoch', f, epochSeconds);
       if (f.agent) { p.args.push(f.agent); p.where.push(`(e.sender = $${p.args.length} OR e.recipient = $${p.args.length})`); }
@@ -295,6 +306,23 @@ export async function exportEpochLogIds(q: Queryable, agent: Uint8Array, epoch: 
 }
 
 /**
+ * The newest envelope `seq` with every envelope at or below it committed: a release passes it as
+ * every read's `maxSeq`, so its tables, context file and logs describe one state of the store
+ * while envelopes keep arriving. A writer takes its `seq` values inside a transaction holding
+ * ROW EXCLUSIVE on the table; SHARE mode waits for those transactions to end and holds new ones
+ * back for the one index read, so no lower `seq` can commit after this answer. lock_timeout
+ * bounds the wait: a release that cannot take it fails and is retried.
+ */
+export async function exportSeqWatermark(db: Db): Promise<bigint> {
+  return db.transaction(async (tx) => {
+    if (db.kind === 'postgres') await tx.query(`SET LOCAL lock_timeout = '10s'`);
+    await tx.query('LOCK TABLE envelope IN SHARE MODE');
+    const [r] = await tx.query<DbRow>('SELECT COALESCE(max(seq), 0)::text AS w FROM envelope');
+    return BigInt(String(r.w));
+  });
+}
+
+/**
  * Epochs in [first, last] that have envelopes, ascending (release scheduling). The bounds are the
  * partition key, so only the window's partitions are read; epochs outside it (a sender can date
  * an envelope anywhere) are never looked at.
@@ -316,6 +344,8 @@ export function exportSource(db: Db, epochSeconds: number, reader: ExportReader 
     batchRoots: (epoch: bigint) => exportBatchRoots(db, epoch),
     epochLogIds: (agent: Uint8Array, epoch: bigint) => exportEpochLogIds(db, agent, epoch),
     epochs: (first: number, last: number) => exportEpochs(db, first, last),
+    /** The `maxSeq` of one consistent state of the envelopes (a release's snapshot). */
+    seqWatermark: () => exportSeqWatermark(db),
     /** The negotiations table's read: the `conversations` scan with each page's Haggle negotiations (haggle.ts). */
     scanNegotiations: (f: ExportFilter, o?: ScanOptions) => exportNegotiationScan(db, f, epochSeconds, named(o)),
     /** Postgres only (else null): the envelopes CSV fast path's binary COPY data (export-copy.ts). */
