@@ -310,12 +310,13 @@ export async function exportEpochLogIds(q: Queryable, agent: Uint8Array, epoch: 
  * every read's `maxSeq`, so its tables, context file and logs describe one state of the store
  * while envelopes keep arriving. A writer takes its `seq` values inside a transaction holding
  * ROW EXCLUSIVE on the table; SHARE mode waits for those transactions to end and holds new ones
- * back for the one index read, so no lower `seq` can commit after this answer. lock_timeout
- * bounds the wait: a release that cannot take it fails and is retried.
+ * back for the one index read, so no lower `seq` can commit after this answer. As partition
+ * creation (partitions.ts), the wait is bounded (lock_timeout) rather than queueing every ingest
+ * behind a slow writer: a release that cannot take the lock fails and the scheduler retries it.
  */
 export async function exportSeqWatermark(db: Db): Promise<bigint> {
   return db.transaction(async (tx) => {
-    if (db.kind === 'postgres') await tx.query(`SET LOCAL lock_timeout = '10s'`);
+    if (db.kind === 'postgres') await tx.query(`SET LOCAL lock_timeout = '2s'`);
     await tx.query('LOCK TABLE envelope IN SHARE MODE');
     const [r] = await tx.query<DbRow>('SELECT COALESCE(max(seq), 0)::text AS w FROM envelope');
     return BigInt(String(r.w));
