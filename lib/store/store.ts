@@ -30,6 +30,7 @@ import { ingestBatch } from './ingest';
 import { foldStats, statsSeries, type StatsSeriesParams } from './stats';
 import { collusionSignals, type CollusionParams } from './collusion';
 import { gossipReputation } from './reputation';
+import { backfillBatchPoints, readReputationPoints, type PointKind } from './reputation-points';
 import { replayEnvelopes, type ReplayParams } from './replay';
 import { applyMigrations, PRISMA_DIR } from './migrate';
 import { partitionKeeper } from './partitions';
@@ -281,7 +282,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     upsertStake: (s: chain.StakeInput) => live(() => chain.upsertStake(db, s)),
     upsertLease: (l: chain.LeaseInput) => live(() => chain.upsertLease(db, l)),
     upsertBatch: (b: chain.BatchInput) => live(() => chain.upsertBatch(db, b)),
-    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot)),
+    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array, built?: Parameters<typeof chain.setBatchStatus>[5]) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot, built)),
     upsertChallenge: (c: chain.ChallengeInput) => live(() => db.transaction((tx) => chain.upsertChallenge(tx, c))),
     insertChainEvents: (e: readonly chain.ChainEventInput[]) => live(() => chain.insertChainEvents(db, e)),
     /** Upserts many stakes in one statement (slot-monotonic); returns rows written. */
@@ -313,6 +314,10 @@ export async function openStore(params: OpenStoreParams = {}) {
     listBatchesPage: (f: BatchPageFilter) => live(() => listBatchesPage(db, f)),
     listChallengesPage: (f: ChallengePageFilter) => live(() => listChallengesPage(db, f)),
     listChainEvents: (p?: Parameters<typeof chain.listChainEvents>[1]) => live(() => chain.listChainEvents(db, p)),
+    /** The newest `limit` stored reputation points of one kind, oldest first (reputation-points.ts). */
+    reputationPoints: (agent: Uint8Array, kind: PointKind, limit: number) => live(() => readReputationPoints(db, agent, kind, limit)),
+    /** Folds verified batches that have no authoritative point yet, at most `limit` (reputation-points.ts). */
+    backfillBatchPoints: (limit?: number) => live(() => backfillBatchPoints(db, limit)),
     /** Stores an agent's uploaded epoch log (ordered envelope ids); see epoch-log.ts for the replace rule. */
     saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts?: { replace: boolean }) => live(() => saveEpochLog(db, agent, epoch, ids, opts)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
