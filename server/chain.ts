@@ -131,10 +131,9 @@ export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir
       return h ? h.owner.toBase58() : null;
     },
     async agentChain(agent) {
-      const hex = Buffer.from(agent).toString('hex');
-      const [stakes, leases, batches, challenges] = await Promise.all([store.listStakes(), store.listLeases(), listBatchesJson(store, { agent, limit: 50 }), listChallengesJson(store, { agent })]);
-      const stake = stakes.find((s) => Buffer.from(s.agentId).toString('hex') === hex);
-      const lease = leases.find((l) => Buffer.from(l.agentId).toString('hex') === hex);
+      // One agent's rows by index: its stake and lease, its newest 50 batches.
+      const [{ stake, lease }, page, challenges] = await Promise.all([store.agentStakeLease(agent), batchesPageJson(store, { agent, sort: 'epoch', limit: 50 }), listChallengesJson(store, { agent })]);
+      const batches = page.batches;
       return {
         stake: stake ? { amount: stake.amount.toString(), status: stake.status, slot: stake.slot.toString() } : null,
         lease: lease ? { paidThroughEpoch: lease.paidThroughEpoch.toString(), lastPaidEpoch: lease.lastPaidEpoch?.toString() ?? null, missedEpochs: lease.missedEpochs, active: lease.active } : null,

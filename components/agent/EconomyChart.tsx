@@ -25,7 +25,7 @@ function epochLabel(epochSeconds: number, count: number): (epoch: number) => str
 
 /** The plot's size: a wide one for screens, a narrow one (the latest epochs, larger type) for phones. */
 interface Frame { W: number; H: number; M: { top: number; right: number; bottom: number; left: number }; MID: number; maxPoints: number; font: number; ticksEvery: number }
-const WIDE: Frame = { W: 760, H: 210, M: { top: 28, right: 20, bottom: 24, left: 104 }, MID: 120, maxPoints: Infinity, font: 12, ticksEvery: 8 };
+const WIDE: Frame = { W: 760, H: 210, M: { top: 28, right: 20, bottom: 24, left: 104 }, MID: 120, maxPoints: 60, font: 12, ticksEvery: 8 };
 // Drawn at about 340 px on a phone, so the type in the viewBox is close to its size on screen.
 const NARROW: Frame = { W: 360, H: 220, M: { top: 30, right: 10, bottom: 26, left: 70 }, MID: 124, maxPoints: 8, font: 12, ticksEvery: 3 };
 
@@ -44,14 +44,16 @@ export function EconomyChart({ view, epochSeconds }: { view: EconomyView; epochS
   if (points.length === 0) return <p className="muted empty">No stake or lease events indexed for this agent.</p>;
   const last = points[points.length - 1];
   const narrowShown = Math.min(points.length, NARROW.maxPoints);
+  const wideShown = Math.min(points.length, WIDE.maxPoints);
   return (
     <figure style={{ margin: 0 }} data-testid="economy-chart">
-      <div className="only-wide"><Plot points={points} epochSeconds={epochSeconds} f={WIDE} /></div>
+      <div className="only-wide"><Plot points={points.slice(-WIDE.maxPoints)} epochSeconds={epochSeconds} f={WIDE} /></div>
       <div className="only-narrow"><Plot points={points.slice(-NARROW.maxPoints)} epochSeconds={epochSeconds} f={NARROW} /></div>
       <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
         <span data-testid="economy-now">now: {usdc(BigInt(last.stake))} staked ({last.stakeStatus}){last.paidThroughEpoch !== null ? `, lease paid through epoch ${last.paidThroughEpoch}` : ', no lease'}: the stake and lease accounts</span>
         <span>x: each epoch&apos;s start (UTC) · hover a bar for the epoch number and its events</span>
-        {points.length > narrowShown ? <span className="only-narrow muted">the latest {narrowShown} of {points.length} epochs (a wider screen shows all)</span> : null}
+        {points.length > narrowShown ? <span className="only-narrow muted">the latest {narrowShown} of {points.length} epochs with events (a wider screen shows {wideShown})</span> : null}
+        {points.length > wideShown ? <span className="only-wide muted">the latest {wideShown} of {points.length} epochs with events read; the whole series: GET /api/agents/{view.agent}/economy</span> : null}
         {view.historyNote ? <span className="muted" data-testid="economy-note">{view.historyNote}</span> : null}
       </figcaption>
     </figure>

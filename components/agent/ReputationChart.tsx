@@ -1,7 +1,8 @@
 /**
  * An agent's reputation vector over time (docs/protocol.md §7): reliability and cooperation from
- * the gossip fold (a step after each FEEDBACK about it) and from the authoritative fold (a point
- * after each verified batch). Computed data in (lib/wire ReputationHistoryView), SVG out.
+ * the gossip fold (its state at the end of each epoch with FEEDBACK about the agent) and from the
+ * authoritative fold (a point after each verified batch), the newest epochs of each. Computed data
+ * in (lib/wire ReputationHistoryView), SVG out.
  */
 import { extent, line, scaleLinear, scaleUtc, curveStepAfter, utcFormat } from 'd3';
 import type { ReputationHistoryView, ReputationPoint } from '../../lib/wire';
@@ -19,6 +20,8 @@ function tickFormat(spanMs: number): (d: Date) => string {
   return utcFormat('%b %-d');
 }
 
+/** Beyond this many batch points the authoritative line is drawn without a marker per batch. */
+const MAX_MARKS = 40;
 const W = 760;
 const H = 240;
 const M = { top: 14, right: 20, bottom: 26, left: 44 };
@@ -59,7 +62,7 @@ export function ReputationChart({ h }: { h: ReputationHistoryView }) {
           ))}
         </g>
         {SERIES.map((s, i) => <path key={s.key} d={paths[i] ?? ''} fill="none" stroke={s.color} strokeWidth={1.6} strokeDasharray={s.dash} />)}
-        {h.authoritative.map((p) => (
+        {h.authoritative.length <= MAX_MARKS && h.authoritative.map((p) => (
           <circle key={p.epoch} cx={x(new Date(p.tMs))} cy={y(p.reliability)} r={3} fill="var(--warn)">
             <title>{`after the batch of epoch ${p.epoch}, which ended ${utcText(p.tMs)}: reliability ${p.reliability.toFixed(2)}, cooperation ${p.cooperation.toFixed(2)}`}</title>
           </circle>
@@ -67,7 +70,8 @@ export function ReputationChart({ h }: { h: ReputationHistoryView }) {
       </svg>
       <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
         {SERIES.map((s) => <span key={s.key}><i style={{ background: s.color }} />{s.label}</span>)}
-        <span>scores −100..100 (UTC times)</span>
+        <span>scores −100..100 (UTC times), each at the end of its epoch</span>
+        {h.gossipEarlier || h.authoritativeEarlier ? <span className="muted" data-testid="reputation-earlier">the newest {h.gossipEarlier ? `${h.gossip.length} epochs with feedback` : ''}{h.gossipEarlier && h.authoritativeEarlier ? ' and ' : ''}{h.authoritativeEarlier ? `${h.authoritative.length} verified batches` : ''}; earlier ones are not drawn</span> : null}
       </figcaption>
     </figure>
   );

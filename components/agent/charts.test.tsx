@@ -53,6 +53,10 @@ test('stake axis: distinct labels from 0, the line inside the plot; a slashed ag
   assert.equal([...narrow(many).matchAll(/<rect /g)].length, 8);
   assert.equal([...wide(many).matchAll(/<rect /g)].length, 12);
   assert.match(many, /the latest 8 of 12 epochs/);
+  // On a screen: at most the latest 60, and the caption says so.
+  const lots = renderToStaticMarkup(<EconomyChart view={view(Array.from({ length: 75 }, (_, i) => ({ epoch: 100 + i, stake: '10000000', paidThroughEpoch: 200, events: [] })))} epochSeconds={20} />);
+  assert.equal([...wide(lots).matchAll(/<rect /g)].length, 60);
+  assert.match(lots, /the latest 60 of 75 epochs with events read/);
   // No chain: unknown, with the reason.
   const unknown = renderToStaticMarkup(<EconomyChart view={{ ...view([]), known: false, reason: 'this observatory runs no chain' }} epochSeconds={20} />);
   assert.match(unknown, /Unknown: this observatory runs no chain/);

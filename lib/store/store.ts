@@ -30,6 +30,7 @@ import { ingestBatch } from './ingest';
 import { foldStats, statsSeries, type StatsSeriesParams } from './stats';
 import { collusionSignals, type CollusionParams } from './collusion';
 import { gossipReputation } from './reputation';
+import { agentStakeLease, authoritativeBasis, listAgentBatches } from './agent-chain';
 import { backfillBatchPoints, readReputationPoints, type PointKind } from './reputation-points';
 import { replayEnvelopes, type ReplayParams } from './replay';
 import { applyMigrations, PRISMA_DIR } from './migrate';
@@ -229,6 +230,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     conversationGraph: (p?: { limit?: number }) => live(() => q.conversationGraph(db, p)),
     listConversations: (p?: q.ListConversationsParams) => live(() => q.listConversations(db, p)),
     getConversation: (id: Uint8Array) => live(() => q.getConversation(db, id)),
+    /** Conversations of one agent counted up to `cap` (queries.ts). */
+    countAgentConversations: (agent: Uint8Array, cap: number) => live(() => q.countAgentConversations(db, agent, cap)),
     feedbackFor: (agent: Uint8Array, limit?: number) => live(() => q.feedbackFor(db, agent, limit)),
     /** Per agent: FEEDBACK about it and how much comes from senders with no stake and no deal with it (feedback-backing.ts). */
     feedbackBacking: (agents: readonly Uint8Array[]) => live(() => feedbackBacking(db, agents)),
@@ -316,6 +319,12 @@ export async function openStore(params: OpenStoreParams = {}) {
     listChainEvents: (p?: Parameters<typeof chain.listChainEvents>[1]) => live(() => chain.listChainEvents(db, p)),
     /** The newest `limit` stored reputation points of one kind, oldest first (reputation-points.ts). */
     reputationPoints: (agent: Uint8Array, kind: PointKind, limit: number) => live(() => readReputationPoints(db, agent, kind, limit)),
+    /** One agent's stake and lease rows (agent-chain.ts). */
+    agentStakeLease: (agent: Uint8Array) => live(() => agentStakeLease(db, agent)),
+    /** A page of one agent's batches with their reconciliation, authoritative point and challenge count (agent-chain.ts). */
+    listAgentBatches: (agent: Uint8Array, p: { limit: number; before?: bigint }) => live(() => listAgentBatches(db, agent, p)),
+    /** The agent's first, last and newest verified batch epochs and its newest batch point (agent-chain.ts). */
+    authoritativeBasis: (agent: Uint8Array) => live(() => authoritativeBasis(db, agent)),
     /** Folds verified batches that have no authoritative point yet, at most `limit` (reputation-points.ts). */
     backfillBatchPoints: (limit?: number) => live(() => backfillBatchPoints(db, limit)),
     /** Stores an agent's uploaded epoch log (ordered envelope ids); see epoch-log.ts for the replace rule. */
