@@ -23,8 +23,14 @@ const usdc = (base: string) => formatTokenAmount(BigInt(base), { decimals: 6, mi
 /** Narrow cells: the table fits a phone's width with its wrapper scrolling, headers wrap. */
 const TH = { whiteSpace: 'normal', overflowWrap: 'normal', wordBreak: 'keep-all', verticalAlign: 'bottom' } as const;
 
+/** What the table shows of a batch (the API's row also carries its hashes and account JSON). */
+export type BatchLine = Pick<AgentBatchRow, 'epoch' | 'status' | 'signature' | 'after' | 'reconciliation' | 'challenges'>;
+const line = (r: AgentBatchRow): BatchLine => ({ epoch: r.epoch, status: r.status, signature: r.signature, after: r.after, reconciliation: r.reconciliation, challenges: r.challenges });
+
 export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease'> {
-  batches: AgentBatchPage;
+  /** The agent's base58 address (links). */
+  agentAddress: string;
+  batches: { rows: BatchLine[]; next: AgentBatchPage['next'] };
   /** The newest challenges by batch epoch (one page). */
   challenges: ChallengeList;
   /** The pending ones (one page), resolvable or expirable by anyone. */
@@ -32,12 +38,12 @@ export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease
 }
 
 /** New first-page rows replace the same epochs; older rows already fetched stay below them. */
-function mergeFirstPage(rows: AgentBatchRow[], first: AgentBatchRow[]): AgentBatchRow[] {
+function mergeFirstPage(rows: BatchLine[], first: BatchLine[]): BatchLine[] {
   const oldest = first.length ? BigInt(first[first.length - 1].epoch) : null;
   return [...first, ...rows.filter((r) => oldest === null || BigInt(r.epoch) < oldest)];
 }
 
-function Reconciliation({ r, agentAddress }: { r: AgentBatchRow; agentAddress: string }) {
+function Reconciliation({ r, agentAddress }: { r: BatchLine; agentAddress: string }) {
   const x = r.reconciliation;
   if (x.seen === null) return <td className="muted small" title={x.unknownReason ?? undefined}>unknown</td>;
   const href = (anchor?: string) => `/reconciliation/${agentAddress}/${r.epoch}${anchor ? `#${anchor}` : ''}`;
@@ -65,7 +71,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       const page = b ? AgentBatchPageSchema.safeParse(b) : null;
       setC((x) => ({
         ...x,
-        batches: page?.success ? { ...x.batches, rows: mergeFirstPage(x.batches.rows, page.data.rows), next: x.batches.rows.length > page.data.rows.length ? x.batches.next : page.data.next } : x.batches,
+        batches: page?.success ? { ...x.batches, rows: mergeFirstPage(x.batches.rows, page.data.rows.map(line)), next: x.batches.rows.length > page.data.rows.length ? x.batches.next : page.data.next } : x.batches,
         challenges: (ch as ChallengeList | null) ?? x.challenges,
         pending: (pe as ChallengeList | null) ?? x.pending,
       }));
@@ -93,7 +99,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       const body: unknown = await r.json();
       if (!r.ok) throw new Error((body as { error?: string } | null)?.error ?? `HTTP ${r.status}`);
       const page = AgentBatchPageSchema.parse(body);
-      setC((x) => ({ ...x, batches: { ...x.batches, rows: [...x.batches.rows, ...page.rows.filter((n) => !x.batches.rows.some((o) => o.epoch === n.epoch))], next: page.next } }));
+      setC((x) => ({ ...x, batches: { ...x.batches, rows: [...x.batches.rows, ...page.rows.filter((n) => !x.batches.rows.some((o) => o.epoch === n.epoch)).map(line)], next: page.next } }));
       setOlder({ loading: false, error: null });
     } catch (e) {
       setOlder({ loading: false, error: `older batches could not be read: ${(e as Error).message}` });
@@ -101,7 +107,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
   };
 
   const rows = c.batches.rows;
-  const address = rows[0]?.agentAddress ?? null;
+  const address = c.agentAddress;
   return (
     <section className="card" style={{ marginBottom: 16 }} data-testid="agent-chain">
       <h2>On chain</h2>
@@ -133,10 +139,10 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
                     <td className="small"><EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} /></td>
                     <td>{b.status}</td>
                     <td className="mono small">{b.after ? scorePoints(b.after.reliabilityScore, 2) : <span className="muted" title={b.status === 'verified' ? 'verified, but its log could not be folded' : 'only a verified batch is folded'}>not folded</span>}</td>
-                    <Reconciliation r={b} agentAddress={b.agentAddress} />
+                    <Reconciliation r={b} agentAddress={address} />
                     <td className="num mono">{b.challenges ? <a href="#challenges">{b.challenges}</a> : 0}</td>
                     <td><TxLink signature={b.signature} /></td>
-                    <td><a href={`/batches/${b.agentAddress}/${b.epoch}`} className="small">verify</a></td>
+                    <td><a href={`/batches/${address}/${b.epoch}`} className="small">verify</a></td>
                   </tr>
                 ))}
               </tbody>
@@ -145,7 +151,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           <p className="small">
             {c.batches.next ? <button type="button" className="btn small ghost" data-testid="older-batches" onClick={() => void showOlder()} disabled={older.loading}>{older.loading ? 'Reading…' : 'Show older batches'}</button> : <span className="muted">{rows.length === 1 ? 'Its only batch.' : `All ${rows.length} of its batches.`}</span>}
             {older.error ? <span className="reason small" role="alert"> {older.error}</span> : null}
-            {address ? <> · <Link href={`/batches?agent=${address}`} prefetch={false}>as a list with filters</Link></> : null}
+             · <Link href={`/batches?agent=${address}`} prefetch={false}>as a list with filters</Link>
           </p>
         </>
       )}
@@ -168,7 +174,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           </table>
         </div>
       )}
-      {c.challenges.next ? <p className="small"><Link href={`/batches?agent=${c.challenges.challenges[0].agentAddress}`} prefetch={false}>Every challenge against this agent →</Link></p> : null}
+      {c.challenges.next ? <p className="small"><Link href={`/batches?agent=${address}`} prefetch={false}>Every challenge against this agent →</Link></p> : null}
       <ChallengeRows challenges={c.pending.challenges} agentHex={agent} pendingOnly />
     </section>
   );

@@ -15,7 +15,7 @@ import { unknownReason } from './reconciliation';
 import type { Services } from './services';
 
 /** Batches, challenges and conversations on the page's first screen of each list. */
-export const AGENT_PAGE_ROWS = { batches: 10, challenges: 10, pending: 20, conversations: 10, envelopes: 20, counterparties: 10 } as const;
+export const AGENT_PAGE_ROWS = { batches: 10, challenges: 10, pending: 20, conversations: 10, envelopes: 10, counterparties: 10 } as const;
 /** Conversations counted up to this many (then "this many or more"). */
 export const CONVERSATION_COUNT_CAP = 1_000;
 

@@ -230,6 +230,8 @@ export async function openStore(params: OpenStoreParams = {}) {
     conversationGraph: (p?: { limit?: number }) => live(() => q.conversationGraph(db, p)),
     listConversations: (p?: q.ListConversationsParams) => live(() => q.listConversations(db, p)),
     getConversation: (id: Uint8Array) => live(() => q.getConversation(db, id)),
+    /** The negotiators of each of these conversations, by id hex (queries.ts). */
+    conversationNegotiators: (ids: readonly Uint8Array[]) => live(() => q.conversationNegotiators(db, ids)),
     /** Conversations of one agent counted up to `cap` (queries.ts). */
     countAgentConversations: (agent: Uint8Array, cap: number) => live(() => q.countAgentConversations(db, agent, cap)),
     feedbackFor: (agent: Uint8Array, limit?: number) => live(() => q.feedbackFor(db, agent, limit)),

@@ -6,9 +6,7 @@ import { loadConversationsPage } from '../../_lib/lists';
 import { agentHex } from '../../_lib/agent-id';
 import { NotRunning } from '../../_lib/not-running';
 import { getServices } from '../../_lib/services';
-import { EnvelopeFeed } from '../../../components/EnvelopeFeed';
 import { CopyId } from '../../../components/CopyId';
-import { ConversationList } from '../../../components/ConversationList';
 import { base58, count } from '../../../components/format';
 import { agentDisplayName, shortBase58 } from '../../../components/names/label';
 import { Time } from '../../../components/time/Time';
@@ -19,12 +17,12 @@ import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
 import { AGENT_PAGE_ROWS, CONVERSATION_COUNT_CAP, loadAgentBatches, loadAgentChallenges, loadAuthoritative, loadStakeLease } from '../../_lib/agent-page';
 import { fromHex } from '../../../lib/protocol/hex';
-import { AuthoritativeReputation, Counterparties } from '../../../components/agent/AgentTrust';
+import { AuthoritativeReputation } from '../../../components/agent/AgentTrust';
+import { AgentConversations, AgentCounterparties, AgentEnvelopes } from '../../../components/agent/AgentLists';
 import { AgentCollusion } from '../../../components/agent/AgentCollusion';
 import { ReputationChart } from '../../../components/agent/ReputationChart';
 import { EconomyChart } from '../../../components/agent/EconomyChart';
 import { loadEconomyHistory } from '../../_lib/economy-history';
-import { loadDealSummaries } from '../../_lib/deals';
 import { loadAdvertised } from '../../_lib/advertise';
 import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapabilities';
 import { loadReputationHistory } from '../../_lib/reputation-history';
@@ -130,8 +128,9 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
     loadEconomyHistory(o, id, ECONOMY_EVENTS),
     loadAdvertised(o, id),
   ]);
-  // The "With" column names each deal's negotiating parties, not every agent that bid or listened.
-  const parties = await loadDealSummaries(o, conversations.conversations.map((c) => c.id));
+  // The "With" column names each conversation's negotiators, not every agent that bid or listened: as ingest keeps them, one read.
+  const negotiators = await o.reads.conversationNegotiators(conversations.conversations.map((c) => fromHex(c.id)));
+  const parties = Object.fromEntries([...negotiators].map(([c, ids]) => [c, { parties: ids.map((b) => Buffer.from(b).toString('hex')) }]));
   const b58 = base58(agent.id);
   const name = agentDisplayName(agent.id, o.chain?.satiProfile(bytes)?.name ?? agent.name);
   const satiName = o.chain?.satiProfile(bytes)?.name ?? agent.name;
@@ -185,7 +184,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       <div className="grid-2">
         <section className="card">
           <h2>Counterparties</h2>
-          <Counterparties rows={counterparties.slice(0, AGENT_PAGE_ROWS.counterparties).map((r) => ({ ...r, agent: Buffer.from(r.agent).toString('hex') }))} />
+          <AgentCounterparties rows={counterparties.slice(0, AGENT_PAGE_ROWS.counterparties).map((r) => ({ ...r, agent: Buffer.from(r.agent).toString('hex') }))} />
           {counterparties.length > AGENT_PAGE_ROWS.counterparties ? <p className="muted small">The {AGENT_PAGE_ROWS.counterparties} with the most deals; <Link href={`/conversations?agent=${b58}`} prefetch={false}>its conversations</Link> name the others.</p> : null}
         </section>
         <section className="card">
@@ -209,12 +208,12 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations, latest activity first</h2>
-        <ConversationList conversations={conversations.conversations} self={agent.id} parties={parties} />
+        <AgentConversations conversations={conversations.conversations} self={agent.id} parties={parties} />
         {conversations.next ? <p className="small"><Link href={`/conversations?agent=${b58}&before=${encodeURIComponent(conversations.next)}`} prefetch={false} data-testid="older-conversations">Older conversations →</Link></p> : null}
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Latest envelopes</h2>
-        <EnvelopeFeed envelopes={page.envelopes} empty="No envelopes from or to this agent." />
+        <AgentEnvelopes envelopes={page.envelopes} empty="No envelopes from or to this agent." />
         {page.next ? <p className="small"><Link href={`/envelopes?agent=${b58}&before=${page.next}`} prefetch={false} data-testid="older-envelopes">Older envelopes →</Link></p> : null}
       </section>
       <section className="card">
@@ -236,5 +235,7 @@ async function chainSection(o: NonNullable<ReturnType<typeof getServices>>, id: 
     loadAgentChallenges(o, id),
   ]);
   if (!challenges) return null;
-  return { ...accounts, batches, challenges: challenges.newest, pending: challenges.pending };
+  // The table's columns only: the API's rows also carry the batch's hashes and account JSON, which the page shows none of.
+  const rows = batches.rows.map((r) => ({ epoch: r.epoch, status: r.status, signature: r.signature, after: r.after, reconciliation: r.reconciliation, challenges: r.challenges }));
+  return { ...accounts, agentAddress: base58(id), batches: { rows, next: batches.next }, challenges: challenges.newest, pending: challenges.pending };
 }
