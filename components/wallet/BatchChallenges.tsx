@@ -50,7 +50,7 @@ function Entry({ c, onChallenge, disabled, why }: { c: ChallengeCandidate; onCha
   );
 }
 
-export function BatchChallenges({ agent, batch }: { agent: string; batch: Pick<BatchJson, 'epoch' | 'status'> }) {
+export function BatchChallenges({ agent, batch }: { agent: string; batch: BatchJson }) {
   const { connection } = useConnection();
   const { publicKey } = useWallet();
   const { economy } = useEconomy();

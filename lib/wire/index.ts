@@ -19,6 +19,5 @@ export * from './wallet';
 export * from './negotiation';
 export * from './verify';
 export * from './history';
-export * from './agent-page';
 export * from './score';
 export * from './stats';
