@@ -7,7 +7,7 @@
  */
 import { useCallback, useState } from 'react';
 import { isChainEvent, type AgentChainView, type BatchList, type ChallengeList, type LiveEvent } from '../lib/wire';
-import { formatTokenAmount, shortHex } from './format';
+import { formatTokenAmount, } from './format';
 import { useLiveStream } from './useLiveStream';
 import { AccountLink, TxLink, useSite } from './site';
 import { EpochTime } from './time/Time';

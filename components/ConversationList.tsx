@@ -147,7 +147,7 @@ export function ConversationList({ conversations, self, deals, parties, sort }: 
 
 /** Who a conversation is with: its negotiating parties when known (each once), else every participant; never `self`. */
 export function withWhom(c: Pick<ConversationSummaryView, 'participants'>, self: string | undefined, parties: readonly string[] | undefined): string[] {
-  const ids = parties && parties.length ? parties : c.participants;
+  const ids = parties?.length ? parties : c.participants;
   return [...new Set(ids)].filter((p) => p !== self);
 }
 

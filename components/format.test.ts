@@ -5,7 +5,7 @@ import { PublicKey } from '../lib/chain';
 import { amountUnits, axisLabels, base58, compactAmount, bigintScale, bigintTicks, formatAmount, formatTokenAmount } from './format';
 
 test('base58 of 32-byte ids matches PublicKey.toBase58, leading zero bytes included', () => {
-  for (const hex of ['00'.repeat(32), '0001' + 'ff'.repeat(30), 'aa'.repeat(32), '1f'.repeat(32)]) {
+  for (const hex of ['00'.repeat(32), `0001${'ff'.repeat(30)}`, 'aa'.repeat(32), '1f'.repeat(32)]) {
     assert.equal(base58(hex), new PublicKey(Buffer.from(hex, 'hex')).toBase58(), hex);
   }
   assert.equal(base58('not hex'), 'not hex');
@@ -101,6 +101,7 @@ test('formatAmount: decimal strings exactly, numbers exact only while they can b
   assert.equal(formatAmount(1_500_000.5, { decimals: 6 }), '1.5000005');
   // A float that has lost digits says so instead of printing digits it does not have.
   assert.equal(formatAmount(1.4e38), '≈1.4e38 units');
+  // biome-ignore lint/correctness/noPrecisionLoss: a float past 2^53 on purpose, to show the lost digits are said
   assert.equal(formatAmount(15_223_372_036_854_775_808, { decimals: 6 }), '≈1.522e13');
   assert.equal(formatAmount(null), '—');
   assert.equal(formatAmount(Number.NaN), '—');

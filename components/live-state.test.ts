@@ -70,7 +70,7 @@ describe('live overview state', () => {
     assert.equal(s.liveCount, 3);
 
     s = applyEvent(s, msg('e4', 3, B, A, CONV2));
-    s = applyEvent(s, msg('e5', 3, A, C, CONV2 + ''));
+    s = applyEvent(s, msg('e5', 3, A, C, `${CONV2}`));
     assert.deepEqual(s.graph.links, [
       { source: A, target: B, messages: 3 },
       { source: A, target: C, messages: 1 },

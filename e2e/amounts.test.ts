@@ -58,7 +58,7 @@ function envelope(conv: Uint8Array, m: Msg): Uint8Array {
  * timestamp, and the buyer's nonce is lower than the seller's, so protocol order (timestamp,
  * nonce) puts round 2 before round 1.
  */
-function negotiation(conv: Uint8Array, prices: bigint[], t: bigint, nonceBase: bigint): Msg[] {
+function negotiation(_conv: Uint8Array, prices: bigint[], t: bigint, nonceBase: bigint): Msg[] {
   return [
     { type: MsgType.PROPOSE, from: BUYER, round: 0, price: prices[0], at: t, nonce: nonceBase + 1n },
     { type: MsgType.COUNTER, from: SELLER, round: 1, price: prices[1], at: t + 5_000n, nonce: nonceBase + 50n },

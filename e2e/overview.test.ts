@@ -105,7 +105,7 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     try {
-      const res = await page.goto(base + '/', { waitUntil: 'domcontentloaded' });
+      const res = await page.goto(`${base}/`, { waitUntil: 'domcontentloaded' });
       assert.equal(res?.status(), 200);
       await page.waitForSelector('[data-testid="stream-status"][data-status="live"]', { timeout: 30_000 });
       // A marker that a reload would wipe.
@@ -191,7 +191,7 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     page.setDefaultTimeout(120_000);
     try {
       const agents = (await getJson<{ agents: { id: string }[] }>('/api/agents')).body.agents;
-      await page.goto(base + '/agents');
+      await page.goto(`${base}/agents`);
       const listed = await page.$$eval('tr[data-agent-row]', (trs) => trs.map((t) => t.getAttribute('data-agent-row')));
       for (const a of agents) assert.ok(listed.includes(a.id), `agent ${a.id} listed`);
 
@@ -242,7 +242,7 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     const page = await browser!.newPage({ viewport: { width: 1440, height: 1100 } });
     page.setDefaultTimeout(120_000);
     try {
-      await page.goto(base + '/', { waitUntil: 'domcontentloaded' });
+      await page.goto(`${base}/`, { waitUntil: 'domcontentloaded' });
       await page.waitForSelector('[data-testid="stream-status"][data-status="live"]', { timeout: 60_000 });
       const rowIds = () => page.$$eval('[data-testid="envelope-feed"] tbody tr[data-envelope-id]', (trs) => trs.map((tr) => tr.getAttribute('data-envelope-id')!));
       await until('rows in the feed', 30_000, async () => ((await rowIds()).length > 0 ? true : undefined));
@@ -343,7 +343,7 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     // The overview's strip links here.
     const page = await browser!.newPage({ viewport: { width: 1_440, height: 900 } });
     try {
-      await page.goto(base + '/', { waitUntil: 'load' });
+      await page.goto(`${base}/`, { waitUntil: 'load' });
       const strip = (await page.textContent('[data-testid="stats-strip"]')) ?? '';
       assert.match(strip, /envelopes\/s/);
       assert.match(strip, /agreement rate, last hour/);
@@ -395,7 +395,7 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     const page = await browser!.newPage({ viewport: { width: 1_000, height: 800 }, colorScheme: 'dark' });
     page.setDefaultTimeout(120_000);
     try {
-      await page.goto(base + '/glossary');
+      await page.goto(`${base}/glossary`);
       await page.getByTestId('theme-toggle').click(); // system → light
       assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
       await page.reload();

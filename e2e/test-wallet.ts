@@ -96,17 +96,17 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
   };
   const b58 = (bytes: Uint8Array): string => {
     const A = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-    let n = BigInt('0x' + (hex(bytes) || '0'));
+    let n = BigInt(`0x${hex(bytes) || '0'}`);
     let s = '';
     while (n > 0n) { s = A[Number(n % 58n)] + s; n /= 58n; }
-    for (const x of bytes) { if (x !== 0) break; s = '1' + s; }
+    for (const x of bytes) { if (x !== 0) break; s = `1${s}`; }
     return s;
   };
 
   const wallet = {
     version: '1.0.0' as const,
     name: cfg.name,
-    icon: 'data:image/svg+xml;base64,' + btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="10" fill="#7ee0c3"/></svg>'),
+    icon: `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="10" fill="#7ee0c3"/></svg>')}`,
     chains,
     get accounts() { return connected ? [account] : []; },
     features: {

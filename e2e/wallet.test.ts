@@ -580,7 +580,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
       assert.equal(gone.filter((x) => x === null).length, 1, 'one evidence buffer closed by resolve_challenge');
       // Its whole rent came back to this wallet: the preview's SOL change (equal to the balance
       // change, checked in act) is that rent less the fee.
-      const closedBuffer = buffers[gone.findIndex((x) => x === null)];
+      const closedBuffer = buffers[gone.indexOf(null)];
       assert.equal(resolved.preview!.rentBack, BigInt(closedBuffer.account.lamports), 'the preview returns the buffer\'s rent');
       assert.equal(resolved.preview!.sol, BigInt(closedBuffer.account.lamports) - resolved.preview!.fees, 'the evidence rent came back, less the fee');
       await shot(`challenge-resolved-${name}`, panelOf(resolved.run));

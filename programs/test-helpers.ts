@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getTransactionDecoder, address, lamports } from '@solana/kit';
-import { Clock, FailedTransactionMetadata, LiteSVM, TransactionMetadata } from 'litesvm';
+import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
 import {
   Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction, type TransactionInstruction,
 } from '@solana/web3.js';

@@ -45,7 +45,7 @@ function synthetic(agents: number, links: number, random: () => number): GraphVi
     if (seen.has(key)) continue;
     seen.add(key);
     // Message counts are skewed: most pairs exchange a handful, a few hundreds.
-    out.push({ source: nodes[a].id, target: nodes[b].id, messages: Math.max(1, Math.floor(Math.pow(random(), 4) * 400)) });
+    out.push({ source: nodes[a].id, target: nodes[b].id, messages: Math.max(1, Math.floor(random() ** 4 * 400)) });
   }
   return { nodes, links: out };
 }

@@ -26,11 +26,11 @@ const ENVELOPE_COLUMNS = 'id, version, msg_type, sender, recipient, timestamp, b
 /** One envelope as a line of COPY text. */
 function line(it: IngestItem, epochOf: (ts: bigint) => number): string {
   const e = it.envelope;
-  return [
+  return `${[
     hex(it.id), e.version, e.msgType, hex(e.sender), hex(e.recipient), e.timestamp > INT8_MAX ? INT8_MAX : e.timestamp,
     e.blockRef, e.nonce, hex(e.conversationId), hex(e.payloadHash), e.payloadLen, hex(e.signature), hex(it.raw),
     it.source, text(it.topic ?? null), it.receivedAt.toISOString(), epochOf(e.timestamp),
-  ].join('\t') + '\n';
+  ].join('\t')}\n`;
 }
 
 /** The ingest statement's derivation (everything after its envelope INSERT) over the rows of `n`. */

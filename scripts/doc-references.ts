@@ -327,7 +327,7 @@ export function findBrokenReferences(root: string, files: string[] = scannedFile
     const prose = markdown ? { flat, at } : flatten(commentsOnly(text), false);
     const pathRe = new RegExp(`(?<![\\w/.@~$:-])(?<!\\]\\()((?:${TOP.join('|')})/[\\w.\\[\\]@+*<>{}/-]*)(#[\\w-]+)?`, 'g');
     for (const m of prose.flat.matchAll(pathRe)) {
-      let cited = balanced(m[1]).replace(/[.\/-]+$/, '');
+      let cited = balanced(m[1]).replace(/[./-]+$/, '');
       const anchor = m[2]?.slice(1);
       // A glob or template (programs/bin/*.so, prisma/migrations/<name>): its literal folder must exist.
       const wild = cited.search(/[*<>{}]/);

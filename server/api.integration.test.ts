@@ -250,16 +250,16 @@ test('bad input answers 4xx naming the problem', async () => {
     ['/api/conversations?outcome=won', 400, /"outcome"/],
     ['/api/openapi.json?x=1', 400, /"x"/],
     ['/api/agents?sort=rank', 400, /"sort"/],
-    ['/api/agents?sort=envelopes&before=2026-01-01T00:00:00.000Z~' + 'ab'.repeat(32), 400, /not a cursor of sort=envelopes/],
+    [`/api/agents?sort=envelopes&before=2026-01-01T00:00:00.000Z~${'ab'.repeat(32)}`, 400, /not a cursor of sort=envelopes/],
     ['/api/agents?minReliability=high', 400, /"minReliability"/],
     ['/api/envelopes?range=1h&to=5', 400, /range/],
     ['/api/batches?sort=newest', 400, /"sort"/],
     ['/api/batches?before=nonsense', 400, /"before"/],
-    ['/api/batches?sort=slot&before=epoch.3.' + 'ab'.repeat(32), 400, /"before": not a cursor of sort=slot/],
+    [`/api/batches?sort=slot&before=epoch.3.${'ab'.repeat(32)}`, 400, /"before": not a cursor of sort=slot/],
     ['/api/challenges?order=up', 400, /"order"/],
     ['/api/challenges?order=desc&before=opened_slot.asc.5.Abc', 400, /"before": not a cursor of order=desc/],
     ['/api/conversations?sort=size', 400, /"sort"/],
-    ['/api/conversations?sort=messages&before=123-' + 'ab'.repeat(16), 400, /"before": not a cursor of sort=messages/],
+    [`/api/conversations?sort=messages&before=123-${'ab'.repeat(16)}`, 400, /"before": not a cursor of sort=messages/],
   ];
   for (const [url, status, re] of cases) {
     const r = await h.getJson<{ error: string }>(url);

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram } from '@solana/web3.js';
+import { Connection, Keypair, LAMPORTS_PER_SOL, type PublicKey, SystemProgram } from '@solana/web3.js';
 import {
   ExtensionType, TOKEN_2022_PROGRAM_ID, createInitializeGroupInstruction, createInitializeGroupPointerInstruction, createInitializeMint2Instruction, getMintLen,
 } from '@solana/spl-token';

@@ -2,7 +2,7 @@
 // callers that reach a route without the server's request-target gate.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { HttpError, parseQuery } from './http';
 import { MeshHealthQuerySchema } from '../../lib/wire/mesh-health';
 import { ConversationsQuerySchema } from '../../lib/wire/params';

@@ -3,7 +3,7 @@
  * from the process-global accessor, zod-checked query strings (400 naming the parameter),
  * JSON with bigint/bytes made safe, and error mapping (400 bad input, 503 not running or database unreachable, 500 logged).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { toJsonText } from '../../lib/wire/codec';
 import { qp } from '../../lib/wire/params';
 import { textProblem } from '../../lib/wire/input-limits';

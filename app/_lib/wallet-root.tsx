@@ -12,5 +12,5 @@ import { getServices } from './services';
 export async function WalletRoot({ children }: { children: React.ReactNode }) {
   await connection();
   const config = getServices()?.wallet?.clientConfig() ?? null;
-  return config ? <WalletIsland config={config}>{children}</WalletIsland> : <>{children}</>;
+  return config ? <WalletIsland config={config}>{children}</WalletIsland> : children;
 }

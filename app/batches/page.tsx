@@ -14,7 +14,6 @@ import { NotRunning } from '../_lib/not-running';
 import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
 import { agentBytes } from '../_lib/search';
 import { getServices } from '../_lib/services';
-import { shortHex } from '../../components/format';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Batches' };

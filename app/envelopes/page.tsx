@@ -28,7 +28,7 @@ export default async function EnvelopesPage({ searchParams }: { searchParams: Pr
   // The agent may be typed in base58 (as shown on every page); the store reads hex.
   const agent = parsed.success && parsed.data.agent !== undefined ? agentHex(parsed.data.agent) : undefined;
   const q = parsed.success && agent !== null ? { ...parsed.data, agent } : null;
-  const both = q && q.range && (q.from !== undefined || q.to !== undefined);
+  const both = q?.range && (q.from !== undefined || q.to !== undefined);
   const page = q && !both ? await loadEnvelopes(o, { ...q, fromMs: q.range ? Date.now() - TIME_PRESETS[q.range] : q.from, toMs: q.to }) : null;
   const error = !parsed.success ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') : agent === null ? 'agent: not a 32-byte agent id' : both ? 'give either a preset window or from/to, not both' : null;
   return (

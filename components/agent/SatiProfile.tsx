@@ -18,8 +18,8 @@ function SatiImage({ src, name }: { src: string; name: string }) {
       </button>
     );
   }
-  // eslint-disable-next-line @next/next/no-img-element -- an image from an agent's registration file, not a site asset
-  return <img src={src} alt={`${name}'s image`} width={64} height={64} referrerPolicy="no-referrer" data-testid="sati-image" style={{ objectFit: 'cover', borderRadius: 6 }} />;
+  // biome-ignore lint/performance/noImgElement: an image from an agent's registration file, not a site asset
+  return <img src={src} alt={name} width={64} height={64} referrerPolicy="no-referrer" data-testid="sati-image" style={{ objectFit: 'cover', borderRadius: 6 }} />;
 }
 
 export function SatiProfile({ p }: { p: AgentSatiProfileView | null }) {

@@ -34,7 +34,7 @@ test('figures, unknowns with their reasons, exact stake, evidence links', () => 
   assert.match(html, />75\.0 %</);
   assert.ok(html.includes(`href="/envelopes/${E1}"`) && html.includes(`href="/envelopes/${E2}"`), 'feedback envelopes linked');
   assert.ok(html.includes(`href="/conversations/${CV}"`), 'conversations linked');
-  assert.match(html, /Not counted: 2 conversations whose notary is unknown[^]*and 1 whose pair is unknown/);
+  assert.match(html, /Not counted: 2 conversations whose notary is unknown[\s\S]*and 1 whose pair is unknown/);
   for (const k of ['feedbackGap', 'hhi', 'stake', 'signalWindow']) assert.ok(html.includes(`data-term="${k}"`), `${k} explained`);
   assert.match(html, /all 12 FEEDBACK envelopes, the newest 20,000 conversations \(since 2026-[^)]*older ones left out\)/);
   assert.ok(!/NaN|undefined|null/.test(html.replace(/data-[a-z-]+="[^"]*"/g, '')), 'no raw placeholder reaches the page');

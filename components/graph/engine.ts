@@ -202,7 +202,10 @@ export class GraphEngine {
   focus(node: GraphNode | undefined): void {
     this.highlight = node;
     this.follow = false;
-    if (!node) return this.invalidate();
+    if (!node) {
+      this.invalidate();
+      return;
+    }
     this.autoFit = false;
     const to = focusTransform(node.x ?? 0, node.y ?? 0, this.width, this.height, Math.max(this.t.k, 1.6));
     this.transitioning = true;

@@ -128,7 +128,7 @@ describe('findAgents', () => {
   });
 
   test('limit caps the answer', () => {
-    const many = Array.from({ length: 30 }, (_, i) => placed('ab' + i.toString(16).padStart(2, '0') + '00'.repeat(30), i, 0));
+    const many = Array.from({ length: 30 }, (_, i) => placed(`ab${i.toString(16).padStart(2, '0')}${'00'.repeat(30)}`, i, 0));
     assert.equal(findAgents(many, 'ab', 8).length, 8);
     assert.equal(findAgents(many, 'ab', 100).length, 30);
   });

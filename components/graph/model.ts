@@ -204,7 +204,7 @@ export function fitTransform(nodes: readonly GraphNode[], width: number, height:
 
 /** Steps `from` toward `to` by `f` (0..1); scale moves geometrically so zooming feels even. */
 export function approach(from: Transform, to: Transform, f: number): Transform {
-  const k = from.k * Math.pow(to.k / from.k, f);
+  const k = from.k * (to.k / from.k) ** f;
   return { k, x: from.x + (to.x - from.x) * f, y: from.y + (to.y - from.y) * f };
 }
 

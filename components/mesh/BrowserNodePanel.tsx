@@ -51,6 +51,7 @@ export function BrowserNodePanel({ rpcUrl, sati = null }: { rpcUrl: string | nul
     },
   });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: refresh reads only the node's ref and state setters, so each render's copy does the same
   useEffect(() => {
     if (phase !== 'joined') return;
     const t = setInterval(() => {

@@ -23,7 +23,7 @@ test('a base58 prefix becomes id ranges that hold exactly the ids it starts', ()
 });
 
 test('labels are stable, two words, and map back to their hex prefix', () => {
-  const hex = 'abc' + '0'.repeat(61);
+  const hex = `abc${'0'.repeat(61)}`;
   assert.equal(agentLabel(hex), agentLabel(hex));
   assert.match(agentLabel(hex), /^[a-z]+-[a-z]+$/);
   assert.equal(labelPrefix(agentLabel(hex)), 'abc');

@@ -45,7 +45,7 @@ function curvePoints(mine: OfferPoint[], f: Fit, x: (o: OfferPoint) => number, y
     for (let k = i === 0 ? 0 : 1; k <= 10; k++) {
       const t = mine[i].timestampMs + ((mine[i + 1].timestampMs - mine[i].timestampMs) * k) / 10;
       const u = Math.min(1, Math.max(0, (t - t0Ms) / (tEndMs - t0Ms)));
-      out.push({ x: x(mine[i]) + ((x(mine[i + 1]) - x(mine[i])) * k) / 10, y: yOf(a + b * Math.pow(u, 1 / beta)) });
+      out.push({ x: x(mine[i]) + ((x(mine[i + 1]) - x(mine[i])) * k) / 10, y: yOf(a + b * u ** (1 / beta)) });
     }
   }
   return out;
@@ -122,7 +122,7 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
   const maxRound = Math.max(0, ...v.offers.map((o) => o.round));
   const rounds = Array.from({ length: maxRound + 1 }, (_, r) => r);
   const bx = x;
-  const by = scaleLinear().domain([Math.min(0.9, Math.pow(1 - decay / 10_000, maxRound)), 1]).range([H + DECAY_H - 16, H + 14]);
+  const by = scaleLinear().domain([Math.min(0.9, (1 - decay / 10_000) ** maxRound), 1]).range([H + DECAY_H - 16, H + 14]);
   return (
     <figure style={{ margin: 0 }} data-testid="flight-chart">
       <svg className="price-chart" viewBox={`0 0 ${W} ${H + DECAY_H}`} role="img" aria-label="Negotiation flight recorder">
@@ -206,7 +206,7 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
         <g className="axis" data-testid="escrow-decay">
           <text x={M.left - 8} y={H + 10} textAnchor="end">escrow left</text>
           {rounds.map((r) => {
-            const left = Math.pow(1 - decay / 10_000, r);
+            const left = (1 - decay / 10_000) ** r;
             return (
               <g key={r}>
                 <rect x={bx(r) - 9} width={18} y={by(left)} height={H + DECAY_H - 16 - by(left)} fill="var(--chart-bar)" />

@@ -23,7 +23,7 @@ const plot = (v: string | null): number | null => (v === null ? null : Number(v)
 /** Ratios read as percentages. */
 export const percent = (v: string) => {
   const [i, f = ''] = v.split('.');
-  const bp = BigInt(i) * 10_000n + BigInt((f + '0000').slice(0, 4));
+  const bp = BigInt(i) * 10_000n + BigInt((`${f}0000`).slice(0, 4));
   return `${bp / 100n}.${String(bp % 100n).padStart(2, '0')} %`;
 };
 /** A decimal string with thousands separators, exact (no float). */

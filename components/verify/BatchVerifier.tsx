@@ -22,7 +22,7 @@ export function BatchVerifier({ agent, epoch, rpcUrl, sati = null }: { agent: st
         const body = await r.json();
         if (!r.ok) throw new Error(body?.error ?? `HTTP ${r.status}`);
         const log = BatchLogViewSchema.parse(body);
-        const missing = log.envelopes.findIndex((e) => e === null);
+        const missing = log.envelopes.indexOf(null);
         if (missing >= 0) throw new Error(`entry ${missing} of the log is not stored by this observatory`);
         const raws = log.envelopes.map((e) => hexToBytes(e!));
         const signers = new Map<string, SignerResolution>();

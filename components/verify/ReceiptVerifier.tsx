@@ -71,7 +71,7 @@ export function ReceiptVerifier({ rpcUrl = null, sati = null, src = null, token 
     try {
       const r = await fetch(src, { cache: 'no-store' });
       if (!r.ok) throw new Error(`${src}: ${r.status} ${((await r.json().catch(() => null)) as { error?: string } | null)?.error ?? ''}`);
-      take(new File([await r.arrayBuffer()], src.split('/').slice(-2).join('-') + '.cbor', { type: 'application/cbor' }));
+      take(new File([await r.arrayBuffer()], `${src.split('/').slice(-2).join('-')}.cbor`, { type: 'application/cbor' }));
     } catch (e) {
       setFetchError(e instanceof Error ? e.message : String(e));
     }

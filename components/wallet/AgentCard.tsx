@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import { useConnection } from '@solana/wallet-adapter-react';
 import {
-  PublicKey, claimStakeInstructions, lease, loadSatiMembership, lockStakeInstructions, payLeaseInstructions, queueUnlockInstructions, readAgentAccounts,
+  type PublicKey, claimStakeInstructions, lease, loadSatiMembership, lockStakeInstructions, payLeaseInstructions, queueUnlockInstructions, readAgentAccounts,
   stakeLock, tickLeaseInstructions,
   type EconomyConfig,
 } from '../../lib/chain';

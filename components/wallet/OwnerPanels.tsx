@@ -9,7 +9,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { TokenBalance, VersionedTransactionResponse } from '../../lib/chain';
-import { useConnection, useWallet } from '@solana/wallet-adapter-react';
+import { useConnection, } from '@solana/wallet-adapter-react';
 import { PROGRAM_IDS, PublicKey, challenge, findChallenges, findEvidenceBuffers, parseEvents, stakeLock, usdcAccountOf, type EconomyConfig, type ProgramEvent } from '../../lib/chain';
 import { keccak256 } from '../../lib/protocol/crypto';
 import { ActionPhases, signedSol, signedUsdc } from './ActionPhases';

@@ -56,7 +56,7 @@ export function ownerActions(n: AgentNow): OwnerActions {
     queueUnlock = no(`unlock needs the lease deactivated: paid through epoch ${l.paidThroughEpoch} (a tick from epoch ${from} deactivates it)`);
   }
   let claimStake: Can = yes;
-  if (!s || s.status !== 2) {
+  if (s?.status !== 2) {
     const name = s ? STAKE_STATUS_NAMES[s.status] ?? `in status ${s.status}` : '';
     claimStake = no(!s ? 'no stake locked' : s.status === 1 ? 'stake is locked: queue the unlock first' : `stake is ${name}: nothing left to claim`);
   }

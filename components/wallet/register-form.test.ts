@@ -24,7 +24,7 @@ test('limits count UTF-8 bytes, not characters, and say both', () => {
   assert.ok(checkRegisterForm({ ...ok, symbol: 'é'.repeat(5) }).ok);
   const s = checkRegisterForm({ ...ok, symbol: 'SYMBOL12345' });
   assert.equal(!s.ok && s.errors.symbol, 'The symbol is 11 bytes of UTF-8; SATI allows at most 10 bytes');
-  const long = 'https://a.example/' + 'x'.repeat(183);
+  const long = `https://a.example/${'x'.repeat(183)}`;
   assert.equal(long.length, 201);
   const u = checkRegisterForm({ ...ok, uri: long });
   assert.equal(!u.ok && u.errors.uri, 'The uri is 201 bytes of UTF-8; SATI allows at most 200 bytes');

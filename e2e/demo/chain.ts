@@ -17,8 +17,6 @@ import assert from 'node:assert/strict';
 import { demoServer } from './server';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, type RunningServer } from '../harness';
 
-const EPOCH_SECONDS = 6;
-
 let srv: RunningServer | undefined;
 let base = '';
 let cheater = '';

@@ -61,7 +61,7 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     const bad = await getJson<{ error: string }>('/api/envelopes/xyz/raw');
     assert.equal(bad.status, 400);
     assert.match(bad.body.error, /"id"/);
-    assert.equal((await getJson('/api/envelopes/' + '0'.repeat(64) + '/inclusion')).status, 404);
+    assert.equal((await getJson(`/api/envelopes/${'0'.repeat(64)}/inclusion`)).status, 404);
     const byBase58 = await getJson<{ agent: { id: string } }>(`/api/agents/${base58(batch.agent)}`);
     assert.equal(byBase58.status, 200);
     assert.equal(byBase58.body.agent.id, batch.agent);

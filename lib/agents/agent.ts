@@ -21,7 +21,7 @@ import { newDeal, step, notaryOffer, notaryVerdicts, ringFeedback, type DealEven
 import { makeFault, FAULT_REASONS } from './faults';
 import { createRng } from './rng';
 import { drawSealed, drawStance } from './stances';
-import type { AgentConfig, AgentHooks, AgentToParent } from './types';
+import type { AgentConfig, AgentHooks, } from './types';
 import type { ReasonCode } from '../protocol/types';
 
 const TOPICS = { broadcast: TOPIC_BROADCAST, notary: TOPIC_NOTARY, reputation: TOPIC_REPUTATION } as const;

@@ -180,7 +180,7 @@ export class ChainDuties {
   async start(): Promise<void> {
     const stake = await this.#conn.getAccountInfo(stakeLock.findStakePda(this.#agent)[0], 'confirmed');
     const s = stake ? stakeLock.decodeStake(stake.data) : null;
-    if (!s || s.status !== 1) await lockStake(this.#conn, { owner: this.#owner, agent: this.#agent, amount: MIN_STAKE, config: this.#eco });
+    if (s?.status !== 1) await lockStake(this.#conn, { owner: this.#owner, agent: this.#agent, amount: MIN_STAKE, config: this.#eco });
     const paused = this.#now() < (this.#cfg.leasePauseUntilMs ?? 0);
     const e = this.epoch();
     if (!paused) await this.#payThrough(e + this.#ahead());

@@ -57,7 +57,7 @@ export function nextOffer(stance: Stance, index: number, opponentOffers: readonl
     price = prev + Math.sign(range) * step;
   } else {
     const t = stance.maxRounds <= 1 ? 1 : Math.min(1, index / (stance.maxRounds - 1));
-    const alpha = Math.pow(t, 1 / STRATEGY_BETA[stance.strategy]);
+    const alpha = t ** (1 / STRATEGY_BETA[stance.strategy]);
     price = initial + Math.round(range * alpha);
   }
   return stance.side === 'buyer' ? Math.min(price, reservation) : Math.max(price, reservation);

@@ -76,12 +76,12 @@ testOnEachStore('every kind fires on its condition and not its neighbour; persis
     const first = await evaluator.tick();
     const rows = await alerts(store, wl);
     assert.deepEqual(keyset(rows), [
-      'batch_mismatch:b2:' + (cur - 3n),
-      'batch_missing:a1:' + (cur - 3n),
+      `batch_mismatch:b2:${cur - 3n}`,
+      `batch_missing:a1:${cur - 3n}`,
       'challenged:a1:Chal1111111111111111111111111111111111111111',
       'challenged:b2:Chal1111111111111111111111111111111111111111',
       'deactivated:d4:',
-      'dispute:a1:' + 'cc'.repeat(16),
+      `dispute:a1:${'cc'.repeat(16)}`,
       'drops_rate:a1:',
       'lease_due:a1:',
       'lease_grace:a1:',
@@ -129,13 +129,13 @@ testOnEachStore('every kind fires on its condition and not its neighbour; persis
     const second = await evaluator.tick();
     const after = await alerts(store, wl);
     assert.deepEqual(keyset(after, 'cleared'), [
-      'batch_missing:a1:' + (cur - 3n), 'challenged:a1:Chal1111111111111111111111111111111111111111', 'challenged:b2:Chal1111111111111111111111111111111111111111',
+      `batch_missing:a1:${cur - 3n}`, 'challenged:a1:Chal1111111111111111111111111111111111111111', 'challenged:b2:Chal1111111111111111111111111111111111111111',
       'deactivated:d4:', 'drops_rate:a1:', 'lease_due:a1:', 'lease_grace:a1:', 'offline:a1:', 'offline:d4:', 'reputation_drop:a1:',
     ].sort());
     // Resolution is an event of its own, for the target and for the challenger.
     assert.deepEqual(keyset(after, 'open'), [
-      'batch_mismatch:b2:' + (cur - 3n), 'challenge_resolved:a1:Chal1111111111111111111111111111111111111111', 'challenge_resolved:b2:Chal1111111111111111111111111111111111111111',
-      'dispute:a1:' + 'cc'.repeat(16), 'slashed:a1:slashSig1',
+      `batch_mismatch:b2:${cur - 3n}`, 'challenge_resolved:a1:Chal1111111111111111111111111111111111111111', 'challenge_resolved:b2:Chal1111111111111111111111111111111111111111',
+      `dispute:a1:${'cc'.repeat(16)}`, 'slashed:a1:slashSig1',
     ].sort());
     assert.equal(second.cleared, 10);
     const cleared = new Map(after.filter((a) => a.clearedAt).map((r) => [`${r.kind}:${r.agentHex.slice(0, 2)}`, r]));

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { Ed25519Program, Keypair, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
+import { Ed25519Program, Keypair, type PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { batchHash } from '../protocol/batch';
 import { buildBatchFromLog } from '../protocol/batch-build';

@@ -5,7 +5,7 @@
  * lines, so CPI depth is handled) and decodes the records of our programs. Hostile or foreign
  * lines never throw: they are skipped.
  */
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { PROGRAM_IDS } from './gen/ids';
 import * as lease from './gen/lease';
 import * as stakeLock from './gen/stake_lock';

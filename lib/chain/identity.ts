@@ -112,7 +112,7 @@ export async function findIdentityHolder(connection: Connection, agent: PublicKe
   });
   for (const a of accounts) {
     const t = decodeTokenAccount(a.account.data);
-    if (t && t.mint.equals(agent) && t.amount === 1n) return { tokenAccount: a.pubkey, owner: t.owner };
+    if (t?.mint.equals(agent) && t.amount === 1n) return { tokenAccount: a.pubkey, owner: t.owner };
   }
   return null;
 }

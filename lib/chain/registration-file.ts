@@ -35,6 +35,7 @@ export interface RegistrationProfile {
 const cut = (v: unknown, max: number): string | undefined => {
   if (typeof v !== 'string') return undefined;
   // Control characters are dropped: the text is shown, never interpreted.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's job
   const s = v.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return s ? s.slice(0, max) : undefined;
 };

@@ -31,7 +31,7 @@ export async function readSatiDirectory(connection: Connection, sati: Pick<SatiA
   if (typeof from !== 'bigint' || from < 1n) throw new RangeError('from must be a member number ≥ 1');
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
   const cfgInfo = await connection.getAccountInfo(registryConfigAddress(sati.program), 'confirmed');
-  const cfg = cfgInfo && cfgInfo.owner.equals(sati.program) ? decodeRegistryConfig(cfgInfo.data) : null;
+  const cfg = cfgInfo?.owner.equals(sati.program) ? decodeRegistryConfig(cfgInfo.data) : null;
   if (!cfg) return { total: null, entries: [] };
   const last = cfg.totalAgents < from + BigInt(limit) - 1n ? cfg.totalAgents : from + BigInt(limit) - 1n;
   const numbers: bigint[] = [];
@@ -39,7 +39,7 @@ export async function readSatiDirectory(connection: Connection, sati: Pick<SatiA
   const indexes = await accounts(connection, numbers.map((n) => agentIndexAddress(n, sati.program)));
   const found: { memberNumber: bigint; mint: PublicKey }[] = [];
   indexes.forEach((info, i) => {
-    const ix = info && info.owner.equals(sati.program) ? decodeAgentIndex(info.data) : null;
+    const ix = info?.owner.equals(sati.program) ? decodeAgentIndex(info.data) : null;
     if (ix) found.push({ memberNumber: numbers[i], mint: ix.mint });
   });
   const mints = await accounts(connection, found.map((f) => f.mint));

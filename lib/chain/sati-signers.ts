@@ -61,7 +61,7 @@ export function delegationFilters(agent: PublicKey, sati: SatiRuleAddresses) {
 /** A DelegateV1 attestation account of `agent` as a DelegationRead; null when it is not one. */
 export function readDelegation(agent: PublicKey, address: PublicKey, info: { owner: PublicKey; data: Uint8Array; lamports: number }, currentOwner: PublicKey, nowSec: number, sati: SatiRuleAddresses): DelegationRead | null {
   const d = decodeDelegateAttestation(info.data);
-  if (!d || !d.agent.equals(agent)) return null;
+  if (!d?.agent.equals(agent)) return null;
   const account = { address, owner: info.owner, data: Uint8Array.from(info.data), lamports: info.lamports };
   const c = delegationValid(account, { agent, delegate: d.delegate, currentOwner, nowSec, addresses: sati });
   return { account, delegate: d.delegate, delegator: d.delegator, expiry: d.expiry, check: c.ok ? { ok: true } : { ok: false, reason: c.reason } };
@@ -74,7 +74,7 @@ export function readDelegation(agent: PublicKey, address: PublicKey, info: { own
 export async function readSatiSigners(connection: Connection, agent: PublicKey, sati: SatiRuleAddresses, nowSec: number): Promise<SatiSignersResult> {
   if (!(agent instanceof PublicKey)) throw new TypeError('agent must be a PublicKey');
   const [cfgInfo, mintInfo] = await connection.getMultipleAccountsInfo([registryConfigAddress(sati.program), agent], 'confirmed');
-  const cfg = cfgInfo && cfgInfo.owner.equals(sati.program) ? decodeRegistryConfig(cfgInfo.data) : null;
+  const cfg = cfgInfo?.owner.equals(sati.program) ? decodeRegistryConfig(cfgInfo.data) : null;
   if (!cfg) return { ok: false, reason: 'unregistered' };
   const reg = satiRegistration(mintInfo ? { address: agent, owner: mintInfo.owner, data: mintInfo.data, lamports: mintInfo.lamports } : null, cfg);
   if (!reg.ok) return reg;

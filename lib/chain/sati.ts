@@ -640,7 +640,7 @@ export function delegationValid(attestation: (RawAccount & { address: PublicKey 
   if (!isKey(attestation.owner) || !attestation.owner.equals(a.sas)) return { ok: false, reason: 'not_delegate_attestation' };
   if (!isKey(attestation.address) || !attestation.address.equals(delegateAttestationAddress(q.delegate, q.agent, a))) return { ok: false, reason: 'not_delegate_attestation' };
   const d = decodeDelegateAttestation(attestation.data);
-  if (!d || !d.credential.equals(a.credential) || !d.schema.equals(a.delegateSchema)) return { ok: false, reason: 'not_delegate_attestation' };
+  if (!d?.credential.equals(a.credential) || !d.schema.equals(a.delegateSchema)) return { ok: false, reason: 'not_delegate_attestation' };
   if (!d.agent.equals(q.agent) || !d.delegate.equals(q.delegate)) return { ok: false, reason: 'delegation_mismatch' };
   if (!d.delegator.equals(q.currentOwner)) return { ok: false, reason: 'delegator_not_owner' };
   if (d.expiry !== 0n && d.expiry <= now) return { ok: false, reason: 'delegation_expired' };

@@ -3,7 +3,7 @@
  * 1, TLV extensions), so SATI's rule can be tested against exact bytes, including hostile ones,
  * without any program producing them. Layout facts: docs/chain.md "Token-2022 mint bytes".
  */
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { pack as packTokenMetadata } from '@solana/spl-token-metadata';
 
 /** One TLV extension: type (u16) and value. */

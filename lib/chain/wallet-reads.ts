@@ -56,7 +56,7 @@ export async function readChallenge(connection: Connection, address: PublicKey):
 export async function loadRegistryConfig(connection: Connection, satiProgram: PublicKey = SATI_MAINNET.program): Promise<RegistryConfig> {
   if (!(satiProgram instanceof PublicKey)) throw new TypeError('satiProgram must be a PublicKey');
   const info = await connection.getAccountInfo(registryConfigAddress(satiProgram), 'confirmed');
-  const registry = info && info.owner.equals(satiProgram) ? decodeRegistryConfig(info.data) : null;
+  const registry = info?.owner.equals(satiProgram) ? decodeRegistryConfig(info.data) : null;
   if (!registry) throw new ChainAccountError(`no SATI registry at ${satiProgram.toBase58()}`);
   return registry;
 }
@@ -69,7 +69,7 @@ export async function loadRegistryConfig(connection: Connection, satiProgram: Pu
 export async function loadSatiMembership(connection: Connection, agent: PublicKey, satiProgram: PublicKey = SATI_MAINNET.program): Promise<SatiRegistered & { registry: RegistryConfig }> {
   if (!(agent instanceof PublicKey) || !(satiProgram instanceof PublicKey)) throw new TypeError('agent and satiProgram must be PublicKeys');
   const [cfgInfo, mintInfo] = await connection.getMultipleAccountsInfo([registryConfigAddress(satiProgram), agent], 'confirmed');
-  const registry = cfgInfo && cfgInfo.owner.equals(satiProgram) ? decodeRegistryConfig(cfgInfo.data) : null;
+  const registry = cfgInfo?.owner.equals(satiProgram) ? decodeRegistryConfig(cfgInfo.data) : null;
   if (!registry) throw new ChainAccountError(`no SATI registry at ${satiProgram.toBase58()}`);
   const r = satiRegistration(mintInfo ? { address: agent, owner: mintInfo.owner, data: mintInfo.data, lamports: mintInfo.lamports } : null, registry);
   if (!r.ok) throw new ChainAccountError(`${agent.toBase58()} is not a registered SATI agent (${r.reason})`);

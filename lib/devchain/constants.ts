@@ -33,6 +33,7 @@ export const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
 /** Largest single airdrop (a test validator allows any; keep it sane). */
 export const MAX_AIRDROP_LAMPORTS = 1_000_000n * 1_000_000_000n;
 /** rentEpoch every account reports since rent collection ended (u64::MAX as a JSON number). */
+// biome-ignore lint/correctness/noPrecisionLoss: u64::MAX as the RPC's JSON number; JavaScript clients read it as 2^64 too
 export const RENT_EPOCH_EXEMPT = 18446744073709551615;
 
 export const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';

@@ -7,7 +7,7 @@
 import { createHash, createPrivateKey, sign as edSign } from 'node:crypto';
 import { LiteSVM } from 'litesvm';
 import { FailedTransactionMetadata, type LiteSvm, type TransactionMetadata } from 'litesvm/dist/internal';
-import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+import { Keypair, type PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { decodeMint, isMint, type AccountView } from './accounts';
 import { BLOCKHASH_VALID_SLOTS, FAUCET_LAMPORTS, LAMPORTS_PER_SIGNATURE } from './constants';
 import { TxHistory, type LogRef, type TxRecord } from './history';
@@ -152,7 +152,7 @@ export class Ledger {
   /** Reads an account (null when it does not exist or holds no lamports). */
   readAccount = (address: string, bytes?: Uint8Array): AccountView | null => {
     const kb = bytes ?? fromBase58(address);
-    if (!kb || kb.length !== 32) return null;
+    if (kb?.length !== 32) return null;
     const acc = this.raw.getAccount(kb);
     if (!acc) return null;
     const lamports = acc.lamports();

@@ -24,7 +24,7 @@ const chain = await startEmbeddedChain({
   warp: process.env.CHAIN_WARP !== '0',
   logger,
 });
-process.stdout.write(JSON.stringify({ rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, companionWsUrl: chain.companionWsUrl }) + '\n');
+process.stdout.write(`${JSON.stringify({ rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, companionWsUrl: chain.companionWsUrl })}\n`);
 
 let closing = false;
 const stop = async () => {

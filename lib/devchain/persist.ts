@@ -51,7 +51,7 @@ export interface WarpEntry {
   afterSeq: number;
 }
 
-const warpLine = (w: WarpEntry) => JSON.stringify({ warp: w.slot, afterSeq: w.afterSeq }) + '\n';
+const warpLine = (w: WarpEntry) => `${JSON.stringify({ warp: w.slot, afterSeq: w.afterSeq })}\n`;
 
 function warpFromLine(line: string): WarpEntry | null {
   if (!line.startsWith('{"warp":')) return null;
@@ -94,7 +94,7 @@ type StoredRecord = Omit<TxRecord, 'bytes'> & { bytes: string };
 
 function toLine(rec: TxRecord): string {
   const { bytes, ...rest } = rec;
-  return JSON.stringify({ ...rest, bytes: Buffer.from(bytes).toString('base64') }) + '\n';
+  return `${JSON.stringify({ ...rest, bytes: Buffer.from(bytes).toString('base64') })}\n`;
 }
 
 function fromLine(line: string): TxRecord | null {
@@ -108,8 +108,8 @@ function fromLine(line: string): TxRecord | null {
 }
 
 function writeAtomic(path: string, data: Uint8Array | string): void {
-  writeFileSync(path + '.tmp', data);
-  renameSync(path + '.tmp', path);
+  writeFileSync(`${path}.tmp`, data);
+  renameSync(`${path}.tmp`, path);
 }
 
 /** Reads a saved chain, or null when `dir` holds none. The history file is compacted in place. */
@@ -221,7 +221,7 @@ export class ChainStore implements LogReader {
     writeAtomic(join(this.dir, SVM_FILE), svm.toBytes());
     writeAtomic(join(this.dir, META_FILE), JSON.stringify(meta));
     if (this.lines <= 2 * this.historyLimit) return;
-    const tmp = this.histPath + '.tmp';
+    const tmp = `${this.histPath}.tmp`;
     const out = openSync(tmp, 'w');
     const moves: [LogEntry, LogRef][] = [];
     let size = 0;

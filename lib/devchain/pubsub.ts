@@ -9,7 +9,6 @@ import { encodeAccount, matchesFilters, parseFilters, type AccountEncoding, type
 import { RENT_EPOCH_EXEMPT, SYSTEM_PROGRAM_ID } from './constants';
 import { invalidParams } from './errors';
 import type { TxRecord } from './history';
-import type { Ledger } from './ledger';
 import { address, commitment, ctxConfig, encoding, parseParams, type RpcContext } from './rpc-params';
 
 type Send = (msg: unknown) => void;

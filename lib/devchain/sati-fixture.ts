@@ -5,7 +5,7 @@
  * InitializeGroup with the registry PDA as mint and update authority: the stand-in registry's
  * `initialize` then takes it with SATI's four accounts, as SATI's own initialize does on a cluster.
  */
-import { PublicKey } from '@solana/web3.js';
+import type { PublicKey } from '@solana/web3.js';
 import { registryConfigAddress } from '../chain/sati';
 
 const TOKEN_GROUP_POINTER = 20;

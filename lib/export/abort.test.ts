@@ -40,7 +40,7 @@ test('bad parameters name the parameter', () => {
   for (const [table, qs, param] of bad) {
     assert.throws(() => parseExportRequest(table, new URLSearchParams(qs)), (e: unknown) => e instanceof ParamError && e.param === param, `${table}?${qs}`);
   }
-  const ok = parseExportRequest('envelopes', new URLSearchParams('format=parquet&from=2026-01-01T00:00:00.000123Z&type=PROPOSE,0x04&agent=' + 'ab'.repeat(32)));
+  const ok = parseExportRequest('envelopes', new URLSearchParams(`format=parquet&from=2026-01-01T00:00:00.000123Z&type=PROPOSE,0x04&agent=${'ab'.repeat(32)}`));
   assert.equal(ok.filter.fromUs, 1_767_225_600_000_123n);
   assert.deepEqual(ok.filter.types, [3, 4]);
   assert.equal(ok.format, 'parquet');

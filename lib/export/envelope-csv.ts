@@ -160,7 +160,7 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
   const seenIso = isoWriter();
   // An opaque payload (or none decoded): payload_kind and 19 empty cells, the same every time.
   const opaque = Buffer.from(`,opaque${','.repeat(payloadCols.length - 1)}\r\n`, 'latin1');
-  yield Buffer.from(names.map(csvField).join(',') + '\r\n', 'utf8');
+  yield Buffer.from(`${names.map(csvField).join(',')}\r\n`, 'utf8');
 
   const r = new CopyTupleReader(FIELDS);
   let out = Buffer.allocUnsafe(CHUNK);

@@ -39,7 +39,7 @@ export function loadOrCreateSigningKey(path: string, signer: string): SigningKey
   if (!existsSync(path)) {
     // With a Postgres server nothing else creates the data folder before the first release.
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(`${path}.tmp`, randomBytes(32).toString('hex') + '\n', { mode: 0o600 });
+    writeFileSync(`${path}.tmp`, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
     renameSync(`${path}.tmp`, path);
   }
   const text = readFileSync(path, 'utf8').trim();

@@ -79,7 +79,7 @@ async function* csv(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIter
   const cols = schema.columns;
   const names = cols.map((c) => c.name);
   const fmt = cols.map((c) => cellFormatter(c.type, true));
-  yield enc.encode(names.map(csvField).join(',') + '\r\n');
+  yield enc.encode(`${names.map(csvField).join(',')}\r\n`);
   for await (const page of pages) {
     let out = '';
     for (const r of page) {
@@ -89,7 +89,7 @@ async function* csv(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIter
         if (i) line += ',';
         if (v !== null && v !== undefined) line += fmt[i](v);
       }
-      out += line + '\r\n';
+      out += `${line}\r\n`;
     }
     if (out) yield Buffer.from(out, 'utf8');
   }
@@ -98,7 +98,7 @@ async function* csv(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIter
 async function* jsonl(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIterable<Uint8Array> {
   const cols = schema.columns;
   const names = cols.map((c) => c.name);
-  const keys = names.map((n) => JSON.stringify(n) + ':');
+  const keys = names.map((n) => `${JSON.stringify(n)}:`);
   // Numbers and booleans stay JSON numbers/booleans; everything else is a JSON string.
   const fmt = cols.map((c) => {
     if (c.type === 'int32' || c.type === 'double') return (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : 'null');
@@ -115,7 +115,7 @@ async function* jsonl(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIt
         const v = r[names[i]];
         line += (i ? ',' : '') + keys[i] + (v === null || v === undefined ? 'null' : fmt[i](v));
       }
-      out += line + '}\n';
+      out += `${line}}\n`;
     }
     if (out) yield Buffer.from(out, 'utf8');
   }

@@ -92,7 +92,7 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
   }
   const owned = (k: PublicKey, program: PublicKey) => {
     const a = accounts.get(key(k));
-    return a && a.owner.equals(program) ? a.data : null;
+    return a?.owner.equals(program) ? a.data : null;
   };
 
   // Every write of the step in one store transaction (one commit); live events only after it.

@@ -4,7 +4,7 @@
  * Every value comes from the event itself (escrow after the round, totals at settlement), so
  * applying an event twice gives the same row; lib/store/haggle.ts keeps each transition once.
  */
-import { PublicKey } from '../chain';
+import type { PublicKey } from '../chain';
 import type { ProgramEvent } from '../chain/events';
 import { HAGGLE_REFUND_REASONS, HAGGLE_STATUS_NAMES } from '../chain/haggle';
 import type { HaggleEventInput } from '../store/haggle';

@@ -169,7 +169,7 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
 
   // Live notifications: queued, then applied together in one step per drain.
   const subs: number[] = [];
-  let live: TxInput[] = [];
+  const live: TxInput[] = [];
   let drainScheduled = false;
   const drain = async () => {
     drainScheduled = false;

@@ -105,12 +105,14 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
   // Loaded only for a node that keeps metrics (the observer), not by every demo agent.
   const metered = params.metrics ? (await import('./metrics')).meshMetrics(params.metrics, cfg.topics, params.libp2pMetrics === true) : null;
 
+  // biome-ignore lint/suspicious/noExplicitAny: each libp2p module takes its own components type; libp2p passes them all
   const peerDiscovery: Array<(components: any) => PeerDiscovery> = [];
   // The bootstrap module waits 1 s (its default) before dialling the list; a node that has
   // nothing to do until it is connected dials at once.
   if (cfg.bootstrap.length > 0) peerDiscovery.push(bootstrap({ list: cfg.bootstrap, timeout: 0 }));
   if (cfg.mdns) peerDiscovery.push(mdns());
 
+  // biome-ignore lint/suspicious/noExplicitAny: as above, for services
   const services: Record<string, (components: any) => unknown> = {
     identify: identify(),
     ping: ping(),

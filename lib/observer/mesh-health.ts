@@ -111,7 +111,7 @@ export function createMeshHealth(p: MeshHealthParams): MeshHealth {
   const fresh = (start: number) => new Map(topics.map((t) => [t, new Window(start)]));
   let minute = fresh(clock());
   let hour = fresh(clock());
-  let last = new Map<string, Map<string, number>>();
+  const last = new Map<string, Map<string, number>>();
   let lastGauges = new Map<string, Gauges>();
   let lastConnections = 0;
   let lastPrune = 0;

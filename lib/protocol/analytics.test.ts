@@ -85,7 +85,7 @@ describe('Faratin curves with known β on the shared clock', () => {
         for (const sd of [sb, ss]) {
           const f = sd.fit!, range = Number(sd.offers[0].price - sd.offers[sd.offers.length - 1].price);
           for (const o of sd.offers) {
-            const x = f.a + f.b * Math.pow((Number(o.time) - f.t0) / (f.tMax - f.t0), 1 / f.beta);
+            const x = f.a + f.b * ((Number(o.time) - f.t0) / (f.tMax - f.t0)) ** (1 / f.beta);
             assert.ok(Math.abs(x - Number(o.price)) <= Math.abs(range) * 0.01, `curve ${x} vs offer ${o.price}`);
           }
         }
@@ -398,7 +398,7 @@ describe('roles from evidence, in order', () => {
     assert.deepEqual(claims.map((c) => [c.agent, c.role]), [[B, 'buyer'], [S, 'seller'], [B, 'buyer']]);
     assert.deepEqual([assignRoles([B, S], claims).buyer, assignRoles([B, S], claims).seller], [B, S]);
     // The wallet is the agent's id: matched directly.
-    assert.deepEqual(haggleRoleClaims({ buyer: 'addr-' + S, seller: 'x', offers: [], addressOf: (h) => 'addr-' + h }, [B, S], []), [{ source: 'haggle', agent: S, role: 'buyer' }]);
+    assert.deepEqual(haggleRoleClaims({ buyer: `addr-${S}`, seller: 'x', offers: [], addressOf: (h) => `addr-${h}` }, [B, S], []), [{ source: 'haggle', agent: S, role: 'buyer' }]);
   });
 
   test('ADVERTISE in the conversation names the seller; notaries are not parties', () => {

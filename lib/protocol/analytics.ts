@@ -234,7 +234,7 @@ export function fitFaratin(us: number[], ys: number[]): { beta: number; a: numbe
   const solve = (lnBeta: number) => {
     const e = Math.exp(-lnBeta);
     let sg = 0, sy = 0, sgg = 0, sgy = 0;
-    const raw = us.map((u) => (u <= 0 ? 0 : Math.pow(u, e)));
+    const raw = us.map((u) => (u <= 0 ? 0 : u ** e));
     // Scaled to a maximum of 1 (b absorbs the scale): steep curves would otherwise vanish in
     // floating point (0.8^148 ≈ 5e-15) and look like no fit at all.
     const top = Math.max(...raw);

@@ -9,7 +9,6 @@ import {
 import { MAX_BATCH_ENTRIES } from './constants';
 import { keccak256, ed25519Sign, ed25519Verify } from './crypto';
 import { assertBytes } from './errors';
-import { concatBytes } from './hex';
 
 /** A bid the agent sent: [conversation_id, counterparty, bid_value, slot] (spec §8.2). */
 export interface TypedBid { conversationId: Uint8Array; counterparty: Uint8Array; bidValue: bigint; slot: bigint }

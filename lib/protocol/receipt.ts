@@ -142,7 +142,7 @@ export function verifyReceipt(receipt: Receipt): ReceiptVerification {
       (e.msgType === MsgType.PROPOSE || e.msgType === MsgType.COUNTER) && !bytesEqual(e.sender, envs[acceptIdx].sender));
     const off = offer ? decodeNeg1(offer.payload) : undefined;
     if (!acc.ok) fail('tier', `ACCEPT has no readable NEG1 payload: ${acc.detail}`);
-    else if (!off || !off.ok) fail('tier', 'no readable NEG1 offer from the other party before the ACCEPT');
+    else if (!off?.ok) fail('tier', 'no readable NEG1 offer from the other party before the ACCEPT');
     else if (off.value.verification.tier !== acc.value.verification.tier) {
       fail('tier', `ACCEPT tier ${acc.value.verification.tier} != offer tier ${off.value.verification.tier}`);
     } else {

@@ -69,7 +69,7 @@ export const GEN_START_US = 1_790_000_000_000_000n;
 
 /** Faratin offer at u ∈ [0, 1]: p0 + (r − p0)·u^(1/β), rounded to a whole unit, exact in bigint. */
 export function faratinPrice(p0: bigint, r: bigint, beta: number, u: number): bigint {
-  const f = Math.pow(u, 1 / beta);
+  const f = u ** (1 / beta);
   // Scaled integer arithmetic keeps int128-sized spans exact to the unit.
   const SCALE = 1n << 52n;
   const k = BigInt(Math.round(f * Number(SCALE)));

@@ -17,7 +17,8 @@ export interface VectorCase { name: string; ok: boolean; detail?: string }
 /** One file's outcome. */
 export interface VectorFileResult { kind: 'envelopes' | 'merkle' | 'batch' | 'reputation' | 'unknown'; cases: VectorCase[] }
 
-type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: vector files are untyped JSON, checked field by field as they are read
+type Json = any;
 
 function check(cases: VectorCase[], name: string, f: () => string | undefined): void {
   try {
@@ -34,7 +35,7 @@ const eq = (what: string, got: string, want: string | undefined) =>
 function runEnvelopes(d: Json): VectorCase[] {
   const cases: VectorCase[] = [];
   const registry = {
-    keysFor: (id: Uint8Array) => ((d.registry ?? {})[toHex(id)] ?? []).map((k: string) => fromHex(k)),
+    keysFor: (id: Uint8Array) => (d.registry?.[toHex(id)] ?? []).map((k: string) => fromHex(k)),
   };
   const nowUs = BigInt(d.now_us);
   const one = (v: Json, nonces: Map<string, bigint>) => {

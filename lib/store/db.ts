@@ -111,7 +111,7 @@ export function parseByteaHex(text: string): Uint8Array {
 /** The parameter side of {@link parseByteaHex}. */
 export function serializeBytea(value: unknown): string {
   if (!(value instanceof Uint8Array)) throw new StoreError('a bytea parameter must be a Uint8Array');
-  return '\\x' + Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex');
+  return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
 }
 
 /**

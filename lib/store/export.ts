@@ -220,7 +220,7 @@ async function* keysetPages(db: Queryable, p: Plan, pageSize: number, signal?: A
     const args = [...p.args];
     const where = [...p.where];
     if (last) {
-      const ph = last.map((v, i) => `$${args.length + i + 1}::${p.key[i].cast}`);
+      const ph = last.map((_v, i) => `$${args.length + i + 1}::${p.key[i].cast}`);
       args.push(...last);
       where.push(`(${order}) > (${ph.join(', ')})`);
     }

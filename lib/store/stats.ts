@@ -116,18 +116,18 @@ export const STATS_PENDING_CTE = `sd AS (
  */
 function activeCascade(): string {
   const [first, ...rest] = STATS_RESOLUTIONS;
-  const upsert = (res: number, select: string) => `INSERT INTO stats_active_mask AS m (res, bucket, word, mask, added)
+  const upsert = (select: string) => `INSERT INTO stats_active_mask AS m (res, bucket, word, mask, added)
   ${select}
   ON CONFLICT (res, bucket, word) DO UPDATE SET mask = m.mask | excluded.mask, added = excluded.mask & ~m.mask
   WHERE (excluded.mask & ~m.mask) <> 0
   RETURNING res, bucket, word, added`;
   const parts = [`sa${first} AS (
-  ${upsert(first, `SELECT ${first}, minute, word, mask, mask FROM am ORDER BY minute, word`)}
+  ${upsert(`SELECT ${first}, minute, word, mask, mask FROM am ORDER BY minute, word`)}
 )`];
   let prev: number = first;
   for (const r of rest) {
     parts.push(`sa${r} AS (
-  ${upsert(r, `SELECT ${r}, (bucket / ${r}) * ${r}, word, bit_or(added), bit_or(added) FROM sa${prev}
+  ${upsert(`SELECT ${r}, (bucket / ${r}) * ${r}, word, bit_or(added), bit_or(added) FROM sa${prev}
   GROUP BY 2, 3 ORDER BY 2, 3`)}
 )`);
     prev = r;

@@ -41,7 +41,7 @@ export interface DisputeReview {
 /** What is wrong with a note, in a sentence; null when it can be signed. */
 export function reviewNoteProblem(note: string): string | null {
   if ([...note].length > REVIEW_NOTE_MAX) return `the note has ${[...note].length} characters; at most ${REVIEW_NOTE_MAX}`;
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's job
   if (/[\u0000-\u001f\u007f\u2028\u2029]/.test(note)) return 'the note must be one line without control characters';
   return null;
 }

@@ -45,7 +45,7 @@ const DATA: { [T in LiveEventType]: LiveEventData<T> } = {
   haggle_joined: { ...neg, seller: ADDR, at: '1700000001' },
   haggle_offer: { ...neg, amount: '400', decay: '10', escrow: '1990', at: '1700000002', side: 1, round: 1, status: 2, metadata: '00'.repeat(64), statusName: 'proposed' },
   haggle_committed: { ...neg, commitment: 'cc'.repeat(32), side: 1 },
-  haggle_revealed: { ...neg, price: '00'.repeat(15) + '64', side: 2, bothRevealed: 1, zopa: 1 },
+  haggle_revealed: { ...neg, price: `${'00'.repeat(15)}64`, side: 2, bothRevealed: 1, zopa: 1 },
   haggle_accepted: { ...neg, amount: '700', at: '1700000009', side: 2, round: 4 },
   haggle_settled: { ...neg, buyer: ADDR, seller: ADDR, amount: '700', fee: '14', toSeller: '686', refund: '1261', decayed: '39' },
   haggle_refunded: {

@@ -4,7 +4,7 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { Ed25519Program, Keypair, PublicKey } from '@solana/web3.js';
+import { Ed25519Program, Keypair, type PublicKey } from '@solana/web3.js';
 import {
   newSvm, sendOk, sendErr, fundedWallet, getAccount, createIdentity, createUsdc, setEpoch, programData,
   tokenAccount, mintTo, createMint, currentSlot, warpSlots, TOKEN_2022_PROGRAM_ID,

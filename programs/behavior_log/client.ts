@@ -3,7 +3,7 @@
  * instruction that carries the identity owner's signature over batch_hash, followed by
  * submit_batch. (Wallet-facing builders belong to lib/chain; these use its generated builders.)
  */
-import { Ed25519Program, PublicKey, type TransactionInstruction } from '@solana/web3.js';
+import { Ed25519Program, type PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import { behaviorLog } from '../../lib/chain/programs';
 import { ed25519Sign, publicKeyFromSeed } from '../../lib/protocol/crypto';
 

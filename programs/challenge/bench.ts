@@ -13,7 +13,7 @@ import {
   encodeBatch, EPOCH_SECONDS, BATCH_EPOCH, USDC,
 } from './scenario';
 import type { BehaviorBatch } from '../../lib/protocol/batch';
-import { stageBuffer, writeBufferIx, closeBufferIx, findAgentPda, findChallengePda, findVaultPda, CHUNK } from './client';
+import { writeBufferIx, closeBufferIx, findAgentPda, findChallengePda, findVaultPda, CHUNK } from './client';
 
 interface Row { instruction: string; cu: bigint; target?: bigint }
 

@@ -3,7 +3,7 @@
  * merkle tree are built with lib/protocol: the ground the challenge tests, the story test and
  * the bench stand on. Test-only.
  */
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { Keypair, type PublicKey } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import {
   newSvm, sendOk, fundedWallet, createUsdc, usdcAccount, createSatiIdentity, ensureSati, satiAccountsOf, setEpoch, SATI_PROGRAM_ID, type Usdc,

@@ -10,7 +10,7 @@ import { TransactionInstruction } from '@solana/web3.js';
 import { challenge, lease, stakeLock } from '../../lib/chain/programs';
 import { compileSources } from '../tools/build';
 import {
-  Keypair, PROGRAM_IDS, PublicKey, SATI_PROGRAM_ID, createSatiIdentity, createUsdc, ensureSati, fundedWallet, newSvm, satiAccountsOf, sendOk,
+  Keypair, PROGRAM_IDS, type PublicKey, SATI_PROGRAM_ID, createSatiIdentity, createUsdc, ensureSati, fundedWallet, newSvm, satiAccountsOf, sendOk,
   setEpoch, tokenAccount, usdcAccount, type Identity, type Usdc,
 } from '../test-helpers';
 

@@ -170,7 +170,7 @@ function tsIx(spec: ProgramSpec, ix: IxSpec, ids: Record<string, string>): strin
     `/** ${ix.doc ?? ix.name} */`,
     `export function ${camel(ix.name)}Instruction(accounts: ${N}Accounts${hasArgs ? `, args: ${N}Args` : ''}, programId: PublicKey = PROGRAM_ID): TransactionInstruction {`,
     `  return new TransactionInstruction({\n    programId,\n    keys: [\n${metas.join('\n')}\n    ],`,
-    `    data: instructionData(encode${N}Args(${hasArgs ? 'args' : '{} as ' + N + 'Args'})),\n  });\n}`,
+    `    data: instructionData(encode${N}Args(${hasArgs ? 'args' : `{} as ${N}Args`})),\n  });\n}`,
   ].join('\n');
 }
 

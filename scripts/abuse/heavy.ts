@@ -30,7 +30,7 @@ async function timeLoop(t: Target, path: string, from: string | undefined, every
   while (running()) {
     const t0 = performance.now();
     const r = await http(t, 'GET', path, { from, timeoutMs: 30_000 }).catch(() => null);
-    if (!r || r.status !== 200) failures++;
+    if (r?.status !== 200) failures++;
     ms.push(r ? r.ms : performance.now() - t0);
     await sleep(Math.max(0, everyMs - (performance.now() - t0)));
   }

@@ -148,7 +148,7 @@ export async function rpcBatches(t: Target): Promise<CheckResult[]> {
     while (flooding) {
       const t0 = performance.now();
       const r = await http(t, 'GET', '/api/health', { from: source(t, 65), timeoutMs: 10_000 }).catch(() => null);
-      if (!r || r.status !== 200) healthFailures++;
+      if (r?.status !== 200) healthFailures++;
       health.push(r ? r.ms : performance.now() - t0);
       await sleep(Math.max(0, 100 - (performance.now() - t0)));
     }

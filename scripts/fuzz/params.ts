@@ -11,7 +11,6 @@
  * 5xx other than that 503, and the server keeps answering.
  */
 import { createServer, get } from 'node:http';
-import { Readable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

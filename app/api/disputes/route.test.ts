@@ -140,7 +140,7 @@ test('a signed opinion is stored and re-verifies; tampered, stale, future, misdi
   assert.match(errorOf(e), /not [0-9a-f]{64} \(the dispute in the URL\)/);
   const notDispute = await post({ reviewer, message: elsewhere, signature: sign(elsewhere) }, hex(evidence[0].id));
   assert.equal(notDispute.status, 404);
-  const twoLines = review('unclear', 'a') + '\nnote: b';
+  const twoLines = `${review('unclear', 'a')}\nnote: b`;
   assert.match(errorOf(await post({ reviewer, message: twoLines, signature: sign(twoLines) })), /5 lines/);
   const longNote = review('unclear', 'x'.repeat(501));
   assert.match(errorOf(await post({ reviewer, message: longNote, signature: sign(longNote) })), /at most 500/);

@@ -49,7 +49,7 @@ test('pages of the window in store order, as live message events; 400s name the 
 
     for (const [q, name] of [
       ['from=x', 'from'], ['to=-1', 'to'], ['from=10&to=5', 'from'], ['limit=0', 'limit'], ['limit=1001', 'limit'],
-      ['after=12:zz', 'after'], [`from=${from}&to=${to}&after=1:${'00'.repeat(32)}`, 'after'], ['speed=2', 'speed'], ['after=99999999999999999999:' + '00'.repeat(32), 'after'],
+      ['after=12:zz', 'after'], [`from=${from}&to=${to}&after=1:${'00'.repeat(32)}`, 'after'], ['speed=2', 'speed'], [`after=99999999999999999999:${'00'.repeat(32)}`, 'after'],
     ] as const) {
       const res = await get(q);
       assert.equal(res.status, 400, `${q}: ${res.status}`);

@@ -161,7 +161,7 @@ test('a watchlist from creation to alerts, through every route, and refusals wit
   assert.equal(l.unread, 2);
   const open = await call(listAlerts as unknown as Handler, 'GET', `/api/alerts?watchlist=${id}&state=open&agent=${agent58}&limit=5`, { token });
   assert.deepEqual((open.body.alerts as Array<{ id: string }>).map((a) => a.id), [a2.id.toString()]);
-  assert.deepEqual((await call(listAlerts as unknown as Handler, 'GET', `/api/alerts?watchlist=${id}&before=${a2.id}`, { token })).body.alerts instanceof Array, true);
+  assert.deepEqual(Array.isArray((await call(listAlerts as unknown as Handler, 'GET', `/api/alerts?watchlist=${id}&before=${a2.id}`, { token })).body.alerts), true);
   assert.match((await call(listAlerts as unknown as Handler, 'GET', `/api/alerts?watchlist=${id}&state=shut`, { token })).body.error as string, /query parameter "state"/);
   assert.equal((await call(listAlerts as unknown as Handler, 'GET', `/api/alerts?watchlist=${id}`)).status, 403);
   assert.deepEqual((await call(unread as unknown as Handler, 'GET', `/api/alerts/unread?watchlist=${id}`, { token })).body, { unread: 2 });

@@ -12,7 +12,7 @@ import { OnChainNegotiation } from '../../../components/OnChainNegotiation';
 import { loadOnChainNegotiations } from '../../_lib/haggle';
 import { Time } from '../../../components/time/Time';
 import { WatchButton } from '../../../components/alerts/WatchButton';
-import { count, dateTime, formatAmount, isBroadcast, shortHex } from '../../../components/format';
+import { count, formatAmount, isBroadcast, shortHex } from '../../../components/format';
 import { FEEDBACK_OUTCOMES } from '../../../lib/protocol/payloads';
 
 export const dynamic = 'force-dynamic';

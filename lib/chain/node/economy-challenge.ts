@@ -4,7 +4,7 @@
  * the evidence bytes from lib/chain/evidence.ts; this module reads the accounts a builder needs,
  * signs and sends with send.ts.
  */
-import { Keypair, PublicKey, type Connection } from '@solana/web3.js';
+import { Keypair, type PublicKey, type Connection } from '@solana/web3.js';
 import {
   bufferAccountSize, challengeAddress, closeBufferInstructions, expireChallengeInstructions, resolveChallengeInstructions, stageBufferInstructions,
   submitChallengeInstructions,

@@ -28,7 +28,7 @@ export async function ensureHaggleConfig(connection: Connection, p: { admin: Key
 /** The negotiation account now, or null when it does not exist (never created, or closed). */
 export async function fetchNegotiation(connection: Connection, ref: NegotiationRef): Promise<haggle.Negotiation | null> {
   const info = await connection.getAccountInfo(negotiationAddress(ref), 'confirmed');
-  return info && info.owner.equals(haggle.PROGRAM_ID) ? decodeNegotiationAccount(new Uint8Array(info.data)) : null;
+  return info?.owner.equals(haggle.PROGRAM_ID) ? decodeNegotiationAccount(new Uint8Array(info.data)) : null;
 }
 
 type Ref = NegotiationRef & { config: HaggleConfig };

@@ -190,7 +190,7 @@ export class ChainSignerRegistry implements SignerRegistry {
     const key = hexOf(agentId);
     const e = this.cache.get(key);
     const now = this.now();
-    if (!e || !e.owner || now - e.loadedAt < minAgeMs) return false;
+    if (!e?.owner || now - e.loadedAt < minAgeMs) return false;
     while (this.revalidations.length && this.revalidations[0] <= now - 1_000) this.revalidations.shift();
     if (this.revalidations.length >= REVALIDATIONS_PER_SECOND) return false;
     this.revalidations.push(now);
@@ -312,7 +312,7 @@ export class ChainSignerRegistry implements SignerRegistry {
   /** Adds or updates a delegation from an attestation account; false when it is not one of this agent. */
   private putDelegation(e: Entry, address: PublicKey, info: AccountInfo<Buffer>): boolean {
     const d = decodeDelegateAttestation(info.data);
-    if (!d || !d.agent.equals(e.agent)) return false;
+    if (!d?.agent.equals(e.agent)) return false;
     const k = address.toBase58();
     const old = e.delegations.get(k);
     const account = { address, owner: info.owner, data: Uint8Array.from(info.data), lamports: info.lamports };
@@ -327,7 +327,7 @@ export class ChainSignerRegistry implements SignerRegistry {
       if (!live()) return;
       const t = info.lamports > 0 ? decodeTokenAccount(info.data) : null;
       const owner = e.owner as PublicKey;
-      if (t && t.mint.equals(e.agent) && t.amount === 1n) {
+      if (t?.mint.equals(e.agent) && t.amount === 1n) {
         if (t.owner.equals(owner)) return;
         // Ownership moved with the account (SetAuthority): the old owner and its delegations lose the right at once.
         e.former.add(hexOf(owner.toBytes()));

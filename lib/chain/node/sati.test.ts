@@ -59,7 +59,7 @@ describe('On the embedded chain: our stand-in registry (mainnet addresses)', () 
       assert.equal(m.uri, `https://example.org/${i}.json`);
       const tx = await w.connection.getTransaction(r.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
       const [ev] = parseAgentRegisteredLogs(tx?.meta?.logMessages ?? []);
-      assert.ok(ev && ev.mint.equals(r.agent) && ev.owner.equals(owners[i]) && ev.memberNumber === r.memberNumber);
+      assert.ok(ev?.mint.equals(r.agent) && ev.owner.equals(owners[i]) && ev.memberNumber === r.memberNumber);
     }
     assert.ok(registryConfigAddress().equals(registryConfigAddress(SATI_MAINNET.program)));
   });

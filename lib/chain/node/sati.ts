@@ -23,7 +23,7 @@ import { sendIxs, submitIxs } from './send';
 /** Reads SATI's RegistryConfig at `program`; ChainAccountError when there is none. */
 export async function loadSatiRegistry(connection: Connection, program: PublicKey = SATI_MAINNET.program, commitment: 'processed' | 'confirmed' = 'confirmed'): Promise<RegistryConfig> {
   const info = await connection.getAccountInfo(registryConfigAddress(program), commitment);
-  const cfg = info && info.owner.equals(program) ? decodeRegistryConfig(info.data) : null;
+  const cfg = info?.owner.equals(program) ? decodeRegistryConfig(info.data) : null;
   if (!cfg) throw new ChainAccountError(`no SATI registry at ${program.toBase58()} (RegistryConfig ${registryConfigAddress(program).toBase58()} missing)`);
   return cfg;
 }

@@ -5,7 +5,7 @@
  * controllable clock, a web3.js Connection to it, a USDC mint, a treasury and the four programs
  * initialized through lib/chain/node/economy.ts, and agents' epoch logs built with lib/protocol.
  */
-import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from '@solana/web3.js';
+import { Connection, Keypair, LAMPORTS_PER_SOL, type PublicKey } from '@solana/web3.js';
 import { buildEnvelope } from '../../protocol/envelope';
 import { encodeNeg1, type Neg1Payload } from '../../protocol/neg1';
 import { encodeFeedback } from '../../protocol/payloads';

@@ -11,7 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { Keypair, type PublicKey } from '@solana/web3.js';
 import { buildEnvelope } from '../../protocol/envelope';
 import { buildBatchFromLog } from '../../protocol/batch-build';
 import { encodeNeg1 } from '../../protocol/neg1';

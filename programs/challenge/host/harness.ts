@@ -36,7 +36,7 @@ export function buildHost(): string | null {
 /** Runs the harness over `lines` (one command each) and returns its answer lines. */
 export function runHost(bin: string, lines: string[]): string[] {
   const r = spawnSync(bin, [], {
-    input: lines.join('\n') + '\n',
+    input: `${lines.join('\n')}\n`,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
     env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=0' },

@@ -62,7 +62,9 @@ export function murmur3_32(bytes: Uint8Array, seed = 0): number {
   }
   let k = 0;
   switch (n & 3) {
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: the tail takes its last bytes from the highest down
     case 3: k ^= bytes[blocks + 2] << 16; // falls through
+    // biome-ignore lint/suspicious/noFallthroughSwitchClause: as above
     case 2: k ^= bytes[blocks + 1] << 8; // falls through
     case 1:
       k ^= bytes[blocks];
