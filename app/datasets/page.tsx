@@ -30,7 +30,7 @@ export default function DatasetsPage() {
         {COLLECTION_TEXT.map((t) => <p key={t.slice(0, 40)}>{t}</p>)}
         <p>Licence: <a href={DATA_LICENSE.path}>{DATA_LICENSE.title}</a> ({DATA_LICENSE.name}). Cite a release by its id, the sha256 of its manifest (CITATION.cff in each release).</p>
         {releases[0]?.card && (
-          <p data-testid="latest-card">Latest release: <a href={`/api/datasets/${releases[0].card.readme}`}>card</a>, <a href={`/api/datasets/${releases[0].card.datapackage}`}>datapackage.json</a> (Frictionless: types, units, descriptions of every column), <a href={`/api/datasets/${releases[0].card.citation}`}>CITATION.cff</a>; release id <code>{releases[0].id}</code>.</p>
+          <p data-testid="latest-card">Latest release: <a href={`/api/datasets/${releases[0].card.readme}`}>card</a>, <a href={`/api/datasets/${releases[0].card.datapackage}`}>datapackage.json</a> (Frictionless: types, units, descriptions of every column), <a href={`/api/datasets/${releases[0].card.citation}`}>CITATION.cff</a>. Release id <code>{releases[0].id}</code>.</p>
         )}
       </section>
       <section className="panel" data-testid="release-signing">

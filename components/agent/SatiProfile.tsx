@@ -18,8 +18,18 @@ function SatiImage({ src, name }: { src: string; name: string }) {
       </button>
     );
   }
-  // biome-ignore lint/performance/noImgElement: an image from an agent's registration file, not a site asset
-  return <img src={src} alt={name} width={64} height={64} referrerPolicy="no-referrer" data-testid="sati-image" style={{ objectFit: 'cover', borderRadius: 6 }} />;
+  return (
+    // biome-ignore lint/performance/noImgElement: an image from an agent's registration file, not a site asset
+    <img
+      src={src}
+      alt={name}
+      width={64}
+      height={64}
+      referrerPolicy="no-referrer"
+      data-testid="sati-image"
+      style={{ objectFit: 'cover', borderRadius: 6 }}
+    />
+  );
 }
 
 export function SatiProfile({ p }: { p: AgentSatiProfileView | null }) {

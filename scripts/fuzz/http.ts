@@ -124,8 +124,9 @@ function randomJson(rng: Rng, depth = 0): unknown {
   switch (rng.int(depth > 2 ? 6 : 8)) {
     case 0: return null;
     case 1: return rng.bool();
-    // biome-ignore lint/correctness/noPrecisionLoss: numbers past 2^53 on purpose, as a hostile client sends them
-    case 2: return rng.pick([0, -1, 1.5, 2 ** 53 + 1, 1e308, -0, 4294967296, 18446744073709551615]);
+    case 2:
+      // biome-ignore lint/correctness/noPrecisionLoss: numbers past 2^53 on purpose, as a hostile client sends them
+      return rng.pick([0, -1, 1.5, 2 ** 53 + 1, 1e308, -0, 4294967296, 18446744073709551615]);
     case 3: return rng.pick(['', 'base64', 'base58', 'jsonParsed', 'confirmed', 'finalized', '11111111111111111111111111111111', 'x'.repeat(rng.int(300)), Buffer.from(rng.bytes(rng.int(64))).toString('base64')]);
     case 4: return Keypair.generate().publicKey.toBase58();
     case 5: return rng.pick(['processed', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'So11111111111111111111111111111111111111112']);
