@@ -32,6 +32,7 @@ import { collusionSignals, type CollusionParams } from './collusion';
 import { gossipReputation } from './reputation';
 import { replayEnvelopes, type ReplayParams } from './replay';
 import { applyMigrations, PRISMA_DIR } from './migrate';
+import { dropImage, imageKey, loadImage, saveImage } from './memory-image';
 import { partitionKeeper } from './partitions';
 import * as q from './queries';
 import * as find from './search';
@@ -99,6 +100,20 @@ function pickDatabase(p: OpenStoreParams): { kind: 'postgres'; url: string } | {
   return { kind: 'pglite', dir: dir === ':memory:' ? undefined : resolve(dir) };
 }
 
+/** PGlite on disk, or in memory from the migrated empty image when one was taken (memory-image.ts). */
+async function openMemoryOrFile(dir: string | undefined): Promise<Db> {
+  if (dir) return openPglite(dir);
+  const key = await imageKey();
+  const image = await loadImage(key);
+  if (!image) return openPglite(undefined);
+  try {
+    return await openPglite(undefined, { image });
+  } catch {
+    await dropImage(key);
+    return openPglite(undefined);
+  }
+}
+
 /**
  * Opens the store, applies pending migrations and returns its repositories.
  * Throws StoreError/MigrationError when the database is unreachable or migrations fail.
@@ -108,12 +123,14 @@ export async function openStore(params: OpenStoreParams = {}) {
   if (!Number.isInteger(epochSeconds) || epochSeconds < 1) throw new RangeError('epochSeconds must be a positive integer');
   const target = pickDatabase(params);
   const log = params.logger;
-  const db: Db = target.kind === 'postgres' ? await openPostgres(target.url, params.poolSize) : await openPglite(target.dir);
+  const db: Db = target.kind === 'postgres' ? await openPostgres(target.url, params.poolSize) : await openMemoryOrFile(target.dir);
   let prisma: PrismaClient;
   const partitions = partitionKeeper(db, epochSeconds, { warn: (m) => log?.warn(m) });
   try {
     const m = await applyMigrations({ db, factory: db.adapter, log: (l) => log?.info(`schema-engine: ${l}`) });
     if (m.applied.length) log?.info(`store: applied migrations ${m.applied.join(', ')}`);
+    // A fresh in-memory database, migrated and still empty: the image later in-memory opens load.
+    if (!target.dir && m.applied.length && db.dumpImage) await saveImage(await imageKey(), await db.dumpImage());
     const { PrismaClient } = await loadPrisma();
     prisma = new PrismaClient({ adapter: db.adapter });
     await partitions.start();

@@ -31,7 +31,7 @@ export function testOnEachStore(title: string, story: (store: Store, backend: Ba
     try { await story(store, 'PGlite'); } finally { await store.close(); }
   });
   test(`Postgres: ${title}`, { timeout, skip: pgSkip() }, async () => {
-    const db = await createTestDatabase(testPostgresUrl()!, dbPrefix);
+    const db = await createTestDatabase(testPostgresUrl()!, dbPrefix, { migrated: true });
     try {
       const store = await openStore({ ...storeOpts, databaseUrl: db.url });
       try { await story(store, 'Postgres'); } finally { await store.close(); }
@@ -51,7 +51,7 @@ export function describeOnEachStore(name: string, body: (open: () => Promise<Sto
   describe(`${name} on PGlite`, { timeout }, () => body(() => openStore({ ...storeOpts, dataDir: ':memory:' }), 'PGlite'));
   describe(`${name} on Postgres`, { timeout, skip: pgSkip() }, () => {
     let db: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
-    before(async () => { db = await createTestDatabase(testPostgresUrl()!, dbPrefix); });
+    before(async () => { db = await createTestDatabase(testPostgresUrl()!, dbPrefix, { migrated: true }); });
     after(async () => { await db?.drop(); });
     body(() => openStore({ ...storeOpts, databaseUrl: db!.url }), 'Postgres');
   });
