@@ -13,8 +13,8 @@ import { decodeVerdict } from '../../lib/export/verdict';
 import { payloadOf } from '../../lib/store/queries';
 import type { DisputeRow, OpinionRow } from '../../lib/store/disputes';
 import {
-  DisputeOpinionRequestSchema, REVIEW_MAX_AGE_MS, REVIEW_MAX_FUTURE_MS, disputeReviewMessage, parseDisputeReviewMessage,
-  type DisputeDetailView, type DisputeListView, type DisputeOpinionResult, type DisputeOpinionView, type DisputeRowView, type DisputesQuery,
+  REVIEW_MAX_AGE_MS, REVIEW_MAX_FUTURE_MS, disputeReviewMessage, parseDisputeReviewMessage,
+  type DisputeDetailView, type DisputeListView, type DisputeOpinionRequest, type DisputeOpinionResult, type DisputeOpinionView, type DisputeRowView, type DisputesQuery,
 } from '../../lib/wire/disputes';
 import { loadConversation } from './data';
 import { loadNegotiation } from './negotiation';
@@ -107,22 +107,17 @@ export async function loadDispute(o: Services, idHex: string): Promise<DisputeDe
 const USED_REVIEW_KEEP_MS = REVIEW_MAX_AGE_MS + 10 * 60_000;
 
 /**
- * POST /api/disputes/{id}/opinions: checks the body (4xx with a sentence for each refusal),
- * rebuilds the canonical text from its fields, verifies the reviewer's Ed25519 signature and
- * stores the opinion as the reviewer's current one.
+ * POST /api/disputes/{id}/opinions, its body already checked by its schema (app/_lib/body.ts):
+ * checks what the schema cannot (4xx with a sentence for each refusal), rebuilds the canonical
+ * text from its fields, verifies the reviewer's Ed25519 signature and stores the opinion as the
+ * reviewer's current one.
  */
-export async function recordOpinion(o: Services, idHex: string, body: unknown, now = Date.now()): Promise<DisputeOpinionResult> {
-  const r = DisputeOpinionRequestSchema.safeParse(body);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    const name = i.code === 'unrecognized_keys' ? i.keys.join(', ') : i.path.join('.') || 'body';
-    throw new HttpError(400, `field "${name}": ${i.code === 'unrecognized_keys' ? 'unknown field (allowed: reviewer, message, signature)' : i.message}`);
-  }
-  const reviewer = agentBytes(r.data.reviewer);
+export async function recordOpinion(o: Services, idHex: string, body: DisputeOpinionRequest, now = Date.now()): Promise<DisputeOpinionResult> {
+  const reviewer = agentBytes(body.reviewer);
   if (!reviewer) throw new HttpError(400, 'field "reviewer": must be the wallet address that signed (base58, or 64 hex characters)');
-  const signature = decodeSignatureText(r.data.signature);
+  const signature = decodeSignatureText(body.signature);
   if (!signature) throw new HttpError(400, `field "signature": must be a 64-byte Ed25519 signature as ${SIGNATURE_TEXT_FORMS}`);
-  const parsed = parseDisputeReviewMessage(r.data.message);
+  const parsed = parseDisputeReviewMessage(body.message);
   if (!parsed.ok) throw new HttpError(400, `field "message": ${parsed.error}`);
   const review = parsed.review;
   if (review.dispute !== idHex) throw new HttpError(400, `field "message": it reviews dispute ${review.dispute}, not ${idHex} (the dispute in the URL)`);
