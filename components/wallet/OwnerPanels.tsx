@@ -22,8 +22,8 @@ import { useNowSec } from './useChainState';
 import { useWalletEnv } from './WalletIsland';
 import { useSite } from '../site';
 import { agentDisplayName } from '../names/label';
+import { toHex } from '../../lib/protocol/hex';
 
-const hexOf = (k: PublicKey) => Array.from(k.toBytes(), (b) => b.toString(16).padStart(2, '0')).join('');
 
 export function NetworkPanel() {
   const { config, priorityMicroLamports, setPriorityMicroLamports } = useWalletEnv();
@@ -79,11 +79,11 @@ export function MyChallenges({ owner, agents, economy }: { owner: PublicKey; age
       for (const { pubkey, account } of against.flat()) { const c = challenge.decodeChallenge(account.data); if (c) out.push({ address: pubkey.toBase58(), role: 'target', c }); }
       out.sort((a, b) => Number(b.c.epoch - a.c.epoch));
       // A buffer serves the pending challenge whose committed leaf is keccak(entry) of its evidence.
-      const pendingLeaves = new Map(out.filter((r) => r.role === 'challenger' && r.c.status === 0).map((r) => [hexOf(new PublicKey(r.c.leaf)), r.c.epoch.toString()]));
+      const pendingLeaves = new Map(out.filter((r) => r.role === 'challenger' && r.c.status === 0).map((r) => [toHex(new PublicKey(r.c.leaf).toBytes()), r.c.epoch.toString()]));
       const b: BufferRow[] = bufs.map(({ pubkey, account }) => {
         const d = account.data.subarray(challenge.BUFFER_SIZE);
         const len = d.length >= 4 ? d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24) : -1;
-        const leaf = len >= 0 && 4 + len <= d.length ? hexOf(new PublicKey(keccak256(d.subarray(4, 4 + len)))) : '';
+        const leaf = len >= 0 && 4 + len <= d.length ? toHex(keccak256(d.subarray(4, 4 + len))) : '';
         return { address: pubkey.toBase58(), lamports: BigInt(account.lamports), usedBy: pendingLeaves.get(leaf) ?? null };
       });
       const st = new Map(targets.map((a, i) => { const x = stakeInfos[i] ? stakeLock.decodeStake(stakeInfos[i]!.data) : null; return [a.toBase58(), x && (x.status === 1 || x.status === 2) ? x.amount : 0n]; }));
@@ -113,7 +113,7 @@ export function MyChallenges({ owner, agents, economy }: { owner: PublicKey; age
               return (
                 <tr key={r.address} data-testid="my-challenge" data-role={r.role} data-status={status} data-address={r.address}>
                   <td data-label="Role">{r.role === 'challenger' ? 'you challenged' : 'against your agent'}</td>
-                  <td className="mono" data-label="Agent"><a href={`/agents/${hexOf(r.c.agent)}`} title={r.c.agent.toBase58()}>{agentNameOf(names, r.c.agent)}</a></td>
+                  <td className="mono" data-label="Agent"><a href={`/agents/${toHex(r.c.agent.toBytes())}`} title={r.c.agent.toBase58()}>{agentNameOf(names, r.c.agent)}</a></td>
                   <td className="mono" data-label="Epoch">{r.c.epoch.toString()}</td>
                   <td data-label="Status">{result}</td>
                   <td data-label="Window">{w?.text ?? '—'}</td>
@@ -157,7 +157,7 @@ const OURS = new Set(Object.values(PROGRAM_IDS).map((k) => (k as PublicKey).toBa
 
 /** An agent as every page names it (SATI name, else the label from its id) and its short address. */
 const agentNameOf = (names: Readonly<Record<string, string>>, agent: PublicKey) => {
-  const hex = hexOf(agent);
+  const hex = toHex(agent.toBytes());
   return `${agentDisplayName(hex, names[hex])} (${shortAddress(agent.toBase58())})`;
 };
 
