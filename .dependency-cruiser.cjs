@@ -23,7 +23,7 @@ const REPO = '^(app|components|server|lib|scripts|programs|e2e|prisma)/';
  *  dependency-free, so every layer may use it; the table lists it where the layer is built on it. */
 const LAYERS = {
   protocol: [],
-  net: [],
+  net: ['protocol'],
   wire: ['protocol'],
   chain: ['protocol', 'net'],
   devchain: ['chain', 'protocol'],

@@ -15,6 +15,7 @@ import { DEFAULT_HEAVY_LIMITS, type HeavyLimits } from './heavy-gate';
 import { DEFAULT_FAUCET_LIMITS, DEFAULT_RPC_LIMITS, type FaucetLimits, type RpcLimits } from './rpc-gate';
 import { DEFAULT_STREAM_PER_CLIENT } from './stream';
 import { DEFAULT_ALERTS_CONFIG, type AlertsConfig, type EnvWebhook } from '../lib/alerts';
+import { BaseError } from '../lib/protocol/errors';
 
 /** CONNECTIONS_PER_CLIENT unless set: a browser uses about 6, a NAT of many users more. */
 export const DEFAULT_CONNECTIONS_PER_CLIENT = 256;
@@ -92,7 +93,7 @@ export interface ServerConfig extends ObservatoryConfig {
 }
 
 /** An environment variable is malformed; the message starts with the variable's name. */
-export class ConfigError extends Error {
+export class ConfigError extends BaseError {
   override name = 'ConfigError';
   constructor(
     readonly variable: string,

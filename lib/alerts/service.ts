@@ -14,8 +14,9 @@ import { ALERT_KINDS, DEFAULT_ENABLED, isAlertKind, parseRuleParams, ruleParams,
 import { WEBHOOK_FORMATS, type WebhookFormat } from './payloads';
 import { checkWebhookUrl, type Resolver } from './url-guard';
 import { toHex } from '../protocol/hex';
+import { BaseError } from '../protocol/errors';
 
-export class AlertsError extends Error {
+export class AlertsError extends BaseError {
   override name = 'AlertsError';
   constructor(readonly status: number, message: string) {
     super(message);

@@ -6,9 +6,10 @@
  */
 import { z } from 'zod';
 import { fromCanonicalHex, toHex } from '../protocol/hex';
+import { BaseError } from '../protocol/errors';
 
 /** Bad input to a wire parse helper: the message names the field and the rule it broke. */
-export class WireError extends Error {
+export class WireError extends BaseError {
   override name = 'WireError';
 }
 
