@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { createLiveBus } from '../observer/bus';
 import type { Store } from '../store';
-import { testOnEachStore } from '../store/test-helpers';
+import { testOnEachStore } from '../store/backends-testing';
 import type { LiveEvent } from '../wire/events';
 import { startEvaluator } from './evaluator';
 import { createAlertService, DEFAULT_CAPS } from './service';

@@ -12,7 +12,7 @@ import { MsgType } from '../protocol/types';
 import { createRng } from '../agents/rng';
 import { decodePayloadInto, PAYLOAD_FIELDS } from './rows';
 import { BYTE_FIELDS, KIND_FIELDS, KIND_NAMES, KIND_UNSURE, P, PayloadScan } from './payload-scan';
-import { makeDeals } from './test-helpers';
+import { makeDeals } from './deals-testing';
 
 const scanner = new PayloadScan();
 const vals: unknown[] = [];

@@ -6,7 +6,7 @@ import { buildEnvelope } from '../protocol/envelope';
 import { encodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 import type { Store } from './index';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import type { IngestItem } from './types';
 
 const T = 1_790_000_000_000_000n;

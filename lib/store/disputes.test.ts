@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { buildEnvelope } from '../protocol/envelope';
 import { encodeCanonical } from '../protocol/cbor';
 import { MsgType } from '../protocol/types';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import type { IngestItem } from './types';
 import type { DisputeCursor } from './disputes';
 

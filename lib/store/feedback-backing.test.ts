@@ -10,7 +10,7 @@ import { encodeFeedback } from '../protocol/payloads';
 import { applyFeedback, emptyReputation } from '../protocol/reputation';
 import { backingSummary, unbackedPercent } from '../protocol/reputation-backing';
 import { MsgType } from '../protocol/types';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import type { IngestItem } from './types';
 
 const T = 1_790_000_000_000_000n;

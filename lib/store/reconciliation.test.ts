@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { buildEnvelope } from '../protocol/envelope';
 import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import type { Store } from './index';
 import type { IngestItem } from './types';
 

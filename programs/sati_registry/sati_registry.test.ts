@@ -21,7 +21,7 @@ const { ERRORS } = gen;
 import {
   Keypair, PublicKey, SATI_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, accountData, createIdentity, fundedWallet, getAccount, initSati, newSvm,
   registerSati, send, sendErr, sendOk, tokenBalance,
-} from '../test-helpers';
+} from '../testing';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const u64 = (n: bigint) => Buffer.from(BigUint64Array.of(n).buffer).toString('hex');
