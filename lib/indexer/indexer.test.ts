@@ -5,7 +5,7 @@ import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { PublicKey, type Connection } from '@solana/web3.js';
 import type { Store } from '../store/index';
-import { testOnEachStore } from '../store/test-helpers';
+import { testOnEachStore } from '../store/backends-testing';
 import { encodeBatch, type BehaviorBatch } from '../protocol/batch';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { parseEvents } from '../chain/events';

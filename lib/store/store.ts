@@ -130,7 +130,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     const m = await applyMigrations({ db, factory: db.adapter, log: (l) => log?.info(`schema-engine: ${l}`) });
     if (m.applied.length) log?.info(`store: applied migrations ${m.applied.join(', ')}`);
     // A fresh in-memory database, migrated and still empty: the image later in-memory opens load.
-    if (!target.dir && m.applied.length && db.dumpImage) await saveImage(await imageKey(), await db.dumpImage());
+    if (target.kind === 'pglite' && !target.dir && m.applied.length && db.dumpImage) await saveImage(await imageKey(), await db.dumpImage());
     const { PrismaClient } = await loadPrisma();
     prisma = new PrismaClient({ adapter: db.adapter });
     await partitions.start();

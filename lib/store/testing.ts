@@ -15,6 +15,12 @@ import { imageKey } from './memory-image';
 import { applyMigrations } from './migrate';
 import type { IngestItem, EnvelopeSource } from './types';
 
+/** TEST_DATABASE_URL: the Postgres server tests make their throwaway databases on; undefined when unset. */
+export const testPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;
+
+/** The `skip` option of a Postgres-only test or suite: false when TEST_DATABASE_URL is set, else the reason shown. */
+export const skipWithoutPostgres = (): false | string => (testPostgresUrl() ? false : 'TEST_DATABASE_URL is not set (Postgres variant skipped)');
+
 /** A deterministic 32-byte value from a small number (agent ids, seeds). */
 export function bytes32(n: number, tag = 0): Uint8Array {
   const b = new Uint8Array(32);

@@ -5,7 +5,7 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { sendOk, sendErr, getAccount, tokenBalance, setEpoch, programData, fundedWallet, TOKEN_PROGRAM_ID } from '../test-helpers';
+import { sendOk, sendErr, getAccount, tokenBalance, setEpoch, programData, fundedWallet, TOKEN_PROGRAM_ID } from '../testing';
 import { challenge as ch, stakeLock as sl } from '../../lib/chain/programs';
 import {
   world, newAgent, lockStake, agentLog, batchOf, submitBatch, newChallenger, submitChallengeIx, stageEvidence, resolveFor,

@@ -8,7 +8,7 @@ import { Clock } from 'litesvm';
 import * as haggle from '../../lib/chain/gen/haggle';
 import {
   Keypair, PublicKey, createUsdc, fundedWallet, getAccount, newSvm, sendOk, tokenBalance, usdcAccount, type Usdc,
-} from '../test-helpers';
+} from '../testing';
 import { dealIxs, type CreateParams, type Deal } from './client';
 
 export const USDC = 1_000_000n;
