@@ -162,6 +162,12 @@ export const BatchesQuerySchema = z.object({
   before: BatchCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page (same sort)' }),
 }).superRefine(sameSort);
 
+/** GET /api/agents/{id}/batches: one agent's batches newest epoch first, a page at a time. */
+export const AgentBatchesQuerySchema = z.object({
+  limit: qp.int(1, 100).default(10).meta({ description: '1..100, default 10' }),
+  before: u64Param('an epoch (a non-negative integer)').optional().meta({ description: 'the `next` of the previous page: batches of earlier epochs' }),
+});
+
 export const CHALLENGE_SORTS = ['opened_slot', 'epoch'] as const;
 export const CHALLENGE_STATUSES = ['pending', 'upheld', 'rejected', 'void', 'expired'] as const;
 
