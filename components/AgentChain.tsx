@@ -3,13 +3,16 @@
  * The agent page's chain section: stake and lease, its BehaviorBatches listed once each (the
  * verdict, the authoritative fold after it, its log against the mesh, its challenges; a page at a
  * time, newest first, older ones fetched from GET /api/agents/{id}/batches on request), the newest
- * challenges against it and the pending ones anyone may resolve. Server-rendered from the first
- * pages, then live: a chain event about this agent on `/api/stream` reloads the first pages from
- * the REST endpoints and updates stake and lease from the event itself.
+ * challenges against it and the pending ones anyone may resolve. Older batches that need the
+ * reader now are pinned above the newest: each with a pending challenge (its resolve and its
+ * one-click challenges sit on the batch) and the one a link opened (`?batch=<epoch>`, which every
+ * challenge's epoch links to). Server-rendered from the first pages, then live: a chain event
+ * about this agent on `/api/stream` reloads the first pages and the pinned batches from the REST
+ * endpoints and updates stake and lease from the event itself.
  */
 import { useCallback, useState } from 'react';
 import Link from 'next/link';
-import { AgentBatchPageSchema, isChainEvent, type AgentBatchPage, type AgentBatchRow, type AgentChainView, type ChallengeList, type LiveEvent } from '../lib/wire';
+import { AgentBatchPageSchema, pinnedBatchEpochs, isChainEvent, type AgentBatchPage, type AgentBatchRow, type AgentChainView, type ChallengeList, type LiveEvent } from '../lib/wire';
 import { count, formatTokenAmount } from './format';
 import { scorePoints } from '../lib/wire/score';
 import { useLiveStream } from './useLiveStream';
@@ -31,6 +34,11 @@ export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease
   /** The agent's base58 address (links). */
   agentAddress: string;
   batches: { rows: BatchLine[]; next: AgentBatchPage['next'] };
+  /** Older batches shown above the first page: a pending challenge's, the linked one. */
+  pinned: BatchLine[];
+  /** The epoch `?batch=` links to, and what went wrong with the link (not an epoch, no such batch). */
+  linked: string | null;
+  linkedNote: string | null;
   /** The newest challenges by batch epoch (one page). */
   challenges: ChallengeList;
   /** The pending ones (one page), resolvable or expirable by anyone. */
@@ -56,6 +64,23 @@ function Reconciliation({ r, agentAddress }: { r: BatchLine; agentAddress: strin
   );
 }
 
+/** The agent page's link to one of its batches: pinned there whatever page of batches holds it. */
+export const batchHref = (agentAddress: string, epoch: string) => `/agents/${agentAddress}?batch=${epoch}#batch-${epoch}`;
+
+function BatchTr({ b, address, epochSeconds, pin }: { b: BatchLine; address: string; epochSeconds: number | null; pin?: 'linked' | 'challenge' }) {
+  return (
+    <tr id={`batch-${b.epoch}`} data-status={b.status} data-pinned={pin}>
+      <td className="small"><EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} />{pin ? <div className="muted small">{pin === 'linked' ? 'linked' : 'pending challenge'}</div> : null}</td>
+      <td>{b.status}</td>
+      <td className="mono small">{b.after ? scorePoints(b.after.reliabilityScore, 2) : <span className="muted" title={b.status === 'verified' ? 'verified, but its log could not be folded' : 'only a verified batch is folded'}>not folded</span>}</td>
+      <Reconciliation r={b} agentAddress={address} />
+      <td className="num mono">{b.challenges ? <a href="#challenges">{b.challenges}</a> : 0}</td>
+      <td><TxLink signature={b.signature} /></td>
+      <td><a href={`/batches/${address}/${b.epoch}`} className="small">verify</a></td>
+    </tr>
+  );
+}
+
 export function AgentChain({ agent, initial }: { agent: string; initial: AgentChainInitial }) {
   const [c, setC] = useState(initial);
   const [older, setOlder] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
@@ -69,16 +94,23 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
         get(`/api/challenges?agent=${agent}&status=pending&sort=epoch&order=desc&limit=20`),
       ]);
       const page = b ? AgentBatchPageSchema.safeParse(b) : null;
+      // A new pending challenge pins its batch, a resolved one lets it go: the pinned rows follow the pending list.
+      const pin = page?.success && pe ? pinnedBatchEpochs(page.data.rows, (pe as ChallengeList).challenges, initial.linked) : null;
+      const pinned = pin === null ? null : pin.length === 0 ? [] : await get(`/api/agents/${agent}/batches?epochs=${pin.join(',')}`).then((p) => {
+        const r = p ? AgentBatchPageSchema.safeParse(p) : null;
+        return r?.success ? r.data.rows.map(line) : null;
+      });
       setC((x) => ({
         ...x,
         batches: page?.success ? { ...x.batches, rows: mergeFirstPage(x.batches.rows, page.data.rows.map(line)), next: x.batches.rows.length > page.data.rows.length ? x.batches.next : page.data.next } : x.batches,
+        pinned: pinned ?? x.pinned,
         challenges: (ch as ChallengeList | null) ?? x.challenges,
         pending: (pe as ChallengeList | null) ?? x.pending,
       }));
     } catch {
       // offline: the next event retries
     }
-  }, [agent, initial.batches.rows.length, initial.challenges.challenges.length]);
+  }, [agent, initial.batches.rows.length, initial.challenges.challenges.length, initial.linked]);
   const onEvent = useCallback((e: LiveEvent) => {
     if (!isChainEvent(e) || e.data.agentHex !== agent) return;
     const slot = String(e.data.slot);
@@ -108,6 +140,9 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
 
   const rows = c.batches.rows;
   const address = c.agentAddress;
+  // A pinned batch that "Show older batches" has since reached is listed in its place instead.
+  const pinned = c.pinned.filter((p) => !rows.some((r) => r.epoch === p.epoch));
+  const pendingEpochs = new Set(c.pending.challenges.map((x) => x.epoch));
   return (
     <section className="card" style={{ marginBottom: 16 }} data-testid="agent-chain">
       <h2>On chain</h2>
@@ -120,6 +155,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
         </dd>
       </dl>
       <h3 className="small" id="batches">Batches, newest first</h3>
+      {c.linkedNote ? <p className="reason small" role="alert" data-testid="linked-batch-note">{c.linkedNote}</p> : null}
       {rows.length === 0 ? <p className="muted empty">No batch submitted yet.</p> : (
         <>
           <p className="muted small" style={{ marginTop: 0 }}>
@@ -133,18 +169,15 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
                   <th style={TH}><Term k="reconciliation">Seen / not logged / never seen</Term></th><th className="num" style={TH}>Challenges</th><th style={TH}>Transaction</th><th />
                 </tr>
               </thead>
+              {pinned.length ? (
+                <tbody data-testid="pinned-batches">
+                  <tr><td colSpan={7} className="muted small">Pinned, older than the newest below: {pinned.length === 1 ? 'a batch' : 'batches'} with a pending challenge or the one linked</td></tr>
+                  {pinned.map((b) => <BatchTr key={b.epoch} b={b} address={address} epochSeconds={epochSeconds} pin={b.epoch === c.linked ? 'linked' : pendingEpochs.has(b.epoch) ? 'challenge' : undefined} />)}
+                </tbody>
+              ) : null}
               <tbody>
-                {rows.map((b) => (
-                  <tr key={b.epoch} id={`batch-${b.epoch}`} data-status={b.status}>
-                    <td className="small"><EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} /></td>
-                    <td>{b.status}</td>
-                    <td className="mono small">{b.after ? scorePoints(b.after.reliabilityScore, 2) : <span className="muted" title={b.status === 'verified' ? 'verified, but its log could not be folded' : 'only a verified batch is folded'}>not folded</span>}</td>
-                    <Reconciliation r={b} agentAddress={address} />
-                    <td className="num mono">{b.challenges ? <a href="#challenges">{b.challenges}</a> : 0}</td>
-                    <td><TxLink signature={b.signature} /></td>
-                    <td><a href={`/batches/${address}/${b.epoch}`} className="small">verify</a></td>
-                  </tr>
-                ))}
+                {pinned.length ? <tr><td colSpan={7} className="muted small">Newest</td></tr> : null}
+                {rows.map((b) => <BatchTr key={b.epoch} b={b} address={address} epochSeconds={epochSeconds} />)}
               </tbody>
             </table>
           </div>
@@ -155,7 +188,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           </p>
         </>
       )}
-      {rows.map((b) => <BatchChallenges key={b.epoch} agent={agent} batch={b} />)}
+      {[...pinned, ...rows].map((b) => <BatchChallenges key={b.epoch} agent={agent} batch={b} />)}
       <h3 className="small" id="challenges">Challenges, newest batch first</h3>
       {c.challenges.challenges.length === 0 ? <p className="muted empty">No challenge against this agent.</p> : (
         <div className="table-wrap">
@@ -164,7 +197,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
             <tbody>
               {c.challenges.challenges.map((x) => (
                 <tr key={x.address}>
-                  <td className="small"><EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} /></td>
+                  <td className="small"><a href={batchHref(address, x.epoch)} data-testid="challenge-batch" title="its batch on this page, pinned"><EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} /></a></td>
                   <td>{x.status}</td>
                   <td><AccountLink address={x.challenger} /></td>
                   <td className="small">{x.transitions.map((t, i) => <span key={i}>{i > 0 ? ' → ' : ''}{t.status} <TxLink signature={t.signature} head={5} /></span>)}</td>
@@ -175,7 +208,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
         </div>
       )}
       {c.challenges.next ? <p className="small"><Link href={`/batches?agent=${address}`} prefetch={false}>Every challenge against this agent →</Link></p> : null}
-      <ChallengeRows challenges={c.pending.challenges} agentHex={agent} pendingOnly />
+      <ChallengeRows challenges={c.pending.challenges} agentHex={agent} pendingOnly batchHref={(epoch) => batchHref(address, epoch)} />
     </section>
   );
 }

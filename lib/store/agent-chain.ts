@@ -44,16 +44,23 @@ const RECON_COLS = SELECT_ROW.split(', ').slice(3).map((c) => `r.${c}`).join(', 
 const POINT_COLS = `p.reliability_score::text AS p_rel, p.cooperation_index::text AS p_coop, p.notary_accuracy::text AS p_not, p.total_tasks::text AS p_tasks,
   p.total_notarized::text AS p_notarized, p.total_disputes::text AS p_disputes, p.folded AS p_folded`;
 
-/** A page of the agent's batches, newest epoch first, before epoch `before` when given. */
-export async function listAgentBatches(q: Queryable, agent: Uint8Array, p: { limit: number; before?: bigint }): Promise<{ rows: AgentBatchRow[]; more: boolean }> {
+/**
+ * A page of the agent's batches, newest epoch first, before epoch `before` when given; with
+ * `epochs`, only the batches of those epochs (the ones the page pins: a pending challenge's, a
+ * linked one), a primary-key read each.
+ */
+export async function listAgentBatches(q: Queryable, agent: Uint8Array, p: { limit: number; before?: bigint; epochs?: bigint[] }): Promise<{ rows: AgentBatchRow[]; more: boolean }> {
+  if (p.before !== undefined && p.epochs !== undefined) throw new Error('listAgentBatches: before and epochs exclude each other');
   const args: unknown[] = [agent, p.limit + 1];
   if (p.before !== undefined) args.push(p.before.toString());
+  if (p.epochs !== undefined) args.push(p.epochs.map(String));
+  const where = p.before !== undefined ? 'AND b.epoch < $3::int8' : p.epochs !== undefined ? 'AND b.epoch = ANY($3::int8[])' : '';
   const rows = await q.query<Row>(`SELECT ${BATCH_COLS}, ${RECON_COLS}, ${POINT_COLS},
       (SELECT count(*)::int FROM challenge c WHERE c.agent_id = b.agent_id AND c.epoch = b.epoch) AS challenges
     FROM batch b
     LEFT JOIN reconciliation r ON r.agent_id = b.agent_id AND r.epoch = b.epoch
     LEFT JOIN reputation_point p ON p.agent_id = b.agent_id AND p.kind = 'batch' AND p.epoch = b.epoch
-    WHERE b.agent_id = $1 ${p.before !== undefined ? 'AND b.epoch < $3::int8' : ''}
+    WHERE b.agent_id = $1 ${where}
     ORDER BY b.epoch DESC LIMIT $2`, args);
   return {
     more: rows.length > p.limit,

@@ -13,9 +13,10 @@ import { Time } from '../../../components/time/Time';
 import { AccountLink } from '../../../components/site';
 import { Term } from '../../../components/Term';
 import { BackingSentence } from '../../../components/reputation/Backing';
-import type { ReputationView } from '../../../lib/wire';
+import { pinnedBatchEpochs, type ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
 import { AGENT_PAGE_ROWS, CONVERSATION_COUNT_CAP, loadAgentBatches, loadAgentChallenges, loadAuthoritative, loadStakeLease } from '../../_lib/agent-page';
+import { flatParams, type SearchParams } from '../../_lib/query-string';
 import { fromHex } from '../../../lib/protocol/hex';
 import { AuthoritativeReputation } from '../../../components/agent/AgentTrust';
 import { AgentConversations, AgentCounterparties, AgentEnvelopes } from '../../../components/agent/AgentLists';
@@ -73,18 +74,19 @@ function Reputation({ r }: { r: ReputationView | null }) {
   );
 }
 
-export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function AgentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
   const o = getServices();
   if (!o) return <NotRunning />;
   // The base58 address (as every page links it and wallets show the identity mint) or 64 hex.
   const id = agentHex(decodeURIComponent((await params).id));
   if (!id) notFound();
+  const linked = linkedBatch(flatParams(await searchParams).batch);
   const agent = await loadAgent(o, id);
   if (!agent) {
     // Registered on chain but not seen on the mesh yet: the page exists from the registration.
     const holder = o.chain ? await o.chain.identityHolder(fromHex(id)) : null;
     if (!holder || !o.chain) notFound();
-    const [chain, economy] = await Promise.all([chainSection(o, id).catch(() => null), loadEconomyHistory(o, id, ECONOMY_EVENTS)]);
+    const [chain, economy] = await Promise.all([chainSection(o, id, linked).catch(() => null), loadEconomyHistory(o, id, ECONOMY_EVENTS)]);
     return (
       <>
         <div className="crumbs"><Link href="/agents">Agents</Link> / agent</div>
@@ -122,7 +124,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
     loadConversationsPage(o, { agent: id, sort: 'last_seen', limit: AGENT_PAGE_ROWS.conversations }),
     o.reads.countAgentConversations(bytes, CONVERSATION_COUNT_CAP),
     o.observatory.store.counterpartiesOf(bytes, AGENT_PAGE_ROWS.counterparties + 1),
-    o.chain ? chainSection(o, id).catch(() => null) : Promise.resolve(null),
+    o.chain ? chainSection(o, id, linked).catch(() => null) : Promise.resolve(null),
     o.chain ? loadAuthoritative(o, id).catch(() => null) : Promise.resolve(null),
     loadReputationHistory(o, bytes),
     loadEconomyHistory(o, id, ECONOMY_EVENTS),
@@ -227,15 +229,32 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
 /** Chain events the page's stake and lease chart reads: its newest epochs with events, not every one. */
 const ECONOMY_EVENTS = 600;
 
-/** The chain section's first pages: stake and lease, batches, challenges. */
-async function chainSection(o: NonNullable<ReturnType<typeof getServices>>, id: string) {
+/** `?batch=<epoch>`: the batch a link opened (a challenge's, say), pinned on the page; or why the parameter is not one. */
+function linkedBatch(v: string | undefined): { epoch: string | null; note: string | null } {
+  if (v === undefined) return { epoch: null, note: null };
+  const t = v.trim();
+  return /^\d{1,18}$/.test(t) ? { epoch: String(BigInt(t)), note: null } : { epoch: null, note: `batch=${v.slice(0, 40)} is not an epoch (a non-negative integer): no batch is pinned` };
+}
+
+/**
+ * The chain section's first pages: stake and lease, batches, challenges; then the older batches
+ * pinned above the first page (a pending challenge's, the linked one), one read of those epochs.
+ */
+async function chainSection(o: NonNullable<ReturnType<typeof getServices>>, id: string, linked: { epoch: string | null; note: string | null }) {
   const [accounts, batches, challenges] = await Promise.all([
     loadStakeLease(o, id),
     loadAgentBatches(o, id, { limit: AGENT_PAGE_ROWS.batches }),
     loadAgentChallenges(o, id),
   ]);
   if (!challenges) return null;
+  const pin = pinnedBatchEpochs(batches.rows, challenges.pending.challenges, linked.epoch);
+  const pinned = pin.length ? (await loadAgentBatches(o, id, { limit: pin.length, epochs: pin })).rows : [];
   // The table's columns only: the API's rows also carry the batch's hashes and account JSON, which the page shows none of.
-  const rows = batches.rows.map((r) => ({ epoch: r.epoch, status: r.status, signature: r.signature, after: r.after, reconciliation: r.reconciliation, challenges: r.challenges }));
-  return { ...accounts, agentAddress: base58(id), batches: { rows, next: batches.next }, challenges: challenges.newest, pending: challenges.pending };
+  const line = (r: (typeof batches.rows)[number]) => ({ epoch: r.epoch, status: r.status, signature: r.signature, after: r.after, reconciliation: r.reconciliation, challenges: r.challenges });
+  const found = linked.epoch === null || [...batches.rows, ...pinned].some((r) => r.epoch === linked.epoch);
+  return {
+    ...accounts, agentAddress: base58(id), batches: { rows: batches.rows.map(line), next: batches.next }, pinned: pinned.map(line),
+    linked: linked.epoch, linkedNote: linked.note ?? (found ? null : `This agent submitted no batch for epoch ${linked.epoch}.`),
+    challenges: challenges.newest, pending: challenges.pending,
+  };
 }
