@@ -3,16 +3,16 @@
  * The agent page's chain section: stake and lease, its BehaviorBatches listed once each (the
  * verdict, the authoritative fold after it, its log against the mesh, its challenges; a page at a
  * time, newest first, older ones fetched from GET /api/agents/{id}/batches on request), the newest
- * challenges against it and the pending ones anyone may resolve. Older batches that need the
- * reader now are pinned above the newest: each with a pending challenge (its resolve and its
- * one-click challenges sit on the batch) and the one a link opened (`?batch=<epoch>`, which every
- * challenge's epoch links to). Server-rendered from the first pages, then live: a chain event
- * about this agent on `/api/stream` reloads the first pages and the pinned batches from the REST
- * endpoints and updates stake and lease from the event itself.
+ * challenges against it and the pending ones anyone may resolve. Every challenge's epoch links to
+ * its batch (`?batch=<epoch>#batch-<epoch>`): the page pins that batch above the newest when it is
+ * older, so a challenged batch (the wallet's own challenge of it, its one-click challenges) is a
+ * click away however old, with no paging. Server-rendered from the first pages, then live: a chain
+ * event about this agent on `/api/stream` reloads the first pages and the pinned batch from the
+ * REST endpoints and updates stake and lease from the event itself.
  */
 import { useCallback, useState } from 'react';
 import Link from 'next/link';
-import { AgentBatchPageSchema, pinnedBatchEpochs, isChainEvent, type AgentBatchPage, type AgentBatchRow, type AgentChainView, type ChallengeList, type LiveEvent } from '../lib/wire';
+import { AgentBatchPageSchema, isChainEvent, type AgentBatchPage, type AgentBatchRow, type AgentChainView, type ChallengeList, type LiveEvent } from '../lib/wire';
 import { count, formatTokenAmount } from './format';
 import { scorePoints } from '../lib/wire/score';
 import { useLiveStream } from './useLiveStream';
@@ -34,8 +34,8 @@ export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease
   /** The agent's base58 address (links). */
   agentAddress: string;
   batches: { rows: BatchLine[]; next: AgentBatchPage['next'] };
-  /** Older batches shown above the first page: a pending challenge's, the linked one. */
-  pinned: BatchLine[];
+  /** The linked batch, shown above the first page when older than it. */
+  pinned: BatchLine | null;
   /** The epoch `?batch=` links to, and what went wrong with the link (not an epoch, no such batch). */
   linked: string | null;
   linkedNote: string | null;
@@ -64,13 +64,13 @@ function Reconciliation({ r, agentAddress }: { r: BatchLine; agentAddress: strin
   );
 }
 
-/** The agent page's link to one of its batches: pinned there whatever page of batches holds it. */
-export const batchHref = (agentAddress: string, epoch: string) => `/agents/${agentAddress}?batch=${epoch}#batch-${epoch}`;
+/** The agent page's link to one of its batches (relative: the same agent page), pinned there whatever page of batches holds it. */
+export const batchHref = (epoch: string) => `?batch=${epoch}#batch-${epoch}`;
 
-function BatchTr({ b, address, epochSeconds, pin }: { b: BatchLine; address: string; epochSeconds: number | null; pin?: 'linked' | 'challenge' }) {
+function BatchTr({ b, address, epochSeconds, pin }: { b: BatchLine; address: string; epochSeconds: number | null; pin?: boolean }) {
   return (
-    <tr id={`batch-${b.epoch}`} data-status={b.status} data-pinned={pin}>
-      <td className="small"><EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} />{pin ? <div className="muted small">{pin === 'linked' ? 'linked' : 'pending challenge'}</div> : null}</td>
+    <tr id={`batch-${b.epoch}`} data-status={b.status} data-pinned={pin ? 'linked' : undefined}>
+      <td className="small"><EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} />{pin ? <div className="muted small">linked</div> : null}</td>
       <td>{b.status}</td>
       <td className="mono small">{b.after ? scorePoints(b.after.reliabilityScore, 2) : <span className="muted" title={b.status === 'verified' ? 'verified, but its log could not be folded' : 'only a verified batch is folded'}>not folded</span>}</td>
       <Reconciliation r={b} agentAddress={address} />
@@ -94,12 +94,13 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
         get(`/api/challenges?agent=${agent}&status=pending&sort=epoch&order=desc&limit=20`),
       ]);
       const page = b ? AgentBatchPageSchema.safeParse(b) : null;
-      // A new pending challenge pins its batch, a resolved one lets it go: the pinned rows follow the pending list.
-      const pin = page?.success && pe ? pinnedBatchEpochs(page.data.rows, (pe as ChallengeList).challenges, initial.linked) : null;
-      const pinned = pin === null ? null : pin.length === 0 ? [] : await get(`/api/agents/${agent}/batches?epochs=${pin.join(',')}`).then((p) => {
-        const r = p ? AgentBatchPageSchema.safeParse(p) : null;
-        return r?.success ? r.data.rows.map(line) : null;
-      });
+      // The linked batch's challenges change with the others: re-read it while it is pinned (not on the first page).
+      const linked = initial.linked;
+      const pinned = linked === null || !page?.success || page.data.rows.some((r) => r.epoch === linked) ? undefined
+        : await get(`/api/agents/${agent}/batches?epoch=${linked}`).then((p) => {
+          const r = p ? AgentBatchPageSchema.safeParse(p) : null;
+          return r?.success && r.data.rows[0] ? line(r.data.rows[0]) : undefined;
+        });
       setC((x) => ({
         ...x,
         batches: page?.success ? { ...x.batches, rows: mergeFirstPage(x.batches.rows, page.data.rows.map(line)), next: x.batches.rows.length > page.data.rows.length ? x.batches.next : page.data.next } : x.batches,
@@ -140,9 +141,8 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
 
   const rows = c.batches.rows;
   const address = c.agentAddress;
-  // A pinned batch that "Show older batches" has since reached is listed in its place instead.
-  const pinned = c.pinned.filter((p) => !rows.some((r) => r.epoch === p.epoch));
-  const pendingEpochs = new Set(c.pending.challenges.map((x) => x.epoch));
+  // A pinned batch that "Show older batches" or the newest page has since reached is listed in its place instead.
+  const pinned = c.pinned && !rows.some((r) => r.epoch === c.pinned!.epoch) ? c.pinned : null;
   return (
     <section className="card" style={{ marginBottom: 16 }} data-testid="agent-chain">
       <h2>On chain</h2>
@@ -169,14 +169,13 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
                   <th style={TH}><Term k="reconciliation">Seen / not logged / never seen</Term></th><th className="num" style={TH}>Challenges</th><th style={TH}>Transaction</th><th />
                 </tr>
               </thead>
-              {pinned.length ? (
+              {pinned ? (
                 <tbody data-testid="pinned-batches">
-                  <tr><td colSpan={7} className="muted small">Pinned, older than the newest below: {pinned.length === 1 ? 'a batch' : 'batches'} with a pending challenge or the one linked</td></tr>
-                  {pinned.map((b) => <BatchTr key={b.epoch} b={b} address={address} epochSeconds={epochSeconds} pin={b.epoch === c.linked ? 'linked' : pendingEpochs.has(b.epoch) ? 'challenge' : undefined} />)}
+                  <BatchTr b={pinned} address={address} epochSeconds={epochSeconds} pin />
+                  <tr><td colSpan={7} className="muted small">Newest:</td></tr>
                 </tbody>
               ) : null}
               <tbody>
-                {pinned.length ? <tr><td colSpan={7} className="muted small">Newest</td></tr> : null}
                 {rows.map((b) => <BatchTr key={b.epoch} b={b} address={address} epochSeconds={epochSeconds} />)}
               </tbody>
             </table>
@@ -188,7 +187,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           </p>
         </>
       )}
-      {[...pinned, ...rows].map((b) => <BatchChallenges key={b.epoch} agent={agent} batch={b} />)}
+      {(pinned ? [pinned, ...rows] : rows).map((b) => <BatchChallenges key={b.epoch} agent={agent} batch={b} />)}
       <h3 className="small" id="challenges">Challenges, newest batch first</h3>
       {c.challenges.challenges.length === 0 ? <p className="muted empty">No challenge against this agent.</p> : (
         <div className="table-wrap">
@@ -197,7 +196,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
             <tbody>
               {c.challenges.challenges.map((x) => (
                 <tr key={x.address}>
-                  <td className="small"><a href={batchHref(address, x.epoch)} data-testid="challenge-batch" title="its batch on this page, pinned"><EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} /></a></td>
+                  <td className="small"><a href={batchHref(x.epoch)}><EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} /></a></td>
                   <td>{x.status}</td>
                   <td><AccountLink address={x.challenger} /></td>
                   <td className="small">{x.transitions.map((t, i) => <span key={i}>{i > 0 ? ' → ' : ''}{t.status} <TxLink signature={t.signature} head={5} /></span>)}</td>
@@ -208,7 +207,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
         </div>
       )}
       {c.challenges.next ? <p className="small"><Link href={`/batches?agent=${address}`} prefetch={false}>Every challenge against this agent →</Link></p> : null}
-      <ChallengeRows challenges={c.pending.challenges} agentHex={agent} pendingOnly batchHref={(epoch) => batchHref(address, epoch)} />
+      <ChallengeRows challenges={c.pending.challenges} agentHex={agent} pendingOnly batchHref={batchHref} />
     </section>
   );
 }

@@ -9,7 +9,7 @@ import { encodeFeedback } from '../../lib/protocol/payloads';
 import { MsgType } from '../../lib/protocol/types';
 import { openStore } from '../../lib/store/index';
 import { reputationJson } from '../../lib/indexer/queries';
-import { AGENT_BATCH_EPOCHS_MAX, AuthoritativeSummarySchema, pinnedBatchEpochs } from '../../lib/wire';
+import { AuthoritativeSummarySchema } from '../../lib/wire';
 import type { Services } from './services';
 import { loadAuthoritative } from './agent-page';
 
@@ -53,18 +53,4 @@ test('authoritative reputation from the newest batch point equals the fold of ev
   } finally {
     await store.close();
   }
-});
-
-test('the page pins the batches of its pending challenges and the linked one, when older than its first page, newest first, bounded', () => {
-  const shown = ['110', '109', '108'].map((epoch) => ({ epoch }));
-  const pending = ['109', '42', '7', '42'].map((epoch) => ({ epoch }));
-  assert.deepEqual(pinnedBatchEpochs(shown, pending, null), ['42', '7'], 'a pending challenge\'s batch on the first page stays in its place; each epoch once');
-  assert.deepEqual(pinnedBatchEpochs(shown, pending, '100'), ['100', '42', '7'], 'the linked batch too');
-  assert.deepEqual(pinnedBatchEpochs(shown, [], '108'), [], 'a linked batch already shown is not repeated');
-  const many = Array.from({ length: 30 }, (_, i) => ({ epoch: String(i) }));
-  const got = pinnedBatchEpochs([], many, '5');
-  assert.equal(got.length, AGENT_BATCH_EPOCHS_MAX, 'one read of GET /api/agents/{id}/batches?epochs= holds them');
-  assert.equal(got[0], '29');
-  assert.ok(got.includes('5'), 'the linked batch is kept whatever else is pinned');
-  assert.equal(new Set(got).size, got.length);
 });

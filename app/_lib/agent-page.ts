@@ -2,7 +2,7 @@
  * The agent page's reads that stay the same size however long the agent has been on the mesh:
  * its stake and lease, a page of its batches (each once, with its verdict, the authoritative fold
  * after it, its log against the mesh and its challenges; GET /api/agents/{id}/batches pages on)
- * and the older ones it pins (a pending challenge's, a linked one),
+ * and the one a link pins (`?batch=<epoch>`),
  * the authoritative reputation from the newest stored fold, and the first page of its
  * challenges. Each is an index read of one agent's newest rows (lib/store agent-chain.ts,
  * reputation-points.ts); nothing here refolds or lists the agent's whole history.
@@ -33,12 +33,12 @@ export async function loadStakeLease(o: Services, agentHex: string): Promise<Pic
 
 /**
  * One page of the agent's batches, newest epoch first, before epoch `before` when given; with
- * `epochs`, the batches of those epochs that exist (no `next`).
+ * `epoch`, just the batch of that epoch if there is one (no `next`).
  */
-export async function loadAgentBatches(o: Services, agentHex: string, p: { limit: number; before?: string; epochs?: string[] }): Promise<AgentBatchPage> {
+export async function loadAgentBatches(o: Services, agentHex: string, p: { limit: number; before?: string; epoch?: string }): Promise<AgentBatchPage> {
   const agent = fromHex(agentHex);
-  const page = await o.observatory.store.listAgentBatches(agent, p.epochs
-    ? { limit: p.epochs.length, epochs: p.epochs.map(BigInt) }
+  const page = await o.observatory.store.listAgentBatches(agent, p.epoch !== undefined
+    ? { limit: 1, epoch: BigInt(p.epoch) }
     : { limit: p.limit, before: p.before === undefined ? undefined : BigInt(p.before) });
   const address = base58(agentHex);
   const rows = page.rows.map(({ batch: b, point, reconciliation: r, challenges }) => ({
@@ -51,7 +51,7 @@ export async function loadAgentBatches(o: Services, agentHex: string, p: { limit
     },
     challenges,
   }));
-  return { agent: agentHex, rows, next: !p.epochs && page.more && rows.length ? rows[rows.length - 1].epoch : null };
+  return { agent: agentHex, rows, next: p.epoch === undefined && page.more && rows.length ? rows[rows.length - 1].epoch : null };
 }
 
 /**

@@ -104,7 +104,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   },
   {
     method: 'get', path: '/api/agents/{id}/batches', tag: 'chain', summary: "The agent's batches, newest epoch first, a page at a time, each with its verdict, authoritative fold, reconciliation and challenges",
-    description: 'Each BehaviorBatch of the agent once: its verdict against the uploaded log, the authoritative reliability and cooperation after folding it (`after`, fixed point 1,000,000 = 1 point; null unless verified and folded), its log against what the observer saw on the mesh as stored at the verdict (`reconciliation`, figures null with `unknownReason` unless verified), and how many challenges it drew. Pass `next` back as `before` for older epochs, or list `epochs` for just those batches (the ones the agent page pins: a pending challenge\'s, a linked one). The agent page lists these (docs/app.md "Agent page").',
+    description: 'Each BehaviorBatch of the agent once: its verdict against the uploaded log, the authoritative reliability and cooperation after folding it (`after`, fixed point 1,000,000 = 1 point; null unless verified and folded), its log against what the observer saw on the mesh as stored at the verdict (`reconciliation`, figures null with `unknownReason` unless verified), and how many challenges it drew. Pass `next` back as `before` for older epochs, or give `epoch` for just the batch of that epoch (the one the agent page pins when a link opens it). The agent page lists these (docs/app.md "Agent page").',
     params: AgentIdPathSchema, query: AgentBatchesQuerySchema, ok: AgentBatchPageSchema,
   },
   {

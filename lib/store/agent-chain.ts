@@ -46,15 +46,15 @@ const POINT_COLS = `p.reliability_score::text AS p_rel, p.cooperation_index::tex
 
 /**
  * A page of the agent's batches, newest epoch first, before epoch `before` when given; with
- * `epochs`, only the batches of those epochs (the ones the page pins: a pending challenge's, a
- * linked one), a primary-key read each.
+ * `epoch`, only the batch of that epoch (the one the agent page pins when a link opens it), by
+ * primary key.
  */
-export async function listAgentBatches(q: Queryable, agent: Uint8Array, p: { limit: number; before?: bigint; epochs?: bigint[] }): Promise<{ rows: AgentBatchRow[]; more: boolean }> {
-  if (p.before !== undefined && p.epochs !== undefined) throw new Error('listAgentBatches: before and epochs exclude each other');
+export async function listAgentBatches(q: Queryable, agent: Uint8Array, p: { limit: number; before?: bigint; epoch?: bigint }): Promise<{ rows: AgentBatchRow[]; more: boolean }> {
+  if (p.before !== undefined && p.epoch !== undefined) throw new Error('listAgentBatches: before and epoch exclude each other');
   const args: unknown[] = [agent, p.limit + 1];
   if (p.before !== undefined) args.push(p.before.toString());
-  if (p.epochs !== undefined) args.push(p.epochs.map(String));
-  const where = p.before !== undefined ? 'AND b.epoch < $3::int8' : p.epochs !== undefined ? 'AND b.epoch = ANY($3::int8[])' : '';
+  if (p.epoch !== undefined) args.push(p.epoch.toString());
+  const where = p.before !== undefined ? 'AND b.epoch < $3::int8' : p.epoch !== undefined ? 'AND b.epoch = $3::int8' : '';
   const rows = await q.query<Row>(`SELECT ${BATCH_COLS}, ${RECON_COLS}, ${POINT_COLS},
       (SELECT count(*)::int FROM challenge c WHERE c.agent_id = b.agent_id AND c.epoch = b.epoch) AS challenges
     FROM batch b

@@ -324,7 +324,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     /** One agent's stake and lease rows (agent-chain.ts). */
     agentStakeLease: (agent: Uint8Array) => live(() => agentStakeLease(db, agent)),
     /** A page of one agent's batches with their reconciliation, authoritative point and challenge count (agent-chain.ts). */
-    listAgentBatches: (agent: Uint8Array, p: { limit: number; before?: bigint; epochs?: bigint[] }) => live(() => listAgentBatches(db, agent, p)),
+    listAgentBatches: (agent: Uint8Array, p: { limit: number; before?: bigint; epoch?: bigint }) => live(() => listAgentBatches(db, agent, p)),
     /** The agent's first, last and newest verified batch epochs and its newest batch point (agent-chain.ts). */
     authoritativeBasis: (agent: Uint8Array) => live(() => authoritativeBasis(db, agent)),
     /** Folds verified batches that have no authoritative point yet, at most `limit` (reputation-points.ts). */

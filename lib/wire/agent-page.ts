@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { hex32, intString, nonNegInt, u64String } from './codec';
 import { BatchJsonSchema } from './chain-views';
-import { AGENT_BATCH_EPOCHS_MAX } from './params';
 
 const reputationFields = {
   reliabilityScore: intString, cooperationIndex: intString, notaryAccuracy: intString,
@@ -56,17 +55,3 @@ export const AuthoritativeSummarySchema = z.object({
 });
 export type AuthoritativeSummary = z.infer<typeof AuthoritativeSummarySchema>;
 
-/**
- * The epochs the agent page pins above its newest batches: each with a pending challenge (anyone
- * may resolve or expire it from the page, however old the batch, so it must not wait behind
- * "Show older batches") and the one a link opened (`?batch=`), when not among `shown` already.
- * Newest first, at most AGENT_BATCH_EPOCHS_MAX (the page reads 20 pending challenges), the linked one always.
- */
-export function pinnedBatchEpochs(shown: readonly { epoch: string }[], pending: readonly { epoch: string }[], linked: string | null): string[] {
-  const on = new Set(shown.map((r) => r.epoch));
-  const desc = (a: string, b: string) => (BigInt(b) > BigInt(a) ? 1 : BigInt(b) < BigInt(a) ? -1 : 0);
-  // The linked batch is what the reader asked for: it is kept whatever else is pinned.
-  const link = linked !== null && !on.has(linked) ? [linked] : [];
-  const open = [...new Set(pending.map((c) => c.epoch))].filter((e) => !on.has(e) && e !== linked).sort(desc).slice(0, AGENT_BATCH_EPOCHS_MAX - link.length);
-  return [...link, ...open].sort(desc);
-}

@@ -162,18 +162,14 @@ export const BatchesQuerySchema = z.object({
   before: BatchCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page (same sort)' }),
 }).superRefine(sameSort);
 
-/** Batches one GET /api/agents/{id}/batches?epochs= reads at most: the agent page's pending challenges' and a linked one. */
-export const AGENT_BATCH_EPOCHS_MAX = 21;
-
-/** GET /api/agents/{id}/batches: one agent's batches newest epoch first, a page at a time. */
+/** GET /api/agents/{id}/batches: one agent's batches newest epoch first, a page at a time, or the one of an epoch. */
 export const AgentBatchesQuerySchema = z.object({
   limit: qp.int(1, 100).default(10).meta({ description: '1..100, default 10' }),
   before: u64Param('an epoch (a non-negative integer)').optional().meta({ description: 'the `next` of the previous page: batches of earlier epochs' }),
-  epochs: z.string().trim().regex(new RegExp(`^\\d{1,18}(,\\d{1,18}){0,${AGENT_BATCH_EPOCHS_MAX - 1}}$`), `must be 1 to ${AGENT_BATCH_EPOCHS_MAX} comma-separated epochs (non-negative integers)`)
-    .transform((s) => [...new Set(s.split(','))]).optional()
-    .meta({ description: `up to ${AGENT_BATCH_EPOCHS_MAX} comma-separated epochs: only the batches of those epochs (the agent page's pinned ones), newest first; not with \`before\`` }),
+  epoch: z.string().trim().regex(/^\d{1,18}$/, 'must be an epoch (a non-negative integer)').optional()
+    .meta({ description: 'just the batch of this epoch, if the agent submitted one (the batch the agent page pins when a link opens it); not with `before`' }),
 }).superRefine((o, ctx) => {
-  if (o.before !== undefined && o.epochs !== undefined) ctx.addIssue({ code: 'custom', path: ['epochs'], message: 'lists given epochs, which a `before` page cannot continue: pass one of epochs and before' });
+  if (o.before !== undefined && o.epoch !== undefined) ctx.addIssue({ code: 'custom', path: ['epoch'], message: 'names one batch, which a `before` page cannot continue: pass one of epoch and before' });
 });
 
 export const CHALLENGE_SORTS = ['opened_slot', 'epoch'] as const;

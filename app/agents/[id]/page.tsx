@@ -13,7 +13,7 @@ import { Time } from '../../../components/time/Time';
 import { AccountLink } from '../../../components/site';
 import { Term } from '../../../components/Term';
 import { BackingSentence } from '../../../components/reputation/Backing';
-import { pinnedBatchEpochs, type ReputationView } from '../../../lib/wire';
+import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
 import { AGENT_PAGE_ROWS, CONVERSATION_COUNT_CAP, loadAgentBatches, loadAgentChallenges, loadAuthoritative, loadStakeLease } from '../../_lib/agent-page';
 import { flatParams, type SearchParams } from '../../_lib/query-string';
@@ -237,24 +237,24 @@ function linkedBatch(v: string | undefined): { epoch: string | null; note: strin
 }
 
 /**
- * The chain section's first pages: stake and lease, batches, challenges; then the older batches
- * pinned above the first page (a pending challenge's, the linked one), one read of those epochs.
+ * The chain section's first pages: stake and lease, batches, challenges; and the batch a link
+ * opened, pinned above the first page when older (one primary-key read, alongside the others).
  */
 async function chainSection(o: NonNullable<ReturnType<typeof getServices>>, id: string, linked: { epoch: string | null; note: string | null }) {
-  const [accounts, batches, challenges] = await Promise.all([
+  const [accounts, batches, challenges, link] = await Promise.all([
     loadStakeLease(o, id),
     loadAgentBatches(o, id, { limit: AGENT_PAGE_ROWS.batches }),
     loadAgentChallenges(o, id),
+    linked.epoch === null ? null : loadAgentBatches(o, id, { limit: 1, epoch: linked.epoch }),
   ]);
   if (!challenges) return null;
-  const pin = pinnedBatchEpochs(batches.rows, challenges.pending.challenges, linked.epoch);
-  const pinned = pin.length ? (await loadAgentBatches(o, id, { limit: pin.length, epochs: pin })).rows : [];
+  const linkedRow = link?.rows[0] ?? null;
   // The table's columns only: the API's rows also carry the batch's hashes and account JSON, which the page shows none of.
   const line = (r: (typeof batches.rows)[number]) => ({ epoch: r.epoch, status: r.status, signature: r.signature, after: r.after, reconciliation: r.reconciliation, challenges: r.challenges });
-  const found = linked.epoch === null || [...batches.rows, ...pinned].some((r) => r.epoch === linked.epoch);
   return {
-    ...accounts, agentAddress: base58(id), batches: { rows: batches.rows.map(line), next: batches.next }, pinned: pinned.map(line),
-    linked: linked.epoch, linkedNote: linked.note ?? (found ? null : `This agent submitted no batch for epoch ${linked.epoch}.`),
+    ...accounts, agentAddress: base58(id), batches: { rows: batches.rows.map(line), next: batches.next },
+    pinned: linkedRow && !batches.rows.some((r) => r.epoch === linkedRow.epoch) ? line(linkedRow) : null,
+    linked: linked.epoch, linkedNote: linked.note ?? (linked.epoch !== null && !linkedRow ? `This agent submitted no batch for epoch ${linked.epoch}.` : null),
     challenges: challenges.newest, pending: challenges.pending,
   };
 }

@@ -1,7 +1,7 @@
 /**
- * GET /api/agents/{id}/batches?limit=&before=&epochs=: one agent's BehaviorBatches, newest epoch
- * first, a page at a time (the agent page's "Show older batches") or just the listed epochs (the
- * batches the page pins: a pending challenge's, a linked one), each with its verdict, the
+ * GET /api/agents/{id}/batches?limit=&before=&epoch=: one agent's BehaviorBatches, newest epoch
+ * first, a page at a time (the agent page's "Show older batches") or just the batch of one epoch
+ * (the one the page pins when a link opens it), each with its verdict, the
  * authoritative fold after it, its log against the mesh as stored at the verdict and its
  * challenge count; `next` is the `before` of the following page. An index read of the page's rows
  * whatever the agent's history (app/_lib/agent-page.ts).
