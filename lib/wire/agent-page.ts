@@ -54,4 +54,3 @@ export const AuthoritativeSummarySchema = z.object({
   toEpoch: u64String.nullable(),
 });
 export type AuthoritativeSummary = z.infer<typeof AuthoritativeSummarySchema>;
-
