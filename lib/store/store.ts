@@ -30,6 +30,8 @@ import { ingestBatch } from './ingest';
 import { foldStats, statsSeries, type StatsSeriesParams } from './stats';
 import { collusionSignals, type CollusionParams } from './collusion';
 import { gossipReputation } from './reputation';
+import { agentStakeLease, authoritativeBasis, listAgentBatches } from './agent-chain';
+import { backfillBatchPoints, readReputationPoints, type PointKind } from './reputation-points';
 import { replayEnvelopes, type ReplayParams } from './replay';
 import { applyMigrations, PRISMA_DIR } from './migrate';
 import { dropImage, imageKey, loadImage, saveImage } from './memory-image';
@@ -245,6 +247,10 @@ export async function openStore(params: OpenStoreParams = {}) {
     conversationGraph: (p?: { limit?: number }) => live(() => q.conversationGraph(db, p)),
     listConversations: (p?: q.ListConversationsParams) => live(() => q.listConversations(db, p)),
     getConversation: (id: Uint8Array) => live(() => q.getConversation(db, id)),
+    /** The negotiators of each of these conversations, by id hex (queries.ts). */
+    conversationNegotiators: (ids: readonly Uint8Array[]) => live(() => q.conversationNegotiators(db, ids)),
+    /** Conversations of one agent counted up to `cap` (queries.ts). */
+    countAgentConversations: (agent: Uint8Array, cap: number) => live(() => q.countAgentConversations(db, agent, cap)),
     feedbackFor: (agent: Uint8Array, limit?: number) => live(() => q.feedbackFor(db, agent, limit)),
     /** Per agent: FEEDBACK about it and how much comes from senders with no stake and no deal with it (feedback-backing.ts). */
     feedbackBacking: (agents: readonly Uint8Array[]) => live(() => feedbackBacking(db, agents)),
@@ -298,7 +304,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     upsertStake: (s: chain.StakeInput) => live(() => chain.upsertStake(db, s)),
     upsertLease: (l: chain.LeaseInput) => live(() => chain.upsertLease(db, l)),
     upsertBatch: (b: chain.BatchInput) => live(() => chain.upsertBatch(db, b)),
-    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot)),
+    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array, built?: Parameters<typeof chain.setBatchStatus>[5]) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot, built)),
     upsertChallenge: (c: chain.ChallengeInput) => live(() => db.transaction((tx) => chain.upsertChallenge(tx, c))),
     insertChainEvents: (e: readonly chain.ChainEventInput[]) => live(() => chain.insertChainEvents(db, e)),
     /** Upserts many stakes in one statement (slot-monotonic); returns rows written. */
@@ -330,6 +336,16 @@ export async function openStore(params: OpenStoreParams = {}) {
     listBatchesPage: (f: BatchPageFilter) => live(() => listBatchesPage(db, f)),
     listChallengesPage: (f: ChallengePageFilter) => live(() => listChallengesPage(db, f)),
     listChainEvents: (p?: Parameters<typeof chain.listChainEvents>[1]) => live(() => chain.listChainEvents(db, p)),
+    /** The newest `limit` stored reputation points of one kind, oldest first (reputation-points.ts). */
+    reputationPoints: (agent: Uint8Array, kind: PointKind, limit: number) => live(() => readReputationPoints(db, agent, kind, limit)),
+    /** One agent's stake and lease rows (agent-chain.ts). */
+    agentStakeLease: (agent: Uint8Array) => live(() => agentStakeLease(db, agent)),
+    /** A page of one agent's batches with their reconciliation, authoritative point and challenge count (agent-chain.ts). */
+    listAgentBatches: (agent: Uint8Array, p: { limit: number; before?: bigint; epoch?: bigint }) => live(() => listAgentBatches(db, agent, p)),
+    /** The agent's first, last and newest verified batch epochs and its newest batch point (agent-chain.ts). */
+    authoritativeBasis: (agent: Uint8Array) => live(() => authoritativeBasis(db, agent)),
+    /** Folds verified batches that have no authoritative point yet, at most `limit` (reputation-points.ts). */
+    backfillBatchPoints: (limit?: number) => live(() => backfillBatchPoints(db, limit)),
     /** Stores an agent's uploaded epoch log (ordered envelope ids); see epoch-log.ts for the replace rule. */
     saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts?: { replace: boolean }) => live(() => saveEpochLog(db, agent, epoch, ids, opts)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
