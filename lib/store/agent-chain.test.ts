@@ -1,7 +1,7 @@
 // The agent page's batch reads on both backends: pages newest first that neither repeat nor skip,
 // and the read of one epoch's batch (the one a link pins on the page) with its challenge count.
 import assert from 'node:assert/strict';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 
 const A = new Uint8Array(32).fill(0x61);
 const B = new Uint8Array(32).fill(0x62);

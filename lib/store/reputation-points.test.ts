@@ -10,7 +10,7 @@ import { buildEnvelope } from '../protocol/envelope';
 import { encodeFeedback } from '../protocol/payloads';
 import { applyFeedback, batchFoldInput, decayAfterBatch, emptyReputation, foldBatches, foldNextBatch, type ReputationState } from '../protocol/reputation';
 import { MsgType } from '../protocol/types';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import type { IngestItem } from './types';
 
 const id = (b: number) => new Uint8Array(32).fill(b);
