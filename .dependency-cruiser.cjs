@@ -13,8 +13,8 @@
  * components/ reach only browser-safe code.
  */
 
-/** Tests, test helpers and benches. */
-const HARNESS = '(\\.test\\.(ts|tsx|mts)$)|(^|/)(testing|test-helpers|bench)\\.ts$|^lib/observer/testdata/';
+/** Tests, test helpers (named `testing.ts`, or `<topic>-testing.ts` beside it) and benches. */
+const HARNESS = '(\\.test\\.(ts|tsx|mts)$)|(^|/|-)testing\\.ts$|(^|/)bench\\.ts$|^lib/observer/testdata/';
 /** Folders that compose everything: the process, bench and tool scripts, end-to-end drivers. */
 const ROOTS = '^(server|scripts|e2e)/';
 const REPO = '^(app|components|server|lib|scripts|programs|e2e|prisma)/';
@@ -23,7 +23,7 @@ const REPO = '^(app|components|server|lib|scripts|programs|e2e|prisma)/';
  *  dependency-free, so every layer may use it; the table lists it where the layer is built on it. */
 const LAYERS = {
   protocol: [],
-  net: [],
+  net: ['protocol'],
   wire: ['protocol'],
   chain: ['protocol', 'net'],
   devchain: ['chain', 'protocol'],

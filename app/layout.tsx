@@ -11,6 +11,7 @@ import { SiteProvider } from '../components/site';
 import { Bell } from '../components/alerts/Bell';
 import { getServices } from './_lib/services';
 import { agentNames } from './_lib/names';
+import { pageExplorer } from './_lib/explorer';
 
 export const metadata: Metadata = {
   title: { default: 'Zerox1 Observatory', template: '%s · Zerox1 Observatory' },
@@ -20,7 +21,7 @@ export const metadata: Metadata = {
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   const o = getServices();
-  const site = { names: await agentNames(o), rpcUrl: o?.chain?.rpcUrl ?? null, epochSeconds: o?.config.epochSeconds ?? null };
+  const site = { names: await agentNames(o), explorer: await pageExplorer(o), epochSeconds: o?.config.epochSeconds ?? null };
   return (
     // The theme script sets data-theme before React hydrates: the attribute is expected to differ.
     <html lang="en" suppressHydrationWarning>

@@ -1,35 +1,117 @@
 'use client';
 /**
- * The agent page's chain section: stake, lease, BehaviorBatches (with their
- * verification) and challenges. Server-rendered from a snapshot, then live: a chain event about
- * this agent on `/api/stream` reloads its batches and challenges from the REST endpoints and
- * updates stake and lease from the event itself.
+ * The agent page's chain section: stake and lease, its BehaviorBatches listed once each (the
+ * verdict, the authoritative fold after it, its log against the mesh, its challenges; a page at a
+ * time, newest first, older ones fetched from GET /api/agents/{id}/batches on request), the newest
+ * challenges against it and the pending ones anyone may resolve. Every challenge's epoch links to
+ * its batch (`?batch=<epoch>#batch-<epoch>`): the page pins that batch above the newest when it is
+ * older, so a challenged batch (the wallet's own challenge of it, its one-click challenges) is a
+ * click away however old, with no paging. Server-rendered from the first pages, then live: a chain
+ * event about this agent on `/api/stream` reloads the first pages and the pinned batch from the
+ * REST endpoints and updates stake and lease from the event itself.
  */
 import { useCallback, useState } from 'react';
-import { isChainEvent, type AgentChainView, type BatchList, type ChallengeList, type LiveEvent } from '../lib/wire';
-import { formatTokenAmount, } from './format';
+import Link from 'next/link';
+import { AgentBatchPageSchema, isChainEvent, type AgentBatchPage, type AgentBatchRow, type AgentChainView, type ChallengeList, type LiveEvent } from '../lib/wire';
+import { count, formatTokenAmount } from './format';
+import { scorePoints } from '../lib/wire/score';
 import { useLiveStream } from './useLiveStream';
 import { AccountLink, TxLink, useSite } from './site';
 import { EpochTime } from './time/Time';
+import { Term } from './Term';
 import { BatchChallenges } from './wallet/BatchChallenges';
 import { ChallengeRows } from './wallet/ChallengeRows';
 
 const usdc = (base: string) => formatTokenAmount(BigInt(base), { decimals: 6, minFractionDigits: 2 });
+/** Narrow cells: the table fits a phone's width with its wrapper scrolling, headers wrap. */
+const TH = { whiteSpace: 'normal', overflowWrap: 'normal', wordBreak: 'keep-all', verticalAlign: 'bottom' } as const;
 
-export function AgentChain({ agent, initial }: { agent: string; initial: AgentChainView }) {
+/** What the table shows of a batch (the API's row also carries its hashes and account JSON). */
+export type BatchLine = Pick<AgentBatchRow, 'epoch' | 'status' | 'signature' | 'after' | 'reconciliation' | 'challenges'>;
+const line = (r: AgentBatchRow): BatchLine => ({ epoch: r.epoch, status: r.status, signature: r.signature, after: r.after, reconciliation: r.reconciliation, challenges: r.challenges });
+
+export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease'> {
+  /** The agent's base58 address (links). */
+  agentAddress: string;
+  batches: { rows: BatchLine[]; next: AgentBatchPage['next'] };
+  /** The linked batch, shown above the first page when older than it. */
+  pinned: BatchLine | null;
+  /** The epoch `?batch=` links to, and what went wrong with the link (not an epoch, no such batch). */
+  linked: string | null;
+  linkedNote: string | null;
+  /** The newest challenges by batch epoch (one page). */
+  challenges: ChallengeList;
+  /** The pending ones (one page), resolvable or expirable by anyone. */
+  pending: ChallengeList;
+}
+
+/** New first-page rows replace the same epochs; older rows already fetched stay below them. */
+function mergeFirstPage(rows: BatchLine[], first: BatchLine[]): BatchLine[] {
+  const oldest = first.length ? BigInt(first[first.length - 1].epoch) : null;
+  return [...first, ...rows.filter((r) => oldest === null || BigInt(r.epoch) < oldest)];
+}
+
+function Reconciliation({ r, agentAddress }: { r: BatchLine; agentAddress: string }) {
+  const x = r.reconciliation;
+  if (x.seen === null) return <td className="muted small" title={x.unknownReason ?? undefined}>unknown</td>;
+  const href = (anchor?: string) => `/reconciliation/${agentAddress}/${r.epoch}${anchor ? `#${anchor}` : ''}`;
+  return (
+    <td className="mono small">
+      <Link href={href()} prefetch={false} title="envelopes seen live that belong in this log">{count(x.seen)}</Link>
+      {' / '}<Link href={href('seen-not-logged')} prefetch={false} title="seen live, not in the log">{count(x.seenNotLogged ?? 0)}</Link>
+      {' / '}<Link href={href('logged-not-seen')} prefetch={false} title="in the log, never seen live">{count(x.loggedNotSeen ?? 0)}</Link>
+    </td>
+  );
+}
+
+/** The agent page's link to one of its batches (relative: the same agent page), pinned there whatever page of batches holds it. */
+export const batchHref = (epoch: string) => `?batch=${epoch}#batch-${epoch}`;
+
+function BatchTr({ b, address, epochSeconds, pin }: { b: BatchLine; address: string; epochSeconds: number | null; pin?: boolean }) {
+  return (
+    <tr id={`batch-${b.epoch}`} data-status={b.status} data-pinned={pin ? 'linked' : undefined}>
+      <td className="small"><EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} />{pin ? <div className="muted small">linked</div> : null}</td>
+      <td>{b.status}</td>
+      <td className="mono small">{b.after ? scorePoints(b.after.reliabilityScore, 2) : <span className="muted" title={b.status === 'verified' ? 'verified, but its log could not be folded' : 'only a verified batch is folded'}>not folded</span>}</td>
+      <Reconciliation r={b} agentAddress={address} />
+      <td className="num mono">{b.challenges ? <a href="#challenges">{b.challenges}</a> : 0}</td>
+      <td><TxLink signature={b.signature} /></td>
+      <td><a href={`/batches/${address}/${b.epoch}`} className="small">verify</a></td>
+    </tr>
+  );
+}
+
+export function AgentChain({ agent, initial }: { agent: string; initial: AgentChainInitial }) {
   const [c, setC] = useState(initial);
+  const [older, setOlder] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
   const { epochSeconds } = useSite();
   const reload = useCallback(async () => {
     try {
-      const [b, ch] = await Promise.all([
-        fetch(`/api/batches?agent=${agent}&limit=50`, { cache: 'no-store' }).then((r) => (r.ok ? (r.json() as Promise<BatchList>) : null)),
-        fetch(`/api/challenges?agent=${agent}`, { cache: 'no-store' }).then((r) => (r.ok ? (r.json() as Promise<ChallengeList>) : null)),
+      const get = (path: string) => fetch(path, { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null));
+      const [b, ch, pe] = await Promise.all([
+        get(`/api/agents/${agent}/batches?limit=${initial.batches.rows.length || 10}`),
+        get(`/api/challenges?agent=${agent}&sort=epoch&order=desc&limit=${initial.challenges.challenges.length || 10}`),
+        get(`/api/challenges?agent=${agent}&status=pending&sort=epoch&order=desc&limit=20`),
       ]);
-      setC((x) => ({ ...x, batches: b?.batches ?? x.batches, challenges: ch?.challenges ?? x.challenges }));
+      const page = b ? AgentBatchPageSchema.safeParse(b) : null;
+      // The linked batch's challenges change with the others: re-read it while it is pinned (not on the first page).
+      const linked = initial.linked;
+      const pinned = linked === null || !page?.success || page.data.rows.some((r) => r.epoch === linked) ? undefined
+        : await get(`/api/agents/${agent}/batches?epoch=${linked}`).then((p) => {
+          const r = p ? AgentBatchPageSchema.safeParse(p) : null;
+          return r?.success && r.data.rows[0] ? line(r.data.rows[0]) : undefined;
+        });
+      setC((x) => ({
+        ...x,
+        batches: page?.success ? { ...x.batches, rows: mergeFirstPage(x.batches.rows, page.data.rows.map(line)), next: x.batches.rows.length > page.data.rows.length ? x.batches.next : page.data.next } : x.batches,
+        pinned: pinned ?? x.pinned,
+        challenges: (ch as ChallengeList | null) ?? x.challenges,
+        pending: (pe as ChallengeList | null) ?? x.pending,
+      }));
     } catch {
       // offline: the next event retries
     }
-  }, [agent]);
+  }, [agent, initial.batches.rows.length, initial.challenges.challenges.length, initial.linked]);
   const onEvent = useCallback((e: LiveEvent) => {
     if (!isChainEvent(e) || e.data.agentHex !== agent) return;
     const slot = String(e.data.slot);
@@ -41,6 +123,26 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
   }, [agent, reload]);
   useLiveStream({ onEvent, onResync: reload });
 
+  const showOlder = async () => {
+    const before = c.batches.next;
+    if (!before) return;
+    setOlder({ loading: true, error: null });
+    try {
+      const r = await fetch(`/api/agents/${agent}/batches?before=${before}&limit=10`, { cache: 'no-store' });
+      const body: unknown = await r.json();
+      if (!r.ok) throw new Error((body as { error?: string } | null)?.error ?? `HTTP ${r.status}`);
+      const page = AgentBatchPageSchema.parse(body);
+      setC((x) => ({ ...x, batches: { ...x.batches, rows: [...x.batches.rows, ...page.rows.filter((n) => !x.batches.rows.some((o) => o.epoch === n.epoch)).map(line)], next: page.next } }));
+      setOlder({ loading: false, error: null });
+    } catch (e) {
+      setOlder({ loading: false, error: `older batches could not be read: ${(e as Error).message}` });
+    }
+  };
+
+  const rows = c.batches.rows;
+  const address = c.agentAddress;
+  // A pinned batch that "Show older batches" or the newest page has since reached is listed in its place instead.
+  const pinned = c.pinned && !rows.some((r) => r.epoch === c.pinned!.epoch) ? c.pinned : null;
   return (
     <section className="card" style={{ marginBottom: 16 }} data-testid="agent-chain">
       <h2>On chain</h2>
@@ -52,41 +154,60 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           {c.lease ? `paid through epoch ${c.lease.paidThroughEpoch}${c.lease.active ? '' : ', deactivated'}${c.lease.missedEpochs ? `, ${c.lease.missedEpochs} missed` : ''}` : 'none'}
         </dd>
       </dl>
-      <h3 className="small">Batches</h3>
-      {c.batches.length === 0 ? <p className="muted empty">No batch submitted yet.</p> : (
-        <table className="list" data-testid="agent-batches">
-          <thead><tr><th>Epoch</th><th>Status</th><th>Transaction</th><th>Bids</th><th /></tr></thead>
-          <tbody>
-            {c.batches.map((b) => (
-              <tr key={b.epoch} id={`batch-${b.epoch}`}>
-                <td className="small"><EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} /></td>
-                <td>{b.status}</td>
-                <td><TxLink signature={b.signature} /></td>
-                <td className="mono">{String((b.data as { bidCount?: unknown } | null)?.bidCount ?? '')}</td>
-                <td><a href={`/batches/${b.agentAddress}/${b.epoch}`} className="small">verify</a></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <h3 className="small" id="batches">Batches, newest first</h3>
+      {c.linkedNote ? <p className="reason small" role="alert" data-testid="linked-batch-note">{c.linkedNote}</p> : null}
+      {rows.length === 0 ? <p className="muted empty">No batch submitted yet.</p> : (
+        <>
+          <p className="muted small" style={{ marginTop: 0 }}>
+            Each <Term k="batch">batch</Term> once: its verdict against the log the agent uploaded, the authoritative reliability after folding it (verified batches only), and its log against what the observer saw on the mesh (seen live / seen but not logged / logged but never seen; each number opens the envelopes).
+          </p>
+          <div className="table-wrap">
+            <table className="list" data-testid="agent-batches">
+              <thead>
+                <tr>
+                  <th style={TH}><Term k="epoch">Epoch</Term></th><th style={TH}>Verdict</th><th style={TH} title="the authoritative fold's reliability after this batch, in points">Reliability after</th>
+                  <th style={TH}><Term k="reconciliation">Seen / not logged / never seen</Term></th><th className="num" style={TH}>Challenges</th><th style={TH}>Transaction</th><th />
+                </tr>
+              </thead>
+              {pinned ? (
+                <tbody data-testid="pinned-batches">
+                  <BatchTr b={pinned} address={address} epochSeconds={epochSeconds} pin />
+                  <tr><td colSpan={7} className="muted small">Newest:</td></tr>
+                </tbody>
+              ) : null}
+              <tbody>
+                {rows.map((b) => <BatchTr key={b.epoch} b={b} address={address} epochSeconds={epochSeconds} />)}
+              </tbody>
+            </table>
+          </div>
+          <p className="small">
+            {c.batches.next ? <button type="button" className="btn small ghost" data-testid="older-batches" onClick={() => void showOlder()} disabled={older.loading}>{older.loading ? 'Reading…' : 'Show older batches'}</button> : <span className="muted">{rows.length === 1 ? 'Its only batch.' : `All ${rows.length} of its batches.`}</span>}
+            {older.error ? <span className="reason small" role="alert"> {older.error}</span> : null}
+             · <Link href={`/batches?agent=${address}`} prefetch={false}>as a list with filters</Link>
+          </p>
+        </>
       )}
-      {c.batches.map((b) => <BatchChallenges key={b.epoch} agent={agent} batch={b} />)}
-      <h3 className="small" id="challenges">Challenges</h3>
-      {c.challenges.length === 0 ? <p className="muted empty">No challenge against this agent.</p> : (
-        <table className="list" data-testid="agent-challenges">
-          <thead><tr><th>Epoch</th><th>Status</th><th>Challenger</th><th>Transitions</th></tr></thead>
-          <tbody>
-            {c.challenges.map((x) => (
-              <tr key={x.address}>
-                <td className="small"><EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} /></td>
-                <td>{x.status}</td>
-                <td><AccountLink address={x.challenger} /></td>
-                <td className="small">{x.transitions.map((t, i) => <span key={i}>{i > 0 ? ' → ' : ''}{t.status} <TxLink signature={t.signature} head={5} /></span>)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {(pinned ? [pinned, ...rows] : rows).map((b) => <BatchChallenges key={b.epoch} agent={agent} batch={b} />)}
+      <h3 className="small" id="challenges">Challenges, newest batch first</h3>
+      {c.challenges.challenges.length === 0 ? <p className="muted empty">No challenge against this agent.</p> : (
+        <div className="table-wrap">
+          <table className="list" data-testid="agent-challenges">
+            <thead><tr><th>Epoch</th><th>Status</th><th>Challenger</th><th>Transitions</th></tr></thead>
+            <tbody>
+              {c.challenges.challenges.map((x) => (
+                <tr key={x.address}>
+                  <td className="small"><a href={batchHref(x.epoch)}><EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} /></a></td>
+                  <td>{x.status}</td>
+                  <td><AccountLink address={x.challenger} /></td>
+                  <td className="small">{x.transitions.map((t, i) => <span key={i}>{i > 0 ? ' → ' : ''}{t.status} <TxLink signature={t.signature} head={5} /></span>)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
-      <ChallengeRows challenges={c.challenges} agentHex={agent} pendingOnly />
+      {c.challenges.next ? <p className="small"><Link href={`/batches?agent=${address}`} prefetch={false}>Every challenge against this agent →</Link></p> : null}
+      <ChallengeRows challenges={c.pending.challenges} agentHex={agent} pendingOnly batchHref={batchHref} />
     </section>
   );
 }

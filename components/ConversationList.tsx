@@ -49,7 +49,7 @@ function Head({ label, sort, name, className }: { label: React.ReactNode; sort?:
 export function ConversationList({ conversations, self, deals, parties, sort }: {
   conversations: ConversationSummaryView[]; self?: string; deals?: Record<string, DealColumns>;
   /** For the plain table: each conversation's negotiating parties (its "With" lists them, not every participant). */
-  parties?: Record<string, DealColumns>;
+  parties?: Record<string, Pick<DealColumns, 'parties'>>;
   sort?: SortLinks;
 }) {
   if (conversations.length === 0) return <p className="muted empty">No conversations.</p>;

@@ -1,19 +1,20 @@
 'use client';
 /**
  * What every page's client parts share, handed down once by the root layout: the agents' stored
- * (SATI) names, the chain's RPC URL (for explorer links) and the epoch length (for epoch clock
- * ranges).
+ * (SATI) names, the chain Explorer links name (lib/chain/explorer.ts) and the epoch length (for
+ * epoch clock ranges).
  */
 import { createContext, useContext } from 'react';
-import { explorerAccount, explorerTx } from './explorer';
+import { explorerAddress, explorerBlock, explorerTx, type ExplorerChain } from '../lib/chain/explorer';
 
 export interface SiteInfo {
   names: Readonly<Record<string, string>>;
-  rpcUrl: string | null;
+  /** Null when the process runs no chain. */
+  explorer: ExplorerChain | null;
   epochSeconds: number | null;
 }
 
-const SiteContext = createContext<SiteInfo>({ names: {}, rpcUrl: null, epochSeconds: null });
+const SiteContext = createContext<SiteInfo>({ names: {}, explorer: null, epochSeconds: null });
 
 export function SiteProvider({ value, children }: { value: SiteInfo; children: React.ReactNode }) {
   return <SiteContext.Provider value={value}>{children}</SiteContext.Provider>;
@@ -23,24 +24,39 @@ export function useSite(): SiteInfo {
   return useContext(SiteContext);
 }
 
-/** A transaction signature, shortened, linking to Solana Explorer on this observatory's cluster. */
-export function TxLink({ signature, rpcUrl, head = 8 }: { signature: string | null | undefined; rpcUrl?: string | null; head?: number }) {
-  const site = useSite();
+/**
+ * A transaction signature, shortened, linking to Solana Explorer on this observatory's chain;
+ * plain text where no link may be given (a private RPC URL and a viewer elsewhere).
+ */
+export function TxLink({ signature, head = 8 }: { signature: string | null | undefined; head?: number }) {
+  const { explorer } = useSite();
   if (!signature) return <span className="muted">none</span>;
-  const url = explorerTx(signature, rpcUrl ?? site.rpcUrl);
+  const url = explorer ? explorerTx(signature, explorer) : null;
+  const text = `${signature.length > head + 5 ? `${signature.slice(0, head)}…${signature.slice(-4)}` : signature}`;
+  if (!url) return <span className="mono" title={signature} data-testid="tx-link">{text}</span>;
   return (
     <a href={url} target="_blank" rel="noreferrer" className="mono" title={`${signature}\nopen in Solana Explorer`} data-testid="tx-link">
-      {signature.length > head + 5 ? `${signature.slice(0, head)}…${signature.slice(-4)}` : signature} ↗
+      {text} ↗
     </a>
   );
 }
 
-/** An account address linking to Solana Explorer. */
-export function AccountLink({ address, rpcUrl, label }: { address: string; rpcUrl?: string | null; label?: string }) {
-  const site = useSite();
+/** An account address linking to Solana Explorer (plain text where no link may be given). */
+export function AccountLink({ address, label }: { address: string; label?: string }) {
+  const { explorer } = useSite();
+  const url = explorer ? explorerAddress(address, explorer) : null;
+  if (!url) return <span className="mono" title={address} data-testid="account-link">{`${address.slice(0, 5)}…${address.slice(-4)}`}</span>;
   return (
-    <a href={explorerAccount(address, rpcUrl ?? site.rpcUrl)} target="_blank" rel="noreferrer" className="mono" title={`${address}\nopen in Solana Explorer`} data-testid="account-link">
+    <a href={url} target="_blank" rel="noreferrer" className="mono" title={`${address}\nopen in Solana Explorer`} data-testid="account-link">
       {label ?? `${address.slice(0, 5)}…${address.slice(-4)}`} ↗
     </a>
   );
+}
+
+/** A slot linking to its block in Solana Explorer (plain text where no link may be given). */
+export function BlockLink({ slot }: { slot: string | number | bigint }) {
+  const { explorer } = useSite();
+  const url = explorer ? explorerBlock(slot, explorer) : null;
+  if (!url) return <span className="mono">{String(slot)}</span>;
+  return <a href={url} target="_blank" rel="noreferrer" className="mono">{String(slot)} ↗</a>;
 }

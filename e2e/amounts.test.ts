@@ -19,12 +19,12 @@ import { encodeCanonical } from '../lib/protocol/cbor';
 import { toHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
 import { openStore } from '../lib/store';
-import { createTestDatabase } from '../lib/store/testing';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
 import type { HaggleEventInput } from '../lib/store/haggle';
 import { base58, formatTokenAmount } from '../components/format';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
 
-const skip = chromiumSkip || (process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set');
+const skip = chromiumSkip || skipWithoutPostgres();
 
 /** An agent whose id is its signing seed (the store's signer table maps it to the public key). */
 const seed = (n: number) => new Uint8Array(32).fill(n);
@@ -99,7 +99,7 @@ describe('exact amounts and round matching on the conversation page', { skip, ti
   let db: { url: string; drop(): Promise<void> } | undefined;
   let browser: Browser | undefined;
   before(async () => {
-    db = await createTestDatabase(process.env.TEST_DATABASE_URL!, 'zx_e2e_amounts');
+    db = await createTestDatabase(testPostgresUrl()!, 'zx_e2e_amounts');
     const store = await openStore({ databaseUrl: db.url });
     try {
       for (const a of [BUYER, SELLER]) await store.registerSignerKey({ agentId: a, publicKey: publicKeyFromSeed(a) });

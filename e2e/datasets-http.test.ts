@@ -14,11 +14,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openStore } from '../lib/store';
-import { createTestDatabase } from '../lib/store/testing';
-import { loadFixture, makeDeals } from '../lib/export/test-helpers';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
+import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { startServer, type RunningServer } from './harness';
 
-const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set';
+const skip = skipWithoutPostgres();
 // 30-day epochs: the fixture (early January 2026) lies in finished epochs, so the scheduler's
 // first check releases it, and one release covers it all.
 const EPOCH = 30 * 86_400;
@@ -40,7 +40,7 @@ describe('datasets over HTTP against the real server', { skip, timeout: 900_000 
   let db: { url: string; drop(): Promise<void> } | undefined;
   let admin: pg.Client | undefined;
   before(async () => {
-    db = await createTestDatabase(process.env.TEST_DATABASE_URL!, 'zx_e2e_datasets_http');
+    db = await createTestDatabase(testPostgresUrl()!, 'zx_e2e_datasets_http');
     const store = await openStore({ databaseUrl: db.url, epochSeconds: EPOCH });
     // Large enough that Postgres is still sending when the client goes away (tens of MB of CSV).
     await loadFixture(store, makeDeals({ deals: 3_000, seed: 31 }), EPOCH, { batches: false });

@@ -14,12 +14,12 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { parquetReadObjects } from 'hyparquet';
 import { openStore } from '../lib/store';
-import { createTestDatabase } from '../lib/store/testing';
-import { loadFixture, makeDeals } from '../lib/export/test-helpers';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
+import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { TABLES } from '../lib/export/tables';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
 
-const skip = chromiumSkip || (process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set');
+const skip = chromiumSkip || skipWithoutPostgres();
 const DEALS = Number(process.env.E2E_DATASET_DEALS ?? 8_000);
 const SCREENSHOT = join(tmpdir(), 'zerox1-datasets.png');
 
@@ -29,7 +29,7 @@ describe('datasets against the real server', { skip, timeout: 600_000 }, () => {
   let drop: (() => Promise<void>) | undefined;
   let envelopes = 0;
   before(async () => {
-    const db = await createTestDatabase(process.env.TEST_DATABASE_URL!, 'zx_e2e_datasets');
+    const db = await createTestDatabase(testPostgresUrl()!, 'zx_e2e_datasets');
     drop = db.drop;
     const store = await openStore({ databaseUrl: db.url, epochSeconds: 3_600 });
     const fx = makeDeals({ deals: DEALS, seed: 21 });

@@ -564,9 +564,20 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     for (const [hex, epoch, address, status, name] of [[flagged.agent, flagged.epoch, won, 1, 'upheld'], [honest.agent, honest.epoch, lost, 2, 'rejected']] as const) {
       while (epochNow() <= BigInt(epoch) + 2n) await page.waitForTimeout(1000);
       await page.goto(`${srv.base}/agents/${hex}`);
+      // The challenged batch is older than the page's newest batches by now: the pending challenge
+      // links to it, and the page it opens holds it (pinned above the newest, the link's target).
+      const row = page.getByTestId('challenge-row').filter({ has: page.locator(`td[title="${wallet.address}"]`) });
+      // Read before the click: a batch off the first page then is still off it when the link's page renders.
+      const firstPage = (await srv.getJson<{ rows: { epoch: string }[] }>(`/api/agents/${hex}/batches?limit=10`)).body.rows.map((r) => r.epoch);
+      await row.getByTestId('challenge-batch').click();
+      await page.waitForURL((u) => u.searchParams.get('batch') === epoch && u.hash === `#batch-${epoch}`);
+      const batchRow = page.locator(`[data-testid="agent-batches"] tr#batch-${epoch}`);
+      await batchRow.waitFor();
+      const pinned = await batchRow.getAttribute('data-pinned');
+      if (!firstPage.includes(epoch)) assert.equal(pinned, 'linked', 'older than the first page: pinned as the linked batch');
+      else assert.ok([null, 'linked'].includes(pinned));
       // After the window and a reload, the wallet's challenge still reads from the chain: pending, resolvable (or expirable, also resolvable).
       await page.locator(`[data-testid="batch-challenges"][data-epoch="${epoch}"]`).getByTestId('my-batch-challenge').and(page.locator('[data-phase="resolvable"], [data-phase="expirable"]')).waitFor({ timeout: 20_000 });
-      const row = page.getByTestId('challenge-row').filter({ has: page.locator(`td[title="${wallet.address}"]`) });
       await row.getByTestId('resolve-challenge').and(page.locator(':enabled')).waitFor({ timeout: 20_000 });
       // The evidence buffer staged at the challenge is reused, so the whole resolve is previewed; it closes and its rent comes back.
       const buffers = await conn.getProgramAccounts(challengeProgram.PROGRAM_ID, { filters: [{ memcmp: { offset: 8, bytes: wallet.address } }] });

@@ -12,7 +12,7 @@ import { loadavg } from 'node:os';
 import { openStore, type Store } from '../lib/store';
 import type { HaggleEventInput } from '../lib/store';
 import { createTestDatabase } from '../lib/store/testing';
-import { loadFixture, makeDeals } from '../lib/export/test-helpers';
+import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { exportTable } from '../lib/export/export';
 import { MsgType } from '../lib/protocol/types';
 import { toHex } from '../lib/protocol/hex';

@@ -14,7 +14,7 @@ import { readFileSync, statSync, rmSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
-import { makeDeals } from '../lib/export/test-helpers';
+import { makeDeals } from '../lib/export/deals-testing';
 import { envelopeRow } from '../lib/export/rows';
 import { TABLES } from '../lib/export/tables';
 import { writeFormat } from '../lib/export/writers';

@@ -19,7 +19,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { openStore } from '../lib/store';
 import { createTestDatabase } from '../lib/store/testing';
 import { envelopesCopySql } from '../lib/store/export';
-import { loadFixture, makeDeals } from '../lib/export/test-helpers';
+import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { exportTable } from '../lib/export/export';
 
 const EPOCH = 3_600;

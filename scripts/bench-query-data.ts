@@ -1,6 +1,6 @@
 /**
  * Envelopes for `npm run bench:query` at millions of rows. Deals are played once by the export
- * bench's generator (lib/export/test-helpers `makeDeals`: the demo agents' state machine, signed,
+ * bench's generator (lib/export/deals-testing `makeDeals`: the demo agents' state machine, signed,
  * the real msg_type mix), then copied: each copy moves the deals to other agents (a rotation of
  * the 2,000), other conversations and another time, with a fresh id. Signing and playing 10M
  * envelopes would take about 25 minutes of a core; a copy costs a hash. A copy's `raw` is its
@@ -8,7 +8,7 @@
  * join and sort on is the copy's own.
  */
 import { createHash } from 'node:crypto';
-import { makeDeals } from '../lib/export/test-helpers';
+import { makeDeals } from '../lib/export/deals-testing';
 import type { IngestItem } from '../lib/store';
 
 export const AGENTS = 2_000;

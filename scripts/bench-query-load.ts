@@ -47,7 +47,7 @@ function copiesSql(epochSeconds: number): string {
   return `SELECT ${sqlCopy.id('t.id', 'b.c')} AS id, t.msg_type, ${sqlCopy.agent('t.sender', 'b.c')} AS sender,
     ${sqlCopy.agent('t.recipient', 'b.c')} AS recipient, ${ts} AS ts, ${sqlCopy.conversation('t.conversation_id', 'b.c')} AS conversation_id,
     timestamptz 'epoch' + (${ts} / 1000 + 5) * interval '1 millisecond' AS received_at, (${ts} / ${epochSeconds * 1_000_000})::int4 AS epoch,
-    t.direct, t.rank, ${sqlCopy.conversation('t.fb_conv', 'b.c')} AS fb_conv, ${sqlCopy.agent('t.fb_target', 'b.c')} AS fb_target,
+    t.direct, t.tbit, ${sqlCopy.conversation('t.fb_conv', 'b.c')} AS fb_conv, ${sqlCopy.agent('t.fb_target', 'b.c')} AS fb_target,
     t.fb_score, t.fb_outcome, t.fb_dispute, t.fb_role, ${sqlCopy.conversation('t.bid_conv', 'b.c')} AS bid_conv, t.bid_type, t.bid_terms,
     t.deal_price, t.deal_service, t.deal_token
   FROM bench_copy b CROSS JOIN bench_tpl t WHERE b.c BETWEEN $1 AND $2`;

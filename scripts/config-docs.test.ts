@@ -62,7 +62,7 @@ describe('environment variables', () => {
 
   test('the process reads the environment only through server/config.ts', () => {
     const production = (rel: string) =>
-      /\.(ts|tsx|mts|mjs)$/.test(rel) && !/\.test\.|(^|\/)(testing|test-helpers|bench)[^/]*\.ts$|\.d\.ts$/.test(rel);
+      /\.(ts|tsx|mts|mjs)$/.test(rel) && !/\.test\.|(^|\/)(([a-z0-9-]+-)?testing|bench)[^/]*\.ts$|\.d\.ts$/.test(rel);
     const files = ['server', 'lib', 'app', 'components'].flatMap((d) => walk(d, production));
     assert.ok(files.includes('server/main.ts') && files.length > 100, 'production sources found');
     const outside: string[] = [];

@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../lib/store';
-import { createTestDatabase } from '../lib/store/testing';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
 import { parseNegotiationPayload } from '../lib/protocol/neg1';
 import { MsgType } from '../lib/protocol/types';
-import { loadFixture, makeDeals, type Fixture } from '../lib/export/test-helpers';
+import { loadFixture, makeDeals, type Fixture } from '../lib/export/deals-testing';
 import { readBack, parquetKv } from '../lib/export/testing';
 import { TABLES } from '../lib/export/tables';
 
@@ -39,8 +39,9 @@ describe('npm run export', () => {
     const store = await openStore({ dataDir: join(dir, 'pglite'), epochSeconds: EPOCH });
     await loadFixture(store, fx, EPOCH);
     await store.close();
-    if (process.env.TEST_DATABASE_URL) {
-      const db = await createTestDatabase(process.env.TEST_DATABASE_URL, 'zx_export_cli');
+    const server = testPostgresUrl();
+    if (server) {
+      const db = await createTestDatabase(server, 'zx_export_cli');
       dropPg = db.drop;
       pgUrl = db.url;
       const pgStore = await openStore({ databaseUrl: db.url, epochSeconds: EPOCH });
@@ -79,7 +80,7 @@ describe('npm run export', () => {
     assert.match(r.stdout, new RegExp(`offers: ${offers.length} rows`));
   });
 
-  test('envelopes as CSV from DATABASE_URL (the Postgres fast path), with a type filter', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set' }, async () => {
+  test('envelopes as CSV from DATABASE_URL (the Postgres fast path), with a type filter', { skip: skipWithoutPostgres() }, async () => {
     const out = join(dir, 'proposals.csv');
     const r = exportCli(['--table', 'envelopes', '--type', 'PROPOSE', '--format', 'csv', '--out', out], { DATABASE_URL: pgUrl!, DATA_DIR: join(dir, 'unused') });
     assert.equal(r.status, 0, r.stderr);

@@ -58,6 +58,41 @@ export interface ChainRuntime {
 }
 
 /**
+ * The chain reads that come from the store's index alone (batches, challenges, reputation, an
+ * agent's chain section, the overview's totals): what the REST routes and pages call, the same
+ * with or without a chain node attached (bench:query serves the agent page from them).
+ */
+export function storeChainReads(store: Store, epochSeconds: bigint): Pick<ChainReads, 'parseAgent' | 'listBatches' | 'listChallenges' | 'batchesPage' | 'challengesPage' | 'reputation' | 'agentChain' | 'overview'> {
+  return {
+    parseAgent: (s) => parseAgentParam(s),
+    listBatches: (q) => listBatchesJson(store, q),
+    listChallenges: (q) => listChallengesJson(store, q),
+    batchesPage: (q) => batchesPageJson(store, q),
+    challengesPage: (q) => challengesPageJson(store, q),
+    reputation: (agent) => reputationJson(store, agent, { epochSeconds }),
+    async agentChain(agent) {
+      // One agent's rows by index: its stake and lease, its newest 50 batches.
+      const [{ stake, lease }, page, challenges] = await Promise.all([store.agentStakeLease(agent), batchesPageJson(store, { agent, sort: 'epoch', limit: 50 }), listChallengesJson(store, { agent })]);
+      return {
+        stake: stake ? { amount: stake.amount.toString(), status: stake.status, slot: stake.slot.toString() } : null,
+        lease: lease ? { paidThroughEpoch: lease.paidThroughEpoch.toString(), lastPaidEpoch: lease.lastPaidEpoch?.toString() ?? null, missedEpochs: lease.missedEpochs, active: lease.active } : null,
+        batches: page.batches,
+        challenges,
+      };
+    },
+    async overview() {
+      const totals = await store.chainTotals();
+      const all = await listChallengesJson(store, {});
+      const last = all.length ? all[all.length - 1] : null;
+      return {
+        ...totals,
+        lastChallenge: last ? { address: last.address, agent: last.agent, epoch: last.epoch, status: last.status } : null,
+      };
+    },
+  };
+}
+
+/**
  * Opens the chain the configuration names (the embedded one on `chainPort`, or on an ephemeral
  * port when that one is taken), makes sure the programs are deployed, and prepares the registry
  * and the reads. The indexer starts later ({@link ChainRuntime.startIndexer}).
@@ -117,39 +152,13 @@ export async function startChainRuntime(p: { config: Pick<ServerConfig, 'dataDir
   const reads: ChainReads = {
     rpcUrl: chain.endpoint.rpcUrl,
     sati: { program: cluster.sati.program.toBase58(), sas: cluster.sati.sas.toBase58(), credential: cluster.sati.credential.toBase58(), delegateSchema: cluster.sati.delegateSchema.toBase58() },
-    parseAgent: (s) => parseAgentParam(s),
-    listBatches: (q) => listBatchesJson(store, q),
-    listChallenges: (q) => listChallengesJson(store, q),
-    batchesPage: (q) => batchesPageJson(store, q),
-    challengesPage: (q) => challengesPageJson(store, q),
-    reputation: (agent) => reputationJson(store, agent, { epochSeconds }),
+    ...storeChainReads(store, epochSeconds),
     satiProfile: (agent) => runtime.discovery?.profile(Buffer.from(agent).toString('hex')) ?? null,
     discovery: () => runtime.discovery?.stats() ?? null,
     satiReputation: () => satiReputationOf(config.photonUrl),
     async identityHolder(agent) {
       const h = await withTimeout(findIdentityHolder(connection, new Key(agent)), CHAIN_PROBE_MS, 'the chain').catch(() => null);
       return h ? h.owner.toBase58() : null;
-    },
-    async agentChain(agent) {
-      const hex = Buffer.from(agent).toString('hex');
-      const [stakes, leases, batches, challenges] = await Promise.all([store.listStakes(), store.listLeases(), listBatchesJson(store, { agent, limit: 50 }), listChallengesJson(store, { agent })]);
-      const stake = stakes.find((s) => Buffer.from(s.agentId).toString('hex') === hex);
-      const lease = leases.find((l) => Buffer.from(l.agentId).toString('hex') === hex);
-      return {
-        stake: stake ? { amount: stake.amount.toString(), status: stake.status, slot: stake.slot.toString() } : null,
-        lease: lease ? { paidThroughEpoch: lease.paidThroughEpoch.toString(), lastPaidEpoch: lease.lastPaidEpoch?.toString() ?? null, missedEpochs: lease.missedEpochs, active: lease.active } : null,
-        batches,
-        challenges,
-      };
-    },
-    async overview() {
-      const totals = await store.chainTotals();
-      const all = await listChallengesJson(store, {});
-      const last = all.length ? all[all.length - 1] : null;
-      return {
-        ...totals,
-        lastChallenge: last ? { address: last.address, agent: last.agent, epoch: last.epoch, status: last.status } : null,
-      };
     },
     async health() {
       return (await slotProbe.get()).value;

@@ -46,6 +46,7 @@ describe('loadConfig', () => {
       heavy: DEFAULT_HEAVY_LIMITS,
       satiRegisterUrl: undefined,
       photonUrl: undefined,
+      publicRpcUrl: undefined,
       discoveryAllowPrivate: false,
       connectionsPerClient: 256,
       streamPerClient: 20,
@@ -61,7 +62,7 @@ describe('loadConfig', () => {
   });
 
   test('the observer part of the defaults is the observer\'s own default config', () => {
-    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, heavy: _hv, satiRegisterUrl: _s, photonUrl: _ph, discoveryAllowPrivate: _dap, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, alerts: _al, disputeReviewers: _dr, demoLeasePause: _dp, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
+    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, heavy: _hv, satiRegisterUrl: _s, photonUrl: _ph, publicRpcUrl: _pr, discoveryAllowPrivate: _dap, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, alerts: _al, disputeReviewers: _dr, demoLeasePause: _dp, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
     assert.deepEqual(observer, defaultObservatoryConfig({ demoAgents: 0 }));
     assert.equal(observer.epochSeconds, 86_400);
   });
@@ -202,6 +203,7 @@ describe('loadConfig', () => {
     ['HEAVY_BUDGET', '500'],
     ['SATI_REGISTER_URL', 'ftp://sati'],
     ['PHOTON_URL', 'ws://photon'],
+    ['PUBLIC_RPC_URL', 'chain.example.org'],
     ['INGEST_BUFFER_ENVELOPES', '10'],
     ['INGEST_BUFFER_MB', '0'],
     ['CONNECTIONS_PER_CLIENT', '0'],
@@ -299,4 +301,8 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ LOG_LEVEL: '', CHAIN: '' }).logLevel, 'info');
     assert.equal(loadConfig({ CHAIN: '' }).chain, true);
   });
+});
+
+test('PUBLIC_RPC_URL is the URL Explorer links name', () => {
+  assert.equal(loadConfig({ PUBLIC_RPC_URL: 'https://chain.example.org/api/chain/rpc' }).publicRpcUrl, 'https://chain.example.org/api/chain/rpc');
 });

@@ -15,6 +15,7 @@ import { DEFAULT_HEAVY_LIMITS, type HeavyLimits } from './heavy-gate';
 import { DEFAULT_FAUCET_LIMITS, DEFAULT_RPC_LIMITS, type FaucetLimits, type RpcLimits } from './rpc-gate';
 import { DEFAULT_STREAM_PER_CLIENT } from './stream';
 import { DEFAULT_ALERTS_CONFIG, type AlertsConfig, type EnvWebhook } from '../lib/alerts';
+import { BaseError } from '../lib/protocol/errors';
 
 /** CONNECTIONS_PER_CLIENT unless set: a browser uses about 6, a NAT of many users more. */
 export const DEFAULT_CONNECTIONS_PER_CLIENT = 256;
@@ -46,6 +47,8 @@ export interface ServerConfig extends ObservatoryConfig {
   heavy: HeavyLimits;
   /** SATI_REGISTER_URL: where the My agents page sends owners to register an identity on a real cluster. */
   satiRegisterUrl?: string;
+  /** PUBLIC_RPC_URL: the JSON-RPC URL Explorer links name for a chain Explorer does not know (lib/chain/explorer.ts). */
+  publicRpcUrl?: string;
   /** PHOTON_URL: a Photon indexer, where SATI's compressed feedback (and so its reputation) is read. */
   photonUrl?: string;
   /**
@@ -90,7 +93,7 @@ export interface ServerConfig extends ObservatoryConfig {
 }
 
 /** An environment variable is malformed; the message starts with the variable's name. */
-export class ConfigError extends Error {
+export class ConfigError extends BaseError {
   override name = 'ConfigError';
   constructor(
     readonly variable: string,
@@ -203,6 +206,7 @@ const fields = {
   HEAVY_BUDGET: bucket,
   SATI_REGISTER_URL: url(['http:', 'https:']),
   PHOTON_URL: url(['http:', 'https:']),
+  PUBLIC_RPC_URL: url(['http:', 'https:']),
   DISCOVERY_ALLOW_PRIVATE: oneOf(['0', '1'] as const),
   CONNECTIONS_PER_CLIENT: z.string().trim().toLowerCase().pipe(z.union([z.literal('off'), intIn(1, 1_000_000)], { error: 'must be an integer 1..1000000 or off' })),
   STREAM_PER_CLIENT: intIn(1, 100_000),
@@ -306,6 +310,7 @@ export const CONFIG_DOCS: { readonly [K in ConfigVariable]: VariableDoc } = {
   SATI_FEEDBACK_PUBLIC_SCHEMA: { group: 'Chain', default: 'the cluster\'s (mainnet\'s on `custom`)', meaning: 'The SAS schema of SATI public feedback (optional).', doc: ['docs/chain.md', 'Addresses'] },
   SATI_LOOKUP_TABLE: { group: 'Chain', default: 'the cluster\'s (mainnet\'s on `custom`)', meaning: 'SATI\'s address lookup table (optional).', doc: ['docs/chain.md', 'Addresses'] },
   USDC_MINT: { group: 'Chain', default: 'the cluster\'s (the deployment\'s own on the embedded chain)', meaning: 'The USDC mint stakes, leases and Haggle escrows are counted in (required with `custom`).', doc: ['docs/chain.md', 'Clusters'] },
+  PUBLIC_RPC_URL: { group: 'Chain', default: 'unset: the chain\'s own RPC URL', meaning: 'The JSON-RPC URL Solana Explorer links name (`customUrl`) for the embedded chain or a custom cluster; a loopback or private URL is linked only for a viewer on the same machine.', doc: ['docs/app.md', 'Explorer links'] },
   SATI_REGISTER_URL: { group: 'Chain', default: 'unset', meaning: 'On a cluster, where "My agents" sends owners to register an identity.', doc: ['docs/app.md', 'Wallet'] },
   PHOTON_URL: { group: 'Chain', default: 'unset', meaning: 'A Photon indexer, where SATI\'s compressed feedback (its reputation) is read; shown as configured but not queried yet.', doc: ['docs/app.md', 'SATI reputation'] },
   DISCOVERY_ALLOW_PRIVATE: { group: 'Chain', default: '`0`', meaning: '`1` lets SATI discovery on a cluster read registration files and dial mesh endpoints at loopback and private addresses (a cluster on one machine); the embedded chain always allows them.', doc: ['docs/chain.md', 'Discovery'] },
@@ -384,6 +389,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     heavy: heavyLimits(env),
     satiRegisterUrl: parse(env, 'SATI_REGISTER_URL'),
     photonUrl: parse(env, 'PHOTON_URL'),
+    publicRpcUrl: parse(env, 'PUBLIC_RPC_URL'),
     discoveryAllowPrivate: parse(env, 'DISCOVERY_ALLOW_PRIVATE') === '1',
     connectionsPerClient: connectionsPerClient(env),
     streamPerClient: parse(env, 'STREAM_PER_CLIENT') ?? DEFAULT_STREAM_PER_CLIENT,

@@ -30,6 +30,7 @@ import { withTimeout } from '../lib/observer/fresh-probe';
 import type { MemoryReport } from '../lib/wire/views';
 import { startAlerts, type Alerts } from '../lib/alerts';
 import { findOwnedIdentities, PublicKey } from '../lib/chain';
+import { explorerChainOf } from '../lib/chain/explorer';
 
 export interface Runtime {
   observatory: Observatory;
@@ -121,8 +122,9 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
     const chainThread = threadMemory ? await withTimeout(threadMemory(), 1_000, 'the chain thread').catch(() => undefined) : undefined;
     return { rss, heapUsed, external, arrayBuffers, ...(chainThread ? { chainThread } : {}) };
   };
-  const services: Services = chain
-    ? { observatory, reads: store, chain: chain.reads, wallet: walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl, rpcLimits: config.rpcLimits, faucet: config.faucet }), config, datasets, startup: startup.phases, registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex), memory, alerts: alerts.service, disputeReviewers: config.disputeReviewers }
+  const wallet = chain ? walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl, rpcLimits: config.rpcLimits, faucet: config.faucet }) : undefined;
+  const services: Services = chain && wallet
+    ? { observatory, reads: store, chain: chain.reads, wallet, explorer: explorerChainOf({ cluster: wallet.clientConfig().cluster, chainRpcUrl: chain.rpcUrl, publicRpcUrl: config.publicRpcUrl }), config, datasets, startup: startup.phases, registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex), memory, alerts: alerts.service, disputeReviewers: config.disputeReviewers }
     : { observatory, reads: store, config, datasets, startup: startup.phases, memory, alerts: alerts.service, disputeReviewers: config.disputeReviewers };
   registerServices(services);
 

@@ -19,6 +19,7 @@ import { createFaucetGate, createRpcGate, DEFAULT_FAUCET_LIMITS, DEFAULT_RPC_LIM
 import type { Store } from '../lib/store';
 import type { ChainRuntime } from './chain';
 import { challengeCandidates } from './challenge-candidates';
+import { BaseError } from '../lib/protocol/errors';
 
 /** The cluster a JSON-RPC URL names (the public endpoints' host names; anything else is custom). */
 export function clusterOf(rpcUrl: string): Cluster {
@@ -36,13 +37,13 @@ function walletCluster(chain: ChainRuntime): Cluster {
   return name === 'mainnet' ? 'mainnet-beta' : name === 'devnet' || name === 'custom' ? name : clusterOf(chain.rpcUrl);
 }
 
-class Refused extends Error {
+class Refused extends BaseError {
   // Matched by name in the route: Next's bundle and the server hold different copies of classes.
   override name = 'FaucetRefused';
 }
 
 /** The faucet exists but cannot give now: over a budget (429) or empty (503). Matched by name too. */
-class Unavailable extends Error {
+class Unavailable extends BaseError {
   override name = 'FaucetUnavailable';
   constructor(
     readonly status: 429 | 503,

@@ -13,8 +13,8 @@ import { decodeVerdict } from '../../lib/export/verdict';
 import { payloadOf } from '../../lib/store/queries';
 import type { DisputeRow, OpinionRow } from '../../lib/store/disputes';
 import {
-  DisputeOpinionRequestSchema, REVIEW_MAX_AGE_MS, REVIEW_MAX_FUTURE_MS, disputeReviewMessage, parseDisputeReviewMessage,
-  type DisputeDetailView, type DisputeListView, type DisputeOpinionResult, type DisputeOpinionView, type DisputeRowView, type DisputesQuery,
+  REVIEW_MAX_AGE_MS, REVIEW_MAX_FUTURE_MS, disputeReviewMessage, parseDisputeReviewMessage,
+  type DisputeDetailView, type DisputeListView, type DisputeOpinionRequest, type DisputeOpinionResult, type DisputeOpinionView, type DisputeRowView, type DisputesQuery,
 } from '../../lib/wire/disputes';
 import { loadConversation } from './data';
 import { loadNegotiation } from './negotiation';
@@ -22,13 +22,12 @@ import { loadOnChainNegotiations } from './haggle';
 import { agentBytes } from './agent-id';
 import { HttpError } from './http';
 import type { Services } from './services';
+import { toHex, fromHex } from '../../lib/protocol/hex';
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const fromHex = (s: string) => new Uint8Array(Buffer.from(s, 'hex'));
 
 export function disputeRowView(d: DisputeRow): DisputeRowView {
   return {
-    id: hex(d.id), conversationId: hex(d.conversationId), disputer: hex(d.sender), recipient: hex(d.recipient),
+    id: toHex(d.id), conversationId: toHex(d.conversationId), disputer: toHex(d.sender), recipient: toHex(d.recipient),
     timestampMs: Number(d.timestampUs / 1000n), receivedAtMs: d.receivedAt.getTime(), payloadLen: d.payloadLen,
     status: d.opinions.total > 0 ? 'reviewed' : 'open', opinions: d.opinions,
   };
@@ -42,14 +41,14 @@ export const namedReviewers = (o: Services): ReadonlySet<string> => new Set(o.di
 
 export function opinionView(o: OpinionRow): DisputeOpinionView {
   return {
-    reviewer: bs58.encode(o.reviewer), opinion: o.opinion, note: o.note, message: o.message, signature: hex(o.signature),
+    reviewer: bs58.encode(o.reviewer), opinion: o.opinion, note: o.note, message: o.message, signature: toHex(o.signature),
     signedAt: o.signedAt.toISOString(), receivedAt: o.receivedAt.toISOString(),
     counted: o.counted, ...(o.counted ? {} : { notCounted: NOT_COUNTED }),
   };
 }
 
 /** `<timestamp µs>.<id hex>`: the keyset cursor of GET /api/disputes. */
-const cursorText = (c: { timestampUs: bigint; id: Uint8Array }) => `${c.timestampUs}.${hex(c.id)}`;
+const cursorText = (c: { timestampUs: bigint; id: Uint8Array }) => `${c.timestampUs}.${toHex(c.id)}`;
 function parseCursor(s: string): { timestampUs: bigint; id: Uint8Array } {
   const [ts, id] = s.split('.');
   const timestampUs = BigInt(ts);
@@ -71,7 +70,7 @@ export async function loadDispute(o: Services, idHex: string): Promise<DisputeDe
   const store = o.observatory.store;
   const d = await store.getDispute(fromHex(idHex));
   if (!d) return null;
-  const convHex = hex(d.conversationId);
+  const convHex = toHex(d.conversationId);
   // An all-zero conversation id is the protocol's "no conversation": nothing to gather.
   const hasConversation = /[^0]/.test(convHex);
   const [conversation, nego, opinions, payloads] = await Promise.all([
@@ -86,7 +85,7 @@ export async function loadDispute(o: Services, idHex: string): Promise<DisputeDe
   for (const e of payloads) {
     if (e.msgType !== MsgType.VERDICT) continue;
     const v = decodeVerdict(payloadOf(e.raw, e.payloadLen));
-    if (v) { verdict = { envelopeId: hex(e.id), passed: v.passed, score: v.score }; break; }
+    if (v) { verdict = { envelopeId: toHex(e.id), passed: v.passed, score: v.score }; break; }
   }
   const verdictSender = payloads.find((e) => e.msgType === MsgType.VERDICT)?.sender;
   const missing = !conversation ? 'the dispute names no stored conversation' : nego?.receipt ?? null;
@@ -94,7 +93,7 @@ export async function loadDispute(o: Services, idHex: string): Promise<DisputeDe
     dispute: disputeRowView(d),
     conversation,
     parties: nego?.view.parties.length ? nego.view.parties : conversation?.participants ?? [],
-    notary: assign ? hex(assign.recipient) : verdictSender ? hex(verdictSender) : null,
+    notary: assign ? toHex(assign.recipient) : verdictSender ? toHex(verdictSender) : null,
     verdict,
     receipt: { url: missing ? null : `/api/conversations/${convHex}/receipt`, missing },
     onChain,
@@ -107,22 +106,17 @@ export async function loadDispute(o: Services, idHex: string): Promise<DisputeDe
 const USED_REVIEW_KEEP_MS = REVIEW_MAX_AGE_MS + 10 * 60_000;
 
 /**
- * POST /api/disputes/{id}/opinions: checks the body (4xx with a sentence for each refusal),
- * rebuilds the canonical text from its fields, verifies the reviewer's Ed25519 signature and
- * stores the opinion as the reviewer's current one.
+ * POST /api/disputes/{id}/opinions, its body already checked by its schema (app/_lib/body.ts):
+ * checks what the schema cannot (4xx with a sentence for each refusal), rebuilds the canonical
+ * text from its fields, verifies the reviewer's Ed25519 signature and stores the opinion as the
+ * reviewer's current one.
  */
-export async function recordOpinion(o: Services, idHex: string, body: unknown, now = Date.now()): Promise<DisputeOpinionResult> {
-  const r = DisputeOpinionRequestSchema.safeParse(body);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    const name = i.code === 'unrecognized_keys' ? i.keys.join(', ') : i.path.join('.') || 'body';
-    throw new HttpError(400, `field "${name}": ${i.code === 'unrecognized_keys' ? 'unknown field (allowed: reviewer, message, signature)' : i.message}`);
-  }
-  const reviewer = agentBytes(r.data.reviewer);
+export async function recordOpinion(o: Services, idHex: string, body: DisputeOpinionRequest, now = Date.now()): Promise<DisputeOpinionResult> {
+  const reviewer = agentBytes(body.reviewer);
   if (!reviewer) throw new HttpError(400, 'field "reviewer": must be the wallet address that signed (base58, or 64 hex characters)');
-  const signature = decodeSignatureText(r.data.signature);
+  const signature = decodeSignatureText(body.signature);
   if (!signature) throw new HttpError(400, `field "signature": must be a 64-byte Ed25519 signature as ${SIGNATURE_TEXT_FORMS}`);
-  const parsed = parseDisputeReviewMessage(r.data.message);
+  const parsed = parseDisputeReviewMessage(body.message);
   if (!parsed.ok) throw new HttpError(400, `field "message": ${parsed.error}`);
   const review = parsed.review;
   if (review.dispute !== idHex) throw new HttpError(400, `field "message": it reviews dispute ${review.dispute}, not ${idHex} (the dispute in the URL)`);

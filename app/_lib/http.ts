@@ -10,8 +10,9 @@ import { textProblem } from '../../lib/wire/input-limits';
 import { isStoreUnavailable } from '../../lib/store/errors';
 import { agentBytes } from './agent-id';
 import { getServices, type Services } from './services';
+import { BaseError } from '../../lib/protocol/errors';
 
-export class HttpError extends Error {
+export class HttpError extends BaseError {
   override name = 'HttpError';
   constructor(
     readonly status: number,

@@ -7,8 +7,8 @@ import 'server-only';
 import { DETAIL_LIST_LIMIT, RECON_TOPICS, type EnvelopeRef, type ReconciliationRow, type TopicFigures } from '../../lib/store/reconciliation';
 import type { ReconciliationDetailView, ReconciliationRowView, ReconciliationView } from '../../lib/wire/reconciliation';
 import type { Services } from './services';
+import { toHex } from '../../lib/protocol/hex';
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** Why a figure is not given for a batch verdict; null when the figures are compared. */
 export function unknownReason(status: string | null): string | null {
@@ -23,7 +23,7 @@ const topics = <T>(f: (k: (typeof RECON_TOPICS)[number]) => T) => Object.fromEnt
 
 function rowView(r: ReconciliationRow): ReconciliationRowView {
   return {
-    agent: hex(r.agent), epoch: r.epoch.toString(), status: r.status, unknownReason: unknownReason(r.status), logEntries: r.logEntries,
+    agent: toHex(r.agent), epoch: r.epoch.toString(), status: r.status, unknownReason: unknownReason(r.status), logEntries: r.logEntries,
     seen: r.seen, seenLogged: r.seenLogged, seenNotLogged: r.seenNotLogged, loggedNotSeen: r.loggedNotSeen,
     topics: r.topics ? topics((k) => share(r.topics![k])) : null, computedAt: r.computedAt?.toISOString() ?? null,
   };
@@ -33,19 +33,19 @@ export async function loadReconciliation(o: Services, p: { agent?: Uint8Array; l
   const store = o.observatory.store;
   const [t, rows] = await Promise.all([store.reconciliationTotals(), store.listReconciliation({ agent: p.agent, limit: p.limit })]);
   return {
-    agent: p.agent ? hex(p.agent) : null,
+    agent: p.agent ? toHex(p.agent) : null,
     totals: { ...t, topics: topics((k) => share(t.topics[k])) },
     rows: rows.map(rowView),
   };
 }
 
-const refView = (r: EnvelopeRef) => ({ id: hex(r.id), msgType: r.msgType, via: r.via, topic: r.topic });
+const refView = (r: EnvelopeRef) => ({ id: toHex(r.id), msgType: r.msgType, via: r.via, topic: r.topic });
 
 export async function loadReconciliationDetail(o: Services, agent: Uint8Array, epoch: bigint): Promise<ReconciliationDetailView> {
   const d = await o.observatory.store.reconciliationDetail(agent, epoch);
   const l = d.live;
   return {
-    agent: hex(d.agent), epoch: d.epoch.toString(), status: d.status, unknownReason: unknownReason(d.status), logEntries: d.logEntries,
+    agent: toHex(d.agent), epoch: d.epoch.toString(), status: d.status, unknownReason: unknownReason(d.status), logEntries: d.logEntries,
     stored: d.stored ? rowView(d.stored) : null, listLimit: DETAIL_LIST_LIMIT,
     live: l ? {
       seen: l.seen, seenLogged: l.seenLogged, seenNotLogged: l.seenNotLogged, seenNotLoggedIds: l.seenNotLoggedIds.map(refView),

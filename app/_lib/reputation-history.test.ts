@@ -1,6 +1,7 @@
-// Reputation over time on a real store (PGlite): the gossip fold after each stored FEEDBACK about
-// the agent, and the authoritative fold after each verified batch rebuilt from its uploaded log;
-// a batch that is not verified adds no point.
+// Reputation over time on a real store (PGlite): the gossip fold at the end of each epoch with
+// FEEDBACK about the agent (stored as the fold is read), and the authoritative fold after each
+// verified batch, folded at its verdict from its uploaded log; a batch that is not verified adds
+// no point.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Keypair } from '@solana/web3.js';
@@ -11,7 +12,7 @@ import { ReputationHistoryViewSchema } from '../../lib/wire';
 import type { Services } from './services';
 import { loadReputationHistory } from './reputation-history';
 
-test('gossip steps per FEEDBACK, authoritative points per verified batch', async () => {
+test('gossip points per epoch with FEEDBACK, authoritative points per verified batch', async () => {
   const E = 10;
   const store = await openStore({ dataDir: ':memory:', epochSeconds: E });
   try {
@@ -27,6 +28,8 @@ test('gossip steps per FEEDBACK, authoritative points per verified batch', async
       await store.upsertBatch({ agentId: a, epoch, batchHash: new Uint8Array(32), root: b.logMerkleRoot, slot: 1n, data: {} });
       await store.setBatchStatus(a, epoch, status);
     }
+    // The page reads the agent's reputation first, which brings the gossip fold and its points up to date.
+    await store.getReputation(a);
     const h = await loadReputationHistory({ observatory: { store }, config: { epochSeconds: E } } as unknown as Services, a);
     assert.deepEqual(ReputationHistoryViewSchema.parse(h), h);
     // Each log carries one FEEDBACK of +80 about the agent (participant, positive).
@@ -34,6 +37,8 @@ test('gossip steps per FEEDBACK, authoritative points per verified batch', async
     assert.deepEqual(h.authoritative.map((p) => p.epoch), ['1', '3']);
     assert.equal(h.authoritative[0].tMs, 2 * E * 1000);
     assert.equal(h.authoritative[1].reliability, 80);
+    assert.equal(h.gossipEarlier, false);
+    assert.equal(h.authoritativeEarlier, false);
   } finally {
     await store.close();
   }

@@ -35,6 +35,10 @@ export interface ReadStore {
   conversationGraph(p?: { limit?: number }): Promise<ConversationGraph>;
   listConversations(p?: { limit?: number; agent?: Uint8Array }): Promise<ConversationRow[]>;
   getConversation(id: Uint8Array): Promise<ConversationDetail | null>;
+  /** Each conversation's negotiators (senders and direct recipients of its offers and answers), by conversation id hex. */
+  conversationNegotiators(ids: readonly Uint8Array[]): Promise<Map<string, Uint8Array[]>>;
+  /** The agent's conversations counted up to `cap` (a result of `cap` means at least that many). */
+  countAgentConversations(agent: Uint8Array, cap: number): Promise<number>;
   getReputation(agentId: Uint8Array, kind?: 'gossip' | 'batch'): Promise<ReputationRow | null>;
   feedbackFor(agent: Uint8Array, limit?: number): Promise<FeedbackRow[]>;
   /** FEEDBACK counts per agent (hex) with the share from senders with no stake and no deal with it. */

@@ -17,6 +17,7 @@ import type { ReleaseStatusView } from '../../lib/wire/datasets';
 import type { LimitsReport, MemoryReport } from '../../lib/wire/views';
 import type { RegistrationFile } from '../../lib/wire/chain-views';
 import type { AlertService } from '../../lib/alerts/service';
+import type { ExplorerChain } from '../../lib/chain/explorer';
 
 /** Everything the web app uses from the running process. */
 export interface Services {
@@ -28,6 +29,8 @@ export interface Services {
   readonly chain?: ChainReads;
   /** The browser wallet's chain config, faucet and challenge evidence; absent without a chain. */
   readonly wallet?: WalletServices;
+  /** The chain Explorer links name (its cluster, and PUBLIC_RPC_URL or its own RPC URL); absent without a chain. */
+  readonly explorer?: Omit<ExplorerChain, 'viewerHost'>;
   /** The checked configuration the process runs with. */
   readonly config: Readonly<ObservatoryConfig>;
   /** Dataset export and releases (docs/datasets.md); absent when the process offers none. */

@@ -5,9 +5,10 @@
  * chain's admin key, and every user action is built and signed in the browser.
  */
 import type { ChallengeCandidateList, FaucetResult, WalletConfigView } from '../../lib/wire';
+import { BaseError } from '../../lib/protocol/errors';
 
 /** A faucet request the server refuses (a real cluster, or no admin key): the route answers 409. */
-export class FaucetRefused extends Error {
+export class FaucetRefused extends BaseError {
   override name = 'FaucetRefused';
 }
 

@@ -84,7 +84,7 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
                     <td><AgentName id={x.agent} copy={false} /></td>
                     <td className="small"><EpochTime epoch={x.epoch} epochSeconds={o.config.epochSeconds} label={false} /></td>
                     <td><span className={`badge ${x.status === 'verified' ? 't-accept' : x.status === 'mismatch' ? 't-reject' : ''}`}>{x.status}</span></td>
-                    <td><TxLink signature={x.signature} rpcUrl={o.chain?.rpcUrl ?? null} /></td>
+                    <td><TxLink signature={x.signature} /></td>
                     <td><Link href={`/batches/${x.agentAddress}/${x.epoch}`} className="small">verify</Link></td>
                   </tr>
                 ))}
@@ -104,7 +104,7 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
               <tbody>
                 {shownChallenges.map((x) => (
                   <tr key={x.address}>
-                    <td><AccountLink address={x.address} rpcUrl={o.chain?.rpcUrl ?? null} /></td>
+                    <td><AccountLink address={x.address} /></td>
                     <td><AgentName id={x.agent} copy={false} /></td>
                     <td className="num mono">{x.epoch}</td>
                     <td><span className={`badge ${x.status === 'upheld' ? 't-reject' : ''}`}>{x.status}</span></td>

@@ -56,15 +56,15 @@ export default async function ChallengesPage({ searchParams }: { searchParams: P
               <tbody>
                 {list.challenges.map((c) => (
                   <tr key={c.address} data-challenge={c.address}>
-                    <td><AccountLink address={c.address} rpcUrl={o.chain!.rpcUrl} /></td>
+                    <td><AccountLink address={c.address} /></td>
                     <td><AgentName id={c.agent} copy={false} /></td>
                     <td className="small"><Link href={`/batches/${c.agentAddress}/${c.epoch}`}><EpochTime epoch={c.epoch} epochSeconds={o.config.epochSeconds} label={false} /></Link></td>
                     <td>{STATUS_WORDS[c.status] ?? c.status}</td>
-                    <td><AccountLink address={c.challenger} rpcUrl={o.chain!.rpcUrl} /></td>
+                    <td><AccountLink address={c.challenger} /></td>
                     <td className="small">
                       {c.transitions.map((t, i) => (
                         <span key={`${t.signature}:${i}`} style={{ marginRight: 8 }}>
-                          {t.status} <TxLink signature={t.signature} rpcUrl={o.chain!.rpcUrl} head={6} />
+                          {t.status} <TxLink signature={t.signature} head={6} />
                         </span>
                       ))}
                     </td>

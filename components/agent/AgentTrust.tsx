@@ -1,10 +1,9 @@
 /**
  * Agent page sections: counterparties with their share of the agent's deals, and the
- * authoritative reputation (docs/protocol.md §7) with the verified batches it was folded from,
- * each verifiable in the browser (/batches/{agent}/{epoch}).
+ * authoritative reputation (docs/protocol.md §7) as folded from its verified batches (listed
+ * once, in the chain section, each verifiable in the browser at /batches/{agent}/{epoch}).
  */
-import Link from 'next/link';
-import type { ReputationJson } from '../../lib/wire';
+import type { AuthoritativeSummary } from '../../lib/wire';
 import { AgentLink } from '../EnvelopeFeed';
 import { withDealShares } from './counterparties';
 
@@ -36,26 +35,20 @@ export function Counterparties({ rows: raw }: { rows: { agent: string; conversat
   );
 }
 
-export function AuthoritativeReputation({ rep }: { rep: ReputationJson }) {
-  const a = rep.authoritative;
-  const folded = rep.batches.filter((b) => b.folded);
+/** The authoritative fold (docs/protocol.md §7) now, from the newest stored fold; its batches are listed once, in the chain section. */
+export function AuthoritativeReputation({ a }: { a: AuthoritativeSummary }) {
+  if (!a.known || !a.state) return <p className="muted" data-testid="authoritative-reputation">Unknown: {a.reason}</p>;
+  if (a.toEpoch === null) return <p className="muted empty" data-testid="authoritative-reputation">No batch submitted yet: nothing to fold.</p>;
+  const s = a.state;
   return (
     <div data-testid="authoritative-reputation">
       <p className="small">
-        Reliability <b className="mono">{fixed(a.reliabilityScore)}</b> · cooperation <b className="mono">{fixed(a.cooperationIndex)}</b> · notary accuracy{' '}
-        <b className="mono">{fixed(a.notaryAccuracy)}</b> · {a.totalTasks} tasks · {a.totalDisputes} disputes
+        Reliability <b className="mono">{fixed(s.reliabilityScore)}</b> · cooperation <b className="mono">{fixed(s.cooperationIndex)}</b> · notary accuracy{' '}
+        <b className="mono">{fixed(s.notaryAccuracy)}</b> · {s.totalTasks} tasks · {s.totalDisputes} disputes
       </p>
       <p className="muted small">
-        Folded from {folded.length} verified batch{folded.length === 1 ? '' : 'es'}{a.toEpoch !== '-1' ? ` (epochs ${a.fromEpoch}–${a.toEpoch})` : ''}. Verify each in your browser:
+        Folded from {a.folded} verified batch{a.folded === 1 ? '' : 'es'} (epochs {a.fromEpoch}–{a.toEpoch}); each is listed under <a href="#batches">Batches</a> with a link to verify it in your browser.
       </p>
-      <ul className="activity">
-        {rep.batches.map((b) => (
-          <li key={b.epoch} data-epoch={b.epoch}>
-            epoch <span className="mono">{b.epoch}</span> · {b.status}{b.folded ? ' · folded' : ' · not folded'} ·{' '}
-            <Link href={`/batches/${rep.agent}/${b.epoch}`} prefetch={false}>verify batch</Link>
-          </li>
-        ))}
-      </ul>
     </div>
   );
 }

@@ -24,10 +24,10 @@ function epochLabel(epochSeconds: number, count: number): (epoch: number) => str
 }
 
 /** The plot's size: a wide one for screens, a narrow one (the latest epochs, larger type) for phones. */
-interface Frame { W: number; H: number; M: { top: number; right: number; bottom: number; left: number }; MID: number; maxPoints: number; font: number; ticksEvery: number }
-const WIDE: Frame = { W: 760, H: 210, M: { top: 28, right: 20, bottom: 24, left: 104 }, MID: 120, maxPoints: Infinity, font: 12, ticksEvery: 8 };
+interface Frame { W: number; H: number; M: { top: number; right: number; bottom: number; left: number }; MID: number; maxPoints: number; font: number; ticksEvery: number; /** Hover text per epoch (a phone has no hover). */ tips: boolean }
+const WIDE: Frame = { W: 760, H: 210, M: { top: 28, right: 20, bottom: 24, left: 104 }, MID: 120, maxPoints: 24, font: 12, ticksEvery: 8, tips: true };
 // Drawn at about 340 px on a phone, so the type in the viewBox is close to its size on screen.
-const NARROW: Frame = { W: 360, H: 220, M: { top: 30, right: 10, bottom: 26, left: 70 }, MID: 124, maxPoints: 8, font: 12, ticksEvery: 3 };
+const NARROW: Frame = { W: 360, H: 220, M: { top: 30, right: 10, bottom: 26, left: 70 }, MID: 124, maxPoints: 8, font: 12, ticksEvery: 3, tips: false };
 
 const usdc = (units: bigint) => formatTokenAmount(units, USDC_TOKEN);
 
@@ -44,14 +44,16 @@ export function EconomyChart({ view, epochSeconds }: { view: EconomyView; epochS
   if (points.length === 0) return <p className="muted empty">No stake or lease events indexed for this agent.</p>;
   const last = points[points.length - 1];
   const narrowShown = Math.min(points.length, NARROW.maxPoints);
+  const wideShown = Math.min(points.length, WIDE.maxPoints);
   return (
     <figure style={{ margin: 0 }} data-testid="economy-chart">
-      <div className="only-wide"><Plot points={points} epochSeconds={epochSeconds} f={WIDE} /></div>
+      <div className="only-wide"><Plot points={points.slice(-WIDE.maxPoints)} epochSeconds={epochSeconds} f={WIDE} /></div>
       <div className="only-narrow"><Plot points={points.slice(-NARROW.maxPoints)} epochSeconds={epochSeconds} f={NARROW} /></div>
       <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
         <span data-testid="economy-now">now: {usdc(BigInt(last.stake))} staked ({last.stakeStatus}){last.paidThroughEpoch !== null ? `, lease paid through epoch ${last.paidThroughEpoch}` : ', no lease'}: the stake and lease accounts</span>
-        <span>x: each epoch&apos;s start (UTC) · hover a bar for the epoch number and its events</span>
-        {points.length > narrowShown ? <span className="only-narrow muted">the latest {narrowShown} of {points.length} epochs (a wider screen shows all)</span> : null}
+        <span>x: each epoch&apos;s start (UTC)<span className="only-wide"> · hover a bar for the epoch number and its events</span></span>
+        {points.length > narrowShown ? <span className="only-narrow muted">the latest {narrowShown} of {points.length} epochs with events (a wider screen shows {wideShown})</span> : null}
+        {points.length > wideShown ? <span className="only-wide muted">the latest {wideShown} of {points.length} epochs with events read; the whole series: GET /api/agents/{view.agent}/economy</span> : null}
         {view.historyNote ? <span className="muted" data-testid="economy-note">{view.historyNote}</span> : null}
       </figcaption>
     </figure>
@@ -61,7 +63,9 @@ export function EconomyChart({ view, epochSeconds }: { view: EconomyView; epochS
 function Plot({ points, epochSeconds, f }: { points: readonly EconomyPoint[]; epochSeconds: number; f: Frame }) {
   const { W, H, M, MID } = f;
   const x = scaleBand<number>().domain(points.map((p) => p.epoch)).range([M.left, W - M.right]).padding(0.2);
-  const cx = (e: number) => (x(e) ?? 0) + x.bandwidth() / 2;
+  // Coordinates to a tenth of a unit of the viewBox: finer is invisible and only lengthens the page.
+  const r1 = (v: number) => Math.round(v * 10) / 10;
+  const cx = (e: number) => r1((x(e) ?? 0) + x.bandwidth() / 2);
   const axis = stakeAxis(points);
   const ys = bigintScale([0n, axis.top], [MID - 12, M.top]);
   const runway = points.map((p) => (p.paidThroughEpoch === null ? 0 : p.paidThroughEpoch - p.epoch));
@@ -94,10 +98,10 @@ function Plot({ points, epochSeconds, f }: { points: readonly EconomyPoint[]; ep
           const marks = p.events.filter((e) => e === 'slashed' || e === 'deactivated' || e === 'challenged');
           return (
             <g key={p.epoch}>
-              <rect x={x(p.epoch)} width={x.bandwidth()} y={Math.min(yr(r), yr(0))} height={Math.max(1, Math.abs(yr(r) - yr(0)))} fill={r >= 0 ? 'var(--chart-up)' : 'var(--chart-down)'}>
-                <title>{`epoch ${p.epoch}${range(p.epoch)}: ${usdc(BigInt(p.stake))} staked (${p.stakeStatus}), lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`})${p.leaseActive === false ? ', deactivated' : ''}; ${p.events.join(', ') || 'no event'}`}</title>
+              <rect x={r1(x(p.epoch) ?? 0)} width={r1(x.bandwidth())} y={r1(Math.min(yr(r), yr(0)))} height={r1(Math.max(1, Math.abs(yr(r) - yr(0))))} fill={r >= 0 ? 'var(--chart-up)' : 'var(--chart-down)'}>
+                {f.tips ? <title>{`epoch ${p.epoch}${range(p.epoch)}: ${usdc(BigInt(p.stake))} staked (${p.stakeStatus}), lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`})${p.leaseActive === false ? ', deactivated' : ''}; ${p.events.join(', ') || 'no event'}`}</title> : null}
               </rect>
-              {marks.length ? <text x={cx(p.epoch)} y={ys(BigInt(p.stake)) - 6} textAnchor="middle" fill="var(--bad)">{marks.includes('slashed') ? '✕ slashed' : marks.includes('deactivated') ? 'deactivated' : 'challenged'}</text> : null}
+              {marks.length ? <text x={cx(p.epoch)} y={r1(ys(BigInt(p.stake)) - 6)} textAnchor="middle" fill="var(--bad)">{marks.includes('slashed') ? '✕ slashed' : marks.includes('deactivated') ? 'deactivated' : 'challenged'}</text> : null}
             </g>
           );
         })}

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { EconomyChart } from './EconomyChart';
-import { ReputationChart } from './ReputationChart';
+import { ReputationChart, thin } from './ReputationChart';
 
 /** The x axis labels: the axis group's texts drawn at the bottom row. */
 const xLabels = (html: string, y: number) => [...html.matchAll(new RegExp(`<text x="[^"]+" y="${y}"[^>]*>([^<]+)</text>`, 'g'))].map((m) => m[1]);
@@ -53,6 +53,13 @@ test('stake axis: distinct labels from 0, the line inside the plot; a slashed ag
   assert.equal([...narrow(many).matchAll(/<rect /g)].length, 8);
   assert.equal([...wide(many).matchAll(/<rect /g)].length, 12);
   assert.match(many, /the latest 8 of 12 epochs/);
+  // On a screen: at most the latest 24, and the caption says so.
+  const lots = renderToStaticMarkup(<EconomyChart view={view(Array.from({ length: 75 }, (_, i) => ({ epoch: 100 + i, stake: '10000000', paidThroughEpoch: 200, events: [] })))} epochSeconds={20} />);
+  assert.equal([...wide(lots).matchAll(/<rect /g)].length, 24);
+  assert.match(lots, /the latest 24 of 75 epochs with events read/);
+  // The phone's plot has no hover text (no hover there): the wide one has one per bar.
+  assert.equal([...narrow(lots).matchAll(/<title>/g)].length, 0);
+  assert.equal([...wide(lots).matchAll(/<title>/g)].length, 24);
   // No chain: unknown, with the reason.
   const unknown = renderToStaticMarkup(<EconomyChart view={{ ...view([]), known: false, reason: 'this observatory runs no chain' }} epochSeconds={20} />);
   assert.match(unknown, /Unknown: this observatory runs no chain/);
@@ -68,4 +75,16 @@ test('reputation over time: clock ticks within a day, dates across days, UTC', (
   const d = xLabels(days, 232);
   assert.ok(d.length >= 3 && d.every((l) => /^Nov 2\d( \d\d:\d\d)?$/.test(l)), `days span: ${d.join(' ')}`);
   assert.match(days, /after the batch of epoch 20782, which ended 2026-11-25 10:00:00 UTC/);
+});
+
+test('reputation over time: at most 60 points per line, the newest kept, and the caption says so', () => {
+  const at = Date.parse('2026-11-24T10:00:00Z');
+  const pts = Array.from({ length: 240 }, (_, i) => ({ tMs: at + i * 20_000, reliability: i % 7, cooperation: i % 5 }));
+  const html = renderToStaticMarkup(<ReputationChart h={{ gossip: pts, authoritative: [], gossipEarlier: true }} />);
+  const d = /<path d="([^"]+)" fill="none"/.exec(html)![1];
+  // A step line has two vertices per point (but the first).
+  assert.equal((d.match(/[ML]/g) ?? []).length, 2 * 60 - 1);
+  assert.match(html, /the newest 240 epochs with feedback; earlier ones are not drawn/);
+  assert.match(html, /at most 60 points per line/);
+  assert.deepEqual(thin([1, 2, 3, 4, 5, 6, 7], 3), [1, 4, 7]);
 });

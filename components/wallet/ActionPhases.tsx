@@ -10,7 +10,8 @@ import type { ActionView } from './useAction';
 import type { Phase } from './run-action';
 import { solTerms, type Preview } from './preview';
 import { shortAddress, sol, usdc } from './format';
-import { explorerTx, useExplorer } from './explorer';
+import { explorerTx } from '../../lib/chain/explorer';
+import { useSite } from '../site';
 import { ProgramLogs } from './ProgramLogs';
 
 const STEPS: { phase: Phase; label: string }[] = [
@@ -75,7 +76,7 @@ export function PreviewBox({ p, decide }: { p: Preview; decide?: (ok: boolean) =
 }
 
 export function ActionPhases({ view }: { view: ActionView | null }) {
-  const explorer = useExplorer();
+  const { explorer } = useSite();
   if (!view) return null;
   const seen = new Set(view.events.map((e) => e.phase));
   const last = view.events[view.events.length - 1];
@@ -95,7 +96,9 @@ export function ActionPhases({ view }: { view: ActionView | null }) {
       {end?.outcome ? <p className="good-text" data-testid="action-outcome">{end.outcome}</p> : null}
       {last?.signatures.length ? (
         <div className="small">signature{last.signatures.length > 1 ? 's' : ''}: {last.signatures.map((s) => (
-          <a key={s} className="mono sig" data-testid="action-signature" href={explorerTx(explorer, s)} target="_blank" rel="noreferrer" title="open in Solana Explorer">{s}</a>
+          explorer && explorerTx(s, explorer)
+            ? <a key={s} className="mono sig" data-testid="action-signature" href={explorerTx(s, explorer)!} target="_blank" rel="noreferrer" title="open in Solana Explorer">{s}</a>
+            : <span key={s} className="mono sig" data-testid="action-signature">{s}</span>
         ))}</div>
       ) : null}
       {end?.error ? <p className={end.phase === 'rejected' || end.phase === 'cancelled' ? 'warn-text' : 'bad-text'} data-testid="action-error" data-error-name={end.errorName ?? ''} data-nothing-sent={end.nothingSent ? 'true' : undefined}>{end.error}</p> : null}

@@ -23,8 +23,8 @@ import type { BuiltAction } from './run-action';
 import { useAction } from './useAction';
 import { useNowSec } from './useChainState';
 import { useWalletEnv } from './WalletIsland';
+import { toHex } from '../../lib/protocol/hex';
 
-const hexOf = (k: PublicKey) => Array.from(k.toBytes(), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /** A program-state verdict first (stake already locked…), then the form's own (amounts, epochs). */
 const both = (state: Can, form: Guard): Guard => (state.ok ? form : state);
@@ -137,7 +137,7 @@ export function AgentCard({ agent, owner, economy, sati, usdcHeld }: { agent: Pu
 
   return (
     <section className="card agent-card" data-testid="agent-card" data-agent={address} style={{ marginBottom: 16 }}>
-      <h2 className="mono" style={{ textTransform: 'none' }}><a href={`/agents/${hexOf(agent)}`} data-testid="card-link">{address}</a></h2>
+      <h2 className="mono" style={{ textTransform: 'none' }}><a href={`/agents/${toHex(agent.toBytes())}`} data-testid="card-link">{address}</a></h2>
       <dl className="kv">
         <dt>Stake</dt>
         <dd className="mono" data-testid="card-stake">{now.stake ? `${usdc(now.stake.amount)} USDC, ${STAKE_STATUS_NAMES[now.stake.status] ?? now.stake.status}` : 'none'}</dd>
@@ -199,7 +199,7 @@ export function AgentCard({ agent, owner, economy, sati, usdcHeld }: { agent: Pu
         </table>
       )}
       <h3 className="small">Challenges against this agent</h3>
-      <ChallengeRows challenges={challenges} agentHex={hexOf(agent)} />
+      <ChallengeRows challenges={challenges} agentHex={toHex(agent.toBytes())} />
     </section>
   );
 }

@@ -50,7 +50,7 @@ function Entry({ c, onChallenge, disabled, why }: { c: ChallengeCandidate; onCha
   );
 }
 
-export function BatchChallenges({ agent, batch }: { agent: string; batch: BatchJson }) {
+export function BatchChallenges({ agent, batch }: { agent: string; batch: Pick<BatchJson, 'epoch' | 'status'> }) {
   const { connection } = useConnection();
   const { publicKey } = useWallet();
   const { economy } = useEconomy();

@@ -82,8 +82,11 @@ function useChainStatuses(addresses: string[]): Map<string, string> {
   return m;
 }
 
-/** `pendingOnly`: only challenges still open or awaiting resolution (the agent page's action list). */
-export function ChallengeRows({ challenges: all, agentHex, pendingOnly = false }: { challenges: ChallengeJson[]; agentHex: string; pendingOnly?: boolean }) {
+/**
+ * `pendingOnly`: only challenges still open or awaiting resolution (the agent page's action list).
+ * `batchHref`: each epoch links there (the agent page pins the challenged batch, with its own actions).
+ */
+export function ChallengeRows({ challenges: all, agentHex, pendingOnly = false, batchHref }: { challenges: ChallengeJson[]; agentHex: string; pendingOnly?: boolean; batchHref?: (epoch: string) => string }) {
   const { connection } = useConnection();
   const { economy } = useEconomy();
   const nowSec = useNowSec();
@@ -122,7 +125,7 @@ export function ChallengeRows({ challenges: all, agentHex, pendingOnly = false }
             const phase = w?.phase ?? 'open';
             return (
               <tr key={c.address} data-testid="challenge-row" data-status={status} data-phase={pending ? phase : 'done'}>
-                <td className="mono">{c.epoch}</td>
+                <td className="mono">{batchHref ? <a href={batchHref(c.epoch)} data-testid="challenge-batch" title="its batch">{c.epoch}</a> : c.epoch}</td>
                 <td data-testid="challenge-outcome">{pending ? status : outcome(status)}</td>
                 <td className="small" data-testid="challenge-window">{pending ? w?.text ?? '…' : c.transitions.map((t) => t.status).join(' → ') || status}</td>
                 <td className="mono small" title={c.challenger}>{c.challenger.slice(0, 6)}…</td>

@@ -14,13 +14,13 @@ import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 import { DISPUTE_OPINIONS, REVIEW_NOTE_MAX, disputeReviewMessage, reviewNoteProblem, type DisputeOpinionKind } from '../../lib/wire/disputes';
 import { useHasWallet, useMounted } from './WalletIsland';
 import '../disputes/disputes.css';
+import { toHex } from '../../lib/protocol/hex';
 
 const MEANING: Record<DisputeOpinionKind, string> = {
   upheld: 'upheld: the disputer is right',
   rejected: 'rejected: the disputer is wrong',
   unclear: 'unclear: the evidence does not decide it',
 };
-const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
 type Phase = { kind: 'idle' } | { kind: 'signing' } | { kind: 'sending' } | { kind: 'done'; stored: string; counted: boolean } | { kind: 'failed'; message: string };
 
@@ -64,7 +64,7 @@ function Review({ disputeId }: { disputeId: string }) {
     try {
       const res = await fetch(`/api/disputes/${disputeId}/opinions`, {
         method: 'POST', headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ reviewer: publicKey.toBase58(), message, signature: hex(signature) }),
+        body: JSON.stringify({ reviewer: publicKey.toBase58(), message, signature: toHex(signature) }),
       });
       const body = (await res.json().catch(() => null)) as { stored?: string; error?: string; opinion?: { counted?: boolean } } | null;
       if (!res.ok) return setPhase({ kind: 'failed', message: `Not recorded: ${body?.error ?? `the server answered ${res.status}`}` });

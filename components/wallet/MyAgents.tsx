@@ -31,16 +31,32 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
   const { economy, error: ecoError } = useEconomy();
   const bal = useBalances(publicKey, economy);
   const [agents, setAgents] = useState<PublicKey[] | null>(null);
+  const [agentsError, setAgentsError] = useState<string | null>(null);
   const register = useAction();
   const mounted = useMounted();
   const [form, setForm] = useState<RegisterFormInput>({ name: '', symbol: 'AGENT', uri: '', nonTransferable: false });
   const [tried, setTried] = useState(false);
 
   useEffect(() => {
+    setAgentsError(null);
     if (!publicKey) return void setAgents(null);
     let live = true;
-    findOwnedIdentities(connection, publicKey).then((a) => live && setAgents(a), () => live && setAgents([]));
-    return () => { live = false; };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A failed read is not "no agents": a busy RPC proxy answers 429 for a moment, so the page
+    // says the read failed and tries again, backing off up to 10 s.
+    const attempt = (n: number) => {
+      findOwnedIdentities(connection, publicKey).then((a) => {
+        if (!live) return;
+        setAgents(a);
+        setAgentsError(null);
+      }, (e: unknown) => {
+        if (!live) return;
+        setAgentsError(e instanceof Error ? e.message : String(e));
+        timer = setTimeout(() => attempt(n + 1), Math.min(10_000, 1000 * 2 ** n));
+      });
+    };
+    attempt(0);
+    return () => { live = false; clearTimeout(timer); };
   }, [connection, publicKey, version]);
 
   if (!mounted) return <p className="muted">Looking for wallets…</p>;
@@ -120,7 +136,9 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
         )}
       </section>
       {ecoError ? <p className="bad-text">The 0x01 programs are not initialized on this chain: {ecoError}</p> : null}
-      {agents === null ? <p className="muted">Looking up the identities this wallet holds…</p> : agents.length === 0 ? (
+      {agents === null && agentsError ? (
+        <p className="bad-text" role="alert" data-testid="my-agents-error">Could not read the identities this wallet holds ({agentsError}); trying again…</p>
+      ) : agents === null ? <p className="muted">Looking up the identities this wallet holds…</p> : agents.length === 0 ? (
         <p className="muted empty" data-testid="no-agents">This wallet holds no agent identity yet.</p>
       ) : (
         <div data-testid="my-agents">

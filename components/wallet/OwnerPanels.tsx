@@ -15,19 +15,20 @@ import { keccak256 } from '../../lib/protocol/crypto';
 import { ActionPhases, signedSol, signedUsdc } from './ActionPhases';
 import { buildCloseBuffer } from './challenge-actions';
 import { CHALLENGE_STATUS, windowText } from './ChallengeRows';
-import { explorerAddress, explorerTx, useExplorer } from './explorer';
+import { explorerAddress, explorerTx } from '../../lib/chain/explorer';
 import { expiryText, shortAddress, sol, usdc } from './format';
 import { useAction } from './useAction';
 import { useNowSec } from './useChainState';
 import { useWalletEnv } from './WalletIsland';
 import { useSite } from '../site';
 import { agentDisplayName } from '../names/label';
+import { toHex } from '../../lib/protocol/hex';
 
-const hexOf = (k: PublicKey) => Array.from(k.toBytes(), (b) => b.toString(16).padStart(2, '0')).join('');
 
 export function NetworkPanel() {
   const { config, priorityMicroLamports, setPriorityMicroLamports } = useWalletEnv();
-  const explorer = useExplorer();
+  // The endpoint this browser reads, absolute (the embedded chain's is a same-origin path).
+  const rpc = config.rpc.startsWith('/') && typeof window !== 'undefined' ? new URL(config.rpc, window.location.origin).toString() : config.rpc;
   const [text, setText] = useState(String(priorityMicroLamports));
   useEffect(() => setText(String(priorityMicroLamports)), [priorityMicroLamports]);
   const v = Number(text);
@@ -35,7 +36,7 @@ export function NetworkPanel() {
   return (
     <section className="card network" data-testid="network" style={{ marginBottom: 16 }}>
       <span>Cluster: <strong data-testid="network-cluster">{config.cluster === 'embedded' ? 'embedded chain (this observatory\'s own litesvm)' : config.cluster}</strong></span>
-      <span>RPC: <code className="mono" data-testid="network-rpc">{explorer.rpc}</code></span>
+      <span>RPC: <code className="mono" data-testid="network-rpc">{rpc}</code></span>
       {config.cluster === 'embedded' ? (
         <span className="small muted" title="The embedded chain has no fee market: every signature costs 5,000 lamports.">no priority fee on the embedded chain</span>
       ) : (
@@ -79,11 +80,11 @@ export function MyChallenges({ owner, agents, economy }: { owner: PublicKey; age
       for (const { pubkey, account } of against.flat()) { const c = challenge.decodeChallenge(account.data); if (c) out.push({ address: pubkey.toBase58(), role: 'target', c }); }
       out.sort((a, b) => Number(b.c.epoch - a.c.epoch));
       // A buffer serves the pending challenge whose committed leaf is keccak(entry) of its evidence.
-      const pendingLeaves = new Map(out.filter((r) => r.role === 'challenger' && r.c.status === 0).map((r) => [hexOf(new PublicKey(r.c.leaf)), r.c.epoch.toString()]));
+      const pendingLeaves = new Map(out.filter((r) => r.role === 'challenger' && r.c.status === 0).map((r) => [toHex(new PublicKey(r.c.leaf).toBytes()), r.c.epoch.toString()]));
       const b: BufferRow[] = bufs.map(({ pubkey, account }) => {
         const d = account.data.subarray(challenge.BUFFER_SIZE);
         const len = d.length >= 4 ? d[0] | (d[1] << 8) | (d[2] << 16) | (d[3] << 24) : -1;
-        const leaf = len >= 0 && 4 + len <= d.length ? hexOf(new PublicKey(keccak256(d.subarray(4, 4 + len)))) : '';
+        const leaf = len >= 0 && 4 + len <= d.length ? toHex(keccak256(d.subarray(4, 4 + len))) : '';
         return { address: pubkey.toBase58(), lamports: BigInt(account.lamports), usedBy: pendingLeaves.get(leaf) ?? null };
       });
       const st = new Map(targets.map((a, i) => { const x = stakeInfos[i] ? stakeLock.decodeStake(stakeInfos[i]!.data) : null; return [a.toBase58(), x && (x.status === 1 || x.status === 2) ? x.amount : 0n]; }));
@@ -113,7 +114,7 @@ export function MyChallenges({ owner, agents, economy }: { owner: PublicKey; age
               return (
                 <tr key={r.address} data-testid="my-challenge" data-role={r.role} data-status={status} data-address={r.address}>
                   <td data-label="Role">{r.role === 'challenger' ? 'you challenged' : 'against your agent'}</td>
-                  <td className="mono" data-label="Agent"><a href={`/agents/${hexOf(r.c.agent)}`} title={r.c.agent.toBase58()}>{agentNameOf(names, r.c.agent)}</a></td>
+                  <td className="mono" data-label="Agent"><a href={`/agents/${toHex(r.c.agent.toBytes())}`} title={r.c.agent.toBase58()}>{agentNameOf(names, r.c.agent)}</a></td>
                   <td className="mono" data-label="Epoch">{r.c.epoch.toString()}</td>
                   <td data-label="Status">{result}</td>
                   <td data-label="Window">{w?.text ?? '—'}</td>
@@ -157,7 +158,7 @@ const OURS = new Set(Object.values(PROGRAM_IDS).map((k) => (k as PublicKey).toBa
 
 /** An agent as every page names it (SATI name, else the label from its id) and its short address. */
 const agentNameOf = (names: Readonly<Record<string, string>>, agent: PublicKey) => {
-  const hex = hexOf(agent);
+  const hex = toHex(agent.toBytes());
   return `${agentDisplayName(hex, names[hex])} (${shortAddress(agent.toBase58())})`;
 };
 
@@ -185,10 +186,9 @@ function eventWords(e: ProgramEvent, owner: string, nameOf: (agent: PublicKey) =
 }
 
 export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: EconomyConfig | null }) {
-  const { names } = useSite();
+  const { names, explorer } = useSite();
   const { connection } = useConnection();
   const { version } = useWalletEnv();
-  const explorer = useExplorer();
   const nowSec = useNowSec();
   const [rows, setRows] = useState<HistoryRow[] | null>(null);
   useEffect(() => {
@@ -243,10 +243,13 @@ export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: Ec
     const t = setInterval(() => void load().catch(() => undefined), HISTORY_REFRESH_MS);
     return () => { live = false; clearInterval(t); };
   }, [connection, owner, economy, version, names]);
+  // No link where none may be given (lib/chain/explorer.ts: a private RPC URL, a viewer elsewhere).
+  const walletUrl = explorer ? explorerAddress(owner.toBase58(), explorer) : null;
+  const txUrl = (signature: string) => (explorer ? explorerTx(signature, explorer) : null);
   return (
     <section className="card" data-testid="owner-history" style={{ marginBottom: 16 }}>
       <h2>History <span className="small muted">(this wallet&apos;s transactions with the 0x01 programs and SATI)</span></h2>
-      <p className="small"><a href={explorerAddress(explorer, owner.toBase58())} target="_blank" rel="noreferrer">this wallet in Solana Explorer</a></p>
+      {walletUrl ? <p className="small"><a href={walletUrl} target="_blank" rel="noreferrer">this wallet in Solana Explorer</a></p> : null}
       {rows === null ? <p className="muted">Reading the wallet&apos;s signatures…</p> : rows.length === 0 ? <p className="muted empty">No transaction with the 0x01 programs yet.</p> : (
         <table className="list small history stack-narrow">
           <thead><tr><th>When</th><th>What it did</th><th>SOL</th><th>USDC</th><th>Signature</th></tr></thead>
@@ -257,7 +260,7 @@ export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: Ec
                 <td data-testid="history-effect" data-label="What it did">{r.ok ? r.effect : `failed: ${r.effect}`}</td>
                 <td className="mono" data-label="SOL">{r.sol === null ? '—' : signedSol(r.sol)}</td>
                 <td className="mono" data-label="USDC">{r.usdc === null || r.usdc === 0n ? '—' : signedUsdc(r.usdc)}</td>
-                <td className="mono" data-label="Signature"><a href={explorerTx(explorer, r.signature)} target="_blank" rel="noreferrer" data-testid="history-link">{shortAddress(r.signature)}</a></td>
+                <td className="mono" data-label="Signature">{txUrl(r.signature) ? <a href={txUrl(r.signature)!} target="_blank" rel="noreferrer" data-testid="history-link">{shortAddress(r.signature)}</a> : shortAddress(r.signature)}</td>
               </tr>
             ))}
           </tbody>

@@ -30,7 +30,7 @@ export function useEconomy(): { economy: EconomyConfig | null; error: string | n
       p.then((economy) => live && set({ economy, error: null }), (e: Error) => {
         if (!live) return;
         set({ economy: null, error: e.message });
-        if (n < 5) timer = setTimeout(() => attempt(n + 1), 2000);
+        timer = setTimeout(() => attempt(n + 1), Math.min(10_000, 2000 * 2 ** Math.min(n, 3)));
       });
     };
     attempt(0);

@@ -4,7 +4,7 @@
 // delays another list's delivery, and its retries back off alone), a redirect is a failure, and
 // what the list's owner sees of a failure is its class.
 import assert from 'node:assert/strict';
-import { testOnEachStore } from '../store/test-helpers';
+import { testOnEachStore } from '../store/backends-testing';
 import { startDeliveryWorker } from './delivery';
 import { listWithWebhook, oneDelivery, queueAlert, receiver, until } from './testing';
 

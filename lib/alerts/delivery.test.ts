@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
-import { testOnEachStore } from '../store/test-helpers';
+import { testOnEachStore } from '../store/backends-testing';
 import { backoffMs, post, startDeliveryWorker } from './delivery';
 import { signature, webhookBody, webhookHeaders, type AlertMessage } from './payloads';
 import { checkWebhookUrl, isPublicAddress } from './url-guard';

@@ -5,13 +5,13 @@
 import assert from 'node:assert/strict';
 import { createLiveBus } from '../observer/bus';
 import type { Store } from '../store';
-import { testOnEachStore } from '../store/test-helpers';
+import { testOnEachStore } from '../store/backends-testing';
 import { startEvaluator } from './evaluator';
 import { createAlertService, DEFAULT_CAPS } from './service';
+import { toHex } from '../protocol/hex';
 
 const ES = 20;
 const id = (b: number) => new Uint8Array(32).fill(b);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const JUST_IN_TIME = id(0xe1), LATE_THEN_AHEAD = id(0xe2), LATE_THEN_ON_TIME = id(0xe3);
 
 testOnEachStore('lease_grace: a boundary dip never alerts, a late payer alerts once and clears when paid ahead or after a quiet epoch', async (store: Store) => {
@@ -28,7 +28,7 @@ testOnEachStore('lease_grace: a boundary dip never alerts, a late payer alerts o
     let slot = 1n;
     const pay = (a: Uint8Array, through: bigint) => store.upsertLease({ agentId: a, paidThroughEpoch: through, active: true, slot: slot++ });
     const rows = async () => (await store.alerts.listAlerts({ watchlistId: wl, state: 'all', limit: 100 })).filter((r) => r.kind === 'lease_grace');
-    const of = async (a: Uint8Array) => (await rows()).filter((r) => hex(r.agent) === hex(a));
+    const of = async (a: Uint8Array) => (await rows()).filter((r) => toHex(r.agent) === toHex(a));
 
     // Four epochs. Evaluations at 0.5, 3, 8, 13 and 18 s into each; the just-in-time agent pays at
     // 1 s, the late ones at 10 s (from the third epoch on, one of them pays on time instead).

@@ -7,15 +7,15 @@
 import assert from 'node:assert/strict';
 import { createLiveBus } from '../observer/bus';
 import type { Store } from '../store';
-import { testOnEachStore } from '../store/test-helpers';
+import { testOnEachStore } from '../store/backends-testing';
 import type { LiveEvent } from '../wire/events';
 import { startEvaluator } from './evaluator';
 import { createAlertService, DEFAULT_CAPS } from './service';
 import { ALERT_KINDS } from './kinds';
+import { toHex } from '../protocol/hex';
 
 const ES = 20;
 const id = (b: number) => new Uint8Array(32).fill(b);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const [A, B, C, D] = [0xa1, 0xb2, 0xc3, 0xd4].map(id);
 
 async function setup(store: Store, ruleAlertsPerHour = 1_000) {
@@ -30,7 +30,7 @@ async function setup(store: Store, ruleAlertsPerHour = 1_000) {
 }
 
 async function alerts(store: Store, wl: string) {
-  return (await store.alerts.listAlerts({ watchlistId: wl, state: 'all', limit: 500 })).map((a) => ({ ...a, agentHex: hex(a.agent) }));
+  return (await store.alerts.listAlerts({ watchlistId: wl, state: 'all', limit: 500 })).map((a) => ({ ...a, agentHex: toHex(a.agent) }));
 }
 const keyset = (rows: Awaited<ReturnType<typeof alerts>>, state?: 'open' | 'cleared') =>
   rows.filter((a) => !state || (state === 'open') === (a.clearedAt === null)).map((a) => `${a.kind}:${a.agentHex.slice(0, 2)}:${a.subject}`).sort();
@@ -61,17 +61,17 @@ testOnEachStore('every kind fires on its condition and not its neighbour; persis
     // Events: B speaks now (A and D stay silent 11+ min), A is slashed, A is in a dispute, A's
     // reliability falls by 0.2 (B's by 0.05), 11 of A's envelopes are dropped (3 of B's).
     await evaluator.refresh();
-    bus.publish(ev('message', t, { sender: hex(B) }));
-    const slash = ev('stake_slashed', t, { agent: 'x', agentHex: hex(A), signature: 'slashSig1', slot: 99, challengerUsdc: 'y', amount: '10000000', reward: '5000000', toTreasury: '5000000' });
+    bus.publish(ev('message', t, { sender: toHex(B) }));
+    const slash = ev('stake_slashed', t, { agent: 'x', agentHex: toHex(A), signature: 'slashSig1', slot: 99, challengerUsdc: 'y', amount: '10000000', reward: '5000000', toTreasury: '5000000' });
     bus.publish(slash);
-    const dispute = ev('dispute_raised', t, { envelopeId: 'ee'.repeat(32), conversationId: 'cc'.repeat(16), sender: hex(A), recipient: hex(C), disputant: hex(A) });
+    const dispute = ev('dispute_raised', t, { envelopeId: 'ee'.repeat(32), conversationId: 'cc'.repeat(16), sender: toHex(A), recipient: toHex(C), disputant: toHex(A) });
     bus.publish(dispute);
     for (const [a, from, to] of [[A, 900_000, 700_000], [B, 900_000, 850_000]] as const) {
-      for (const v of [from, to]) bus.publish(ev('reputation_update', t, { agent: hex(a), reputation: { reliabilityScore: String(v) } }));
+      for (const v of [from, to]) bus.publish(ev('reputation_update', t, { agent: toHex(a), reputation: { reliabilityScore: String(v) } }));
     }
-    for (let i = 0; i < 11; i++) evaluator.dropped(hex(A));
-    for (let i = 0; i < 3; i++) evaluator.dropped(hex(B));
-    evaluator.dropped(hex(C));
+    for (let i = 0; i < 11; i++) evaluator.dropped(toHex(A));
+    for (let i = 0; i < 3; i++) evaluator.dropped(toHex(B));
+    evaluator.dropped(toHex(C));
 
     const first = await evaluator.tick();
     const rows = await alerts(store, wl);
@@ -124,8 +124,8 @@ testOnEachStore('every kind fires on its condition and not its neighbour; persis
     // Everyone's batches of the epochs since (else those would be missing now).
     for (const a of [A, B, D]) for (let e = cur - 2n; e < cur2; e++) await store.upsertBatch({ agentId: a, epoch: e, batchHash: id(6), root: id(7), slot: 21n });
     await store.upsertChallenge({ address: 'Chal1111111111111111111111111111111111111111', agentId: A, epoch: cur - 3n, challenger: B, status: 'upheld', slot: 22n, signature: 'sig2' });
-    for (const a of [A, B, D]) bus.publish(ev('message', t2, { sender: hex(a) }));
-    bus.publish(ev('reputation_update', t2, { agent: hex(A), reputation: { reliabilityScore: '890000' } }));
+    for (const a of [A, B, D]) bus.publish(ev('message', t2, { sender: toHex(a) }));
+    bus.publish(ev('reputation_update', t2, { agent: toHex(A), reputation: { reliabilityScore: '890000' } }));
     const second = await evaluator.tick();
     const after = await alerts(store, wl);
     assert.deepEqual(keyset(after, 'cleared'), [

@@ -14,6 +14,7 @@ import type { LiveEvent } from '../wire/events';
 import { EVENT_KINDS, LEASE_GRACE_HYSTERESIS, isAlertKind, ruleParams, type AlertKind } from './kinds';
 import { agentDisplayName } from '../wire/agent-name';
 import { scorePoints } from '../wire/score';
+import { toHex, fromHex } from '../protocol/hex';
 
 /** Unpaid epochs a lease may have before the tick deactivates it (lib/chain lease program). */
 export const LEASE_GRACE_EPOCHS = 3n;
@@ -73,8 +74,6 @@ class DropWindow {
   }
 }
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const fromHex = (h: string) => new Uint8Array(Buffer.from(h, 'hex'));
 const iso = (ms: number) => new Date(ms).toISOString();
 const fixed = (v: bigint | number) => scorePoints(BigInt(v), 3);
 
@@ -186,7 +185,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     for (const i of st.items) {
       const l = lists.get(i.watchlistId);
       if (!l) continue;
-      (i.kind === 'agent' ? l.agents : l.convs).set(hex(i.target), i.addedAt.getTime());
+      (i.kind === 'agent' ? l.agents : l.convs).set(toHex(i.target), i.addedAt.getTime());
     }
     watchAll = [...lists.values()].some((l) => l.allAgents);
     allLists = [...lists.values()].filter((l) => l.allAgents);
@@ -203,7 +202,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     for (const a of [...seen.keys()]) if (!watchAll && !want.has(a)) seen.delete(a);
     const rows = await o.store.agentsSeen(watchAll ? null : [...want].map(fromHex));
     for (const r of rows) {
-      const a = hex(r.agent);
+      const a = toHex(r.agent);
       labels.set(a, r.label);
       const t = r.lastSeen.getTime();
       if ((seen.get(a) ?? -1) < t) seen.set(a, t);
@@ -216,7 +215,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     const rows = await o.store.alertKeys([...EVENT_KINDS]);
     open.clear();
     for (const r of rows) {
-      const k = keyOf(r.watchlistId, hex(r.agent), r.kind, r.subject);
+      const k = keyOf(r.watchlistId, toHex(r.agent), r.kind, r.subject);
       if (r.open) open.set(k, { id: r.id, throttled: false });
       if (EVENT_KINDS.has(r.kind as AlertKind)) eventKeys.add(k);
     }
@@ -258,11 +257,11 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
 
     const needLease = anyRule('lease_due', 'lease_grace', 'deactivated', 'batch_missing');
     const leases = needLease ? await o.store.leasesOf(agentsArg) : [];
-    const leaseOf = new Map(leases.map((r) => [hex(r.agent), r]));
+    const leaseOf = new Map(leases.map((r) => [toHex(r.agent), r]));
     const openAfterS = LEASE_GRACE_HYSTERESIS.openAfterEpochs * es;
     const quietAfterS = LEASE_GRACE_HYSTERESIS.quietEpochs * es;
     for (const r of leases) {
-      const a = hex(r.agent);
+      const a = toHex(r.agent);
       const pt = r.paidThrough;
       const endMs = Number(pt + 1n) * es * 1000;
       const unpaid = cur > pt ? cur - pt : 0n;
@@ -306,9 +305,9 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         if ((kind === 'batch_missing' || kind === 'batch_mismatch') && BigInt(subject) < from) also.push({ agent: fromHex(agent), epoch: BigInt(subject) });
       }
       const batches = await o.store.batchesOf(agentsArg, from, also);
-      const batchOf = new Map(batches.map((b) => [`${hex(b.agent)}|${b.epoch}`, b]));
+      const batchOf = new Map(batches.map((b) => [`${toHex(b.agent)}|${b.epoch}`, b]));
       for (const b of batches) {
-        const a = hex(b.agent);
+        const a = toHex(b.agent);
         for (const { l, addedAt } of watchers('batch_mismatch', a)) {
           if (Number(b.epoch + 1n) * es * 1000 < addedAt && !open.has(keyOf(l.id, a, 'batch_mismatch', String(b.epoch)))) continue;
           emit(l.id, a, 'batch_mismatch', String(b.epoch), b.status === 'mismatch', () => b.status === 'mismatch'
@@ -342,7 +341,7 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     if (anyRule('challenged', 'challenge_resolved')) {
       const chs = await o.store.challengesOf(agentsArg, new Date(t - 86_400_000));
       for (const c of chs) {
-        const target = hex(c.agent), challenger = hex(c.challenger);
+        const target = toHex(c.agent), challenger = toHex(c.challenger);
         for (const [a, role] of [[target, 'target'], [challenger, 'challenger']] as const) {
           for (const { l } of watchers('challenged', a)) {
             const pending = c.status === 'pending';

@@ -13,8 +13,10 @@ import { SIGNATURE_TEXT_FORMS, decodeSignatureText } from '../protocol/signature
 import { ALERT_KINDS, DEFAULT_ENABLED, isAlertKind, parseRuleParams, ruleParams, type AlertKind } from './kinds';
 import { WEBHOOK_FORMATS, type WebhookFormat } from './payloads';
 import { checkWebhookUrl, type Resolver } from './url-guard';
+import { toHex } from '../protocol/hex';
+import { BaseError } from '../protocol/errors';
 
-export class AlertsError extends Error {
+export class AlertsError extends BaseError {
   override name = 'AlertsError';
   constructor(readonly status: number, message: string) {
     super(message);
@@ -56,7 +58,6 @@ export interface AlertServiceOptions {
 const ID_RE = /^[A-Za-z0-9_-]{22}$/;
 const newId = () => randomBytes(16).toString('base64url');
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 export { watchlistWalletMessage as walletMessage };
 
@@ -123,7 +124,7 @@ export function createAlertService(o: AlertServiceOptions) {
     return {
       id: w.list.id,
       wallet: w.list.wallet,
-      items: w.items.map((i) => ({ kind: i.kind, target: hex(i.target) })),
+      items: w.items.map((i) => ({ kind: i.kind, target: toHex(i.target) })),
       rules: ALERT_KINDS.map((kind) => {
         const r = stored.get(kind);
         return { kind, params: ruleParams(kind, r?.params), enabled: r?.enabled ?? false };
@@ -230,7 +231,7 @@ export function createAlertService(o: AlertServiceOptions) {
       const [rows, unread] = await Promise.all([store.listAlerts({ watchlistId: id, ...p }), store.unreadCount(id)]);
       return {
         alerts: rows.map((r) => ({
-          id: r.id.toString(), kind: r.kind, agent: hex(r.agent), ...(r.agentName ? { agentName: r.agentName } : {}), subject: r.subject,
+          id: r.id.toString(), kind: r.kind, agent: toHex(r.agent), ...(r.agentName ? { agentName: r.agentName } : {}), subject: r.subject,
           state: r.clearedAt ? 'cleared' as const : 'open' as const, why: r.why, openedAt: r.openedAt.getTime(), clearedAt: r.clearedAt?.getTime() ?? null,
           clearedWhy: r.clearedWhy, read: r.read, throttled: r.throttled,
         })),

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import {
-  AgentDetailSchema, AgentIdPathSchema, RegistrationFileSchema, AgentListSchema, AgentsQuerySchema, BatchesQuerySchema, BatchListSchema, ChallengeListSchema,
+  AgentBatchesQuerySchema, AgentBatchPageSchema, AgentDetailSchema, AgentIdPathSchema, RegistrationFileSchema, AgentListSchema, AgentsQuerySchema, BatchesQuerySchema, BatchListSchema, ChallengeListSchema,
   ChallengesQuerySchema, ConversationIdPathSchema, ConversationListSchema, ConversationsQuerySchema, ConversationViewSchema,
   EnvelopePageSchema, EnvelopesQuerySchema, NegotiationListSchema, NegotiationsQuerySchema, EpochLogUploadViewSchema, GraphViewSchema, HealthReportSchema, NoQuerySchema,
   OverviewSnapshotSchema, ProblemSchema, ReputationJsonSchema, ReputationPathSchema, SearchQuerySchema, SearchResultSchema,
@@ -101,6 +101,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     method: 'get', path: '/api/agents/{id}/economy', tag: 'chain', summary: "The agent's stake, lease and challenges per epoch, from its indexed chain events",
     description: 'One point per epoch with a stake, lease or challenge event and one for the current epoch, each the state at the epoch\'s end; amounts are USDC base units (6 decimals) as decimal strings. Stake events are placed by their block time, lease events by the epoch they carry. The last point equals the indexed stake and lease accounts (`accounts`, what getAccountInfo reads for the stake and lease PDAs); `historyNote` says when the indexed events do not lead to them. `known: false` with `reason` when this process runs no chain. docs/app.md "Stake and lease over epochs".',
     params: AgentIdPathSchema, query: NoQuerySchema, ok: EconomyViewSchema,
+  },
+  {
+    method: 'get', path: '/api/agents/{id}/batches', tag: 'chain', summary: "The agent's batches, newest epoch first, a page at a time, each with its verdict, authoritative fold, reconciliation and challenges",
+    description: 'Each BehaviorBatch of the agent once: its verdict against the uploaded log, the authoritative reliability and cooperation after folding it (`after`, fixed point 1,000,000 = 1 point; null unless verified and folded), its log against what the observer saw on the mesh as stored at the verdict (`reconciliation`, figures null with `unknownReason` unless verified), and how many challenges it drew. Pass `next` back as `before` for older epochs, or give `epoch` for just the batch of that epoch (the one the agent page pins when a link opens it). The agent page lists these (docs/app.md "Agent page").',
+    params: AgentIdPathSchema, query: AgentBatchesQuerySchema, ok: AgentBatchPageSchema,
   },
   {
     method: 'get', path: '/api/conversations', tag: 'mesh', summary: 'Conversations, filtered, sorted (last activity, first seen, messages) and cursor-paged',

@@ -3,8 +3,10 @@
  * The embedded chain has its own in lib/devchain.
  */
 
+import { BaseError } from '../protocol/errors';
+
 /** Base of every lib/chain client error; carries an optional `cause`. */
-export class ChainError extends Error {
+export class ChainError extends BaseError {
   override name = 'ChainError';
 }
 

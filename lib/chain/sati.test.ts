@@ -14,9 +14,9 @@ import {
   parseAgentRegisteredLogs, registerAgentInstruction, registryConfigAddress, satiInitializeInstruction, satiRegistration,
 } from './sati';
 import { ext, mintBytes, satiAgentMintBytes, type MintBase } from './testing';
+import { toHex } from '../protocol/hex';
 
 const key = () => Keypair.generate().publicKey;
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const u32 = (n: number) => Buffer.from(Uint32Array.of(n).buffer).toString('hex');
 const u64 = (n: bigint) => Buffer.from(BigUint64Array.of(n).buffer).toString('hex');
 const str = (s: string) => u32(Buffer.byteLength(s)) + Buffer.from(s).toString('hex');
@@ -47,20 +47,20 @@ describe('SATI addresses and PDAs', () => {
     assert.ok(delegateAttestationAddress(delegate, mint).equals(want));
     assert.ok(!delegateAttestationAddress(mint, delegate).equals(want), 'order matters');
     // keccak-256, not SHA3-256: the empty-input digest tells them apart
-    assert.equal(hex(keccak_256(new Uint8Array(0))), 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
+    assert.equal(toHex(keccak_256(new Uint8Array(0))), 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
   });
 });
 
 describe('SATI accounts', () => {
   test('RegistryConfig: 81 bytes at the documented offsets', () => {
     const group = key(), auth = key();
-    const bytes = Buffer.from(`${hex(SATI_DISCRIMINATORS.registryConfig) + hex(group.toBytes()) + hex(auth.toBytes()) + u64(42n)}fe`, 'hex');
+    const bytes = Buffer.from(toHex(SATI_DISCRIMINATORS.registryConfig) + toHex(group.toBytes()) + toHex(auth.toBytes()) + u64(42n) + 'fe', 'hex');
     assert.equal(bytes.length, 81);
-    assert.equal(hex(SATI_DISCRIMINATORS.registryConfig), hex(Uint8Array.of(23, 118, 10, 246, 173, 231, 243, 156)));
+    assert.equal(toHex(SATI_DISCRIMINATORS.registryConfig), toHex(Uint8Array.of(23, 118, 10, 246, 173, 231, 243, 156)));
     const c = decodeRegistryConfig(bytes);
     assert.ok(c);
     assert.deepEqual([c.groupMint.toBase58(), c.authority.toBase58(), c.totalAgents, c.bump], [group.toBase58(), auth.toBase58(), 42n, 254]);
-    assert.equal(hex(encodeRegistryConfig(c)), hex(bytes));
+    assert.equal(toHex(encodeRegistryConfig(c)), toHex(bytes));
     assert.equal(decodeRegistryConfig(bytes.subarray(0, 80)), null);
     const wrong = Buffer.from(bytes); wrong[0] ^= 1;
     assert.equal(decodeRegistryConfig(wrong), null);
@@ -68,9 +68,9 @@ describe('SATI accounts', () => {
 
   test('AgentIndex: 41 bytes', () => {
     const mint = key();
-    const bytes = Buffer.from(`f19a2367b48d31b3${hex(mint.toBytes())}ff`, 'hex');
+    const bytes = Buffer.from('f19a2367b48d31b3' + toHex(mint.toBytes()) + 'ff', 'hex');
     assert.deepEqual(decodeAgentIndex(bytes), { mint, bump: 255 });
-    assert.equal(hex(encodeAgentIndex({ mint, bump: 255 })), hex(bytes));
+    assert.equal(toHex(encodeAgentIndex({ mint, bump: 255 })), toHex(bytes));
     const prog = SATI_MAINNET.program;
     assert.equal(agentIndexHolds({ owner: prog, data: bytes }, mint), true);
     assert.equal(agentIndexHolds({ owner: key(), data: bytes }, mint), false, 'another program owns it');
@@ -81,16 +81,16 @@ describe('SATI accounts', () => {
   test('DelegateV1 attestation: header 101, universal data layout, signer, expiry, token account', () => {
     const agent = key(), delegate = key(), delegator = key(), signer = key();
     const nonce = keccak_256(Buffer.concat([SATI_MAINNET.delegateSchema.toBuffer(), delegate.toBuffer(), agent.toBuffer()]));
-    const data = `01${'11'.repeat(32)}${hex(agent.toBytes())}${hex(delegate.toBytes())}00${hex(delegator.toBytes())}00abcd`;
+    const data = '01' + '11'.repeat(32) + toHex(agent.toBytes()) + toHex(delegate.toBytes()) + '00' + toHex(delegator.toBytes()) + '00' + 'abcd';
     const dataLen = data.length / 2;
-    const bytes = Buffer.from('02' + hex(nonce) + hex(SATI_MAINNET.credential.toBytes()) + hex(SATI_MAINNET.delegateSchema.toBytes()) + u32(dataLen) + data
-      + hex(signer.toBytes()) + u64(1_900_000_000n) + '00'.repeat(32), 'hex');
+    const bytes = Buffer.from('02' + toHex(nonce) + toHex(SATI_MAINNET.credential.toBytes()) + toHex(SATI_MAINNET.delegateSchema.toBytes()) + u32(dataLen) + data
+      + toHex(signer.toBytes()) + u64(1_900_000_000n) + '00'.repeat(32), 'hex');
     assert.equal(bytes.length, 101 + 133 + 72);
     const d = decodeDelegateAttestation(bytes);
     assert.ok(d);
-    assert.deepEqual([d.agent.toBase58(), d.delegate.toBase58(), d.delegator.toBase58(), d.signer.toBase58(), d.expiry, d.layoutVersion, hex(d.content)],
+    assert.deepEqual([d.agent.toBase58(), d.delegate.toBase58(), d.delegator.toBase58(), d.signer.toBase58(), d.expiry, d.layoutVersion, toHex(d.content)],
       [agent.toBase58(), delegate.toBase58(), delegator.toBase58(), signer.toBase58(), 1_900_000_000n, 1, 'abcd']);
-    assert.equal(hex(encodeDelegateAttestation({ agent, delegate, delegator, signer, expiry: 1_900_000_000n, taskRef: new Uint8Array(32).fill(0x11), content: Uint8Array.of(0xab, 0xcd) })), hex(bytes));
+    assert.equal(toHex(encodeDelegateAttestation({ agent, delegate, delegator, signer, expiry: 1_900_000_000n, taskRef: new Uint8Array(32).fill(0x11), content: Uint8Array.of(0xab, 0xcd) })), toHex(bytes));
     const tag = Buffer.from(bytes); tag[0] = 1;
     assert.equal(decodeDelegateAttestation(tag), null, 'a schema account is not an attestation');
     const long = Buffer.from(bytes); long.writeUInt32LE(10_000, 97);
@@ -101,9 +101,9 @@ describe('SATI accounts', () => {
 describe('SATI instructions and event', () => {
   test('register_agent data: discriminator, Borsh strings, Option<Vec<(key, value)>>, bool', () => {
     const data = encodeRegisterAgentArgs({ name: 'Ada', symbol: 'ADA', uri: 'data:,x', additionalMetadata: [['k', 'v']], nonTransferable: true });
-    assert.equal(hex(data), `879d42c30271af1e${str('Ada')}${str('ADA')}${str('data:,x')}01${u32(1)}${str('k')}${str('v')}01`);
+    assert.equal(toHex(data), '879d42c30271af1e' + str('Ada') + str('ADA') + str('data:,x') + '01' + u32(1) + str('k') + str('v') + '01');
     const none = encodeRegisterAgentArgs({ name: '', symbol: '', uri: '', nonTransferable: false });
-    assert.equal(hex(none), `879d42c30271af1e${u32(0)}${u32(0)}${u32(0)}0000`);
+    assert.equal(toHex(none), '879d42c30271af1e' + u32(0) + u32(0) + u32(0) + '00' + '00');
     assert.deepEqual(decodeRegisterAgentArgs(data), { name: 'Ada', symbol: 'ADA', uri: 'data:,x', additionalMetadata: [['k', 'v']], nonTransferable: true });
     assert.throws(() => encodeRegisterAgentArgs({ name: 'x'.repeat(33), symbol: '', uri: '', nonTransferable: false }), /name/);
     assert.throws(() => encodeRegisterAgentArgs({ name: '', symbol: 'x'.repeat(11), uri: '', nonTransferable: false }), /symbol/);
@@ -124,16 +124,16 @@ describe('SATI instructions and event', () => {
       [ASSOCIATED_TOKEN_PROGRAM_ID.toBase58(), false, false], [SystemProgram.programId.toBase58(), false, false],
     ]);
     const init = satiInitializeInstruction({ authority: payer, groupMint: group });
-    assert.equal(hex(init.data), 'afaf6d1f0d989bed');
+    assert.equal(toHex(init.data), 'afaf6d1f0d989bed');
     assert.deepEqual(init.keys.map((k) => k.pubkey.toBase58()), [payer.toBase58(), registryConfigAddress().toBase58(), group.toBase58(), SystemProgram.programId.toBase58()]);
   });
 
   test('AgentRegistered: Borsh after the event discriminator, only from the SATI program frame', () => {
     const mint = key(), owner = key();
-    const bytes = Buffer.from(`bf4ed936e864bd55${hex(mint.toBytes())}${hex(owner.toBytes())}${u64(3n)}${str('Ada')}${str('https://a/x.json')}01`, 'hex');
+    const bytes = Buffer.from('bf4ed936e864bd55' + toHex(mint.toBytes()) + toHex(owner.toBytes()) + u64(3n) + str('Ada') + str('https://a/x.json') + '01', 'hex');
     const ev = { mint, owner, memberNumber: 3n, name: 'Ada', uri: 'https://a/x.json', nonTransferable: true };
     assert.deepEqual(decodeAgentRegistered(bytes), ev);
-    assert.equal(hex(encodeAgentRegistered(ev)), hex(bytes));
+    assert.equal(toHex(encodeAgentRegistered(ev)), toHex(bytes));
     const p = SATI_MAINNET.program.toBase58(), t = TOKEN_2022_PROGRAM_ID.toBase58();
     const line = `Program data: ${bytes.toString('base64')}`;
     const logs = [`Program ${p} invoke [1]`, `Program ${t} invoke [2]`, line, `Program ${t} success`, line, 'Program data: !!!', `Program ${p} success`, line];

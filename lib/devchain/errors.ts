@@ -3,8 +3,10 @@
  * 2.0 error code and is turned into an error response by the server; it never escapes a request.
  */
 
+import { BaseError } from '../protocol/errors';
+
 /** Base of every embedded-chain error; carries an optional `cause`. */
-export class EmbeddedChainError extends Error {
+export class EmbeddedChainError extends BaseError {
   override name = 'EmbeddedChainError';
 }
 

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { exportTable } from './export';
 import { ParamError, parseExportRequest } from './params';
 import { fixtureStore } from './testing';
+import { skipWithoutPostgres } from '../store/testing';
 
-const pgSkip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set';
+const pgSkip = skipWithoutPostgres();
 
 // Enough rows that Postgres is still sending when the consumer stops (the COPY path has no pages).
 for (const [format, how] of [['jsonl', 'cursor'], ['csv', 'binary COPY']] as const) {

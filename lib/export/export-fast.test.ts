@@ -15,8 +15,9 @@ import { writeFormat } from './writers';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 import { collect, fixtureStore, readBack, type FixtureStore } from './testing';
 import type { ExportFilter } from '../store/export';
+import { skipWithoutPostgres } from '../store/testing';
 
-const skip = process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set';
+const skip = skipWithoutPostgres();
 
 describe('envelopes CSV fast path on Postgres', { skip }, () => {
   let fs: FixtureStore;

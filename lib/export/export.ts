@@ -11,7 +11,8 @@ import { byConversationId, onChainColumns } from './negotiation-onchain';
 import { batchRow, challengeRow, disputeRow, envelopeRecord, envelopeRow, feedbackRow, reconciliationRow } from './rows';
 import { MsgType } from '../protocol/types';
 import { TABLES } from './tables';
-import { hex, type Row, type TableName, type TableSchema } from './schema';
+import { type Row, type TableName, type TableSchema } from './schema';
+import { toHex } from '../protocol/hex';
 import { writeFormat, type Format } from './writers';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 import { envelopeParquet } from './envelope-parquet';
@@ -56,7 +57,7 @@ async function countFinalActions(source: ExportSource, filter: ExportFilter): Pr
   for await (const page of source.scan('offers', filter)) {
     for (const r of page) {
       const e = envelopeRecord(r);
-      const k = hex(e.conversationId);
+      const k = toHex(e.conversationId);
       if (k !== conv) { if (ended) n++; conv = k; ended = false; }
       if (e.msgType === MsgType.ACCEPT || e.msgType === MsgType.REJECT) ended = true;
     }
@@ -100,7 +101,7 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
     }
     let page: Row[] = [];
     for await (const conv of byConversation(envelopePages())) {
-      const k = hex(conv[0].conversationId);
+      const k = toHex(conv[0].conversationId);
       if (p.table === 'negmas') page.push(...negmasRows(conv, nowUs, chain.get(k) ?? []));
       else {
         const r = negotiationRecord(conv, nowUs, chain.get(k) ?? []);

@@ -18,7 +18,7 @@ import { readManifests, verifyRelease } from './verify';
 import { TABLES } from './tables';
 import { FORMATS } from './writers';
 import { isoMicros, type ReleaseTableName, type TableName } from './schema';
-import { extremeItems, I128_MAX, U64_MAX, type Extremes } from './test-helpers';
+import { extremeItems, I128_MAX, U64_MAX, type Extremes } from './deals-testing';
 import { BACKENDS, collect, EPOCH_SECONDS, fixtureStore, readBack, type FixtureStore, type ReadRow } from './testing';
 
 const hexOf = (v: unknown) => (v instanceof Uint8Array ? toHex(v) : String(v));

@@ -6,7 +6,8 @@
  */
 import { compareOffers, type GossipOffer } from '../protocol/offer-match';
 import type { HaggleNegotiationRow } from '../store/types';
-import { hex, type Row } from './schema';
+import { type Row } from './schema';
+import { toHex } from '../protocol/hex';
 
 /** What the conversation gossiped: NEG1 PROPOSE / COUNTER offers with their rounds, and the NEG1 ACCEPT's price. */
 export interface GossipOffers { offers: GossipOffer[]; accepted: bigint | null; sealed?: boolean }
@@ -55,7 +56,7 @@ export const ONCHAIN_COLUMNS: ReadonlySet<string> = new Set(Object.keys(OFF_CHAI
 export function byConversationId(rows: readonly HaggleNegotiationRow[]): Map<string, HaggleNegotiationRow[]> {
   const out = new Map<string, HaggleNegotiationRow[]>();
   for (const r of rows) {
-    const k = hex(r.conversationId);
+    const k = toHex(r.conversationId);
     const list = out.get(k);
     if (list) list.push(r); else out.set(k, [r]);
   }

@@ -14,7 +14,8 @@ import { envelopeRecord, type EnvelopeRecord } from './rows';
 import type { GossipOffers } from './negotiation-onchain';
 import type { HaggleNegotiationRow } from '../store/types';
 import { sortByRound, type GossipOffer } from '../protocol/offer-match';
-import { hex, type Row } from './schema';
+import { type Row } from './schema';
+import { toHex } from '../protocol/hex';
 import { decodeVerdict } from './verdict';
 
 type DbRow = Record<string, unknown>;
@@ -26,7 +27,7 @@ export async function* byConversation(pages: AsyncIterable<DbRow[]>): AsyncItera
   for await (const page of pages) {
     for (const r of page) {
       const e = envelopeRecord(r);
-      const k = hex(e.conversationId);
+      const k = toHex(e.conversationId);
       if (k !== key && cur.length) { yield cur; cur = []; }
       key = k;
       cur.push(e);
@@ -45,7 +46,7 @@ function negotiationMessages(envs: EnvelopeRecord[]): Parsed[] {
 }
 
 /** A NEG1 offer's place in the negotiation's order (offer-match.ts): round, then time, then id. */
-const roundKey = (m: Parsed): GossipOffer => ({ round: m.neg1.kind === 'neg1' ? m.neg1.neg1.round : 0, amount: 0n, timestamp: m.e.timestamp, id: hex(m.e.id) });
+const roundKey = (m: Parsed): GossipOffer => ({ round: m.neg1.kind === 'neg1' ? m.neg1.neg1.round : 0, amount: 0n, timestamp: m.e.timestamp, id: toHex(m.e.id) });
 
 /** NegMAS's response names (negmas ResponseType) for what the other side did after an offer. */
 const RESPONSE: Record<number, string> = { [MsgType.COUNTER]: 'REJECT_OFFER', [MsgType.PROPOSE]: 'REJECT_OFFER', [MsgType.ACCEPT]: 'ACCEPT_OFFER', [MsgType.REJECT]: 'END_NEGOTIATION' };
@@ -76,7 +77,7 @@ export function offerRows(envs: EnvelopeRecord[]): Row[] {
   const propose = msgs.find((m) => m.e.msgType === MsgType.PROPOSE);
   if (!propose) return [];
   const t0 = msgs[0].e.timestamp;
-  const proposer = hex(propose.e.sender);
+  const proposer = toHex(propose.e.sender);
   const offers = sortByRound(msgs.filter((x) => x.neg1.kind === 'neg1' && isOffer(x.e.msgType)), roundKey);
   const opening = offers.find((m) => m.neg1.kind === 'neg1')?.neg1;
   const terms = opening && opening.kind === 'neg1' ? opening.neg1 : null;
@@ -89,15 +90,15 @@ export function offerRows(envs: EnvelopeRecord[]): Row[] {
       relative_time: relativeTime(m.e.timestamp, t0, n?.round ?? null, terms?.deadline ?? 0n, terms?.maxRounds ?? 0),
       step: out.length, negotiator: m.e.sender, offer: n?.bidValue ?? null, response, state,
       timestamp: m.e.timestamp, conversation_id: m.e.conversationId, round: n?.round ?? null,
-      side: hex(m.e.sender) === proposer ? 'proposer' : 'responder', recipient: m.e.recipient, msg_type_name: name, envelope_id: m.e.id,
+      side: toHex(m.e.sender) === proposer ? 'proposer' : 'responder', recipient: m.e.recipient, msg_type_name: name, envelope_id: m.e.id,
     };
   };
   for (const m of offers) {
     if (m.neg1.kind !== 'neg1') continue;
     // The other party's next negotiation message after this offer answers it.
-    const me = hex(m.e.sender);
+    const me = toHex(m.e.sender);
     const at = msgs.indexOf(m);
-    const next = msgs.slice(at + 1).find((x) => hex(x.e.sender) !== me);
+    const next = msgs.slice(at + 1).find((x) => toHex(x.e.sender) !== me);
     out.push(row(m, m.e.msgType === MsgType.PROPOSE ? 'PROPOSE' : 'COUNTER', next ? RESPONSE[next.e.msgType] : null, 'continuing'));
   }
   if (final) out.push(row(final, final.e.msgType === MsgType.ACCEPT ? 'ACCEPT' : 'REJECT', null, final.e.msgType === MsgType.ACCEPT ? 'agreement' : 'ended'));
@@ -149,8 +150,8 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint, chain: 
   const msgs = negotiationMessages(envs);
   const propose = msgs.find((m) => m.e.msgType === MsgType.PROPOSE);
   if (!propose) return null;
-  const agents = new Map<string, Uint8Array>([[hex(propose.e.sender), propose.e.sender], [hex(propose.e.recipient), propose.e.recipient]]);
-  const proposer = hex(propose.e.sender);
+  const agents = new Map<string, Uint8Array>([[toHex(propose.e.sender), propose.e.sender], [toHex(propose.e.recipient), propose.e.recipient]]);
+  const proposer = toHex(propose.e.sender);
   // In round order (then time, then id), as the offers table: the opening and final offers are the
   // first and last by round, never by arrival.
   const offers = sortByRound(msgs.filter((m) => isOffer(m.e.msgType) && m.neg1.kind === 'neg1'), roundKey);
@@ -183,21 +184,21 @@ export function negotiationRecord(envs: EnvelopeRecord[], nowUs: bigint, chain: 
   for (const e of envs) {
     if (e.msgType !== MsgType.FEEDBACK) continue;
     const f = decodeFeedback(e.payload);
-    if (f.ok) { const k = hex(f.value.targetAgent); scores.set(k, [...(scores.get(k) ?? []), f.value.score]); }
+    if (f.ok) { const k = toHex(f.value.targetAgent); scores.set(k, [...(scores.get(k) ?? []), f.value.score]); }
   }
-  const firstBy = (who: string) => neg1Of(offers.find((m) => hex(m.e.sender) === who))?.bidValue ?? null;
-  const responder = hex(propose.e.recipient);
+  const firstBy = (who: string) => neg1Of(offers.find((m) => toHex(m.e.sender) === who))?.bidValue ?? null;
+  const responder = toHex(propose.e.recipient);
   const decay = first?.decayBps;
   const zopa = a.zopa;
   const reservation = (agent: string | undefined) => a.reservations.find((r) => r.agent === agent);
   const verified = (agent: string | undefined) => (reservation(agent)?.status === 'verified' ? reservation(agent)!.revealed : null);
   const reveals = a.reservations.filter((r) => r.status !== 'not revealed');
   const isParty = new Set(a.parties);
-  const bidders = [...new Set(envs.filter((e) => e.msgType === MsgType.NOTARIZE_BID).map((e) => hex(e.sender)))].filter((x) => !isParty.has(x) && x !== (assign ? hex(assign.recipient) : ''));
+  const bidders = [...new Set(envs.filter((e) => e.msgType === MsgType.NOTARIZE_BID).map((e) => toHex(e.sender)))].filter((x) => !isParty.has(x) && x !== (assign ? toHex(assign.recipient) : ''));
   const fit = (role: 'buyer' | 'seller') => side(role)?.fit ?? null;
   // A β at the search bound is the bound, not an estimate: no exponent (its fit error stays).
   const beta = (role: 'buyer' | 'seller') => { const f = fit(role); return f && !f.atBound ? f.beta : null; };
-  const notary = assign ? hex(assign.recipient) : undefined;
+  const notary = assign ? toHex(assign.recipient) : undefined;
   const neg1Accept = neg1Of(msgs.find((m) => m.e.msgType === MsgType.ACCEPT && m.neg1.kind === 'neg1'));
   const gossip: GossipOffers = { offers: offers.map((m) => ({ ...roundKey(m), amount: neg1Of(m)!.bidValue, opening: m.e.msgType === MsgType.PROPOSE })), accepted: neg1Accept?.bidValue ?? null, sealed: propose.neg1.kind === 'negc' };
   const row: Row = {

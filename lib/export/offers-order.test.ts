@@ -10,7 +10,7 @@ import { envelopeRecord, type EnvelopeRecord } from './rows';
 import { negotiationRecord, offerRows } from './negotiation';
 import { onChainColumns } from './negotiation-onchain';
 import type { HaggleNegotiationRow, HaggleTransitionRow } from '../store/types';
-import { agentSeed } from './test-helpers';
+import { agentSeed } from './deals-testing';
 
 const conv = new Uint8Array(16).fill(7);
 const [buyer, seller] = [agentSeed(0), agentSeed(1)];

@@ -14,7 +14,7 @@ import { encodeNeg1 } from '../protocol/neg1';
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import { openStore, type Store } from '../store/index';
-import { createTestDatabase } from '../store/testing';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../store/testing';
 import type { IngestItem } from '../store/types';
 import { fundUsdc } from '../chain/node/economy';
 import { acceptNegotiation, acceptOffer, createNegotiation, ensureHaggleConfig, rejectNegotiation, submitOffer } from '../chain/node/haggle';
@@ -25,7 +25,7 @@ import { exportTable } from './export';
 import { isoMicros } from './schema';
 import { TABLES } from './tables';
 import { FORMATS } from './writers';
-import { agentSeed } from './test-helpers';
+import { agentSeed } from './deals-testing';
 import { collect, parquetKv, readBack, type ReadRow } from './testing';
 
 const ONCHAIN = TABLES.negotiations.columns.slice(TABLES.negotiations.columns.findIndex((c) => c.name === 'onchain')).map((c) => c.name);
@@ -158,9 +158,9 @@ describe('negotiations: on-chain Haggle columns', () => {
   // export's on-chain reads must run on its own; reads that asked the pool for another would wait
   // for each other forever (the timeout fails it). The indexer writes through its own store.
   test('Postgres, two exports at once through a two-connection pool: same', {
-    skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is unset (Postgres variant skipped)', timeout: 120_000,
+    skip: skipWithoutPostgres(), timeout: 120_000,
   }, async () => {
-    const db = await createTestDatabase(process.env.TEST_DATABASE_URL as string, 'zx_export_onchain');
+    const db = await createTestDatabase(testPostgresUrl()!, 'zx_export_onchain');
     const store = await openStore({ databaseUrl: db.url, epochSeconds: 10 });
     const exporter = await openStore({ databaseUrl: db.url, epochSeconds: 10, poolSize: 2 });
     try {

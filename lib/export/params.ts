@@ -7,8 +7,9 @@ import { ExportQuerySchema, ExportTablePathSchema } from '../wire/params';
 import type { ExportFilter } from '../store/export';
 import type { TableName } from './schema';
 import type { Format } from './writers';
+import { BaseError } from '../protocol/errors';
 
-export class ParamError extends Error {
+export class ParamError extends BaseError {
   override name = 'ParamError';
   constructor(readonly param: string, message: string) {
     super(`parameter "${param}": ${message}`);

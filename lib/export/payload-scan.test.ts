@@ -12,11 +12,11 @@ import { MsgType } from '../protocol/types';
 import { createRng } from '../agents/rng';
 import { decodePayloadInto, PAYLOAD_FIELDS } from './rows';
 import { BYTE_FIELDS, KIND_FIELDS, KIND_NAMES, KIND_UNSURE, P, PayloadScan } from './payload-scan';
-import { makeDeals } from './test-helpers';
+import { makeDeals } from './deals-testing';
+import { toHex } from '../protocol/hex';
 
 const scanner = new PayloadScan();
 const vals: unknown[] = [];
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** Compares the scanner with the decoder on one payload, placed at an offset inside a larger buffer. */
 function check(t: number, payload: Uint8Array): boolean {
@@ -25,14 +25,14 @@ function check(t: number, payload: Uint8Array): boolean {
   const kind = scanner.scan(t, buf, 3, 3 + payload.length);
   const want = decodePayloadInto(t, payload, vals);
   if (kind === KIND_UNSURE) return false;
-  const ctx = `type ${t} payload ${hex(payload)}`;
+  const ctx = `type ${t} payload ${toHex(payload)}`;
   assert.equal(KIND_NAMES[kind], want, ctx);
   const filled = new Set(KIND_FIELDS[kind]);
   for (let i = 0; i < PAYLOAD_FIELDS.length; i++) {
     const v = vals[i];
     if (!filled.has(i)) { assert.equal(v, null, `${ctx}: ${PAYLOAD_FIELDS[i]} unset`); continue; }
     if (BYTE_FIELDS.has(i)) {
-      assert.equal(hex(buf.subarray(scanner.off[i], scanner.off[i] + scanner.len[i])), hex(v as Uint8Array), `${ctx}: ${PAYLOAD_FIELDS[i]}`);
+      assert.equal(toHex(buf.subarray(scanner.off[i], scanner.off[i] + scanner.len[i])), toHex(v as Uint8Array), `${ctx}: ${PAYLOAD_FIELDS[i]}`);
     } else if (i === P.dispute) {
       assert.equal(scanner.num[i] === 1, v, ctx);
     } else {
@@ -52,7 +52,7 @@ test('the scanner answers as the strict decoders on the payloads of played deals
   const unanswered = fx.items.filter((it) => !check(it.envelope.msgType, it.envelope.payload));
   // Everything but the deal with the 2^70 price (bignums: the decoder's call) is answered.
   assert.ok(unanswered.length < 5, `${unanswered.length} of ${fx.items.length} left to the decoder`);
-  for (const it of unanswered) assert.equal(hex(it.envelope.conversationId), hex(fx.bigPriceConversation));
+  for (const it of unanswered) assert.equal(toHex(it.envelope.conversationId), toHex(fx.bigPriceConversation));
 });
 
 test('boundary values: heads of every width, 2^53, negative prices, bignums, metadata', () => {

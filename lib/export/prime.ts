@@ -6,6 +6,8 @@
  * or cut body; one that fails later can only abort the body, which clients see as a broken
  * download, never as a complete file.
  */
+import { BaseError } from '../protocol/errors';
+
 export interface PrimedExport {
   /** The chunks read ahead, in order. */
   head: Uint8Array[];
@@ -16,7 +18,7 @@ export interface PrimedExport {
 }
 
 /** Thrown when an export fails before its first rows were written. */
-export class ExportFailedError extends Error {
+export class ExportFailedError extends BaseError {
   override name = 'ExportFailedError';
 }
 

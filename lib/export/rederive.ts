@@ -15,7 +15,8 @@ import { epochOfFn } from '../store/ingest';
 import { negotiationRecord, offerRows } from './negotiation';
 import { ONCHAIN_COLUMNS, onChainColumns } from './negotiation-onchain';
 import { envelopeRecord, envelopeRow, feedbackRow, type EnvelopeRecord } from './rows';
-import { hex, type Column, type ColumnType, type Row, type TableSchema } from './schema';
+import { type Column, type ColumnType, type Row, type TableSchema } from './schema';
+import { toHex } from '../protocol/hex';
 import { parquetMisfit, parquetValue } from './writers';
 
 type FileRow = Record<string, unknown>;
@@ -58,7 +59,7 @@ export function expectedFeedbackRows(envs: readonly EnvelopeRecord[], epochSecon
 export function negotiationConversations(envs: readonly EnvelopeRecord[], fromUs: bigint, toUs: bigint): EnvelopeRecord[][] {
   const by = new Map<string, EnvelopeRecord[]>();
   for (const e of envs) {
-    const k = hex(e.conversationId);
+    const k = toHex(e.conversationId);
     const l = by.get(k);
     if (l) l.push(e); else by.set(k, [e]);
   }
@@ -86,10 +87,10 @@ export function expectedOfferRows(convs: readonly EnvelopeRecord[][]): Row[] {
 export function expectedNegotiationRows(convs: readonly EnvelopeRecord[][], asOfUs: bigint, fileRows: ReadonlyMap<string, FileRow>): Row[] {
   const out: Row[] = [];
   for (const conv of convs) {
-    const f = fileRows.get(hex(conv[0].conversationId));
+    const f = fileRows.get(toHex(conv[0].conversationId));
     const chain = f && f.onchain === true ? [chainOf(f)] : [];
     const roles = f && chain.length && typeof f.roles_source === 'string' && f.roles_source.split(',').includes('haggle')
-      ? { buyer: f.buyer ? hex(bytesOf(f.buyer)) : null, seller: f.seller ? hex(bytesOf(f.seller)) : null } : undefined;
+      ? { buyer: f.buyer ? toHex(bytesOf(f.buyer)) : null, seller: f.seller ? toHex(bytesOf(f.seller)) : null } : undefined;
     const r = negotiationRecord(conv, asOfUs, chain, roles);
     if (!r) continue;
     // The on-chain columns are the chain indexer's, not derivable from envelopes: copied from the
@@ -127,7 +128,7 @@ export function cellText(type: ColumnType, v: unknown, c?: Pick<Column, 'item' |
   }
   const w = parquetValue(type, v);
   if (w === null || w === undefined) return null;
-  if (w instanceof Uint8Array) return type === 'bytes' ? hex(w) : Buffer.from(w).toString('utf8');
+  if (w instanceof Uint8Array) return type === 'bytes' ? toHex(w) : Buffer.from(w).toString('utf8');
   if (w instanceof Date) return (BigInt(w.getTime()) * 1000n).toString();
   if (typeof w === 'boolean') return w ? 'true' : 'false';
   return String(w);

@@ -10,7 +10,7 @@ import { foldHaggleEvents } from '../store/haggle-fold';
 import type { HaggleEventInput, HaggleNegotiationRow } from '../store/haggle';
 import type { ExportSource } from '../store/export';
 import type { ReleaseChain } from './chain-evidence';
-import { hex } from './schema';
+import { toHex } from '../protocol/hex';
 
 /** The events of one history at or before `slot` (null: every event). */
 export const eventsAt = (events: readonly HaggleEventInput[], slot: bigint | null) => (slot === null ? [...events] : events.filter((e) => e.slot <= slot));
@@ -28,7 +28,7 @@ export async function negotiationsAt(chain: Required<Pick<ReleaseChain, 'haggleE
       events = r;
       cache.set(a, events);
     }
-    out.push(...foldHaggleEvents(eventsAt(events, slot)).filter((n) => conversations.has(hex(n.conversationId))));
+    out.push(...foldHaggleEvents(eventsAt(events, slot)).filter((n) => conversations.has(toHex(n.conversationId))));
   }
   return out.sort((x, y) => (x.createdSlot !== y.createdSlot ? (x.createdSlot < y.createdSlot ? -1 : 1) : x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }
@@ -40,7 +40,7 @@ export function sourceAsOf(source: ExportSource, chain: Required<Pick<ReleaseCha
     ...source,
     scanNegotiations: async function* (f, o) {
       for await (const pg of source.scanNegotiations(f, o)) {
-        const convs = new Set(pg.onChain.map((n) => hex(n.conversationId)));
+        const convs = new Set(pg.onChain.map((n) => toHex(n.conversationId)));
         yield { rows: pg.rows, onChain: await negotiationsAt(chain, pg.onChain.map((n) => n.address), convs, slot, cache) };
       }
     },

@@ -4,7 +4,7 @@
  * known-missing with why, so an honest release verifies against the chain and a dropped one does not.
  */
 import type { SignerRegistry } from '../protocol/types';
-import { hex } from './schema';
+import { toHex } from '../protocol/hex';
 import type { EpochAccounts, KnownMissing, ReleaseChain, SignerEvidence } from './chain-evidence';
 
 /** Signer evidence of every sender (hex ids, sorted): from the chain when given, else the observer's own key table. */
@@ -12,7 +12,7 @@ export async function signerEvidenceOf(senders: Iterable<string>, registry: Sign
   const out: Record<string, SignerEvidence> = {};
   for (const s of [...senders].sort()) {
     const id = Uint8Array.from(Buffer.from(s, 'hex'));
-    out[s] = chain ? await chain.signers(id) : { source: 'observer', keys: (await registry.keysFor(id)).map(hex) };
+    out[s] = chain ? await chain.signers(id) : { source: 'observer', keys: (await registry.keysFor(id)).map(toHex) };
   }
   return out;
 }

@@ -9,7 +9,7 @@
  * chain at its `chainSlot`; a later move is this check's to record, not the verifier's to fail.
  */
 import type { ExportSource } from '../store/export';
-import { hex } from './schema';
+import { toHex } from '../protocol/hex';
 
 /** What the check reads of a manifest (release.ts ReleaseManifest; not imported: release.ts runs this check). */
 interface LatestManifest {
@@ -34,12 +34,12 @@ export async function lateChanges(source: ExportSource, m: LatestManifest): Prom
   }
   const listed = new Map(m.batches.map((b) => [b.agent, b]));
   for (const b of await source.batchRoots(BigInt(m.epoch))) {
-    const agent = hex(b.agent_id as Uint8Array);
+    const agent = toHex(b.agent_id as Uint8Array);
     const was = listed.get(agent);
     if (!was) continue; // a new batch changes the batches count above
     if (was.log.length === 0 && (await source.epochLogIds(b.agent_id as Uint8Array, BigInt(m.epoch))).length > 0) out.push(`batch of ${agent.slice(0, 16)}: its log was uploaded`);
     else if (String(b.status) !== was.status) out.push(`batch of ${agent.slice(0, 16)}: ${was.status} → ${String(b.status)}${was.status === 'unverified' ? ' (its log was uploaded)' : ''}`);
-    else if (hex(b.root as Uint8Array) !== was.root) out.push(`batch of ${agent.slice(0, 16)}: another root on chain`);
+    else if (toHex(b.root as Uint8Array) !== was.root) out.push(`batch of ${agent.slice(0, 16)}: another root on chain`);
   }
   if (m.chainSlot) out.push(...await movedOnChain(source, filter, BigInt(m.chainSlot)));
   return out;
@@ -49,7 +49,7 @@ export async function lateChanges(source: ExportSource, m: LatestManifest): Prom
 async function movedOnChain(source: ExportSource, filter: { fromUs: bigint; toUs: bigint }, slot: bigint): Promise<string[]> {
   const moved = new Set<string>();
   for await (const pg of source.scanNegotiations(filter, { pageSize: 500 })) {
-    for (const n of pg.onChain) if (n.slot > slot) moved.add(`negotiation ${hex(n.conversationId)}: moved on chain after slot ${slot} (at ${n.address}, slot ${n.slot})`);
+    for (const n of pg.onChain) if (n.slot > slot) moved.add(`negotiation ${toHex(n.conversationId)}: moved on chain after slot ${slot} (at ${n.address}, slot ${n.slot})`);
   }
   for await (const page of source.scan('challenges', filter, { pageSize: 500 })) {
     for (const r of page) if (BigInt(String(r.slot)) > slot) moved.add(`challenge ${String(r.address)}: moved on chain after slot ${slot} (${String(r.status)} at slot ${String(r.slot)})`);

@@ -15,7 +15,8 @@ import type { SignerRegistry } from '../protocol/types';
 import type { ExportFilter, ExportReader, ExportSource } from '../store/export';
 import { exportTable, tableRows } from './export';
 import { envelopeRecord, envelopeRow } from './rows';
-import { hex, RELEASE_TABLE_NAMES, type ReleaseTableName, type Row } from './schema';
+import { RELEASE_TABLE_NAMES, type ReleaseTableName, type Row } from './schema';
+import { toHex } from '../protocol/hex';
 import { CONTEXT_SCHEMA, TABLES } from './tables';
 import { cardMarkdown, citationCff, dataPackage, type CardRelease } from './card';
 import { writeFormat } from './writers';
@@ -261,14 +262,14 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
       onSetAside: (why) => { setAside++; if (reasons.length < 5) reasons.push(why); },
       // What is still moving, which on-chain accounts the release holds, and the manifest's batches, read off the rows as they are written.
       onRow: table === 'negotiations' ? (r) => {
-        const c = hex(r.conversation_id as Uint8Array);
+        const c = toHex(r.conversation_id as Uint8Array);
         held.conversations.add(c);
         if (r.onchain_address) held.negotiationAccounts.add(String(r.onchain_address));
         if (r.outcome === 'open') openNegotiations.push(c);
       } : table === 'challenges' ? (r) => { held.challenges.add(String(r.address)); if (r.status === 'pending') pendingChallenges.push(String(r.address)); }
         : table === 'batches' ? (r) => {
-          batches.push({ agent: hex(r.agent_id as Uint8Array), root: hex(r.log_merkle_root as Uint8Array), batchHash: hex(r.batch_hash as Uint8Array), slot: String(r.slot), status: String(r.status), log: [] });
-          held.batchAgents.add(hex(r.agent_id as Uint8Array));
+          batches.push({ agent: toHex(r.agent_id as Uint8Array), root: toHex(r.log_merkle_root as Uint8Array), batchHash: toHex(r.batch_hash as Uint8Array), slot: String(r.slot), status: String(r.status), log: [] });
+          held.batchAgents.add(toHex(r.agent_id as Uint8Array));
         } : undefined,
     });
     const sha256 = await writeReleaseFile(p.dir, rel, out.bytes);
@@ -276,7 +277,7 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   };
   const STATE: readonly ReleaseTableName[] = ['batches', 'challenges', 'reconciliation'];
   for (const table of STATE) await writeTable(table, epochFilter);
-  for (const b of batches) b.log = (await source.epochLogIds(Buffer.from(b.agent, 'hex'), BigInt(p.epoch))).map(hex);
+  for (const b of batches) b.log = (await source.epochLogIds(Buffer.from(b.agent, 'hex'), BigInt(p.epoch))).map(toHex);
   if (p.chain?.slot) {
     chainSlot = BigInt(await p.chain.slot());
     if (p.chain.haggleEvents) source = sourceAsOf(store, { haggleEvents: p.chain.haggleEvents }, chainSlot);
@@ -294,8 +295,8 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   }
   const contextSha = await writeReleaseFile(p.dir, names.context, writeFormat('parquet', CONTEXT_SCHEMA, outside()));
   // Signers: every sender of the epoch and of its context (decoded from the stored envelope bytes).
-  for await (const page of source.scan('envelopes', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
-  for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(hex(envelopeRecord(r).sender));
+  for await (const page of source.scan('envelopes', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(toHex(envelopeRecord(r).sender));
+  for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(toHex(envelopeRecord(r).sender));
   const signers = await signerEvidenceOf(senders, p.registry ?? p.store, p.chain);
   const listed = p.chain ? await knownMissingOf(p.chain, p.epoch, epochFilter.fromUs, epochFilter.toUs, held) : null;
   const iso = (us: bigint) => new Date(Number(us / 1000n)).toISOString();
@@ -489,7 +490,7 @@ export async function movingParts(source: ExportSource, epoch: number, asOfUs: b
   const pendingChallenges: string[] = [];
   const openNegotiations: string[] = [];
   for await (const page of tableRows({ source, table: 'challenges', filter, pageSize: RELEASE_PAGE_ROWS })) for (const r of page) if (r.status === 'pending') pendingChallenges.push(String(r.address));
-  for await (const page of tableRows({ source, table: 'negotiations', filter, nowUs: asOfUs, pageSize: RELEASE_PAGE_ROWS })) for (const r of page) if (r.outcome === 'open') openNegotiations.push(hex(r.conversation_id as Uint8Array));
+  for await (const page of tableRows({ source, table: 'negotiations', filter, nowUs: asOfUs, pageSize: RELEASE_PAGE_ROWS })) for (const r of page) if (r.outcome === 'open') openNegotiations.push(toHex(r.conversation_id as Uint8Array));
   return { pendingChallenges: pendingChallenges.sort(), openNegotiations: openNegotiations.sort() };
 }
 

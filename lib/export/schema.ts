@@ -89,11 +89,6 @@ export interface TableSchema {
 
 export type Row = Record<string, unknown>;
 
-/** Lowercase hex of bytes. */
-export function hex(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
-}
-
 /** 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z in unix µs: the times a four-digit ISO year can write. */
 export const CALENDAR_MIN_US = -62_167_219_200_000_000n;
 export const CALENDAR_END_US = 253_402_300_800_000_000n;

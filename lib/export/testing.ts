@@ -7,8 +7,8 @@ import { parse } from 'csv-parse/sync';
 import { parquetMetadata } from 'hyparquet';
 import { readParquetExact } from './parquet-read';
 import { openStore, type Store } from '../store';
-import { createTestDatabase } from '../store/testing';
-import { loadFixture, makeDeals, type Fixture } from './test-helpers';
+import { createTestDatabase, testPostgresUrl } from '../store/testing';
+import { loadFixture, makeDeals, type Fixture } from './deals-testing';
 
 export const EPOCH_SECONDS = 3_600;
 
@@ -22,14 +22,14 @@ export async function fixtureStore(kind: 'pglite' | 'postgres', deals = 40, star
     await loadFixture(store, fx, EPOCH_SECONDS);
     return { store, fx, close: () => store.close() };
   }
-  const db = await createTestDatabase(process.env.TEST_DATABASE_URL!, 'zx_export');
+  const db = await createTestDatabase(testPostgresUrl()!, 'zx_export');
   const store = await openStore({ databaseUrl: db.url, epochSeconds: EPOCH_SECONDS, poolSize: 4 });
   await loadFixture(store, fx, EPOCH_SECONDS);
   return { store, fx, close: async () => { await store.close(); await db.drop(); } };
 }
 
 /** Backends to run on: PGlite always, Postgres when TEST_DATABASE_URL is set. */
-export const BACKENDS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+export const BACKENDS: ('pglite' | 'postgres')[] = testPostgresUrl() ? ['pglite', 'postgres'] : ['pglite'];
 
 export async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Buffer[] = [];

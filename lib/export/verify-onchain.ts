@@ -24,14 +24,14 @@ import { eventsAt } from './release-asof';
 import { onChainColumns } from './negotiation-onchain';
 import { cellText } from './rederive';
 import { transitionsOf, type EnvelopeRecord } from './rows';
-import { hex } from './schema';
+import { toHex } from '../protocol/hex';
 import { TABLES } from './tables';
 import type { EpochAccounts, ReleaseChain, SignerEvidence } from './chain-evidence';
 import type { CheckResult } from './verify-chain';
 
 type FileRow = Record<string, unknown>;
 
-const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Array ? hex(v) : String(v));
+const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Array ? toHex(v) : String(v));
 
 /** Offline: a challenge row's status and slots agree with its own transitions. */
 export function challengeRowChecks(tag: string, rows: readonly FileRow[]): CheckResult[] {
@@ -86,7 +86,7 @@ async function offChainCheck(tag: string, i: number, r: FileRow, chain: ReleaseC
   for (const address of chain.negotiationAddresses(a, b, conv)) {
     const events = await chain.haggleEvents(address);
     if ('error' in events) return [{ name, ok: false, detail: events.error }];
-    if (eventsAt(events, chainSlot).some((e) => hex(e.conversationId) === conv)) return [{ name, ok: false, detail: `stated off chain, but the parties' owners negotiated it on chain at ${address}` }];
+    if (eventsAt(events, chainSlot).some((e) => toHex(e.conversationId) === conv)) return [{ name, ok: false, detail: `stated off chain, but the parties' owners negotiated it on chain at ${address}` }];
   }
   return [{ name, ok: true }];
 }
@@ -110,7 +110,7 @@ export async function haggleChainChecks(tag: string, rows: readonly FileRow[], c
   signers: ReadonlyMap<string, SignerEvidence>, chainSlot: bigint | null): Promise<CheckResult[]> {
   if (!chain.haggleEvents) return [];
   const out: CheckResult[] = [];
-  const byConv = new Map(convs.map((c) => [hex(c[0].conversationId), c]));
+  const byConv = new Map(convs.map((c) => [toHex(c[0].conversationId), c]));
   for (const [i, r] of rows.entries()) {
     if (r.onchain !== true) { out.push(...await offChainCheck(tag, i, r, chain, signers, chainSlot)); continue; }
     const conv = idText(r.conversation_id);
@@ -121,7 +121,7 @@ export async function haggleChainChecks(tag: string, rows: readonly FileRow[], c
     const events = await chain.haggleEvents(address);
     if ('error' in events) { out.push({ name: `${name} column onchain_address on chain`, ok: false, detail: events.error }); continue; }
     const at = chainSlot === null ? '' : ` up to slot ${chainSlot}`;
-    const negs: HaggleNegotiationRow[] = foldHaggleEvents(eventsAt(events, chainSlot)).filter((n) => hex(n.conversationId) === conv);
+    const negs: HaggleNegotiationRow[] = foldHaggleEvents(eventsAt(events, chainSlot)).filter((n) => toHex(n.conversationId) === conv);
     const rec = negs.length ? negotiationRecord(envs, asOfUs, negs) : null;
     const d = rec ? differing(r, { ...rec.row, ...onChainColumns(negs, rec.gossip) }) : null;
     if (d === null) out.push({ name: `${name} column onchain_address on chain`, ok: false, detail: `no Haggle negotiation of this conversation in the history of ${address}${at}` });

@@ -12,7 +12,8 @@ import { compressSync as snappyCompress } from 'snappy';
 import type { SchemaElement } from 'hyparquet';
 import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat } from '../wire/datasets';
 import { tableSchemaJson } from './card';
-import { decimalScale, hex, isCalendarMicros, isoMicros, unscaledDecimal, type Column, type ColumnType, type Row, type ScalarType, type TableSchema } from './schema';
+import { decimalScale, isCalendarMicros, isoMicros, unscaledDecimal, type Column, type ColumnType, type Row, type ScalarType, type TableSchema } from './schema';
+import { toHex } from '../protocol/hex';
 
 /** Format names and media types are the API's (lib/wire), so the document lists exactly these. */
 export const FORMATS = EXPORT_FORMATS;
@@ -34,7 +35,7 @@ export function csvField(s: string | null): string {
  */
 export function cellFormatter(type: ColumnType, forCsv: boolean): (v: unknown) => string {
   switch (type) {
-    case 'bytes': case 'hex': return (v) => (typeof v === 'string' ? v : hex(v as Uint8Array));
+    case 'bytes': case 'hex': return (v) => (typeof v === 'string' ? v : toHex(v as Uint8Array));
     // A sender's time is the integer it wrote, in every format (schema.ts).
     case 'u64_timestamp': return (v) => String(v);
     case 'list': return forCsv ? (v) => csvField(listJson(v)) : listJson;
@@ -69,7 +70,7 @@ export function listJson(v: unknown): string {
   if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (v instanceof Uint8Array) return JSON.stringify(hex(v));
+  if (v instanceof Uint8Array) return JSON.stringify(toHex(v));
   if (Array.isArray(v)) return `[${v.map(listJson).join(',')}]`;
   if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${listJson(x)}`).join(',')}}`;
   return JSON.stringify(String(v));
@@ -215,7 +216,7 @@ export function parquetValue(type: ColumnType, v: unknown, c?: Pick<Column, 'ite
   if (v === null || v === undefined) return null;
   if (type === 'u64' || type === 'i128') return typeof v === 'bigint' ? v : decimalBigint(v);
   if (type === 'decimal1' || type === 'decimal6') return typeof v === 'bigint' ? v : typeof v === 'string' ? unscaledDecimal(v, decimalScale(type)) ?? v : v;
-  if (type === 'hex') return v instanceof Uint8Array ? hex(v) : v;
+  if (type === 'hex') return v instanceof Uint8Array ? toHex(v) : v;
   if (type === 'double' && typeof v === 'number' && !Number.isFinite(v)) return null;
   if (type === 'list') {
     const items = typeof v === 'string' ? safeJson(v) : v;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { challengeEvidence, lockStake, payLease, resolveChallenge, stageBuffer, submitBatch, submitChallenge, usdcAccountOf } from '../chain/node/economy';
 import { startChainWorld, newChainAgent, epochLog } from '../chain/node/testing';
-import { testOnEachStore } from '../store/test-helpers';
+import { testOnEachStore } from '../store/backends-testing';
 import type { Store } from '../store/index';
 import { startChainIndexer, type ChainIndexer } from './index';
 import { checkEconomyAgainstChain } from './economy-check';

@@ -170,10 +170,10 @@ export interface EconomyStore {
   agentAccounts(agentId: Uint8Array): Promise<EconomyAccounts>;
 }
 
-/** The agent's series from the store, `nowMs` placing the current epoch. */
-export async function readEconomy(store: EconomyStore, agent: { bytes: Uint8Array; base58: string }, epochSeconds: bigint, nowMs = Date.now()): Promise<EconomyView> {
-  const [events, accounts] = await Promise.all([store.agentChainEvents(agent.base58, ECONOMY_EVENT_NAMES), store.agentAccounts(agent.bytes)]);
-  return economySeries({ agent: agent.base58, events, accounts, epochSeconds, currentEpoch: BigInt(Math.floor(nowMs / 1000)) / epochSeconds });
+/** The agent's series from the store, `nowMs` placing the current epoch; from its newest `events` events (default 5,000). */
+export async function readEconomy(store: EconomyStore, agent: { bytes: Uint8Array; base58: string }, epochSeconds: bigint, nowMs = Date.now(), events?: number): Promise<EconomyView> {
+  const [list, accounts] = await Promise.all([store.agentChainEvents(agent.base58, ECONOMY_EVENT_NAMES, events), store.agentAccounts(agent.bytes)]);
+  return economySeries({ agent: agent.base58, events: list, accounts, epochSeconds, currentEpoch: BigInt(Math.floor(nowMs / 1000)) / epochSeconds });
 }
 
 /** The series where the chain is not known, with the reason. */

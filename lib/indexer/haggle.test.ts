@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { Keypair } from '@solana/web3.js';
 import type { Store } from '../store/index';
-import { testOnEachStore } from '../store/test-helpers';
+import { testOnEachStore } from '../store/backends-testing';
 import { fundUsdc, usdcAccountOf } from '../chain/node/economy';
 import {
   acceptNegotiation, acceptOffer, commitReservation, createNegotiation, ensureHaggleConfig, expireNegotiation, rejectNegotiation,

@@ -225,6 +225,16 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
 
   await enqueue(catchUpPass);
   log.info('chain indexer: started', { programs: NAMES.length, processed: stats.processed });
+  // Batches verified before the authoritative fold was kept per batch: folded once, a chunk per
+  // step of the queue so the indexer's own steps go on in between.
+  if (store.backfillBatchPoints) {
+    const backfill = async (): Promise<void> => {
+      const r = await store.backfillBatchPoints!(200);
+      if (r.folded > 0) log.info('chain indexer: authoritative fold points filled', { ...r });
+      if (r.looked === 200 && r.folded > 0 && !stopped) void enqueue(backfill);
+    };
+    void enqueue(backfill);
+  }
 
   return {
     catchUp: () => enqueue(catchUpPass),

@@ -5,7 +5,7 @@ import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PublicKey } from '@solana/web3.js';
 import type { Store } from '../store/index';
-import { testOnEachStore } from '../store/test-helpers';
+import { testOnEachStore } from '../store/backends-testing';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { lockStake, payLease, submitBatch } from '../chain/node/economy';
 import { startChainWorld, newChainAgent, epochLog, type BuiltEnvelope } from '../chain/node/testing';

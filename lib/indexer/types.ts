@@ -8,6 +8,7 @@ import type { ProgramName } from '../chain/events';
 import type { BatchCheck } from '../wire/chain-events';
 import type { ChainLiveEvent, HaggleLiveEvent } from '../wire/events';
 import type { HaggleEventInput } from '../store/haggle';
+import type { BehaviorBatch } from '../protocol/batch';
 
 export type { BatchCheck };
 
@@ -22,7 +23,10 @@ export interface IndexerStore {
   upsertStake(s: { agentId: Uint8Array; owner?: Uint8Array | null; amount: bigint; status: string; unlockSlot?: bigint | null; slot: bigint }): Promise<boolean>;
   upsertLease(l: { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch?: bigint | null; missedEpochs?: number; active: boolean; slot: bigint }): Promise<boolean>;
   upsertBatch(b: { agentId: Uint8Array; epoch: bigint; batchHash: Uint8Array; root: Uint8Array; slot: bigint; signature?: string | null; data?: unknown }): Promise<boolean>;
-  setBatchStatus(agentId: Uint8Array, epoch: bigint, status: BatchCheck, logRoot?: Uint8Array): Promise<boolean>;
+  /** `built`: the batch the check built from the log, for the authoritative fold kept per batch (lib/store reputation-points.ts). */
+  setBatchStatus(agentId: Uint8Array, epoch: bigint, status: BatchCheck, logRoot?: Uint8Array, built?: Pick<BehaviorBatch, 'feedbackEvents' | 'disputes'>): Promise<boolean>;
+  /** Optional: folds verified batches that have no authoritative point yet (lib/store reputation-points.ts). */
+  backfillBatchPoints?(limit?: number): Promise<{ looked: number; folded: number }>;
   upsertChallenge(c: { address: string; agentId: Uint8Array; epoch: bigint; challenger: Uint8Array; status: string; slot: bigint; signature: string; data?: unknown }): Promise<{ transitioned: boolean }>;
   insertChainEvents(e: readonly { signature: string; index: number; slot: bigint; program: string; name: string; data: unknown; blockTime?: Date | null }[]): Promise<{ inserted: number; duplicates: number; newKeys: { signature: string; index: number }[] }>;
   getCursor(name: string): Promise<{ name: string; signature: string | null; slot: bigint } | null>;

@@ -85,6 +85,6 @@ export async function checkBatch(store: Pick<IndexerStore, 'epochLog' | 'setBatc
   const built = buildBatchFromLog({ agentId: b.agentId, epochNumber: b.epoch, slotStart: 0n, slotEnd: 0n, envelopes: log });
   const ok = Buffer.from(built.logMerkleRoot).equals(Buffer.from(b.root)) && countsMatch(b.data, batchSummaryOf(built));
   const status: BatchCheck = ok ? 'verified' : 'mismatch';
-  await store.setBatchStatus(b.agentId, b.epoch, status, built.logMerkleRoot);
+  await store.setBatchStatus(b.agentId, b.epoch, status, built.logMerkleRoot, built);
   return status;
 }

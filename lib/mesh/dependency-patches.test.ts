@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { PING_INTERVAL_MS, PING_TIMEOUT_MAX_MS, PING_TIMEOUT_MIN_MS, SEEN_TTL_MS, TOPIC_BROADCAST } from './constants';
 import { keccak256 } from '../protocol/crypto';
 import { toHex } from '../protocol/hex';
-import { link, payload, startTestNode, stopAll, waitFor, waitMesh, type TestNode } from './test-helpers';
+import { link, payload, startTestNode, stopAll, waitFor, waitMesh, type TestNode } from './testing';
 
 interface DeliveryRecords { ttlMs: number; records: Map<string, { peers?: Set<string> }>; queue: { peekBack(): { msgId: string; expire: number } | undefined } }
 interface McacheEntry { originatingPeers?: Set<string>; iwantCounts?: Map<string, number> }

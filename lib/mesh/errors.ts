@@ -3,8 +3,10 @@
  * becomes a drop reported through `onDrop`. These errors are for local failures.
  */
 
+import { BaseError } from '../protocol/errors';
+
 /** Base of every lib/mesh error; carries an optional `cause`. */
-export class MeshError extends Error {
+export class MeshError extends BaseError {
   override name = 'MeshError';
 }
 

@@ -13,13 +13,15 @@
  * usual decoder then never meets a frame over its limit.
  */
 
+import { BaseError } from '../protocol/errors';
+
 /** Longest declared frame that is skipped; a longer one ends the stream (after being reported). */
 export const FRAME_SKIP_MAX_BYTES = 16 * 1024 * 1024;
 /** Bytes of an unsigned-varint length prefix accepted (it-length-prefixed's own limit). */
 const MAX_LENGTH_BYTES = 8;
 
 /** Names match it-length-prefixed's errors, so one handler serves both. */
-export class FrameError extends Error {
+export class FrameError extends BaseError {
   constructor(
     name: 'InvalidDataLengthError' | 'InvalidDataLengthLengthError' | 'UnexpectedEOFError',
     message: string,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { MESH_TOPICS, TOPIC_BROADCAST, TOPIC_NOTARY } from './constants';
 import { keccak256 } from '../protocol/crypto';
 import { toHex } from '../protocol/hex';
-import { link, payload, startTestNode, stopAll, waitFor, waitMesh, type TestNode } from './test-helpers';
+import { link, payload, startTestNode, stopAll, waitFor, waitMesh, type TestNode } from './testing';
 
 const BAD = 0xff; // first byte that B's validator rejects
 const SILENT = 0xee; // first byte that B's validator ignores with a reason

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_MESH_LIMITS, MESH_TOPICS, TOPIC_BROADCAST } from './constants';
 import { createMeshNode } from './node';
-import { link, payload, startTestNode, stopAll, waitFor, waitMesh } from './test-helpers';
+import { link, payload, startTestNode, stopAll, waitFor, waitMesh } from './testing';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -17,7 +17,7 @@ import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import { DEFAULT_RELAY_LIMITS } from './constants';
 import { createMeshNode } from './node';
-import { waitFor } from './test-helpers';
+import { waitFor } from './testing';
 
 async function client(): Promise<Libp2p> {
   return createLibp2p({

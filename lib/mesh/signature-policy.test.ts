@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TOPIC_BROADCAST } from './constants';
 import { createMeshNode } from './node';
-import { link, payload, startTestNode, stopAll, waitFor, waitMesh } from './test-helpers';
+import { link, payload, startTestNode, stopAll, waitFor, waitMesh } from './testing';
 
 const T = [TOPIC_BROADCAST] as const;
 

@@ -7,7 +7,7 @@ import { multiaddr } from '@multiformats/multiaddr';
 import * as lp from 'it-length-prefixed';
 import { ENVELOPE_PROTOCOL } from './constants';
 import { MeshSendError } from './errors';
-import { payload, startTestNode, stopAll, waitFor, type TestNode } from './test-helpers';
+import { payload, startTestNode, stopAll, waitFor, type TestNode } from './testing';
 
 const BAD = 0xff;
 

@@ -22,6 +22,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type ClientRequest } 
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import { refusedAddress } from './addresses';
+import { BaseError } from '../protocol/errors';
 
 /** The failure classes callers show; nothing else of a failed request is shown. */
 export const FAILURES = {
@@ -38,7 +39,7 @@ export const FAILURES = {
 } as const;
 export type FailureKind = keyof typeof FAILURES;
 
-export class OutboundError extends Error {
+export class OutboundError extends BaseError {
   override name = 'OutboundError';
   constructor(readonly kind: FailureKind, readonly detail: string = '') {
     super(FAILURES[kind]);

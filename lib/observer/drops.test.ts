@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from '../store';
-import { createTestDatabase } from '../store/testing';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../store/testing';
 import { createDropRecorder } from './drops';
 import type { LiveEvent } from './types';
 
@@ -59,9 +59,9 @@ test('the timer flushes without being asked; a store failure is reported, counts
 
 // On Postgres the read can run on another pooled connection before the write commits, so a flush
 // that returned early was visible there (PGlite runs every query in order on one connection).
-const pgUrl = process.env.TEST_DATABASE_URL;
+const pgUrl = testPostgresUrl();
 for (const kind of ['pglite', 'postgres'] as const) {
-  test(`a flush called while another flush is writing returns only once those drops are in the store (${kind})`, { skip: kind === 'postgres' && !pgUrl ? 'TEST_DATABASE_URL is not set' : false }, async () => {
+  test(`a flush called while another flush is writing returns only once those drops are in the store (${kind})`, { skip: kind === 'postgres' ? skipWithoutPostgres() : false }, async () => {
     const db = kind === 'postgres' ? await createTestDatabase(pgUrl!, 'zx_drops') : null;
     const store = await openStore(db ? { databaseUrl: db.url } : { dataDir: ':memory:' });
     const drops = createDropRecorder({ store, publish: () => undefined, clock: () => 1_000, onError: () => undefined, flushMs: 60_000 });

@@ -4,8 +4,10 @@
  * server/config.ts's ConfigError).
  */
 
+import { BaseError } from '../protocol/errors';
+
 /** Base of every lib/observer error; carries an optional `cause`. */
-export class ObserverError extends Error {
+export class ObserverError extends BaseError {
   override name = 'ObserverError';
 }
 

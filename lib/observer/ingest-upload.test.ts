@@ -12,6 +12,7 @@ import { archiveWindowSeconds, maxWindowPartitions } from '../store/partitions';
 import { startObservatory, type Observatory } from './observatory';
 import { TIMESTAMP_OUT_OF_WINDOW, uploadWindowUs } from './ingest-upload';
 import { makeBackend, quietLogger, type TestBackend } from './testing';
+import { skipWithoutPostgres } from '../store/testing';
 
 const seed = new Uint8Array(32).fill(41);
 const A = publicKeyFromSeed(seed);
@@ -30,7 +31,7 @@ test('the plain window: [now − archive window, now + 30 s]', () => {
 });
 
 for (const kind of ['pglite', 'postgres'] as const) {
-  describe(`archive upload time window on ${kind}`, { skip: kind === 'postgres' && !process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL is not set' : undefined }, () => {
+  describe(`archive upload time window on ${kind}`, { skip: kind === 'postgres' ? skipWithoutPostgres() : false }, () => {
     let backend: TestBackend;
     let obs: Observatory;
     before(async () => {

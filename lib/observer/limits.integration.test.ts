@@ -15,6 +15,7 @@ import { toHex } from '../protocol/hex';
 import { startObservatory, type Observatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
 import type { LiveEvent } from './types';
+import { skipWithoutPostgres } from '../store/testing';
 
 function agent(label: string) {
   const seed = sha256(new TextEncoder().encode(`limits/${label}/seed`));
@@ -69,7 +70,7 @@ describe('mesh limits at the observer', () => {
   });
 });
 
-describe('two observers on one Postgres', { skip: process.env.TEST_DATABASE_URL ? false : 'TEST_DATABASE_URL is not set: Postgres run skipped' }, () => {
+describe('two observers on one Postgres', { skip: skipWithoutPostgres() }, () => {
   test('each envelope is stored once, and both buses see each once', async () => {
     const backend = await makeBackend('postgres');
     const a = await startObservatory({ config: backend.config, logger: quietLogger });

@@ -16,6 +16,7 @@ import { NODE_TOPIC } from '../store/mesh-health';
 import { MAX_SAMPLES, percentile, toMs } from './mesh-health';
 import { startObservatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
+import { skipWithoutPostgres } from '../store/testing';
 
 test('nearest-rank percentiles', () => {
   const s = Array.from({ length: 10 }, (_, i) => (i + 1) * 100);
@@ -32,7 +33,7 @@ test('timestamps in µs to whole ms as the BigInt division gives them, past 2^53
 
 const backends: Array<'pglite' | 'postgres'> = ['pglite', 'postgres'];
 for (const kind of backends) {
-  const skip = kind === 'postgres' && !process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL is not set: Postgres run skipped' : false;
+  const skip = kind === 'postgres' ? skipWithoutPostgres() : false;
   describe(`mesh health on ${kind}`, { skip }, () => {
     test('latency from known timestamps, rows per topic and per hour, pruning, and /metrics', async () => {
       const backend = await makeBackend(kind);

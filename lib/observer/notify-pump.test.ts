@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from '../store';
-import { createTestDatabase } from '../store/testing';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../store/testing';
 import { createNotifyPump, NOTIFY_MAX } from './notify-pump';
 import type { LiveEvent } from './types';
 
@@ -27,8 +27,8 @@ test('PGlite: nothing is sent (no other process can LISTEN)', async () => {
   assert.deepEqual(got, []);
 });
 
-const url = process.env.TEST_DATABASE_URL;
-describe('two pumps on one Postgres', { skip: url ? false : 'TEST_DATABASE_URL is not set: Postgres run skipped' }, () => {
+const url = testPostgresUrl();
+describe('two pumps on one Postgres', { skip: skipWithoutPostgres() }, () => {
   test('events reach the other origin in order, chunked, and are not echoed', async () => {
     const db = await createTestDatabase(url!, 'zx_notify');
     const s1 = await openStore({ databaseUrl: db.url });

@@ -15,12 +15,13 @@ import { startObservatory, type Observatory } from './observatory';
 import { MESH_TOPICS } from '../mesh';
 import { makeBackend, quietLogger, waitFor, type TestBackend } from './testing';
 import type { LiveEvent } from './types';
+import { skipWithoutPostgres } from '../store/testing';
 
 const CONV = 'c0ffee00'.repeat(4);
 const backends: Array<'pglite' | 'postgres'> = ['pglite', 'postgres'];
 
 for (const kind of backends) {
-  const skip = kind === 'postgres' && !process.env.TEST_DATABASE_URL ? 'TEST_DATABASE_URL is not set: Postgres run skipped' : false;
+  const skip = kind === 'postgres' ? skipWithoutPostgres() : false;
   // Both live-validation paths: signatures on the event loop (PGlite run) and on worker threads.
   const verifyWorkers = kind === 'pglite' ? 0 : 1;
   describe(`observer with three agents on ${kind}, signatures ${verifyWorkers ? 'on a worker thread' : 'on the event loop'}`, { skip }, () => {

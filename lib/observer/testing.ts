@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase } from '../store/testing';
+import { createTestDatabase, testPostgresUrl } from '../store/testing';
 import { defaultObservatoryConfig, type ObservatoryConfig } from './config';
 import type { Logger } from './observatory';
 
@@ -25,7 +25,7 @@ export async function makeBackend(kind: 'pglite' | 'postgres'): Promise<TestBack
     const dir = mkdtempSync(join(tmpdir(), 'zx-observer-'));
     return { kind, config: { ...base, dataDir: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const url = process.env.TEST_DATABASE_URL;
+  const url = testPostgresUrl();
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
   const db = await createTestDatabase(url, 'zx_observer');
   return { kind, config: { ...base, databaseUrl: db.url }, cleanup: () => db.drop() };

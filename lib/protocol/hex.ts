@@ -27,6 +27,17 @@ export function fromHex(hex: string): Uint8Array {
   return out;
 }
 
+/**
+ * Bytes of canonical hex (lowercase, even length, no prefix: the form {@link toHex} writes), or
+ * null for any other text. For input that has one spelling only, such as a signed field.
+ */
+export function fromCanonicalHex(hex: string): Uint8Array | null {
+  if (typeof hex !== 'string' || !/^(?:[0-9a-f]{2})*$/.test(hex)) return null;
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
 /** Constant-length byte equality (not constant time: only public data is compared). */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

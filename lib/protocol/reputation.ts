@@ -131,3 +131,44 @@ export function foldBatches(params: FoldBatchesParams): ReputationState {
   }
   return state;
 }
+
+/**
+ * `count` idle-epoch decays (applyEpochDecay `count` times). Stops early once both decayed
+ * values are 0, which further decays leave 0: exact however long an agent was idle.
+ */
+export function decayEpochs(state: ReputationState, count: bigint): ReputationState {
+  let s = state;
+  for (let i = 0n; i < count; i++) {
+    if (s.reliabilityScore === 0n && s.cooperationIndex === 0n) break;
+    s = applyEpochDecay(s);
+  }
+  return s;
+}
+
+/**
+ * The decays {@link foldBatches} applies after a folded batch at `lastBatchEpoch` through the end
+ * of `toEpoch` when no batch is folded in between: one at the end of every epoch that closes
+ * DECAY_IDLE_EPOCHS or more epochs without a batch.
+ */
+export function decayAfterBatch(state: ReputationState, lastBatchEpoch: bigint, toEpoch: bigint): ReputationState {
+  const count = toEpoch - lastBatchEpoch - BigInt(DECAY_IDLE_EPOCHS) + 1n;
+  return count > 0n ? decayEpochs(state, count) : state;
+}
+
+/**
+ * {@link foldBatches} one batch at a time: the state after the batch of `epoch`, given the state
+ * after the agent's previous folded batch (at `previousEpoch`; null: none, the empty state) and
+ * this batch's feedback events already in §7 order with its dispute count. Folding an agent's
+ * batches through this in epoch order gives foldBatches' state after each of them.
+ */
+export function foldNextBatch(p: { state: ReputationState; previousEpoch: bigint | null; epoch: bigint; events: readonly FeedbackInput[]; disputes: bigint }): ReputationState {
+  if (p.previousEpoch !== null && p.epoch <= p.previousEpoch) throw new RangeError('epoch must come after previousEpoch');
+  let state = p.previousEpoch === null ? { ...p.state } : decayAfterBatch(p.state, p.previousEpoch, p.epoch - 1n);
+  for (const ev of p.events) state = foldOne(state, ev, false);
+  return { ...state, totalDisputes: state.totalDisputes + p.disputes };
+}
+
+/** A batch's fold input: its feedback events in §7 order as (score, outcome, role), and its disputes. */
+export function batchFoldInput(b: Pick<BehaviorBatch, 'feedbackEvents' | 'disputes'>): { events: FeedbackInput[]; disputes: bigint } {
+  return { events: [...b.feedbackEvents].sort(compareFeedbackEvents).map((e) => ({ score: e.score, outcome: e.outcome, role: e.role })), disputes: b.disputes };
+}

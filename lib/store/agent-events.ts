@@ -2,7 +2,8 @@
  * One agent's stake, lease and challenge events from the chain index (`chain_event`, written by
  * lib/indexer) and its indexed stake and lease rows, for the agent's economy series
  * (lib/indexer/economy.ts). The events are the decoded program events with the agent as a base58
- * address in `data.agent`.
+ * address in `data.agent`, which the store keeps in the `agent` column too: one agent's newest
+ * events are read through (agent, slot), never by testing every event of those names.
  */
 import type { Queryable } from './db';
 
@@ -19,7 +20,7 @@ export async function agentChainEvents(q: Queryable, agentBase58: string, names:
   if (!BASE58.test(agentBase58)) throw new TypeError('agentBase58 must be a base58 address');
   const rows = await q.query<Record<string, unknown>>(`SELECT * FROM (
       SELECT slot::text AS slot, signature, index, block_time, name, data FROM chain_event
-      WHERE name = ANY($1::text[]) AND data->>'agent' = $2 ORDER BY slot DESC, signature DESC, index DESC LIMIT $3
+      WHERE agent = $2 AND name = ANY($1::text[]) ORDER BY slot DESC, signature DESC, index DESC LIMIT $3
     ) t ORDER BY slot::int8, signature, index`, [[...names], agentBase58, limit]);
   return rows.map((r) => ({
     slot: BigInt(String(r.slot)),

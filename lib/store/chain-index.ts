@@ -60,7 +60,7 @@ export function chainTxStore(q: Queryable) {
     upsertStake: (s: chain.StakeInput) => chain.upsertStake(q, s),
     upsertLease: (l: chain.LeaseInput) => chain.upsertLease(q, l),
     upsertBatch: (b: chain.BatchInput) => chain.upsertBatch(q, b),
-    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array) => chain.setBatchStatus(q, agentId, epoch, status, logRoot),
+    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array, built?: Parameters<typeof chain.setBatchStatus>[5]) => chain.setBatchStatus(q, agentId, epoch, status, logRoot, built),
     upsertChallenge: (c: chain.ChallengeInput) => chain.upsertChallenge(q, c),
     insertChainEvents: (e: readonly chain.ChainEventInput[]) => chain.insertChainEvents(q, e),
     getCursor: (name: string) => chain.getCursor(q, name),

@@ -10,7 +10,7 @@ import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import type { Store } from './index';
 import type { BatchPageFilter, ChallengePageFilter } from './chain-list';
-import { describeOnEachStore } from './test-helpers';
+import { describeOnEachStore } from './backends-testing';
 import { bytes32, conv16, makeItem } from './testing';
 
 const AGENTS = [bytes32(1, 0xa1), bytes32(2, 0x0b), bytes32(3, 0xff), bytes32(4, 0x5c)];

@@ -9,6 +9,8 @@ import type { Queryable } from './db';
 import { toJsonText } from '../wire/codec';
 import { STATS_LEVELS_SQL, statsBucketOfTime } from './stats';
 import { refreshReconciliation } from './reconciliation';
+import { batchFromStoredLog, foldBatchPoint } from './reputation-points';
+import type { BehaviorBatch } from '../protocol/batch';
 
 /** NegotiationRefunded `status` of a negotiation that expired (lib/chain/haggle.ts HAGGLE_STATUS_NAMES). */
 const HAGGLE_EXPIRED = 6;
@@ -74,8 +76,11 @@ export async function upsertBatch(q: Queryable, b: BatchInput): Promise<boolean>
   return r.length > 0;
 }
 
-/** Records the check of a batch root against the agent's uploaded log. */
-export async function setBatchStatus(q: Queryable, agentId: Uint8Array, epoch: bigint, status: BatchStatus, logRoot?: Uint8Array): Promise<boolean> {
+/**
+ * Records the check of a batch root against the agent's uploaded log. `built`: the batch the
+ * check built from that log (read again from the stored log when a verified batch comes without).
+ */
+export async function setBatchStatus(q: Queryable, agentId: Uint8Array, epoch: bigint, status: BatchStatus, logRoot?: Uint8Array, built?: Pick<BehaviorBatch, 'feedbackEvents' | 'disputes'>): Promise<boolean> {
   // A verdict that changes is counted once, in the interval the observatory reached it (stats.ts).
   const r = await q.query(`WITH old AS (SELECT status FROM batch WHERE agent_id = $1 AND epoch = $2::int8),
     u AS (UPDATE batch SET status = $3::"BatchStatus", log_root = $4, updated_at = now() WHERE agent_id = $1 AND epoch = $2::int8 RETURNING status),
@@ -89,7 +94,11 @@ export async function setBatchStatus(q: Queryable, agentId: Uint8Array, epoch: b
     SELECT 1 FROM u`,
   [agentId, epoch.toString(), status, logRoot ?? null]);
   // The verdict is where gossip and the committed log can first be compared (reconciliation.ts).
-  if (r.length > 0) await refreshReconciliation(q, agentId, epoch, status, logRoot ?? null);
+  if (r.length > 0) {
+    await refreshReconciliation(q, agentId, epoch, status, logRoot ?? null);
+    // And where the authoritative fold gains (or loses) this batch (reputation-points.ts).
+    await foldBatchPoint(q, agentId, epoch, status === 'verified' ? built ?? await batchFromStoredLog(q, agentId, epoch) : null);
+  }
   return r.length > 0;
 }
 
@@ -115,8 +124,8 @@ export async function insertChainEvents(q: Queryable, events: readonly ChainEven
   if (events.length === 0) return { inserted: 0, duplicates: 0, newKeys: [] };
   // The events this inserts are counted into the stats rollups by block time (stats.ts).
   const rows = await q.query<Row>(`WITH ins AS (
-      INSERT INTO chain_event (signature, index, slot, program, name, data, block_time)
-      SELECT * FROM unnest($1::text[], $2::int[], $3::int8[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[])
+      INSERT INTO chain_event (signature, index, slot, program, name, data, block_time, agent)
+      SELECT u.*, u.d->>'agent' FROM unnest($1::text[], $2::int[], $3::int8[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[]) AS u(s, i, sl, p, n, d, bt)
       ON CONFLICT (signature, index) DO NOTHING RETURNING signature, index, name, data, block_time
     ), st AS (
       INSERT INTO stats_bucket AS b (res, bucket, expired, batches_submitted, challenges_opened, challenges_resolved)

@@ -6,20 +6,20 @@ import { buildEnvelope } from '../protocol/envelope';
 import { encodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 import type { Store } from './index';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import type { IngestItem } from './types';
+import { toHex } from '../protocol/hex';
 
 const T = 1_790_000_000_000_000n;
 const S = 1_000_000n;
 const id = (b: number) => new Uint8Array(32).fill(b);
 const conv = (n: number) => { const c = new Uint8Array(16); c[0] = 0xc0; c[15] = n; return c; };
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const BROADCAST = new Uint8Array(32);
 const [H1, H2, H3, H4] = [0x11, 0x12, 0x13, 0x14].map(id);
 const [R1, R2, R3] = [0x21, 0x22, 0x23].map(id);
 const [N, M, SYBIL] = [0x31, 0x32, 0x41].map(id);
-const NAME = new Map([H1, H2, H3, H4, R1, R2, R3, N, M, SYBIL].map((a, i) => [hex(a), ['H1', 'H2', 'H3', 'H4', 'R1', 'R2', 'R3', 'N', 'M', 'SYBIL'][i]]));
-const name = (a: Uint8Array) => NAME.get(hex(a)) ?? hex(a);
+const NAME = new Map([H1, H2, H3, H4, R1, R2, R3, N, M, SYBIL].map((a, i) => [toHex(a), ['H1', 'H2', 'H3', 'H4', 'R1', 'R2', 'R3', 'N', 'M', 'SYBIL'][i]]));
+const name = (a: Uint8Array) => NAME.get(toHex(a)) ?? toHex(a);
 
 let nonce = 0n;
 function env(msgType: number, from: Uint8Array, to: Uint8Array, c: Uint8Array, at: bigint, payload: Uint8Array = new Uint8Array([1])): IngestItem {
@@ -90,22 +90,22 @@ testOnEachStore('collusion signals of a feedback ring, a sybil and honest deals,
   ]);
   const r1 = s.reciprocal[0];
   assert.deepEqual(r1.pairs.map((p) => [name(p.counterpart), p.given, p.received, p.givenWithoutDeal, p.receivedWithoutDeal]), [['R2', 2, 2, 2, 2], ['R3', 1, 1, 1, 1]]);
-  assert.equal(hex(r1.pairs[0].latestGiven), hex(ringItems[1].id), 'the latest R1 → R2 feedback envelope');
-  assert.equal(hex(r1.pairs[0].latestReceived), hex(ringItems[3].id), 'the latest R2 → R1 feedback envelope');
+  assert.equal(toHex(r1.pairs[0].latestGiven), toHex(ringItems[1].id), 'the latest R1 → R2 feedback envelope');
+  assert.equal(toHex(r1.pairs[0].latestReceived), toHex(ringItems[3].id), 'the latest R2 → R1 feedback envelope');
   for (const h of s.reciprocal.filter((r) => name(r.agent).startsWith('H'))) assert.equal(h.counterpartsWithoutDeal, 0, `${name(h.agent)}'s reciprocal feedback is backed by deals`);
 
   // Concentration: H2 dealt only with H1; H4's two deals are too few for a figure.
-  assert.deepEqual(s.concentration.map((r) => [name(r.agent), r.deals, r.counterparties, r.squares, name(r.topCounterparty), r.topDeals, hex(r.latestDeal)]), [
-    ['H2', 3, 1, 9, 'H1', 3, hex(d3)],
-    ['H1', 4, 2, 10, 'H2', 3, hex(d3)],
-    ['H3', 3, 2, 5, 'H4', 2, hex(d6)],
-    ['H4', 2, 1, 4, 'H3', 2, hex(d6)],
+  assert.deepEqual(s.concentration.map((r) => [name(r.agent), r.deals, r.counterparties, r.squares, name(r.topCounterparty), r.topDeals, toHex(r.latestDeal)]), [
+    ['H2', 3, 1, 9, 'H1', 3, toHex(d3)],
+    ['H1', 4, 2, 10, 'H2', 3, toHex(d3)],
+    ['H3', 3, 2, 5, 'H4', 2, toHex(d6)],
+    ['H4', 2, 1, 4, 'H3', 2, toHex(d6)],
   ]);
 
   // Notary reuse: H1 and H2 had N in all three conversations; H3 and H4 in one of two.
-  assert.deepEqual(s.notaryReuse.map((r) => [r.agents.map(name), r.assigned, r.distinctNotaries, name(r.notary), r.sameNotary, r.conversations.map(hex)]), [
-    [['H1', 'H2'], 3, 1, 'N', 3, [d3, d2, d1].map(hex)],
-    [['H3', 'H4'], 2, 2, 'N', 1, [hex(d5)]],
+  assert.deepEqual(s.notaryReuse.map((r) => [r.agents.map(name), r.assigned, r.distinctNotaries, name(r.notary), r.sameNotary, r.conversations.map(toHex)]), [
+    [['H1', 'H2'], 3, 1, 'N', 3, [d3, d2, d1].map(toHex)],
+    [['H3', 'H4'], 2, 2, 'N', 1, [toHex(d5)]],
   ]);
   assert.deepEqual(s.notaryUnknown, { notary: 1, pair: 1 });
 
@@ -116,7 +116,7 @@ testOnEachStore('collusion signals of a feedback ring, a sybil and honest deals,
     ['R3', 2, 2, 2, ['R1', 'R2'], 192],
     ['H1', 2, 1, 1, ['SYBIL'], 100],
   ]);
-  assert.deepEqual(s.dealless[3].latest.map(hex), [hex(honest[honest.length - 1].id)]);
+  assert.deepEqual(s.dealless[3].latest.map(toHex), [toHex(honest[honest.length - 1].id)]);
   assert.ok(!s.dealless.some((r) => name(r.agent) === 'H2'), 'an honest agent rated only by dealing agents is not flagged');
 
   // Stake beside them, exact.

@@ -10,7 +10,7 @@ import { encodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 import { openStore, type Store } from './index';
 import { MIGRATIONS_DIR } from './migrate';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import type { IngestItem } from './types';
 
 let n = 0n;

@@ -56,6 +56,8 @@ export interface Db extends Queryable {
    * connection, so an abandoned export leaves nothing running.
    */
   copyOut?(sql: string, signal?: AbortSignal): AsyncIterable<Uint8Array>;
+  /** PGlite only: a tar of its data directory as it is now (memory-image.ts). */
+  dumpImage?(): Promise<Blob>;
   /** Driver adapter factory for Prisma's client and schema engine, on the same connection(s). */
   readonly adapter: SqlMigrationAwareDriverAdapterFactory;
   close(): Promise<void>;
@@ -144,11 +146,13 @@ export function turnTaker(sliceMs: number): () => Promise<void> | undefined {
 const PGLITE_TYPES = { parsers: { 17: parseByteaHex }, serializers: { 17: serializeBytea } };
 
 /** Opens embedded PGlite; `dataDir` undefined = in memory (tests), else file-backed. */
-export async function openPglite(dataDir?: string, opts: { checkpointBytes?: number; checkpointCheckMs?: number } = {}): Promise<Db> {
+export async function openPglite(dataDir?: string, opts: { checkpointBytes?: number; checkpointCheckMs?: number; image?: Blob } = {}): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   let client: PGlite;
   try {
-    client = dataDir ? await PGlite.create(dataDir, PGLITE_TYPES) : await PGlite.create(PGLITE_TYPES);
+    client = dataDir
+      ? await PGlite.create(dataDir, PGLITE_TYPES)
+      : await PGlite.create({ ...PGLITE_TYPES, ...(opts.image ? { loadDataDir: opts.image } : {}) });
   } catch (cause) {
     throw new StoreError(`cannot open PGlite database in ${dataDir ?? 'memory'}`, { cause });
   }
@@ -209,6 +213,7 @@ export async function openPglite(dataDir?: string, opts: { checkpointBytes?: num
     },
     notifyMany: (channel, payloads) => notifyEach(top, channel, payloads),
     adapter: new PrismaPGlite(client),
+    dumpImage: () => client.dumpDataDir('none'),
     close: () => {
       closed = true;
       clearInterval(walTimer);

@@ -11,7 +11,7 @@ import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
 import { applyFeedback, emptyReputation, type ReputationState } from '../protocol/reputation';
 import { MsgType } from '../protocol/types';
 import { createIngestQueue, openStore, type IngestItem, type Store } from './index';
-import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
+import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl } from './testing';
 
 const T0 = 1_800_000_000_000_000n;
 const TYPES = [MsgType.BEACON, MsgType.ADVERTISE, MsgType.DISCOVER, MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT,
@@ -211,9 +211,9 @@ function suite(name: string, fresh: () => Promise<() => Promise<Store>>, shared:
 
 suite('derived rows on PGlite', async () => () => openStore({ dataDir: ':memory:' }), false);
 
-const pgUrl = process.env.TEST_DATABASE_URL;
+const pgUrl = testPostgresUrl();
 if (!pgUrl) {
-  test('derived rows on Postgres', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
+  test('derived rows on Postgres', { skip: skipWithoutPostgres() }, () => {});
 } else {
   const dbs: Array<{ url: string; drop(): Promise<void> }> = [];
   after(async () => { for (const d of dbs) await d.drop(); });

@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { buildEnvelope } from '../protocol/envelope';
 import { encodeCanonical } from '../protocol/cbor';
 import { MsgType } from '../protocol/types';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import type { IngestItem } from './types';
 import type { DisputeCursor } from './disputes';
+import { toHex } from '../protocol/hex';
 
 const T = 1_790_000_000_000_000n;
 const id = (b: number) => new Uint8Array(32).fill(b);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const [BUYER, SELLER, NOTARY] = [id(0x0b), id(0x05), id(0x0e)];
 let nonce = 0n;
 
@@ -45,17 +45,17 @@ testOnEachStore('disputes: newest first, keyset pages, open/reviewed, evidence, 
   let before: DisputeCursor | undefined;
   for (let i = 0; i < 5; i++) {
     const page = await store.listDisputes({ limit: 3, before });
-    seen.push(...page.disputes.map((d) => hex(d.id)));
+    seen.push(...page.disputes.map((d) => toHex(d.id)));
     if (!page.next) break;
     before = page.next;
   }
-  assert.deepEqual(seen, newestFirst.map((x) => hex(x.id)));
+  assert.deepEqual(seen, newestFirst.map((x) => toHex(x.id)));
   assert.deepEqual(await store.disputeCounts(), { total: 7, open: 7, reviewed: 0 });
 
   const d = await store.getDispute(dispute1.id);
   assert.ok(d);
-  assert.equal(hex(d.sender), hex(SELLER));
-  assert.equal(hex(d.recipient), hex(NOTARY));
+  assert.equal(toHex(d.sender), toHex(SELLER));
+  assert.equal(toHex(d.recipient), toHex(NOTARY));
   assert.equal(d.timestampUs, T + 6_000n);
   assert.deepEqual(d.opinions, { total: 0, upheld: 0, rejected: 0, unclear: 0, uncounted: 0 });
   assert.equal(await store.getDispute(deal[0].id), null, 'a PROPOSE is not a dispute');
@@ -76,16 +76,16 @@ testOnEachStore('disputes: newest first, keyset pages, open/reviewed, evidence, 
   assert.equal(await store.saveDisputeOpinion(op(B, 'unclear', at(2), 4)), 'saved');
 
   const ops = await store.disputeOpinions(dispute1.id);
-  assert.deepEqual(ops.map((o) => [hex(o.reviewer), o.opinion, o.signedAt.toISOString()]), [[hex(B), 'unclear', at(2).toISOString()], [hex(A), 'rejected', at(5).toISOString()]]);
+  assert.deepEqual(ops.map((o) => [toHex(o.reviewer), o.opinion, o.signedAt.toISOString()]), [[toHex(B), 'unclear', at(2).toISOString()], [toHex(A), 'rejected', at(5).toISOString()]]);
   assert.deepEqual(ops[1].signature, new Uint8Array(64).fill(2));
   assert.deepEqual((await store.getDispute(dispute1.id))!.opinions, { total: 2, upheld: 0, rejected: 1, unclear: 1, uncounted: 0 });
 
   assert.deepEqual(await store.disputeCounts(), { total: 7, open: 6, reviewed: 1 });
   const reviewed = await store.listDisputes({ status: 'reviewed' });
-  assert.deepEqual(reviewed.disputes.map((x) => hex(x.id)), [hex(dispute1.id)]);
+  assert.deepEqual(reviewed.disputes.map((x) => toHex(x.id)), [toHex(dispute1.id)]);
   assert.equal(reviewed.next, null);
   const open = await store.listDisputes({ status: 'open', limit: 200 });
-  assert.deepEqual(open.disputes.map((x) => hex(x.id)), newestFirst.filter((x) => x !== dispute1).map((x) => hex(x.id)));
+  assert.deepEqual(open.disputes.map((x) => toHex(x.id)), newestFirst.filter((x) => x !== dispute1).map((x) => toHex(x.id)));
   await assert.rejects(store.listDisputes({ limit: 0 }), RangeError);
 
   // Strangers' opinions are kept and listed, but move no status and no count: twenty of them on
@@ -94,7 +94,7 @@ testOnEachStore('disputes: newest first, keyset pages, open/reviewed, evidence, 
   for (let i = 0; i < 20; i++) assert.equal(await store.saveDisputeOpinion(op(id(0x30 + i), 'upheld', at(10 + i), 0x30 + i, false, open2)), 'saved');
   assert.deepEqual((await store.getDispute(open2))!.opinions, { total: 0, upheld: 0, rejected: 0, unclear: 0, uncounted: 20 });
   assert.deepEqual(await store.disputeCounts(), { total: 7, open: 6, reviewed: 1 });
-  assert.ok((await store.listDisputes({ status: 'open', limit: 200 })).disputes.some((x) => hex(x.id) === hex(open2)));
+  assert.ok((await store.listDisputes({ status: 'open', limit: 200 })).disputes.some((x) => toHex(x.id) === toHex(open2)));
   assert.equal((await store.disputeOpinions(open2)).filter((o) => !o.counted).length, 20);
 
   // The deployment's list decides at each start: naming one stranger counts them, dropping B un-counts B.

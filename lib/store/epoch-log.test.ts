@@ -4,7 +4,7 @@
 import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Store } from './index';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import { bytes32, conv16, makeItem } from './testing';
 
 async function scenario(store: Store) {

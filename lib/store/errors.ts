@@ -2,8 +2,10 @@
  * Typed errors of lib/store. One base with `cause` and an explicit name.
  */
 
+import { BaseError } from '../protocol/errors';
+
 /** Base error of the store: database, migration or schema-engine failures. */
-export class StoreError extends Error {
+export class StoreError extends BaseError {
   override name = 'StoreError';
 }
 

@@ -5,14 +5,14 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { openStore, type Store } from '.';
-import { createTestDatabase } from './testing';
-import { loadFixture, makeDeals } from '../export/test-helpers';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from './testing';
+import { loadFixture, makeDeals } from '../export/deals-testing';
 
-const url = process.env.TEST_DATABASE_URL;
+const url = testPostgresUrl();
 const EPOCH_SECONDS = 3_600;
 const COLS = 'version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id, payload_hash, payload_len, signature, raw, source, topic, received_at, epoch';
 
-describe('the envelope snapshot on Postgres', { skip: url ? false : 'TEST_DATABASE_URL is not set' }, () => {
+describe('the envelope snapshot on Postgres', { skip: skipWithoutPostgres() }, () => {
   let store: Store;
   let drop: () => Promise<void>;
   let dbUrl: string;

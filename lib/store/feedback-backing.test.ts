@@ -10,13 +10,13 @@ import { encodeFeedback } from '../protocol/payloads';
 import { applyFeedback, emptyReputation } from '../protocol/reputation';
 import { backingSummary, unbackedPercent } from '../protocol/reputation-backing';
 import { MsgType } from '../protocol/types';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import type { IngestItem } from './types';
+import { toHex } from '../protocol/hex';
 
 const T = 1_790_000_000_000_000n;
 const id = (b: number) => new Uint8Array(32).fill(b);
 const conv = (n: number) => { const c = new Uint8Array(16); c[0] = 0xfb; c[15] = n; return c; };
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const [TARGET, OTHER, STAKED, DEALT, BROKE, ELSEWHERE, TALKER, FRESH] = [0x10, 0x11, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26].map(id);
 
 let nonce = 0n;
@@ -49,17 +49,17 @@ testOnEachStore('unbacked feedback: no stake and no deal with the target', async
 
   const b = await store.feedbackBacking([TARGET, OTHER, id(0x99)]);
   // TARGET: 25 FEEDBACK, backed only STAKED's and DEALT's.
-  assert.deepEqual(b.get(hex(TARGET)), { feedback: 25, unbacked: 23 });
-  assert.deepEqual(b.get(hex(OTHER)), { feedback: 1, unbacked: 1 }, 'DEALT has no deal with OTHER');
-  assert.equal(b.has(hex(id(0x99))), false);
+  assert.deepEqual(b.get(toHex(TARGET)), { feedback: 25, unbacked: 23 });
+  assert.deepEqual(b.get(toHex(OTHER)), { feedback: 1, unbacked: 1 }, 'DEALT has no deal with OTHER');
+  assert.equal(b.has(toHex(id(0x99))), false);
   assert.deepEqual((await store.feedbackBacking([])).size, 0);
   const senders = await store.unbackedSenders(TARGET);
-  assert.deepEqual([...senders].sort(), [BROKE, ELSEWHERE, TALKER, FRESH].map(hex).sort());
+  assert.deepEqual([...senders].sort(), [BROKE, ELSEWHERE, TALKER, FRESH].map(toHex).sort());
 
   // The fold without them is the fold of the backed feedback alone; the stored gossip fold is the whole.
   const rows = await store.feedbackFor(TARGET);
-  const s = backingSummary(rows.map((f) => ({ ...f, unbacked: senders.has(hex(f.fromAgent)) })));
-  const backedOnly = rows.filter((f) => !senders.has(hex(f.fromAgent))).reduce((r, f) => applyFeedback(r, f), emptyReputation());
+  const s = backingSummary(rows.map((f) => ({ ...f, unbacked: senders.has(toHex(f.fromAgent)) })));
+  const backedOnly = rows.filter((f) => !senders.has(toHex(f.fromAgent))).reduce((r, f) => applyFeedback(r, f), emptyReputation());
   assert.equal(s.reliabilityWithout, backedOnly.reliabilityScore);
   assert.equal(s.reliability, (await store.getReputation(TARGET, 'gossip'))!.reliabilityScore);
   assert.ok(s.reliabilityWithout > s.reliability, 'the hostile feedback pulled the score down');

@@ -13,9 +13,9 @@
  */
 import { MsgType } from '../protocol/types';
 import type { Queryable } from './db';
+import { toHex } from '../protocol/hex';
 
 type Row = Record<string, unknown>;
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 export interface FeedbackBacking {
   /** FEEDBACK envelopes about the agent. */
@@ -40,12 +40,12 @@ export async function feedbackBacking(q: Queryable, agents: readonly Uint8Array[
   const out = new Map<string, FeedbackBacking>();
   if (agents.length === 0) return out;
   const rows = await q.query<Row>(`${PAIRS} SELECT t, sum(n)::int AS feedback, COALESCE(sum(n) FILTER (WHERE unbacked), 0)::int AS unbacked FROM judged GROUP BY t`, [[...agents]]);
-  for (const r of rows) out.set(hex(r.t as Uint8Array), { feedback: Number(r.feedback), unbacked: Number(r.unbacked) });
+  for (const r of rows) out.set(toHex(r.t as Uint8Array), { feedback: Number(r.feedback), unbacked: Number(r.unbacked) });
   return out;
 }
 
 /** The senders of FEEDBACK about `agent` that have no stake and no deal with it (hex ids). */
 export async function unbackedSenders(q: Queryable, agent: Uint8Array): Promise<Set<string>> {
   const rows = await q.query<Row>(`${PAIRS} SELECT s FROM judged WHERE unbacked`, [[agent]]);
-  return new Set(rows.map((r) => hex(r.s as Uint8Array)));
+  return new Set(rows.map((r) => toHex(r.s as Uint8Array)));
 }

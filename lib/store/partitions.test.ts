@@ -9,7 +9,7 @@ import { ingestBatch } from './ingest';
 import { applyMigrations } from './migrate';
 import { epochsPerPartition, maxWindowPartitions, partitionKeeper } from './partitions';
 import { openStore, type Store } from './index';
-import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
+import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl } from './testing';
 
 const EPOCH = 60; // seconds: one partition = 10,080 epochs (a week)
 const SPAN = epochsPerPartition(EPOCH);
@@ -177,9 +177,9 @@ test('300 rows in 300 different weeks create at most the archive window\'s parti
   }
 });
 
-const pgUrl = process.env.TEST_DATABASE_URL;
+const pgUrl = testPostgresUrl();
 if (!pgUrl) {
-  test('envelope partitions on Postgres', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
+  test('envelope partitions on Postgres', { skip: skipWithoutPostgres() }, () => {});
 } else {
   let dbh: Awaited<ReturnType<typeof createTestDatabase>>;
   before(async () => { dbh = await createTestDatabase(pgUrl, 'zx_part'); });

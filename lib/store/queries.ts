@@ -176,6 +176,28 @@ export async function listConversations(q: Queryable, p: ListConversationsParams
   return rows.map(toConversation);
 }
 
+/**
+ * Each conversation's negotiators (the senders and direct recipients of its PROPOSE, COUNTER,
+ * ACCEPT and REJECT, as ingest keeps them), by conversation id (hex): one primary-key read for a
+ * page of conversations.
+ */
+export async function conversationNegotiators(q: Queryable, ids: readonly Uint8Array[]): Promise<Map<string, Uint8Array[]>> {
+  const out = new Map<string, Uint8Array[]>();
+  if (ids.length === 0) return out;
+  const rows = await q.query<Row>(`SELECT id, negotiators FROM conversation WHERE id = ANY($1::bytea[])`, [[...ids]]);
+  for (const r of rows) out.set(Buffer.from(u8(r.id)).toString('hex'), ((r.negotiators as unknown[] | null) ?? []).map(u8));
+  return out;
+}
+
+/**
+ * How many conversations `agent` took part in, counted up to `cap` (a count at the cap means
+ * "cap or more"): the page says how many without reading every one of a busy agent's.
+ */
+export async function countAgentConversations(q: Queryable, agent: Uint8Array, cap: number): Promise<number> {
+  const [r] = await q.query<Row>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM conversation WHERE participants @> ARRAY[$1::bytea] LIMIT $2) x`, [agent, cap]);
+  return Number(r.n);
+}
+
 /** A conversation with its envelopes in protocol order (timestamp, nonce), feedback and bids. */
 export async function getConversation(q: Queryable, id: Uint8Array): Promise<ConversationDetail | null> {
   const rows = await q.query<Row>(`SELECT * FROM conversation WHERE id = $1`, [id]);

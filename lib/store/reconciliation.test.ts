@@ -6,15 +6,15 @@ import assert from 'node:assert/strict';
 import { buildEnvelope } from '../protocol/envelope';
 import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import type { Store } from './index';
 import type { IngestItem } from './types';
+import { toHex } from '../protocol/hex';
 
 const EPOCH = 86_400n;
 const T = 1_790_000_000_000_000n; // epoch 20717
 const E = T / (EPOCH * 1_000_000n);
 const id = (b: number) => new Uint8Array(32).fill(b);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const [A, B, C] = [id(0x0a), id(0x0b), id(0x0c)];
 let nonce = 0n;
 
@@ -75,15 +75,15 @@ testOnEachStore('reconciliation: seen but not logged, logged but never seen, per
   await store.setBatchStatus(A, E, 'verified', new Uint8Array(32).fill(11));
   await store.setBatchStatus(C, E, 'mismatch', new Uint8Array(32).fill(12));
   assert.deepEqual(await store.reconciliationTotals(), totals);
-  assert.deepEqual((await store.listReconciliation()).map((r) => hex(r.agent)), [hex(A), hex(B), hex(C)]);
+  assert.deepEqual((await store.listReconciliation()).map((r) => toHex(r.agent)), [toHex(A), toHex(B), toHex(C)]);
 
   // The ids behind A's figures, read live by its keys.
   const d = await store.reconciliationDetail(A, E);
   assert.equal(d.status, 'verified');
   assert.deepEqual([d.live?.seen, d.live?.seenLogged, d.live?.seenNotLogged, d.live?.loggedNotSeen], [7, 6, 1, 1]);
-  assert.deepEqual(d.live?.seenNotLoggedIds.map((x) => [hex(x.id), x.via, x.topic]), [[hex(e2.id), 'gossip', '/0x01/v1/broadcast']]);
-  assert.deepEqual(d.live?.loggedNotSeenIds.map((x) => [hex(x.id), x.via]), [[hex(e3.id), 'upload']]);
-  assert.deepEqual(d.live?.topics.broadcast.notCommittedIds.map((x) => hex(x.id)), [hex(e2.id)]);
+  assert.deepEqual(d.live?.seenNotLoggedIds.map((x) => [toHex(x.id), x.via, x.topic]), [[toHex(e2.id), 'gossip', '/0x01/v1/broadcast']]);
+  assert.deepEqual(d.live?.loggedNotSeenIds.map((x) => [toHex(x.id), x.via]), [[toHex(e3.id), 'upload']]);
+  assert.deepEqual(d.live?.topics.broadcast.notCommittedIds.map((x) => toHex(x.id)), [toHex(e2.id)]);
   assert.deepEqual(d.live?.topics.stream.notCommittedIds, []);
   const dc = await store.reconciliationDetail(C, E);
   assert.deepEqual([dc.status, dc.live, dc.stored?.seen], ['mismatch', null, null]);
@@ -95,7 +95,7 @@ testOnEachStore('reconciliation: seen but not logged, logged but never seen, per
   await store.setBatchStatus(A, E, 'unverified');
   // Its batch is still listed for the agent, with no figures: nothing is committed to compare with.
   assert.deepEqual((await store.listReconciliation({ agent: A })).map((r) => [r.status, r.seen, r.topics, r.computedAt]), [['unverified', null, null, null]]);
-  assert.deepEqual((await store.listReconciliation()).map((r) => hex(r.agent)), [hex(B), hex(C)]);
+  assert.deepEqual((await store.listReconciliation()).map((r) => toHex(r.agent)), [toHex(B), toHex(C)]);
   assert.deepEqual(await store.reconciliationTotals(), {
     verified: 1, mismatch: 1, logEntries: 3, seen: 3, seenLogged: 2, seenNotLogged: 1, loggedNotSeen: 1,
     topics: { broadcast: { seen: 0, committed: 0 }, notary: { seen: 0, committed: 0 }, reputation: { seen: 0, committed: 0 }, stream: { seen: 1, committed: 0 } },

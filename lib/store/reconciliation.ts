@@ -206,7 +206,7 @@ function topicsOf(r: Row): Record<ReconTopic, TopicFigures> {
   return Object.fromEntries(RECON_TOPICS.map((t) => [t, { seen: Number(r[`seen_${t}`] ?? 0), committed: Number(r[`committed_${t}`] ?? 0) }])) as Record<ReconTopic, TopicFigures>;
 }
 
-function rowOf(r: Row): ReconciliationRow {
+export function rowOf(r: Row): ReconciliationRow {
   const verified = r.status === 'verified' && r.computed_at != null;
   return {
     agent: u8(r.agent_id), epoch: BigInt(String(r.epoch)), status: r.status as ReconciliationRow['status'], logEntries: Number(r.log_entries ?? 0),
@@ -215,7 +215,7 @@ function rowOf(r: Row): ReconciliationRow {
   };
 }
 
-const SELECT_ROW = `agent_id, epoch::text AS epoch, status::text AS status, log_entries, seen, seen_logged, seen_not_logged, logged_not_seen, ${TOPIC_COLS.join(', ')}, computed_at`;
+export const SELECT_ROW = `agent_id, epoch::text AS epoch, status::text AS status, log_entries, seen, seen_logged, seen_not_logged, logged_not_seen, ${TOPIC_COLS.join(', ')}, computed_at`;
 
 /** Totals over every stored agent-epoch: a read of the two-row totals table. */
 export async function reconciliationTotals(q: Queryable): Promise<ReconciliationTotals> {

@@ -10,7 +10,7 @@ import { encodeNotarizeBid } from '../protocol/payloads';
 import { epochsPerPartition } from './partitions';
 import type { Store } from './index';
 import type { ReplayRow } from './replay';
-import { testOnEachStore } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import { bytes32, conv16, makeItem } from './testing';
 
 const EPOCH = 60;

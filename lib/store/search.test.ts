@@ -9,7 +9,7 @@ import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import type { Store } from './index';
 import { prefixRange } from './search';
-import { describeOnEachStore } from './test-helpers';
+import { describeOnEachStore } from './backends-testing';
 import { bytes32, conv16, makeItem } from './testing';
 
 const A = bytes32(1, 0xa1), B = bytes32(2, 0xa2), C = bytes32(3, 0xb1);

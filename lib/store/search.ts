@@ -8,10 +8,10 @@
  */
 import type { Queryable } from './db';
 import type { ConversationRow } from './types';
+import { toHex } from '../protocol/hex';
 
 type Row = Record<string, unknown>;
 const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
-const toHex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** What one search looks for; every part is optional and each is matched on its own. */
 export interface SearchTerms {

@@ -15,9 +15,9 @@ import { applyMigrations, MIGRATIONS_DIR } from './migrate';
 import { encodeNeg1 } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
 import type { IngestItem, Store } from './index';
-import { testOnEachStore, testPostgresUrl } from './test-helpers';
+import { testOnEachStore } from './backends-testing';
 import { openStore } from './store';
-import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
+import { bytes32, conv16, createTestDatabase, makeItem, testPostgresUrl, skipWithoutPostgres } from './testing';
 
 const MIN_US = 60_000_000n;
 /** 2027-01-15T10:00:00Z: an hour starts here. */
@@ -318,7 +318,7 @@ testOnEachStore('the "all" range ranks services by their all-time rows, as a win
   assert.deepEqual(t, { deals: '45', volume: String([1, 2, 3, 4, 5, 6, 7, 8, 9].reduce((a, k) => a + k * (10 + k), 0)) });
 }, { dbPrefix: 'zx_stats' });
 
-test('stats a stopped process left pending are folded by the next one at open; stores folding at once count each row once', { skip: !testPostgresUrl() && 'TEST_DATABASE_URL is not set' }, async () => {
+test('stats a stopped process left pending are folded by the next one at open; stores folding at once count each row once', { skip: skipWithoutPostgres() }, async () => {
   const ref = await openStore({ dataDir: ':memory:' });
   const db = await createTestDatabase(testPostgresUrl()!, 'zx_stats');
   const stores: Store[] = [ref];

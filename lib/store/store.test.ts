@@ -9,7 +9,7 @@ import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import { createIngestQueue, openStore, type Store, type IngestItem } from './index';
 import { MIGRATIONS_DIR } from './migrate';
-import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
+import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl } from './testing';
 
 const A = bytes32(1, 0xa), B = bytes32(2, 0xb), N = bytes32(3, 0xc);
 const T0 = 1_800_000_000_000_000n;
@@ -240,9 +240,9 @@ const dir = mkdtempSync(join(tmpdir(), 'zx-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 suite('store on PGlite (file)', () => openStore({ dataDir: dir }), async (s) => { await s.close(); return openStore({ dataDir: dir }); });
 
-const pgUrl = process.env.TEST_DATABASE_URL;
+const pgUrl = testPostgresUrl();
 if (!pgUrl) {
-  test('store on Postgres', { skip: 'TEST_DATABASE_URL is not set' }, () => {});
+  test('store on Postgres', { skip: skipWithoutPostgres() }, () => {});
 } else {
   let dbh: Awaited<ReturnType<typeof createTestDatabase>>;
   before(async () => { dbh = await createTestDatabase(pgUrl); });

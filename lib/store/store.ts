@@ -30,8 +30,11 @@ import { ingestBatch } from './ingest';
 import { foldStats, statsSeries, type StatsSeriesParams } from './stats';
 import { collusionSignals, type CollusionParams } from './collusion';
 import { gossipReputation } from './reputation';
+import { agentStakeLease, authoritativeBasis, listAgentBatches } from './agent-chain';
+import { backfillBatchPoints, readReputationPoints, type PointKind } from './reputation-points';
 import { replayEnvelopes, type ReplayParams } from './replay';
 import { applyMigrations, PRISMA_DIR } from './migrate';
+import { dropImage, imageKey, loadImage, saveImage } from './memory-image';
 import { partitionKeeper } from './partitions';
 import * as q from './queries';
 import * as find from './search';
@@ -99,6 +102,20 @@ function pickDatabase(p: OpenStoreParams): { kind: 'postgres'; url: string } | {
   return { kind: 'pglite', dir: dir === ':memory:' ? undefined : resolve(dir) };
 }
 
+/** PGlite on disk, or in memory from the migrated empty image when one was taken (memory-image.ts). */
+async function openMemoryOrFile(dir: string | undefined): Promise<Db> {
+  if (dir) return openPglite(dir);
+  const key = await imageKey();
+  const image = await loadImage(key);
+  if (!image) return openPglite(undefined);
+  try {
+    return await openPglite(undefined, { image });
+  } catch {
+    await dropImage(key);
+    return openPglite(undefined);
+  }
+}
+
 /**
  * Opens the store, applies pending migrations and returns its repositories.
  * Throws StoreError/MigrationError when the database is unreachable or migrations fail.
@@ -108,12 +125,14 @@ export async function openStore(params: OpenStoreParams = {}) {
   if (!Number.isInteger(epochSeconds) || epochSeconds < 1) throw new RangeError('epochSeconds must be a positive integer');
   const target = pickDatabase(params);
   const log = params.logger;
-  const db: Db = target.kind === 'postgres' ? await openPostgres(target.url, params.poolSize) : await openPglite(target.dir);
+  const db: Db = target.kind === 'postgres' ? await openPostgres(target.url, params.poolSize) : await openMemoryOrFile(target.dir);
   let prisma: PrismaClient;
   const partitions = partitionKeeper(db, epochSeconds, { warn: (m) => log?.warn(m) });
   try {
     const m = await applyMigrations({ db, factory: db.adapter, log: (l) => log?.info(`schema-engine: ${l}`) });
     if (m.applied.length) log?.info(`store: applied migrations ${m.applied.join(', ')}`);
+    // A fresh in-memory database, migrated and still empty: the image later in-memory opens load.
+    if (target.kind === 'pglite' && !target.dir && m.applied.length && db.dumpImage) await saveImage(await imageKey(), await db.dumpImage());
     const { PrismaClient } = await loadPrisma();
     prisma = new PrismaClient({ adapter: db.adapter });
     await partitions.start();
@@ -228,6 +247,10 @@ export async function openStore(params: OpenStoreParams = {}) {
     conversationGraph: (p?: { limit?: number }) => live(() => q.conversationGraph(db, p)),
     listConversations: (p?: q.ListConversationsParams) => live(() => q.listConversations(db, p)),
     getConversation: (id: Uint8Array) => live(() => q.getConversation(db, id)),
+    /** The negotiators of each of these conversations, by id hex (queries.ts). */
+    conversationNegotiators: (ids: readonly Uint8Array[]) => live(() => q.conversationNegotiators(db, ids)),
+    /** Conversations of one agent counted up to `cap` (queries.ts). */
+    countAgentConversations: (agent: Uint8Array, cap: number) => live(() => q.countAgentConversations(db, agent, cap)),
     feedbackFor: (agent: Uint8Array, limit?: number) => live(() => q.feedbackFor(db, agent, limit)),
     /** Per agent: FEEDBACK about it and how much comes from senders with no stake and no deal with it (feedback-backing.ts). */
     feedbackBacking: (agents: readonly Uint8Array[]) => live(() => feedbackBacking(db, agents)),
@@ -281,7 +304,7 @@ export async function openStore(params: OpenStoreParams = {}) {
     upsertStake: (s: chain.StakeInput) => live(() => chain.upsertStake(db, s)),
     upsertLease: (l: chain.LeaseInput) => live(() => chain.upsertLease(db, l)),
     upsertBatch: (b: chain.BatchInput) => live(() => chain.upsertBatch(db, b)),
-    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot)),
+    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array, built?: Parameters<typeof chain.setBatchStatus>[5]) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot, built)),
     upsertChallenge: (c: chain.ChallengeInput) => live(() => db.transaction((tx) => chain.upsertChallenge(tx, c))),
     insertChainEvents: (e: readonly chain.ChainEventInput[]) => live(() => chain.insertChainEvents(db, e)),
     /** Upserts many stakes in one statement (slot-monotonic); returns rows written. */
@@ -313,6 +336,16 @@ export async function openStore(params: OpenStoreParams = {}) {
     listBatchesPage: (f: BatchPageFilter) => live(() => listBatchesPage(db, f)),
     listChallengesPage: (f: ChallengePageFilter) => live(() => listChallengesPage(db, f)),
     listChainEvents: (p?: Parameters<typeof chain.listChainEvents>[1]) => live(() => chain.listChainEvents(db, p)),
+    /** The newest `limit` stored reputation points of one kind, oldest first (reputation-points.ts). */
+    reputationPoints: (agent: Uint8Array, kind: PointKind, limit: number) => live(() => readReputationPoints(db, agent, kind, limit)),
+    /** One agent's stake and lease rows (agent-chain.ts). */
+    agentStakeLease: (agent: Uint8Array) => live(() => agentStakeLease(db, agent)),
+    /** A page of one agent's batches with their reconciliation, authoritative point and challenge count (agent-chain.ts). */
+    listAgentBatches: (agent: Uint8Array, p: { limit: number; before?: bigint; epoch?: bigint }) => live(() => listAgentBatches(db, agent, p)),
+    /** The agent's first, last and newest verified batch epochs and its newest batch point (agent-chain.ts). */
+    authoritativeBasis: (agent: Uint8Array) => live(() => authoritativeBasis(db, agent)),
+    /** Folds verified batches that have no authoritative point yet, at most `limit` (reputation-points.ts). */
+    backfillBatchPoints: (limit?: number) => live(() => backfillBatchPoints(db, limit)),
     /** Stores an agent's uploaded epoch log (ordered envelope ids); see epoch-log.ts for the replace rule. */
     saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts?: { replace: boolean }) => live(() => saveEpochLog(db, agent, epoch, ids, opts)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */

@@ -10,7 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { buildEnvelope } from '../protocol/envelope';
+import { openPostgres } from './db';
+import { imageKey } from './memory-image';
+import { applyMigrations } from './migrate';
 import type { IngestItem, EnvelopeSource } from './types';
+
+/** TEST_DATABASE_URL: the Postgres server tests make their throwaway databases on; undefined when unset. */
+export const testPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;
+
+/** The `skip` option of a Postgres-only test or suite: false when TEST_DATABASE_URL is set, else the reason shown. */
+export const skipWithoutPostgres = (): false | string => (testPostgresUrl() ? false : 'TEST_DATABASE_URL is not set (Postgres variant skipped)');
 
 /** A deterministic 32-byte value from a small number (agent ids, seeds). */
 export function bytes32(n: number, tag = 0): Uint8Array {
@@ -49,15 +58,58 @@ export function makeItem(p: MakeItemParams): IngestItem {
   return { id: built.id, envelope: built.envelope, raw: built.bytes, source: p.source ?? 'gossip', topic: p.topic, receivedAt: p.receivedAt ?? new Date(Number(p.timestamp / 1000n)) };
 }
 
-/** A fresh database on the server of `baseUrl`; `drop()` removes it. */
-export async function createTestDatabase(baseUrl: string, prefix = 'zx_store'): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+const withDatabase = (baseUrl: string, name: string) => {
   const u = new URL(baseUrl);
   u.pathname = `/${name}`;
+  return u.toString();
+};
+
+/**
+ * The name of a template database on the server of `baseUrl` holding every migration and no
+ * rows, built once per migration set (under an advisory lock, so concurrent test files build it
+ * once). Copying it (CREATE DATABASE … TEMPLATE) takes a fraction of the schema engine's time on
+ * an empty database. Templates of other migration sets stay (a few MB each; `zx_tmpl_*` may be
+ * dropped while no test runs: the next test builds its own again).
+ */
+async function migratedTemplate(baseUrl: string): Promise<string> {
+  const name = `zx_tmpl_${await imageKey()}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', ['zx_test_template']);
+    const have = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (have.rowCount) return name;
+    // A build cut short by a killed process left its half; this holder of the lock starts again.
+    const building = `${name}_b`;
+    await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${building}`);
+    const db = await openPostgres(withDatabase(baseUrl, building));
+    try {
+      await applyMigrations({ db, factory: db.adapter });
+    } finally {
+      await db.close();
+    }
+    await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+    return name;
+  } finally {
+    await admin.query('SELECT pg_advisory_unlock(hashtext($1))', ['zx_test_template']).catch(() => undefined);
+    await admin.end();
+  }
+}
+
+/**
+ * A fresh database on the server of `baseUrl`; `drop()` removes it. `migrated`: a copy of a
+ * template that already holds every migration (openStore then finds nothing to apply); without
+ * it the database is empty, for tests of the migrations themselves.
+ */
+export async function createTestDatabase(baseUrl: string, prefix = 'zx_store', opts: { migrated?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const template = opts.migrated ? await migratedTemplate(baseUrl) : null;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(withDatabase(baseUrl, name));
   return {
     url: u.toString(),
     async drop() {

@@ -7,8 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, type Store } from './index';
-import { createTestDatabase } from './testing';
-import { testPostgresUrl } from './test-helpers';
+import { createTestDatabase, testPostgresUrl, skipWithoutPostgres } from './testing';
+
 
 const sig = (b: number) => new Uint8Array(64).fill(b);
 const later = (ms: number) => new Date(Date.now() + ms);
@@ -46,7 +46,7 @@ test('PGlite: a used signature stays used after the store is reopened on the sam
   }
 });
 
-test('Postgres: a used signature stays used after the store is reopened on the same database', { skip: testPostgresUrl() ? false : 'TEST_DATABASE_URL is not set' }, async () => {
+test('Postgres: a used signature stays used after the store is reopened on the same database', { skip: skipWithoutPostgres() }, async () => {
   const db = await createTestDatabase(testPostgresUrl()!, 'zx_used_sig');
   try {
     await story(() => openStore({ databaseUrl: db.url }));

@@ -8,8 +8,8 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import bs58 from 'bs58';
 import { parseDisputeReviewMessage, type DisputeOpinionView } from '../wire/disputes';
 import { fail, pass, skip, type VerifyStep } from './steps';
+import { fromCanonicalHex } from '../protocol/hex';
 
-const unhex = (h: string) => (/^(?:[0-9a-f]{2})*$/.test(h) ? Uint8Array.from(h.match(/../g) ?? [], (x) => parseInt(x, 16)) : null);
 
 export function checkDisputeOpinion(disputeId: string, o: Pick<DisputeOpinionView, 'reviewer' | 'opinion' | 'note' | 'message' | 'signature'>): { ok: boolean; steps: VerifyStep[] } {
   const steps: VerifyStep[] = [];
@@ -25,7 +25,7 @@ export function checkDisputeOpinion(disputeId: string, o: Pick<DisputeOpinionVie
   } catch {
     key = null;
   }
-  const sig = unhex(o.signature);
+  const sig = fromCanonicalHex(o.signature);
   if (!key || !sig || sig.length !== 64) {
     steps.push(fail('review_signature', 'Reviewer signature', !key ? 'the reviewer is not a 32-byte base58 key' : 'the signature is not 64 bytes of hex'));
   } else if (!fields) {

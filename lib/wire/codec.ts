@@ -5,10 +5,11 @@
  * was wrong; the zod schemas carry the same rules for whole documents.
  */
 import { z } from 'zod';
-import { toHex } from '../protocol/hex';
+import { fromCanonicalHex, toHex } from '../protocol/hex';
+import { BaseError } from '../protocol/errors';
 
 /** Bad input to a wire parse helper: the message names the field and the rule it broke. */
-export class WireError extends Error {
+export class WireError extends BaseError {
   override name = 'WireError';
 }
 
@@ -36,10 +37,9 @@ export function bytesToHex(bytes: Uint8Array): string {
  */
 export function hexToBytes(hex: string, length?: number, what = 'hex'): Uint8Array {
   if (typeof hex !== 'string') throw new WireError(`${what}: expected a string`);
-  if (!HEX_RE.test(hex)) throw new WireError(`${what}: must be lowercase hex of even length (got ${JSON.stringify(hex.slice(0, 80))})`);
-  if (length !== undefined && hex.length !== length * 2) throw new WireError(`${what}: must be ${length} bytes (${length * 2} hex characters), got ${hex.length / 2}`);
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  const out = fromCanonicalHex(hex);
+  if (!out) throw new WireError(`${what}: must be lowercase hex of even length (got ${JSON.stringify(hex.slice(0, 80))})`);
+  if (length !== undefined && out.length !== length) throw new WireError(`${what}: must be ${length} bytes (${length * 2} hex characters), got ${out.length}`);
   return out;
 }
 

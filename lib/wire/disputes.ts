@@ -168,6 +168,7 @@ export const DisputeOpinionRequestSchema = z.object({
   /** Ed25519 signature of the message's UTF-8 bytes: 128 lowercase hex characters, base58 or padded base64; each is accepted once. */
   signature: z.string().min(1).max(200),
 }).strict();
+export type DisputeOpinionRequest = z.infer<typeof DisputeOpinionRequestSchema>;
 
 export const DisputeOpinionResultSchema = z.object({
   /** saved: first opinion of this reviewer; replaced: a newer message replaced theirs (a signed message is accepted once: sending it again is a 409). */

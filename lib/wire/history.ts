@@ -1,6 +1,7 @@
 /**
  * An agent's reputation over time (docs/protocol.md §7) for the agent page's chart: the gossip
- * fold after each FEEDBACK about it, and the authoritative fold after each verified batch. Scores
+ * fold at the end of each epoch with FEEDBACK about it, and the authoritative fold after each
+ * verified batch, the newest of each as stored (lib/store reputation-points.ts). Scores
  * are fixed point ÷ ONE here (−100..100): a chart, not consensus arithmetic.
  */
 import { z } from 'zod';
@@ -12,6 +13,9 @@ export type ReputationPoint = z.infer<typeof ReputationPointSchema>;
 export const ReputationHistoryViewSchema = z.object({
   gossip: z.array(ReputationPointSchema),
   authoritative: z.array(ReputationPointSchema.extend({ epoch: u64String })),
+  /** Older epochs exist than the points given (the chart shows the newest ones). */
+  gossipEarlier: z.boolean().optional(),
+  authoritativeEarlier: z.boolean().optional(),
 });
 export type ReputationHistoryView = z.infer<typeof ReputationHistoryViewSchema>;
 

@@ -19,5 +19,6 @@ export * from './wallet';
 export * from './negotiation';
 export * from './verify';
 export * from './history';
+export * from './agent-page';
 export * from './score';
 export * from './stats';

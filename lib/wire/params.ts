@@ -162,6 +162,16 @@ export const BatchesQuerySchema = z.object({
   before: BatchCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page (same sort)' }),
 }).superRefine(sameSort);
 
+/** GET /api/agents/{id}/batches: one agent's batches newest epoch first, a page at a time, or the one of an epoch. */
+export const AgentBatchesQuerySchema = z.object({
+  limit: qp.int(1, 100).default(10).meta({ description: '1..100, default 10' }),
+  before: u64Param('an epoch (a non-negative integer)').optional().meta({ description: 'the `next` of the previous page: batches of earlier epochs' }),
+  epoch: z.string().trim().regex(/^\d{1,18}$/, 'must be an epoch (a non-negative integer)').optional()
+    .meta({ description: 'just the batch of this epoch, if the agent submitted one (the batch the agent page pins when a link opens it); not with `before`' }),
+}).superRefine((o, ctx) => {
+  if (o.before !== undefined && o.epoch !== undefined) ctx.addIssue({ code: 'custom', path: ['epoch'], message: 'names one batch, which a `before` page cannot continue: pass one of epoch and before' });
+});
+
 export const CHALLENGE_SORTS = ['opened_slot', 'epoch'] as const;
 export const CHALLENGE_STATUSES = ['pending', 'upheld', 'rejected', 'void', 'expired'] as const;
 

@@ -8,7 +8,7 @@ import { Ed25519Program, Keypair, type PublicKey } from '@solana/web3.js';
 import {
   newSvm, sendOk, sendErr, fundedWallet, getAccount, createIdentity, createUsdc, setEpoch, programData,
   tokenAccount, mintTo, createMint, currentSlot, warpSlots, TOKEN_2022_PROGRAM_ID,
-} from '../test-helpers';
+} from '../testing';
 import { behaviorLog } from '../../lib/chain/programs';
 import { submitBatchIxs, seedOf } from './client';
 import { keccak256, ed25519Sign } from '../../lib/protocol/crypto';

@@ -4,7 +4,7 @@
  * precompile and charges no compute units of its own.
  */
 import { Keypair } from '@solana/web3.js';
-import { newSvm, sendOk, fundedWallet, createUsdc, createIdentity, setEpoch } from '../test-helpers';
+import { newSvm, sendOk, fundedWallet, createUsdc, createIdentity, setEpoch } from '../testing';
 import { behaviorLog } from '../../lib/chain/programs';
 import { submitBatchIxs, seedOf } from './client';
 import { keccak256 } from '../../lib/protocol/crypto';

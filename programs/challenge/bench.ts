@@ -6,7 +6,7 @@
  * budget with a ComputeBudget instruction).
  */
 import { Keypair, SystemProgram } from '@solana/web3.js';
-import { sendOk, fundedWallet, setEpoch, createUsdc, usdcAccount, newSvm } from '../test-helpers';
+import { sendOk, fundedWallet, setEpoch, createUsdc, usdcAccount, newSvm } from '../testing';
 import { challenge as ch } from '../../lib/chain/programs';
 import {
   world, newAgent, lockStake, agentLog, batchOf, submitBatch, newChallenger, submitChallengeIx, stageEvidence, resolveFor,

@@ -12,7 +12,7 @@ import {
 } from '../../lib/chain/gen/challenge';
 import { PROGRAM_IDS } from '../../lib/chain/gen/ids';
 import { BUFFER_CHUNK, bufferAccountSize, resolveChallengeInstructions, stageBufferInstructions, writeBufferInstruction } from '../../lib/chain/challenge-builders';
-import { sendOk } from '../test-helpers';
+import { sendOk } from '../testing';
 
 export { evidenceBytes } from '../../lib/chain/evidence';
 

@@ -8,7 +8,7 @@ import type { LiteSVM } from 'litesvm';
 import {
   newSvm, sendOk, fundedWallet, createUsdc, usdcAccount, createSatiIdentity, ensureSati, satiAccountsOf, setEpoch, SATI_PROGRAM_ID, type Usdc,
   type Identity,
-} from '../test-helpers';
+} from '../testing';
 import * as bl from '../../lib/chain/gen/behavior_log';
 import * as ch from '../../lib/chain/gen/challenge';
 import * as sl from '../../lib/chain/gen/stake_lock';

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sendOk, sendErr, getAccount, tokenBalance, setEpoch, warpSlots } from '../test-helpers';
+import { sendOk, sendErr, getAccount, tokenBalance, setEpoch, warpSlots } from '../testing';
 import { behaviorLog as bl, challenge as ch, lease as ls, stakeLock as sl } from '../../lib/chain/programs';
 import {
   world, newAgent, lockStake, agentLog, batchOf, submitBatch, newChallenger, submitChallengeIx, stageEvidence, resolveFor,

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import * as haggle from '../../lib/chain/gen/haggle';
 import type { BenchRow } from '../tools/bench';
-import { createUsdc, fundedWallet, newSvm, sendOk, usdcAccount } from '../test-helpers';
+import { createUsdc, fundedWallet, newSvm, sendOk, usdcAccount } from '../testing';
 import { reservationCommitment } from './client';
 import { USDC, now, openDeal, params, setTime, setupHaggle, newDeal } from './haggle-env';
 

@@ -7,8 +7,8 @@ import type { LiteSVM } from 'litesvm';
 import { Clock } from 'litesvm';
 import * as haggle from '../../lib/chain/gen/haggle';
 import {
-  Keypair, type PublicKey, createUsdc, fundedWallet, getAccount, newSvm, sendOk, tokenBalance, usdcAccount, type Usdc,
-} from '../test-helpers';
+  Keypair, PublicKey, createUsdc, fundedWallet, getAccount, newSvm, sendOk, tokenBalance, usdcAccount, type Usdc,
+} from '../testing';
 import { dealIxs, type CreateParams, type Deal } from './client';
 
 export const USDC = 1_000_000n;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import * as haggle from '../../lib/chain/gen/haggle';
-import { Keypair, fundedWallet, sendErr, sendOk, usdcAccount } from '../test-helpers';
+import { Keypair, fundedWallet, sendErr, sendOk, usdcAccount } from '../testing';
 import { reservationCommitment } from './client';
 import { T0, USDC, balances, negotiationOf, newDeal, now, openDeal, params, setTime, setupHaggle } from './haggle-env';
 

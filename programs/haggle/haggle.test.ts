@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import * as haggle from '../../lib/chain/gen/haggle';
-import { fundedWallet, getAccount, mintTo, programData, sendOk } from '../test-helpers';
+import { fundedWallet, getAccount, mintTo, programData, sendOk } from '../testing';
 import { reservationCommitment } from './client';
 import {
   T0, USDC, balances, lamportsOf, negotiationOf, newDeal, now, openDeal, params, setTime, setupHaggle, type HaggleEnv, type TestDeal,

@@ -2,7 +2,7 @@
 import { lease } from '../../lib/chain/programs';
 import type { BenchRow } from '../tools/bench';
 import { EPOCH_SECONDS, newAgent, payLeaseIx, setupStake } from '../stake_lock/stake-env';
-import { createUsdc, fundedWallet, newSvm, sendOk, setEpoch, usdcAccount } from '../test-helpers';
+import { createUsdc, fundedWallet, newSvm, sendOk, setEpoch, usdcAccount } from '../testing';
 
 export default function bench(): BenchRow[] {
   const svm = newSvm();

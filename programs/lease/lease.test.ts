@@ -5,7 +5,7 @@ import { lease } from '../../lib/chain/programs';
 import {
   Keypair, PublicKey, accountData, createIdentity, createUsdc, fundedWallet, newSvm, programData, sendErr, sendOk,
   setEpoch, tokenBalance, usdcAccount, type Identity, type Usdc,
-} from '../test-helpers';
+} from '../testing';
 
 const EPOCH_SECONDS = 86_400n;
 const E = lease.ERRORS;

@@ -1,6 +1,6 @@
 /** Compute units of the SATI stand-in (npm run bench:programs -- sati_registry). */
 import type { BenchRow } from '../tools/bench';
-import { Keypair, fundedWallet, newSvm, registerSati, sendOk } from '../test-helpers';
+import { Keypair, fundedWallet, newSvm, registerSati, sendOk } from '../testing';
 import { satiInitializeInstruction } from '../../lib/chain/sati';
 
 export default function bench(): BenchRow[] {

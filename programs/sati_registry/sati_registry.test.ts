@@ -21,9 +21,9 @@ const { ERRORS } = gen;
 import {
   Keypair, PublicKey, SATI_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, accountData, createIdentity, fundedWallet, getAccount, initSati, newSvm,
   registerSati, send, sendErr, sendOk, tokenBalance,
-} from '../test-helpers';
+} from '../testing';
+import { toHex } from '../../lib/protocol/hex';
 
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const u64 = (n: bigint) => Buffer.from(BigUint64Array.of(n).buffer).toString('hex');
 const mintOf = (svm: ReturnType<typeof newSvm>, key: PublicKey) => {
   const a = getAccount(svm, key)!;
@@ -43,7 +43,7 @@ describe('sati_registry: initialize', () => {
     assert.ok(sati.registry.equals(pda));
     const data = accountData(svm, pda);
     // docs/chain.md: disc 8 | group_mint 32 | authority 32 | total_agents u64 | bump u8
-    assert.equal(hex(data), `17760af6ade7f39c${hex(sati.groupMint.toBytes())}${hex(admin.publicKey.toBytes())}${u64(0n)}${bump.toString(16).padStart(2, '0')}`);
+    assert.equal(toHex(data), '17760af6ade7f39c' + toHex(sati.groupMint.toBytes()) + toHex(admin.publicKey.toBytes()) + u64(0n) + bump.toString(16).padStart(2, '0'));
     assert.equal(getAccount(svm, pda)!.owner.toBase58(), SATI_PROGRAM_ID.toBase58());
     // program.json's generated codec (the C struct's twin) and lib/chain/sati.ts read the same bytes.
     assert.deepEqual(gen.decodeRegistryConfig(data), decodeRegistryConfig(data));
@@ -122,7 +122,7 @@ describe('sati_registry: register_agent', () => {
     // AgentIndex bytes: disc 8 | mint 32 | bump u8.
     const [index, ibump] = PublicKey.findProgramAddressSync([Buffer.from('agent_index'), Buffer.from(u64(1n), 'hex')], SATI_PROGRAM_ID);
     assert.ok(index.equals(agentIndexAddress(1n)));
-    assert.equal(hex(accountData(svm, index)), hex(SATI_DISCRIMINATORS.agentIndex) + hex(a.agent.toBytes()) + ibump.toString(16).padStart(2, '0'));
+    assert.equal(toHex(accountData(svm, index)), toHex(SATI_DISCRIMINATORS.agentIndex) + toHex(a.agent.toBytes()) + ibump.toString(16).padStart(2, '0'));
     assert.ok(agentIndexHolds(asRaw(svm, index), a.agent));
 
     // AgentRegistered, emitted by the registry's own frame.

@@ -4,7 +4,7 @@ import type { BenchRow } from '../tools/bench';
 import { toolchainAvailable } from '../tools/build';
 import {
   PROGRAM_IDS, SATI_PROGRAM_ID, createUsdc, fundedWallet, kitAddress, newSvm, sendOk, tokenAccount, usdcAccount, warpSlots,
-} from '../test-helpers';
+} from '../testing';
 import { claimIx, deactivateLease, lockIx, newAgent, queueIx, setupStake, slasherFixture, viaSlasherFixture, USDC } from './stake-env';
 
 export default function bench(): BenchRow[] {

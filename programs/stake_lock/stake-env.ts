@@ -12,7 +12,7 @@ import { compileSources } from '../tools/build';
 import {
   Keypair, PROGRAM_IDS, type PublicKey, SATI_PROGRAM_ID, createSatiIdentity, createUsdc, ensureSati, fundedWallet, newSvm, satiAccountsOf, sendOk,
   setEpoch, tokenAccount, usdcAccount, type Identity, type Usdc,
-} from '../test-helpers';
+} from '../testing';
 
 export const EPOCH_SECONDS = 86_400n;
 export const USDC = 1_000_000n;

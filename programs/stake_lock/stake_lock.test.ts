@@ -6,7 +6,7 @@ import { registryConfigAddress } from '../../lib/chain/sati';
 import {
   Keypair, PROGRAMS_DIR, PROGRAM_IDS, SATI_PROGRAM_ID, createIdentity, createUsdc, ensureSati, registerSati, satiAccountsOf, PublicKey, accountData, fundedWallet, kitAddress, newSvm, programData, sendErr, sendOk,
   setAccount, setEpoch, tokenBalance, usdcAccount, warpSlots,
-} from '../test-helpers';
+} from '../testing';
 import {
   EPOCH_SECONDS, USDC, claimIx, deactivateLease, lockIx, newAgent, payLeaseIx, queueIx, setupStake, slasherFixture,
   viaSlasherFixture, type Agent, type StakeEnv,

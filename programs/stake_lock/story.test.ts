@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseEvents } from '../../lib/chain/events';
 import { agentAddresses, lease, LEASE_STATUS, STAKE_STATUS, stakeLock } from '../../lib/chain/programs';
-import { accountData, sendOk, setEpoch, tokenBalance, warpSlots } from '../test-helpers';
+import { accountData, sendOk, setEpoch, tokenBalance, warpSlots } from '../testing';
 import { EPOCH_SECONDS, USDC, claimIx, lockIx, newAgent, payLeaseIx, queueIx, setupStake } from './stake-env';
 
 test('agent lifecycle: lock, lease, lapse, deactivation, unlock, claim', () => {

@@ -1,13 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { loadAgent, loadConversations, loadEnvelopes } from '../../_lib/data';
+import { loadAgent, loadEnvelopes } from '../../_lib/data';
+import { loadConversationsPage } from '../../_lib/lists';
 import { agentHex } from '../../_lib/agent-id';
 import { NotRunning } from '../../_lib/not-running';
 import { getServices } from '../../_lib/services';
-import { EnvelopeFeed } from '../../../components/EnvelopeFeed';
 import { CopyId } from '../../../components/CopyId';
-import { ConversationList } from '../../../components/ConversationList';
 import { base58, count } from '../../../components/format';
 import { agentDisplayName, shortBase58 } from '../../../components/names/label';
 import { Time } from '../../../components/time/Time';
@@ -16,25 +15,32 @@ import { Term } from '../../../components/Term';
 import { BackingSentence } from '../../../components/reputation/Backing';
 import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
+import { AGENT_PAGE_ROWS, CONVERSATION_COUNT_CAP, loadAgentBatches, loadAgentChallenges, loadAuthoritative, loadStakeLease } from '../../_lib/agent-page';
+import { flatParams, type SearchParams } from '../../_lib/query-string';
 import { fromHex } from '../../../lib/protocol/hex';
-import { AuthoritativeReputation, Counterparties } from '../../../components/agent/AgentTrust';
+import { AuthoritativeReputation } from '../../../components/agent/AgentTrust';
+import { AgentConversations, AgentCounterparties, AgentEnvelopes } from '../../../components/agent/AgentLists';
+import { AgentCollusion } from '../../../components/agent/AgentCollusion';
 import { ReputationChart } from '../../../components/agent/ReputationChart';
 import { EconomyChart } from '../../../components/agent/EconomyChart';
 import { loadEconomyHistory } from '../../_lib/economy-history';
-import { loadDealSummaries } from '../../_lib/deals';
 import { loadAdvertised } from '../../_lib/advertise';
 import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapabilities';
 import { loadReputationHistory } from '../../_lib/reputation-history';
 import { SatiProfile } from '../../../components/agent/SatiProfile';
 import { SatiReputation } from '../../../components/agent/SatiReputation';
-import { Suspense } from 'react';
-import { AgentCollusion } from './AgentCollusion';
-import { AgentReconciliation } from './AgentReconciliation';
 import { WatchButton } from '../../../components/alerts/WatchButton';
 import { scorePoints } from '../../../lib/wire/score';
 
 export const dynamic = 'force-dynamic';
 
+/**
+ * The agent page stays the same size however long the agent has been on the mesh: the summary
+ * first (identity, both reputations, stake and lease), then the first page of each history list,
+ * newest first, each batch listed once, with links or a button for the rest; every read is an
+ * index read of the agent's newest rows (app/_lib/agent-page.ts). The collusion signals, a read
+ * over the whole mesh's newest rows, come when the reader asks for them.
+ */
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const hex = agentHex(decodeURIComponent((await params).id));
   if (!hex) return { title: 'Agent' };
@@ -68,18 +74,19 @@ function Reputation({ r }: { r: ReputationView | null }) {
   );
 }
 
-export default async function AgentPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function AgentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
   const o = getServices();
   if (!o) return <NotRunning />;
   // The base58 address (as every page links it and wallets show the identity mint) or 64 hex.
   const id = agentHex(decodeURIComponent((await params).id));
   if (!id) notFound();
+  const linked = linkedBatch(flatParams(await searchParams).batch);
   const agent = await loadAgent(o, id);
   if (!agent) {
     // Registered on chain but not seen on the mesh yet: the page exists from the registration.
     const holder = o.chain ? await o.chain.identityHolder(fromHex(id)) : null;
     if (!holder || !o.chain) notFound();
-    const [chain, economy] = await Promise.all([o.chain.agentChain(fromHex(id)).catch(() => null), loadEconomyHistory(o, id)]);
+    const [chain, economy] = await Promise.all([chainSection(o, id, linked).catch(() => null), loadEconomyHistory(o, id, ECONOMY_EVENTS)]);
     return (
       <>
         <div className="crumbs"><Link href="/agents">Agents</Link> / agent</div>
@@ -111,18 +118,24 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       </>
     );
   }
-  const [page, conversations, counterparties, chain, rep, history, economy, advertised] = await Promise.all([
-    loadEnvelopes(o, { agent: id, limit: 50 }),
-    loadConversations(o, id),
-    o.observatory.store.counterpartiesOf(fromHex(id)),
-    o.chain ? o.chain.agentChain(fromHex(id)).catch(() => null) : Promise.resolve(null),
-    o.chain ? o.chain.reputation(fromHex(id)).catch(() => null) : Promise.resolve(null),
-    loadReputationHistory(o, fromHex(id)),
-    loadEconomyHistory(o, id),
+  const bytes = fromHex(id);
+  const [page, conversations, conversationCount, counterparties, chain, authoritative, history, economy, advertised] = await Promise.all([
+    loadEnvelopes(o, { agent: id, limit: AGENT_PAGE_ROWS.envelopes }),
+    loadConversationsPage(o, { agent: id, sort: 'last_seen', limit: AGENT_PAGE_ROWS.conversations }),
+    o.reads.countAgentConversations(bytes, CONVERSATION_COUNT_CAP),
+    o.observatory.store.counterpartiesOf(bytes, AGENT_PAGE_ROWS.counterparties + 1),
+    o.chain ? chainSection(o, id, linked).catch(() => null) : Promise.resolve(null),
+    o.chain ? loadAuthoritative(o, id).catch(() => null) : Promise.resolve(null),
+    loadReputationHistory(o, bytes),
+    loadEconomyHistory(o, id, ECONOMY_EVENTS),
     loadAdvertised(o, id),
   ]);
-  // The "With" column names each deal's negotiating parties, not every agent that bid or listened.
-  const parties = await loadDealSummaries(o, conversations.map((c) => c.id));
+  // The "With" column names each conversation's negotiators, not every agent that bid or listened: as ingest keeps them, one read.
+  const negotiators = await o.reads.conversationNegotiators(conversations.conversations.map((c) => fromHex(c.id)));
+  const parties = Object.fromEntries([...negotiators].map(([c, ids]) => [c, { parties: ids.map((b) => Buffer.from(b).toString('hex')) }]));
+  const b58 = base58(agent.id);
+  const name = agentDisplayName(agent.id, o.chain?.satiProfile(bytes)?.name ?? agent.name);
+  const satiName = o.chain?.satiProfile(bytes)?.name ?? agent.name;
   return (
     <>
       <div className="crumbs">
@@ -130,28 +143,26 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
       </div>
       <header className="page-head">
         <div>
-          <h1 style={{ overflowWrap: 'anywhere' }} data-testid="agent-name">
-            {agentDisplayName(agent.id, o.chain?.satiProfile(fromHex(id))?.name ?? agent.name)}
-          </h1>
+          <h1 style={{ overflowWrap: 'anywhere' }} data-testid="agent-name">{name}</h1>
           <p className="muted">
             <span className={`dot ${agent.online ? 'on' : ''}`} aria-hidden /> {agent.online ? 'online' : 'offline'} · first seen <Time ms={agent.firstSeenMs} /> · last seen{' '}
             <Time ms={agent.lastSeenMs} />
           </p>
         </div>
-        <WatchButton kind="agent" target={base58(agent.id)} name={agentDisplayName(agent.id, o.chain?.satiProfile(fromHex(id))?.name ?? agent.name)} />
+        <WatchButton kind="agent" target={b58} name={name} />
       </header>
       <div className="grid-2">
         <section className="card">
           <h2>Identity</h2>
           <dl className="kv">
             <dt>Name</dt>
-            <dd>{agentDisplayName(agent.id, o.chain?.satiProfile(fromHex(id))?.name ?? agent.name)}{o.chain?.satiProfile(fromHex(id))?.name ?? agent.name ? <span className="muted small"> (its <Term k="sati">SATI</Term> registration)</span> : <span className="muted small"> (a label derived from the id: no SATI name known)</span>}</dd>
+            <dd>{name}{satiName ? <span className="muted small"> (its <Term k="sati">SATI</Term> registration)</span> : <span className="muted small"> (a label derived from the id: no SATI name known)</span>}</dd>
             <dt><Term k="base58">Agent id</Term></dt>
-            <dd><span className="mono" data-testid="agent-base58">{base58(agent.id)}</span> <CopyId value={base58(agent.id)} /></dd>
+            <dd><span className="mono" data-testid="agent-base58">{b58}</span> <CopyId value={b58} /></dd>
             {o.chain ? (
               <>
                 <dt>Identity mint</dt>
-                <dd><AccountLink address={base58(agent.id)} label="open in Solana Explorer" /></dd>
+                <dd><AccountLink address={b58} label="open in Solana Explorer" /></dd>
               </>
             ) : null}
             <dt>Raw (hex)</dt>
@@ -159,7 +170,7 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
             <dt>Envelopes sent</dt>
             <dd className="mono">{count(agent.envelopes)}</dd>
             <dt>Conversations</dt>
-            <dd className="mono">{count(conversations.length)}</dd>
+            <dd className="mono" data-testid="agent-conversation-count">{conversationCount >= CONVERSATION_COUNT_CAP ? `${count(CONVERSATION_COUNT_CAP)} or more` : count(conversationCount)}</dd>
           </dl>
         </section>
         <section className="card">
@@ -167,19 +178,28 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
           <Reputation r={agent.reputation} />
           {agent.backing ? <BackingSentence b={agent.backing} reliabilityNow={agent.reputation?.reliabilityScore ?? null} /> : null}
           {o.chain ? <SatiReputation r={o.chain.satiReputation()} /> : null}
+          <h3 className="small">Authoritative, from batches</h3>
+          {authoritative ? <AuthoritativeReputation a={authoritative} /> : <p className="muted empty">{o.chain ? 'Unknown: the batches could not be read.' : 'Unknown: this observatory runs no chain.'}</p>}
+        </section>
+      </div>
+      {chain ? <AgentChain agent={id} initial={chain} /> : null}
+      <div className="grid-2">
+        <section className="card">
+          <h2>Counterparties</h2>
+          <AgentCounterparties rows={counterparties.slice(0, AGENT_PAGE_ROWS.counterparties).map((r) => ({ ...r, agent: Buffer.from(r.agent).toString('hex') }))} />
+          {counterparties.length > AGENT_PAGE_ROWS.counterparties ? <p className="muted small">The {AGENT_PAGE_ROWS.counterparties} with the most deals; <Link href={`/conversations?agent=${b58}`} prefetch={false}>its conversations</Link> name the others.</p> : null}
+        </section>
+        <section className="card">
+          <h2>Advertised capabilities</h2>
+          <AdvertisedCapabilities a={advertised} />
         </section>
       </div>
       {o.chain ? (
         <section className="card" style={{ marginBottom: 16 }}>
           <h2>SATI identity</h2>
-          <SatiProfile p={o.chain.satiProfile(fromHex(id))} />
+          <SatiProfile p={o.chain.satiProfile(bytes)} />
         </section>
       ) : null}
-      <section className="card" style={{ marginBottom: 16 }}>
-        <h2>Advertised capabilities</h2>
-        <AdvertisedCapabilities a={advertised} />
-      </section>
-      {chain ? <AgentChain agent={id} initial={chain} /> : null}
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Reputation over time</h2>
         <ReputationChart h={history} />
@@ -188,35 +208,53 @@ export default async function AgentPage({ params }: { params: Promise<{ id: stri
         <h2>Stake and lease over epochs</h2>
         <EconomyChart view={economy} epochSeconds={o.config.epochSeconds} />
       </section>
-      <div className="grid-2">
-        <section className="card">
-          <h2>Counterparties</h2>
-          <Counterparties rows={counterparties.map((r) => ({ ...r, agent: Buffer.from(r.agent).toString('hex') }))} />
-        </section>
-        <section className="card">
-          <h2>Reputation (authoritative, from batches)</h2>
-          {rep ? <AuthoritativeReputation rep={rep} /> : <p className="muted empty">No chain in this process.</p>}
-        </section>
-      </div>
       <section className="card" style={{ marginBottom: 16 }}>
-        <h2>Collusion signals</h2>
-        {/* Read over a window of the whole mesh's feedback: streamed in after the rest of the page. */}
-        <Suspense fallback={<p className="muted">Reading the collusion signals…</p>}>
-          <AgentCollusion o={o} id={id} />
-        </Suspense>
-      </section>
-      <section className="card" style={{ marginBottom: 16 }} data-testid="agent-reconciliation">
-        <h2><Term k="reconciliation">Gossip against committed logs</Term></h2>
-        <AgentReconciliation o={o} id={id} />
+        <h2>Conversations, latest activity first</h2>
+        <AgentConversations conversations={conversations.conversations} self={agent.id} parties={parties} />
+        {conversations.next ? <p className="small"><Link href={`/conversations?agent=${b58}&before=${encodeURIComponent(conversations.next)}`} prefetch={false} data-testid="older-conversations">Older conversations →</Link></p> : null}
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
-        <h2>Conversations</h2>
-        <ConversationList conversations={conversations} self={agent.id} parties={parties} />
+        <h2>Latest envelopes</h2>
+        <AgentEnvelopes envelopes={page.envelopes} empty="No envelopes from or to this agent." />
+        {page.next ? <p className="small"><Link href={`/envelopes?agent=${b58}&before=${page.next}`} prefetch={false} data-testid="older-envelopes">Older envelopes →</Link></p> : null}
       </section>
       <section className="card">
-        <h2>Latest envelopes</h2>
-        <EnvelopeFeed envelopes={page.envelopes} empty="No envelopes from or to this agent." />
+        <h2>Collusion signals</h2>
+        <AgentCollusion agent={id} agentAddress={b58} chain={Boolean(o.chain)} />
       </section>
     </>
   );
+}
+
+/** Chain events the page's stake and lease chart reads: its newest epochs with events, not every one. */
+const ECONOMY_EVENTS = 600;
+
+/** `?batch=<epoch>`: the batch a link opened (a challenge's, say), pinned on the page; or why the parameter is not one. */
+function linkedBatch(v: string | undefined): { epoch: string | null; note: string | null } {
+  if (v === undefined) return { epoch: null, note: null };
+  const t = v.trim();
+  return /^\d{1,18}$/.test(t) ? { epoch: String(BigInt(t)), note: null } : { epoch: null, note: `batch=${v.slice(0, 40)} is not an epoch (a non-negative integer): no batch is pinned` };
+}
+
+/**
+ * The chain section's first pages: stake and lease, batches, challenges; and the batch a link
+ * opened, pinned above the first page when older (one primary-key read, alongside the others).
+ */
+async function chainSection(o: NonNullable<ReturnType<typeof getServices>>, id: string, linked: { epoch: string | null; note: string | null }) {
+  const [accounts, batches, challenges, link] = await Promise.all([
+    loadStakeLease(o, id),
+    loadAgentBatches(o, id, { limit: AGENT_PAGE_ROWS.batches }),
+    loadAgentChallenges(o, id),
+    linked.epoch === null ? null : loadAgentBatches(o, id, { limit: 1, epoch: linked.epoch }),
+  ]);
+  if (!challenges) return null;
+  const linkedRow = link?.rows[0] ?? null;
+  // The table's columns only: the API's rows also carry the batch's hashes and account JSON, which the page shows none of.
+  const line = (r: (typeof batches.rows)[number]) => ({ epoch: r.epoch, status: r.status, signature: r.signature, after: r.after, reconciliation: r.reconciliation, challenges: r.challenges });
+  return {
+    ...accounts, agentAddress: base58(id), batches: { rows: batches.rows.map(line), next: batches.next },
+    pinned: linkedRow && !batches.rows.some((r) => r.epoch === linkedRow.epoch) ? line(linkedRow) : null,
+    linked: linked.epoch, linkedNote: linked.note ?? (linked.epoch !== null && !linkedRow ? `This agent submitted no batch for epoch ${linked.epoch}.` : null),
+    challenges: challenges.newest, pending: challenges.pending,
+  };
 }

@@ -14,9 +14,9 @@ import type { AgentView } from '../../../lib/wire/views';
 import { registerServices, type Services } from '../../_lib/services';
 import { GET as list } from './route';
 import { GET as one } from './[id]/route';
+import { toHex } from '../../../lib/protocol/hex';
 
 const id = (b: number) => new Uint8Array(32).fill(b);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const [AGENT, PARTNER, FRESH] = [id(0x0a), id(0x0b), id(0x0f)];
 const T = BigInt(Date.now() - 3_600_000) * 1000n;
 let nonce = 0n;
@@ -50,9 +50,9 @@ test('the agent list and the agent view say how much of the score comes from ide
   const l = await list(new Request('http://localhost/api/agents'));
   assert.equal(l.status, 200);
   const agents = (schemaOf('/api/agents').parse(await l.json()) as { agents: AgentView[] }).agents;
-  assert.deepEqual(agents.find((a) => a.id === hex(AGENT))?.backing, { feedback: 25, unbacked: 20, reliabilityWithout: null });
+  assert.deepEqual(agents.find((a) => a.id === toHex(AGENT))?.backing, { feedback: 25, unbacked: 20, reliabilityWithout: null });
 
-  const r = await one(new Request(`http://localhost/api/agents/${hex(AGENT)}`), { params: Promise.resolve({ id: hex(AGENT) }) });
+  const r = await one(new Request(`http://localhost/api/agents/${toHex(AGENT)}`), { params: Promise.resolve({ id: toHex(AGENT) }) });
   assert.equal(r.status, 200);
   const agent = (schemaOf('/api/agents/{id}').parse(await r.json()) as { agent: AgentView }).agent;
   assert.equal(agent.backing?.feedback, 25);

@@ -10,10 +10,10 @@ import { openStore, type Store } from '../../../lib/store';
 import { CollusionViewSchema, type CollusionView } from '../../../lib/wire/collusion';
 import { registerServices, type Services } from '../../_lib/services';
 import { GET } from './route';
+import { toHex } from '../../../lib/protocol/hex';
 
 const T = 1_790_000_000_000_000n;
 const id = (b: number) => new Uint8Array(32).fill(b);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 let store: Store;
 let nonce = 0n;
 const ids: string[] = [];
@@ -23,7 +23,7 @@ function feedback(from: Uint8Array, target: Uint8Array, score: number, at: bigin
   const c = new Uint8Array(16).fill(Number(nonce));
   const payload = encodeFeedback({ conversationId: c, targetAgent: target, score, outcome: 2, isDispute: false, role: 0 });
   const b = buildEnvelope({ msgType: MsgType.FEEDBACK, sender: from, recipient: new Uint8Array(32), timestamp: T + at, nonce, conversationId: c, payload }, new Uint8Array(32).fill(from[0]));
-  ids.push(hex(b.id));
+  ids.push(toHex(b.id));
   return { id: b.id, envelope: b.envelope, raw: b.bytes, source: 'stream' as const, receivedAt: new Date() };
 }
 
@@ -49,7 +49,7 @@ test('a ring of two: reciprocal without a deal, raters without deals, stake exac
   const r = await get('');
   assert.equal(r.status, 200, JSON.stringify(r.body));
   const v: CollusionView = CollusionViewSchema.parse(r.body);
-  const [a, b] = [hex(id(0x61)), hex(id(0x62))];
+  const [a, b] = [toHex(id(0x61)), toHex(id(0x62))];
   assert.deepEqual(v.reciprocal.map((x) => [x.agent, x.counterparts, x.counterpartsWithoutDeal, x.meanGiven, x.meanReceived, x.medianGapMs]), [[a, 1, 1, 99, 97, 2500], [b, 1, 1, 97, 99, 2500]]);
   assert.deepEqual(v.reciprocal[0].pairs.map((p) => [p.latestGiven, p.latestReceived]), [[ids[0], ids[1]]]);
   assert.deepEqual(v.dealless.map((x) => [x.agent, x.fromDealless, x.meanScore, x.latest]), [[a, 1, 97, [ids[1]]], [b, 1, 99, [ids[0]]]]);

@@ -21,10 +21,10 @@ import { registerServices, type Services } from '../../_lib/services';
 import { GET as list } from './route';
 import { GET as detail } from './[id]/route';
 import { POST as postOpinion } from './[id]/opinions/route';
+import { toHex } from '../../../lib/protocol/hex';
 
 const T = BigInt(Date.now()) * 1000n - 60_000_000n;
 const id = (b: number) => new Uint8Array(32).fill(b);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const [BUYER, SELLER, NOTARY] = [id(0x0b), id(0x05), id(0x0e)];
 const CONV = new Uint8Array(16).fill(9);
 let nonce = 0n;
@@ -40,11 +40,11 @@ const evidence = [
   env(BUYER, NOTARY, MsgType.NOTARIZE_ASSIGN, encodeCanonical([BUYER, SELLER, 5n])), env(NOTARY, SELLER, MsgType.VERDICT, encodeCanonical([0, -20])),
 ];
 const dispute = env(SELLER, NOTARY, MsgType.DISPUTE, encodeCanonical([CONV, 1]));
-const D = hex(dispute.id);
+const D = toHex(dispute.id);
 
 const secret = ed25519.utils.randomSecretKey();
 const reviewer = bs58.encode(ed25519.getPublicKey(secret));
-const sign = (message: string, key = secret) => hex(ed25519.sign(new TextEncoder().encode(message), key));
+const sign = (message: string, key = secret) => toHex(ed25519.sign(new TextEncoder().encode(message), key));
 const review = (opinion: 'upheld' | 'rejected' | 'unclear', note: string, at = new Date(), dispute = D) => disputeReviewMessage({ dispute, opinion, note, at: at.toISOString() });
 
 before(async () => {
@@ -79,15 +79,15 @@ test('list and detail: the dispute, its evidence in order, notary and verdict', 
   const v = schemaOf('/api/disputes').parse(l.body) as DisputeListView;
   assert.deepEqual(v.counts, { total: 1, open: 1, reviewed: 0 });
   assert.equal(v.reviewersNamed, 1);
-  assert.deepEqual(v.disputes.map((d) => [d.id, d.disputer, d.recipient, d.status]), [[D, hex(SELLER), hex(NOTARY), 'open']]);
+  assert.deepEqual(v.disputes.map((d) => [d.id, d.disputer, d.recipient, d.status]), [[D, toHex(SELLER), toHex(NOTARY), 'open']]);
   const d = await getJson(await detail(new Request(`http://localhost/api/disputes/${D}`), { params: Promise.resolve({ id: D }) }));
   assert.equal(d.status, 200, JSON.stringify(d.body));
   const dv = schemaOf('/api/disputes/{id}').parse(d.body) as DisputeDetailView;
-  assert.deepEqual(dv.conversation?.envelopes.map((e) => e.id), [...evidence, dispute].map((e) => hex(e.id)));
-  assert.equal(dv.notary, hex(NOTARY));
-  assert.deepEqual(dv.verdict, { envelopeId: hex(evidence[4].id), passed: false, score: -20 });
-  assert.equal(dv.receipt.url, `/api/conversations/${hex(CONV)}/receipt`);
-  const missing = await getJson(await detail(new Request(`http://localhost/api/disputes/${hex(evidence[0].id)}`), { params: Promise.resolve({ id: hex(evidence[0].id) }) }));
+  assert.deepEqual(dv.conversation?.envelopes.map((e) => e.id), [...evidence, dispute].map((e) => toHex(e.id)));
+  assert.equal(dv.notary, toHex(NOTARY));
+  assert.deepEqual(dv.verdict, { envelopeId: toHex(evidence[4].id), passed: false, score: -20 });
+  assert.equal(dv.receipt.url, `/api/conversations/${toHex(CONV)}/receipt`);
+  const missing = await getJson(await detail(new Request(`http://localhost/api/disputes/${toHex(evidence[0].id)}`), { params: Promise.resolve({ id: toHex(evidence[0].id) }) }));
   assert.equal(missing.status, 404);
   const bad = await getJson(await detail(new Request('http://localhost/api/disputes/xyz'), { params: Promise.resolve({ id: 'xyz' }) }));
   assert.equal(bad.status, 400);
@@ -134,11 +134,11 @@ test('a signed opinion is stored and re-verifies; tampered, stale, future, misdi
   assert.match(errorOf(s), /more than 10 minutes ago/);
   const future = review('rejected', 'later', new Date(Date.now() + 5 * 60_000));
   assert.match(errorOf(await post({ reviewer, message: future, signature: sign(future) })), /ahead of this server's clock/);
-  const elsewhere = review('rejected', 'x', new Date(), hex(evidence[0].id));
+  const elsewhere = review('rejected', 'x', new Date(), toHex(evidence[0].id));
   const e = await post({ reviewer, message: elsewhere, signature: sign(elsewhere) });
   assert.equal(e.status, 400);
   assert.match(errorOf(e), /not [0-9a-f]{64} \(the dispute in the URL\)/);
-  const notDispute = await post({ reviewer, message: elsewhere, signature: sign(elsewhere) }, hex(evidence[0].id));
+  const notDispute = await post({ reviewer, message: elsewhere, signature: sign(elsewhere) }, toHex(evidence[0].id));
   assert.equal(notDispute.status, 404);
   const twoLines = `${review('unclear', 'a')}\nnote: b`;
   assert.match(errorOf(await post({ reviewer, message: twoLines, signature: sign(twoLines) })), /5 lines/);
@@ -166,7 +166,7 @@ test('a signed opinion is stored and re-verifies; tampered, stale, future, misdi
 test('opinions from reviewers the deployment does not name are kept and shown, but move no status and no count', async () => {
   const open = env(BUYER, NOTARY, MsgType.DISPUTE, encodeCanonical([CONV, 1]));
   await store.ingestEnvelopes([open]);
-  const O = hex(open.id);
+  const O = toHex(open.id);
   const listed = async () => schemaOf('/api/disputes').parse((await getJson(await list(new Request('http://localhost/api/disputes?status=open')))).body) as DisputeListView;
   const before = await listed();
   assert.ok(before.disputes.some((x) => x.id === O));

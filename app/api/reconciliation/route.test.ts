@@ -13,11 +13,11 @@ import { openStore, type Store } from '../../../lib/store';
 import { registerServices, type Services } from '../../_lib/services';
 import { GET as list } from './route';
 import { GET as detail } from './[agent]/[epoch]/route';
+import { toHex } from '../../../lib/protocol/hex';
 
 const T = 1_790_000_000_000_000n;
 const E = 20717n;
 const id = (b: number) => new Uint8Array(32).fill(b);
-const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const [A, B] = [id(0x41), id(0x42)];
 let store: Store;
 let nonce = 0n;
@@ -76,22 +76,22 @@ test('totals and rows: exact figures in the documented shape; a mismatch is unkn
   assert.deepEqual(v.totals.topics.broadcast, { seen: 1, committed: 0, share: 0 });
   assert.deepEqual(v.totals.topics.stream, { seen: 1, committed: 1, share: 1 });
   assert.deepEqual(v.totals.topics.notary, { seen: 0, committed: 0, share: null });
-  const b = v.rows.find((x) => x.agent === hex(B))!;
+  const b = v.rows.find((x) => x.agent === toHex(B))!;
   assert.deepEqual([b.status, b.seen, b.seenNotLogged, b.topics], ['mismatch', null, null, null]);
   assert.match(b.unknownReason ?? '', /not match/);
-  const one = schemaOf('/api/reconciliation').parse((await getList(`?agent=${hex(A)}&limit=1`)).body) as import('../../../lib/wire/reconciliation').ReconciliationView;
-  assert.deepEqual(one.rows.map((x) => [x.agent, x.epoch, x.seenNotLogged, x.loggedNotSeen, x.unknownReason]), [[hex(A), E.toString(), 1, 1, null]]);
+  const one = schemaOf('/api/reconciliation').parse((await getList(`?agent=${toHex(A)}&limit=1`)).body) as import('../../../lib/wire/reconciliation').ReconciliationView;
+  assert.deepEqual(one.rows.map((x) => [x.agent, x.epoch, x.seenNotLogged, x.loggedNotSeen, x.unknownReason]), [[toHex(A), E.toString(), 1, 1, null]]);
 });
 
 test('one agent-epoch live: the ids behind each figure', async () => {
-  const r = await getDetail(hex(A), E.toString());
+  const r = await getDetail(toHex(A), E.toString());
   assert.equal(r.status, 200, JSON.stringify(r.body));
   const d = schemaOf('/api/reconciliation/{agent}/{epoch}').parse(r.body) as import('../../../lib/wire/reconciliation').ReconciliationDetailView;
   assert.equal(d.status, 'verified');
-  assert.deepEqual(d.live?.seenNotLoggedIds.map((x) => x.id), [hex(unlogged.id)]);
-  assert.deepEqual(d.live?.loggedNotSeenIds.map((x) => [x.id, x.via]), [[hex(unseen.id), 'upload']]);
-  assert.deepEqual(d.live?.topics.broadcast.notCommittedIds.map((x) => x.id), [hex(unlogged.id)]);
-  const none = schemaOf('/api/reconciliation/{agent}/{epoch}').parse((await getDetail(hex(A), '5')).body) as import('../../../lib/wire/reconciliation').ReconciliationDetailView;
+  assert.deepEqual(d.live?.seenNotLoggedIds.map((x) => x.id), [toHex(unlogged.id)]);
+  assert.deepEqual(d.live?.loggedNotSeenIds.map((x) => [x.id, x.via]), [[toHex(unseen.id), 'upload']]);
+  assert.deepEqual(d.live?.topics.broadcast.notCommittedIds.map((x) => x.id), [toHex(unlogged.id)]);
+  const none = schemaOf('/api/reconciliation/{agent}/{epoch}').parse((await getDetail(toHex(A), '5')).body) as import('../../../lib/wire/reconciliation').ReconciliationDetailView;
   assert.deepEqual([none.status, none.live, none.stored], [null, null, null]);
   assert.match(none.unknownReason ?? '', /no batch/);
 });
@@ -102,7 +102,7 @@ test('bad input is a 400 naming the parameter', async () => {
     assert.equal(r.status, 400, `${q}: ${JSON.stringify(r.body)}`);
     assert.match((r.body as { error: string }).error, new RegExp(`"${name}"`), q);
   }
-  for (const [agent, epoch, query, name] of [['xyz', '1', '', 'agent'], [hex(A), '-1', '', 'epoch'], [hex(A), '9223372036854775808', '', 'epoch'], [hex(A), 'abc', '', 'epoch'], [hex(A), '1', '?x=1', 'x']] as const) {
+  for (const [agent, epoch, query, name] of [['xyz', '1', '', 'agent'], [toHex(A), '-1', '', 'epoch'], [toHex(A), '9223372036854775808', '', 'epoch'], [toHex(A), 'abc', '', 'epoch'], [toHex(A), '1', '?x=1', 'x']] as const) {
     const r = await getDetail(agent, epoch, query);
     assert.equal(r.status, 400, `${agent} ${epoch} ${query}: ${JSON.stringify(r.body)}`);
     assert.match((r.body as { error: string }).error, new RegExp(`"${name}"`));

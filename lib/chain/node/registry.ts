@@ -25,6 +25,7 @@ import type { SignerRegistry } from '../../protocol/types';
 import { decodeTokenAccount } from '../identity';
 import { SATI_MAINNET, decodeDelegateAttestation, delegationValid, type RawAccount, type SatiRegistered } from '../sati';
 import { delegationFilters, readSatiSigners, type SatiRuleAddresses } from '../sati-signers';
+import { fromHex, toHex } from '../../protocol/hex';
 
 export type { SatiRuleAddresses };
 
@@ -108,7 +109,6 @@ interface Entry {
   subs: { holder: number | null; program: number | null };
 }
 
-const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
 /** Fresh reads {@link ChainSignerRegistry.revalidate} may start per second, all agents together. */
 const REVALIDATIONS_PER_SECOND = 5;
 /** Former owners remembered across a re-resolution (per agent), bounded. */
@@ -176,7 +176,7 @@ export class ChainSignerRegistry implements SignerRegistry {
       for (const k of [...this.cache.keys()]) this.drop(k);
       return;
     }
-    this.drop(hexOf(agentId instanceof PublicKey ? agentId.toBytes() : agentId));
+    this.drop(toHex(agentId instanceof PublicKey ? agentId.toBytes() : agentId));
   }
 
   /**
@@ -187,7 +187,7 @@ export class ChainSignerRegistry implements SignerRegistry {
    * forgeries naming many agents is not turned into RPC load).
    */
   revalidate(agentId: Uint8Array, minAgeMs = 2_000): boolean {
-    const key = hexOf(agentId);
+    const key = toHex(agentId);
     const e = this.cache.get(key);
     const now = this.now();
     if (!e?.owner || now - e.loadedAt < minAgeMs) return false;
@@ -222,22 +222,22 @@ export class ChainSignerRegistry implements SignerRegistry {
     const nowMs = this.now();
     const keys: Uint8Array[] = [e.owner.toBytes()];
     const refused: { key: Uint8Array; reason: RefusedReason }[] = [];
-    const seen = new Set([hexOf(keys[0])]);
+    const seen = new Set([toHex(keys[0])]);
     let validUntil = Infinity;
     for (const d of e.delegations.values()) {
       const status = this.statusOf(e, d, nowMs);
       const k = d.delegate.toBytes();
       if (status === 'valid') {
         if (d.expiry > 0n) validUntil = Math.min(validUntil, Number(d.expiry) * 1000);
-        if (!seen.has(hexOf(k))) keys.push(k);
-        seen.add(hexOf(k));
+        if (!seen.has(toHex(k))) keys.push(k);
+        seen.add(toHex(k));
       }
     }
     for (const d of e.delegations.values()) {
       const status = this.statusOf(e, d, nowMs);
-      if (status !== 'valid' && status !== null && !seen.has(hexOf(d.delegate.toBytes()))) refused.push({ key: d.delegate.toBytes(), reason: status });
+      if (status !== 'valid' && status !== null && !seen.has(toHex(d.delegate.toBytes()))) refused.push({ key: d.delegate.toBytes(), reason: status });
     }
-    for (const f of e.former) if (!seen.has(f)) refused.push({ key: Uint8Array.from(Buffer.from(f, 'hex')), reason: 'not_owner_or_delegate' });
+    for (const f of e.former) if (!seen.has(f)) refused.push({ key: fromHex(f), reason: 'not_owner_or_delegate' });
     return { keys, refused, ...(validUntil !== Infinity && { validUntil }) };
   }
 
@@ -266,7 +266,7 @@ export class ChainSignerRegistry implements SignerRegistry {
 
   private async entry(agentId: Uint8Array): Promise<Entry> {
     if (!(agentId instanceof Uint8Array) || agentId.length !== 32) throw new TypeError('agentId must be 32 bytes');
-    const key = hexOf(agentId);
+    const key = toHex(agentId);
     const hit = this.cache.get(key);
     if (hit && hit.expires > this.now()) return hit;
     if (hit) this.drop(key);
@@ -282,7 +282,7 @@ export class ChainSignerRegistry implements SignerRegistry {
     this.lookups++;
     const e = await this.fetch(agent);
     const former = this.formerOwners.get(key);
-    if (former) for (const f of former) if (!e.owner || f !== hexOf(e.owner.toBytes())) e.former.add(f);
+    if (former) for (const f of former) if (!e.owner || f !== toHex(e.owner.toBytes())) e.former.add(f);
     if (this.closed) return e;
     while (this.cache.size >= this.maxEntries && this.cache.size > 0) this.drop(this.cache.keys().next().value as string);
     this.cache.set(key, e);
@@ -330,15 +330,15 @@ export class ChainSignerRegistry implements SignerRegistry {
       if (t?.mint.equals(e.agent) && t.amount === 1n) {
         if (t.owner.equals(owner)) return;
         // Ownership moved with the account (SetAuthority): the old owner and its delegations lose the right at once.
-        e.former.add(hexOf(owner.toBytes()));
-        e.former.delete(hexOf(t.owner.toBytes()));
+        e.former.add(toHex(owner.toBytes()));
+        e.former.delete(toHex(t.owner.toBytes()));
         e.owner = t.owner;
         changed();
         return;
       }
       // The NFT left this account (a transfer) or it closed: resolve afresh, remembering who held it.
       const set = this.formerOwners.get(key) ?? new Set<string>();
-      set.add(hexOf(owner.toBytes()));
+      set.add(toHex(owner.toBytes()));
       for (const f of e.former) set.add(f);
       while (set.size > MAX_FORMER) set.delete(set.values().next().value as string);
       this.formerOwners.delete(key);

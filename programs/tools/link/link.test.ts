@@ -5,7 +5,7 @@ import { TransactionInstruction } from '@solana/web3.js';
 import { compileSources, toolchainAvailable } from '../build';
 import { checkOpcodes, link, LinkError } from './link';
 import { murmur3_32 } from './syscalls';
-import { fundedWallet, kitAddress, Keypair, newSvm, programData, send } from '../../test-helpers';
+import { fundedWallet, kitAddress, Keypair, newSvm, programData, send } from '../../testing';
 
 const skip = toolchainAvailable() ? false : 'clang-19 / llvm-link-19 not installed (apt-get install clang-19 llvm-19)';
 

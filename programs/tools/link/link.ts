@@ -8,13 +8,14 @@
  * byte-identical.
  */
 import { OPCODE_ALLOWLIST, SYSCALLS } from './syscalls';
+import { BaseError } from '../../../lib/protocol/errors';
 
 const MM_PROGRAM_START = 0x1_0000_0000n;
 const SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_REL = 9, SHT_NOBITS = 8, SHT_DYNSYM = 11, SHT_DYNAMIC = 6;
 const SHF_WRITE = 1n, SHF_ALLOC = 2n, SHF_EXEC = 4n;
 const R_BPF_64_64 = 1, R_BPF_64_ABS64 = 2, R_BPF_64_32 = 10;
 
-export class LinkError extends Error {
+export class LinkError extends BaseError {
   override name = 'LinkError';
 }
 

@@ -1,7 +1,8 @@
 /** POST /api/alerts/read `{watchlist, ids?: [...] | all: true}`: marks alerts read (header x-watchlist-token). */
 import { HttpError, json } from '../../../_lib/http';
 import { ReadBodySchema } from '../../../../lib/wire/alerts';
-import { alertService, handleAlerts, jsonBody, tokenOf } from '../../watchlists/_lib/alerts-http';
+import { jsonBody } from '../../../_lib/body';
+import { alertService, handleAlerts, tokenOf } from '../../watchlists/_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';
 

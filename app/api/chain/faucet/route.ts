@@ -5,7 +5,7 @@
  * the faucet cannot pay (docs/app.md "Fair limits"). Every refusal is a sentence, never a 500.
  */
 import { FaucetRequestSchema } from '../../../../lib/wire';
-import { readUpload } from '../../../_lib/body';
+import { jsonBody } from '../../../_lib/body';
 import { clientOf } from '../../../_lib/client';
 import { HttpError, handle, json, problem, runtime } from '../../../_lib/http';
 
@@ -15,21 +15,9 @@ export async function POST(req: Request): Promise<Response> {
   return handle(async () => {
     const wallet = runtime().wallet;
     if (!wallet) throw new HttpError(503, 'the chain is not running in this process');
-    const raw = await readUpload(req, 4096);
-    if (!(raw instanceof Uint8Array)) return problem(413, raw.tooLarge);
-    let body: unknown;
+    const body = await jsonBody(req, FaucetRequestSchema, { cap: 4096, example: '{"address": "<base58 wallet address>"}' });
     try {
-      body = JSON.parse(new TextDecoder().decode(raw));
-    } catch {
-      return problem(400, 'body must be JSON: {"address": "<base58 wallet address>"}');
-    }
-    const r = FaucetRequestSchema.safeParse(body);
-    if (!r.success) {
-      const i = r.error.issues[0];
-      return problem(400, `field "${i.path.join('.') || (i.code === 'unrecognized_keys' ? i.keys.join(', ') : 'body')}": ${i.message}`);
-    }
-    try {
-      return json(await wallet.faucet(r.data.address, clientOf(req)));
+      return json(await wallet.faucet(body.address, clientOf(req)));
     } catch (e) {
       const err = e as { name?: string; message?: string; status?: number; retryAfter?: number };
       if (err?.name === 'FaucetRefused') return problem(409, String(err.message));

@@ -14,7 +14,7 @@ import { registerServices } from '../../../_lib/services';
 import { startObservatory } from '../../../../lib/observer/observatory';
 import { makeBackend, quietLogger } from '../../../../lib/observer/testing';
 import { startReleaseScheduler } from '../../../../lib/export/release';
-import { extremeItems, loadFixture, makeDeals, U64_MAX } from '../../../../lib/export/test-helpers';
+import { extremeItems, loadFixture, makeDeals, U64_MAX } from '../../../../lib/export/deals-testing';
 import { EPOCH_SECONDS, readBack } from '../../../../lib/export/testing';
 import { HealthReportSchema } from '../../../../lib/wire/views';
 import { toHex } from '../../../../lib/protocol/hex';

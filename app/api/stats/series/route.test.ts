@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { parse } from 'csv-parse/sync';
 import { registerServices, type Services } from '../../../_lib/services';
 import { openStore } from '../../../../lib/store';
-import { makeDeals } from '../../../../lib/export/test-helpers';
+import { makeDeals } from '../../../../lib/export/deals-testing';
 import { decodeNeg1 } from '../../../../lib/protocol/neg1';
 import { MsgType } from '../../../../lib/protocol/types';
 import { STATS_METRIC_NAMES, StatsSeriesSchema, type StatsSeries } from '../../../../lib/wire/stats';

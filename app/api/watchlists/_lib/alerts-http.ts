@@ -1,15 +1,9 @@
 /**
  * Plumbing shared by the watchlist and alert routes: the running alert service, the watchlist
- * token header, JSON bodies checked with their lib/wire schema (400 naming the field), and
+ * token header, and
  * lib/alerts' refusals mapped to their status with their sentence.
  */
-import type { z } from 'zod';
-import { readCapped } from '../../../_lib/body';
 import { handle, HttpError, runtime } from '../../../_lib/http';
-import { jsonTextProblem } from '../../../../lib/wire/input-limits';
-
-/** Bodies of these routes are small objects. */
-const BODY_CAP = 16 * 1024;
 
 export const TOKEN_HEADER = 'x-watchlist-token';
 
@@ -20,28 +14,6 @@ export function alertService() {
 }
 
 export const tokenOf = (req: Request): string | null => req.headers.get(TOKEN_HEADER);
-
-/** The JSON body checked with `schema`; 400 naming the field or what is wrong. */
-export async function jsonBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const bytes = await readCapped(req, BODY_CAP);
-  if (bytes === null) throw new HttpError(413, `body: larger than ${BODY_CAP} bytes`);
-  let raw: unknown;
-  try {
-    raw = bytes.length ? JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) : undefined;
-  } catch {
-    throw new HttpError(400, 'body: not JSON (in UTF-8)');
-  }
-  // JSON escapes can spell what no stored text may hold (\u0000, a lone \ud800).
-  const bad = jsonTextProblem(raw);
-  if (bad) throw new HttpError(400, `field "${bad.path}": ${bad.problem}`);
-  const r = schema.safeParse(raw);
-  if (!r.success) {
-    const i = r.error.issues[0];
-    const where = i.code === 'unrecognized_keys' ? `unknown field ${i.keys.join(', ')}` : i.path.length ? `field "${i.path.join('.')}"` : 'body';
-    throw new HttpError(400, `${where}: ${i.message}`);
-  }
-  return r.data as z.output<S>;
-}
 
 /** {@link handle} that also maps lib/alerts' refusals. */
 export function handleAlerts(fn: () => Promise<Response>): Promise<Response> {

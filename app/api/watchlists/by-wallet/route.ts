@@ -6,7 +6,8 @@
  */
 import { json } from '../../../_lib/http';
 import { WalletBodySchema } from '../../../../lib/wire/alerts';
-import { alertService, handleAlerts, jsonBody } from '../_lib/alerts-http';
+import { jsonBody } from '../../../_lib/body';
+import { alertService, handleAlerts } from '../_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -8,10 +8,9 @@ import { AgentLink } from '../../../../components/EnvelopeFeed';
 import { agentHex } from '../../../_lib/agent-id';
 import { fromHex } from '../../../../lib/protocol/hex';
 import { base58 } from '../../../../components/format';
-import { AccountLink, TxLink } from '../../../../components/site';
+import { AccountLink, BlockLink, TxLink } from '../../../../components/site';
 import { EpochTime } from '../../../../components/time/Time';
 import { Term } from '../../../../components/Term';
-import { explorerSlot } from '../../../../components/explorer';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Verify a batch' };
@@ -25,7 +24,6 @@ export default async function BatchPage({ params }: { params: Promise<{ agent: s
   const agent = agentHex(decodeURIComponent(p.agent));
   if (!agent || !/^\d{1,19}$/.test(p.epoch)) notFound();
   const [batch] = o.chain ? await o.chain.listBatches({ agent: fromHex(agent), epoch: BigInt(p.epoch), limit: 1 }).catch(() => []) : [];
-  const rpcUrl = o.chain?.rpcUrl ?? null;
   return (
     <>
       <div className="crumbs">
@@ -47,9 +45,9 @@ export default async function BatchPage({ params }: { params: Promise<{ agent: s
             <dt>Epoch</dt>
             <dd><EpochTime epoch={p.epoch} epochSeconds={o.config.epochSeconds} /></dd>
             <dt>Transaction</dt>
-            <dd><TxLink signature={batch.signature} rpcUrl={rpcUrl} head={16} /></dd>
+            <dd><TxLink signature={batch.signature} head={16} /></dd>
             <dt><Term k="slot">Slot</Term></dt>
-            <dd><a href={explorerSlot(batch.slot, rpcUrl)} target="_blank" rel="noreferrer" className="mono">{batch.slot} ↗</a> <span className="muted small">(its clock time is not indexed; the epoch above bounds it)</span></dd>
+            <dd><BlockLink slot={batch.slot} /> <span className="muted small">(its clock time is not indexed; the epoch above bounds it)</span></dd>
             <dt><Term k="batch">Status</Term></dt>
             <dd>{batch.status === 'verified' ? 'verified: the uploaded log has the committed root and counts' : batch.status === 'mismatch' ? 'mismatch: the uploaded log does not match what the agent committed' : 'unverified: no uploaded log of this epoch is stored (checked again as soon as the agent uploads one)'}</dd>
             <dt>Agent identity</dt>

@@ -5,7 +5,8 @@
  */
 import { json } from '../../../../_lib/http';
 import { WalletBodySchema } from '../../../../../lib/wire/alerts';
-import { jsonBody, onWatchlist } from '../../_lib/alerts-http';
+import { jsonBody } from '../../../../_lib/body';
+import { onWatchlist } from '../../_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';
 

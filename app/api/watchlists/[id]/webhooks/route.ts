@@ -1,7 +1,8 @@
 /** POST /api/watchlists/{id}/webhooks `{url, format, secret?}`: a webhook for the list's alerts (URL checked, docs/app.md). */
 import { json } from '../../../../_lib/http';
 import { WebhookBodySchema } from '../../../../../lib/wire/alerts';
-import { jsonBody, onWatchlist } from '../../_lib/alerts-http';
+import { jsonBody } from '../../../../_lib/body';
+import { onWatchlist } from '../../_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,8 @@
 /** PUT /api/watchlists/{id}/rules/{kind} `{enabled, params}`: turns a rule on or off with its parameters. */
 import { json } from '../../../../../_lib/http';
 import { RuleBodySchema } from '../../../../../../lib/wire/alerts';
-import { jsonBody, onWatchlist } from '../../../_lib/alerts-http';
+import { jsonBody } from '../../../../../_lib/body';
+import { onWatchlist } from '../../../_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';
 

@@ -6,13 +6,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import { openStore, type OpenStoreParams, type Store } from './index';
-import { createTestDatabase } from './testing';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from './testing';
 
 type Backend = 'PGlite' | 'Postgres';
 type StoreOptions = Omit<OpenStoreParams, 'dataDir' | 'databaseUrl'>;
 
-export const testPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;
-const pgSkip = () => (testPostgresUrl() ? false : 'TEST_DATABASE_URL is not set (Postgres variant skipped)');
 
 export interface BackendOptions extends StoreOptions {
   /** Prefix of the throwaway Postgres database's name (find leftovers by it). */
@@ -30,8 +28,8 @@ export function testOnEachStore(title: string, story: (store: Store, backend: Ba
     const store = await openStore({ ...storeOpts, dataDir: ':memory:' });
     try { await story(store, 'PGlite'); } finally { await store.close(); }
   });
-  test(`Postgres: ${title}`, { timeout, skip: pgSkip() }, async () => {
-    const db = await createTestDatabase(testPostgresUrl()!, dbPrefix);
+  test(`Postgres: ${title}`, { timeout, skip: skipWithoutPostgres() }, async () => {
+    const db = await createTestDatabase(testPostgresUrl()!, dbPrefix, { migrated: true });
     try {
       const store = await openStore({ ...storeOpts, databaseUrl: db.url });
       try { await story(store, 'Postgres'); } finally { await store.close(); }
@@ -49,9 +47,9 @@ export function testOnEachStore(title: string, story: (store: Store, backend: Ba
 export function describeOnEachStore(name: string, body: (open: () => Promise<Store>, backend: Backend) => void, opts: BackendOptions): void {
   const { dbPrefix, timeout, ...storeOpts } = opts;
   describe(`${name} on PGlite`, { timeout }, () => body(() => openStore({ ...storeOpts, dataDir: ':memory:' }), 'PGlite'));
-  describe(`${name} on Postgres`, { timeout, skip: pgSkip() }, () => {
+  describe(`${name} on Postgres`, { timeout, skip: skipWithoutPostgres() }, () => {
     let db: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
-    before(async () => { db = await createTestDatabase(testPostgresUrl()!, dbPrefix); });
+    before(async () => { db = await createTestDatabase(testPostgresUrl()!, dbPrefix, { migrated: true }); });
     after(async () => { await db?.drop(); });
     body(() => openStore({ ...storeOpts, databaseUrl: db!.url }), 'Postgres');
   });
