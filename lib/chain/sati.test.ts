@@ -54,7 +54,7 @@ describe('SATI addresses and PDAs', () => {
 describe('SATI accounts', () => {
   test('RegistryConfig: 81 bytes at the documented offsets', () => {
     const group = key(), auth = key();
-    const bytes = Buffer.from(toHex(SATI_DISCRIMINATORS.registryConfig) + toHex(group.toBytes()) + toHex(auth.toBytes()) + u64(42n) + 'fe', 'hex');
+    const bytes = Buffer.from(`${toHex(SATI_DISCRIMINATORS.registryConfig) + toHex(group.toBytes()) + toHex(auth.toBytes()) + u64(42n)}fe`, 'hex');
     assert.equal(bytes.length, 81);
     assert.equal(toHex(SATI_DISCRIMINATORS.registryConfig), toHex(Uint8Array.of(23, 118, 10, 246, 173, 231, 243, 156)));
     const c = decodeRegistryConfig(bytes);
@@ -68,7 +68,7 @@ describe('SATI accounts', () => {
 
   test('AgentIndex: 41 bytes', () => {
     const mint = key();
-    const bytes = Buffer.from('f19a2367b48d31b3' + toHex(mint.toBytes()) + 'ff', 'hex');
+    const bytes = Buffer.from(`f19a2367b48d31b3${toHex(mint.toBytes())}ff`, 'hex');
     assert.deepEqual(decodeAgentIndex(bytes), { mint, bump: 255 });
     assert.equal(toHex(encodeAgentIndex({ mint, bump: 255 })), toHex(bytes));
     const prog = SATI_MAINNET.program;
@@ -81,7 +81,7 @@ describe('SATI accounts', () => {
   test('DelegateV1 attestation: header 101, universal data layout, signer, expiry, token account', () => {
     const agent = key(), delegate = key(), delegator = key(), signer = key();
     const nonce = keccak_256(Buffer.concat([SATI_MAINNET.delegateSchema.toBuffer(), delegate.toBuffer(), agent.toBuffer()]));
-    const data = '01' + '11'.repeat(32) + toHex(agent.toBytes()) + toHex(delegate.toBytes()) + '00' + toHex(delegator.toBytes()) + '00' + 'abcd';
+    const data = `01${'11'.repeat(32)}${toHex(agent.toBytes())}${toHex(delegate.toBytes())}00${toHex(delegator.toBytes())}00abcd`;
     const dataLen = data.length / 2;
     const bytes = Buffer.from('02' + toHex(nonce) + toHex(SATI_MAINNET.credential.toBytes()) + toHex(SATI_MAINNET.delegateSchema.toBytes()) + u32(dataLen) + data
       + toHex(signer.toBytes()) + u64(1_900_000_000n) + '00'.repeat(32), 'hex');
@@ -101,9 +101,9 @@ describe('SATI accounts', () => {
 describe('SATI instructions and event', () => {
   test('register_agent data: discriminator, Borsh strings, Option<Vec<(key, value)>>, bool', () => {
     const data = encodeRegisterAgentArgs({ name: 'Ada', symbol: 'ADA', uri: 'data:,x', additionalMetadata: [['k', 'v']], nonTransferable: true });
-    assert.equal(toHex(data), '879d42c30271af1e' + str('Ada') + str('ADA') + str('data:,x') + '01' + u32(1) + str('k') + str('v') + '01');
+    assert.equal(toHex(data), `879d42c30271af1e${str('Ada')}${str('ADA')}${str('data:,x')}01${u32(1)}${str('k')}${str('v')}01`);
     const none = encodeRegisterAgentArgs({ name: '', symbol: '', uri: '', nonTransferable: false });
-    assert.equal(toHex(none), '879d42c30271af1e' + u32(0) + u32(0) + u32(0) + '00' + '00');
+    assert.equal(toHex(none), `879d42c30271af1e${u32(0)}${u32(0)}${u32(0)}0000`);
     assert.deepEqual(decodeRegisterAgentArgs(data), { name: 'Ada', symbol: 'ADA', uri: 'data:,x', additionalMetadata: [['k', 'v']], nonTransferable: true });
     assert.throws(() => encodeRegisterAgentArgs({ name: 'x'.repeat(33), symbol: '', uri: '', nonTransferable: false }), /name/);
     assert.throws(() => encodeRegisterAgentArgs({ name: '', symbol: 'x'.repeat(11), uri: '', nonTransferable: false }), /symbol/);
@@ -130,7 +130,7 @@ describe('SATI instructions and event', () => {
 
   test('AgentRegistered: Borsh after the event discriminator, only from the SATI program frame', () => {
     const mint = key(), owner = key();
-    const bytes = Buffer.from('bf4ed936e864bd55' + toHex(mint.toBytes()) + toHex(owner.toBytes()) + u64(3n) + str('Ada') + str('https://a/x.json') + '01', 'hex');
+    const bytes = Buffer.from(`bf4ed936e864bd55${toHex(mint.toBytes())}${toHex(owner.toBytes())}${u64(3n)}${str('Ada')}${str('https://a/x.json')}01`, 'hex');
     const ev = { mint, owner, memberNumber: 3n, name: 'Ada', uri: 'https://a/x.json', nonTransferable: true };
     assert.deepEqual(decodeAgentRegistered(bytes), ev);
     assert.equal(toHex(encodeAgentRegistered(ev)), toHex(bytes));

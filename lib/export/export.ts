@@ -11,7 +11,7 @@ import { byConversationId, onChainColumns } from './negotiation-onchain';
 import { batchRow, challengeRow, disputeRow, envelopeRecord, envelopeRow, feedbackRow, reconciliationRow } from './rows';
 import { MsgType } from '../protocol/types';
 import { TABLES } from './tables';
-import { type Row, type TableName, type TableSchema } from './schema';
+import type { Row, TableName, TableSchema } from './schema';
 import { toHex } from '../protocol/hex';
 import { writeFormat, type Format } from './writers';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';

@@ -6,7 +6,7 @@
  */
 import { compareOffers, type GossipOffer } from '../protocol/offer-match';
 import type { HaggleNegotiationRow } from '../store/types';
-import { type Row } from './schema';
+import type { Row } from './schema';
 import { toHex } from '../protocol/hex';
 
 /** What the conversation gossiped: NEG1 PROPOSE / COUNTER offers with their rounds, and the NEG1 ACCEPT's price. */

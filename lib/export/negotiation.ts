@@ -14,7 +14,7 @@ import { envelopeRecord, type EnvelopeRecord } from './rows';
 import type { GossipOffers } from './negotiation-onchain';
 import type { HaggleNegotiationRow } from '../store/types';
 import { sortByRound, type GossipOffer } from '../protocol/offer-match';
-import { type Row } from './schema';
+import type { Row } from './schema';
 import { toHex } from '../protocol/hex';
 import { decodeVerdict } from './verdict';
 

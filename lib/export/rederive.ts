@@ -15,7 +15,7 @@ import { epochOfFn } from '../store/ingest';
 import { negotiationRecord, offerRows } from './negotiation';
 import { ONCHAIN_COLUMNS, onChainColumns } from './negotiation-onchain';
 import { envelopeRecord, envelopeRow, feedbackRow, type EnvelopeRecord } from './rows';
-import { type Column, type ColumnType, type Row, type TableSchema } from './schema';
+import type { Column, ColumnType, Row, TableSchema } from './schema';
 import { toHex } from '../protocol/hex';
 import { parquetMisfit, parquetValue } from './writers';
 

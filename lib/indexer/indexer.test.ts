@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { PublicKey, type Connection } from '@solana/web3.js';
 import type { Store } from '../store/index';
 import { testOnEachStore } from '../store/backends-testing';
-import { encodeBatch, type BehaviorBatch } from '../protocol/batch';
+import type { BehaviorBatch } from '../protocol/batch';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { parseEvents } from '../chain/events';
 import { PROGRAM_IDS, behaviorLog, challenge, lease, stakeLock } from '../chain/programs';

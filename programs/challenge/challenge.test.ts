@@ -6,7 +6,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { sendOk, sendErr, getAccount, tokenBalance, setEpoch, programData, fundedWallet, TOKEN_PROGRAM_ID } from '../testing';
-import { challenge as ch, stakeLock as sl } from '../../lib/chain/programs';
+import { challenge as ch, } from '../../lib/chain/programs';
 import {
   world, newAgent, lockStake, agentLog, batchOf, submitBatch, newChallenger, submitChallengeIx, stageEvidence, resolveFor,
   encodeBatch, EPOCH_SECONDS, BATCH_EPOCH, CHALLENGE_STAKE, USDC,

@@ -7,7 +7,7 @@ import type { LiteSVM } from 'litesvm';
 import { Clock } from 'litesvm';
 import * as haggle from '../../lib/chain/gen/haggle';
 import {
-  Keypair, PublicKey, createUsdc, fundedWallet, getAccount, newSvm, sendOk, tokenBalance, usdcAccount, type Usdc,
+  Keypair, type PublicKey, createUsdc, fundedWallet, getAccount, newSvm, sendOk, tokenBalance, usdcAccount, type Usdc,
 } from '../testing';
 import { dealIxs, type CreateParams, type Deal } from './client';
 

@@ -43,7 +43,7 @@ describe('sati_registry: initialize', () => {
     assert.ok(sati.registry.equals(pda));
     const data = accountData(svm, pda);
     // docs/chain.md: disc 8 | group_mint 32 | authority 32 | total_agents u64 | bump u8
-    assert.equal(toHex(data), '17760af6ade7f39c' + toHex(sati.groupMint.toBytes()) + toHex(admin.publicKey.toBytes()) + u64(0n) + bump.toString(16).padStart(2, '0'));
+    assert.equal(toHex(data), `17760af6ade7f39c${toHex(sati.groupMint.toBytes())}${toHex(admin.publicKey.toBytes())}${u64(0n)}${bump.toString(16).padStart(2, '0')}`);
     assert.equal(getAccount(svm, pda)!.owner.toBase58(), SATI_PROGRAM_ID.toBase58());
     // program.json's generated codec (the C struct's twin) and lib/chain/sati.ts read the same bytes.
     assert.deepEqual(gen.decodeRegistryConfig(data), decodeRegistryConfig(data));
