@@ -139,7 +139,8 @@ module.exports = {
     {
       name: 'mesh-browser-safe',
       severity: 'error',
-      comment: 'the browser node of lib/mesh (browser.ts, topics.ts, constants.ts, transports.ts) runs in browsers: no node:* builtins, not node.ts or shims.ts',
+      comment:
+        'the browser node of lib/mesh (browser.ts, topics.ts, constants.ts, transports.ts) runs in browsers: no node:* builtins, not node.ts or shims.ts',
       from: { path: MESH_BROWSER },
       to: { dependencyTypes: ['core'] },
     },
@@ -175,9 +176,13 @@ module.exports = {
     {
       name: 'components-browser-safe',
       severity: 'error',
-      comment: 'components/ (tests included) import from the repository only components, lib/wire, lib/protocol, lib/verify, browser-safe lib/chain and the browser node of lib/mesh',
+      comment:
+        'components/ (tests included) import from the repository only components, lib/wire, lib/protocol, lib/verify, browser-safe lib/chain and the browser node of lib/mesh',
       from: { path: '^components/' },
-      to: { path: REPO, pathNot: ['^components/', '^lib/(wire|protocol|verify)/', '^lib/chain/(?!node/)', MESH_BROWSER] },
+      to: {
+        path: REPO,
+        pathNot: ['^components/', '^lib/(wire|protocol|verify)/', '^lib/chain/(?!node/)', MESH_BROWSER],
+      },
     },
     {
       name: 'components-no-node-builtins',
@@ -189,7 +194,8 @@ module.exports = {
     {
       name: 'app-pages-through-lib',
       severity: 'error',
-      comment: 'pages and layouts reach server parts through app/_lib; route handlers (app/api/**/route.ts) call lib directly',
+      comment:
+        'pages and layouts reach server parts through app/_lib; route handlers (app/api/**/route.ts) call lib directly',
       from: { path: '^app/', pathNot: ['^app/_lib/', '^app/api/.*/route\\.tsx?$', HARNESS] },
       to: { path: '^lib/(store|observer|indexer|mesh|devchain|agents|export|chain/node)/' },
     },
@@ -210,7 +216,8 @@ module.exports = {
     {
       name: 'programs-tools-scope',
       severity: 'error',
-      comment: 'programs/ TypeScript (build tools, LiteSVM tests, test clients) uses only lib/chain and lib/protocol from lib',
+      comment:
+        'programs/ TypeScript (build tools, LiteSVM tests, test clients) uses only lib/chain and lib/protocol from lib',
       from: { path: '^programs/' },
       to: { path: REPO, pathNot: ['^programs/', '^lib/(chain|protocol)/'] },
     },

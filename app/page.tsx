@@ -1,14 +1,18 @@
 import { LiveOverview } from '../components/LiveOverview';
+import { BrowserNodePanel } from '../components/mesh/BrowserNodePanel';
+import { StatsStrip } from '../components/stats/StatsStrip';
 import { loadOverview } from './_lib/data';
 import { NotRunning } from './_lib/not-running';
 import { getServices } from './_lib/services';
-import { BrowserNodePanel } from '../components/mesh/BrowserNodePanel';
-import { StatsStrip } from '../components/stats/StatsStrip';
 import { loadStatsStrip } from './_lib/stats';
 
 export const dynamic = 'force-dynamic';
 
-export default async function OverviewPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function OverviewPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const snapshot = await loadOverview();
   if (!snapshot) return <NotRunning />;
   const sp = await searchParams;
@@ -21,7 +25,12 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const strip = o ? await loadStatsStrip(o) : null;
   return (
     <>
-      <LiveOverview snapshot={snapshot} filter={filter} replay={replay} strip={strip ? <StatsStrip v={strip} /> : null} />
+      <LiveOverview
+        snapshot={snapshot}
+        filter={filter}
+        replay={replay}
+        strip={strip ? <StatsStrip v={strip} /> : null}
+      />
       <BrowserNodePanel rpcUrl={getServices()?.chain?.rpcUrl ?? null} sati={getServices()?.chain?.sati ?? null} />
     </>
   );

@@ -1,4 +1,5 @@
 'use client';
+import Link from 'next/link';
 /**
  * The agent page's chain section: stake and lease, its BehaviorBatches listed once each (the
  * verdict, the authoritative fold after it, its log against the mesh, its challenges; a page at a
@@ -11,14 +12,21 @@
  * REST endpoints and updates stake and lease from the event itself.
  */
 import { useCallback, useState } from 'react';
-import Link from 'next/link';
-import { AgentBatchPageSchema, isChainEvent, type AgentBatchPage, type AgentBatchRow, type AgentChainView, type ChallengeList, type LiveEvent } from '../lib/wire';
-import { count, formatTokenAmount } from './format';
+import {
+  type AgentBatchPage,
+  AgentBatchPageSchema,
+  type AgentBatchRow,
+  type AgentChainView,
+  type ChallengeList,
+  isChainEvent,
+  type LiveEvent,
+} from '../lib/wire';
 import { scorePoints } from '../lib/wire/score';
-import { useLiveStream } from './useLiveStream';
+import { count, formatTokenAmount } from './format';
 import { AccountLink, TxLink, useSite } from './site';
-import { EpochTime } from './time/Time';
 import { Term } from './Term';
+import { EpochTime } from './time/Time';
+import { useLiveStream } from './useLiveStream';
 import { BatchChallenges } from './wallet/BatchChallenges';
 import { ChallengeRows } from './wallet/ChallengeRows';
 
@@ -27,8 +35,18 @@ const usdc = (base: string) => formatTokenAmount(BigInt(base), { decimals: 6, mi
 const TH = { whiteSpace: 'normal', overflowWrap: 'normal', wordBreak: 'keep-all', verticalAlign: 'bottom' } as const;
 
 /** What the table shows of a batch (the API's row also carries its hashes and account JSON). */
-export type BatchLine = Pick<AgentBatchRow, 'epoch' | 'status' | 'signature' | 'after' | 'reconciliation' | 'challenges'>;
-const line = (r: AgentBatchRow): BatchLine => ({ epoch: r.epoch, status: r.status, signature: r.signature, after: r.after, reconciliation: r.reconciliation, challenges: r.challenges });
+export type BatchLine = Pick<
+  AgentBatchRow,
+  'epoch' | 'status' | 'signature' | 'after' | 'reconciliation' | 'challenges'
+>;
+const line = (r: AgentBatchRow): BatchLine => ({
+  epoch: r.epoch,
+  status: r.status,
+  signature: r.signature,
+  after: r.after,
+  reconciliation: r.reconciliation,
+  challenges: r.challenges,
+});
 
 export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease'> {
   /** The agent's base58 address (links). */
@@ -53,13 +71,26 @@ function mergeFirstPage(rows: BatchLine[], first: BatchLine[]): BatchLine[] {
 
 function Reconciliation({ r, agentAddress }: { r: BatchLine; agentAddress: string }) {
   const x = r.reconciliation;
-  if (x.seen === null) return <td className="muted small" title={x.unknownReason ?? undefined}>unknown</td>;
+  if (x.seen === null)
+    return (
+      <td className="muted small" title={x.unknownReason ?? undefined}>
+        unknown
+      </td>
+    );
   const href = (anchor?: string) => `/reconciliation/${agentAddress}/${r.epoch}${anchor ? `#${anchor}` : ''}`;
   return (
     <td className="mono small">
-      <Link href={href()} prefetch={false} title="envelopes seen live that belong in this log">{count(x.seen)}</Link>
-      {' / '}<Link href={href('seen-not-logged')} prefetch={false} title="seen live, not in the log">{count(x.seenNotLogged ?? 0)}</Link>
-      {' / '}<Link href={href('logged-not-seen')} prefetch={false} title="in the log, never seen live">{count(x.loggedNotSeen ?? 0)}</Link>
+      <Link href={href()} prefetch={false} title="envelopes seen live that belong in this log">
+        {count(x.seen)}
+      </Link>
+      {' / '}
+      <Link href={href('seen-not-logged')} prefetch={false} title="seen live, not in the log">
+        {count(x.seenNotLogged ?? 0)}
+      </Link>
+      {' / '}
+      <Link href={href('logged-not-seen')} prefetch={false} title="in the log, never seen live">
+        {count(x.loggedNotSeen ?? 0)}
+      </Link>
     </td>
   );
 }
@@ -67,16 +98,48 @@ function Reconciliation({ r, agentAddress }: { r: BatchLine; agentAddress: strin
 /** The agent page's link to one of its batches (relative: the same agent page), pinned there whatever page of batches holds it. */
 export const batchHref = (epoch: string) => `?batch=${epoch}#batch-${epoch}`;
 
-function BatchTr({ b, address, epochSeconds, pin }: { b: BatchLine; address: string; epochSeconds: number | null; pin?: boolean }) {
+function BatchTr({
+  b,
+  address,
+  epochSeconds,
+  pin,
+}: {
+  b: BatchLine;
+  address: string;
+  epochSeconds: number | null;
+  pin?: boolean;
+}) {
   return (
     <tr id={`batch-${b.epoch}`} data-status={b.status} data-pinned={pin ? 'linked' : undefined}>
-      <td className="small"><EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} />{pin ? <div className="muted small">linked</div> : null}</td>
+      <td className="small">
+        <EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} />
+        {pin ? <div className="muted small">linked</div> : null}
+      </td>
       <td>{b.status}</td>
-      <td className="mono small">{b.after ? scorePoints(b.after.reliabilityScore, 2) : <span className="muted" title={b.status === 'verified' ? 'verified, but its log could not be folded' : 'only a verified batch is folded'}>not folded</span>}</td>
+      <td className="mono small">
+        {b.after ? (
+          scorePoints(b.after.reliabilityScore, 2)
+        ) : (
+          <span
+            className="muted"
+            title={
+              b.status === 'verified' ? 'verified, but its log could not be folded' : 'only a verified batch is folded'
+            }
+          >
+            not folded
+          </span>
+        )}
+      </td>
       <Reconciliation r={b} agentAddress={address} />
       <td className="num mono">{b.challenges ? <a href="#challenges">{b.challenges}</a> : 0}</td>
-      <td><TxLink signature={b.signature} /></td>
-      <td><a href={`/batches/${address}/${b.epoch}`} className="small">verify</a></td>
+      <td>
+        <TxLink signature={b.signature} />
+      </td>
+      <td>
+        <a href={`/batches/${address}/${b.epoch}`} className="small">
+          verify
+        </a>
+      </td>
     </tr>
   );
 }
@@ -96,14 +159,22 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       const page = b ? AgentBatchPageSchema.safeParse(b) : null;
       // The linked batch's challenges change with the others: re-read it while it is pinned (not on the first page).
       const linked = initial.linked;
-      const pinned = linked === null || !page?.success || page.data.rows.some((r) => r.epoch === linked) ? undefined
-        : await get(`/api/agents/${agent}/batches?epoch=${linked}`).then((p) => {
-          const r = p ? AgentBatchPageSchema.safeParse(p) : null;
-          return r?.success && r.data.rows[0] ? line(r.data.rows[0]) : undefined;
-        });
+      const pinned =
+        linked === null || !page?.success || page.data.rows.some((r) => r.epoch === linked)
+          ? undefined
+          : await get(`/api/agents/${agent}/batches?epoch=${linked}`).then((p) => {
+              const r = p ? AgentBatchPageSchema.safeParse(p) : null;
+              return r?.success && r.data.rows[0] ? line(r.data.rows[0]) : undefined;
+            });
       setC((x) => ({
         ...x,
-        batches: page?.success ? { ...x.batches, rows: mergeFirstPage(x.batches.rows, page.data.rows.map(line)), next: x.batches.rows.length > page.data.rows.length ? x.batches.next : page.data.next } : x.batches,
+        batches: page?.success
+          ? {
+              ...x.batches,
+              rows: mergeFirstPage(x.batches.rows, page.data.rows.map(line)),
+              next: x.batches.rows.length > page.data.rows.length ? x.batches.next : page.data.next,
+            }
+          : x.batches,
         pinned: pinned ?? x.pinned,
         challenges: (ch as ChallengeList | null) ?? x.challenges,
         pending: (pe as ChallengeList | null) ?? x.pending,
@@ -112,15 +183,28 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       // offline: the next event retries
     }
   }, [agent, initial.batches.rows.length, initial.challenges.challenges.length, initial.linked]);
-  const onEvent = useCallback((e: LiveEvent) => {
-    if (!isChainEvent(e) || e.data.agentHex !== agent) return;
-    const slot = String(e.data.slot);
-    if (e.type === 'stake_locked') setC((x) => ({ ...x, stake: { amount: e.data.amount, status: 'locked', slot } }));
-    else if (e.type === 'stake_slashed') setC((x) => ({ ...x, stake: { amount: '0', status: 'slashed', slot } }));
-    else if (e.type === 'lease_paid') setC((x) => ({ ...x, lease: { paidThroughEpoch: e.data.paidThroughEpoch, lastPaidEpoch: e.data.epoch, missedEpochs: 0, active: true } }));
-    else if (e.type === 'agent_deactivated') setC((x) => (x.lease ? { ...x, lease: { ...x.lease, active: false } } : x));
-    else void reload();
-  }, [agent, reload]);
+  const onEvent = useCallback(
+    (e: LiveEvent) => {
+      if (!isChainEvent(e) || e.data.agentHex !== agent) return;
+      const slot = String(e.data.slot);
+      if (e.type === 'stake_locked') setC((x) => ({ ...x, stake: { amount: e.data.amount, status: 'locked', slot } }));
+      else if (e.type === 'stake_slashed') setC((x) => ({ ...x, stake: { amount: '0', status: 'slashed', slot } }));
+      else if (e.type === 'lease_paid')
+        setC((x) => ({
+          ...x,
+          lease: {
+            paidThroughEpoch: e.data.paidThroughEpoch,
+            lastPaidEpoch: e.data.epoch,
+            missedEpochs: 0,
+            active: true,
+          },
+        }));
+      else if (e.type === 'agent_deactivated')
+        setC((x) => (x.lease ? { ...x, lease: { ...x.lease, active: false } } : x));
+      else void reload();
+    },
+    [agent, reload],
+  );
   useLiveStream({ onEvent, onResync: reload });
 
   const showOlder = async () => {
@@ -132,7 +216,17 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       const body: unknown = await r.json();
       if (!r.ok) throw new Error((body as { error?: string } | null)?.error ?? `HTTP ${r.status}`);
       const page = AgentBatchPageSchema.parse(body);
-      setC((x) => ({ ...x, batches: { ...x.batches, rows: [...x.batches.rows, ...page.rows.filter((n) => !x.batches.rows.some((o) => o.epoch === n.epoch)).map(line)], next: page.next } }));
+      setC((x) => ({
+        ...x,
+        batches: {
+          ...x.batches,
+          rows: [
+            ...x.batches.rows,
+            ...page.rows.filter((n) => !x.batches.rows.some((o) => o.epoch === n.epoch)).map(line),
+          ],
+          next: page.next,
+        },
+      }));
       setOlder({ loading: false, error: null });
     } catch (e) {
       setOlder({ loading: false, error: `older batches could not be read: ${(e as Error).message}` });
@@ -148,65 +242,152 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       <h2>On chain</h2>
       <dl className="kv">
         <dt>Stake</dt>
-        <dd className="mono" data-testid="agent-stake">{c.stake ? `${usdc(c.stake.amount)} USDC, ${c.stake.status}` : 'none'}</dd>
+        <dd className="mono" data-testid="agent-stake">
+          {c.stake ? `${usdc(c.stake.amount)} USDC, ${c.stake.status}` : 'none'}
+        </dd>
         <dt>Lease</dt>
         <dd className="mono" data-testid="agent-lease">
-          {c.lease ? `paid through epoch ${c.lease.paidThroughEpoch}${c.lease.active ? '' : ', deactivated'}${c.lease.missedEpochs ? `, ${c.lease.missedEpochs} missed` : ''}` : 'none'}
+          {c.lease
+            ? `paid through epoch ${c.lease.paidThroughEpoch}${c.lease.active ? '' : ', deactivated'}${c.lease.missedEpochs ? `, ${c.lease.missedEpochs} missed` : ''}`
+            : 'none'}
         </dd>
       </dl>
-      <h3 className="small" id="batches">Batches, newest first</h3>
-      {c.linkedNote ? <p className="reason small" role="alert" data-testid="linked-batch-note">{c.linkedNote}</p> : null}
-      {rows.length === 0 ? <p className="muted empty">No batch submitted yet.</p> : (
+      <h3 className="small" id="batches">
+        Batches, newest first
+      </h3>
+      {c.linkedNote ? (
+        <p className="reason small" role="alert" data-testid="linked-batch-note">
+          {c.linkedNote}
+        </p>
+      ) : null}
+      {rows.length === 0 ? (
+        <p className="muted empty">No batch submitted yet.</p>
+      ) : (
         <>
           <p className="muted small" style={{ marginTop: 0 }}>
-            Each <Term k="batch">batch</Term> once: its verdict against the log the agent uploaded, the authoritative reliability after folding it (verified batches only), and its log against what the observer saw on the mesh (seen live / seen but not logged / logged but never seen; each number opens the envelopes).
+            Each <Term k="batch">batch</Term> once: its verdict against the log the agent uploaded, the authoritative
+            reliability after folding it (verified batches only), and its log against what the observer saw on the mesh
+            (seen live / seen but not logged / logged but never seen; each number opens the envelopes).
           </p>
           <div className="table-wrap">
             <table className="list" data-testid="agent-batches">
               <thead>
                 <tr>
-                  <th style={TH}><Term k="epoch">Epoch</Term></th><th style={TH}>Verdict</th><th style={TH} title="the authoritative fold's reliability after this batch, in points">Reliability after</th>
-                  <th style={TH}><Term k="reconciliation">Seen / not logged / never seen</Term></th><th className="num" style={TH}>Challenges</th><th style={TH}>Transaction</th><th />
+                  <th style={TH}>
+                    <Term k="epoch">Epoch</Term>
+                  </th>
+                  <th style={TH}>Verdict</th>
+                  <th style={TH} title="the authoritative fold's reliability after this batch, in points">
+                    Reliability after
+                  </th>
+                  <th style={TH}>
+                    <Term k="reconciliation">Seen / not logged / never seen</Term>
+                  </th>
+                  <th className="num" style={TH}>
+                    Challenges
+                  </th>
+                  <th style={TH}>Transaction</th>
+                  <th />
                 </tr>
               </thead>
               {pinned ? (
                 <tbody data-testid="pinned-batches">
                   <BatchTr b={pinned} address={address} epochSeconds={epochSeconds} pin />
-                  <tr><td colSpan={7} className="muted small">Newest:</td></tr>
+                  <tr>
+                    <td colSpan={7} className="muted small">
+                      Newest:
+                    </td>
+                  </tr>
                 </tbody>
               ) : null}
               <tbody>
-                {rows.map((b) => <BatchTr key={b.epoch} b={b} address={address} epochSeconds={epochSeconds} />)}
+                {rows.map((b) => (
+                  <BatchTr key={b.epoch} b={b} address={address} epochSeconds={epochSeconds} />
+                ))}
               </tbody>
             </table>
           </div>
           <p className="small">
-            {c.batches.next ? <button type="button" className="btn small ghost" data-testid="older-batches" onClick={() => void showOlder()} disabled={older.loading}>{older.loading ? 'Reading…' : 'Show older batches'}</button> : <span className="muted">{rows.length === 1 ? 'Its only batch.' : `All ${rows.length} of its batches.`}</span>}
-            {older.error ? <span className="reason small" role="alert"> {older.error}</span> : null}
-             · <Link href={`/batches?agent=${address}`} prefetch={false}>as a list with filters</Link>
+            {c.batches.next ? (
+              <button
+                type="button"
+                className="btn small ghost"
+                data-testid="older-batches"
+                onClick={() => void showOlder()}
+                disabled={older.loading}
+              >
+                {older.loading ? 'Reading…' : 'Show older batches'}
+              </button>
+            ) : (
+              <span className="muted">
+                {rows.length === 1 ? 'Its only batch.' : `All ${rows.length} of its batches.`}
+              </span>
+            )}
+            {older.error ? (
+              <span className="reason small" role="alert">
+                {' '}
+                {older.error}
+              </span>
+            ) : null}
+            ·{' '}
+            <Link href={`/batches?agent=${address}`} prefetch={false}>
+              as a list with filters
+            </Link>
           </p>
         </>
       )}
-      {(pinned ? [pinned, ...rows] : rows).map((b) => <BatchChallenges key={b.epoch} agent={agent} batch={b} />)}
-      <h3 className="small" id="challenges">Challenges, newest batch first</h3>
-      {c.challenges.challenges.length === 0 ? <p className="muted empty">No challenge against this agent.</p> : (
+      {(pinned ? [pinned, ...rows] : rows).map((b) => (
+        <BatchChallenges key={b.epoch} agent={agent} batch={b} />
+      ))}
+      <h3 className="small" id="challenges">
+        Challenges, newest batch first
+      </h3>
+      {c.challenges.challenges.length === 0 ? (
+        <p className="muted empty">No challenge against this agent.</p>
+      ) : (
         <div className="table-wrap">
           <table className="list" data-testid="agent-challenges">
-            <thead><tr><th>Epoch</th><th>Status</th><th>Challenger</th><th>Transitions</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Epoch</th>
+                <th>Status</th>
+                <th>Challenger</th>
+                <th>Transitions</th>
+              </tr>
+            </thead>
             <tbody>
               {c.challenges.challenges.map((x) => (
                 <tr key={x.address}>
-                  <td className="small"><a href={batchHref(x.epoch)}><EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} /></a></td>
+                  <td className="small">
+                    <a href={batchHref(x.epoch)}>
+                      <EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} />
+                    </a>
+                  </td>
                   <td>{x.status}</td>
-                  <td><AccountLink address={x.challenger} /></td>
-                  <td className="small">{x.transitions.map((t, i) => <span key={i}>{i > 0 ? ' → ' : ''}{t.status} <TxLink signature={t.signature} head={5} /></span>)}</td>
+                  <td>
+                    <AccountLink address={x.challenger} />
+                  </td>
+                  <td className="small">
+                    {x.transitions.map((t, i) => (
+                      <span key={i}>
+                        {i > 0 ? ' → ' : ''}
+                        {t.status} <TxLink signature={t.signature} head={5} />
+                      </span>
+                    ))}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      {c.challenges.next ? <p className="small"><Link href={`/batches?agent=${address}`} prefetch={false}>Every challenge against this agent →</Link></p> : null}
+      {c.challenges.next ? (
+        <p className="small">
+          <Link href={`/batches?agent=${address}`} prefetch={false}>
+            Every challenge against this agent →
+          </Link>
+        </p>
+      ) : null}
       <ChallengeRows challenges={c.pending.challenges} agentHex={agent} pendingOnly batchHref={batchHref} />
     </section>
   );

@@ -4,17 +4,21 @@
  * (an agent's page), the parties, stage and message count. Times in the viewer's zone.
  */
 import Link from 'next/link';
+import { type ConversationOutcome, OUTCOME_LABELS, STAGE_LABELS } from '../lib/protocol/conversation-state';
 import type { ConversationSummaryView } from '../lib/wire';
-import { OUTCOME_LABELS, STAGE_LABELS, type ConversationOutcome } from '../lib/protocol/conversation-state';
-import { count, formatAmount, shortHex } from './format';
-import { AgentName } from './names/AgentName';
-import { Time } from './time/Time';
-import { glossaryText, type GlossaryKey } from './glossary';
-import { Term } from './Term';
 import { WatchButton } from './alerts/WatchButton';
+import { count, formatAmount, shortHex } from './format';
+import { type GlossaryKey, glossaryText } from './glossary';
+import { AgentName } from './names/AgentName';
+import { Term } from './Term';
+import { Time } from './time/Time';
 
 /** A term's definition as the tooltip of text that cannot be a link (it sits inside one). */
-const Tip = ({ k, children }: { k: GlossaryKey; children: React.ReactNode }) => <span className="tip" title={glossaryText(k)} data-term={k}>{children}</span>;
+const Tip = ({ k, children }: { k: GlossaryKey; children: React.ReactNode }) => (
+  <span className="tip" title={glossaryText(k)} data-term={k}>
+    {children}
+  </span>
+);
 
 /** The deal columns of one conversation (built by app/_lib/deals.ts). */
 export interface DealColumns {
@@ -35,19 +39,46 @@ export interface DealColumns {
 }
 
 /** A column header that re-sorts: `href` when it can, the current sort marked. */
-export interface SortLinks { [column: string]: { href: string; active: boolean } }
+export interface SortLinks {
+  [column: string]: { href: string; active: boolean };
+}
 
-function Head({ label, sort, name, className }: { label: React.ReactNode; sort?: SortLinks; name: string; className?: string }) {
+function Head({
+  label,
+  sort,
+  name,
+  className,
+}: {
+  label: React.ReactNode;
+  sort?: SortLinks;
+  name: string;
+  className?: string;
+}) {
   const s = sort?.[name];
   return (
     <th className={`${className ?? ''} sortable`}>
-      {s ? <Link href={s.href} className={s.active ? 'active' : undefined} aria-sort={s.active ? 'descending' : undefined}>{label}{s.active ? ' ↓' : ''}</Link> : label}
+      {s ? (
+        <Link href={s.href} className={s.active ? 'active' : undefined} aria-sort={s.active ? 'descending' : undefined}>
+          {label}
+          {s.active ? ' ↓' : ''}
+        </Link>
+      ) : (
+        label
+      )}
     </th>
   );
 }
 
-export function ConversationList({ conversations, self, deals, parties, sort }: {
-  conversations: ConversationSummaryView[]; self?: string; deals?: Record<string, DealColumns>;
+export function ConversationList({
+  conversations,
+  self,
+  deals,
+  parties,
+  sort,
+}: {
+  conversations: ConversationSummaryView[];
+  self?: string;
+  deals?: Record<string, DealColumns>;
   /** For the plain table: each conversation's negotiating parties (its "With" lists them, not every participant). */
   parties?: Record<string, Pick<DealColumns, 'parties'>>;
   sort?: SortLinks;
@@ -59,15 +90,44 @@ export function ConversationList({ conversations, self, deals, parties, sort }: 
         <table className="list deals" data-testid="conversation-list">
           <thead>
             <tr>
-              <th><Term k="service">Deal</Term></th>
-              <th><Term k="roles">Buyer</Term></th>
-              <th><Term k="roles">Seller</Term></th>
+              <th>
+                <Term k="service">Deal</Term>
+              </th>
+              <th>
+                <Term k="roles">Buyer</Term>
+              </th>
+              <th>
+                <Term k="roles">Seller</Term>
+              </th>
               {/* A sort header is a link already: the term's definition is its tooltip rather than a nested link. */}
               <Head name="rounds" label={<Tip k="round">Rounds</Tip>} sort={sort} className="num" />
               <Head name="price" label={<Tip k="lastPrice">Last price</Tip>} sort={sort} className="num" />
               <Head name="outcome" label={<Tip k="outcome">Outcome</Tip>} sort={sort} />
-              <Head name="messages" label={<span className="tip" title="Envelopes stored in this conversation, negotiation and the rest (delivery, notarisation, feedback).">Msgs</span>} sort={sort} className="num" />
-              <Head name="last_seen" label={<span className="tip" title="When the latest envelope of the conversation was received; hover a time for UTC.">Last activity</span>} sort={sort} />
+              <Head
+                name="messages"
+                label={
+                  <span
+                    className="tip"
+                    title="Envelopes stored in this conversation, negotiation and the rest (delivery, notarisation, feedback)."
+                  >
+                    Msgs
+                  </span>
+                }
+                sort={sort}
+                className="num"
+              />
+              <Head
+                name="last_seen"
+                label={
+                  <span
+                    className="tip"
+                    title="When the latest envelope of the conversation was received; hover a time for UTC."
+                  >
+                    Last activity
+                  </span>
+                }
+                sort={sort}
+              />
             </tr>
           </thead>
           <tbody>
@@ -79,29 +139,84 @@ export function ConversationList({ conversations, self, deals, parties, sort }: 
               return (
                 <tr key={c.id} data-conversation={c.id}>
                   <td>
-                    <Link href={`/conversations/${c.id}`} title={d?.serviceHash ? `service hash ${d.serviceHash}` : c.id}>
-                      {d?.service ?? (d?.serviceHash ? `service ${shortHex(d.serviceHash, 6, 0)}` : noDeal ? STAGE_LABELS[c.stage] : 'conversation')}
+                    <Link
+                      href={`/conversations/${c.id}`}
+                      title={d?.serviceHash ? `service hash ${d.serviceHash}` : c.id}
+                    >
+                      {d?.service ??
+                        (d?.serviceHash
+                          ? `service ${shortHex(d.serviceHash, 6, 0)}`
+                          : noDeal
+                            ? STAGE_LABELS[c.stage]
+                            : 'conversation')}
                     </Link>
-                    <div className="mono small muted conv-id-line">{shortHex(c.id, 8, 4)} <WatchButton kind="conversation" target={c.id} name={d?.service ?? shortHex(c.id, 8, 4)} compact /></div>
+                    <div className="mono small muted conv-id-line">
+                      {shortHex(c.id, 8, 4)}{' '}
+                      <WatchButton
+                        kind="conversation"
+                        target={c.id}
+                        name={d?.service ?? shortHex(c.id, 8, 4)}
+                        compact
+                      />
+                    </div>
                   </td>
                   {noDeal && !d?.buyer && !d?.seller ? (
-                    <td colSpan={2} className="small"><span className="muted">no deal: from </span><Parties ids={c.participants} /></td>
+                    <td colSpan={2} className="small">
+                      <span className="muted">no deal: from </span>
+                      <Parties ids={c.participants} />
+                    </td>
                   ) : (
                     <>
-                      <td>{d?.buyer ? <AgentName id={d.buyer} copy={false} /> : <Parties ids={d ? others.slice(0, 1) : c.participants.slice(0, 1)} />}</td>
-                      <td>{d?.seller ? <AgentName id={d.seller} copy={false} /> : <Parties ids={d ? others.slice(1, 2) : c.participants.slice(1, 2)} />}</td>
+                      <td>
+                        {d?.buyer ? (
+                          <AgentName id={d.buyer} copy={false} />
+                        ) : (
+                          <Parties ids={d ? others.slice(0, 1) : c.participants.slice(0, 1)} />
+                        )}
+                      </td>
+                      <td>
+                        {d?.seller ? (
+                          <AgentName id={d.seller} copy={false} />
+                        ) : (
+                          <Parties ids={d ? others.slice(1, 2) : c.participants.slice(1, 2)} />
+                        )}
+                      </td>
                     </>
                   )}
                   <td className="num mono">{d ? count(d.rounds) : '—'}</td>
                   <td className="num mono">{d?.lastPrice ? formatAmount(d.lastPrice, d.token) : '—'}</td>
                   <td>
                     <span data-outcome={c.outcome}>{OUTCOME_LABELS[c.outcome]}</span>
-                    {d?.onChain ? <> <span className="badge onchain" title={`Mirrored on chain. ${glossaryText('haggle')}`}>on chain</span></> : null}
-                    {d && d.differences > 0 ? <> <a href={`/conversations/${c.id}`} className="badge differs" title={`${d.differences} difference(s). ${glossaryText('differs')}`}>differs</a></> : null}
-                    {STAGE_LABELS[c.stage] !== OUTCOME_LABELS[c.outcome] ? <div className="small muted" data-stage={c.stage}>{STAGE_LABELS[c.stage]}</div> : null}
+                    {d?.onChain ? (
+                      <>
+                        {' '}
+                        <span className="badge onchain" title={`Mirrored on chain. ${glossaryText('haggle')}`}>
+                          on chain
+                        </span>
+                      </>
+                    ) : null}
+                    {d && d.differences > 0 ? (
+                      <>
+                        {' '}
+                        <a
+                          href={`/conversations/${c.id}`}
+                          className="badge differs"
+                          title={`${d.differences} difference(s). ${glossaryText('differs')}`}
+                        >
+                          differs
+                        </a>
+                      </>
+                    ) : null}
+                    {STAGE_LABELS[c.stage] !== OUTCOME_LABELS[c.outcome] ? (
+                      <div className="small muted" data-stage={c.stage}>
+                        {STAGE_LABELS[c.stage]}
+                      </div>
+                    ) : null}
                   </td>
                   <td className="num mono">{count(c.messages)}</td>
-                  <td className="small deal-time"><Time ms={c.lastMs} /></td>
+                  <td className="small deal-time">
+                    <Time ms={c.lastMs} />
+                  </td>
                 </tr>
               );
             })}
@@ -115,9 +230,13 @@ export function ConversationList({ conversations, self, deals, parties, sort }: 
       <table className="list" data-testid="conversation-list">
         <thead>
           <tr>
-            <th><Term k="conversation">Conversation</Term></th>
+            <th>
+              <Term k="conversation">Conversation</Term>
+            </th>
             <th>{self ? 'With' : 'Parties'}</th>
-            <th><Term k="stage">Stage</Term></th>
+            <th>
+              <Term k="stage">Stage</Term>
+            </th>
             <th className="num">Messages</th>
             <th>Last activity</th>
           </tr>
@@ -136,7 +255,9 @@ export function ConversationList({ conversations, self, deals, parties, sort }: 
               </td>
               <td data-stage={c.stage}>{c.state ?? '—'}</td>
               <td className="num mono">{count(c.messages)}</td>
-              <td className="small"><Time ms={c.lastMs} /></td>
+              <td className="small">
+                <Time ms={c.lastMs} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -146,7 +267,11 @@ export function ConversationList({ conversations, self, deals, parties, sort }: 
 }
 
 /** Who a conversation is with: its negotiating parties when known (each once), else every participant; never `self`. */
-export function withWhom(c: Pick<ConversationSummaryView, 'participants'>, self: string | undefined, parties: readonly string[] | undefined): string[] {
+export function withWhom(
+  c: Pick<ConversationSummaryView, 'participants'>,
+  self: string | undefined,
+  parties: readonly string[] | undefined,
+): string[] {
   const ids = parties?.length ? parties : c.participants;
   return [...new Set(ids)].filter((p) => p !== self);
 }

@@ -18,7 +18,15 @@ export function CopyId({ value, what = 'agent id' }: { value: string; what?: str
     setTimeout(() => setDone(null), 1500);
   };
   return (
-    <button type="button" className="copy-id" onClick={copy} title={`copy ${value}`} aria-label={`copy ${what}`} data-testid="copy-agent-id" data-copy={value}>
+    <button
+      type="button"
+      className="copy-id"
+      onClick={copy}
+      title={`copy ${value}`}
+      aria-label={`copy ${what}`}
+      data-testid="copy-agent-id"
+      data-copy={value}
+    >
       {done ?? 'copy'}
     </button>
   );

@@ -15,8 +15,23 @@ export interface CountTableProps {
   describe?: (key: string) => string;
 }
 
-export function CountTable({ counts, keys, label, testId, tone = 'accent', empty = 'None.', describe }: CountTableProps) {
-  const names = keys ? [...keys, ...Object.keys(counts).filter((k) => !keys.includes(k)).sort()] : Object.keys(counts).sort((a, b) => counts[b] - counts[a]);
+export function CountTable({
+  counts,
+  keys,
+  label,
+  testId,
+  tone = 'accent',
+  empty = 'None.',
+  describe,
+}: CountTableProps) {
+  const names = keys
+    ? [
+        ...keys,
+        ...Object.keys(counts)
+          .filter((k) => !keys.includes(k))
+          .sort(),
+      ]
+    : Object.keys(counts).sort((a, b) => counts[b] - counts[a]);
   const rows = names.map((k) => [k, counts[k] ?? 0] as const).filter(([, n]) => keys || n > 0);
   const max = Math.max(1, ...rows.map(([, n]) => n));
   if (rows.length === 0) return <p className="muted empty">{empty}</p>;
@@ -25,7 +40,15 @@ export function CountTable({ counts, keys, label, testId, tone = 'accent', empty
       <tbody>
         {rows.map(([k, n]) => (
           <tr key={k} data-key={k} className={n === 0 ? 'zero' : undefined}>
-            <th scope="row">{describe ? <span className="tip" title={describe(k)}>{k}</span> : k}</th>
+            <th scope="row">
+              {describe ? (
+                <span className="tip" title={describe(k)}>
+                  {k}
+                </span>
+              ) : (
+                k
+              )}
+            </th>
             <td className="bar-cell">
               <span className="bar" style={{ width: `${(n / max) * 100}%` }} />
             </td>

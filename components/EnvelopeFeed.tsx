@@ -48,7 +48,11 @@ export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.', cl
               </td>
               <td className="sentence">
                 <AgentName id={e.sender} copy={false} /> →{' '}
-                {isBroadcast(e.recipient) ? <span className="muted">everyone (broadcast)</span> : <AgentName id={e.recipient} copy={false} />}
+                {isBroadcast(e.recipient) ? (
+                  <span className="muted">everyone (broadcast)</span>
+                ) : (
+                  <AgentName id={e.recipient} copy={false} />
+                )}
               </td>
               <td>
                 {isZeroId(e.conversationId) ? (
@@ -63,7 +67,12 @@ export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.', cl
                 <Time ms={e.timestampMs} date={!clock} />
               </td>
               <td>
-                <Link href={`/envelopes/${e.id}`} prefetch={false} className="small" title="check this envelope's bytes, signature and batch inclusion in your browser">
+                <Link
+                  href={`/envelopes/${e.id}`}
+                  prefetch={false}
+                  className="small"
+                  title="check this envelope's bytes, signature and batch inclusion in your browser"
+                >
                   verify
                 </Link>
               </td>

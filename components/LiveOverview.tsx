@@ -1,27 +1,26 @@
 'use client';
+import Link from 'next/link';
 /**
  * The overview page body: starts from a server-rendered snapshot and follows `/api/stream`;
  * reloads the snapshot from `/api/overview` after a reconnect, a `lagged` notice, and every
  * {@link REFRESH_MS} (online windows and totals the events alone cannot settle).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import Link from 'next/link';
+import { type EnvelopeView, type LiveEvent, MSG_TYPE_NAMES, type OverviewSnapshot } from '../lib/wire';
 import { CountTable } from './CountTable';
 import { EnvelopeFeed } from './EnvelopeFeed';
-import { ForceGraph } from './graph/ForceGraph';
-import { applyEvent, initialState, resync, type OverviewState } from './live-state';
-import { useLiveStream } from './useLiveStream';
 import { base58, count, shortHex } from './format';
-import { MSG_TYPE_NAMES, type EnvelopeView, type LiveEvent, type OverviewSnapshot } from '../lib/wire';
-import { envelopeFromEvent } from './live-state';
+import { dropReasonText } from './glossary';
+import { ForceGraph } from './graph/ForceGraph';
+import { applyEvent, envelopeFromEvent, initialState, type OverviewState, resync } from './live-state';
 import { AgentName } from './names/AgentName';
 import { agentDisplayName } from './names/label';
+import { ReplayBar } from './replay/ReplayBar';
+import { parseReplayLink } from './replay/url';
+import { useReplay } from './replay/useReplay';
 import { AccountLink, useSite } from './site';
 import { Time } from './time/Time';
-import { dropReasonText } from './glossary';
-import { ReplayBar } from './replay/ReplayBar';
-import { useReplay } from './replay/useReplay';
-import { parseReplayLink } from './replay/url';
+import { useLiveStream } from './useLiveStream';
 
 const REFRESH_MS = 15_000;
 const FRESH_MS = 2_500;
@@ -31,7 +30,10 @@ const FEED_ROWS = 30;
 /** The rate is the arrivals of this window, per second. */
 const RATE_WINDOW_MS = 10_000;
 
-export interface FeedFilter { type: string; agent: string }
+export interface FeedFilter {
+  type: string;
+  agent: string;
+}
 
 /** An envelope matches when its type is the one asked and the agent (a prefix of the base58 or hex id, or part of the name) is its sender or recipient. */
 function matcher(f: FeedFilter, names: Readonly<Record<string, string>>): (e: EnvelopeView) => boolean {
@@ -51,7 +53,17 @@ function matcher(f: FeedFilter, names: Readonly<Record<string, string>>): (e: En
 
 /** `strip`: the economy at a glance (server-rendered, components/stats/StatsStrip), under the totals. */
 /** `replay`: the `?replay=FROM..TO&at=T&speed=S` of a shared link (components/replay/url.ts). */
-export function LiveOverview({ snapshot, filter: initialFilter = { type: '', agent: '' }, strip, replay }: { snapshot: OverviewSnapshot; filter?: FeedFilter; strip?: React.ReactNode; replay?: { replay?: string; at?: string; speed?: string } }) {
+export function LiveOverview({
+  snapshot,
+  filter: initialFilter = { type: '', agent: '' },
+  strip,
+  replay,
+}: {
+  snapshot: OverviewSnapshot;
+  filter?: FeedFilter;
+  strip?: React.ReactNode;
+  replay?: { replay?: string; at?: string; speed?: string };
+}) {
   const [liveState, setState] = useState<OverviewState>(() => initialState(snapshot));
   // A replay shows its own state (from stored envelopes) while the live one keeps following the stream.
   const link = useMemo(() => parseReplayLink(replay ?? {}), [replay]);
@@ -72,7 +84,10 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
   const missedAt = useRef(0);
   const [partial, setPartial] = useState(false);
   const match = useMemo(() => matcher(filter, names), [filter, names]);
-  const shown = useMemo(() => (replaying ? replaying.state.envelopes.filter(match) : (paused ?? buffer.filter(match))).slice(0, FEED_ROWS), [replaying, paused, buffer, match]);
+  const shown = useMemo(
+    () => (replaying ? replaying.state.envelopes.filter(match) : (paused ?? buffer.filter(match))).slice(0, FEED_ROWS),
+    [replaying, paused, buffer, match],
+  );
   const newCount = useMemo(() => {
     if (!paused) return 0;
     const seen = new Set(paused.map((e) => e.id));
@@ -84,17 +99,20 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
     }
     return n;
   }, [paused, buffer, match]);
-  const setFilterUrl = useCallback((f: FeedFilter) => {
-    setFilter(f);
-    setPaused((p) => (p ? buffer.filter(matcher(f, names)).slice(0, FEED_ROWS) : p));
-    // Kept in the URL so a filtered feed is a link to share (read back by app/page.tsx).
-    const u = new URL(window.location.href);
-    for (const k of ['type', 'agent'] as const) {
-      if (f[k]) u.searchParams.set(k, f[k]);
-      else u.searchParams.delete(k);
-    }
-    window.history.replaceState(null, '', u);
-  }, [buffer, names]);
+  const setFilterUrl = useCallback(
+    (f: FeedFilter) => {
+      setFilter(f);
+      setPaused((p) => (p ? buffer.filter(matcher(f, names)).slice(0, FEED_ROWS) : p));
+      // Kept in the URL so a filtered feed is a link to share (read back by app/page.tsx).
+      const u = new URL(window.location.href);
+      for (const k of ['type', 'agent'] as const) {
+        if (f[k]) u.searchParams.set(k, f[k]);
+        else u.searchParams.delete(k);
+      }
+      window.history.replaceState(null, '', u);
+    },
+    [buffer, names],
+  );
   useEffect(() => {
     const t = setInterval(() => {
       const now = Date.now();
@@ -130,11 +148,15 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
       const env = envelopeFromEvent(event);
       setBuffer((b) => (b.some((e) => e.id === id) ? b : [env, ...b].slice(0, BUFFER)));
       setFresh((f) => new Set(f).add(id));
-      setTimeout(() => setFresh((f) => {
-        const n = new Set(f);
-        n.delete(id);
-        return n;
-      }), FRESH_MS);
+      setTimeout(
+        () =>
+          setFresh((f) => {
+            const n = new Set(f);
+            n.delete(id);
+            return n;
+          }),
+        FRESH_MS,
+      );
     }
   }, []);
 
@@ -162,20 +184,43 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
         <div>
           <h1>Mesh overview</h1>
           <p className="muted">
-            {replaying ? 'A past window replayed from the stored envelopes.' : 'Every envelope the observer validated, live.'}{' '}
+            {replaying
+              ? 'A past window replayed from the stored envelopes.'
+              : 'Every envelope the observer validated, live.'}{' '}
             {state.mesh ? (
               <span title={state.mesh.peerId}>
-                Observer <span className="mono">{shortHex(state.mesh.peerId, 8, 6)}</span>, {count(state.mesh.peers)} peers.
+                Observer <span className="mono">{shortHex(state.mesh.peerId, 8, 6)}</span>, {count(state.mesh.peers)}{' '}
+                peers.
               </span>
             ) : null}
           </p>
         </div>
-        <span className={`status status-${replaying ? 'replay' : status}`} data-testid="stream-status" data-status={status} data-invalid-frames={invalidFrames}
-          title={replaying ? 'this page shows a replay of a past window; the live stream keeps running underneath, and Back to live returns to it' : undefined}>
-          <span className="dot" aria-hidden /> {replaying ? 'Replay' : status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+        <span
+          className={`status status-${replaying ? 'replay' : status}`}
+          data-testid="stream-status"
+          data-status={status}
+          data-invalid-frames={invalidFrames}
+          title={
+            replaying
+              ? 'this page shows a replay of a past window; the live stream keeps running underneath, and Back to live returns to it'
+              : undefined
+          }
+        >
+          <span className="dot" aria-hidden />{' '}
+          {replaying
+            ? 'Replay'
+            : status === 'live'
+              ? 'Live'
+              : status === 'connecting'
+                ? 'Connecting…'
+                : 'Reconnecting…'}
         </span>
       </header>
-      {link && 'error' in link ? <p className="small warn-text" role="alert">This link's replay could not be read ({link.error}); showing the live mesh.</p> : null}
+      {link && 'error' in link ? (
+        <p className="small warn-text" role="alert">
+          This link's replay could not be read ({link.error}); showing the live mesh.
+        </p>
+      ) : null}
       <ReplayBar view={replaying} controls={replayControls} />
 
       <section className="stat-row" aria-label="Totals">
@@ -190,9 +235,18 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
           <>
             <Stat label="Envelopes stored" value={count(totals.envelopes)} testId="total-envelopes" />
             <Stat label="Live since page load" value={count(state.liveCount)} testId="live-count" />
-            <Stat label="Agents online" value={`${count(totals.online.length)} / ${count(state.agents.length)}`} testId="agents-online" />
+            <Stat
+              label="Agents online"
+              value={`${count(totals.online.length)} / ${count(state.agents.length)}`}
+              testId="agents-online"
+            />
             <Stat label="Conversation links" value={count(state.graph.links.length)} />
-            <Stat label="Drops" value={count(totals.drops)} tone={totals.drops > 0 ? 'warn' : undefined} testId="total-drops" />
+            <Stat
+              label="Drops"
+              value={count(totals.drops)}
+              tone={totals.drops > 0 ? 'warn' : undefined}
+              testId="total-drops"
+            />
           </>
         )}
       </section>
@@ -205,19 +259,39 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
           <h2>Agents and conversations</h2>
           {state.graph.nodes.length === 0 ? <p className="muted empty">No agents seen yet.</p> : null}
           <ForceGraph graph={state.graph} pulses={state.pulses} />
-          <p className="muted small">Circles are agents (hollow: offline); a line joins two agents in conversation, thicker with more messages and flashing on each one. Scroll or pinch to zoom, drag the background to pan, drag an agent to move it, click it to open.</p>
+          <p className="muted small">
+            Circles are agents (hollow: offline); a line joins two agents in conversation, thicker with more messages
+            and flashing on each one. Scroll or pinch to zoom, drag the background to pan, drag an agent to move it,
+            click it to open.
+          </p>
         </section>
         <div className="stack">
           <section className="card">
             <h2>Envelopes per type</h2>
-            <CountTable counts={state.stats.byType} keys={MSG_TYPE_NAMES} label="Envelopes per type" testId="counts-by-type" />
+            <CountTable
+              counts={state.stats.byType}
+              keys={MSG_TYPE_NAMES}
+              label="Envelopes per type"
+              testId="counts-by-type"
+            />
           </section>
           <section className="card">
             <h2>Drops per reason</h2>
-            {replaying ? <p className="muted empty">Drops are not stored per envelope time, so a replay cannot show them.</p> : (
-              <CountTable counts={state.stats.drops} label="Drops per reason" testId="drops-by-reason" tone="warn" empty="No drops." describe={dropReasonText} />
+            {replaying ? (
+              <p className="muted empty">Drops are not stored per envelope time, so a replay cannot show them.</p>
+            ) : (
+              <CountTable
+                counts={state.stats.drops}
+                label="Drops per reason"
+                testId="drops-by-reason"
+                tone="warn"
+                empty="No drops."
+                describe={dropReasonText}
+              />
             )}
-            <p className="small muted"><Link href="/glossary#drops">What each reason means</Link></p>
+            <p className="small muted">
+              <Link href="/glossary#drops">What each reason means</Link>
+            </p>
           </section>
         </div>
       </div>
@@ -225,10 +299,20 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
       <div className="grid-feed">
         <section className="card">
           <h2>
-            {replaying ? 'Replayed feed' : 'Live feed'} <span className="muted small">latest {shown.length}{filter.type || filter.agent ? ' matching' : ''}</span>
+            {replaying ? 'Replayed feed' : 'Live feed'}{' '}
+            <span className="muted small">
+              latest {shown.length}
+              {filter.type || filter.agent ? ' matching' : ''}
+            </span>
           </h2>
           <div className="feed-bar" data-testid="feed-bar">
-            <button type="button" hidden={replaying !== null} onClick={() => setPaused((p) => (p ? null : buffer.filter(match).slice(0, FEED_ROWS)))} data-testid="feed-pause" aria-pressed={paused !== null}>
+            <button
+              type="button"
+              hidden={replaying !== null}
+              onClick={() => setPaused((p) => (p ? null : buffer.filter(match).slice(0, FEED_ROWS)))}
+              data-testid="feed-pause"
+              aria-pressed={paused !== null}
+            >
               {paused ? 'Resume' : 'Pause'}
             </button>
             {paused ? (
@@ -238,23 +322,56 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
             ) : null}
             <label>
               Type{' '}
-              <select value={filter.type} onChange={(e) => setFilterUrl({ ...filter, type: e.target.value })} data-testid="feed-type">
+              <select
+                value={filter.type}
+                onChange={(e) => setFilterUrl({ ...filter, type: e.target.value })}
+                data-testid="feed-type"
+              >
                 <option value="">all</option>
-                {MSG_TYPE_NAMES.map((t) => <option key={t} value={t}>{t}</option>)}
+                {MSG_TYPE_NAMES.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
               </select>
             </label>
             <label>
               Agent{' '}
-              <input value={filter.agent} onChange={(e) => setFilterUrl({ ...filter, agent: e.target.value })} placeholder="name or id prefix" size={16} data-testid="feed-agent" spellCheck={false} />
+              <input
+                value={filter.agent}
+                onChange={(e) => setFilterUrl({ ...filter, agent: e.target.value })}
+                placeholder="name or id prefix"
+                size={16}
+                data-testid="feed-agent"
+                spellCheck={false}
+              />
             </label>
-            <span className="muted" data-testid="feed-rate" data-partial={partial} hidden={replaying !== null}
-              title={partial
-                ? `this page missed envelopes in the last ${RATE_WINDOW_MS / 1000} s (it fell behind the stream or reconnected), so the mesh sent at least this many per second`
-                : `envelopes that arrived on this page over the last ${RATE_WINDOW_MS / 1000} s, per second`}>
+            <span
+              className="muted"
+              data-testid="feed-rate"
+              data-partial={partial}
+              hidden={replaying !== null}
+              title={
+                partial
+                  ? `this page missed envelopes in the last ${RATE_WINDOW_MS / 1000} s (it fell behind the stream or reconnected), so the mesh sent at least this many per second`
+                  : `envelopes that arrived on this page over the last ${RATE_WINDOW_MS / 1000} s, per second`
+              }
+            >
               {rate === null ? 'measuring rate…' : `${partial ? '≥ ' : ''}${rate.toFixed(1)} envelopes/s`}
             </span>
           </div>
-          <EnvelopeFeed envelopes={shown} fresh={paused || replaying ? undefined : fresh} clock={!replaying} empty={filter.type || filter.agent ? 'No envelope matches this filter yet.' : replaying ? 'No envelope replayed yet.' : 'Waiting for envelopes…'} />
+          <EnvelopeFeed
+            envelopes={shown}
+            fresh={paused || replaying ? undefined : fresh}
+            clock={!replaying}
+            empty={
+              filter.type || filter.agent
+                ? 'No envelope matches this filter yet.'
+                : replaying
+                  ? 'No envelope replayed yet.'
+                  : 'Waiting for envelopes…'
+            }
+          />
         </section>
         <div className="stack">
           <section className="card">
@@ -267,7 +384,9 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
                   <li key={a.id}>
                     <span className="dot on" aria-hidden />
                     <AgentName id={a.id} name={a.name} />
-                    <span className="muted small"><Time ms={a.lastSeenMs || null} date={false} /></span>
+                    <span className="muted small">
+                      <Time ms={a.lastSeenMs || null} date={false} />
+                    </span>
                   </li>
                 ))}
               </ul>
@@ -279,20 +398,35 @@ export function LiveOverview({ snapshot, filter: initialFilter = { type: '', age
           <section className="card">
             <h2>Events</h2>
             {replaying ? (
-              <p className="muted empty">Notary, verdict, reputation and dispute events show live only; the replay shows their envelopes in the feed.</p>
+              <p className="muted empty">
+                Notary, verdict, reputation and dispute events show live only; the replay shows their envelopes in the
+                feed.
+              </p>
             ) : state.activity.length === 0 ? (
               <p className="muted empty">No notary, verdict, reputation or dispute events since this page opened.</p>
             ) : (
               <ul className="activity">
                 {state.activity.map((a) => (
                   <li key={a.key} data-event={a.type}>
-                    <span className="small muted"><Time ms={a.at} date={false} /></span>{' '}
+                    <span className="small muted">
+                      <Time ms={a.at} date={false} />
+                    </span>{' '}
                     {a.agent ? <AgentName id={a.agent} copy={false} /> : null}{' '}
                     <span className="sentence">{a.summary}</span>
-                    {a.conversationId ? <> · <Link href={`/conversations/${a.conversationId}`} className="small">conversation</Link></> : null}
+                    {a.conversationId ? (
+                      <>
+                        {' '}
+                        ·{' '}
+                        <Link href={`/conversations/${a.conversationId}`} className="small">
+                          conversation
+                        </Link>
+                      </>
+                    ) : null}
                     <details className="small muted">
                       <summary>fields</summary>
-                      <pre className="mono" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{JSON.stringify(a.fields, null, 1)}</pre>
+                      <pre className="mono" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>
+                        {JSON.stringify(a.fields, null, 1)}
+                      </pre>
                     </details>
                   </li>
                 ))}
@@ -313,7 +447,11 @@ function ChainSection({ c }: { c: NonNullable<OverviewSnapshot['chain']> }) {
       <div className="stat-row" aria-label="Chain totals">
         <Stat label="Batches submitted" value={count(c.batches)} testId="chain-batches" />
         <Stat label="Batches verified" value={count(c.verifiedBatches)} testId="chain-verified" />
-        <Stat label="Challenges (resolved)" value={`${count(c.challenges)} (${count(c.resolvedChallenges)})`} testId="chain-challenges" />
+        <Stat
+          label="Challenges (resolved)"
+          value={`${count(c.challenges)} (${count(c.resolvedChallenges)})`}
+          testId="chain-challenges"
+        />
         <Stat label="Stakes locked" value={count(c.lockedStakes)} />
         <Stat label="Leases active" value={count(c.activeLeases)} />
       </div>
@@ -321,10 +459,17 @@ function ChainSection({ c }: { c: NonNullable<OverviewSnapshot['chain']> }) {
         {c.lastChallenge ? (
           <>
             Last challenge: <AccountLink address={c.lastChallenge.address} /> against{' '}
-            {/^[0-9a-f]{64}$/.test(c.lastChallenge.agent) ? <AgentName id={c.lastChallenge.agent} copy={false} /> : <span className="mono">{shortHex(c.lastChallenge.agent)}</span>}{' '}
-            over its batch of epoch {c.lastChallenge.epoch}: <strong>{c.lastChallenge.status}</strong> · <Link href="/challenges">all challenges</Link>
+            {/^[0-9a-f]{64}$/.test(c.lastChallenge.agent) ? (
+              <AgentName id={c.lastChallenge.agent} copy={false} />
+            ) : (
+              <span className="mono">{shortHex(c.lastChallenge.agent)}</span>
+            )}{' '}
+            over its batch of epoch {c.lastChallenge.epoch}: <strong>{c.lastChallenge.status}</strong> ·{' '}
+            <Link href="/challenges">all challenges</Link>
           </>
-        ) : 'No challenge yet.'}
+        ) : (
+          'No challenge yet.'
+        )}
       </p>
     </section>
   );

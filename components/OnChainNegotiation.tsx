@@ -4,7 +4,7 @@
  * refund, and every on-chain offer beside the gossiped NEG1 offer of the same round, with a
  * flag when they differ. Data in (lib/wire OnChainNegotiationView), markup out.
  */
-import type { OnChainNegotiationView, OfferMatch } from '../lib/wire';
+import type { OfferMatch, OnChainNegotiationView } from '../lib/wire';
 import { formatAmount, shortHex, USDC_TOKEN } from './format';
 
 /** Haggle escrows the chain's USDC, so every amount here is in USDC (exact, from the decimal string). */
@@ -22,12 +22,22 @@ function Outcome({ n }: { n: OnChainNegotiationView }) {
     const s = n.settlement;
     return (
       <span data-testid="haggle-settlement">
-        settled at <b className="mono">{usdc(s.amount)}</b>: {usdc(s.toSeller)} to the seller, {usdc(s.fee)} fee, {usdc(s.refund)} back to the buyer
+        settled at <b className="mono">{usdc(s.amount)}</b>: {usdc(s.toSeller)} to the seller, {usdc(s.fee)} fee,{' '}
+        {usdc(s.refund)} back to the buyer
       </span>
     );
   }
-  if (n.refund !== null) return <span data-testid="haggle-settlement">{n.status} ({n.reason ?? 'refund'}): {usdc(n.refund)} back to the buyer</span>;
-  return <span data-testid="haggle-settlement">open ({n.status}), {usdc(n.escrow)} in escrow</span>;
+  if (n.refund !== null)
+    return (
+      <span data-testid="haggle-settlement">
+        {n.status} ({n.reason ?? 'refund'}): {usdc(n.refund)} back to the buyer
+      </span>
+    );
+  return (
+    <span data-testid="haggle-settlement">
+      open ({n.status}), {usdc(n.escrow)} in escrow
+    </span>
+  );
 }
 
 function Negotiation({ n }: { n: OnChainNegotiationView }) {
@@ -35,10 +45,13 @@ function Negotiation({ n }: { n: OnChainNegotiationView }) {
     <div data-testid="haggle-negotiation" data-status={n.status} style={{ marginBottom: 12 }}>
       <dl className="kv" style={{ marginBottom: 10 }}>
         <dt>Outcome</dt>
-        <dd><Outcome n={n} /></dd>
+        <dd>
+          <Outcome n={n} />
+        </dd>
         <dt>Escrow</dt>
         <dd className="mono" data-testid="haggle-escrow">
-          {usdc(n.deposit)} deposited · {usdc(n.decayed)} burned by decay ({n.decayBps / 100}% per offer) · fee {n.protocolFeeBps / 100}%
+          {usdc(n.deposit)} deposited · {usdc(n.decayed)} burned by decay ({n.decayBps / 100}% per offer) · fee{' '}
+          {n.protocolFeeBps / 100}%
         </dd>
         {n.zopaDetection && (n.reservations.buyer !== null || n.reservations.seller !== null) ? (
           <>
@@ -57,10 +70,15 @@ function Negotiation({ n }: { n: OnChainNegotiationView }) {
       {n.differences > 0 ? (
         <p className="notice" data-testid="haggle-differences" style={{ borderLeftColor: 'var(--bad)' }}>
           Gossiped and on-chain offers differ: {n.differences} {n.differences === 1 ? 'difference' : 'differences'}
-          {n.settlement && n.gossipAccepted !== null && n.gossipAccepted !== n.settlement.amount ? ` (NEG1 ACCEPT said ${usdc(n.gossipAccepted)})` : ''}.
+          {n.settlement && n.gossipAccepted !== null && n.gossipAccepted !== n.settlement.amount
+            ? ` (NEG1 ACCEPT said ${usdc(n.gossipAccepted)})`
+            : ''}
+          .
         </p>
       ) : n.rounds.length > 0 ? (
-        <p className="muted small" data-testid="haggle-differences">Every on-chain offer matches the gossiped NEG1 offer.</p>
+        <p className="muted small" data-testid="haggle-differences">
+          Every on-chain offer matches the gossiped NEG1 offer.
+        </p>
       ) : null}
       {n.rounds.length === 0 ? (
         <p className="muted empty">No offers on chain.</p>
@@ -69,7 +87,12 @@ function Negotiation({ n }: { n: OnChainNegotiationView }) {
           <table className="list" data-testid="haggle-rounds">
             <thead>
               <tr>
-                <th className="num" title="The offer's NEG1 round, counted from 0 as on the chart, the timeline and the messages; the chain's own count (from 1) is in each number's tooltip">Round</th>
+                <th
+                  className="num"
+                  title="The offer's NEG1 round, counted from 0 as on the chart, the timeline and the messages; the chain's own count (from 1) is in each number's tooltip"
+                >
+                  Round
+                </th>
                 <th>Side</th>
                 <th className="num">On chain</th>
                 <th className="num">Gossiped (NEG1)</th>
@@ -81,7 +104,9 @@ function Negotiation({ n }: { n: OnChainNegotiationView }) {
             <tbody>
               {n.rounds.map((r, i) => (
                 <tr key={`${r.position}:${i}`} data-match={r.match} data-round={r.round} data-chain-round={r.position}>
-                  <td className="num mono" title={`the chain's round ${r.position}`}>{r.round}</td>
+                  <td className="num mono" title={`the chain's round ${r.position}`}>
+                    {r.round}
+                  </td>
                   <td>{r.side ?? '—'}</td>
                   <td className="num mono">{usdc(r.onChain)}</td>
                   <td className="num mono">{usdc(r.gossip)}</td>

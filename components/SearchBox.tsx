@@ -1,4 +1,5 @@
 'use client';
+import { useRouter } from 'next/navigation';
 /**
  * The header's search box: suggestions from GET /api/search as the user types (hex or base58
  * ids, prefixes, `agent epoch`, signatures, labels), arrow keys to pick one, Enter to open it.
@@ -6,19 +7,26 @@
  * page with every hit grouped by kind. A plain GET form underneath, so it works without script.
  */
 import { useEffect, useId, useRef, useState } from 'react';
-import { useRouter } from 'next/navigation';
+import { type SearchHit, type SearchResult, SearchResultSchema } from '../lib/wire/search';
 import { shortBase58 } from './names/label';
-import { SearchResultSchema, type SearchHit, type SearchResult } from '../lib/wire/search';
 
 /** Agents and batches by their base58 id (hex stays in the hit's data for raw use). */
 function shownId(h: SearchHit): string {
   if (h.kind === 'agent') return shortBase58(h.id);
-  if (h.kind === 'batch') { const [a, e] = h.id.split('/'); return `${shortBase58(a)} epoch ${e}`; }
+  if (h.kind === 'batch') {
+    const [a, e] = h.id.split('/');
+    return `${shortBase58(a)} epoch ${e}`;
+  }
   return shortId(h.id);
 }
 
 const KIND_LABEL: Record<SearchHit['kind'], string> = {
-  agent: 'agent', conversation: 'conversation', envelope: 'envelope', batch: 'batch', challenge: 'challenge', transaction: 'tx',
+  agent: 'agent',
+  conversation: 'conversation',
+  envelope: 'envelope',
+  batch: 'batch',
+  challenge: 'challenge',
+  transaction: 'tx',
 };
 
 /** Middle-elided id for a suggestion row. */
@@ -51,7 +59,12 @@ export function SearchBox() {
         if (res.status === 429) return setNote(`slow down: retry in ${res.headers.get('retry-after') ?? 'a few'} s`);
         const body: unknown = await res.json();
         const parsed = SearchResultSchema.safeParse(body);
-        if (!res.ok || !parsed.success) return setNote(typeof (body as { error?: unknown })?.error === 'string' ? (body as { error: string }).error : 'search failed');
+        if (!res.ok || !parsed.success)
+          return setNote(
+            typeof (body as { error?: unknown })?.error === 'string'
+              ? (body as { error: string }).error
+              : 'search failed',
+          );
         setNote(null);
         setResult(parsed.data);
         setActive(-1);
@@ -123,15 +136,31 @@ export function SearchBox() {
           {note && <li className="muted small search-note">{note}</li>}
           {!note && hits.length === 0 && <li className="muted small search-note">no match for “{text.trim()}”</li>}
           {hits.map((h, i) => (
-            <li key={`${h.kind}:${h.id}:${h.detail}`} role="option" aria-selected={i === active} className={i === active ? 'active' : ''}
-              onMouseDown={(e) => { e.preventDefault(); go(h.href); }} onMouseEnter={() => setActive(i)} data-kind={h.kind}>
+            <li
+              key={`${h.kind}:${h.id}:${h.detail}`}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'active' : ''}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                go(h.href);
+              }}
+              onMouseEnter={() => setActive(i)}
+              data-kind={h.kind}
+            >
               <span className={`badge kind-${h.kind}`}>{KIND_LABEL[h.kind]}</span>
               <span className="mono">{shownId(h)}</span>
               <span className="muted small">{h.detail}</span>
             </li>
           ))}
           {hits.length > 0 && (
-            <li className="search-all small" onMouseDown={(e) => { e.preventDefault(); go(`/search?q=${encodeURIComponent(text.trim())}`); }}>
+            <li
+              className="search-all small"
+              onMouseDown={(e) => {
+                e.preventDefault();
+                go(`/search?q=${encodeURIComponent(text.trim())}`);
+              }}
+            >
               All results for “{text.trim()}” ↵
             </li>
           )}

@@ -1,5 +1,5 @@
 /** A term with its glossary definition as its tooltip, linking to the glossary entry. */
-import { GLOSSARY, glossaryText, type GlossaryKey } from './glossary';
+import { GLOSSARY, type GlossaryKey, glossaryText } from './glossary';
 
 export function Term({ k, children }: { k: GlossaryKey; children?: React.ReactNode }) {
   return (

@@ -17,7 +17,11 @@ export function ThemeToggle() {
   const [choice, setChoice] = useState<Choice | null>(null);
   useEffect(() => {
     let t: string | null = null;
-    try { t = localStorage.getItem(THEME_KEY); } catch { /* storage refused: follow the system */ }
+    try {
+      t = localStorage.getItem(THEME_KEY);
+    } catch {
+      /* storage refused: follow the system */
+    }
     setChoice(t === 'light' || t === 'dark' ? t : 'system');
   }, []);
   const next = () => {
@@ -26,14 +30,30 @@ export function ThemeToggle() {
     try {
       if (c === 'system') localStorage.removeItem(THEME_KEY);
       else localStorage.setItem(THEME_KEY, c);
-    } catch { /* not kept, still applied */ }
+    } catch {
+      /* not kept, still applied */
+    }
     if (c === 'system') delete document.documentElement.dataset.theme;
     else document.documentElement.dataset.theme = c;
     window.dispatchEvent(new Event('themechange'));
   };
-  const label = choice === null ? 'Theme' : choice === 'system' ? 'Theme: system' : choice === 'light' ? 'Theme: light' : 'Theme: dark';
+  const label =
+    choice === null
+      ? 'Theme'
+      : choice === 'system'
+        ? 'Theme: system'
+        : choice === 'light'
+          ? 'Theme: light'
+          : 'Theme: dark';
   return (
-    <button type="button" className="theme-toggle" onClick={next} data-testid="theme-toggle" data-choice={choice ?? ''} title="Switch between light, dark and your system's setting (kept in this browser)">
+    <button
+      type="button"
+      className="theme-toggle"
+      onClick={next}
+      data-testid="theme-toggle"
+      data-choice={choice ?? ''}
+      title="Switch between light, dark and your system's setting (kept in this browser)"
+    >
       {label}
     </button>
   );

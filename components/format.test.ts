@@ -1,8 +1,18 @@
 // base58 of agent ids agrees with web3.js PublicKey; token amounts and chart ticks stay exact bigints.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { PublicKey } from '../lib/chain';
-import { amountUnits, axisLabels, base58, compactAmount, bigintScale, bigintTicks, formatAmount, formatTokenAmount } from './format';
+import {
+  amountUnits,
+  axisLabels,
+  base58,
+  bigintScale,
+  bigintTicks,
+  compactAmount,
+  formatAmount,
+  formatTokenAmount,
+} from './format';
 
 test('base58 of 32-byte ids matches PublicKey.toBase58, leading zero bytes included', () => {
   for (const hex of ['00'.repeat(32), `0001${'ff'.repeat(30)}`, 'aa'.repeat(32), '1f'.repeat(32)]) {
@@ -21,9 +31,15 @@ test('formatTokenAmount keeps int128 extremes exact, in raw units and with decim
   assert.equal(formatTokenAmount(I128_MAX), '170,141,183,460,469,231,731,687,303,715,884,105,727 units');
   assert.equal(formatTokenAmount(I128_MIN), '-170,141,183,460,469,231,731,687,303,715,884,105,728 units');
   assert.equal(formatTokenAmount(I128_MAX, { decimals: 6 }), '170,141,183,460,469,231,731,687,303,715,884.105727');
-  assert.equal(formatTokenAmount(I128_MIN, { decimals: 9, symbol: 'XYZ' }), '-170,141,183,460,469,231,731,687,303,715.884105728 XYZ');
+  assert.equal(
+    formatTokenAmount(I128_MIN, { decimals: 9, symbol: 'XYZ' }),
+    '-170,141,183,460,469,231,731,687,303,715.884105728 XYZ',
+  );
   // Around 1.4e38: what the page used to show as "—".
-  assert.equal(formatTokenAmount(140_000_000_000_000_000_000_000_000_000_000_000_123n), '140,000,000,000,000,000,000,000,000,000,000,000,123 units');
+  assert.equal(
+    formatTokenAmount(140_000_000_000_000_000_000_000_000_000_000_000_123n),
+    '140,000,000,000,000,000,000,000,000,000,000,000,123 units',
+  );
 });
 
 test('formatTokenAmount keeps u64 exact where a float would round', () => {
@@ -109,18 +125,30 @@ test('formatAmount: decimal strings exactly, numbers exact only while they can b
 });
 
 test('axisLabels keep every tick exact and short: plain, exact scientific, or offsets from a base', () => {
-  assert.deepEqual(axisLabels([1_400_000n, 1_450_000n, 1_500_000n], { decimals: 6 }), { labels: ['1.4', '1.45', '1.5'], base: null });
+  assert.deepEqual(axisLabels([1_400_000n, 1_450_000n, 1_500_000n], { decimals: 6 }), {
+    labels: ['1.4', '1.45', '1.5'],
+    base: null,
+  });
   assert.deepEqual(axisLabels([0n, 500n, 1000n]), { labels: ['0', '500', '1,000'], base: null });
   const e = 10n ** 37n;
-  assert.deepEqual(axisLabels([14n * e, 145n * e / 10n, 15n * e]), { labels: ['1.4e38', '1.45e38', '1.5e38'], base: null });
-  assert.deepEqual(axisLabels([-2n * e * 10n, 0n, 2n * e * 10n], { decimals: 6 }), { labels: ['-2e32', '0', '2e32'], base: null });
+  assert.deepEqual(axisLabels([14n * e, (145n * e) / 10n, 15n * e]), {
+    labels: ['1.4e38', '1.45e38', '1.5e38'],
+    base: null,
+  });
+  assert.deepEqual(axisLabels([-2n * e * 10n, 0n, 2n * e * 10n], { decimals: 6 }), {
+    labels: ['-2e32', '0', '2e32'],
+    base: null,
+  });
   const base = 140_000_000_000_000_000_000_000_000_000_000_000_000n;
   const ticks = bigintTicks(base + 3n, base + 997n, 4).ticks;
   assert.deepEqual(axisLabels(ticks), { labels: ['+0', '+500', '+1,000'], base });
   const u = bigintTicks(U64_MAX - 10_000n, U64_MAX, 5);
   const l = axisLabels(u.ticks, { decimals: 6 });
   assert.equal(l.base, u.ticks[0]);
-  assert.deepEqual(l.labels, u.ticks.map((t) => (t === u.ticks[0] ? '+0' : `+${formatTokenAmount(t - u.ticks[0], { decimals: 6 })}`)));
+  assert.deepEqual(
+    l.labels,
+    u.ticks.map((t) => (t === u.ticks[0] ? '+0' : `+${formatTokenAmount(t - u.ticks[0], { decimals: 6 })}`)),
+  );
 });
 
 test('amountUnits places exact amounts exactly and approximate ones near enough', () => {

@@ -81,7 +81,10 @@ export function formatTokenAmount(units: bigint, opts: TokenAmountOptions = {}):
   }
   const digits = abs.padStart(d + 1, '0');
   const int = groupDigits(digits.slice(0, digits.length - d));
-  const frac = digits.slice(digits.length - d).replace(/0+$/, '').padEnd(Math.min(d, Math.max(0, opts.minFractionDigits ?? 0)), '0');
+  const frac = digits
+    .slice(digits.length - d)
+    .replace(/0+$/, '')
+    .padEnd(Math.min(d, Math.max(0, opts.minFractionDigits ?? 0)), '0');
   return `${sign}${int}${frac ? `.${frac}` : ''}${symbol}`;
 }
 
@@ -105,7 +108,13 @@ export function formatAmount(raw: string | number | bigint | null | undefined, o
     if (Math.abs(raw) < 2 ** 53 && /^-?\d+\.\d+$/.test(text)) return formatAmount(text, opts);
     const d = knownDecimals(opts.decimals);
     const v = d === null ? raw : raw / 10 ** d;
-    return `≈${v.toExponential(3).replace(/\.?0+e/, 'e').replace('e+', 'e')}${d === null ? ' units' : ''}${opts.symbol ? `${d === null ? ' of' : ''} ${opts.symbol}` : ''}`;
+    return `≈${v
+      .toExponential(3)
+      .replace(/\.?0+e/, 'e')
+      .replace(
+        'e+',
+        'e',
+      )}${d === null ? ' units' : ''}${opts.symbol ? `${d === null ? ' of' : ''} ${opts.symbol}` : ''}`;
   }
   if (typeof raw !== 'string') return '—';
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(raw);
@@ -143,7 +152,11 @@ const digitCount = (v: bigint): number => v.toString().length;
  * and ends on a labelled tick). Works for any size (int128 prices around 10^38) because nothing
  * passes through a float; an empty range gets a step of one unit-ish around the value.
  */
-export function bigintTicks(lo: bigint, hi: bigint, count = 5): { lo: bigint; hi: bigint; step: bigint; ticks: bigint[] } {
+export function bigintTicks(
+  lo: bigint,
+  hi: bigint,
+  count = 5,
+): { lo: bigint; hi: bigint; step: bigint; ticks: bigint[] } {
   if (hi < lo) [lo, hi] = [hi, lo];
   const n = BigInt(Math.max(1, Math.floor(count)));
   let span = hi - lo;
@@ -174,12 +187,16 @@ export function bigintTicks(lo: bigint, hi: bigint, count = 5): { lo: bigint; hi
  * the domain is taken as an exact fraction (to a billionth) before it becomes a float, so a domain
  * around 1.4e38 places points as precisely as one around 1.
  */
-export function bigintScale(domain: readonly [bigint, bigint], range: readonly [number, number]): (v: bigint) => number {
+export function bigintScale(
+  domain: readonly [bigint, bigint],
+  range: readonly [number, number],
+): (v: bigint) => number {
   const [d0, d1] = domain;
   const [r0, r1] = range;
   const span = d1 - d0;
   const PREC = 1_000_000_000n;
-  return (v: bigint) => (span === 0n ? (r0 + r1) / 2 : r0 + (r1 - r0) * (Number(((v - d0) * PREC) / span) / Number(PREC)));
+  return (v: bigint) =>
+    span === 0n ? (r0 + r1) / 2 : r0 + (r1 - r0) * (Number(((v - d0) * PREC) / span) / Number(PREC));
 }
 
 /** Base58 (Bitcoin alphabet, as Solana addresses) of a hex string: agent ids as wallets show mints. */
@@ -206,7 +223,10 @@ function exactSci(units: bigint, decimals: number, maxDigits: number): string | 
  * each label the exact offset from it ("+500"). Amounts are in the token's display unit when
  * `decimals` is known, else in raw units; neither label carries the unit (the axis names it).
  */
-export function axisLabels(ticks: readonly bigint[], opts: { decimals?: number | null; maxChars?: number } = {}): { labels: string[]; base: bigint | null } {
+export function axisLabels(
+  ticks: readonly bigint[],
+  opts: { decimals?: number | null; maxChars?: number } = {},
+): { labels: string[]; base: bigint | null } {
   const d = knownDecimals(opts.decimals) ?? 0;
   const max = opts.maxChars ?? 14;
   const plain = (t: bigint) => formatTokenAmount(t, { decimals: d });

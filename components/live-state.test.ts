@@ -1,9 +1,9 @@
-import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type LiveEventOf, type OverviewSnapshot, parseStreamFrame } from '../lib/wire';
+import { sampleEvent } from '../lib/wire/testing';
 import { applyEvent, envelopeFromEvent, FEED_SIZE, initialState, resync } from './live-state';
 import { pairKey } from './pair';
-import { parseStreamFrame, type LiveEventOf, type OverviewSnapshot } from '../lib/wire';
-import { sampleEvent } from '../lib/wire/testing';
 
 const A = 'aa'.repeat(32);
 const B = 'bb'.repeat(32);
@@ -21,12 +21,29 @@ const empty: OverviewSnapshot = {
   database: null,
 };
 
-const msg = (id: string, msgType: number, sender: string, recipient: string, conversationId: string): LiveEventOf<'message'> => ({
+const msg = (
+  id: string,
+  msgType: number,
+  sender: string,
+  recipient: string,
+  conversationId: string,
+): LiveEventOf<'message'> => ({
   type: 'message',
   at: 1_700_000_000_000,
   data: {
-    id, msgType, type: 'ignored: the browser names the code itself', sender, recipient, conversationId, timestamp: '1700000000000123', blockRef: '0',
-    nonce: '7', payloadLen: 3, source: 'gossip', topic: null, receivedAt: 1_700_000_000_000,
+    id,
+    msgType,
+    type: 'ignored: the browser names the code itself',
+    sender,
+    recipient,
+    conversationId,
+    timestamp: '1700000000000123',
+    blockRef: '0',
+    nonce: '7',
+    payloadLen: 3,
+    source: 'gossip',
+    topic: null,
+    receivedAt: 1_700_000_000_000,
   },
 });
 
@@ -63,7 +80,10 @@ describe('live overview state', () => {
     s = applyEvent(s, msg('e2', 3, A, B, CONV1));
     s = applyEvent(s, msg('e3', 4, B, A, CONV1));
     s = applyEvent(s, msg('e3', 4, B, A, CONV1));
-    assert.deepEqual(s.envelopes.map((e) => e.id), ['e3', 'e2', 'e1']);
+    assert.deepEqual(
+      s.envelopes.map((e) => e.id),
+      ['e3', 'e2', 'e1'],
+    );
     assert.deepEqual(s.stats.byType, { ADVERTISE: 1, PROPOSE: 1, COUNTER: 1 });
     assert.deepEqual(s.graph.links, [{ source: A, target: B, messages: 2 }]);
     assert.equal(s.pulses[pairKey(A, B)], 2);
@@ -75,7 +95,14 @@ describe('live overview state', () => {
       { source: A, target: B, messages: 3 },
       { source: A, target: C, messages: 1 },
     ]);
-    assert.deepEqual(s.agents.map((a) => [a.id, a.online]), [[A, true], [B, true], [C, true]]);
+    assert.deepEqual(
+      s.agents.map((a) => [a.id, a.online]),
+      [
+        [A, true],
+        [B, true],
+        [C, true],
+      ],
+    );
   });
 
   test('the feed keeps the newest FEED_SIZE rows', () => {

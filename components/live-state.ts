@@ -3,11 +3,19 @@
  * that arrive after it (already checked against lib/wire's schema by useLiveStream). No React,
  * no DOM, so it is unit-tested on its own.
  */
-import { msgTypeName, type AgentView, type EnvelopeView, type LiveEvent, type LiveEventOf, type OverviewSnapshot, isChainEvent } from '../lib/wire';
-import { isBroadcast } from './format';
-import { eventText } from './event-text';
-import { pairKey } from './pair';
+import {
+  type AgentView,
+  type EnvelopeView,
+  isChainEvent,
+  type LiveEvent,
+  type LiveEventOf,
+  msgTypeName,
+  type OverviewSnapshot,
+} from '../lib/wire';
 import { applyChainEvent } from './chain-state';
+import { eventText } from './event-text';
+import { isBroadcast } from './format';
+import { pairKey } from './pair';
 
 /** Rows kept in the feed. */
 export const FEED_SIZE = 30;
@@ -32,7 +40,6 @@ export interface ActivityItem {
   /** The event's own fields, shown on request. */
   fields: Record<string, unknown>;
 }
-
 
 /** The envelope carried by a `message` event, as the feed shows it (envelope timestamps are µs). */
 export function envelopeFromEvent(event: LiveEventOf<'message'>): EnvelopeView {
@@ -79,7 +86,10 @@ function touchAgent(agents: AgentView[], id: string, at: number): AgentView[] {
     copy[i] = { ...a, online: true, lastSeenMs: Math.max(a.lastSeenMs ?? 0, at) };
     return copy;
   }
-  return [...agents, { id, name: null, firstSeenMs: at, lastSeenMs: at, online: true, envelopes: null, reputation: null }];
+  return [
+    ...agents,
+    { id, name: null, firstSeenMs: at, lastSeenMs: at, online: true, envelopes: null, reputation: null },
+  ];
 }
 
 function applyMessage(state: OverviewState, env: EnvelopeView): OverviewState {
@@ -89,7 +99,8 @@ function applyMessage(state: OverviewState, env: EnvelopeView): OverviewState {
   let { nodes, links } = state.graph;
   const addNode = (id: string) => {
     if (!nodes.some((n) => n.id === id)) nodes = [...nodes, { id, online: true }];
-    else if (nodes.some((n) => n.id === id && !n.online)) nodes = nodes.map((n) => (n.id === id ? { ...n, online: true } : n));
+    else if (nodes.some((n) => n.id === id && !n.online))
+      nodes = nodes.map((n) => (n.id === id ? { ...n, online: true } : n));
   };
   addNode(env.sender);
   let pulses = state.pulses;
@@ -137,13 +148,18 @@ export function applyEvent(state: OverviewState, event: LiveEvent): OverviewStat
       // One event per reason per flush (about every 250 ms), carrying how many were dropped since
       // the previous one: add them all, not one per event.
       const { reason, count } = event.data;
-      return { ...state, stats: { ...state.stats, drops: { ...state.stats.drops, [reason]: (state.stats.drops[reason] ?? 0) + count } } };
+      return {
+        ...state,
+        stats: { ...state.stats, drops: { ...state.stats.drops, [reason]: (state.stats.drops[reason] ?? 0) + count } },
+      };
     }
     case 'agent_joined': {
       const id = event.data.agent;
       const next = { ...state, activity: [summarize(event), ...state.activity].slice(0, 20) };
       const agents = touchAgent(state.agents, id, event.at);
-      const nodes = state.graph.nodes.some((n) => n.id === id) ? state.graph.nodes : [...state.graph.nodes, { id, online: true }];
+      const nodes = state.graph.nodes.some((n) => n.id === id)
+        ? state.graph.nodes
+        : [...state.graph.nodes, { id, online: true }];
       return { ...next, agents, graph: nodes === state.graph.nodes ? state.graph : { ...state.graph, nodes } };
     }
     default: {

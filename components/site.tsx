@@ -5,7 +5,7 @@
  * epoch clock ranges).
  */
 import { createContext, useContext } from 'react';
-import { explorerAddress, explorerBlock, explorerTx, type ExplorerChain } from '../lib/chain/explorer';
+import { type ExplorerChain, explorerAddress, explorerBlock, explorerTx } from '../lib/chain/explorer';
 
 export interface SiteInfo {
   names: Readonly<Record<string, string>>;
@@ -33,9 +33,21 @@ export function TxLink({ signature, head = 8 }: { signature: string | null | und
   if (!signature) return <span className="muted">none</span>;
   const url = explorer ? explorerTx(signature, explorer) : null;
   const text = `${signature.length > head + 5 ? `${signature.slice(0, head)}…${signature.slice(-4)}` : signature}`;
-  if (!url) return <span className="mono" title={signature} data-testid="tx-link">{text}</span>;
+  if (!url)
+    return (
+      <span className="mono" title={signature} data-testid="tx-link">
+        {text}
+      </span>
+    );
   return (
-    <a href={url} target="_blank" rel="noreferrer" className="mono" title={`${signature}\nopen in Solana Explorer`} data-testid="tx-link">
+    <a
+      href={url}
+      target="_blank"
+      rel="noreferrer"
+      className="mono"
+      title={`${signature}\nopen in Solana Explorer`}
+      data-testid="tx-link"
+    >
       {text} ↗
     </a>
   );
@@ -45,9 +57,23 @@ export function TxLink({ signature, head = 8 }: { signature: string | null | und
 export function AccountLink({ address, label }: { address: string; label?: string }) {
   const { explorer } = useSite();
   const url = explorer ? explorerAddress(address, explorer) : null;
-  if (!url) return <span className="mono" title={address} data-testid="account-link">{`${address.slice(0, 5)}…${address.slice(-4)}`}</span>;
+  if (!url)
+    return (
+      <span
+        className="mono"
+        title={address}
+        data-testid="account-link"
+      >{`${address.slice(0, 5)}…${address.slice(-4)}`}</span>
+    );
   return (
-    <a href={url} target="_blank" rel="noreferrer" className="mono" title={`${address}\nopen in Solana Explorer`} data-testid="account-link">
+    <a
+      href={url}
+      target="_blank"
+      rel="noreferrer"
+      className="mono"
+      title={`${address}\nopen in Solana Explorer`}
+      data-testid="account-link"
+    >
       {label ?? `${address.slice(0, 5)}…${address.slice(-4)}`} ↗
     </a>
   );
@@ -58,5 +84,9 @@ export function BlockLink({ slot }: { slot: string | number | bigint }) {
   const { explorer } = useSite();
   const url = explorer ? explorerBlock(slot, explorer) : null;
   if (!url) return <span className="mono">{String(slot)}</span>;
-  return <a href={url} target="_blank" rel="noreferrer" className="mono">{String(slot)} ↗</a>;
+  return (
+    <a href={url} target="_blank" rel="noreferrer" className="mono">
+      {String(slot)} ↗
+    </a>
+  );
 }

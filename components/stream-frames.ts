@@ -3,7 +3,7 @@
  * schema, hand live events on, turn a `lagged` notice into a resync, and count anything else as
  * invalid instead of letting it reach the page state. Pure, so it is unit-tested on its own.
  */
-import { parseStreamFrame, type LiveEvent } from '../lib/wire';
+import { type LiveEvent, parseStreamFrame } from '../lib/wire';
 
 export interface FrameHandlers {
   onEvent(event: LiveEvent): void;

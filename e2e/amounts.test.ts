@@ -9,20 +9,21 @@
  * "Gossiped and on-chain offers differ" for the swapped pair, and the difference for the real one.
  * Needs TEST_DATABASE_URL. Screenshots go to /tmp/amounts-*.png.
  */
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildEnvelope } from '../lib/protocol/envelope';
-import { publicKeyFromSeed } from '../lib/protocol/crypto';
-import { encodeNeg1 } from '../lib/protocol/neg1';
+import { after, before, describe, test } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { base58, formatTokenAmount } from '../components/format';
 import { encodeCanonical } from '../lib/protocol/cbor';
+import { publicKeyFromSeed } from '../lib/protocol/crypto';
+import { buildEnvelope } from '../lib/protocol/envelope';
 import { toHex } from '../lib/protocol/hex';
+import { encodeNeg1 } from '../lib/protocol/neg1';
 import { MsgType } from '../lib/protocol/types';
 import { openStore } from '../lib/store';
-import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
 import type { HaggleEventInput } from '../lib/store/haggle';
-import { base58, formatTokenAmount } from '../components/format';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, type RunningServer, startServer } from './harness';
 
 const skip = chromiumSkip || skipWithoutPostgres();
 
@@ -37,20 +38,52 @@ const DIFFERS = conversation(0x43);
 
 const I128_BASE = 140_000_000_000_000_000_000_000_000_000_000_000_000n;
 const INT128_PRICES = [I128_BASE + 123n, I128_BASE + 987_654n, I128_BASE + 400_000n, (1n << 127n) - 1n];
-const U64_PRICES = [15_223_372_036_854_700_000n, 15_223_372_036_854_790_000n, 15_223_372_036_854_750_001n, 15_223_372_036_854_775_808n];
+const U64_PRICES = [
+  15_223_372_036_854_700_000n,
+  15_223_372_036_854_790_000n,
+  15_223_372_036_854_750_001n,
+  15_223_372_036_854_775_808n,
+];
 
 /** Now minus ten minutes, in µs: inside any upload window. */
 const T0 = BigInt(Date.now() - 600_000) * 1000n;
 
-interface Msg { type: number; from: Uint8Array; round: number; price: bigint; at: bigint; nonce: bigint }
+interface Msg {
+  type: number;
+  from: Uint8Array;
+  round: number;
+  price: bigint;
+  at: bigint;
+  nonce: bigint;
+}
 
 function envelope(conv: Uint8Array, m: Msg): Uint8Array {
   const payload = encodeNeg1({
-    bidValue: m.price, tokenMint: new Uint8Array(32), serviceHash: new Uint8Array(32).fill(9), round: m.round, deadline: 0n, decayBps: 50, maxRounds: 10,
-    verification: { tier: 1, testSuiteHash: new Uint8Array(0) }, reason: 0, metadata: new Uint8Array(0),
+    bidValue: m.price,
+    tokenMint: new Uint8Array(32),
+    serviceHash: new Uint8Array(32).fill(9),
+    round: m.round,
+    deadline: 0n,
+    decayBps: 50,
+    maxRounds: 10,
+    verification: { tier: 1, testSuiteHash: new Uint8Array(0) },
+    reason: 0,
+    metadata: new Uint8Array(0),
   });
   const to = m.from === BUYER ? SELLER : BUYER;
-  return buildEnvelope({ msgType: m.type, sender: m.from, recipient: to, conversationId: conv, nonce: m.nonce, timestamp: m.at, payload, blockRef: 1n }, m.from).bytes;
+  return buildEnvelope(
+    {
+      msgType: m.type,
+      sender: m.from,
+      recipient: to,
+      conversationId: conv,
+      nonce: m.nonce,
+      timestamp: m.at,
+      payload,
+      blockRef: 1n,
+    },
+    m.from,
+  ).bytes;
 }
 
 /**
@@ -74,23 +107,77 @@ function haggleEvents(conv: Uint8Array, address: string, amounts: bigint[], slot
   let slot = slot0;
   let escrow = deposit;
   const ev = (kind: HaggleEventInput['kind'], over: Partial<HaggleEventInput> = {}): HaggleEventInput => ({
-    signature: `${address.slice(0, 8)}sig${slot}`, index: 0, slot: slot++, at: new Date(Number(T0 / 1000n)), negotiation: address, conversationId: conv, kind,
-    side: null, round: null, amount: null, decay: null, escrow: null, status: null, data: null, ...over,
+    signature: `${address.slice(0, 8)}sig${slot}`,
+    index: 0,
+    slot: slot++,
+    at: new Date(Number(T0 / 1000n)),
+    negotiation: address,
+    conversationId: conv,
+    kind,
+    side: null,
+    round: null,
+    amount: null,
+    decay: null,
+    escrow: null,
+    status: null,
+    data: null,
+    ...over,
   });
-  const out: HaggleEventInput[] = [ev('created', {
-    status: 'created', amount: deposit, escrow: deposit,
-    created: { buyer: base58(toHex(BUYER)), seller: base58(toHex(SELLER)), deposit, deadline: 0n, responseWindow: 60, decayBps: 50, minOfferBps: 0, protocolFeeBps: 200, maxRounds: 10, zopaDetection: false },
-  }), ev('joined', { status: 'created', set: { joined: true } })];
+  const out: HaggleEventInput[] = [
+    ev('created', {
+      status: 'created',
+      amount: deposit,
+      escrow: deposit,
+      created: {
+        buyer: base58(toHex(BUYER)),
+        seller: base58(toHex(SELLER)),
+        deposit,
+        deadline: 0n,
+        responseWindow: 60,
+        decayBps: 50,
+        minOfferBps: 0,
+        protocolFeeBps: 200,
+        maxRounds: 10,
+        zopaDetection: false,
+      },
+    }),
+    ev('joined', { status: 'created', set: { joined: true } }),
+  ];
   amounts.forEach((amount, i) => {
     const decay = (escrow * 50n) / 10_000n;
     escrow -= decay;
     const round = i + 1;
-    out.push(ev('offer', { side: round % 2 ? 1 : 2, round, amount, decay, escrow, status: round === 1 ? 'proposed' : 'countered', set: { rounds: round, currentOffer: amount, lastOfferBy: round % 2 ? 1 : 2, escrow } }));
+    out.push(
+      ev('offer', {
+        side: round % 2 ? 1 : 2,
+        round,
+        amount,
+        decay,
+        escrow,
+        status: round === 1 ? 'proposed' : 'countered',
+        set: { rounds: round, currentOffer: amount, lastOfferBy: round % 2 ? 1 : 2, escrow },
+      }),
+    );
   });
   const amount = amounts[amounts.length - 1];
   const fee = (amount * 200n) / 10_000n;
   out.push(ev('accepted', { status: 'accepted', side: 1, round: amounts.length, amount }));
-  out.push(ev('settled', { status: 'settled', amount, escrow: 0n, set: { amount, fee, toSeller: amount - fee, refund: escrow - amount, decayed: deposit - escrow, escrow: 0n, closed: true } }));
+  out.push(
+    ev('settled', {
+      status: 'settled',
+      amount,
+      escrow: 0n,
+      set: {
+        amount,
+        fee,
+        toSeller: amount - fee,
+        refund: escrow - amount,
+        decayed: deposit - escrow,
+        escrow: 0n,
+        closed: true,
+      },
+    }),
+  );
   return out;
 }
 
@@ -105,7 +192,14 @@ describe('exact amounts and round matching on the conversation page', { skip, ti
       for (const a of [BUYER, SELLER]) await store.registerSignerKey({ agentId: a, publicKey: publicKeyFromSeed(a) });
       await store.applyHaggleEvents(haggleEvents(U64, 'HaggLeU64Negotiation1111111111111111111111', U64_PRICES, 100n));
       // The same gossip, but the seller's round-1 offer on chain is one unit higher.
-      await store.applyHaggleEvents(haggleEvents(DIFFERS, 'HaggLeDiffersNegotiation111111111111111111', [U64_PRICES[0], U64_PRICES[1] + 1n, U64_PRICES[2], U64_PRICES[3]], 200n));
+      await store.applyHaggleEvents(
+        haggleEvents(
+          DIFFERS,
+          'HaggLeDiffersNegotiation111111111111111111',
+          [U64_PRICES[0], U64_PRICES[1] + 1n, U64_PRICES[2], U64_PRICES[3]],
+          200n,
+        ),
+      );
     } finally {
       await store.close();
     }
@@ -115,10 +209,18 @@ describe('exact amounts and round matching on the conversation page', { skip, ti
       ...negotiation(U64, U64_PRICES, T0 + 100_000n, 10n).map((m) => envelope(U64, m)),
       ...negotiation(DIFFERS, U64_PRICES, T0 + 200_000n, 20n).map((m) => envelope(DIFFERS, m)),
     ];
-    const res = await fetch(`${srv.base}/api/ingest/envelopes`, { method: 'POST', headers: { 'content-type': 'application/cbor' }, body: Buffer.from(encodeCanonical(items)) });
+    const res = await fetch(`${srv.base}/api/ingest/envelopes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/cbor' },
+      body: Buffer.from(encodeCanonical(items)),
+    });
     const body = (await res.json()) as { results: { ok: boolean; reason?: string; detail?: string }[] };
     assert.equal(res.status, 200, JSON.stringify(body));
-    assert.deepEqual(body.results.filter((r) => !r.ok), [], 'every envelope stored');
+    assert.deepEqual(
+      body.results.filter((r) => !r.ok),
+      [],
+      'every envelope stored',
+    );
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   after(async () => {
@@ -138,16 +240,27 @@ describe('exact amounts and round matching on the conversation page', { skip, ti
     const page = await open(INT128);
     try {
       const messages = await page.getByTestId('conversation-messages').innerText();
-      for (const p of INT128_PRICES) assert.ok(messages.includes(`${formatTokenAmount(p)} · round`), `${p} exact in the messages table:\n${messages}`);
+      for (const p of INT128_PRICES)
+        assert.ok(
+          messages.includes(`${formatTokenAmount(p)} · round`),
+          `${p} exact in the messages table:\n${messages}`,
+        );
       assert.ok(messages.includes('170,141,183,460,469,231,731,687,303,715,884,105,727 units'));
       const chart = page.getByTestId('flight-chart');
       const svg = await chart.innerHTML();
-      for (const p of INT128_PRICES) assert.ok(svg.includes(formatTokenAmount(p)), `${p} exact in the chart's tooltips`);
+      for (const p of INT128_PRICES)
+        assert.ok(svg.includes(formatTokenAmount(p)), `${p} exact in the chart's tooltips`);
       const ticks = await chart.locator('[data-tick]').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-tick')!));
       assert.ok(ticks.length >= 3, 'a labelled price axis');
-      assert.ok(BigInt(ticks[0]) <= INT128_PRICES[0] && BigInt(ticks[ticks.length - 1]) >= INT128_PRICES[3], `the axis covers the offers: ${ticks.join(' ')}`);
+      assert.ok(
+        BigInt(ticks[0]) <= INT128_PRICES[0] && BigInt(ticks[ticks.length - 1]) >= INT128_PRICES[3],
+        `the axis covers the offers: ${ticks.join(' ')}`,
+      );
       const tickText = await chart.locator('[data-tick] text').allTextContents();
-      assert.ok(tickText.every((l) => l.trim() !== '' && !l.includes('—') && !l.includes('NaN')), tickText.join(' | '));
+      assert.ok(
+        tickText.every((l) => l.trim() !== '' && !l.includes('—') && !l.includes('NaN')),
+        tickText.join(' | '),
+      );
       await page.screenshot({ path: '/tmp/amounts-int128.png', fullPage: true });
     } finally {
       await page.close();
@@ -166,23 +279,46 @@ describe('exact amounts and round matching on the conversation page', { skip, ti
       const section = page.getByTestId('onchain-negotiation');
       const text = await section.innerText();
       assert.ok(!text.includes('offers differ'), text);
-      assert.match(await page.getByTestId('haggle-differences').innerText(), /Every on-chain offer matches the gossiped NEG1 offer/);
-      const rows = await page.locator('[data-testid=haggle-rounds] tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-round'), tr.getAttribute('data-match')]));
+      assert.match(
+        await page.getByTestId('haggle-differences').innerText(),
+        /Every on-chain offer matches the gossiped NEG1 offer/,
+      );
+      const rows = await page
+        .locator('[data-testid=haggle-rounds] tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-round'), tr.getAttribute('data-match')]));
       // Numbered by NEG1 round (from 0), as the messages above; the chain's count is in the tooltip.
-      assert.deepEqual(rows, [['0', 'same'], ['1', 'same'], ['2', 'same'], ['3', 'same']]);
-      assert.match(await page.getByTestId('haggle-settlement').innerText(), /settled at 15,223,372,036,854\.775808 USDC/);
+      assert.deepEqual(rows, [
+        ['0', 'same'],
+        ['1', 'same'],
+        ['2', 'same'],
+        ['3', 'same'],
+      ]);
+      assert.match(
+        await page.getByTestId('haggle-settlement').innerText(),
+        /settled at 15,223,372,036,854\.775808 USDC/,
+      );
       await page.screenshot({ path: '/tmp/amounts-u64.png', fullPage: true });
     } finally {
       await page.close();
     }
   });
 
-  test('an on-chain offer that really differs from its round\'s gossip is reported at that round', async () => {
+  test("an on-chain offer that really differs from its round's gossip is reported at that round", async () => {
     const page = await open(DIFFERS);
     try {
-      assert.match(await page.getByTestId('haggle-differences').innerText(), /Gossiped and on-chain offers differ: 1 difference\b/);
-      const rows = await page.locator('[data-testid=haggle-rounds] tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-round'), tr.getAttribute('data-match')]));
-      assert.deepEqual(rows, [['0', 'same'], ['1', 'differs'], ['2', 'same'], ['3', 'same']]);
+      assert.match(
+        await page.getByTestId('haggle-differences').innerText(),
+        /Gossiped and on-chain offers differ: 1 difference\b/,
+      );
+      const rows = await page
+        .locator('[data-testid=haggle-rounds] tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-round'), tr.getAttribute('data-match')]));
+      assert.deepEqual(rows, [
+        ['0', 'same'],
+        ['1', 'differs'],
+        ['2', 'same'],
+        ['3', 'same'],
+      ]);
     } finally {
       await page.close();
     }

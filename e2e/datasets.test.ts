@@ -6,18 +6,19 @@
  * Needs TEST_DATABASE_URL (the fixture is loaded before the server starts) and /usr/bin/chromium.
  * Screenshot: $TMPDIR/zerox1-datasets.png.
  */
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { after, before, describe, test } from 'node:test';
 import { parquetReadObjects } from 'hyparquet';
-import { openStore } from '../lib/store';
-import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
+import { type Browser, chromium } from 'playwright-core';
 import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { TABLES } from '../lib/export/tables';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, startServer, type RunningServer } from './harness';
+import { openStore } from '../lib/store';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
+import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, type RunningServer, startServer } from './harness';
 
 const skip = chromiumSkip || skipWithoutPostgres();
 const DEALS = Number(process.env.E2E_DATASET_DEALS ?? 8_000);
@@ -37,7 +38,13 @@ describe('datasets against the real server', { skip, timeout: 600_000 }, () => {
     envelopes = fx.items.length;
     await store.close();
     // The tests below make more exports than the default export budget's burst (server/rate-limit.ts).
-    srv = await startServer(() => ({ DATABASE_URL: db.url, DEMO_AGENTS: '0', CHAIN: 'off', EPOCH_SECONDS: '3600', RATE_LIMIT_EXPORT: '100:1000' }));
+    srv = await startServer(() => ({
+      DATABASE_URL: db.url,
+      DEMO_AGENTS: '0',
+      CHAIN: 'off',
+      EPOCH_SECONDS: '3600',
+      RATE_LIMIT_EXPORT: '100:1000',
+    }));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   after(async () => {
@@ -50,9 +57,16 @@ describe('datasets against the real server', { skip, timeout: 600_000 }, () => {
     const res = await fetch(`${srv!.base}/api/export/envelopes?format=csv&limit=5`);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-total-rows'), '5');
-    assert.equal(res.headers.get('content-disposition'), `attachment; filename="zerox1-envelopes-v${TABLES.envelopes.version}.csv"`);
+    assert.equal(
+      res.headers.get('content-disposition'),
+      `attachment; filename="zerox1-envelopes-v${TABLES.envelopes.version}.csv"`,
+    );
     assert.equal((await res.text()).trimEnd().split('\r\n').length, 6);
-    for (const [qs, param] of [['format=xml', 'format'], ['from=soon', 'from'], ['colour=red', 'colour']]) {
+    for (const [qs, param] of [
+      ['format=xml', 'format'],
+      ['from=soon', 'from'],
+      ['colour=red', 'colour'],
+    ]) {
       const bad = await fetch(`${srv!.base}/api/export/envelopes?${qs}`);
       assert.equal(bad.status, 400);
       assert.match(((await bad.json()) as { error: string }).error, new RegExp(`"${param}"`));
@@ -88,7 +102,10 @@ describe('datasets against the real server', { skip, timeout: 600_000 }, () => {
           total = Number(await el.getAttribute('data-total'));
           if (total > 0 && rows > 0 && rows < total) {
             seen.add(rows);
-            if (!shot && rows > total / 5) { await page.screenshot({ path: SCREENSHOT, fullPage: true }); shot = true; }
+            if (!shot && rows > total / 5) {
+              await page.screenshot({ path: SCREENSHOT, fullPage: true });
+              shot = true;
+            }
           }
           if ((await el.getAttribute('data-state')) !== 'running') break;
         }
@@ -98,7 +115,11 @@ describe('datasets against the real server', { skip, timeout: 600_000 }, () => {
       assert.equal(total, envelopes);
       assert.ok(seen.size >= 2, `the bar moved through several values below the total: ${[...seen].join(', ')}`);
       const file = readFileSync((await (await downloaded).path())!);
-      const rows = await parquetReadObjects({ file: file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer, utf8: false, columns: ['id', 'nonce'] });
+      const rows = await parquetReadObjects({
+        file: file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer,
+        utf8: false,
+        columns: ['id', 'nonce'],
+      });
       assert.equal(rows.length, envelopes);
       if (!shot) await page.screenshot({ path: SCREENSHOT, fullPage: true });
     } finally {

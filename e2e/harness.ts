@@ -3,7 +3,7 @@
  * the app when needed, then runs server.ts) on ephemeral ports in its own process group, so the
  * launcher, the server and the demo agents stop together; plus Debian Chromium's launch flags.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 /** A node:test skip reason when Chromium is absent, else false. */
-export const chromiumSkip: string | false = existsSync(CHROMIUM) ? false : `${CHROMIUM} is absent (apt-get install -y chromium)`;
+export const chromiumSkip: string | false = existsSync(CHROMIUM)
+  ? false
+  : `${CHROMIUM} is absent (apt-get install -y chromium)`;
 
 export interface RunningServer {
   /** http://127.0.0.1:PORT */
@@ -33,7 +35,12 @@ export interface RunningServer {
   /** The tail of the server's stdout and stderr. */
   log(): string;
   /** Polls `probe` every `everyMs` until it returns a truthy value; the error carries the log tail. */
-  until<T>(what: string, ms: number, probe: () => Promise<T | undefined | false> | T | undefined | false, everyMs?: number): Promise<T>;
+  until<T>(
+    what: string,
+    ms: number,
+    probe: () => Promise<T | undefined | false> | T | undefined | false,
+    everyMs?: number,
+  ): Promise<T>;
   getJson<T>(path: string): Promise<{ status: number; body: T }>;
   stop(): Promise<void>;
   /** Kills the whole process group with SIGKILL (a crash: nothing shuts down), then as stop(). */
@@ -54,7 +61,18 @@ export async function startServer(env: (dataDir: string) => Record<string, strin
     // The browser, its prefetches and the test's own API polls all come from 127.0.0.1, one
     // client to the heavy-read gate, on a machine whose pages take seconds under the suite's load:
     // the gate's own tests hold it to its defaults (server/heavy-gate.test.ts); here it is wide.
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', BOOTSTRAP: '', HEAVY_PER_CLIENT: '16', HEAVY_QUEUE: '64', HEAVY_BUDGET: 'off', ...env(dataDir) },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      BOOTSTRAP: '',
+      HEAVY_PER_CLIENT: '16',
+      HEAVY_QUEUE: '64',
+      HEAVY_BUDGET: 'off',
+      ...env(dataDir),
+    },
   });
   const collect = (b: Buffer) => {
     log += b.toString();
@@ -68,15 +86,26 @@ export async function startServer(env: (dataDir: string) => Record<string, strin
     for (;;) {
       const v = await probe();
       if (v) return v;
-      if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}\n--- server log tail ---\n${log.slice(-4000)}`);
+      if (Date.now() > end)
+        throw new Error(`timed out after ${ms} ms waiting for ${what}\n--- server log tail ---\n${log.slice(-4000)}`);
       await new Promise((r) => setTimeout(r, everyMs));
     }
   };
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (server.pid && server.exitCode === null) {
       const exited = new Promise((r) => server.once('exit', r));
-      try { process.kill(-server.pid, signal); } catch { /* already gone */ }
-      const t = setTimeout(() => { try { process.kill(-server.pid!, 'SIGKILL'); } catch { /* gone */ } }, 10_000);
+      try {
+        process.kill(-server.pid, signal);
+      } catch {
+        /* already gone */
+      }
+      const t = setTimeout(() => {
+        try {
+          process.kill(-server.pid!, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }, 10_000);
       await exited;
       clearTimeout(t);
     }
@@ -89,7 +118,7 @@ export async function startServer(env: (dataDir: string) => Record<string, strin
       return /ready on http:\/\/127\.0\.0\.1:(\d+)/.exec(log)?.[1];
     });
     const base = `http://127.0.0.1:${port}`;
-    const getJson = async <T,>(path: string) => {
+    const getJson = async <T>(path: string) => {
       const res = await fetch(base + path);
       return { status: res.status, body: (await res.json()) as T };
     };

@@ -4,18 +4,19 @@
  * (scripts/start.mjs: builds the app when needed, then server/main.ts) on an ephemeral port with
  * embedded PGlite in a temp dir and DEMO_AGENTS=3, driven by Debian Chromium via playwright-core.
  */
-import { test, describe, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { readFile } from 'node:fs/promises';
+import { after, before, describe, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { base58 } from '../components/format';
 import { agentDisplayName } from '../components/names/label';
 import { STATS_METRIC_NAMES, type StatsSeries } from '../lib/wire/stats';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
+import { CHROMIUM, CHROMIUM_ARGS, type RunningServer, chromiumSkip as skip, startServer } from './harness';
 
 const SCREENSHOT = join(tmpdir(), 'zerox1-overview.png');
 
@@ -23,7 +24,7 @@ let srv: RunningServer | undefined;
 let base = '';
 let browser: Browser | undefined;
 const until: RunningServer['until'] = (what, ms, probe) => srv!.until(what, ms, probe);
-const getJson = <T,>(path: string) => srv!.getJson<T>(path);
+const getJson = <T>(path: string) => srv!.getJson<T>(path);
 
 interface Health {
   ok: boolean;
@@ -56,7 +57,10 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     assert.equal(h.ok, true);
     assert.deepEqual(h.database, { ok: true, kind: 'pglite' });
     assert.match(h.mesh.peerId, /^12D3KooW/);
-    assert.ok(h.mesh.multiaddrs.every((a) => a.startsWith('/ip4/127.0.0.1/')), `observer listens on loopback only: ${h.mesh.multiaddrs.join(' ')}`);
+    assert.ok(
+      h.mesh.multiaddrs.every((a) => a.startsWith('/ip4/127.0.0.1/')),
+      `observer listens on loopback only: ${h.mesh.multiaddrs.join(' ')}`,
+    );
     assert.ok(h.counts.agents >= 3);
   });
 
@@ -67,9 +71,21 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     const families = parsePrometheusTextFormat(await res.text());
     const names = new Set(families.map((f) => f.name));
     const accepted = families.find((f) => f.name === 'zerox1_envelopes_accepted_total');
-    assert.ok(accepted?.metrics.some((m) => m.labels?.topic === '/0x01/v1/broadcast' && Number(m.value) > 0), 'the demo\'s BEACONs counted on the broadcast topic');
-    for (const n of ['gossipsub_mesh_peer_count', 'gossipsub_msg_received_prevalidation_total', 'zerox1_first_seen_latency_seconds', 'process_cpu_user_seconds_total']) assert.ok(names.has(n), n);
-    assert.ok(![...names].some((n) => n.startsWith('libp2p_')), 'libp2p\'s own metrics are off unless LIBP2P_METRICS=on');
+    assert.ok(
+      accepted?.metrics.some((m) => m.labels?.topic === '/0x01/v1/broadcast' && Number(m.value) > 0),
+      "the demo's BEACONs counted on the broadcast topic",
+    );
+    for (const n of [
+      'gossipsub_mesh_peer_count',
+      'gossipsub_msg_received_prevalidation_total',
+      'zerox1_first_seen_latency_seconds',
+      'process_cpu_user_seconds_total',
+    ])
+      assert.ok(names.has(n), n);
+    assert.ok(
+      ![...names].some((n) => n.startsWith('libp2p_')),
+      "libp2p's own metrics are off unless LIBP2P_METRICS=on",
+    );
   });
 
   test('API checks its input: 400 naming the parameter, 400 for a non-array upload', async () => {
@@ -82,7 +98,11 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     const badAgent = await getJson<{ error: string }>('/api/envelopes?agent=xyz');
     assert.equal(badAgent.status, 400);
     assert.match(badAgent.body.error, /"agent"/);
-    const upload = await fetch(`${base}/api/ingest/envelopes`, { method: 'POST', headers: { 'content-type': 'application/cbor' }, body: new Uint8Array([0xa0]) });
+    const upload = await fetch(`${base}/api/ingest/envelopes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/cbor' },
+      body: new Uint8Array([0xa0]),
+    });
     assert.equal(upload.status, 400);
     assert.match(((await upload.json()) as { error: string }).error, /not a CBOR array/);
     // A path that does not percent-decode is bad input too: 400, not Next's 500.
@@ -110,7 +130,10 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       await page.waitForSelector('[data-testid="stream-status"][data-status="live"]', { timeout: 30_000 });
       // A marker that a reload would wipe.
       await page.evaluate(() => ((window as unknown as { __noReload: number }).__noReload = 42));
-      const rowIds = () => page.$$eval('[data-testid="envelope-feed"] tbody tr[data-envelope-id]', (trs) => trs.map((tr) => tr.getAttribute('data-envelope-id')!));
+      const rowIds = () =>
+        page.$$eval('[data-testid="envelope-feed"] tbody tr[data-envelope-id]', (trs) =>
+          trs.map((tr) => tr.getAttribute('data-envelope-id')!),
+        );
       const beforeIds = await rowIds();
       const beforeCount = beforeIds.length;
 
@@ -119,7 +142,11 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
         const added = ids.filter((id) => !beforeIds.includes(id));
         return added.length > 0 ? { ids, added } : undefined;
       });
-      assert.equal(await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload), 42, 'the page was not reloaded');
+      assert.equal(
+        await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload),
+        42,
+        'the page was not reloaded',
+      );
       assert.ok(fresh.ids.length >= beforeCount, `rows before ${beforeCount}, after ${fresh.ids.length}`);
       if (beforeCount < 30) assert.ok(fresh.ids.length > beforeCount, 'a feed that was not full grew');
       assert.equal(fresh.ids[0], fresh.added[0], 'the newest envelope is on top');
@@ -129,7 +156,9 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       const row = page.locator(`tr[data-envelope-id="${fresh.added[0]}"]`);
       const typeText = (await row.locator('td').first().textContent())!.trim();
       const stored = await until('the new envelope in /api/envelopes', 10_000, async () => {
-        const { body } = await getJson<{ envelopes: { id: string; type: string; sender: string }[] }>('/api/envelopes?limit=200');
+        const { body } = await getJson<{ envelopes: { id: string; type: string; sender: string }[] }>(
+          '/api/envelopes?limit=200',
+        );
         return body.envelopes.find((e) => e.id === fresh.added[0]);
       });
       assert.equal(stored.type, typeText);
@@ -137,21 +166,29 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       // The graph: a canvas, with one entry per agent in its accessible list, carrying the id.
       const agents = (await getJson<{ agents: { id: string }[] }>('/api/agents')).body.agents.map((a) => a.id);
       const listed = await until('graph entries for every agent', 20_000, async () => {
-        const ids = await page.$$eval('ul[data-testid="graph-agents"] a[data-agent]', (as) => as.map((a) => a.getAttribute('data-agent')!));
+        const ids = await page.$$eval('ul[data-testid="graph-agents"] a[data-agent]', (as) =>
+          as.map((a) => a.getAttribute('data-agent')!),
+        );
         return agents.every((a) => ids.includes(a)) ? ids : undefined;
       });
       assert.ok(listed.length >= 3, `${listed.length} agent nodes`);
       assert.ok(listed.every((id) => /^[0-9a-f]{64}$/.test(id)));
       assert.equal(new Set(listed).size, listed.length, 'one node per agent');
       assert.equal(await page.getAttribute('ul[data-testid="graph-agents"]', 'role'), 'list');
-      assert.equal(await page.textContent(`ul[data-testid="graph-agents"] a[data-agent="${agents[0]}"]`), base58(agents[0]), 'the list names agents in base58');
+      assert.equal(
+        await page.textContent(`ul[data-testid="graph-agents"] a[data-agent="${agents[0]}"]`),
+        base58(agents[0]),
+        'the list names agents in base58',
+      );
       // Conversations between the demo agents become edges: drawn, and counted in the list.
       const edges = await until('graph edges', 30_000, async () => {
         const n = Number(await page.getAttribute('canvas.force-graph', 'data-links'));
         return n > 0 ? n : undefined;
       });
       assert.ok(edges >= 1);
-      const degrees = await page.$$eval('ul[data-testid="graph-agents"] a[data-links]', (as) => as.map((a) => Number(a.getAttribute('data-links'))));
+      const degrees = await page.$$eval('ul[data-testid="graph-agents"] a[data-links]', (as) =>
+        as.map((a) => Number(a.getAttribute('data-links'))),
+      );
       assert.ok(degrees.reduce((a, b) => a + b, 0) >= 2 * edges, `link ends ${degrees.join(',')} for ${edges} links`);
 
       await page.waitForTimeout(1500); // let the force layout settle for the picture
@@ -196,7 +233,9 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       for (const a of agents) assert.ok(listed.includes(a.id), `agent ${a.id} listed`);
 
       const conv = await until('a conversation with an ACCEPT or REJECT', 60_000, async () => {
-        const { body } = await getJson<{ conversations: { id: string; messages: number; participants: string[] }[] }>('/api/conversations?limit=50');
+        const { body } = await getJson<{ conversations: { id: string; messages: number; participants: string[] }[] }>(
+          '/api/conversations?limit=50',
+        );
         return body.conversations.find((c) => c.messages >= 3);
       });
       // The conversation may still be going on (FEEDBACK, notary messages arrive later): compare
@@ -204,14 +243,22 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       let detail: { envelopes: { id: string }[]; participants: string[] } = { envelopes: [], participants: [] };
       let rows: (string | null)[] = [];
       for (let attempt = 0; attempt < 10; attempt++) {
-        detail = (await getJson<{ envelopes: { id: string }[]; participants: string[] }>(`/api/conversations/${conv.id}`)).body;
+        detail = (
+          await getJson<{ envelopes: { id: string }[]; participants: string[] }>(`/api/conversations/${conv.id}`)
+        ).body;
         const res = await page.goto(`${base}/conversations/${conv.id}`);
         assert.equal(res?.status(), 200);
-        rows = await page.$$eval('[data-testid="conversation-messages"] tbody tr', (trs) => trs.map((t) => t.getAttribute('data-envelope-id')));
+        rows = await page.$$eval('[data-testid="conversation-messages"] tbody tr', (trs) =>
+          trs.map((t) => t.getAttribute('data-envelope-id')),
+        );
         const after = (await getJson<{ envelopes: { id: string }[] }>(`/api/conversations/${conv.id}`)).body;
         if (after.envelopes.length === detail.envelopes.length) break;
       }
-      assert.deepEqual(rows, detail.envelopes.map((e) => e.id), 'messages in the stored protocol order');
+      assert.deepEqual(
+        rows,
+        detail.envelopes.map((e) => e.id),
+        'messages in the stored protocol order',
+      );
       await page.screenshot({ path: join(tmpdir(), 'zerox1-conversation.png'), fullPage: true });
 
       const agentRes = await page.goto(`${base}/agents/${detail.participants[0]}`);
@@ -224,13 +271,22 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       let named: string | null = null;
       for (let i = 0; i < 10; i++) {
         h1 = ((await page.textContent('h1')) ?? '').trim();
-        named = (await getJson<{ agent: { name: string | null } }>(`/api/agents/${detail.participants[0]}`)).body.agent.name;
+        named = (await getJson<{ agent: { name: string | null } }>(`/api/agents/${detail.participants[0]}`)).body.agent
+          .name;
         if (h1 === agentDisplayName(detail.participants[0], named)) break;
         await page.waitForTimeout(1000);
         await page.reload();
       }
-      assert.equal(h1, agentDisplayName(detail.participants[0], named), `agent heading ${JSON.stringify(h1)}, stored name ${JSON.stringify(named)}`);
-      assert.equal((await page.textContent('[data-testid="agent-base58"]'))?.trim(), base58(detail.participants[0]), 'the agent page shows the agent id');
+      assert.equal(
+        h1,
+        agentDisplayName(detail.participants[0], named),
+        `agent heading ${JSON.stringify(h1)}, stored name ${JSON.stringify(named)}`,
+      );
+      assert.equal(
+        (await page.textContent('[data-testid="agent-base58"]'))?.trim(),
+        base58(detail.participants[0]),
+        'the agent page shows the agent id',
+      );
       const missing = await page.goto(`${base}/agents/${'0'.repeat(64)}`);
       assert.equal(missing?.status(), 404);
     } finally {
@@ -244,7 +300,10 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     try {
       await page.goto(`${base}/`, { waitUntil: 'domcontentloaded' });
       await page.waitForSelector('[data-testid="stream-status"][data-status="live"]', { timeout: 60_000 });
-      const rowIds = () => page.$$eval('[data-testid="envelope-feed"] tbody tr[data-envelope-id]', (trs) => trs.map((tr) => tr.getAttribute('data-envelope-id')!));
+      const rowIds = () =>
+        page.$$eval('[data-testid="envelope-feed"] tbody tr[data-envelope-id]', (trs) =>
+          trs.map((tr) => tr.getAttribute('data-envelope-id')!),
+        );
       await until('rows in the feed', 30_000, async () => ((await rowIds()).length > 0 ? true : undefined));
       await page.getByTestId('feed-pause').click();
       const frozen = await rowIds();
@@ -270,13 +329,20 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       });
       assert.match(rate, /^(≥ )?\d+\.\d envelopes\/s$/);
       await page.getByTestId('feed-pause').click();
-      await until('the feed moves again after resume', 30_000, async () => (JSON.stringify(await rowIds()) !== JSON.stringify(frozen) ? true : undefined));
+      await until('the feed moves again after resume', 30_000, async () =>
+        JSON.stringify(await rowIds()) !== JSON.stringify(frozen) ? true : undefined,
+      );
       // A type filter: kept in the URL, and every row is of that type.
       await page.getByTestId('feed-type').selectOption('BEACON');
       await page.waitForURL(/[?&]type=BEACON/);
       await until('BEACON rows', 30_000, async () => ((await rowIds()).length > 0 ? true : undefined));
-      const types = await page.$$eval('[data-testid="envelope-feed"] tbody tr td:first-child', (tds) => tds.map((td) => td.textContent!.trim()));
-      assert.ok(types.every((t) => t === 'BEACON'), `types ${types.join(',')}`);
+      const types = await page.$$eval('[data-testid="envelope-feed"] tbody tr td:first-child', (tds) =>
+        tds.map((td) => td.textContent!.trim()),
+      );
+      assert.ok(
+        types.every((t) => t === 'BEACON'),
+        `types ${types.join(',')}`,
+      );
       // The URL restores it.
       await page.goto(page.url());
       assert.equal(await page.getByTestId('feed-type').inputValue(), 'BEACON');
@@ -286,14 +352,24 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
   });
 
   test('the stats page charts every metric with data from the demo; its CSV downloads read back', async () => {
-    const series = async (metric: string) => (await getJson<StatsSeries>(`/api/stats/series?metric=${metric}&range=1h`)).body;
-    const total = (s: StatsSeries) => s.series.reduce((t, x) => t + x.values.reduce((u, v) => u + Number(v ?? 0), 0), 0);
+    const series = async (metric: string) =>
+      (await getJson<StatsSeries>(`/api/stats/series?metric=${metric}&range=1h`)).body;
+    const total = (s: StatsSeries) =>
+      s.series.reduce((t, x) => t + x.values.reduce((u, v) => u + Number(v ?? 0), 0), 0);
     // Deals agree within seconds; a batch needs its 20-second epoch to end and be submitted.
     await until('agreed deals with a price and a submitted batch in the rollups', 120_000, async () => {
       const [neg, vol, b] = await Promise.all([series('negotiations'), series('volume'), series('batches')]);
       return total(neg) > 0 && vol.series.length > 0 && total(b) > 0 ? true : undefined;
     });
-    for (const metric of ['envelopes', 'active_agents', 'negotiations', 'agreement_rate', 'volume', 'median_price', 'batches']) {
+    for (const metric of [
+      'envelopes',
+      'active_agents',
+      'negotiations',
+      'agreement_rate',
+      'volume',
+      'median_price',
+      'batches',
+    ]) {
       assert.ok(total(await series(metric)) > 0, `${metric} has data from the demo`);
     }
     const shots: string[] = [];
@@ -312,8 +388,15 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
             const svg = card.locator(`svg.stats-chart.${width > 560 ? 'wide' : 'narrow'}`);
             assert.ok(await svg.isVisible(), `${metric}: chart visible at ${width} px`);
             const lines = await svg.locator('path.line').evaluateAll((ps) => ps.map((p) => p.getAttribute('d') ?? ''));
-            assert.equal(lines.length, Number(await card.getAttribute('data-series')), `${metric}: one line per series`);
-            assert.ok(lines.length > 0 && lines.every((d) => /^M[\d.]+,[\d.]+/.test(d)), `${metric}: lines drawn (${lines.length})`);
+            assert.equal(
+              lines.length,
+              Number(await card.getAttribute('data-series')),
+              `${metric}: one line per series`,
+            );
+            assert.ok(
+              lines.length > 0 && lines.every((d) => /^M[\d.]+,[\d.]+/.test(d)),
+              `${metric}: lines drawn (${lines.length})`,
+            );
           }
           const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
           assert.equal(scroll, inner, `/stats is ${scroll} px wide in a ${inner} px window`);
@@ -323,15 +406,35 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
           if (colorScheme === 'dark' && width === 1_440) {
             // Every CSV link downloads its series: the header names its series, one row per minute.
             for (const metric of STATS_METRIC_NAMES) {
-              const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid="csv-${metric}"]`)]);
+              const [download] = await Promise.all([
+                page.waitForEvent('download'),
+                page.click(`[data-testid="csv-${metric}"]`),
+              ]);
               assert.equal(download.suggestedFilename(), `zerox1-stats-${metric}-1h.csv`);
-              const rows = parse(await readFile((await download.path())!, 'utf8'), { columns: true }) as Record<string, string>[];
+              const rows = parse(await readFile((await download.path())!, 'utf8'), { columns: true }) as Record<
+                string,
+                string
+              >[];
               const json = await series(metric);
               assert.equal(rows.length, 60, `${metric}: 60 rows`);
               const cols = json.series.map((x) => (x.service ? `${x.key}:${x.service}:${x.token}` : x.key));
-              assert.deepEqual(Object.keys(rows[0]), ['interval_start_utc', 'interval_seconds', ...cols], `${metric}: CSV columns`);
-              assert.ok(rows.every((r, i) => i === 0 || Date.parse(r.interval_start_utc) - Date.parse(rows[i - 1].interval_start_utc) === 60_000), `${metric}: consecutive minutes`);
-              if (metric === 'negotiations') assert.ok(rows.some((r) => Number(r.agreed) > 0), 'the CSV holds the agreed deals');
+              assert.deepEqual(
+                Object.keys(rows[0]),
+                ['interval_start_utc', 'interval_seconds', ...cols],
+                `${metric}: CSV columns`,
+              );
+              assert.ok(
+                rows.every(
+                  (r, i) =>
+                    i === 0 || Date.parse(r.interval_start_utc) - Date.parse(rows[i - 1].interval_start_utc) === 60_000,
+                ),
+                `${metric}: consecutive minutes`,
+              );
+              if (metric === 'negotiations')
+                assert.ok(
+                  rows.some((r) => Number(r.agreed) > 0),
+                  'the CSV holds the agreed deals',
+                );
             }
           }
           assert.deepEqual(errors, []);
@@ -356,8 +459,26 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
 
   test('every page at 390 and 1,440 px in the light and the dark theme: no sideways scroll, no raw field names; the toggle is kept', async () => {
     const agent = (await getJson<{ agents: { id: string }[] }>('/api/agents')).body.agents[0].id;
-    const conv = (await getJson<{ conversations: { id: string; messages: number }[] }>('/api/conversations?limit=50')).body.conversations.sort((a, b) => b.messages - a.messages)[0].id;
-    const paths = ['/', '/agents', `/agents/${base58(agent)}`, '/envelopes', '/conversations', `/conversations/${conv}`, '/batches', '/challenges', '/disputes', '/glossary', '/stats', '/datasets', '/docs/api', '/owner', '/receipts/verify'];
+    const conv = (
+      await getJson<{ conversations: { id: string; messages: number }[] }>('/api/conversations?limit=50')
+    ).body.conversations.sort((a, b) => b.messages - a.messages)[0].id;
+    const paths = [
+      '/',
+      '/agents',
+      `/agents/${base58(agent)}`,
+      '/envelopes',
+      '/conversations',
+      `/conversations/${conv}`,
+      '/batches',
+      '/challenges',
+      '/disputes',
+      '/glossary',
+      '/stats',
+      '/datasets',
+      '/docs/api',
+      '/owner',
+      '/receipts/verify',
+    ];
     // Words a reader should never see: the wire's field names and bare codes.
     const RAW = /statusName|reasonName|agentHex|\boutcome \d|\bstatus \d|prevStatus|isDispute/;
     const shots = process.env.SHOTS_DIR ?? tmpdir();
@@ -370,22 +491,35 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
             await page.goto(base + path, { waitUntil: 'load' });
             // Client components lay out after load; the overview's live events (ids in them) arrive over seconds.
             await page.waitForTimeout(path === '/' ? 4_000 : 400);
-            const [scroll, inner] = await page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
+            const [scroll, inner] = await page.evaluate(() => [
+              document.documentElement.scrollWidth,
+              window.innerWidth,
+            ]);
             assert.equal(scroll, inner, `${path} is ${scroll} px wide in a ${inner} px window (${colorScheme})`);
             const text = await page.locator('body').innerText();
             assert.doesNotMatch(text, RAW, `${path} shows a raw field name`);
             // Tables wider than their card would hide columns behind an inner scrollbar at desktop width.
             if (width === 1_440 && (path === '/conversations' || path === '/agents')) {
-              const hidden = await page.$$eval('.table-wrap', (els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length);
+              const hidden = await page.$$eval(
+                '.table-wrap',
+                (els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+              );
               assert.equal(hidden, 0, `${path} hides columns behind an inner scrollbar at 1,440 px`);
             }
-            if (width === 1_440 && (path === '/' || path.startsWith('/agents/') || path.startsWith('/conversations/'))) {
+            if (
+              width === 1_440 &&
+              (path === '/' || path.startsWith('/agents/') || path.startsWith('/conversations/'))
+            ) {
               const name = path === '/' ? 'overview' : path.startsWith('/agents/') ? 'agent' : 'conversation';
               await page.screenshot({ path: join(shots, `zerox1-${name}-${colorScheme}.png`), fullPage: true });
             }
           }
           const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-          assert.equal(bg === 'rgb(245, 247, 250)', colorScheme === 'light', `the ${colorScheme} preference gives background ${bg}`);
+          assert.equal(
+            bg === 'rgb(245, 247, 250)',
+            colorScheme === 'light',
+            `the ${colorScheme} preference gives background ${bg}`,
+          );
         } finally {
           await page.close();
         }
@@ -399,7 +533,11 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       await page.getByTestId('theme-toggle').click(); // system → light
       assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
       await page.reload();
-      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light', 'the choice survives a reload');
+      assert.equal(
+        await page.evaluate(() => document.documentElement.dataset.theme),
+        'light',
+        'the choice survives a reload',
+      );
       assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(245, 247, 250)');
     } finally {
       await page.close();

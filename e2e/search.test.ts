@@ -5,15 +5,16 @@
  * in the URL; /docs/api renders the OpenAPI document; past its burst a client gets 429 with
  * Retry-After from the custom server. Screenshots in $SHOTS_DIR (default $TMPDIR/zerox1-search).
  */
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import type { AgentList, BatchList, ConversationList } from '../lib/wire';
+import { after, before, test } from 'node:test';
+import { type Browser, chromium } from 'playwright-core';
 import { base58 } from '../components/format';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, startServer, type RunningServer } from './harness';
+import type { AgentList, BatchList, ConversationList } from '../lib/wire';
+import { CHROMIUM, CHROMIUM_ARGS, type RunningServer, chromiumSkip as skip, startServer } from './harness';
 
 const SHOTS = process.env.SHOTS_DIR ?? join(tmpdir(), 'zerox1-search');
 let srv: RunningServer | undefined;
@@ -23,8 +24,18 @@ before(async () => {
   if (skip) return;
   mkdirSync(SHOTS, { recursive: true });
   // A small API burst so the 429 check is quick; the pages' own fetches stay well inside it.
-  srv = await startServer((dir) => ({ DATA_DIR: dir, DEMO_AGENTS: '4', EPOCH_SECONDS: '6', CHAIN_PORT: '0', RATE_LIMIT_API: '5:60' }));
-  await srv.until('conversations', 120_000, async () => (await srv!.getJson<ConversationList>('/api/conversations')).body.conversations.length >= 2);
+  srv = await startServer((dir) => ({
+    DATA_DIR: dir,
+    DEMO_AGENTS: '4',
+    EPOCH_SECONDS: '6',
+    CHAIN_PORT: '0',
+    RATE_LIMIT_API: '5:60',
+  }));
+  await srv.until(
+    'conversations',
+    120_000,
+    async () => (await srv!.getJson<ConversationList>('/api/conversations')).body.conversations.length >= 2,
+  );
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
 
@@ -33,7 +44,9 @@ after(async () => {
   await srv?.stop();
 });
 
-test('header search: suggestions as you type, Enter opens the agent; a full id goes straight there', { skip }, async () => {
+test('header search: suggestions as you type, Enter opens the agent; a full id goes straight there', {
+  skip,
+}, async () => {
   const agents = (await srv!.getJson<AgentList>('/api/agents')).body.agents;
   const target = agents[0].id;
   const page = await browser!.newPage({ viewport: { width: 1400, height: 900 } });
@@ -61,12 +74,19 @@ test('header search: suggestions as you type, Enter opens the agent; a full id g
   }
 });
 
-test('names: a base58 prefix finds the agent, its page shows that id, copy copies exactly it, its batch page opens by base58 with an explorer link', { skip }, async () => {
-  const batch = await srv!.until('a batch on chain', 120_000, async () => (await srv!.getJson<BatchList>('/api/batches?limit=5')).body.batches.find((b) => b.signature));
+test('names: a base58 prefix finds the agent, its page shows that id, copy copies exactly it, its batch page opens by base58 with an explorer link', {
+  skip,
+}, async () => {
+  const batch = await srv!.until('a batch on chain', 120_000, async () =>
+    (await srv!.getJson<BatchList>('/api/batches?limit=5')).body.batches.find((b) => b.signature),
+  );
   const hex = batch.agent;
   const b58 = base58(hex);
   assert.equal(b58, batch.agentAddress, 'the page helper and the API agree on the base58 form');
-  const ctx = await browser!.newContext({ viewport: { width: 1440, height: 1000 }, permissions: ['clipboard-read', 'clipboard-write'] });
+  const ctx = await browser!.newContext({
+    viewport: { width: 1440, height: 1000 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   const page = await ctx.newPage();
   page.setDefaultTimeout(90_000);
   try {
@@ -75,7 +95,11 @@ test('names: a base58 prefix finds the agent, its page shows that id, copy copie
     const box = page.getByTestId('search-input');
     await box.click();
     await box.pressSequentially(b58.slice(0, 5), { delay: 40 });
-    const hit = page.getByTestId('search-suggest').locator('li[data-kind="agent"]').filter({ hasText: `${b58.slice(0, 5)}…` }).first();
+    const hit = page
+      .getByTestId('search-suggest')
+      .locator('li[data-kind="agent"]')
+      .filter({ hasText: `${b58.slice(0, 5)}…` })
+      .first();
     await hit.waitFor({ timeout: 60_000 });
     await hit.click();
     await page.waitForURL(`**/agents/${hex}`, { timeout: 60_000 });
@@ -85,10 +109,17 @@ test('names: a base58 prefix finds the agent, its page shows that id, copy copie
     const copy = page.locator(`[data-testid="copy-agent-id"][data-copy="${b58}"]`).first();
     await copy.click();
     await page.getByText('copied').first().waitFor({ timeout: 5_000 });
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), shown, 'the clipboard holds the id as shown');
+    assert.equal(
+      await page.evaluate(() => navigator.clipboard.readText()),
+      shown,
+      'the clipboard holds the id as shown',
+    );
     const visible = await page.locator('main').innerText();
     const at = visible.indexOf(hex);
-    assert.ok(at < 0, `no hex id in the agent page's visible text (only in the raw view); found in ${JSON.stringify(visible.slice(Math.max(0, at - 200), at + 80))}`);
+    assert.ok(
+      at < 0,
+      `no hex id in the agent page's visible text (only in the raw view); found in ${JSON.stringify(visible.slice(Math.max(0, at - 200), at + 80))}`,
+    );
     // The agent page by base58, without a redirect.
     const byB58 = await page.goto(`${srv!.base}/agents/${b58}`);
     assert.equal(byB58?.status(), 200);
@@ -100,7 +131,10 @@ test('names: a base58 prefix finds the agent, its page shows that id, copy copie
     const tx = page.getByTestId('batch-facts').getByTestId('tx-link');
     const href = (await tx.getAttribute('href'))!;
     const rpc = (await srv!.getJson<{ chain: { rpcUrl: string } }>('/api/health')).body.chain.rpcUrl;
-    assert.equal(href, `https://explorer.solana.com/tx/${batch.signature}?cluster=custom&customUrl=${encodeURIComponent(rpc)}`);
+    assert.equal(
+      href,
+      `https://explorer.solana.com/tx/${batch.signature}?cluster=custom&customUrl=${encodeURIComponent(rpc)}`,
+    );
     assert.match(await page.getByTestId('batch-facts').innerText(), /Slot\s+\d+/);
     await page.getByTestId('batch-verifier').waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(SHOTS, 'batch-by-base58.png'), fullPage: true });
@@ -122,8 +156,12 @@ test('/search groups hits by kind; /conversations and /agents keep their filter 
   // Two shared cores under load: a first page load can take longer than playwright's 30 s default.
   page.setDefaultTimeout(90_000);
   try {
-    await page.goto(`${srv!.base}/search?q=${(await srv!.getJson<ConversationList>('/api/conversations')).body.conversations[0].id.slice(0, 2)}`);
-    const groups = await page.locator('[data-search-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-search-group')));
+    await page.goto(
+      `${srv!.base}/search?q=${(await srv!.getJson<ConversationList>('/api/conversations')).body.conversations[0].id.slice(0, 2)}`,
+    );
+    const groups = await page
+      .locator('[data-search-group]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-search-group')));
     assert.ok(groups.includes('conversation'), `groups: ${groups.join(', ')}`);
     await page.screenshot({ path: join(SHOTS, 'search-page.png'), fullPage: true });
 
@@ -133,7 +171,11 @@ test('/search groups hits by kind; /conversations and /agents keep their filter 
     assert.match(page.url(), /range=24h/);
     await page.screenshot({ path: join(SHOTS, 'conversations-filtered.png'), fullPage: true });
 
-    await srv!.until('three locked stakes', 60_000, async () => (await srv!.getJson<AgentList>('/api/agents?stake=locked')).body.agents.length >= 3);
+    await srv!.until(
+      'three locked stakes',
+      60_000,
+      async () => (await srv!.getJson<AgentList>('/api/agents?stake=locked')).body.agents.length >= 3,
+    );
     await page.goto(`${srv!.base}/agents?stake=locked&sort=envelopes&limit=2`);
     const rows = await page.locator('tr[data-agent-row]').count();
     assert.equal(rows, 2);
@@ -155,7 +197,10 @@ test('/docs/api renders the document; /api/openapi.json is OpenAPI 3.1', { skip 
   try {
     await page.goto(`${srv!.base}/docs/api`);
     const ops = await page.locator('[data-op]').count();
-    assert.equal(ops, Object.values(doc.paths).reduce((n: number, p) => n + Object.keys(p as object).length, 0));
+    assert.equal(
+      ops,
+      Object.values(doc.paths).reduce((n: number, p) => n + Object.keys(p as object).length, 0),
+    );
     await page.screenshot({ path: join(SHOTS, 'docs-api.png'), fullPage: false });
   } finally {
     await page.close();

@@ -33,8 +33,12 @@ export function createTestWallet(secret: Uint8Array = ed25519.utils.randomSecret
   return {
     publicKey,
     address: publicKey.toBase58(),
-    rejectNext(n = 1) { rejects = n; },
-    get signed() { return signed; },
+    rejectNext(n = 1) {
+      rejects = n;
+    },
+    get signed() {
+      return signed;
+    },
     async install(page) {
       await page.exposeFunction('__zx1TestWalletSign', (messageHex: string) => {
         if (rejects > 0) {
@@ -47,7 +51,11 @@ export function createTestWallet(secret: Uint8Array = ed25519.utils.randomSecret
       // tsx compiles this file with esbuild's keepNames, which wraps named functions in __name();
       // the page has no such helper, so give it an identity one before the wallet's script.
       await page.addInitScript('globalThis.__name = globalThis.__name || ((f) => f);');
-      await page.addInitScript(installInPage, { name: TEST_WALLET_NAME, address: publicKey.toBase58(), publicKey: Array.from(pub) });
+      await page.addInitScript(installInPage, {
+        name: TEST_WALLET_NAME,
+        address: publicKey.toBase58(),
+        publicKey: Array.from(pub),
+      });
     },
   };
 }
@@ -60,7 +68,13 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
   const unhex = (h: string) => Uint8Array.from(h.match(/../g)!.map((x) => parseInt(x, 16)));
   const chains = ['solana:localnet', 'solana:devnet', 'solana:testnet', 'solana:mainnet'] as const;
   const features = ['solana:signTransaction', 'solana:signAndSendTransaction', 'solana:signMessage'] as const;
-  const account = { address: cfg.address, publicKey: new Uint8Array(cfg.publicKey), chains, features, label: 'test key' };
+  const account = {
+    address: cfg.address,
+    publicKey: new Uint8Array(cfg.publicKey),
+    chains,
+    features,
+    label: 'test key',
+  };
   const listeners: Record<string, ((p: unknown) => void)[]> = { change: [] };
   let connected = false;
 
@@ -98,8 +112,14 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
     const A = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
     let n = BigInt(`0x${hex(bytes) || '0'}`);
     let s = '';
-    while (n > 0n) { s = A[Number(n % 58n)] + s; n /= 58n; }
-    for (const x of bytes) { if (x !== 0) break; s = `1${s}`; }
+    while (n > 0n) {
+      s = A[Number(n % 58n)] + s;
+      n /= 58n;
+    }
+    for (const x of bytes) {
+      if (x !== 0) break;
+      s = `1${s}`;
+    }
     return s;
   };
 
@@ -108,7 +128,9 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
     name: cfg.name,
     icon: `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="10" fill="#7ee0c3"/></svg>')}`,
     chains,
-    get accounts() { return connected ? [account] : []; },
+    get accounts() {
+      return connected ? [account] : [];
+    },
     features: {
       'standard:connect': {
         version: '1.0.0',
@@ -129,7 +151,9 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
         version: '1.0.0',
         on: (event: string, l: (p: unknown) => void) => {
           (listeners[event] ??= []).push(l);
-          return () => { listeners[event] = listeners[event].filter((x) => x !== l); };
+          return () => {
+            listeners[event] = listeners[event].filter((x) => x !== l);
+          };
         },
       },
       'solana:signTransaction': {
@@ -146,7 +170,12 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
         version: '1.0.0',
         signMessage: async (...inputs: { message: Uint8Array }[]) => {
           const out = [];
-          for (const i of inputs) out.push({ signedMessage: i.message, signature: unhex(await sign(hex(i.message))), signatureType: 'ed25519' as const });
+          for (const i of inputs)
+            out.push({
+              signedMessage: i.message,
+              signature: unhex(await sign(hex(i.message))),
+              signatureType: 'ed25519' as const,
+            });
           return out;
         },
       },
@@ -158,9 +187,19 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
           const out = [];
           for (const i of inputs) {
             const { signed, signature } = await signWire(i.transaction);
-            const res = await fetch('/api/chain/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [btoa(String.fromCharCode(...signed)), { encoding: 'base64' }] }) });
+            const res = await fetch('/api/chain/rpc', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'sendTransaction',
+                params: [btoa(String.fromCharCode(...signed)), { encoding: 'base64' }],
+              }),
+            });
             const j = (await res.json()) as { result?: string; error?: { message: string } };
-            if (j.error || j.result !== b58(signature)) throw new Error(j.error?.message ?? 'sendTransaction returned another signature');
+            if (j.error || j.result !== b58(signature))
+              throw new Error(j.error?.message ?? 'sendTransaction returned another signature');
             out.push({ signature });
           }
           return out;

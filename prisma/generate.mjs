@@ -19,6 +19,7 @@ try {
   process.exit(0);
 }
 const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: '1', CHECKPOINT_DISABLE: '1' };
-if (!env.PRISMA_SCHEMA_ENGINE_BINARY || !existsSync(env.PRISMA_SCHEMA_ENGINE_BINARY)) env.PRISMA_SCHEMA_ENGINE_BINARY = schema;
+if (!env.PRISMA_SCHEMA_ENGINE_BINARY || !existsSync(env.PRISMA_SCHEMA_ENGINE_BINARY))
+  env.PRISMA_SCHEMA_ENGINE_BINARY = schema;
 const r = spawnSync(process.execPath, [cli, 'generate', '--schema', schema], { cwd: root, env, stdio: 'inherit' });
 process.exit(r.status ?? 1);

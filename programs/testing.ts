@@ -8,23 +8,43 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getTransactionDecoder, address, lamports } from '@solana/kit';
-import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
+import { address, getTransactionDecoder, lamports } from '@solana/kit';
 import {
-  Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram, Transaction, type TransactionInstruction,
-} from '@solana/web3.js';
-import {
-  ASSOCIATED_TOKEN_PROGRAM_ID, AuthorityType, MINT_SIZE, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID,
-  createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction, createMintToInstruction,
-  createSetAuthorityInstruction, getAssociatedTokenAddressSync,
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  AuthorityType,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMint2Instruction,
+  createMintToInstruction,
+  createSetAuthorityInstruction,
+  getAssociatedTokenAddressSync,
+  MINT_SIZE,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
 } from '@solana/spl-token';
 import {
-  SATI_MAINNET, agentIndexAddress, decodeRegistryConfig, registerAgentInstruction, registryConfigAddress, satiInitializeInstruction, type RegisterAgentArgs,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  type TransactionInstruction,
+} from '@solana/web3.js';
+import { Clock, FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
+import {
+  agentIndexAddress,
+  decodeRegistryConfig,
+  type RegisterAgentArgs,
+  registerAgentInstruction,
+  registryConfigAddress,
+  SATI_MAINNET,
+  satiInitializeInstruction,
 } from '../lib/chain/sati';
 import ids from './ids.json' with { type: 'json' };
 
 export const PROGRAMS_DIR = fileURLToPath(new URL('.', import.meta.url));
-export const PROGRAM_IDS: Record<string, PublicKey> = Object.fromEntries(Object.entries(ids).map(([k, v]) => [k, new PublicKey(v)]));
+export const PROGRAM_IDS: Record<string, PublicKey> = Object.fromEntries(
+  Object.entries(ids).map(([k, v]) => [k, new PublicKey(v)]),
+);
 export const USDC_DECIMALS = 6;
 export const USDC = 1_000_000n;
 
@@ -46,7 +66,8 @@ export function newSvm(opts: { programs?: string[]; satiProgram?: PublicKey | nu
     if (existsSync(so)) svm.addProgramFromFile(kitAddress(id), so);
   }
   const sati = join(PROGRAMS_DIR, 'bin', 'sati_registry.so');
-  if (opts.satiProgram !== null && existsSync(sati)) svm.addProgramFromFile(kitAddress(opts.satiProgram ?? SATI_PROGRAM_ID), sati);
+  if (opts.satiProgram !== null && existsSync(sati))
+    svm.addProgramFromFile(kitAddress(opts.satiProgram ?? SATI_PROGRAM_ID), sati);
   return svm;
 }
 
@@ -73,7 +94,12 @@ export function send(svm: LiteSVM, ixs: TransactionInstruction[], signers: Keypa
   svm.expireBlockhash(); // identical transactions later in a test must not collide as duplicates
   if (r instanceof FailedTransactionMetadata) {
     const err = r.err();
-    const out: SendResult = { ok: false, logs: r.meta().logs(), computeUnits: r.meta().computeUnitsConsumed(), error: String(err) };
+    const out: SendResult = {
+      ok: false,
+      logs: r.meta().logs(),
+      computeUnits: r.meta().computeUnitsConsumed(),
+      error: String(err),
+    };
     out.error = r.toString();
     // litesvm does not export its error classes: TransactionErrorInstructionError has index + err(),
     // InstructionErrorCustom has code.
@@ -96,10 +122,16 @@ export function sendOk(svm: LiteSVM, ixs: TransactionInstruction[], signers: Key
 }
 
 /** Sends and asserts the transaction failed with custom program error `code` (number) or a litesvm error matching a RegExp. */
-export function sendErr(svm: LiteSVM, ixs: TransactionInstruction[], signers: Keypair[], code: number | RegExp): SendResult {
+export function sendErr(
+  svm: LiteSVM,
+  ixs: TransactionInstruction[],
+  signers: Keypair[],
+  code: number | RegExp,
+): SendResult {
   const r = send(svm, ixs, signers);
   assert.equal(r.ok, false, `expected failure ${code}, got success\n${r.logs.join('\n')}`);
-  if (typeof code === 'number') assert.equal(r.customError, code, `expected custom error ${code}, got ${r.error}\n${r.logs.join('\n')}`);
+  if (typeof code === 'number')
+    assert.equal(r.customError, code, `expected custom error ${code}, got ${r.error}\n${r.logs.join('\n')}`);
   else assert.match(r.error ?? '', code);
   return r;
 }
@@ -118,41 +150,92 @@ export function accountData(svm: LiteSVM, key: PublicKey): Uint8Array {
 }
 
 /** Full account (null when absent). */
-export function getAccount(svm: LiteSVM, key: PublicKey): { owner: PublicKey; lamports: bigint; data: Uint8Array } | null {
+export function getAccount(
+  svm: LiteSVM,
+  key: PublicKey,
+): { owner: PublicKey; lamports: bigint; data: Uint8Array } | null {
   const a = svm.getAccount(kitAddress(key));
   if (!a.exists) return null;
   return { owner: new PublicKey(a.programAddress), lamports: BigInt(a.lamports), data: Uint8Array.from(a.data) };
 }
 
 /** Writes an account directly (e.g. a program's state the test does not reach by instructions). */
-export function setAccount(svm: LiteSVM, key: PublicKey, owner: PublicKey, data: Uint8Array, lamportsValue?: bigint): void {
+export function setAccount(
+  svm: LiteSVM,
+  key: PublicKey,
+  owner: PublicKey,
+  data: Uint8Array,
+  lamportsValue?: bigint,
+): void {
   svm.setAccount({
-    address: kitAddress(key), programAddress: kitAddress(owner), executable: false, data,
-    lamports: lamports(lamportsValue ?? svm.minimumBalanceForRentExemption(BigInt(data.length))), space: BigInt(data.length),
+    address: kitAddress(key),
+    programAddress: kitAddress(owner),
+    executable: false,
+    data,
+    lamports: lamports(lamportsValue ?? svm.minimumBalanceForRentExemption(BigInt(data.length))),
+    space: BigInt(data.length),
   } as never);
 }
 
 /** Creates a mint on `tokenProgram` with `decimals`; returns its address. */
-export function createMint(svm: LiteSVM, payer: Keypair, authority: PublicKey, decimals: number, tokenProgram = TOKEN_PROGRAM_ID): PublicKey {
+export function createMint(
+  svm: LiteSVM,
+  payer: Keypair,
+  authority: PublicKey,
+  decimals: number,
+  tokenProgram = TOKEN_PROGRAM_ID,
+): PublicKey {
   const mint = Keypair.generate();
   const rent = Number(svm.minimumBalanceForRentExemption(BigInt(MINT_SIZE)));
-  sendOk(svm, [
-    SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint.publicKey, lamports: rent, space: MINT_SIZE, programId: tokenProgram }),
-    createInitializeMint2Instruction(mint.publicKey, decimals, authority, null, tokenProgram),
-  ], [payer, mint]);
+  sendOk(
+    svm,
+    [
+      SystemProgram.createAccount({
+        fromPubkey: payer.publicKey,
+        newAccountPubkey: mint.publicKey,
+        lamports: rent,
+        space: MINT_SIZE,
+        programId: tokenProgram,
+      }),
+      createInitializeMint2Instruction(mint.publicKey, decimals, authority, null, tokenProgram),
+    ],
+    [payer, mint],
+  );
   return mint.publicKey;
 }
 
 /** Associated token account of `owner` for `mint` (created if missing; owner may be a PDA). */
-export function tokenAccount(svm: LiteSVM, payer: Keypair, mint: PublicKey, owner: PublicKey, tokenProgram = TOKEN_PROGRAM_ID): PublicKey {
+export function tokenAccount(
+  svm: LiteSVM,
+  payer: Keypair,
+  mint: PublicKey,
+  owner: PublicKey,
+  tokenProgram = TOKEN_PROGRAM_ID,
+): PublicKey {
   const ata = getAssociatedTokenAddressSync(mint, owner, true, tokenProgram, ASSOCIATED_TOKEN_PROGRAM_ID);
-  sendOk(svm, [createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, ata, owner, mint, tokenProgram)], [payer]);
+  sendOk(
+    svm,
+    [createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, ata, owner, mint, tokenProgram)],
+    [payer],
+  );
   return ata;
 }
 
 /** Mints `amount` base units to `dest`. */
-export function mintTo(svm: LiteSVM, payer: Keypair, mint: PublicKey, dest: PublicKey, authority: Keypair, amount: bigint, tokenProgram = TOKEN_PROGRAM_ID): void {
-  sendOk(svm, [createMintToInstruction(mint, dest, authority.publicKey, amount, [], tokenProgram)], authority === payer ? [payer] : [payer, authority]);
+export function mintTo(
+  svm: LiteSVM,
+  payer: Keypair,
+  mint: PublicKey,
+  dest: PublicKey,
+  authority: Keypair,
+  amount: bigint,
+  tokenProgram = TOKEN_PROGRAM_ID,
+): void {
+  sendOk(
+    svm,
+    [createMintToInstruction(mint, dest, authority.publicKey, amount, [], tokenProgram)],
+    authority === payer ? [payer] : [payer, authority],
+  );
 }
 
 /** Token amount (u64 at offset 64) of a token account, 0n when absent. */
@@ -161,7 +244,10 @@ export function tokenBalance(svm: LiteSVM, account: PublicKey): bigint {
   return d.length >= 72 ? new DataView(d.buffer, d.byteOffset).getBigUint64(64, true) : 0n;
 }
 
-export interface Usdc { mint: PublicKey; authority: Keypair }
+export interface Usdc {
+  mint: PublicKey;
+  authority: Keypair;
+}
 
 /** A local USDC mint (6 decimals) on the real SPL Token program. */
 export function createUsdc(svm: LiteSVM, payer: Keypair): Usdc {
@@ -176,7 +262,11 @@ export function usdcAccount(svm: LiteSVM, payer: Keypair, usdc: Usdc, owner: Pub
   return ata;
 }
 
-export interface Identity { agent: PublicKey; owner: Keypair; tokenAccount: PublicKey }
+export interface Identity {
+  agent: PublicKey;
+  owner: Keypair;
+  tokenAccount: PublicKey;
+}
 
 /**
  * An agent identity (programs/README.md "Cross-program contract"): a Token-2022 mint with decimals 0 and supply 1, held by
@@ -186,11 +276,19 @@ export function createIdentity(svm: LiteSVM, payer: Keypair, owner: Keypair): Id
   const agent = createMint(svm, payer, payer.publicKey, 0, TOKEN_2022_PROGRAM_ID);
   const ta = tokenAccount(svm, payer, agent, owner.publicKey, TOKEN_2022_PROGRAM_ID);
   mintTo(svm, payer, agent, ta, payer, 1n, TOKEN_2022_PROGRAM_ID);
-  sendOk(svm, [createSetAuthorityInstruction(agent, payer.publicKey, AuthorityType.MintTokens, null, [], TOKEN_2022_PROGRAM_ID)], [payer]);
+  sendOk(
+    svm,
+    [createSetAuthorityInstruction(agent, payer.publicKey, AuthorityType.MintTokens, null, [], TOKEN_2022_PROGRAM_ID)],
+    [payer],
+  );
   return { agent, owner, tokenAccount: ta };
 }
 
-export interface SatiRegistry { program: PublicKey; registry: PublicKey; groupMint: PublicKey }
+export interface SatiRegistry {
+  program: PublicKey;
+  registry: PublicKey;
+  groupMint: PublicKey;
+}
 
 /**
  * Initializes the SATI stand-in at `program`: a fresh group mint created by `initialize` itself
@@ -198,22 +296,37 @@ export interface SatiRegistry { program: PublicKey; registry: PublicKey; groupMi
  */
 export function initSati(svm: LiteSVM, authority: Keypair, program: PublicKey = SATI_PROGRAM_ID): SatiRegistry {
   const group = Keypair.generate();
-  const ix = satiInitializeInstruction({ authority: authority.publicKey, groupMint: group.publicKey, program, createGroupMint: true });
+  const ix = satiInitializeInstruction({
+    authority: authority.publicKey,
+    groupMint: group.publicKey,
+    program,
+    createGroupMint: true,
+  });
   sendOk(svm, [ix], [authority, group]);
   return { program, registry: registryConfigAddress(program), groupMint: group.publicKey };
 }
 
-export interface SatiAgent { agent: PublicKey; tokenAccount: PublicKey; memberNumber: bigint; result: SendResult }
+export interface SatiAgent {
+  agent: PublicKey;
+  tokenAccount: PublicKey;
+  memberNumber: bigint;
+  result: SendResult;
+}
 
 /** The lock_stake accounts naming SATI for `a` (RegistryConfig and the AgentIndex of its member number). */
-export function satiAccountsOf(a: { memberNumber: bigint }, program: PublicKey = SATI_PROGRAM_ID): { satiRegistry: PublicKey; agentIndex: PublicKey } {
+export function satiAccountsOf(
+  a: { memberNumber: bigint },
+  program: PublicKey = SATI_PROGRAM_ID,
+): { satiRegistry: PublicKey; agentIndex: PublicKey } {
   return { satiRegistry: registryConfigAddress(program), agentIndex: agentIndexAddress(a.memberNumber, program) };
 }
 
 /** Initializes the SATI stand-in unless its RegistryConfig exists already. */
 export function ensureSati(svm: LiteSVM, authority: Keypair, program: PublicKey = SATI_PROGRAM_ID): SatiRegistry {
   const cfg = decodeRegistryConfig(accountData(svm, registryConfigAddress(program)));
-  return cfg ? { program, registry: registryConfigAddress(program), groupMint: cfg.groupMint } : initSati(svm, authority, program);
+  return cfg
+    ? { program, registry: registryConfigAddress(program), groupMint: cfg.groupMint }
+    : initSati(svm, authority, program);
 }
 
 /** An agent identity registered through SATI (initialized on first use), held by `owner`. */
@@ -227,23 +340,43 @@ export function createSatiIdentity(svm: LiteSVM, payer: Keypair, owner: Keypair)
  * Registers an agent through the stand-in with SATI's register_agent, built by lib/chain/sati.ts
  * exactly as a wallet would for the real SATI. `owner` holds the NFT; `payer` signs and pays.
  */
-export function registerSati(svm: LiteSVM, payer: Keypair, owner: PublicKey, args: Partial<RegisterAgentArgs> = {}, program: PublicKey = SATI_PROGRAM_ID): SatiAgent {
+export function registerSati(
+  svm: LiteSVM,
+  payer: Keypair,
+  owner: PublicKey,
+  args: Partial<RegisterAgentArgs> = {},
+  program: PublicKey = SATI_PROGRAM_ID,
+): SatiAgent {
   const cfg = decodeRegistryConfig(accountData(svm, registryConfigAddress(program)));
   assert.ok(cfg, 'SATI registry not initialized');
   const mint = Keypair.generate();
   const ix = registerAgentInstruction({
-    payer: payer.publicKey, owner, agentMint: mint.publicKey, registry: cfg, program,
-    name: args.name ?? 'agent', symbol: args.symbol ?? 'AGENT', uri: args.uri ?? 'data:application/json,{}',
-    additionalMetadata: args.additionalMetadata ?? null, nonTransferable: args.nonTransferable ?? false,
+    payer: payer.publicKey,
+    owner,
+    agentMint: mint.publicKey,
+    registry: cfg,
+    program,
+    name: args.name ?? 'agent',
+    symbol: args.symbol ?? 'AGENT',
+    uri: args.uri ?? 'data:application/json,{}',
+    additionalMetadata: args.additionalMetadata ?? null,
+    nonTransferable: args.nonTransferable ?? false,
   });
   const result = sendOk(svm, [ix], [payer, mint]);
-  return { agent: mint.publicKey, tokenAccount: getAssociatedTokenAddressSync(mint.publicKey, owner, true, TOKEN_2022_PROGRAM_ID), memberNumber: cfg.totalAgents + 1n, result };
+  return {
+    agent: mint.publicKey,
+    tokenAccount: getAssociatedTokenAddressSync(mint.publicKey, owner, true, TOKEN_2022_PROGRAM_ID),
+    memberNumber: cfg.totalAgents + 1n,
+    result,
+  };
 }
 
 /** Sets the clock: unix time to the start of protocol `epoch` (+ `offsetSeconds`), keeping the slot. */
 export function setEpoch(svm: LiteSVM, epoch: bigint, epochSeconds: bigint, offsetSeconds = 0n): void {
   const c = svm.getClock();
-  svm.setClock(new Clock(c.slot, c.epochStartTimestamp, c.epoch, c.leaderScheduleEpoch, epoch * epochSeconds + offsetSeconds));
+  svm.setClock(
+    new Clock(c.slot, c.epochStartTimestamp, c.epoch, c.leaderScheduleEpoch, epoch * epochSeconds + offsetSeconds),
+  );
 }
 
 /** Advances the slot by `slots`, keeping the unix time. */
@@ -257,7 +390,14 @@ export const currentSlot = (svm: LiteSVM) => svm.getClock().slot;
 
 /** Base64 payloads of every "Program data:" line (sol_log_data records), in order. */
 export function programData(logs: string[]): Uint8Array[][] {
-  return logs.filter((l) => l.startsWith('Program data: ')).map((l) => l.slice(14).split(' ').map((b) => Uint8Array.from(Buffer.from(b, 'base64'))));
+  return logs
+    .filter((l) => l.startsWith('Program data: '))
+    .map((l) =>
+      l
+        .slice(14)
+        .split(' ')
+        .map((b) => Uint8Array.from(Buffer.from(b, 'base64'))),
+    );
 }
 
-export { Keypair, PublicKey, TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID };
+export { Keypair, PublicKey, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID };

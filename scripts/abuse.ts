@@ -25,12 +25,13 @@
  * before using a signature again), --dispute-wait-seconds S (240: how long o waits for an open
  * dispute), --heavy-seconds S (20) for l.
  */
-import { forgedLog, extremeTimestamp, partitionFlood } from './abuse/uploads';
-import { dotSegments, faucet, rpcBatches, streamSlots, upgradeFlood } from './abuse/network';
-import { capsAtCreation, opinionStuffing, signatureSpellings } from './abuse/signed';
-import { dripReceiver, hugeAnswer, privateWebhooks } from './abuse/outbound';
+
 import { badParameters, heavyReads } from './abuse/heavy';
-import { closeAgents, getJson, parseTarget, type CheckResult, type Target } from './abuse/support';
+import { dotSegments, faucet, rpcBatches, streamSlots, upgradeFlood } from './abuse/network';
+import { dripReceiver, hugeAnswer, privateWebhooks } from './abuse/outbound';
+import { capsAtCreation, opinionStuffing, signatureSpellings } from './abuse/signed';
+import { type CheckResult, closeAgents, getJson, parseTarget, type Target } from './abuse/support';
+import { extremeTimestamp, forgedLog, partitionFlood } from './abuse/uploads';
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -48,7 +49,9 @@ function int(name: string, dflt: number, min: number, max: number): number {
 }
 
 async function main(): Promise<void> {
-  const url = process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && !(i > 0 && all[i - 1]!.startsWith('--') && !all[i - 1]!.includes('=')));
+  const url = process.argv
+    .slice(2)
+    .find((a, i, all) => !a.startsWith('--') && !(i > 0 && all[i - 1]!.startsWith('--') && !all[i - 1]!.includes('=')));
   const parsed = parseTarget(url);
   if ('error' in parsed) {
     console.error(`abuse: ${parsed.error}`);
@@ -78,7 +81,11 @@ async function main(): Promise<void> {
     ['i', 'drip receiver', () => dripReceiver(t)],
     ['j', 'huge answer', () => hugeAnswer(t)],
     ['m', 'bad parameters', () => badParameters(t)],
-    ['d', 'upgrade flood', () => upgradeFlood(t, int('upgrades', 2_000, 1, 20_000), int('upgrade-seconds', 20, 1, 120))],
+    [
+      'd',
+      'upgrade flood',
+      () => upgradeFlood(t, int('upgrades', 2_000, 1, 20_000), int('upgrade-seconds', 20, 1, 120)),
+    ],
     ['f', 'RPC batches', () => rpcBatches(t)],
     ['l', 'heavy reads', () => heavyReads(t, int('heavy-seconds', 20, 1, 600))],
   ];

@@ -9,13 +9,13 @@
  * in this one run, with the load average (the machine is shared).
  */
 import { loadavg } from 'node:os';
-import { openStore, type Store } from '../lib/store';
-import type { HaggleEventInput } from '../lib/store';
-import { createTestDatabase } from '../lib/store/testing';
 import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { exportTable } from '../lib/export/export';
-import { MsgType } from '../lib/protocol/types';
 import { toHex } from '../lib/protocol/hex';
+import { MsgType } from '../lib/protocol/types';
+import type { HaggleEventInput } from '../lib/store';
+import { openStore, type Store } from '../lib/store';
+import { createTestDatabase } from '../lib/store/testing';
 
 const EPOCH = 3_600;
 const DEALS = Number(process.env.BENCH_DEALS ?? 2_000);
@@ -40,32 +40,91 @@ function settledEvents(conversationId: Uint8Array, n: number): HaggleEventInput[
   const address = `Neg${String(n).padStart(40, '1')}`;
   let slot = BigInt(n) * 10n + 1n;
   const ev = (kind: HaggleEventInput['kind'], over: Partial<HaggleEventInput> = {}): HaggleEventInput => ({
-    signature: `bench-${n}-${kind}-${slot}`, index: 0, slot: slot++, at: new Date(1_767_225_600_000 + n * 1000), negotiation: address, conversationId, kind,
-    side: null, round: null, amount: null, decay: null, escrow: null, status: null, data: {}, ...over,
+    signature: `bench-${n}-${kind}-${slot}`,
+    index: 0,
+    slot: slot++,
+    at: new Date(1_767_225_600_000 + n * 1000),
+    negotiation: address,
+    conversationId,
+    kind,
+    side: null,
+    round: null,
+    amount: null,
+    decay: null,
+    escrow: null,
+    status: null,
+    data: {},
+    ...over,
   });
   const offer = (round: number, amount: bigint, escrow: bigint) =>
-    ev('offer', { side: 2 - (round % 2), round, amount, decay: 10n, escrow, status: round % 2 ? 'proposed' : 'countered', set: { rounds: round, currentOffer: amount, lastOfferBy: 2 - (round % 2), escrow } });
+    ev('offer', {
+      side: 2 - (round % 2),
+      round,
+      amount,
+      decay: 10n,
+      escrow,
+      status: round % 2 ? 'proposed' : 'countered',
+      set: { rounds: round, currentOffer: amount, lastOfferBy: 2 - (round % 2), escrow },
+    });
   return [
-    ev('created', { status: 'created', amount: 2000n, escrow: 2000n, created: { buyer: 'B', seller: 'S', deposit: 2000n, deadline: 99n, responseWindow: 60, decayBps: 50, minOfferBps: 0, protocolFeeBps: 200, maxRounds: 6, zopaDetection: false } }),
+    ev('created', {
+      status: 'created',
+      amount: 2000n,
+      escrow: 2000n,
+      created: {
+        buyer: 'B',
+        seller: 'S',
+        deposit: 2000n,
+        deadline: 99n,
+        responseWindow: 60,
+        decayBps: 50,
+        minOfferBps: 0,
+        protocolFeeBps: 200,
+        maxRounds: 6,
+        zopaDetection: false,
+      },
+    }),
     ev('joined', { side: 2, set: { joined: true } }),
-    offer(1, 400n, 1990n), offer(2, 900n, 1980n), offer(3, 600n, 1970n),
-    ev('settled', { status: 'settled', amount: 600n, escrow: 0n, set: { amount: 600n, fee: 12n, toSeller: 588n, refund: 1370n, decayed: 30n, escrow: 0n, closed: true } }),
+    offer(1, 400n, 1990n),
+    offer(2, 900n, 1980n),
+    offer(3, 600n, 1970n),
+    ev('settled', {
+      status: 'settled',
+      amount: 600n,
+      escrow: 0n,
+      set: { amount: 600n, fee: 12n, toSeller: 588n, refund: 1370n, decayed: 30n, escrow: 0n, closed: true },
+    }),
   ];
 }
 
 async function bench(kind: 'pglite' | 'postgres', url?: string): Promise<Record<string, unknown>> {
   const db = url ? await createTestDatabase(url, 'zx_bench_negexport') : null;
-  const store = await openStore(db ? { databaseUrl: db.url, epochSeconds: EPOCH, poolSize: 2 } : { dataDir: ':memory:', epochSeconds: EPOCH });
+  const store = await openStore(
+    db ? { databaseUrl: db.url, epochSeconds: EPOCH, poolSize: 2 } : { dataDir: ':memory:', epochSeconds: EPOCH },
+  );
   try {
     const fx = makeDeals({ deals: DEALS, seed: 5 });
     await loadFixture(store, fx, EPOCH, { batches: false });
     await exportRate(store); // warm-up: the first read pays for a cold cache
     const offChain = await exportRate(store);
-    const convs = [...new Map(fx.items.filter((i) => i.envelope.msgType === MsgType.PROPOSE).map((i) => [toHex(i.envelope.conversationId), i.envelope.conversationId])).values()];
+    const convs = [
+      ...new Map(
+        fx.items
+          .filter((i) => i.envelope.msgType === MsgType.PROPOSE)
+          .map((i) => [toHex(i.envelope.conversationId), i.envelope.conversationId]),
+      ).values(),
+    ];
     const events = convs.filter((_, i) => i % 2 === 0).flatMap((c, i) => settledEvents(c, i));
     for (let i = 0; i < events.length; i += 600) await store.applyHaggleEvents(events.slice(i, i + 600));
     const onChain = await exportRate(store);
-    return { backend: kind, negotiations: offChain.rows, settledOnChain: events.length / 6, offChain, onChain, ratio: Number((onChain.rowsPerSec / offChain.rowsPerSec).toFixed(2)) };
+    return {
+      backend: kind,
+      negotiations: offChain.rows,
+      settledOnChain: events.length / 6,
+      offChain,
+      onChain,
+      ratio: Number((onChain.rowsPerSec / offChain.rowsPerSec).toFixed(2)),
+    };
   } finally {
     await store.close();
     await db?.drop();

@@ -10,15 +10,15 @@
  *   node --import tsx --import ./scripts/setup-node.mjs scripts/bench-export-parquet-writers.ts [ROWS]
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync, rmSync, createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { makeDeals } from '../lib/export/deals-testing';
 import { envelopeRow } from '../lib/export/rows';
+import type { Row } from '../lib/export/schema';
 import { TABLES } from '../lib/export/tables';
 import { writeFormat } from '../lib/export/writers';
-import type { Row } from '../lib/export/schema';
 
 /** A candidate installed by hand (module comment); a clear message when it is not. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -36,21 +36,55 @@ function buildRows(n: number): Row[] {
   const fx = makeDeals({ deals: Math.ceil(n / 11), seed: 3 });
   return fx.items.slice(0, n).map((it, i) => {
     const e = it.envelope;
-    return envelopeRow({ id: it.id, seq: String(i + 1), version: e.version, msg_type: e.msgType, sender: e.sender, recipient: e.recipient, ts: e.timestamp.toString(),
-      block_ref: e.blockRef.toString(), nonce: e.nonce.toString(), conversation_id: e.conversationId, payload_hash: e.payloadHash, payload_len: e.payloadLen,
-      signature: e.signature, raw: it.raw, source: it.source, topic: it.topic ?? null, received_at: it.receivedAt, epoch: Number(e.timestamp / 3_600_000_000n) });
+    return envelopeRow({
+      id: it.id,
+      seq: String(i + 1),
+      version: e.version,
+      msg_type: e.msgType,
+      sender: e.sender,
+      recipient: e.recipient,
+      ts: e.timestamp.toString(),
+      block_ref: e.blockRef.toString(),
+      nonce: e.nonce.toString(),
+      conversation_id: e.conversationId,
+      payload_hash: e.payloadHash,
+      payload_len: e.payloadLen,
+      signature: e.signature,
+      raw: it.raw,
+      source: it.source,
+      topic: it.topic ?? null,
+      received_at: it.receivedAt,
+      epoch: Number(e.timestamp / 3_600_000_000n),
+    });
   });
 }
 
 async function hyparquetWriter(rows: Row[], file: string) {
   const out = createWriteStream(file);
-  for await (const c of writeFormat('parquet', schema, (async function* () { for (let i = 0; i < rows.length; i += 5000) yield rows.slice(i, i + 5000); })())) {
+  for await (const c of writeFormat(
+    'parquet',
+    schema,
+    (async function* () {
+      for (let i = 0; i < rows.length; i += 5000) yield rows.slice(i, i + 5000);
+    })(),
+  )) {
     if (!out.write(c)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((r) => out.end(() => r()));
 }
 
-const DUCK: Record<string, string> = { string: 'VARCHAR', u64: 'VARCHAR', i128: 'VARCHAR', int32: 'INTEGER', int64: 'BIGINT', double: 'DOUBLE', bool: 'BOOLEAN', bytes: 'BLOB', timestamp: 'TIMESTAMPTZ', u64_timestamp: 'UBIGINT' };
+const DUCK: Record<string, string> = {
+  string: 'VARCHAR',
+  u64: 'VARCHAR',
+  i128: 'VARCHAR',
+  int32: 'INTEGER',
+  int64: 'BIGINT',
+  double: 'DOUBLE',
+  bool: 'BOOLEAN',
+  bytes: 'BLOB',
+  timestamp: 'TIMESTAMPTZ',
+  u64_timestamp: 'UBIGINT',
+};
 
 async function duckdb(rows: Row[], file: string) {
   const { DuckDBInstance, DuckDBTimestampTZValue } = await optional('@duckdb/node-api');
@@ -61,16 +95,37 @@ async function duckdb(rows: Row[], file: string) {
   for (const r of rows) {
     for (const c of schema.columns) {
       const v = r[c.name];
-      if (v === null || v === undefined) { app.appendNull(); continue; }
+      if (v === null || v === undefined) {
+        app.appendNull();
+        continue;
+      }
       switch (c.type) {
-        case 'string': case 'u64': case 'i128': app.appendVarchar(String(v)); break;
-        case 'int32': app.appendInteger(v as number); break;
-        case 'int64': app.appendBigInt(v as bigint); break;
-        case 'double': app.appendDouble(v as number); break;
-        case 'bool': app.appendBoolean(v as boolean); break;
-        case 'bytes': app.appendBlob(v as Uint8Array); break;
-        case 'timestamp': app.appendTimestampTZ(new DuckDBTimestampTZValue(v as bigint)); break;
-        case 'u64_timestamp': app.appendUBigInt(v as bigint); break;
+        case 'string':
+        case 'u64':
+        case 'i128':
+          app.appendVarchar(String(v));
+          break;
+        case 'int32':
+          app.appendInteger(v as number);
+          break;
+        case 'int64':
+          app.appendBigInt(v as bigint);
+          break;
+        case 'double':
+          app.appendDouble(v as number);
+          break;
+        case 'bool':
+          app.appendBoolean(v as boolean);
+          break;
+        case 'bytes':
+          app.appendBlob(v as Uint8Array);
+          break;
+        case 'timestamp':
+          app.appendTimestampTZ(new DuckDBTimestampTZValue(v as bigint));
+          break;
+        case 'u64_timestamp':
+          app.appendUBigInt(v as bigint);
+          break;
       }
     }
     app.endRow();
@@ -84,14 +139,25 @@ async function parquetWasm(rows: Row[], file: string) {
   const arrow = await optional('apache-arrow');
   const pw = await optional('parquet-wasm');
   const types: Record<string, () => unknown> = {
-    string: () => new arrow.Utf8(), u64: () => new arrow.Utf8(), i128: () => new arrow.Utf8(), int32: () => new arrow.Int32(), int64: () => new arrow.Int64(),
-    double: () => new arrow.Float64(), bool: () => new arrow.Bool(), bytes: () => new arrow.Binary(), timestamp: () => new arrow.TimestampMicrosecond('UTC'),
+    string: () => new arrow.Utf8(),
+    u64: () => new arrow.Utf8(),
+    i128: () => new arrow.Utf8(),
+    int32: () => new arrow.Int32(),
+    int64: () => new arrow.Int64(),
+    double: () => new arrow.Float64(),
+    bool: () => new arrow.Bool(),
+    bytes: () => new arrow.Binary(),
+    timestamp: () => new arrow.TimestampMicrosecond('UTC'),
     u64_timestamp: () => new arrow.Uint64(),
   };
   const cols: Record<string, unknown> = {};
   // Arrow's microsecond builder takes milliseconds (it multiplies by 1000).
   const val = (t: string, v: unknown) => (v == null ? null : t === 'timestamp' ? Number(v as bigint) / 1000 : v);
-  for (const c of schema.columns) cols[c.name] = arrow.vectorFromArray(rows.map((r) => val(c.type, r[c.name])), types[c.type]());
+  for (const c of schema.columns)
+    cols[c.name] = arrow.vectorFromArray(
+      rows.map((r) => val(c.type, r[c.name])),
+      types[c.type](),
+    );
   const table = new arrow.Table(cols);
   const wasmTable = pw.Table.fromIPCStream(arrow.tableToIPC(table, 'stream'));
   const props = new pw.WriterPropertiesBuilder().setCompression(pw.Compression.SNAPPY).build();
@@ -99,24 +165,46 @@ async function parquetWasm(rows: Row[], file: string) {
   await import('node:fs/promises').then((f) => f.writeFile(file, bytes));
 }
 
-const CANDIDATES = { 'hyparquet-writer': hyparquetWriter, '@duckdb/node-api': duckdb, 'parquet-wasm': parquetWasm } as const;
+const CANDIDATES = {
+  'hyparquet-writer': hyparquetWriter,
+  '@duckdb/node-api': duckdb,
+  'parquet-wasm': parquetWasm,
+} as const;
 
 async function child(name: keyof typeof CANDIDATES, n: number, file: string) {
   const rows = buildRows(n);
   globalThis.gc?.();
   const idle = process.memoryUsage().rss;
   let peak = idle;
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 10);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
   const t0 = performance.now();
   await CANDIDATES[name](rows, file);
   const s = (performance.now() - t0) / 1000;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
   const buf = readFileSync(file);
-  const back = await parquetReadObjects({ file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer, utf8: false });
+  const back = await parquetReadObjects({
+    file: buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer,
+    utf8: false,
+  });
   const i = Math.floor(n / 2);
-  const same = back.length === n && Buffer.from(back[i].raw as Uint8Array).equals(Buffer.from(rows[i].raw as Uint8Array)) && String(back[i].nonce) === String(rows[i].nonce);
-  console.log(JSON.stringify({ name, rows: n, seconds: s, rowsPerSec: Math.round(n / s), peakAboveIdleMB: Math.round((peak - idle) / 1e6), bytes: statSync(file).size, hyparquetReadsBack: same }));
+  const same =
+    back.length === n &&
+    Buffer.from(back[i].raw as Uint8Array).equals(Buffer.from(rows[i].raw as Uint8Array)) &&
+    String(back[i].nonce) === String(rows[i].nonce);
+  console.log(
+    JSON.stringify({
+      name,
+      rows: n,
+      seconds: s,
+      rowsPerSec: Math.round(n / s),
+      peakAboveIdleMB: Math.round((peak - idle) / 1e6),
+      bytes: statSync(file).size,
+      hyparquetReadsBack: same,
+    }),
+  );
 }
 
 const [arg, name, file] = process.argv.slice(2);
@@ -125,13 +213,29 @@ else {
   const n = Number(arg ?? 50_000);
   for (const c of Object.keys(CANDIDATES)) {
     const f = join(tmpdir(), `zx-pq-${process.pid}-${c.replace(/\W/g, '')}.parquet`);
-    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './scripts/setup-node.mjs', 'scripts/bench-export-parquet-writers.ts', String(n), c, f], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        '--import',
+        './scripts/setup-node.mjs',
+        'scripts/bench-export-parquet-writers.ts',
+        String(n),
+        c,
+        f,
+      ],
+      { encoding: 'utf8' },
+    );
     process.stdout.write(r.stdout || `${c}: failed\n${r.stderr.slice(-2000)}\n`);
     // DuckDB's own reader as a second, independent check of each file.
     if (r.status === 0) {
       const { DuckDBInstance } = await optional('@duckdb/node-api');
       const con = await (await DuckDBInstance.create(':memory:')).connect();
-      const res = await con.runAndReadAll(`SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS ids FROM read_parquet('${f}')`);
+      const res = await con.runAndReadAll(
+        `SELECT count(*)::INT AS n, count(DISTINCT id)::INT AS ids FROM read_parquet('${f}')`,
+      );
       console.log(`  duckdb reads ${c}: ${JSON.stringify(res.getRowObjects()[0])}`);
       con.closeSync();
     }

@@ -16,11 +16,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { openStore } from '../lib/store';
-import { createTestDatabase } from '../lib/store/testing';
-import { envelopesCopySql } from '../lib/store/export';
 import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { exportTable } from '../lib/export/export';
+import { openStore } from '../lib/store';
+import { envelopesCopySql } from '../lib/store/export';
+import { createTestDatabase } from '../lib/store/testing';
 
 const EPOCH = 3_600;
 
@@ -29,27 +29,42 @@ async function measure(url: string): Promise<void> {
   globalThis.gc?.();
   const idle = process.memoryUsage().rss;
   let peak = idle;
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
   const out: Record<string, unknown> = {};
   const rows = Number((await store.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope'))[0].n);
   // Each output goes to the same two kinds of sink: a file in the temp folder (what an export
   // does) and a sink that drops the bytes (the database and formatting alone).
   const sink = (file: string | null) => {
-    if (!file) return { write: (_c: Uint8Array) => true, drained: () => Promise.resolve(), end: () => Promise.resolve() };
+    if (!file)
+      return { write: (_c: Uint8Array) => true, drained: () => Promise.resolve(), end: () => Promise.resolve() };
     // Large buffer: the file's writes overlap the export instead of pausing it for every chunk.
     const ws = createWriteStream(file, { highWaterMark: 8 << 20 });
-    return { write: (c: Uint8Array) => ws.write(c), drained: () => new Promise<void>((r) => ws.once('drain', () => r())), end: () => new Promise<void>((r) => ws.end(() => r())).then(() => {
-      // Each run pays for its own disk writes, not for the page cache the previous run left dirty.
-      const fd = openSync(file, 'r');
-      try { fsyncSync(fd); } finally { closeSync(fd); }
-    }) };
+    return {
+      write: (c: Uint8Array) => ws.write(c),
+      drained: () => new Promise<void>((r) => ws.once('drain', () => r())),
+      end: () =>
+        new Promise<void>((r) => ws.end(() => r())).then(() => {
+          // Each run pays for its own disk writes, not for the page cache the previous run left dirty.
+          const fd = openSync(file, 'r');
+          try {
+            fsyncSync(fd);
+          } finally {
+            closeSync(fd);
+          }
+        }),
+    };
   };
   const run = async (name: string, toFile: boolean, produce: () => Promise<AsyncIterable<Uint8Array>>) => {
     const file = toFile ? join(tmpdir(), `zx-bench-export-${process.pid}.${name}`) : null;
     const s = sink(file);
     const t = performance.now();
     let bytes = 0;
-    for await (const ch of await produce()) { bytes += ch.length; if (!s.write(ch)) await s.drained(); }
+    for await (const ch of await produce()) {
+      bytes += ch.length;
+      if (!s.write(ch)) await s.drained();
+    }
     await s.end();
     const seconds = (performance.now() - t) / 1000;
     if (file) rmSync(file, { force: true });
@@ -64,7 +79,8 @@ async function measure(url: string): Promise<void> {
     stream.on('end', () => void c.end());
     return stream as AsyncIterable<Uint8Array>;
   };
-  const exp = (format: 'csv' | 'parquet') => async () => (await exportTable({ source: store.exportSource(), table: 'envelopes', format })).bytes;
+  const exp = (format: 'csv' | 'parquet') => async () =>
+    (await exportTable({ source: store.exportSource(), table: 'envelopes', format })).bytes;
   await run('warm-up', false, copy); // the first read of the table pays for a cold cache
   await run('copy', false, copy);
   await run('csv', false, exp('csv'));
@@ -82,7 +98,11 @@ async function measure(url: string): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv[2] === '--measure') return measure(process.argv[3]);
   const base = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
-  if (!base) { console.error('bench:export needs DATABASE_URL or TEST_DATABASE_URL (a Postgres server)'); process.exitCode = 2; return; }
+  if (!base) {
+    console.error('bench:export needs DATABASE_URL or TEST_DATABASE_URL (a Postgres server)');
+    process.exitCode = 2;
+    return;
+  }
   const n = Number(process.env.BENCH_ROWS ?? 1_000_000);
   const reuse = process.env.BENCH_DB_URL;
   const keep = Boolean(reuse) || process.env.BENCH_KEEP_DB === '1';
@@ -90,15 +110,42 @@ async function main(): Promise<void> {
   try {
     if (!reuse) await fill(db.url, n);
     if (keep && !reuse) console.log(`kept the database: BENCH_DB_URL=${db.url}`);
-    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './scripts/setup-node.mjs', 'scripts/bench-export.ts', '--measure', db.url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        '--import',
+        './scripts/setup-node.mjs',
+        'scripts/bench-export.ts',
+        '--measure',
+        db.url,
+      ],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     type M = { seconds: number; rowsPerSec: number; bytes: number };
-    const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<'copy' | 'copy-discard' | 'csv' | 'csv-discard' | 'parquet', M> & { rows: number; idleRssMB: number; peakAboveIdleMB: number };
-    const f = (x: M) => `${x.rowsPerSec.toLocaleString('en-US')} rows/s (${x.seconds.toFixed(2)} s, ${(x.bytes / 1e6).toFixed(0)} MB)`;
-    console.log(`rows ${m.rows}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-    console.log(`to a file:     Postgres COPY (SELECT …) TO STDOUT ${f(m.copy)}; CSV export ${f(m.csv)}: ${(m.csv.rowsPerSec / m.copy.rowsPerSec).toFixed(2)} × COPY (target ≥ 0.5)`);
-    console.log(`bytes dropped: Postgres COPY ${f(m['copy-discard'])}; CSV export ${f(m['csv-discard'])}: ${(m['csv-discard'].rowsPerSec / m['copy-discard'].rowsPerSec).toFixed(2)} × COPY`);
+    const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<
+      'copy' | 'copy-discard' | 'csv' | 'csv-discard' | 'parquet',
+      M
+    > & { rows: number; idleRssMB: number; peakAboveIdleMB: number };
+    const f = (x: M) =>
+      `${x.rowsPerSec.toLocaleString('en-US')} rows/s (${x.seconds.toFixed(2)} s, ${(x.bytes / 1e6).toFixed(0)} MB)`;
+    console.log(
+      `rows ${m.rows}; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log(
+      `to a file:     Postgres COPY (SELECT …) TO STDOUT ${f(m.copy)}; CSV export ${f(m.csv)}: ${(m.csv.rowsPerSec / m.copy.rowsPerSec).toFixed(2)} × COPY (target ≥ 0.5)`,
+    );
+    console.log(
+      `bytes dropped: Postgres COPY ${f(m['copy-discard'])}; CSV export ${f(m['csv-discard'])}: ${(m['csv-discard'].rowsPerSec / m['copy-discard'].rowsPerSec).toFixed(2)} × COPY`,
+    );
     console.log(`Parquet export to a file: ${f(m.parquet)} (target ≤ 30 s for 1,000,000 rows)`);
-    console.log(`exporting process: idle RSS ${m.idleRssMB} MB, peak ${m.peakAboveIdleMB} MB above idle (target ≤ 300)`);
+    console.log(
+      `exporting process: idle RSS ${m.idleRssMB} MB, peak ${m.peakAboveIdleMB} MB above idle (target ≤ 300)`,
+    );
   } finally {
     if (!keep) await db.drop();
   }

@@ -7,12 +7,19 @@
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ForceGraph } from '../components/graph/ForceGraph';
+import { initialState, type OverviewState } from '../components/live-state';
 import { pairKey } from '../components/pair';
+import { applyReplayBatch } from '../components/replay/apply';
+import {
+  eventMs,
+  REPLAY_MAX_PAGES,
+  REPLAY_PAGE_SIZE,
+  type ReplayFetch,
+  ReplayPlayer,
+  type ReplaySpeed,
+} from '../components/replay/player';
 import type { GraphView } from '../lib/wire';
 import type { ReplayEvent } from '../lib/wire/replay';
-import { initialState, type OverviewState } from '../components/live-state';
-import { applyReplayBatch } from '../components/replay/apply';
-import { eventMs, REPLAY_MAX_PAGES, REPLAY_PAGE_SIZE, ReplayPlayer, type ReplayFetch, type ReplaySpeed } from '../components/replay/player';
 
 const params = new URLSearchParams(location.search);
 const AGENTS = Number(params.get('agents') ?? 2000);
@@ -30,7 +37,12 @@ function rng(seed: number) {
 }
 
 function synthetic(agents: number, links: number, random: () => number): GraphView {
-  const hex = () => Array.from({ length: 32 }, () => Math.floor(random() * 256).toString(16).padStart(2, '0')).join('');
+  const hex = () =>
+    Array.from({ length: 32 }, () =>
+      Math.floor(random() * 256)
+        .toString(16)
+        .padStart(2, '0'),
+    ).join('');
   const nodes = Array.from({ length: agents }, () => ({ id: hex(), online: random() < 0.8 }));
   const seen = new Set<string>();
   const out: GraphView['links'] = [];
@@ -39,7 +51,8 @@ function synthetic(agents: number, links: number, random: () => number): GraphVi
     // Most conversations stay inside a community of COMMUNITY agents; some cross.
     const a = Math.floor(random() * agents);
     const base = a - (a % COMMUNITY);
-    const b = random() < 0.85 ? Math.min(agents - 1, base + Math.floor(random() * COMMUNITY)) : Math.floor(random() * agents);
+    const b =
+      random() < 0.85 ? Math.min(agents - 1, base + Math.floor(random() * COMMUNITY)) : Math.floor(random() * agents);
     if (a === b) continue;
     const key = pairKey(nodes[a].id, nodes[b].id);
     if (seen.has(key)) continue;
@@ -90,11 +103,22 @@ function measure(ms: number): Promise<Probe> {
       times.push(now);
       if (now - first < ms) requestAnimationFrame(step);
       else {
-        const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
+        const gaps = times
+          .slice(1)
+          .map((t, i) => t - times[i])
+          .sort((a, b) => a - b);
         const q = (p: number) => gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))] ?? 0;
         const seconds = (now - first) / 1000;
         const dropped = gaps.reduce((n, g) => n + Math.max(0, Math.round(g / (1000 / 60)) - 1), 0);
-        resolve({ fps: gaps.length / seconds, frames: gaps.length, seconds, p50: q(0.5), p95: q(0.95), worst: gaps[gaps.length - 1] ?? 0, dropped });
+        resolve({
+          fps: gaps.length / seconds,
+          frames: gaps.length,
+          seconds,
+          p50: q(0.5),
+          p95: q(0.95),
+          worst: gaps[gaps.length - 1] ?? 0,
+          dropped,
+        });
       }
     };
     requestAnimationFrame(step);
@@ -141,21 +165,50 @@ function startReplay(speed: ReplaySpeed, rate: number): void {
     const l = initial.links[(i * 7919) % initial.links.length];
     const ts = T0 * 1000 + Math.floor((i * 1_000_000) / rate);
     const data = {
-      id: i.toString(16).padStart(64, '0'), msgType: 3, type: 'PROPOSE', sender: l.source, recipient: l.target, conversationId: (i % 5000).toString(16).padStart(32, '0'),
-      nonce: String(i), timestamp: String(ts), blockRef: '0', payloadLen: 64, source: 'stream' as const, topic: null, receivedAt: Math.floor(ts / 1000) + 30,
+      id: i.toString(16).padStart(64, '0'),
+      msgType: 3,
+      type: 'PROPOSE',
+      sender: l.source,
+      recipient: l.target,
+      conversationId: (i % 5000).toString(16).padStart(32, '0'),
+      nonce: String(i),
+      timestamp: String(ts),
+      blockRef: '0',
+      payloadLen: 64,
+      source: 'stream' as const,
+      topic: null,
+      receivedAt: Math.floor(ts / 1000) + 30,
     };
     return { type: 'message', at: data.receivedAt, data };
   };
   const total = rate * 3600;
-  const fetchPage: ReplayFetch = (after, limit) => new Promise((resolve) => setTimeout(() => {
-    const start = after === null ? 0 : parseInt(after.split(':')[1], 16) + 1;
-    const events = Array.from({ length: Math.max(0, Math.min(limit, total - start)) }, (_, k) => env(start + k));
-    const last = events.at(-1);
-    resolve({ events, next: events.length === limit && last ? `${last.data.timestamp}:${last.data.id}` : null });
-  }, 5));
+  const fetchPage: ReplayFetch = (after, limit) =>
+    new Promise((resolve) =>
+      setTimeout(() => {
+        const start = after === null ? 0 : parseInt(after.split(':')[1], 16) + 1;
+        const events = Array.from({ length: Math.max(0, Math.min(limit, total - start)) }, (_, k) => env(start + k));
+        const last = events.at(-1);
+        resolve({ events, next: events.length === limit && last ? `${last.data.timestamp}:${last.data.id}` : null });
+      }, 5),
+    );
   const t0 = performance.now();
-  const player = new ReplayPlayer({ fromMs: T0, toMs: T0 + 3_600_000, fetchPage, pageSize: REPLAY_PAGE_SIZE, maxPages: REPLAY_MAX_PAGES, speed, now: t0 });
-  let state: OverviewState = initialState({ stats: { byType: {}, drops: {} }, envelopes: [], agents: [], graph: initial, mesh: null, database: null });
+  const player = new ReplayPlayer({
+    fromMs: T0,
+    toMs: T0 + 3_600_000,
+    fetchPage,
+    pageSize: REPLAY_PAGE_SIZE,
+    maxPages: REPLAY_MAX_PAGES,
+    speed,
+    now: t0,
+  });
+  let state: OverviewState = initialState({
+    stats: { byType: {}, drops: {} },
+    envelopes: [],
+    agents: [],
+    graph: initial,
+    mesh: null,
+    database: null,
+  });
   let next = 0;
   let inOrder = true;
   const applyMs: number[] = [];
@@ -177,9 +230,18 @@ function startReplay(speed: ReplaySpeed, rate: number): void {
       const seconds = (performance.now() - t0) / 1000;
       applyMs.sort((x, y) => x - y);
       return {
-        speed, rate, emitted: player.emitted, due: Math.floor(speed * rate * seconds), inOrder, stalledMs: player.stalledMs,
-        peakBuffered: player.peakBuffered, cap: player.cap, fetches: player.fetches,
-        applyP50: applyMs[Math.floor(applyMs.length / 2)] ?? 0, applyWorst: applyMs.at(-1) ?? 0, seconds,
+        speed,
+        rate,
+        emitted: player.emitted,
+        due: Math.floor(speed * rate * seconds),
+        inOrder,
+        stalledMs: player.stalledMs,
+        peakBuffered: player.peakBuffered,
+        cap: player.cap,
+        fetches: player.fetches,
+        applyP50: applyMs[Math.floor(applyMs.length / 2)] ?? 0,
+        applyWorst: applyMs.at(-1) ?? 0,
+        seconds,
       };
     },
   };
@@ -204,8 +266,15 @@ Object.assign(window, {
     stopReplay: () => replayRun?.stop(),
     /** A new agent joins with one link: the layout heats up again, as on the live overview. */
     reheat() {
-      const id = 'ff'.repeat(31) + Math.floor(random() * 256).toString(16).padStart(2, '0');
-      setGraph({ nodes: [...initial.nodes, { id, online: true }], links: [...initial.links, { source: id, target: initial.nodes[0].id, messages: 1 }] });
+      const id =
+        'ff'.repeat(31) +
+        Math.floor(random() * 256)
+          .toString(16)
+          .padStart(2, '0');
+      setGraph({
+        nodes: [...initial.nodes, { id, online: true }],
+        links: [...initial.links, { source: id, target: initial.nodes[0].id, messages: 1 }],
+      });
     },
   },
 });

@@ -17,9 +17,10 @@
  * main, raster and compositor threads and the layout worker's share of a core, which still
  * tells the cost of a frame on a machine too loaded for the frame rate to. Screenshots go to $TMPDIR/zerox1-graph-bench-*.png.
  */
-import { createServer } from 'node:http';
-import { readFileSync } from 'node:fs';
+
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -81,9 +82,14 @@ interface ThreadCpu {
  * cores. Tells what a frame costs when the machine is too loaded for the frame rate to say it.
  */
 function threadCpu(trace: Buffer): ThreadCpu {
-  const events = (JSON.parse(trace.toString()) as { traceEvents: { ph: string; name: string; pid: number; tid: number; tdur?: number; args?: { name?: string } }[] }).traceEvents;
+  const events = (
+    JSON.parse(trace.toString()) as {
+      traceEvents: { ph: string; name: string; pid: number; tid: number; tdur?: number; args?: { name?: string } }[];
+    }
+  ).traceEvents;
   const names = new Map<string, string>();
-  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
+  for (const e of events)
+    if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
   const out: ThreadCpu = { main: 0, raster: 0, compositor: 0, worker: 0 };
   for (const e of events) {
     if (e.ph !== 'X' || !/RunTask$/.test(e.name) || !e.tdur) continue;
@@ -136,11 +142,17 @@ try {
     const p = await page.evaluate((ms) => (window as unknown as BenchWindow).__bench.measure(ms), MS);
     const cpu = threadCpu(await browser.stopTracing());
     results.push({ phase, probe: p, layout: await layout(), cpu });
-    console.log(`${phase.padEnd(34)} ${p.fps.toFixed(1).padStart(5)} fps  (${p.frames} frames in ${p.seconds.toFixed(2)} s; frame p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, worst ${p.worst.toFixed(0)} ms; ${p.dropped} of ${p.frames + p.dropped} 60 Hz refreshes without a frame; layout ${results.at(-1)!.layout} at the end)`);
+    console.log(
+      `${phase.padEnd(34)} ${p.fps.toFixed(1).padStart(5)} fps  (${p.frames} frames in ${p.seconds.toFixed(2)} s; frame p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, worst ${p.worst.toFixed(0)} ms; ${p.dropped} of ${p.frames + p.dropped} 60 Hz refreshes without a frame; layout ${results.at(-1)!.layout} at the end)`,
+    );
     const perFrame = (ms: number) => (ms / Math.max(1, p.frames)).toFixed(1);
-    console.log(`${''.padEnd(34)} CPU per frame: main ${perFrame(cpu.main)} ms, raster ${perFrame(cpu.raster)} ms, compositor ${perFrame(cpu.compositor)} ms; layout worker ${(cpu.worker / p.seconds / 10).toFixed(0)}% of a core`);
+    console.log(
+      `${''.padEnd(34)} CPU per frame: main ${perFrame(cpu.main)} ms, raster ${perFrame(cpu.raster)} ms, compositor ${perFrame(cpu.compositor)} ms; layout worker ${(cpu.worker / p.seconds / 10).toFixed(0)}% of a core`,
+    );
   };
-  console.log(`graph bench: ${AGENTS} agents, ${LINKS} links, Chromium ${browser.version()} ${CHROMIUM_ARGS.includes('--disable-gpu') ? '(software rendering)' : ''}; page up in ${firstPaintMs} ms`);
+  console.log(
+    `graph bench: ${AGENTS} agents, ${LINKS} links, Chromium ${browser.version()} ${CHROMIUM_ARGS.includes('--disable-gpu') ? '(software rendering)' : ''}; page up in ${firstPaintMs} ms`,
+  );
 
   await probe('1. layout animating');
   await page.screenshot({ path: join(tmpdir(), 'zerox1-graph-bench-layout.png') });
@@ -156,7 +168,8 @@ try {
   // Zoom: wheel in and out over the canvas' centre and a pan, for the whole probe, with the
   // layout reheated so the simulation runs under the gesture.
   const box = (await page.locator('canvas.force-graph').boundingBox())!;
-  const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+  const cx = box.x + box.width / 2,
+    cy = box.y + box.height / 2;
   await page.evaluate(() => (window as unknown as BenchWindow).__bench.reheat());
   const measuring = probe('3. zoom and pan gesture');
   const gestureEnd = Date.now() + MS;
@@ -193,7 +206,10 @@ try {
   // Replay at 100×: a second of warm-up (the first pages, the first batches), then the probe.
   await page.fill('[data-testid="graph-find"]', '');
   await page.press('[data-testid="graph-find"]', 'Escape');
-  await page.evaluate(([speed, rate]) => (window as unknown as BenchWindow).__bench.startReplay(speed, rate), [REPLAY_SPEED, REPLAY_RATE] as const);
+  await page.evaluate(([speed, rate]) => (window as unknown as BenchWindow).__bench.startReplay(speed, rate), [
+    REPLAY_SPEED,
+    REPLAY_RATE,
+  ] as const);
   await page.waitForTimeout(1000);
   const cdp = PROFILE ? await page.context().newCDPSession(page) : null;
   if (cdp) {
@@ -203,7 +219,9 @@ try {
   await probe(`5. replay ${REPLAY_SPEED}× (${(REPLAY_RATE * REPLAY_SPEED).toLocaleString('en-US')} env/s)`);
   if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
   replay = await page.evaluate(() => (window as unknown as BenchWindow).__bench.stopReplay());
-  console.log(`${''.padEnd(34)} replay: ${replay.emitted.toLocaleString('en-US')} envelopes handed out of ${replay.due.toLocaleString('en-US')} due by the wall clock in ${replay.seconds.toFixed(1)} s, ${replay.inOrder ? 'in order' : 'OUT OF ORDER'}; clock held ${replay.stalledMs.toFixed(0)} ms waiting for pages; buffer peak ${replay.peakBuffered} of ${replay.cap}; ${replay.fetches} pages; applying a tick's batch p50 ${replay.applyP50.toFixed(1)} ms, worst ${replay.applyWorst.toFixed(1)} ms`);
+  console.log(
+    `${''.padEnd(34)} replay: ${replay.emitted.toLocaleString('en-US')} envelopes handed out of ${replay.due.toLocaleString('en-US')} due by the wall clock in ${replay.seconds.toFixed(1)} s, ${replay.inOrder ? 'in order' : 'OUT OF ORDER'}; clock held ${replay.stalledMs.toFixed(0)} ms waiting for pages; buffer peak ${replay.peakBuffered} of ${replay.cap}; ${replay.fetches} pages; applying a tick's batch p50 ${replay.applyP50.toFixed(1)} ms, worst ${replay.applyWorst.toFixed(1)} ms`,
+  );
   await page.screenshot({ path: join(tmpdir(), 'zerox1-graph-bench-replay.png') });
   if (errors.length) throw new Error(`page errors: ${errors.join('\n')}`);
 } finally {
@@ -211,24 +229,39 @@ try {
   server.close();
 }
 
-console.log(`\nsummary (target ≥ ${TARGET_FPS} fps; machine load at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')})`);
-console.log(`  ${'0. empty page'.padEnd(34)} ${ceiling.toFixed(1).padStart(5)} fps (what this machine gives any page right now)`);
+console.log(
+  `\nsummary (target ≥ ${TARGET_FPS} fps; machine load at the end: ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')})`,
+);
+console.log(
+  `  ${'0. empty page'.padEnd(34)} ${ceiling.toFixed(1).padStart(5)} fps (what this machine gives any page right now)`,
+);
 for (const r of results) {
   const ratio = r.probe.fps / TARGET_FPS;
   // On free cores the main thread and raster work of a frame overlap only partly: their sum is
   // a conservative frame time.
   const frameCpu = (r.cpu.main + r.cpu.raster + r.cpu.compositor) / Math.max(1, r.probe.frames);
-  console.log(`  ${r.phase.padEnd(34)} ${r.probe.fps.toFixed(1).padStart(5)} fps = ${ratio.toFixed(2)}× target ${ratio >= 1 ? 'ok' : 'BELOW TARGET'}, ${(r.probe.fps / ceiling).toFixed(2)}× the empty page; CPU ${frameCpu.toFixed(1)} ms/frame (≤ ${Math.min(60, 1000 / frameCpu).toFixed(0)} fps on idle cores)`);
+  console.log(
+    `  ${r.phase.padEnd(34)} ${r.probe.fps.toFixed(1).padStart(5)} fps = ${ratio.toFixed(2)}× target ${ratio >= 1 ? 'ok' : 'BELOW TARGET'}, ${(r.probe.fps / ceiling).toFixed(2)}× the empty page; CPU ${frameCpu.toFixed(1)} ms/frame (≤ ${Math.min(60, 1000 / frameCpu).toFixed(0)} fps on idle cores)`,
+  );
 }
 if (replay) {
   const r = results.find((x) => x.phase.startsWith('5.'))!;
   const kept = replay.emitted / Math.max(1, replay.due);
   const ok = r.probe.fps >= TARGET_FPS && replay.inOrder && kept >= 0.99 && replay.peakBuffered <= replay.cap;
-  console.log(`  replay ${REPLAY_SPEED}× on ${AGENTS.toLocaleString('en-US')} agents: ${ok ? 'PASS' : 'FAIL'} ${r.probe.fps.toFixed(1)} fps (target ≥ ${TARGET_FPS}), ${r.probe.dropped} of ${r.probe.frames + r.probe.dropped} refreshes without a frame (${(100 * r.probe.dropped / Math.max(1, r.probe.frames + r.probe.dropped)).toFixed(0)}%; ${results[0].probe.dropped} of ${results[0].probe.frames + results[0].probe.dropped} in phase 1 without a replay), worst frame ${r.probe.worst.toFixed(0)} ms; ${(kept * 100).toFixed(1)}% of due envelopes handed out (target ≥ 99%), ${replay.inOrder ? 'in order' : 'OUT OF ORDER'}, buffer ≤ ${replay.cap}`);
+  console.log(
+    `  replay ${REPLAY_SPEED}× on ${AGENTS.toLocaleString('en-US')} agents: ${ok ? 'PASS' : 'FAIL'} ${r.probe.fps.toFixed(1)} fps (target ≥ ${TARGET_FPS}), ${r.probe.dropped} of ${r.probe.frames + r.probe.dropped} refreshes without a frame (${((100 * r.probe.dropped) / Math.max(1, r.probe.frames + r.probe.dropped)).toFixed(0)}%; ${results[0].probe.dropped} of ${results[0].probe.frames + results[0].probe.dropped} in phase 1 without a replay), worst frame ${r.probe.worst.toFixed(0)} ms; ${(kept * 100).toFixed(1)}% of due envelopes handed out (target ≥ 99%), ${replay.inOrder ? 'in order' : 'OUT OF ORDER'}, buffer ≤ ${replay.cap}`,
+  );
 }
 console.log(`screenshots: ${join(tmpdir(), 'zerox1-graph-bench-{layout,zoom,focus,replay}.png')}`);
 
-interface CpuProfile { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples?: number[]; timeDeltas?: number[] }
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
 
 /** The functions with the most self time in a V8 CPU profile, as `BENCH_PROFILE=1` prints them. */
 function printProfile(profile: CpuProfile): void {
@@ -243,5 +276,6 @@ function printProfile(profile: CpuProfile): void {
     total += dt;
   });
   console.log(`${''.padEnd(34)} profile of the replay phase, self time (${total.toFixed(0)} ms sampled):`);
-  for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${''.padEnd(36)}${ms.toFixed(0).padStart(6)} ms  ${name}`);
+  for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20))
+    console.log(`${''.padEnd(36)}${ms.toFixed(0).padStart(6)} ms  ${name}`);
 }

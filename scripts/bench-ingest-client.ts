@@ -19,7 +19,10 @@ process.on('message', (m: Cmd) => {
     ws.on('message', (raw) => {
       const t = nowMs();
       const e = JSON.parse(String(raw)) as { type: string; data?: { timestamp?: string } };
-      if (e.type !== 'message' || e.data?.timestamp === undefined) { other++; return; }
+      if (e.type !== 'message' || e.data?.timestamp === undefined) {
+        other++;
+        return;
+      }
       ts.push(Number(e.data.timestamp) / 1000);
       at.push(t);
     });

@@ -5,13 +5,13 @@
  * signature workers) and stored with one INSERT per envelope, each awaited before the next
  * (no batching, no write-behind queue). Same publishers, same envelopes, same Postgres.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createMeshNode } from '../lib/mesh';
-import { validateEnvelopeSync } from '../lib/protocol/validate';
+import { openObserverStore } from '../lib/observer/store-adapter';
 import { publicKeyFromSeed, sha256 } from '../lib/protocol/crypto';
 import { toHex } from '../lib/protocol/hex';
-import { openObserverStore } from '../lib/observer/store-adapter';
+import { validateEnvelopeSync } from '../lib/protocol/validate';
 import { createTestDatabase } from '../lib/store/testing';
 import { loadConfig } from '../server/config';
 
@@ -26,17 +26,29 @@ export interface NaiveResult {
 }
 
 type Msg = Record<string, any>;
-const ask = (c: ChildProcess, m: Msg, want: string) => new Promise<Msg>((res) => {
-  const on = (x: Msg) => { if (x.t === want) { c.off('message', on); res(x); } };
-  c.on('message', on);
-  c.send(m);
-});
+const ask = (c: ChildProcess, m: Msg, want: string) =>
+  new Promise<Msg>((res) => {
+    const on = (x: Msg) => {
+      if (x.t === want) {
+        c.off('message', on);
+        res(x);
+      }
+    };
+    c.on('message', on);
+    c.send(m);
+  });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const nowMs = () => performance.timeOrigin + performance.now();
 const key = (i: number, l: string) => sha256(new TextEncoder().encode(`bench-naive/${i}/${l}`));
 
 /** Runs the naive observer on a fresh Postgres database: warm-up, then `total` envelopes from `publishers` processes. */
-export async function runNaive(p: { pgUrl: string; publishers: number; total: number; warmup: number; setup: string }): Promise<NaiveResult> {
+export async function runNaive(p: {
+  pgUrl: string;
+  publishers: number;
+  total: number;
+  warmup: number;
+  setup: string;
+}): Promise<NaiveResult> {
   const db = await createTestDatabase(p.pgUrl, 'zx_bench_naive');
   const config = { ...loadConfig({ DEMO_AGENTS: '0' }), listen: ['/ip4/127.0.0.1/tcp/0'], databaseUrl: db.url };
   const store = await openObserverStore(config);
@@ -50,12 +62,32 @@ export async function runNaive(p: { pgUrl: string; publishers: number; total: nu
     signaturePolicy: 'StrictSign',
     limits: { messagesPerSecond: 1e9, burst: 1e9 },
     validate: (bytes) => {
-      const r = validateEnvelopeSync(bytes, { mode: 'live', registry: { keysFor: (id) => registry.get(toHex(id)) ?? [] }, nonces, nowUs: BigInt(Date.now()) * 1000n });
+      const r = validateEnvelopeSync(bytes, {
+        mode: 'live',
+        registry: { keysFor: (id) => registry.get(toHex(id)) ?? [] },
+        nonces,
+        nowUs: BigInt(Date.now()) * 1000n,
+      });
       return r.ok ? r : { result: 'reject', reason: r.reason };
     },
     onAccepted: (r, bytes, meta) => {
-      const item = { id: r.id, envelope: r.envelope, raw: bytes, source: meta.via, topic: meta.topic, receivedAt: new Date() };
-      writes = writes.then(() => store.ingestEnvelopes([item])).then(() => { committed++; lastCommit = nowMs(); }, (e) => console.error('naive insert failed', e));
+      const item = {
+        id: r.id,
+        envelope: r.envelope,
+        raw: bytes,
+        source: meta.via,
+        topic: meta.topic,
+        receivedAt: new Date(),
+      };
+      writes = writes
+        .then(() => store.ingestEnvelopes([item]))
+        .then(
+          () => {
+            committed++;
+            lastCommit = nowMs();
+          },
+          (e) => console.error('naive insert failed', e),
+        );
     },
   });
   const pubs: ChildProcess[] = [];
@@ -65,9 +97,25 @@ export async function runNaive(p: { pgUrl: string; publishers: number; total: nu
       const seed = key(i, 'seed');
       const id = key(i, 'id');
       registry.set(toHex(id), [publicKeyFromSeed(seed)]);
-      const c = fork(fileURLToPath(new URL('./bench-ingest-publisher.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx', '--import', p.setup], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const c = fork(fileURLToPath(new URL('./bench-ingest-publisher.ts', import.meta.url)), [], {
+        execArgv: ['--import', 'tsx', '--import', p.setup],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
       pubs.push(c);
-      ready.push(ask(c, { t: 'config', seedHex: toHex(seed), idHex: toHex(id), bootstrap: [node.multiaddrs()[0]], topicIndex: i, sign: true }, 'ready'));
+      ready.push(
+        ask(
+          c,
+          {
+            t: 'config',
+            seedHex: toHex(seed),
+            idHex: toHex(id),
+            bootstrap: [node.multiaddrs()[0]],
+            topicIndex: i,
+            sign: true,
+          },
+          'ready',
+        ),
+      );
     }
     await Promise.all(ready);
     const phase = async (count: number) => {
@@ -77,7 +125,8 @@ export async function runNaive(p: { pgUrl: string; publishers: number; total: nu
       const start = Math.min(...r.map((x) => x.start as number));
       const want = c0 + count * pubs.length;
       const end = Date.now() + 300_000;
-      while (committed < want && Date.now() < end && !(lastCommit > 0 && nowMs() - lastCommit > 10_000)) await sleep(20);
+      while (committed < want && Date.now() < end && !(lastCommit > 0 && nowMs() - lastCommit > 10_000))
+        await sleep(20);
       await writes;
       const cpu = process.cpuUsage(cpu0);
       const n = committed - c0;

@@ -4,13 +4,16 @@
  * the observer side can measure publish → committed / → WebSocket latency.
  * Driven over IPC by scripts/bench-ingest.ts.
  */
-import { createMeshNode, MESH_TOPICS, TOPIC_BROADCAST, TOPIC_NOTARY, type MeshTopic } from '../lib/mesh';
-import { encodeFeedback, encodeNotarizeBid } from '../lib/protocol/payloads';
+import { createMeshNode, MESH_TOPICS, type MeshTopic, TOPIC_BROADCAST, TOPIC_NOTARY } from '../lib/mesh';
 import { buildEnvelope } from '../lib/protocol/envelope';
-import { MsgType } from '../lib/protocol/types';
 import { fromHex } from '../lib/protocol/hex';
+import { encodeFeedback, encodeNotarizeBid } from '../lib/protocol/payloads';
+import { MsgType } from '../lib/protocol/types';
 
-type Cmd = { t: 'config'; seedHex: string; idHex: string; bootstrap: string[]; topicIndex: number; sign?: boolean } | { t: 'run'; count: number; ratePerSec: number } | { t: 'stop' };
+type Cmd =
+  | { t: 'config'; seedHex: string; idHex: string; bootstrap: string[]; topicIndex: number; sign?: boolean }
+  | { t: 'run'; count: number; ratePerSec: number }
+  | { t: 'stop' };
 
 const nowMs = () => performance.timeOrigin + performance.now();
 let seed: Uint8Array;
@@ -31,11 +34,29 @@ function useTopic(i: number): void {
     payload = encodeNotarizeBid({ bidType: 1, conversationId: conv, terms: new Uint8Array(283).fill(0x5a) });
   } else if (topic !== TOPIC_BROADCAST) {
     msgType = MsgType.FEEDBACK;
-    payload = encodeFeedback({ conversationId: conv, targetAgent: new Uint8Array(32).fill(2), score: 50, outcome: 2, isDispute: false, role: 0 });
+    payload = encodeFeedback({
+      conversationId: conv,
+      targetAgent: new Uint8Array(32).fill(2),
+      score: 50,
+      outcome: 2,
+      isDispute: false,
+      role: 0,
+    });
   }
 }
 
-const build = (tsMs: number) => buildEnvelope({ msgType, sender: id, timestamp: BigInt(Math.round(tsMs * 1000)), nonce: ++nonce, conversationId: new Uint8Array(16), payload }, seed).bytes;
+const build = (tsMs: number) =>
+  buildEnvelope(
+    {
+      msgType,
+      sender: id,
+      timestamp: BigInt(Math.round(tsMs * 1000)),
+      nonce: ++nonce,
+      conversationId: new Uint8Array(16),
+      payload,
+    },
+    seed,
+  ).bytes;
 
 /**
  * Every envelope is signed before the clock starts, so the publishers' own signing does not
@@ -48,7 +69,9 @@ const build = (tsMs: number) => buildEnvelope({ msgType, sender: id, timestamp: 
 async function run(count: number, ratePerSec: number): Promise<void> {
   const lead = 100 + count * 0.2; // ms to sign everything first (~30 µs each, with margin)
   const t0 = ratePerSec > 0 ? nowMs() + lead : 0;
-  const prebuilt = Array.from({ length: count }, (_, i) => build(ratePerSec > 0 ? t0 + (i * 1000) / ratePerSec : nowMs()));
+  const prebuilt = Array.from({ length: count }, (_, i) =>
+    build(ratePerSec > 0 ? t0 + (i * 1000) / ratePerSec : nowMs()),
+  );
   const cpu0 = process.cpuUsage();
   const start = ratePerSec > 0 ? t0 : nowMs();
   let sent = 0;
@@ -70,10 +93,35 @@ async function run(count: number, ratePerSec: number): Promise<void> {
   // conditions for sending to it failed).
   let noPeer: string | undefined;
   if (unsent > 0) {
-    const gs = (node!.libp2p.services as unknown as { pubsub: { getScore(p: string): number; topics: Map<string, Set<string>>; streamsOutbound: Map<string, unknown> } }).pubsub;
-    noPeer = node!.peers().map((p) => `${p.slice(-6)}: score ${gs.getScore(p).toFixed(1)}, subscribed ${gs.topics.get(topic)?.has(p) ?? false}, outbound stream ${gs.streamsOutbound.has(p)}, mesh ${node!.meshPeers(topic).includes(p)}`).join('; ') || 'no connected peer';
+    const gs = (
+      node!.libp2p.services as unknown as {
+        pubsub: {
+          getScore(p: string): number;
+          topics: Map<string, Set<string>>;
+          streamsOutbound: Map<string, unknown>;
+        };
+      }
+    ).pubsub;
+    noPeer =
+      node!
+        .peers()
+        .map(
+          (p) =>
+            `${p.slice(-6)}: score ${gs.getScore(p).toFixed(1)}, subscribed ${gs.topics.get(topic)?.has(p) ?? false}, outbound stream ${gs.streamsOutbound.has(p)}, mesh ${node!.meshPeers(topic).includes(p)}`,
+        )
+        .join('; ') || 'no connected peer';
   }
-  process.send!({ t: 'done', sent, unsent, noPeer, streamClosed: streamClosed.splice(0), late, start, elapsedMs: nowMs() - start, cpu: process.cpuUsage(cpu0) });
+  process.send!({
+    t: 'done',
+    sent,
+    unsent,
+    noPeer,
+    streamClosed: streamClosed.splice(0),
+    late,
+    start,
+    elapsedMs: nowMs() - start,
+    cpu: process.cpuUsage(cpu0),
+  });
 }
 
 process.on('message', async (m: Cmd) => {
@@ -85,12 +133,27 @@ process.on('message', async (m: Cmd) => {
     // One topic per publisher (up to three): the observer then has no other publisher to relay
     // to, so the bench measures ingest rather than gossip relaying between publishers.
     // `sign`: GossipSub's own per-message signature (the naive observer's setting; both ends must agree).
-    node = await createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], bootstrap: m.bootstrap, validate: () => 'ignore', dht: false, topics: [topic], signaturePolicy: m.sign ? 'StrictSign' : undefined });
+    node = await createMeshNode({
+      listen: ['/ip4/127.0.0.1/tcp/0'],
+      bootstrap: m.bootstrap,
+      validate: () => 'ignore',
+      dht: false,
+      topics: [topic],
+      signaturePolicy: m.sign ? 'StrictSign' : undefined,
+    });
     while (node.meshPeers(topic).length === 0) await new Promise((r) => setTimeout(r, 50));
     // Why the gossip stream to the observer ends, if it does (the bench prints it).
-    const outbound = (node.libp2p.services as unknown as { pubsub: { streamsOutbound: Map<string, { rawStream: EventTarget }> } }).pubsub.streamsOutbound;
+    const outbound = (
+      node.libp2p.services as unknown as { pubsub: { streamsOutbound: Map<string, { rawStream: EventTarget }> } }
+    ).pubsub.streamsOutbound;
     for (const s of outbound.values()) {
-      s.rawStream.addEventListener('close', (e) => { streamClosed.push(String((e as Event & { error?: Error }).error?.message ?? 'closed without an error')); }, { once: true });
+      s.rawStream.addEventListener(
+        'close',
+        (e) => {
+          streamClosed.push(String((e as Event & { error?: Error }).error?.message ?? 'closed without an error'));
+        },
+        { once: true },
+      );
     }
     process.send!({ t: 'ready' });
   } else if (m.t === 'run') {

@@ -47,8 +47,19 @@ const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** mesh-health's per-envelope update as it was: prom-client label children, looked up once per topic. */
 function observerProm(): () => void {
   const r = new Registry();
-  const latency = new Histogram({ name: 'zerox1_first_seen_latency_seconds', help: 'l', labelNames: ['topic'], buckets: BUCKETS, registers: [r] });
-  const accepted = new Counter({ name: 'zerox1_envelopes_accepted_total', help: 'a', labelNames: ['topic'], registers: [r] });
+  const latency = new Histogram({
+    name: 'zerox1_first_seen_latency_seconds',
+    help: 'l',
+    labelNames: ['topic'],
+    buckets: BUCKETS,
+    registers: [r],
+  });
+  const accepted = new Counter({
+    name: 'zerox1_envelopes_accepted_total',
+    help: 'a',
+    labelNames: ['topic'],
+    registers: [r],
+  });
   const per = new Map(TOPICS.map((t) => [t, { accepted: accepted.labels(t), latency: latency.labels(t) }]));
   let i = 0;
   return () => {
@@ -98,4 +109,5 @@ for (const [, fn] of cases) time(fn); // warm-up
 for (let r = 0; r < ROUNDS; r++) for (const [k, fn] of cases) results.get(k)!.push(time(fn));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log(`bench:metrics: ${N} messages per round, ${ROUNDS} rounds, median CPU per message`);
-for (const [k, xs] of results) console.log(`  ${k}: ${median(xs).toFixed(0)} ns (rounds ${xs.map((x) => x.toFixed(0)).join(', ')})`);
+for (const [k, xs] of results)
+  console.log(`  ${k}: ${median(xs).toFixed(0)} ns (rounds ${xs.map((x) => x.toFixed(0)).join(', ')})`);

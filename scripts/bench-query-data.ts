@@ -14,7 +14,10 @@ import type { IngestItem } from '../lib/store';
 export const AGENTS = 2_000;
 const DAY_US = 86_400_000_000n;
 
-export interface Templates { items: IngestItem[]; spanUs: bigint }
+export interface Templates {
+  items: IngestItem[];
+  spanUs: bigint;
+}
 
 /** One played set of deals between AGENTS agents, starting at time 0. */
 export function templates(deals: number, seed = 11): Templates {
@@ -39,7 +42,10 @@ export function copyOf(t: Templates, c: number, startUs: bigint): IngestItem[] {
   const agent = (b: Uint8Array) => {
     const k = Buffer.from(b).toString('hex');
     let v = agentCache.get(k);
-    if (!v) { v = move(b); agentCache.set(k, v); }
+    if (!v) {
+      v = move(b);
+      agentCache.set(k, v);
+    }
     return v;
   };
   return t.items.map((it) => {
@@ -49,7 +55,8 @@ export function copyOf(t: Templates, c: number, startUs: bigint): IngestItem[] {
     const timestamp = startUs + e.timestamp;
     const id = new Uint8Array(createHash('sha256').update(it.id).update(String(c)).digest());
     return {
-      ...it, id,
+      ...it,
+      id,
       envelope: { ...e, sender: agent(e.sender), recipient: agent(e.recipient), conversationId: conv, timestamp },
       receivedAt: new Date(Number(timestamp / 1000n) + 5),
     };
@@ -57,7 +64,10 @@ export function copyOf(t: Templates, c: number, startUs: bigint): IngestItem[] {
 }
 
 /** The copies of the templates (`c`, start µs) that make `rows` envelopes, grouped by time slice. */
-export interface Slice { copies: Array<{ c: number; startUs: bigint }>; rows: number }
+export interface Slice {
+  copies: Array<{ c: number; startUs: bigint }>;
+  rows: number;
+}
 
 /**
  * `rows` envelopes (rounded up to whole copies, so the derived rows of a copy are all of it)
@@ -68,12 +78,13 @@ export interface Slice { copies: Array<{ c: number; startUs: bigint }>; rows: nu
 export function plan(t: Templates, rows: number, days: number, endUs: bigint): Slice[] {
   const copies = Math.ceil(rows / t.items.length);
   const startUs = endUs - BigInt(days) * DAY_US;
-  const sliceCount = Math.max(1, Math.floor(Number(BigInt(days) * DAY_US / t.spanUs)));
+  const sliceCount = Math.max(1, Math.floor(Number((BigInt(days) * DAY_US) / t.spanUs)));
   const perSlice = Math.ceil(copies / sliceCount);
   const out: Slice[] = [];
   for (let s = 0, c = 0; c < copies; s++) {
     const slice: Slice = { copies: [], rows: 0 };
-    for (let k = 0; k < perSlice && c < copies; k++, c++) slice.copies.push({ c, startUs: startUs + BigInt(s) * t.spanUs });
+    for (let k = 0; k < perSlice && c < copies; k++, c++)
+      slice.copies.push({ c, startUs: startUs + BigInt(s) * t.spanUs });
     slice.rows = slice.copies.length * t.items.length;
     out.push(slice);
   }
@@ -84,7 +95,9 @@ export function plan(t: Templates, rows: number, days: number, endUs: bigint): S
 export function sliceItems(t: Templates, slice: Slice): IngestItem[] {
   const batch: IngestItem[] = [];
   for (const { c, startUs } of slice.copies) batch.push(...copyOf(t, c, startUs));
-  return batch.sort((a, b) => (a.envelope.timestamp < b.envelope.timestamp ? -1 : a.envelope.timestamp > b.envelope.timestamp ? 1 : 0));
+  return batch.sort((a, b) =>
+    a.envelope.timestamp < b.envelope.timestamp ? -1 : a.envelope.timestamp > b.envelope.timestamp ? 1 : 0,
+  );
 }
 
 /**
@@ -92,7 +105,8 @@ export function sliceItems(t: Templates, slice: Slice): IngestItem[] {
  * column, `b` a bytea expression. They must stay equal to copyOf (the loader checks a sample).
  */
 export const sqlCopy = {
-  agent: (b: string, c: string) => `(CASE WHEN length(${b}) = 32 AND get_byte(${b}, 0) = 165 THEN overlay(${b} PLACING int4send(((((('x' || encode(substring(${b} FROM 29 FOR 4), 'hex'))::bit(32)::int4) - 1 + (${c} * 613) % ${AGENTS}) % ${AGENTS}) + 1)::int4) FROM 29 FOR 4) ELSE ${b} END)`,
+  agent: (b: string, c: string) =>
+    `(CASE WHEN length(${b}) = 32 AND get_byte(${b}, 0) = 165 THEN overlay(${b} PLACING int4send(((((('x' || encode(substring(${b} FROM 29 FOR 4), 'hex'))::bit(32)::int4) - 1 + (${c} * 613) % ${AGENTS}) % ${AGENTS}) + 1)::int4) FROM 29 FOR 4) ELSE ${b} END)`,
   conversation: (b: string, c: string) => `overlay(${b} PLACING int4send((${c} + 1)::int4) FROM 5 FOR 4)`,
   id: (b: string, c: string) => `sha256(${b} || convert_to(${c}::text, 'UTF8'))`,
 };

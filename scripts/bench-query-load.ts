@@ -13,23 +13,39 @@
  */
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { INGEST_SQL, epochOfFn } from '../lib/store/ingest';
-import { encodeStage, STAGE_COLUMNS } from '../lib/store/stage';
 import type { IngestItem } from '../lib/store';
+import { epochOfFn, INGEST_SQL } from '../lib/store/ingest';
+import { encodeStage, STAGE_COLUMNS } from '../lib/store/stage';
 import { plan, sliceItems, sqlCopy, type Templates } from './bench-query-data';
 
 const INT8_MAX = (1n << 63n) - 1n;
 const hex = (b: Uint8Array) => `\\\\x${Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex')}`;
-const text = (s: string | null) => (s === null ? '\\N' : s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r'));
-const ENVELOPE_COLUMNS = 'id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id, payload_hash, payload_len, signature, raw, source, topic, received_at, epoch';
+const text = (s: string | null) =>
+  s === null ? '\\N' : s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+const ENVELOPE_COLUMNS =
+  'id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id, payload_hash, payload_len, signature, raw, source, topic, received_at, epoch';
 
 /** One envelope as a line of COPY text. */
 function line(it: IngestItem, epochOf: (ts: bigint) => number): string {
   const e = it.envelope;
   return `${[
-    hex(it.id), e.version, e.msgType, hex(e.sender), hex(e.recipient), e.timestamp > INT8_MAX ? INT8_MAX : e.timestamp,
-    e.blockRef, e.nonce, hex(e.conversationId), hex(e.payloadHash), e.payloadLen, hex(e.signature), hex(it.raw),
-    it.source, text(it.topic ?? null), it.receivedAt.toISOString(), epochOf(e.timestamp),
+    hex(it.id),
+    e.version,
+    e.msgType,
+    hex(e.sender),
+    hex(e.recipient),
+    e.timestamp > INT8_MAX ? INT8_MAX : e.timestamp,
+    e.blockRef,
+    e.nonce,
+    hex(e.conversationId),
+    hex(e.payloadHash),
+    e.payloadLen,
+    hex(e.signature),
+    hex(it.raw),
+    it.source,
+    text(it.topic ?? null),
+    it.receivedAt.toISOString(),
+    epochOf(e.timestamp),
   ].join('\t')}\n`;
 }
 
@@ -55,7 +71,10 @@ function copiesSql(epochSeconds: number): string {
 
 async function copyIn(c: pg.Client, sql: string, chunks: Iterable<string | Buffer>): Promise<void> {
   const stream = c.query(copyFrom(sql));
-  const done = new Promise<void>((resolve, reject) => { stream.on('finish', resolve); stream.on('error', reject); });
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on('finish', resolve);
+    stream.on('error', reject);
+  });
   for (const chunk of chunks) if (!stream.write(chunk)) await new Promise((r) => stream.once('drain', r));
   stream.end();
   await done;
@@ -65,7 +84,15 @@ async function copyIn(c: pg.Client, sql: string, chunks: Iterable<string | Buffe
  * Loads `rows` envelopes (whole copies) ending at `endUs` into the migrated database at `url`;
  * the envelope partitions must exist. Returns the number of envelopes loaded.
  */
-export async function loadBench(url: string, t: Templates, rows: number, days: number, endUs: bigint, epochSeconds: number, log: (s: string) => void): Promise<number> {
+export async function loadBench(
+  url: string,
+  t: Templates,
+  rows: number,
+  days: number,
+  endUs: bigint,
+  epochSeconds: number,
+  log: (s: string) => void,
+): Promise<number> {
   const epochOf = epochOfFn(epochSeconds);
   const slices = plan(t, rows, days, endUs);
   const total = slices.reduce((s, x) => s + x.rows, 0);
@@ -80,23 +107,33 @@ export async function loadBench(url: string, t: Templates, rows: number, days: n
     const copies = slices.flatMap((s) => s.copies);
     for (let i = 0; i < copies.length; i += 10_000) {
       const part = copies.slice(i, i + 10_000);
-      await c.query('INSERT INTO bench_copy SELECT * FROM unnest($1::int4[], $2::int8[])', [part.map((x) => x.c), part.map((x) => x.startUs.toString())]);
+      await c.query('INSERT INTO bench_copy SELECT * FROM unnest($1::int4[], $2::int8[])', [
+        part.map((x) => x.c),
+        part.map((x) => x.startUs.toString()),
+      ]);
     }
 
     const t0 = performance.now();
-    let done = 0, mark = 1_000_000;
+    let done = 0,
+      mark = 1_000_000;
     for (const slice of slices) {
       const items = sliceItems(t, slice);
-      await copyIn(c, `COPY envelope (${ENVELOPE_COLUMNS}) FROM STDIN`, (function* () {
-        for (let i = 0; i < items.length; i += 2_000) {
-          let s = '';
-          for (let j = i; j < Math.min(items.length, i + 2_000); j++) s += line(items[j], epochOf);
-          yield s;
-        }
-      })());
+      await copyIn(
+        c,
+        `COPY envelope (${ENVELOPE_COLUMNS}) FROM STDIN`,
+        (function* () {
+          for (let i = 0; i < items.length; i += 2_000) {
+            let s = '';
+            for (let j = i; j < Math.min(items.length, i + 2_000); j++) s += line(items[j], epochOf);
+            yield s;
+          }
+        })(),
+      );
       done += items.length;
       if (done >= mark || done === total) {
-        log(`  ${done.toLocaleString('en-US')} envelopes copied, ${Math.round(done / ((performance.now() - t0) / 1000)).toLocaleString('en-US')}/s overall`);
+        log(
+          `  ${done.toLocaleString('en-US')} envelopes copied, ${Math.round(done / ((performance.now() - t0) / 1000)).toLocaleString('en-US')}/s overall`,
+        );
         mark += 1_000_000;
       }
     }
@@ -106,19 +143,28 @@ export async function loadBench(url: string, t: Templates, rows: number, days: n
     const derive = deriveSql(copiesSql(epochSeconds));
     // About 500k staged rows per statement: the derivation merges (ON CONFLICT) across statements.
     const step = Math.max(1, Math.floor(500_000 / t.items.length));
-    for (let first = 0; first < copies.length; first += step) await c.query(derive, [first, Math.min(copies.length, first + step) - 1]);
+    for (let first = 0; first < copies.length; first += step)
+      await c.query(derive, [first, Math.min(copies.length, first + step) - 1]);
     const deriveSec = (performance.now() - t1) / 1000;
 
     // The SQL copy of copyOf must name the rows the COPY stored: check the first and the last copy.
     for (const k of [0, copies.length - 1]) {
-      const [{ missing }] = (await c.query(`SELECT count(*)::int AS missing FROM (${copiesSql(epochSeconds)}) v
+      const [{ missing }] = (
+        await c.query(
+          `SELECT count(*)::int AS missing FROM (${copiesSql(epochSeconds)}) v
         WHERE NOT EXISTS (SELECT 1 FROM envelope e WHERE e.id = v.id AND e.epoch = v.epoch AND e.sender = v.sender
-          AND e.recipient = v.recipient AND e.conversation_id = v.conversation_id AND e.timestamp = v.ts AND e.received_at = v.received_at)`, [k, k])).rows;
-      if (missing !== 0) throw new Error(`derived rows of copy ${k} do not match the copied envelopes (${missing} differ)`);
+          AND e.recipient = v.recipient AND e.conversation_id = v.conversation_id AND e.timestamp = v.ts AND e.received_at = v.received_at)`,
+          [k, k],
+        )
+      ).rows;
+      if (missing !== 0)
+        throw new Error(`derived rows of copy ${k} do not match the copied envelopes (${missing} differ)`);
     }
     await c.query('DROP TABLE bench_tpl, bench_copy');
-    log(`loaded ${total.toLocaleString('en-US')} envelopes: COPY ${copySec.toFixed(0)} s (${Math.round(total / copySec).toLocaleString('en-US')} rows/s), derived rows ${deriveSec.toFixed(0)} s; `
-      + `${Math.round(total / (copySec + deriveSec)).toLocaleString('en-US')} rows/s overall`);
+    log(
+      `loaded ${total.toLocaleString('en-US')} envelopes: COPY ${copySec.toFixed(0)} s (${Math.round(total / copySec).toLocaleString('en-US')} rows/s), derived rows ${deriveSec.toFixed(0)} s; ` +
+        `${Math.round(total / (copySec + deriveSec)).toLocaleString('en-US')} rows/s overall`,
+    );
     return total;
   } finally {
     await c.end();

@@ -8,11 +8,11 @@
  */
 import { createServer } from 'node:http';
 import next from 'next';
-import { openStore } from '../lib/store';
 import { registerServices, type Services } from '../app/_lib/services';
-import { storeChainReads } from '../server/chain';
 import { EMBEDDED_CLUSTER } from '../lib/chain/cluster';
+import { openStore } from '../lib/store';
 import { satiReputationOf } from '../lib/wire';
+import { storeChainReads } from '../server/chain';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');
@@ -25,7 +25,12 @@ const services = {
   config: { epochSeconds },
   chain: {
     rpcUrl: 'http://127.0.0.1:8899',
-    sati: { program: sati.program.toBase58(), sas: sati.sas.toBase58(), credential: sati.credential.toBase58(), delegateSchema: sati.delegateSchema.toBase58() },
+    sati: {
+      program: sati.program.toBase58(),
+      sas: sati.sas.toBase58(),
+      credential: sati.credential.toBase58(),
+      delegateSchema: sati.delegateSchema.toBase58(),
+    },
     ...storeChainReads(store, BigInt(epochSeconds)),
     satiProfile: () => null,
     discovery: () => null,

@@ -26,41 +26,54 @@
  * The stats reads include the median charts with their last interval's stored medians made stale before each read, as a live
  * observer's are.
  */
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { gzipSync } from 'node:zlib';
 import { loadavg } from 'node:os';
-import { toHex } from '../lib/protocol/hex';
+import { gzipSync } from 'node:zlib';
+import { loadCollusion } from '../app/_lib/collusion';
+import {
+  loadAgent,
+  loadConversation,
+  loadConversations,
+  loadEnvelopes,
+  loadOverviewData,
+  loadStats,
+  takeAgentsSnapshot,
+} from '../app/_lib/data';
+import { loadMeshHealth } from '../app/_lib/mesh-health';
+import { loadReconciliation, loadReconciliationDetail } from '../app/_lib/reconciliation';
+import { loadReplayPage } from '../app/_lib/replay';
+import { loadReputationHistory } from '../app/_lib/reputation-history';
+import type { Services } from '../app/_lib/services';
+import { loadStatsSeries, loadStatsStrip } from '../app/_lib/stats';
+import { base58 } from '../components/format';
+import { FEED_SIZE } from '../components/live-state';
+import { REPLAY_PAGE_SIZE } from '../components/replay/player';
+import { fromHex, toHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
-import { createIngestQueue, openStore, type IngestItem, type Store } from '../lib/store';
+import { createIngestQueue, type IngestItem, openStore, type Store } from '../lib/store';
+import { collusionSignals } from '../lib/store/collusion';
+import { counterpartiesOf } from '../lib/store/counterparties';
+import type { Queryable } from '../lib/store/db';
+import { meshHealthObservers, readMeshHealth } from '../lib/store/mesh-health';
+import * as q from '../lib/store/queries';
+import {
+  listReconciliation,
+  reconciliationDetail,
+  reconciliationTotals,
+  refreshReconciliation,
+} from '../lib/store/reconciliation';
+import { replayEnvelopes } from '../lib/store/replay';
+import { gossipReputation } from '../lib/store/reputation';
+import { statsSeries } from '../lib/store/stats';
 import { STATS_FOLD_MS } from '../lib/store/store';
 import { createTestDatabase } from '../lib/store/testing';
-import * as q from '../lib/store/queries';
-import { counterpartiesOf } from '../lib/store/counterparties';
-import { gossipReputation } from '../lib/store/reputation';
-import type { Queryable } from '../lib/store/db';
-import { loadAgent, loadConversation, loadConversations, loadEnvelopes, loadOverviewData, loadStats, takeAgentsSnapshot } from '../app/_lib/data';
-import type { Services } from '../app/_lib/services';
-import { loadReputationHistory } from '../app/_lib/reputation-history';
-import { fromHex } from '../lib/protocol/hex';
-import { FEED_SIZE } from '../components/live-state';
-import { AGENTS, copyOf, templates } from './bench-query-data';
-import { loadStatsSeries, loadStatsStrip } from '../app/_lib/stats';
-import { loadMeshHealth } from '../app/_lib/mesh-health';
-import { loadReplayPage } from '../app/_lib/replay';
-import { REPLAY_PAGE_SIZE } from '../components/replay/player';
-import { replayEnvelopes } from '../lib/store/replay';
 import { MESH_RANGES } from '../lib/wire/mesh-health';
-import { meshHealthObservers, readMeshHealth } from '../lib/store/mesh-health';
 import { STATS_METRIC_NAMES, STATS_RANGES } from '../lib/wire/stats';
-import { statsSeries } from '../lib/store/stats';
+import { AGENTS, copyOf, templates } from './bench-query-data';
 import { loadBench } from './bench-query-load';
-import { listReconciliation, reconciliationDetail, reconciliationTotals, refreshReconciliation } from '../lib/store/reconciliation';
-import { loadReconciliation, loadReconciliationDetail } from '../app/_lib/reconciliation';
-import { loadCollusion } from '../app/_lib/collusion';
-import { collusionSignals } from '../lib/store/collusion';
-import { base58 } from '../components/format';
 // @ts-expect-error a plain .mjs module without types
 import { buildWebApp, needsBuild } from './web-build.mjs';
 
@@ -78,17 +91,31 @@ const TARGET_MS = 50;
 /** BENCH_ONLY=<regex>: only the reads whose name matches (with BENCH_INGEST_RUNS=0, a quick re-measure on a kept BENCH_DB). */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const DAY_US = 86_400_000_000n;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32; };
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
 }
 
 /** Statements a read ran, with the server's own execution time (EXPLAIN ANALYZE), for BENCH_EXPLAIN. */
-interface Explained { ms: number; seqScans: string[]; plan: string }
-interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] }
+interface Explained {
+  ms: number;
+  seqScans: string[];
+  plan: string;
+}
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
 
 /**
  * The store's reads on a connection that runs each statement under EXPLAIN (ANALYZE, BUFFERS)
@@ -98,12 +125,21 @@ interface PlanNode { 'Node Type': string; 'Relation Name'?: string; Plans?: Plan
 function explainingReads(store: Store, out: Explained[]): Store {
   const db: Queryable = {
     async query<T>(sql: string, args?: unknown[]): Promise<T[]> {
-      const [{ 'QUERY PLAN': plan }] = await store.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number }> }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, args);
+      const [{ 'QUERY PLAN': plan }] = await store.query<{
+        'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number }>;
+      }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, args);
       const seq: string[] = [];
-      const walk = (n: PlanNode) => { if (n['Node Type'] === 'Seq Scan' && n['Relation Name']?.startsWith('envelope')) seq.push(n['Relation Name']); for (const c of n.Plans ?? []) walk(c); };
+      const walk = (n: PlanNode) => {
+        if (n['Node Type'] === 'Seq Scan' && n['Relation Name']?.startsWith('envelope')) seq.push(n['Relation Name']);
+        for (const c of n.Plans ?? []) walk(c);
+      };
       walk(plan[0].Plan);
       const text = await store.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, args);
-      out.push({ ms: plan[0]['Execution Time'], seqScans: seq, plan: `${sql.replace(/\s+/g, ' ').slice(0, 400)}\n${text.map((r) => r['QUERY PLAN']).join('\n')}` });
+      out.push({
+        ms: plan[0]['Execution Time'],
+        seqScans: seq,
+        plan: `${sql.replace(/\s+/g, ' ').slice(0, 400)}\n${text.map((r) => r['QUERY PLAN']).join('\n')}`,
+      });
       return store.query<T>(sql, args);
     },
   };
@@ -146,13 +182,18 @@ function explainingReads(store: Store, out: Explained[]): Store {
  * ten, so every figure is non-zero. Each agent-epoch's reconciliation is then computed by the
  * function the verdict calls, timed: what a verdict costs at this size.
  */
-async function seedReconciliation(store: Store, endUs: bigint): Promise<{ pairs: { agent: Uint8Array; epoch: bigint }[]; p50: number; p99: number }> {
+async function seedReconciliation(
+  store: Store,
+  endUs: bigint,
+): Promise<{ pairs: { agent: Uint8Array; epoch: bigint }[]; p50: number; p99: number }> {
   const n = Number(process.env.BENCH_RECON ?? 2_000);
   const r = rng(4242);
   const last = endUs / DAY_US - 1n;
   const pairs = new Map<string, { agent: Uint8Array; epoch: bigint }>();
   while (pairs.size < n) {
-    const agent = new Uint8Array(32); agent[0] = 0xa5; new DataView(agent.buffer).setUint32(28, 1 + Math.floor(r() * AGENTS));
+    const agent = new Uint8Array(32);
+    agent[0] = 0xa5;
+    new DataView(agent.buffer).setUint32(28, 1 + Math.floor(r() * AGENTS));
     const epoch = last - BigInt(Math.floor(r() * Math.min(DAYS - 1, 30)));
     pairs.set(`${toHex(agent)}:${epoch}`, { agent, epoch });
   }
@@ -160,13 +201,19 @@ async function seedReconciliation(store: Store, endUs: bigint): Promise<{ pairs:
   const args = [list.map((p) => p.agent), list.map((p) => p.epoch.toString())];
   // A kept database (BENCH_DB) has the rows already: start over so every verdict is computed and timed.
   await store.query('TRUNCATE reconciliation, reconciliation_total');
-  await store.query(`INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, status, log_root, updated_at)
-    SELECT a, e, decode('00', 'hex'), decode('01', 'hex'), 1, 'verified', decode('01', 'hex'), now() FROM unnest($1::bytea[], $2::int8[]) AS p(a, e) ON CONFLICT DO NOTHING`, args);
-  await store.query(`INSERT INTO epoch_log_entry (agent_id, epoch, position, envelope_id)
+  await store.query(
+    `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, status, log_root, updated_at)
+    SELECT a, e, decode('00', 'hex'), decode('01', 'hex'), 1, 'verified', decode('01', 'hex'), now() FROM unnest($1::bytea[], $2::int8[]) AS p(a, e) ON CONFLICT DO NOTHING`,
+    args,
+  );
+  await store.query(
+    `INSERT INTO epoch_log_entry (agent_id, epoch, position, envelope_id)
     SELECT p.a, p.e, (row_number() OVER (PARTITION BY p.a, p.e ORDER BY x.timestamp, x.id) - 1)::int, x.id
     FROM unnest($1::bytea[], $2::int8[]) AS p(a, e)
     CROSS JOIN LATERAL (SELECT v.id, v.timestamp FROM envelope v WHERE v.epoch = p.e::int4 AND (v.sender = p.a OR v.recipient = p.a)) x
-    WHERE get_byte(x.id, 0) % 10 <> 0 ON CONFLICT DO NOTHING`, args);
+    WHERE get_byte(x.id, 0) % 10 <> 0 ON CONFLICT DO NOTHING`,
+    args,
+  );
   await store.query('ANALYZE epoch_log_entry');
   await store.query('ANALYZE batch');
   const ms: number[] = [];
@@ -177,11 +224,16 @@ async function seedReconciliation(store: Store, endUs: bigint): Promise<{ pairs:
   }
   ms.sort((a, b) => a - b);
   await store.query('ANALYZE reconciliation');
-  return { pairs: list, p50: ms[Math.floor(ms.length / 2)], p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] };
+  return {
+    pairs: list,
+    p50: ms[Math.floor(ms.length / 2)],
+    p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))],
+  };
 }
 
 async function seedMeshHealth(store: Store, nowMs: number): Promise<number> {
-  await store.query(`INSERT INTO mesh_health (res, bucket, topic, observer, seconds, messages, received, duplicates, invalid, latency_p50, latency_p90, latency_p99,
+  await store.query(
+    `INSERT INTO mesh_health (res, bucket, topic, observer, seconds, messages, received, duplicates, invalid, latency_p50, latency_p90, latency_p99,
       latency_samples, mesh_peers, topic_peers, grafts, prunes, score_min, score_median, connections, rate_limited_peers, drops)
     SELECT r.res, b, t, o, r.res, 1000 + (b % 97), 1100, 100, 0, 12.5, 40, 90, 1000, 6, 20, 1, 1, 0.5, 2,
       CASE WHEN t = '*' THEN 30 END, CASE WHEN t = '*' THEN 0 END, CASE WHEN t = '*' THEN '{"rate_limit": 3}'::jsonb END
@@ -189,16 +241,28 @@ async function seedMeshHealth(store: Store, nowMs: number): Promise<number> {
     CROSS JOIN LATERAL generate_series(($1::bigint - r.span) / r.res * r.res, $1::bigint / r.res * r.res, r.res) AS b
     CROSS JOIN unnest(ARRAY['/0x01/v1/broadcast', '/0x01/v1/notary', '/0x01/v1/reputation', '/0x01/v1/envelope', '*']) AS t
     CROSS JOIN unnest(ARRAY['observer-a', 'observer-b', 'observer-c']) AS o
-    ON CONFLICT DO NOTHING`, [Math.floor(nowMs / 1000)]);
+    ON CONFLICT DO NOTHING`,
+    [Math.floor(nowMs / 1000)],
+  );
   const [{ n }] = await store.query<{ n: string }>('SELECT count(*)::text AS n FROM mesh_health');
   return Number(n);
 }
 
 /** Times `fn` READS times; p50 and p99 in ms. With `explain`, then runs it 5 more times explained and prints the median server time. */
-async function timeRead(name: string, fn: (r: () => number, o: Services) => Promise<unknown>, o: Services, explain: ((out: Explained[]) => Services) | null, served: boolean | string = true,
-  before?: () => Promise<unknown>, reads = READS): Promise<{ name: string; p50: number; p99: number }> {
+async function timeRead(
+  name: string,
+  fn: (r: () => number, o: Services) => Promise<unknown>,
+  o: Services,
+  explain: ((out: Explained[]) => Services) | null,
+  served: boolean | string = true,
+  before?: () => Promise<unknown>,
+  reads = READS,
+): Promise<{ name: string; p50: number; p99: number }> {
   const r = rng(name.length * 7919);
-  for (let i = 0; i < 5; i++) { await before?.(); await fn(r, o); } // a cold first read is the cache, not the query
+  for (let i = 0; i < 5; i++) {
+    await before?.();
+    await fn(r, o);
+  } // a cold first read is the cache, not the query
   const ms: number[] = [];
   for (let i = 0; i < reads; i++) {
     await before?.();
@@ -209,13 +273,22 @@ async function timeRead(name: string, fn: (r: () => number, o: Services) => Prom
   ms.sort((a, b) => a - b);
   const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
   const out = { name, p50: q(0.5), p99: q(0.99) };
-  console.log(`  ${name.padEnd(44)} p50 ${out.p50.toFixed(1).padStart(6)} ms  p99 ${out.p99.toFixed(1).padStart(6)} ms  ${served === true ? `${out.p99 <= TARGET_MS ? 'ok' : 'OVER'} (target ≤ ${TARGET_MS} ms)` : `(${served || 'not served: what the snapshot costs to retake'})`}`);
+  console.log(
+    `  ${name.padEnd(44)} p50 ${out.p50.toFixed(1).padStart(6)} ms  p99 ${out.p99.toFixed(1).padStart(6)} ms  ${served === true ? `${out.p99 <= TARGET_MS ? 'ok' : 'OVER'} (target ≤ ${TARGET_MS} ms)` : `(${served || 'not served: what the snapshot costs to retake'})`}`,
+  );
   if (explain) {
     const runs: Explained[][] = [];
-    for (let i = 0; i < 5; i++) { await before?.(); const e: Explained[] = []; await fn(r, explain(e)); runs.push(e); }
+    for (let i = 0; i < 5; i++) {
+      await before?.();
+      const e: Explained[] = [];
+      await fn(r, explain(e));
+      runs.push(e);
+    }
     const total = runs.map((e) => e.reduce((s, x) => s + x.ms, 0)).sort((a, b) => a - b);
     const seq = [...new Set(runs.flat().flatMap((e) => e.seqScans))];
-    console.log(`  ${''.padEnd(44)} server execution ${total[2].toFixed(1)} ms median of 5 (${runs[2].length} statements; min ${total[0].toFixed(1)}, max ${total[4].toFixed(1)})${seq.length ? `; SEQ SCAN ${seq.join(', ')}` : ''}`);
+    console.log(
+      `  ${''.padEnd(44)} server execution ${total[2].toFixed(1)} ms median of 5 (${runs[2].length} statements; min ${total[0].toFixed(1)}, max ${total[4].toFixed(1)})${seq.length ? `; SEQ SCAN ${seq.join(', ')}` : ''}`,
+    );
     explainLog.push(`### ${name}\n${runs[2].map((e) => `-- ${e.ms.toFixed(2)} ms\n${e.plan}`).join('\n\n')}\n`);
   }
   return out;
@@ -226,18 +299,57 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   const explain = process.env.BENCH_EXPLAIN === '1';
   const mesh = { peerId: 'observer-a' };
   const o = { reads: store, observatory: { store, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services; // what the data loaders here read
-  const agentHex = (r: () => number) => { const b = new Uint8Array(32); b[0] = 0xa5; new DataView(b.buffer).setUint32(28, 1 + Math.floor(r() * AGENTS)); return toHex(b); };
+  const agentHex = (r: () => number) => {
+    const b = new Uint8Array(32);
+    b[0] = 0xa5;
+    new DataView(b.buffer).setUint32(28, 1 + Math.floor(r() * AGENTS));
+    return toHex(b);
+  };
   const [{ n }] = await store.query<{ n: string }>('SELECT count(*)::text AS n FROM conversation');
-  const convs = await store.query<{ id: Uint8Array }>(`SELECT id FROM conversation TABLESAMPLE SYSTEM (${Math.min(100, 200_000 / Math.max(1, Number(n)))}) LIMIT 2000`);
-  const types = [MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.FEEDBACK, MsgType.NOTARIZE_BID, MsgType.DELIVER];
+  const convs = await store.query<{ id: Uint8Array }>(
+    `SELECT id FROM conversation TABLESAMPLE SYSTEM (${Math.min(100, 200_000 / Math.max(1, Number(n)))}) LIMIT 2000`,
+  );
+  const types = [
+    MsgType.PROPOSE,
+    MsgType.COUNTER,
+    MsgType.ACCEPT,
+    MsgType.FEEDBACK,
+    MsgType.NOTARIZE_BID,
+    MsgType.DELIVER,
+  ];
   const startMs = Number((endUs - BigInt(DAYS) * DAY_US) / 1000n);
   const spanMs = DAYS * 86_400_000;
-  const window = (r: () => number, ms: number) => { const from = startMs + Math.floor(r() * (spanMs - ms)); return { fromMs: from, toMs: from + ms }; };
+  const window = (r: () => number, ms: number) => {
+    const from = startMs + Math.floor(r() * (spanMs - ms));
+    return { fromMs: from, toMs: from + ms };
+  };
   const over: string[] = [];
-  const read = async (name: string, fn: (r: () => number, o: Services) => Promise<unknown>, served: boolean | string = true, before?: () => Promise<unknown>, reads = READS) => {
+  const read = async (
+    name: string,
+    fn: (r: () => number, o: Services) => Promise<unknown>,
+    served: boolean | string = true,
+    before?: () => Promise<unknown>,
+    reads = READS,
+  ) => {
     if (ONLY && !ONLY.test(name)) return;
-    const t = await timeRead(name, fn, o,
-      explain ? (e) => { const x = explainingReads(store, e); return { reads: x, observatory: { store: x, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services; } : null, served, before, reads);
+    const t = await timeRead(
+      name,
+      fn,
+      o,
+      explain
+        ? (e) => {
+            const x = explainingReads(store, e);
+            return {
+              reads: x,
+              observatory: { store: x, mesh },
+              config: { epochSeconds: EPOCH },
+            } as unknown as Services;
+          }
+        : null,
+      served,
+      before,
+      reads,
+    );
     if (served === true && t.p99 > TARGET_MS) over.push(`${name} ${t.p99.toFixed(0)} ms`);
   };
   console.log(`reads (${READS} each, random parameters; ${fmt(Number(n))} conversations):`);
@@ -247,10 +359,18 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   await read('agent page: counterparties', (r, o) => o.observatory.store.counterpartiesOf(fromHex(agentHex(r))));
   await read('agent page: reputation history', (r, o) => loadReputationHistory(o, fromHex(agentHex(r))));
   await read('conversation page', (r, o) => loadConversation(o, toHex(convs[Math.floor(r() * convs.length)].id)));
-  await read('envelopes by type (feed API)', (r, o) => loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50 }));
-  await read('envelopes by type, 1-hour window', (r, o) => loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50, ...window(r, 3_600_000) }));
-  await read('envelopes by type, 3-day window', (r, o) => loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50, ...window(r, 3 * 86_400_000) }));
-  await read('envelopes of an agent, 1-day window', (r, o) => loadEnvelopes(o, { agent: agentHex(r), limit: 50, ...window(r, 86_400_000) }));
+  await read('envelopes by type (feed API)', (r, o) =>
+    loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50 }),
+  );
+  await read('envelopes by type, 1-hour window', (r, o) =>
+    loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50, ...window(r, 3_600_000) }),
+  );
+  await read('envelopes by type, 3-day window', (r, o) =>
+    loadEnvelopes(o, { type: types[Math.floor(r() * types.length)], limit: 50, ...window(r, 3 * 86_400_000) }),
+  );
+  await read('envelopes of an agent, 1-day window', (r, o) =>
+    loadEnvelopes(o, { agent: agentHex(r), limit: 50, ...window(r, 86_400_000) }),
+  );
   await read('feed page 2 (before cursor)', async (r, o) => {
     const first = await loadEnvelopes(o, { limit: 50, type: types[Math.floor(r() * types.length)] });
     return first.next ? loadEnvelopes(o, { limit: 50, before: first.next }) : null;
@@ -259,14 +379,23 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   // its window ending with the loaded data (which ends an hour before now).
   const statsNow = Number(endUs / 1000n);
   for (const range of STATS_RANGES) {
-    for (const metric of STATS_METRIC_NAMES) await read(`stats: ${metric}, ${range}`, (_r, o) => loadStatsSeries(o, metric, range, statsNow));
+    for (const metric of STATS_METRIC_NAMES)
+      await read(`stats: ${metric}, ${range}`, (_r, o) => loadStatsSeries(o, metric, range, statsNow));
   }
   // A live observer keeps adding deals to the last interval of every range, so its stored
   // medians are always behind: each read recomputes them from its price rows (the rest are stored).
   for (const range of ['24h', 'all'] as const) {
     const { stepSeconds } = await loadStatsSeries(o, 'median_price', range, statsNow);
-    await read(`stats: median_price, ${range}, last interval live`, (_r, o) => loadStatsSeries(o, 'median_price', range, statsNow), true,
-      () => store.query(`UPDATE stats_service SET median_deals = NULL WHERE res = $1 AND bucket = (SELECT max(bucket) FROM stats_service WHERE res = $1)`, [stepSeconds]));
+    await read(
+      `stats: median_price, ${range}, last interval live`,
+      (_r, o) => loadStatsSeries(o, 'median_price', range, statsNow),
+      true,
+      () =>
+        store.query(
+          `UPDATE stats_service SET median_deals = NULL WHERE res = $1 AND bucket = (SELECT max(bucket) FROM stats_service WHERE res = $1)`,
+          [stepSeconds],
+        ),
+    );
   }
   // Replay (the overview's time control): a page (REPLAY_PAGE_SIZE, as the player asks) from the start of a random 1-hour
   // window, and the page after a cursor taken from one, as the player fetches them.
@@ -276,33 +405,71 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   });
   // The cursor comes from a first page read untimed before each read, as the player holds it.
   const rc = rng(0x5eed);
-  let cursor: { w: { fromMs: number; toMs: number }; after?: { timestampUs: bigint; id: string } } = { w: window(rc, 3_600_000) };
-  await read('replay: the page after a cursor', (_r, o) => loadReplayPage(o, { ...cursor.w, after: cursor.after, limit: REPLAY_PAGE_SIZE }), true, async () => {
-    const w = window(rc, 3_600_000);
-    const first = await loadReplayPage({ reads: store, observatory: { store, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services, { ...w, limit: REPLAY_PAGE_SIZE });
-    const [ts, id] = (first.next ?? '').split(':');
-    cursor = { w, after: first.next ? { timestampUs: BigInt(ts), id } : undefined };
-  });
+  let cursor: { w: { fromMs: number; toMs: number }; after?: { timestampUs: bigint; id: string } } = {
+    w: window(rc, 3_600_000),
+  };
+  await read(
+    'replay: the page after a cursor',
+    (_r, o) => loadReplayPage(o, { ...cursor.w, after: cursor.after, limit: REPLAY_PAGE_SIZE }),
+    true,
+    async () => {
+      const w = window(rc, 3_600_000);
+      const first = await loadReplayPage(
+        { reads: store, observatory: { store, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services,
+        { ...w, limit: REPLAY_PAGE_SIZE },
+      );
+      const [ts, id] = (first.next ?? '').split(':');
+      cursor = { w, after: first.next ? { timestampUs: BigInt(ts), id } : undefined };
+    },
+  );
   // Collusion signals (/collusion and the agent page's section), over the default windows of
   // 5,000 newest rows; not a page read in 50 ms (docs/app.md "Collusion signals"): printed, not judged.
-  await read('collusion: every signal, default windows', (_r, o) => loadCollusion(o, { limit: 20, window: 5_000 }), 'the /collusion page, streamed', undefined, 20);
-  await read('collusion: one agent', (r, o) => loadCollusion(o, { agent: fromHex(agentHex(r)), limit: 20, window: 5_000 }), 'not a page read: shown in a Suspense section', undefined, 20);
+  await read(
+    'collusion: every signal, default windows',
+    (_r, o) => loadCollusion(o, { limit: 20, window: 5_000 }),
+    'the /collusion page, streamed',
+    undefined,
+    20,
+  );
+  await read(
+    'collusion: one agent',
+    (r, o) => loadCollusion(o, { agent: fromHex(agentHex(r)), limit: 20, window: 5_000 }),
+    'not a page read: shown in a Suspense section',
+    undefined,
+    20,
+  );
   // Mesh health (the /mesh page): three observers' rows, whatever the envelope count.
   const meshRows = await seedMeshHealth(store, statsNow);
-  for (const range of MESH_RANGES) await read(`mesh health: ${range} (${fmt(meshRows)} rows stored)`, (_r, o) => loadMeshHealth(o, range, statsNow));
+  for (const range of MESH_RANGES)
+    await read(`mesh health: ${range} (${fmt(meshRows)} rows stored)`, (_r, o) => loadMeshHealth(o, range, statsNow));
   // Gossip against chain: the totals (/stats, /reconciliation), an agent's rows (agent page) and one
   // agent-epoch read live (its envelope lists), after computing the verdict-time rows.
   const recon = await seedReconciliation(store, endUs);
-  console.log(`  reconciliation: ${fmt(recon.pairs.length)} verified agent-epochs computed at their verdict, p50 ${recon.p50.toFixed(1)} ms, p99 ${recon.p99.toFixed(1)} ms each (not a page read: once per batch verdict)`);
+  console.log(
+    `  reconciliation: ${fmt(recon.pairs.length)} verified agent-epochs computed at their verdict, p50 ${recon.p50.toFixed(1)} ms, p99 ${recon.p99.toFixed(1)} ms each (not a page read: once per batch verdict)`,
+  );
   await read('reconciliation: totals and newest 100', (_r, o) => loadReconciliation(o, { limit: 100 }));
-  await read('agent page: reconciliation rows', (r, o) => loadReconciliation(o, { agent: fromHex(agentHex(r)), limit: 10 }));
-  await read('reconciliation: one agent-epoch live', (r, o) => { const p = recon.pairs[Math.floor(r() * recon.pairs.length)]; return loadReconciliationDetail(o, p.agent, p.epoch); });
-  await read('stats page: all nine charts, 24h', (_r, o) => Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, '24h', statsNow))));
+  await read('agent page: reconciliation rows', (r, o) =>
+    loadReconciliation(o, { agent: fromHex(agentHex(r)), limit: 10 }),
+  );
+  await read('reconciliation: one agent-epoch live', (r, o) => {
+    const p = recon.pairs[Math.floor(r() * recon.pairs.length)];
+    return loadReconciliationDetail(o, p.agent, p.epoch);
+  });
+  await read('stats page: all nine charts, 24h', (_r, o) =>
+    Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, '24h', statsNow))),
+  );
   await read('overview: stats strip', (_r, o) => loadStatsStrip(o, statsNow, 0));
   // As served: the agents and graph from the snapshot (retaken every OVERVIEW_MAX_AGE_MS here: nothing commits meanwhile).
   await read('overview: stats, feed, agents, graph', (_r, o) => loadOverviewData(o));
-  await read('overview, every read taken anew', (_r, o) => Promise.all([loadStats(o), loadEnvelopes(o, { limit: FEED_SIZE }), takeAgentsSnapshot(o)]), false);
-  console.log(`${over.length === 0 ? 'PASS' : 'FAIL'} every served read p99 ≤ ${TARGET_MS} ms${over.length ? ` (over: ${over.join('; ')})` : ''}`);
+  await read(
+    'overview, every read taken anew',
+    (_r, o) => Promise.all([loadStats(o), loadEnvelopes(o, { limit: FEED_SIZE }), takeAgentsSnapshot(o)]),
+    false,
+  );
+  console.log(
+    `${over.length === 0 ? 'PASS' : 'FAIL'} every served read p99 ≤ ${TARGET_MS} ms${over.length ? ` (over: ${over.join('; ')})` : ''}`,
+  );
   if (explain) {
     const file = process.env.BENCH_EXPLAIN_FILE ?? 'bench-query-plans.txt';
     await writeFile(file, explainLog.join('\n'));
@@ -323,17 +490,27 @@ const PAGE_HTML_BYTES = 150 * 1024;
  * LeasePaid event per epoch for every agent (plus a StakeLocked each), so the agent's economy read
  * picks its own events out of every agent's.
  */
-async function seedAgentChain(store: Store, agent: Uint8Array, endUs: bigint): Promise<{ batches: number; logEntries: number; events: number; verdict: { p50: number; p99: number } }> {
+async function seedAgentChain(
+  store: Store,
+  agent: Uint8Array,
+  endUs: bigint,
+): Promise<{ batches: number; logEntries: number; events: number; verdict: { p50: number; p99: number } }> {
   const last = endUs / DAY_US - 1n;
   const epochs = Array.from({ length: DAYS }, (_, i) => last - BigInt(DAYS - 1 - i));
   const one = new Uint8Array([1]);
-  await store.query(`INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, status, updated_at)
-    SELECT $1, e, decode('00', 'hex'), decode('01', 'hex'), e * 1000, 'unverified', now() FROM unnest($2::int8[]) AS e ON CONFLICT DO NOTHING`, [agent, epochs.map(String)]);
-  await store.query(`INSERT INTO epoch_log_entry (agent_id, epoch, position, envelope_id)
+  await store.query(
+    `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, status, updated_at)
+    SELECT $1, e, decode('00', 'hex'), decode('01', 'hex'), e * 1000, 'unverified', now() FROM unnest($2::int8[]) AS e ON CONFLICT DO NOTHING`,
+    [agent, epochs.map(String)],
+  );
+  await store.query(
+    `INSERT INTO epoch_log_entry (agent_id, epoch, position, envelope_id)
     SELECT $1, p.e, (row_number() OVER (PARTITION BY p.e ORDER BY x.timestamp, x.id) - 1)::int, x.id
     FROM unnest($2::int8[]) AS p(e)
     CROSS JOIN LATERAL (SELECT v.id, v.timestamp FROM envelope v WHERE v.epoch = p.e::int4 AND (v.sender = $1 OR v.recipient = $1)) x
-    WHERE get_byte(x.id, 0) % 10 <> 0 ON CONFLICT DO NOTHING`, [agent, epochs.map(String)]);
+    WHERE get_byte(x.id, 0) % 10 <> 0 ON CONFLICT DO NOTHING`,
+    [agent, epochs.map(String)],
+  );
   await store.query('ANALYZE epoch_log_entry');
   const ms: number[] = [];
   for (const [i, e] of epochs.entries()) {
@@ -346,36 +523,89 @@ async function seedAgentChain(store: Store, agent: Uint8Array, endUs: bigint): P
   for (const [k, e] of epochs.filter((_, i) => i % 6 === 3).entries()) {
     const address = base58(Buffer.from(new Uint8Array(32).fill(k + 1)).toString('hex'));
     const challenger = new Uint8Array(32).fill(200 + (k % 50));
-    await store.upsertChallenge({ address, agentId: agent, epoch: e, challenger, status: 'pending', slot: e * 1000n + 1n, signature: `bench-open-${k}` });
-    if (k % 4 !== 0) await store.upsertChallenge({ address, agentId: agent, epoch: e, challenger, status: k % 2 ? 'upheld' : 'rejected', slot: e * 1000n + 500n, signature: `bench-resolve-${k}` });
+    await store.upsertChallenge({
+      address,
+      agentId: agent,
+      epoch: e,
+      challenger,
+      status: 'pending',
+      slot: e * 1000n + 1n,
+      signature: `bench-open-${k}`,
+    });
+    if (k % 4 !== 0)
+      await store.upsertChallenge({
+        address,
+        agentId: agent,
+        epoch: e,
+        challenger,
+        status: k % 2 ? 'upheld' : 'rejected',
+        slot: e * 1000n + 500n,
+        signature: `bench-resolve-${k}`,
+      });
   }
   await store.upsertStake({ agentId: agent, amount: 10_000_000n, status: 'locked', slot: last * 1000n });
-  await store.upsertLease({ agentId: agent, paidThroughEpoch: last + 3n, lastPaidEpoch: last, missedEpochs: 0, active: true, slot: last * 1000n });
-  const agents = Array.from({ length: AGENTS }, (_, i) => { const b = new Uint8Array(32); b[0] = 0xa5; new DataView(b.buffer).setUint32(28, i + 1); return base58(toHex(b)); });
-  await store.query(`INSERT INTO chain_event (signature, index, slot, program, name, data, block_time, agent)
+  await store.upsertLease({
+    agentId: agent,
+    paidThroughEpoch: last + 3n,
+    lastPaidEpoch: last,
+    missedEpochs: 0,
+    active: true,
+    slot: last * 1000n,
+  });
+  const agents = Array.from({ length: AGENTS }, (_, i) => {
+    const b = new Uint8Array(32);
+    b[0] = 0xa5;
+    new DataView(b.buffer).setUint32(28, i + 1);
+    return base58(toHex(b));
+  });
+  await store.query(
+    `INSERT INTO chain_event (signature, index, slot, program, name, data, block_time, agent)
     SELECT 'bench-lease-' || a.n || '-' || e, 0, e * 1000 + a.n, 'lease', 'LeasePaid',
       jsonb_build_object('agent', a.addr, 'epoch', e::text, 'paidThroughEpoch', (e + 3)::text, 'status', 0), to_timestamp(e * ${EPOCH} + 60), a.addr
     FROM unnest($1::text[]) WITH ORDINALITY AS a(addr, n) CROSS JOIN unnest($2::int8[]) AS e
     UNION ALL
     SELECT 'bench-stake-' || a.n, 0, $3::int8 * 1000 + a.n, 'stake_lock', 'StakeLocked', jsonb_build_object('agent', a.addr, 'amount', '10000000'), to_timestamp($3::int8 * ${EPOCH} + 30), a.addr
     FROM unnest($1::text[]) WITH ORDINALITY AS a(addr, n)
-    ON CONFLICT DO NOTHING`, [agents, epochs.map(String), epochs[0].toString()]);
+    ON CONFLICT DO NOTHING`,
+    [agents, epochs.map(String), epochs[0].toString()],
+  );
   await store.query('ANALYZE chain_event');
-  const [{ n }] = await store.query<{ n: string }>('SELECT count(*)::text AS n FROM epoch_log_entry WHERE agent_id = $1', [agent]);
+  const [{ n }] = await store.query<{ n: string }>(
+    'SELECT count(*)::text AS n FROM epoch_log_entry WHERE agent_id = $1',
+    [agent],
+  );
   const [{ ev }] = await store.query<{ ev: string }>('SELECT count(*)::text AS ev FROM chain_event');
-  return { batches: epochs.length, logEntries: Number(n), events: Number(ev), verdict: { p50: ms[Math.floor(ms.length / 2)], p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] } };
+  return {
+    batches: epochs.length,
+    logEntries: Number(n),
+    events: Number(ev),
+    verdict: { p50: ms[Math.floor(ms.length / 2)], p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] },
+  };
 }
 
 /** One GET with node:http, no compression asked: when the headers and the first body byte came, when it ended, its bytes. */
-function timedGet(url: string): Promise<{ status: number; headersMs: number; firstByteMs: number; totalMs: number; body: Buffer }> {
+function timedGet(
+  url: string,
+): Promise<{ status: number; headersMs: number; firstByteMs: number; totalMs: number; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const req = request(url, { headers: { accept: 'text/html' } }, (res) => {
       const headersMs = performance.now() - t0;
       let firstByteMs = -1;
       const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => { if (firstByteMs < 0) firstByteMs = performance.now() - t0; chunks.push(c); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headersMs, firstByteMs, totalMs: performance.now() - t0, body: Buffer.concat(chunks) }));
+      res.on('data', (c: Buffer) => {
+        if (firstByteMs < 0) firstByteMs = performance.now() - t0;
+        chunks.push(c);
+      });
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headersMs,
+          firstByteMs,
+          totalMs: performance.now() - t0,
+          body: Buffer.concat(chunks),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -386,16 +616,40 @@ function timedGet(url: string): Promise<{ status: number; headersMs: number; fir
 
 /** The page server (scripts/bench-query-page.ts) on this database; resolves with its base URL once it listens. */
 async function startPageServer(dbUrl: string): Promise<{ base: string; child: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'scripts/bench-query-page.ts'], {
-    env: { ...process.env, DATABASE_URL: dbUrl, EPOCH_SECONDS: String(EPOCH), NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'scripts/bench-query-page.ts'],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl,
+        EPOCH_SECONDS: String(EPOCH),
+        NODE_ENV: 'production',
+        NEXT_TELEMETRY_DISABLED: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   const base = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`the page server did not start in 180 s:\n${log.slice(-2000)}`)), 180_000);
-    const on = (b: Buffer) => { log += b.toString(); const m = /ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(log); if (m) { clearTimeout(t); resolve(m[1]); } };
+    const t = setTimeout(
+      () => reject(new Error(`the page server did not start in 180 s:\n${log.slice(-2000)}`)),
+      180_000,
+    );
+    const on = (b: Buffer) => {
+      log += b.toString();
+      const m = /ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]);
+      }
+    };
     child.stdout!.on('data', on);
     child.stderr!.on('data', on);
-    child.once('exit', (code) => { clearTimeout(t); reject(new Error(`the page server exited with ${code}:\n${log.slice(-2000)}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(t);
+      reject(new Error(`the page server exited with ${code}:\n${log.slice(-2000)}`));
+    });
   });
   child.removeAllListeners('exit');
   return { base, child, log: () => log };
@@ -408,21 +662,34 @@ async function startPageServer(dbUrl: string): Promise<{ base: string; child: Ch
  * date, as any first visit does), against the targets; and the next page of its batches from the API.
  */
 async function agentPage(store: Store, dbUrl: string, endUs: bigint, rows: number): Promise<void> {
-  const [busiest] = await store.query<{ id: Uint8Array; sent: number }>('SELECT id, sent FROM agent ORDER BY sent DESC, id LIMIT 1');
+  const [busiest] = await store.query<{ id: Uint8Array; sent: number }>(
+    'SELECT id, sent FROM agent ORDER BY sent DESC, id LIMIT 1',
+  );
   const agent = new Uint8Array(busiest.id);
   const hex = toHex(agent);
   let t = performance.now();
   const seeded = await seedAgentChain(store, agent, endUs);
-  const [{ to }] = await store.query<{ to: string }>(`SELECT count(*)::text AS to FROM envelope WHERE recipient = $1`, [agent]);
-  const [{ fb }] = await store.query<{ fb: string }>(`SELECT count(*)::text AS fb FROM feedback WHERE target_agent = $1`, [agent]);
-  const [{ convs }] = await store.query<{ convs: string }>(`SELECT count(*)::text AS convs FROM conversation WHERE participants @> ARRAY[$1::bytea]`, [agent]);
-  console.log(`agent page: the busiest agent ${base58(hex)} sent ${fmt(busiest.sent)} envelopes and received ${fmt(Number(to))}, ${fmt(Number(fb))} FEEDBACK about it, ${fmt(Number(convs))} conversations; `
-    + `given ${seeded.batches} batches (${fmt(seeded.logEntries)} log entries; verdicts with reconciliation and fold p50 ${seeded.verdict.p50.toFixed(0)} ms, p99 ${seeded.verdict.p99.toFixed(0)} ms), ${fmt(seeded.events)} chain events in all, in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  const [{ to }] = await store.query<{ to: string }>(`SELECT count(*)::text AS to FROM envelope WHERE recipient = $1`, [
+    agent,
+  ]);
+  const [{ fb }] = await store.query<{ fb: string }>(
+    `SELECT count(*)::text AS fb FROM feedback WHERE target_agent = $1`,
+    [agent],
+  );
+  const [{ convs }] = await store.query<{ convs: string }>(
+    `SELECT count(*)::text AS convs FROM conversation WHERE participants @> ARRAY[$1::bytea]`,
+    [agent],
+  );
+  console.log(
+    `agent page: the busiest agent ${base58(hex)} sent ${fmt(busiest.sent)} envelopes and received ${fmt(Number(to))}, ${fmt(Number(fb))} FEEDBACK about it, ${fmt(Number(convs))} conversations; ` +
+      `given ${seeded.batches} batches (${fmt(seeded.logEntries)} log entries; verdicts with reconciliation and fold p50 ${seeded.verdict.p50.toFixed(0)} ms, p99 ${seeded.verdict.p99.toFixed(0)} ms), ${fmt(seeded.events)} chain events in all, in ${((performance.now() - t) / 1000).toFixed(0)} s`,
+  );
   const reason = needsBuild();
   if (reason) {
     t = performance.now();
     console.log(`agent page: building the web app (${reason})`);
-    if (!buildWebApp({ ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' })) throw new Error('next build failed');
+    if (!buildWebApp({ ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }))
+      throw new Error('next build failed');
     console.log(`agent page: built in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   }
   const { base, child, log: serverLog } = await startPageServer(dbUrl);
@@ -430,33 +697,75 @@ async function agentPage(store: Store, dbUrl: string, endUs: bigint, rows: numbe
     const url = `${base}/agents/${base58(hex)}`;
     for (let i = 0; i < 3; i++) {
       const r = await timedGet(url);
-      if (r.status !== 200) throw new Error(`${url} answered ${r.status}; the server's log:\n${serverLog().slice(-3000)}`);
-      if (i === 0) console.log(`agent page: first load (the gossip fold and its points brought up to date) ${r.totalMs.toFixed(0)} ms`);
+      if (r.status !== 200)
+        throw new Error(`${url} answered ${r.status}; the server's log:\n${serverLog().slice(-3000)}`);
+      if (i === 0)
+        console.log(
+          `agent page: first load (the gossip fold and its points brought up to date) ${r.totalMs.toFixed(0)} ms`,
+        );
     }
     const loads: Awaited<ReturnType<typeof timedGet>>[] = [];
     for (let i = 0; i < PAGE_READS; i++) loads.push(await timedGet(url));
-    const q = (xs: number[], p: number) => { const v = [...xs].sort((a, b) => a - b); return v[Math.min(v.length - 1, Math.floor(p * v.length))]; };
+    const q = (xs: number[], p: number) => {
+      const v = [...xs].sort((a, b) => a - b);
+      return v[Math.min(v.length - 1, Math.floor(p * v.length))];
+    };
     const fb1 = loads.map((l) => l.firstByteMs);
     const bytes = loads[loads.length - 1].body.length;
     const gz = gzipSync(loads[loads.length - 1].body).length;
     const html = loads[loads.length - 1].body.toString('utf8');
-    const rowsIn = (testid: string) => { const i = html.indexOf(`data-testid="${testid}"`); if (i < 0) return 0; const end = html.indexOf('</table>', i); return (html.slice(i, end).match(/<tr[ >]/g) ?? []).length - 1; };
+    const rowsIn = (testid: string) => {
+      const i = html.indexOf(`data-testid="${testid}"`);
+      if (i < 0) return 0;
+      const end = html.indexOf('</table>', i);
+      return (html.slice(i, end).match(/<tr[ >]/g) ?? []).length - 1;
+    };
     console.log(`agent page served at ${fmt(rows)} envelopes, ${PAGE_READS} loads one at a time, load ${load()}:`);
-    console.log(`  headers p50 ${q(loads.map((l) => l.headersMs), 0.5).toFixed(0)} ms p99 ${q(loads.map((l) => l.headersMs), 0.99).toFixed(0)} ms; first body byte p50 ${q(fb1, 0.5).toFixed(0)} ms p99 ${q(fb1, 0.99).toFixed(0)} ms; whole page p50 ${q(loads.map((l) => l.totalMs), 0.5).toFixed(0)} ms p99 ${q(loads.map((l) => l.totalMs), 0.99).toFixed(0)} ms`);
-    console.log(`  HTML ${fmt(bytes)} bytes (${(bytes / 1024).toFixed(1)} KB; ${(gz / 1024).toFixed(1)} KB gzipped); rows: ${rowsIn('agent-batches')} batches, ${rowsIn('agent-challenges')} challenges, ${rowsIn('envelope-feed')} envelopes, ${(html.match(/data-conversation=/g) ?? []).length} conversations`);
-    const older = await store.query<{ e: string }>('SELECT epoch::text AS e FROM batch WHERE agent_id = $1 ORDER BY epoch DESC OFFSET 9 LIMIT 1', [agent]);
+    console.log(
+      `  headers p50 ${q(
+        loads.map((l) => l.headersMs),
+        0.5,
+      ).toFixed(0)} ms p99 ${q(
+        loads.map((l) => l.headersMs),
+        0.99,
+      ).toFixed(
+        0,
+      )} ms; first body byte p50 ${q(fb1, 0.5).toFixed(0)} ms p99 ${q(fb1, 0.99).toFixed(0)} ms; whole page p50 ${q(
+        loads.map((l) => l.totalMs),
+        0.5,
+      ).toFixed(0)} ms p99 ${q(
+        loads.map((l) => l.totalMs),
+        0.99,
+      ).toFixed(0)} ms`,
+    );
+    console.log(
+      `  HTML ${fmt(bytes)} bytes (${(bytes / 1024).toFixed(1)} KB; ${(gz / 1024).toFixed(1)} KB gzipped); rows: ${rowsIn('agent-batches')} batches, ${rowsIn('agent-challenges')} challenges, ${rowsIn('envelope-feed')} envelopes, ${(html.match(/data-conversation=/g) ?? []).length} conversations`,
+    );
+    const older = await store.query<{ e: string }>(
+      'SELECT epoch::text AS e FROM batch WHERE agent_id = $1 ORDER BY epoch DESC OFFSET 9 LIMIT 1',
+      [agent],
+    );
     const api: number[] = [];
     for (let i = 0; i < PAGE_READS; i++) {
       const r = await timedGet(`${base}/api/agents/${hex}/batches?before=${older[0]?.e ?? '0'}&limit=10`);
       if (r.status !== 200) throw new Error(`older batches answered ${r.status}: ${r.body.toString('utf8', 0, 300)}`);
       api.push(r.totalMs);
     }
-    console.log(`  its older batches (GET /api/agents/{id}/batches?before=, 10 a page): p50 ${q(api, 0.5).toFixed(1)} ms p99 ${q(api, 0.99).toFixed(1)} ms`);
-    console.log(`${q(fb1, 0.99) <= PAGE_TTFB_MS ? 'PASS' : 'FAIL'} agent page first byte p99 ≤ ${PAGE_TTFB_MS} ms at ${fmt(rows)} envelopes (${q(fb1, 0.99).toFixed(0)} ms)`);
-    console.log(`${bytes <= PAGE_HTML_BYTES ? 'PASS' : 'FAIL'} agent page HTML ≤ 150 KB at ${fmt(rows)} envelopes (${(bytes / 1024).toFixed(1)} KB)`);
+    console.log(
+      `  its older batches (GET /api/agents/{id}/batches?before=, 10 a page): p50 ${q(api, 0.5).toFixed(1)} ms p99 ${q(api, 0.99).toFixed(1)} ms`,
+    );
+    console.log(
+      `${q(fb1, 0.99) <= PAGE_TTFB_MS ? 'PASS' : 'FAIL'} agent page first byte p99 ≤ ${PAGE_TTFB_MS} ms at ${fmt(rows)} envelopes (${q(fb1, 0.99).toFixed(0)} ms)`,
+    );
+    console.log(
+      `${bytes <= PAGE_HTML_BYTES ? 'PASS' : 'FAIL'} agent page HTML ≤ 150 KB at ${fmt(rows)} envelopes (${(bytes / 1024).toFixed(1)} KB)`,
+    );
   } finally {
     child.kill('SIGTERM');
-    await new Promise((r) => { child.once('exit', r); setTimeout(r, 10_000).unref(); });
+    await new Promise((r) => {
+      child.once('exit', r);
+      setTimeout(r, 10_000).unref();
+    });
   }
 }
 
@@ -493,7 +802,13 @@ async function ingestRate(store: Store, items: IngestItem[]): Promise<number> {
  * at the end, as an observer ingesting without a pause folds on its timer (`foldsBare`: the
  * second store keeps rollups too, as when comparing index sets).
  */
-async function pairedCost(full: Store, bare: Store, a: IngestItem[], b: IngestItem[], foldsBare = false): Promise<{ full: number; bare: number; folds: number; foldMs: number }> {
+async function pairedCost(
+  full: Store,
+  bare: Store,
+  a: IngestItem[],
+  b: IngestItem[],
+  foldsBare = false,
+): Promise<{ full: number; bare: number; folds: number; foldMs: number }> {
   const side = (st: Store, folds: boolean) => ({ st, folds, t: 0, foldedAt: 0 });
   const f = side(full, true);
   const g = side(bare, foldsBare);
@@ -505,10 +820,16 @@ async function pairedCost(full: Store, bare: Store, a: IngestItem[], b: IngestIt
     const dt = performance.now() - t0;
     x.t += dt;
     x.foldedAt = x.t;
-    if (x === f) { folds++; foldMs += dt; }
+    if (x === f) {
+      folds++;
+      foldMs += dt;
+    }
   };
   for (let i = 0, k = 0; i + 500 <= Math.min(a.length, b.length); i += 500, k++) {
-    const pair: [typeof f, IngestItem[]][] = [[f, a.slice(i, i + 500)], [g, b.slice(i, i + 500)]];
+    const pair: [typeof f, IngestItem[]][] = [
+      [f, a.slice(i, i + 500)],
+      [g, b.slice(i, i + 500)],
+    ];
     for (const [x, items] of k % 2 === 0 ? pair : pair.reverse()) {
       const t0 = performance.now();
       await x.st.ingestEnvelopes(items);
@@ -521,17 +842,22 @@ async function pairedCost(full: Store, bare: Store, a: IngestItem[], b: IngestIt
 }
 
 async function main(): Promise<void> {
-  const base = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const base =
+    process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
   // BENCH_DB: a database a BENCH_KEEP=1 run kept (loaded, analyzed): the reads and ingest again, no load.
   const reuse = process.env.BENCH_DB;
   const big = reuse ? { url: reuse, drop: async () => undefined } : await createTestDatabase(base, 'bench_query');
   const empty = await createTestDatabase(base, 'bench_query_empty');
   let keep = process.env.BENCH_KEEP === '1' || Boolean(reuse);
   try {
-    console.log(`bench:query: ${reuse ? `reusing ${reuse}` : `${fmt(ROWS)} envelopes over ${DAYS} daily epochs`}, ${AGENTS} agents; load average ${load()} (shared 2-core machine: figures are noisy)`);
+    console.log(
+      `bench:query: ${reuse ? `reusing ${reuse}` : `${fmt(ROWS)} envelopes over ${DAYS} daily epochs`}, ${AGENTS} agents; load average ${load()} (shared 2-core machine: figures are noisy)`,
+    );
     let t = performance.now();
     const tpl = templates(2_000);
-    console.log(`played ${fmt(tpl.items.length)} template envelopes (${(Number(tpl.spanUs) / 86_400e6).toFixed(1)} days) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    console.log(
+      `played ${fmt(tpl.items.length)} template envelopes (${(Number(tpl.spanUs) / 86_400e6).toFixed(1)} days) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+    );
     let store: Store;
     let endUs: bigint;
     let rows: number;
@@ -544,21 +870,30 @@ async function main(): Promise<void> {
       t = performance.now();
       // The load's statements left their stats pending, as ingest does.
       const folded = await store.foldStats();
-      console.log(`stats of the load folded into the rollups (${fmt(folded)} pending rows) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      console.log(
+        `stats of the load folded into the rollups (${fmt(folded)} pending rows) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      );
       t = performance.now();
       // VACUUM too: a loaded table's visibility map is what autovacuum leaves on a live one (index-only scans skip the heap).
       await store.query('VACUUM ANALYZE');
       console.log(`VACUUM ANALYZE in ${((performance.now() - t) / 1000).toFixed(0)} s`);
     } else {
       store = await openStore({ databaseUrl: big.url, epochSeconds: EPOCH, statsFoldMs: 0 });
-      const [r] = await store.query<{ n: string; last: string }>('SELECT count(*)::text AS n, max(timestamp)::text AS last FROM envelope');
+      const [r] = await store.query<{ n: string; last: string }>(
+        'SELECT count(*)::text AS n, max(timestamp)::text AS last FROM envelope',
+      );
       rows = Number(r.n);
       endUs = BigInt(r.last) + 1n;
     }
-    const parts = await store.query<{ n: string; mb: string }>(`SELECT count(*)::text AS n, (sum(pg_total_relation_size(inhrelid)) / 1e6)::int::text AS mb FROM pg_inherits WHERE inhparent = 'envelope'::regclass`);
-    console.log(`${fmt(rows)} envelopes; ${parts[0].n} partitions (${store.envelopePartitions.span} epochs each), ${fmt(Number(parts[0].mb))} MB with indexes`);
+    const parts = await store.query<{ n: string; mb: string }>(
+      `SELECT count(*)::text AS n, (sum(pg_total_relation_size(inhrelid)) / 1e6)::int::text AS mb FROM pg_inherits WHERE inhparent = 'envelope'::regclass`,
+    );
+    console.log(
+      `${fmt(rows)} envelopes; ${parts[0].n} partitions (${store.envelopePartitions.span} epochs each), ${fmt(Number(parts[0].mb))} MB with indexes`,
+    );
     await reads(store, endUs);
-    if (process.env.BENCH_PAGE !== '0' && (!ONLY || ONLY.test('agent page served'))) await agentPage(store, big.url, endUs, rows);
+    if (process.env.BENCH_PAGE !== '0' && (!ONLY || ONLY.test('agent page served')))
+      await agentPage(store, big.url, endUs, rows);
     if (INGEST_RUNS === 0) {
       await store.close();
       return;
@@ -574,7 +909,11 @@ async function main(): Promise<void> {
       if (INGEST_RATE <= 0) return items;
       const stepUs = 1e6 / INGEST_RATE;
       const at = (i: number) => clockUs + BigInt(Math.floor(i * stepUs));
-      const out = items.map((it, i) => ({ ...it, envelope: { ...it.envelope, timestamp: at(i) }, receivedAt: new Date(Number(at(i) / 1000n) + 5) }));
+      const out = items.map((it, i) => ({
+        ...it,
+        envelope: { ...it.envelope, timestamp: at(i) },
+        receivedAt: new Date(Number(at(i) / 1000n) + 5),
+      }));
       clockUs = at(items.length);
       return out;
     };
@@ -591,8 +930,12 @@ async function main(): Promise<void> {
     for (let k = 0; k < INGEST_RUNS; k++) {
       rates.empty.push(await ingestRate(small, fresh(3 * k)));
       // Alternating which goes first, so neither gains from following the other.
-      const pair: [Store, number[], number][] = [[store, rates.big, 1], [bare, rates.bare, 2]];
-      for (const [st, into, c] of k % 2 === 0 ? pair : pair.reverse()) into.push(await ingestRate(st, fresh(3 * k + c)));
+      const pair: [Store, number[], number][] = [
+        [store, rates.big, 1],
+        [bare, rates.bare, 2],
+      ];
+      for (const [st, into, c] of k % 2 === 0 ? pair : pair.reverse())
+        into.push(await ingestRate(st, fresh(3 * k + c)));
     }
     // The rollups' own cost, batch-interleaved (pairedCost): the steadier of the two figures.
     const paired = { full: 0, bare: 0, folds: 0, foldMs: 0 };
@@ -615,10 +958,18 @@ async function main(): Promise<void> {
     const rA = await openStore({ databaseUrl: dbA.url, epochSeconds: EPOCH, statsFoldMs: 0 });
     const rB = await openStore({ databaseUrl: dbB.url, epochSeconds: EPOCH, statsFoldMs: 0 });
     // BENCH_BEFORE_INDEX: the statement that gives the "before" set its index in place of (timestamp, id).
-    const BEFORE = process.env.BENCH_BEFORE_INDEX ?? 'CREATE INDEX envelope_msg_type_timestamp_idx ON envelope (msg_type, timestamp)';
+    const BEFORE =
+      process.env.BENCH_BEFORE_INDEX ??
+      'CREATE INDEX envelope_msg_type_timestamp_idx ON envelope (msg_type, timestamp)';
     // IF [NOT] EXISTS: BENCH_BEFORE_INDEX may name today's own index, the A/A check of the method.
-    const toBefore = async (st: Store) => { await st.query('DROP INDEX envelope_timestamp_id_idx'); await st.query(BEFORE); };
-    const toToday = async (st: Store) => { await st.query('DROP INDEX IF EXISTS envelope_msg_type_timestamp_idx'); await st.query('CREATE INDEX IF NOT EXISTS envelope_timestamp_id_idx ON envelope (timestamp, id)'); };
+    const toBefore = async (st: Store) => {
+      await st.query('DROP INDEX envelope_timestamp_id_idx');
+      await st.query(BEFORE);
+    };
+    const toToday = async (st: Store) => {
+      await st.query('DROP INDEX IF EXISTS envelope_msg_type_timestamp_idx');
+      await st.query('CREATE INDEX IF NOT EXISTS envelope_timestamp_id_idx ON envelope (timestamp, id)');
+    };
     await toBefore(rB);
     const warm = fresh(200);
     await ingestRate(rA, warm);
@@ -642,17 +993,32 @@ async function main(): Promise<void> {
     await dbB.drop();
     await small.close();
     await bare.close();
-    const med = (xs: number[]) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2; };
+    const med = (xs: number[]) => {
+      const v = [...xs].sort((a, b) => a - b);
+      return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    };
     const ratio = med(rates.big) / med(rates.empty);
     const rollups = med(rates.big) / med(rates.bare);
-    console.log(`ingest (queue, batches of 500, ${fmt(INGEST_N)} per run, ${INGEST_RUNS} runs alternating, timestamps ${INGEST_RATE > 0 ? `advancing at ${INGEST_RATE}/s` : 'as the templates space them'}): empty database ${rates.empty.map(fmt).join(' / ')}/s, `
-      + `at ${fmt(rows)} rows ${rates.big.map(fmt).join(' / ')}/s; median ratio ${ratio.toFixed(2)} (target ≥ 0.8); load ${load()}`);
-    console.log(`ingest at ${fmt(rows)} rows without the stats rollups ${rates.bare.map(fmt).join(' / ')}/s; with them ÷ without, medians: ${rollups.toFixed(3)} (noisy: runs seconds apart)`);
-    console.log(`ingest at ${fmt(rows)} rows, batches of 500 alternating between the two stores (${fmt(INGEST_RUNS * INGEST_N / 500)} pairs): ${(paired.full / 1000).toFixed(1)} s with the stats rollups (of it ${(paired.foldMs / 1000).toFixed(1)} s in ${fmt(paired.folds)} folds), ${(paired.bare / 1000).toFixed(1)} s without; rate with ÷ without ${pairedRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`);
-    console.log(`ingest on two new databases given the same rows, batches of 500 alternating between today's envelope indexes and those before replay (msg_type, timestamp) instead of (timestamp, id) (${fmt(2 * Math.max(1, Math.floor(INGEST_RUNS / 2)) * INGEST_N / 500)} pairs, the databases trading sets halfway): ${(replayIdx.full / 1000).toFixed(1)} s today, ${(replayIdx.bare / 1000).toFixed(1)} s before; rate today ÷ before ${replayRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`);
-    console.log(`${replayRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest with today's envelope indexes ≥ ${ROLLUP_TARGET} × with those before replay (batch-interleaved)`);
+    console.log(
+      `ingest (queue, batches of 500, ${fmt(INGEST_N)} per run, ${INGEST_RUNS} runs alternating, timestamps ${INGEST_RATE > 0 ? `advancing at ${INGEST_RATE}/s` : 'as the templates space them'}): empty database ${rates.empty.map(fmt).join(' / ')}/s, ` +
+        `at ${fmt(rows)} rows ${rates.big.map(fmt).join(' / ')}/s; median ratio ${ratio.toFixed(2)} (target ≥ 0.8); load ${load()}`,
+    );
+    console.log(
+      `ingest at ${fmt(rows)} rows without the stats rollups ${rates.bare.map(fmt).join(' / ')}/s; with them ÷ without, medians: ${rollups.toFixed(3)} (noisy: runs seconds apart)`,
+    );
+    console.log(
+      `ingest at ${fmt(rows)} rows, batches of 500 alternating between the two stores (${fmt((INGEST_RUNS * INGEST_N) / 500)} pairs): ${(paired.full / 1000).toFixed(1)} s with the stats rollups (of it ${(paired.foldMs / 1000).toFixed(1)} s in ${fmt(paired.folds)} folds), ${(paired.bare / 1000).toFixed(1)} s without; rate with ÷ without ${pairedRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`,
+    );
+    console.log(
+      `ingest on two new databases given the same rows, batches of 500 alternating between today's envelope indexes and those before replay (msg_type, timestamp) instead of (timestamp, id) (${fmt((2 * Math.max(1, Math.floor(INGEST_RUNS / 2)) * INGEST_N) / 500)} pairs, the databases trading sets halfway): ${(replayIdx.full / 1000).toFixed(1)} s today, ${(replayIdx.bare / 1000).toFixed(1)} s before; rate today ÷ before ${replayRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`,
+    );
+    console.log(
+      `${replayRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest with today's envelope indexes ≥ ${ROLLUP_TARGET} × with those before replay (batch-interleaved)`,
+    );
     console.log(`${ratio >= 0.8 ? 'PASS' : 'FAIL'} ingest at ${fmt(rows)} rows ≥ 0.8 × an empty database`);
-    console.log(`${pairedRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest at ${fmt(rows)} rows with the stats rollups ≥ ${ROLLUP_TARGET} × without them (batch-interleaved)`);
+    console.log(
+      `${pairedRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest at ${fmt(rows)} rows with the stats rollups ≥ ${ROLLUP_TARGET} × without them (batch-interleaved)`,
+    );
     await store.close();
   } catch (e) {
     keep = Boolean(reuse);

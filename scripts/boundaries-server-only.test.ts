@@ -29,10 +29,14 @@ describe("import 'server-only'", () => {
     const code = "import('server-only').then(() => console.log('loaded'), (e) => console.log(e.message))";
     const plain = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
     assert.match(plain.stdout, REFUSAL);
-    const hooked = spawnSync(process.execPath, ['--import', './scripts/setup-node.mjs', '--input-type=module', '-e', code], {
-      cwd: root,
-      encoding: 'utf8',
-    });
+    const hooked = spawnSync(
+      process.execPath,
+      ['--import', './scripts/setup-node.mjs', '--input-type=module', '-e', code],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
     assert.equal(hooked.stdout.trim(), 'loaded', hooked.stderr);
   });
 

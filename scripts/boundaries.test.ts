@@ -31,11 +31,11 @@ const config = require(configPath) as Config;
 
 /** Runs the checker's CLI (the same command a developer runs) in `cwd` and returns every violation. */
 function cruise(cwd: string, targets: string[]): Violation[] {
-  const run = spawnSync(
-    process.execPath,
-    [cli, '--config', configPath, '--output-type', 'json', ...targets],
-    { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
-  );
+  const run = spawnSync(process.execPath, [cli, '--config', configPath, '--output-type', 'json', ...targets], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (!run.stdout) throw new Error(`dependency-cruiser failed (exit ${run.status}): ${run.stderr}`);
   return (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }
@@ -46,12 +46,20 @@ function describeViolation(v: Violation): string {
   return `  ${v.rule.name}: ${path}\n      (${comment})`;
 }
 
-const names = (cycle: { name: string }[]) => cycle.map((step) => step.name).sort().join(' ');
+const names = (cycle: { name: string }[]) =>
+  cycle
+    .map((step) => step.name)
+    .sort()
+    .join(' ');
 
 describe('dependency boundaries', () => {
   test('the tree breaks no boundary rule', () => {
     const found = cruise(root, ['app', 'components', 'server', 'lib', 'scripts', 'programs', 'e2e']);
-    assert.equal(found.length, 0, `${found.length} boundary violation(s); fix the import:\n${found.map(describeViolation).join('\n')}`);
+    assert.equal(
+      found.length,
+      0,
+      `${found.length} boundary violation(s); fix the import:\n${found.map(describeViolation).join('\n')}`,
+    );
   });
 
   describe('each rule fires on a wrong import', () => {
@@ -61,20 +69,25 @@ describe('dependency boundaries', () => {
       'lib/protocol/pure.ts': 'export const pure = 1;\n',
       'lib/chain/pda.ts': "import { pure } from '../protocol/pure';\nexport const pda = pure;\n",
       // allowed imports: these must produce nothing
-      'components/Fine.tsx': "import { pure } from '../lib/protocol/pure';\nimport { pda } from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
+      'components/Fine.tsx':
+        "import { pure } from '../lib/protocol/pure';\nimport { pda } from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
       'lib/observer/fine.ts': "import { store } from '../store/index';\nexport const fine = store;\n",
-      'components/wallet/Fine.tsx': "import { useWallet } from '@solana/wallet-adapter-react';\nexport const fine = useWallet;\n",
-      'lib/verify/fine.ts': "import { pure } from '../protocol/pure';\nimport { pda } from '../chain/pda';\nexport const fine = pure + pda;\n",
+      'components/wallet/Fine.tsx':
+        "import { useWallet } from '@solana/wallet-adapter-react';\nexport const fine = useWallet;\n",
+      'lib/verify/fine.ts':
+        "import { pure } from '../protocol/pure';\nimport { pda } from '../chain/pda';\nexport const fine = pure + pda;\n",
       'components/FineVerify.tsx': "import { fine } from '../lib/verify/fine';\nexport const ok = fine;\n",
       // one wrong import per rule
       'components/__boundary_probe.tsx': "import { store } from '../lib/store/index';\nexport const probe = store;\n",
       'lib/protocol/probe.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
       'lib/mesh/probe.ts': "import { PublicKey } from '@solana/web3.js';\nexport const probe = PublicKey;\n",
-      'components/__wallet_probe.tsx': "import { useWallet } from '@solana/wallet-adapter-react';\nexport const probe = useWallet;\n",
+      'components/__wallet_probe.tsx':
+        "import { useWallet } from '@solana/wallet-adapter-react';\nexport const probe = useWallet;\n",
       'lib/chain/probe.ts': "import { createHash } from 'node:crypto';\nexport const probe = createHash;\n",
       'lib/agents/probe.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
       'lib/mcp/probe.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
-      'lib/wire/probe.ts': "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport const probe = McpServer;\n",
+      'lib/wire/probe.ts':
+        "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport const probe = McpServer;\n",
       'lib/verify/probe.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
       'lib/mesh/browser.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
       'lib/verify/probe-store.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
@@ -91,7 +104,9 @@ describe('dependency boundaries', () => {
       }
       writeFileSync(
         join(dir, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { module: 'esnext', moduleResolution: 'bundler', jsx: 'react-jsx', noEmit: true } }),
+        JSON.stringify({
+          compilerOptions: { module: 'esnext', moduleResolution: 'bundler', jsx: 'react-jsx', noEmit: true },
+        }),
       );
       // npm packages resolve from the project's own node_modules
       symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
@@ -104,7 +119,10 @@ describe('dependency boundaries', () => {
       const found = cruise(dir, ['app', 'components', 'lib']);
       const plain = found
         .filter((v) => v.type !== 'cycle')
-        .map((v) => `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/(@solana\/(?:web3\.js|wallet-adapter-react)|@modelcontextprotocol\/sdk)\/.*$/, '$1')}`)
+        .map(
+          (v) =>
+            `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/(@solana\/(?:web3\.js|wallet-adapter-react)|@modelcontextprotocol\/sdk)\/.*$/, '$1')}`,
+        )
         .sort();
       assert.deepEqual(plain, [
         'app-pages-through-lib: app/page.tsx -> lib/store/index.ts',

@@ -79,8 +79,15 @@ describe('code shape', () => {
   });
 
   test('tests, end-to-end code and generated code are exempt', () => {
-    for (const path of ['lib/a.test.ts', 'components/A.test.tsx', 'e2e/demo/chain.ts', 'lib/store/generated/client.ts', 'lib/chain/gen/ids.ts'])
+    for (const path of [
+      'lib/a.test.ts',
+      'components/A.test.tsx',
+      'e2e/demo/chain.ts',
+      'lib/store/generated/client.ts',
+      'lib/chain/gen/ids.ts',
+    ])
       assert.ok(exempt(path), path);
-    for (const path of ['lib/store/index.ts', 'components/LiveOverview.tsx', 'scripts/test.mjs']) assert.ok(!exempt(path), path);
+    for (const path of ['lib/store/index.ts', 'components/LiveOverview.tsx', 'scripts/test.mjs'])
+      assert.ok(!exempt(path), path);
   });
 });

@@ -140,7 +140,9 @@ export function describeViolation({ shape, listed }: Violation, limits = LIMITS)
   const limit = shape.kind === 'file' ? limits.fileLines : limits.functionLines;
   const what = shape.kind === 'file' ? 'file' : shape.name.slice(shape.name.indexOf('::') + 2);
   const why =
-    listed === undefined ? `over the limit of ${limit}` : `grew from ${listed} (listed in ${BASELINE_PATH}; may only shrink)`;
+    listed === undefined
+      ? `over the limit of ${limit}`
+      : `grew from ${listed} (listed in ${BASELINE_PATH}; may only shrink)`;
   return `  ${shape.path}:${shape.line} ${what}: ${shape.lines} lines, ${why}`;
 }
 
@@ -154,7 +156,8 @@ export function readBaseline(root: string): Baseline {
 
 export function baselineOf(shapes: Shape[], limits = LIMITS): Baseline {
   const over = overLimit(shapes, limits).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const pick = (kind: Shape['kind']) => Object.fromEntries(over.filter((s) => s.kind === kind).map((s) => [s.name, s.lines]));
+  const pick = (kind: Shape['kind']) =>
+    Object.fromEntries(over.filter((s) => s.kind === kind).map((s) => [s.name, s.lines]));
   return { limits, functions: pick('function'), files: pick('file') };
 }
 
@@ -165,7 +168,9 @@ function main(args: string[]): number {
   const found = violations(shapes, baseline);
   if (args.includes('--update-baseline')) {
     if (found.length > 0 && !args.includes('--accept-growth')) {
-      console.error(`${found.length} function(s)/file(s) grew or are new over the limit; the baseline takes them only with --accept-growth:`);
+      console.error(
+        `${found.length} function(s)/file(s) grew or are new over the limit; the baseline takes them only with --accept-growth:`,
+      );
       for (const v of found) console.error(describeViolation(v));
       return 1;
     }
@@ -177,8 +182,11 @@ function main(args: string[]): number {
     return 0;
   }
   for (const v of found) console.log(describeViolation(v));
-  console.log(found.length === 0 ? 'code shape: within the limits and the baseline' : `code shape: ${found.length} violation(s)`);
+  console.log(
+    found.length === 0 ? 'code shape: within the limits and the baseline' : `code shape: ${found.length} violation(s)`,
+  );
   return found.length === 0 ? 0 : 1;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
+  process.exitCode = main(process.argv.slice(2));

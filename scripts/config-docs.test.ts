@@ -33,8 +33,12 @@ describe('README.md "Configuration"', () => {
     if (inReadme !== generated) {
       const have = inReadme.split('\n');
       const want = generated.split('\n');
-      const differ = want.filter((l) => !have.includes(l)).concat(have.filter((l) => !want.includes(l)).map((l) => `(README only) ${l}`));
-      assert.fail(`README.md's configuration table differs from server/config.ts; run \`npm run docs:config\`. Lines that differ:\n${differ.join('\n')}`);
+      const differ = want
+        .filter((l) => !have.includes(l))
+        .concat(have.filter((l) => !want.includes(l)).map((l) => `(README only) ${l}`));
+      assert.fail(
+        `README.md's configuration table differs from server/config.ts; run \`npm run docs:config\`. Lines that differ:\n${differ.join('\n')}`,
+      );
     }
   });
 
@@ -78,11 +82,20 @@ describe('environment variables', () => {
         }
       }
     }
-    assert.deepEqual(outside, [], `read outside the schema of server/config.ts (add them to its fields and CONFIG_DOCS):\n${outside.join('\n')}`);
+    assert.deepEqual(
+      outside,
+      [],
+      `read outside the schema of server/config.ts (add them to its fields and CONFIG_DOCS):\n${outside.join('\n')}`,
+    );
   });
 
   test('every variable-like name the docs write in backticks is one the code knows', () => {
-    const docs = ['README.md', ...walk('docs', (r) => r.endsWith('.md')), ...walk('lib', (r) => r.endsWith('README.md')), ...walk('programs', (r) => r.endsWith('README.md'))];
+    const docs = [
+      'README.md',
+      ...walk('docs', (r) => r.endsWith('.md')),
+      ...walk('lib', (r) => r.endsWith('README.md')),
+      ...walk('programs', (r) => r.endsWith('README.md')),
+    ];
     const code = ['lib', 'server', 'app', 'components', 'scripts', 'programs', 'e2e', 'prisma']
       .flatMap((d) => walk(d, (r) => /\.(ts|tsx|mts|mjs|cjs|c|h|json|prisma)$/.test(r)))
       .concat(['package.json', '.ci/run'])
@@ -100,6 +113,10 @@ describe('environment variables', () => {
         else unknown.push(`${relative(root, join(root, doc))}: ${name}`);
       }
     }
-    assert.deepEqual(unknown, [], `named in the docs, but neither a variable of server/config.ts nor anything in the code:\n${unknown.join('\n')}`);
+    assert.deepEqual(
+      unknown,
+      [],
+      `named in the docs, but neither a variable of server/config.ts nor anything in the code:\n${unknown.join('\n')}`,
+    );
   });
 });

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { CONFIG_DOCS, CONFIG_GROUPS, CONFIG_VARIABLES, type ConfigVariable } from '../server/config';
 import { markdownTargets, sectionAnchor } from './doc-references';
 
-export const CONFIG_BEGIN = '<!-- config:begin (generated from server/config.ts by `npm run docs:config`; edit CONFIG_DOCS there) -->';
+export const CONFIG_BEGIN =
+  '<!-- config:begin (generated from server/config.ts by `npm run docs:config`; edit CONFIG_DOCS there) -->';
 export const CONFIG_END = '<!-- config:end -->';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -65,7 +66,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const before = readFileSync(path, 'utf8');
   const after = withConfigTable(before);
   if (process.argv.includes('--check')) {
-    console.log(before === after ? 'README.md configuration table is up to date' : 'README.md configuration table differs from server/config.ts: run `npm run docs:config`');
+    console.log(
+      before === after
+        ? 'README.md configuration table is up to date'
+        : 'README.md configuration table differs from server/config.ts: run `npm run docs:config`',
+    );
     process.exitCode = before === after ? 0 : 1;
   } else if (before === after) {
     console.log('README.md configuration table is up to date');

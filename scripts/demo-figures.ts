@@ -29,19 +29,48 @@ const base = values.base!.replace(/\/$/, '');
 const minutes = Number(values.minutes);
 const every = Number(values.every);
 const es = Number(values['epoch-seconds']);
-if (!(minutes >= 0) || !(every > 0) || !(es > 0)) throw new RangeError('--minutes, --every and --epoch-seconds must be positive numbers');
+if (!(minutes >= 0) || !(every > 0) || !(es > 0))
+  throw new RangeError('--minutes, --every and --epoch-seconds must be positive numbers');
 
 async function api<T>(path: string, init?: RequestInit): Promise<T> {
-  const r = await fetch(`${base}${path}`, { ...init, headers: { 'content-type': 'application/json', ...(init?.headers ?? {}) } });
+  const r = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init?.headers ?? {}) },
+  });
   if (!r.ok) throw new Error(`${init?.method ?? 'GET'} ${path}: ${r.status} ${await r.text()}`);
   return (await r.json()) as T;
 }
 
-interface Batch { agent: string; epoch: string; status: string }
-interface Challenge { agent: string; epoch: string }
-interface Alert { id: string; agent: string; state: string; openedAt: number; clearedAt: number | null; why: string; clearedWhy: string | null }
-interface Side { offers: string[]; curve: unknown | null }
-interface Negotiation { deal: unknown | null; sealed: boolean; zopa: { exists: boolean } | null; nash: unknown | null; rubinstein: unknown | null; sides: Side[] }
+interface Batch {
+  agent: string;
+  epoch: string;
+  status: string;
+}
+interface Challenge {
+  agent: string;
+  epoch: string;
+}
+interface Alert {
+  id: string;
+  agent: string;
+  state: string;
+  openedAt: number;
+  clearedAt: number | null;
+  why: string;
+  clearedWhy: string | null;
+}
+interface Side {
+  offers: string[];
+  curve: unknown | null;
+}
+interface Negotiation {
+  deal: unknown | null;
+  sealed: boolean;
+  zopa: { exists: boolean } | null;
+  nash: unknown | null;
+  rubinstein: unknown | null;
+  sides: Side[];
+}
 
 const epochNow = () => BigInt(Math.floor(Date.now() / 1000 / es));
 
@@ -50,7 +79,11 @@ async function watchEveryAgent(): Promise<{ id: string; token: string; agents: n
   const wl = await api<{ id: string; token: string }>('/api/watchlists', { method: 'POST', body: '{}' });
   const { agents } = await api<{ agents: { id: string }[] }>('/api/agents?limit=1000');
   for (const a of agents) {
-    await api(`/api/watchlists/${wl.id}/items`, { method: 'PUT', headers: { 'x-watchlist-token': wl.token }, body: JSON.stringify({ kind: 'agent', target: a.id }) });
+    await api(`/api/watchlists/${wl.id}/items`, {
+      method: 'PUT',
+      headers: { 'x-watchlist-token': wl.token },
+      body: JSON.stringify({ kind: 'agent', target: a.id }),
+    });
   }
   return { ...wl, agents: agents.length };
 }
@@ -69,17 +102,30 @@ async function conversations(): Promise<Record<string, number>> {
   const ids: string[] = [];
   let before: string | null = null;
   do {
-    const page: { conversations: { id: string }[]; next: string | null } = await api(`/api/conversations?outcome=agreed&limit=500${before ? `&before=${encodeURIComponent(before)}` : ''}`);
+    const page: { conversations: { id: string }[]; next: string | null } = await api(
+      `/api/conversations?outcome=agreed&limit=500${before ? `&before=${encodeURIComponent(before)}` : ''}`,
+    );
     ids.push(...page.conversations.map((c) => c.id));
     before = page.next;
   } while (before);
-  const out = { agreed: ids.length, withDeal: 0, sealed: 0, fourOffersPerSide: 0, zopa: 0, nash: 0, rubinstein: 0, curve: 0, allFigures: 0 };
+  const out = {
+    agreed: ids.length,
+    withDeal: 0,
+    sealed: 0,
+    fourOffersPerSide: 0,
+    zopa: 0,
+    nash: 0,
+    rubinstein: 0,
+    curve: 0,
+    allFigures: 0,
+  };
   for (const id of ids) {
     const n = await api<Negotiation>(`/api/conversations/${id}/negotiation`);
     if (n.deal) out.withDeal++;
     if (n.sealed) out.sealed++;
     if (n.sides.length === 2 && n.sides.every((s) => s.offers.length >= 4)) out.fourOffersPerSide++;
-    const zopa = !!n.zopa?.exists, curve = n.sides.some((s) => s.curve);
+    const zopa = !!n.zopa?.exists,
+      curve = n.sides.some((s) => s.curve);
     if (zopa) out.zopa++;
     if (n.nash) out.nash++;
     if (n.rubinstein) out.rubinstein++;
@@ -98,7 +144,10 @@ async function main(): Promise<void> {
     process.stderr.write(`sample ${samples.length}: ${JSON.stringify(samples[samples.length - 1])}\n`);
     await new Promise((r) => setTimeout(r, every * 1000));
   }
-  const { alerts } = await api<{ alerts: Alert[] }>(`/api/alerts?watchlist=${wl.id}&kind=lease_grace&state=all&limit=500`, { headers: { 'x-watchlist-token': wl.token } });
+  const { alerts } = await api<{ alerts: Alert[] }>(
+    `/api/alerts?watchlist=${wl.id}&kind=lease_grace&state=all&limit=500`,
+    { headers: { 'x-watchlist-token': wl.token } },
+  );
   const perAgent = new Map<string, number>();
   for (const a of alerts) perAgent.set(a.agent, (perAgent.get(a.agent) ?? 0) + 1);
   const quick = alerts.filter((a) => a.clearedAt !== null && a.clearedAt - a.openedAt < 2 * es * 1000);
@@ -107,20 +156,44 @@ async function main(): Promise<void> {
   const haggle: Record<string, number> = {};
   for (const n of negotiations) haggle[n.status] = (haggle[n.status] ?? 0) + 1;
   const share = (n: number, d: number) => (d ? Math.round((n / d) * 1000) / 1000 : null);
-  console.log(JSON.stringify({
-    base, minutes, epochSeconds: es, watchedAgents: wl.agents,
-    conversations: { ...conv, allFiguresOfAgreed: share(conv.allFigures, conv.agreed), allFiguresOfDeals: share(conv.allFigures, conv.withDeal) },
-    haggle,
-    contradictedInWindow: {
-      samples: samples.length, present: samples.filter((s) => s.inWindow).length, share: share(samples.filter((s) => s.inWindow).length, samples.length),
-      unchallengedPresent: samples.filter((s) => s.unchallengedInWindow).length, unchallengedShare: share(samples.filter((s) => s.unchallengedInWindow).length, samples.length),
-    },
-    leaseGrace: {
-      alerts: alerts.length, open: alerts.filter((a) => a.state === 'open').length, cleared: alerts.filter((a) => a.clearedAt !== null).length,
-      clearedWithinTwoEpochs: quick.length, agentsWithMoreThanOne: [...perAgent.values()].filter((n) => n > 1).length,
-      list: alerts.map((a) => ({ agent: a.agent.slice(0, 8), openedAt: new Date(a.openedAt).toISOString(), clearedAfterS: a.clearedAt === null ? null : (a.clearedAt - a.openedAt) / 1000, why: a.why })),
-    },
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        base,
+        minutes,
+        epochSeconds: es,
+        watchedAgents: wl.agents,
+        conversations: {
+          ...conv,
+          allFiguresOfAgreed: share(conv.allFigures, conv.agreed),
+          allFiguresOfDeals: share(conv.allFigures, conv.withDeal),
+        },
+        haggle,
+        contradictedInWindow: {
+          samples: samples.length,
+          present: samples.filter((s) => s.inWindow).length,
+          share: share(samples.filter((s) => s.inWindow).length, samples.length),
+          unchallengedPresent: samples.filter((s) => s.unchallengedInWindow).length,
+          unchallengedShare: share(samples.filter((s) => s.unchallengedInWindow).length, samples.length),
+        },
+        leaseGrace: {
+          alerts: alerts.length,
+          open: alerts.filter((a) => a.state === 'open').length,
+          cleared: alerts.filter((a) => a.clearedAt !== null).length,
+          clearedWithinTwoEpochs: quick.length,
+          agentsWithMoreThanOne: [...perAgent.values()].filter((n) => n > 1).length,
+          list: alerts.map((a) => ({
+            agent: a.agent.slice(0, 8),
+            openedAt: new Date(a.openedAt).toISOString(),
+            clearedAfterS: a.clearedAt === null ? null : (a.clearedAt - a.openedAt) / 1000,
+            why: a.why,
+          })),
+        },
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 main().catch((e) => {

@@ -10,9 +10,30 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 
 /** Folders (and files) scanned, relative to the repository root. */
-export const SCANNED = ['lib', 'server', 'app', 'components', 'scripts', 'programs', 'e2e', 'docs', 'prisma', 'README.md'] as const;
+export const SCANNED = [
+  'lib',
+  'server',
+  'app',
+  'components',
+  'scripts',
+  'programs',
+  'e2e',
+  'docs',
+  'prisma',
+  'README.md',
+] as const;
 /** Folder names never entered: installed packages, build output, generated code. */
-const SKIP_DIRS = new Set(['node_modules', '.next', '.data', 'generated', 'gen', 'bin', 'build', 'vectors', 'test-results']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  '.next',
+  '.data',
+  'generated',
+  'gen',
+  'bin',
+  'build',
+  'vectors',
+  'test-results',
+]);
 /** Files not read: this checker's own test, whose fixtures cite broken references on purpose. */
 const SKIP_FILES = new Set(['scripts/doc-references.test.ts']);
 /** Files read: source, C headers, Prisma schema, Markdown. */
@@ -112,7 +133,8 @@ export function namesSection(targets: MdTargets, cited: string): boolean {
  */
 export function sectionAnchor(targets: MdTargets, cited: string): string | null {
   const test = holds(cited);
-  const place = targets.places.find((p) => p.heading && test(p.text)) ?? targets.places.find((p) => !p.heading && test(p.text));
+  const place =
+    targets.places.find((p) => p.heading && test(p.text)) ?? targets.places.find((p) => !p.heading && test(p.text));
   return place?.anchor ?? null;
 }
 
@@ -124,14 +146,26 @@ function hasNumbered(targets: MdTargets, n: string): boolean {
 /** Paths git ignores (build output), from the root .gitignore: a cited one need not exist. */
 function ignoredPrefixes(root: string): string[] {
   let text = '';
-  try { text = readFileSync(join(root, '.gitignore'), 'utf8'); } catch { return []; }
-  return text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#') && !l.startsWith('!') && !l.includes('*')).map((l) => l.replace(/^\//, ''));
+  try {
+    text = readFileSync(join(root, '.gitignore'), 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#') && !l.startsWith('!') && !l.includes('*'))
+    .map((l) => l.replace(/^\//, ''));
 }
 
 function walk(root: string, rel: string, out: string[]): void {
   const abs = join(root, rel);
   let st;
-  try { st = statSync(abs); } catch { return; }
+  try {
+    st = statSync(abs);
+  } catch {
+    return;
+  }
   if (st.isFile()) {
     if (SCANNED_EXT.test(rel)) out.push(rel);
     return;
@@ -250,19 +284,27 @@ export function findBrokenReferences(root: string, files: string[] = scannedFile
   const targetsOf = (rel: string): MdTargets | null => {
     if (!mdCache.has(rel)) {
       let t: MdTargets | null = null;
-      try { t = markdownTargets(readFileSync(join(root, rel), 'utf8')); } catch { t = null; }
+      try {
+        t = markdownTargets(readFileSync(join(root, rel), 'utf8'));
+      } catch {
+        t = null;
+      }
       mdCache.set(rel, t);
     }
     return mdCache.get(rel)!;
   };
-  const isIgnored = (rel: string) => ignored.some((p) => rel === p.replace(/\/$/, '') || rel.startsWith(p.endsWith('/') ? p : `${p}/`));
+  const isIgnored = (rel: string) =>
+    ignored.some((p) => rel === p.replace(/\/$/, '') || rel.startsWith(p.endsWith('/') ? p : `${p}/`));
   const exists = (rel: string) => {
     if (rel.startsWith('..')) return false;
     return existsSync(join(root, rel));
   };
   /** A cited file: repository-relative first, then relative to the citing file. */
   const resolveFile = (from: string, cited: string): string | null => {
-    const candidates = cited.startsWith('./') || cited.startsWith('../') ? [join(dirname(from), cited)] : [cited, join(dirname(from), cited)];
+    const candidates =
+      cited.startsWith('./') || cited.startsWith('../')
+        ? [join(dirname(from), cited)]
+        : [cited, join(dirname(from), cited)];
     for (const c of candidates) {
       const rel = normalize(c).split(sep).join('/');
       if (exists(rel)) return rel;
@@ -278,10 +320,15 @@ export function findBrokenReferences(root: string, files: string[] = scannedFile
 
     // "Heading" after a Markdown file, also with a comma, an opening parenthesis or 's between:
     // docs/app.md "Fair limits", programs/README.md, "Challenge outcomes", docs/architecture.md ("Folders".
-    for (const m of flat.matchAll(/(?<![\w/.@-])((?:\.{1,2}\/)*(?:[\w.-]+\/)*[\w-]+\.md)(?:'s)?,? \(?["“]([^"”]{1,120})["”]/g)) {
+    for (const m of flat.matchAll(
+      /(?<![\w/.@-])((?:\.{1,2}\/)*(?:[\w.-]+\/)*[\w-]+\.md)(?:'s)?,? \(?["“]([^"”]{1,120})["”]/g,
+    )) {
       const [whole, cited, section] = m;
       const target = resolveFile(file, cited);
-      if (target === null) { report(m.index, whole, `no file ${cited}`); continue; }
+      if (target === null) {
+        report(m.index, whole, `no file ${cited}`);
+        continue;
+      }
       const t = targetsOf(target);
       if (t && !namesSection(t, section)) report(m.index, whole, `${target} has no heading or label "${section}"`);
     }
@@ -290,7 +337,9 @@ export function findBrokenReferences(root: string, files: string[] = scannedFile
       for (const m of flat.matchAll(/\]\(([^)#\s]+\.md)\),? \(?["“]([^"”]{1,120})["”]/g)) {
         const [whole, link, section] = m;
         if (/^[a-z][a-z0-9+.-]*:/i.test(link)) continue;
-        const target = normalize(join(dirname(file), decodeURIComponent(link))).split(sep).join('/');
+        const target = normalize(join(dirname(file), decodeURIComponent(link)))
+          .split(sep)
+          .join('/');
         if (!exists(target)) continue; // reported with the links below
         const t = targetsOf(target);
         if (t && !namesSection(t, section)) report(m.index, whole, `${target} has no heading or label "${section}"`);
@@ -304,7 +353,10 @@ export function findBrokenReferences(root: string, files: string[] = scannedFile
     for (const m of flat.matchAll(/(?<![\w/.@-])((?:[\w.-]+\/)*[\w-]+\.md) §(\d+)/g)) {
       const [whole, cited, n] = m;
       const target = resolveFile(file, cited);
-      if (target === null) { report(m.index, whole, `no file ${cited}`); continue; }
+      if (target === null) {
+        report(m.index, whole, `no file ${cited}`);
+        continue;
+      }
       const t = targetsOf(target);
       if (t && !hasNumbered(t, n)) report(m.index, whole, `${target} has no section §${n}`);
     }
@@ -314,8 +366,16 @@ export function findBrokenReferences(root: string, files: string[] = scannedFile
         const link = m[1];
         if (/^[a-z][a-z0-9+.-]*:/i.test(link) || link.startsWith('/')) continue;
         const [path, anchor] = link.split('#', 2);
-        const target = path === '' ? file : normalize(join(dirname(file), decodeURIComponent(path))).split(sep).join('/');
-        if (!exists(target)) { report(m.index, link, `no file ${target}`); continue; }
+        const target =
+          path === ''
+            ? file
+            : normalize(join(dirname(file), decodeURIComponent(path)))
+                .split(sep)
+                .join('/');
+        if (!exists(target)) {
+          report(m.index, link, `no file ${target}`);
+          continue;
+        }
         if (anchor !== undefined && target.endsWith('.md')) {
           const t = targetsOf(target);
           if (t && !t.anchors.has(anchor)) report(m.index, link, `${target} has no heading with anchor #${anchor}`);
@@ -325,7 +385,10 @@ export function findBrokenReferences(root: string, files: string[] = scannedFile
     // Repository paths (lib/chain/node/economy.ts, `server/config.ts`, docs/datasets.md#bench):
     // in Markdown anywhere, in code only in comments (a string in code is a path the code uses).
     const prose = markdown ? { flat, at } : flatten(commentsOnly(text), false);
-    const pathRe = new RegExp(`(?<![\\w/.@~$:-])(?<!\\]\\()((?:${TOP.join('|')})/[\\w.\\[\\]@+*<>{}/-]*)(#[\\w-]+)?`, 'g');
+    const pathRe = new RegExp(
+      `(?<![\\w/.@~$:-])(?<!\\]\\()((?:${TOP.join('|')})/[\\w.\\[\\]@+*<>{}/-]*)(#[\\w-]+)?`,
+      'g',
+    );
     for (const m of prose.flat.matchAll(pathRe)) {
       let cited = balanced(m[1]).replace(/[./-]+$/, '');
       const anchor = m[2]?.slice(1);
@@ -337,9 +400,14 @@ export function findBrokenReferences(root: string, files: string[] = scannedFile
         continue;
       }
       if (isIgnored(cited)) continue;
-      const found = [cited, `${cited}.ts`, `${cited}.tsx`, `${cited}.mjs`, `${cited}.md`, `${cited}.test.ts`].find(exists);
+      const found = [cited, `${cited}.ts`, `${cited}.tsx`, `${cited}.mjs`, `${cited}.md`, `${cited}.test.ts`].find(
+        exists,
+      );
       const here = (why: string) => broken.push({ file, line: prose.at(m.index), ref: m[0], why });
-      if (!found) { here(`no file or folder ${cited}`); continue; }
+      if (!found) {
+        here(`no file or folder ${cited}`);
+        continue;
+      }
       if (anchor !== undefined && found.endsWith('.md')) {
         const t = targetsOf(found);
         if (t && !t.anchors.has(anchor)) here(`${found} has no heading with anchor #${anchor}`);
@@ -347,10 +415,13 @@ export function findBrokenReferences(root: string, files: string[] = scannedFile
     }
     // Any other Markdown file named by itself (not before a quoted heading or a §, read above):
     // it exists, from the root or beside the citing file.
-    for (const m of prose.flat.matchAll(/(?<![\w/.@~$:=-])(?<!\]\()((?:\.{1,2}\/)*[\w-]+(?:\/[\w.-]+)*\.md)(?![\w#-])(?!(?:'s)?,? \(?["“]| §\d)/g)) {
+    for (const m of prose.flat.matchAll(
+      /(?<![\w/.@~$:=-])(?<!\]\()((?:\.{1,2}\/)*[\w-]+(?:\/[\w.-]+)*\.md)(?![\w#-])(?!(?:'s)?,? \(?["“]| §\d)/g,
+    )) {
       const cited = m[1];
       if (TOP.some((t) => cited.startsWith(`${t}/`))) continue; // read above as a repository path
-      if (resolveFile(file, cited) === null) broken.push({ file, line: prose.at(m.index), ref: cited, why: `no file ${cited}` });
+      if (resolveFile(file, cited) === null)
+        broken.push({ file, line: prose.at(m.index), ref: cited, why: `no file ${cited}` });
     }
   }
   return broken;

@@ -1,24 +1,25 @@
 // Every layer's own errors extend the one base (lib/protocol/errors.ts BaseError) and keep their
 // names, messages and instanceof: callers match them by class or, across module copies, by name.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { BaseError, DecodeError, ProtocolError } from '../lib/protocol/errors';
-import { MeshError, MeshStoppedError } from '../lib/mesh/errors';
-import { FrameError } from '../lib/mesh/frames';
-import { EmbeddedChainError, RpcError } from '../lib/devchain/errors';
-import { ChainError, ChainTransactionError } from '../lib/chain/errors';
-import { StoreClosedError, StoreError } from '../lib/store/errors';
-import { NotRunningError, ObserverError } from '../lib/observer/errors';
-import { ToolInputError } from '../lib/mcp/errors';
-import { WireError } from '../lib/wire/codec';
-import { AlertsError } from '../lib/alerts/service';
-import { OutboundError } from '../lib/net/outbound';
-import { ParamError } from '../lib/export/params';
-import { ExportFailedError } from '../lib/export/prime';
+import { test } from 'node:test';
 import { HttpError } from '../app/_lib/http';
 import { FaucetRefused } from '../app/_lib/wallet-services';
-import { ConfigError } from '../server/config';
+import { AlertsError } from '../lib/alerts/service';
+import { ChainError, ChainTransactionError } from '../lib/chain/errors';
+import { EmbeddedChainError, RpcError } from '../lib/devchain/errors';
+import { ParamError } from '../lib/export/params';
+import { ExportFailedError } from '../lib/export/prime';
+import { ToolInputError } from '../lib/mcp/errors';
+import { MeshError, MeshStoppedError } from '../lib/mesh/errors';
+import { FrameError } from '../lib/mesh/frames';
+import { OutboundError } from '../lib/net/outbound';
+import { NotRunningError, ObserverError } from '../lib/observer/errors';
+import { BaseError, DecodeError, ProtocolError } from '../lib/protocol/errors';
+import { StoreClosedError, StoreError } from '../lib/store/errors';
+import { WireError } from '../lib/wire/codec';
 import { LinkError } from '../programs/tools/link/link';
+import { ConfigError } from '../server/config';
 
 test('each error is its class, its layer base, BaseError and Error, under its own name and message', () => {
   const cases: Array<[Error, string, string, Array<abstract new (...a: never[]) => Error>]> = [
@@ -26,7 +27,12 @@ test('each error is its class, its layer base, BaseError and Error, under its ow
     [new MeshStoppedError('stopped'), 'MeshStoppedError', 'stopped', [MeshStoppedError, MeshError]],
     [new FrameError('UnexpectedEOFError', 'eof'), 'UnexpectedEOFError', 'eof', [FrameError]],
     [new RpcError(-32602, 'bad params'), 'RpcError', 'bad params', [RpcError, EmbeddedChainError]],
-    [new ChainTransactionError('refused', ['log'], 6001), 'ChainTransactionError', 'refused', [ChainTransactionError, ChainError]],
+    [
+      new ChainTransactionError('refused', ['log'], 6001),
+      'ChainTransactionError',
+      'refused',
+      [ChainTransactionError, ChainError],
+    ],
     [new StoreClosedError(), 'StoreClosedError', 'store is closed', [StoreClosedError, StoreError]],
     [new NotRunningError('not started'), 'NotRunningError', 'not started', [NotRunningError, ObserverError]],
     [new ToolInputError('agent: not an id'), 'ToolInputError', 'agent: not an id', [ToolInputError]],
@@ -56,6 +62,10 @@ test('the base carries cause and details as Error carries cause', () => {
   assert.equal(e.cause, root);
   assert.deepEqual(e.details, { host: 'db', attempts: 3 });
   assert.deepEqual(Object.keys(e), ['name'], 'details and cause are not enumerable, as message is not');
-  assert.equal(new ChainTransactionError('x', [], null, { cause: root }).cause, root, 'a subclass passing ErrorOptions still sets cause');
+  assert.equal(
+    new ChainTransactionError('x', [], null, { cause: root }).cause,
+    root,
+    'a subclass passing ErrorOptions still sets cause',
+  );
   assert.equal(new ProtocolError('x').details, undefined);
 });

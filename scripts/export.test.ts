@@ -4,27 +4,31 @@
  * written file is read back with the independent readers (hyparquet, csv-parse). Bad flags exit
  * 2 naming the flag.
  */
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { openStore } from '../lib/store';
-import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
+import { type Fixture, loadFixture, makeDeals } from '../lib/export/deals-testing';
+import { TABLES } from '../lib/export/tables';
+import { parquetKv, readBack } from '../lib/export/testing';
 import { parseNegotiationPayload } from '../lib/protocol/neg1';
 import { MsgType } from '../lib/protocol/types';
-import { loadFixture, makeDeals, type Fixture } from '../lib/export/deals-testing';
-import { readBack, parquetKv } from '../lib/export/testing';
-import { TABLES } from '../lib/export/tables';
+import { openStore } from '../lib/store';
+import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EPOCH = 3_600;
 
 function exportCli(args: string[], env: Record<string, string>) {
   return spawnSync('npm', ['run', '--silent', 'export', '--', ...args], {
-    cwd: ROOT, encoding: 'utf8', timeout: 300_000, env: { ...process.env, EPOCH_SECONDS: String(EPOCH), DATABASE_URL: '', ...env },
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 300_000,
+    env: { ...process.env, EPOCH_SECONDS: String(EPOCH), DATABASE_URL: '', ...env },
   });
 }
 
@@ -62,36 +66,66 @@ describe('npm run export', () => {
     const finals = new Map<string, (typeof fx.items)[number]>();
     for (const i of fx.items) {
       const k = Buffer.from(i.envelope.conversationId).toString('hex');
-      if (i.envelope.msgType === MsgType.ACCEPT || (i.envelope.msgType === MsgType.REJECT && finals.get(k)?.envelope.msgType !== MsgType.ACCEPT)) {
-        if (!finals.has(k) || i.envelope.msgType === MsgType.ACCEPT && finals.get(k)!.envelope.msgType !== MsgType.ACCEPT) finals.set(k, i);
+      if (
+        i.envelope.msgType === MsgType.ACCEPT ||
+        (i.envelope.msgType === MsgType.REJECT && finals.get(k)?.envelope.msgType !== MsgType.ACCEPT)
+      ) {
+        if (
+          !finals.has(k) ||
+          (i.envelope.msgType === MsgType.ACCEPT && finals.get(k)!.envelope.msgType !== MsgType.ACCEPT)
+        )
+          finals.set(k, i);
       }
     }
-    const offers = [...fx.items.filter((i) => (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER)
-      && parseNegotiationPayload(i.envelope.payload).kind === 'neg1'), ...finals.values()];
+    const offers = [
+      ...fx.items.filter(
+        (i) =>
+          (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER) &&
+          parseNegotiationPayload(i.envelope.payload).kind === 'neg1',
+      ),
+      ...finals.values(),
+    ];
     const bytes = readFileSync(out);
     const rows = await readBack('parquet', bytes);
     assert.equal(rows.length, offers.length);
     assert.ok(rows.length > 50);
     const kv = parquetKv(bytes);
     assert.deepEqual([kv['zerox1.table'], kv['zerox1.schema_version']], ['offers', String(TABLES.offers.version)]);
-    assert.ok(JSON.parse(kv['zerox1.table_schema']).fields.length === TABLES.offers.columns.length, 'the file carries its table schema');
+    assert.ok(
+      JSON.parse(kv['zerox1.table_schema']).fields.length === TABLES.offers.columns.length,
+      'the file carries its table schema',
+    );
     const ids = new Set(offers.map((o) => Buffer.from(o.id).toString('hex')));
-    assert.ok(rows.every((row) => ids.has(String(row.envelope_id))), 'envelope ids are hex text');
+    assert.ok(
+      rows.every((row) => ids.has(String(row.envelope_id))),
+      'envelope ids are hex text',
+    );
     assert.match(r.stdout, new RegExp(`offers: ${offers.length} rows`));
   });
 
-  test('envelopes as CSV from DATABASE_URL (the Postgres fast path), with a type filter', { skip: skipWithoutPostgres() }, async () => {
+  test('envelopes as CSV from DATABASE_URL (the Postgres fast path), with a type filter', {
+    skip: skipWithoutPostgres(),
+  }, async () => {
     const out = join(dir, 'proposals.csv');
-    const r = exportCli(['--table', 'envelopes', '--type', 'PROPOSE', '--format', 'csv', '--out', out], { DATABASE_URL: pgUrl!, DATA_DIR: join(dir, 'unused') });
+    const r = exportCli(['--table', 'envelopes', '--type', 'PROPOSE', '--format', 'csv', '--out', out], {
+      DATABASE_URL: pgUrl!,
+      DATA_DIR: join(dir, 'unused'),
+    });
     assert.equal(r.status, 0, r.stderr);
     const rows = await readBack('csv', readFileSync(out));
     const proposals = fx.items.filter((i) => i.envelope.msgType === MsgType.PROPOSE);
     assert.equal(rows.length, proposals.length);
-    const kinds = new Map(proposals.map((i) => [Buffer.from(i.id).toString('hex'), parseNegotiationPayload(i.envelope.payload).kind]));
+    const kinds = new Map(
+      proposals.map((i) => [Buffer.from(i.id).toString('hex'), parseNegotiationPayload(i.envelope.payload).kind]),
+    );
     for (const row of rows) {
       assert.equal(row.msg_type_name, 'PROPOSE');
       const kind = kinds.get(String(row.id));
-      assert.equal(row.payload_kind, kind === 'neg1' || kind === 'negc' || kind === 'negr' ? kind : 'opaque', String(row.id));
+      assert.equal(
+        row.payload_kind,
+        kind === 'neg1' || kind === 'negc' || kind === 'negr' ? kind : 'opaque',
+        String(row.id),
+      );
     }
   });
 

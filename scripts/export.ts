@@ -8,10 +8,10 @@
  */
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { openStore } from '../lib/store';
+import { columnsMarkdown } from '../lib/export/docs';
 import { exportTable } from '../lib/export/export';
 import { ParamError, parseExportRequest } from '../lib/export/params';
-import { columnsMarkdown } from '../lib/export/docs';
+import { openStore } from '../lib/store';
 
 function flags(argv: string[]): Map<string, string> {
   const m = new Map<string, string>();
@@ -32,7 +32,10 @@ function bar(done: number, total: number, t0: number): string {
 }
 
 async function main(): Promise<number> {
-  if (process.argv[2] === '--docs') { console.log(columnsMarkdown()); return 0; }
+  if (process.argv[2] === '--docs') {
+    console.log(columnsMarkdown());
+    return 0;
+  }
   let f: Map<string, string>;
   let req;
   try {
@@ -45,24 +48,44 @@ async function main(): Promise<number> {
     for (const [k, v] of f) if (k !== 'out' && k !== 'table') q.set(k, v);
     req = { ...parseExportRequest(table, q), out };
   } catch (e) {
-    if (e instanceof ParamError) { console.error(`export: ${e.message}`); return 2; }
+    if (e instanceof ParamError) {
+      console.error(`export: ${e.message}`);
+      return 2;
+    }
     throw e;
   }
   const epochSeconds = Number(process.env.EPOCH_SECONDS ?? 86_400);
-  const store = await openStore({ databaseUrl: process.env.DATABASE_URL || undefined, dataDir: join(process.env.DATA_DIR ?? '.data', 'pglite'), epochSeconds });
+  const store = await openStore({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    dataDir: join(process.env.DATA_DIR ?? '.data', 'pglite'),
+    epochSeconds,
+  });
   try {
     const tty = process.stderr.isTTY;
     const t0 = Date.now();
     let rows = 0;
     let total = 0;
-    const res = await exportTable({ source: store.exportSource(), table: req.table, format: req.format, filter: req.filter, limit: req.limit, onRows: (n) => { rows = n; } });
+    const res = await exportTable({
+      source: store.exportSource(),
+      table: req.table,
+      format: req.format,
+      filter: req.filter,
+      limit: req.limit,
+      onRows: (n) => {
+        rows = n;
+      },
+    });
     total = res.total;
     const timer = tty ? setInterval(() => process.stderr.write(`\r${bar(rows, total, t0)}`), 200) : undefined;
     // A large buffer lets the file writes overlap the export instead of pausing it per chunk.
     const file = createWriteStream(req.out, { highWaterMark: 8 << 20 });
-    for await (const chunk of res.bytes) if (!file.write(chunk)) await new Promise<void>((r) => file.once('drain', () => r()));
+    for await (const chunk of res.bytes)
+      if (!file.write(chunk)) await new Promise<void>((r) => file.once('drain', () => r()));
     await new Promise<void>((r, j) => file.end((e?: Error | null) => (e ? j(e) : r())));
-    if (timer) { clearInterval(timer); process.stderr.write(`\r${bar(rows, total, t0)}\n`); }
+    if (timer) {
+      clearInterval(timer);
+      process.stderr.write(`\r${bar(rows, total, t0)}\n`);
+    }
     console.log(`${req.table}: ${rows} rows → ${req.out} (${req.format}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     return 0;
   } finally {

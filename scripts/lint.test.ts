@@ -33,7 +33,16 @@ function check(cwd: string): { findings: Finding[]; status: number | null } {
   const out = join(mkdtempSync(join(tmpdir(), 'lint-report-')), 'report.json');
   const run = spawnSync(
     process.execPath,
-    [biome, 'ci', '--colors=off', '--reporter=json', `--reporter-file=${out}`, '--max-diagnostics=none', '--error-on-warnings', '.'],
+    [
+      biome,
+      'ci',
+      '--colors=off',
+      '--reporter=json',
+      `--reporter-file=${out}`,
+      '--max-diagnostics=none',
+      '--error-on-warnings',
+      '.',
+    ],
     { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
   );
   let report: { diagnostics: Diagnostic[] };
@@ -87,14 +96,16 @@ describe('format and lint (Biome)', () => {
     let dir = '';
     const files: Record<string, string> = {
       // as `npm run format` writes it: nothing to report
-      'lib/fine.ts': "import { a } from './a';\nimport { b } from './b';\n\nexport const fine = (x: number): number => a(x) + b(x);\n",
+      'lib/fine.ts':
+        "import { a } from './a';\nimport { b } from './b';\n\nexport const fine = (x: number): number => a(x) + b(x);\n",
       'lib/a.ts': 'export const a = (x: number): number => x;\n',
       'lib/b.ts': 'export const b = (x: number): number => x;\n',
       // formatting: double quotes, no semicolon, a line past 120 characters
       'lib/quotes.ts': 'export const name = "quoted"\n',
       'lib/wide.ts': `export const wide = [${Array.from({ length: 30 }, (_, i) => `'item${i}'`).join(', ')}];\n`,
       // import order
-      'lib/unsorted.ts': "import { b } from './b';\nimport { a } from './a';\n\nexport const both = (x: number): number => a(x) + b(x);\n",
+      'lib/unsorted.ts':
+        "import { b } from './b';\nimport { a } from './a';\n\nexport const both = (x: number): number => a(x) + b(x);\n",
       // lint: a recommended rule that stays on
       'lib/loose.ts': 'export const loose = (x: unknown): boolean => x == null || x == 0;\n',
       // React's rules of hooks in components

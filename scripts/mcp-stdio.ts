@@ -35,11 +35,16 @@ async function main(): Promise<void> {
   try {
     await upstream.connect(new StreamableHTTPClientTransport(url));
   } catch (e) {
-    console.error(`mcp: cannot reach the observatory at ${url.href} (is \`npm start\` running?): ${e instanceof Error ? e.message : e}`);
+    console.error(
+      `mcp: cannot reach the observatory at ${url.href} (is \`npm start\` running?): ${e instanceof Error ? e.message : e}`,
+    );
     process.exit(1);
   }
   const info = upstream.getServerVersion();
-  const server = new Server({ name: info?.name ?? 'zerox1-observatory', version: info?.version ?? '1' }, { capabilities: { tools: {} }, instructions: upstream.getInstructions() });
+  const server = new Server(
+    { name: info?.name ?? 'zerox1-observatory', version: info?.version ?? '1' },
+    { capabilities: { tools: {} }, instructions: upstream.getInstructions() },
+  );
   server.setRequestHandler(ListToolsRequestSchema, (req) => upstream.listTools(req.params));
   server.setRequestHandler(CallToolRequestSchema, (req) => upstream.callTool(req.params));
   server.onclose = () => void upstream.close().finally(() => process.exit(0));

@@ -3,7 +3,7 @@
  * lib/protocol/vectors/README.md) in DIR against lib/protocol, prints per-file results and ends with
  * `N passed, N failed`. Exit code 0 only when none failed. DIR defaults to lib/protocol/vectors.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runVectorFile } from '../lib/protocol/vectors';
 
@@ -13,7 +13,9 @@ let failed = 0;
 let files: string[] = [];
 try {
   if (!statSync(dir).isDirectory()) throw new Error('not a directory');
-  files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 } catch (e) {
   console.error(`cannot read ${dir}: ${(e as Error).message}`);
   failed++;

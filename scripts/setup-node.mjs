@@ -4,7 +4,10 @@ if (typeof Promise.withResolvers !== 'function') {
   Promise.withResolvers = function withResolvers() {
     let resolve;
     let reject;
-    const promise = new this((res, rej) => { resolve = res; reject = rej; });
+    const promise = new this((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
     return { promise, resolve, reject };
   };
 }

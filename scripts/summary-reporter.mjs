@@ -11,9 +11,16 @@ export default async function* summary(source) {
   let skipped = 0;
   /** Wall time per file: the sum of its top-level tests and suites. */
   const perFile = new Map();
-  const writeSummary = () => writeFileSync(process.env.TEST_SUMMARY_JSON, JSON.stringify({
-    passed, failed, skipped, perFile: [...perFile].map(([f, ms]) => [relative(process.cwd(), f), ms]),
-  }));
+  const writeSummary = () =>
+    writeFileSync(
+      process.env.TEST_SUMMARY_JSON,
+      JSON.stringify({
+        passed,
+        failed,
+        skipped,
+        perFile: [...perFile].map(([f, ms]) => [relative(process.cwd(), f), ms]),
+      }),
+    );
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { file, nesting, details } = event.data;

@@ -9,7 +9,17 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const buildId = join(root, '.next', 'BUILD_ID');
 // patches/: patch-package fixes to dependencies the browser bundle includes (postinstall applies them).
-const sources = ['app', 'components', 'lib', 'public', 'patches', 'next.config.ts', 'tsconfig.json', 'tsconfig.next.json', 'package-lock.json'];
+const sources = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'patches',
+  'next.config.ts',
+  'tsconfig.json',
+  'tsconfig.next.json',
+  'package-lock.json',
+];
 const skip = new Set(['node_modules', '.next', '.data', 'generated']);
 
 /** Newest mtime (ms) of the files the web build depends on. */
@@ -17,7 +27,11 @@ function newestSource() {
   let newest = 0;
   const visit = (p) => {
     let st;
-    try { st = statSync(p); } catch { return; }
+    try {
+      st = statSync(p);
+    } catch {
+      return;
+    }
     if (st.isDirectory()) {
       for (const name of readdirSync(p)) if (!skip.has(name) && !/\.test\.tsx?$/.test(name)) visit(join(p, name));
     } else if (st.mtimeMs > newest) newest = st.mtimeMs;
@@ -35,6 +49,10 @@ export function needsBuild() {
 
 /** Runs `next build` in the foreground; true when it succeeded. */
 export function buildWebApp(env) {
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], { cwd: root, env, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'next', 'dist', 'bin', 'next'), 'build'], {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  });
   return r.status === 0;
 }

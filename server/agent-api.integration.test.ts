@@ -7,13 +7,14 @@
  * Runs the real runtime (store, embedded chain, observer, indexer, demo agents) with
  * the route files served over HTTP (./api-testing.ts).
  */
-import { test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import type { AgentDetail, BatchList, EnvelopeRawView } from '../lib/wire';
+import { after, before, test } from 'node:test';
 import { decodeEnvelope } from '../lib/protocol/envelope';
 import { fromHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
-import { startApiHarness, type ApiHarness } from './api-testing';
+import type { AgentDetail, BatchList, EnvelopeRawView } from '../lib/wire';
+import { type ApiHarness, startApiHarness } from './api-testing';
 
 let h: ApiHarness;
 let agent: { hex: string; b58: string; epoch: string };
@@ -23,7 +24,10 @@ before(async () => {
   const end = Date.now() + 120_000;
   for (;;) {
     const b = (await h.getJson<BatchList>('/api/batches?status=verified')).body.batches[0];
-    if (b) { agent = { hex: b.agent, b58: b.agentAddress, epoch: b.epoch }; break; }
+    if (b) {
+      agent = { hex: b.agent, b58: b.agentAddress, epoch: b.epoch };
+      break;
+    }
     if (Date.now() > end) throw new Error('timed out waiting for a verified batch');
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -66,9 +70,12 @@ test('hex, 0x-hex and base58 agent ids give the same answer on every agent param
     }
   }
   // Not vacuous: the filter is applied (the agent's own envelopes only) and the detail is this agent.
-  const env = (await h.getJson<{ envelopes: Array<{ sender: string; recipient: string }> }>(`/api/envelopes?agent=${agent.b58}`)).body.envelopes;
+  const env = (
+    await h.getJson<{ envelopes: Array<{ sender: string; recipient: string }> }>(`/api/envelopes?agent=${agent.b58}`)
+  ).body.envelopes;
   assert.ok(env.length > 0);
-  for (const e of env) assert.ok(e.sender === agent.hex || e.recipient === agent.hex, 'base58 filter matches sender or recipient');
+  for (const e of env)
+    assert.ok(e.sender === agent.hex || e.recipient === agent.hex, 'base58 filter matches sender or recipient');
   assert.equal((await h.getJson<{ agent: { id: string } }>(`/api/agents/${agent.b58}`)).body.agent.id, agent.hex);
 });
 
@@ -96,7 +103,12 @@ test('the agent detail carries its advertised capabilities, decoded from the ADV
   const a = d.advertised!;
   assert.equal(a.format, 'JSON');
   assert.equal(a.opaque, null);
-  const caps = a.capabilities as { service: string; price: { min: number; max: number }; strategy: string; verification: { tiers: number[] } };
+  const caps = a.capabilities as {
+    service: string;
+    price: { min: number; max: number };
+    strategy: string;
+    verification: { tiers: number[] };
+  };
   assert.equal(caps.service, 'demo: summarise a document');
   assert.deepEqual(caps.verification.tiers, [0, 1, 2]);
   assert.ok(caps.price.min < caps.price.max);

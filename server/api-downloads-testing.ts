@@ -4,7 +4,7 @@
  * status, the content type against the document's media types, and what the download promises.
  */
 import assert from 'node:assert/strict';
-import { EXPORT_CONTENT_TYPES, type DatasetReleaseList } from '../lib/wire';
+import { type DatasetReleaseList, EXPORT_CONTENT_TYPES } from '../lib/wire';
 import type { ApiDocument, ApiHarness } from './api-testing';
 
 /** Whether `path`'s documented 200 answer lists a media type (parameters such as charset ignored). */
@@ -40,7 +40,10 @@ export async function checkDownloadRoute(path: string, c: DownloadCheckContext):
   }
   if (path === '/api/datasets/{file}') {
     const released = Object.values(c.releases[0].tables)[0];
-    for (const [file, type] of [[c.releases[0].manifest, /^application\/json/], [released.file, /^application\/vnd\.apache\.parquet/]] as const) {
+    for (const [file, type] of [
+      [c.releases[0].manifest, /^application\/json/],
+      [released.file, /^application\/vnd\.apache\.parquet/],
+    ] as const) {
       const res = await fetch(`${c.h.base}/api/datasets/${file}`);
       assert.equal(res.status, 200, `datasets/${file} answered ${res.status}`);
       const ct = res.headers.get('content-type') ?? '';

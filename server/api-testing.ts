@@ -6,19 +6,19 @@
  * Next build.
  */
 import assert from 'node:assert/strict';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { loadConfig } from './config';
+import { createHeavyGate, type HeavyGate } from './heavy-gate';
 import { createLogger } from './logger';
 import { createRateLimiter, type RateLimits } from './rate-limit';
-import { createHeavyGate, type HeavyGate } from './heavy-gate';
 import { refuseBadTarget } from './request-target';
-import { startRuntime, type Runtime } from './runtime';
+import { type Runtime, startRuntime } from './runtime';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,13 +47,21 @@ export async function apiRouteFiles(): Promise<RouteFile[]> {
   };
   walk(join(ROOT, 'app/api'));
   for (const r of out) {
-    const segs = r.file.replace(/^app/, '').replace(/\/route\.ts$/, '').split('/').filter(Boolean);
+    const segs = r.file
+      .replace(/^app/, '')
+      .replace(/\/route\.ts$/, '')
+      .split('/')
+      .filter(Boolean);
     // `[...name]` is a catch-all: one or more segments, handed to the route as a string array.
     r.path = `/${segs.map((s) => s.replace(/^\[(?:\.\.\.)?(.+)\]$/, '{$1}')).join('/')}`;
     const names = segs.map((s) => /^\[(?:\.\.\.)?(.+)\]$/.exec(s)?.[1] ?? null);
     const rest = segs.map((s) => s.startsWith('[...'));
-    const re = new RegExp(`^/${segs.map((s) => (s.startsWith('[...') ? '(.+)' : s.startsWith('[') ? '([^/]+)' : s.replace(/[.]/g, '\\.'))).join('/')}$`);
-    const dynamic = names.map((n, i) => ({ n, rest: rest[i] })).filter((x): x is { n: string; rest: boolean } => x.n !== null);
+    const re = new RegExp(
+      `^/${segs.map((s) => (s.startsWith('[...') ? '(.+)' : s.startsWith('[') ? '([^/]+)' : s.replace(/[.]/g, '\\.'))).join('/')}$`,
+    );
+    const dynamic = names
+      .map((n, i) => ({ n, rest: rest[i] }))
+      .filter((x): x is { n: string; rest: boolean } => x.n !== null);
     r.match = (pathname) => {
       const m = re.exec(pathname);
       if (!m) return null;
@@ -81,9 +89,17 @@ export interface ApiHarness {
 export async function startApiHarness(env: Record<string, string> = {}, limits?: RateLimits): Promise<ApiHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'zerox1-api-'));
   const config = loadConfig({
-    DATA_DIR: dataDir, DEMO_AGENTS: '3', EPOCH_SECONDS: '5', CHAIN_PORT: '0', OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0',
+    DATA_DIR: dataDir,
+    DEMO_AGENTS: '3',
+    EPOCH_SECONDS: '5',
+    CHAIN_PORT: '0',
+    OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0',
     // Tests read in bursts a visitor never would; the heavy-read time budget is off unless a test sets it.
-    LOG_LEVEL: 'error', NODE_ENV: 'test', VERIFY_WORKERS: '0', HEAVY_BUDGET: 'off', ...env,
+    LOG_LEVEL: 'error',
+    NODE_ENV: 'test',
+    VERIFY_WORKERS: '0',
+    HEAVY_BUDGET: 'off',
+    ...env,
   });
   const log = createLogger('api-test', config.logLevel);
   const routes = await apiRouteFiles();
@@ -104,7 +120,10 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
     // Static segments win over dynamic ones, as in Next.
     for (const r of [...routes].sort((a, b) => a.path.split('{').length - b.path.split('{').length)) {
       const params = r.match(url.pathname);
-      if (params) { found = { r, params }; break; }
+      if (params) {
+        found = { r, params };
+        break;
+      }
     }
     const handler = found?.r.module[req.method ?? 'GET'] as Handler | undefined;
     if (!found || !handler) {
@@ -115,7 +134,9 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
     try {
       const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
       const request = new Request(url, {
-        method: req.method, headers: req.headers as Record<string, string>, ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
       } as RequestInit);
       const response = await handler(request, { params: Promise.resolve(found.params) });
       res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -149,7 +170,11 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
 }
 
 /** Polls `probe` every 300 ms until it returns something truthy, or fails naming `what`. */
-export async function until<T>(what: string, ms: number, probe: () => Promise<T | null | undefined | false>): Promise<T> {
+export async function until<T>(
+  what: string,
+  ms: number,
+  probe: () => Promise<T | null | undefined | false>,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await probe();
@@ -175,7 +200,10 @@ export async function stable(fn: () => Promise<void>): Promise<void> {
 
 /** The parts of the OpenAPI document the checks read. */
 export interface ApiDocument {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+  >;
   components: { schemas: Record<string, unknown> };
 }
 
@@ -184,14 +212,20 @@ export interface ApiDocument {
  * dialect of OpenAPI 3.1); `$ref: #/components/schemas/X` resolves because each compiled schema
  * carries the document's `components`.
  */
-export function documentChecker(doc: ApiDocument): (method: string, path: string, status: number, body: unknown) => void {
+export function documentChecker(
+  doc: ApiDocument,
+): (method: string, path: string, status: number, body: unknown) => void {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   return (method, path, status, body) => {
     const op = doc.paths[path]?.[method];
     assert.ok(op, `${method} ${path} is documented`);
     const schema = op.responses[String(status)]?.content?.['application/json']?.schema;
     assert.ok(schema, `${method} ${path} documents a ${status} JSON answer`);
-    const validate = ajv.compile({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...(schema as object), components: doc.components });
+    const validate = ajv.compile({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      ...(schema as object),
+      components: doc.components,
+    });
     assert.ok(validate(body), `${method} ${path} ${status}: ${ajv.errorsText(validate.errors)}`);
   };
 }

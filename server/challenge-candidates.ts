@@ -4,9 +4,13 @@ import type { Store } from '../lib/store';
 import type { ChallengeCandidateList } from '../lib/wire';
 
 export function challengeCandidates(store: Store, agent: Uint8Array, epoch: bigint): Promise<ChallengeCandidateList> {
-  return candidates({
-    epochLog: (a, e) => store.epochLog(a, e),
-    onChainBatchUpload: (a, e) => store.onChainBatchUpload(a, e),
-    listBatches: (p) => store.listBatches(p),
-  }, agent, epoch);
+  return candidates(
+    {
+      epochLog: (a, e) => store.epochLog(a, e),
+      onChainBatchUpload: (a, e) => store.onChainBatchUpload(a, e),
+      listBatches: (p) => store.listBatches(p),
+    },
+    agent,
+    epoch,
+  );
 }

@@ -2,16 +2,26 @@
  * `npm start` refuses a bad environment before building anything: scripts/start.mjs runs
  * server/check-config.ts first and stops with its message naming the variable.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-for (const [name, value] of [['PORT', 'abc'], ['LOG_LEVEL', 'loud'], ['CHAIN_PORT', '99999']] as const) {
+for (const [name, value] of [
+  ['PORT', 'abc'],
+  ['LOG_LEVEL', 'loud'],
+  ['CHAIN_PORT', '99999'],
+] as const) {
   test(`npm start with ${name}=${value} exits 1 naming ${name}, before any build`, () => {
-    const r = spawnSync(process.execPath, ['scripts/start.mjs'], { cwd: root, env: { ...process.env, [name]: value }, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['scripts/start.mjs'], {
+      cwd: root,
+      env: { ...process.env, [name]: value },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(r.status, 1);
     assert.match(r.stderr, new RegExp(`^configuration: ${name}: .*${JSON.stringify(value).replace(/"/g, '"')}`, 'm'));
     assert.doesNotMatch(r.stdout, /building the web app/);

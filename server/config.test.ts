@@ -1,12 +1,12 @@
-import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_OBSERVER_LISTEN, DEFAULT_RELAY_RESERVATIONS, defaultObservatoryConfig } from '../lib/observer/config';
-import { ConfigError, CONFIG_VARIABLES, DEMO_EPOCH_SECONDS, loadConfig } from './config';
+import { describe, test } from 'node:test';
 import { DEFAULT_ALERTS_CONFIG } from '../lib/alerts';
-import { DEFAULT_RATE_LIMITS } from './rate-limit';
-import { DEFAULT_HEAVY_LIMITS } from './heavy-gate';
 import { CLUSTERS, EMBEDDED_CLUSTER } from '../lib/chain/cluster';
 import { SATI_MAINNET } from '../lib/chain/sati';
+import { DEFAULT_OBSERVER_LISTEN, DEFAULT_RELAY_RESERVATIONS, defaultObservatoryConfig } from '../lib/observer/config';
+import { CONFIG_VARIABLES, ConfigError, DEMO_EPOCH_SECONDS, loadConfig } from './config';
+import { DEFAULT_HEAVY_LIMITS } from './heavy-gate';
+import { DEFAULT_RATE_LIMITS } from './rate-limit';
 import { DEFAULT_FAUCET_LIMITS, DEFAULT_RPC_LIMITS } from './rpc-gate';
 
 /** Every address CLUSTER=custom needs (mainnet's SATI, a made-up USDC mint). */
@@ -61,8 +61,29 @@ describe('loadConfig', () => {
     });
   });
 
-  test('the observer part of the defaults is the observer\'s own default config', () => {
-    const { host: _h, nodeEnv: _n, logLevel: _l, chain: _c, chainPort: _p, rateLimits: _r, heavy: _hv, satiRegisterUrl: _s, photonUrl: _ph, publicRpcUrl: _pr, discoveryAllowPrivate: _dap, connectionsPerClient: _cc, streamPerClient: _sc, rpcLimits: _rl, faucet: _f, cluster: _cl, alerts: _al, disputeReviewers: _dr, demoLeasePause: _dp, ...observer } = loadConfig({ DEMO_AGENTS: '0' });
+  test("the observer part of the defaults is the observer's own default config", () => {
+    const {
+      host: _h,
+      nodeEnv: _n,
+      logLevel: _l,
+      chain: _c,
+      chainPort: _p,
+      rateLimits: _r,
+      heavy: _hv,
+      satiRegisterUrl: _s,
+      photonUrl: _ph,
+      publicRpcUrl: _pr,
+      discoveryAllowPrivate: _dap,
+      connectionsPerClient: _cc,
+      streamPerClient: _sc,
+      rpcLimits: _rl,
+      faucet: _f,
+      cluster: _cl,
+      alerts: _al,
+      disputeReviewers: _dr,
+      demoLeasePause: _dp,
+      ...observer
+    } = loadConfig({ DEMO_AGENTS: '0' });
     assert.deepEqual(observer, defaultObservatoryConfig({ demoAgents: 0 }));
     assert.equal(observer.epochSeconds, 86_400);
   });
@@ -132,7 +153,11 @@ describe('loadConfig', () => {
     assert.equal(m.cluster.usdcMint?.toBase58(), 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
     assert.equal(m.cluster.sati.program.toBase58(), 'satiRkxEiwZ51cv8PRu8UMzuaqeaNU9jABo6oAFMsLe');
     assert.equal(m.faucet, null);
-    const d = loadConfig({ CLUSTER: 'DEVNET', SOLANA_RPC_URL: 'https://rpc.example.org/key', BOOTSTRAP: '/ip4/10.0.0.1/tcp/4001' });
+    const d = loadConfig({
+      CLUSTER: 'DEVNET',
+      SOLANA_RPC_URL: 'https://rpc.example.org/key',
+      BOOTSTRAP: '/ip4/10.0.0.1/tcp/4001',
+    });
     assert.equal(d.cluster.name, 'devnet');
     assert.equal(d.solanaRpcUrl, 'https://rpc.example.org/key');
     assert.equal(d.cluster.usdcMint?.toBase58(), '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU');
@@ -151,14 +176,30 @@ describe('loadConfig', () => {
     assert.equal(loadConfig(full).cluster.name, 'custom');
     for (const v of ['SOLANA_RPC_URL', ...Object.keys(CUSTOM_ADDRESSES)]) {
       const env: Record<string, string | undefined> = { ...full, [v]: undefined };
-      assert.throws(() => loadConfig(env), (e: unknown) => e instanceof ConfigError && e.variable === v && /required with CLUSTER=custom/.test(e.message), v);
+      assert.throws(
+        () => loadConfig(env),
+        (e: unknown) => e instanceof ConfigError && e.variable === v && /required with CLUSTER=custom/.test(e.message),
+        v,
+      );
     }
-    assert.throws(() => loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:9000' }), (e: unknown) => e instanceof ConfigError && e.variable === 'CLUSTER');
-    assert.throws(() => loadConfig({ CLUSTER: 'testnet' }), (e: unknown) => e instanceof ConfigError && e.variable === 'CLUSTER');
-    assert.throws(() => loadConfig({ ...full, SATI_GROUP_MINT: 'not-an-address' }), (e: unknown) => e instanceof ConfigError && e.variable === 'SATI_GROUP_MINT');
+    assert.throws(
+      () => loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:9000' }),
+      (e: unknown) => e instanceof ConfigError && e.variable === 'CLUSTER',
+    );
+    assert.throws(
+      () => loadConfig({ CLUSTER: 'testnet' }),
+      (e: unknown) => e instanceof ConfigError && e.variable === 'CLUSTER',
+    );
+    assert.throws(
+      () => loadConfig({ ...full, SATI_GROUP_MINT: 'not-an-address' }),
+      (e: unknown) => e instanceof ConfigError && e.variable === 'SATI_GROUP_MINT',
+    );
     // The feedback schemas and lookup table are optional: mainnet's unless set.
     assert.equal(loadConfig(full).cluster.sati.lookupTable.toBase58(), SATI_MAINNET.lookupTable.toBase58());
-    assert.throws(() => loadConfig({ USDC_MINT: CUSTOM_ADDRESSES.USDC_MINT }), (e: unknown) => e instanceof ConfigError && e.variable === 'USDC_MINT' && /embedded chain/.test(e.message));
+    assert.throws(
+      () => loadConfig({ USDC_MINT: CUSTOM_ADDRESSES.USDC_MINT }),
+      (e: unknown) => e instanceof ConfigError && e.variable === 'USDC_MINT' && /embedded chain/.test(e.message),
+    );
   });
 
   test('HOST takes names and IPv4/IPv6 addresses; brackets are dropped', () => {
@@ -242,13 +283,20 @@ describe('loadConfig', () => {
     test(`rejects ${name}=${value} naming the variable`, () => {
       assert.throws(
         () => loadConfig({ [name]: value }),
-        (e: unknown) => e instanceof ConfigError && e.variable === name && e.message.startsWith(`${name}: `) && e.message.includes(JSON.stringify(value)),
+        (e: unknown) =>
+          e instanceof ConfigError &&
+          e.variable === name &&
+          e.message.startsWith(`${name}: `) &&
+          e.message.includes(JSON.stringify(value)),
       );
     });
   }
 
   test('every variable has a bad-value case above', () => {
-    assert.deepEqual([...new Set(bad.map(([n]) => n))].sort(), [...CONFIG_VARIABLES].filter((v) => v !== 'DATA_DIR').sort());
+    assert.deepEqual(
+      [...new Set(bad.map(([n]) => n))].sort(),
+      [...CONFIG_VARIABLES].filter((v) => v !== 'DATA_DIR').sort(),
+    );
   });
 
   test('rate limits: RATE:BURST per class, off removes a class', () => {
@@ -260,32 +308,85 @@ describe('loadConfig', () => {
   });
 
   test('limits: connections, stream slots, the chain proxy, off where allowed', () => {
-    const c = loadConfig({ CONNECTIONS_PER_CLIENT: 'off', STREAM_PER_CLIENT: '3', RPC_MAX_BATCH: '10', RATE_LIMIT_RPC: '10:40', RATE_LIMIT_RPC_HEAVY: 'off' });
+    const c = loadConfig({
+      CONNECTIONS_PER_CLIENT: 'off',
+      STREAM_PER_CLIENT: '3',
+      RPC_MAX_BATCH: '10',
+      RATE_LIMIT_RPC: '10:40',
+      RATE_LIMIT_RPC_HEAVY: 'off',
+    });
     assert.equal(c.connectionsPerClient, null);
     assert.equal(c.streamPerClient, 3);
-    assert.deepEqual(c.rpcLimits, { ...DEFAULT_RPC_LIMITS, maxBatch: 10, calls: { perSecond: 10, burst: 40 }, heavy: null });
+    assert.deepEqual(c.rpcLimits, {
+      ...DEFAULT_RPC_LIMITS,
+      maxBatch: 10,
+      calls: { perSecond: 10, burst: 40 },
+      heavy: null,
+    });
     assert.equal(loadConfig({ CONNECTIONS_PER_CLIENT: '64' }).connectionsPerClient, 64);
   });
 
   test('the faucet: on by default only with the embedded chain and demo agents; FAUCET=on needs the embedded chain', () => {
     assert.equal(loadConfig({ DEMO_AGENTS: '0' }).faucet, null, 'off without demo agents');
-    assert.deepEqual(loadConfig({ DEMO_AGENTS: '0', FAUCET: 'on', FAUCET_PER_HOUR: '4', FAUCET_WALLET_PER_HOUR: '1' }).faucet, { perClientPerHour: 4, perWalletPerHour: 1 });
+    assert.deepEqual(
+      loadConfig({ DEMO_AGENTS: '0', FAUCET: 'on', FAUCET_PER_HOUR: '4', FAUCET_WALLET_PER_HOUR: '1' }).faucet,
+      { perClientPerHour: 4, perWalletPerHour: 1 },
+    );
     assert.equal(loadConfig({ FAUCET: 'off' }).faucet, null);
-    assert.equal(loadConfig({ SOLANA_RPC_URL: 'https://api.devnet.solana.com' }).faucet, null, 'never on a cluster by default');
+    assert.equal(
+      loadConfig({ SOLANA_RPC_URL: 'https://api.devnet.solana.com' }).faucet,
+      null,
+      'never on a cluster by default',
+    );
     assert.equal(loadConfig({ CHAIN: 'off' }).faucet, null);
-    assert.throws(() => loadConfig({ FAUCET: 'on', SOLANA_RPC_URL: 'https://api.devnet.solana.com' }), (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET' && /names a cluster/.test(e.message));
-    assert.throws(() => loadConfig({ FAUCET: 'on', CHAIN: 'off' }), (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET');
+    assert.throws(
+      () => loadConfig({ FAUCET: 'on', SOLANA_RPC_URL: 'https://api.devnet.solana.com' }),
+      (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET' && /names a cluster/.test(e.message),
+    );
+    assert.throws(
+      () => loadConfig({ FAUCET: 'on', CHAIN: 'off' }),
+      (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET',
+    );
   });
 
   test('alerts: caps, the deployment webhooks as JSON or a URL list, private webhooks only when allowed', () => {
     const d = loadConfig({});
-    assert.deepEqual([d.alerts.caps.agents, d.alerts.caps.rules, d.alerts.caps.deliveriesPerHour, d.alerts.allowPrivateWebhooks, d.alerts.envWebhooks.length], [200, 20, 60, false, 0]);
-    const c = loadConfig({ ALERT_MAX_AGENTS: '5', ALERT_WEBHOOK_ALLOW_PRIVATE: '1', ALERT_WEBHOOKS: 'https://a.example/h, https://b.example/h', DEMO_LEASE_PAUSE: '2@1790000000' });
+    assert.deepEqual(
+      [
+        d.alerts.caps.agents,
+        d.alerts.caps.rules,
+        d.alerts.caps.deliveriesPerHour,
+        d.alerts.allowPrivateWebhooks,
+        d.alerts.envWebhooks.length,
+      ],
+      [200, 20, 60, false, 0],
+    );
+    const c = loadConfig({
+      ALERT_MAX_AGENTS: '5',
+      ALERT_WEBHOOK_ALLOW_PRIVATE: '1',
+      ALERT_WEBHOOKS: 'https://a.example/h, https://b.example/h',
+      DEMO_LEASE_PAUSE: '2@1790000000',
+    });
     assert.equal(c.alerts.caps.agents, 5);
     assert.equal(c.alerts.allowPrivateWebhooks, true);
-    assert.deepEqual(c.alerts.envWebhooks.map((w) => [w.url, w.format, w.agents]), [['https://a.example/h', 'json', 'all'], ['https://b.example/h', 'json', 'all']]);
+    assert.deepEqual(
+      c.alerts.envWebhooks.map((w) => [w.url, w.format, w.agents]),
+      [
+        ['https://a.example/h', 'json', 'all'],
+        ['https://b.example/h', 'json', 'all'],
+      ],
+    );
     assert.deepEqual(c.demoLeasePause, { index: 2, untilMs: 1_790_000_000_000 });
-    const j = loadConfig({ ALERT_WEBHOOKS: JSON.stringify([{ url: 'https://hooks.slack.example/x', format: 'slack', agents: ['11'.repeat(32)], rules: { offline: { minutes: 3 } } }]) });
+    const j = loadConfig({
+      ALERT_WEBHOOKS: JSON.stringify([
+        {
+          url: 'https://hooks.slack.example/x',
+          format: 'slack',
+          agents: ['11'.repeat(32)],
+          rules: { offline: { minutes: 3 } },
+        },
+      ]),
+    });
 
     assert.deepEqual(j.alerts.envWebhooks[0].rules, { offline: { minutes: 3 } });
   });
@@ -293,7 +394,10 @@ describe('loadConfig', () => {
   test('dispute reviewers: none by default, a list of base58 addresses (repeats once)', () => {
     assert.deepEqual(loadConfig({}).disputeReviewers, []);
     const a = 'So11111111111111111111111111111111111111112';
-    assert.deepEqual(loadConfig({ DISPUTE_REVIEWERS: `${a}, 11111111111111111111111111111111 ${a}` }).disputeReviewers, [a, '11111111111111111111111111111111']);
+    assert.deepEqual(
+      loadConfig({ DISPUTE_REVIEWERS: `${a}, 11111111111111111111111111111111 ${a}` }).disputeReviewers,
+      [a, '11111111111111111111111111111111'],
+    );
   });
 
   test('empty values mean default', () => {
@@ -304,5 +408,8 @@ describe('loadConfig', () => {
 });
 
 test('PUBLIC_RPC_URL is the URL Explorer links name', () => {
-  assert.equal(loadConfig({ PUBLIC_RPC_URL: 'https://chain.example.org/api/chain/rpc' }).publicRpcUrl, 'https://chain.example.org/api/chain/rpc');
+  assert.equal(
+    loadConfig({ PUBLIC_RPC_URL: 'https://chain.example.org/api/chain/rpc' }).publicRpcUrl,
+    'https://chain.example.org/api/chain/rpc',
+  );
 });

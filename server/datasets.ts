@@ -13,10 +13,15 @@
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { SignerRegistry } from '../lib/protocol/types';
 import type { ReleaseChain } from '../lib/export/chain-evidence';
-import { startReleaseScheduler, type AnchorStatement, type ReleaseScheduler, type ReleaseStore } from '../lib/export/release';
+import {
+  type AnchorStatement,
+  type ReleaseScheduler,
+  type ReleaseStore,
+  startReleaseScheduler,
+} from '../lib/export/release';
 import { loadOrCreateSigningKey } from '../lib/export/signing';
+import type { SignerRegistry } from '../lib/protocol/types';
 import type { Logger } from './logger';
 
 export function datasetsDir(dataDir: string): string {
@@ -32,7 +37,11 @@ export function signingKeyPath(dataDir: string): string {
 }
 
 export function startDatasets(p: {
-  dataDir: string; store: ReleaseStore; registry?: SignerRegistry; chain?: ReleaseChain; log: Logger;
+  dataDir: string;
+  store: ReleaseStore;
+  registry?: SignerRegistry;
+  chain?: ReleaseChain;
+  log: Logger;
   /** Posts a release anchor signed by the release-signing key's seed (server/runtime.ts, lib/chain/node/release-anchor.ts). */
   anchorWith?: (seed: Uint8Array, a: AnchorStatement) => Promise<{ signature: string; slot: string }>;
 }): ReleaseScheduler {
@@ -40,9 +49,22 @@ export function startDatasets(p: {
   const signingKey = loadOrCreateSigningKey(signingKeyPath(p.dataDir), `Zerox1 Observatory observer on ${hostname()}`);
   p.log.info(`dataset releases are signed with Ed25519 key ${signingKey.publicKey}`);
   return startReleaseScheduler({
-    store: p.store, dir, registry: p.registry, chain: p.chain, signingKey,
+    store: p.store,
+    dir,
+    registry: p.registry,
+    chain: p.chain,
+    signingKey,
     anchor: p.anchorWith ? (a) => p.anchorWith!(signingKey.seed, a) : undefined,
-    onRelease: (m) => p.log.info(`released epoch ${m.epoch}${m.revision ? ` revision ${m.revision}${m.final ? " (final)" : ""}` : ""} (${Object.values(m.tables).reduce((n, t) => n + t.rows, 0)} rows, ${m.batches.length} batches) in ${dir}`),
-    onError: (e, epoch, attempts) => p.log.warn(epoch < 0 ? 'dataset release check failed' : `dataset release of epoch ${epoch} failed (attempt ${attempts}, retried with backoff)`, e),
+    onRelease: (m) =>
+      p.log.info(
+        `released epoch ${m.epoch}${m.revision ? ` revision ${m.revision}${m.final ? ' (final)' : ''}` : ''} (${Object.values(m.tables).reduce((n, t) => n + t.rows, 0)} rows, ${m.batches.length} batches) in ${dir}`,
+      ),
+    onError: (e, epoch, attempts) =>
+      p.log.warn(
+        epoch < 0
+          ? 'dataset release check failed'
+          : `dataset release of epoch ${epoch} failed (attempt ${attempts}, retried with backoff)`,
+        e,
+      ),
   });
 }

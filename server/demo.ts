@@ -9,18 +9,19 @@
  * docs/chain.md "On the embedded chain: our stand-in registry"), one of those delegations expires mid-demo, and the
  * agents stake, pay leases and submit batches; without a chain they register in the local signer table.
  */
-import { startDemoMesh, type DemoMesh } from '../lib/agents/demo-mesh';
+
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { type DemoMesh, startDemoMesh } from '../lib/agents/demo-mesh';
 import { createDemoIdentities } from '../lib/chain/node/deployment';
+import { MESH_SERVICE } from '../lib/chain/registration-file';
 import { delegateAttestationAddress, encodeDelegateAttestation } from '../lib/chain/sati';
-import { publicKeyFromSeed } from '../lib/protocol/crypto';
-import { PublicKey, Keypair } from '@solana/web3.js';
 import type { Observatory } from '../lib/observer/observatory';
+import { publicKeyFromSeed } from '../lib/protocol/crypto';
+import type { RegistrationFile } from '../lib/wire';
 import type { ChainRuntime } from './chain';
 import type { ServerConfig } from './config';
 import type { Logger } from './logger';
 import type { StartupTimeline } from './startup';
-import type { RegistrationFile } from '../lib/wire';
-import { MESH_SERVICE } from '../lib/chain/registration-file';
 
 /** A demo agent's SATI name (≤ 32 bytes). */
 export const demoAgentName = (i: number): string => `Zerox1 demo agent ${i + 1}`;
@@ -33,7 +34,9 @@ export function demoRegistrationFile(demo: DemoMesh | null, agentHex: string): R
   const a = demo?.agents.find((x) => x.agentId === agentHex);
   if (!a) return null;
   const mesh = a.multiaddrs.find((m) => m.includes('/tcp/') && !m.includes('/ws')) ?? a.multiaddrs[0];
-  const how = a.delegate ? `signs with a delegate hot wallet${a.delegate.expiry !== '0' ? ` whose delegation expires at ${new Date(Number(a.delegate.expiry) * 1000).toISOString()}` : ''}` : 'signs with its owner key';
+  const how = a.delegate
+    ? `signs with a delegate hot wallet${a.delegate.expiry !== '0' ? ` whose delegation expires at ${new Date(Number(a.delegate.expiry) * 1000).toISOString()}` : ''}`
+    : 'signs with its owner key';
   return {
     type: 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1',
     name: demoAgentName(a.index),
@@ -59,36 +62,65 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
   if (config.demoAgents === 0) return null;
   const bootstrap = observatory.mesh.multiaddrs().filter((a) => a.includes('/tcp/') && !a.includes('/ws'));
   const dep = chain?.deployment;
-  const onChain = chain && dep?.admin ? {
-    rpcUrl: chain.rpcUrl,
-    wsUrl: chain.wsUrl,
-    usdcMint: dep.config.usdcMint.toBase58(),
-    treasury: dep.config.treasury.toBase58(),
-    stakeVault: dep.config.stakeVault.toBase58(),
-    satiProgram: dep.config.satiProgram.toBase58(),
-    epochSeconds: Number(dep.config.epochSeconds),
-    ...(config.demoLeasePause ? { leasePause: config.demoLeasePause } : {}),
-    createIdentities: async (seeds: Uint8Array[], mintSeeds: Uint8Array[], onIdentity: (i: number) => void, delegates: ReadonlyArray<{ delegate: Uint8Array; expiry: bigint } | null>) => {
-      const registrations = mintSeeds.map((m, i) => ({ name: demoAgentName(i), symbol: 'ZX1', uri: `${p.observerUrl}/api/agents/${new PublicKey(publicKeyFromSeed(m)).toBase58()}/registration` }));
-      const ids = await createDemoIdentities(chain.connection, {
-        admin: dep.admin!, config: dep.config, seeds, mintSeeds, registrations, usdc: 1_000_000_000n,
-        onIdentity: (i, agent) => {
-          // The delegation exists before the agent is told to speak, so its first envelope is accepted.
-          const d = delegates[i];
-          if (d && chain.writeAccount) {
-            const delegate = new PublicKey(d.delegate);
-            const data = encodeDelegateAttestation({ agent, delegate, delegator: Keypair.fromSeed(seeds[i]).publicKey, expiry: d.expiry, signer: dep.admin!.publicKey, addresses: chain.cluster.sati });
-            void chain.writeAccount(delegateAttestationAddress(delegate, agent, chain.cluster.sati).toBase58(), { lamports: 5_000_000n, data, owner: chain.cluster.sati.sas.toBase58() })
-              .catch((e: unknown) => log.warn(`demo agent ${i}: delegation not written: ${String(e)}`))
-              .then(() => onIdentity(i));
-            return;
-          }
-          onIdentity(i);
-        },
-      });
-      return ids.map((x) => x.agent.toBytes());
-    },
-  } : undefined;
+  const onChain =
+    chain && dep?.admin
+      ? {
+          rpcUrl: chain.rpcUrl,
+          wsUrl: chain.wsUrl,
+          usdcMint: dep.config.usdcMint.toBase58(),
+          treasury: dep.config.treasury.toBase58(),
+          stakeVault: dep.config.stakeVault.toBase58(),
+          satiProgram: dep.config.satiProgram.toBase58(),
+          epochSeconds: Number(dep.config.epochSeconds),
+          ...(config.demoLeasePause ? { leasePause: config.demoLeasePause } : {}),
+          createIdentities: async (
+            seeds: Uint8Array[],
+            mintSeeds: Uint8Array[],
+            onIdentity: (i: number) => void,
+            delegates: ReadonlyArray<{ delegate: Uint8Array; expiry: bigint } | null>,
+          ) => {
+            const registrations = mintSeeds.map((m, i) => ({
+              name: demoAgentName(i),
+              symbol: 'ZX1',
+              uri: `${p.observerUrl}/api/agents/${new PublicKey(publicKeyFromSeed(m)).toBase58()}/registration`,
+            }));
+            const ids = await createDemoIdentities(chain.connection, {
+              admin: dep.admin!,
+              config: dep.config,
+              seeds,
+              mintSeeds,
+              registrations,
+              usdc: 1_000_000_000n,
+              onIdentity: (i, agent) => {
+                // The delegation exists before the agent is told to speak, so its first envelope is accepted.
+                const d = delegates[i];
+                if (d && chain.writeAccount) {
+                  const delegate = new PublicKey(d.delegate);
+                  const data = encodeDelegateAttestation({
+                    agent,
+                    delegate,
+                    delegator: Keypair.fromSeed(seeds[i]).publicKey,
+                    expiry: d.expiry,
+                    signer: dep.admin!.publicKey,
+                    addresses: chain.cluster.sati,
+                  });
+                  void chain
+                    .writeAccount(delegateAttestationAddress(delegate, agent, chain.cluster.sati).toBase58(), {
+                      lamports: 5_000_000n,
+                      data,
+                      owner: chain.cluster.sati.sas.toBase58(),
+                    })
+                    .catch((e: unknown) => log.warn(`demo agent ${i}: delegation not written: ${String(e)}`))
+                    .then(() => onIdentity(i));
+                  return;
+                }
+                onIdentity(i);
+              },
+            });
+            return ids.map((x) => x.agent.toBytes());
+          },
+        }
+      : undefined;
   const demoLog = log.child('demo');
   const demo = await startDemoMesh({
     count: config.demoAgents,
@@ -106,6 +138,8 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
       else if (m.t === 'error' && /chain/.test(m.message)) demoLog.warn(`agent ${i}: ${m.message}`);
     },
   });
-  log.info(`demo mesh: ${demo.agents.length} agents (${demo.agents.map((a) => `${a.strategy}${a.misbehaving ? '*' : ''}`).join(', ')}; * misbehaves)`);
+  log.info(
+    `demo mesh: ${demo.agents.length} agents (${demo.agents.map((a) => `${a.strategy}${a.misbehaving ? '*' : ''}`).join(', ')}; * misbehaves)`,
+  );
   return demo;
 }

@@ -11,11 +11,15 @@
  * is up), is read again on the next {@link RETRIES} passes.
  */
 import type { Connection } from '@solana/web3.js';
+import {
+  fetchRegistrationFile,
+  REGISTRATION_FAILURES,
+  type RegistrationFailure,
+} from '../lib/chain/node/registration-fetch';
+import type { SatiAddresses } from '../lib/chain/sati';
 import { readSatiDirectory } from '../lib/chain/sati-directory';
-import { REGISTRATION_FAILURES, fetchRegistrationFile, type RegistrationFailure } from '../lib/chain/node/registration-fetch';
 import { checkDialAddress } from '../lib/net/dial-address';
 import { failureClass, type Resolver } from '../lib/net/outbound';
-import type { SatiAddresses } from '../lib/chain/sati';
 import type { AgentSatiProfileView, SatiDiscoveryStats } from '../lib/wire';
 
 export interface SatiDiscoveryParams {
@@ -57,19 +61,33 @@ export const RETRIES = 3;
 export function startSatiDiscovery(p: SatiDiscoveryParams): SatiDiscovery {
   const profiles = new Map<string, AgentSatiProfileView>();
   const failures: Partial<Record<RegistrationFailure | 'no_uri' | 'not_registered', number>> = {};
-  const stats = { total: null as string | null, files: 0, dials: 0, dialFailures: 0, passes: 0, lastError: null as string | null };
+  const stats = {
+    total: null as string | null,
+    files: 0,
+    dials: 0,
+    dialFailures: 0,
+    passes: 0,
+    lastError: null as string | null,
+  };
   let next = 1n;
   type Entry = Awaited<ReturnType<typeof readSatiDirectory>>['entries'][number];
   const retry = new Map<string, { e: Entry; left: number }>();
   let running: Promise<void> | null = null;
   let stopped = false;
 
-  const count = (k: keyof typeof failures) => { failures[k] = (failures[k] ?? 0) + 1; };
+  const count = (k: keyof typeof failures) => {
+    failures[k] = (failures[k] ?? 0) + 1;
+  };
 
   async function one(e: Entry): Promise<void> {
     const hex = Buffer.from(e.mint.toBytes()).toString('hex');
     const reg = e.registration;
-    const view: AgentSatiProfileView = { mint: e.mint.toBase58(), memberNumber: e.memberNumber.toString(), registered: reg.ok, services: [] };
+    const view: AgentSatiProfileView = {
+      mint: e.mint.toBase58(),
+      memberNumber: e.memberNumber.toString(),
+      registered: reg.ok,
+      services: [],
+    };
     if (!reg.ok) {
       view.reason = reg.reason;
       count('not_registered');
@@ -79,7 +97,11 @@ export function startSatiDiscovery(p: SatiDiscoveryParams): SatiDiscovery {
       if (reg.uri) view.uri = reg.uri;
       if (!reg.uri) count('no_uri');
       else {
-        const r = await fetchRegistrationFile(reg.uri, { publicOnly: p.publicOnly, timeoutMs: p.fileTimeoutMs, resolve: p.resolve });
+        const r = await fetchRegistrationFile(reg.uri, {
+          publicOnly: p.publicOnly,
+          timeoutMs: p.fileTimeoutMs,
+          resolve: p.resolve,
+        });
         if (r.ok) {
           stats.files++;
           view.file = { ...r.profile };
@@ -94,7 +116,12 @@ export function startSatiDiscovery(p: SatiDiscoveryParams): SatiDiscovery {
         }
       }
       const label = view.name ?? view.file?.name;
-      if (label) await p.setLabel(e.mint.toBytes(), label).catch((err: unknown) => p.log.warn(`discovery: naming ${view.mint} failed: ${String((err as Error)?.message ?? err)}`));
+      if (label)
+        await p
+          .setLabel(e.mint.toBytes(), label)
+          .catch((err: unknown) =>
+            p.log.warn(`discovery: naming ${view.mint} failed: ${String((err as Error)?.message ?? err)}`),
+          );
       if (view.meshEndpoint) {
         try {
           // Dialled at the checked address only (lib/net/dial-address.ts), like any outbound request.
@@ -130,7 +157,9 @@ export function startSatiDiscovery(p: SatiDiscoveryParams): SatiDiscovery {
         await Promise.all(workers);
         if (entries.length) {
           next = entries[entries.length - 1].memberNumber + 1n;
-          p.log.info(`discovery: ${entries.length} SATI agents read (${profiles.size} known, total_agents ${stats.total})`);
+          p.log.info(
+            `discovery: ${entries.length} SATI agents read (${profiles.size} known, total_agents ${stats.total})`,
+          );
         } else if (total !== null && total >= next) {
           // Index accounts missing for these numbers: skip them rather than read them for ever.
           next = total + 1n;

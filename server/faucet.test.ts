@@ -2,25 +2,48 @@
 // drop sends SOL and USDC; the per-wallet and per-client budgets answer 429 with a sentence and
 // Retry-After; FAUCET=off (null limits) answers 409 and hides the button; a drained faucet
 // answers 503 with a sentence, never a 500.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { startChainWorld, type ChainWorld } from '../lib/chain/node/testing';
-import { registerServices, type Services } from '../app/_lib/services';
 import { CLIENT_HEADER } from '../app/_lib/client';
-import { walletServices } from './wallet';
-import type { FaucetLimits } from './rpc-gate';
-import type { ChainRuntime } from './chain';
-import type { Store } from '../lib/store';
+import { registerServices, type Services } from '../app/_lib/services';
 import type { WalletServices } from '../app/_lib/wallet-services';
 import { POST } from '../app/api/chain/faucet/route';
+import { type ChainWorld, startChainWorld } from '../lib/chain/node/testing';
+import type { Store } from '../lib/store';
+import type { ChainRuntime } from './chain';
+import type { FaucetLimits } from './rpc-gate';
+import { walletServices } from './wallet';
 
-async function withFaucet(world: ChainWorld, faucet: FaucetLimits | null, fn: (p: { wallet: WalletServices; drip: (address: string, client?: string) => Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> }) => Promise<void>) {
-  const runtime = { embedded: true, rpcUrl: world.chain.rpcUrl, connection: world.connection, faucetAccount: world.chain.faucet, deployment: { admin: world.admin, config: world.config } } as unknown as ChainRuntime;
+async function withFaucet(
+  world: ChainWorld,
+  faucet: FaucetLimits | null,
+  fn: (p: {
+    wallet: WalletServices;
+    drip: (
+      address: string,
+      client?: string,
+    ) => Promise<{ status: number; headers: Headers; body: Record<string, unknown> }>;
+  }) => Promise<void>,
+) {
+  const runtime = {
+    embedded: true,
+    rpcUrl: world.chain.rpcUrl,
+    connection: world.connection,
+    faucetAccount: world.chain.faucet,
+    deployment: { admin: world.admin, config: world.config },
+  } as unknown as ChainRuntime;
   const wallet = walletServices({ chain: runtime, store: {} as Store, faucet });
   registerServices({ observatory: {}, reads: {}, config: {}, wallet } as unknown as Services);
   const drip = async (address: string, client = '10.0.0.1') => {
-    const res = await POST(new Request('http://observatory.test/api/chain/faucet', { method: 'POST', headers: { 'content-type': 'application/json', [CLIENT_HEADER]: client }, body: JSON.stringify({ address }) }));
+    const res = await POST(
+      new Request('http://observatory.test/api/chain/faucet', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [CLIENT_HEADER]: client },
+        body: JSON.stringify({ address }),
+      }),
+    );
     return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
   };
   try {
@@ -63,7 +86,14 @@ test('faucet: drops, budgets per wallet and per client, the off switch, a draine
     });
 
     // Drain the faucet account: the next drop is a 503 sentence, and nothing was sent.
-    world.chain.svm.setAccount({ address: world.chain.faucet.toBase58() as never, lamports: 5_000_000n as never, data: new Uint8Array(0), programAddress: '11111111111111111111111111111111' as never, executable: false, space: 0n } as never);
+    world.chain.svm.setAccount({
+      address: world.chain.faucet.toBase58() as never,
+      lamports: 5_000_000n as never,
+      data: new Uint8Array(0),
+      programAddress: '11111111111111111111111111111111' as never,
+      executable: false,
+      space: 0n,
+    } as never);
     await withFaucet(world, { perClientPerHour: 10, perWalletPerHour: 10 }, async ({ drip }) => {
       const bob = Keypair.generate().publicKey.toBase58();
       for (let i = 0; i < 3; i++) {

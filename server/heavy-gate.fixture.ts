@@ -5,7 +5,7 @@
  * when the 16th heavy read has arrived.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { DEFAULT_HEAVY_LIMITS, createHeavyGate, heavyClassOf } from './heavy-gate';
+import { createHeavyGate, DEFAULT_HEAVY_LIMITS, heavyClassOf } from './heavy-gate';
 
 const gated = process.argv[2] === 'gated';
 const busyMs = Number(process.argv[3] ?? 100);
@@ -16,7 +16,9 @@ const handler = (req: IncomingMessage, res: ServerResponse) => {
   let left = busyMs;
   const step = () => {
     const end = Date.now() + Math.min(10, left);
-    while (Date.now() < end) { /* the read's time on the event loop */ }
+    while (Date.now() < end) {
+      /* the read's time on the event loop */
+    }
     left -= 10;
     if (left > 0) setImmediate(step);
     else res.end('heavy');

@@ -1,13 +1,19 @@
 // The heavy-read gate on a real HTTP server: slots per client, a short queue then 429, slots
 // given back on abort, time charged to the client's budget, light reads never held.
-import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { createHeavyGate, heavyClassOf, type HeavyGate, type HeavyLimits } from './heavy-gate';
 
-interface Reply { status: number; headers: IncomingMessage['headers']; body: string; ms: number }
+import assert from 'node:assert/strict';
+import { fork } from 'node:child_process';
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createHeavyGate, type HeavyGate, type HeavyLimits, heavyClassOf } from './heavy-gate';
+
+interface Reply {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: string;
+  ms: number;
+}
 
 function get(port: number, path: string, localAddress = '127.0.0.1', signal?: AbortSignal): Promise<Reply> {
   const t0 = performance.now();
@@ -15,7 +21,9 @@ function get(port: number, path: string, localAddress = '127.0.0.1', signal?: Ab
     const req = request({ host: '127.0.0.1', port, path, localAddress, agent: false, signal }, (res) => {
       let body = '';
       res.on('data', (b: Buffer) => (body += b));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body, ms: performance.now() - t0 }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, ms: performance.now() - t0 }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -34,21 +42,55 @@ async function serve(gate: HeavyGate | null, work: { busyMs?: number; hold?: Pro
     setImmediate(async () => {
       if (work.hold) await work.hold;
       const end = Date.now() + (work.busyMs ?? 0);
-      while (Date.now() < end) { /* the read's CPU time */ }
+      while (Date.now() < end) {
+        /* the read's CPU time */
+      }
       if (!res.destroyed) res.end('heavy');
     });
   };
   const server = createServer((req, res) => (gate ? gate.run(req, res, () => handler(req, res)) : handler(req, res)));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { port: (server.address() as { port: number }).port, started: () => started, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
+  return {
+    port: (server.address() as { port: number }).port,
+    started: () => started,
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  };
 }
 
-const limits = (o: Partial<HeavyLimits>): HeavyLimits => ({ perClient: 2, queue: 4, waitMs: 5_000, budget: null, ...o });
+const limits = (o: Partial<HeavyLimits>): HeavyLimits => ({
+  perClient: 2,
+  queue: 4,
+  waitMs: 5_000,
+  budget: null,
+  ...o,
+});
 
 test('heavy reads are classified by the path Next serves; health, the stream and light reads are not', () => {
-  for (const p of ['/api/replay?from=0', '/api/envelopes', '/x/../api/collusion?window=100000', '/api/reconciliation/ab/1', '/api/search?q=a', '/api/mcp', '/collusion', '/api/conversations/']) assert.equal(heavyClassOf(p), 'read', p);
+  for (const p of [
+    '/api/replay?from=0',
+    '/api/envelopes',
+    '/x/../api/collusion?window=100000',
+    '/api/reconciliation/ab/1',
+    '/api/search?q=a',
+    '/api/mcp',
+    '/collusion',
+    '/api/conversations/',
+  ])
+    assert.equal(heavyClassOf(p), 'read', p);
   assert.equal(heavyClassOf('/api/export/envelopes?format=csv'), 'export');
-  for (const p of ['/api/health', '/api/stream', '/api/export/progress?job=abcdefgh', '/api/envelopes/ab/raw', '/agents/ab', '/']) assert.equal(heavyClassOf(p), null, p);
+  for (const p of [
+    '/api/health',
+    '/api/stream',
+    '/api/export/progress?job=abcdefgh',
+    '/api/envelopes/ab/raw',
+    '/agents/ab',
+    '/',
+  ])
+    assert.equal(heavyClassOf(p), null, p);
 });
 
 test('a client gets its slots, then a short queue, then 429 with Retry-After and a sentence', async () => {
@@ -70,7 +112,10 @@ test('a client gets its slots, then a short queue, then 429 with Retry-After and
     await new Promise((r) => setTimeout(r, 200));
     assert.equal(s.started(), 3);
     release();
-    assert.deepEqual((await Promise.all([...pending, other])).map((r) => r.status), [200, 200, 200, 200]);
+    assert.deepEqual(
+      (await Promise.all([...pending, other])).map((r) => r.status),
+      [200, 200, 200, 200],
+    );
     assert.equal(gate.stats().refusedBusy, 1);
   } finally {
     gate.close();
@@ -134,11 +179,15 @@ test('a heavy read is charged the time it took; a spent budget is a 429 for heav
 
 test('16 heavy reads from one client leave /api/health fast for another', async (t) => {
   const health = async (mode: 'gated' | 'open') => {
-    const child = fork(fileURLToPath(new URL('./heavy-gate.fixture.ts', import.meta.url)), [mode, '200'], { execArgv: ['--import', 'tsx'] });
+    const child = fork(fileURLToPath(new URL('./heavy-gate.fixture.ts', import.meta.url)), [mode, '200'], {
+      execArgv: ['--import', 'tsx'],
+    });
     try {
       const port = await new Promise<number>((r) => child.once('message', (m) => r(Number(m))));
       const flooded = new Promise((r) => child.once('message', r));
-      const flood = Array.from({ length: 16 }, () => get(port, '/api/replay?from=0&to=999999999999999&limit=1000').catch(() => null));
+      const flood = Array.from({ length: 16 }, () =>
+        get(port, '/api/replay?from=0&to=999999999999999&limit=1000').catch(() => null),
+      );
       await flooded;
       const h = await get(port, '/api/health', '127.0.0.2');
       await Promise.all(flood);

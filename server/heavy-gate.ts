@@ -19,8 +19,8 @@
  * everyone while one client is refused.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { clientKey, servedPath } from './request-target';
 import type { BucketSpec } from './rate-limit';
+import { clientKey, servedPath } from './request-target';
 
 export interface HeavyLimits {
   /** Heavy reads running at once per client. */
@@ -33,11 +33,25 @@ export interface HeavyLimits {
   budget: BucketSpec | null;
 }
 
-export const DEFAULT_HEAVY_LIMITS: HeavyLimits = { perClient: 2, queue: 4, waitMs: 10_000, budget: { perSecond: 200, burst: 5_000 } };
+export const DEFAULT_HEAVY_LIMITS: HeavyLimits = {
+  perClient: 2,
+  queue: 4,
+  waitMs: 10_000,
+  budget: { perSecond: 200, burst: 5_000 },
+};
 
 /** Pages whose server render runs a heavy read (the same loaders as their API routes). */
 const HEAVY_PAGES = new Set(['/agents', '/collusion', '/conversations', '/envelopes', '/reconciliation', '/search']);
-const HEAVY_API = new Set(['/api/replay', '/api/envelopes', '/api/conversations', '/api/agents', '/api/collusion', '/api/reconciliation', '/api/search', '/api/mcp']);
+const HEAVY_API = new Set([
+  '/api/replay',
+  '/api/envelopes',
+  '/api/conversations',
+  '/api/agents',
+  '/api/collusion',
+  '/api/reconciliation',
+  '/api/search',
+  '/api/mcp',
+]);
 
 /** 'export' and 'read' are heavy (exports are not charged time); null = not held here. */
 export function heavyClassOf(target: string | undefined): 'read' | 'export' | null {
@@ -71,8 +85,16 @@ export interface HeavyGate {
   close(): void;
 }
 
-interface Waiter { start: () => void; drop: () => void }
-interface ClientState { running: number; waiting: Waiter[]; tokens: number; at: number }
+interface Waiter {
+  start: () => void;
+  drop: () => void;
+}
+interface ClientState {
+  running: number;
+  waiting: Waiter[];
+  tokens: number;
+  at: number;
+}
 
 export function createHeavyGate(limits: HeavyLimits, now: () => number = () => performance.now()): HeavyGate {
   const clients = new Map<string, ClientState>();
@@ -103,13 +125,20 @@ export function createHeavyGate(limits: HeavyLimits, now: () => number = () => p
     refill(c);
     if (c.running === 0 && c.waiting.length === 0 && (!budget || c.tokens >= budget.burst)) clients.delete(key);
   };
-  const sweep = setInterval(() => { for (const [k, c] of clients) forget(k, c); }, 60_000);
+  const sweep = setInterval(() => {
+    for (const [k, c] of clients) forget(k, c);
+  }, 60_000);
   sweep.unref();
 
   const refuse = (res: ServerResponse, seconds: number, why: string) => {
     if (res.headersSent || res.destroyed) return void res.destroy();
     const body = JSON.stringify({ error: why });
-    res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(seconds), 'content-length': Buffer.byteLength(body) });
+    res.writeHead(429, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'retry-after': String(seconds),
+      'content-length': Buffer.byteLength(body),
+    });
     res.end(body);
   };
 
@@ -122,8 +151,12 @@ export function createHeavyGate(limits: HeavyLimits, now: () => number = () => p
       refill(c);
       if (budget && c.tokens <= 0) {
         refusedBudget++;
-        const wait = Math.max(1, Math.ceil(((1 - c.tokens) / budget.perSecond)));
-        return refuse(res, wait, `heavy-read budget spent: this client's heavy reads (replays, lists, searches, windows) took more server time than it earns (${budget.perSecond} ms per second); retry after ${wait} s`);
+        const wait = Math.max(1, Math.ceil((1 - c.tokens) / budget.perSecond));
+        return refuse(
+          res,
+          wait,
+          `heavy-read budget spent: this client's heavy reads (replays, lists, searches, windows) took more server time than it earns (${budget.perSecond} ms per second); retry after ${wait} s`,
+        );
       }
       const start = () => {
         c.running++;
@@ -152,7 +185,11 @@ export function createHeavyGate(limits: HeavyLimits, now: () => number = () => p
       if (c.running < limits.perClient) return start();
       if (c.waiting.length >= limits.queue) {
         refusedBusy++;
-        return refuse(res, 1, `too many heavy reads from this client: ${limits.perClient} are running and ${limits.queue} waiting; wait for one to finish`);
+        return refuse(
+          res,
+          1,
+          `too many heavy reads from this client: ${limits.perClient} are running and ${limits.queue} waiting; wait for one to finish`,
+        );
       }
       waiting++;
       let timer: NodeJS.Timeout;
@@ -176,14 +213,26 @@ export function createHeavyGate(limits: HeavyLimits, now: () => number = () => p
         waiter.drop();
         res.off('close', waiter.drop);
         refusedWait++;
-        refuse(res, Math.max(1, Math.ceil(limits.waitMs / 1000)), `this client's heavy reads waited ${limits.waitMs / 1000} s for a slot (${limits.perClient} run at once); retry later`);
+        refuse(
+          res,
+          Math.max(1, Math.ceil(limits.waitMs / 1000)),
+          `this client's heavy reads waited ${limits.waitMs / 1000} s for a slot (${limits.perClient} run at once); retry later`,
+        );
       }, limits.waitMs);
       timer.unref();
       // A client that gives up while waiting leaves the queue at once.
       res.once('close', waiter.drop);
       c.waiting.push(waiter);
     },
-    stats: () => ({ running, waiting, refusedBusy, refusedWait, refusedBudget, perClient: limits.perClient, queue: limits.queue }),
+    stats: () => ({
+      running,
+      waiting,
+      refusedBusy,
+      refusedWait,
+      refusedBudget,
+      perClient: limits.perClient,
+      queue: limits.queue,
+    }),
     budgetOf(client) {
       const c = clients.get(client);
       if (!c) return budget?.burst ?? 0;

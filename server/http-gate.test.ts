@@ -3,14 +3,15 @@
  * its socket closed unless the stream takes it, a flood of them leaves no socket open, and one
  * client cannot hold more than its cap of connections while another still gets in.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { test } from 'node:test';
 import { WebSocket } from 'ws';
 import { createLiveBus } from '../lib/observer/bus';
-import { createStreamHub } from './stream';
 import { capConnections, routeUpgrades } from './http-gate';
+import { createStreamHub } from './stream';
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -18,7 +19,11 @@ async function listen(server: Server): Promise<number> {
 }
 
 /** Sends `request` on a raw socket and collects everything until the server closes it (or `ms`). */
-function exchange(port: number, request: string, opts: { localAddress?: string; ms?: number } = {}): Promise<{ text: string; closed: boolean; socket: Socket }> {
+function exchange(
+  port: number,
+  request: string,
+  opts: { localAddress?: string; ms?: number } = {},
+): Promise<{ text: string; closed: boolean; socket: Socket }> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: '127.0.0.1', localAddress: opts.localAddress });
     let text = '';
@@ -37,9 +42,18 @@ function exchange(port: number, request: string, opts: { localAddress?: string; 
   });
 }
 
-const upgrade = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`;
+const upgrade = (path: string) =>
+  `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`;
 
-async function withGate(opts: { perClient?: number | null; dev?: boolean }, fn: (p: { port: number; server: Server; gate: ReturnType<typeof capConnections>; upgrades: ReturnType<typeof routeUpgrades> }) => Promise<void>) {
+async function withGate(
+  opts: { perClient?: number | null; dev?: boolean },
+  fn: (p: {
+    port: number;
+    server: Server;
+    gate: ReturnType<typeof capConnections>;
+    upgrades: ReturnType<typeof routeUpgrades>;
+  }) => Promise<void>,
+) {
   const hub = createStreamHub(createLiveBus());
   const server = createServer((_req, res) => res.end('ok'));
   // Upgrade sockets leave the HTTP server's books: closed here so a failing test cannot hang.
@@ -49,7 +63,11 @@ async function withGate(opts: { perClient?: number | null; dev?: boolean }, fn: 
     s.once('close', () => sockets.delete(s));
   });
   const gate = capConnections(server, opts.perClient ?? null);
-  const upgrades = routeUpgrades(server, { stream: (q, s, h) => hub.handleUpgrade(q, s, h), dev: opts.dev, refusedSocket: (s) => gate.refusedSocket(s) });
+  const upgrades = routeUpgrades(server, {
+    stream: (q, s, h) => hub.handleUpgrade(q, s, h),
+    dev: opts.dev,
+    refusedSocket: (s) => gate.refusedSocket(s),
+  });
   const port = await listen(server);
   try {
     await fn({ port, server, gate, upgrades });
@@ -113,7 +131,11 @@ test('in development the HMR socket is left to Next only when Next listens for i
     });
     assert.match((await exchange(port, upgrade('/_next/hmr?id=1'))).text, /^HTTP\/1\.1 101/);
     assert.deepEqual(seen, ['/_next/hmr?id=1']);
-    assert.match((await exchange(port, upgrade('/other'))).text, /^HTTP\/1\.1 404/, 'other paths are still answered here');
+    assert.match(
+      (await exchange(port, upgrade('/other'))).text,
+      /^HTTP\/1\.1 404/,
+      'other paths are still answered here',
+    );
   });
 });
 
@@ -128,12 +150,17 @@ test('one client holds at most its cap of connections; one more is answered 503 
     await until(() => gate.stats().open === 3, 'three open connections');
     const fourth = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
     assert.ok(fourth.closed);
-    assert.match(fourth.text, /^HTTP\/1\.1 503 Service Unavailable\r\n[\s\S]*Connection: close[\s\S]*too many connections from this client: 3 are open already/);
+    assert.match(
+      fourth.text,
+      /^HTTP\/1\.1 503 Service Unavailable\r\n[\s\S]*Connection: close[\s\S]*too many connections from this client: 3 are open already/,
+    );
     const up = await exchange(port, upgrade('/api/stream'));
     assert.match(up.text, /^HTTP\/1\.1 503/, 'an upgrade over the cap too');
     assert.equal(gate.stats().refused, 2);
     // Another address (127.0.0.2 is loopback too) is not affected.
-    const other = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', { localAddress: '127.0.0.2' });
+    const other = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', {
+      localAddress: '127.0.0.2',
+    });
     assert.match(other.text, /^HTTP\/1\.1 200 OK/);
     // A closed connection frees its place.
     held.pop()!.destroy();

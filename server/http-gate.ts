@@ -25,10 +25,18 @@ const LINGER_MS = 2_000;
  * Writes a complete HTTP/1.1 answer with a JSON `{ error }` body on a raw socket and closes it.
  * Used where there is no ServerResponse: upgrade requests and refused connections.
  */
-export function answerAndClose(socket: Duplex, status: number, reason: string, error: string, headers: Record<string, string> = {}): void {
+export function answerAndClose(
+  socket: Duplex,
+  status: number,
+  reason: string,
+  error: string,
+  headers: Record<string, string> = {},
+): void {
   if (socket.destroyed) return;
   const body = JSON.stringify({ error });
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   const head = `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
   timer.unref();
@@ -57,7 +65,8 @@ export interface ConnectionCap {
 
 /** Caps the open connections per client on `server` (null = no cap, only counted). */
 export function capConnections(server: Server, perClient: number | null): ConnectionCap {
-  if (perClient !== null && !(Number.isInteger(perClient) && perClient >= 1)) throw new RangeError('perClient must be a positive integer or null');
+  if (perClient !== null && !(Number.isInteger(perClient) && perClient >= 1))
+    throw new RangeError('perClient must be a positive integer or null');
   const open = new Map<string, number>();
   const refusedSockets = new WeakSet<Socket>();
   let total = 0;
@@ -68,7 +77,13 @@ export function capConnections(server: Server, perClient: number | null): Connec
     if (perClient !== null && n >= perClient) {
       refused++;
       refusedSockets.add(socket);
-      answerAndClose(socket, 503, 'Service Unavailable', `too many connections from this client: ${perClient} are open already; close some and retry`, { 'Retry-After': '1' });
+      answerAndClose(
+        socket,
+        503,
+        'Service Unavailable',
+        `too many connections from this client: ${perClient} are open already; close some and retry`,
+        { 'Retry-After': '1' },
+      );
       return;
     }
     open.set(key, n + 1);

@@ -19,12 +19,15 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 /** A logger for `scope` writing records at `level` and above (warn and error to stderr). */
 export function createLogger(scope: string, level: LogLevel = 'info'): Logger {
   const min = RANK[level];
-  if (min === undefined) throw new RangeError(`level must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(level)})`);
-  const emit = (l: LogLevel) => (msg: string, ...args: unknown[]) => {
-    if (RANK[l] < min) return;
-    const line = `${new Date().toISOString()} ${l.padEnd(5)} [${scope}] ${msg}`;
-    (l === 'error' || l === 'warn' ? console.error : console.log)(line, ...args);
-  };
+  if (min === undefined)
+    throw new RangeError(`level must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(level)})`);
+  const emit =
+    (l: LogLevel) =>
+    (msg: string, ...args: unknown[]) => {
+      if (RANK[l] < min) return;
+      const line = `${new Date().toISOString()} ${l.padEnd(5)} [${scope}] ${msg}`;
+      (l === 'error' || l === 'warn' ? console.error : console.log)(line, ...args);
+    };
   return {
     debug: emit('debug'),
     info: emit('info'),

@@ -10,17 +10,17 @@
  */
 import { createServer } from 'node:http';
 import next from 'next';
-import { ConfigError, loadConfig, type ServerConfig } from './config';
-import { createStreamHub } from './stream';
-import { capConnections, routeUpgrades } from './http-gate';
-import { startRuntime } from './runtime';
-import { createLogger } from './logger';
-import { clientKey, refuseBadTarget } from './request-target';
 import { CLIENT_HEADER } from '../app/_lib/client';
 import type { LimitsReport } from '../lib/wire/views';
-import { createRateLimiter } from './rate-limit';
+import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { createHeavyGate } from './heavy-gate';
+import { capConnections, routeUpgrades } from './http-gate';
+import { createLogger } from './logger';
+import { createRateLimiter } from './rate-limit';
+import { clientKey, refuseBadTarget } from './request-target';
+import { startRuntime } from './runtime';
 import { createStartupTimeline } from './startup';
+import { createStreamHub } from './stream';
 
 function checkedConfig(): ServerConfig {
   try {
@@ -72,7 +72,11 @@ async function main(config: ServerConfig): Promise<void> {
   // Next registers its own `upgrade` listener (dev HMR at /_next/hmr…) on the first request and
   // leaves every path it has no route for alone: every other upgrade is answered here
   // (./http-gate.ts), or its socket would stay open for ever.
-  const upgrades = routeUpgrades(server, { stream: (req, socket, head) => hub.handleUpgrade(req, socket, head), dev, refusedSocket: (s) => connections.refusedSocket(s) });
+  const upgrades = routeUpgrades(server, {
+    stream: (req, socket, head) => hub.handleUpgrade(req, socket, head),
+    dev,
+    refusedSocket: (s) => connections.refusedSocket(s),
+  });
   const wallet = runtime.services.wallet;
   // Registered already (the routes hold this object); the gate exists only now.
   Object.assign(runtime.services, {
@@ -99,7 +103,9 @@ async function main(config: ServerConfig): Promise<void> {
   startup.mark('ready');
   // Agents upload their bilateral envelopes over HTTP, to this very server.
   const uploadHost = !hostname || hostname === '0.0.0.0' || hostname === '::' ? '127.0.0.1' : hostname;
-  runtime.startDemo(`http://${uploadHost.includes(':') ? `[${uploadHost}]` : uploadHost}:${port}`).catch((err: unknown) => log.error('demo mesh failed to start', err));
+  runtime
+    .startDemo(`http://${uploadHost.includes(':') ? `[${uploadHost}]` : uploadHost}:${port}`)
+    .catch((err: unknown) => log.error('demo mesh failed to start', err));
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -4,7 +4,7 @@
  * reach both lib/chain and lib/devchain.
  */
 import type { Commitment, Connection } from '../lib/chain';
-import { chainEndpointFromEnv, createConnection, type ChainEndpoint } from '../lib/chain/node/rpc';
+import { type ChainEndpoint, chainEndpointFromEnv, createConnection } from '../lib/chain/node/rpc';
 
 /** Options of {@link openChain}. */
 export interface OpenChainParams {

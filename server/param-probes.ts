@@ -18,7 +18,12 @@ export interface ParamProbe {
   named: boolean;
 }
 
-interface Doc { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; schema?: { pattern?: string } }> }>> }
+interface Doc {
+  paths: Record<
+    string,
+    Record<string, { parameters?: Array<{ in: string; name: string; schema?: { pattern?: string } }> }>
+  >;
+}
 
 /** Time parameters by name: every `from`/`to` of the API is a time. */
 const TIME_PARAMS = new Set(['from', 'to']);
@@ -49,18 +54,48 @@ export function paramProbes(doc: Doc): ParamProbe[] {
     const params = op.parameters ?? [];
     const pathParams = params.filter((p) => p.in === 'path');
     const fill = (bad?: { name: string; value: string }) =>
-      path.replace(/\{([^}]+)\}/g, (_m, n: string) => (bad?.name === n ? bad.value : encodeURIComponent(validPathValue(pathParams.find((p) => p.name === n)?.schema?.pattern))));
+      path.replace(/\{([^}]+)\}/g, (_m, n: string) =>
+        bad?.name === n
+          ? bad.value
+          : encodeURIComponent(validPathValue(pathParams.find((p) => p.name === n)?.schema?.pattern)),
+      );
     for (const p of pathParams) {
-      for (const [kind, value] of Object.entries(VALUES)) out.push({ method: 'GET', target: fill({ name: p.name, value }), param: `path:${p.name}`, kind: kind as ParamProbe['kind'], named: false });
+      for (const [kind, value] of Object.entries(VALUES))
+        out.push({
+          method: 'GET',
+          target: fill({ name: p.name, value }),
+          param: `path:${p.name}`,
+          kind: kind as ParamProbe['kind'],
+          named: false,
+        });
     }
     const base = fill();
     for (const p of params.filter((x) => x.in === 'query')) {
       const named = pathParams.length === 0;
-      for (const [kind, value] of Object.entries(VALUES)) out.push({ method: 'GET', target: `${base}?${p.name}=${value}`, param: p.name, kind: kind as ParamProbe['kind'], named });
+      for (const [kind, value] of Object.entries(VALUES))
+        out.push({
+          method: 'GET',
+          target: `${base}?${p.name}=${value}`,
+          param: p.name,
+          kind: kind as ParamProbe['kind'],
+          named,
+        });
       if (TIME_PARAMS.has(p.name)) {
         const other = p.name === 'from' ? '' : 'from=0&';
-        out.push({ method: 'GET', target: `${base}?${other}${p.name}=${YEAR_10000_MS}`, param: p.name, kind: 'year-10000', named });
-        out.push({ method: 'GET', target: `${base}?${other}${p.name}=99999999999999999999`, param: p.name, kind: 'huge-time', named });
+        out.push({
+          method: 'GET',
+          target: `${base}?${other}${p.name}=${YEAR_10000_MS}`,
+          param: p.name,
+          kind: 'year-10000',
+          named,
+        });
+        out.push({
+          method: 'GET',
+          target: `${base}?${other}${p.name}=99999999999999999999`,
+          param: p.name,
+          kind: 'huge-time',
+          named,
+        });
       }
     }
   }
@@ -69,7 +104,9 @@ export function paramProbes(doc: Doc): ParamProbe[] {
 
 /** What is wrong with an answer to `probe` (null when it is right): a 5xx, or a 400 not naming a query parameter. */
 export function probeFailure(probe: ParamProbe, status: number, body: string): string | null {
-  if (status >= 500 || status < 400) return `${probe.target} (${probe.kind} in ${probe.param}) answered ${status}: ${body.slice(0, 200)}`;
-  if (probe.named && status === 400 && !body.includes(probe.param)) return `${probe.target}: the 400 does not name "${probe.param}": ${body.slice(0, 200)}`;
+  if (status >= 500 || status < 400)
+    return `${probe.target} (${probe.kind} in ${probe.param}) answered ${status}: ${body.slice(0, 200)}`;
+  if (probe.named && status === 400 && !body.includes(probe.param))
+    return `${probe.target}: the 400 does not name "${probe.param}": ${body.slice(0, 200)}`;
   return null;
 }

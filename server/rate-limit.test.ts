@@ -3,9 +3,10 @@
  * its burst, then 429 with Retry-After; classes have separate budgets; uploads and the stream are
  * not counted; config strings map to buckets.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createServer, request } from 'node:http';
+import { test } from 'node:test';
 import { createRateLimiter, limitClassOf } from './rate-limit';
 
 async function withServer(limits: Parameters<typeof createRateLimiter>[0], fn: (base: string) => Promise<void>) {
@@ -92,11 +93,29 @@ function rawGet(base: string, target: string): Promise<number> {
 }
 
 test('every spelling of a path Next serves is limited as that path', () => {
-  for (const t of ['/x/../api/stats', '/x/%2e%2e/api/stats', '/x/%2E./api/stats', '/x/.%2e/api/stats', '//api//stats', '/api/stats/', '/api\\stats', '/api/./stats', '/api/ingest/%2e%2e/stats', '/api/stream/../stats', 'http://h/api/stats']) {
+  for (const t of [
+    '/x/../api/stats',
+    '/x/%2e%2e/api/stats',
+    '/x/%2E./api/stats',
+    '/x/.%2e/api/stats',
+    '//api//stats',
+    '/api/stats/',
+    '/api\\stats',
+    '/api/./stats',
+    '/api/ingest/%2e%2e/stats',
+    '/api/stream/../stats',
+    'http://h/api/stats',
+  ]) {
     assert.equal(limitClassOf(t), 'api', t);
   }
-  for (const t of ['/x/../api/export/envelopes', '/a/%2e%2e/api/export/envelopes?format=csv', '//api/export//envelopes/']) assert.equal(limitClassOf(t), 'export', t);
-  for (const t of ['/x/../api/mcp', '/x/%2e%2e/api/mcp/', '/api/agents/%2e%2e/mcp']) assert.equal(limitClassOf(t), 'mcp', t);
+  for (const t of [
+    '/x/../api/export/envelopes',
+    '/a/%2e%2e/api/export/envelopes?format=csv',
+    '//api/export//envelopes/',
+  ])
+    assert.equal(limitClassOf(t), 'export', t);
+  for (const t of ['/x/../api/mcp', '/x/%2e%2e/api/mcp/', '/api/agents/%2e%2e/mcp'])
+    assert.equal(limitClassOf(t), 'mcp', t);
   // Percent-encoded letters and slashes are not decoded for routing: Next answers 404 there.
   assert.equal(limitClassOf('/api/x/../ingest/log'), null, 'an upload, under its own caps');
   assert.equal(limitClassOf('/x/../agents'), null);

@@ -85,7 +85,10 @@ export interface KeyedBuckets<K extends string> {
   close(): void;
 }
 
-export function createBuckets<K extends string>(limits: Partial<Record<K, BucketSpec>>, sweepMs = 60_000): KeyedBuckets<K> {
+export function createBuckets<K extends string>(
+  limits: Partial<Record<K, BucketSpec>>,
+  sweepMs = 60_000,
+): KeyedBuckets<K> {
   const buckets = new Map<string, TokenBucket>();
   // A bucket that has refilled completely is the same as a new one: dropping it loses nothing.
   const sweep = () => {
@@ -141,8 +144,15 @@ export function createRateLimiter(limits: RateLimits, sweepMs = 60_000): RateLim
       if (!cls) return false;
       const wait = take(cls, clientKey(req.socket.remoteAddress));
       if (wait === 0) return false;
-      const body = JSON.stringify({ error: `rate limit: too many ${cls} requests from this client; retry after ${wait} s` });
-      res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(wait), 'content-length': Buffer.byteLength(body) });
+      const body = JSON.stringify({
+        error: `rate limit: too many ${cls} requests from this client; retry after ${wait} s`,
+      });
+      res.writeHead(429, {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        'retry-after': String(wait),
+        'content-length': Buffer.byteLength(body),
+      });
       res.end(body);
       return true;
     },

@@ -5,7 +5,7 @@
  * start by server/datasets.ts as the key; its base58 form is the address), and until then every
  * anchor fails, is reported in /api/health's `lastError` and retried at the next check.
  */
-import { Keypair, LAMPORTS_PER_SOL, type Connection } from '@solana/web3.js';
+import { type Connection, Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { postReleaseAnchor } from '../lib/chain/node/release-anchor';
 import type { AnchorStatement } from '../lib/export/release';
 

@@ -1,14 +1,24 @@
 // Malformed percent-encodings and NULs in the target are refused before Next decodes them (it would 500).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
+import { test } from 'node:test';
 import { clientKey, refuseBadTarget, requestTargetProblem, servedPath } from './request-target';
 
 test('paths that do not percent-decode are named; good ones and odd queries pass', () => {
   for (const bad of ['/agents/%ff%fe', '/conversations/%ff', '/api/agents/%ff%fe', '/x/%e2%82', '/%', '/a%zz']) {
     assert.match(requestTargetProblem(bad) ?? '', /malformed percent-encoding/, bad);
   }
-  for (const good of ['/', '/agents/abc', '/a%20b', '/%E2%82%AC', '/x#%ff', '/api/search?q=a+b&limit=5', '/api/search?q=%F0%9F%98%80', '/api/x?flag&=1']) {
+  for (const good of [
+    '/',
+    '/agents/abc',
+    '/a%20b',
+    '/%E2%82%AC',
+    '/x#%ff',
+    '/api/search?q=a+b&limit=5',
+    '/api/search?q=%F0%9F%98%80',
+    '/api/x?flag&=1',
+  ]) {
     assert.equal(requestTargetProblem(good), null, good);
   }
   assert.match(requestTargetProblem(undefined) ?? '', /no target/);

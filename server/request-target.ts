@@ -26,7 +26,8 @@ export function requestTargetProblem(target: string | undefined): string | null 
   if (!target) return 'the request has no target';
   // Next answers `*` (OPTIONS * HTTP/1.1) and other targets that are neither a path nor an
   // absolute URL with a 500.
-  if (!target.startsWith('/') && !ABSOLUTE.test(target)) return 'the request target must be a path starting with / (or an absolute http URL)';
+  if (!target.startsWith('/') && !ABSOLUTE.test(target))
+    return 'the request target must be a path starting with / (or an absolute http URL)';
   const q = target.search(/[?#]/);
   const path = q < 0 ? target : target.slice(0, q);
   let decoded: string;
@@ -103,10 +104,14 @@ function ipv6Groups(addr: string): number[] | null {
   const zone = addr.indexOf('%');
   let a = (zone < 0 ? addr : addr.slice(0, zone)).toLowerCase();
   // An embedded IPv4 tail (::ffff:1.2.3.4) is two groups.
-  a = a.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_m, b0, b1, b2, b3) => `${((+b0 << 8) | +b1).toString(16)}:${((+b2 << 8) | +b3).toString(16)}`);
+  a = a.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_m, b0, b1, b2, b3) => `${((+b0 << 8) | +b1).toString(16)}:${((+b2 << 8) | +b3).toString(16)}`,
+  );
   const halves = a.split('::');
   if (halves.length > 2) return null;
-  const parse = (s: string) => (s === '' ? [] : s.split(':').map((h) => (/^[0-9a-f]{1,4}$/.test(h) ? parseInt(h, 16) : NaN)));
+  const parse = (s: string) =>
+    s === '' ? [] : s.split(':').map((h) => (/^[0-9a-f]{1,4}$/.test(h) ? parseInt(h, 16) : NaN));
   const head = parse(halves[0]);
   const rest = halves.length === 2 ? parse(halves[1]) : [];
   const fill = 8 - head.length - rest.length;
@@ -122,10 +127,14 @@ export function clientKey(remoteAddress: string | undefined): string {
   const g = ipv6Groups(remoteAddress);
   if (!g) return remoteAddress;
   // IPv4-mapped (::ffff:a.b.c.d): the IPv4 client it is.
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return `${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff)
+    return `${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`;
   // Loopback stays itself (tests and the demo agents).
   if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return '::1';
-  return `${g.slice(0, 4).map((x) => x.toString(16)).join(':')}::/64`;
+  return `${g
+    .slice(0, 4)
+    .map((x) => x.toString(16))
+    .join(':')}::/64`;
 }
 
 /** Answers 400 with a JSON `{ error }` body (the API's error shape) when the target is bad; true if it did. */

@@ -1,12 +1,19 @@
 // The chain proxy's turns and the faucet's budgets (./rpc-gate.ts): at most `concurrency`
 // requests run, `queue` more wait in order, one more is refused at once (429) and costs nothing;
 // the faucet charges the asking client and the receiving wallet.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { createFaucetGate, createRpcGate, isRefusal, type Admission } from './rpc-gate';
+import { test } from 'node:test';
+import { type Admission, createFaucetGate, createRpcGate, isRefusal } from './rpc-gate';
 
 test('bounded turns: concurrency run, the queue waits in order, one more is refused with 429', async () => {
-  const gate = createRpcGate({ maxBatch: 50, calls: { perSecond: 1, burst: 10 }, heavy: null, concurrency: 2, queue: 1 });
+  const gate = createRpcGate({
+    maxBatch: 50,
+    calls: { perSecond: 1, burst: 10 },
+    heavy: null,
+    concurrency: 2,
+    queue: 1,
+  });
   try {
     const a = await gate.admit('c', { calls: 1, heavy: 0 });
     const b = await gate.admit('c', { calls: 1, heavy: 0 });
@@ -27,7 +34,9 @@ test('bounded turns: concurrency run, the queue waits in order, one more is refu
     ct.release();
     assert.deepEqual(gate.stats(), { inFlight: 0, queued: 0, overBudget: 0, busy: 1 });
     // The refused request was refunded: 3 of the 10 tokens are spent, 7 left.
-    assert.ok(!isRefusal(await gate.admit('c', { calls: 7, heavy: 0 }).then((t) => (isRefusal(t) ? t : (t.release(), t)))));
+    assert.ok(
+      !isRefusal(await gate.admit('c', { calls: 7, heavy: 0 }).then((t) => (isRefusal(t) ? t : (t.release(), t)))),
+    );
     assert.ok(isRefusal(await gate.admit('c', { calls: 1, heavy: 0 })));
   } finally {
     gate.close();

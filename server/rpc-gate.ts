@@ -14,7 +14,7 @@
  * The faucet (and requestAirdrop through the proxy) has a budget per client and per receiving
  * wallet, in drops per hour.
  */
-import { createBuckets, type BucketSpec } from './rate-limit';
+import { type BucketSpec, createBuckets } from './rate-limit';
 
 export interface RpcLimits {
   /** RPC_MAX_BATCH: most calls in one request. */
@@ -82,7 +82,10 @@ export const isRefusal = (a: Admission | Refusal): a is Refusal => 'status' in a
 const QUEUE_WAIT_MS = 10_000;
 
 export function createRpcGate(limits: RpcLimits = DEFAULT_RPC_LIMITS): RpcGate {
-  const buckets = createBuckets<'calls' | 'heavy'>({ ...(limits.calls && { calls: limits.calls }), ...(limits.heavy && { heavy: limits.heavy }) });
+  const buckets = createBuckets<'calls' | 'heavy'>({
+    ...(limits.calls && { calls: limits.calls }),
+    ...(limits.heavy && { heavy: limits.heavy }),
+  });
   const waiting: Array<() => void> = [];
   let inFlight = 0;
   let overBudget = 0;
@@ -112,16 +115,30 @@ export function createRpcGate(limits: RpcLimits = DEFAULT_RPC_LIMITS): RpcGate {
       if (calls !== 0) {
         overBudget++;
         return calls === Infinity
-          ? { status: 413, message: `a request of ${cost.calls} calls is over this client's budget of ${limits.calls?.burst} calls; split it` }
-          : { status: 429, retryAfter: calls, message: `rate limit: too many chain calls from this client (budget ${limits.calls?.perSecond}/s, burst ${limits.calls?.burst}); retry after ${calls} s` };
+          ? {
+              status: 413,
+              message: `a request of ${cost.calls} calls is over this client's budget of ${limits.calls?.burst} calls; split it`,
+            }
+          : {
+              status: 429,
+              retryAfter: calls,
+              message: `rate limit: too many chain calls from this client (budget ${limits.calls?.perSecond}/s, burst ${limits.calls?.burst}); retry after ${calls} s`,
+            };
       }
       const heavy = buckets.take('heavy', client, cost.heavy);
       if (heavy !== 0) {
         refund(true, false);
         overBudget++;
         return heavy === Infinity
-          ? { status: 413, message: `a request of ${cost.heavy} expensive calls (getProgramAccounts, history, blocks …) is over this client's budget of ${limits.heavy?.burst}; send fewer at a time` }
-          : { status: 429, retryAfter: heavy, message: `rate limit: too many expensive chain calls (getProgramAccounts, history, blocks …) from this client (budget ${limits.heavy?.perSecond}/s, burst ${limits.heavy?.burst}); retry after ${heavy} s` };
+          ? {
+              status: 413,
+              message: `a request of ${cost.heavy} expensive calls (getProgramAccounts, history, blocks …) is over this client's budget of ${limits.heavy?.burst}; send fewer at a time`,
+            }
+          : {
+              status: 429,
+              retryAfter: heavy,
+              message: `rate limit: too many expensive chain calls (getProgramAccounts, history, blocks …) from this client (budget ${limits.heavy?.perSecond}/s, burst ${limits.heavy?.burst}); retry after ${heavy} s`,
+            };
       }
       if (inFlight < limits.concurrency) {
         inFlight++;
@@ -130,7 +147,11 @@ export function createRpcGate(limits: RpcLimits = DEFAULT_RPC_LIMITS): RpcGate {
       if (waiting.length >= limits.queue) {
         refund(true, true);
         busy++;
-        return { status: 429, retryAfter: 1, message: `the chain proxy is busy: ${inFlight} requests running and ${waiting.length} waiting; retry after 1 s` };
+        return {
+          status: 429,
+          retryAfter: 1,
+          message: `the chain proxy is busy: ${inFlight} requests running and ${waiting.length} waiting; retry after 1 s`,
+        };
       }
       return new Promise<Admission | Refusal>((resolve) => {
         const go = () => {
@@ -142,7 +163,11 @@ export function createRpcGate(limits: RpcLimits = DEFAULT_RPC_LIMITS): RpcGate {
           if (i >= 0) waiting.splice(i, 1);
           refund(true, true);
           busy++;
-          resolve({ status: 429, retryAfter: 1, message: 'the chain proxy is busy: this request waited 10 s for a turn; retry after 1 s' });
+          resolve({
+            status: 429,
+            retryAfter: 1,
+            message: 'the chain proxy is busy: this request waited 10 s for a turn; retry after 1 s',
+          });
         }, QUEUE_WAIT_MS);
         timer.unref();
         waiting.push(go);
@@ -164,16 +189,28 @@ export interface FaucetGate {
 
 export function createFaucetGate(limits: FaucetLimits = DEFAULT_FAUCET_LIMITS): FaucetGate {
   const hourly = (n: number): BucketSpec => ({ perSecond: n / 3600, burst: n });
-  const buckets = createBuckets<'client' | 'wallet'>({ client: hourly(limits.perClientPerHour), wallet: hourly(limits.perWalletPerHour) });
+  const buckets = createBuckets<'client' | 'wallet'>({
+    client: hourly(limits.perClientPerHour),
+    wallet: hourly(limits.perWalletPerHour),
+  });
   return {
     limits,
     take(client, wallet) {
       const c = buckets.take('client', client);
-      if (c !== 0) return { status: 429, retryAfter: c, message: `the faucet gives at most ${limits.perClientPerHour} drops per hour to one client; retry after ${c} s` };
+      if (c !== 0)
+        return {
+          status: 429,
+          retryAfter: c,
+          message: `the faucet gives at most ${limits.perClientPerHour} drops per hour to one client; retry after ${c} s`,
+        };
       const w = buckets.take('wallet', wallet);
       if (w !== 0) {
         buckets.refund('client', client);
-        return { status: 429, retryAfter: w, message: `the faucet gives at most ${limits.perWalletPerHour} drops per hour to one wallet; retry after ${w} s` };
+        return {
+          status: 429,
+          retryAfter: w,
+          message: `the faucet gives at most ${limits.perWalletPerHour} drops per hour to one wallet; retry after ${w} s`,
+        };
       }
       return null;
     },

@@ -7,30 +7,31 @@
  * The running parts reach Next's route handlers through the services registry
  * (app/_lib/services.ts), registered here and cleared on stop. Used by main.ts and tests.
  */
-import type { Store } from '../lib/store';
-import type { DemoMesh } from '../lib/agents/demo-mesh';
-import { openObserverStore } from '../lib/observer/store-adapter';
-import { startObservatory, type Observatory } from '../lib/observer/observatory';
-import { generateMeshKey } from '../lib/mesh';
+
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { getServices, registerServices, type Services } from '../app/_lib/services';
 import type { ReadStore } from '../app/_lib/runtime';
-import type { ServerConfig } from './config';
-import type { Logger } from './logger';
-import { startChainRuntime, type ChainRuntime } from './chain';
-import { demoRegistrationFile, startDemo } from './demo';
-import { walletServices } from './wallet';
-import { datasetsDir, startDatasets } from './datasets';
-import { releaseChain } from '../lib/chain/release-evidence';
-import { haggleHistory } from '../lib/indexer/haggle-history';
-import { releaseAnchorer } from './release-anchor';
-import { createStartupTimeline, FIRST_ENVELOPE, type StartupTimeline } from './startup';
-import { withTimeout } from '../lib/observer/fresh-probe';
-import type { MemoryReport } from '../lib/wire/views';
-import { startAlerts, type Alerts } from '../lib/alerts';
+import { getServices, registerServices, type Services } from '../app/_lib/services';
+import type { DemoMesh } from '../lib/agents/demo-mesh';
+import { type Alerts, startAlerts } from '../lib/alerts';
 import { findOwnedIdentities, PublicKey } from '../lib/chain';
 import { explorerChainOf } from '../lib/chain/explorer';
+import { releaseChain } from '../lib/chain/release-evidence';
+import { haggleHistory } from '../lib/indexer/haggle-history';
+import { generateMeshKey } from '../lib/mesh';
+import { withTimeout } from '../lib/observer/fresh-probe';
+import { type Observatory, startObservatory } from '../lib/observer/observatory';
+import { openObserverStore } from '../lib/observer/store-adapter';
+import type { Store } from '../lib/store';
+import type { MemoryReport } from '../lib/wire/views';
+import { type ChainRuntime, startChainRuntime } from './chain';
+import type { ServerConfig } from './config';
+import { datasetsDir, startDatasets } from './datasets';
+import { demoRegistrationFile, startDemo } from './demo';
+import type { Logger } from './logger';
+import { releaseAnchorer } from './release-anchor';
+import { createStartupTimeline, FIRST_ENVELOPE, type StartupTimeline } from './startup';
+import { walletServices } from './wallet';
 
 export interface Runtime {
   observatory: Observatory;
@@ -48,14 +49,23 @@ export interface Runtime {
 }
 
 /** Starts store, chain, observer and indexer, and registers the services. */
-export async function startRuntime(config: ServerConfig, log: Logger, startup: StartupTimeline = createStartupTimeline(log.child('startup'))): Promise<Runtime> {
+export async function startRuntime(
+  config: ServerConfig,
+  log: Logger,
+  startup: StartupTimeline = createStartupTimeline(log.child('startup')),
+): Promise<Runtime> {
   // The schema engine logs every migration script in full: keep that for LOG_LEVEL=debug.
   const l = log.child('store');
-  const store = await openObserverStore(config, { info: (m: string) => (m.startsWith('schema-engine:') ? l.debug(m) : l.info(m)), warn: (m: string) => l.warn(m) });
+  const store = await openObserverStore(config, {
+    info: (m: string) => (m.startsWith('schema-engine:') ? l.debug(m) : l.info(m)),
+    warn: (m: string) => l.warn(m),
+  });
   store satisfies ReadStore;
   // The dispute desk counts the opinions of the reviewers named now (a list change applies to old opinions too).
   const recounted = await store.setDisputeReviewers(config.disputeReviewers.map((a) => new PublicKey(a).toBytes()));
-  l.info(`disputes: ${config.disputeReviewers.length ? `${config.disputeReviewers.length} reviewers named (DISPUTE_REVIEWERS)` : 'no reviewers named (DISPUTE_REVIEWERS): opinions are kept but none counts'}${recounted ? `; ${recounted} opinions recounted` : ''}`);
+  l.info(
+    `disputes: ${config.disputeReviewers.length ? `${config.disputeReviewers.length} reviewers named (DISPUTE_REVIEWERS)` : 'no reviewers named (DISPUTE_REVIEWERS): opinions are kept but none counts'}${recounted ? `; ${recounted} opinions recounted` : ''}`,
+  );
   startup.mark('store open');
   let chain: ChainRuntime | null = null;
   let observatory: Observatory | undefined;
@@ -67,7 +77,13 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
     // The chain-backed registry replaces the local signer table: agent id = Token-2022 mint,
     // signer = the wallet holding it; the observer's cache forgets an agent when the chain
     // registry sees its NFT move.
-    observatory = await startObservatory({ config, logger: log.child('observer'), store, signers: chain?.registry, meshKey: await observerKey(config.dataDir) });
+    observatory = await startObservatory({
+      config,
+      logger: log.child('observer'),
+      store,
+      signers: chain?.registry,
+      meshKey: await observerKey(config.dataDir),
+    });
     startup.mark('observer up');
     // The first stored envelope is the moment the live page has something to show.
     const unsubscribe = observatory.bus.subscribe((e) => {
@@ -82,7 +98,11 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
       startup.mark('indexer up');
       const mesh = observatory.mesh;
       // The observer dials agents it finds registered on SATI (never itself).
-      chain.startDiscovery({ dial: async (addr) => { if (!addr.includes(mesh.peerId)) await mesh.dial(addr); } });
+      chain.startDiscovery({
+        dial: async (addr) => {
+          if (!addr.includes(mesh.peerId)) await mesh.dial(addr);
+        },
+      });
     }
   } catch (err) {
     await observatory?.stop().catch(() => undefined);
@@ -96,8 +116,14 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
   let alerts: Alerts;
   try {
     alerts = await startAlerts({
-      store, subscribe: (fn) => observatory!.bus.subscribe(fn), epochSeconds: config.epochSeconds, config: config.alerts, log: log.child('alerts'),
-      ownedAgents: connection ? async (wallet) => (await findOwnedIdentities(connection, new PublicKey(wallet))).map((k) => k.toBytes()) : undefined,
+      store,
+      subscribe: (fn) => observatory!.bus.subscribe(fn),
+      epochSeconds: config.epochSeconds,
+      config: config.alerts,
+      log: log.child('alerts'),
+      ownedAgents: connection
+        ? async (wallet) => (await findOwnedIdentities(connection, new PublicKey(wallet))).map((k) => k.toBytes())
+        : undefined,
     });
   } catch (err) {
     await chain?.indexer?.stop().catch(() => undefined);
@@ -111,21 +137,70 @@ export async function startRuntime(config: ServerConfig, log: Logger, startup: S
   // Dataset releases per finished epoch into <DATA_DIR>/datasets (./datasets.ts); on chain each
   // sender's signer evidence and the epoch's accounts are read from the chain by SATI's rule.
   const releases = startDatasets({
-    dataDir: config.dataDir, store, registry: chain?.registry, log: log.child('datasets'),
-    chain: chain ? { ...releaseChain(chain.connection, chain.registry.sati), haggleEvents: (a: string) => haggleHistory(chain!.connection, a) } : undefined,
+    dataDir: config.dataDir,
+    store,
+    registry: chain?.registry,
+    log: log.child('datasets'),
+    chain: chain
+      ? {
+          ...releaseChain(chain.connection, chain.registry.sati),
+          haggleEvents: (a: string) => haggleHistory(chain!.connection, a),
+        }
+      : undefined,
     anchorWith: chain ? releaseAnchorer(chain.connection, chain.embedded) : undefined,
   });
-  const datasets = { exportSource: () => store.exportSource(), dir: datasetsDir(config.dataDir), releaseStatus: () => releases.status() };
+  const datasets = {
+    exportSource: () => store.exportSource(),
+    dir: datasetsDir(config.dataDir),
+    releaseStatus: () => releases.status(),
+  };
   const threadMemory = chain?.threadMemory ?? null;
   const memory = async (): Promise<MemoryReport> => {
     const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
-    const chainThread = threadMemory ? await withTimeout(threadMemory(), 1_000, 'the chain thread').catch(() => undefined) : undefined;
+    const chainThread = threadMemory
+      ? await withTimeout(threadMemory(), 1_000, 'the chain thread').catch(() => undefined)
+      : undefined;
     return { rss, heapUsed, external, arrayBuffers, ...(chainThread ? { chainThread } : {}) };
   };
-  const wallet = chain ? walletServices({ chain, store, satiRegisterUrl: config.satiRegisterUrl, rpcLimits: config.rpcLimits, faucet: config.faucet }) : undefined;
-  const services: Services = chain && wallet
-    ? { observatory, reads: store, chain: chain.reads, wallet, explorer: explorerChainOf({ cluster: wallet.clientConfig().cluster, chainRpcUrl: chain.rpcUrl, publicRpcUrl: config.publicRpcUrl }), config, datasets, startup: startup.phases, registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex), memory, alerts: alerts.service, disputeReviewers: config.disputeReviewers }
-    : { observatory, reads: store, config, datasets, startup: startup.phases, memory, alerts: alerts.service, disputeReviewers: config.disputeReviewers };
+  const wallet = chain
+    ? walletServices({
+        chain,
+        store,
+        satiRegisterUrl: config.satiRegisterUrl,
+        rpcLimits: config.rpcLimits,
+        faucet: config.faucet,
+      })
+    : undefined;
+  const services: Services =
+    chain && wallet
+      ? {
+          observatory,
+          reads: store,
+          chain: chain.reads,
+          wallet,
+          explorer: explorerChainOf({
+            cluster: wallet.clientConfig().cluster,
+            chainRpcUrl: chain.rpcUrl,
+            publicRpcUrl: config.publicRpcUrl,
+          }),
+          config,
+          datasets,
+          startup: startup.phases,
+          registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex),
+          memory,
+          alerts: alerts.service,
+          disputeReviewers: config.disputeReviewers,
+        }
+      : {
+          observatory,
+          reads: store,
+          config,
+          datasets,
+          startup: startup.phases,
+          memory,
+          alerts: alerts.service,
+          disputeReviewers: config.disputeReviewers,
+        };
   registerServices(services);
 
   const obs = observatory;

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { createStartupTimeline, FIRST_ENVELOPE } from './startup';
 
 test('the start-up timeline keeps each phase once, in order, and summarises at the first envelope', () => {
@@ -13,7 +13,14 @@ test('the start-up timeline keeps each phase once, in order, and summarises at t
   tl.mark('ready');
   t = 950;
   tl.mark('store open');
-  assert.deepEqual(tl.phases(), [{ phase: 'store open', ms: 120 }, { phase: 'ready', ms: 900 }], 'a phase is recorded at its first mark only');
+  assert.deepEqual(
+    tl.phases(),
+    [
+      { phase: 'store open', ms: 120 },
+      { phase: 'ready', ms: 900 },
+    ],
+    'a phase is recorded at its first mark only',
+  );
   assert.equal(tl.has('ready'), true);
   assert.equal(tl.has(FIRST_ENVELOPE), false);
   assert.equal(lines.filter((l) => l.startsWith('info')).length, 0);

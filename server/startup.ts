@@ -24,7 +24,10 @@ export interface StartupTimeline {
 /** The phase whose mark makes the timeline log its summary line. */
 export const FIRST_ENVELOPE = 'first envelope stored';
 
-export function createStartupTimeline(log?: Pick<Logger, 'debug' | 'info'>, now: () => number = () => performance.now()): StartupTimeline {
+export function createStartupTimeline(
+  log?: Pick<Logger, 'debug' | 'info'>,
+  now: () => number = () => performance.now(),
+): StartupTimeline {
   const list: StartupPhase[] = [];
   const seen = new Set<string>();
   return {
@@ -34,7 +37,8 @@ export function createStartupTimeline(log?: Pick<Logger, 'debug' | 'info'>, now:
       const ms = Math.max(0, Math.round(now()));
       list.push({ phase, ms });
       log?.debug(`startup: ${phase} at ${ms} ms`);
-      if (phase === FIRST_ENVELOPE) log?.info(`startup: ${list.map((p) => `${p.phase} ${(p.ms / 1000).toFixed(1)} s`).join(', ')}`);
+      if (phase === FIRST_ENVELOPE)
+        log?.info(`startup: ${list.map((p) => `${p.phase} ${(p.ms / 1000).toFixed(1)} s`).join(', ')}`);
     },
     has: (phase) => seen.has(phase),
     phases: () => list.slice(),

@@ -1,14 +1,15 @@
-import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { describe, test } from 'node:test';
 import { WebSocket } from 'ws';
 import { createLiveBus } from '../lib/observer/bus';
 import type { LiveEvent } from '../lib/observer/types';
 
 /** The hub forwards whatever the bus carries: these tests publish minimal frames, not schema-valid events. */
 const loose = (e: { type: string; at: number; data: Record<string, unknown> }) => e as unknown as LiveEvent;
-import { createStreamHub, serializeEvent, STREAM_PATH } from './stream';
+
+import { createStreamHub, STREAM_PATH, serializeEvent } from './stream';
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -40,7 +41,9 @@ const until = async (cond: () => boolean, what: string, ms = 10_000) => {
 
 describe('stream hub (/api/stream)', () => {
   test('serializeEvent turns bigint into decimal and bytes into hex', () => {
-    const s = serializeEvent(loose({ type: 'message', at: 5, data: { n: 2n ** 70n, b: new Uint8Array([0, 255, 16]) } }));
+    const s = serializeEvent(
+      loose({ type: 'message', at: 5, data: { n: 2n ** 70n, b: new Uint8Array([0, 255, 16]) } }),
+    );
     assert.equal(s, '{"type":"message","at":5,"data":{"n":"1180591620717411303424","b":"00ff10"}}');
   });
 
@@ -98,12 +101,14 @@ describe('stream hub (/api/stream)', () => {
       // 400 events of ~64 KiB in one synchronous burst: far beyond any loopback socket buffer.
       const blob = 'x'.repeat(64 << 10);
       let published = 0;
-      for (let i = 0; i < 400; i++, published++) bus.publish(loose({ type: 'message', at: i, data: { id: `e${i}`, blob } }));
+      for (let i = 0; i < 400; i++, published++)
+        bus.publish(loose({ type: 'message', at: i, data: { id: `e${i}`, blob } }));
       assert.ok(hub.stats().dropped > 0, 'the burst must have overflowed at least the paused client');
       socket.resume();
       // Keep publishing small events until both clients got one: by then every lag episode has
       // been reported to its client with a `lagged` frame.
-      const gotAfter = (c: { frames: Record<string, unknown>[] }) => c.frames.some((f) => String((f.data as { id?: string })?.id).startsWith('after'));
+      const gotAfter = (c: { frames: Record<string, unknown>[] }) =>
+        c.frames.some((f) => String((f.data as { id?: string })?.id).startsWith('after'));
       for (let k = 0; !(gotAfter(slow) && gotAfter(fast)); k++, published++) {
         if (k > 500) throw new Error('clients never caught up');
         bus.publish(loose({ type: 'message', at: 1000 + k, data: { id: `after${k}` } }));
@@ -112,7 +117,9 @@ describe('stream hub (/api/stream)', () => {
       await new Promise((r) => setTimeout(r, 100));
       const account = (c: { frames: Record<string, unknown>[] }) => {
         const delivered = c.frames.filter((f) => f.type === 'message').length;
-        const lost = c.frames.filter((f) => f.type === 'lagged').reduce((n, f) => n + (f.data as { dropped: number }).dropped, 0);
+        const lost = c.frames
+          .filter((f) => f.type === 'lagged')
+          .reduce((n, f) => n + (f.data as { dropped: number }).dropped, 0);
         return { delivered, lost };
       };
       const s = account(slow);

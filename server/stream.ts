@@ -15,10 +15,10 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
+import { eventJson } from '../lib/observer/events';
 import type { LiveBus } from '../lib/observer/types';
 import { clientKey } from './request-target';
-import { eventJson } from '../lib/observer/events';
 
 export const STREAM_PATH = '/api/stream';
 

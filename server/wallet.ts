@@ -12,14 +12,21 @@
  * most one drop's SOL, and a faucet account that cannot pay answers 503 with a sentence.
  */
 import { PublicKey } from '@solana/web3.js';
-import type { Cluster, WalletConfigView } from '../lib/wire';
-import { FAUCET_LAMPORTS, faucetDrop } from '../lib/chain/node/faucet';
 import type { RpcRefusal, WalletServices } from '../app/_lib/wallet-services';
-import { createFaucetGate, createRpcGate, DEFAULT_FAUCET_LIMITS, DEFAULT_RPC_LIMITS, type FaucetLimits, type RpcLimits } from './rpc-gate';
+import { FAUCET_LAMPORTS, faucetDrop } from '../lib/chain/node/faucet';
+import { BaseError } from '../lib/protocol/errors';
 import type { Store } from '../lib/store';
+import type { Cluster, WalletConfigView } from '../lib/wire';
 import type { ChainRuntime } from './chain';
 import { challengeCandidates } from './challenge-candidates';
-import { BaseError } from '../lib/protocol/errors';
+import {
+  createFaucetGate,
+  createRpcGate,
+  DEFAULT_FAUCET_LIMITS,
+  DEFAULT_RPC_LIMITS,
+  type FaucetLimits,
+  type RpcLimits,
+} from './rpc-gate';
 
 /** The cluster a JSON-RPC URL names (the public endpoints' host names; anything else is custom). */
 export function clusterOf(rpcUrl: string): Cluster {
@@ -62,10 +69,17 @@ const FEE_MARGIN = 1_000_000n;
  * registration on a cluster. `faucet` null turns the faucet off (FAUCET=off); on a cluster it is
  * off whatever it says.
  */
-export function walletServices(p: { chain: ChainRuntime; store: Store; satiRegisterUrl?: string; rpcLimits?: RpcLimits; faucet?: FaucetLimits | null }): WalletServices {
+export function walletServices(p: {
+  chain: ChainRuntime;
+  store: Store;
+  satiRegisterUrl?: string;
+  rpcLimits?: RpcLimits;
+  faucet?: FaucetLimits | null;
+}): WalletServices {
   const { chain } = p;
-  const admin = chain.embedded ? chain.deployment?.admin ?? null : null;
-  const faucetLimits = chain.embedded && admin !== null ? (p.faucet === undefined ? DEFAULT_FAUCET_LIMITS : p.faucet) : null;
+  const admin = chain.embedded ? (chain.deployment?.admin ?? null) : null;
+  const faucetLimits =
+    chain.embedded && admin !== null ? (p.faucet === undefined ? DEFAULT_FAUCET_LIMITS : p.faucet) : null;
   const config: WalletConfigView = chain.embedded
     ? { cluster: 'embedded', rpc: '/api/chain/rpc', faucet: faucetLimits !== null, registerUrl: null }
     : { cluster: walletCluster(chain), rpc: chain.rpcUrl, faucet: false, registerUrl: p.satiRegisterUrl ?? null };
@@ -87,7 +101,11 @@ export function walletServices(p: { chain: ChainRuntime; store: Store; satiRegis
       return null;
     }
   };
-  const empty = (have: bigint) => new Unavailable(503, `the faucet is empty: it holds ${have} lamports and one drop needs ${BigInt(FAUCET_LAMPORTS) + FEE_MARGIN}; it refills only when the chain's data is reset`);
+  const empty = (have: bigint) =>
+    new Unavailable(
+      503,
+      `the faucet is empty: it holds ${have} lamports and one drop needs ${BigInt(FAUCET_LAMPORTS) + FEE_MARGIN}; it refills only when the chain's data is reset`,
+    );
 
   return {
     clientConfig: () => config,
@@ -97,7 +115,12 @@ export function walletServices(p: { chain: ChainRuntime; store: Store; satiRegis
     rpcStats: () => rpcGate.stats(),
     admitAirdrops(client, calls): RpcRefusal | null {
       if (calls.length === 0) return null;
-      if (!drops) return { status: 200, code: -32601, message: `Method not found: requestAirdrop is not served here: ${offReason()}` };
+      if (!drops)
+        return {
+          status: 200,
+          code: -32601,
+          message: `Method not found: requestAirdrop is not served here: ${offReason()}`,
+        };
       const taken: string[] = [];
       for (const c of calls) {
         const [to, lamports] = Array.isArray(c.params) ? (c.params as unknown[]) : [];
@@ -107,7 +130,11 @@ export function walletServices(p: { chain: ChainRuntime; store: Store; satiRegis
         }
         if (lamports > FAUCET_LAMPORTS) {
           taken.forEach((w) => drops.refund(client, w));
-          return { status: 200, code: -32602, message: `Invalid params: an airdrop of ${lamports} lamports is over this server's cap of ${FAUCET_LAMPORTS} (${FAUCET_LAMPORTS / 1e9} SOL)` };
+          return {
+            status: 200,
+            code: -32602,
+            message: `Invalid params: an airdrop of ${lamports} lamports is over this server's cap of ${FAUCET_LAMPORTS} (${FAUCET_LAMPORTS / 1e9} SOL)`,
+          };
         }
         const refused = drops.take(client, to);
         if (refused) {

@@ -8,15 +8,22 @@
  * reputation-points.ts); nothing here refolds or lists the agent's whole history.
  */
 import 'server-only';
-import { decayAfterBatch } from '../../lib/protocol/reputation';
-import { fromHex } from '../../lib/protocol/hex';
 import { base58 } from '../../components/format';
+import { fromHex } from '../../lib/protocol/hex';
+import { decayAfterBatch } from '../../lib/protocol/reputation';
 import type { AgentBatchPage, AgentChainView, AuthoritativeSummary, ChallengeList } from '../../lib/wire';
 import { unknownReason } from './reconciliation';
 import type { Services } from './services';
 
 /** Batches, challenges and conversations on the page's first screen of each list. */
-export const AGENT_PAGE_ROWS = { batches: 10, challenges: 10, pending: 20, conversations: 10, envelopes: 10, counterparties: 10 } as const;
+export const AGENT_PAGE_ROWS = {
+  batches: 10,
+  challenges: 10,
+  pending: 20,
+  conversations: 10,
+  envelopes: 10,
+  counterparties: 10,
+} as const;
 /** Conversations counted up to this many (then "this many or more"). */
 export const CONVERSATION_COUNT_CAP = 1_000;
 
@@ -27,7 +34,14 @@ export async function loadStakeLease(o: Services, agentHex: string): Promise<Pic
   const { stake, lease } = await o.observatory.store.agentStakeLease(fromHex(agentHex));
   return {
     stake: stake ? { amount: stake.amount.toString(), status: stake.status, slot: stake.slot.toString() } : null,
-    lease: lease ? { paidThroughEpoch: lease.paidThroughEpoch.toString(), lastPaidEpoch: lease.lastPaidEpoch?.toString() ?? null, missedEpochs: lease.missedEpochs, active: lease.active } : null,
+    lease: lease
+      ? {
+          paidThroughEpoch: lease.paidThroughEpoch.toString(),
+          lastPaidEpoch: lease.lastPaidEpoch?.toString() ?? null,
+          missedEpochs: lease.missedEpochs,
+          active: lease.active,
+        }
+      : null,
   };
 }
 
@@ -35,23 +49,51 @@ export async function loadStakeLease(o: Services, agentHex: string): Promise<Pic
  * One page of the agent's batches, newest epoch first, before epoch `before` when given; with
  * `epoch`, just the batch of that epoch if there is one (no `next`).
  */
-export async function loadAgentBatches(o: Services, agentHex: string, p: { limit: number; before?: string; epoch?: string }): Promise<AgentBatchPage> {
+export async function loadAgentBatches(
+  o: Services,
+  agentHex: string,
+  p: { limit: number; before?: string; epoch?: string },
+): Promise<AgentBatchPage> {
   const agent = fromHex(agentHex);
-  const page = await o.observatory.store.listAgentBatches(agent, p.epoch !== undefined
-    ? { limit: 1, epoch: BigInt(p.epoch) }
-    : { limit: p.limit, before: p.before === undefined ? undefined : BigInt(p.before) });
+  const page = await o.observatory.store.listAgentBatches(
+    agent,
+    p.epoch !== undefined
+      ? { limit: 1, epoch: BigInt(p.epoch) }
+      : { limit: p.limit, before: p.before === undefined ? undefined : BigInt(p.before) },
+  );
   const address = base58(agentHex);
   const rows = page.rows.map(({ batch: b, point, reconciliation: r, challenges }) => ({
-    agent: agentHex, agentAddress: address, epoch: b.epoch.toString(), batchHash: hex(b.batchHash), logMerkleRoot: hex(b.root), slot: b.slot.toString(),
-    signature: b.signature ?? null, status: b.status, uploadedLogRoot: b.logRoot ? hex(b.logRoot) : null, data: b.data ?? null,
-    after: point ? { reliabilityScore: point.state.reliabilityScore.toString(), cooperationIndex: point.state.cooperationIndex.toString(), folded: point.folded } : null,
+    agent: agentHex,
+    agentAddress: address,
+    epoch: b.epoch.toString(),
+    batchHash: hex(b.batchHash),
+    logMerkleRoot: hex(b.root),
+    slot: b.slot.toString(),
+    signature: b.signature ?? null,
+    status: b.status,
+    uploadedLogRoot: b.logRoot ? hex(b.logRoot) : null,
+    data: b.data ?? null,
+    after: point
+      ? {
+          reliabilityScore: point.state.reliabilityScore.toString(),
+          cooperationIndex: point.state.cooperationIndex.toString(),
+          folded: point.folded,
+        }
+      : null,
     reconciliation: {
-      logEntries: r.logEntries, seen: r.seen, seenNotLogged: r.seenNotLogged, loggedNotSeen: r.loggedNotSeen,
-      unknownReason: r.seen === null ? unknownReason(b.status) ?? 'the verdict\'s comparison is not stored yet' : null,
+      logEntries: r.logEntries,
+      seen: r.seen,
+      seenNotLogged: r.seenNotLogged,
+      loggedNotSeen: r.loggedNotSeen,
+      unknownReason: r.seen === null ? (unknownReason(b.status) ?? "the verdict's comparison is not stored yet") : null,
     },
     challenges,
   }));
-  return { agent: agentHex, rows, next: p.epoch === undefined && page.more && rows.length ? rows[rows.length - 1].epoch : null };
+  return {
+    agent: agentHex,
+    rows,
+    next: p.epoch === undefined && page.more && rows.length ? rows[rows.length - 1].epoch : null,
+  };
 }
 
 /**
@@ -64,23 +106,45 @@ export async function loadAuthoritative(o: Services, agentHex: string): Promise<
   const range = { fromEpoch: b.firstEpoch?.toString() ?? null, toEpoch: b.lastEpoch?.toString() ?? null };
   if (b.lastVerified !== null && (b.point === null || b.point.epoch < b.lastVerified)) {
     return {
-      known: false, state: null, folded: b.point?.folded ?? 0, ...range,
+      known: false,
+      state: null,
+      folded: b.point?.folded ?? 0,
+      ...range,
       reason: `the batch of epoch ${b.lastVerified} is verified but not folded yet${b.point ? ` (the fold reaches epoch ${b.point.epoch})` : ''}: the indexer folds it from the uploaded log`,
     };
   }
   const s = b.point && b.lastEpoch !== null ? decayAfterBatch(b.point.state, b.point.epoch, b.lastEpoch) : null;
-  const zero = { reliabilityScore: '0', cooperationIndex: '0', notaryAccuracy: '0', totalTasks: '0', totalNotarized: '0', totalDisputes: '0' };
+  const zero = {
+    reliabilityScore: '0',
+    cooperationIndex: '0',
+    notaryAccuracy: '0',
+    totalTasks: '0',
+    totalNotarized: '0',
+    totalDisputes: '0',
+  };
   return {
-    known: true, reason: null, folded: b.point?.folded ?? 0, ...range,
-    state: s ? {
-      reliabilityScore: s.reliabilityScore.toString(), cooperationIndex: s.cooperationIndex.toString(), notaryAccuracy: s.notaryAccuracy.toString(),
-      totalTasks: s.totalTasks.toString(), totalNotarized: s.totalNotarized.toString(), totalDisputes: s.totalDisputes.toString(),
-    } : zero,
+    known: true,
+    reason: null,
+    folded: b.point?.folded ?? 0,
+    ...range,
+    state: s
+      ? {
+          reliabilityScore: s.reliabilityScore.toString(),
+          cooperationIndex: s.cooperationIndex.toString(),
+          notaryAccuracy: s.notaryAccuracy.toString(),
+          totalTasks: s.totalTasks.toString(),
+          totalNotarized: s.totalNotarized.toString(),
+          totalDisputes: s.totalDisputes.toString(),
+        }
+      : zero,
   };
 }
 
 /** The agent's newest challenges (by batch epoch) and its pending ones, a bounded page each. */
-export async function loadAgentChallenges(o: Services, agentHex: string): Promise<{ newest: ChallengeList; pending: ChallengeList } | null> {
+export async function loadAgentChallenges(
+  o: Services,
+  agentHex: string,
+): Promise<{ newest: ChallengeList; pending: ChallengeList } | null> {
   if (!o.chain) return null;
   const agent = fromHex(agentHex);
   const [newest, pending] = await Promise.all([

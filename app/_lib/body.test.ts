@@ -1,16 +1,25 @@
 // Every route reads its JSON body through jsonBody: each refusal is a 4xx whose sentence names the
 // field, in one format whichever route it is.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { z } from 'zod';
 import { jsonBody } from './body';
 import { HttpError } from './http';
 
-const Schema = z.strictObject({ name: z.string().min(1), tags: z.array(z.string()).optional(), inner: z.strictObject({ n: z.number() }).optional() });
+const Schema = z.strictObject({
+  name: z.string().min(1),
+  tags: z.array(z.string()).optional(),
+  inner: z.strictObject({ n: z.number() }).optional(),
+});
 const post = (body: string) => new Request('http://x/api/thing', { method: 'POST', body });
 
 async function refused(body: string, status: number, re: RegExp, opts: { cap?: number; example?: string } = {}) {
-  await assert.rejects(jsonBody(post(body), Schema, opts), (e: unknown) => e instanceof HttpError && e.status === status && re.test(e.message), body.slice(0, 40));
+  await assert.rejects(
+    jsonBody(post(body), Schema, opts),
+    (e: unknown) => e instanceof HttpError && e.status === status && re.test(e.message),
+    body.slice(0, 40),
+  );
 }
 
 test('a body that is not JSON, or over the cap, is refused before its schema is asked', async () => {
@@ -18,7 +27,10 @@ test('a body that is not JSON, or over the cap, is refused before its schema is 
   await refused('{"name":', 400, /^body must be JSON in UTF-8: \{"name": "…"\} /, { example: '{"name": "…"}' });
   await refused(JSON.stringify({ name: 'x'.repeat(100) }), 413, /larger than 64 bytes/, { cap: 64 });
   // Bytes that are not UTF-8 are not JSON text, even where a lenient decoder would mend them.
-  await assert.rejects(jsonBody(new Request('http://x', { method: 'POST', body: new Uint8Array([0x7b, 0xff, 0x7d]) }), Schema), /body must be JSON/);
+  await assert.rejects(
+    jsonBody(new Request('http://x', { method: 'POST', body: new Uint8Array([0x7b, 0xff, 0x7d]) }), Schema),
+    /body must be JSON/,
+  );
 });
 
 test('a NUL or a lone surrogate, spelled with a JSON escape, is refused naming its field', async () => {

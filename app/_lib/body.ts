@@ -48,14 +48,16 @@ export async function readUpload(req: Request, cap: number): Promise<Uint8Array 
 export const JSON_BODY_CAP = 16 * 1024;
 
 /** A refusal about one field (`path` like `rules.0.name`), or about the whole body when `path` is empty. */
-const fieldProblem = (path: string, problem: string): string => (path ? `field "${path}": ${problem}` : `body: ${problem}`);
+const fieldProblem = (path: string, problem: string): string =>
+  path ? `field "${path}": ${problem}` : `body: ${problem}`;
 
 /** The first of zod's issues as a {@link fieldProblem} sentence; an unknown field lists the allowed ones. */
 export function bodyIssue(schema: z.ZodType, error: z.ZodError): string {
   const i = error.issues[0];
   const at = i.path.map(String).join('.');
   if (i.code === 'unrecognized_keys') {
-    const allowed = schema instanceof z.ZodObject && !i.path.length ? ` (allowed: ${Object.keys(schema.shape).join(', ')})` : '';
+    const allowed =
+      schema instanceof z.ZodObject && !i.path.length ? ` (allowed: ${Object.keys(schema.shape).join(', ')})` : '';
     return fieldProblem(i.keys.map((k) => (at ? `${at}.${k}` : k)).join(', '), `unknown field${allowed}`);
   }
   return fieldProblem(at, i.message);
@@ -67,14 +69,21 @@ export function bodyIssue(schema: z.ZodType, error: z.ZodError): string {
  * (JSON escapes can spell what no stored text may hold), or when the schema refuses it, the
  * message naming the field. An empty body is `undefined` for the schema (so "expected object").
  */
-export async function jsonBody<S extends z.ZodType>(req: Request, schema: S, opts: { cap?: number; example?: string } = {}): Promise<z.output<S>> {
+export async function jsonBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  opts: { cap?: number; example?: string } = {},
+): Promise<z.output<S>> {
   const bytes = await readUpload(req, opts.cap ?? JSON_BODY_CAP);
   if (!(bytes instanceof Uint8Array)) throw new HttpError(413, bytes.tooLarge);
   let raw: unknown;
   try {
     raw = bytes.length ? JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) : undefined;
   } catch {
-    throw new HttpError(400, `body must be JSON in UTF-8${opts.example ? `: ${opts.example}` : ''} (what came is not JSON)`);
+    throw new HttpError(
+      400,
+      `body must be JSON in UTF-8${opts.example ? `: ${opts.example}` : ''} (what came is not JSON)`,
+    );
   }
   const bad = jsonTextProblem(raw);
   if (bad) throw new HttpError(400, fieldProblem(bad.path === '(body)' ? '' : bad.path, bad.problem));

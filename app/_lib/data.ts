@@ -4,15 +4,22 @@
  * `/api/*` and what the pages render are the same thing.
  */
 import 'server-only';
-import { fromHex } from '../../lib/protocol/hex';
-import type { RecentEnvelopesParams } from '../../lib/store/types';
-import {
-  msgTypeName,
-  type AgentView, type ConversationSummaryView, type ConversationView, type EnvelopePage, type GraphView, type HealthReport, type OverviewSnapshot, type StatsView,
-} from '../../lib/wire';
 import { FEED_SIZE } from '../../components/live-state';
+import { fromHex } from '../../lib/protocol/hex';
 import { applyFeedback, emptyReputation } from '../../lib/protocol/reputation';
 import { backingSummary } from '../../lib/protocol/reputation-backing';
+import type { RecentEnvelopesParams } from '../../lib/store/types';
+import {
+  type AgentView,
+  type ConversationSummaryView,
+  type ConversationView,
+  type EnvelopePage,
+  type GraphView,
+  type HealthReport,
+  msgTypeName,
+  type OverviewSnapshot,
+  type StatsView,
+} from '../../lib/wire';
 import { getServices, type Services } from './services';
 import { agentView, conversationSummaryView, conversationView, envelopeView, graphView } from './views';
 
@@ -64,7 +71,14 @@ export async function loadAgent(o: Running, idHex: string): Promise<AgentView | 
   let rep = await o.reads.getReputation(id, 'gossip');
   if (!rep) {
     const fb = await o.reads.feedbackFor(id);
-    if (fb.length > 0) rep = { ...fb.reduce((s, f) => applyFeedback(s, f), emptyReputation()), agentId: id, kind: 'gossip', lastEpoch: null, updatedAt: new Date() };
+    if (fb.length > 0)
+      rep = {
+        ...fb.reduce((s, f) => applyFeedback(s, f), emptyReputation()),
+        agentId: id,
+        kind: 'gossip',
+        lastEpoch: null,
+        updatedAt: new Date(),
+      };
   }
   return { ...agentView(a, rep), backing: await loadBacking(o, id, idHex, rep?.reliabilityScore ?? null) };
 }
@@ -76,14 +90,24 @@ const BACKING_FOLD_CAP = 10_000;
  * How much of the agent's gossip score comes from senders with no stake and no deal with it: the
  * counts, and the reliability folded without them (the whole fold replayed, up to the cap).
  */
-async function loadBacking(o: Running, id: Uint8Array, idHex: string, reliability: bigint | null): Promise<NonNullable<AgentView['backing']>> {
+async function loadBacking(
+  o: Running,
+  id: Uint8Array,
+  idHex: string,
+  reliability: bigint | null,
+): Promise<NonNullable<AgentView['backing']>> {
   const b = (await o.reads.feedbackBacking([id])).get(idHex) ?? { feedback: 0, unbacked: 0 };
   if (b.unbacked === 0) return { ...b, reliabilityWithout: reliability === null ? null : reliability.toString() };
   if (b.feedback > BACKING_FOLD_CAP) return { ...b, reliabilityWithout: null };
-  const [rows, unbacked] = await Promise.all([o.reads.feedbackFor(id, BACKING_FOLD_CAP + 1), o.reads.unbackedSenders(id)]);
+  const [rows, unbacked] = await Promise.all([
+    o.reads.feedbackFor(id, BACKING_FOLD_CAP + 1),
+    o.reads.unbackedSenders(id),
+  ]);
   // Feedback stored between the two reads: the counts no longer describe these rows, so say nothing.
   if (rows.length !== b.feedback) return { ...b, reliabilityWithout: null };
-  const s = backingSummary(rows.map((f) => ({ ...f, unbacked: unbacked.has(Buffer.from(f.fromAgent).toString('hex')) })));
+  const s = backingSummary(
+    rows.map((f) => ({ ...f, unbacked: unbacked.has(Buffer.from(f.fromAgent).toString('hex')) })),
+  );
   return { feedback: s.feedback, unbacked: s.unbacked, reliabilityWithout: s.reliabilityWithout.toString() };
 }
 
@@ -115,8 +139,16 @@ export const OVERVIEW_REFRESH_MS = 1_000;
 /** Without commits it is still retaken after this long: "online" is a time window. */
 export const OVERVIEW_MAX_AGE_MS = 5_000;
 
-interface AgentsSnapshot { agents: AgentView[]; graph: GraphView; at: number }
-interface SnapshotState { snap?: AgentsSnapshot; dirty: boolean; pending?: Promise<AgentsSnapshot> }
+interface AgentsSnapshot {
+  agents: AgentView[];
+  graph: GraphView;
+  at: number;
+}
+interface SnapshotState {
+  snap?: AgentsSnapshot;
+  dirty: boolean;
+  pending?: Promise<AgentsSnapshot>;
+}
 const snapshots = new WeakMap<Running, SnapshotState>();
 
 /** The overview's agents and graph read now (what a snapshot holds). */
@@ -134,18 +166,29 @@ export async function takeAgentsSnapshot(o: Running): Promise<AgentsSnapshot> {
  * a time retakes it, at most every OVERVIEW_REFRESH_MS, and any snapshot is retaken after
  * OVERVIEW_MAX_AGE_MS. Only the first request waits for the reads.
  */
-export async function loadAgentsSnapshot(o: Running, now = Date.now()): Promise<{ agents: AgentView[]; graph: GraphView }> {
+export async function loadAgentsSnapshot(
+  o: Running,
+  now = Date.now(),
+): Promise<{ agents: AgentView[]; graph: GraphView }> {
   let st = snapshots.get(o);
   if (!st) {
     const state: SnapshotState = { dirty: false };
     st = state;
     snapshots.set(o, state);
-    o.observatory.bus?.subscribe(() => { state.dirty = true; });
+    o.observatory.bus?.subscribe(() => {
+      state.dirty = true;
+    });
   }
   const state = st;
   const refresh = () => {
-    state.pending ??= takeAgentsSnapshot(o).then((snap) => { state.snap = snap; return snap; })
-      .finally(() => { state.pending = undefined; });
+    state.pending ??= takeAgentsSnapshot(o)
+      .then((snap) => {
+        state.snap = snap;
+        return snap;
+      })
+      .finally(() => {
+        state.pending = undefined;
+      });
     return state.pending;
   };
   const snap = state.snap;
@@ -159,8 +202,14 @@ export async function loadAgentsSnapshot(o: Running, now = Date.now()): Promise<
 }
 
 /** What the overview shows from the store: counters, the feed's first page, agents and graph. */
-export async function loadOverviewData(o: Running): Promise<{ stats: StatsView; page: EnvelopePage; agents: AgentView[]; graph: GraphView }> {
-  const [stats, page, snap] = await Promise.all([loadStats(o), loadEnvelopes(o, { limit: FEED_SIZE }), loadAgentsSnapshot(o)]);
+export async function loadOverviewData(
+  o: Running,
+): Promise<{ stats: StatsView; page: EnvelopePage; agents: AgentView[]; graph: GraphView }> {
+  const [stats, page, snap] = await Promise.all([
+    loadStats(o),
+    loadEnvelopes(o, { limit: FEED_SIZE }),
+    loadAgentsSnapshot(o),
+  ]);
   return { stats, page, ...snap };
 }
 

@@ -4,10 +4,11 @@
  * server registers. In app/_lib because pages reach server parts only through here
  * (docs/architecture.md).
  */
+
+import { listReleases, type ReleaseSummary } from '../../lib/export/release';
+import type { ExportSource } from '../../lib/store/export';
 import { HttpError, runtime } from './http';
 import type { DatasetServices } from './services';
-import type { ExportSource } from '../../lib/store/export';
-import { listReleases, type ReleaseSummary } from '../../lib/export/release';
 
 /** The dataset card's fixed parts (lib/export/card.ts) for the datasets page. */
 export { COLLECTION_TEXT, DATA_LICENSE } from '../../lib/export/card';

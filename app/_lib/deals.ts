@@ -7,15 +7,15 @@
  * page of 50 costs about 100 indexed reads.
  */
 import 'server-only';
+import type { DealColumns } from '../../components/ConversationList';
+import { toHex } from '../../lib/protocol/hex';
 import { parseNegotiationPayload } from '../../lib/protocol/neg1';
 import { MsgType } from '../../lib/protocol/types';
-import { toHex } from '../../lib/protocol/hex';
 import { loadAdvertised } from './advertise';
-import { negotiationView } from './negotiation';
 import { onChainNegotiationView } from './haggle';
-import { pricePath } from './views';
+import { negotiationView } from './negotiation';
 import type { Services } from './services';
-import type { DealColumns } from '../../components/ConversationList';
+import { pricePath } from './views';
 
 /** One conversation's deal columns, as the conversations list shows them. */
 export type DealSummary = DealColumns;
@@ -28,9 +28,13 @@ function servicesOf(caps: unknown): Map<string, string> {
   const out = new Map<string, string>();
   const visit = (v: unknown) => {
     if (!v || typeof v !== 'object') return;
-    if (Array.isArray(v)) { v.forEach(visit); return; }
+    if (Array.isArray(v)) {
+      v.forEach(visit);
+      return;
+    }
     const o = v as Record<string, unknown>;
-    if (typeof o.service === 'string' && typeof o.serviceHash === 'string') out.set(o.serviceHash.replace(/^0x/, '').toLowerCase(), o.service);
+    if (typeof o.service === 'string' && typeof o.serviceHash === 'string')
+      out.set(o.serviceHash.replace(/^0x/, '').toLowerCase(), o.service);
     for (const x of Object.values(o)) if (x && typeof x === 'object') visit(x);
   };
   visit(caps);
@@ -42,7 +46,13 @@ export async function loadDealSummaries(o: Services, ids: readonly string[]): Pr
   const adverts = new Map<string, Promise<Map<string, string>>>();
   const servicesFor = (agent: string) => {
     let p = adverts.get(agent);
-    if (!p) adverts.set(agent, (p = loadAdvertised(o, agent).then((a) => servicesOf(a?.capabilities ?? null)).catch(() => new Map())));
+    if (!p)
+      adverts.set(
+        agent,
+        (p = loadAdvertised(o, agent)
+          .then((a) => servicesOf(a?.capabilities ?? null))
+          .catch(() => new Map())),
+      );
     return p;
   };
   let next = 0;
@@ -59,7 +69,10 @@ export async function loadDealSummaries(o: Services, ids: readonly string[]): Pr
         for (const s of c.envelopes) {
           if (s.envelope.msgType < MsgType.PROPOSE || s.envelope.msgType > MsgType.REJECT) continue;
           const p = parseNegotiationPayload(s.envelope.payload);
-          if (p.kind === 'neg1' && toHex(p.neg1.serviceHash) !== ZERO) { serviceHash = toHex(p.neg1.serviceHash); break; }
+          if (p.kind === 'neg1' && toHex(p.neg1.serviceHash) !== ZERO) {
+            serviceHash = toHex(p.neg1.serviceHash);
+            break;
+          }
         }
         let service: string | null = null;
         if (serviceHash) {
@@ -70,10 +83,18 @@ export async function loadDealSummaries(o: Services, ids: readonly string[]): Pr
         }
         const views = haggle ? chain.map((n) => onChainNegotiationView(n, pricePath(c.envelopes))) : [];
         // The agreed price, else the last offer by round (v.offers is in round order).
-        const last = v.deal?.price ?? v.offers.filter((x) => x.type === 'PROPOSE' || x.type === 'COUNTER').at(-1)?.price ?? null;
+        const last =
+          v.deal?.price ?? v.offers.filter((x) => x.type === 'PROPOSE' || x.type === 'COUNTER').at(-1)?.price ?? null;
         out[id] = {
-          buyer: v.roles.buyer, seller: v.roles.seller, service, serviceHash, rounds: v.rounds, lastPrice: last,
-          token: { decimals: v.token.decimals, symbol: v.token.symbol }, outcome: v.outcome, onChain: chain.length > 0,
+          buyer: v.roles.buyer,
+          seller: v.roles.seller,
+          service,
+          serviceHash,
+          rounds: v.rounds,
+          lastPrice: last,
+          token: { decimals: v.token.decimals, symbol: v.token.symbol },
+          outcome: v.outcome,
+          onChain: chain.length > 0,
           differences: views.reduce((n, x) => n + x.differences, 0),
           parties: v.parties,
         };

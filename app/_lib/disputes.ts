@@ -6,30 +6,44 @@
  */
 import 'server-only';
 import bs58 from 'bs58';
-import { ed25519Verify } from '../../lib/protocol/crypto';
-import { SIGNATURE_TEXT_FORMS, decodeSignatureText } from '../../lib/protocol/signature-text';
-import { MsgType } from '../../lib/protocol/types';
 import { decodeVerdict } from '../../lib/export/verdict';
-import { payloadOf } from '../../lib/store/queries';
+import { ed25519Verify } from '../../lib/protocol/crypto';
+import { fromHex, toHex } from '../../lib/protocol/hex';
+import { decodeSignatureText, SIGNATURE_TEXT_FORMS } from '../../lib/protocol/signature-text';
+import { MsgType } from '../../lib/protocol/types';
 import type { DisputeRow, OpinionRow } from '../../lib/store/disputes';
+import { payloadOf } from '../../lib/store/queries';
 import {
-  REVIEW_MAX_AGE_MS, REVIEW_MAX_FUTURE_MS, disputeReviewMessage, parseDisputeReviewMessage,
-  type DisputeDetailView, type DisputeListView, type DisputeOpinionRequest, type DisputeOpinionResult, type DisputeOpinionView, type DisputeRowView, type DisputesQuery,
+  type DisputeDetailView,
+  type DisputeListView,
+  type DisputeOpinionRequest,
+  type DisputeOpinionResult,
+  type DisputeOpinionView,
+  type DisputeRowView,
+  type DisputesQuery,
+  disputeReviewMessage,
+  parseDisputeReviewMessage,
+  REVIEW_MAX_AGE_MS,
+  REVIEW_MAX_FUTURE_MS,
 } from '../../lib/wire/disputes';
-import { loadConversation } from './data';
-import { loadNegotiation } from './negotiation';
-import { loadOnChainNegotiations } from './haggle';
 import { agentBytes } from './agent-id';
+import { loadConversation } from './data';
+import { loadOnChainNegotiations } from './haggle';
 import { HttpError } from './http';
+import { loadNegotiation } from './negotiation';
 import type { Services } from './services';
-import { toHex, fromHex } from '../../lib/protocol/hex';
-
 
 export function disputeRowView(d: DisputeRow): DisputeRowView {
   return {
-    id: toHex(d.id), conversationId: toHex(d.conversationId), disputer: toHex(d.sender), recipient: toHex(d.recipient),
-    timestampMs: Number(d.timestampUs / 1000n), receivedAtMs: d.receivedAt.getTime(), payloadLen: d.payloadLen,
-    status: d.opinions.total > 0 ? 'reviewed' : 'open', opinions: d.opinions,
+    id: toHex(d.id),
+    conversationId: toHex(d.conversationId),
+    disputer: toHex(d.sender),
+    recipient: toHex(d.recipient),
+    timestampMs: Number(d.timestampUs / 1000n),
+    receivedAtMs: d.receivedAt.getTime(),
+    payloadLen: d.payloadLen,
+    status: d.opinions.total > 0 ? 'reviewed' : 'open',
+    opinions: d.opinions,
   };
 }
 
@@ -41,9 +55,15 @@ export const namedReviewers = (o: Services): ReadonlySet<string> => new Set(o.di
 
 export function opinionView(o: OpinionRow): DisputeOpinionView {
   return {
-    reviewer: bs58.encode(o.reviewer), opinion: o.opinion, note: o.note, message: o.message, signature: toHex(o.signature),
-    signedAt: o.signedAt.toISOString(), receivedAt: o.receivedAt.toISOString(),
-    counted: o.counted, ...(o.counted ? {} : { notCounted: NOT_COUNTED }),
+    reviewer: bs58.encode(o.reviewer),
+    opinion: o.opinion,
+    note: o.note,
+    message: o.message,
+    signature: toHex(o.signature),
+    signedAt: o.signedAt.toISOString(),
+    receivedAt: o.receivedAt.toISOString(),
+    counted: o.counted,
+    ...(o.counted ? {} : { notCounted: NOT_COUNTED }),
   };
 }
 
@@ -52,7 +72,8 @@ const cursorText = (c: { timestampUs: bigint; id: Uint8Array }) => `${c.timestam
 function parseCursor(s: string): { timestampUs: bigint; id: Uint8Array } {
   const [ts, id] = s.split('.');
   const timestampUs = BigInt(ts);
-  if (timestampUs > (1n << 63n) - 1n) throw new HttpError(400, 'query parameter "before": the timestamp is past the largest stored one');
+  if (timestampUs > (1n << 63n) - 1n)
+    throw new HttpError(400, 'query parameter "before": the timestamp is past the largest stored one');
   return { timestampUs, id: fromHex(id) };
 }
 
@@ -62,7 +83,12 @@ export async function loadDisputes(o: Services, p: DisputesQuery): Promise<Dispu
     store.listDisputes({ status: p.status, limit: p.limit, before: p.before ? parseCursor(p.before) : undefined }),
     store.disputeCounts(),
   ]);
-  return { counts, reviewersNamed: namedReviewers(o).size, disputes: page.disputes.map(disputeRowView), next: page.next ? cursorText(page.next) : null };
+  return {
+    counts,
+    reviewersNamed: namedReviewers(o).size,
+    disputes: page.disputes.map(disputeRowView),
+    next: page.next ? cursorText(page.next) : null,
+  };
 }
 
 /** One dispute with its evidence and opinions; null when `idHex` is not a stored DISPUTE. */
@@ -85,14 +111,17 @@ export async function loadDispute(o: Services, idHex: string): Promise<DisputeDe
   for (const e of payloads) {
     if (e.msgType !== MsgType.VERDICT) continue;
     const v = decodeVerdict(payloadOf(e.raw, e.payloadLen));
-    if (v) { verdict = { envelopeId: toHex(e.id), passed: v.passed, score: v.score }; break; }
+    if (v) {
+      verdict = { envelopeId: toHex(e.id), passed: v.passed, score: v.score };
+      break;
+    }
   }
   const verdictSender = payloads.find((e) => e.msgType === MsgType.VERDICT)?.sender;
-  const missing = !conversation ? 'the dispute names no stored conversation' : nego?.receipt ?? null;
+  const missing = !conversation ? 'the dispute names no stored conversation' : (nego?.receipt ?? null);
   return {
     dispute: disputeRowView(d),
     conversation,
-    parties: nego?.view.parties.length ? nego.view.parties : conversation?.participants ?? [],
+    parties: nego?.view.parties.length ? nego.view.parties : (conversation?.participants ?? []),
     notary: assign ? toHex(assign.recipient) : verdictSender ? toHex(verdictSender) : null,
     verdict,
     receipt: { url: missing ? null : `/api/conversations/${convHex}/receipt`, missing },
@@ -111,22 +140,44 @@ const USED_REVIEW_KEEP_MS = REVIEW_MAX_AGE_MS + 10 * 60_000;
  * text from its fields, verifies the reviewer's Ed25519 signature and stores the opinion as the
  * reviewer's current one.
  */
-export async function recordOpinion(o: Services, idHex: string, body: DisputeOpinionRequest, now = Date.now()): Promise<DisputeOpinionResult> {
+export async function recordOpinion(
+  o: Services,
+  idHex: string,
+  body: DisputeOpinionRequest,
+  now = Date.now(),
+): Promise<DisputeOpinionResult> {
   const reviewer = agentBytes(body.reviewer);
-  if (!reviewer) throw new HttpError(400, 'field "reviewer": must be the wallet address that signed (base58, or 64 hex characters)');
+  if (!reviewer)
+    throw new HttpError(400, 'field "reviewer": must be the wallet address that signed (base58, or 64 hex characters)');
   const signature = decodeSignatureText(body.signature);
-  if (!signature) throw new HttpError(400, `field "signature": must be a 64-byte Ed25519 signature as ${SIGNATURE_TEXT_FORMS}`);
+  if (!signature)
+    throw new HttpError(400, `field "signature": must be a 64-byte Ed25519 signature as ${SIGNATURE_TEXT_FORMS}`);
   const parsed = parseDisputeReviewMessage(body.message);
   if (!parsed.ok) throw new HttpError(400, `field "message": ${parsed.error}`);
   const review = parsed.review;
-  if (review.dispute !== idHex) throw new HttpError(400, `field "message": it reviews dispute ${review.dispute}, not ${idHex} (the dispute in the URL)`);
+  if (review.dispute !== idHex)
+    throw new HttpError(
+      400,
+      `field "message": it reviews dispute ${review.dispute}, not ${idHex} (the dispute in the URL)`,
+    );
   const at = Date.parse(review.at);
-  if (now - at > REVIEW_MAX_AGE_MS) throw new HttpError(400, `field "message": signed at ${review.at}, more than ${REVIEW_MAX_AGE_MS / 60_000} minutes ago; sign a fresh review`);
-  if (at - now > REVIEW_MAX_FUTURE_MS) throw new HttpError(400, `field "message": dated ${review.at}, ahead of this server's clock (${new Date(now).toISOString()}); check the computer's clock and sign again`);
+  if (now - at > REVIEW_MAX_AGE_MS)
+    throw new HttpError(
+      400,
+      `field "message": signed at ${review.at}, more than ${REVIEW_MAX_AGE_MS / 60_000} minutes ago; sign a fresh review`,
+    );
+  if (at - now > REVIEW_MAX_FUTURE_MS)
+    throw new HttpError(
+      400,
+      `field "message": dated ${review.at}, ahead of this server's clock (${new Date(now).toISOString()}); check the computer's clock and sign again`,
+    );
   // The text checked is the one rebuilt from its fields (parse compares them), byte for byte as signed.
   const message = disputeReviewMessage(review);
   if (!ed25519Verify(signature, new TextEncoder().encode(message), reviewer)) {
-    throw new HttpError(403, 'the signature does not verify: it was not made by this reviewer\'s key over this exact message');
+    throw new HttpError(
+      403,
+      "the signature does not verify: it was not made by this reviewer's key over this exact message",
+    );
   }
   const store = o.observatory.store;
   const dispute = await store.getDispute(fromHex(idHex));
@@ -137,8 +188,22 @@ export async function recordOpinion(o: Services, idHex: string, body: DisputeOpi
   }
   // Kept either way; only a reviewer the deployment names moves the dispute's status and counts.
   const counted = namedReviewers(o).has(bs58.encode(reviewer));
-  const row = { disputeId: dispute.id, reviewer, opinion: review.opinion, note: review.note, message, signature, signedAt: new Date(at), receivedAt: new Date(now), counted };
+  const row = {
+    disputeId: dispute.id,
+    reviewer,
+    opinion: review.opinion,
+    note: review.note,
+    message,
+    signature,
+    signedAt: new Date(at),
+    receivedAt: new Date(now),
+    counted,
+  };
   const stored = await store.saveDisputeOpinion(row);
-  if (stored === 'older') throw new HttpError(409, 'this reviewer already has a newer opinion on this dispute (signed at the same time or later): sign a fresh review to change it');
+  if (stored === 'older')
+    throw new HttpError(
+      409,
+      'this reviewer already has a newer opinion on this dispute (signed at the same time or later): sign a fresh review to change it',
+    );
   return { stored, opinion: opinionView(row) };
 }

@@ -4,15 +4,25 @@
  * reason when this process has no chain.
  */
 import 'server-only';
-import type { EconomyView } from '../../lib/wire';
-import { readEconomy, unknownEconomy } from '../../lib/indexer/economy';
 import { base58 } from '../../components/format';
+import { readEconomy, unknownEconomy } from '../../lib/indexer/economy';
 import { fromHex } from '../../lib/protocol/hex';
+import type { EconomyView } from '../../lib/wire';
 import type { Services } from './services';
 
 /** `events`: read the newest this many events (the page's chart; default the API's 5,000). */
 export async function loadEconomyHistory(o: Services, agentHex: string, events?: number): Promise<EconomyView> {
   const agent = base58(agentHex);
-  if (!o.chain) return unknownEconomy(agent, 'this observatory runs no chain (no embedded chain and no SOLANA_RPC_URL), so stake and lease are not known');
-  return readEconomy(o.observatory.store, { bytes: fromHex(agentHex), base58: agent }, BigInt(o.config.epochSeconds), Date.now(), events);
+  if (!o.chain)
+    return unknownEconomy(
+      agent,
+      'this observatory runs no chain (no embedded chain and no SOLANA_RPC_URL), so stake and lease are not known',
+    );
+  return readEconomy(
+    o.observatory.store,
+    { bytes: fromHex(agentHex), base58: agent },
+    BigInt(o.config.epochSeconds),
+    Date.now(),
+    events,
+  );
 }

@@ -4,13 +4,13 @@
  * JSON with bigint/bytes made safe, and error mapping (400 bad input, 503 not running or database unreachable, 500 logged).
  */
 import type { z } from 'zod';
-import { toJsonText } from '../../lib/wire/codec';
-import { qp } from '../../lib/wire/params';
-import { textProblem } from '../../lib/wire/input-limits';
+import { BaseError } from '../../lib/protocol/errors';
 import { isStoreUnavailable } from '../../lib/store/errors';
+import { toJsonText } from '../../lib/wire/codec';
+import { textProblem } from '../../lib/wire/input-limits';
+import { qp } from '../../lib/wire/params';
 import { agentBytes } from './agent-id';
 import { getServices, type Services } from './services';
-import { BaseError } from '../../lib/protocol/errors';
 
 export class HttpError extends BaseError {
   override name = 'HttpError';
@@ -71,7 +71,10 @@ export function parseQuery<S extends z.ZodObject>(url: string | URL, schema: S):
     const issue = r.error.issues[0];
     const name = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.');
     const what = issue.code === 'unrecognized_keys' ? 'unknown query parameter' : 'query parameter';
-    throw new HttpError(400, `${what} "${name}": ${issue.code === 'unrecognized_keys' ? `allowed: ${Object.keys(schema.shape).join(', ')}` : issue.message}`);
+    throw new HttpError(
+      400,
+      `${what} "${name}": ${issue.code === 'unrecognized_keys' ? `allowed: ${Object.keys(schema.shape).join(', ')}` : issue.message}`,
+    );
   }
   return r.data as z.output<S>;
 }
@@ -85,7 +88,8 @@ export async function handle(fn: () => Promise<Response> | Response): Promise<Re
     // decodeURIComponent of a path segment with a broken %-sequence: the client's input, not ours.
     if (err instanceof URIError) return problem(400, `malformed percent-encoding in the URL: ${err.message}`);
     // The database is down or restarting: the request may succeed later, nothing is broken here.
-    if (isStoreUnavailable(err)) return json({ error: 'the database is unreachable; try again shortly' }, 503, { 'retry-after': '5' });
+    if (isStoreUnavailable(err))
+      return json({ error: 'the database is unreachable; try again shortly' }, 503, { 'retry-after': '5' });
     console.error('[api] unhandled error', err);
     return problem(500, 'internal error');
   }

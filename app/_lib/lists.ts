@@ -4,20 +4,31 @@
  * holding both is a shareable view.
  */
 import 'server-only';
-import { fromHex } from '../../lib/protocol/hex';
-import { conversationCursorText } from '../../lib/wire/params';
-import { bytesToHex, TIME_PRESETS, type AgentList, type AgentsQuerySchema, type ConversationList, type ConversationsQuerySchema } from '../../lib/wire';
-import { HttpError } from './http';
 import type { z } from 'zod';
-import type { Services } from './services';
-import type { AgentListRow, AgentSort } from '../../lib/store/agent-list';
+import { fromHex } from '../../lib/protocol/hex';
 import { applyFeedback, emptyReputation, type ReputationState } from '../../lib/protocol/reputation';
+import type { AgentListRow, AgentSort } from '../../lib/store/agent-list';
+import {
+  type AgentList,
+  type AgentsQuerySchema,
+  bytesToHex,
+  type ConversationList,
+  type ConversationsQuerySchema,
+  TIME_PRESETS,
+} from '../../lib/wire';
+import { conversationCursorText } from '../../lib/wire/params';
+import { HttpError } from './http';
+import type { Services } from './services';
 import { agentView, conversationSummaryView, ONLINE_WINDOW_MS } from './views';
 
 export type ConversationsQuery = z.output<typeof ConversationsQuerySchema>;
 
 /** Conversations matching `p`, sorted descending by `p.sort`; `next` continues after the last one. */
-export async function loadConversationsPage(o: Services, p: ConversationsQuery, now = Date.now()): Promise<ConversationList> {
+export async function loadConversationsPage(
+  o: Services,
+  p: ConversationsQuery,
+  now = Date.now(),
+): Promise<ConversationList> {
   const fromMs = p.range ? now - TIME_PRESETS[p.range] : p.from;
   const page = await o.reads.listConversationsPage({
     agent: p.agent ? fromHex(p.agent) : undefined,
@@ -79,15 +90,26 @@ export async function loadAgentsPage(o: Services, q: AgentsQuery, now = Date.now
     const folded = await Promise.all(all.map(async (row) => ({ row, rep: await gossipOf(o, row) })));
     const score = (r: ReputationState | null) => r?.reliabilityScore ?? -1n;
     let list = folded
-      .filter(({ rep }) => (q.minReliability === undefined || (rep !== null && rep.reliabilityScore >= q.minReliability)) && (q.maxReliability === undefined || (rep !== null && rep.reliabilityScore <= q.maxReliability)))
+      .filter(
+        ({ rep }) =>
+          (q.minReliability === undefined || (rep !== null && rep.reliabilityScore >= q.minReliability)) &&
+          (q.maxReliability === undefined || (rep !== null && rep.reliabilityScore <= q.maxReliability)),
+      )
       .map((x) => ({ ...x, key: q.sort === 'reliability' ? score(x.rep).toString() : x.row.sortValue }));
     if (q.sort === 'reliability') {
       // Descending by (score, id), like the SQL keyset order.
-      list.sort((a, b) => (score(a.rep) !== score(b.rep) ? (score(b.rep) > score(a.rep) ? 1 : -1) : Buffer.compare(b.row.id, a.row.id)));
+      list.sort((a, b) =>
+        score(a.rep) !== score(b.rep) ? (score(b.rep) > score(a.rep) ? 1 : -1) : Buffer.compare(b.row.id, a.row.id),
+      );
     }
     if (cursor) {
       const after = (x: { row: AgentListRow; key: string }) => {
-        const c = q.sort === 'reliability' ? BigInt(x.key) - BigInt(cursor.value) : q.sort === 'envelopes' ? Number(x.key) - Number(cursor.value) : Date.parse(x.key) - Date.parse(cursor.value);
+        const c =
+          q.sort === 'reliability'
+            ? BigInt(x.key) - BigInt(cursor.value)
+            : q.sort === 'envelopes'
+              ? Number(x.key) - Number(cursor.value)
+              : Date.parse(x.key) - Date.parse(cursor.value);
         return c < 0 || (c === 0 || c === 0n ? Buffer.compare(x.row.id, cursor.id) < 0 : false);
       };
       list = list.filter(after);
@@ -100,7 +122,8 @@ export async function loadAgentsPage(o: Services, q: AgentsQuery, now = Date.now
   const backing = await o.reads.feedbackBacking(rows.map(({ row }) => row.id));
   return {
     agents: rows.map(({ row, rep }) => ({
-      ...agentView(row, rep, now), stake: row.stake ? { status: row.stake.status, amount: row.stake.amount.toString() } : null,
+      ...agentView(row, rep, now),
+      stake: row.stake ? { status: row.stake.status, amount: row.stake.amount.toString() } : null,
       backing: { ...(backing.get(bytesToHex(row.id)) ?? { feedback: 0, unbacked: 0 }), reliabilityWithout: null },
     })),
     next: more && last ? `${last.key}~${bytesToHex(last.row.id)}` : null,

@@ -3,9 +3,9 @@
  * routes answer with, so a tool's answer and the matching API response agree.
  */
 import 'server-only';
-import { bytesToHex, ConversationCursorSchema } from '../../lib/wire';
-import { ToolInputError, type McpReads } from '../../lib/mcp/server';
+import { type McpReads, ToolInputError } from '../../lib/mcp/server';
 import { fromHex } from '../../lib/protocol/hex';
+import { bytesToHex, ConversationCursorSchema } from '../../lib/wire';
 import { loadAgent, loadConversation, loadConversations, loadHealth, loadStats } from './data';
 import { loadConversationsPage } from './lists';
 import { agentBytes, runSearch } from './search';
@@ -38,19 +38,34 @@ export function mcpReads(o: Services): McpReads {
       let before;
       if (f.cursor !== undefined) {
         const c = ConversationCursorSchema.safeParse(f.cursor);
-        if (!c.success || c.data.sort !== 'last_seen') throw new ToolInputError('cursor: must be the `next` of a previous page');
+        if (!c.success || c.data.sort !== 'last_seen')
+          throw new ToolInputError('cursor: must be the `next` of a previous page');
         before = c.data;
       }
-      if (f.range && (f.fromMs !== undefined || f.toMs !== undefined)) throw new ToolInputError('range: give either range or from_ms/to_ms, not both');
+      if (f.range && (f.fromMs !== undefined || f.toMs !== undefined))
+        throw new ToolInputError('range: give either range or from_ms/to_ms, not both');
       return loadConversationsPage(o, {
         agent: f.agent === undefined ? undefined : bytesToHex(agentOf(f.agent)),
-        state: f.state as never, outcome: f.outcome as never, range: f.range, from: f.fromMs, to: f.toMs, limit: f.limit, before, sort: 'last_seen',
+        state: f.state as never,
+        outcome: f.outcome as never,
+        range: f.range,
+        from: f.fromMs,
+        to: f.toMs,
+        limit: f.limit,
+        before,
+        sort: 'last_seen',
       });
     },
     negotiation: (id) => loadConversation(o, conversationOf(id)),
     async negotiationPayloads(id) {
       const c = await o.reads.getConversation(fromHex(conversationOf(id)));
-      return (c?.envelopes ?? []).map((s) => ({ id: bytesToHex(s.id), sender: bytesToHex(s.envelope.sender), msgType: s.envelope.msgType, timestamp: s.envelope.timestamp, payload: s.envelope.payload }));
+      return (c?.envelopes ?? []).map((s) => ({
+        id: bytesToHex(s.id),
+        sender: bytesToHex(s.envelope.sender),
+        msgType: s.envelope.msgType,
+        timestamp: s.envelope.timestamp,
+        payload: s.envelope.payload,
+      }));
     },
     async batch(agent, epoch) {
       const [b] = await chainOf(o).listBatches({ agent: agentOf(agent), epoch: BigInt(epoch), limit: 1 });

@@ -16,9 +16,13 @@ const SPEC: Record<MeshRange, { res: MeshHealthRes; seconds: number }> = {
   '7d': { res: 3600, seconds: 7 * 86_400 },
 };
 
-
 /** One observer's rows (default this process's) with the observers on record and their latency spread. */
-export async function loadMeshHealth(o: Services, range: MeshRange, nowMs: number, p: { topic?: string; observer?: string } = {}): Promise<MeshHealthView> {
+export async function loadMeshHealth(
+  o: Services,
+  range: MeshRange,
+  nowMs: number,
+  p: { topic?: string; observer?: string } = {},
+): Promise<MeshHealthView> {
   const { res, seconds } = SPEC[range];
   const to = Math.floor(nowMs / 1000 / res) * res + res;
   const from = to - seconds;

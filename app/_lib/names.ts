@@ -3,8 +3,8 @@
  * most every few seconds (every page's layout asks), handed to the browser once per page.
  */
 import 'server-only';
-import type { Services } from './services';
 import { agentDisplayName } from '../../lib/wire/agent-name';
+import type { Services } from './services';
 
 const TTL_MS = 5_000;
 const MAX = 5_000;
@@ -23,7 +23,9 @@ export async function agentNames(o: Services | null | undefined): Promise<Record
       return names;
     })
     .catch(() => cache?.names ?? {})
-    .finally(() => { pending = null; });
+    .finally(() => {
+      pending = null;
+    });
   return pending;
 }
 
@@ -32,12 +34,18 @@ export async function agentNames(o: Services | null | undefined): Promise<Record
  * the SATI name stored as its label, else the label derived from its id (lib/wire/agent-name.ts).
  * Search hits, page titles and the layout's names all read through this.
  */
-export async function agentNameResolver(o: Services | null | undefined): Promise<(hex: string, label?: string | null) => string> {
+export async function agentNameResolver(
+  o: Services | null | undefined,
+): Promise<(hex: string, label?: string | null) => string> {
   const stored = await agentNames(o);
   // `label`: the stored label the caller just read (fresher than the names cached here).
   return (hex: string, label?: string | null) => {
     let live: string | null | undefined = null;
-    try { live = o?.chain?.satiProfile(Buffer.from(hex, 'hex'))?.name; } catch { live = null; }
+    try {
+      live = o?.chain?.satiProfile(Buffer.from(hex, 'hex'))?.name;
+    } catch {
+      live = null;
+    }
     return agentDisplayName(hex, live ?? label ?? stored[hex]);
   };
 }

@@ -2,8 +2,9 @@
  * The overview's agents-and-graph snapshot: one read serves every request until a commit on the
  * live bus (or its age) makes it due, and then one refresh retakes it while the old one is served.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { createLiveBus } from '../../lib/observer/bus';
 import type { ConversationGraph } from '../../lib/store/types';
 import { loadAgentsSnapshot, OVERVIEW_MAX_AGE_MS, OVERVIEW_REFRESH_MS } from './data';
@@ -15,7 +16,10 @@ function fake() {
   const graph = (): ConversationGraph => {
     reads++;
     const id = new Uint8Array(32).fill(reads);
-    return { nodes: [{ id, firstSeen: new Date(0), lastSeen: new Date(0), label: null, online: false, sent: reads }], edges: [] };
+    return {
+      nodes: [{ id, firstSeen: new Date(0), lastSeen: new Date(0), label: null, online: false, sent: reads }],
+      edges: [],
+    };
   };
   const o = { reads: { conversationGraph: async () => graph() }, observatory: { bus } } as unknown as Services;
   return { o, bus, reads: () => reads };

@@ -15,7 +15,11 @@ export function flatParams(sp: SearchParams): Record<string, string> {
 }
 
 /** `path?…` with `raw` and `extra` merged (undefined in `extra` removes a parameter). */
-export function withParams(path: string, raw: Record<string, string>, extra: Record<string, string | undefined> = {}): string {
+export function withParams(
+  path: string,
+  raw: Record<string, string>,
+  extra: Record<string, string | undefined> = {},
+): string {
   const u = new URLSearchParams();
   for (const [k, v] of Object.entries({ ...raw, ...extra })) if (v !== undefined) u.set(k, v);
   const q = u.toString();

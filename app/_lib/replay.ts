@@ -11,15 +11,28 @@ import type { Services } from './services';
 
 export function replayEvent(r: ReplayRow): ReplayEvent {
   const data: ReplayEvent['data'] = {
-    id: toHex(r.id), msgType: r.msgType, type: msgTypeName(r.msgType), sender: toHex(r.sender), recipient: toHex(r.recipient),
-    conversationId: toHex(r.conversationId), nonce: String(r.nonce), timestamp: String(r.timestamp), blockRef: String(r.blockRef),
-    payloadLen: r.payloadLen, source: r.source, topic: r.topic, receivedAt: r.receivedAt.getTime(),
+    id: toHex(r.id),
+    msgType: r.msgType,
+    type: msgTypeName(r.msgType),
+    sender: toHex(r.sender),
+    recipient: toHex(r.recipient),
+    conversationId: toHex(r.conversationId),
+    nonce: String(r.nonce),
+    timestamp: String(r.timestamp),
+    blockRef: String(r.blockRef),
+    payloadLen: r.payloadLen,
+    source: r.source,
+    topic: r.topic,
+    receivedAt: r.receivedAt.getTime(),
   };
   if (r.bidType !== undefined) data.bidType = r.bidType;
   return { type: 'message', at: data.receivedAt, data };
 }
 
-export async function loadReplayPage(o: Services, q: { fromMs: number; toMs: number; after?: ReplayCursor; limit: number }): Promise<ReplayPage> {
+export async function loadReplayPage(
+  o: Services,
+  q: { fromMs: number; toMs: number; after?: ReplayCursor; limit: number },
+): Promise<ReplayPage> {
   const rows = await o.reads.replayEnvelopes({
     fromUs: BigInt(q.fromMs) * 1000n,
     // `to` is a millisecond: every µs of it is in the window.
@@ -29,5 +42,10 @@ export async function loadReplayPage(o: Services, q: { fromMs: number; toMs: num
   });
   const events = rows.map(replayEvent);
   const last = events.at(-1);
-  return { from: q.fromMs, to: q.toMs, events, next: rows.length === q.limit && last ? `${last.data.timestamp}:${last.data.id}` : null };
+  return {
+    from: q.fromMs,
+    to: q.toMs,
+    events,
+    next: rows.length === q.limit && last ? `${last.data.timestamp}:${last.data.id}` : null,
+  };
 }

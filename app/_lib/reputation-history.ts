@@ -14,12 +14,23 @@ import type { Services } from './services';
 export const HISTORY_POINTS = 240;
 const ONE = 1_000_000;
 
-export async function loadReputationHistory(o: Services, agent: Uint8Array, nowMs = Date.now()): Promise<ReputationHistoryView> {
+export async function loadReputationHistory(
+  o: Services,
+  agent: Uint8Array,
+  nowMs = Date.now(),
+): Promise<ReputationHistoryView> {
   const store = o.observatory.store;
   const epochMs = o.config.epochSeconds * 1000;
-  const [g, b] = await Promise.all([store.reputationPoints(agent, 'gossip', HISTORY_POINTS), store.reputationPoints(agent, 'batch', HISTORY_POINTS)]);
+  const [g, b] = await Promise.all([
+    store.reputationPoints(agent, 'gossip', HISTORY_POINTS),
+    store.reputationPoints(agent, 'batch', HISTORY_POINTS),
+  ]);
   const at = (epoch: bigint) => Math.min(Number(epoch + 1n) * epochMs, nowMs);
-  const point = (p: (typeof g.points)[number]) => ({ tMs: at(p.epoch), reliability: Number(p.state.reliabilityScore) / ONE, cooperation: Number(p.state.cooperationIndex) / ONE });
+  const point = (p: (typeof g.points)[number]) => ({
+    tMs: at(p.epoch),
+    reliability: Number(p.state.reliabilityScore) / ONE,
+    cooperation: Number(p.state.cooperationIndex) / ONE,
+  });
   return {
     gossip: g.points.map(point),
     authoritative: b.points.map((p) => ({ ...point(p), epoch: p.epoch.toString() })),

@@ -13,19 +13,69 @@
 
 /** Solana's JSON-RPC HTTP methods (docs.solana.com "RPC HTTP methods"), the deprecated ones included. */
 export const SOLANA_HTTP_METHODS: ReadonlySet<string> = new Set([
-  'getAccountInfo', 'getBalance', 'getBlock', 'getBlockCommitment', 'getBlockHeight', 'getBlockProduction', 'getBlockTime',
-  'getBlocks', 'getBlocksWithLimit', 'getClusterNodes', 'getEpochInfo', 'getEpochSchedule', 'getFeeForMessage',
-  'getFirstAvailableBlock', 'getGenesisHash', 'getHealth', 'getHighestSnapshotSlot', 'getIdentity', 'getInflationGovernor',
-  'getInflationRate', 'getInflationReward', 'getLargestAccounts', 'getLatestBlockhash', 'getLeaderSchedule',
-  'getMaxRetransmitSlot', 'getMaxShredInsertSlot', 'getMinimumBalanceForRentExemption', 'getMultipleAccounts',
-  'getProgramAccounts', 'getRecentPerformanceSamples', 'getRecentPrioritizationFees', 'getSignatureStatuses',
-  'getSignaturesForAddress', 'getSlot', 'getSlotLeader', 'getSlotLeaders', 'getStakeMinimumDelegation', 'getSupply',
-  'getTokenAccountBalance', 'getTokenAccountsByDelegate', 'getTokenAccountsByOwner', 'getTokenLargestAccounts',
-  'getTokenSupply', 'getTransaction', 'getTransactionCount', 'getVersion', 'getVoteAccounts', 'isBlockhashValid',
-  'minimumLedgerSlot', 'requestAirdrop', 'sendTransaction', 'simulateTransaction',
-  'getConfirmedBlock', 'getConfirmedBlocks', 'getConfirmedBlocksWithLimit', 'getConfirmedSignaturesForAddress2',
-  'getConfirmedTransaction', 'getFeeCalculatorForBlockhash', 'getFeeRateGovernor', 'getFees', 'getRecentBlockhash',
-  'getSnapshotSlot', 'getStakeActivation',
+  'getAccountInfo',
+  'getBalance',
+  'getBlock',
+  'getBlockCommitment',
+  'getBlockHeight',
+  'getBlockProduction',
+  'getBlockTime',
+  'getBlocks',
+  'getBlocksWithLimit',
+  'getClusterNodes',
+  'getEpochInfo',
+  'getEpochSchedule',
+  'getFeeForMessage',
+  'getFirstAvailableBlock',
+  'getGenesisHash',
+  'getHealth',
+  'getHighestSnapshotSlot',
+  'getIdentity',
+  'getInflationGovernor',
+  'getInflationRate',
+  'getInflationReward',
+  'getLargestAccounts',
+  'getLatestBlockhash',
+  'getLeaderSchedule',
+  'getMaxRetransmitSlot',
+  'getMaxShredInsertSlot',
+  'getMinimumBalanceForRentExemption',
+  'getMultipleAccounts',
+  'getProgramAccounts',
+  'getRecentPerformanceSamples',
+  'getRecentPrioritizationFees',
+  'getSignatureStatuses',
+  'getSignaturesForAddress',
+  'getSlot',
+  'getSlotLeader',
+  'getSlotLeaders',
+  'getStakeMinimumDelegation',
+  'getSupply',
+  'getTokenAccountBalance',
+  'getTokenAccountsByDelegate',
+  'getTokenAccountsByOwner',
+  'getTokenLargestAccounts',
+  'getTokenSupply',
+  'getTransaction',
+  'getTransactionCount',
+  'getVersion',
+  'getVoteAccounts',
+  'isBlockhashValid',
+  'minimumLedgerSlot',
+  'requestAirdrop',
+  'sendTransaction',
+  'simulateTransaction',
+  'getConfirmedBlock',
+  'getConfirmedBlocks',
+  'getConfirmedBlocksWithLimit',
+  'getConfirmedSignaturesForAddress2',
+  'getConfirmedTransaction',
+  'getFeeCalculatorForBlockhash',
+  'getFeeRateGovernor',
+  'getFees',
+  'getRecentBlockhash',
+  'getSnapshotSlot',
+  'getStakeActivation',
 ]);
 
 /**
@@ -33,11 +83,28 @@ export const SOLANA_HTTP_METHODS: ReadonlySet<string> = new Set([
  * blocks, many accounts at once): each call takes a token of the client's `heavy` budget as well.
  */
 export const HEAVY_RPC_METHODS: ReadonlySet<string> = new Set([
-  'getProgramAccounts', 'getSignaturesForAddress', 'getConfirmedSignaturesForAddress2', 'getTransaction',
-  'getConfirmedTransaction', 'getBlock', 'getConfirmedBlock', 'getBlocks', 'getBlocksWithLimit', 'getConfirmedBlocks',
-  'getConfirmedBlocksWithLimit', 'getLargestAccounts', 'getTokenLargestAccounts', 'getTokenAccountsByOwner',
-  'getTokenAccountsByDelegate', 'getBlockProduction', 'getLeaderSchedule', 'getVoteAccounts',
-  'getClusterNodes', 'getSupply', 'getInflationReward', 'getRecentPerformanceSamples',
+  'getProgramAccounts',
+  'getSignaturesForAddress',
+  'getConfirmedSignaturesForAddress2',
+  'getTransaction',
+  'getConfirmedTransaction',
+  'getBlock',
+  'getConfirmedBlock',
+  'getBlocks',
+  'getBlocksWithLimit',
+  'getConfirmedBlocks',
+  'getConfirmedBlocksWithLimit',
+  'getLargestAccounts',
+  'getTokenLargestAccounts',
+  'getTokenAccountsByOwner',
+  'getTokenAccountsByDelegate',
+  'getBlockProduction',
+  'getLeaderSchedule',
+  'getVoteAccounts',
+  'getClusterNodes',
+  'getSupply',
+  'getInflationReward',
+  'getRecentPerformanceSamples',
 ]);
 
 /**
@@ -64,9 +131,18 @@ export const DEFAULT_RPC_MAX_BATCH = 50;
  * given status where a stock client should see the HTTP status (web3.js backs off and retries
  * on 429, reads `Retry-After`, and shows the body of any other error status).
  */
-export function rpcError(id: unknown, code: number, message: string, status = 200, headers: Record<string, string> = {}): Response {
+export function rpcError(
+  id: unknown,
+  code: number,
+  message: string,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: id ?? null });
-  return new Response(body, { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers } });
+  return new Response(body, {
+    status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+  });
 }
 
 /** One call of a request body. */
@@ -100,13 +176,23 @@ export function inspectRpcBody(body: Uint8Array, maxBatch = DEFAULT_RPC_MAX_BATC
   const list: unknown[] = batch ? parsed : [parsed];
   if (batch && list.length === 0) return rpcError(null, -32600, 'Invalid Request: an empty batch', 413);
   if (list.length > maxBatch) {
-    return rpcError(null, -32600, `Invalid Request: a batch of ${list.length} calls is over this proxy's cap of ${maxBatch} calls per request; split it`, 413);
+    return rpcError(
+      null,
+      -32600,
+      `Invalid Request: a batch of ${list.length} calls is over this proxy's cap of ${maxBatch} calls per request; split it`,
+      413,
+    );
   }
   const calls = list.map((r): RpcCall => {
     const o = r && typeof r === 'object' ? (r as { method?: unknown; id?: unknown; params?: unknown }) : {};
     return { method: typeof o.method === 'string' ? o.method : '', id: o.id, params: o.params };
   });
-  return { calls, batch, heavy: calls.filter(isHeavyCall).length, airdrops: calls.filter((c) => c.method === 'requestAirdrop') };
+  return {
+    calls,
+    batch,
+    heavy: calls.filter(isHeavyCall).length,
+    airdrops: calls.filter((c) => c.method === 'requestAirdrop'),
+  };
 }
 
 /**
@@ -127,7 +213,11 @@ export function refuseNonStandard(body: Uint8Array): Response | null {
     if (typeof method === 'string' && !SOLANA_HTTP_METHODS.has(method)) {
       // A batch is refused whole with one error (id null): no part of it reaches the chain.
       const id = Array.isArray(parsed) ? null : (r as { id?: unknown }).id;
-      return rpcError(id, -32601, `Method not found: ${method.slice(0, 64)} is not a standard Solana method; this proxy forwards only those`);
+      return rpcError(
+        id,
+        -32601,
+        `Method not found: ${method.slice(0, 64)} is not a standard Solana method; this proxy forwards only those`,
+      );
     }
   }
   return null;

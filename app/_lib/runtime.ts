@@ -3,8 +3,13 @@
  * reads. The running instances reach routes through the services registry (./services).
  * Type-only imports: nothing from lib/store is bundled.
  */
-import type { AgentChainView, BatchCheck, BatchJson, BatchList, ChainHealth, ChainOverviewView, ChallengeJson, ChallengeList, ReputationJson, SatiAddressesView, AgentSatiProfileView, SatiDiscoveryStats, SatiReputationView } from '../../lib/wire';
+
 import type { BatchesQuery, ChallengesQuery } from '../../lib/indexer/queries';
+import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
+import type { MeshHealthRange, MeshHealthRow, MeshHealthSpread } from '../../lib/store/mesh-health';
+import type { ReplayParams, ReplayRow } from '../../lib/store/replay';
+import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/search';
+import type { StatsSeriesParams } from '../../lib/store/stats';
 import type {
   AgentRow,
   ConversationDetail,
@@ -16,12 +21,22 @@ import type {
   ReputationRow,
   StoredEnvelope,
 } from '../../lib/store/types';
-import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/search';
-import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
-import type { StatsSeriesParams } from '../../lib/store/stats';
-import type { ReplayParams, ReplayRow } from '../../lib/store/replay';
+import type {
+  AgentChainView,
+  AgentSatiProfileView,
+  BatchCheck,
+  BatchJson,
+  BatchList,
+  ChainHealth,
+  ChainOverviewView,
+  ChallengeJson,
+  ChallengeList,
+  ReputationJson,
+  SatiAddressesView,
+  SatiDiscoveryStats,
+  SatiReputationView,
+} from '../../lib/wire';
 import type { StatsSeries } from '../../lib/wire/stats';
-import type { MeshHealthRange, MeshHealthRow, MeshHealthSpread } from '../../lib/store/mesh-health';
 
 /** The read queries of lib/store the web app uses (lib/store `Store` satisfies it). */
 export interface ReadStore {
@@ -51,8 +66,12 @@ export interface ReadStore {
   search(t: SearchTerms): Promise<SearchRows>;
   listAgentsPage(f: AgentFilter): Promise<{ rows: AgentListRow[]; more: boolean }>;
   readMeshHealth(p: MeshHealthRange & { topic?: string; observer?: string }): Promise<MeshHealthRow[]>;
-  meshHealthObservers(p: MeshHealthRange): Promise<{ observers: Array<{ observer: string; intervals: number }>; spread: MeshHealthSpread[] }>;
-  listConversationsPage(f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { value: number; id: Uint8Array } | null }>;
+  meshHealthObservers(
+    p: MeshHealthRange,
+  ): Promise<{ observers: Array<{ observer: string; intervals: number }>; spread: MeshHealthSpread[] }>;
+  listConversationsPage(
+    f: ConversationFilter,
+  ): Promise<{ rows: ConversationRow[]; next: { value: number; id: Uint8Array } | null }>;
 }
 
 /**

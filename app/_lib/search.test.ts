@@ -1,14 +1,15 @@
 // Search hits name an agent the way every page does (lib/wire/agent-name.ts through
 // app/_lib/names.ts): its SATI name, not the label derived from its id, on a challenge, batch and
 // agent hit alike. Real store (PGlite).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { base58 } from '../../components/format';
 import { openStore } from '../../lib/store/index';
 import { bytesToHex } from '../../lib/wire';
 import { agentLabel } from '../../lib/wire/agent-name';
-import { base58 } from '../../components/format';
-import type { Services } from './services';
 import { runSearch } from './search';
+import type { Services } from './services';
 
 test('a challenge, batch and agent hit carry the SATI name', async () => {
   const store = await openStore({ dataDir: ':memory:', epochSeconds: 10 });
@@ -16,15 +17,35 @@ test('a challenge, batch and agent hit carry the SATI name', async () => {
     const agent = new Uint8Array(32).fill(0x9c);
     const hex = bytesToHex(agent);
     await store.setAgentLabel(agent, 'Zerox1 demo agent 2');
-    await store.upsertBatch({ agentId: agent, epoch: 7n, batchHash: new Uint8Array(32), root: new Uint8Array(32), slot: 1n, data: {} });
+    await store.upsertBatch({
+      agentId: agent,
+      epoch: 7n,
+      batchHash: new Uint8Array(32),
+      root: new Uint8Array(32),
+      slot: 1n,
+      data: {},
+    });
     const address = base58(bytesToHex(new Uint8Array(32).fill(5)));
-    await store.upsertChallenge({ address, agentId: agent, epoch: 7n, challenger: new Uint8Array(32).fill(1), status: 'pending', slot: 2n, signature: 'sig1' });
+    await store.upsertChallenge({
+      address,
+      agentId: agent,
+      epoch: 7n,
+      challenger: new Uint8Array(32).fill(1),
+      status: 'pending',
+      slot: 2n,
+      signature: 'sig1',
+    });
     const o = { reads: store, observatory: { store }, config: { epochSeconds: 10 } } as unknown as Services;
-    const detail = async (q: string, kind: string) => (await runSearch(o, q, 10)).hits.find((h) => h.kind === kind)?.detail ?? '';
+    const detail = async (q: string, kind: string) =>
+      (await runSearch(o, q, 10)).hits.find((h) => h.kind === kind)?.detail ?? '';
     assert.match(await detail(address, 'challenge'), /agent Zerox1 demo agent 2 /);
     assert.match(await detail(`${hex} 7`, 'batch'), /^Zerox1 demo agent 2 · epoch 7/);
     assert.match(await detail(hex, 'agent'), /^Zerox1 demo agent 2 · /);
-    for (const k of ['challenge', 'batch', 'agent']) assert.doesNotMatch(await detail(k === 'challenge' ? address : k === 'batch' ? `${hex} 7` : hex, k), new RegExp(agentLabel(hex)));
+    for (const k of ['challenge', 'batch', 'agent'])
+      assert.doesNotMatch(
+        await detail(k === 'challenge' ? address : k === 'batch' ? `${hex} 7` : hex, k),
+        new RegExp(agentLabel(hex)),
+      );
   } finally {
     await store.close();
   }

@@ -5,14 +5,14 @@
  * /search page and the MCP `search` tool, so all three answer alike.
  */
 import 'server-only';
-import { agentBytes } from './agent-id';
-import { bytesToHex as hex, msgTypeName, SEARCH_KINDS, type SearchHit, type SearchResult } from '../../lib/wire';
-import type { SearchTerms } from '../../lib/store/search';
-import type { Services } from './services';
-import { STAGE_LABELS, type ConversationStage } from '../../lib/protocol/conversation-state';
-import { agentLabel, base58PrefixRanges, labelPrefix } from '../../components/names/label';
-import { agentNameResolver } from './names';
 import { base58 } from '../../components/format';
+import { agentLabel, base58PrefixRanges, labelPrefix } from '../../components/names/label';
+import { type ConversationStage, STAGE_LABELS } from '../../lib/protocol/conversation-state';
+import type { SearchTerms } from '../../lib/store/search';
+import { bytesToHex as hex, msgTypeName, SEARCH_KINDS, type SearchHit, type SearchResult } from '../../lib/wire';
+import { agentBytes } from './agent-id';
+import { agentNameResolver } from './names';
+import type { Services } from './services';
 
 const HEX = /^(?:0x)?([0-9a-fA-F]{1,64})$/;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
@@ -62,35 +62,65 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
     // A label query matches by its hex prefix range: keep only ids whose label it is (and that have no SATI name hiding it).
     if (lp && id.startsWith(lp) && !a.label && agentLabel(id) !== q.toLowerCase() && !b58.startsWith(q)) continue;
     hits.push({
-      kind: 'agent', id, detail: `${nameOf(id, a.label)} · ${b58} · last seen ${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`,
-      href: `/agents/${id}`, exact: id === agentHex && t.epoch === undefined,
+      kind: 'agent',
+      id,
+      detail: `${nameOf(id, a.label)} · ${b58} · last seen ${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`,
+      href: `/agents/${id}`,
+      exact: id === agentHex && t.epoch === undefined,
     });
   }
   for (const c of r.conversations) {
     const id = hex(c.id);
-    hits.push({ kind: 'conversation', id, detail: `${STAGE_LABELS[c.state as ConversationStage] ?? c.state} · ${c.messageCount} messages`, href: `/conversations/${id}`, exact: full(id) });
+    hits.push({
+      kind: 'conversation',
+      id,
+      detail: `${STAGE_LABELS[c.state as ConversationStage] ?? c.state} · ${c.messageCount} messages`,
+      href: `/conversations/${id}`,
+      exact: full(id),
+    });
   }
   for (const e of r.envelopes) {
     const id = hex(e.id);
     const conv = hex(e.conversationId);
     const href = conv === ZERO16 ? `/agents/${hex(e.sender)}` : `/conversations/${conv}#envelope-${id}`;
-    hits.push({ kind: 'envelope', id, detail: `${msgTypeName(e.msgType)} from ${nameOf(hex(e.sender))} ${base58(hex(e.sender)).slice(0, 5)}…`, href, exact: full(id) });
+    hits.push({
+      kind: 'envelope',
+      id,
+      detail: `${msgTypeName(e.msgType)} from ${nameOf(hex(e.sender))} ${base58(hex(e.sender)).slice(0, 5)}…`,
+      href,
+      exact: full(id),
+    });
   }
   const pairQuery = t.agent !== undefined && t.epoch !== undefined;
   for (const b of r.batches) {
     const agent = hex(b.agent);
-    hits.push({ kind: 'batch', id: `${agent}/${b.epoch}`, detail: `${nameOf(agent)} · epoch ${b.epoch} · ${b.status}`, href: `/batches/${base58(agent)}/${b.epoch}`, exact: pairQuery });
+    hits.push({
+      kind: 'batch',
+      id: `${agent}/${b.epoch}`,
+      detail: `${nameOf(agent)} · epoch ${b.epoch} · ${b.status}`,
+      href: `/batches/${base58(agent)}/${b.epoch}`,
+      exact: pairQuery,
+    });
   }
   for (const c of r.challenges) {
     const agent = hex(c.agent);
-    hits.push({ kind: 'challenge', id: c.address, detail: `epoch ${c.epoch} · ${c.status} · agent ${nameOf(agent)} ${base58(agent).slice(0, 5)}…`, href: `/agents/${agent}#challenges`, exact: c.address === q });
+    hits.push({
+      kind: 'challenge',
+      id: c.address,
+      detail: `epoch ${c.epoch} · ${c.status} · agent ${nameOf(agent)} ${base58(agent).slice(0, 5)}…`,
+      href: `/agents/${agent}#challenges`,
+      exact: c.address === q,
+    });
   }
   for (const x of r.transactions) {
     const bytes = x.agent ?? (x.agentAddress ? agentBytes(x.agentAddress) : null);
     const agent = bytes ? hex(bytes) : null;
     hits.push({
-      kind: 'transaction', id: x.signature, detail: `${x.what}${x.epoch !== null ? ` · epoch ${x.epoch}` : ''}`,
-      href: agent ? `/agents/${agent}` : `/search?q=${encodeURIComponent(x.signature)}`, exact: x.signature === q,
+      kind: 'transaction',
+      id: x.signature,
+      detail: `${x.what}${x.epoch !== null ? ` · epoch ${x.epoch}` : ''}`,
+      href: agent ? `/agents/${agent}` : `/search?q=${encodeURIComponent(x.signature)}`,
+      exact: x.signature === q,
     });
   }
   hits.sort((a, b) => SEARCH_KINDS.indexOf(a.kind) - SEARCH_KINDS.indexOf(b.kind));

@@ -2,8 +2,9 @@
  * The services registry: one slot per process, on globalThis, so a second copy of the module (as
  * Next's route bundles have) sees what the server registered.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { getServices, registerServices, type Services } from './services';
 
 const fake = (tag: string) => ({ observatory: { tag }, reads: { tag }, config: { tag } }) as unknown as Services;
@@ -21,6 +22,9 @@ test('register, read from another module copy, refuse a second registration, cle
   registerServices(a); // the same services again: no-op
   registerServices(undefined);
   assert.equal(copy.getServices(), undefined);
-  assert.throws(() => registerServices({ observatory: {} } as unknown as Services), /need observatory, reads and config/);
+  assert.throws(
+    () => registerServices({ observatory: {} } as unknown as Services),
+    /need observatory, reads and config/,
+  );
   assert.equal(getServices(), undefined);
 });

@@ -8,16 +8,16 @@
  * Type-only imports: importing this from a route bundles no libp2p, Prisma, PGlite or litesvm.
  */
 import 'server-only';
-import type { Observatory } from '../../lib/observer/observatory';
-import type { ObservatoryConfig } from '../../lib/observer/config';
-import type { ChainReads, ReadStore } from './runtime';
-import type { WalletServices } from './wallet-services';
-import type { ExportSource } from '../../lib/store/export';
-import type { ReleaseStatusView } from '../../lib/wire/datasets';
-import type { LimitsReport, MemoryReport } from '../../lib/wire/views';
-import type { RegistrationFile } from '../../lib/wire/chain-views';
 import type { AlertService } from '../../lib/alerts/service';
 import type { ExplorerChain } from '../../lib/chain/explorer';
+import type { ObservatoryConfig } from '../../lib/observer/config';
+import type { Observatory } from '../../lib/observer/observatory';
+import type { ExportSource } from '../../lib/store/export';
+import type { RegistrationFile } from '../../lib/wire/chain-views';
+import type { ReleaseStatusView } from '../../lib/wire/datasets';
+import type { LimitsReport, MemoryReport } from '../../lib/wire/views';
+import type { ChainReads, ReadStore } from './runtime';
+import type { WalletServices } from './wallet-services';
 
 /** Everything the web app uses from the running process. */
 export interface Services {
@@ -69,8 +69,10 @@ type Holder = { [KEY]?: Services };
 export function registerServices(services: Services | undefined): void {
   const g = globalThis as Holder;
   if (services !== undefined) {
-    if (!services.observatory || !services.reads || !services.config) throw new TypeError('services need observatory, reads and config');
-    if (g[KEY] !== undefined && g[KEY] !== services) throw new Error('services are already registered in this process (register undefined first)');
+    if (!services.observatory || !services.reads || !services.config)
+      throw new TypeError('services need observatory, reads and config');
+    if (g[KEY] !== undefined && g[KEY] !== services)
+      throw new Error('services are already registered in this process (register undefined first)');
   }
   g[KEY] = services;
 }

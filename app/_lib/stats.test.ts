@@ -1,10 +1,11 @@
 // The overview strip on a real store (PGlite): the last finished minute's rate and active agents
 // only once the observer has received that minute whole; before that "measuring" (null) with
 // the time the first whole minute ends, while the hour's counts are shown as stored.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { openStore } from '../../lib/store/index';
+import { test } from 'node:test';
 import { MsgType } from '../../lib/protocol/types';
+import { openStore } from '../../lib/store/index';
 import { bytes32, conv16, makeItem } from '../../lib/store/testing';
 import type { Services } from './services';
 import { loadStatsStrip } from './stats';
@@ -16,9 +17,17 @@ test('the strip says "measuring" until the observer has received a whole minute'
     const M = 1_800_007_260_000; // a minute boundary, ms
     const now = M + 30_000;
     const at = (k: number) => BigInt(M - 60_000 + k * 1_000) * 1000n;
-    await store.ingestEnvelopes(Array.from({ length: 6 }, (_, k) => makeItem({
-      msgType: k === 0 ? MsgType.PROPOSE : MsgType.BEACON, sender: bytes32(1 + (k % 2)), conversationId: conv16(k), nonce: BigInt(k), timestamp: at(k),
-    })));
+    await store.ingestEnvelopes(
+      Array.from({ length: 6 }, (_, k) =>
+        makeItem({
+          msgType: k === 0 ? MsgType.PROPOSE : MsgType.BEACON,
+          sender: bytes32(1 + (k % 2)),
+          conversationId: conv16(k),
+          nonce: BigInt(k),
+          timestamp: at(k),
+        }),
+      ),
+    );
     const o = { reads: store } as unknown as Services;
 
     const long = await loadStatsStrip(o, now, M - 3_600_000);
@@ -35,10 +44,13 @@ test('the strip says "measuring" until the observer has received a whole minute'
     assert.equal(fresh.envelopesPerS, null);
     assert.equal(fresh.activeAgents, null);
     assert.equal(fresh.firstWholeMinuteEnds, new Date(M + 60_000).toISOString().replace('.000Z', 'Z'));
-    assert.equal(fresh.opened, '1', 'the hour\'s counts are what is stored');
+    assert.equal(fresh.opened, '1', "the hour's counts are what is stored");
     assert.equal(fresh.hourBeforeStart, true);
     // Started on a boundary within the current minute: that minute is the first whole one.
-    assert.equal((await loadStatsStrip(o, now, M)).firstWholeMinuteEnds, new Date(M + 60_000).toISOString().replace('.000Z', 'Z'));
+    assert.equal(
+      (await loadStatsStrip(o, now, M)).firstWholeMinuteEnds,
+      new Date(M + 60_000).toISOString().replace('.000Z', 'Z'),
+    );
   } finally {
     await store.close();
   }

@@ -3,11 +3,16 @@
  * metric over one range, read from the store's rollups (lib/store/stats.ts).
  */
 import 'server-only';
+import type { StatsStripProps } from '../../components/stats/StatsStrip';
 import type { StatsMetric, StatsRange, StatsSeries } from '../../lib/wire/stats';
 import type { Services } from './services';
-import type { StatsStripProps } from '../../components/stats/StatsStrip';
 
-export async function loadStatsSeries(o: Pick<Services, 'reads'>, metric: StatsMetric, range: StatsRange, nowMs = Date.now()): Promise<StatsSeries> {
+export async function loadStatsSeries(
+  o: Pick<Services, 'reads'>,
+  metric: StatsMetric,
+  range: StatsRange,
+  nowMs = Date.now(),
+): Promise<StatsSeries> {
   return o.reads.statsSeries({ metric, range, nowMs });
 }
 
@@ -22,8 +27,14 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
  * received whole: the minute it started in would read low, the minute before that zero, so
  * until one has passed they are null with the time the first whole minute ends.
  */
-export async function loadStatsStrip(o: Pick<Services, 'reads' | 'observatory'>, nowMs = Date.now(), startedAtMs = o.observatory.startedAt): Promise<StatsStripView> {
-  const [env, active, neg] = await Promise.all((['envelopes', 'active_agents', 'negotiations'] as const).map((m) => loadStatsSeries(o, m, '1h', nowMs)));
+export async function loadStatsStrip(
+  o: Pick<Services, 'reads' | 'observatory'>,
+  nowMs = Date.now(),
+  startedAtMs = o.observatory.startedAt,
+): Promise<StatsStripView> {
+  const [env, active, neg] = await Promise.all(
+    (['envelopes', 'active_agents', 'negotiations'] as const).map((m) => loadStatsSeries(o, m, '1h', nowMs)),
+  );
   const n = env.series[0].values.length;
   const sum = (key: string) => neg.series.find((s) => s.key === key)!.values.reduce((t, v) => t + BigInt(v ?? '0'), 0n);
   const [agreed, ended] = [sum('agreed'), sum('agreed') + sum('rejected') + sum('expired')];
@@ -31,8 +42,8 @@ export async function loadStatsStrip(o: Pick<Services, 'reads' | 'observatory'>,
   const minuteMs = Date.parse(env.from) + (n - 2) * 60_000;
   const whole = minuteMs >= startedAtMs;
   return {
-    envelopesPerS: whole ? env.series[0].values[n - 2] ?? '0' : null,
-    activeAgents: whole ? active.series[0].values[n - 2] ?? '0' : null,
+    envelopesPerS: whole ? (env.series[0].values[n - 2] ?? '0') : null,
+    activeAgents: whole ? (active.series[0].values[n - 2] ?? '0') : null,
     opened: String(sum('opened')),
     agreed: String(agreed),
     agreementRate: bp === null ? null : `${bp / 10_000n}.${String(bp % 10_000n).padStart(4, '0')}`,

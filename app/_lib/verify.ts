@@ -7,10 +7,16 @@
 import 'server-only';
 import { decodeEnvelope } from '../../lib/protocol/envelope';
 import { leafHash, logEntryOf, merkleProof, merkleRoot } from '../../lib/protocol/merkle';
-import { buildReceipt, encodeReceipt } from '../../lib/protocol/receipt';
 import { decodeFeedback } from '../../lib/protocol/payloads';
+import { buildReceipt, encodeReceipt } from '../../lib/protocol/receipt';
 import { MsgType } from '../../lib/protocol/types';
-import { bytesToHex as hex, type BatchLogView, type EnvelopeRawView, type InclusionProofView, type InclusionView } from '../../lib/wire';
+import {
+  type BatchLogView,
+  type EnvelopeRawView,
+  bytesToHex as hex,
+  type InclusionProofView,
+  type InclusionView,
+} from '../../lib/wire';
 import { HttpError } from './http';
 import { receiptReadiness } from './receipt-ready';
 import type { Services } from './services';
@@ -47,8 +53,14 @@ export async function loadInclusion(o: Services, id: Uint8Array): Promise<Inclus
     const leaves = entries.map(leafHash);
     const p = merkleProof(leaves, h.position);
     proofs.push({
-      agent: hex(h.agent), epoch: h.epoch.toString(), index: h.position, leafCount: leaves.length,
-      entry: hex(entries[h.position]), siblings: p.siblings.map(hex), logRoot: hex(merkleRoot(leaves)), batchStatus: h.batchStatus,
+      agent: hex(h.agent),
+      epoch: h.epoch.toString(),
+      index: h.position,
+      leafCount: leaves.length,
+      entry: hex(entries[h.position]),
+      siblings: p.siblings.map(hex),
+      logRoot: hex(merkleRoot(leaves)),
+      batchStatus: h.batchStatus,
     });
   }
   return { envelopeId: hex(id), proofs };
@@ -67,10 +79,14 @@ export async function loadReceipt(o: Services, conversationId: Uint8Array): Prom
   const negotiators: Uint8Array[] = [];
   for (const s of c.envelopes) {
     const t = s.envelope.msgType;
-    if (t >= MsgType.PROPOSE && t <= MsgType.REJECT && !negotiators.some((a) => hex(a) === hex(s.envelope.sender))) negotiators.push(s.envelope.sender);
+    if (t >= MsgType.PROPOSE && t <= MsgType.REJECT && !negotiators.some((a) => hex(a) === hex(s.envelope.sender)))
+      negotiators.push(s.envelope.sender);
   }
-  if (negotiators.length !== 2) throw new HttpError(409, `no receipt: expected 2 negotiating parties, found ${negotiators.length}`);
-  const parties = await Promise.all(negotiators.map(async (agentId) => ({ agentId, keys: [...(await o.observatory.registry.keysFor(agentId))] })));
+  if (negotiators.length !== 2)
+    throw new HttpError(409, `no receipt: expected 2 negotiating parties, found ${negotiators.length}`);
+  const parties = await Promise.all(
+    negotiators.map(async (agentId) => ({ agentId, keys: [...(await o.observatory.registry.keysFor(agentId))] })),
+  );
   const mine = new Set(negotiators.map(hex));
   const envelopes = c.envelopes.filter((s) => mine.has(hex(s.envelope.sender))).map((s) => s.raw);
   return encodeReceipt(buildReceipt({ conversationId, envelopes, parties }));

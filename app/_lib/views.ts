@@ -2,12 +2,18 @@
  * Store rows → JSON view models (lib/wire/views.ts), shared by the API routes and the
  * server-rendered pages. Server-only: runs in the process that holds the observatory.
  */
-import type { AgentRow, ConversationDetail, ConversationGraph, ConversationRow, StoredEnvelope } from '../../lib/store/types';
+
+import { type ConversationOutcome, type ConversationStage, stateLabel } from '../../lib/protocol/conversation-state';
+import { parseNegotiationPayload } from '../../lib/protocol/neg1';
 import type { ReputationState } from '../../lib/protocol/reputation';
 import { MsgType } from '../../lib/protocol/types';
-import { stateLabel, type ConversationOutcome, type ConversationStage } from '../../lib/protocol/conversation-state';
-import { parseNegotiationPayload } from '../../lib/protocol/neg1';
-import { bytesToHex as toHex, msgTypeName } from '../../lib/wire';
+import type {
+  AgentRow,
+  ConversationDetail,
+  ConversationGraph,
+  ConversationRow,
+  StoredEnvelope,
+} from '../../lib/store/types';
 import type {
   AgentView,
   ConversationSummaryView,
@@ -17,6 +23,7 @@ import type {
   PriceStepView,
   ReputationView,
 } from '../../lib/wire';
+import { msgTypeName, bytesToHex as toHex } from '../../lib/wire';
 
 const ms = (d: Date | null | undefined): number | null => (d instanceof Date ? d.getTime() : null);
 
@@ -67,7 +74,10 @@ export function agentView(a: AgentRow, reputation?: ReputationState | null, now 
 
 export function graphView(g: ConversationGraph, now = Date.now()): GraphView {
   return {
-    nodes: g.nodes.map((n) => ({ id: toHex(n.id), online: n.online || now - n.lastSeen.getTime() <= ONLINE_WINDOW_MS })),
+    nodes: g.nodes.map((n) => ({
+      id: toHex(n.id),
+      online: n.online || now - n.lastSeen.getTime() <= ONLINE_WINDOW_MS,
+    })),
     links: g.edges.map((e) => ({ source: toHex(e.a), target: toHex(e.b), messages: e.messages })),
   };
 }
@@ -94,8 +104,14 @@ export function pricePath(envelopes: StoredEnvelope[]): PriceStepView[] {
     const e = s.envelope;
     if (!NEGOTIATION_TYPES.has(e.msgType)) continue;
     const p = parseNegotiationPayload(e.payload);
-    const base = { envelopeId: toHex(s.id), type: msgTypeName(e.msgType), sender: toHex(e.sender), timestampMs: Number(e.timestamp / 1000n) };
-    if (p.kind === 'neg1') steps.push({ ...base, kind: 'neg1', round: p.neg1.round, bidValue: p.neg1.bidValue.toString() });
+    const base = {
+      envelopeId: toHex(s.id),
+      type: msgTypeName(e.msgType),
+      sender: toHex(e.sender),
+      timestampMs: Number(e.timestamp / 1000n),
+    };
+    if (p.kind === 'neg1')
+      steps.push({ ...base, kind: 'neg1', round: p.neg1.round, bidValue: p.neg1.bidValue.toString() });
     else if (p.kind === 'negr') steps.push({ ...base, kind: 'negr', round: null, bidValue: p.reveal.price.toString() });
     else steps.push({ ...base, kind: p.kind, round: null, bidValue: null });
   }
@@ -117,6 +133,11 @@ export function conversationView(c: ConversationDetail): ConversationView {
       isDispute: f.isDispute,
       role: f.role,
     })),
-    notaryBids: c.notaryBids.map((b) => ({ envelopeId: toHex(b.envelopeId), bidder: toHex(b.bidder), recipient: toHex(b.recipient), bidType: b.bidType })),
+    notaryBids: c.notaryBids.map((b) => ({
+      envelopeId: toHex(b.envelopeId),
+      bidder: toHex(b.bidder),
+      recipient: toHex(b.recipient),
+      bidType: b.bidType,
+    })),
   };
 }

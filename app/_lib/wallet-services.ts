@@ -4,8 +4,9 @@
  * @solana/* or litesvm. The server holds no user key: the faucet signs with the embedded
  * chain's admin key, and every user action is built and signed in the browser.
  */
-import type { ChallengeCandidateList, FaucetResult, WalletConfigView } from '../../lib/wire';
+
 import { BaseError } from '../../lib/protocol/errors';
+import type { ChallengeCandidateList, FaucetResult, WalletConfigView } from '../../lib/wire';
 
 /** A faucet request the server refuses (a real cluster, or no admin key): the route answers 409. */
 export class FaucetRefused extends BaseError {

@@ -1,17 +1,17 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { loadAgentsPage } from '../_lib/lists';
-import { NotRunning } from '../_lib/not-running';
-import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
-import { getServices } from '../_lib/services';
-import { AGENT_SORTS, AgentsQuerySchema, STAKE_FILTERS } from '../../lib/wire/params';
+import { WatchButton } from '../../components/alerts/WatchButton';
 import { base58, count } from '../../components/format';
 import { AgentName } from '../../components/names/AgentName';
-import { Time } from '../../components/time/Time';
-import { WatchButton } from '../../components/alerts/WatchButton';
-import { scorePoints } from '../../lib/wire/score';
 import { BackingShare } from '../../components/reputation/Backing';
 import { Term } from '../../components/Term';
+import { Time } from '../../components/time/Time';
+import { AGENT_SORTS, AgentsQuerySchema, STAKE_FILTERS } from '../../lib/wire/params';
+import { scorePoints } from '../../lib/wire/score';
+import { loadAgentsPage } from '../_lib/lists';
+import { NotRunning } from '../_lib/not-running';
+import { flatParams, type SearchParams, withParams } from '../_lib/query-string';
+import { getServices } from '../_lib/services';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Agents' };
@@ -26,7 +26,11 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
   const raw = flatParams(await searchParams);
   const parsed = AgentsQuerySchema.strict().safeParse(raw);
   const page = parsed.success ? await loadAgentsPage(o, parsed.data).catch((e: Error) => e) : null;
-  const error = !parsed.success ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') : page instanceof Error ? page.message : null;
+  const error = !parsed.success
+    ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ')
+    : page instanceof Error
+      ? page.message
+      : null;
   const agents = page && !(page instanceof Error) ? page.agents : [];
   const online = agents.filter((a) => a.online).length;
   return (
@@ -41,66 +45,124 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
       </header>
       <section className="card" style={{ marginBottom: 16 }}>
         <form className="filters" method="get" action="/agents" data-testid="agent-filters">
-          <label>Online <select name="online" defaultValue={raw.online ?? ''}><option value="">any</option><option value="true">online</option><option value="false">offline</option></select></label>
-          <label>Stake <select name="stake" defaultValue={raw.stake ?? ''}><option value="">any</option>{STAKE_FILTERS.map((s) => <option key={s}>{s}</option>)}</select></label>
-          <label>Reliability ≥ <input name="minReliability" defaultValue={raw.minReliability ?? ''} placeholder="e.g. 50 (points)" size={9} /></label>
-          <label>Reliability ≤ <input name="maxReliability" defaultValue={raw.maxReliability ?? ''} placeholder="-100..100" size={9} /></label>
-          <label>Sort by <select name="sort" defaultValue={raw.sort ?? 'last_seen'}>{AGENT_SORTS.map((s) => <option key={s} value={s}>{s.replace('_', ' ')}</option>)}</select></label>
-          <label>Per page <input name="limit" defaultValue={raw.limit ?? ''} placeholder="1000" size={5} /></label>
+          <label>
+            Online{' '}
+            <select name="online" defaultValue={raw.online ?? ''}>
+              <option value="">any</option>
+              <option value="true">online</option>
+              <option value="false">offline</option>
+            </select>
+          </label>
+          <label>
+            Stake{' '}
+            <select name="stake" defaultValue={raw.stake ?? ''}>
+              <option value="">any</option>
+              {STAKE_FILTERS.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Reliability ≥{' '}
+            <input
+              name="minReliability"
+              defaultValue={raw.minReliability ?? ''}
+              placeholder="e.g. 50 (points)"
+              size={9}
+            />
+          </label>
+          <label>
+            Reliability ≤{' '}
+            <input name="maxReliability" defaultValue={raw.maxReliability ?? ''} placeholder="-100..100" size={9} />
+          </label>
+          <label>
+            Sort by{' '}
+            <select name="sort" defaultValue={raw.sort ?? 'last_seen'}>
+              {AGENT_SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {s.replace('_', ' ')}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Per page <input name="limit" defaultValue={raw.limit ?? ''} placeholder="1000" size={5} />
+          </label>
           <button type="submit">Apply</button>
-          <Link href="/agents" className="small">reset</Link>
+          <Link href="/agents" className="small">
+            reset
+          </Link>
         </form>
       </section>
       <section className="card">
         {error ? (
-          <p className="notice" role="alert">Bad filter: {error}</p>
+          <p className="notice" role="alert">
+            Bad filter: {error}
+          </p>
         ) : agents.length === 0 ? (
           <p className="muted empty">No agents{Object.keys(raw).length ? ' match this filter' : ' seen yet'}.</p>
         ) : (
           <>
-          <p className="small muted" data-testid="backing-note">
-            Reliability is the gossip fold of every FEEDBACK about an agent, and the protocol lets anyone send one: &ldquo;% unbacked&rdquo; is the share sent by identities with no stake
-            and no deal with the agent (<Term k="unbackedFeedback">unbacked feedback</Term>); the agent page shows its score without them.
-          </p>
-          <div className="table-wrap">
-            <table className="list" data-testid="agents-table">
-              <thead>
-                <tr>
-                  <th>State</th>
-                  <th>Agent</th>
-                  <th className="num">Envelopes sent</th>
-                  <th className="num"><Term k="reliability">Reliability</Term> (points)</th>
-                  <th>Stake</th>
-                  <th>First seen</th>
-                  <th>Last seen</th>
-                  <th><span className="visually-hidden">Watch</span></th>
-                </tr>
-              </thead>
-              <tbody>
-                {agents.map((a) => (
-                  <tr key={a.id} data-agent-row={a.id}>
-                    <td>
-                      <span className={`dot ${a.online ? 'on' : ''}`} aria-hidden /> {a.online ? 'online' : <span className="muted">offline</span>}
-                    </td>
-                    <td>
-                      <AgentName id={a.id} name={a.name} />
-                    </td>
-                    <td className="num mono">{count(a.envelopes)}</td>
-                    <td className="num mono">{fraction(a.reputation?.reliabilityScore)}<BackingShare b={a.backing} /></td>
-                    <td>{a.stake ? a.stake.status : <span className="muted">none</span>}</td>
-                    <td className="small"><Time ms={a.firstSeenMs} relative={false} /></td>
-                    <td className="small"><Time ms={a.lastSeenMs} /></td>
-                    <td><WatchButton kind="agent" target={base58(a.id)} name={a.name} compact /></td>
+            <p className="small muted" data-testid="backing-note">
+              Reliability is the gossip fold of every FEEDBACK about an agent, and the protocol lets anyone send one:
+              &ldquo;% unbacked&rdquo; is the share sent by identities with no stake and no deal with the agent (
+              <Term k="unbackedFeedback">unbacked feedback</Term>); the agent page shows its score without them.
+            </p>
+            <div className="table-wrap">
+              <table className="list" data-testid="agents-table">
+                <thead>
+                  <tr>
+                    <th>State</th>
+                    <th>Agent</th>
+                    <th className="num">Envelopes sent</th>
+                    <th className="num">
+                      <Term k="reliability">Reliability</Term> (points)
+                    </th>
+                    <th>Stake</th>
+                    <th>First seen</th>
+                    <th>Last seen</th>
+                    <th>
+                      <span className="visually-hidden">Watch</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody>
+                  {agents.map((a) => (
+                    <tr key={a.id} data-agent-row={a.id}>
+                      <td>
+                        <span className={`dot ${a.online ? 'on' : ''}`} aria-hidden />{' '}
+                        {a.online ? 'online' : <span className="muted">offline</span>}
+                      </td>
+                      <td>
+                        <AgentName id={a.id} name={a.name} />
+                      </td>
+                      <td className="num mono">{count(a.envelopes)}</td>
+                      <td className="num mono">
+                        {fraction(a.reputation?.reliabilityScore)}
+                        <BackingShare b={a.backing} />
+                      </td>
+                      <td>{a.stake ? a.stake.status : <span className="muted">none</span>}</td>
+                      <td className="small">
+                        <Time ms={a.firstSeenMs} relative={false} />
+                      </td>
+                      <td className="small">
+                        <Time ms={a.lastSeenMs} />
+                      </td>
+                      <td>
+                        <WatchButton kind="agent" target={base58(a.id)} name={a.name} compact />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </>
         )}
         {page && !(page instanceof Error) && page.next && (
           <p style={{ marginTop: 12 }}>
-            <Link href={withParams('/agents', raw, { before: page.next })} data-testid="next-page">Next page →</Link>
+            <Link href={withParams('/agents', raw, { before: page.next })} data-testid="next-page">
+              Next page →
+            </Link>
           </p>
         )}
       </section>

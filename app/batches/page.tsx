@@ -9,9 +9,16 @@ import Link from 'next/link';
 import { AgentName } from '../../components/names/AgentName';
 import { AccountLink, TxLink } from '../../components/site';
 import { EpochTime } from '../../components/time/Time';
-import { BATCH_SORTS, BATCH_STATUSES, BatchesQuerySchema, CHALLENGE_SORTS, CHALLENGE_STATUSES, ChallengesQuerySchema } from '../../lib/wire/params';
+import {
+  BATCH_SORTS,
+  BATCH_STATUSES,
+  BatchesQuerySchema,
+  CHALLENGE_SORTS,
+  CHALLENGE_STATUSES,
+  ChallengesQuerySchema,
+} from '../../lib/wire/params';
 import { NotRunning } from '../_lib/not-running';
-import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
+import { flatParams, type SearchParams, withParams } from '../_lib/query-string';
 import { agentBytes } from '../_lib/search';
 import { getServices } from '../_lib/services';
 
@@ -35,16 +42,27 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
   const b = BatchesQuerySchema.strict().safeParse({ limit: '200', ...raw });
   const c = ChallengesQuerySchema.strict().safeParse({ agent: raw.agent, epoch: raw.epoch, ...craw });
   const agent = b.success && b.data.agent !== undefined ? agentBytes(b.data.agent) : undefined;
-  const cname = (path: PropertyKey[]) => Object.entries(C_PARAMS).find(([, api]) => api === path[0])?.[0] ?? String(path[0]);
+  const cname = (path: PropertyKey[]) =>
+    Object.entries(C_PARAMS).find(([, api]) => api === path[0])?.[0] ?? String(path[0]);
   const errors = [
     ...(b.success ? [] : b.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`)),
-    ...(c.success ? [] : c.error.issues.filter((i) => i.path[0] !== 'agent' && i.path[0] !== 'epoch').map((i) => `${cname(i.path)}: ${i.message}`)),
+    ...(c.success
+      ? []
+      : c.error.issues
+          .filter((i) => i.path[0] !== 'agent' && i.path[0] !== 'epoch')
+          .map((i) => `${cname(i.path)}: ${i.message}`)),
     ...(agent === null ? ['agent: must be 64 hex characters or a base58 address'] : []),
   ];
   const ok = errors.length === 0 && b.success && c.success;
   const [bp, cp] = ok
-    ? await Promise.all([o.chain.batchesPage({ ...b.data, agent: agent ?? undefined }), o.chain.challengesPage({ ...c.data, agent: agent ?? undefined })])
-    : [{ batches: [], next: null }, { challenges: [], next: null }];
+    ? await Promise.all([
+        o.chain.batchesPage({ ...b.data, agent: agent ?? undefined }),
+        o.chain.challengesPage({ ...c.data, agent: agent ?? undefined }),
+      ])
+    : [
+        { batches: [], next: null },
+        { challenges: [], next: null },
+      ];
   const { batches } = bp;
   const shownChallenges = cp.challenges;
   const keep = (extra: Record<string, string | undefined>) => withParams('/batches', all, extra);
@@ -53,69 +71,188 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
       <header className="page-head">
         <div>
           <h1>Batches and challenges</h1>
-          <p className="muted">Each agent commits a merkle root of its epoch log on chain; the observatory checks it against the log the agent uploaded.</p>
+          <p className="muted">
+            Each agent commits a merkle root of its epoch log on chain; the observatory checks it against the log the
+            agent uploaded.
+          </p>
         </div>
       </header>
       <section className="card" style={{ marginBottom: 16 }}>
         <form className="filters" method="get" action="/batches" data-testid="batch-filters">
-          <label>Agent <input name="agent" defaultValue={raw.agent ?? ''} placeholder="hex or base58" size={24} className="mono" /></label>
-          <label>Epoch <input name="epoch" defaultValue={raw.epoch ?? ''} size={10} /></label>
-          <label>Batch status <select name="status" defaultValue={raw.status ?? ''}><option value="">any</option>{BATCH_STATUSES.map((s) => <option key={s}>{s}</option>)}</select></label>
-          <label>Batches by <select name="sort" defaultValue={raw.sort ?? 'epoch'}>{BATCH_SORTS.map((s) => <option key={s} value={s}>{s} (newest)</option>)}</select></label>
-          <label>Batches per page <input name="limit" defaultValue={raw.limit ?? ''} placeholder="200" size={5} /></label>
-          <label>Challenge status <select name="cstatus" defaultValue={all.cstatus ?? ''}><option value="">any</option>{CHALLENGE_STATUSES.map((s) => <option key={s}>{s}</option>)}</select></label>
-          <label>Challenges by <select name="csort" defaultValue={all.csort ?? 'opened_slot'}>{CHALLENGE_SORTS.map((s) => <option key={s} value={s}>{s.replace('_', ' ')}</option>)}</select></label>
-          <label>Order <select name="corder" defaultValue={all.corder ?? 'asc'}><option value="asc">oldest first</option><option value="desc">newest first</option></select></label>
-          <label>Challenges per page <input name="climit" defaultValue={all.climit ?? ''} placeholder="500" size={5} /></label>
+          <label>
+            Agent{' '}
+            <input name="agent" defaultValue={raw.agent ?? ''} placeholder="hex or base58" size={24} className="mono" />
+          </label>
+          <label>
+            Epoch <input name="epoch" defaultValue={raw.epoch ?? ''} size={10} />
+          </label>
+          <label>
+            Batch status{' '}
+            <select name="status" defaultValue={raw.status ?? ''}>
+              <option value="">any</option>
+              {BATCH_STATUSES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Batches by{' '}
+            <select name="sort" defaultValue={raw.sort ?? 'epoch'}>
+              {BATCH_SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {s} (newest)
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Batches per page <input name="limit" defaultValue={raw.limit ?? ''} placeholder="200" size={5} />
+          </label>
+          <label>
+            Challenge status{' '}
+            <select name="cstatus" defaultValue={all.cstatus ?? ''}>
+              <option value="">any</option>
+              {CHALLENGE_STATUSES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Challenges by{' '}
+            <select name="csort" defaultValue={all.csort ?? 'opened_slot'}>
+              {CHALLENGE_SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {s.replace('_', ' ')}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Order{' '}
+            <select name="corder" defaultValue={all.corder ?? 'asc'}>
+              <option value="asc">oldest first</option>
+              <option value="desc">newest first</option>
+            </select>
+          </label>
+          <label>
+            Challenges per page <input name="climit" defaultValue={all.climit ?? ''} placeholder="500" size={5} />
+          </label>
           <button type="submit">Apply</button>
-          <Link href="/batches" className="small">reset</Link>
+          <Link href="/batches" className="small">
+            reset
+          </Link>
         </form>
       </section>
-      {errors.length > 0 && <p className="notice" role="alert">Bad filter: {errors.join('; ')}</p>}
+      {errors.length > 0 && (
+        <p className="notice" role="alert">
+          Bad filter: {errors.join('; ')}
+        </p>
+      )}
       <div className="grid-2">
         <section className="card">
-          <h2>Batches ({batches.length}{bp.next ? '+' : ''}{raw.before ? ', continued' : ''})</h2>
+          <h2>
+            Batches ({batches.length}
+            {bp.next ? '+' : ''}
+            {raw.before ? ', continued' : ''})
+          </h2>
           <div className="table-wrap">
             <table className="list" data-testid="batches-table">
-              <thead><tr><th>Agent</th><th>Epoch</th><th>Status</th><th>Transaction</th><th /></tr></thead>
+              <thead>
+                <tr>
+                  <th>Agent</th>
+                  <th>Epoch</th>
+                  <th>Status</th>
+                  <th>Transaction</th>
+                  <th />
+                </tr>
+              </thead>
               <tbody>
                 {batches.map((x) => (
                   <tr key={`${x.agent}/${x.epoch}`}>
-                    <td><AgentName id={x.agent} copy={false} /></td>
-                    <td className="small"><EpochTime epoch={x.epoch} epochSeconds={o.config.epochSeconds} label={false} /></td>
-                    <td><span className={`badge ${x.status === 'verified' ? 't-accept' : x.status === 'mismatch' ? 't-reject' : ''}`}>{x.status}</span></td>
-                    <td><TxLink signature={x.signature} /></td>
-                    <td><Link href={`/batches/${x.agentAddress}/${x.epoch}`} className="small">verify</Link></td>
+                    <td>
+                      <AgentName id={x.agent} copy={false} />
+                    </td>
+                    <td className="small">
+                      <EpochTime epoch={x.epoch} epochSeconds={o.config.epochSeconds} label={false} />
+                    </td>
+                    <td>
+                      <span
+                        className={`badge ${x.status === 'verified' ? 't-accept' : x.status === 'mismatch' ? 't-reject' : ''}`}
+                      >
+                        {x.status}
+                      </span>
+                    </td>
+                    <td>
+                      <TxLink signature={x.signature} />
+                    </td>
+                    <td>
+                      <Link href={`/batches/${x.agentAddress}/${x.epoch}`} className="small">
+                        verify
+                      </Link>
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
           <p className="small" style={{ marginTop: 12 }}>
-            {raw.before && <Link href={keep({ before: undefined })} style={{ marginRight: 12 }}>← newest</Link>}
-            {bp.next && <Link href={keep({ before: bp.next })} data-testid="batches-next">Older batches →</Link>}
+            {raw.before && (
+              <Link href={keep({ before: undefined })} style={{ marginRight: 12 }}>
+                ← newest
+              </Link>
+            )}
+            {bp.next && (
+              <Link href={keep({ before: bp.next })} data-testid="batches-next">
+                Older batches →
+              </Link>
+            )}
           </p>
         </section>
         <section className="card">
-          <h2>Challenges ({shownChallenges.length}{cp.next ? '+' : ''}{all.cbefore ? ', continued' : ''})</h2>
+          <h2>
+            Challenges ({shownChallenges.length}
+            {cp.next ? '+' : ''}
+            {all.cbefore ? ', continued' : ''})
+          </h2>
           <div className="table-wrap">
             <table className="list" data-testid="challenges-table">
-              <thead><tr><th>Challenge</th><th>Agent</th><th className="num">Epoch</th><th>Status</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Challenge</th>
+                  <th>Agent</th>
+                  <th className="num">Epoch</th>
+                  <th>Status</th>
+                </tr>
+              </thead>
               <tbody>
                 {shownChallenges.map((x) => (
                   <tr key={x.address}>
-                    <td><AccountLink address={x.address} /></td>
-                    <td><AgentName id={x.agent} copy={false} /></td>
+                    <td>
+                      <AccountLink address={x.address} />
+                    </td>
+                    <td>
+                      <AgentName id={x.agent} copy={false} />
+                    </td>
                     <td className="num mono">{x.epoch}</td>
-                    <td><span className={`badge ${x.status === 'upheld' ? 't-reject' : ''}`}>{x.status}</span></td>
+                    <td>
+                      <span className={`badge ${x.status === 'upheld' ? 't-reject' : ''}`}>{x.status}</span>
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
           <p className="small" style={{ marginTop: 12 }}>
-            {all.cbefore && <Link href={keep({ cbefore: undefined })} style={{ marginRight: 12 }}>← first page</Link>}
-            {cp.next && <Link href={keep({ cbefore: cp.next })} data-testid="challenges-next">More challenges →</Link>}
+            {all.cbefore && (
+              <Link href={keep({ cbefore: undefined })} style={{ marginRight: 12 }}>
+                ← first page
+              </Link>
+            )}
+            {cp.next && (
+              <Link href={keep({ cbefore: cp.next })} data-testid="challenges-next">
+                More challenges →
+              </Link>
+            )}
           </p>
         </section>
       </div>

@@ -6,21 +6,33 @@
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { CONVERSATION_OUTCOMES, CONVERSATION_SORTS, CONVERSATION_STATES, ConversationsQuerySchema } from '../../lib/wire/params';
 import { ConversationList } from '../../components/ConversationList';
-import { CONVERSATION_OUTCOMES as OUTCOME_ORDER, OUTCOME_LABELS, STAGE_LABELS } from '../../lib/protocol/conversation-state';
-import { loadDealSummaries } from '../_lib/deals';
+import {
+  OUTCOME_LABELS,
+  CONVERSATION_OUTCOMES as OUTCOME_ORDER,
+  STAGE_LABELS,
+} from '../../lib/protocol/conversation-state';
+import {
+  CONVERSATION_OUTCOMES,
+  CONVERSATION_SORTS,
+  CONVERSATION_STATES,
+  ConversationsQuerySchema,
+} from '../../lib/wire/params';
 import { agentHex } from '../_lib/agent-id';
-import { NotRunning } from '../_lib/not-running';
+import { loadDealSummaries } from '../_lib/deals';
 import { loadConversationsPage } from '../_lib/lists';
+import { NotRunning } from '../_lib/not-running';
+import { flatParams, type SearchParams, withParams } from '../_lib/query-string';
 import { getServices } from '../_lib/services';
-import { flatParams, withParams, type SearchParams } from '../_lib/query-string';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Conversations' };
 
-
-const SORT_LABEL: Record<(typeof CONVERSATION_SORTS)[number], string> = { last_seen: 'last activity', first_seen: 'first seen', messages: 'messages' };
+const SORT_LABEL: Record<(typeof CONVERSATION_SORTS)[number], string> = {
+  last_seen: 'last activity',
+  first_seen: 'first seen',
+  messages: 'messages',
+};
 const toLocal = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(0, 16));
 
 export default async function ConversationsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -31,22 +43,39 @@ export default async function ConversationsPage({ searchParams }: { searchParams
   const by = raw.by === 'rounds' || raw.by === 'price' || raw.by === 'outcome' ? raw.by : null;
   delete raw.by;
   // The form's custom window comes as datetime-local text (UTC); the API's as unix ms.
-  for (const k of ['from', 'to'] as const) if (raw[k] && !/^\d+$/.test(raw[k])) raw[k] = String(Date.parse(`${raw[k]}Z`));
+  for (const k of ['from', 'to'] as const)
+    if (raw[k] && !/^\d+$/.test(raw[k])) raw[k] = String(Date.parse(`${raw[k]}Z`));
   const parsed = ConversationsQuerySchema.strict().safeParse(raw);
   // The agent may be typed in base58 (as shown on every page); the store reads hex.
   const agent = parsed.success && parsed.data.agent !== undefined ? agentHex(parsed.data.agent) : undefined;
   const q = parsed.success && agent !== null ? { ...parsed.data, agent } : null;
-  const page = q && !(q.range && (q.from !== undefined || q.to !== undefined)) ? await loadConversationsPage(o, q) : null;
-  const error = !parsed.success ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') : agent === null ? 'agent: not a 32-byte agent id' : !page ? 'give either a preset range or from/to, not both' : null;
+  const page =
+    q && !(q.range && (q.from !== undefined || q.to !== undefined)) ? await loadConversationsPage(o, q) : null;
+  const error = !parsed.success
+    ? parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ')
+    : agent === null
+      ? 'agent: not a 32-byte agent id'
+      : !page
+        ? 'give either a preset range or from/to, not both'
+        : null;
   const keep = (extra: Record<string, string | undefined>) => withParams('/conversations', raw, extra);
-  const deals = page ? await loadDealSummaries(o, page.conversations.map((c) => c.id)) : {};
+  const deals = page
+    ? await loadDealSummaries(
+        o,
+        page.conversations.map((c) => c.id),
+      )
+    : {};
   let rows = page?.conversations ?? [];
   if (by) {
-    const price = (id: string) => { const v = deals[id]?.lastPrice; return v === null || v === undefined ? null : BigInt(v.split('.')[0]); };
+    const price = (id: string) => {
+      const v = deals[id]?.lastPrice;
+      return v === null || v === undefined ? null : BigInt(v.split('.')[0]);
+    };
     rows = [...rows].sort((a, b) => {
       if (by === 'rounds') return (deals[b.id]?.rounds ?? -1) - (deals[a.id]?.rounds ?? -1);
       if (by === 'outcome') return OUTCOME_ORDER.indexOf(a.outcome) - OUTCOME_ORDER.indexOf(b.outcome);
-      const pa = price(a.id), pb = price(b.id);
+      const pa = price(a.id),
+        pb = price(b.id);
       return pa === pb ? 0 : pa === null ? 1 : pb === null ? -1 : pb > pa ? 1 : -1;
     });
   }
@@ -63,35 +92,114 @@ export default async function ConversationsPage({ searchParams }: { searchParams
       <header className="page-head">
         <div>
           <h1>Conversations</h1>
-          <p className="muted">By {by ? `${by} within this page` : SORT_LABEL[q?.sort ?? 'last_seen']}, highest first{q?.before ? ' (continued)' : ''}. The filter is in the URL: copy it to share this view. Notaries and notary bidders are not parties: they are listed on each conversation&apos;s page.</p>
+          <p className="muted">
+            By {by ? `${by} within this page` : SORT_LABEL[q?.sort ?? 'last_seen']}, highest first
+            {q?.before ? ' (continued)' : ''}. The filter is in the URL: copy it to share this view. Notaries and notary
+            bidders are not parties: they are listed on each conversation&apos;s page.
+          </p>
         </div>
       </header>
       <section className="card" style={{ marginBottom: 16 }}>
         <form className="filters" method="get" action="/conversations" data-testid="conversation-filters">
-          <label>Agent <input name="agent" defaultValue={raw.agent ?? ''} placeholder="hex or base58" size={20} className="mono" /></label>
-          <label>State <select name="state" defaultValue={raw.state ?? ''}><option value="">any</option>{CONVERSATION_STATES.map((s) => <option key={s} value={s}>{STAGE_LABELS[s]}</option>)}</select></label>
-          <label>Outcome <select name="outcome" defaultValue={raw.outcome ?? ''}><option value="">any</option>{CONVERSATION_OUTCOMES.map((s) => <option key={s} value={s}>{OUTCOME_LABELS[s]}</option>)}</select></label>
-          <label>Window <select name="range" defaultValue={raw.range ?? ''}><option value="">all time / custom</option><option value="1h">last hour</option><option value="24h">last 24 h</option><option value="7d">last 7 days</option></select></label>
-          <label>From (UTC) <input type="datetime-local" name="from" defaultValue={toLocal(q?.from)} /></label>
-          <label>To (UTC) <input type="datetime-local" name="to" defaultValue={toLocal(q?.to)} /></label>
-          <label>Sort by <select name="sort" defaultValue={raw.sort ?? 'last_seen'}>{CONVERSATION_SORTS.map((s) => <option key={s} value={s}>{SORT_LABEL[s]}</option>)}</select></label>
-          <label>Per page <input name="limit" defaultValue={raw.limit ?? '50'} size={4} /></label>
+          <label>
+            Agent{' '}
+            <input name="agent" defaultValue={raw.agent ?? ''} placeholder="hex or base58" size={20} className="mono" />
+          </label>
+          <label>
+            State{' '}
+            <select name="state" defaultValue={raw.state ?? ''}>
+              <option value="">any</option>
+              {CONVERSATION_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {STAGE_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Outcome{' '}
+            <select name="outcome" defaultValue={raw.outcome ?? ''}>
+              <option value="">any</option>
+              {CONVERSATION_OUTCOMES.map((s) => (
+                <option key={s} value={s}>
+                  {OUTCOME_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Window{' '}
+            <select name="range" defaultValue={raw.range ?? ''}>
+              <option value="">all time / custom</option>
+              <option value="1h">last hour</option>
+              <option value="24h">last 24 h</option>
+              <option value="7d">last 7 days</option>
+            </select>
+          </label>
+          <label>
+            From (UTC) <input type="datetime-local" name="from" defaultValue={toLocal(q?.from)} />
+          </label>
+          <label>
+            To (UTC) <input type="datetime-local" name="to" defaultValue={toLocal(q?.to)} />
+          </label>
+          <label>
+            Sort by{' '}
+            <select name="sort" defaultValue={raw.sort ?? 'last_seen'}>
+              {CONVERSATION_SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {SORT_LABEL[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Per page <input name="limit" defaultValue={raw.limit ?? '50'} size={4} />
+          </label>
           <button type="submit">Apply</button>
-          <Link href="/conversations" className="small">reset</Link>
+          <Link href="/conversations" className="small">
+            reset
+          </Link>
         </form>
         <p className="small muted" style={{ margin: '10px 0 0' }}>
-          Quick: {(['1h', '24h', '7d'] as const).map((r) => <Link key={r} href={keep({ range: r, from: undefined, to: undefined, before: undefined })} style={{ marginRight: 10 }}>{r}</Link>)}
-          <Link href={keep({ outcome: 'agreed', before: undefined })} style={{ marginRight: 10 }}>agreed</Link>
-          <Link href={keep({ outcome: 'disputed', before: undefined })} style={{ marginRight: 10 }}>disputed</Link>
-          <Link href={keep({ state: 'feedback_without_deal', before: undefined })}>{STAGE_LABELS.feedback_without_deal}</Link>
+          Quick:{' '}
+          {(['1h', '24h', '7d'] as const).map((r) => (
+            <Link
+              key={r}
+              href={keep({ range: r, from: undefined, to: undefined, before: undefined })}
+              style={{ marginRight: 10 }}
+            >
+              {r}
+            </Link>
+          ))}
+          <Link href={keep({ outcome: 'agreed', before: undefined })} style={{ marginRight: 10 }}>
+            agreed
+          </Link>
+          <Link href={keep({ outcome: 'disputed', before: undefined })} style={{ marginRight: 10 }}>
+            disputed
+          </Link>
+          <Link href={keep({ state: 'feedback_without_deal', before: undefined })}>
+            {STAGE_LABELS.feedback_without_deal}
+          </Link>
         </p>
       </section>
       <section className="card">
-        {error ? <p className="notice" role="alert">Bad filter: {error}</p> : <ConversationList conversations={rows} deals={deals} sort={sortLinks} />}
+        {error ? (
+          <p className="notice" role="alert">
+            Bad filter: {error}
+          </p>
+        ) : (
+          <ConversationList conversations={rows} deals={deals} sort={sortLinks} />
+        )}
         {page?.next && (
           <p style={{ marginTop: 12 }}>
-            {raw.before && <Link href={keep({ before: undefined })} style={{ marginRight: 12 }}>← first page</Link>}
-            <Link href={keep({ before: page.next })} data-testid="next-page">Next page →</Link>
+            {raw.before && (
+              <Link href={keep({ before: undefined })} style={{ marginRight: 12 }}>
+                ← first page
+              </Link>
+            )}
+            <Link href={keep({ before: page.next })} data-testid="next-page">
+              Next page →
+            </Link>
           </p>
         )}
       </section>

@@ -5,15 +5,15 @@
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { NotRunning } from '../_lib/not-running';
-import { getServices } from '../_lib/services';
-import { loadDisputes } from '../_lib/disputes';
-import { HttpError } from '../_lib/http';
-import { DisputesQuerySchema, type DisputeListView } from '../../lib/wire/disputes';
 import { AgentLink } from '../../components/EnvelopeFeed';
+import { count, shortHex } from '../../components/format';
 import { Term } from '../../components/Term';
 import { Time } from '../../components/time/Time';
-import { count, shortHex } from '../../components/format';
+import { type DisputeListView, DisputesQuerySchema } from '../../lib/wire/disputes';
+import { loadDisputes } from '../_lib/disputes';
+import { HttpError } from '../_lib/http';
+import { NotRunning } from '../_lib/not-running';
+import { getServices } from '../_lib/services';
 // The phone layout of the tables (stack-narrow: one labelled line per cell) is the owner page's.
 import '../../components/wallet/wallet.css';
 import '../../components/disputes/disputes.css';
@@ -21,15 +21,22 @@ import '../../components/disputes/disputes.css';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Dispute desk' };
 
-export default async function DisputesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function DisputesPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const o = getServices();
   if (!o) return <NotRunning />;
   const sp = await searchParams;
-  const raw = Object.fromEntries(['status', 'before'].flatMap((k) => (typeof sp[k] === 'string' ? [[k, sp[k] as string]] : [])));
+  const raw = Object.fromEntries(
+    ['status', 'before'].flatMap((k) => (typeof sp[k] === 'string' ? [[k, sp[k] as string]] : [])),
+  );
   const parsed = DisputesQuerySchema.safeParse(raw);
   let list: DisputeListView | null = null;
   let problem: string | null = null;
-  if (!parsed.success) problem = `The filter in the address is not one this page knows (${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}).`;
+  if (!parsed.success)
+    problem = `The filter in the address is not one this page knows (${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}).`;
   else {
     try {
       list = await loadDisputes(o, parsed.data);
@@ -40,8 +47,13 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
   }
   const status = parsed.success ? parsed.data.status : undefined;
   const filter = (s: 'open' | 'reviewed' | undefined, label: string, n?: number) => (
-    <Link href={s ? `/disputes?status=${s}` : '/disputes'} aria-current={status === s ? 'page' : undefined} data-testid={`disputes-filter-${s ?? 'all'}`}>
-      {label}{n === undefined ? '' : ` (${count(n)})`}
+    <Link
+      href={s ? `/disputes?status=${s}` : '/disputes'}
+      aria-current={status === s ? 'page' : undefined}
+      data-testid={`disputes-filter-${s ?? 'all'}`}
+    >
+      {label}
+      {n === undefined ? '' : ` (${count(n)})`}
     </Link>
   );
   return (
@@ -50,8 +62,9 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
         <div>
           <h1>Dispute desk</h1>
           <p className="muted">
-            Every <Term k="dispute">dispute</Term> the observer has seen, newest first. The 0x01 protocol logs disputes and leaves them to people: open one to read
-            its conversation&apos;s evidence in order, check each piece in your browser, and record a signed <Term k="reviewOpinion">opinion</Term>.
+            Every <Term k="dispute">dispute</Term> the observer has seen, newest first. The 0x01 protocol logs disputes
+            and leaves them to people: open one to read its conversation&apos;s evidence in order, check each piece in
+            your browser, and record a signed <Term k="reviewOpinion">opinion</Term>.
           </p>
         </div>
       </header>
@@ -68,30 +81,76 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
               : 'This deployment names no reviewers (DISPUTE_REVIEWERS): opinions are kept and shown, but none counts, so every dispute stays open.'}
           </p>
         ) : null}
-        {problem ? <p className="notice" role="alert">{problem}</p> : null}
-        {list && list.disputes.length === 0 ? <p className="muted empty">{status ? `No ${status} dispute.` : 'No dispute yet: a DISPUTE envelope appears here as soon as the observer stores one.'}</p> : null}
+        {problem ? (
+          <p className="notice" role="alert">
+            {problem}
+          </p>
+        ) : null}
+        {list && list.disputes.length === 0 ? (
+          <p className="muted empty">
+            {status
+              ? `No ${status} dispute.`
+              : 'No dispute yet: a DISPUTE envelope appears here as soon as the observer stores one.'}
+          </p>
+        ) : null}
         {list && list.disputes.length > 0 ? (
           <div className="table-wrap">
             <table className="list stack-narrow" data-testid="disputes-list">
               <thead>
-                <tr><th>Disputed</th><th>By</th><th>To</th><th>Conversation</th><th>Opinions</th><th>Status</th><th /></tr>
+                <tr>
+                  <th>Disputed</th>
+                  <th>By</th>
+                  <th>To</th>
+                  <th>Conversation</th>
+                  <th>Opinions</th>
+                  <th>Status</th>
+                  <th />
+                </tr>
               </thead>
               <tbody>
                 {list.disputes.map((d) => (
                   <tr key={d.id} data-dispute={d.id} data-status={d.status}>
-                    <td className="small" data-label="Disputed"><Time ms={d.timestampMs} /></td>
-                    <td data-label="By"><AgentLink id={d.disputer} /></td>
-                    <td data-label="To"><AgentLink id={d.recipient} /></td>
-                    <td className="mono small" data-label="Conversation"><Link href={`/conversations/${d.conversationId}`} prefetch={false}>{shortHex(d.conversationId, 8, 4)}</Link></td>
+                    <td className="small" data-label="Disputed">
+                      <Time ms={d.timestampMs} />
+                    </td>
+                    <td data-label="By">
+                      <AgentLink id={d.disputer} />
+                    </td>
+                    <td data-label="To">
+                      <AgentLink id={d.recipient} />
+                    </td>
+                    <td className="mono small" data-label="Conversation">
+                      <Link href={`/conversations/${d.conversationId}`} prefetch={false}>
+                        {shortHex(d.conversationId, 8, 4)}
+                      </Link>
+                    </td>
                     <td className="small" data-label="Opinions">
-                      {d.opinions.total === 0 ? <span className="muted">none{d.opinions.uncounted ? ` counted (${d.opinions.uncounted} not)` : ''}</span> : (
-                        <span title={`${d.opinions.upheld} upheld, ${d.opinions.rejected} rejected, ${d.opinions.unclear} unclear`}>
-                          <span className="opinion-upheld">{d.opinions.upheld} upheld</span> · <span className="opinion-rejected">{d.opinions.rejected} rejected</span> · <span className="opinion-unclear">{d.opinions.unclear} unclear</span>
+                      {d.opinions.total === 0 ? (
+                        <span className="muted">
+                          none{d.opinions.uncounted ? ` counted (${d.opinions.uncounted} not)` : ''}
+                        </span>
+                      ) : (
+                        <span
+                          title={`${d.opinions.upheld} upheld, ${d.opinions.rejected} rejected, ${d.opinions.unclear} unclear`}
+                        >
+                          <span className="opinion-upheld">{d.opinions.upheld} upheld</span> ·{' '}
+                          <span className="opinion-rejected">{d.opinions.rejected} rejected</span> ·{' '}
+                          <span className="opinion-unclear">{d.opinions.unclear} unclear</span>
                         </span>
                       )}
                     </td>
-                    <td data-label="Status">{d.status === 'open' ? <span className="badge t-dispute">open</span> : <span className="badge t-accept">reviewed</span>}</td>
-                    <td><Link href={`/disputes/${d.id}`} prefetch={false} data-testid="open-dispute">open</Link></td>
+                    <td data-label="Status">
+                      {d.status === 'open' ? (
+                        <span className="badge t-dispute">open</span>
+                      ) : (
+                        <span className="badge t-accept">reviewed</span>
+                      )}
+                    </td>
+                    <td>
+                      <Link href={`/disputes/${d.id}`} prefetch={false} data-testid="open-dispute">
+                        open
+                      </Link>
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -99,7 +158,14 @@ export default async function DisputesPage({ searchParams }: { searchParams: Pro
           </div>
         ) : null}
         {list?.next ? (
-          <p className="small"><Link href={`/disputes?${new URLSearchParams({ ...(status ? { status } : {}), before: list.next })}`} data-testid="disputes-older">Older disputes →</Link></p>
+          <p className="small">
+            <Link
+              href={`/disputes?${new URLSearchParams({ ...(status ? { status } : {}), before: list.next })}`}
+              data-testid="disputes-older"
+            >
+              Older disputes →
+            </Link>
+          </p>
         ) : null}
       </section>
     </>

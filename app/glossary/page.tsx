@@ -18,19 +18,23 @@ export default function GlossaryPage() {
       <header className="page-head">
         <div>
           <h1>Glossary</h1>
-          <p className="muted">What the words on these pages mean. Hovering a dotted term anywhere shows the same text.</p>
+          <p className="muted">
+            What the words on these pages mean. Hovering a dotted term anywhere shows the same text.
+          </p>
         </div>
       </header>
       {GROUPS.map((g) => (
         <section className="card" style={{ marginBottom: 16 }} key={g.key}>
           <h2>{g.title}</h2>
           <dl className="glossary">
-            {entries.filter(([, e]) => e.group === g.key).map(([k, e]) => (
-              <div key={k} id={k}>
-                <dt>{e.term}</dt>
-                <dd>{e.text}</dd>
-              </div>
-            ))}
+            {entries
+              .filter(([, e]) => e.group === g.key)
+              .map(([k, e]) => (
+                <div key={k} id={k}>
+                  <dt>{e.term}</dt>
+                  <dd>{e.text}</dd>
+                </div>
+              ))}
           </dl>
         </section>
       ))}

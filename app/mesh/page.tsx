@@ -7,23 +7,28 @@
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import type { GlossaryKey } from '../../components/glossary';
+import { grouped, StatsChart, seriesColour } from '../../components/stats/StatsChart';
+import { Term } from '../../components/Term';
 import { MESH_RANGES, type MeshHealthRow, type MeshHealthView, type MeshRange } from '../../lib/wire/mesh-health';
 import type { StatsMetricInfo, StatsSeries } from '../../lib/wire/stats';
-import { NotRunning } from '../_lib/not-running';
-import { getServices } from '../_lib/services';
 import { loadMeshHealth } from '../_lib/mesh-health';
-import { StatsChart, grouped, seriesColour } from '../../components/stats/StatsChart';
-import { Term } from '../../components/Term';
-import type { GlossaryKey } from '../../components/glossary';
+import { NotRunning } from '../_lib/not-running';
 import type { SearchParams } from '../_lib/query-string';
+import { getServices } from '../_lib/services';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Mesh health' };
 
-const RANGE_TEXT: Record<MeshRange, string> = { '1h': 'last hour, 1-minute intervals', '24h': 'last 24 hours, hourly intervals', '7d': 'last 7 days, hourly intervals' };
+const RANGE_TEXT: Record<MeshRange, string> = {
+  '1h': 'last hour, 1-minute intervals',
+  '24h': 'last 24 hours, hourly intervals',
+  '7d': 'last 7 days, hourly intervals',
+};
 const NODE = '*';
 const STREAM = '/0x01/v1/envelope';
-const short = (topic: string) => (topic === NODE ? 'all' : topic === STREAM ? 'direct streams' : topic.replace('/0x01/v1/', ''));
+const short = (topic: string) =>
+  topic === NODE ? 'all' : topic === STREAM ? 'direct streams' : topic.replace('/0x01/v1/', '');
 const fixed = (v: number | null, d: number) => (v === null || !Number.isFinite(v) ? null : v.toFixed(d));
 
 /** One interval's rows of the shown observer, by topic. */
@@ -40,12 +45,30 @@ interface Chart {
 }
 
 /** A chart's values over the range: one per interval start (from + i × res). */
-function seriesOf(v: MeshHealthView, metric: string, unit: string, list: Chart['series'], at: (bucket: number) => At): StatsSeries {
+function seriesOf(
+  v: MeshHealthView,
+  metric: string,
+  unit: string,
+  list: Chart['series'],
+  at: (bucket: number) => At,
+): StatsSeries {
   const n = Math.round((v.to - v.from) / v.res);
   return {
-    metric, range: v.range, stepSeconds: v.res, from: new Date(v.from * 1000).toISOString(), to: new Date(v.to * 1000).toISOString(),
-    unit, clipped: false, observedFrom: null,
-    series: list.map((x) => ({ key: x.key, label: x.label, service: null, token: null, values: Array.from({ length: n }, (_, i) => x.value(at(v.from + i * v.res), v.from + i * v.res)) })),
+    metric,
+    range: v.range,
+    stepSeconds: v.res,
+    from: new Date(v.from * 1000).toISOString(),
+    to: new Date(v.to * 1000).toISOString(),
+    unit,
+    clipped: false,
+    observedFrom: null,
+    series: list.map((x) => ({
+      key: x.key,
+      label: x.label,
+      service: null,
+      token: null,
+      values: Array.from({ length: n }, (_, i) => x.value(at(v.from + i * v.res), v.from + i * v.res)),
+    })),
   };
 }
 
@@ -65,9 +88,14 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
   const observer = v.observer;
   const mine = v.rows;
   const byKey = new Map(mine.map((r) => [`${r.topic}@${r.bucket}`, r]));
-  const rowsAt = (bucket: number): At => (topic) => byKey.get(`${topic}@${bucket}`);
+  const rowsAt =
+    (bucket: number): At =>
+    (topic) =>
+      byKey.get(`${topic}@${bucket}`);
   const spread = new Map(v.spread.map((x) => [x.bucket, (x.p50Max - x.p50Min).toFixed(1)]));
-  const topics = [...new Set(mine.map((r) => r.topic))].filter((t) => t !== NODE).sort((a, b) => (a === STREAM ? 1 : b === STREAM ? -1 : a.localeCompare(b)));
+  const topics = [...new Set(mine.map((r) => r.topic))]
+    .filter((t) => t !== NODE)
+    .sort((a, b) => (a === STREAM ? 1 : b === STREAM ? -1 : a.localeCompare(b)));
   const gossip = topics.filter((t) => t !== STREAM);
   const reasons = [...new Set(mine.flatMap((r) => Object.keys(r.drops ?? {})))].sort();
   const last = new Map<string, MeshHealthRow>();
@@ -75,24 +103,127 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
   const lastNode = last.get(NODE);
 
   const charts: Chart[] = [
-    { key: 'rate', title: 'Envelopes per second', term: 'topic', info: { title: 'Envelopes per second', unit: 'envelopes/s', help: 'Envelopes this observer accepted per topic in the interval, divided by the seconds it measured.', series: [] },
-      series: topics.map((t) => ({ key: t, label: short(t), value: of(t, (r) => (r.seconds > 0 ? (r.messages / r.seconds).toFixed(2) : null)) })) },
-    { key: 'latency', title: 'First-seen latency (all topics)', term: 'firstSeenLatency', info: { title: 'First-seen latency', unit: 'ms', help: 'Arrival at this observer minus the envelope timestamp; unknown in an interval without envelopes.', series: [] },
-      series: ([['p50', 'latencyP50'], ['p90', 'latencyP90'], ['p99', 'latencyP99']] as const).map(([k, f]) => ({ key: k, label: k, value: of(NODE, (r) => fixed(r[f], 1)) })) },
-    { key: 'dup', title: 'Duplicate ratio', term: 'duplicateRatio', info: { title: 'Duplicate ratio', unit: '%', ratio: true, help: 'Duplicates ÷ messages GossipSub received on the topic; unknown when it received none.', series: [] },
-      series: gossip.map((t) => ({ key: t, label: short(t), value: of(t, (r) => (r.received ? (r.duplicates! / r.received).toFixed(4) : null)) })) },
-    { key: 'mesh', title: 'Mesh peers', term: 'meshPeers', info: { title: 'Mesh peers', unit: 'peers', help: 'Peers in this node\'s GossipSub mesh for the topic at the end of the interval.', series: [] },
-      series: gossip.map((t) => ({ key: t, label: short(t), value: of(t, (r) => (r.meshPeers === null ? null : String(r.meshPeers))) })) },
+    {
+      key: 'rate',
+      title: 'Envelopes per second',
+      term: 'topic',
+      info: {
+        title: 'Envelopes per second',
+        unit: 'envelopes/s',
+        help: 'Envelopes this observer accepted per topic in the interval, divided by the seconds it measured.',
+        series: [],
+      },
+      series: topics.map((t) => ({
+        key: t,
+        label: short(t),
+        value: of(t, (r) => (r.seconds > 0 ? (r.messages / r.seconds).toFixed(2) : null)),
+      })),
+    },
+    {
+      key: 'latency',
+      title: 'First-seen latency (all topics)',
+      term: 'firstSeenLatency',
+      info: {
+        title: 'First-seen latency',
+        unit: 'ms',
+        help: 'Arrival at this observer minus the envelope timestamp; unknown in an interval without envelopes.',
+        series: [],
+      },
+      series: (
+        [
+          ['p50', 'latencyP50'],
+          ['p90', 'latencyP90'],
+          ['p99', 'latencyP99'],
+        ] as const
+      ).map(([k, f]) => ({ key: k, label: k, value: of(NODE, (r) => fixed(r[f], 1)) })),
+    },
+    {
+      key: 'dup',
+      title: 'Duplicate ratio',
+      term: 'duplicateRatio',
+      info: {
+        title: 'Duplicate ratio',
+        unit: '%',
+        ratio: true,
+        help: 'Duplicates ÷ messages GossipSub received on the topic; unknown when it received none.',
+        series: [],
+      },
+      series: gossip.map((t) => ({
+        key: t,
+        label: short(t),
+        value: of(t, (r) => (r.received ? (r.duplicates! / r.received).toFixed(4) : null)),
+      })),
+    },
+    {
+      key: 'mesh',
+      title: 'Mesh peers',
+      term: 'meshPeers',
+      info: {
+        title: 'Mesh peers',
+        unit: 'peers',
+        help: "Peers in this node's GossipSub mesh for the topic at the end of the interval.",
+        series: [],
+      },
+      series: gossip.map((t) => ({
+        key: t,
+        label: short(t),
+        value: of(t, (r) => (r.meshPeers === null ? null : String(r.meshPeers))),
+      })),
+    },
     // Summed over the gossip topics measured in the interval.
-    { key: 'churn', title: 'GRAFT / PRUNE churn (all gossip topics)', term: 'graftPrune', info: { title: 'Churn', unit: 'per interval', help: 'Peers added to and removed from the topics\' meshes in the interval.', series: [] },
-      series: (['grafts', 'prunes'] as const).map((f) => ({ key: f, label: f === 'grafts' ? 'GRAFT' : 'PRUNE', value: (at: At) => {
-        const rs = gossip.map(at).filter((r): r is MeshHealthRow => r !== undefined);
-        return rs.length ? String(rs.reduce((t, r) => t + (r[f] ?? 0), 0)) : null;
-      } })) },
-    { key: 'conn', title: 'Connections and rate-limited peers', info: { title: 'Connections', unit: 'peers', help: 'Open connections at the end of the interval; peers with at least one envelope refused for rate (spec: 100 a second) in it.', series: [] },
-      series: [{ key: 'connections', label: 'connections', value: of(NODE, (r) => (r.connections === null ? null : String(r.connections))) }, { key: 'rate_limited', label: 'rate-limited peers', value: of(NODE, (r) => (r.rateLimitedPeers === null ? null : String(r.rateLimitedPeers))) }] },
-    { key: 'drops', title: 'Drops per reason', info: { title: 'Drops', unit: 'per interval', help: 'Envelopes this observer refused, by reason (each reason is explained in the glossary).', series: [] },
-      series: reasons.map((k) => ({ key: k, label: k, value: of(NODE, (r) => String(r.drops?.[k] ?? 0)) })), empty: 'No drops in this range.' },
+    {
+      key: 'churn',
+      title: 'GRAFT / PRUNE churn (all gossip topics)',
+      term: 'graftPrune',
+      info: {
+        title: 'Churn',
+        unit: 'per interval',
+        help: "Peers added to and removed from the topics' meshes in the interval.",
+        series: [],
+      },
+      series: (['grafts', 'prunes'] as const).map((f) => ({
+        key: f,
+        label: f === 'grafts' ? 'GRAFT' : 'PRUNE',
+        value: (at: At) => {
+          const rs = gossip.map(at).filter((r): r is MeshHealthRow => r !== undefined);
+          return rs.length ? String(rs.reduce((t, r) => t + (r[f] ?? 0), 0)) : null;
+        },
+      })),
+    },
+    {
+      key: 'conn',
+      title: 'Connections and rate-limited peers',
+      info: {
+        title: 'Connections',
+        unit: 'peers',
+        help: 'Open connections at the end of the interval; peers with at least one envelope refused for rate (spec: 100 a second) in it.',
+        series: [],
+      },
+      series: [
+        {
+          key: 'connections',
+          label: 'connections',
+          value: of(NODE, (r) => (r.connections === null ? null : String(r.connections))),
+        },
+        {
+          key: 'rate_limited',
+          label: 'rate-limited peers',
+          value: of(NODE, (r) => (r.rateLimitedPeers === null ? null : String(r.rateLimitedPeers))),
+        },
+      ],
+    },
+    {
+      key: 'drops',
+      title: 'Drops per reason',
+      info: {
+        title: 'Drops',
+        unit: 'per interval',
+        help: 'Envelopes this observer refused, by reason (each reason is explained in the glossary).',
+        series: [],
+      },
+      series: reasons.map((k) => ({ key: k, label: k, value: of(NODE, (r) => String(r.drops?.[k] ?? 0)) })),
+      empty: 'No drops in this range.',
+    },
   ];
 
   return (
@@ -101,28 +232,72 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
         <div>
           <h1>Mesh health</h1>
           <p className="muted small" style={{ margin: 0 }}>
-            {RANGE_TEXT[range]}, times in UTC, as measured by this observer (<span className="mono" title={observer}>{observer.slice(0, 8)}…{observer.slice(-6)}</span>).
-            {' '}An interval appears once it has ended; a gap is an interval nobody measured (the observer was not running), not a quiet mesh.
-            {v.observers.length > 1 ? ` ${v.observers.length} observers share this database: the last chart is the spread of their latency medians.` : ''}
-            {' '}Prometheus: <a href="/metrics">/metrics</a> · JSON: <a href={`/api/mesh/health?range=${range}`}>/api/mesh/health</a>
-            {raw !== undefined && raw !== range ? <> <span style={{ color: 'var(--warn)' }}>Unknown range &ldquo;{raw}&rdquo;: showing 1h.</span></> : null}
+            {RANGE_TEXT[range]}, times in UTC, as measured by this observer (
+            <span className="mono" title={observer}>
+              {observer.slice(0, 8)}…{observer.slice(-6)}
+            </span>
+            ). An interval appears once it has ended; a gap is an interval nobody measured (the observer was not
+            running), not a quiet mesh.
+            {v.observers.length > 1
+              ? ` ${v.observers.length} observers share this database: the last chart is the spread of their latency medians.`
+              : ''}{' '}
+            Prometheus: <a href="/metrics">/metrics</a> · JSON:{' '}
+            <a href={`/api/mesh/health?range=${range}`}>/api/mesh/health</a>
+            {raw !== undefined && raw !== range ? (
+              <>
+                {' '}
+                <span style={{ color: 'var(--warn)' }}>Unknown range &ldquo;{raw}&rdquo;: showing 1h.</span>
+              </>
+            ) : null}
           </p>
         </div>
         <nav className="stats-ranges" aria-label="Range">
-          {MESH_RANGES.map((r) => <Link key={r} href={`/mesh?range=${r}`} aria-current={r === range ? 'page' : undefined}>{r}</Link>)}
+          {MESH_RANGES.map((r) => (
+            <Link key={r} href={`/mesh?range=${r}`} aria-current={r === range ? 'page' : undefined}>
+              {r}
+            </Link>
+          ))}
         </nav>
       </div>
 
       <section className="card" data-testid="mesh-now">
-        <h2>Latest interval{lastNode ? <span className="muted small"> · from {new Date(lastNode.bucket * 1000).toISOString().slice(11, 16)} UTC, {lastNode.seconds} s measured</span> : null}</h2>
-        {last.size === 0 ? <p className="muted">Nothing measured yet: the first row is written when the observer&apos;s first minute ends.</p> : (
+        <h2>
+          Latest interval
+          {lastNode ? (
+            <span className="muted small">
+              {' '}
+              · from {new Date(lastNode.bucket * 1000).toISOString().slice(11, 16)} UTC, {lastNode.seconds} s measured
+            </span>
+          ) : null}
+        </h2>
+        {last.size === 0 ? (
+          <p className="muted">
+            Nothing measured yet: the first row is written when the observer&apos;s first minute ends.
+          </p>
+        ) : (
           <div className="table-wrap">
             <table className="mesh-now" style={{ minWidth: 760 }}>
               <thead>
                 <tr>
-                  <th><Term k="topic" /></th><th>envelopes/s</th><th><Term k="firstSeenLatency">latency p50 / p90 / p99</Term></th>
-                  <th><Term k="duplicateRatio">duplicates</Term></th><th><Term k="meshPeers">mesh / topic peers</Term></th>
-                  <th><Term k="graftPrune">GRAFT / PRUNE</Term></th><th><Term k="peerScore">score min / median</Term></th>
+                  <th>
+                    <Term k="topic" />
+                  </th>
+                  <th>envelopes/s</th>
+                  <th>
+                    <Term k="firstSeenLatency">latency p50 / p90 / p99</Term>
+                  </th>
+                  <th>
+                    <Term k="duplicateRatio">duplicates</Term>
+                  </th>
+                  <th>
+                    <Term k="meshPeers">mesh / topic peers</Term>
+                  </th>
+                  <th>
+                    <Term k="graftPrune">GRAFT / PRUNE</Term>
+                  </th>
+                  <th>
+                    <Term k="peerScore">score min / median</Term>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -132,13 +307,38 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
                   const ms = (x: number | null) => (x === null ? '—' : `${x.toFixed(0)}`);
                   return (
                     <tr key={t} data-topic={t}>
-                      <td title={t === NODE ? 'every topic and the direct stream together' : t}>{t === NODE ? 'whole node' : short(t)}</td>
+                      <td title={t === NODE ? 'every topic and the direct stream together' : t}>
+                        {t === NODE ? 'whole node' : short(t)}
+                      </td>
                       <td className="num">{r.seconds > 0 ? (r.messages / r.seconds).toFixed(2) : 'unknown'}</td>
-                      <td className="num" title={r.latencySamples ? `${grouped(String(r.latencySamples))} envelopes` : 'no envelope in the interval'}>{r.latencySamples ? `${ms(r.latencyP50)} / ${ms(r.latencyP90)} / ${ms(r.latencyP99)} ms` : 'unknown'}</td>
-                      <td className="num">{r.received === null ? '—' : r.received === 0 ? 'unknown' : `${((100 * (r.duplicates ?? 0)) / r.received).toFixed(1)} % of ${grouped(String(r.received))}`}</td>
+                      <td
+                        className="num"
+                        title={
+                          r.latencySamples
+                            ? `${grouped(String(r.latencySamples))} envelopes`
+                            : 'no envelope in the interval'
+                        }
+                      >
+                        {r.latencySamples
+                          ? `${ms(r.latencyP50)} / ${ms(r.latencyP90)} / ${ms(r.latencyP99)} ms`
+                          : 'unknown'}
+                      </td>
+                      <td className="num">
+                        {r.received === null
+                          ? '—'
+                          : r.received === 0
+                            ? 'unknown'
+                            : `${((100 * (r.duplicates ?? 0)) / r.received).toFixed(1)} % of ${grouped(String(r.received))}`}
+                      </td>
                       <td className="num">{r.meshPeers === null ? '—' : `${r.meshPeers} / ${r.topicPeers}`}</td>
                       <td className="num">{r.grafts === null ? '—' : `${r.grafts} / ${r.prunes}`}</td>
-                      <td className="num">{r.meshPeers === null ? '—' : r.scoreMin === null ? 'unknown' : `${r.scoreMin.toFixed(2)} / ${r.scoreMedian!.toFixed(2)}`}</td>
+                      <td className="num">
+                        {r.meshPeers === null
+                          ? '—'
+                          : r.scoreMin === null
+                            ? 'unknown'
+                            : `${r.scoreMin.toFixed(2)} / ${r.scoreMedian!.toFixed(2)}`}
+                      </td>
                     </tr>
                   );
                 })}
@@ -148,8 +348,15 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
         )}
         {lastNode ? (
           <p className="small muted" data-testid="mesh-node">
-            {lastNode.connections ?? 0} connections · {lastNode.rateLimitedPeers ?? 0} rate-limited peers ·
-            drops: {Object.keys(lastNode.drops ?? {}).length === 0 ? 'none' : Object.entries(lastNode.drops ?? {}).map(([k, n]) => <span key={k}> <a href={`/glossary#drop-${k}`}>{k}</a> {n}</span>)}
+            {lastNode.connections ?? 0} connections · {lastNode.rateLimitedPeers ?? 0} rate-limited peers · drops:{' '}
+            {Object.keys(lastNode.drops ?? {}).length === 0
+              ? 'none'
+              : Object.entries(lastNode.drops ?? {}).map(([k, n]) => (
+                  <span key={k}>
+                    {' '}
+                    <a href={`/glossary#drop-${k}`}>{k}</a> {n}
+                  </span>
+                ))}
           </p>
         ) : null}
       </section>
@@ -158,12 +365,27 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
         {charts.map((c) => {
           const s = seriesOf(v, c.key, c.info.unit, c.series, rowsAt);
           return (
-            <section key={c.key} className="card stats-card" data-testid={`mesh-${c.key}`} data-series={s.series.length}>
-              <h2>{c.term ? <Term k={c.term}>{c.title}</Term> : c.title} <span className="help" title={c.info.help} tabIndex={0} aria-label={c.info.help}>?</span></h2>
+            <section
+              key={c.key}
+              className="card stats-card"
+              data-testid={`mesh-${c.key}`}
+              data-series={s.series.length}
+            >
+              <h2>
+                {c.term ? <Term k={c.term}>{c.title}</Term> : c.title}{' '}
+                <span className="help" title={c.info.help} tabIndex={0} aria-label={c.info.help}>
+                  ?
+                </span>
+              </h2>
               <StatsChart s={s} info={c.info} empty={c.empty ?? 'Nothing measured in this range yet.'} />
               <div className="stats-foot">
                 <span className="stats-legend">
-                  {s.series.map((x, k) => <span key={x.key}><i className={seriesColour(x.key, k)} />{x.label}</span>)}
+                  {s.series.map((x, k) => (
+                    <span key={x.key}>
+                      <i className={seriesColour(x.key, k)} />
+                      {x.label}
+                    </span>
+                  ))}
                   <span>({c.info.unit})</span>
                 </span>
               </div>
@@ -172,8 +394,26 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
         })}
         {v.observers.length > 1 ? (
           <section className="card stats-card" data-testid="mesh-spread">
-            <h2>Latency spread between observers <span className="help" title="Per interval: the largest minus the smallest first-seen latency median among the observers that measured it." tabIndex={0}>?</span></h2>
-            <StatsChart s={seriesOf(v, 'spread', 'ms', [{ key: 'spread', label: 'p50 spread', value: (_at, bucket) => spread.get(bucket) ?? null }], rowsAt)} info={{ title: 'Spread', unit: 'ms', help: '', series: [] }} />
+            <h2>
+              Latency spread between observers{' '}
+              <span
+                className="help"
+                title="Per interval: the largest minus the smallest first-seen latency median among the observers that measured it."
+                tabIndex={0}
+              >
+                ?
+              </span>
+            </h2>
+            <StatsChart
+              s={seriesOf(
+                v,
+                'spread',
+                'ms',
+                [{ key: 'spread', label: 'p50 spread', value: (_at, bucket) => spread.get(bucket) ?? null }],
+                rowsAt,
+              )}
+              info={{ title: 'Spread', unit: 'ms', help: '', series: [] }}
+            />
           </section>
         ) : null}
       </div>

@@ -10,6 +10,9 @@ export const dynamic = 'force-dynamic';
 export async function GET(): Promise<Response> {
   return handle(async () => {
     const m = await runtime().observatory.metrics();
-    return new Response(m.text, { status: 200, headers: { 'content-type': m.contentType, 'cache-control': 'no-store' } });
+    return new Response(m.text, {
+      status: 200,
+      headers: { 'content-type': m.contentType, 'cache-control': 'no-store' },
+    });
   });
 }

@@ -17,7 +17,9 @@ export default function OwnerPage() {
       <header className="page-head">
         <div>
           <h1>My agents</h1>
-          <p className="muted">The agents whose identity NFT your wallet holds: stake, lease, batches, challenges, and what you can do now.</p>
+          <p className="muted">
+            The agents whose identity NFT your wallet holds: stake, lease, batches, challenges, and what you can do now.
+          </p>
         </div>
       </header>
       <MyAgents sati={getServices()?.chain?.sati ?? null} />

@@ -15,7 +15,12 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Search' };
 
 const TITLES: Record<SearchHit['kind'], string> = {
-  agent: 'Agents', conversation: 'Conversations', envelope: 'Envelopes', batch: 'Batches', challenge: 'Challenges', transaction: 'Transactions',
+  agent: 'Agents',
+  conversation: 'Conversations',
+  envelope: 'Envelopes',
+  batch: 'Batches',
+  challenge: 'Challenges',
+  transaction: 'Transactions',
 };
 
 const EXAMPLES = [
@@ -26,21 +31,31 @@ const EXAMPLES = [
   ['a label', 'part of an agent’s name'],
 ];
 
-export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SearchPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const o = getServices();
   if (!o) return <NotRunning />;
   const raw = (await searchParams).q;
   const q = (Array.isArray(raw) ? raw[0] : raw)?.trim().slice(0, 200) ?? '';
   const result = q ? await runSearch(o, q, 20) : null;
   if (result?.direct) redirect(result.direct);
-  const groups = SEARCH_KINDS.map((k) => [k, result?.hits.filter((h) => h.kind === k) ?? []] as const).filter(([, hs]) => hs.length > 0);
+  const groups = SEARCH_KINDS.map((k) => [k, result?.hits.filter((h) => h.kind === k) ?? []] as const).filter(
+    ([, hs]) => hs.length > 0,
+  );
   return (
     <>
       <header className="page-head">
         <div>
           <h1>Search</h1>
           <p className="muted">
-            {!q ? 'Type in the box above, or put the query in the URL: /search?q=…' : result && result.hits.length > 0 ? `${result.hits.length} ${result.hits.length === 1 ? 'hit' : 'hits'} for “${q}”` : `Nothing matches “${q}”.`}
+            {!q
+              ? 'Type in the box above, or put the query in the URL: /search?q=…'
+              : result && result.hits.length > 0
+                ? `${result.hits.length} ${result.hits.length === 1 ? 'hit' : 'hits'} for “${q}”`
+                : `Nothing matches “${q}”.`}
           </p>
         </div>
       </header>
@@ -69,7 +84,13 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
                   {hits.map((h) => (
                     <tr key={`${h.id}:${h.detail}`} data-hit={h.id}>
                       <td className="mono">
-                        <Link href={h.href} title={h.id}>{h.kind === 'agent' ? base58(h.id) : h.kind === 'batch' ? `${base58(h.id.split('/')[0])} epoch ${h.id.split('/')[1]}` : h.id}</Link>
+                        <Link href={h.href} title={h.id}>
+                          {h.kind === 'agent'
+                            ? base58(h.id)
+                            : h.kind === 'batch'
+                              ? `${base58(h.id.split('/')[0])} epoch ${h.id.split('/')[1]}`
+                              : h.id}
+                        </Link>
                       </td>
                       <td className="muted">{h.detail}</td>
                     </tr>

@@ -5,20 +5,32 @@
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { STATS_METRIC_NAMES, STATS_METRICS, STATS_RANGES, type StatsMetric, type StatsRange, type StatsSeries } from '../../lib/wire/stats';
+import { ReconciliationTotals } from '../../components/reconciliation/Reconciliation';
+import { formatValue, grouped, StatsChart, seriesColour } from '../../components/stats/StatsChart';
+import { Term } from '../../components/Term';
+import {
+  STATS_METRIC_NAMES,
+  STATS_METRICS,
+  STATS_RANGES,
+  type StatsMetric,
+  type StatsRange,
+  type StatsSeries,
+} from '../../lib/wire/stats';
 import { NotRunning } from '../_lib/not-running';
-import { getServices } from '../_lib/services';
-import { loadStatsSeries } from '../_lib/stats';
-import { StatsChart, formatValue, grouped, seriesColour } from '../../components/stats/StatsChart';
 import type { SearchParams } from '../_lib/query-string';
 import { loadReconciliation } from '../_lib/reconciliation';
-import { ReconciliationTotals } from '../../components/reconciliation/Reconciliation';
-import { Term } from '../../components/Term';
+import { getServices } from '../_lib/services';
+import { loadStatsSeries } from '../_lib/stats';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Economy over time' };
 
-const RANGE_TEXT: Record<StatsRange, string> = { '1h': 'last hour', '24h': 'last 24 hours', '7d': 'last 7 days', all: 'everything stored' };
+const RANGE_TEXT: Record<StatsRange, string> = {
+  '1h': 'last hour',
+  '24h': 'last 24 hours',
+  '7d': 'last 7 days',
+  all: 'everything stored',
+};
 const STEP_TEXT = (s: number) => (s === 60 ? '1-minute' : s === 900 ? '15-minute' : s === 3600 ? 'hourly' : 'daily');
 const COUNTS: ReadonlySet<StatsMetric> = new Set(['negotiations', 'batches', 'challenges']);
 
@@ -36,13 +48,18 @@ function headline(s: StatsSeries, startedAtMs: number): { text: string; note: st
   if (n === 0) return { text: '—', note: 'nothing in this range' };
   if (COUNTS.has(metric)) {
     return {
-      text: s.series.map((x) => `${grouped(String(x.values.reduce((t, v) => t + BigInt(v ?? '0'), 0n)))} ${x.label}`).join(' · '),
+      text: s.series
+        .map((x) => `${grouped(String(x.values.reduce((t, v) => t + BigInt(v ?? '0'), 0n)))} ${x.label}`)
+        .join(' · '),
       note: 'in the range',
     };
   }
   if (metric === 'volume') {
     const total = s.series.reduce((t, x) => t + x.values.reduce((u, v) => u + BigInt(v ?? '0'), 0n), 0n);
-    return { text: `${grouped(String(total))} units`, note: `agreed in the range, ${s.series.length} service${s.series.length === 1 ? '' : 's'} (token's smallest unit)` };
+    return {
+      text: `${grouped(String(total))} units`,
+      note: `agreed in the range, ${s.series.length} service${s.series.length === 1 ? '' : 's'} (token's smallest unit)`,
+    };
   }
   // The last interval is still filling: the headline is the newest finished interval with a
   // value, else the filling one (said so), else unknown for the whole range.
@@ -57,10 +74,14 @@ function headline(s: StatsSeries, startedAtMs: number): { text: string; note: st
   const when = filling ? `the interval from ${at} UTC, still filling` : `interval from ${at} UTC`;
   const startMs = Date.parse(s.from) + k * s.stepSeconds * 1000;
   const started = new Date(startedAtMs).toISOString().slice(11, 19);
-  const partial = PER_INTERVAL.has(metric) && startMs < startedAtMs
-    ? `; the observer started ${startMs + s.stepSeconds * 1000 <= startedAtMs ? 'after it' : 'during it'} (${started} UTC), so it may read low`
-    : '';
-  return { text: `${formatValue(metric, v)}${metric === 'median_price' && v !== null ? ' units' : ''}`, note: `${when}${metric === 'median_price' ? `, ${x.label}` : ''}${partial}` };
+  const partial =
+    PER_INTERVAL.has(metric) && startMs < startedAtMs
+      ? `; the observer started ${startMs + s.stepSeconds * 1000 <= startedAtMs ? 'after it' : 'during it'} (${started} UTC), so it may read low`
+      : '';
+  return {
+    text: `${formatValue(metric, v)}${metric === 'median_price' && v !== null ? ' units' : ''}`,
+    note: `${when}${metric === 'median_price' ? `, ${x.label}` : ''}${partial}`,
+  };
 }
 
 export default async function StatsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
@@ -70,7 +91,10 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
   const raw = Array.isArray(sp.range) ? sp.range[0] : sp.range;
   const range: StatsRange = (STATS_RANGES as readonly string[]).includes(raw ?? '') ? (raw as StatsRange) : '24h';
   const nowMs = Date.now();
-  const [all, recon] = await Promise.all([Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, range, nowMs))), loadReconciliation(o, { limit: 1 }).catch(() => null)]);
+  const [all, recon] = await Promise.all([
+    Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, range, nowMs))),
+    loadReconciliation(o, { limit: 1 }).catch(() => null),
+  ]);
   const step = all[0].stepSeconds;
   return (
     <>
@@ -78,16 +102,29 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
         <div>
           <h1>Economy over time</h1>
           <p className="muted small" style={{ margin: 0 }}>
-            {RANGE_TEXT[range]}, {STEP_TEXT(step)} intervals, times in UTC, from {all[0].from.replace('T', ' ').replace('Z', ' UTC')}.
-            {' '}Counted by the observer as it stores envelopes and chain events, each once; hover a chart for an interval&apos;s exact values.
-            {raw !== undefined && raw !== range ? <> <span style={{ color: "var(--warn)" }}>Unknown range &ldquo;{raw}&rdquo;: showing 24h.</span></> : null}
+            {RANGE_TEXT[range]}, {STEP_TEXT(step)} intervals, times in UTC, from{' '}
+            {all[0].from.replace('T', ' ').replace('Z', ' UTC')}. Counted by the observer as it stores envelopes and
+            chain events, each once; hover a chart for an interval&apos;s exact values.
+            {raw !== undefined && raw !== range ? (
+              <>
+                {' '}
+                <span style={{ color: 'var(--warn)' }}>Unknown range &ldquo;{raw}&rdquo;: showing 24h.</span>
+              </>
+            ) : null}
             {all[0].clipped ? ' Only the last 1,000 days are shown.' : null}
-            {all[0].observedFrom === null ? ' Nothing observed yet.'
-              : Date.parse(all[0].observedFrom) > Date.parse(all[0].from) ? ` Nothing was observed before ${all[0].observedFrom.replace('T', ' ').replace('Z', ' UTC')}: the charts leave that time blank (unknown, not zero).` : null}
+            {all[0].observedFrom === null
+              ? ' Nothing observed yet.'
+              : Date.parse(all[0].observedFrom) > Date.parse(all[0].from)
+                ? ` Nothing was observed before ${all[0].observedFrom.replace('T', ' ').replace('Z', ' UTC')}: the charts leave that time blank (unknown, not zero).`
+                : null}
           </p>
         </div>
         <nav className="stats-ranges" aria-label="Range">
-          {STATS_RANGES.map((r) => <Link key={r} href={`/stats?range=${r}`} aria-current={r === range ? 'page' : undefined}>{r}</Link>)}
+          {STATS_RANGES.map((r) => (
+            <Link key={r} href={`/stats?range=${r}`} aria-current={r === range ? 'page' : undefined}>
+              {r}
+            </Link>
+          ))}
         </nav>
       </div>
       <div className="stats-grid">
@@ -97,29 +134,68 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
           const h = headline(s, o.observatory.startedAt);
           const csv = `/api/stats/series/csv?metric=${metric}&range=${range}`;
           return (
-            <section key={metric} className="card stats-card" data-testid={`stats-${metric}`} data-series={s.series.length} data-points={s.series[0]?.values.length ?? 0}>
-              <h2>{info.title} <span className="help" title={info.help} tabIndex={0} aria-label={`How ${info.title.toLowerCase()} is counted: ${info.help}`}>?</span></h2>
-              <p className="stats-figure">{h.text}<small>{h.note}</small></p>
+            <section
+              key={metric}
+              className="card stats-card"
+              data-testid={`stats-${metric}`}
+              data-series={s.series.length}
+              data-points={s.series[0]?.values.length ?? 0}
+            >
+              <h2>
+                {info.title}{' '}
+                <span
+                  className="help"
+                  title={info.help}
+                  tabIndex={0}
+                  aria-label={`How ${info.title.toLowerCase()} is counted: ${info.help}`}
+                >
+                  ?
+                </span>
+              </h2>
+              <p className="stats-figure">
+                {h.text}
+                <small>{h.note}</small>
+              </p>
               <StatsChart s={s} />
               <div className="stats-foot">
                 <span className="stats-legend">
                   {s.series.map((x, k) => (
-                    <span key={`${x.key}:${x.service ?? ''}:${x.token ?? ''}`} title={x.service ? `service hash ${x.service}, token ${/^0+$/.test(x.token ?? '') ? 'unspecified' : x.token}` : undefined}>
-                      <i className={seriesColour(x.key, k)} />{x.label}
+                    <span
+                      key={`${x.key}:${x.service ?? ''}:${x.token ?? ''}`}
+                      title={
+                        x.service
+                          ? `service hash ${x.service}, token ${/^0+$/.test(x.token ?? '') ? 'unspecified' : x.token}`
+                          : undefined
+                      }
+                    >
+                      <i className={seriesColour(x.key, k)} />
+                      {x.label}
                     </span>
                   ))}
                   {s.series.some((x) => x.label === info.unit) ? null : <span>({info.unit})</span>}
                 </span>
-                <a href={csv} download data-testid={`csv-${metric}`}>CSV</a>
+                <a href={csv} download data-testid={`csv-${metric}`}>
+                  CSV
+                </a>
               </div>
             </section>
           );
         })}
       </div>
       <section className="card" style={{ marginTop: 16, maxWidth: 640 }} data-testid="stats-reconciliation">
-        <h2><Term k="reconciliation">Gossip against committed logs</Term></h2>
-        <p className="muted small" style={{ marginTop: 0 }}>Every agent-epoch with a batch verdict, whatever the range above.</p>
-        {recon ? <ReconciliationTotals v={recon} compact /> : <p className="notice" role="alert">The reconciliation could not be read.</p>}
+        <h2>
+          <Term k="reconciliation">Gossip against committed logs</Term>
+        </h2>
+        <p className="muted small" style={{ marginTop: 0 }}>
+          Every agent-epoch with a batch verdict, whatever the range above.
+        </p>
+        {recon ? (
+          <ReconciliationTotals v={recon} compact />
+        ) : (
+          <p className="notice" role="alert">
+            The reconciliation could not be read.
+          </p>
+        )}
       </section>
     </>
   );

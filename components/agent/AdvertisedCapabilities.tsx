@@ -13,15 +13,31 @@ function inline(v: unknown, depth = 0): string {
   if (typeof v !== 'object') return String(v);
   if (depth > 1) return JSON.stringify(v);
   if (Array.isArray(v)) return v.map((x) => inline(x, depth + 1)).join(', ');
-  return Object.entries(v).map(([k, x]) => `${k}: ${inline(x, depth + 1)}`).join(' · ');
+  return Object.entries(v)
+    .map(([k, x]) => `${k}: ${inline(x, depth + 1)}`)
+    .join(' · ');
 }
 
 export function AdvertisedCapabilities({ a }: { a: AdvertisedView | null }) {
-  if (!a) return <p className="muted empty" data-testid="advertised-none">No ADVERTISE from this agent yet.</p>;
+  if (!a)
+    return (
+      <p className="muted empty" data-testid="advertised-none">
+        No ADVERTISE from this agent yet.
+      </p>
+    );
   const when = (
     <p className="muted">
-      ADVERTISE <span className="mono" title={a.envelopeId}>{shortHex(a.envelopeId)}</span> · <Time ms={a.timestampMs} />
-      {a.format ? <> · format hint <span className="mono">{a.format}</span></> : null}
+      ADVERTISE{' '}
+      <span className="mono" title={a.envelopeId}>
+        {shortHex(a.envelopeId)}
+      </span>{' '}
+      · <Time ms={a.timestampMs} />
+      {a.format ? (
+        <>
+          {' '}
+          · format hint <span className="mono">{a.format}</span>
+        </>
+      ) : null}
     </p>
   );
   const caps = a.capabilities;
@@ -35,7 +51,10 @@ export function AdvertisedCapabilities({ a }: { a: AdvertisedView | null }) {
       </div>
     );
   }
-  const rows = typeof caps === 'object' && !Array.isArray(caps) ? Object.entries(caps as Record<string, unknown>) : [['value', caps] as const];
+  const rows =
+    typeof caps === 'object' && !Array.isArray(caps)
+      ? Object.entries(caps as Record<string, unknown>)
+      : [['value', caps] as const];
   return (
     <div data-testid="advertised-capabilities">
       {when}
@@ -43,7 +62,9 @@ export function AdvertisedCapabilities({ a }: { a: AdvertisedView | null }) {
         {rows.map(([k, v]) => (
           <div key={k} style={{ display: 'contents' }} data-cap={k}>
             <dt>{k}</dt>
-            <dd className="mono" style={{ overflowWrap: 'anywhere' }}>{inline(v)}</dd>
+            <dd className="mono" style={{ overflowWrap: 'anywhere' }}>
+              {inline(v)}
+            </dd>
           </div>
         ))}
       </dl>

@@ -1,4 +1,5 @@
 'use client';
+import Link from 'next/link';
 /**
  * The agent page's collusion section, read on request: the signals are computed over windows of
  * the whole mesh's newest rows (GET /api/collusion, a heavy read of a second or more on a large
@@ -6,13 +7,24 @@
  * this agent's signals in a few lines (AgentCollusionSummary) with the evidence one click away.
  */
 import { useState } from 'react';
-import Link from 'next/link';
-import { CollusionViewSchema, type CollusionView } from '../../lib/wire/collusion';
+import { type CollusionView, CollusionViewSchema } from '../../lib/wire/collusion';
 import { AgentCollusionSummary } from '../collusion/CollusionTables';
 
-type State = { phase: 'idle' } | { phase: 'reading' } | { phase: 'done'; v: CollusionView } | { phase: 'failed'; why: string };
+type State =
+  | { phase: 'idle' }
+  | { phase: 'reading' }
+  | { phase: 'done'; v: CollusionView }
+  | { phase: 'failed'; why: string };
 
-export function AgentCollusion({ agent, agentAddress, chain }: { agent: string; agentAddress: string; chain: boolean }) {
+export function AgentCollusion({
+  agent,
+  agentAddress,
+  chain,
+}: {
+  agent: string;
+  agentAddress: string;
+  chain: boolean;
+}) {
   const [s, set] = useState<State>({ phase: 'idle' });
   const href = `/collusion?agent=${agentAddress}`;
   const read = async () => {
@@ -30,13 +42,28 @@ export function AgentCollusion({ agent, agentAddress, chain }: { agent: string; 
   return (
     <div data-testid="agent-collusion-ask">
       <p className="muted small" style={{ marginTop: 0 }}>
-        Reciprocal feedback, counterparty concentration, notary reuse and ratings from agents without deals, read over the mesh&apos;s newest rows when you ask.
+        Reciprocal feedback, counterparty concentration, notary reuse and ratings from agents without deals, read over
+        the mesh&apos;s newest rows when you ask.
       </p>
       <p className="small">
-        <button type="button" className="btn small" data-testid="read-collusion" onClick={() => void read()} disabled={s.phase === 'reading'}>{s.phase === 'reading' ? 'Reading the signals…' : 'Read this agent\'s signals'}</button>
-        {' '}<Link href={href} prefetch={false}>or open them with the other agents →</Link>
+        <button
+          type="button"
+          className="btn small"
+          data-testid="read-collusion"
+          onClick={() => void read()}
+          disabled={s.phase === 'reading'}
+        >
+          {s.phase === 'reading' ? 'Reading the signals…' : "Read this agent's signals"}
+        </button>{' '}
+        <Link href={href} prefetch={false}>
+          or open them with the other agents →
+        </Link>
       </p>
-      {s.phase === 'failed' ? <p className="notice" role="alert">The collusion signals could not be read: {s.why}</p> : null}
+      {s.phase === 'failed' ? (
+        <p className="notice" role="alert">
+          The collusion signals could not be read: {s.why}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 'use client';
+import { ConversationList } from '../ConversationList';
 /**
  * The agent page's row lists (envelopes, conversations, counterparties) drawn in the browser from
  * their rows. The server still renders their HTML; what changes is the page's RSC payload, which
@@ -6,7 +7,6 @@
  * on top of its HTML: the page stays about a third lighter per row.
  */
 import { EnvelopeFeed, type EnvelopeFeedProps } from '../EnvelopeFeed';
-import { ConversationList } from '../ConversationList';
 import { Counterparties } from './AgentTrust';
 
 export function AgentEnvelopes(props: EnvelopeFeedProps) {

@@ -13,8 +13,20 @@ function SatiImage({ src, name }: { src: string; name: string }) {
   const [shown, setShown] = useState(src.startsWith('data:image/'));
   if (!shown) {
     return (
-      <button type="button" className="btn small" data-testid="sati-image-load" onClick={() => setShown(true)} title={src}>
-        Load image from {(() => { try { return new URL(src).host; } catch { return 'its host'; } })()}
+      <button
+        type="button"
+        className="btn small"
+        data-testid="sati-image-load"
+        onClick={() => setShown(true)}
+        title={src}
+      >
+        Load image from {(() => {
+          try {
+            return new URL(src).host;
+          } catch {
+            return 'its host';
+          }
+        })()}
       </button>
     );
   }
@@ -33,27 +45,76 @@ function SatiImage({ src, name }: { src: string; name: string }) {
 }
 
 export function SatiProfile({ p }: { p: AgentSatiProfileView | null }) {
-  if (!p) return <p className="muted empty" data-testid="sati-none">Not found in SATI&apos;s registry (yet): discovery reads new registrations every few seconds.</p>;
+  if (!p)
+    return (
+      <p className="muted empty" data-testid="sati-none">
+        Not found in SATI&apos;s registry (yet): discovery reads new registrations every few seconds.
+      </p>
+    );
   const name = p.name ?? p.file?.name ?? 'unnamed';
   return (
     <div data-testid="sati-profile" data-registered={String(p.registered)}>
       <dl className="kv">
         <dt>SATI name</dt>
-        <dd data-testid="sati-name">{name}{p.symbol ? <span className="muted"> ({p.symbol})</span> : null}</dd>
+        <dd data-testid="sati-name">
+          {name}
+          {p.symbol ? <span className="muted"> ({p.symbol})</span> : null}
+        </dd>
         <dt>Member</dt>
-        <dd className="mono">#{p.memberNumber} · {p.registered ? 'registered' : `not registered (${p.reason ?? 'unknown'})`}</dd>
+        <dd className="mono">
+          #{p.memberNumber} · {p.registered ? 'registered' : `not registered (${p.reason ?? 'unknown'})`}
+        </dd>
         <dt>Mint</dt>
         <dd className="mono">{p.mint}</dd>
-        {p.image ? (<><dt>Image</dt><dd><SatiImage src={p.image} name={name} /></dd></>) : null}
-        {p.description ? (<><dt>Description</dt><dd>{p.description}</dd></>) : null}
+        {p.image ? (
+          <>
+            <dt>Image</dt>
+            <dd>
+              <SatiImage src={p.image} name={name} />
+            </dd>
+          </>
+        ) : null}
+        {p.description ? (
+          <>
+            <dt>Description</dt>
+            <dd>{p.description}</dd>
+          </>
+        ) : null}
         <dt>Registration file</dt>
-        <dd className="mono small" style={{ overflowWrap: 'anywhere' }}>{p.uri ? (p.uri.length > 120 ? `${p.uri.slice(0, 120)}…` : p.uri) : 'none'}{p.fileError ? <span className="bad"> · {p.fileError}</span> : null}</dd>
-        {p.meshEndpoint ? (<><dt>zerox1-mesh</dt><dd className="mono small" style={{ overflowWrap: 'anywhere' }}>{p.meshEndpoint}{p.dialed ? <span className="muted"> · dialled: {p.dialed}</span> : null}</dd></>) : null}
+        <dd className="mono small" style={{ overflowWrap: 'anywhere' }}>
+          {p.uri ? (p.uri.length > 120 ? `${p.uri.slice(0, 120)}…` : p.uri) : 'none'}
+          {p.fileError ? <span className="bad"> · {p.fileError}</span> : null}
+        </dd>
+        {p.meshEndpoint ? (
+          <>
+            <dt>zerox1-mesh</dt>
+            <dd className="mono small" style={{ overflowWrap: 'anywhere' }}>
+              {p.meshEndpoint}
+              {p.dialed ? <span className="muted"> · dialled: {p.dialed}</span> : null}
+            </dd>
+          </>
+        ) : null}
       </dl>
       {p.services.length ? (
         <table className="list small" data-testid="sati-services">
-          <thead><tr><th>Service</th><th>Endpoint</th><th>Version</th></tr></thead>
-          <tbody>{p.services.map((s, i) => <tr key={i}><td>{s.name}</td><td className="mono" style={{ overflowWrap: 'anywhere' }}>{s.endpoint}</td><td>{s.version ?? ''}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th>Service</th>
+              <th>Endpoint</th>
+              <th>Version</th>
+            </tr>
+          </thead>
+          <tbody>
+            {p.services.map((s, i) => (
+              <tr key={i}>
+                <td>{s.name}</td>
+                <td className="mono" style={{ overflowWrap: 'anywhere' }}>
+                  {s.endpoint}
+                </td>
+                <td>{s.version ?? ''}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       ) : null}
     </div>

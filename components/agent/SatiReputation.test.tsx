@@ -1,8 +1,9 @@
 // SATI's reputation line on the agent page: without PHOTON_URL it says how to configure it, with
 // one it says it is not supported yet (no number is made up); the definition is in the tooltip,
 // and only the indexer's host is shown (its URL may carry an API key).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { satiReputationOf } from '../../lib/wire';
 import { SatiReputation } from './SatiReputation';

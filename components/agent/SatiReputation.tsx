@@ -9,10 +9,21 @@ import { SATI_REPUTATION_DEFINITION, type SatiReputationView } from '../../lib/w
 export function SatiReputation({ r }: { r: SatiReputationView }) {
   return (
     <p className="small" data-testid="sati-reputation" data-state={r.state}>
-      <span className="tip" title={`SATI reputation: ${SATI_REPUTATION_DEFINITION} (FeedbackPublicV1 attestations, read through a Photon indexer)`}>SATI reputation</span>:{' '}
-      {r.state === 'not_configured'
-        ? <span className="muted">not configured (set PHOTON_URL to a Photon indexer)</span>
-        : <span className="muted">configured (Photon at {r.photonHost}) but not supported yet: this observatory does not query SATI&apos;s feedback</span>}
+      <span
+        className="tip"
+        title={`SATI reputation: ${SATI_REPUTATION_DEFINITION} (FeedbackPublicV1 attestations, read through a Photon indexer)`}
+      >
+        SATI reputation
+      </span>
+      :{' '}
+      {r.state === 'not_configured' ? (
+        <span className="muted">not configured (set PHOTON_URL to a Photon indexer)</span>
+      ) : (
+        <span className="muted">
+          configured (Photon at {r.photonHost}) but not supported yet: this observatory does not query SATI&apos;s
+          feedback
+        </span>
+      )}
     </p>
   );
 }

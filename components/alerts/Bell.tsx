@@ -12,8 +12,8 @@ import { alertsApi } from './api';
 import { notificationsOn, showNotification } from './browser-notifications';
 import { kindLabel } from './kinds';
 import { planNotifications, readNotified, writeNotified } from './notify';
-import { useHydrated, useWatchlist } from './useWatchlist';
 import { publishUnread, useUnread } from './unread';
+import { useHydrated, useWatchlist } from './useWatchlist';
 
 const api = alertsApi();
 const VISIBLE_MS = 10_000;
@@ -38,7 +38,11 @@ export function Bell() {
   const token = w?.token ?? null;
 
   useEffect(() => {
-    if (!id || !token) { setUnread(null); setProblem(null); return; }
+    if (!id || !token) {
+      setUnread(null);
+      setProblem(null);
+      return;
+    }
     const creds = { id, token };
     let live = true;
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -53,9 +57,18 @@ export function Bell() {
       writeNotified(plan.notified);
       for (const a of plan.single) {
         const who = a.agentName ?? a.subject;
-        showNotification(`${kindLabel(a.kind)}${who ? `: ${who}` : ''}`, a.why || 'Open Alerts for the details.', `zx1-alert-${a.id}`);
+        showNotification(
+          `${kindLabel(a.kind)}${who ? `: ${who}` : ''}`,
+          a.why || 'Open Alerts for the details.',
+          `zx1-alert-${a.id}`,
+        );
       }
-      if (plan.summary > 0) showNotification(`${plan.summary} more alert${plan.summary === 1 ? '' : 's'}`, 'Open Alerts to see them all.', 'zx1-alert-summary');
+      if (plan.summary > 0)
+        showNotification(
+          `${plan.summary} more alert${plan.summary === 1 ? '' : 's'}`,
+          'Open Alerts to see them all.',
+          'zx1-alert-summary',
+        );
     };
     const poll = async () => {
       const r = await api.unread(creds);
@@ -73,7 +86,10 @@ export function Bell() {
       if (timer) clearTimeout(timer);
       timer = setTimeout(poll, document.hidden ? HIDDEN_MS : VISIBLE_MS);
     };
-    const now = () => { if (timer) clearTimeout(timer); void poll(); };
+    const now = () => {
+      if (timer) clearTimeout(timer);
+      void poll();
+    };
     void poll();
     window.addEventListener(ALERTS_CHANGED, now);
     return () => {
@@ -86,12 +102,27 @@ export function Bell() {
   const count = hydrated && w ? unread : null;
   const label = count ? `Alerts: ${count} unread` : problem ? `Alerts (${problem})` : 'Alerts';
   return (
-    <Link href="/alerts" className={`bell ${count ? 'has-unread' : ''}`} aria-label={label} title={problem ?? (w ? label : 'Alerts: watch an agent or conversation to get them')} data-testid="alerts-bell" data-unread={count ?? 0}>
+    <Link
+      href="/alerts"
+      className={`bell ${count ? 'has-unread' : ''}`}
+      aria-label={label}
+      title={problem ?? (w ? label : 'Alerts: watch an agent or conversation to get them')}
+      data-testid="alerts-bell"
+      data-unread={count ?? 0}
+    >
       <svg viewBox="0 0 24 24" aria-hidden className="bell-icon">
         <path d="M12 3a6 6 0 0 0-6 6v3.6L4.3 16a1 1 0 0 0 .9 1.5h13.6a1 1 0 0 0 .9-1.5L18 12.6V9a6 6 0 0 0-6-6zm-2.2 16a2.3 2.3 0 0 0 4.4 0z" />
       </svg>
-      {count ? <span className="bell-count" aria-hidden>{count > 99 ? '99+' : count}</span> : null}
-      {problem ? <span className="bell-problem" aria-hidden>!</span> : null}
+      {count ? (
+        <span className="bell-count" aria-hidden>
+          {count > 99 ? '99+' : count}
+        </span>
+      ) : null}
+      {problem ? (
+        <span className="bell-problem" aria-hidden>
+          !
+        </span>
+      ) : null}
     </Link>
   );
 }

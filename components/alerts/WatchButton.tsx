@@ -6,13 +6,23 @@
  * button as the server's sentence.
  */
 import { useState } from 'react';
-import type { ItemKind } from './api';
 import { useAgentName } from '../names/AgentName';
+import type { ItemKind } from './api';
 import { agentHexOf } from './store';
 import { useHydrated, useWatched } from './useWatchlist';
 
 /** `name`: how the page names the thing; for an agent without one, its SATI name or derived label. */
-export function WatchButton({ kind, target, name, compact = false }: { kind: ItemKind; target: string; name?: string | null; compact?: boolean }) {
+export function WatchButton({
+  kind,
+  target,
+  name,
+  compact = false,
+}: {
+  kind: ItemKind;
+  target: string;
+  name?: string | null;
+  compact?: boolean;
+}) {
   const agentName = useAgentName(agentHexOf(target) ?? target, name);
   const hydrated = useHydrated();
   const { watched, toggle } = useWatched({ kind, target });
@@ -26,7 +36,7 @@ export function WatchButton({ kind, target, name, compact = false }: { kind: Ite
     setBusy(false);
     if (!r.ok) setError(r.error);
   };
-  const what = `${kind} ${kind === 'agent' ? agentName : name ?? target}`;
+  const what = `${kind} ${kind === 'agent' ? agentName : (name ?? target)}`;
   return (
     <span className={`watch ${compact ? 'watch-compact' : ''}`}>
       <button
@@ -34,7 +44,11 @@ export function WatchButton({ kind, target, name, compact = false }: { kind: Ite
         className={`watch-btn ${on ? 'on' : ''}`}
         aria-pressed={on}
         aria-label={on ? `Watching ${what}: press to stop` : `Watch ${what}`}
-        title={on ? `You get alerts about this ${kind}. Press to stop watching.` : `Get alerts about this ${kind} (offline, lease, batches, challenges…) on the Alerts page, by browser notification or webhook.`}
+        title={
+          on
+            ? `You get alerts about this ${kind}. Press to stop watching.`
+            : `Get alerts about this ${kind} (offline, lease, batches, challenges…) on the Alerts page, by browser notification or webhook.`
+        }
         onClick={press}
         disabled={busy}
         data-testid="watch-button"
@@ -46,7 +60,11 @@ export function WatchButton({ kind, target, name, compact = false }: { kind: Ite
         </svg>
         <span className="watch-text">{busy ? '…' : on ? 'Watching' : 'Watch'}</span>
       </button>
-      {error ? <span className="watch-error" role="alert">{error}</span> : null}
+      {error ? (
+        <span className="watch-error" role="alert">
+          {error}
+        </span>
+      ) : null}
     </span>
   );
 }

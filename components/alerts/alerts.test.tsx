@@ -3,27 +3,42 @@
 // thresholds reach the server in its units; the client never puts the list's token in a URL and
 // passes the server's refusal through as a sentence; notifications announce only new unread
 // alerts, a few at a time; the wallet texts are the ones the server checks.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { test } from 'node:test';
 import bs58 from 'bs58';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { GLOSSARY } from '../glossary';
-import { alertsApi, errorSentence, parseWatchlist, type AlertView, TOKEN_HEADER } from './api';
 import { AlertItem, mergeRules, NoAlerts, RulesTable, WatchIntro, WebhookList } from './AlertParts';
+import { type AlertView, alertsApi, errorSentence, parseWatchlist, TOKEN_HEADER } from './api';
 import { filtersOf, filtersQuery } from './filters';
 import { ALERT_KINDS, checkParam, kindDef, ruleFields } from './kinds';
 import { MAX_SINGLE, planNotifications } from './notify';
 import { agentHexOf, itemKey, parseLocal, withItem } from './store';
-import { adoptMessage, encodeSignature, linkMessage } from './wallet-message';
 import { WatchButton } from './WatchButton';
+import { adoptMessage, encodeSignature, linkMessage } from './wallet-message';
 
 const A = '11'.repeat(32);
 const A58 = bs58.encode(Buffer.from(A, 'hex'));
-const text = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#x27;/g, "'").replace(/&quot;/g, '"');
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"');
 
 const alert = (over: Partial<AlertView> = {}): AlertView => ({
-  id: '7', kind: 'offline', agent: A, agentName: 'Amber Falcon', subject: '', state: 'open', read: false,
-  why: 'no envelope from Amber Falcon for 12.0 min', openedAt: 1_800_000_000_000, clearedAt: null, clearedWhy: null, ...over,
+  id: '7',
+  kind: 'offline',
+  agent: A,
+  agentName: 'Amber Falcon',
+  subject: '',
+  state: 'open',
+  read: false,
+  why: 'no envelope from Amber Falcon for 12.0 min',
+  openedAt: 1_800_000_000_000,
+  clearedAt: null,
+  clearedWhy: null,
+  ...over,
 });
 
 test('the watch button says what it watches, in its accessible name and its pressed state', () => {
@@ -37,7 +52,18 @@ test('the watch button says what it watches, in its accessible name and its pres
 });
 
 test('an alert shows why it fired, what cleared it, its kind explained, the agent by name with its link', () => {
-  const html = renderToStaticMarkup(<ul><AlertItem a={alert({ state: 'cleared', read: true, clearedAt: 1_800_000_600_000, clearedWhy: 'Amber Falcon sent an envelope at 10:10' })} /></ul>);
+  const html = renderToStaticMarkup(
+    <ul>
+      <AlertItem
+        a={alert({
+          state: 'cleared',
+          read: true,
+          clearedAt: 1_800_000_600_000,
+          clearedWhy: 'Amber Falcon sent an envelope at 10:10',
+        })}
+      />
+    </ul>,
+  );
   const t = text(html);
   assert.match(t, /Why it fired\s*no envelope from Amber Falcon for 12\.0 min/);
   assert.match(t, /What cleared it\s*Amber Falcon sent an envelope at 10:10/);
@@ -48,14 +74,22 @@ test('an alert shows why it fired, what cleared it, its kind explained, the agen
   // Both times through the project's time component (UTC on the server, the viewer's zone after hydration).
   assert.equal(html.match(/<time /g)?.length, 2);
   // An open alert says so and offers "mark read" only when asked to.
-  const open = renderToStaticMarkup(<ul><AlertItem a={alert()} onRead={() => {}} /></ul>);
+  const open = renderToStaticMarkup(
+    <ul>
+      <AlertItem a={alert()} onRead={() => {}} />
+    </ul>,
+  );
   assert.match(text(open), /still open/);
   assert.match(open, /aria-label="Mark the Offline alert read"/);
   assert.doesNotMatch(open, /What cleared it/);
 });
 
 test('an alert about a conversation links it; a throttled one says webhooks were skipped', () => {
-  const html = renderToStaticMarkup(<ul><AlertItem a={alert({ kind: 'dispute', subject: 'cd'.repeat(16), throttled: true })} /></ul>);
+  const html = renderToStaticMarkup(
+    <ul>
+      <AlertItem a={alert({ kind: 'dispute', subject: 'cd'.repeat(16), throttled: true })} />
+    </ul>,
+  );
   assert.match(html, new RegExp(`href="/conversations/${'cd'.repeat(16)}"`));
   assert.match(text(html), /not sent: this rule had already raised its most alerts for the hour/);
 });
@@ -66,7 +100,8 @@ test('every alert kind has a glossary sentence, and the rules table shows each w
     assert.ok(g && g.group === 'alerts' && g.text.length > 60, `${k.kind}: a tooltip sentence`);
   }
   const html = renderToStaticMarkup(<RulesTable rules={mergeRules([])} />);
-  for (const k of ALERT_KINDS) assert.ok(html.includes(`data-rule="${k.kind}"`) && html.includes(`data-term="${k.term}"`), k.kind);
+  for (const k of ALERT_KINDS)
+    assert.ok(html.includes(`data-rule="${k.kind}"`) && html.includes(`data-term="${k.term}"`), k.kind);
   // Thresholds are labelled inputs: what, and in which unit.
   assert.match(html, /aria-label="Offline: silent for \(min\)"/);
   assert.match(html, /aria-label="Reputation drop: falls by more than \(points\)"/);
@@ -77,7 +112,10 @@ test('thresholds reach the server in the unit shown: whole numbers, reliability 
   const drop = kindDef('reputation_drop')!.params[0];
   assert.deepEqual(checkParam(drop, '0.25'), { value: 0.25 });
   assert.match((checkParam(drop, '1.0000001') as { error: string }).error, /decimals/);
-  assert.deepEqual(ruleFields('reputation_drop', { drop: 5, windowMinutes: 60 }).map((f) => f.value), [5, 60]);
+  assert.deepEqual(
+    ruleFields('reputation_drop', { drop: 5, windowMinutes: 60 }).map((f) => f.value),
+    [5, 60],
+  );
   const minutes = kindDef('offline')!.params[0];
   assert.deepEqual(checkParam(minutes, '15'), { value: 15 });
   assert.match((checkParam(minutes, '1.5') as { error: string }).error, /whole number/);
@@ -86,14 +124,39 @@ test('thresholds reach the server in the unit shown: whole numbers, reliability 
   const grace = kindDef('batch_missing')!.params[0];
   assert.deepEqual(checkParam(grace, ''), { value: undefined });
   // A parameter this page does not know is still shown, by its name.
-  assert.deepEqual(ruleFields('offline', { minutes: 5, quietHours: 2 }).map((f) => [f.def.label, f.value]), [['silent for', 5], ['quiet hours', 2]]);
+  assert.deepEqual(
+    ruleFields('offline', { minutes: 5, quietHours: 2 }).map((f) => [f.def.label, f.value]),
+    [
+      ['silent for', 5],
+      ['quiet hours', 2],
+    ],
+  );
 });
 
-test('webhooks: status, the failing one\'s last error, a named delete button', () => {
-  const html = renderToStaticMarkup(<WebhookList onDelete={() => {}} hooks={[
-    { id: 'h1', url: 'https://hooks.slack.com/services/T/B/X', format: 'slack', status: 'ok', lastError: null, lastAt: 1_800_000_000_000 },
-    { id: 'h2', url: 'https://example.org/hook', format: 'json', status: 'failing', lastError: 'HTTP 500 from example.org', lastAt: null },
-  ]} />);
+test("webhooks: status, the failing one's last error, a named delete button", () => {
+  const html = renderToStaticMarkup(
+    <WebhookList
+      onDelete={() => {}}
+      hooks={[
+        {
+          id: 'h1',
+          url: 'https://hooks.slack.com/services/T/B/X',
+          format: 'slack',
+          status: 'ok',
+          lastError: null,
+          lastAt: 1_800_000_000_000,
+        },
+        {
+          id: 'h2',
+          url: 'https://example.org/hook',
+          format: 'json',
+          status: 'failing',
+          lastError: 'HTTP 500 from example.org',
+          lastAt: null,
+        },
+      ]}
+    />,
+  );
   assert.match(text(html), /ok\s*Slack/);
   assert.match(text(html), /failing\s*JSON \(HMAC signed\)/);
   assert.match(text(html), /HTTP 500 from example\.org/);
@@ -108,10 +171,13 @@ test('the empty states explain how to start watching', () => {
   assert.match(text(renderToStaticMarkup(<NoAlerts filtered watching={3} />)), /No alert matches these filters/);
 });
 
-test('the client sends the token as a header, never in a URL, and passes the server\'s sentence through', async () => {
+test("the client sends the token as a header, never in a URL, and passes the server's sentence through", async () => {
   const calls: { url: string; init: RequestInit }[] = [];
   let answer: () => Response = () => new Response('{}', { status: 200 });
-  const api = alertsApi(async (url, init) => { calls.push({ url: String(url), init: init ?? {} }); return answer(); });
+  const api = alertsApi(async (url, init) => {
+    calls.push({ url: String(url), init: init ?? {} });
+    return answer();
+  });
   const creds = { id: 'AAAAAAAAAAAAAAAAAAAAAA', token: 'secret-token-xyz' };
   await api.watch(creds, { kind: 'agent', target: A58 });
   await api.unwatch(creds, { kind: 'agent', target: A58 });
@@ -132,21 +198,48 @@ test('the client sends the token as a header, never in a URL, and passes the ser
   const r = await api.addWebhook(creds, { url: 'http://10.0.0.5/x', format: 'json', secret: 'x'.repeat(16) });
   assert.deepEqual(r, { ok: false, status: 400, error: 'url: 10.0.0.5 is a private address' });
   answer = () => new Response('<html>Bad gateway</html>', { status: 502 });
-  assert.equal(((await api.unread(creds)) as { error: string }).error, 'The server could not count unread alerts (HTTP 502).');
-  const down = alertsApi(async () => { throw new TypeError('fetch failed'); });
+  assert.equal(
+    ((await api.unread(creds)) as { error: string }).error,
+    'The server could not count unread alerts (HTTP 502).',
+  );
+  const down = alertsApi(async () => {
+    throw new TypeError('fetch failed');
+  });
   assert.match(((await down.create()) as { error: string }).error, /did not answer/);
   assert.match(errorSentence(403, null, 'read your alerts'), /watchlist key is not accepted/);
 });
 
 test('the watchlist as GET /api/watchlists/{id} returns it', () => {
   const v = parseWatchlist({
-    id: 'L', wallet: 'W1', items: [{ kind: 'agent', target: A }],
+    id: 'L',
+    wallet: 'W1',
+    items: [{ kind: 'agent', target: A }],
     rules: [{ kind: 'offline', enabled: true, params: { minutes: 10 } }],
-    webhooks: [{ id: 'h', url: 'https://x.example/h', format: 'discord', hasSecret: false, status: 'failing', lastError: 'timeout', lastDeliveredAt: 5 }],
+    webhooks: [
+      {
+        id: 'h',
+        url: 'https://x.example/h',
+        format: 'discord',
+        hasSecret: false,
+        status: 'failing',
+        lastError: 'timeout',
+        lastDeliveredAt: 5,
+      },
+    ],
   });
   assert.deepEqual(v?.wallets, ['W1']);
-  assert.deepEqual(v?.webhooks[0], { id: 'h', url: 'https://x.example/h', format: 'discord', status: 'failing', lastError: 'timeout', lastAt: 5 });
-  assert.deepEqual(mergeRules(v!.rules).find((r) => r.kind === 'offline'), { kind: 'offline', enabled: true, params: { minutes: 10 } });
+  assert.deepEqual(v?.webhooks[0], {
+    id: 'h',
+    url: 'https://x.example/h',
+    format: 'discord',
+    status: 'failing',
+    lastError: 'timeout',
+    lastAt: 5,
+  });
+  assert.deepEqual(
+    mergeRules(v!.rules).find((r) => r.kind === 'offline'),
+    { kind: 'offline', enabled: true, params: { minutes: 10 } },
+  );
 });
 
 test('one spelling per watched agent, base58 or hex; the stored list survives bad storage', () => {
@@ -158,7 +251,10 @@ test('one spelling per watched agent, base58 or hex; the stored list survives ba
   assert.equal(parseLocal('{"id":1}'), null);
   assert.equal(parseLocal('not json'), null);
   const w = parseLocal(JSON.stringify({ id: 'L', token: 'T' }))!;
-  assert.deepEqual(withItem(withItem(w, { kind: 'agent', target: A58 }, true), { kind: 'agent', target: A }, false).items, []);
+  assert.deepEqual(
+    withItem(withItem(w, { kind: 'agent', target: A58 }, true), { kind: 'agent', target: A }, false).items,
+    [],
+  );
 });
 
 test('notifications: nothing for the backlog when first enabled, then each new unread alert, a few and one summary', () => {
@@ -168,7 +264,10 @@ test('notifications: nothing for the backlog when first enabled, then each new u
   assert.equal(first.notified.length, 6);
   const fresh = [alert({ id: '12', openedAt: 2_000 }), alert({ id: '11', openedAt: 1_500 }), ...list];
   const next = planNotifications(fresh, first.notified);
-  assert.deepEqual(next.single.map((a) => a.id), ['11', '12']);
+  assert.deepEqual(
+    next.single.map((a) => a.id),
+    ['11', '12'],
+  );
   assert.equal(next.summary, 0);
   const burst = Array.from({ length: 8 }, (_, i) => alert({ id: `b${i}`, openedAt: 3_000 + i }));
   const many = planNotifications([...burst, ...fresh], next.notified);
@@ -182,7 +281,11 @@ test('notifications: nothing for the backlog when first enabled, then each new u
 test('the wallet texts read as the server checks them; the signature is base64 of 64 bytes', () => {
   const at = new Date('2026-11-27T22:00:00.000Z');
   const re = /^Zerox1 Observatory watchlist (\S+) owned by (\S+) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/;
-  assert.deepEqual(re.exec(linkMessage('LIST', 'Wallet1', at))?.slice(1), ['LIST', 'Wallet1', '2026-11-27T22:00:00.000Z']);
+  assert.deepEqual(re.exec(linkMessage('LIST', 'Wallet1', at))?.slice(1), [
+    'LIST',
+    'Wallet1',
+    '2026-11-27T22:00:00.000Z',
+  ]);
   assert.deepEqual(re.exec(adoptMessage('Wallet1', at))?.slice(1), ['*', 'Wallet1', '2026-11-27T22:00:00.000Z']);
   const sig = encodeSignature(new Uint8Array(64).fill(251));
   assert.match(sig, /^[A-Za-z0-9+/]{86}==$/);

@@ -69,14 +69,22 @@ export function errorSentence(status: number, body: unknown, what: string): stri
   const b = body as { error?: unknown; message?: unknown } | null;
   const said = typeof b?.error === 'string' ? b.error : typeof b?.message === 'string' ? b.message : null;
   if (said) return said;
-  if (status === 401 || status === 403) return `The server refused to ${what}: this browser's watchlist key is not accepted (the list may have been deleted).`;
+  if (status === 401 || status === 403)
+    return `The server refused to ${what}: this browser's watchlist key is not accepted (the list may have been deleted).`;
   if (status === 404) return `The server could not ${what}: it does not know this watchlist or item.`;
-  if (status === 429) return `The server refused to ${what}: too many requests from this address, try again in a moment.`;
+  if (status === 429)
+    return `The server refused to ${what}: too many requests from this address, try again in a moment.`;
   if (status === 0) return `Could not ${what}: the observatory did not answer (offline or restarting).`;
   return `The server could not ${what} (HTTP ${status}).`;
 }
 
-async function call<T>(f: Fetch, url: string, init: RequestInit, what: string, parse: (b: unknown) => T | null): Promise<Result<T>> {
+async function call<T>(
+  f: Fetch,
+  url: string,
+  init: RequestInit,
+  what: string,
+  parse: (b: unknown) => T | null,
+): Promise<Result<T>> {
   let res: Response;
   try {
     res = await f(url, init);
@@ -85,16 +93,28 @@ async function call<T>(f: Fetch, url: string, init: RequestInit, what: string, p
   }
   const text = await res.text().catch(() => '');
   let body: unknown = null;
-  try { body = text ? JSON.parse(text) : null; } catch { /* not JSON: a proxy's error page */ }
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: a proxy's error page */
+  }
   if (!res.ok) return { ok: false, status: res.status, error: errorSentence(res.status, body, what) };
   const v = parse(body);
-  if (v === null) return { ok: false, status: res.status, error: `The server's answer to "${what}" is not what this page expects; reload the page (the server may be newer).` };
+  if (v === null)
+    return {
+      ok: false,
+      status: res.status,
+      error: `The server's answer to "${what}" is not what this page expects; reload the page (the server may be newer).`,
+    };
   return { ok: true, value: v };
 }
 
 const json = (creds: WatchlistCreds | null, method: string, body?: unknown): RequestInit => ({
   method,
-  headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(creds ? { [TOKEN_HEADER]: creds.token } : {}) },
+  headers: {
+    ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(creds ? { [TOKEN_HEADER]: creds.token } : {}),
+  },
   body: body === undefined ? undefined : JSON.stringify(body),
   cache: 'no-store',
 });
@@ -149,7 +169,8 @@ export function parseAlerts(b: unknown): { alerts: AlertView[]; unread: number }
 function parseRule(r: unknown): RuleView | null {
   if (!isObj(r) || !str(r.kind)) return null;
   const params: Record<string, number> = {};
-  if (isObj(r.params)) for (const [k, v] of Object.entries(r.params)) if (typeof v === 'number' && Number.isFinite(v)) params[k] = v;
+  if (isObj(r.params))
+    for (const [k, v] of Object.entries(r.params)) if (typeof v === 'number' && Number.isFinite(v)) params[k] = v;
   return { kind: r.kind as string, enabled: r.enabled !== false, params };
 }
 
@@ -160,7 +181,8 @@ function parseWebhook(w: unknown): WebhookView | null {
   if (!id || !url) return null;
   const format = w.format === 'slack' || w.format === 'discord' ? w.format : 'json';
   const lastError = str(w.lastError);
-  const status = w.status === 'ok' || w.status === 'failing' || w.status === 'new' ? w.status : lastError ? 'failing' : 'new';
+  const status =
+    w.status === 'ok' || w.status === 'failing' || w.status === 'new' ? w.status : lastError ? 'failing' : 'new';
   return { id, url, format, status, lastError, lastAt: msOf(w.lastAt ?? w.lastDeliveredAt ?? w.lastAttemptAt) };
 }
 
@@ -171,14 +193,19 @@ function parseItem(i: unknown): WatchItem | null {
   return { kind: i.kind, target };
 }
 
-const list = <T,>(v: unknown, f: (x: unknown) => T | null): T[] => (Array.isArray(v) ? v.map(f).filter((x): x is T => x !== null) : []);
+const list = <T>(v: unknown, f: (x: unknown) => T | null): T[] =>
+  Array.isArray(v) ? v.map(f).filter((x): x is T => x !== null) : [];
 
 export function parseWatchlist(b: unknown): WatchlistView | null {
   if (!isObj(b)) return null;
   const w = isObj(b.watchlist) ? b.watchlist : b;
   const id = str(w.id) ?? (typeof w.id === 'number' ? String(w.id) : null);
   if (!id) return null;
-  const wallets = Array.isArray(w.wallets) ? w.wallets.map((x) => (isObj(x) ? str(x.address) : str(x))).filter((x): x is string => !!x) : str(w.wallet) ? [w.wallet as string] : [];
+  const wallets = Array.isArray(w.wallets)
+    ? w.wallets.map((x) => (isObj(x) ? str(x.address) : str(x))).filter((x): x is string => !!x)
+    : str(w.wallet)
+      ? [w.wallet as string]
+      : [];
   return {
     id,
     items: list(w.items ?? b.items, parseItem),
@@ -195,15 +222,36 @@ const ok = () => true;
 export function alertsApi(f: Fetch = (...a) => fetch(...a)) {
   return {
     create: () => call(f, '/api/watchlists', json(null, 'POST', {}), 'create a watchlist', parseCreds),
-    get: (c: WatchlistCreds) => call(f, `/api/watchlists/${enc(c.id)}`, json(c, 'GET'), 'read your watchlist', parseWatchlist),
-    watch: (c: WatchlistCreds, item: WatchItem) => call(f, `/api/watchlists/${enc(c.id)}/items`, json(c, 'PUT', item), `watch this ${item.kind}`, ok),
+    get: (c: WatchlistCreds) =>
+      call(f, `/api/watchlists/${enc(c.id)}`, json(c, 'GET'), 'read your watchlist', parseWatchlist),
+    watch: (c: WatchlistCreds, item: WatchItem) =>
+      call(f, `/api/watchlists/${enc(c.id)}/items`, json(c, 'PUT', item), `watch this ${item.kind}`, ok),
     unwatch: (c: WatchlistCreds, item: WatchItem) =>
-      call(f, `/api/watchlists/${enc(c.id)}/items?kind=${enc(item.kind)}&target=${enc(item.target)}`, json(c, 'DELETE'), `stop watching this ${item.kind}`, ok),
+      call(
+        f,
+        `/api/watchlists/${enc(c.id)}/items?kind=${enc(item.kind)}&target=${enc(item.target)}`,
+        json(c, 'DELETE'),
+        `stop watching this ${item.kind}`,
+        ok,
+      ),
     setRule: (c: WatchlistCreds, rule: RuleView) =>
-      call(f, `/api/watchlists/${enc(c.id)}/rules/${enc(rule.kind)}`, json(c, 'PUT', { enabled: rule.enabled, params: rule.params }), `save the ${rule.kind} rule`, ok),
+      call(
+        f,
+        `/api/watchlists/${enc(c.id)}/rules/${enc(rule.kind)}`,
+        json(c, 'PUT', { enabled: rule.enabled, params: rule.params }),
+        `save the ${rule.kind} rule`,
+        ok,
+      ),
     addWebhook: (c: WatchlistCreds, hook: { url: string; format: WebhookFormat; secret?: string }) =>
-      call(f, `/api/watchlists/${enc(c.id)}/webhooks`, json(c, 'POST', hook), 'add this webhook', (b) => parseWebhook(isObj(b) && isObj(b.webhook) ? b.webhook : b) ?? true),
-    deleteWebhook: (c: WatchlistCreds, hookId: string) => call(f, `/api/watchlists/${enc(c.id)}/webhooks/${enc(hookId)}`, json(c, 'DELETE'), 'delete this webhook', ok),
+      call(
+        f,
+        `/api/watchlists/${enc(c.id)}/webhooks`,
+        json(c, 'POST', hook),
+        'add this webhook',
+        (b) => parseWebhook(isObj(b) && isObj(b.webhook) ? b.webhook : b) ?? true,
+      ),
+    deleteWebhook: (c: WatchlistCreds, hookId: string) =>
+      call(f, `/api/watchlists/${enc(c.id)}/webhooks/${enc(hookId)}`, json(c, 'DELETE'), 'delete this webhook', ok),
     linkWallet: (c: WatchlistCreds, proof: WalletProof) =>
       call(f, `/api/watchlists/${enc(c.id)}/wallet`, json(c, 'POST', proof), 'follow your wallet', (b) => ({
         agentsOwned: isObj(b) && typeof b.agentsOwned === 'number' ? b.agentsOwned : null,
@@ -213,10 +261,19 @@ export function alertsApi(f: Fetch = (...a) => fetch(...a)) {
       // In the body: a signature in a URL would sit in logs and histories for anyone to replay.
       call(f, '/api/watchlists/by-wallet', json(null, 'POST', proof), 'find the watchlist of this wallet', parseCreds),
     unread: (c: WatchlistCreds) =>
-      call(f, `/api/alerts/unread?watchlist=${enc(c.id)}`, json(c, 'GET'), 'count unread alerts', (b) => (isObj(b) && typeof b.unread === 'number' ? b.unread : typeof b === 'number' ? b : null)),
-    alerts: (c: WatchlistCreds, q: AlertQuery) => call(f, `/api/alerts?${alertQueryString(c.id, q)}`, json(c, 'GET'), 'read your alerts', parseAlerts),
+      call(f, `/api/alerts/unread?watchlist=${enc(c.id)}`, json(c, 'GET'), 'count unread alerts', (b) =>
+        isObj(b) && typeof b.unread === 'number' ? b.unread : typeof b === 'number' ? b : null,
+      ),
+    alerts: (c: WatchlistCreds, q: AlertQuery) =>
+      call(f, `/api/alerts?${alertQueryString(c.id, q)}`, json(c, 'GET'), 'read your alerts', parseAlerts),
     markRead: (c: WatchlistCreds, ids: string[] | 'all') =>
-      call(f, '/api/alerts/read', json(c, 'POST', ids === 'all' ? { watchlist: c.id, all: true } : { watchlist: c.id, ids }), 'mark alerts read', ok),
+      call(
+        f,
+        '/api/alerts/read',
+        json(c, 'POST', ids === 'all' ? { watchlist: c.id, all: true } : { watchlist: c.id, ids }),
+        'mark alerts read',
+        ok,
+      ),
   };
 }
 export type AlertsApi = ReturnType<typeof alertsApi>;

@@ -18,7 +18,11 @@ function read(): NotifyState {
   if (p === 'denied') return 'denied';
   if (p === 'default') return 'default';
   let off = false;
-  try { off = window.localStorage.getItem(ON_KEY) === 'off'; } catch { /* default: on once granted */ }
+  try {
+    off = window.localStorage.getItem(ON_KEY) === 'off';
+  } catch {
+    /* default: on once granted */
+  }
   return off ? 'off' : 'on';
 }
 
@@ -39,12 +43,20 @@ export function useNotifyState(): { state: NotifyState; enable: () => Promise<vo
   const state = useSyncExternalStore(subscribe, read, () => 'unsupported' as const);
   const enable = useCallback(async () => {
     if (typeof Notification === 'undefined') return;
-    try { window.localStorage.removeItem(ON_KEY); } catch { /* on is the default */ }
+    try {
+      window.localStorage.removeItem(ON_KEY);
+    } catch {
+      /* on is the default */
+    }
     if (Notification.permission === 'default') await Notification.requestPermission();
     window.dispatchEvent(new Event(EVENT));
   }, []);
   const disable = useCallback(() => {
-    try { window.localStorage.setItem(ON_KEY, 'off'); } catch { /* lasts for this page */ }
+    try {
+      window.localStorage.setItem(ON_KEY, 'off');
+    } catch {
+      /* lasts for this page */
+    }
     window.dispatchEvent(new Event(EVENT));
   }, []);
   return { state, enable, disable };
@@ -63,5 +75,7 @@ export function showNotification(title: string, body: string, tag: string): void
       if (window.location.pathname !== '/alerts') window.location.assign('/alerts');
       n.close();
     };
-  } catch { /* some mobile browsers allow notifications only from a service worker: nothing to show */ }
+  } catch {
+    /* some mobile browsers allow notifications only from a service worker: nothing to show */
+  }
 }

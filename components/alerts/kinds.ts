@@ -32,23 +32,63 @@ export interface KindDef {
 
 // Thresholds as lib/alerts/kinds.ts's RULE_PARAMS takes them: whole numbers of at least 1.
 export const ALERT_KINDS: readonly KindDef[] = [
-  { kind: 'offline', label: 'Offline', term: 'alertOffline', params: [{ name: 'minutes', label: 'silent for', unit: 'min', min: 1, step: 1, fallback: 10 }] },
-  { kind: 'lease_due', label: 'Lease due', term: 'alertLeaseDue', params: [{ name: 'hours', label: 'due within', unit: 'h', min: 1, step: 1, fallback: 24 }] },
+  {
+    kind: 'offline',
+    label: 'Offline',
+    term: 'alertOffline',
+    params: [{ name: 'minutes', label: 'silent for', unit: 'min', min: 1, step: 1, fallback: 10 }],
+  },
+  {
+    kind: 'lease_due',
+    label: 'Lease due',
+    term: 'alertLeaseDue',
+    params: [{ name: 'hours', label: 'due within', unit: 'h', min: 1, step: 1, fallback: 24 }],
+  },
   { kind: 'lease_grace', label: 'Lease in grace', term: 'alertLeaseGrace', params: [] },
   { kind: 'deactivated', label: 'Deactivated', term: 'alertDeactivated', params: [] },
-  { kind: 'batch_missing', label: 'Batch missing', term: 'alertBatchMissing', params: [{ name: 'graceSeconds', label: 'after the epoch ends, wait', unit: 's', min: 1, step: 1, fallback: null, optional: 'one epoch' }] },
+  {
+    kind: 'batch_missing',
+    label: 'Batch missing',
+    term: 'alertBatchMissing',
+    params: [
+      {
+        name: 'graceSeconds',
+        label: 'after the epoch ends, wait',
+        unit: 's',
+        min: 1,
+        step: 1,
+        fallback: null,
+        optional: 'one epoch',
+      },
+    ],
+  },
   { kind: 'batch_mismatch', label: 'Batch mismatch', term: 'alertBatchMismatch', params: [] },
   { kind: 'challenged', label: 'Challenged', term: 'alertChallenged', params: [] },
   { kind: 'challenge_resolved', label: 'Challenge resolved', term: 'alertChallengeResolved', params: [] },
   { kind: 'slashed', label: 'Slashed', term: 'alertSlashed', params: [] },
   {
-    kind: 'reputation_drop', label: 'Reputation drop', term: 'alertReputationDrop',
+    kind: 'reputation_drop',
+    label: 'Reputation drop',
+    term: 'alertReputationDrop',
     params: [
-      { name: 'drop', label: 'falls by more than', unit: 'points', min: 0.000001, step: 0.01, fallback: 0.1, decimals: 6 },
+      {
+        name: 'drop',
+        label: 'falls by more than',
+        unit: 'points',
+        min: 0.000001,
+        step: 0.01,
+        fallback: 0.1,
+        decimals: 6,
+      },
       { name: 'windowMinutes', label: 'within', unit: 'min', min: 1, step: 1, fallback: 60 },
     ],
   },
-  { kind: 'drops_rate', label: 'Drops rate', term: 'alertDropsRate', params: [{ name: 'perMinute', label: 'more than', unit: 'dropped / min', min: 1, step: 1, fallback: 10 }] },
+  {
+    kind: 'drops_rate',
+    label: 'Drops rate',
+    term: 'alertDropsRate',
+    params: [{ name: 'perMinute', label: 'more than', unit: 'dropped / min', min: 1, step: 1, fallback: 10 }],
+  },
   { kind: 'dispute', label: 'Dispute', term: 'alertDispute', params: [] },
 ];
 
@@ -68,12 +108,29 @@ export function kindLabel(kind: string): string {
  * value, else the fallback; null for an empty optional field), then any other parameter the
  * server sent.
  */
-export function ruleFields(kind: string, params: Record<string, number> | undefined): { def: ParamDef; value: number | null }[] {
+export function ruleFields(
+  kind: string,
+  params: Record<string, number> | undefined,
+): { def: ParamDef; value: number | null }[] {
   const known = BY_KIND.get(kind)?.params ?? [];
   const p = params ?? {};
-  const out: { def: ParamDef; value: number | null }[] = known.map((def) => ({ def, value: p[def.name] !== undefined ? p[def.name] / (def.scale ?? 1) : def.fallback }));
+  const out: { def: ParamDef; value: number | null }[] = known.map((def) => ({
+    def,
+    value: p[def.name] !== undefined ? p[def.name] / (def.scale ?? 1) : def.fallback,
+  }));
   for (const [name, value] of Object.entries(p)) {
-    if (!known.some((d) => d.name === name)) out.push({ def: { name, label: name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase(), unit: '', min: 1, step: 1, fallback: value }, value });
+    if (!known.some((d) => d.name === name))
+      out.push({
+        def: {
+          name,
+          label: name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase(),
+          unit: '',
+          min: 1,
+          step: 1,
+          fallback: value,
+        },
+        value,
+      });
   }
   return out;
 }
@@ -90,13 +147,18 @@ export function checkParam(def: ParamDef, text: string): { value: number | undef
   if (n < def.min) return { error: `"${def.label}" must be at least ${def.min}${def.unit ? ` ${def.unit}` : ''}.` };
   if (def.decimals !== undefined) {
     const k = 10 ** def.decimals;
-    if (Math.abs(n * k - Math.round(n * k)) > 1e-6) return { error: `"${def.label}" has more decimals than the server keeps (${def.decimals}).` };
+    if (Math.abs(n * k - Math.round(n * k)) > 1e-6)
+      return { error: `"${def.label}" has more decimals than the server keeps (${def.decimals}).` };
     return { value: n };
   }
   const scaled = n * (def.scale ?? 1);
   const whole = Math.round(scaled);
   if (Math.abs(scaled - whole) > 1e-6 * Math.max(1, Math.abs(scaled))) {
-    return { error: def.scale ? `"${def.label}" has more decimals than the server keeps (${String(def.scale).length - 1}).` : `"${def.label}" must be a whole number.` };
+    return {
+      error: def.scale
+        ? `"${def.label}" has more decimals than the server keeps (${String(def.scale).length - 1}).`
+        : `"${def.label}" must be a whole number.`,
+    };
   }
   return { value: whole };
 }

@@ -24,7 +24,11 @@ export interface NotificationPlan {
  * `known` null: nothing recorded yet (first look): everything unread now counts as announced.
  * `alerts` as the API lists them, newest first.
  */
-export function planNotifications(alerts: readonly AlertView[], known: readonly string[] | null, max = MAX_SINGLE): NotificationPlan {
+export function planNotifications(
+  alerts: readonly AlertView[],
+  known: readonly string[] | null,
+  max = MAX_SINGLE,
+): NotificationPlan {
   const unread = alerts.filter((a) => !a.read);
   if (known === null) return { single: [], summary: 0, notified: unread.map((a) => a.id).slice(0, REMEMBER) };
   const seen = new Set(known);
@@ -55,5 +59,9 @@ export function readNotified(): string[] | null {
 }
 
 export function writeNotified(ids: string[]): void {
-  try { window.localStorage.setItem(NOTIFIED_KEY, JSON.stringify(ids)); } catch { /* not kept: at worst a repeat popup */ }
+  try {
+    window.localStorage.setItem(NOTIFIED_KEY, JSON.stringify(ids));
+  } catch {
+    /* not kept: at worst a repeat popup */
+  }
 }

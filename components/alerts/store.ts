@@ -22,7 +22,9 @@ export function agentHexOf(id: string): string | null {
   try {
     const b = bs58.decode(t);
     if (b.length === 32) return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-  } catch { /* not base58 */ }
+  } catch {
+    /* not base58 */
+  }
   return null;
 }
 
@@ -43,7 +45,11 @@ export function parseLocal(raw: string | null): LocalWatchlist | null {
   try {
     const v = JSON.parse(raw) as Partial<LocalWatchlist>;
     if (typeof v.id !== 'string' || typeof v.token !== 'string' || !v.id || !v.token) return null;
-    return { id: v.id, token: v.token, items: Array.isArray(v.items) ? v.items.filter((x): x is string => typeof x === 'string') : [] };
+    return {
+      id: v.id,
+      token: v.token,
+      items: Array.isArray(v.items) ? v.items.filter((x): x is string => typeof x === 'string') : [],
+    };
   } catch {
     return null;
   }
@@ -55,7 +61,11 @@ let cached: { raw: string | null; value: LocalWatchlist | null } = { raw: null, 
 let memory: string | null = null;
 
 function readRaw(): string | null {
-  try { return window.localStorage.getItem(STORAGE_KEY); } catch { return memory; }
+  try {
+    return window.localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return memory;
+  }
 }
 
 /** The stored watchlist (the same object while the stored text is unchanged). */
@@ -71,13 +81,17 @@ export function setLocal(v: LocalWatchlist | null): void {
   try {
     if (v) window.localStorage.setItem(STORAGE_KEY, memory!);
     else window.localStorage.removeItem(STORAGE_KEY);
-  } catch { /* storage refused: readRaw falls back to `memory` */ }
+  } catch {
+    /* storage refused: readRaw falls back to `memory` */
+  }
   for (const l of listeners) l();
 }
 
 export function subscribeLocal(fn: () => void): () => void {
   listeners.add(fn);
-  const onStorage = (e: StorageEvent) => { if (e.key === STORAGE_KEY || e.key === null) fn(); };
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === STORAGE_KEY || e.key === null) fn();
+  };
   window.addEventListener('storage', onStorage);
   return () => {
     listeners.delete(fn);

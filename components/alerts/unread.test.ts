@@ -1,7 +1,8 @@
 // The bell and the alerts list show one unread count: the last one either of them read.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { publishUnread, unreadNow } from './unread';
 

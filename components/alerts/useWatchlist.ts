@@ -7,7 +7,7 @@
  */
 import { useCallback, useSyncExternalStore } from 'react';
 import { alertsApi, type Result, type WatchItem, type WatchlistCreds } from './api';
-import { getLocal, itemKey, setLocal, subscribeLocal, withItem, type LocalWatchlist } from './store';
+import { getLocal, itemKey, type LocalWatchlist, setLocal, subscribeLocal, withItem } from './store';
 
 const api = alertsApi();
 
@@ -17,7 +17,11 @@ export function useWatchlist(): LocalWatchlist | null {
 
 /** False on the server and during hydration, so stored state renders only after mount. */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(noop, () => true, () => false);
+  return useSyncExternalStore(
+    noop,
+    () => true,
+    () => false,
+  );
 }
 const noop = () => () => {};
 
@@ -27,7 +31,9 @@ let creating: Promise<Result<WatchlistCreds>> | null = null;
 export async function ensureWatchlist(): Promise<Result<LocalWatchlist>> {
   const have = getLocal();
   if (have) return { ok: true, value: have };
-  creating ??= api.create().finally(() => { creating = null; });
+  creating ??= api.create().finally(() => {
+    creating = null;
+  });
   const r = await creating;
   if (!r.ok) return r;
   const fresh = getLocal() ?? { ...r.value, items: [] };

@@ -23,14 +23,21 @@ export function exportUrl(f: ExportForm, extra: Record<string, string> = {}): st
   return `/api/export/${encodeURIComponent(f.table)}?${q}`;
 }
 
-export interface Progress { rows: number; total: number; bytes: number; startedAt: number; now: number }
+export interface Progress {
+  rows: number;
+  total: number;
+  bytes: number;
+  startedAt: number;
+  now: number;
+}
 
 /** Percent 0..100, rows/s and seconds left (null while unknown). */
 export function progressFigures(p: Progress): { percent: number; rate: number; etaSeconds: number | null } {
   const secs = Math.max(0.001, (p.now - p.startedAt) / 1000);
   const rate = p.rows / secs;
   const percent = p.total > 0 ? Math.min(100, (100 * p.rows) / p.total) : p.rows > 0 ? 100 : 0;
-  const etaSeconds = rate > 0 && p.total > p.rows ? Math.ceil((p.total - p.rows) / rate) : p.total > 0 && p.rows >= p.total ? 0 : null;
+  const etaSeconds =
+    rate > 0 && p.total > p.rows ? Math.ceil((p.total - p.rows) / rate) : p.total > 0 && p.rows >= p.total ? 0 : null;
   return { percent, rate, etaSeconds };
 }
 

@@ -7,12 +7,12 @@
  * kept and checkable, but moves neither the dispute's status nor any count.
  */
 import { useEffect, useState } from 'react';
-import type { DisputeOpinionView } from '../../lib/wire/disputes';
 import { checkDisputeOpinion } from '../../lib/verify/dispute-opinion';
 import type { VerifyStep } from '../../lib/verify/steps';
+import type { DisputeOpinionView } from '../../lib/wire/disputes';
 import { CopyId } from '../CopyId';
-import { StepList } from '../verify/StepList';
 import { Time } from '../time/Time';
+import { StepList } from '../verify/StepList';
 import './disputes.css';
 
 const WORDS = { upheld: 'upheld', rejected: 'rejected', unclear: 'unclear' } as const;
@@ -23,26 +23,51 @@ export function OpinionList({ disputeId, opinions }: { disputeId: string; opinio
   useEffect(() => {
     setChecks(Object.fromEntries(opinions.map((o) => [o.reviewer, checkDisputeOpinion(disputeId, o)])));
   }, [disputeId, opinions]);
-  if (opinions.length === 0) return <p className="muted empty" data-testid="no-opinions">No reviewer has recorded an opinion yet.</p>;
+  if (opinions.length === 0)
+    return (
+      <p className="muted empty" data-testid="no-opinions">
+        No reviewer has recorded an opinion yet.
+      </p>
+    );
   return (
     <ul className="opinion-list" data-testid="opinions">
       {opinions.map((o) => {
         const c = checks?.[o.reviewer];
         return (
-          <li key={o.reviewer} className="opinion" data-testid="opinion" data-reviewer={o.reviewer} data-opinion={o.opinion} data-verified={c ? String(c.ok) : 'checking'} data-counted={String(o.counted)}>
+          <li
+            key={o.reviewer}
+            className="opinion"
+            data-testid="opinion"
+            data-reviewer={o.reviewer}
+            data-opinion={o.opinion}
+            data-verified={c ? String(c.ok) : 'checking'}
+            data-counted={String(o.counted)}
+          >
             <div className="opinion-head">
               <span className={`badge opinion-${o.opinion}`}>{WORDS[o.opinion]}</span>
               <span className="agent-id">
-                <span className="agent-short mono" title={o.reviewer} data-testid="opinion-reviewer">{short(o.reviewer)}</span>
+                <span className="agent-short mono" title={o.reviewer} data-testid="opinion-reviewer">
+                  {short(o.reviewer)}
+                </span>
                 <CopyId value={o.reviewer} what="reviewer address" />
               </span>
-              <span className="small muted">signed <Time ms={Date.parse(o.signedAt)} /></span>
+              <span className="small muted">
+                signed <Time ms={Date.parse(o.signedAt)} />
+              </span>
               {o.counted ? null : (
-                <span className="small muted" data-testid="opinion-not-counted" title="Only opinions of the reviewers this deployment names (DISPUTE_REVIEWERS) move a dispute's status and the counts; anyone can sign an opinion, so the others are kept and shown but count for nothing.">
+                <span
+                  className="small muted"
+                  data-testid="opinion-not-counted"
+                  title="Only opinions of the reviewers this deployment names (DISPUTE_REVIEWERS) move a dispute's status and the counts; anyone can sign an opinion, so the others are kept and shown but count for nothing."
+                >
                   {o.notCounted ?? 'not counted: reviewer not named by this deployment'}
                 </span>
               )}
-              <span className={c ? (c.ok ? 'verify-ok-title' : 'verify-bad-title') : 'muted'} data-testid="opinion-check" title="checked in this browser">
+              <span
+                className={c ? (c.ok ? 'verify-ok-title' : 'verify-bad-title') : 'muted'}
+                data-testid="opinion-check"
+                title="checked in this browser"
+              >
                 {c ? (c.ok ? '✓ signature verified in your browser' : '✗ does not verify') : 'checking…'}
               </span>
             </div>

@@ -10,13 +10,13 @@
  * "Find agent" centres on an agent and highlights its links. A canvas has no DOM per node, so the
  * agents are also a visually hidden list of links (role=list), for screen readers and tests.
  */
-import { memo, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { type FormEvent, memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphView } from '../../lib/wire';
 import { base58, count, shortHex } from '../format';
-import { GraphEngine } from './engine';
-import { useSite } from '../site';
 import { agentDisplayName } from '../names/label';
-import { findAgents, sameShape, type GraphNode } from './model';
+import { useSite } from '../site';
+import { GraphEngine } from './engine';
+import { findAgents, type GraphNode, sameShape } from './model';
 
 export interface ForceGraphProps {
   graph: GraphView;
@@ -95,7 +95,10 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
     if (changed.length) engineRef.current?.pulse(changed);
   }, [pulses]);
 
-  const suggestions = useMemo(() => (query.trim().length >= 2 && engineRef.current ? findAgents(engineRef.current.nodes, query) : []), [query, graph]);
+  const suggestions = useMemo(
+    () => (query.trim().length >= 2 && engineRef.current ? findAgents(engineRef.current.nodes, query) : []),
+    [query, graph],
+  );
 
   const find = (e: FormEvent) => {
     e.preventDefault();
@@ -112,11 +115,19 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
     setQuery('');
     engineRef.current?.focus(undefined);
   };
-  const focusedLinks = focused ? engineRef.current?.links.filter((l) => l.source === focused || l.target === focused).length ?? 0 : 0;
+  const focusedLinks = focused
+    ? (engineRef.current?.links.filter((l) => l.source === focused || l.target === focused).length ?? 0)
+    : 0;
 
   return (
     <div className="force-graph-wrap" ref={wrapRef}>
-      <form className="graph-tools" role="search" aria-label="Find an agent in the graph" onSubmit={find} onKeyDown={(e) => e.key === 'Escape' && clear()}>
+      <form
+        className="graph-tools"
+        role="search"
+        aria-label="Find an agent in the graph"
+        onSubmit={find}
+        onKeyDown={(e) => e.key === 'Escape' && clear()}
+      >
         <input
           type="search"
           value={query}
@@ -129,18 +140,37 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
           autoComplete="off"
         />
         <datalist id="graph-find-suggestions">
-          {suggestions.map((n) => <option key={n.id} value={n.b58} />)}
+          {suggestions.map((n) => (
+            <option key={n.id} value={n.b58} />
+          ))}
         </datalist>
         <button type="submit">Find</button>
-        <button type="button" onClick={() => { clear(); engineRef.current?.fit(); }} title="Fit the whole graph in view">Fit</button>
+        <button
+          type="button"
+          onClick={() => {
+            clear();
+            engineRef.current?.fit();
+          }}
+          title="Fit the whole graph in view"
+        >
+          Fit
+        </button>
       </form>
       {focused || miss ? (
         <p className="graph-focus small" data-testid="graph-focus" data-agent={focused?.id} role="status">
           {focused ? (
             <>
-              <a href={`/agents/${focused.id}`} title={focused.b58}>{agentDisplayName(focused.id, names[focused.id])} <span className="mono">{shortHex(focused.b58, 5, 4)}</span></a>{' '}
-              <span className="muted">{focused.online ? 'online' : 'offline'}, {count(focusedLinks)} conversation link{focusedLinks === 1 ? '' : 's'}</span>{' '}
-              <button type="button" className="linkish" onClick={clear} aria-label="Clear the highlight">×</button>
+              <a href={`/agents/${focused.id}`} title={focused.b58}>
+                {agentDisplayName(focused.id, names[focused.id])}{' '}
+                <span className="mono">{shortHex(focused.b58, 5, 4)}</span>
+              </a>{' '}
+              <span className="muted">
+                {focused.online ? 'online' : 'offline'}, {count(focusedLinks)} conversation link
+                {focusedLinks === 1 ? '' : 's'}
+              </span>{' '}
+              <button type="button" className="linkish" onClick={clear} aria-label="Clear the highlight">
+                ×
+              </button>
             </>
           ) : (
             <span className="muted">{miss}</span>
@@ -155,10 +185,19 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
         data-nodes={graph.nodes.length}
       />
       {tip ? (
-        <div className="graph-tip" role="tooltip" data-testid="graph-tooltip" data-agent={tip.node.id} style={{ left: tip.x, top: tip.y }}>
+        <div
+          className="graph-tip"
+          role="tooltip"
+          data-testid="graph-tooltip"
+          data-agent={tip.node.id}
+          style={{ left: tip.x, top: tip.y }}
+        >
           <div>{agentDisplayName(tip.node.id, names[tip.node.id])}</div>
           <div className="mono">{tip.node.b58}</div>
-          <div className="muted small">{tip.node.online ? 'online' : 'offline'} · {count(tip.node.degree)} conversation link{tip.node.degree === 1 ? '' : 's'} · click to open</div>
+          <div className="muted small">
+            {tip.node.online ? 'online' : 'offline'} · {count(tip.node.degree)} conversation link
+            {tip.node.degree === 1 ? '' : 's'} · click to open
+          </div>
         </div>
       ) : null}
       <AgentList graph={listRef.current} />

@@ -4,7 +4,7 @@
  * fill and one stroke each); only pulses, the highlight and labels are drawn one by one.
  */
 import { shortHex } from '../format';
-import { linkWidth, NODE_RADIUS, type GraphLink, type GraphNode, type Transform } from './model';
+import { type GraphLink, type GraphNode, linkWidth, NODE_RADIUS, type Transform } from './model';
 
 export interface Theme {
   bg: string;
@@ -63,7 +63,10 @@ function band(w: number): number {
 export function mix(a: string, b: string, t: number): string {
   const p = (c: string, i: number) => parseInt(c.slice(1 + 2 * i, 3 + 2 * i), 16);
   if (!/^#[0-9a-f]{6}$/i.test(a) || !/^#[0-9a-f]{6}$/i.test(b)) return t < 0.5 ? a : b;
-  const ch = (i: number) => Math.round(p(a, i) + (p(b, i) - p(a, i)) * t).toString(16).padStart(2, '0');
+  const ch = (i: number) =>
+    Math.round(p(a, i) + (p(b, i) - p(a, i)) * t)
+      .toString(16)
+      .padStart(2, '0');
   return `#${ch(0)}${ch(1)}${ch(2)}`;
 }
 
@@ -72,14 +75,25 @@ export function mix(a: string, b: string, t: number): string {
  * frame time (for pulse fades). Returns whether a pulse is still fading (the caller keeps
  * animating).
  */
-export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, t: Transform, width: number, height: number, dpr: number, theme: Theme, now: number): boolean {
+export function drawScene(
+  ctx: CanvasRenderingContext2D,
+  scene: Scene,
+  t: Transform,
+  width: number,
+  height: number,
+  dpr: number,
+  theme: Theme,
+  now: number,
+): boolean {
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, width, height);
   ctx.setTransform(dpr * t.k, 0, 0, dpr * t.k, dpr * t.x, dpr * t.y);
   // The visible world rectangle, padded by a node: off-screen nodes and labels are skipped.
   const pad = NODE_RADIUS * 2;
-  const vx0 = -t.x / t.k - pad, vy0 = -t.y / t.k - pad;
-  const vx1 = (width - t.x) / t.k + pad, vy1 = (height - t.y) / t.k + pad;
+  const vx0 = -t.x / t.k - pad,
+    vy0 = -t.y / t.k - pad;
+  const vx1 = (width - t.x) / t.k + pad,
+    vy1 = (height - t.y) / t.k + pad;
   const visible = (n: GraphNode) => n.x! >= vx0 && n.x! <= vx1 && n.y! >= vy0 && n.y! <= vy1;
 
   // Links, skipping those wholly off one side of the view. Where many are in view they are drawn
@@ -87,9 +101,15 @@ export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, t: Transf
   // (so thickness still reads as weight), at a fraction of the cost of rasterising thousands of
   // wide strokes, which is what holds the frame rate at tens of thousands of links.
   const hl = scene.highlight;
-  const ex0 = vx0 + pad, ey0 = vy0 + pad, ex1 = vx1 - pad, ey1 = vy1 - pad;
+  const ex0 = vx0 + pad,
+    ey0 = vy0 + pad,
+    ex1 = vx1 - pad,
+    ey1 = vy1 - pad;
   const offView = (a: GraphNode, b: GraphNode) =>
-    (a.x! < ex0 && b.x! < ex0) || (a.x! > ex1 && b.x! > ex1) || (a.y! < ey0 && b.y! < ey0) || (a.y! > ey1 && b.y! > ey1);
+    (a.x! < ex0 && b.x! < ex0) ||
+    (a.x! > ex1 && b.x! > ex1) ||
+    (a.y! < ey0 && b.y! < ey0) ||
+    (a.y! > ey1 && b.y! > ey1);
   const paths = BANDS.map(() => new Path2D());
   let inView = 0;
   for (const l of scene.links) {
@@ -154,7 +174,8 @@ export function drawScene(ctx: CanvasRenderingContext2D, scene: Scene, t: Transf
 
   // Nodes: online filled with the accent, offline hollow and dashed (as the SVG graph was).
   const r = NODE_RADIUS;
-  const on = new Path2D(), off = new Path2D();
+  const on = new Path2D(),
+    off = new Path2D();
   for (const n of scene.nodes) {
     if (!visible(n)) continue;
     const p = n.online ? on : off;

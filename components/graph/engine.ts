@@ -8,7 +8,7 @@
  * The layout ticks in the worker at its own pace: a slow tick (thousands of agents) slows the
  * layout's motion, never panning, zooming or the pulses.
  */
-import { drag, select, zoom, zoomIdentity, type Quadtree, type Selection, type ZoomBehavior } from 'd3';
+import { drag, type Quadtree, type Selection, select, type ZoomBehavior, zoom, zoomIdentity } from 'd3';
 import type { GraphView } from '../../lib/wire';
 import { drawScene, readTheme, type Theme } from './draw';
 import type { Positions, ToLayout } from './layout';
@@ -17,15 +17,15 @@ import {
   fitTransform,
   focusTransform,
   forceParams,
+  type GraphLink,
+  type GraphNode,
   hitTest,
   invert,
   MAX_ZOOM,
-  mergeGraph,
   MIN_ZOOM,
+  mergeGraph,
   nodeIndex,
   sameShape,
-  type GraphLink,
-  type GraphNode,
   type Transform,
 } from './model';
 
@@ -150,7 +150,11 @@ export class GraphEngine {
     const before = { nodes: this.nodes.length, links: this.links.length };
     const first = this.nodes.length === 0;
     const { byId, nodes, links } = mergeGraph(this.byId, graph);
-    const changed = first || nodes.length !== before.nodes || links.length !== before.links || nodes.some((n) => !this.byId.has(n.id));
+    const changed =
+      first ||
+      nodes.length !== before.nodes ||
+      links.length !== before.links ||
+      nodes.some((n) => !this.byId.has(n.id));
     this.byId = byId;
     this.nodes = nodes;
     this.links = links;
@@ -267,12 +271,14 @@ export class GraphEngine {
       const next = this.fitted ? approach(this.t, target, 0.2) : target;
       this.fitted = this.nodes.length > 0;
       this.setTransform(next);
-      if (Math.abs(next.k / target.k - 1) > 0.01 || Math.abs(next.x - target.x) > 1 || Math.abs(next.y - target.y) > 1) busy = true;
+      if (Math.abs(next.k / target.k - 1) > 0.01 || Math.abs(next.x - target.x) > 1 || Math.abs(next.y - target.y) > 1)
+        busy = true;
     } else if (this.follow && this.highlight && moved) {
       this.setTransform(focusTransform(this.highlight.x!, this.highlight.y!, this.width, this.height, this.t.k));
     }
     // The tooltip follows its agent while the layout or the view moves it.
-    if ((moved || this.tipMoved) && this.hover) this.events.onHover(this.hover, this.hover.x! * this.t.k + this.t.x, this.hover.y! * this.t.k + this.t.y);
+    if ((moved || this.tipMoved) && this.hover)
+      this.events.onHover(this.hover, this.hover.x! * this.t.k + this.t.x, this.hover.y! * this.t.k + this.t.y);
     this.tipMoved = false;
     const fading = drawScene(
       this.ctx,

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { createLayout, type Positions, type ToLayout } from './layout';
 import { forceParams } from './model';
 
@@ -9,7 +9,10 @@ const ids = ['aa', 'bb', 'cc', 'dd'].map((b) => b.repeat(32));
 function harness() {
   const posted: Positions[] = [];
   const queue: (() => void)[] = [];
-  const handle = createLayout((m) => posted.push(m), (fn) => queue.push(fn));
+  const handle = createLayout(
+    (m) => posted.push(m),
+    (fn) => queue.push(fn),
+  );
   const run = (n: number) => {
     for (let i = 0; i < n && queue.length; i++) queue.shift()!();
   };
@@ -47,7 +50,11 @@ test('the layout posts positions per tick for the current version and settles', 
   const xy = h.last().xy;
   const d = (i: number, j: number) => Math.hypot(xy[2 * i] - xy[2 * j], xy[2 * i + 1] - xy[2 * j + 1]);
   const { linkDistance, collide } = forceParams(3, 2);
-  for (const [i, j] of [[0, 1], [1, 2]]) assert.ok(Math.abs(d(i, j) - linkDistance) < linkDistance / 2, `linked ${i}-${j}: ${d(i, j)}`);
+  for (const [i, j] of [
+    [0, 1],
+    [1, 2],
+  ])
+    assert.ok(Math.abs(d(i, j) - linkDistance) < linkDistance / 2, `linked ${i}-${j}: ${d(i, j)}`);
   assert.ok(d(0, 2) > collide, `unlinked ${d(0, 2)}`);
 });
 
@@ -56,7 +63,14 @@ test('known agents keep their positions across an update; a newcomer starts wher
   h.handle(graph(1, 3, 1));
   h.run(1000);
   const before = h.last().xy;
-  h.handle(graph(2, 4, 0, [[1, 1], [2, 2], [3, 3], [500, -500]]));
+  h.handle(
+    graph(2, 4, 0, [
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [500, -500],
+    ]),
+  );
   const after = h.last();
   assert.equal(after.version, 2);
   assert.deepEqual([...after.xy.slice(0, 6)], [...before], 'the start positions given for known agents are ignored');

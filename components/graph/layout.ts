@@ -46,7 +46,10 @@ interface LNode extends SimulationNodeDatum {
   id: string;
 }
 
-export function createLayout(post: (msg: Positions, transfer: Transferable[]) => void, schedule: (fn: () => void, ms: number) => unknown = setTimeout) {
+export function createLayout(
+  post: (msg: Positions, transfer: Transferable[]) => void,
+  schedule: (fn: () => void, ms: number) => unknown = setTimeout,
+) {
   const sim = forceSimulation<LNode>().stop();
   let nodes: LNode[] = [];
   let byId = new Map<string, LNode>();
@@ -87,7 +90,7 @@ export function createLayout(post: (msg: Positions, transfer: Transferable[]) =>
         const next = new Map<string, LNode>();
         nodes = msg.ids.map((id, i) => {
           const known = byId.get(id);
-          if (known) return next.set(id, known), known;
+          if (known) return (next.set(id, known), known);
           const n: LNode = { id };
           if (Number.isFinite(msg.x[i]) && Number.isFinite(msg.y[i])) {
             n.x = msg.x[i];
@@ -98,7 +101,8 @@ export function createLayout(post: (msg: Positions, transfer: Transferable[]) =>
         });
         byId = next;
         const links = [];
-        for (let i = 0; i + 1 < msg.links.length; i += 2) links.push({ source: msg.links[i], target: msg.links[i + 1] });
+        for (let i = 0; i + 1 < msg.links.length; i += 2)
+          links.push({ source: msg.links[i], target: msg.links[i + 1] });
         const p = msg.params;
         sim
           .nodes(nodes)

@@ -4,6 +4,9 @@
  */
 import { createLayout, type ToLayout } from './layout';
 
-const scope = self as unknown as { postMessage(msg: unknown, transfer: Transferable[]): void; onmessage: ((e: MessageEvent<ToLayout>) => void) | null };
+const scope = self as unknown as {
+  postMessage(msg: unknown, transfer: Transferable[]): void;
+  onmessage: ((e: MessageEvent<ToLayout>) => void) | null;
+};
 const handle = createLayout((msg, transfer) => scope.postMessage(msg, transfer));
 scope.onmessage = (e) => handle(e.data);

@@ -1,13 +1,14 @@
-import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { base58 } from '../format';
 import { pairKey } from '../pair';
 import {
   approach,
+  FIT_MAX_ZOOM,
   findAgents,
   fitTransform,
-  FIT_MAX_ZOOM,
   focusTransform,
+  type GraphNode,
   hitTest,
   invert,
   linkWidth,
@@ -16,7 +17,6 @@ import {
   NODE_RADIUS,
   nodeIndex,
   sameShape,
-  type GraphNode,
   type Transform,
 } from './model';
 
@@ -25,12 +25,22 @@ const B = 'bb'.repeat(32);
 const C = 'cc'.repeat(32);
 const D = '0d'.repeat(32);
 const screen = (t: Transform, n: GraphNode): [number, number] => [n.x! * t.k + t.x, n.y! * t.k + t.y];
-const placed = (id: string, x: number, y: number): GraphNode => ({ id, b58: base58(id), online: true, degree: 0, x, y });
+const placed = (id: string, x: number, y: number): GraphNode => ({
+  id,
+  b58: base58(id),
+  online: true,
+  degree: 0,
+  x,
+  y,
+});
 
 describe('mergeGraph', () => {
   test('keeps known agents (object, position, velocity) and counts links once per pair', () => {
     const first = mergeGraph(new Map(), {
-      nodes: [{ id: A, online: true }, { id: B, online: true }],
+      nodes: [
+        { id: A, online: true },
+        { id: B, online: true },
+      ],
       links: [{ source: A, target: B, messages: 3 }],
     });
     assert.equal(first.nodes[0].x, undefined, 'a first load leaves placement to d3');
@@ -39,7 +49,11 @@ describe('mergeGraph', () => {
     const next = mergeGraph(
       first.byId,
       {
-        nodes: [{ id: A, online: false }, { id: B, online: true }, { id: C, online: true }],
+        nodes: [
+          { id: A, online: false },
+          { id: B, online: true },
+          { id: C, online: true },
+        ],
         links: [
           { source: B, target: A, messages: 5 },
           { source: A, target: B, messages: 5 }, // the same pair the other way round
@@ -53,8 +67,17 @@ describe('mergeGraph', () => {
     const a = next.byId.get(A)!;
     assert.equal(a, first.byId.get(A), 'the same object');
     assert.deepEqual([a.x, a.y, a.vx, a.vy, a.online], [10, 20, 1, 2, false]);
-    assert.deepEqual(next.links.map((l) => [l.key, l.messages]), [[pairKey(A, B), 5], [pairKey(B, C), 2]]);
-    assert.deepEqual(next.nodes.map((n) => n.degree), [1, 2, 1]);
+    assert.deepEqual(
+      next.links.map((l) => [l.key, l.messages]),
+      [
+        [pairKey(A, B), 5],
+        [pairKey(B, C), 2],
+      ],
+    );
+    assert.deepEqual(
+      next.nodes.map((n) => n.degree),
+      [1, 2, 1],
+    );
     // The newcomer starts next to the agent it talks to, not somewhere random.
     const c = next.byId.get(C)!;
     assert.deepEqual([c.x, c.y], [-10, -20]);
@@ -62,8 +85,17 @@ describe('mergeGraph', () => {
   });
 
   test('an agent that left is gone, with its links', () => {
-    const first = mergeGraph(new Map(), { nodes: [{ id: A, online: true }, { id: B, online: true }], links: [{ source: A, target: B, messages: 1 }] });
-    const next = mergeGraph(first.byId, { nodes: [{ id: A, online: true }], links: [{ source: A, target: B, messages: 1 }] });
+    const first = mergeGraph(new Map(), {
+      nodes: [
+        { id: A, online: true },
+        { id: B, online: true },
+      ],
+      links: [{ source: A, target: B, messages: 1 }],
+    });
+    const next = mergeGraph(first.byId, {
+      nodes: [{ id: A, online: true }],
+      links: [{ source: A, target: B, messages: 1 }],
+    });
     assert.deepEqual([...next.byId.keys()], [A]);
     assert.deepEqual(next.links, []);
   });
@@ -82,7 +114,11 @@ describe('hitTest', () => {
   const index = nodeIndex(nodes);
 
   test('finds the agent under a screen point at any zoom, and nothing between agents', () => {
-    for (const t of [{ k: 1, x: 0, y: 0 }, { k: 2.5, x: 300, y: -40 }, { k: 0.3, x: 50, y: 60 }]) {
+    for (const t of [
+      { k: 1, x: 0, y: 0 },
+      { k: 2.5, x: 300, y: -40 },
+      { k: 0.3, x: 50, y: 60 },
+    ]) {
       for (const n of nodes) {
         const [px, py] = screen(t, n);
         assert.equal(hitTest(index, t, px + 3, py - 2)?.id, n.id, `k ${t.k}`);
@@ -103,7 +139,10 @@ describe('hitTest', () => {
 
   test('invert undoes the transform', () => {
     const t = { k: 1.7, x: 12, y: -30 };
-    assert.deepEqual(invert(t, ...screen(t, nodes[2])).map((v) => Math.round(v * 1e9) / 1e9), [0, 100]);
+    assert.deepEqual(
+      invert(t, ...screen(t, nodes[2])).map((v) => Math.round(v * 1e9) / 1e9),
+      [0, 100],
+    );
   });
 });
 
@@ -111,11 +150,28 @@ describe('findAgents', () => {
   const nodes = [A, B, C, D].map((id, i) => placed(id, i, i));
 
   test('matches a full or partial id in base58 or hex, exact matches first', () => {
-    assert.deepEqual(findAgents(nodes, base58(B)).map((n) => n.id), [B]);
-    assert.deepEqual(findAgents(nodes, `  ${base58(C).slice(0, 6)} `).map((n) => n.id), [C]);
-    assert.deepEqual(findAgents(nodes, 'CCCC').map((n) => n.id), [C], 'hex is case-insensitive');
-    assert.deepEqual(findAgents(nodes, D).map((n) => n.id), [D]);
-    assert.deepEqual(findAgents(nodes, base58(A).slice(5, 12)).map((n) => n.id), [A], 'a base58 substring');
+    assert.deepEqual(
+      findAgents(nodes, base58(B)).map((n) => n.id),
+      [B],
+    );
+    assert.deepEqual(
+      findAgents(nodes, `  ${base58(C).slice(0, 6)} `).map((n) => n.id),
+      [C],
+    );
+    assert.deepEqual(
+      findAgents(nodes, 'CCCC').map((n) => n.id),
+      [C],
+      'hex is case-insensitive',
+    );
+    assert.deepEqual(
+      findAgents(nodes, D).map((n) => n.id),
+      [D],
+    );
+    assert.deepEqual(
+      findAgents(nodes, base58(A).slice(5, 12)).map((n) => n.id),
+      [A],
+      'a base58 substring',
+    );
   });
 
   test('nothing for no match or an empty query; base58 is case-sensitive', () => {
@@ -128,7 +184,9 @@ describe('findAgents', () => {
   });
 
   test('limit caps the answer', () => {
-    const many = Array.from({ length: 30 }, (_, i) => placed(`ab${i.toString(16).padStart(2, '0')}${'00'.repeat(30)}`, i, 0));
+    const many = Array.from({ length: 30 }, (_, i) =>
+      placed(`ab${i.toString(16).padStart(2, '0')}${'00'.repeat(30)}`, i, 0),
+    );
     assert.equal(findAgents(many, 'ab', 8).length, 8);
     assert.equal(findAgents(many, 'ab', 100).length, 30);
   });
@@ -144,7 +202,12 @@ describe('zoom transforms', () => {
   });
 
   test('fitTransform shows every placed agent inside the padded view, never zooming past the cap', () => {
-    const nodes = [placed(A, -900, 40), placed(B, 1300, -600), placed(C, 10, 700), { ...placed(D, 0, 0), x: undefined, y: undefined }];
+    const nodes = [
+      placed(A, -900, 40),
+      placed(B, 1300, -600),
+      placed(C, 10, 700),
+      { ...placed(D, 0, 0), x: undefined, y: undefined },
+    ];
     const t = fitTransform(nodes, 800, 400, 24);
     for (const n of nodes.slice(0, 3)) {
       const [x, y] = screen(t, n);
@@ -158,7 +221,8 @@ describe('zoom transforms', () => {
   });
 
   test('approach moves from one transform to another', () => {
-    const from = { k: 1, x: 0, y: 0 }, to = { k: 4, x: 100, y: -100 };
+    const from = { k: 1, x: 0, y: 0 },
+      to = { k: 4, x: 100, y: -100 };
     assert.deepEqual(approach(from, to, 0), from);
     assert.deepEqual(approach(from, to, 1), to);
     const mid = approach(from, to, 0.5);
@@ -169,8 +233,15 @@ describe('zoom transforms', () => {
 
 describe('sameShape', () => {
   const g = {
-    nodes: [{ id: 'a', online: true }, { id: 'b', online: true }, { id: 'c', online: false }],
-    links: [{ source: 'a', target: 'b', messages: 1 }, { source: 'b', target: 'c', messages: 4 }],
+    nodes: [
+      { id: 'a', online: true },
+      { id: 'b', online: true },
+      { id: 'c', online: false },
+    ],
+    links: [
+      { source: 'a', target: 'b', messages: 1 },
+      { source: 'b', target: 'c', messages: 4 },
+    ],
   };
   test('message counts alone keep the shape; online flags only when asked', () => {
     const counts = { nodes: g.nodes, links: g.links.map((l) => ({ ...l, messages: l.messages + 1 })) };

@@ -5,7 +5,7 @@
  * World coordinates are centred on (0, 0); a transform {k, x, y} maps world to screen as
  * `screen = world * k + (x, y)`, as d3-zoom's does.
  */
-import { quadtree, type Quadtree, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3';
+import { type Quadtree, quadtree, type SimulationLinkDatum, type SimulationNodeDatum } from 'd3';
 import type { GraphView } from '../../lib/wire';
 import { base58 } from '../format';
 import { pairKey } from '../pair';
@@ -95,7 +95,10 @@ export function mergeGraph(prev: ReadonlyMap<string, GraphNode>, graph: GraphVie
   }
   if (prev.size > 0) {
     for (const l of links) {
-      for (const [a, b] of [[l.source, l.target], [l.target, l.source]]) {
+      for (const [a, b] of [
+        [l.source, l.target],
+        [l.target, l.source],
+      ]) {
         if (a.x === undefined && b.x !== undefined) {
           a.x = b.x + (random() - 0.5) * 60;
           a.y = (b.y ?? 0) + (random() - 0.5) * 60;
@@ -122,11 +125,13 @@ export function sameShape(a: GraphView, b: GraphView, online = false): boolean {
   if (a === b) return true;
   if (a.nodes.length !== b.nodes.length || a.links.length !== b.links.length) return false;
   for (let i = 0; i < a.nodes.length; i++) {
-    const x = a.nodes[i], y = b.nodes[i];
+    const x = a.nodes[i],
+      y = b.nodes[i];
     if (x.id !== y.id || (online && x.online !== y.online)) return false;
   }
   for (let i = 0; i < a.links.length; i++) {
-    const x = a.links[i], y = b.links[i];
+    const x = a.links[i],
+      y = b.links[i];
     if (x.source !== y.source || x.target !== y.target) return false;
   }
   return true;
@@ -149,7 +154,13 @@ export function nodeIndex(nodes: readonly GraphNode[]): Quadtree<GraphNode> {
  * The node under screen point (px, py): the nearest centre within its radius plus `slopPx`
  * screen pixels (small nodes at a far zoom stay clickable), else undefined.
  */
-export function hitTest(index: Quadtree<GraphNode>, t: Transform, px: number, py: number, slopPx = 4): GraphNode | undefined {
+export function hitTest(
+  index: Quadtree<GraphNode>,
+  t: Transform,
+  px: number,
+  py: number,
+  slopPx = 4,
+): GraphNode | undefined {
   const [wx, wy] = invert(t, px, py);
   return index.find(wx, wy, NODE_RADIUS + slopPx / t.k);
 }
@@ -186,9 +197,13 @@ export function focusTransform(wx: number, wy: number, width: number, height: nu
 
 /** The transform that shows every node inside a width×height view with `pad` pixels around. */
 export function fitTransform(nodes: readonly GraphNode[], width: number, height: number, pad = 24): Transform {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (const n of nodes) {
-    const x = n.x ?? NaN, y = n.y ?? NaN;
+    const x = n.x ?? NaN,
+      y = n.y ?? NaN;
     if (!Number.isFinite(x) || !Number.isFinite(y)) continue; // not placed yet
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;
@@ -197,7 +212,8 @@ export function fitTransform(nodes: readonly GraphNode[], width: number, height:
   }
   if (x0 > x1) return { k: 1, x: width / 2, y: height / 2 };
   const r = NODE_RADIUS * 2;
-  const w = x1 - x0 + 2 * r, h = y1 - y0 + 2 * r;
+  const w = x1 - x0 + 2 * r,
+    h = y1 - y0 + 2 * r;
   const k = Math.max(MIN_ZOOM, Math.min(FIT_MAX_ZOOM, (width - 2 * pad) / w, (height - 2 * pad) / h));
   return focusTransform((x0 + x1) / 2, (y0 + y1) / 2, width, height, k);
 }

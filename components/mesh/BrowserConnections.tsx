@@ -15,7 +15,15 @@ const LABEL: Record<BrowserConnection['transport'], string> = {
   other: 'other',
 };
 
-export function BrowserConnections({ node, conns, webrtcAddrs }: { node: BrowserNode; conns: BrowserConnection[]; webrtcAddrs: string[] }) {
+export function BrowserConnections({
+  node,
+  conns,
+  webrtcAddrs,
+}: {
+  node: BrowserNode;
+  conns: BrowserConnection[];
+  webrtcAddrs: string[];
+}) {
   const [target, setTarget] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -38,9 +46,18 @@ export function BrowserConnections({ node, conns, webrtcAddrs }: { node: Browser
       <p className="small muted">Connections ({conns.length})</p>
       <ul className="small mono">
         {conns.map((c) => (
-          <li key={c.id} data-testid="browser-connection" data-transport={c.transport} data-limited={c.limited} data-peer={c.peer}>
-            <b>{LABEL[c.transport]}</b>{c.limited ? ' (limited)' : ''} {c.direction === 'inbound' ? '←' : '→'} peer {c.peer.slice(-10)}{' '}
-            <span className="muted" title={c.addr}>{c.addr.length > 72 ? `${c.addr.slice(0, 34)}…${c.addr.slice(-34)}` : c.addr}</span>
+          <li
+            key={c.id}
+            data-testid="browser-connection"
+            data-transport={c.transport}
+            data-limited={c.limited}
+            data-peer={c.peer}
+          >
+            <b>{LABEL[c.transport]}</b>
+            {c.limited ? ' (limited)' : ''} {c.direction === 'inbound' ? '←' : '→'} peer {c.peer.slice(-10)}{' '}
+            <span className="muted" title={c.addr}>
+              {c.addr.length > 72 ? `${c.addr.slice(0, 34)}…${c.addr.slice(-34)}` : c.addr}
+            </span>
           </li>
         ))}
       </ul>
@@ -49,7 +66,9 @@ export function BrowserConnections({ node, conns, webrtcAddrs }: { node: Browser
         {webrtcAddrs.length === 0 ? <span>(waiting for a relay reservation on the observer…)</span> : null}
       </p>
       {webrtcAddrs.slice(0, 1).map((a) => (
-        <p key={a} className="small mono" data-testid="webrtc-addr" style={{ wordBreak: 'break-all' }}>{a}</p>
+        <p key={a} className="small mono" data-testid="webrtc-addr" style={{ wordBreak: 'break-all' }}>
+          {a}
+        </p>
       ))}
       <form
         onSubmit={(e) => {
@@ -70,7 +89,11 @@ export function BrowserConnections({ node, conns, webrtcAddrs }: { node: Browser
           {busy ? 'Connecting…' : 'Connect over WebRTC'}
         </button>
       </form>
-      {error ? <p className="verify-fail small" role="alert" data-testid="webrtc-dial-error">{error}</p> : null}
+      {error ? (
+        <p className="verify-fail small" role="alert" data-testid="webrtc-dial-error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

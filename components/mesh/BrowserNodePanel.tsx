@@ -9,20 +9,25 @@
  */
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
-import { keccak256 } from '../../lib/protocol/crypto';
-import { decodeEnvelope } from '../../lib/protocol/envelope';
-import { toHex } from '../../lib/protocol/hex';
 import type { BrowserConnection, BrowserNode } from '../../lib/mesh/browser';
 import { MESH_TOPICS } from '../../lib/mesh/constants';
 import { topicFor } from '../../lib/mesh/topics';
-import { HealthReportSchema, type SatiAddressesView } from '../../lib/wire';
+import { keccak256 } from '../../lib/protocol/crypto';
+import { decodeEnvelope } from '../../lib/protocol/envelope';
+import { toHex } from '../../lib/protocol/hex';
 import { checkEnvelope, type SignerResolution } from '../../lib/verify/envelope';
+import { HealthReportSchema, type SatiAddressesView } from '../../lib/wire';
 import { useLiveStream } from '../useLiveStream';
 import { BrowserConnections } from './BrowserConnections';
-import { compareSeen, type Comparison, type SeenLog } from './mesh-compare';
+import { type Comparison, compareSeen, type SeenLog } from './mesh-compare';
 
 type Phase = 'idle' | 'joining' | 'joined' | 'failed';
-interface Counts { received: number; verified: number; failed: number; lastFailure: string | null }
+interface Counts {
+  received: number;
+  verified: number;
+  failed: number;
+  lastFailure: string | null;
+}
 
 export function BrowserNodePanel({ rpcUrl, sati = null }: { rpcUrl: string | null; sati?: SatiAddressesView | null }) {
   const [phase, setPhase] = useState<Phase>('idle');
@@ -60,7 +65,12 @@ export function BrowserNodePanel({ rpcUrl, sati = null }: { rpcUrl: string | nul
     }, 1_000);
     return () => clearInterval(t);
   }, [phase]);
-  useEffect(() => () => { void node.current?.stop(); }, []);
+  useEffect(
+    () => () => {
+      void node.current?.stop();
+    },
+    [],
+  );
 
   const onMessage = async (data: Uint8Array) => {
     const id = toHex(keccak256(data));
@@ -75,15 +85,26 @@ export function BrowserNodePanel({ rpcUrl, sati = null }: { rpcUrl: string | nul
       if (!p) {
         // web3.js loads only once someone joins: the overview's bundle stays small.
         const sender = d.envelope.sender;
-        p = rpcUrl ? import('../../lib/verify/rpc').then((m) => m.resolveSigner(rpcUrl, sender, sati)) : Promise.resolve({ error: 'no RPC' });
+        p = rpcUrl
+          ? import('../../lib/verify/rpc').then((m) => m.resolveSigner(rpcUrl, sender, sati))
+          : Promise.resolve({ error: 'no RPC' });
         signers.current.set(k, p);
       }
       signer = await p;
     }
     const r = checkEnvelope(data, keccak256(data), signer);
-    setCounts((c) => r.ok
-      ? { ...c, verified: c.verified + 1 }
-      : { ...c, failed: c.failed + 1, lastFailure: `${id.slice(0, 12)}…: ${r.steps.filter((s) => !s.ok && !s.skipped).map((s) => s.name).join(', ')}` });
+    setCounts((c) =>
+      r.ok
+        ? { ...c, verified: c.verified + 1 }
+        : {
+            ...c,
+            failed: c.failed + 1,
+            lastFailure: `${id.slice(0, 12)}…: ${r.steps
+              .filter((s) => !s.ok && !s.skipped)
+              .map((s) => s.name)
+              .join(', ')}`,
+          },
+    );
   };
 
   const join = async () => {
@@ -95,7 +116,11 @@ export function BrowserNodePanel({ rpcUrl, sati = null }: { rpcUrl: string | nul
       seen.current.joinedAt = Date.now();
       // libp2p loads only when the viewer asks to join.
       const { startBrowserNode } = await import('../../lib/mesh/browser');
-      const n = await startBrowserNode({ dial: health.mesh.multiaddrs, onMessage: (_t, data) => void onMessage(data), onChange: refresh });
+      const n = await startBrowserNode({
+        dial: health.mesh.multiaddrs,
+        onMessage: (_t, data) => void onMessage(data),
+        onChange: refresh,
+      });
       node.current = n;
       refresh();
       setPeerId(n.peerId);
@@ -107,42 +132,79 @@ export function BrowserNodePanel({ rpcUrl, sati = null }: { rpcUrl: string | nul
   };
 
   return (
-    <section className="card" style={{ margin: "16px 0" }} data-testid="browser-node" data-phase={phase} data-verified={counts.verified} data-failed={counts.failed} data-peer-id={peerId} data-mesh-peers={meshPeers.join(' ')}>
+    <section
+      className="card"
+      style={{ margin: '16px 0' }}
+      data-testid="browser-node"
+      data-phase={phase}
+      data-verified={counts.verified}
+      data-failed={counts.failed}
+      data-peer-id={peerId}
+      data-mesh-peers={meshPeers.join(' ')}
+    >
       <h2>This browser on the mesh</h2>
       {phase === 'idle' || phase === 'failed' ? (
         <p>
-          <button type="button" className="button" onClick={() => void join()} data-testid="join-mesh">Join the mesh from this browser</button>{' '}
-          <span className="muted small">a libp2p node here subscribes to the gossip topics and checks every envelope itself</span>
+          <button type="button" className="button" onClick={() => void join()} data-testid="join-mesh">
+            Join the mesh from this browser
+          </button>{' '}
+          <span className="muted small">
+            a libp2p node here subscribes to the gossip topics and checks every envelope itself
+          </span>
         </p>
       ) : null}
-      {error ? <p className="verify-fail" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="verify-fail" role="alert">
+          {error}
+        </p>
+      ) : null}
       {phase === 'joining' ? <p className="muted">Dialing the observer…</p> : null}
       {phase === 'joined' ? (
         <div className="grid-2" style={{ marginBottom: 0 }}>
           <div>
-            <p className="small muted">First-hand (peer <span className="mono">{peerId.slice(-10)}</span>)</p>
+            <p className="small muted">
+              First-hand (peer <span className="mono">{peerId.slice(-10)}</span>)
+            </p>
             <p>
               <b data-testid="browser-received">{counts.received}</b> gossip envelopes received ·{' '}
-              <b className="verify-ok-title" data-testid="browser-verified">{counts.verified}</b> verified here ·{' '}
-              <b className={counts.failed ? 'verify-bad-title' : ''}>{counts.failed}</b> failed
+              <b className="verify-ok-title" data-testid="browser-verified">
+                {counts.verified}
+              </b>{' '}
+              verified here · <b className={counts.failed ? 'verify-bad-title' : ''}>{counts.failed}</b> failed
             </p>
             {counts.lastFailure ? <p className="small mono verify-fail">last failure {counts.lastFailure}</p> : null}
           </div>
           <div>
             <p className="small muted">Compared with what the observer reported</p>
             <p>
-              <b>{cmp.both}</b> seen by both · <b className={cmp.onlyBrowser.length ? 'verify-bad-title' : ''} data-testid="only-browser">{cmp.onlyBrowser.length}</b> only here ·{' '}
-              <b className={cmp.onlyObserver.length ? 'verify-bad-title' : ''} data-testid="only-observer">{cmp.onlyObserver.length}</b> only at the observer
+              <b>{cmp.both}</b> seen by both ·{' '}
+              <b className={cmp.onlyBrowser.length ? 'verify-bad-title' : ''} data-testid="only-browser">
+                {cmp.onlyBrowser.length}
+              </b>{' '}
+              only here ·{' '}
+              <b className={cmp.onlyObserver.length ? 'verify-bad-title' : ''} data-testid="only-observer">
+                {cmp.onlyObserver.length}
+              </b>{' '}
+              only at the observer
             </p>
             <ul className="small mono">
-              {[...cmp.onlyBrowser.map((id) => ['here', id]), ...cmp.onlyObserver.map((id) => ['observer', id])].slice(0, 6).map(([w, id]) => (
-                <li key={id}>only {w}: <Link href={`/envelopes/${id}`} prefetch={false}>{id.slice(0, 16)}…</Link></li>
-              ))}
+              {[...cmp.onlyBrowser.map((id) => ['here', id]), ...cmp.onlyObserver.map((id) => ['observer', id])]
+                .slice(0, 6)
+                .map(([w, id]) => (
+                  <li key={id}>
+                    only {w}:{' '}
+                    <Link href={`/envelopes/${id}`} prefetch={false}>
+                      {id.slice(0, 16)}…
+                    </Link>
+                  </li>
+                ))}
             </ul>
           </div>
         </div>
       ) : null}
-      {phase === 'joined' && node.current ? <BrowserConnections node={node.current} conns={conns} webrtcAddrs={webrtcAddrs} /> : null}
+      {phase === 'joined' && node.current ? (
+        <BrowserConnections node={node.current} conns={conns} webrtcAddrs={webrtcAddrs} />
+      ) : null}
     </section>
   );
 }

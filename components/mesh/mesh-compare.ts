@@ -4,9 +4,17 @@
  * is flagged only after a grace period, since the two see the same gossip at slightly different
  * times; ids the observer reported before the browser joined are not counted against it.
  */
-export interface SeenLog { browser: Map<string, number>; observer: Map<string, number>; joinedAt: number }
+export interface SeenLog {
+  browser: Map<string, number>;
+  observer: Map<string, number>;
+  joinedAt: number;
+}
 
-export interface Comparison { both: number; onlyBrowser: string[]; onlyObserver: string[] }
+export interface Comparison {
+  both: number;
+  onlyBrowser: string[];
+  onlyObserver: string[];
+}
 
 export function compareSeen(s: SeenLog, now: number, graceMs = 10_000): Comparison {
   let both = 0;

@@ -17,7 +17,19 @@ export function useAgentName(hex: string, name?: string | null): string {
   return agentDisplayName(hex, name ?? names[hex]);
 }
 
-export function AgentName({ id, name, copy = true, link = true, idOnly = false }: { id: string; name?: string | null; copy?: boolean; link?: boolean; idOnly?: boolean }) {
+export function AgentName({
+  id,
+  name,
+  copy = true,
+  link = true,
+  idOnly = false,
+}: {
+  id: string;
+  name?: string | null;
+  copy?: boolean;
+  link?: boolean;
+  idOnly?: boolean;
+}) {
   const shown = useAgentName(id, name);
   const b58 = base58(id);
   const body = (

@@ -9,7 +9,17 @@
  */
 import { line, scaleLinear } from 'd3';
 import type { NegotiationView, OfferPoint } from '../../lib/wire';
-import { amountUnits, axisLabels, base58, bigintScale, bigintTicks, compactAmount, formatAmount, formatTokenAmount, shortHex } from '../format';
+import {
+  amountUnits,
+  axisLabels,
+  base58,
+  bigintScale,
+  bigintTicks,
+  compactAmount,
+  formatAmount,
+  formatTokenAmount,
+  shortHex,
+} from '../format';
 
 const W = 760;
 const H = 300;
@@ -27,7 +37,10 @@ const REF_LABEL = 28;
 type Amount = string | number | bigint;
 
 /** The token the prices are in: decimals and symbol when known (else amounts are raw units). */
-export interface ChartToken { decimals: number | null; symbol: string | null }
+export interface ChartToken {
+  decimals: number | null;
+  symbol: string | null;
+}
 
 type Side = NegotiationView['sides'][number];
 /** A side's Faratin fit on the shared clock: p(t) = a + b·((t − t0Ms)/(tEndMs − t0Ms))^(1/β). */
@@ -37,7 +50,12 @@ type Fit = NonNullable<Side['curve']>;
  * The fitted curve through one side's offers, in pixels: evaluated at times between consecutive
  * offers and placed between their rounds (the x axis is the round; the fit's clock is time).
  */
-function curvePoints(mine: OfferPoint[], f: Fit, x: (o: OfferPoint) => number, yOf: (p: number) => number): { x: number; y: number }[] {
+function curvePoints(
+  mine: OfferPoint[],
+  f: Fit,
+  x: (o: OfferPoint) => number,
+  yOf: (p: number) => number,
+): { x: number; y: number }[] {
   const { a, b, t0Ms, tEndMs, beta } = f;
   if (!(tEndMs > t0Ms) || !(beta > 0)) return [];
   const out: { x: number; y: number }[] = [];
@@ -61,7 +79,10 @@ function fitWords(s: Side): string {
 
 export function FlightChart({ v, token: given }: { v: NegotiationView; token?: ChartToken | null }) {
   // Each side's line follows the NEG1 round (then time, then id), never the order offers arrived in.
-  const byRound = (p: OfferPoint, q: OfferPoint) => p.round - q.round || p.timestampMs - q.timestampMs || (p.envelopeId < q.envelopeId ? -1 : p.envelopeId > q.envelopeId ? 1 : 0);
+  const byRound = (p: OfferPoint, q: OfferPoint) =>
+    p.round - q.round ||
+    p.timestampMs - q.timestampMs ||
+    (p.envelopeId < q.envelopeId ? -1 : p.envelopeId > q.envelopeId ? 1 : 0);
   const offers = v.offers.filter((o) => o.type === 'PROPOSE' || o.type === 'COUNTER').sort(byRound);
   if (v.offers.length === 0) return <p className="muted empty">No readable NEG1 offers in this conversation.</p>;
   const token: ChartToken = given ?? v.token;
@@ -74,7 +95,8 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
     return u === null ? full : compactAmount(u, { decimals: token.decimals, maxChars: max });
   };
   /** A reference line's label: its name and as much of the amount as the margin holds (the rest ran off the chart). */
-  const refLabel = (name: string, a: Amount) => `${name} ${shortAmt(a, Math.min(MAX_LABEL, REF_LABEL - name.length - 1))}`;
+  const refLabel = (name: string, a: Amount) =>
+    `${name} ${shortAmt(a, Math.min(MAX_LABEL, REF_LABEL - name.length - 1))}`;
   // x is the NEG1 round: agents often haggle within a second, so a time axis would stack every
   // offer on one line; elapsed time is in each point's tooltip and under the round axis.
   const t0 = Math.min(...v.offers.map((o) => o.timestampMs));
@@ -82,7 +104,9 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
   const rnd = (o: OfferPoint) => o.round;
   const lastRound = Math.max(1, ...v.offers.map(rnd));
   const maxR = v.maxRounds !== null && v.maxRounds - 1 <= lastRound * 2 ? v.maxRounds - 1 : null;
-  const x = scaleLinear().domain([0, Math.max(lastRound, maxR ?? 0)]).range([M.left, W - M.right]);
+  const x = scaleLinear()
+    .domain([0, Math.max(lastRound, maxR ?? 0)])
+    .range([M.left, W - M.right]);
   const deadline = v.deadlineMs !== null ? (v.deadlineMs - t0) / 1000 : null;
   const lastT = Math.max(...v.offers.map(secs));
   // The price axis is exact: its domain and ticks are bigints (int128 prices reach ~1.7e38, u64
@@ -106,33 +130,85 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
   /** A fitted curve's value (a float: fits are approximate) on the exact axis. */
   const yFloat = (p: number) => (Number.isFinite(p) ? yUnits(BigInt(Math.round(p))) : NaN);
   const tickLabels = axisLabels(axis.ticks, { decimals: token.decimals });
-  const unitName = token.decimals === null ? 'units' : token.symbol ?? `token (${token.decimals} decimals)`;
+  const unitName = token.decimals === null ? 'units' : (token.symbol ?? `token (${token.decimals} decimals)`);
   // Reference lines often coincide (a deal at the Nash point): their labels are pushed apart.
   const refLines = [
-    v.deal ? { key: 'deal', p: v.deal.price as Amount, label: refLabel('agreed', v.deal.price), color: 'var(--text)', dash: undefined as string | undefined } : null,
-    v.nash ? { key: 'nash', p: v.nash.price as Amount, label: refLabel('Nash', v.nash.price), color: 'var(--violet)', dash: '6 4' } : null,
-    v.rubinstein ? { key: 'rubinstein', p: v.rubinstein.price as Amount, label: refLabel('Rubinstein', v.rubinstein.price), color: 'var(--accent-2)', dash: '2 3' } : null,
-  ].filter((r) => r !== null).map((r) => ({ ...r, ly: y(r.p) })).sort((a, b) => a.ly - b.ly);
+    v.deal
+      ? {
+          key: 'deal',
+          p: v.deal.price as Amount,
+          label: refLabel('agreed', v.deal.price),
+          color: 'var(--text)',
+          dash: undefined as string | undefined,
+        }
+      : null,
+    v.nash
+      ? {
+          key: 'nash',
+          p: v.nash.price as Amount,
+          label: refLabel('Nash', v.nash.price),
+          color: 'var(--violet)',
+          dash: '6 4',
+        }
+      : null,
+    v.rubinstein
+      ? {
+          key: 'rubinstein',
+          p: v.rubinstein.price as Amount,
+          label: refLabel('Rubinstein', v.rubinstein.price),
+          color: 'var(--accent-2)',
+          dash: '2 3',
+        }
+      : null,
+  ]
+    .filter((r) => r !== null)
+    .map((r) => ({ ...r, ly: y(r.p) }))
+    .sort((a, b) => a.ly - b.ly);
   for (let i = 1; i < refLines.length; i++) refLines[i].ly = Math.max(refLines[i].ly, refLines[i - 1].ly + 13);
   const roleOf = new Map(v.sides.map((s) => [s.agent, s.role]));
   const colorOf = (agent: string) => sideColor(roleOf.get(agent));
-  const path = line<{ x: number; y: number }>().x((d) => d.x).y((d) => d.y);
+  const path = line<{ x: number; y: number }>()
+    .x((d) => d.x)
+    .y((d) => d.y);
   const z = v.zopa;
   const decay = v.decayBps ?? 0;
   const maxRound = Math.max(0, ...v.offers.map((o) => o.round));
   const rounds = Array.from({ length: maxRound + 1 }, (_, r) => r);
   const bx = x;
-  const by = scaleLinear().domain([Math.min(0.9, (1 - decay / 10_000) ** maxRound), 1]).range([H + DECAY_H - 16, H + 14]);
+  const by = scaleLinear()
+    .domain([Math.min(0.9, (1 - decay / 10_000) ** maxRound), 1])
+    .range([H + DECAY_H - 16, H + 14]);
   return (
     <figure style={{ margin: 0 }} data-testid="flight-chart">
-      <svg className="price-chart" viewBox={`0 0 ${W} ${H + DECAY_H}`} role="img" aria-label="Negotiation flight recorder">
+      <svg
+        className="price-chart"
+        viewBox={`0 0 ${W} ${H + DECAY_H}`}
+        role="img"
+        aria-label="Negotiation flight recorder"
+      >
         {z ? (
           <g data-testid="zopa-band">
-            <rect x={M.left} width={W - M.left - M.right} y={Math.min(y(z.buyerReservation), y(z.sellerReservation))}
-              height={Math.abs(y(z.sellerReservation) - y(z.buyerReservation))} fill={z.exists ? 'rgba(86,211,100,0.13)' : 'rgba(255,107,107,0.13)'} />
-            <text x={M.left + 6} y={Math.min(y(z.buyerReservation), y(z.sellerReservation)) + 13} fill={z.exists ? 'var(--good)' : 'var(--bad)'} fontSize={11}>
-              {z.exists ? `ZOPA ${shortAmt(z.sellerReservation)} – ${shortAmt(z.buyerReservation)}` : `no ZOPA: seller needs ${shortAmt(z.sellerReservation)}, buyer pays ≤ ${shortAmt(z.buyerReservation)}`}
-              <title>{z.exists ? `ZOPA ${amt(z.sellerReservation)} – ${amt(z.buyerReservation)}` : `no ZOPA: seller needs ${amt(z.sellerReservation)}, buyer pays ≤ ${amt(z.buyerReservation)}`}</title>
+            <rect
+              x={M.left}
+              width={W - M.left - M.right}
+              y={Math.min(y(z.buyerReservation), y(z.sellerReservation))}
+              height={Math.abs(y(z.sellerReservation) - y(z.buyerReservation))}
+              fill={z.exists ? 'rgba(86,211,100,0.13)' : 'rgba(255,107,107,0.13)'}
+            />
+            <text
+              x={M.left + 6}
+              y={Math.min(y(z.buyerReservation), y(z.sellerReservation)) + 13}
+              fill={z.exists ? 'var(--good)' : 'var(--bad)'}
+              fontSize={11}
+            >
+              {z.exists
+                ? `ZOPA ${shortAmt(z.sellerReservation)} – ${shortAmt(z.buyerReservation)}`
+                : `no ZOPA: seller needs ${shortAmt(z.sellerReservation)}, buyer pays ≤ ${shortAmt(z.buyerReservation)}`}
+              <title>
+                {z.exists
+                  ? `ZOPA ${amt(z.sellerReservation)} – ${amt(z.buyerReservation)}`
+                  : `no ZOPA: seller needs ${amt(z.sellerReservation)}, buyer pays ≤ ${amt(z.buyerReservation)}`}
+              </title>
             </text>
           </g>
         ) : null}
@@ -152,16 +228,33 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
               {`price = ${formatTokenAmount(tickLabels.base, { decimals: token.decimals ?? 0 })} ${unitName} + tick`}
             </text>
           ) : (
-            <text x={M.left - 8} y={9} textAnchor="end" fill="var(--muted)" fontSize={10}>{unitName}</text>
+            <text x={M.left - 8} y={9} textAnchor="end" fill="var(--muted)" fontSize={10}>
+              {unitName}
+            </text>
           )}
-          {x.ticks(Math.min(12, lastRound)).filter((t) => Number.isInteger(t)).map((t) => (
-            <text key={t} x={x(t)} y={H - 10} textAnchor="middle">{t}</text>
-          ))}
-          <text x={W - M.right + 18} y={H - 10}>NEG1 round</text>
+          {x
+            .ticks(Math.min(12, lastRound))
+            .filter((t) => Number.isInteger(t))
+            .map((t) => (
+              <text key={t} x={x(t)} y={H - 10} textAnchor="middle">
+                {t}
+              </text>
+            ))}
+          <text x={W - M.right + 18} y={H - 10}>
+            NEG1 round
+          </text>
         </g>
         {refLines.map((r) => (
           <g key={r.key} data-ref={r.key}>
-            <line x1={M.left} x2={W - M.right} y1={y(r.p)} y2={y(r.p)} stroke={r.color} strokeWidth={1.5} strokeDasharray={r.dash} />
+            <line
+              x1={M.left}
+              x2={W - M.right}
+              y1={y(r.p)}
+              y2={y(r.p)}
+              stroke={r.color}
+              strokeWidth={1.5}
+              strokeDasharray={r.dash}
+            />
             <text x={W - M.right + 6} y={r.ly} dy="0.32em" fill={r.color} fontSize={11}>
               {r.label}
               <title>{`${r.key === 'deal' ? 'agreed' : r.key === 'nash' ? 'Nash' : 'Rubinstein'} ${amt(r.p)}`}</title>
@@ -171,7 +264,9 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
         {maxR !== null ? (
           <g>
             <line x1={x(maxR)} x2={x(maxR)} y1={M.top} y2={H - M.bottom} stroke="var(--bad)" strokeDasharray="4 3" />
-            <text x={x(maxR) - 4} y={M.top + 10} textAnchor="end" fill="var(--bad)" fontSize={11}>last round</text>
+            <text x={x(maxR) - 4} y={M.top + 10} textAnchor="end" fill="var(--bad)" fontSize={11}>
+              last round
+            </text>
           </g>
         ) : null}
         <text x={W - M.right} y={M.top - 5} textAnchor="end" fill="var(--muted)" fontSize={11}>
@@ -183,16 +278,34 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
           return (
             <g key={s.agent} data-side={s.role ?? 'unknown'}>
               {s.curve && mine.length >= 2 ? (
-                <path d={path(curvePoints(mine, s.curve, (o) => x(rnd(o)), yFloat)) ?? ''} fill="none" stroke={c} strokeOpacity={0.55} strokeWidth={5} />
+                <path
+                  d={path(curvePoints(mine, s.curve, (o) => x(rnd(o)), yFloat)) ?? ''}
+                  fill="none"
+                  stroke={c}
+                  strokeOpacity={0.55}
+                  strokeWidth={5}
+                />
               ) : null}
-              <path d={path(mine.map((o) => ({ x: x(rnd(o)), y: y(o.price) }))) ?? ''} fill="none" stroke={c} strokeWidth={1.5} />
+              <path
+                d={path(mine.map((o) => ({ x: x(rnd(o)), y: y(o.price) }))) ?? ''}
+                fill="none"
+                stroke={c}
+                strokeWidth={1.5}
+              />
             </g>
           );
         })}
         {v.offers.map((o) => (
           <a key={o.envelopeId} href={`/envelopes/${o.envelopeId}`}>
             {o.type === 'ACCEPT' || o.type === 'REJECT' ? (
-              <text x={x(rnd(o))} y={y(o.price)} dy="0.35em" textAnchor="middle" fontSize={16} fill={o.type === 'ACCEPT' ? 'var(--good)' : 'var(--bad)'}>
+              <text
+                x={x(rnd(o))}
+                y={y(o.price)}
+                dy="0.35em"
+                textAnchor="middle"
+                fontSize={16}
+                fill={o.type === 'ACCEPT' ? 'var(--good)' : 'var(--bad)'}
+              >
                 {o.type === 'ACCEPT' ? '★' : '✕'}
                 <title>{`${o.type} by ${shortHex(base58(o.sender), 5, 4)} at ${amt(o.price)}`}</title>
               </text>
@@ -204,12 +317,20 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
           </a>
         ))}
         <g className="axis" data-testid="escrow-decay">
-          <text x={M.left - 8} y={H + 10} textAnchor="end">escrow left</text>
+          <text x={M.left - 8} y={H + 10} textAnchor="end">
+            escrow left
+          </text>
           {rounds.map((r) => {
             const left = (1 - decay / 10_000) ** r;
             return (
               <g key={r}>
-                <rect x={bx(r) - 9} width={18} y={by(left)} height={H + DECAY_H - 16 - by(left)} fill="var(--chart-bar)" />
+                <rect
+                  x={bx(r) - 9}
+                  width={18}
+                  y={by(left)}
+                  height={H + DECAY_H - 16 - by(left)}
+                  fill="var(--chart-bar)"
+                />
                 <text x={bx(r)} y={H + DECAY_H - 4} textAnchor="middle">{`r${r}`}</text>
                 <title>{`round ${r}: ${(left * 100).toFixed(2)}% of the escrow left (${decay} bps per round)`}</title>
               </g>
@@ -228,7 +349,9 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
         ))}
         <span>
           thick line: fitted concession curve · ★ accept · ✕ reject ·{' '}
-          {token.decimals === null ? 'amounts in the token\'s smallest units (the offers do not name a token with known decimals)' : `amounts in ${unitName}`}
+          {token.decimals === null
+            ? "amounts in the token's smallest units (the offers do not name a token with known decimals)"
+            : `amounts in ${unitName}`}
         </span>
       </figcaption>
     </figure>

@@ -10,16 +10,32 @@ import { Timeline } from './Timeline';
 
 export function NegotiationRecorder({ v, receiptMissing }: { v: NegotiationView; receiptMissing: string | null }) {
   return (
-    <section className="card nego-recorder" style={{ marginBottom: 16 }} data-testid="flight-recorder" data-outcome={v.outcome}>
+    <section
+      className="card nego-recorder"
+      style={{ marginBottom: 16 }}
+      data-testid="flight-recorder"
+      data-outcome={v.outcome}
+    >
       <div className="nego-head">
         <h2>Negotiation flight recorder</h2>
         {receiptMissing === null ? (
           <span>
-            <a className="button" href={`/api/conversations/${v.conversationId}/receipt`} download data-testid="download-receipt">Download receipt</a>{' '}
-            <Link className="small" href="/receipts/verify">verify a receipt</Link>
+            <a
+              className="button"
+              href={`/api/conversations/${v.conversationId}/receipt`}
+              download
+              data-testid="download-receipt"
+            >
+              Download receipt
+            </a>{' '}
+            <Link className="small" href="/receipts/verify">
+              verify a receipt
+            </Link>
           </span>
         ) : (
-          <span className="muted small" data-testid="no-receipt">No receipt: {receiptMissing}</span>
+          <span className="muted small" data-testid="no-receipt">
+            No receipt: {receiptMissing}
+          </span>
         )}
       </div>
       <div className="nego-grid">

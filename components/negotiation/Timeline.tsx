@@ -26,7 +26,9 @@ export function Timeline({ items }: { items: TimelineItem[] }) {
           <span style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
             <AgentLink id={it.sender} /> {it.text}
           </span>
-          <Link className="small nego-verify" prefetch={false} href={`/envelopes/${it.envelopeId}`}>verify</Link>
+          <Link className="small nego-verify" prefetch={false} href={`/envelopes/${it.envelopeId}`}>
+            verify
+          </Link>
         </li>
       ))}
     </ol>

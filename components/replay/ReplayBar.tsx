@@ -7,11 +7,11 @@
 import { useState } from 'react';
 import { count } from '../format';
 import { Term } from '../Term';
-import { Time, useNow } from '../time/Time';
 import { localText, utcText } from '../time/format';
+import { Time, useNow } from '../time/Time';
 import { REPLAY_SPEEDS, type ReplaySpeed } from './player';
-import type { ReplayControls, ReplayView } from './useReplay';
 import { MAX_REPLAY_WINDOW_MS, replaySearch } from './url';
+import type { ReplayControls, ReplayView } from './useReplay';
 
 const PRESETS = [5, 15, 60] as const;
 
@@ -25,7 +25,13 @@ function inputValue(ms: number): string {
 const fromInput = (v: string) => (v ? new Date(v).getTime() : NaN);
 const zoneName = (ms: number) => localText(ms).split(' ').at(-1) ?? '';
 
-const STATUS_TEXT = { playing: 'Playing', paused: 'Paused', buffering: 'Loading…', ended: 'Ended', error: 'Stopped' } as const;
+const STATUS_TEXT = {
+  playing: 'Playing',
+  paused: 'Paused',
+  buffering: 'Loading…',
+  ended: 'Ended',
+  error: 'Stopped',
+} as const;
 
 export function ReplayBar({ view, controls }: { view: ReplayView | null; controls: ReplayControls }) {
   const now = useNow();
@@ -36,7 +42,8 @@ export function ReplayBar({ view, controls }: { view: ReplayView | null; control
   const [copied, setCopied] = useState(false);
 
   if (!view) {
-    const fromMs = fromInput(from), toMs = fromInput(to);
+    const fromMs = fromInput(from),
+      toMs = fromInput(to);
     const go = () => {
       if (!Number.isFinite(fromMs) || !Number.isFinite(toMs)) return setProblem('Pick both the start and the end.');
       if (fromMs >= toMs) return setProblem('The start must be before the end.');
@@ -52,27 +59,61 @@ export function ReplayBar({ view, controls }: { view: ReplayView | null; control
     return (
       <section className="card replay-bar" data-testid="replay-bar" data-mode="live" aria-label="Replay a past window">
         <div className="replay-row">
-          <strong><Term k="replay">Replay</Term> a past window</strong>
+          <strong>
+            <Term k="replay">Replay</Term> a past window
+          </strong>
           <label title={Number.isFinite(fromMs) ? utcText(fromMs) : `a time in your zone (${zone})`}>
-            From <input type="datetime-local" step={1} value={from} onChange={(e) => setFrom(e.target.value)} data-testid="replay-from" />
+            From{' '}
+            <input
+              type="datetime-local"
+              step={1}
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+              data-testid="replay-from"
+            />
           </label>
           <label title={Number.isFinite(toMs) ? utcText(toMs) : `a time in your zone (${zone})`}>
-            to <input type="datetime-local" step={1} value={to} onChange={(e) => setTo(e.target.value)} data-testid="replay-to" />
+            to{' '}
+            <input
+              type="datetime-local"
+              step={1}
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              data-testid="replay-to"
+            />
           </label>
           <span className="muted small">{zone}</span>
           <SpeedSelect value={speed} onChange={setSpeed} />
-          <button type="button" onClick={go} data-testid="replay-start">Replay</button>
+          <button type="button" onClick={go} data-testid="replay-start">
+            Replay
+          </button>
           <span className="replay-presets">
             or the last{' '}
             {PRESETS.map((m) => (
-              <button type="button" key={m} onClick={() => last(m)} data-testid={`replay-last-${m}`}>{m} min</button>
+              <button type="button" key={m} onClick={() => last(m)} data-testid={`replay-last-${m}`}>
+                {m} min
+              </button>
             ))}
           </span>
           {!from && !to ? (
-            <button type="button" className="linkish small" onClick={() => { const t = Date.now(); setFrom(inputValue(t - 10 * 60_000)); setTo(inputValue(t)); }}>fill in the last 10 min</button>
+            <button
+              type="button"
+              className="linkish small"
+              onClick={() => {
+                const t = Date.now();
+                setFrom(inputValue(t - 10 * 60_000));
+                setTo(inputValue(t));
+              }}
+            >
+              fill in the last 10 min
+            </button>
           ) : null}
         </div>
-        {problem ? <p className="small warn-text" role="alert">{problem}</p> : null}
+        {problem ? (
+          <p className="small warn-text" role="alert">
+            {problem}
+          </p>
+        ) : null}
       </section>
     );
   }
@@ -92,36 +133,105 @@ export function ReplayBar({ view, controls }: { view: ReplayView | null; control
     }
   };
   return (
-    <section className="card replay-bar replaying" data-testid="replay-bar" data-mode="replay" data-status={status} data-emitted={emitted} aria-label="Replay controls">
+    <section
+      className="card replay-bar replaying"
+      data-testid="replay-bar"
+      data-mode="replay"
+      data-status={status}
+      data-emitted={emitted}
+      aria-label="Replay controls"
+    >
       <div className="replay-row">
-        <strong><Term k="replay">Replaying</Term></strong>
+        <strong>
+          <Term k="replay">Replaying</Term>
+        </strong>
         <span className="replay-window small">
           <Time ms={link.fromMs} relative={false} /> – <Time ms={link.toMs} relative={false} />
         </span>
-        <span className={`replay-status status-${status}`} data-testid="replay-status">{STATUS_TEXT[status]}</span>
+        <span className={`replay-status status-${status}`} data-testid="replay-status">
+          {STATUS_TEXT[status]}
+        </span>
       </div>
       <div className="replay-row">
-        <span className="replay-clock mono" data-testid="replay-clock" title={`${utcText(position, true)}: envelopes signed up to this time have been replayed`}>
+        <span
+          className="replay-clock mono"
+          data-testid="replay-clock"
+          title={`${utcText(position, true)}: envelopes signed up to this time have been replayed`}
+        >
           {now ? localText(position, { date: false, withMs: true }) : utcText(position, true)}
         </span>
-        <div className="replay-progress" role="progressbar" aria-label="Position in the window" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(done * 100)}>
+        <div
+          className="replay-progress"
+          role="progressbar"
+          aria-label="Position in the window"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(done * 100)}
+        >
           <div style={{ width: `${(done * 100).toFixed(2)}%` }} />
         </div>
-        <span className="small muted" data-testid="replay-count">{count(emitted)} <Term k="envelope">envelopes</Term></span>
+        <span className="small muted" data-testid="replay-count">
+          {count(emitted)} <Term k="envelope">envelopes</Term>
+        </span>
       </div>
       <div className="replay-row replay-buttons">
-        <button type="button" onClick={controls.toggle} disabled={status === 'ended' || status === 'error'} data-testid="replay-toggle" aria-pressed={status !== 'paused'}>
+        <button
+          type="button"
+          onClick={controls.toggle}
+          disabled={status === 'ended' || status === 'error'}
+          data-testid="replay-toggle"
+          aria-pressed={status !== 'paused'}
+        >
           {status === 'paused' ? '▶ Play' : '❚❚ Pause'}
         </button>
-        <button type="button" onClick={controls.stepEnvelope} disabled={status === 'ended'} data-testid="replay-step" title="pause and replay the next envelope only">+1 envelope</button>
-        <button type="button" onClick={controls.stepSecond} disabled={status === 'ended'} data-testid="replay-second" title="pause and replay one more second of envelope time">+1 s</button>
+        <button
+          type="button"
+          onClick={controls.stepEnvelope}
+          disabled={status === 'ended'}
+          data-testid="replay-step"
+          title="pause and replay the next envelope only"
+        >
+          +1 envelope
+        </button>
+        <button
+          type="button"
+          onClick={controls.stepSecond}
+          disabled={status === 'ended'}
+          data-testid="replay-second"
+          title="pause and replay one more second of envelope time"
+        >
+          +1 s
+        </button>
         <SpeedSelect value={link.speed} onChange={controls.setSpeed} />
-        <button type="button" onClick={copy} data-testid="replay-link" title="a link that opens the overview at this position, paused">{copied ? 'Link copied' : 'Copy link'}</button>
-        {status === 'ended' ? <button type="button" onClick={() => controls.start({ ...link, atMs: link.fromMs }, false)}>Replay again</button> : null}
-        <button type="button" className="primary" onClick={controls.stop} data-testid="replay-live">Back to live</button>
+        <button
+          type="button"
+          onClick={copy}
+          data-testid="replay-link"
+          title="a link that opens the overview at this position, paused"
+        >
+          {copied ? 'Link copied' : 'Copy link'}
+        </button>
+        {status === 'ended' ? (
+          <button type="button" onClick={() => controls.start({ ...link, atMs: link.fromMs }, false)}>
+            Replay again
+          </button>
+        ) : null}
+        <button type="button" className="primary" onClick={controls.stop} data-testid="replay-live">
+          Back to live
+        </button>
       </div>
-      {status === 'ended' ? <p className="small muted" data-testid="replay-ended">{emitted === 0 ? 'No envelope was stored with a timestamp in this window.' : 'Every envelope of the window has been replayed.'}</p> : null}
-      {error ? <p className="small warn-text" role="alert">Replay stopped: {error}</p> : null}
+      {status === 'ended' ? (
+        <p className="small muted" data-testid="replay-ended">
+          {emitted === 0
+            ? 'No envelope was stored with a timestamp in this window.'
+            : 'Every envelope of the window has been replayed.'}
+        </p>
+      ) : null}
+      {error ? (
+        <p className="small warn-text" role="alert">
+          Replay stopped: {error}
+        </p>
+      ) : null}
     </section>
   );
 }
@@ -130,8 +240,16 @@ function SpeedSelect({ value, onChange }: { value: ReplaySpeed; onChange: (s: Re
   return (
     <label title="envelope time per second of wall time">
       Speed{' '}
-      <select value={value} onChange={(e) => onChange(Number(e.target.value) as ReplaySpeed)} data-testid="replay-speed">
-        {REPLAY_SPEEDS.map((s) => <option key={s} value={s}>{s}×</option>)}
+      <select
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value) as ReplaySpeed)}
+        data-testid="replay-speed"
+      >
+        {REPLAY_SPEEDS.map((s) => (
+          <option key={s} value={s}>
+            {s}×
+          </option>
+        ))}
       </select>
     </label>
   );

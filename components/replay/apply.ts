@@ -41,7 +41,10 @@ export function emptyReplayState(live: Pick<OverviewSnapshot, 'mesh' | 'database
 const indexes = new WeakMap<object, Map<string, number>>();
 class Index<T> {
   private map: Map<string, number>;
-  constructor(private list: readonly T[], private key: (x: T) => string) {
+  constructor(
+    private list: readonly T[],
+    private key: (x: T) => string,
+  ) {
     let m = indexes.get(list);
     if (!m) {
       m = new Map(list.map((x, i) => [key(x), i]));

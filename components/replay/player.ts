@@ -96,10 +96,18 @@ export class ReplayPlayer {
   }
 
   /** Clock position: envelope time, unix ms; every envelope at or before it has been handed out (or is about to be, at the next tick). */
-  get position(): number { return this.#position; }
-  get speed(): ReplaySpeed { return this.#speed; }
-  get paused(): boolean { return this.#paused; }
-  get error(): string | null { return this.#error; }
+  get position(): number {
+    return this.#position;
+  }
+  get speed(): ReplaySpeed {
+    return this.#speed;
+  }
+  get paused(): boolean {
+    return this.#paused;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
   /** Envelopes held in the buffer now. */
   get buffered(): number {
     let n = -this.#head;
@@ -107,9 +115,13 @@ export class ReplayPlayer {
     return n;
   }
   /** Most envelopes the buffer may hold. */
-  get cap(): number { return this.maxPages * this.pageSize; }
+  get cap(): number {
+    return this.maxPages * this.pageSize;
+  }
   /** Every envelope of the window has been handed out. */
-  get ended(): boolean { return !this.#more && !this.#inflight && this.buffered === 0 && this.#started; }
+  get ended(): boolean {
+    return !this.#more && !this.#inflight && this.buffered === 0 && this.#started;
+  }
 
   get status(): ReplayStatus {
     if (this.#error) return 'error';
@@ -217,15 +229,24 @@ export class ReplayPlayer {
   #drain(out: ReplayEvent[]): void {
     // Envelopes of a page still on its way that the clock has passed come at a later tick, still
     // in order (a seek or a one-second step can move the clock past the buffer).
-    for (let e = this.#peek(); e && (eventMs(e) < this.#position || (eventMs(e) === this.#position && !this.#stepHold)); e = this.#peek()) out.push(this.#take());
+    for (
+      let e = this.#peek();
+      e && (eventMs(e) < this.#position || (eventMs(e) === this.#position && !this.#stepHold));
+      e = this.#peek()
+    )
+      out.push(this.#take());
   }
 
-  pause(): void { this.#paused = true; }
+  pause(): void {
+    this.#paused = true;
+  }
   play(now: number): void {
     this.#lastNow = now;
     this.#paused = false;
   }
-  setSpeed(s: ReplaySpeed): void { this.#speed = s; }
+  setSpeed(s: ReplaySpeed): void {
+    this.#speed = s;
+  }
 
   /** Pauses and hands out exactly the next envelope at the next tick (at once if it is buffered). */
   stepEnvelope(): void {

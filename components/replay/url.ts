@@ -30,12 +30,17 @@ export function instantText(ms: number): string {
 }
 
 /** The replay a query names, or an error saying which part is wrong; null when there is none. */
-export function parseReplayLink(q: { replay?: string; at?: string; speed?: string }): ReplayLink | { error: string } | null {
+export function parseReplayLink(q: {
+  replay?: string;
+  at?: string;
+  speed?: string;
+}): ReplayLink | { error: string } | null {
   if (!q.replay) return null;
   const [a, b, ...rest] = q.replay.split('..');
   const fromMs = a === undefined ? null : instant(a);
   const toMs = b === undefined ? null : instant(b);
-  if (rest.length || fromMs === null || toMs === null) return { error: 'replay: expected FROM..TO, each a UTC time like 2026-11-27T05:30:00Z or unix ms' };
+  if (rest.length || fromMs === null || toMs === null)
+    return { error: 'replay: expected FROM..TO, each a UTC time like 2026-11-27T05:30:00Z or unix ms' };
   if (fromMs > toMs) return { error: 'replay: FROM is after TO' };
   if (toMs - fromMs > MAX_REPLAY_WINDOW_MS) return { error: 'replay: the window is longer than 30 days' };
   let atMs = fromMs;

@@ -6,12 +6,19 @@
  * URL (replace, not push: a replay does not fill the history), so the link resumes there.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ReplayPageSchema } from '../../lib/wire/replay';
 import type { OverviewSnapshot } from '../../lib/wire';
+import { ReplayPageSchema } from '../../lib/wire/replay';
 import type { OverviewState } from '../live-state';
 import { applyReplayBatch, emptyReplayState } from './apply';
-import { REPLAY_MAX_PAGES, REPLAY_PAGE_SIZE, ReplayPlayer, type ReplayFetch, type ReplaySpeed, type ReplayStatus } from './player';
-import { liveSearch, replaySearch, type ReplayLink } from './url';
+import {
+  REPLAY_MAX_PAGES,
+  REPLAY_PAGE_SIZE,
+  type ReplayFetch,
+  ReplayPlayer,
+  type ReplaySpeed,
+  type ReplayStatus,
+} from './player';
+import { liveSearch, type ReplayLink, replaySearch } from './url';
 
 /** Ticks per second: state updates (graph, feed, counts) at 10 Hz, whatever the speed. */
 const TICK_MS = 100;
@@ -48,7 +55,10 @@ function fetcher(fromMs: number, toMs: number): ReplayFetch {
   };
 }
 
-export function useReplay(live: Pick<OverviewSnapshot, 'mesh' | 'database'>, initial: ReplayLink | null): [ReplayView | null, ReplayControls] {
+export function useReplay(
+  live: Pick<OverviewSnapshot, 'mesh' | 'database'>,
+  initial: ReplayLink | null,
+): [ReplayView | null, ReplayControls] {
   const player = useRef<ReplayPlayer | null>(null);
   const [view, setView] = useState<ReplayView | null>(null);
   const liveRef = useRef(live);
@@ -57,18 +67,39 @@ export function useReplay(live: Pick<OverviewSnapshot, 'mesh' | 'database'>, ini
 
   const writeUrl = useCallback((p: ReplayPlayer | null) => {
     const u = new URL(window.location.href);
-    const search = p ? replaySearch({ fromMs: p.fromMs, toMs: p.toMs, atMs: p.position, speed: p.speed }, u.search) : liveSearch(u.search);
+    const search = p
+      ? replaySearch({ fromMs: p.fromMs, toMs: p.toMs, atMs: p.position, speed: p.speed }, u.search)
+      : liveSearch(u.search);
     u.search = search;
     window.history.replaceState(null, '', u);
   }, []);
 
-  const start = useCallback((l: ReplayLink, paused = false) => {
-    const p = new ReplayPlayer({ fromMs: l.fromMs, toMs: l.toMs, atMs: l.atMs, speed: l.speed, fetchPage: fetcher(l.fromMs, l.toMs), pageSize: REPLAY_PAGE_SIZE, maxPages: REPLAY_MAX_PAGES, now: performance.now() });
-    if (paused) p.pause();
-    player.current = p;
-    setView({ link: l, state: emptyReplayState(liveRef.current), status: p.status, position: p.position, emitted: 0, error: null });
-    writeUrl(p);
-  }, [writeUrl]);
+  const start = useCallback(
+    (l: ReplayLink, paused = false) => {
+      const p = new ReplayPlayer({
+        fromMs: l.fromMs,
+        toMs: l.toMs,
+        atMs: l.atMs,
+        speed: l.speed,
+        fetchPage: fetcher(l.fromMs, l.toMs),
+        pageSize: REPLAY_PAGE_SIZE,
+        maxPages: REPLAY_MAX_PAGES,
+        now: performance.now(),
+      });
+      if (paused) p.pause();
+      player.current = p;
+      setView({
+        link: l,
+        state: emptyReplayState(liveRef.current),
+        status: p.status,
+        position: p.position,
+        emitted: 0,
+        error: null,
+      });
+      writeUrl(p);
+    },
+    [writeUrl],
+  );
 
   const stop = useCallback(() => {
     player.current = null;
@@ -85,15 +116,19 @@ export function useReplay(live: Pick<OverviewSnapshot, 'mesh' | 'database'>, ini
       const p = player.current;
       if (!p) return;
       const events = p.tick(performance.now());
-      setView((v) => v && player.current === p ? {
-        ...v,
-        state: events.length ? applyReplayBatch(v.state, events) : v.state,
-        status: p.status,
-        position: p.position,
-        emitted: p.emitted,
-        error: p.error,
-        link: { ...v.link, atMs: p.position, speed: p.speed },
-      } : v);
+      setView((v) =>
+        v && player.current === p
+          ? {
+              ...v,
+              state: events.length ? applyReplayBatch(v.state, events) : v.state,
+              status: p.status,
+              position: p.position,
+              emitted: p.emitted,
+              error: p.error,
+              link: { ...v.link, atMs: p.position, speed: p.speed },
+            }
+          : v,
+      );
       const now = Date.now();
       if (now - lastUrl.current > URL_MS || p.paused) {
         lastUrl.current = now;

@@ -18,13 +18,22 @@ export function BackingSentence({ b, reliabilityNow }: { b: Backing; reliability
   return (
     <p className="small muted" data-testid="reputation-backing" data-unbacked={b.unbacked} data-feedback={b.feedback}>
       {b.unbacked === 0 ? (
-        <>All {b.feedback} FEEDBACK about this agent come from identities with a stake or a deal with it (none <Term k="unbackedFeedback">unbacked</Term>).</>
+        <>
+          All {b.feedback} FEEDBACK about this agent come from identities with a stake or a deal with it (none{' '}
+          <Term k="unbackedFeedback">unbacked</Term>).
+        </>
       ) : (
         <>
-          {b.unbacked} of {b.feedback} FEEDBACK ({pct} %) about this agent come from identities with no stake and no deal with it (<Term k="unbackedFeedback">unbacked</Term>)
-          {b.reliabilityWithout !== null && reliabilityNow !== null
-            ? <>; without them its reliability would be <span className="mono">{reliability(b.reliabilityWithout)}</span> instead of <span className="mono">{reliability(reliabilityNow)}</span>.</>
-            : '.'}
+          {b.unbacked} of {b.feedback} FEEDBACK ({pct} %) about this agent come from identities with no stake and no
+          deal with it (<Term k="unbackedFeedback">unbacked</Term>)
+          {b.reliabilityWithout !== null && reliabilityNow !== null ? (
+            <>
+              ; without them its reliability would be <span className="mono">{reliability(b.reliabilityWithout)}</span>{' '}
+              instead of <span className="mono">{reliability(reliabilityNow)}</span>.
+            </>
+          ) : (
+            '.'
+          )}
         </>
       )}
     </p>
@@ -35,8 +44,13 @@ export function BackingSentence({ b, reliabilityNow }: { b: Backing; reliability
 export function BackingShare({ b }: { b: Backing | null | undefined }) {
   if (!b || b.unbacked === 0) return null;
   return (
-    <span className="small muted" data-testid="backing-share" title={`${b.unbacked} of ${b.feedback} FEEDBACK about this agent come from identities with no stake and no deal with it`}>
-      {' '}({unbackedPercent(b.feedback, b.unbacked)} % unbacked)
+    <span
+      className="small muted"
+      data-testid="backing-share"
+      title={`${b.unbacked} of ${b.feedback} FEEDBACK about this agent come from identities with no stake and no deal with it`}
+    >
+      {' '}
+      ({unbackedPercent(b.feedback, b.unbacked)} % unbacked)
     </span>
   );
 }

@@ -15,7 +15,15 @@ const LAYOUTS = [
 ] as const;
 const M = { top: 10, right: 10, bottom: 24, left: 52 };
 /** Series whose meaning has a colour of its own (good/bad/warn); the rest take theirs by position. */
-const KEY_COLOUR: Record<string, string> = { agreed: 'good', verified: 'good', resolved: 'good', rejected: 'bad', mismatched: 'bad', expired: 'warn', submitted: 'muted' };
+const KEY_COLOUR: Record<string, string> = {
+  agreed: 'good',
+  verified: 'good',
+  resolved: 'good',
+  rejected: 'bad',
+  mismatched: 'bad',
+  expired: 'warn',
+  submitted: 'muted',
+};
 export const seriesColour = (key: string, k: number) => KEY_COLOUR[key] ?? `c${k % 8}`;
 
 /** The value as a number for placing it on the axis only; text always shows the exact string. */
@@ -23,7 +31,7 @@ const plot = (v: string | null): number | null => (v === null ? null : Number(v)
 /** Ratios read as percentages. */
 export const percent = (v: string) => {
   const [i, f = ''] = v.split('.');
-  const bp = BigInt(i) * 10_000n + BigInt((`${f}0000`).slice(0, 4));
+  const bp = BigInt(i) * 10_000n + BigInt(`${f}0000`.slice(0, 4));
   return `${bp / 100n}.${String(bp % 100n).padStart(2, '0')} %`;
 };
 /** A decimal string with thousands separators, exact (no float). */
@@ -58,14 +66,20 @@ export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: S
   const metric = s.metric as StatsMetric;
   const info: StatsMetricInfo = given ?? STATS_METRICS[metric];
   const ratio = 'ratio' in info && info.ratio === true;
-  const show = (v: string | null) => (given ? (v === null ? 'unknown' : ratio ? percent(v) : grouped(v)) : formatValue(metric, v));
+  const show = (v: string | null) =>
+    given ? (v === null ? 'unknown' : ratio ? percent(v) : grouped(v)) : formatValue(metric, v);
   const n = s.series[0]?.values.length ?? 0;
   const from = Date.parse(s.from);
   const stepMs = s.stepSeconds * 1000;
   const at = (i: number) => new Date(from + i * stepMs);
   const all = s.series.flatMap((x) => x.values.map(plot)).filter((v): v is number => v !== null);
   if (n === 0 || s.series.length === 0) {
-    return <p className="muted empty stats-empty">{empty ?? ('perService' in info ? 'No agreed deals with a NEG1 price in this range.' : 'No data in this range.')}</p>;
+    return (
+      <p className="muted empty stats-empty">
+        {empty ??
+          ('perService' in info ? 'No agreed deals with a NEG1 price in this range.' : 'No data in this range.')}
+      </p>
+    );
   }
   const lo = Math.min(0, min(all) ?? 0);
   const hi = Math.max(ratio ? 1 : 1, max(all) ?? 0);
@@ -75,8 +89,13 @@ export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: S
   return (
     <>
       {LAYOUTS.map((L) => {
-        const x = scaleUtc().domain([at(0), at(n)]).range([M.left, L.w - M.right]);
-        const y = scaleLinear().domain([lo, hi]).nice(L.yTicks).range([L.h - M.bottom, M.top]);
+        const x = scaleUtc()
+          .domain([at(0), at(n)])
+          .range([M.left, L.w - M.right]);
+        const y = scaleLinear()
+          .domain([lo, hi])
+          .nice(L.yTicks)
+          .range([L.h - M.bottom, M.top]);
         const mk = line<[number, number | null]>()
           .defined((d) => d[1] !== null)
           .x((d) => x(at(d[0])))
@@ -84,28 +103,51 @@ export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: S
           .curve(curveStepAfter);
         // A value holds for its whole interval: where the next one is unknown (or there is none),
         // repeat it at the interval's end, so an interval between gaps still draws its step.
-        const pts = (vals: (string | null)[]) => vals.flatMap((v, i): [number, number | null][] => {
-          const y = plot(v);
-          return y !== null && (i === n - 1 || plot(vals[i + 1]) === null) ? [[i, y], [i + 1, y], [i + 1, null]] : [[i, y]];
-        });
+        const pts = (vals: (string | null)[]) =>
+          vals.flatMap((v, i): [number, number | null][] => {
+            const y = plot(v);
+            return y !== null && (i === n - 1 || plot(vals[i + 1]) === null)
+              ? [
+                  [i, y],
+                  [i + 1, y],
+                  [i + 1, null],
+                ]
+              : [[i, y]];
+          });
         const colW = (L.w - M.left - M.right) / n;
         return (
-          <svg key={L.cls} className={`stats-chart ${L.cls}`} viewBox={`0 0 ${L.w} ${L.h}`} role="img"
-            aria-label={`${info.title}, ${s.range}, ${n} intervals of ${s.stepSeconds} s`}>
+          <svg
+            key={L.cls}
+            className={`stats-chart ${L.cls}`}
+            viewBox={`0 0 ${L.w} ${L.h}`}
+            role="img"
+            aria-label={`${info.title}, ${s.range}, ${n} intervals of ${s.stepSeconds} s`}
+          >
             <g className="axis">
-              {y.ticks(L.yTicks).filter((t) => !whole || Number.isInteger(t)).map((t) => (
-                <g key={t} transform={`translate(0,${y(t)})`}>
-                  <line className="grid" x1={M.left} x2={L.w - M.right} />
-                  <text x={M.left - 6} dy="0.32em" textAnchor="end">{tickText(t, ratio)}</text>
-                </g>
-              ))}
+              {y
+                .ticks(L.yTicks)
+                .filter((t) => !whole || Number.isInteger(t))
+                .map((t) => (
+                  <g key={t} transform={`translate(0,${y(t)})`}>
+                    <line className="grid" x1={M.left} x2={L.w - M.right} />
+                    <text x={M.left - 6} dy="0.32em" textAnchor="end">
+                      {tickText(t, ratio)}
+                    </text>
+                  </g>
+                ))}
               {x.ticks(L.xTicks).map((t) => (
-                <text key={t.getTime()} x={x(t)} y={L.h - 6} textAnchor={x(t) > L.w - M.right - 24 ? 'end' : 'middle'}>{utcLabel(t, s.stepSeconds, spanDays)}</text>
+                <text key={t.getTime()} x={x(t)} y={L.h - 6} textAnchor={x(t) > L.w - M.right - 24 ? 'end' : 'middle'}>
+                  {utcLabel(t, s.stepSeconds, spanDays)}
+                </text>
               ))}
               <line className="base" x1={M.left} x2={L.w - M.right} y1={y(0)} y2={y(0)} />
             </g>
             {s.series.map((ser, k) => (
-              <path key={`${ser.key}:${ser.service ?? ''}:${ser.token ?? ''}`} className={`line ${seriesColour(ser.key, k)}`} d={mk(pts(ser.values)) ?? ''} />
+              <path
+                key={`${ser.key}:${ser.service ?? ''}:${ser.token ?? ''}`}
+                className={`line ${seriesColour(ser.key, k)}`}
+                d={mk(pts(ser.values)) ?? ''}
+              />
             ))}
             {/* One hover target per interval with its exact values (and "unknown" where a rate has no denominator). */}
             <g className="hover">

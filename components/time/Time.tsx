@@ -22,7 +22,10 @@ function subscribe(fn: () => void): () => void {
   }
   return () => {
     listeners.delete(fn);
-    if (listeners.size === 0 && timer) { clearInterval(timer); timer = null; }
+    if (listeners.size === 0 && timer) {
+      clearInterval(timer);
+      timer = null;
+    }
   };
 }
 const clientNow = () => now || (now = Date.now());
@@ -57,7 +60,15 @@ export function Time({ ms, date = true, withMs = false, relative = true, testId 
 }
 
 /** An epoch with its wall-clock span: `epoch 89,783,886 (15:37:00–15:37:20 CET, 2 min ago)`. */
-export function EpochTime({ epoch, epochSeconds, label = true }: { epoch: string | number | bigint; epochSeconds: number | null | undefined; label?: boolean }) {
+export function EpochTime({
+  epoch,
+  epochSeconds,
+  label = true,
+}: {
+  epoch: string | number | bigint;
+  epochSeconds: number | null | undefined;
+  label?: boolean;
+}) {
   const t = useNow();
   const r = epochSeconds ? epochRange(epoch, epochSeconds) : null;
   const head = label ? `epoch ${String(epoch)}` : String(epoch);
@@ -66,7 +77,11 @@ export function EpochTime({ epoch, epochSeconds, label = true }: { epoch: string
   const to = t === 0 ? utcText(r.endMs).slice(11) : localText(r.endMs, { date: false });
   return (
     <span className="epoch-time" title={`${utcText(r.startMs)} – ${utcText(r.endMs)}`} data-epoch={String(epoch)}>
-      {head} <span className="muted small">({from} – {to}{t === 0 ? '' : `, ended ${relativeTime(r.endMs, t)}`})</span>
+      {head}{' '}
+      <span className="muted small">
+        ({from} – {to}
+        {t === 0 ? '' : `, ended ${relativeTime(r.endMs, t)}`})
+      </span>
     </span>
   );
 }

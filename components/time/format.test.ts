@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { epochRange, localText, relativeTime, utcText } from './format';
 
 test('relative, UTC and zoned forms name their zone', () => {

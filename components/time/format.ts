@@ -9,7 +9,14 @@ export function relativeTime(ms: number, now: number): string {
   const d = Math.round((now - ms) / 1000);
   const a = Math.abs(d);
   if (a < 1) return 'now';
-  const [n, unit] = a < 60 ? [a, 's'] : a < 3600 ? [Math.floor(a / 60), 'min'] : a < 86_400 ? [Math.floor(a / 3600), 'h'] : [Math.floor(a / 86_400), 'd'];
+  const [n, unit] =
+    a < 60
+      ? [a, 's']
+      : a < 3600
+        ? [Math.floor(a / 60), 'min']
+        : a < 86_400
+          ? [Math.floor(a / 3600), 'h']
+          : [Math.floor(a / 86_400), 'd'];
   return d >= 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`;
 }
 
@@ -27,7 +34,11 @@ function fmt(timeZone: string | undefined, date: boolean): Intl.DateTimeFormat {
     f = new Intl.DateTimeFormat('en-GB', {
       timeZone,
       ...(date ? { year: 'numeric', month: '2-digit', day: '2-digit' } : {}),
-      hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
     });
     fmtCache.set(key, f);
   }
@@ -44,13 +55,20 @@ export function localText(ms: number, opts: { timeZone?: string; date?: boolean;
   const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
   const clock = `${get('hour')}:${get('minute')}:${get('second')}${opts.withMs ? `.${String(new Date(ms).getUTCMilliseconds()).padStart(3, '0')}` : ''}`;
   const zone = get('timeZoneName');
-  return `${opts.date ?? true ? `${get('year')}-${get('month')}-${get('day')} ` : ''}${clock} ${zone}`;
+  return `${(opts.date ?? true) ? `${get('year')}-${get('month')}-${get('day')} ` : ''}${clock} ${zone}`;
 }
 
 /** The wall-clock span of a protocol epoch (epoch e covers [e·len, (e+1)·len) seconds of unix time). */
-export function epochRange(epoch: bigint | number | string, epochSeconds: number): { startMs: number; endMs: number } | null {
+export function epochRange(
+  epoch: bigint | number | string,
+  epochSeconds: number,
+): { startMs: number; endMs: number } | null {
   let e: bigint;
-  try { e = BigInt(epoch); } catch { return null; }
+  try {
+    e = BigInt(epoch);
+  } catch {
+    return null;
+  }
   if (!(epochSeconds > 0) || e < 0n) return null;
   const start = e * BigInt(Math.round(epochSeconds * 1000));
   const end = start + BigInt(Math.round(epochSeconds * 1000));

@@ -5,15 +5,25 @@
  * and compared with the BatchAccount read directly over the RPC.
  */
 import { useEffect, useState } from 'react';
-import { BatchLogViewSchema, hexToBytes, type SatiAddressesView } from '../../lib/wire';
 import { toHex } from '../../lib/protocol/hex';
 import { checkBatchLog, decodeLog } from '../../lib/verify/batch';
-import { readBatchAccount, resolveSigner } from '../../lib/verify/rpc';
 import type { SignerResolution } from '../../lib/verify/envelope';
+import { readBatchAccount, resolveSigner } from '../../lib/verify/rpc';
 import type { VerifyStep } from '../../lib/verify/steps';
+import { BatchLogViewSchema, hexToBytes, type SatiAddressesView } from '../../lib/wire';
 import { StepList } from './StepList';
 
-export function BatchVerifier({ agent, epoch, rpcUrl, sati = null }: { agent: string; epoch: string; rpcUrl: string | null; sati?: SatiAddressesView | null }) {
+export function BatchVerifier({
+  agent,
+  epoch,
+  rpcUrl,
+  sati = null,
+}: {
+  agent: string;
+  epoch: string;
+  rpcUrl: string | null;
+  sati?: SatiAddressesView | null;
+}) {
   const [state, setState] = useState<{ ok: boolean; steps: VerifyStep[] } | { error: string } | null>(null);
   useEffect(() => {
     void (async () => {
@@ -26,9 +36,12 @@ export function BatchVerifier({ agent, epoch, rpcUrl, sati = null }: { agent: st
         if (missing >= 0) throw new Error(`entry ${missing} of the log is not stored by this observatory`);
         const raws = log.envelopes.map((e) => hexToBytes(e!));
         const signers = new Map<string, SignerResolution>();
-        for (const s of decodeLog(raws).senders) signers.set(toHex(s), rpcUrl ? await resolveSigner(rpcUrl, s, sati) : { error: 'no RPC' });
+        for (const s of decodeLog(raws).senders)
+          signers.set(toHex(s), rpcUrl ? await resolveSigner(rpcUrl, s, sati) : { error: 'no RPC' });
         const a = hexToBytes(agent, 32);
-        const batch = rpcUrl ? await readBatchAccount(rpcUrl, a, BigInt(epoch)) : { error: 'this observatory runs no chain' };
+        const batch = rpcUrl
+          ? await readBatchAccount(rpcUrl, a, BigInt(epoch))
+          : { error: 'this observatory runs no chain' };
         setState(checkBatchLog(raws, signers, batch, a, BigInt(epoch)));
       } catch (e) {
         setState({ error: e instanceof Error ? e.message : String(e) });
@@ -36,10 +49,17 @@ export function BatchVerifier({ agent, epoch, rpcUrl, sati = null }: { agent: st
     })();
   }, [agent, epoch, rpcUrl, sati]);
   if (!state) return <p className="muted">Checking in this browser…</p>;
-  if ('error' in state) return <p className="verify-fail" role="alert" data-testid="batch-verifier" data-ok="false">{state.error}</p>;
+  if ('error' in state)
+    return (
+      <p className="verify-fail" role="alert" data-testid="batch-verifier" data-ok="false">
+        {state.error}
+      </p>
+    );
   return (
     <div data-testid="batch-verifier" data-ok={String(state.ok)}>
-      <h3 className={state.ok ? 'verify-ok-title' : 'verify-bad-title'}>{state.ok ? '✓ Batch verified in your browser' : '✗ Batch fails'}</h3>
+      <h3 className={state.ok ? 'verify-ok-title' : 'verify-bad-title'}>
+        {state.ok ? '✓ Batch verified in your browser' : '✗ Batch fails'}
+      </h3>
       <StepList steps={state.steps} testId="batch-steps" />
     </div>
   );

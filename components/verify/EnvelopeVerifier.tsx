@@ -9,16 +9,22 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { decodeEnvelope } from '../../lib/protocol/envelope';
-import { EnvelopeRawViewSchema, InclusionViewSchema, hexToBytes, type SatiAddressesView } from '../../lib/wire';
 import { checkEnvelope, type EnvelopeCheck } from '../../lib/verify/envelope';
 import { checkInclusion } from '../../lib/verify/inclusion';
 import { readBatchAccount, resolveSigner } from '../../lib/verify/rpc';
 import type { VerifyStep } from '../../lib/verify/steps';
-import { StepList } from './StepList';
+import { EnvelopeRawViewSchema, hexToBytes, InclusionViewSchema, type SatiAddressesView } from '../../lib/wire';
 import { AgentName } from '../names/AgentName';
+import { StepList } from './StepList';
 
 type Tamper = 'none' | 'signature' | 'payload';
-interface InclusionResult { agent: string; epoch: string; status: string | null; ok: boolean; steps: VerifyStep[] }
+interface InclusionResult {
+  agent: string;
+  epoch: string;
+  status: string | null;
+  ok: boolean;
+  steps: VerifyStep[];
+}
 type State =
   | { phase: 'running' }
   | { phase: 'error'; message: string }
@@ -40,37 +46,69 @@ async function getJson(url: string): Promise<unknown> {
   return body;
 }
 
-export function EnvelopeVerifier({ id, rpcUrl, sati = null }: { id: string; rpcUrl: string | null; sati?: SatiAddressesView | null }) {
+export function EnvelopeVerifier({
+  id,
+  rpcUrl,
+  sati = null,
+}: {
+  id: string;
+  rpcUrl: string | null;
+  sati?: SatiAddressesView | null;
+}) {
   const [tamper, setTamper] = useState<Tamper>('none');
   const [state, setState] = useState<State>({ phase: 'running' });
-  const run = useCallback(async (how: Tamper) => {
-    setState({ phase: 'running' });
-    try {
-      const rawView = EnvelopeRawViewSchema.parse(await getJson(`/api/envelopes/${id}/raw`));
-      const raw = tamperBytes(hexToBytes(rawView.raw), how);
-      const d = decodeEnvelope(raw);
-      const signer = !d.ok ? null : rpcUrl ? await resolveSigner(rpcUrl, d.envelope.sender, sati) : { error: 'this observatory runs no chain: no RPC to resolve the signer' };
-      const envelope = checkEnvelope(raw, hexToBytes(id, 32), signer);
-      const inc = InclusionViewSchema.parse(await getJson(`/api/envelopes/${id}/inclusion`));
-      const inclusions: InclusionResult[] = [];
-      for (const p of inc.proofs) {
-        const agent = hexToBytes(p.agent, 32);
-        const epoch = BigInt(p.epoch);
-        const batch = rpcUrl ? await readBatchAccount(rpcUrl, agent, epoch) : { error: 'no RPC configured' };
-        const r = checkInclusion(envelope.envelope, {
-          agent, epoch, index: p.index, leafCount: p.leafCount, entry: hexToBytes(p.entry), siblings: p.siblings.map((s) => hexToBytes(s, 32)), logRoot: hexToBytes(p.logRoot, 32),
-        }, batch);
-        inclusions.push({ agent: p.agent, epoch: p.epoch, status: p.batchStatus, ...r });
+  const run = useCallback(
+    async (how: Tamper) => {
+      setState({ phase: 'running' });
+      try {
+        const rawView = EnvelopeRawViewSchema.parse(await getJson(`/api/envelopes/${id}/raw`));
+        const raw = tamperBytes(hexToBytes(rawView.raw), how);
+        const d = decodeEnvelope(raw);
+        const signer = !d.ok
+          ? null
+          : rpcUrl
+            ? await resolveSigner(rpcUrl, d.envelope.sender, sati)
+            : { error: 'this observatory runs no chain: no RPC to resolve the signer' };
+        const envelope = checkEnvelope(raw, hexToBytes(id, 32), signer);
+        const inc = InclusionViewSchema.parse(await getJson(`/api/envelopes/${id}/inclusion`));
+        const inclusions: InclusionResult[] = [];
+        for (const p of inc.proofs) {
+          const agent = hexToBytes(p.agent, 32);
+          const epoch = BigInt(p.epoch);
+          const batch = rpcUrl ? await readBatchAccount(rpcUrl, agent, epoch) : { error: 'no RPC configured' };
+          const r = checkInclusion(
+            envelope.envelope,
+            {
+              agent,
+              epoch,
+              index: p.index,
+              leafCount: p.leafCount,
+              entry: hexToBytes(p.entry),
+              siblings: p.siblings.map((s) => hexToBytes(s, 32)),
+              logRoot: hexToBytes(p.logRoot, 32),
+            },
+            batch,
+          );
+          inclusions.push({ agent: p.agent, epoch: p.epoch, status: p.batchStatus, ...r });
+        }
+        setState({ phase: 'done', how, envelope, inclusions });
+      } catch (e) {
+        setState({ phase: 'error', message: e instanceof Error ? e.message : String(e) });
       }
-      setState({ phase: 'done', how, envelope, inclusions });
-    } catch (e) {
-      setState({ phase: 'error', message: e instanceof Error ? e.message : String(e) });
-    }
-  }, [id, rpcUrl, sati]);
-  useEffect(() => { void run(tamper); }, [run, tamper]);
+    },
+    [id, rpcUrl, sati],
+  );
+  useEffect(() => {
+    void run(tamper);
+  }, [run, tamper]);
 
   return (
-    <div data-testid="envelope-verifier" data-phase={state.phase} data-ok={state.phase === 'done' ? String(state.envelope.ok) : undefined} data-checked={state.phase === 'done' ? state.how : undefined}>
+    <div
+      data-testid="envelope-verifier"
+      data-phase={state.phase}
+      data-ok={state.phase === 'done' ? String(state.envelope.ok) : undefined}
+      data-checked={state.phase === 'done' ? state.how : undefined}
+    >
       <div className="verify-bar">
         <label className="small">
           Tamper before checking:{' '}
@@ -80,37 +118,65 @@ export function EnvelopeVerifier({ id, rpcUrl, sati = null }: { id: string; rpcU
             <option value="payload">flip a payload byte</option>
           </select>
         </label>
-        <span className="muted small">RPC: <span className="mono">{rpcUrl ?? 'none'}</span></span>
+        <span className="muted small">
+          RPC: <span className="mono">{rpcUrl ?? 'none'}</span>
+        </span>
       </div>
       {state.phase === 'running' ? <p className="muted">Checking in this browser…</p> : null}
-      {state.phase === 'error' ? <p className="verify-fail" role="alert">{state.message}</p> : null}
+      {state.phase === 'error' ? (
+        <p className="verify-fail" role="alert">
+          {state.message}
+        </p>
+      ) : null}
       {state.phase === 'done' ? (
         <>
           <h3 className={state.envelope.ok ? 'verify-ok-title' : 'verify-bad-title'} data-testid="envelope-verdict">
-            {state.envelope.ok ? '✓ Envelope verified in your browser' : `✗ Envelope fails: ${state.envelope.steps.filter((s) => !s.ok && !s.skipped).map((s) => s.name).join(', ')}`}
+            {state.envelope.ok
+              ? '✓ Envelope verified in your browser'
+              : `✗ Envelope fails: ${state.envelope.steps
+                  .filter((s) => !s.ok && !s.skipped)
+                  .map((s) => s.name)
+                  .join(', ')}`}
           </h3>
           <StepList steps={state.envelope.steps} testId="envelope-steps" />
           <h3>Batch inclusion</h3>
           {state.inclusions.length === 0 ? (
-            <p className="muted" data-testid="no-inclusion">Not in any uploaded epoch log yet: agents upload their log when they submit the epoch's batch.</p>
-          ) : state.inclusions.map((r) => {
-            // The proof is about the envelope as stored; when the bytes checked above fail, a green
-            // proof would vouch for bytes the viewer did not check: it is red, and says why.
-            const ok = r.ok && state.envelope.ok;
-            return (
-            <section key={`${r.agent}:${r.epoch}`} data-testid="inclusion" data-agent={r.agent} data-epoch={r.epoch} data-ok={String(ok)}>
-              <p className={ok ? 'verify-ok-title' : 'verify-bad-title'}>
-                {ok ? '✓' : '✗'} In <AgentName id={r.agent} copy={false} />&apos;s epoch {r.epoch} batch{r.status ? <span className="muted"> (indexer: {r.status})</span> : null}
-              </p>
-              {r.ok && !state.envelope.ok ? (
-                <p className="verify-why" data-testid="inclusion-why">
-                  The batch holds this envelope as the observatory stored it, but the bytes checked above fail ({state.envelope.steps.filter((s) => !s.ok && !s.skipped).map((s) => s.title).join('; ')}): the proof does not vouch for these bytes.
-                </p>
-              ) : null}
-              <StepList steps={r.steps} testId="inclusion-steps" />
-            </section>
-            );
-          })}
+            <p className="muted" data-testid="no-inclusion">
+              Not in any uploaded epoch log yet: agents upload their log when they submit the epoch's batch.
+            </p>
+          ) : (
+            state.inclusions.map((r) => {
+              // The proof is about the envelope as stored; when the bytes checked above fail, a green
+              // proof would vouch for bytes the viewer did not check: it is red, and says why.
+              const ok = r.ok && state.envelope.ok;
+              return (
+                <section
+                  key={`${r.agent}:${r.epoch}`}
+                  data-testid="inclusion"
+                  data-agent={r.agent}
+                  data-epoch={r.epoch}
+                  data-ok={String(ok)}
+                >
+                  <p className={ok ? 'verify-ok-title' : 'verify-bad-title'}>
+                    {ok ? '✓' : '✗'} In <AgentName id={r.agent} copy={false} />
+                    &apos;s epoch {r.epoch} batch
+                    {r.status ? <span className="muted"> (indexer: {r.status})</span> : null}
+                  </p>
+                  {r.ok && !state.envelope.ok ? (
+                    <p className="verify-why" data-testid="inclusion-why">
+                      The batch holds this envelope as the observatory stored it, but the bytes checked above fail (
+                      {state.envelope.steps
+                        .filter((s) => !s.ok && !s.skipped)
+                        .map((s) => s.title)
+                        .join('; ')}
+                      ): the proof does not vouch for these bytes.
+                    </p>
+                  ) : null}
+                  <StepList steps={r.steps} testId="inclusion-steps" />
+                </section>
+              );
+            })
+          )}
         </>
       ) : null}
     </div>

@@ -10,16 +10,22 @@ import { useState } from 'react';
 import { decodeEnvelope } from '../../lib/protocol/envelope';
 import { toHex } from '../../lib/protocol/hex';
 import { decodeReceipt, verifyReceipt } from '../../lib/protocol/receipt';
-import { msgTypeName } from '../../lib/wire';
+import type { SignerResolution } from '../../lib/verify/envelope';
 import { checkReceiptChainSigners, checkReceiptSteps } from '../../lib/verify/receipt';
 import { resolveSigner } from '../../lib/verify/rpc';
-import type { SignerResolution } from '../../lib/verify/envelope';
-import type { SatiAddressesView } from '../../lib/wire';
 import type { VerifyStep } from '../../lib/verify/steps';
-import { StepList } from './StepList';
+import type { SatiAddressesView } from '../../lib/wire';
+import { msgTypeName } from '../../lib/wire';
 import { base58, formatTokenAmount } from '../format';
+import { StepList } from './StepList';
 
-interface Result { file: string; ok: boolean; steps: VerifyStep[]; rows: { i: number; type: string; sender: string }[]; summary: string }
+interface Result {
+  file: string;
+  ok: boolean;
+  steps: VerifyStep[];
+  rows: { i: number; type: string; sender: string }[];
+  summary: string;
+}
 
 /** The token a receipt's price is in: the deal's token when the page knows it, else raw units (NEG1 names no token with known decimals). */
 export type ReceiptToken = { decimals: number | null; symbol: string | null } | null;
@@ -30,10 +36,22 @@ export function priceText(price: bigint, token: ReceiptToken): string {
   return `price ${formatTokenAmount(price)} (the offers name no token with known decimals; a deal settled on chain through Haggle is priced in USDC on its conversation page)`;
 }
 
-async function check(file: File, rpcUrl: string | null, sati: SatiAddressesView | null, token: ReceiptToken = null): Promise<Result> {
+async function check(
+  file: File,
+  rpcUrl: string | null,
+  sati: SatiAddressesView | null,
+  token: ReceiptToken = null,
+): Promise<Result> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const d = decodeReceipt(bytes);
-  if (!d.ok) return { file: file.name, ok: false, steps: [...checkReceiptSteps(null, d.detail), ...checkReceiptChainSigners(null, null)], rows: [], summary: 'not a receipt' };
+  if (!d.ok)
+    return {
+      file: file.name,
+      ok: false,
+      steps: [...checkReceiptSteps(null, d.detail), ...checkReceiptChainSigners(null, null)],
+      rows: [],
+      summary: 'not a receipt',
+    };
   const v = verifyReceipt(d.receipt);
   let resolved: Map<string, SignerResolution> | null = null;
   if (rpcUrl) {
@@ -43,7 +61,11 @@ async function check(file: File, rpcUrl: string | null, sati: SatiAddressesView 
   const chainSteps = checkReceiptChainSigners(d.receipt, resolved);
   const rows = d.receipt.envelopes.map((b, i) => {
     const e = decodeEnvelope(b);
-    return { i, type: e.ok ? msgTypeName(e.envelope.msgType) : 'undecodable', sender: e.ok ? toHex(e.envelope.sender) : '' };
+    return {
+      i,
+      type: e.ok ? msgTypeName(e.envelope.msgType) : 'undecodable',
+      sender: e.ok ? toHex(e.envelope.sender) : '',
+    };
   });
   const parts = [
     `conversation ${toHex(d.receipt.conversationId)}`,
@@ -60,18 +82,35 @@ async function check(file: File, rpcUrl: string | null, sati: SatiAddressesView 
  * `src`: a same-origin receipt download (a conversation's), offered as a button that fetches it
  * and checks the bytes here exactly as a dropped file is checked.
  */
-export function ReceiptVerifier({ rpcUrl = null, sati = null, src = null, token = null }: { rpcUrl?: string | null; sati?: SatiAddressesView | null; src?: string | null; token?: ReceiptToken }) {
+export function ReceiptVerifier({
+  rpcUrl = null,
+  sati = null,
+  src = null,
+  token = null,
+}: {
+  rpcUrl?: string | null;
+  sati?: SatiAddressesView | null;
+  src?: string | null;
+  token?: ReceiptToken;
+}) {
   const [result, setResult] = useState<Result | null>(null);
   const [over, setOver] = useState(false);
   const [fetchError, setFetchError] = useState<string | null>(null);
-  const take = (f: File | undefined) => { if (f) void check(f, rpcUrl, sati, token).then(setResult); };
+  const take = (f: File | undefined) => {
+    if (f) void check(f, rpcUrl, sati, token).then(setResult);
+  };
   const fetchAndCheck = async () => {
     if (!src) return;
     setFetchError(null);
     try {
       const r = await fetch(src, { cache: 'no-store' });
-      if (!r.ok) throw new Error(`${src}: ${r.status} ${((await r.json().catch(() => null)) as { error?: string } | null)?.error ?? ''}`);
-      take(new File([await r.arrayBuffer()], `${src.split('/').slice(-2).join('-')}.cbor`, { type: 'application/cbor' }));
+      if (!r.ok)
+        throw new Error(
+          `${src}: ${r.status} ${((await r.json().catch(() => null)) as { error?: string } | null)?.error ?? ''}`,
+        );
+      take(
+        new File([await r.arrayBuffer()], `${src.split('/').slice(-2).join('-')}.cbor`, { type: 'application/cbor' }),
+      );
     } catch (e) {
       setFetchError(e instanceof Error ? e.message : String(e));
     }
@@ -80,19 +119,47 @@ export function ReceiptVerifier({ rpcUrl = null, sati = null, src = null, token 
     <div data-testid="receipt-verifier" data-ok={result ? String(result.ok) : undefined}>
       {src ? (
         <p className="small">
-          <button type="button" className="theme-toggle" onClick={() => void fetchAndCheck()} data-testid="receipt-check-served">Check the receipt here</button>{' '}
-          <a href={src} download>download it</a>
-          {fetchError ? <span className="verify-fail" role="alert"> {fetchError}</span> : null}
+          <button
+            type="button"
+            className="theme-toggle"
+            onClick={() => void fetchAndCheck()}
+            data-testid="receipt-check-served"
+          >
+            Check the receipt here
+          </button>{' '}
+          <a href={src} download>
+            download it
+          </a>
+          {fetchError ? (
+            <span className="verify-fail" role="alert">
+              {' '}
+              {fetchError}
+            </span>
+          ) : null}
         </p>
       ) : null}
       <label
         className={`drop-zone${over ? ' over' : ''}`}
-        onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
         onDragLeave={() => setOver(false)}
-        onDrop={(e) => { e.preventDefault(); setOver(false); take(e.dataTransfer.files[0]); }}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          take(e.dataTransfer.files[0]);
+        }}
       >
-        <input type="file" accept=".cbor,application/cbor" data-testid="receipt-file" onChange={(e) => take(e.target.files?.[0])} hidden />
-        Drop a receipt file here, or click to choose one. It is checked in this page and never uploaded; the signer keys are read from the chain ({rpcUrl ?? 'no chain configured'}).
+        <input
+          type="file"
+          accept=".cbor,application/cbor"
+          data-testid="receipt-file"
+          onChange={(e) => take(e.target.files?.[0])}
+          hidden
+        />
+        Drop a receipt file here, or click to choose one. It is checked in this page and never uploaded; the signer keys
+        are read from the chain ({rpcUrl ?? 'no chain configured'}).
       </label>
       {result ? (
         <>
@@ -103,8 +170,24 @@ export function ReceiptVerifier({ rpcUrl = null, sati = null, src = null, token 
           <StepList steps={result.steps} testId="receipt-steps" />
           {result.rows.length ? (
             <table className="list small">
-              <thead><tr><th className="num">#</th><th>Type</th><th>Signed by</th></tr></thead>
-              <tbody>{result.rows.map((r) => <tr key={r.i}><td className="num">{r.i + 1}</td><td>{r.type}</td><td className="mono" title={r.sender}>{r.sender ? base58(r.sender) : ''}</td></tr>)}</tbody>
+              <thead>
+                <tr>
+                  <th className="num">#</th>
+                  <th>Type</th>
+                  <th>Signed by</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.rows.map((r) => (
+                  <tr key={r.i}>
+                    <td className="num">{r.i + 1}</td>
+                    <td>{r.type}</td>
+                    <td className="mono" title={r.sender}>
+                      {r.sender ? base58(r.sender) : ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
             </table>
           ) : null}
         </>

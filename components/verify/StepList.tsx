@@ -14,8 +14,14 @@ export function StepList({ steps, testId }: { steps: VerifyStep[]; testId?: stri
               <b>{s.title}</b> <span className="mono muted small">{s.name}</span>
               <br />
               <span className="mono small verify-detail">{s.detail}</span>
-              {state === 'fail' ? <span className="verify-why" data-testid="verify-why">{whyFailed(s.name)}</span> : null}
-              {state === 'skipped' ? <span className="verify-why muted">Not checked: an earlier step it depends on failed.</span> : null}
+              {state === 'fail' ? (
+                <span className="verify-why" data-testid="verify-why">
+                  {whyFailed(s.name)}
+                </span>
+              ) : null}
+              {state === 'skipped' ? (
+                <span className="verify-why muted">Not checked: an earlier step it depends on failed.</span>
+              ) : null}
             </span>
           </li>
         );

@@ -1,4 +1,5 @@
 'use client';
+import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 /**
  * Challenges against one agent with their window and resolution, and the permissionless resolve /
  * expire buttons for any connected wallet. A row's state comes from the chain: the Challenge
@@ -7,8 +8,14 @@
  * after e + 4), so a reload or a window closing never leaves a stale phase on screen.
  */
 import { useEffect, useState } from 'react';
-import { useConnection, useWallet } from '@solana/wallet-adapter-react';
-import { PublicKey, challenge as challengeProgram, readChallenge, usdcAccountOf, type Connection, type EconomyConfig } from '../../lib/chain';
+import {
+  type Connection,
+  challenge as challengeProgram,
+  type EconomyConfig,
+  PublicKey,
+  readChallenge,
+  usdcAccountOf,
+} from '../../lib/chain';
 import type { ChallengeJson } from '../../lib/wire';
 import { ActionPhases } from './ActionPhases';
 import { buildExpire, buildResolve, candidateFor } from './challenge-actions';
@@ -21,7 +28,7 @@ import { useWalletEnv } from './WalletIsland';
 export const CHALLENGE_STATUS = ['pending', 'upheld', 'rejected', 'void', 'expired'] as const;
 
 function outcome(status: string): string {
-  if (status === 'upheld') return 'upheld: the batch left the entry out; the agent\'s stake was slashed';
+  if (status === 'upheld') return "upheld: the batch left the entry out; the agent's stake was slashed";
   if (status === 'rejected') return 'rejected: the batch reports the entry; the challenger lost the challenge stake';
   if (status === 'void') return 'void: the batch was full; the challenge stake went back';
   if (status === 'expired') return 'expired unresolved: the challenge stake went to the treasury';
@@ -29,29 +36,46 @@ function outcome(status: string): string {
 }
 
 /** The window in words, with clock times (zone and relative). */
-export function windowText(epoch: bigint, nowSec: number, epochSeconds: bigint): { phase: 'open' | 'resolvable' | 'expirable'; text: string } {
+export function windowText(
+  epoch: bigint,
+  nowSec: number,
+  epochSeconds: bigint,
+): { phase: 'open' | 'resolvable' | 'expirable'; text: string } {
   const w = challengeWindow(epoch, BigInt(nowSec) / epochSeconds);
   const at = (e: bigint) => expiryText(e * epochSeconds, nowSec);
-  if (w.phase === 'open') return { phase: w.phase, text: `window open; resolvable from epoch ${w.resolveFrom}, ${at(w.resolveFrom)}` };
-  if (w.phase === 'resolvable') return { phase: w.phase, text: `resolvable now; expirable from epoch ${w.expireFrom}, ${at(w.expireFrom)}` };
+  if (w.phase === 'open')
+    return { phase: w.phase, text: `window open; resolvable from epoch ${w.resolveFrom}, ${at(w.resolveFrom)}` };
+  if (w.phase === 'resolvable')
+    return { phase: w.phase, text: `resolvable now; expirable from epoch ${w.expireFrom}, ${at(w.expireFrom)}` };
   return { phase: w.phase, text: 'resolvable or expirable now' };
 }
 
 /** A challenge's result for the wallet that resolved it, in words: who won and what moved. */
-export async function resolvedOutcome(connection: Connection, address: PublicKey, viewer: PublicKey, economy: EconomyConfig, before: { lamports: bigint; usdc: bigint }): Promise<string> {
+export async function resolvedOutcome(
+  connection: Connection,
+  address: PublicKey,
+  viewer: PublicKey,
+  economy: EconomyConfig,
+  before: { lamports: bigint; usdc: bigint },
+): Promise<string> {
   const ch = await readChallenge(connection, address);
   if (!ch) return 'The challenge account is gone.';
   const [lamports, tok] = await Promise.all([
     connection.getBalance(viewer, 'confirmed').then(BigInt),
-    connection.getTokenAccountBalance(usdcAccountOf(economy.usdcMint, viewer), 'confirmed').then((r) => BigInt(r.value.amount), () => 0n),
+    connection.getTokenAccountBalance(usdcAccountOf(economy.usdcMint, viewer), 'confirmed').then(
+      (r) => BigInt(r.value.amount),
+      () => 0n,
+    ),
   ]);
   const dUsdc = tok - before.usdc;
   const dSol = lamports - before.lamports;
   const moved = `Your USDC ${dUsdc >= 0n ? '+' : '−'}${usdc(dUsdc < 0n ? -dUsdc : dUsdc)}, SOL ${dSol >= 0n ? '+' : '−'}${sol(dSol < 0n ? -dSol : dSol)} (fee paid, evidence rent ${ch.challenger.equals(viewer) ? 'back to you' : 'to the challenger'}).`;
   const status = CHALLENGE_STATUS[ch.status] ?? `status ${ch.status}`;
   const mine = ch.challenger.equals(viewer);
-  if (status === 'upheld') return `${mine ? 'You won' : 'The challenger won'}: upheld, the batch left the entry out; the agent's stake was slashed and the 10 USDC challenge stake came back. ${moved}`;
-  if (status === 'rejected') return `${mine ? 'You lost' : 'The challenger lost'}: rejected, the batch reports the entry; the 10 USDC challenge stake went to the treasury. ${moved}`;
+  if (status === 'upheld')
+    return `${mine ? 'You won' : 'The challenger won'}: upheld, the batch left the entry out; the agent's stake was slashed and the 10 USDC challenge stake came back. ${moved}`;
+  if (status === 'rejected')
+    return `${mine ? 'You lost' : 'The challenger lost'}: rejected, the batch reports the entry; the 10 USDC challenge stake went to the treasury. ${moved}`;
   if (status === 'void') return `Void: the batch was full, nobody won; the 10 USDC challenge stake came back. ${moved}`;
   return `Challenge ${status}. ${moved}`;
 }
@@ -70,14 +94,21 @@ function useChainStatuses(addresses: string[]): Map<string, string> {
       // One getAccountInfo each: a challenger may hold more challenges than a cheap getMultipleAccounts reads.
       const infos = await Promise.all(keys.map((k) => connection.getAccountInfo(k, 'confirmed')));
       if (!live) return;
-      set(new Map(keys.map((k, i) => {
-        const c = infos[i] ? challengeProgram.decodeChallenge(infos[i]!.data) : null;
-        return [k.toBase58(), c ? CHALLENGE_STATUS[c.status] ?? 'pending' : ''];
-      })));
+      set(
+        new Map(
+          keys.map((k, i) => {
+            const c = infos[i] ? challengeProgram.decodeChallenge(infos[i]!.data) : null;
+            return [k.toBase58(), c ? (CHALLENGE_STATUS[c.status] ?? 'pending') : ''];
+          }),
+        ),
+      );
     };
     void load().catch(() => undefined);
     const t = setInterval(() => void load().catch(() => undefined), 4000);
-    return () => { live = false; clearInterval(t); };
+    return () => {
+      live = false;
+      clearInterval(t);
+    };
   }, [connection, key, version]);
   return m;
 }
@@ -86,7 +117,17 @@ function useChainStatuses(addresses: string[]): Map<string, string> {
  * `pendingOnly`: only challenges still open or awaiting resolution (the agent page's action list).
  * `batchHref`: each epoch links there (the agent page pins the challenged batch, with its own actions).
  */
-export function ChallengeRows({ challenges: all, agentHex, pendingOnly = false, batchHref }: { challenges: ChallengeJson[]; agentHex: string; pendingOnly?: boolean; batchHref?: (epoch: string) => string }) {
+export function ChallengeRows({
+  challenges: all,
+  agentHex,
+  pendingOnly = false,
+  batchHref,
+}: {
+  challenges: ChallengeJson[];
+  agentHex: string;
+  pendingOnly?: boolean;
+  batchHref?: (epoch: string) => string;
+}) {
   const { connection } = useConnection();
   const { economy } = useEconomy();
   const nowSec = useNowSec();
@@ -97,25 +138,51 @@ export function ChallengeRows({ challenges: all, agentHex, pendingOnly = false, 
   const { publicKey } = useWallet();
   const action = useAction();
   // The last action's outcome stays on screen after its challenge leaves the pending list.
-  if (challenges.length === 0) return pendingOnly ? <ActionPhases view={action.view} /> : <><p className="muted empty">No challenge against this agent.</p><ActionPhases view={action.view} /></>;
-  const resolve = (c: ChallengeJson) => action.run(`Resolve the challenge of epoch ${c.epoch}`, async () => {
-    const addr = new PublicKey(c.address);
-    const cand = await candidateFor(connection, addr, agentHex, c.epoch);
-    if (!cand) throw new Error('the observatory has no evidence for this challenge\'s entry (no uploaded log or batch for that epoch)');
-    const eco = economy!;
-    const before = {
-      lamports: BigInt(await connection.getBalance(publicKey!, 'confirmed')),
-      usdc: await connection.getTokenAccountBalance(usdcAccountOf(eco.usdcMint, publicKey!), 'confirmed').then((r) => BigInt(r.value.amount), () => 0n),
-    };
-    const built = await buildResolve(connection, publicKey!, eco, addr, cand);
-    return { ...built, after: () => resolvedOutcome(connection, addr, publicKey!, eco, before) };
-  });
-  const expire = (c: ChallengeJson) => action.run(`Expire the challenge of epoch ${c.epoch}`, async () => buildExpire(new PublicKey(c.address), new PublicKey(c.agentAddress), economy!));
+  if (challenges.length === 0)
+    return pendingOnly ? (
+      <ActionPhases view={action.view} />
+    ) : (
+      <>
+        <p className="muted empty">No challenge against this agent.</p>
+        <ActionPhases view={action.view} />
+      </>
+    );
+  const resolve = (c: ChallengeJson) =>
+    action.run(`Resolve the challenge of epoch ${c.epoch}`, async () => {
+      const addr = new PublicKey(c.address);
+      const cand = await candidateFor(connection, addr, agentHex, c.epoch);
+      if (!cand)
+        throw new Error(
+          "the observatory has no evidence for this challenge's entry (no uploaded log or batch for that epoch)",
+        );
+      const eco = economy!;
+      const before = {
+        lamports: BigInt(await connection.getBalance(publicKey!, 'confirmed')),
+        usdc: await connection.getTokenAccountBalance(usdcAccountOf(eco.usdcMint, publicKey!), 'confirmed').then(
+          (r) => BigInt(r.value.amount),
+          () => 0n,
+        ),
+      };
+      const built = await buildResolve(connection, publicKey!, eco, addr, cand);
+      return { ...built, after: () => resolvedOutcome(connection, addr, publicKey!, eco, before) };
+    });
+  const expire = (c: ChallengeJson) =>
+    action.run(`Expire the challenge of epoch ${c.epoch}`, async () =>
+      buildExpire(new PublicKey(c.address), new PublicKey(c.agentAddress), economy!),
+    );
   return (
     <>
       {pendingOnly ? <h3 className="small">Pending challenges: resolve or expire (anyone may)</h3> : null}
       <table className="list" data-testid="challenge-rows">
-        <thead><tr><th>Epoch</th><th>Status</th><th>Window</th><th>Challenger</th><th /></tr></thead>
+        <thead>
+          <tr>
+            <th>Epoch</th>
+            <th>Status</th>
+            <th>Window</th>
+            <th>Challenger</th>
+            <th />
+          </tr>
+        </thead>
         <tbody>
           {challenges.map((c) => {
             const status = statusOf(c);
@@ -124,16 +191,51 @@ export function ChallengeRows({ challenges: all, agentHex, pendingOnly = false, 
             const why = !publicKey ? 'connect a wallet' : !economy || !w ? 'loading' : null;
             const phase = w?.phase ?? 'open';
             return (
-              <tr key={c.address} data-testid="challenge-row" data-status={status} data-phase={pending ? phase : 'done'}>
-                <td className="mono">{batchHref ? <a href={batchHref(c.epoch)} data-testid="challenge-batch" title="its batch">{c.epoch}</a> : c.epoch}</td>
+              <tr
+                key={c.address}
+                data-testid="challenge-row"
+                data-status={status}
+                data-phase={pending ? phase : 'done'}
+              >
+                <td className="mono">
+                  {batchHref ? (
+                    <a href={batchHref(c.epoch)} data-testid="challenge-batch" title="its batch">
+                      {c.epoch}
+                    </a>
+                  ) : (
+                    c.epoch
+                  )}
+                </td>
                 <td data-testid="challenge-outcome">{pending ? status : outcome(status)}</td>
-                <td className="small" data-testid="challenge-window">{pending ? w?.text ?? '…' : c.transitions.map((t) => t.status).join(' → ') || status}</td>
-                <td className="mono small" title={c.challenger}>{c.challenger.slice(0, 6)}…</td>
+                <td className="small" data-testid="challenge-window">
+                  {pending ? (w?.text ?? '…') : c.transitions.map((t) => t.status).join(' → ') || status}
+                </td>
+                <td className="mono small" title={c.challenger}>
+                  {c.challenger.slice(0, 6)}…
+                </td>
                 <td>
                   {pending ? (
                     <>
-                      <button type="button" className="btn small" data-testid="resolve-challenge" disabled={!!why || action.busy || phase === 'open'} title={phase === 'open' ? w?.text : why ?? undefined} onClick={() => resolve(c)}>Resolve</button>{' '}
-                      <button type="button" className="btn small" data-testid="expire-challenge" disabled={!!why || action.busy || phase !== 'expirable'} title={phase !== 'expirable' ? 'expirable after twice the window' : why ?? undefined} onClick={() => expire(c)}>Expire</button>
+                      <button
+                        type="button"
+                        className="btn small"
+                        data-testid="resolve-challenge"
+                        disabled={!!why || action.busy || phase === 'open'}
+                        title={phase === 'open' ? w?.text : (why ?? undefined)}
+                        onClick={() => resolve(c)}
+                      >
+                        Resolve
+                      </button>{' '}
+                      <button
+                        type="button"
+                        className="btn small"
+                        data-testid="expire-challenge"
+                        disabled={!!why || action.busy || phase !== 'expirable'}
+                        title={phase !== 'expirable' ? 'expirable after twice the window' : (why ?? undefined)}
+                        onClick={() => expire(c)}
+                      >
+                        Expire
+                      </button>
                     </>
                   ) : null}
                 </td>

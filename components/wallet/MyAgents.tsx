@@ -1,4 +1,6 @@
 'use client';
+import { useConnection, useWallet } from '@solana/wallet-adapter-react';
+import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 /**
  * "My agents": the agents whose identity NFT the connected wallet holds, each with its stake,
  * lease, batches and the challenges against it, and the actions possible now; plus registering a
@@ -6,21 +8,28 @@
  * link to SATI's registration page).
  */
 import { useEffect, useState } from 'react';
-import { useConnection, useWallet } from '@solana/wallet-adapter-react';
-import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
-import { findOwnedIdentities, freshSigner, loadRegistryConfig, registerAgentInstruction, type PublicKey } from '../../lib/chain';
+import {
+  findOwnedIdentities,
+  freshSigner,
+  loadRegistryConfig,
+  type PublicKey,
+  registerAgentInstruction,
+} from '../../lib/chain';
 import type { SatiAddressesView } from '../../lib/wire';
 import { ActionPhases } from './ActionPhases';
 import { AgentCard } from './AgentCard';
-import { useAction } from './useAction';
+import { MyChallenges, NetworkPanel, OwnerHistory } from './OwnerPanels';
 import { checkRegisterForm, type RegisterFormInput } from './register-form';
+import { useAction } from './useAction';
 import { useBalances, useEconomy } from './useChainState';
 import { useHasWallet, useMounted, useWalletEnv } from './WalletIsland';
-import { MyChallenges, NetworkPanel, OwnerHistory } from './OwnerPanels';
 
 /** `sati`: SATI's addresses on the server's chain (delegations are read with them); null without a chain. */
 export function MyAgents({ sati = null }: { sati?: SatiAddressesView | null }) {
-  if (!useHasWallet()) return <p className="muted empty">This observatory runs without a chain (CHAIN=off): there is nothing to act on.</p>;
+  if (!useHasWallet())
+    return (
+      <p className="muted empty">This observatory runs without a chain (CHAIN=off): there is nothing to act on.</p>
+    );
   return <Owner sati={sati} />;
 }
 
@@ -45,18 +54,24 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
     // A failed read is not "no agents": a busy RPC proxy answers 429 for a moment, so the page
     // says the read failed and tries again, backing off up to 10 s.
     const attempt = (n: number) => {
-      findOwnedIdentities(connection, publicKey).then((a) => {
-        if (!live) return;
-        setAgents(a);
-        setAgentsError(null);
-      }, (e: unknown) => {
-        if (!live) return;
-        setAgentsError(e instanceof Error ? e.message : String(e));
-        timer = setTimeout(() => attempt(n + 1), Math.min(10_000, 1000 * 2 ** n));
-      });
+      findOwnedIdentities(connection, publicKey).then(
+        (a) => {
+          if (!live) return;
+          setAgents(a);
+          setAgentsError(null);
+        },
+        (e: unknown) => {
+          if (!live) return;
+          setAgentsError(e instanceof Error ? e.message : String(e));
+          timer = setTimeout(() => attempt(n + 1), Math.min(10_000, 1000 * 2 ** n));
+        },
+      );
     };
     attempt(0);
-    return () => { live = false; clearTimeout(timer); };
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, [connection, publicKey, version]);
 
   if (!mounted) return <p className="muted">Looking for wallets…</p>;
@@ -82,25 +97,44 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
       if (!economy) throw new Error('the 0x01 programs are not initialized on this chain');
       const mint = freshSigner();
       const registry = await loadRegistryConfig(connection, economy.satiProgram);
-      const ix = registerAgentInstruction({ payer: publicKey, agentMint: mint.publicKey, registry, program: economy.satiProgram, ...args });
+      const ix = registerAgentInstruction({
+        payer: publicKey,
+        agentMint: mint.publicKey,
+        registry,
+        program: economy.satiProgram,
+        ...args,
+      });
       return {
         txs: [{ ixs: [ix], partialSigners: [mint] }],
         // The accounts SATI creates, named by their place in register_agent's account list.
         notes: [
           { address: mint.publicKey, label: 'identity NFT mint (the agent id)' },
-          { address: ix.keys[5].pubkey, label: 'this wallet\'s token account holding the NFT' },
-          { address: ix.keys[7].pubkey, label: 'SATI\'s AgentIndex entry (member number → agent)' },
+          { address: ix.keys[5].pubkey, label: "this wallet's token account holding the NFT" },
+          { address: ix.keys[7].pubkey, label: "SATI's AgentIndex entry (member number → agent)" },
         ],
-        stakes: ['The identity NFT is minted to this wallet: whoever holds it owns the agent. The rent of the accounts SATI creates is not returned (the identity stays).'],
+        stakes: [
+          'The identity NFT is minted to this wallet: whoever holds it owns the agent. The rent of the accounts SATI creates is not returned (the identity stays).',
+        ],
       };
     });
   };
   const field = (k: 'name' | 'symbol' | 'uri', label: string, hint: string, placeholder: string) => (
     <label className="form-field">
-      <span>{label} <span className="muted small">{hint}</span></span>
-      <input value={form[k]} placeholder={placeholder} data-testid={`register-${k}`} aria-invalid={errors[k] ? true : undefined}
-        onChange={(e) => setForm({ ...form, [k]: e.target.value })} />
-      {errors[k] ? <span className="reason small" role="alert" data-testid={`register-${k}-error`}>{errors[k]}</span> : null}
+      <span>
+        {label} <span className="muted small">{hint}</span>
+      </span>
+      <input
+        value={form[k]}
+        placeholder={placeholder}
+        data-testid={`register-${k}`}
+        aria-invalid={errors[k] ? true : undefined}
+        onChange={(e) => setForm({ ...form, [k]: e.target.value })}
+      />
+      {errors[k] ? (
+        <span className="reason small" role="alert" data-testid={`register-${k}-error`}>
+          {errors[k]}
+        </span>
+      ) : null}
     </label>
   );
   const noSol = bal.lamports !== null && bal.lamports < 10_000_000n;
@@ -112,16 +146,57 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
         <h2>Register an agent</h2>
         {config.cluster === 'embedded' ? (
           <>
-            <p className="small muted">Registers an agent with SATI (register_agent): a Token-2022 NFT (supply 1) in SATI&apos;s group, minted to this wallet. Its address is the new agent id, and this wallet its owner.</p>
-            <form className="register-form" data-testid="register-form" noValidate onSubmit={(e) => { e.preventDefault(); onRegister(); }}>
+            <p className="small muted">
+              Registers an agent with SATI (register_agent): a Token-2022 NFT (supply 1) in SATI&apos;s group, minted to
+              this wallet. Its address is the new agent id, and this wallet its owner.
+            </p>
+            <form
+              className="register-form"
+              data-testid="register-form"
+              noValidate
+              onSubmit={(e) => {
+                e.preventDefault();
+                onRegister();
+              }}
+            >
               {field('name', 'Name', '(required, ≤ 32 bytes)', 'weather bot')}
               {field('symbol', 'Symbol', '(≤ 10 bytes)', 'AGENT')}
-              {field('uri', 'Registration file URI', '(optional, ≤ 200 bytes; https://, http:// or data:)', 'https://example.com/agent.json')}
+              {field(
+                'uri',
+                'Registration file URI',
+                '(optional, ≤ 200 bytes; https://, http:// or data:)',
+                'https://example.com/agent.json',
+              )}
               <label className="form-check">
-                <input type="checkbox" checked={form.nonTransferable} data-testid="register-nontransferable" onChange={(e) => setForm({ ...form, nonTransferable: e.target.checked })} />
-                <span>Non-transferable <span className="muted small" title="Token-2022 NonTransferable extension: the identity NFT can never leave this wallet, so the agent can never change owner">(the NFT can never move to another wallet)</span></span>
+                <input
+                  type="checkbox"
+                  checked={form.nonTransferable}
+                  data-testid="register-nontransferable"
+                  onChange={(e) => setForm({ ...form, nonTransferable: e.target.checked })}
+                />
+                <span>
+                  Non-transferable{' '}
+                  <span
+                    className="muted small"
+                    title="Token-2022 NonTransferable extension: the identity NFT can never leave this wallet, so the agent can never change owner"
+                  >
+                    (the NFT can never move to another wallet)
+                  </span>
+                </span>
               </label>
-              <button type="submit" className="btn" data-testid="register" disabled={register.busy || noSol || !economy} title={noSol ? 'needs SOL for rent and fees: use the faucet' : !economy ? 'reading the deployment from the chain…' : undefined}>
+              <button
+                type="submit"
+                className="btn"
+                data-testid="register"
+                disabled={register.busy || noSol || !economy}
+                title={
+                  noSol
+                    ? 'needs SOL for rent and fees: use the faucet'
+                    : !economy
+                      ? 'reading the deployment from the chain…'
+                      : undefined
+                }
+              >
                 Register agent identity
               </button>
             </form>
@@ -131,18 +206,40 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
         ) : (
           <p>
             On {config.cluster} agent identities are registered with SATI:{' '}
-            {config.registerUrl ? <a href={config.registerUrl} target="_blank" rel="noreferrer">register with SATI</a> : <span className="muted">set SATI_REGISTER_URL to link its registration page</span>}.
+            {config.registerUrl ? (
+              <a href={config.registerUrl} target="_blank" rel="noreferrer">
+                register with SATI
+              </a>
+            ) : (
+              <span className="muted">set SATI_REGISTER_URL to link its registration page</span>
+            )}
+            .
           </p>
         )}
       </section>
       {ecoError ? <p className="bad-text">The 0x01 programs are not initialized on this chain: {ecoError}</p> : null}
       {agents === null && agentsError ? (
-        <p className="bad-text" role="alert" data-testid="my-agents-error">Could not read the identities this wallet holds ({agentsError}); trying again…</p>
-      ) : agents === null ? <p className="muted">Looking up the identities this wallet holds…</p> : agents.length === 0 ? (
-        <p className="muted empty" data-testid="no-agents">This wallet holds no agent identity yet.</p>
+        <p className="bad-text" role="alert" data-testid="my-agents-error">
+          Could not read the identities this wallet holds ({agentsError}); trying again…
+        </p>
+      ) : agents === null ? (
+        <p className="muted">Looking up the identities this wallet holds…</p>
+      ) : agents.length === 0 ? (
+        <p className="muted empty" data-testid="no-agents">
+          This wallet holds no agent identity yet.
+        </p>
       ) : (
         <div data-testid="my-agents">
-          {agents.map((a) => <AgentCard key={a.toBase58()} agent={a} owner={publicKey} economy={economy} sati={sati} usdcHeld={bal.usdc} />)}
+          {agents.map((a) => (
+            <AgentCard
+              key={a.toBase58()}
+              agent={a}
+              owner={publicKey}
+              economy={economy}
+              sati={sati}
+              usdcHeld={bal.usdc}
+            />
+          ))}
         </div>
       )}
       <MyChallenges owner={publicKey} agents={agents ?? []} economy={economy} />

@@ -5,8 +5,12 @@
 export function ProgramLogs({ logs }: { logs: readonly string[] }) {
   return (
     <details className="action-details" data-testid="action-details">
-      <summary className="small muted">details: program logs ({logs.length} line{logs.length === 1 ? '' : 's'})</summary>
-      <pre className="logs mono" data-testid="action-logs">{logs.join('\n')}</pre>
+      <summary className="small muted">
+        details: program logs ({logs.length} line{logs.length === 1 ? '' : 's'})
+      </summary>
+      <pre className="logs mono" data-testid="action-logs">
+        {logs.join('\n')}
+      </pre>
     </details>
   );
 }

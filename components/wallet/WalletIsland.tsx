@@ -1,4 +1,6 @@
 'use client';
+import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react';
+import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
 /**
  * The client-only wallet island: the wallet adapter's providers with `wallets={[]}`, so every
  * Wallet Standard wallet the page announces (Phantom, Solflare, Backpack, the e2e test wallet) is
@@ -7,8 +9,6 @@
  * actions bump so balances and agent state reload after a confirmed transaction.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react';
-import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
 import '@solana/wallet-adapter-react-ui/styles.css';
 import './wallet.css';
 import type { WalletConfigView } from '../../lib/wire';
@@ -70,7 +70,10 @@ export function WalletIsland({ config, children }: { config: WalletConfigView; c
     window.localStorage.setItem(PRIORITY_KEY, String(v));
   }, []);
   const priorityMicroLamports = config.cluster === 'embedded' ? 0 : priority;
-  const env = useMemo(() => ({ config, version, changed, priorityMicroLamports, setPriorityMicroLamports }), [config, version, changed, priorityMicroLamports, setPriorityMicroLamports]);
+  const env = useMemo(
+    () => ({ config, version, changed, priorityMicroLamports, setPriorityMicroLamports }),
+    [config, version, changed, priorityMicroLamports, setPriorityMicroLamports],
+  );
   const endpoint = endpointOf(config.rpc);
   const onError = useCallback((e: Error) => console.warn('[wallet]', e.name, e.message), []);
   return (

@@ -1,4 +1,6 @@
 'use client';
+import { useWallet } from '@solana/wallet-adapter-react';
+import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 /**
  * The wallet side of a watchlist, with the wallet the header connects (the project's Wallet
  * Standard island: components/wallet/WalletIsland.tsx): "Follow my wallet" signs a message tying
@@ -8,17 +10,15 @@
  * no transaction, nothing spent. Renders nothing when the process runs no chain.
  */
 import { useState } from 'react';
-import { useWallet } from '@solana/wallet-adapter-react';
-import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
-import { useHasWallet, useMounted } from './WalletIsland';
-import { shortAddress } from './format';
-import { Term } from '../Term';
 import { alertsApi } from '../alerts/api';
 import { announceAlertsChanged } from '../alerts/Bell';
 import { getLocal, setLocal } from '../alerts/store';
 import { ensureWatchlist } from '../alerts/useWatchlist';
 import { adoptMessage, encodeSignature, linkMessage } from '../alerts/wallet-message';
+import { Term } from '../Term';
 import { isRejection } from './explain';
+import { shortAddress } from './format';
+import { useHasWallet, useMounted } from './WalletIsland';
 
 const api = alertsApi();
 
@@ -46,13 +46,15 @@ function useSignedRequest() {
     setBusy(true);
     setMsg(null);
     try {
-      setMsg(await send(address, async (message) => {
-        try {
-          return encodeSignature(await signMessage(new TextEncoder().encode(message)));
-        } catch (e) {
-          return { ok: false, text: walletError(e) };
-        }
-      }));
+      setMsg(
+        await send(address, async (message) => {
+          try {
+            return encodeSignature(await signMessage(new TextEncoder().encode(message)));
+          } catch (e) {
+            return { ok: false, text: walletError(e) };
+          }
+        }),
+      );
     } finally {
       setBusy(false);
     }
@@ -60,7 +62,12 @@ function useSignedRequest() {
   return { mounted, address, canSign: Boolean(signMessage), busy, msg, run };
 }
 
-const Status = ({ msg }: { msg: Note | null }) => (msg ? <p className={msg.ok ? 'form-ok' : 'form-error'} role={msg.ok ? 'status' : 'alert'}>{msg.text}</p> : null);
+const Status = ({ msg }: { msg: Note | null }) =>
+  msg ? (
+    <p className={msg.ok ? 'form-ok' : 'form-error'} role={msg.ok ? 'status' : 'alert'}>
+      {msg.text}
+    </p>
+  ) : null;
 
 export function FollowWallet({ linked, onLinked }: { linked: string | null; onLinked?: () => void }) {
   if (!useHasWallet()) return null;
@@ -70,39 +77,73 @@ export function FollowWallet({ linked, onLinked }: { linked: string | null; onLi
 function Follow({ linked, onLinked }: { linked: string | null; onLinked?: () => void }) {
   const { mounted, address, canSign, busy, msg, run } = useSignedRequest();
 
-  const follow = () => run(async (address, sign) => {
-    const w = await ensureWatchlist();
-    if (!w.ok) return { ok: false, text: w.error };
-    const message = linkMessage(w.value.id, address, new Date());
-    const signature = await sign(message);
-    if (typeof signature !== 'string') return signature;
-    const r = await api.linkWallet(w.value, { address, message, signature });
-    if (!r.ok) return { ok: false, text: r.error };
-    const { agentsOwned, agentsAdded } = r.value;
-    const owned = agentsOwned === null ? 'the agents it owns are watched' : agentsOwned === 0 ? 'it holds no agent identity now (sign again once it does)' : `it owns ${agentsOwned} agent${agentsOwned === 1 ? '' : 's'}${agentsAdded !== null && agentsAdded < agentsOwned ? `, ${agentsAdded} newly watched` : ', all watched'}`;
-    onLinked?.();
-    announceAlertsChanged();
-    return { ok: true, text: `This list now follows ${shortAddress(address)}: ${owned}.` };
-  });
+  const follow = () =>
+    run(async (address, sign) => {
+      const w = await ensureWatchlist();
+      if (!w.ok) return { ok: false, text: w.error };
+      const message = linkMessage(w.value.id, address, new Date());
+      const signature = await sign(message);
+      if (typeof signature !== 'string') return signature;
+      const r = await api.linkWallet(w.value, { address, message, signature });
+      if (!r.ok) return { ok: false, text: r.error };
+      const { agentsOwned, agentsAdded } = r.value;
+      const owned =
+        agentsOwned === null
+          ? 'the agents it owns are watched'
+          : agentsOwned === 0
+            ? 'it holds no agent identity now (sign again once it does)'
+            : `it owns ${agentsOwned} agent${agentsOwned === 1 ? '' : 's'}${agentsAdded !== null && agentsAdded < agentsOwned ? `, ${agentsAdded} newly watched` : ', all watched'}`;
+      onLinked?.();
+      announceAlertsChanged();
+      return { ok: true, text: `This list now follows ${shortAddress(address)}: ${owned}.` };
+    });
 
   if (!mounted) return null;
   return (
     <div className="wallet-follow" data-testid="wallet-follow">
       {linked ? (
-        <p>Follows the wallet <span className="mono" title={linked}>{shortAddress(linked)}</span>: the agents whose <Term k="sati">identity NFT</Term> it held when it signed are watched. Sign again to add agents it got since.</p>
+        <p>
+          Follows the wallet{' '}
+          <span className="mono" title={linked}>
+            {shortAddress(linked)}
+          </span>
+          : the agents whose <Term k="sati">identity NFT</Term> it held when it signed are watched. Sign again to add
+          agents it got since.
+        </p>
       ) : (
-        <p>Follow your wallet to watch every agent whose <Term k="sati">identity NFT</Term> it holds, and to open this list in another browser by signing with the same wallet.</p>
+        <p>
+          Follow your wallet to watch every agent whose <Term k="sati">identity NFT</Term> it holds, and to open this
+          list in another browser by signing with the same wallet.
+        </p>
       )}
       {!address ? (
-        <><p className="muted small">{linked ? 'Connect that wallet to sign again.' : 'Connect a wallet first.'}</p><WalletMultiButton /></>
+        <>
+          <p className="muted small">{linked ? 'Connect that wallet to sign again.' : 'Connect a wallet first.'}</p>
+          <WalletMultiButton />
+        </>
       ) : !canSign ? (
         <p className="form-error">This wallet cannot sign messages, which following needs; try another wallet.</p>
       ) : (
-        <button type="button" className={`btn ${linked === address ? '' : 'primary'}`} onClick={follow} disabled={busy} data-testid="follow-wallet">
-          {busy ? 'Waiting for the wallet…' : linked === address ? 'Sign again to add new agents' : `Follow my wallet (${shortAddress(address)})`}
+        <button
+          type="button"
+          className={`btn ${linked === address ? '' : 'primary'}`}
+          onClick={follow}
+          disabled={busy}
+          data-testid="follow-wallet"
+        >
+          {busy
+            ? 'Waiting for the wallet…'
+            : linked === address
+              ? 'Sign again to add new agents'
+              : `Follow my wallet (${shortAddress(address)})`}
         </button>
       )}
-      {address && canSign ? <p className="muted small">Your wallet asks you to sign a line of text naming this list and your address. It is not a transaction: nothing is spent.</p> : null}
+      {address && canSign ? (
+        <p className="muted small">
+          Your wallet asks you to sign a line of text naming this list and your address. It is not a transaction:
+          nothing is spent.
+        </p>
+      ) : null}
       <Status msg={msg} />
     </div>
   );
@@ -116,23 +157,33 @@ export function AdoptWallet({ onAdopted }: { onAdopted?: () => void }) {
 
 function Adopt({ onAdopted }: { onAdopted?: () => void }) {
   const { mounted, address, canSign, busy, msg, run } = useSignedRequest();
-  const adopt = () => run(async (address, sign) => {
-    const message = adoptMessage(address, new Date());
-    const signature = await sign(message);
-    if (typeof signature !== 'string') return signature;
-    const r = await api.byWallet({ address, message, signature });
-    if (!r.ok) return { ok: false, text: r.status === 404 ? `No watchlist follows ${shortAddress(address)} yet. Watch something here, then use "Follow my wallet".` : r.error };
-    const prev = getLocal();
-    setLocal({ ...r.value, items: prev?.id === r.value.id ? prev.items : [] });
-    onAdopted?.();
-    announceAlertsChanged();
-    return { ok: true, text: `This browser now uses the watchlist that follows ${shortAddress(address)}.` };
-  });
+  const adopt = () =>
+    run(async (address, sign) => {
+      const message = adoptMessage(address, new Date());
+      const signature = await sign(message);
+      if (typeof signature !== 'string') return signature;
+      const r = await api.byWallet({ address, message, signature });
+      if (!r.ok)
+        return {
+          ok: false,
+          text:
+            r.status === 404
+              ? `No watchlist follows ${shortAddress(address)} yet. Watch something here, then use "Follow my wallet".`
+              : r.error,
+        };
+      const prev = getLocal();
+      setLocal({ ...r.value, items: prev?.id === r.value.id ? prev.items : [] });
+      onAdopted?.();
+      announceAlertsChanged();
+      return { ok: true, text: `This browser now uses the watchlist that follows ${shortAddress(address)}.` };
+    });
   if (!mounted) return null;
   return (
     <div className="wallet-follow" data-testid="wallet-adopt">
       <p>Already follow your wallet from another browser? Sign with it here to use the same list.</p>
-      {!address ? <WalletMultiButton /> : !canSign ? (
+      {!address ? (
+        <WalletMultiButton />
+      ) : !canSign ? (
         <p className="form-error">This wallet cannot sign messages; try another wallet.</p>
       ) : (
         <button type="button" className="btn" onClick={adopt} disabled={busy} data-testid="adopt-wallet">

@@ -17,8 +17,8 @@ const SENTENCES: Record<string, string> = {
   InsufficientUsdc: 'This wallet does not hold enough USDC for this action.',
   BelowMinStake: 'The stake is below the minimum of 10 USDC.',
   AlreadyLocked: 'This agent already has stake locked.',
-  NotIdentityOwner: 'This wallet does not hold the agent\'s identity NFT.',
-  StillLeased: 'Unlocking needs the agent\'s lease deactivated first.',
+  NotIdentityOwner: "This wallet does not hold the agent's identity NFT.",
+  StillLeased: "Unlocking needs the agent's lease deactivated first.",
   UnlockDelayNotElapsed: 'The unlock delay has not elapsed yet.',
   PendingChallenge: 'A challenge against this agent is still pending.',
   NotUnlocking: 'The stake is not unlocking: queue the unlock first.',
@@ -39,7 +39,10 @@ const ATA = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
 /** The System program's errors (solana-program SystemError, in order), in words. */
 const SYSTEM_ERRORS: Record<number, [string, string]> = {
   0: ['AccountAlreadyInUse', 'An account this action creates already exists.'],
-  1: ['InsufficientLamports', 'The wallet has too little SOL for the rent and fees of this action: use the faucet or fund it.'],
+  1: [
+    'InsufficientLamports',
+    'The wallet has too little SOL for the rent and fees of this action: use the faucet or fund it.',
+  ],
   2: ['InvalidProgramId', 'The System program was asked to assign an account to an invalid program.'],
   3: ['InvalidAccountDataLength', 'An account would be created with an invalid size.'],
   4: ['MaxSeedLengthExceeded', 'An address seed is too long.'],
@@ -53,13 +56,18 @@ const TOKEN_ERRORS: Record<number, [string, string]> = {
   2: ['InvalidMint', 'A token account names an invalid mint.'],
   3: ['MintMismatch', 'A token account holds another mint than the one this action moves (wrong USDC account?).'],
   4: ['OwnerMismatch', 'A token account belongs to another wallet.'],
-  5: ['FixedSupply', 'The token\'s supply is fixed.'],
+  5: ['FixedSupply', "The token's supply is fixed."],
   6: ['AlreadyInUse', 'A token account already exists here.'],
   13: ['UninitializedState', 'A token account this action needs does not exist yet.'],
   17: ['AccountFrozen', 'A token account is frozen.'],
 };
 
-const PROGRAM_NAMES: Record<string, string> = { [SYSTEM]: 'System', [TOKEN]: 'SPL Token', [TOKEN_2022]: 'Token-2022', [ATA]: 'Associated Token Account' };
+const PROGRAM_NAMES: Record<string, string> = {
+  [SYSTEM]: 'System',
+  [TOKEN]: 'SPL Token',
+  [TOKEN_2022]: 'Token-2022',
+  [ATA]: 'Associated Token Account',
+};
 
 /** The innermost program that failed, from the logs: its id and the custom code it returned (if any). */
 function failingProgram(logs: readonly string[]): { program: string; code: number | null; detail: string } | null {
@@ -74,13 +82,36 @@ function failingProgram(logs: readonly string[]): { program: string; code: numbe
 
 /** The runtime's own transaction errors (no program ran, or before any did). */
 function runtimeError(err: unknown): Explained | null {
-  const tag = typeof err === 'string' ? err : err && typeof err === 'object' && !('InstructionError' in err) ? Object.keys(err)[0] : null;
+  const tag =
+    typeof err === 'string'
+      ? err
+      : err && typeof err === 'object' && !('InstructionError' in err)
+        ? Object.keys(err)[0]
+        : null;
   switch (tag) {
-    case 'InsufficientFundsForFee': return { name: 'InsufficientFundsForFee', sentence: 'The wallet has too little SOL to pay the transaction fee: use the faucet or fund it.' };
-    case 'InsufficientFundsForRent': return { name: 'InsufficientFundsForRent', sentence: 'After this action an account would hold less SOL than its rent-exempt minimum (the wallet has too little SOL for rent and fees).' };
-    case 'AccountNotFound': return { name: 'NoSol', sentence: 'The wallet has no SOL to pay the fee (it does not exist on chain yet): use the faucet or fund it.' };
-    case 'BlockhashNotFound': return { name: 'BlockhashNotFound', sentence: 'The transaction\'s blockhash expired before it was checked: try again.' };
-    default: return null;
+    case 'InsufficientFundsForFee':
+      return {
+        name: 'InsufficientFundsForFee',
+        sentence: 'The wallet has too little SOL to pay the transaction fee: use the faucet or fund it.',
+      };
+    case 'InsufficientFundsForRent':
+      return {
+        name: 'InsufficientFundsForRent',
+        sentence:
+          'After this action an account would hold less SOL than its rent-exempt minimum (the wallet has too little SOL for rent and fees).',
+      };
+    case 'AccountNotFound':
+      return {
+        name: 'NoSol',
+        sentence: 'The wallet has no SOL to pay the fee (it does not exist on chain yet): use the faucet or fund it.',
+      };
+    case 'BlockhashNotFound':
+      return {
+        name: 'BlockhashNotFound',
+        sentence: "The transaction's blockhash expired before it was checked: try again.",
+      };
+    default:
+      return null;
   }
 }
 
@@ -94,11 +125,18 @@ export function explainTransactionError(err: unknown, logs?: readonly string[] |
   if (runtime) return runtime;
   const inner = failingProgram(logs ?? []);
   if (inner && inner.code !== null) {
-    const table = inner.program === SYSTEM ? SYSTEM_ERRORS : inner.program === TOKEN || inner.program === TOKEN_2022 ? TOKEN_ERRORS : null;
+    const table =
+      inner.program === SYSTEM
+        ? SYSTEM_ERRORS
+        : inner.program === TOKEN || inner.program === TOKEN_2022
+          ? TOKEN_ERRORS
+          : null;
     const hit = table?.[inner.code];
     if (table) {
       const who = PROGRAM_NAMES[inner.program];
-      return hit ? { name: hit[0], sentence: `${hit[1]} (${who} program error ${hit[0]}, code ${inner.code})` } : { name: null, sentence: `The ${who} program refused the action with error code ${inner.code}.` };
+      return hit
+        ? { name: hit[0], sentence: `${hit[1]} (${who} program error ${hit[0]}, code ${inner.code})` }
+        : { name: null, sentence: `The ${who} program refused the action with error code ${inner.code}.` };
     }
   }
   const d = decodeTransactionError(err, logs);
@@ -107,10 +145,18 @@ export function explainTransactionError(err: unknown, logs?: readonly string[] |
     return { name: d.name, sentence: `${SENTENCES[d.name] ?? detail} (program error ${d.name}, code ${d.code})` };
   }
   const text = (logs ?? []).join('\n');
-  if (/insufficient funds/i.test(text)) return { name: 'InsufficientFunds', sentence: 'The wallet holds fewer tokens than this action moves (SPL Token: insufficient funds).' };
+  if (/insufficient funds/i.test(text))
+    return {
+      name: 'InsufficientFunds',
+      sentence: 'The wallet holds fewer tokens than this action moves (SPL Token: insufficient funds).',
+    };
   if (/insufficient lamports/i.test(text)) return { name: 'InsufficientLamports', sentence: SYSTEM_ERRORS[1][1] };
   if (/AccountNotFound|no record of a prior credit/i.test(JSON.stringify(err) + text)) {
-    return { name: 'NoSol', sentence: 'The wallet has no SOL to pay the fee (or an account it needs does not exist yet): use the faucet or fund it.' };
+    return {
+      name: 'NoSol',
+      sentence:
+        'The wallet has no SOL to pay the fee (or an account it needs does not exist yet): use the faucet or fund it.',
+    };
   }
   if (inner) {
     const who = PROGRAM_NAMES[inner.program] ?? `program ${inner.program}`;

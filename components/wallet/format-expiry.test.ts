@@ -1,6 +1,7 @@
 // Delegation expiry on "My agents" (format.ts expiryText): clock time with its zone, and relative.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { expiryText } from './format';
 
 const t = Date.UTC(2026, 10, 26, 14, 5, 0) / 1000;

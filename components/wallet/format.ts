@@ -32,7 +32,10 @@ function span(sec: number): string {
   const s = Math.abs(Math.round(sec));
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min`;
-  if (s < 86_400) { const m = Math.floor((s % 3600) / 60); return `${Math.floor(s / 3600)} h${m ? ` ${m} min` : ''}`; }
+  if (s < 86_400) {
+    const m = Math.floor((s % 3600) / 60);
+    return `${Math.floor(s / 3600)} h${m ? ` ${m} min` : ''}`;
+  }
   const h = Math.floor((s % 86_400) / 3600);
   return `${Math.floor(s / 86_400)} d${h ? ` ${h} h` : ''}`;
 }
@@ -45,7 +48,15 @@ export function expiryText(expiry: bigint, nowSec: number, timeZone?: string): s
   if (expiry === 0n) return 'never';
   const sec = Number(expiry);
   const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short',
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
   }).formatToParts(new Date(sec * 1000));
   const p = (t: Intl.DateTimeFormatPartTypes) => parts.find((x) => x.type === t)?.value ?? '';
   const clock = `${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}:${p('second')} ${p('timeZoneName')}`;

@@ -44,14 +44,25 @@ export interface LeasePlan {
 }
 
 /** What paying `epochs` buys, per pay_lease's rule. `paidThroughEpoch` null: no lease yet. */
-export function leasePlan(paidThroughEpoch: bigint | null, epochSeconds: bigint, nowSec: number, epochs: bigint): LeasePlan {
+export function leasePlan(
+  paidThroughEpoch: bigint | null,
+  epochSeconds: bigint,
+  nowSec: number,
+  epochs: bigint,
+): LeasePlan {
   const S = epochSeconds;
   const current = epochAt(nowSec, S);
   const latest = epochAt(nowSec + landingMarginSec(S), S);
   const paidThrough = paidThroughEpoch === null ? current + epochs - 1n : paidThroughEpoch + epochs;
   // A first payment lands in the epoch it lands in, whichever that is: epochs − 1 whole ones follow it.
   const future = paidThroughEpoch === null ? epochs - 1n : paidThrough - latest;
-  return { epochs, cost: LEASE_COST_PER_EPOCH * epochs, paidThrough, untilSec: Number((paidThrough + 1n) * S), wholeFutureEpochs: future > 0n ? future : 0n };
+  return {
+    epochs,
+    cost: LEASE_COST_PER_EPOCH * epochs,
+    paidThrough,
+    untilSec: Number((paidThrough + 1n) * S),
+    wholeFutureEpochs: future > 0n ? future : 0n,
+  };
 }
 
 /** The fewest epochs whose paid time ends after the payment can land (a back-lease included). */
@@ -81,14 +92,25 @@ const plural = (n: bigint, one: string, many = `${one}s`) => `${n} ${n === 1n ? 
 /** What the wallet holds against what an action moves: refused with both amounts when short; unknown balance lets the simulation decide. */
 export function checkUsdcHeld(need: bigint, held: bigint | null, what: string): Guard {
   if (held === null || held >= need) return { ok: true };
-  return { ok: false, reason: `this wallet holds ${usdc(held)} USDC; ${usdc(need)} USDC needed for ${what} (${usdc(need - held)} more)`, held, need };
+  return {
+    ok: false,
+    reason: `this wallet holds ${usdc(held)} USDC; ${usdc(need)} USDC needed for ${what} (${usdc(need - held)} more)`,
+    held,
+    need,
+  };
 }
 
 /**
  * The lease form: epochs a whole number in pay_lease's range, a paid time that ends after the
  * payment can land (never time already past), and the USDC for it in the wallet.
  */
-export function checkLeaseForm(text: string, paidThroughEpoch: bigint | null, epochSeconds: bigint, nowSec: number, held: bigint | null): Guard & { plan: LeasePlan | null } {
+export function checkLeaseForm(
+  text: string,
+  paidThroughEpoch: bigint | null,
+  epochSeconds: bigint,
+  nowSec: number,
+  held: bigint | null,
+): Guard & { plan: LeasePlan | null } {
   const t = text.trim();
   if (!/^\d{1,4}$/.test(t) || BigInt(t) < 1n || BigInt(t) > MAX_LEASE_EPOCHS_PER_PAYMENT) {
     return { ok: false, reason: `epochs must be a whole number 1..${MAX_LEASE_EPOCHS_PER_PAYMENT}`, plan: null };
@@ -98,13 +120,22 @@ export function checkLeaseForm(text: string, paidThroughEpoch: bigint | null, ep
   const margin = landingMarginSec(epochSeconds);
   if (plan.untilSec <= nowSec + margin) {
     const min = minLeaseEpochs(paidThroughEpoch, epochSeconds, nowSec);
-    const when = plan.untilSec <= nowSec ? 'time already past' : `time that ends within ${margin} s, before the payment can land`;
-    return { ok: false, reason: `${plural(epochs, 'epoch')} would pay through epoch ${plan.paidThrough}, ending ${expiryText(BigInt(plan.untilSec), nowSec)}: only ${when}. Pay at least ${plural(min, 'epoch')}.`, plan };
+    const when =
+      plan.untilSec <= nowSec ? 'time already past' : `time that ends within ${margin} s, before the payment can land`;
+    return {
+      ok: false,
+      reason: `${plural(epochs, 'epoch')} would pay through epoch ${plan.paidThrough}, ending ${expiryText(BigInt(plan.untilSec), nowSec)}: only ${when}. Pay at least ${plural(min, 'epoch')}.`,
+      plan,
+    };
   }
   const money = checkUsdcHeld(plan.cost, held, `${plural(epochs, 'epoch')} of lease`);
   if (!money.ok) return { ...money, plan };
   return plan.wholeFutureEpochs === 0n
-    ? { ok: true, plan, note: `buys no whole epoch after the current one: the lease is due again ${expiryText(BigInt(plan.untilSec), nowSec)}` }
+    ? {
+        ok: true,
+        plan,
+        note: `buys no whole epoch after the current one: the lease is due again ${expiryText(BigInt(plan.untilSec), nowSec)}`,
+      }
     : { ok: true, plan };
 }
 
@@ -112,8 +143,18 @@ export function checkLeaseForm(text: string, paidThroughEpoch: bigint | null, ep
 export function checkStakeAmount(amount: bigint | null, held: bigint | null): Guard {
   if (amount === null) return { ok: false, reason: 'enter a USDC amount (up to 6 decimals)' };
   if (amount < MIN_STAKE) {
-    const wallet = held === null ? '' : held < MIN_STAKE ? ` (this wallet holds ${usdc(held)} USDC: ${usdc(MIN_STAKE - held)} more needed)` : ` (this wallet holds ${usdc(held)} USDC)`;
-    return { ok: false, reason: `below the minimum stake: ${usdc(amount)} USDC entered; stake_lock takes at least ${usdc(MIN_STAKE)} USDC${wallet}`, held: held ?? undefined, need: MIN_STAKE };
+    const wallet =
+      held === null
+        ? ''
+        : held < MIN_STAKE
+          ? ` (this wallet holds ${usdc(held)} USDC: ${usdc(MIN_STAKE - held)} more needed)`
+          : ` (this wallet holds ${usdc(held)} USDC)`;
+    return {
+      ok: false,
+      reason: `below the minimum stake: ${usdc(amount)} USDC entered; stake_lock takes at least ${usdc(MIN_STAKE)} USDC${wallet}`,
+      held: held ?? undefined,
+      need: MIN_STAKE,
+    };
   }
   return checkUsdcHeld(amount, held, 'this stake');
 }
@@ -148,22 +189,44 @@ export function challengeOutcome(contradicted: boolean, stake: TargetStake): Cha
   if (stake !== null && 'error' in stake) {
     const stakeText = `The agent's stake: unknown (its Stake account could not be read: ${stake.error}).`;
     return contradicted
-      ? { slashable: null, reward: null, gets: null, expected, stakeText, outcomeText: `Expected outcome: upheld; what you get is unknown: ${usdc(CHALLENGE_STAKE)} USDC back plus ${pct} of a stake that could not be read.` }
-      : { slashable: null, reward: null, gets: 0n, expected, stakeText, outcomeText: `Expected outcome: rejected (the batch reports this entry): you get 0.00 USDC; your ${usdc(CHALLENGE_STAKE)} USDC goes to the treasury.` };
+      ? {
+          slashable: null,
+          reward: null,
+          gets: null,
+          expected,
+          stakeText,
+          outcomeText: `Expected outcome: upheld; what you get is unknown: ${usdc(CHALLENGE_STAKE)} USDC back plus ${pct} of a stake that could not be read.`,
+        }
+      : {
+          slashable: null,
+          reward: null,
+          gets: 0n,
+          expected,
+          stakeText,
+          outcomeText: `Expected outcome: rejected (the batch reports this entry): you get 0.00 USDC; your ${usdc(CHALLENGE_STAKE)} USDC goes to the treasury.`,
+        };
   }
   const slashable = stake && (stake.status === 1 || stake.status === 2) && stake.amount > 0n ? stake.amount : 0n;
   const reward = (slashable * CHALLENGE_REWARD_BPS) / 10_000n;
   const stakeText = !stake
-    ? 'The agent\'s stake: 0.00 USDC (it never locked one): an upheld challenge slashes nothing.'
+    ? "The agent's stake: 0.00 USDC (it never locked one): an upheld challenge slashes nothing."
     : slashable === 0n
       ? `The agent's stake: 0.00 USDC (${STAKE_NAMES[stake.status] ?? `status ${stake.status}`}): an upheld challenge slashes nothing.`
       : `The agent's stake: ${usdc(slashable)} USDC (${STAKE_NAMES[stake.status]}); upheld, ${pct} of it (${usdc(reward)} USDC) is the challenger's, the rest the treasury's.`;
   if (!contradicted) {
-    return { slashable, reward, gets: 0n, expected, stakeText, outcomeText: `Expected outcome: rejected (the batch reports this entry): you get 0.00 USDC; your ${usdc(CHALLENGE_STAKE)} USDC goes to the treasury.` };
+    return {
+      slashable,
+      reward,
+      gets: 0n,
+      expected,
+      stakeText,
+      outcomeText: `Expected outcome: rejected (the batch reports this entry): you get 0.00 USDC; your ${usdc(CHALLENGE_STAKE)} USDC goes to the treasury.`,
+    };
   }
   const gets = CHALLENGE_STAKE + reward;
-  const outcomeText = reward === 0n
-    ? `Expected outcome: upheld (the batch leaves this entry out): you get ${usdc(gets)} USDC, your challenge stake back and nothing more, since the agent has no stake to slash.`
-    : `Expected outcome: upheld (the batch leaves this entry out): you get ${usdc(gets)} USDC = your ${usdc(CHALLENGE_STAKE)} USDC back + ${usdc(reward)} USDC of the agent's stake (${usdc(reward)} USDC gained), if the stake is still there at resolution.`;
+  const outcomeText =
+    reward === 0n
+      ? `Expected outcome: upheld (the batch leaves this entry out): you get ${usdc(gets)} USDC, your challenge stake back and nothing more, since the agent has no stake to slash.`
+      : `Expected outcome: upheld (the batch leaves this entry out): you get ${usdc(gets)} USDC = your ${usdc(CHALLENGE_STAKE)} USDC back + ${usdc(reward)} USDC of the agent's stake (${usdc(reward)} USDC gained), if the stake is still there at resolution.`;
   return { slashable, reward, gets, expected, stakeText, outcomeText };
 }

@@ -38,7 +38,10 @@ export function leaseSummary(n: AgentNow): string {
   const next = l.paidThroughEpoch + 1n;
   const deactivates = l.paidThroughEpoch + GRACE_PERIOD_EPOCHS + 1n;
   if (l.status === 2) return `deactivated (paid through epoch ${l.paidThroughEpoch}); pay the back-lease to reactivate`;
-  const grace = n.epoch > l.paidThroughEpoch ? `, unpaid since epoch ${next}: deactivated at the first tick from epoch ${deactivates}` : '';
+  const grace =
+    n.epoch > l.paidThroughEpoch
+      ? `, unpaid since epoch ${next}: deactivated at the first tick from epoch ${deactivates}`
+      : '';
   return `${status}, paid through epoch ${l.paidThroughEpoch}, next due epoch ${next}${grace}`;
 }
 
@@ -53,24 +56,38 @@ export function ownerActions(n: AgentNow): OwnerActions {
   else if (!l) queueUnlock = no('unlock needs the lease deactivated: no lease yet (pay one epoch, then let it lapse)');
   else if (l.status !== 2) {
     const from = l.paidThroughEpoch + GRACE_PERIOD_EPOCHS + 1n;
-    queueUnlock = no(`unlock needs the lease deactivated: paid through epoch ${l.paidThroughEpoch} (a tick from epoch ${from} deactivates it)`);
+    queueUnlock = no(
+      `unlock needs the lease deactivated: paid through epoch ${l.paidThroughEpoch} (a tick from epoch ${from} deactivates it)`,
+    );
   }
   let claimStake: Can = yes;
   if (s?.status !== 2) {
-    const name = s ? STAKE_STATUS_NAMES[s.status] ?? `in status ${s.status}` : '';
-    claimStake = no(!s ? 'no stake locked' : s.status === 1 ? 'stake is locked: queue the unlock first' : `stake is ${name}: nothing left to claim`);
-  }
-  else if (n.slot < s.unlockRequestedSlot + UNLOCK_DELAY_SLOTS) {
+    const name = s ? (STAKE_STATUS_NAMES[s.status] ?? `in status ${s.status}`) : '';
+    claimStake = no(
+      !s
+        ? 'no stake locked'
+        : s.status === 1
+          ? 'stake is locked: queue the unlock first'
+          : `stake is ${name}: nothing left to claim`,
+    );
+  } else if (n.slot < s.unlockRequestedSlot + UNLOCK_DELAY_SLOTS) {
     claimStake = no(`unlock delay: claimable from slot ${s.unlockRequestedSlot + UNLOCK_DELAY_SLOTS} (now ${n.slot})`);
   }
   return { lockStake, payLease: yes, tickLease, queueUnlock, claimStake };
 }
 
 /** A challenge's window: open through epoch e + window, resolvable after it, expirable after twice that. */
-export function challengeWindow(epoch: bigint, now: bigint): { phase: 'open' | 'resolvable' | 'expirable'; resolveFrom: bigint; expireFrom: bigint } {
+export function challengeWindow(
+  epoch: bigint,
+  now: bigint,
+): { phase: 'open' | 'resolvable' | 'expirable'; resolveFrom: bigint; expireFrom: bigint } {
   const resolveFrom = epoch + CHALLENGE_WINDOW_EPOCHS + 1n;
   const expireFrom = epoch + 2n * CHALLENGE_WINDOW_EPOCHS + 1n;
-  return { phase: now >= expireFrom ? 'expirable' : now >= resolveFrom ? 'resolvable' : 'open', resolveFrom, expireFrom };
+  return {
+    phase: now >= expireFrom ? 'expirable' : now >= resolveFrom ? 'resolvable' : 'open',
+    resolveFrom,
+    expireFrom,
+  };
 }
 
 export type LeaseState = 'none' | 'ok' | 'due-soon' | 'grace' | 'lapsed';
@@ -108,6 +125,7 @@ export function leaseHealth(n: AgentNow, epochSeconds: bigint, nowSec: number): 
   else if (n.epoch > l.paidThroughEpoch) state = 'grace';
   else if (n.epoch === l.paidThroughEpoch) state = 'due-soon';
   else state = 'ok';
-  const reactivateEpochs = state === 'lapsed' || state === 'grace' ? defaultLeaseEpochs(l.paidThroughEpoch, epochSeconds, nowSec) : 0n;
+  const reactivateEpochs =
+    state === 'lapsed' || state === 'grace' ? defaultLeaseEpochs(l.paidThroughEpoch, epochSeconds, nowSec) : 0n;
   return { state, dueAt, deactivatesAt, backEpochs: back, reactivateEpochs };
 }

@@ -9,8 +9,15 @@
  * preview.test.ts); computePreview() reads the chain.
  */
 import { Buffer } from 'buffer';
+import {
+  type Connection,
+  PublicKey,
+  SystemInstruction,
+  SystemProgram,
+  type Transaction,
+  VersionedTransaction,
+} from '../../lib/chain';
 import { sol } from './format';
-import { PublicKey, SystemInstruction, SystemProgram, VersionedTransaction, type Connection, type Transaction } from '../../lib/chain';
 
 /** A created account's name on the preview, and when its rent comes back. */
 export interface AccountNote {
@@ -79,13 +86,17 @@ export interface Preview {
  * the wallet pays or gains: "+0.0172 = −0.00001 fee +0.0172 rent returned", never
  * "+0.0172 = fee 0.00001 − rent returned 0.0172", which sums to the opposite.
  */
-export function solTerms(p: Pick<Preview, 'fees' | 'rentPaid' | 'rentBack' | 'rentReclaimable' | 'txCount'>): { sign: '−' | '+'; lamports: bigint; label: string; note?: string }[] {
+export function solTerms(
+  p: Pick<Preview, 'fees' | 'rentPaid' | 'rentBack' | 'rentReclaimable' | 'txCount'>,
+): { sign: '−' | '+'; lamports: bigint; label: string; note?: string }[] {
   const out: { sign: '−' | '+'; lamports: bigint; label: string; note?: string }[] = [
     { sign: '−', lamports: p.fees, label: p.txCount > 1 ? `fees of ${p.txCount} transactions` : 'fee' },
   ];
   if (p.rentPaid) {
     const kept = p.rentPaid - p.rentReclaimable;
-    const note = p.rentReclaimable ? `${sol(p.rentReclaimable)} comes back later${kept ? `, ${sol(kept)} stays` : ''}` : 'stays in the new accounts';
+    const note = p.rentReclaimable
+      ? `${sol(p.rentReclaimable)} comes back later${kept ? `, ${sol(kept)} stays` : ''}`
+      : 'stays in the new accounts';
     out.push({ sign: '−', lamports: p.rentPaid, label: 'rent', note });
   }
   if (p.rentBack) out.push({ sign: '+', lamports: p.rentBack, label: 'rent returned' });
@@ -121,22 +132,42 @@ export function summarize(i: SummarizeInput): Preview {
     if (address === i.payer) continue;
     const after = i.post.get(address) ?? null;
     const note = notes.get(address);
-    if (!before && after) accounts.push({ address, label: note?.label ?? 'new account', kind: 'created', lamports: after.lamports, rentBack: note?.rentBack });
-    else if (before && !after) accounts.push({ address, label: note?.label ?? 'account', kind: 'closed', lamports: before.lamports });
+    if (!before && after)
+      accounts.push({
+        address,
+        label: note?.label ?? 'new account',
+        kind: 'created',
+        lamports: after.lamports,
+        rentBack: note?.rentBack,
+      });
+    else if (before && !after)
+      accounts.push({ address, label: note?.label ?? 'account', kind: 'closed', lamports: before.lamports });
   }
   for (const c of i.laterCreates) {
     const note = notes.get(c.address);
-    accounts.push({ address: c.address, label: note?.label ?? 'new account', kind: 'created', lamports: c.lamports, rentBack: note?.rentBack });
+    accounts.push({
+      address: c.address,
+      label: note?.label ?? 'new account',
+      kind: 'created',
+      lamports: c.lamports,
+      rentBack: note?.rentBack,
+    });
   }
-  for (const r of i.hints.laterReturns ?? []) accounts.push({ address: r.address.toBase58(), label: r.label, kind: 'closed', lamports: r.lamports });
+  for (const r of i.hints.laterReturns ?? [])
+    accounts.push({ address: r.address.toBase58(), label: r.label, kind: 'closed', lamports: r.lamports });
   const payerBefore = i.pre.get(i.payer)?.lamports ?? 0n;
   const payerAfterFirst = i.post.get(i.payer)?.lamports ?? 0n;
   const laterFees = i.fees.slice(1).reduce((a, b) => a + b, 0n);
   const laterCreated = i.laterCreates.reduce((a, c) => a + c.lamports, 0n);
   const laterBack = (i.hints.laterReturns ?? []).reduce((a, r) => a + r.lamports, 0n);
   const solChange = payerAfterFirst - payerBefore - laterFees - laterCreated + laterBack;
-  const sum = (k: 'created' | 'closed', f: (a: AccountChange) => boolean = () => true) => accounts.filter((a) => a.kind === k && f(a)).reduce((x, a) => x + a.lamports, 0n);
-  const usdcChange = i.hints.usdcUnknown ? null : i.usdc ? tokenAmount(i.post.get(i.usdc) ?? null) - tokenAmount(i.pre.get(i.usdc) ?? null) : 0n;
+  const sum = (k: 'created' | 'closed', f: (a: AccountChange) => boolean = () => true) =>
+    accounts.filter((a) => a.kind === k && f(a)).reduce((x, a) => x + a.lamports, 0n);
+  const usdcChange = i.hints.usdcUnknown
+    ? null
+    : i.usdc
+      ? tokenAmount(i.post.get(i.usdc) ?? null) - tokenAmount(i.pre.get(i.usdc) ?? null)
+      : 0n;
   return {
     balance: payerBefore,
     solChange,
@@ -158,7 +189,8 @@ export function upfrontNeed(fees: bigint[], creates: bigint[]): bigint {
   return [...fees, ...creates].reduce((a, b) => a + b, 0n);
 }
 
-const snap = (a: { lamports: number; data: Buffer | Uint8Array } | null): Snapshot => (a && a.lamports > 0 ? { lamports: BigInt(a.lamports), data: new Uint8Array(a.data) } : null);
+const snap = (a: { lamports: number; data: Buffer | Uint8Array } | null): Snapshot =>
+  a && a.lamports > 0 ? { lamports: BigInt(a.lamports), data: new Uint8Array(a.data) } : null;
 
 /** System createAccount instructions of `tx` paid by `payer`. */
 export function createsOf(tx: Transaction, payer: PublicKey): { address: string; lamports: bigint }[] {
@@ -168,8 +200,11 @@ export function createsOf(tx: Transaction, payer: PublicKey): { address: string;
     try {
       if (SystemInstruction.decodeInstructionType(ix) !== 'Create') continue;
       const c = SystemInstruction.decodeCreateAccount(ix);
-      if (c.fromPubkey.equals(payer)) out.push({ address: c.newAccountPubkey.toBase58(), lamports: BigInt(c.lamports) });
-    } catch { /* not a createAccount */ }
+      if (c.fromPubkey.equals(payer))
+        out.push({ address: c.newAccountPubkey.toBase58(), lamports: BigInt(c.lamports) });
+    } catch {
+      /* not a createAccount */
+    }
   }
   return out;
 }
@@ -187,9 +222,18 @@ export type PreviewResult =
   | { ok: false; kind: 'simulation'; err: unknown; logs: string[] };
 
 /** Reads, checks SOL, simulates and summarizes. `txs` carry their blockhash and partial signatures. */
-export async function computePreview(connection: Connection, payer: PublicKey, usdc: PublicKey | null, txs: Transaction[], hints: PreviewHints): Promise<PreviewResult> {
+export async function computePreview(
+  connection: Connection,
+  payer: PublicKey,
+  usdc: PublicKey | null,
+  txs: Transaction[],
+  hints: PreviewHints,
+): Promise<PreviewResult> {
   const watched: string[] = [payer.toBase58()];
-  const add = (k: PublicKey) => { const s = k.toBase58(); if (!watched.includes(s) && watched.length < 100) watched.push(s); };
+  const add = (k: PublicKey) => {
+    const s = k.toBase58();
+    if (!watched.includes(s) && watched.length < 100) watched.push(s);
+  };
   if (usdc) add(usdc);
   for (const tx of txs) for (const ix of tx.instructions) for (const m of ix.keys) if (m.isWritable) add(m.pubkey);
   for (const n of hints.notes ?? []) add(n.address);
@@ -203,20 +247,48 @@ export async function computePreview(connection: Connection, payer: PublicKey, u
   const balance = pre.get(watched[0])?.lamports ?? 0n;
   // SOL needed up front: every fee, the rent of System-created accounts, and of the accounts a program creates (notes with a size).
   const creates = txs.flatMap((t) => createsOf(t, payer).map((c) => c.lamports));
-  const noted = await Promise.all((hints.notes ?? []).filter((n) => n.size !== undefined && !pre.get(n.address.toBase58())).map((n) => connection.getMinimumBalanceForRentExemption(n.size!)));
+  const noted = await Promise.all(
+    (hints.notes ?? [])
+      .filter((n) => n.size !== undefined && !pre.get(n.address.toBase58()))
+      .map((n) => connection.getMinimumBalanceForRentExemption(n.size!)),
+  );
   const rent = [...creates, ...noted.map(BigInt)].reduce((a, b) => a + b, 0n);
   const need = upfrontNeed(fees, [rent]);
   const feeSum = fees.reduce((a, b) => a + b, 0n);
   // A wallet left with lamports must stay rent-exempt; emptied to exactly 0 it may.
   if (balance < need || (balance > need && balance - need < BigInt(rentMin))) {
-    return { ok: false, kind: 'too-little-sol', balance, need: balance < need ? need : need + BigInt(rentMin), fees: feeSum, rent };
+    return {
+      ok: false,
+      kind: 'too-little-sol',
+      balance,
+      need: balance < need ? need : need + BigInt(rentMin),
+      fees: feeSum,
+      rent,
+    };
   }
   const first = new VersionedTransaction(txs[0].compileMessage());
-  const sim = await connection.simulateTransaction(first, { sigVerify: false, commitment: 'confirmed', accounts: { encoding: 'base64', addresses: watched } });
+  const sim = await connection.simulateTransaction(first, {
+    sigVerify: false,
+    commitment: 'confirmed',
+    accounts: { encoding: 'base64', addresses: watched },
+  });
   if (sim.value.err) return { ok: false, kind: 'simulation', err: sim.value.err, logs: sim.value.logs ?? [] };
   const post = new Map<string, Snapshot>();
-  (sim.value.accounts ?? []).forEach((a, i) => post.set(watched[i], a ? { lamports: BigInt(a.lamports), data: new Uint8Array(Buffer.from((a.data as string[])[0], 'base64')) } : null));
+  (sim.value.accounts ?? []).forEach((a, i) =>
+    post.set(
+      watched[i],
+      a ? { lamports: BigInt(a.lamports), data: new Uint8Array(Buffer.from((a.data as string[])[0], 'base64')) } : null,
+    ),
+  );
   const laterCreates = txs.slice(1).flatMap((t) => createsOf(t, payer));
-  const preview = summarize({ payer: watched[0], usdc: usdc?.toBase58() ?? null, pre, post, fees, laterCreates, hints });
+  const preview = summarize({
+    payer: watched[0],
+    usdc: usdc?.toBase58() ?? null,
+    pre,
+    post,
+    fees,
+    laterCreates,
+    hints,
+  });
   return { ok: true, preview, logs: sim.value.logs ?? [] };
 }

@@ -1,8 +1,9 @@
 // The register form's check (register-form.ts): byte lengths as SATI counts them, http(s)/data:
 // uris only, and the accepted values encode as register_agent arguments SATI takes.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { encodeRegisterAgentArgs, decodeRegisterAgentArgs } from '../../lib/chain/sati';
+import { test } from 'node:test';
+import { decodeRegisterAgentArgs, encodeRegisterAgentArgs } from '../../lib/chain/sati';
 import { checkRegisterForm } from './register-form';
 
 const ok = { name: 'weather bot', symbol: 'WTHR', uri: 'https://agents.example/weather.json', nonTransferable: false };
@@ -10,7 +11,12 @@ const ok = { name: 'weather bot', symbol: 'WTHR', uri: 'https://agents.example/w
 test('a valid form yields register_agent arguments that round-trip through the Borsh encoding', () => {
   const c = checkRegisterForm({ ...ok, name: '  weather bot ', nonTransferable: true });
   assert.ok(c.ok);
-  assert.deepEqual(c.args, { name: 'weather bot', symbol: 'WTHR', uri: 'https://agents.example/weather.json', nonTransferable: true });
+  assert.deepEqual(c.args, {
+    name: 'weather bot',
+    symbol: 'WTHR',
+    uri: 'https://agents.example/weather.json',
+    nonTransferable: true,
+  });
   const back = decodeRegisterAgentArgs(encodeRegisterAgentArgs(c.args));
   assert.equal(back?.name, 'weather bot');
   assert.equal(back?.nonTransferable, true);
@@ -40,9 +46,15 @@ test('name is required; symbol and uri may be empty', () => {
 test('uri: http(s) and data: only, each error names the problem', () => {
   assert.ok(checkRegisterForm({ ...ok, uri: 'data:application/json,{"name":"x"}' }).ok);
   assert.ok(checkRegisterForm({ ...ok, uri: 'http://127.0.0.1:3000/api/agents/x/registration' }).ok);
-  const bad = (uri: string) => { const c = checkRegisterForm({ ...ok, uri }); return c.ok ? null : c.errors.uri; };
+  const bad = (uri: string) => {
+    const c = checkRegisterForm({ ...ok, uri });
+    return c.ok ? null : c.errors.uri;
+  };
   assert.equal(bad('ipfs://bafy'), "The uri's scheme ipfs: is not read by observers: use https://, http:// or data:");
-  assert.equal(bad('javascript:alert(1)'), "The uri's scheme javascript: is not read by observers: use https://, http:// or data:");
+  assert.equal(
+    bad('javascript:alert(1)'),
+    "The uri's scheme javascript: is not read by observers: use https://, http:// or data:",
+  );
   assert.equal(bad('agents.example/x.json'), 'The uri is not a URL: use https://…, http://… or data:…');
   assert.equal(bad('https://a.example/x y'), 'The uri must not contain spaces or line breaks');
 });

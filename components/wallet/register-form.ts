@@ -4,7 +4,7 @@
  * UTF-8, so "é" counts 2), and a registration file is only ever read from http(s) or data: (docs/chain.md
  * "Registration file"). Pure: unit-tested in register-form.test.ts.
  */
-import { SATI_LIMITS, type RegisterAgentArgs } from '../../lib/chain/sati';
+import { type RegisterAgentArgs, SATI_LIMITS } from '../../lib/chain/sati';
 
 export interface RegisterFormInput {
   name: string;
@@ -41,7 +41,8 @@ function uriProblem(uri: string): string | null {
     return 'The uri is not a URL: use https://…, http://… or data:…';
   }
   if (u.protocol === 'data:') return null;
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return `The uri's scheme ${u.protocol} is not read by observers: use https://, http:// or data:`;
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    return `The uri's scheme ${u.protocol} is not read by observers: use https://, http:// or data:`;
   if (!u.hostname) return 'The uri names no host';
   return null;
 }

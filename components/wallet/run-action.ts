@@ -9,12 +9,27 @@
  * then the evidence buffer's chunks) are signed together (one wallet prompt) and sent in order.
  * No React here; useAction.ts holds the state.
  */
-import { ComputeBudgetProgram, Transaction, type Connection, type PublicKey, type TransactionInstruction } from '../../lib/chain';
+import {
+  ComputeBudgetProgram,
+  type Connection,
+  type PublicKey,
+  Transaction,
+  type TransactionInstruction,
+} from '../../lib/chain';
 import { explainTransactionError, isRejection } from './explain';
 import { sol } from './format';
 import { computePreview, type Preview, type PreviewHints } from './preview';
 
-export type Phase = 'building' | 'built' | 'simulated' | 'awaiting-signature' | 'sent' | 'confirmed' | 'failed' | 'rejected' | 'cancelled';
+export type Phase =
+  | 'building'
+  | 'built'
+  | 'simulated'
+  | 'awaiting-signature'
+  | 'sent'
+  | 'confirmed'
+  | 'failed'
+  | 'rejected'
+  | 'cancelled';
 
 export interface PhaseEvent {
   phase: Phase;
@@ -59,7 +74,12 @@ export interface RunParams {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NOTHING_SENT = 'Nothing was sent and no fee was paid.';
 
-async function confirm(connection: Connection, signature: string, pollMs: number, timeoutMs: number): Promise<{ err: unknown } | null> {
+async function confirm(
+  connection: Connection,
+  signature: string,
+  pollMs: number,
+  timeoutMs: number,
+): Promise<{ err: unknown } | null> {
   const end = Date.now() + timeoutMs;
   while (Date.now() < end) {
     const s = (await connection.getSignatureStatuses([signature])).value[0];
@@ -70,7 +90,9 @@ async function confirm(connection: Connection, signature: string, pollMs: number
 }
 
 async function logsOf(connection: Connection, signature: string): Promise<string[]> {
-  const t = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).catch(() => null);
+  const t = await connection
+    .getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
+    .catch(() => null);
   return t?.meta?.logMessages ?? [];
 }
 
@@ -85,7 +107,13 @@ export async function runAction(p: RunParams): Promise<PhaseEvent> {
   };
   const fail = (err: unknown, logs: string[] = [], before = false) => {
     const x = explainTransactionError(err, logs);
-    return emit({ phase: 'failed', error: before ? `${NOTHING_SENT} ${x.sentence}` : x.sentence, errorName: x.name, logs, nothingSent: before });
+    return emit({
+      phase: 'failed',
+      error: before ? `${NOTHING_SENT} ${x.sentence}` : x.sentence,
+      errorName: x.name,
+      logs,
+      nothingSent: before,
+    });
   };
   try {
     emit({ phase: 'building' });
@@ -97,7 +125,10 @@ export async function runAction(p: RunParams): Promise<PhaseEvent> {
         const plain = () => new Transaction({ feePayer: p.feePayer, blockhash, lastValidBlockHeight }).add(...t.ixs);
         let tx = plain();
         if (price > 0) {
-          const priced = new Transaction({ feePayer: p.feePayer, blockhash, lastValidBlockHeight }).add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: price }), ...t.ixs);
+          const priced = new Transaction({ feePayer: p.feePayer, blockhash, lastValidBlockHeight }).add(
+            ComputeBudgetProgram.setComputeUnitPrice({ microLamports: price }),
+            ...t.ixs,
+          );
           // A full evidence chunk leaves no room for the price instruction: that transaction goes without it.
           const sigs = 1 + (t.partialSigners?.length ?? 0);
           if (priced.serializeMessage().length + 1 + 64 * sigs <= 1232) tx = priced;
@@ -113,14 +144,17 @@ export async function runAction(p: RunParams): Promise<PhaseEvent> {
     const r = await computePreview(p.connection, p.feePayer, p.usdcAccount, txs, built);
     if (!r.ok && r.kind === 'too-little-sol') {
       return emit({
-        phase: 'failed', errorName: 'TooLittleSol', nothingSent: true,
+        phase: 'failed',
+        errorName: 'TooLittleSol',
+        nothingSent: true,
         error: `${NOTHING_SENT} Too little SOL: this action needs ${sol(r.need)} SOL (fees ${sol(r.fees)} + rent ${sol(r.rent)}${r.need > r.fees + r.rent ? ', and the wallet must keep its own rent-exempt minimum' : ''}); the wallet holds ${sol(r.balance)} SOL.`,
       });
     }
     if (!r.ok) return fail(r.err, r.logs, true);
     preview = r.preview;
     emit({ phase: 'simulated', logs: r.logs });
-    if (!(await p.confirm(r.preview))) return emit({ phase: 'cancelled', error: `You cancelled after the preview. ${NOTHING_SENT}` });
+    if (!(await p.confirm(r.preview)))
+      return emit({ phase: 'cancelled', error: `You cancelled after the preview. ${NOTHING_SENT}` });
     // The person may have read the preview for a while: sign over a fresh blockhash.
     txs = await make();
     emit({ phase: 'awaiting-signature' });
@@ -128,7 +162,8 @@ export async function runAction(p: RunParams): Promise<PhaseEvent> {
     try {
       signed = await p.signAll(txs);
     } catch (e) {
-      if (isRejection(e)) return emit({ phase: 'rejected', error: 'You rejected the signature in the wallet: nothing was sent.' });
+      if (isRejection(e))
+        return emit({ phase: 'rejected', error: 'You rejected the signature in the wallet: nothing was sent.' });
       throw e;
     }
     for (const tx of signed) {
@@ -138,19 +173,43 @@ export async function runAction(p: RunParams): Promise<PhaseEvent> {
       } catch (e) {
         const logs = (e as { logs?: string[] }).logs ?? [];
         // Refused in preflight: this transaction was not sent (earlier ones of the action were).
-        const x = explainTransactionError((e as { transactionError?: unknown })?.transactionError ?? null, logs.length ? logs : [String((e as Error)?.message ?? e)]);
-        const lead = signatures.length === 0 ? NOTHING_SENT : `The node refused transaction ${signatures.length + 1} of ${signed.length} (not sent, no fee for it); the ones before it landed.`;
-        return emit({ phase: 'failed', error: `${lead} ${x.sentence}`, errorName: x.name, logs, nothingSent: signatures.length === 0 });
+        const x = explainTransactionError(
+          (e as { transactionError?: unknown })?.transactionError ?? null,
+          logs.length ? logs : [String((e as Error)?.message ?? e)],
+        );
+        const lead =
+          signatures.length === 0
+            ? NOTHING_SENT
+            : `The node refused transaction ${signatures.length + 1} of ${signed.length} (not sent, no fee for it); the ones before it landed.`;
+        return emit({
+          phase: 'failed',
+          error: `${lead} ${x.sentence}`,
+          errorName: x.name,
+          logs,
+          nothingSent: signatures.length === 0,
+        });
       }
       signatures.push(sig);
       emit({ phase: 'sent' });
       const status = await confirm(p.connection, sig, p.pollMs ?? 400, p.timeoutMs ?? 60_000);
-      if (!status) return emit({ phase: 'failed', error: `Not confirmed within ${Math.round((p.timeoutMs ?? 60_000) / 1000)} s; it may still land (signature ${sig}).`, errorName: 'Timeout' });
+      if (!status)
+        return emit({
+          phase: 'failed',
+          error: `Not confirmed within ${Math.round((p.timeoutMs ?? 60_000) / 1000)} s; it may still land (signature ${sig}).`,
+          errorName: 'Timeout',
+        });
       if (status.err) return fail(status.err, await logsOf(p.connection, sig));
     }
-    const outcome = built.after ? await built.after().catch((e: Error) => `The outcome could not be read back: ${e.message}`) : null;
+    const outcome = built.after
+      ? await built.after().catch((e: Error) => `The outcome could not be read back: ${e.message}`)
+      : null;
     return emit({ phase: 'confirmed', outcome });
   } catch (e) {
-    return emit({ phase: 'failed', error: String((e as Error)?.message ?? e), errorName: null, nothingSent: signatures.length === 0 });
+    return emit({
+      phase: 'failed',
+      error: String((e as Error)?.message ?? e),
+      errorName: null,
+      nothingSent: signatures.length === 0,
+    });
   }
 }

@@ -1,12 +1,12 @@
 'use client';
+import { useConnection } from '@solana/wallet-adapter-react';
 /**
  * Reads the browser needs from the chain over the configured JSON-RPC: the deployment's economy
  * config (USDC mint, treasury, vault, epoch length), the wallet's SOL and USDC balances, and the
  * identity NFTs it holds. Each reloads when an action confirms (useWalletEnv().version).
  */
 import { useEffect, useState } from 'react';
-import { useConnection } from '@solana/wallet-adapter-react';
-import { loadEconomyConfig, usdcAccountOf, type EconomyConfig, type PublicKey } from '../../lib/chain';
+import { type EconomyConfig, loadEconomyConfig, type PublicKey, usdcAccountOf } from '../../lib/chain';
 import { useWalletEnv } from './WalletIsland';
 
 const economies = new WeakMap<object, Promise<EconomyConfig>>();
@@ -27,19 +27,28 @@ export function useEconomy(): { economy: EconomyConfig | null; error: string | n
         economies.set(connection, p);
         p.catch(() => economies.delete(connection));
       }
-      p.then((economy) => live && set({ economy, error: null }), (e: Error) => {
-        if (!live) return;
-        set({ economy: null, error: e.message });
-        timer = setTimeout(() => attempt(n + 1), Math.min(10_000, 2000 * 2 ** Math.min(n, 3)));
-      });
+      p.then(
+        (economy) => live && set({ economy, error: null }),
+        (e: Error) => {
+          if (!live) return;
+          set({ economy: null, error: e.message });
+          timer = setTimeout(() => attempt(n + 1), Math.min(10_000, 2000 * 2 ** Math.min(n, 3)));
+        },
+      );
     };
     attempt(0);
-    return () => { live = false; clearTimeout(timer); };
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, [connection]);
   return s;
 }
 
-export interface Balances { lamports: bigint | null; usdc: bigint | null }
+export interface Balances {
+  lamports: bigint | null;
+  usdc: bigint | null;
+}
 
 /** SOL (lamports) and USDC (base units; 0 when the wallet has no USDC account) of `owner`. */
 export function useBalances(owner: PublicKey | null, economy: EconomyConfig | null): Balances {
@@ -53,14 +62,19 @@ export function useBalances(owner: PublicKey | null, economy: EconomyConfig | nu
       const lamports = BigInt(await connection.getBalance(owner, 'confirmed'));
       let usdc: bigint | null = null;
       if (economy) {
-        const acc = await connection.getTokenAccountBalance(usdcAccountOf(economy.usdcMint, owner), 'confirmed').catch(() => null);
+        const acc = await connection
+          .getTokenAccountBalance(usdcAccountOf(economy.usdcMint, owner), 'confirmed')
+          .catch(() => null);
         usdc = acc ? BigInt(acc.value.amount) : 0n;
       }
       if (live) set({ lamports, usdc });
     };
     load().catch(() => undefined);
     const t = setInterval(() => void load().catch(() => undefined), 5000);
-    return () => { live = false; clearInterval(t); };
+    return () => {
+      live = false;
+      clearInterval(t);
+    };
   }, [connection, owner, economy, version]);
   return b;
 }
@@ -74,10 +88,16 @@ export function useNowSec(): number {
   const [now, set] = useState(() => Math.floor(Date.now() / 1000));
   useEffect(() => {
     clockListeners.add(set);
-    clockTimer ??= setInterval(() => { const s = Math.floor(Date.now() / 1000); for (const l of clockListeners) l(s); }, 1000);
+    clockTimer ??= setInterval(() => {
+      const s = Math.floor(Date.now() / 1000);
+      for (const l of clockListeners) l(s);
+    }, 1000);
     return () => {
       clockListeners.delete(set);
-      if (clockListeners.size === 0 && clockTimer) { clearInterval(clockTimer); clockTimer = null; }
+      if (clockListeners.size === 0 && clockTimer) {
+        clearInterval(clockTimer);
+        clockTimer = null;
+      }
     };
   }, []);
   return now;

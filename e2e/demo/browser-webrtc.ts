@@ -10,13 +10,14 @@
  * servers libp2p lists by default are unreachable here without holding the connection up.
  * SHOTS_DIR=<dir> keeps screenshots.
  */
-import { test, describe, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { demoServer } from './server';
+import { after, before, describe, test } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, type RunningServer } from '../harness';
+import { demoServer } from './server';
 
 // The dialling page used to fail about half of these runs: the answering page closes its end of
 // the 'init' data channel as soon as it has upgraded, and @libp2p/webrtc's dialler then waited
@@ -30,7 +31,11 @@ let srv: RunningServer | undefined;
 let browser: Browser | undefined;
 const until: RunningServer['until'] = (what, ms, probe) => srv!.until(what, ms, probe, 500);
 
-interface Conn { transport: string | null; limited: string | null; peer: string | null }
+interface Conn {
+  transport: string | null;
+  limited: string | null;
+  peer: string | null;
+}
 
 // E2E_WEBRTC_DEBUG=<namespaces> (e.g. `libp2p:webrtc*,libp2p:webrtc*:trace`) turns on libp2p's
 // debug log in both pages before their node starts and forwards it here, tagged by page.
@@ -42,7 +47,9 @@ async function debugPage(page: Page, tag: string): Promise<void> {
   page.on('console', (m) => {
     // the aborted prefetches (openPage) would drown the log
     if (m.text().startsWith('Failed to load resource')) return;
-    console.log(`[${tag} +${((Date.now() - t0) / 1000).toFixed(2)}] ${m.text().replace(/%c| ?color: (#\w+|inherit)/g, '')}`);
+    console.log(
+      `[${tag} +${((Date.now() - t0) / 1000).toFixed(2)}] ${m.text().replace(/%c| ?color: (#\w+|inherit)/g, '')}`,
+    );
   });
 }
 
@@ -51,7 +58,9 @@ async function openPage(tag: string): Promise<Page> {
   // The pages never navigate, but the overview's links prefetch every route they point to: on
   // a loaded 2-core machine those renders queue ahead of the join's /api/health and WebSocket
   // dial in the one server process, for nothing this test looks at.
-  await page.route(/[?&]_rsc=/, (route) => (route.request().headers()['next-router-prefetch'] ? route.abort() : route.continue()));
+  await page.route(/[?&]_rsc=/, (route) =>
+    route.request().headers()['next-router-prefetch'] ? route.abort() : route.continue(),
+  );
   await debugPage(page, tag);
   return page;
 }
@@ -65,11 +74,18 @@ async function joinMesh(page: Page): Promise<string> {
 
 const connections = (page: Page): Promise<Conn[]> =>
   page.getByTestId('browser-connection').evaluateAll((els) =>
-    els.map((e) => ({ transport: e.getAttribute('data-transport'), limited: e.getAttribute('data-limited'), peer: e.getAttribute('data-peer') })),
+    els.map((e) => ({
+      transport: e.getAttribute('data-transport'),
+      limited: e.getAttribute('data-limited'),
+      peer: e.getAttribute('data-peer'),
+    })),
   );
 const verified = async (page: Page) => Number(await page.getByTestId('browser-node').getAttribute('data-verified'));
 
-describe('two browsers on the mesh connect over WebRTC through the observer\'s relay', { skip, timeout: 420_000 }, () => {
+describe("two browsers on the mesh connect over WebRTC through the observer's relay", {
+  skip,
+  timeout: 420_000,
+}, () => {
   before(async () => {
     srv = await demoServer();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -88,7 +104,8 @@ describe('two browsers on the mesh connect over WebRTC through the observer\'s r
     // Each browser is on the observer over WebSockets.
     for (const p of [a, b]) {
       await until('a WebSocket connection to the observer', 20_000, async () =>
-        (await connections(p)).some((c) => c.transport === 'websocket' && c.peer === observer && c.limited === 'false'));
+        (await connections(p)).some((c) => c.transport === 'websocket' && c.peer === observer && c.limited === 'false'),
+      );
     }
 
     // A's WebRTC address appears once the observer's relay granted it a reservation.
@@ -109,24 +126,38 @@ describe('two browsers on the mesh connect over WebRTC through the observer\'s r
     const direct = (c: Conn) => c.transport === 'webrtc' && c.limited === 'false';
     // The dial's own budget (lib/mesh/browser.ts) ends first; a failed dial is reported by name.
     await until('a direct WebRTC connection B → A', 75_000, async () => {
-      if (await b.getByTestId('webrtc-dial-error').count()) throw new Error(`the dial failed: ${await b.getByTestId('webrtc-dial-error').innerText()}`);
+      if (await b.getByTestId('webrtc-dial-error').count())
+        throw new Error(`the dial failed: ${await b.getByTestId('webrtc-dial-error').innerText()}`);
       return (await connections(b)).some((c) => direct(c) && c.peer === peerA);
     });
-    await until('A sees the WebRTC connection from B', 30_000, async () => (await connections(a)).some((c) => direct(c) && c.peer === peerB));
+    await until('A sees the WebRTC connection from B', 30_000, async () =>
+      (await connections(a)).some((c) => direct(c) && c.peer === peerB),
+    );
     assert.equal(await b.getByTestId('webrtc-dial-error').count(), 0);
 
     // GossipSub runs over the WebRTC connection: each browser has the other in its topic mesh
     // (a relayed connection is limited and carries no GossipSub, so this is the WebRTC link).
-    for (const [p, other] of [[a, peerB], [b, peerA]] as const) {
-      await until(`GossipSub peering with ${other.slice(-6)} over WebRTC`, 30_000, async () =>
-        (await p.getByTestId('browser-node').getAttribute('data-mesh-peers'))?.split(' ').includes(other) ?? false);
+    for (const [p, other] of [
+      [a, peerB],
+      [b, peerA],
+    ] as const) {
+      await until(
+        `GossipSub peering with ${other.slice(-6)} over WebRTC`,
+        30_000,
+        async () =>
+          (await p.getByTestId('browser-node').getAttribute('data-mesh-peers'))?.split(' ').includes(other) ?? false,
+      );
     }
 
     // Live gossip keeps arriving in B after the WebRTC link, and every envelope verifies.
     await until('3 more gossip envelopes verified in page B', 90_000, async () => (await verified(b)) >= before + 3);
     await until('3 gossip envelopes verified in page A', 60_000, async () => (await verified(a)) >= 3);
     for (const p of [a, b]) {
-      assert.equal(await p.getByTestId('browser-node').getAttribute('data-failed'), '0', await p.getByTestId('browser-node').innerText());
+      assert.equal(
+        await p.getByTestId('browser-node').getAttribute('data-failed'),
+        '0',
+        await p.getByTestId('browser-node').innerText(),
+      );
     }
     const shots = process.env.SHOTS_DIR;
     if (shots) {

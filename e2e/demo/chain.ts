@@ -12,20 +12,48 @@
  * Half the deals also settle through the Haggle program: a settled one is shown on its
  * conversation page beside the gossiped NEG1 offers.
  */
-import { test, describe, before } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { demoServer } from './server';
+import { before, describe, test } from 'node:test';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, type RunningServer } from '../harness';
+import { demoServer } from './server';
 
 let srv: RunningServer | undefined;
 let base = '';
 let cheater = '';
 const until: RunningServer['until'] = (what, ms, probe) => srv!.until(what, ms, probe, 500);
-const getJson = <T,>(path: string) => srv!.getJson<T>(path);
+const getJson = <T>(path: string) => srv!.getJson<T>(path);
 
-interface Batch { agent: string; agentAddress: string; epoch: string; status: string; batchHash: string; logMerkleRoot: string; uploadedLogRoot: string | null; data: { bidCount?: string } }
-interface Negotiation { conversationId: string; status: string; deposit: string; decayed: string; rounds: number; amount: string | null; fee: string | null; toSeller: string | null; refund: string | null }
-interface Challenge { address: string; agent: string; epoch: string; status: string; challenger: string; transitions: { status: string }[]; data: { statusName?: string; reason?: number } | null }
+interface Batch {
+  agent: string;
+  agentAddress: string;
+  epoch: string;
+  status: string;
+  batchHash: string;
+  logMerkleRoot: string;
+  uploadedLogRoot: string | null;
+  data: { bidCount?: string };
+}
+interface Negotiation {
+  conversationId: string;
+  status: string;
+  deposit: string;
+  decayed: string;
+  rounds: number;
+  amount: string | null;
+  fee: string | null;
+  toSeller: string | null;
+  refund: string | null;
+}
+interface Challenge {
+  address: string;
+  agent: string;
+  epoch: string;
+  status: string;
+  challenger: string;
+  transitions: { status: string }[];
+  data: { statusName?: string; reason?: number } | null;
+}
 
 describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
   before(async () => {
@@ -57,7 +85,12 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
     const r = await getJson<{ error: string }>('/api/reputation/xyz');
     assert.equal(r.status, 400);
     assert.match(r.body.error, /"agent"/);
-    const post = (body: Uint8Array) => fetch(`${base}/api/ingest/log`, { method: 'POST', headers: { 'content-type': 'application/cbor' }, body: Buffer.from(body) });
+    const post = (body: Uint8Array) =>
+      fetch(`${base}/api/ingest/log`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/cbor' },
+        body: Buffer.from(body),
+      });
     const l1 = await post(Uint8Array.of(0x82, 0x01, 0x02));
     assert.equal(l1.status, 400);
     assert.match(((await l1.json()) as { error: string }).error, /array of 3 items/);
@@ -81,7 +114,10 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
     });
     const c = upheld[0];
     cheater = c.agent;
-    assert.deepEqual(c.transitions.map((t) => t.status), ['pending', 'upheld']);
+    assert.deepEqual(
+      c.transitions.map((t) => t.status),
+      ['pending', 'upheld'],
+    );
     assert.equal(c.data?.statusName, 'upheld');
     assert.equal(c.data?.reason, 1, 'reason 1: a NEG1 bid the batch does not report');
     // The challenged batch is the cheater's, filtered by agent (hex) and epoch, and by base58 address.
@@ -97,19 +133,33 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
     });
     assert.equal(flagged.uploadedLogRoot, flagged.logMerkleRoot);
     const mismatched = await getJson<{ batches: Batch[] }>('/api/batches?status=mismatch');
-    assert.deepEqual([...new Set(mismatched.body.batches.map((b) => b.agent))], [c.agent], 'only the cheater\'s batch is flagged');
+    assert.deepEqual(
+      [...new Set(mismatched.body.batches.map((b) => b.agent))],
+      [c.agent],
+      "only the cheater's batch is flagged",
+    );
     const byAddress = await getJson<{ batches: Batch[] }>(`/api/batches?agent=${cheat.agentAddress}&epoch=${c.epoch}`);
-    assert.deepEqual(byAddress.body.batches.map((b) => b.batchHash), [cheat.batchHash]);
+    assert.deepEqual(
+      byAddress.body.batches.map((b) => b.batchHash),
+      [cheat.batchHash],
+    );
     const mine = await getJson<{ challenges: Challenge[] }>(`/api/challenges?agent=${c.agent}`);
     assert.ok(mine.body.challenges.some((x) => x.address === c.address));
-    const rep = await getJson<{ agent: string; gossip: unknown; authoritative: { fromEpoch: string }; batches: { epoch: string; status: string }[] }>(`/api/reputation/${c.agent}`);
+    const rep = await getJson<{
+      agent: string;
+      gossip: unknown;
+      authoritative: { fromEpoch: string };
+      batches: { epoch: string; status: string }[];
+    }>(`/api/reputation/${c.agent}`);
     assert.equal(rep.status, 200);
     assert.equal(rep.body.agent, c.agent);
     assert.ok(rep.body.batches.some((b) => b.epoch === c.epoch));
     assert.ok('gossip' in rep.body && 'authoritative' in rep.body);
   });
 
-  test('the pages show the chain: overview section and the agent\'s batches and challenge', { skip: chromiumSkip }, async () => {
+  test("the pages show the chain: overview section and the agent's batches and challenge", {
+    skip: chromiumSkip,
+  }, async () => {
     assert.ok(cheater, 'runs after the challenge test');
     const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
@@ -122,14 +172,19 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
       await page.goto(`${base}/agents/${cheater}`);
       assert.match((await page.locator('[data-testid=agent-stake]').textContent()) ?? '', /slashed/);
       const rows = await page.locator('[data-testid=agent-challenges] tbody tr').allTextContents();
-      assert.ok(rows.some((r) => /upheld/.test(r) && /pending\b[^→]*→ upheld/.test(r)), rows.join(' | '));
+      assert.ok(
+        rows.some((r) => /upheld/.test(r) && /pending\b[^→]*→ upheld/.test(r)),
+        rows.join(' | '),
+      );
       assert.ok((await page.locator('[data-testid=agent-batches] tbody tr').count()) >= 1);
     } finally {
       await browser.close();
     }
   });
 
-  test('a demo deal settled through Haggle shows its on-chain settlement on the conversation page', { skip: chromiumSkip }, async () => {
+  test('a demo deal settled through Haggle shows its on-chain settlement on the conversation page', {
+    skip: chromiumSkip,
+  }, async () => {
     const bad = await getJson<{ error: string }>('/api/negotiations?status=won');
     assert.equal(bad.status, 400);
     assert.match(bad.body.error, /"status"/);
@@ -148,18 +203,28 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
       let seen: (string | null)[] = [];
       const rows = await until('every on-chain offer beside its gossiped NEG1 offer', 60_000, async () => {
         await page.goto(`${base}/conversations/${n.conversationId}`);
-        const r = await page.locator('[data-testid=haggle-rounds] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-match')));
+        const r = await page
+          .locator('[data-testid=haggle-rounds] tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-match')));
         seen = r;
         return r.length === n.rounds && r.every((m) => m === 'same') ? r : undefined;
       }).catch((e: unknown) => {
-        throw new Error(`${(e as Error).message}; conversation ${n.conversationId}, ${n.rounds} rounds on chain, the page's rows: ${JSON.stringify(seen)}`);
+        throw new Error(
+          `${(e as Error).message}; conversation ${n.conversationId}, ${n.rounds} rounds on chain, the page's rows: ${JSON.stringify(seen)}`,
+        );
       });
       assert.equal(rows.length, n.rounds);
       const usdc = (v: string) => (Number(v) / 1e6).toString();
       const settlement = (await page.locator('[data-testid=haggle-settlement]').textContent()) ?? '';
       assert.match(settlement, new RegExp(`settled at ${usdc(n.amount!).replace('.', '\\.')} USDC`));
-      assert.match((await page.locator('[data-testid=haggle-escrow]').textContent()) ?? '', new RegExp(`${usdc(n.decayed).replace('.', '\\.')} USDC burned by decay`));
-      assert.match((await page.locator('[data-testid=haggle-differences]').textContent()) ?? '', /Every on-chain offer matches the gossiped NEG1 offer/);
+      assert.match(
+        (await page.locator('[data-testid=haggle-escrow]').textContent()) ?? '',
+        new RegExp(`${usdc(n.decayed).replace('.', '\\.')} USDC burned by decay`),
+      );
+      assert.match(
+        (await page.locator('[data-testid=haggle-differences]').textContent()) ?? '',
+        /Every on-chain offer matches the gossiped NEG1 offer/,
+      );
     } finally {
       await browser.close();
     }

@@ -4,13 +4,17 @@
  * browser-webrtc) only read what the demo does, so they share it: the demo's own waits (a
  * verified batch, a resolved challenge) pass once for all of them.
  */
-import { startServer, type RunningServer } from '../harness';
+import { type RunningServer, startServer } from '../harness';
 
 let running: Promise<RunningServer> | undefined;
 
 export function demoServer(): Promise<RunningServer> {
   running ??= startServer((dir) => ({
-    DATA_DIR: dir, SOLANA_RPC_URL: '', CHAIN_PORT: '0', DEMO_AGENTS: '4', EPOCH_SECONDS: '6',
+    DATA_DIR: dir,
+    SOLANA_RPC_URL: '',
+    CHAIN_PORT: '0',
+    DEMO_AGENTS: '4',
+    EPOCH_SECONDS: '6',
     OBSERVER_LISTEN: '/ip4/127.0.0.1/tcp/0 /ip4/127.0.0.1/tcp/0/ws',
   }));
   return running;

@@ -10,23 +10,24 @@
  * that check; a libp2p node in the page receives and verifies live gossip. SHOTS_DIR=<dir> keeps
  * screenshots.
  */
-import { test, describe, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildEnvelope, decodeEnvelope, envelopeId } from '../../lib/protocol/envelope';
-import { buildReceipt, decodeReceipt, encodeReceipt, verifyReceipt } from '../../lib/protocol/receipt';
-import { publicKeyFromSeed } from '../../lib/protocol/crypto';
-import { fromHex, toHex } from '../../lib/protocol/hex';
+import { after, before, describe, test } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { base58 } from '../../components/format';
+import { publicKeyFromSeed } from '../../lib/protocol/crypto';
+import { buildEnvelope, decodeEnvelope, envelopeId } from '../../lib/protocol/envelope';
+import { fromHex, toHex } from '../../lib/protocol/hex';
+import { buildReceipt, decodeReceipt, encodeReceipt, verifyReceipt } from '../../lib/protocol/receipt';
+import { CHROMIUM, CHROMIUM_ARGS, type RunningServer, chromiumSkip as skip } from '../harness';
 import { demoServer } from './server';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip as skip, type RunningServer } from '../harness';
 
 let srv: RunningServer | undefined;
 let browser: Browser | undefined;
 const until: RunningServer['until'] = (what, ms, probe) => srv!.until(what, ms, probe, 500);
-const getJson = <T,>(path: string) => srv!.getJson<T>(path);
+const getJson = <T>(path: string) => srv!.getJson<T>(path);
 const shots = process.env.SHOTS_DIR;
 async function shot(page: Page, name: string): Promise<void> {
   if (!shots) return;
@@ -34,9 +35,20 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(shots, name), fullPage: true });
 }
 
-interface Batch { agent: string; epoch: string; status: string }
-interface Conversation { id: string; state: string | null }
-interface Nego { outcome: string; zopa: { exists: boolean } | null; offers: unknown[] }
+interface Batch {
+  agent: string;
+  epoch: string;
+  status: string;
+}
+interface Conversation {
+  id: string;
+  state: string | null;
+}
+interface Nego {
+  outcome: string;
+  zopa: { exists: boolean } | null;
+  offers: unknown[];
+}
 
 describe('verify it yourself in Chromium against the real server and chain', { skip, timeout: 420_000 }, () => {
   let batch: Batch;
@@ -78,7 +90,11 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     await v.and(page.locator('[data-phase="done"][data-checked="none"]')).waitFor({ timeout: 30_000 });
     assert.equal(await v.getAttribute('data-ok'), 'true', await v.innerText());
     for (const step of ['decode', 'envelope_id', 'payload_hash', 'payload_len', 'signer', 'signature']) {
-      assert.equal(await page.locator(`[data-testid="envelope-steps"] [data-step="${step}"]`).getAttribute('data-state'), 'pass', step);
+      assert.equal(
+        await page.locator(`[data-testid="envelope-steps"] [data-step="${step}"]`).getAttribute('data-state'),
+        'pass',
+        step,
+      );
     }
     // The envelope can also sit in its counterpart's log, whose batch may not be on chain yet:
     // the proof checked here is the one in the verified batch the test picked.
@@ -88,22 +104,42 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     await shot(page, 'envelope-verified.png');
 
     await page.getByTestId('tamper').selectOption('signature');
-    await page.locator('[data-testid="envelope-verifier"][data-phase="done"][data-checked="signature"]').waitFor({ timeout: 30_000 });
+    await page
+      .locator('[data-testid="envelope-verifier"][data-phase="done"][data-checked="signature"]')
+      .waitFor({ timeout: 30_000 });
     assert.equal(await v.getAttribute('data-ok'), 'false', await v.innerText());
-    assert.equal(await page.locator('[data-testid="envelope-steps"] [data-step="signature"]').getAttribute('data-state'), 'fail');
-    assert.equal(await page.locator('[data-testid="envelope-steps"] [data-step="envelope_id"]').getAttribute('data-state'), 'fail');
-    assert.equal(await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'), 'pass');
+    assert.equal(
+      await page.locator('[data-testid="envelope-steps"] [data-step="signature"]').getAttribute('data-state'),
+      'fail',
+    );
+    assert.equal(
+      await page.locator('[data-testid="envelope-steps"] [data-step="envelope_id"]').getAttribute('data-state'),
+      'fail',
+    );
+    assert.equal(
+      await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'),
+      'pass',
+    );
     await shot(page, 'envelope-tampered.png');
     // A flipped payload byte: the stored envelope is still in the batch, but the proof must not
     // show green for bytes that fail; it is red and says why, and every red step explains itself.
     await page.getByTestId('tamper').selectOption('payload');
-    await page.locator('[data-testid="envelope-verifier"][data-phase="done"][data-checked="payload"]').waitFor({ timeout: 30_000 });
+    await page
+      .locator('[data-testid="envelope-verifier"][data-phase="done"][data-checked="payload"]')
+      .waitFor({ timeout: 30_000 });
     assert.equal(await v.getAttribute('data-ok'), 'false', await v.innerText());
-    assert.equal(await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'), 'fail');
+    assert.equal(
+      await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'),
+      'fail',
+    );
     assert.equal(await inc.getAttribute('data-ok'), 'false', await inc.innerText());
     assert.match(await inc.getByTestId('inclusion-why').innerText(), /does not vouch for these bytes/);
     const failed = await page.locator('[data-testid="envelope-steps"] [data-state="fail"]').count();
-    assert.equal(await page.locator('[data-testid="envelope-steps"] [data-state="fail"] [data-testid="verify-why"]').count(), failed, 'every red step has its explanation');
+    assert.equal(
+      await page.locator('[data-testid="envelope-steps"] [data-state="fail"] [data-testid="verify-why"]').count(),
+      failed,
+      'every red step has its explanation',
+    );
     await page.close();
   });
 
@@ -118,7 +154,9 @@ describe('verify it yourself in Chromium against the real server and chain', { s
 
   test('flight recorder on a finished deal; its receipt verifies on /receipts/verify, keys read from the chain only', async () => {
     const conv = await until('a conversation with a receipt and revealed reservations', 120_000, async () => {
-      const { body } = await getJson<Conversation[] | { conversations: Conversation[] }>('/api/conversations?limit=100');
+      const { body } = await getJson<Conversation[] | { conversations: Conversation[] }>(
+        '/api/conversations?limit=100',
+      );
       for (const c of Array.isArray(body) ? body : body.conversations) {
         if (!/completed|disputed/.test(c.state ?? '')) continue;
         const n = await getJson<Nego>(`/api/conversations/${c.id}/negotiation`);
@@ -142,13 +180,26 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     await page.waitForLoadState('networkidle');
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
-    await page.getByTestId('receipt-file').setInputFiles({ name: `receipt-${conv.id}.cbor`, mimeType: 'application/cbor', buffer: bytes });
+    await page
+      .getByTestId('receipt-file')
+      .setInputFiles({ name: `receipt-${conv.id}.cbor`, mimeType: 'application/cbor', buffer: bytes });
     const verdict = page.getByTestId('receipt-verdict');
     await verdict.waitFor();
-    assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'true', await page.getByTestId('receipt-steps').innerText());
-    assert.equal(await page.locator('[data-testid="receipt-steps"] [data-step="chain_signers"]').getAttribute('data-state'), 'pass');
+    assert.equal(
+      await page.getByTestId('receipt-verifier').getAttribute('data-ok'),
+      'true',
+      await page.getByTestId('receipt-steps').innerText(),
+    );
+    assert.equal(
+      await page.locator('[data-testid="receipt-steps"] [data-step="chain_signers"]').getAttribute('data-state'),
+      'pass',
+    );
     assert.ok(requests.length > 0, 'the keys were read from the chain');
-    assert.deepEqual(requests.filter((u) => !u.startsWith(rpcUrl)), [], 'the file went nowhere: the only requests are JSON-RPC reads of the chain');
+    assert.deepEqual(
+      requests.filter((u) => !u.startsWith(rpcUrl)),
+      [],
+      'the file went nowhere: the only requests are JSON-RPC reads of the chain',
+    );
     await shot(page, 'receipt-verified.png');
 
     // The same deal, but one party's envelopes signed by a key of our own, and the receipt naming
@@ -159,36 +210,61 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     const forgerSeed = new Uint8Array(32).fill(0x66);
     const forged = buildReceipt({
       conversationId: d.receipt.conversationId,
-      parties: d.receipt.parties.map((p) => (p === party ? { agentId: p.agentId, keys: [publicKeyFromSeed(forgerSeed)] } : p)),
+      parties: d.receipt.parties.map((p) =>
+        p === party ? { agentId: p.agentId, keys: [publicKeyFromSeed(forgerSeed)] } : p,
+      ),
       envelopes: d.receipt.envelopes.map((b) => {
         const e = decodeEnvelope(b);
         assert.ok(e.ok);
         if (toHex(e.envelope.sender) !== toHex(party.agentId)) return b;
         const x = e.envelope;
-        return buildEnvelope({ msgType: x.msgType, sender: x.sender, recipient: x.recipient, timestamp: x.timestamp, blockRef: x.blockRef, nonce: x.nonce, conversationId: x.conversationId, payload: x.payload }, forgerSeed).bytes;
+        return buildEnvelope(
+          {
+            msgType: x.msgType,
+            sender: x.sender,
+            recipient: x.recipient,
+            timestamp: x.timestamp,
+            blockRef: x.blockRef,
+            nonce: x.nonce,
+            conversationId: x.conversationId,
+            payload: x.payload,
+          },
+          forgerSeed,
+        ).bytes;
       }),
     });
     assert.equal(verifyReceipt(forged).ok, true, 'the forged receipt holds offline');
-    await page.getByTestId('receipt-file').setInputFiles({ name: 'forged.cbor', mimeType: 'application/cbor', buffer: Buffer.from(encodeReceipt(forged)) });
+    await page
+      .getByTestId('receipt-file')
+      .setInputFiles({ name: 'forged.cbor', mimeType: 'application/cbor', buffer: Buffer.from(encodeReceipt(forged)) });
     await page.getByTestId('receipt-verdict').filter({ hasText: 'forged.cbor' }).waitFor();
     assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'false');
-    const state = (step: string) => page.locator(`[data-testid="receipt-steps"] [data-step="${step}"]`).getAttribute('data-state');
+    const state = (step: string) =>
+      page.locator(`[data-testid="receipt-steps"] [data-step="${step}"]`).getAttribute('data-state');
     assert.equal(await state('signature'), 'pass', 'offline the receipt is consistent');
     assert.equal(await state('chain_signers'), 'fail');
     assert.equal(await state('chain_signature'), 'fail');
     await shot(page, 'receipt-forged-key.png');
 
     bytes[bytes.length - 1] ^= 1;
-    await page.getByTestId('receipt-file').setInputFiles({ name: 'tampered.cbor', mimeType: 'application/cbor', buffer: bytes });
+    await page
+      .getByTestId('receipt-file')
+      .setInputFiles({ name: 'tampered.cbor', mimeType: 'application/cbor', buffer: bytes });
     await page.getByTestId('receipt-verdict').filter({ hasText: 'tampered.cbor' }).waitFor();
     assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'false');
     assert.equal(await state('signature'), 'fail');
-    assert.deepEqual(requests.filter((u) => !u.startsWith(rpcUrl)), []);
+    assert.deepEqual(
+      requests.filter((u) => !u.startsWith(rpcUrl)),
+      [],
+    );
     await page.close();
   });
 
   test('the agent page shows the advertised capabilities; copy puts the shown base58 id on the clipboard', async () => {
-    const ctx = await browser!.newContext({ viewport: { width: 1400, height: 1100 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    const ctx = await browser!.newContext({
+      viewport: { width: 1400, height: 1100 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+    });
     const page = await ctx.newPage();
     // Reached by its base58 address, as the UI shows and links it.
     const res = await page.goto(`${srv!.base}/agents/${base58(batch.agent)}`);
@@ -200,7 +276,10 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     const copy = page.locator(`[data-testid="copy-agent-id"][data-copy="${base58(batch.agent)}"]`).first();
     await copy.click();
     await page.getByText('copied').first().waitFor({ timeout: 5_000 });
-    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), (await page.getByTestId('agent-base58').textContent())?.trim());
+    assert.equal(
+      await page.evaluate(() => navigator.clipboard.readText()),
+      (await page.getByTestId('agent-base58').textContent())?.trim(),
+    );
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), base58(batch.agent));
     await caps.scrollIntoViewIfNeeded();
     await shot(page, 'agent-capabilities.png');
@@ -213,7 +292,11 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     await page.getByTestId('join-mesh').click();
     const panel = page.getByTestId('browser-node');
     await page.locator('[data-testid="browser-node"][data-phase="joined"]').waitFor({ timeout: 30_000 });
-    await until('3 gossip envelopes verified in the browser', 60_000, async () => Number(await panel.getAttribute('data-verified')) >= 3);
+    await until(
+      '3 gossip envelopes verified in the browser',
+      60_000,
+      async () => Number(await panel.getAttribute('data-verified')) >= 3,
+    );
     assert.equal(await panel.getAttribute('data-failed'), '0', await panel.innerText());
     await panel.scrollIntoViewIfNeeded();
     await shot(page, 'browser-node.png');

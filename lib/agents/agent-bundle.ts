@@ -54,7 +54,10 @@ function fresh(file: string, inputsFile: string): boolean {
  * process of the project runs (scripts/setup-node.mjs). Falls back to the TypeScript entry under
  * tsx, with `onFallback` told why, when esbuild is unavailable or fails.
  */
-export async function agentEntry(setup: string, opts: { cacheDir?: string; onFallback?: (why: unknown) => void } = {}): Promise<AgentEntry> {
+export async function agentEntry(
+  setup: string,
+  opts: { cacheDir?: string; onFallback?: (why: unknown) => void } = {},
+): Promise<AgentEntry> {
   const dir = opts.cacheDir ?? join(ROOT, 'node_modules', '.cache', 'zerox1');
   const file = join(dir, 'agent-main.mjs');
   const inputsFile = join(dir, 'agent-main.inputs.json');
@@ -63,14 +66,27 @@ export async function agentEntry(setup: string, opts: { cacheDir?: string; onFal
   try {
     const { build } = await import('esbuild');
     const r = await build({
-      entryPoints: [ENTRY], bundle: true, platform: 'node', format: 'esm', target: 'node20', write: false, metafile: true,
-      outfile: file, external: EXTERNAL, logLevel: 'silent', absWorkingDir: ROOT,
+      entryPoints: [ENTRY],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      write: false,
+      metafile: true,
+      outfile: file,
+      external: EXTERNAL,
+      logLevel: 'silent',
+      absWorkingDir: ROOT,
       // CommonJS packages inside an ES module bundle still call require() for Node builtins.
-      banner: { js: "import { createRequire as __zxCreateRequire } from 'node:module'; const require = __zxCreateRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __zxCreateRequire } from 'node:module'; const require = __zxCreateRequire(import.meta.url);",
+      },
     });
     const out = r.outputFiles.find((f) => f.path.endsWith('.mjs'));
     if (!out) throw new Error('esbuild wrote no bundle');
-    const inputs = Object.keys(r.metafile.inputs).filter((p) => !p.startsWith('node_modules/')).map((p) => relative(ROOT, join(ROOT, p)));
+    const inputs = Object.keys(r.metafile.inputs)
+      .filter((p) => !p.startsWith('node_modules/'))
+      .map((p) => relative(ROOT, join(ROOT, p)));
     mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
     writeFileSync(tmp, out.contents);

@@ -2,8 +2,9 @@
  * Entry of one demo agent process (forked by ./demo-mesh with an IPC channel). Waits for its
  * config, runs a {@link DemoAgent}, and relays commands and reports over IPC.
  */
-import { DemoAgent } from './agent';
+
 import { toHex } from '../protocol/hex';
+import { DemoAgent } from './agent';
 import type { AgentToParent, ParentToAgent } from './types';
 
 if (typeof process.send !== 'function') {
@@ -20,7 +21,10 @@ const pendingUploads = new Map<number, (ok: boolean) => void>();
 
 async function httpUpload(url: string, body: Uint8Array, path = '/api/ingest/envelopes'): Promise<boolean> {
   const res = await fetch(`${url.replace(/\/$/, '')}${path}`, {
-    method: 'POST', headers: { 'content-type': 'application/cbor' }, body: Buffer.from(body), signal: AbortSignal.timeout(10_000),
+    method: 'POST',
+    headers: { 'content-type': 'application/cbor' },
+    body: Buffer.from(body),
+    signal: AbortSignal.timeout(10_000),
   });
   return res.ok;
 }
@@ -45,7 +49,11 @@ process.on('message', (m: ParentToAgent) => {
           send({ t: kind, reqId, bodyHex: toHex(body) });
         });
       };
-      agent = new DemoAgent(cfg, { emit: send, upload: upload('upload', '/api/ingest/envelopes'), uploadLog: upload('upload_log', '/api/ingest/log') });
+      agent = new DemoAgent(cfg, {
+        emit: send,
+        upload: upload('upload', '/api/ingest/envelopes'),
+        uploadLog: upload('upload_log', '/api/ingest/log'),
+      });
       agent.start().catch((e) => {
         send({ t: 'error', message: `start failed: ${e?.stack ?? e}` });
         void stop(1);

@@ -4,25 +4,41 @@
  * broadcast topic, notary offers and verdicts, periodic upload of its bilateral envelopes,
  * and (for the misbehaving agent) invalid envelopes of every docs/protocol.md §3 reason.
  */
-import { createMeshNode, type MeshNode, TOPIC_BROADCAST, TOPIC_NOTARY, TOPIC_REPUTATION, type MeshValidationOutcome } from '../mesh';
-import { MsgType } from '../protocol/types';
-import { buildEnvelope } from '../protocol/envelope';
-import { validateEnvelopeSync } from '../protocol/validate';
-import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
-import { ChainDuties, type PublishedBatch } from './chain-duties';
-import { HaggleMirror } from './haggle-mirror';
-import { AgentLog } from './agent-log';
+import {
+  createMeshNode,
+  type MeshNode,
+  type MeshValidationOutcome,
+  TOPIC_BROADCAST,
+  TOPIC_NOTARY,
+  TOPIC_REPUTATION,
+} from '../mesh';
 import { encodeCanonical } from '../protocol/cbor';
-import { beaconMessages, broadcast, concat, parseBeacon, SERVICE, u64 } from './beacon';
-import { sha256, keccak256, publicKeyFromSeed } from '../protocol/crypto';
+import { keccak256, publicKeyFromSeed, sha256 } from '../protocol/crypto';
+import { buildEnvelope } from '../protocol/envelope';
 import { encodeSignedLogUpload } from '../protocol/epoch-log';
 import { fromHex, toHex } from '../protocol/hex';
-import { newDeal, step, notaryOffer, notaryVerdicts, ringFeedback, type DealEvent, type DealState, type Outgoing } from './scenario';
-import { makeFault, FAULT_REASONS } from './faults';
-import { createRng } from './rng';
-import { drawSealed, drawStance } from './stances';
-import type { AgentConfig, AgentHooks, } from './types';
+import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
 import type { ReasonCode } from '../protocol/types';
+import { MsgType } from '../protocol/types';
+import { validateEnvelopeSync } from '../protocol/validate';
+import { AgentLog } from './agent-log';
+import { beaconMessages, broadcast, concat, parseBeacon, SERVICE, u64 } from './beacon';
+import { ChainDuties, type PublishedBatch } from './chain-duties';
+import { FAULT_REASONS, makeFault } from './faults';
+import { HaggleMirror } from './haggle-mirror';
+import { createRng } from './rng';
+import {
+  type DealEvent,
+  type DealState,
+  newDeal,
+  notaryOffer,
+  notaryVerdicts,
+  type Outgoing,
+  ringFeedback,
+  step,
+} from './scenario';
+import { drawSealed, drawStance } from './stances';
+import type { AgentConfig, AgentHooks } from './types';
 
 const TOPICS = { broadcast: TOPIC_BROADCAST, notary: TOPIC_NOTARY, reputation: TOPIC_REPUTATION } as const;
 /** A deal with no message for this long is dropped (generous: on a busy machine the agents run niced and slow). */
@@ -78,7 +94,9 @@ export class DemoAgent {
     this.#rngRing = createRng(cfg.rngSeed ^ 0x165667b1);
     this.#now = hooks.now ?? Date.now;
     this.#nonce = BigInt(cfg.nonceStart);
-    const dir = new Map(Object.entries(cfg.directory).map(([a, k]) => [a, [fromHex(k), ...(cfg.signers?.[a] ?? []).map(fromHex)]]));
+    const dir = new Map(
+      Object.entries(cfg.directory).map(([a, k]) => [a, [fromHex(k), ...(cfg.signers?.[a] ?? []).map(fromHex)]]),
+    );
     this.#registry = { keysFor: (id) => dir.get(toHex(id)) ?? [] };
   }
 
@@ -103,7 +121,12 @@ export class DemoAgent {
       validate: (bytes) => this.#validate(bytes),
       onEnvelope: (bytes, meta) => this.#enqueue(() => this.#onEnvelope(bytes, meta.via)),
     });
-    this.#hooks.emit({ t: 'ready', agentIdHex: this.#self, peerId: this.#mesh.peerId, multiaddrs: this.#mesh.multiaddrs() });
+    this.#hooks.emit({
+      t: 'ready',
+      agentIdHex: this.#self,
+      peerId: this.#mesh.peerId,
+      multiaddrs: this.#mesh.multiaddrs(),
+    });
   }
 
   /** The agent's identity is registered: beacons, deals, uploads (and faults) begin. Once. */
@@ -127,7 +150,8 @@ export class DemoAgent {
     // flood publishing reaches every subscriber as soon as one is known, without waiting for
     // the mesh to form at a heartbeat.
     const until = this.#now() + FIRST_GOSSIP_WAIT_MS;
-    while (this.#mesh.subscribers(TOPIC_BROADCAST).length === 0 && this.#now() < until && !this.#stopped) await new Promise((r) => setTimeout(r, 25));
+    while (this.#mesh.subscribers(TOPIC_BROADCAST).length === 0 && this.#now() < until && !this.#stopped)
+      await new Promise((r) => setTimeout(r, 25));
     // Through the queue like every other send: a beacon's nonce taken while a stream send is still
     // on its way would reach the peer first by gossip, and the peer's live validation would then
     // refuse the stream envelope as a replay (one nonce sequence per sender, docs/protocol.md §3).
@@ -135,32 +159,56 @@ export class DemoAgent {
     this.#every(this.cfg.uploadIntervalMs, () => this.flush());
     this.#every(5_000, () => this.#expireDeals());
     if (this.cfg.autopilot) this.#every(this.cfg.tickMs, () => this.#autopilot());
-    if (this.cfg.ring && this.cfg.ring.members.length > 1) this.#every(this.cfg.ring.everyMs, () => this.#enqueue(() => this.#ringRound()));
-    if (this.cfg.misbehave) this.#every(Math.max(200, this.cfg.tickMs / 2), () => this.#enqueue(() => this.sendFault(FAULT_REASONS[this.#faultIndex++ % FAULT_REASONS.length])));
+    if (this.cfg.ring && this.cfg.ring.members.length > 1)
+      this.#every(this.cfg.ring.everyMs, () => this.#enqueue(() => this.#ringRound()));
+    if (this.cfg.misbehave)
+      this.#every(Math.max(200, this.cfg.tickMs / 2), () =>
+        this.#enqueue(() => this.sendFault(FAULT_REASONS[this.#faultIndex++ % FAULT_REASONS.length])),
+      );
     await this.#enqueue(() => this.#beacon());
   }
 
   #startDuties(): void {
     if (!this.cfg.chain || this.#stopped) return;
-    const duties = new ChainDuties(this.cfg.chain, { seed: this.#seed, agentIdHex: this.#self }, {
-      log: (fromUs, toUs) => this.#log.window(fromUs, toUs),
-      flush: () => this.#enqueue(() => this.flush()),
-      // Signed with the owner key (the one registered for the agent): only the agent decides its log.
-      uploadLog: async (epoch, envelopes, batch) => (this.#hooks.uploadLog
-        ? this.#hooks.uploadLog(encodeSignedLogUpload({ agent: this.#id, epoch, envelopes, batch, signer: publicKeyFromSeed(this.#seed), seed: this.#seed }))
-        : false),
-      report: (message) => this.#hooks.emit({ t: 'chain', message }),
-      publish: (batch) => this.#hooks.emit({ t: 'published', batch }),
-      ownerOf: (agentHex) => this.cfg.directory[agentHex],
-      random: () => this.#rng.next(),
-      now: this.#now,
-    });
+    const duties = new ChainDuties(
+      this.cfg.chain,
+      { seed: this.#seed, agentIdHex: this.#self },
+      {
+        log: (fromUs, toUs) => this.#log.window(fromUs, toUs),
+        flush: () => this.#enqueue(() => this.flush()),
+        // Signed with the owner key (the one registered for the agent): only the agent decides its log.
+        uploadLog: async (epoch, envelopes, batch) =>
+          this.#hooks.uploadLog
+            ? this.#hooks.uploadLog(
+                encodeSignedLogUpload({
+                  agent: this.#id,
+                  epoch,
+                  envelopes,
+                  batch,
+                  signer: publicKeyFromSeed(this.#seed),
+                  seed: this.#seed,
+                }),
+              )
+            : false,
+        report: (message) => this.#hooks.emit({ t: 'chain', message }),
+        publish: (batch) => this.#hooks.emit({ t: 'published', batch }),
+        ownerOf: (agentHex) => this.cfg.directory[agentHex],
+        random: () => this.#rng.next(),
+        now: this.#now,
+      },
+    );
     this.#duties = duties;
     const c = this.cfg.chain;
     if (c.haggle && c.haggle.share > 0) {
-      this.#haggle = new HaggleMirror(c.haggle, { seed: this.#seed, rpcUrl: c.rpcUrl, wsUrl: c.wsUrl, usdcMint: c.usdcMint, treasury: c.treasury }, {
-        report: (message) => this.#hooks.emit({ t: 'chain', message }), ownerOf: (agentHex) => this.cfg.directory[agentHex], now: this.#now,
-      });
+      this.#haggle = new HaggleMirror(
+        c.haggle,
+        { seed: this.#seed, rpcUrl: c.rpcUrl, wsUrl: c.wsUrl, usdcMint: c.usdcMint, treasury: c.treasury },
+        {
+          report: (message) => this.#hooks.emit({ t: 'chain', message }),
+          ownerOf: (agentHex) => this.cfg.directory[agentHex],
+          now: this.#now,
+        },
+      );
     }
     duties.start().catch((e) => this.#hooks.emit({ t: 'error', message: `chain start failed: ${e?.message ?? e}` }));
   }
@@ -178,11 +226,19 @@ export class DemoAgent {
   /** Opens a deal as buyer with `seller` (tests and autopilot). */
   open(seller: string, sealed: boolean, conversationIdHex?: string): Promise<unknown> {
     return this.#enqueue(async () => {
-      const conv = conversationIdHex ? fromHex(conversationIdHex) : sha256(concat(this.#id, u64(this.#nonce))).slice(0, 16);
+      const conv = conversationIdHex
+        ? fromHex(conversationIdHex)
+        : sha256(concat(this.#id, u64(this.#nonce))).slice(0, 16);
       const r = this.#rng;
       const state = newDeal({
-        role: 'buyer', conversationId: conv, self: this.#self, peer: seller, serviceHash: SERVICE, sealed,
-        salt: sha256(concat(this.#seed, conv)), stance: drawStance(this.cfg.strategy, 'buyer', r),
+        role: 'buyer',
+        conversationId: conv,
+        self: this.#self,
+        peer: seller,
+        serviceHash: SERVICE,
+        sealed,
+        salt: sha256(concat(this.#seed, conv)),
+        stance: drawStance(this.cfg.strategy, 'buyer', r),
       });
       await this.#drive(state, { kind: 'open' });
     });
@@ -206,7 +262,11 @@ export class DemoAgent {
   async sendFault(reason: ReasonCode): Promise<string> {
     const nowUs = BigInt(this.#now()) * 1000n;
     const bytes = makeFault(reason, {
-      seed: this.#envelopeSeed(), agentId: this.#id, nonce: ++this.#nonce, staleNonce: this.#lastAccepted, nowUs,
+      seed: this.#envelopeSeed(),
+      agentId: this.#id,
+      nonce: ++this.#nonce,
+      staleNonce: this.#lastAccepted,
+      nowUs,
       random: sha256(concat(this.#id, u64(this.#nonce))),
     });
     const target = this.cfg.bootstrap[0];
@@ -226,7 +286,10 @@ export class DemoAgent {
 
   #every(ms: number, f: () => unknown): void {
     const t = setInterval(() => {
-      if (!this.#stopped) Promise.resolve().then(f).catch((e) => this.#hooks.emit({ t: 'error', message: String(e?.stack ?? e) }));
+      if (!this.#stopped)
+        Promise.resolve()
+          .then(f)
+          .catch((e) => this.#hooks.emit({ t: 'error', message: String(e?.stack ?? e) }));
     }, ms);
     t.unref?.();
     this.#timers.add(t);
@@ -254,15 +317,33 @@ export class DemoAgent {
   }
 
   #validate(bytes: Uint8Array): MeshValidationOutcome {
-    const r = validateEnvelopeSync(bytes, { mode: 'live', registry: this.#registry, nonces: this.#nonces, nowUs: BigInt(this.#now()) * 1000n });
-    return r.ok ? 'accept' : { result: r.reason === 'replay' || r.reason === 'timestamp' ? 'ignore' : 'reject', reason: r.reason };
+    const r = validateEnvelopeSync(bytes, {
+      mode: 'live',
+      registry: this.#registry,
+      nonces: this.#nonces,
+      nowUs: BigInt(this.#now()) * 1000n,
+    });
+    return r.ok
+      ? 'accept'
+      : { result: r.reason === 'replay' || r.reason === 'timestamp' ? 'ignore' : 'reject', reason: r.reason };
   }
 
   async #send(o: Outgoing): Promise<void> {
     if (!this.#mesh) return;
     const nonce = ++this.#nonce;
     const recipient = o.to.kind === 'peer' ? fromHex(o.to.agent) : new Uint8Array(32);
-    const env = buildEnvelope({ msgType: o.msgType, sender: this.#id, recipient, timestamp: BigInt(this.#now()) * 1000n, nonce, conversationId: o.conversationId, payload: o.payload }, this.#envelopeSeed());
+    const env = buildEnvelope(
+      {
+        msgType: o.msgType,
+        sender: this.#id,
+        recipient,
+        timestamp: BigInt(this.#now()) * 1000n,
+        nonce,
+        conversationId: o.conversationId,
+        payload: o.payload,
+      },
+      this.#envelopeSeed(),
+    );
     // Only gossip is sure to reach the observer: the `replay` fault reuses the last gossiped nonce.
     if (o.to.kind === 'topic') this.#lastAccepted = nonce;
     this.#log.record({ id: env.id, envelope: env.envelope, bytes: env.bytes });
@@ -288,7 +369,11 @@ export class DemoAgent {
         lastErr = e;
       }
     }
-    if (!delivered) this.#hooks.emit({ t: 'error', message: `send to ${o.to.agent.slice(0, 8)} failed: ${String((lastErr as Error)?.message ?? lastErr)}` });
+    if (!delivered)
+      this.#hooks.emit({
+        t: 'error',
+        message: `send to ${o.to.agent.slice(0, 8)} failed: ${String((lastErr as Error)?.message ?? lastErr)}`,
+      });
     this.#hooks.emit({ t: 'sent', ...base, to: o.to.agent, via: 'stream' });
   }
 
@@ -297,11 +382,25 @@ export class DemoAgent {
     const key = toHex(state.conversationId);
     this.#deals.set(key, { state: r.state, touched: this.#now() });
     if (r.state.phase !== state.phase || ev.kind === 'open') {
-      this.#hooks.emit({ t: 'deal', conversationIdHex: key, role: r.state.role, phase: r.state.phase, outcome: r.state.outcome, price: r.state.price });
+      this.#hooks.emit({
+        t: 'deal',
+        conversationIdHex: key,
+        role: r.state.role,
+        phase: r.state.phase,
+        outcome: r.state.outcome,
+        price: r.state.price,
+      });
     }
     for (const o of r.out) await this.#send(o);
     if (r.startAuctionTimerMs !== undefined) {
-      const t = setTimeout(() => this.#enqueue(() => { const d = this.#deals.get(key); return d && this.#drive(d.state, { kind: 'auction_closed' }); }), r.startAuctionTimerMs);
+      const t = setTimeout(
+        () =>
+          this.#enqueue(() => {
+            const d = this.#deals.get(key);
+            return d && this.#drive(d.state, { kind: 'auction_closed' });
+          }),
+        r.startAuctionTimerMs,
+      );
       this.#timers.add(t);
     }
     if (r.state.phase === 'closed') this.#deals.delete(key);
@@ -314,7 +413,8 @@ export class DemoAgent {
     const from = toHex(e.sender);
     const key = toHex(e.conversationId);
     if (via === 'stream') this.#outbox.push(bytes);
-    if (from !== this.#self && (toHex(e.recipient) === this.#self || this.#isFeedbackAboutMe(e.msgType, e.payload))) this.#log.record({ id: v.id, envelope: e, bytes });
+    if (from !== this.#self && (toHex(e.recipient) === this.#self || this.#isFeedbackAboutMe(e.msgType, e.payload)))
+      this.#log.record({ id: v.id, envelope: e, bytes });
     if (e.msgType === MsgType.BEACON || e.msgType === MsgType.ADVERTISE) {
       const addrs = parseBeacon(e.payload);
       if (addrs) this.#peers.set(from, addrs);
@@ -330,7 +430,8 @@ export class DemoAgent {
       }
     }
     if (e.msgType === MsgType.NOTARIZE_ASSIGN && toHex(e.recipient) === this.#self) {
-      for (const o of notaryVerdicts(e.conversationId, e.payload, this.#rngNotary.next() < this.cfg.verdictPassRate)) await this.#send(o);
+      for (const o of notaryVerdicts(e.conversationId, e.payload, this.#rngNotary.next() < this.cfg.verdictPassRate))
+        await this.#send(o);
       return;
     }
     if (toHex(e.recipient) === this.#self) this.#haggle?.received(from, e.msgType, e.conversationId, e.payload);
@@ -339,8 +440,13 @@ export class DemoAgent {
     if (e.msgType === MsgType.PROPOSE && toHex(e.recipient) === this.#self && !this.cfg.idle) {
       const r = this.#rng;
       const state = newDeal({
-        role: 'seller', conversationId: e.conversationId, self: this.#self, peer: from, serviceHash: SERVICE,
-        sealed: e.payload[3] === 0x43 /* 'NEGC' */, salt: sha256(concat(this.#seed, e.conversationId)),
+        role: 'seller',
+        conversationId: e.conversationId,
+        self: this.#self,
+        peer: from,
+        serviceHash: SERVICE,
+        sealed: e.payload[3] === 0x43 /* 'NEGC' */,
+        salt: sha256(concat(this.#seed, e.conversationId)),
         stance: drawStance(this.cfg.strategy, 'seller', r),
       });
       return this.#drive(state, { kind: 'message', from, msgType: e.msgType, payload: e.payload });
@@ -352,14 +458,21 @@ export class DemoAgent {
     // The first beacon always comes with an ADVERTISE so observers learn the capabilities at once.
     const advertise = this.#rngMisc.next() < 0.3 || !this.#advertised;
     this.#advertised = true;
-    for (const o of beaconMessages(this.#mesh.peerId, this.#mesh.multiaddrs(), advertise ? this.cfg.strategy : undefined)) await this.#send(o);
+    for (const o of beaconMessages(
+      this.#mesh.peerId,
+      this.#mesh.multiaddrs(),
+      advertise ? this.cfg.strategy : undefined,
+    ))
+      await this.#send(o);
   }
 
   #autopilot(): Promise<unknown> | undefined {
     if (this.cfg.misbehave || this.cfg.idle) return;
     const mine = [...this.#deals.values()].filter((d) => d.state.role === 'buyer').length;
     if (mine > 0) return;
-    const candidates = [...this.#peers.keys()].filter((a) => a in this.cfg.directory && a !== this.#self && !this.cfg.avoid?.includes(a));
+    const candidates = [...this.#peers.keys()].filter(
+      (a) => a in this.cfg.directory && a !== this.#self && !this.cfg.avoid?.includes(a),
+    );
     if (candidates.length === 0) {
       return this.#enqueue(() => this.#send(broadcast(MsgType.DISCOVER, SERVICE)));
     }

@@ -5,8 +5,8 @@
  */
 import { encodeAdvertiseJson } from '../protocol/advertise';
 import { decodeCanonical, encodeCanonical } from '../protocol/cbor';
-import { toHex } from '../protocol/hex';
 import { sha256 } from '../protocol/crypto';
+import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import type { Outgoing } from './scenario';
 
@@ -22,7 +22,13 @@ export function broadcast(msgType: number, payload: Uint8Array): Outgoing {
 /** A BEACON, and with a strategy also an ADVERTISE of this seller's capabilities. */
 export function beaconMessages(peerId: string, addrs: readonly string[], advertiseAs?: string): Outgoing[] {
   const out = [broadcast(MsgType.BEACON, encodeBeacon(peerId, addrs))];
-  if (advertiseAs !== undefined) out.push(broadcast(MsgType.ADVERTISE, encodeCapabilities({ service: SERVICE_TEXT, serviceHash: SERVICE, strategy: advertiseAs, sealedBids: true })));
+  if (advertiseAs !== undefined)
+    out.push(
+      broadcast(
+        MsgType.ADVERTISE,
+        encodeCapabilities({ service: SERVICE_TEXT, serviceHash: SERVICE, strategy: advertiseAs, sealedBids: true }),
+      ),
+    );
   return out;
 }
 
@@ -31,7 +37,12 @@ export function beaconMessages(peerId: string, addrs: readonly string[], adverti
  * price range is the span the seller stance draws from (scenario: initial 950..1200, reservation
  * 450..750); verification tiers are the Handshake tiers of NEG1 item 7 it accepts.
  */
-export function encodeCapabilities(p: { service: string; serviceHash: Uint8Array; strategy: string; sealedBids: boolean }): Uint8Array {
+export function encodeCapabilities(p: {
+  service: string;
+  serviceHash: Uint8Array;
+  strategy: string;
+  sealedBids: boolean;
+}): Uint8Array {
   return encodeAdvertiseJson({
     service: p.service,
     serviceHash: toHex(p.serviceHash),
@@ -55,7 +66,10 @@ export function parseBeacon(payload: Uint8Array): string[] | undefined {
     const v = decodeCanonical(payload);
     if (!Array.isArray(v) || v.length !== 2 || !Array.isArray(v[1])) return undefined;
     const dec = new TextDecoder();
-    return (v[1] as unknown[]).filter((x): x is Uint8Array => x instanceof Uint8Array).map((x) => dec.decode(x)).filter((s) => s.startsWith('/'));
+    return (v[1] as unknown[])
+      .filter((x): x is Uint8Array => x instanceof Uint8Array)
+      .map((x) => dec.decode(x))
+      .filter((s) => s.startsWith('/'));
   } catch {
     return undefined;
   }

@@ -13,22 +13,31 @@
  * the owner page, to challenge): it finds an entry the batch does not report, stages the
  * evidence and resolves the challenge once the window (CHALLENGE_WINDOW_EPOCHS) has passed.
  */
+
+import { type Connection, PublicKey } from '../chain';
+import {
+  challengeEvidence,
+  type EconomyConfig,
+  lockStake,
+  payLease,
+  resolveChallenge,
+  stageBuffer,
+  submitBatch,
+  submitChallenge,
+  usdcAccountOf,
+} from '../chain/node/economy';
+import { createConnection } from '../chain/node/rpc';
 import { Keypair } from '../chain/node/send';
-import { PublicKey, type Connection } from '../chain';
+import { lease as leaseProgram, stakeLock } from '../chain/programs';
+import { SATI_MAINNET } from '../chain/sati';
+import { type BehaviorBatch, decodeBatch, encodeBatch } from '../protocol/batch';
 import { buildBatchFromLog } from '../protocol/batch-build';
-import { decodeBatch, encodeBatch, type BehaviorBatch } from '../protocol/batch';
 import { CHALLENGE_WINDOW_EPOCHS, MIN_STAKE } from '../protocol/constants';
 import { decodeEnvelope } from '../protocol/envelope';
 import { fromHex, toHex } from '../protocol/hex';
 import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
 import { decodeNeg1 } from '../protocol/neg1';
-import { MsgType, type Envelope } from '../protocol/types';
-import { createConnection } from '../chain/node/rpc';
-import {
-  challengeEvidence, lockStake, payLease, resolveChallenge, stageBuffer, submitBatch, submitChallenge, usdcAccountOf, type EconomyConfig,
-} from '../chain/node/economy';
-import { lease as leaseProgram, stakeLock } from '../chain/programs';
-import { SATI_MAINNET } from '../chain/sati';
+import { type Envelope, MsgType } from '../protocol/types';
 import type { HaggleMirrorConfig } from './haggle-mirror';
 
 /** What the parent tells an agent about the chain (IPC JSON: keys as base58). */
@@ -70,7 +79,11 @@ export interface PublishedBatch {
 }
 
 /** One entry of the agent's own log: the envelope, its id and encoded bytes. */
-export interface LogItem { id: Uint8Array; envelope: Envelope; bytes: Uint8Array }
+export interface LogItem {
+  id: Uint8Array;
+  envelope: Envelope;
+  bytes: Uint8Array;
+}
 
 export interface ChainDutiesHooks {
   /** The agent's log entries with timestamps in [fromUs, toUs). */
@@ -109,7 +122,12 @@ export const CHALLENGE_EVERY = 3;
  * counterparty, value) is unique, when at least `every` epochs passed since its last cheat
  * (`lastCheat`, null = never); null when it reports this one honestly (too soon, or no bid to leave out).
  */
-export function underReport(batch: BehaviorBatch, epoch: bigint, lastCheat: bigint | null, every: number): BehaviorBatch | null {
+export function underReport(
+  batch: BehaviorBatch,
+  epoch: bigint,
+  lastCheat: bigint | null,
+  every: number,
+): BehaviorBatch | null {
   if (lastCheat !== null && epoch - lastCheat < BigInt(Math.max(1, every))) return null;
   const keys = batch.bidValues.map((b) => `${toHex(b.conversationId)}:${toHex(b.counterparty)}:${b.bidValue}`);
   const unique = keys.findIndex((k) => keys.indexOf(k) === keys.lastIndexOf(k));
@@ -124,7 +142,11 @@ export function leaseEpochsOwed(paidThrough: bigint | null, current: bigint, tar
 }
 
 const cmp = (a: LogItem, b: LogItem) =>
-  a.envelope.timestamp !== b.envelope.timestamp ? (a.envelope.timestamp < b.envelope.timestamp ? -1 : 1) : Buffer.compare(a.id, b.id);
+  a.envelope.timestamp !== b.envelope.timestamp
+    ? a.envelope.timestamp < b.envelope.timestamp
+      ? -1
+      : 1
+    : Buffer.compare(a.id, b.id);
 const BID_TYPES = new Set<number>([MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT]);
 
 /** The index of a log entry sent by `agent` whose NEG1 bid the batch does not report, or -1. */
@@ -166,8 +188,13 @@ export class ChainDuties {
     this.#owner = Keypair.fromSeed(p.seed);
     this.#agent = new PublicKey(fromHex(p.agentIdHex));
     this.#conn = createConnection({ rpcUrl: cfg.rpcUrl, wsUrl: cfg.wsUrl });
-    this.#eco = { usdcMint: new PublicKey(cfg.usdcMint), treasury: new PublicKey(cfg.treasury), stakeVault: new PublicKey(cfg.stakeVault), epochSeconds: BigInt(cfg.epochSeconds),
-      satiProgram: cfg.satiProgram ? new PublicKey(cfg.satiProgram) : SATI_MAINNET.program };
+    this.#eco = {
+      usdcMint: new PublicKey(cfg.usdcMint),
+      treasury: new PublicKey(cfg.treasury),
+      stakeVault: new PublicKey(cfg.stakeVault),
+      epochSeconds: BigInt(cfg.epochSeconds),
+      satiProgram: cfg.satiProgram ? new PublicKey(cfg.satiProgram) : SATI_MAINNET.program,
+    };
     this.#now = hooks.now ?? Date.now;
   }
 
@@ -180,11 +207,13 @@ export class ChainDuties {
   async start(): Promise<void> {
     const stake = await this.#conn.getAccountInfo(stakeLock.findStakePda(this.#agent)[0], 'confirmed');
     const s = stake ? stakeLock.decodeStake(stake.data) : null;
-    if (s?.status !== 1) await lockStake(this.#conn, { owner: this.#owner, agent: this.#agent, amount: MIN_STAKE, config: this.#eco });
+    if (s?.status !== 1)
+      await lockStake(this.#conn, { owner: this.#owner, agent: this.#agent, amount: MIN_STAKE, config: this.#eco });
     const paused = this.#now() < (this.#cfg.leasePauseUntilMs ?? 0);
     const e = this.epoch();
     if (!paused) await this.#payThrough(e + this.#ahead());
-    else if (!(await this.#conn.getAccountInfo(leaseProgram.findLeasePda(this.#agent)[0], 'confirmed'))) await this.#payThrough(e);
+    else if (!(await this.#conn.getAccountInfo(leaseProgram.findLeasePda(this.#agent)[0], 'confirmed')))
+      await this.#payThrough(e);
     this.#lastEpoch = e;
     this.#hooks.report(`stake locked, lease paid (epoch ${this.#lastEpoch}, role ${this.#cfg.role})`);
     this.#timer = setInterval(() => this.#tick(), 500);
@@ -192,7 +221,8 @@ export class ChainDuties {
   }
 
   #enqueue(what: string, f: () => Promise<unknown>): void {
-    const run = (q: Promise<unknown>) => q.then(f).catch((e) => this.#hooks.report(`chain ${what} failed: ${(e as Error)?.message ?? e}`));
+    const run = (q: Promise<unknown>) =>
+      q.then(f).catch((e) => this.#hooks.report(`chain ${what} failed: ${(e as Error)?.message ?? e}`));
     if (what === 'challenge' || what === 'resolve') this.#challengeQueue = run(this.#challengeQueue);
     else this.#queue = run(this.#queue);
   }
@@ -210,7 +240,9 @@ export class ChainDuties {
 
   async #payLease(e: bigint): Promise<void> {
     if (this.#now() < (this.#cfg.leasePauseUntilMs ?? 0)) {
-      this.#hooks.report(`holds back the lease of epoch ${e} (paused until ${new Date(this.#cfg.leasePauseUntilMs!).toISOString()})`);
+      this.#hooks.report(
+        `holds back the lease of epoch ${e} (paused until ${new Date(this.#cfg.leasePauseUntilMs!).toISOString()})`,
+      );
       return;
     }
     if (this.#hooks.random() < this.#cfg.leaseMissRate) {
@@ -239,19 +271,41 @@ export class ChainDuties {
     const entries = this.#hooks.log(epoch * s, (epoch + 1n) * s).sort(cmp);
     if (entries.length === 0) return;
     const log = entries.map((x) => x.envelope);
-    let batch = buildBatchFromLog({ agentId: this.#agent.toBytes(), epochNumber: epoch, slotStart: 0n, slotEnd: 0n, envelopes: log });
-    const cheated = this.#cfg.role === 'cheater' ? underReport(batch, epoch, this.#lastCheat, this.#cfg.cheatEveryEpochs ?? CHEAT_EVERY_EPOCHS) : null;
+    let batch = buildBatchFromLog({
+      agentId: this.#agent.toBytes(),
+      epochNumber: epoch,
+      slotStart: 0n,
+      slotEnd: 0n,
+      envelopes: log,
+    });
+    const cheated =
+      this.#cfg.role === 'cheater'
+        ? underReport(batch, epoch, this.#lastCheat, this.#cfg.cheatEveryEpochs ?? CHEAT_EVERY_EPOCHS)
+        : null;
     const cheat = cheated !== null;
     if (cheated) batch = cheated;
     // The exact log the batch commits to, uploaded first so the indexer can verify the batch as
     // soon as it sees it. The cheater uploads its true log too: its batch then fails the check.
-    const uploaded = await this.#hooks.uploadLog(epoch, entries.map((x) => x.bytes), encodeBatch(batch)).catch(() => false);
+    const uploaded = await this.#hooks
+      .uploadLog(
+        epoch,
+        entries.map((x) => x.bytes),
+        encodeBatch(batch),
+      )
+      .catch(() => false);
     if (!uploaded) this.#hooks.report(`uploading the log of epoch ${epoch} failed (its batch stays unverified)`);
     await submitBatch(this.#conn, { owner: this.#owner, agent: this.#agent, batch });
-    this.#hooks.report(`submitted batch of epoch ${epoch}: ${log.length} entries, ${batch.bidValues.length} bids${cheat ? ' (one bid left out)' : ''}`);
+    this.#hooks.report(
+      `submitted batch of epoch ${epoch}: ${log.length} entries, ${batch.bidValues.length} bids${cheat ? ' (one bid left out)' : ''}`,
+    );
     if (cheat) {
       this.#lastCheat = epoch;
-      this.#hooks.publish({ agentIdHex: toHex(this.#agent.toBytes()), epoch: epoch.toString(), batchHex: toHex(encodeBatch(batch)), logHex: entries.map((x) => toHex(x.bytes)) });
+      this.#hooks.publish({
+        agentIdHex: toHex(this.#agent.toBytes()),
+        epoch: epoch.toString(),
+        batchHex: toHex(encodeBatch(batch)),
+        logHex: entries.map((x) => toHex(x.bytes)),
+      });
     }
   }
 
@@ -260,7 +314,9 @@ export class ChainDuties {
     if (this.#cfg.role !== 'watcher' || this.#stopped) return;
     const every = Math.max(1, this.#cfg.challengeEvery ?? CHALLENGE_EVERY);
     if (this.#seen++ % every !== 0) {
-      this.#hooks.report(`leaves the batch of epoch ${b.epoch} of ${b.agentIdHex.slice(0, 8)} unchallenged (it challenges one published batch in ${every}): open to other challengers through epoch ${BigInt(b.epoch) + CHALLENGE_WINDOW_EPOCHS}`);
+      this.#hooks.report(
+        `leaves the batch of epoch ${b.epoch} of ${b.agentIdHex.slice(0, 8)} unchallenged (it challenges one published batch in ${every}): open to other challengers through epoch ${BigInt(b.epoch) + CHALLENGE_WINDOW_EPOCHS}`,
+      );
       return;
     }
     this.#enqueue('challenge', () => this.#challenge(b));
@@ -285,14 +341,29 @@ export class ChainDuties {
     const agent = new PublicKey(agentBytes);
     const epoch = BigInt(b.epoch);
     const ev = challengeEvidence({ log, index, batch });
-    const { challenge } = await submitChallenge(this.#conn, { challenger: this.#owner, challengerUsdc: usdcAccountOf(this.#eco.usdcMint, this.#owner.publicKey), agent, epoch, leaf: ev.leaf });
+    const { challenge } = await submitChallenge(this.#conn, {
+      challenger: this.#owner,
+      challengerUsdc: usdcAccountOf(this.#eco.usdcMint, this.#owner.publicKey),
+      agent,
+      epoch,
+      leaf: ev.leaf,
+    });
     const buffer = await stageBuffer(this.#conn, { authority: this.#owner, bytes: ev.bytes });
-    this.#hooks.report(`challenged ${agent.toBase58()} epoch ${epoch} (log entry ${index} not reported); resolving after epoch ${epoch + CHALLENGE_WINDOW_EPOCHS}`);
+    this.#hooks.report(
+      `challenged ${agent.toBase58()} epoch ${epoch} (log entry ${index} not reported); resolving after epoch ${epoch + CHALLENGE_WINDOW_EPOCHS}`,
+    );
     // resolve_challenge is accepted once current > epoch + window; wait past that boundary.
     const at = Number((epoch + CHALLENGE_WINDOW_EPOCHS + 1n) * this.#eco.epochSeconds) * 1000 + 1_500;
     const resolve = async () => {
       if (this.#stopped) return;
-      await resolveChallenge(this.#conn, { payer: this.#owner, challenge, buffer, signer: new PublicKey(fromHex(owner)), preimage: ev.preimage, signature: ev.signature });
+      await resolveChallenge(this.#conn, {
+        payer: this.#owner,
+        challenge,
+        buffer,
+        signer: new PublicKey(fromHex(owner)),
+        preimage: ev.preimage,
+        signature: ev.signature,
+      });
       this.#hooks.report(`resolved the challenge against ${agent.toBase58()} epoch ${epoch}`);
     };
     // A timer, not the queue: lease payments and batches go on meanwhile.
@@ -302,8 +373,13 @@ export class ChainDuties {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
-    const ws = (this.#conn as unknown as { _rpcWebSocket?: { close(): void; setAutoReconnect?(v: boolean): void } })._rpcWebSocket;
+    const ws = (this.#conn as unknown as { _rpcWebSocket?: { close(): void; setAutoReconnect?(v: boolean): void } })
+      ._rpcWebSocket;
     ws?.setAutoReconnect?.(false);
-    try { ws?.close(); } catch { /* not open */ }
+    try {
+      ws?.close();
+    } catch {
+      /* not open */
+    }
   }
 }

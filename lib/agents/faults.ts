@@ -4,11 +4,12 @@
  * observer validates it in live mode at `nowUs` with the agent registered.
  * Pure: keys, ids, nonces and clocks come in as arguments.
  */
+
+import { encodeCanonical } from '../protocol/cbor';
+import { keccak256 } from '../protocol/crypto';
+import { buildEnvelope, encodeEnvelope, signEnvelope } from '../protocol/envelope';
 import type { Envelope, ReasonCode } from '../protocol/types';
 import { MsgType } from '../protocol/types';
-import { buildEnvelope, encodeEnvelope, signEnvelope } from '../protocol/envelope';
-import { keccak256 } from '../protocol/crypto';
-import { encodeCanonical } from '../protocol/cbor';
 
 export interface FaultContext {
   /** Signing seed of a registered agent, and its id. */
@@ -27,9 +28,19 @@ export interface FaultContext {
 function base(ctx: FaultContext, over: Partial<Envelope> = {}): Envelope {
   const payload = over.payload ?? new TextEncoder().encode('beacon');
   const e: Envelope = {
-    version: 1, msgType: MsgType.BEACON, sender: ctx.agentId, recipient: new Uint8Array(32), timestamp: ctx.nowUs,
-    blockRef: 0n, nonce: ctx.nonce, conversationId: ctx.conversationId ?? new Uint8Array(16), payloadHash: keccak256(payload),
-    payloadLen: payload.length, payload, signature: new Uint8Array(64), ...over,
+    version: 1,
+    msgType: MsgType.BEACON,
+    sender: ctx.agentId,
+    recipient: new Uint8Array(32),
+    timestamp: ctx.nowUs,
+    blockRef: 0n,
+    nonce: ctx.nonce,
+    conversationId: ctx.conversationId ?? new Uint8Array(16),
+    payloadHash: keccak256(payload),
+    payloadLen: payload.length,
+    payload,
+    signature: new Uint8Array(64),
+    ...over,
   };
   return e;
 }
@@ -38,12 +49,22 @@ const signed = (e: Envelope, seed: Uint8Array) => encodeEnvelope(signEnvelope(e,
 
 /** The reason codes {@link makeFault} can produce (all of docs/protocol.md §3). */
 export const FAULT_REASONS: readonly ReasonCode[] = [
-  'decode', 'version', 'msg_type', 'unregistered', 'signature', 'replay', 'timestamp', 'payload_hash', 'payload_len', 'payload_schema',
+  'decode',
+  'version',
+  'msg_type',
+  'unregistered',
+  'signature',
+  'replay',
+  'timestamp',
+  'payload_hash',
+  'payload_len',
+  'payload_schema',
 ];
 
 /** Encoded bytes that fail validation with `reason`. Throws RangeError for an unknown reason. */
 export function makeFault(reason: ReasonCode, ctx: FaultContext): Uint8Array {
-  if (!(ctx.random instanceof Uint8Array) || ctx.random.length !== 32) throw new RangeError('ctx.random must be 32 bytes');
+  if (!(ctx.random instanceof Uint8Array) || ctx.random.length !== 32)
+    throw new RangeError('ctx.random must be 32 bytes');
   switch (reason) {
     case 'decode': {
       // A valid envelope with one trailing byte: canonical CBOR forbids it.
@@ -59,7 +80,17 @@ export function makeFault(reason: ReasonCode, ctx: FaultContext): Uint8Array {
       return signed(base(ctx, { msgType: 0x0e }), ctx.seed);
     case 'unregistered': {
       const seed = ctx.random;
-      return buildEnvelope({ msgType: MsgType.BEACON, sender: keccak256(seed), timestamp: ctx.nowUs, nonce: ctx.nonce, conversationId: new Uint8Array(16), payload: new Uint8Array([1]) }, seed).bytes;
+      return buildEnvelope(
+        {
+          msgType: MsgType.BEACON,
+          sender: keccak256(seed),
+          timestamp: ctx.nowUs,
+          nonce: ctx.nonce,
+          conversationId: new Uint8Array(16),
+          payload: new Uint8Array([1]),
+        },
+        seed,
+      ).bytes;
     }
     case 'signature': {
       const e = signEnvelope(base(ctx), ctx.seed);
@@ -79,7 +110,10 @@ export function makeFault(reason: ReasonCode, ctx: FaultContext): Uint8Array {
     }
     case 'payload_schema': {
       const payload = encodeCanonical([1n]); // not a 52-byte FEEDBACK
-      return signed(base(ctx, { msgType: MsgType.FEEDBACK, payload, payloadHash: keccak256(payload), payloadLen: payload.length }), ctx.seed);
+      return signed(
+        base(ctx, { msgType: MsgType.FEEDBACK, payload, payloadHash: keccak256(payload), payloadLen: payload.length }),
+        ctx.seed,
+      );
     }
     default:
       throw new RangeError(`reason: unknown ${String(reason)}`);

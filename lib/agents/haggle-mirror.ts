@@ -10,16 +10,23 @@
  * commitments). The gossip never waits for the chain: a mirror that fails is reported and
  * dropped, and the buyer expires a negotiation left open past its response window.
  */
-import { PublicKey, type Connection } from '../chain';
-import { Keypair } from '../chain/node/send';
-import { createConnection } from '../chain/node/rpc';
+import { type Connection, PublicKey } from '../chain';
+import type { HaggleConfig, haggle, NegotiationRef } from '../chain/haggle';
 import {
-  acceptNegotiation, acceptOffer, commitReservation, createNegotiation, expireNegotiation, fetchNegotiation, rejectNegotiation, revealReservation,
+  acceptNegotiation,
+  acceptOffer,
+  commitReservation,
+  createNegotiation,
+  expireNegotiation,
+  fetchNegotiation,
+  rejectNegotiation,
+  revealReservation,
   submitOffer,
 } from '../chain/node/haggle';
-import type { haggle, HaggleConfig, NegotiationRef } from '../chain/haggle';
-import { parseNegotiationPayload } from '../protocol/neg1';
+import { createConnection } from '../chain/node/rpc';
+import { Keypair } from '../chain/node/send';
 import { fromHex, toHex } from '../protocol/hex';
+import { parseNegotiationPayload } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
 
 /** What the parent tells an agent about haggle settlement (IPC JSON). */
@@ -71,7 +78,11 @@ export class HaggleMirror {
   readonly #deals = new Map<string, Mirror>();
   #stopped = false;
 
-  constructor(cfg: HaggleMirrorConfig, p: { seed: Uint8Array; rpcUrl: string; wsUrl?: string; usdcMint: string; treasury: string }, hooks: HaggleMirrorHooks) {
+  constructor(
+    cfg: HaggleMirrorConfig,
+    p: { seed: Uint8Array; rpcUrl: string; wsUrl?: string; usdcMint: string; treasury: string },
+    hooks: HaggleMirrorHooks,
+  ) {
     if (!(cfg.share >= 0 && cfg.share <= 1)) throw new RangeError('haggle.share must be in 0..1');
     this.#cfg = cfg;
     this.#hooks = hooks;
@@ -83,7 +94,8 @@ export class HaggleMirror {
 
   /** A negotiation message this agent sent to `peer`. */
   sent(peer: string, msgType: number, conversationId: Uint8Array, payload: Uint8Array): void {
-    if (this.#stopped || !NEGOTIATION_TYPES.has(msgType) || !mirroredConversation(conversationId, this.#cfg.share)) return;
+    if (this.#stopped || !NEGOTIATION_TYPES.has(msgType) || !mirroredConversation(conversationId, this.#cfg.share))
+      return;
     const key = toHex(conversationId);
     let m = this.#deals.get(key);
     const p = parseNegotiationPayload(payload);
@@ -97,9 +109,17 @@ export class HaggleMirror {
       const maxRounds = p.kind === 'neg1' ? p.neg1.maxRounds : 20;
       this.#step(m, 'create', async () => {
         await createNegotiation(this.#conn, {
-          buyer: this.#owner, seller: m!.ref.seller, conversationId, config: this.#config, deposit: BigInt(this.#cfg.deposit ?? '2000'),
-          deadline: BigInt(Math.floor(this.#now() / 1000) + 900), responseWindow: this.#cfg.responseWindow ?? 60, decayBps, maxRounds,
-          protocolFeeBps: FEE_BPS, zopaDetection: sealed,
+          buyer: this.#owner,
+          seller: m!.ref.seller,
+          conversationId,
+          config: this.#config,
+          deposit: BigInt(this.#cfg.deposit ?? '2000'),
+          deadline: BigInt(Math.floor(this.#now() / 1000) + 900),
+          responseWindow: this.#cfg.responseWindow ?? 60,
+          decayBps,
+          maxRounds,
+          protocolFeeBps: FEE_BPS,
+          zopaDetection: sealed,
         });
         this.#armExpiry(m!);
       });
@@ -113,7 +133,13 @@ export class HaggleMirror {
     } else if (p.kind === 'negr') {
       this.#step(mm, 'reveal', async () => {
         await this.#waitFor(mm, (n) => n !== null && (n.sealed & 3) === 3);
-        await revealReservation(this.#conn, { ...mm.ref, config: this.#config, party: this.#owner, price: p.reveal.price, salt: p.reveal.salt });
+        await revealReservation(this.#conn, {
+          ...mm.ref,
+          config: this.#config,
+          party: this.#owner,
+          price: p.reveal.price,
+          salt: p.reveal.salt,
+        });
       });
     } else if (p.kind === 'neg1' && (msgType === MsgType.PROPOSE || msgType === MsgType.COUNTER)) {
       const round = mm.offers++;
@@ -133,7 +159,11 @@ export class HaggleMirror {
       this.#step(mm, 'reject', async () => {
         // Let the last offer land first, and with both sides committed both reveals: without a
         // ZOPA the second reveal closes the negotiation itself (a refund with reason "no ZOPA").
-        const n = await this.#waitFor(mm, (x) => x === null || (x.round === round && ((x.sealed & 3) !== 3 || (x.sealed & 12) === 12)), true);
+        const n = await this.#waitFor(
+          mm,
+          (x) => x === null || (x.round === round && ((x.sealed & 3) !== 3 || (x.sealed & 12) === 12)),
+          true,
+        );
         if (n === null) return this.#finish(mm, 'closed on chain');
         await rejectNegotiation(this.#conn, { ...mm.ref, config: this.#config, party: this.#owner });
         this.#finish(mm, 'rejected on chain');
@@ -143,7 +173,8 @@ export class HaggleMirror {
 
   /** A negotiation message `from` sent to this agent; call before the deal answers it. */
   received(from: string, msgType: number, conversationId: Uint8Array, payload: Uint8Array): void {
-    if (this.#stopped || !NEGOTIATION_TYPES.has(msgType) || !mirroredConversation(conversationId, this.#cfg.share)) return;
+    if (this.#stopped || !NEGOTIATION_TYPES.has(msgType) || !mirroredConversation(conversationId, this.#cfg.share))
+      return;
     const key = toHex(conversationId);
     let m = this.#deals.get(key);
     const p = parseNegotiationPayload(payload);
@@ -167,9 +198,14 @@ export class HaggleMirror {
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const m of this.#deals.values()) clearInterval(m.expiry);
-    const ws = (this.#conn as unknown as { _rpcWebSocket?: { close(): void; setAutoReconnect?(v: boolean): void } })._rpcWebSocket;
+    const ws = (this.#conn as unknown as { _rpcWebSocket?: { close(): void; setAutoReconnect?(v: boolean): void } })
+      ._rpcWebSocket;
     ws?.setAutoReconnect?.(false);
-    try { ws?.close(); } catch { /* not open */ }
+    try {
+      ws?.close();
+    } catch {
+      /* not open */
+    }
   }
 
   #open(key: string, role: 'buyer' | 'seller', peer: string, conversationId: Uint8Array): Mirror | undefined {
@@ -177,7 +213,11 @@ export class HaggleMirror {
     if (!peerOwner) return undefined;
     const other = new PublicKey(fromHex(peerOwner));
     const me = this.#owner.publicKey;
-    const ref = { buyer: role === 'buyer' ? me : other, seller: role === 'buyer' ? other : me, conversationId: new Uint8Array(conversationId) };
+    const ref = {
+      buyer: role === 'buyer' ? me : other,
+      seller: role === 'buyer' ? other : me,
+      conversationId: new Uint8Array(conversationId),
+    };
     const m: Mirror = { role, ref, offers: 0, queue: Promise.resolve(), dead: false };
     this.#deals.set(key, m);
     return m;
@@ -191,7 +231,9 @@ export class HaggleMirror {
         await f();
       } catch (e) {
         m.dead = true;
-        this.#hooks.report(`haggle ${toHex(m.ref.conversationId).slice(0, 8)}: ${what} failed, the deal goes on off chain (${(e as Error)?.message ?? e})`);
+        this.#hooks.report(
+          `haggle ${toHex(m.ref.conversationId).slice(0, 8)}: ${what} failed, the deal goes on off chain (${(e as Error)?.message ?? e})`,
+        );
       }
     });
   }
@@ -205,7 +247,9 @@ export class HaggleMirror {
       if (this.#stopped) throw new Error('agent stopping');
       if (this.#now() > until) {
         if (lenient) return n;
-        throw new Error(`the chain did not reach the expected state (round ${n?.round ?? 'none'}, sealed ${n?.sealed ?? '-'})`);
+        throw new Error(
+          `the chain did not reach the expected state (round ${n?.round ?? 'none'}, sealed ${n?.sealed ?? '-'})`,
+        );
       }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
@@ -220,22 +264,25 @@ export class HaggleMirror {
   /** Buyer: expires the negotiation once nobody acted within its response window (the escrow comes back). */
   #armExpiry(m: Mirror): void {
     const window = (this.#cfg.responseWindow ?? 60) * 1000;
-    m.expiry = setInterval(() => {
-      if (this.#stopped) return clearInterval(m.expiry);
-      void (async () => {
-        const n = await fetchNegotiation(this.#conn, m.ref).catch(() => undefined);
-        if (n === undefined) return;
-        if (n === null) {
-          clearInterval(m.expiry);
-          if (this.#deals.get(toHex(m.ref.conversationId)) === m) this.#deals.delete(toHex(m.ref.conversationId));
-          return;
-        }
-        const now = BigInt(Math.floor(this.#now() / 1000));
-        if (now <= n.lastActionAt + BigInt(n.responseWindow) && now <= n.deadline) return;
-        await expireNegotiation(this.#conn, { ...m.ref, config: this.#config, payer: this.#owner });
-        this.#finish(m, 'expired on chain (a party went silent)');
-      })().catch(() => undefined);
-    }, Math.max(5_000, window / 4));
+    m.expiry = setInterval(
+      () => {
+        if (this.#stopped) return clearInterval(m.expiry);
+        void (async () => {
+          const n = await fetchNegotiation(this.#conn, m.ref).catch(() => undefined);
+          if (n === undefined) return;
+          if (n === null) {
+            clearInterval(m.expiry);
+            if (this.#deals.get(toHex(m.ref.conversationId)) === m) this.#deals.delete(toHex(m.ref.conversationId));
+            return;
+          }
+          const now = BigInt(Math.floor(this.#now() / 1000));
+          if (now <= n.lastActionAt + BigInt(n.responseWindow) && now <= n.deadline) return;
+          await expireNegotiation(this.#conn, { ...m.ref, config: this.#config, payer: this.#owner });
+          this.#finish(m, 'expired on chain (a party went silent)');
+        })().catch(() => undefined);
+      },
+      Math.max(5_000, window / 4),
+    );
     m.expiry.unref?.();
   }
 }

@@ -1,5 +1,9 @@
 /** Seeded PRNG for the demo agents (mulberry32): reproducible runs from one seed. Not for keys. */
-export function createRng(seed: number): { next(): number; int(min: number, max: number): number; pick<T>(xs: readonly T[]): T } {
+export function createRng(seed: number): {
+  next(): number;
+  int(min: number, max: number): number;
+  pick<T>(xs: readonly T[]): T;
+} {
   let a = seed >>> 0;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;

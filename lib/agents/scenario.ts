@@ -6,18 +6,26 @@
  * `step(state, event)` returns the next state and the envelopes to send; the runner owns keys,
  * nonces, clocks and transport. Randomness comes in as numbers on the events that need it.
  */
-import { MsgType } from '../protocol/types';
-import { encodeCanonical, decodeCanonical } from '../protocol/cbor';
-import { encodeFeedback, encodeNotarizeBid, decodeNotarizeBid } from '../protocol/payloads';
-import {
-  encodeNeg1, encodeNegCommit, encodeNegReveal, makeReservationCommitment, checkZopaCommitment,
-  parseNegotiationPayload, Neg1Reason,
-} from '../protocol/neg1';
+
+import { decodeCanonical, encodeCanonical } from '../protocol/cbor';
 import { fromHex } from '../protocol/hex';
-import { nextOffer, shouldAccept, zopaExists, type Stance } from './strategies';
+import {
+  checkZopaCommitment,
+  encodeNeg1,
+  encodeNegCommit,
+  encodeNegReveal,
+  makeReservationCommitment,
+  Neg1Reason,
+  parseNegotiationPayload,
+} from '../protocol/neg1';
+import { decodeNotarizeBid, encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
+import { MsgType } from '../protocol/types';
+import { nextOffer, type Stance, shouldAccept, zopaExists } from './strategies';
 
 /** Where an outgoing envelope goes: a peer over the envelope stream, or a gossip topic (docs/protocol.md §9). */
-export type Destination = { kind: 'peer'; agent: string } | { kind: 'topic'; topic: 'broadcast' | 'notary' | 'reputation' };
+export type Destination =
+  | { kind: 'peer'; agent: string }
+  | { kind: 'topic'; topic: 'broadcast' | 'notary' | 'reputation' };
 
 export interface Outgoing {
   msgType: number;
@@ -77,9 +85,16 @@ const ZERO32 = new Uint8Array(32);
 
 function neg1(s: DealState, price: number, round: number, reason = 0): Uint8Array {
   return encodeNeg1({
-    bidValue: BigInt(price), tokenMint: ZERO32, serviceHash: s.serviceHash, round, deadline: 0n,
-    decayBps: 50, maxRounds: Math.min(20, s.stance.maxRounds * 2), verification: { tier: 2, testSuiteHash: new Uint8Array(0) },
-    reason, metadata: new Uint8Array(0),
+    bidValue: BigInt(price),
+    tokenMint: ZERO32,
+    serviceHash: s.serviceHash,
+    round,
+    deadline: 0n,
+    decayBps: 50,
+    maxRounds: Math.min(20, s.stance.maxRounds * 2),
+    verification: { tier: 2, testSuiteHash: new Uint8Array(0) },
+    reason,
+    metadata: new Uint8Array(0),
   });
 }
 
@@ -87,9 +102,28 @@ function toPeer(s: DealState, msgType: number, payload: Uint8Array, agent = s.pe
   return { msgType, to: { kind: 'peer', agent }, conversationId: s.conversationId, payload };
 }
 
-function feedback(s: DealState, target: string, score: number, outcome: number, role: number, isDispute = false): Outgoing {
-  const payload = encodeFeedback({ conversationId: s.conversationId, targetAgent: fromHex(target), score, outcome, isDispute, role });
-  return { msgType: MsgType.FEEDBACK, to: { kind: 'topic', topic: 'reputation' }, conversationId: s.conversationId, payload };
+function feedback(
+  s: DealState,
+  target: string,
+  score: number,
+  outcome: number,
+  role: number,
+  isDispute = false,
+): Outgoing {
+  const payload = encodeFeedback({
+    conversationId: s.conversationId,
+    targetAgent: fromHex(target),
+    score,
+    outcome,
+    isDispute,
+    role,
+  });
+  return {
+    msgType: MsgType.FEEDBACK,
+    to: { kind: 'topic', topic: 'reputation' },
+    conversationId: s.conversationId,
+    payload,
+  };
 }
 
 /** The seller delivers on agreement; agreement is reached by either side's ACCEPT. */
@@ -108,7 +142,10 @@ function respondToOffer(s: DealState, offer: number | undefined, round: number):
     return agreed(st, offer, [toPeer(st, MsgType.ACCEPT, neg1(st, offer, round))]);
   }
   if (st.myOffers.length >= st.stance.maxRounds) {
-    return { state: { ...st, phase: 'closed', outcome: 'rejected' }, out: [toPeer(st, MsgType.REJECT, neg1(st, offer ?? mine, round, Neg1Reason.PRICE))] };
+    return {
+      state: { ...st, phase: 'closed', outcome: 'rejected' },
+      out: [toPeer(st, MsgType.REJECT, neg1(st, offer ?? mine, round, Neg1Reason.PRICE))],
+    };
   }
   const type = round === 0 ? MsgType.PROPOSE : MsgType.COUNTER;
   return { state: { ...st, myOffers: [...st.myOffers, mine] }, out: [toPeer(st, type, neg1(st, mine, round))] };
@@ -116,7 +153,8 @@ function respondToOffer(s: DealState, offer: number | undefined, round: number):
 
 function onNegotiation(s: DealState, msgType: number, payload: Uint8Array): StepResult {
   const p = parseNegotiationPayload(payload);
-  if (msgType === MsgType.REJECT) return { state: { ...s, phase: 'closed', outcome: s.outcome ?? 'rejected' }, out: [] };
+  if (msgType === MsgType.REJECT)
+    return { state: { ...s, phase: 'closed', outcome: s.outcome ?? 'rejected' }, out: [] };
   if (msgType === MsgType.ACCEPT) {
     if (s.phase !== 'offers' || p.kind !== 'neg1') return { state: s, out: [] };
     return agreed(s, Number(p.neg1.bidValue), []);
@@ -126,18 +164,29 @@ function onNegotiation(s: DealState, msgType: number, payload: Uint8Array): Step
     // The seller answers a commitment with its own; the buyer, having committed first, reveals.
     const mine = encodeNegCommit(makeReservationCommitment(BigInt(s.stance.reservation), s.salt));
     if (s.role === 'seller') return { state: st, out: [toPeer(s, MsgType.COUNTER, mine)] };
-    return { state: st, out: [toPeer(s, MsgType.COUNTER, encodeNegReveal({ price: BigInt(s.stance.reservation), salt: s.salt }))] };
+    return {
+      state: st,
+      out: [toPeer(s, MsgType.COUNTER, encodeNegReveal({ price: BigInt(s.stance.reservation), salt: s.salt }))],
+    };
   }
   if (p.kind === 'negr' && s.phase === 'reveal') {
     if (!s.theirCommitment || !checkZopaCommitment(s.theirCommitment, p.reveal)) {
-      return { state: { ...s, phase: 'closed', outcome: 'rejected' }, out: [toPeer(s, MsgType.REJECT, neg1(s, s.stance.reservation, 0, Neg1Reason.TRUST_INSUFFICIENT))] };
+      return {
+        state: { ...s, phase: 'closed', outcome: 'rejected' },
+        out: [toPeer(s, MsgType.REJECT, neg1(s, s.stance.reservation, 0, Neg1Reason.TRUST_INSUFFICIENT))],
+      };
     }
     const theirs = Number(p.reveal.price);
-    const zopa = s.role === 'buyer' ? zopaExists(s.stance.reservation, theirs) : zopaExists(theirs, s.stance.reservation);
+    const zopa =
+      s.role === 'buyer' ? zopaExists(s.stance.reservation, theirs) : zopaExists(theirs, s.stance.reservation);
     const st: DealState = { ...s, phase: 'offers' };
     if (s.role === 'seller') {
       const reveal = toPeer(s, MsgType.COUNTER, encodeNegReveal({ price: BigInt(s.stance.reservation), salt: s.salt }));
-      if (!zopa) return { state: { ...st, phase: 'closed', outcome: 'no_zopa' }, out: [reveal, toPeer(s, MsgType.REJECT, neg1(s, s.stance.reservation, 0, Neg1Reason.PRICE))] };
+      if (!zopa)
+        return {
+          state: { ...st, phase: 'closed', outcome: 'no_zopa' },
+          out: [reveal, toPeer(s, MsgType.REJECT, neg1(s, s.stance.reservation, 0, Neg1Reason.PRICE))],
+        };
       return { state: st, out: [reveal] };
     }
     // Buyer: the seller rejects when there is no ZOPA; otherwise open the offers.
@@ -174,16 +223,35 @@ export function step(s: DealState, ev: DealEvent): StepResult {
   const { msgType, payload, from } = ev;
   if (msgType === MsgType.NOTARIZE_BID) {
     const b = decodeNotarizeBid(payload);
-    if (s.role !== 'buyer' || s.phase !== 'auction' || !b.ok || b.value.bidType !== 1 || from === s.self || from === s.peer) return { state: s, out: [] };
+    if (
+      s.role !== 'buyer' ||
+      s.phase !== 'auction' ||
+      !b.ok ||
+      b.value.bidType !== 1 ||
+      from === s.self ||
+      from === s.peer
+    )
+      return { state: s, out: [] };
     return { state: { ...s, notaryOffers: { ...s.notaryOffers, [from]: decodeFee(b.value.terms) } }, out: [] };
   }
   if (from !== s.peer && from !== s.notary && msgType !== MsgType.VERDICT) return { state: s, out: [] };
   if (msgType === MsgType.DELIVER) {
     if (s.role !== 'buyer' || s.phase !== 'agreed' || from !== s.peer) return { state: s, out: [] };
-    const req = encodeNotarizeBid({ bidType: 0, conversationId: s.conversationId, terms: encodeCanonical([BigInt(s.price ?? 0)]) });
+    const req = encodeNotarizeBid({
+      bidType: 0,
+      conversationId: s.conversationId,
+      terms: encodeCanonical([BigInt(s.price ?? 0)]),
+    });
     return {
       state: { ...s, phase: 'auction' },
-      out: [{ msgType: MsgType.NOTARIZE_BID, to: { kind: 'topic', topic: 'notary' }, conversationId: s.conversationId, payload: req }],
+      out: [
+        {
+          msgType: MsgType.NOTARIZE_BID,
+          to: { kind: 'topic', topic: 'notary' },
+          conversationId: s.conversationId,
+          payload: req,
+        },
+      ],
       startAuctionTimerMs: AUCTION_WINDOW_MS,
     };
   }
@@ -198,17 +266,22 @@ export function step(s: DealState, ev: DealEvent): StepResult {
       out.push(feedback(s, s.peer, -60, 0, 0), feedback(s, from, 40, 1, 1));
     } else {
       // The seller contests a failing verdict.
-      out.push(toPeer(s, MsgType.DISPUTE, encodeCanonical([s.conversationId, 1]), from), feedback(s, from, -40, 0, 1, true));
+      out.push(
+        toPeer(s, MsgType.DISPUTE, encodeCanonical([s.conversationId, 1]), from),
+        feedback(s, from, -40, 0, 1, true),
+      );
     }
     return { state: st, out };
   }
-  if (s.phase === 'closed' || s.phase === 'agreed' || s.phase === 'auction' || s.phase === 'assigned') return { state: s, out: [] };
+  if (s.phase === 'closed' || s.phase === 'agreed' || s.phase === 'auction' || s.phase === 'assigned')
+    return { state: s, out: [] };
   return onNegotiation(s, msgType, payload);
 }
 
 /** A decoded CBOR integer (bigint or number) as a safe number, else undefined. */
 function int(v: unknown): number | undefined {
-  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : undefined;
+  if (typeof v === 'bigint')
+    return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : undefined;
   return typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined;
 }
 
@@ -239,7 +312,8 @@ export function decodeVerdict(bytes: Uint8Array): { passed: boolean; score: numb
     if (Array.isArray(v) && v.length === 2) {
       const passed = int(v[0]);
       const score = int(v[1]);
-      if ((passed === 0 || passed === 1) && score !== undefined && score >= -100 && score <= 100) return { passed: passed === 1, score };
+      if ((passed === 0 || passed === 1) && score !== undefined && score >= -100 && score <= 100)
+        return { passed: passed === 1, score };
     }
   } catch {
     /* not a demo verdict */
@@ -252,7 +326,12 @@ export function notaryOffer(requestPayload: Uint8Array, fee: number): Outgoing |
   const r = decodeNotarizeBid(requestPayload);
   if (!r.ok || r.value.bidType !== 0) return undefined;
   const payload = encodeNotarizeBid({ bidType: 1, conversationId: r.value.conversationId, terms: encodeFee(fee) });
-  return { msgType: MsgType.NOTARIZE_BID, to: { kind: 'topic', topic: 'notary' }, conversationId: r.value.conversationId, payload };
+  return {
+    msgType: MsgType.NOTARIZE_BID,
+    to: { kind: 'topic', topic: 'notary' },
+    conversationId: r.value.conversationId,
+    payload,
+  };
 }
 
 /** On NOTARIZE_ASSIGN [buyer, seller, fee]: VERDICT to both parties. `passed` is the runner's draw. */
@@ -260,7 +339,8 @@ export function notaryVerdicts(conversationId: Uint8Array, assignPayload: Uint8A
   let parties: string[];
   try {
     const v = decodeCanonical(assignPayload);
-    if (!Array.isArray(v) || v.length !== 3 || !(v[0] instanceof Uint8Array) || !(v[1] instanceof Uint8Array)) return [];
+    if (!Array.isArray(v) || v.length !== 3 || !(v[0] instanceof Uint8Array) || !(v[1] instanceof Uint8Array))
+      return [];
     parties = [v[0], v[1]].map((b) => Array.from(b as Uint8Array, (x) => x.toString(16).padStart(2, '0')).join(''));
   } catch {
     return [];
@@ -274,10 +354,26 @@ export function notaryVerdicts(conversationId: Uint8Array, assignPayload: Uint8A
  * conversation `conversationId`, a conversation with no negotiation and no delivery behind it. The
  * observatory's collusion signals are meant to find exactly this.
  */
-export function ringFeedback(conversationId: Uint8Array, self: string, members: readonly string[], score: number): Outgoing[] {
+export function ringFeedback(
+  conversationId: Uint8Array,
+  self: string,
+  members: readonly string[],
+  score: number,
+): Outgoing[] {
   if (conversationId.length !== 16) throw new RangeError('conversationId must be 16 bytes');
-  return members.filter((m) => m !== self).map((target) => ({
-    msgType: MsgType.FEEDBACK, to: { kind: 'topic', topic: 'reputation' }, conversationId,
-    payload: encodeFeedback({ conversationId, targetAgent: fromHex(target), score, outcome: 2, isDispute: false, role: 0 }),
-  }));
+  return members
+    .filter((m) => m !== self)
+    .map((target) => ({
+      msgType: MsgType.FEEDBACK,
+      to: { kind: 'topic', topic: 'reputation' },
+      conversationId,
+      payload: encodeFeedback({
+        conversationId,
+        targetAgent: fromHex(target),
+        score,
+        outcome: 2,
+        isDispute: false,
+        role: 0,
+      }),
+    }));
 }

@@ -1,34 +1,56 @@
 // The demo's deal mix, run through the pure deal state machines and the negotiation analytics: most
 // agreed deals must carry every figure of the conversation page (ZOPA, Nash, Rubinstein, a fitted curve).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { MsgType } from '../protocol/types';
+import { test } from 'node:test';
 import { analyzeNegotiation, type NegotiationMessage } from '../protocol/analytics';
-import { newDeal, step, type DealState, type Outgoing } from './scenario';
-import { STRATEGIES } from './strategies';
+import { MsgType } from '../protocol/types';
 import { createRng } from './rng';
+import { type DealState, newDeal, type Outgoing, step } from './scenario';
 import { drawSealed, drawStance, SEALED_SHARE } from './stances';
+import { STRATEGIES } from './strategies';
 
 const A = 'aa'.repeat(32); // buyer
 const B = 'bb'.repeat(32); // seller
 
 /** One deal between two pure state machines, as the agents draw it; the bilateral messages with timestamps. */
 function deal(k: number, rng: ReturnType<typeof createRng>) {
-  const bs = STRATEGIES[k % 4], ss = STRATEGIES[Math.floor(k / 4) % 4];
+  const bs = STRATEGIES[k % 4],
+    ss = STRATEGIES[Math.floor(k / 4) % 4];
   const sealed = drawSealed(rng);
   const conversationId = new Uint8Array(16);
   conversationId[0] = k & 0xff;
   conversationId[1] = k >> 8;
   const common = { conversationId, serviceHash: new Uint8Array(32).fill(1), sealed };
-  let buyer: DealState = newDeal({ ...common, role: 'buyer', self: A, peer: B, salt: new Uint8Array(32).fill(2), stance: drawStance(bs, 'buyer', rng) });
-  let seller: DealState = newDeal({ ...common, role: 'seller', self: B, peer: A, salt: new Uint8Array(32).fill(3), stance: drawStance(ss, 'seller', rng) });
+  let buyer: DealState = newDeal({
+    ...common,
+    role: 'buyer',
+    self: A,
+    peer: B,
+    salt: new Uint8Array(32).fill(2),
+    stance: drawStance(bs, 'buyer', rng),
+  });
+  let seller: DealState = newDeal({
+    ...common,
+    role: 'seller',
+    self: B,
+    peer: A,
+    salt: new Uint8Array(32).fill(3),
+    stance: drawStance(ss, 'seller', rng),
+  });
   const messages: NegotiationMessage[] = [];
   const queue: Array<{ from: string; o: Outgoing }> = [];
   let t = 0;
   const emit = (from: string, out: Outgoing[]) => {
     for (const o of out) {
       if (o.to.kind !== 'peer') continue;
-      messages.push({ sender: from, recipient: o.to.agent, msgType: o.msgType, timestamp: (t += 700 + ((k * 37) % 500)), payload: o.payload });
+      messages.push({
+        sender: from,
+        recipient: o.to.agent,
+        msgType: o.msgType,
+        timestamp: (t += 700 + ((k * 37) % 500)),
+        payload: o.payload,
+      });
       queue.push({ from, o });
     }
   };
@@ -38,8 +60,16 @@ function deal(k: number, rng: ReturnType<typeof createRng>) {
   for (let guard = 0; guard < 200 && queue.length; guard++) {
     const { from, o } = queue.shift()!;
     const ev = { kind: 'message' as const, from, msgType: o.msgType, payload: o.payload };
-    if (o.to.kind === 'peer' && o.to.agent === A) { r = step(buyer, ev); buyer = r.state; emit(A, r.out); }
-    if (o.to.kind === 'peer' && o.to.agent === B) { r = step(seller, ev); seller = r.state; emit(B, r.out); }
+    if (o.to.kind === 'peer' && o.to.agent === A) {
+      r = step(buyer, ev);
+      buyer = r.state;
+      emit(A, r.out);
+    }
+    if (o.to.kind === 'peer' && o.to.agent === B) {
+      r = step(seller, ev);
+      seller = r.state;
+      emit(B, r.out);
+    }
   }
   return { sealed, agreed: buyer.outcome === 'agreed' && seller.outcome === 'agreed', messages };
 }

@@ -21,7 +21,10 @@ export const STANCE_RANGES = {
   seller: { initial: [950, 1200], reservation: [560, 720], maxRounds: [6, 9] },
 } as const;
 
-export interface StanceRng { int(min: number, max: number): number; next(): number }
+export interface StanceRng {
+  int(min: number, max: number): number;
+  next(): number;
+}
 
 /** A stance for one side of a new deal (three draws, always in the same order). */
 export function drawStance(strategy: StrategyName, side: Stance['side'], rng: StanceRng): Stance {

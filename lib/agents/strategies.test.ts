@@ -1,8 +1,14 @@
-import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextOffer, shouldAccept, zopaExists, type Stance } from './strategies';
+import { describe, test } from 'node:test';
+import { nextOffer, type Stance, shouldAccept, zopaExists } from './strategies';
 
-const seller = (strategy: Stance['strategy']): Stance => ({ strategy, side: 'seller', initial: 1000, reservation: 600, maxRounds: 5 });
+const seller = (strategy: Stance['strategy']): Stance => ({
+  strategy,
+  side: 'seller',
+  initial: 1000,
+  reservation: 600,
+  maxRounds: 5,
+});
 const curve = (s: Stance) => [0, 1, 2, 3, 4].map((i) => nextOffer(s, i, [], []));
 
 describe('time-dependent strategies', () => {
@@ -17,7 +23,10 @@ describe('time-dependent strategies', () => {
   });
   test('a buyer moves up and never past its reservation', () => {
     const b: Stance = { strategy: 'linear', side: 'buyer', initial: 400, reservation: 800, maxRounds: 3 };
-    assert.deepEqual([0, 1, 2, 3, 9].map((i) => nextOffer(b, i, [], [])), [400, 600, 800, 800, 800]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 9].map((i) => nextOffer(b, i, [], [])),
+      [400, 600, 800, 800, 800],
+    );
   });
 });
 

@@ -41,7 +41,12 @@ function checkStance(s: Stance): void {
  * The price this side offers in its `index`-th offer (0-based), given the opponent's offers so
  * far (oldest first). Never past the reservation price.
  */
-export function nextOffer(stance: Stance, index: number, opponentOffers: readonly number[], ownOffers: readonly number[]): number {
+export function nextOffer(
+  stance: Stance,
+  index: number,
+  opponentOffers: readonly number[],
+  ownOffers: readonly number[],
+): number {
   checkStance(stance);
   if (!Number.isInteger(index) || index < 0) throw new RangeError('index must be a non-negative integer');
   const { initial, reservation } = stance;
@@ -74,7 +79,10 @@ export function atLeastAsGood(side: Stance['side'], price: number, reference: nu
  */
 export function shouldAccept(stance: Stance, opponentOffer: number, myNextOffer: number): boolean {
   checkStance(stance);
-  return atLeastAsGood(stance.side, opponentOffer, stance.reservation) && atLeastAsGood(stance.side, opponentOffer, myNextOffer);
+  return (
+    atLeastAsGood(stance.side, opponentOffer, stance.reservation) &&
+    atLeastAsGood(stance.side, opponentOffer, myNextOffer)
+  );
 }
 
 /** Whether a deal can exist at all: the buyer's reservation reaches the seller's. */

@@ -2,8 +2,9 @@
  * Shapes shared by the demo-mesh parent and its agent processes (IPC messages are JSON:
  * bytes as lowercase hex).
  */
-import type { StrategyName } from './strategies';
+
 import type { AgentChainConfig, PublishedBatch } from './chain-duties';
+import type { StrategyName } from './strategies';
 
 /** Everything one agent process needs; sent as the first IPC message. */
 export interface AgentConfig {

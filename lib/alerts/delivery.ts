@@ -12,9 +12,10 @@
  * (default base 30 s: 8 attempts over about an hour), then the row is `failed` and the webhook
  * reports `failing` with the last error's class until a delivery succeeds.
  */
-import type { AlertsStore, ClaimedDelivery } from '../store';
+
 import { failureClass, outboundRequest, type Resolver } from '../net/outbound';
-import { webhookBody, webhookHeaders, type AlertMessage, type WebhookFormat } from './payloads';
+import type { AlertsStore, ClaimedDelivery } from '../store';
+import { type AlertMessage, type WebhookFormat, webhookBody, webhookHeaders } from './payloads';
 
 export interface DeliveryOptions {
   store: AlertsStore;
@@ -55,10 +56,20 @@ export function backoffMs(attempt: number, baseMs: number, random: () => number 
 export function messageOf(d: ClaimedDelivery, link: string): AlertMessage {
   const cleared = d.event === 'cleared';
   return {
-    id: d.alertId.toString(), kind: d.kind, state: d.event === 'throttled' ? 'throttled' : cleared ? 'cleared' : 'open',
-    agent: Buffer.from(d.agent).toString('hex'), agentName: d.agentName, subject: d.subject,
-    why: d.event === 'throttled' ? `rule ${d.kind} opened more alerts in the last hour than it may deliver; further alerts of this rule are stored but not delivered until the hour's count falls. The last: ${d.why}` : cleared ? (d.clearedWhy ?? 'cleared') : d.why,
-    at: (cleared ? d.clearedAt ?? d.openedAt : d.openedAt).toISOString(), url: link,
+    id: d.alertId.toString(),
+    kind: d.kind,
+    state: d.event === 'throttled' ? 'throttled' : cleared ? 'cleared' : 'open',
+    agent: Buffer.from(d.agent).toString('hex'),
+    agentName: d.agentName,
+    subject: d.subject,
+    why:
+      d.event === 'throttled'
+        ? `rule ${d.kind} opened more alerts in the last hour than it may deliver; further alerts of this rule are stored but not delivered until the hour's count falls. The last: ${d.why}`
+        : cleared
+          ? (d.clearedWhy ?? 'cleared')
+          : d.why,
+    at: (cleared ? (d.clearedAt ?? d.openedAt) : d.openedAt).toISOString(),
+    url: link,
   };
 }
 
@@ -71,10 +82,22 @@ export const MAX_ANSWER_BYTES = 4 * 1024;
  * no redirect followed (a 3xx is a failure: it could point inside the network). Resolves with the
  * status; rejects with an OutboundError whose message is a generic failure class.
  */
-export async function post(url: string, body: string, headers: Record<string, string>, p: { allowPrivate: boolean; timeoutMs: number; resolve?: Resolver }): Promise<number> {
+export async function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  p: { allowPrivate: boolean; timeoutMs: number; resolve?: Resolver },
+): Promise<number> {
   const r = await outboundRequest(url, {
-    method: 'POST', headers, body, deadlineMs: p.timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES, overflow: 'truncate', maxRedirects: 0,
-    allowPrivate: p.allowPrivate, resolve: p.resolve,
+    method: 'POST',
+    headers,
+    body,
+    deadlineMs: p.timeoutMs,
+    maxBodyBytes: MAX_ANSWER_BYTES,
+    overflow: 'truncate',
+    maxRedirects: 0,
+    allowPrivate: p.allowPrivate,
+    resolve: p.resolve,
   });
   return r.status;
 }
@@ -99,7 +122,11 @@ export function startDeliveryWorker(o: DeliveryOptions): DeliveryWorker {
     const body = webhookBody(d.format as WebhookFormat, messageOf(d, o.linkFor(d.alertId)), d.id, sentAt);
     let error: string | null = null;
     try {
-      const status = await post(d.url, body, webhookHeaders(body, d.id, sentAt, d.secret), { allowPrivate: o.allowPrivate, timeoutMs, resolve: o.resolve });
+      const status = await post(d.url, body, webhookHeaders(body, d.id, sentAt, d.secret), {
+        allowPrivate: o.allowPrivate,
+        timeoutMs,
+        resolve: o.resolve,
+      });
       if (status >= 300 && status < 400) error = `HTTP ${status} (redirects are not followed)`;
       else if (status < 200 || status >= 300) error = `HTTP ${status}`;
     } catch (e) {
@@ -108,7 +135,11 @@ export function startDeliveryWorker(o: DeliveryOptions): DeliveryWorker {
     }
     if (error === null) return o.store.finishDelivery(d.id, d.webhookId, { ok: true });
     const nextAt = d.attempts >= maxAttempts ? null : new Date(Date.now() + backoffMs(d.attempts, base, random));
-    await o.store.finishDelivery(d.id, d.webhookId, { ok: false, error: `attempt ${d.attempts} of ${maxAttempts}: ${error}`, nextAt });
+    await o.store.finishDelivery(d.id, d.webhookId, {
+      ok: false,
+      error: `attempt ${d.attempts} of ${maxAttempts}: ${error}`,
+      nextAt,
+    });
   }
 
   function start(d: ClaimedDelivery): void {

@@ -9,12 +9,13 @@
  * inserted in one statement (the store's unique key makes it idempotent), open ones that stopped
  * firing are cleared in one statement, and their webhook deliveries are queued in one more.
  */
+
+import { fromHex, toHex } from '../protocol/hex';
 import type { AlertsStore, DeliveryEvent, NewAlert } from '../store';
-import type { LiveEvent } from '../wire/events';
-import { EVENT_KINDS, LEASE_GRACE_HYSTERESIS, isAlertKind, ruleParams, type AlertKind } from './kinds';
 import { agentDisplayName } from '../wire/agent-name';
+import type { LiveEvent } from '../wire/events';
 import { scorePoints } from '../wire/score';
-import { toHex, fromHex } from '../protocol/hex';
+import { type AlertKind, EVENT_KINDS, isAlertKind, LEASE_GRACE_HYSTERESIS, ruleParams } from './kinds';
 
 /** Unpaid epochs a lease may have before the tick deactivates it (lib/chain lease program). */
 export const LEASE_GRACE_EPOCHS = 3n;
@@ -49,8 +50,18 @@ interface ListState {
  * `why` is made only when it is stored (a new alert or a clearing): most statuses of a tick need none.
  * `hold` keeps an open alert open and opens none (a debounced condition between its thresholds).
  */
-interface Status { wl: string; agent: string; kind: AlertKind; subject: string; firing: boolean | 'hold'; why: string | (() => string) }
-interface OpenAlert { id: bigint; throttled: boolean }
+interface Status {
+  wl: string;
+  agent: string;
+  kind: AlertKind;
+  subject: string;
+  firing: boolean | 'hold';
+  why: string | (() => string);
+}
+interface OpenAlert {
+  id: bigint;
+  throttled: boolean;
+}
 
 /** Drops counted per agent in six 10-second buckets (the last minute). */
 class DropWindow {
@@ -119,7 +130,10 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
   const whyOf = (s: Status) => (typeof s.why === 'function' ? s.why() : s.why);
   // The name every page shows (SATI name, else the label derived from the id).
   const name = (a: string) => agentDisplayName(a, labels.get(a));
-  const watchedBy = (agent: string): ListState[] => [...(byAgent.get(agent) ?? []), ...allLists.filter((l) => !l.agents.has(agent))];
+  const watchedBy = (agent: string): ListState[] => [
+    ...(byAgent.get(agent) ?? []),
+    ...allLists.filter((l) => !l.agents.has(agent)),
+  ];
 
   const unsubscribe = o.subscribe((e) => {
     if (e.type === 'message') {
@@ -142,10 +156,25 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         for (const l of lists.values()) {
           if (!l.rules.has('dispute')) continue;
           for (const a of [d.sender, d.recipient]) {
-            if (l.allAgents || l.agents.has(a)) queued.push({ wl: l.id, agent: a, kind: 'dispute', subject: d.conversationId, firing: true, why: `${name(d.disputant)} raised a DISPUTE in conversation ${d.conversationId} (envelope ${d.envelopeId.slice(0, 16)}…), where ${name(a)} is ${a === d.sender ? 'the sender' : 'the recipient'}` });
+            if (l.allAgents || l.agents.has(a))
+              queued.push({
+                wl: l.id,
+                agent: a,
+                kind: 'dispute',
+                subject: d.conversationId,
+                firing: true,
+                why: `${name(d.disputant)} raised a DISPUTE in conversation ${d.conversationId} (envelope ${d.envelopeId.slice(0, 16)}…), where ${name(a)} is ${a === d.sender ? 'the sender' : 'the recipient'}`,
+              });
           }
           if (l.convs.has(d.conversationId) && !l.agents.has(d.sender) && !l.agents.has(d.recipient)) {
-            queued.push({ wl: l.id, agent: d.disputant, kind: 'dispute', subject: d.conversationId, firing: true, why: `${name(d.disputant)} raised a DISPUTE in watched conversation ${d.conversationId} (envelope ${d.envelopeId.slice(0, 16)}…)` });
+            queued.push({
+              wl: l.id,
+              agent: d.disputant,
+              kind: 'dispute',
+              subject: d.conversationId,
+              firing: true,
+              why: `${name(d.disputant)} raised a DISPUTE in watched conversation ${d.conversationId} (envelope ${d.envelopeId.slice(0, 16)}…)`,
+            });
           }
         }
         return;
@@ -154,12 +183,23 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         const d = e.data;
         for (const l of watchedBy(d.agentHex)) {
           if (!l.rules.has('slashed')) continue;
-          queued.push({ wl: l.id, agent: d.agentHex, kind: 'slashed', subject: d.signature, firing: true, why: `stake of ${name(d.agentHex)} slashed: ${d.amount} base units of USDC (${d.reward} to the challenger, ${d.toTreasury} to the treasury), transaction ${d.signature.slice(0, 16)}… at slot ${d.slot}` });
+          queued.push({
+            wl: l.id,
+            agent: d.agentHex,
+            kind: 'slashed',
+            subject: d.signature,
+            firing: true,
+            why: `stake of ${name(d.agentHex)} slashed: ${d.amount} base units of USDC (${d.reward} to the challenger, ${d.toTreasury} to the treasury), transaction ${d.signature.slice(0, 16)}… at slot ${d.slot}`,
+          });
         }
         soon();
         return;
       }
-      case 'agent_deactivated': case 'lease_paid': case 'batch_submitted': case 'challenge_submitted': case 'challenge_resolved':
+      case 'agent_deactivated':
+      case 'lease_paid':
+      case 'batch_submitted':
+      case 'challenge_submitted':
+      case 'challenge_resolved':
         soon();
         return;
       case 'agent_joined':
@@ -173,15 +213,20 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
   let soonTimer: NodeJS.Timeout | null = null;
   function soon(): void {
     if (soonTimer || stopped) return;
-    soonTimer = setTimeout(() => { soonTimer = null; background(); }, 250);
+    soonTimer = setTimeout(() => {
+      soonTimer = null;
+      background();
+    }, 250);
     soonTimer.unref?.();
   }
 
   async function reload(): Promise<void> {
     const st = await o.store.watchState();
     lists.clear();
-    for (const l of st.lists) lists.set(l.id, { id: l.id, allAgents: l.allAgents, rules: new Map(), agents: new Map(), convs: new Map() });
-    for (const r of st.rules) if (isAlertKind(r.kind)) lists.get(r.watchlistId)?.rules.set(r.kind, ruleParams(r.kind, r.params));
+    for (const l of st.lists)
+      lists.set(l.id, { id: l.id, allAgents: l.allAgents, rules: new Map(), agents: new Map(), convs: new Map() });
+    for (const r of st.rules)
+      if (isAlertKind(r.kind)) lists.get(r.watchlistId)?.rules.set(r.kind, ruleParams(r.kind, r.params));
     for (const i of st.items) {
       const l = lists.get(i.watchlistId);
       if (!l) continue;
@@ -223,7 +268,10 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
   }
 
   /** Every list's agents for one rule kind, with the list's params. */
-  function* watchers(kind: AlertKind, agent: string): Generator<{ l: ListState; p: Record<string, unknown>; addedAt: number }> {
+  function* watchers(
+    kind: AlertKind,
+    agent: string,
+  ): Generator<{ l: ListState; p: Record<string, unknown>; addedAt: number }> {
     for (const l of byAgent.get(agent) ?? []) {
       const p = l.rules.get(kind);
       if (p) yield { l, p, addedAt: l.agents.get(agent)! };
@@ -239,7 +287,14 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     const out: Status[] = queued.splice(0, queued.length);
     const cur = BigInt(Math.floor(t / 1000 / es));
     const agentsArg = watchAll ? null : [...seen.keys()].map(fromHex);
-    const emit = (wl: string, agent: string, kind: AlertKind, subject: string, firing: Status['firing'], why: () => string) => out.push({ wl, agent, kind, subject, firing, why });
+    const emit = (
+      wl: string,
+      agent: string,
+      kind: AlertKind,
+      subject: string,
+      firing: Status['firing'],
+      why: () => string,
+    ) => out.push({ wl, agent, kind, subject, firing, why });
 
     // offline: the in-memory last-seen times.
     if (anyRule('offline')) {
@@ -248,9 +303,11 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         for (const { l, p } of watchers('offline', a)) {
           const mins = (t - last) / 60_000;
           const limit = p.minutes as number;
-          emit(l.id, a, 'offline', '', mins >= limit,
-            () => mins >= limit ? `no envelope from ${name(a)} for ${mins.toFixed(1)} min (last at ${iso(last)}); the rule alerts after ${limit} min`
-              : `${name(a)} sent an envelope at ${iso(last)}, ${mins.toFixed(1)} min ago (under ${limit} min)`);
+          emit(l.id, a, 'offline', '', mins >= limit, () =>
+            mins >= limit
+              ? `no envelope from ${name(a)} for ${mins.toFixed(1)} min (last at ${iso(last)}); the rule alerts after ${limit} min`
+              : `${name(a)} sent an envelope at ${iso(last)}, ${mins.toFixed(1)} min ago (under ${limit} min)`,
+          );
         }
       }
     }
@@ -269,9 +326,13 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         const hours = (endMs - t) / 3_600_000;
         const limit = p.hours as number;
         const firing = r.active && hours <= limit;
-        emit(l.id, a, 'lease_due', '', firing, () => firing
-          ? `lease of ${name(a)} is paid through epoch ${pt}, which ends at ${iso(endMs)} (${hours >= 0 ? `in ${hours.toFixed(2)} h` : `${(-hours).toFixed(2)} h ago`}; the rule alerts within ${limit} h)`
-          : r.active ? `lease of ${name(a)} paid through epoch ${pt}, ending ${iso(endMs)}, in ${hours.toFixed(2)} h` : `lease of ${name(a)} is deactivated (paid through epoch ${pt})`);
+        emit(l.id, a, 'lease_due', '', firing, () =>
+          firing
+            ? `lease of ${name(a)} is paid through epoch ${pt}, which ends at ${iso(endMs)} (${hours >= 0 ? `in ${hours.toFixed(2)} h` : `${(-hours).toFixed(2)} h ago`}; the rule alerts within ${limit} h)`
+            : r.active
+              ? `lease of ${name(a)} paid through epoch ${pt}, ending ${iso(endMs)}, in ${hours.toFixed(2)} h`
+              : `lease of ${name(a)} is deactivated (paid through epoch ${pt})`,
+        );
       }
       // Debounced (kinds.ts LEASE_GRACE_HYSTERESIS): in grace since the start of epoch pt + 1 = endMs.
       const inGraceS = (t - endMs) / 1000;
@@ -284,16 +345,22 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         const quietS = (t - (graceLong.get(k) ?? t)) / 1000;
         const firing = long ? true : !open.has(k) || !r.active || pt > cur || quietS >= quietAfterS ? false : 'hold';
         if (firing === false) graceLong.delete(k);
-        emit(l.id, a, 'lease_grace', '', firing, () => long
-          ? `lease of ${name(a)} is paid through epoch ${pt} and the current epoch is ${cur}: ${unpaid} unpaid epoch${unpaid === 1n ? '' : 's'} in grace for ${inGraceS.toFixed(0)} s (deactivated after ${LEASE_GRACE_EPOCHS})`
-          : !r.active ? `lease of ${name(a)} left grace deactivated (paid through epoch ${pt}, current epoch ${cur})`
-            : pt > cur ? `lease of ${name(a)} paid through epoch ${pt} (current epoch ${cur})`
-              : `lease of ${name(a)} paid through epoch ${pt} (current epoch ${cur}), not in grace for ${openAfterS} s or more during the last ${quietAfterS} s`);
+        emit(l.id, a, 'lease_grace', '', firing, () =>
+          long
+            ? `lease of ${name(a)} is paid through epoch ${pt} and the current epoch is ${cur}: ${unpaid} unpaid epoch${unpaid === 1n ? '' : 's'} in grace for ${inGraceS.toFixed(0)} s (deactivated after ${LEASE_GRACE_EPOCHS})`
+            : !r.active
+              ? `lease of ${name(a)} left grace deactivated (paid through epoch ${pt}, current epoch ${cur})`
+              : pt > cur
+                ? `lease of ${name(a)} paid through epoch ${pt} (current epoch ${cur})`
+                : `lease of ${name(a)} paid through epoch ${pt} (current epoch ${cur}), not in grace for ${openAfterS} s or more during the last ${quietAfterS} s`,
+        );
       }
       for (const { l } of watchers('deactivated', a)) {
-        emit(l.id, a, 'deactivated', '', !r.active, () => !r.active
-          ? `lease of ${name(a)} is deactivated on chain (paid through epoch ${pt}, current epoch ${cur}, ${unpaid} unpaid)`
-          : `lease of ${name(a)} is active again, paid through epoch ${pt}`);
+        emit(l.id, a, 'deactivated', '', !r.active, () =>
+          !r.active
+            ? `lease of ${name(a)} is deactivated on chain (paid through epoch ${pt}, current epoch ${cur}, ${unpaid} unpaid)`
+            : `lease of ${name(a)} is active again, paid through epoch ${pt}`,
+        );
       }
     }
 
@@ -302,17 +369,24 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
       const also: Array<{ agent: Uint8Array; epoch: bigint }> = [];
       for (const k of open.keys()) {
         const [, agent, kind, subject] = k.split('|');
-        if ((kind === 'batch_missing' || kind === 'batch_mismatch') && BigInt(subject) < from) also.push({ agent: fromHex(agent), epoch: BigInt(subject) });
+        if ((kind === 'batch_missing' || kind === 'batch_mismatch') && BigInt(subject) < from)
+          also.push({ agent: fromHex(agent), epoch: BigInt(subject) });
       }
       const batches = await o.store.batchesOf(agentsArg, from, also);
       const batchOf = new Map(batches.map((b) => [`${toHex(b.agent)}|${b.epoch}`, b]));
       for (const b of batches) {
         const a = toHex(b.agent);
         for (const { l, addedAt } of watchers('batch_mismatch', a)) {
-          if (Number(b.epoch + 1n) * es * 1000 < addedAt && !open.has(keyOf(l.id, a, 'batch_mismatch', String(b.epoch)))) continue;
-          emit(l.id, a, 'batch_mismatch', String(b.epoch), b.status === 'mismatch', () => b.status === 'mismatch'
-            ? `the batch ${name(a)} submitted for epoch ${b.epoch} (slot ${b.slot}) does not match its uploaded epoch log: the merkle root or the counts differ`
-            : `the batch of epoch ${b.epoch} is now ${b.status}`);
+          if (
+            Number(b.epoch + 1n) * es * 1000 < addedAt &&
+            !open.has(keyOf(l.id, a, 'batch_mismatch', String(b.epoch)))
+          )
+            continue;
+          emit(l.id, a, 'batch_mismatch', String(b.epoch), b.status === 'mismatch', () =>
+            b.status === 'mismatch'
+              ? `the batch ${name(a)} submitted for epoch ${b.epoch} (slot ${b.slot}) does not match its uploaded epoch log: the merkle root or the counts differ`
+              : `the batch of epoch ${b.epoch} is now ${b.status}`,
+          );
         }
       }
       for (const [a, lease] of leaseOf) {
@@ -328,11 +402,29 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
             const endMs = Number(e + 1n) * es * 1000;
             const b = batchOf.get(`${a}|${e}`);
             const key = keyOf(l.id, a, 'batch_missing', String(e));
-            if (b) { emit(l.id, a, 'batch_missing', String(e), false, () => `${name(a)} submitted the batch of epoch ${e} (slot ${b.slot}, ${b.status})`); continue; }
+            if (b) {
+              emit(
+                l.id,
+                a,
+                'batch_missing',
+                String(e),
+                false,
+                () => `${name(a)} submitted the batch of epoch ${e} (slot ${b.slot}, ${b.status})`,
+              );
+              continue;
+            }
             if (open.has(key)) continue;
             // Only epochs the agent paid for, that ended after it was watched, past their grace.
             if (e > lease.paidThrough || endMs < addedAt || t < endMs + grace * 1000) continue;
-            emit(l.id, a, 'batch_missing', String(e), true, () => `${name(a)} submitted no batch for epoch ${e}, which ended at ${iso(endMs)}, ${((t - endMs) / 1000).toFixed(0)} s ago (grace ${grace} s)`);
+            emit(
+              l.id,
+              a,
+              'batch_missing',
+              String(e),
+              true,
+              () =>
+                `${name(a)} submitted no batch for epoch ${e}, which ended at ${iso(endMs)}, ${((t - endMs) / 1000).toFixed(0)} s ago (grace ${grace} s)`,
+            );
           }
         }
       }
@@ -341,17 +433,33 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     if (anyRule('challenged', 'challenge_resolved')) {
       const chs = await o.store.challengesOf(agentsArg, new Date(t - 86_400_000));
       for (const c of chs) {
-        const target = toHex(c.agent), challenger = toHex(c.challenger);
-        for (const [a, role] of [[target, 'target'], [challenger, 'challenger']] as const) {
+        const target = toHex(c.agent),
+          challenger = toHex(c.challenger);
+        for (const [a, role] of [
+          [target, 'target'],
+          [challenger, 'challenger'],
+        ] as const) {
           for (const { l } of watchers('challenged', a)) {
             const pending = c.status === 'pending';
-            emit(l.id, a, 'challenged', c.address, pending, () => pending
-              ? role === 'target' ? `${name(a)}'s batch of epoch ${c.epoch} is challenged (challenge ${c.address})` : `${name(a)} challenged the batch of epoch ${c.epoch} of ${name(target)} (challenge ${c.address})`
-              : `challenge ${c.address} resolved: ${c.status}`);
+            emit(l.id, a, 'challenged', c.address, pending, () =>
+              pending
+                ? role === 'target'
+                  ? `${name(a)}'s batch of epoch ${c.epoch} is challenged (challenge ${c.address})`
+                  : `${name(a)} challenged the batch of epoch ${c.epoch} of ${name(target)} (challenge ${c.address})`
+                : `challenge ${c.address} resolved: ${c.status}`,
+            );
           }
           for (const { l, addedAt } of watchers('challenge_resolved', a)) {
             if (c.status === 'pending' || c.updatedAt.getTime() < addedAt) continue;
-            emit(l.id, a, 'challenge_resolved', c.address, true, () => `challenge ${c.address} of the batch of epoch ${c.epoch} of ${name(target)} resolved: ${c.status}${role === 'challenger' ? ` (${name(a)} was the challenger)` : ''}`);
+            emit(
+              l.id,
+              a,
+              'challenge_resolved',
+              c.address,
+              true,
+              () =>
+                `challenge ${c.address} of the batch of epoch ${c.epoch} of ${name(target)} resolved: ${c.status}${role === 'challenger' ? ` (${name(a)} was the challenger)` : ''}`,
+            );
           }
         }
       }
@@ -366,9 +474,11 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
           const curv = samples[samples.length - 1][1];
           const fell = max - curv;
           const limit = BigInt(Math.round((p.drop as number) * 1e6)); // points to fixed point (at most 6 decimals)
-          emit(l.id, a, 'reputation_drop', '', fell > limit, () => fell > limit
-            ? `reliability of ${name(a)} fell from ${fixed(max)} to ${fixed(curv)} within ${p.windowMinutes} min (by ${fixed(fell)}, more than ${fixed(limit)})`
-            : `reliability of ${name(a)} is ${fixed(curv)}, within ${fixed(limit)} of its ${p.windowMinutes}-min high ${fixed(max)}`);
+          emit(l.id, a, 'reputation_drop', '', fell > limit, () =>
+            fell > limit
+              ? `reliability of ${name(a)} fell from ${fixed(max)} to ${fixed(curv)} within ${p.windowMinutes} min (by ${fixed(fell)}, more than ${fixed(limit)})`
+              : `reliability of ${name(a)} is ${fixed(curv)}, within ${fixed(limit)} of its ${p.windowMinutes}-min high ${fixed(max)}`,
+          );
         }
         const oldest = t - 7 * 86_400_000;
         while (samples.length > 1 && samples[0][0] < oldest) samples.shift();
@@ -380,9 +490,11 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         const n = w.count(t);
         for (const { l, p } of watchers('drops_rate', a)) {
           const limit = p.perMinute as number;
-          emit(l.id, a, 'drops_rate', '', n > limit, () => n > limit
-            ? `${n} envelopes from ${name(a)} were dropped by validation in the last minute (the rule alerts above ${limit})`
-            : `${n} envelopes from ${name(a)} dropped in the last minute (at or under ${limit})`);
+          emit(l.id, a, 'drops_rate', '', n > limit, () =>
+            n > limit
+              ? `${n} envelopes from ${name(a)} were dropped by validation in the last minute (the rule alerts above ${limit})`
+              : `${n} envelopes from ${name(a)} dropped in the last minute (at or under ${limit})`,
+          );
         }
         if (n === 0) drops.delete(a);
       }
@@ -395,7 +507,14 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     if (reloading) return reloading;
     if (!dirty) return Promise.resolve();
     dirty = false;
-    reloading = reload().catch((e) => { dirty = true; throw e; }).finally(() => { reloading = null; });
+    reloading = reload()
+      .catch((e) => {
+        dirty = true;
+        throw e;
+      })
+      .finally(() => {
+        reloading = null;
+      });
     return reloading;
   }
   let refreshTimer: NodeJS.Timeout | null = null;
@@ -434,7 +553,14 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
       const l = lists.get(wl);
       const ruleOn = l?.rules.has(kind as AlertKind);
       const watched = l && (l.allAgents || l.agents.has(agent) || (kind === 'dispute' && l.convs.size > 0));
-      if (!ruleOn || !watched) clear.push({ key: k, id: a.id, why: !ruleOn ? `the ${kind} rule was turned off` : `${name(agent)} is no longer watched`, kind, throttled: a.throttled });
+      if (!ruleOn || !watched)
+        clear.push({
+          key: k,
+          id: a.id,
+          why: !ruleOn ? `the ${kind} rule was turned off` : `${name(agent)} is no longer watched`,
+          kind,
+          throttled: a.throttled,
+        });
     }
 
     const at = new Date(t);
@@ -442,14 +568,24 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     let opened = 0;
     if (fresh.length) {
       const counts = new Map<string, number>();
-      for (const c of await o.store.alertCountsSince(new Date(t - 3_600_000))) counts.set(`${c.watchlistId}|${c.kind}`, c.n);
+      for (const c of await o.store.alertCountsSince(new Date(t - 3_600_000)))
+        counts.set(`${c.watchlistId}|${c.kind}`, c.n);
       const rows: NewAlert[] = [];
       const notice: boolean[] = [];
       for (const s of fresh) {
         const ck = `${s.wl}|${s.kind}`;
         const n = (counts.get(ck) ?? 0) + 1;
         counts.set(ck, n);
-        rows.push({ watchlistId: s.wl, agent: fromHex(s.agent), kind: s.kind, subject: s.subject, dedupeKey: s.subject, why: whyOf(s), throttled: n > o.ruleAlertsPerHour, at });
+        rows.push({
+          watchlistId: s.wl,
+          agent: fromHex(s.agent),
+          kind: s.kind,
+          subject: s.subject,
+          dedupeKey: s.subject,
+          why: whyOf(s),
+          throttled: n > o.ruleAlertsPerHour,
+          at,
+        });
         notice.push(n === o.ruleAlertsPerHour + 1);
       }
       const inserted = await o.store.insertAlerts(rows);
@@ -467,11 +603,18 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
     }
     let cleared = 0;
     if (clear.length) {
-      const done = new Set((await o.store.clearAlerts(clear.map((c) => ({ id: c.id, why: c.why, at, keepKey: EVENT_KINDS.has(c.kind as AlertKind) })))).map(String));
+      const done = new Set(
+        (
+          await o.store.clearAlerts(
+            clear.map((c) => ({ id: c.id, why: c.why, at, keepKey: EVENT_KINDS.has(c.kind as AlertKind) })),
+          )
+        ).map(String),
+      );
       for (const c of clear) {
         open.delete(c.key);
         graceLong.delete(c.key);
-        if (done.has(String(c.id)) && !c.throttled) deliveries.push({ alertId: c.id, watchlistId: c.key.split('|')[0], event: 'cleared' });
+        if (done.has(String(c.id)) && !c.throttled)
+          deliveries.push({ alertId: c.id, watchlistId: c.key.split('|')[0], event: 'cleared' });
       }
       cleared = done.size;
     }
@@ -496,7 +639,10 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
   let again = false;
   function background(): void {
     if (stopped) return;
-    if (running) { again = true; return; }
+    if (running) {
+      again = true;
+      return;
+    }
     tick().catch((e: unknown) => o.log?.warn(`alert evaluation failed: ${String(e)}`));
   }
 
@@ -508,7 +654,10 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
       dirty = true;
       // Soon, so that the bus's events meet the new watch set before the next tick.
       if (refreshTimer || stopped) return;
-      refreshTimer = setTimeout(() => { refreshTimer = null; void refresh().catch((e: unknown) => o.log?.warn(`alert watch set reload failed: ${String(e)}`)); }, 20);
+      refreshTimer = setTimeout(() => {
+        refreshTimer = null;
+        void refresh().catch((e: unknown) => o.log?.warn(`alert watch set reload failed: ${String(e)}`));
+      }, 20);
       refreshTimer.unref?.();
     },
     refresh,

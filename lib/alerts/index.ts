@@ -7,16 +7,16 @@ import { createHash } from 'node:crypto';
 import bs58 from 'bs58';
 import type { Store } from '../store';
 import type { LiveEvent } from '../wire/events';
-import { startEvaluator, type Evaluator } from './evaluator';
-import { startDeliveryWorker, type DeliveryWorker } from './delivery';
-import { createAlertService, DEFAULT_CAPS, type AlertCaps, type AlertService } from './service';
-import { DEFAULT_ENABLED, isAlertKind, ruleParams, type AlertKind } from './kinds';
-import { checkWebhookUrl } from './url-guard';
+import { type DeliveryWorker, startDeliveryWorker } from './delivery';
+import { type Evaluator, startEvaluator } from './evaluator';
+import { type AlertKind, DEFAULT_ENABLED, isAlertKind, ruleParams } from './kinds';
 import type { WebhookFormat } from './payloads';
+import { type AlertCaps, type AlertService, createAlertService, DEFAULT_CAPS } from './service';
+import { checkWebhookUrl } from './url-guard';
 
-export { ALERT_KINDS, EVENT_KINDS, isAlertKind, type AlertKind } from './kinds';
-export { AlertsError, DEFAULT_CAPS, walletMessage, type AlertCaps, type AlertService } from './service';
+export { ALERT_KINDS, type AlertKind, EVENT_KINDS, isAlertKind } from './kinds';
 export { WEBHOOK_FORMATS, type WebhookFormat } from './payloads';
+export { type AlertCaps, type AlertService, AlertsError, DEFAULT_CAPS, walletMessage } from './service';
 
 /** One deployment webhook of ALERT_WEBHOOKS. */
 export interface EnvWebhook {
@@ -44,7 +44,12 @@ export interface AlertsConfig {
 }
 
 export const DEFAULT_ALERTS_CONFIG: Omit<AlertsConfig, 'publicUrl'> = {
-  caps: DEFAULT_CAPS, allowPrivateWebhooks: false, tickMs: 5_000, retryBaseMs: 30_000, ruleAlertsPerHour: 20, envWebhooks: [],
+  caps: DEFAULT_CAPS,
+  allowPrivateWebhooks: false,
+  tickMs: 5_000,
+  retryBaseMs: 30_000,
+  ruleAlertsPerHour: 20,
+  envWebhooks: [],
 };
 
 export interface Alerts {
@@ -79,31 +84,55 @@ export async function startAlerts(p: {
   // Deployment webhooks: one list per entry, its id derived from the URL (stable across restarts).
   for (const w of c.envWebhooks) {
     const ok = await checkWebhookUrl(w.url, { allowPrivate: c.allowPrivateWebhooks });
-    if (!ok.ok) { log?.warn(`ALERT_WEBHOOKS: ${w.url} skipped: ${ok.error}`); continue; }
+    if (!ok.ok) {
+      log?.warn(`ALERT_WEBHOOKS: ${w.url} skipped: ${ok.error}`);
+      continue;
+    }
     const agents = w.agents === 'all' ? [] : w.agents.map((a) => agentId(a)).filter((a): a is Uint8Array => a !== null);
     const kinds = w.rules ? Object.keys(w.rules).filter(isAlertKind) : [...DEFAULT_ENABLED];
     await store.syncEnvWatchlist(`env${stableId(w.url)}`.slice(0, 22), {
-      allAgents: w.agents === 'all', agents,
+      allAgents: w.agents === 'all',
+      agents,
       rules: kinds.map((kind) => ({ kind, params: ruleParams(kind, w.rules?.[kind] ?? {}) })),
-      webhooks: [{ id: stableId(`${w.url}#webhook`), url: ok.url.toString(), format: w.format, secret: w.secret ?? null }],
+      webhooks: [
+        { id: stableId(`${w.url}#webhook`), url: ok.url.toString(), format: w.format, secret: w.secret ?? null },
+      ],
     });
-    log?.info(`alerts: deployment webhook ${ok.url.host} (${w.format}) watching ${w.agents === 'all' ? 'every agent' : `${agents.length} agents`}: ${kinds.join(', ')}`);
+    log?.info(
+      `alerts: deployment webhook ${ok.url.host} (${w.format}) watching ${w.agents === 'all' ? 'every agent' : `${agents.length} agents`}: ${kinds.join(', ')}`,
+    );
   }
   const delivery = startDeliveryWorker({
-    store, allowPrivate: c.allowPrivateWebhooks, retryBaseMs: c.retryBaseMs, log,
+    store,
+    allowPrivate: c.allowPrivateWebhooks,
+    retryBaseMs: c.retryBaseMs,
+    log,
     linkFor: (id) => `${c.publicUrl.replace(/\/$/, '')}/alerts?alert=${id}`,
   });
   const evaluator = startEvaluator({
-    store, subscribe: p.subscribe, epochSeconds: p.epochSeconds, tickMs: c.tickMs,
-    ruleAlertsPerHour: c.ruleAlertsPerHour, deliveriesPerHour: c.caps.deliveriesPerHour,
-    onQueued: () => delivery.kick(), log,
+    store,
+    subscribe: p.subscribe,
+    epochSeconds: p.epochSeconds,
+    tickMs: c.tickMs,
+    ruleAlertsPerHour: c.ruleAlertsPerHour,
+    deliveriesPerHour: c.caps.deliveriesPerHour,
+    onQueued: () => delivery.kick(),
+    log,
   });
   const service = createAlertService({
-    store, signatures: p.store.usedSignatures, caps: c.caps, allowPrivateWebhooks: c.allowPrivateWebhooks, ownedAgents: p.ownedAgents,
-    changed: () => { evaluator.invalidate(); },
+    store,
+    signatures: p.store.usedSignatures,
+    caps: c.caps,
+    allowPrivateWebhooks: c.allowPrivateWebhooks,
+    ownedAgents: p.ownedAgents,
+    changed: () => {
+      evaluator.invalidate();
+    },
   });
   return {
-    service, evaluator, delivery,
+    service,
+    evaluator,
+    delivery,
     async stop() {
       await evaluator.stop();
       await delivery.stop();

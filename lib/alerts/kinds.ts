@@ -12,11 +12,21 @@ export const ALERT_KINDS = AlertKindSchema.options;
 export type AlertKind = z.infer<typeof AlertKindSchema>;
 
 /** Kinds keyed by an event's subject: a repeat for the same subject does not alert again. */
-export const EVENT_KINDS: ReadonlySet<AlertKind> = new Set<AlertKind>(['challenged', 'challenge_resolved', 'slashed', 'dispute', 'batch_mismatch']);
+export const EVENT_KINDS: ReadonlySet<AlertKind> = new Set<AlertKind>([
+  'challenged',
+  'challenge_resolved',
+  'slashed',
+  'dispute',
+  'batch_mismatch',
+]);
 
 const posInt = (max: number) => z.number().int().min(1).max(max);
 /** Score points above 0 and at most 200 (the whole -100..100 range), at most 6 decimals (what fixed point keeps). */
-const scorePointsAmount = z.number().positive().max(200).refine((n) => Math.abs(n * 1e6 - Math.round(n * 1e6)) < 1e-6, 'at most 6 decimals');
+const scorePointsAmount = z
+  .number()
+  .positive()
+  .max(200)
+  .refine((n) => Math.abs(n * 1e6 - Math.round(n * 1e6)) < 1e-6, 'at most 6 decimals');
 
 /** Parameters per kind; every field has a default, unknown fields are refused. */
 export const RULE_PARAMS = {
@@ -52,18 +62,33 @@ export type RuleParams<K extends AlertKind> = z.output<(typeof RULE_PARAMS)[K]>;
 export const LEASE_GRACE_HYSTERESIS = { openAfterEpochs: 0.25, quietEpochs: 1 } as const;
 
 /** Rules a new watchlist starts with (the rest exist, off). */
-export const DEFAULT_ENABLED: readonly AlertKind[] = ['offline', 'lease_grace', 'deactivated', 'batch_missing', 'challenged', 'slashed'];
+export const DEFAULT_ENABLED: readonly AlertKind[] = [
+  'offline',
+  'lease_grace',
+  'deactivated',
+  'batch_missing',
+  'challenged',
+  'slashed',
+];
 
 export function isAlertKind(s: string): s is AlertKind {
   return (ALERT_KINDS as readonly string[]).includes(s);
 }
 
 /** Parses a rule's params (defaults filled in) or returns the problem as a sentence. */
-export function parseRuleParams(kind: AlertKind, raw: unknown): { ok: true; params: Record<string, unknown> } | { ok: false; error: string } {
+export function parseRuleParams(
+  kind: AlertKind,
+  raw: unknown,
+): { ok: true; params: Record<string, unknown> } | { ok: false; error: string } {
   const r = RULE_PARAMS[kind].safeParse(raw ?? {});
   if (r.success) return { ok: true, params: r.data as Record<string, unknown> };
   const i = r.error.issues[0];
-  const where = i.code === 'unrecognized_keys' ? `unknown parameter ${i.keys.join(', ')}` : i.path.length ? `parameter "${i.path.join('.')}"` : 'params';
+  const where =
+    i.code === 'unrecognized_keys'
+      ? `unknown parameter ${i.keys.join(', ')}`
+      : i.path.length
+        ? `parameter "${i.path.join('.')}"`
+        : 'params';
   return { ok: false, error: `rule ${kind}: ${where}: ${i.message}` };
 }
 

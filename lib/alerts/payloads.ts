@@ -45,7 +45,10 @@ const COLOR = { open: 0xd94f4f, cleared: 0x3f9f5f, throttled: 0xc79a2a } as cons
 
 function title(m: AlertMessage): string {
   const who = m.agentName ?? `${m.agent.slice(0, 8)}…`;
-  const what = m.state === 'throttled' ? `alerts of rule ${m.kind} throttled` : `${m.kind} ${m.state === 'open' ? 'opened' : 'cleared'}`;
+  const what =
+    m.state === 'throttled'
+      ? `alerts of rule ${m.kind} throttled`
+      : `${m.kind} ${m.state === 'open' ? 'opened' : 'cleared'}`;
   return `[Zerox1] ${who}: ${what}`;
 }
 
@@ -61,18 +64,41 @@ export function webhookBody(format: WebhookFormat, m: AlertMessage, delivery: st
       text: slackEscape(text),
       blocks: [
         { type: 'section', text: { type: 'mrkdwn', text: `*${slackEscape(title(m))}*\n${slackEscape(m.why)}` } },
-        { type: 'context', elements: [{ type: 'mrkdwn', text: `<${m.url}|Open in the observatory> · agent \`${m.agent}\` · ${m.at}` }] },
+        {
+          type: 'context',
+          elements: [{ type: 'mrkdwn', text: `<${m.url}|Open in the observatory> · agent \`${m.agent}\` · ${m.at}` }],
+        },
       ],
     });
   }
   if (format === 'discord') {
     return JSON.stringify({
       content: clip(`${title(m)}: ${m.why}`, DISCORD_CONTENT_MAX),
-      embeds: [{ title: clip(title(m), 256), description: clip(`${m.why}\n\nagent ${m.agent}`, DISCORD_DESCRIPTION_MAX), url: m.url, color: COLOR[m.state], timestamp: m.at }],
+      embeds: [
+        {
+          title: clip(title(m), 256),
+          description: clip(`${m.why}\n\nagent ${m.agent}`, DISCORD_DESCRIPTION_MAX),
+          url: m.url,
+          color: COLOR[m.state],
+          timestamp: m.at,
+        },
+      ],
       allowed_mentions: { parse: [] },
     });
   }
-  return JSON.stringify({ id: m.id, kind: m.kind, state: m.state, agent: m.agent, agentName: m.agentName, subject: m.subject, why: m.why, at: m.at, url: m.url, delivery, sentAt });
+  return JSON.stringify({
+    id: m.id,
+    kind: m.kind,
+    state: m.state,
+    agent: m.agent,
+    agentName: m.agentName,
+    subject: m.subject,
+    why: m.why,
+    at: m.at,
+    url: m.url,
+    delivery,
+    sentAt,
+  });
 }
 
 /** `sha256=<hex>` of HMAC-SHA256(secret, "<sentAt>.<delivery>.<body>"). */
@@ -81,7 +107,12 @@ export function signature(secret: string, sentAt: number, delivery: string, body
 }
 
 /** The headers of one attempt. */
-export function webhookHeaders(body: string, delivery: string, sentAt: number, secret: string | null): Record<string, string> {
+export function webhookHeaders(
+  body: string,
+  delivery: string,
+  sentAt: number,
+  secret: string | null,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'Zerox1-Observatory-Alerts/1',

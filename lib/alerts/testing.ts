@@ -8,10 +8,17 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import type { Store } from '../store';
 
-export interface Hit { at: number; headers: IncomingHttpHeaders; body: string }
+export interface Hit {
+  at: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
 
 /** A receiver answering `statuses` in turn (then 200), or as `answer` decides. */
-export async function receiver(statuses: number[], answer?: (res: ServerResponse, req: IncomingMessage, n: number) => void) {
+export async function receiver(
+  statuses: number[],
+  answer?: (res: ServerResponse, req: IncomingMessage, n: number) => void,
+) {
   const hits: Hit[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -25,8 +32,14 @@ export async function receiver(statuses: number[], answer?: (res: ServerResponse
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
   return {
-    hits, url: `http://127.0.0.1:${port}/hook`, port,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    hits,
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -41,7 +54,18 @@ export async function listWithWebhook(store: Store, url: string, secret: string 
 /** Opens one alert on the list and queues its delivery; the alert's id. */
 export async function queueAlert(store: Store, wl: string, agentByte = 0xab): Promise<bigint> {
   const a = store.alerts;
-  const [ins] = await a.insertAlerts([{ watchlistId: wl, agent: new Uint8Array(32).fill(agentByte), kind: 'offline', subject: '', dedupeKey: `${agentByte}`, why: 'no envelope for 12 min', throttled: false, at: new Date() }]);
+  const [ins] = await a.insertAlerts([
+    {
+      watchlistId: wl,
+      agent: new Uint8Array(32).fill(agentByte),
+      kind: 'offline',
+      subject: '',
+      dedupeKey: `${agentByte}`,
+      why: 'no envelope for 12 min',
+      throttled: false,
+      at: new Date(),
+    },
+  ]);
   assert.equal(await a.enqueueDeliveries([{ alertId: ins.id, watchlistId: wl, event: 'open' }], 60), 1);
   return ins.id;
 }

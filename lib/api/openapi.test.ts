@@ -3,13 +3,18 @@
  * the specification's own JSON Schema) and says what the routes accept: the query parameters of
  * the lib/wire request schemas, with their requiredness.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { openApiDocument } from './openapi';
 import { API_ROUTES } from './routes';
 
-type Op = { operationId: string; parameters?: Array<{ name: string; in: string; required?: boolean }>; responses: Record<string, unknown> };
+type Op = {
+  operationId: string;
+  parameters?: Array<{ name: string; in: string; required?: boolean }>;
+  responses: Record<string, unknown>;
+};
 
 test('the document is valid OpenAPI 3.1', async () => {
   const doc = openApiDocument();
@@ -21,7 +26,9 @@ test('the document is valid OpenAPI 3.1', async () => {
 });
 
 test('the validator does refuse a broken document (the check above can fail)', async () => {
-  const broken = structuredClone(openApiDocument()) as unknown as { paths: Record<string, Record<string, { responses?: unknown }>> };
+  const broken = structuredClone(openApiDocument()) as unknown as {
+    paths: Record<string, Record<string, { responses?: unknown }>>;
+  };
   delete broken.paths['/api/search'].get.responses;
   broken.paths['/api/search'].get.responses = 'none';
   const res = await new Validator().validate(broken as unknown as Parameters<Validator['validate']>[0]);
@@ -36,10 +43,16 @@ test('every route of the table is documented with its parameters; operation ids 
     assert.ok(op, `${r.method} ${r.path}`);
     assert.ok(!ids.has(op.operationId), op.operationId);
     ids.add(op.operationId);
-    const documented = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name).sort();
+    const documented = (op.parameters ?? [])
+      .filter((p) => p.in === 'query')
+      .map((p) => p.name)
+      .sort();
     assert.deepEqual(documented, Object.keys(r.query?.shape ?? {}).sort(), `${r.method} ${r.path} query parameters`);
     for (const name of Object.keys(r.params?.shape ?? {})) {
-      assert.ok(op.parameters?.some((p) => p.in === 'path' && p.name === name && p.required), `${r.path} path parameter ${name}`);
+      assert.ok(
+        op.parameters?.some((p) => p.in === 'path' && p.name === name && p.required),
+        `${r.path} path parameter ${name}`,
+      );
     }
     assert.ok(op.responses['429'], `${r.path} documents 429`);
   }

@@ -4,11 +4,24 @@
  * and path parameters are documented as they arrive (strings; the input side of each schema),
  * responses as they leave (the output side).
  */
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+
 import type { z } from 'zod';
 import {
-  AgentViewSchema, BatchJsonSchema, ChallengeJsonSchema, ConversationSummaryViewSchema, EnvelopeViewSchema, ProblemSchema,
-  ReputationViewSchema, SearchHitSchema,
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import {
+  AgentViewSchema,
+  BatchJsonSchema,
+  ChallengeJsonSchema,
+  ConversationSummaryViewSchema,
+  EnvelopeViewSchema,
+  ProblemSchema,
+  ReputationViewSchema,
+  SearchHitSchema,
 } from '../wire';
 import { API_ROUTES, type ApiRoute } from './routes';
 
@@ -24,30 +37,71 @@ const json = (schema: z.ZodType) => ({ content: { 'application/json': { schema }
 function operation(r: ApiRoute): ZodOpenApiOperationObject {
   const status = r.okStatus ?? 200;
   // A download is documented by its media types: its bytes have no JSON schema.
-  const download = r.mediaType === undefined ? undefined : typeof r.mediaType === 'string' ? [r.mediaType] : r.mediaType;
+  const download =
+    r.mediaType === undefined ? undefined : typeof r.mediaType === 'string' ? [r.mediaType] : r.mediaType;
   const responses: Record<string, ZodOpenApiResponseObject> = {
     [String(status)]: download
-      ? { description: 'OK', content: Object.fromEntries(download.map((m) => [m, { schema: { type: 'string', contentMediaType: m.split(';')[0] } }])) }
+      ? {
+          description: 'OK',
+          content: Object.fromEntries(
+            download.map((m) => [m, { schema: { type: 'string', contentMediaType: m.split(';')[0] } }]),
+          ),
+        }
       : { description: status < 400 ? 'OK' : r.summary, ...json(r.ok) },
   };
   if (r.path === '/api/mcp' && r.method === 'post') {
-    responses['200'] = { description: 'a JSON-RPC response', content: { 'application/json': { schema: r.ok }, 'text/event-stream': { schema: r.ok } } };
+    responses['200'] = {
+      description: 'a JSON-RPC response',
+      content: { 'application/json': { schema: r.ok }, 'text/event-stream': { schema: r.ok } },
+    };
   }
   for (const [code, description] of Object.entries({ ...STANDARD, ...(r.more ?? {}) })) {
     if (code === String(status)) continue;
-    responses[code] = code === '503' && r.path === '/api/health' ? { description, ...json(r.ok) } : code === '202' ? { description } : { description, ...json(ProblemSchema) };
-    if (code === '429') responses[code] = { ...responses[code], headers: { 'Retry-After': { description: 'seconds until the client may retry', schema: { type: 'integer', minimum: 1 } } } };
+    responses[code] =
+      code === '503' && r.path === '/api/health'
+        ? { description, ...json(r.ok) }
+        : code === '202'
+          ? { description }
+          : { description, ...json(ProblemSchema) };
+    if (code === '429')
+      responses[code] = {
+        ...responses[code],
+        headers: {
+          'Retry-After': { description: 'seconds until the client may retry', schema: { type: 'integer', minimum: 1 } },
+        },
+      };
   }
   const op: ZodOpenApiOperationObject = {
-    operationId: `${r.method}${r.path.replace(/[{}]/g, '').split(/[/._-]/).filter(Boolean).map((s) => s[0].toUpperCase() + s.slice(1)).join('')}`,
+    operationId: `${r.method}${r.path
+      .replace(/[{}]/g, '')
+      .split(/[/._-]/)
+      .filter(Boolean)
+      .map((s) => s[0].toUpperCase() + s.slice(1))
+      .join('')}`,
     summary: r.summary,
     tags: [r.tag],
     responses: responses as ZodOpenApiResponsesObject,
   };
   if (r.description) op.description = r.description;
-  if (r.query || r.params || r.headers) op.requestParams = { ...(r.query ? { query: r.query } : {}), ...(r.params ? { path: r.params } : {}), ...(r.headers ? { header: r.headers } : {}) };
+  if (r.query || r.params || r.headers)
+    op.requestParams = {
+      ...(r.query ? { query: r.query } : {}),
+      ...(r.params ? { path: r.params } : {}),
+      ...(r.headers ? { header: r.headers } : {}),
+    };
   if (r.jsonBody) op.requestBody = { required: true, content: { 'application/json': { schema: r.jsonBody } } };
-  if (r.body) op.requestBody = { required: true, description: r.body.description, content: { [r.body.mediaType]: { schema: r.body.schema ?? (r.body.mediaType === 'application/json' ? r.ok : { type: 'string', contentMediaType: r.body.mediaType }) } } };
+  if (r.body)
+    op.requestBody = {
+      required: true,
+      description: r.body.description,
+      content: {
+        [r.body.mediaType]: {
+          schema:
+            r.body.schema ??
+            (r.body.mediaType === 'application/json' ? r.ok : { type: 'string', contentMediaType: r.body.mediaType }),
+        },
+      },
+    };
   return op;
 }
 
@@ -81,8 +135,14 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
     paths,
     components: {
       schemas: {
-        Problem: ProblemSchema, EnvelopeView: EnvelopeViewSchema, AgentView: AgentViewSchema, ReputationView: ReputationViewSchema,
-        ConversationSummaryView: ConversationSummaryViewSchema, BatchJson: BatchJsonSchema, ChallengeJson: ChallengeJsonSchema, SearchHit: SearchHitSchema,
+        Problem: ProblemSchema,
+        EnvelopeView: EnvelopeViewSchema,
+        AgentView: AgentViewSchema,
+        ReputationView: ReputationViewSchema,
+        ConversationSummaryView: ConversationSummaryViewSchema,
+        BatchJson: BatchJsonSchema,
+        ChallengeJson: ChallengeJsonSchema,
+        SearchHit: SearchHitSchema,
       },
     },
   });

@@ -6,8 +6,15 @@
  * signing preimage, resolve), expire_challenge, close_buffer. Browser-safe; the evidence bytes
  * come from evidence.ts.
  */
+
+import {
+  ComputeBudgetProgram,
+  Ed25519Program,
+  PublicKey,
+  SystemProgram,
+  TransactionInstruction,
+} from '@solana/web3.js';
 import { Buffer } from 'buffer';
-import { ComputeBudgetProgram, Ed25519Program, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import { behaviorLog, challenge, stakeLock } from './programs';
 
 /** Bytes of one write_buffer chunk (fits a 1,232-byte transaction with one signer). */
@@ -27,7 +34,12 @@ export function bufferAccountSize(len: number): number {
 }
 
 /** write_buffer: the fixed args, then `chunk` as the data tail, written at `offset`. Signer: authority. */
-export function writeBufferInstruction(authority: PublicKey, buffer: PublicKey, offset: number, chunk: Uint8Array): TransactionInstruction {
+export function writeBufferInstruction(
+  authority: PublicKey,
+  buffer: PublicKey,
+  offset: number,
+  chunk: Uint8Array,
+): TransactionInstruction {
   if (!isKey(authority) || !isKey(buffer)) throw new TypeError('authority and buffer must be PublicKeys');
   if (!(chunk instanceof Uint8Array) || chunk.length === 0) throw new TypeError('chunk must be a non-empty Uint8Array');
   const head = challenge.encodeWriteBufferArgs({ offset });
@@ -36,7 +48,10 @@ export function writeBufferInstruction(authority: PublicKey, buffer: PublicKey, 
   data.set(chunk, head.length);
   return new TransactionInstruction({
     programId: challenge.PROGRAM_ID,
-    keys: [{ pubkey: authority, isSigner: true, isWritable: false }, { pubkey: buffer, isSigner: false, isWritable: true }],
+    keys: [
+      { pubkey: authority, isSigner: true, isWritable: false },
+      { pubkey: buffer, isSigner: false, isWritable: true },
+    ],
     data,
   });
 }
@@ -62,15 +77,27 @@ export interface StageBufferInstructionsParams {
  */
 export function stageBufferInstructions(p: StageBufferInstructionsParams): TransactionInstruction[][] {
   keys(p as unknown as Record<string, unknown>, ['authority', 'buffer']);
-  if (!(p.bytes instanceof Uint8Array) || p.bytes.length === 0) throw new TypeError('bytes must be a non-empty Uint8Array');
-  if (!Number.isSafeInteger(p.lamports) || p.lamports < 0) throw new RangeError('lamports must be a non-negative integer');
+  if (!(p.bytes instanceof Uint8Array) || p.bytes.length === 0)
+    throw new TypeError('bytes must be a non-empty Uint8Array');
+  if (!Number.isSafeInteger(p.lamports) || p.lamports < 0)
+    throw new RangeError('lamports must be a non-negative integer');
   const chunk = p.chunk ?? BUFFER_CHUNK;
-  if (!Number.isInteger(chunk) || chunk < 1 || chunk > BUFFER_CHUNK) throw new RangeError(`chunk must be 1..${BUFFER_CHUNK}`);
-  const out: TransactionInstruction[][] = [[
-    SystemProgram.createAccount({ fromPubkey: p.authority, newAccountPubkey: p.buffer, lamports: p.lamports, space: bufferAccountSize(p.bytes.length), programId: challenge.PROGRAM_ID }),
-    challenge.initBufferInstruction({ authority: p.authority, buffer: p.buffer }, { len: p.bytes.length }),
-  ]];
-  for (let o = 0; o < p.bytes.length; o += chunk) out.push([writeBufferInstruction(p.authority, p.buffer, o, p.bytes.subarray(o, o + chunk))]);
+  if (!Number.isInteger(chunk) || chunk < 1 || chunk > BUFFER_CHUNK)
+    throw new RangeError(`chunk must be 1..${BUFFER_CHUNK}`);
+  const out: TransactionInstruction[][] = [
+    [
+      SystemProgram.createAccount({
+        fromPubkey: p.authority,
+        newAccountPubkey: p.buffer,
+        lamports: p.lamports,
+        space: bufferAccountSize(p.bytes.length),
+        programId: challenge.PROGRAM_ID,
+      }),
+      challenge.initBufferInstruction({ authority: p.authority, buffer: p.buffer }, { len: p.bytes.length }),
+    ],
+  ];
+  for (let o = 0; o < p.bytes.length; o += chunk)
+    out.push([writeBufferInstruction(p.authority, p.buffer, o, p.bytes.subarray(o, o + chunk))]);
   return out;
 }
 
@@ -82,7 +109,8 @@ export function closeBufferInstructions(p: { authority: PublicKey; buffer: Publi
 
 /** The Challenge PDA of `challenger` against the agent's batch of `epoch`. */
 export function challengeAddress(agent: PublicKey, epoch: bigint, challenger: PublicKey): PublicKey {
-  if (!isKey(agent) || !isKey(challenger) || typeof epoch !== 'bigint') throw new TypeError('agent and challenger must be PublicKeys, epoch a bigint');
+  if (!isKey(agent) || !isKey(challenger) || typeof epoch !== 'bigint')
+    throw new TypeError('agent and challenger must be PublicKeys, epoch a bigint');
   return challenge.findChallengePda(behaviorLog.findBatchPda(agent, epoch)[0], challenger)[0];
 }
 
@@ -91,15 +119,29 @@ export function challengeAddress(agent: PublicKey, epoch: bigint, challenger: Pu
  * CHALLENGE_STAKE from `challengerUsdc`. Signer: challenger. The Challenge address is
  * {@link challengeAddress}.
  */
-export function submitChallengeInstructions(p: { challenger: PublicKey; challengerUsdc: PublicKey; agent: PublicKey; epoch: bigint; leaf: Uint8Array }): TransactionInstruction[] {
+export function submitChallengeInstructions(p: {
+  challenger: PublicKey;
+  challengerUsdc: PublicKey;
+  agent: PublicKey;
+  epoch: bigint;
+  leaf: Uint8Array;
+}): TransactionInstruction[] {
   keys(p as unknown as Record<string, unknown>, ['challenger', 'challengerUsdc', 'agent']);
   if (typeof p.epoch !== 'bigint' || p.epoch < 0n) throw new RangeError('epoch must be a non-negative bigint');
   if (!(p.leaf instanceof Uint8Array) || p.leaf.length !== 32) throw new TypeError('leaf must be 32 bytes');
   const batch = behaviorLog.findBatchPda(p.agent, p.epoch)[0];
-  return [challenge.submitChallengeInstruction({
-    challenger: p.challenger, challengerUsdc: p.challengerUsdc, batch, challenge: challenge.findChallengePda(batch, p.challenger)[0],
-    agentChallenges: challenge.findAgentPda(p.agent)[0],
-  }, { leaf: p.leaf })];
+  return [
+    challenge.submitChallengeInstruction(
+      {
+        challenger: p.challenger,
+        challengerUsdc: p.challengerUsdc,
+        batch,
+        challenge: challenge.findChallengePda(batch, p.challenger)[0],
+        agentChallenges: challenge.findAgentPda(p.agent)[0],
+      },
+      { leaf: p.leaf },
+    ),
+  ];
 }
 
 /** Parameters of {@link resolveChallengeInstructions}. */
@@ -129,22 +171,59 @@ export interface ResolveChallengeInstructionsParams {
  * Either way the buffer is closed and its rent goes to `challenger`.
  */
 export function resolveChallengeInstructions(p: ResolveChallengeInstructionsParams): TransactionInstruction[] {
-  keys(p as unknown as Record<string, unknown>, ['challenge', 'batch', 'agent', 'challenger', 'challengerUsdc', 'treasury', 'stakeVault', 'buffer', 'signer']);
-  if (!(p.preimage instanceof Uint8Array) || !(p.signature instanceof Uint8Array) || p.signature.length !== 64) throw new TypeError('preimage must be bytes and signature 64 bytes');
+  keys(p as unknown as Record<string, unknown>, [
+    'challenge',
+    'batch',
+    'agent',
+    'challenger',
+    'challengerUsdc',
+    'treasury',
+    'stakeVault',
+    'buffer',
+    'signer',
+  ]);
+  if (!(p.preimage instanceof Uint8Array) || !(p.signature instanceof Uint8Array) || p.signature.length !== 64)
+    throw new TypeError('preimage must be bytes and signature 64 bytes');
   const units = p.computeUnits ?? RESOLVE_COMPUTE_UNITS;
   const ixs: TransactionInstruction[] = [];
   if (units > 0) ixs.push(ComputeBudgetProgram.setComputeUnitLimit({ units }));
-  ixs.push(Ed25519Program.createInstructionWithPublicKey({ publicKey: p.signer.toBytes(), message: p.preimage, signature: p.signature }));
-  ixs.push(challenge.resolveChallengeInstruction({
-    challenge: p.challenge, batch: p.batch, buffer: p.buffer, agentChallenges: challenge.findAgentPda(p.agent)[0],
-    challengerUsdc: p.challengerUsdc, treasury: p.treasury, stakeConfig: stakeLock.findConfigPda()[0], stake: stakeLock.findStakePda(p.agent)[0],
-    stakeVault: p.stakeVault, stakeVaultAuthority: stakeLock.findVaultAuthorityPda()[0], challenger: p.challenger,
-  }));
+  ixs.push(
+    Ed25519Program.createInstructionWithPublicKey({
+      publicKey: p.signer.toBytes(),
+      message: p.preimage,
+      signature: p.signature,
+    }),
+  );
+  ixs.push(
+    challenge.resolveChallengeInstruction({
+      challenge: p.challenge,
+      batch: p.batch,
+      buffer: p.buffer,
+      agentChallenges: challenge.findAgentPda(p.agent)[0],
+      challengerUsdc: p.challengerUsdc,
+      treasury: p.treasury,
+      stakeConfig: stakeLock.findConfigPda()[0],
+      stake: stakeLock.findStakePda(p.agent)[0],
+      stakeVault: p.stakeVault,
+      stakeVaultAuthority: stakeLock.findVaultAuthorityPda()[0],
+      challenger: p.challenger,
+    }),
+  );
   return ixs;
 }
 
 /** expire_challenge: a challenge left unresolved past 2 × CHALLENGE_WINDOW_EPOCHS; its stake to the treasury. Permissionless. */
-export function expireChallengeInstructions(p: { challenge: PublicKey; agent: PublicKey; treasury: PublicKey }): TransactionInstruction[] {
+export function expireChallengeInstructions(p: {
+  challenge: PublicKey;
+  agent: PublicKey;
+  treasury: PublicKey;
+}): TransactionInstruction[] {
   keys(p as unknown as Record<string, unknown>, ['challenge', 'agent', 'treasury']);
-  return [challenge.expireChallengeInstruction({ challenge: p.challenge, agentChallenges: challenge.findAgentPda(p.agent)[0], treasury: p.treasury })];
+  return [
+    challenge.expireChallengeInstruction({
+      challenge: p.challenge,
+      agentChallenges: challenge.findAgentPda(p.agent)[0],
+      treasury: p.treasury,
+    }),
+  ];
 }

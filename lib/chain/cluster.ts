@@ -73,7 +73,13 @@ export interface ClusterConfig {
 }
 
 /** The embedded chain's row. */
-export const EMBEDDED_CLUSTER: ClusterConfig = Object.freeze({ name: 'embedded', sati: EMBEDDED_SATI, programs: PROGRAM_IDS, usdcMint: null, bootstrap: Object.freeze([]) });
+export const EMBEDDED_CLUSTER: ClusterConfig = Object.freeze({
+  name: 'embedded',
+  sati: EMBEDDED_SATI,
+  programs: PROGRAM_IDS,
+  usdcMint: null,
+  bootstrap: Object.freeze([]),
+});
 
 /**
  * The variables that name each SATI address. With CLUSTER=custom the first five are required
@@ -92,10 +98,29 @@ export const SATI_VARIABLES = {
 } as const satisfies Record<keyof SatiAddresses, string>;
 
 /** The SATI addresses CLUSTER=custom cannot do without. */
-export const SATI_REQUIRED: readonly (keyof SatiAddresses)[] = ['program', 'groupMint', 'sas', 'credential', 'delegateSchema'];
+export const SATI_REQUIRED: readonly (keyof SatiAddresses)[] = [
+  'program',
+  'groupMint',
+  'sas',
+  'credential',
+  'delegateSchema',
+];
 
 /** The JSON-friendly form of a ClusterConfig (logs, /api/health, pages). */
-export function clusterSummary(c: ClusterConfig): { name: string; sati: Record<keyof SatiAddresses, string>; programs: Record<string, string>; usdcMint: string | null; bootstrap: string[] } {
-  const b58 = <T extends Record<string, PublicKey>>(o: T) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v.toBase58()])) as Record<keyof T, string>;
-  return { name: c.name, sati: b58(c.sati as unknown as Record<keyof SatiAddresses, PublicKey>), programs: b58(c.programs as unknown as Record<string, PublicKey>), usdcMint: c.usdcMint?.toBase58() ?? null, bootstrap: [...c.bootstrap] };
+export function clusterSummary(c: ClusterConfig): {
+  name: string;
+  sati: Record<keyof SatiAddresses, string>;
+  programs: Record<string, string>;
+  usdcMint: string | null;
+  bootstrap: string[];
+} {
+  const b58 = <T extends Record<string, PublicKey>>(o: T) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v.toBase58()])) as Record<keyof T, string>;
+  return {
+    name: c.name,
+    sati: b58(c.sati as unknown as Record<keyof SatiAddresses, PublicKey>),
+    programs: b58(c.programs as unknown as Record<string, PublicKey>),
+    usdcMint: c.usdcMint?.toBase58() ?? null,
+    bootstrap: [...c.bootstrap],
+  };
 }

@@ -3,21 +3,31 @@
  * Layouts come from programs/<name>/program.json (programs/README.md); the C side reads the same
  * bytes through the generated packed structs in programs/include/gen/*.h.
  */
-import { Buffer } from 'buffer';
+
 import { PublicKey } from '@solana/web3.js';
+import { Buffer } from 'buffer';
 
 /** Field types of a program description. `bytesN` is a fixed byte array, `padN` zero padding. */
 export type FieldType = 'u8' | 'u16' | 'u32' | 'u64' | 'i64' | 'pubkey' | `bytes${number}` | `pad${number}`;
-export interface FieldSpec { readonly name: string; readonly type: FieldType }
+export interface FieldSpec {
+  readonly name: string;
+  readonly type: FieldType;
+}
 
 /** Byte size of one field type. */
 export function fieldSize(t: FieldType): number {
   switch (t) {
-    case 'u8': return 1;
-    case 'u16': return 2;
-    case 'u32': return 4;
-    case 'u64': case 'i64': return 8;
-    case 'pubkey': return 32;
+    case 'u8':
+      return 1;
+    case 'u16':
+      return 2;
+    case 'u32':
+      return 4;
+    case 'u64':
+    case 'i64':
+      return 8;
+    case 'pubkey':
+      return 32;
   }
   const m = /^(bytes|pad)(\d+)$/.exec(t);
   if (!m) throw new TypeError(`unknown field type ${t}`);
@@ -30,7 +40,11 @@ export function layoutSize(fields: readonly FieldSpec[]): number {
 }
 
 /** Encodes `value`'s fields after `prefix` (a discriminator or an instruction tag). */
-export function encodeFields(prefix: Uint8Array, fields: readonly FieldSpec[], value: Record<string, unknown>): Uint8Array {
+export function encodeFields(
+  prefix: Uint8Array,
+  fields: readonly FieldSpec[],
+  value: Record<string, unknown>,
+): Uint8Array {
   const out = new Uint8Array(prefix.length + layoutSize(fields));
   out.set(prefix);
   const dv = new DataView(out.buffer);
@@ -38,19 +52,33 @@ export function encodeFields(prefix: Uint8Array, fields: readonly FieldSpec[], v
   for (const f of fields) {
     const v = value[f.name];
     const size = fieldSize(f.type);
-    if (f.type.startsWith('pad')) { o += size; continue; }
+    if (f.type.startsWith('pad')) {
+      o += size;
+      continue;
+    }
     switch (f.type) {
-      case 'u8': dv.setUint8(o, checkInt(f.name, v, 8)); break;
-      case 'u16': dv.setUint16(o, checkInt(f.name, v, 16), true); break;
-      case 'u32': dv.setUint32(o, checkInt(f.name, v, 32), true); break;
-      case 'u64': dv.setBigUint64(o, checkBig(f.name, v, false), true); break;
-      case 'i64': dv.setBigInt64(o, checkBig(f.name, v, true), true); break;
+      case 'u8':
+        dv.setUint8(o, checkInt(f.name, v, 8));
+        break;
+      case 'u16':
+        dv.setUint16(o, checkInt(f.name, v, 16), true);
+        break;
+      case 'u32':
+        dv.setUint32(o, checkInt(f.name, v, 32), true);
+        break;
+      case 'u64':
+        dv.setBigUint64(o, checkBig(f.name, v, false), true);
+        break;
+      case 'i64':
+        dv.setBigInt64(o, checkBig(f.name, v, true), true);
+        break;
       case 'pubkey':
         if (!(v instanceof PublicKey)) throw new TypeError(`${f.name} must be a PublicKey`);
         out.set(v.toBytes(), o);
         break;
       default:
-        if (!(v instanceof Uint8Array) || v.length !== size) throw new TypeError(`${f.name} must be a Uint8Array of ${size} bytes`);
+        if (!(v instanceof Uint8Array) || v.length !== size)
+          throw new TypeError(`${f.name} must be a Uint8Array of ${size} bytes`);
         out.set(v, o);
     }
     o += size;
@@ -63,7 +91,12 @@ export function encodeFields(prefix: Uint8Array, fields: readonly FieldSpec[], v
  * than the layout gives null. Longer buffers are accepted only when `allowTrailing` (accounts may be
  * allocated larger than their layout); events and instructions must match exactly.
  */
-export function decodeFields<T>(data: Uint8Array, prefixLen: number, fields: readonly FieldSpec[], allowTrailing = false): T | null {
+export function decodeFields<T>(
+  data: Uint8Array,
+  prefixLen: number,
+  fields: readonly FieldSpec[],
+  allowTrailing = false,
+): T | null {
   const size = prefixLen + layoutSize(fields);
   if (data.length < size || (!allowTrailing && data.length !== size)) return null;
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
@@ -72,13 +105,26 @@ export function decodeFields<T>(data: Uint8Array, prefixLen: number, fields: rea
   for (const f of fields) {
     const s = fieldSize(f.type);
     switch (f.type) {
-      case 'u8': out[f.name] = dv.getUint8(o); break;
-      case 'u16': out[f.name] = dv.getUint16(o, true); break;
-      case 'u32': out[f.name] = dv.getUint32(o, true); break;
-      case 'u64': out[f.name] = dv.getBigUint64(o, true); break;
-      case 'i64': out[f.name] = dv.getBigInt64(o, true); break;
-      case 'pubkey': out[f.name] = new PublicKey(data.subarray(o, o + 32)); break;
-      default: if (!f.type.startsWith('pad')) out[f.name] = data.slice(o, o + s);
+      case 'u8':
+        out[f.name] = dv.getUint8(o);
+        break;
+      case 'u16':
+        out[f.name] = dv.getUint16(o, true);
+        break;
+      case 'u32':
+        out[f.name] = dv.getUint32(o, true);
+        break;
+      case 'u64':
+        out[f.name] = dv.getBigUint64(o, true);
+        break;
+      case 'i64':
+        out[f.name] = dv.getBigInt64(o, true);
+        break;
+      case 'pubkey':
+        out[f.name] = new PublicKey(data.subarray(o, o + 32));
+        break;
+      default:
+        if (!f.type.startsWith('pad')) out[f.name] = data.slice(o, o + s);
     }
     o += s;
   }
@@ -93,7 +139,8 @@ export function hasDiscriminator(data: Uint8Array, disc: Uint8Array): boolean {
 }
 
 function checkInt(name: string, v: unknown, bits: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= 2 ** bits) throw new RangeError(`${name} must be a u${bits}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= 2 ** bits)
+    throw new RangeError(`${name} must be a u${bits}`);
   return v;
 }
 

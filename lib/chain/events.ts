@@ -6,12 +6,12 @@
  * lines never throw: they are skipped.
  */
 import type { PublicKey } from '@solana/web3.js';
-import { PROGRAM_IDS } from './gen/ids';
-import * as lease from './gen/lease';
-import * as stakeLock from './gen/stake_lock';
 import * as behaviorLog from './gen/behavior_log';
 import * as challenge from './gen/challenge';
 import * as haggle from './gen/haggle';
+import { PROGRAM_IDS } from './gen/ids';
+import * as lease from './gen/lease';
+import * as stakeLock from './gen/stake_lock';
 
 export type ProgramName = 'lease' | 'stakeLock' | 'behaviorLog' | 'challenge' | 'haggle';
 
@@ -23,10 +23,15 @@ export type ProgramEvent =
   | { program: 'haggle'; event: haggle.Event };
 
 const DECODERS: Record<ProgramName, (d: Uint8Array) => unknown> = {
-  lease: lease.decodeEvent, stakeLock: stakeLock.decodeEvent, behaviorLog: behaviorLog.decodeEvent, challenge: challenge.decodeEvent,
+  lease: lease.decodeEvent,
+  stakeLock: stakeLock.decodeEvent,
+  behaviorLog: behaviorLog.decodeEvent,
+  challenge: challenge.decodeEvent,
   haggle: haggle.decodeEvent,
 };
-const BY_ID = new Map<string, ProgramName>(Object.entries(PROGRAM_IDS).map(([n, id]) => [(id as PublicKey).toBase58(), n as ProgramName]));
+const BY_ID = new Map<string, ProgramName>(
+  Object.entries(PROGRAM_IDS).map(([n, id]) => [(id as PublicKey).toBase58(), n as ProgramName]),
+);
 const INVOKE = /^Program (\w+) invoke \[\d+\]$/;
 const EXIT = /^Program (\w+) (success|failed)/;
 const DATA = 'Program data: ';
@@ -38,8 +43,14 @@ export function parseEvents(logs: readonly string[], ids: ReadonlyMap<string, Pr
   for (const line of logs) {
     if (typeof line !== 'string') continue;
     const inv = INVOKE.exec(line);
-    if (inv) { stack.push(inv[1]); continue; }
-    if (EXIT.test(line)) { stack.pop(); continue; }
+    if (inv) {
+      stack.push(inv[1]);
+      continue;
+    }
+    if (EXIT.test(line)) {
+      stack.pop();
+      continue;
+    }
     if (!line.startsWith(DATA) || stack.length === 0) continue;
     const program = ids.get(stack[stack.length - 1]);
     if (!program) continue;
@@ -57,7 +68,11 @@ function decodeBase64(s: string): Uint8Array | null {
   if (s.length === 0 || s.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(s)) return null;
   // atob exists in browsers and in Node >= 16; no Buffer, so the parser runs in a client bundle.
   let bin: string;
-  try { bin = atob(s); } catch { return null; }
+  try {
+    bin = atob(s);
+  } catch {
+    return null;
+  }
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;

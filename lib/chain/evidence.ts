@@ -4,7 +4,7 @@
  * signature the Ed25519 program instruction checks. The one encoding of the buffer layout, used
  * by the wallet-side builders, lib/chain/node and the program tests (programs/challenge/client.ts).
  */
-import { encodeBatch, type BehaviorBatch } from '../protocol/batch';
+import { type BehaviorBatch, encodeBatch } from '../protocol/batch';
 import { signingPreimage } from '../protocol/envelope';
 import { leafHash, logEntryOf, merkleProof } from '../protocol/merkle';
 import type { Envelope } from '../protocol/types';
@@ -29,21 +29,29 @@ export interface EvidenceParts {
  */
 export function evidenceBytes(p: EvidenceParts): Uint8Array {
   const payload = p.payload ?? new Uint8Array(0);
-  if (!(p?.entry instanceof Uint8Array) || !(payload instanceof Uint8Array) || !(p.batch instanceof Uint8Array)) throw new TypeError('entry, payload and batch must be Uint8Arrays');
+  if (!(p?.entry instanceof Uint8Array) || !(payload instanceof Uint8Array) || !(p.batch instanceof Uint8Array))
+    throw new TypeError('entry, payload and batch must be Uint8Arrays');
   if (!Number.isInteger(p.index) || p.index < 0 || p.index > 0xffffffff) throw new RangeError('index must be a u32');
-  if (!Array.isArray(p.siblings) || p.siblings.length > 255) throw new RangeError('siblings must be an array of at most 255 entries');
+  if (!Array.isArray(p.siblings) || p.siblings.length > 255)
+    throw new RangeError('siblings must be an array of at most 255 entries');
   const out = new Uint8Array(4 + p.entry.length + 4 + payload.length + 5 + 32 * p.siblings.length + p.batch.length);
   const dv = new DataView(out.buffer);
   let o = 0;
-  dv.setUint32(o, p.entry.length, true); o += 4;
-  out.set(p.entry, o); o += p.entry.length;
-  dv.setUint32(o, payload.length, true); o += 4;
-  out.set(payload, o); o += payload.length;
-  dv.setUint32(o, p.index, true); o += 4;
+  dv.setUint32(o, p.entry.length, true);
+  o += 4;
+  out.set(p.entry, o);
+  o += p.entry.length;
+  dv.setUint32(o, payload.length, true);
+  o += 4;
+  out.set(payload, o);
+  o += payload.length;
+  dv.setUint32(o, p.index, true);
+  o += 4;
   out[o++] = p.siblings.length;
   for (const s of p.siblings) {
     if (!(s instanceof Uint8Array) || s.length !== 32) throw new TypeError('every sibling must be 32 bytes');
-    out.set(s, o); o += 32;
+    out.set(s, o);
+    o += 32;
   }
   out.set(p.batch, o);
   return out;
@@ -61,12 +69,23 @@ export interface ChallengeEvidence {
 }
 
 /** Builds the evidence for entry `index` of the agent's epoch `log` (the log the batch's root covers). */
-export function challengeEvidence(p: { log: readonly Envelope[]; index: number; batch: BehaviorBatch }): ChallengeEvidence {
-  if (!Array.isArray(p?.log) || !Number.isInteger(p.index) || p.index < 0 || p.index >= p.log.length) throw new RangeError('index must point into log');
+export function challengeEvidence(p: {
+  log: readonly Envelope[];
+  index: number;
+  batch: BehaviorBatch;
+}): ChallengeEvidence {
+  if (!Array.isArray(p?.log) || !Number.isInteger(p.index) || p.index < 0 || p.index >= p.log.length)
+    throw new RangeError('index must point into log');
   const entries = p.log.map(logEntryOf);
   const leaves = entries.map(leafHash);
   const proof = merkleProof(leaves, p.index);
   const e = p.log[p.index];
-  const bytes = evidenceBytes({ entry: entries[p.index], payload: e.payload, index: proof.index, siblings: proof.siblings, batch: encodeBatch(p.batch) });
+  const bytes = evidenceBytes({
+    entry: entries[p.index],
+    payload: e.payload,
+    index: proof.index,
+    siblings: proof.siblings,
+    batch: encodeBatch(p.batch),
+  });
   return { leaf: leaves[p.index], bytes, preimage: signingPreimage(e), signature: e.signature };
 }

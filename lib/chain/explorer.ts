@@ -15,7 +15,12 @@
 const EXPLORER = 'https://explorer.solana.com';
 
 /** The clusters Explorer knows by name: the query each link carries. */
-const KNOWN: Readonly<Record<string, string>> = { 'mainnet-beta': '', mainnet: '', devnet: '?cluster=devnet', testnet: '?cluster=testnet' };
+const KNOWN: Readonly<Record<string, string>> = {
+  'mainnet-beta': '',
+  mainnet: '',
+  devnet: '?cluster=devnet',
+  testnet: '?cluster=testnet',
+};
 
 /** The chain a page links to. */
 export interface ExplorerChain {
@@ -34,12 +39,20 @@ export interface ExplorerChain {
 }
 
 /** The chain a deployment links to: PUBLIC_RPC_URL when set, else the chain's own RPC URL. */
-export function explorerChainOf(p: { cluster: string; chainRpcUrl: string; publicRpcUrl?: string | null }): ExplorerChain {
+export function explorerChainOf(p: {
+  cluster: string;
+  chainRpcUrl: string;
+  publicRpcUrl?: string | null;
+}): ExplorerChain {
   return { cluster: p.cluster, rpcUrl: p.publicRpcUrl ?? p.chainRpcUrl };
 }
 
 /** `hostname` without IPv6 brackets or a trailing dot, lowercase. */
-const bare = (hostname: string) => hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+const bare = (hostname: string) =>
+  hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 
 /** The four numbers of a dotted IPv4 address, also inside an IPv4-mapped IPv6 one; else null. */
 function ipv4Of(h: string): number[] | null {
@@ -99,10 +112,13 @@ const link = (path: string, chain: ExplorerChain): string | null => {
 };
 
 /** A transaction in Explorer, or null when no link may be given (module comment). */
-export const explorerTx = (signature: string, chain: ExplorerChain): string | null => link(`tx/${encodeURIComponent(signature)}`, chain);
+export const explorerTx = (signature: string, chain: ExplorerChain): string | null =>
+  link(`tx/${encodeURIComponent(signature)}`, chain);
 
 /** An account in Explorer, or null. */
-export const explorerAddress = (address: string, chain: ExplorerChain): string | null => link(`address/${encodeURIComponent(address)}`, chain);
+export const explorerAddress = (address: string, chain: ExplorerChain): string | null =>
+  link(`address/${encodeURIComponent(address)}`, chain);
 
 /** A block (slot) in Explorer, or null. */
-export const explorerBlock = (slot: string | number | bigint, chain: ExplorerChain): string | null => link(`block/${String(slot)}`, chain);
+export const explorerBlock = (slot: string | number | bigint, chain: ExplorerChain): string | null =>
+  link(`block/${String(slot)}`, chain);

@@ -15,10 +15,21 @@ export { haggle };
 
 /** Negotiation status as events and the account carry it (gen/haggle.ts Negotiation). */
 export const HAGGLE_STATUS_NAMES: Readonly<Record<number, string>> = {
-  1: 'created', 2: 'proposed', 3: 'countered', 4: 'accepted', 5: 'settled', 6: 'expired', 7: 'rejected',
+  1: 'created',
+  2: 'proposed',
+  3: 'countered',
+  4: 'accepted',
+  5: 'settled',
+  6: 'expired',
+  7: 'rejected',
 };
 /** NegotiationRefunded reasons (programs/haggle/refund.c): who or what ended it. */
-export const HAGGLE_REFUND_REASONS: Readonly<Record<number, string>> = { 1: 'rejected', 2: 'deadline', 3: 'response window', 4: 'no ZOPA' };
+export const HAGGLE_REFUND_REASONS: Readonly<Record<number, string>> = {
+  1: 'rejected',
+  2: 'deadline',
+  3: 'response window',
+  4: 'no ZOPA',
+};
 /** Sides in events: 1 buyer, 2 seller. */
 export const HAGGLE_SIDES: Readonly<Record<number, 'buyer' | 'seller'>> = { 1: 'buyer', 2: 'seller' };
 
@@ -40,11 +51,13 @@ const isKey = (k: unknown): k is PublicKey => k instanceof PublicKey;
 
 function checkRef(r: NegotiationRef): void {
   if (!r || !isKey(r.buyer) || !isKey(r.seller)) throw new TypeError('buyer and seller must be PublicKeys');
-  if (!(r.conversationId instanceof Uint8Array) || r.conversationId.length !== 16) throw new TypeError('conversationId must be 16 bytes');
+  if (!(r.conversationId instanceof Uint8Array) || r.conversationId.length !== 16)
+    throw new TypeError('conversationId must be 16 bytes');
   if (r.buyer.equals(r.seller)) throw new RangeError('buyer and seller must differ');
 }
 function checkConfig(c: HaggleConfig): void {
-  if (!c || !isKey(c.usdcMint) || !isKey(c.treasury)) throw new TypeError('config must be a HaggleConfig (loadHaggleConfig)');
+  if (!c || !isKey(c.usdcMint) || !isKey(c.treasury))
+    throw new TypeError('config must be a HaggleConfig (loadHaggleConfig)');
 }
 function checkParty(party: unknown): asserts party is PublicKey {
   if (!isKey(party)) throw new TypeError('party must be a PublicKey');
@@ -74,7 +87,9 @@ export function decodeHaggleConfig(data: Uint8Array): HaggleConfig | null {
 }
 
 /** Reads the haggle Config account; ChainAccountError when the program is not initialized. */
-export async function loadHaggleConfig(connection: { getAccountInfo(k: PublicKey, c?: 'confirmed'): Promise<{ data: Uint8Array } | null> }): Promise<HaggleConfig> {
+export async function loadHaggleConfig(connection: {
+  getAccountInfo(k: PublicKey, c?: 'confirmed'): Promise<{ data: Uint8Array } | null>;
+}): Promise<HaggleConfig> {
   const info = await connection.getAccountInfo(haggle.findConfigPda()[0], 'confirmed');
   const cfg = info ? decodeHaggleConfig(info.data) : null;
   if (!cfg) throw new ChainAccountError('haggle is not initialized (no Config account)');
@@ -103,7 +118,8 @@ export interface CreateNegotiationParams extends NegotiationRef {
 }
 
 const intIn = (name: string, v: unknown, lo: number, hi: number): number => {
-  if (!Number.isInteger(v) || (v as number) < lo || (v as number) > hi) throw new RangeError(`${name} must be an integer in ${lo}..${hi}`);
+  if (!Number.isInteger(v) || (v as number) < lo || (v as number) > hi)
+    throw new RangeError(`${name} must be an integer in ${lo}..${hi}`);
   return v as number;
 };
 
@@ -114,14 +130,29 @@ export function createNegotiationInstructions(p: CreateNegotiationParams): Trans
   if (typeof p.deposit !== 'bigint' || p.deposit <= 0n) throw new RangeError('deposit must be a positive bigint');
   if (typeof p.deadline !== 'bigint') throw new TypeError('deadline must be a bigint (unix seconds)');
   const { negotiation, vault } = negotiationAddresses(p);
-  return [haggle.createNegotiationInstruction({
-    buyer: p.buyer, seller: p.seller, negotiation, vault, buyerUsdc: usdcAccountOf(p.config.usdcMint, p.buyer), usdcMint: p.config.usdcMint,
-  }, {
-    conversationId: p.conversationId, deposit: p.deposit, deadline: p.deadline,
-    responseWindow: intIn('responseWindow', p.responseWindow, 0, 0xffff_ffff), decayBps: intIn('decayBps', p.decayBps, 0, 0xffff),
-    minOfferBps: intIn('minOfferBps', p.minOfferBps ?? 0, 0, 0xffff), protocolFeeBps: intIn('protocolFeeBps', p.protocolFeeBps ?? 0, 0, 0xffff),
-    maxRounds: intIn('maxRounds', p.maxRounds, 0, 255), zopaDetection: p.zopaDetection ? 1 : 0,
-  })];
+  return [
+    haggle.createNegotiationInstruction(
+      {
+        buyer: p.buyer,
+        seller: p.seller,
+        negotiation,
+        vault,
+        buyerUsdc: usdcAccountOf(p.config.usdcMint, p.buyer),
+        usdcMint: p.config.usdcMint,
+      },
+      {
+        conversationId: p.conversationId,
+        deposit: p.deposit,
+        deadline: p.deadline,
+        responseWindow: intIn('responseWindow', p.responseWindow, 0, 0xffff_ffff),
+        decayBps: intIn('decayBps', p.decayBps, 0, 0xffff),
+        minOfferBps: intIn('minOfferBps', p.minOfferBps ?? 0, 0, 0xffff),
+        protocolFeeBps: intIn('protocolFeeBps', p.protocolFeeBps ?? 0, 0, 0xffff),
+        maxRounds: intIn('maxRounds', p.maxRounds, 0, 255),
+        zopaDetection: p.zopaDetection ? 1 : 0,
+      },
+    ),
+  ];
 }
 
 /** accept_negotiation: the seller joins. Signer: seller. */
@@ -130,16 +161,24 @@ export function acceptNegotiationInstructions(p: NegotiationRef): TransactionIns
 }
 
 /** submit_offer: `party` (buyer or seller, whose turn it is) offers `amount`; the round's decay goes to the treasury. */
-export function submitOfferInstructions(p: NegotiationRef & { config: HaggleConfig; party: PublicKey; amount: bigint; metadata?: Uint8Array }): TransactionInstruction[] {
+export function submitOfferInstructions(
+  p: NegotiationRef & { config: HaggleConfig; party: PublicKey; amount: bigint; metadata?: Uint8Array },
+): TransactionInstruction[] {
   checkConfig(p.config);
   checkParty(p.party);
   if (typeof p.amount !== 'bigint' || p.amount < 0n) throw new RangeError('amount must be a non-negative bigint');
   const metadata = p.metadata ?? new Uint8Array(64);
-  if (!(metadata instanceof Uint8Array) || metadata.length > 64) throw new TypeError('metadata must be at most 64 bytes');
+  if (!(metadata instanceof Uint8Array) || metadata.length > 64)
+    throw new TypeError('metadata must be at most 64 bytes');
   const padded = new Uint8Array(64);
   padded.set(metadata);
   const { negotiation, vault } = negotiationAddresses(p);
-  return [haggle.submitOfferInstruction({ party: p.party, negotiation, vault, treasury: p.config.treasury }, { amount: p.amount, metadata: padded })];
+  return [
+    haggle.submitOfferInstruction(
+      { party: p.party, negotiation, vault, treasury: p.config.treasury },
+      { amount: p.amount, metadata: padded },
+    ),
+  ];
 }
 
 /** The accounts every refund path (reveal without ZOPA, reject, expire) pays out to. */
@@ -150,15 +189,24 @@ function refundAccounts(p: NegotiationRef & { config: HaggleConfig }) {
 }
 
 /** accept_offer: the side that did not make the standing offer accepts it; settles and closes. */
-export function acceptOfferInstructions(p: NegotiationRef & { config: HaggleConfig; party: PublicKey }): TransactionInstruction[] {
+export function acceptOfferInstructions(
+  p: NegotiationRef & { config: HaggleConfig; party: PublicKey },
+): TransactionInstruction[] {
   checkParty(p.party);
-  return [haggle.acceptOfferInstruction({
-    party: p.party, ...refundAccounts(p), sellerUsdc: usdcAccountOf(p.config.usdcMint, p.seller), treasury: p.config.treasury,
-  })];
+  return [
+    haggle.acceptOfferInstruction({
+      party: p.party,
+      ...refundAccounts(p),
+      sellerUsdc: usdcAccountOf(p.config.usdcMint, p.seller),
+      treasury: p.config.treasury,
+    }),
+  ];
 }
 
 /** reject: either side ends it; the escrow left goes back to the buyer. */
-export function rejectNegotiationInstructions(p: NegotiationRef & { config: HaggleConfig; party: PublicKey }): TransactionInstruction[] {
+export function rejectNegotiationInstructions(
+  p: NegotiationRef & { config: HaggleConfig; party: PublicKey },
+): TransactionInstruction[] {
   checkParty(p.party);
   return [haggle.rejectInstruction({ party: p.party, ...refundAccounts(p) })];
 }
@@ -175,18 +223,33 @@ export function reservationCommitment(price: bigint, salt: Uint8Array): Uint8Arr
 }
 
 /** commit_reservation with a NEGC commitment (32 bytes). Signer: party. */
-export function commitReservationInstructions(p: NegotiationRef & { party: PublicKey; commitment: Uint8Array }): TransactionInstruction[] {
+export function commitReservationInstructions(
+  p: NegotiationRef & { party: PublicKey; commitment: Uint8Array },
+): TransactionInstruction[] {
   checkParty(p.party);
-  if (!(p.commitment instanceof Uint8Array) || p.commitment.length !== 32) throw new TypeError('commitment must be 32 bytes');
-  return [haggle.commitReservationInstruction({ party: p.party, negotiation: negotiationAddress(p) }, { commitment: p.commitment })];
+  if (!(p.commitment instanceof Uint8Array) || p.commitment.length !== 32)
+    throw new TypeError('commitment must be 32 bytes');
+  return [
+    haggle.commitReservationInstruction(
+      { party: p.party, negotiation: negotiationAddress(p) },
+      { commitment: p.commitment },
+    ),
+  ];
 }
 
 /** reveal_reservation with a NEGR's price and salt; both revealed without a ZOPA refunds and closes. Signer: party. */
-export function revealReservationInstructions(p: NegotiationRef & { config: HaggleConfig; party: PublicKey; price: bigint; salt: Uint8Array }): TransactionInstruction[] {
+export function revealReservationInstructions(
+  p: NegotiationRef & { config: HaggleConfig; party: PublicKey; price: bigint; salt: Uint8Array },
+): TransactionInstruction[] {
   checkParty(p.party);
   if (typeof p.price !== 'bigint') throw new TypeError('price must be a bigint');
   if (!(p.salt instanceof Uint8Array) || p.salt.length !== 32) throw new TypeError('salt must be 32 bytes');
-  return [haggle.revealReservationInstruction({ party: p.party, ...refundAccounts(p) }, { price: int128ToBytes(p.price), salt: p.salt })];
+  return [
+    haggle.revealReservationInstruction(
+      { party: p.party, ...refundAccounts(p) },
+      { price: int128ToBytes(p.price), salt: p.salt },
+    ),
+  ];
 }
 
 /** The live negotiation account (null once it is closed: every terminal state closes it). */

@@ -5,14 +5,30 @@
  * instruction builders taking public keys (the caller signs), the token-account decoder and the
  * holder lookup over JSON-RPC.
  */
-import { PublicKey, SystemProgram, type Connection, type TransactionInstruction } from '@solana/web3.js';
+
 import {
-  AuthorityType, TOKEN_2022_PROGRAM_ID, createAssociatedTokenAccountIdempotentInstruction, createInitializeMint2Instruction,
-  createMintToInstruction, createSetAuthorityInstruction, createTransferCheckedInstruction, getAssociatedTokenAddressSync, getMintLen,
+  AuthorityType,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMint2Instruction,
+  createMintToInstruction,
+  createSetAuthorityInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+  getMintLen,
+  TOKEN_2022_PROGRAM_ID,
 } from '@solana/spl-token';
+import { type Connection, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
 
 /** Byte offsets of an SPL Token / Token-2022 account (the base 165-byte layout). */
-export const TOKEN_ACCOUNT_LAYOUT = { mint: 0, owner: 32, amount: 64, delegateTag: 72, delegate: 76, state: 108, size: 165 } as const;
+export const TOKEN_ACCOUNT_LAYOUT = {
+  mint: 0,
+  owner: 32,
+  amount: 64,
+  delegateTag: 72,
+  delegate: 76,
+  state: 108,
+  size: 165,
+} as const;
 
 /** Size of an identity mint account (Token-2022, no extensions); its rent is the `lamports` of {@link createAgentIdentityInstructions}. */
 export const IDENTITY_MINT_SIZE: number = getMintLen([]);
@@ -46,10 +62,17 @@ export function createAgentIdentityInstructions(p: CreateAgentIdentityInstructio
   if (!isKey(p?.payer) || !isKey(p.mint)) throw new TypeError('payer and mint must be PublicKeys');
   const owner = p.owner ?? p.payer;
   if (!isKey(owner)) throw new TypeError('owner must be a PublicKey');
-  if (!Number.isSafeInteger(p.lamports) || p.lamports < 0) throw new RangeError('lamports must be a non-negative integer');
+  if (!Number.isSafeInteger(p.lamports) || p.lamports < 0)
+    throw new RangeError('lamports must be a non-negative integer');
   const ata = identityTokenAccount(p.mint, owner);
   return [
-    SystemProgram.createAccount({ fromPubkey: p.payer, newAccountPubkey: p.mint, space: IDENTITY_MINT_SIZE, lamports: p.lamports, programId: TOKEN_2022_PROGRAM_ID }),
+    SystemProgram.createAccount({
+      fromPubkey: p.payer,
+      newAccountPubkey: p.mint,
+      space: IDENTITY_MINT_SIZE,
+      lamports: p.lamports,
+      programId: TOKEN_2022_PROGRAM_ID,
+    }),
     createInitializeMint2Instruction(p.mint, 0, p.payer, null, TOKEN_2022_PROGRAM_ID),
     createAssociatedTokenAccountIdempotentInstruction(p.payer, ata, owner, p.mint, TOKEN_2022_PROGRAM_ID),
     createMintToInstruction(p.mint, ata, p.payer, 1n, [], TOKEN_2022_PROGRAM_ID),
@@ -58,7 +81,12 @@ export function createAgentIdentityInstructions(p: CreateAgentIdentityInstructio
 }
 
 /** Instructions moving the identity NFT from `from` (signs) to `to`'s associated account (created if needed, paid by `payer`, default from). */
-export function transferIdentityInstructions(p: { agent: PublicKey; from: PublicKey; to: PublicKey; payer?: PublicKey }): TransactionInstruction[] {
+export function transferIdentityInstructions(p: {
+  agent: PublicKey;
+  from: PublicKey;
+  to: PublicKey;
+  payer?: PublicKey;
+}): TransactionInstruction[] {
   if (!isKey(p?.agent) || !isKey(p.from) || !isKey(p.to)) throw new TypeError('agent, from and to must be PublicKeys');
   const payer = p.payer ?? p.from;
   if (!isKey(payer)) throw new TypeError('payer must be a PublicKey');
@@ -108,7 +136,10 @@ const ONE_LE_B64 = 'AQAAAAAAAAA=';
 export async function findIdentityHolder(connection: Connection, agent: PublicKey): Promise<IdentityHolder | null> {
   if (!isKey(agent)) throw new TypeError('agent must be a PublicKey');
   const accounts = await connection.getProgramAccounts(TOKEN_2022_PROGRAM_ID, {
-    filters: [{ memcmp: { offset: TOKEN_ACCOUNT_LAYOUT.mint, bytes: agent.toBase58() } }, { memcmp: { offset: TOKEN_ACCOUNT_LAYOUT.amount, bytes: ONE_LE_B64, encoding: 'base64' } }],
+    filters: [
+      { memcmp: { offset: TOKEN_ACCOUNT_LAYOUT.mint, bytes: agent.toBase58() } },
+      { memcmp: { offset: TOKEN_ACCOUNT_LAYOUT.amount, bytes: ONE_LE_B64, encoding: 'base64' } },
+    ],
   });
   for (const a of accounts) {
     const t = decodeTokenAccount(a.account.data);

@@ -4,15 +4,15 @@
  * all generated from programs/<name>/program.json. Use as `lease.payLeaseInstruction(...)`.
  */
 import { PublicKey } from '@solana/web3.js';
-import { PROGRAM_IDS } from './gen/ids';
-import * as lease from './gen/lease';
-import * as stakeLock from './gen/stake_lock';
 import * as behaviorLog from './gen/behavior_log';
 import * as challenge from './gen/challenge';
 import * as haggle from './gen/haggle';
+import { PROGRAM_IDS } from './gen/ids';
+import * as lease from './gen/lease';
 import * as satiRegistry from './gen/sati_registry';
+import * as stakeLock from './gen/stake_lock';
 
-export { PROGRAM_IDS, lease, stakeLock, behaviorLog, challenge };
+export { behaviorLog, challenge, lease, PROGRAM_IDS, stakeLock };
 
 /** Lease status values (spec §10.3). */
 export const LEASE_STATUS = { active: 0, grace: 1, deactivated: 2 } as const;
@@ -37,7 +37,9 @@ export function agentAddresses(agent: PublicKey): AgentAddresses {
 }
 
 const ALL_ERRORS: ReadonlyMap<number, string> = new Map(
-  [lease, stakeLock, behaviorLog, challenge, haggle, satiRegistry].flatMap((m) => Object.entries(m.ERROR_MESSAGES).map(([k, v]) => [Number(k), v] as const)),
+  [lease, stakeLock, behaviorLog, challenge, haggle, satiRegistry].flatMap((m) =>
+    Object.entries(m.ERROR_MESSAGES).map(([k, v]) => [Number(k), v] as const),
+  ),
 );
 
 /** The name and message of a custom program error code of any Zerox1 program, or undefined. */

@@ -6,21 +6,32 @@
  * trusting the observer's server, the latest revision of each epoch it anchored, when it was
  * anchored, and the `asOf` each revision stated. Browser-safe: reads and instruction building only.
  */
+
+import { type Connection, PublicKey, TransactionInstruction } from '@solana/web3.js';
 import bs58 from 'bs58';
-import { PublicKey, TransactionInstruction, type Connection } from '@solana/web3.js';
 import { signaturesOldestFirst } from './address-history';
 
 /** SPL Memo v2 (on every cluster; the embedded chain loads it): it fails unless every listed signer signed. */
 export const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
 /** What one anchor states. */
-export interface ReleaseAnchorStatement { epoch: number; revision: number; id: string; asOfUs: string }
+export interface ReleaseAnchorStatement {
+  epoch: number;
+  revision: number;
+  id: string;
+  asOfUs: string;
+}
 
 /** One anchor read from the chain: its statement and the transaction that made it. */
-export interface ReleaseAnchor extends ReleaseAnchorStatement { signature: string; slot: string; blockTime: number | null }
+export interface ReleaseAnchor extends ReleaseAnchorStatement {
+  signature: string;
+  slot: string;
+  blockTime: number | null;
+}
 
 const PREFIX = 'zerox1-release:v1';
-const MEMO_RE = /^zerox1-release:v1 epoch=(0|[1-9]\d{0,9}) revision=(0|[1-9]\d{0,3}) id=([0-9a-f]{64}) asOfUs=(0|[1-9]\d{0,19})$/;
+const MEMO_RE =
+  /^zerox1-release:v1 epoch=(0|[1-9]\d{0,9}) revision=(0|[1-9]\d{0,3}) id=([0-9a-f]{64}) asOfUs=(0|[1-9]\d{0,19})$/;
 
 /** The memo text of an anchor. */
 export function anchorMemo(a: ReleaseAnchorStatement): string {
@@ -35,21 +46,31 @@ export function parseAnchorMemo(text: string): ReleaseAnchorStatement | null {
 
 /** The memo instruction anchoring `a`, signed by `key` (the release-signing key's address). */
 export function anchorInstruction(key: PublicKey, a: ReleaseAnchorStatement): TransactionInstruction {
-  return new TransactionInstruction({ programId: MEMO_PROGRAM_ID, keys: [{ pubkey: key, isSigner: true, isWritable: false }], data: Buffer.from(anchorMemo(a), 'utf8') });
+  return new TransactionInstruction({
+    programId: MEMO_PROGRAM_ID,
+    keys: [{ pubkey: key, isSigner: true, isWritable: false }],
+    data: Buffer.from(anchorMemo(a), 'utf8'),
+  });
 }
 
 /**
  * Every anchor signed by the key `publicKeyHex` (the observer's release-signing key, hex), oldest
  * first. A memo counts only when that key signed its transaction and the transaction succeeded.
  */
-export async function readReleaseAnchors(connection: Connection, publicKeyHex: string): Promise<ReleaseAnchor[] | { error: string }> {
+export async function readReleaseAnchors(
+  connection: Connection,
+  publicKeyHex: string,
+): Promise<ReleaseAnchor[] | { error: string }> {
   if (!/^[0-9a-f]{64}$/.test(publicKeyHex)) return { error: 'the release-signing key must be 64 hex digits' };
   const key = new PublicKey(Uint8Array.from(Buffer.from(publicKeyHex, 'hex')));
   try {
     const signatures = await signaturesOldestFirst(connection, key);
     const out: ReleaseAnchor[] = [];
     for (const signature of signatures) {
-      const t = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+      const t = await connection.getTransaction(signature, {
+        commitment: 'confirmed',
+        maxSupportedTransactionVersion: 0,
+      });
       if (!t || t.meta?.err) continue;
       const msg = t.transaction.message;
       const keys = msg.staticAccountKeys;

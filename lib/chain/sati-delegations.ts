@@ -8,9 +8,9 @@
  * deployed; `sasProgramDeployed` tells the page whether this chain has it (the embedded chain
  * writes attestation accounts as fixtures and runs no SAS).
  */
-import { PublicKey, type Connection } from '@solana/web3.js';
-import { readSatiSigners, type DelegationRead, type SatiRuleAddresses } from './sati-signers';
+import { type Connection, PublicKey } from '@solana/web3.js';
 import type { DelegationReason, SatiRegistrationReason } from './sati';
+import { type DelegationRead, readSatiSigners, type SatiRuleAddresses } from './sati-signers';
 
 /** What the owner is told about one delegation. */
 export type DelegationStatus = 'valid' | 'expired' | 'delegator_not_owner' | 'invalid';
@@ -35,7 +35,14 @@ export type DelegationList =
 /** One read delegation as a row: valid, expired, voided by a transfer, or otherwise invalid. */
 export function delegationRow(d: DelegationRead): DelegationRow {
   const reason = d.check.ok ? null : d.check.reason;
-  const status: DelegationStatus = reason === null ? 'valid' : reason === 'delegation_expired' ? 'expired' : reason === 'delegator_not_owner' ? 'delegator_not_owner' : 'invalid';
+  const status: DelegationStatus =
+    reason === null
+      ? 'valid'
+      : reason === 'delegation_expired'
+        ? 'expired'
+        : reason === 'delegator_not_owner'
+          ? 'delegator_not_owner'
+          : 'invalid';
   return { address: d.account.address, delegate: d.delegate, delegator: d.delegator, expiry: d.expiry, status, reason };
 }
 
@@ -43,12 +50,30 @@ export function delegationRow(d: DelegationRead): DelegationRow {
  * The delegations of `agent` at `nowSec` (unix seconds), valid ones first, then by expiry.
  * RPC failures throw (an outage is not "no delegations").
  */
-export async function listDelegations(connection: Connection, agent: PublicKey, sati: SatiRuleAddresses, nowSec: number): Promise<DelegationList> {
+export async function listDelegations(
+  connection: Connection,
+  agent: PublicKey,
+  sati: SatiRuleAddresses,
+  nowSec: number,
+): Promise<DelegationList> {
   const r = await readSatiSigners(connection, agent, sati, nowSec);
   if (!r.ok) return r;
   const order: Record<DelegationStatus, number> = { valid: 0, expired: 1, delegator_not_owner: 2, invalid: 3 };
-  const rows = r.delegations.map(delegationRow).sort((a, b) =>
-    order[a.status] - order[b.status] || (a.expiry === b.expiry ? a.delegate.toBase58().localeCompare(b.delegate.toBase58()) : a.expiry === 0n ? 1 : b.expiry === 0n ? -1 : a.expiry < b.expiry ? -1 : 1));
+  const rows = r.delegations
+    .map(delegationRow)
+    .sort(
+      (a, b) =>
+        order[a.status] - order[b.status] ||
+        (a.expiry === b.expiry
+          ? a.delegate.toBase58().localeCompare(b.delegate.toBase58())
+          : a.expiry === 0n
+            ? 1
+            : b.expiry === 0n
+              ? -1
+              : a.expiry < b.expiry
+                ? -1
+                : 1),
+    );
   return { ok: true, owner: r.owner, rows };
 }
 

@@ -5,7 +5,15 @@
  * registration-file uri. Reads go 100 accounts per getMultipleAccountsInfo. Browser-safe.
  */
 import type { Connection, PublicKey } from '@solana/web3.js';
-import { agentIndexAddress, decodeAgentIndex, decodeRegistryConfig, registryConfigAddress, satiRegistration, type SatiAddresses, type SatiRegistered } from './sati';
+import {
+  agentIndexAddress,
+  decodeAgentIndex,
+  decodeRegistryConfig,
+  registryConfigAddress,
+  type SatiAddresses,
+  type SatiRegistered,
+  satiRegistration,
+} from './sati';
 
 /** One AgentIndex entry and what its mint says now. */
 export interface SatiDirectoryEntry {
@@ -19,7 +27,8 @@ const PAGE = 100;
 
 async function accounts(connection: Connection, keys: PublicKey[]) {
   const out = [];
-  for (let i = 0; i < keys.length; i += PAGE) out.push(...(await connection.getMultipleAccountsInfo(keys.slice(i, i + PAGE), 'confirmed')));
+  for (let i = 0; i < keys.length; i += PAGE)
+    out.push(...(await connection.getMultipleAccountsInfo(keys.slice(i, i + PAGE), 'confirmed')));
   return out;
 }
 
@@ -27,7 +36,12 @@ async function accounts(connection: Connection, keys: PublicKey[]) {
  * Registered agents with member numbers `from` … min(total_agents, from + limit − 1), and
  * total_agents (null when there is no RegistryConfig: no registry on this chain). RPC failures throw.
  */
-export async function readSatiDirectory(connection: Connection, sati: Pick<SatiAddresses, 'program'>, from = 1n, limit = 1_000): Promise<{ total: bigint | null; entries: SatiDirectoryEntry[] }> {
+export async function readSatiDirectory(
+  connection: Connection,
+  sati: Pick<SatiAddresses, 'program'>,
+  from = 1n,
+  limit = 1_000,
+): Promise<{ total: bigint | null; entries: SatiDirectoryEntry[] }> {
   if (typeof from !== 'bigint' || from < 1n) throw new RangeError('from must be a member number ≥ 1');
   if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
   const cfgInfo = await connection.getAccountInfo(registryConfigAddress(sati.program), 'confirmed');
@@ -36,16 +50,25 @@ export async function readSatiDirectory(connection: Connection, sati: Pick<SatiA
   const last = cfg.totalAgents < from + BigInt(limit) - 1n ? cfg.totalAgents : from + BigInt(limit) - 1n;
   const numbers: bigint[] = [];
   for (let n = from; n <= last; n++) numbers.push(n);
-  const indexes = await accounts(connection, numbers.map((n) => agentIndexAddress(n, sati.program)));
+  const indexes = await accounts(
+    connection,
+    numbers.map((n) => agentIndexAddress(n, sati.program)),
+  );
   const found: { memberNumber: bigint; mint: PublicKey }[] = [];
   indexes.forEach((info, i) => {
     const ix = info?.owner.equals(sati.program) ? decodeAgentIndex(info.data) : null;
     if (ix) found.push({ memberNumber: numbers[i], mint: ix.mint });
   });
-  const mints = await accounts(connection, found.map((f) => f.mint));
+  const mints = await accounts(
+    connection,
+    found.map((f) => f.mint),
+  );
   const entries = found.map((f, i): SatiDirectoryEntry => {
     const m = mints[i];
-    const registration = satiRegistration(m ? { address: f.mint, owner: m.owner, data: m.data, lamports: m.lamports } : null, cfg);
+    const registration = satiRegistration(
+      m ? { address: f.mint, owner: m.owner, data: m.data, lamports: m.lamports } : null,
+      cfg,
+    );
     return { ...f, registration };
   });
   return { total: cfg.totalAgents, entries };

@@ -12,11 +12,20 @@
  *    (getProgramAccounts with memcmp on credential, schema and agent mint), each checked with
  *    `delegationValid` against the current owner at `nowSec`.
  */
-import { PublicKey, type Connection } from '@solana/web3.js';
+import { type Connection, PublicKey } from '@solana/web3.js';
 import { findIdentityHolder } from './identity';
 import {
-  SAS_ATTESTATION_HEADER, decodeDelegateAttestation, decodeRegistryConfig, delegationValid, registryConfigAddress, satiRegistration,
-  type DelegationReason, type RawAccount, type SatiAddresses, type SatiRegistered, type SatiRegistrationReason,
+  type DelegationReason,
+  decodeDelegateAttestation,
+  decodeRegistryConfig,
+  delegationValid,
+  type RawAccount,
+  registryConfigAddress,
+  SAS_ATTESTATION_HEADER,
+  type SatiAddresses,
+  type SatiRegistered,
+  type SatiRegistrationReason,
+  satiRegistration,
 } from './sati';
 
 /** The SATI addresses the rule reads. */
@@ -59,28 +68,55 @@ export function delegationFilters(agent: PublicKey, sati: SatiRuleAddresses) {
 }
 
 /** A DelegateV1 attestation account of `agent` as a DelegationRead; null when it is not one. */
-export function readDelegation(agent: PublicKey, address: PublicKey, info: { owner: PublicKey; data: Uint8Array; lamports: number }, currentOwner: PublicKey, nowSec: number, sati: SatiRuleAddresses): DelegationRead | null {
+export function readDelegation(
+  agent: PublicKey,
+  address: PublicKey,
+  info: { owner: PublicKey; data: Uint8Array; lamports: number },
+  currentOwner: PublicKey,
+  nowSec: number,
+  sati: SatiRuleAddresses,
+): DelegationRead | null {
   const d = decodeDelegateAttestation(info.data);
   if (!d?.agent.equals(agent)) return null;
   const account = { address, owner: info.owner, data: Uint8Array.from(info.data), lamports: info.lamports };
   const c = delegationValid(account, { agent, delegate: d.delegate, currentOwner, nowSec, addresses: sati });
-  return { account, delegate: d.delegate, delegator: d.delegator, expiry: d.expiry, check: c.ok ? { ok: true } : { ok: false, reason: c.reason } };
+  return {
+    account,
+    delegate: d.delegate,
+    delegator: d.delegator,
+    expiry: d.expiry,
+    check: c.ok ? { ok: true } : { ok: false, reason: c.reason },
+  };
 }
 
 /**
  * Reads everything SATI's rule needs for `agent` and applies it at `nowSec` (unix seconds).
  * RPC failures throw: an outage is not an unregistered agent.
  */
-export async function readSatiSigners(connection: Connection, agent: PublicKey, sati: SatiRuleAddresses, nowSec: number): Promise<SatiSignersResult> {
+export async function readSatiSigners(
+  connection: Connection,
+  agent: PublicKey,
+  sati: SatiRuleAddresses,
+  nowSec: number,
+): Promise<SatiSignersResult> {
   if (!(agent instanceof PublicKey)) throw new TypeError('agent must be a PublicKey');
-  const [cfgInfo, mintInfo] = await connection.getMultipleAccountsInfo([registryConfigAddress(sati.program), agent], 'confirmed');
+  const [cfgInfo, mintInfo] = await connection.getMultipleAccountsInfo(
+    [registryConfigAddress(sati.program), agent],
+    'confirmed',
+  );
   const cfg = cfgInfo?.owner.equals(sati.program) ? decodeRegistryConfig(cfgInfo.data) : null;
   if (!cfg) return { ok: false, reason: 'unregistered' };
-  const reg = satiRegistration(mintInfo ? { address: agent, owner: mintInfo.owner, data: mintInfo.data, lamports: mintInfo.lamports } : null, cfg);
+  const reg = satiRegistration(
+    mintInfo ? { address: agent, owner: mintInfo.owner, data: mintInfo.data, lamports: mintInfo.lamports } : null,
+    cfg,
+  );
   if (!reg.ok) return reg;
   const holder = await findIdentityHolder(connection, agent);
   if (!holder) return { ok: false, reason: 'unregistered' };
-  const found = await connection.getProgramAccounts(sati.sas, { commitment: 'confirmed', filters: delegationFilters(agent, sati) });
+  const found = await connection.getProgramAccounts(sati.sas, {
+    commitment: 'confirmed',
+    filters: delegationFilters(agent, sati),
+  });
   const delegations: DelegationRead[] = [];
   for (const a of found) {
     const d = readDelegation(agent, a.pubkey, a.account, holder.owner, nowSec, sati);

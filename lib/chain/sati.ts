@@ -17,13 +17,19 @@
  * and hand the bytes in, so a browser, the observer's cache and a litesvm test share the rules.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { Buffer } from 'buffer';
-import { PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 import {
-  ASSOCIATED_TOKEN_PROGRAM_ID, ExtensionType, TOKEN_2022_PROGRAM_ID, getAssociatedTokenAddressSync, getExtensionData,
-  getExtensionTypes, getTokenGroupMemberState, unpackMint,
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  ExtensionType,
+  getAssociatedTokenAddressSync,
+  getExtensionData,
+  getExtensionTypes,
+  getTokenGroupMemberState,
+  TOKEN_2022_PROGRAM_ID,
+  unpackMint,
 } from '@solana/spl-token';
 import { unpack as unpackTokenMetadata } from '@solana/spl-token-metadata';
+import { PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
+import { Buffer } from 'buffer';
 
 // ---------------------------------------------------------------------------------------------
 // Addresses
@@ -105,13 +111,18 @@ export function registryConfigAddress(program: PublicKey = SATI_MAINNET.program)
 
 /** AgentIndex of member `memberNumber` (1 … total_agents): PDA ["agent_index", u64 LE]. */
 export function agentIndexAddress(memberNumber: bigint, program: PublicKey = SATI_MAINNET.program): PublicKey {
-  if (typeof memberNumber !== 'bigint' || memberNumber < 1n || memberNumber >= 1n << 64n) throw new RangeError('memberNumber must be a u64 ≥ 1');
+  if (typeof memberNumber !== 'bigint' || memberNumber < 1n || memberNumber >= 1n << 64n)
+    throw new RangeError('memberNumber must be a u64 ≥ 1');
   if (!isKey(program)) throw new TypeError('program must be a PublicKey');
   return PublicKey.findProgramAddressSync([enc.encode('agent_index'), u64le(memberNumber)], program)[0];
 }
 
 /** The SAS attestation nonce of a delegation: keccak256(schema ‖ delegate ‖ agent mint). */
-export function delegationNonce(delegate: PublicKey, mint: PublicKey, addresses: Pick<SatiAddresses, 'delegateSchema'> = SATI_MAINNET): Uint8Array {
+export function delegationNonce(
+  delegate: PublicKey,
+  mint: PublicKey,
+  addresses: Pick<SatiAddresses, 'delegateSchema'> = SATI_MAINNET,
+): Uint8Array {
   if (!isKey(delegate) || !isKey(mint)) throw new TypeError('delegate and mint must be PublicKeys');
   const buf = new Uint8Array(96);
   buf.set(addresses.delegateSchema.toBytes(), 0);
@@ -122,11 +133,14 @@ export function delegationNonce(delegate: PublicKey, mint: PublicKey, addresses:
 
 /** Where a DelegateV1 attestation for (delegate, agent mint) lives: SAS PDA ["attestation", credential, schema, nonce]. */
 export function delegateAttestationAddress(
-  delegate: PublicKey, mint: PublicKey, addresses: Pick<SatiAddresses, 'sas' | 'credential' | 'delegateSchema'> = SATI_MAINNET,
+  delegate: PublicKey,
+  mint: PublicKey,
+  addresses: Pick<SatiAddresses, 'sas' | 'credential' | 'delegateSchema'> = SATI_MAINNET,
 ): PublicKey {
   const nonce = delegationNonce(delegate, mint, addresses);
   return PublicKey.findProgramAddressSync(
-    [enc.encode('attestation'), addresses.credential.toBytes(), addresses.delegateSchema.toBytes(), nonce], addresses.sas,
+    [enc.encode('attestation'), addresses.credential.toBytes(), addresses.delegateSchema.toBytes(), nonce],
+    addresses.sas,
   )[0];
 }
 
@@ -144,7 +158,12 @@ export interface RegistryConfig {
 
 /** Decodes RegistryConfig (81 bytes, discriminator first); null on any mismatch. Never throws. */
 export function decodeRegistryConfig(data: Uint8Array): RegistryConfig | null {
-  if (!(data instanceof Uint8Array) || data.length < REGISTRY_CONFIG_SIZE || !startsWith(data, SATI_DISCRIMINATORS.registryConfig)) return null;
+  if (
+    !(data instanceof Uint8Array) ||
+    data.length < REGISTRY_CONFIG_SIZE ||
+    !startsWith(data, SATI_DISCRIMINATORS.registryConfig)
+  )
+    return null;
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   return {
     groupMint: new PublicKey(data.subarray(8, 40)),
@@ -173,7 +192,12 @@ export interface AgentIndex {
 
 /** Decodes AgentIndex (41 bytes); null on any mismatch. Never throws. */
 export function decodeAgentIndex(data: Uint8Array): AgentIndex | null {
-  if (!(data instanceof Uint8Array) || data.length < AGENT_INDEX_SIZE || !startsWith(data, SATI_DISCRIMINATORS.agentIndex)) return null;
+  if (
+    !(data instanceof Uint8Array) ||
+    data.length < AGENT_INDEX_SIZE ||
+    !startsWith(data, SATI_DISCRIMINATORS.agentIndex)
+  )
+    return null;
   return { mint: new PublicKey(data.subarray(8, 40)), bump: data[40] };
 }
 
@@ -211,7 +235,8 @@ export interface DelegateAttestation {
 
 /** Decodes a SAS attestation account in SATI's layout; null when it is not one. Never throws. */
 export function decodeDelegateAttestation(data: Uint8Array): DelegateAttestation | null {
-  if (!(data instanceof Uint8Array) || data.length < SAS_ATTESTATION_HEADER + SATI_DATA_MIN + SAS_ATTESTATION_TRAILER) return null;
+  if (!(data instanceof Uint8Array) || data.length < SAS_ATTESTATION_HEADER + SATI_DATA_MIN + SAS_ATTESTATION_TRAILER)
+    return null;
   if (data[0] !== SAS_ATTESTATION_TAG) return null;
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const len = dv.getUint32(97, true);
@@ -259,7 +284,8 @@ export interface DelegateAttestationInput {
  * fixture, documented in docs/chain.md); tests use it to build hostile variants.
  */
 export function encodeDelegateAttestation(v: DelegateAttestationInput): Uint8Array {
-  if (!isKey(v?.agent) || !isKey(v.delegate) || !isKey(v.delegator) || !isKey(v.signer)) throw new TypeError('agent, delegate, delegator and signer must be PublicKeys');
+  if (!isKey(v?.agent) || !isKey(v.delegate) || !isKey(v.delegator) || !isKey(v.signer))
+    throw new TypeError('agent, delegate, delegator and signer must be PublicKeys');
   if (typeof v.expiry !== 'bigint') throw new TypeError('expiry must be a bigint');
   const a = v.addresses ?? SATI_MAINNET;
   const content = v.content ?? new Uint8Array(0);
@@ -292,15 +318,32 @@ export function encodeDelegateAttestation(v: DelegateAttestationInput): Uint8Arr
 
 class BorshWriter {
   private parts: Uint8Array[] = [];
-  bytes(b: Uint8Array) { this.parts.push(b); return this; }
-  u8(n: number) { return this.bytes(Uint8Array.of(n)); }
-  u32(n: number) { const b = new Uint8Array(4); new DataView(b.buffer).setUint32(0, n, true); return this.bytes(b); }
-  u64(n: bigint) { return this.bytes(u64le(n)); }
-  string(s: string) { const b = enc.encode(s); return this.u32(b.length).bytes(b); }
+  bytes(b: Uint8Array) {
+    this.parts.push(b);
+    return this;
+  }
+  u8(n: number) {
+    return this.bytes(Uint8Array.of(n));
+  }
+  u32(n: number) {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setUint32(0, n, true);
+    return this.bytes(b);
+  }
+  u64(n: bigint) {
+    return this.bytes(u64le(n));
+  }
+  string(s: string) {
+    const b = enc.encode(s);
+    return this.u32(b.length).bytes(b);
+  }
   done(): Uint8Array {
     const out = new Uint8Array(this.parts.reduce((n, p) => n + p.length, 0));
     let o = 0;
-    for (const p of this.parts) { out.set(p, o); o += p.length; }
+    for (const p of this.parts) {
+      out.set(p, o);
+      o += p.length;
+    }
     return out;
   }
 }
@@ -308,14 +351,41 @@ class BorshWriter {
 class BorshReader {
   o = 0;
   private readonly dv: DataView;
-  constructor(private readonly d: Uint8Array) { this.dv = new DataView(d.buffer, d.byteOffset, d.byteLength); }
-  private need(n: number) { if (this.o + n > this.d.length) throw new RangeError('short'); }
-  bytes(n: number) { this.need(n); const b = this.d.subarray(this.o, this.o + n); this.o += n; return b; }
-  u8() { return this.bytes(1)[0]; }
-  u32() { this.need(4); const v = this.dv.getUint32(this.o, true); this.o += 4; return v; }
-  u64() { this.need(8); const v = this.dv.getBigUint64(this.o, true); this.o += 8; return v; }
-  bool() { const v = this.u8(); if (v > 1) throw new RangeError('bool'); return v === 1; }
-  key() { return new PublicKey(this.bytes(32)); }
+  constructor(private readonly d: Uint8Array) {
+    this.dv = new DataView(d.buffer, d.byteOffset, d.byteLength);
+  }
+  private need(n: number) {
+    if (this.o + n > this.d.length) throw new RangeError('short');
+  }
+  bytes(n: number) {
+    this.need(n);
+    const b = this.d.subarray(this.o, this.o + n);
+    this.o += n;
+    return b;
+  }
+  u8() {
+    return this.bytes(1)[0];
+  }
+  u32() {
+    this.need(4);
+    const v = this.dv.getUint32(this.o, true);
+    this.o += 4;
+    return v;
+  }
+  u64() {
+    this.need(8);
+    const v = this.dv.getBigUint64(this.o, true);
+    this.o += 8;
+    return v;
+  }
+  bool() {
+    const v = this.u8();
+    if (v > 1) throw new RangeError('bool');
+    return v === 1;
+  }
+  key() {
+    return new PublicKey(this.bytes(32));
+  }
   string(max: number) {
     const n = this.u32();
     if (n > max) throw new RangeError('string too long');
@@ -339,17 +409,21 @@ export interface RegisterAgentArgs {
 const utf8Len = (s: string) => enc.encode(s).length;
 
 function checkArgs(a: RegisterAgentArgs): void {
-  if (!a || typeof a.name !== 'string' || typeof a.symbol !== 'string' || typeof a.uri !== 'string') throw new TypeError('name, symbol and uri must be strings');
+  if (!a || typeof a.name !== 'string' || typeof a.symbol !== 'string' || typeof a.uri !== 'string')
+    throw new TypeError('name, symbol and uri must be strings');
   if (typeof a.nonTransferable !== 'boolean') throw new TypeError('nonTransferable must be a boolean');
   if (utf8Len(a.name) > SATI_LIMITS.name) throw new RangeError(`name is longer than ${SATI_LIMITS.name} bytes`);
   if (utf8Len(a.symbol) > SATI_LIMITS.symbol) throw new RangeError(`symbol is longer than ${SATI_LIMITS.symbol} bytes`);
   if (utf8Len(a.uri) > SATI_LIMITS.uri) throw new RangeError(`uri is longer than ${SATI_LIMITS.uri} bytes`);
   const f = a.additionalMetadata;
   if (f == null) return;
-  if (!Array.isArray(f) || f.length > SATI_LIMITS.fields) throw new RangeError(`additionalMetadata must hold at most ${SATI_LIMITS.fields} entries`);
+  if (!Array.isArray(f) || f.length > SATI_LIMITS.fields)
+    throw new RangeError(`additionalMetadata must hold at most ${SATI_LIMITS.fields} entries`);
   for (const e of f) {
-    if (!Array.isArray(e) || typeof e[0] !== 'string' || typeof e[1] !== 'string') throw new TypeError('additionalMetadata entries must be [key, value] strings');
-    if (utf8Len(e[0]) > SATI_LIMITS.key || utf8Len(e[1]) > SATI_LIMITS.value) throw new RangeError(`additionalMetadata key ≤ ${SATI_LIMITS.key} and value ≤ ${SATI_LIMITS.value} bytes`);
+    if (!Array.isArray(e) || typeof e[0] !== 'string' || typeof e[1] !== 'string')
+      throw new TypeError('additionalMetadata entries must be [key, value] strings');
+    if (utf8Len(e[0]) > SATI_LIMITS.key || utf8Len(e[1]) > SATI_LIMITS.value)
+      throw new RangeError(`additionalMetadata key ≤ ${SATI_LIMITS.key} and value ≤ ${SATI_LIMITS.value} bytes`);
   }
 }
 
@@ -371,7 +445,9 @@ export function decodeRegisterAgentArgs(data: Uint8Array): RegisterAgentArgs | n
   try {
     const r = new BorshReader(data);
     r.bytes(8);
-    const name = r.string(SATI_LIMITS.name), symbol = r.string(SATI_LIMITS.symbol), uri = r.string(SATI_LIMITS.uri);
+    const name = r.string(SATI_LIMITS.name),
+      symbol = r.string(SATI_LIMITS.symbol),
+      uri = r.string(SATI_LIMITS.uri);
     let additionalMetadata: [string, string][] | null = null;
     const opt = r.u8();
     if (opt > 1) return null;
@@ -435,7 +511,8 @@ export interface RegisterAgentParams extends RegisterAgentArgs {
 export function registerAgentInstruction(p: RegisterAgentParams): TransactionInstruction {
   if (!isKey(p?.payer) || !isKey(p.agentMint)) throw new TypeError('payer and agentMint must be PublicKeys');
   const owner = p.owner ?? p.payer;
-  if (!isKey(owner) || !isKey(p.registry?.groupMint)) throw new TypeError('owner and registry.groupMint must be PublicKeys');
+  if (!isKey(owner) || !isKey(p.registry?.groupMint))
+    throw new TypeError('owner and registry.groupMint must be PublicKeys');
   if (typeof p.registry.totalAgents !== 'bigint') throw new TypeError('registry.totalAgents must be a bigint');
   const program = p.program ?? SATI_MAINNET.program;
   const data = encodeRegisterAgentArgs(p);
@@ -447,7 +524,11 @@ export function registerAgentInstruction(p: RegisterAgentParams): TransactionIns
       { pubkey: registryConfigAddress(program), isSigner: false, isWritable: true },
       { pubkey: p.registry.groupMint, isSigner: false, isWritable: true },
       { pubkey: p.agentMint, isSigner: true, isWritable: true },
-      { pubkey: getAssociatedTokenAddressSync(p.agentMint, owner, true, TOKEN_2022_PROGRAM_ID), isSigner: false, isWritable: true },
+      {
+        pubkey: getAssociatedTokenAddressSync(p.agentMint, owner, true, TOKEN_2022_PROGRAM_ID),
+        isSigner: false,
+        isWritable: true,
+      },
       { pubkey: TOKEN_2022_PROGRAM_ID, isSigner: false, isWritable: false },
       { pubkey: agentIndexAddress(p.registry.totalAgents + 1n, program), isSigner: false, isWritable: true },
       { pubkey: ASSOCIATED_TOKEN_PROGRAM_ID, isSigner: false, isWritable: false },
@@ -476,7 +557,14 @@ export function decodeAgentRegistered(data: Uint8Array): AgentRegistered | null 
   try {
     const r = new BorshReader(data);
     r.bytes(8);
-    const ev = { mint: r.key(), owner: r.key(), memberNumber: r.u64(), name: r.string(SATI_LIMITS.name), uri: r.string(SATI_LIMITS.uri), nonTransferable: r.bool() };
+    const ev = {
+      mint: r.key(),
+      owner: r.key(),
+      memberNumber: r.u64(),
+      name: r.string(SATI_LIMITS.name),
+      uri: r.string(SATI_LIMITS.uri),
+      nonTransferable: r.bool(),
+    };
     return r.o === data.length ? ev : null;
   } catch {
     return null;
@@ -485,8 +573,15 @@ export function decodeAgentRegistered(data: Uint8Array): AgentRegistered | null 
 
 /** AgentRegistered bytes (tests; the program writes the same). */
 export function encodeAgentRegistered(e: AgentRegistered): Uint8Array {
-  return new BorshWriter().bytes(SATI_DISCRIMINATORS.agentRegistered).bytes(e.mint.toBytes()).bytes(e.owner.toBytes())
-    .u64(e.memberNumber).string(e.name).string(e.uri).u8(e.nonTransferable ? 1 : 0).done();
+  return new BorshWriter()
+    .bytes(SATI_DISCRIMINATORS.agentRegistered)
+    .bytes(e.mint.toBytes())
+    .bytes(e.owner.toBytes())
+    .u64(e.memberNumber)
+    .string(e.name)
+    .string(e.uri)
+    .u8(e.nonTransferable ? 1 : 0)
+    .done();
 }
 
 const INVOKE = /^Program (\w+) invoke \[\d+\]$/;
@@ -494,20 +589,33 @@ const EXIT = /^Program (\w+) (success|failed)/;
 const DATA = 'Program data: ';
 
 /** Every AgentRegistered emitted by `program` itself in a transaction's logs (CPI depth tracked). Never throws. */
-export function parseAgentRegisteredLogs(logs: readonly string[], program: PublicKey = SATI_MAINNET.program): AgentRegistered[] {
+export function parseAgentRegisteredLogs(
+  logs: readonly string[],
+  program: PublicKey = SATI_MAINNET.program,
+): AgentRegistered[] {
   const id = program.toBase58();
   const stack: string[] = [];
   const out: AgentRegistered[] = [];
   for (const line of Array.isArray(logs) ? logs : []) {
     if (typeof line !== 'string') continue;
     const inv = INVOKE.exec(line);
-    if (inv) { stack.push(inv[1]); continue; }
-    if (EXIT.test(line)) { stack.pop(); continue; }
+    if (inv) {
+      stack.push(inv[1]);
+      continue;
+    }
+    if (EXIT.test(line)) {
+      stack.pop();
+      continue;
+    }
     if (!line.startsWith(DATA) || stack[stack.length - 1] !== id) continue;
     const b64 = line.slice(DATA.length);
     if (b64.includes(' ') || b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(b64)) continue;
     let bin: string;
-    try { bin = atob(b64); } catch { continue; }
+    try {
+      bin = atob(b64);
+    } catch {
+      continue;
+    }
     const ev = decodeAgentRegistered(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
     if (ev) out.push(ev);
   }
@@ -555,23 +663,43 @@ export type SatiRegistration = SatiRegistered | { ok: false; reason: SatiRegistr
  * `registry.groupMint` (read from RegistryConfig, never assumed) and itself. Metadata that fails
  * to parse does not void a registration (it is the owner's to update); it is just absent.
  */
-export function satiRegistration(mintAccount: (RawAccount & { address: PublicKey }) | null, registry: Pick<RegistryConfig, 'groupMint'>): SatiRegistration {
+export function satiRegistration(
+  mintAccount: (RawAccount & { address: PublicKey }) | null,
+  registry: Pick<RegistryConfig, 'groupMint'>,
+): SatiRegistration {
   if (!isKey(registry?.groupMint)) throw new TypeError('registry.groupMint must be a PublicKey');
-  if (!mintAccount || !isKey(mintAccount.address) || !isKey(mintAccount.owner) || !(mintAccount.data instanceof Uint8Array)) return { ok: false, reason: 'unregistered' };
-  if (mintAccount.lamports === 0 || !mintAccount.owner.equals(TOKEN_2022_PROGRAM_ID)) return { ok: false, reason: 'unregistered' };
+  if (
+    !mintAccount ||
+    !isKey(mintAccount.address) ||
+    !isKey(mintAccount.owner) ||
+    !(mintAccount.data instanceof Uint8Array)
+  )
+    return { ok: false, reason: 'unregistered' };
+  if (mintAccount.lamports === 0 || !mintAccount.owner.equals(TOKEN_2022_PROGRAM_ID))
+    return { ok: false, reason: 'unregistered' };
   let mint: ReturnType<typeof unpackMint>;
   try {
     const data = Buffer.from(mintAccount.data.buffer, mintAccount.data.byteOffset, mintAccount.data.byteLength);
-    mint = unpackMint(mintAccount.address, { data, owner: mintAccount.owner, lamports: mintAccount.lamports ?? 1, executable: false }, TOKEN_2022_PROGRAM_ID);
+    mint = unpackMint(
+      mintAccount.address,
+      { data, owner: mintAccount.owner, lamports: mintAccount.lamports ?? 1, executable: false },
+      TOKEN_2022_PROGRAM_ID,
+    );
   } catch {
     return { ok: false, reason: 'unregistered' };
   }
   if (!mint.isInitialized) return { ok: false, reason: 'unregistered' };
   if (mint.decimals !== 0 || mint.supply !== 1n || mint.mintAuthority !== null) return { ok: false, reason: 'not_nft' };
   let member: ReturnType<typeof getTokenGroupMemberState>;
-  try { member = getTokenGroupMemberState(mint); } catch { member = null; }
-  if (!member?.group || !member.mint || member.memberNumber === undefined) return { ok: false, reason: 'not_sati_member' };
-  if (!member.group.equals(registry.groupMint) || !member.mint.equals(mintAccount.address)) return { ok: false, reason: 'not_sati_member' };
+  try {
+    member = getTokenGroupMemberState(mint);
+  } catch {
+    member = null;
+  }
+  if (!member?.group || !member.mint || member.memberNumber === undefined)
+    return { ok: false, reason: 'not_sati_member' };
+  if (!member.group.equals(registry.groupMint) || !member.mint.equals(mintAccount.address))
+    return { ok: false, reason: 'not_sati_member' };
   const out: SatiRegistered = { ok: true, memberNumber: BigInt(member.memberNumber), nonTransferable: false };
   try {
     out.nonTransferable = getExtensionTypes(mint.tlvData).includes(ExtensionType.NonTransferable);
@@ -579,7 +707,12 @@ export function satiRegistration(mintAccount: (RawAccount & { address: PublicKey
     if (raw) {
       const md = unpackTokenMetadata(raw);
       if (md.mint.equals(mintAccount.address)) {
-        Object.assign(out, { name: md.name, symbol: md.symbol, uri: md.uri, additionalMetadata: md.additionalMetadata });
+        Object.assign(out, {
+          name: md.name,
+          symbol: md.symbol,
+          uri: md.uri,
+          additionalMetadata: md.additionalMetadata,
+        });
         if (md.updateAuthority) out.metadataAuthority = md.updateAuthority;
       }
     }
@@ -590,8 +723,13 @@ export function satiRegistration(mintAccount: (RawAccount & { address: PublicKey
 }
 
 /** Does the AgentIndex account at {@link agentIndexAddress}(memberNumber) hold `mint`? (The optional half of rule 3.) */
-export function agentIndexHolds(indexAccount: RawAccount | null, mint: PublicKey, program: PublicKey = SATI_MAINNET.program): boolean {
-  if (!indexAccount || indexAccount.lamports === 0 || !isKey(indexAccount.owner) || !indexAccount.owner.equals(program)) return false;
+export function agentIndexHolds(
+  indexAccount: RawAccount | null,
+  mint: PublicKey,
+  program: PublicKey = SATI_MAINNET.program,
+): boolean {
+  if (!indexAccount || indexAccount.lamports === 0 || !isKey(indexAccount.owner) || !indexAccount.owner.equals(program))
+    return false;
   const ix = decodeAgentIndex(indexAccount.data);
   return !!ix && ix.mint.equals(mint);
 }
@@ -611,7 +749,9 @@ export type DelegationReason =
   /** Expiry passed. */
   | 'delegation_expired';
 
-export type DelegationCheck = { ok: true; expiry: bigint; delegator: PublicKey } | { ok: false; reason: DelegationReason };
+export type DelegationCheck =
+  | { ok: true; expiry: bigint; delegator: PublicKey }
+  | { ok: false; reason: DelegationReason };
 
 /** Parameters of {@link delegationValid}. */
 export interface DelegationQuery {
@@ -631,16 +771,24 @@ export interface DelegationQuery {
  * schema, naming this agent and this delegate, delegated by the current owner, and
  * `expiry == 0 || expiry > now`.
  */
-export function delegationValid(attestation: (RawAccount & { address: PublicKey }) | null, q: DelegationQuery): DelegationCheck {
-  if (!isKey(q?.agent) || !isKey(q.delegate) || !isKey(q.currentOwner)) throw new TypeError('agent, delegate and currentOwner must be PublicKeys');
+export function delegationValid(
+  attestation: (RawAccount & { address: PublicKey }) | null,
+  q: DelegationQuery,
+): DelegationCheck {
+  if (!isKey(q?.agent) || !isKey(q.delegate) || !isKey(q.currentOwner))
+    throw new TypeError('agent, delegate and currentOwner must be PublicKeys');
   const now = typeof q.nowSec === 'bigint' ? q.nowSec : BigInt(Math.floor(q.nowSec));
   const a = q.addresses ?? SATI_MAINNET;
   if (!attestation) return { ok: false, reason: 'no_delegation' };
-  if (attestation.lamports === 0 || !(attestation.data instanceof Uint8Array) || attestation.data.length === 0) return { ok: false, reason: 'delegation_revoked' };
-  if (!isKey(attestation.owner) || !attestation.owner.equals(a.sas)) return { ok: false, reason: 'not_delegate_attestation' };
-  if (!isKey(attestation.address) || !attestation.address.equals(delegateAttestationAddress(q.delegate, q.agent, a))) return { ok: false, reason: 'not_delegate_attestation' };
+  if (attestation.lamports === 0 || !(attestation.data instanceof Uint8Array) || attestation.data.length === 0)
+    return { ok: false, reason: 'delegation_revoked' };
+  if (!isKey(attestation.owner) || !attestation.owner.equals(a.sas))
+    return { ok: false, reason: 'not_delegate_attestation' };
+  if (!isKey(attestation.address) || !attestation.address.equals(delegateAttestationAddress(q.delegate, q.agent, a)))
+    return { ok: false, reason: 'not_delegate_attestation' };
   const d = decodeDelegateAttestation(attestation.data);
-  if (!d?.credential.equals(a.credential) || !d.schema.equals(a.delegateSchema)) return { ok: false, reason: 'not_delegate_attestation' };
+  if (!d?.credential.equals(a.credential) || !d.schema.equals(a.delegateSchema))
+    return { ok: false, reason: 'not_delegate_attestation' };
   if (!d.agent.equals(q.agent) || !d.delegate.equals(q.delegate)) return { ok: false, reason: 'delegation_mismatch' };
   if (!d.delegator.equals(q.currentOwner)) return { ok: false, reason: 'delegator_not_owner' };
   if (d.expiry !== 0n && d.expiry <= now) return { ok: false, reason: 'delegation_expired' };

@@ -3,7 +3,7 @@
  * Token-2022 base layouts), dataSlice and getProgramAccounts filters.
  */
 import { RENT_EPOCH_EXEMPT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from './constants';
-import { RPC_CODES, RpcError, invalidParams } from './errors';
+import { invalidParams, RPC_CODES, RpcError } from './errors';
 import type { UiTokenAmount } from './history';
 import { fromBase58, toBase58 } from './wire';
 
@@ -36,7 +36,12 @@ export function isTokenAccount(acc: AccountView): boolean {
   if (!isTokenProgram(acc.owner)) return false;
   const n = acc.data.length;
   if (n === TOKEN_ACCOUNT_LEN) return true;
-  return acc.owner === TOKEN_2022_PROGRAM_ID && n > TOKEN_ACCOUNT_LEN && n !== MULTISIG_LEN && acc.data[TOKEN_ACCOUNT_LEN] === 2;
+  return (
+    acc.owner === TOKEN_2022_PROGRAM_ID &&
+    n > TOKEN_ACCOUNT_LEN &&
+    n !== MULTISIG_LEN &&
+    acc.data[TOKEN_ACCOUNT_LEN] === 2
+  );
 }
 
 /** True when `acc` holds a mint. */
@@ -44,7 +49,12 @@ export function isMint(acc: AccountView): boolean {
   if (!isTokenProgram(acc.owner)) return false;
   const n = acc.data.length;
   if (n === MINT_LEN) return true;
-  return acc.owner === TOKEN_2022_PROGRAM_ID && n > TOKEN_ACCOUNT_LEN && n !== MULTISIG_LEN && acc.data[TOKEN_ACCOUNT_LEN] === 1;
+  return (
+    acc.owner === TOKEN_2022_PROGRAM_ID &&
+    n > TOKEN_ACCOUNT_LEN &&
+    n !== MULTISIG_LEN &&
+    acc.data[TOKEN_ACCOUNT_LEN] === 1
+  );
 }
 
 function u64(d: Uint8Array, off: number): bigint {
@@ -137,7 +147,13 @@ export function parseTokenAccountData(acc: AccountView, decimalsOf: (mint: strin
   }
   if (isMint(acc)) {
     const m = decodeMint(acc.data);
-    const info = { decimals: m.decimals, freezeAuthority: m.freezeAuthority, isInitialized: m.isInitialized, mintAuthority: m.mintAuthority, supply: m.supply.toString() };
+    const info = {
+      decimals: m.decimals,
+      freezeAuthority: m.freezeAuthority,
+      isInitialized: m.isInitialized,
+      mintAuthority: m.mintAuthority,
+      supply: m.supply.toString(),
+    };
     return { program, parsed: { type: 'mint', info }, space };
   }
   return null;
@@ -148,16 +164,26 @@ function bytesToBase64(b: Uint8Array): string {
 }
 
 /** Encodes account data as Solana does for `encoding` (base58 limited to 128 bytes). */
-export function encodeData(acc: AccountView, encoding: AccountEncoding, slice: DataSlice | undefined, decimalsOf: (mint: string) => number | null): unknown {
+export function encodeData(
+  acc: AccountView,
+  encoding: AccountEncoding,
+  slice: DataSlice | undefined,
+  decimalsOf: (mint: string) => number | null,
+): unknown {
   if (encoding === 'jsonParsed' && !slice) {
     const parsed = isTokenProgram(acc.owner) ? parseTokenAccountData(acc, decimalsOf) : null;
     if (parsed) return parsed;
     return [bytesToBase64(acc.data), 'base64'];
   }
-  const data = slice ? acc.data.subarray(Math.min(slice.offset, acc.data.length), Math.min(slice.offset + slice.length, acc.data.length)) : acc.data;
+  const data = slice
+    ? acc.data.subarray(Math.min(slice.offset, acc.data.length), Math.min(slice.offset + slice.length, acc.data.length))
+    : acc.data;
   if (encoding === 'base58' || encoding === 'binary') {
     if (data.length > 128) {
-      throw new RpcError(RPC_CODES.invalidRequest, 'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.');
+      throw new RpcError(
+        RPC_CODES.invalidRequest,
+        'Encoded binary (base 58) data should be less than 128 bytes, please use Base64 encoding.',
+      );
     }
     return encoding === 'binary' ? toBase58(data) : [toBase58(data), 'base58'];
   }
@@ -165,7 +191,12 @@ export function encodeData(acc: AccountView, encoding: AccountEncoding, slice: D
 }
 
 /** The UiAccount JSON of Solana's RPC. */
-export function encodeAccount(acc: AccountView, encoding: AccountEncoding, slice: DataSlice | undefined, decimalsOf: (mint: string) => number | null) {
+export function encodeAccount(
+  acc: AccountView,
+  encoding: AccountEncoding,
+  slice: DataSlice | undefined,
+  decimalsOf: (mint: string) => number | null,
+) {
   return {
     data: encodeData(acc, encoding, slice, decimalsOf),
     executable: acc.executable,
@@ -186,14 +217,18 @@ export function parseFilters(raw: unknown): AccountFilter[] {
       if (!Number.isSafeInteger(n) || (n as number) < 0) throw invalidParams('Invalid param: dataSize');
       return { dataSize: n as number };
     }
-    const m = f && typeof f === 'object' ? (f as { memcmp?: { offset?: unknown; bytes?: unknown; encoding?: unknown } }).memcmp : undefined;
+    const m =
+      f && typeof f === 'object'
+        ? (f as { memcmp?: { offset?: unknown; bytes?: unknown; encoding?: unknown } }).memcmp
+        : undefined;
     if (!m || !Number.isSafeInteger(m.offset) || (m.offset as number) < 0 || typeof m.bytes !== 'string') {
       throw invalidParams('Invalid param: filter');
     }
     const enc = m.encoding ?? 'base58';
     let bytes: Uint8Array | null = null;
     if (enc === 'base58') bytes = fromBase58(m.bytes);
-    else if (enc === 'base64' && /^[A-Za-z0-9+/]*={0,2}$/.test(m.bytes)) bytes = new Uint8Array(Buffer.from(m.bytes, 'base64'));
+    else if (enc === 'base64' && /^[A-Za-z0-9+/]*={0,2}$/.test(m.bytes))
+      bytes = new Uint8Array(Buffer.from(m.bytes, 'base64'));
     if (!bytes || bytes.length > 128) throw invalidParams('Invalid param: memcmp bytes');
     return { memcmp: { offset: m.offset as number, bytes } };
   });

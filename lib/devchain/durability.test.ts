@@ -2,22 +2,43 @@
 // confirmation: the chain runs as its own process (main.ts) with snapshots an hour apart, so
 // only the transaction log (persist.ts) can bring the transactions back; a restart on the same
 // directory replays them (Ledger.replay) and serves the accounts and the history.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection, Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction, type TransactionInstruction } from '@solana/web3.js';
-import { IDENTITY_MINT_SIZE, createAgentIdentityInstructions, findIdentityHolder } from '../chain';
+import { test } from 'node:test';
+import {
+  Connection,
+  Keypair,
+  LAMPORTS_PER_SOL,
+  SystemProgram,
+  Transaction,
+  type TransactionInstruction,
+} from '@solana/web3.js';
+import { createAgentIdentityInstructions, findIdentityHolder, IDENTITY_MINT_SIZE } from '../chain';
 
 function startChain(dir: string): Promise<{ proc: ChildProcess; rpcUrl: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'lib/devchain/main.ts'], {
-    env: { ...process.env, CHAIN_PORT: '0', CHAIN_DATA_DIR: dir, CHAIN_SLOT_MS: '100', CHAIN_SNAPSHOT_MS: '3600000', CHAIN_QUIET: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'lib/devchain/main.ts'],
+    {
+      env: {
+        ...process.env,
+        CHAIN_PORT: '0',
+        CHAIN_DATA_DIR: dir,
+        CHAIN_SLOT_MS: '100',
+        CHAIN_SNAPSHOT_MS: '3600000',
+        CHAIN_QUIET: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
-  proc.stderr!.on('data', (b: Buffer) => { err += b.toString(); });
+  proc.stderr!.on('data', (b: Buffer) => {
+    err += b.toString();
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (b: Buffer) => {
@@ -31,7 +52,9 @@ function startChain(dir: string): Promise<{ proc: ChildProcess; rpcUrl: string }
 
 /** Sends and waits until getSignatureStatuses says confirmed (the moment a wallet shows "confirmed"). */
 async function sendConfirmed(c: Connection, ixs: TransactionInstruction[], signers: Keypair[]): Promise<string> {
-  const tx = new Transaction({ feePayer: signers[0].publicKey, ...(await c.getLatestBlockhash('confirmed')) }).add(...ixs);
+  const tx = new Transaction({ feePayer: signers[0].publicKey, ...(await c.getLatestBlockhash('confirmed')) }).add(
+    ...ixs,
+  );
   tx.sign(...signers);
   const sig = await c.sendRawTransaction(tx.serialize());
   for (;;) {
@@ -57,8 +80,16 @@ test('transactions confirmed just before SIGKILL are there after a restart', { t
     const mint = Keypair.generate();
     const drop = await c1.requestAirdrop(alice.publicKey, 2 * LAMPORTS_PER_SOL);
     const lamports = await c1.getMinimumBalanceForRentExemption(IDENTITY_MINT_SIZE);
-    const transfer = await sendConfirmed(c1, [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 123_456_789 })], [alice]);
-    const identity = await sendConfirmed(c1, createAgentIdentityInstructions({ payer: alice.publicKey, mint: mint.publicKey, lamports }), [alice, mint]);
+    const transfer = await sendConfirmed(
+      c1,
+      [SystemProgram.transfer({ fromPubkey: alice.publicKey, toPubkey: bob.publicKey, lamports: 123_456_789 })],
+      [alice],
+    );
+    const identity = await sendConfirmed(
+      c1,
+      createAgentIdentityInstructions({ payer: alice.publicKey, mint: mint.publicKey, lamports }),
+      [alice, mint],
+    );
     const exited = new Promise((r) => a!.once('exit', r));
     a.kill('SIGKILL');
     await exited;

@@ -160,9 +160,18 @@ class PositionList {
 
 function pack(r: TxRecord): Buffer {
   const rest: Packed = {
-    fee: r.fee, logs: r.logs, preBalances: r.preBalances, postBalances: r.postBalances, preTokenBalances: r.preTokenBalances,
-    postTokenBalances: r.postTokenBalances, innerInstructions: r.innerInstructions, computeUnitsConsumed: r.computeUnitsConsumed,
-    returnData: r.returnData, loadedAddresses: r.loadedAddresses, accountKeys: r.accountKeys, bytes: Buffer.from(r.bytes).toString('base64'),
+    fee: r.fee,
+    logs: r.logs,
+    preBalances: r.preBalances,
+    postBalances: r.postBalances,
+    preTokenBalances: r.preTokenBalances,
+    postTokenBalances: r.postTokenBalances,
+    innerInstructions: r.innerInstructions,
+    computeUnitsConsumed: r.computeUnitsConsumed,
+    returnData: r.returnData,
+    loadedAddresses: r.loadedAddresses,
+    accountKeys: r.accountKeys,
+    bytes: Buffer.from(r.bytes).toString('base64'),
   };
   const z = deflateRawSync(JSON.stringify(rest), { level: zlibConstants.Z_BEST_SPEED });
   // zlib hands back a view of its 16 KB output chunk: kept as is, every ~1.3 KB record would pin
@@ -260,7 +269,8 @@ export class TxHistory {
     if (this.count > HOT_RECORDS) {
       const c = (pos - HOT_RECORDS) % this.capacity;
       const body = this.bodies[c];
-      if (body !== undefined && !Buffer.isBuffer(body)) this.bodies[c] = this.log && this.offs[c] >= 0 ? undefined : pack(body);
+      if (body !== undefined && !Buffer.isBuffer(body))
+        this.bodies[c] = this.log && this.offs[c] >= 0 ? undefined : pack(body);
     }
     return full;
   }
@@ -320,14 +330,24 @@ export class TxHistory {
       yield {
         ref: this.offs[i] >= 0 ? { offset: this.offs[i], length: this.lens[i] } : null,
         record: () => this.unpack(i),
-        move: (ref) => { this.offs[i] = ref.offset; this.lens[i] = ref.length; },
+        move: (ref) => {
+          this.offs[i] = ref.offset;
+          this.lens[i] = ref.length;
+        },
       };
     }
   }
 
   private summary(i: number): TxSummary {
     const x = this.extras[i];
-    return { seq: this.seqs[i], signature: this.sigs[i] as string, slot: this.slots[i], blockTime: this.times[i], err: x?.err ?? null, memo: x?.memo ?? null };
+    return {
+      seq: this.seqs[i],
+      signature: this.sigs[i] as string,
+      slot: this.slots[i],
+      blockTime: this.times[i],
+      err: x?.err ?? null,
+      memo: x?.memo ?? null,
+    };
   }
 
   private unpack(i: number): TxRecord | undefined {

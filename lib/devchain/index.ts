@@ -6,14 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { LiteSVM } from 'litesvm';
-import { PublicKey } from '@solana/web3.js';
 import { TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
+import { PublicKey } from '@solana/web3.js';
+import type { LiteSVM } from 'litesvm';
 import { SATI_MAINNET } from '../chain/sati';
-import { satiGroupMintBytes } from './sati-fixture';
 import { DEFAULT_HISTORY_LIMIT, DEFAULT_RPC_PORT, DEFAULT_SLOT_MS, DEFAULT_SNAPSHOT_MS } from './constants';
 import { Ledger } from './ledger';
-import { ChainStore, loadState, type ChainMeta } from './persist';
+import { type ChainMeta, ChainStore, loadState } from './persist';
 import { findProgramBinaries, type ProgramSpec } from './programs';
 import { PubSub } from './pubsub';
 import { accountMethods } from './rpc-accounts';
@@ -21,13 +20,14 @@ import { clusterMethods } from './rpc-cluster';
 import { devMethods, isDevMethod } from './rpc-dev';
 import type { Handler, RpcContext } from './rpc-params';
 import { txMethods } from './rpc-tx';
-import { startRpcServer, type EmbeddedLogger } from './server';
-import { toBase58, isAddress } from './wire';
+import { satiGroupMintBytes } from './sati-fixture';
+import { type EmbeddedLogger, startRpcServer } from './server';
+import { isAddress, toBase58 } from './wire';
 
-export type { EmbeddedLogger } from './server';
+export { Ledger } from './ledger';
 export type { ProgramSpec } from './programs';
 export { findProgramBinaries } from './programs';
-export { Ledger } from './ledger';
+export type { EmbeddedLogger } from './server';
 
 /** The standard Solana JSON-RPC methods the chain answers over HTTP (what a browser proxy may forward). */
 export const STANDARD_METHODS: readonly string[] = Object.keys({ ...clusterMethods, ...accountMethods, ...txMethods });
@@ -108,12 +108,17 @@ function checkParams(p: EmbeddedChainParams): void {
   int('historyLimit', p.historyLimit, 1, 10_000_000);
   int('snapshotMs', p.snapshotMs, 100, 3_600_000);
   if (p.warp !== undefined && typeof p.warp !== 'boolean') throw new TypeError('warp must be a boolean');
-  if (p.dataDir !== undefined && (typeof p.dataDir !== 'string' || p.dataDir === '')) throw new TypeError('dataDir must be a non-empty string');
-  if (p.satiProgram !== undefined && p.satiProgram !== null && !isAddress(p.satiProgram)) throw new TypeError('satiProgram must be a base58 address or null');
-  if (p.satiGroupMint !== undefined && !isAddress(p.satiGroupMint)) throw new TypeError('satiGroupMint must be a base58 address');
-  if (p.satiGroupMint !== undefined && p.satiProgram === null) throw new TypeError('satiGroupMint needs a SATI program');
+  if (p.dataDir !== undefined && (typeof p.dataDir !== 'string' || p.dataDir === ''))
+    throw new TypeError('dataDir must be a non-empty string');
+  if (p.satiProgram !== undefined && p.satiProgram !== null && !isAddress(p.satiProgram))
+    throw new TypeError('satiProgram must be a base58 address or null');
+  if (p.satiGroupMint !== undefined && !isAddress(p.satiGroupMint))
+    throw new TypeError('satiGroupMint must be a base58 address');
+  if (p.satiGroupMint !== undefined && p.satiProgram === null)
+    throw new TypeError('satiGroupMint needs a SATI program');
   for (const prog of p.programs ?? []) {
-    if (!isAddress(prog?.id) || typeof prog.path !== 'string') throw new TypeError('programs must be { id: base58 address, path: string }[]');
+    if (!isAddress(prog?.id) || typeof prog.path !== 'string')
+      throw new TypeError('programs must be { id: base58 address, path: string }[]');
   }
 }
 
@@ -128,7 +133,9 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
   const loaded = p.dataDir ? loadState(p.dataDir, historyLimit) : null;
   const ledger = new Ledger({ svm: loaded?.svm, slot: loaded?.meta.slot, historyLimit, now });
   const genesisHash = loaded?.meta.genesisHash ?? toBase58(randomBytes(32));
-  const store = p.dataDir ? new ChainStore(p.dataDir, historyLimit, (loaded?.history.length ?? 0) + (loaded?.replay.length ?? 0)) : null;
+  const store = p.dataDir
+    ? new ChainStore(p.dataDir, historyLimit, (loaded?.history.length ?? 0) + (loaded?.replay.length ?? 0))
+    : null;
   // Cold history is read back from the log (history.ts), so restored records leave memory at once.
   if (store) ledger.history.useLog(store);
   if (loaded) {
@@ -137,7 +144,8 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
     logger.info('embedded chain: restored', { slot: loaded.meta.slot, transactions: loaded.history.length });
   }
 
-  const programs = p.programs ?? findProgramBinaries(p.programsDir ?? join(process.cwd(), 'programs'), { satiProgram: p.satiProgram });
+  const programs =
+    p.programs ?? findProgramBinaries(p.programsDir ?? join(process.cwd(), 'programs'), { satiProgram: p.satiProgram });
   for (const prog of programs) {
     ledger.svm.addProgramFromFile(prog.id as never, prog.path);
     logger.info('embedded chain: program loaded', { id: prog.id, path: prog.path });
@@ -157,15 +165,26 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
       if (!ledger.replay(rec, loaded.replayRefs[i])) differing++;
     });
     warpUpTo(Infinity);
-    logger.info('embedded chain: replayed transactions and warps logged after the snapshot', { transactions: loaded.replay.length, warps: loaded.warps.length, differing });
+    logger.info('embedded chain: replayed transactions and warps logged after the snapshot', {
+      transactions: loaded.replay.length,
+      warps: loaded.warps.length,
+      differing,
+    });
     if (differing) logger.warn('embedded chain: replayed transactions ended differently than recorded', { differing });
   }
 
   if (p.satiGroupMint && !ledger.svm.getAccount(p.satiGroupMint as never).exists) {
-    const data = satiGroupMintBytes(new PublicKey(p.satiGroupMint), new PublicKey(p.satiProgram ?? SATI_MAINNET.program.toBase58()));
+    const data = satiGroupMintBytes(
+      new PublicKey(p.satiGroupMint),
+      new PublicKey(p.satiProgram ?? SATI_MAINNET.program.toBase58()),
+    );
     ledger.svm.setAccount({
-      address: p.satiGroupMint as never, lamports: ledger.svm.minimumBalanceForRentExemption(BigInt(data.length)) as never, data,
-      programAddress: TOKEN_2022_PROGRAM_ID.toBase58() as never, executable: false, space: BigInt(data.length),
+      address: p.satiGroupMint as never,
+      lamports: ledger.svm.minimumBalanceForRentExemption(BigInt(data.length)) as never,
+      data,
+      programAddress: TOKEN_2022_PROGRAM_ID.toBase58() as never,
+      executable: false,
+      space: BigInt(data.length),
     } as never);
     logger.info('embedded chain: SATI group mint fixture written', { address: p.satiGroupMint });
   }
@@ -183,7 +202,12 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
   const snapshot = () => store?.snapshot(ledger.svm, meta(), () => ledger.history.logEntries());
 
   const ctx: RpcContext = { ledger, genesisHash };
-  const methods: Record<string, Handler> = { ...clusterMethods, ...accountMethods, ...txMethods, ...(p.warp === false ? {} : devMethods) };
+  const methods: Record<string, Handler> = {
+    ...clusterMethods,
+    ...accountMethods,
+    ...txMethods,
+    ...(p.warp === false ? {} : devMethods),
+  };
   const pubsub = new PubSub(ctx);
   const server = await startRpcServer({
     port: p.port ?? DEFAULT_RPC_PORT,
@@ -198,7 +222,15 @@ export async function startEmbeddedChain(p: EmbeddedChainParams = {}): Promise<E
   const timers: NodeJS.Timeout[] = [];
   if (slotMs > 0) timers.push(setInterval(() => ledger.tick(), slotMs));
   if (store) {
-    timers.push(setInterval(() => { try { snapshot(); } catch (err) { logger.error('embedded chain: snapshot failed', { err: String(err) }); } }, p.snapshotMs ?? DEFAULT_SNAPSHOT_MS));
+    timers.push(
+      setInterval(() => {
+        try {
+          snapshot();
+        } catch (err) {
+          logger.error('embedded chain: snapshot failed', { err: String(err) });
+        }
+      }, p.snapshotMs ?? DEFAULT_SNAPSHOT_MS),
+    );
   }
   if (store) snapshot();
 

@@ -5,14 +5,21 @@
  * litesvm's own blockhash check and history are off: this class does both, cluster-style.
  */
 import { createHash, createPrivateKey, sign as edSign } from 'node:crypto';
+import { Keypair, type PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { LiteSVM } from 'litesvm';
 import { FailedTransactionMetadata, type LiteSvm, type TransactionMetadata } from 'litesvm/dist/internal';
-import { Keypair, type PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
-import { decodeMint, isMint, type AccountView } from './accounts';
+import { type AccountView, decodeMint, isMint } from './accounts';
 import { BLOCKHASH_VALID_SLOTS, FAUCET_LAMPORTS, LAMPORTS_PER_SIGNATURE } from './constants';
-import { TxHistory, type LogRef, type TxRecord } from './history';
-import { transactionErrorJson, type TransactionErrorJson } from './tx-error';
-import { innerInstructionsJson, memoOf, resolveKeys, returnDataJson, snapshotBalances, type ResolvedKeys } from './tx-meta';
+import { type LogRef, TxHistory, type TxRecord } from './history';
+import { type TransactionErrorJson, transactionErrorJson } from './tx-error';
+import {
+  innerInstructionsJson,
+  memoOf,
+  type ResolvedKeys,
+  resolveKeys,
+  returnDataJson,
+  snapshotBalances,
+} from './tx-meta';
 import { decodeWireTransaction, feeSignatures, fromBase58, toBase58, type WireTransaction } from './wire';
 
 /** Outcome of running (or simulating) one transaction. */
@@ -54,7 +61,11 @@ export class Ledger {
   private readonly writeListeners = new Set<(addresses: string[]) => void>();
   private readonly now: () => number;
   private readonly faucetSeed = createHash('sha256').update('zerox1:embedded-faucet').digest();
-  private readonly faucetKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, this.faucetSeed]), format: 'der', type: 'pkcs8' });
+  private readonly faucetKey = createPrivateKey({
+    key: Buffer.concat([PKCS8_ED25519_PREFIX, this.faucetSeed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   /** The account that pays requestAirdrop (deterministic: sha256("zerox1:embedded-faucet") seed). */
   readonly faucet: PublicKey = Keypair.fromSeed(this.faucetSeed).publicKey;
 
@@ -69,7 +80,14 @@ export class Ledger {
     this.slot = p.slot ?? 0;
     const fb = this.raw.getBalance(this.faucet.toBytes()) ?? 0n;
     if (fb < FAUCET_LAMPORTS / 2n) {
-      this.svm.setAccount({ address: this.faucet.toBase58() as never, lamports: FAUCET_LAMPORTS as never, data: new Uint8Array(0), programAddress: '11111111111111111111111111111111' as never, executable: false, space: 0n });
+      this.svm.setAccount({
+        address: this.faucet.toBase58() as never,
+        lamports: FAUCET_LAMPORTS as never,
+        data: new Uint8Array(0),
+        programAddress: '11111111111111111111111111111111' as never,
+        executable: false,
+        space: 0n,
+      });
     }
     this.setClock();
     this.blockhashes.set(this.raw.latestBlockhash(), this.slot);
@@ -89,7 +107,8 @@ export class Ledger {
    * Blockhashes older than the window expire, as a real jump of block height would do.
    */
   warpTo(slot: number): void {
-    if (!Number.isSafeInteger(slot) || slot <= this.slot) throw new RangeError(`slot must be an integer greater than the current slot ${this.slot}`);
+    if (!Number.isSafeInteger(slot) || slot <= this.slot)
+      throw new RangeError(`slot must be an integer greater than the current slot ${this.slot}`);
     this.raw.warpToSlot(BigInt(slot));
     this.advanceTo(slot);
     for (const l of this.warpListeners) l(slot);
@@ -103,8 +122,16 @@ export class Ledger {
    * next snapshot loses it.
    */
   writeAccount(address: string, acc: { lamports: bigint; data: Uint8Array; owner: string }): void {
-    if (!(acc?.data instanceof Uint8Array) || typeof acc.lamports !== 'bigint' || acc.lamports < 0n) throw new TypeError('account needs data bytes and lamports (bigint ≥ 0)');
-    this.svm.setAccount({ address: address as never, lamports: acc.lamports as never, data: acc.data, programAddress: acc.owner as never, executable: false, space: BigInt(acc.data.length) });
+    if (!(acc?.data instanceof Uint8Array) || typeof acc.lamports !== 'bigint' || acc.lamports < 0n)
+      throw new TypeError('account needs data bytes and lamports (bigint ≥ 0)');
+    this.svm.setAccount({
+      address: address as never,
+      lamports: acc.lamports as never,
+      data: acc.data,
+      programAddress: acc.owner as never,
+      executable: false,
+      space: BigInt(acc.data.length),
+    });
     this.decimals.delete(address);
     for (const l of this.writeListeners) l([address]);
   }
@@ -175,7 +202,8 @@ export class Ledger {
   execute(tx: WireTransaction): ExecOutcome {
     const rk = resolveKeys(tx, this.readAccount);
     const pre = snapshotBalances(this.raw, rk, this.readAccount, this.decimalsOf);
-    const res = tx.version === 'legacy' ? this.raw.sendLegacyTransaction(tx.bytes) : this.raw.sendVersionedTransaction(tx.bytes);
+    const res =
+      tx.version === 'legacy' ? this.raw.sendLegacyTransaction(tx.bytes) : this.raw.sendVersionedTransaction(tx.bytes);
     const failed = res instanceof FailedTransactionMetadata;
     const meta: TransactionMetadata = failed ? res.meta() : res;
     const err = failed ? transactionErrorJson(res.err()) : null;
@@ -219,7 +247,8 @@ export class Ledger {
     if (!tx) return false;
     this.slot = Math.max(this.slot, rec.slot);
     this.setClock(rec.slot, rec.blockTime);
-    const res = tx.version === 'legacy' ? this.raw.sendLegacyTransaction(tx.bytes) : this.raw.sendVersionedTransaction(tx.bytes);
+    const res =
+      tx.version === 'legacy' ? this.raw.sendLegacyTransaction(tx.bytes) : this.raw.sendVersionedTransaction(tx.bytes);
     const failed = res instanceof FailedTransactionMetadata;
     this.transactionCount++;
     this.history.add(rec, ref);
@@ -228,18 +257,31 @@ export class Ledger {
   }
 
   /** Simulates without committing; `accounts` post-states are read from the simulation. */
-  simulate(tx: WireTransaction, opts: { sigVerify: boolean; replaceRecentBlockhash: boolean }): ExecOutcome & { post: Map<string, AccountView> } {
+  simulate(
+    tx: WireTransaction,
+    opts: { sigVerify: boolean; replaceRecentBlockhash: boolean },
+  ): ExecOutcome & { post: Map<string, AccountView> } {
     let bytes = tx.bytes;
     if (opts.replaceRecentBlockhash) {
       bytes = new Uint8Array(tx.bytes);
       bytes.set(fromBase58(this.raw.latestBlockhash()) as Uint8Array, tx.blockhashOffset);
     } else if (!this.isBlockhashValid(tx.recentBlockhash)) {
-      return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0, returnData: null, innerInstructions: [], post: new Map() };
+      return {
+        err: 'BlockhashNotFound',
+        logs: [],
+        unitsConsumed: 0,
+        returnData: null,
+        innerInstructions: [],
+        post: new Map(),
+      };
     }
     if (!opts.sigVerify) this.raw.setSigverify(false);
     let res;
     try {
-      res = tx.version === 'legacy' ? this.raw.simulateLegacyTransaction(bytes) : this.raw.simulateVersionedTransaction(bytes);
+      res =
+        tx.version === 'legacy'
+          ? this.raw.simulateLegacyTransaction(bytes)
+          : this.raw.simulateVersionedTransaction(bytes);
     } finally {
       this.raw.setSigverify(true);
     }
@@ -249,7 +291,12 @@ export class Ledger {
     const post = new Map<string, AccountView>();
     for (const aa of res.postAccounts()) {
       const acc = aa.account();
-      post.set(toBase58(aa.address), { lamports: acc.lamports(), data: acc.data(), owner: this.ownerName(acc.owner()), executable: acc.executable() });
+      post.set(toBase58(aa.address), {
+        lamports: acc.lamports(),
+        data: acc.data(),
+        owner: this.ownerName(acc.owner()),
+        executable: acc.executable(),
+      });
     }
     return { ...this.outcome(res.meta(), null), post };
   }

@@ -6,7 +6,7 @@
  * CHAIN_WARP=0 (no development `zerox1_warpSlot`; lib/devchain/README.md "Warp"). Prints one JSON line
  * `{"rpcUrl","wsUrl","companionWsUrl"}` on stdout once listening; SIGINT/SIGTERM close cleanly.
  */
-import { startEmbeddedChain, type EmbeddedLogger } from './index';
+import { type EmbeddedLogger, startEmbeddedChain } from './index';
 
 const quiet = process.env.CHAIN_QUIET === '1';
 const logger: EmbeddedLogger = {
@@ -24,7 +24,9 @@ const chain = await startEmbeddedChain({
   warp: process.env.CHAIN_WARP !== '0',
   logger,
 });
-process.stdout.write(`${JSON.stringify({ rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, companionWsUrl: chain.companionWsUrl })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ rpcUrl: chain.rpcUrl, wsUrl: chain.wsUrl, companionWsUrl: chain.companionWsUrl })}\n`,
+);
 
 let closing = false;
 const stop = async () => {

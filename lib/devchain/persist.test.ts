@@ -1,14 +1,14 @@
 // State persistence across restarts: balances, token
 // accounts and transaction history survive close + start on the same dataDir.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { test } from 'node:test';
+import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
 import { startEmbeddedChain } from './index';
 import { decodeWireTransaction } from './wire';
-import { Transaction, SystemProgram } from '@solana/web3.js';
 
 test('a restarted chain keeps accounts, slot, genesis hash and history', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'zerox1-chain-'));
@@ -34,12 +34,25 @@ test('a restarted chain keeps accounts, slot, genesis hash and history', async (
     try {
       assert.equal(b.ledger.slot, slot);
       assert.equal(await rpc(b.rpcUrl, 'getGenesisHash'), genesis);
-      assert.equal(((await rpc(b.rpcUrl, 'getBalance', [bob.publicKey.toBase58()])) as { value: number }).value, 1_000_000_000);
-      assert.equal(((await rpc(b.rpcUrl, 'getBalance', [alice.publicKey.toBase58()])) as { value: number }).value, 2_000_000_000 - 5000);
-      const got = (await rpc(b.rpcUrl, 'getTransaction', [sig, { maxSupportedTransactionVersion: 0 }])) as { meta: { postBalances: number[] } };
+      assert.equal(
+        ((await rpc(b.rpcUrl, 'getBalance', [bob.publicKey.toBase58()])) as { value: number }).value,
+        1_000_000_000,
+      );
+      assert.equal(
+        ((await rpc(b.rpcUrl, 'getBalance', [alice.publicKey.toBase58()])) as { value: number }).value,
+        2_000_000_000 - 5000,
+      );
+      const got = (await rpc(b.rpcUrl, 'getTransaction', [sig, { maxSupportedTransactionVersion: 0 }])) as {
+        meta: { postBalances: number[] };
+      };
       assert.deepEqual(got.meta.postBalances, [2_000_000_000 - 5000, 1_000_000_000, 1]);
-      const sigs = (await rpc(b.rpcUrl, 'getSignaturesForAddress', [bob.publicKey.toBase58()])) as { signature: string }[];
-      assert.deepEqual(sigs.map((s) => s.signature), [sig]);
+      const sigs = (await rpc(b.rpcUrl, 'getSignaturesForAddress', [bob.publicKey.toBase58()])) as {
+        signature: string;
+      }[];
+      assert.deepEqual(
+        sigs.map((s) => s.signature),
+        [sig],
+      );
       assert.equal(new PublicKey(b.faucet).toBase58(), a.faucet.toBase58());
     } finally {
       await b.close();
@@ -50,7 +63,11 @@ test('a restarted chain keeps accounts, slot, genesis hash and history', async (
 });
 
 async function rpc(url: string, method: string, params?: unknown[]): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const j = (await res.json()) as { result?: unknown; error?: unknown };
   if (j.error) throw new Error(JSON.stringify(j.error));
   return j.result;
@@ -64,16 +81,33 @@ test('with a data directory, cold history is read back from the log: nothing pac
   try {
     const limit = HOT_RECORDS + 200;
     const rec = (i: number) => ({
-      seq: i, signature: `sig${i}`, slot: i, blockTime: 1_700_000_000 + i, bytes: new Uint8Array([i & 255, 9]),
-      err: i % 11 === 0 ? { InstructionError: [0, { Custom: i }] as [number, { Custom: number }] } : null, fee: 5000, logs: [`Program log: n=${i} é`],
-      preBalances: [i], postBalances: [i - 1], preTokenBalances: [], postTokenBalances: [], innerInstructions: [], computeUnitsConsumed: i,
-      returnData: null, loadedAddresses: { writable: [], readonly: [] }, accountKeys: [`payer${i % 3}`, `acct${i}`], memo: null,
+      seq: i,
+      signature: `sig${i}`,
+      slot: i,
+      blockTime: 1_700_000_000 + i,
+      bytes: new Uint8Array([i & 255, 9]),
+      err: i % 11 === 0 ? { InstructionError: [0, { Custom: i }] as [number, { Custom: number }] } : null,
+      fee: 5000,
+      logs: [`Program log: n=${i} é`],
+      preBalances: [i],
+      postBalances: [i - 1],
+      preTokenBalances: [],
+      postTokenBalances: [],
+      innerInstructions: [],
+      computeUnitsConsumed: i,
+      returnData: null,
+      loadedAddresses: { writable: [], readonly: [] },
+      accountKeys: [`payer${i % 3}`, `acct${i}`],
+      memo: null,
     });
     const store = new ChainStore(dir, limit, 0);
     const h = new TxHistory(limit);
     h.useLog(store);
     const n = 2 * limit + 50;
-    for (let i = 1; i <= n; i++) { const r = h.add(rec(i)); h.locate(r.signature, store.append(r)); }
+    for (let i = 1; i <= n; i++) {
+      const r = h.add(rec(i));
+      h.locate(r.signature, store.append(r));
+    }
     assert.equal(h.packedBytes(), 0, 'cold records are not held in memory');
     for (const i of [n - limit + 1, n - HOT_RECORDS - 5, n]) assert.deepEqual(h.get(`sig${i}`), rec(i), `record ${i}`);
     assert.equal(h.get(`sig${n - limit}`), undefined, 'evicted');
@@ -81,8 +115,10 @@ test('with a data directory, cold history is read back from the log: nothing pac
     const svm = new LiteSVM();
     const meta = { version: 1 as const, slot: n, lastSeq: n, transactionCount: n, genesisHash: 'g', savedAt: 0 };
     store.snapshot(svm, meta, () => h.logEntries());
-    for (const i of [n - limit + 1, n - HOT_RECORDS - 5]) assert.deepEqual(h.get(`sig${i}`), rec(i), `record ${i} after compaction`);
-    const r = h.add(rec(n + 1)); h.locate(r.signature, store.append(r));
+    for (const i of [n - limit + 1, n - HOT_RECORDS - 5])
+      assert.deepEqual(h.get(`sig${i}`), rec(i), `record ${i} after compaction`);
+    const r = h.add(rec(n + 1));
+    h.locate(r.signature, store.append(r));
     assert.deepEqual(h.get(`sig${n + 1}`), rec(n + 1));
     store.close();
     // A restart gives each restored record its place in the rewritten log.
@@ -93,9 +129,13 @@ test('with a data directory, cold history is read back from the log: nothing pac
     h2.useLog(store2);
     loaded.history.forEach((x, i) => h2.add(x, loaded.historyRefs[i]));
     assert.equal(h2.packedBytes(), 0);
-    for (const i of [n - limit + 2, n - 300, n]) assert.deepEqual(h2.get(`sig${i}`), rec(i), `record ${i} after restart`);
+    for (const i of [n - limit + 2, n - 300, n])
+      assert.deepEqual(h2.get(`sig${i}`), rec(i), `record ${i} after restart`);
     // The one logged after the snapshot is for replay, and its place is known too.
-    assert.deepEqual(loaded.replay.map((x) => x.seq), [n + 1]);
+    assert.deepEqual(
+      loaded.replay.map((x) => x.seq),
+      [n + 1],
+    );
     assert.deepEqual(store2.read(loaded.replayRefs[0]), rec(n + 1));
     store2.close();
   } finally {

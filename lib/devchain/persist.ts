@@ -11,7 +11,19 @@
  * The log is also where cold history lives: TxHistory keeps each record's byte offset and length
  * and reads a record back from here when getTransaction asks for one that left its hot window.
  */
-import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { LiteSVM } from 'litesvm';
 import type { LogEntry, LogReader, LogRef, TxRecord } from './history';
@@ -57,7 +69,9 @@ function warpFromLine(line: string): WarpEntry | null {
   if (!line.startsWith('{"warp":')) return null;
   try {
     const r = JSON.parse(line) as { warp?: unknown; afterSeq?: unknown };
-    return Number.isSafeInteger(r.warp) && Number.isSafeInteger(r.afterSeq) ? { slot: r.warp as number, afterSeq: r.afterSeq as number } : null;
+    return Number.isSafeInteger(r.warp) && Number.isSafeInteger(r.afterSeq)
+      ? { slot: r.warp as number, afterSeq: r.afterSeq as number }
+      : null;
   } catch {
     return null;
   }

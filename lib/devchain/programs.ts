@@ -33,12 +33,15 @@ export function findProgramBinaries(programsDir: string, opts: { satiProgram?: s
   const out: ProgramSpec[] = [];
   for (const [name, id] of Object.entries(ids as Record<string, unknown>)) {
     if (!isAddress(id)) continue;
-    const candidates = [name, name.replace(/_/g, '-'), name.replace(/-/g, '_')].map((n) => join(programsDir, 'bin', `${n}.so`));
+    const candidates = [name, name.replace(/_/g, '-'), name.replace(/-/g, '_')].map((n) =>
+      join(programsDir, 'bin', `${n}.so`),
+    );
     const path = candidates.find((p) => existsSync(p));
     if (path) out.push({ id, path, name });
   }
   const sati = opts.satiProgram === undefined ? SATI_MAINNET.program.toBase58() : opts.satiProgram;
   const satiPath = join(programsDir, 'bin', 'sati_registry.so');
-  if (sati !== null && isAddress(sati) && existsSync(satiPath) && !out.some((p) => p.id === sati)) out.push({ id: sati, path: satiPath, name: 'sati_registry' });
+  if (sati !== null && isAddress(sati) && existsSync(satiPath) && !out.some((p) => p.id === sati))
+    out.push({ id: sati, path: satiPath, name: 'sati_registry' });
   return out;
 }

@@ -5,7 +5,7 @@
  * transaction is final when it executes.
  */
 import { z } from 'zod';
-import { encodeAccount, matchesFilters, parseFilters, type AccountEncoding, type AccountFilter } from './accounts';
+import { type AccountEncoding, type AccountFilter, encodeAccount, matchesFilters, parseFilters } from './accounts';
 import { RENT_EPOCH_EXEMPT, SYSTEM_PROGRAM_ID } from './constants';
 import { invalidParams } from './errors';
 import type { TxRecord } from './history';
@@ -40,8 +40,16 @@ export interface PubSubConnection {
 }
 
 const METHODS = new Set([
-  'signatureSubscribe', 'signatureUnsubscribe', 'logsSubscribe', 'logsUnsubscribe', 'accountSubscribe',
-  'accountUnsubscribe', 'programSubscribe', 'programUnsubscribe', 'slotSubscribe', 'slotUnsubscribe',
+  'signatureSubscribe',
+  'signatureUnsubscribe',
+  'logsSubscribe',
+  'logsUnsubscribe',
+  'accountSubscribe',
+  'accountUnsubscribe',
+  'programSubscribe',
+  'programUnsubscribe',
+  'slotSubscribe',
+  'slotUnsubscribe',
 ]);
 
 /** Subscription registry fed by the ledger's transaction and slot events. */
@@ -98,7 +106,13 @@ export class PubSub {
     let sub: Sub;
     switch (method) {
       case 'signatureSubscribe': {
-        const [sig] = parseParams(params, z.tuple([z.string().min(64).max(88), ctxConfig.extend({ enableReceivedNotification: z.boolean().optional() }).optional()]));
+        const [sig] = parseParams(
+          params,
+          z.tuple([
+            z.string().min(64).max(88),
+            ctxConfig.extend({ enableReceivedNotification: z.boolean().optional() }).optional(),
+          ]),
+        );
         sub = { ...base, kind: 'signature', sig };
         const rec = this.ctx.ledger.history.status(sig);
         if (rec) {
@@ -109,19 +123,31 @@ export class PubSub {
       }
       case 'logsSubscribe': {
         const filter = z.union([z.enum(['all', 'allWithVotes']), z.strictObject({ mentions: z.tuple([address]) })]);
-        const [f] = parseParams(params, z.tuple([filter, z.looseObject({ commitment: commitment.optional() }).optional()]));
+        const [f] = parseParams(
+          params,
+          z.tuple([filter, z.looseObject({ commitment: commitment.optional() }).optional()]),
+        );
         sub = { ...base, kind: 'logs', mentions: typeof f === 'string' ? null : f.mentions[0] };
         break;
       }
       case 'accountSubscribe': {
-        const [addr, cfg] = parseParams(params, z.tuple([address, ctxConfig.extend({ encoding: encoding.optional() }).optional()]));
+        const [addr, cfg] = parseParams(
+          params,
+          z.tuple([address, ctxConfig.extend({ encoding: encoding.optional() }).optional()]),
+        );
         sub = { ...base, kind: 'account', address: addr, encoding: cfg?.encoding ?? 'base58' };
         break;
       }
       case 'programSubscribe': {
         const cfgSchema = ctxConfig.extend({ encoding: encoding.optional(), filters: z.unknown().optional() });
         const [program, cfg] = parseParams(params, z.tuple([address, cfgSchema.optional()]));
-        sub = { ...base, kind: 'program', program, encoding: cfg?.encoding ?? 'base58', filters: parseFilters(cfg?.filters) };
+        sub = {
+          ...base,
+          kind: 'program',
+          program,
+          encoding: cfg?.encoding ?? 'base58',
+          filters: parseFilters(cfg?.filters),
+        };
         break;
       }
       case 'slotSubscribe':
@@ -201,7 +227,10 @@ export class PubSub {
       if (acc && progSubs) {
         for (const s of progSubs) {
           if (s.kind !== 'program' || !matchesFilters(acc.data, s.filters)) continue;
-          this.notify(s, { context: ctx, value: { pubkey: key, account: encodeAccount(acc, s.encoding, undefined, ledger.decimalsOf) } });
+          this.notify(s, {
+            context: ctx,
+            value: { pubkey: key, account: encodeAccount(acc, s.encoding, undefined, ledger.decimalsOf) },
+          });
         }
       }
     }
@@ -215,7 +244,14 @@ export class PubSub {
 }
 
 function closedAccount(enc: AccountEncoding) {
-  return { data: enc === 'base58' ? ['', 'base58'] : ['', 'base64'], executable: false, lamports: 0, owner: SYSTEM_PROGRAM_ID, rentEpoch: RENT_EPOCH_EXEMPT, space: 0 };
+  return {
+    data: enc === 'base58' ? ['', 'base58'] : ['', 'base64'],
+    executable: false,
+    lamports: 0,
+    owner: SYSTEM_PROGRAM_ID,
+    rentEpoch: RENT_EPOCH_EXEMPT,
+    space: 0,
+  };
 }
 
 function addTo(map: Map<string, Set<Sub>>, key: string, sub: Sub): void {
@@ -230,4 +266,3 @@ function removeFrom(map: Map<string, Set<Sub>>, key: string, sub: Sub): void {
   set.delete(sub);
   if (set.size === 0) map.delete(key);
 }
-

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import {
+  type AccountView,
   decodeMint,
   decodeTokenAccount,
   encodeAccount,
@@ -15,20 +16,36 @@ import {
   matchesFilters,
   parseFilters,
   uiTokenAmount,
-  type AccountView,
 } from './accounts';
 import { MAX_MULTIPLE_ACCOUNTS, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from './constants';
 import { invalidParams } from './errors';
-import { accountConfig, address, ctxConfig, parseParams, withContext, type Handler, type RpcContext } from './rpc-params';
+import {
+  accountConfig,
+  address,
+  ctxConfig,
+  type Handler,
+  parseParams,
+  type RpcContext,
+  withContext,
+} from './rpc-params';
 import { fromBase58, toBase58 } from './wire';
 
-function ui(ctx: RpcContext, acc: AccountView | null, cfg: z.infer<typeof accountConfig> | undefined, dflt: 'base58' | 'base64') {
+function ui(
+  ctx: RpcContext,
+  acc: AccountView | null,
+  cfg: z.infer<typeof accountConfig> | undefined,
+  dflt: 'base58' | 'base64',
+) {
   if (!acc) return null;
   return encodeAccount(acc, cfg?.encoding ?? dflt, cfg?.dataSlice, ctx.ledger.decimalsOf);
 }
 
 /** Keyed accounts owned by `program` that pass `keep`, in litesvm's order. */
-export function programAccounts(ctx: RpcContext, program: string, keep: (acc: AccountView) => boolean): { pubkey: string; acc: AccountView }[] {
+export function programAccounts(
+  ctx: RpcContext,
+  program: string,
+  keep: (acc: AccountView) => boolean,
+): { pubkey: string; acc: AccountView }[] {
   const pid = fromBase58(program) as Uint8Array;
   const out: { pubkey: string; acc: AccountView }[] = [];
   for (const aa of ctx.ledger.raw.getProgramAccounts(pid)) {
@@ -41,7 +58,10 @@ export function programAccounts(ctx: RpcContext, program: string, keep: (acc: Ac
   return out;
 }
 
-const programAccountsConfig = accountConfig.extend({ filters: z.unknown().optional(), withContext: z.boolean().optional() });
+const programAccountsConfig = accountConfig.extend({
+  filters: z.unknown().optional(),
+  withContext: z.boolean().optional(),
+});
 const tokenFilter = z.union([z.strictObject({ mint: address }), z.strictObject({ programId: address })]);
 
 function tokenAccountsBy(field: 'owner' | 'delegate'): Handler {
@@ -76,8 +96,14 @@ export const accountMethods: Record<string, Handler> = {
   },
 
   getMultipleAccounts(params, ctx) {
-    const [addrs, cfg] = parseParams(params, z.tuple([z.array(address).max(MAX_MULTIPLE_ACCOUNTS), accountConfig.optional()]));
-    return withContext(ctx, addrs.map((a) => ui(ctx, ctx.ledger.readAccount(a), cfg, 'base58')));
+    const [addrs, cfg] = parseParams(
+      params,
+      z.tuple([z.array(address).max(MAX_MULTIPLE_ACCOUNTS), accountConfig.optional()]),
+    );
+    return withContext(
+      ctx,
+      addrs.map((a) => ui(ctx, ctx.ledger.readAccount(a), cfg, 'base58')),
+    );
   },
 
   getBalance(params, ctx) {
@@ -117,7 +143,17 @@ export const accountMethods: Record<string, Handler> = {
   getTokenAccountsByDelegate: tokenAccountsBy('delegate'),
 
   getMinimumBalanceForRentExemption(params, ctx) {
-    const [len] = parseParams(params, z.tuple([z.number().int().min(0).max(10 * 1024 * 1024), ctxConfig.optional()]));
+    const [len] = parseParams(
+      params,
+      z.tuple([
+        z
+          .number()
+          .int()
+          .min(0)
+          .max(10 * 1024 * 1024),
+        ctxConfig.optional(),
+      ]),
+    );
     return Number(ctx.ledger.raw.minimumBalanceForRentExemption(BigInt(len)));
   },
 };

@@ -4,12 +4,14 @@
  */
 import { z } from 'zod';
 import { FEATURE_SET, SOLANA_CORE_VERSION } from './constants';
-import { ctxConfig, parseParams, withContext, type Handler } from './rpc-params';
+import { ctxConfig, type Handler, parseParams, withContext } from './rpc-params';
 
 const noArgs = z.tuple([ctxConfig.optional()]);
 
 export const clusterMethods: Record<string, Handler> = {
-  getVersion: (params) => (parseParams(params, z.tuple([])), { 'solana-core': SOLANA_CORE_VERSION, 'feature-set': FEATURE_SET }),
+  getVersion: (params) => (
+    parseParams(params, z.tuple([])), { 'solana-core': SOLANA_CORE_VERSION, 'feature-set': FEATURE_SET }
+  ),
   getHealth: (params) => (parseParams(params, z.tuple([])), 'ok'),
   getGenesisHash: (params, ctx) => (parseParams(params, z.tuple([])), ctx.genesisHash),
   getIdentity: (params, ctx) => (parseParams(params, z.tuple([])), { identity: ctx.ledger.faucet.toBase58() }),

@@ -24,8 +24,14 @@ export const devMethods: Record<string, Handler> = {
     if (!r.success) throw invalidParams('Invalid params: expected {"slot": integer} (the slot to warp to)');
     const { slot } = Array.isArray(r.data) ? r.data[0] : r.data;
     const previousSlot = ctx.ledger.slot;
-    if (slot <= previousSlot) throw invalidParams(`Invalid params: slot ${slot} is not after the current slot ${previousSlot} (a warp only moves forward)`);
-    if (slot - previousSlot > MAX_WARP_SLOTS) throw invalidParams(`Invalid params: slot ${slot} is more than ${MAX_WARP_SLOTS} slots after the current slot ${previousSlot}`);
+    if (slot <= previousSlot)
+      throw invalidParams(
+        `Invalid params: slot ${slot} is not after the current slot ${previousSlot} (a warp only moves forward)`,
+      );
+    if (slot - previousSlot > MAX_WARP_SLOTS)
+      throw invalidParams(
+        `Invalid params: slot ${slot} is more than ${MAX_WARP_SLOTS} slots after the current slot ${previousSlot}`,
+      );
     ctx.ledger.warpTo(slot);
     const slotsPerEpoch = Number(ctx.ledger.raw.getEpochSchedule().slotsPerEpoch);
     return { previousSlot, slot, epoch: Math.floor(slot / slotsPerEpoch) };

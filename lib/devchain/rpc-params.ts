@@ -10,11 +10,23 @@ import type { Ledger } from './ledger';
 import { isAddress } from './wire';
 
 export const address = z.string().refine(isAddress, 'Invalid param: Invalid');
-export const commitment = z.enum(['processed', 'confirmed', 'finalized', 'recent', 'single', 'singleGossip', 'root', 'max']);
+export const commitment = z.enum([
+  'processed',
+  'confirmed',
+  'finalized',
+  'recent',
+  'single',
+  'singleGossip',
+  'root',
+  'max',
+]);
 export const encoding = z.enum(['base64', 'base58', 'jsonParsed', 'binary']);
 export const dataSlice = z.object({ offset: z.number().int().min(0), length: z.number().int().min(0) });
 
-export const ctxConfig = z.looseObject({ commitment: commitment.optional(), minContextSlot: z.number().int().min(0).optional() });
+export const ctxConfig = z.looseObject({
+  commitment: commitment.optional(),
+  minContextSlot: z.number().int().min(0).optional(),
+});
 export const accountConfig = ctxConfig.extend({ encoding: encoding.optional(), dataSlice: dataSlice.optional() });
 
 /** Parses positional params (absent params = empty list) against a tuple schema. */
@@ -43,6 +55,9 @@ export function context(ctx: RpcContext): { apiVersion: string; slot: number } {
   return { apiVersion: SOLANA_CORE_VERSION, slot: ctx.ledger.slot };
 }
 
-export function withContext(ctx: RpcContext, value: unknown): { context: { apiVersion: string; slot: number }; value: unknown } {
+export function withContext(
+  ctx: RpcContext,
+  value: unknown,
+): { context: { apiVersion: string; slot: number }; value: unknown } {
   return { context: context(ctx), value };
 }

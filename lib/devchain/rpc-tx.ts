@@ -5,22 +5,32 @@
  */
 import { PublicKey } from '@solana/web3.js';
 import { z } from 'zod';
-import { encodeAccount, type AccountView } from './accounts';
-import { LAMPORTS_PER_SIGNATURE, MAX_AIRDROP_LAMPORTS, MAX_SIGNATURE_STATUSES, MAX_SIGNATURES_LIMIT } from './constants';
-import { RPC_CODES, RpcError, invalidParams } from './errors';
+import { type AccountView, encodeAccount } from './accounts';
+import {
+  LAMPORTS_PER_SIGNATURE,
+  MAX_AIRDROP_LAMPORTS,
+  MAX_SIGNATURE_STATUSES,
+  MAX_SIGNATURES_LIMIT,
+} from './constants';
+import { invalidParams, RPC_CODES, RpcError } from './errors';
 import type { ExecOutcome } from './ledger';
-import { address, commitment, ctxConfig, parseParams, withContext, type Handler, type RpcContext } from './rpc-params';
+import { address, commitment, ctxConfig, type Handler, parseParams, type RpcContext, withContext } from './rpc-params';
 import { transactionErrorMessage } from './tx-error';
 import { transactionJson } from './tx-json';
 import { decodeWireMessage, decodeWireTransaction, feeSignatures, fromBase58, type WireTransaction } from './wire';
 
-const signature = z.string().min(64).max(88).regex(/^[1-9A-HJ-NP-Za-km-z]+$/, 'Invalid param: Invalid');
+const signature = z
+  .string()
+  .min(64)
+  .max(88)
+  .regex(/^[1-9A-HJ-NP-Za-km-z]+$/, 'Invalid param: Invalid');
 const txEncoding = z.enum(['base58', 'base64']);
 
 function decodeTx(encoded: string, encoding: 'base58' | 'base64' | undefined): WireTransaction {
   let bytes: Uint8Array | null = null;
   if ((encoding ?? 'base58') === 'base58') bytes = encoded.length <= 1683 ? fromBase58(encoded) : null;
-  else if (encoded.length <= 1644 && /^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) bytes = new Uint8Array(Buffer.from(encoded, 'base64'));
+  else if (encoded.length <= 1644 && /^[A-Za-z0-9+/]*={0,2}$/.test(encoded))
+    bytes = new Uint8Array(Buffer.from(encoded, 'base64'));
   if (!bytes) throw invalidParams(`invalid transaction: failed to decode ${encoding ?? 'base58'} string`);
   const tx = decodeWireTransaction(bytes);
   if (!tx) throw invalidParams('invalid transaction: Transaction failed to sanitize accounts offsets correctly');
@@ -29,18 +39,25 @@ function decodeTx(encoded: string, encoding: 'base58' | 'base64' | undefined): W
 
 function preflightError(out: Pick<ExecOutcome, 'err' | 'logs' | 'unitsConsumed' | 'returnData'>): RpcError {
   if (out.err === 'SignatureFailure') {
-    return new RpcError(RPC_CODES.transactionSignatureVerificationFailure, 'Transaction signature verification failure');
+    return new RpcError(
+      RPC_CODES.transactionSignatureVerificationFailure,
+      'Transaction signature verification failure',
+    );
   }
-  return new RpcError(RPC_CODES.sendTransactionPreflightFailure, `Transaction simulation failed: ${transactionErrorMessage(out.err ?? 'SanitizeFailure')}`, {
-    accounts: null,
-    err: out.err,
-    innerInstructions: null,
-    loadedAccountsDataSize: 0,
-    logs: out.logs,
-    replacementBlockhash: null,
-    returnData: out.returnData,
-    unitsConsumed: out.unitsConsumed,
-  });
+  return new RpcError(
+    RPC_CODES.sendTransactionPreflightFailure,
+    `Transaction simulation failed: ${transactionErrorMessage(out.err ?? 'SanitizeFailure')}`,
+    {
+      accounts: null,
+      err: out.err,
+      innerInstructions: null,
+      loadedAccountsDataSize: 0,
+      logs: out.logs,
+      replacementBlockhash: null,
+      returnData: out.returnData,
+      unitsConsumed: out.unitsConsumed,
+    },
+  );
 }
 
 const sendConfig = z.looseObject({
@@ -56,13 +73,24 @@ const simulateConfig = ctxConfig.extend({
   replaceRecentBlockhash: z.boolean().optional(),
   encoding: txEncoding.optional(),
   innerInstructions: z.boolean().optional(),
-  accounts: z.object({ addresses: z.array(address).max(100), encoding: z.enum(['base64', 'base64+zstd', 'jsonParsed']).optional() }).optional(),
+  accounts: z
+    .object({
+      addresses: z.array(address).max(100),
+      encoding: z.enum(['base64', 'base64+zstd', 'jsonParsed']).optional(),
+    })
+    .optional(),
 });
 
 function status(ctx: RpcContext, sig: string) {
   const rec = ctx.ledger.history.status(sig);
   if (!rec) return null;
-  return { slot: rec.slot, confirmations: null, err: rec.err, status: rec.err ? { Err: rec.err } : { Ok: null }, confirmationStatus: 'finalized' };
+  return {
+    slot: rec.slot,
+    confirmations: null,
+    err: rec.err,
+    status: rec.err ? { Err: rec.err } : { Ok: null },
+    confirmationStatus: 'finalized',
+  };
 }
 
 export const txMethods: Record<string, Handler> = {
@@ -88,9 +116,13 @@ export const txMethods: Record<string, Handler> = {
 
   simulateTransaction(params, ctx) {
     const [encoded, cfg] = parseParams(params, z.tuple([z.string(), simulateConfig.optional()]));
-    if (cfg?.sigVerify && cfg.replaceRecentBlockhash) throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
+    if (cfg?.sigVerify && cfg.replaceRecentBlockhash)
+      throw invalidParams('sigVerify may not be used with replaceRecentBlockhash');
     const tx = decodeTx(encoded, cfg?.encoding);
-    const sim = ctx.ledger.simulate(tx, { sigVerify: cfg?.sigVerify ?? false, replaceRecentBlockhash: cfg?.replaceRecentBlockhash ?? false });
+    const sim = ctx.ledger.simulate(tx, {
+      sigVerify: cfg?.sigVerify ?? false,
+      replaceRecentBlockhash: cfg?.replaceRecentBlockhash ?? false,
+    });
     let accounts: unknown = null;
     if (cfg?.accounts && !sim.err) {
       const enc = cfg.accounts.encoding === 'jsonParsed' ? 'jsonParsed' : 'base64';
@@ -103,7 +135,12 @@ export const txMethods: Record<string, Handler> = {
     const inner = cfg?.innerInstructions
       ? sim.innerInstructions.map((g) => ({
           index: g.index,
-          instructions: g.instructions.map((ix) => ({ programId: keyAt(ix.programIdIndex), accounts: ix.accounts.map(keyAt), data: ix.data, stackHeight: ix.stackHeight })),
+          instructions: g.instructions.map((ix) => ({
+            programId: keyAt(ix.programIdIndex),
+            accounts: ix.accounts.map(keyAt),
+            data: ix.data,
+            stackHeight: ix.stackHeight,
+          })),
         }))
       : null;
     return withContext(ctx, {
@@ -119,14 +156,26 @@ export const txMethods: Record<string, Handler> = {
   },
 
   getSignatureStatuses(params, ctx) {
-    const [sigs] = parseParams(params, z.tuple([z.array(signature).max(MAX_SIGNATURE_STATUSES), z.looseObject({ searchTransactionHistory: z.boolean().optional() }).optional()]));
-    return withContext(ctx, sigs.map((s) => status(ctx, s)));
+    const [sigs] = parseParams(
+      params,
+      z.tuple([
+        z.array(signature).max(MAX_SIGNATURE_STATUSES),
+        z.looseObject({ searchTransactionHistory: z.boolean().optional() }).optional(),
+      ]),
+    );
+    return withContext(
+      ctx,
+      sigs.map((s) => status(ctx, s)),
+    );
   },
 
   getTransaction(params, ctx) {
     const cfgSchema = z.union([
       z.enum(['json', 'jsonParsed', 'base64', 'base58']),
-      ctxConfig.extend({ encoding: z.enum(['json', 'jsonParsed', 'base64', 'base58']).optional(), maxSupportedTransactionVersion: z.number().int().min(0).optional() }),
+      ctxConfig.extend({
+        encoding: z.enum(['json', 'jsonParsed', 'base64', 'base58']).optional(),
+        maxSupportedTransactionVersion: z.number().int().min(0).optional(),
+      }),
     ]);
     const [sig, raw] = parseParams(params, z.tuple([signature, cfgSchema.optional()]));
     const cfg = typeof raw === 'string' ? { encoding: raw, maxSupportedTransactionVersion: undefined } : raw;
@@ -136,22 +185,35 @@ export const txMethods: Record<string, Handler> = {
   },
 
   getSignaturesForAddress(params, ctx) {
-    const cfgSchema = ctxConfig.extend({ limit: z.number().int().min(1).max(MAX_SIGNATURES_LIMIT).optional(), before: signature.optional(), until: signature.optional() });
+    const cfgSchema = ctxConfig.extend({
+      limit: z.number().int().min(1).max(MAX_SIGNATURES_LIMIT).optional(),
+      before: signature.optional(),
+      until: signature.optional(),
+    });
     const [addr, cfg] = parseParams(params, z.tuple([address, cfgSchema.optional()]));
-    return ctx.ledger.history.signaturesFor(addr, { limit: cfg?.limit ?? MAX_SIGNATURES_LIMIT, before: cfg?.before, until: cfg?.until }).map((r) => ({
-      signature: r.signature,
-      slot: r.slot,
-      err: r.err,
-      memo: r.memo,
-      blockTime: r.blockTime,
-      confirmationStatus: 'finalized',
-    }));
+    return ctx.ledger.history
+      .signaturesFor(addr, { limit: cfg?.limit ?? MAX_SIGNATURES_LIMIT, before: cfg?.before, until: cfg?.until })
+      .map((r) => ({
+        signature: r.signature,
+        slot: r.slot,
+        err: r.err,
+        memo: r.memo,
+        blockTime: r.blockTime,
+        confirmationStatus: 'finalized',
+      }));
   },
 
   requestAirdrop(params, ctx) {
-    const [addr, lamports] = parseParams(params, z.tuple([address, z.number().int().min(1).max(Number(MAX_AIRDROP_LAMPORTS)), ctxConfig.optional()]));
+    const [addr, lamports] = parseParams(
+      params,
+      z.tuple([address, z.number().int().min(1).max(Number(MAX_AIRDROP_LAMPORTS)), ctxConfig.optional()]),
+    );
     const out = ctx.ledger.airdrop(new PublicKey(addr), BigInt(lamports));
-    if (out.err || !out.record) throw new RpcError(RPC_CODES.internalError, `airdrop failed: ${transactionErrorMessage(out.err ?? 'SanitizeFailure')}`);
+    if (out.err || !out.record)
+      throw new RpcError(
+        RPC_CODES.internalError,
+        `airdrop failed: ${transactionErrorMessage(out.err ?? 'SanitizeFailure')}`,
+      );
     return out.signature;
   },
 
@@ -161,7 +223,10 @@ export const txMethods: Record<string, Handler> = {
     const tx = decodeWireMessage(b);
     if (!tx) throw invalidParams('invalid message: failed to deserialize');
     // The fee the ledger charges: every signature, the precompiles' included.
-    return withContext(ctx, ctx.ledger.isBlockhashValid(tx.recentBlockhash) ? LAMPORTS_PER_SIGNATURE * feeSignatures(tx) : null);
+    return withContext(
+      ctx,
+      ctx.ledger.isBlockhashValid(tx.recentBlockhash) ? LAMPORTS_PER_SIGNATURE * feeSignatures(tx) : null,
+    );
   },
 
   getRecentPrioritizationFees(params, ctx) {

@@ -1,10 +1,11 @@
 // JSON-RPC framing and robustness of the embedded chain (-32601 / -32700 / -32602,
 // batches, hostile bodies never crash the server), over real HTTP and WebSocket.
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { WebSocket } from 'ws';
-import { startEmbeddedChain, type EmbeddedChain } from './index';
+import { type EmbeddedChain, startEmbeddedChain } from './index';
 
 let chain: EmbeddedChain;
 
@@ -23,23 +24,45 @@ after(async () => {
 
 describe('JSON-RPC framing', () => {
   test('parse error, invalid request, unknown method, invalid params', async () => {
-    assert.deepEqual((await post('{"jsonrpc":"2.0",')).json, { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
-    assert.deepEqual((await post('{"id":1,"method":"getSlot"}')).json, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid request' }, id: 1 });
-    assert.deepEqual((await post('{"jsonrpc":"2.0","id":2,"method":"nope"}')).json, { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: 2 });
-    const bad = (await post('{"jsonrpc":"2.0","id":3,"method":"getBalance","params":["not-an-address"]}')).json as { error: { code: number } };
+    assert.deepEqual((await post('{"jsonrpc":"2.0",')).json, {
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error' },
+      id: null,
+    });
+    assert.deepEqual((await post('{"id":1,"method":"getSlot"}')).json, {
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid request' },
+      id: 1,
+    });
+    assert.deepEqual((await post('{"jsonrpc":"2.0","id":2,"method":"nope"}')).json, {
+      jsonrpc: '2.0',
+      error: { code: -32601, message: 'Method not found' },
+      id: 2,
+    });
+    const bad = (await post('{"jsonrpc":"2.0","id":3,"method":"getBalance","params":["not-an-address"]}')).json as {
+      error: { code: number };
+    };
     assert.equal(bad.error.code, -32602);
-    const bad2 = (await post('{"jsonrpc":"2.0","id":4,"method":"getBalance","params":{"a":1}}')).json as { error: { code: number } };
+    const bad2 = (await post('{"jsonrpc":"2.0","id":4,"method":"getBalance","params":{"a":1}}')).json as {
+      error: { code: number };
+    };
     assert.equal(bad2.error.code, -32602);
-    assert.deepEqual((await post('[]')).json, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid request' }, id: null });
+    assert.deepEqual((await post('[]')).json, {
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Invalid request' },
+      id: null,
+    });
   });
 
   test('batch: answers in order, notifications get no answer', async () => {
-    const r = await post(JSON.stringify([
-      { jsonrpc: '2.0', id: 'a', method: 'getSlot' },
-      { jsonrpc: '2.0', method: 'getSlot' },
-      { jsonrpc: '2.0', id: 'b', method: 'missing' },
-      { jsonrpc: '2.0', id: 'c', method: 'getHealth' },
-    ]));
+    const r = await post(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 'a', method: 'getSlot' },
+        { jsonrpc: '2.0', method: 'getSlot' },
+        { jsonrpc: '2.0', id: 'b', method: 'missing' },
+        { jsonrpc: '2.0', id: 'c', method: 'getHealth' },
+      ]),
+    );
     assert.deepEqual(r.json, [
       { jsonrpc: '2.0', result: 0, id: 'a' },
       { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: 'b' },
@@ -50,24 +73,71 @@ describe('JSON-RPC framing', () => {
 
   test('context shape and slot ticks', async () => {
     chain.tick();
-    const r = (await post('{"jsonrpc":"2.0","id":1,"method":"getLatestBlockhash"}')).json as { result: { context: { slot: number; apiVersion: string }; value: { lastValidBlockHeight: number } } };
+    const r = (await post('{"jsonrpc":"2.0","id":1,"method":"getLatestBlockhash"}')).json as {
+      result: { context: { slot: number; apiVersion: string }; value: { lastValidBlockHeight: number } };
+    };
     assert.deepEqual(r.result.context, { apiVersion: '2.2.0', slot: 1 });
     assert.equal(r.result.value.lastValidBlockHeight, 151);
   });
 
   test('hostile bodies and params never crash the server nor yield internal errors', async () => {
-    const methods = ['getAccountInfo', 'getMultipleAccounts', 'getBalance', 'getProgramAccounts', 'getTokenAccountBalance', 'getTokenAccountsByOwner',
-      'getSignaturesForAddress', 'getTransaction', 'sendTransaction', 'simulateTransaction', 'getSignatureStatuses', 'requestAirdrop',
-      'getFeeForMessage', 'isBlockhashValid', 'getMinimumBalanceForRentExemption', 'getEpochInfo', 'getVersion'];
-    const fixed = ['', 'null', '1', '"x"', '{}', '[1,2', '\u0000\u0001', '{"jsonrpc":"2.0","id":{},"method":"getSlot"}', '[[],[]]',
+    const methods = [
+      'getAccountInfo',
+      'getMultipleAccounts',
+      'getBalance',
+      'getProgramAccounts',
+      'getTokenAccountBalance',
+      'getTokenAccountsByOwner',
+      'getSignaturesForAddress',
+      'getTransaction',
+      'sendTransaction',
+      'simulateTransaction',
+      'getSignatureStatuses',
+      'requestAirdrop',
+      'getFeeForMessage',
+      'isBlockhashValid',
+      'getMinimumBalanceForRentExemption',
+      'getEpochInfo',
+      'getVersion',
+    ];
+    const fixed = [
+      '',
+      'null',
+      '1',
+      '"x"',
+      '{}',
+      '[1,2',
+      '\u0000\u0001',
+      '{"jsonrpc":"2.0","id":{},"method":"getSlot"}',
+      '[[],[]]',
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: ['AAAA', { encoding: 'base64' }] }),
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: ['1'.repeat(5000)] }),
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getProgramAccounts', params: ['11111111111111111111111111111111', { filters: [{ memcmp: { offset: -1, bytes: 'x' } }] }] })];
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'getProgramAccounts',
+        params: ['11111111111111111111111111111111', { filters: [{ memcmp: { offset: -1, bytes: 'x' } }] }],
+      }),
+    ];
     const bodies = fc.sample(
       fc.oneof(
         fc.string(),
-        fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer(), method: fc.constantFrom(...methods), params: fc.array(fc.jsonValue(), { maxLength: 3 }) }).map((x) => JSON.stringify(x)),
-        fc.record({ jsonrpc: fc.constant('2.0'), id: fc.integer(), method: fc.constantFrom(...methods), params: fc.jsonValue() }).map((x) => JSON.stringify(x)),
+        fc
+          .record({
+            jsonrpc: fc.constant('2.0'),
+            id: fc.integer(),
+            method: fc.constantFrom(...methods),
+            params: fc.array(fc.jsonValue(), { maxLength: 3 }),
+          })
+          .map((x) => JSON.stringify(x)),
+        fc
+          .record({
+            jsonrpc: fc.constant('2.0'),
+            id: fc.integer(),
+            method: fc.constantFrom(...methods),
+            params: fc.jsonValue(),
+          })
+          .map((x) => JSON.stringify(x)),
       ),
       { numRuns: 300, seed: 42 },
     );
@@ -87,7 +157,11 @@ describe('JSON-RPC framing', () => {
   test('oversized body is refused with 413', async () => {
     const res = await fetch(chain.rpcUrl, { method: 'POST', body: 'x'.repeat(5 * 1024 * 1024) }).catch(() => null);
     assert.ok(res === null || res.status === 413);
-    assert.deepEqual((await post('{"jsonrpc":"2.0","id":1,"method":"getHealth"}')).json, { jsonrpc: '2.0', result: 'ok', id: 1 });
+    assert.deepEqual((await post('{"jsonrpc":"2.0","id":1,"method":"getHealth"}')).json, {
+      jsonrpc: '2.0',
+      result: 'ok',
+      id: 1,
+    });
   });
 
   test('WebSocket: parse error, unknown method, invalid subscription id, slotSubscribe', async () => {
@@ -105,13 +179,21 @@ describe('JSON-RPC framing', () => {
     await wait(4);
     assert.deepEqual(replies[0], { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
     assert.deepEqual(replies[1], { jsonrpc: '2.0', error: { code: -32601, message: 'Method not found' }, id: 1 });
-    assert.deepEqual(replies[2], { jsonrpc: '2.0', error: { code: -32602, message: 'Invalid subscription id.' }, id: 2 });
+    assert.deepEqual(replies[2], {
+      jsonrpc: '2.0',
+      error: { code: -32602, message: 'Invalid subscription id.' },
+      id: 2,
+    });
     const subId = (replies[3] as { result: number }).result;
     assert.equal(typeof subId, 'number');
     const slot = chain.ledger.slot;
     chain.tick();
     await wait(5);
-    assert.deepEqual(replies[4], { jsonrpc: '2.0', method: 'slotNotification', params: { result: { parent: slot, root: slot + 1, slot: slot + 1 }, subscription: subId } });
+    assert.deepEqual(replies[4], {
+      jsonrpc: '2.0',
+      method: 'slotNotification',
+      params: { result: { parent: slot, root: slot + 1, slot: slot + 1 }, subscription: subId },
+    });
     ws.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'slotUnsubscribe', params: [subId] }));
     await wait(6);
     assert.deepEqual(replies[5], { jsonrpc: '2.0', result: true, id: 4 });

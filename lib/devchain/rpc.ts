@@ -22,12 +22,23 @@ function error(id: Id, code: number, message: string, data?: unknown): Response 
   return { jsonrpc: '2.0', error: err, id };
 }
 
-function one(req: unknown, call: Call, has: HasMethod, onInternal: (err: unknown, method: string) => void): Response | null {
-  if (!req || typeof req !== 'object' || Array.isArray(req)) return error(null, RPC_CODES.invalidRequest, 'Invalid request');
+function one(
+  req: unknown,
+  call: Call,
+  has: HasMethod,
+  onInternal: (err: unknown, method: string) => void,
+): Response | null {
+  if (!req || typeof req !== 'object' || Array.isArray(req))
+    return error(null, RPC_CODES.invalidRequest, 'Invalid request');
   const r = req as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
-  const idOk = r.id === undefined || r.id === null || typeof r.id === 'string' || (typeof r.id === 'number' && Number.isFinite(r.id));
+  const idOk =
+    r.id === undefined ||
+    r.id === null ||
+    typeof r.id === 'string' ||
+    (typeof r.id === 'number' && Number.isFinite(r.id));
   const id: Id = idOk && r.id !== undefined ? (r.id as Id) : null;
-  if (r.jsonrpc !== '2.0' || typeof r.method !== 'string' || !idOk) return error(id, RPC_CODES.invalidRequest, 'Invalid request');
+  if (r.jsonrpc !== '2.0' || typeof r.method !== 'string' || !idOk)
+    return error(id, RPC_CODES.invalidRequest, 'Invalid request');
   const isNotification = r.id === undefined;
   if (!has(r.method)) return isNotification ? null : error(id, RPC_CODES.methodNotFound, 'Method not found');
   let result: unknown;
@@ -46,7 +57,12 @@ function one(req: unknown, call: Call, has: HasMethod, onInternal: (err: unknown
  * Answers one request body: a JSON text, or null when nothing is to be sent back (only
  * notifications). Never throws.
  */
-export function handleBody(text: string, call: Call, has: HasMethod, onInternal: (err: unknown, method: string) => void): string | null {
+export function handleBody(
+  text: string,
+  call: Call,
+  has: HasMethod,
+  onInternal: (err: unknown, method: string) => void,
+): string | null {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -55,7 +71,8 @@ export function handleBody(text: string, call: Call, has: HasMethod, onInternal:
   }
   try {
     if (Array.isArray(body)) {
-      if (body.length === 0 || body.length > MAX_BATCH) return JSON.stringify(error(null, RPC_CODES.invalidRequest, 'Invalid request'));
+      if (body.length === 0 || body.length > MAX_BATCH)
+        return JSON.stringify(error(null, RPC_CODES.invalidRequest, 'Invalid request'));
       const out = body.map((r) => one(r, call, has, onInternal)).filter((r): r is Response => r !== null);
       return out.length ? JSON.stringify(out) : null;
     }

@@ -21,11 +21,15 @@ export function satiGroupMintBytes(group: PublicKey, program: PublicKey): Uint8A
   out[45] = 1; // initialized; supply 0, decimals 0, no freeze authority
   out[165] = 1; // account type: mint
   let o = 166;
-  dv.setUint16(o, TOKEN_GROUP_POINTER, true); dv.setUint16(o + 2, 64, true);
-  out.set(registry, o + 4); out.set(group.toBytes(), o + 36);
+  dv.setUint16(o, TOKEN_GROUP_POINTER, true);
+  dv.setUint16(o + 2, 64, true);
+  out.set(registry, o + 4);
+  out.set(group.toBytes(), o + 36);
   o += 68;
-  dv.setUint16(o, TOKEN_GROUP, true); dv.setUint16(o + 2, 80, true);
-  out.set(registry, o + 4); out.set(group.toBytes(), o + 36);
+  dv.setUint16(o, TOKEN_GROUP, true);
+  dv.setUint16(o + 2, 80, true);
+  out.set(registry, o + 4);
+  out.set(group.toBytes(), o + 36);
   dv.setBigUint64(o + 68, 0n, true); // size
   dv.setBigUint64(o + 76, 0xffff_ffff_ffff_ffffn, true); // max_size
   return out;

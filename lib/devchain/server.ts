@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { BIND_HOST, MAX_BODY_BYTES } from './constants';
 import type { PubSub } from './pubsub';
-import { handleBody, type Call } from './rpc';
+import { type Call, handleBody } from './rpc';
 
 export interface EmbeddedLogger {
   debug?(msg: string, fields?: Record<string, unknown>): void;
@@ -65,7 +65,8 @@ function closeServer(server: Server): Promise<void> {
 
 /** Starts the listeners; rejects when the main port is taken. */
 export async function startRpcServer(p: RpcServerParams): Promise<RpcServer> {
-  const onInternal = (err: unknown, method: string) => p.logger.error('embedded chain: internal error', { method, err: String(err) });
+  const onInternal = (err: unknown, method: string) =>
+    p.logger.error('embedded chain: internal error', { method, err: String(err) });
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
 
   wss.on('connection', (ws: WebSocket) => {
@@ -76,8 +77,19 @@ export async function startRpcServer(p: RpcServerParams): Promise<RpcServer> {
     };
     const conn = p.pubsub.connect(send);
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
-      const text = isBinary ? '' : Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
-      const reply = handleBody(text, (m, params) => conn.call(m, params), (m) => conn.methods.has(m), onInternal);
+      const text = isBinary
+        ? ''
+        : Buffer.isBuffer(data)
+          ? data.toString('utf8')
+          : Array.isArray(data)
+            ? Buffer.concat(data).toString('utf8')
+            : Buffer.from(data).toString('utf8');
+      const reply = handleBody(
+        text,
+        (m, params) => conn.call(m, params),
+        (m) => conn.methods.has(m),
+        onInternal,
+      );
       if (reply !== null && ws.readyState === WebSocket.OPEN) ws.send(reply);
     });
     ws.on('close', () => conn.close());
@@ -87,7 +99,8 @@ export async function startRpcServer(p: RpcServerParams): Promise<RpcServer> {
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     req.on('error', () => res.destroy());
     if (req.method === 'OPTIONS') return void res.writeHead(204, CORS).end();
-    if (req.method === 'GET' && req.url?.split('?')[0] === '/health') return void res.writeHead(200, { 'content-type': 'text/plain', ...CORS }).end('ok');
+    if (req.method === 'GET' && req.url?.split('?')[0] === '/health')
+      return void res.writeHead(200, { 'content-type': 'text/plain', ...CORS }).end('ok');
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST', ...CORS }).end();
     const chunks: Buffer[] = [];
     let size = 0;

@@ -32,7 +32,10 @@ export interface EmbeddedChainThread {
 }
 
 /** A thread's memory: its heap in use and the memory its objects hold outside the heap, bytes. */
-export interface ThreadMemory { heapUsed: number; external: number }
+export interface ThreadMemory {
+  heapUsed: number;
+  external: number;
+}
 
 /** Messages between the threads (thread-worker.ts). */
 export type ToWorker =
@@ -54,12 +57,16 @@ export function startEmbeddedChainThread(p: EmbeddedChainThreadParams = {}): Pro
   let nextId = 1;
   const waiting = new Map<number, { resolve: (m: FromWorker & { op: 'done' }) => void; reject: (e: Error) => void }>();
   let exited = false;
-  const call = (msg: ToWorker extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never) => new Promise<FromWorker & { op: 'done' }>((resolve, reject) => {
-    if (exited) { reject(new Error('the embedded chain thread has stopped')); return; }
-    const id = nextId++;
-    waiting.set(id, { resolve, reject });
-    worker.postMessage({ ...msg, id } as ToWorker);
-  });
+  const call = (msg: ToWorker extends infer T ? (T extends unknown ? Omit<T, 'id'> : never) : never) =>
+    new Promise<FromWorker & { op: 'done' }>((resolve, reject) => {
+      if (exited) {
+        reject(new Error('the embedded chain thread has stopped'));
+        return;
+      }
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...msg, id } as ToWorker);
+    });
   return new Promise((resolve, reject) => {
     let started = false;
     worker.on('message', (m: FromWorker) => {
@@ -76,16 +83,32 @@ export function startEmbeddedChainThread(p: EmbeddedChainThreadParams = {}): Pro
         started = true;
         let closing: Promise<void> | null = null;
         resolve({
-          rpcUrl: m.rpcUrl, wsUrl: m.wsUrl, port: m.port, companionWsUrl: m.companionWsUrl, faucet: new PublicKey(m.faucet),
-          writeAccount: async (address, a) => { await call({ op: 'writeAccount', address, lamports: a.lamports.toString(), data: a.data, owner: a.owner }); },
-          snapshot: async () => { await call({ op: 'snapshot' }); },
+          rpcUrl: m.rpcUrl,
+          wsUrl: m.wsUrl,
+          port: m.port,
+          companionWsUrl: m.companionWsUrl,
+          faucet: new PublicKey(m.faucet),
+          writeAccount: async (address, a) => {
+            await call({ op: 'writeAccount', address, lamports: a.lamports.toString(), data: a.data, owner: a.owner });
+          },
+          snapshot: async () => {
+            await call({ op: 'snapshot' });
+          },
           memory: async () => {
             const { memory } = await call({ op: 'memory' });
             // Absent only from a thread that does not know the message: no figure, not zero.
             if (!memory) throw new Error('the embedded chain thread reported no memory');
             return memory;
           },
-          close: () => (closing ??= call({ op: 'close' }).then(() => undefined, () => undefined).then(async () => { await worker.terminate(); })),
+          close: () =>
+            (closing ??= call({ op: 'close' })
+              .then(
+                () => undefined,
+                () => undefined,
+              )
+              .then(async () => {
+                await worker.terminate();
+              })),
         });
       }
     });

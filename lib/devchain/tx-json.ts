@@ -12,7 +12,12 @@ function metaJson(rec: TxRecord, keyAt: ((i: number) => string) | null) {
   const inner = keyAt
     ? rec.innerInstructions.map((g) => ({
         index: g.index,
-        instructions: g.instructions.map((ix) => ({ programId: keyAt(ix.programIdIndex), accounts: ix.accounts.map(keyAt), data: ix.data, stackHeight: ix.stackHeight })),
+        instructions: g.instructions.map((ix) => ({
+          programId: keyAt(ix.programIdIndex),
+          accounts: ix.accounts.map(keyAt),
+          data: ix.data,
+          stackHeight: ix.stackHeight,
+        })),
       }))
     : rec.innerInstructions;
   const meta: Record<string, unknown> = {
@@ -53,7 +58,12 @@ function messageJson(tx: WireTransaction, rec: TxRecord, parsed: boolean) {
   } else {
     message.accountKeys = tx.staticKeys;
     message.header = tx.header;
-    message.instructions = tx.instructions.map((ix) => ({ programIdIndex: ix.programIdIndex, accounts: ix.accounts, data: toBase58(ix.data), stackHeight: null }));
+    message.instructions = tx.instructions.map((ix) => ({
+      programIdIndex: ix.programIdIndex,
+      accounts: ix.accounts,
+      data: toBase58(ix.data),
+      stackHeight: null,
+    }));
   }
   if (tx.version === 0) message.addressTableLookups = tx.lookups;
   return message;

@@ -4,7 +4,7 @@
  * instructions, return data and the memo text, shaped as Solana's getTransaction shapes them.
  */
 import type { LiteSvm, TransactionMetadata } from 'litesvm/dist/internal';
-import { decodeTokenAccount, isTokenAccount, uiTokenAmount, type AccountView } from './accounts';
+import { type AccountView, decodeTokenAccount, isTokenAccount, uiTokenAmount } from './accounts';
 import { MEMO_PROGRAM_IDS } from './constants';
 import type { InnerInstructionsJson, TokenBalance } from './history';
 import { isStaticWritable, toBase58, type WireTransaction } from './wire';
@@ -39,11 +39,11 @@ export function resolveKeys(tx: WireTransaction, read: ReadAccount): ResolvedKey
     const at = (i: number) => (i < n ? table.data.subarray(ALT_META_SIZE + 32 * i, ALT_META_SIZE + 32 * i + 32) : null);
     for (const i of l.writableIndexes) {
       const k = at(i);
-      if (k) (wBytes.push(k), loaded.writable.push(toBase58(k)));
+      if (k) wBytes.push(k), loaded.writable.push(toBase58(k));
     }
     for (const i of l.readonlyIndexes) {
       const k = at(i);
-      if (k) (roBytes.push(k), loaded.readonly.push(toBase58(k)));
+      if (k) roBytes.push(k), loaded.readonly.push(toBase58(k));
     }
   }
   keys.push(...loaded.writable, ...loaded.readonly);
@@ -78,7 +78,13 @@ export function snapshotBalances(
       const t = decodeTokenAccount(acc.data);
       const decimals = decimalsOf(t.mint);
       if (decimals !== null) {
-        tokens.push({ accountIndex: i, mint: t.mint, owner: t.owner, programId: acc.owner, uiTokenAmount: uiTokenAmount(t.amount, decimals) });
+        tokens.push({
+          accountIndex: i,
+          mint: t.mint,
+          owner: t.owner,
+          programId: acc.owner,
+          uiTokenAmount: uiTokenAmount(t.amount, decimals),
+        });
       }
     }
   }
@@ -94,7 +100,12 @@ export function innerInstructionsJson(meta: TransactionMetadata): InnerInstructi
       index,
       instructions: list.map((ii) => {
         const ci = ii.instruction();
-        return { programIdIndex: ci.programIdIndex(), accounts: Array.from(ci.accounts()), data: toBase58(ci.data()), stackHeight: ii.stackHeight() };
+        return {
+          programIdIndex: ci.programIdIndex(),
+          accounts: Array.from(ci.accounts()),
+          data: toBase58(ci.data()),
+          stackHeight: ii.stackHeight(),
+        };
       }),
     });
   });

@@ -2,18 +2,28 @@
 // sysvar and the Solana epoch forward, refuses bad params with -32602, refuses requests a browser
 // sent, can be switched off, and survives the chain process being killed (SIGKILL) before any
 // snapshot: the warp is in the transaction log and is re-applied in its place on restart.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { Connection, Keypair, LAMPORTS_PER_SOL, SYSVAR_CLOCK_PUBKEY } from '@solana/web3.js';
 import { startEmbeddedChain } from './index';
 
 type RpcAnswer = { result?: unknown; error?: { code: number; message: string } };
-async function rpc(url: string, method: string, params?: unknown, headers: Record<string, string> = {}): Promise<RpcAnswer> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+async function rpc(
+  url: string,
+  method: string,
+  params?: unknown,
+  headers: Record<string, string> = {},
+): Promise<RpcAnswer> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await res.json()) as RpcAnswer;
 }
 /** The Clock sysvar as the programs read it: slot (u64 at 0), epoch (u64 at 16), unix_timestamp (i64 at 32). */
@@ -51,8 +61,16 @@ test('zerox1_warpSlot moves slot, clock and epoch; bad params are -32602; browse
     const browser = await rpc(chain.rpcUrl, 'zerox1_warpSlot', { slot: from + 10 }, { origin: 'http://evil.example' });
     assert.equal(browser.error?.code, -32601);
     assert.equal(chain.ledger.slot, from);
-    assert.equal((await rpc(chain.rpcUrl, 'getSlot', [], { origin: 'http://evil.example' })).result, from, 'standard methods still answer browsers');
-    assert.equal((await rpc(off.rpcUrl, 'zerox1_warpSlot', { slot: 1000 })).error?.code, -32601, 'warp: false leaves the method out');
+    assert.equal(
+      (await rpc(chain.rpcUrl, 'getSlot', [], { origin: 'http://evil.example' })).result,
+      from,
+      'standard methods still answer browsers',
+    );
+    assert.equal(
+      (await rpc(off.rpcUrl, 'zerox1_warpSlot', { slot: 1000 })).error?.code,
+      -32601,
+      'warp: false leaves the method out',
+    );
 
     const target = from + 432_000 + 7;
     const unixBefore = (await clockOf(c)).unix;
@@ -67,7 +85,11 @@ test('zerox1_warpSlot moves slot, clock and epoch; bad params are -32602; browse
     // unix_timestamp stays wall time: protocol epochs (unix / epoch_seconds) do not jump.
     assert.ok(clock.unix - unixBefore <= 2n, `unix_timestamp ${clock.unix} stayed near ${unixBefore}`);
     assert.equal((await c.isBlockhashValid(blockhash)).value, false, 'blockhashes from before the jump expired');
-    assert.equal((await rpc(chain.rpcUrl, 'zerox1_warpSlot', [{ slot: target + 1 }])).result !== undefined, true, 'positional [{ slot }] works too');
+    assert.equal(
+      (await rpc(chain.rpcUrl, 'zerox1_warpSlot', [{ slot: target + 1 }])).result !== undefined,
+      true,
+      'positional [{ slot }] works too',
+    );
     chain.tick();
     assert.equal(await c.getSlot(), target + 2, 'slots go on from the warped slot');
   } finally {
@@ -77,12 +99,25 @@ test('zerox1_warpSlot moves slot, clock and epoch; bad params are -32602; browse
 });
 
 function startChain(dir: string): Promise<{ proc: ChildProcess; rpcUrl: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'lib/devchain/main.ts'], {
-    env: { ...process.env, CHAIN_PORT: '0', CHAIN_DATA_DIR: dir, CHAIN_SLOT_MS: '0', CHAIN_SNAPSHOT_MS: '3600000', CHAIN_QUIET: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'lib/devchain/main.ts'],
+    {
+      env: {
+        ...process.env,
+        CHAIN_PORT: '0',
+        CHAIN_DATA_DIR: dir,
+        CHAIN_SLOT_MS: '0',
+        CHAIN_SNAPSHOT_MS: '3600000',
+        CHAIN_QUIET: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
-  proc.stderr!.on('data', (b: Buffer) => { err += b.toString(); });
+  proc.stderr!.on('data', (b: Buffer) => {
+    err += b.toString();
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (b: Buffer) => {
@@ -93,7 +128,9 @@ function startChain(dir: string): Promise<{ proc: ChildProcess; rpcUrl: string }
   });
 }
 
-test('a warp survives SIGKILL before any snapshot, in its place among the logged transactions', { timeout: 120_000 }, async () => {
+test('a warp survives SIGKILL before any snapshot, in its place among the logged transactions', {
+  timeout: 120_000,
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'zerox1-warp-'));
   const procs: ChildProcess[] = [];
   try {
@@ -110,7 +147,11 @@ test('a warp survives SIGKILL before any snapshot, in its place among the logged
     const exited = new Promise((r) => first.proc.once('exit', r));
     first.proc.kill('SIGKILL');
     await exited;
-    assert.equal((JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as { slot: number }).slot, 0, 'the snapshot on disk predates both warps');
+    assert.equal(
+      (JSON.parse(readFileSync(join(dir, 'chain.json'), 'utf8')) as { slot: number }).slot,
+      0,
+      'the snapshot on disk predates both warps',
+    );
 
     const second = await startChain(dir);
     procs.push(second.proc);

@@ -113,7 +113,11 @@ export function decodeWireTransaction(bytes: Uint8Array): WireTransaction | null
       version = 0;
       r.pos++;
     }
-    const header = { numRequiredSignatures: r.u8(), numReadonlySignedAccounts: r.u8(), numReadonlyUnsignedAccounts: r.u8() };
+    const header = {
+      numRequiredSignatures: r.u8(),
+      numReadonlySignedAccounts: r.u8(),
+      numReadonlyUnsignedAccounts: r.u8(),
+    };
     if (header.numRequiredSignatures !== nsig) return null;
     const nkeys = r.shortVec();
     if (nkeys < nsig || header.numReadonlySignedAccounts >= nsig) return null;
@@ -148,7 +152,18 @@ export function decodeWireTransaction(bytes: Uint8Array): WireTransaction | null
       if (ix.programIdIndex >= nkeys) return null;
       if (ix.accounts.some((a) => a >= nkeys + nLoaded)) return null;
     }
-    return { bytes, signatures, version, header, staticKeys, staticKeyBytes, recentBlockhash, blockhashOffset, instructions, lookups };
+    return {
+      bytes,
+      signatures,
+      version,
+      header,
+      staticKeys,
+      staticKeyBytes,
+      recentBlockhash,
+      blockhashOffset,
+      instructions,
+      lookups,
+    };
   } catch {
     return null;
   }
@@ -159,7 +174,10 @@ export function decodeWireTransaction(bytes: Uint8Array): WireTransaction | null
  * runtime charges each of those signatures like a transaction signature (5,000 lamports), so a
  * resolve_challenge transaction with its Ed25519 check pays for two.
  */
-const SIGNATURE_PRECOMPILES = new Set(['Ed25519SigVerify111111111111111111111111111', 'KeccakSecp256k11111111111111111111111111111']);
+const SIGNATURE_PRECOMPILES = new Set([
+  'Ed25519SigVerify111111111111111111111111111',
+  'KeccakSecp256k11111111111111111111111111111',
+]);
 
 /** Signatures a transaction's fee counts: its own, plus those its precompile instructions verify. */
 export function feeSignatures(tx: Pick<WireTransaction, 'header' | 'staticKeys' | 'instructions'>): number {

@@ -4,24 +4,41 @@
 // descriptions) and whose table schemas are also in each Parquet file's key-value metadata.
 // The package is validated against the official Data Package v1 JSON Schema (lib/export/spec),
 // and checked further against the rules of the specification that a JSON Schema cannot state.
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRelease, listReleases, releaseNames, type ReleaseManifest } from './release';
-import { verifyRelease } from './verify';
-import { fileSha256 } from './signing';
-import { publicKeyFromSeed } from '../protocol/crypto';
-import { DATA_LICENSE } from './card';
-import { TABLES } from './tables';
-import { RELEASE_TABLE_NAMES } from './schema';
-import { parquetKv, EPOCH_SECONDS, fixtureStore, type FixtureStore } from './testing';
+import { after, before, describe, test } from 'node:test';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { publicKeyFromSeed } from '../protocol/crypto';
+import { DATA_LICENSE } from './card';
+import { createRelease, listReleases, type ReleaseManifest, releaseNames } from './release';
+import { RELEASE_TABLE_NAMES } from './schema';
+import { fileSha256 } from './signing';
+import { TABLES } from './tables';
+import { EPOCH_SECONDS, type FixtureStore, fixtureStore, parquetKv } from './testing';
+import { verifyRelease } from './verify';
 
-const FIELD_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'date', 'time', 'datetime', 'year', 'yearmonth', 'duration', 'geopoint', 'geojson', 'any']);
+const FIELD_TYPES = new Set([
+  'string',
+  'number',
+  'integer',
+  'boolean',
+  'object',
+  'array',
+  'date',
+  'time',
+  'datetime',
+  'year',
+  'yearmonth',
+  'duration',
+  'geopoint',
+  'geojson',
+  'any',
+]);
 
 describe('the dataset card of a release', () => {
   let fs: FixtureStore;
@@ -34,9 +51,17 @@ describe('the dataset card of a release', () => {
     epoch = Number(fs.fx.items[0].envelope.timestamp / BigInt(EPOCH_SECONDS * 1_000_000));
     // Signed: an unsigned release fails verification.
     const seed = new Uint8Array(32).fill(7);
-    m = await createRelease({ store: fs.store, epoch, dir, signingKey: { seed, publicKey: Buffer.from(publicKeyFromSeed(seed)).toString('hex'), signer: 'card test' } });
+    m = await createRelease({
+      store: fs.store,
+      epoch,
+      dir,
+      signingKey: { seed, publicKey: Buffer.from(publicKeyFromSeed(seed)).toString('hex'), signer: 'card test' },
+    });
   });
-  after(async () => { await fs?.close(); rmSync(dir, { recursive: true, force: true }); });
+  after(async () => {
+    await fs?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('datapackage.json validates against the official Data Package v1 JSON Schema; a broken one does not', () => {
     const dp = JSON.parse(readFileSync(join(dir, m.card!.datapackage.file), 'utf8')) as Record<string, any>;
@@ -61,7 +86,10 @@ describe('the dataset card of a release', () => {
     assert.match(dp.name, /^[a-z0-9._-]+$/);
     assert.equal(dp.profile, 'data-package');
     assert.deepEqual(dp.licenses, [DATA_LICENSE]);
-    assert.ok(Array.isArray(dp.resources) && dp.resources.length === RELEASE_TABLE_NAMES.length + 1, 'every release table and the context file');
+    assert.ok(
+      Array.isArray(dp.resources) && dp.resources.length === RELEASE_TABLE_NAMES.length + 1,
+      'every release table and the context file',
+    );
     for (const r of dp.resources) {
       assert.match(r.name, /^[a-z0-9._-]+$/, r.name);
       assert.ok(!r.path.startsWith('/') && !r.path.split('/').includes('..'), r.path);
@@ -71,9 +99,16 @@ describe('the dataset card of a release', () => {
       assert.equal(r.bytes, statSync(path).size);
       assert.ok(Array.isArray(r.schema.fields) && r.schema.fields.length > 0);
       for (const f of r.schema.fields) {
-        assert.ok(typeof f.name === 'string' && FIELD_TYPES.has(f.type) && typeof f.description === 'string', JSON.stringify(f));
+        assert.ok(
+          typeof f.name === 'string' && FIELD_TYPES.has(f.type) && typeof f.description === 'string',
+          JSON.stringify(f),
+        );
       }
-      for (const k of r.schema.primaryKey) assert.ok(r.schema.fields.some((f: { name: string }) => f.name === k), `${r.name} key ${k}`);
+      for (const k of r.schema.primaryKey)
+        assert.ok(
+          r.schema.fields.some((f: { name: string }) => f.name === k),
+          `${r.name} key ${k}`,
+        );
       // The same table schema is in the file's own key-value metadata.
       assert.deepEqual(JSON.parse(parquetKv(readFileSync(path))['zerox1.table_schema']), r.schema);
     }
@@ -81,12 +116,22 @@ describe('the dataset card of a release', () => {
     const offer = offers.schema.fields.find((f: { name: string }) => f.name === 'offer');
     assert.equal(offer.type, 'integer');
     assert.match(offer.unit, /smallest unit of the negotiated token/);
-    assert.deepEqual(offers.schema.fields.map((f: { name: string }) => f.name), TABLES.offers.columns.map((c) => c.name));
+    assert.deepEqual(
+      offers.schema.fields.map((f: { name: string }) => f.name),
+      TABLES.offers.columns.map((c) => c.name),
+    );
   });
 
   test('README says what, how, what is unseen, the licence, how to cite, the changelog; CITATION.cff names the release id', () => {
     const readme = readFileSync(join(dir, m.card!.readme.file), 'utf8');
-    for (const h of ['## What the data is', '## How it was collected, and what the observer cannot see', '## Licence', '## How to cite', '## Schema changelog']) assert.ok(readme.includes(h), h);
+    for (const h of [
+      '## What the data is',
+      '## How it was collected, and what the observer cannot see',
+      '## Licence',
+      '## How to cite',
+      '## Schema changelog',
+    ])
+      assert.ok(readme.includes(h), h);
     assert.match(readme, /It cannot see: bilateral messages between two agents/);
     assert.ok(readme.includes(DATA_LICENSE.name));
     assert.match(readme, new RegExp(`\\*\\*negotiations\\*\\* \\(now version ${TABLES.negotiations.version}\\)`));
@@ -95,19 +140,29 @@ describe('the dataset card of a release', () => {
     assert.match(cff, /^type: dataset$/m);
     assert.ok(cff.includes(`value: "sha256:${fileSha256(join(dir, releaseNames(epoch).manifest))}"`));
     const listed = listReleases(dir).find((r) => r.epoch === epoch)!;
-    assert.deepEqual(listed.card, { readme: m.card!.readme.file, datapackage: m.card!.datapackage.file, citation: m.card!.citation });
+    assert.deepEqual(listed.card, {
+      readme: m.card!.readme.file,
+      datapackage: m.card!.datapackage.file,
+      citation: m.card!.citation,
+    });
   });
 
   test('the card verifies with the release; a changed README or a datapackage hash fails by name', async () => {
     const ok = await verifyRelease(dir, m, { manifestFile: releaseNames(epoch).manifest });
-    assert.deepEqual(ok.filter((c) => !c.ok), []);
+    assert.deepEqual(
+      ok.filter((c) => !c.ok),
+      [],
+    );
     assert.equal(ok.filter((c) => c.name.includes(' card: ')).length, 4);
     const path = join(dir, m.card!.readme.file);
     const orig = readFileSync(path);
     writeFileSync(path, Buffer.concat([orig, Buffer.from('\nLicence: none.\n')]));
     try {
       const f = (await verifyRelease(dir, m, { manifestFile: releaseNames(epoch).manifest })).filter((c) => !c.ok);
-      assert.deepEqual(f.map((c) => c.name), [`epoch ${epoch} card: ${m.card!.readme.file}`]);
+      assert.deepEqual(
+        f.map((c) => c.name),
+        [`epoch ${epoch} card: ${m.card!.readme.file}`],
+      );
     } finally {
       writeFileSync(path, orig);
     }

@@ -58,7 +58,14 @@ export interface EpochAccounts {
   slot: string;
   batches: { address: string; agent: string; submittedSlot: string }[];
   /** `status` (pending, upheld, rejected, void, expired) and `resolvedSlot` ("0" while pending) as the account holds them now. */
-  challenges: { address: string; agent: string; submittedSlot: string; challenger?: string; status?: string; resolvedSlot?: string }[];
+  challenges: {
+    address: string;
+    agent: string;
+    submittedSlot: string;
+    challenger?: string;
+    status?: string;
+    resolvedSlot?: string;
+  }[];
   /** Only accounts still open: a settled or refunded negotiation closes its account. */
   negotiations: { address: string; conversationId: string }[];
 }
@@ -78,7 +85,10 @@ export interface ReleaseChain {
    * The BatchAccount root of (agent, epoch), hex, and the log summary counts it records
    * (messageCount, bidCount, taskCount, verifierCount, feedbackCount, overflow; decimal).
    */
-  batchRoot(agent: Uint8Array, epoch: bigint): Promise<{ root: string; address?: string; counts?: Record<string, string> } | { error: string }>;
+  batchRoot(
+    agent: Uint8Array,
+    epoch: bigint,
+  ): Promise<{ root: string; address?: string; counts?: Record<string, string> } | { error: string }>;
   /**
    * Every Haggle event of a negotiation account, in chain order (lib/indexer/haggle-history.ts):
    * the on-chain columns of a release are re-derived from them. Absent: those columns are not checked.
@@ -91,7 +101,15 @@ export interface ReleaseChain {
 }
 
 /** One release anchor read from the chain: an epoch's revision id and `asOf`, in the transaction `signature` at `slot`. */
-export interface ReleaseAnchorRead { epoch: number; revision: number; id: string; asOfUs: string; signature: string; slot: string; blockTime: number | null }
+export interface ReleaseAnchorRead {
+  epoch: number;
+  revision: number;
+  id: string;
+  asOfUs: string;
+  signature: string;
+  slot: string;
+  blockTime: number | null;
+}
 
 /**
  * The keys allowed to sign for a sender at `timestampUs` (the envelope's own time): the owner,
@@ -119,13 +137,24 @@ export function keysAt(ev: SignerEvidence | readonly string[] | undefined, times
  * A delegation created after the release is no disagreement; one the release names that the
  * chain does not have, or has with other bytes, is.
  */
-export function evidenceDifferences(stated: SignerEvidence | readonly string[] | undefined, chain: SignerEvidence): string[] {
+export function evidenceDifferences(
+  stated: SignerEvidence | readonly string[] | undefined,
+  chain: SignerEvidence,
+): string[] {
   if (!stated) return ['the manifest names no signer for this sender'];
-  if (!('owner' in chain)) return [`the chain registers no signer for this agent (${'unregistered' in chain ? chain.unregistered : 'no chain evidence'})`];
-  const allowed = new Set([chain.owner, ...chain.delegations.filter((d) => d.usable && d.delegator === chain.owner).map((d) => d.delegate)]);
+  if (!('owner' in chain))
+    return [
+      `the chain registers no signer for this agent (${'unregistered' in chain ? chain.unregistered : 'no chain evidence'})`,
+    ];
+  const allowed = new Set([
+    chain.owner,
+    ...chain.delegations.filter((d) => d.usable && d.delegator === chain.owner).map((d) => d.delegate),
+  ]);
   if (Array.isArray(stated) || (stated as SignerEvidence).source === 'observer') {
     const keys = Array.isArray(stated) ? stated : (stated as { keys: string[] }).keys;
-    return keys.filter((k) => !allowed.has(k)).map((k) => `key ${k} is neither the owner nor a delegate of this agent on chain`);
+    return keys
+      .filter((k) => !allowed.has(k))
+      .map((k) => `key ${k} is neither the owner nor a delegate of this agent on chain`);
   }
   const s = stated as SignerEvidence;
   if (!('owner' in s)) return [];
@@ -135,7 +164,8 @@ export function evidenceDifferences(stated: SignerEvidence | readonly string[] |
   for (const d of s.delegations) {
     const c = onChain.get(d.address);
     if (!c) out.push(`no DelegateV1 attestation at ${d.address} on chain (delegate ${d.delegate})`);
-    else if (c.data !== d.data) out.push(`the attestation at ${d.address} holds other bytes on chain than the manifest states`);
+    else if (c.data !== d.data)
+      out.push(`the attestation at ${d.address} holds other bytes on chain than the manifest states`);
   }
   return out;
 }

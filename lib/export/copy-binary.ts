@@ -60,9 +60,13 @@ export class CopyTupleReader {
     let p = this.pos;
     if (end - p < 2) return false;
     // Inline big-endian reads: cheaper than Buffer's read methods at ~10 per row.
-    const n = (b[p] << 24 >> 16) | b[p + 1];
+    const n = ((b[p] << 24) >> 16) | b[p + 1];
     p += 2;
-    if (n === -1) { this.ended = true; this.pos = p; return false; }
+    if (n === -1) {
+      this.ended = true;
+      this.pos = p;
+      return false;
+    }
     if (n > this.off.length) throw new Error(`binary COPY tuple has ${n} fields (at most ${this.off.length} expected)`);
     for (let i = 0; i < n; i++) {
       if (end - p < 4) return false;

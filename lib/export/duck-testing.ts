@@ -8,7 +8,11 @@ type Con = { runAndReadAll(sql: string): Promise<Result>; closeSync(): void };
 type Duck = { DuckDBInstance: { create(path: string): Promise<{ connect(): Promise<Con> }> } };
 
 let duck: Duck | null = null;
-try { duck = (await import('@duckdb/node-api')) as unknown as Duck; } catch { duck = null; }
+try {
+  duck = (await import('@duckdb/node-api')) as unknown as Duck;
+} catch {
+  duck = null;
+}
 
 export const duckSkip = duck ? false : '@duckdb/node-api is not installed (npm ci installs it)';
 

@@ -4,8 +4,9 @@
  * ISO writer against isoMicros on times that jump back and forth across seconds, days and
  * years, the digit writer against String(), and text cells against csvField's quoting.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { createRng } from '../agents/rng';
 import { hexInto, intInto, isoWriter, textInto } from './envelope-csv';
 import { isoMicros } from './schema';
@@ -33,11 +34,26 @@ test('ISO times: the cached day prefix is right after any jump, back or forth', 
   const iso = isoWriter();
   const out = Buffer.alloc(64);
   const day = 86_400_000_000;
-  const times: number[] = [0, 1, 999_999, 1_000_000, day - 1, day, day + 1, 951_782_400_000_000 /* 2000-02-29 */, 2 ** 53 - 1];
+  const times: number[] = [
+    0,
+    1,
+    999_999,
+    1_000_000,
+    day - 1,
+    day,
+    day + 1,
+    951_782_400_000_000 /* 2000-02-29 */,
+    2 ** 53 - 1,
+  ];
   let t = 1_763_942_400_000_000; // 2025-11-24
   for (let i = 0; i < 5_000; i++) {
     const r = rng.next();
-    t += r < 0.5 ? Math.floor(rng.next() * 3_000_000) - 1_500_000 : r < 0.9 ? Math.floor(rng.next() * 2 * day) - day : Math.floor(rng.next() * 400 * day);
+    t +=
+      r < 0.5
+        ? Math.floor(rng.next() * 3_000_000) - 1_500_000
+        : r < 0.9
+          ? Math.floor(rng.next() * 2 * day) - day
+          : Math.floor(rng.next() * 400 * day);
     times.push(Math.max(0, t));
   }
   for (const us of times) {
@@ -48,7 +64,23 @@ test('ISO times: the cached day prefix is right after any jump, back or forth', 
 
 test('integers and text cells', () => {
   const out = Buffer.alloc(64);
-  for (const v of [0, 7, 9, 10, 99, 100, 65_535, -1, -10, 2_147_483_647, 2_147_483_648, -2_147_483_648, 4_294_967_295, 2 ** 53 - 1, -(2 ** 53 - 1)]) {
+  for (const v of [
+    0,
+    7,
+    9,
+    10,
+    99,
+    100,
+    65_535,
+    -1,
+    -10,
+    2_147_483_647,
+    2_147_483_648,
+    -2_147_483_648,
+    4_294_967_295,
+    2 ** 53 - 1,
+    -(2 ** 53 - 1),
+  ]) {
     assert.equal(out.toString('latin1', 3, intInto(out, 3, v)), String(v));
   }
   for (const s of ['', 'zerox1/agents', 'a,b', 'say "hi"', 'line\r\nbreak', 'ünï"cødé,', '"']) {

@@ -12,18 +12,55 @@ import { decodeEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
 import type { EnvelopeCsvCopy } from '../store/export-copy';
 import { CopyTupleReader } from './copy-binary';
-import { decodePayloadInto, MSG_TYPE_NAMES, PAYLOAD_FIELDS } from './rows';
 import { BYTE_FIELDS, KIND_FIELDS, KIND_NAMES, KIND_OPAQUE, KIND_UNSURE, P, PayloadScan } from './payload-scan';
+import { decodePayloadInto, MSG_TYPE_NAMES, PAYLOAD_FIELDS } from './rows';
 import type { TableSchema } from './schema';
 import { cellFormatter, csvField } from './writers';
 
 /** The dataset's columns in the order this writer produces them (checked against the schema). */
-const COLUMNS = ['id', 'seq', 'version', 'msg_type', 'msg_type_name', 'sender', 'recipient', 'timestamp', 'block_ref', 'nonce',
-  'conversation_id', 'payload_hash', 'payload_len', 'payload', 'signature', 'raw', 'epoch', 'seen_via', 'gossip_topic', 'first_seen'];
+const COLUMNS = [
+  'id',
+  'seq',
+  'version',
+  'msg_type',
+  'msg_type_name',
+  'sender',
+  'recipient',
+  'timestamp',
+  'block_ref',
+  'nonce',
+  'conversation_id',
+  'payload_hash',
+  'payload_len',
+  'payload',
+  'signature',
+  'raw',
+  'epoch',
+  'seen_via',
+  'gossip_topic',
+  'first_seen',
+];
 
 /** Tuple fields of the store's COPY (lib/store/export-copy.ts envelopeCsvCopySql). */
-const F_ID = 0, F_SEQ = 1, F_VERSION = 2, F_TYPE = 3, F_SENDER = 4, F_RECIPIENT = 5, F_TS = 6, F_BLOCK = 7, F_NONCE = 8, F_CONV = 9,
-  F_PHASH = 10, F_PLEN = 11, F_SIG = 12, F_RAW = 13, F_EPOCH = 14, F_SOURCE = 15, F_TOPIC = 16, F_RECV = 17, FIELDS = 18;
+const F_ID = 0,
+  F_SEQ = 1,
+  F_VERSION = 2,
+  F_TYPE = 3,
+  F_SENDER = 4,
+  F_RECIPIENT = 5,
+  F_TS = 6,
+  F_BLOCK = 7,
+  F_NONCE = 8,
+  F_CONV = 9,
+  F_PHASH = 10,
+  F_PLEN = 11,
+  F_SIG = 12,
+  F_RAW = 13,
+  F_EPOCH = 14,
+  F_SOURCE = 15,
+  F_TOPIC = 16,
+  F_RECV = 17,
+  FIELDS = 18;
 /** The signature item that ends `raw` (CBOR head and 64 bytes); the payload ends where it begins. */
 const SIG_ITEM = 66;
 
@@ -33,7 +70,14 @@ export function envelopeCopyOptions(limit?: number): EnvelopeCsvCopy {
 }
 
 /** Types whose payload decodeInto reads (any other payload is opaque): skip the call for the rest. */
-const DECODED = new Set<number>([MsgType.FEEDBACK, MsgType.NOTARIZE_BID, MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT]);
+const DECODED = new Set<number>([
+  MsgType.FEEDBACK,
+  MsgType.NOTARIZE_BID,
+  MsgType.PROPOSE,
+  MsgType.COUNTER,
+  MsgType.ACCEPT,
+  MsgType.REJECT,
+]);
 /** Per scanner kind: `,<payload_kind>` and which payload cells it fills (0 empty, 1 integer, 2 bytes, 3 boolean). */
 const KIND_CELL = KIND_NAMES.map((n) => Buffer.from(`,${n}`, 'latin1'));
 const KIND_MASK = KIND_FIELDS.map((fs) => {
@@ -66,8 +110,14 @@ for (let w = 0; w < 65536; w++) T32[w] = T16[w & 255] | (T16[w >> 8] << 16);
 /** Writes the hex of `s[start, end)` at `q`; returns the end. */
 export function hexInto(dv: DataView, q: number, s: Uint8Array, start: number, end: number): number {
   let k = start;
-  for (; k + 1 < end; k += 2) { dv.setUint32(q, T32[s[k] | (s[k + 1] << 8)], true); q += 4; }
-  if (k < end) { dv.setUint16(q, T16[s[k]], true); q += 2; }
+  for (; k + 1 < end; k += 2) {
+    dv.setUint32(q, T32[s[k] | (s[k + 1] << 8)], true);
+    q += 4;
+  }
+  if (k < end) {
+    dv.setUint16(q, T16[s[k]], true);
+    q += 2;
+  }
   return q;
 }
 
@@ -79,27 +129,50 @@ function copyInto(o: Buffer, q: number, s: Uint8Array, start: number, end: numbe
 
 /** Writes the decimal of an integer |v| < 2^53 at `pos`; returns the end. */
 export function intInto(out: Buffer, pos: number, v: number): number {
-  if (v < 0) { out[pos++] = 0x2d; v = -v; }
-  if (v < 10) { out[pos] = 0x30 + v; return pos + 1; }
+  if (v < 0) {
+    out[pos++] = 0x2d;
+    v = -v;
+  }
+  if (v < 10) {
+    out[pos] = 0x30 + v;
+    return pos + 1;
+  }
   let digits = 1;
   if (v <= 0x7fffffff) {
     // Small integers (nearly every cell): int32 division, cheaper than Math.floor on doubles.
     for (let t = v; t >= 10; t = (t / 10) | 0) digits++;
-    for (let k = pos + digits - 1; k >= pos; k--) { const d = (v / 10) | 0; out[k] = 0x30 + v - d * 10; v = d; }
+    for (let k = pos + digits - 1; k >= pos; k--) {
+      const d = (v / 10) | 0;
+      out[k] = 0x30 + v - d * 10;
+      v = d;
+    }
     return pos + digits;
   }
   for (let t = v; t >= 10; t = Math.floor(t / 10)) digits++;
-  for (let k = pos + digits - 1; k >= pos; k--) { out[k] = 0x30 + (v % 10); v = Math.floor(v / 10); }
+  for (let k = pos + digits - 1; k >= pos; k--) {
+    out[k] = 0x30 + (v % 10);
+    v = Math.floor(v / 10);
+  }
   return pos + digits;
 }
 
 /** Writes a text cell `s[start, end)` (UTF-8) at `q` with CSV quoting when it needs it; returns the end. */
 export function textInto(o: Buffer, q: number, s: Uint8Array, start: number, end: number): number {
   let quote = false;
-  for (let k = start; k < end; k++) { const c = s[k]; if (c === 0x22 || c === 0x2c || c === 0x0d || c === 0x0a) { quote = true; break; } }
+  for (let k = start; k < end; k++) {
+    const c = s[k];
+    if (c === 0x22 || c === 0x2c || c === 0x0d || c === 0x0a) {
+      quote = true;
+      break;
+    }
+  }
   if (!quote) return copyInto(o, q, s, start, end);
   o[q++] = 0x22;
-  for (let k = start; k < end; k++) { const c = s[k]; if (c === 0x22) o[q++] = 0x22; o[q++] = c; }
+  for (let k = start; k < end; k++) {
+    const c = s[k];
+    if (c === 0x22) o[q++] = 0x22;
+    o[q++] = c;
+  }
   o[q++] = 0x22;
   return q;
 }
@@ -110,8 +183,9 @@ const PG_EPOCH_US = 946_684_800_000_000;
 const I64_MAX = 2 ** 63 - 1;
 
 /** Big-endian int64 at `o` as a double (exact below 2^53) and int32, without Buffer's read methods. */
-const i64 = (b: Buffer, o: number) => ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) * 4294967296
-  + (((b[o + 4] << 24) | (b[o + 5] << 16) | (b[o + 6] << 8) | b[o + 7]) >>> 0);
+const i64 = (b: Buffer, o: number) =>
+  ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) * 4294967296 +
+  (((b[o + 4] << 24) | (b[o + 5] << 16) | (b[o + 6] << 8) | b[o + 7]) >>> 0);
 const i32 = (b: Buffer, o: number) => (b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3];
 
 /**
@@ -127,7 +201,10 @@ export function isoWriter(): (out: Buffer, pos: number, us: number) => number {
   return (out, pos, us) => {
     const sec = Math.floor(us / 1e6);
     const day = Math.floor(sec / 86400);
-    if (day !== lastDay) { prefix.write(new Date(day * 86400_000).toISOString(), 0, 11, 'latin1'); lastDay = day; }
+    if (day !== lastDay) {
+      prefix.write(new Date(day * 86400_000).toISOString(), 0, 11, 'latin1');
+      lastDay = day;
+    }
     for (let k = 0; k < 11; k++) out[pos + k] = prefix[k];
     pos += 11;
     let s = sec - day * 86400;
@@ -135,25 +212,39 @@ export function isoWriter(): (out: Buffer, pos: number, us: number) => number {
     s -= h * 3600;
     const m = Math.floor(s / 60);
     s -= m * 60;
-    out[pos] = 0x30 + Math.floor(h / 10); out[pos + 1] = 0x30 + (h % 10); out[pos + 2] = 0x3a;
-    out[pos + 3] = 0x30 + Math.floor(m / 10); out[pos + 4] = 0x30 + (m % 10); out[pos + 5] = 0x3a;
-    out[pos + 6] = 0x30 + Math.floor(s / 10); out[pos + 7] = 0x30 + (s % 10); out[pos + 8] = 0x2e;
+    out[pos] = 0x30 + Math.floor(h / 10);
+    out[pos + 1] = 0x30 + (h % 10);
+    out[pos + 2] = 0x3a;
+    out[pos + 3] = 0x30 + Math.floor(m / 10);
+    out[pos + 4] = 0x30 + (m % 10);
+    out[pos + 5] = 0x3a;
+    out[pos + 6] = 0x30 + Math.floor(s / 10);
+    out[pos + 7] = 0x30 + (s % 10);
+    out[pos + 8] = 0x2e;
     pos += 9;
     let frac = us - sec * 1e6;
-    for (let k = pos + 5; k >= pos; k--) { out[k] = 0x30 + (frac % 10); frac = Math.floor(frac / 10); }
+    for (let k = pos + 5; k >= pos; k--) {
+      out[k] = 0x30 + (frac % 10);
+      frac = Math.floor(frac / 10);
+    }
     out[pos + 6] = 0x5a; // 'Z'
     return pos + 7;
   };
 }
 
 /** CSV of the envelopes table from the fast path's binary COPY data. */
-export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint8Array>, onRows?: (n: number) => void): AsyncIterable<Uint8Array> {
+export async function* envelopeCsv(
+  schema: TableSchema,
+  copy: AsyncIterable<Uint8Array>,
+  onRows?: (n: number) => void,
+): AsyncIterable<Uint8Array> {
   const names = schema.columns.map((c) => c.name);
   const payloadCols = schema.columns.slice(COLUMNS.length);
   if (names.slice(0, COLUMNS.length).join() !== COLUMNS.join()) {
     throw new Error('envelopes columns changed: update the fast path (lib/store/export-copy.ts, envelope-csv.ts)');
   }
-  if (payloadCols.map((c) => c.name).join() !== ['payload_kind', ...PAYLOAD_FIELDS].join()) throw new Error('payload columns changed: update rows.ts PAYLOAD_FIELDS');
+  if (payloadCols.map((c) => c.name).join() !== ['payload_kind', ...PAYLOAD_FIELDS].join())
+    throw new Error('payload columns changed: update rows.ts PAYLOAD_FIELDS');
   const fields = payloadCols.slice(1);
   const fieldFmt = fields.map((c) => cellFormatter(c.type, true));
   const vals: unknown[] = [];
@@ -176,7 +267,8 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
       const { buf, off, len } = r;
       if (r.fields !== FIELDS) throw new Error(`binary COPY tuple has ${r.fields} fields, ${FIELDS} expected`);
       // The payload: the bytes of `raw` before its signature item (clipped as SQL's substring would).
-      const rawStart = off[F_RAW], rawEnd = rawStart + Math.max(len[F_RAW], 0);
+      const rawStart = off[F_RAW],
+        rawEnd = rawStart + Math.max(len[F_RAW], 0);
       const plenCell = i32(buf, off[F_PLEN]);
       const pEnd = Math.max(rawEnd - SIG_ITEM, rawStart);
       const p0 = Math.max(pEnd - Math.max(plenCell, 0), rawStart);
@@ -199,7 +291,10 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
       const t = i32(buf, off[F_TYPE]);
       q = intInto(o, q, t);
       o[q++] = 0x2c;
-      if (t >= 0 && t < 256) { const n = TYPE_NAMES[t]; q = copyInto(o, q, n, 0, n.length); } else q += o.write(typeName(t), q, 'latin1');
+      if (t >= 0 && t < 256) {
+        const n = TYPE_NAMES[t];
+        q = copyInto(o, q, n, 0, n.length);
+      } else q += o.write(typeName(t), q, 'latin1');
       o[q++] = 0x2c;
       q = hexInto(dv, q, buf, off[F_SENDER], off[F_SENDER] + len[F_SENDER]);
       o[q++] = 0x2c;
@@ -248,14 +343,24 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
           const m = mask[i];
           if (m === 1) q = intInto(o, q, num[i]);
           else if (m === 2) q = hexInto(dv, q, buf, poff[i], poff[i] + plenOf[i]);
-          else if (m === 3) { const w = num[i] === 1 ? TRUE : FALSE; q = copyInto(o, q, w, 0, w.length); }
+          else if (m === 3) {
+            const w = num[i] === 1 ? TRUE : FALSE;
+            q = copyInto(o, q, w, 0, w.length);
+          }
         }
-        o[q++] = 0x0d; o[q++] = 0x0a;
+        o[q++] = 0x0d;
+        o[q++] = 0x0a;
         pos = q;
         continue;
       }
-      const kind = k === KIND_UNSURE ? decodePayloadInto(t, new Uint8Array(buf.buffer, buf.byteOffset + p0, plen), vals) : 'opaque';
-      if (kind === 'opaque') { pos = copyInto(o, q, opaque, 0, opaque.length); continue; }
+      const kind =
+        k === KIND_UNSURE
+          ? decodePayloadInto(t, new Uint8Array(buf.buffer, buf.byteOffset + p0, plen), vals)
+          : 'opaque';
+      if (kind === 'opaque') {
+        pos = copyInto(o, q, opaque, 0, opaque.length);
+        continue;
+      }
       o[q++] = 0x2c; // ','
       q += o.write(kind, q, 'latin1');
       for (let i = 0; i < fields.length; i++) {
@@ -265,10 +370,14 @@ export async function* envelopeCsv(schema: TableSchema, copy: AsyncIterable<Uint
         if (v instanceof Uint8Array) q = hexInto(dv, q, v, 0, v.length);
         else q += o.write(fieldFmt[i](v), q, 'utf8');
       }
-      o[q++] = 0x0d; o[q++] = 0x0a;
+      o[q++] = 0x0d;
+      o[q++] = 0x0a;
       pos = q;
     }
-    if (full.length) { onRows?.(rows); yield* full.splice(0); }
+    if (full.length) {
+      onRows?.(rows);
+      yield* full.splice(0);
+    }
   }
   if (!r.ended) throw new Error('the COPY stream ended before its trailer');
   onRows?.(rows);

@@ -17,24 +17,58 @@ import type { TableSchema } from './schema';
 import { PARQUET_ROW_GROUP, parquetEncoder, parquetMisfit, parquetValue } from './writers';
 
 /** The fast path's columns, in the COPY's order (the table's first 20 columns), then payload_kind and the payload fields. */
-const COLUMNS = ['id', 'seq', 'version', 'msg_type', 'msg_type_name', 'sender', 'recipient', 'timestamp', 'block_ref', 'nonce', 'conversation_id',
-  'payload_hash', 'payload_len', 'payload', 'signature', 'raw', 'epoch', 'seen_via', 'gossip_topic', 'first_seen', 'payload_kind', ...PAYLOAD_FIELDS];
+const COLUMNS = [
+  'id',
+  'seq',
+  'version',
+  'msg_type',
+  'msg_type_name',
+  'sender',
+  'recipient',
+  'timestamp',
+  'block_ref',
+  'nonce',
+  'conversation_id',
+  'payload_hash',
+  'payload_len',
+  'payload',
+  'signature',
+  'raw',
+  'epoch',
+  'seen_via',
+  'gossip_topic',
+  'first_seen',
+  'payload_kind',
+  ...PAYLOAD_FIELDS,
+];
 
 const PG_EPOCH_US = 946_684_800_000_000;
 const I64_MAX = 2 ** 63 - 1;
 const ARENA = 8 << 20;
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 
-const i64 = (b: Buffer, o: number) => ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) * 4294967296
-  + (((b[o + 4] << 24) | (b[o + 5] << 16) | (b[o + 6] << 8) | b[o + 7]) >>> 0);
+const i64 = (b: Buffer, o: number) =>
+  ((b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3]) * 4294967296 +
+  (((b[o + 4] << 24) | (b[o + 5] << 16) | (b[o + 6] << 8) | b[o + 7]) >>> 0);
 const i32 = (b: Buffer, o: number) => (b[o] << 24) | (b[o + 1] << 16) | (b[o + 2] << 8) | b[o + 3];
 /** int8 as a bigint: exact, through a double when it fits one. */
-const big64 = (b: Buffer, o: number) => { const v = i64(b, o); return Number.isSafeInteger(v) ? BigInt(v) : b.readBigInt64BE(o); };
+const big64 = (b: Buffer, o: number) => {
+  const v = i64(b, o);
+  return Number.isSafeInteger(v) ? BigInt(v) : b.readBigInt64BE(o);
+};
 
 /** Parquet of the envelopes table from the fast path's binary COPY data. */
-export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<Uint8Array>, onRows?: (n: number) => void, rowGroupSize = PARQUET_ROW_GROUP,
-  onSetAside?: (reason: string) => void): AsyncIterable<Uint8Array> {
-  if (schema.columns.map((c) => c.name).join() !== COLUMNS.join()) throw new Error('envelopes columns changed: update the Parquet fast path (lib/store/export-copy.ts, envelope-parquet.ts)');
+export async function* envelopeParquet(
+  schema: TableSchema,
+  copy: AsyncIterable<Uint8Array>,
+  onRows?: (n: number) => void,
+  rowGroupSize = PARQUET_ROW_GROUP,
+  onSetAside?: (reason: string) => void,
+): AsyncIterable<Uint8Array> {
+  if (schema.columns.map((c) => c.name).join() !== COLUMNS.join())
+    throw new Error(
+      'envelopes columns changed: update the Parquet fast path (lib/store/export-copy.ts, envelope-parquet.ts)',
+    );
   const types = schema.columns.map((c) => c.type);
   const enc = parquetEncoder(schema);
   const typeNames = new Map<number, Uint8Array>();
@@ -59,7 +93,12 @@ export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<
   // The arena: each tuple's bytes copied once; views into it stay valid until the group is written.
   let arena = Buffer.allocUnsafeSlow(ARENA);
   let at = 0;
-  const room = (len: number) => { if (at + len > arena.length) { arena = Buffer.allocUnsafeSlow(Math.max(ARENA, len)); at = 0; } };
+  const room = (len: number) => {
+    if (at + len > arena.length) {
+      arena = Buffer.allocUnsafeSlow(Math.max(ARENA, len));
+      at = 0;
+    }
+  };
   /** Lowercase hex of `len` bytes of `src` at `from`, as ASCII in the arena (ids are hex text in every format). */
   const hexText = (src: Buffer, from: number, len: number) => {
     room(2 * len);
@@ -95,13 +134,21 @@ export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<
       if (k === KIND_UNSURE) {
         unsureKind = decodePayloadInto(msgType, view(12), vals);
         let misfit: string | null = null;
-        for (let i = 0; i < PAYLOAD_FIELDS.length && !misfit; i++) misfit = parquetMisfit(cols_[P0 + i], (unsure[i] = parquetValue(types[P0 + i], vals[i])));
-        if (misfit) { onSetAside?.(misfit); rows++; continue; }
+        for (let i = 0; i < PAYLOAD_FIELDS.length && !misfit; i++)
+          misfit = parquetMisfit(cols_[P0 + i], (unsure[i] = parquetValue(types[P0 + i], vals[i])));
+        if (misfit) {
+          onSetAside?.(misfit);
+          rows++;
+          continue;
+        }
       }
       let ts: bigint;
       const tsv = i64(buf, off[6]);
       if (tsv >= 0 && tsv < Number.MAX_SAFE_INTEGER) ts = BigInt(tsv);
-      else if (tsv >= I64_MAX) { const d = decodeEnvelope(view(14)); ts = d.ok ? d.envelope.timestamp : 0n; } // the exact u64 is in raw
+      else if (tsv >= I64_MAX) {
+        const d = decodeEnvelope(view(14));
+        ts = d.ok ? d.envelope.timestamp : 0n;
+      } // the exact u64 is in raw
       else ts = buf.readBigInt64BE(off[6]);
       const src = buf.toString('latin1', off[16], off[16] + len[16]);
       let source = sources.get(src);
@@ -125,10 +172,14 @@ export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<
       cols[16].push(BigInt(i32(buf, off[15])));
       cols[17].push(source);
       let topic: Uint8Array | null = null;
-      if (len[17] >= 0) { // one shared array per topic: the column's min/max statistics must not hold an arena
+      if (len[17] >= 0) {
+        // one shared array per topic: the column's min/max statistics must not hold an arena
         const s = buf.toString('utf8', off[17], off[17] + len[17]);
         topic = topics.get(s) ?? null;
-        if (!topic) { topic = utf8(s); if (topics.size < 1_000) topics.set(s, topic); }
+        if (!topic) {
+          topic = utf8(s);
+          if (topics.size < 1_000) topics.set(s, topic);
+        }
       }
       cols[18].push(topic);
       cols[19].push(BigInt(i64(buf, off[18]) + PG_EPOCH_US));
@@ -140,7 +191,10 @@ export async function* envelopeParquet(schema: TableSchema, copy: AsyncIterable<
         const filled = KIND_FIELDS[k];
         let f = 0;
         for (let i = 0; i < PAYLOAD_FIELDS.length; i++) {
-          if (k === KIND_OPAQUE || filled[f] !== i) { cols[P0 + i].push(null); continue; }
+          if (k === KIND_OPAQUE || filled[f] !== i) {
+            cols[P0 + i].push(null);
+            continue;
+          }
           f++;
           if (i === P.terms) cols[P0 + i].push(new Uint8Array(ab, a.byteOffset + scan.off[i], scan.len[i]));
           else if (BYTE_FIELDS.has(i)) cols[P0 + i].push(hexText(a, scan.off[i], scan.len[i]));

@@ -4,18 +4,19 @@
  * a topic that needs CSV quoting and for a stored timestamp saturated at 2^63-1 (the exact value
  * then comes from `raw`).
  */
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { MsgType } from '../protocol/types';
+import { after, before, describe, test } from 'node:test';
 import { decodeEnvelope } from '../protocol/envelope';
 import { fromHex } from '../protocol/hex';
-import { exportTable, tableRows } from './export';
-import { TABLES } from './tables';
-import { writeFormat } from './writers';
-import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
-import { collect, fixtureStore, readBack, type FixtureStore } from './testing';
+import { MsgType } from '../protocol/types';
 import type { ExportFilter } from '../store/export';
 import { skipWithoutPostgres } from '../store/testing';
+import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
+import { exportTable, tableRows } from './export';
+import { TABLES } from './tables';
+import { collect, type FixtureStore, fixtureStore, readBack } from './testing';
+import { writeFormat } from './writers';
 
 const skip = skipWithoutPostgres();
 
@@ -23,8 +24,12 @@ describe('envelopes CSV fast path on Postgres', { skip }, () => {
   let fs: FixtureStore;
   before(async () => {
     fs = await fixtureStore('postgres', 30);
-    await fs.store.query(`UPDATE envelope SET topic = 'zerox1/"odd",topic' WHERE seq = (SELECT min(seq) FROM envelope)`);
-    await fs.store.query(`UPDATE envelope SET timestamp = 9223372036854775807 WHERE seq = (SELECT max(seq) FROM envelope)`);
+    await fs.store.query(
+      `UPDATE envelope SET topic = 'zerox1/"odd",topic' WHERE seq = (SELECT min(seq) FROM envelope)`,
+    );
+    await fs.store.query(
+      `UPDATE envelope SET timestamp = 9223372036854775807 WHERE seq = (SELECT max(seq) FROM envelope)`,
+    );
   });
   after(() => fs?.close());
 
@@ -34,7 +39,9 @@ describe('envelopes CSV fast path on Postgres', { skip }, () => {
     if (limit !== undefined) {
       const all: Record<string, unknown>[] = [];
       for await (const p of rows) all.push(...p);
-      rows = (async function* () { yield all.slice(0, limit); })();
+      rows = (async function* () {
+        yield all.slice(0, limit);
+      })();
     }
     return collect(writeFormat('csv', schema, rows));
   };
@@ -43,30 +50,63 @@ describe('envelopes CSV fast path on Postgres', { skip }, () => {
     const agent = fs.fx.agents[1];
     const from = fs.fx.items[40].envelope.timestamp;
     const filters: [ExportFilter, number | undefined][] = [
-      [{}, undefined], [{}, 7], [{ agent }, undefined], [{ fromUs: from, toUs: from + 3_600_000_000n }, undefined],
+      [{}, undefined],
+      [{}, 7],
+      [{ agent }, undefined],
+      [{ fromUs: from, toUs: from + 3_600_000_000n }, undefined],
       [{ types: [MsgType.PROPOSE, MsgType.FEEDBACK] }, undefined],
     ];
     for (const [filter, limit] of filters) {
       let reported = 0;
-      const out = await exportTable({ source: fs.store.exportSource(), table: 'envelopes', format: 'csv', filter, limit, onRows: (n) => { reported = n; } });
+      const out = await exportTable({
+        source: fs.store.exportSource(),
+        table: 'envelopes',
+        format: 'csv',
+        filter,
+        limit,
+        onRows: (n) => {
+          reported = n;
+        },
+      });
       const fast = await collect(out.bytes);
       const want = await generic(filter, limit);
       assert.ok(want.length > 200, 'the filter selects rows');
-      assert.equal(fast.toString('utf8'), want.toString('utf8'), JSON.stringify({ filter: Object.keys(filter), limit }));
+      assert.equal(
+        fast.toString('utf8'),
+        want.toString('utf8'),
+        JSON.stringify({ filter: Object.keys(filter), limit }),
+      );
       assert.equal(reported, out.total);
       assert.equal((await readBack('csv', fast)).length, out.total);
     }
   });
 
-  test('Parquet fast path: every value read back equals the generic path\'s, with and without filters', async () => {
+  test("Parquet fast path: every value read back equals the generic path's, with and without filters", async () => {
     const agent = fs.fx.agents[1];
     const from = fs.fx.items[40].envelope.timestamp;
-    const filters: [ExportFilter, number | undefined][] = [[{}, undefined], [{}, 7], [{ agent, types: [MsgType.PROPOSE, MsgType.FEEDBACK] }, undefined], [{ fromUs: from, toUs: from + 3_600_000_000n }, undefined]];
+    const filters: [ExportFilter, number | undefined][] = [
+      [{}, undefined],
+      [{}, 7],
+      [{ agent, types: [MsgType.PROPOSE, MsgType.FEEDBACK] }, undefined],
+      [{ fromUs: from, toUs: from + 3_600_000_000n }, undefined],
+    ];
     for (const [filter, limit] of filters) {
-      const out = await exportTable({ source: fs.store.exportSource(), table: 'envelopes', format: 'parquet', filter, limit });
+      const out = await exportTable({
+        source: fs.store.exportSource(),
+        table: 'envelopes',
+        format: 'parquet',
+        filter,
+        limit,
+      });
       const fast = await readBack('parquet', await collect(out.bytes));
       let rows = tableRows({ source: fs.store.exportSource(), table: 'envelopes', filter, pageSize: 64 });
-      if (limit !== undefined) { const all: Record<string, unknown>[] = []; for await (const p of rows) all.push(...p); rows = (async function* () { yield all.slice(0, limit); })(); }
+      if (limit !== undefined) {
+        const all: Record<string, unknown>[] = [];
+        for await (const p of rows) all.push(...p);
+        rows = (async function* () {
+          yield all.slice(0, limit);
+        })();
+      }
       const want = await readBack('parquet', await collect(writeFormat('parquet', TABLES.envelopes, rows)));
       assert.ok(want.length > 5, 'the filter selects rows');
       assert.equal(fast.length, out.total);
@@ -80,12 +120,23 @@ describe('envelopes CSV fast path on Postgres', { skip }, () => {
     const copy = fs.store.exportSource().envelopeCsvCopy({}, envelopeCopyOptions());
     assert.ok(copy);
     const whole = await collect(copy);
-    const want = await collect(envelopeCsv(TABLES.envelopes, (async function* () { yield whole; })()));
+    const want = await collect(
+      envelopeCsv(
+        TABLES.envelopes,
+        (async function* () {
+          yield whole;
+        })(),
+      ),
+    );
     for (const size of [1, 7, 5_000]) {
-      const pieces = (async function* () { for (let i = 0; i < whole.length; i += size) yield whole.subarray(i, i + size); })();
+      const pieces = (async function* () {
+        for (let i = 0; i < whole.length; i += size) yield whole.subarray(i, i + size);
+      })();
       assert.ok((await collect(envelopeCsv(TABLES.envelopes, pieces))).equals(want), `chunks of ${size}`);
     }
-    const cut = (async function* () { yield whole.subarray(0, whole.length - 2); })();
+    const cut = (async function* () {
+      yield whole.subarray(0, whole.length - 2);
+    })();
     await assert.rejects(collect(envelopeCsv(TABLES.envelopes, cut)), /before its trailer/);
   });
 
@@ -93,7 +144,9 @@ describe('envelopes CSV fast path on Postgres', { skip }, () => {
     const out = await exportTable({ source: fs.store.exportSource(), table: 'envelopes', format: 'csv' });
     const rows = await readBack('csv', await collect(out.bytes));
     assert.equal(rows[0].gossip_topic, 'zerox1/"odd",topic');
-    const [sat] = await fs.store.query<{ id: string }>(`SELECT encode(id, 'hex') AS id FROM envelope WHERE timestamp = 9223372036854775807`);
+    const [sat] = await fs.store.query<{ id: string }>(
+      `SELECT encode(id, 'hex') AS id FROM envelope WHERE timestamp = 9223372036854775807`,
+    );
     const row = rows.find((r) => r.id === sat.id)!;
     const d = decodeEnvelope(fromHex(String(row.raw)));
     assert.ok(d.ok);

@@ -1,13 +1,13 @@
-import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseNegotiationPayload } from '../protocol/neg1';
+import { after, before, describe, test } from 'node:test';
 import { toHex } from '../protocol/hex';
+import { parseNegotiationPayload } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
 import { countRows, exportTable } from './export';
 import { isoMicros, TABLE_NAMES, type TableName } from './schema';
 import { TABLES } from './tables';
+import { BACKENDS, collect, type FixtureStore, fixtureStore, parquetKv, type ReadRow, readBack } from './testing';
 import { FORMATS } from './writers';
-import { BACKENDS, collect, fixtureStore, parquetKv, readBack, type FixtureStore, type ReadRow } from './testing';
 
 const hexOf = (v: unknown) => (v instanceof Uint8Array ? toHex(v) : String(v));
 const str = (v: unknown) => (typeof v === 'bigint' ? v.toString() : String(v));
@@ -32,13 +32,32 @@ for (const kind of BACKENDS) {
       expected.challenges = await q('SELECT count(*)::text AS n FROM challenge');
       expected.reconciliation = await q('SELECT count(*)::text AS n FROM reconciliation');
       expected.disputes = items.filter((i) => i.envelope.msgType === MsgType.DISPUTE).length;
-      expected.negotiations = new Set(items.filter((i) => i.envelope.msgType === MsgType.PROPOSE).map((i) => toHex(i.envelope.conversationId))).size;
+      expected.negotiations = new Set(
+        items.filter((i) => i.envelope.msgType === MsgType.PROPOSE).map((i) => toHex(i.envelope.conversationId)),
+      ).size;
       // NEG1 offers, plus one final-action row per negotiation that has an ACCEPT or a REJECT.
-      const ended = new Set(items.filter((i) => i.envelope.msgType === MsgType.ACCEPT || i.envelope.msgType === MsgType.REJECT).map((i) => toHex(i.envelope.conversationId))).size;
+      const ended = new Set(
+        items
+          .filter((i) => i.envelope.msgType === MsgType.ACCEPT || i.envelope.msgType === MsgType.REJECT)
+          .map((i) => toHex(i.envelope.conversationId)),
+      ).size;
       // negmas: the NEG1 offers alone (the ACCEPT or REJECT is the last offer's response).
-      expected.negmas = items.filter((i) => (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER) && parseNegotiationPayload(i.envelope.payload).kind === 'neg1').length;
+      expected.negmas = items.filter(
+        (i) =>
+          (i.envelope.msgType === MsgType.PROPOSE || i.envelope.msgType === MsgType.COUNTER) &&
+          parseNegotiationPayload(i.envelope.payload).kind === 'neg1',
+      ).length;
       expected.offers = expected.negmas + ended;
-      assert.ok(expected.negotiations > 30 && expected.offers > 100 && expected.feedback > 30 && expected.batches > 5 && expected.challenges === 1 && expected.reconciliation === expected.batches && expected.disputes > 0, JSON.stringify(expected));
+      assert.ok(
+        expected.negotiations > 30 &&
+          expected.offers > 100 &&
+          expected.feedback > 30 &&
+          expected.batches > 5 &&
+          expected.challenges === 1 &&
+          expected.reconciliation === expected.batches &&
+          expected.disputes > 0,
+        JSON.stringify(expected),
+      );
     });
     after(() => fs?.close());
 
@@ -53,14 +72,31 @@ for (const kind of BACKENDS) {
           const bytes = await collect(out.bytes);
           const rows = await readBack(format, bytes);
           assert.equal(rows.length, expected[table]);
-          if (format === 'csv') assert.equal(bytes.toString('utf8').split('\r\n')[0], TABLES[table].columns.map((c) => c.name).join(','));
-          if (rows.length) assert.deepEqual(Object.keys(rows[0]), TABLES[table].columns.map((c) => c.name));
+          if (format === 'csv')
+            assert.equal(bytes.toString('utf8').split('\r\n')[0], TABLES[table].columns.map((c) => c.name).join(','));
+          if (rows.length)
+            assert.deepEqual(
+              Object.keys(rows[0]),
+              TABLES[table].columns.map((c) => c.name),
+            );
           if (format === 'parquet') {
             const kv = parquetKv(bytes);
-            assert.deepEqual({ ...kv, 'zerox1.table_schema': undefined }, { 'zerox1.table': table, 'zerox1.schema_version': String(TABLES[table].version), 'zerox1.table_schema': undefined });
+            assert.deepEqual(
+              { ...kv, 'zerox1.table_schema': undefined },
+              {
+                'zerox1.table': table,
+                'zerox1.schema_version': String(TABLES[table].version),
+                'zerox1.table_schema': undefined,
+              },
+            );
             // The file describes its own columns (Frictionless Table Schema: types, units, descriptions).
-            const ts = JSON.parse(kv['zerox1.table_schema']) as { fields: { name: string; type: string; description: string }[] };
-            assert.deepEqual(ts.fields.map((f) => f.name), TABLES[table].columns.map((c) => c.name));
+            const ts = JSON.parse(kv['zerox1.table_schema']) as {
+              fields: { name: string; type: string; description: string }[];
+            };
+            assert.deepEqual(
+              ts.fields.map((f) => f.name),
+              TABLES[table].columns.map((c) => c.name),
+            );
             assert.ok(ts.fields.every((f) => f.type && f.description));
           }
         });
@@ -71,9 +107,15 @@ for (const kind of BACKENDS) {
       test(`known values survive ${format}: int128 price, bytes as hex, µs timestamps`, async () => {
         const source = fs.store.exportSource();
         const { bigPrice, bigPriceConversation, items, agents } = fs.fx;
-        const propose = items.find((i) => i.envelope.msgType === MsgType.PROPOSE && toHex(i.envelope.conversationId) === toHex(bigPriceConversation))!;
-        const read = async (table: TableName, filter = {}) => readBack(format, await collect((await exportTable({ source, table, format, filter })).bytes));
-        const env = (await read('envelopes', { agent: agents[0], types: [MsgType.PROPOSE] })).find((r) => hexOf(r.id) === toHex(propose.id)) as ReadRow;
+        const propose = items.find(
+          (i) =>
+            i.envelope.msgType === MsgType.PROPOSE && toHex(i.envelope.conversationId) === toHex(bigPriceConversation),
+        )!;
+        const read = async (table: TableName, filter = {}) =>
+          readBack(format, await collect((await exportTable({ source, table, format, filter })).bytes));
+        const env = (await read('envelopes', { agent: agents[0], types: [MsgType.PROPOSE] })).find(
+          (r) => hexOf(r.id) === toHex(propose.id),
+        ) as ReadRow;
         assert.ok(env, 'the big-price PROPOSE is exported');
         assert.equal(str(env.neg1_bid_value), bigPrice.toString());
         assert.equal(str(env.neg1_bid_value), '1180591620717411303424');
@@ -104,7 +146,10 @@ for (const kind of BACKENDS) {
         const agreed = negs.find((r) => hexOf(r.conversation_id) === toHex(accept.envelope.conversationId))!;
         assert.ok(['agreed', 'disputed'].includes(String(agreed.outcome)));
         assert.equal(str(agreed.agreed_price), p.kind === 'neg1' ? p.neg1.bidValue.toString() : '');
-        assert.ok(negs.some((r) => ['boulware', 'linear', 'conceder'].includes(String(r.buyer_concession_class))), 'concession classes are filled');
+        assert.ok(
+          negs.some((r) => ['boulware', 'linear', 'conceder'].includes(String(r.buyer_concession_class))),
+          'concession classes are filled',
+        );
       });
     }
 
@@ -114,11 +159,20 @@ for (const kind of BACKENDS) {
       const a = agents[2];
       const mid = items[Math.floor(items.length / 2)].envelope.timestamp;
       const f = { agent: a, types: [MsgType.FEEDBACK, MsgType.COUNTER] as number[], fromUs: mid };
-      const want = items.filter((i) => (toHex(i.envelope.sender) === toHex(a) || toHex(i.envelope.recipient) === toHex(a))
-        && f.types.includes(i.envelope.msgType) && i.envelope.timestamp >= mid).length;
+      const want = items.filter(
+        (i) =>
+          (toHex(i.envelope.sender) === toHex(a) || toHex(i.envelope.recipient) === toHex(a)) &&
+          f.types.includes(i.envelope.msgType) &&
+          i.envelope.timestamp >= mid,
+      ).length;
       assert.ok(want > 0);
       assert.equal(await countRows(source, 'envelopes', f), want);
-      const rows = await readBack('jsonl', await collect((await exportTable({ source, table: 'envelopes', format: 'jsonl', filter: f, pageSize: 7 })).bytes));
+      const rows = await readBack(
+        'jsonl',
+        await collect(
+          (await exportTable({ source, table: 'envelopes', format: 'jsonl', filter: f, pageSize: 7 })).bytes,
+        ),
+      );
       assert.equal(rows.length, want);
     });
   });

@@ -3,19 +3,28 @@
  * dataset rows (rows.ts, negotiation.ts), then written as CSV, JSONL or Parquet (writers.ts).
  * Used by the API route, the CLI and releases.
  */
+
+import { toHex } from '../protocol/hex';
+import { MsgType } from '../protocol/types';
 import type { ExportFilter, ExportSource } from '../store/export';
 import type { HaggleNegotiationRow } from '../store/types';
-import { byConversation, negotiationRecord, offerRows } from './negotiation';
-import { negmasRows } from './negmas';
-import { byConversationId, onChainColumns } from './negotiation-onchain';
-import { batchRow, challengeRow, disputeRow, envelopeRecord, envelopeRow, feedbackRow, reconciliationRow } from './rows';
-import { MsgType } from '../protocol/types';
-import { TABLES } from './tables';
-import type { Row, TableName, TableSchema } from './schema';
-import { toHex } from '../protocol/hex';
-import { writeFormat, type Format } from './writers';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 import { envelopeParquet } from './envelope-parquet';
+import { negmasRows } from './negmas';
+import { byConversation, negotiationRecord, offerRows } from './negotiation';
+import { byConversationId, onChainColumns } from './negotiation-onchain';
+import {
+  batchRow,
+  challengeRow,
+  disputeRow,
+  envelopeRecord,
+  envelopeRow,
+  feedbackRow,
+  reconciliationRow,
+} from './rows';
+import type { Row, TableName, TableSchema } from './schema';
+import { TABLES } from './tables';
+import { type Format, writeFormat } from './writers';
 
 export type { ExportFilter, ExportSource };
 
@@ -45,7 +54,10 @@ export interface ExportParams {
  */
 export async function countRows(source: ExportSource, table: TableName, filter: ExportFilter = {}): Promise<number> {
   // negmas: one row per NEG1 offer, as the store counts offers.
-  const n = await source.count(table === 'negotiations' ? 'conversations' : table === 'negmas' ? 'offers' : table, filter);
+  const n = await source.count(
+    table === 'negotiations' ? 'conversations' : table === 'negmas' ? 'offers' : table,
+    filter,
+  );
   return table === 'offers' ? n + (await countFinalActions(source, filter)) : n;
 }
 
@@ -58,7 +70,11 @@ async function countFinalActions(source: ExportSource, filter: ExportFilter): Pr
     for (const r of page) {
       const e = envelopeRecord(r);
       const k = toHex(e.conversationId);
-      if (k !== conv) { if (ended) n++; conv = k; ended = false; }
+      if (k !== conv) {
+        if (ended) n++;
+        conv = k;
+        ended = false;
+      }
       if (e.msgType === MsgType.ACCEPT || e.msgType === MsgType.REJECT) ended = true;
     }
   }
@@ -76,14 +92,23 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
   const f = p.filter ?? {};
   const o = { pageSize: p.pageSize, signal: p.signal };
   let n = 0;
-  const emit = (rows: Row[]) => { n += rows.length; if (p.onRow) rows.forEach(p.onRow); p.onRows?.(n); return rows; };
+  const emit = (rows: Row[]) => {
+    n += rows.length;
+    if (p.onRow) rows.forEach(p.onRow);
+    p.onRows?.(n);
+    return rows;
+  };
   const size = p.pageSize ?? 5_000;
   if (p.table === 'offers') {
     // The negotiation messages, grouped by conversation.
     let page: Row[] = [];
     for await (const conv of byConversation(p.source.scan('offers', f, o))) {
       page.push(...offerRows(conv));
-      if (page.length >= size) { yield emit(page); page = []; await breathe(); }
+      if (page.length >= size) {
+        yield emit(page);
+        page = [];
+        await breathe();
+      }
     }
     if (page.length) yield emit(page);
     return;
@@ -108,13 +133,24 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
         if (r) page.push({ ...r.row, ...onChainColumns(chain.get(k) ?? [], r.gossip) });
       }
       chain.delete(k);
-      if (page.length >= size) { yield emit(page); page = []; await breathe(); }
+      if (page.length >= size) {
+        yield emit(page);
+        page = [];
+        await breathe();
+      }
     }
     if (page.length) yield emit(page);
     return;
   }
   const table = p.table;
-  const map = { envelopes: envelopeRow, feedback: feedbackRow, batches: batchRow, challenges: challengeRow, reconciliation: reconciliationRow, disputes: disputeRow }[table];
+  const map = {
+    envelopes: envelopeRow,
+    feedback: feedbackRow,
+    batches: batchRow,
+    challenges: challengeRow,
+    reconciliation: reconciliationRow,
+    disputes: disputeRow,
+  }[table];
   for await (const page of p.source.scan(table, f, o)) {
     yield emit(page.map(map));
     await breathe();
@@ -125,7 +161,10 @@ export async function* tableRows(p: ExportParams): AsyncIterable<Row[]> {
 async function* limited(pages: AsyncIterable<Row[]>, limit: number): AsyncIterable<Row[]> {
   let left = limit;
   for await (const page of pages) {
-    if (page.length >= left) { yield page.slice(0, left); return; }
+    if (page.length >= left) {
+      yield page.slice(0, left);
+      return;
+    }
     left -= page.length;
     yield page;
   }
@@ -146,11 +185,18 @@ export async function exportTable(p: ExportParams & { format: Format }): Promise
   const count = await countRows(p.source, p.table, p.filter);
   const total = p.limit === undefined ? count : Math.min(count, p.limit);
   // Envelopes as CSV on Postgres: Postgres formats most cells itself (envelope-csv.ts).
-  const copy = p.format === 'csv' && p.table === 'envelopes' ? p.source.envelopeCsvCopy(p.filter ?? {}, envelopeCopyOptions(p.limit), p.signal) : null;
+  const copy =
+    p.format === 'csv' && p.table === 'envelopes'
+      ? p.source.envelopeCsvCopy(p.filter ?? {}, envelopeCopyOptions(p.limit), p.signal)
+      : null;
   if (copy) return { schema, total, matching: count, bytes: envelopeCsv(schema, copy, p.onRows) };
   // Envelopes as Parquet on Postgres: binary columns straight into the row groups (envelope-parquet.ts).
-  const pcopy = p.format === 'parquet' && p.table === 'envelopes' ? p.source.envelopeParquetCopy(p.filter ?? {}, p.limit, p.signal) : null;
-  if (pcopy) return { schema, total, matching: count, bytes: envelopeParquet(schema, pcopy, p.onRows, undefined, p.onSetAside) };
+  const pcopy =
+    p.format === 'parquet' && p.table === 'envelopes'
+      ? p.source.envelopeParquetCopy(p.filter ?? {}, p.limit, p.signal)
+      : null;
+  if (pcopy)
+    return { schema, total, matching: count, bytes: envelopeParquet(schema, pcopy, p.onRows, undefined, p.onSetAside) };
   const rows = p.limit === undefined ? tableRows(p) : limited(tableRows(p), p.limit);
   return { schema, total, matching: count, bytes: writeFormat(p.format, schema, rows, { onSetAside: p.onSetAside }) };
 }

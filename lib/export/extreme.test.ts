@@ -4,22 +4,23 @@
  * stored straight into the store, export in every format and release, exactly or set aside and
  * counted; releases skip implausible epochs, and a failing release is retried and reported.
  */
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
 import { toHex } from '../protocol/hex';
 import { ReleaseStatusSchema } from '../wire/datasets';
+import { type Extremes, extremeItems, I128_MAX, U64_MAX } from './deals-testing';
 import { countRows, exportTable } from './export';
 import { ExportFailedError, primeExport } from './prime';
 import { createRelease, releaseWindow, startReleaseScheduler } from './release';
-import { readManifests, verifyRelease } from './verify';
-import { TABLES } from './tables';
-import { FORMATS } from './writers';
 import { isoMicros, type ReleaseTableName, type TableName } from './schema';
-import { extremeItems, I128_MAX, U64_MAX, type Extremes } from './deals-testing';
-import { BACKENDS, collect, EPOCH_SECONDS, fixtureStore, readBack, type FixtureStore, type ReadRow } from './testing';
+import { TABLES } from './tables';
+import { BACKENDS, collect, EPOCH_SECONDS, type FixtureStore, fixtureStore, type ReadRow, readBack } from './testing';
+import { readManifests, verifyRelease } from './verify';
+import { FORMATS } from './writers';
 
 const hexOf = (v: unknown) => (v instanceof Uint8Array ? toHex(v) : String(v));
 const str = (v: unknown) => (typeof v === 'bigint' ? v.toString() : String(v));
@@ -88,10 +89,16 @@ for (const kind of BACKENDS) {
           // DECIMAL(38,0) holds |price| ≤ 10^38 − 1: the three envelopes priced ±(2^127−1) are set aside, counted.
           assert.equal(rows.length, total - 3);
           assert.equal(reasons.length, 3);
-          assert.ok(reasons.every((w) => /^neg1_bid_value: -?170141183460469231731687303715884105727 is beyond DECIMAL\(38,0\)$/.test(w)), reasons.join('; '));
+          assert.ok(
+            reasons.every((w) =>
+              /^neg1_bid_value: -?170141183460469231731687303715884105727 is beyond DECIMAL\(38,0\)$/.test(w),
+            ),
+            reasons.join('; '),
+          );
           const fb = byId(rows, 'id', ex.feedbackMax.id)!;
           assert.equal(str(fb.timestamp), U64_MAX.toString());
-          for (const col of ['nonce', 'block_ref']) assert.equal(str(fb[col]), (col === 'nonce' ? U64_MAX - 2n : U64_MAX).toString(), col);
+          for (const col of ['nonce', 'block_ref'])
+            assert.equal(str(fb[col]), (col === 'nonce' ? U64_MAX - 2n : U64_MAX).toString(), col);
           return;
         }
         assert.equal(rows.length, total);
@@ -110,15 +117,24 @@ for (const kind of BACKENDS) {
         timesAreHonest('offers', rows);
         if (format === 'parquet') {
           assert.equal(rows.length, total - 3);
-          assert.ok(reasons.length === 3 && reasons.every((w) => /^offer: -?170141183460469231731687303715884105727 is beyond DECIMAL\(38,0\)$/.test(w)), reasons.join('; '));
-          assert.ok(rows.every((r) => typeof r.offer === 'bigint'), 'prices read back as exact decimals');
+          assert.ok(
+            reasons.length === 3 &&
+              reasons.every((w) =>
+                /^offer: -?170141183460469231731687303715884105727 is beyond DECIMAL\(38,0\)$/.test(w),
+              ),
+            reasons.join('; '),
+          );
+          assert.ok(
+            rows.every((r) => typeof r.offer === 'bigint'),
+            'prices read back as exact decimals',
+          );
           return;
         }
         assert.equal(rows.length, total);
         assert.deepEqual(reasons, []);
         const max = byId(rows, 'envelope_id', ex.counterMax.id)!;
         assert.equal(str(max.timestamp), '18446744073709551615');
-        assert.equal(Number(max.time), Number(U64_MAX - ex.joinedAtUs) / 1e6, 'seconds from the negotiation\'s start');
+        assert.equal(Number(max.time), Number(U64_MAX - ex.joinedAtUs) / 1e6, "seconds from the negotiation's start");
         assert.equal(str(max.offer), I128_MAX.toString());
         assert.equal(str(byId(rows, 'envelope_id', ex.proposeZero.id)!.offer), (-I128_MAX).toString());
         assert.equal(str(byId(rows, 'envelope_id', ex.proposeMax.id)!.timestamp), '18446744073709551615');
@@ -140,12 +156,21 @@ for (const kind of BACKENDS) {
         const started = byId(rows, 'conversation_id', ex.proposeMax.envelope.conversationId);
         if (format === 'parquet') {
           assert.equal(started, undefined, 'a negotiation starting at 2^64-1 µs is set aside');
-          assert.ok(reasons.some((w) => /started_at: 18446744073709551615 µs is beyond int64|is beyond DECIMAL\(38,0\)/.test(w)), reasons.join('; '));
+          assert.ok(
+            reasons.some((w) =>
+              /started_at: 18446744073709551615 µs is beyond int64|is beyond DECIMAL\(38,0\)/.test(w),
+            ),
+            reasons.join('; '),
+          );
         } else {
           assert.deepEqual(reasons, []);
           assert.equal(str(started!.started_at), '18446744073709551615');
         }
-        if (format !== 'parquet') assert.ok(byId(rows, 'conversation_id', ex.proposeZero.envelope.conversationId), 'the 1970 negotiation is a row');
+        if (format !== 'parquet')
+          assert.ok(
+            byId(rows, 'conversation_id', ex.proposeZero.envelope.conversationId),
+            'the 1970 negotiation is a row',
+          );
       });
     }
 
@@ -158,10 +183,16 @@ for (const kind of BACKENDS) {
         assert.equal(m.tables[t].rows + m.tables[t].setAside, await countRows(source, t, filter), t);
       }
       // The offer at 2^64-1 µs is priced 2^127-1, beyond DECIMAL(38,0): set aside and counted, and the verifier derives the same count.
-      assert.ok(m.tables.offers.setAside >= 1 && m.tables.offers.setAsideReasons!.some((w) => w.startsWith('offer: 170141183460469231731687303715884105727')));
+      assert.ok(
+        m.tables.offers.setAside >= 1 &&
+          m.tables.offers.setAsideReasons!.some((w) => w.startsWith('offer: 170141183460469231731687303715884105727')),
+      );
       const offers = await readBack('parquet', readFileSync(join(dir, m.tables.offers.file)));
       assert.equal(byId(offers, 'envelope_id', ex.counterMax.id), undefined);
-      assert.deepEqual((await verifyRelease(dir, readManifests(dir).find((x) => x.epoch === epoch)!)).filter((c) => !c.ok), []);
+      assert.deepEqual(
+        (await verifyRelease(dir, readManifests(dir).find((x) => x.epoch === epoch)!)).filter((c) => !c.ok),
+        [],
+      );
     });
 
     test('the scheduler releases the fixture epochs, never epoch 0 nor the epoch of 2^64-1', async () => {
@@ -169,10 +200,18 @@ for (const kind of BACKENDS) {
       try {
         const last = Number(fs.fx.items[fs.fx.items.length - 1].envelope.timestamp / EPOCH_US);
         const first = Number(fs.fx.items[0].envelope.timestamp / EPOCH_US);
-        const s = startReleaseScheduler({ store: fs.store, dir: d, firstCheckMs: 3_600_000, now: () => (last + 2) * EPOCH_SECONDS * 1000 });
+        const s = startReleaseScheduler({
+          store: fs.store,
+          dir: d,
+          firstCheckMs: 3_600_000,
+          now: () => (last + 2) * EPOCH_SECONDS * 1000,
+        });
         const made = await s.tick();
         await s.stop();
-        assert.deepEqual(made, Array.from({ length: last - first + 1 }, (_, i) => first + i));
+        assert.deepEqual(
+          made,
+          Array.from({ length: last - first + 1 }, (_, i) => first + i),
+        );
         assert.ok(!existsSync(join(d, 'epoch=0.manifest.json')));
         assert.ok(!existsSync(join(d, 'epoch=2147483647.manifest.json')));
       } finally {
@@ -190,15 +229,27 @@ for (const kind of BACKENDS) {
         const obstacle = join(d, 'offers', `epoch-${first}`);
         writeFileSync(obstacle, 'not a folder');
         let now = (last + 2) * EPOCH_SECONDS * 1000;
-        const s = startReleaseScheduler({ store: fs.store, dir: d, firstCheckMs: 3_600_000, now: () => now, retryMs: 1_000 });
+        const s = startReleaseScheduler({
+          store: fs.store,
+          dir: d,
+          firstCheckMs: 3_600_000,
+          now: () => now,
+          retryMs: 1_000,
+        });
         try {
           const made = await s.tick();
-          assert.ok(last > first && !made.includes(first) && made.length === last - first, `the other epochs are released: ${made.join()}`);
+          assert.ok(
+            last > first && !made.includes(first) && made.length === last - first,
+            `the other epochs are released: ${made.join()}`,
+          );
           let st = ReleaseStatusSchema.strict().parse(s.status());
           assert.equal(st.failures, 1);
           assert.equal(st.lastError?.epoch, first);
           assert.match(st.lastError!.error, /EEXIST|ENOTDIR|exists/);
-          assert.deepEqual(st.retrying.map((r) => [r.epoch, r.attempts]), [[first, 1]]);
+          assert.deepEqual(
+            st.retrying.map((r) => [r.epoch, r.attempts]),
+            [[first, 1]],
+          );
           assert.equal(st.lastRelease?.epoch, last);
           assert.deepEqual(await s.tick(), [], 'not retried before its backoff');
           assert.equal(s.status().failures, 1);
@@ -226,7 +277,10 @@ for (const kind of BACKENDS) {
 
     test('an export that fails before its first rows is an error, not an empty answer', async () => {
       const source = fs.store.exportSource();
-      const ok = await primeExport((await exportTable({ source, table: 'envelopes', format: 'parquet' })).bytes, 'envelopes');
+      const ok = await primeExport(
+        (await exportTable({ source, table: 'envelopes', format: 'parquet' })).bytes,
+        'envelopes',
+      );
       assert.ok(ok.head.reduce((n, c) => n + c.length, 0) > 4, 'the head holds rows, not just the magic');
       await ok.it.return?.();
       // A read that fails: a filter the database refuses (an agent id that is not bytea-compatible is impossible
@@ -234,7 +288,11 @@ for (const kind of BACKENDS) {
       const abort = new AbortController();
       const out = await exportTable({ source, table: 'feedback', format: 'csv', signal: abort.signal });
       abort.abort(new Error('the read went away'));
-      await assert.rejects(primeExport(out.bytes, 'the feedback export as csv'), (e: unknown) => e instanceof ExportFailedError && /the feedback export as csv failed before its first rows/.test(e.message));
+      await assert.rejects(
+        primeExport(out.bytes, 'the feedback export as csv'),
+        (e: unknown) =>
+          e instanceof ExportFailedError && /the feedback export as csv failed before its first rows/.test(e.message),
+      );
     });
   });
 }

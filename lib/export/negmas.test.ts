@@ -3,30 +3,47 @@
 // seven TraceElement fields first, an outcome tuple per offer (a one-item list), ResponseType
 // names, NegMAS's state names, the NEG1 round as the step; read by DuckDB from Parquet, JSONL and
 // CSV, and by independent readers. The offers table stays the protocol's own trace.
-import { after, before, test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { MsgType } from '../protocol/types';
-import { parseNegotiationPayload } from '../protocol/neg1';
 import { toHex } from '../protocol/hex';
-import { countRows, exportTable } from './export';
-import { collect, fixtureStore, type FixtureStore } from './testing';
+import { parseNegotiationPayload } from '../protocol/neg1';
+import { MsgType } from '../protocol/types';
 import { duckQuery, duckSkip, sqlPath } from './duck-testing';
+import { countRows, exportTable } from './export';
+import { collect, type FixtureStore, fixtureStore } from './testing';
 
 const TRACE = ['time', 'relative_time', 'step', 'negotiator', 'offer', 'responses', 'state'];
 const RESPONSES = new Set(['ACCEPT_OFFER', 'REJECT_OFFER', 'END_NEGOTIATION', 'NO_RESPONSE', 'WAIT']);
 const STATES = new Set(['continuing', 'agreement', 'timedout', 'ended', 'error']);
-const LAST_STATE: Record<string, string> = { agreed: 'agreement', disputed: 'agreement', rejected: 'ended', no_deal: 'ended', expired: 'timedout', open: 'continuing' };
+const LAST_STATE: Record<string, string> = {
+  agreed: 'agreement',
+  disputed: 'agreement',
+  rejected: 'ended',
+  no_deal: 'ended',
+  expired: 'timedout',
+  open: 'continuing',
+};
 
 let fs: FixtureStore;
 let dir: string;
 const csvRows = async (table: 'offers' | 'negotiations' | 'negmas') =>
-  parse(await collect((await exportTable({ source: fs.store.exportSource(), table, format: 'csv' })).bytes), { columns: true, record_delimiter: '\r\n' }) as Record<string, string>[];
-before(async () => { fs = await fixtureStore('pglite'); dir = mkdtempSync(join(tmpdir(), 'zx-negmas-')); });
-after(async () => { await fs?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
+  parse(await collect((await exportTable({ source: fs.store.exportSource(), table, format: 'csv' })).bytes), {
+    columns: true,
+    record_delimiter: '\r\n',
+  }) as Record<string, string>[];
+before(async () => {
+  fs = await fixtureStore('pglite');
+  dir = mkdtempSync(join(tmpdir(), 'zx-negmas-'));
+});
+after(async () => {
+  await fs?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 test('the offers CSV is the protocol trace: one response name per offer, the final ACCEPT/REJECT row agreement or ended', async () => {
   const rows = await csvRows('offers');
@@ -43,13 +60,16 @@ test('the offers CSV is the protocol trace: one response name per offer, the fin
     assert.equal(last.msg_type_name, last.state === 'agreement' ? 'ACCEPT' : 'REJECT');
     assert.ok(['agreement', 'ended'].includes(last.state));
     const answered = t[t.length - 2];
-    if (answered && answered.negotiator !== last.negotiator) assert.equal(answered.response, last.state === 'agreement' ? 'ACCEPT_OFFER' : 'END_NEGOTIATION');
+    if (answered && answered.negotiator !== last.negotiator)
+      assert.equal(answered.response, last.state === 'agreement' ? 'ACCEPT_OFFER' : 'END_NEGOTIATION');
     if (last.state === 'agreement') agreements++;
   }
   assert.ok(agreements > 5, `${agreements} agreements`);
 });
 
-test('negmas: TraceElement columns, an outcome tuple per offer, ResponseType names, NegMAS states, the round as step', { skip: duckSkip }, async () => {
+test('negmas: TraceElement columns, an outcome tuple per offer, ResponseType names, NegMAS states, the round as step', {
+  skip: duckSkip,
+}, async () => {
   const files: Record<string, string> = {};
   for (const format of ['parquet', 'jsonl', 'csv'] as const) {
     const out = await exportTable({ source: fs.store.exportSource(), table: 'negmas', format, pageSize: 13 });
@@ -72,14 +92,19 @@ test('negmas: TraceElement columns, an outcome tuple per offer, ResponseType nam
   );
   const type = Object.fromEntries(types.map((t) => [t.column_name, t.column_type]));
   assert.deepEqual(Object.keys(type).slice(0, TRACE.length), TRACE);
-  assert.deepEqual([type.time, type.relative_time, type.step, type.negotiator, type.offer, type.responses, type.state],
-    ['DOUBLE', 'DOUBLE', 'INTEGER', 'VARCHAR', 'DECIMAL(38,0)[]', 'VARCHAR[]', 'VARCHAR']);
+  assert.deepEqual(
+    [type.time, type.relative_time, type.step, type.negotiator, type.offer, type.responses, type.state],
+    ['DOUBLE', 'DOUBLE', 'INTEGER', 'VARCHAR', 'DECIMAL(38,0)[]', 'VARCHAR[]', 'VARCHAR'],
+  );
 
   const offers = await csvRows('offers');
   const byEnvelope = new Map(offers.map((o) => [o.envelope_id, o]));
   const outcomes = new Map((await csvRows('negotiations')).map((n) => [n.conversation_id, n.outcome]));
   // One row per NEG1 offer: no row of its own for the ACCEPT or REJECT, as NegMAS.
-  assert.equal(rows.length, offers.filter((o) => o.msg_type_name === 'PROPOSE' || o.msg_type_name === 'COUNTER').length);
+  assert.equal(
+    rows.length,
+    offers.filter((o) => o.msg_type_name === 'PROPOSE' || o.msg_type_name === 'COUNTER').length,
+  );
   assert.equal(rows.length, await countRows(fs.store.exportSource(), 'negmas'));
   const traces = new Map<string, typeof rows>();
   for (const r of rows) {
@@ -104,14 +129,24 @@ test('negmas: TraceElement columns, an outcome tuple per offer, ResponseType nam
   // JSONL and CSV carry the same outcome and response as the Parquet.
   const pq = new Map(rows.map((r) => [String(r.envelope_id), r]));
   assert.equal(jsonl.length, rows.length);
-  for (const j of jsonl) assert.deepEqual([String(j.price), j.response, Number(j.step)], [String(pq.get(String(j.envelope_id))!.price), pq.get(String(j.envelope_id))!.response, Number(pq.get(String(j.envelope_id))!.step)]);
+  for (const j of jsonl)
+    assert.deepEqual(
+      [String(j.price), j.response, Number(j.step)],
+      [
+        String(pq.get(String(j.envelope_id))!.price),
+        pq.get(String(j.envelope_id))!.response,
+        Number(pq.get(String(j.envelope_id))!.step),
+      ],
+    );
   assert.equal(csv.length, rows.length);
   for (const c of csv) {
     const p = pq.get(String(c.envelope_id))!;
     assert.deepEqual([c.offer, c.responses], [`[${String(p.price)}]`, JSON.stringify([p.response])]);
   }
   // An agreement's last offer is the ACCEPT's price.
-  const accept = fs.fx.items.find((i) => i.envelope.msgType === MsgType.ACCEPT && parseNegotiationPayload(i.envelope.payload).kind === 'neg1')!;
+  const accept = fs.fx.items.find(
+    (i) => i.envelope.msgType === MsgType.ACCEPT && parseNegotiationPayload(i.envelope.payload).kind === 'neg1',
+  )!;
   const p = parseNegotiationPayload(accept.envelope.payload);
   const t = traces.get(toHex(accept.envelope.conversationId))!;
   assert.equal(String(t.at(-1)!.price), p.kind === 'neg1' ? p.neg1.bidValue.toString() : '');

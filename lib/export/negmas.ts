@@ -17,7 +17,14 @@ import type { EnvelopeRecord } from './rows';
 import type { Row } from './schema';
 
 /** NegMAS's state after the last offer, by the negotiations table's outcome. */
-const LAST_STATE: Record<string, string> = { agreed: 'agreement', disputed: 'agreement', rejected: 'ended', no_deal: 'ended', expired: 'timedout', open: 'continuing' };
+const LAST_STATE: Record<string, string> = {
+  agreed: 'agreement',
+  disputed: 'agreement',
+  rejected: 'ended',
+  no_deal: 'ended',
+  expired: 'timedout',
+  open: 'continuing',
+};
 
 /** The negmas rows of one conversation (every envelope of it, protocol order), at `nowUs` with its Haggle negotiations. */
 export function negmasRows(envs: EnvelopeRecord[], nowUs: bigint, chain: readonly HaggleNegotiationRow[] = []): Row[] {
@@ -27,10 +34,19 @@ export function negmasRows(envs: EnvelopeRecord[], nowUs: bigint, chain: readonl
   return offers.map((r, i) => {
     const final = i === offers.length - 1;
     // The last offer's answer, when no message gave one, is what the outcome says happened to it.
-    const answer = (r.response as string | null) ?? (final && last === 'agreement' ? 'ACCEPT_OFFER' : final && last === 'ended' ? 'END_NEGOTIATION' : 'NO_RESPONSE');
+    const answer =
+      (r.response as string | null) ??
+      (final && last === 'agreement' ? 'ACCEPT_OFFER' : final && last === 'ended' ? 'END_NEGOTIATION' : 'NO_RESPONSE');
     return {
-      time: r.time, relative_time: r.relative_time, step: r.round, negotiator: r.negotiator, offer: [r.offer], responses: [answer],
-      state: final ? last : 'continuing', conversation_id: r.conversation_id, envelope_id: r.envelope_id,
+      time: r.time,
+      relative_time: r.relative_time,
+      step: r.round,
+      negotiator: r.negotiator,
+      offer: [r.offer],
+      responses: [answer],
+      state: final ? last : 'continuing',
+      conversation_id: r.conversation_id,
+      envelope_id: r.envelope_id,
     };
   });
 }

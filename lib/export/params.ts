@@ -3,27 +3,45 @@
  * by lib/wire's ExportQuerySchema, the schema the API document is generated from: every bad value
  * is a ParamError naming the parameter, which the route answers with 400.
  */
-import { ExportQuerySchema, ExportTablePathSchema } from '../wire/params';
+
+import { BaseError } from '../protocol/errors';
 import type { ExportFilter } from '../store/export';
+import { ExportQuerySchema, ExportTablePathSchema } from '../wire/params';
 import type { TableName } from './schema';
 import type { Format } from './writers';
-import { BaseError } from '../protocol/errors';
 
 export class ParamError extends BaseError {
   override name = 'ParamError';
-  constructor(readonly param: string, message: string) {
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
     super(`parameter "${param}": ${message}`);
   }
 }
 
-export interface ExportRequest { table: TableName; format: Format; filter: ExportFilter; limit?: number; job?: string }
+export interface ExportRequest {
+  table: TableName;
+  format: Format;
+  filter: ExportFilter;
+  limit?: number;
+  job?: string;
+}
 
 const ALLOWED = Object.keys(ExportQuerySchema.shape);
 
 /** Parses the table name and query; `parseAgent` also accepts base58 addresses when a chain runs. */
-export function parseExportRequest(table: string, q: URLSearchParams, parseAgent?: ((s: string) => Uint8Array | null) | null): ExportRequest {
+export function parseExportRequest(
+  table: string,
+  q: URLSearchParams,
+  parseAgent?: ((s: string) => Uint8Array | null) | null,
+): ExportRequest {
   const t = ExportTablePathSchema.safeParse({ table });
-  if (!t.success) throw new ParamError('table', `unknown table "${table}"; ${t.error.issues[0].message.replace(/^unknown table; /, '')}`);
+  if (!t.success)
+    throw new ParamError(
+      'table',
+      `unknown table "${table}"; ${t.error.issues[0].message.replace(/^unknown table; /, '')}`,
+    );
   const raw: Record<string, string> = {};
   for (const [k, v] of q) {
     if (!ALLOWED.includes(k)) throw new ParamError(k, `unknown parameter; allowed: ${ALLOWED.join(', ')}`);
@@ -36,7 +54,8 @@ export function parseExportRequest(table: string, q: URLSearchParams, parseAgent
     throw new ParamError(String(issue.path[0] ?? 'query'), issue.message);
   }
   const o = r.data;
-  if (o.type !== undefined && t.data.table !== 'envelopes') throw new ParamError('type', 'only applies to the envelopes table');
+  if (o.type !== undefined && t.data.table !== 'envelopes')
+    throw new ParamError('type', 'only applies to the envelopes table');
   const filter: ExportFilter = {};
   if (o.from !== undefined) filter.fromUs = o.from;
   if (o.to !== undefined) filter.toUs = o.to;

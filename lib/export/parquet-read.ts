@@ -6,7 +6,10 @@
  */
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 
-export async function readParquetExact(bytes: Uint8Array, o: { exactTimes?: boolean } = {}): Promise<Record<string, unknown>[]> {
+export async function readParquetExact(
+  bytes: Uint8Array,
+  o: { exactTimes?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
   const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const metadata = parquetMetadata(file);
   const decimals = new Set<string>();
@@ -17,10 +20,14 @@ export async function readParquetExact(bytes: Uint8Array, o: { exactTimes?: bool
     return plain;
   });
   const rows = await parquetReadObjects({
-    file, metadata, utf8: false,
+    file,
+    metadata,
+    utf8: false,
     ...(o.exactTimes ? { parsers: { timestampFromMicroseconds: (us: bigint) => us as unknown as Date } } : {}),
   });
-  if (decimals.size) for (const r of rows) for (const k of decimals) if (r[k] instanceof Uint8Array) r[k] = twosComplement(r[k] as Uint8Array);
+  if (decimals.size)
+    for (const r of rows)
+      for (const k of decimals) if (r[k] instanceof Uint8Array) r[k] = twosComplement(r[k] as Uint8Array);
   return rows;
 }
 

@@ -28,8 +28,25 @@ export const KIND_NAMES = ['opaque', 'neg1', 'negc', 'negr', 'feedback', 'notari
 
 /** PAYLOAD_FIELDS indexes (rows.ts) and which of them each kind fills. */
 export const P = {
-  bid: 0, round: 1, mint: 2, service: 3, deadline: 4, decay: 5, maxRounds: 6, tier: 7, reason: 8,
-  commitment: 9, negrPrice: 10, salt: 11, target: 12, score: 13, outcome: 14, dispute: 15, role: 16, bidType: 17, terms: 18,
+  bid: 0,
+  round: 1,
+  mint: 2,
+  service: 3,
+  deadline: 4,
+  decay: 5,
+  maxRounds: 6,
+  tier: 7,
+  reason: 8,
+  commitment: 9,
+  negrPrice: 10,
+  salt: 11,
+  target: 12,
+  score: 13,
+  outcome: 14,
+  dispute: 15,
+  role: 16,
+  bidType: 17,
+  terms: 18,
 } as const;
 export const KIND_FIELDS: number[][] = [
   [],
@@ -68,7 +85,10 @@ export class PayloadScan {
       const role = b[start + 51];
       if (score < -100 || score > 100 || outcome > 2 || dispute > 1 || role > 1) return KIND_OPAQUE;
       this.bytes(P.target, start + 16, 32);
-      this.num[P.score] = score; this.num[P.outcome] = outcome; this.num[P.dispute] = dispute; this.num[P.role] = role;
+      this.num[P.score] = score;
+      this.num[P.outcome] = outcome;
+      this.num[P.dispute] = dispute;
+      this.num[P.role] = role;
       return KIND_FEEDBACK;
     }
     if (msgType === MsgType.NOTARIZE_BID) {
@@ -96,9 +116,19 @@ export class PayloadScan {
 
   private neg1(): boolean {
     // [bid, mint, service_hash, round, deadline, decay_bps, max_rounds, [tier, test_suite_hash], reason, metadata]
-    if (!this.byte(0x8a) || !this.int(P.bid, true, -Infinity, Infinity) || this.bstr(P.mint, 32, 32) < 0 || this.bstr(P.service, 32, 32) < 0
-      || !this.int(P.round, false, 0, Infinity) || !this.int(P.deadline, false, 0, Infinity) || !this.int(P.decay, false, 0, 1000)
-      || !this.int(P.maxRounds, false, 1, 20) || !this.byte(0x82) || !this.int(P.tier, false, 0, 2)) return false;
+    if (
+      !this.byte(0x8a) ||
+      !this.int(P.bid, true, -Infinity, Infinity) ||
+      this.bstr(P.mint, 32, 32) < 0 ||
+      this.bstr(P.service, 32, 32) < 0 ||
+      !this.int(P.round, false, 0, Infinity) ||
+      !this.int(P.deadline, false, 0, Infinity) ||
+      !this.int(P.decay, false, 0, 1000) ||
+      !this.int(P.maxRounds, false, 1, 20) ||
+      !this.byte(0x82) ||
+      !this.int(P.tier, false, 0, 2)
+    )
+      return false;
     const tsh = this.bstr(-1, 0, 32);
     if (tsh !== 0 && tsh !== 32) return false; // test_suite_hash: empty or 32 bytes
     return this.int(P.reason, false, 0, 6) && this.bstr(-1, 0, 64) >= 0;
@@ -121,7 +151,10 @@ export class PayloadScan {
     const p = this.p;
     if (p >= this.end || b[p] >> 5 !== major) return -1;
     const ai = b[p] & 31;
-    if (ai < 24) { this.p = p + 1; return ai; }
+    if (ai < 24) {
+      this.p = p + 1;
+      return ai;
+    }
     let v: number;
     if (ai === 24) {
       if (p + 2 > this.end) return -1;
@@ -168,7 +201,10 @@ export class PayloadScan {
   private bstr(field: number, min: number, max: number): number {
     const h = this.p;
     const n = this.head(2);
-    if (n < min || n > max || this.p + n > this.end) { this.p = h; return -1; }
+    if (n < min || n > max || this.p + n > this.end) {
+      this.p = h;
+      return -1;
+    }
     if (field >= 0) this.bytes(field, this.p, n);
     this.p += n;
     return n;

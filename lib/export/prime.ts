@@ -33,7 +33,9 @@ export async function primeExport(bytes: AsyncIterable<Uint8Array>, what: string
     }
   } catch (e) {
     await it.return?.().catch(() => undefined);
-    throw new ExportFailedError(`${what} failed before its first rows: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new ExportFailedError(`${what} failed before its first rows: ${e instanceof Error ? e.message : String(e)}`, {
+      cause: e,
+    });
   }
   return { head, done: false, it };
 }

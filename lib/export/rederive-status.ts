@@ -6,11 +6,12 @@
  * by the store's rule (lib/store/reconciliation.ts). Only `computed_at`, when the store computed the
  * row, is taken as stated: the row counts what was stored by then (`first_seen` at or before it).
  */
+
+import { buildBatchFromLog } from '../protocol/batch-build';
 import { decodeEnvelope } from '../protocol/envelope';
 import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
-import { buildBatchFromLog } from '../protocol/batch-build';
 import { decodeFeedback } from '../protocol/payloads';
-import { MsgType, type Envelope } from '../protocol/types';
+import { type Envelope, MsgType } from '../protocol/types';
 import type { Row } from './schema';
 
 type FileRow = Record<string, unknown>;
@@ -33,8 +34,13 @@ export function logRoot(b: Batch, byId: ReadonlyMap<string, Envelope>): string |
  * disagree with its log: with the chain's counts (`chainCounts`, verify-dataset --rpc) that is
  * decided too; without them a matching root stated `mismatch` is left as stated.
  */
-export function expectedBatchRows(rows: readonly FileRow[], batches: readonly Batch[], byId: ReadonlyMap<string, Envelope>, epoch: bigint,
-  chainCounts?: ReadonlyMap<string, Record<string, string>>): Row[] {
+export function expectedBatchRows(
+  rows: readonly FileRow[],
+  batches: readonly Batch[],
+  byId: ReadonlyMap<string, Envelope>,
+  epoch: bigint,
+  chainCounts?: ReadonlyMap<string, Record<string, string>>,
+): Row[] {
   const byAgent = new Map(batches.map((b) => [b.agent, b]));
   return rows.map((r) => {
     const b = byAgent.get(idText(r.agent_id));
@@ -44,27 +50,57 @@ export function expectedBatchRows(rows: readonly FileRow[], batches: readonly Ba
     if (root === null) return r; // a log entry missing from the release fails on its own
     const counts = chainCounts?.get(b.agent);
     const sameCounts = counts ? countsEqual(counts, b, byId, epoch) : r.status !== 'mismatch';
-    return { ...r, status: root === idText(r.log_merkle_root) && sameCounts ? 'verified' : 'mismatch', uploaded_log_root: root };
+    return {
+      ...r,
+      status: root === idText(r.log_merkle_root) && sameCounts ? 'verified' : 'mismatch',
+      uploaded_log_root: root,
+    };
   });
 }
 
 /** The log's summary counts (buildBatchFromLog) equal the ones the chain records for the batch. */
-function countsEqual(counts: Record<string, string>, b: Batch, byId: ReadonlyMap<string, Envelope>, epoch: bigint): boolean {
-  const built = buildBatchFromLog({ agentId: Uint8Array.from(Buffer.from(b.agent, 'hex')), epochNumber: epoch, slotStart: 0n, slotEnd: 0n, envelopes: b.log.map((id) => byId.get(id)!) });
+function countsEqual(
+  counts: Record<string, string>,
+  b: Batch,
+  byId: ReadonlyMap<string, Envelope>,
+  epoch: bigint,
+): boolean {
+  const built = buildBatchFromLog({
+    agentId: Uint8Array.from(Buffer.from(b.agent, 'hex')),
+    epochNumber: epoch,
+    slotStart: 0n,
+    slotEnd: 0n,
+    envelopes: b.log.map((id) => byId.get(id)!),
+  });
   const mine: Record<string, string> = {
-    messageCount: built.messageCount.toString(), bidCount: String(built.bidValues.length), taskCount: String(built.taskSelections.length),
-    verifierCount: String(built.verifierIds.length), feedbackCount: String(built.feedbackEvents.length), overflow: built.overflow ? '1' : '0',
+    messageCount: built.messageCount.toString(),
+    bidCount: String(built.bidValues.length),
+    taskCount: String(built.taskSelections.length),
+    verifierCount: String(built.verifierIds.length),
+    feedbackCount: String(built.feedbackEvents.length),
+    overflow: built.overflow ? '1' : '0',
   };
   return Object.keys(mine).every((k) => counts[k] === undefined || counts[k] === mine[k]);
 }
 
-interface Live { id: string; e: Envelope; via: string; topic: string | null; firstSeen: bigint; target: string | null }
+interface Live {
+  id: string;
+  e: Envelope;
+  via: string;
+  topic: string | null;
+  firstSeen: bigint;
+  target: string | null;
+}
 
 /** The topic bucket of an envelope the observer saw live (the store's `sent` CTE). */
 function bucket(l: Live): string | null {
   if (l.via === 'stream') return 'stream';
-  const t: Record<string, string> = { '/0x01/v1/broadcast': 'broadcast', '/0x01/v1/notary': 'notary', '/0x01/v1/reputation': 'reputation' };
-  return l.topic ? t[l.topic] ?? null : null;
+  const t: Record<string, string> = {
+    '/0x01/v1/broadcast': 'broadcast',
+    '/0x01/v1/notary': 'notary',
+    '/0x01/v1/reputation': 'reputation',
+  };
+  return l.topic ? (t[l.topic] ?? null) : null;
 }
 
 /**
@@ -73,8 +109,13 @@ function bucket(l: Live): string | null {
  * is derived with a null `computed_at`, so it shows as missing). `envelopes` are the epoch's
  * envelope rows, `status` each agent's batch verdict as re-derived.
  */
-export function expectedReconciliationRows(epoch: number, envelopes: readonly FileRow[], batches: readonly Batch[], status: ReadonlyMap<string, string>,
-  fileRows: readonly FileRow[]): Row[] {
+export function expectedReconciliationRows(
+  epoch: number,
+  envelopes: readonly FileRow[],
+  batches: readonly Batch[],
+  status: ReadonlyMap<string, string>,
+  fileRows: readonly FileRow[],
+): Row[] {
   const live: Live[] = [];
   const stored = new Map<string, { via: string; firstSeen: bigint }>();
   for (const r of envelopes) {
@@ -85,7 +126,14 @@ export function expectedReconciliationRows(epoch: number, envelopes: readonly Fi
     const firstSeen = usOf(r.first_seen);
     stored.set(id, { via: String(r.seen_via), firstSeen });
     const f = e.msgType === MsgType.FEEDBACK ? decodeFeedback(e.payload) : null;
-    live.push({ id, e, via: String(r.seen_via), topic: r.gossip_topic === null || r.gossip_topic === undefined ? null : String(r.gossip_topic), firstSeen, target: f?.ok ? hx(f.value.targetAgent) : null });
+    live.push({
+      id,
+      e,
+      via: String(r.seen_via),
+      topic: r.gossip_topic === null || r.gossip_topic === undefined ? null : String(r.gossip_topic),
+      firstSeen,
+      target: f?.ok ? hx(f.value.targetAgent) : null,
+    });
   }
   const logs = new Map(batches.map((b) => [b.agent, new Set(b.log)]));
   const computedAt = new Map(fileRows.map((r) => [idText(r.agent_id), r.computed_at]));
@@ -95,18 +143,39 @@ export function expectedReconciliationRows(epoch: number, envelopes: readonly Fi
     if (st !== 'verified' && st !== 'mismatch') continue;
     const at = computedAt.get(b.agent);
     const atUs = at === undefined || at === null ? null : usOf(at);
-    const row: Row = { agent_id: b.agent, epoch: BigInt(epoch), batch_status: st, log_entries: b.log.length, computed_at: at ?? null };
-    const figures = ['seen', 'seen_logged', 'seen_not_logged', 'logged_not_seen', ...['broadcast', 'notary', 'reputation', 'stream'].flatMap((t) => [`seen_${t}`, `committed_${t}`])];
+    const row: Row = {
+      agent_id: b.agent,
+      epoch: BigInt(epoch),
+      batch_status: st,
+      log_entries: b.log.length,
+      computed_at: at ?? null,
+    };
+    const figures = [
+      'seen',
+      'seen_logged',
+      'seen_not_logged',
+      'logged_not_seen',
+      ...['broadcast', 'notary', 'reputation', 'stream'].flatMap((t) => [`seen_${t}`, `committed_${t}`]),
+    ];
     for (const c of figures) row[c] = null;
     if (st === 'verified' && atUs !== null) {
       const by = (l: Live) => l.via !== 'upload' && l.firstSeen <= atUs;
       const lg = logs.get(b.agent)!;
-      const mine = live.filter((l) => by(l) && (hx(l.e.sender) === b.agent || hx(l.e.recipient) === b.agent || l.target === b.agent));
+      const mine = live.filter(
+        (l) => by(l) && (hx(l.e.sender) === b.agent || hx(l.e.recipient) === b.agent || l.target === b.agent),
+      );
       const sent = mine.filter((l) => hx(l.e.sender) === b.agent);
-      const peers = new Set([b.agent, ...sent.map((l) => hx(l.e.recipient)), ...sent.filter((l) => l.target).map((l) => l.target!)]);
+      const peers = new Set([
+        b.agent,
+        ...sent.map((l) => hx(l.e.recipient)),
+        ...sent.filter((l) => l.target).map((l) => l.target!),
+      ]);
       const committed = new Set<string>();
       for (const p of peers) if (status.get(p) === 'verified') for (const id of logs.get(p) ?? []) committed.add(id);
-      const lseen = [...lg].filter((id) => { const s = stored.get(id); return s !== undefined && s.via !== 'upload' && s.firstSeen <= atUs; }).length;
+      const lseen = [...lg].filter((id) => {
+        const s = stored.get(id);
+        return s !== undefined && s.via !== 'upload' && s.firstSeen <= atUs;
+      }).length;
       row.seen = mine.length;
       row.seen_logged = mine.filter((l) => lg.has(l.id)).length;
       row.seen_not_logged = mine.length - (row.seen_logged as number);

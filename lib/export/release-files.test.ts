@@ -1,8 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { releaseFile } from './release-files';
 
 test('release downloads: only released files inside the folder; bad names 400, missing 404', () => {
@@ -43,15 +43,36 @@ test('release downloads: only released files inside the folder; bad names 400, m
     assert.ok(ok.ok && !ok.latest);
 
     const bad: string[][] = [
-      [], ['..', 'secret.txt'], ['envelopes', '..', '..', 'secret.txt'], ['secret.txt'], ['envelopes/epoch-5/envelopes-epoch5.parquet'],
-      ['envelopes', 'epoch-5', 'offers-epoch5.parquet'], ['nope', 'epoch-5', 'nope-epoch5.parquet'], ['epoch=05.manifest.json'],
-      ['envelopes', 'epoch-5', 'envelopes-epoch5.parquet.tmp-1'], ['envelopes', 'epoch=5', 'envelopes-epoch5.parquet'], ['envelopes', 'epoch-5', 'envelopes-epoch5.r1.parquet'], ['revisions', 'envelopes', 'epoch-5', 'envelopes-epoch5.parquet'], ['latest', 'envelopes', 'epoch-5', 'envelopes-epoch5.parquet'], ['latest', 'negmas', 'negmas-epoch5.parquet'], ['epoch=5.r0.manifest.json'], ['epoch=5.manifest.sig.json.tmp'], ['envelopes', 'epoch-5', 'envelopes-epoch6.r1.parquet'], ['%2e%2e', 'secret.txt'], ['/etc', 'passwd'], ['envelopes', 'epoch-5', '.'],
+      [],
+      ['..', 'secret.txt'],
+      ['envelopes', '..', '..', 'secret.txt'],
+      ['secret.txt'],
+      ['envelopes/epoch-5/envelopes-epoch5.parquet'],
+      ['envelopes', 'epoch-5', 'offers-epoch5.parquet'],
+      ['nope', 'epoch-5', 'nope-epoch5.parquet'],
+      ['epoch=05.manifest.json'],
+      ['envelopes', 'epoch-5', 'envelopes-epoch5.parquet.tmp-1'],
+      ['envelopes', 'epoch=5', 'envelopes-epoch5.parquet'],
+      ['envelopes', 'epoch-5', 'envelopes-epoch5.r1.parquet'],
+      ['revisions', 'envelopes', 'epoch-5', 'envelopes-epoch5.parquet'],
+      ['latest', 'envelopes', 'epoch-5', 'envelopes-epoch5.parquet'],
+      ['latest', 'negmas', 'negmas-epoch5.parquet'],
+      ['epoch=5.r0.manifest.json'],
+      ['epoch=5.manifest.sig.json.tmp'],
+      ['envelopes', 'epoch-5', 'envelopes-epoch6.r1.parquet'],
+      ['%2e%2e', 'secret.txt'],
+      ['/etc', 'passwd'],
+      ['envelopes', 'epoch-5', '.'],
     ];
     for (const segs of bad) {
       const r = releaseFile(dir, segs);
       assert.ok(!r.ok && r.status === 400, `${JSON.stringify(segs)} → ${JSON.stringify(r)}`);
     }
-    for (const segs of [['epoch=7.manifest.json'], ['offers', 'epoch-6', 'offers-epoch6.parquet'], ['feedback', 'epoch-5', 'feedback-epoch5.parquet']]) {
+    for (const segs of [
+      ['epoch=7.manifest.json'],
+      ['offers', 'epoch-6', 'offers-epoch6.parquet'],
+      ['feedback', 'epoch-5', 'feedback-epoch5.parquet'],
+    ]) {
       const r = releaseFile(dir, segs);
       assert.ok(!r.ok && r.status === 404, `${JSON.stringify(segs)} → ${JSON.stringify(r)}`);
     }

@@ -20,7 +20,9 @@ const FILES: RegExp[] = [
   new RegExp(`^(?<t>${T})/epoch-(?<e>${N})/\\k<t>-epoch\\k<e>\\.parquet$`),
   new RegExp(`^revisions/(?<t>${T})/epoch-(?<e>${N})/\\k<t>-epoch\\k<e>\\.r(?<r>${R})\\.parquet$`),
   new RegExp(`^context/epoch-(?<e>${N})/context-epoch\\k<e>(?:\\.r(?<r>${R}))?\\.parquet$`),
-  new RegExp(`^epoch=(?<e>${N})(?:\\.r(?<r>${R}))?\\.(?:manifest\\.json|manifest\\.sig\\.json|README\\.md|datapackage\\.json|CITATION\\.cff)$`),
+  new RegExp(
+    `^epoch=(?<e>${N})(?:\\.r(?<r>${R}))?\\.(?:manifest\\.json|manifest\\.sig\\.json|README\\.md|datapackage\\.json|CITATION\\.cff)$`,
+  ),
 ];
 /** The newest revision's copies: served once the epoch has a release, and replaced by each revision. */
 const LATEST = new RegExp(`^latest/(?<t>${T}|context)/\\k<t>-epoch(?<e>${N})\\.parquet$`);
@@ -47,8 +49,15 @@ export function releaseFile(dir: string, segments: string[]): ReleaseFile {
   const manifest = join(root, `epoch=${epoch}${revision}.manifest.json`);
   if (!existsSync(manifest) || !existsSync(path)) return { ok: false, status: 404, error: `no released file ${rel}` };
   const st = lstatSync(path);
-  if (!st.isFile() || !realpathSync(path).startsWith(realpathSync(root) + sep)) return { ok: false, status: 404, error: `no released file ${rel}` };
+  if (!st.isFile() || !realpathSync(path).startsWith(realpathSync(root) + sep))
+    return { ok: false, status: 404, error: `no released file ${rel}` };
   const name = segments[segments.length - 1];
-  const contentType = name.endsWith('.json') ? 'application/json' : name.endsWith('.md') ? 'text/markdown; charset=utf-8' : name.endsWith('.cff') ? 'application/x-yaml; charset=utf-8' : 'application/vnd.apache.parquet';
+  const contentType = name.endsWith('.json')
+    ? 'application/json'
+    : name.endsWith('.md')
+      ? 'text/markdown; charset=utf-8'
+      : name.endsWith('.cff')
+        ? 'application/x-yaml; charset=utf-8'
+        : 'application/vnd.apache.parquet';
   return { ok: true, path, size: st.size, name, contentType, latest: latest !== null };
 }

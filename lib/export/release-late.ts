@@ -8,12 +8,15 @@
  * more moves on its own, not that the observer can learn nothing more. A release states the
  * chain at its `chainSlot`; a later move is this check's to record, not the verifier's to fail.
  */
-import type { ExportSource } from '../store/export';
+
 import { toHex } from '../protocol/hex';
+import type { ExportSource } from '../store/export';
 
 /** What the check reads of a manifest (release.ts ReleaseManifest; not imported: release.ts runs this check). */
 interface LatestManifest {
-  epoch: number; epochSeconds: number; revision: number;
+  epoch: number;
+  epochSeconds: number;
+  revision: number;
   tables: Record<string, { rows: number; setAside?: number }>;
   chainSlot?: string | null;
   batches: { agent: string; root: string; status: string; log: string[] }[];
@@ -37,22 +40,39 @@ export async function lateChanges(source: ExportSource, m: LatestManifest): Prom
     const agent = toHex(b.agent_id as Uint8Array);
     const was = listed.get(agent);
     if (!was) continue; // a new batch changes the batches count above
-    if (was.log.length === 0 && (await source.epochLogIds(b.agent_id as Uint8Array, BigInt(m.epoch))).length > 0) out.push(`batch of ${agent.slice(0, 16)}: its log was uploaded`);
-    else if (String(b.status) !== was.status) out.push(`batch of ${agent.slice(0, 16)}: ${was.status} → ${String(b.status)}${was.status === 'unverified' ? ' (its log was uploaded)' : ''}`);
-    else if (toHex(b.root as Uint8Array) !== was.root) out.push(`batch of ${agent.slice(0, 16)}: another root on chain`);
+    if (was.log.length === 0 && (await source.epochLogIds(b.agent_id as Uint8Array, BigInt(m.epoch))).length > 0)
+      out.push(`batch of ${agent.slice(0, 16)}: its log was uploaded`);
+    else if (String(b.status) !== was.status)
+      out.push(
+        `batch of ${agent.slice(0, 16)}: ${was.status} → ${String(b.status)}${was.status === 'unverified' ? ' (its log was uploaded)' : ''}`,
+      );
+    else if (toHex(b.root as Uint8Array) !== was.root)
+      out.push(`batch of ${agent.slice(0, 16)}: another root on chain`);
   }
-  if (m.chainSlot) out.push(...await movedOnChain(source, filter, BigInt(m.chainSlot)));
+  if (m.chainSlot) out.push(...(await movedOnChain(source, filter, BigInt(m.chainSlot))));
   return out;
 }
 
 /** The epoch's Haggle negotiations and challenges the store saw move after `slot`. */
-async function movedOnChain(source: ExportSource, filter: { fromUs: bigint; toUs: bigint }, slot: bigint): Promise<string[]> {
+async function movedOnChain(
+  source: ExportSource,
+  filter: { fromUs: bigint; toUs: bigint },
+  slot: bigint,
+): Promise<string[]> {
   const moved = new Set<string>();
   for await (const pg of source.scanNegotiations(filter, { pageSize: 500 })) {
-    for (const n of pg.onChain) if (n.slot > slot) moved.add(`negotiation ${toHex(n.conversationId)}: moved on chain after slot ${slot} (at ${n.address}, slot ${n.slot})`);
+    for (const n of pg.onChain)
+      if (n.slot > slot)
+        moved.add(
+          `negotiation ${toHex(n.conversationId)}: moved on chain after slot ${slot} (at ${n.address}, slot ${n.slot})`,
+        );
   }
   for await (const page of source.scan('challenges', filter, { pageSize: 500 })) {
-    for (const r of page) if (BigInt(String(r.slot)) > slot) moved.add(`challenge ${String(r.address)}: moved on chain after slot ${slot} (${String(r.status)} at slot ${String(r.slot)})`);
+    for (const r of page)
+      if (BigInt(String(r.slot)) > slot)
+        moved.add(
+          `challenge ${String(r.address)}: moved on chain after slot ${slot} (${String(r.status)} at slot ${String(r.slot)})`,
+        );
   }
   return [...moved].sort();
 }

@@ -1,13 +1,13 @@
-import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRelease, listReleases, startReleaseScheduler, type ReleaseManifest } from './release';
-import { readManifests, readParquet, verifyRelease } from './verify';
+import { after, before, describe, test } from 'node:test';
+import { createRelease, listReleases, type ReleaseManifest, startReleaseScheduler } from './release';
 import { TABLES } from './tables';
+import { collect, EPOCH_SECONDS, type FixtureStore, fixtureStore } from './testing';
+import { readManifests, readParquet, verifyRelease } from './verify';
 import { writeFormat } from './writers';
-import { collect, EPOCH_SECONDS, fixtureStore, type FixtureStore } from './testing';
 
 const failures = (r: { ok: boolean; name: string; detail?: string }[]) => r.filter((c) => !c.ok);
 
@@ -22,7 +22,10 @@ describe('dataset releases', () => {
     epoch = Number(fs.fx.items[0].envelope.timestamp / BigInt(EPOCH_SECONDS * 1_000_000));
     manifest = await createRelease({ store: fs.store, epoch, dir });
   });
-  after(async () => { await fs?.close(); rmSync(dir, { recursive: true, force: true }); });
+  after(async () => {
+    await fs?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('the manifest counts the rows of the epoch and names its batch roots and logs', async () => {
     const e = BigInt(EPOCH_SECONDS * 1_000_000);
@@ -52,7 +55,10 @@ describe('dataset releases', () => {
     writeFileSync(path, bad);
     try {
       const f = failures(await verifyRelease(dir, manifest));
-      assert.ok(f.some((c) => c.name.endsWith('negotiations: sha256')), JSON.stringify(f));
+      assert.ok(
+        f.some((c) => c.name.endsWith('negotiations: sha256')),
+        JSON.stringify(f),
+      );
     } finally {
       writeFileSync(path, orig);
     }
@@ -65,7 +71,15 @@ describe('dataset releases', () => {
     const victim = manifest.batches[0].log[0];
     const kept = rows.filter((r) => r.id !== victim);
     assert.equal(kept.length, rows.length - 1);
-    const bytes = await collect(writeFormat('parquet', TABLES.envelopes, (async function* () { yield kept; })()));
+    const bytes = await collect(
+      writeFormat(
+        'parquet',
+        TABLES.envelopes,
+        (async function* () {
+          yield kept;
+        })(),
+      ),
+    );
     writeFileSync(path, bytes);
     const forged = structuredClone(manifest);
     forged.tables.envelopes.rows = kept.length;
@@ -84,11 +98,20 @@ describe('dataset releases', () => {
     const d2 = mkdtempSync(join(tmpdir(), 'zx-datasets-'));
     try {
       const last = Number(fs.fx.items[fs.fx.items.length - 1].envelope.timestamp / BigInt(EPOCH_SECONDS * 1_000_000));
-      const s = startReleaseScheduler({ store: fs.store, dir: d2, everyMs: 3_600_000, now: () => (last + 1) * EPOCH_SECONDS * 1000 });
+      const s = startReleaseScheduler({
+        store: fs.store,
+        dir: d2,
+        everyMs: 3_600_000,
+        now: () => (last + 1) * EPOCH_SECONDS * 1000,
+      });
       const made = await s.tick();
       const again = await s.tick();
       await s.stop();
-      assert.deepEqual(made, Array.from({ length: last - epoch }, (_, i) => epoch + i), 'the last epoch is not over for a whole epoch yet');
+      assert.deepEqual(
+        made,
+        Array.from({ length: last - epoch }, (_, i) => epoch + i),
+        'the last epoch is not over for a whole epoch yet',
+      );
       assert.deepEqual(again, [], 'a released epoch is not written again');
     } finally {
       rmSync(d2, { recursive: true, force: true });

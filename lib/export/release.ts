@@ -9,23 +9,35 @@
  * `npm run verify-dataset` can recheck the release with nothing but the files.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, createWriteStream, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
+import { toHex } from '../protocol/hex';
 import type { SignerRegistry } from '../protocol/types';
 import type { ExportFilter, ExportReader, ExportSource } from '../store/export';
+import { type CardRelease, cardMarkdown, citationCff, dataPackage } from './card';
+import type { KnownMissing, ReleaseChain, SignerEvidence } from './chain-evidence';
 import { exportTable, tableRows } from './export';
+import { sourceAsOf } from './release-asof';
+import { emptyHeld, knownMissingOf, signerEvidenceOf } from './release-chain';
+import { type RevisionChanges, tableChanges } from './release-changes';
+import { lateChanges } from './release-late';
 import { envelopeRecord, envelopeRow } from './rows';
 import { RELEASE_TABLE_NAMES, type ReleaseTableName, type Row } from './schema';
-import { toHex } from '../protocol/hex';
+import { fileSha256, type SigningKey, signatureName, signManifest } from './signing';
 import { CONTEXT_SCHEMA, TABLES } from './tables';
-import { cardMarkdown, citationCff, dataPackage, type CardRelease } from './card';
 import { writeFormat } from './writers';
-import { fileSha256, signatureName, signManifest, type SigningKey } from './signing';
-import type { KnownMissing, ReleaseChain, SignerEvidence } from './chain-evidence';
-import { emptyHeld, knownMissingOf, signerEvidenceOf } from './release-chain';
-import { tableChanges, type RevisionChanges } from './release-changes';
-import { lateChanges } from './release-late';
-import { sourceAsOf } from './release-asof';
 
 /**
  * 2: each table carries `setAside`. 3: `asOfUs` (the instant the derived tables describe) and
@@ -82,7 +94,10 @@ export interface ReleaseManifest {
    * `rows` are the rows in the file; `setAside` the epoch's rows left out because a value does not
    * fit its Parquet column (writers.ts parquetMisfit), `setAsideReasons` the first few reasons.
    */
-  tables: Record<ReleaseTableName, { schemaVersion: number; rows: number; setAside: number; setAsideReasons?: string[]; file: string; sha256: string }>;
+  tables: Record<
+    ReleaseTableName,
+    { schemaVersion: number; rows: number; setAside: number; setAsideReasons?: string[]; file: string; sha256: string }
+  >;
   batches: { agent: string; root: string; batchHash: string; slot: string; status: string; log: string[] }[];
   /**
    * Sender agent id (hex) → who may sign for it (chain-evidence.ts SignerEvidence; before version
@@ -107,7 +122,12 @@ export interface ReleaseManifest {
 }
 
 /** What an anchor states (lib/chain/release-anchor.ts): the release id of an epoch's revision and its asOf. */
-export interface AnchorStatement { epoch: number; revision: number; id: string; asOfUs: string }
+export interface AnchorStatement {
+  epoch: number;
+  revision: number;
+  id: string;
+  asOfUs: string;
+}
 /** Posts an anchor on chain (lib/chain/node/release-anchor.ts bound to the signing key); returns its transaction. */
 export type ReleaseAnchorer = (a: AnchorStatement) => Promise<{ signature: string; slot: string }>;
 
@@ -119,13 +139,20 @@ export async function anchorRelease(dir: string, manifestFile: string, anchor: R
   const path = join(dir, anchorName(manifestFile));
   if (existsSync(path)) return;
   const m = JSON.parse(readFileSync(join(dir, manifestFile), 'utf8')) as ReleaseManifest;
-  const a: AnchorStatement = { epoch: m.epoch, revision: m.revision ?? 0, id: fileSha256(join(dir, manifestFile)), asOfUs: m.asOfUs };
+  const a: AnchorStatement = {
+    epoch: m.epoch,
+    revision: m.revision ?? 0,
+    id: fileSha256(join(dir, manifestFile)),
+    asOfUs: m.asOfUs,
+  };
   const tx = await anchor(a);
   writeSmallFile(dir, anchorName(manifestFile), JSON.stringify({ ...a, ...tx }, null, 2));
 }
 
 /** What createRelease needs of the store: its export reads and the signer registry. */
-export interface ReleaseStore extends SignerRegistry { exportSource(reader?: ExportReader): ExportSource }
+export interface ReleaseStore extends SignerRegistry {
+  exportSource(reader?: ExportReader): ExportSource;
+}
 
 export interface CreateReleaseParams {
   store: ReleaseStore;
@@ -166,7 +193,10 @@ export function releaseNames(epoch: number, revision = 0) {
     readme: `epoch=${epoch}${r}.README.md`,
     datapackage: `epoch=${epoch}${r}.datapackage.json`,
     citation: `epoch=${epoch}${r}.CITATION.cff`,
-    table: (t: string) => (revision ? join('revisions', t, `epoch-${epoch}`, `${t}-epoch${epoch}${r}.parquet`) : join(t, `epoch-${epoch}`, `${t}-epoch${epoch}.parquet`)),
+    table: (t: string) =>
+      revision
+        ? join('revisions', t, `epoch-${epoch}`, `${t}-epoch${epoch}${r}.parquet`)
+        : join(t, `epoch-${epoch}`, `${t}-epoch${epoch}.parquet`),
     context: join('context', `epoch-${epoch}`, `context-epoch${epoch}${r}.parquet`),
     latest: (t: string) => join('latest', t, `${t}-epoch${epoch}.parquet`),
   };
@@ -177,13 +207,21 @@ export function releaseNames(epoch: number, revision = 0) {
  * name and renamed over the older revision's, so a reader of `latest/<table>/*.parquet` gets every
  * epoch's newest revision, each row once. The revision's own files stay where its manifest names them.
  */
-function updateLatest(dir: string, names: ReturnType<typeof releaseNames>, files: { name: string; file: string }[]): void {
+function updateLatest(
+  dir: string,
+  names: ReturnType<typeof releaseNames>,
+  files: { name: string; file: string }[],
+): void {
   for (const f of files) {
     const to = join(dir, names.latest(f.name));
     mkdirSync(dirname(to), { recursive: true });
     const tmp = `${to}.tmp-${process.pid}`;
     rmSync(tmp, { force: true });
-    try { linkSync(join(dir, f.file), tmp); } catch { copyFileSync(join(dir, f.file), tmp); }
+    try {
+      linkSync(join(dir, f.file), tmp);
+    } catch {
+      copyFileSync(join(dir, f.file), tmp);
+    }
     renameSync(tmp, to);
   }
 }
@@ -224,7 +262,10 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   let supersedes: string | null = null;
   let prevManifest: ReleaseManifest | null = null;
   if (revision > 0) {
-    const prev = manifestFiles(p.dir).get(p.epoch)?.filter((n) => parseManifestName(n)!.revision < revision).pop();
+    const prev = manifestFiles(p.dir)
+      .get(p.epoch)
+      ?.filter((n) => parseManifestName(n)!.revision < revision)
+      .pop();
     if (!prev) throw new Error(`revision ${revision} of epoch ${p.epoch}: no earlier release to supersede`);
     supersedes = fileSha256(join(p.dir, prev));
     prevManifest = JSON.parse(readFileSync(join(p.dir, prev), 'utf8')) as ReleaseManifest;
@@ -258,22 +299,56 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
     let setAside = 0;
     const reasons: string[] = [];
     const out = await exportTable({
-      source, table, format: 'parquet', filter, nowUs: asOfUs, pageSize: RELEASE_PAGE_ROWS, onRows: (n) => { rows = n; },
-      onSetAside: (why) => { setAside++; if (reasons.length < 5) reasons.push(why); },
+      source,
+      table,
+      format: 'parquet',
+      filter,
+      nowUs: asOfUs,
+      pageSize: RELEASE_PAGE_ROWS,
+      onRows: (n) => {
+        rows = n;
+      },
+      onSetAside: (why) => {
+        setAside++;
+        if (reasons.length < 5) reasons.push(why);
+      },
       // What is still moving, which on-chain accounts the release holds, and the manifest's batches, read off the rows as they are written.
-      onRow: table === 'negotiations' ? (r) => {
-        const c = toHex(r.conversation_id as Uint8Array);
-        held.conversations.add(c);
-        if (r.onchain_address) held.negotiationAccounts.add(String(r.onchain_address));
-        if (r.outcome === 'open') openNegotiations.push(c);
-      } : table === 'challenges' ? (r) => { held.challenges.add(String(r.address)); if (r.status === 'pending') pendingChallenges.push(String(r.address)); }
-        : table === 'batches' ? (r) => {
-          batches.push({ agent: toHex(r.agent_id as Uint8Array), root: toHex(r.log_merkle_root as Uint8Array), batchHash: toHex(r.batch_hash as Uint8Array), slot: String(r.slot), status: String(r.status), log: [] });
-          held.batchAgents.add(toHex(r.agent_id as Uint8Array));
-        } : undefined,
+      onRow:
+        table === 'negotiations'
+          ? (r) => {
+              const c = toHex(r.conversation_id as Uint8Array);
+              held.conversations.add(c);
+              if (r.onchain_address) held.negotiationAccounts.add(String(r.onchain_address));
+              if (r.outcome === 'open') openNegotiations.push(c);
+            }
+          : table === 'challenges'
+            ? (r) => {
+                held.challenges.add(String(r.address));
+                if (r.status === 'pending') pendingChallenges.push(String(r.address));
+              }
+            : table === 'batches'
+              ? (r) => {
+                  batches.push({
+                    agent: toHex(r.agent_id as Uint8Array),
+                    root: toHex(r.log_merkle_root as Uint8Array),
+                    batchHash: toHex(r.batch_hash as Uint8Array),
+                    slot: String(r.slot),
+                    status: String(r.status),
+                    log: [],
+                  });
+                  held.batchAgents.add(toHex(r.agent_id as Uint8Array));
+                }
+              : undefined,
     });
     const sha256 = await writeReleaseFile(p.dir, rel, out.bytes);
-    tables[table] = { schemaVersion: out.schema.version, rows: rows - setAside, setAside, ...(setAside ? { setAsideReasons: reasons } : {}), file: rel, sha256 };
+    tables[table] = {
+      schemaVersion: out.schema.version,
+      rows: rows - setAside,
+      setAside,
+      ...(setAside ? { setAsideReasons: reasons } : {}),
+      file: rel,
+      sha256,
+    };
   };
   const STATE: readonly ReleaseTableName[] = ['batches', 'challenges', 'reconciliation'];
   for (const table of STATE) await writeTable(table, epochFilter);
@@ -288,15 +363,22 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   let contextRows = 0;
   async function* outside(): AsyncIterable<Row[]> {
     for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS })) {
-      const rows = page.filter((r) => { const t = envelopeRecord(r).timestamp; return t < epochFilter.fromUs || t >= epochFilter.toUs; }).map(envelopeRow);
+      const rows = page
+        .filter((r) => {
+          const t = envelopeRecord(r).timestamp;
+          return t < epochFilter.fromUs || t >= epochFilter.toUs;
+        })
+        .map(envelopeRow);
       contextRows += rows.length;
       if (rows.length) yield rows;
     }
   }
   const contextSha = await writeReleaseFile(p.dir, names.context, writeFormat('parquet', CONTEXT_SCHEMA, outside()));
   // Signers: every sender of the epoch and of its context (decoded from the stored envelope bytes).
-  for await (const page of source.scan('envelopes', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(toHex(envelopeRecord(r).sender));
-  for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS })) for (const r of page) senders.add(toHex(envelopeRecord(r).sender));
+  for await (const page of source.scan('envelopes', filter, { pageSize: RELEASE_PAGE_ROWS }))
+    for (const r of page) senders.add(toHex(envelopeRecord(r).sender));
+  for await (const page of source.scan('conversations', filter, { pageSize: RELEASE_PAGE_ROWS }))
+    for (const r of page) senders.add(toHex(envelopeRecord(r).sender));
   const signers = await signerEvidenceOf(senders, p.registry ?? p.store, p.chain);
   const listed = p.chain ? await knownMissingOf(p.chain, p.epoch, epochFilter.fromUs, epochFilter.toUs, held) : null;
   const iso = (us: bigint) => new Date(Number(us / 1000n)).toISOString();
@@ -304,36 +386,88 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
   const final = p.final === true || (moving.pendingChallenges.length === 0 && moving.openNegotiations.length === 0);
   // The card (card.ts): README and datapackage are listed in the manifest, so the signature covers them.
   const cardRelease: CardRelease = {
-    epoch: p.epoch, revision, from: iso(epochFilter.fromUs), to: iso(epochFilter.toUs), asOf: iso(asOfUs), epochSeconds: source.epochSeconds, final, supersedes, moving,
+    epoch: p.epoch,
+    revision,
+    from: iso(epochFilter.fromUs),
+    to: iso(epochFilter.toUs),
+    asOf: iso(asOfUs),
+    epochSeconds: source.epochSeconds,
+    final,
+    supersedes,
+    moving,
     files: [
-      ...RELEASE_TABLE_NAMES.map((t) => ({ name: t, file: tables[t].file, rows: tables[t].rows, sha256: tables[t].sha256, bytes: statSync(join(p.dir, tables[t].file)).size, schema: TABLES[t] })),
-      { name: 'context' as const, file: names.context, rows: contextRows, sha256: contextSha, bytes: statSync(join(p.dir, names.context)).size, schema: CONTEXT_SCHEMA },
+      ...RELEASE_TABLE_NAMES.map((t) => ({
+        name: t,
+        file: tables[t].file,
+        rows: tables[t].rows,
+        sha256: tables[t].sha256,
+        bytes: statSync(join(p.dir, tables[t].file)).size,
+        schema: TABLES[t],
+      })),
+      {
+        name: 'context' as const,
+        file: names.context,
+        rows: contextRows,
+        sha256: contextSha,
+        bytes: statSync(join(p.dir, names.context)).size,
+        schema: CONTEXT_SCHEMA,
+      },
     ],
   };
   const card = {
     readme: { file: names.readme, sha256: writeSmallFile(p.dir, names.readme, cardMarkdown(cardRelease)) },
-    datapackage: { file: names.datapackage, sha256: writeSmallFile(p.dir, names.datapackage, JSON.stringify(dataPackage(cardRelease), null, 2)) },
+    datapackage: {
+      file: names.datapackage,
+      sha256: writeSmallFile(p.dir, names.datapackage, JSON.stringify(dataPackage(cardRelease), null, 2)),
+    },
     citation: names.citation,
   };
-  const files = (m: Pick<ReleaseManifest, 'tables' | 'context'>) => ({ ...m.tables, ...(m.context ? { context: m.context } : {}) });
-  const changes: RevisionChanges | null = prevManifest ? {
-    since: supersedes, reasons: p.reasons ?? [],
-    tables: await tableChanges(p.dir, files(prevManifest), files({ tables, context: { rows: contextRows, file: names.context, sha256: contextSha } })),
-  } : null;
+  const files = (m: Pick<ReleaseManifest, 'tables' | 'context'>) => ({
+    ...m.tables,
+    ...(m.context ? { context: m.context } : {}),
+  });
+  const changes: RevisionChanges | null = prevManifest
+    ? {
+        since: supersedes,
+        reasons: p.reasons ?? [],
+        tables: await tableChanges(
+          p.dir,
+          files(prevManifest),
+          files({ tables, context: { rows: contextRows, file: names.context, sha256: contextSha } }),
+        ),
+      }
+    : null;
   const manifest: ReleaseManifest = {
-    manifestVersion: MANIFEST_VERSION, epoch: p.epoch, epochSeconds: source.epochSeconds, revision, supersedes,
-    from: iso(epochFilter.fromUs), to: iso(epochFilter.toUs), createdAt: new Date().toISOString(), asOfUs: asOfUs.toString(), asOf: iso(asOfUs),
-    moving, final,
+    manifestVersion: MANIFEST_VERSION,
+    epoch: p.epoch,
+    epochSeconds: source.epochSeconds,
+    revision,
+    supersedes,
+    from: iso(epochFilter.fromUs),
+    to: iso(epochFilter.toUs),
+    createdAt: new Date().toISOString(),
+    asOfUs: asOfUs.toString(),
+    asOf: iso(asOfUs),
+    moving,
+    final,
     context: { rows: contextRows, file: names.context, sha256: contextSha },
     card,
-    tables: Object.fromEntries(RELEASE_TABLE_NAMES.map((t) => [t, tables[t]])) as ReleaseManifest['tables'], batches, signers, knownMissing: listed?.knownMissing ?? null, chainSlot: listed ? String(chainSlot ?? listed.chainSlot) : null, changes,
+    tables: Object.fromEntries(RELEASE_TABLE_NAMES.map((t) => [t, tables[t]])) as ReleaseManifest['tables'],
+    batches,
+    signers,
+    knownMissing: listed?.knownMissing ?? null,
+    chainSlot: listed ? String(chainSlot ?? listed.chainSlot) : null,
+    changes,
   };
   writeFileSync(`${mPath}.tmp`, JSON.stringify(manifest, null, 2));
   renameSync(`${mPath}.tmp`, mPath);
   if (p.signingKey) signManifest(p.dir, names.manifest, p.signingKey);
   // Only a revision newer than every release of the epoch moves `latest/` (revisions are written in order).
   if (manifestFiles(p.dir).get(p.epoch)?.at(-1) === names.manifest) {
-    updateLatest(p.dir, names, [...RELEASE_TABLE_NAMES.map((t) => ({ name: t, file: tables[t].file })), { name: 'context', file: names.context }]);
+    updateLatest(p.dir, names, [
+      ...RELEASE_TABLE_NAMES.map((t) => ({ name: t, file: tables[t].file })),
+      { name: 'context', file: names.context },
+    ]);
   }
   // CITATION.cff names the release id (the manifest's sha256), so it is written after the manifest, outside it.
   writeSmallFile(p.dir, names.citation, citationCff(cardRelease, fileSha256(mPath), names.manifest));
@@ -360,7 +494,10 @@ async function writeReleaseFile(dir: string, rel: string, chunks: AsyncIterable<
   const file = createWriteStream(tmp);
   const h = createHash('sha256');
   try {
-    const done = new Promise<void>((r, j) => { file.once('error', j); file.once('finish', r); });
+    const done = new Promise<void>((r, j) => {
+      file.once('error', j);
+      file.once('finish', r);
+    });
     done.catch(() => undefined); // awaited below; an early error must not go unhandled meanwhile
     for await (const chunk of chunks) {
       h.update(chunk);
@@ -383,7 +520,9 @@ export interface ReleaseRevisionSummary {
   /** The release id: sha256 of the manifest file. */
   id: string;
   supersedes: string | null;
-  createdAt: string; asOf: string | null; final: boolean;
+  createdAt: string;
+  asOf: string | null;
+  final: boolean;
   moving: { pendingChallenges: number; openNegotiations: number };
   /** Paths relative to the release folder; GET /api/datasets/{path} serves them. */
   manifest: string;
@@ -403,7 +542,10 @@ export interface ReleaseRevisionSummary {
 
 /** Summary of an epoch's releases for GET /api/datasets: its latest revision, the older ones kept below it. */
 export interface ReleaseSummary extends ReleaseRevisionSummary {
-  epoch: number; from: string; to: string; batches: number;
+  epoch: number;
+  from: string;
+  to: string;
+  batches: number;
   /** Every older revision of the epoch, newest first (superseded, still served). */
   older: ReleaseRevisionSummary[];
 }
@@ -411,14 +553,38 @@ export interface ReleaseSummary extends ReleaseRevisionSummary {
 function revisionSummary(dir: string, name: string, m: ReleaseManifest): ReleaseRevisionSummary {
   const sig = signatureName(name);
   const signature = existsSync(join(dir, sig)) ? sig : null;
-  const card = m.card ? { readme: m.card.readme.file, datapackage: m.card.datapackage.file, citation: m.card.citation } : null;
+  const card = m.card
+    ? { readme: m.card.readme.file, datapackage: m.card.datapackage.file, citation: m.card.citation }
+    : null;
   const context = m.context ? { rows: m.context.rows, sha256: m.context.sha256, file: m.context.file } : null;
   return {
-    revision: m.revision ?? 0, id: fileSha256(join(dir, name)), supersedes: m.supersedes ?? null, createdAt: m.createdAt, asOf: m.asOf ?? null, final: m.final ?? true,
-    moving: { pendingChallenges: m.moving?.pendingChallenges.length ?? 0, openNegotiations: m.moving?.openNegotiations.length ?? 0 },
-    manifest: name, signature, card, context,
-    files: [name, ...(signature ? [signature] : []), ...(card ? [card.readme, card.datapackage, card.citation] : []), ...Object.values(m.tables).map((t) => t.file), ...(context ? [context.file] : [])],
-    tables: Object.fromEntries(Object.entries(m.tables).map(([k, v]) => [k, { rows: v.rows, sha256: v.sha256, file: v.file, ...(v.setAside ? { setAside: v.setAside } : {}) }])),
+    revision: m.revision ?? 0,
+    id: fileSha256(join(dir, name)),
+    supersedes: m.supersedes ?? null,
+    createdAt: m.createdAt,
+    asOf: m.asOf ?? null,
+    final: m.final ?? true,
+    moving: {
+      pendingChallenges: m.moving?.pendingChallenges.length ?? 0,
+      openNegotiations: m.moving?.openNegotiations.length ?? 0,
+    },
+    manifest: name,
+    signature,
+    card,
+    context,
+    files: [
+      name,
+      ...(signature ? [signature] : []),
+      ...(card ? [card.readme, card.datapackage, card.citation] : []),
+      ...Object.values(m.tables).map((t) => t.file),
+      ...(context ? [context.file] : []),
+    ],
+    tables: Object.fromEntries(
+      Object.entries(m.tables).map(([k, v]) => [
+        k,
+        { rows: v.rows, sha256: v.sha256, file: v.file, ...(v.setAside ? { setAside: v.setAside } : {}) },
+      ]),
+    ),
   };
 }
 
@@ -429,8 +595,15 @@ export function listReleases(dir: string): ReleaseSummary[] {
     const revs = names.map((n) => ({ n, m: JSON.parse(readFileSync(join(dir, n), 'utf8')) as ReleaseManifest }));
     const last = revs[revs.length - 1];
     out.push({
-      ...revisionSummary(dir, last.n, last.m), epoch, from: last.m.from, to: last.m.to, batches: last.m.batches.length,
-      older: revs.slice(0, -1).reverse().map((r) => revisionSummary(dir, r.n, r.m)),
+      ...revisionSummary(dir, last.n, last.m),
+      epoch,
+      from: last.m.from,
+      to: last.m.to,
+      batches: last.m.batches.length,
+      older: revs
+        .slice(0, -1)
+        .reverse()
+        .map((r) => revisionSummary(dir, r.n, r.m)),
     });
   }
   return out.sort((a, b) => b.epoch - a.epoch);
@@ -484,13 +657,25 @@ export const RELEASE_PAGE_ROWS = 500;
 export const REVISION_CHECKS_PER_TICK = 16;
 
 /** What still moves in `epoch` at `asOfUs`: pending challenges and open negotiations (as a release would record them). */
-export async function movingParts(source: ExportSource, epoch: number, asOfUs: bigint): Promise<ReleaseManifest['moving']> {
+export async function movingParts(
+  source: ExportSource,
+  epoch: number,
+  asOfUs: bigint,
+): Promise<ReleaseManifest['moving']> {
   const e = BigInt(source.epochSeconds) * 1_000_000n;
   const filter = { fromUs: BigInt(epoch) * e, toUs: BigInt(epoch + 1) * e };
   const pendingChallenges: string[] = [];
   const openNegotiations: string[] = [];
-  for await (const page of tableRows({ source, table: 'challenges', filter, pageSize: RELEASE_PAGE_ROWS })) for (const r of page) if (r.status === 'pending') pendingChallenges.push(String(r.address));
-  for await (const page of tableRows({ source, table: 'negotiations', filter, nowUs: asOfUs, pageSize: RELEASE_PAGE_ROWS })) for (const r of page) if (r.outcome === 'open') openNegotiations.push(toHex(r.conversation_id as Uint8Array));
+  for await (const page of tableRows({ source, table: 'challenges', filter, pageSize: RELEASE_PAGE_ROWS }))
+    for (const r of page) if (r.status === 'pending') pendingChallenges.push(String(r.address));
+  for await (const page of tableRows({
+    source,
+    table: 'negotiations',
+    filter,
+    nowUs: asOfUs,
+    pageSize: RELEASE_PAGE_ROWS,
+  }))
+    for (const r of page) if (r.outcome === 'open') openNegotiations.push(toHex(r.conversation_id as Uint8Array));
   return { pendingChallenges: pendingChallenges.sort(), openNegotiations: openNegotiations.sort() };
 }
 
@@ -506,7 +691,11 @@ export const RELEASE_RETRY_MAX_MS = 15 * 60_000;
  * epoch) is not a reason to release it. Old epochs inside the window are released however long
  * the observer was down, and so is a database another observer filled.
  */
-export function releaseWindow(nowMs: number, epochSeconds: number, floorMs = RELEASE_FLOOR_MS): { first: number; last: number } {
+export function releaseWindow(
+  nowMs: number,
+  epochSeconds: number,
+  floorMs = RELEASE_FLOOR_MS,
+): { first: number; last: number } {
   const epochMs = epochSeconds * 1000;
   const current = Math.floor(nowMs / epochMs);
   return { first: Math.max(0, Math.ceil(floorMs / epochMs)), last: current - 2 };
@@ -520,22 +709,36 @@ export function releaseWindow(nowMs: number, epochSeconds: number, floorMs = REL
  * released; every failure is counted and the latest one kept for /api/health (`status`).
  */
 export function startReleaseScheduler(p: {
-  store: ReleaseStore; dir: string; registry?: SignerRegistry; chain?: ReleaseChain; everyMs?: number; now?: () => number; floorMs?: number;
-  retryMs?: number; retryMaxMs?: number; firstCheckMs?: number;
+  store: ReleaseStore;
+  dir: string;
+  registry?: SignerRegistry;
+  chain?: ReleaseChain;
+  everyMs?: number;
+  now?: () => number;
+  floorMs?: number;
+  retryMs?: number;
+  retryMaxMs?: number;
+  firstCheckMs?: number;
   /** Signs every manifest (signing.ts); its public key is reported in `status()`. */
   signingKey?: SigningKey;
   /** Anchors every release on chain once signed; a failed anchor is retried at the next check. */
   anchor?: ReleaseAnchorer;
   /** After the epoch's end plus this, its release is made final whatever still moves (default RELEASE_SETTLE_MS). */
   settleMs?: number;
-  onError?: (e: unknown, epoch: number, attempts: number) => void; onRelease?: (m: ReleaseManifest) => void;
+  onError?: (e: unknown, epoch: number, attempts: number) => void;
+  onRelease?: (m: ReleaseManifest) => void;
 }): ReleaseScheduler {
   const source = p.store.exportSource('release');
   const now = () => p.now?.() ?? Date.now();
   const retryMs = p.retryMs ?? RELEASE_RETRY_MS;
   const retryMaxMs = p.retryMaxMs ?? RELEASE_RETRY_MAX_MS;
   const failing = new Map<number, { attempts: number; nextTry: number }>();
-  const st = { lastRelease: null as ReleaseStatus['lastRelease'], lastError: null as ReleaseStatus['lastError'], failures: 0, setAside: 0 };
+  const st = {
+    lastRelease: null as ReleaseStatus['lastRelease'],
+    lastError: null as ReleaseStatus['lastError'],
+    failures: 0,
+    setAside: 0,
+  };
   let running: Promise<number[]> | null = null;
   let stopped = false;
   const window = () => releaseWindow(now(), source.epochSeconds, p.floorMs);
@@ -543,9 +746,18 @@ export function startReleaseScheduler(p: {
   const epochMs = source.epochSeconds * 1000;
   let reviseCursor = 0;
   let lateCursor = 0;
-  const release = (epoch: number, o: { asOfUs: bigint; revision?: number; final?: boolean; reasons?: string[] }) => () => createRelease({
-    store: p.store, epoch, dir: p.dir, registry: p.registry, chain: p.chain, signingKey: p.signingKey, anchor: p.anchor, ...o,
-  });
+  const release =
+    (epoch: number, o: { asOfUs: bigint; revision?: number; final?: boolean; reasons?: string[] }) => () =>
+      createRelease({
+        store: p.store,
+        epoch,
+        dir: p.dir,
+        registry: p.registry,
+        chain: p.chain,
+        signingKey: p.signingKey,
+        anchor: p.anchor,
+        ...o,
+      });
   /** Records a release (first or revision) or its failure. */
   const attempt = async (epoch: number, make: () => Promise<ReleaseManifest>, made: number[]) => {
     const f = failing.get(epoch);
@@ -565,76 +777,120 @@ export function startReleaseScheduler(p: {
       p.onError?.(e, epoch, attempts);
     }
   };
-  const tick = () => (running ??= (async () => {
-    const w = window();
-    const made: number[] = [];
-    if (w.last < w.first) return made;
-    const released = manifestFiles(p.dir);
-    for (const epoch of await source.epochs(w.first, w.last)) {
-      if (stopped) break;
-      if (released.has(epoch)) continue;
-      await attempt(epoch, release(epoch, { asOfUs: BigInt(now()) * 1000n }), made);
-    }
-    // Anchors that could not be posted when their release was written (in revision order).
-    if (p.anchor) {
-      for (const [epoch, names] of released) {
-        for (const name of names) {
-          if (stopped || existsSync(join(p.dir, anchorName(name)))) continue;
-          await attempt(epoch, async () => { await anchorRelease(p.dir, name, p.anchor!); return JSON.parse(readFileSync(join(p.dir, name), 'utf8')) as ReleaseManifest; }, []);
+  const tick = () =>
+    (running ??= (async () => {
+      const w = window();
+      const made: number[] = [];
+      if (w.last < w.first) return made;
+      const released = manifestFiles(p.dir);
+      for (const epoch of await source.epochs(w.first, w.last)) {
+        if (stopped) break;
+        if (released.has(epoch)) continue;
+        await attempt(epoch, release(epoch, { asOfUs: BigInt(now()) * 1000n }), made);
+      }
+      // Anchors that could not be posted when their release was written (in revision order).
+      if (p.anchor) {
+        for (const [epoch, names] of released) {
+          for (const name of names) {
+            if (stopped || existsSync(join(p.dir, anchorName(name)))) continue;
+            await attempt(epoch, async () => {
+              await anchorRelease(p.dir, name, p.anchor!);
+              return JSON.parse(readFileSync(join(p.dir, name), 'utf8')) as ReleaseManifest;
+            }, []);
+          }
         }
       }
-    }
-    // Final states: a released epoch whose moving parts were still moving gets a revision once
-    // one of them has settled, and a final one once its settle time has passed. A bounded number
-    // of epochs is looked at per check, in turn, as each look re-derives the epoch's negotiations.
-    const unsettled: { epoch: number; name: string; m: ReleaseManifest }[] = [];
-    for (const [epoch, names] of released) {
-      const name = names[names.length - 1];
-      const m = JSON.parse(readFileSync(join(p.dir, name), 'utf8')) as ReleaseManifest;
-      if (m.manifestVersion >= 3 && !m.final) unsettled.push({ epoch, name, m });
-    }
-    unsettled.sort((a, b) => a.epoch - b.epoch);
-    const look = unsettled.length <= REVISION_CHECKS_PER_TICK ? unsettled
-      : Array.from({ length: REVISION_CHECKS_PER_TICK }, (_, i) => unsettled[(reviseCursor + i) % unsettled.length]);
-    reviseCursor = unsettled.length ? (reviseCursor + look.length) % unsettled.length : 0;
-    const revised = new Set<number>();
-    for (const u of look) {
-      if (stopped) break;
-      const asOfUs = BigInt(now()) * 1000n;
-      const due = now() >= (u.epoch + 1) * epochMs + settleMs;
-      const moving = due ? null : await movingParts(source, u.epoch, asOfUs);
-      const settled = moving === null ? [] : [
-        ...u.m.moving.pendingChallenges.filter((c) => !moving.pendingChallenges.includes(c)).map((c) => `challenge ${c} is no longer pending`),
-        ...u.m.moving.openNegotiations.filter((c) => !moving.openNegotiations.includes(c)).map((c) => `negotiation ${c} is no longer open`),
-      ];
-      if (!due && settled.length === 0) continue;
-      revised.add(u.epoch);
-      await attempt(u.epoch, release(u.epoch, { asOfUs, revision: u.m.revision + 1, final: due, reasons: due ? ['the settle time passed: final'] : settled }), made);
-    }
-    // Late data: every released epoch in turn (final ones too), its store counts and batch
-    // verdicts against its latest manifest; a difference is a new revision naming it.
-    const latest = [...manifestFiles(p.dir)].filter(([e]) => !revised.has(e)).sort((a, b) => a[0] - b[0]);
-    const lateLook = latest.length <= REVISION_CHECKS_PER_TICK ? latest
-      : Array.from({ length: REVISION_CHECKS_PER_TICK }, (_, i) => latest[(lateCursor + i) % latest.length]);
-    lateCursor = latest.length ? (lateCursor + lateLook.length) % latest.length : 0;
-    for (const [epoch, names] of lateLook) {
-      if (stopped) break;
-      const m = JSON.parse(readFileSync(join(p.dir, names[names.length - 1]), 'utf8')) as ReleaseManifest;
-      if (m.manifestVersion < 3 || failing.has(epoch)) continue;
-      const reasons = await lateChanges(source, m);
-      if (reasons.length === 0) continue;
-      const due = now() >= (epoch + 1) * epochMs + settleMs;
-      await attempt(epoch, release(epoch, { asOfUs: BigInt(now()) * 1000n, revision: m.revision + 1, final: m.final || due, reasons: ['late data', ...reasons] }), made);
-    }
-    // Failed epochs that fell out of the window are no longer retried.
-    for (const epoch of failing.keys()) if (epoch < w.first) failing.delete(epoch);
-    return made;
-  })().finally(() => { running = null; }));
-  const check = () => tick().catch((e: unknown) => { // the epochs read itself failed
-    st.failures++;
-    st.lastError = { epoch: -1, at: new Date(now()).toISOString(), error: e instanceof Error ? e.message : String(e) };
-    p.onError?.(e, -1, 0);
-  });
+      // Final states: a released epoch whose moving parts were still moving gets a revision once
+      // one of them has settled, and a final one once its settle time has passed. A bounded number
+      // of epochs is looked at per check, in turn, as each look re-derives the epoch's negotiations.
+      const unsettled: { epoch: number; name: string; m: ReleaseManifest }[] = [];
+      for (const [epoch, names] of released) {
+        const name = names[names.length - 1];
+        const m = JSON.parse(readFileSync(join(p.dir, name), 'utf8')) as ReleaseManifest;
+        if (m.manifestVersion >= 3 && !m.final) unsettled.push({ epoch, name, m });
+      }
+      unsettled.sort((a, b) => a.epoch - b.epoch);
+      const look =
+        unsettled.length <= REVISION_CHECKS_PER_TICK
+          ? unsettled
+          : Array.from(
+              { length: REVISION_CHECKS_PER_TICK },
+              (_, i) => unsettled[(reviseCursor + i) % unsettled.length],
+            );
+      reviseCursor = unsettled.length ? (reviseCursor + look.length) % unsettled.length : 0;
+      const revised = new Set<number>();
+      for (const u of look) {
+        if (stopped) break;
+        const asOfUs = BigInt(now()) * 1000n;
+        const due = now() >= (u.epoch + 1) * epochMs + settleMs;
+        const moving = due ? null : await movingParts(source, u.epoch, asOfUs);
+        const settled =
+          moving === null
+            ? []
+            : [
+                ...u.m.moving.pendingChallenges
+                  .filter((c) => !moving.pendingChallenges.includes(c))
+                  .map((c) => `challenge ${c} is no longer pending`),
+                ...u.m.moving.openNegotiations
+                  .filter((c) => !moving.openNegotiations.includes(c))
+                  .map((c) => `negotiation ${c} is no longer open`),
+              ];
+        if (!due && settled.length === 0) continue;
+        revised.add(u.epoch);
+        await attempt(
+          u.epoch,
+          release(u.epoch, {
+            asOfUs,
+            revision: u.m.revision + 1,
+            final: due,
+            reasons: due ? ['the settle time passed: final'] : settled,
+          }),
+          made,
+        );
+      }
+      // Late data: every released epoch in turn (final ones too), its store counts and batch
+      // verdicts against its latest manifest; a difference is a new revision naming it.
+      const latest = [...manifestFiles(p.dir)].filter(([e]) => !revised.has(e)).sort((a, b) => a[0] - b[0]);
+      const lateLook =
+        latest.length <= REVISION_CHECKS_PER_TICK
+          ? latest
+          : Array.from({ length: REVISION_CHECKS_PER_TICK }, (_, i) => latest[(lateCursor + i) % latest.length]);
+      lateCursor = latest.length ? (lateCursor + lateLook.length) % latest.length : 0;
+      for (const [epoch, names] of lateLook) {
+        if (stopped) break;
+        const m = JSON.parse(readFileSync(join(p.dir, names[names.length - 1]), 'utf8')) as ReleaseManifest;
+        if (m.manifestVersion < 3 || failing.has(epoch)) continue;
+        const reasons = await lateChanges(source, m);
+        if (reasons.length === 0) continue;
+        const due = now() >= (epoch + 1) * epochMs + settleMs;
+        await attempt(
+          epoch,
+          release(epoch, {
+            asOfUs: BigInt(now()) * 1000n,
+            revision: m.revision + 1,
+            final: m.final || due,
+            reasons: ['late data', ...reasons],
+          }),
+          made,
+        );
+      }
+      // Failed epochs that fell out of the window are no longer retried.
+      for (const epoch of failing.keys()) if (epoch < w.first) failing.delete(epoch);
+      return made;
+    })().finally(() => {
+      running = null;
+    }));
+  const check = () =>
+    tick().catch((e: unknown) => {
+      // the epochs read itself failed
+      st.failures++;
+      st.lastError = {
+        epoch: -1,
+        at: new Date(now()).toISOString(),
+        error: e instanceof Error ? e.message : String(e),
+      };
+      p.onError?.(e, -1, 0);
+    });
   // Checks run just after each epoch boundary (or every `everyMs`): finding the epochs with
   // envelopes reads the table, so once per epoch, not on a short timer, unless a failed
   // release's retry is due sooner. The first check, a second after start, catches up on epochs
@@ -647,7 +903,11 @@ export function startReleaseScheduler(p: {
   };
   let timer: NodeJS.Timeout;
   const schedule = (ms: number) => {
-    timer = setTimeout(() => { void check().then(() => { if (!stopped) schedule(next()); }); }, ms);
+    timer = setTimeout(() => {
+      void check().then(() => {
+        if (!stopped) schedule(next());
+      });
+    }, ms);
     timer.unref();
   };
   schedule(p.firstCheckMs ?? Math.min(next(), 1_000));
@@ -660,7 +920,9 @@ export function startReleaseScheduler(p: {
     tick,
     status: () => ({
       ...st,
-      retrying: [...failing].sort((a, b) => a[0] - b[0]).map(([epoch, f]) => ({ epoch, attempts: f.attempts, nextTry: new Date(f.nextTry).toISOString() })),
+      retrying: [...failing]
+        .sort((a, b) => a[0] - b[0])
+        .map(([epoch, f]) => ({ epoch, attempts: f.attempts, nextTry: new Date(f.nextTry).toISOString() })),
       window: window(),
       signingKey: p.signingKey ? { publicKey: p.signingKey.publicKey, signer: p.signingKey.signer } : null,
     }),
@@ -670,12 +932,22 @@ export function startReleaseScheduler(p: {
 /** Removes every release of `epoch` (its files, manifests and signatures). */
 export function removeRelease(dir: string, epoch: number): void {
   for (const t of RELEASE_TABLE_NAMES) {
-    for (const d of [join(t, `epoch-${epoch}`), join('revisions', t, `epoch-${epoch}`)]) rmSync(join(dir, d), { recursive: true, force: true });
+    for (const d of [join(t, `epoch-${epoch}`), join('revisions', t, `epoch-${epoch}`)])
+      rmSync(join(dir, d), { recursive: true, force: true });
   }
-  for (const t of [...RELEASE_TABLE_NAMES, 'context']) rmSync(join(dir, releaseNames(epoch).latest(t)), { force: true });
+  for (const t of [...RELEASE_TABLE_NAMES, 'context'])
+    rmSync(join(dir, releaseNames(epoch).latest(t)), { force: true });
   rmSync(join(dir, 'context', `epoch-${epoch}`), { recursive: true, force: true });
   for (const name of manifestFiles(dir).get(epoch) ?? []) {
     const base = name.replace(/\.manifest\.json$/, '');
-    for (const f of [name, signatureName(name), anchorName(name), `${base}.README.md`, `${base}.datapackage.json`, `${base}.CITATION.cff`]) rmSync(join(dir, f), { force: true });
+    for (const f of [
+      name,
+      signatureName(name),
+      anchorName(name),
+      `${base}.README.md`,
+      `${base}.datapackage.json`,
+      `${base}.CITATION.cff`,
+    ])
+      rmSync(join(dir, f), { force: true });
   }
 }

@@ -6,7 +6,7 @@
  * In-memory row values: string, number (int32/double), bigint (int64/u64/i128/timestamp in
  * unix microseconds), Uint8Array (bytes), boolean, or null.
  */
-import { EXPORT_TABLES, RELEASE_TABLES, type ExportTable, type ReleaseTable } from '../wire/datasets';
+import { EXPORT_TABLES, type ExportTable, RELEASE_TABLES, type ReleaseTable } from '../wire/datasets';
 
 /**
  * - `int64`: signed 64-bit → Parquet INT64.
@@ -34,11 +34,27 @@ import { EXPORT_TABLES, RELEASE_TABLES, type ExportTable, type ReleaseTable } fr
  * In CSV/JSONL an observer time outside the years 0000–9999 (ISO-8601's four-digit years) is
  * written as its unix microseconds in decimal (`isoMicros`), never as a made-up date.
  */
-export type ScalarType = 'string' | 'int32' | 'int64' | 'u64' | 'i128' | 'double' | 'bool' | 'bytes' | 'hex' | 'timestamp' | 'u64_timestamp' | 'decimal1' | 'decimal6';
+export type ScalarType =
+  | 'string'
+  | 'int32'
+  | 'int64'
+  | 'u64'
+  | 'i128'
+  | 'double'
+  | 'bool'
+  | 'bytes'
+  | 'hex'
+  | 'timestamp'
+  | 'u64_timestamp'
+  | 'decimal1'
+  | 'decimal6';
 export type ColumnType = ScalarType | 'list';
 
 /** A field of a list's struct items. */
-export interface Field { name: string; type: ScalarType }
+export interface Field {
+  name: string;
+  type: ScalarType;
+}
 
 export interface Column {
   name: string;

@@ -60,7 +60,10 @@ export function fileSha256(path: string): string {
 export function signManifest(dir: string, manifestFile: string, key: SigningKey): ManifestSignature {
   const releaseId = fileSha256(join(dir, manifestFile));
   const sig: ManifestSignature = {
-    alg: 'ed25519', releaseId, publicKey: key.publicKey, signer: key.signer,
+    alg: 'ed25519',
+    releaseId,
+    publicKey: key.publicKey,
+    signer: key.signer,
     signature: Buffer.from(ed25519Sign(Buffer.from(releaseId, 'hex'), key.seed)).toString('hex'),
   };
   const path = join(dir, signatureName(manifestFile));
@@ -69,7 +72,13 @@ export function signManifest(dir: string, manifestFile: string, key: SigningKey)
   return sig;
 }
 
-export interface SignatureCheck { ok: boolean; detail: string; signer?: string; publicKey?: string; trusted: boolean }
+export interface SignatureCheck {
+  ok: boolean;
+  detail: string;
+  signer?: string;
+  publicKey?: string;
+  trusted: boolean;
+}
 
 /**
  * Checks the signature of `manifestFile` in `dir`: over the file's own sha256, under the key it
@@ -78,18 +87,57 @@ export interface SignatureCheck { ok: boolean; detail: string; signer?: string; 
 export function checkManifestSignature(dir: string, manifestFile: string, trustedKey?: string): SignatureCheck {
   const path = join(dir, signatureName(manifestFile));
   // Unsigned is a failure, with or without a trusted key: anyone can delete a signature file.
-  if (!existsSync(path)) return { ok: false, trusted: false, detail: `no signature file ${signatureName(manifestFile)}: a release must be signed` };
+  if (!existsSync(path))
+    return {
+      ok: false,
+      trusted: false,
+      detail: `no signature file ${signatureName(manifestFile)}: a release must be signed`,
+    };
   let s: ManifestSignature;
-  try { s = JSON.parse(readFileSync(path, 'utf8')) as ManifestSignature; } catch (e) { return { ok: false, trusted: false, detail: `signature file unreadable: ${e instanceof Error ? e.message : String(e)}` }; }
-  if (s.alg !== 'ed25519' || !HEX64.test(String(s.publicKey)) || !/^[0-9a-f]{128}$/.test(String(s.signature))) return { ok: false, trusted: false, detail: 'signature file is not an ed25519 signature with a 32-byte key' };
+  try {
+    s = JSON.parse(readFileSync(path, 'utf8')) as ManifestSignature;
+  } catch (e) {
+    return {
+      ok: false,
+      trusted: false,
+      detail: `signature file unreadable: ${e instanceof Error ? e.message : String(e)}`,
+    };
+  }
+  if (s.alg !== 'ed25519' || !HEX64.test(String(s.publicKey)) || !/^[0-9a-f]{128}$/.test(String(s.signature)))
+    return { ok: false, trusted: false, detail: 'signature file is not an ed25519 signature with a 32-byte key' };
   const id = fileSha256(join(dir, manifestFile));
   const who = `${JSON.stringify(String(s.signer))} key ${s.publicKey}`;
-  if (s.releaseId !== id) return { ok: false, trusted: false, detail: `signed release id ${s.releaseId}, the manifest's sha256 is ${id}`, signer: s.signer, publicKey: s.publicKey };
+  if (s.releaseId !== id)
+    return {
+      ok: false,
+      trusted: false,
+      detail: `signed release id ${s.releaseId}, the manifest's sha256 is ${id}`,
+      signer: s.signer,
+      publicKey: s.publicKey,
+    };
   if (!ed25519Verify(Buffer.from(s.signature, 'hex'), Buffer.from(id, 'hex'), Buffer.from(s.publicKey, 'hex'))) {
-    return { ok: false, trusted: false, detail: `the signature does not verify under the key it names (${who})`, signer: s.signer, publicKey: s.publicKey };
+    return {
+      ok: false,
+      trusted: false,
+      detail: `the signature does not verify under the key it names (${who})`,
+      signer: s.signer,
+      publicKey: s.publicKey,
+    };
   }
   if (trustedKey && trustedKey.toLowerCase() !== s.publicKey) {
-    return { ok: false, trusted: false, detail: `signed by ${who}, not by the key given with --key ${trustedKey.toLowerCase()}`, signer: s.signer, publicKey: s.publicKey };
+    return {
+      ok: false,
+      trusted: false,
+      detail: `signed by ${who}, not by the key given with --key ${trustedKey.toLowerCase()}`,
+      signer: s.signer,
+      publicKey: s.publicKey,
+    };
   }
-  return { ok: true, trusted: !!trustedKey, signer: s.signer, publicKey: s.publicKey, detail: `release ${id} signed by ${who}${trustedKey ? ', the key given with --key' : ' (not checked against a key you trust: pass --key)'}` };
+  return {
+    ok: true,
+    trusted: !!trustedKey,
+    signer: s.signer,
+    publicKey: s.publicKey,
+    detail: `release ${id} signed by ${who}${trustedKey ? ', the key given with --key' : ' (not checked against a key you trust: pass --key)'}`,
+  };
 }

@@ -5,14 +5,18 @@
  */
 import { parse } from 'csv-parse/sync';
 import { parquetMetadata } from 'hyparquet';
-import { readParquetExact } from './parquet-read';
 import { openStore, type Store } from '../store';
 import { createTestDatabase, testPostgresUrl } from '../store/testing';
-import { loadFixture, makeDeals, type Fixture } from './deals-testing';
+import { type Fixture, loadFixture, makeDeals } from './deals-testing';
+import { readParquetExact } from './parquet-read';
 
 export const EPOCH_SECONDS = 3_600;
 
-export interface FixtureStore { store: Store; fx: Fixture; close(): Promise<void> }
+export interface FixtureStore {
+  store: Store;
+  fx: Fixture;
+  close(): Promise<void>;
+}
 
 /** `startUs`: the first deal's time (default 2026-01-01T00:00:00Z, an epoch boundary). */
 export async function fixtureStore(kind: 'pglite' | 'postgres', deals = 40, startUs?: bigint): Promise<FixtureStore> {
@@ -25,7 +29,14 @@ export async function fixtureStore(kind: 'pglite' | 'postgres', deals = 40, star
   const db = await createTestDatabase(testPostgresUrl()!, 'zx_export');
   const store = await openStore({ databaseUrl: db.url, epochSeconds: EPOCH_SECONDS, poolSize: 4 });
   await loadFixture(store, fx, EPOCH_SECONDS);
-  return { store, fx, close: async () => { await store.close(); await db.drop(); } };
+  return {
+    store,
+    fx,
+    close: async () => {
+      await store.close();
+      await db.drop();
+    },
+  };
 }
 
 /** Backends to run on: PGlite always, Postgres when TEST_DATABASE_URL is set. */
@@ -41,8 +52,14 @@ export type ReadRow = Record<string, unknown>;
 
 /** Reads a whole file with an independent reader; values as that reader gives them. */
 export async function readBack(format: 'csv' | 'jsonl' | 'parquet', bytes: Buffer): Promise<ReadRow[]> {
-  if (format === 'csv') return parse(bytes, { columns: true, record_delimiter: '\r\n', relax_quotes: false }) as ReadRow[];
-  if (format === 'jsonl') return bytes.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ReadRow);
+  if (format === 'csv')
+    return parse(bytes, { columns: true, record_delimiter: '\r\n', relax_quotes: false }) as ReadRow[];
+  if (format === 'jsonl')
+    return bytes
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as ReadRow);
   return readParquetExact(bytes) as Promise<ReadRow[]>;
 }
 

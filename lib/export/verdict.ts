@@ -7,13 +7,19 @@ import { decodeCanonical } from '../protocol/cbor';
  * and lib/store only (docs/architecture.md), and a payload that is not this shape is no verdict.
  */
 export function decodeVerdict(bytes: Uint8Array): { passed: boolean; score: number } | undefined {
-  const int = (v: unknown) => (typeof v === 'bigint' && v >= -1000n && v <= 1000n ? Number(v) : typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
+  const int = (v: unknown) =>
+    typeof v === 'bigint' && v >= -1000n && v <= 1000n
+      ? Number(v)
+      : typeof v === 'number' && Number.isSafeInteger(v)
+        ? v
+        : undefined;
   try {
     const v = decodeCanonical(bytes);
     if (!Array.isArray(v) || v.length !== 2) return undefined;
     const passed = int(v[0]);
     const score = int(v[1]);
-    if ((passed === 0 || passed === 1) && score !== undefined && score >= -100 && score <= 100) return { passed: passed === 1, score };
+    if ((passed === 0 || passed === 1) && score !== undefined && score >= -100 && score <= 100)
+      return { passed: passed === 1, score };
   } catch {
     // not a demo verdict
   }

@@ -34,11 +34,18 @@ export function asOfChecks(tag: string, dir: string, m: ReleaseManifest, manifes
   const bad: string[] = [];
   if (m.asOf !== iso) bad.push(`asOf ${m.asOf} is not asOfUs ${m.asOfUs} (${iso})`);
   if (manifestFile && m.supersedes) {
-    const prev = (manifestFiles(dir).get(m.epoch) ?? []).find((n) => n !== manifestFile && fileSha256(join(dir, n)) === m.supersedes);
+    const prev = (manifestFiles(dir).get(m.epoch) ?? []).find(
+      (n) => n !== manifestFile && fileSha256(join(dir, n)) === m.supersedes,
+    );
     const p = prev ? read(dir, prev) : null;
-    if (p?.asOfUs !== undefined && BigInt(p.asOfUs) > asOf) bad.push(`asOf ${iso} is before the superseded revision's ${p.asOf} (${prev})`);
+    if (p?.asOfUs !== undefined && BigInt(p.asOfUs) > asOf)
+      bad.push(`asOf ${iso} is before the superseded revision's ${p.asOf} (${prev})`);
   }
-  out.push(bad.length ? { name: `${tag} manifest: asOf`, ok: false, detail: bad.join('; ') } : { name: `${tag} manifest: asOf`, ok: true });
+  out.push(
+    bad.length
+      ? { name: `${tag} manifest: asOf`, ok: false, detail: bad.join('; ') }
+      : { name: `${tag} manifest: asOf`, ok: true },
+  );
   return out;
 }
 
@@ -47,15 +54,27 @@ function anchorKey(dir: string, manifestFile: string, trustedKey?: string): stri
   if (trustedKey) return trustedKey.toLowerCase();
   const p = join(dir, signatureName(manifestFile));
   if (!existsSync(p)) return null;
-  try { return String((JSON.parse(readFileSync(p, 'utf8')) as { publicKey: string }).publicKey); } catch { return null; }
+  try {
+    return String((JSON.parse(readFileSync(p, 'utf8')) as { publicKey: string }).publicKey);
+  } catch {
+    return null;
+  }
 }
 
 /** The anchor checks of one manifest (module comment); empty when the chain cannot list anchors. */
-export async function anchorChecks(tag: string, dir: string, m: ReleaseManifest, manifestFile: string, chain: ReleaseChain, trustedKey?: string): Promise<CheckResult[]> {
+export async function anchorChecks(
+  tag: string,
+  dir: string,
+  m: ReleaseManifest,
+  manifestFile: string,
+  chain: ReleaseChain,
+  trustedKey?: string,
+): Promise<CheckResult[]> {
   if (!chain.anchors) return [];
   const name = `${tag} manifest: anchored on chain`;
   const key = anchorKey(dir, manifestFile, trustedKey);
-  if (!key) return [{ name, ok: false, detail: 'no signing key to look the anchors up under (no signature and no --key)' }];
+  if (!key)
+    return [{ name, ok: false, detail: 'no signing key to look the anchors up under (no signature and no --key)' }];
   const all = await chain.anchors(key);
   if ('error' in all) return [{ name, ok: false, detail: all.error }];
   const id = fileSha256(join(dir, manifestFile));
@@ -63,34 +82,69 @@ export async function anchorChecks(tag: string, dir: string, m: ReleaseManifest,
   const out: CheckResult[] = [];
   const own = mine.find((a) => a.id === id);
   const rivals = [...new Set(mine.filter((a) => a.revision === m.revision && a.id !== id).map((a) => a.id))];
-  if (!own) out.push({ name, ok: false, detail: `release ${id} is not anchored by key ${key}${rivals.length ? `; revision ${m.revision} of epoch ${m.epoch} is anchored as ${rivals[0]}` : ''}` });
-  else if (own.revision !== m.revision) out.push({ name, ok: false, detail: `release ${id} is anchored as revision ${own.revision}, the manifest says ${m.revision}` });
-  else if (rivals.length) out.push({ name, ok: false, detail: `another release (${rivals[0]}) is anchored as revision ${m.revision} of epoch ${m.epoch} by the same key` });
+  if (!own)
+    out.push({
+      name,
+      ok: false,
+      detail: `release ${id} is not anchored by key ${key}${rivals.length ? `; revision ${m.revision} of epoch ${m.epoch} is anchored as ${rivals[0]}` : ''}`,
+    });
+  else if (own.revision !== m.revision)
+    out.push({
+      name,
+      ok: false,
+      detail: `release ${id} is anchored as revision ${own.revision}, the manifest says ${m.revision}`,
+    });
+  else if (rivals.length)
+    out.push({
+      name,
+      ok: false,
+      detail: `another release (${rivals[0]}) is anchored as revision ${m.revision} of epoch ${m.epoch} by the same key`,
+    });
   else out.push({ name, ok: true, detail: `transaction ${own.signature} at slot ${own.slot}` });
 
   // The latest revision: anchored revisions after this one must be in the folder.
   const newest = mine.reduce((x, a) => Math.max(x, a.revision), -1);
-  const held = (manifestFiles(dir).get(m.epoch) ?? []).filter((n) => n !== manifestFile).map((n) => read(dir, n).revision ?? 0);
+  const held = (manifestFiles(dir).get(m.epoch) ?? [])
+    .filter((n) => n !== manifestFile)
+    .map((n) => read(dir, n).revision ?? 0);
   const latest = `${tag} manifest: latest revision`;
   if (newest > m.revision && !held.some((r) => r > m.revision)) {
     const a = mine.filter((x) => x.revision === newest)[0];
-    out.push({ name: latest, ok: false, detail: `revision ${newest} of epoch ${m.epoch} is anchored (release ${a.id}, slot ${a.slot}); this folder's newest is revision ${m.revision}` });
-  } else out.push({ name: latest, ok: true, detail: newest > m.revision ? `superseded by revision ${newest} (anchored)` : 'no later revision anchored' });
+    out.push({
+      name: latest,
+      ok: false,
+      detail: `revision ${newest} of epoch ${m.epoch} is anchored (release ${a.id}, slot ${a.slot}); this folder's newest is revision ${m.revision}`,
+    });
+  } else
+    out.push({
+      name: latest,
+      ok: true,
+      detail: newest > m.revision ? `superseded by revision ${newest} (anchored)` : 'no later revision anchored',
+    });
 
   // asOf against the anchor's block time and the earlier revisions' anchored asOf.
   if (own && m.asOfUs !== undefined) {
     const asOf = BigInt(m.asOfUs);
     const bad: string[] = [];
     if (own.asOfUs !== m.asOfUs) bad.push(`anchored with asOfUs ${own.asOfUs}, the manifest states ${m.asOfUs}`);
-    if (own.blockTime !== null && asOf > BigInt(own.blockTime) * 1_000_000n + BLOCK_TIME_SLACK_US) bad.push(`asOf ${m.asOf} is after the anchor's block time ${new Date(own.blockTime * 1000).toISOString()}`);
+    if (own.blockTime !== null && asOf > BigInt(own.blockTime) * 1_000_000n + BLOCK_TIME_SLACK_US)
+      bad.push(`asOf ${m.asOf} is after the anchor's block time ${new Date(own.blockTime * 1000).toISOString()}`);
     for (const a of mine.filter((x) => x.revision < m.revision)) {
-      if (BigInt(a.asOfUs) > asOf) bad.push(`asOf ${m.asOf} is before revision ${a.revision}'s anchored asOf ${new Date(Number(BigInt(a.asOfUs) / 1000n)).toISOString()}`);
+      if (BigInt(a.asOfUs) > asOf)
+        bad.push(
+          `asOf ${m.asOf} is before revision ${a.revision}'s anchored asOf ${new Date(Number(BigInt(a.asOfUs) / 1000n)).toISOString()}`,
+        );
     }
     if (m.revision > 0 && m.supersedes) {
       const prev = mine.filter((x) => x.revision === m.revision - 1);
-      if (prev.length && !prev.some((x) => x.id === m.supersedes)) bad.push(`supersedes ${m.supersedes}, but revision ${m.revision - 1} is anchored as ${prev[0].id}`);
+      if (prev.length && !prev.some((x) => x.id === m.supersedes))
+        bad.push(`supersedes ${m.supersedes}, but revision ${m.revision - 1} is anchored as ${prev[0].id}`);
     }
-    out.push({ name: `${tag} manifest: asOf against the anchors`, ok: bad.length === 0, detail: bad.length ? bad.join('; ') : undefined });
+    out.push({
+      name: `${tag} manifest: asOf against the anchors`,
+      ok: bad.length === 0,
+      detail: bad.length ? bad.join('; ') : undefined,
+    });
   }
   return out;
 }

@@ -11,12 +11,17 @@
  *   drops a conversation with the batches that logged it fails.
  */
 import { decodeEnvelope } from '../protocol/envelope';
-import { evidenceDifferences, type EpochAccounts, type ReleaseChain, type SignerEvidence } from './chain-evidence';
+import { type EpochAccounts, evidenceDifferences, type ReleaseChain, type SignerEvidence } from './chain-evidence';
 import type { ReleaseManifest } from './release';
 import { emptyHeld, notHeld } from './release-chain';
 
 /** One check; `notCheckable` (with ok true) when the files and chain cannot settle it: counted apart. */
-export interface CheckResult { name: string; ok: boolean; detail?: string; notCheckable?: boolean }
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  detail?: string;
+  notCheckable?: boolean;
+}
 
 type Files = Partial<Record<string, Record<string, unknown>[]>>;
 
@@ -27,8 +32,14 @@ const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Ar
  * The chain checks of one release; fills `signers` with the chain's evidence for every sender
  * (the manifest's and every envelope's), which the envelope checks then use.
  */
-export async function chainChecks(tag: string, m: ReleaseManifest, files: Files, chain: ReleaseChain, signers: Map<string, SignerEvidence>,
-  read: { accounts?: EpochAccounts } = {}): Promise<CheckResult[]> {
+export async function chainChecks(
+  tag: string,
+  m: ReleaseManifest,
+  files: Files,
+  chain: ReleaseChain,
+  signers: Map<string, SignerEvidence>,
+  read: { accounts?: EpochAccounts } = {},
+): Promise<CheckResult[]> {
   const out: CheckResult[] = [];
   const senders = new Set(Object.keys(m.signers));
   for (const part of ['envelopes', 'context']) {
@@ -41,7 +52,11 @@ export async function chainChecks(tag: string, m: ReleaseManifest, files: Files,
     const ev = await chain.signers(Uint8Array.from(Buffer.from(s, 'hex')));
     signers.set(s, ev);
     const diff = evidenceDifferences(m.signers[s], ev);
-    out.push({ name: `${tag} signers of ${s.slice(0, 16)}: against the chain`, ok: diff.length === 0, detail: diff.length ? diff.join('; ') : undefined });
+    out.push({
+      name: `${tag} signers of ${s.slice(0, 16)}: against the chain`,
+      ok: diff.length === 0,
+      detail: diff.length ? diff.join('; ') : undefined,
+    });
   }
 
   const held = emptyHeld();
@@ -60,17 +75,42 @@ export async function chainChecks(tag: string, m: ReleaseManifest, files: Files,
   // The slot the release listed the chain at cannot be older than a batch it holds.
   const chainSlot = m.chainSlot ? BigInt(m.chainSlot) : null;
   const newer = chainSlot === null ? [] : m.batches.filter((b) => BigInt(b.slot) > chainSlot);
-  if (newer.length) out.push({ name: `${tag} manifest: chainSlot`, ok: false, detail: `chainSlot ${chainSlot} is older than the batch of ${newer[0].agent.slice(0, 16)} the release holds (slot ${newer[0].slot})` });
+  if (newer.length)
+    out.push({
+      name: `${tag} manifest: chainSlot`,
+      ok: false,
+      detail: `chainSlot ${chainSlot} is older than the batch of ${newer[0].agent.slice(0, 16)} the release holds (slot ${newer[0].slot})`,
+    });
   for (const x of missing) {
     const name = `${tag} ${x.kind} ${x.address}: on chain`;
     const reason = declared.get(`${x.kind} ${x.address}`);
-    if (reason !== undefined) out.push({ name, ok: true, notCheckable: true, detail: `not checkable: not in the release, named known-missing (${reason})` });
+    if (reason !== undefined)
+      out.push({
+        name,
+        ok: true,
+        notCheckable: true,
+        detail: `not checkable: not in the release, named known-missing (${reason})`,
+      });
     else if (chainSlot !== null && x.submittedSlot !== undefined && BigInt(x.submittedSlot) > chainSlot) {
-      out.push({ name, ok: true, notCheckable: true, detail: `not checkable: submitted at slot ${x.submittedSlot}, after the release listed the chain (slot ${chainSlot}); a later revision holds it` });
-    }
-    else out.push({ name, ok: false, detail: `the ${x.kind} account is on chain for epoch ${m.epoch}, not in the release and not named known-missing` });
+      out.push({
+        name,
+        ok: true,
+        notCheckable: true,
+        detail: `not checkable: submitted at slot ${x.submittedSlot}, after the release listed the chain (slot ${chainSlot}); a later revision holds it`,
+      });
+    } else
+      out.push({
+        name,
+        ok: false,
+        detail: `the ${x.kind} account is on chain for epoch ${m.epoch}, not in the release and not named known-missing`,
+      });
   }
   const n = accounts.batches.length + accounts.challenges.length + accounts.negotiations.length;
-  if (missing.length === 0) out.push({ name: `${tag}: every account of the epoch on chain is in the release`, ok: true, detail: `${n} account(s)` });
+  if (missing.length === 0)
+    out.push({
+      name: `${tag}: every account of the epoch on chain is in the release`,
+      ok: true,
+      detail: `${n} account(s)`,
+    });
   return out;
 }

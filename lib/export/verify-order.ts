@@ -11,8 +11,10 @@ import type { CheckResult } from './verify-chain';
 type FileRow = Record<string, unknown>;
 
 const hx = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Array ? hx(v) : v === null || v === undefined ? '' : String(v));
-const num = (v: unknown) => (v === null || v === undefined ? -1n : v instanceof Date ? BigInt(v.getTime()) * 1000n : BigInt(String(v)));
+const idText = (v: unknown) =>
+  typeof v === 'string' ? v : v instanceof Uint8Array ? hx(v) : v === null || v === undefined ? '' : String(v);
+const num = (v: unknown) =>
+  v === null || v === undefined ? -1n : v instanceof Date ? BigInt(v.getTime()) * 1000n : BigInt(String(v));
 
 /** A sort key part: a bigint (numeric order) or a string (byte order: ids are lowercase hex, addresses ASCII). */
 type Part = bigint | string;
@@ -59,9 +61,15 @@ export function orderChecks(tag: string, files: Partial<Record<string, FileRow[]
       if (cmp(prev, k) >= 0) bad = i;
       prev = k;
     }
-    out.push(bad < 0
-      ? { name: `${tag} ${table}: rows in canonical order (${order.doc})`, ok: true }
-      : { name: `${tag} ${table} row ${bad} column (order)`, ok: false, detail: `row ${bad} does not come after row ${bad - 1} in the canonical order (${order.doc})` });
+    out.push(
+      bad < 0
+        ? { name: `${tag} ${table}: rows in canonical order (${order.doc})`, ok: true }
+        : {
+            name: `${tag} ${table} row ${bad} column (order)`,
+            ok: false,
+            detail: `row ${bad} does not come after row ${bad - 1} in the canonical order (${order.doc})`,
+          },
+    );
   }
   return out;
 }

@@ -23,26 +23,33 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readParquetExact } from './parquet-read';
 import { decodeEnvelope, envelopeId, verifyEnvelopeSignature } from '../protocol/envelope';
 import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
 import type { Envelope } from '../protocol/types';
-import { manifestFiles, type ReleaseManifest } from './release';
-import { checkManifestSignature, fileSha256 } from './signing';
-import { envelopeRecord, type EnvelopeRecord } from './rows';
-import {
-  cellText, compareRows, expectedEnvelopeRow, expectedFeedbackRows, expectedNegotiationRows, expectedOfferRows, negotiationConversations, storeRowOf,
-  type CellDifference,
-} from './rederive';
-import { CONTEXT_SCHEMA, TABLES } from './tables';
-import type { ReleaseTableName as TableName } from './schema';
-import { keysAt, type ReleaseChain, type SignerEvidence } from './chain-evidence';
-import { chainChecks, type CheckResult } from './verify-chain';
-import { orderChecks } from './verify-order';
-import { anchorChecks, asOfChecks } from './verify-anchor';
-import { challengeChainChecks, challengeRowChecks, haggleChainChecks } from './verify-onchain';
-import { expectedBatchRows, expectedReconciliationRows } from './rederive-status';
 import type { EpochAccounts } from './chain-evidence';
+import { keysAt, type ReleaseChain, type SignerEvidence } from './chain-evidence';
+import { readParquetExact } from './parquet-read';
+import {
+  type CellDifference,
+  cellText,
+  compareRows,
+  expectedEnvelopeRow,
+  expectedFeedbackRows,
+  expectedNegotiationRows,
+  expectedOfferRows,
+  negotiationConversations,
+  storeRowOf,
+} from './rederive';
+import { expectedBatchRows, expectedReconciliationRows } from './rederive-status';
+import { manifestFiles, type ReleaseManifest } from './release';
+import { type EnvelopeRecord, envelopeRecord } from './rows';
+import type { ReleaseTableName as TableName } from './schema';
+import { checkManifestSignature, fileSha256 } from './signing';
+import { CONTEXT_SCHEMA, TABLES } from './tables';
+import { anchorChecks, asOfChecks } from './verify-anchor';
+import { type CheckResult, chainChecks } from './verify-chain';
+import { challengeChainChecks, challengeRowChecks, haggleChainChecks } from './verify-onchain';
+import { orderChecks } from './verify-order';
 
 export type { CheckResult };
 
@@ -72,9 +79,17 @@ function differenceChecks(tag: string, table: string, d: readonly CellDifference
   const out: CheckResult[] = d.slice(0, MAX_REPORTED).map((x) => ({
     name: `${tag} ${table} row ${x.index ?? '(none)'} (${x.key.slice(0, 32)}) column ${x.column}`,
     ok: false,
-    detail: x.column === '(row)' ? `row ${x.file} in the file, ${x.expected} in what the envelopes derive` : `file ${x.file ?? 'null'}, derived from the envelopes ${x.expected ?? 'null'}`,
+    detail:
+      x.column === '(row)'
+        ? `row ${x.file} in the file, ${x.expected} in what the envelopes derive`
+        : `file ${x.file ?? 'null'}, derived from the envelopes ${x.expected ?? 'null'}`,
   }));
-  if (d.length > MAX_REPORTED) out.push({ name: `${tag} ${table}: further differences`, ok: false, detail: `${d.length - MAX_REPORTED} more cell(s) differ` });
+  if (d.length > MAX_REPORTED)
+    out.push({
+      name: `${tag} ${table}: further differences`,
+      ok: false,
+      detail: `${d.length - MAX_REPORTED} more cell(s) differ`,
+    });
   return out;
 }
 
@@ -88,17 +103,30 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
     if (m.supersedes) out.push(supersedesCheck(dir, m, tag, o.manifestFile));
   }
   const files: Partial<Record<TableName | 'context', Record<string, unknown>[]>> = {};
-  const entries: [TableName | 'context', { rows: number; file: string; sha256: string }][] = Object.entries(m.tables) as [TableName, ReleaseManifest['tables'][TableName]][];
+  const entries: [TableName | 'context', { rows: number; file: string; sha256: string }][] = Object.entries(
+    m.tables,
+  ) as [TableName, ReleaseManifest['tables'][TableName]][];
   if (m.context) entries.push(['context', m.context]);
   for (const [table, t] of entries) {
     const path = join(dir, t.file);
-    if (!existsSync(path)) { out.push({ name: `${tag} ${table}: file`, ok: false, detail: `${t.file} is missing` }); continue; }
+    if (!existsSync(path)) {
+      out.push({ name: `${tag} ${table}: file`, ok: false, detail: `${t.file} is missing` });
+      continue;
+    }
     const sha = createHash('sha256').update(readFileSync(path)).digest('hex');
-    out.push({ name: `${tag} ${table}: sha256`, ok: sha === t.sha256, detail: sha === t.sha256 ? undefined : `file ${sha}, manifest ${t.sha256}` });
+    out.push({
+      name: `${tag} ${table}: sha256`,
+      ok: sha === t.sha256,
+      detail: sha === t.sha256 ? undefined : `file ${sha}, manifest ${t.sha256}`,
+    });
     try {
       const rows = await readParquet(path);
       files[table] = rows;
-      out.push({ name: `${tag} ${table}: rows`, ok: rows.length === t.rows, detail: rows.length === t.rows ? undefined : `file ${rows.length}, manifest ${t.rows}` });
+      out.push({
+        name: `${tag} ${table}: rows`,
+        ok: rows.length === t.rows,
+        detail: rows.length === t.rows ? undefined : `file ${rows.length}, manifest ${t.rows}`,
+      });
     } catch (e) {
       out.push({ name: `${tag} ${table}: readable`, ok: false, detail: e instanceof Error ? e.message : String(e) });
     }
@@ -106,7 +134,7 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
   if (m.card) out.push(...cardChecks(dir, m, tag, o.manifestFile));
   out.push(...orderChecks(tag, files));
   out.push(...asOfChecks(tag, dir, m, o.manifestFile));
-  if (o.chain && o.manifestFile) out.push(...await anchorChecks(tag, dir, m, o.manifestFile, o.chain, o.trustedKey));
+  if (o.chain && o.manifestFile) out.push(...(await anchorChecks(tag, dir, m, o.manifestFile, o.chain, o.trustedKey)));
   const epochUs = BigInt(m.epochSeconds) * 1_000_000n;
   const fromUs = BigInt(m.epoch) * epochUs;
   const toUs = fromUs + epochUs;
@@ -127,17 +155,35 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
       const id = idText(r.id);
       const name = `${tag} ${part} row ${index} (${id.slice(0, 32)})`;
       const d = decodeEnvelope(raw);
-      if (!d.ok) { out.push({ name: `${name} column raw`, ok: false, detail: `raw does not decode: ${d.reason}` }); bad++; return; }
-      if (hx(envelopeId(raw)) !== id) { out.push({ name: `${name} column id`, ok: false, detail: 'id is not keccak256(raw)' }); bad++; return; }
+      if (!d.ok) {
+        out.push({ name: `${name} column raw`, ok: false, detail: `raw does not decode: ${d.reason}` });
+        bad++;
+        return;
+      }
+      if (hx(envelopeId(raw)) !== id) {
+        out.push({ name: `${name} column id`, ok: false, detail: 'id is not keccak256(raw)' });
+        bad++;
+        return;
+      }
       const e = d.envelope;
       const sender = hx(e.sender);
       const keys = keysAt(o.chain ? chainSigners.get(sender) : m.signers[sender], e.timestamp);
       if (!keys.some((k) => verifyEnvelopeSignature(e, Uint8Array.from(Buffer.from(k, 'hex'))))) {
-        out.push({ name: `${name} column signature`, ok: false, detail: `no key ${o.chain ? 'the chain' : 'the manifest'} allows for ${sender.slice(0, 16)} at the envelope's time ${e.timestamp} µs verifies the signature` }); bad++;
+        out.push({
+          name: `${name} column signature`,
+          ok: false,
+          detail: `no key ${o.chain ? 'the chain' : 'the manifest'} allows for ${sender.slice(0, 16)} at the envelope's time ${e.timestamp} µs verifies the signature`,
+        });
+        bad++;
       }
       const inside = e.timestamp >= fromUs && e.timestamp < toUs;
       if (inside !== (part === 'envelopes')) {
-        out.push({ name: `${name} column timestamp`, ok: false, detail: `the raw timestamp ${e.timestamp} µs is ${inside ? 'inside' : 'outside'} the epoch [${fromUs}, ${toUs})` }); bad++;
+        out.push({
+          name: `${name} column timestamp`,
+          ok: false,
+          detail: `the raw timestamp ${e.timestamp} µs is ${inside ? 'inside' : 'outside'} the epoch [${fromUs}, ${toUs})`,
+        });
+        bad++;
       }
       const exp = expectedEnvelopeRow(r, m.epochSeconds);
       for (const c of (part === 'context' ? CONTEXT_SCHEMA : TABLES.envelopes).columns) {
@@ -155,21 +201,62 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
   // Derived tables, re-derived from the raw envelopes.
   if (m.manifestVersion >= 3 && m.asOfUs !== undefined) {
     const epochRecords = records.filter((e) => e.timestamp >= fromUs && e.timestamp < toUs);
-    const fb = compareRows(TABLES.feedback, 'envelope_id', files.feedback ?? [], expectedFeedbackRows(epochRecords, m.epochSeconds));
+    const fb = compareRows(
+      TABLES.feedback,
+      'envelope_id',
+      files.feedback ?? [],
+      expectedFeedbackRows(epochRecords, m.epochSeconds),
+    );
     out.push(...differenceChecks(tag, 'feedback', fb.differences, 'every cell re-derived from the envelopes'));
     const convs = negotiationConversations(records, fromUs, toUs);
     const of = compareRows(TABLES.offers, 'envelope_id', files.offers ?? [], expectedOfferRows(convs));
     out.push(...differenceChecks(tag, 'offers', of.differences, 'every cell re-derived from the envelopes'));
     const negFile = new Map((files.negotiations ?? []).map((r) => [idText(r.conversation_id), r]));
-    const ng = compareRows(TABLES.negotiations, 'conversation_id', files.negotiations ?? [], expectedNegotiationRows(convs, BigInt(m.asOfUs), negFile));
-    out.push(...differenceChecks(tag, 'negotiations', ng.differences, 'every cell re-derived from the envelopes (on-chain columns as stated)'));
-    if (o.chain) out.push(...await haggleChainChecks(tag, files.negotiations ?? [], convs, BigInt(m.asOfUs), o.chain, chainSigners, m.chainSlot ? BigInt(m.chainSlot) : null));
-    for (const [t, r] of [['feedback', fb], ['offers', of], ['negotiations', ng]] as const) {
+    const ng = compareRows(
+      TABLES.negotiations,
+      'conversation_id',
+      files.negotiations ?? [],
+      expectedNegotiationRows(convs, BigInt(m.asOfUs), negFile),
+    );
+    out.push(
+      ...differenceChecks(
+        tag,
+        'negotiations',
+        ng.differences,
+        'every cell re-derived from the envelopes (on-chain columns as stated)',
+      ),
+    );
+    if (o.chain)
+      out.push(
+        ...(await haggleChainChecks(
+          tag,
+          files.negotiations ?? [],
+          convs,
+          BigInt(m.asOfUs),
+          o.chain,
+          chainSigners,
+          m.chainSlot ? BigInt(m.chainSlot) : null,
+        )),
+      );
+    for (const [t, r] of [
+      ['feedback', fb],
+      ['offers', of],
+      ['negotiations', ng],
+    ] as const) {
       const stated = m.tables[t].setAside ?? 0;
-      if (r.setAside !== stated) out.push({ name: `${tag} ${t}: set aside`, ok: false, detail: `the envelopes derive ${r.setAside} row(s) no Parquet column holds, the manifest states ${stated}` });
+      if (r.setAside !== stated)
+        out.push({
+          name: `${tag} ${t}: set aside`,
+          ok: false,
+          detail: `the envelopes derive ${r.setAside} row(s) no Parquet column holds, the manifest states ${stated}`,
+        });
     }
   } else {
-    out.push({ name: `${tag}: manifest version`, ok: false, detail: `manifest version ${m.manifestVersion} records no asOf and no context: its derived tables cannot be re-derived` });
+    out.push({
+      name: `${tag}: manifest version`,
+      ok: false,
+      detail: `manifest version ${m.manifestVersion} records no asOf and no context: its derived tables cannot be re-derived`,
+    });
   }
 
   // The manifest's batches against the release's batches table, then against the chain.
@@ -179,39 +266,91 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
   for (const b of m.batches) {
     listed.add(b.agent);
     const t = tableBatch.get(b.agent);
-    if (!t) { out.push({ name: `${tag} batches row (none) (${b.agent.slice(0, 32)}) column (row)`, ok: false, detail: 'the manifest lists a batch the batches table does not have' }); continue; }
+    if (!t) {
+      out.push({
+        name: `${tag} batches row (none) (${b.agent.slice(0, 32)}) column (row)`,
+        ok: false,
+        detail: 'the manifest lists a batch the batches table does not have',
+      });
+      continue;
+    }
     const pairs: [string, string, string][] = [
-      ['log_merkle_root', idText(t.r.log_merkle_root), b.root], ['batch_hash', idText(t.r.batch_hash), b.batchHash],
-      ['slot', String(t.r.slot), b.slot], ['status', String(t.r.status), b.status],
+      ['log_merkle_root', idText(t.r.log_merkle_root), b.root],
+      ['batch_hash', idText(t.r.batch_hash), b.batchHash],
+      ['slot', String(t.r.slot), b.slot],
+      ['status', String(t.r.status), b.status],
     ];
     const diff = pairs.filter(([, a, c]) => a !== c);
-    for (const [col, a, c] of diff) out.push({ name: `${tag} batches row ${t.i} (${b.agent.slice(0, 32)}) column ${col}`, ok: false, detail: `table ${a}, manifest ${c}` });
+    for (const [col, a, c] of diff)
+      out.push({
+        name: `${tag} batches row ${t.i} (${b.agent.slice(0, 32)}) column ${col}`,
+        ok: false,
+        detail: `table ${a}, manifest ${c}`,
+      });
     if (!diff.length) out.push({ name: `${tag} batches row ${t.i}: manifest agrees`, ok: true });
   }
-  for (const [agent, t] of tableBatch) if (!listed.has(agent)) out.push({ name: `${tag} batches row ${t.i} (${agent.slice(0, 32)}) column (row)`, ok: false, detail: 'the batches table has a batch the manifest does not list' });
+  for (const [agent, t] of tableBatch)
+    if (!listed.has(agent))
+      out.push({
+        name: `${tag} batches row ${t.i} (${agent.slice(0, 32)}) column (row)`,
+        ok: false,
+        detail: 'the batches table has a batch the manifest does not list',
+      });
   // Each batch's BatchAccount (root and summary counts), read once.
   const chainBatch = new Map<string, Awaited<ReturnType<NonNullable<VerifyOptions['chain']>['batchRoot']>>>();
-  if (o.chain) for (const [agent] of tableBatch) chainBatch.set(agent, await o.chain.batchRoot(Uint8Array.from(Buffer.from(agent, 'hex')), BigInt(m.epoch)));
-  const chainCounts = o.chain ? new Map([...chainBatch].flatMap(([a, c]) => ('counts' in c && c.counts ? [[a, c.counts] as const] : []))) : undefined;
+  if (o.chain)
+    for (const [agent] of tableBatch)
+      chainBatch.set(agent, await o.chain.batchRoot(Uint8Array.from(Buffer.from(agent, 'hex')), BigInt(m.epoch)));
+  const chainCounts = o.chain
+    ? new Map([...chainBatch].flatMap(([a, c]) => ('counts' in c && c.counts ? [[a, c.counts] as const] : [])))
+    : undefined;
   // Batch verdicts from the logs, reconciliation from the envelopes seen live and the committed logs.
   const expBatches = expectedBatchRows(batchRows, m.batches, byId, BigInt(m.epoch), chainCounts);
   const bx = compareRows(TABLES.batches, 'agent_id', batchRows, expBatches);
   out.push(...differenceChecks(tag, 'batches', bx.differences, 'status re-derived from the uploaded logs'));
   const status = new Map(expBatches.map((r) => [idText(r.agent_id), String(r.status)]));
   if (files.reconciliation) {
-    const rc = compareRows(TABLES.reconciliation, 'agent_id', files.reconciliation, expectedReconciliationRows(m.epoch, files.envelopes ?? [], m.batches, status, files.reconciliation));
-    out.push(...differenceChecks(tag, 'reconciliation', rc.differences, 'every cell re-derived from the envelopes seen live and the committed logs'));
+    const rc = compareRows(
+      TABLES.reconciliation,
+      'agent_id',
+      files.reconciliation,
+      expectedReconciliationRows(m.epoch, files.envelopes ?? [], m.batches, status, files.reconciliation),
+    );
+    out.push(
+      ...differenceChecks(
+        tag,
+        'reconciliation',
+        rc.differences,
+        'every cell re-derived from the envelopes seen live and the committed logs',
+      ),
+    );
   }
   out.push(...challengeRowChecks(tag, files.challenges ?? []));
   if (o.chain) {
     out.push(...chained!);
-    if (onChain.accounts) out.push(...challengeChainChecks(tag, files.challenges ?? [], onChain.accounts.challenges, m.chainSlot ? BigInt(m.chainSlot) : null));
+    if (onChain.accounts)
+      out.push(
+        ...challengeChainChecks(
+          tag,
+          files.challenges ?? [],
+          onChain.accounts.challenges,
+          m.chainSlot ? BigInt(m.chainSlot) : null,
+        ),
+      );
     for (const [agent, t] of tableBatch) {
       const name = `${tag} batches row ${t.i} (${agent.slice(0, 32)}) column log_merkle_root`;
       const c = chainBatch.get(agent)!;
       const root = idText(t.r.log_merkle_root);
       if ('error' in c) out.push({ name: `${name} on chain`, ok: false, detail: c.error });
-      else out.push({ name: `${name} on chain`, ok: c.root === root, detail: c.root === root ? undefined : `release ${root}, on chain ${c.root}${c.address ? ` (BatchAccount ${c.address})` : ''}` });
+      else
+        out.push({
+          name: `${name} on chain`,
+          ok: c.root === root,
+          detail:
+            c.root === root
+              ? undefined
+              : `release ${root}, on chain ${c.root}${c.address ? ` (BatchAccount ${c.address})` : ''}`,
+        });
     }
   }
 
@@ -219,11 +358,25 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
   for (const b of m.batches) {
     const name = `${tag} batch root of ${b.agent.slice(0, 16)}`;
     // The agent never uploaded its log: nothing in the release or on chain can be checked against the root.
-    if (b.log.length === 0) { out.push({ name, ok: true, notCheckable: true, detail: 'not checkable: no log uploaded' }); continue; }
+    if (b.log.length === 0) {
+      out.push({ name, ok: true, notCheckable: true, detail: 'not checkable: no log uploaded' });
+      continue;
+    }
     const missing = b.log.filter((id) => !byId.has(id));
-    if (missing.length) { out.push({ name, ok: false, detail: `${missing.length} log envelope(s) missing from the release, first ${missing[0]}` }); continue; }
+    if (missing.length) {
+      out.push({
+        name,
+        ok: false,
+        detail: `${missing.length} log envelope(s) missing from the release, first ${missing[0]}`,
+      });
+      continue;
+    }
     const root = hx(merkleRoot(b.log.map((id) => leafHash(logEntryOf(byId.get(id)!)))));
-    out.push({ name, ok: root === b.root, detail: root === b.root ? undefined : `log root ${root}, manifest ${b.root}` });
+    out.push({
+      name,
+      ok: root === b.root,
+      detail: root === b.root ? undefined : `log root ${root}, manifest ${b.root}`,
+    });
   }
   return out;
 }
@@ -239,12 +392,30 @@ function supersedesCheck(dir: string, m: ReleaseManifest, tag: string, manifestF
   const prev = others.find((n) => fileSha256(join(dir, n)) === m.supersedes);
   if (prev) {
     const r = (JSON.parse(readFileSync(join(dir, prev), 'utf8')) as ReleaseManifest).revision ?? 0;
-    return { name, ok: r < m.revision, detail: r < m.revision ? `release ${m.supersedes} (${prev})` : `${prev} (revision ${r}) is not older than revision ${m.revision}` };
+    return {
+      name,
+      ok: r < m.revision,
+      detail:
+        r < m.revision
+          ? `release ${m.supersedes} (${prev})`
+          : `${prev} (revision ${r}) is not older than revision ${m.revision}`,
+    };
   }
   // An earlier revision of the epoch in the folder with another id contradicts the statement.
-  const earlier = others.filter((n) => ((JSON.parse(readFileSync(join(dir, n), 'utf8')) as ReleaseManifest).revision ?? 0) === m.revision - 1);
-  if (earlier.length) return { name, ok: false, detail: `revision ${m.revision - 1} here (${earlier[0]}) has release id ${fileSha256(join(dir, earlier[0]))}, not the superseded ${m.supersedes}` };
-  return { name, ok: true, detail: `supersedes release ${m.supersedes} (not in this folder; not needed to verify this revision)` };
+  const earlier = others.filter(
+    (n) => ((JSON.parse(readFileSync(join(dir, n), 'utf8')) as ReleaseManifest).revision ?? 0) === m.revision - 1,
+  );
+  if (earlier.length)
+    return {
+      name,
+      ok: false,
+      detail: `revision ${m.revision - 1} here (${earlier[0]}) has release id ${fileSha256(join(dir, earlier[0]))}, not the superseded ${m.supersedes}`,
+    };
+  return {
+    name,
+    ok: true,
+    detail: `supersedes release ${m.supersedes} (not in this folder; not needed to verify this revision)`,
+  };
 }
 
 /** The dataset card: its files' hashes, the datapackage's resources against the manifest, CITATION.cff's release id. */
@@ -254,29 +425,52 @@ function cardChecks(dir: string, m: ReleaseManifest, tag: string, manifestFile?:
   for (const f of [card.readme, card.datapackage]) {
     const path = join(dir, f.file);
     const sha = existsSync(path) ? fileSha256(path) : 'missing';
-    out.push({ name: `${tag} card: ${f.file}`, ok: sha === f.sha256, detail: sha === f.sha256 ? undefined : `file ${sha}, manifest ${f.sha256}` });
+    out.push({
+      name: `${tag} card: ${f.file}`,
+      ok: sha === f.sha256,
+      detail: sha === f.sha256 ? undefined : `file ${sha}, manifest ${f.sha256}`,
+    });
   }
   try {
-    const dp = JSON.parse(readFileSync(join(dir, card.datapackage.file), 'utf8')) as { resources: { name: string; path: string; hash: string }[] };
+    const dp = JSON.parse(readFileSync(join(dir, card.datapackage.file), 'utf8')) as {
+      resources: { name: string; path: string; hash: string }[];
+    };
     const files = new Map([...Object.values(m.tables), m.context].map((t) => [t.file, t.sha256]));
     const bad = dp.resources.filter((r) => r.hash !== `sha256:${files.get(r.path)}`);
-    out.push({ name: `${tag} card: datapackage resources`, ok: bad.length === 0 && dp.resources.length === files.size,
-      detail: bad.length ? `resource ${bad[0].name} (${bad[0].path}) has hash ${bad[0].hash}, the manifest ${files.get(bad[0].path) ?? 'lists no such file'}` : dp.resources.length !== files.size ? `${dp.resources.length} resources for ${files.size} files` : undefined });
+    out.push({
+      name: `${tag} card: datapackage resources`,
+      ok: bad.length === 0 && dp.resources.length === files.size,
+      detail: bad.length
+        ? `resource ${bad[0].name} (${bad[0].path}) has hash ${bad[0].hash}, the manifest ${files.get(bad[0].path) ?? 'lists no such file'}`
+        : dp.resources.length !== files.size
+          ? `${dp.resources.length} resources for ${files.size} files`
+          : undefined,
+    });
   } catch (e) {
-    out.push({ name: `${tag} card: datapackage resources`, ok: false, detail: e instanceof Error ? e.message : String(e) });
+    out.push({
+      name: `${tag} card: datapackage resources`,
+      ok: false,
+      detail: e instanceof Error ? e.message : String(e),
+    });
   }
   if (manifestFile) {
     const path = join(dir, card.citation);
     const id = fileSha256(join(dir, manifestFile));
     const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
-    out.push({ name: `${tag} card: ${card.citation}`, ok: text.includes(`"sha256:${id}"`), detail: text ? (text.includes(`"sha256:${id}"`) ? undefined : `does not name the release id ${id}`) : 'missing' });
+    out.push({
+      name: `${tag} card: ${card.citation}`,
+      ok: text.includes(`"sha256:${id}"`),
+      detail: text ? (text.includes(`"sha256:${id}"`) ? undefined : `does not name the release id ${id}`) : 'missing',
+    });
   }
   return out;
 }
 
 /** Manifests in `dir` (a datasets folder) with their file names, oldest epoch first, each epoch's revisions in order. */
 export function readReleaseManifests(dir: string): { file: string; manifest: ReleaseManifest }[] {
-  return [...manifestFiles(dir)].sort((a, b) => a[0] - b[0]).flatMap(([, names]) => names)
+  return [...manifestFiles(dir)]
+    .sort((a, b) => a[0] - b[0])
+    .flatMap(([, names]) => names)
     .map((file) => ({ file, manifest: JSON.parse(readFileSync(join(dir, file), 'utf8')) as ReleaseManifest }));
 }
 

@@ -7,13 +7,24 @@
  * encodes one row group per call into a ByteWriter whose bytes go to the consumer before the
  * next group is read.
  */
+
+import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { compressSync as snappyCompress } from 'snappy';
-import type { SchemaElement } from 'hyparquet';
+import { toHex } from '../protocol/hex';
 import { EXPORT_CONTENT_TYPES, EXPORT_FORMATS, type ExportFormat } from '../wire/datasets';
 import { tableSchemaJson } from './card';
-import { decimalScale, isCalendarMicros, isoMicros, unscaledDecimal, type Column, type ColumnType, type Row, type ScalarType, type TableSchema } from './schema';
-import { toHex } from '../protocol/hex';
+import {
+  type Column,
+  type ColumnType,
+  decimalScale,
+  isCalendarMicros,
+  isoMicros,
+  type Row,
+  type ScalarType,
+  type TableSchema,
+  unscaledDecimal,
+} from './schema';
 
 /** Format names and media types are the API's (lib/wire), so the document lists exactly these. */
 export const FORMATS = EXPORT_FORMATS;
@@ -35,10 +46,14 @@ export function csvField(s: string | null): string {
  */
 export function cellFormatter(type: ColumnType, forCsv: boolean): (v: unknown) => string {
   switch (type) {
-    case 'bytes': case 'hex': return (v) => (typeof v === 'string' ? v : toHex(v as Uint8Array));
+    case 'bytes':
+    case 'hex':
+      return (v) => (typeof v === 'string' ? v : toHex(v as Uint8Array));
     // A sender's time is the integer it wrote, in every format (schema.ts).
-    case 'u64_timestamp': return (v) => String(v);
-    case 'list': return forCsv ? (v) => csvField(listJson(v)) : listJson;
+    case 'u64_timestamp':
+      return (v) => String(v);
+    case 'list':
+      return forCsv ? (v) => csvField(listJson(v)) : listJson;
     case 'timestamp': {
       let lastSec = NaN;
       let prefix = '';
@@ -55,9 +70,12 @@ export function cellFormatter(type: ColumnType, forCsv: boolean): (v: unknown) =
         return `${prefix}.${String(frac).padStart(6, '0')}Z`;
       };
     }
-    case 'bool': return (v) => (v ? 'true' : 'false');
-    case 'string': return forCsv ? (v) => csvField(String(v)) : (v) => String(v);
-    default: return (v) => String(v);
+    case 'bool':
+      return (v) => (v ? 'true' : 'false');
+    case 'string':
+      return forCsv ? (v) => csvField(String(v)) : (v) => String(v);
+    default:
+      return (v) => String(v);
   }
 }
 
@@ -72,7 +90,10 @@ export function listJson(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (v instanceof Uint8Array) return JSON.stringify(toHex(v));
   if (Array.isArray(v)) return `[${v.map(listJson).join(',')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${listJson(x)}`).join(',')}}`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${listJson(x)}`)
+      .join(',')}}`;
   return JSON.stringify(String(v));
 }
 
@@ -102,7 +123,8 @@ async function* jsonl(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIt
   const keys = names.map((n) => `${JSON.stringify(n)}:`);
   // Numbers and booleans stay JSON numbers/booleans; everything else is a JSON string.
   const fmt = cols.map((c) => {
-    if (c.type === 'int32' || c.type === 'double') return (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : 'null');
+    if (c.type === 'int32' || c.type === 'double')
+      return (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : 'null');
     if (c.type === 'bool') return (v: unknown) => (v ? 'true' : 'false');
     if (c.type === 'list') return listJson;
     const f = cellFormatter(c.type, false);
@@ -125,22 +147,58 @@ async function* jsonl(schema: TableSchema, pages: AsyncIterable<Row[]>): AsyncIt
 function parquetElement(name: string, type: ScalarType, nullable: boolean): SchemaElement {
   const repetition_type = nullable ? 'OPTIONAL' : 'REQUIRED';
   switch (type) {
-    case 'string': case 'hex': return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type };
-    case 'u64': return { name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: U64_BYTES, converted_type: 'DECIMAL', precision: 20, scale: 0, logical_type: { type: 'DECIMAL', precision: 20, scale: 0 }, repetition_type };
-    case 'i128': case 'decimal1': case 'decimal6': {
+    case 'string':
+    case 'hex':
+      return { name, type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type };
+    case 'u64':
+      return {
+        name,
+        type: 'FIXED_LEN_BYTE_ARRAY',
+        type_length: U64_BYTES,
+        converted_type: 'DECIMAL',
+        precision: 20,
+        scale: 0,
+        logical_type: { type: 'DECIMAL', precision: 20, scale: 0 },
+        repetition_type,
+      };
+    case 'i128':
+    case 'decimal1':
+    case 'decimal6': {
       const scale = decimalScale(type);
-      return { name, type: 'FIXED_LEN_BYTE_ARRAY', type_length: 16, converted_type: 'DECIMAL', precision: 38, scale, logical_type: { type: 'DECIMAL', precision: 38, scale }, repetition_type };
+      return {
+        name,
+        type: 'FIXED_LEN_BYTE_ARRAY',
+        type_length: 16,
+        converted_type: 'DECIMAL',
+        precision: 38,
+        scale,
+        logical_type: { type: 'DECIMAL', precision: 38, scale },
+        repetition_type,
+      };
     }
-    case 'int32': return { name, type: 'INT32', repetition_type };
-    case 'int64': return { name, type: 'INT64', repetition_type };
-    case 'double': return { name, type: 'DOUBLE', repetition_type };
-    case 'bool': return { name, type: 'BOOLEAN', repetition_type };
-    case 'bytes': return { name, type: 'BYTE_ARRAY', repetition_type };
-    case 'timestamp': return { name, type: 'INT64', converted_type: 'TIMESTAMP_MICROS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' }, repetition_type };
+    case 'int32':
+      return { name, type: 'INT32', repetition_type };
+    case 'int64':
+      return { name, type: 'INT64', repetition_type };
+    case 'double':
+      return { name, type: 'DOUBLE', repetition_type };
+    case 'bool':
+      return { name, type: 'BOOLEAN', repetition_type };
+    case 'bytes':
+      return { name, type: 'BYTE_ARRAY', repetition_type };
+    case 'timestamp':
+      return {
+        name,
+        type: 'INT64',
+        converted_type: 'TIMESTAMP_MICROS',
+        logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' },
+        repetition_type,
+      };
     // UINT_64 as a converted type only: hyparquet-writer writes the INTEGER logical type's
     // bitWidth as a thrift i32 where the format says i8, and DuckDB then refuses the whole
     // footer ("TProtocolException: Invalid data"); readers map UINT_64 to an unsigned 64-bit column.
-    case 'u64_timestamp': return { name, type: 'INT64', converted_type: 'UINT_64', repetition_type };
+    case 'u64_timestamp':
+      return { name, type: 'INT64', converted_type: 'UINT_64', repetition_type };
   }
 }
 
@@ -152,10 +210,19 @@ function columnElements(c: Column): SchemaElement[] {
   const nullable = c.nullable !== false;
   if (c.type !== 'list') return [parquetElement(c.name, c.type, nullable)];
   const element: SchemaElement[] = c.fields
-    ? [{ name: 'element', repetition_type: 'REQUIRED', num_children: c.fields.length }, ...c.fields.map((f) => parquetElement(f.name, f.type, true))]
+    ? [
+        { name: 'element', repetition_type: 'REQUIRED', num_children: c.fields.length },
+        ...c.fields.map((f) => parquetElement(f.name, f.type, true)),
+      ]
     : [parquetElement('element', c.item ?? 'string', false)];
   return [
-    { name: c.name, repetition_type: nullable ? 'OPTIONAL' : 'REQUIRED', converted_type: 'LIST', logical_type: { type: 'LIST' }, num_children: 1 },
+    {
+      name: c.name,
+      repetition_type: nullable ? 'OPTIONAL' : 'REQUIRED',
+      converted_type: 'LIST',
+      logical_type: { type: 'LIST' },
+      num_children: 1,
+    },
     { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
     ...element,
   ];
@@ -177,28 +244,47 @@ const U64_END = 1n << 64n;
 export function parquetMisfit(c: Column, v: unknown): string | null {
   if (v === null || v === undefined) return c.nullable === false ? `${c.name}: null in a required column` : null;
   switch (c.type) {
-    case 'int32': return typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 ? null : `${c.name}: ${String(v)} is not an int32`;
-    case 'int64': return typeof v === 'bigint' && v >= I64_MIN && v < I64_END ? null : `${c.name}: ${String(v)} is beyond int64`;
+    case 'int32':
+      return typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647
+        ? null
+        : `${c.name}: ${String(v)} is not an int32`;
+    case 'int64':
+      return typeof v === 'bigint' && v >= I64_MIN && v < I64_END ? null : `${c.name}: ${String(v)} is beyond int64`;
     case 'timestamp': // a Date too (rows read back from a Parquet file)
       if (v instanceof Date) return Number.isFinite(v.getTime()) ? null : `${c.name}: invalid date`;
       return typeof v === 'bigint' && v >= I64_MIN && v < I64_END ? null : `${c.name}: ${String(v)} µs is beyond int64`;
-    case 'u64_timestamp': return typeof v === 'bigint' && v >= 0n && v < U64_END ? null : `${c.name}: ${String(v)} is beyond u64`;
-    case 'double': return typeof v === 'number' ? null : `${c.name}: not a number`;
-    case 'bool': return typeof v === 'boolean' ? null : `${c.name}: not a boolean`;
-    case 'bytes': return v instanceof Uint8Array ? null : `${c.name}: not bytes`;
-    case 'u64': return typeof v === 'bigint' && v >= 0n && v < U64_END ? null : `${c.name}: ${String(v)} is not a u64`;
-    case 'i128': case 'decimal1': case 'decimal6': return typeof v === 'bigint' && v >= -DECIMAL38_MAX && v <= DECIMAL38_MAX ? null : `${c.name}: ${String(v)} is beyond DECIMAL(38,${decimalScale(c.type)})`;
+    case 'u64_timestamp':
+      return typeof v === 'bigint' && v >= 0n && v < U64_END ? null : `${c.name}: ${String(v)} is beyond u64`;
+    case 'double':
+      return typeof v === 'number' ? null : `${c.name}: not a number`;
+    case 'bool':
+      return typeof v === 'boolean' ? null : `${c.name}: not a boolean`;
+    case 'bytes':
+      return v instanceof Uint8Array ? null : `${c.name}: not bytes`;
+    case 'u64':
+      return typeof v === 'bigint' && v >= 0n && v < U64_END ? null : `${c.name}: ${String(v)} is not a u64`;
+    case 'i128':
+    case 'decimal1':
+    case 'decimal6':
+      return typeof v === 'bigint' && v >= -DECIMAL38_MAX && v <= DECIMAL38_MAX
+        ? null
+        : `${c.name}: ${String(v)} is beyond DECIMAL(38,${decimalScale(c.type)})`;
     case 'list': {
       if (!Array.isArray(v)) return `${c.name}: not a list`;
       for (const x of v) {
         const why = c.fields
-          ? (typeof x === 'object' && x !== null ? c.fields.map((f) => parquetMisfit({ name: `${c.name}.${f.name}`, type: f.type, doc: '' }, (x as Row)[f.name])).find((m) => m !== null) ?? null : `${c.name}: an item is not a struct`)
+          ? typeof x === 'object' && x !== null
+            ? (c.fields
+                .map((f) => parquetMisfit({ name: `${c.name}.${f.name}`, type: f.type, doc: '' }, (x as Row)[f.name]))
+                .find((m) => m !== null) ?? null)
+            : `${c.name}: an item is not a struct`
           : parquetMisfit({ name: `${c.name} item`, type: c.item ?? 'string', doc: '', nullable: false }, x);
         if (why) return why;
       }
       return null;
     }
-    default: return typeof v === 'string' || v instanceof Uint8Array ? null : `${c.name}: not text`;
+    default:
+      return typeof v === 'string' || v instanceof Uint8Array ? null : `${c.name}: not text`;
   }
 }
 
@@ -215,24 +301,43 @@ export function parquetSchema(schema: TableSchema): SchemaElement[] {
 export function parquetValue(type: ColumnType, v: unknown, c?: Pick<Column, 'item' | 'fields'>): unknown {
   if (v === null || v === undefined) return null;
   if (type === 'u64' || type === 'i128') return typeof v === 'bigint' ? v : decimalBigint(v);
-  if (type === 'decimal1' || type === 'decimal6') return typeof v === 'bigint' ? v : typeof v === 'string' ? unscaledDecimal(v, decimalScale(type)) ?? v : v;
+  if (type === 'decimal1' || type === 'decimal6')
+    return typeof v === 'bigint' ? v : typeof v === 'string' ? (unscaledDecimal(v, decimalScale(type)) ?? v) : v;
   if (type === 'hex') return v instanceof Uint8Array ? toHex(v) : v;
   if (type === 'double' && typeof v === 'number' && !Number.isFinite(v)) return null;
   if (type === 'list') {
     const items = typeof v === 'string' ? safeJson(v) : v;
     if (!Array.isArray(items)) return v;
     const f = c?.fields;
-    return f ? items.map((x) => (typeof x === 'object' && x !== null ? Object.fromEntries(f.map((k) => [k.name, parquetValue(k.type, (x as Row)[k.name])])) : x))
+    return f
+      ? items.map((x) =>
+          typeof x === 'object' && x !== null
+            ? Object.fromEntries(f.map((k) => [k.name, parquetValue(k.type, (x as Row)[k.name])]))
+            : x,
+        )
       : items.map((x) => parquetValue(c?.item ?? 'string', x));
   }
   return v;
 }
 
-const safeJson = (s: string): unknown => { try { return JSON.parse(s) as unknown; } catch { return s; } };
+const safeJson = (s: string): unknown => {
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    return s;
+  }
+};
 
 /** A decimal integer as a bigint (text or Parquet bytes of a decimal); anything else is kept, and parquetMisfit names it. */
 function decimalBigint(v: unknown): unknown {
-  const t = typeof v === 'string' ? v : v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : null;
+  const t =
+    typeof v === 'string'
+      ? v
+      : v instanceof Uint8Array
+        ? Buffer.from(v).toString('latin1')
+        : typeof v === 'number' && Number.isSafeInteger(v)
+          ? String(v)
+          : null;
   return t !== null && /^-?\d{1,40}$/.test(t) ? BigInt(t) : v;
 }
 
@@ -244,12 +349,21 @@ export const PARQUET_ROW_GROUP = 10_000;
  * and no min/max statistics (useless for pruning). Skipping the three was a third of the
  * Parquet profile on the envelopes table (docs/datasets.md "Bench").
  */
-const RANDOM_BYTES = new Set(['id', 'payload_hash', 'signature', 'envelope_id', 'batch_hash', 'negr_salt', 'negc_commitment']);
+const RANDOM_BYTES = new Set([
+  'id',
+  'payload_hash',
+  'signature',
+  'envelope_id',
+  'batch_hash',
+  'negr_salt',
+  'negc_commitment',
+]);
 
 function columnOptions(c: Column) {
   const random = (c.type === 'bytes' || c.type === 'hex') && RANDOM_BYTES.has(c.name);
   return {
-    name: c.name, nullable: c.nullable !== false,
+    name: c.name,
+    nullable: c.nullable !== false,
     // Hex and bytes have no order worth pruning on, and the Parquet fast path's values are views
     // whose statistics would keep every row group's arena alive until the footer; the writer
     // compares DECIMAL statistics as their stored bytes, which misorders negative prices.
@@ -262,7 +376,9 @@ function columnOptions(c: Column) {
  * Snappy (Parquet's usual codec) through the native `snappy` package instead of hyparquet-writer's
  * JavaScript one: the same raw snappy format, a fifth of the Parquet export's time otherwise.
  */
-const SNAPPY = { SNAPPY: (b: Uint8Array): Uint8Array => snappyCompress(Buffer.from(b.buffer, b.byteOffset, b.byteLength)) };
+const SNAPPY = {
+  SNAPPY: (b: Uint8Array): Uint8Array => snappyCompress(Buffer.from(b.buffer, b.byteOffset, b.byteLength)),
+};
 
 /**
  * A Parquet file written one row group at a time: `group` encodes per-column arrays (table
@@ -270,7 +386,11 @@ const SNAPPY = { SNAPPY: (b: Uint8Array): Uint8Array => snappyCompress(Buffer.fr
  * the group's bytes, so memory holds one row group whatever the export's size. `start` is the
  * PAR1 magic, `finish` the footer.
  */
-export function parquetEncoder(schema: TableSchema): { start(): Uint8Array; group(data: unknown[][], rows: number): Uint8Array; finish(): Uint8Array } {
+export function parquetEncoder(schema: TableSchema): {
+  start(): Uint8Array;
+  group(data: unknown[][], rows: number): Uint8Array;
+  finish(): Uint8Array;
+} {
   const writer = new ByteWriter(1 << 20);
   const take = () => {
     const b = new Uint8Array(writer.buffer.slice(0, writer.index));
@@ -278,10 +398,17 @@ export function parquetEncoder(schema: TableSchema): { start(): Uint8Array; grou
     return b;
   };
   const pq = new ParquetWriter({
-    writer, schema: parquetSchema(schema), statistics: true, createdBy: 'zerox1-observatory export', compressors: SNAPPY,
-    kvMetadata: [{ key: 'zerox1.table', value: schema.name }, { key: 'zerox1.schema_version', value: String(schema.version) },
+    writer,
+    schema: parquetSchema(schema),
+    statistics: true,
+    createdBy: 'zerox1-observatory export',
+    compressors: SNAPPY,
+    kvMetadata: [
+      { key: 'zerox1.table', value: schema.name },
+      { key: 'zerox1.schema_version', value: String(schema.version) },
       // The table's Frictionless Table Schema (types, units, descriptions): the file describes itself (card.ts).
-      { key: 'zerox1.table_schema', value: JSON.stringify(tableSchemaJson(schema)) }],
+      { key: 'zerox1.table_schema', value: JSON.stringify(tableSchemaJson(schema)) },
+    ],
   });
   const options = schema.columns.map(columnOptions);
   return {
@@ -290,7 +417,10 @@ export function parquetEncoder(schema: TableSchema): { start(): Uint8Array; grou
       void pq.write({ columnData: options.map((o, i) => ({ ...o, data: data[i] as never })), rowGroupSize: rows });
       return take();
     },
-    finish() { void pq.finish(); return take(); },
+    finish() {
+      void pq.finish();
+      return take();
+    },
   };
 }
 
@@ -308,7 +438,12 @@ export interface WriteOptions {
  * every one of them fits its column; a row with a value that does not is set aside (counted
  * through `onSetAside`) and the file goes on.
  */
-async function* parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, o: WriteOptions = {}, rowGroupSize = PARQUET_ROW_GROUP): AsyncIterable<Uint8Array> {
+async function* parquet(
+  schema: TableSchema,
+  pages: AsyncIterable<Row[]>,
+  o: WriteOptions = {},
+  rowGroupSize = PARQUET_ROW_GROUP,
+): AsyncIterable<Uint8Array> {
   const enc = parquetEncoder(schema);
   const cols = schema.columns;
   let data: unknown[][] = cols.map(() => []);
@@ -324,8 +459,12 @@ async function* parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, o: Wri
   for await (const page of pages) {
     for (const r of page) {
       let misfit: string | null = null;
-      for (let i = 0; i < cols.length && !misfit; i++) misfit = parquetMisfit(cols[i], (vals[i] = parquetValue(cols[i].type, r[cols[i].name], cols[i])));
-      if (misfit) { o.onSetAside?.(misfit); continue; }
+      for (let i = 0; i < cols.length && !misfit; i++)
+        misfit = parquetMisfit(cols[i], (vals[i] = parquetValue(cols[i].type, r[cols[i].name], cols[i])));
+      if (misfit) {
+        o.onSetAside?.(misfit);
+        continue;
+      }
       for (let i = 0; i < cols.length; i++) data[i].push(vals[i]);
       if (++n === rowGroupSize) yield group();
     }
@@ -335,7 +474,12 @@ async function* parquet(schema: TableSchema, pages: AsyncIterable<Row[]>, o: Wri
 }
 
 /** `pages` written as `format`, as byte chunks. */
-export function writeFormat(format: Format, schema: TableSchema, pages: AsyncIterable<Row[]>, o: WriteOptions = {}): AsyncIterable<Uint8Array> {
+export function writeFormat(
+  format: Format,
+  schema: TableSchema,
+  pages: AsyncIterable<Row[]>,
+  o: WriteOptions = {},
+): AsyncIterable<Uint8Array> {
   if (format === 'csv') return csv(schema, pages);
   if (format === 'jsonl') return jsonl(schema, pages);
   return parquet(schema, pages, o);

@@ -6,14 +6,14 @@
  * negotiations are stored from their events alone (lib/indexer/haggle.ts). Rows go
  * before events, so a crash in between is repaired by replaying the transaction.
  */
-import { PublicKey, type AccountInfo, type Connection } from '../chain';
-import { UNLOCK_DELAY_SLOTS } from '../protocol/constants';
-import { parseEvents, type ProgramEvent, type ProgramName } from '../chain/events';
+import { type AccountInfo, type Connection, PublicKey } from '../chain';
+import { type ProgramEvent, type ProgramName, parseEvents } from '../chain/events';
 import { behaviorLog, challenge, lease, stakeLock } from '../chain/programs';
-import { CHALLENGE_STATUS_NAMES, LEASE_STATUS_NAMES, STAKE_STATUS_NAMES, liveEventOf, toJson } from './json';
+import { UNLOCK_DELAY_SLOTS } from '../protocol/constants';
+import { haggleEventInput } from './haggle';
+import { CHALLENGE_STATUS_NAMES, LEASE_STATUS_NAMES, liveEventOf, STAKE_STATUS_NAMES, toJson } from './json';
 import type { BatchCheck, IndexerBus, IndexerLiveEvent, IndexerStore, IndexerTxStore } from './types';
 import { checkBatch } from './verify';
-import { haggleEventInput } from './haggle';
 
 /** What applyTransaction needs. */
 export interface ApplyContext {
@@ -43,10 +43,16 @@ const data = (e: ProgramEvent) => e.event.data as unknown as Record<string, unkn
  * touch, one upsert per account, one insert of all their events. Batching is what keeps the
  * indexer ahead of a busy chain: its cost is per step, not per transaction.
  */
-export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput[]): Promise<{ events: number[]; inserted: number[] }> {
+export async function applyTransactions(
+  ctx: ApplyContext,
+  txs: readonly TxInput[],
+): Promise<{ events: number[]; inserted: number[] }> {
   const parsed = txs.map((tx) => (tx.err ? [] : parseEvents(tx.logs, ctx.ids)));
   const agents = new Map<string, PublicKey>();
-  const batches = new Map<string, { agent: PublicKey; epoch: bigint; ev: Record<string, unknown>; signature: string }>();
+  const batches = new Map<
+    string,
+    { agent: PublicKey; epoch: bigint; ev: Record<string, unknown>; signature: string }
+  >();
   const challenges: { address: PublicKey; status: string; ev: Record<string, unknown>; tx: TxInput }[] = [];
   const leasePaidEpoch = new Map<string, bigint>();
   parsed.forEach((events, t) => {
@@ -61,13 +67,23 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
           break;
         }
         case 'BatchSubmitted':
-          batches.set(key(d.batch as PublicKey), { agent: d.agent as PublicKey, epoch: d.epoch as bigint, ev: d, signature: txs[t].signature });
+          batches.set(key(d.batch as PublicKey), {
+            agent: d.agent as PublicKey,
+            epoch: d.epoch as bigint,
+            ev: d,
+            signature: txs[t].signature,
+          });
           break;
         case 'ChallengeSubmitted':
           challenges.push({ address: d.challenge as PublicKey, status: 'pending', ev: d, tx: txs[t] });
           break;
         case 'ChallengeResolved':
-          challenges.push({ address: d.challenge as PublicKey, status: CHALLENGE_STATUS_NAMES[d.status as number] ?? String(d.status), ev: d, tx: txs[t] });
+          challenges.push({
+            address: d.challenge as PublicKey,
+            status: CHALLENGE_STATUS_NAMES[d.status as number] ?? String(d.status),
+            ev: d,
+            tx: txs[t],
+          });
           break;
       }
     }
@@ -78,7 +94,10 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
   // One read of every touched account (getMultipleAccounts, <= 100 per call).
   const wanted = new Map<string, PublicKey>();
   const want = (k: PublicKey) => wanted.set(key(k), k);
-  for (const a of agents.values()) { want(stakeLock.findStakePda(a, ctx.programIds.stakeLock)[0]); want(lease.findLeasePda(a, ctx.programIds.lease)[0]); }
+  for (const a of agents.values()) {
+    want(stakeLock.findStakePda(a, ctx.programIds.stakeLock)[0]);
+    want(lease.findLeasePda(a, ctx.programIds.lease)[0]);
+  }
   for (const k of batches.keys()) want(new PublicKey(k));
   for (const c of challenges) want(c.address);
   const list = [...wanted.values()];
@@ -107,15 +126,27 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
       const s = sd ? stakeLock.decodeStake(sd) : null;
       if (s) {
         stakes.push({
-          agentId: a.toBytes(), owner: s.owner.toBytes(), amount: s.amount, status: STAKE_STATUS_NAMES[s.status] ?? String(s.status),
-          unlockSlot: s.status === 2 ? s.unlockRequestedSlot + UNLOCK_DELAY_SLOTS : null, slot: readSlot,
+          agentId: a.toBytes(),
+          owner: s.owner.toBytes(),
+          amount: s.amount,
+          status: STAKE_STATUS_NAMES[s.status] ?? String(s.status),
+          unlockSlot: s.status === 2 ? s.unlockRequestedSlot + UNLOCK_DELAY_SLOTS : null,
+          slot: readSlot,
         });
       }
       const ld = owned(lease.findLeasePda(a, ctx.programIds.lease)[0], ctx.programIds.lease);
       const l = ld ? lease.decodeLease(ld) : null;
       if (l) {
-        const missed = l.status === 0 || l.lastTickEpoch <= l.paidThroughEpoch ? 0 : Number(l.lastTickEpoch - l.paidThroughEpoch);
-        leases.push({ agentId: a.toBytes(), paidThroughEpoch: l.paidThroughEpoch, lastPaidEpoch: leasePaidEpoch.get(key(a)) ?? null, missedEpochs: missed, active: l.status !== 2, slot: readSlot });
+        const missed =
+          l.status === 0 || l.lastTickEpoch <= l.paidThroughEpoch ? 0 : Number(l.lastTickEpoch - l.paidThroughEpoch);
+        leases.push({
+          agentId: a.toBytes(),
+          paidThroughEpoch: l.paidThroughEpoch,
+          lastPaidEpoch: leasePaidEpoch.get(key(a)) ?? null,
+          missedEpochs: missed,
+          active: l.status !== 2,
+          slot: readSlot,
+        });
       }
     }
     await st.upsertStakes(stakes);
@@ -127,9 +158,24 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
       const acc = bd ? behaviorLog.decodeBatchAccount(bd) : null;
       const src = (acc ?? b.ev) as Record<string, unknown>;
       const row = {
-        agentId: b.agent.toBytes(), epoch: b.epoch, batchHash: src.batchHash as Uint8Array, root: src.logMerkleRoot as Uint8Array,
-        slot: (acc?.submittedSlot ?? (b.ev.slot as bigint)), signature: b.signature,
-        data: { batch: addr, ...(toJson({ signer: src.signer, messageCount: src.messageCount, bidCount: src.bidCount, taskCount: src.taskCount, verifierCount: src.verifierCount, feedbackCount: src.feedbackCount, overflow: src.overflow }) as object) },
+        agentId: b.agent.toBytes(),
+        epoch: b.epoch,
+        batchHash: src.batchHash as Uint8Array,
+        root: src.logMerkleRoot as Uint8Array,
+        slot: acc?.submittedSlot ?? (b.ev.slot as bigint),
+        signature: b.signature,
+        data: {
+          batch: addr,
+          ...(toJson({
+            signer: src.signer,
+            messageCount: src.messageCount,
+            bidCount: src.bidCount,
+            taskCount: src.taskCount,
+            verifierCount: src.verifierCount,
+            feedbackCount: src.feedbackCount,
+            overflow: src.overflow,
+          }) as object),
+        },
       };
       await st.upsertBatch(row);
       batchStatus.set(addr, await checkBatch(st, row));
@@ -139,19 +185,36 @@ export async function applyTransactions(ctx: ApplyContext, txs: readonly TxInput
       const cd = owned(c.address, ctx.programIds.challenge);
       const acc = cd ? challenge.decodeChallenge(cd) : null;
       await st.upsertChallenge({
-        address: key(c.address), agentId: (c.ev.agent as PublicKey).toBytes(), epoch: c.ev.epoch as bigint, challenger: (c.ev.challenger as PublicKey).toBytes(),
-        status: c.status, slot: BigInt(c.tx.slot), signature: c.tx.signature,
-        data: acc ? { ...(toJson(acc) as object), statusName: CHALLENGE_STATUS_NAMES[acc.status] ?? String(acc.status) } : undefined,
+        address: key(c.address),
+        agentId: (c.ev.agent as PublicKey).toBytes(),
+        epoch: c.ev.epoch as bigint,
+        challenger: (c.ev.challenger as PublicKey).toBytes(),
+        status: c.status,
+        slot: BigInt(c.tx.slot),
+        signature: c.tx.signature,
+        data: acc
+          ? { ...(toJson(acc) as object), statusName: CHALLENGE_STATUS_NAMES[acc.status] ?? String(acc.status) }
+          : undefined,
       });
     }
 
     // Haggle negotiations and their transitions (lib/indexer/haggle.ts), in chain order.
-    const haggleRows = parsed.flatMap((events, t) => events.map((e, index) => haggleEventInput(e, txs[t], index)).filter((r) => r !== null));
+    const haggleRows = parsed.flatMap((events, t) =>
+      events.map((e, index) => haggleEventInput(e, txs[t], index)).filter((r) => r !== null),
+    );
     if (haggleRows.length) await st.applyHaggleEvents(haggleRows);
 
-    const rows = parsed.flatMap((events, t) => events.map((e, index) => ({
-      signature: txs[t].signature, index, slot: BigInt(txs[t].slot), program: e.program, name: e.event.name, data: toJson(e.event.data), blockTime: txs[t].blockTime,
-    })));
+    const rows = parsed.flatMap((events, t) =>
+      events.map((e, index) => ({
+        signature: txs[t].signature,
+        index,
+        slot: BigInt(txs[t].slot),
+        program: e.program,
+        name: e.event.name,
+        data: toJson(e.event.data),
+        blockTime: txs[t].blockTime,
+      })),
+    );
     const res = await st.insertChainEvents(rows);
     const fresh = new Set(res.newKeys.map((k) => `${k.signature}:${k.index}`));
     const at = Date.now();

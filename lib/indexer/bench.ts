@@ -11,12 +11,12 @@
  * BENCH_AGENTS (default 8); BENCH_RESULT_FILE receives the figures as JSON (scripts/bench-chain.ts).
  */
 import { writeFileSync } from 'node:fs';
-import { openStore } from '../store/index';
-import { createTestDatabase, postgresReachable } from '../store/testing';
 import { PublicKey, Transaction, TransactionInstruction } from '../chain';
 import { lockStake, payLease, usdcAccountOf } from '../chain/node/economy';
-import { lease } from '../chain/programs';
 import { newChainAgent, startChainWorld } from '../chain/node/testing';
+import { lease } from '../chain/programs';
+import { openStore } from '../store/index';
+import { createTestDatabase, postgresReachable } from '../store/testing';
 import { startChainIndexer } from './index';
 
 const TXS = Number(process.env.BENCH_TXS ?? 600);
@@ -37,7 +37,16 @@ async function postgresUrl(): Promise<string | null> {
 }
 
 /** Figures of one run. */
-export interface LagResult { store: 'pglite' | 'postgres'; txs: number; offeredTps: number; p50: number; p99: number; max: number; missing: number; met: boolean }
+export interface LagResult {
+  store: 'pglite' | 'postgres';
+  txs: number;
+  offeredTps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  missing: number;
+  met: boolean;
+}
 
 async function run(pgUrl: string | null): Promise<LagResult> {
   const db = pgUrl ? await createTestDatabase(pgUrl, 'zx_bench_chain') : null;
@@ -46,8 +55,13 @@ async function run(pgUrl: string | null): Promise<LagResult> {
   const stored = new Map<string, number>();
   const waiters = new Map<string, () => void>();
   const indexer = await startChainIndexer({
-    connection: w.connection, store, pollMs: 2_000,
-    onProcessed: (t) => { stored.set(t.signature, t.storedAt); waiters.get(t.signature)?.(); },
+    connection: w.connection,
+    store,
+    pollMs: 2_000,
+    onProcessed: (t) => {
+      stored.set(t.signature, t.storedAt);
+      waiters.get(t.signature)?.();
+    },
   });
   try {
     const agents: Awaited<ReturnType<typeof newChainAgent>>[] = [];
@@ -62,27 +76,47 @@ async function run(pgUrl: string | null): Promise<LagResult> {
     const executed = new Map<string, number>();
     let next = 0;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, async (_, worker) => {
-      for (let i = next++; i < TXS; i = next++) {
-        const a = agents[(i + worker) % agents.length];
-        // A memo with the sequence number keeps two equal actions within one blockhash distinct.
-        const ix = i % 2 === 0
-          ? lease.payLeaseInstruction({ payer: a.owner.publicKey, lease: lease.findLeasePda(a.agent)[0], agent: a.agent, payerUsdc: usdcAccountOf(w.usdcMint, a.owner.publicKey), treasury: w.config.treasury }, { epochs: 1 })
-          : lease.tickLeaseInstruction({ lease: lease.findLeasePda(a.agent)[0] });
-        const { blockhash, lastValidBlockHeight } = await w.connection.getLatestBlockhash('confirmed');
-        const tx = new Transaction({ feePayer: a.owner.publicKey, blockhash, lastValidBlockHeight }).add(ix, memo(`bench ${i}`));
-        tx.sign(a.owner);
-        const sig = await w.connection.sendRawTransaction(tx.serialize());
-        executed.set(sig, performance.now()); // the embedded chain answers sendTransaction once the transaction is final
-        const res = await w.connection.confirmTransaction({ signature: sig, blockhash, lastValidBlockHeight }, 'confirmed');
-        if (res.value.err) throw new Error(`bench transaction failed: ${JSON.stringify(res.value.err)}`);
-        confirmed.set(sig, performance.now());
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async (_, worker) => {
+        for (let i = next++; i < TXS; i = next++) {
+          const a = agents[(i + worker) % agents.length];
+          // A memo with the sequence number keeps two equal actions within one blockhash distinct.
+          const ix =
+            i % 2 === 0
+              ? lease.payLeaseInstruction(
+                  {
+                    payer: a.owner.publicKey,
+                    lease: lease.findLeasePda(a.agent)[0],
+                    agent: a.agent,
+                    payerUsdc: usdcAccountOf(w.usdcMint, a.owner.publicKey),
+                    treasury: w.config.treasury,
+                  },
+                  { epochs: 1 },
+                )
+              : lease.tickLeaseInstruction({ lease: lease.findLeasePda(a.agent)[0] });
+          const { blockhash, lastValidBlockHeight } = await w.connection.getLatestBlockhash('confirmed');
+          const tx = new Transaction({ feePayer: a.owner.publicKey, blockhash, lastValidBlockHeight }).add(
+            ix,
+            memo(`bench ${i}`),
+          );
+          tx.sign(a.owner);
+          const sig = await w.connection.sendRawTransaction(tx.serialize());
+          executed.set(sig, performance.now()); // the embedded chain answers sendTransaction once the transaction is final
+          const res = await w.connection.confirmTransaction(
+            { signature: sig, blockhash, lastValidBlockHeight },
+            'confirmed',
+          );
+          if (res.value.err) throw new Error(`bench transaction failed: ${JSON.stringify(res.value.err)}`);
+          confirmed.set(sig, performance.now());
+        }
+      }),
+    );
     const elapsed = (performance.now() - t0) / 1000;
     // Wait for the indexer to store every confirmed transaction (bounded).
     await Promise.race([
-      Promise.all([...confirmed.keys()].filter((s) => !stored.has(s)).map((s) => new Promise<void>((r) => waiters.set(s, r)))),
+      Promise.all(
+        [...confirmed.keys()].filter((s) => !stored.has(s)).map((s) => new Promise<void>((r) => waiters.set(s, r))),
+      ),
       new Promise((r) => setTimeout(r, 30_000)),
     ]);
     const lagsFrom = (from: Map<string, number>) => {
@@ -103,12 +137,29 @@ async function run(pgUrl: string | null): Promise<LagResult> {
     const p50 = pct(lags, 50);
     const p99 = pct(lags, 99);
     const st = indexer.stats();
-    console.log(`indexer lag (confirmation -> stored row), ${lags.length} transactions, ${store.kind}, ${CONCURRENCY} senders, ${(confirmed.size / elapsed).toFixed(0)} tx/s offered`);
-    console.log(`  from execution (sendTransaction answered, final): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${lags[lags.length - 1]?.toFixed(1)} ms; not stored: ${missing}`);
-    console.log(`  from the client's confirmTransaction: p50 ${pct(fromConf.lags, 50).toFixed(1)} ms, p99 ${pct(fromConf.lags, 99).toFixed(1)} ms (${fromConf.early} stored before the client saw the confirmation, counted as 0)`);
+    console.log(
+      `indexer lag (confirmation -> stored row), ${lags.length} transactions, ${store.kind}, ${CONCURRENCY} senders, ${(confirmed.size / elapsed).toFixed(0)} tx/s offered`,
+    );
+    console.log(
+      `  from execution (sendTransaction answered, final): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${lags[lags.length - 1]?.toFixed(1)} ms; not stored: ${missing}`,
+    );
+    console.log(
+      `  from the client's confirmTransaction: p50 ${pct(fromConf.lags, 50).toFixed(1)} ms, p99 ${pct(fromConf.lags, 99).toFixed(1)} ms (${fromConf.early} stored before the client saw the confirmation, counted as 0)`,
+    );
     console.log(`  indexer: ${st.live} live, ${st.catchup} via catch-up, ${st.errors} errors`);
-    console.log(`  target p99 <= ${TARGET_P99_MS} ms: ratio ${(p99 / TARGET_P99_MS).toFixed(3)} (${p99 <= TARGET_P99_MS && missing === 0 ? 'met' : 'NOT met'})`);
-    return { store: store.kind, txs: lags.length, offeredTps: confirmed.size / elapsed, p50, p99, max: lags[lags.length - 1] ?? 0, missing, met: p99 <= TARGET_P99_MS && missing === 0 };
+    console.log(
+      `  target p99 <= ${TARGET_P99_MS} ms: ratio ${(p99 / TARGET_P99_MS).toFixed(3)} (${p99 <= TARGET_P99_MS && missing === 0 ? 'met' : 'NOT met'})`,
+    );
+    return {
+      store: store.kind,
+      txs: lags.length,
+      offeredTps: confirmed.size / elapsed,
+      p50,
+      p99,
+      max: lags[lags.length - 1] ?? 0,
+      missing,
+      met: p99 <= TARGET_P99_MS && missing === 0,
+    };
   } finally {
     await indexer.stop();
     await w.close();

@@ -14,16 +14,17 @@
  * `unprovable`, never offered. Matching is by multiset: an item the log yields twice must be
  * reported twice.
  */
-import { challengeEvidence } from '../chain/evidence';
+
 import { PublicKey } from '../chain';
-import { decodeBatch, type BehaviorBatch } from '../protocol/batch';
+import { challengeEvidence } from '../chain/evidence';
+import { type BehaviorBatch, decodeBatch } from '../protocol/batch';
 import { buildBatchFromLog } from '../protocol/batch-build';
+import { verifyEnvelopeSignature } from '../protocol/envelope';
 import { toHex } from '../protocol/hex';
 import type { Envelope } from '../protocol/types';
 import type { ChallengeCandidateList } from '../wire';
-import { verifyEnvelopeSignature } from '../protocol/envelope';
-import { uploadedEpochLog } from './verify';
 import type { IndexerStore } from './types';
+import { uploadedEpochLog } from './verify';
 
 /** Entries the batch reports are offered too (challenging one loses), at most this many. */
 export const MAX_REPORTED_CANDIDATES = 20;
@@ -40,9 +41,21 @@ type Item = { kind: 'bid' | 'task selection' | 'verifier assignment'; key: strin
 export function itemsOf(agent: Uint8Array, epoch: bigint, e: Envelope): Item[] {
   const b = buildBatchFromLog({ agentId: agent, epochNumber: epoch, slotStart: 0n, slotEnd: 0n, envelopes: [e] });
   return [
-    ...b.bidValues.map((x) => ({ kind: 'bid' as const, key: `b:${toHex(x.conversationId)}:${toHex(x.counterparty)}:${x.bidValue}:${x.slot}`, text: `bid ${x.bidValue} to ${toHex(x.counterparty).slice(0, 8)}…` })),
-    ...b.taskSelections.map((x) => ({ kind: 'task selection' as const, key: `t:${toHex(x.conversationId)}:${toHex(x.counterparty)}:${x.slot}`, text: `task selection with ${toHex(x.counterparty).slice(0, 8)}…` })),
-    ...b.verifierIds.map((x) => ({ kind: 'verifier assignment' as const, key: `v:${toHex(x.conversationId)}:${toHex(x.verifierId)}:${x.slot}`, text: `verifier assignment of ${toHex(x.verifierId).slice(0, 8)}…` })),
+    ...b.bidValues.map((x) => ({
+      kind: 'bid' as const,
+      key: `b:${toHex(x.conversationId)}:${toHex(x.counterparty)}:${x.bidValue}:${x.slot}`,
+      text: `bid ${x.bidValue} to ${toHex(x.counterparty).slice(0, 8)}…`,
+    })),
+    ...b.taskSelections.map((x) => ({
+      kind: 'task selection' as const,
+      key: `t:${toHex(x.conversationId)}:${toHex(x.counterparty)}:${x.slot}`,
+      text: `task selection with ${toHex(x.counterparty).slice(0, 8)}…`,
+    })),
+    ...b.verifierIds.map((x) => ({
+      kind: 'verifier assignment' as const,
+      key: `v:${toHex(x.conversationId)}:${toHex(x.verifierId)}:${x.slot}`,
+      text: `verifier assignment of ${toHex(x.verifierId).slice(0, 8)}…`,
+    })),
   ];
 }
 
@@ -57,8 +70,16 @@ function reported(batch: BehaviorBatch): Map<string, number> {
 }
 
 /** Every entry the agent sent that yields a batch item, contradicted ones first (module comment). */
-export async function challengeCandidates(store: CandidateStore, agent: Uint8Array, epoch: bigint): Promise<ChallengeCandidateList> {
-  const [log, cbor, rows] = await Promise.all([uploadedEpochLog(store, agent, epoch), store.onChainBatchUpload(agent, epoch), store.listBatches({ agent, epoch, limit: 1 })]);
+export async function challengeCandidates(
+  store: CandidateStore,
+  agent: Uint8Array,
+  epoch: bigint,
+): Promise<ChallengeCandidateList> {
+  const [log, cbor, rows] = await Promise.all([
+    uploadedEpochLog(store, agent, epoch),
+    store.onChainBatchUpload(agent, epoch),
+    store.listBatches({ agent, epoch, limit: 1 }),
+  ]);
   const signer = (rows[0]?.data as { signer?: unknown } | null)?.signer;
   const none = { candidates: [], unprovable: 0 };
   if (!log || !cbor || typeof signer !== 'string') return none;
@@ -79,18 +100,33 @@ export async function challengeCandidates(store: CandidateStore, agent: Uint8Arr
       const n = left.get(it.key) ?? 0;
       if (n > 0) left.set(it.key, n - 1);
       if (!provable) continue;
-      found.push(n > 0 ? { index, contradicted: false, reason: `${it.text}: reported in the batch` } : { index, contradicted: true, reason: `${it.text}: missing from the batch` });
+      found.push(
+        n > 0
+          ? { index, contradicted: false, reason: `${it.text}: reported in the batch` }
+          : { index, contradicted: true, reason: `${it.text}: missing from the batch` },
+      );
       if (n === 0) break;
     }
   });
   const bad = found.filter((f) => f.contradicted);
-  const good = found.filter((f) => !f.contradicted && !bad.some((b) => b.index === f.index)).slice(0, MAX_REPORTED_CANDIDATES);
+  const good = found
+    .filter((f) => !f.contradicted && !bad.some((b) => b.index === f.index))
+    .slice(0, MAX_REPORTED_CANDIDATES);
   const agentKey = new PublicKey(agent);
   const candidates = [...bad, ...good].map((f) => {
     const ev = challengeEvidence({ log, index: f.index, batch });
     return {
-      agent: toHex(agent), agentAddress: agentKey.toBase58(), epoch: epoch.toString(), index: f.index, contradicted: f.contradicted, reason: f.reason,
-      signer, leaf: toHex(ev.leaf), bytes: toHex(ev.bytes), preimage: toHex(ev.preimage), signature: toHex(ev.signature),
+      agent: toHex(agent),
+      agentAddress: agentKey.toBase58(),
+      epoch: epoch.toString(),
+      index: f.index,
+      contradicted: f.contradicted,
+      reason: f.reason,
+      signer,
+      leaf: toHex(ev.leaf),
+      bytes: toHex(ev.bytes),
+      preimage: toHex(ev.preimage),
+      signature: toHex(ev.signature),
     };
   });
   return { candidates, unprovable };

@@ -4,10 +4,10 @@
  * accounts read now with getAccountInfo and decoded with lib/chain's codecs. Empty when they
  * agree; the demo's consistency check and the series' own test call it.
  */
-import { PublicKey, type Connection } from '../chain';
+import { type Connection, PublicKey } from '../chain';
 import { lease, stakeLock } from '../chain/programs';
+import { type EconomyStore, readEconomy } from './economy';
 import { STAKE_STATUS_NAMES } from './json';
-import { readEconomy, type EconomyStore } from './economy';
 
 export interface EconomyMismatch {
   /** The agent (base58). */
@@ -22,7 +22,8 @@ export interface EconomyMismatch {
 /** An agent id as a PublicKey, 32 bytes, 64 hex characters or a base58 address. */
 export type AgentIdInput = PublicKey | Uint8Array | string;
 
-const toKey = (a: AgentIdInput): PublicKey => (typeof a === 'string' && /^[0-9a-f]{64}$/i.test(a) ? new PublicKey(Buffer.from(a, 'hex')) : new PublicKey(a));
+const toKey = (a: AgentIdInput): PublicKey =>
+  typeof a === 'string' && /^[0-9a-f]{64}$/i.test(a) ? new PublicKey(Buffer.from(a, 'hex')) : new PublicKey(a);
 
 /**
  * Compares each agent's series (read from `o.store` as the pages do) with its accounts on
@@ -30,7 +31,13 @@ const toKey = (a: AgentIdInput): PublicKey => (typeof a === 'string' && /^[0-9a-
  * embedded chain's clock follows). Stake programs other than the default ones: pass `programIds`.
  */
 export async function checkEconomyAgainstChain(
-  o: { store: EconomyStore; connection: Connection; epochSeconds: bigint; nowMs?: number; programIds?: { stakeLock?: PublicKey; lease?: PublicKey } },
+  o: {
+    store: EconomyStore;
+    connection: Connection;
+    epochSeconds: bigint;
+    nowMs?: number;
+    programIds?: { stakeLock?: PublicKey; lease?: PublicKey };
+  },
   agentIds: readonly AgentIdInput[],
 ): Promise<EconomyMismatch[]> {
   const out: EconomyMismatch[] = [];
@@ -50,8 +57,16 @@ export async function checkEconomyAgainstChain(
     };
     // No stake account reads as 0 staked (what the chart draws for an agent that never staked).
     add('stake', last?.stake ?? null, s ? s.amount.toString() : last ? '0' : null);
-    add('stake status', last?.stakeStatus ?? null, s ? STAKE_STATUS_NAMES[s.status] ?? String(s.status) : last ? 'none' : null);
-    add('lease paid through', last?.paidThroughEpoch != null ? String(last.paidThroughEpoch) : null, l ? l.paidThroughEpoch.toString() : null);
+    add(
+      'stake status',
+      last?.stakeStatus ?? null,
+      s ? (STAKE_STATUS_NAMES[s.status] ?? String(s.status)) : last ? 'none' : null,
+    );
+    add(
+      'lease paid through',
+      last?.paidThroughEpoch != null ? String(last.paidThroughEpoch) : null,
+      l ? l.paidThroughEpoch.toString() : null,
+    );
     add('lease active', last?.leaseActive != null ? String(last.leaseActive) : null, l ? String(l.status !== 2) : null);
   }
   return out;

@@ -13,11 +13,17 @@
  * chain's history ring evicted the lock, or the window is the newest 5,000 events) still starts
  * on the right amount, and with no stake event at all the stake is the account's throughout.
  */
-import { STAKE_STATUS_NAMES } from './json';
+
 import type { EconomyPoint, EconomyView } from '../wire/history';
+import { STAKE_STATUS_NAMES } from './json';
 
 /** An indexed chain event (lib/store agentChainEvents). */
-export interface EconomyEvent { slot: bigint; blockTime: Date | null; name: string; data: Record<string, unknown> }
+export interface EconomyEvent {
+  slot: bigint;
+  blockTime: Date | null;
+  name: string;
+  data: Record<string, unknown>;
+}
 /** The agent's indexed accounts (lib/store agentAccounts). */
 export interface EconomyAccounts {
   stake: { amount: bigint; status: string; slot: bigint } | null;
@@ -25,7 +31,16 @@ export interface EconomyAccounts {
 }
 
 /** The events the series reads. */
-export const ECONOMY_EVENT_NAMES = ['StakeLocked', 'UnlockQueued', 'StakeClaimed', 'StakeSlashed', 'LeasePaid', 'LeaseTicked', 'ChallengeSubmitted', 'ChallengeResolved'] as const;
+export const ECONOMY_EVENT_NAMES = [
+  'StakeLocked',
+  'UnlockQueued',
+  'StakeClaimed',
+  'StakeSlashed',
+  'LeasePaid',
+  'LeaseTicked',
+  'ChallengeSubmitted',
+  'ChallengeResolved',
+] as const;
 
 const big = (v: unknown): bigint | null => {
   if (typeof v === 'bigint') return v;
@@ -41,7 +56,10 @@ export function eventEpoch(ev: EconomyEvent, epochSeconds: bigint): bigint | nul
 }
 
 /** Every event with its epoch; an event of unknown time takes its predecessor's (its successor's at the start). */
-export function placeEvents(events: readonly EconomyEvent[], epochSeconds: bigint): { ev: EconomyEvent; epoch: bigint }[] {
+export function placeEvents(
+  events: readonly EconomyEvent[],
+  epochSeconds: bigint,
+): { ev: EconomyEvent; epoch: bigint }[] {
   const raw = events.map((ev) => eventEpoch(ev, epochSeconds));
   const out: { ev: EconomyEvent; epoch: bigint }[] = [];
   let last: bigint | null = raw.find((e) => e !== null) ?? null;
@@ -61,9 +79,12 @@ type StakeState = { amount: bigint; status: string };
 function stakeBefore(first: EconomyEvent): StakeState {
   const amount = big(first.data.amount) ?? 0n;
   switch (first.name) {
-    case 'StakeLocked': return { amount: 0n, status: 'none' };
-    case 'StakeClaimed': return { amount, status: 'unlocking' };
-    default: return { amount, status: 'locked' }; // UnlockQueued, StakeSlashed
+    case 'StakeLocked':
+      return { amount: 0n, status: 'none' };
+    case 'StakeClaimed':
+      return { amount, status: 'unlocking' };
+    default:
+      return { amount, status: 'locked' }; // UnlockQueued, StakeSlashed
   }
 }
 
@@ -71,38 +92,63 @@ function stakeBefore(first: EconomyEvent): StakeState {
 function stakeAfter(s: StakeState, ev: EconomyEvent): StakeState {
   const amount = big(ev.data.amount) ?? 0n;
   switch (ev.name) {
-    case 'StakeLocked': return { amount, status: STAKE_STATUS_NAMES[1] };
-    case 'UnlockQueued': return { amount: s.amount, status: STAKE_STATUS_NAMES[2] };
-    case 'StakeClaimed': return { amount: 0n, status: STAKE_STATUS_NAMES[3] };
-    case 'StakeSlashed': return { amount: 0n, status: STAKE_STATUS_NAMES[4] };
-    default: return s;
+    case 'StakeLocked':
+      return { amount, status: STAKE_STATUS_NAMES[1] };
+    case 'UnlockQueued':
+      return { amount: s.amount, status: STAKE_STATUS_NAMES[2] };
+    case 'StakeClaimed':
+      return { amount: 0n, status: STAKE_STATUS_NAMES[3] };
+    case 'StakeSlashed':
+      return { amount: 0n, status: STAKE_STATUS_NAMES[4] };
+    default:
+      return s;
   }
 }
 
-const isStake = (n: string) => n === 'StakeLocked' || n === 'UnlockQueued' || n === 'StakeClaimed' || n === 'StakeSlashed';
+const isStake = (n: string) =>
+  n === 'StakeLocked' || n === 'UnlockQueued' || n === 'StakeClaimed' || n === 'StakeSlashed';
 const isLease = (n: string) => n === 'LeasePaid' || n === 'LeaseTicked';
 
 /** The stake at the end of each epoch with a stake event, starting from the state before the window. */
-export function stakeSeries(placed: readonly { ev: EconomyEvent; epoch: bigint }[], accounts: EconomyAccounts): { start: StakeState; steps: Map<bigint, StakeState>; end: StakeState } {
+export function stakeSeries(
+  placed: readonly { ev: EconomyEvent; epoch: bigint }[],
+  accounts: EconomyAccounts,
+): { start: StakeState; steps: Map<bigint, StakeState>; end: StakeState } {
   const stakes = placed.filter((p) => isStake(p.ev.name));
-  const start = stakes.length ? stakeBefore(stakes[0].ev) : accounts.stake ? { amount: accounts.stake.amount, status: accounts.stake.status } : { amount: 0n, status: 'none' };
+  const start = stakes.length
+    ? stakeBefore(stakes[0].ev)
+    : accounts.stake
+      ? { amount: accounts.stake.amount, status: accounts.stake.status }
+      : { amount: 0n, status: 'none' };
   const steps = new Map<bigint, StakeState>();
   let s = start;
-  for (const p of stakes) { s = stakeAfter(s, p.ev); steps.set(p.epoch, s); }
+  for (const p of stakes) {
+    s = stakeAfter(s, p.ev);
+    steps.set(p.epoch, s);
+  }
   return { start, steps, end: s };
 }
 
 type LeaseState = { paidThroughEpoch: bigint | null; active: boolean | null };
 
 /** The lease at the end of each epoch with a lease event (status 2 is deactivated, lease.c). */
-export function leaseSeries(placed: readonly { ev: EconomyEvent; epoch: bigint }[], accounts: EconomyAccounts): { start: LeaseState; steps: Map<bigint, LeaseState>; end: LeaseState } {
+export function leaseSeries(
+  placed: readonly { ev: EconomyEvent; epoch: bigint }[],
+  accounts: EconomyAccounts,
+): { start: LeaseState; steps: Map<bigint, LeaseState>; end: LeaseState } {
   const leases = placed.filter((p) => isLease(p.ev.name));
-  const start: LeaseState = leases.length === 0 && accounts.lease ? { paidThroughEpoch: accounts.lease.paidThroughEpoch, active: accounts.lease.active } : { paidThroughEpoch: null, active: null };
+  const start: LeaseState =
+    leases.length === 0 && accounts.lease
+      ? { paidThroughEpoch: accounts.lease.paidThroughEpoch, active: accounts.lease.active }
+      : { paidThroughEpoch: null, active: null };
   const steps = new Map<bigint, LeaseState>();
   let l = start;
   for (const p of leases) {
     const status = Number(p.ev.data.status);
-    l = { paidThroughEpoch: big(p.ev.data.paidThroughEpoch) ?? l.paidThroughEpoch, active: Number.isInteger(status) ? status !== 2 : l.active };
+    l = {
+      paidThroughEpoch: big(p.ev.data.paidThroughEpoch) ?? l.paidThroughEpoch,
+      active: Number.isInteger(status) ? status !== 2 : l.active,
+    };
     steps.set(p.epoch, l);
   }
   return { start, steps, end: l };
@@ -112,15 +158,24 @@ export function leaseSeries(placed: readonly { ev: EconomyEvent; epoch: bigint }
 export function eventMark(ev: EconomyEvent): string {
   const d = ev.data;
   switch (ev.name) {
-    case 'StakeLocked': return 'stake locked';
-    case 'UnlockQueued': return 'unlock queued';
-    case 'StakeClaimed': return 'stake claimed';
-    case 'StakeSlashed': return 'slashed';
-    case 'LeasePaid': return 'lease paid';
-    case 'LeaseTicked': return Number(d.status) === 2 && Number(d.prevStatus) !== 2 ? 'deactivated' : 'lease ticked';
-    case 'ChallengeSubmitted': return 'challenged';
-    case 'ChallengeResolved': return `challenge ${['pending', 'upheld', 'rejected', 'void', 'expired'][Number(d.status)] ?? 'resolved'}`;
-    default: return ev.name;
+    case 'StakeLocked':
+      return 'stake locked';
+    case 'UnlockQueued':
+      return 'unlock queued';
+    case 'StakeClaimed':
+      return 'stake claimed';
+    case 'StakeSlashed':
+      return 'slashed';
+    case 'LeasePaid':
+      return 'lease paid';
+    case 'LeaseTicked':
+      return Number(d.status) === 2 && Number(d.prevStatus) !== 2 ? 'deactivated' : 'lease ticked';
+    case 'ChallengeSubmitted':
+      return 'challenged';
+    case 'ChallengeResolved':
+      return `challenge ${['pending', 'upheld', 'rejected', 'void', 'expired'][Number(d.status)] ?? 'resolved'}`;
+    default:
+      return ev.name;
   }
 }
 
@@ -129,7 +184,13 @@ export function eventMark(ev: EconomyEvent): string {
  * the epoch's end. The last point is the indexed accounts; `historyNote` says when the events
  * do not lead to them (an event not indexed yet) rather than hiding it.
  */
-export function economySeries(p: { agent: string; events: readonly EconomyEvent[]; accounts: EconomyAccounts; epochSeconds: bigint; currentEpoch: bigint }): EconomyView {
+export function economySeries(p: {
+  agent: string;
+  events: readonly EconomyEvent[];
+  accounts: EconomyAccounts;
+  epochSeconds: bigint;
+  currentEpoch: bigint;
+}): EconomyView {
   const placed = placeEvents(p.events, p.epochSeconds);
   const stake = stakeSeries(placed, p.accounts);
   const lease = leaseSeries(placed, p.accounts);
@@ -139,29 +200,62 @@ export function economySeries(p: { agent: string; events: readonly EconomyEvent[
   const points: EconomyPoint[] = epochs.map((e) => {
     s = stake.steps.get(e) ?? s;
     l = lease.steps.get(e) ?? l;
-    return point(e, s, l, placed.filter((x) => x.epoch === e).map((x) => eventMark(x.ev)));
+    return point(
+      e,
+      s,
+      l,
+      placed.filter((x) => x.epoch === e).map((x) => eventMark(x.ev)),
+    );
   });
   const acc = p.accounts;
   const nowStake: StakeState = acc.stake ? { amount: acc.stake.amount, status: acc.stake.status } : stake.end;
-  const nowLease: LeaseState = acc.lease ? { paidThroughEpoch: acc.lease.paidThroughEpoch, active: acc.lease.active } : lease.end;
+  const nowLease: LeaseState = acc.lease
+    ? { paidThroughEpoch: acc.lease.paidThroughEpoch, active: acc.lease.active }
+    : lease.end;
   const notes: string[] = [];
-  if (nowStake.amount !== stake.end.amount || nowStake.status !== stake.end.status) notes.push(`the indexed stake events end on ${stake.end.amount} (${stake.end.status}), the stake account holds ${nowStake.amount} (${nowStake.status})`);
-  if (acc.lease && (lease.end.paidThroughEpoch !== nowLease.paidThroughEpoch || lease.end.active !== nowLease.active)) notes.push(`the indexed lease events end paid through ${lease.end.paidThroughEpoch ?? 'none'}, the lease account through ${nowLease.paidThroughEpoch}`);
+  if (nowStake.amount !== stake.end.amount || nowStake.status !== stake.end.status)
+    notes.push(
+      `the indexed stake events end on ${stake.end.amount} (${stake.end.status}), the stake account holds ${nowStake.amount} (${nowStake.status})`,
+    );
+  if (acc.lease && (lease.end.paidThroughEpoch !== nowLease.paidThroughEpoch || lease.end.active !== nowLease.active))
+    notes.push(
+      `the indexed lease events end paid through ${lease.end.paidThroughEpoch ?? 'none'}, the lease account through ${nowLease.paidThroughEpoch}`,
+    );
   const lastEpoch = epochs.length ? epochs[epochs.length - 1] : null;
   const end = lastEpoch !== null && lastEpoch >= p.currentEpoch ? points.pop()! : null;
   points.push(point(end ? BigInt(end.epoch) : p.currentEpoch, nowStake, nowLease, end?.events ?? []));
   return {
-    agent: p.agent, known: true, reason: null, epochSeconds: Number(p.epochSeconds), currentEpoch: Number(p.currentEpoch), points,
+    agent: p.agent,
+    known: true,
+    reason: null,
+    epochSeconds: Number(p.epochSeconds),
+    currentEpoch: Number(p.currentEpoch),
+    points,
     accounts: {
-      stake: acc.stake ? { amount: acc.stake.amount.toString(), status: acc.stake.status, slot: acc.stake.slot.toString() } : null,
-      lease: acc.lease ? { paidThroughEpoch: acc.lease.paidThroughEpoch.toString(), active: acc.lease.active, slot: acc.lease.slot.toString() } : null,
+      stake: acc.stake
+        ? { amount: acc.stake.amount.toString(), status: acc.stake.status, slot: acc.stake.slot.toString() }
+        : null,
+      lease: acc.lease
+        ? {
+            paidThroughEpoch: acc.lease.paidThroughEpoch.toString(),
+            active: acc.lease.active,
+            slot: acc.lease.slot.toString(),
+          }
+        : null,
     },
     historyNote: notes.length ? `${notes.join('; ')}: the last point shows the accounts` : null,
   };
 }
 
 function point(epoch: bigint, s: StakeState, l: LeaseState, events: string[]): EconomyPoint {
-  return { epoch: Number(epoch), stake: s.amount.toString(), stakeStatus: s.status, paidThroughEpoch: l.paidThroughEpoch === null ? null : Number(l.paidThroughEpoch), leaseActive: l.active, events };
+  return {
+    epoch: Number(epoch),
+    stake: s.amount.toString(),
+    stakeStatus: s.status,
+    paidThroughEpoch: l.paidThroughEpoch === null ? null : Number(l.paidThroughEpoch),
+    leaseActive: l.active,
+    events,
+  };
 }
 
 /** The reads the series needs (lib/store Store satisfies it). */
@@ -171,12 +265,36 @@ export interface EconomyStore {
 }
 
 /** The agent's series from the store, `nowMs` placing the current epoch; from its newest `events` events (default 5,000). */
-export async function readEconomy(store: EconomyStore, agent: { bytes: Uint8Array; base58: string }, epochSeconds: bigint, nowMs = Date.now(), events?: number): Promise<EconomyView> {
-  const [list, accounts] = await Promise.all([store.agentChainEvents(agent.base58, ECONOMY_EVENT_NAMES, events), store.agentAccounts(agent.bytes)]);
-  return economySeries({ agent: agent.base58, events: list, accounts, epochSeconds, currentEpoch: BigInt(Math.floor(nowMs / 1000)) / epochSeconds });
+export async function readEconomy(
+  store: EconomyStore,
+  agent: { bytes: Uint8Array; base58: string },
+  epochSeconds: bigint,
+  nowMs = Date.now(),
+  events?: number,
+): Promise<EconomyView> {
+  const [list, accounts] = await Promise.all([
+    store.agentChainEvents(agent.base58, ECONOMY_EVENT_NAMES, events),
+    store.agentAccounts(agent.bytes),
+  ]);
+  return economySeries({
+    agent: agent.base58,
+    events: list,
+    accounts,
+    epochSeconds,
+    currentEpoch: BigInt(Math.floor(nowMs / 1000)) / epochSeconds,
+  });
 }
 
 /** The series where the chain is not known, with the reason. */
 export function unknownEconomy(agent: string, reason: string): EconomyView {
-  return { agent, known: false, reason, epochSeconds: null, currentEpoch: null, points: [], accounts: { stake: null, lease: null }, historyNote: null };
+  return {
+    agent,
+    known: false,
+    reason,
+    epochSeconds: null,
+    currentEpoch: null,
+    points: [],
+    accounts: { stake: null, lease: null },
+    historyNote: null,
+  };
 }

@@ -11,16 +11,16 @@
  * - Everything runs on one serial queue; the store writes are idempotent, so replays after a
  *   restart change nothing and publish nothing twice.
  */
-import { PublicKey, type ConfirmedSignatureInfo } from '../chain';
+import { type ConfirmedSignatureInfo, PublicKey } from '../chain';
 import type { ProgramName } from '../chain/events';
-import { PROGRAM_IDS, behaviorLog } from '../chain/programs';
-import { applyTransactions, type ApplyContext, type TxInput } from './apply';
+import { behaviorLog, PROGRAM_IDS } from '../chain/programs';
+import { type ApplyContext, applyTransactions, type TxInput } from './apply';
 import type { ChainIndexer, IndexerLogger, ProcessedTx, StartChainIndexerParams } from './types';
 import { checkBatch } from './verify';
 
+export { liveEventOf, toJson } from './json';
 export type * from './types';
 export { batchSummaryOf, checkBatch, compareLogOrder, epochWindowUs, logRootOf, uploadedEpochLog } from './verify';
-export { liveEventOf, toJson } from './json';
 
 const NAMES: readonly ProgramName[] = ['lease', 'stakeLock', 'behaviorLog', 'challenge', 'haggle'];
 const PAGE = 1000;
@@ -32,12 +32,14 @@ const silent: IndexerLogger = { info() {}, warn() {}, error() {} };
 /** Starts the indexer: subscribes, runs the first catch-up, then follows (module comment). */
 export async function startChainIndexer(p: StartChainIndexerParams): Promise<ChainIndexer> {
   if (!p || typeof p.connection?.onLogs !== 'function') throw new TypeError('connection must be a web3.js Connection');
-  if (!p.store || typeof p.store.insertChainEvents !== 'function') throw new TypeError('store must provide the chain-table methods (lib/store)');
+  if (!p.store || typeof p.store.insertChainEvents !== 'function')
+    throw new TypeError('store must provide the chain-table methods (lib/store)');
   const pollMs = p.pollMs ?? 2_000;
   if (!Number.isFinite(pollMs) || pollMs < 50) throw new RangeError('pollMs must be >= 50');
   const reverifyEpochs = p.reverifyEpochs ?? 3;
   const programIds = { ...(PROGRAM_IDS as Record<ProgramName, PublicKey>), ...(p.programIds ?? {}) };
-  for (const n of NAMES) if (!(programIds[n] instanceof PublicKey)) throw new TypeError(`programIds.${n} must be a PublicKey`);
+  for (const n of NAMES)
+    if (!(programIds[n] instanceof PublicKey)) throw new TypeError(`programIds.${n} must be a PublicKey`);
   const { connection, store } = p;
   const log = p.logger ?? silent;
   const cursorName = p.cursorName ?? 'chain-indexer';
@@ -45,7 +47,11 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
 
   let epochSeconds: bigint | null = p.epochSeconds ?? null;
   const ctx: ApplyContext = {
-    connection, store, bus: p.bus, ids, programIds,
+    connection,
+    store,
+    bus: p.bus,
+    ids,
+    programIds,
     async epochSeconds() {
       if (epochSeconds) return epochSeconds;
       const info = await connection.getAccountInfo(behaviorLog.findConfigPda(programIds.behaviorLog)[0], 'confirmed');
@@ -82,7 +88,14 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
       stats.processed++;
       stats[via]++;
       stats.events += r.inserted[i];
-      p.onProcessed?.({ signature: tx.signature, slot: tx.slot, events: r.events[i], inserted: r.inserted[i], via, storedAt });
+      p.onProcessed?.({
+        signature: tx.signature,
+        slot: tx.slot,
+        events: r.events[i],
+        inserted: r.inserted[i],
+        via,
+        storedAt,
+      });
     });
   };
 
@@ -92,10 +105,17 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
     const out: ConfirmedSignatureInfo[] = [];
     let before: string | undefined;
     for (;;) {
-      const page = await connection.getSignaturesForAddress(programIds[name], { before, until: cursor?.signature ?? undefined, limit: PAGE }, 'confirmed');
+      const page = await connection.getSignaturesForAddress(
+        programIds[name],
+        { before, until: cursor?.signature ?? undefined, limit: PAGE },
+        'confirmed',
+      );
       let done = page.length < PAGE;
       for (const s of page) {
-        if (cursor && BigInt(s.slot) < cursor.slot) { done = true; break; }
+        if (cursor && BigInt(s.slot) < cursor.slot) {
+          done = true;
+          break;
+        }
         out.push(s);
       }
       if (done || page.length === 0) break;
@@ -119,29 +139,44 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
       if (best < 0) break;
       const s = lists[best].sigs[pos[best]++];
       const hit = seen.get(s.signature);
-      if (hit) { hit.programs.push(lists[best].name); continue; }
+      if (hit) {
+        hit.programs.push(lists[best].name);
+        continue;
+      }
       const item = { info: s, programs: [lists[best].name] };
       seen.set(s.signature, item);
       merged.push(item);
     }
     const cursors = new Map<ProgramName, { signature: string; slot: bigint }>();
     const flush = async () => {
-      for (const [n, c] of cursors) await store.setCursor({ name: `${cursorName}:${n}`, signature: c.signature, slot: c.slot });
+      for (const [n, c] of cursors)
+        await store.setCursor({ name: `${cursorName}:${n}`, signature: c.signature, slot: c.slot });
       cursors.clear();
     };
     let applied = 0;
     for (let i = 0; i < merged.length; i += CHUNK) {
       const chunk = merged.slice(i, i + CHUNK);
       const todo = chunk.filter((m) => !m.info.err && !processed.has(m.info.signature));
-      const got = await Promise.all(todo.map((m) => connection.getTransaction(m.info.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 })));
+      const got = await Promise.all(
+        todo.map((m) =>
+          connection.getTransaction(m.info.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }),
+        ),
+      );
       const txs: TxInput[] = todo.map((m, j) => {
         const t = got[j];
         if (!t) throw new Error(`getTransaction returned nothing for ${m.info.signature}`);
-        return { signature: m.info.signature, slot: t.slot, logs: t.meta?.logMessages ?? [], err: t.meta?.err ?? null, blockTime: t.blockTime ? new Date(t.blockTime * 1000) : null };
+        return {
+          signature: m.info.signature,
+          slot: t.slot,
+          logs: t.meta?.logMessages ?? [],
+          err: t.meta?.err ?? null,
+          blockTime: t.blockTime ? new Date(t.blockTime * 1000) : null,
+        };
       });
       await apply(txs, 'catchup');
       applied += txs.length;
-      for (const m of chunk) for (const n of m.programs) cursors.set(n, { signature: m.info.signature, slot: BigInt(m.info.slot) });
+      for (const m of chunk)
+        for (const n of m.programs) cursors.set(n, { signature: m.info.signature, slot: BigInt(m.info.slot) });
       await flush();
     }
     await flush();
@@ -179,7 +214,13 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
       // sysvar then is the block's: the transaction's own blockTime is read (as catch-up reads
       // it), so a stored time is the chain's, the one a verifier re-reads. One the node cannot
       // return yet is left to the next catch-up pass, which applies it with its time.
-      const got = await Promise.all(take.map((t) => connection.getTransaction(t.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).catch(() => null)));
+      const got = await Promise.all(
+        take.map((t) =>
+          connection
+            .getTransaction(t.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
+            .catch(() => null),
+        ),
+      );
       const ready = take.filter((t, i) => {
         const tx = got[i];
         if (!tx || tx.blockTime === null || tx.blockTime === undefined) return false;
@@ -191,15 +232,21 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
   };
   if (p.subscribe ?? true) {
     for (const n of NAMES) {
-      subs.push(connection.onLogs(programIds[n], (l, c) => {
-        if (stopped || processed.has(l.signature)) return;
-        if (live.some((t) => t.signature === l.signature)) return;
-        live.push({ signature: l.signature, slot: c.slot, logs: l.logs, err: l.err, blockTime: null });
-        if (!drainScheduled) {
-          drainScheduled = true;
-          void enqueue(drain);
-        }
-      }, 'confirmed'));
+      subs.push(
+        connection.onLogs(
+          programIds[n],
+          (l, c) => {
+            if (stopped || processed.has(l.signature)) return;
+            if (live.some((t) => t.signature === l.signature)) return;
+            live.push({ signature: l.signature, slot: c.slot, logs: l.logs, err: l.err, blockTime: null });
+            if (!drainScheduled) {
+              drainScheduled = true;
+              void enqueue(drain);
+            }
+          },
+          'confirmed',
+        ),
+      );
     }
   }
 
@@ -217,7 +264,11 @@ export async function startChainIndexer(p: StartChainIndexerParams): Promise<Cha
     });
   };
   // Catch up when the PubSub socket reopens (web3.js re-subscribes; notifications in between are lost).
-  const ws = (connection as unknown as { _rpcWebSocket?: { on?(ev: string, fn: () => void): void; off?(ev: string, fn: () => void): void } })._rpcWebSocket;
+  const ws = (
+    connection as unknown as {
+      _rpcWebSocket?: { on?(ev: string, fn: () => void): void; off?(ev: string, fn: () => void): void };
+    }
+  )._rpcWebSocket;
   const onOpen = () => poll();
   ws?.on?.('open', onOpen);
   const timer = setInterval(poll, pollMs);

@@ -1,19 +1,32 @@
 // A batch's status moves when its log is uploaded, however late: a log uploaded after its batch
 // left the newest epochs the indexer re-checks is still picked up by the next poll. Real
 // embedded chain and store (PGlite; Postgres with TEST_DATABASE_URL).
-import { describe } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { describe } from 'node:test';
 import type { PublicKey } from '@solana/web3.js';
-import type { Store } from '../store/index';
-import { testOnEachStore } from '../store/backends-testing';
-import { buildBatchFromLog } from '../protocol/batch-build';
 import { lockStake, payLease, submitBatch } from '../chain/node/economy';
-import { startChainWorld, newChainAgent, epochLog, type BuiltEnvelope } from '../chain/node/testing';
-import { startChainIndexer, type ChainIndexer } from './index';
+import { type BuiltEnvelope, epochLog, newChainAgent, startChainWorld } from '../chain/node/testing';
+import { buildBatchFromLog } from '../protocol/batch-build';
+import { testOnEachStore } from '../store/backends-testing';
+import type { Store } from '../store/index';
+import { type ChainIndexer, startChainIndexer } from './index';
 
 async function upload(store: Store, agent: PublicKey, epoch: bigint, log: BuiltEnvelope[]) {
-  await store.ingestEnvelopes(log.map((b) => ({ id: b.id, envelope: b.envelope, raw: b.bytes, source: 'upload' as const, receivedAt: new Date() })));
-  await store.saveEpochLog(agent.toBytes(), epoch, log.map((b) => b.id));
+  await store.ingestEnvelopes(
+    log.map((b) => ({
+      id: b.id,
+      envelope: b.envelope,
+      raw: b.bytes,
+      source: 'upload' as const,
+      receivedAt: new Date(),
+    })),
+  );
+  await store.saveEpochLog(
+    agent.toBytes(),
+    epoch,
+    log.map((b) => b.id),
+  );
 }
 
 async function story(store: Store) {
@@ -28,9 +41,25 @@ async function story(store: Store) {
     const logs = new Map<bigint, BuiltEnvelope[]>();
     for (const e of [e0, e0 + 4n]) {
       await w.setEpoch(e);
-      const log = epochLog({ agent: A.agent, seed: A.seed, epoch: e, epochSeconds: w.epochSeconds, tag: Number(e - e0) + 1 });
+      const log = epochLog({
+        agent: A.agent,
+        seed: A.seed,
+        epoch: e,
+        epochSeconds: w.epochSeconds,
+        tag: Number(e - e0) + 1,
+      });
       logs.set(e, log);
-      await submitBatch(w.connection, { owner: A.owner, agent: A.agent, batch: buildBatchFromLog({ agentId: A.agent.toBytes(), epochNumber: e, slotStart: 0n, slotEnd: 0n, envelopes: log.map((x) => x.envelope) }) });
+      await submitBatch(w.connection, {
+        owner: A.owner,
+        agent: A.agent,
+        batch: buildBatchFromLog({
+          agentId: A.agent.toBytes(),
+          epochNumber: e,
+          slotStart: 0n,
+          slotEnd: 0n,
+          envelopes: log.map((x) => x.envelope),
+        }),
+      });
     }
     await indexer.idle();
     await indexer.catchUp();
@@ -48,5 +77,8 @@ async function story(store: Store) {
 }
 
 describe('late epoch log', () => {
-  testOnEachStore('a batch is verified when its log arrives after the re-check window', story, { dbPrefix: 'zx_latelog', epochSeconds: 10 });
+  testOnEachStore('a batch is verified when its log arrives after the re-check window', story, {
+    dbPrefix: 'zx_latelog',
+    epochSeconds: 10,
+  });
 });

@@ -1,12 +1,13 @@
 // The indexer's live path stores the chain's own block time of each transaction: a real embedded
 // chain whose Clock sysvar lags the time its transactions are stamped with (no new slot in
 // between), a Haggle negotiation created and joined there, applied from the log subscription.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { openStore } from '../store/index';
+import { test } from 'node:test';
 import { acceptNegotiation, createNegotiation, ensureHaggleConfig } from '../chain/node/haggle';
 import { newChainAgent, startChainWorld } from '../chain/node/testing';
+import { openStore } from '../store/index';
 import { startChainIndexer } from './index';
 
 test('live notifications are stored with the block time getTransaction reports, not the Clock sysvar at arrival', async () => {
@@ -17,7 +18,11 @@ test('live notifications are stored with the block time getTransaction reports, 
   try {
     const A = await newChainAgent(w);
     const B = await newChainAgent(w);
-    const config = await ensureHaggleConfig(w.connection, { admin: w.admin, usdcMint: w.usdcMint, treasury: w.treasury });
+    const config = await ensureHaggleConfig(w.connection, {
+      admin: w.admin,
+      usdcMint: w.usdcMint,
+      treasury: w.treasury,
+    });
     await w.setEpoch(w.epoch() + 1n);
     await indexer.catchUp();
     const caughtUp = indexer.stats().catchup;
@@ -25,8 +30,18 @@ test('live notifications are stored with the block time getTransaction reports, 
     const ref = { buyer: A.owner.publicKey, seller: B.owner.publicKey, conversationId: conv };
     // Transactions stamped 7 s and 9 s after the slot's Clock.
     w.moveClock(7_000);
-    await createNegotiation(w.connection, { ...ref, buyer: A.owner, config, deposit: 2000n, deadline: w.epoch() * 10n + 3600n, responseWindow: 600, decayBps: 50,
-      maxRounds: 6, protocolFeeBps: 200, zopaDetection: false });
+    await createNegotiation(w.connection, {
+      ...ref,
+      buyer: A.owner,
+      config,
+      deposit: 2000n,
+      deadline: w.epoch() * 10n + 3600n,
+      responseWindow: 600,
+      decayBps: 50,
+      maxRounds: 6,
+      protocolFeeBps: 200,
+      zopaDetection: false,
+    });
     w.moveClock(2_000);
     await acceptNegotiation(w.connection, { ...ref, seller: B.owner });
     let negs = await store.onChainNegotiations(conv);
@@ -39,7 +54,10 @@ test('live notifications are stored with the block time getTransaction reports, 
     assert.equal(negs.length, 1);
     assert.equal(negs[0].transitions.length, 2, 'both transactions applied from the subscription');
     for (const t of negs[0].transitions) {
-      const tx = await w.connection.getTransaction(t.signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+      const tx = await w.connection.getTransaction(t.signature, {
+        commitment: 'confirmed',
+        maxSupportedTransactionVersion: 0,
+      });
       assert.ok(tx?.blockTime);
       assert.equal(t.at?.getTime(), tx.blockTime * 1000, `${t.kind} stored at the block's time`);
     }

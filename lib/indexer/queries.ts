@@ -4,15 +4,21 @@
  * decimal strings, agents both hex and base58. Routes parse their input with
  * {@link parseAgentParam} / {@link parseEpochParam} and call these.
  */
+
+import type { z } from 'zod';
 import { PublicKey } from '../chain';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { fromHex } from '../protocol/hex';
 import { foldBatches, type ReputationState } from '../protocol/reputation';
-import { bytesToHex } from '../wire/codec';
-import type { BatchJson, BatchList, ChallengeJson, ChallengeList, ReputationJson } from '../wire/chain-views';
-import { batchCursorText, challengeCursorText, type BatchesQuerySchema, type ChallengesQuerySchema } from '../wire/params';
 import type { BatchPageFilter, ChallengePageFilter } from '../store/chain-list';
-import type { z } from 'zod';
+import type { BatchJson, BatchList, ChallengeJson, ChallengeList, ReputationJson } from '../wire/chain-views';
+import { bytesToHex } from '../wire/codec';
+import {
+  type BatchesQuerySchema,
+  batchCursorText,
+  type ChallengesQuerySchema,
+  challengeCursorText,
+} from '../wire/params';
 import type { ReputationView } from '../wire/views';
 import type { BatchCheck, IndexerStore } from './types';
 import { uploadedEpochLog } from './verify';
@@ -42,7 +48,10 @@ export function parseEpochParam(s: unknown): bigint | null {
 }
 
 /** GET /api/batches?agent=&epoch=&status=: historical batches per agent and epoch. */
-export async function listBatchesJson(store: Pick<IndexerStore, 'listBatches'>, p: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck; limit?: number } = {}): Promise<BatchJson[]> {
+export async function listBatchesJson(
+  store: Pick<IndexerStore, 'listBatches'>,
+  p: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck; limit?: number } = {},
+): Promise<BatchJson[]> {
   const rows = await store.listBatches({ agent: p.agent, epoch: p.epoch, status: p.status });
   const limit = Math.max(1, Math.min(p.limit ?? 500, 5000));
   return rows.slice(-limit).reverse().map(batchJson);
@@ -50,14 +59,23 @@ export async function listBatchesJson(store: Pick<IndexerStore, 'listBatches'>, 
 
 type BatchRowIn = Awaited<ReturnType<IndexerStore['listBatches']>>[number];
 const batchJson = (r: BatchRowIn): BatchJson => ({
-  ...agentJson(r.agentId), epoch: r.epoch.toString(), batchHash: bytesToHex(r.batchHash), logMerkleRoot: bytesToHex(r.root),
-  slot: r.slot.toString(), signature: r.signature ?? null, status: r.status, uploadedLogRoot: r.logRoot ? bytesToHex(r.logRoot) : null, data: r.data ?? null,
+  ...agentJson(r.agentId),
+  epoch: r.epoch.toString(),
+  batchHash: bytesToHex(r.batchHash),
+  logMerkleRoot: bytesToHex(r.root),
+  slot: r.slot.toString(),
+  signature: r.signature ?? null,
+  status: r.status,
+  uploadedLogRoot: r.logRoot ? bytesToHex(r.logRoot) : null,
+  data: r.data ?? null,
 });
 
 /** The paged list reads of lib/store (chain-list.ts). */
 export interface ChainListStore {
   listBatchesPage(f: BatchPageFilter): Promise<{ rows: BatchRowIn[]; more: boolean }>;
-  listChallengesPage(f: ChallengePageFilter): Promise<{ rows: Awaited<ReturnType<ChallengeStore['listChallenges']>>; more: boolean }>;
+  listChallengesPage(
+    f: ChallengePageFilter,
+  ): Promise<{ rows: Awaited<ReturnType<ChallengeStore['listChallenges']>>; more: boolean }>;
 }
 
 export type BatchesQuery = Omit<z.output<typeof BatchesQuerySchema>, 'agent'> & { agent?: Uint8Array };
@@ -67,7 +85,11 @@ export type ChallengesQuery = Omit<z.output<typeof ChallengesQuerySchema>, 'agen
 export async function batchesPageJson(store: ChainListStore, q: BatchesQuery): Promise<BatchList> {
   const c = q.before;
   const page = await store.listBatchesPage({
-    agent: q.agent, epoch: q.epoch === undefined ? undefined : BigInt(q.epoch), status: q.status, sort: q.sort, limit: q.limit ?? 500,
+    agent: q.agent,
+    epoch: q.epoch === undefined ? undefined : BigInt(q.epoch),
+    status: q.status,
+    sort: q.sort,
+    limit: q.limit ?? 500,
     cursor: c ? { slot: c.slot, agent: fromHex(c.agentHex), epoch: c.epoch } : undefined,
   });
   const batches = page.rows.map(batchJson);
@@ -78,7 +100,12 @@ export async function batchesPageJson(store: ChainListStore, q: BatchesQuery): P
 /** GET /api/challenges: one page by `q.sort` and `q.order`; `next` continues after its last row. */
 export async function challengesPageJson(store: ChainListStore, q: ChallengesQuery): Promise<ChallengeList> {
   const page = await store.listChallengesPage({
-    agent: q.agent, epoch: q.epoch === undefined ? undefined : BigInt(q.epoch), status: q.status, sort: q.sort, order: q.order, limit: q.limit,
+    agent: q.agent,
+    epoch: q.epoch === undefined ? undefined : BigInt(q.epoch),
+    status: q.status,
+    sort: q.sort,
+    order: q.order,
+    limit: q.limit,
     cursor: q.before ? { key: q.before.key, address: q.before.address } : undefined,
   });
   const challenges = page.rows.map(challengeJson);
@@ -88,29 +115,67 @@ export async function challengesPageJson(store: ChainListStore, q: ChallengesQue
 
 /** The store's challenge listing (lib/store/chain.ts listChallenges). */
 export interface ChallengeStore {
-  listChallenges(p?: { agent?: Uint8Array; status?: string }): Promise<{
-    address: string; agentId: Uint8Array; epoch: bigint; challenger: Uint8Array; status: string; slot: bigint; openedSlot: bigint; data: unknown;
-    transitions: { status: string; slot: bigint; signature: string }[];
-  }[]>;
+  listChallenges(p?: { agent?: Uint8Array; status?: string }): Promise<
+    {
+      address: string;
+      agentId: Uint8Array;
+      epoch: bigint;
+      challenger: Uint8Array;
+      status: string;
+      slot: bigint;
+      openedSlot: bigint;
+      data: unknown;
+      transitions: { status: string; slot: bigint; signature: string }[];
+    }[]
+  >;
 }
 
 /** GET /api/challenges?agent=&status=: challenges with their transitions. */
-export async function listChallengesJson(store: ChallengeStore, p: { agent?: Uint8Array; status?: string } = {}): Promise<ChallengeJson[]> {
+export async function listChallengesJson(
+  store: ChallengeStore,
+  p: { agent?: Uint8Array; status?: string } = {},
+): Promise<ChallengeJson[]> {
   return (await store.listChallenges(p)).map(challengeJson);
 }
 
 const challengeJson = (c: Awaited<ReturnType<ChallengeStore['listChallenges']>>[number]): ChallengeJson => ({
-  address: c.address, ...agentJson(c.agentId), epoch: c.epoch.toString(), challenger: new PublicKey(c.challenger).toBase58(),
-  status: c.status, slot: c.slot.toString(), openedSlot: c.openedSlot.toString(), data: c.data ?? null,
+  address: c.address,
+  ...agentJson(c.agentId),
+  epoch: c.epoch.toString(),
+  challenger: new PublicKey(c.challenger).toBase58(),
+  status: c.status,
+  slot: c.slot.toString(),
+  openedSlot: c.openedSlot.toString(),
+  data: c.data ?? null,
   transitions: c.transitions.map((t) => ({ status: t.status, slot: t.slot.toString(), signature: t.signature })),
 });
 
-const REP_FIELDS = ['reliabilityScore', 'cooperationIndex', 'notaryAccuracy', 'totalTasks', 'totalNotarized', 'totalDisputes'] as const;
-const repJson = (s: ReputationState): ReputationView => Object.fromEntries(REP_FIELDS.map((k) => [k, s[k].toString()])) as ReputationView;
+const REP_FIELDS = [
+  'reliabilityScore',
+  'cooperationIndex',
+  'notaryAccuracy',
+  'totalTasks',
+  'totalNotarized',
+  'totalDisputes',
+] as const;
+const repJson = (s: ReputationState): ReputationView =>
+  Object.fromEntries(REP_FIELDS.map((k) => [k, s[k].toString()])) as ReputationView;
 
 /** Gossip-side reputation as the store keeps it (lib/store getReputation). */
 export interface ReputationStore {
-  getReputation(agentId: Uint8Array, kind?: 'gossip' | 'batch'): Promise<{ reliabilityScore: bigint; cooperationIndex: bigint; notaryAccuracy: bigint; totalTasks: bigint; totalNotarized: bigint; totalDisputes: bigint; lastEpoch: number | null; updatedAt: Date } | null>;
+  getReputation(
+    agentId: Uint8Array,
+    kind?: 'gossip' | 'batch',
+  ): Promise<{
+    reliabilityScore: bigint;
+    cooperationIndex: bigint;
+    notaryAccuracy: bigint;
+    totalTasks: bigint;
+    totalNotarized: bigint;
+    totalDisputes: bigint;
+    lastEpoch: number | null;
+    updatedAt: Date;
+  } | null>;
 }
 
 /**
@@ -119,30 +184,52 @@ export interface ReputationStore {
  * only hashes and counts). Batches still unverified or mismatched are listed and left out of the
  * fold. `epochSeconds` is kept for callers; the uploaded logs need no epoch window.
  */
-export async function authoritativeReputation(store: IndexerStore, agent: Uint8Array, p: { epochSeconds: bigint; toEpoch?: bigint }) {
+export async function authoritativeReputation(
+  store: IndexerStore,
+  agent: Uint8Array,
+  p: { epochSeconds: bigint; toEpoch?: bigint },
+) {
   const rows = await store.listBatches({ agent });
   const folded = [];
   for (const r of rows) {
     if (r.status !== 'verified') continue;
     const log = await uploadedEpochLog(store, agent, r.epoch);
     if (!log) continue;
-    folded.push(buildBatchFromLog({ agentId: agent, epochNumber: r.epoch, slotStart: 0n, slotEnd: 0n, envelopes: log }));
+    folded.push(
+      buildBatchFromLog({ agentId: agent, epochNumber: r.epoch, slotStart: 0n, slotEnd: 0n, envelopes: log }),
+    );
   }
   const fromEpoch = rows.length ? rows[0].epoch : 0n;
   const toEpoch = p.toEpoch ?? (rows.length ? rows[rows.length - 1].epoch : -1n);
-  const state = foldBatches({ batches: folded, fromEpoch, toEpoch: toEpoch < fromEpoch - 1n ? fromEpoch - 1n : toEpoch });
+  const state = foldBatches({
+    batches: folded,
+    fromEpoch,
+    toEpoch: toEpoch < fromEpoch - 1n ? fromEpoch - 1n : toEpoch,
+  });
   return {
-    ...agentJson(agent), fromEpoch: fromEpoch.toString(), toEpoch: toEpoch.toString(), state,
+    ...agentJson(agent),
+    fromEpoch: fromEpoch.toString(),
+    toEpoch: toEpoch.toString(),
+    state,
     batches: rows.map((r) => ({ epoch: r.epoch.toString(), status: r.status, folded: r.status === 'verified' })),
   };
 }
 
 /** GET /api/reputation/[agent]: gossip-derived and batch-derived states side by side, JSON-ready. */
-export async function reputationJson(store: IndexerStore & ReputationStore, agent: Uint8Array, p: { epochSeconds: bigint; toEpoch?: bigint }): Promise<ReputationJson> {
-  const [auth, gossip] = await Promise.all([authoritativeReputation(store, agent, p), store.getReputation(agent, 'gossip')]);
+export async function reputationJson(
+  store: IndexerStore & ReputationStore,
+  agent: Uint8Array,
+  p: { epochSeconds: bigint; toEpoch?: bigint },
+): Promise<ReputationJson> {
+  const [auth, gossip] = await Promise.all([
+    authoritativeReputation(store, agent, p),
+    store.getReputation(agent, 'gossip'),
+  ]);
   return {
     ...agentJson(agent),
-    gossip: gossip ? { ...repJson(gossip), lastEpoch: gossip.lastEpoch ?? null, updatedAt: gossip.updatedAt.toISOString() } : null,
+    gossip: gossip
+      ? { ...repJson(gossip), lastEpoch: gossip.lastEpoch ?? null, updatedAt: gossip.updatedAt.toISOString() }
+      : null,
     authoritative: { ...repJson(auth.state), fromEpoch: auth.fromEpoch, toEpoch: auth.toEpoch },
     batches: auth.batches,
   };

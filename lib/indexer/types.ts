@@ -5,35 +5,114 @@
  */
 import type { Connection, PublicKey } from '../chain';
 import type { ProgramName } from '../chain/events';
+import type { BehaviorBatch } from '../protocol/batch';
+import type { HaggleEventInput } from '../store/haggle';
 import type { BatchCheck } from '../wire/chain-events';
 import type { ChainLiveEvent, HaggleLiveEvent } from '../wire/events';
-import type { HaggleEventInput } from '../store/haggle';
-import type { BehaviorBatch } from '../protocol/batch';
 
 export type { BatchCheck };
 
 /** The lib/store methods the indexer uses (lib/store/chain.ts and chain-index.ts signatures); no raw SQL. */
 export interface IndexerStore {
-  upsertStakes(rows: readonly { agentId: Uint8Array; owner?: Uint8Array | null; amount: bigint; status: string; unlockSlot?: bigint | null; slot: bigint }[]): Promise<number>;
-  upsertLeasesKeepPaid(rows: readonly { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch: bigint | null; missedEpochs: number; active: boolean; slot: bigint }[]): Promise<number>;
+  upsertStakes(
+    rows: readonly {
+      agentId: Uint8Array;
+      owner?: Uint8Array | null;
+      amount: bigint;
+      status: string;
+      unlockSlot?: bigint | null;
+      slot: bigint;
+    }[],
+  ): Promise<number>;
+  upsertLeasesKeepPaid(
+    rows: readonly {
+      agentId: Uint8Array;
+      paidThroughEpoch: bigint;
+      lastPaidEpoch: bigint | null;
+      missedEpochs: number;
+      active: boolean;
+      slot: bigint;
+    }[],
+  ): Promise<number>;
   /** The agent's uploaded log of `epoch` in order with each envelope's bytes (raw null when not stored); [] when none. */
   epochLog(agent: Uint8Array, epoch: bigint): Promise<{ position: number; id: Uint8Array; raw: Uint8Array | null }[]>;
   /** Optional: batches still unverified whose log is stored now (lib/store epoch-log.ts), checked on every poll. */
-  unverifiedBatchesWithLog?(limit?: number): Promise<{ agentId: Uint8Array; epoch: bigint; root: Uint8Array; data?: unknown }[]>;
-  upsertStake(s: { agentId: Uint8Array; owner?: Uint8Array | null; amount: bigint; status: string; unlockSlot?: bigint | null; slot: bigint }): Promise<boolean>;
-  upsertLease(l: { agentId: Uint8Array; paidThroughEpoch: bigint; lastPaidEpoch?: bigint | null; missedEpochs?: number; active: boolean; slot: bigint }): Promise<boolean>;
-  upsertBatch(b: { agentId: Uint8Array; epoch: bigint; batchHash: Uint8Array; root: Uint8Array; slot: bigint; signature?: string | null; data?: unknown }): Promise<boolean>;
+  unverifiedBatchesWithLog?(
+    limit?: number,
+  ): Promise<{ agentId: Uint8Array; epoch: bigint; root: Uint8Array; data?: unknown }[]>;
+  upsertStake(s: {
+    agentId: Uint8Array;
+    owner?: Uint8Array | null;
+    amount: bigint;
+    status: string;
+    unlockSlot?: bigint | null;
+    slot: bigint;
+  }): Promise<boolean>;
+  upsertLease(l: {
+    agentId: Uint8Array;
+    paidThroughEpoch: bigint;
+    lastPaidEpoch?: bigint | null;
+    missedEpochs?: number;
+    active: boolean;
+    slot: bigint;
+  }): Promise<boolean>;
+  upsertBatch(b: {
+    agentId: Uint8Array;
+    epoch: bigint;
+    batchHash: Uint8Array;
+    root: Uint8Array;
+    slot: bigint;
+    signature?: string | null;
+    data?: unknown;
+  }): Promise<boolean>;
   /** `built`: the batch the check built from the log, for the authoritative fold kept per batch (lib/store reputation-points.ts). */
-  setBatchStatus(agentId: Uint8Array, epoch: bigint, status: BatchCheck, logRoot?: Uint8Array, built?: Pick<BehaviorBatch, 'feedbackEvents' | 'disputes'>): Promise<boolean>;
+  setBatchStatus(
+    agentId: Uint8Array,
+    epoch: bigint,
+    status: BatchCheck,
+    logRoot?: Uint8Array,
+    built?: Pick<BehaviorBatch, 'feedbackEvents' | 'disputes'>,
+  ): Promise<boolean>;
   /** Optional: folds verified batches that have no authoritative point yet (lib/store reputation-points.ts). */
   backfillBatchPoints?(limit?: number): Promise<{ looked: number; folded: number }>;
-  upsertChallenge(c: { address: string; agentId: Uint8Array; epoch: bigint; challenger: Uint8Array; status: string; slot: bigint; signature: string; data?: unknown }): Promise<{ transitioned: boolean }>;
-  insertChainEvents(e: readonly { signature: string; index: number; slot: bigint; program: string; name: string; data: unknown; blockTime?: Date | null }[]): Promise<{ inserted: number; duplicates: number; newKeys: { signature: string; index: number }[] }>;
+  upsertChallenge(c: {
+    address: string;
+    agentId: Uint8Array;
+    epoch: bigint;
+    challenger: Uint8Array;
+    status: string;
+    slot: bigint;
+    signature: string;
+    data?: unknown;
+  }): Promise<{ transitioned: boolean }>;
+  insertChainEvents(
+    e: readonly {
+      signature: string;
+      index: number;
+      slot: bigint;
+      program: string;
+      name: string;
+      data: unknown;
+      blockTime?: Date | null;
+    }[],
+  ): Promise<{ inserted: number; duplicates: number; newKeys: { signature: string; index: number }[] }>;
   getCursor(name: string): Promise<{ name: string; signature: string | null; slot: bigint } | null>;
   setCursor(c: { name: string; signature: string | null; slot: bigint }): Promise<void>;
   /** Haggle events in chain order (lib/store/haggle.ts); returns the transitions that were new. */
   applyHaggleEvents(e: readonly HaggleEventInput[]): Promise<number>;
-  listBatches(p?: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck }): Promise<{ agentId: Uint8Array; epoch: bigint; batchHash: Uint8Array; root: Uint8Array; slot: bigint; signature?: string | null; status: BatchCheck; logRoot: Uint8Array | null; data?: unknown }[]>;
+  listBatches(p?: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck }): Promise<
+    {
+      agentId: Uint8Array;
+      epoch: bigint;
+      batchHash: Uint8Array;
+      root: Uint8Array;
+      slot: bigint;
+      signature?: string | null;
+      status: BatchCheck;
+      logRoot: Uint8Array | null;
+      data?: unknown;
+    }[]
+  >;
   /**
    * Optional: runs `fn` in one store transaction with the same methods bound to it (lib/store
    * Store.chainTransaction). The indexer applies each step through it, so a step of up to 64
@@ -99,7 +178,10 @@ export interface ChainIndexer {
   /** Resolves once every notification received so far is processed. */
   idle(): Promise<void>;
   /** Re-checks a batch (or all unverified/mismatched recent ones) against the uploaded logs. */
-  verifyBatches(p?: { agent?: PublicKey; epoch?: bigint }): Promise<{ verified: number; mismatch: number; unverified: number }>;
+  verifyBatches(p?: {
+    agent?: PublicKey;
+    epoch?: bigint;
+  }): Promise<{ verified: number; mismatch: number; unverified: number }>;
   stats(): { processed: number; live: number; catchup: number; events: number; errors: number };
   stop(): Promise<void>;
 }

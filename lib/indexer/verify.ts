@@ -28,12 +28,16 @@ import type { BatchCheck, IndexerStore } from './types';
 
 /** The unix-µs window [from, to) of protocol epoch `epoch`. */
 export function epochWindowUs(epoch: bigint, epochSeconds: bigint): [bigint, bigint] {
-  if (typeof epoch !== 'bigint' || typeof epochSeconds !== 'bigint' || epochSeconds <= 0n || epoch < 0n) throw new RangeError('epoch and epochSeconds must be non-negative bigints, epochSeconds > 0');
+  if (typeof epoch !== 'bigint' || typeof epochSeconds !== 'bigint' || epochSeconds <= 0n || epoch < 0n)
+    throw new RangeError('epoch and epochSeconds must be non-negative bigints, epochSeconds > 0');
   return [epoch * epochSeconds * 1_000_000n, (epoch + 1n) * epochSeconds * 1_000_000n];
 }
 
 /** Compares two envelopes by (timestamp, envelope id bytewise): the order demo agents keep their logs in. */
-export function compareLogOrder(a: { timestamp: bigint; id: Uint8Array }, b: { timestamp: bigint; id: Uint8Array }): number {
+export function compareLogOrder(
+  a: { timestamp: bigint; id: Uint8Array },
+  b: { timestamp: bigint; id: Uint8Array },
+): number {
   if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
   return Buffer.compare(a.id, b.id);
 }
@@ -42,7 +46,11 @@ export function compareLogOrder(a: { timestamp: bigint; id: Uint8Array }, b: { t
  * The agent's uploaded log of `epoch` in its order, or null when none was uploaded (or an entry's
  * envelope is missing from the store, which ingest-before-save rules out).
  */
-export async function uploadedEpochLog(store: Pick<IndexerStore, 'epochLog'>, agent: PublicKey | Uint8Array, epoch: bigint): Promise<Envelope[] | null> {
+export async function uploadedEpochLog(
+  store: Pick<IndexerStore, 'epochLog'>,
+  agent: PublicKey | Uint8Array,
+  epoch: bigint,
+): Promise<Envelope[] | null> {
   const id = agent instanceof PublicKey ? agent.toBytes() : agent;
   const rows = await store.epochLog(id, epoch);
   if (rows.length === 0) return null;
@@ -61,10 +69,16 @@ export function logRootOf(log: readonly Envelope[]): Uint8Array {
 }
 
 /** The summary the chain records for a batch (behavior_log BatchAccount / submit_batch args). */
-export function batchSummaryOf(b: BehaviorBatch): Record<'messageCount' | 'bidCount' | 'taskCount' | 'verifierCount' | 'feedbackCount' | 'overflow', string> {
+export function batchSummaryOf(
+  b: BehaviorBatch,
+): Record<'messageCount' | 'bidCount' | 'taskCount' | 'verifierCount' | 'feedbackCount' | 'overflow', string> {
   return {
-    messageCount: b.messageCount.toString(), bidCount: String(b.bidValues.length), taskCount: String(b.taskSelections.length),
-    verifierCount: String(b.verifierIds.length), feedbackCount: String(b.feedbackEvents.length), overflow: b.overflow ? '1' : '0',
+    messageCount: b.messageCount.toString(),
+    bidCount: String(b.bidValues.length),
+    taskCount: String(b.taskSelections.length),
+    verifierCount: String(b.verifierIds.length),
+    feedbackCount: String(b.feedbackEvents.length),
+    overflow: b.overflow ? '1' : '0',
   };
 }
 
@@ -72,17 +86,28 @@ export function batchSummaryOf(b: BehaviorBatch): Record<'messageCount' | 'bidCo
 function countsMatch(data: unknown, expected: ReturnType<typeof batchSummaryOf>): boolean {
   if (!data || typeof data !== 'object') return true; // a row without the on-chain counts: root only
   const d = data as Record<string, unknown>;
-  return (Object.keys(expected) as (keyof typeof expected)[]).every((k) => d[k] === undefined || d[k] === null || String(d[k]) === expected[k]);
+  return (Object.keys(expected) as (keyof typeof expected)[]).every(
+    (k) => d[k] === undefined || d[k] === null || String(d[k]) === expected[k],
+  );
 }
 
 /** Checks one stored batch against the uploaded log (module comment), records the verdict and returns it. */
-export async function checkBatch(store: Pick<IndexerStore, 'epochLog' | 'setBatchStatus'>, b: { agentId: Uint8Array; epoch: bigint; root: Uint8Array; data?: unknown }): Promise<BatchCheck> {
+export async function checkBatch(
+  store: Pick<IndexerStore, 'epochLog' | 'setBatchStatus'>,
+  b: { agentId: Uint8Array; epoch: bigint; root: Uint8Array; data?: unknown },
+): Promise<BatchCheck> {
   const log = await uploadedEpochLog(store, b.agentId, b.epoch);
   if (!log) {
     await store.setBatchStatus(b.agentId, b.epoch, 'unverified');
     return 'unverified';
   }
-  const built = buildBatchFromLog({ agentId: b.agentId, epochNumber: b.epoch, slotStart: 0n, slotEnd: 0n, envelopes: log });
+  const built = buildBatchFromLog({
+    agentId: b.agentId,
+    epochNumber: b.epoch,
+    slotStart: 0n,
+    slotEnd: 0n,
+    envelopes: log,
+  });
   const ok = Buffer.from(built.logMerkleRoot).equals(Buffer.from(b.root)) && countsMatch(b.data, batchSummaryOf(built));
   const status: BatchCheck = ok ? 'verified' : 'mismatch';
   await store.setBatchStatus(b.agentId, b.epoch, status, built.logMerkleRoot, built);

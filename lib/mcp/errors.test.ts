@@ -2,8 +2,9 @@
  * A tool whose read fails answers a fixed sentence: the database's own text (here PGlite's
  * refusal of a year-10000 time, what `list_negotiations` once passed through) stays in the log.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -24,8 +25,15 @@ test('a failing read is a tool error with a generic sentence, never the database
   console.error = (...args: unknown[]) => void logged.push(args);
   try {
     await Promise.all([server.connect(a), client.connect(b)]);
-    for (const [name, args] of [['list_negotiations', {}], ['search', { query: 'abc' }], ['get_agent', { agent: 'abc' }]] as const) {
-      const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
+    for (const [name, args] of [
+      ['list_negotiations', {}],
+      ['search', { query: 'abc' }],
+      ['get_agent', { agent: 'abc' }],
+    ] as const) {
+      const r = (await client.callTool({ name, arguments: args })) as {
+        isError?: boolean;
+        content: Array<{ text: string }>;
+      };
       assert.equal(r.isError, true, name);
       assert.match(r.content[0].text, /could not answer this call/);
       assert.doesNotMatch(r.content[0].text, /displacement|timestamptz|out of range/, name);

@@ -12,7 +12,11 @@ export const MAX_MCP_BODY = 64 * 1024;
 
 export async function handleMcpRequest(req: Request, reads: McpReads): Promise<Response> {
   const server = createMcpServer(reads);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_MCP_BODY });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_MCP_BODY,
+  });
   await server.connect(transport);
   try {
     return await transport.handleRequest(req);

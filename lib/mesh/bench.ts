@@ -5,11 +5,11 @@
  * stream envelope receive rate, and the ratio to docs/architecture.md's measured GossipSub figure.
  * Usage: node --import tsx --import ./scripts/setup-node.mjs lib/mesh/bench.ts [count] [size]
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createMeshNode, type MeshNode } from './node';
 import { TOPIC_BROADCAST } from './constants';
+import { createMeshNode, type MeshNode } from './node';
 
 const COUNT = Number(process.argv[2] ?? 20_000);
 const SIZE = Number(process.argv[3] ?? 400);
@@ -48,7 +48,8 @@ async function receiver(): Promise<void> {
       const now = process.hrtime.bigint();
       const phase = bytes[0] as Phase;
       let s = state.get(phase);
-      if (s === undefined) state.set(phase, (s = { count: 0, first: now, last: now, lat: [], cpu0: process.cpuUsage() }));
+      if (s === undefined)
+        state.set(phase, (s = { count: 0, first: now, last: now, lat: [], cpu0: process.cpuUsage() }));
       s.count++;
       s.last = now;
       if (phase === 2) {
@@ -77,7 +78,13 @@ async function receiver(): Promise<void> {
     }
     const s = state.get(m.phase) ?? { count: 0, first: 0n, last: 0n, lat: [], cpu0: process.cpuUsage() };
     const cpu = process.cpuUsage(s.cpu0);
-    const report: Report = { count: s.count, firstNs: String(s.first), lastNs: String(s.last), latenciesUs: s.lat, cpuUs: cpu.user + cpu.system };
+    const report: Report = {
+      count: s.count,
+      firstNs: String(s.first),
+      lastNs: String(s.last),
+      latenciesUs: s.lat,
+      cpuUs: cpu.user + cpu.system,
+    };
     process.send!(report);
   });
 }
@@ -99,7 +106,12 @@ async function main(): Promise<void> {
     execArgv: ['--import', 'tsx', '--import', './scripts/setup-node.mjs'],
   });
   const { addr } = await new Promise<{ addr: string }>((r) => child.once('message', (m) => r(m as { addr: string })));
-  const pub: MeshNode = await createMeshNode({ validate: () => 'accept', listen: ['/ip4/127.0.0.1/tcp/0'], dht: false, limits: NO_LIMITS });
+  const pub: MeshNode = await createMeshNode({
+    validate: () => 'accept',
+    listen: ['/ip4/127.0.0.1/tcp/0'],
+    dht: false,
+    limits: NO_LIMITS,
+  });
   try {
     const peer = await pub.dial(addr);
     while (!pub.subscribers(TOPIC_BROADCAST).includes(peer)) await new Promise((r) => setTimeout(r, 20));
@@ -140,15 +152,27 @@ async function main(): Promise<void> {
     const r3 = await ask(child, { cmd: 'report', phase: 3, n: COUNT + 2000 });
     const streamRate = (r3.count - 2000) / (Number(BigInt(r3.lastNs) - t3) / 1e9);
 
-    console.log(`mesh bench: two processes, TCP loopback, ${SIZE}-byte messages, StrictNoSign, no-op validation (load average ${loadavg()[0]!.toFixed(2)})`);
-    console.log(`gossip receive rate: ${rate.toFixed(0)} msg/s (${r1.count}/${COUNT} received; publisher, 64 in flight, ${(COUNT / sendS).toFixed(0)} msg/s)`);
+    console.log(
+      `mesh bench: two processes, TCP loopback, ${SIZE}-byte messages, StrictNoSign, no-op validation (load average ${loadavg()[0]!.toFixed(2)})`,
+    );
+    console.log(
+      `gossip receive rate: ${rate.toFixed(0)} msg/s (${r1.count}/${COUNT} received; publisher, 64 in flight, ${(COUNT / sendS).toFixed(0)} msg/s)`,
+    );
     // What libp2p's receive path alone (TCP, Noise, Yamux, framing, protobuf, GossipSub) costs per
     // message, before any validation or storage: the floor under the observer's CPU per envelope.
-    console.log(`gossip receiver CPU per message: ${(r1.cpuUs / Math.max(1, r1.count)).toFixed(1)} µs (every thread of the receiving process, no validation, nothing stored)`);
-    console.log(`gossip latency at ${LAT_RATE} msg/s: p50 ${(pct(r2.latenciesUs, 50) / 1000).toFixed(2)} ms, p99 ${(pct(r2.latenciesUs, 99) / 1000).toFixed(2)} ms (${r2.count}/${n2} received)`);
+    console.log(
+      `gossip receiver CPU per message: ${(r1.cpuUs / Math.max(1, r1.count)).toFixed(1)} µs (every thread of the receiving process, no validation, nothing stored)`,
+    );
+    console.log(
+      `gossip latency at ${LAT_RATE} msg/s: p50 ${(pct(r2.latenciesUs, 50) / 1000).toFixed(2)} ms, p99 ${(pct(r2.latenciesUs, 99) / 1000).toFixed(2)} ms (${r2.count}/${n2} received)`,
+    );
     console.log(`stream envelope receive rate: ${streamRate.toFixed(0)} msg/s (${r3.count - 2000}/${COUNT} received)`);
-    console.log(`ratio to docs/architecture.md gossip figure (${ENV_GOSSIP_RATE} msg/s): ${(rate / ENV_GOSSIP_RATE).toFixed(2)}`);
-    console.log(`spec limit per peer is 100 msg/s: headroom ${(rate / 100).toFixed(0)}x per peer, ${(rate / 50 / 100).toFixed(1)}x for 50 peers at the limit`);
+    console.log(
+      `ratio to docs/architecture.md gossip figure (${ENV_GOSSIP_RATE} msg/s): ${(rate / ENV_GOSSIP_RATE).toFixed(2)}`,
+    );
+    console.log(
+      `spec limit per peer is 100 msg/s: headroom ${(rate / 100).toFixed(0)}x per peer, ${(rate / 50 / 100).toFixed(1)}x for 50 peers at the limit`,
+    );
   } finally {
     child.send({ cmd: 'stop' });
     await pub.stop();

@@ -15,7 +15,7 @@
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { circuitRelayTransport } from '@libp2p/circuit-relay-v2';
-import { gossipsub, StrictNoSign, type GossipSub } from '@libp2p/gossipsub';
+import { type GossipSub, gossipsub, StrictNoSign } from '@libp2p/gossipsub';
 import { identify } from '@libp2p/identify';
 import type { Connection, Libp2p } from '@libp2p/interface';
 import { webRTC } from '@libp2p/webrtc';
@@ -25,9 +25,9 @@ import { createLibp2p } from 'libp2p';
 import { keccak256 } from '../protocol/crypto';
 import { toHex } from '../protocol/hex';
 import { GOSSIP_MAX_RPC_BYTES, MESH_TOPICS } from './constants';
-import { isWebRtcCircuitAddr, isWebSocketAddr, transportOf, type ConnectionTransport } from './transports';
+import { type ConnectionTransport, isWebRtcCircuitAddr, isWebSocketAddr, transportOf } from './transports';
 
-export { isWebSocketAddr, isWebRtcCircuitAddr, transportOf, type ConnectionTransport };
+export { type ConnectionTransport, isWebRtcCircuitAddr, isWebSocketAddr, transportOf };
 
 /** One open connection of the browser node, as the overview shows it. */
 export interface BrowserConnection {
@@ -77,17 +77,29 @@ export interface StartBrowserNodeParams {
 
 const describe = (c: Connection): BrowserConnection => {
   const addr = c.remoteAddr.toString();
-  return { id: c.id, peer: c.remotePeer.toString(), addr, transport: transportOf(addr), limited: c.limits != null, direction: c.direction };
+  return {
+    id: c.id,
+    peer: c.remotePeer.toString(),
+    addr,
+    transport: transportOf(addr),
+    limited: c.limits != null,
+    direction: c.direction,
+  };
 };
 
 export async function startBrowserNode(p: StartBrowserNodeParams): Promise<BrowserNode> {
   const targets = p.dial.filter(isWebSocketAddr);
-  if (targets.length === 0) throw new Error('the observer listens on no WebSocket address (OBSERVER_LISTEN needs a /ws multiaddr)');
+  if (targets.length === 0)
+    throw new Error('the observer listens on no WebSocket address (OBSERVER_LISTEN needs a /ws multiaddr)');
   const node = (await createLibp2p({
     // '/p2p-circuit' asks circuitRelayTransport for a reservation on a relay it is connected to
     // (the observer, found through identify); '/webrtc' makes that relayed address a WebRTC one.
     addresses: { listen: ['/p2p-circuit', '/webrtc'] },
-    transports: [webSockets(), webRTC(p.rtcConfiguration ? { rtcConfiguration: p.rtcConfiguration } : {}), circuitRelayTransport()],
+    transports: [
+      webSockets(),
+      webRTC(p.rtcConfiguration ? { rtcConfiguration: p.rtcConfiguration } : {}),
+      circuitRelayTransport(),
+    ],
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
     // A WebRTC dial is several round trips through the observer (relay hop, Noise over the
@@ -163,16 +175,19 @@ export async function startBrowserNode(p: StartBrowserNodeParams): Promise<Brows
       }
       const ma = multiaddr(addr.trim());
       if (ma.getComponents().findLast((c) => c.name === 'p2p')?.value === node.peerId.toString()) {
-        throw new TypeError('that is this browser\'s own address');
+        throw new TypeError("that is this browser's own address");
       }
       const conn = await node.dial(ma);
       // The relayed hop only carried the signalling; closing it now frees the relay's budget
       // instead of holding it until the relay's duration limit ends it.
-      for (const c of node.getConnections(conn.remotePeer)) if (c.limits != null && c.id !== conn.id) void c.close().catch(() => undefined);
+      for (const c of node.getConnections(conn.remotePeer))
+        if (c.limits != null && c.id !== conn.id) void c.close().catch(() => undefined);
       return describe(conn);
     },
     // getMeshPeers is on the implementation, not on gossipsub's exported interface (node.ts does the same).
     meshPeers: (topic) => (gs as unknown as { getMeshPeers(t: string): string[] }).getMeshPeers(topic).map(String),
-    stop: async () => { await node.stop(); },
+    stop: async () => {
+      await node.stop();
+    },
   };
 }

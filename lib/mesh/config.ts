@@ -3,7 +3,15 @@
  * naming the field) and fills defaults from constants.ts.
  */
 import { multiaddr } from '@multiformats/multiaddr';
-import { DEFAULT_LISTEN, DEFAULT_MESH_LIMITS, DEFAULT_RELAY_LIMITS, MESH_TOPICS, type MeshLimits, type MeshTopic, type RelayLimits } from './constants';
+import {
+  DEFAULT_LISTEN,
+  DEFAULT_MESH_LIMITS,
+  DEFAULT_RELAY_LIMITS,
+  MESH_TOPICS,
+  type MeshLimits,
+  type MeshTopic,
+  type RelayLimits,
+} from './constants';
 import { isMeshTopic } from './topics';
 import type { CreateMeshNodeParams } from './types';
 
@@ -23,7 +31,8 @@ export interface ResolvedMeshConfig {
 
 function signaturePolicy(v: unknown): ResolvedMeshConfig['signaturePolicy'] {
   if (v === undefined) return 'StrictNoSign';
-  if (v !== 'StrictNoSign' && v !== 'StrictSign') throw new TypeError(`params.signaturePolicy must be 'StrictNoSign' or 'StrictSign', got ${JSON.stringify(v)}`);
+  if (v !== 'StrictNoSign' && v !== 'StrictSign')
+    throw new TypeError(`params.signaturePolicy must be 'StrictNoSign' or 'StrictSign', got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -65,7 +74,8 @@ export function resolveMeshConfig(params: CreateMeshNodeParams): ResolvedMeshCon
   if (params.onDrop !== undefined && typeof params.onDrop !== 'function') {
     throw new TypeError('params.onDrop must be a function');
   }
-  if (params.now !== undefined && typeof params.now !== 'function') throw new TypeError('params.now must be a function');
+  if (params.now !== undefined && typeof params.now !== 'function')
+    throw new TypeError('params.now must be a function');
   const bootstrap = addrList('params.bootstrap', params.bootstrap, []);
   bootstrap.forEach((a, i) => {
     if (!a.includes('/p2p/')) throw new TypeError(`params.bootstrap[${i}] must end with /p2p/<peer id>: ${a}`);
@@ -82,9 +92,15 @@ export function resolveMeshConfig(params: CreateMeshNodeParams): ResolvedMeshCon
   if (typeof l !== 'object' || l === null) throw new TypeError('params.limits must be an object');
   const limits: MeshLimits = {
     maxConnections: positiveInt('params.limits.maxConnections', l.maxConnections ?? DEFAULT_MESH_LIMITS.maxConnections),
-    messagesPerSecond: positiveInt('params.limits.messagesPerSecond', l.messagesPerSecond ?? DEFAULT_MESH_LIMITS.messagesPerSecond),
+    messagesPerSecond: positiveInt(
+      'params.limits.messagesPerSecond',
+      l.messagesPerSecond ?? DEFAULT_MESH_LIMITS.messagesPerSecond,
+    ),
     burst: positiveInt('params.limits.burst', l.burst ?? DEFAULT_MESH_LIMITS.burst),
-    maxMessageBytes: positiveInt('params.limits.maxMessageBytes', l.maxMessageBytes ?? DEFAULT_MESH_LIMITS.maxMessageBytes),
+    maxMessageBytes: positiveInt(
+      'params.limits.maxMessageBytes',
+      l.maxMessageBytes ?? DEFAULT_MESH_LIMITS.maxMessageBytes,
+    ),
   };
   return {
     listen: addrList('params.listen', params.listen, DEFAULT_LISTEN),
@@ -103,13 +119,23 @@ export function resolveMeshConfig(params: CreateMeshNodeParams): ResolvedMeshCon
 function relayLimits(v: CreateMeshNodeParams['relay']): RelayLimits | null {
   if (v === undefined || v === false) return null;
   if (v === true) return { ...DEFAULT_RELAY_LIMITS };
-  if (typeof v !== 'object' || v === null) throw new TypeError('params.relay must be a boolean or an object of relay limits');
+  if (typeof v !== 'object' || v === null)
+    throw new TypeError('params.relay must be a boolean or an object of relay limits');
   const data = v.dataLimitBytes ?? DEFAULT_RELAY_LIMITS.dataLimitBytes;
   if (typeof data !== 'bigint' || data < 1n) throw new RangeError('params.relay.dataLimitBytes must be a bigint >= 1');
   return {
-    maxReservations: positiveInt('params.relay.maxReservations', v.maxReservations ?? DEFAULT_RELAY_LIMITS.maxReservations),
-    reservationTtlMs: positiveInt('params.relay.reservationTtlMs', v.reservationTtlMs ?? DEFAULT_RELAY_LIMITS.reservationTtlMs),
-    durationLimitMs: positiveInt('params.relay.durationLimitMs', v.durationLimitMs ?? DEFAULT_RELAY_LIMITS.durationLimitMs),
+    maxReservations: positiveInt(
+      'params.relay.maxReservations',
+      v.maxReservations ?? DEFAULT_RELAY_LIMITS.maxReservations,
+    ),
+    reservationTtlMs: positiveInt(
+      'params.relay.reservationTtlMs',
+      v.reservationTtlMs ?? DEFAULT_RELAY_LIMITS.reservationTtlMs,
+    ),
+    durationLimitMs: positiveInt(
+      'params.relay.durationLimitMs',
+      v.durationLimitMs ?? DEFAULT_RELAY_LIMITS.durationLimitMs,
+    ),
     dataLimitBytes: data,
     hopTimeoutMs: positiveInt('params.relay.hopTimeoutMs', v.hopTimeoutMs ?? DEFAULT_RELAY_LIMITS.hopTimeoutMs),
     maxHopStreams: positiveInt('params.relay.maxHopStreams', v.maxHopStreams ?? DEFAULT_RELAY_LIMITS.maxHopStreams),

@@ -2,7 +2,12 @@
  * Mesh constants: topic names and stream protocol (docs/protocol.md §9), limits (0x01 spec §11,
  * docs/protocol.md §10). One place for every lib/mesh default.
  */
-import { MAX_CONNECTIONS, MAX_ENVELOPE_BYTES, MAX_MESSAGES_PER_SECOND_PER_PEER, TIMESTAMP_TOLERANCE_US } from '../protocol/constants';
+import {
+  MAX_CONNECTIONS,
+  MAX_ENVELOPE_BYTES,
+  MAX_MESSAGES_PER_SECOND_PER_PEER,
+  TIMESTAMP_TOLERANCE_US,
+} from '../protocol/constants';
 
 /** GossipSub topics, docs/protocol.md §9. */
 export const TOPIC_BROADCAST = '/0x01/v1/broadcast';

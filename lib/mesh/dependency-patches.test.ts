@@ -7,15 +7,23 @@
  * message events are still delivered to a listener (on real nodes); Noise and Yamux read frame
  * lengths and headers without a copy per frame. The assertions marked "unpatched" fail without them.
  */
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { PING_INTERVAL_MS, PING_TIMEOUT_MAX_MS, PING_TIMEOUT_MIN_MS, SEEN_TTL_MS, TOPIC_BROADCAST } from './constants';
+import { after, before, describe, test } from 'node:test';
 import { keccak256 } from '../protocol/crypto';
 import { toHex } from '../protocol/hex';
-import { link, payload, startTestNode, stopAll, waitFor, waitMesh, type TestNode } from './testing';
+import { PING_INTERVAL_MS, PING_TIMEOUT_MAX_MS, PING_TIMEOUT_MIN_MS, SEEN_TTL_MS, TOPIC_BROADCAST } from './constants';
+import { link, payload, startTestNode, stopAll, type TestNode, waitFor, waitMesh } from './testing';
 
-interface DeliveryRecords { ttlMs: number; records: Map<string, { peers?: Set<string> }>; queue: { peekBack(): { msgId: string; expire: number } | undefined } }
-interface McacheEntry { originatingPeers?: Set<string>; iwantCounts?: Map<string, number> }
+interface DeliveryRecords {
+  ttlMs: number;
+  records: Map<string, { peers?: Set<string> }>;
+  queue: { peekBack(): { msgId: string; expire: number } | undefined };
+}
+interface McacheEntry {
+  originatingPeers?: Set<string>;
+  iwantCounts?: Map<string, number>;
+}
 interface GossipInternals {
   score: { deliveryRecords: DeliveryRecords };
   mcache: { msgs: Map<string, McacheEntry>; validate(id: string): { originatingPeers: Set<string> } | null };
@@ -34,9 +42,18 @@ describe('patched GossipSub', () => {
   after(() => stopAll([a, b]));
 
   test("libp2p's connection monitor pings every 30 s and waits 20-25 s, never overlapping two pings", () => {
-    const monitor = (b.node.libp2p as unknown as { components: { connectionMonitor: { pingIntervalMs: number; timeout: { minTimeout: number; maxTimeout: number } } } }).components.connectionMonitor;
+    const monitor = (
+      b.node.libp2p as unknown as {
+        components: {
+          connectionMonitor: { pingIntervalMs: number; timeout: { minTimeout: number; maxTimeout: number } };
+        };
+      }
+    ).components.connectionMonitor;
     // libp2p's defaults: every 10 s, 5-60 s (a late ping overlaps the next, which aborts the connection)
-    assert.deepEqual([monitor.pingIntervalMs, monitor.timeout.minTimeout, monitor.timeout.maxTimeout], [PING_INTERVAL_MS, PING_TIMEOUT_MIN_MS, PING_TIMEOUT_MAX_MS]);
+    assert.deepEqual(
+      [monitor.pingIntervalMs, monitor.timeout.minTimeout, monitor.timeout.maxTimeout],
+      [PING_INTERVAL_MS, PING_TIMEOUT_MIN_MS, PING_TIMEOUT_MAX_MS],
+    );
     assert.ok(PING_TIMEOUT_MAX_MS < PING_INTERVAL_MS);
   });
 
@@ -50,7 +67,10 @@ describe('patched GossipSub', () => {
     const last = records.queue.peekBack();
     assert.equal(last?.msgId, toHex(keccak256(msg)));
     // Unpatched: before + 120,000 or later.
-    assert.ok(last!.expire <= Date.now() + SEEN_TTL_MS && last!.expire >= before + SEEN_TTL_MS, `expires at +${last!.expire - before} ms`);
+    assert.ok(
+      last!.expire <= Date.now() + SEEN_TTL_MS && last!.expire >= before + SEEN_TTL_MS,
+      `expires at +${last!.expire - before} ms`,
+    );
     // No Set of duplicate senders until a duplicate arrives (unpatched: one per message).
     assert.equal(records.records.get(last!.msgId)?.peers, undefined);
   });
@@ -82,15 +102,23 @@ describe('patched GossipSub', () => {
 test('patched Noise reads a 16-bit frame length from a list of chunks without a sublist', async () => {
   // The encoder module is internal to the package (not in its exports map).
   type ListLike = { length: number; get(i: number): number; getUint16(o: number): number; subarray(): Uint8Array };
-  const { uint16BEDecode } = (await import(new URL('../../node_modules/@chainsafe/libp2p-noise/dist/src/encoder.js', import.meta.url).href)) as { uint16BEDecode: (d: Uint8Array | ListLike) => number };
+  const { uint16BEDecode } = (await import(
+    new URL('../../node_modules/@chainsafe/libp2p-noise/dist/src/encoder.js', import.meta.url).href
+  )) as { uint16BEDecode: (d: Uint8Array | ListLike) => number };
   // A Uint8ArrayList-shaped list of the chunks [0x12] [0x34 0x56], counting sublist copies.
   const bytes = [0x12, 0x34, 0x56];
   let copies = 0;
   const list: ListLike = {
     length: bytes.length,
     get: (i) => bytes[i]!,
-    getUint16: (o) => { copies++; return (bytes[o]! << 8) | bytes[o + 1]!; },
-    subarray: () => { copies++; return Uint8Array.from(bytes); },
+    getUint16: (o) => {
+      copies++;
+      return (bytes[o]! << 8) | bytes[o + 1]!;
+    },
+    subarray: () => {
+      copies++;
+      return Uint8Array.from(bytes);
+    },
   };
   assert.equal(uint16BEDecode(list), 0x1234);
   assert.equal(copies, 0); // unpatched: Uint8ArrayList.getUint16, which copies via subarray
@@ -99,15 +127,23 @@ test('patched Noise reads a 16-bit frame length from a list of chunks without a 
 });
 
 test('patched Yamux reads a frame header in place when the first chunk holds it', async () => {
-  type Frame = { header: { type: number; flag: number; streamID: number; length: number }; data?: { subarray(): Uint8Array } };
+  type Frame = {
+    header: { type: number; flag: number; streamID: number; length: number };
+    data?: { subarray(): Uint8Array };
+  };
   type Decoder = { buffer: { subarray(...a: number[]): Uint8Array }; emitFrames(buf: Uint8Array): Iterable<Frame> };
-  const { Decoder } = (await import(new URL('../../node_modules/@chainsafe/libp2p-yamux/dist/src/decode.js', import.meta.url).href)) as { Decoder: new () => Decoder };
+  const { Decoder } = (await import(
+    new URL('../../node_modules/@chainsafe/libp2p-yamux/dist/src/decode.js', import.meta.url).href
+  )) as { Decoder: new () => Decoder };
   // Version 0, type 0 (data), flags 0, stream 3, length 2, then the two data bytes.
   const frame = Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 2, 0xaa, 0xbb);
   const d = new Decoder();
   let copies = 0;
   const orig = d.buffer.subarray.bind(d.buffer);
-  d.buffer.subarray = (...a: number[]) => { copies++; return orig(...a); };
+  d.buffer.subarray = (...a: number[]) => {
+    copies++;
+    return orig(...a);
+  };
   const [f] = [...d.emitFrames(frame)];
   assert.deepEqual(f!.header, { type: 0, flag: 0, streamID: 3, length: 2 });
   assert.deepEqual([...f!.data!.subarray()], [0xaa, 0xbb]);

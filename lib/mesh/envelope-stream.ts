@@ -3,10 +3,10 @@
  * length-prefixed envelope per message, many messages per stream. A sender keeps one
  * outbound stream per peer and reuses it; libp2p reuses the connection.
  */
-import type { Libp2p, PeerId, Stream, Connection } from '@libp2p/interface';
+import type { Connection, Libp2p, PeerId, Stream } from '@libp2p/interface';
 import { isPeerId } from '@libp2p/interface';
 import { peerIdFromString } from '@libp2p/peer-id';
-import { isMultiaddr, multiaddr, type Multiaddr } from '@multiformats/multiaddr';
+import { isMultiaddr, type Multiaddr, multiaddr } from '@multiformats/multiaddr';
 import * as lp from 'it-length-prefixed';
 import { DRAIN_TIMEOUT_MS, ENVELOPE_MAX_INBOUND_STREAMS, ENVELOPE_PROTOCOL } from './constants';
 import { MeshSendError, MeshStoppedError } from './errors';
@@ -138,7 +138,10 @@ export class EnvelopeStreams {
     const max = this.#p.maxMessageBytes;
     try {
       // An oversize frame is counted and skipped; the frames behind it are still read.
-      const within = skipOversizeFrames(stream, { maxDataLength: max, onOversize: () => this.#p.onBadFrame('oversize', peer) });
+      const within = skipOversizeFrames(stream, {
+        maxDataLength: max,
+        onOversize: () => this.#p.onBadFrame('oversize', peer),
+      });
       for await (const frame of lp.decode(within, { maxDataLength: max })) {
         await this.#p.onFrame(frame.subarray(), peer);
       }

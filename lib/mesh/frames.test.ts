@@ -2,8 +2,9 @@
  * The oversize-frame filter on its own: whatever way the bytes are cut into chunks, the frames
  * within the limit come out byte for byte and each oversize one is left out and reported once.
  */
-import { describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import * as lp from 'it-length-prefixed';
 import { FrameError, skipOversizeFrames } from './frames';
@@ -14,7 +15,10 @@ const MAX = 200;
 async function* chunks(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8Array> {
   let at = 0;
   for (const c of [...new Set(cuts.map((x) => x % (bytes.length + 1)))].sort((a, b) => a - b)) {
-    if (c > at) { yield bytes.subarray(at, c); at = c; }
+    if (c > at) {
+      yield bytes.subarray(at, c);
+      at = c;
+    }
   }
   if (at < bytes.length) yield bytes.subarray(at);
 }
@@ -22,14 +26,25 @@ async function* chunks(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8A
 function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((a, p) => a + p.length, 0));
   let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
   return out;
 }
 
-async function run(source: AsyncIterable<Uint8Array>, maxSkipBytes?: number): Promise<{ out: Uint8Array; reported: number[] }> {
+async function run(
+  source: AsyncIterable<Uint8Array>,
+  maxSkipBytes?: number,
+): Promise<{ out: Uint8Array; reported: number[] }> {
   const reported: number[] = [];
   const parts: Uint8Array[] = [];
-  for await (const p of skipOversizeFrames(source, { maxDataLength: MAX, maxSkipBytes, onOversize: (n) => reported.push(n) })) parts.push(p);
+  for await (const p of skipOversizeFrames(source, {
+    maxDataLength: MAX,
+    maxSkipBytes,
+    onOversize: (n) => reported.push(n),
+  }))
+    parts.push(p);
   return { out: concat(parts), reported };
 }
 
@@ -46,7 +61,10 @@ describe('skipOversizeFrames', () => {
           const input = concat(bodies.map(encode));
           const { out, reported } = await run(chunks(input, cuts));
           assert.deepEqual(out, concat(bodies.filter((b) => b.length <= MAX).map(encode)));
-          assert.deepEqual(reported, sizes.filter((n) => n > MAX));
+          assert.deepEqual(
+            reported,
+            sizes.filter((n) => n > MAX),
+          );
         },
       ),
       { numRuns: 500 },
@@ -54,9 +72,17 @@ describe('skipOversizeFrames', () => {
   });
 
   test('the filtered bytes decode to the good frames', async () => {
-    const bodies = [new Uint8Array(5).fill(1), new Uint8Array(300).fill(2), new Uint8Array(0), new Uint8Array(MAX).fill(3)];
+    const bodies = [
+      new Uint8Array(5).fill(1),
+      new Uint8Array(300).fill(2),
+      new Uint8Array(0),
+      new Uint8Array(MAX).fill(3),
+    ];
     const got: Uint8Array[] = [];
-    const filtered = skipOversizeFrames(chunks(concat(bodies.map(encode)), [1, 2, 3, 7, 150, 309]), { maxDataLength: MAX, onOversize: () => undefined });
+    const filtered = skipOversizeFrames(chunks(concat(bodies.map(encode)), [1, 2, 3, 7, 150, 309]), {
+      maxDataLength: MAX,
+      onOversize: () => undefined,
+    });
     for await (const f of lp.decode(filtered, { maxDataLength: MAX })) got.push(f.subarray());
     assert.deepEqual(got, [bodies[0], bodies[2], bodies[3]]);
   });
@@ -65,9 +91,17 @@ describe('skipOversizeFrames', () => {
     const input = concat([encode(new Uint8Array(3).fill(9)), encode(new Uint8Array(500))]);
     const reported: number[] = [];
     const parts: Uint8Array[] = [];
-    await assert.rejects(async () => {
-      for await (const p of skipOversizeFrames(chunks(input, []), { maxDataLength: MAX, maxSkipBytes: 400, onOversize: (n) => reported.push(n) })) parts.push(p);
-    }, (e: unknown) => e instanceof FrameError && e.name === 'InvalidDataLengthError' && e.reported);
+    await assert.rejects(
+      async () => {
+        for await (const p of skipOversizeFrames(chunks(input, []), {
+          maxDataLength: MAX,
+          maxSkipBytes: 400,
+          onOversize: (n) => reported.push(n),
+        }))
+          parts.push(p);
+      },
+      (e: unknown) => e instanceof FrameError && e.name === 'InvalidDataLengthError' && e.reported,
+    );
     assert.deepEqual(reported, [500]);
     assert.deepEqual(concat(parts), encode(new Uint8Array(3).fill(9)));
   });

@@ -56,7 +56,10 @@ function* piecesOf(chunk: Chunk): Iterable<Uint8Array> {
  * a declared length over `maxSkipBytes`, or a source that ends inside a length prefix (a source
  * ending inside a passed frame is left to the downstream decoder to notice).
  */
-export async function* skipOversizeFrames(source: AsyncIterable<Chunk>, opts: SkipOversizeOptions): AsyncGenerator<Uint8Array> {
+export async function* skipOversizeFrames(
+  source: AsyncIterable<Chunk>,
+  opts: SkipOversizeOptions,
+): AsyncGenerator<Uint8Array> {
   const max = opts.maxDataLength;
   const maxSkip = Math.max(opts.maxSkipBytes ?? FRAME_SKIP_MAX_BYTES, max);
   const HEADER = 0;
@@ -89,7 +92,8 @@ export async function* skipOversizeFrames(source: AsyncIterable<Chunk>, opts: Sk
         length += (byte & 0x7f) * scale;
         scale *= 128;
         if (byte & 0x80) {
-          if (header.length >= MAX_LENGTH_BYTES) throw new FrameError('InvalidDataLengthLengthError', 'frame length prefix too long');
+          if (header.length >= MAX_LENGTH_BYTES)
+            throw new FrameError('InvalidDataLengthLengthError', 'frame length prefix too long');
           continue;
         }
         // A whole length prefix.
@@ -107,7 +111,8 @@ export async function* skipOversizeFrames(source: AsyncIterable<Chunk>, opts: Sk
           if (run >= 0 && headerAt > run) yield buf.subarray(run, headerAt);
           run = -1;
           opts.onOversize(length);
-          if (length > maxSkip) throw new FrameError('InvalidDataLengthError', `frame of ${length} bytes is past the skip limit`, true);
+          if (length > maxSkip)
+            throw new FrameError('InvalidDataLengthError', `frame of ${length} bytes is past the skip limit`, true);
           mode = SKIP;
           remaining = length;
         }

@@ -2,12 +2,13 @@
  * GossipSub on the three docs/protocol.md §9 topics across three real nodes on loopback, in a line
  * A — B — C so that C only gets what B forwards.
  */
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { MESH_TOPICS, TOPIC_BROADCAST, TOPIC_NOTARY } from './constants';
+import { after, before, describe, test } from 'node:test';
 import { keccak256 } from '../protocol/crypto';
 import { toHex } from '../protocol/hex';
-import { link, payload, startTestNode, stopAll, waitFor, waitMesh, type TestNode } from './testing';
+import { MESH_TOPICS, TOPIC_BROADCAST, TOPIC_NOTARY } from './constants';
+import { link, payload, startTestNode, stopAll, type TestNode, waitFor, waitMesh } from './testing';
 
 const BAD = 0xff; // first byte that B's validator rejects
 const SILENT = 0xee; // first byte that B's validator ignores with a reason
@@ -29,7 +30,13 @@ describe('gossip across three nodes', () => {
     c = await startTestNode();
     await link(a.node, b.node, MESH_TOPICS);
     await link(b.node, c.node, MESH_TOPICS);
-    for (const [x, y] of [[a, b], [b, a], [b, c], [c, b]] as const) await waitMesh(x.node, y.node, MESH_TOPICS);
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+      [b, c],
+      [c, b],
+    ] as const)
+      await waitMesh(x.node, y.node, MESH_TOPICS);
   });
   after(() => stopAll([a, b, c]));
 
@@ -93,7 +100,10 @@ describe('gossip across three nodes', () => {
     await waitFor('C gets the good one', () => c.received.some((r) => toHex(r.bytes) === toHex(good)));
     assert.equal(b.received.length - before.b, 1);
     assert.equal(c.received.length - before.c, 1);
-    assert.equal(c.received.some((r) => r.bytes[0] === BAD || r.bytes[0] === SILENT), false);
+    assert.equal(
+      c.received.some((r) => r.bytes[0] === BAD || r.bytes[0] === SILENT),
+      false,
+    );
     assert.deepEqual(b.drops, [
       { reason: 'rejected', peer: a.node.peerId, source: 'gossip' },
       { reason: 'replay', peer: a.node.peerId, source: 'gossip' },

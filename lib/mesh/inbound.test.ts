@@ -2,15 +2,20 @@
  * The inbound pipeline's seam between validation and delivery: the validator only decides; what
  * it accepted reaches `onAccepted` (the very object it returned) after it returns.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Envelope } from '../protocol/types';
 import { createInboundPipeline } from './inbound';
 import { PeerRateLimiter } from './rate-limit';
 import type { MeshAccepted, MeshValidateMeta } from './types';
-import type { Envelope } from '../protocol/types';
 
 const limiter = () => new PeerRateLimiter({ ratePerSecond: 1_000, burst: 1_000, now: () => 0 });
-const acceptedOf = (tag: number): MeshAccepted => ({ ok: true, envelope: { nonce: BigInt(tag) } as unknown as Envelope, id: new Uint8Array(32).fill(tag) });
+const acceptedOf = (tag: number): MeshAccepted => ({
+  ok: true,
+  envelope: { nonce: BigInt(tag) } as unknown as Envelope,
+  id: new Uint8Array(32).fill(tag),
+});
 
 test('a validator returning an accepted envelope delivers that object to onAccepted with the same meta', async () => {
   const seen: Array<{ accepted: MeshAccepted; bytes: Uint8Array; meta: MeshValidateMeta }> = [];
@@ -55,12 +60,16 @@ test('an onAccepted that throws is contained: the message is still accepted', as
     limiter: limiter(),
     maxMessageBytes: 100,
     validate: () => acceptedOf(3),
-    onAccepted: () => { throw new Error('boom'); },
+    onAccepted: () => {
+      throw new Error('boom');
+    },
     now: () => 0,
   });
   const err = console.error;
   const logged: unknown[] = [];
-  console.error = (...a: unknown[]) => { logged.push(a[0]); };
+  console.error = (...a: unknown[]) => {
+    logged.push(a[0]);
+  };
   try {
     assert.equal(await inbound.handle(new Uint8Array([3]), 'p', 't', 'gossip'), 'accept');
   } finally {

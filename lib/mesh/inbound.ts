@@ -12,8 +12,8 @@ import type {
   MeshDropHandler,
   MeshEnvelopeHandler,
   MeshStats,
-  MeshValidationResult,
   MeshValidateMeta,
+  MeshValidationResult,
   MeshValidator,
   MeshVia,
 } from './types';
@@ -75,7 +75,12 @@ export function createInboundPipeline(params: InboundPipelineParams): InboundPip
       } else if (out !== null && typeof out === 'object' && (out as MeshAccepted).ok === true) {
         result = 'accept';
         accepted = out as MeshAccepted;
-      } else if (out !== null && typeof out === 'object' && 'result' in out && (out.result === 'reject' || out.result === 'ignore')) {
+      } else if (
+        out !== null &&
+        typeof out === 'object' &&
+        'result' in out &&
+        (out.result === 'reject' || out.result === 'ignore')
+      ) {
         result = out.result;
         reason = typeof out.reason === 'string' && out.reason !== '' ? out.reason : undefined;
       } else {

@@ -3,8 +3,14 @@
  * agent signing keys of docs/protocol.md §2: a peer id says which socket, the envelope signature
  * says which agent.
  */
+
+import {
+  generateKeyPair,
+  generateKeyPairFromSeed,
+  privateKeyFromProtobuf,
+  privateKeyToProtobuf,
+} from '@libp2p/crypto/keys';
 import type { PrivateKey } from '@libp2p/interface';
-import { generateKeyPair, generateKeyPairFromSeed, privateKeyFromProtobuf, privateKeyToProtobuf } from '@libp2p/crypto/keys';
 import { peerIdFromPrivateKey } from '@libp2p/peer-id';
 
 /** A fresh Ed25519 libp2p key as protobuf bytes, for storing and passing to createMeshNode. */
@@ -19,7 +25,11 @@ export async function meshPeerIdOf(key: Uint8Array): Promise<string> {
 
 function isPrivateKey(k: unknown): k is PrivateKey {
   return (
-    typeof k === 'object' && k !== null && 'type' in k && 'publicKey' in k && typeof (k as PrivateKey).sign === 'function'
+    typeof k === 'object' &&
+    k !== null &&
+    'type' in k &&
+    'publicKey' in k &&
+    typeof (k as PrivateKey).sign === 'function'
   );
 }
 

@@ -2,8 +2,9 @@
  * Spec §11 limits on real nodes: 100 messages/s per peer (gossip and stream together),
  * 65,536-byte messages, 50 connections.
  */
-import { describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { DEFAULT_MESH_LIMITS, MESH_TOPICS, TOPIC_BROADCAST } from './constants';
 import { createMeshNode } from './node';
 import { link, payload, startTestNode, stopAll, waitFor, waitMesh } from './testing';
@@ -39,20 +40,32 @@ describe('per-peer rate limit (100 messages/s)', () => {
       const fromFlood = () => r.received.filter((x) => x.meta.peer === flood.node.peerId).length;
       const floodDrops = () => r.drops.filter((d) => d.peer === flood.node.peerId).length;
       await waitFor('every flood message accounted for', () => fromFlood() + floodDrops() === FLOOD, 20_000);
-      await waitFor('every honest message', () => r.received.filter((x) => x.meta.peer === honest.node.peerId).length === HONEST);
+      await waitFor(
+        'every honest message',
+        () => r.received.filter((x) => x.meta.peer === honest.node.peerId).length === HONEST,
+      );
 
       const accepted = fromFlood();
       const windowS = (last - first!) / 1000;
       const bound = DEFAULT_MESH_LIMITS.burst + Math.ceil(DEFAULT_MESH_LIMITS.messagesPerSecond * windowS) + 1;
-      t.diagnostic(`flood: ${accepted} accepted, ${FLOOD - accepted} dropped over ${windowS.toFixed(2)} s (bound ${bound})`);
+      t.diagnostic(
+        `flood: ${accepted} accepted, ${FLOOD - accepted} dropped over ${windowS.toFixed(2)} s (bound ${bound})`,
+      );
       assert.ok(accepted >= DEFAULT_MESH_LIMITS.burst, `accepted ${accepted} >= burst`);
       assert.ok(accepted <= bound, `accepted ${accepted} <= ${bound} (window ${windowS}s)`);
       assert.equal(floodDrops(), FLOOD - accepted);
-      assert.ok(r.drops.every((d) => d.reason === 'rate_limit' && d.source === 'gossip' && d.peer === flood.node.peerId));
+      assert.ok(
+        r.drops.every((d) => d.reason === 'rate_limit' && d.source === 'gossip' && d.peer === flood.node.peerId),
+      );
       assert.equal(r.node.stats().drops.rate_limit, FLOOD - accepted);
       // Every honest envelope arrived exactly once, in full.
-      const got = r.received.filter((x) => x.meta.peer === honest.node.peerId).map((x) => x.bytes[0]! * 1e6 + new DataView(x.bytes.buffer, x.bytes.byteOffset).getUint32(1));
-      assert.deepEqual(got.sort((x, y) => x - y), Array.from({ length: HONEST }, (_, i) => 2e6 + i));
+      const got = r.received
+        .filter((x) => x.meta.peer === honest.node.peerId)
+        .map((x) => x.bytes[0]! * 1e6 + new DataView(x.bytes.buffer, x.bytes.byteOffset).getUint32(1));
+      assert.deepEqual(
+        got.sort((x, y) => x - y),
+        Array.from({ length: HONEST }, (_, i) => 2e6 + i),
+      );
     } finally {
       await stopAll([r, flood, honest]);
     }
@@ -99,7 +112,10 @@ describe('message size (65,536 bytes)', () => {
       await sender.node.publish(TOPIC_BROADCAST, max);
       await waitFor('C gets the max-size message', () => c.received.length === 1);
       assert.deepEqual(c.received[0]!.bytes, max);
-      assert.deepEqual(r.received.map((x) => x.bytes.length), [65_536]);
+      assert.deepEqual(
+        r.received.map((x) => x.bytes.length),
+        [65_536],
+      );
       assert.deepEqual(r.drops, [{ reason: 'oversize', peer: sender.node.peerId, source: 'gossip' }]);
       assert.deepEqual(c.drops, []);
     } finally {
@@ -108,7 +124,7 @@ describe('message size (65,536 bytes)', () => {
   });
 });
 
-describe('an RPC frame over gossipsub\'s frame cap', () => {
+describe("an RPC frame over gossipsub's frame cap", () => {
   test('a 2 MB gossip message is skipped and counted oversize; the 5 valid ones behind it arrive', async () => {
     const sender = await startTestNode({ limits: { maxMessageBytes: 4 * 1024 * 1024 } });
     const r = await startTestNode();
@@ -117,7 +133,10 @@ describe('an RPC frame over gossipsub\'s frame cap', () => {
       await sender.node.publish(TOPIC_BROADCAST, new Uint8Array(2 * 1024 * 1024).fill(3));
       for (let i = 0; i < 5; i++) await sender.node.publish(TOPIC_BROADCAST, payload(4, i));
       await waitFor('5 valid envelopes after the big frame', () => r.received.length === 5, 15_000);
-      assert.deepEqual(r.received.map((x) => x.bytes), Array.from({ length: 5 }, (_, i) => payload(4, i)));
+      assert.deepEqual(
+        r.received.map((x) => x.bytes),
+        Array.from({ length: 5 }, (_, i) => payload(4, i)),
+      );
       assert.deepEqual(r.drops, [{ reason: 'oversize', peer: sender.node.peerId, source: 'gossip' }]);
       assert.equal(r.node.stats().drops.oversize, 1);
       // The peer is still a gossip peer of r: r's next publish reaches it.

@@ -14,13 +14,20 @@ function gauge(registry: Registry, name: string, help: string, labelNames: strin
   const existing = registry.getSingleMetric(name);
   if (existing) registry.removeSingleMetric(name);
   const g = new Gauge({
-    name, help, labelNames, registers: [registry],
-    collect() { for (const fn of collectors) fn(api); },
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect() {
+      for (const fn of collectors) fn(api);
+    },
   });
   const api = {
     inc: (a?: Labels | number, b?: number) => (typeof a === 'object' ? g.inc(a, b ?? 1) : g.inc(a ?? 1)),
     set: (a: Labels | number, b?: number) => (typeof a === 'object' ? g.set(a, b ?? 0) : g.set(a)),
-    addCollect: (fn: (g: unknown) => void) => { collectors.push(fn); },
+    addCollect: (fn: (g: unknown) => void) => {
+      collectors.push(fn);
+    },
   };
   return api;
 }
@@ -31,14 +38,26 @@ export function promClientRegister(registry: Registry): MetricsRegister {
     gauge: (c: { name: string; help: string; labelNames?: string[] }) => gauge(registry, c.name, c.help, c.labelNames),
     histogram: (c: { name: string; help: string; labelNames?: string[]; buckets?: number[] }) => {
       if (registry.getSingleMetric(c.name)) registry.removeSingleMetric(c.name);
-      const h = new Histogram({ name: c.name, help: c.help, labelNames: c.labelNames ?? [], buckets: c.buckets, registers: [registry] });
+      const h = new Histogram({
+        name: c.name,
+        help: c.help,
+        labelNames: c.labelNames ?? [],
+        buckets: c.buckets,
+        registers: [registry],
+      });
       return {
-        startTimer: () => { const end = h.startTimer(); return () => { end(); }; },
+        startTimer: () => {
+          const end = h.startTimer();
+          return () => {
+            end();
+          };
+        },
         observe: (a: Labels | number, b?: number) => (typeof a === 'object' ? h.observe(a, b ?? 0) : h.observe(a)),
         reset: () => h.reset(),
       };
     },
-    avgMinMax: (c: { name: string; help: string; labelNames?: string[] }) => avgMinMax(c, (name, help) => gauge(registry, name, help, c.labelNames)),
+    avgMinMax: (c: { name: string; help: string; labelNames?: string[] }) =>
+      avgMinMax(c, (name, help) => gauge(registry, name, help, c.labelNames)),
   };
   return register as unknown as MetricsRegister;
 }

@@ -37,7 +37,13 @@ export function meshMetrics(registry: Registry, topics: readonly string[], libp2
 export type Labels = Record<string, string | number>;
 
 /** One value of a metric's `get()`, as prom-client's Registry reads it (besides `get()` it calls `reset()` and reads name, help and type). */
-interface MetricValue { value: number; labels: Labels; metricName?: string; sharedLabels?: Labels; exemplar?: null }
+interface MetricValue {
+  value: number;
+  labels: Labels;
+  metricName?: string;
+  sharedLabels?: Labels;
+  exemplar?: null;
+}
 
 const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
@@ -70,7 +76,12 @@ abstract class LightMetric<S> {
   /** The key of the series without labels. */
   protected readonly plainKey: string | undefined;
 
-  constructor(registry: Registry, readonly name: string, readonly help: string, readonly labelNames: readonly string[]) {
+  constructor(
+    registry: Registry,
+    readonly name: string,
+    readonly help: string,
+    readonly labelNames: readonly string[],
+  ) {
     if (!help) throw new Error('Missing mandatory help parameter');
     if (!METRIC_NAME.test(name)) throw new Error('Invalid metric name');
     if (!labelNames.every((l) => LABEL_NAME.test(l))) throw new Error('Invalid label name');
@@ -88,7 +99,8 @@ abstract class LightMetric<S> {
    */
   protected check(labels: Labels): void {
     for (const l in labels) {
-      if (!this.labelNames.includes(l)) throw new Error(`Added label "${l}" is not included in initial labelset: ${JSON.stringify(this.labelNames)}`);
+      if (!this.labelNames.includes(l))
+        throw new Error(`Added label "${l}" is not included in initial labelset: ${JSON.stringify(this.labelNames)}`);
     }
   }
 
@@ -112,7 +124,10 @@ abstract class LightMetric<S> {
 }
 
 /** A gauge's (or counter's) series: the very object prom-client's get() lists. */
-export interface Series { value: number; labels: Labels }
+export interface Series {
+  value: number;
+  labels: Labels;
+}
 
 /** prom-client's Gauge (`inc`, `set`) plus GossipSub's `addCollect`: collect functions run at each scrape. */
 export class LightGauge extends LightMetric<Series> {
@@ -132,7 +147,7 @@ export class LightGauge extends LightMetric<Series> {
   private unlabelled: Series | undefined;
 
   private get plain(): Series {
-    return this.unlabelled ??= this.series.get(this.plainKey) ?? this.at({});
+    return (this.unlabelled ??= this.series.get(this.plainKey) ?? this.at({}));
   }
 
   inc(a?: Labels | number, b?: number): void {
@@ -175,7 +190,13 @@ export class LightGauge extends LightMetric<Series> {
       const p = fn(this);
       if (p instanceof Promise) await p;
     }
-    return { help: this.help, name: this.name, type: this.type, values: [...this.series.values()], aggregator: this.aggregator };
+    return {
+      help: this.help,
+      name: this.name,
+      type: this.type,
+      values: [...this.series.values()],
+      aggregator: this.aggregator,
+    };
   }
 
   reset(): void {
@@ -202,7 +223,12 @@ export class LightCounter extends LightGauge {
 }
 
 /** A histogram's series: counts per bucket (not cumulative), sum and count. */
-export interface HistogramSeries { labels: Labels; counts: number[]; sum: number; count: number }
+export interface HistogramSeries {
+  labels: Labels;
+  counts: number[];
+  sum: number;
+  count: number;
+}
 
 /** prom-client's Histogram without exemplars: `observe`, `startTimer`, `reset`. */
 export class LightHistogram extends LightMetric<HistogramSeries> {
@@ -214,7 +240,13 @@ export class LightHistogram extends LightMetric<HistogramSeries> {
    */
   private readonly slot: number[];
 
-  constructor(registry: Registry, name: string, help: string, labelNames: readonly string[] = [], buckets: readonly number[] = DEFAULT_BUCKETS) {
+  constructor(
+    registry: Registry,
+    name: string,
+    help: string,
+    labelNames: readonly string[] = [],
+    buckets: readonly number[] = DEFAULT_BUCKETS,
+  ) {
     super(registry, name, help, labelNames);
     if (labelNames.includes('le')) throw new Error('le is a reserved label keyword');
     this.upperBounds = [...buckets];
@@ -247,10 +279,10 @@ export class LightHistogram extends LightMetric<HistogramSeries> {
 
   observe(a: Labels | number, b?: number): void {
     const labelled = typeof a === 'object';
-    const v = labelled ? b ?? 0 : a;
+    const v = labelled ? (b ?? 0) : a;
     // Checked before the series is created, as prom-client does.
     if (!Number.isFinite(v)) throw new TypeError(`Value is not a valid number: ${String(v)}`);
-    this.count(labelled ? this.at(a ?? {}) : this.series.get(this.plainKey) ?? this.at({}), v);
+    this.count(labelled ? this.at(a ?? {}) : (this.series.get(this.plainKey) ?? this.at({})), v);
   }
 
   /** The series of a one-label histogram for `value`, for {@link add}. */
@@ -271,14 +303,26 @@ export class LightHistogram extends LightMetric<HistogramSeries> {
   }
 
   /** The values as prom-client's Histogram renders them: buckets with `le` first and the series' labels shared. */
-  async getForPromString(): Promise<{ name: string; help: string; type: string; values: MetricValue[]; aggregator: string }> {
+  async getForPromString(): Promise<{
+    name: string;
+    help: string;
+    type: string;
+    values: MetricValue[];
+    aggregator: string;
+  }> {
     const values: MetricValue[] = [];
     const bucket = `${this.name}_bucket`;
     for (const s of this.series.values()) {
       let acc = 0;
       for (let i = 0; i < this.upperBounds.length; i++) {
         acc += s.counts[this.slot[i]];
-        values.push({ labels: { le: this.upperBounds[i] }, sharedLabels: s.labels, value: acc, metricName: bucket, exemplar: null });
+        values.push({
+          labels: { le: this.upperBounds[i] },
+          sharedLabels: s.labels,
+          value: acc,
+          metricName: bucket,
+          exemplar: null,
+        });
       }
       values.push(
         { labels: { le: '+Inf' }, sharedLabels: s.labels, value: s.count, metricName: bucket, exemplar: null },
@@ -292,7 +336,10 @@ export class LightHistogram extends LightMetric<HistogramSeries> {
   /** As prom-client's get(): each value's labels hold its `le` (if any) and then the series' labels. */
   async get(): Promise<{ name: string; help: string; type: string; values: MetricValue[]; aggregator: string }> {
     const data = await this.getForPromString();
-    data.values = data.values.map(({ sharedLabels, labels, ...rest }) => ({ ...rest, labels: Object.assign(labels, sharedLabels) }));
+    data.values = data.values.map(({ sharedLabels, labels, ...rest }) => ({
+      ...rest,
+      labels: Object.assign(labels, sharedLabels),
+    }));
     return data;
   }
 }
@@ -304,13 +351,16 @@ export function gossipsubRegister(registry: Registry): MetricsRegister {
     gauge: (c: { name: string; help: string; labelNames?: string[] }) => gauge(c.name, c.help, c.labelNames),
     histogram: (c: { name: string; help: string; labelNames?: string[]; buckets?: number[] }) =>
       new LightHistogram(registry, c.name, c.help, c.labelNames, c.buckets),
-    avgMinMax: (c: { name: string; help: string; labelNames?: string[] }) => avgMinMax(c, (name, help) => gauge(name, help, c.labelNames)),
+    avgMinMax: (c: { name: string; help: string; labelNames?: string[] }) =>
+      avgMinMax(c, (name, help) => gauge(name, help, c.labelNames)),
   };
   return register as unknown as MetricsRegister;
 }
 
 /** A gauge as avgMinMax sets it: with labels or without. */
-export interface SettableGauge { set(a: Labels | number, b?: number): void }
+export interface SettableGauge {
+  set(a: Labels | number, b?: number): void;
+}
 
 /**
  * GossipSub's avg/min/max metric as three gauges (`<name>_avg`, `_min`, `_max`) made by `make`:
@@ -325,9 +375,19 @@ export function avgMinMax(c: { name: string; help: string }, make: (name: string
       const labels = Array.isArray(a) ? undefined : a;
       const values = Array.isArray(a) ? a : (b ?? []);
       if (values.length === 0) return;
-      let lo = Infinity, hi = -Infinity, sum = 0;
-      for (const v of values) { sum += v; if (v < lo) lo = v; if (v > hi) hi = v; }
-      for (const [g, v] of [[avg, sum / values.length], [min, lo], [max, hi]] as const) {
+      let lo = Infinity,
+        hi = -Infinity,
+        sum = 0;
+      for (const v of values) {
+        sum += v;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      for (const [g, v] of [
+        [avg, sum / values.length],
+        [min, lo],
+        [max, hi],
+      ] as const) {
         if (labels) g.set(labels, v);
         else g.set(v);
       }

@@ -6,7 +6,7 @@ import './shims';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { bootstrap } from '@libp2p/bootstrap';
-import { gossipsub, StrictNoSign, StrictSign, TopicValidatorResult, type GossipSub } from '@libp2p/gossipsub';
+import { type GossipSub, gossipsub, StrictNoSign, StrictSign, TopicValidatorResult } from '@libp2p/gossipsub';
 import { identify } from '@libp2p/identify';
 import type { Libp2p, PeerDiscovery, PeerId, Stream } from '@libp2p/interface';
 import { kadDHT, passthroughMapper } from '@libp2p/kad-dht';
@@ -21,15 +21,15 @@ import { resolveMeshConfig } from './config';
 import {
   DHT_PROTOCOL,
   DRAIN_TIMEOUT_MS,
-  PING_INTERVAL_MS,
-  PING_TIMEOUT_MAX_MS,
-  PING_TIMEOUT_MIN_MS,
-  SEEN_TTL_MS,
   GOSSIP_MAX_OUTBOUND_BUFFER_BYTES,
   GOSSIP_MAX_RPC_BYTES,
   type MeshLimits,
   type MeshTopic,
+  PING_INTERVAL_MS,
+  PING_TIMEOUT_MAX_MS,
+  PING_TIMEOUT_MIN_MS,
   type RelayLimits,
+  SEEN_TTL_MS,
 } from './constants';
 import { EnvelopeStreams, parseTarget, type SendTarget } from './envelope-stream';
 import { MeshStoppedError } from './errors';
@@ -103,7 +103,9 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
   });
 
   // Loaded only for a node that keeps metrics (the observer), not by every demo agent.
-  const metered = params.metrics ? (await import('./metrics')).meshMetrics(params.metrics, cfg.topics, params.libp2pMetrics === true) : null;
+  const metered = params.metrics
+    ? (await import('./metrics')).meshMetrics(params.metrics, cfg.topics, params.libp2pMetrics === true)
+    : null;
 
   // biome-ignore lint/suspicious/noExplicitAny: each libp2p module takes its own components type; libp2p passes them all
   const peerDiscovery: Array<(components: any) => PeerDiscovery> = [];
@@ -169,7 +171,10 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
     streamMuxers: [yamux()],
     peerDiscovery,
     connectionManager: { maxConnections: limits.maxConnections },
-    connectionMonitor: { pingInterval: PING_INTERVAL_MS, pingTimeout: { minTimeout: PING_TIMEOUT_MIN_MS, maxTimeout: PING_TIMEOUT_MAX_MS } },
+    connectionMonitor: {
+      pingInterval: PING_INTERVAL_MS,
+      pingTimeout: { minTimeout: PING_TIMEOUT_MIN_MS, maxTimeout: PING_TIMEOUT_MAX_MS },
+    },
     services,
     // Started below, once gossipsub reads its inbound streams through the oversize filter.
     start: false,
@@ -219,7 +224,8 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
     libp2p,
     async publish(topic, bytes) {
       live();
-      if (!isMeshTopic(topic) || !cfg.topics.includes(topic)) throw new TypeError(`topic is not subscribed: ${String(topic)}`);
+      if (!isMeshTopic(topic) || !cfg.topics.includes(topic))
+        throw new TypeError(`topic is not subscribed: ${String(topic)}`);
       if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array');
       if (bytes.length > limits.maxMessageBytes) {
         throw new RangeError(`bytes must be at most ${limits.maxMessageBytes} bytes, got ${bytes.length}`);
@@ -271,12 +277,16 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
 function skipOversizeGossipFrames(gs: GossipSub, maxRpcBytes: number, onOversize: (peer: string) => void): void {
   const target = gs as unknown as { createInboundStream?: (this: unknown, peerId: PeerId, stream: unknown) => void };
   const original = target.createInboundStream;
-  if (typeof original !== 'function') throw new Error('lib/mesh: @libp2p/gossipsub has no createInboundStream; the oversize-frame filter must be adapted to this version');
+  if (typeof original !== 'function')
+    throw new Error(
+      'lib/mesh: @libp2p/gossipsub has no createInboundStream; the oversize-frame filter must be adapted to this version',
+    );
   target.createInboundStream = function (this: unknown, peerId: PeerId, raw: unknown) {
     const stream = raw as Stream;
     const peer = peerId.toString();
     const filtered = {
-      [Symbol.asyncIterator]: () => skipOversizeFrames(stream, { maxDataLength: maxRpcBytes, onOversize: () => onOversize(peer) }),
+      [Symbol.asyncIterator]: () =>
+        skipOversizeFrames(stream, { maxDataLength: maxRpcBytes, onOversize: () => onOversize(peer) }),
       close: (options?: Parameters<Stream['close']>[0]) => stream.close(options),
       abort: (err: Error) => stream.abort(err),
     };

@@ -1,5 +1,5 @@
-import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { PeerRateLimiter } from './rate-limit';
 
 describe('PeerRateLimiter (spec §11: 100 messages/s per peer)', () => {

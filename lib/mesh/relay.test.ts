@@ -5,8 +5,9 @@
  * The clients here use TCP; browsers use the same hop protocol over WebSockets
  * (e2e/demo/browser-webrtc.ts).
  */
-import { describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { circuitRelayTransport } from '@libp2p/circuit-relay-v2';
@@ -29,12 +30,21 @@ async function client(): Promise<Libp2p> {
   }) as Promise<Libp2p>;
 }
 
-const circuitAddr = (n: Libp2p) => n.getMultiaddrs().map(String).find((a) => a.includes('/p2p-circuit'));
+const circuitAddr = (n: Libp2p) =>
+  n
+    .getMultiaddrs()
+    .map(String)
+    .find((a) => a.includes('/p2p-circuit'));
 
 describe('circuit relay on a mesh node', () => {
   test('relay: true serves the hop protocol with the default limits; without it nothing is relayed', async () => {
     const plain = await createMeshNode({ validate: () => 'accept', listen: ['/ip4/127.0.0.1/tcp/0'], dht: false });
-    const relay = await createMeshNode({ validate: () => 'accept', listen: ['/ip4/127.0.0.1/tcp/0'], dht: false, relay: true });
+    const relay = await createMeshNode({
+      validate: () => 'accept',
+      listen: ['/ip4/127.0.0.1/tcp/0'],
+      dht: false,
+      relay: true,
+    });
     try {
       assert.equal(plain.relay, null);
       assert.deepEqual(relay.relay, DEFAULT_RELAY_LIMITS);
@@ -46,14 +56,25 @@ describe('circuit relay on a mesh node', () => {
   });
 
   test('bad relay limits are refused at construction, naming the field', async () => {
-    await assert.rejects(createMeshNode({ validate: () => 'accept', relay: { maxReservations: 0 } }), /params\.relay\.maxReservations/);
-    await assert.rejects(createMeshNode({ validate: () => 'accept', relay: { dataLimitBytes: 0n } }), /params\.relay\.dataLimitBytes/);
+    await assert.rejects(
+      createMeshNode({ validate: () => 'accept', relay: { maxReservations: 0 } }),
+      /params\.relay\.maxReservations/,
+    );
+    await assert.rejects(
+      createMeshNode({ validate: () => 'accept', relay: { dataLimitBytes: 0n } }),
+      /params\.relay\.dataLimitBytes/,
+    );
     await assert.rejects(createMeshNode({ validate: () => 'accept', relay: 'yes' as never }), /params\.relay must be/);
   });
 
   test('clients reserve through the relay, dial each other over a limited relayed connection, and the slot count is enforced', async () => {
     const limits = { maxReservations: 2, dataLimitBytes: 4096n, durationLimitMs: 30_000 };
-    const relay = await createMeshNode({ validate: () => 'accept', listen: ['/ip4/127.0.0.1/tcp/0'], dht: false, relay: limits });
+    const relay = await createMeshNode({
+      validate: () => 'accept',
+      listen: ['/ip4/127.0.0.1/tcp/0'],
+      dht: false,
+      relay: limits,
+    });
     const [a, b, c] = await Promise.all([client(), client(), client()]);
     try {
       const relayAddr = multiaddr(relay.multiaddrs()[0]!);
@@ -79,7 +100,10 @@ describe('circuit relay on a mesh node', () => {
       assert.ok(left > 0n && left < limits.dataLimitBytes, `bytes left ${left} of ${limits.dataLimitBytes}`);
       // circuit-relay-v2 4.2 sends its duration limit as the millisecond figure it enforces,
       // and the client reads that figure as seconds: only the relay's own clock counts.
-      assert.ok(conn.limits.seconds! > 0 && conn.limits.seconds! <= limits.durationLimitMs, `seconds ${conn.limits.seconds}`);
+      assert.ok(
+        conn.limits.seconds! > 0 && conn.limits.seconds! <= limits.durationLimitMs,
+        `seconds ${conn.limits.seconds}`,
+      );
     } finally {
       await Promise.all([a.stop(), b.stop(), c.stop()]);
       await relay.stop();
@@ -88,15 +112,23 @@ describe('circuit relay on a mesh node', () => {
 
   test('the relay cuts a relayed connection that goes over its data limit, and one that outlives its duration limit', async () => {
     const relay = await createMeshNode({
-      validate: () => 'accept', listen: ['/ip4/127.0.0.1/tcp/0'], dht: false,
+      validate: () => 'accept',
+      listen: ['/ip4/127.0.0.1/tcp/0'],
+      dht: false,
       relay: { dataLimitBytes: 8192n, durationLimitMs: 1_000 },
     });
     const [a, b] = await Promise.all([client(), client()]);
     try {
       const received: number[] = [];
-      await a.handle('/test/sink/1', (stream) => {
-        stream.addEventListener('message', (e) => { received.push(e.data.byteLength); });
-      }, { runOnLimitedConnection: true });
+      await a.handle(
+        '/test/sink/1',
+        (stream) => {
+          stream.addEventListener('message', (e) => {
+            received.push(e.data.byteLength);
+          });
+        },
+        { runOnLimitedConnection: true },
+      );
       await a.dial(multiaddr(relay.multiaddrs()[0]!));
       await waitFor('a relayed address for a', () => circuitAddr(a) !== undefined);
 

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { installMeshShims } from './shims';
 
 test('installMeshShims is idempotent and installs only what is missing', () => {

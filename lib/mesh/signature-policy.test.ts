@@ -3,8 +3,9 @@
  * carry their own; 'StrictSign' (GossipSub's default, the naive baseline of bench:ingest) works
  * between nodes that both sign, and a default node refuses signed messages, so the two cannot mix.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { TOPIC_BROADCAST } from './constants';
 import { createMeshNode } from './node';
 import { link, payload, startTestNode, stopAll, waitFor, waitMesh } from './testing';
@@ -33,5 +34,8 @@ test('signed gossip reaches a signing node and is refused by a default (unsigned
 });
 
 test('a bad signature policy is refused naming the field', async () => {
-  await assert.rejects(createMeshNode({ validate: () => 'accept', signaturePolicy: 'Sign' as never, listen: [], dht: false }), /params\.signaturePolicy/);
+  await assert.rejects(
+    createMeshNode({ validate: () => 'accept', signaturePolicy: 'Sign' as never, listen: [], dht: false }),
+    /params\.signaturePolicy/,
+  );
 });

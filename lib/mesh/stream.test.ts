@@ -1,13 +1,14 @@
 /**
  * The bilateral stream protocol `/0x01/v1/envelope` (docs/protocol.md §9) between real nodes.
  */
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
 import { multiaddr } from '@multiformats/multiaddr';
 import * as lp from 'it-length-prefixed';
 import { ENVELOPE_PROTOCOL } from './constants';
 import { MeshSendError } from './errors';
-import { payload, startTestNode, stopAll, waitFor, type TestNode } from './testing';
+import { payload, startTestNode, stopAll, type TestNode, waitFor } from './testing';
 
 const BAD = 0xff;
 
@@ -15,7 +16,9 @@ describe('/0x01/v1/envelope stream protocol', () => {
   let a: TestNode, b: TestNode, big: TestNode;
 
   before(async () => {
-    a = await startTestNode({ validate: (bytes) => (bytes[0] === BAD ? { result: 'reject', reason: 'signature' } : 'accept') });
+    a = await startTestNode({
+      validate: (bytes) => (bytes[0] === BAD ? { result: 'reject', reason: 'signature' } : 'accept'),
+    });
     b = await startTestNode();
     // A sender allowed to produce over-limit frames, to test the receiver's limit.
     big = await startTestNode({ limits: { maxMessageBytes: 200_000 } });
@@ -67,7 +70,10 @@ describe('/0x01/v1/envelope stream protocol', () => {
     await big.node.sendEnvelope(a.node.multiaddrs()[0]!, new Uint8Array(65_537));
     await waitFor('oversize drop', () => a.drops.some((d) => d.reason === 'oversize'));
     assert.deepEqual(a.drops.at(-1), { reason: 'oversize', peer: big.node.peerId, source: 'stream' });
-    assert.equal(a.received.some((r) => r.bytes.length > 65_536), false);
+    assert.equal(
+      a.received.some((r) => r.bytes.length > 65_536),
+      false,
+    );
     assert.equal(a.node.stats().drops.oversize, 1);
   });
 
@@ -112,10 +118,16 @@ describe('oversize frames on /0x01/v1/envelope are skipped, the stream goes on',
       for (let i = 0; i < 5; i++) frames.push(lp.encode.single(payload(6, i)).subarray());
       const bytes = new Uint8Array(frames.reduce((a, f) => a + f.length, 0));
       let o = 0;
-      for (const f of frames) { bytes.set(f, o); o += f.length; }
+      for (const f of frames) {
+        bytes.set(f, o);
+        o += f.length;
+      }
       if (!s.send(bytes)) await s.onDrain({ signal: AbortSignal.timeout(10_000) });
       await waitFor('5 valid envelopes behind the big frame', () => r.received.length === 5);
-      assert.deepEqual(r.received.map((e) => e.bytes), Array.from({ length: 5 }, (_, i) => payload(6, i)));
+      assert.deepEqual(
+        r.received.map((e) => e.bytes),
+        Array.from({ length: 5 }, (_, i) => payload(6, i)),
+      );
       assert.deepEqual(r.drops, [{ reason: 'oversize', peer: x.node.peerId, source: 'stream' }]);
       assert.equal(s.status, 'open');
     } finally {
@@ -130,7 +142,10 @@ describe('oversize frames on /0x01/v1/envelope are skipped, the stream goes on',
       await big.node.sendEnvelope(r.node.multiaddrs()[0]!, new Uint8Array(MB2).fill(1));
       for (let i = 0; i < 5; i++) await big.node.sendEnvelope(r.node.peerId, payload(7, i));
       await waitFor('5 delivered', () => r.received.length === 5);
-      assert.deepEqual(r.received.map((e) => e.bytes[0]), [7, 7, 7, 7, 7]);
+      assert.deepEqual(
+        r.received.map((e) => e.bytes[0]),
+        [7, 7, 7, 7, 7],
+      );
       assert.deepEqual(r.drops, [{ reason: 'oversize', peer: big.node.peerId, source: 'stream' }]);
       assert.equal(r.node.stats().drops.oversize, 1);
     } finally {
@@ -152,7 +167,10 @@ describe('oversize frames on /0x01/v1/envelope are skipped, the stream goes on',
       assert.deepEqual(r.drops, [{ reason: 'oversize', peer: x.node.peerId, source: 'stream' }]);
       await x.node.sendEnvelope(r.node.peerId, payload(8, 1));
       await waitFor('both good envelopes', () => r.received.length === 2);
-      assert.deepEqual(r.received.map((e) => e.bytes), [payload(8, 0), payload(8, 1)]);
+      assert.deepEqual(
+        r.received.map((e) => e.bytes),
+        [payload(8, 0), payload(8, 1)],
+      );
       assert.equal(r.drops.length, 1);
     } finally {
       await stopAll([r, x]);

@@ -2,8 +2,9 @@
  * Helpers for lib/mesh tests and benches: real libp2p nodes on 127.0.0.1, ephemeral ports,
  * no mDNS, no DHT (a fixed topology), fast gossipsub heartbeat.
  */
-import { createMeshNode, type MeshNode } from './node';
+
 import type { MeshTopic } from './constants';
+import { createMeshNode, type MeshNode } from './node';
 import type { CreateMeshNodeParams, MeshEnvelopeMeta } from './types';
 
 export interface Received {

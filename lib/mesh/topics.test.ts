@@ -1,8 +1,8 @@
-import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { topicFor, isMeshTopic } from './topics';
+import { describe, test } from 'node:test';
 import { MsgType } from '../protocol/types';
 import { TOPIC_BROADCAST, TOPIC_NOTARY, TOPIC_REPUTATION } from './constants';
+import { isMeshTopic, topicFor } from './topics';
 
 describe('topicFor (docs/protocol.md §9)', () => {
   test('maps every message type', () => {

@@ -2,7 +2,7 @@
  * Message type → transport mapping (docs/protocol.md §9).
  */
 import { MsgType } from '../protocol/types';
-import { MESH_TOPICS, TOPIC_BROADCAST, TOPIC_NOTARY, TOPIC_REPUTATION, type MeshTopic } from './constants';
+import { MESH_TOPICS, type MeshTopic, TOPIC_BROADCAST, TOPIC_NOTARY, TOPIC_REPUTATION } from './constants';
 
 const BY_TYPE: ReadonlyMap<number, MeshTopic> = new Map<number, MeshTopic>([
   [MsgType.ADVERTISE, TOPIC_BROADCAST],

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { isWebRtcCircuitAddr, isWebSocketAddr, transportOf } from './transports';
 
 const RELAY = '12D3KooWRelay';

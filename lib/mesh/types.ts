@@ -27,7 +27,10 @@ export interface MeshAccepted {
  * as `signature`); the node passes it to `onDrop` instead of the generic `rejected`/`ignored`.
  * Returning a {@link MeshAccepted} accepts and delivers it to `onAccepted`.
  */
-export type MeshValidationOutcome = MeshValidationResult | { result: 'reject' | 'ignore'; reason: string } | MeshAccepted;
+export type MeshValidationOutcome =
+  | MeshValidationResult
+  | { result: 'reject' | 'ignore'; reason: string }
+  | MeshAccepted;
 
 export interface MeshValidateMeta {
   /** Remote peer id the bytes came from (the gossip propagation source, or the stream's peer). */

@@ -10,8 +10,9 @@
  * does not exist and this file fails; the two-browser e2e (e2e/demo/browser-webrtc.ts) is the
  * same race between real Chromium peers.
  */
-import { test, describe } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { setImmediate as tick } from 'node:timers/promises';
 import { closeInitChannel } from '../../node_modules/@libp2p/webrtc/dist/src/private-to-private/init-channel.js';
 
@@ -20,7 +21,9 @@ type State = RTCDataChannelState;
 /** The part of RTCDataChannel the function touches; close() only starts closing, as in browsers. */
 class FakeChannel extends EventTarget {
   closeCalls = 0;
-  constructor(public readyState: State) { super(); }
+  constructor(public readyState: State) {
+    super();
+  }
   close(): void {
     this.closeCalls++;
     if (this.readyState === 'connecting' || this.readyState === 'open') this.readyState = 'closing';
@@ -38,7 +41,9 @@ class FakeChannel extends EventTarget {
 
 const run = (ch: FakeChannel, signal?: AbortSignal) => {
   let settled = false;
-  const p = closeInitChannel(ch as unknown as RTCDataChannel, { signal }).finally(() => { settled = true; });
+  const p = closeInitChannel(ch as unknown as RTCDataChannel, { signal }).finally(() => {
+    settled = true;
+  });
   return { p, settled: () => settled };
 };
 
@@ -92,7 +97,7 @@ describe('@libp2p/webrtc patch: the dialler closes its init channel whatever sta
     assert.equal(ch.closeCalls, 0);
   });
 
-  test('a channel that never closes still ends with the dial\'s signal', async () => {
+  test("a channel that never closes still ends with the dial's signal", async () => {
     const ch = new FakeChannel('open');
     const ac = new AbortController();
     const r = run(ch, ac.signal);

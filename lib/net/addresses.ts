@@ -15,16 +15,33 @@ import { BlockList, isIP } from 'node:net';
 
 const v4 = new BlockList();
 for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) v4.addSubnet(net, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  v4.addSubnet(net, bits, 'ipv4');
 
 /** Inside 2000::/3 but not public: documentation (2001:db8::/32, 3fff::/20), benchmarking, ORCHID, the IETF block, 6to4 relays. */
 const v6 = new BlockList();
 for (const [net, bits] of [
-  ['2001::', 23], ['2001:db8::', 32], ['2002:c058:6300::', 40], ['3fff::', 20],
-] as const) v6.addSubnet(net, bits, 'ipv6');
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002:c058:6300::', 40],
+  ['3fff::', 20],
+] as const)
+  v6.addSubnet(net, bits, 'ipv6');
 const globalUnicast = new BlockList();
 globalUnicast.addSubnet('2000::', 3, 'ipv6');
 
@@ -43,7 +60,11 @@ export function ipv6Bytes(ip: string): Uint8Array | null {
   const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
   if (groups.length !== 8) return null;
   const out = new Uint8Array(16);
-  groups.forEach((g, i) => { const n = parseInt(g, 16); out[2 * i] = n >> 8; out[2 * i + 1] = n & 255; });
+  groups.forEach((g, i) => {
+    const n = parseInt(g, 16);
+    out[2 * i] = n >> 8;
+    out[2 * i + 1] = n & 255;
+  });
   return out;
 }
 
@@ -85,7 +106,8 @@ export function refusedAddress(ip: string): string | null {
   const b = family === 6 ? ipv6Bytes(bare) : null;
   if (!b) return `${bare.slice(0, 60)} is not an IP address`;
   // Local-use NAT64 (64:ff9b:1::/48) translates into the operator's own network.
-  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b[4] === 0 && b[5] === 1) return `${bare} is not a public address (local-use NAT64)`;
+  if (b[0] === 0 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b[4] === 0 && b[5] === 1)
+    return `${bare} is not a public address (local-use NAT64)`;
   const inner = embeddedIPv4(b);
   const bad = inner.find((a) => v4.check(a, 'ipv4'));
   if (bad) return `${bare} carries ${bad}, not a public address`;

@@ -3,20 +3,37 @@
 // is cut off, not downloaded), the connection made to the checked address only (never a second
 // resolution), every redirect checked again, and failures reported as a class, never the
 // system's text. Loopback stands in for "outside" through the injected address rule.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FAILURES, OutboundError, failureClass, outboundRequest, resolveChecked, type OutboundOptions } from './outbound';
+import { test } from 'node:test';
+import {
+  FAILURES,
+  failureClass,
+  OutboundError,
+  type OutboundOptions,
+  outboundRequest,
+  resolveChecked,
+} from './outbound';
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void, host = '127.0.0.1') {
   const hits: string[] = [];
-  const server = createServer((req, res) => { hits.push(`${req.headers.host} ${req.url}`); handler(req, res); });
+  const server = createServer((req, res) => {
+    hits.push(`${req.headers.host} ${req.url}`);
+    handler(req, res);
+  });
   await new Promise<void>((r) => server.listen(0, host, r));
   const port = (server.address() as AddressInfo).port;
   return {
-    hits, port, url: `http://${host}:${port}`,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+    hits,
+    port,
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -92,14 +109,33 @@ test('the socket connects to the checked address only: the name is resolved once
   try {
     let calls = 0;
     // A name the system cannot resolve: only the guard's answer can have led the socket here.
-    const resolve = async (h: string) => { calls++; assert.equal(h, 'hooks.pinned.invalid'); return calls === 1 ? ['127.0.0.1'] : ['127.0.0.2']; };
-    const r = await outboundRequest(`http://hooks.pinned.invalid:${s.port}/x`, { ...base, allowPrivate: false, resolve, refuse: onlyLoopbackOne });
+    const resolve = async (h: string) => {
+      calls++;
+      assert.equal(h, 'hooks.pinned.invalid');
+      return calls === 1 ? ['127.0.0.1'] : ['127.0.0.2'];
+    };
+    const r = await outboundRequest(`http://hooks.pinned.invalid:${s.port}/x`, {
+      ...base,
+      allowPrivate: false,
+      resolve,
+      refuse: onlyLoopbackOne,
+    });
     assert.equal(r.body.toString(), 'pinned');
     assert.equal(calls, 1, 'no second resolution between check and connect');
     assert.deepEqual(s.hits, [`hooks.pinned.invalid:${s.port} /x`]);
     // The same name resolving inside is refused before any connection.
     const inside = async () => ['127.0.0.1', '127.0.0.2'];
-    assert.equal(await kindOf(outboundRequest(`http://hooks.pinned.invalid:${s.port}/y`, { ...base, allowPrivate: false, resolve: inside, refuse: onlyLoopbackOne })), 'private_address');
+    assert.equal(
+      await kindOf(
+        outboundRequest(`http://hooks.pinned.invalid:${s.port}/y`, {
+          ...base,
+          allowPrivate: false,
+          resolve: inside,
+          refuse: onlyLoopbackOne,
+        }),
+      ),
+      'private_address',
+    );
     assert.equal(s.hits.length, 1);
   } finally {
     await s.close();
@@ -109,13 +145,27 @@ test('the socket connects to the checked address only: the name is resolved once
 test('every redirect is checked like the first URL; redirects are refused unless allowed', async () => {
   const inner = await serve((_req, res) => res.end('secret'), '127.0.0.2');
   const outer = await serve((req, res) => {
-    const to = req.url === '/to-ip' ? `${inner.url}/secret` : req.url === '/to-name' ? `http://inside.invalid:${inner.port}/secret` : req.url === '/to-mapped' ? `http://[::ffff:127.0.0.2]:${inner.port}/` : '/end';
+    const to =
+      req.url === '/to-ip'
+        ? `${inner.url}/secret`
+        : req.url === '/to-name'
+          ? `http://inside.invalid:${inner.port}/secret`
+          : req.url === '/to-mapped'
+            ? `http://[::ffff:127.0.0.2]:${inner.port}/`
+            : '/end';
     if (req.url === '/end') return void res.end('end');
     res.writeHead(302, { location: to }).end();
   });
   try {
-    const o = { ...base, allowPrivate: false, refuse: onlyLoopbackOne, maxRedirects: 3, resolve: async () => ['127.0.0.2'] };
-    for (const path of ['/to-ip', '/to-name', '/to-mapped']) assert.equal(await kindOf(outboundRequest(`${outer.url}${path}`, o)), 'private_address', path);
+    const o = {
+      ...base,
+      allowPrivate: false,
+      refuse: onlyLoopbackOne,
+      maxRedirects: 3,
+      resolve: async () => ['127.0.0.2'],
+    };
+    for (const path of ['/to-ip', '/to-name', '/to-mapped'])
+      assert.equal(await kindOf(outboundRequest(`${outer.url}${path}`, o)), 'private_address', path);
     assert.equal(inner.hits.length, 0, 'nothing reached the inside server');
     assert.equal((await outboundRequest(`${outer.url}/hop`, o)).body.toString(), 'end');
     const noFollow = await outboundRequest(`${outer.url}/to-ip`, { ...o, maxRedirects: 0 });
@@ -140,8 +190,14 @@ test('failures are classes: a closed port is "could not connect", never ECONNREF
     assert.match((e as OutboundError).detail, /ECONNREFUSED/, 'the system text stays in detail, for logs');
   }
   assert.equal(failureClass(new Error('Unexpected EOF - 46/72 bytes')), 'could not connect');
-  assert.equal(failureClass(Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' })), 'timed out');
+  assert.equal(
+    failureClass(Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' })),
+    'timed out',
+  );
   assert.equal(await kindOf(outboundRequest('file:///etc/passwd', base)), 'scheme');
-  assert.equal(await kindOf(resolveChecked('no-such-host.invalid', { allowPrivate: false, resolve: async () => [] })), 'unresolved');
+  assert.equal(
+    await kindOf(resolveChecked('no-such-host.invalid', { allowPrivate: false, resolve: async () => [] })),
+    'unresolved',
+  );
   assert.equal(await kindOf(resolveChecked('[::ffff:127.0.0.1]', { allowPrivate: false })), 'private_address');
 });

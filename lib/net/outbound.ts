@@ -18,11 +18,11 @@
  * `allowPrivate` lifts the address check (local demo), nothing else.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingHttpHeaders, type ClientRequest } from 'node:http';
+import { type ClientRequest, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { refusedAddress } from './addresses';
 import { BaseError } from '../protocol/errors';
+import { refusedAddress } from './addresses';
 
 /** The failure classes callers show; nothing else of a failed request is shown. */
 export const FAILURES = {
@@ -41,7 +41,10 @@ export type FailureKind = keyof typeof FAILURES;
 
 export class OutboundError extends BaseError {
   override name = 'OutboundError';
-  constructor(readonly kind: FailureKind, readonly detail: string = '') {
+  constructor(
+    readonly kind: FailureKind,
+    readonly detail: string = '',
+  ) {
     super(FAILURES[kind]);
   }
 }
@@ -50,23 +53,35 @@ export class OutboundError extends BaseError {
 export function failureClass(e: unknown): string {
   if (e instanceof OutboundError) return e.message;
   const err = e as { name?: string; code?: string } | null;
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError' || err?.code === 'ETIMEDOUT' || err?.code === 'ABORT_ERR') return FAILURES.timeout;
+  if (
+    err?.name === 'TimeoutError' ||
+    err?.name === 'AbortError' ||
+    err?.code === 'ETIMEDOUT' ||
+    err?.code === 'ABORT_ERR'
+  )
+    return FAILURES.timeout;
   return FAILURES.connect;
 }
 
 /** Every address a host name resolves to (A and AAAA, as the OS resolver answers). */
 export type Resolver = (host: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = (host) => new Promise((resolve, reject) => {
-  dnsLookup(host, { all: true, verbatim: true }, (err, addrs: LookupAddress[]) => (err ? reject(err) : resolve(addrs.map((a) => a.address))));
-});
+export const systemResolver: Resolver = (host) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(host, { all: true, verbatim: true }, (err, addrs: LookupAddress[]) =>
+      err ? reject(err) : resolve(addrs.map((a) => a.address)),
+    );
+  });
 
 /**
  * The addresses `host` (a name or an IP literal, brackets allowed) may be contacted at: all of
  * them checked. Throws {@link OutboundError} `unresolved` or `private_address` (one non-public
  * answer refuses the name: a resolver that mixes them is not trusted with the choice).
  */
-export async function resolveChecked(host: string, o: { allowPrivate: boolean; resolve?: Resolver; refuse?: (ip: string) => string | null }): Promise<LookupAddress[]> {
+export async function resolveChecked(
+  host: string,
+  o: { allowPrivate: boolean; resolve?: Resolver; refuse?: (ip: string) => string | null },
+): Promise<LookupAddress[]> {
   const bare = host.replace(/^\[(.*)\]$/, '$1');
   let addrs: string[];
   if (isIP(bare)) addrs = [bare];
@@ -89,8 +104,12 @@ export async function resolveChecked(host: string, o: { allowPrivate: boolean; r
 
 /** A socket `lookup` that answers from `addrs` only (the pinned, checked addresses). */
 export function pinnedLookup(addrs: readonly LookupAddress[]) {
-  return (_host: string, options: { family?: number | string; all?: boolean } | number, cb: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void => {
-    const opts = typeof options === 'number' ? { family: options } : options ?? {};
+  return (
+    _host: string,
+    options: { family?: number | string; all?: boolean } | number,
+    cb: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void => {
+    const opts = typeof options === 'number' ? { family: options } : (options ?? {});
     const fam = opts.family === 'IPv4' ? 4 : opts.family === 'IPv6' ? 6 : Number(opts.family) || 0;
     const list = fam ? addrs.filter((a) => a.family === fam) : [...addrs];
     if (list.length === 0) {
@@ -139,7 +158,8 @@ export function checkUrlForm(raw: string): URL {
   } catch {
     throw new OutboundError('scheme', `not a URL: ${raw.slice(0, 100)}`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new OutboundError('scheme', `${u.protocol} is not http(s)`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new OutboundError('scheme', `${u.protocol} is not http(s)`);
   if (u.username || u.password) throw new OutboundError('scheme', 'credentials in the URL');
   return u;
 }
@@ -154,7 +174,9 @@ export async function outboundRequest(url: string, o: OutboundOptions): Promise<
     current?.destroy(new OutboundError('timeout', `no answer within ${o.deadlineMs} ms`));
     onExpire?.();
   }, o.deadlineMs);
-  const deadline = new Promise<never>((_, reject) => { onExpire = () => reject(new OutboundError('timeout', `no answer within ${o.deadlineMs} ms`)); });
+  const deadline = new Promise<never>((_, reject) => {
+    onExpire = () => reject(new OutboundError('timeout', `no answer within ${o.deadlineMs} ms`));
+  });
   deadline.catch(() => undefined);
   try {
     let u = checkUrlForm(url);
@@ -162,7 +184,12 @@ export async function outboundRequest(url: string, o: OutboundOptions): Promise<
       // Resolution counts against the deadline too (a resolver can be made slow).
       const addrs = await Promise.race([resolveChecked(u.hostname, o), deadline]);
       if (expired) throw new OutboundError('timeout');
-      const res = await Promise.race([once(u, addrs, o, (r) => { current = r; }), deadline]);
+      const res = await Promise.race([
+        once(u, addrs, o, (r) => {
+          current = r;
+        }),
+        deadline,
+      ]);
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && location && (o.maxRedirects ?? 0) > 0) {
         if (hop >= (o.maxRedirects ?? 0)) throw new OutboundError('redirects', `more than ${o.maxRedirects} redirects`);
@@ -183,46 +210,77 @@ export async function outboundRequest(url: string, o: OutboundOptions): Promise<
 }
 
 /** One request to the pinned addresses; resolves with the status and the capped body. */
-function once(u: URL, addrs: LookupAddress[], o: OutboundOptions, started: (r: ClientRequest) => void): Promise<OutboundResponse> {
+function once(
+  u: URL,
+  addrs: LookupAddress[],
+  o: OutboundOptions,
+  started: (r: ClientRequest) => void,
+): Promise<OutboundResponse> {
   return new Promise((resolvePromise, rejectPromise) => {
     // The first verdict stands: destroying the socket ourselves (cap reached) must not turn into an error.
     let settled = false;
-    const resolve = (r: OutboundResponse) => { if (!settled) { settled = true; resolvePromise(r); } };
-    const reject = (e: OutboundError) => { if (!settled) { settled = true; rejectPromise(e); } };
+    const resolve = (r: OutboundResponse) => {
+      if (!settled) {
+        settled = true;
+        resolvePromise(r);
+      }
+    };
+    const reject = (e: OutboundError) => {
+      if (!settled) {
+        settled = true;
+        rejectPromise(e);
+      }
+    };
     const headers: Record<string, string> = { ...o.headers };
     if (o.body !== undefined) headers['content-length'] = String(Buffer.byteLength(o.body));
     let answered = false;
     // agent: false: a fresh socket per request, so no pooled socket outlives its check.
-    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(u, { method: o.method ?? 'GET', headers, agent: false, lookup: pinnedLookup(addrs) as never }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      let n = 0;
-      const done = (truncated: boolean) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), truncated, url: u.toString() });
-      const over = () => {
-        if (o.overflow === 'fail') reject(new OutboundError('too_large', `over ${o.maxBodyBytes} bytes`));
-        else done(true);
-        res.destroy();
-        req.destroy();
-      };
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > o.maxBodyBytes && o.overflow === 'fail') return over();
-      res.on('data', (c: Buffer) => {
-        if (n + c.length > o.maxBodyBytes) {
-          chunks.push(c.subarray(0, o.maxBodyBytes - n));
-          n = o.maxBodyBytes;
-          return over();
-        }
-        n += c.length;
-        chunks.push(c);
-      });
-      res.on('end', () => done(false));
-      res.on('error', (e) => reject(e instanceof OutboundError ? e : new OutboundError('broken', e.message)));
-      res.on('aborted', () => reject(new OutboundError('broken', 'answer cut off')));
-    });
+    const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
+      u,
+      { method: o.method ?? 'GET', headers, agent: false, lookup: pinnedLookup(addrs) as never },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        let n = 0;
+        const done = (truncated: boolean) =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+            truncated,
+            url: u.toString(),
+          });
+        const over = () => {
+          if (o.overflow === 'fail') reject(new OutboundError('too_large', `over ${o.maxBodyBytes} bytes`));
+          else done(true);
+          res.destroy();
+          req.destroy();
+        };
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > o.maxBodyBytes && o.overflow === 'fail') return over();
+        res.on('data', (c: Buffer) => {
+          if (n + c.length > o.maxBodyBytes) {
+            chunks.push(c.subarray(0, o.maxBodyBytes - n));
+            n = o.maxBodyBytes;
+            return over();
+          }
+          n += c.length;
+          chunks.push(c);
+        });
+        res.on('end', () => done(false));
+        res.on('error', (e) => reject(e instanceof OutboundError ? e : new OutboundError('broken', e.message)));
+        res.on('aborted', () => reject(new OutboundError('broken', 'answer cut off')));
+      },
+    );
     started(req);
     req.on('error', (e: NodeJS.ErrnoException) => {
       if (e instanceof OutboundError) return reject(e);
-      reject(new OutboundError(answered || e.code?.startsWith('HPE_') ? 'broken' : 'connect', `${e.code ?? ''} ${e.message}`.trim()));
+      reject(
+        new OutboundError(
+          answered || e.code?.startsWith('HPE_') ? 'broken' : 'connect',
+          `${e.code ?? ''} ${e.message}`.trim(),
+        ),
+      );
     });
     req.end(o.body);
   });

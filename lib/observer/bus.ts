@@ -5,7 +5,9 @@
 import type { LiveBus, LiveEvent } from './types';
 
 /** Creates a {@link LiveBus}. `onListenerError` defaults to console.error. */
-export function createLiveBus(onListenerError: (err: unknown) => void = (e) => console.error('live bus listener threw', e)): LiveBus & { size(): number } {
+export function createLiveBus(
+  onListenerError: (err: unknown) => void = (e) => console.error('live bus listener threw', e),
+): LiveBus & { size(): number } {
   const listeners = new Set<(event: LiveEvent) => void>();
   return {
     publish(event) {

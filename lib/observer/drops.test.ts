@@ -3,8 +3,9 @@
  * event per reason per flush with the running total, the drops written to the store, and the
  * timer flushing on its own.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { openStore } from '../store';
 import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../store/testing';
 import { createDropRecorder } from './drops';
@@ -14,7 +15,13 @@ test('counts per reason, flushes one event per reason to the bus and every drop 
   const store = await openStore({ dataDir: ':memory:' });
   const published: LiveEvent[][] = [];
   const errors: unknown[] = [];
-  const drops = createDropRecorder({ store, publish: (e) => published.push(e), clock: () => 1_000, onError: (e) => errors.push(e), flushMs: 60_000 });
+  const drops = createDropRecorder({
+    store,
+    publish: (e) => published.push(e),
+    clock: () => 1_000,
+    onError: (e) => errors.push(e),
+    flushMs: 60_000,
+  });
   try {
     drops.count('signature', 'peerA', 'gossip');
     drops.count('signature', 'peerB', 'stream');
@@ -22,10 +29,12 @@ test('counts per reason, flushes one event per reason to the bus and every drop 
     assert.deepEqual(drops.counts(), { signature: 2, decode: 1 });
     assert.deepEqual(published, [], 'nothing is published before a flush');
     await drops.flush();
-    assert.deepEqual(published, [[
-      { type: 'drop', at: 1_000, data: { reason: 'signature', count: 2, total: 2 } },
-      { type: 'drop', at: 1_000, data: { reason: 'decode', count: 1, total: 1 } },
-    ]]);
+    assert.deepEqual(published, [
+      [
+        { type: 'drop', at: 1_000, data: { reason: 'signature', count: 2, total: 2 } },
+        { type: 'drop', at: 1_000, data: { reason: 'decode', count: 1, total: 1 } },
+      ],
+    ]);
     assert.deepEqual(await store.dropCounts(), { signature: 2, decode: 1 });
 
     drops.count('signature', 'peerA', 'gossip');
@@ -45,7 +54,13 @@ test('the timer flushes without being asked; a store failure is reported, counts
   const store = await openStore({ dataDir: ':memory:' });
   const published: LiveEvent[][] = [];
   const errors: unknown[] = [];
-  const drops = createDropRecorder({ store, publish: (e) => published.push(e), clock: () => 7, onError: (e) => errors.push(e), flushMs: 20 });
+  const drops = createDropRecorder({
+    store,
+    publish: (e) => published.push(e),
+    clock: () => 7,
+    onError: (e) => errors.push(e),
+    flushMs: 20,
+  });
   drops.count('rate_limit', 'p', 'gossip');
   for (let i = 0; i < 100 && published.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
   assert.deepEqual(published, [[{ type: 'drop', at: 7, data: { reason: 'rate_limit', count: 1, total: 1 } }]]);
@@ -61,10 +76,18 @@ test('the timer flushes without being asked; a store failure is reported, counts
 // that returned early was visible there (PGlite runs every query in order on one connection).
 const pgUrl = testPostgresUrl();
 for (const kind of ['pglite', 'postgres'] as const) {
-  test(`a flush called while another flush is writing returns only once those drops are in the store (${kind})`, { skip: kind === 'postgres' ? skipWithoutPostgres() : false }, async () => {
+  test(`a flush called while another flush is writing returns only once those drops are in the store (${kind})`, {
+    skip: kind === 'postgres' ? skipWithoutPostgres() : false,
+  }, async () => {
     const db = kind === 'postgres' ? await createTestDatabase(pgUrl!, 'zx_drops') : null;
     const store = await openStore(db ? { databaseUrl: db.url } : { dataDir: ':memory:' });
-    const drops = createDropRecorder({ store, publish: () => undefined, clock: () => 1_000, onError: () => undefined, flushMs: 60_000 });
+    const drops = createDropRecorder({
+      store,
+      publish: () => undefined,
+      clock: () => 1_000,
+      onError: () => undefined,
+      flushMs: 60_000,
+    });
     try {
       for (let round = 1; round <= 5; round++) {
         for (let i = 0; i < 200; i++) drops.count('timestamp_out_of_window', undefined, 'upload');

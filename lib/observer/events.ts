@@ -3,22 +3,27 @@
  * lib/wire/events.ts). Pure: the caller passes the item, whether its sender is new, and the
  * reputation fold state. JSON-ready: bytes as lowercase hex, 64-bit integers as decimal strings.
  */
-import { MsgType } from '../protocol/types';
+
 import { toHex } from '../protocol/hex';
 import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
 import { applyFeedback, emptyReputation, type ReputationState } from '../protocol/reputation';
+import { MsgType } from '../protocol/types';
 import type { IngestItem } from '../store/types';
 import { jsonReplacer } from '../wire/codec';
-import { msgTypeName } from '../wire/msg-type';
 import type { LiveEvent, LiveEventData, LiveEventOf } from '../wire/events';
+import { msgTypeName } from '../wire/msg-type';
 import type { ReputationView } from '../wire/views';
 
 export { msgTypeName };
 
 function repJson(r: ReputationState): ReputationView {
   return {
-    reliabilityScore: String(r.reliabilityScore), cooperationIndex: String(r.cooperationIndex), notaryAccuracy: String(r.notaryAccuracy),
-    totalTasks: String(r.totalTasks), totalNotarized: String(r.totalNotarized), totalDisputes: String(r.totalDisputes),
+    reliabilityScore: String(r.reliabilityScore),
+    cooperationIndex: String(r.cooperationIndex),
+    notaryAccuracy: String(r.notaryAccuracy),
+    totalTasks: String(r.totalTasks),
+    totalNotarized: String(r.totalNotarized),
+    totalDisputes: String(r.totalDisputes),
   };
 }
 
@@ -44,8 +49,18 @@ export function eventJson(event: LiveEvent): string {
  * The `drop` events of one flush: per reason, how many were dropped since the previous flush
  * (`per`) and since the observer started (`totals`).
  */
-export function dropEvents(per: Readonly<Record<string, number>>, totals: Readonly<Record<string, number>>, at: number): LiveEventOf<'drop'>[] {
-  const out = Object.entries(per).map(([reason, count]): LiveEventOf<'drop'> => ({ type: 'drop', at, data: { reason, count, total: totals[reason] ?? count } }));
+export function dropEvents(
+  per: Readonly<Record<string, number>>,
+  totals: Readonly<Record<string, number>>,
+  at: number,
+): LiveEventOf<'drop'>[] {
+  const out = Object.entries(per).map(
+    ([reason, count]): LiveEventOf<'drop'> => ({
+      type: 'drop',
+      at,
+      data: { reason, count, total: totals[reason] ?? count },
+    }),
+  );
   for (const ev of out) plain.add(ev);
   return out;
 }
@@ -54,9 +69,19 @@ export function dropEvents(per: Readonly<Record<string, number>>, totals: Readon
 export function messageData(item: IngestItem): LiveEventData<'message'> {
   const e = item.envelope;
   return {
-    id: toHex(item.id), msgType: e.msgType, type: msgTypeName(e.msgType), sender: toHex(e.sender), recipient: toHex(e.recipient),
-    conversationId: toHex(e.conversationId), nonce: String(e.nonce), timestamp: String(e.timestamp), blockRef: String(e.blockRef),
-    payloadLen: e.payloadLen, source: item.source, topic: item.topic ?? null, receivedAt: item.receivedAt.getTime(),
+    id: toHex(item.id),
+    msgType: e.msgType,
+    type: msgTypeName(e.msgType),
+    sender: toHex(e.sender),
+    recipient: toHex(e.recipient),
+    conversationId: toHex(e.conversationId),
+    nonce: String(e.nonce),
+    timestamp: String(e.timestamp),
+    blockRef: String(e.blockRef),
+    payloadLen: e.payloadLen,
+    source: item.source,
+    topic: item.topic ?? null,
+    receivedAt: item.receivedAt.getTime(),
   };
 }
 
@@ -68,7 +93,12 @@ export type ReputationCache = Map<string, ReputationState>;
  * `newAgents`; `reputation_update` after a FEEDBACK (folding it into `reputations`);
  * `notary_assigned`, `verdict_issued`, `dispute_raised` for their msg types.
  */
-export function eventsFor(item: IngestItem, newAgents: readonly Uint8Array[], reputations: ReputationCache, at: number): LiveEvent[] {
+export function eventsFor(
+  item: IngestItem,
+  newAgents: readonly Uint8Array[],
+  reputations: ReputationCache,
+  at: number,
+): LiveEvent[] {
   const e = item.envelope;
   const out: LiveEvent[] = [];
   const msg = messageData(item);
@@ -83,8 +113,18 @@ export function eventsFor(item: IngestItem, newAgents: readonly Uint8Array[], re
       const next = applyFeedback(reputations.get(target) ?? emptyReputation(), f.value);
       reputations.set(target, next);
       out.push({
-        type: 'reputation_update', at,
-        data: { ...base, agent: target, from: base.sender, score: f.value.score, outcome: f.value.outcome, role: f.value.role, isDispute: f.value.isDispute, reputation: repJson(next) },
+        type: 'reputation_update',
+        at,
+        data: {
+          ...base,
+          agent: target,
+          from: base.sender,
+          score: f.value.score,
+          outcome: f.value.outcome,
+          role: f.value.role,
+          isDispute: f.value.isDispute,
+          reputation: repJson(next),
+        },
       });
       break;
     }

@@ -1,26 +1,42 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { freshProbe, withTimeout } from './fresh-probe';
 
-interface Answer { ok: boolean; n: number }
+interface Answer {
+  ok: boolean;
+  n: number;
+}
 
 /** A probe whose answers the test releases by hand, on a clock the test moves. */
 function harness() {
   let t = 0;
   let n = 0;
   const pending: Array<(ok: boolean) => void> = [];
-  const probe = freshProbe<Answer>(() => new Promise((resolve) => { const k = ++n; pending.push((ok) => resolve({ ok, n: k })); }), {
-    isOk: (a) => a.ok, freshMs: 2_000, refreshMs: 250, now: () => t,
-  });
+  const probe = freshProbe<Answer>(
+    () =>
+      new Promise((resolve) => {
+        const k = ++n;
+        pending.push((ok) => resolve({ ok, n: k }));
+      }),
+    {
+      isOk: (a) => a.ok,
+      freshMs: 2_000,
+      refreshMs: 250,
+      now: () => t,
+    },
+  );
   return {
     probe,
     started: () => n,
     answer: (ok: boolean) => pending.shift()!(ok),
-    advance: (ms: number) => { t += ms; },
+    advance: (ms: number) => {
+      t += ms;
+    },
   };
 }
 
-const settled = async <T>(p: Promise<T>): Promise<T | 'pending'> => Promise.race([p, new Promise<'pending'>((r) => setImmediate(() => r('pending')))]);
+const settled = async <T>(p: Promise<T>): Promise<T | 'pending'> =>
+  Promise.race([p, new Promise<'pending'>((r) => setImmediate(() => r('pending')))]);
 
 test('the first call waits for the probe; concurrent calls share it', async () => {
   const h = harness();
@@ -80,7 +96,12 @@ test('a failure is never remembered: the next call waits for a new probe', async
   h.answer(false);
   assert.deepEqual(await next, { value: { ok: false, n: 3 }, reused: false });
   // A thrown probe is not remembered either.
-  const throwing = freshProbe(async () => { throw new Error('down'); }, { isOk: () => true, freshMs: 1_000, refreshMs: 0 });
+  const throwing = freshProbe(
+    async () => {
+      throw new Error('down');
+    },
+    { isOk: () => true, freshMs: 1_000, refreshMs: 0 },
+  );
   await assert.rejects(throwing.get(), /down/);
   await assert.rejects(throwing.get(), /down/);
 });
@@ -91,7 +112,13 @@ test('bad windows are refused', () => {
 
 test('a probe that never answers is cut off, and the next call probes again', async () => {
   let calls = 0;
-  const probe = freshProbe(() => { calls++; return withTimeout(new Promise<never>(() => {}), 20, 'the chain'); }, { isOk: () => true, freshMs: 1_000, refreshMs: 0 });
+  const probe = freshProbe(
+    () => {
+      calls++;
+      return withTimeout(new Promise<never>(() => {}), 20, 'the chain');
+    },
+    { isOk: () => true, freshMs: 1_000, refreshMs: 0 },
+  );
   await assert.rejects(probe.get(), /the chain did not answer within 20 ms/);
   await assert.rejects(probe.get(), /did not answer/);
   assert.equal(calls, 2);

@@ -24,7 +24,10 @@ export const HEALTH_REFRESH_MS = 250;
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let t: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    t = setTimeout(() => reject(Object.assign(new Error(`${what} did not answer within ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+    t = setTimeout(
+      () => reject(Object.assign(new Error(`${what} did not answer within ${ms} ms`), { code: 'ETIMEDOUT' })),
+      ms,
+    );
   });
   return Promise.race([p, late]).finally(() => clearTimeout(t));
 }
@@ -48,22 +51,24 @@ export interface FreshProbe<T> {
 }
 
 export function freshProbe<T>(run: () => Promise<T>, o: FreshProbeOptions<T>): FreshProbe<T> {
-  if (!(o.refreshMs >= 0 && o.freshMs >= o.refreshMs)) throw new RangeError('freshProbe: need 0 <= refreshMs <= freshMs');
+  if (!(o.refreshMs >= 0 && o.freshMs >= o.refreshMs))
+    throw new RangeError('freshProbe: need 0 <= refreshMs <= freshMs');
   const now = o.now ?? Date.now;
   let last: { value: T; at: number } | null = null;
   let inflight: Promise<T> | null = null;
-  const start = (): Promise<T> => (inflight ??= (async () => {
-    try {
-      const value = await run();
-      last = o.isOk(value) ? { value, at: now() } : null;
-      return value;
-    } catch (e) {
-      last = null;
-      throw e;
-    } finally {
-      inflight = null;
-    }
-  })());
+  const start = (): Promise<T> =>
+    (inflight ??= (async () => {
+      try {
+        const value = await run();
+        last = o.isOk(value) ? { value, at: now() } : null;
+        return value;
+      } catch (e) {
+        last = null;
+        throw e;
+      } finally {
+        inflight = null;
+      }
+    })());
   return {
     get(opts) {
       const ok = last;

@@ -3,8 +3,9 @@
  * probe issued while a long transaction holds it would wait for the whole transaction. After a
  * first success the health report answers at once from that success (fresh-probe.ts).
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { startObservatory } from './observatory';
 import { makeBackend, quietLogger } from './testing';
 
@@ -14,10 +15,17 @@ test('health answers while a long PGlite transaction holds the connection', { ti
   try {
     assert.equal((await obs.health()).database.ok, true);
     let release!: () => void;
-    const held = new Promise<void>((r) => { release = r; });
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
     let inside!: () => void;
-    const entered = new Promise<void>((r) => { inside = r; });
-    const tx = obs.store.chainTransaction(async () => { inside(); await held; });
+    const entered = new Promise<void>((r) => {
+      inside = r;
+    });
+    const tx = obs.store.chainTransaction(async () => {
+      inside();
+      await held;
+    });
     await entered;
     const releaseAt = setTimeout(release, 3_000);
     try {

@@ -3,17 +3,18 @@
  * plain node:http server in this process (no Next build needed), with three demo agents that
  * upload their bilateral envelopes over HTTP as they do under `npm start`.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
-import { fromHex, toHex } from '../protocol/hex';
-import { encodeCanonical } from '../protocol/cbor';
-import { MESH_TOPICS } from '../mesh';
-import { startDemoMesh } from '../agents/demo-mesh';
-import type { AgentToParent } from '../agents/types';
+import { test } from 'node:test';
 import { registerServices } from '../../app/_lib/services';
 import { POST } from '../../app/api/ingest/envelopes/route';
+import { startDemoMesh } from '../agents/demo-mesh';
+import type { AgentToParent } from '../agents/types';
+import { MESH_TOPICS } from '../mesh';
+import { encodeCanonical } from '../protocol/cbor';
+import { fromHex, toHex } from '../protocol/hex';
 import { startObservatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
 
@@ -25,7 +26,10 @@ test('agents upload bilateral envelopes through POST /api/ingest/envelopes', asy
   registerServices({ observatory: obs, reads: obs.store, config: backend.config });
   const server = createServer(async (req, res) => {
     const request = new Request(`http://127.0.0.1${req.url}`, {
-      method: req.method, headers: req.headers as Record<string, string>, body: Readable.toWeb(req) as ReadableStream, duplex: 'half',
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: Readable.toWeb(req) as ReadableStream,
+      duplex: 'half',
     } as RequestInit);
     const response = await POST(request);
     res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -36,14 +40,29 @@ test('agents upload bilateral envelopes through POST /api/ingest/envelopes', asy
   const sent: Array<Extract<AgentToParent, { t: 'sent' }>> = [];
   // Seed 7 gives the buyer (Boulware) and seller (linear) stances that reach agreement.
   const demo = await startDemoMesh({
-    count: 3, bootstrap: obs.mesh.multiaddrs(), observerUrl: url, epochSeconds: 86_400, seed: 7, misbehaving: -1, autopilot: false,
-    verdictPassRate: 1, uploadIntervalMs: 60_000, register: (id, pk) => obs.registry.register(id, pk),
-    onReport: (_, m) => { if (m.t === 'sent') sent.push(m); },
+    count: 3,
+    bootstrap: obs.mesh.multiaddrs(),
+    observerUrl: url,
+    epochSeconds: 86_400,
+    seed: 7,
+    misbehaving: -1,
+    autopilot: false,
+    verdictPassRate: 1,
+    uploadIntervalMs: 60_000,
+    register: (id, pk) => obs.registry.register(id, pk),
+    onReport: (_, m) => {
+      if (m.t === 'sent') sent.push(m);
+    },
   });
   try {
-    await waitFor('gossip meshes formed', () => MESH_TOPICS.every((t) => demo.agents.every((a) => obs.mesh.meshPeers(t).includes(a.peerId))));
+    await waitFor('gossip meshes formed', () =>
+      MESH_TOPICS.every((t) => demo.agents.every((a) => obs.mesh.meshPeers(t).includes(a.peerId))),
+    );
     demo.open(0, 1, { conversationIdHex: CONV });
-    await waitFor('four FEEDBACK', () => sent.filter((s) => s.conversationIdHex === CONV && s.msgType === 0x0b).length === 4);
+    await waitFor(
+      'four FEEDBACK',
+      () => sent.filter((s) => s.conversationIdHex === CONV && s.msgType === 0x0b).length === 4,
+    );
     await demo.flushAll();
     const bilateral = new Set(sent.filter((s) => s.conversationIdHex === CONV && s.via === 'stream').map((s) => s.id));
     await waitFor('bilateral envelopes stored', async () => {
@@ -55,10 +74,20 @@ test('agents upload bilateral envelopes through POST /api/ingest/envelopes', asy
     assert.deepEqual(new Set(c.envelopes.filter((e) => e.source === 'upload').map((e) => toHex(e.id))), bilateral);
 
     // The route's own answers: per-item results, 400 naming the problem, 413 over the cap.
-    const ok = await fetch(`${url}/api/ingest/envelopes`, { method: 'POST', headers: { 'content-type': 'application/cbor' }, body: Buffer.from(encodeCanonical([c.envelopes[0].raw, new Uint8Array([1])])) });
+    const ok = await fetch(`${url}/api/ingest/envelopes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/cbor' },
+      body: Buffer.from(encodeCanonical([c.envelopes[0].raw, new Uint8Array([1])])),
+    });
     assert.equal(ok.status, 200);
     const body = (await ok.json()) as { results: Array<{ ok: boolean; duplicate?: boolean; reason?: string }> };
-    assert.deepEqual(body.results.map((r) => [r.ok, r.duplicate ?? r.reason]), [[true, true], [false, 'decode']]);
+    assert.deepEqual(
+      body.results.map((r) => [r.ok, r.duplicate ?? r.reason]),
+      [
+        [true, true],
+        [false, 'decode'],
+      ],
+    );
     const bad = await fetch(`${url}/api/ingest/envelopes`, { method: 'POST', body: Buffer.from([0xa0]) });
     assert.equal(bad.status, 400);
     assert.match(JSON.stringify(await bad.json()), /not a CBOR array/);

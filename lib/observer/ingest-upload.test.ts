@@ -2,17 +2,18 @@
 // or older than the archive window is refused as `timestamp_out_of_window` (counted, the good ones
 // beside it stored), so no upload can create envelope partitions without bound. Real observatory
 // on PGlite (and Postgres when TEST_DATABASE_URL is set).
-import { describe, test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { buildEnvelope } from '../protocol/envelope';
+import { after, before, describe, test } from 'node:test';
 import { encodeCanonical } from '../protocol/cbor';
 import { publicKeyFromSeed } from '../protocol/crypto';
+import { buildEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
 import { archiveWindowSeconds, maxWindowPartitions } from '../store/partitions';
-import { startObservatory, type Observatory } from './observatory';
-import { TIMESTAMP_OUT_OF_WINDOW, uploadWindowUs } from './ingest-upload';
-import { makeBackend, quietLogger, type TestBackend } from './testing';
 import { skipWithoutPostgres } from '../store/testing';
+import { TIMESTAMP_OUT_OF_WINDOW, uploadWindowUs } from './ingest-upload';
+import { type Observatory, startObservatory } from './observatory';
+import { makeBackend, quietLogger, type TestBackend } from './testing';
 
 const seed = new Uint8Array(32).fill(41);
 const A = publicKeyFromSeed(seed);
@@ -20,18 +21,35 @@ const B = new Uint8Array(32).fill(0x42);
 const WEEK_US = 7n * 86_400_000_000n;
 const U64_MAX = (1n << 64n) - 1n;
 let nonce = 1n;
-const env = (timestamp: bigint) => buildEnvelope({ msgType: MsgType.DELIVER, sender: A, recipient: B, timestamp, nonce: nonce++, conversationId: new Uint8Array(16).fill(1), payload: Uint8Array.of(1) }, seed);
+const env = (timestamp: bigint) =>
+  buildEnvelope(
+    {
+      msgType: MsgType.DELIVER,
+      sender: A,
+      recipient: B,
+      timestamp,
+      nonce: nonce++,
+      conversationId: new Uint8Array(16).fill(1),
+      payload: Uint8Array.of(1),
+    },
+    seed,
+  );
 
 test('the plain window: [now − archive window, now + 30 s]', () => {
   const now = Date.UTC(2030, 0, 1);
   assert.equal(archiveWindowSeconds(20), 28 * 86_400);
   assert.equal(archiveWindowSeconds(30 * 86_400), 120 * 86_400, 'four epochs when epochs are long');
-  assert.deepEqual(uploadWindowUs(now, 86_400), { fromUs: BigInt(now - 28 * 86_400_000) * 1000n, toUs: BigInt(now) * 1000n + 30_000_000n });
+  assert.deepEqual(uploadWindowUs(now, 86_400), {
+    fromUs: BigInt(now - 28 * 86_400_000) * 1000n,
+    toUs: BigInt(now) * 1000n + 30_000_000n,
+  });
   assert.equal(uploadWindowUs(1_000, 86_400).fromUs, 0n, 'never before 1970');
 });
 
 for (const kind of ['pglite', 'postgres'] as const) {
-  describe(`archive upload time window on ${kind}`, { skip: kind === 'postgres' ? skipWithoutPostgres() : false }, () => {
+  describe(`archive upload time window on ${kind}`, {
+    skip: kind === 'postgres' ? skipWithoutPostgres() : false,
+  }, () => {
     let backend: TestBackend;
     let obs: Observatory;
     before(async () => {
@@ -66,13 +84,20 @@ for (const kind of ['pglite', 'postgres'] as const) {
         else {
           assert.ok(!x.ok, what);
           assert.equal(x.ok ? '' : x.reason, TIMESTAMP_OUT_OF_WINDOW, what);
-          assert.match(x.ok ? '' : x.detail ?? '', /^timestamp \d+ µs is (before|after) the archive window \[\d+, \d+\]$/, what);
+          assert.match(
+            x.ok ? '' : (x.detail ?? ''),
+            /^timestamp \d+ µs is (before|after) the archive window \[\d+, \d+\]$/,
+            what,
+          );
         }
         assert.equal((await obs.store.getEnvelope(envs[i].id)) !== null, ok, `${what}: stored iff in the window`);
       }
       assert.equal((obs.dropCounts()[TIMESTAMP_OUT_OF_WINDOW] ?? 0) - before, cases.filter((c) => !c[2]).length);
       await obs.flush();
-      const [row] = await obs.store.query<{ n: string }>(`SELECT count(*)::text AS n FROM "drop" WHERE reason = $1 AND source = 'upload'`, [TIMESTAMP_OUT_OF_WINDOW]);
+      const [row] = await obs.store.query<{ n: string }>(
+        `SELECT count(*)::text AS n FROM "drop" WHERE reason = $1 AND source = 'upload'`,
+        [TIMESTAMP_OUT_OF_WINDOW],
+      );
       assert.equal(Number(row.n), cases.filter((c) => !c[2]).length, 'recorded in the store like every drop');
     });
 
@@ -83,7 +108,8 @@ for (const kind of ['pglite', 'postgres'] as const) {
       const stored = r.results.filter((x) => x.ok).length;
       assert.ok(stored >= 4 && stored <= 5, `only the weeks inside the 28-day window are stored (${stored})`);
       const bound = maxWindowPartitions(obs.config.epochSeconds);
-      const count = async (o: Observatory) => (await o.store.envelopePartitions.list()).filter((p) => p.name !== 'envelope_default').length;
+      const count = async (o: Observatory) =>
+        (await o.store.envelopePartitions.list()).filter((p) => p.name !== 'envelope_default').length;
       assert.ok((await count(obs)) <= bound, `${await count(obs)} partitions, at most ${bound}`);
       await obs.stop();
       obs = await startObservatory({ config: backend.config, logger: quietLogger, verifyWorkers: 0 });

@@ -9,11 +9,12 @@
  * else keeps a client from dating an envelope 1970 or 2^64−1 µs, and every later reader (the
  * epoch partitions, exports, releases) would carry that row.
  */
-import { toHex } from '../protocol/hex';
+
 import { TIMESTAMP_TOLERANCE_US } from '../protocol/constants';
-import { archiveWindowSeconds } from '../store/partitions';
+import { toHex } from '../protocol/hex';
 import type { ValidationResult } from '../protocol/types';
 import type { IngestQueue } from '../store';
+import { archiveWindowSeconds } from '../store/partitions';
 import type { DropRecorder } from './drops';
 import type { UploadItemResult } from './types';
 import { parseUploadBody } from './upload';
@@ -34,7 +35,10 @@ export interface UploadOutcome {
 export const TIMESTAMP_OUT_OF_WINDOW = 'timestamp_out_of_window';
 
 /** An inclusive window of unix-µs timestamps. */
-export interface TimeWindowUs { fromUs: bigint; toUs: bigint }
+export interface TimeWindowUs {
+  fromUs: bigint;
+  toUs: bigint;
+}
 
 /** The window of a plain upload at `nowMs`: [now − archive window, now + the live tolerance]. */
 export function uploadWindowUs(nowMs: number, epochSeconds: number): TimeWindowUs {
@@ -71,13 +75,17 @@ export interface UploadIngestParams {
 }
 
 /** Returns `ingestUpload(body)`: resolves once every item is stored or refused. */
-export function createUploadIngest(params: UploadIngestParams): (body: Uint8Array, opts?: UploadOptions) => Promise<UploadOutcome> {
+export function createUploadIngest(
+  params: UploadIngestParams,
+): (body: Uint8Array, opts?: UploadOptions) => Promise<UploadOutcome> {
   const { validation, queue, drops, clock, gate, epochSeconds } = params;
-  if (!Number.isInteger(epochSeconds) || epochSeconds < 1) throw new TypeError('params.epochSeconds must be a positive integer');
+  if (!Number.isInteger(epochSeconds) || epochSeconds < 1)
+    throw new TypeError('params.epochSeconds must be a positive integer');
   return async function ingestUpload(body, opts = {}) {
     const parsed = parseUploadBody(body);
     if (!parsed.ok) return { status: parsed.status, results: [], error: parsed.message };
-    if (gate && !gate.ok) return { status: 503, results: [], error: 'the database is unreachable: nothing was stored, upload again later' };
+    if (gate && !gate.ok)
+      return { status: 503, results: [], error: 'the database is unreachable: nothing was stored, upload again later' };
     const results: UploadItemResult[] = new Array(parsed.items.length);
     const plain = uploadWindowUs(clock(), epochSeconds);
     const pushes: Promise<void>[] = [];
@@ -85,12 +93,17 @@ export function createUploadIngest(params: UploadIngestParams): (body: Uint8Arra
       let r: ValidationResult | { ok: false; reason: string; detail?: string } = v;
       if (r.ok) {
         const ts = r.envelope.timestamp;
-        const late = (opts.window && outside(ts, opts.window, "the log's epoch window")) ?? outside(ts, plain, 'the archive window');
+        const late =
+          (opts.window && outside(ts, opts.window, "the log's epoch window")) ??
+          outside(ts, plain, 'the archive window');
         if (late !== undefined) r = { ok: false, reason: TIMESTAMP_OUT_OF_WINDOW, detail: late };
       }
       if (!r.ok) {
         drops.count(r.reason, undefined, 'upload', r.detail);
-        results[index] = r.detail === undefined ? { index, ok: false, reason: r.reason } : { index, ok: false, reason: r.reason, detail: r.detail };
+        results[index] =
+          r.detail === undefined
+            ? { index, ok: false, reason: r.reason }
+            : { index, ok: false, reason: r.reason, detail: r.detail };
         return undefined;
       }
       const id = toHex(r.id);
@@ -100,10 +113,16 @@ export function createUploadIngest(params: UploadIngestParams): (body: Uint8Arra
         results[index] = { index, ok: false, reason: shed };
         return undefined;
       }
-      return queue.push({ id: r.id, envelope: r.envelope, raw: bytes, source: 'upload', receivedAt: new Date(clock()) }).then(
-        (p) => { results[index] = { index, ok: true, id, duplicate: !p.inserted }; },
-        (e) => { results[index] = { index, ok: false, reason: 'store_error', detail: String((e as Error)?.message ?? e) }; },
-      );
+      return queue
+        .push({ id: r.id, envelope: r.envelope, raw: bytes, source: 'upload', receivedAt: new Date(clock()) })
+        .then(
+          (p) => {
+            results[index] = { index, ok: true, id, duplicate: !p.inserted };
+          },
+          (e) => {
+            results[index] = { index, ok: false, reason: 'store_error', detail: String((e as Error)?.message ?? e) };
+          },
+        );
     };
     for (let index = 0; index < parsed.items.length; index++) {
       const el = parsed.items[index];

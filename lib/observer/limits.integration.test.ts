@@ -4,35 +4,54 @@
  * (burst 100, 100/s) never refills: exactly 100 of the flooder's envelopes pass, whatever the
  * machine's speed, while a second peer's envelopes all arrive.
  */
-import { test, describe } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { createMeshNode, TOPIC_BROADCAST, type MeshNode } from '../mesh';
-import { MsgType } from '../protocol/types';
-import { buildEnvelope, envelopeId } from '../protocol/envelope';
-import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
+import { describe, test } from 'node:test';
+import { createMeshNode, type MeshNode, TOPIC_BROADCAST } from '../mesh';
 import { encodeCanonical } from '../protocol/cbor';
+import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
+import { buildEnvelope, envelopeId } from '../protocol/envelope';
 import { toHex } from '../protocol/hex';
-import { startObservatory, type Observatory } from './observatory';
+import { MsgType } from '../protocol/types';
+import { skipWithoutPostgres } from '../store/testing';
+import { type Observatory, startObservatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
 import type { LiveEvent } from './types';
-import { skipWithoutPostgres } from '../store/testing';
 
 function agent(label: string) {
   const seed = sha256(new TextEncoder().encode(`limits/${label}/seed`));
   return { seed, id: sha256(new TextEncoder().encode(`limits/${label}/id`)), pk: publicKeyFromSeed(seed) };
 }
 
-function envelopes(a: ReturnType<typeof agent>, n: number, nowMs: number, msgType: number = MsgType.BEACON): Uint8Array[] {
-  return Array.from({ length: n }, (_, i) => buildEnvelope({
-    msgType, sender: a.id, timestamp: BigInt(nowMs) * 1000n + BigInt(i), nonce: BigInt(i + 1), conversationId: new Uint8Array(16),
-    payload: new TextEncoder().encode(`payload ${i}`),
-  }, a.seed).bytes);
+function envelopes(
+  a: ReturnType<typeof agent>,
+  n: number,
+  nowMs: number,
+  msgType: number = MsgType.BEACON,
+): Uint8Array[] {
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      buildEnvelope(
+        {
+          msgType,
+          sender: a.id,
+          timestamp: BigInt(nowMs) * 1000n + BigInt(i),
+          nonce: BigInt(i + 1),
+          conversationId: new Uint8Array(16),
+          payload: new TextEncoder().encode(`payload ${i}`),
+        },
+        a.seed,
+      ).bytes,
+  );
 }
 
 const peer = () => createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], validate: () => 'accept', dht: false });
 
 async function countBySender(obs: Observatory, a: ReturnType<typeof agent>): Promise<number> {
-  const rows = await obs.store.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope WHERE sender = $1', [a.id]);
+  const rows = await obs.store.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope WHERE sender = $1', [
+    a.id,
+  ]);
   return Number(rows[0].n);
 }
 
@@ -53,11 +72,21 @@ describe('mesh limits at the observer', () => {
       const flood = envelopes(flooder, 1_000, T);
       const calm = envelopes(honest, 50, T);
       await Promise.all([
-        (async () => { for (const b of flood) await f.sendEnvelope(target, b); })(),
-        (async () => { for (const b of calm) { await h.sendEnvelope(target, b); await new Promise((r) => setTimeout(r, 2)); } })(),
+        (async () => {
+          for (const b of flood) await f.sendEnvelope(target, b);
+        })(),
+        (async () => {
+          for (const b of calm) {
+            await h.sendEnvelope(target, b);
+            await new Promise((r) => setTimeout(r, 2));
+          }
+        })(),
       ]);
       await waitFor('900 rate-limit drops', () => obs.dropCounts().rate_limit === 900);
-      await waitFor('150 envelopes stored', async () => { await obs.flush(); return (await countBySender(obs, flooder)) + (await countBySender(obs, honest)) === 150; });
+      await waitFor('150 envelopes stored', async () => {
+        await obs.flush();
+        return (await countBySender(obs, flooder)) + (await countBySender(obs, honest)) === 150;
+      });
       assert.equal(await countBySender(obs, flooder), 100);
       assert.equal(await countBySender(obs, honest), 50);
       assert.deepEqual(obs.dropCounts(), { rate_limit: 900 });
@@ -74,8 +103,16 @@ describe('two observers on one Postgres', { skip: skipWithoutPostgres() }, () =>
   test('each envelope is stored once, and both buses see each once', async () => {
     const backend = await makeBackend('postgres');
     const a = await startObservatory({ config: backend.config, logger: quietLogger });
-    const b = await startObservatory({ config: { ...backend.config, bootstrap: a.mesh.multiaddrs() }, logger: quietLogger });
-    const pub = await createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], validate: () => 'accept', dht: false, bootstrap: [a.mesh.multiaddrs()[0], b.mesh.multiaddrs()[0]] });
+    const b = await startObservatory({
+      config: { ...backend.config, bootstrap: a.mesh.multiaddrs() },
+      logger: quietLogger,
+    });
+    const pub = await createMeshNode({
+      listen: ['/ip4/127.0.0.1/tcp/0'],
+      validate: () => 'accept',
+      dht: false,
+      bootstrap: [a.mesh.multiaddrs()[0], b.mesh.multiaddrs()[0]],
+    });
     const seen = { a: [] as string[], b: [] as string[] };
     a.bus.subscribe((e: LiveEvent) => e.type === 'message' && seen.a.push(e.data.id as string));
     b.bus.subscribe((e: LiveEvent) => e.type === 'message' && seen.b.push(e.data.id as string));
@@ -89,8 +126,15 @@ describe('two observers on one Postgres', { skip: skipWithoutPostgres() }, () =>
       const body = encodeCanonical(up);
       const [ra, rb] = await Promise.all([a.ingestUpload(body), b.ingestUpload(body)]);
       assert.ok(ra.results.every((r) => r.ok) && rb.results.every((r) => r.ok));
-      const firsts = ra.results.map((r, i) => Number(r.ok && !r.duplicate) + Number(rb.results[i].ok && !(rb.results[i] as { duplicate: boolean }).duplicate));
-      assert.deepEqual(firsts, up.map(() => 1));
+      const firsts = ra.results.map(
+        (r, i) =>
+          Number(r.ok && !r.duplicate) +
+          Number(rb.results[i].ok && !(rb.results[i] as { duplicate: boolean }).duplicate),
+      );
+      assert.deepEqual(
+        firsts,
+        up.map(() => 1),
+      );
       // Gossip: one publisher reaching both observers.
       await waitFor('publisher meshed with both observers', () => pub.meshPeers(TOPIC_BROADCAST).length === 2);
       const gossip = envelopes(gossiper, 50, Date.now());
@@ -101,7 +145,10 @@ describe('two observers on one Postgres', { skip: skipWithoutPostgres() }, () =>
         await b.flush();
         return seen.a.length >= 350 && seen.b.length >= 350;
       });
-      const rows = await a.store.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope WHERE sender = ANY($1)', [[uploader.id, gossiper.id]]);
+      const rows = await a.store.query<{ n: string }>(
+        'SELECT count(*)::text AS n FROM envelope WHERE sender = ANY($1)',
+        [[uploader.id, gossiper.id]],
+      );
       assert.equal(Number(rows[0].n), 350);
       assert.deepEqual(new Set(seen.a), ids);
       assert.deepEqual(new Set(seen.b), ids);

@@ -26,18 +26,19 @@
  * verified (409 after); an unsigned one never replaces anything (409 when a different log is
  * stored). Valid envelopes of a log refused at the ingest step stay stored, as from any upload.
  */
+
+import { batchHash, decodeBatch } from '../protocol/batch';
+import { TIMESTAMP_TOLERANCE_US } from '../protocol/constants';
+import { ed25519Verify } from '../protocol/crypto';
 import { decodeEnvelope, envelopeId } from '../protocol/envelope';
+import { epochLogStatement } from '../protocol/epoch-log';
+import { toHex } from '../protocol/hex';
 import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
 import { decodeFeedback } from '../protocol/payloads';
-import { MsgType, type Envelope } from '../protocol/types';
-import { toHex } from '../protocol/hex';
-import { batchHash, decodeBatch } from '../protocol/batch';
-import { ed25519Verify } from '../protocol/crypto';
-import { TIMESTAMP_TOLERANCE_US } from '../protocol/constants';
-import { epochLogStatement } from '../protocol/epoch-log';
-import { parseUploadBody, MAX_UPLOAD_BYTES } from './upload';
-import type { UploadItemResult } from './types';
+import { type Envelope, MsgType } from '../protocol/types';
 import type { EpochLogUploadView, Problem } from '../wire/views';
+import type { UploadItemResult } from './types';
+import { MAX_UPLOAD_BYTES, parseUploadBody } from './upload';
 
 /** A parsed log upload. */
 export interface LogUpload {
@@ -85,22 +86,28 @@ function readUint(b: Uint8Array, off: number): { value: bigint; len: number } | 
   return { value: v, len: 1 + n };
 }
 
-const SHAPE = 'body is not a CBOR array of 3 items [agent_id, epoch, [envelope, ...]] (4 with the batch; 5 or 6 when signed: [..., signer, signature])';
+const SHAPE =
+  'body is not a CBOR array of 3 items [agent_id, epoch, [envelope, ...]] (4 with the batch; 5 or 6 when signed: [..., signer, signature])';
 
 /**
  * Parses a log-upload body (module comment for the forms). Never throws: 413 over
  * MAX_UPLOAD_BYTES / MAX_UPLOAD_ITEMS, 400 with a message naming the problem otherwise.
  */
 export function parseLogUploadBody(body: Uint8Array): ParseLogUploadResult {
-  if (!(body instanceof Uint8Array)) return { ok: false, status: 400, message: 'body must be bytes (application/cbor)' };
-  if (body.length > MAX_UPLOAD_BYTES) return { ok: false, status: 413, message: `body is ${body.length} bytes, max ${MAX_UPLOAD_BYTES}` };
-  if (body.length === 0) return { ok: false, status: 400, message: 'empty body: expected CBOR [agent_id, epoch, [envelope, ...]]' };
+  if (!(body instanceof Uint8Array))
+    return { ok: false, status: 400, message: 'body must be bytes (application/cbor)' };
+  if (body.length > MAX_UPLOAD_BYTES)
+    return { ok: false, status: 413, message: `body is ${body.length} bytes, max ${MAX_UPLOAD_BYTES}` };
+  if (body.length === 0)
+    return { ok: false, status: 400, message: 'empty body: expected CBOR [agent_id, epoch, [envelope, ...]]' };
   if (body[0] < 0x83 || body[0] > 0x86) return { ok: false, status: 400, message: SHAPE };
   const arity = body[0] - 0x80;
-  if (body.length < 35 || body[1] !== 0x58 || body[2] !== 0x20) return { ok: false, status: 400, message: 'agent_id (item 0) must be a 32-byte byte string' };
+  if (body.length < 35 || body[1] !== 0x58 || body[2] !== 0x20)
+    return { ok: false, status: 400, message: 'agent_id (item 0) must be a 32-byte byte string' };
   const agent = body.slice(3, 35);
   const epoch = readUint(body, 35);
-  if (typeof epoch === 'string') return { ok: false, status: 400, message: `epoch (item 1) must be an unsigned integer: ${epoch}` };
+  if (typeof epoch === 'string')
+    return { ok: false, status: 400, message: `epoch (item 1) must be an unsigned integer: ${epoch}` };
   if (epoch.value > I64_MAX) return { ok: false, status: 400, message: 'epoch (item 1) is larger than 2^63-1' };
   let envelopesCbor = body.subarray(35 + epoch.len);
   const out: LogUpload = { agent, epoch: epoch.value, envelopes: [], envelopesCbor };
@@ -113,14 +120,26 @@ export function parseLogUploadBody(body: Uint8Array): ParseLogUploadResult {
     let at = end;
     for (const [k, name] of names.entries()) {
       const b = bstrAt(body, at);
-      if (typeof b === 'string') return { ok: false, status: 400, message: `${name} (item ${3 + k}) must be a byte string: ${b}` };
+      if (typeof b === 'string')
+        return { ok: false, status: 400, message: `${name} (item ${3 + k}) must be a byte string: ${b}` };
       const v = body.slice(b.start, b.end);
-      if (name === 'signer' && v.length !== 32) return { ok: false, status: 400, message: `signer (item ${3 + k}) must be a 32-byte Ed25519 public key, got ${v.length} bytes` };
-      if (name === 'signature' && v.length !== 64) return { ok: false, status: 400, message: `signature (item ${3 + k}) must be a 64-byte Ed25519 signature, got ${v.length} bytes` };
+      if (name === 'signer' && v.length !== 32)
+        return {
+          ok: false,
+          status: 400,
+          message: `signer (item ${3 + k}) must be a 32-byte Ed25519 public key, got ${v.length} bytes`,
+        };
+      if (name === 'signature' && v.length !== 64)
+        return {
+          ok: false,
+          status: 400,
+          message: `signature (item ${3 + k}) must be a 64-byte Ed25519 signature, got ${v.length} bytes`,
+        };
       out[name as 'batch' | 'signer' | 'signature'] = v;
       at = b.end;
     }
-    if (at !== body.length) return { ok: false, status: 400, message: `trailing bytes after ${names[names.length - 1]} (item ${arity - 1})` };
+    if (at !== body.length)
+      return { ok: false, status: 400, message: `trailing bytes after ${names[names.length - 1]} (item ${arity - 1})` };
   }
   out.envelopesCbor = envelopesCbor;
   const list = parseUploadBody(envelopesCbor);
@@ -129,7 +148,8 @@ export function parseLogUploadBody(body: Uint8Array): ParseLogUploadResult {
     if (!el.ok) return { ok: false, status: 400, message: `envelope ${i} is not a byte string` };
     out.envelopes.push(el.bytes);
   }
-  if (out.envelopes.length === 0) return { ok: false, status: 400, message: 'envelopes (item 2) is empty: a log has at least one entry' };
+  if (out.envelopes.length === 0)
+    return { ok: false, status: 400, message: 'envelopes (item 2) is empty: a log has at least one entry' };
   return { ok: true, value: out };
 }
 
@@ -179,18 +199,29 @@ export interface IngestEpochLogDeps {
    * The observatory's envelope upload (archive mode, stored, drops counted):
    * Observatory.ingestUpload, given the log's time window.
    */
-  ingest(body: Uint8Array, opts: { window: { fromUs: bigint; toUs: bigint } }): Promise<{ status: number; results: UploadItemResult[]; error?: string }>;
+  ingest(
+    body: Uint8Array,
+    opts: { window: { fromUs: bigint; toUs: bigint } },
+  ): Promise<{ status: number; results: UploadItemResult[]; error?: string }>;
   /** The keys allowed to sign for an agent (lib/observer/registry.ts, as for its envelopes). */
   keysFor(agent: Uint8Array): readonly Uint8Array[] | Promise<readonly Uint8Array[]>;
   /** Epoch length, seconds (EPOCH_SECONDS). */
   epochSeconds: number;
   store: {
     /** lib/store Store.saveEpochLog (replace: a signed log may replace an unverified one). */
-    saveEpochLog(agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts: { replace: boolean }): Promise<'saved' | 'unchanged' | 'replaced' | 'conflict' | 'kept'>;
+    saveEpochLog(
+      agent: Uint8Array,
+      epoch: bigint,
+      ids: readonly Uint8Array[],
+      opts: { replace: boolean },
+    ): Promise<'saved' | 'unchanged' | 'replaced' | 'conflict' | 'kept'>;
     /** lib/store Store.saveBatchUpload (the batch item). */
     saveBatchUpload?(agent: Uint8Array, epoch: bigint, hash: Uint8Array, cbor: Uint8Array): Promise<unknown>;
     /** lib/store Store.listBatches: the on-chain batch of (agent, epoch), if indexed. */
-    listBatches(p: { agent: Uint8Array; epoch: bigint }): Promise<readonly { root: Uint8Array; batchHash: Uint8Array }[]>;
+    listBatches(p: {
+      agent: Uint8Array;
+      epoch: bigint;
+    }): Promise<readonly { root: Uint8Array; batchHash: Uint8Array }[]>;
   };
 }
 
@@ -201,11 +232,21 @@ export type IngestEpochLogResult =
 
 /** Handles one log upload end to end (module comment). Hostile bodies never throw; a store failure does. */
 export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps): Promise<IngestEpochLogResult> {
-  if (!deps || typeof deps.ingest !== 'function' || typeof deps.keysFor !== 'function' || typeof deps.store?.saveEpochLog !== 'function' || typeof deps.store.listBatches !== 'function') {
+  if (
+    !deps ||
+    typeof deps.ingest !== 'function' ||
+    typeof deps.keysFor !== 'function' ||
+    typeof deps.store?.saveEpochLog !== 'function' ||
+    typeof deps.store.listBatches !== 'function'
+  ) {
     throw new TypeError('deps must provide ingest(), keysFor(), epochSeconds and store.saveEpochLog()/listBatches()');
   }
-  if (!Number.isInteger(deps.epochSeconds) || deps.epochSeconds < 1) throw new TypeError('deps.epochSeconds must be a positive integer');
-  const bad = (message: string, status: 400 | 403 | 409 | 413 = 400): IngestEpochLogResult => ({ status, body: { error: message } });
+  if (!Number.isInteger(deps.epochSeconds) || deps.epochSeconds < 1)
+    throw new TypeError('deps.epochSeconds must be a positive integer');
+  const bad = (message: string, status: 400 | 403 | 409 | 413 = 400): IngestEpochLogResult => ({
+    status,
+    body: { error: message },
+  });
   const p = parseLogUploadBody(body);
   if (!p.ok) return bad(p.message, p.status);
   const { agent, epoch, envelopes } = p.value;
@@ -215,7 +256,8 @@ export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps)
   for (const [i, bytes] of envelopes.entries()) {
     const d = decodeEnvelope(bytes);
     if (!d.ok) return bad(`envelope ${i} does not decode: ${d.detail ?? d.reason}`);
-    if (!involves(d.envelope, agent)) return bad(`envelope ${i} does not involve the agent (not its sender, recipient or FEEDBACK target)`);
+    if (!involves(d.envelope, agent))
+      return bad(`envelope ${i} does not involve the agent (not its sender, recipient or FEEDBACK target)`);
     const id = envelopeId(bytes);
     const first = seen.get(toHex(id));
     if (first !== undefined) return bad(`envelope ${i} repeats envelope ${first}`);
@@ -228,8 +270,10 @@ export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps)
   if (p.value.batch) {
     const d = decodeBatch(p.value.batch);
     if (!d.ok) return bad(`batch (item 3) does not decode: ${d.detail}`);
-    if (Buffer.compare(d.value.agentId, agent) !== 0 || d.value.epochNumber !== epoch) return bad('batch (item 3) is not of this agent and epoch');
-    if (Buffer.compare(d.value.logMerkleRoot, root) !== 0) return bad('batch (item 3) does not carry the merkle root of this log');
+    if (Buffer.compare(d.value.agentId, agent) !== 0 || d.value.epochNumber !== epoch)
+      return bad('batch (item 3) is not of this agent and epoch');
+    if (Buffer.compare(d.value.logMerkleRoot, root) !== 0)
+      return bad('batch (item 3) does not carry the merkle root of this log');
     hash = batchHash(d.value);
   }
 
@@ -239,19 +283,34 @@ export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps)
     const signer = p.value.signer!;
     const keys = await deps.keysFor(agent);
     if (!keys.some((k) => Buffer.compare(k, signer) === 0)) {
-      return bad(`signer ${toHex(signer)} is not a key registered for agent ${toHex(agent)}: only the agent's own keys may sign its log`, 403);
+      return bad(
+        `signer ${toHex(signer)} is not a key registered for agent ${toHex(agent)}: only the agent's own keys may sign its log`,
+        403,
+      );
     }
     if (!ed25519Verify(p.value.signature!, epochLogStatement(agent, epoch, root), signer)) {
-      return bad(`signature (item ${p.value.batch ? 5 : 4}) does not verify: it must be the signer's Ed25519 signature over keccak256("zerox1/epoch-log/v1" ‖ agent_id ‖ epoch u64 BE ‖ log root ${toHex(root)})`, 403);
+      return bad(
+        `signature (item ${p.value.batch ? 5 : 4}) does not verify: it must be the signer's Ed25519 signature over keccak256("zerox1/epoch-log/v1" ‖ agent_id ‖ epoch u64 BE ‖ log root ${toHex(root)})`,
+        403,
+      );
     }
   } else {
     const [onChain] = await deps.store.listBatches({ agent, epoch });
     if (!onChain || Buffer.compare(onChain.root, root) !== 0) {
-      const why = onChain ? `its root ${toHex(root)} is not the on-chain batch root ${toHex(onChain.root)}` : 'no batch of this agent and epoch is on chain to compare its root with';
-      return bad(`missing signature: an unsigned log counts only when its root is the on-chain batch root, and ${why}; the agent signs its log upload ([agent_id, epoch, [envelope, ...], signer, signature])`, 403);
+      const why = onChain
+        ? `its root ${toHex(root)} is not the on-chain batch root ${toHex(onChain.root)}`
+        : 'no batch of this agent and epoch is on chain to compare its root with';
+      return bad(
+        `missing signature: an unsigned log counts only when its root is the on-chain batch root, and ${why}; the agent signs its log upload ([agent_id, epoch, [envelope, ...], signer, signature])`,
+        403,
+      );
     }
     // The batch slots of an (agent, epoch) are the agent's: an unsigned upload may add only the on-chain batch.
-    if (hash && Buffer.compare(hash, onChain.batchHash) !== 0) return bad('batch (item 3) of an unsigned upload must be the on-chain batch: its hash is not the on-chain batch_hash', 403);
+    if (hash && Buffer.compare(hash, onChain.batchHash) !== 0)
+      return bad(
+        'batch (item 3) of an unsigned upload must be the on-chain batch: its hash is not the on-chain batch_hash',
+        403,
+      );
   }
 
   const r = await deps.ingest(p.value.envelopesCbor, { window: epochLogWindowUs(epoch, deps.epochSeconds) });
@@ -261,13 +320,26 @@ export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps)
     const x = r.results[i];
     if (x?.ok) continue;
     if (x?.reason === 'store_error') throw new Error(`storing envelope ${i} failed: ${x.detail ?? ''}`);
-    return bad(`envelope ${i} failed archive validation: ${x ? x.reason + (x.detail ? ` (${x.detail})` : '') : 'no result'}`);
+    return bad(
+      `envelope ${i} failed archive validation: ${x ? x.reason + (x.detail ? ` (${x.detail})` : '') : 'no result'}`,
+    );
   }
   const stored = await deps.store.saveEpochLog(agent, epoch, ids, { replace: signed });
-  if (stored === 'conflict') return bad(`a different log for agent ${toHex(agent)} epoch ${epoch} is stored and its batch is already verified`, 409);
-  if (stored === 'kept') return bad(`a different log for agent ${toHex(agent)} epoch ${epoch} is stored; an unsigned upload never replaces it (only the agent's signed upload does)`, 409);
+  if (stored === 'conflict')
+    return bad(
+      `a different log for agent ${toHex(agent)} epoch ${epoch} is stored and its batch is already verified`,
+      409,
+    );
+  if (stored === 'kept')
+    return bad(
+      `a different log for agent ${toHex(agent)} epoch ${epoch} is stored; an unsigned upload never replaces it (only the agent's signed upload does)`,
+      409,
+    );
   if (hash && p.value.batch) await deps.store.saveBatchUpload?.(agent, epoch, hash, p.value.batch);
-  return { status: 200, body: { agent: toHex(agent), epoch: epoch.toString(), entries: ids.length, logMerkleRoot: toHex(root), stored } };
+  return {
+    status: 200,
+    body: { agent: toHex(agent), epoch: epoch.toString(), entries: ids.length, logMerkleRoot: toHex(root), stored },
+  };
 }
 
 /** {@link ingestEpochLog}'s dependencies from a running observatory (the route, the demo mesh, tests). */
@@ -277,5 +349,10 @@ export function logUploadDeps(obs: {
   config: { epochSeconds: number };
   store: IngestEpochLogDeps['store'];
 }): IngestEpochLogDeps {
-  return { ingest: (b, o) => obs.ingestUpload(b, o), keysFor: (a) => obs.registry.keysFor(a), epochSeconds: obs.config.epochSeconds, store: obs.store };
+  return {
+    ingest: (b, o) => obs.ingestUpload(b, o),
+    keysFor: (a) => obs.registry.keysFor(a),
+    epochSeconds: obs.config.epochSeconds,
+    store: obs.store,
+  };
 }

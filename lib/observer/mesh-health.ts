@@ -14,8 +14,8 @@
  */
 import type { Registry } from 'prom-client';
 import type { MeshNode } from '../mesh';
-import { LightCounter, LightHistogram, metricByLabel, type HistogramSeries, type Series } from '../mesh/metrics';
-import { MESH_HEALTH_RETENTION, NODE_TOPIC, type MeshHealthRes, type MeshHealthRow } from '../store/mesh-health';
+import { type HistogramSeries, LightCounter, LightHistogram, metricByLabel, type Series } from '../mesh/metrics';
+import { MESH_HEALTH_RETENTION, type MeshHealthRes, type MeshHealthRow, NODE_TOPIC } from '../store/mesh-health';
 
 /** Samples kept per interval and topic; past it each new one replaces a random kept one. */
 export const MAX_SAMPLES = 4096;
@@ -23,8 +23,12 @@ export const MAX_SAMPLES = 4096;
 /** The topic a stream envelope is counted under: its protocol id. */
 export const STREAM_TOPIC = '/0x01/v1/envelope';
 
-const INCLUSION = ['fanout', 'random', 'subscribed', 'outbound', 'not_enough', 'opportunistic', 'unknown'].map((r) => `gossipsub_mesh_peer_inclusion_events_${r}_total`);
-const CHURN = ['disconnected', 'bad_score', 'prune', 'excess', 'unknown'].map((r) => `gossipsub_peer_churn_events_${r}_total`);
+const INCLUSION = ['fanout', 'random', 'subscribed', 'outbound', 'not_enough', 'opportunistic', 'unknown'].map(
+  (r) => `gossipsub_mesh_peer_inclusion_events_${r}_total`,
+);
+const CHURN = ['disconnected', 'bad_score', 'prune', 'excess', 'unknown'].map(
+  (r) => `gossipsub_peer_churn_events_${r}_total`,
+);
 
 /** Nearest-rank percentile of ascending `sorted`; null when empty. */
 export function percentile(sorted: readonly number[], p: number): number | null {
@@ -67,7 +71,12 @@ class Window {
   }
 }
 
-interface Gauges { meshPeers: number | null; topicPeers: number | null; scoreMin: number | null; scoreMedian: number | null }
+interface Gauges {
+  meshPeers: number | null;
+  topicPeers: number | null;
+  scoreMin: number | null;
+  scoreMedian: number | null;
+}
 
 export interface MeshHealthParams {
   mesh: Pick<MeshNode, 'peerId' | 'meshPeers' | 'subscribers' | 'peers' | 'libp2p'>;
@@ -102,10 +111,25 @@ export function createMeshHealth(p: MeshHealthParams): MeshHealth {
   const topics = [...p.topics, STREAM_TOPIC, NODE_TOPIC];
   // The metrics of lib/mesh/metrics.ts render as prom-client's Counter and Histogram would, at a
   // fraction of their cost per envelope.
-  const latency = new LightHistogram(p.registry, 'zerox1_first_seen_latency_seconds', 'Arrival at this observer minus the envelope timestamp, per topic',
-    ['topic'], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]);
-  const accepted = new LightCounter(p.registry, 'zerox1_envelopes_accepted_total', 'Envelopes this observer accepted, per topic', ['topic']);
-  const drops = new LightCounter(p.registry, 'zerox1_envelopes_dropped_total', 'Envelopes this observer dropped, per reason', ['reason']);
+  const latency = new LightHistogram(
+    p.registry,
+    'zerox1_first_seen_latency_seconds',
+    'Arrival at this observer minus the envelope timestamp, per topic',
+    ['topic'],
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  );
+  const accepted = new LightCounter(
+    p.registry,
+    'zerox1_envelopes_accepted_total',
+    'Envelopes this observer accepted, per topic',
+    ['topic'],
+  );
+  const drops = new LightCounter(
+    p.registry,
+    'zerox1_envelopes_dropped_total',
+    'Envelopes this observer dropped, per reason',
+    ['reason'],
+  );
 
   const perTopic = new Map<string, { accepted: Series; latency: HistogramSeries }>();
   const fresh = (start: number) => new Map(topics.map((t) => [t, new Window(start)]));
@@ -129,7 +153,8 @@ export function createMeshHealth(p: MeshHealthParams): MeshHealth {
   async function deltas(names: readonly string[]): Promise<Map<string, number>> {
     const key = names.join(',');
     const now = new Map<string, number>();
-    for (const name of names) for (const [t, v] of await metricByLabel(p.registry, name, 'topic')) now.set(t, (now.get(t) ?? 0) + v);
+    for (const name of names)
+      for (const [t, v] of await metricByLabel(p.registry, name, 'topic')) now.set(t, (now.get(t) ?? 0) + v);
     const before = last.get(key) ?? new Map<string, number>();
     last.set(key, now);
     const out = new Map<string, number>();
@@ -138,11 +163,22 @@ export function createMeshHealth(p: MeshHealthParams): MeshHealth {
   }
 
   function gaugesOf(topic: string): Gauges {
-    if (topic === STREAM_TOPIC || topic === NODE_TOPIC) return { meshPeers: null, topicPeers: null, scoreMin: null, scoreMedian: null };
+    if (topic === STREAM_TOPIC || topic === NODE_TOPIC)
+      return { meshPeers: null, topicPeers: null, scoreMin: null, scoreMedian: null };
     const mesh = p.mesh.meshPeers(topic as never);
     const gs = (p.mesh.libp2p.services as { pubsub?: { getScore?(id: string): number } }).pubsub;
-    const scores = gs?.getScore ? mesh.map((id) => gs.getScore!(id)).filter(Number.isFinite).sort((a, b) => a - b) : [];
-    return { meshPeers: mesh.length, topicPeers: p.mesh.subscribers(topic as never).length, scoreMin: scores[0] ?? null, scoreMedian: percentile(scores, 50) };
+    const scores = gs?.getScore
+      ? mesh
+          .map((id) => gs.getScore!(id))
+          .filter(Number.isFinite)
+          .sort((a, b) => a - b)
+      : [];
+    return {
+      meshPeers: mesh.length,
+      topicPeers: p.mesh.subscribers(topic as never).length,
+      scoreMin: scores[0] ?? null,
+      scoreMedian: percentile(scores, 50),
+    };
   }
 
   function rowsOf(res: MeshHealthRes, windows: Map<string, Window>, end: number): MeshHealthRow[] {
@@ -153,12 +189,28 @@ export function createMeshHealth(p: MeshHealthParams): MeshHealth {
       const gossip = topic !== STREAM_TOPIC && topic !== NODE_TOPIC;
       const node = topic === NODE_TOPIC;
       rows.push({
-        res, bucket: Math.floor(w.start / 1000 / res) * res, topic, observer: p.mesh.peerId, seconds: Math.max(0, Math.round((end - w.start) / 1000)),
-        messages: w.messages, received: gossip ? w.received : null, duplicates: gossip ? w.duplicates : null, invalid: gossip ? w.invalid : null,
-        latencyP50: percentile(sorted, 50), latencyP90: percentile(sorted, 90), latencyP99: percentile(sorted, 99), latencySamples: w.seen,
-        meshPeers: g.meshPeers, topicPeers: g.topicPeers, grafts: gossip ? w.grafts : null, prunes: gossip ? w.prunes : null,
-        scoreMin: g.scoreMin, scoreMedian: g.scoreMedian,
-        connections: node ? lastConnections : null, rateLimitedPeers: node ? w.limited.size : null, drops: node ? Object.fromEntries(w.drops) : null,
+        res,
+        bucket: Math.floor(w.start / 1000 / res) * res,
+        topic,
+        observer: p.mesh.peerId,
+        seconds: Math.max(0, Math.round((end - w.start) / 1000)),
+        messages: w.messages,
+        received: gossip ? w.received : null,
+        duplicates: gossip ? w.duplicates : null,
+        invalid: gossip ? w.invalid : null,
+        latencyP50: percentile(sorted, 50),
+        latencyP90: percentile(sorted, 90),
+        latencyP99: percentile(sorted, 99),
+        latencySamples: w.seen,
+        meshPeers: g.meshPeers,
+        topicPeers: g.topicPeers,
+        grafts: gossip ? w.grafts : null,
+        prunes: gossip ? w.prunes : null,
+        scoreMin: g.scoreMin,
+        scoreMedian: g.scoreMedian,
+        connections: node ? lastConnections : null,
+        rateLimitedPeers: node ? w.limited.size : null,
+        drops: node ? Object.fromEntries(w.drops) : null,
       });
     }
     return rows;
@@ -167,8 +219,11 @@ export function createMeshHealth(p: MeshHealthParams): MeshHealth {
   async function rollOnce(): Promise<MeshHealthRow[]> {
     const now = clock();
     const [received, dup, invalid, grafts, prunes] = await Promise.all([
-      deltas(['gossipsub_msg_received_prevalidation_total']), deltas(['gossipsub_pre_validation_duplicate_total']),
-      deltas(['gossipsub_msg_received_invalid_by_topic_total']), deltas(INCLUSION), deltas(CHURN),
+      deltas(['gossipsub_msg_received_prevalidation_total']),
+      deltas(['gossipsub_pre_validation_duplicate_total']),
+      deltas(['gossipsub_msg_received_invalid_by_topic_total']),
+      deltas(INCLUSION),
+      deltas(CHURN),
     ]);
     for (const t of p.topics) {
       both(t, (w) => {
@@ -210,9 +265,14 @@ export function createMeshHealth(p: MeshHealthParams): MeshHealth {
   const schedule = () => {
     if (stopped || p.timer === false) return;
     const now = clock();
-    timer = setTimeout(() => {
-      roll().catch((e) => p.onError?.(e)).finally(schedule);
-    }, minuteMs - (now % minuteMs) + 5);
+    timer = setTimeout(
+      () => {
+        roll()
+          .catch((e) => p.onError?.(e))
+          .finally(schedule);
+      },
+      minuteMs - (now % minuteMs) + 5,
+    );
     timer.unref?.();
   };
   schedule();

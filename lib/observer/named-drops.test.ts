@@ -3,16 +3,23 @@
 // former owner) by why that key is refused; a delegation's expiry ends the cached answer at
 // verify time. A source with `signersFor` stands for the chain registry (its own tests run on the
 // embedded chain); validation is the observer's own, on the event loop and on a worker.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { buildEnvelope } from '../protocol/envelope';
+import { test } from 'node:test';
 import { publicKeyFromSeed } from '../protocol/crypto';
-import { MsgType } from '../protocol/types';
+import { buildEnvelope } from '../protocol/envelope';
 import { toHex } from '../protocol/hex';
+import { MsgType } from '../protocol/types';
 import { CachedSignerRegistry, type SignerAnswer, type SignerSource } from './registry';
 import { createValidation } from './validation';
 
-const seeds = { owner: new Uint8Array(32).fill(1), delegate: new Uint8Array(32).fill(2), expired: new Uint8Array(32).fill(3), revoked: new Uint8Array(32).fill(4), stranger: new Uint8Array(32).fill(5) };
+const seeds = {
+  owner: new Uint8Array(32).fill(1),
+  delegate: new Uint8Array(32).fill(2),
+  expired: new Uint8Array(32).fill(3),
+  revoked: new Uint8Array(32).fill(4),
+  stranger: new Uint8Array(32).fill(5),
+};
 const key = (s: Uint8Array) => publicKeyFromSeed(s);
 const AGENT = new Uint8Array(32).fill(0xa1);
 const MEMBERLESS = new Uint8Array(32).fill(0xa2);
@@ -20,7 +27,9 @@ const MEMBERLESS = new Uint8Array(32).fill(0xa2);
 function answers(now: () => number): SignerSource & { asked: number } {
   const src = {
     asked: 0,
-    async keysFor(): Promise<readonly Uint8Array[]> { throw new Error('signersFor is used when present'); },
+    async keysFor(): Promise<readonly Uint8Array[]> {
+      throw new Error('signersFor is used when present');
+    },
     async signersFor(id: Uint8Array): Promise<SignerAnswer> {
       src.asked++;
       if (toHex(id) === toHex(MEMBERLESS)) return { keys: [], reason: 'not_sati_member' };
@@ -29,7 +38,11 @@ function answers(now: () => number): SignerSource & { asked: number } {
       const live = now() < 10_000;
       return {
         keys: live ? [key(seeds.owner), key(seeds.delegate)] : [key(seeds.owner)],
-        refused: [{ key: key(seeds.expired), reason: 'delegation_expired' }, { key: key(seeds.revoked), reason: 'delegation_revoked' }, ...(live ? [] : [{ key: key(seeds.delegate), reason: 'delegation_expired' }])],
+        refused: [
+          { key: key(seeds.expired), reason: 'delegation_expired' },
+          { key: key(seeds.revoked), reason: 'delegation_revoked' },
+          ...(live ? [] : [{ key: key(seeds.delegate), reason: 'delegation_expired' }]),
+        ],
         validUntil: live ? 10_000 : undefined,
       };
     },
@@ -45,7 +58,17 @@ for (const workers of [0, 1]) {
     const v = createValidation({ registry, clock: () => now, verifyWorkers: workers });
     let nonce = 1n;
     const env = (sender: Uint8Array, seed: Uint8Array) =>
-      buildEnvelope({ msgType: MsgType.ADVERTISE, sender, timestamp: BigInt(now) * 1000n, nonce: nonce++, conversationId: new Uint8Array(16), payload: Uint8Array.of(1) }, seed).bytes;
+      buildEnvelope(
+        {
+          msgType: MsgType.ADVERTISE,
+          sender,
+          timestamp: BigInt(now) * 1000n,
+          nonce: nonce++,
+          conversationId: new Uint8Array(16),
+          payload: Uint8Array.of(1),
+        },
+        seed,
+      ).bytes;
     const live = async (bytes: Uint8Array) => {
       const o = await v.validateLive(bytes, { peer: 'p', via: 'gossip' } as never);
       return typeof o === 'object' && 'ok' in o ? 'accepted' : typeof o === 'object' ? o.reason : o;

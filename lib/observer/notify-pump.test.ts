@@ -3,15 +3,17 @@
  * connections) on one real Postgres: events arrive in order at the other one, chunked under the
  * payload cap, never echoed back to the sender; on PGlite nothing is sent.
  */
-import { describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { openStore } from '../store';
 import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../store/testing';
 import { createNotifyPump, NOTIFY_MAX } from './notify-pump';
 import type { LiveEvent } from './types';
 
 // Payload shape does not matter to the pump: it forwards JSON text.
-const ev = (i: number, pad = 0): LiveEvent => ({ type: 'message', at: i, data: { i, pad: 'x'.repeat(pad) } }) as unknown as LiveEvent;
+const ev = (i: number, pad = 0): LiveEvent =>
+  ({ type: 'message', at: i, data: { i, pad: 'x'.repeat(pad) } }) as unknown as LiveEvent;
 
 test('PGlite: nothing is sent (no other process can LISTEN)', async () => {
   const store = await openStore({ dataDir: ':memory:' });

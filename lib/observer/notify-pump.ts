@@ -84,16 +84,19 @@ export function createNotifyPump(params: NotifyPumpParams): NotifyPump {
 
   return {
     send,
-    idle: async () => { await pumping; },
-    listen: (onEvents) => store.listen(channel, (payload) => {
-      if (payload.startsWith(originTag)) return; // our own NOTIFY, echoed back: not parsed
-      try {
-        const m = JSON.parse(payload) as { origin: string; events: LiveEvent[] };
-        if (m.origin !== origin && Array.isArray(m.events)) onEvents(m.events);
-      } catch {
-        /* a foreign payload on our channel: ignore */
-      }
-    }),
+    idle: async () => {
+      await pumping;
+    },
+    listen: (onEvents) =>
+      store.listen(channel, (payload) => {
+        if (payload.startsWith(originTag)) return; // our own NOTIFY, echoed back: not parsed
+        try {
+          const m = JSON.parse(payload) as { origin: string; events: LiveEvent[] };
+          if (m.origin !== origin && Array.isArray(m.events)) onEvents(m.events);
+        } catch {
+          /* a foreign payload on our channel: ignore */
+        }
+      }),
     halt() {
       halted = true;
     },

@@ -3,19 +3,20 @@
  * and feedback stored exactly; restart on the same database loses and duplicates nothing.
  * Runs on PGlite, and on Postgres when TEST_DATABASE_URL is set.
  */
-import { test, describe, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { MsgType } from '../protocol/types';
-import { toHex, fromHex } from '../protocol/hex';
-import { encodeCanonical, decodeCanonical } from '../protocol/cbor';
-import { startDemoMesh, type DemoMesh } from '../agents/demo-mesh';
-import type { AgentToParent } from '../agents/types';
+import { after, before, describe, test } from 'node:test';
+import { type DemoMesh, startDemoMesh } from '../agents/demo-mesh';
 import { FAULT_REASONS } from '../agents/faults';
-import { startObservatory, type Observatory } from './observatory';
+import type { AgentToParent } from '../agents/types';
 import { MESH_TOPICS } from '../mesh';
-import { makeBackend, quietLogger, waitFor, type TestBackend } from './testing';
-import type { LiveEvent } from './types';
+import { decodeCanonical, encodeCanonical } from '../protocol/cbor';
+import { fromHex, toHex } from '../protocol/hex';
+import { MsgType } from '../protocol/types';
 import { skipWithoutPostgres } from '../store/testing';
+import { type Observatory, startObservatory } from './observatory';
+import { makeBackend, quietLogger, type TestBackend, waitFor } from './testing';
+import type { LiveEvent } from './types';
 
 const CONV = 'c0ffee00'.repeat(4);
 const backends: Array<'pglite' | 'postgres'> = ['pglite', 'postgres'];
@@ -24,7 +25,9 @@ for (const kind of backends) {
   const skip = kind === 'postgres' ? skipWithoutPostgres() : false;
   // Both live-validation paths: signatures on the event loop (PGlite run) and on worker threads.
   const verifyWorkers = kind === 'pglite' ? 0 : 1;
-  describe(`observer with three agents on ${kind}, signatures ${verifyWorkers ? 'on a worker thread' : 'on the event loop'}`, { skip }, () => {
+  describe(`observer with three agents on ${kind}, signatures ${verifyWorkers ? 'on a worker thread' : 'on the event loop'}`, {
+    skip,
+  }, () => {
     let backend: TestBackend;
     let obs: Observatory;
     let demo: DemoMesh;
@@ -39,10 +42,20 @@ for (const kind of backends) {
       obs = await startObservatory({ config: backend.config, logger: quietLogger, verifyWorkers });
       obs.bus.subscribe((e) => events.push(e));
       demo = await startDemoMesh({
-        count: 3, bootstrap: obs.mesh.multiaddrs(), epochSeconds: 86_400, seed: 1, misbehaving: -1, autopilot: false,
-        verdictPassRate: 1, strategies: ['linear', 'boulware', 'conceder'], uploadIntervalMs: 60_000,
+        count: 3,
+        bootstrap: obs.mesh.multiaddrs(),
+        epochSeconds: 86_400,
+        seed: 1,
+        misbehaving: -1,
+        autopilot: false,
+        verdictPassRate: 1,
+        strategies: ['linear', 'boulware', 'conceder'],
+        uploadIntervalMs: 60_000,
         register: (id, pk) => obs.registry.register(id, pk),
-        upload: async (body) => { uploadBodies.push(body); return obs.ingestUpload(body); },
+        upload: async (body) => {
+          uploadBodies.push(body);
+          return obs.ingestUpload(body);
+        },
         onReport: (agent, m) => {
           if (m.t === 'sent') sent.push({ ...m, agent });
           if (m.t === 'deal') deals.push({ ...m, agent });
@@ -50,9 +63,15 @@ for (const kind of backends) {
         },
       });
       // Gossip works once every agent's BEACON has reached the observer.
-      await waitFor('a BEACON from each agent', () => demo.agents.every((a) => events.some((e) => e.type === 'message' && e.data.type === 'BEACON' && e.data.sender === a.agentId)));
+      await waitFor('a BEACON from each agent', () =>
+        demo.agents.every((a) =>
+          events.some((e) => e.type === 'message' && e.data.type === 'BEACON' && e.data.sender === a.agentId),
+        ),
+      );
       // ...and every agent is in the observer's gossipsub mesh on all three topics (it relays between them).
-      await waitFor('gossip meshes formed', () => MESH_TOPICS.every((t) => demo.agents.every((a) => obs.mesh.meshPeers(t).includes(a.peerId))));
+      await waitFor('gossip meshes formed', () =>
+        MESH_TOPICS.every((t) => demo.agents.every((a) => obs.mesh.meshPeers(t).includes(a.peerId))),
+      );
     });
 
     after(async () => {
@@ -100,7 +119,10 @@ for (const kind of backends) {
       assert.deepEqual(new Set(conv.participants.map(toHex)), new Set([buyer.agentId, seller.agentId, notary.agentId]));
       assert.equal(conv.feedback.length, 4);
       assert.deepEqual(conv.notaryBids.map((b) => b.bidType).sort(), [0, 1]);
-      assert.equal(deals.find((d) => d.agent === 0 && d.phase === 'closed')?.price, deals.find((d) => d.agent === 1 && d.phase === 'agreed')?.price);
+      assert.equal(
+        deals.find((d) => d.agent === 0 && d.phase === 'closed')?.price,
+        deals.find((d) => d.agent === 1 && d.phase === 'agreed')?.price,
+      );
 
       // Live events: one `message` per new envelope, and the derived events.
       const convEvents = events.filter((e) => (e.data as { conversationId?: string }).conversationId === CONV);
@@ -131,7 +153,10 @@ for (const kind of backends) {
       forged[forged.length - 1] ^= 1; // last signature byte
       const r = await obs.ingestUpload(encodeCanonical([new Uint8Array([1, 2, 3]), forged, good]));
       assert.equal(r.status, 200);
-      assert.deepEqual(r.results.map((x) => x.ok), [false, false, true]);
+      assert.deepEqual(
+        r.results.map((x) => x.ok),
+        [false, false, true],
+      );
       assert.equal(r.results[0].ok === false && r.results[0].reason, 'decode');
       assert.equal(r.results[1].ok === false && r.results[1].reason, 'signature');
       assert.equal(r.results[2].ok === true && r.results[2].duplicate, true);
@@ -151,7 +176,10 @@ for (const kind of backends) {
       // Re-uploading every bilateral envelope ever sent stores nothing new.
       for (const body of uploadBodies) {
         const r = await obs.ingestUpload(body);
-        assert.ok(r.results.every((x) => x.ok && x.duplicate), 'every item a duplicate');
+        assert.ok(
+          r.results.every((x) => x.ok && x.duplicate),
+          'every item a duplicate',
+        );
       }
       await obs.flush();
       assert.equal((await obs.store.health()).envelopes, total0);

@@ -8,24 +8,32 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
-import { createMeshNode, MESH_TOPICS, type MeshAcceptedHandler, type MeshNode, type MeshLimits, type MeshValidateMeta, type MeshValidationOutcome } from '../mesh';
+import {
+  createMeshNode,
+  MESH_TOPICS,
+  type MeshAcceptedHandler,
+  type MeshLimits,
+  type MeshNode,
+  type MeshValidateMeta,
+  type MeshValidationOutcome,
+} from '../mesh';
 import type { Store } from '../store';
-import type { ObservatoryConfig } from './config';
 import { createLiveBus } from './bus';
-import { CachedSignerRegistry, type SignerSource } from './registry';
-import { openObserverStore, storeSignerSource } from './store-adapter';
-import type { HealthReport, LiveBus, LiveEvent } from './types';
-import { createValidation } from './validation';
 import { createCommitQueue, ingestAccepted } from './commit';
-import { createStoreGuard, type IngestBufferLimits } from './store-outage';
-import { createNotifyPump } from './notify-pump';
+import type { ObservatoryConfig } from './config';
 import { createDropRecorder } from './drops';
+import { freshProbe, HEALTH_FRESH_MS, HEALTH_REFRESH_MS, withTimeout } from './fresh-probe';
 import { createUploadIngest, type UploadOptions, type UploadOutcome } from './ingest-upload';
 import { createMeshHealth, type MeshHealth } from './mesh-health';
-import { freshProbe, HEALTH_FRESH_MS, HEALTH_REFRESH_MS, withTimeout } from './fresh-probe';
+import { createNotifyPump } from './notify-pump';
+import { CachedSignerRegistry, type SignerSource } from './registry';
+import { openObserverStore, storeSignerSource } from './store-adapter';
+import { createStoreGuard, type IngestBufferLimits } from './store-outage';
+import type { HealthReport, LiveBus, LiveEvent } from './types';
+import { createValidation } from './validation';
 
-export { LIVE_CHANNEL } from './notify-pump';
 export type { UploadOutcome } from './ingest-upload';
+export { LIVE_CHANNEL } from './notify-pump';
 
 /** Minimal logger (console satisfies it). */
 export interface Logger {
@@ -111,7 +119,6 @@ export function claimedSender(b: Uint8Array): string | null {
 /** How long /api/health waits for the database before it reports it unreachable. */
 const HEALTH_PROBE_MS = 3_000;
 
-
 /** Starts the observatory: store (unless given), registry, validation, mesh node, ingest, live bus. */
 export async function startObservatory(params: StartObservatoryParams): Promise<Observatory> {
   const { config } = params;
@@ -119,7 +126,8 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   const log: Logger = params.logger ?? console;
   const clock = params.clock ?? Date.now;
   const ownStore = !params.store;
-  const store = params.store ?? (await openObserverStore(config, { info: (m) => log.info(m), warn: (m) => log.warn(m) }));
+  const store =
+    params.store ?? (await openObserverStore(config, { info: (m) => log.info(m), warn: (m) => log.warn(m) }));
   const origin = randomUUID();
   const bus = createLiveBus((e) => log.error('live listener threw', e));
   const registry = new CachedSignerRegistry({ source: params.signers ?? storeSignerSource(store), now: clock });
@@ -132,14 +140,22 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     clock,
     limits: { ...config.ingestBuffer, ...params.ingestBuffer },
     retry: params.retry,
-    onDown: (e) => log.warn(`database unreachable: buffering accepted envelopes and retrying (${String((e as Error)?.message ?? e)})`),
-    onUp: (ms) => log.info(`database reachable again after ${(ms / 1000).toFixed(1)} s; writing the buffered envelopes`),
+    onDown: (e) =>
+      log.warn(
+        `database unreachable: buffering accepted envelopes and retrying (${String((e as Error)?.message ?? e)})`,
+      ),
+    onUp: (ms) =>
+      log.info(`database reachable again after ${(ms / 1000).toFixed(1)} s; writing the buffered envelopes`),
   });
   const queue = createCommitQueue(guard.wrap(store), { clock, publish });
   const drops = createDropRecorder({
-    store, publish, clock,
+    store,
+    publish,
+    clock,
     // During an outage the drop records wait for the next flush (bounded); no warning per 250 ms.
-    onError: (e) => { if (!guard.failed(e)) log.warn('recording drops failed', e); },
+    onError: (e) => {
+      if (!guard.failed(e)) log.warn('recording drops failed', e);
+    },
   });
   const validation = createValidation({
     registry,
@@ -157,7 +173,10 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     return out;
   };
   // Without a drop listener this is one call and one comparison per envelope.
-  const validateLive = (bytes: Uint8Array, meta: MeshValidateMeta): Promise<MeshValidationOutcome> | MeshValidationOutcome => {
+  const validateLive = (
+    bytes: Uint8Array,
+    meta: MeshValidateMeta,
+  ): Promise<MeshValidationOutcome> | MeshValidationOutcome => {
     const out = validation.validateLive(bytes, meta);
     if (droppedSender === null) return out;
     return out instanceof Promise ? out.then((r) => noteDrop(bytes, r)) : noteDrop(bytes, out);
@@ -166,47 +185,78 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
   const metered = params.metrics !== false;
   const metrics = new Registry();
   let meshHealth: MeshHealth | null = null;
-  const measured = (inner: MeshAcceptedHandler): MeshAcceptedHandler => !metered ? inner : (r, bytes, meta) => {
-    meshHealth?.accepted(r.envelope.timestamp, meta.via === 'gossip' ? meta.topic : undefined);
-    inner(r, bytes, meta);
-  };
+  const measured = (inner: MeshAcceptedHandler): MeshAcceptedHandler =>
+    !metered
+      ? inner
+      : (r, bytes, meta) => {
+          meshHealth?.accepted(r.envelope.timestamp, meta.via === 'gossip' ? meta.topic : undefined);
+          inner(r, bytes, meta);
+        };
   const mesh = await createMeshNode({
     privateKey: params.meshKey,
     ...(metered ? { metrics, libp2pMetrics: config.libp2pMetrics === true } : {}),
     listen: config.listen,
     bootstrap: config.bootstrap,
     validate: validateLive,
-    onAccepted: measured(ingestAccepted(queue, clock, (e) => log.error('ingest failed', e), {
-      admit: (q, bytes) => guard.admit(q, bytes),
-      shed: (reason, peer, via) => drops.count(reason, peer, via),
-    })),
+    onAccepted: measured(
+      ingestAccepted(queue, clock, (e) => log.error('ingest failed', e), {
+        admit: (q, bytes) => guard.admit(q, bytes),
+        shed: (reason, peer, via) => drops.count(reason, peer, via),
+      }),
+    ),
     onDrop: (reason, peer, via) => {
       if (metered) meshHealth?.dropped(reason, peer);
       drops.count(reason, peer, via);
     },
     limits: params.limits,
     now: clock,
-    relay: config.relayReservations === 0 ? false : config.relayReservations === undefined ? true : { maxReservations: config.relayReservations },
+    relay:
+      config.relayReservations === 0
+        ? false
+        : config.relayReservations === undefined
+          ? true
+          : { maxReservations: config.relayReservations },
   });
 
   const collector = createMeshHealth({
-    mesh, registry: metrics, topics: MESH_TOPICS, clock, ...params.meshHealth, ...(metered ? {} : { timer: false }),
+    mesh,
+    registry: metrics,
+    topics: MESH_TOPICS,
+    clock,
+    ...params.meshHealth,
+    ...(metered ? {} : { timer: false }),
     write: (rows) => store.writeMeshHealth(rows),
     prune: (res, before) => store.pruneMeshHealth(res, before),
-    onError: (e) => { if (!guard.failed(e)) log.warn('writing mesh health failed', e); },
+    onError: (e) => {
+      if (!guard.failed(e)) log.warn('writing mesh health failed', e);
+    },
   });
   meshHealth = collector;
   const startedAt = clock();
-  const unlisten = await pump.listen((events) => { for (const e of events) bus.publish(e); });
+  const unlisten = await pump.listen((events) => {
+    for (const e of events) bus.publish(e);
+  });
   const ingestUpload = createUploadIngest({
-    validation, queue, drops, clock, epochSeconds: config.epochSeconds,
-    gate: { get ok() { return guard.ok; }, admit: (bytes) => guard.admit(queue, bytes) },
+    validation,
+    queue,
+    drops,
+    clock,
+    epochSeconds: config.epochSeconds,
+    gate: {
+      get ok() {
+        return guard.ok;
+      },
+      admit: (bytes) => guard.admit(queue, bytes),
+    },
   });
 
   // Health polling must not queue behind the single PGlite connection's long work (fresh-probe.ts):
   // a success is reused for HEALTH_FRESH_MS, refreshed in the background after HEALTH_REFRESH_MS.
   const dbProbe = freshProbe(() => withTimeout(store.health(), HEALTH_PROBE_MS, 'the database'), {
-    isOk: (h) => h.ok, freshMs: HEALTH_FRESH_MS, refreshMs: HEALTH_REFRESH_MS, now: clock,
+    isOk: (h) => h.ok,
+    freshMs: HEALTH_FRESH_MS,
+    refreshMs: HEALTH_REFRESH_MS,
+    now: clock,
   });
 
   async function health(): Promise<HealthReport> {
@@ -228,13 +278,24 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
     const peers = stopped ? 0 : mesh.peers().length;
     const ingest = guard.status(queue);
     return {
-      ok: db.ok && ingest.ok && !stopped, database: db, store: ingest,
-      mesh: { peerId: mesh.peerId, peers, multiaddrs: stopped ? [] : mesh.multiaddrs() }, counts,
+      ok: db.ok && ingest.ok && !stopped,
+      database: db,
+      store: ingest,
+      mesh: { peerId: mesh.peerId, peers, multiaddrs: stopped ? [] : mesh.multiaddrs() },
+      counts,
     };
   }
 
   const observatory: Observatory = {
-    config, store, bus, mesh, registry, origin, startedAt, health, ingestUpload,
+    config,
+    store,
+    bus,
+    mesh,
+    registry,
+    origin,
+    startedAt,
+    health,
+    ingestUpload,
     dropCounts: () => drops.counts(),
     meshHealth: collector,
     metrics: async () => ({ contentType: metrics.contentType, text: await metrics.metrics() }),
@@ -253,7 +314,8 @@ export async function startObservatory(params: StartObservatoryParams): Promise<
       pump.halt();
       await collector.stop();
       const left = queue.pending;
-      if (!guard.ok && left > 0) log.warn(`stopping during a database outage: ${left} buffered envelopes are not stored`);
+      if (!guard.ok && left > 0)
+        log.warn(`stopping during a database outage: ${left} buffered envelopes are not stored`);
       guard.halt();
       await mesh.stop().catch((e) => log.warn('mesh stop failed', e));
       await validation.close();

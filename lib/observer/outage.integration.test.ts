@@ -6,14 +6,20 @@
  * accepted is in the table exactly once, health is back to 200 and the LISTEN connection is back.
  * Needs the Postgres server binaries (the postgresql package); skipped with the reason without.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { findPostgresBin, startThrowawayCluster } from '../store/testing';
 import { runOutageScenario } from './outage/testing';
 
-const skip = findPostgresBin() ? false : 'no Postgres server binaries (/usr/lib/postgresql/*/bin/initdb): outage test skipped';
+const skip = findPostgresBin()
+  ? false
+  : 'no Postgres server binaries (/usr/lib/postgresql/*/bin/initdb): outage test skipped';
 
-test('the observer survives a Postgres outage and stores every accepted envelope exactly once', { skip, timeout: 180_000 }, async () => {
+test('the observer survives a Postgres outage and stores every accepted envelope exactly once', {
+  skip,
+  timeout: 180_000,
+}, async () => {
   const cluster = await startThrowawayCluster();
   if (typeof cluster === 'string') throw new Error(cluster);
   try {
@@ -35,7 +41,10 @@ test('the observer survives a Postgres outage and stores every accepted envelope
     assert.ok(r.listenRecovered, 'the LISTEN connection reconnected');
     // Nothing lost, nothing twice: the default buffer does not shed in a 5 s outage at 200/s.
     assert.equal(r.shed, 0);
-    assert.ok(r.accepted > 0.95 * r.published, `accepted ${r.accepted} of ${r.published}; drops ${JSON.stringify(r.droppedByReason)}`);
+    assert.ok(
+      r.accepted > 0.95 * r.published,
+      `accepted ${r.accepted} of ${r.published}; drops ${JSON.stringify(r.droppedByReason)}`,
+    );
     assert.equal(r.stored, r.distinct, 'no envelope stored twice');
     assert.equal(r.stored, r.accepted, 'every accepted envelope stored');
     assert.equal(r.missing, r.published - r.accepted);

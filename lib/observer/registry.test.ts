@@ -1,13 +1,19 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { CachedSignerRegistry, type SignerSource } from './registry';
 
 function source() {
   const rows = new Map<string, Uint8Array[]>();
   let lookups = 0;
   const s: SignerSource & { lookups(): number } = {
-    async keysFor(id) { lookups++; return rows.get(Buffer.from(id).toString('hex')) ?? []; },
-    async registerSigner(id, pk) { const k = Buffer.from(id).toString('hex'); rows.set(k, [...(rows.get(k) ?? []), pk]); },
+    async keysFor(id) {
+      lookups++;
+      return rows.get(Buffer.from(id).toString('hex')) ?? [];
+    },
+    async registerSigner(id, pk) {
+      const k = Buffer.from(id).toString('hex');
+      rows.set(k, [...(rows.get(k) ?? []), pk]);
+    },
     lookups: () => lookups,
   };
   return s;

@@ -6,8 +6,9 @@
  * unknown ones are looked up once and remembered as unknown for a short time, so a flood from
  * an unregistered sender costs one lookup per `negativeTtlMs`, not one per envelope.
  */
-import type { SignerRegistry } from '../protocol/types';
+
 import { toHex } from '../protocol/hex';
+import type { SignerRegistry } from '../protocol/types';
 
 /** A key that signed (or could sign) for an agent before and may not now, with the drop reason. */
 export interface RefusedSigner {
@@ -75,7 +76,8 @@ export class CachedSignerRegistry implements SignerRegistry {
   readonly #inflight = new Map<string, Promise<readonly Uint8Array[]>>();
 
   constructor(params: CachedSignerRegistryParams) {
-    if (!params?.source || typeof params.source.keysFor !== 'function') throw new TypeError('params.source must implement keysFor');
+    if (!params?.source || typeof params.source.keysFor !== 'function')
+      throw new TypeError('params.source must implement keysFor');
     this.#source = params.source;
     this.#now = params.now ?? Date.now;
     this.#negativeTtlMs = params.negativeTtlMs ?? 2_000;
@@ -126,7 +128,9 @@ export class CachedSignerRegistry implements SignerRegistry {
     if (p) return p;
     p = (async () => {
       try {
-        const answer: SignerAnswer = this.#source.signersFor ? await this.#source.signersFor(agentId) : { keys: await this.#source.keysFor(agentId) };
+        const answer: SignerAnswer = this.#source.signersFor
+          ? await this.#source.signersFor(agentId)
+          : { keys: await this.#source.keysFor(agentId) };
         const keys = [...answer.keys];
         this.#remember(k, keys, answer);
         return keys;
@@ -141,7 +145,8 @@ export class CachedSignerRegistry implements SignerRegistry {
   /** Registers a key in the source and in the cache (demo agents at start). */
   async register(agentId: Uint8Array, publicKey: Uint8Array, role: 'owner' | 'delegate' = 'owner'): Promise<void> {
     if (!(agentId instanceof Uint8Array) || agentId.length !== 32) throw new TypeError('agentId must be 32 bytes');
-    if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32) throw new TypeError('publicKey must be 32 bytes');
+    if (!(publicKey instanceof Uint8Array) || publicKey.length !== 32)
+      throw new TypeError('publicKey must be 32 bytes');
     if (!this.#source.registerSigner) throw new TypeError('this signer source is read-only');
     await this.#source.registerSigner(agentId, publicKey, role);
     this.invalidate(agentId);
@@ -177,8 +182,15 @@ export class CachedSignerRegistry implements SignerRegistry {
       this.#unknownUntil.clear();
     }
     const refused = Object.freeze([...(answer.refused ?? [])]);
-    const validUntil = typeof answer.validUntil === 'number' && Number.isFinite(answer.validUntil) ? answer.validUntil : Infinity;
-    if (keys.length > 0) this.#known.set(k, { loadedAt: this.#now(), keys: Object.freeze(keys), refused, until: validUntil });
-    else this.#unknownUntil.set(k, { until: Math.min(this.#now() + this.#negativeTtlMs, validUntil), reason: answer.reason, refused });
+    const validUntil =
+      typeof answer.validUntil === 'number' && Number.isFinite(answer.validUntil) ? answer.validUntil : Infinity;
+    if (keys.length > 0)
+      this.#known.set(k, { loadedAt: this.#now(), keys: Object.freeze(keys), refused, until: validUntil });
+    else
+      this.#unknownUntil.set(k, {
+        until: Math.min(this.#now() + this.#negativeTtlMs, validUntil),
+        reason: answer.reason,
+        refused,
+      });
   }
 }

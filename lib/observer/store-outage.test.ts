@@ -4,17 +4,30 @@
  * state and the health fields; a store error that is not an outage is not retried. Retrying
  * through a real outage is outage.integration.test.ts.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { createServer } from 'node:net';
+import { test } from 'node:test';
+import pg from 'pg';
 import { isStoreUnavailable, openStore, StoreClosedError } from '../store';
 import { createStoreGuard } from './store-outage';
 
 async function refusedError(): Promise<unknown> {
-  const port = await new Promise<number>((r) => { const s = createServer(); s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => r(p)); }); });
-  const c = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/x`, connectionTimeoutMillis: 2_000 });
-  return c.connect().then(() => undefined, (e: unknown) => e);
+  const port = await new Promise<number>((r) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => r(p));
+    });
+  });
+  const c = new pg.Client({
+    connectionString: `postgres://postgres@127.0.0.1:${port}/x`,
+    connectionTimeoutMillis: 2_000,
+  });
+  return c.connect().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 }
 
 test('unreachable: a refused connection and SQLSTATE 57P01 are; a bad statement and a closed store are not', async () => {
@@ -22,9 +35,17 @@ test('unreachable: a refused connection and SQLSTATE 57P01 are; a bad statement 
   assert.equal(isStoreUnavailable(refused), true);
   // The store's health probe reports the same failure as text.
   assert.equal(isStoreUnavailable(new Error((refused as Error).message)), true);
-  assert.equal(isStoreUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })), true);
+  assert.equal(
+    isStoreUnavailable(
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    ),
+    true,
+  );
   const store = await openStore({ dataDir: ':memory:' });
-  const bad = await store.query('SELEC 1').then(() => undefined, (e: unknown) => e);
+  const bad = await store.query('SELEC 1').then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   await store.close();
   assert.ok(bad instanceof Error);
   assert.equal(isStoreUnavailable(bad), false);
@@ -42,9 +63,20 @@ test('admit: drop-newest at the envelope or byte bound, reason by state; status 
   now = 2_000;
   assert.equal(g.admit({ pending: 3, pendingBytes: 0 }, 1), 'store_unavailable');
   const s = g.status({ pending: 3, pendingBytes: 10 });
-  assert.deepEqual({ ...s, lastError: typeof s.lastError }, {
-    ok: false, since: new Date(1_000).toISOString(), lastError: 'string', outages: 1, buffered: 3, bufferedBytes: 10, bufferedPeak: 3, shed: 3, retries: 0,
-  });
+  assert.deepEqual(
+    { ...s, lastError: typeof s.lastError },
+    {
+      ok: false,
+      since: new Date(1_000).toISOString(),
+      lastError: 'string',
+      outages: 1,
+      buffered: 3,
+      bufferedBytes: 10,
+      bufferedPeak: 3,
+      shed: 3,
+      retries: 0,
+    },
+  );
   g.succeeded();
   assert.equal(g.ok, true);
   assert.equal(g.status({ pending: 0, pendingBytes: 0 }).since, undefined);

@@ -9,7 +9,7 @@
  * (exactly once: the envelope id is the primary key, so a retried batch whose first COMMIT did
  * land inserts nothing twice). Only stopping the process during an outage loses the buffer.
  */
-import { isStoreUnavailable, type IngestTarget } from '../store';
+import { type IngestTarget, isStoreUnavailable } from '../store';
 import type { IngestItem, IngestResult } from '../store/types';
 
 import { DEFAULT_INGEST_BUFFER, type IngestBufferLimits } from './config';
@@ -46,7 +46,10 @@ export interface StoreStatus {
 }
 
 /** What the guard reads of the ingest queue. */
-export interface QueueLevel { readonly pending: number; readonly pendingBytes: number }
+export interface QueueLevel {
+  readonly pending: number;
+  readonly pendingBytes: number;
+}
 
 export interface StoreGuard {
   /** `store`'s ingest with writes retried while the database is unreachable. */
@@ -87,12 +90,19 @@ export function createStoreGuard(params: StoreGuardParams): StoreGuard {
   let halted = false;
   const sleepers = new Set<() => void>();
 
-  const wake = () => { for (const f of [...sleepers]) f(); };
-  const nap = (ms: number) => new Promise<void>((resolve) => {
-    const done = () => { clearTimeout(t); sleepers.delete(done); resolve(); };
-    const t = setTimeout(done, ms);
-    sleepers.add(done);
-  });
+  const wake = () => {
+    for (const f of [...sleepers]) f();
+  };
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        sleepers.delete(done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      sleepers.add(done);
+    });
 
   function failed(err: unknown): boolean {
     if (!isStoreUnavailable(err)) return false;
@@ -132,7 +142,9 @@ export function createStoreGuard(params: StoreGuardParams): StoreGuard {
 
   return {
     wrap: (store) => ({ kind: store.kind, ingestEnvelopes: (items) => ingestWithRetry(store, items) }),
-    get ok() { return downSince === undefined; },
+    get ok() {
+      return downSince === undefined;
+    },
     failed,
     succeeded,
     admit(queue, bytes) {
@@ -145,8 +157,13 @@ export function createStoreGuard(params: StoreGuardParams): StoreGuard {
     },
     status(queue) {
       const s: StoreStatus = {
-        ok: downSince === undefined, outages, buffered: queue.pending, bufferedBytes: queue.pendingBytes,
-        bufferedPeak: Math.max(peak, queue.pending), shed, retries,
+        ok: downSince === undefined,
+        outages,
+        buffered: queue.pending,
+        bufferedBytes: queue.pendingBytes,
+        bufferedPeak: Math.max(peak, queue.pending),
+        shed,
+        retries,
       };
       if (downSince !== undefined) s.since = new Date(downSince).toISOString();
       if (lastError !== undefined) s.lastError = lastError;

@@ -23,7 +23,11 @@ export async function makeBackend(kind: 'pglite' | 'postgres'): Promise<TestBack
   const base = defaultObservatoryConfig({ listen: ['/ip4/127.0.0.1/tcp/0'], demoAgents: 0, port: 0 });
   if (kind === 'pglite') {
     const dir = mkdtempSync(join(tmpdir(), 'zx-observer-'));
-    return { kind, config: { ...base, dataDir: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      kind,
+      config: { ...base, dataDir: dir },
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const url = testPostgresUrl();
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
@@ -32,7 +36,12 @@ export async function makeBackend(kind: 'pglite' | 'postgres'): Promise<TestBack
 }
 
 /** Polls `f` until it returns a truthy value (or throws after `timeoutMs` with `what`). */
-export async function waitFor<T>(what: string, f: () => T | Promise<T>, timeoutMs = 20_000, everyMs = 50): Promise<NonNullable<T>> {
+export async function waitFor<T>(
+  what: string,
+  f: () => T | Promise<T>,
+  timeoutMs = 20_000,
+  everyMs = 50,
+): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await f();

@@ -1,14 +1,17 @@
-import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { encodeCanonical } from '../protocol/cbor';
-import { parseUploadBody, MAX_UPLOAD_BYTES, MAX_UPLOAD_ITEMS } from './upload';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_ITEMS, parseUploadBody } from './upload';
 
 describe('parseUploadBody', () => {
   test('an array of byte strings', () => {
     const r = parseUploadBody(encodeCanonical([new Uint8Array([1, 2]), new Uint8Array(0)]));
     assert.ok(r.ok);
-    assert.deepEqual(r.items, [{ ok: true, bytes: new Uint8Array([1, 2]) }, { ok: true, bytes: new Uint8Array(0) }]);
+    assert.deepEqual(r.items, [
+      { ok: true, bytes: new Uint8Array([1, 2]) },
+      { ok: true, bytes: new Uint8Array(0) },
+    ]);
   });
   test('a non-bytes element is a per-item failure', () => {
     const r = parseUploadBody(encodeCanonical([new Uint8Array([9]), 5n]));
@@ -42,9 +45,11 @@ describe('parseUploadBody', () => {
     assert.ok(!r2.ok && r2.status === 413 && /10001 items/.test(r2.message));
   });
   test('random bytes never throw', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), (b) => {
-      const r = parseUploadBody(b);
-      assert.ok(r.ok || r.status === 400 || r.status === 413);
-    }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (b) => {
+        const r = parseUploadBody(b);
+        assert.ok(r.ok || r.status === 400 || r.status === 413);
+      }),
+    );
   });
 });

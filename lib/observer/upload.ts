@@ -41,7 +41,8 @@ function arrayHead(b: Uint8Array): { count: number; headLen: number } | string {
  * a byte string becomes a per-item failure. Never throws.
  */
 export function parseUploadBody(body: Uint8Array): ParseUploadResult {
-  if (!(body instanceof Uint8Array)) return { ok: false, status: 400, message: 'body must be bytes (application/cbor)' };
+  if (!(body instanceof Uint8Array))
+    return { ok: false, status: 400, message: 'body must be bytes (application/cbor)' };
   if (body.length > MAX_UPLOAD_BYTES) {
     return { ok: false, status: 413, message: `body is ${body.length} bytes, max ${MAX_UPLOAD_BYTES}` };
   }
@@ -51,7 +52,8 @@ export function parseUploadBody(body: Uint8Array): ParseUploadResult {
     return { ok: false, status: 413, message: `${head.count} items, max ${MAX_UPLOAD_ITEMS} per upload` };
   }
   // Every item needs at least one byte: a count the body cannot hold is malformed.
-  if (head.count > body.length - head.headLen) return { ok: false, status: 400, message: `array claims ${head.count} items but the body is too short` };
+  if (head.count > body.length - head.headLen)
+    return { ok: false, status: 400, message: `array claims ${head.count} items but the body is too short` };
   let value: unknown;
   try {
     value = decoder.decode(body);
@@ -60,7 +62,9 @@ export function parseUploadBody(body: Uint8Array): ParseUploadResult {
   }
   if (!Array.isArray(value)) return { ok: false, status: 400, message: 'body is not a CBOR array' };
   const items: UploadElement[] = value.map((v, i) =>
-    v instanceof Uint8Array ? { ok: true, bytes: Uint8Array.from(v) } : { ok: false, detail: `item ${i} is not a byte string` },
+    v instanceof Uint8Array
+      ? { ok: true, bytes: Uint8Array.from(v) }
+      : { ok: false, detail: `item ${i} is not a byte string` },
   );
   return { ok: true, items };
 }

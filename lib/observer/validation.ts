@@ -12,9 +12,15 @@
  * Only refusals pay for this, never accepted envelopes.
  */
 import type { MeshValidateMeta, MeshValidationOutcome } from '../mesh';
-import { finishValidation, prepareValidation, validateEnvelopeSync, type PendingSignature, type SyncSignerRegistry } from '../protocol/validate';
-import type { ValidationResult } from '../protocol/types';
 import { ed25519Verify } from '../protocol/crypto';
+import type { ValidationResult } from '../protocol/types';
+import {
+  finishValidation,
+  type PendingSignature,
+  prepareValidation,
+  type SyncSignerRegistry,
+  validateEnvelopeSync,
+} from '../protocol/validate';
 import type { CachedSignerRegistry } from './registry';
 import { createSignaturePool, defaultVerifyWorkers, type SignaturePool } from './verify-pool';
 
@@ -32,7 +38,10 @@ export interface Validation {
    * for `replay` and `timestamp` (no score penalty), `reject` otherwise, with the reason.
    * After {@link Validation.close} everything is ignored.
    */
-  readonly validateLive: (bytes: Uint8Array, meta: MeshValidateMeta) => Promise<MeshValidationOutcome> | MeshValidationOutcome;
+  readonly validateLive: (
+    bytes: Uint8Array,
+    meta: MeshValidateMeta,
+  ) => Promise<MeshValidationOutcome> | MeshValidationOutcome;
   /**
    * Archive mode (uploads). Resolves once the steps before the signature are done; on workers
    * the signature check then runs concurrently with later calls (archive mode has no
@@ -68,7 +77,13 @@ export function createValidation(params: ValidationParams): Validation {
   let stopped = false;
 
   /** The registry's cache as lib/protocol's synchronous registry; a miss throws RegistryMiss. */
-  const cachedKeys: SyncSignerRegistry = { keysFor: (id) => { const k = registry.peek(id); if (k === undefined) throw new RegistryMiss(id); return k; } };
+  const cachedKeys: SyncSignerRegistry = {
+    keysFor: (id) => {
+      const k = registry.peek(id);
+      if (k === undefined) throw new RegistryMiss(id);
+      return k;
+    },
+  };
 
   /** Runs `fn` with the cached keys; on a cache miss, loads the sender's keys and runs it once more. */
   async function withKeys<T>(fn: (keys: SyncSignerRegistry) => T): Promise<T> {
@@ -82,9 +97,15 @@ export function createValidation(params: ValidationParams): Validation {
   }
 
   /** All of §3 on the event loop. */
-  const check = (bytes: Uint8Array, mode: 'live' | 'archive'): Promise<ObservedResult> => withKeys((keys) => named(bytes, mode === 'live'
-    ? validateEnvelopeSync(bytes, { mode, registry: keys, nonces, nowUs: BigInt(clock()) * 1000n })
-    : validateEnvelopeSync(bytes, { mode, registry: keys })));
+  const check = (bytes: Uint8Array, mode: 'live' | 'archive'): Promise<ObservedResult> =>
+    withKeys((keys) =>
+      named(
+        bytes,
+        mode === 'live'
+          ? validateEnvelopeSync(bytes, { mode, registry: keys, nonces, nowUs: BigInt(clock()) * 1000n })
+          : validateEnvelopeSync(bytes, { mode, registry: keys }),
+      ),
+    );
 
   /** Names an `unregistered` or `signature` refusal by the registry's cached reasons (module comment). */
   function named(bytes: Uint8Array, r: ValidationResult): ObservedResult {
@@ -101,13 +122,16 @@ export function createValidation(params: ValidationParams): Validation {
     });
     if (agent === undefined) return r;
     if (r.reason === 'unregistered') return why && why !== r.reason ? { ok: false, reason: why } : r;
-    if (!('ok' in p)) for (const x of refused) if (ed25519Verify(p.signature, p.preimage, x.key)) return { ok: false, reason: x.reason };
+    if (!('ok' in p))
+      for (const x of refused)
+        if (ed25519Verify(p.signature, p.preimage, x.key)) return { ok: false, reason: x.reason };
     registry.revalidate(agent);
     return r;
   }
 
   /** §3 up to the signature (the rest runs in finishValidation once a worker has checked it). */
-  const prepare = (bytes: Uint8Array): Promise<ValidationResult | PendingSignature> => withKeys((keys) => prepareValidation(bytes, keys));
+  const prepare = (bytes: Uint8Array): Promise<ValidationResult | PendingSignature> =>
+    withKeys((keys) => prepareValidation(bytes, keys));
 
   const verifyWorkers = params.verifyWorkers ?? defaultVerifyWorkers();
   let pool: SignaturePool | undefined;
@@ -122,10 +146,16 @@ export function createValidation(params: ValidationParams): Validation {
     r.ok ? r : { result: r.reason === 'replay' || r.reason === 'timestamp' ? 'ignore' : 'reject', reason: r.reason };
 
   /** The live check with workers, once the sender's keys are cached (or known to be absent). */
-  function liveOnPool(w: SignaturePool, bytes: Uint8Array, nowUs: bigint): Promise<MeshValidationOutcome> | MeshValidationOutcome {
+  function liveOnPool(
+    w: SignaturePool,
+    bytes: Uint8Array,
+    nowUs: bigint,
+  ): Promise<MeshValidationOutcome> | MeshValidationOutcome {
     const p = prepareValidation(bytes, cachedKeys);
     if ('ok' in p) return outcome(named(bytes, p));
-    return w.verify(p.signature, p.preimage, p.keys).then((verified) => outcome(named(bytes, finishValidation(p, verified, { mode: 'live', nonces, nowUs }))));
+    return w
+      .verify(p.signature, p.preimage, p.keys)
+      .then((verified) => outcome(named(bytes, finishValidation(p, verified, { mode: 'live', nonces, nowUs }))));
   }
 
   /**
@@ -135,7 +165,10 @@ export function createValidation(params: ValidationParams): Validation {
    * order, as the per-sender nonce rule needs. On a cache hit no promise is made but the
    * signature check's (this runs for every envelope of the mesh).
    */
-  function validateLive(bytes: Uint8Array, _meta: MeshValidateMeta): Promise<MeshValidationOutcome> | MeshValidationOutcome {
+  function validateLive(
+    bytes: Uint8Array,
+    _meta: MeshValidateMeta,
+  ): Promise<MeshValidationOutcome> | MeshValidationOutcome {
     if (stopped) return 'ignore';
     if (pool === undefined) return check(bytes, 'live').then(outcome);
     const w = pool;
@@ -153,7 +186,11 @@ export function createValidation(params: ValidationParams): Validation {
     const p = await prepare(bytes);
     if ('ok' in p) return named(bytes, p);
     const w = pool;
-    return { pending: w.verify(p.signature, p.preimage, p.keys).then((v) => named(bytes, finishValidation(p, v, { mode: 'archive' }))) };
+    return {
+      pending: w
+        .verify(p.signature, p.preimage, p.keys)
+        .then((v) => named(bytes, finishValidation(p, v, { mode: 'archive' }))),
+    };
   }
 
   return {

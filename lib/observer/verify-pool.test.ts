@@ -1,7 +1,7 @@
-import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSignaturePool } from './verify-pool';
+import { describe, test } from 'node:test';
 import { ed25519Sign, ed25519Verify, publicKeyFromSeed, sha256 } from '../protocol/crypto';
+import { createSignaturePool } from './verify-pool';
 
 const enc = new TextEncoder();
 const seed = (i: number) => sha256(enc.encode(`pool/${i}`));
@@ -27,9 +27,22 @@ describe('signature pool (worker threads)', () => {
       const cs = cases(500);
       assert.ok(cs.some((c) => c.want) && cs.some((c) => !c.want));
       const order: number[] = [];
-      const got = await Promise.all(cs.map((c, i) => pool.verify(c.signature, c.message, c.keys).then((ok) => { order.push(i); return ok; })));
-      assert.deepEqual(got, cs.map((c) => c.want));
-      assert.deepEqual(order, cs.map((_, i) => i));
+      const got = await Promise.all(
+        cs.map((c, i) =>
+          pool.verify(c.signature, c.message, c.keys).then((ok) => {
+            order.push(i);
+            return ok;
+          }),
+        ),
+      );
+      assert.deepEqual(
+        got,
+        cs.map((c) => c.want),
+      );
+      assert.deepEqual(
+        order,
+        cs.map((_, i) => i),
+      );
       assert.equal(pool.inThread, 0);
     } finally {
       await pool.close();
@@ -50,10 +63,17 @@ describe('signature pool (worker threads)', () => {
   });
 
   test('a worker that exits has its outstanding checks redone on the calling thread: none lost, none wrong', async () => {
-    const pool = createSignaturePool({ workers: 1, maxBatch: 64, workerUrl: new URL('./testdata/exiting-verify-worker.mjs', import.meta.url) });
+    const pool = createSignaturePool({
+      workers: 1,
+      maxBatch: 64,
+      workerUrl: new URL('./testdata/exiting-verify-worker.mjs', import.meta.url),
+    });
     const cs = cases(300);
     const got = await Promise.all(cs.map((c) => pool.verify(c.signature, c.message, c.keys)));
-    assert.deepEqual(got, cs.map((c) => c.want));
+    assert.deepEqual(
+      got,
+      cs.map((c) => c.want),
+    );
     assert.equal(pool.workers, 0);
     assert.equal(pool.inThread, 300);
     // Later checks still work, in-thread.
@@ -66,7 +86,10 @@ describe('signature pool (worker threads)', () => {
     const cs = cases(100);
     const all = Promise.all(cs.map((c) => pool.verify(c.signature, c.message, c.keys)));
     await pool.close();
-    assert.deepEqual(await all, cs.map((c) => c.want));
+    assert.deepEqual(
+      await all,
+      cs.map((c) => c.want),
+    );
   });
 
   test('bad options are RangeErrors naming the option', () => {

@@ -9,8 +9,9 @@
  * A worker that fails or exits has its outstanding checks redone on the calling thread: a
  * check is never lost and never answered wrongly.
  */
-import { Worker } from 'node:worker_threads';
+
 import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { ed25519Verify } from '../protocol/crypto';
 
 export interface SignaturePool {
@@ -168,7 +169,12 @@ export function createSignaturePool(options: SignaturePoolOptions = {}): Signatu
     verify(signature, message, keys) {
       return new Promise<boolean>((resolve) => {
         // Only 32-byte keys and 64-byte signatures can verify (ed25519Verify says false otherwise).
-        const usable = signature.length !== 64 ? [] : keys.every(isKey) && keys.length <= 0xffff ? keys : keys.filter(isKey).slice(0, 0xffff);
+        const usable =
+          signature.length !== 64
+            ? []
+            : keys.every(isKey) && keys.length <= 0xffff
+              ? keys
+              : keys.filter(isKey).slice(0, 0xffff);
         const it: Item = { signature, message, keys: usable, done: false, ok: false, resolve };
         queue.push(it);
         if (usable.length === 0 || message.length > 0xffffffff) {
@@ -194,13 +200,15 @@ export function createSignaturePool(options: SignaturePoolOptions = {}): Signatu
       if (closed) return;
       closed = true;
       flush();
-      await Promise.all(slots.map(async (s) => {
-        const pending = [...s.outstanding.values()].flat();
-        s.alive = false;
-        s.outstanding.clear();
-        for (const it of pending) local(it);
-        await s.worker.terminate();
-      }));
+      await Promise.all(
+        slots.map(async (s) => {
+          const pending = [...s.outstanding.values()].flat();
+          s.alive = false;
+          s.outstanding.clear();
+          for (const it of pending) local(it);
+          await s.worker.terminate();
+        }),
+      );
       drain();
     },
   };

@@ -1,14 +1,28 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { ADVERTISE_MAX_BODY, decodeAdvertise, encodeAdvertiseJson } from './advertise';
 import { encodeCanonical } from './cbor';
 
-const h = (s: string) => Uint8Array.from(s.replace(/\s+/g, '').match(/../g)!.map((x) => parseInt(x, 16)));
-const withHint = (hint: string, body: Uint8Array) => Uint8Array.from([...hint].map((c) => c.charCodeAt(0)).concat([...body]));
+const h = (s: string) =>
+  Uint8Array.from(
+    s
+      .replace(/\s+/g, '')
+      .match(/../g)!
+      .map((x) => parseInt(x, 16)),
+  );
+const withHint = (hint: string, body: Uint8Array) =>
+  Uint8Array.from([...hint].map((c) => c.charCodeAt(0)).concat([...body]));
 
 test('JSON hint: the object comes back as sent', () => {
-  const caps = { service: 'translate', price: { min: 450, max: 1200, token: 'USDC' }, strategy: 'tit-for-tat', verification: [0, 2], sealed: true, note: null };
+  const caps = {
+    service: 'translate',
+    price: { min: 450, max: 1200, token: 'USDC' },
+    strategy: 'tit-for-tat',
+    verification: [0, 2],
+    sealed: true,
+    note: null,
+  };
   assert.deepEqual(decodeAdvertise(encodeAdvertiseJson(caps)), { ok: true, format: 'JSON', value: caps });
 });
 
@@ -17,7 +31,11 @@ test('CBOR hint: a canonical map decodes; text keys in bytewise order of their e
   const r = decodeAdvertise(withHint('CBOR', h('a3 6161 01 6163 21 626262 83 f5 f6 4201ff')));
   assert.deepEqual(r, { ok: true, format: 'CBOR', value: { a: 1, c: -2, bb: [true, null, '0x01ff'] } });
   // A protocol-style array (canonical CBOR of lib/protocol) is accepted too.
-  assert.deepEqual(decodeAdvertise(withHint('CBOR', encodeCanonical([1, [2, 3]]))), { ok: true, format: 'CBOR', value: [1, [2, 3]] });
+  assert.deepEqual(decodeAdvertise(withHint('CBOR', encodeCanonical([1, [2, 3]]))), {
+    ok: true,
+    format: 'CBOR',
+    value: [1, [2, 3]],
+  });
 });
 
 test('CBOR that is not canonical, or not the subset, stays opaque with a reason', () => {
@@ -44,10 +62,19 @@ test('CBOR that is not canonical, or not the subset, stays opaque with a reason'
 
 test('no hint, a bad JSON body, and bounds: opaque, never an exception', () => {
   // The demo BEACON payload (CBOR without a hint) is opaque.
-  assert.deepEqual(decodeAdvertise(encodeCanonical([new Uint8Array(3), []])), { ok: false, detail: 'no JSON or CBOR format hint' });
-  assert.match((decodeAdvertise(withHint('JSON', new TextEncoder().encode('[1,2]'))) as { detail: string }).detail, /not an object/);
+  assert.deepEqual(decodeAdvertise(encodeCanonical([new Uint8Array(3), []])), {
+    ok: false,
+    detail: 'no JSON or CBOR format hint',
+  });
+  assert.match(
+    (decodeAdvertise(withHint('JSON', new TextEncoder().encode('[1,2]'))) as { detail: string }).detail,
+    /not an object/,
+  );
   assert.match((decodeAdvertise(withHint('JSON', h('7b ff 7d'))) as { detail: string }).detail, /not UTF-8/);
-  assert.match((decodeAdvertise(withHint('JSON', new TextEncoder().encode('{"a":'))) as { detail: string }).detail, /^JSON/);
+  assert.match(
+    (decodeAdvertise(withHint('JSON', new TextEncoder().encode('{"a":'))) as { detail: string }).detail,
+    /^JSON/,
+  );
   const big = withHint('JSON', new TextEncoder().encode(`{"a":"${'x'.repeat(ADVERTISE_MAX_BODY)}"}`));
   assert.match((decodeAdvertise(big) as { detail: string }).detail, /larger than/);
   const deep = withHint('JSON', new TextEncoder().encode(`{"a":${'['.repeat(20)}${']'.repeat(20)}}`));
@@ -63,17 +90,23 @@ test('no hint, a bad JSON body, and bounds: opaque, never an exception', () => {
 
 test('property: decode of random bytes, hinted or not, never throws and always answers', () => {
   const hint = fc.constantFrom('', 'JSON', 'CBOR', 'CBO', 'NEG1');
-  fc.assert(fc.property(hint, fc.uint8Array({ maxLength: 600 }), (p, body) => {
-    const r = decodeAdvertise(withHint(p, body));
-    assert.equal(typeof r.ok, 'boolean');
-    if (r.ok) assert.ok(p === 'JSON' || p === 'CBOR');
-  }), { numRuns: 2000 });
+  fc.assert(
+    fc.property(hint, fc.uint8Array({ maxLength: 600 }), (p, body) => {
+      const r = decodeAdvertise(withHint(p, body));
+      assert.equal(typeof r.ok, 'boolean');
+      if (r.ok) assert.ok(p === 'JSON' || p === 'CBOR');
+    }),
+    { numRuns: 2000 },
+  );
   // Random JSON objects round-trip.
-  fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 8 }), (o) => {
-    const bytes = encodeAdvertiseJson(o as Record<string, never>);
-    if (bytes.length - 4 > ADVERTISE_MAX_BODY) return;
-    const r = decodeAdvertise(bytes);
-    assert.ok(r.ok, JSON.stringify(r));
-    assert.deepEqual(r.value, JSON.parse(JSON.stringify(o)));
-  }), { numRuns: 300 });
+  fc.assert(
+    fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 }), { maxKeys: 8 }), (o) => {
+      const bytes = encodeAdvertiseJson(o as Record<string, never>);
+      if (bytes.length - 4 > ADVERTISE_MAX_BODY) return;
+      const r = decodeAdvertise(bytes);
+      assert.ok(r.ok, JSON.stringify(r));
+      assert.deepEqual(r.value, JSON.parse(JSON.stringify(o)));
+    }),
+    { numRuns: 300 },
+  );
 });

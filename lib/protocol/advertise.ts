@@ -9,9 +9,7 @@
 /** A decoded capability value: JSON's data model (CBOR byte strings become `0x…` hex text). */
 export type AdvertValue = null | boolean | number | string | AdvertValue[] | { [key: string]: AdvertValue };
 
-export type AdvertiseResult =
-  | { ok: true; format: 'JSON' | 'CBOR'; value: AdvertValue }
-  | { ok: false; detail: string };
+export type AdvertiseResult = { ok: true; format: 'JSON' | 'CBOR'; value: AdvertValue } | { ok: false; detail: string };
 
 /** Largest hinted body the observatory decodes; a capability list is a few hundred bytes. */
 export const ADVERTISE_MAX_BODY = 8192;
@@ -69,7 +67,8 @@ function fromJson(body: Uint8Array): AdvertiseResult {
   } catch (e) {
     return { ok: false, detail: `JSON: ${(e as Error).message}` };
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, detail: 'JSON body is not an object' };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return { ok: false, detail: 'JSON body is not an object' };
   const b = new Bounded();
   const walk = (v: unknown, depth: number): AdvertValue => {
     b.count(depth);
@@ -94,7 +93,9 @@ function fromJson(body: Uint8Array): AdvertiseResult {
 function fromCbor(body: Uint8Array): AdvertiseResult {
   let pos = 0;
   const b = new Bounded();
-  const fail = (why: string): never => { throw new Error(why); };
+  const fail = (why: string): never => {
+    throw new Error(why);
+  };
   const byte = () => (pos < body.length ? body[pos++] : fail('truncated'));
   const head = (): { major: number; arg: bigint } => {
     const ib = byte();
@@ -121,10 +122,18 @@ function fromCbor(body: Uint8Array): AdvertiseResult {
     const start = pos;
     const { major, arg } = head();
     switch (major) {
-      case 0: return arg <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(arg) : arg.toString();
-      case 1: return -1n - arg >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(-1n - arg) : (-1n - arg).toString();
-      case 2: return `0x${Array.from(take(arg), (x) => x.toString(16).padStart(2, '0')).join('')}`;
-      case 3: try { return utf8.decode(take(arg)); } catch { return fail('text is not UTF-8'); }
+      case 0:
+        return arg <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(arg) : arg.toString();
+      case 1:
+        return -1n - arg >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(-1n - arg) : (-1n - arg).toString();
+      case 2:
+        return `0x${Array.from(take(arg), (x) => x.toString(16).padStart(2, '0')).join('')}`;
+      case 3:
+        try {
+          return utf8.decode(take(arg));
+        } catch {
+          return fail('text is not UTF-8');
+        }
       case 4: {
         if (arg > BigInt(ADVERTISE_MAX_ITEMS)) fail(`more than ${ADVERTISE_MAX_ITEMS} items`);
         const out: AdvertValue[] = [];
@@ -151,7 +160,8 @@ function fromCbor(body: Uint8Array): AdvertiseResult {
         if (arg === 21n && body[start] === 0xf5) return true;
         if (arg === 22n && body[start] === 0xf6) return null;
         return fail('float or simple value');
-      default: return fail('tag');
+      default:
+        return fail('tag');
     }
   };
   try {

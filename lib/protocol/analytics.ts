@@ -6,14 +6,15 @@
  * stay exact (bigint, or a ratio of bigints for the Nash and Rubinstein prices). Floats appear only
  * in ratios and in the curve fit.
  */
-import type { Neg1Payload, NegReveal } from './neg1';
-import { parseNegotiationPayload, checkZopaCommitment } from './neg1';
-import { decodeAdvertise } from './advertise';
-import { MsgType } from './types';
-import { toHex } from './hex';
-import { FIT, ROLE_SOURCES, type FigureKey, type RoleSource } from './analytics-defs';
 
-export { FIT, FIGURES, FIGURE_KEYS, ROLE_SOURCES, type FigureKey, type RoleSource } from './analytics-defs';
+import { decodeAdvertise } from './advertise';
+import { FIT, type FigureKey, ROLE_SOURCES, type RoleSource } from './analytics-defs';
+import { toHex } from './hex';
+import type { Neg1Payload, NegReveal } from './neg1';
+import { checkZopaCommitment, parseNegotiationPayload } from './neg1';
+import { MsgType } from './types';
+
+export { FIGURE_KEYS, FIGURES, FIT, type FigureKey, ROLE_SOURCES, type RoleSource } from './analytics-defs';
 
 /** One message of the conversation, in the order it was stored. Give `neg1` decoded or the raw `payload`. */
 export interface NegotiationMessage {
@@ -30,7 +31,11 @@ export interface NegotiationMessage {
 export type Role = 'buyer' | 'seller';
 
 /** A statement that `agent` is the buyer or the seller, and where it comes from. */
-export interface RoleClaim { source: RoleSource; agent: string | Uint8Array; role: Role }
+export interface RoleClaim {
+  source: RoleSource;
+  agent: string | Uint8Array;
+  role: Role;
+}
 
 export interface RoleAssignment {
   buyer: string | null;
@@ -42,10 +47,19 @@ export interface RoleAssignment {
 }
 
 /** An exact rational amount in token units; den > 0. */
-export interface Ratio { num: bigint; den: bigint }
+export interface Ratio {
+  num: bigint;
+  den: bigint;
+}
 
 export type CurveClass = 'boulware' | 'linear' | 'conceder';
-export type Movement = 'single offer' | 'no movement' | 'conceding' | 'moving away' | 'zig-zag' | 'monotone, direction unknown';
+export type Movement =
+  | 'single offer'
+  | 'no movement'
+  | 'conceding'
+  | 'moving away'
+  | 'zig-zag'
+  | 'monotone, direction unknown';
 
 /** Least-squares Faratin fit x(t) = a + b·u^(1/β), u = t/t_max on the shared clock. */
 export interface CurveFit {
@@ -63,7 +77,11 @@ export interface CurveFit {
   tMax: number;
 }
 
-export interface SideOffer { price: bigint; round: number; time: bigint }
+export interface SideOffer {
+  price: bigint;
+  round: number;
+  time: bigint;
+}
 
 export interface SideAnalysis {
   agent: string;
@@ -108,14 +126,26 @@ export interface NegotiationAnalysis {
    * reservation by (max(price − r_buyer, r_seller − price, 0)); 0 inside; null without a deal or a known ZOPA.
    */
   outsideZopaBy: bigint | null;
-  rubinstein: { firstMover: string; deltaFirst: Ratio; deltaSecond: Ratio; share: Ratio; limit: boolean; price: Ratio } | null;
+  rubinstein: {
+    firstMover: string;
+    deltaFirst: Ratio;
+    deltaSecond: Ratio;
+    share: Ratio;
+    limit: boolean;
+    price: Ratio;
+  } | null;
   escrowBurned: { deposit: bigint; burned: bigint; decayBps: number; rounds: number } | null;
   /** Why each null figure is unknown (docs/analytics.md "Unknown when"). */
   unknown: Partial<Record<FigureKey, string>>;
 }
 
 /** The Haggle negotiation account of the conversation, when there is one (amounts as the chain holds them). */
-export interface EscrowOnChain { deposit: bigint; burned: bigint; decayBps: number; rounds: number }
+export interface EscrowOnChain {
+  deposit: bigint;
+  burned: bigint;
+  decayBps: number;
+  rounds: number;
+}
 
 /**
  * The conversation's Haggle account as role evidence: its buyer and seller wallets (base58) and its
@@ -145,7 +175,11 @@ export interface AnalyzeOptions {
  * round r + shift, where the opening PROPOSE is the chain's round 1), who is then that offer's
  * side. Contradictory claims are dropped by {@link assignRoles}.
  */
-export function haggleRoleClaims(h: HaggleAccount, parties: readonly string[], gossip: readonly { sender: string; price: bigint; round: number; opening?: boolean }[]): RoleClaim[] {
+export function haggleRoleClaims(
+  h: HaggleAccount,
+  parties: readonly string[],
+  gossip: readonly { sender: string; price: bigint; round: number; opening?: boolean }[],
+): RoleClaim[] {
   const out: RoleClaim[] = [];
   if (h.addressOf) {
     for (const p of parties) {
@@ -174,8 +208,12 @@ const abs = (x: bigint) => (x < 0n ? -x : x);
 
 function reduce(num: bigint, den: bigint): Ratio {
   if (den === 0n) throw new RangeError('zero denominator');
-  if (den < 0n) { num = -num; den = -den; }
-  let a = abs(num), b = den;
+  if (den < 0n) {
+    num = -num;
+    den = -den;
+  }
+  let a = abs(num),
+    b = den;
   while (b) [a, b] = [b, a % b];
   return a > 1n ? { num: num / a, den: den / a } : { num, den };
 }
@@ -200,10 +238,14 @@ export const ratioToNumber = (r: Ratio) => Number(r.num) / Number(r.den);
  * No decay on both sides (δ = 1) is the equal-discounting limit ½; δB = 1 alone gives 0, δA = 1 alone 1.
  */
 export function rubinsteinShareBps(decayFirstBps: number, decaySecondBps: number): { share: Ratio; limit: boolean } {
-  for (const [n, d] of [['decayFirstBps', decayFirstBps], ['decaySecondBps', decaySecondBps]] as const) {
+  for (const [n, d] of [
+    ['decayFirstBps', decayFirstBps],
+    ['decaySecondBps', decaySecondBps],
+  ] as const) {
     if (!Number.isInteger(d) || d < 0 || d > 10_000) throw new RangeError(`${n} must be an integer 0..10000`);
   }
-  const a = BigInt(decayFirstBps), b = BigInt(decaySecondBps);
+  const a = BigInt(decayFirstBps),
+    b = BigInt(decaySecondBps);
   if (a === 0n && b === 0n) return { share: { num: 1n, den: 2n }, limit: true };
   // (b/10⁴) / (1 − (10⁴−a)(10⁴−b)/10⁸) = b·10⁴ / (10⁸ − (10⁴−a)(10⁴−b))
   return { share: reduce(b * BPS, BPS * BPS - (BPS - a) * (BPS - b)), limit: false };
@@ -211,7 +253,10 @@ export function rubinsteinShareBps(decayFirstBps: number, decaySecondBps: number
 
 /** Rubinstein alternating-offers share of the first mover for discount factors in [0, 1]; both 1 → ½ (the limit). */
 export function rubinsteinShare(deltaA: number, deltaB: number): number {
-  for (const [n, d] of [['deltaA', deltaA], ['deltaB', deltaB]] as const) {
+  for (const [n, d] of [
+    ['deltaA', deltaA],
+    ['deltaB', deltaB],
+  ] as const) {
     if (!(d >= 0 && d <= 1)) throw new RangeError(`${n} must be in [0, 1]`);
   }
   if (deltaA === 1 && deltaB === 1) return 0.5;
@@ -228,40 +273,72 @@ export function nashBargainingPoint(p: { buyerReservation: bigint; sellerReserva
  * Least-squares fit of y = a + b·u^(1/β) (u in [0, 1]): a and b in closed form for each β, ln β by a
  * grid over [−bound, bound] refined by golden-section search. Returns null when u does not vary.
  */
-export function fitFaratin(us: number[], ys: number[]): { beta: number; a: number; b: number; sse: number; atBound: boolean } | null {
+export function fitFaratin(
+  us: number[],
+  ys: number[],
+): { beta: number; a: number; b: number; sse: number; atBound: boolean } | null {
   const n = us.length;
   if (n < 2 || ys.length !== n) return null;
   const solve = (lnBeta: number) => {
     const e = Math.exp(-lnBeta);
-    let sg = 0, sy = 0, sgg = 0, sgy = 0;
+    let sg = 0,
+      sy = 0,
+      sgg = 0,
+      sgy = 0;
     const raw = us.map((u) => (u <= 0 ? 0 : u ** e));
     // Scaled to a maximum of 1 (b absorbs the scale): steep curves would otherwise vanish in
     // floating point (0.8^148 ≈ 5e-15) and look like no fit at all.
     const top = Math.max(...raw);
     const g = top > 0 ? raw.map((x) => x / top) : raw;
-    for (let i = 0; i < n; i++) { sg += g[i]; sy += ys[i]; sgg += g[i] * g[i]; sgy += g[i] * ys[i]; }
+    for (let i = 0; i < n; i++) {
+      sg += g[i];
+      sy += ys[i];
+      sgg += g[i] * g[i];
+      sgy += g[i] * ys[i];
+    }
     const varG = sgg - (sg * sg) / n;
     const b = varG > 1e-18 ? (sgy - (sg * sy) / n) / varG : 0;
     const a = (sy - b * sg) / n;
     let sse = 0;
-    for (let i = 0; i < n; i++) { const d = a + b * g[i] - ys[i]; sse += d * d; }
+    for (let i = 0; i < n; i++) {
+      const d = a + b * g[i] - ys[i];
+      sse += d * d;
+    }
     return { a, b: top > 0 ? b / top : b, sse, varG };
   };
   if (Math.min(...us) === Math.max(...us)) return null;
   const B = FIT.lnBetaBound;
   const step = 0.05;
-  let best = -B, bestSse = Infinity;
+  let best = -B,
+    bestSse = Infinity;
   for (let x = -B; x <= B + 1e-9; x += step) {
     const s = solve(x).sse;
-    if (s < bestSse) { bestSse = s; best = x; }
+    if (s < bestSse) {
+      bestSse = s;
+      best = x;
+    }
   }
-  let lo = Math.max(-B, best - step), hi = Math.min(B, best + step);
+  let lo = Math.max(-B, best - step),
+    hi = Math.min(B, best + step);
   const g = (Math.sqrt(5) - 1) / 2;
-  let c = hi - g * (hi - lo), d = lo + g * (hi - lo);
-  let fc = solve(c).sse, fd = solve(d).sse;
+  let c = hi - g * (hi - lo),
+    d = lo + g * (hi - lo);
+  let fc = solve(c).sse,
+    fd = solve(d).sse;
   for (let i = 0; i < 80; i++) {
-    if (fc < fd) { hi = d; d = c; fd = fc; c = hi - g * (hi - lo); fc = solve(c).sse; }
-    else { lo = c; c = d; fc = fd; d = lo + g * (hi - lo); fd = solve(d).sse; }
+    if (fc < fd) {
+      hi = d;
+      d = c;
+      fd = fc;
+      c = hi - g * (hi - lo);
+      fc = solve(c).sse;
+    } else {
+      lo = c;
+      c = d;
+      fc = fd;
+      d = lo + g * (hi - lo);
+      fd = solve(d).sse;
+    }
   }
   const lnBeta = (lo + hi) / 2;
   const r = solve(lnBeta);
@@ -276,7 +353,8 @@ export function curveClass(beta: number): CurveClass {
 
 function movementOf(prices: bigint[], role: Role | null): Movement {
   if (prices.length === 1) return 'single offer';
-  let up = false, down = false;
+  let up = false,
+    down = false;
   for (let i = 1; i < prices.length; i++) {
     if (prices[i] > prices[i - 1]) up = true;
     else if (prices[i] < prices[i - 1]) down = true;
@@ -292,7 +370,10 @@ export function assignRoles(parties: readonly string[], claims: readonly RoleCla
   const out: RoleAssignment = { buyer: null, seller: null, sources: [], ignored: [] };
   const isParty = new Set(parties);
   for (const source of ROLE_SOURCES) {
-    const mine = claims.filter((c) => c.source === source).map((c) => ({ agent: hexOf(c.agent), role: c.role })).filter((c) => isParty.has(c.agent));
+    const mine = claims
+      .filter((c) => c.source === source)
+      .map((c) => ({ agent: hexOf(c.agent), role: c.role }))
+      .filter((c) => isParty.has(c.agent));
     if (mine.length === 0) continue;
     const buyers = new Set(mine.filter((c) => c.role === 'buyer').map((c) => c.agent));
     const sellers = new Set(mine.filter((c) => c.role === 'seller').map((c) => c.agent));
@@ -300,13 +381,17 @@ export function assignRoles(parties: readonly string[], claims: readonly RoleCla
       out.ignored.push(`${source}: names more than one party for a role, or one party for both`);
       continue;
     }
-    let buyer = [...buyers][0] ?? null, seller = [...sellers][0] ?? null;
+    let buyer = [...buyers][0] ?? null,
+      seller = [...sellers][0] ?? null;
     if (parties.length === 2) {
       const other = (a: string) => parties.find((p) => p !== a)!;
       if (buyer && !seller) seller = other(buyer);
       else if (seller && !buyer) buyer = other(seller);
     }
-    if ((buyer && (buyer === out.seller || (out.buyer && out.buyer !== buyer))) || (seller && (seller === out.buyer || (out.seller && out.seller !== seller)))) {
+    if (
+      (buyer && (buyer === out.seller || (out.buyer && out.buyer !== buyer))) ||
+      (seller && (seller === out.buyer || (out.seller && out.seller !== seller)))
+    ) {
       out.ignored.push(`${source}: contradicts ${out.sources.join(', ')}`);
       continue;
     }
@@ -318,14 +403,22 @@ export function assignRoles(parties: readonly string[], claims: readonly RoleCla
   return out;
 }
 
-interface Neg1Msg { who: string; type: number; neg1: Neg1Payload; time: bigint; index: number }
+interface Neg1Msg {
+  who: string;
+  type: number;
+  neg1: Neg1Payload;
+  time: bigint;
+  index: number;
+}
 
 /** Analyses one conversation's negotiation (docs/analytics.md). */
 export function analyzeNegotiation(messages: NegotiationMessage[], opts: AnalyzeOptions = {}): NegotiationAnalysis {
   if (!Array.isArray(messages)) throw new TypeError('messages must be an array');
   const unknown: NegotiationAnalysis['unknown'] = {};
   const parties: string[] = [];
-  const addParty = (a: string) => { if (!isZero(a) && !parties.includes(a)) parties.push(a); };
+  const addParty = (a: string) => {
+    if (!isZero(a) && !parties.includes(a)) parties.push(a);
+  };
   const neg1s: Neg1Msg[] = [];
   const commits = new Map<string, Uint8Array>();
   const reveals = new Map<string, { reveal: NegReveal; commitment: Uint8Array | undefined }>();
@@ -333,8 +426,14 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
   messages.forEach((m, index) => {
     const who = hexOf(m.sender);
     const time = BigInt(m.timestamp);
-    if (m.msgType === MsgType.DELIVER) { claims.push({ source: 'deliver', agent: who, role: 'seller' }); return; }
-    if (m.msgType === MsgType.DISCOVER) { claims.push({ source: 'discover', agent: who, role: 'buyer' }); return; }
+    if (m.msgType === MsgType.DELIVER) {
+      claims.push({ source: 'deliver', agent: who, role: 'seller' });
+      return;
+    }
+    if (m.msgType === MsgType.DISCOVER) {
+      claims.push({ source: 'discover', agent: who, role: 'buyer' });
+      return;
+    }
     if (m.msgType === MsgType.ADVERTISE) {
       const role = m.payload ? advertisedRole(m.payload) : null;
       if (role) claims.push({ source: 'advertise', agent: who, role });
@@ -347,19 +446,37 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
     if (!neg1 && m.payload) {
       const p = parseNegotiationPayload(m.payload);
       if (p.kind === 'neg1') neg1 = p.neg1;
-      else if (p.kind === 'negc') { if (!reveals.has(who)) commits.set(who, p.commitment); }
-      else if (p.kind === 'negr') { if (!reveals.has(who)) reveals.set(who, { reveal: p.reveal, commitment: commits.get(who) }); }
+      else if (p.kind === 'negc') {
+        if (!reveals.has(who)) commits.set(who, p.commitment);
+      } else if (p.kind === 'negr') {
+        if (!reveals.has(who)) reveals.set(who, { reveal: p.reveal, commitment: commits.get(who) });
+      }
     }
     if (neg1) neg1s.push({ who, type: m.msgType, neg1, time, index });
   });
 
   const offerMsgs = neg1s.filter((m) => m.type === MsgType.PROPOSE || m.type === MsgType.COUNTER);
-  const byRound = [...offerMsgs].sort((x, y) => x.neg1.round - y.neg1.round || (x.time < y.time ? -1 : x.time > y.time ? 1 : x.index - y.index));
+  const byRound = [...offerMsgs].sort(
+    (x, y) => x.neg1.round - y.neg1.round || (x.time < y.time ? -1 : x.time > y.time ? 1 : x.index - y.index),
+  );
   const firstMover = byRound[0]?.who ?? null;
 
-  if (opts.haggle) claims.push(...haggleRoleClaims(opts.haggle, parties, byRound.map((m) => ({ sender: m.who, price: m.neg1.bidValue, round: m.neg1.round, opening: m.type === MsgType.PROPOSE }))));
+  if (opts.haggle)
+    claims.push(
+      ...haggleRoleClaims(
+        opts.haggle,
+        parties,
+        byRound.map((m) => ({
+          sender: m.who,
+          price: m.neg1.bidValue,
+          round: m.neg1.round,
+          opening: m.type === MsgType.PROPOSE,
+        })),
+      ),
+    );
   const roles = assignRoles(parties, claims);
-  if (!roles.buyer && !roles.seller) unknown.roles = 'no evidence names a buyer or a seller (no Haggle account, DELIVER, ADVERTISE role or DISCOVER)';
+  if (!roles.buyer && !roles.seller)
+    unknown.roles = 'no evidence names a buyer or a seller (no Haggle account, DELIVER, ADVERTISE role or DISCOVER)';
   const roleOf = (a: string): Role | null => (a === roles.buyer ? 'buyer' : a === roles.seller ? 'seller' : null);
 
   // The shared clock runs from the first offer of either side. Faratin's t_max (the deadline, else
@@ -379,16 +496,31 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
     const offers = mine.map((m) => ({ price: m.neg1.bidValue, round: m.neg1.round, time: m.time }));
     const role = roleOf(agent);
     const prices = offers.map((o) => o.price);
-    const side: SideAnalysis = { agent, role, offers, concessions: null, movement: movementOf(prices, role), decayBps: null, fit: null, class: null, unknown: {} };
+    const side: SideAnalysis = {
+      agent,
+      role,
+      offers,
+      concessions: null,
+      movement: movementOf(prices, role),
+      decayBps: null,
+      fit: null,
+      class: null,
+      unknown: {},
+    };
     if (role) side.concessions = prices.slice(1).map((p, i) => (role === 'buyer' ? p - prices[i] : prices[i] - p));
     else side.unknown.concessions = 'roles unknown: which way is a concession is not known';
     side.decayBps = decayOf(agent);
     if (side.decayBps === null) side.unknown.decay = 'its NEG1 messages state different decay rates';
-    if (offers.length < FIT.minOffers) side.unknown.fit = `too few offers to fit a curve (${offers.length}; at least ${FIT.minOffers})`;
+    if (offers.length < FIT.minOffers)
+      side.unknown.fit = `too few offers to fit a curve (${offers.length}; at least ${FIT.minOffers})`;
     else if (side.movement === 'no movement') side.unknown.fit = 'no movement: every offer is the same price';
     else {
-      let lo = prices[0], hi = prices[0];
-      for (const p of prices) { if (p < lo) lo = p; if (p > hi) hi = p; }
+      let lo = prices[0],
+        hi = prices[0];
+      for (const p of prices) {
+        if (p < lo) lo = p;
+        if (p > hi) hi = p;
+      }
       const range = Number(hi - lo);
       const span = Number(tMax - t0);
       const us = offers.map((o) => (span > 0 ? Number(o.time - t0) / span : 0));
@@ -397,13 +529,28 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
       if (!f) side.unknown.fit = 'all offers at one instant: no time to fit a curve on';
       else {
         const rel = Math.sqrt(f.sse / offers.length);
-        side.fit = { beta: f.beta, rmse: rel * range, relativeRmse: rel, atBound: f.atBound, a: Number(lo) + f.a * range, b: f.b * range, t0: Number(t0), tMax: Number(tMax) };
-        const why = side.movement === 'zig-zag' ? 'offers are not monotone (zig-zag)'
-          : !role ? 'roles unknown: a curve moving away would look like a concession'
-            : side.movement === 'moving away' ? 'moving away from the other side'
-              : f.atBound ? `β is at the search bound (ln β = ±${FIT.lnBetaBound}): the offers do not determine it`
-                : rel > FIT.maxRelativeRmse ? `poor fit: error ${(rel * 100).toFixed(1)}% of the price range (above ${FIT.maxRelativeRmse * 100}%)`
-                  : null;
+        side.fit = {
+          beta: f.beta,
+          rmse: rel * range,
+          relativeRmse: rel,
+          atBound: f.atBound,
+          a: Number(lo) + f.a * range,
+          b: f.b * range,
+          t0: Number(t0),
+          tMax: Number(tMax),
+        };
+        const why =
+          side.movement === 'zig-zag'
+            ? 'offers are not monotone (zig-zag)'
+            : !role
+              ? 'roles unknown: a curve moving away would look like a concession'
+              : side.movement === 'moving away'
+                ? 'moving away from the other side'
+                : f.atBound
+                  ? `β is at the search bound (ln β = ±${FIT.lnBetaBound}): the offers do not determine it`
+                  : rel > FIT.maxRelativeRmse
+                    ? `poor fit: error ${(rel * 100).toFixed(1)}% of the price range (above ${FIT.maxRelativeRmse * 100}%)`
+                    : null;
         if (why) side.unknown.class = why;
         else side.class = curveClass(f.beta);
       }
@@ -419,15 +566,25 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
   for (const a of new Set([...commits.keys(), ...reveals.keys()])) {
     const r = reveals.get(a);
     reservations.push({
-      agent: a, revealed: r?.reveal.price ?? null,
-      status: !r ? 'not revealed' : !r.commitment ? 'no commitment' : checkZopaCommitment(r.commitment, r.reveal) ? 'verified' : 'mismatch',
+      agent: a,
+      revealed: r?.reveal.price ?? null,
+      status: !r
+        ? 'not revealed'
+        : !r.commitment
+          ? 'no commitment'
+          : checkZopaCommitment(r.commitment, r.reveal)
+            ? 'verified'
+            : 'mismatch',
     });
   }
-  const verified = (a: string | null) => reservations.find((r) => r.agent === a && r.status === 'verified')?.revealed ?? null;
-  const negative = neg1s.some((m) => m.neg1.bidValue < 0n) || reservations.some((r) => r.status === 'verified' && r.revealed! < 0n);
+  const verified = (a: string | null) =>
+    reservations.find((r) => r.agent === a && r.status === 'verified')?.revealed ?? null;
+  const negative =
+    neg1s.some((m) => m.neg1.bidValue < 0n) || reservations.some((r) => r.status === 'verified' && r.revealed! < 0n);
 
   let zopa: NegotiationAnalysis['zopa'] = null;
-  const rb = verified(roles.buyer), rs = verified(roles.seller);
+  const rb = verified(roles.buyer),
+    rs = verified(roles.seller);
   const resWhy = (role: Role, agent: string | null) => {
     const r = reservations.find((x) => x.agent === agent);
     if (!r || r.status === 'not revealed') return `the ${role} revealed no reservation`;
@@ -455,7 +612,12 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
       // A share outside [0, 1] is no share of the ZOPA: a deal outside it says by how much instead.
       const inside = deal.price >= s && deal.price <= b;
       const shared = w > 0n && inside;
-      surplus = { buyer: b - deal.price, seller: deal.price - s, buyerShare: shared ? Number(b - deal.price) / Number(w) : null, sellerShare: shared ? Number(deal.price - s) / Number(w) : null };
+      surplus = {
+        buyer: b - deal.price,
+        seller: deal.price - s,
+        buyerShare: shared ? Number(b - deal.price) / Number(w) : null,
+        sellerShare: shared ? Number(deal.price - s) / Number(w) : null,
+      };
       if (!inside) unknown.surplus = `shares: the deal is outside the ZOPA by ${outsideBy(deal.price, b, s)}`;
       else if (w === 0n) unknown.surplus = 'shares: the ZOPA has zero width';
     } else {
@@ -463,13 +625,25 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
       unknown.surplus = 'no deal';
     }
     const other = firstMover === roles.buyer ? roles.seller : roles.buyer;
-    const dA = firstMover ? decayOf(firstMover) : null, dB = other ? decayOf(other) : null;
+    const dA = firstMover ? decayOf(firstMover) : null,
+      dB = other ? decayOf(other) : null;
     if (!firstMover) unknown.rubinstein = 'no first offer';
-    else if (dA === null || dB === null) unknown.rubinstein = `decay unknown for the ${dA === null ? 'first mover' : 'other side'} (it stated none, or different rates)`;
+    else if (dA === null || dB === null)
+      unknown.rubinstein = `decay unknown for the ${dA === null ? 'first mover' : 'other side'} (it stated none, or different rates)`;
     else {
       const { share, limit } = rubinsteinShareBps(dA, dB);
-      const price = firstMover === roles.buyer ? reduce(b * share.den - share.num * w, share.den) : reduce(s * share.den + share.num * w, share.den);
-      rubinstein = { firstMover, deltaFirst: reduce(BPS - BigInt(dA), BPS), deltaSecond: reduce(BPS - BigInt(dB), BPS), share, limit, price };
+      const price =
+        firstMover === roles.buyer
+          ? reduce(b * share.den - share.num * w, share.den)
+          : reduce(s * share.den + share.num * w, share.den);
+      rubinstein = {
+        firstMover,
+        deltaFirst: reduce(BPS - BigInt(dA), BPS),
+        deltaSecond: reduce(BPS - BigInt(dB), BPS),
+        share,
+        limit,
+        price,
+      };
     }
   } else {
     unknown.nash = noZopa;
@@ -481,18 +655,38 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
 
   const outsideZopaBy = deal && zopa ? outsideBy(deal.price, zopa.buyerReservation, zopa.sellerReservation) : null;
   const escrowBurned = opts.escrow ? { ...opts.escrow } : null;
-  if (!escrowBurned) unknown.escrowBurned = 'no escrow: the negotiation was not settled on chain, so no decay was burned';
+  if (!escrowBurned)
+    unknown.escrowBurned = 'no escrow: the negotiation was not settled on chain, so no decay was burned';
   if (!roles.buyer || !roles.seller) unknown.concessions = 'roles unknown';
-  if (sides.some((s) => s.unknown.class)) unknown.curve = sides.filter((s) => s.unknown.class).map((s) => `${s.role ?? s.agent.slice(0, 8)}: ${s.unknown.class}`).join('; ');
+  if (sides.some((s) => s.unknown.class))
+    unknown.curve = sides
+      .filter((s) => s.unknown.class)
+      .map((s) => `${s.role ?? s.agent.slice(0, 8)}: ${s.unknown.class}`)
+      .join('; ');
 
   return {
-    parties, roles, rounds: offerMsgs.length, firstMover, sides, deal, reservations, zopa, nash, nashDistance, surplus, outsideZopaBy, rubinstein, escrowBurned, unknown,
+    parties,
+    roles,
+    rounds: offerMsgs.length,
+    firstMover,
+    sides,
+    deal,
+    reservations,
+    zopa,
+    nash,
+    nashDistance,
+    surplus,
+    outsideZopaBy,
+    rubinstein,
+    escrowBurned,
+    unknown,
   };
 }
 
 /** The most a price passes either reservation by: the buyer's above r_buyer, the seller's below r_seller; 0 inside. */
 function outsideBy(price: bigint, buyerReservation: bigint, sellerReservation: bigint): bigint {
-  const over = price - buyerReservation, under = sellerReservation - price;
+  const over = price - buyerReservation,
+    under = sellerReservation - price;
   const m = over > under ? over : under;
   return m > 0n ? m : 0n;
 }

@@ -15,16 +15,17 @@
  * - Each array keeps its first MAX_BATCH_ENTRIES entries; if any was cut, overflow = true and
  *   overflow_data_hash covers the full arrays (§6). log_merkle_root: §5 root of the same log.
  */
-import type { Envelope } from './types';
-import { MsgType } from './types';
-import { MAX_BATCH_ENTRIES } from './constants';
+
 import type { BehaviorBatch, FeedbackEvent, TaskSelection, TypedBid, VerifierAssignment } from './batch';
 import { overflowDataHashOf } from './batch';
+import { MAX_BATCH_ENTRIES } from './constants';
+import { assertBytes } from './errors';
+import { bytesEqual, toHex } from './hex';
 import { leafHash, logEntryOf, merkleRoot } from './merkle';
 import { decodeNeg1 } from './neg1';
 import { decodeFeedback } from './payloads';
-import { assertBytes } from './errors';
-import { bytesEqual, toHex } from './hex';
+import type { Envelope } from './types';
+import { MsgType } from './types';
 
 /** Parameters of {@link buildBatchFromLog}. */
 export interface BuildBatchParams {
@@ -69,7 +70,13 @@ export function buildBatchFromLog(params: BuildBatchParams): BehaviorBatch {
       case MsgType.ACCEPT: {
         if (sent) {
           const n = decodeNeg1(e.payload);
-          if (n.ok) bids.push({ conversationId: conv, counterparty: e.recipient, bidValue: n.value.bidValue, slot: e.blockRef });
+          if (n.ok)
+            bids.push({
+              conversationId: conv,
+              counterparty: e.recipient,
+              bidValue: n.value.bidValue,
+              slot: e.blockRef,
+            });
         }
         if (e.msgType === MsgType.ACCEPT) {
           tasks.push({ conversationId: conv, counterparty: sent ? e.recipient : e.sender, slot: e.blockRef });
@@ -90,8 +97,13 @@ export function buildBatchFromLog(params: BuildBatchParams): BehaviorBatch {
         const f = decodeFeedback(e.payload);
         if (!f.ok || !bytesEqual(f.value.targetAgent, agentId)) break;
         feedback.push({
-          conversationId: f.value.conversationId, fromAgent: e.sender, score: f.value.score,
-          outcome: f.value.outcome, role: f.value.role, slot: e.blockRef, satiAttestationHash: ZERO32,
+          conversationId: f.value.conversationId,
+          fromAgent: e.sender,
+          score: f.value.score,
+          outcome: f.value.outcome,
+          role: f.value.role,
+          slot: e.blockRef,
+          satiAttestationHash: ZERO32,
         });
         if (f.value.isDispute) disputes++;
         break;

@@ -9,14 +9,22 @@
  * alternating within each pair) so both see the same machine state; the figures printed are
  * medians over the pairs, the ratio being the median of the per-pair ratios.
  */
-import { buildEnvelope, signingPreimage } from './envelope';
-import { validateEnvelopeSync } from './validate';
+
 import {
-  ed25519Backends, setEd25519Backend, ed25519Backend, publicKeyFromSeed, keccak256, keccak256HashWasm, keccak256Noble,
-  keccakBackends, setKeccakBackend,
+  ed25519Backend,
+  ed25519Backends,
+  keccak256,
+  keccak256HashWasm,
+  keccak256Noble,
+  keccakBackends,
+  publicKeyFromSeed,
+  setEd25519Backend,
+  setKeccakBackend,
 } from './crypto';
+import { buildEnvelope, signingPreimage } from './envelope';
 import { toHex } from './hex';
 import { MsgType } from './types';
+import { validateEnvelopeSync } from './validate';
 
 const TARGET = 0.85;
 const N = 2000;
@@ -25,10 +33,21 @@ const agent = new Uint8Array(32).fill(7);
 const pk = publicKeyFromSeed(seed);
 const NOW = 1_790_000_000_000_000n;
 const payload = Uint8Array.from({ length: 300 }, (_, i) => (i * 13) & 0xff);
-const built = Array.from({ length: N }, (_, i) => buildEnvelope({
-  msgType: MsgType.DELIVER, sender: agent, recipient: new Uint8Array(32).fill(8), timestamp: NOW, blockRef: 1n,
-  nonce: BigInt(i + 1), conversationId: new Uint8Array(16).fill(i & 0xff), payload,
-}, seed));
+const built = Array.from({ length: N }, (_, i) =>
+  buildEnvelope(
+    {
+      msgType: MsgType.DELIVER,
+      sender: agent,
+      recipient: new Uint8Array(32).fill(8),
+      timestamp: NOW,
+      blockRef: 1n,
+      nonce: BigInt(i + 1),
+      conversationId: new Uint8Array(16).fill(i & 0xff),
+      payload,
+    },
+    seed,
+  ),
+);
 const keys = new Map([[toHex(agent), [pk]]]);
 const registry = { keysFor: (id: Uint8Array) => keys.get(toHex(id)) ?? [] };
 const pre = built.map((b) => signingPreimage(b.envelope));
@@ -47,7 +66,12 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-interface Paired { a: number; b: number; ratio: number; pairs: number }
+interface Paired {
+  a: number;
+  b: number;
+  ratio: number;
+  pairs: number;
+}
 
 /**
  * Runs `a` and `b` (each: one operation on item i) in `pairs` block pairs of `block`
@@ -55,8 +79,11 @@ interface Paired { a: number; b: number; ratio: number; pairs: number }
  * median of the per-pair ratios b/a.
  */
 function paired(a: (i: number) => void, b: (i: number) => void, block: number, pairs: number): Paired {
-  const ra: number[] = [], rb: number[] = [], ratio: number[] = [];
-  let ia = 0, ib = 0;
+  const ra: number[] = [],
+    rb: number[] = [],
+    ratio: number[] = [];
+  let ia = 0,
+    ib = 0;
   const run = (f: (i: number) => void, start: number) => {
     const t = cpuUs();
     for (let k = 0; k < block; k++) f((start + k) % N);
@@ -64,23 +91,38 @@ function paired(a: (i: number) => void, b: (i: number) => void, block: number, p
   };
   for (let p = 0; p < pairs; p++) {
     let x: number, y: number;
-    if (p % 2 === 0) { x = run(a, ia); y = run(b, ib); } else { y = run(b, ib); x = run(a, ia); }
-    ia += block; ib += block;
-    ra.push(x); rb.push(y); ratio.push(y / x);
+    if (p % 2 === 0) {
+      x = run(a, ia);
+      y = run(b, ib);
+    } else {
+      y = run(b, ib);
+      x = run(a, ia);
+    }
+    ia += block;
+    ib += block;
+    ra.push(x);
+    rb.push(y);
+    ratio.push(y / x);
   }
   return { a: median(ra), b: median(rb), ratio: median(ratio), pairs };
 }
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 
-console.log(`lib/protocol bench: ${N} distinct envelopes of ${bytes[0].length} bytes (300-byte payload), one core, rates per CPU-second`);
-console.log('full validation = live mode: decode, version/type, registry lookup, Ed25519 verify, nonce/timestamp, keccak payload hash, envelope id');
+console.log(
+  `lib/protocol bench: ${N} distinct envelopes of ${bytes[0].length} bytes (300-byte payload), one core, rates per CPU-second`,
+);
+console.log(
+  'full validation = live mode: decode, version/type, registry lookup, Ed25519 verify, nonce/timestamp, keccak payload hash, envelope id',
+);
 const results: { name: string; verify: number; validate: number; ratio: number }[] = [];
 const original = ed25519Backend().name;
 for (const be of ed25519Backends) {
   setEd25519Backend(be.name);
   const slow = be.name === '@noble/curves';
   let nonces = new Map<string, bigint>();
-  const verifyOne = (i: number) => { if (!be.verify(sigs[i], pre[i], pk)) throw new Error('verify failed'); };
+  const verifyOne = (i: number) => {
+    if (!be.verify(sigs[i], pre[i], pk)) throw new Error('verify failed');
+  };
   const validateOne = (i: number) => {
     if (i === 0) nonces = new Map(); // each pass over the N envelopes is a fresh live session
     const r = validateEnvelopeSync(bytes[i], { mode: 'live', registry, nonces, nowUs: NOW });
@@ -91,32 +133,48 @@ for (const be of ed25519Backends) {
   const block = slow ? 20 : be.name === 'node:crypto' ? 250 : 500;
   const m = paired(verifyOne, validateOne, block, slow ? 7 : 21);
   results.push({ name: be.name, verify: m.a, validate: m.b, ratio: m.ratio });
-  console.log(`${be.name.padEnd(14)} plain Ed25519 verify: ${fmt(m.a).padStart(7)}/s   full validation: ${fmt(m.b).padStart(7)}/s   ratio ${m.ratio.toFixed(3)}   (median of ${m.pairs} block pairs of ${block})`);
+  console.log(
+    `${be.name.padEnd(14)} plain Ed25519 verify: ${fmt(m.a).padStart(7)}/s   full validation: ${fmt(m.b).padStart(7)}/s   ratio ${m.ratio.toFixed(3)}   (median of ${m.pairs} block pairs of ${block})`,
+  );
 }
 setEd25519Backend(original);
 const chosen = results.find((r) => r.name === original)!;
-const k1 = paired(() => keccak256HashWasm(payload), () => keccak256(payload), 2000, 5);
-const k2 = paired(() => keccak256Noble(payload), () => keccak256(payload), 200, 5);
+const k1 = paired(
+  () => keccak256HashWasm(payload),
+  () => keccak256(payload),
+  2000,
+  5,
+);
+const k2 = paired(
+  () => keccak256Noble(payload),
+  () => keccak256(payload),
+  200,
+  5,
+);
 {
   // The two keccaks inside full validation (payload hash + envelope id), default Ed25519 backend.
   const validateWith = (name: 'keccak-wasm' | 'hash-wasm') => {
     let nonces = new Map<string, bigint>();
     return (i: number) => {
-    setKeccakBackend(name);
-    if (i === 0) nonces = new Map();
-    const r = validateEnvelopeSync(bytes[i], { mode: 'live', registry, nonces, nowUs: NOW });
-    if (!r.ok) throw new Error(`validation failed: ${r.reason}`);
+      setKeccakBackend(name);
+      if (i === 0) nonces = new Map();
+      const r = validateEnvelopeSync(bytes[i], { mode: 'live', registry, nonces, nowUs: NOW });
+      if (!r.ok) throw new Error(`validation failed: ${r.reason}`);
     };
   };
   if (keccakBackends().length === 2) {
     const [h, o] = [validateWith('hash-wasm'), validateWith('keccak-wasm')];
     paired(h, o, 200, 2);
     const kv = paired(h, o, 500, 21);
-    console.log(`full validation with keccak-wasm.ts ${fmt(kv.b)}/s, with hash-wasm ${fmt(kv.a)}/s, ratio ${kv.ratio.toFixed(3)}`);
+    console.log(
+      `full validation with keccak-wasm.ts ${fmt(kv.b)}/s, with hash-wasm ${fmt(kv.a)}/s, ratio ${kv.ratio.toFixed(3)}`,
+    );
   }
   setKeccakBackend(keccakBackends()[0]);
 }
-console.log(`keccak256 300 B: own WASM (keccak-wasm.ts) ${fmt(k1.b)}/s, hash-wasm ${fmt(k1.a)}/s, @noble/hashes ${fmt(k2.a)}/s`);
+console.log(
+  `keccak256 300 B: own WASM (keccak-wasm.ts) ${fmt(k1.b)}/s, hash-wasm ${fmt(k1.a)}/s, @noble/hashes ${fmt(k2.a)}/s`,
+);
 console.log(`default backend: ${chosen.name} (fastest measured; all backends agree on the vectors)`);
 console.log(`validated envelopes/s: ${fmt(chosen.validate)}  plain verifications/s: ${fmt(chosen.verify)}`);
 console.log(`ratio ${chosen.ratio.toFixed(2)} (target ${TARGET}) ${chosen.ratio >= TARGET ? 'PASS' : 'FAIL'}`);

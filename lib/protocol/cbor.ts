@@ -34,14 +34,21 @@ class Writer {
     this.room(9);
     const b = this.buf;
     if (typeof arg === 'number' && arg < 24) b[this.pos++] = m | arg;
-    else if (arg < 0x100) { b[this.pos++] = m | 24; b[this.pos++] = Number(arg); }
-    else if (arg < 0x10000) {
+    else if (arg < 0x100) {
+      b[this.pos++] = m | 24;
+      b[this.pos++] = Number(arg);
+    } else if (arg < 0x10000) {
       const v = Number(arg);
-      b[this.pos++] = m | 25; b[this.pos++] = v >>> 8; b[this.pos++] = v & 0xff;
+      b[this.pos++] = m | 25;
+      b[this.pos++] = v >>> 8;
+      b[this.pos++] = v & 0xff;
     } else if (arg < 0x100000000) {
       const v = Number(arg);
       b[this.pos++] = m | 26;
-      b[this.pos++] = v >>> 24; b[this.pos++] = (v >>> 16) & 0xff; b[this.pos++] = (v >>> 8) & 0xff; b[this.pos++] = v & 0xff;
+      b[this.pos++] = v >>> 24;
+      b[this.pos++] = (v >>> 16) & 0xff;
+      b[this.pos++] = (v >>> 8) & 0xff;
+      b[this.pos++] = v & 0xff;
     } else {
       b[this.pos++] = m | 27;
       if (typeof arg === 'number') {
@@ -67,20 +74,29 @@ class Writer {
       return;
     }
     if (v >= 0n && v < U64) this.head(0, v < 0x100000000n ? Number(v) : v);
-    else if (v < 0n && v >= -U64) { const n = -1n - v; this.head(1, n < 0x100000000n ? Number(n) : n); }
-    else {
+    else if (v < 0n && v >= -U64) {
+      const n = -1n - v;
+      this.head(1, n < 0x100000000n ? Number(n) : n);
+    } else {
       let n = v >= 0n ? v : -1n - v;
       const out: number[] = [];
-      while (n > 0n) { out.push(Number(n & 0xffn)); n >>= 8n; }
+      while (n > 0n) {
+        out.push(Number(n & 0xffn));
+        n >>= 8n;
+      }
       this.head(6, v >= 0n ? 2 : 3);
       this.bytes(Uint8Array.from(out.reverse()));
     }
   }
   value(v: CborValue): void {
     if (v instanceof Uint8Array) this.bytes(v);
-    else if (Array.isArray(v)) { this.head(4, v.length); for (const x of v) this.value(x); }
-    else if (typeof v === 'boolean') { this.room(1); this.buf[this.pos++] = v ? 0xf5 : 0xf4; }
-    else this.int(v);
+    else if (Array.isArray(v)) {
+      this.head(4, v.length);
+      for (const x of v) this.value(x);
+    } else if (typeof v === 'boolean') {
+      this.room(1);
+      this.buf[this.pos++] = v ? 0xf5 : 0xf4;
+    } else this.int(v);
   }
 }
 

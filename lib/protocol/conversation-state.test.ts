@@ -1,8 +1,6 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  conversationState, isDeal, stateLabel, typesSeenMask,
-} from './conversation-state';
+import { test } from 'node:test';
+import { conversationState, isDeal, stateLabel, typesSeenMask } from './conversation-state';
 import { MsgType as T } from './types';
 
 const st = (...ts: number[]) => conversationState(ts);

@@ -14,8 +14,17 @@ import { MsgType } from './types';
 
 /** Every stage a conversation can be in, in the order of the deal path. */
 export const CONVERSATION_STAGES = [
-  'discovery', 'negotiating', 'rejected', 'accepted', 'delivered', 'notarizing', 'verdict', 'completed', 'disputed',
-  'feedback_without_deal', 'without_deal',
+  'discovery',
+  'negotiating',
+  'rejected',
+  'accepted',
+  'delivered',
+  'notarizing',
+  'verdict',
+  'completed',
+  'disputed',
+  'feedback_without_deal',
+  'without_deal',
 ] as const;
 export type ConversationStage = (typeof CONVERSATION_STAGES)[number];
 
@@ -23,34 +32,76 @@ export type ConversationStage = (typeof CONVERSATION_STAGES)[number];
 export const CONVERSATION_OUTCOMES = ['agreed', 'rejected', 'disputed', 'no_deal', 'open'] as const;
 export type ConversationOutcome = (typeof CONVERSATION_OUTCOMES)[number];
 
-export interface ConversationState { stage: ConversationStage; outcome: ConversationOutcome }
+export interface ConversationState {
+  stage: ConversationStage;
+  outcome: ConversationOutcome;
+}
 
 /** Words for a stage, as every page shows it (the API and datasets carry the identifier). */
 export const STAGE_LABELS: Record<ConversationStage, string> = {
-  discovery: 'discovery', negotiating: 'negotiating', rejected: 'rejected', accepted: 'accepted', delivered: 'delivered',
-  notarizing: 'notarizing', verdict: 'verdict', completed: 'completed', disputed: 'disputed',
-  feedback_without_deal: 'feedback without a deal', without_deal: 'deal steps without a deal',
+  discovery: 'discovery',
+  negotiating: 'negotiating',
+  rejected: 'rejected',
+  accepted: 'accepted',
+  delivered: 'delivered',
+  notarizing: 'notarizing',
+  verdict: 'verdict',
+  completed: 'completed',
+  disputed: 'disputed',
+  feedback_without_deal: 'feedback without a deal',
+  without_deal: 'deal steps without a deal',
 };
 export const OUTCOME_LABELS: Record<ConversationOutcome, string> = {
-  agreed: 'agreed', rejected: 'rejected', disputed: 'disputed', no_deal: 'no deal', open: 'open',
+  agreed: 'agreed',
+  rejected: 'rejected',
+  disputed: 'disputed',
+  no_deal: 'no deal',
+  open: 'open',
 };
 
 /** Envelope types that belong to a conversation (ADVERTISE and BEACON belong to none). */
 const CONVERSATION_TYPES: readonly number[] = [
-  MsgType.DISCOVER, MsgType.PROPOSE, MsgType.COUNTER, MsgType.ACCEPT, MsgType.REJECT, MsgType.DELIVER,
-  MsgType.NOTARIZE_BID, MsgType.NOTARIZE_ASSIGN, MsgType.VERDICT, MsgType.FEEDBACK, MsgType.DISPUTE,
+  MsgType.DISCOVER,
+  MsgType.PROPOSE,
+  MsgType.COUNTER,
+  MsgType.ACCEPT,
+  MsgType.REJECT,
+  MsgType.DELIVER,
+  MsgType.NOTARIZE_BID,
+  MsgType.NOTARIZE_ASSIGN,
+  MsgType.VERDICT,
+  MsgType.FEEDBACK,
+  MsgType.DISPUTE,
 ];
-const AFTER_DEAL = [MsgType.DELIVER, MsgType.NOTARIZE_BID, MsgType.NOTARIZE_ASSIGN, MsgType.VERDICT, MsgType.FEEDBACK, MsgType.DISPUTE];
+const AFTER_DEAL = [
+  MsgType.DELIVER,
+  MsgType.NOTARIZE_BID,
+  MsgType.NOTARIZE_ASSIGN,
+  MsgType.VERDICT,
+  MsgType.FEEDBACK,
+  MsgType.DISPUTE,
+];
 
 /** One rule: the first whose condition holds on the set of types seen gives the state. */
-interface Rule { all?: number[]; any?: number[]; none?: number[]; stage: ConversationStage; outcome: ConversationOutcome }
+interface Rule {
+  all?: number[];
+  any?: number[];
+  none?: number[];
+  stage: ConversationStage;
+  outcome: ConversationOutcome;
+}
 
 /** The machine, furthest state first (docs/protocol.md "Conversation state" is this table in words). */
 export const CONVERSATION_RULES: readonly Rule[] = [
   { all: [MsgType.ACCEPT, MsgType.DISPUTE], stage: 'disputed', outcome: 'disputed' },
   { all: [MsgType.ACCEPT, MsgType.FEEDBACK], stage: 'completed', outcome: 'agreed' },
   { all: [MsgType.ACCEPT, MsgType.VERDICT], stage: 'verdict', outcome: 'agreed' },
-  { all: [MsgType.ACCEPT], any: [MsgType.NOTARIZE_BID, MsgType.NOTARIZE_ASSIGN], stage: 'notarizing', outcome: 'agreed' },
+  {
+    all: [MsgType.ACCEPT],
+    any: [MsgType.NOTARIZE_BID, MsgType.NOTARIZE_ASSIGN],
+    stage: 'notarizing',
+    outcome: 'agreed',
+  },
   { all: [MsgType.ACCEPT, MsgType.DELIVER], stage: 'delivered', outcome: 'agreed' },
   { all: [MsgType.ACCEPT], stage: 'accepted', outcome: 'agreed' },
   { all: [MsgType.REJECT], stage: 'rejected', outcome: 'rejected' },
@@ -76,7 +127,9 @@ export function typesSeenMask(types: Iterable<number>): number {
 }
 
 const holds = (r: Rule, m: number) => {
-  const all = maskOf(r.all), any = maskOf(r.any), none = maskOf(r.none);
+  const all = maskOf(r.all),
+    any = maskOf(r.any),
+    none = maskOf(r.none);
   return (m & all) === all && (any === 0 || (m & any) !== 0) && (m & none) === 0;
 };
 
@@ -97,8 +150,8 @@ export const isDeal = (o: ConversationOutcome | string | null | undefined) => o 
 /** "completed (agreed)", "feedback without a deal (no deal)": the stage with its outcome when that says more. */
 export function stateLabel(stage: string, outcome: string | null | undefined): string {
   const s = STAGE_LABELS[stage as ConversationStage] ?? stage;
-  const o = outcome ? OUTCOME_LABELS[outcome as ConversationOutcome] ?? outcome : null;
-  if (!o || o === 'open' || o === s || (outcome === 'no_deal')) return s;
+  const o = outcome ? (OUTCOME_LABELS[outcome as ConversationOutcome] ?? outcome) : null;
+  if (!o || o === 'open' || o === s || outcome === 'no_deal') return s;
   return `${s} (${o})`;
 }
 
@@ -106,7 +159,9 @@ export function stateLabel(stage: string, outcome: string | null | undefined): s
 export function conversationStateSql(maskCol: string): { stage: string; outcome: string } {
   const cond = (r: Rule) => {
     const parts: string[] = [];
-    const all = maskOf(r.all), any = maskOf(r.any), none = maskOf(r.none);
+    const all = maskOf(r.all),
+      any = maskOf(r.any),
+      none = maskOf(r.none);
     if (all) parts.push(`(${maskCol} & ${all}) = ${all}`);
     if (any) parts.push(`(${maskCol} & ${any}) <> 0`);
     if (none) parts.push(`(${maskCol} & ${none}) = 0`);
@@ -114,6 +169,7 @@ export function conversationStateSql(maskCol: string): { stage: string; outcome:
   };
   const rules = CONVERSATION_RULES.slice(0, -1);
   const last = CONVERSATION_RULES[CONVERSATION_RULES.length - 1];
-  const expr = (k: 'stage' | 'outcome') => `CASE ${rules.map((r) => `WHEN ${cond(r)} THEN '${r[k]}'`).join(' ')} ELSE '${last[k]}' END`;
+  const expr = (k: 'stage' | 'outcome') =>
+    `CASE ${rules.map((r) => `WHEN ${cond(r)} THEN '${r[k]}'`).join(' ')} ELSE '${last[k]}' END`;
   return { stage: expr('stage'), outcome: expr('outcome') };
 }

@@ -11,9 +11,10 @@
  * Server-only backends are loaded by dynamic import guarded by a Node check, so the module
  * stays importable in a browser (where @noble/curves is used).
  */
-import { keccak_256 as nobleKeccak } from '@noble/hashes/sha3.js';
-import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+
 import { ed25519 as nobleEd } from '@noble/curves/ed25519.js';
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 as nobleKeccak } from '@noble/hashes/sha3.js';
 import { createKeccak } from 'hash-wasm';
 import { assertBytes } from './errors';
 import { createWasmKeccak, type WasmKeccak } from './keccak-wasm';

@@ -15,7 +15,18 @@ import type { Envelope } from './types';
 
 // Item kinds in §2 order: 'u' uint (max bytes of argument), 'b' byte string (fixed length or -1).
 const LAYOUT: readonly (['u', number] | ['b', number])[] = [
-  ['u', 1], ['u', 2], ['b', 32], ['b', 32], ['u', 8], ['u', 8], ['u', 8], ['b', 16], ['b', 32], ['u', 4], ['b', -1], ['b', 64],
+  ['u', 1],
+  ['u', 2],
+  ['b', 32],
+  ['b', 32],
+  ['u', 8],
+  ['u', 8],
+  ['u', 8],
+  ['b', 16],
+  ['b', 32],
+  ['u', 4],
+  ['b', -1],
+  ['b', 64],
 ];
 
 /**
@@ -34,8 +45,10 @@ export function scanEnvelopeLayout(bytes: Uint8Array): string | undefined {
     if (major !== (kind === 'u' ? 0 : 2)) return `item ${item}: wrong major type ${major}`;
     let arg: number;
     let size: number;
-    if (info < 24) { arg = info; size = 0; }
-    else if (info === 24) size = 1;
+    if (info < 24) {
+      arg = info;
+      size = 0;
+    } else if (info === 24) size = 1;
     else if (info === 25) size = 2;
     else if (info === 26) size = 4;
     else if (info === 27) size = 8;
@@ -84,7 +97,10 @@ let arg = 0;
 function uintHead(u8: Uint8Array, p: number, end: number, maxSize: number): number {
   if (p >= end) return -1;
   const ib = u8[p];
-  if (ib < 24) { arg = ib; return p + 1; } // major 0, immediate
+  if (ib < 24) {
+    arg = ib;
+    return p + 1;
+  } // major 0, immediate
   if (ib === 24) {
     if (p + 2 > end || u8[p + 1] < 24) return -1;
     arg = u8[p + 1];
@@ -113,13 +129,17 @@ function bstrHead(u8: Uint8Array, p: number, end: number, len: number): number {
   if (p >= end) return -1;
   const ib = u8[p];
   let q: number;
-  if (ib >= 0x40 && ib < 0x58) { arg = ib - 0x40; q = p + 1; }
-  else if (ib === 0x58) {
+  if (ib >= 0x40 && ib < 0x58) {
+    arg = ib - 0x40;
+    q = p + 1;
+  } else if (ib === 0x58) {
     if (p + 2 > end || u8[p + 1] < 24) return -1;
-    arg = u8[p + 1]; q = p + 2;
+    arg = u8[p + 1];
+    q = p + 2;
   } else if (ib === 0x59) {
     if (p + 3 > end || u8[p + 1] === 0) return -1;
-    arg = (u8[p + 1] << 8) | u8[p + 2]; q = p + 3;
+    arg = (u8[p + 1] << 8) | u8[p + 2];
+    q = p + 3;
   } else if (ib === 0x5a) {
     if (p + 5 > end) return -1;
     arg = u8[p + 1] * 0x1000000 + ((u8[p + 2] << 16) | (u8[p + 3] << 8) | u8[p + 4]);
@@ -160,29 +180,58 @@ export function readEnvelope(input: Uint8Array): ReadEnvelope | string {
   const pooled = n <= SLAB_BYTES >>> 1;
   if (pooled) {
     if (slabOff + n > SLAB_BYTES) {
-      slab = new ArrayBuffer(SLAB_BYTES); slabU8 = new Uint8Array(slab); slabDv = new DataView(slab); slabOff = 0;
+      slab = new ArrayBuffer(SLAB_BYTES);
+      slabU8 = new Uint8Array(slab);
+      slabDv = new DataView(slab);
+      slabOff = 0;
     }
-    u8 = slabU8; dv = slabDv; b = slabOff;
+    u8 = slabU8;
+    dv = slabDv;
+    b = slabOff;
     u8.set(input, b);
   } else {
-    u8 = new Uint8Array(n); dv = new DataView(u8.buffer); b = 0;
+    u8 = new Uint8Array(n);
+    dv = new DataView(u8.buffer);
+    b = 0;
     u8.set(input);
   }
   const end = b + n;
   let p = b + 1;
-  p = uintHead(u8, p, end, 1); const version = arg;
-  if (p >= 0) p = uintHead(u8, p, end, 2); const msgType = arg;
-  if (p >= 0) p = bstrHead(u8, p, end, 32); const oSender = p; if (p >= 0) p += 32;
-  if (p >= 0) p = bstrHead(u8, p, end, 32); const oRecipient = p; if (p >= 0) p += 32;
-  const pTs = p; if (p >= 0) p = uintHead(u8, p, end, 8); const ts = arg;
-  const pBr = p; if (p >= 0) p = uintHead(u8, p, end, 8); const br = arg;
-  const pNonce = p; if (p >= 0) p = uintHead(u8, p, end, 8); const nonce = arg;
-  if (p >= 0) p = bstrHead(u8, p, end, 16); const oConv = p; if (p >= 0) p += 16;
-  if (p >= 0) p = bstrHead(u8, p, end, 32); const oHash = p; if (p >= 0) p += 32;
-  if (p >= 0) p = uintHead(u8, p, end, 4); const payloadLen = arg;
+  p = uintHead(u8, p, end, 1);
+  const version = arg;
+  if (p >= 0) p = uintHead(u8, p, end, 2);
+  const msgType = arg;
+  if (p >= 0) p = bstrHead(u8, p, end, 32);
+  const oSender = p;
+  if (p >= 0) p += 32;
+  if (p >= 0) p = bstrHead(u8, p, end, 32);
+  const oRecipient = p;
+  if (p >= 0) p += 32;
+  const pTs = p;
+  if (p >= 0) p = uintHead(u8, p, end, 8);
+  const ts = arg;
+  const pBr = p;
+  if (p >= 0) p = uintHead(u8, p, end, 8);
+  const br = arg;
+  const pNonce = p;
+  if (p >= 0) p = uintHead(u8, p, end, 8);
+  const nonce = arg;
+  if (p >= 0) p = bstrHead(u8, p, end, 16);
+  const oConv = p;
+  if (p >= 0) p += 16;
+  if (p >= 0) p = bstrHead(u8, p, end, 32);
+  const oHash = p;
+  if (p >= 0) p += 32;
+  if (p >= 0) p = uintHead(u8, p, end, 4);
+  const payloadLen = arg;
   const pPayload = p;
-  if (p >= 0) p = bstrHead(u8, p, end, -1); const oPayload = p; const nPayload = arg; if (p >= 0) p += nPayload;
-  if (p >= 0) p = bstrHead(u8, p, end, 64); const oSig = p; if (p >= 0) p += 64;
+  if (p >= 0) p = bstrHead(u8, p, end, -1);
+  const oPayload = p;
+  const nPayload = arg;
+  if (p >= 0) p += nPayload;
+  if (p >= 0) p = bstrHead(u8, p, end, 64);
+  const oSig = p;
+  if (p >= 0) p += 64;
   // On failure the slab space is not claimed (nothing references it); the reference scan of
   // the copy gives the detail.
   if (p !== end) return scanEnvelopeLayout(u8.subarray(b, end)) ?? 'not canonical';

@@ -1,20 +1,27 @@
 /**
  * The 0x01 envelope (docs/protocol.md §2): encode, strict decode, id, signature preimage, signing.
  */
-import type { Envelope } from './types';
-import { MAX_ENVELOPE_BYTES, PROTOCOL_VERSION } from './constants';
+
 import {
-  type CborValue, asArray, asBytes, asInt, asSmallInt, encodeCanonical,
-  U8_MAX, U16_MAX, U32_MAX, U64_MAX,
+  asArray,
+  asBytes,
+  asInt,
+  asSmallInt,
+  type CborValue,
+  encodeCanonical,
+  U8_MAX,
+  U16_MAX,
+  U32_MAX,
+  U64_MAX,
 } from './cbor';
-import { EncodeError, assertBytes } from './errors';
-import { readEnvelope } from './envelope-scan';
+import { MAX_ENVELOPE_BYTES, PROTOCOL_VERSION } from './constants';
 import { ed25519Sign, ed25519Verify, keccak256 } from './crypto';
+import { readEnvelope } from './envelope-scan';
+import { assertBytes, EncodeError } from './errors';
+import type { Envelope } from './types';
 
 /** Result of {@link decodeEnvelope}. */
-export type DecodeEnvelopeResult =
-  | { ok: true; envelope: Envelope }
-  | { ok: false; reason: 'decode'; detail: string };
+export type DecodeEnvelopeResult = { ok: true; envelope: Envelope } | { ok: false; reason: 'decode'; detail: string };
 
 function checkUint(name: string, v: number | bigint, max: bigint): void {
   if (typeof v === 'number' ? !Number.isSafeInteger(v) : typeof v !== 'bigint') {
@@ -36,8 +43,16 @@ function headerItems(e: Envelope): CborValue[] {
   assertBytes('payloadHash', e.payloadHash, 32);
   checkUint('payloadLen', e.payloadLen, U32_MAX);
   return [
-    e.version, e.msgType, e.sender, e.recipient, e.timestamp, e.blockRef, e.nonce,
-    e.conversationId, e.payloadHash, e.payloadLen,
+    e.version,
+    e.msgType,
+    e.sender,
+    e.recipient,
+    e.timestamp,
+    e.blockRef,
+    e.nonce,
+    e.conversationId,
+    e.payloadHash,
+    e.payloadLen,
   ];
 }
 
@@ -56,7 +71,8 @@ export function encodeEnvelope(e: Envelope): Uint8Array {
   assertBytes('signature', e.signature, 64);
   items.push(e.payload, e.signature);
   const bytes = encodeCanonical(items);
-  if (bytes.length > MAX_ENVELOPE_BYTES) throw new EncodeError(`envelope is ${bytes.length} bytes, max ${MAX_ENVELOPE_BYTES}`);
+  if (bytes.length > MAX_ENVELOPE_BYTES)
+    throw new EncodeError(`envelope is ${bytes.length} bytes, max ${MAX_ENVELOPE_BYTES}`);
   return bytes;
 }
 

@@ -17,7 +17,13 @@ export class BaseError extends Error {
   constructor(message?: string, options?: { cause?: unknown; details?: Readonly<Record<string, unknown>> }) {
     // Only a given `cause` becomes the property, as with Error itself.
     super(message, options && 'cause' in options ? { cause: options.cause } : undefined);
-    if (options?.details !== undefined) Object.defineProperty(this, 'details', { value: options.details, enumerable: false, writable: false, configurable: true });
+    if (options?.details !== undefined)
+      Object.defineProperty(this, 'details', {
+        value: options.details,
+        enumerable: false,
+        writable: false,
+        configurable: true,
+      });
   }
 }
 

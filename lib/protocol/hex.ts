@@ -51,6 +51,9 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   for (const p of parts) n += p.length;
   const out = new Uint8Array(n);
   let o = 0;
-  for (const p of parts) { out.set(p, o); o += p.length; }
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
   return out;
 }

@@ -15,19 +15,42 @@ const PAGES = 3; // 192 KiB: any envelope (<= 65,536 bytes) is a single call
 const INPUT_MAX = Math.floor((PAGES * 65536 - INPUT_AT) / RATE) * RATE - RATE;
 
 const ROUND_CONSTANTS = [
-  0x0000000000000001n, 0x0000000000008082n, 0x800000000000808an, 0x8000000080008000n,
-  0x000000000000808bn, 0x0000000080000001n, 0x8000000080008081n, 0x8000000000008009n,
-  0x000000000000008an, 0x0000000000000088n, 0x0000000080008009n, 0x000000008000000an,
-  0x000000008000808bn, 0x800000000000008bn, 0x8000000000008089n, 0x8000000000008003n,
-  0x8000000000008002n, 0x8000000000000080n, 0x000000000000800an, 0x800000008000000an,
-  0x8000000080008081n, 0x8000000000008080n, 0x0000000080000001n, 0x8000000080008008n,
+  0x0000000000000001n,
+  0x0000000000008082n,
+  0x800000000000808an,
+  0x8000000080008000n,
+  0x000000000000808bn,
+  0x0000000080000001n,
+  0x8000000080008081n,
+  0x8000000000008009n,
+  0x000000000000008an,
+  0x0000000000000088n,
+  0x0000000080008009n,
+  0x000000008000000an,
+  0x000000008000808bn,
+  0x800000000000008bn,
+  0x8000000000008089n,
+  0x8000000000008003n,
+  0x8000000000008002n,
+  0x8000000000000080n,
+  0x000000000000800an,
+  0x800000008000000an,
+  0x8000000080008081n,
+  0x8000000000008080n,
+  0x0000000080000001n,
+  0x8000000080008008n,
 ];
 // Rho rotation of lane x + 5y.
 const RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14];
 
 const uleb = (n: number): number[] => {
   const out: number[] = [];
-  do { let b = n & 0x7f; n >>>= 7; if (n) b |= 0x80; out.push(b); } while (n);
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n) b |= 0x80;
+    out.push(b);
+  } while (n);
   return out;
 };
 const section = (id: number, body: number[]) => [id, ...uleb(body.length), ...body];
@@ -36,9 +59,16 @@ const name = (s: string) => [...uleb(s.length), ...Array.from(s, (c) => c.charCo
 /** The body of absorb(ptr: i32, nblocks: i32): state = permute(state ^ block) for each block. */
 function absorbBody(): number[] {
   // locals: 0 ptr, 1 nblocks, 2 r (i32); 3.. i64: a[25], b[25], c[5], d[5]
-  const A = (i: number) => 3 + i, B = (i: number) => 28 + i, C = (i: number) => 53 + i, D = (i: number) => 58 + i;
-  const get = (l: number) => [0x20, ...uleb(l)], set = (l: number) => [0x21, ...uleb(l)];
-  const XOR = 0x85, AND = 0x83, ROTL = 0x89, NOT = [0x42, 0x7f, XOR]; // x ^ -1
+  const A = (i: number) => 3 + i,
+    B = (i: number) => 28 + i,
+    C = (i: number) => 53 + i,
+    D = (i: number) => 58 + i;
+  const get = (l: number) => [0x20, ...uleb(l)],
+    set = (l: number) => [0x21, ...uleb(l)];
+  const XOR = 0x85,
+    AND = 0x83,
+    ROTL = 0x89,
+    NOT = [0x42, 0x7f, XOR]; // x ^ -1
   const i64c = (v: number) => [0x42, ...uleb(v)]; // small non-negative (< 64)
   const load = (off: number) => [0x29, 3, ...uleb(off)];
   const store = (off: number) => [0x37, 3, ...uleb(off)];
@@ -51,7 +81,18 @@ function absorbBody(): number[] {
   code.push(0x41, 0, ...set(2)); // r = 0
   code.push(0x03, 0x40); // loop rounds
   for (let x = 0; x < 5; x++) {
-    code.push(...get(A(x)), ...get(A(x + 5)), XOR, ...get(A(x + 10)), XOR, ...get(A(x + 15)), XOR, ...get(A(x + 20)), XOR, ...set(C(x)));
+    code.push(
+      ...get(A(x)),
+      ...get(A(x + 5)),
+      XOR,
+      ...get(A(x + 10)),
+      XOR,
+      ...get(A(x + 15)),
+      XOR,
+      ...get(A(x + 20)),
+      XOR,
+      ...set(C(x)),
+    );
   }
   for (let x = 0; x < 5; x++) {
     code.push(...get(C((x + 4) % 5)), ...get(C((x + 1) % 5)), ...i64c(1), ROTL, XOR, ...set(D(x)));
@@ -66,7 +107,15 @@ function absorbBody(): number[] {
   }
   for (let y = 0; y < 5; y++) {
     for (let x = 0; x < 5; x++) {
-      code.push(...get(B(x + 5 * y)), ...get(B(((x + 1) % 5) + 5 * y)), ...NOT, ...get(B(((x + 2) % 5) + 5 * y)), AND, XOR, ...set(A(x + 5 * y)));
+      code.push(
+        ...get(B(x + 5 * y)),
+        ...get(B(((x + 1) % 5) + 5 * y)),
+        ...NOT,
+        ...get(B(((x + 2) % 5) + 5 * y)),
+        AND,
+        XOR,
+        ...set(A(x + 5 * y)),
+      );
     }
   }
   code.push(...get(A(0)), ...get(2), ...load(RC_AT), XOR, ...set(A(0))); // iota
@@ -82,7 +131,14 @@ function absorbBody(): number[] {
 
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    0x00,
+    0x61,
+    0x73,
+    0x6d,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
     ...section(1, [1, 0x60, 2, 0x7f, 0x7f, 0]),
     ...section(3, [1, 0]),
     ...section(5, [1, 0, PAGES]),
@@ -109,10 +165,12 @@ export async function createWasmKeccak(): Promise<WasmKeccak> {
     mem.fill(0, 0, 200);
     let n = bytes.length;
     let at = 0;
-    while (n > INPUT_MAX) { // very large inputs: whole blocks in chunks
+    while (n > INPUT_MAX) {
+      // very large inputs: whole blocks in chunks
       mem.set(bytes.subarray(at, at + INPUT_MAX), INPUT_AT);
       absorb(INPUT_AT, INPUT_MAX / RATE);
-      at += INPUT_MAX; n -= INPUT_MAX;
+      at += INPUT_MAX;
+      n -= INPUT_MAX;
     }
     const blocks = Math.floor(n / RATE) + 1; // the last one holds the padding
     mem.set(at === 0 ? bytes : bytes.subarray(at), INPUT_AT);

@@ -1,13 +1,14 @@
 /**
  * Log entries and the merkle tree over an agent's epoch log (docs/protocol.md §5).
  */
-import type { Envelope } from './types';
-import { MsgType } from './types';
+
 import { encodeCanonical } from './cbor';
 import { keccak256 } from './crypto';
 import { signingPreimage } from './envelope';
 import { assertBytes } from './errors';
 import { bytesEqual, concatBytes } from './hex';
+import type { Envelope } from './types';
+import { MsgType } from './types';
 
 const EMPTY = new Uint8Array(0);
 const ZERO32 = new Uint8Array(32);
@@ -23,12 +24,7 @@ export function logEntryOf(e: Envelope): Uint8Array {
   const payload = keep ? e.payload : EMPTY;
   assertBytes('payload', payload);
   // The preimage is the 10-item header; the entry appends payload and signature.
-  return concatBytes(
-    Uint8Array.of(0x8c),
-    pre.subarray(1),
-    encodeCanonical(payload),
-    encodeCanonical(e.signature),
-  );
+  return concatBytes(Uint8Array.of(0x8c), pre.subarray(1), encodeCanonical(payload), encodeCanonical(e.signature));
 }
 
 /** Merkle leaf (docs/protocol.md §5): keccak256 of the log entry's canonical CBOR. */

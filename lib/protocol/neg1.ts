@@ -3,11 +3,18 @@
  * NEGR reveals, and the ZOPA commitment check. Decoders never throw.
  */
 import {
-  type CborValue, asArray, asBytes, asInt, decodeCanonical, encodeCanonical,
-  I128_MIN, I128_MAX, U64_MAX,
+  asArray,
+  asBytes,
+  asInt,
+  type CborValue,
+  decodeCanonical,
+  encodeCanonical,
+  I128_MAX,
+  I128_MIN,
+  U64_MAX,
 } from './cbor';
-import { DecodeError, assertBytes } from './errors';
 import { sha256 } from './crypto';
+import { assertBytes, DecodeError } from './errors';
 import { bytesEqual, concatBytes } from './hex';
 
 /** Result of a NEG1/NEGC/NEGR decoder. */
@@ -15,8 +22,13 @@ export type NegResult<T> = { ok: true; value: T } | { ok: false; detail: string 
 
 /** Refusal / rejection reasons of NEG1 item 8. */
 export const Neg1Reason = {
-  NONE: 0, CAPABILITY_MISMATCH: 1, CONSTRAINT_CONFLICT: 2, TRUST_INSUFFICIENT: 3,
-  PRICE: 4, TIMEOUT: 5, ABORT: 6,
+  NONE: 0,
+  CAPABILITY_MISMATCH: 1,
+  CONSTRAINT_CONFLICT: 2,
+  TRUST_INSUFFICIENT: 3,
+  PRICE: 4,
+  TIMEOUT: 5,
+  ABORT: 6,
 } as const;
 
 /** A NEG1 payload (docs/protocol.md §8). */
@@ -49,11 +61,18 @@ export const NEGC_PREFIX = ascii('NEGC');
 export const NEGR_PREFIX = ascii('NEGR');
 
 function hasPrefix(bytes: Uint8Array, prefix: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === prefix[0] && bytes[1] === prefix[1] && bytes[2] === prefix[2] && bytes[3] === prefix[3];
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === prefix[0] &&
+    bytes[1] === prefix[1] &&
+    bytes[2] === prefix[2] &&
+    bytes[3] === prefix[3]
+  );
 }
 
 function checkRange(name: string, v: number | bigint, min: bigint, max: bigint): void {
-  if (typeof v === 'number' ? !Number.isSafeInteger(v) : typeof v !== 'bigint') throw new TypeError(`${name} must be an integer`);
+  if (typeof v === 'number' ? !Number.isSafeInteger(v) : typeof v !== 'bigint')
+    throw new TypeError(`${name} must be an integer`);
   const b = BigInt(v);
   if (b < min || b > max) throw new RangeError(`${name} must be in ${min}..${max}, got ${b}`);
 }
@@ -76,8 +95,16 @@ export function encodeNeg1(p: Neg1Payload): Uint8Array {
   assertBytes('metadata', p.metadata);
   if (p.metadata.length > 64) throw new RangeError('metadata must be at most 64 bytes');
   const items: CborValue[] = [
-    p.bidValue, p.tokenMint, p.serviceHash, p.round, p.deadline, p.decayBps, p.maxRounds,
-    [p.verification.tier, p.verification.testSuiteHash], p.reason, p.metadata,
+    p.bidValue,
+    p.tokenMint,
+    p.serviceHash,
+    p.round,
+    p.deadline,
+    p.decayBps,
+    p.maxRounds,
+    [p.verification.tier, p.verification.testSuiteHash],
+    p.reason,
+    p.metadata,
   ];
   return concatBytes(NEG1_PREFIX, encodeCanonical(items));
 }
@@ -86,7 +113,8 @@ function neg1FromCbor(v: CborValue): Neg1Payload {
   const a = asArray(v, 10, 'NEG1');
   const ver = asArray(a[7], 2, 'verification');
   const testSuiteHash = asBytes(ver[1], 'test_suite_hash');
-  if (testSuiteHash.length !== 0 && testSuiteHash.length !== 32) throw new DecodeError('test_suite_hash: expected 32 or 0 bytes');
+  if (testSuiteHash.length !== 0 && testSuiteHash.length !== 32)
+    throw new DecodeError('test_suite_hash: expected 32 or 0 bytes');
   const metadata = asBytes(a[9], 'metadata');
   if (metadata.length > 64) throw new DecodeError('metadata: more than 64 bytes');
   const round = asInt(a[3], 'round', 0n, U64_MAX);
@@ -115,7 +143,8 @@ function guard<T>(f: () => T): NegResult<T> {
 
 /** Decodes a NEG1 payload (prefix included), strict canonical CBOR (docs/protocol.md §1, §8). Never throws. */
 export function decodeNeg1(bytes: Uint8Array): NegResult<Neg1Payload> {
-  if (!(bytes instanceof Uint8Array) || !hasPrefix(bytes, NEG1_PREFIX)) return { ok: false, detail: "missing 'NEG1' prefix" };
+  if (!(bytes instanceof Uint8Array) || !hasPrefix(bytes, NEG1_PREFIX))
+    return { ok: false, detail: "missing 'NEG1' prefix" };
   return guard(() => neg1FromCbor(decodeCanonical(bytes.subarray(4))));
 }
 
@@ -124,7 +153,10 @@ export function int128ToBytes(v: bigint): Uint8Array {
   checkRange('price', v, I128_MIN, I128_MAX);
   let u = BigInt.asUintN(128, v);
   const out = new Uint8Array(16);
-  for (let i = 15; i >= 0; i--) { out[i] = Number(u & 0xffn); u >>= 8n; }
+  for (let i = 15; i >= 0; i--) {
+    out[i] = Number(u & 0xffn);
+    u >>= 8n;
+  }
   return out;
 }
 
@@ -142,7 +174,8 @@ export function encodeNegCommit(commitment: Uint8Array): Uint8Array {
 
 /** Decodes a NEGC payload to its 32-byte commitment. Never throws. */
 export function decodeNegCommit(bytes: Uint8Array): NegResult<Uint8Array> {
-  if (!(bytes instanceof Uint8Array) || !hasPrefix(bytes, NEGC_PREFIX)) return { ok: false, detail: "missing 'NEGC' prefix" };
+  if (!(bytes instanceof Uint8Array) || !hasPrefix(bytes, NEGC_PREFIX))
+    return { ok: false, detail: "missing 'NEGC' prefix" };
   return guard(() => asBytes(decodeCanonical(bytes.subarray(4)), 'commitment', 32));
 }
 
@@ -161,7 +194,8 @@ export function encodeNegReveal(r: NegReveal): Uint8Array {
 
 /** Decodes a NEGR payload. Never throws. */
 export function decodeNegReveal(bytes: Uint8Array): NegResult<NegReveal> {
-  if (!(bytes instanceof Uint8Array) || !hasPrefix(bytes, NEGR_PREFIX)) return { ok: false, detail: "missing 'NEGR' prefix" };
+  if (!(bytes instanceof Uint8Array) || !hasPrefix(bytes, NEGR_PREFIX))
+    return { ok: false, detail: "missing 'NEGR' prefix" };
   return guard(() => {
     const a = asArray(decodeCanonical(bytes.subarray(4)), 2, 'NEGR');
     return { price: asInt(a[0], 'price', I128_MIN, I128_MAX), salt: asBytes(a[1], 'salt', 32) };
@@ -182,7 +216,7 @@ export type NegotiationPayload =
   | { kind: 'neg1'; neg1: Neg1Payload }
   | { kind: 'negc'; commitment: Uint8Array }
   | { kind: 'negr'; reveal: NegReveal }
-  | { kind: 'opaque'; /** set when a known hint was present but the bytes did not parse */ error?: string };
+  | { kind: 'opaque' /** set when a known hint was present but the bytes did not parse */; error?: string };
 
 /** Classifies a negotiation payload by its hint; malformed hinted payloads are opaque with `error`. */
 export function parseNegotiationPayload(bytes: Uint8Array): NegotiationPayload {

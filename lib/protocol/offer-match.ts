@@ -33,7 +33,10 @@ export interface GossipOffer {
 }
 
 /** What an on-chain offer needs for the comparison: its amount and the chain's round after it. */
-export interface ChainOffer { amount: bigint | null; round?: number | null }
+export interface ChainOffer {
+  amount: bigint | null;
+  round?: number | null;
+}
 
 export interface OfferComparisonInput<T extends ChainOffer> {
   /** The on-chain offers (any order; each carries the chain's round, else its place in chain order counts). */
@@ -89,7 +92,10 @@ export function compareByRound(a: GossipOffer, b: GossipOffer): number {
 
 /** `items` sorted by {@link compareByRound} of what `key` reads from each (a copy; stable). */
 export function sortByRound<I>(items: readonly I[], key: (i: I) => GossipOffer): I[] {
-  return items.map((i) => ({ i, k: key(i) })).sort((a, b) => compareByRound(a.k, b.k)).map((x) => x.i);
+  return items
+    .map((i) => ({ i, k: key(i) }))
+    .sort((a, b) => compareByRound(a.k, b.k))
+    .map((x) => x.i);
 }
 
 export function compareOffers<T extends ChainOffer>(p: OfferComparisonInput<T>): OfferComparison<T> {
@@ -98,7 +104,8 @@ export function compareOffers<T extends ChainOffer>(p: OfferComparisonInput<T>):
   const chainExtra: Array<{ n: number; t: T }> = [];
   p.chain.forEach((t, i) => {
     const n = typeof t.round === 'number' ? t.round : i + 1;
-    if (chainAt.has(n)) chainExtra.push({ n, t }); else chainAt.set(n, t);
+    if (chainAt.has(n)) chainExtra.push({ n, t });
+    else chainAt.set(n, t);
   });
   // The gossiped offers by round; a second offer in one round (a resend, or a party out of turn)
   // has no on-chain counterpart and stands on its own.
@@ -109,7 +116,8 @@ export function compareOffers<T extends ChainOffer>(p: OfferComparisonInput<T>):
   const gossipExtra: Array<{ n: number; g: bigint }> = [];
   for (const g of sorted) {
     const n = g.round + shift;
-    if (gossipAt.has(n)) gossipExtra.push({ n, g: g.amount }); else gossipAt.set(n, g.amount);
+    if (gossipAt.has(n)) gossipExtra.push({ n, g: g.amount });
+    else gossipAt.set(n, g.amount);
   }
   // While the negotiation is open, gossip runs ahead of the chain: a gossiped offer beyond the
   // chain's latest round is only a difference once the negotiation has closed.
@@ -124,9 +132,20 @@ export function compareOffers<T extends ChainOffer>(p: OfferComparisonInput<T>):
     rows.push({ position: n, chain: t, gossip: g, match, order: 0 });
   }
   for (const x of chainExtra) rows.push({ position: x.n, chain: x.t, gossip: null, match: 'chain_only', order: 1 });
-  for (const x of gossipExtra) if (shown(x.n)) rows.push({ position: x.n, chain: undefined, gossip: x.g, match: 'gossip_only', order: 2 });
+  for (const x of gossipExtra)
+    if (shown(x.n)) rows.push({ position: x.n, chain: undefined, gossip: x.g, match: 'gossip_only', order: 2 });
   rows.sort((a, b) => a.position - b.position || a.order - b.order);
-  const positions: OfferPosition<T>[] = rows.map((r) => ({ position: r.position, round: r.position - shift, chain: r.chain, gossip: r.gossip, match: r.match }));
+  const positions: OfferPosition<T>[] = rows.map((r) => ({
+    position: r.position,
+    round: r.position - shift,
+    chain: r.chain,
+    gossip: r.gossip,
+    match: r.match,
+  }));
   const acceptDiffers = p.settled !== null && p.gossipAccepted !== null && p.gossipAccepted !== p.settled;
-  return { positions, acceptDiffers, differences: positions.filter((x) => x.match !== 'same').length + (acceptDiffers ? 1 : 0) };
+  return {
+    positions,
+    acceptDiffers,
+    differences: positions.filter((x) => x.match !== 'same').length + (acceptDiffers ? 1 : 0),
+  };
 }

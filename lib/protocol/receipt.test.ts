@@ -1,38 +1,70 @@
-import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildReceipt, decodeReceipt, encodeReceipt, verifyReceipt, type Receipt } from './receipt';
-import { buildEnvelope, decodeEnvelope } from './envelope';
+import { describe, test } from 'node:test';
 import { publicKeyFromSeed } from './crypto';
+import { buildEnvelope, decodeEnvelope } from './envelope';
+import { logEntryOf } from './merkle';
 import { encodeNeg1, type Neg1Payload } from './neg1';
 import { encodeFeedback } from './payloads';
-import { logEntryOf } from './merkle';
+import { buildReceipt, decodeReceipt, encodeReceipt, type Receipt, verifyReceipt } from './receipt';
 import { MsgType } from './types';
 
-const seedA = new Uint8Array(32).fill(11), seedB = new Uint8Array(32).fill(22), seedX = new Uint8Array(32).fill(33);
-const A = new Uint8Array(32).fill(0xaa), B = new Uint8Array(32).fill(0xbb);
+const seedA = new Uint8Array(32).fill(11),
+  seedB = new Uint8Array(32).fill(22),
+  seedX = new Uint8Array(32).fill(33);
+const A = new Uint8Array(32).fill(0xaa),
+  B = new Uint8Array(32).fill(0xbb);
 const conv = new Uint8Array(16).fill(5);
-const offer = (bid: bigint, round: number, tier: number): Uint8Array => encodeNeg1({
-  bidValue: bid, tokenMint: new Uint8Array(32), serviceHash: new Uint8Array(32).fill(7), round, deadline: 0n, decayBps: 50,
-  maxRounds: 10, verification: { tier, testSuiteHash: new Uint8Array(32).fill(9) }, reason: 0, metadata: new Uint8Array(0),
-} satisfies Neg1Payload);
+const offer = (bid: bigint, round: number, tier: number): Uint8Array =>
+  encodeNeg1({
+    bidValue: bid,
+    tokenMint: new Uint8Array(32),
+    serviceHash: new Uint8Array(32).fill(7),
+    round,
+    deadline: 0n,
+    decayBps: 50,
+    maxRounds: 10,
+    verification: { tier, testSuiteHash: new Uint8Array(32).fill(9) },
+    reason: 0,
+    metadata: new Uint8Array(0),
+  } satisfies Neg1Payload);
 
 function conversation() {
   let nonce = 1n;
-  const env = (msgType: number, from: 'A' | 'B', payload: Uint8Array) => buildEnvelope({
-    msgType, sender: from === 'A' ? A : B, recipient: from === 'A' ? B : A, timestamp: 1_790_000_000_000_000n + nonce,
-    blockRef: 400_000_000n + nonce, nonce: nonce++, conversationId: conv, payload,
-  }, from === 'A' ? seedA : seedB).bytes;
+  const env = (msgType: number, from: 'A' | 'B', payload: Uint8Array) =>
+    buildEnvelope(
+      {
+        msgType,
+        sender: from === 'A' ? A : B,
+        recipient: from === 'A' ? B : A,
+        timestamp: 1_790_000_000_000_000n + nonce,
+        blockRef: 400_000_000n + nonce,
+        nonce: nonce++,
+        conversationId: conv,
+        payload,
+      },
+      from === 'A' ? seedA : seedB,
+    ).bytes;
   return [
     env(MsgType.PROPOSE, 'A', offer(1_000n, 0, 2)),
     env(MsgType.COUNTER, 'B', offer(800n, 1, 2)),
     env(MsgType.ACCEPT, 'A', offer(800n, 2, 2)),
     env(MsgType.DELIVER, 'B', new TextEncoder().encode('result')),
-    env(MsgType.FEEDBACK, 'A', encodeFeedback({ conversationId: conv, targetAgent: B, score: 90, outcome: 2, isDispute: false, role: 0 })),
+    env(
+      MsgType.FEEDBACK,
+      'A',
+      encodeFeedback({ conversationId: conv, targetAgent: B, score: 90, outcome: 2, isDispute: false, role: 0 }),
+    ),
   ];
 }
-const parties = () => [{ agentId: A, keys: [publicKeyFromSeed(seedA)] }, { agentId: B, keys: [publicKeyFromSeed(seedB)] }];
+const parties = () => [
+  { agentId: A, keys: [publicKeyFromSeed(seedA)] },
+  { agentId: B, keys: [publicKeyFromSeed(seedB)] },
+];
 const good = (): Receipt => buildReceipt({ conversationId: conv, envelopes: conversation(), parties: parties() });
-const checks = (r: Receipt) => verifyReceipt(r).failures.map((f) => f.check).sort();
+const checks = (r: Receipt) =>
+  verifyReceipt(r)
+    .failures.map((f) => f.check)
+    .sort();
 
 describe('Handshake receipt', () => {
   test('a good receipt verifies and survives its byte encoding', () => {
@@ -93,15 +125,32 @@ describe('Handshake receipt', () => {
   test('a tier mismatch and a missing outcome are their own failures', () => {
     const env = conversation();
     const r = good();
-    r.envelopes[2] = buildEnvelope({ msgType: MsgType.ACCEPT, sender: A, recipient: B, timestamp: 1n, blockRef: 1n, nonce: 99n, conversationId: conv, payload: offer(800n, 2, 1) }, seedA).bytes;
+    r.envelopes[2] = buildEnvelope(
+      {
+        msgType: MsgType.ACCEPT,
+        sender: A,
+        recipient: B,
+        timestamp: 1n,
+        blockRef: 1n,
+        nonce: 99n,
+        conversationId: conv,
+        payload: offer(800n, 2, 1),
+      },
+      seedA,
+    ).bytes;
     assert.deepEqual(checks(r), ['tier']);
     const noOutcome = buildReceipt({ conversationId: conv, envelopes: env.slice(0, 4), parties: parties() });
     assert.deepEqual(checks(noOutcome), ['outcome']);
   });
 
   test('hostile receipt bytes never throw', () => {
-    for (const b of [new Uint8Array(0), Uint8Array.of(0x84, 1), Uint8Array.of(0x84, 2, 0x40, 0x80, 0x80)]) assert.equal(decodeReceipt(b).ok, false);
+    for (const b of [new Uint8Array(0), Uint8Array.of(0x84, 1), Uint8Array.of(0x84, 2, 0x40, 0x80, 0x80)])
+      assert.equal(decodeReceipt(b).ok, false);
   });
 });
 
-function decodeEnv(b: Uint8Array) { const r = decodeEnvelope(b); if (!r.ok) throw new Error(r.detail); return r.envelope; }
+function decodeEnv(b: Uint8Array) {
+  const r = decodeEnvelope(b);
+  if (!r.ok) throw new Error(r.detail);
+  return r.envelope;
+}

@@ -3,18 +3,22 @@
  * anyone can check offline. Bytes: canonical CBOR
  * `[1, conversation_id, [[agent_id, [key, ...]], ...], [envelope or log entry, ...]]`.
  */
-import type { Envelope } from './types';
-import { MsgType } from './types';
-import { asArray, asBytes, asInt, asList, decodeCanonical, encodeCanonical, type CborValue } from './cbor';
-import { decodeEnvelope, encodeEnvelope, signingPreimage } from './envelope';
+
+import { asArray, asBytes, asInt, asList, type CborValue, decodeCanonical, encodeCanonical } from './cbor';
 import { ed25519Verify, keccak256 } from './crypto';
+import { decodeEnvelope, encodeEnvelope, signingPreimage } from './envelope';
 import { assertBytes } from './errors';
 import { bytesEqual, toHex } from './hex';
 import { decodeNeg1 } from './neg1';
 import { decodeFeedback } from './payloads';
+import type { Envelope } from './types';
+import { MsgType } from './types';
 
 /** A party and its signer keys (owner and delegates, docs/protocol.md §2 "Signer"). */
-export interface ReceiptParty { agentId: Uint8Array; keys: Uint8Array[] }
+export interface ReceiptParty {
+  agentId: Uint8Array;
+  keys: Uint8Array[];
+}
 
 /** A receipt: the conversation's envelopes (full, or as log entries with payload elided). */
 export interface Receipt {
@@ -26,7 +30,10 @@ export interface Receipt {
 }
 
 /** One failed check of {@link verifyReceipt}. */
-export interface ReceiptFailure { check: string; detail: string }
+export interface ReceiptFailure {
+  check: string;
+  detail: string;
+}
 
 /** Outcome of {@link verifyReceipt}; `failures` is empty when the receipt holds. */
 export interface ReceiptVerification {
@@ -51,29 +58,37 @@ export interface BuildReceiptParams {
 /** Builds a receipt: the conversation's envelopes from the first PROPOSE to the last VERDICT/FEEDBACK. */
 export function buildReceipt(params: BuildReceiptParams): Receipt {
   assertBytes('conversationId', params.conversationId, 16);
-  const decoded = params.envelopes.map((e, i) => {
-    if (e instanceof Uint8Array) {
-      const r = decodeEnvelope(e);
-      if (!r.ok) throw new TypeError(`envelopes[${i}] does not decode: ${r.detail}`);
-      return { env: r.envelope, bytes: e };
-    }
-    return { env: e, bytes: encodeEnvelope(e) };
-  }).filter((x) => bytesEqual(x.env.conversationId, params.conversationId));
+  const decoded = params.envelopes
+    .map((e, i) => {
+      if (e instanceof Uint8Array) {
+        const r = decodeEnvelope(e);
+        if (!r.ok) throw new TypeError(`envelopes[${i}] does not decode: ${r.detail}`);
+        return { env: r.envelope, bytes: e };
+      }
+      return { env: e, bytes: encodeEnvelope(e) };
+    })
+    .filter((x) => bytesEqual(x.env.conversationId, params.conversationId));
   const start = decoded.findIndex((x) => x.env.msgType === MsgType.PROPOSE);
   let end = -1;
-  decoded.forEach((x, i) => { if (x.env.msgType === MsgType.VERDICT || x.env.msgType === MsgType.FEEDBACK) end = i; });
+  decoded.forEach((x, i) => {
+    if (x.env.msgType === MsgType.VERDICT || x.env.msgType === MsgType.FEEDBACK) end = i;
+  });
   const slice = start >= 0 && end >= start ? decoded.slice(start, end + 1) : decoded;
-  params.parties.forEach((p, i) => { assertBytes(`parties[${i}].agentId`, p.agentId, 32); p.keys.forEach((k, j) => assertBytes(`parties[${i}].keys[${j}]`, k, 32)); });
-  return { version: 1, conversationId: params.conversationId, parties: params.parties, envelopes: slice.map((x) => x.bytes) };
+  params.parties.forEach((p, i) => {
+    assertBytes(`parties[${i}].agentId`, p.agentId, 32);
+    p.keys.forEach((k, j) => assertBytes(`parties[${i}].keys[${j}]`, k, 32));
+  });
+  return {
+    version: 1,
+    conversationId: params.conversationId,
+    parties: params.parties,
+    envelopes: slice.map((x) => x.bytes),
+  };
 }
 
 /** Canonical CBOR bytes of a receipt. */
 export function encodeReceipt(r: Receipt): Uint8Array {
-  return encodeCanonical([
-    1, r.conversationId,
-    r.parties.map((p): CborValue => [p.agentId, p.keys]),
-    r.envelopes,
-  ]);
+  return encodeCanonical([1, r.conversationId, r.parties.map((p): CborValue => [p.agentId, p.keys]), r.envelopes]);
 }
 
 /** Strict decode of receipt bytes. Never throws. */
@@ -89,7 +104,10 @@ export function decodeReceipt(bytes: Uint8Array): { ok: true; receipt: Receipt }
         conversationId: asBytes(a[1], 'conversation_id', 16),
         parties: asList(a[2], 'parties').map((p) => {
           const pa = asArray(p, 2, 'party');
-          return { agentId: asBytes(pa[0], 'agent_id', 32), keys: asList(pa[1], 'keys').map((k) => asBytes(k, 'key', 32)) };
+          return {
+            agentId: asBytes(pa[0], 'agent_id', 32),
+            keys: asList(pa[1], 'keys').map((k) => asBytes(k, 'key', 32)),
+          };
         }),
         envelopes: asList(a[3], 'envelopes').map((e) => asBytes(e, 'envelope')),
       },
@@ -118,7 +136,8 @@ export function verifyReceipt(receipt: Receipt): ReceiptVerification {
     if (!d.ok) return fail('decode', `envelope ${i}: ${d.detail}`);
     const e = d.envelope;
     envs.push(e);
-    if (!bytesEqual(e.conversationId, receipt.conversationId)) fail('conversation', `envelope ${i} is in another conversation`);
+    if (!bytesEqual(e.conversationId, receipt.conversationId))
+      fail('conversation', `envelope ${i} is in another conversation`);
     const party = parties.find((p) => bytesEqual(p.agentId, e.sender));
     if (!party) fail('unknown_signer', `envelope ${i}: sender ${toHex(e.sender)} is not a party`);
     else if (!party.keys.some((k) => ed25519Verify(e.signature, signingPreimage(e), k))) {
@@ -126,8 +145,10 @@ export function verifyReceipt(receipt: Receipt): ReceiptVerification {
     } else signedBy.add(toHex(e.sender));
     const elided = e.payload.length === 0 && e.payloadLen > 0;
     if (!elided) {
-      if (!bytesEqual(keccak256(e.payload), e.payloadHash)) fail('payload_hash', `envelope ${i}: payload does not match payload_hash`);
-      else if (e.payload.length !== e.payloadLen) fail('payload_len', `envelope ${i}: payload_len ${e.payloadLen} != ${e.payload.length}`);
+      if (!bytesEqual(keccak256(e.payload), e.payloadHash))
+        fail('payload_hash', `envelope ${i}: payload does not match payload_hash`);
+      else if (e.payload.length !== e.payloadLen)
+        fail('payload_len', `envelope ${i}: payload_len ${e.payloadLen} != ${e.payload.length}`);
     }
   });
   for (const p of parties) {
@@ -138,8 +159,14 @@ export function verifyReceipt(receipt: Receipt): ReceiptVerification {
   if (acceptIdx < 0) fail('tier', 'no ACCEPT in the receipt');
   else {
     const acc = decodeNeg1(envs[acceptIdx].payload);
-    const offer = envs.slice(0, acceptIdx).reverse().find((e) =>
-      (e.msgType === MsgType.PROPOSE || e.msgType === MsgType.COUNTER) && !bytesEqual(e.sender, envs[acceptIdx].sender));
+    const offer = envs
+      .slice(0, acceptIdx)
+      .reverse()
+      .find(
+        (e) =>
+          (e.msgType === MsgType.PROPOSE || e.msgType === MsgType.COUNTER) &&
+          !bytesEqual(e.sender, envs[acceptIdx].sender),
+      );
     const off = offer ? decodeNeg1(offer.payload) : undefined;
     if (!acc.ok) fail('tier', `ACCEPT has no readable NEG1 payload: ${acc.detail}`);
     else if (!off?.ok) fail('tier', 'no readable NEG1 offer from the other party before the ACCEPT');

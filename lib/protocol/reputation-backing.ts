@@ -26,7 +26,12 @@ export function backingSummary(rows: ReadonlyArray<FeedbackInput & { unbacked: b
     if (r.unbacked) unbacked++;
     else backed = applyFeedback(backed, r);
   }
-  return { feedback: rows.length, unbacked, reliability: all.reliabilityScore, reliabilityWithout: backed.reliabilityScore };
+  return {
+    feedback: rows.length,
+    unbacked,
+    reliability: all.reliabilityScore,
+    reliabilityWithout: backed.reliabilityScore,
+  };
 }
 
 /** The unbacked share of FEEDBACK as a whole percent (0 with none), rounded half up. */

@@ -2,8 +2,9 @@
  * Reputation arithmetic (docs/protocol.md §7): exact int64 fixed point (ONE = 1,000,000), the
  * real-time gossip fold, the epoch decay and the authoritative fold from batches.
  */
-import { DECAY_DENOMINATOR, DECAY_IDLE_EPOCHS, DECAY_NUMERATOR, REPUTATION_ONE } from './constants';
+
 import type { BehaviorBatch, FeedbackEvent } from './batch';
+import { DECAY_DENOMINATOR, DECAY_IDLE_EPOCHS, DECAY_NUMERATOR, REPUTATION_ONE } from './constants';
 import { compareBytes } from './order';
 
 /** One agent's reputation vector (docs/protocol.md §7). All values exact integers. */
@@ -30,7 +31,14 @@ export interface FeedbackInput {
 
 /** The neutral starting state: every field 0. */
 export function emptyReputation(): ReputationState {
-  return { reliabilityScore: 0n, cooperationIndex: 0n, notaryAccuracy: 0n, totalTasks: 0n, totalNotarized: 0n, totalDisputes: 0n };
+  return {
+    reliabilityScore: 0n,
+    cooperationIndex: 0n,
+    notaryAccuracy: 0n,
+    totalTasks: 0n,
+    totalNotarized: 0n,
+    totalDisputes: 0n,
+  };
 }
 
 const OUTCOME_VALUE = [-100n, 0n, 100n] as const;
@@ -41,8 +49,10 @@ function fold(old: bigint, n: bigint, x: bigint): bigint {
 }
 
 function checkFeedback(fb: FeedbackInput): void {
-  if (!Number.isInteger(fb.score) || fb.score < -100 || fb.score > 100) throw new RangeError('fb.score must be in -100..100');
-  if (!Number.isInteger(fb.outcome) || fb.outcome < 0 || fb.outcome > 2) throw new RangeError('fb.outcome must be 0, 1 or 2');
+  if (!Number.isInteger(fb.score) || fb.score < -100 || fb.score > 100)
+    throw new RangeError('fb.score must be in -100..100');
+  if (!Number.isInteger(fb.outcome) || fb.outcome < 0 || fb.outcome > 2)
+    throw new RangeError('fb.outcome must be 0, 1 or 2');
   if (fb.role !== 0 && fb.role !== 1) throw new RangeError('fb.role must be 0 or 1');
 }
 
@@ -107,8 +117,10 @@ export const MAX_FOLD_EPOCHS = 10_000_000n;
 export function foldBatches(params: FoldBatchesParams): ReputationState {
   const { batches, fromEpoch, toEpoch } = params;
   if (!Array.isArray(batches)) throw new TypeError('params.batches must be an array');
-  if (typeof fromEpoch !== 'bigint' || typeof toEpoch !== 'bigint') throw new TypeError('params.fromEpoch and params.toEpoch must be bigint');
-  if (toEpoch < fromEpoch - 1n || toEpoch - fromEpoch > MAX_FOLD_EPOCHS) throw new RangeError('params.toEpoch out of range');
+  if (typeof fromEpoch !== 'bigint' || typeof toEpoch !== 'bigint')
+    throw new TypeError('params.fromEpoch and params.toEpoch must be bigint');
+  if (toEpoch < fromEpoch - 1n || toEpoch - fromEpoch > MAX_FOLD_EPOCHS)
+    throw new RangeError('params.toEpoch out of range');
   const byEpoch = new Map<bigint, BehaviorBatch[]>();
   for (const b of batches) {
     if (b.epochNumber < fromEpoch || b.epochNumber > toEpoch) continue;
@@ -161,14 +173,29 @@ export function decayAfterBatch(state: ReputationState, lastBatchEpoch: bigint, 
  * this batch's feedback events already in §7 order with its dispute count. Folding an agent's
  * batches through this in epoch order gives foldBatches' state after each of them.
  */
-export function foldNextBatch(p: { state: ReputationState; previousEpoch: bigint | null; epoch: bigint; events: readonly FeedbackInput[]; disputes: bigint }): ReputationState {
-  if (p.previousEpoch !== null && p.epoch <= p.previousEpoch) throw new RangeError('epoch must come after previousEpoch');
+export function foldNextBatch(p: {
+  state: ReputationState;
+  previousEpoch: bigint | null;
+  epoch: bigint;
+  events: readonly FeedbackInput[];
+  disputes: bigint;
+}): ReputationState {
+  if (p.previousEpoch !== null && p.epoch <= p.previousEpoch)
+    throw new RangeError('epoch must come after previousEpoch');
   let state = p.previousEpoch === null ? { ...p.state } : decayAfterBatch(p.state, p.previousEpoch, p.epoch - 1n);
   for (const ev of p.events) state = foldOne(state, ev, false);
   return { ...state, totalDisputes: state.totalDisputes + p.disputes };
 }
 
 /** A batch's fold input: its feedback events in §7 order as (score, outcome, role), and its disputes. */
-export function batchFoldInput(b: Pick<BehaviorBatch, 'feedbackEvents' | 'disputes'>): { events: FeedbackInput[]; disputes: bigint } {
-  return { events: [...b.feedbackEvents].sort(compareFeedbackEvents).map((e) => ({ score: e.score, outcome: e.outcome, role: e.role })), disputes: b.disputes };
+export function batchFoldInput(b: Pick<BehaviorBatch, 'feedbackEvents' | 'disputes'>): {
+  events: FeedbackInput[];
+  disputes: bigint;
+} {
+  return {
+    events: [...b.feedbackEvents]
+      .sort(compareFeedbackEvents)
+      .map((e) => ({ score: e.score, outcome: e.outcome, role: e.role })),
+    disputes: b.disputes,
+  };
 }

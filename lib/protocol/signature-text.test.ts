@@ -1,8 +1,9 @@
 // One signature, one accepted text per form: the re-spellings an attacker tries (upper-case hex,
 // base64url, unpadded, spaces, base58 with extra leading ones) are refused, and the three
 // canonical forms decode to the same 64 bytes.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import bs58 from 'bs58';
 import { decodeSignatureText } from './signature-text';
 
@@ -15,8 +16,16 @@ test('the canonical hex, base58 and base64 of a signature decode to its bytes; e
     const b58 = bs58.encode(sig);
     for (const t of [hex, b64, b58]) assert.deepEqual(decodeSignatureText(t), sig, t);
     const others = [
-      hex.toUpperCase(), `0x${hex}`, ` ${hex}`, Buffer.from(sig).toString('base64url'), b64.replace(/=+$/, ''), `${b64}\n`,
-      ` ${b58} `, `1${b58}`, hex.slice(2), b64.slice(4),
+      hex.toUpperCase(),
+      `0x${hex}`,
+      ` ${hex}`,
+      Buffer.from(sig).toString('base64url'),
+      b64.replace(/=+$/, ''),
+      `${b64}\n`,
+      ` ${b58} `,
+      `1${b58}`,
+      hex.slice(2),
+      b64.slice(4),
     ];
     for (const t of others) assert.equal(decodeSignatureText(t), null, JSON.stringify(t));
   }

@@ -17,8 +17,14 @@ function base58Encode(b: Uint8Array): string {
   let n = 0n;
   for (const x of b) n = (n << 8n) | BigInt(x);
   let s = '';
-  while (n > 0n) { s = B58[Number(n % 58n)] + s; n /= 58n; }
-  for (const x of b) { if (x !== 0) break; s = `1${s}`; }
+  while (n > 0n) {
+    s = B58[Number(n % 58n)] + s;
+    n /= 58n;
+  }
+  for (const x of b) {
+    if (x !== 0) break;
+    s = `1${s}`;
+  }
   return s;
 }
 
@@ -30,8 +36,14 @@ function base58Decode(s: string): Uint8Array | null {
     n = n * 58n + BigInt(i);
   }
   const out: number[] = [];
-  while (n > 0n) { out.unshift(Number(n & 0xffn)); n >>= 8n; }
-  for (const c of s) { if (c !== '1') break; out.unshift(0); }
+  while (n > 0n) {
+    out.unshift(Number(n & 0xffn));
+    n >>= 8n;
+  }
+  for (const c of s) {
+    if (c !== '1') break;
+    out.unshift(0);
+  }
   return new Uint8Array(out);
 }
 
@@ -39,7 +51,11 @@ function base64Encode(b: Uint8Array): string {
   let s = '';
   for (let i = 0; i < b.length; i += 3) {
     const n = (b[i] << 16) | ((b[i + 1] ?? 0) << 8) | (b[i + 2] ?? 0);
-    s += B64[(n >> 18) & 63] + B64[(n >> 12) & 63] + (i + 1 < b.length ? B64[(n >> 6) & 63] : '=') + (i + 2 < b.length ? B64[n & 63] : '=');
+    s +=
+      B64[(n >> 18) & 63] +
+      B64[(n >> 12) & 63] +
+      (i + 1 < b.length ? B64[(n >> 6) & 63] : '=') +
+      (i + 2 < b.length ? B64[n & 63] : '=');
   }
   return s;
 }

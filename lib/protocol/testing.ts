@@ -6,7 +6,7 @@
  * NEG1 / NEGC / NEGR payload built by this folder's encoders, so the analytics and the views read
  * exactly what the mesh would carry. Prices are bigint end to end.
  */
-import { buildEnvelope, type BuildEnvelopeResult } from './envelope';
+import { type BuildEnvelopeResult, buildEnvelope } from './envelope';
 import { encodeNeg1, encodeNegCommit, encodeNegReveal, makeReservationCommitment } from './neg1';
 import { MsgType } from './types';
 
@@ -49,7 +49,10 @@ export interface GenSpec {
   conversation?: number;
 }
 
-export interface GenMessage extends BuildEnvelopeResult { msgType: number; senderRole: 'buyer' | 'seller' }
+export interface GenMessage extends BuildEnvelopeResult {
+  msgType: number;
+  senderRole: 'buyer' | 'seller';
+}
 
 export interface Generated {
   buyer: Uint8Array;
@@ -63,8 +66,18 @@ export interface Generated {
   times: { buyer: bigint[]; seller: bigint[] };
 }
 
-export const GEN_BUYER = (() => { const b = new Uint8Array(32); b[0] = 0xb0; b[31] = 1; return b; })();
-export const GEN_SELLER = (() => { const b = new Uint8Array(32); b[0] = 0x5e; b[31] = 2; return b; })();
+export const GEN_BUYER = (() => {
+  const b = new Uint8Array(32);
+  b[0] = 0xb0;
+  b[31] = 1;
+  return b;
+})();
+export const GEN_SELLER = (() => {
+  const b = new Uint8Array(32);
+  b[0] = 0x5e;
+  b[31] = 2;
+  return b;
+})();
 export const GEN_START_US = 1_790_000_000_000_000n;
 
 /** Faratin offer at u ∈ [0, 1]: p0 + (r − p0)·u^(1/β), rounded to a whole unit, exact in bigint. */
@@ -74,7 +87,8 @@ export function faratinPrice(p0: bigint, r: bigint, beta: number, u: number): bi
   const SCALE = 1n << 52n;
   const k = BigInt(Math.round(f * Number(SCALE)));
   const num = (r - p0) * k;
-  const q = num / SCALE, rem = num % SCALE;
+  const q = num / SCALE,
+    rem = num % SCALE;
   const twice = (rem < 0n ? -rem : rem) * 2n;
   return p0 + q + (twice >= SCALE ? (num < 0n ? -1n : 1n) : 0n);
 }
@@ -91,20 +105,45 @@ export function generateNegotiation(spec: GenSpec): Generated {
   let clock = GEN_START_US;
   const send = (role: 'buyer' | 'seller', msgType: number, payload: Uint8Array, at: bigint) => {
     nonce[role]++;
-    const b = buildEnvelope({ msgType, sender: id[role], recipient: id[other(role)], timestamp: at, nonce: nonce[role], conversationId: conv, payload }, id[role]);
+    const b = buildEnvelope(
+      {
+        msgType,
+        sender: id[role],
+        recipient: id[other(role)],
+        timestamp: at,
+        nonce: nonce[role],
+        conversationId: conv,
+        payload,
+      },
+      id[role],
+    );
     messages.push({ ...b, msgType, senderRole: role });
   };
   const salt = (role: 'buyer' | 'seller') => new Uint8Array(32).fill(role === 'buyer' ? 0x11 : 0x22);
-  const neg1 = (role: 'buyer' | 'seller', price: bigint, round: number, reason = 0) => encodeNeg1({
-    bidValue: price, tokenMint: new Uint8Array(32), serviceHash: new Uint8Array(32).fill(7), round, deadline: spec.deadline ?? 0n,
-    decayBps: spec[role].decayBps ?? 0, maxRounds: spec.maxRounds ?? 20, verification: { tier: 1, testSuiteHash: new Uint8Array(0) }, reason, metadata: new Uint8Array(0),
-  });
+  const neg1 = (role: 'buyer' | 'seller', price: bigint, round: number, reason = 0) =>
+    encodeNeg1({
+      bidValue: price,
+      tokenMint: new Uint8Array(32),
+      serviceHash: new Uint8Array(32).fill(7),
+      round,
+      deadline: spec.deadline ?? 0n,
+      decayBps: spec[role].decayBps ?? 0,
+      maxRounds: spec.maxRounds ?? 20,
+      verification: { tier: 1, testSuiteHash: new Uint8Array(0) },
+      reason,
+      metadata: new Uint8Array(0),
+    });
 
   const order: ('buyer' | 'seller')[] = [spec.first, other(spec.first)];
   for (const role of order) {
     const s = spec[role].sealed;
     if (s === 'commit' || s === 'bad-reveal' || s === 'commit-only') {
-      send(role, role === spec.first ? MsgType.PROPOSE : MsgType.COUNTER, encodeNegCommit(makeReservationCommitment(spec[role].reservation, salt(role))), clock);
+      send(
+        role,
+        role === spec.first ? MsgType.PROPOSE : MsgType.COUNTER,
+        encodeNegCommit(makeReservationCommitment(spec[role].reservation, salt(role))),
+        clock,
+      );
       clock += step;
     }
   }

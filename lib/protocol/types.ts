@@ -60,7 +60,7 @@ export const REASON_CODES = [
 export type ReasonCode = (typeof REASON_CODES)[number];
 
 export type ValidationResult =
-  | { ok: true; envelope: Envelope; /** keccak256 of the encoded envelope */ id: Uint8Array }
+  | { ok: true; envelope: Envelope /** keccak256 of the encoded envelope */; id: Uint8Array }
   | { ok: false; reason: ReasonCode; detail?: string };
 
 /**

@@ -1,12 +1,12 @@
-import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { MsgType, type ValidationResult } from './types';
-import { buildEnvelope, signingPreimage, decodeEnvelope } from './envelope';
-import { finishValidation, prepareValidation, validateEnvelopeSync } from './validate';
 import { ed25519Verify, publicKeyFromSeed, sha256 } from './crypto';
-import { encodeFeedback } from './payloads';
+import { buildEnvelope, decodeEnvelope, signingPreimage } from './envelope';
 import { toHex } from './hex';
+import { encodeFeedback } from './payloads';
+import { MsgType, type ValidationResult } from './types';
+import { finishValidation, prepareValidation, validateEnvelopeSync } from './validate';
 
 fc.configureGlobal({ seed: 0x5911, numRuns: 150 });
 
@@ -34,13 +34,28 @@ const opArb: fc.Arbitrary<Op> = fc.record({
 });
 
 function bytesOf(op: Op): Uint8Array {
-  const payload = op.type === MsgType.FEEDBACK
-    ? encodeFeedback({ conversationId: new Uint8Array(16).fill(3), targetAgent: ids[1], score: 40, outcome: 2, isDispute: false, role: 0 })
-    : new Uint8Array(40).fill(op.nonce);
-  const b = buildEnvelope({
-    msgType: op.type, sender: ids[op.sender], timestamp: NOW_US + BigInt(op.skewS) * 1_000_000n, nonce: BigInt(op.nonce),
-    conversationId: new Uint8Array(16).fill(op.sender), payload,
-  }, seeds[op.signer]).bytes.slice();
+  const payload =
+    op.type === MsgType.FEEDBACK
+      ? encodeFeedback({
+          conversationId: new Uint8Array(16).fill(3),
+          targetAgent: ids[1],
+          score: 40,
+          outcome: 2,
+          isDispute: false,
+          role: 0,
+        })
+      : new Uint8Array(40).fill(op.nonce);
+  const b = buildEnvelope(
+    {
+      msgType: op.type,
+      sender: ids[op.sender],
+      timestamp: NOW_US + BigInt(op.skewS) * 1_000_000n,
+      nonce: BigInt(op.nonce),
+      conversationId: new Uint8Array(16).fill(op.sender),
+      payload,
+    },
+    seeds[op.signer],
+  ).bytes.slice();
   // 0, 1: as signed; 2: a signature byte; 3: a payload byte; 4: the version; 5: truncated; 6: any byte
   if (op.mutate === 2) b[b.length - 1 - (op.at % 64)] ^= 1;
   else if (op.mutate === 3) b[b.length - 70] ^= 0x20;
@@ -63,26 +78,37 @@ const view = (r: ValidationResult) => (r.ok ? `ok ${toHex(r.id)}` : `${r.reason}
 
 describe('validation split around the signature (prepareValidation + finishValidation)', () => {
   test('a sequence of envelopes gets the same results and nonce state as validateEnvelopeSync', () => {
-    fc.assert(fc.property(fc.array(opArb, { minLength: 1, maxLength: 25 }), (ops) => {
-      const a = new Map<string, bigint>();
-      const b = new Map<string, bigint>();
-      for (const op of ops) {
-        const bytes = bytesOf(op);
-        const want = validateEnvelopeSync(bytes.slice(), { mode: 'live', registry, nonces: a, nowUs: NOW_US });
-        assert.equal(view(split(bytes.slice(), b, 'live')), view(want));
-        assert.equal(view(split(bytes.slice(), b, 'archive')), view(validateEnvelopeSync(bytes.slice(), { mode: 'archive', registry })));
-      }
-      assert.deepEqual([...b].sort(), [...a].sort());
-    }));
+    fc.assert(
+      fc.property(fc.array(opArb, { minLength: 1, maxLength: 25 }), (ops) => {
+        const a = new Map<string, bigint>();
+        const b = new Map<string, bigint>();
+        for (const op of ops) {
+          const bytes = bytesOf(op);
+          const want = validateEnvelopeSync(bytes.slice(), { mode: 'live', registry, nonces: a, nowUs: NOW_US });
+          assert.equal(view(split(bytes.slice(), b, 'live')), view(want));
+          assert.equal(
+            view(split(bytes.slice(), b, 'archive')),
+            view(validateEnvelopeSync(bytes.slice(), { mode: 'archive', registry })),
+          );
+        }
+        assert.deepEqual([...b].sort(), [...a].sort());
+      }),
+    );
   });
 
   test('every reason the sequence can produce occurs (the property above is not vacuous)', () => {
     const seen = new Set<string>();
-    fc.assert(fc.property(fc.array(opArb, { minLength: 1, maxLength: 25 }), (ops) => {
-      const n = new Map<string, bigint>();
-      for (const op of ops) { const r = split(bytesOf(op), n, 'live'); seen.add(r.ok ? 'ok' : r.reason); }
-    }));
-    for (const r of ['ok', 'decode', 'version', 'unregistered', 'signature', 'replay', 'timestamp', 'payload_hash']) assert.ok(seen.has(r), `never saw ${r}: ${[...seen]}`);
+    fc.assert(
+      fc.property(fc.array(opArb, { minLength: 1, maxLength: 25 }), (ops) => {
+        const n = new Map<string, bigint>();
+        for (const op of ops) {
+          const r = split(bytesOf(op), n, 'live');
+          seen.add(r.ok ? 'ok' : r.reason);
+        }
+      }),
+    );
+    for (const r of ['ok', 'decode', 'version', 'unregistered', 'signature', 'replay', 'timestamp', 'payload_hash'])
+      assert.ok(seen.has(r), `never saw ${r}: ${[...seen]}`);
   });
 
   test('the prepared preimage is the §2 signing preimage; the envelope bytes are left as they were', () => {
@@ -98,7 +124,10 @@ describe('validation split around the signature (prepareValidation + finishValid
   });
 
   test('finishValidation checks its parameters', () => {
-    const p = prepareValidation(bytesOf({ sender: 1, signer: 1, nonce: 3, skewS: 0, type: MsgType.BEACON, mutate: 0, at: 0 }), registry);
+    const p = prepareValidation(
+      bytesOf({ sender: 1, signer: 1, nonce: 3, skewS: 0, type: MsgType.BEACON, mutate: 0, at: 0 }),
+      registry,
+    );
     assert.ok(!('ok' in p));
     assert.throws(() => finishValidation(p, true, { mode: 'live', nowUs: NOW_US }), /nonces/);
     assert.throws(() => finishValidation(p, true, { mode: 'nope' as 'live' }), /mode/);

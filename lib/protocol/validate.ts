@@ -2,14 +2,15 @@
  * Envelope validation (docs/protocol.md §3): the checks in order, first failure is the reason.
  * Hostile bytes never throw; caller misuse (missing live-mode state) throws TypeError.
  */
-import type { ValidateParams, ValidationResult } from './types';
-import { MsgType } from './types';
+
 import { MAX_ENVELOPE_BYTES, PROTOCOL_VERSION, TIMESTAMP_TOLERANCE_US } from './constants';
-import { decodeEnvelope } from './envelope';
-import { readEnvelope, type ReadEnvelope } from './envelope-scan';
 import { ed25519Verify, keccak256, keccak256Equals } from './crypto';
+import { decodeEnvelope } from './envelope';
+import { type ReadEnvelope, readEnvelope } from './envelope-scan';
 import { toHex } from './hex';
 import { decodeFeedback, decodeNotarizeBid } from './payloads';
+import type { ValidateParams, ValidationResult } from './types';
+import { MsgType } from './types';
 
 /** A synchronous signer registry (docs/protocol.md §2 "Signer"). */
 export interface SyncSignerRegistry {
@@ -53,7 +54,11 @@ function stage1(bytes: Uint8Array): ValidationResult | ReadEnvelope {
  * 0x8a head (canonical encoding makes them identical to the preimage's): the head byte is
  * switched for the verification and restored before the envelope id is hashed.
  */
-function stage2(r: ReadEnvelope, keys: readonly Uint8Array[], params: ValidateParams | ValidateSyncParams): ValidationResult {
+function stage2(
+  r: ReadEnvelope,
+  keys: readonly Uint8Array[],
+  params: ValidateParams | ValidateSyncParams,
+): ValidationResult {
   if (!keys || keys.length === 0) return { ok: false, reason: 'unregistered' };
   const e = r.envelope;
   const own = r.bytes;
@@ -72,7 +77,11 @@ function stage2(r: ReadEnvelope, keys: readonly Uint8Array[], params: ValidatePa
 }
 
 /** §3 from the signature's outcome on: replay, timestamp (live), payload checks; live nonce update. */
-function stage3(r: ReadEnvelope, verified: boolean, params: ValidateParams | ValidateSyncParams | FinishParams): ValidationResult {
+function stage3(
+  r: ReadEnvelope,
+  verified: boolean,
+  params: ValidateParams | ValidateSyncParams | FinishParams,
+): ValidationResult {
   const e = r.envelope;
   const own = r.bytes;
   if (!verified) return { ok: false, reason: 'signature' };
@@ -145,7 +154,10 @@ export interface PendingSignature {
 export type FinishParams = Omit<ValidateParams, 'registry'>;
 
 /** The steps of §3 before the signature check; a failure result, or what the check needs. */
-export function prepareValidation(bytes: Uint8Array, registry: SyncSignerRegistry): ValidationResult | PendingSignature {
+export function prepareValidation(
+  bytes: Uint8Array,
+  registry: SyncSignerRegistry,
+): ValidationResult | PendingSignature {
   if (!registry || typeof registry.keysFor !== 'function') throw new TypeError('registry must have keysFor(agentId)');
   const s = stage1(bytes);
   if ('ok' in s) return s;
@@ -163,7 +175,8 @@ export function prepareValidation(bytes: Uint8Array, registry: SyncSignerRegistr
  * call it in arrival order per sender.
  */
 export function finishValidation(pending: PendingSignature, verified: boolean, params: FinishParams): ValidationResult {
-  if (!params || (params.mode !== 'live' && params.mode !== 'archive')) throw new TypeError("params.mode must be 'live' or 'archive'");
+  if (!params || (params.mode !== 'live' && params.mode !== 'archive'))
+    throw new TypeError("params.mode must be 'live' or 'archive'");
   if (params.mode === 'live') {
     if (!params.nonces) throw new TypeError('params.nonces is required in live mode');
     if (typeof params.nowUs !== 'bigint') throw new TypeError('params.nowUs (bigint) is required in live mode');

@@ -2,20 +2,34 @@
  * Runs docs/protocol.md test vectors (format of vectors/README.md) against this library. Pure:
  * takes parsed JSON, returns per-case results; tests and scripts/run-vectors.ts do the I/O.
  */
-import { validateEnvelopeSync } from './validate';
+
+import type { BehaviorBatch } from './batch';
+import {
+  batchHash,
+  decodeBatch,
+  decodeSignedBatch,
+  encodeBatch,
+  encodeSignedBatch,
+  overflowDataHash,
+  verifySignedBatch,
+} from './batch';
 import { decodeEnvelope, encodeEnvelope, signingPreimage } from './envelope';
 import { fromHex, toHex } from './hex';
 import { leafHash, logEntryOf, merkleProof, merkleRoot, verifyMerkleProof } from './merkle';
-import type { BehaviorBatch } from './batch';
-import {
-  batchHash, decodeBatch, decodeSignedBatch, encodeBatch, encodeSignedBatch, overflowDataHash, verifySignedBatch,
-} from './batch';
 import { applyEpochDecay, applyFeedback, emptyReputation, type ReputationState } from './reputation';
+import { validateEnvelopeSync } from './validate';
 
 /** One vector's outcome. */
-export interface VectorCase { name: string; ok: boolean; detail?: string }
+export interface VectorCase {
+  name: string;
+  ok: boolean;
+  detail?: string;
+}
 /** One file's outcome. */
-export interface VectorFileResult { kind: 'envelopes' | 'merkle' | 'batch' | 'reputation' | 'unknown'; cases: VectorCase[] }
+export interface VectorFileResult {
+  kind: 'envelopes' | 'merkle' | 'batch' | 'reputation' | 'unknown';
+  cases: VectorCase[];
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: vector files are untyped JSON, checked field by field as they are read
 type Json = any;
@@ -47,9 +61,11 @@ function runEnvelopes(d: Json): VectorCase[] {
     if (!r.ok) return undefined;
     const dec = decodeEnvelope(bytes);
     if (!dec.ok) return 'valid but decodeEnvelope failed';
-    return eq('envelope_id', toHex(r.id), v.envelope_id)
-      ?? eq('preimage', toHex(signingPreimage(r.envelope)), v.preimage)
-      ?? eq('re-encoding', toHex(encodeEnvelope(dec.envelope)), v.hex);
+    return (
+      eq('envelope_id', toHex(r.id), v.envelope_id) ??
+      eq('preimage', toHex(signingPreimage(r.envelope)), v.preimage) ??
+      eq('re-encoding', toHex(encodeEnvelope(dec.envelope)), v.hex)
+    );
   };
   for (const v of d.vectors ?? []) check(cases, v.name, () => one(v, new Map()));
   const seq = new Map<string, bigint>();
@@ -83,7 +99,8 @@ function runMerkle(d: Json): VectorCase[] {
         const proof = { index: p.index, siblings: p.siblings.map(fromHex) };
         if (!verifyMerkleProof(leaves[p.index], proof, root)) return `proof ${p.index} does not verify`;
       }
-      if ((c.proofs ?? []).length !== envs.length) return `expected ${envs.length} proofs, got ${(c.proofs ?? []).length}`;
+      if ((c.proofs ?? []).length !== envs.length)
+        return `expected ${envs.length} proofs, got ${(c.proofs ?? []).length}`;
       return undefined;
     });
   }
@@ -94,18 +111,44 @@ function runMerkle(d: Json): VectorCase[] {
 export function batchFromVectorFields(f: Json): BehaviorBatch {
   const B = (s: string) => BigInt(s);
   return {
-    agentId: fromHex(f.agent_id), epochNumber: B(f.epoch_number), slotStart: B(f.slot_start), slotEnd: B(f.slot_end),
-    messageCount: B(f.message_count), msgTypeCounts: f.msg_type_counts.map(B),
-    uniqueCounterparties: B(f.unique_counterparties), tasksCompleted: B(f.tasks_completed),
-    notarizations: B(f.notarizations), disputes: B(f.disputes),
-    bidValues: f.bid_values.map((x: string[]) => ({ conversationId: fromHex(x[0]), counterparty: fromHex(x[1]), bidValue: B(x[2]), slot: B(x[3]) })),
-    taskSelections: f.task_selections.map((x: string[]) => ({ conversationId: fromHex(x[0]), counterparty: fromHex(x[1]), slot: B(x[2]) })),
-    verifierIds: f.verifier_ids.map((x: string[]) => ({ conversationId: fromHex(x[0]), verifierId: fromHex(x[1]), slot: B(x[2]) })),
-    feedbackEvents: f.feedback_events.map((x: string[]) => ({
-      conversationId: fromHex(x[0]), fromAgent: fromHex(x[1]), score: Number(x[2]), outcome: Number(x[3]),
-      role: Number(x[4]), slot: B(x[5]), satiAttestationHash: fromHex(x[6]),
+    agentId: fromHex(f.agent_id),
+    epochNumber: B(f.epoch_number),
+    slotStart: B(f.slot_start),
+    slotEnd: B(f.slot_end),
+    messageCount: B(f.message_count),
+    msgTypeCounts: f.msg_type_counts.map(B),
+    uniqueCounterparties: B(f.unique_counterparties),
+    tasksCompleted: B(f.tasks_completed),
+    notarizations: B(f.notarizations),
+    disputes: B(f.disputes),
+    bidValues: f.bid_values.map((x: string[]) => ({
+      conversationId: fromHex(x[0]),
+      counterparty: fromHex(x[1]),
+      bidValue: B(x[2]),
+      slot: B(x[3]),
     })),
-    overflow: f.overflow, overflowDataHash: fromHex(f.overflow_data_hash), logMerkleRoot: fromHex(f.log_merkle_root),
+    taskSelections: f.task_selections.map((x: string[]) => ({
+      conversationId: fromHex(x[0]),
+      counterparty: fromHex(x[1]),
+      slot: B(x[2]),
+    })),
+    verifierIds: f.verifier_ids.map((x: string[]) => ({
+      conversationId: fromHex(x[0]),
+      verifierId: fromHex(x[1]),
+      slot: B(x[2]),
+    })),
+    feedbackEvents: f.feedback_events.map((x: string[]) => ({
+      conversationId: fromHex(x[0]),
+      fromAgent: fromHex(x[1]),
+      score: Number(x[2]),
+      outcome: Number(x[3]),
+      role: Number(x[4]),
+      slot: B(x[5]),
+      satiAttestationHash: fromHex(x[6]),
+    })),
+    overflow: f.overflow,
+    overflowDataHash: fromHex(f.overflow_data_hash),
+    logMerkleRoot: fromHex(f.log_merkle_root),
   };
 }
 
@@ -126,13 +169,19 @@ function runBatch(d: Json): VectorCase[] {
     if (toHex(r.value.batch.agentId) !== (d.agent ?? d.fields.agent_id)) return 'agent mismatch';
     return eq('re-encoding', toHex(encodeSignedBatch(r.value)), d.signed);
   });
-  check(cases, 'overflow_data_hash', () => eq('overflow hash', toHex(overflowDataHash(batch())), d.overflow_data_hash_if_overflowed));
+  check(cases, 'overflow_data_hash', () =>
+    eq('overflow hash', toHex(overflowDataHash(batch())), d.overflow_data_hash_if_overflowed),
+  );
   return cases;
 }
 
 const REP_FIELDS: [keyof ReputationState, string][] = [
-  ['reliabilityScore', 'reliability_score'], ['cooperationIndex', 'cooperation_index'], ['notaryAccuracy', 'notary_accuracy'],
-  ['totalTasks', 'total_tasks'], ['totalNotarized', 'total_notarized'], ['totalDisputes', 'total_disputes'],
+  ['reliabilityScore', 'reliability_score'],
+  ['cooperationIndex', 'cooperation_index'],
+  ['notaryAccuracy', 'notary_accuracy'],
+  ['totalTasks', 'total_tasks'],
+  ['totalNotarized', 'total_notarized'],
+  ['totalDisputes', 'total_disputes'],
 ];
 
 function runReputation(d: Json): VectorCase[] {
@@ -146,11 +195,18 @@ function runReputation(d: Json): VectorCase[] {
     }
     return undefined;
   };
-  (d.steps ?? []).forEach((s: Json, i: number) => check(cases, `reputation step ${i + 1}`, () => {
-    const f = s.feedback;
-    state = applyFeedback(state, { score: Number(f.score), outcome: Number(f.outcome), isDispute: Number(f.is_dispute) === 1, role: Number(f.role) });
-    return compare(s.after);
-  }));
+  (d.steps ?? []).forEach((s: Json, i: number) =>
+    check(cases, `reputation step ${i + 1}`, () => {
+      const f = s.feedback;
+      state = applyFeedback(state, {
+        score: Number(f.score),
+        outcome: Number(f.outcome),
+        isDispute: Number(f.is_dispute) === 1,
+        role: Number(f.role),
+      });
+      return compare(s.after);
+    }),
+  );
   if (d.decayed_once) {
     check(cases, 'reputation decay', () => {
       state = applyEpochDecay(state);
@@ -162,7 +218,8 @@ function runReputation(d: Json): VectorCase[] {
 
 /** Runs one parsed vector file; the kind is recognised from its keys. Empty files fail. */
 export function runVectorFile(d: Json): VectorFileResult {
-  if (!d || typeof d !== 'object') return { kind: 'unknown', cases: [{ name: 'file', ok: false, detail: 'not a JSON object' }] };
+  if (!d || typeof d !== 'object')
+    return { kind: 'unknown', cases: [{ name: 'file', ok: false, detail: 'not a JSON object' }] };
   let res: VectorFileResult;
   if (Array.isArray(d.vectors)) res = { kind: 'envelopes', cases: runEnvelopes(d) };
   else if (Array.isArray(d.cases)) res = { kind: 'merkle', cases: runMerkle(d) };

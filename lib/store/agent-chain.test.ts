@@ -6,22 +6,56 @@ import { testOnEachStore } from './backends-testing';
 const A = new Uint8Array(32).fill(0x61);
 const B = new Uint8Array(32).fill(0x62);
 
-testOnEachStore('listAgentBatches: pages by `before`, or the batch of one epoch', async (store) => {
-  for (let e = 1n; e <= 15n; e++) {
-    await store.upsertBatch({ agentId: A, epoch: e, batchHash: new Uint8Array(32).fill(1), root: new Uint8Array(32).fill(2), slot: e });
-    await store.upsertBatch({ agentId: B, epoch: e, batchHash: new Uint8Array(32).fill(3), root: new Uint8Array(32).fill(4), slot: e });
-  }
-  await store.upsertChallenge({ address: '11111111111111111111111111111112', agentId: A, epoch: 3n, challenger: B, status: 'pending', slot: 1n, signature: 'sig1' });
-  const first = await store.listAgentBatches(A, { limit: 10 });
-  assert.deepEqual(first.rows.map((r) => r.batch.epoch), Array.from({ length: 10 }, (_, i) => 15n - BigInt(i)));
-  assert.equal(first.more, true);
-  const rest = await store.listAgentBatches(A, { limit: 10, before: 6n });
-  assert.deepEqual(rest.rows.map((r) => r.batch.epoch), [5n, 4n, 3n, 2n, 1n]);
-  assert.equal(rest.more, false);
+testOnEachStore(
+  'listAgentBatches: pages by `before`, or the batch of one epoch',
+  async (store) => {
+    for (let e = 1n; e <= 15n; e++) {
+      await store.upsertBatch({
+        agentId: A,
+        epoch: e,
+        batchHash: new Uint8Array(32).fill(1),
+        root: new Uint8Array(32).fill(2),
+        slot: e,
+      });
+      await store.upsertBatch({
+        agentId: B,
+        epoch: e,
+        batchHash: new Uint8Array(32).fill(3),
+        root: new Uint8Array(32).fill(4),
+        slot: e,
+      });
+    }
+    await store.upsertChallenge({
+      address: '11111111111111111111111111111112',
+      agentId: A,
+      epoch: 3n,
+      challenger: B,
+      status: 'pending',
+      slot: 1n,
+      signature: 'sig1',
+    });
+    const first = await store.listAgentBatches(A, { limit: 10 });
+    assert.deepEqual(
+      first.rows.map((r) => r.batch.epoch),
+      Array.from({ length: 10 }, (_, i) => 15n - BigInt(i)),
+    );
+    assert.equal(first.more, true);
+    const rest = await store.listAgentBatches(A, { limit: 10, before: 6n });
+    assert.deepEqual(
+      rest.rows.map((r) => r.batch.epoch),
+      [5n, 4n, 3n, 2n, 1n],
+    );
+    assert.equal(rest.more, false);
 
-  const linked = await store.listAgentBatches(A, { limit: 1, epoch: 3n });
-  assert.deepEqual(linked.rows.map((r) => [r.batch.epoch, r.challenges, Buffer.from(r.batch.agentId).toString('hex')]), [[3n, 1, Buffer.from(A).toString('hex')]], 'this agent\'s batch of that epoch, with its challenge count');
-  assert.equal(linked.more, false);
-  assert.deepEqual((await store.listAgentBatches(A, { limit: 1, epoch: 99n })).rows, []);
-  await assert.rejects(store.listAgentBatches(A, { limit: 1, before: 5n, epoch: 3n }), /exclude each other/);
-}, { dbPrefix: 'agentchain' });
+    const linked = await store.listAgentBatches(A, { limit: 1, epoch: 3n });
+    assert.deepEqual(
+      linked.rows.map((r) => [r.batch.epoch, r.challenges, Buffer.from(r.batch.agentId).toString('hex')]),
+      [[3n, 1, Buffer.from(A).toString('hex')]],
+      "this agent's batch of that epoch, with its challenge count",
+    );
+    assert.equal(linked.more, false);
+    assert.deepEqual((await store.listAgentBatches(A, { limit: 1, epoch: 99n })).rows, []);
+    await assert.rejects(store.listAgentBatches(A, { limit: 1, before: 5n, epoch: 3n }), /exclude each other/);
+  },
+  { dbPrefix: 'agentchain' },
+);

@@ -30,20 +30,31 @@ export interface AgentFilter {
 }
 
 export interface AgentListRow extends AgentRow {
-  reputation: { reliabilityScore: bigint; cooperationIndex: bigint; notaryAccuracy: bigint; totalTasks: bigint; totalNotarized: bigint; totalDisputes: bigint } | null;
+  reputation: {
+    reliabilityScore: bigint;
+    cooperationIndex: bigint;
+    notaryAccuracy: bigint;
+    totalTasks: bigint;
+    totalNotarized: bigint;
+    totalDisputes: bigint;
+  } | null;
   stake: { status: string; amount: bigint } | null;
   /** This row's sort-key value as the cursor carries it. */
   sortValue: string;
 }
 
 type Row = Record<string, unknown>;
-const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
+const u8 = (v: unknown) =>
+  v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0);
 
 export async function listAgentsPage(q: Queryable, f: AgentFilter): Promise<{ rows: AgentListRow[]; more: boolean }> {
   const key = KEYS[f.sort];
   const where: string[] = [];
   const args: unknown[] = [];
-  const arg = (v: unknown) => { args.push(v); return `$${args.length}`; };
+  const arg = (v: unknown) => {
+    args.push(v);
+    return `$${args.length}`;
+  };
   if (f.online !== undefined) {
     const live = `(a.online OR a.last_seen >= ${arg(new Date(f.onlineSinceMs).toISOString())}::timestamptz)`;
     where.push(f.online ? live : `NOT ${live}`);
@@ -61,19 +72,34 @@ export async function listAgentsPage(q: Queryable, f: AgentFilter): Promise<{ ro
      LEFT JOIN stake s ON s.agent_id = a.id
      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
      ORDER BY ${key.sql} DESC, a.id DESC LIMIT ${arg(f.limit + 1)}`,
-    args);
+    args,
+  );
   return {
     more: rows.length > f.limit,
     rows: rows.slice(0, f.limit).map((r) => ({
-      id: u8(r.id), firstSeen: new Date(r.first_seen as Date), lastSeen: new Date(r.last_seen as Date), label: (r.label as string | null) ?? null,
-      online: Boolean(r.online), sent: Number(r.sent),
-      reputation: r.rs === null || r.rs === undefined ? null : {
-        reliabilityScore: BigInt(String(r.rs)), cooperationIndex: BigInt(String(r.ci)), notaryAccuracy: BigInt(String(r.na)),
-        totalTasks: BigInt(String(r.tt)), totalNotarized: BigInt(String(r.tn)), totalDisputes: BigInt(String(r.td)),
-      },
+      id: u8(r.id),
+      firstSeen: new Date(r.first_seen as Date),
+      lastSeen: new Date(r.last_seen as Date),
+      label: (r.label as string | null) ?? null,
+      online: Boolean(r.online),
+      sent: Number(r.sent),
+      reputation:
+        r.rs === null || r.rs === undefined
+          ? null
+          : {
+              reliabilityScore: BigInt(String(r.rs)),
+              cooperationIndex: BigInt(String(r.ci)),
+              notaryAccuracy: BigInt(String(r.na)),
+              totalTasks: BigInt(String(r.tt)),
+              totalNotarized: BigInt(String(r.tn)),
+              totalDisputes: BigInt(String(r.td)),
+            },
       stake: r.stake_status ? { status: r.stake_status as string, amount: BigInt(String(r.stake_amount)) } : null,
       // Timestamps as ISO text keep their milliseconds exactly for the keyset comparison.
-      sortValue: key.cast === 'timestamptz' ? new Date(r[f.sort === 'last_seen' ? 'last_seen' : 'first_seen'] as Date).toISOString() : String(r.sort_value),
+      sortValue:
+        key.cast === 'timestamptz'
+          ? new Date(r[f.sort === 'last_seen' ? 'last_seen' : 'first_seen'] as Date).toISOString()
+          : String(r.sort_value),
     })),
   };
 }

@@ -12,14 +12,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MsgType } from '../protocol/types';
-import { createIngestQueue, openStore, type IngestItem, type Store } from './index';
+import { createIngestQueue, type IngestItem, openStore, type Store } from './index';
 import { bytes32, conv16, createTestDatabase, makeItem } from './testing';
 
 const PER_RUN = Number(process.env.BENCH_N ?? 20_000);
 const REPEATS = Number(process.env.REPEATS ?? 5);
 const TARGET = 10_000;
 const GOAL = 20_000;
-const load = () => loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 const fmt = (x: number) => Math.round(x).toLocaleString('en');
 
 let salt = 0;
@@ -31,8 +34,13 @@ function items(n: number): IngestItem[] {
     const t = types[i % types.length];
     const bilateral = t === MsgType.PROPOSE || t === MsgType.COUNTER || t === MsgType.ACCEPT;
     return makeItem({
-      msgType: t, sender: bytes32(i % 200), recipient: bilateral ? bytes32((i + 1) % 200) : undefined,
-      conversationId: conv16(salt * 10_000 + (i % 2000)), nonce: BigInt(i), timestamp: T0 + BigInt(i), payload: new Uint8Array(300).fill(i & 0xff),
+      msgType: t,
+      sender: bytes32(i % 200),
+      recipient: bilateral ? bytes32((i + 1) % 200) : undefined,
+      conversationId: conv16(salt * 10_000 + (i % 2000)),
+      nonce: BigInt(i),
+      timestamp: T0 + BigInt(i),
+      payload: new Uint8Array(300).fill(i & 0xff),
     });
   });
 }
@@ -54,13 +62,17 @@ async function measure(label: string, store: Store, concurrency: number, n: numb
   const dupRate = await once(store, again, concurrency);
   const sorted = [...rates].sort((a, b) => a - b);
   const median = sorted[sorted.length >> 1];
-  console.log(`${label.padEnd(24)} median ${fmt(median).padStart(7)} committed/s (runs ${rates.map(fmt).join(', ')}; ${n} each) `
-    + `target ${fmt(TARGET)}: ratio ${(median / TARGET).toFixed(2)}, goal ${fmt(GOAL)}: ratio ${(median / GOAL).toFixed(2)}; `
-    + `re-ingest of duplicates ${fmt(dupRate)}/s`);
+  console.log(
+    `${label.padEnd(24)} median ${fmt(median).padStart(7)} committed/s (runs ${rates.map(fmt).join(', ')}; ${n} each) ` +
+      `target ${fmt(TARGET)}: ratio ${(median / TARGET).toFixed(2)}, goal ${fmt(GOAL)}: ratio ${(median / GOAL).toFixed(2)}; ` +
+      `re-ingest of duplicates ${fmt(dupRate)}/s`,
+  );
   return median;
 }
 
-console.log(`bench:store: batch 500, ~550-byte envelopes (~1 KB rows before the payload moved into raw only), ${REPEATS} runs per configuration; load average ${load()} on ${cpus().length} cores (figures scale down under load)`);
+console.log(
+  `bench:store: batch 500, ~550-byte envelopes (~1 KB rows before the payload moved into raw only), ${REPEATS} runs per configuration; load average ${load()} on ${cpus().length} cores (figures scale down under load)`,
+);
 const dir = mkdtempSync(join(tmpdir(), 'zx-bench-'));
 try {
   const s = await openStore({ dataDir: dir });

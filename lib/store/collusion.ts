@@ -127,9 +127,11 @@ export interface CollusionRows {
   stakes: Array<{ agent: Uint8Array; amount: bigint; status: string }>;
 }
 
-const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
+const u8 = (v: unknown) =>
+  v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0);
 /** A comma-joined list of hex ids (arrays of bytea travel as text on both backends). */
-const hexList = (v: unknown): Uint8Array[] => (typeof v === 'string' && v ? v.split(',').map((h) => Uint8Array.from(Buffer.from(h, 'hex'))) : []);
+const hexList = (v: unknown): Uint8Array[] =>
+  typeof v === 'string' && v ? v.split(',').map((h) => Uint8Array.from(Buffer.from(h, 'hex'))) : [];
 const big = (v: unknown) => (v === null || v === undefined ? null : BigInt(String(v)));
 const DEAL = `('agreed', 'disputed')`;
 
@@ -139,14 +141,16 @@ const DEAL = `('agreed', 'disputed')`;
  * timestamp: a sender chooses its timestamp, so a window by signed time could be pushed aside by
  * envelopes dated in the future.
  */
-const latestOfType = (type: number, cols: string, limit = '$1') => `SELECT ${cols} FROM envelope WHERE msg_type = ${type} ORDER BY seq DESC LIMIT ${limit}`;
+const latestOfType = (type: number, cols: string, limit = '$1') =>
+  `SELECT ${cols} FROM envelope WHERE msg_type = ${type} ORDER BY seq DESC LIMIT ${limit}`;
 
 /**
  * One row of `table` by primary key, as a LATERAL subquery the planner keeps as a per-row index
  * probe (LIMIT 1 stops it from turning the lookup into a hash join over the whole table, which it
  * prefers when the window is a large share of a small table and which would not stay bounded).
  */
-const byKey = (cols: string, table: string, key: string, value: string) => `LATERAL (SELECT ${cols} FROM ${table} WHERE ${key} = ${value} LIMIT 1)`;
+const byKey = (cols: string, table: string, key: string, value: string) =>
+  `LATERAL (SELECT ${cols} FROM ${table} WHERE ${key} = ${value} LIMIT 1)`;
 
 /** The newest FEEDBACK rows, by the envelope index and one feedback primary-key probe each. */
 const FEEDBACK_ROWS = `SELECT f.envelope_id, f.conversation_id, f.from_agent, f.target_agent, f.score, f.timestamp AS ts
@@ -164,14 +168,23 @@ const FEEDBACK_WINDOW = `fw AS MATERIALIZED (
 
 async function windowOf(q: Queryable, sql: string, limit: number): Promise<WindowRead> {
   // One row more than the window says whether anything older was left out.
-  const [r] = await q.query<Record<string, unknown>>(`SELECT count(*)::int AS n, min(k)::text AS oldest, min(k) FILTER (WHERE rn <= $1)::text AS oldest_in
-    FROM (SELECT k, row_number() OVER () AS rn FROM (${sql}) s) t`, [limit]);
+  const [r] = await q.query<Record<string, unknown>>(
+    `SELECT count(*)::int AS n, min(k)::text AS oldest, min(k) FILTER (WHERE rn <= $1)::text AS oldest_in
+    FROM (SELECT k, row_number() OVER () AS rn FROM (${sql}) s) t`,
+    [limit],
+  );
   const n = Number(r.n);
   return { limit, read: Math.min(n, limit), truncated: n > limit, oldest: big(n > limit ? r.oldest_in : r.oldest) };
 }
 
-async function reciprocal(q: Queryable, window: number, agent: Uint8Array | null, limit: number): Promise<ReciprocalRow[]> {
-  const rows = await q.query<Record<string, unknown>>(`WITH ${FEEDBACK_WINDOW}, d AS (
+async function reciprocal(
+  q: Queryable,
+  window: number,
+  agent: Uint8Array | null,
+  limit: number,
+): Promise<ReciprocalRow[]> {
+  const rows = await q.query<Record<string, unknown>>(
+    `WITH ${FEEDBACK_WINDOW}, d AS (
     SELECT from_agent AS a, target_agent AS b, count(*)::int AS n, count(*) FILTER (WHERE NOT backed)::int AS unbacked,
       sum(score)::int AS total, (array_agg(envelope_id ORDER BY ts DESC, envelope_id DESC))[1] AS latest
     FROM fw WHERE from_agent <> target_agent GROUP BY 1, 2
@@ -208,21 +221,35 @@ async function reciprocal(q: Queryable, window: number, agent: Uint8Array | null
     r.b, r.given AS p_given, r.received AS p_received, r.given_unbacked, r.received_unbacked, r.latest_given, r.latest_received
   FROM top JOIN r ON r.a = top.a
   ORDER BY top.without_deal DESC, top.counterparts DESC, top.given + top.received DESC, top.a,
-    LEAST(r.given_unbacked, r.received_unbacked) DESC, r.given + r.received DESC, r.b`, [window, agent, limit]);
+    LEAST(r.given_unbacked, r.received_unbacked) DESC, r.given + r.received DESC, r.b`,
+    [window, agent, limit],
+  );
   const out: ReciprocalRow[] = [];
   for (const r of rows) {
     const a = u8(r.a);
     let row = out[out.length - 1];
     if (!row || Buffer.compare(row.agent, a) !== 0) {
       row = {
-        agent: a, counterparts: Number(r.counterparts), counterpartsWithoutDeal: Number(r.without_deal), given: Number(r.given), received: Number(r.received),
-        givenScoreSum: Number(r.given_total), receivedScoreSum: Number(r.received_total), medianGapUs: big(r.gap), pairs: [],
+        agent: a,
+        counterparts: Number(r.counterparts),
+        counterpartsWithoutDeal: Number(r.without_deal),
+        given: Number(r.given),
+        received: Number(r.received),
+        givenScoreSum: Number(r.given_total),
+        receivedScoreSum: Number(r.received_total),
+        medianGapUs: big(r.gap),
+        pairs: [],
       };
       out.push(row);
     }
     row.pairs.push({
-      counterpart: u8(r.b), given: Number(r.p_given), received: Number(r.p_received), givenWithoutDeal: Number(r.given_unbacked),
-      receivedWithoutDeal: Number(r.received_unbacked), latestGiven: u8(r.latest_given), latestReceived: u8(r.latest_received),
+      counterpart: u8(r.b),
+      given: Number(r.p_given),
+      received: Number(r.p_received),
+      givenWithoutDeal: Number(r.given_unbacked),
+      receivedWithoutDeal: Number(r.received_unbacked),
+      latestGiven: u8(r.latest_given),
+      latestReceived: u8(r.latest_received),
     });
   }
   return out;
@@ -231,9 +258,15 @@ async function reciprocal(q: Queryable, window: number, agent: Uint8Array | null
 /** The newest `$1` conversations by last activity (the conversation last_seen index). */
 const CONVERSATION_WINDOW = `SELECT id, negotiators, outcome, last_ts, last_seen FROM conversation ORDER BY last_seen DESC, id DESC LIMIT $1`;
 
-async function concentration(q: Queryable, window: number, agent: Uint8Array | null, limit: number): Promise<ConcentrationRow[]> {
+async function concentration(
+  q: Queryable,
+  window: number,
+  agent: Uint8Array | null,
+  limit: number,
+): Promise<ConcentrationRow[]> {
   // An agent that negotiated only with itself is its own counterparty, as in counterparties.ts.
-  const rows = await q.query<Record<string, unknown>>(`WITH cw AS MATERIALIZED (${CONVERSATION_WINDOW}), deals AS (
+  const rows = await q.query<Record<string, unknown>>(
+    `WITH cw AS MATERIALIZED (${CONVERSATION_WINDOW}), deals AS (
     SELECT me.agent, o.other, count(*)::int AS deals, (array_agg(cw.id ORDER BY cw.last_ts DESC, cw.id DESC))[1] AS latest
     FROM cw CROSS JOIN LATERAL unnest(cw.negotiators) AS me(agent) CROSS JOIN LATERAL unnest(cw.negotiators) AS o(other)
     WHERE cw.outcome IN ${DEAL} AND (o.other <> me.agent OR cardinality(cw.negotiators) = 1)
@@ -246,19 +279,39 @@ async function concentration(q: Queryable, window: number, agent: Uint8Array | n
   )
   SELECT DISTINCT ON (top.agent) top.agent, top.total, top.counterparties, top.squares::text AS squares, d.other, d.deals, d.latest
   FROM top JOIN deals d ON d.agent = top.agent
-  ORDER BY top.agent, d.deals DESC, d.other`, [window, agent, limit]);
-  const out = rows.map((r): ConcentrationRow => ({
-    agent: u8(r.agent), deals: Number(r.total), counterparties: Number(r.counterparties), squares: Number(r.squares),
-    topCounterparty: u8(r.other), topDeals: Number(r.deals), latestDeal: u8(r.latest),
-  }));
+  ORDER BY top.agent, d.deals DESC, d.other`,
+    [window, agent, limit],
+  );
+  const out = rows.map(
+    (r): ConcentrationRow => ({
+      agent: u8(r.agent),
+      deals: Number(r.total),
+      counterparties: Number(r.counterparties),
+      squares: Number(r.squares),
+      topCounterparty: u8(r.other),
+      topDeals: Number(r.deals),
+      latestDeal: u8(r.latest),
+    }),
+  );
   // Ranked as the SQL ranks them: known figures (enough deals) first.
   const cmp = (a: bigint, b: bigint) => (a > b ? 1 : a < b ? -1 : 0);
-  return out.sort((x, y) => Number(y.deals >= MIN_DEALS) - Number(x.deals >= MIN_DEALS)
-    || cmp(BigInt(y.squares) * BigInt(x.deals) ** 2n, BigInt(x.squares) * BigInt(y.deals) ** 2n) || y.deals - x.deals || Buffer.compare(x.agent, y.agent));
+  return out.sort(
+    (x, y) =>
+      Number(y.deals >= MIN_DEALS) - Number(x.deals >= MIN_DEALS) ||
+      cmp(BigInt(y.squares) * BigInt(x.deals) ** 2n, BigInt(x.squares) * BigInt(y.deals) ** 2n) ||
+      y.deals - x.deals ||
+      Buffer.compare(x.agent, y.agent),
+  );
 }
 
-async function notaryReuse(q: Queryable, window: number, agent: Uint8Array | null, limit: number): Promise<{ rows: NotaryReuseRow[]; unknown: { notary: number; pair: number } }> {
-  const rows = await q.query<Record<string, unknown>>(`WITH aw AS MATERIALIZED (${latestOfType(MsgType.NOTARIZE_ASSIGN, 'id, conversation_id, recipient, timestamp AS ts')}), pc AS (
+async function notaryReuse(
+  q: Queryable,
+  window: number,
+  agent: Uint8Array | null,
+  limit: number,
+): Promise<{ rows: NotaryReuseRow[]; unknown: { notary: number; pair: number } }> {
+  const rows = await q.query<Record<string, unknown>>(
+    `WITH aw AS MATERIALIZED (${latestOfType(MsgType.NOTARIZE_ASSIGN, 'id, conversation_id, recipient, timestamp AS ts')}), pc AS (
     SELECT conversation_id, count(DISTINCT recipient)::int AS notaries, (array_agg(recipient ORDER BY recipient))[1] AS notary,
       bool_or(recipient = decode(repeat('00', 32), 'hex')) AS broadcast, max(ts) AS ts
     FROM aw GROUP BY conversation_id
@@ -283,14 +336,23 @@ async function notaryReuse(q: Queryable, window: number, agent: Uint8Array | nul
     ORDER BY n DESC, n::numeric / assigned DESC, assigned DESC, lo, hi LIMIT $3
   ) t
   UNION ALL SELECT 'unknown', NULL, NULL, 0, 0, NULL, 0, NULL,
-    (count(*) FILTER (WHERE NOT notary_known))::int, (count(*) FILTER (WHERE notary_known AND NOT pair_known))::int FROM j`, [window, agent, limit]);
+    (count(*) FILTER (WHERE NOT notary_known))::int, (count(*) FILTER (WHERE notary_known AND NOT pair_known))::int FROM j`,
+    [window, agent, limit],
+  );
   const out: NotaryReuseRow[] = [];
   let unknown = { notary: 0, pair: 0 };
   for (const r of rows) {
-    if (r.kind === 'unknown') { unknown = { notary: Number(r.unknown_notary), pair: Number(r.unknown_pair) }; continue; }
+    if (r.kind === 'unknown') {
+      unknown = { notary: Number(r.unknown_notary), pair: Number(r.unknown_pair) };
+      continue;
+    }
     out.push({
-      agents: [u8(r.lo), u8(r.hi)], assigned: Number(r.assigned), distinctNotaries: Number(r.distinct_notaries), notary: u8(r.notary),
-      sameNotary: Number(r.n), conversations: hexList(r.convs),
+      agents: [u8(r.lo), u8(r.hi)],
+      assigned: Number(r.assigned),
+      distinctNotaries: Number(r.distinct_notaries),
+      notary: u8(r.notary),
+      sameNotary: Number(r.n),
+      conversations: hexList(r.convs),
     });
   }
   return { rows: out, unknown };
@@ -298,7 +360,8 @@ async function notaryReuse(q: Queryable, window: number, agent: Uint8Array | nul
 
 async function dealless(q: Queryable, window: number, agent: Uint8Array | null, limit: number): Promise<DeallessRow[]> {
   // EXISTS in the select list runs once per distinct rater and stops at its first deal.
-  const rows = await q.query<Record<string, unknown>>(`WITH fw AS MATERIALIZED (${FEEDBACK_ROWS}), raters AS MATERIALIZED (
+  const rows = await q.query<Record<string, unknown>>(
+    `WITH fw AS MATERIALIZED (${FEEDBACK_ROWS}), raters AS MATERIALIZED (
     SELECT a, EXISTS (SELECT 1 FROM conversation c WHERE c.participants @> ARRAY[a] AND c.negotiators @> ARRAY[a] AND c.outcome IN ${DEAL}) AS dealt
     FROM (SELECT DISTINCT from_agent AS a FROM fw) r
   ), t AS (
@@ -310,10 +373,17 @@ async function dealless(q: Queryable, window: number, agent: Uint8Array | null, 
     FROM fw f JOIN raters r ON r.a = f.from_agent WHERE f.from_agent <> f.target_agent GROUP BY 1
   )
   SELECT * FROM t WHERE from_dealless > 0 AND ($2::bytea IS NULL OR agent = $2::bytea)
-  ORDER BY from_dealless DESC, rater_count DESC, agent LIMIT $3`, [window, agent, limit]);
+  ORDER BY from_dealless DESC, rater_count DESC, agent LIMIT $3`,
+    [window, agent, limit],
+  );
   return rows.map((r) => ({
-    agent: u8(r.agent), received: Number(r.received), fromDealless: Number(r.from_dealless), raters: hexList(r.raters), raterCount: Number(r.rater_count),
-    scoreSum: Number(r.total), latest: hexList(r.latest),
+    agent: u8(r.agent),
+    received: Number(r.received),
+    fromDealless: Number(r.from_dealless),
+    raters: hexList(r.raters),
+    raterCount: Number(r.rater_count),
+    scoreSum: Number(r.total),
+    latest: hexList(r.latest),
   }));
 }
 
@@ -321,14 +391,21 @@ async function dealless(q: Queryable, window: number, agent: Uint8Array | null, 
 export async function collusionSignals(q: Queryable, p: CollusionParams = {}): Promise<CollusionRows> {
   const window = p.window ?? DEFAULT_WINDOW;
   const limit = p.limit ?? 20;
-  if (!Number.isInteger(window) || window < 1 || window > MAX_WINDOW) throw new RangeError(`window must be an integer in 1..${MAX_WINDOW}`);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1_000) throw new RangeError('limit must be an integer in 1..1000');
-  if (p.agent !== undefined && (!(p.agent instanceof Uint8Array) || p.agent.length !== 32)) throw new TypeError('agent must be 32 bytes');
+  if (!Number.isInteger(window) || window < 1 || window > MAX_WINDOW)
+    throw new RangeError(`window must be an integer in 1..${MAX_WINDOW}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1_000)
+    throw new RangeError('limit must be an integer in 1..1000');
+  if (p.agent !== undefined && (!(p.agent instanceof Uint8Array) || p.agent.length !== 32))
+    throw new TypeError('agent must be 32 bytes');
   const agent = p.agent ?? null;
   // In sequence: PGlite runs one statement at a time anyway, and a page view should not take
   // several pooled connections of a Postgres server at once.
   const feedbackW = await windowOf(q, latestOfType(MsgType.FEEDBACK, 'timestamp AS k', '$1 + 1'), window);
-  const conversationsW = await windowOf(q, `SELECT (extract(epoch FROM last_seen) * 1000)::int8 AS k FROM conversation ORDER BY last_seen DESC, id DESC LIMIT $1 + 1`, window);
+  const conversationsW = await windowOf(
+    q,
+    `SELECT (extract(epoch FROM last_seen) * 1000)::int8 AS k FROM conversation ORDER BY last_seen DESC, id DESC LIMIT $1 + 1`,
+    window,
+  );
   const assignmentsW = await windowOf(q, latestOfType(MsgType.NOTARIZE_ASSIGN, 'timestamp AS k', '$1 + 1'), window);
   const rec = await reciprocal(q, window, agent, limit);
   const conc = await concentration(q, window, agent, limit);
@@ -338,12 +415,25 @@ export async function collusionSignals(q: Queryable, p: CollusionParams = {}): P
   const note = (a: Uint8Array) => ids.set(Buffer.from(a).toString('hex'), a);
   rec.forEach((r) => note(r.agent));
   conc.forEach((r) => note(r.agent));
-  notary.rows.forEach((r) => { note(r.agents[0]); note(r.agents[1]); });
+  notary.rows.forEach((r) => {
+    note(r.agents[0]);
+    note(r.agents[1]);
+  });
   dl.forEach((r) => note(r.agent));
-  const stakes = ids.size === 0 ? [] : await q.query<Record<string, unknown>>(`SELECT agent_id, amount::text AS amount, status FROM stake WHERE agent_id = ANY($1::bytea[])`, [[...ids.values()]]);
+  const stakes =
+    ids.size === 0
+      ? []
+      : await q.query<Record<string, unknown>>(
+          `SELECT agent_id, amount::text AS amount, status FROM stake WHERE agent_id = ANY($1::bytea[])`,
+          [[...ids.values()]],
+        );
   return {
     windows: { feedback: feedbackW, conversations: conversationsW, assignments: assignmentsW },
-    reciprocal: rec, concentration: conc, notaryReuse: notary.rows, notaryUnknown: notary.unknown, dealless: dl,
+    reciprocal: rec,
+    concentration: conc,
+    notaryReuse: notary.rows,
+    notaryUnknown: notary.unknown,
+    dealless: dl,
     stakes: stakes.map((r) => ({ agent: u8(r.agent_id), amount: BigInt(String(r.amount)), status: String(r.status) })),
   };
 }

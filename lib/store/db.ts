@@ -6,14 +6,14 @@
  * share the same connection (PGlite instance or pg pool) through their driver adapters.
  */
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { StoreError } from './errors';
 import { createListener } from './pg-listen';
 
@@ -74,7 +74,10 @@ async function notifyEach(q: Queryable, channel: string, payloads: readonly stri
     await q.query('SELECT pg_notify($1, $2)', [channel, payloads[0]]);
     return;
   }
-  await q.query('SELECT pg_notify($1, p::text) FROM json_array_elements($2::json) WITH ORDINALITY AS x(p, i) ORDER BY i', [channel, `[${payloads.join(',')}]`]);
+  await q.query(
+    'SELECT pg_notify($1, p::text) FROM json_array_elements($2::json) WITH ORDINALITY AS x(p, i) ORDER BY i',
+    [channel, `[${payloads.join(',')}]`],
+  );
 }
 
 /**
@@ -130,7 +133,9 @@ export const PGLITE_SLICE_MS = 20;
 export function turnTaker(sliceMs: number): () => Promise<void> | undefined {
   // When the marker was scheduled; -1 when none is pending (the loop turned since).
   let pendingSince = -1;
-  const turned = () => { pendingSince = -1; };
+  const turned = () => {
+    pendingSince = -1;
+  };
   return () => {
     const now = performance.now();
     if (pendingSince < 0) {
@@ -146,7 +151,10 @@ export function turnTaker(sliceMs: number): () => Promise<void> | undefined {
 const PGLITE_TYPES = { parsers: { 17: parseByteaHex }, serializers: { 17: serializeBytea } };
 
 /** Opens embedded PGlite; `dataDir` undefined = in memory (tests), else file-backed. */
-export async function openPglite(dataDir?: string, opts: { checkpointBytes?: number; checkpointCheckMs?: number; image?: Blob } = {}): Promise<Db> {
+export async function openPglite(
+  dataDir?: string,
+  opts: { checkpointBytes?: number; checkpointCheckMs?: number; image?: Blob } = {},
+): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   let client: PGlite;
   try {
@@ -172,7 +180,11 @@ export async function openPglite(dataDir?: string, opts: { checkpointBytes?: num
     if (checkpointing || closed) return;
     checkpointing = true;
     try {
-      const [r] = (await client.query<{ since: string }>('SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::text AS since FROM pg_control_checkpoint()')).rows;
+      const [r] = (
+        await client.query<{ since: string }>(
+          'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::text AS since FROM pg_control_checkpoint()',
+        )
+      ).rows;
       if (!closed && r && Number(r.since) >= checkpointBytes) await client.exec('CHECKPOINT');
     } catch {
       // A failed read or checkpoint is retried at the next tick; the query path reports real errors.
@@ -180,25 +192,30 @@ export async function openPglite(dataDir?: string, opts: { checkpointBytes?: num
       checkpointing = false;
     }
   };
-  const walTimer = setInterval(() => { void checkpointIfDue(); }, opts.checkpointCheckMs ?? PGLITE_CHECKPOINT_CHECK_MS);
+  const walTimer = setInterval(() => {
+    void checkpointIfDue();
+  }, opts.checkpointCheckMs ?? PGLITE_CHECKPOINT_CHECK_MS);
   walTimer.unref();
   return {
     kind: 'pglite',
     ...top,
     // PGlite has no named statements: a prepared statement is a plain query.
     prepared: (_name, sql, params) => top.query(sql, params),
-    transaction: (fn) => client.transaction((tx) => {
-      const q = queryable(tx);
-      return fn({
-        ...q,
-        session: client,
-        prepared: (_name, sql, params) => q.query(sql, params),
-        async copyIn(target, data) {
-          await turn();
-          await tx.query(`COPY ${target} FROM '/dev/blob' WITH (FORMAT binary)`, [], { blob: new Blob([data as Uint8Array<ArrayBuffer>]) });
-        },
-      });
-    }),
+    transaction: (fn) =>
+      client.transaction((tx) => {
+        const q = queryable(tx);
+        return fn({
+          ...q,
+          session: client,
+          prepared: (_name, sql, params) => q.query(sql, params),
+          async copyIn(target, data) {
+            await turn();
+            await tx.query(`COPY ${target} FROM '/dev/blob' WITH (FORMAT binary)`, [], {
+              blob: new Blob([data as Uint8Array<ArrayBuffer>]),
+            });
+          },
+        });
+      }),
     withLock<T>(_key: number, fn: () => Promise<T>) {
       const run = chain.then(fn, fn);
       chain = run.catch(() => undefined);
@@ -206,7 +223,9 @@ export async function openPglite(dataDir?: string, opts: { checkpointBytes?: num
     },
     async listen(channel, fn) {
       const off = await client.listen(channel, fn);
-      return async () => { await off(); };
+      return async () => {
+        await off();
+      };
     },
     async notify(channel, payload) {
       await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
@@ -228,13 +247,17 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
   // write retried through an outage and the health probe both get an answer; keepAlive finds
   // dead idle sockets. Clients the server terminated are discarded by the pool on release.
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000, keepAlive: true });
-  pool.on('error', () => { /* idle client errors surface on the next query */ });
+  pool.on('error', () => {
+    /* idle client errors surface on the next query */
+  });
   /**
    * A checked-out client whose server goes away between two queries emits 'error' with no
    * query to fail; unheard, that event would end the process. Held clients get this listener
    * (removed on release: the pool has its own for idle ones).
    */
-  const swallow = (): void => { /* the next query on this client fails and says why */ };
+  const swallow = (): void => {
+    /* the next query on this client fails and says why */
+  };
   const hold = async (): Promise<pg.PoolClient> => {
     const c = await pool.connect();
     c.on('error', swallow);
@@ -266,7 +289,8 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
         const out = await fn({
           query: async <T>(sql: string, params?: unknown[]) => (await c.query(sql, params)).rows as T[],
           session: c,
-          prepared: async <T>(name: string, sql: string, params?: unknown[]) => (await c.query({ name, text: sql, values: params })).rows as T[],
+          prepared: async <T>(name: string, sql: string, params?: unknown[]) =>
+            (await c.query({ name, text: sql, values: params })).rows as T[],
           async copyIn(target, data) {
             await pipeline(Readable.from([data]), c.query(copyFrom(`COPY ${target} FROM STDIN WITH (FORMAT binary)`)));
           },
@@ -284,7 +308,11 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
       const c = await hold();
       try {
         await c.query('SELECT pg_advisory_lock($1)', [key]);
-        try { return await fn(); } finally { await c.query('SELECT pg_advisory_unlock($1)', [key]); }
+        try {
+          return await fn();
+        } finally {
+          await c.query('SELECT pg_advisory_unlock($1)', [key]);
+        }
       } finally {
         letGo(c);
       }
@@ -317,11 +345,16 @@ export async function openPostgres(url: string, poolSize = 8): Promise<Db> {
         throw e;
       } finally {
         if (finished) {
-          await c.query('RESET enable_sort').then(() => letGo(c), (e: unknown) => letGo(c, e instanceof Error ? e : new Error(String(e))));
+          await c.query('RESET enable_sort').then(
+            () => letGo(c),
+            (e: unknown) => letGo(c, e instanceof Error ? e : new Error(String(e))),
+          );
         } else {
           // Stopped early: cancel the COPY where it runs, then drop the connection (its protocol
           // state is mid-COPY, so it cannot go back to the pool).
-          await pool.query('SELECT pg_cancel_backend($1)', [(c as unknown as { processID: number }).processID]).catch(() => undefined);
+          await pool
+            .query('SELECT pg_cancel_backend($1)', [(c as unknown as { processID: number }).processID])
+            .catch(() => undefined);
           stream?.destroy();
           letGo(c, failed instanceof Error ? failed : new Error('copy stopped'));
         }

@@ -20,7 +20,13 @@ export type OpinionKind = 'upheld' | 'rejected' | 'unclear';
  * Counted opinions (reviewers the deployment names) by kind; `uncounted` is the opinions of
  * everyone else, kept and shown but moving neither status nor counts.
  */
-export interface OpinionCounts { total: number; upheld: number; rejected: number; unclear: number; uncounted: number }
+export interface OpinionCounts {
+  total: number;
+  upheld: number;
+  rejected: number;
+  unclear: number;
+  uncounted: number;
+}
 
 export interface DisputeRow {
   id: Uint8Array;
@@ -34,7 +40,10 @@ export interface DisputeRow {
   opinions: OpinionCounts;
 }
 
-export interface DisputeCursor { timestampUs: bigint; id: Uint8Array }
+export interface DisputeCursor {
+  timestampUs: bigint;
+  id: Uint8Array;
+}
 
 export interface ListDisputesParams {
   /** open: no counted opinion yet; reviewed: at least one. */
@@ -59,7 +68,8 @@ export interface OpinionRow {
 }
 
 type Row = Record<string, unknown>;
-const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
+const u8 = (v: unknown) =>
+  v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0);
 
 const OPINION_COUNTS = `LEFT JOIN LATERAL (
     SELECT count(*) FILTER (WHERE o.counted)::int AS total,
@@ -74,21 +84,42 @@ const DISPUTE_COLS = `e.id, e.conversation_id, e.sender, e.recipient, e.timestam
 
 function toDispute(r: Row): DisputeRow {
   return {
-    id: u8(r.id), conversationId: u8(r.conversation_id), sender: u8(r.sender), recipient: u8(r.recipient),
-    timestampUs: BigInt(String(r.ts)), receivedAt: new Date(r.received_at as Date), payloadLen: Number(r.payload_len),
-    opinions: { total: Number(r.total), upheld: Number(r.upheld), rejected: Number(r.rejected), unclear: Number(r.unclear), uncounted: Number(r.uncounted) },
+    id: u8(r.id),
+    conversationId: u8(r.conversation_id),
+    sender: u8(r.sender),
+    recipient: u8(r.recipient),
+    timestampUs: BigInt(String(r.ts)),
+    receivedAt: new Date(r.received_at as Date),
+    payloadLen: Number(r.payload_len),
+    opinions: {
+      total: Number(r.total),
+      upheld: Number(r.upheld),
+      rejected: Number(r.rejected),
+      unclear: Number(r.unclear),
+      uncounted: Number(r.uncounted),
+    },
   };
 }
 
 function toOpinion(r: Row): OpinionRow {
   return {
-    disputeId: u8(r.dispute_id), reviewer: u8(r.reviewer), opinion: r.opinion as OpinionKind, note: String(r.note), message: String(r.message),
-    signature: u8(r.signature), signedAt: new Date(r.signed_at as Date), receivedAt: new Date(r.received_at as Date), counted: r.counted === true,
+    disputeId: u8(r.dispute_id),
+    reviewer: u8(r.reviewer),
+    opinion: r.opinion as OpinionKind,
+    note: String(r.note),
+    message: String(r.message),
+    signature: u8(r.signature),
+    signedAt: new Date(r.signed_at as Date),
+    receivedAt: new Date(r.received_at as Date),
+    counted: r.counted === true,
   };
 }
 
 /** One page of disputes, newest first; `next` is the cursor of the page's last row when more may follow. */
-export async function listDisputes(q: Queryable, p: ListDisputesParams = {}): Promise<{ disputes: DisputeRow[]; next: DisputeCursor | null }> {
+export async function listDisputes(
+  q: Queryable,
+  p: ListDisputesParams = {},
+): Promise<{ disputes: DisputeRow[]; next: DisputeCursor | null }> {
   const limit = p.limit ?? 50;
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new RangeError('limit must be an integer in 1..200');
   const args: unknown[] = [MsgType.DISPUTE];
@@ -100,8 +131,11 @@ export async function listDisputes(q: Queryable, p: ListDisputesParams = {}): Pr
   if (p.status === 'open') where.push('oc.total = 0');
   if (p.status === 'reviewed') where.push('oc.total > 0');
   args.push(limit + 1);
-  const rows = await q.query<Row>(`SELECT ${DISPUTE_COLS} FROM envelope e ${OPINION_COUNTS}
-    WHERE ${where.join(' AND ')} ORDER BY e.timestamp DESC, e.id DESC LIMIT $${args.length}`, args);
+  const rows = await q.query<Row>(
+    `SELECT ${DISPUTE_COLS} FROM envelope e ${OPINION_COUNTS}
+    WHERE ${where.join(' AND ')} ORDER BY e.timestamp DESC, e.id DESC LIMIT $${args.length}`,
+    args,
+  );
   const disputes = rows.slice(0, limit).map(toDispute);
   const last = disputes[disputes.length - 1];
   return { disputes, next: rows.length > limit && last ? { timestampUs: last.timestampUs, id: last.id } : null };
@@ -109,9 +143,12 @@ export async function listDisputes(q: Queryable, p: ListDisputesParams = {}): Pr
 
 /** Every stored DISPUTE, and how many have at least one counted opinion. */
 export async function disputeCounts(q: Queryable): Promise<{ total: number; open: number; reviewed: number }> {
-  const [r] = await q.query<Row>(`SELECT
+  const [r] = await q.query<Row>(
+    `SELECT
     (SELECT count(*) FROM envelope e WHERE e.msg_type = $1)::int AS total,
-    (SELECT count(DISTINCT o.dispute_id) FROM dispute_opinion o WHERE o.counted)::int AS reviewed`, [MsgType.DISPUTE]);
+    (SELECT count(DISTINCT o.dispute_id) FROM dispute_opinion o WHERE o.counted)::int AS reviewed`,
+    [MsgType.DISPUTE],
+  );
   const total = Number(r.total);
   const reviewed = Number(r.reviewed);
   return { total, reviewed, open: Math.max(0, total - reviewed) };
@@ -119,13 +156,18 @@ export async function disputeCounts(q: Queryable): Promise<{ total: number; open
 
 /** One DISPUTE envelope with its opinion counts, or null when `id` is not a stored DISPUTE. */
 export async function getDispute(q: Queryable, id: Uint8Array): Promise<DisputeRow | null> {
-  const [r] = await q.query<Row>(`SELECT ${DISPUTE_COLS} FROM envelope e ${OPINION_COUNTS} WHERE e.id = $1 AND e.msg_type = $2 LIMIT 1`, [id, MsgType.DISPUTE]);
+  const [r] = await q.query<Row>(
+    `SELECT ${DISPUTE_COLS} FROM envelope e ${OPINION_COUNTS} WHERE e.id = $1 AND e.msg_type = $2 LIMIT 1`,
+    [id, MsgType.DISPUTE],
+  );
   return r ? toDispute(r) : null;
 }
 
 /** The current opinions on one dispute, oldest signature first. */
 export async function disputeOpinions(q: Queryable, id: Uint8Array): Promise<OpinionRow[]> {
-  const rows = await q.query<Row>(`SELECT * FROM dispute_opinion WHERE dispute_id = $1 ORDER BY signed_at, reviewer`, [id]);
+  const rows = await q.query<Row>(`SELECT * FROM dispute_opinion WHERE dispute_id = $1 ORDER BY signed_at, reviewer`, [
+    id,
+  ]);
   return rows.map(toOpinion);
 }
 
@@ -134,17 +176,37 @@ export async function disputeOpinions(q: Queryable, id: Uint8Array): Promise<Opi
  * newer than theirs), `unchanged` (the very same signed message again) or `older` (theirs is as
  * new or newer: a replayed earlier message never overwrites a later one; nothing is written).
  */
-export async function saveDisputeOpinion(q: Queryable, o: Omit<OpinionRow, 'receivedAt'> & { receivedAt?: Date }): Promise<'saved' | 'replaced' | 'unchanged' | 'older'> {
-  const rows = await q.query<Row>(`INSERT INTO dispute_opinion (dispute_id, reviewer, opinion, note, message, signature, signed_at, received_at, counted)
+export async function saveDisputeOpinion(
+  q: Queryable,
+  o: Omit<OpinionRow, 'receivedAt'> & { receivedAt?: Date },
+): Promise<'saved' | 'replaced' | 'unchanged' | 'older'> {
+  const rows = await q.query<Row>(
+    `INSERT INTO dispute_opinion (dispute_id, reviewer, opinion, note, message, signature, signed_at, received_at, counted)
     VALUES ($1, $2, $3::"DisputeOpinionKind", $4, $5, $6, $7, $8, $9)
     ON CONFLICT (dispute_id, reviewer) DO UPDATE SET opinion = excluded.opinion, note = excluded.note, message = excluded.message,
       signature = excluded.signature, signed_at = excluded.signed_at, received_at = excluded.received_at, counted = excluded.counted
       WHERE dispute_opinion.signed_at < excluded.signed_at
     RETURNING (xmax = 0) AS inserted`,
-  [o.disputeId, o.reviewer, o.opinion, o.note, o.message, o.signature, o.signedAt, o.receivedAt ?? new Date(), o.counted]);
+    [
+      o.disputeId,
+      o.reviewer,
+      o.opinion,
+      o.note,
+      o.message,
+      o.signature,
+      o.signedAt,
+      o.receivedAt ?? new Date(),
+      o.counted,
+    ],
+  );
   if (rows.length > 0) return rows[0].inserted ? 'saved' : 'replaced';
-  const [kept] = await q.query<Row>('SELECT message, signature FROM dispute_opinion WHERE dispute_id = $1 AND reviewer = $2', [o.disputeId, o.reviewer]);
-  return kept && String(kept.message) === o.message && Buffer.from(u8(kept.signature)).equals(Buffer.from(o.signature)) ? 'unchanged' : 'older';
+  const [kept] = await q.query<Row>(
+    'SELECT message, signature FROM dispute_opinion WHERE dispute_id = $1 AND reviewer = $2',
+    [o.disputeId, o.reviewer],
+  );
+  return kept && String(kept.message) === o.message && Buffer.from(u8(kept.signature)).equals(Buffer.from(o.signature))
+    ? 'unchanged'
+    : 'older';
 }
 
 /**
@@ -152,14 +214,33 @@ export async function saveDisputeOpinion(q: Queryable, o: Omit<OpinionRow, 'rece
  * a reviewer added to the list counts from then on, one removed stops counting. How many rows changed.
  */
 export async function setDisputeReviewers(q: Queryable, reviewers: readonly Uint8Array[]): Promise<number> {
-  const rows = await q.query(`UPDATE dispute_opinion SET counted = (reviewer = ANY($1::bytea[]))
-    WHERE counted IS DISTINCT FROM (reviewer = ANY($1::bytea[])) RETURNING 1`, [[...reviewers]]);
+  const rows = await q.query(
+    `UPDATE dispute_opinion SET counted = (reviewer = ANY($1::bytea[]))
+    WHERE counted IS DISTINCT FROM (reviewer = ANY($1::bytea[])) RETURNING 1`,
+    [[...reviewers]],
+  );
   return rows.length;
 }
 
 /** The envelopes of one conversation of the given types with their payloads, in protocol order (a dispute's verdict). */
-export async function conversationPayloads(q: Queryable, conversationId: Uint8Array, types: readonly number[]): Promise<{ id: Uint8Array; msgType: number; sender: Uint8Array; recipient: Uint8Array; raw: Uint8Array; payloadLen: number }[]> {
-  const rows = await q.query<Row>(`SELECT id, msg_type, sender, recipient, raw, payload_len FROM envelope
-    WHERE conversation_id = $1 AND msg_type = ANY($2::int[]) ORDER BY timestamp, nonce, id LIMIT 100`, [conversationId, [...types]]);
-  return rows.map((r) => ({ id: u8(r.id), msgType: Number(r.msg_type), sender: u8(r.sender), recipient: u8(r.recipient), raw: u8(r.raw), payloadLen: Number(r.payload_len) }));
+export async function conversationPayloads(
+  q: Queryable,
+  conversationId: Uint8Array,
+  types: readonly number[],
+): Promise<
+  { id: Uint8Array; msgType: number; sender: Uint8Array; recipient: Uint8Array; raw: Uint8Array; payloadLen: number }[]
+> {
+  const rows = await q.query<Row>(
+    `SELECT id, msg_type, sender, recipient, raw, payload_len FROM envelope
+    WHERE conversation_id = $1 AND msg_type = ANY($2::int[]) ORDER BY timestamp, nonce, id LIMIT 100`,
+    [conversationId, [...types]],
+  );
+  return rows.map((r) => ({
+    id: u8(r.id),
+    msgType: Number(r.msg_type),
+    sender: u8(r.sender),
+    recipient: u8(r.recipient),
+    raw: u8(r.raw),
+    payloadLen: Number(r.payload_len),
+  }));
 }

@@ -23,9 +23,19 @@ export class StoreClosedError extends StoreError {
 }
 
 /** Node socket errors that mean "the server is not there right now". */
-const TRANSIENT_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const TRANSIENT_SOCKET = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** pg's own messages for a connection it lost or could not make. */
-const TRANSIENT_MESSAGE = /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE)\b|Connection terminated|timeout exceeded when trying to connect|not queryable|Connection refused|the database system is (starting up|shutting down|in recovery mode)|terminating connection/i;
+const TRANSIENT_MESSAGE =
+  /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE)\b|Connection terminated|timeout exceeded when trying to connect|not queryable|Connection refused|the database system is (starting up|shutting down|in recovery mode)|terminating connection/i;
 
 /**
  * True when `err` says the database is unreachable for now (refused or dropped connection,
@@ -38,7 +48,11 @@ export function isStoreUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof StoreClosedError) return false;
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300' || TRANSIENT_SOCKET.has(code))) return true;
+    if (
+      typeof code === 'string' &&
+      (code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300' || TRANSIENT_SOCKET.has(code))
+    )
+      return true;
     if (typeof message === 'string' && TRANSIENT_MESSAGE.test(message)) return true;
     // AggregateError (a dual-stack connect refused on every address).
     const inner = (e as { errors?: unknown }).errors;

@@ -16,12 +16,12 @@
  * from bigints, bytes and integers only (`literal`), never from caller text.
  */
 import type { Db } from './db';
-import { epochBounds, type ExportFilter } from './export-filter';
-
+import { type ExportFilter, epochBounds } from './export-filter';
 
 function literal(v: unknown): string {
   if (typeof v === 'bigint' || (typeof v === 'number' && Number.isSafeInteger(v))) return `${v}`;
-  if (v instanceof Uint8Array) return `'\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}'::bytea`;
+  if (v instanceof Uint8Array)
+    return `'\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}'::bytea`;
   throw new TypeError(`cannot inline ${typeof v} into COPY`);
 }
 
@@ -61,7 +61,8 @@ function fromWhere(f: ExportFilter, limit?: number, epochSeconds?: number): stri
   const where: string[] = [];
   if (f.fromUs !== undefined) where.push(`e.timestamp >= ${literal(f.fromUs)}`);
   if (f.toUs !== undefined) where.push(`e.timestamp < ${literal(f.toUs)}`);
-  if (epochSeconds) { // the partition key too, so only the window's partitions are read
+  if (epochSeconds) {
+    // the partition key too, so only the window's partitions are read
     const b = epochBounds(f, epochSeconds);
     if (b.from !== undefined) where.push(`e.epoch >= ${literal(b.from)}`);
     if (b.to !== undefined) where.push(`e.epoch <= ${literal(b.to)}`);
@@ -87,7 +88,12 @@ export function envelopeParquetCopySql(f: ExportFilter, limit?: number, epochSec
 
 /** The binary COPY data of the envelopes Parquet fast path; null when the database is not Postgres. */
 export function envelopeParquetCopy(
-  db: Db, f: ExportFilter, limit?: number, signal?: AbortSignal, epochSeconds?: number, reader = 'export',
+  db: Db,
+  f: ExportFilter,
+  limit?: number,
+  signal?: AbortSignal,
+  epochSeconds?: number,
+  reader = 'export',
 ): AsyncIterable<Uint8Array> | null {
   if (db.kind !== 'postgres' || !db.copyOut) return null;
   return db.copyOut(named(reader, envelopeParquetCopySql(f, limit, epochSeconds)), signal);
@@ -95,7 +101,12 @@ export function envelopeParquetCopy(
 
 /** The binary COPY data of the envelopes CSV fast path; null when the database is not Postgres. */
 export function envelopeCsvCopy(
-  db: Db, f: ExportFilter, o: EnvelopeCsvCopy, signal?: AbortSignal, epochSeconds?: number, reader = 'export',
+  db: Db,
+  f: ExportFilter,
+  o: EnvelopeCsvCopy,
+  signal?: AbortSignal,
+  epochSeconds?: number,
+  reader = 'export',
 ): AsyncIterable<Uint8Array> | null {
   if (db.kind !== 'postgres' || !db.copyOut) return null;
   return db.copyOut(named(reader, envelopeCsvCopySql(f, o, epochSeconds)), signal);

@@ -1,16 +1,18 @@
 // The envelope snapshot a release reads (export.ts exportSeqWatermark): on Postgres a writer can take a lower
 // `seq` and commit after another writer's higher one, so the answer must wait for writers in flight;
 // a writer that holds on past the lock timeout fails the read (the release is retried).
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import { loadFixture, makeDeals } from '../export/deals-testing';
 import { openStore, type Store } from '.';
 import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from './testing';
-import { loadFixture, makeDeals } from '../export/deals-testing';
 
 const url = testPostgresUrl();
 const EPOCH_SECONDS = 3_600;
-const COLS = 'version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id, payload_hash, payload_len, signature, raw, source, topic, received_at, epoch';
+const COLS =
+  'version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id, payload_hash, payload_len, signature, raw, source, topic, received_at, epoch';
 
 describe('the envelope snapshot on Postgres', { skip: skipWithoutPostgres() }, () => {
   let store: Store;
@@ -24,11 +26,17 @@ describe('the envelope snapshot on Postgres', { skip: skipWithoutPostgres() }, (
     store = await openStore({ databaseUrl: dbUrl, epochSeconds: EPOCH_SECONDS, poolSize: 2 });
     await loadFixture(store, makeDeals({ deals: 2, seed: 5 }), EPOCH_SECONDS);
   });
-  after(async () => { await store?.close(); await drop?.(); });
+  after(async () => {
+    await store?.close();
+    await drop?.();
+  });
 
   /** A copy of a stored envelope under a new id, inserted on `c` (in whatever transaction it has open); its seq. */
   const insertCopy = async (c: pg.Client, tag: number) => {
-    const r = await c.query(`INSERT INTO envelope (id, ${COLS}) SELECT sha256(id || $1::bytea), ${COLS} FROM envelope ORDER BY seq LIMIT 1 RETURNING seq::text AS seq`, [Buffer.from([tag])]);
+    const r = await c.query(
+      `INSERT INTO envelope (id, ${COLS}) SELECT sha256(id || $1::bytea), ${COLS} FROM envelope ORDER BY seq LIMIT 1 RETURNING seq::text AS seq`,
+      [Buffer.from([tag])],
+    );
     return BigInt(r.rows[0].seq);
   };
 

@@ -11,9 +11,10 @@
  * per pair, not per envelope (the deal probe through conversation's participants GIN index, then
  * the conversation's envelopes by (conversation_id, timestamp)).
  */
+
+import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import type { Queryable } from './db';
-import { toHex } from '../protocol/hex';
 
 type Row = Record<string, unknown>;
 
@@ -36,11 +37,18 @@ const PAIRS = `WITH pairs AS (
   )`;
 
 /** Per agent (hex id): its FEEDBACK count and how many of them are unbacked; agents with none are absent. */
-export async function feedbackBacking(q: Queryable, agents: readonly Uint8Array[]): Promise<Map<string, FeedbackBacking>> {
+export async function feedbackBacking(
+  q: Queryable,
+  agents: readonly Uint8Array[],
+): Promise<Map<string, FeedbackBacking>> {
   const out = new Map<string, FeedbackBacking>();
   if (agents.length === 0) return out;
-  const rows = await q.query<Row>(`${PAIRS} SELECT t, sum(n)::int AS feedback, COALESCE(sum(n) FILTER (WHERE unbacked), 0)::int AS unbacked FROM judged GROUP BY t`, [[...agents]]);
-  for (const r of rows) out.set(toHex(r.t as Uint8Array), { feedback: Number(r.feedback), unbacked: Number(r.unbacked) });
+  const rows = await q.query<Row>(
+    `${PAIRS} SELECT t, sum(n)::int AS feedback, COALESCE(sum(n) FILTER (WHERE unbacked), 0)::int AS unbacked FROM judged GROUP BY t`,
+    [[...agents]],
+  );
+  for (const r of rows)
+    out.set(toHex(r.t as Uint8Array), { feedback: Number(r.feedback), unbacked: Number(r.unbacked) });
   return out;
 }
 

@@ -23,17 +23,49 @@ export function foldHaggleEvents(events: readonly HaggleEventInput[]): HaggleNeg
       if (!e.created) throw new TypeError('a created haggle event needs `created`');
       if (!out.some((n) => n.id === e.signature)) {
         out.push({
-          ...e.created, id: e.signature, address: e.negotiation, conversationId: e.conversationId, escrow: e.created.deposit, decayed: 0n,
-          currentOffer: null, lastOfferBy: null, rounds: 0, joined: false, status: 'created', reason: null, buyerReservation: null,
-          sellerReservation: null, zopa: null, amount: null, fee: null, toSeller: null, refund: null, createdSlot: e.slot, slot: e.slot,
-          createdAt: e.at, closedAt: null, transitions: [],
+          ...e.created,
+          id: e.signature,
+          address: e.negotiation,
+          conversationId: e.conversationId,
+          escrow: e.created.deposit,
+          decayed: 0n,
+          currentOffer: null,
+          lastOfferBy: null,
+          rounds: 0,
+          joined: false,
+          status: 'created',
+          reason: null,
+          buyerReservation: null,
+          sellerReservation: null,
+          zopa: null,
+          amount: null,
+          fee: null,
+          toSeller: null,
+          refund: null,
+          createdSlot: e.slot,
+          slot: e.slot,
+          createdAt: e.at,
+          closedAt: null,
+          transitions: [],
         });
       }
     }
     // The latest negotiation at the address created at or before the event's slot.
     const n = [...out].reverse().find((x) => x.address === e.negotiation && x.createdSlot <= e.slot);
     if (!n) continue;
-    n.transitions.push({ signature: e.signature, index: e.index, slot: e.slot, kind: e.kind, side: e.side, round: e.round, amount: e.amount, decay: e.decay, escrow: e.escrow, status: e.status, at: e.at });
+    n.transitions.push({
+      signature: e.signature,
+      index: e.index,
+      slot: e.slot,
+      kind: e.kind,
+      side: e.side,
+      round: e.round,
+      amount: e.amount,
+      decay: e.decay,
+      escrow: e.escrow,
+      status: e.status,
+      at: e.at,
+    });
     const s = e.set ?? {};
     if (e.kind !== 'created') n.status = pick(e.status, n.status);
     n.joined = n.joined || (s.joined ?? false);

@@ -4,19 +4,46 @@
  * here and how to add a table: lib/store/README.md.
  */
 import 'server-only';
-export { openStore, type OpenStoreParams, type Store, type StoreLogger } from './store';
-export { createIngestQueue, type IngestQueue, type IngestQueueOptions, type PushResult, type IngestTarget } from './queue';
+
+export type {
+  AlertRow,
+  AlertsStore,
+  ClaimedDelivery,
+  ClearAlert,
+  DeliveryEvent,
+  NewAlert,
+  WatchItemRow,
+  WatchRuleRow,
+  WebhookRow,
+} from './alerts';
+export type {
+  BatchInput,
+  BatchRow,
+  BatchStatus,
+  ChainEventInput,
+  ChainEventRow,
+  ChallengeInput,
+  ChallengeRow,
+  Cursor,
+  LeaseInput,
+  LeaseRow,
+  StakeInput,
+  StakeRow,
+} from './chain';
 export { conversationBit, storedStateSql } from './derive';
-export { StoreError, MigrationError, StoreClosedError, isStoreUnavailable } from './errors';
+export type { EpochLogEntryRow, SaveEpochLogResult } from './epoch-log';
+export { isStoreUnavailable, MigrationError, StoreClosedError, StoreError } from './errors';
+export type { HaggleColumns, HaggleCreated, HaggleEventInput, HaggleKind } from './haggle';
+export { MESH_HEALTH_RETENTION, type MeshHealthRes, type MeshHealthRow, NODE_TOPIC } from './mesh-health';
+export type { ListConversationsParams } from './queries';
+export {
+  createIngestQueue,
+  type IngestQueue,
+  type IngestQueueOptions,
+  type IngestTarget,
+  type PushResult,
+} from './queue';
+export { type OpenStoreParams, openStore, type Store, type StoreLogger } from './store';
 export type * from './types';
 export { ENVELOPE_SOURCES } from './types';
-export type {
-  BatchStatus, StakeInput, LeaseInput, BatchInput, ChallengeInput, ChainEventInput, StakeRow, LeaseRow, BatchRow,
-  ChallengeRow, ChainEventRow, Cursor,
-} from './chain';
-export type { ListConversationsParams } from './queries';
-export type { SaveEpochLogResult, EpochLogEntryRow } from './epoch-log';
-export { MESH_HEALTH_RETENTION, NODE_TOPIC, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
-export type { HaggleEventInput, HaggleKind, HaggleColumns, HaggleCreated } from './haggle';
-export type { AlertsStore, AlertRow, WatchItemRow, WatchRuleRow, WebhookRow, NewAlert, ClearAlert, DeliveryEvent, ClaimedDelivery } from './alerts';
 export type { UsedSignatures } from './used-signatures';

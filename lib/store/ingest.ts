@@ -14,10 +14,10 @@
  */
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
+import type { Db, Tx } from './db';
 import { storedStateSql } from './derive';
 import { encodeColumns, encodeStage, STAGE_DDL, UNNEST_COLUMNS } from './stage';
 import { STATS_PENDING_CTE } from './stats';
-import type { Db, Tx } from './db';
 import type { IngestItem, IngestResult } from './types';
 
 /** Stage and outcome of the merged mask, when a conversation row exists already, and of a new row. */
@@ -122,9 +122,15 @@ export const INGEST_PARAMS_SQL = ingestSql(`input AS (SELECT * FROM ${UNNEST_COL
 /** The same two without the stats rollups, and their prepared statement names. */
 const BARE = {
   pglite: { name: 'zx_ingest_bare', sql: ingestSql('', 'zx_stage', false) },
-  params: { name: 'zx_ingest_params_bare', sql: ingestSql(`input AS (SELECT * FROM ${UNNEST_COLUMNS}), `, 'input', false) },
+  params: {
+    name: 'zx_ingest_params_bare',
+    sql: ingestSql(`input AS (SELECT * FROM ${UNNEST_COLUMNS}), `, 'input', false),
+  },
 };
-const FULL = { pglite: { name: 'zx_ingest', sql: INGEST_SQL }, params: { name: 'zx_ingest_params', sql: INGEST_PARAMS_SQL } };
+const FULL = {
+  pglite: { name: 'zx_ingest', sql: INGEST_SQL },
+  params: { name: 'zx_ingest_params', sql: INGEST_PARAMS_SQL },
+};
 
 /** ingestBatch's options. */
 export interface IngestOptions {
@@ -148,14 +154,20 @@ const staged = new WeakSet<object>();
  * Stores a batch in one transaction; retried on deadlock/serialization failure.
  * Items with an id already stored (or repeated within the batch) count as duplicates.
  */
-export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSeconds: number, opts: IngestOptions = {}): Promise<IngestResult> {
+export async function ingestBatch(
+  db: Db,
+  items: readonly IngestItem[],
+  epochSeconds: number,
+  opts: IngestOptions = {},
+): Promise<IngestResult> {
   if (items.length === 0) return { inserted: 0, duplicates: 0, newIds: [], newAgents: [] };
   const stmt = opts.statsRollups === false ? BARE : FULL;
   const epochOf = epochOfFn(epochSeconds);
   // Sort by id (the same lock order in every process) and drop repeats within the batch.
   const byId = [...items].sort((a, b) => Buffer.compare(a.id, b.id));
   const sorted: IngestItem[] = [];
-  for (const it of byId) if (sorted.length === 0 || Buffer.compare(sorted[sorted.length - 1].id, it.id) !== 0) sorted.push(it);
+  for (const it of byId)
+    if (sorted.length === 0 || Buffer.compare(sorted[sorted.length - 1].id, it.id) !== 0) sorted.push(it);
   for (let attempt = 0; ; attempt++) {
     let session: object | undefined;
     try {
@@ -180,7 +192,13 @@ export async function ingestBatch(db: Db, items: readonly IngestItem[], epochSec
 
 type Row = { agent: boolean; id: Uint8Array };
 
-async function writeBatch(tx: Tx, stmt: { name: string; sql: string }, sorted: IngestItem[], data: Uint8Array, total: number): Promise<IngestResult> {
+async function writeBatch(
+  tx: Tx,
+  stmt: { name: string; sql: string },
+  sorted: IngestItem[],
+  data: Uint8Array,
+  total: number,
+): Promise<IngestResult> {
   if (!staged.has(tx.session)) {
     await tx.query(STAGE_DDL);
     staged.add(tx.session);
@@ -198,10 +216,12 @@ function result(rows: Row[], sorted: IngestItem[], total: number): IngestResult 
     else inserted++;
   }
   let newIds: Uint8Array[];
-  if (inserted === sorted.length) newIds = sorted.map((it) => it.id); // all new: the common case
+  if (inserted === sorted.length)
+    newIds = sorted.map((it) => it.id); // all new: the common case
   else {
     const fresh = new Set<string>();
-    for (const r of rows) if (!r.agent) fresh.add(Buffer.from(r.id.buffer, r.id.byteOffset, r.id.byteLength).toString('hex'));
+    for (const r of rows)
+      if (!r.agent) fresh.add(Buffer.from(r.id.buffer, r.id.byteOffset, r.id.byteLength).toString('hex'));
     newIds = sorted.filter((it) => fresh.has(toHex(it.id))).map((it) => it.id);
   }
   return { inserted: newIds.length, duplicates: total - newIds.length, newIds, newAgents };

@@ -48,7 +48,10 @@ const fileOf = (key: string) => join(tmpdir(), `zerox1-pglite-image-${key}.tar`)
 export function loadImage(key: string): Promise<Blob | null> {
   let p = images.get(key);
   if (!p) {
-    p = readFile(fileOf(key)).then((b) => new Blob([b]), () => null);
+    p = readFile(fileOf(key)).then(
+      (b) => new Blob([b]),
+      () => null,
+    );
     images.set(key, p);
   }
   return p;

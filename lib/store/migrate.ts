@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { Db } from './db';
 import { MigrationError } from './errors';
 import { loadMigrationList, openSchemaEngine } from './schema-engine';
-import type { Db } from './db';
 
 /** Default locations: the repository's prisma/ folder. */
 export const PRISMA_DIR = fileURLToPath(new URL('../../prisma/', import.meta.url));
@@ -51,7 +51,10 @@ export async function applyMigrations(params: ApplyMigrationsParams): Promise<Ap
     let engine;
     try {
       engine = await openSchemaEngine(params.factory, schema, 'schema.prisma', params.log);
-      const out = await engine.applyMigrations({ migrationsList: list, filters: { externalTables: [], externalEnums: [] } });
+      const out = await engine.applyMigrations({
+        migrationsList: list,
+        filters: { externalTables: [], externalEnums: [] },
+      });
       return { applied: out.appliedMigrationNames, upToDate: false };
     } catch (cause) {
       throw new MigrationError(`applying migrations from ${migrationsDir} failed: ${describe(cause)}`, { cause });
@@ -63,7 +66,11 @@ export async function applyMigrations(params: ApplyMigrationsParams): Promise<Ap
 
 function describe(e: unknown): string {
   if (e instanceof Error) return e.message;
-  try { return JSON.stringify(e); } catch { return String(e); }
+  try {
+    return JSON.stringify(e);
+  } catch {
+    return String(e);
+  }
 }
 
 type MigrationDir = Awaited<ReturnType<typeof loadMigrationList>>['migrationDirectories'][number];
@@ -75,6 +82,9 @@ async function upToDate(db: Db, dirs: MigrationDir[]): Promise<boolean> {
     `SELECT migration_name, checksum FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
   );
   const have = new Map(rows.map((r) => [r.migration_name, r.checksum]));
-  return dirs.every((d) => d.migrationFile.content.tag === 'ok'
-    && have.get(d.path) === createHash('sha256').update(d.migrationFile.content.value).digest('hex'));
+  return dirs.every(
+    (d) =>
+      d.migrationFile.content.tag === 'ok' &&
+      have.get(d.path) === createHash('sha256').update(d.migrationFile.content.value).digest('hex'),
+  );
 }

@@ -43,7 +43,8 @@ export const ARCHIVE_MIN_SECONDS = 28 * 86_400;
  * of the challenge window), and at least {@link ARCHIVE_MIN_SECONDS}.
  */
 export function archiveWindowSeconds(epochSeconds: number): number {
-  if (!Number.isInteger(epochSeconds) || epochSeconds < 1) throw new RangeError('epochSeconds must be a positive integer');
+  if (!Number.isInteger(epochSeconds) || epochSeconds < 1)
+    throw new RangeError('epochSeconds must be a positive integer');
   return Math.max(ARCHIVE_MIN_SECONDS, 4 * epochSeconds);
 }
 
@@ -53,7 +54,12 @@ export function maxWindowPartitions(epochSeconds: number): number {
   return Math.ceil(archiveWindowSeconds(epochSeconds) / epochSeconds / span) + 3;
 }
 
-export interface EnvelopePartition { name: string; from: number | null; to: number | null; rows: number }
+export interface EnvelopePartition {
+  name: string;
+  from: number | null;
+  to: number | null;
+  rows: number;
+}
 
 export interface PartitionKeeper {
   readonly span: number;
@@ -67,7 +73,11 @@ export interface PartitionKeeper {
   list(): Promise<EnvelopePartition[]>;
 }
 
-export function partitionKeeper(db: Db, epochSeconds: number, o: { now?: () => number; warn?: (msg: string) => void } = {}): PartitionKeeper {
+export function partitionKeeper(
+  db: Db,
+  epochSeconds: number,
+  o: { now?: () => number; warn?: (msg: string) => void } = {},
+): PartitionKeeper {
   const span = epochsPerPartition(epochSeconds);
   const now = o.now ?? Date.now;
   const ready = new Set<number>();
@@ -86,14 +96,21 @@ export function partitionKeeper(db: Db, epochSeconds: number, o: { now?: () => n
       await db.transaction(async (tx) => {
         if (db.kind === 'postgres') await tx.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
         await tx.query('SELECT pg_advisory_xact_lock($1)', [PARTITION_LOCK_KEY]);
-        const [exists] = await tx.query(`SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-          WHERE i.inhparent = 'envelope'::regclass AND c.relname = $1`, [name]);
+        const [exists] = await tx.query(
+          `SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+          WHERE i.inhparent = 'envelope'::regclass AND c.relname = $1`,
+          [name],
+        );
         if (exists) return;
         // Rows of the range already in the default would violate its new constraint: move them.
-        const [moving] = await tx.query(`SELECT 1 FROM envelope_default WHERE epoch >= ${lo} AND epoch < ${hi} LIMIT 1`);
+        const [moving] = await tx.query(
+          `SELECT 1 FROM envelope_default WHERE epoch >= ${lo} AND epoch < ${hi} LIMIT 1`,
+        );
         if (moving) {
           await tx.query('CREATE TEMP TABLE zx_moving (LIKE envelope) ON COMMIT DROP');
-          await tx.query(`WITH d AS (DELETE FROM envelope_default WHERE epoch >= ${lo} AND epoch < ${hi} RETURNING *) INSERT INTO zx_moving SELECT * FROM d`);
+          await tx.query(
+            `WITH d AS (DELETE FROM envelope_default WHERE epoch >= ${lo} AND epoch < ${hi} RETURNING *) INSERT INTO zx_moving SELECT * FROM d`,
+          );
         }
         await tx.query(`CREATE TABLE "${name}" PARTITION OF envelope FOR VALUES FROM (${lo}) TO (${hi})`);
         if (moving) await tx.query('INSERT INTO envelope SELECT * FROM zx_moving');
@@ -102,7 +119,9 @@ export function partitionKeeper(db: Db, epochSeconds: number, o: { now?: () => n
       return true;
     } catch (e) {
       // 42P17: overlaps a partition made with another EPOCH_SECONDS; 55P03: lock timeout.
-      o.warn?.(`store: envelope partition ${name} not created (${e instanceof Error ? e.message : String(e)}); its rows stay in envelope_default`);
+      o.warn?.(
+        `store: envelope partition ${name} not created (${e instanceof Error ? e.message : String(e)}); its rows stay in envelope_default`,
+      );
       if ((e as { code?: string }).code === '42P17') ready.add(lo);
       return false;
     }
@@ -123,25 +142,37 @@ export function partitionKeeper(db: Db, epochSeconds: number, o: { now?: () => n
 
   return {
     span,
-    start: () => serial(async () => {
-      await prepareNow();
-      const first = lowOf(Math.max(0, Math.floor(now() / 1000 / epochSeconds) - Math.ceil(archiveWindowSeconds(epochSeconds) / epochSeconds)));
-      const last = currentLow() + span;
-      const rows = await db.query<{ lo: number }>(`SELECT DISTINCT (epoch / ${span}) * ${span} AS lo FROM envelope_default
+    start: () =>
+      serial(async () => {
+        await prepareNow();
+        const first = lowOf(
+          Math.max(
+            0,
+            Math.floor(now() / 1000 / epochSeconds) - Math.ceil(archiveWindowSeconds(epochSeconds) / epochSeconds),
+          ),
+        );
+        const last = currentLow() + span;
+        const rows = await db.query<{
+          lo: number;
+        }>(`SELECT DISTINCT (epoch / ${span}) * ${span} AS lo FROM envelope_default
         WHERE epoch >= ${first} AND epoch < ${last + span} ORDER BY 1 LIMIT ${MAX_MOVED_RANGES}`);
-      for (const r of rows) await ensure(Number(r.lo));
-    }),
+        for (const r of rows) await ensure(Number(r.lo));
+      }),
     beforeIngest() {
       if (ready.has(currentLow()) && ready.has(currentLow() + span)) return undefined;
       if (now() < retryAt) return undefined;
       // Never fail an ingest over a partition: without one the rows land in the default.
       return serial(prepareNow).catch(() => undefined);
     },
-    cover: (from, to) => serial(async () => {
-      for (let lo = lowOf(from); lo <= to; lo += span) await ensure(lo);
-    }),
+    cover: (from, to) =>
+      serial(async () => {
+        for (let lo = lowOf(from); lo <= to; lo += span) await ensure(lo);
+      }),
     async list() {
-      const parts = await db.query<{ name: string; bound: string }>(`SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
+      const parts = await db.query<{
+        name: string;
+        bound: string;
+      }>(`SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
         FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'envelope'::regclass ORDER BY c.relname`);
       const out: EnvelopePartition[] = [];
       for (const p of parts) {

@@ -17,7 +17,10 @@ export interface PgListener {
 }
 
 /** Reconnect delays: doubling from `minMs` to `maxMs`. */
-export function createListener(url: string, backoff: { minMs: number; maxMs: number } = { minMs: 100, maxMs: 5_000 }): PgListener {
+export function createListener(
+  url: string,
+  backoff: { minMs: number; maxMs: number } = { minMs: 100, maxMs: 5_000 },
+): PgListener {
   const handlers = new Map<string, Set<(payload: string) => void>>();
   let client: pg.Client | undefined;
   let connecting: Promise<pg.Client> | undefined;
@@ -53,7 +56,9 @@ export function createListener(url: string, backoff: { minMs: number; maxMs: num
 
   function ensure(): Promise<pg.Client> {
     if (client) return Promise.resolve(client);
-    connecting ??= connect().finally(() => { connecting = undefined; });
+    connecting ??= connect().finally(() => {
+      connecting = undefined;
+    });
     return connecting;
   }
 
@@ -100,7 +105,9 @@ export function createListener(url: string, backoff: { minMs: number; maxMs: num
         }
       };
     },
-    get connected() { return client !== undefined; },
+    get connected() {
+      return client !== undefined;
+    },
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);

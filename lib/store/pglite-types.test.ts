@@ -8,8 +8,9 @@
  *   client's parsers as they are, instead of copying all ~316 of them for every result (as
  *   PGlite 0.5 does); the assertion marked "unpatched" fails without the patch.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import { openPglite, parseByteaHex, serializeBytea } from './db';
 
@@ -18,7 +19,9 @@ test('bytea round-trips through PGlite as exact-size Uint8Arrays', async () => {
   try {
     const every = Uint8Array.from({ length: 256 }, (_, i) => i);
     const rows = await db.query<{ b: Uint8Array; n: number; e: Uint8Array; h: string }>(
-      `SELECT $1::bytea AS b, length($1::bytea) AS n, ''::bytea AS e, encode($1::bytea, 'hex') AS h`, [every]);
+      `SELECT $1::bytea AS b, length($1::bytea) AS n, ''::bytea AS e, encode($1::bytea, 'hex') AS h`,
+      [every],
+    );
     const r = rows[0]!;
     assert.deepEqual(r.b, every);
     assert.equal(r.n, 256, 'the parameter reached Postgres whole');
@@ -46,12 +49,17 @@ test('a value that is not hex bytea is refused by name', () => {
   assert.equal(serializeBytea(new Uint8Array([1, 2])), '\\x0102');
 });
 
-test('a result is parsed with the client\'s parsers as they are, not a copy of them per query', async () => {
+test("a result is parsed with the client's parsers as they are, not a copy of them per query", async () => {
   const pg = await PGlite.create();
   try {
     let enumerated = 0;
     const client = pg as unknown as { parsers: Record<number, unknown> };
-    client.parsers = new Proxy(client.parsers, { ownKeys(t) { enumerated++; return Reflect.ownKeys(t); } });
+    client.parsers = new Proxy(client.parsers, {
+      ownKeys(t) {
+        enumerated++;
+        return Reflect.ownKeys(t);
+      },
+    });
     const r = await pg.query<{ n: number; t: string }>(`SELECT 41 + 1 AS n, 'x' AS t`);
     assert.deepEqual(r.rows, [{ n: 42, t: 'x' }], 'int4 still parsed to a number');
     assert.equal(enumerated, 0, 'unpatched: the parsers were copied for this result');

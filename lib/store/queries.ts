@@ -6,11 +6,19 @@ import { decodeEnvelope } from '../protocol/envelope';
 import type { Queryable } from './db';
 import { epochOfFn } from './ingest';
 import type {
-  AgentRow, ConversationDetail, ConversationGraph, ConversationRow, EnvelopeSource, FeedbackRow,
-  NotaryBidRow, RecentEnvelopesParams, StoredEnvelope,
+  AgentRow,
+  ConversationDetail,
+  ConversationGraph,
+  ConversationRow,
+  EnvelopeSource,
+  FeedbackRow,
+  NotaryBidRow,
+  RecentEnvelopesParams,
+  StoredEnvelope,
 } from './types';
 
-const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
+const u8 = (v: unknown) =>
+  v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0);
 const big = (v: unknown) => BigInt(String(v));
 const num = (v: unknown) => Number(v);
 
@@ -37,9 +45,18 @@ function toEnvelope(r: Row): StoredEnvelope {
     id: u8(r.id),
     seq: big(r.seq),
     envelope: {
-      version: num(r.version), msgType: num(r.msg_type), sender: u8(r.sender), recipient: u8(r.recipient),
-      timestamp: big(r.ts), blockRef: big(r.block_ref), nonce: big(r.nonce), conversationId: u8(r.conversation_id),
-      payloadHash: u8(r.payload_hash), payloadLen: num(r.payload_len), payload: payloadOf(u8(r.raw), num(r.payload_len)), signature: u8(r.signature),
+      version: num(r.version),
+      msgType: num(r.msg_type),
+      sender: u8(r.sender),
+      recipient: u8(r.recipient),
+      timestamp: big(r.ts),
+      blockRef: big(r.block_ref),
+      nonce: big(r.nonce),
+      conversationId: u8(r.conversation_id),
+      payloadHash: u8(r.payload_hash),
+      payloadLen: num(r.payload_len),
+      payload: payloadOf(u8(r.raw), num(r.payload_len)),
+      signature: u8(r.signature),
     },
     raw: u8(r.raw),
     source: r.source as EnvelopeSource,
@@ -50,14 +67,26 @@ function toEnvelope(r: Row): StoredEnvelope {
 }
 
 function toAgent(r: Row): AgentRow {
-  return { id: u8(r.id), firstSeen: new Date(r.first_seen as Date), lastSeen: new Date(r.last_seen as Date), label: (r.label as string | null) ?? null, online: Boolean(r.online), sent: num(r.sent) };
+  return {
+    id: u8(r.id),
+    firstSeen: new Date(r.first_seen as Date),
+    lastSeen: new Date(r.last_seen as Date),
+    label: (r.label as string | null) ?? null,
+    online: Boolean(r.online),
+    sent: num(r.sent),
+  };
 }
 
 function toConversation(r: Row): ConversationRow {
   return {
-    id: u8(r.id), participants: (r.participants as unknown[]).map(u8), firstSeen: new Date(r.first_seen as Date),
-    lastSeen: new Date(r.last_seen as Date), state: r.state as string, messageCount: num(r.message_count),
-    lastType: num(r.last_type), outcome: (r.outcome as string | null) ?? null,
+    id: u8(r.id),
+    participants: (r.participants as unknown[]).map(u8),
+    firstSeen: new Date(r.first_seen as Date),
+    lastSeen: new Date(r.last_seen as Date),
+    state: r.state as string,
+    messageCount: num(r.message_count),
+    lastType: num(r.last_type),
+    outcome: (r.outcome as string | null) ?? null,
   };
 }
 
@@ -73,34 +102,70 @@ const MAX_WINDOW_EPOCHS = 64;
  * instead of every envelope of the agent. A type in a time window of up to MAX_WINDOW_EPOCHS
  * epochs is read one epoch at a time from (msg_type, epoch, seq, timestamp).
  */
-export async function recentEnvelopes(q: Queryable, p: RecentEnvelopesParams = {}, epochSeconds?: number): Promise<StoredEnvelope[]> {
+export async function recentEnvelopes(
+  q: Queryable,
+  p: RecentEnvelopesParams = {},
+  epochSeconds?: number,
+): Promise<StoredEnvelope[]> {
   const limit = p.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new RangeError('limit must be an integer in 1..1000');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+    throw new RangeError('limit must be an integer in 1..1000');
   const where: string[] = [];
   const args: unknown[] = [];
-  if (p.before !== undefined) { args.push(p.before.toString()); where.push(`seq < $${args.length}::int8`); }
-  if (p.type !== undefined) { args.push(p.type); where.push(`msg_type = $${args.length}`); }
-  if (p.conversation) { args.push(p.conversation); where.push(`conversation_id = $${args.length}`); }
+  if (p.before !== undefined) {
+    args.push(p.before.toString());
+    where.push(`seq < $${args.length}::int8`);
+  }
+  if (p.type !== undefined) {
+    args.push(p.type);
+    where.push(`msg_type = $${args.length}`);
+  }
+  if (p.conversation) {
+    args.push(p.conversation);
+    where.push(`conversation_id = $${args.length}`);
+  }
   // The timestamp column is unix µs.
   const epochOf = epochSeconds ? epochOfFn(epochSeconds) : undefined;
   const fromUs = p.fromMs === undefined ? undefined : BigInt(p.fromMs) * 1000n;
   const toUs = p.toMs === undefined ? undefined : BigInt(p.toMs) * 1000n + 999n;
   const fromEpoch = epochOf && fromUs !== undefined ? epochOf(fromUs) : undefined;
   const toEpoch = epochOf && toUs !== undefined && toUs >= 0n ? epochOf(toUs) : undefined;
-  if (fromUs !== undefined) { args.push(String(fromUs)); where.push(`timestamp >= $${args.length}::int8`); }
-  if (fromEpoch !== undefined) { args.push(fromEpoch); where.push(`epoch >= $${args.length}::int4`); }
-  if (toUs !== undefined) { args.push(String(toUs)); where.push(`timestamp <= $${args.length}::int8`); }
-  if (toEpoch !== undefined) { args.push(toEpoch); where.push(`epoch <= $${args.length}::int4`); }
+  if (fromUs !== undefined) {
+    args.push(String(fromUs));
+    where.push(`timestamp >= $${args.length}::int8`);
+  }
+  if (fromEpoch !== undefined) {
+    args.push(fromEpoch);
+    where.push(`epoch >= $${args.length}::int4`);
+  }
+  if (toUs !== undefined) {
+    args.push(String(toUs));
+    where.push(`timestamp <= $${args.length}::int8`);
+  }
+  if (toEpoch !== undefined) {
+    args.push(toEpoch);
+    where.push(`epoch <= $${args.length}::int4`);
+  }
   args.push(limit);
   const lim = `$${args.length}`;
-  const and = (extra: string[]) => { const w = [...extra, ...where]; return w.length ? `WHERE ${w.join(' AND ')}` : ''; };
+  const and = (extra: string[]) => {
+    const w = [...extra, ...where];
+    return w.length ? `WHERE ${w.join(' AND ')}` : '';
+  };
   // The page's keys first, from the indexes alone where they cover the filter ((x, seq, epoch,
   // timestamp) for x = msg_type, sender, recipient), then its rows by (seq, epoch): a page
   // reads its own rows from the table, not one row of every partition the newest-first merge
   // opens, nor the rows a filter rejects.
   let keys: string;
-  if (fromEpoch !== undefined && toEpoch !== undefined && p.type !== undefined && !p.agent && !p.conversation
-    && toEpoch >= fromEpoch && toEpoch - fromEpoch < MAX_WINDOW_EPOCHS) {
+  if (
+    fromEpoch !== undefined &&
+    toEpoch !== undefined &&
+    p.type !== undefined &&
+    !p.agent &&
+    !p.conversation &&
+    toEpoch >= fromEpoch &&
+    toEpoch - fromEpoch < MAX_WINDOW_EPOCHS
+  ) {
     // A type in a time window: each epoch's newest page from (msg_type, epoch, seq, timestamp).
     // A newest-first scan of the whole window would walk past every newer envelope of the
     // window's last partition.
@@ -155,19 +220,36 @@ export async function getAgent(q: Queryable, id: Uint8Array): Promise<AgentRow |
 /** Agents as nodes, agent pairs that exchanged direct envelopes as edges with message counts. */
 export async function conversationGraph(q: Queryable, p: { limit?: number } = {}): Promise<ConversationGraph> {
   const nodes = await listAgents(q, p);
-  const rows = await q.query<Row>(`SELECT agent_a, agent_b, messages FROM agent_pair ORDER BY messages DESC, agent_a, agent_b LIMIT $1`, [(p.limit ?? 1000) * 4]);
+  const rows = await q.query<Row>(
+    `SELECT agent_a, agent_b, messages FROM agent_pair ORDER BY messages DESC, agent_a, agent_b LIMIT $1`,
+    [(p.limit ?? 1000) * 4],
+  );
   return { nodes, edges: rows.map((r) => ({ a: u8(r.agent_a), b: u8(r.agent_b), messages: num(r.messages) })) };
 }
 
-export interface ListConversationsParams { limit?: number; agent?: Uint8Array; state?: string; before?: Date }
+export interface ListConversationsParams {
+  limit?: number;
+  agent?: Uint8Array;
+  state?: string;
+  before?: Date;
+}
 
 export async function listConversations(q: Queryable, p: ListConversationsParams = {}): Promise<ConversationRow[]> {
   const where: string[] = [];
   const args: unknown[] = [];
   // Containment, not `= ANY(participants)`: the GIN index on participants answers it.
-  if (p.agent) { args.push(p.agent); where.push(`participants @> ARRAY[$${args.length}::bytea]`); }
-  if (p.state) { args.push(p.state); where.push(`state = $${args.length}`); }
-  if (p.before) { args.push(p.before.toISOString()); where.push(`last_seen < $${args.length}::timestamptz`); }
+  if (p.agent) {
+    args.push(p.agent);
+    where.push(`participants @> ARRAY[$${args.length}::bytea]`);
+  }
+  if (p.state) {
+    args.push(p.state);
+    where.push(`state = $${args.length}`);
+  }
+  if (p.before) {
+    args.push(p.before.toISOString());
+    where.push(`last_seen < $${args.length}::timestamptz`);
+  }
   args.push(p.limit ?? 100);
   const rows = await q.query<Row>(
     `SELECT * FROM conversation ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY last_seen DESC, id LIMIT $${args.length}`,
@@ -181,11 +263,15 @@ export async function listConversations(q: Queryable, p: ListConversationsParams
  * ACCEPT and REJECT, as ingest keeps them), by conversation id (hex): one primary-key read for a
  * page of conversations.
  */
-export async function conversationNegotiators(q: Queryable, ids: readonly Uint8Array[]): Promise<Map<string, Uint8Array[]>> {
+export async function conversationNegotiators(
+  q: Queryable,
+  ids: readonly Uint8Array[],
+): Promise<Map<string, Uint8Array[]>> {
   const out = new Map<string, Uint8Array[]>();
   if (ids.length === 0) return out;
   const rows = await q.query<Row>(`SELECT id, negotiators FROM conversation WHERE id = ANY($1::bytea[])`, [[...ids]]);
-  for (const r of rows) out.set(Buffer.from(u8(r.id)).toString('hex'), ((r.negotiators as unknown[] | null) ?? []).map(u8));
+  for (const r of rows)
+    out.set(Buffer.from(u8(r.id)).toString('hex'), ((r.negotiators as unknown[] | null) ?? []).map(u8));
   return out;
 }
 
@@ -194,7 +280,10 @@ export async function conversationNegotiators(q: Queryable, ids: readonly Uint8A
  * "cap or more"): the page says how many without reading every one of a busy agent's.
  */
 export async function countAgentConversations(q: Queryable, agent: Uint8Array, cap: number): Promise<number> {
-  const [r] = await q.query<Row>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM conversation WHERE participants @> ARRAY[$1::bytea] LIMIT $2) x`, [agent, cap]);
+  const [r] = await q.query<Row>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM conversation WHERE participants @> ARRAY[$1::bytea] LIMIT $2) x`,
+    [agent, cap],
+  );
   return Number(r.n);
 }
 
@@ -202,28 +291,63 @@ export async function countAgentConversations(q: Queryable, agent: Uint8Array, c
 export async function getConversation(q: Queryable, id: Uint8Array): Promise<ConversationDetail | null> {
   const rows = await q.query<Row>(`SELECT * FROM conversation WHERE id = $1`, [id]);
   if (!rows[0]) return null;
-  const envs = await q.query<Row>(`SELECT ${ENVELOPE_COLS} FROM envelope WHERE conversation_id = $1 ORDER BY envelope.timestamp, envelope.nonce, envelope.seq`, [id]);
-  const fb = await q.query<Row>(`SELECT *, timestamp::text AS ts FROM feedback WHERE conversation_id = $1 ORDER BY timestamp, envelope_id`, [id]);
-  const bids = await q.query<Row>(`SELECT *, timestamp::text AS ts FROM notary_bid WHERE conversation_id = $1 ORDER BY timestamp, envelope_id`, [id]);
+  const envs = await q.query<Row>(
+    `SELECT ${ENVELOPE_COLS} FROM envelope WHERE conversation_id = $1 ORDER BY envelope.timestamp, envelope.nonce, envelope.seq`,
+    [id],
+  );
+  const fb = await q.query<Row>(
+    `SELECT *, timestamp::text AS ts FROM feedback WHERE conversation_id = $1 ORDER BY timestamp, envelope_id`,
+    [id],
+  );
+  const bids = await q.query<Row>(
+    `SELECT *, timestamp::text AS ts FROM notary_bid WHERE conversation_id = $1 ORDER BY timestamp, envelope_id`,
+    [id],
+  );
   return {
     ...toConversation(rows[0]),
     envelopes: envs.map(toEnvelope),
-    feedback: fb.map((r): FeedbackRow => ({
-      envelopeId: u8(r.envelope_id), conversationId: u8(r.conversation_id), fromAgent: u8(r.from_agent), targetAgent: u8(r.target_agent),
-      score: num(r.score), outcome: num(r.outcome), isDispute: Boolean(r.is_dispute), role: num(r.role), timestamp: big(r.ts),
-    })),
-    notaryBids: bids.map((r): NotaryBidRow => ({
-      envelopeId: u8(r.envelope_id), conversationId: u8(r.conversation_id), bidder: u8(r.bidder), recipient: u8(r.recipient),
-      bidType: num(r.bid_type), terms: u8(r.terms), timestamp: big(r.ts),
-    })),
+    feedback: fb.map(
+      (r): FeedbackRow => ({
+        envelopeId: u8(r.envelope_id),
+        conversationId: u8(r.conversation_id),
+        fromAgent: u8(r.from_agent),
+        targetAgent: u8(r.target_agent),
+        score: num(r.score),
+        outcome: num(r.outcome),
+        isDispute: Boolean(r.is_dispute),
+        role: num(r.role),
+        timestamp: big(r.ts),
+      }),
+    ),
+    notaryBids: bids.map(
+      (r): NotaryBidRow => ({
+        envelopeId: u8(r.envelope_id),
+        conversationId: u8(r.conversation_id),
+        bidder: u8(r.bidder),
+        recipient: u8(r.recipient),
+        bidType: num(r.bid_type),
+        terms: u8(r.terms),
+        timestamp: big(r.ts),
+      }),
+    ),
   };
 }
 
 /** Feedback about `agent` (target), oldest first, for the reputation fold. */
 export async function feedbackFor(q: Queryable, agent: Uint8Array, limit = 10_000): Promise<FeedbackRow[]> {
-  const rows = await q.query<Row>(`SELECT *, timestamp::text AS ts FROM feedback WHERE target_agent = $1 ORDER BY timestamp, envelope_id LIMIT $2`, [agent, limit]);
+  const rows = await q.query<Row>(
+    `SELECT *, timestamp::text AS ts FROM feedback WHERE target_agent = $1 ORDER BY timestamp, envelope_id LIMIT $2`,
+    [agent, limit],
+  );
   return rows.map((r) => ({
-    envelopeId: u8(r.envelope_id), conversationId: u8(r.conversation_id), fromAgent: u8(r.from_agent), targetAgent: u8(r.target_agent),
-    score: num(r.score), outcome: num(r.outcome), isDispute: Boolean(r.is_dispute), role: num(r.role), timestamp: big(r.ts),
+    envelopeId: u8(r.envelope_id),
+    conversationId: u8(r.conversation_id),
+    fromAgent: u8(r.from_agent),
+    targetAgent: u8(r.target_agent),
+    score: num(r.score),
+    outcome: num(r.outcome),
+    isDispute: Boolean(r.is_dispute),
+    role: num(r.role),
+    timestamp: big(r.ts),
   }));
 }

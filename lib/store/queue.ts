@@ -38,7 +38,11 @@ export interface IngestQueue {
   close(): Promise<void>;
 }
 
-interface Waiter { item: IngestItem; resolve: (r: PushResult) => void; reject: (e: unknown) => void }
+interface Waiter {
+  item: IngestItem;
+  resolve: (r: PushResult) => void;
+  reject: (e: unknown) => void;
+}
 
 /** Anything with the store's batch ingest. */
 export interface IngestTarget {
@@ -66,7 +70,11 @@ export function createIngestQueue(store: IngestTarget, options: IngestQueueOptio
 
   function schedule(): void {
     if (buf.length >= maxBatch) pump(false);
-    else if (!timer && buf.length > 0) timer = setTimeout(() => { timer = undefined; pump(true); }, maxDelayMs);
+    else if (!timer && buf.length > 0)
+      timer = setTimeout(() => {
+        timer = undefined;
+        pump(true);
+      }, maxDelayMs);
   }
 
   /** Sends what may go now; a full batch waits only for a free slot (write() pumps again). */
@@ -77,7 +85,10 @@ export function createIngestQueue(store: IngestTarget, options: IngestQueueOptio
       void write(batch);
     }
     if (buf.length > 0 && buf.length < maxBatch && !timer && inFlight < concurrency) {
-      timer = setTimeout(() => { timer = undefined; pump(true); }, maxDelayMs);
+      timer = setTimeout(() => {
+        timer = undefined;
+        pump(true);
+      }, maxDelayMs);
     }
   }
 
@@ -93,7 +104,9 @@ export function createIngestQueue(store: IngestTarget, options: IngestQueueOptio
         options.onCommit?.(items, res);
         return;
       }
-      const fresh = new Set(res.newIds.map((id) => Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString('hex')));
+      const fresh = new Set(
+        res.newIds.map((id) => Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString('hex')),
+      );
       const stored: IngestItem[] = [];
       for (const w of batch) {
         const k = Buffer.from(w.item.id.buffer, w.item.id.byteOffset, w.item.id.byteLength).toString('hex');
@@ -132,15 +145,22 @@ export function createIngestQueue(store: IngestTarget, options: IngestQueueOptio
       flushing++;
       try {
         const done = new Promise<void>((r) => idle.push(r));
-        if (timer) { clearTimeout(timer); timer = undefined; }
+        if (timer) {
+          clearTimeout(timer);
+          timer = undefined;
+        }
         pump(true);
         await done;
       } finally {
         flushing--;
       }
     },
-    get pending() { return buf.length + inFlightItems; },
-    get pendingBytes() { return bytes; },
+    get pending() {
+      return buf.length + inFlightItems;
+    },
+    get pendingBytes() {
+      return bytes;
+    },
     async close() {
       await queue.flush();
       closed = true;

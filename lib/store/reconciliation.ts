@@ -27,9 +27,16 @@ import type { Queryable } from './db';
 /** The per-topic buckets: the three gossip topics (docs/protocol.md §9) and direct streams. */
 export const RECON_TOPICS = ['broadcast', 'notary', 'reputation', 'stream'] as const;
 export type ReconTopic = (typeof RECON_TOPICS)[number];
-const TOPIC_OF: Record<string, ReconTopic> = { '/0x01/v1/broadcast': 'broadcast', '/0x01/v1/notary': 'notary', '/0x01/v1/reputation': 'reputation' };
+const TOPIC_OF: Record<string, ReconTopic> = {
+  '/0x01/v1/broadcast': 'broadcast',
+  '/0x01/v1/notary': 'notary',
+  '/0x01/v1/reputation': 'reputation',
+};
 
-export interface TopicFigures { seen: number; committed: number }
+export interface TopicFigures {
+  seen: number;
+  committed: number;
+}
 
 /** One agent-epoch. Figures are null unless `status` is verified (an unverified batch has no stored row, only its status). */
 export interface ReconciliationRow {
@@ -81,11 +88,17 @@ export interface ReconciliationDetail {
 }
 
 /** An envelope behind a figure; msgType and topic are null when the envelope is not stored. */
-export interface EnvelopeRef { id: Uint8Array; msgType: number | null; via: string | null; topic: string | null }
+export interface EnvelopeRef {
+  id: Uint8Array;
+  msgType: number | null;
+  via: string | null;
+  topic: string | null;
+}
 
 const I32_MAX = 2_147_483_647n;
 type Row = Record<string, unknown>;
-const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
+const u8 = (v: unknown) =>
+  v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0);
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const TOPIC_COLS = RECON_TOPICS.flatMap((t) => [`seen_${t}`, `committed_${t}`]);
 
@@ -97,7 +110,8 @@ const envEpoch = (epoch: bigint) => (epoch >= 0n && epoch <= I32_MAX - 1n ? Numb
 
 function check(agent: Uint8Array, epoch: bigint): void {
   if (!(agent instanceof Uint8Array) || agent.length !== 32) throw new TypeError('agent must be 32 bytes');
-  if (typeof epoch !== 'bigint' || epoch < 0n || epoch > (1n << 63n) - 1n) throw new RangeError('epoch must be a bigint in 0..2^63-1');
+  if (typeof epoch !== 'bigint' || epoch < 0n || epoch > (1n << 63n) - 1n)
+    throw new RangeError('epoch must be a bigint in 0..2^63-1');
 }
 
 /**
@@ -132,8 +146,10 @@ const BASE = `lg AS (SELECT envelope_id AS id FROM epoch_log_entry WHERE agent_i
     SELECT lg.id FROM lg WHERE EXISTS (SELECT 1 FROM envelope e WHERE e.id = lg.id
       AND e.epoch BETWEEN $3::int4 - 1 AND $3::int4 + 1 AND e.source <> 'upload'))`;
 
-const topicSelect = RECON_TOPICS.map((t) => `(SELECT count(*) FROM sent WHERE bucket = '${t}')::int AS seen_${t},
-    (SELECT count(*) FROM sent WHERE bucket = '${t}' AND id IN (SELECT id FROM cl))::int AS committed_${t}`).join(',\n    ');
+const topicSelect = RECON_TOPICS.map(
+  (t) => `(SELECT count(*) FROM sent WHERE bucket = '${t}')::int AS seen_${t},
+    (SELECT count(*) FROM sent WHERE bucket = '${t}' AND id IN (SELECT id FROM cl))::int AS committed_${t}`,
+).join(',\n    ');
 
 /** The new row's values (all figures null unless verified), `st` the batch's verdict. */
 const FIGURES = `fig AS (
@@ -155,10 +171,12 @@ const ROW_COLS = ['log_entries', 'seen', 'seen_logged', 'seen_not_logged', 'logg
  * whether a row is stored after it. One statement, so the row and the totals never disagree.
  */
 async function recompute(q: Queryable, agent: Uint8Array, epoch: bigint): Promise<boolean> {
-  const sumOf = (sign: string, from: string) => `SELECT ${from}.status, ${sign}1 AS agent_epochs, ${ROW_COLS.map((c) => `${sign}COALESCE(${from}.${c}, 0)::int8 AS ${c}`).join(', ')} FROM ${from}`;
+  const sumOf = (sign: string, from: string) =>
+    `SELECT ${from}.status, ${sign}1 AS agent_epochs, ${ROW_COLS.map((c) => `${sign}COALESCE(${from}.${c}, 0)::int8 AS ${c}`).join(', ')} FROM ${from}`;
   // No FOR UPDATE on `old`: a row the same statement updates is skipped by a locking read, which
   // would leave the old figures in the totals. Verdicts come from the indexer's one serial queue.
-  const r = await q.query<Row>(`WITH old AS (SELECT * FROM reconciliation WHERE agent_id = $1 AND epoch = $2::int8),
+  const r = await q.query<Row>(
+    `WITH old AS (SELECT * FROM reconciliation WHERE agent_id = $1 AND epoch = $2::int8),
     st AS (SELECT status, log_root FROM batch WHERE agent_id = $1 AND epoch = $2::int8),
     ${BASE},
     ${FIGURES},
@@ -175,7 +193,9 @@ async function recompute(q: Queryable, agent: Uint8Array, epoch: bigint): Promis
       FROM (${sumOf('-', 'old')} UNION ALL ${sumOf('', 'fig')}) d GROUP BY status ORDER BY status
       ON CONFLICT (status) DO UPDATE SET agent_epochs = t.agent_epochs + excluded.agent_epochs,
         ${ROW_COLS.map((c) => `${c} = t.${c} + excluded.${c}`).join(', ')})
-    SELECT (SELECT count(*) FROM up)::int AS stored`, [agent, epoch.toString(), envEpoch(epoch)]);
+    SELECT (SELECT count(*) FROM up)::int AS stored`,
+    [agent, epoch.toString(), envEpoch(epoch)],
+  );
   return Number(r[0]?.stored ?? 0) > 0;
 }
 
@@ -186,32 +206,54 @@ async function recompute(q: Queryable, agent: Uint8Array, epoch: bigint): Promis
  * the rows of the other senders in that log are recomputed too (their per-topic figures count
  * envelopes in some committed log). Cheap when nothing changed: one primary-key read.
  */
-export async function refreshReconciliation(q: Queryable, agent: Uint8Array, epoch: bigint, status: string, logRoot?: Uint8Array | null): Promise<void> {
+export async function refreshReconciliation(
+  q: Queryable,
+  agent: Uint8Array,
+  epoch: bigint,
+  status: string,
+  logRoot?: Uint8Array | null,
+): Promise<void> {
   check(agent, epoch);
-  const [cur] = await q.query<Row>(`SELECT status::text AS status, log_root FROM reconciliation WHERE agent_id = $1 AND epoch = $2::int8`, [agent, epoch.toString()]);
-  const sameRoot = (a: unknown, b: Uint8Array | null | undefined) => (a == null ? b == null : b != null && Buffer.from(u8(a)).equals(Buffer.from(b)));
+  const [cur] = await q.query<Row>(
+    `SELECT status::text AS status, log_root FROM reconciliation WHERE agent_id = $1 AND epoch = $2::int8`,
+    [agent, epoch.toString()],
+  );
+  const sameRoot = (a: unknown, b: Uint8Array | null | undefined) =>
+    a == null ? b == null : b != null && Buffer.from(u8(a)).equals(Buffer.from(b));
   const verdict = status === 'verified' || status === 'mismatch';
   if (!verdict && !cur) return;
   if (cur && cur.status === status && sameRoot(cur.log_root, logRoot)) return;
   await recompute(q, agent, epoch);
   if ((cur?.status === 'verified') === (status === 'verified')) return;
-  const others = await q.query<Row>(`SELECT DISTINCT e.sender FROM epoch_log_entry l
+  const others = await q.query<Row>(
+    `SELECT DISTINCT e.sender FROM epoch_log_entry l
     JOIN envelope e ON e.id = l.envelope_id AND e.epoch BETWEEN $3::int4 - 1 AND $3::int4 + 1
     JOIN reconciliation r ON r.agent_id = e.sender AND r.epoch = $2::int8 AND r.status = 'verified'
-    WHERE l.agent_id = $1 AND l.epoch = $2::int8 AND e.sender <> $1`, [agent, epoch.toString(), envEpoch(epoch)]);
+    WHERE l.agent_id = $1 AND l.epoch = $2::int8 AND e.sender <> $1`,
+    [agent, epoch.toString(), envEpoch(epoch)],
+  );
   for (const o of others) await recompute(q, u8(o.sender), epoch);
 }
 
 function topicsOf(r: Row): Record<ReconTopic, TopicFigures> {
-  return Object.fromEntries(RECON_TOPICS.map((t) => [t, { seen: Number(r[`seen_${t}`] ?? 0), committed: Number(r[`committed_${t}`] ?? 0) }])) as Record<ReconTopic, TopicFigures>;
+  return Object.fromEntries(
+    RECON_TOPICS.map((t) => [t, { seen: Number(r[`seen_${t}`] ?? 0), committed: Number(r[`committed_${t}`] ?? 0) }]),
+  ) as Record<ReconTopic, TopicFigures>;
 }
 
 export function rowOf(r: Row): ReconciliationRow {
   const verified = r.status === 'verified' && r.computed_at != null;
   return {
-    agent: u8(r.agent_id), epoch: BigInt(String(r.epoch)), status: r.status as ReconciliationRow['status'], logEntries: Number(r.log_entries ?? 0),
-    seen: num(r.seen), seenLogged: num(r.seen_logged), seenNotLogged: num(r.seen_not_logged), loggedNotSeen: num(r.logged_not_seen),
-    topics: verified ? topicsOf(r) : null, computedAt: (r.computed_at as Date | null) ?? null,
+    agent: u8(r.agent_id),
+    epoch: BigInt(String(r.epoch)),
+    status: r.status as ReconciliationRow['status'],
+    logEntries: Number(r.log_entries ?? 0),
+    seen: num(r.seen),
+    seenLogged: num(r.seen_logged),
+    seenNotLogged: num(r.seen_not_logged),
+    loggedNotSeen: num(r.logged_not_seen),
+    topics: verified ? topicsOf(r) : null,
+    computedAt: (r.computed_at as Date | null) ?? null,
   };
 }
 
@@ -219,13 +261,21 @@ export const SELECT_ROW = `agent_id, epoch::text AS epoch, status::text AS statu
 
 /** Totals over every stored agent-epoch: a read of the two-row totals table. */
 export async function reconciliationTotals(q: Queryable): Promise<ReconciliationTotals> {
-  const rows = await q.query<Row>(`SELECT status::text AS status, agent_epochs::text AS agent_epochs, ${ROW_COLS.map((c) => `${c}::text AS ${c}`).join(', ')} FROM reconciliation_total`);
+  const rows = await q.query<Row>(
+    `SELECT status::text AS status, agent_epochs::text AS agent_epochs, ${ROW_COLS.map((c) => `${c}::text AS ${c}`).join(', ')} FROM reconciliation_total`,
+  );
   const v = rows.find((r) => r.status === 'verified');
   const m = rows.find((r) => r.status === 'mismatch');
   const n = (x: unknown) => Number(x ?? 0);
   return {
-    verified: n(v?.agent_epochs), mismatch: n(m?.agent_epochs), logEntries: n(v?.log_entries), seen: n(v?.seen), seenLogged: n(v?.seen_logged),
-    seenNotLogged: n(v?.seen_not_logged), loggedNotSeen: n(v?.logged_not_seen), topics: topicsOf(v ?? {}),
+    verified: n(v?.agent_epochs),
+    mismatch: n(m?.agent_epochs),
+    logEntries: n(v?.log_entries),
+    seen: n(v?.seen),
+    seenLogged: n(v?.seen_logged),
+    seenNotLogged: n(v?.seen_not_logged),
+    loggedNotSeen: n(v?.logged_not_seen),
+    topics: topicsOf(v ?? {}),
   };
 }
 
@@ -234,12 +284,21 @@ export async function reconciliationTotals(q: Queryable): Promise<Reconciliation
  * stored row, so a batch still without a verdict is listed with its status and no figures.
  * Everyone's: the stored rows (by the epoch index).
  */
-export async function listReconciliation(q: Queryable, p: { agent?: Uint8Array; limit?: number } = {}): Promise<ReconciliationRow[]> {
+export async function listReconciliation(
+  q: Queryable,
+  p: { agent?: Uint8Array; limit?: number } = {},
+): Promise<ReconciliationRow[]> {
   const limit = Math.max(1, Math.min(500, p.limit ?? 50));
   const rows = p.agent
-    ? await q.query<Row>(`SELECT b.agent_id, b.epoch::text AS epoch, b.status::text AS status, ${SELECT_ROW.split(', ').slice(3).map((c) => `r.${c}`).join(', ')}
+    ? await q.query<Row>(
+        `SELECT b.agent_id, b.epoch::text AS epoch, b.status::text AS status, ${SELECT_ROW.split(', ')
+          .slice(3)
+          .map((c) => `r.${c}`)
+          .join(', ')}
         FROM batch b LEFT JOIN reconciliation r ON r.agent_id = b.agent_id AND r.epoch = b.epoch
-        WHERE b.agent_id = $1 ORDER BY b.epoch DESC LIMIT $2`, [p.agent, limit])
+        WHERE b.agent_id = $1 ORDER BY b.epoch DESC LIMIT $2`,
+        [p.agent, limit],
+      )
     : await q.query<Row>(`SELECT ${SELECT_ROW} FROM reconciliation ORDER BY epoch DESC, agent_id LIMIT $1`, [limit]);
   return rows.map(rowOf);
 }
@@ -248,17 +307,40 @@ export async function listReconciliation(q: Queryable, p: { agent?: Uint8Array; 
 export const DETAIL_LIST_LIMIT = 500;
 
 /** One agent-epoch read live by its keys, with the envelope ids behind each figure (module comment). */
-export async function reconciliationDetail(q: Queryable, agent: Uint8Array, epoch: bigint): Promise<ReconciliationDetail> {
+export async function reconciliationDetail(
+  q: Queryable,
+  agent: Uint8Array,
+  epoch: bigint,
+): Promise<ReconciliationDetail> {
   check(agent, epoch);
   const args = [agent, epoch.toString(), envEpoch(epoch)];
-  const [b] = await q.query<Row>(`SELECT status::text AS status, (SELECT count(*) FROM epoch_log_entry WHERE agent_id = $1 AND epoch = $2::int8)::int AS n
-    FROM (SELECT 1) x LEFT JOIN batch ON agent_id = $1 AND epoch = $2::int8`, args.slice(0, 2));
-  const [s] = await q.query<Row>(`SELECT ${SELECT_ROW} FROM reconciliation WHERE agent_id = $1 AND epoch = $2::int8`, args.slice(0, 2));
+  const [b] = await q.query<Row>(
+    `SELECT status::text AS status, (SELECT count(*) FROM epoch_log_entry WHERE agent_id = $1 AND epoch = $2::int8)::int AS n
+    FROM (SELECT 1) x LEFT JOIN batch ON agent_id = $1 AND epoch = $2::int8`,
+    args.slice(0, 2),
+  );
+  const [s] = await q.query<Row>(
+    `SELECT ${SELECT_ROW} FROM reconciliation WHERE agent_id = $1 AND epoch = $2::int8`,
+    args.slice(0, 2),
+  );
   const status = (b?.status as ReconciliationDetail['status']) ?? null;
-  const out: ReconciliationDetail = { agent, epoch, status, logEntries: Number(b?.n ?? 0), stored: s ? rowOf(s) : null, live: null };
+  const out: ReconciliationDetail = {
+    agent,
+    epoch,
+    status,
+    logEntries: Number(b?.n ?? 0),
+    stored: s ? rowOf(s) : null,
+    live: null,
+  };
   if (status !== 'verified') return out;
-  const ref = (r: Row): EnvelopeRef => ({ id: u8(r.id), msgType: num(r.msg_type), via: (r.source as string | null) ?? null, topic: (r.topic as string | null) ?? null });
-  const rows = await q.query<Row>(`WITH ${BASE},
+  const ref = (r: Row): EnvelopeRef => ({
+    id: u8(r.id),
+    msgType: num(r.msg_type),
+    via: (r.source as string | null) ?? null,
+    topic: (r.topic as string | null) ?? null,
+  });
+  const rows = await q.query<Row>(
+    `WITH ${BASE},
     snl AS (SELECT 'snl' AS k, id, msg_type, source, topic FROM mine WHERE id NOT IN (SELECT id FROM lg) ORDER BY id LIMIT ${DETAIL_LIST_LIMIT}),
     lns AS (SELECT 'lns' AS k, lg.id, e.msg_type, e.source::text AS source, e.topic FROM lg
       LEFT JOIN envelope e ON e.id = lg.id AND e.epoch BETWEEN $3::int4 - 1 AND $3::int4 + 1
@@ -269,18 +351,33 @@ export async function reconciliationDetail(q: Queryable, agent: Uint8Array, epoc
       json_build_object('seen', (SELECT count(*) FROM mine), 'seen_logged', (SELECT count(*) FROM mine WHERE id IN (SELECT id FROM lg)),
         'logged_seen', (SELECT count(*) FROM lseen),
         ${RECON_TOPICS.map((t) => `'seen_${t}', (SELECT count(*) FROM sent WHERE bucket = '${t}'), 'committed_${t}', (SELECT count(*) FROM sent WHERE bucket = '${t}' AND id IN (SELECT id FROM cl))`).join(', ')})::text AS topic)
-    SELECT * FROM snl UNION ALL SELECT * FROM lns UNION ALL SELECT * FROM snc UNION ALL SELECT * FROM cnt`, args);
+    SELECT * FROM snl UNION ALL SELECT * FROM lns UNION ALL SELECT * FROM snc UNION ALL SELECT * FROM cnt`,
+    args,
+  );
   const c = JSON.parse(String(rows.find((r) => r.k === 'count')?.topic ?? '{}')) as Record<string, number>;
   out.live = {
-    seen: Number(c.seen ?? 0), seenLogged: Number(c.seen_logged ?? 0),
+    seen: Number(c.seen ?? 0),
+    seenLogged: Number(c.seen_logged ?? 0),
     seenNotLogged: Number(c.seen ?? 0) - Number(c.seen_logged ?? 0),
     seenNotLoggedIds: rows.filter((r) => r.k === 'snl').map(ref),
     loggedNotSeen: out.logEntries - Number(c.logged_seen ?? 0),
     loggedNotSeenIds: rows.filter((r) => r.k === 'lns').map(ref),
-    topics: Object.fromEntries(RECON_TOPICS.map((t) => [t, { seen: Number(c[`seen_${t}`] ?? 0), committed: Number(c[`committed_${t}`] ?? 0), notCommittedIds: rows.filter((r) => r.k === `nc:${t}`).map(ref) }])) as Record<ReconTopic, TopicFigures & { notCommittedIds: EnvelopeRef[] }>,
+    topics: Object.fromEntries(
+      RECON_TOPICS.map((t) => [
+        t,
+        {
+          seen: Number(c[`seen_${t}`] ?? 0),
+          committed: Number(c[`committed_${t}`] ?? 0),
+          notCommittedIds: rows.filter((r) => r.k === `nc:${t}`).map(ref),
+        },
+      ]),
+    ) as Record<ReconTopic, TopicFigures & { notCommittedIds: EnvelopeRef[] }>,
   };
   return out;
 }
 
 /** The gossip topic of each bucket (docs/protocol.md §9); `stream` is the direct stream protocol. */
-export const RECON_TOPIC_NAMES: Record<ReconTopic, string> = { ...Object.fromEntries(Object.entries(TOPIC_OF).map(([k, v]) => [v, k])), stream: '/0x01/v1/envelope' } as Record<ReconTopic, string>;
+export const RECON_TOPIC_NAMES: Record<ReconTopic, string> = {
+  ...Object.fromEntries(Object.entries(TOPIC_OF).map(([k, v]) => [v, k])),
+  stream: '/0x01/v1/envelope',
+} as Record<ReconTopic, string>;

@@ -44,11 +44,13 @@ export interface ReplayRow {
   bidType?: number;
 }
 
-const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
+const u8 = (v: unknown) =>
+  v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0);
 const I8_MAX = 9_223_372_036_854_775_807n;
 
 export async function replayEnvelopes(q: Queryable, p: ReplayParams, epochSeconds?: number): Promise<ReplayRow[]> {
-  if (!Number.isInteger(p.limit) || p.limit < 1 || p.limit > REPLAY_PAGE_MAX) throw new RangeError(`limit must be an integer in 1..${REPLAY_PAGE_MAX}`);
+  if (!Number.isInteger(p.limit) || p.limit < 1 || p.limit > REPLAY_PAGE_MAX)
+    throw new RangeError(`limit must be an integer in 1..${REPLAY_PAGE_MAX}`);
   const fromUs = p.fromUs < 0n ? 0n : p.fromUs;
   const toUs = p.toUs > I8_MAX ? I8_MAX : p.toUs;
   if (toUs < fromUs) return [];
@@ -75,9 +77,18 @@ export async function replayEnvelopes(q: Queryable, p: ReplayParams, epochSecond
   );
   return rows.map((r) => {
     const row: ReplayRow = {
-      id: u8(r.id), msgType: Number(r.msg_type), sender: u8(r.sender), recipient: u8(r.recipient), conversationId: u8(r.conversation_id),
-      nonce: BigInt(String(r.nonce)), timestamp: BigInt(String(r.ts)), blockRef: BigInt(String(r.block_ref)), payloadLen: Number(r.payload_len),
-      source: r.source as EnvelopeSource, topic: (r.topic as string | null) ?? null, receivedAt: new Date(r.received_at as Date),
+      id: u8(r.id),
+      msgType: Number(r.msg_type),
+      sender: u8(r.sender),
+      recipient: u8(r.recipient),
+      conversationId: u8(r.conversation_id),
+      nonce: BigInt(String(r.nonce)),
+      timestamp: BigInt(String(r.ts)),
+      blockRef: BigInt(String(r.block_ref)),
+      payloadLen: Number(r.payload_len),
+      source: r.source as EnvelopeSource,
+      topic: (r.topic as string | null) ?? null,
+      receivedAt: new Date(r.received_at as Date),
     };
     if (r.raw) {
       const b = decodeNotarizeBid(payloadOf(u8(r.raw), row.payloadLen));

@@ -15,10 +15,17 @@
  * {@link missingBatchPoints} lists verified batches without one, which the chain indexer fills
  * when it starts (batches verified before points existed).
  */
-import { buildBatchFromLog } from '../protocol/batch-build';
+
 import type { BehaviorBatch } from '../protocol/batch';
+import { buildBatchFromLog } from '../protocol/batch-build';
 import { decodeEnvelope } from '../protocol/envelope';
-import { batchFoldInput, emptyReputation, foldNextBatch, type FeedbackInput, type ReputationState } from '../protocol/reputation';
+import {
+  batchFoldInput,
+  emptyReputation,
+  type FeedbackInput,
+  foldNextBatch,
+  type ReputationState,
+} from '../protocol/reputation';
 import type { Envelope } from '../protocol/types';
 import type { Queryable } from './db';
 import { epochLogEntries } from './epoch-log';
@@ -26,51 +33,110 @@ import { epochLogEntries } from './epoch-log';
 type Row = Record<string, unknown>;
 export type PointKind = 'gossip' | 'batch';
 
-export interface ReputationPoint { epoch: bigint; state: ReputationState; folded: number }
+export interface ReputationPoint {
+  epoch: bigint;
+  state: ReputationState;
+  folded: number;
+}
 
-const STATE = ['reliability_score', 'cooperation_index', 'notary_accuracy', 'total_tasks', 'total_notarized', 'total_disputes'] as const;
+const STATE = [
+  'reliability_score',
+  'cooperation_index',
+  'notary_accuracy',
+  'total_tasks',
+  'total_notarized',
+  'total_disputes',
+] as const;
 const stateOf = (r: Row): ReputationState => ({
-  reliabilityScore: BigInt(String(r.reliability_score)), cooperationIndex: BigInt(String(r.cooperation_index)), notaryAccuracy: BigInt(String(r.notary_accuracy)),
-  totalTasks: BigInt(String(r.total_tasks)), totalNotarized: BigInt(String(r.total_notarized)), totalDisputes: BigInt(String(r.total_disputes)),
+  reliabilityScore: BigInt(String(r.reliability_score)),
+  cooperationIndex: BigInt(String(r.cooperation_index)),
+  notaryAccuracy: BigInt(String(r.notary_accuracy)),
+  totalTasks: BigInt(String(r.total_tasks)),
+  totalNotarized: BigInt(String(r.total_notarized)),
+  totalDisputes: BigInt(String(r.total_disputes)),
 });
-const values = (s: ReputationState) => [s.reliabilityScore, s.cooperationIndex, s.notaryAccuracy, s.totalTasks, s.totalNotarized, s.totalDisputes].map(String);
+const values = (s: ReputationState) =>
+  [s.reliabilityScore, s.cooperationIndex, s.notaryAccuracy, s.totalTasks, s.totalNotarized, s.totalDisputes].map(
+    String,
+  );
 const COLS = `epoch::text AS epoch, ${STATE.map((c) => `${c}::text`).join(', ')}, folded`;
-const pointOf = (r: Row): ReputationPoint => ({ epoch: BigInt(String(r.epoch)), state: stateOf(r), folded: Number(r.folded) });
+const pointOf = (r: Row): ReputationPoint => ({
+  epoch: BigInt(String(r.epoch)),
+  state: stateOf(r),
+  folded: Number(r.folded),
+});
 const same = (a: ReputationState, b: ReputationState) => values(a).join() === values(b).join();
 
 /**
  * The newest `limit` points of one kind, returned oldest first; `more` when older points exist.
  * One index range read of (agent_id, kind, epoch) whatever the agent's history.
  */
-export async function readReputationPoints(q: Queryable, agent: Uint8Array, kind: PointKind, limit: number): Promise<{ points: ReputationPoint[]; more: boolean }> {
-  const rows = await q.query<Row>(`SELECT ${COLS} FROM reputation_point WHERE agent_id = $1 AND kind = $2 ORDER BY epoch DESC LIMIT $3`, [agent, kind, limit + 1]);
+export async function readReputationPoints(
+  q: Queryable,
+  agent: Uint8Array,
+  kind: PointKind,
+  limit: number,
+): Promise<{ points: ReputationPoint[]; more: boolean }> {
+  const rows = await q.query<Row>(
+    `SELECT ${COLS} FROM reputation_point WHERE agent_id = $1 AND kind = $2 ORDER BY epoch DESC LIMIT $3`,
+    [agent, kind, limit + 1],
+  );
   return { points: rows.slice(0, limit).reverse().map(pointOf), more: rows.length > limit };
 }
 
 type Input = { events: FeedbackInput[]; disputes: bigint };
-const inputJson = (i: Input) => JSON.stringify({ e: i.events.map((e) => [e.score, e.outcome, e.role]), d: i.disputes.toString() });
+const inputJson = (i: Input) =>
+  JSON.stringify({ e: i.events.map((e) => [e.score, e.outcome, e.role]), d: i.disputes.toString() });
 function inputOf(v: unknown): Input | null {
   const o = (typeof v === 'string' ? JSON.parse(v) : v) as { e?: unknown; d?: unknown } | null;
   if (!o || !Array.isArray(o.e) || typeof o.d !== 'string') return null;
-  return { events: o.e.map((x) => { const [score, outcome, role] = x as number[]; return { score, outcome, role }; }), disputes: BigInt(o.d) };
+  return {
+    events: o.e.map((x) => {
+      const [score, outcome, role] = x as number[];
+      return { score, outcome, role };
+    }),
+    disputes: BigInt(o.d),
+  };
 }
 
-async function writeBatchPoint(q: Queryable, agent: Uint8Array, epoch: bigint, state: ReputationState, folded: number, input: Input): Promise<void> {
-  await q.query(`INSERT INTO reputation_point (agent_id, kind, epoch, ${STATE.join(', ')}, folded, events)
+async function writeBatchPoint(
+  q: Queryable,
+  agent: Uint8Array,
+  epoch: bigint,
+  state: ReputationState,
+  folded: number,
+  input: Input,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO reputation_point (agent_id, kind, epoch, ${STATE.join(', ')}, folded, events)
     VALUES ($1, 'batch', $2::int8, ${STATE.map((_, i) => `$${i + 3}::int8`).join(', ')}, $9, $10::jsonb)
     ON CONFLICT (agent_id, kind, epoch) DO UPDATE SET ${STATE.map((c) => `${c} = excluded.${c}`).join(', ')}, folded = excluded.folded, events = excluded.events`,
-  [agent, epoch.toString(), ...values(state), folded, inputJson(input)]);
+    [agent, epoch.toString(), ...values(state), folded, inputJson(input)],
+  );
 }
 
 /** Refolds the batch points after `from` (null: from the empty state) from their stored inputs. */
-async function refoldAfter(q: Queryable, agent: Uint8Array, from: ReputationPoint | null, afterEpoch: bigint): Promise<void> {
-  const later = await q.query<Row>(`SELECT epoch::text AS epoch, events FROM reputation_point WHERE agent_id = $1 AND kind = 'batch' AND epoch > $2::int8 ORDER BY epoch`, [agent, afterEpoch.toString()]);
+async function refoldAfter(
+  q: Queryable,
+  agent: Uint8Array,
+  from: ReputationPoint | null,
+  afterEpoch: bigint,
+): Promise<void> {
+  const later = await q.query<Row>(
+    `SELECT epoch::text AS epoch, events FROM reputation_point WHERE agent_id = $1 AND kind = 'batch' AND epoch > $2::int8 ORDER BY epoch`,
+    [agent, afterEpoch.toString()],
+  );
   let prev = from;
   for (const r of later) {
     const epoch = BigInt(String(r.epoch));
     const input = inputOf(r.events);
     if (!input) throw new Error(`reputation_point batch ${epoch} has no fold input`);
-    const state = foldNextBatch({ state: prev?.state ?? emptyReputation(), previousEpoch: prev?.epoch ?? null, epoch, ...input });
+    const state = foldNextBatch({
+      state: prev?.state ?? emptyReputation(),
+      previousEpoch: prev?.epoch ?? null,
+      epoch,
+      ...input,
+    });
     const folded = (prev?.folded ?? 0) + 1;
     await writeBatchPoint(q, agent, epoch, state, folded, input);
     prev = { epoch, state, folded };
@@ -82,25 +148,48 @@ async function refoldAfter(q: Queryable, agent: Uint8Array, from: ReputationPoin
  * built from its verified log, or null when the batch is not (or no longer) verified, which drops
  * its point. Points after it are refolded when its own changed.
  */
-export async function foldBatchPoint(q: Queryable, agent: Uint8Array, epoch: bigint, batch: Pick<BehaviorBatch, 'feedbackEvents' | 'disputes'> | null): Promise<void> {
-  const before = await q.query<Row>(`SELECT ${COLS} FROM reputation_point WHERE agent_id = $1 AND kind = 'batch' AND epoch < $2::int8 ORDER BY epoch DESC LIMIT 1`, [agent, epoch.toString()]);
+export async function foldBatchPoint(
+  q: Queryable,
+  agent: Uint8Array,
+  epoch: bigint,
+  batch: Pick<BehaviorBatch, 'feedbackEvents' | 'disputes'> | null,
+): Promise<void> {
+  const before = await q.query<Row>(
+    `SELECT ${COLS} FROM reputation_point WHERE agent_id = $1 AND kind = 'batch' AND epoch < $2::int8 ORDER BY epoch DESC LIMIT 1`,
+    [agent, epoch.toString()],
+  );
   const prev = before[0] ? pointOf(before[0]) : null;
   if (!batch) {
-    const gone = await q.query(`DELETE FROM reputation_point WHERE agent_id = $1 AND kind = 'batch' AND epoch = $2::int8 RETURNING 1`, [agent, epoch.toString()]);
+    const gone = await q.query(
+      `DELETE FROM reputation_point WHERE agent_id = $1 AND kind = 'batch' AND epoch = $2::int8 RETURNING 1`,
+      [agent, epoch.toString()],
+    );
     if (gone.length > 0) await refoldAfter(q, agent, prev, epoch);
     return;
   }
   const input = batchFoldInput(batch);
-  const state = foldNextBatch({ state: prev?.state ?? emptyReputation(), previousEpoch: prev?.epoch ?? null, epoch, ...input });
+  const state = foldNextBatch({
+    state: prev?.state ?? emptyReputation(),
+    previousEpoch: prev?.epoch ?? null,
+    epoch,
+    ...input,
+  });
   const folded = (prev?.folded ?? 0) + 1;
-  const old = await q.query<Row>(`SELECT ${COLS} FROM reputation_point WHERE agent_id = $1 AND kind = 'batch' AND epoch = $2::int8`, [agent, epoch.toString()]);
+  const old = await q.query<Row>(
+    `SELECT ${COLS} FROM reputation_point WHERE agent_id = $1 AND kind = 'batch' AND epoch = $2::int8`,
+    [agent, epoch.toString()],
+  );
   if (old[0] && same(pointOf(old[0]).state, state) && pointOf(old[0]).folded === folded) return;
   await writeBatchPoint(q, agent, epoch, state, folded, input);
   await refoldAfter(q, agent, { epoch, state, folded }, epoch);
 }
 
 /** The batch built from the stored uploaded log of (agent, epoch), or null when it cannot be (no log, an entry not decodable). */
-export async function batchFromStoredLog(q: Queryable, agent: Uint8Array, epoch: bigint): Promise<BehaviorBatch | null> {
+export async function batchFromStoredLog(
+  q: Queryable,
+  agent: Uint8Array,
+  epoch: bigint,
+): Promise<BehaviorBatch | null> {
   const rows = await epochLogEntries(q, agent, epoch);
   if (rows.length === 0) return null;
   const envs: Envelope[] = [];
@@ -114,9 +203,12 @@ export async function batchFromStoredLog(q: Queryable, agent: Uint8Array, epoch:
 
 /** Verified batches with no batch point yet, by agent and epoch (at most `limit`). */
 export async function missingBatchPoints(q: Queryable, limit = 200): Promise<{ agent: Uint8Array; epoch: bigint }[]> {
-  const rows = await q.query<Row>(`SELECT b.agent_id, b.epoch::text AS epoch FROM batch b WHERE b.status = 'verified'
+  const rows = await q.query<Row>(
+    `SELECT b.agent_id, b.epoch::text AS epoch FROM batch b WHERE b.status = 'verified'
       AND NOT EXISTS (SELECT 1 FROM reputation_point p WHERE p.agent_id = b.agent_id AND p.kind = 'batch' AND p.epoch = b.epoch)
-    ORDER BY b.agent_id, b.epoch LIMIT $1`, [limit]);
+    ORDER BY b.agent_id, b.epoch LIMIT $1`,
+    [limit],
+  );
   return rows.map((r) => ({ agent: new Uint8Array(r.agent_id as Uint8Array), epoch: BigInt(String(r.epoch)) }));
 }
 

@@ -7,10 +7,13 @@
  * only accepts with `--experimental-wasm-modules`. We instantiate the same .wasm ourselves
  * against the package's own JS glue instead, so no flag is needed by `npm start` or tests.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { StoreError } from './errors';
 
@@ -23,8 +26,13 @@ let gluePromise: Promise<Glue> | undefined;
 async function loadGlue(): Promise<Glue> {
   const glue = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as Glue;
   const require = createRequire(import.meta.url);
-  const wasmPath = join(require.resolve('@prisma/schema-engine-wasm/schema_engine_bg').replace(/schema_engine_bg\.js$/, ''), 'schema_engine_bg.wasm');
-  const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), { './schema_engine_bg.js': glue as unknown as WebAssembly.ModuleImports });
+  const wasmPath = join(
+    require.resolve('@prisma/schema-engine-wasm/schema_engine_bg').replace(/schema_engine_bg\.js$/, ''),
+    'schema_engine_bg.wasm',
+  );
+  const { instance } = await WebAssembly.instantiate(await readFile(wasmPath), {
+    './schema_engine_bg.js': glue as unknown as WebAssembly.ModuleImports,
+  });
   glue.__wbg_set_wasm(instance.exports);
   (instance.exports.__wbindgen_start as () => void)();
   return glue;
@@ -40,7 +48,12 @@ export async function schemaEngineVersion(): Promise<string> {
  * Opens Prisma's schema engine on a driver adapter factory (PGlite or pg).
  * `schema` is the text of prisma/schema.prisma. Caller frees the engine with `engine.free()`.
  */
-export async function openSchemaEngine(factory: SqlMigrationAwareDriverAdapterFactory, schema: string, schemaPath = 'schema.prisma', log?: (line: string) => void): Promise<SchemaEngine> {
+export async function openSchemaEngine(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  schema: string,
+  schemaPath = 'schema.prisma',
+  log?: (line: string) => void,
+): Promise<SchemaEngine> {
   gluePromise ??= loadGlue();
   const glue = await gluePromise;
   const adapter = bindMigrationAwareSqlAdapterFactory(factory);
@@ -55,20 +68,43 @@ export async function openSchemaEngine(factory: SqlMigrationAwareDriverAdapterFa
 export async function loadMigrationList(migrationsDir: string): Promise<MigrationList> {
   let names: string[] = [];
   try {
-    names = (await readdir(migrationsDir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+    names = (await readdir(migrationsDir, { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') throw cause;
   }
   const lockPath = join(migrationsDir, 'migration_lock.toml');
   let lock: string | null = null;
-  try { lock = await readFile(lockPath, 'utf8'); } catch { lock = null; }
-  const migrationDirectories = await Promise.all(names.map(async (name) => {
-    const path = join(migrationsDir, name, 'migration.sql');
-    try {
-      return { path: name, migrationFile: { path: 'migration.sql', content: { tag: 'ok' as const, value: await readFile(path, 'utf8') } } };
-    } catch (e) {
-      return { path: name, migrationFile: { path: 'migration.sql', content: { tag: 'error' as const, value: String(e) } } };
-    }
-  }));
-  return { baseDir: migrationsDir, lockfile: { path: 'migration_lock.toml', content: lock }, shadowDbInitScript: '', migrationDirectories };
+  try {
+    lock = await readFile(lockPath, 'utf8');
+  } catch {
+    lock = null;
+  }
+  const migrationDirectories = await Promise.all(
+    names.map(async (name) => {
+      const path = join(migrationsDir, name, 'migration.sql');
+      try {
+        return {
+          path: name,
+          migrationFile: {
+            path: 'migration.sql',
+            content: { tag: 'ok' as const, value: await readFile(path, 'utf8') },
+          },
+        };
+      } catch (e) {
+        return {
+          path: name,
+          migrationFile: { path: 'migration.sql', content: { tag: 'error' as const, value: String(e) } },
+        };
+      }
+    }),
+  );
+  return {
+    baseDir: migrationsDir,
+    lockfile: { path: 'migration_lock.toml', content: lock },
+    shadowDbInitScript: '',
+    migrationDirectories,
+  };
 }

@@ -6,12 +6,14 @@
  * share. Raw SQL like queries.ts: 64-bit columns come back as text (PGlite returns int8 as a
  * lossy JS number).
  */
+
+import { toHex } from '../protocol/hex';
 import type { Queryable } from './db';
 import type { ConversationRow } from './types';
-import { toHex } from '../protocol/hex';
 
 type Row = Record<string, unknown>;
-const u8 = (v: unknown) => (v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0));
+const u8 = (v: unknown) =>
+  v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0);
 
 /** What one search looks for; every part is optional and each is matched on its own. */
 export interface SearchTerms {
@@ -38,7 +40,13 @@ export interface SearchRows {
   batches: { agent: Uint8Array; epoch: bigint; status: string; signature: string | null }[];
   challenges: { address: string; agent: Uint8Array; epoch: bigint; status: string }[];
   /** `agent` from the batch or challenge row; `agentAddress` (base58) from another program event's data. */
-  transactions: { signature: string; what: string; agent: Uint8Array | null; agentAddress: string | null; epoch: bigint | null }[];
+  transactions: {
+    signature: string;
+    what: string;
+    agent: Uint8Array | null;
+    agentAddress: string | null;
+    epoch: bigint | null;
+  }[];
 }
 
 /** Inclusive byte bounds of every id of `bytes` length starting with the hex prefix. */
@@ -53,7 +61,14 @@ export function prefixRange(hexPrefix: string, bytes: number): [Uint8Array, Uint
 const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export async function search(q: Queryable, t: SearchTerms): Promise<SearchRows> {
-  const out: SearchRows = { agents: [], conversations: [], envelopes: [], batches: [], challenges: [], transactions: [] };
+  const out: SearchRows = {
+    agents: [],
+    conversations: [],
+    envelopes: [],
+    batches: [],
+    challenges: [],
+    transactions: [],
+  };
   const limit = t.limit;
   const agentIds = new Map<string, SearchRows['agents'][number]>();
   const addAgents = (rows: Row[]) => {
@@ -66,38 +81,90 @@ export async function search(q: Queryable, t: SearchTerms): Promise<SearchRows> 
   const r32 = t.hexPrefix ? prefixRange(t.hexPrefix, 32) : null;
   const r16 = t.hexPrefix ? prefixRange(t.hexPrefix, 16) : null;
   if (r32) {
-    addAgents(await q.query<Row>(`SELECT id, label, last_seen FROM agent WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`, [...r32, limit]));
+    addAgents(
+      await q.query<Row>(`SELECT id, label, last_seen FROM agent WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`, [
+        ...r32,
+        limit,
+      ]),
+    );
     const envs = await q.query<Row>(
-      `SELECT id, msg_type, sender, conversation_id, seq::text AS seq FROM envelope WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`, [...r32, limit]);
-    out.envelopes = envs.map((r) => ({ id: u8(r.id), msgType: Number(r.msg_type), sender: u8(r.sender), conversationId: u8(r.conversation_id), seq: BigInt(String(r.seq)) }));
+      `SELECT id, msg_type, sender, conversation_id, seq::text AS seq FROM envelope WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`,
+      [...r32, limit],
+    );
+    out.envelopes = envs.map((r) => ({
+      id: u8(r.id),
+      msgType: Number(r.msg_type),
+      sender: u8(r.sender),
+      conversationId: u8(r.conversation_id),
+      seq: BigInt(String(r.seq)),
+    }));
   }
   if (r16) {
-    const convs = await q.query<Row>(`SELECT id, state, message_count, last_seen FROM conversation WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`, [...r16, limit]);
-    out.conversations = convs.map((r) => ({ id: u8(r.id), state: r.state as string, messageCount: Number(r.message_count), lastSeen: new Date(r.last_seen as Date) }));
+    const convs = await q.query<Row>(
+      `SELECT id, state, message_count, last_seen FROM conversation WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`,
+      [...r16, limit],
+    );
+    out.conversations = convs.map((r) => ({
+      id: u8(r.id),
+      state: r.state as string,
+      messageCount: Number(r.message_count),
+      lastSeen: new Date(r.last_seen as Date),
+    }));
   }
   for (const [lo, hi] of t.agentRanges ?? []) {
     if (agentIds.size >= limit) break;
-    addAgents(await q.query<Row>(`SELECT id, label, last_seen FROM agent WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`, [Buffer.from(lo, 'hex'), Buffer.from(hi, 'hex'), limit]));
+    addAgents(
+      await q.query<Row>(`SELECT id, label, last_seen FROM agent WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`, [
+        Buffer.from(lo, 'hex'),
+        Buffer.from(hi, 'hex'),
+        limit,
+      ]),
+    );
   }
   if (t.text && t.text.length >= 2) {
-    addAgents(await q.query<Row>(`SELECT id, label, last_seen FROM agent WHERE label ILIKE $1 ORDER BY last_seen DESC LIMIT $2`, [`%${t.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit]));
+    addAgents(
+      await q.query<Row>(
+        `SELECT id, label, last_seen FROM agent WHERE label ILIKE $1 ORDER BY last_seen DESC LIMIT $2`,
+        [`%${t.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit],
+      ),
+    );
   }
   out.agents = [...agentIds.values()].slice(0, limit);
 
   if (t.agent || t.epoch !== undefined) {
     const where: string[] = [];
     const args: unknown[] = [];
-    if (t.agent) { args.push(t.agent); where.push(`agent_id = $${args.length}`); }
-    if (t.epoch !== undefined) { args.push(t.epoch.toString()); where.push(`epoch = $${args.length}::int8`); }
+    if (t.agent) {
+      args.push(t.agent);
+      where.push(`agent_id = $${args.length}`);
+    }
+    if (t.epoch !== undefined) {
+      args.push(t.epoch.toString());
+      where.push(`epoch = $${args.length}::int8`);
+    }
     args.push(limit);
-    const rows = await q.query<Row>(`SELECT agent_id, epoch::text AS epoch, status::text AS status, signature FROM batch WHERE ${where.join(' AND ')} ORDER BY epoch DESC, agent_id LIMIT $${args.length}`, args);
-    out.batches = rows.map((r) => ({ agent: u8(r.agent_id), epoch: BigInt(String(r.epoch)), status: r.status as string, signature: (r.signature as string | null) ?? null }));
-    const ch = await q.query<Row>(`SELECT address, agent_id, epoch::text AS epoch, status FROM challenge WHERE ${where.join(' AND ')} ORDER BY epoch DESC, address LIMIT $${args.length}`, args);
+    const rows = await q.query<Row>(
+      `SELECT agent_id, epoch::text AS epoch, status::text AS status, signature FROM batch WHERE ${where.join(' AND ')} ORDER BY epoch DESC, agent_id LIMIT $${args.length}`,
+      args,
+    );
+    out.batches = rows.map((r) => ({
+      agent: u8(r.agent_id),
+      epoch: BigInt(String(r.epoch)),
+      status: r.status as string,
+      signature: (r.signature as string | null) ?? null,
+    }));
+    const ch = await q.query<Row>(
+      `SELECT address, agent_id, epoch::text AS epoch, status FROM challenge WHERE ${where.join(' AND ')} ORDER BY epoch DESC, address LIMIT $${args.length}`,
+      args,
+    );
     out.challenges = ch.map(toChallenge);
   }
   if (t.base58Prefix && t.base58Prefix.length >= 4) {
     const like = likePrefix(t.base58Prefix);
-    const ch = await q.query<Row>(`SELECT address, agent_id, epoch::text AS epoch, status FROM challenge WHERE address LIKE $1 ORDER BY address LIMIT $2`, [like, limit]);
+    const ch = await q.query<Row>(
+      `SELECT address, agent_id, epoch::text AS epoch, status FROM challenge WHERE address LIKE $1 ORDER BY address LIMIT $2`,
+      [like, limit],
+    );
     const seen = new Set(out.challenges.map((c) => c.address));
     out.challenges.push(...ch.map(toChallenge).filter((c) => !seen.has(c.address)));
     const tx = await q.query<Row>(
@@ -109,25 +176,47 @@ export async function search(q: Queryable, t: SearchTerms): Promise<SearchRows> 
          SELECT signature, name, NULL::bytea, data->>'agent', NULL FROM chain_event
            WHERE signature LIKE $1 AND name NOT IN ('BatchSubmitted', 'ChallengeSubmitted', 'ChallengeResolved')
        ) s ORDER BY signature, what LIMIT $2`,
-      [like, limit]);
+      [like, limit],
+    );
     out.transactions = tx.map((r) => ({
-      signature: r.signature as string, what: r.what as string, agent: r.agent_id ? u8(r.agent_id) : null,
-      agentAddress: (r.agent_address as string | null) ?? null, epoch: r.epoch === null || r.epoch === undefined ? null : BigInt(String(r.epoch)),
+      signature: r.signature as string,
+      what: r.what as string,
+      agent: r.agent_id ? u8(r.agent_id) : null,
+      agentAddress: (r.agent_address as string | null) ?? null,
+      epoch: r.epoch === null || r.epoch === undefined ? null : BigInt(String(r.epoch)),
     }));
   }
   return out;
 }
 
 function toChallenge(r: Row): SearchRows['challenges'][number] {
-  return { address: r.address as string, agent: u8(r.agent_id), epoch: BigInt(String(r.epoch)), status: r.status as string };
+  return {
+    address: r.address as string,
+    agent: u8(r.agent_id),
+    epoch: BigInt(String(r.epoch)),
+    status: r.status as string,
+  };
 }
 
 export type ConversationSort = 'last_seen' | 'first_seen' | 'messages';
 
 /** The SQL of each sort key; a time key travels in the cursor as unix ms, messages as the count. */
-const CONV_KEYS: Record<ConversationSort, { col: string; param: (v: number) => unknown; cast: string; of: (r: ConversationRow) => number }> = {
-  last_seen: { col: 'last_seen', param: (v) => new Date(v).toISOString(), cast: 'timestamptz', of: (r) => r.lastSeen.getTime() },
-  first_seen: { col: 'first_seen', param: (v) => new Date(v).toISOString(), cast: 'timestamptz', of: (r) => r.firstSeen.getTime() },
+const CONV_KEYS: Record<
+  ConversationSort,
+  { col: string; param: (v: number) => unknown; cast: string; of: (r: ConversationRow) => number }
+> = {
+  last_seen: {
+    col: 'last_seen',
+    param: (v) => new Date(v).toISOString(),
+    cast: 'timestamptz',
+    of: (r) => r.lastSeen.getTime(),
+  },
+  first_seen: {
+    col: 'first_seen',
+    param: (v) => new Date(v).toISOString(),
+    cast: 'timestamptz',
+    of: (r) => r.firstSeen.getTime(),
+  },
   messages: { col: 'message_count', param: (v) => v, cast: 'int4', of: (r) => r.messageCount },
 };
 
@@ -152,11 +241,17 @@ export interface ConversationFilter {
  * Conversations filtered, sorted descending; keyset-paged on (sort key, id), id being the
  * primary key, so a page boundary never repeats or skips a row while new conversations arrive.
  */
-export async function listConversationsPage(q: Queryable, f: ConversationFilter): Promise<{ rows: ConversationRow[]; next: { value: number; id: Uint8Array } | null }> {
+export async function listConversationsPage(
+  q: Queryable,
+  f: ConversationFilter,
+): Promise<{ rows: ConversationRow[]; next: { value: number; id: Uint8Array } | null }> {
   const key = CONV_KEYS[f.sort ?? 'last_seen'];
   const where: string[] = [];
   const args: unknown[] = [];
-  const arg = (v: unknown) => { args.push(v); return `$${args.length}`; };
+  const arg = (v: unknown) => {
+    args.push(v);
+    return `$${args.length}`;
+  };
   if (f.agent) where.push(`participants @> ARRAY[${arg(f.agent)}::bytea]`); // the GIN index on participants
   if (f.state) where.push(`state = ${arg(f.state)}`);
   if (f.outcome === 'open') where.push('outcome IS NULL');
@@ -165,12 +260,21 @@ export async function listConversationsPage(q: Queryable, f: ConversationFilter)
   if (f.toMs !== undefined) where.push(`last_seen <= ${arg(new Date(f.toMs).toISOString())}::timestamptz`);
   if (f.cursor) where.push(`(${key.col}, id) < (${arg(key.param(f.cursor.value))}::${key.cast}, ${arg(f.cursor.id)})`);
   const rows = await q.query<Row>(
-    `SELECT * FROM conversation ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${key.col} DESC, id DESC LIMIT ${arg(f.limit + 1)}`, args);
-  const list = rows.slice(0, f.limit).map((r): ConversationRow => ({
-    id: u8(r.id), participants: (r.participants as unknown[]).map(u8), firstSeen: new Date(r.first_seen as Date),
-    lastSeen: new Date(r.last_seen as Date), state: r.state as string, messageCount: Number(r.message_count),
-    lastType: Number(r.last_type), outcome: (r.outcome as string | null) ?? null,
-  }));
+    `SELECT * FROM conversation ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${key.col} DESC, id DESC LIMIT ${arg(f.limit + 1)}`,
+    args,
+  );
+  const list = rows.slice(0, f.limit).map(
+    (r): ConversationRow => ({
+      id: u8(r.id),
+      participants: (r.participants as unknown[]).map(u8),
+      firstSeen: new Date(r.first_seen as Date),
+      lastSeen: new Date(r.last_seen as Date),
+      state: r.state as string,
+      messageCount: Number(r.message_count),
+      lastType: Number(r.last_type),
+      outcome: (r.outcome as string | null) ?? null,
+    }),
+  );
   const last = list[list.length - 1];
   return { rows: list, next: rows.length > f.limit && last ? { value: key.of(last), id: last.id } : null };
 }

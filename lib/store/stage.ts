@@ -18,13 +18,37 @@ type Value = Uint8Array | number | bigint | string | boolean | null;
 
 /** Staged columns in order: name and binary type. */
 export const STAGE_COLUMNS: ReadonlyArray<readonly [string, ColType]> = [
-  ['id', 'bytea'], ['version', 'int4'], ['msg_type', 'int4'], ['sender', 'bytea'], ['recipient', 'bytea'],
-  ['ts', 'int8'], ['block_ref', 'int8'], ['nonce', 'int8'], ['conversation_id', 'bytea'], ['payload_hash', 'bytea'],
-  ['payload_len', 'int4'], ['signature', 'bytea'], ['raw', 'bytea'], ['source', 'text'], ['topic', 'text'],
-  ['received_at', 'timestamptz'], ['epoch', 'int4'], ['direct', 'bool'], ['tbit', 'int4'],
-  ['fb_conv', 'bytea'], ['fb_target', 'bytea'], ['fb_score', 'int4'], ['fb_outcome', 'int4'], ['fb_dispute', 'bool'], ['fb_role', 'int4'],
-  ['bid_conv', 'bytea'], ['bid_type', 'int4'], ['bid_terms', 'bytea'],
-  ['deal_price', 'text'], ['deal_service', 'bytea'], ['deal_token', 'bytea'],
+  ['id', 'bytea'],
+  ['version', 'int4'],
+  ['msg_type', 'int4'],
+  ['sender', 'bytea'],
+  ['recipient', 'bytea'],
+  ['ts', 'int8'],
+  ['block_ref', 'int8'],
+  ['nonce', 'int8'],
+  ['conversation_id', 'bytea'],
+  ['payload_hash', 'bytea'],
+  ['payload_len', 'int4'],
+  ['signature', 'bytea'],
+  ['raw', 'bytea'],
+  ['source', 'text'],
+  ['topic', 'text'],
+  ['received_at', 'timestamptz'],
+  ['epoch', 'int4'],
+  ['direct', 'bool'],
+  ['tbit', 'int4'],
+  ['fb_conv', 'bytea'],
+  ['fb_target', 'bytea'],
+  ['fb_score', 'int4'],
+  ['fb_outcome', 'int4'],
+  ['fb_dispute', 'bool'],
+  ['fb_role', 'int4'],
+  ['bid_conv', 'bytea'],
+  ['bid_type', 'int4'],
+  ['bid_terms', 'bytea'],
+  ['deal_price', 'text'],
+  ['deal_service', 'bytea'],
+  ['deal_token', 'bytea'],
 ];
 const FIELDS = STAGE_COLUMNS.length;
 const OID: Record<ColType, number> = { bytea: 17, int4: 23, int8: 20, text: 25, timestamptz: 1184, bool: 16 };
@@ -62,13 +86,35 @@ function rowValues(it: IngestItem, epochOf: (ts: bigint) => number): Value[] {
   // An ACCEPT's NEG1 bid_value is the agreed price (the stats rollups' volume and median).
   const deal = e.msgType === MsgType.ACCEPT ? decodeNeg1(e.payload) : undefined;
   return [
-    it.id, e.version, e.msgType, e.sender, e.recipient,
+    it.id,
+    e.version,
+    e.msgType,
+    e.sender,
+    e.recipient,
     e.timestamp > INT8_MAX ? INT8_MAX : e.timestamp,
     e.blockRef > INT8_MAX ? e.blockRef - U64 : e.blockRef,
     e.nonce > INT8_MAX ? e.nonce - U64 : e.nonce,
-    e.conversationId, e.payloadHash, e.payloadLen, e.signature, it.raw, it.source, it.topic ?? null,
-    BigInt(Math.round((it.receivedAt.getTime() - PG_EPOCH_MS) * 1000)), epochOf(e.timestamp), !isBroadcast(e.recipient), tbit,
-    ...(fb?.ok ? [fb.value.conversationId, fb.value.targetAgent, fb.value.score, fb.value.outcome, fb.value.isDispute, fb.value.role] : [null, null, null, null, null, null]),
+    e.conversationId,
+    e.payloadHash,
+    e.payloadLen,
+    e.signature,
+    it.raw,
+    it.source,
+    it.topic ?? null,
+    BigInt(Math.round((it.receivedAt.getTime() - PG_EPOCH_MS) * 1000)),
+    epochOf(e.timestamp),
+    !isBroadcast(e.recipient),
+    tbit,
+    ...(fb?.ok
+      ? [
+          fb.value.conversationId,
+          fb.value.targetAgent,
+          fb.value.score,
+          fb.value.outcome,
+          fb.value.isDispute,
+          fb.value.role,
+        ]
+      : [null, null, null, null, null, null]),
     ...(bid?.ok ? [bid.value.conversationId, bid.value.bidType, bid.value.terms] : [null, null, null]),
     ...(deal?.ok ? [deal.value.bidValue.toString(), deal.value.serviceHash, deal.value.tokenMint] : [null, null, null]),
   ];
@@ -83,16 +129,29 @@ function rows(items: readonly IngestItem[], epochOf: (ts: bigint) => number): Va
   });
 }
 
-const valueSize = (t: ColType, v: Value) => (v === null ? 0 : WIDTH[t] ?? (v as Uint8Array).length);
+const valueSize = (t: ColType, v: Value) => (v === null ? 0 : (WIDTH[t] ?? (v as Uint8Array).length));
 
 /** Writes `v` (length word + bytes, or -1 for NULL) at `o`; returns the new offset. */
 function writeValue(buf: Buffer, o: number, t: ColType, v: Value): number {
   if (v === null) return buf.writeInt32BE(-1, o);
   switch (t) {
-    case 'int4': o = buf.writeInt32BE(4, o); return buf.writeInt32BE((v as number) | 0, o);
-    case 'int8': case 'timestamptz': o = buf.writeInt32BE(8, o); return buf.writeBigInt64BE(v as bigint, o);
-    case 'bool': o = buf.writeInt32BE(1, o); buf[o] = v ? 1 : 0; return o + 1;
-    default: { const b = v as Uint8Array; o = buf.writeInt32BE(b.length, o); buf.set(b, o); return o + b.length; }
+    case 'int4':
+      o = buf.writeInt32BE(4, o);
+      return buf.writeInt32BE((v as number) | 0, o);
+    case 'int8':
+    case 'timestamptz':
+      o = buf.writeInt32BE(8, o);
+      return buf.writeBigInt64BE(v as bigint, o);
+    case 'bool':
+      o = buf.writeInt32BE(1, o);
+      buf[o] = v ? 1 : 0;
+      return o + 1;
+    default: {
+      const b = v as Uint8Array;
+      o = buf.writeInt32BE(b.length, o);
+      buf.set(b, o);
+      return o + b.length;
+    }
   }
 }
 
@@ -126,7 +185,10 @@ export function encodeColumns(items: readonly IngestItem[], epochOf: (ts: bigint
   return STAGE_COLUMNS.map(([, t], c) => {
     let size = 20 + 4 * rs.length;
     let nulls = 0;
-    for (const r of rs) { size += valueSize(t, r[c]); if (r[c] === null) nulls = 1; }
+    for (const r of rs) {
+      size += valueSize(t, r[c]);
+      if (r[c] === null) nulls = 1;
+    }
     const buf = Buffer.allocUnsafe(size);
     let o = buf.writeInt32BE(1, 0);
     o = buf.writeInt32BE(nulls, o);

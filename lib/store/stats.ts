@@ -20,8 +20,9 @@
  * interval's median is read, not recomputed, until a late deal moves its count; only the interval
  * still receiving deals costs each read its price rows.
  */
-import { STATS_METRICS, type StatsMetric, type StatsRange, type StatsSeries } from '../wire/stats';
+
 import { MsgType } from '../protocol/types';
+import { STATS_METRICS, type StatsMetric, type StatsRange, type StatsSeries } from '../wire/stats';
 import type { Queryable } from './db';
 
 /** Interval lengths kept, seconds. */
@@ -54,7 +55,9 @@ type Window = { res: number; points: number; from: number; clipped: boolean; obs
 
 async function windowOf(q: Queryable, range: StatsRange, nowS: number): Promise<Window> {
   // The first minute with data: one probe of the primary key.
-  const [r] = await q.query<{ first: string | null }>('SELECT min(bucket)::text AS first FROM stats_bucket WHERE res = 60');
+  const [r] = await q.query<{ first: string | null }>(
+    'SELECT min(bucket)::text AS first FROM stats_bucket WHERE res = 60',
+  );
   const observedFrom = r?.first === null || r?.first === undefined ? null : Number(r.first);
   if (range !== 'all') {
     const { res, points } = FIXED[range];
@@ -65,7 +68,14 @@ async function windowOf(q: Queryable, range: StatsRange, nowS: number): Promise<
     const from = Math.floor(first / res) * res;
     const points = Math.floor(nowS / res) - from / res + 1;
     if (points <= ALL_MAX_POINTS || res === 86_400) {
-      if (points > ALL_MAX_DAYS) return { res, points: ALL_MAX_DAYS, from: Math.floor(nowS / res) * res - (ALL_MAX_DAYS - 1) * res, clipped: true, observedFrom };
+      if (points > ALL_MAX_DAYS)
+        return {
+          res,
+          points: ALL_MAX_DAYS,
+          from: Math.floor(nowS / res) * res - (ALL_MAX_DAYS - 1) * res,
+          clipped: true,
+          observedFrom,
+        };
       return { res, points, from, clipped: false, observedFrom };
     }
   }
@@ -121,9 +131,11 @@ function activeCascade(): string {
   ON CONFLICT (res, bucket, word) DO UPDATE SET mask = m.mask | excluded.mask, added = excluded.mask & ~m.mask
   WHERE (excluded.mask & ~m.mask) <> 0
   RETURNING res, bucket, word, added`;
-  const parts = [`sa${first} AS (
+  const parts = [
+    `sa${first} AS (
   ${upsert(`SELECT ${first}, minute, word, mask, mask FROM am ORDER BY minute, word`)}
-)`];
+)`,
+  ];
   let prev: number = first;
   for (const r of rest) {
     parts.push(`sa${r} AS (
@@ -189,7 +201,7 @@ SELECT count(*)::int AS n FROM pend`;
  */
 export async function foldStats(q: Queryable): Promise<number> {
   let total = 0;
-  for (let attempt = 0; ;) {
+  for (let attempt = 0; ; ) {
     try {
       const [r] = await q.query<{ n: number }>(FOLD_SQL);
       total += r.n;
@@ -216,11 +228,32 @@ function ratio(a: bigint, b: bigint): string | null {
   return `${x / 10_000n}.${String(x % 10_000n).padStart(4, '0')}`;
 }
 
-type BucketRow = Record<'bucket' | 'envelopes' | 'active_agents' | 'opened' | 'agreed' | 'rejected' | 'expired' | 'disputes'
-  | 'batches_submitted' | 'batches_verified' | 'batches_mismatched' | 'challenges_opened' | 'challenges_resolved', string>;
+type BucketRow = Record<
+  | 'bucket'
+  | 'envelopes'
+  | 'active_agents'
+  | 'opened'
+  | 'agreed'
+  | 'rejected'
+  | 'expired'
+  | 'disputes'
+  | 'batches_submitted'
+  | 'batches_verified'
+  | 'batches_mismatched'
+  | 'challenges_opened'
+  | 'challenges_resolved',
+  string
+>;
 
 /** A shown service's interval (service and token in hex); `value` is the metric's, `fresh`: its stored median covers every deal. */
-type ServiceRow = { rank: number; bucket: string; service: string; token: string; value: string | null; fresh: boolean };
+type ServiceRow = {
+  rank: number;
+  bucket: string;
+  service: string;
+  token: string;
+  value: string | null;
+  fresh: boolean;
+};
 
 /**
  * The medians of these intervals (res, bucket, service, token) from their minutes' price rows
@@ -230,8 +263,14 @@ type ServiceRow = { rank: number; bucket: string; service: string; token: string
  * stays stale. The interval still filling is computed on every read and not stored: the next
  * deal would make it stale, and a read that writes nothing commits nothing.
  */
-async function storeMedians(q: Queryable, res: number, rows: ServiceRow[], nowS: number): Promise<Map<string, string | null>> {
-  const out = await q.query<{ key: string; median: string | null }>(`
+async function storeMedians(
+  q: Queryable,
+  res: number,
+  rows: ServiceRow[],
+  nowS: number,
+): Promise<Map<string, string | null>> {
+  const out = await q.query<{ key: string; median: string | null }>(
+    `
     WITH k AS (SELECT b AS bucket, decode(s, 'hex') AS service, decode(t, 'hex') AS token FROM unnest($2::int8[], $3::text[], $4::text[]) AS k(b, s, t)),
     m AS (
       SELECT k.bucket, k.service, k.token, x.total, x.median FROM k CROSS JOIN LATERAL (
@@ -249,7 +288,8 @@ async function storeMedians(q: Queryable, res: number, rows: ServiceRow[], nowS:
         AND m.bucket + $1 <= $5::int8
     )
     SELECT bucket::text || ':' || encode(service, 'hex') || ':' || encode(token, 'hex') AS key, median::text FROM m`,
-  [res, rows.map((r) => r.bucket), rows.map((r) => r.service), rows.map((r) => r.token), String(nowS)]);
+    [res, rows.map((r) => r.bucket), rows.map((r) => r.service), rows.map((r) => r.token), String(nowS)],
+  );
   return new Map(out.map((r) => [r.key, r.median]));
 }
 
@@ -261,7 +301,8 @@ async function storeMedians(q: Queryable, res: number, rows: ServiceRow[], nowS:
  */
 async function allTimeTop(q: Queryable, res: number, from: number, to: number, value: string): Promise<ServiceRow[]> {
   if (!(STATS_RESOLUTIONS as readonly number[]).includes(res)) throw new RangeError(`resolution ${res}`);
-  return q.query<ServiceRow>(`
+  return q.query<ServiceRow>(
+    `
     WITH top AS MATERIALIZED (
       SELECT service, token, row_number() OVER (ORDER BY deals DESC, service, token) AS rank
       FROM stats_service WHERE res = 0 AND bucket = 0 ORDER BY rank LIMIT $3
@@ -269,7 +310,9 @@ async function allTimeTop(q: Queryable, res: number, from: number, to: number, v
     SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS token, ${value}
     FROM top CROSS JOIN LATERAL (
       SELECT * FROM stats_service r WHERE r.res = ${res} AND r.service = top.service AND r.token = top.token AND r.bucket >= $1::int8 AND r.bucket < $2::int8
-    ) r`, [String(from), String(to), STATS_MAX_SERVICES]);
+    ) r`,
+    [String(from), String(to), STATS_MAX_SERVICES],
+  );
 }
 
 /** One metric over a range, every interval present (zero; null for a rate with no denominator or an interval before anything was observed). */
@@ -279,7 +322,16 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
   const w = await windowOf(q, p.range, Math.floor(p.nowMs / 1000));
   const to = w.from + w.points * w.res;
   const slot = (bucket: number) => (bucket - w.from) / w.res;
-  const base = { metric: p.metric, range: p.range, stepSeconds: w.res, from: iso(w.from), to: iso(to), unit: info.unit, clipped: w.clipped, observedFrom: w.observedFrom === null ? null : iso(w.observedFrom) };
+  const base = {
+    metric: p.metric,
+    range: p.range,
+    stepSeconds: w.res,
+    from: iso(w.from),
+    to: iso(to),
+    unit: info.unit,
+    clipped: w.clipped,
+    observedFrom: w.observedFrom === null ? null : iso(w.observedFrom),
+  };
   // Intervals that end before the first observed minute were not observed: unknown, not zero.
   const seen = (i: number) => w.observedFrom !== null && w.from + (i + 1) * w.res > w.observedFrom;
 
@@ -291,9 +343,11 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
     // An unclipped "all" window holds everything observed, so its ranking is the all-time one
     // (the few res-0 rows); the shown services' intervals are then one scan of the window's key
     // range, filtered on the index entries (no index of its own: ingest would pay for it).
-    const rows = p.range === 'all' && !w.clipped
-      ? await allTimeTop(q, w.res, w.from, to, value)
-      : await q.query<ServiceRow>(`
+    const rows =
+      p.range === 'all' && !w.clipped
+        ? await allTimeTop(q, w.res, w.from, to, value)
+        : await q.query<ServiceRow>(
+            `
       WITH r AS MATERIALIZED (
         SELECT bucket, service, token, deals, volume, median, median_deals FROM stats_service
         WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8
@@ -302,11 +356,16 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
         FROM r GROUP BY service, token ORDER BY rank LIMIT $4
       )
       SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS token, ${value}
-      FROM top JOIN r ON r.service = top.service AND r.token = top.token`, [w.res, String(w.from), String(to), STATS_MAX_SERVICES]);
+      FROM top JOIN r ON r.service = top.service AND r.token = top.token`,
+            [w.res, String(w.from), String(to), STATS_MAX_SERVICES],
+          );
     const series: StatsSeries['series'] = [];
     for (const r of rows) {
       series[r.rank - 1] ??= {
-        key: p.metric, label: `service ${r.service.slice(0, 8)}…`, service: r.service, token: r.token,
+        key: p.metric,
+        label: `service ${r.service.slice(0, 8)}…`,
+        service: r.service,
+        token: r.token,
         values: new Array<string | null>(w.points).fill(p.metric === 'volume' ? '0' : null),
       };
     }
@@ -322,9 +381,12 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
     return { ...base, series };
   }
 
-  const rows = await q.query<BucketRow>(`SELECT bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text, rejected::text,
+  const rows = await q.query<BucketRow>(
+    `SELECT bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text, rejected::text,
       expired::text, disputes::text, batches_submitted::text, batches_verified::text, batches_mismatched::text, challenges_opened::text, challenges_resolved::text
-    FROM stats_bucket WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8`, [w.res, String(w.from), String(to)]);
+    FROM stats_bucket WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8`,
+    [w.res, String(w.from), String(to)],
+  );
   const byBucket = new Map<number, BucketRow>();
   for (const r of rows) byBucket.set(slot(Number(r.bucket)), r);
   const zero = new Proxy({} as BucketRow, { get: () => '0' });
@@ -335,14 +397,29 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
     agreement_rate: (i) => ratio(b(i, 'agreed'), b(i, 'agreed') + b(i, 'rejected') + b(i, 'expired')),
     dispute_rate: (i) => ratio(b(i, 'disputes'), b(i, 'agreed')),
     ...(p.metric === 'negotiations'
-      ? { opened: (i) => String(b(i, 'opened')), agreed: (i) => String(b(i, 'agreed')), rejected: (i) => String(b(i, 'rejected')), expired: (i) => String(b(i, 'expired')) }
+      ? {
+          opened: (i) => String(b(i, 'opened')),
+          agreed: (i) => String(b(i, 'agreed')),
+          rejected: (i) => String(b(i, 'rejected')),
+          expired: (i) => String(b(i, 'expired')),
+        }
       : p.metric === 'batches'
-        ? { verified: (i) => String(b(i, 'batches_verified')), mismatched: (i) => String(b(i, 'batches_mismatched')), submitted: (i) => String(b(i, 'batches_submitted')) }
+        ? {
+            verified: (i) => String(b(i, 'batches_verified')),
+            mismatched: (i) => String(b(i, 'batches_mismatched')),
+            submitted: (i) => String(b(i, 'batches_submitted')),
+          }
         : { opened: (i) => String(b(i, 'challenges_opened')), resolved: (i) => String(b(i, 'challenges_resolved')) }),
   };
   const idx = Array.from({ length: w.points }, (_, i) => i);
   return {
     ...base,
-    series: info.series.map(([key, label]) => ({ key, label, service: null, token: null, values: idx.map((i) => (seen(i) ? value[key](i) : null)) })),
+    series: info.series.map(([key, label]) => ({
+      key,
+      label,
+      service: null,
+      token: null,
+      values: idx.map((i) => (seen(i) ? value[key](i) : null)),
+    })),
   };
 }

@@ -9,41 +9,71 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SignerRegistry } from '../protocol/types';
-import * as chain from './chain';
-import { chainEventCounts, chainEventKeys, chainTotals, chainTxStore, upsertLeasesKeepPaid, upsertStakes, type ChainTxStore, type LeaseKeepPaidInput } from './chain-index';
-import { epochLogEntries, saveEpochLog, unverifiedBatchesWithLog } from './epoch-log';
-import { applyHaggleEvents, onChainNegotiations, recentOnChainNegotiations, type HaggleEventInput } from './haggle';
-import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
-import { epochLogsWith } from './inclusion';
-import { agentAccounts, agentChainEvents } from './agent-events';
-import { counterpartiesOf } from './counterparties';
-import { meshHealthObservers, pruneMeshHealth, readMeshHealth, writeMeshHealth, type MeshHealthRange, type MeshHealthRes, type MeshHealthRow } from './mesh-health';
-import { exportSource, type ExportReader } from './export';
-import { alertsStore } from './alerts';
-import { usedSignatures } from './used-signatures';
-import { feedbackBacking, unbackedSenders } from './feedback-backing';
-import { listReconciliation, reconciliationDetail, reconciliationTotals } from './reconciliation';
-import { conversationPayloads, disputeCounts, disputeOpinions, getDispute, listDisputes, saveDisputeOpinion, setDisputeReviewers, type ListDisputesParams, type OpinionRow } from './disputes';
-import { openPglite, openPostgres, type Db } from './db';
-import { StoreClosedError, StoreError } from './errors';
-import { ingestBatch } from './ingest';
-import { foldStats, statsSeries, type StatsSeriesParams } from './stats';
-import { collusionSignals, type CollusionParams } from './collusion';
-import { gossipReputation } from './reputation';
 import { agentStakeLease, authoritativeBasis, listAgentBatches } from './agent-chain';
-import { backfillBatchPoints, readReputationPoints, type PointKind } from './reputation-points';
-import { replayEnvelopes, type ReplayParams } from './replay';
-import { applyMigrations, PRISMA_DIR } from './migrate';
+import { agentAccounts, agentChainEvents } from './agent-events';
+import { type AgentFilter, listAgentsPage } from './agent-list';
+import { alertsStore } from './alerts';
+import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
+import * as chain from './chain';
+import {
+  type ChainTxStore,
+  chainEventCounts,
+  chainEventKeys,
+  chainTotals,
+  chainTxStore,
+  type LeaseKeepPaidInput,
+  upsertLeasesKeepPaid,
+  upsertStakes,
+} from './chain-index';
+import { type BatchPageFilter, type ChallengePageFilter, listBatchesPage, listChallengesPage } from './chain-list';
+import { type CollusionParams, collusionSignals } from './collusion';
+import { counterpartiesOf } from './counterparties';
+import { type Db, openPglite, openPostgres } from './db';
+import {
+  conversationPayloads,
+  disputeCounts,
+  disputeOpinions,
+  getDispute,
+  type ListDisputesParams,
+  listDisputes,
+  type OpinionRow,
+  saveDisputeOpinion,
+  setDisputeReviewers,
+} from './disputes';
+import { epochLogEntries, saveEpochLog, unverifiedBatchesWithLog } from './epoch-log';
+import { StoreClosedError, StoreError } from './errors';
+import { type ExportReader, exportSource } from './export';
+import { feedbackBacking, unbackedSenders } from './feedback-backing';
+import type { PrismaClient } from './generated/client';
+import { applyHaggleEvents, type HaggleEventInput, onChainNegotiations, recentOnChainNegotiations } from './haggle';
+import { epochLogsWith } from './inclusion';
+import { ingestBatch } from './ingest';
 import { dropImage, imageKey, loadImage, saveImage } from './memory-image';
+import {
+  type MeshHealthRange,
+  type MeshHealthRes,
+  type MeshHealthRow,
+  meshHealthObservers,
+  pruneMeshHealth,
+  readMeshHealth,
+  writeMeshHealth,
+} from './mesh-health';
+import { applyMigrations, PRISMA_DIR } from './migrate';
 import { partitionKeeper } from './partitions';
 import * as q from './queries';
+import { listReconciliation, reconciliationDetail, reconciliationTotals } from './reconciliation';
+import { type ReplayParams, replayEnvelopes } from './replay';
+import { gossipReputation } from './reputation';
+import { backfillBatchPoints, type PointKind, readReputationPoints } from './reputation-points';
 import * as find from './search';
-import { listAgentsPage, type AgentFilter } from './agent-list';
-import { listBatchesPage, listChallengesPage, type BatchPageFilter, type ChallengePageFilter } from './chain-list';
+import { foldStats, type StatsSeriesParams, statsSeries } from './stats';
 import type { DropRecord, IngestItem, IngestResult, ReputationRow, StoreHealth } from './types';
-import type { PrismaClient } from './generated/client';
+import { usedSignatures } from './used-signatures';
 
-export interface StoreLogger { info(msg: string): void; warn(msg: string): void }
+export interface StoreLogger {
+  info(msg: string): void;
+  warn(msg: string): void;
+}
 
 export interface OpenStoreParams {
   /** `postgres://…` or `postgresql://…` for a server; unset or `pglite:<dir>` for embedded PGlite. */
@@ -122,17 +152,20 @@ async function openMemoryOrFile(dir: string | undefined): Promise<Db> {
  */
 export async function openStore(params: OpenStoreParams = {}) {
   const epochSeconds = params.epochSeconds ?? 86_400;
-  if (!Number.isInteger(epochSeconds) || epochSeconds < 1) throw new RangeError('epochSeconds must be a positive integer');
+  if (!Number.isInteger(epochSeconds) || epochSeconds < 1)
+    throw new RangeError('epochSeconds must be a positive integer');
   const target = pickDatabase(params);
   const log = params.logger;
-  const db: Db = target.kind === 'postgres' ? await openPostgres(target.url, params.poolSize) : await openMemoryOrFile(target.dir);
+  const db: Db =
+    target.kind === 'postgres' ? await openPostgres(target.url, params.poolSize) : await openMemoryOrFile(target.dir);
   let prisma: PrismaClient;
   const partitions = partitionKeeper(db, epochSeconds, { warn: (m) => log?.warn(m) });
   try {
     const m = await applyMigrations({ db, factory: db.adapter, log: (l) => log?.info(`schema-engine: ${l}`) });
     if (m.applied.length) log?.info(`store: applied migrations ${m.applied.join(', ')}`);
     // A fresh in-memory database, migrated and still empty: the image later in-memory opens load.
-    if (target.kind === 'pglite' && !target.dir && m.applied.length && db.dumpImage) await saveImage(await imageKey(), await db.dumpImage());
+    if (target.kind === 'pglite' && !target.dir && m.applied.length && db.dumpImage)
+      await saveImage(await imageKey(), await db.dumpImage());
     const { PrismaClient } = await loadPrisma();
     prisma = new PrismaClient({ adapter: db.adapter });
     await partitions.start();
@@ -155,14 +188,21 @@ export async function openStore(params: OpenStoreParams = {}) {
   const fold = (): Promise<number> => {
     if (folding) return folding.then(() => (pendingStats ? fold() : 0));
     pendingStats = false;
-    const run = foldStats(db).then((n) => {
-      if (foldFailing) log?.info('store: stats folded again');
-      foldFailing = false;
-      return n;
-    }, (e) => {
-      pendingStats = true;
-      throw e;
-    }).finally(() => { folding = null; });
+    const run = foldStats(db)
+      .then(
+        (n) => {
+          if (foldFailing) log?.info('store: stats folded again');
+          foldFailing = false;
+          return n;
+        },
+        (e) => {
+          pendingStats = true;
+          throw e;
+        },
+      )
+      .finally(() => {
+        folding = null;
+      });
     folding = run;
     return run;
   };
@@ -173,7 +213,8 @@ export async function openStore(params: OpenStoreParams = {}) {
       if (closed || !pendingStats) return;
       fold().catch((e) => {
         // The rows stay pending: the next timer, read or ingest tries again.
-        if (!foldFailing) log?.warn(`store: folding the stats failed (${e instanceof Error ? e.message : String(e)}); retrying`);
+        if (!foldFailing)
+          log?.warn(`store: folding the stats failed (${e instanceof Error ? e.message : String(e)}); retrying`);
         foldFailing = true;
         scheduleFold();
       });
@@ -190,16 +231,17 @@ export async function openStore(params: OpenStoreParams = {}) {
     query: <T = Record<string, unknown>>(sql: string, args?: unknown[]) => live(() => db.query<T>(sql, args)),
 
     /** Stores validated envelopes idempotently; see ingest.ts. */
-    ingestEnvelopes: (items: readonly IngestItem[]): Promise<IngestResult> => live(async () => {
-      const due = partitions.beforeIngest();
-      if (due) await due;
-      const r = await ingestBatch(db, items, epochSeconds, { statsRollups: rollups });
-      if (r.inserted > 0 && rollups) {
-        pendingStats = true;
-        scheduleFold();
-      }
-      return r;
-    }),
+    ingestEnvelopes: (items: readonly IngestItem[]): Promise<IngestResult> =>
+      live(async () => {
+        const due = partitions.beforeIngest();
+        if (due) await due;
+        const r = await ingestBatch(db, items, epochSeconds, { statsRollups: rollups });
+        if (r.inserted > 0 && rollups) {
+          pendingStats = true;
+          scheduleFold();
+        }
+        return r;
+      }),
     /** Adds the stats ingest left pending to the rollups now (stats.ts foldStats); the rows folded. */
     foldStats: () => live(() => (rollups ? fold() : Promise.resolve(0))),
     /** The envelope table's epoch-range partitions; see partitions.ts. */
@@ -211,39 +253,59 @@ export async function openStore(params: OpenStoreParams = {}) {
     },
 
     /** Records drops and bumps the per-reason counters in one transaction. */
-    recordDrops: (drops: readonly DropRecord[]) => live(async () => {
-      if (drops.length === 0) return;
-      const counts = new Map<string, number>();
-      for (const d of drops) counts.set(d.reason, (counts.get(d.reason) ?? 0) + 1);
-      const reasons = [...counts.keys()].sort();
-      await db.transaction(async (tx) => {
-        await tx.query(`INSERT INTO "drop" (reason, peer, source, detail, at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
-          [drops.map((d) => d.reason), drops.map((d) => d.peer ?? null), drops.map((d) => d.source ?? null), drops.map((d) => d.detail ?? null), drops.map((d) => (d.at ?? new Date()).toISOString())]);
-        await tx.query(`INSERT INTO drop_counter (reason, count) SELECT * FROM unnest($1::text[], $2::int8[])
-          ON CONFLICT (reason) DO UPDATE SET count = drop_counter.count + excluded.count`, [reasons, reasons.map((r) => String(counts.get(r)))]);
-      });
-    }),
+    recordDrops: (drops: readonly DropRecord[]) =>
+      live(async () => {
+        if (drops.length === 0) return;
+        const counts = new Map<string, number>();
+        for (const d of drops) counts.set(d.reason, (counts.get(d.reason) ?? 0) + 1);
+        const reasons = [...counts.keys()].sort();
+        await db.transaction(async (tx) => {
+          await tx.query(
+            `INSERT INTO "drop" (reason, peer, source, detail, at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
+            [
+              drops.map((d) => d.reason),
+              drops.map((d) => d.peer ?? null),
+              drops.map((d) => d.source ?? null),
+              drops.map((d) => d.detail ?? null),
+              drops.map((d) => (d.at ?? new Date()).toISOString()),
+            ],
+          );
+          await tx.query(
+            `INSERT INTO drop_counter (reason, count) SELECT * FROM unnest($1::text[], $2::int8[])
+          ON CONFLICT (reason) DO UPDATE SET count = drop_counter.count + excluded.count`,
+            [reasons, reasons.map((r) => String(counts.get(r)))],
+          );
+        });
+      }),
     dropCounts: () => live(() => q.dropCounts(db)),
     countsByType: () => live(() => q.countsByType(db)),
     /** One metric of the economy over time from the rollups (stats.ts). */
-    statsSeries: (p: StatsSeriesParams) => live(async () => {
-      if (pendingStats || folding) await fold();
-      return statsSeries(db, p);
-    }),
-    recentEnvelopes: (p?: Parameters<typeof q.recentEnvelopes>[1]) => live(() => q.recentEnvelopes(db, p, epochSeconds)),
+    statsSeries: (p: StatsSeriesParams) =>
+      live(async () => {
+        if (pendingStats || folding) await fold();
+        return statsSeries(db, p);
+      }),
+    recentEnvelopes: (p?: Parameters<typeof q.recentEnvelopes>[1]) =>
+      live(() => q.recentEnvelopes(db, p, epochSeconds)),
     getEnvelope: (id: Uint8Array) => live(() => q.getEnvelope(db, id)),
     /** A window's envelopes in (timestamp, id) order, keyset-paged; see replay.ts. */
     replayEnvelopes: (p: ReplayParams) => live(() => replayEnvelopes(db, p, epochSeconds)),
     listAgents: (p?: { limit?: number }) => live(() => q.listAgents(db, p)),
     getAgent: (id: Uint8Array) => live(() => q.getAgent(db, id)),
     /** Marks agents online/offline (the observer knows who is connected). */
-    setAgentsOnline: (ids: readonly Uint8Array[], online: boolean) => live(async () => {
-      await prisma.agent.updateMany({ where: { id: { in: ids.map((i) => new Uint8Array(i)) } }, data: { online } });
-    }),
-    setAgentLabel: (id: Uint8Array, label: string | null) => live(async () => {
-      const now = new Date();
-      await prisma.agent.upsert({ where: { id: new Uint8Array(id) }, create: { id: new Uint8Array(id), label, firstSeen: now, lastSeen: now }, update: { label } });
-    }),
+    setAgentsOnline: (ids: readonly Uint8Array[], online: boolean) =>
+      live(async () => {
+        await prisma.agent.updateMany({ where: { id: { in: ids.map((i) => new Uint8Array(i)) } }, data: { online } });
+      }),
+    setAgentLabel: (id: Uint8Array, label: string | null) =>
+      live(async () => {
+        const now = new Date();
+        await prisma.agent.upsert({
+          where: { id: new Uint8Array(id) },
+          create: { id: new Uint8Array(id), label, firstSeen: now, lastSeen: now },
+          update: { label },
+        });
+      }),
     conversationGraph: (p?: { limit?: number }) => live(() => q.conversationGraph(db, p)),
     listConversations: (p?: q.ListConversationsParams) => live(() => q.listConversations(db, p)),
     getConversation: (id: Uint8Array) => live(() => q.getConversation(db, id)),
@@ -264,47 +326,94 @@ export async function openStore(params: OpenStoreParams = {}) {
     /** Filtered, sorted, keyset-paged agents with reputation and stake; see agent-list.ts. */
     listAgentsPage: (f: AgentFilter) => live(() => listAgentsPage(db, f)),
 
-    getReputation: (agentId: Uint8Array, kind: 'gossip' | 'batch' = 'gossip') => live(async (): Promise<ReputationRow | null> => {
-      if (kind === 'gossip') {
-        // The stored fold brought up to date with the feedback stored since (reputation.ts).
-        const g = await gossipReputation(db, agentId);
-        return g ? { ...g, agentId: new Uint8Array(agentId), kind } : null;
-      }
-      const r = await prisma.reputationState.findUnique({ where: { agentId_kind: { agentId: new Uint8Array(agentId), kind } } });
-      return r ? {
-        agentId: new Uint8Array(r.agentId), kind: r.kind as 'gossip' | 'batch', reliabilityScore: r.reliabilityScore, cooperationIndex: r.cooperationIndex,
-        notaryAccuracy: r.notaryAccuracy, totalTasks: r.totalTasks, totalNotarized: r.totalNotarized, totalDisputes: r.totalDisputes,
-        lastEpoch: r.lastEpoch, updatedAt: r.updatedAt,
-      } : null;
-    }),
+    getReputation: (agentId: Uint8Array, kind: 'gossip' | 'batch' = 'gossip') =>
+      live(async (): Promise<ReputationRow | null> => {
+        if (kind === 'gossip') {
+          // The stored fold brought up to date with the feedback stored since (reputation.ts).
+          const g = await gossipReputation(db, agentId);
+          return g ? { ...g, agentId: new Uint8Array(agentId), kind } : null;
+        }
+        const r = await prisma.reputationState.findUnique({
+          where: { agentId_kind: { agentId: new Uint8Array(agentId), kind } },
+        });
+        return r
+          ? {
+              agentId: new Uint8Array(r.agentId),
+              kind: r.kind as 'gossip' | 'batch',
+              reliabilityScore: r.reliabilityScore,
+              cooperationIndex: r.cooperationIndex,
+              notaryAccuracy: r.notaryAccuracy,
+              totalTasks: r.totalTasks,
+              totalNotarized: r.totalNotarized,
+              totalDisputes: r.totalDisputes,
+              lastEpoch: r.lastEpoch,
+              updatedAt: r.updatedAt,
+            }
+          : null;
+      }),
     /** Writes a reputation row as given (a gossip row folds no feedback then: the next read refolds if there is any). */
-    upsertReputation: (row: Omit<ReputationRow, 'updatedAt'> & { updatedAt?: Date }) => live(async () => {
-      const data = { ...row, agentId: new Uint8Array(row.agentId), updatedAt: row.updatedAt ?? new Date(), folded: 0, lastTs: null, lastFeedback: null };
-      await prisma.reputationState.upsert({ where: { agentId_kind: { agentId: data.agentId, kind: row.kind } }, create: data, update: data });
-    }),
+    upsertReputation: (row: Omit<ReputationRow, 'updatedAt'> & { updatedAt?: Date }) =>
+      live(async () => {
+        const data = {
+          ...row,
+          agentId: new Uint8Array(row.agentId),
+          updatedAt: row.updatedAt ?? new Date(),
+          folded: 0,
+          lastTs: null,
+          lastFeedback: null,
+        };
+        await prisma.reputationState.upsert({
+          where: { agentId_kind: { agentId: data.agentId, kind: row.kind } },
+          create: data,
+          update: data,
+        });
+      }),
 
     /** Adds a signer key for an agent (idempotent by agent + key). docs/protocol.md §2 "Signer". */
-    registerSignerKey: (k: { agentId: Uint8Array; publicKey: Uint8Array; role?: 'owner' | 'delegate'; source?: 'local' | 'chain' }) => live(async () => {
-      if (!(k.agentId instanceof Uint8Array) || k.agentId.length !== 32) throw new TypeError('agentId must be 32 bytes');
-      if (!(k.publicKey instanceof Uint8Array) || k.publicKey.length !== 32) throw new TypeError('publicKey must be 32 bytes');
-      await db.query(`INSERT INTO signer_key (agent_id, public_key, role, source) VALUES ($1, $2, $3::"SignerRole", $4::"KeySource")
+    registerSignerKey: (k: {
+      agentId: Uint8Array;
+      publicKey: Uint8Array;
+      role?: 'owner' | 'delegate';
+      source?: 'local' | 'chain';
+    }) =>
+      live(async () => {
+        if (!(k.agentId instanceof Uint8Array) || k.agentId.length !== 32)
+          throw new TypeError('agentId must be 32 bytes');
+        if (!(k.publicKey instanceof Uint8Array) || k.publicKey.length !== 32)
+          throw new TypeError('publicKey must be 32 bytes');
+        await db.query(
+          `INSERT INTO signer_key (agent_id, public_key, role, source) VALUES ($1, $2, $3::"SignerRole", $4::"KeySource")
         ON CONFLICT (agent_id, public_key) DO UPDATE SET role = excluded.role, source = excluded.source`,
-      [k.agentId, k.publicKey, k.role ?? 'owner', k.source ?? 'local']);
-    }),
-    removeSignerKey: (agentId: Uint8Array, publicKey: Uint8Array) => live(async () => {
-      await prisma.signerKey.deleteMany({ where: { agentId: new Uint8Array(agentId), publicKey: new Uint8Array(publicKey) } });
-    }),
+          [k.agentId, k.publicKey, k.role ?? 'owner', k.source ?? 'local'],
+        );
+      }),
+    removeSignerKey: (agentId: Uint8Array, publicKey: Uint8Array) =>
+      live(async () => {
+        await prisma.signerKey.deleteMany({
+          where: { agentId: new Uint8Array(agentId), publicKey: new Uint8Array(publicKey) },
+        });
+      }),
     /** SignerRegistry.keysFor (lib/protocol/types.ts): keys in registration order; [] if unknown. */
-    keysFor: (agentId: Uint8Array): Promise<readonly Uint8Array[]> => live(async () => {
-      const rows = await prisma.signerKey.findMany({ where: { agentId: new Uint8Array(agentId) }, orderBy: { id: 'asc' } });
-      return rows.map((r) => new Uint8Array(r.publicKey));
-    }),
+    keysFor: (agentId: Uint8Array): Promise<readonly Uint8Array[]> =>
+      live(async () => {
+        const rows = await prisma.signerKey.findMany({
+          where: { agentId: new Uint8Array(agentId) },
+          orderBy: { id: 'asc' },
+        });
+        return rows.map((r) => new Uint8Array(r.publicKey));
+      }),
 
     // Chain tables.
     upsertStake: (s: chain.StakeInput) => live(() => chain.upsertStake(db, s)),
     upsertLease: (l: chain.LeaseInput) => live(() => chain.upsertLease(db, l)),
     upsertBatch: (b: chain.BatchInput) => live(() => chain.upsertBatch(db, b)),
-    setBatchStatus: (agentId: Uint8Array, epoch: bigint, status: chain.BatchStatus, logRoot?: Uint8Array, built?: Parameters<typeof chain.setBatchStatus>[5]) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot, built)),
+    setBatchStatus: (
+      agentId: Uint8Array,
+      epoch: bigint,
+      status: chain.BatchStatus,
+      logRoot?: Uint8Array,
+      built?: Parameters<typeof chain.setBatchStatus>[5],
+    ) => live(() => chain.setBatchStatus(db, agentId, epoch, status, logRoot, built)),
     upsertChallenge: (c: chain.ChallengeInput) => live(() => db.transaction((tx) => chain.upsertChallenge(tx, c))),
     insertChainEvents: (e: readonly chain.ChainEventInput[]) => live(() => chain.insertChainEvents(db, e)),
     /** Upserts many stakes in one statement (slot-monotonic); returns rows written. */
@@ -322,10 +431,13 @@ export async function openStore(params: OpenStoreParams = {}) {
      * transaction only; the indexer replays from its cursors, so a commit lost in a crash is
      * re-applied (writes are idempotent) and the cursors never pass what was lost (WAL order).
      */
-    chainTransaction: <T>(fn: (tx: ChainTxStore) => Promise<T>) => live(() => db.transaction(async (tx) => {
-      if (db.kind === 'postgres') await tx.query('SET LOCAL synchronous_commit = off');
-      return fn(chainTxStore(tx));
-    })),
+    chainTransaction: <T>(fn: (tx: ChainTxStore) => Promise<T>) =>
+      live(() =>
+        db.transaction(async (tx) => {
+          if (db.kind === 'postgres') await tx.query('SET LOCAL synchronous_commit = off');
+          return fn(chainTxStore(tx));
+        }),
+      ),
     getCursor: (name: string) => live(() => chain.getCursor(db, name)),
     setCursor: (c: chain.Cursor) => live(() => chain.setCursor(db, c)),
     listStakes: () => live(() => chain.listStakes(db)),
@@ -337,23 +449,27 @@ export async function openStore(params: OpenStoreParams = {}) {
     listChallengesPage: (f: ChallengePageFilter) => live(() => listChallengesPage(db, f)),
     listChainEvents: (p?: Parameters<typeof chain.listChainEvents>[1]) => live(() => chain.listChainEvents(db, p)),
     /** The newest `limit` stored reputation points of one kind, oldest first (reputation-points.ts). */
-    reputationPoints: (agent: Uint8Array, kind: PointKind, limit: number) => live(() => readReputationPoints(db, agent, kind, limit)),
+    reputationPoints: (agent: Uint8Array, kind: PointKind, limit: number) =>
+      live(() => readReputationPoints(db, agent, kind, limit)),
     /** One agent's stake and lease rows (agent-chain.ts). */
     agentStakeLease: (agent: Uint8Array) => live(() => agentStakeLease(db, agent)),
     /** A page of one agent's batches with their reconciliation, authoritative point and challenge count (agent-chain.ts). */
-    listAgentBatches: (agent: Uint8Array, p: { limit: number; before?: bigint; epoch?: bigint }) => live(() => listAgentBatches(db, agent, p)),
+    listAgentBatches: (agent: Uint8Array, p: { limit: number; before?: bigint; epoch?: bigint }) =>
+      live(() => listAgentBatches(db, agent, p)),
     /** The agent's first, last and newest verified batch epochs and its newest batch point (agent-chain.ts). */
     authoritativeBasis: (agent: Uint8Array) => live(() => authoritativeBasis(db, agent)),
     /** Folds verified batches that have no authoritative point yet, at most `limit` (reputation-points.ts). */
     backfillBatchPoints: (limit?: number) => live(() => backfillBatchPoints(db, limit)),
     /** Stores an agent's uploaded epoch log (ordered envelope ids); see epoch-log.ts for the replace rule. */
-    saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts?: { replace: boolean }) => live(() => saveEpochLog(db, agent, epoch, ids, opts)),
+    saveEpochLog: (agent: Uint8Array, epoch: bigint, ids: readonly Uint8Array[], opts?: { replace: boolean }) =>
+      live(() => saveEpochLog(db, agent, epoch, ids, opts)),
     /** The uploaded epoch log of (agent, epoch) with envelope bytes, in order; [] when none. */
     epochLog: (agent: Uint8Array, epoch: bigint) => live(() => epochLogEntries(db, agent, epoch)),
     /** Unverified batches whose log is stored now (late uploads); see epoch-log.ts. */
     unverifiedBatchesWithLog: (limit?: number) => live(() => unverifiedBatchesWithLog(db, limit)),
     /** Stores a batch uploaded with its log (batch-upload.ts); read back only when its hash is the on-chain one. */
-    saveBatchUpload: (agent: Uint8Array, epoch: bigint, hash: Uint8Array, cbor: Uint8Array) => live(() => saveBatchUpload(db, agent, epoch, hash, cbor)),
+    saveBatchUpload: (agent: Uint8Array, epoch: bigint, hash: Uint8Array, cbor: Uint8Array) =>
+      live(() => saveBatchUpload(db, agent, epoch, hash, cbor)),
     /** The uploaded batch CBOR matching the on-chain batch_hash of (agent, epoch), or null. */
     onChainBatchUpload: (agent: Uint8Array, epoch: bigint) => live(() => onChainBatchUpload(db, agent, epoch)),
 
@@ -362,11 +478,14 @@ export async function openStore(params: OpenStoreParams = {}) {
     /** The on-chain (Haggle) negotiations of one 0x01 conversation with their transitions. */
     onChainNegotiations: (conversationId: Uint8Array) => live(() => onChainNegotiations(db, conversationId)),
     /** The latest on-chain negotiations, newest first, optionally of one status. */
-    recentOnChainNegotiations: (p?: { status?: string; limit?: number }) => live(() => recentOnChainNegotiations(db, p)),
+    recentOnChainNegotiations: (p?: { status?: string; limit?: number }) =>
+      live(() => recentOnChainNegotiations(db, p)),
     /** The uploaded logs among `agents` that hold `envelopeId` (inclusion proofs); see inclusion.ts. */
-    epochLogsWith: (envelopeId: Uint8Array, agents: readonly Uint8Array[]) => live(() => epochLogsWith(db, envelopeId, agents)),
+    epochLogsWith: (envelopeId: Uint8Array, agents: readonly Uint8Array[]) =>
+      live(() => epochLogsWith(db, envelopeId, agents)),
     /** One agent's chain events by name, in chain order; see agent-events.ts. */
-    agentChainEvents: (agentBase58: string, names: readonly string[], limit?: number) => live(() => agentChainEvents(db, agentBase58, names, limit)),
+    agentChainEvents: (agentBase58: string, names: readonly string[], limit?: number) =>
+      live(() => agentChainEvents(db, agentBase58, names, limit)),
     /** One agent's indexed stake and lease rows; see agent-events.ts. */
     agentAccounts: (agentId: Uint8Array) => live(() => agentAccounts(db, agentId)),
     /** An agent's negotiating counterparties with conversation and deal counts; see counterparties.ts. */
@@ -380,10 +499,12 @@ export async function openStore(params: OpenStoreParams = {}) {
     disputeCounts: () => live(() => disputeCounts(db)),
     getDispute: (id: Uint8Array) => live(() => getDispute(db, id)),
     disputeOpinions: (id: Uint8Array) => live(() => disputeOpinions(db, id)),
-    saveDisputeOpinion: (o: Omit<OpinionRow, 'receivedAt'> & { receivedAt?: Date }) => live(() => saveDisputeOpinion(db, o)),
+    saveDisputeOpinion: (o: Omit<OpinionRow, 'receivedAt'> & { receivedAt?: Date }) =>
+      live(() => saveDisputeOpinion(db, o)),
     /** Marks the opinions of exactly these reviewers as counted (the deployment's list, at start); how many rows changed. */
     setDisputeReviewers: (reviewers: readonly Uint8Array[]) => live(() => setDisputeReviewers(db, reviewers)),
-    conversationPayloads: (conversationId: Uint8Array, types: readonly number[]) => live(() => conversationPayloads(db, conversationId, types)),
+    conversationPayloads: (conversationId: Uint8Array, types: readonly number[]) =>
+      live(() => conversationPayloads(db, conversationId, types)),
     /** Mesh health rows (mesh-health.ts): written by the observer per interval, read by the mesh page. */
     writeMeshHealth: (rows: readonly MeshHealthRow[]) => live(() => writeMeshHealth(db, rows)),
     readMeshHealth: (p: MeshHealthRange & { topic?: string; observer?: string }) => live(() => readMeshHealth(db, p)),
@@ -411,7 +532,14 @@ export async function openStore(params: OpenStoreParams = {}) {
           (SELECT count(*)::text FROM agent) AS agents,
           (SELECT count(*)::text FROM conversation) AS conversations,
           (SELECT COALESCE(sum(count), 0)::text FROM drop_counter) AS drops`);
-        return { ok: true, database: db.kind, envelopes: Number(r.envelopes), agents: Number(r.agents), conversations: Number(r.conversations), drops: Number(r.drops) };
+        return {
+          ok: true,
+          database: db.kind,
+          envelopes: Number(r.envelopes),
+          agents: Number(r.agents),
+          conversations: Number(r.conversations),
+          drops: Number(r.drops),
+        };
       } catch (e) {
         return { ...base, ok: false, error: e instanceof Error ? e.message : String(e) };
       }
@@ -419,7 +547,12 @@ export async function openStore(params: OpenStoreParams = {}) {
     close: async () => {
       if (closed) return;
       if (foldTimer) clearTimeout(foldTimer);
-      if (rollups && (pendingStats || folding)) await fold().catch((e) => log?.warn(`store: folding the stats on close failed (${e instanceof Error ? e.message : String(e)}); the next open folds them`));
+      if (rollups && (pendingStats || folding))
+        await fold().catch((e) =>
+          log?.warn(
+            `store: folding the stats on close failed (${e instanceof Error ? e.message : String(e)}); the next open folds them`,
+          ),
+        );
       closed = true;
       await prisma.$disconnect().catch(() => undefined);
       await db.close();

@@ -13,13 +13,14 @@ import { buildEnvelope } from '../protocol/envelope';
 import { openPostgres } from './db';
 import { imageKey } from './memory-image';
 import { applyMigrations } from './migrate';
-import type { IngestItem, EnvelopeSource } from './types';
+import type { EnvelopeSource, IngestItem } from './types';
 
 /** TEST_DATABASE_URL: the Postgres server tests make their throwaway databases on; undefined when unset. */
 export const testPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;
 
 /** The `skip` option of a Postgres-only test or suite: false when TEST_DATABASE_URL is set, else the reason shown. */
-export const skipWithoutPostgres = (): false | string => (testPostgresUrl() ? false : 'TEST_DATABASE_URL is not set (Postgres variant skipped)');
+export const skipWithoutPostgres = (): false | string =>
+  testPostgresUrl() ? false : 'TEST_DATABASE_URL is not set (Postgres variant skipped)';
 
 /** A deterministic 32-byte value from a small number (agent ids, seeds). */
 export function bytes32(n: number, tag = 0): Uint8Array {
@@ -51,11 +52,27 @@ export interface MakeItemParams {
 
 /** Builds and signs an envelope (seed = sender id, fine for tests) and wraps it as an IngestItem. */
 export function makeItem(p: MakeItemParams): IngestItem {
-  const built = buildEnvelope({
-    msgType: p.msgType, sender: p.sender, recipient: p.recipient, conversationId: p.conversationId, nonce: p.nonce,
-    timestamp: p.timestamp, payload: p.payload ?? new Uint8Array(0), blockRef: p.blockRef,
-  }, p.sender);
-  return { id: built.id, envelope: built.envelope, raw: built.bytes, source: p.source ?? 'gossip', topic: p.topic, receivedAt: p.receivedAt ?? new Date(Number(p.timestamp / 1000n)) };
+  const built = buildEnvelope(
+    {
+      msgType: p.msgType,
+      sender: p.sender,
+      recipient: p.recipient,
+      conversationId: p.conversationId,
+      nonce: p.nonce,
+      timestamp: p.timestamp,
+      payload: p.payload ?? new Uint8Array(0),
+      blockRef: p.blockRef,
+    },
+    p.sender,
+  );
+  return {
+    id: built.id,
+    envelope: built.envelope,
+    raw: built.bytes,
+    source: p.source ?? 'gossip',
+    topic: p.topic,
+    receivedAt: p.receivedAt ?? new Date(Number(p.timestamp / 1000n)),
+  };
 }
 
 const withDatabase = (baseUrl: string, name: string) => {
@@ -102,7 +119,11 @@ async function migratedTemplate(baseUrl: string): Promise<string> {
  * template that already holds every migration (openStore then finds nothing to apply); without
  * it the database is empty, for tests of the migrations themselves.
  */
-export async function createTestDatabase(baseUrl: string, prefix = 'zx_store', opts: { migrated?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  baseUrl: string,
+  prefix = 'zx_store',
+  opts: { migrated?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
   const template = opts.migrated ? await migratedTemplate(baseUrl) : null;
   const admin = new pg.Client({ connectionString: baseUrl });
@@ -155,7 +176,9 @@ export interface ThrowawayCluster {
 export function findPostgresBin(): string | undefined {
   const base = '/usr/lib/postgresql';
   if (!existsSync(base)) return undefined;
-  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(base)
+    .filter((v) => existsSync(join(base, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length > 0 ? join(base, versions[0], 'bin') : undefined;
 }
 
@@ -176,7 +199,9 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster | string
   if (!bin) return 'no Postgres server binaries (/usr/lib/postgresql/*/bin/initdb): install the postgresql package';
   let ids: { uid: number; gid: number } | undefined;
   if (process.getuid?.() === 0) {
-    const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'));
+    const line = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('postgres:'));
     if (!line) return 'running as root and there is no postgres OS user to run initdb as';
     const f = line.split(':');
     ids = { uid: Number(f[2]), gid: Number(f[3]) };
@@ -186,8 +211,15 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster | string
   const data = join(dir, 'data');
   const port = await freePort();
   const run = (cmd: string, args: string[]) => {
-    const r = spawnSync(join(bin, cmd), args, { cwd: dir, encoding: 'utf8', timeout: 120_000, ...(ids ?? {}), env: { ...process.env, LC_ALL: 'C' } });
-    if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+    const r = spawnSync(join(bin, cmd), args, {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 120_000,
+      ...(ids ?? {}),
+      env: { ...process.env, LC_ALL: 'C' },
+    });
+    if (r.status !== 0)
+      throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
   };
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=50`;
@@ -198,7 +230,11 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster | string
     start: () => run('pg_ctl', ['start', '-D', data, '-w', '-t', '60', '-l', join(dir, 'server.log'), '-o', opts]),
     stop: (mode = 'immediate') => run('pg_ctl', ['stop', '-D', data, '-w', '-m', mode]),
     destroy() {
-      try { run('pg_ctl', ['stop', '-D', data, '-w', '-m', 'immediate']); } catch { /* already stopped */ }
+      try {
+        run('pg_ctl', ['stop', '-D', data, '-w', '-m', 'immediate']);
+      } catch {
+        /* already stopped */
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };

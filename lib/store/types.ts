@@ -2,9 +2,10 @@
  * Public shapes of lib/store.
  * Byte fields are Uint8Array; 64-bit protocol integers are bigint.
  */
-import type { EnvelopeSource } from '../wire/events';
-import type { Envelope } from '../protocol/types';
+
 import type { ReputationState } from '../protocol/reputation';
+import type { Envelope } from '../protocol/types';
+import type { EnvelopeSource } from '../wire/events';
 
 /** Where an envelope came from (gossip, stream or upload). */
 export type { EnvelopeSource };

@@ -5,11 +5,12 @@
  * BatchAccount's log_merkle_root read from the chain. This is what the authoritative reputation
  * on the agent page is folded from.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { decodeEnvelope, signingPreimage } from '../protocol/envelope';
-import { logEntryOf } from '../protocol/merkle';
 import { bytesEqual, concatBytes, toHex } from '../protocol/hex';
+import { logEntryOf } from '../protocol/merkle';
 import type { Envelope } from '../protocol/types';
 import type { SignerResolution } from './envelope';
 import type { OnChainBatch } from './inclusion';
@@ -45,19 +46,27 @@ export function decodeLog(raws: Uint8Array[]): { envelopes: Envelope[]; errors: 
   raws.forEach((r, i) => {
     const d = decodeEnvelope(r);
     if (!d.ok) errors.push(`entry ${i}: ${d.detail}`);
-    else { envelopes.push(d.envelope); senders.set(toHex(d.envelope.sender), d.envelope.sender); }
+    else {
+      envelopes.push(d.envelope);
+      senders.set(toHex(d.envelope.sender), d.envelope.sender);
+    }
   });
   return { envelopes, errors, senders: [...senders.values()] };
 }
 
 export function checkBatchLog(
-  raws: Uint8Array[], signers: ReadonlyMap<string, SignerResolution>, batch: OnChainBatch | null, agent: Uint8Array, epoch: bigint,
+  raws: Uint8Array[],
+  signers: ReadonlyMap<string, SignerResolution>,
+  batch: OnChainBatch | null,
+  agent: Uint8Array,
+  epoch: bigint,
 ): { ok: boolean; steps: VerifyStep[] } {
   const steps: VerifyStep[] = [];
   const { envelopes, errors } = decodeLog(raws);
   if (errors.length) {
     steps.push(fail('entries', T.entries, errors.slice(0, 3).join('; ')));
-    for (const n of ['signatures', 'batch_account', 'onchain_root'] as const) steps.push(skip(n, T[n], 'the log does not decode'));
+    for (const n of ['signatures', 'batch_account', 'onchain_root'] as const)
+      steps.push(skip(n, T[n], 'the log does not decode'));
     return { ok: false, steps };
   }
   steps.push(pass('entries', T.entries, `${envelopes.length} envelopes`));
@@ -66,20 +75,42 @@ export function checkBatchLog(
     const s = signers.get(toHex(e.sender));
     const keys = s && 'keys' in s ? s.keys : [];
     const pre = signingPreimage(e);
-    const ok = keys.some((k) => { try { return ed25519.verify(e.signature, pre, k, { zip215: false }); } catch { return false; } });
+    const ok = keys.some((k) => {
+      try {
+        return ed25519.verify(e.signature, pre, k, { zip215: false });
+      } catch {
+        return false;
+      }
+    });
     if (!ok) bad.push(`entry ${i} (${toHex(e.sender).slice(0, 8)}…${s && 'error' in s ? `: ${s.error}` : ''})`);
   });
-  steps.push(bad.length ? fail('signatures', T.signatures, `${bad.length} do not verify: ${bad.slice(0, 3).join('; ')}`) : pass('signatures', T.signatures, `${envelopes.length} signatures, ${signers.size} signers`));
+  steps.push(
+    bad.length
+      ? fail('signatures', T.signatures, `${bad.length} do not verify: ${bad.slice(0, 3).join('; ')}`)
+      : pass('signatures', T.signatures, `${envelopes.length} signatures, ${signers.size} signers`),
+  );
   const root = rootOf(envelopes.map((e) => keccak_256(logEntryOf(e))));
   if (batch === null || 'error' in batch) {
-    steps.push(fail('batch_account', T.batch_account, batch ? batch.error : 'not read'), skip('onchain_root', T.onchain_root, 'no on-chain batch'));
+    steps.push(
+      fail('batch_account', T.batch_account, batch ? batch.error : 'not read'),
+      skip('onchain_root', T.onchain_root, 'no on-chain batch'),
+    );
   } else if (!bytesEqual(batch.agent, agent) || batch.epoch !== epoch) {
-    steps.push(fail('batch_account', T.batch_account, `account ${batch.address} is agent ${toHex(batch.agent)} epoch ${batch.epoch}`), skip('onchain_root', T.onchain_root, 'wrong batch'));
+    steps.push(
+      fail(
+        'batch_account',
+        T.batch_account,
+        `account ${batch.address} is agent ${toHex(batch.agent)} epoch ${batch.epoch}`,
+      ),
+      skip('onchain_root', T.onchain_root, 'wrong batch'),
+    );
   } else {
     steps.push(pass('batch_account', T.batch_account, batch.address));
-    steps.push(bytesEqual(root, batch.logMerkleRoot)
-      ? pass('onchain_root', T.onchain_root, toHex(root))
-      : fail('onchain_root', T.onchain_root, `computed ${toHex(root)}, chain has ${toHex(batch.logMerkleRoot)}`));
+    steps.push(
+      bytesEqual(root, batch.logMerkleRoot)
+        ? pass('onchain_root', T.onchain_root, toHex(root))
+        : fail('onchain_root', T.onchain_root, `computed ${toHex(root)}, chain has ${toHex(batch.logMerkleRoot)}`),
+    );
   }
   return { ok: steps.every((s) => s.ok), steps };
 }

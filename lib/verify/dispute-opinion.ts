@@ -6,18 +6,34 @@
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
 import bs58 from 'bs58';
-import { parseDisputeReviewMessage, type DisputeOpinionView } from '../wire/disputes';
-import { fail, pass, skip, type VerifyStep } from './steps';
 import { fromCanonicalHex } from '../protocol/hex';
+import { type DisputeOpinionView, parseDisputeReviewMessage } from '../wire/disputes';
+import { fail, pass, skip, type VerifyStep } from './steps';
 
-
-export function checkDisputeOpinion(disputeId: string, o: Pick<DisputeOpinionView, 'reviewer' | 'opinion' | 'note' | 'message' | 'signature'>): { ok: boolean; steps: VerifyStep[] } {
+export function checkDisputeOpinion(
+  disputeId: string,
+  o: Pick<DisputeOpinionView, 'reviewer' | 'opinion' | 'note' | 'message' | 'signature'>,
+): { ok: boolean; steps: VerifyStep[] } {
   const steps: VerifyStep[] = [];
   const parsed = parseDisputeReviewMessage(o.message);
-  const fields = parsed.ok && parsed.review.dispute === disputeId && parsed.review.opinion === o.opinion && parsed.review.note === o.note;
-  steps.push(fields
-    ? pass('review_text', 'Signed text', `reviews dispute ${disputeId.slice(0, 12)}…: ${o.opinion}, signed at ${parsed.ok ? parsed.review.at : ''}`)
-    : fail('review_text', 'Signed text', parsed.ok ? 'the signed text does not say this dispute, opinion and note' : parsed.error));
+  const fields =
+    parsed.ok &&
+    parsed.review.dispute === disputeId &&
+    parsed.review.opinion === o.opinion &&
+    parsed.review.note === o.note;
+  steps.push(
+    fields
+      ? pass(
+          'review_text',
+          'Signed text',
+          `reviews dispute ${disputeId.slice(0, 12)}…: ${o.opinion}, signed at ${parsed.ok ? parsed.review.at : ''}`,
+        )
+      : fail(
+          'review_text',
+          'Signed text',
+          parsed.ok ? 'the signed text does not say this dispute, opinion and note' : parsed.error,
+        ),
+  );
   let key: Uint8Array | null = null;
   try {
     const k = bs58.decode(o.reviewer);
@@ -27,7 +43,13 @@ export function checkDisputeOpinion(disputeId: string, o: Pick<DisputeOpinionVie
   }
   const sig = fromCanonicalHex(o.signature);
   if (!key || !sig || sig.length !== 64) {
-    steps.push(fail('review_signature', 'Reviewer signature', !key ? 'the reviewer is not a 32-byte base58 key' : 'the signature is not 64 bytes of hex'));
+    steps.push(
+      fail(
+        'review_signature',
+        'Reviewer signature',
+        !key ? 'the reviewer is not a 32-byte base58 key' : 'the signature is not 64 bytes of hex',
+      ),
+    );
   } else if (!fields) {
     steps.push(skip('review_signature', 'Reviewer signature', 'the signed text does not hold'));
   } else {
@@ -37,7 +59,11 @@ export function checkDisputeOpinion(disputeId: string, o: Pick<DisputeOpinionVie
     } catch {
       ok = false;
     }
-    steps.push(ok ? pass('review_signature', 'Reviewer signature', `Ed25519 by ${o.reviewer}`) : fail('review_signature', 'Reviewer signature', `not a signature of this text by ${o.reviewer}`));
+    steps.push(
+      ok
+        ? pass('review_signature', 'Reviewer signature', `Ed25519 by ${o.reviewer}`)
+        : fail('review_signature', 'Reviewer signature', `not a signature of this text by ${o.reviewer}`),
+    );
   }
   return { ok: steps.every((s) => s.ok), steps };
 }

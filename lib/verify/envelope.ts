@@ -9,8 +9,9 @@
  * tampered signature byte shows as `envelope_id` and `signature`, a tampered payload byte as
  * `envelope_id` and `payload_hash`.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { decodeEnvelope, signingPreimage } from '../protocol/envelope';
 import { bytesEqual, toHex } from '../protocol/hex';
 import type { Envelope } from '../protocol/types';
@@ -54,23 +55,36 @@ export function checkEnvelope(raw: Uint8Array, expectedId: Uint8Array, signer: S
   if (!d.ok) {
     steps.push(fail('decode', T.decode, d.detail));
   } else {
-    steps.push(pass('decode', T.decode, `${raw.length} bytes, msg_type 0x${d.envelope.msgType.toString(16).padStart(2, '0')}, nonce ${d.envelope.nonce}`));
+    steps.push(
+      pass(
+        'decode',
+        T.decode,
+        `${raw.length} bytes, msg_type 0x${d.envelope.msgType.toString(16).padStart(2, '0')}, nonce ${d.envelope.nonce}`,
+      ),
+    );
   }
-  steps.push(bytesEqual(id, expectedId)
-    ? pass('envelope_id', T.envelope_id, toHex(id))
-    : fail('envelope_id', T.envelope_id, `computed ${toHex(id)}, expected ${toHex(expectedId)}`));
+  steps.push(
+    bytesEqual(id, expectedId)
+      ? pass('envelope_id', T.envelope_id, toHex(id))
+      : fail('envelope_id', T.envelope_id, `computed ${toHex(id)}, expected ${toHex(expectedId)}`),
+  );
   if (!d.ok) {
-    for (const n of ['payload_hash', 'payload_len', 'signer', 'signature'] as const) steps.push(skip(n, T[n], 'the bytes do not decode'));
+    for (const n of ['payload_hash', 'payload_len', 'signer', 'signature'] as const)
+      steps.push(skip(n, T[n], 'the bytes do not decode'));
     return { ok: false, steps, envelope: null };
   }
   const e = d.envelope;
   const ph = keccak_256(e.payload);
-  steps.push(bytesEqual(ph, e.payloadHash)
-    ? pass('payload_hash', T.payload_hash, toHex(ph))
-    : fail('payload_hash', T.payload_hash, `computed ${toHex(ph)}, envelope says ${toHex(e.payloadHash)}`));
-  steps.push(e.payload.length === e.payloadLen
-    ? pass('payload_len', T.payload_len, `${e.payloadLen} bytes`)
-    : fail('payload_len', T.payload_len, `payload has ${e.payload.length} bytes, envelope says ${e.payloadLen}`));
+  steps.push(
+    bytesEqual(ph, e.payloadHash)
+      ? pass('payload_hash', T.payload_hash, toHex(ph))
+      : fail('payload_hash', T.payload_hash, `computed ${toHex(ph)}, envelope says ${toHex(e.payloadHash)}`),
+  );
+  steps.push(
+    e.payload.length === e.payloadLen
+      ? pass('payload_len', T.payload_len, `${e.payloadLen} bytes`)
+      : fail('payload_len', T.payload_len, `payload has ${e.payload.length} bytes, envelope says ${e.payloadLen}`),
+  );
   if (signer === null) {
     steps.push(skip('signer', T.signer, 'not resolved'), skip('signature', T.signature, 'no signer key'));
   } else if ('error' in signer) {
@@ -81,9 +95,11 @@ export function checkEnvelope(raw: Uint8Array, expectedId: Uint8Array, signer: S
     steps.push(pass('signer', T.signer, signer.detail));
     const pre = signingPreimage(e);
     const key = signer.keys.find((k) => ed25519Ok(e.signature, pre, k));
-    steps.push(key
-      ? pass('signature', T.signature, `verifies under ${toHex(key)} (@noble/curves, strict)`)
-      : fail('signature', T.signature, `does not verify under ${signer.keys.map(toHex).join(', ')}`));
+    steps.push(
+      key
+        ? pass('signature', T.signature, `verifies under ${toHex(key)} (@noble/curves, strict)`)
+        : fail('signature', T.signature, `does not verify under ${signer.keys.map(toHex).join(', ')}`),
+    );
   }
   return { ok: steps.every((s) => s.ok), steps, envelope: e };
 }

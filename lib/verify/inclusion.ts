@@ -7,8 +7,8 @@
  * tampered sibling fails `proof` and `onchain_root`, a wrong on-chain root only `onchain_root`.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { logEntryOf } from '../protocol/merkle';
 import { bytesEqual, concatBytes, toHex } from '../protocol/hex';
+import { logEntryOf } from '../protocol/merkle';
 import type { Envelope } from '../protocol/types';
 import { fail, pass, skip, type VerifyStep } from './steps';
 
@@ -24,7 +24,9 @@ export interface InclusionProof {
 }
 
 /** The on-chain BatchAccount fields the check needs, or why it could not be read. */
-export type OnChainBatch = { agent: Uint8Array; epoch: bigint; logMerkleRoot: Uint8Array; address: string } | { error: string };
+export type OnChainBatch =
+  | { agent: Uint8Array; epoch: bigint; logMerkleRoot: Uint8Array; address: string }
+  | { error: string };
 
 const T = {
   log_entry: 'Log entry = the envelope with its payload elided (§5)',
@@ -45,38 +47,82 @@ export function foldProof(leaf: Uint8Array, index: number, siblings: readonly Ui
   return cur;
 }
 
-export function checkInclusion(envelope: Envelope | null, p: InclusionProof, batch: OnChainBatch | null): { ok: boolean; steps: VerifyStep[] } {
+export function checkInclusion(
+  envelope: Envelope | null,
+  p: InclusionProof,
+  batch: OnChainBatch | null,
+): { ok: boolean; steps: VerifyStep[] } {
   const steps: VerifyStep[] = [];
   if (!envelope) {
     steps.push(skip('log_entry', T.log_entry, 'the envelope itself did not verify'));
   } else {
     const mine = logEntryOf(envelope);
-    steps.push(bytesEqual(mine, p.entry)
-      ? pass('log_entry', T.log_entry, `${p.entry.length} bytes, position ${p.index} of ${p.leafCount} in ${toHex(p.agent).slice(0, 8)}…'s epoch ${p.epoch} log`)
-      : fail('log_entry', T.log_entry, 'the entry from the API is not this envelope\'s log entry'));
+    steps.push(
+      bytesEqual(mine, p.entry)
+        ? pass(
+            'log_entry',
+            T.log_entry,
+            `${p.entry.length} bytes, position ${p.index} of ${p.leafCount} in ${toHex(p.agent).slice(0, 8)}…'s epoch ${p.epoch} log`,
+          )
+        : fail('log_entry', T.log_entry, "the entry from the API is not this envelope's log entry"),
+    );
   }
   let depth = 0;
   while (2 ** depth < p.leafCount) depth++;
-  const shapeOk = Number.isInteger(p.index) && p.index >= 0 && p.index < p.leafCount && p.siblings.length === depth && p.siblings.every((s) => s.length === 32);
-  steps.push(shapeOk
-    ? pass('proof_shape', T.proof_shape, `index ${p.index} < ${p.leafCount}, ${depth} siblings`)
-    : fail('proof_shape', T.proof_shape, `index ${p.index}, ${p.siblings.length} siblings for ${p.leafCount} leaves (expected ${depth})`));
+  const shapeOk =
+    Number.isInteger(p.index) &&
+    p.index >= 0 &&
+    p.index < p.leafCount &&
+    p.siblings.length === depth &&
+    p.siblings.every((s) => s.length === 32);
+  steps.push(
+    shapeOk
+      ? pass('proof_shape', T.proof_shape, `index ${p.index} < ${p.leafCount}, ${depth} siblings`)
+      : fail(
+          'proof_shape',
+          T.proof_shape,
+          `index ${p.index}, ${p.siblings.length} siblings for ${p.leafCount} leaves (expected ${depth})`,
+        ),
+  );
   const leaf = keccak_256(p.entry);
   const root = foldProof(leaf, p.index, p.siblings);
-  steps.push(bytesEqual(root, p.logRoot)
-    ? pass('proof', T.proof, `leaf ${toHex(leaf).slice(0, 16)}… → root ${toHex(root)}`)
-    : fail('proof', T.proof, `folded ${toHex(root)}, server reports ${toHex(p.logRoot)}`));
+  steps.push(
+    bytesEqual(root, p.logRoot)
+      ? pass('proof', T.proof, `leaf ${toHex(leaf).slice(0, 16)}… → root ${toHex(root)}`)
+      : fail('proof', T.proof, `folded ${toHex(root)}, server reports ${toHex(p.logRoot)}`),
+  );
   if (batch === null) {
-    steps.push(skip('batch_account', T.batch_account, 'not read'), skip('onchain_root', T.onchain_root, 'no on-chain batch'));
+    steps.push(
+      skip('batch_account', T.batch_account, 'not read'),
+      skip('onchain_root', T.onchain_root, 'no on-chain batch'),
+    );
   } else if ('error' in batch) {
-    steps.push(fail('batch_account', T.batch_account, batch.error), skip('onchain_root', T.onchain_root, 'no on-chain batch'));
+    steps.push(
+      fail('batch_account', T.batch_account, batch.error),
+      skip('onchain_root', T.onchain_root, 'no on-chain batch'),
+    );
   } else if (!bytesEqual(batch.agent, p.agent) || batch.epoch !== p.epoch) {
-    steps.push(fail('batch_account', T.batch_account, `account ${batch.address} is agent ${toHex(batch.agent)} epoch ${batch.epoch}`), skip('onchain_root', T.onchain_root, 'wrong batch'));
+    steps.push(
+      fail(
+        'batch_account',
+        T.batch_account,
+        `account ${batch.address} is agent ${toHex(batch.agent)} epoch ${batch.epoch}`,
+      ),
+      skip('onchain_root', T.onchain_root, 'wrong batch'),
+    );
   } else {
-    steps.push(pass('batch_account', T.batch_account, `${batch.address} (agent ${toHex(batch.agent).slice(0, 8)}…, epoch ${batch.epoch})`));
-    steps.push(bytesEqual(root, batch.logMerkleRoot)
-      ? pass('onchain_root', T.onchain_root, toHex(root))
-      : fail('onchain_root', T.onchain_root, `folded ${toHex(root)}, chain has ${toHex(batch.logMerkleRoot)}`));
+    steps.push(
+      pass(
+        'batch_account',
+        T.batch_account,
+        `${batch.address} (agent ${toHex(batch.agent).slice(0, 8)}…, epoch ${batch.epoch})`,
+      ),
+    );
+    steps.push(
+      bytesEqual(root, batch.logMerkleRoot)
+        ? pass('onchain_root', T.onchain_root, toHex(root))
+        : fail('onchain_root', T.onchain_root, `folded ${toHex(root)}, chain has ${toHex(batch.logMerkleRoot)}`),
+    );
   }
   return { ok: steps.every((s) => s.ok), steps };
 }

@@ -9,8 +9,9 @@
  * written in the receipt must be among them (`chain_signers`), and every envelope must verify
  * under them (`chain_signature`).
  */
-import { verifyReceipt, type Receipt, type ReceiptVerification } from '../protocol/receipt';
+
 import { bytesEqual, toHex } from '../protocol/hex';
+import { type Receipt, type ReceiptVerification, verifyReceipt } from '../protocol/receipt';
 import type { SignerResolution } from './envelope';
 import { fail, pass, skip, type VerifyStep } from './steps';
 
@@ -18,9 +19,9 @@ import { fail, pass, skip, type VerifyStep } from './steps';
 export const RECEIPT_CHECKS: readonly [string, string][] = [
   ['decode', 'Every envelope decodes (canonical CBOR)'],
   ['parties', 'Exactly two parties'],
-  ['conversation', 'Every envelope is in the receipt\'s conversation'],
+  ['conversation', "Every envelope is in the receipt's conversation"],
   ['unknown_signer', 'Every sender is a party'],
-  ['signature', 'Every signature verifies under its party\'s keys (Ed25519)'],
+  ['signature', "Every signature verifies under its party's keys (Ed25519)"],
   ['payload_hash', 'Every payload present matches payload_hash'],
   ['payload_len', 'Every payload present matches payload_len'],
   ['party_signed', 'Both parties signed something'],
@@ -56,10 +57,21 @@ export const RECEIPT_CHAIN_CHECKS = {
  * the chain does not allow, fails `chain_signers`; an envelope that verifies only under such a
  * key fails `chain_signature`.
  */
-export function checkReceiptChainSigners(receipt: Receipt | null, resolved: ReadonlyMap<string, SignerResolution> | null): VerifyStep[] {
+export function checkReceiptChainSigners(
+  receipt: Receipt | null,
+  resolved: ReadonlyMap<string, SignerResolution> | null,
+): VerifyStep[] {
   const T = RECEIPT_CHAIN_CHECKS;
-  if (receipt === null) return [skip('chain_signers', T.chain_signers, 'the file does not decode'), skip('chain_signature', T.chain_signature, 'the file does not decode')];
-  if (resolved === null) return [skip('chain_signers', T.chain_signers, 'no RPC to read the chain'), skip('chain_signature', T.chain_signature, 'no RPC to read the chain')];
+  if (receipt === null)
+    return [
+      skip('chain_signers', T.chain_signers, 'the file does not decode'),
+      skip('chain_signature', T.chain_signature, 'the file does not decode'),
+    ];
+  if (resolved === null)
+    return [
+      skip('chain_signers', T.chain_signers, 'no RPC to read the chain'),
+      skip('chain_signature', T.chain_signature, 'no RPC to read the chain'),
+    ];
   const problems: string[] = [];
   const chainParties = receipt.parties.map((p) => {
     const r = resolved.get(toHex(p.agentId));
@@ -71,12 +83,24 @@ export function checkReceiptChainSigners(receipt: Receipt | null, resolved: Read
       problems.push(`party ${toHex(p.agentId)}: ${r.error}`);
       return { agentId: p.agentId, keys: [] as Uint8Array[] };
     }
-    for (const k of p.keys) if (!r.keys.some((c) => bytesEqual(c, k))) problems.push(`party ${toHex(p.agentId)}: key ${toHex(k)} in the receipt is neither its owner nor a valid delegate (the chain allows ${r.keys.map(toHex).join(', ') || 'none'})`);
+    for (const k of p.keys)
+      if (!r.keys.some((c) => bytesEqual(c, k)))
+        problems.push(
+          `party ${toHex(p.agentId)}: key ${toHex(k)} in the receipt is neither its owner nor a valid delegate (the chain allows ${r.keys.map(toHex).join(', ') || 'none'})`,
+        );
     return { agentId: p.agentId, keys: r.keys };
   });
-  const steps: VerifyStep[] = [problems.length ? fail('chain_signers', T.chain_signers, problems.join('; ')) : pass('chain_signers', T.chain_signers, 'every key in the receipt is allowed on chain')];
+  const steps: VerifyStep[] = [
+    problems.length
+      ? fail('chain_signers', T.chain_signers, problems.join('; '))
+      : pass('chain_signers', T.chain_signers, 'every key in the receipt is allowed on chain'),
+  ];
   const v = verifyReceipt({ ...receipt, parties: chainParties });
   const sig = v.failures.filter((f) => f.check === 'signature' || f.check === 'party_signed');
-  steps.push(sig.length ? fail('chain_signature', T.chain_signature, sig.map((f) => f.detail).join('; ')) : pass('chain_signature', T.chain_signature, 'holds'));
+  steps.push(
+    sig.length
+      ? fail('chain_signature', T.chain_signature, sig.map((f) => f.detail).join('; '))
+      : pass('chain_signature', T.chain_signature, 'holds'),
+  );
   return steps;
 }

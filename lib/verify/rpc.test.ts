@@ -2,24 +2,29 @@
 // the signer it resolves is the owner of the identity NFT, the BatchAccount it reads carries the
 // root the agent submitted, and an envelope of that log with its proof passes every step end to
 // end; an unknown agent and a missing batch fail `signer` and `batch_account` naming the RPC.
-import { describe, test, before, after } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
 import { Keypair } from '@solana/web3.js';
-import { buildBatchFromLog } from '../protocol/batch-build';
-import { leafHash, logEntryOf, merkleProof, merkleRoot } from '../protocol/merkle';
-import { toHex } from '../protocol/hex';
 import { lockStake, payLease, submitBatch } from '../chain/node/economy';
-import { epochLog, newChainAgent, startChainWorld, type ChainWorld } from '../chain/node/testing';
+import { type ChainWorld, epochLog, newChainAgent, startChainWorld } from '../chain/node/testing';
+import { buildBatchFromLog } from '../protocol/batch-build';
+import { toHex } from '../protocol/hex';
+import { leafHash, logEntryOf, merkleProof, merkleRoot } from '../protocol/merkle';
+import { checkBatchLog } from './batch';
 import { checkEnvelope } from './envelope';
 import { checkInclusion } from './inclusion';
-import { checkBatchLog } from './batch';
 import { readBatchAccount, resolveSigner } from './rpc';
 import { failedSteps } from './steps';
 
 describe('lib/verify over the embedded chain RPC', { timeout: 120_000 }, () => {
   let w: ChainWorld;
-  before(async () => { w = await startChainWorld(); });
-  after(async () => { await w?.close(); });
+  before(async () => {
+    w = await startChainWorld();
+  });
+  after(async () => {
+    await w?.close();
+  });
 
   test('signer, BatchAccount, envelope and inclusion checks on real chain state', async () => {
     const rpc = w.chain.rpcUrl;
@@ -28,7 +33,13 @@ describe('lib/verify over the embedded chain RPC', { timeout: 120_000 }, () => {
     await payLease(w.connection, { payer: A.owner, agent: A.agent, config: w.config });
     const epoch = w.epoch();
     const log = epochLog({ agent: A.agent, seed: A.seed, epoch, epochSeconds: w.epochSeconds, tag: 1, extra: 2 });
-    const batch = buildBatchFromLog({ agentId: A.agent.toBytes(), epochNumber: epoch, slotStart: 0n, slotEnd: 0n, envelopes: log.map((x) => x.envelope) });
+    const batch = buildBatchFromLog({
+      agentId: A.agent.toBytes(),
+      epochNumber: epoch,
+      slotStart: 0n,
+      slotEnd: 0n,
+      envelopes: log.map((x) => x.envelope),
+    });
     await submitBatch(w.connection, { owner: A.owner, agent: A.agent, batch });
 
     const signer = await resolveSigner(rpc, A.agent.toBytes());
@@ -43,15 +54,33 @@ describe('lib/verify over the embedded chain RPC', { timeout: 120_000 }, () => {
     // Index 0 is the agent's own PROPOSE (signed by the identity owner).
     const env = checkEnvelope(log[0].bytes, log[0].id, signer);
     assert.deepEqual(failedSteps(env.steps), []);
-    const inc = checkInclusion(env.envelope, {
-      agent: A.agent.toBytes(), epoch, index: 0, leafCount: leaves.length, entry: logEntryOf(log[0].envelope),
-      siblings: merkleProof(leaves, 0).siblings, logRoot: merkleRoot(leaves),
-    }, onChain);
+    const inc = checkInclusion(
+      env.envelope,
+      {
+        agent: A.agent.toBytes(),
+        epoch,
+        index: 0,
+        leafCount: leaves.length,
+        entry: logEntryOf(log[0].envelope),
+        siblings: merkleProof(leaves, 0).siblings,
+        logRoot: merkleRoot(leaves),
+      },
+      onChain,
+    );
     assert.deepEqual(failedSteps(inc.steps), []);
 
     // The whole batch: the counterparty's envelopes are signed by a key that holds no NFT here.
-    const signers = new Map([[toHex(A.agent.toBytes()), signer], [toHex(log[1].envelope.sender), await resolveSigner(rpc, log[1].envelope.sender)]]);
-    const whole = checkBatchLog(log.map((x) => x.bytes), signers, onChain, A.agent.toBytes(), epoch);
+    const signers = new Map([
+      [toHex(A.agent.toBytes()), signer],
+      [toHex(log[1].envelope.sender), await resolveSigner(rpc, log[1].envelope.sender)],
+    ]);
+    const whole = checkBatchLog(
+      log.map((x) => x.bytes),
+      signers,
+      onChain,
+      A.agent.toBytes(),
+      epoch,
+    );
     assert.deepEqual(failedSteps(whole.steps), ['signatures']);
     assert.equal(whole.steps.find((s) => s.name === 'onchain_root')?.ok, true);
   });

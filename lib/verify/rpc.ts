@@ -11,12 +11,12 @@
  * failing step then names the RPC URL.
  */
 import { Connection, PublicKey } from '../chain';
+import { decodeBatchAccount, findBatchPda } from '../chain/gen/behavior_log';
 import { SATI_MAINNET } from '../chain/sati';
 import { readSatiSigners, type SatiRuleAddresses } from '../chain/sati-signers';
 import type { SatiAddressesView } from '../wire';
-import { decodeBatchAccount, findBatchPda } from '../chain/gen/behavior_log';
-import type { OnChainBatch } from './inclusion';
 import type { SignerResolution } from './envelope';
+import type { OnChainBatch } from './inclusion';
 
 const connections = new Map<string, Connection>();
 function connection(rpcUrl: string): Connection {
@@ -39,7 +39,12 @@ const REASONS: Record<string, string> = {
 /** SATI's addresses from the page's props (base58), or mainnet's (which the embedded chain uses too). */
 export function satiAddressesOf(v: SatiAddressesView | null | undefined): SatiRuleAddresses {
   if (!v) return SATI_MAINNET;
-  return { program: new PublicKey(v.program), sas: new PublicKey(v.sas), credential: new PublicKey(v.credential), delegateSchema: new PublicKey(v.delegateSchema) };
+  return {
+    program: new PublicKey(v.program),
+    sas: new PublicKey(v.sas),
+    credential: new PublicKey(v.credential),
+    delegateSchema: new PublicKey(v.delegateSchema),
+  };
 }
 
 /**
@@ -47,19 +52,30 @@ export function satiAddressesOf(v: SatiAddressesView | null | undefined): SatiRu
  * owner of the token account holding the NFT and every delegate with a valid DelegateV1
  * attestation by that owner. `nowSec` is the viewer's clock (delegation expiry).
  */
-export async function resolveSigner(rpcUrl: string, agent: Uint8Array, sati?: SatiAddressesView | null, nowSec = Math.floor(Date.now() / 1000)): Promise<SignerResolution> {
+export async function resolveSigner(
+  rpcUrl: string,
+  agent: Uint8Array,
+  sati?: SatiAddressesView | null,
+  nowSec = Math.floor(Date.now() / 1000),
+): Promise<SignerResolution> {
   try {
     const mint = new PublicKey(agent);
     const r = await readSatiSigners(connection(rpcUrl), mint, satiAddressesOf(sati), nowSec);
     if (!r.ok) return { error: `${mint.toBase58()} ${REASONS[r.reason] ?? r.reason} (${r.reason}; RPC ${rpcUrl})` };
     const delegates = r.keys.slice(1).map((k) => k.toBase58());
-    const refused = r.delegations.filter((d) => !d.check.ok).map((d) => `${d.delegate.toBase58()} (${d.check.ok ? '' : d.check.reason})`);
-    const name = r.registration.name ? `SATI agent "${r.registration.name}" #${r.registration.memberNumber}` : `SATI agent #${r.registration.memberNumber}`;
+    const refused = r.delegations
+      .filter((d) => !d.check.ok)
+      .map((d) => `${d.delegate.toBase58()} (${d.check.ok ? '' : d.check.reason})`);
+    const name = r.registration.name
+      ? `SATI agent "${r.registration.name}" #${r.registration.memberNumber}`
+      : `SATI agent #${r.registration.memberNumber}`;
     const detail = [
       `${name}: owner ${r.owner.toBase58()} (token account ${r.tokenAccount.toBase58()})`,
       delegates.length ? `delegates ${delegates.join(', ')}` : null,
       refused.length ? `refused ${refused.join(', ')}` : null,
-    ].filter(Boolean).join('; ');
+    ]
+      .filter(Boolean)
+      .join('; ');
     return { keys: r.keys.map((k) => k.toBytes()), detail: `${detail} (RPC ${rpcUrl})` };
   } catch (e) {
     return { error: `RPC ${rpcUrl}: ${why(e)}` };

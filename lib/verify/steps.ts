@@ -16,7 +16,14 @@ export interface VerifyStep {
 
 export const pass = (name: string, title: string, detail: string): VerifyStep => ({ name, title, ok: true, detail });
 export const fail = (name: string, title: string, detail: string): VerifyStep => ({ name, title, ok: false, detail });
-export const skip = (name: string, title: string, why: string): VerifyStep => ({ name, title, ok: false, skipped: true, detail: why });
+export const skip = (name: string, title: string, why: string): VerifyStep => ({
+  name,
+  title,
+  ok: false,
+  skipped: true,
+  detail: why,
+});
 
 /** Names of the steps that failed (skipped ones excluded). */
-export const failedSteps = (steps: readonly VerifyStep[]): string[] => steps.filter((s) => !s.ok && !s.skipped).map((s) => s.name);
+export const failedSteps = (steps: readonly VerifyStep[]): string[] =>
+  steps.filter((s) => !s.ok && !s.skipped).map((s) => s.name);

@@ -1,57 +1,105 @@
 // The browser-side verifier on real signed envelopes, a real merkle tree and receipts: the bytes
 // as built verify; each kind of tampering fails exactly the steps that should catch it, by name.
-import { test, describe } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { buildEnvelope, decodeEnvelope } from '../protocol/envelope';
+import { describe, test } from 'node:test';
 import { publicKeyFromSeed } from '../protocol/crypto';
+import { buildEnvelope, decodeEnvelope } from '../protocol/envelope';
 import { leafHash, logEntryOf, merkleProof, merkleRoot } from '../protocol/merkle';
 import { encodeNeg1 } from '../protocol/neg1';
-import { buildReceipt, decodeReceipt, encodeReceipt, verifyReceipt } from '../protocol/receipt';
 import { encodeFeedback } from '../protocol/payloads';
+import { buildReceipt, decodeReceipt, encodeReceipt, verifyReceipt } from '../protocol/receipt';
 import { MsgType } from '../protocol/types';
 import { checkEnvelope, type SignerResolution } from './envelope';
 import { checkInclusion, type InclusionProof, type OnChainBatch } from './inclusion';
 import { checkReceiptChainSigners, checkReceiptSteps } from './receipt';
 import { failedSteps } from './steps';
 
-const seedA = new Uint8Array(32).fill(3), seedB = new Uint8Array(32).fill(4);
-const A = new Uint8Array(32).fill(0xa1), B = new Uint8Array(32).fill(0xb2);
+const seedA = new Uint8Array(32).fill(3),
+  seedB = new Uint8Array(32).fill(4);
+const A = new Uint8Array(32).fill(0xa1),
+  B = new Uint8Array(32).fill(0xb2);
 const conv = new Uint8Array(16).fill(9);
-const neg1 = (bid: bigint, round: number) => encodeNeg1({
-  bidValue: bid, tokenMint: new Uint8Array(32), serviceHash: new Uint8Array(32).fill(1), round, deadline: 0n, decayBps: 50,
-  maxRounds: 8, verification: { tier: 1, testSuiteHash: new Uint8Array(0) }, reason: 0, metadata: new Uint8Array(0),
-});
+const neg1 = (bid: bigint, round: number) =>
+  encodeNeg1({
+    bidValue: bid,
+    tokenMint: new Uint8Array(32),
+    serviceHash: new Uint8Array(32).fill(1),
+    round,
+    deadline: 0n,
+    decayBps: 50,
+    maxRounds: 8,
+    verification: { tier: 1, testSuiteHash: new Uint8Array(0) },
+    reason: 0,
+    metadata: new Uint8Array(0),
+  });
 let nonce = 1n;
-const env = (msgType: number, from: 'A' | 'B', payload: Uint8Array) => buildEnvelope({
-  msgType, sender: from === 'A' ? A : B, recipient: from === 'A' ? B : A, timestamp: 1_790_000_000_000_000n + nonce,
-  nonce: nonce++, conversationId: conv, payload,
-}, from === 'A' ? seedA : seedB);
+const env = (msgType: number, from: 'A' | 'B', payload: Uint8Array) =>
+  buildEnvelope(
+    {
+      msgType,
+      sender: from === 'A' ? A : B,
+      recipient: from === 'A' ? B : A,
+      timestamp: 1_790_000_000_000_000n + nonce,
+      nonce: nonce++,
+      conversationId: conv,
+      payload,
+    },
+    from === 'A' ? seedA : seedB,
+  );
 
 const log = [
   env(MsgType.PROPOSE, 'A', neg1(1_000_000n, 0)),
   env(MsgType.COUNTER, 'B', neg1(1_400_000n, 1)),
   env(MsgType.ACCEPT, 'A', neg1(1_400_000n, 2)),
   env(MsgType.DELIVER, 'B', new TextEncoder().encode('done')),
-  env(MsgType.FEEDBACK, 'A', encodeFeedback({ conversationId: conv, targetAgent: B, score: 80, outcome: 2, isDispute: false, role: 0 })),
+  env(
+    MsgType.FEEDBACK,
+    'A',
+    encodeFeedback({ conversationId: conv, targetAgent: B, score: 80, outcome: 2, isDispute: false, role: 0 }),
+  ),
 ];
 const target = log[1];
 const signerB: SignerResolution = { keys: [publicKeyFromSeed(seedB)], detail: 'holder of B' };
-const flip = (b: Uint8Array, i: number) => { const o = b.slice(); o[i] ^= 0x01; return o; };
+const flip = (b: Uint8Array, i: number) => {
+  const o = b.slice();
+  o[i] ^= 0x01;
+  return o;
+};
 
 const entries = log.map((e) => logEntryOf(e.envelope));
 const leaves = entries.map(leafHash);
 const root = merkleRoot(leaves);
 const proofOf = (i: number): InclusionProof => ({
-  agent: A, epoch: 42n, index: i, leafCount: leaves.length, entry: entries[i], siblings: merkleProof(leaves, i).siblings, logRoot: root,
+  agent: A,
+  epoch: 42n,
+  index: i,
+  leafCount: leaves.length,
+  entry: entries[i],
+  siblings: merkleProof(leaves, i).siblings,
+  logRoot: root,
 });
-const onChain = (r: Uint8Array = root): OnChainBatch => ({ agent: A, epoch: 42n, logMerkleRoot: r, address: 'BatchPda111' });
+const onChain = (r: Uint8Array = root): OnChainBatch => ({
+  agent: A,
+  epoch: 42n,
+  logMerkleRoot: r,
+  address: 'BatchPda111',
+});
 
 describe('envelope verification in the browser', () => {
   test('the bytes as signed pass every step', () => {
     const r = checkEnvelope(target.bytes, target.id, signerB);
-    assert.deepEqual(r.steps.map((s) => [s.name, s.ok]), [
-      ['decode', true], ['envelope_id', true], ['payload_hash', true], ['payload_len', true], ['signer', true], ['signature', true],
-    ]);
+    assert.deepEqual(
+      r.steps.map((s) => [s.name, s.ok]),
+      [
+        ['decode', true],
+        ['envelope_id', true],
+        ['payload_hash', true],
+        ['payload_len', true],
+        ['signer', true],
+        ['signature', true],
+      ],
+    );
     assert.equal(r.ok, true);
   });
 
@@ -80,7 +128,10 @@ describe('envelope verification in the browser', () => {
   test('truncated bytes fail decode and envelope_id; the rest is not reached', () => {
     const r = checkEnvelope(target.bytes.subarray(0, target.bytes.length - 5), target.id, signerB);
     assert.deepEqual(failedSteps(r.steps), ['decode', 'envelope_id']);
-    assert.deepEqual(r.steps.filter((s) => s.skipped).map((s) => s.name), ['payload_hash', 'payload_len', 'signer', 'signature']);
+    assert.deepEqual(
+      r.steps.filter((s) => s.skipped).map((s) => s.name),
+      ['payload_hash', 'payload_len', 'signer', 'signature'],
+    );
   });
 });
 
@@ -91,9 +142,16 @@ describe('batch inclusion in the browser', () => {
 
   test('a real proof against the committed root passes every step', () => {
     const r = checkInclusion(envelope, proofOf(0), onChain());
-    assert.deepEqual(r.steps.map((s) => [s.name, s.ok]), [
-      ['log_entry', true], ['proof_shape', true], ['proof', true], ['batch_account', true], ['onchain_root', true],
-    ]);
+    assert.deepEqual(
+      r.steps.map((s) => [s.name, s.ok]),
+      [
+        ['log_entry', true],
+        ['proof_shape', true],
+        ['proof', true],
+        ['batch_account', true],
+        ['onchain_root', true],
+      ],
+    );
   });
 
   test('a tampered sibling fails proof and onchain_root', () => {
@@ -103,7 +161,9 @@ describe('batch inclusion in the browser', () => {
   });
 
   test('a wrong root on chain fails onchain_root only', () => {
-    assert.deepEqual(failedSteps(checkInclusion(envelope, proofOf(0), onChain(flip(root, 31))).steps), ['onchain_root']);
+    assert.deepEqual(failedSteps(checkInclusion(envelope, proofOf(0), onChain(flip(root, 31))).steps), [
+      'onchain_root',
+    ]);
   });
 
   test('the proof of another envelope fails log_entry', () => {
@@ -111,7 +171,10 @@ describe('batch inclusion in the browser', () => {
   });
 
   test('a batch account of another epoch fails batch_account', () => {
-    const r = checkInclusion(envelope, proofOf(0), { ...(onChain() as Exclude<OnChainBatch, { error: string }>), epoch: 41n });
+    const r = checkInclusion(envelope, proofOf(0), {
+      ...(onChain() as Exclude<OnChainBatch, { error: string }>),
+      epoch: 41n,
+    });
     assert.deepEqual(failedSteps(r.steps), ['batch_account']);
   });
 
@@ -123,7 +186,10 @@ describe('batch inclusion in the browser', () => {
 });
 
 describe('receipt checks by name', () => {
-  const parties = [{ agentId: A, keys: [publicKeyFromSeed(seedA)] }, { agentId: B, keys: [publicKeyFromSeed(seedB)] }];
+  const parties = [
+    { agentId: A, keys: [publicKeyFromSeed(seedA)] },
+    { agentId: B, keys: [publicKeyFromSeed(seedB)] },
+  ];
   const bytes = encodeReceipt(buildReceipt({ conversationId: conv, envelopes: log.map((e) => e.bytes), parties }));
   const stepsOf = (b: Uint8Array) => {
     const d = decodeReceipt(b);
@@ -152,21 +218,42 @@ describe('receipt checks by name', () => {
 describe('receipt keys against the chain', () => {
   const seedM = new Uint8Array(32).fill(7);
   const M = publicKeyFromSeed(seedM);
-  const chain = (a: Uint8Array[], b: Uint8Array[]) => new Map<string, SignerResolution>([
-    [Buffer.from(A).toString('hex'), { keys: a, detail: 'owner of A' }],
-    [Buffer.from(B).toString('hex'), { keys: b, detail: 'owner of B' }],
-  ]);
+  const chain = (a: Uint8Array[], b: Uint8Array[]) =>
+    new Map<string, SignerResolution>([
+      [Buffer.from(A).toString('hex'), { keys: a, detail: 'owner of A' }],
+      [Buffer.from(B).toString('hex'), { keys: b, detail: 'owner of B' }],
+    ]);
   const receiptOf = (envs: typeof log, partyKeys: [Uint8Array[], Uint8Array[]]) => {
-    const d = decodeReceipt(encodeReceipt(buildReceipt({ conversationId: conv, envelopes: envs.map((e) => e.bytes), parties: [{ agentId: A, keys: partyKeys[0] }, { agentId: B, keys: partyKeys[1] }] })));
+    const d = decodeReceipt(
+      encodeReceipt(
+        buildReceipt({
+          conversationId: conv,
+          envelopes: envs.map((e) => e.bytes),
+          parties: [
+            { agentId: A, keys: partyKeys[0] },
+            { agentId: B, keys: partyKeys[1] },
+          ],
+        }),
+      ),
+    );
     assert.ok(d.ok);
     return d.receipt;
   };
 
   test('keys the chain allows pass; none at all is skipped, not passed', () => {
     const r = receiptOf(log, [[publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]]);
-    assert.deepEqual(failedSteps(checkReceiptChainSigners(r, chain([publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]))), []);
+    assert.deepEqual(
+      failedSteps(checkReceiptChainSigners(r, chain([publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]))),
+      [],
+    );
     const none = checkReceiptChainSigners(r, null);
-    assert.deepEqual(none.map((x) => [x.name, x.ok, x.skipped]), [['chain_signers', false, true], ['chain_signature', false, true]]);
+    assert.deepEqual(
+      none.map((x) => [x.name, x.ok, x.skipped]),
+      [
+        ['chain_signers', false, true],
+        ['chain_signature', false, true],
+      ],
+    );
   });
 
   test("a receipt whose embedded key is not the party's owner or delegate holds offline and fails both chain checks", () => {
@@ -174,7 +261,18 @@ describe('receipt keys against the chain', () => {
     let n = 100n;
     const forged = log.map((e) => {
       if (!e.envelope.sender.every((x, i) => x === A[i])) return e;
-      return buildEnvelope({ msgType: e.envelope.msgType, sender: A, recipient: B, timestamp: e.envelope.timestamp, nonce: n++, conversationId: conv, payload: e.envelope.payload }, seedM);
+      return buildEnvelope(
+        {
+          msgType: e.envelope.msgType,
+          sender: A,
+          recipient: B,
+          timestamp: e.envelope.timestamp,
+          nonce: n++,
+          conversationId: conv,
+          payload: e.envelope.payload,
+        },
+        seedM,
+      );
     });
     const r = receiptOf(forged, [[M], [publicKeyFromSeed(seedB)]]);
     assert.equal(verifyReceipt(r).ok, true, 'the file is consistent with itself');
@@ -185,7 +283,13 @@ describe('receipt keys against the chain', () => {
 
   test('a party the chain does not know fails chain_signers with the reason', () => {
     const r = receiptOf(log, [[publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]]);
-    const s = checkReceiptChainSigners(r, new Map([[Buffer.from(A).toString('hex'), { keys: [publicKeyFromSeed(seedA)], detail: '' }], [Buffer.from(B).toString('hex'), { error: 'not_sati_member' }]]));
+    const s = checkReceiptChainSigners(
+      r,
+      new Map([
+        [Buffer.from(A).toString('hex'), { keys: [publicKeyFromSeed(seedA)], detail: '' }],
+        [Buffer.from(B).toString('hex'), { error: 'not_sati_member' }],
+      ]),
+    );
     assert.deepEqual(failedSteps(s), ['chain_signers', 'chain_signature']);
     assert.match(s[0].detail, /not_sati_member/);
   });

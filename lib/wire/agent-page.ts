@@ -5,12 +5,16 @@
  * newest stored fold. Scores are fixed point (1,000,000 = 1 point) as decimal strings.
  */
 import { z } from 'zod';
-import { hex32, intString, nonNegInt, u64String } from './codec';
 import { BatchJsonSchema } from './chain-views';
+import { hex32, intString, nonNegInt, u64String } from './codec';
 
 const reputationFields = {
-  reliabilityScore: intString, cooperationIndex: intString, notaryAccuracy: intString,
-  totalTasks: intString, totalNotarized: intString, totalDisputes: intString,
+  reliabilityScore: intString,
+  cooperationIndex: intString,
+  notaryAccuracy: intString,
+  totalTasks: intString,
+  totalNotarized: intString,
+  totalDisputes: intString,
 };
 
 /** One batch of the agent, with what every other list of the page used to repeat about it. */

@@ -6,7 +6,9 @@
 import { z } from 'zod';
 import { qp } from './params';
 
-const watchlistId = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'must be 22 base64url characters (the id POST /api/watchlists returned)');
+const watchlistId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{22}$/, 'must be 22 base64url characters (the id POST /api/watchlists returned)');
 const agentOrHex = z.string().trim().min(1).max(100);
 
 /**
@@ -17,11 +19,22 @@ export function watchlistWalletMessage(id: string, address: string, at: Date): s
   return `Zerox1 Observatory watchlist ${id} owned by ${address} at ${at.toISOString()}`;
 }
 /** {@link watchlistWalletMessage}'s text: list id, address, ISO time. */
-export const WATCHLIST_WALLET_MESSAGE_RE = /^Zerox1 Observatory watchlist (\S+) owned by (\S+) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/;
+export const WATCHLIST_WALLET_MESSAGE_RE =
+  /^Zerox1 Observatory watchlist (\S+) owned by (\S+) at (\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)$/;
 
 export const AlertKindSchema = z.enum([
-  'offline', 'lease_due', 'lease_grace', 'deactivated', 'batch_missing', 'batch_mismatch',
-  'challenged', 'challenge_resolved', 'slashed', 'reputation_drop', 'drops_rate', 'dispute',
+  'offline',
+  'lease_due',
+  'lease_grace',
+  'deactivated',
+  'batch_missing',
+  'batch_mismatch',
+  'challenged',
+  'challenge_resolved',
+  'slashed',
+  'reputation_drop',
+  'drops_rate',
+  'dispute',
 ]);
 export const WatchItemKindSchema = z.enum(['agent', 'conversation']);
 export const WebhookFormatSchema = z.enum(['slack', 'discord', 'json']);
@@ -29,11 +42,18 @@ export const WebhookFormatSchema = z.enum(['slack', 'discord', 'json']);
 export const WatchlistCreatedSchema = z.object({ id: z.string(), token: z.string() });
 export const WatchlistPathSchema = z.object({ id: watchlistId });
 export const WatchlistRulePathSchema = z.object({ id: watchlistId, kind: AlertKindSchema });
-export const WatchlistWebhookPathSchema = z.object({ id: watchlistId, webhookId: z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'must be 22 base64url characters') });
+export const WatchlistWebhookPathSchema = z.object({
+  id: watchlistId,
+  webhookId: z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'must be 22 base64url characters'),
+});
 
 export const WebhookViewSchema = z.object({
-  id: z.string(), url: z.string(), format: WebhookFormatSchema, hasSecret: z.boolean(),
-  status: z.enum(['ok', 'failing', 'new']), lastError: z.string().nullable(),
+  id: z.string(),
+  url: z.string(),
+  format: WebhookFormatSchema,
+  hasSecret: z.boolean(),
+  status: z.enum(['ok', 'failing', 'new']),
+  lastError: z.string().nullable(),
   /** Unix ms of the last delivery a 2xx answered. */
   lastDeliveredAt: z.number().nullable(),
 });
@@ -50,17 +70,37 @@ export const WatchlistViewSchema = z.object({
 export const WatchItemBodySchema = z.strictObject({ kind: WatchItemKindSchema, target: agentOrHex });
 export const WatchItemQuerySchema = z.object({ kind: WatchItemKindSchema, target: agentOrHex });
 export const WatchItemResultSchema = z.object({ added: z.boolean().optional(), removed: z.boolean().optional() });
-export const RuleBodySchema = z.strictObject({ enabled: z.boolean(), params: z.record(z.string(), z.unknown()).optional() });
-export const RuleResultSchema = z.object({ kind: AlertKindSchema, enabled: z.boolean(), params: z.record(z.string(), z.unknown()) });
-export const WebhookBodySchema = z.strictObject({ url: z.string(), format: WebhookFormatSchema, secret: z.string().optional() });
+export const RuleBodySchema = z.strictObject({
+  enabled: z.boolean(),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+export const RuleResultSchema = z.object({
+  kind: AlertKindSchema,
+  enabled: z.boolean(),
+  params: z.record(z.string(), z.unknown()),
+});
+export const WebhookBodySchema = z.strictObject({
+  url: z.string(),
+  format: WebhookFormatSchema,
+  secret: z.string().optional(),
+});
 export const RemovedSchema = z.object({ removed: z.boolean() });
 /** A wallet-signed request's body (binding, and finding the list by wallet): signatures travel in bodies, never URLs. */
 export const WalletBodySchema = z.strictObject({
   address: z.string().min(1).meta({ description: 'the wallet, base58' }),
-  message: z.string().min(1).meta({ description: 'Zerox1 Observatory watchlist <id, or * to find the list by wallet> owned by <address> at <ISO time>' }),
-  signature: z.string().min(1).meta({ description: 'the ed25519 signature of the message: 128 lowercase hex characters, base58, or base64 with padding; each signature is accepted once' }),
+  message: z.string().min(1).meta({
+    description: 'Zerox1 Observatory watchlist <id, or * to find the list by wallet> owned by <address> at <ISO time>',
+  }),
+  signature: z.string().min(1).meta({
+    description:
+      'the ed25519 signature of the message: 128 lowercase hex characters, base58, or base64 with padding; each signature is accepted once',
+  }),
 });
-export const WalletBoundSchema = z.object({ wallet: z.string(), agentsOwned: z.number().int(), agentsAdded: z.number().int() });
+export const WalletBoundSchema = z.object({
+  wallet: z.string(),
+  agentsOwned: z.number().int(),
+  agentsAdded: z.number().int(),
+});
 
 export const AlertsQuerySchema = z.object({
   watchlist: watchlistId,
@@ -68,19 +108,35 @@ export const AlertsQuerySchema = z.object({
   kind: AlertKindSchema.optional(),
   agent: agentOrHex.optional().meta({ description: 'agent id: 64 hex characters or a base58 address' }),
   limit: qp.int(1, 500).default(100),
-  before: z.string().regex(/^\d{1,19}$/, 'must be an alert id (decimal)').optional().meta({ description: 'page on: alerts with a smaller id than this' }),
+  before: z
+    .string()
+    .regex(/^\d{1,19}$/, 'must be an alert id (decimal)')
+    .optional()
+    .meta({ description: 'page on: alerts with a smaller id than this' }),
 });
 export const UnreadQuerySchema = z.object({ watchlist: watchlistId });
 export const AlertViewSchema = z.object({
-  id: z.string(), kind: AlertKindSchema, agent: z.string(), agentName: z.string().optional(), subject: z.string(),
-  state: z.enum(['open', 'cleared']), why: z.string(), openedAt: z.number(), clearedAt: z.number().nullable(), clearedWhy: z.string().nullable(),
-  read: z.boolean(), throttled: z.boolean(),
+  id: z.string(),
+  kind: AlertKindSchema,
+  agent: z.string(),
+  agentName: z.string().optional(),
+  subject: z.string(),
+  state: z.enum(['open', 'cleared']),
+  why: z.string(),
+  openedAt: z.number(),
+  clearedAt: z.number().nullable(),
+  clearedWhy: z.string().nullable(),
+  read: z.boolean(),
+  throttled: z.boolean(),
 });
 export const AlertListSchema = z.object({ alerts: z.array(AlertViewSchema), unread: z.number().int() });
 export const UnreadSchema = z.object({ unread: z.number().int() });
 export const ReadBodySchema = z.strictObject({
   watchlist: watchlistId,
-  ids: z.array(z.string().regex(/^\d{1,19}$/, 'each id must be an alert id (decimal)')).max(1_000).optional(),
+  ids: z
+    .array(z.string().regex(/^\d{1,19}$/, 'each id must be an alert id (decimal)'))
+    .max(1_000)
+    .optional(),
   all: z.literal(true).optional(),
 });
 export const ReadResultSchema = z.object({ marked: z.number().int(), unread: z.number().int() });

@@ -6,7 +6,7 @@
  * (a number).
  */
 import { z } from 'zod';
-import { base58Address, nonNegInt, hex32, u64String } from './codec';
+import { base58Address, hex32, nonNegInt, u64String } from './codec';
 
 /** A batch row's check against the uploaded epoch log. */
 export const BatchCheckSchema = z.enum(['unverified', 'verified', 'mismatch']);
@@ -27,13 +27,22 @@ const chainBase = {
 /** LeasePaid. */
 export const LeasePaidData = z.object({
   ...chainBase,
-  payer: base58Address, amount: u64String, epoch: u64String, paidThroughEpoch: u64String, epochs: u32, prevStatus: u8, status: u8,
+  payer: base58Address,
+  amount: u64String,
+  epoch: u64String,
+  paidThroughEpoch: u64String,
+  epochs: u32,
+  prevStatus: u8,
+  status: u8,
 });
 
 /** LeaseTicked into `deactivated`. */
 export const AgentDeactivatedData = z.object({
   ...chainBase,
-  epoch: u64String, paidThroughEpoch: u64String, prevStatus: u8, status: u8,
+  epoch: u64String,
+  paidThroughEpoch: u64String,
+  prevStatus: u8,
+  status: u8,
 });
 
 /** StakeLocked. */
@@ -42,25 +51,52 @@ export const StakeLockedData = z.object({ ...chainBase, owner: base58Address, am
 /** StakeSlashed. */
 export const StakeSlashedData = z.object({
   ...chainBase,
-  challengerUsdc: base58Address, amount: u64String, reward: u64String, toTreasury: u64String,
+  challengerUsdc: base58Address,
+  amount: u64String,
+  reward: u64String,
+  toTreasury: u64String,
 });
 
 /** BatchSubmitted, with the indexer's check of the batch against the uploaded log. */
 export const BatchSubmittedData = z.object({
   ...chainBase,
-  signer: base58Address, batch: base58Address, epoch: u64String, batchHash: hex32, logMerkleRoot: hex32, messageCount: u64String,
-  bidCount: u32, taskCount: u32, verifierCount: u32, feedbackCount: u32, overflow: u8, status: BatchCheckSchema,
+  signer: base58Address,
+  batch: base58Address,
+  epoch: u64String,
+  batchHash: hex32,
+  logMerkleRoot: hex32,
+  messageCount: u64String,
+  bidCount: u32,
+  taskCount: u32,
+  verifierCount: u32,
+  feedbackCount: u32,
+  overflow: u8,
+  status: BatchCheckSchema,
 });
 
 /** ChallengeSubmitted. */
 export const ChallengeSubmittedData = z.object({
   ...chainBase,
-  challenge: base58Address, challenger: base58Address, batch: base58Address, epoch: u64String, leaf: hex32, stake: u64String, pending: u32,
+  challenge: base58Address,
+  challenger: base58Address,
+  batch: base58Address,
+  epoch: u64String,
+  leaf: hex32,
+  stake: u64String,
+  pending: u32,
 });
 
 /** ChallengeResolved, with the status as a name (`upheld`, `rejected`, ...). */
 export const ChallengeResolvedData = z.object({
   ...chainBase,
-  challenge: base58Address, challenger: base58Address, batch: base58Address, epoch: u64String, stakeReturned: u64String,
-  stakeToTreasury: u64String, pending: u32, status: u8, reason: u8, statusName: z.string().min(1),
+  challenge: base58Address,
+  challenger: base58Address,
+  batch: base58Address,
+  epoch: u64String,
+  stakeReturned: u64String,
+  stakeToTreasury: u64String,
+  pending: u32,
+  status: u8,
+  reason: u8,
+  statusName: z.string().min(1),
 });

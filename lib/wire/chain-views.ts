@@ -4,8 +4,8 @@
  * Agents appear both as hex (`agent`) and base58 (`agentAddress`); u64 as decimal strings.
  */
 import { z } from 'zod';
-import { base58Address, nonNegInt, hex32, intString, u64String } from './codec';
 import { BatchCheckSchema } from './chain-events';
+import { base58Address, hex32, intString, nonNegInt, u64String } from './codec';
 
 /** One batch as GET /api/batches returns it. */
 export const BatchJsonSchema = z.object({
@@ -42,8 +42,12 @@ export const ChallengeJsonSchema = z.object({
 export type ChallengeJson = z.infer<typeof ChallengeJsonSchema>;
 
 const reputationFields = {
-  reliabilityScore: intString, cooperationIndex: intString, notaryAccuracy: intString,
-  totalTasks: intString, totalNotarized: intString, totalDisputes: intString,
+  reliabilityScore: intString,
+  cooperationIndex: intString,
+  notaryAccuracy: intString,
+  totalTasks: intString,
+  totalNotarized: intString,
+  totalDisputes: intString,
 };
 
 /** GET /api/reputation/{agent}: the gossip fold and the authoritative fold over verified batches. */
@@ -60,7 +64,14 @@ export type ReputationJson = z.infer<typeof ReputationJsonSchema>;
 /** The chain's part of an agent page: stake, lease, batches, challenges. */
 export const AgentChainViewSchema = z.object({
   stake: z.object({ amount: u64String, status: z.string(), slot: u64String }).nullable(),
-  lease: z.object({ paidThroughEpoch: u64String, lastPaidEpoch: u64String.nullable(), missedEpochs: nonNegInt, active: z.boolean() }).nullable(),
+  lease: z
+    .object({
+      paidThroughEpoch: u64String,
+      lastPaidEpoch: u64String.nullable(),
+      missedEpochs: nonNegInt,
+      active: z.boolean(),
+    })
+    .nullable(),
   batches: z.array(BatchJsonSchema),
   challenges: z.array(ChallengeJsonSchema),
 });
@@ -127,12 +138,20 @@ export type SatiReputationView = z.infer<typeof SatiReputationViewSchema>;
 export function satiReputationOf(photonUrl: string | undefined): SatiReputationView {
   if (!photonUrl) return { state: 'not_configured' };
   let host = 'its host';
-  try { host = new URL(photonUrl).host; } catch { /* config checked it is a URL; keep the placeholder */ }
+  try {
+    host = new URL(photonUrl).host;
+  } catch {
+    /* config checked it is a URL; keep the placeholder */
+  }
   return { state: 'unsupported', photonHost: host };
 }
 
 /** One service of a SATI registration file. */
-export const RegistrationServiceSchema = z.object({ name: z.string(), endpoint: z.string(), version: z.string().optional() });
+export const RegistrationServiceSchema = z.object({
+  name: z.string(),
+  endpoint: z.string(),
+  version: z.string().optional(),
+});
 
 /** What discovery knows of a SATI agent: its registration on chain and its registration file (sanitised). */
 export const AgentSatiProfileViewSchema = z.object({

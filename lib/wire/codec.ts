@@ -5,8 +5,8 @@
  * was wrong; the zod schemas carry the same rules for whole documents.
  */
 import { z } from 'zod';
-import { fromCanonicalHex, toHex } from '../protocol/hex';
 import { BaseError } from '../protocol/errors';
+import { fromCanonicalHex, toHex } from '../protocol/hex';
 
 /** Bad input to a wire parse helper: the message names the field and the rule it broke. */
 export class WireError extends BaseError {
@@ -38,8 +38,10 @@ export function bytesToHex(bytes: Uint8Array): string {
 export function hexToBytes(hex: string, length?: number, what = 'hex'): Uint8Array {
   if (typeof hex !== 'string') throw new WireError(`${what}: expected a string`);
   const out = fromCanonicalHex(hex);
-  if (!out) throw new WireError(`${what}: must be lowercase hex of even length (got ${JSON.stringify(hex.slice(0, 80))})`);
-  if (length !== undefined && out.length !== length) throw new WireError(`${what}: must be ${length} bytes (${length * 2} hex characters), got ${out.length}`);
+  if (!out)
+    throw new WireError(`${what}: must be lowercase hex of even length (got ${JSON.stringify(hex.slice(0, 80))})`);
+  if (length !== undefined && out.length !== length)
+    throw new WireError(`${what}: must be ${length} bytes (${length * 2} hex characters), got ${out.length}`);
   return out;
 }
 
@@ -56,7 +58,10 @@ export function bigintToDecimal(v: bigint): string {
 export function decimalToBigint(s: string, what = 'integer', min?: bigint, max?: bigint): bigint {
   if (typeof s !== 'string') throw new WireError(`${what}: expected a decimal string`);
   const unsigned = min !== undefined && min >= 0n;
-  if (!(unsigned ? UINT_RE : INT_RE).test(s)) throw new WireError(`${what}: must be a ${unsigned ? 'non-negative ' : ''}decimal integer string (got ${JSON.stringify(s.slice(0, 80))})`);
+  if (!(unsigned ? UINT_RE : INT_RE).test(s))
+    throw new WireError(
+      `${what}: must be a ${unsigned ? 'non-negative ' : ''}decimal integer string (got ${JSON.stringify(s.slice(0, 80))})`,
+    );
   const v = BigInt(s);
   if (min !== undefined && v < min) throw new WireError(`${what}: ${s} is below ${min}`);
   if (max !== undefined && v > max) throw new WireError(`${what}: ${s} is above ${max}`);
@@ -94,7 +99,9 @@ export const hexBytes = z.string().regex(HEX_RE, 'must be lowercase hex of even 
 
 /** Lowercase hex of exactly `bytes` bytes. */
 export function hexOf(bytes: number): z.ZodString {
-  return z.string().regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`), `must be ${bytes * 2} lowercase hex characters (${bytes} bytes)`);
+  return z
+    .string()
+    .regex(new RegExp(`^[0-9a-f]{${bytes * 2}}$`), `must be ${bytes * 2} lowercase hex characters (${bytes} bytes)`);
 }
 
 /** 32 bytes as hex: agent ids, envelope ids, hashes, merkle roots. */
@@ -104,7 +111,13 @@ export const hex16 = hexOf(16);
 
 // zod runs every check even after one failed, so the range check must not assume the pattern held.
 const decimalIn = (re: RegExp, min: bigint | undefined, max: bigint | undefined, label: string) =>
-  z.string().regex(re, `must be a canonical ${label} decimal string`).refine((s) => !re.test(s) || ((min === undefined || BigInt(s) >= min) && (max === undefined || BigInt(s) <= max)), `out of the ${label} range`);
+  z
+    .string()
+    .regex(re, `must be a canonical ${label} decimal string`)
+    .refine(
+      (s) => !re.test(s) || ((min === undefined || BigInt(s) >= min) && (max === undefined || BigInt(s) <= max)),
+      `out of the ${label} range`,
+    );
 
 /** u64 as a decimal string. */
 export const u64String = decimalIn(UINT_RE, 0n, U64_MAX, 'u64');

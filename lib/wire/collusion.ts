@@ -11,14 +11,20 @@ import { qp } from './params';
 const agentParam = z
   .string()
   .trim()
-  .regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,44})$/, 'must be 64 hex characters or a base58 agent address')
+  .regex(
+    /^(?:(?:0x)?[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,44})$/,
+    'must be 64 hex characters or a base58 agent address',
+  )
   .meta({ description: 'only rows about this agent: 64 hex characters or a base58 address' });
 
 /** GET /api/collusion. */
 export const CollusionQuerySchema = z.object({
   agent: agentParam.optional(),
   limit: qp.int(1, 100).default(20).meta({ description: 'rows per signal, 1..100, default 20' }),
-  window: qp.int(100, 100_000).default(5_000).meta({ description: 'newest rows of each source read (FEEDBACK envelopes, conversations, NOTARIZE_ASSIGN envelopes), 100..100,000, default 5,000' }),
+  window: qp.int(100, 100_000).default(5_000).meta({
+    description:
+      'newest rows of each source read (FEEDBACK envelopes, conversations, NOTARIZE_ASSIGN envelopes), 100..100,000, default 5,000',
+  }),
 });
 export type CollusionQuery = z.output<typeof CollusionQuerySchema>;
 
@@ -104,7 +110,11 @@ export const DeallessRowSchema = z.object({
 export const CollusionViewSchema = z.object({
   agent: hex32.nullable(),
   limit: nonNegInt,
-  windows: z.object({ feedback: CollusionWindowSchema, conversations: CollusionWindowSchema, assignments: CollusionWindowSchema }),
+  windows: z.object({
+    feedback: CollusionWindowSchema,
+    conversations: CollusionWindowSchema,
+    assignments: CollusionWindowSchema,
+  }),
   reciprocal: z.array(ReciprocalRowSchema),
   concentration: z.array(ConcentrationRowSchema),
   notaryReuse: z.object({

@@ -14,10 +14,10 @@
  * The note is one line (no control characters): a newline in it could forge the lines after it.
  */
 import { z } from 'zod';
-import { ConversationViewSchema } from './views';
-import { OnChainNegotiationViewSchema } from './haggle-views';
 import { hex16, hex32, nonNegInt } from './codec';
+import { OnChainNegotiationViewSchema } from './haggle-views';
 import { qp } from './params';
+import { ConversationViewSchema } from './views';
 
 export const DISPUTE_OPINIONS = ['upheld', 'rejected', 'unclear'] as const;
 export type DisputeOpinionKind = (typeof DISPUTE_OPINIONS)[number];
@@ -40,7 +40,8 @@ export interface DisputeReview {
 
 /** What is wrong with a note, in a sentence; null when it can be signed. */
 export function reviewNoteProblem(note: string): string | null {
-  if ([...note].length > REVIEW_NOTE_MAX) return `the note has ${[...note].length} characters; at most ${REVIEW_NOTE_MAX}`;
+  if ([...note].length > REVIEW_NOTE_MAX)
+    return `the note has ${[...note].length} characters; at most ${REVIEW_NOTE_MAX}`;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's job
   if (/[\u0000-\u001f\u007f\u2028\u2029]/.test(note)) return 'the note must be one line without control characters';
   return null;
@@ -55,22 +56,39 @@ export function disputeReviewMessage(r: DisputeReview): string {
  * Reads a signed text back into its fields, refusing anything that is not exactly the canonical
  * form (rebuilt and compared), with the reason in a sentence.
  */
-export function parseDisputeReviewMessage(text: string): { ok: true; review: DisputeReview } | { ok: false; error: string } {
+export function parseDisputeReviewMessage(
+  text: string,
+): { ok: true; review: DisputeReview } | { ok: false; error: string } {
   const lines = text.split('\n');
-  if (lines.length !== 5) return { ok: false, error: `the message must have 5 lines (header, dispute, opinion, note, at); it has ${lines.length}` };
-  if (lines[0] !== REVIEW_HEADER) return { ok: false, error: `the message must start with the line "${REVIEW_HEADER}"` };
-  const field = (i: number, name: string) => (lines[i].startsWith(`${name}: `) ? lines[i].slice(name.length + 2) : null);
+  if (lines.length !== 5)
+    return {
+      ok: false,
+      error: `the message must have 5 lines (header, dispute, opinion, note, at); it has ${lines.length}`,
+    };
+  if (lines[0] !== REVIEW_HEADER)
+    return { ok: false, error: `the message must start with the line "${REVIEW_HEADER}"` };
+  const field = (i: number, name: string) =>
+    lines[i].startsWith(`${name}: `) ? lines[i].slice(name.length + 2) : null;
   const dispute = field(1, 'dispute');
-  if (dispute === null || !/^[0-9a-f]{64}$/.test(dispute)) return { ok: false, error: 'line 2 must be "dispute: " and the DISPUTE envelope id in 64 lowercase hex characters' };
+  if (dispute === null || !/^[0-9a-f]{64}$/.test(dispute))
+    return {
+      ok: false,
+      error: 'line 2 must be "dispute: " and the DISPUTE envelope id in 64 lowercase hex characters',
+    };
   const opinion = field(2, 'opinion');
-  if (opinion === null || !(DISPUTE_OPINIONS as readonly string[]).includes(opinion)) return { ok: false, error: `line 3 must be "opinion: " and one of ${DISPUTE_OPINIONS.join(', ')}` };
+  if (opinion === null || !(DISPUTE_OPINIONS as readonly string[]).includes(opinion))
+    return { ok: false, error: `line 3 must be "opinion: " and one of ${DISPUTE_OPINIONS.join(', ')}` };
   const note = field(3, 'note') ?? (lines[3] === 'note:' ? '' : null);
   if (note === null) return { ok: false, error: 'line 4 must be "note: " and the note' };
   const noteProblem = reviewNoteProblem(note);
   if (noteProblem) return { ok: false, error: noteProblem };
   const at = field(4, 'at');
   const t = at === null ? NaN : Date.parse(at);
-  if (at === null || !Number.isFinite(t) || new Date(t).toISOString() !== at) return { ok: false, error: 'line 5 must be "at: " and a UTC time as toISOString writes it (2026-11-27T22:50:00.000Z)' };
+  if (at === null || !Number.isFinite(t) || new Date(t).toISOString() !== at)
+    return {
+      ok: false,
+      error: 'line 5 must be "at: " and a UTC time as toISOString writes it (2026-11-27T22:50:00.000Z)',
+    };
   const review: DisputeReview = { dispute, opinion: opinion as DisputeOpinionKind, note, at };
   if (disputeReviewMessage(review) !== text) return { ok: false, error: 'the message is not in its canonical form' };
   return { ok: true, review };
@@ -78,9 +96,16 @@ export function parseDisputeReviewMessage(text: string): { ok: true; review: Dis
 
 /** GET /api/disputes. */
 export const DisputesQuerySchema = z.object({
-  status: z.enum(['open', 'reviewed']).optional().meta({ description: '`open`: no counted opinion yet; `reviewed`: at least one (counted: by a reviewer the deployment names, DISPUTE_REVIEWERS)' }),
+  status: z.enum(['open', 'reviewed']).optional().meta({
+    description:
+      '`open`: no counted opinion yet; `reviewed`: at least one (counted: by a reviewer the deployment names, DISPUTE_REVIEWERS)',
+  }),
   limit: qp.int(1, 200).default(50).meta({ description: '1..200, default 50' }),
-  before: z.string().regex(/^\d{1,19}\.[0-9a-f]{64}$/, 'must be the `next` cursor of a previous page').optional().meta({ description: 'the `next` cursor of the previous page (same status)' }),
+  before: z
+    .string()
+    .regex(/^\d{1,19}\.[0-9a-f]{64}$/, 'must be the `next` cursor of a previous page')
+    .optional()
+    .meta({ description: 'the `next` cursor of the previous page (same status)' }),
 });
 export type DisputesQuery = z.output<typeof DisputesQuerySchema>;
 
@@ -91,7 +116,13 @@ export const DisputeIdPathSchema = z.object({ id: qp.hex(32, 'DISPUTE envelope i
  * Counted opinions (reviewers the deployment names, DISPUTE_REVIEWERS) by kind, and `uncounted`:
  * everyone else's, kept and shown but moving no status and no count.
  */
-export const OpinionCountsSchema = z.object({ total: nonNegInt, upheld: nonNegInt, rejected: nonNegInt, unclear: nonNegInt, uncounted: nonNegInt });
+export const OpinionCountsSchema = z.object({
+  total: nonNegInt,
+  upheld: nonNegInt,
+  rejected: nonNegInt,
+  unclear: nonNegInt,
+  uncounted: nonNegInt,
+});
 
 export const DisputeRowSchema = z.object({
   /** The DISPUTE envelope id. */
@@ -160,14 +191,16 @@ export const DisputeDetailSchema = z.object({
 export type DisputeDetailView = z.infer<typeof DisputeDetailSchema>;
 
 /** POST /api/disputes/{id}/opinions. */
-export const DisputeOpinionRequestSchema = z.object({
-  /** The wallet address that signed: base58 (or 64 hex) Ed25519 public key. */
-  reviewer: z.string().min(1).max(100),
-  /** The canonical text (module comment). */
-  message: z.string().min(1).max(4000),
-  /** Ed25519 signature of the message's UTF-8 bytes: 128 lowercase hex characters, base58 or padded base64; each is accepted once. */
-  signature: z.string().min(1).max(200),
-}).strict();
+export const DisputeOpinionRequestSchema = z
+  .object({
+    /** The wallet address that signed: base58 (or 64 hex) Ed25519 public key. */
+    reviewer: z.string().min(1).max(100),
+    /** The canonical text (module comment). */
+    message: z.string().min(1).max(4000),
+    /** Ed25519 signature of the message's UTF-8 bytes: 128 lowercase hex characters, base58 or padded base64; each is accepted once. */
+    signature: z.string().min(1).max(200),
+  })
+  .strict();
 export type DisputeOpinionRequest = z.infer<typeof DisputeOpinionRequestSchema>;
 
 export const DisputeOpinionResultSchema = z.object({

@@ -2,13 +2,14 @@
  * The `drop` events a running observer publishes (one per reason per flush, with `count` and
  * `total`) match lib/wire's DropData, and the browser state adds their counts.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { encodeCanonical } from '../protocol/cbor';
+import { test } from 'node:test';
+import { applyEvent, initialState } from '../../components/live-state';
 import { startObservatory } from '../observer/observatory';
 import { makeBackend, quietLogger } from '../observer/testing';
-import { applyEvent, initialState } from '../../components/live-state';
-import { LiveEventSchema, type LiveEvent } from './events';
+import { encodeCanonical } from '../protocol/cbor';
+import { type LiveEvent, LiveEventSchema } from './events';
 
 test("a running observer's drop events validate and the browser adds their counts", async () => {
   const backend = await makeBackend('pglite');
@@ -20,7 +21,10 @@ test("a running observer's drop events validate and the browser adds their count
     const body = encodeCanonical(Array.from({ length: 5 }, (_, i) => new Uint8Array([0xff, i])));
     const r = await obs.ingestUpload(body);
     assert.equal(r.status, 200);
-    assert.deepEqual(r.results.map((x) => x.ok), [false, false, false, false, false]);
+    assert.deepEqual(
+      r.results.map((x) => x.ok),
+      [false, false, false, false, false],
+    );
     await obs.flush();
     const drops = seen.filter((e) => e.type === 'drop');
     assert.equal(drops.length, 1);
@@ -28,7 +32,14 @@ test("a running observer's drop events validate and the browser adds their count
     assert.deepEqual(parsed, drops[0]);
     assert.deepEqual(parsed.data, { reason: 'decode', count: 5, total: 5 });
 
-    let s = initialState({ stats: { byType: {}, drops: {} }, envelopes: [], agents: [], graph: { nodes: [], links: [] }, mesh: null, database: null });
+    let s = initialState({
+      stats: { byType: {}, drops: {} },
+      envelopes: [],
+      agents: [],
+      graph: { nodes: [], links: [] },
+      mesh: null,
+      database: null,
+    });
     s = applyEvent(s, parsed);
     assert.deepEqual(s.stats.drops, { decode: 5 });
   } finally {

@@ -5,12 +5,25 @@
  * JSON-only values: bytes as lowercase hex, u64 as decimal strings, times as unix ms.
  */
 import { z } from 'zod';
-import { nonNegInt, hex16, hex32, u64String, unixMs } from './codec';
 import {
-  AgentDeactivatedData, BatchSubmittedData, ChallengeResolvedData, ChallengeSubmittedData, LeasePaidData, StakeLockedData, StakeSlashedData,
+  AgentDeactivatedData,
+  BatchSubmittedData,
+  ChallengeResolvedData,
+  ChallengeSubmittedData,
+  LeasePaidData,
+  StakeLockedData,
+  StakeSlashedData,
 } from './chain-events';
+import { hex16, hex32, nonNegInt, u64String, unixMs } from './codec';
 import {
-  HaggleAcceptedData, HaggleCommittedData, HaggleCreatedData, HaggleJoinedData, HaggleOfferData, HaggleRefundedData, HaggleRevealedData, HaggleSettledData,
+  HaggleAcceptedData,
+  HaggleCommittedData,
+  HaggleCreatedData,
+  HaggleJoinedData,
+  HaggleOfferData,
+  HaggleRefundedData,
+  HaggleRevealedData,
+  HaggleSettledData,
 } from './haggle-events';
 import { envelopeHeader, ReputationViewSchema } from './views';
 
@@ -43,7 +56,12 @@ const envelopeRef = { envelopeId: hex32, conversationId: hex16, sender: hex32, r
 /** `reputation_update`: a FEEDBACK folded into the target's gossip reputation. */
 export const ReputationUpdateData = z.object({
   ...envelopeRef,
-  agent: hex32, from: hex32, score: z.number().int().min(-100).max(100), outcome: nonNegInt.max(255), role: nonNegInt.max(255), isDispute: z.boolean(),
+  agent: hex32,
+  from: hex32,
+  score: z.number().int().min(-100).max(100),
+  outcome: nonNegInt.max(255),
+  role: nonNegInt.max(255),
+  isDispute: z.boolean(),
   reputation: ReputationViewSchema,
 });
 
@@ -60,7 +78,8 @@ export const DisputeRaisedData = z.object({ ...envelopeRef, disputant: hex32 });
  */
 export const DropData = z.object({ reason: z.string().min(1), count: nonNegInt.min(1), total: nonNegInt });
 
-const ev = <T extends string, D extends z.ZodType>(type: T, data: D) => z.object({ type: z.literal(type), at: unixMs, data });
+const ev = <T extends string, D extends z.ZodType>(type: T, data: D) =>
+  z.object({ type: z.literal(type), at: unixMs, data });
 
 /** Every live event, discriminated on `type`. */
 export const LiveEventSchema = z.discriminatedUnion('type', [
@@ -101,7 +120,15 @@ export type LiveEventData<T extends LiveEventType> = LiveEventOf<T>['data'];
 export const LIVE_EVENT_TYPES: readonly LiveEventType[] = LiveEventSchema.options.map((o) => o.shape.type.value);
 
 /** The chain event types the indexer publishes. */
-export const CHAIN_EVENT_TYPES = ['agent_deactivated', 'lease_paid', 'stake_locked', 'stake_slashed', 'batch_submitted', 'challenge_submitted', 'challenge_resolved'] as const;
+export const CHAIN_EVENT_TYPES = [
+  'agent_deactivated',
+  'lease_paid',
+  'stake_locked',
+  'stake_slashed',
+  'batch_submitted',
+  'challenge_submitted',
+  'challenge_resolved',
+] as const;
 /** A chain event type. */
 export type ChainEventType = (typeof CHAIN_EVENT_TYPES)[number];
 /** A live event of the chain indexer. */
@@ -115,7 +142,14 @@ export function isChainEvent(e: LiveEvent): e is ChainLiveEvent {
 
 /** The Haggle event types the indexer publishes (negotiations, not agents: no `agentHex`). */
 export const HAGGLE_EVENT_TYPES = [
-  'haggle_created', 'haggle_joined', 'haggle_offer', 'haggle_committed', 'haggle_revealed', 'haggle_accepted', 'haggle_settled', 'haggle_refunded',
+  'haggle_created',
+  'haggle_joined',
+  'haggle_offer',
+  'haggle_committed',
+  'haggle_revealed',
+  'haggle_accepted',
+  'haggle_settled',
+  'haggle_refunded',
 ] as const;
 /** A Haggle event type. */
 export type HaggleEventType = (typeof HAGGLE_EVENT_TYPES)[number];
@@ -133,14 +167,22 @@ export function isHaggleEvent(e: LiveEvent): e is HaggleLiveEvent {
 /** First frame on every `/api/stream` connection. */
 export const HelloFrameSchema = z.object({ type: z.literal('hello'), at: unixMs, data: z.object({}) });
 /** Sent to a client that fell behind, before its next event: `dropped` events never reached it. */
-export const LaggedFrameSchema = z.object({ type: z.literal('lagged'), at: unixMs, data: z.object({ dropped: nonNegInt }) });
+export const LaggedFrameSchema = z.object({
+  type: z.literal('lagged'),
+  at: unixMs,
+  data: z.object({ dropped: nonNegInt }),
+});
 /** A `hello` frame. */
 export type HelloFrame = z.infer<typeof HelloFrameSchema>;
 /** A `lagged` frame. */
 export type LaggedFrame = z.infer<typeof LaggedFrameSchema>;
 
 /** Any frame of `/api/stream`. */
-export const StreamFrameSchema = z.discriminatedUnion('type', [HelloFrameSchema, LaggedFrameSchema, ...LiveEventSchema.options]);
+export const StreamFrameSchema = z.discriminatedUnion('type', [
+  HelloFrameSchema,
+  LaggedFrameSchema,
+  ...LiveEventSchema.options,
+]);
 /** Any frame of `/api/stream`. */
 export type StreamFrame = z.infer<typeof StreamFrameSchema>;
 

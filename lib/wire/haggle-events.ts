@@ -23,8 +23,17 @@ const haggleBase = {
 /** NegotiationCreated: the buyer escrowed `deposit`. */
 export const HaggleCreatedData = z.object({
   ...haggleBase,
-  buyer: base58Address, seller: base58Address, deposit: u64String, deadline: i64String, createdAt: i64String, responseWindow: u32,
-  decayBps: u16, minOfferBps: u16, protocolFeeBps: u16, maxRounds: u8, zopaDetection: u8,
+  buyer: base58Address,
+  seller: base58Address,
+  deposit: u64String,
+  deadline: i64String,
+  createdAt: i64String,
+  responseWindow: u32,
+  decayBps: u16,
+  minOfferBps: u16,
+  protocolFeeBps: u16,
+  maxRounds: u8,
+  zopaDetection: u8,
 });
 
 /** NegotiationJoined: the seller accepted the negotiation. */
@@ -33,7 +42,14 @@ export const HaggleJoinedData = z.object({ ...haggleBase, seller: base58Address,
 /** OfferSubmitted: `decay` moved to the treasury this round, `escrow` is what is left; side 1 buyer, 2 seller. */
 export const HaggleOfferData = z.object({
   ...haggleBase,
-  amount: u64String, decay: u64String, escrow: u64String, at: i64String, side: u8, round: u8, status: u8, metadata: hexOf(64),
+  amount: u64String,
+  decay: u64String,
+  escrow: u64String,
+  at: i64String,
+  side: u8,
+  round: u8,
+  status: u8,
+  metadata: hexOf(64),
   statusName: z.string().min(1),
 });
 
@@ -49,12 +65,25 @@ export const HaggleAcceptedData = z.object({ ...haggleBase, amount: u64String, a
 /** NegotiationSettled: `toSeller` + `fee` = `amount`; `refund` went back to the buyer; `decayed` is the total decay. */
 export const HaggleSettledData = z.object({
   ...haggleBase,
-  buyer: base58Address, seller: base58Address, amount: u64String, fee: u64String, toSeller: u64String, refund: u64String, decayed: u64String,
+  buyer: base58Address,
+  seller: base58Address,
+  amount: u64String,
+  fee: u64String,
+  toSeller: u64String,
+  refund: u64String,
+  decayed: u64String,
 });
 
 /** NegotiationRefunded: rejected, expired or without a ZOPA; reason and status also by name. */
 export const HaggleRefundedData = z.object({
   ...haggleBase,
-  buyer: base58Address, refund: u64String, decayed: u64String, at: i64String, status: u8, reason: u8, side: u8,
-  statusName: z.string().min(1), reasonName: z.string().min(1),
+  buyer: base58Address,
+  refund: u64String,
+  decayed: u64String,
+  at: i64String,
+  status: u8,
+  reason: u8,
+  side: u8,
+  statusName: z.string().min(1),
+  reasonName: z.string().min(1),
 });

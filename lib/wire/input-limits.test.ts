@@ -1,6 +1,6 @@
-import test from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_TIME_MS, jsonTextProblem, textProblem, timeMsParam } from './input-limits';
+import test from 'node:test';
+import { jsonTextProblem, MAX_TIME_MS, textProblem, timeMsParam } from './input-limits';
 import { ConversationCursorSchema, ConversationsQuerySchema, EnvelopesQuerySchema, ExportQuerySchema } from './params';
 import { ReplayQuerySchema } from './replay';
 
@@ -28,6 +28,9 @@ test('text with a NUL or a lone surrogate is refused; paired surrogates are not'
   assert.match(textProblem('\uD800') ?? '', /surrogate/);
   assert.match(textProblem('x\uDC00') ?? '', /surrogate/);
   assert.equal(textProblem('😀 é'), null);
-  assert.deepEqual(jsonTextProblem({ a: [1, { b: 'ok', c: 'x\u0000' }] }), { path: 'a.1.c', problem: textProblem('\u0000') });
+  assert.deepEqual(jsonTextProblem({ a: [1, { b: 'ok', c: 'x\u0000' }] }), {
+    path: 'a.1.c',
+    problem: textProblem('\u0000'),
+  });
   assert.equal(jsonTextProblem({ a: ['fine'] }), null);
 });

@@ -9,9 +9,19 @@ export const MESH_RANGES = ['1h', '24h', '7d'] as const;
 export type MeshRange = (typeof MESH_RANGES)[number];
 
 export const MeshHealthQuerySchema = z.object({
-  range: z.enum(MESH_RANGES).default('1h').meta({ description: 'the window ending now: 1h (1-minute rows), 24h or 7d (hourly rows)' }),
-  topic: z.string().min(1).max(100).optional().meta({ description: 'one topic (e.g. /0x01/v1/broadcast), /0x01/v1/envelope for direct streams, * for the whole node' }),
-  observer: z.string().min(1).max(100).optional().meta({ description: 'the libp2p peer id of the observer whose rows to answer (default: this process\'s)' }),
+  range: z
+    .enum(MESH_RANGES)
+    .default('1h')
+    .meta({ description: 'the window ending now: 1h (1-minute rows), 24h or 7d (hourly rows)' }),
+  topic: z.string().min(1).max(100).optional().meta({
+    description: 'one topic (e.g. /0x01/v1/broadcast), /0x01/v1/envelope for direct streams, * for the whole node',
+  }),
+  observer: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: "the libp2p peer id of the observer whose rows to answer (default: this process's)" }),
 });
 
 const n = z.number().nullable();
@@ -55,6 +65,8 @@ export const MeshHealthViewSchema = z.object({
   observers: z.array(z.object({ observer: z.string(), intervals: z.number().int() })),
   rows: z.array(MeshHealthRowSchema),
   /** Intervals measured by more than one observer: their smallest and largest first-seen latency median, ms. */
-  spread: z.array(z.object({ bucket: z.number().int(), observers: z.number().int(), p50Min: z.number(), p50Max: z.number() })),
+  spread: z.array(
+    z.object({ bucket: z.number().int(), observers: z.number().int(), p50Min: z.number(), p50Max: z.number() }),
+  ),
 });
 export type MeshHealthView = z.infer<typeof MeshHealthViewSchema>;

@@ -7,9 +7,9 @@
  * figure that cannot be computed is null, and `unknown` says why.
  */
 import { z } from 'zod';
-import { hex32, intString, nonNegInt } from './codec';
 import { FIGURE_KEYS, ROLE_SOURCES } from '../protocol/analytics-defs';
 import { CONVERSATION_OUTCOMES } from '../protocol/conversation-state';
+import { hex32, intString, nonNegInt } from './codec';
 
 /** An exact amount that may carry a fraction of a unit (Nash, Rubinstein). */
 export const decimalAmount = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal amount');
@@ -50,7 +50,14 @@ export const CurveFitViewSchema = z.object({
   tEndMs: z.number(),
 });
 
-export const MOVEMENTS = ['single offer', 'no movement', 'conceding', 'moving away', 'zig-zag', 'monotone, direction unknown'] as const;
+export const MOVEMENTS = [
+  'single offer',
+  'no movement',
+  'conceding',
+  'moving away',
+  'zig-zag',
+  'monotone, direction unknown',
+] as const;
 
 export const NegotiationSideSchema = z.object({
   agent: hex32,
@@ -95,7 +102,12 @@ export const NegotiationViewSchema = z.object({
   parties: z.array(hex32),
   notaries: z.array(hex32),
   bidders: z.array(hex32),
-  roles: z.object({ buyer: hex32.nullable(), seller: hex32.nullable(), sources: z.array(z.enum(ROLE_SOURCES)), ignored: z.array(z.string()) }),
+  roles: z.object({
+    buyer: hex32.nullable(),
+    seller: hex32.nullable(),
+    sources: z.array(z.enum(ROLE_SOURCES)),
+    ignored: z.array(z.string()),
+  }),
   sides: z.array(NegotiationSideSchema),
   rounds: nonNegInt,
   firstMover: hex32.nullable(),
@@ -103,21 +115,46 @@ export const NegotiationViewSchema = z.object({
   /** A sealed reservation (NEGC) was committed by at least one side. */
   sealed: z.boolean(),
   /** Each party's reveal against its earlier commitment; only `verified` ones feed a figure. */
-  reservations: z.array(z.object({ agent: hex32, status: z.enum(['verified', 'no commitment', 'mismatch', 'not revealed']), revealed: intString.nullable() })),
-  zopa: z.object({ exists: z.boolean(), buyerReservation: intString, sellerReservation: intString, width: intString }).nullable(),
+  reservations: z.array(
+    z.object({
+      agent: hex32,
+      status: z.enum(['verified', 'no commitment', 'mismatch', 'not revealed']),
+      revealed: intString.nullable(),
+    }),
+  ),
+  zopa: z
+    .object({ exists: z.boolean(), buyerReservation: intString, sellerReservation: intString, width: intString })
+    .nullable(),
   /** Nash point; distance from the deal (null without a deal) and relative to the ZOPA width (null when 0). */
-  nash: z.object({ price: decimalAmount, distance: decimalAmount.nullable(), relativeDistance: z.number().nullable() }).nullable(),
+  nash: z
+    .object({ price: decimalAmount, distance: decimalAmount.nullable(), relativeDistance: z.number().nullable() })
+    .nullable(),
   /** Rubinstein equilibrium with each side's own decay: first mover's share (exact "num/den" too) and its price in the ZOPA. */
-  rubinstein: z.object({
-    deltaFirst: z.number(), deltaSecond: z.number(), share: z.number(), shareExact: z.string(), limit: z.boolean(), price: decimalAmount, firstMover: hex32,
-  }).nullable(),
+  rubinstein: z
+    .object({
+      deltaFirst: z.number(),
+      deltaSecond: z.number(),
+      share: z.number(),
+      shareExact: z.string(),
+      limit: z.boolean(),
+      price: decimalAmount,
+      firstMover: hex32,
+    })
+    .nullable(),
   /** The escrow the chain burned by decay (Haggle account); null off chain. */
   escrowBurned: z.object({ deposit: intString, burned: intString, decayBps: nonNegInt, rounds: nonNegInt }).nullable(),
   /**
    * Surplus of each side at the deal price (exact) and its share of the ZOPA: null when the width
    * is 0 or the deal lies outside the ZOPA (a share outside [0, 1] is not a share: see outsideZopaBy).
    */
-  surplus: z.object({ buyer: intString, seller: intString, buyerShare: z.number().nullable(), sellerShare: z.number().nullable() }).nullable(),
+  surplus: z
+    .object({
+      buyer: intString,
+      seller: intString,
+      buyerShare: z.number().nullable(),
+      sellerShare: z.number().nullable(),
+    })
+    .nullable(),
   /**
    * How far the agreed price lies outside the ZOPA (the verified reservations): the most either side
    * passed its own reservation by, exact; "0" inside it; null without a deal or a known ZOPA.

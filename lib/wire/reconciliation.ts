@@ -11,19 +11,28 @@ import { qp } from './params';
 const agentParam = z
   .string()
   .trim()
-  .regex(/^(?:(?:0x)?[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,44})$/, 'must be 64 hex characters or a base58 agent address');
+  .regex(
+    /^(?:(?:0x)?[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{32,44})$/,
+    'must be 64 hex characters or a base58 agent address',
+  );
 
 /** GET /api/reconciliation. */
 export const ReconciliationQuerySchema = z.object({
-  agent: agentParam.optional().meta({ description: 'only this agent\'s epochs: 64 hex characters or a base58 address' }),
-  limit: qp.int(1, 500).default(50).meta({ description: 'agent-epochs listed, newest epoch first, 1..500, default 50' }),
+  agent: agentParam.optional().meta({ description: "only this agent's epochs: 64 hex characters or a base58 address" }),
+  limit: qp
+    .int(1, 500)
+    .default(50)
+    .meta({ description: 'agent-epochs listed, newest epoch first, 1..500, default 50' }),
 });
 export type ReconciliationQuery = z.output<typeof ReconciliationQuerySchema>;
 
 /** GET /api/reconciliation/{agent}/{epoch}. */
 export const ReconciliationPathSchema = z.object({
   agent: agentParam,
-  epoch: z.string().trim().regex(/^\d{1,19}$/, 'must be a non-negative integer below 2^63'),
+  epoch: z
+    .string()
+    .trim()
+    .regex(/^\d{1,19}$/, 'must be a non-negative integer below 2^63'),
 });
 
 export const RECON_TOPIC_KEYS = ['broadcast', 'notary', 'reputation', 'stream'] as const;
@@ -35,7 +44,12 @@ export const TopicShareSchema = z.object({
   /** committed ÷ seen, null when nothing was seen. */
   share: z.number().nullable(),
 });
-const TopicsSchema = z.object({ broadcast: TopicShareSchema, notary: TopicShareSchema, reputation: TopicShareSchema, stream: TopicShareSchema });
+const TopicsSchema = z.object({
+  broadcast: TopicShareSchema,
+  notary: TopicShareSchema,
+  reputation: TopicShareSchema,
+  stream: TopicShareSchema,
+});
 
 /** One agent-epoch as stored when its batch verdict was reached (with `agent`: also its batches still without one). */
 export const ReconciliationRowSchema = z.object({
@@ -78,7 +92,10 @@ export type ReconciliationView = z.infer<typeof ReconciliationViewSchema>;
 export const EnvelopeRefSchema = z.object({
   id: hex32,
   msgType: z.number().int().nullable(),
-  via: z.string().nullable().meta({ description: 'gossip, stream or upload: how the observer first got it; null when it is not stored' }),
+  via: z
+    .string()
+    .nullable()
+    .meta({ description: 'gossip, stream or upload: how the observer first got it; null when it is not stored' }),
   topic: z.string().nullable(),
 });
 
@@ -89,19 +106,29 @@ const TopicDetailSchema = TopicShareSchema.extend({ notCommittedIds: z.array(Env
 export const ReconciliationDetailSchema = z.object({
   agent: hex32,
   epoch: z.string(),
-  status: z.enum(['verified', 'mismatch', 'unverified']).nullable().meta({ description: 'the batch verdict; null when no batch of this agent and epoch is indexed' }),
+  status: z
+    .enum(['verified', 'mismatch', 'unverified'])
+    .nullable()
+    .meta({ description: 'the batch verdict; null when no batch of this agent and epoch is indexed' }),
   unknownReason: z.string().nullable(),
   logEntries: nonNegInt,
   stored: ReconciliationRowSchema.nullable(),
   listLimit: nonNegInt,
-  live: z.object({
-    seen: nonNegInt,
-    seenLogged: nonNegInt,
-    seenNotLogged: nonNegInt,
-    seenNotLoggedIds: z.array(EnvelopeRefSchema),
-    loggedNotSeen: nonNegInt,
-    loggedNotSeenIds: z.array(EnvelopeRefSchema),
-    topics: z.object({ broadcast: TopicDetailSchema, notary: TopicDetailSchema, reputation: TopicDetailSchema, stream: TopicDetailSchema }),
-  }).nullable(),
+  live: z
+    .object({
+      seen: nonNegInt,
+      seenLogged: nonNegInt,
+      seenNotLogged: nonNegInt,
+      seenNotLoggedIds: z.array(EnvelopeRefSchema),
+      loggedNotSeen: nonNegInt,
+      loggedNotSeenIds: z.array(EnvelopeRefSchema),
+      topics: z.object({
+        broadcast: TopicDetailSchema,
+        notary: TopicDetailSchema,
+        reputation: TopicDetailSchema,
+        stream: TopicDetailSchema,
+      }),
+    })
+    .nullable(),
 });
 export type ReconciliationDetailView = z.infer<typeof ReconciliationDetailSchema>;

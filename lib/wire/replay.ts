@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { unixMs } from './codec';
 import { MessageData } from './events';
-import { qp } from './params';
 import { timeMsParam } from './input-limits';
+import { qp } from './params';
 
 /** Most envelopes one replay page holds (the browser keeps a few pages, never a window). */
 export const REPLAY_MAX_LIMIT = 1000;
@@ -41,8 +41,13 @@ export type ReplayCursor = z.output<typeof ReplayCursorSchema>;
 export const ReplayQuerySchema = z.object({
   from: ms('window start, envelope timestamp at or after (unix ms); default: `to` minus 5 minutes').optional(),
   to: ms('window end, envelope timestamp at or before (unix ms); default: now').optional(),
-  after: ReplayCursorSchema.optional().meta({ description: 'the `next` cursor of the previous page: `<timestamp µs>:<64 hex id>`' }),
-  limit: qp.int(1, REPLAY_MAX_LIMIT).default(REPLAY_DEFAULT_LIMIT).meta({ description: `1..${REPLAY_MAX_LIMIT}, default ${REPLAY_DEFAULT_LIMIT}` }),
+  after: ReplayCursorSchema.optional().meta({
+    description: 'the `next` cursor of the previous page: `<timestamp µs>:<64 hex id>`',
+  }),
+  limit: qp
+    .int(1, REPLAY_MAX_LIMIT)
+    .default(REPLAY_DEFAULT_LIMIT)
+    .meta({ description: `1..${REPLAY_MAX_LIMIT}, default ${REPLAY_DEFAULT_LIMIT}` }),
 });
 
 /** One replayed envelope: the live `message` event, `at` being when the observer received it. */

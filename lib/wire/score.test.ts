@@ -1,6 +1,7 @@
 // Score points (the unit pages, filters and alert thresholds use) to and from the protocol's fixed point, exactly.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { pointsToFixed, scorePoints, scorePointsParam } from './score';
 
 test('points and fixed point, both ways, exact', () => {

@@ -15,7 +15,10 @@ export function scorePoints(fixed: bigint | string, places = PLACES): string {
   const neg = v < 0n;
   const a = neg ? -v : v;
   const int = a / SCORE_ONE;
-  const frac = (a % SCORE_ONE).toString().padStart(PLACES, '0').slice(0, Math.max(0, Math.min(PLACES, places)));
+  const frac = (a % SCORE_ONE)
+    .toString()
+    .padStart(PLACES, '0')
+    .slice(0, Math.max(0, Math.min(PLACES, places)));
   const shown = places === PLACES ? frac.replace(/0+$/, '') : frac;
   const body = `${int}${shown ? `.${shown}` : ''}`;
   return neg && /[1-9]/.test(body) ? `-${body}` : body;
@@ -30,7 +33,12 @@ export function pointsToFixed(text: string): bigint | null {
 }
 
 /** A query parameter in points (-100..100, up to 6 decimals), as fixed point. */
-export const scorePointsParam = z.string().trim()
-  .regex(/^-?\d{1,3}(\.\d{1,6})?$/, 'must be score points from -100 to 100 with at most 6 decimals (the FEEDBACK score scale, e.g. 62.5)')
+export const scorePointsParam = z
+  .string()
+  .trim()
+  .regex(
+    /^-?\d{1,3}(\.\d{1,6})?$/,
+    'must be score points from -100 to 100 with at most 6 decimals (the FEEDBACK score scale, e.g. 62.5)',
+  )
   .transform((s) => pointsToFixed(s)!)
   .refine((v) => v >= -100n * SCORE_ONE && v <= 100n * SCORE_ONE, 'must be score points from -100 to 100');

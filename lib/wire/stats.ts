@@ -23,49 +23,74 @@ export interface StatsMetricInfo {
 
 export const STATS_METRICS = {
   envelopes: {
-    title: 'Envelopes per second', unit: 'envelopes/s',
+    title: 'Envelopes per second',
+    unit: 'envelopes/s',
     help: 'Stored envelopes whose signed timestamp falls in the interval, divided by its length in seconds. Duplicates are counted once.',
     series: [['envelopes_per_s', 'envelopes/s']],
   },
   active_agents: {
-    title: 'Active agents', unit: 'agents',
+    title: 'Active agents',
+    unit: 'agents',
     help: 'Distinct agents that sent at least one stored envelope in the interval.',
     series: [['active_agents', 'active agents']],
   },
   negotiations: {
-    title: 'Negotiations', unit: 'per interval',
+    title: 'Negotiations',
+    unit: 'per interval',
     help: 'Opened: PROPOSE envelopes. Agreed: ACCEPT envelopes. Rejected: REJECT envelopes. Expired: on-chain Haggle negotiations refunded because a deadline or response window passed (the mesh has no expiry message).',
-    series: [['opened', 'opened'], ['agreed', 'agreed'], ['rejected', 'rejected'], ['expired', 'expired']],
+    series: [
+      ['opened', 'opened'],
+      ['agreed', 'agreed'],
+      ['rejected', 'rejected'],
+      ['expired', 'expired'],
+    ],
   },
   agreement_rate: {
-    title: 'Agreement rate', unit: '%', ratio: true,
+    title: 'Agreement rate',
+    unit: '%',
+    ratio: true,
     help: 'Agreed ÷ (agreed + rejected + expired) in the interval; unknown (a gap) when none of them happened.',
     series: [['agreement_rate', 'agreement rate']],
   },
   volume: {
-    title: 'Agreed volume per service', unit: 'token units', perService: true,
-    help: 'Sum of the agreed prices (the NEG1 bid_value of each ACCEPT) in the interval, per service hash and token, in the token\'s smallest unit, exact.',
+    title: 'Agreed volume per service',
+    unit: 'token units',
+    perService: true,
+    help: "Sum of the agreed prices (the NEG1 bid_value of each ACCEPT) in the interval, per service hash and token, in the token's smallest unit, exact.",
     series: [],
   },
   median_price: {
-    title: 'Median agreed price per service', unit: 'token units', perService: true,
-    help: 'The median of the agreed prices in the interval, per service hash and token: with an even count, the lower of the two middle prices (always a price some deal agreed on). Exact, in the token\'s smallest unit.',
+    title: 'Median agreed price per service',
+    unit: 'token units',
+    perService: true,
+    help: "The median of the agreed prices in the interval, per service hash and token: with an even count, the lower of the two middle prices (always a price some deal agreed on). Exact, in the token's smallest unit.",
     series: [],
   },
   dispute_rate: {
-    title: 'Dispute rate', unit: '% of agreements', ratio: true,
+    title: 'Dispute rate',
+    unit: '% of agreements',
+    ratio: true,
     help: 'DISPUTE envelopes ÷ ACCEPT envelopes in the interval. A dispute usually follows its agreement later, so a short interval can read above 100 %; unknown when nothing was agreed.',
     series: [['dispute_rate', 'disputes per agreement']],
   },
   batches: {
-    title: 'Batches verified vs mismatched', unit: 'per interval',
-    help: 'BehaviorBatch verdicts the observatory reached in the interval: verified (the agent\'s uploaded log rebuilds the on-chain root and counts) or mismatched; submitted counts BatchSubmitted events by block time.',
-    series: [['verified', 'verified'], ['mismatched', 'mismatched'], ['submitted', 'submitted']],
+    title: 'Batches verified vs mismatched',
+    unit: 'per interval',
+    help: "BehaviorBatch verdicts the observatory reached in the interval: verified (the agent's uploaded log rebuilds the on-chain root and counts) or mismatched; submitted counts BatchSubmitted events by block time.",
+    series: [
+      ['verified', 'verified'],
+      ['mismatched', 'mismatched'],
+      ['submitted', 'submitted'],
+    ],
   },
   challenges: {
-    title: 'Challenges', unit: 'per interval',
+    title: 'Challenges',
+    unit: 'per interval',
     help: 'Challenges opened (ChallengeSubmitted) and resolved (ChallengeResolved) on chain, by block time.',
-    series: [['opened', 'opened'], ['resolved', 'resolved']],
+    series: [
+      ['opened', 'opened'],
+      ['resolved', 'resolved'],
+    ],
   },
 } as const satisfies Record<string, StatsMetricInfo>;
 
@@ -74,8 +99,13 @@ export const STATS_METRIC_NAMES = Object.keys(STATS_METRICS) as StatsMetric[];
 
 /** GET /api/stats/series and /api/stats/series/csv. */
 export const StatsSeriesQuerySchema = z.object({
-  metric: z.enum(STATS_METRIC_NAMES as [StatsMetric, ...StatsMetric[]]).meta({ description: `one of ${STATS_METRIC_NAMES.join(', ')}` }),
-  range: z.enum(STATS_RANGES).default('24h').meta({ description: 'the window ending now: 1h (1-minute points), 24h (15-minute), 7d (hourly), all (the finest of those giving at most 500 points, else daily)' }),
+  metric: z
+    .enum(STATS_METRIC_NAMES as [StatsMetric, ...StatsMetric[]])
+    .meta({ description: `one of ${STATS_METRIC_NAMES.join(', ')}` }),
+  range: z.enum(STATS_RANGES).default('24h').meta({
+    description:
+      'the window ending now: 1h (1-minute points), 24h (15-minute), 7d (hourly), all (the finest of those giving at most 500 points, else daily)',
+  }),
 });
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
@@ -97,22 +127,28 @@ export const StatsSeriesSchema = z.object({
    * not the same as a quiet mesh.
    */
   observedFrom: z.string().nullable(),
-  series: z.array(z.object({
-    key: z.string(),
-    label: z.string(),
-    /** Per-service series: SHA-256 of the service description and the token mint (zeros: unspecified), hex. */
-    service: z.string().nullable(),
-    token: z.string().nullable(),
-    /** One value per interval start (`from` + i × stepSeconds); null = unknown (a rate with nothing to divide, or before `observedFrom`). */
-    values: z.array(decimal.nullable()),
-  })),
+  series: z.array(
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      /** Per-service series: SHA-256 of the service description and the token mint (zeros: unspecified), hex. */
+      service: z.string().nullable(),
+      token: z.string().nullable(),
+      /** One value per interval start (`from` + i × stepSeconds); null = unknown (a rate with nothing to divide, or before `observedFrom`). */
+      values: z.array(decimal.nullable()),
+    }),
+  ),
 });
 export type StatsSeries = z.infer<typeof StatsSeriesSchema>;
 
 /** The series as CSV: one row per interval, its start in UTC, one column per series. */
 export function statsSeriesCsv(s: StatsSeries): string {
   const esc = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  const head = ['interval_start_utc', 'interval_seconds', ...s.series.map((x) => x.service ? `${x.key}:${x.service}:${x.token}` : x.key)];
+  const head = [
+    'interval_start_utc',
+    'interval_seconds',
+    ...s.series.map((x) => (x.service ? `${x.key}:${x.service}:${x.token}` : x.key)),
+  ];
   const start = Date.parse(s.from);
   const n = s.series[0]?.values.length ?? Math.round((Date.parse(s.to) - start) / 1000 / s.stepSeconds);
   const lines = [head.map(esc).join(',')];

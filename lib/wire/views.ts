@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { CONVERSATION_OUTCOMES, CONVERSATION_STAGES } from '../protocol/conversation-state';
-import { nonNegInt, hex16, hex32, intString, u64String } from './codec';
 import { ChainOverviewViewSchema } from './chain-views';
+import { hex16, hex32, intString, nonNegInt, u64String } from './codec';
 import { ReleaseStatusSchema } from './datasets';
 
 /** The header fields every envelope shape starts with (the `message` event and the API's view). */
@@ -66,7 +66,10 @@ export const AgentViewSchema = z.object({
    * with the agent: `feedback` about it, `unbacked` of them, and on the agent's own view the
    * reliability its gossip fold would have without them (null where not computed).
    */
-  backing: z.object({ feedback: nonNegInt, unbacked: nonNegInt, reliabilityWithout: intString.nullable() }).nullable().optional(),
+  backing: z
+    .object({ feedback: nonNegInt, unbacked: nonNegInt, reliabilityWithout: intString.nullable() })
+    .nullable()
+    .optional(),
   /** The agent's stake on chain, where a list reads it (GET /api/agents); absent elsewhere. */
   stake: z.object({ status: z.string(), amount: u64String }).nullable().optional(),
 });
@@ -164,7 +167,12 @@ export const OverviewSnapshotSchema = z.object({
 export type OverviewSnapshot = z.infer<typeof OverviewSnapshotSchema>;
 
 /** The chain's health as `/api/health` reports it. */
-export const ChainHealthSchema = z.object({ ok: z.boolean(), rpcUrl: z.string(), slot: nonNegInt.optional(), error: z.string().optional() });
+export const ChainHealthSchema = z.object({
+  ok: z.boolean(),
+  rpcUrl: z.string(),
+  slot: nonNegInt.optional(),
+  error: z.string().optional(),
+});
 export type ChainHealth = z.infer<typeof ChainHealthSchema>;
 
 /** `/api/health`. */
@@ -189,9 +197,17 @@ export const LimitsReportSchema = z.object({
   stream: z.object({ clients: nonNegInt, refused: nonNegInt, perClient: nonNegInt }),
   rpc: z.object({ inFlight: nonNegInt, queued: nonNegInt, overBudget: nonNegInt, busy: nonNegInt }).optional(),
   /** Heavy reads (server/heavy-gate.ts): running and waiting now, refused since start by reason. */
-  heavy: z.object({
-    running: nonNegInt, waiting: nonNegInt, refusedBusy: nonNegInt, refusedWait: nonNegInt, refusedBudget: nonNegInt, perClient: nonNegInt, queue: nonNegInt,
-  }).optional(),
+  heavy: z
+    .object({
+      running: nonNegInt,
+      waiting: nonNegInt,
+      refusedBusy: nonNegInt,
+      refusedWait: nonNegInt,
+      refusedBudget: nonNegInt,
+      perClient: nonNegInt,
+      queue: nonNegInt,
+    })
+    .optional(),
 });
 export type LimitsReport = z.infer<typeof LimitsReportSchema>;
 
@@ -237,7 +253,11 @@ export type UploadResponse = z.infer<typeof UploadResponseSchema>;
 
 /** The 200 answer of POST /api/ingest/log. */
 export const EpochLogUploadViewSchema = z.object({
-  agent: hex32, epoch: u64String, entries: nonNegInt, logMerkleRoot: hex32, stored: z.enum(['saved', 'unchanged', 'replaced']),
+  agent: hex32,
+  epoch: u64String,
+  entries: nonNegInt,
+  logMerkleRoot: hex32,
+  stored: z.enum(['saved', 'unchanged', 'replaced']),
 });
 export type EpochLogUploadView = z.infer<typeof EpochLogUploadViewSchema>;
 
@@ -260,13 +280,18 @@ export const AdvertisedViewSchema = z.object({
   envelopeId: hex32,
   timestampMs: z.number(),
   format: z.enum(['JSON', 'CBOR']).nullable(),
-  capabilities: z.unknown().meta({ description: 'the decoded JSON object or CBOR map/array (CBOR byte strings as 0x hex text); null when opaque' }),
+  capabilities: z.unknown().meta({
+    description: 'the decoded JSON object or CBOR map/array (CBOR byte strings as 0x hex text); null when opaque',
+  }),
   opaque: z.string().nullable().meta({ description: 'why the payload is opaque; null when decoded' }),
 });
 export type AdvertisedView = z.infer<typeof AdvertisedViewSchema>;
 /** GET /api/agents/{id}: the agent, its latest envelopes and conversations, its advertised capabilities. */
 export const AgentDetailSchema = z.object({
-  agent: AgentViewSchema, envelopes: z.array(EnvelopeViewSchema), conversations: z.array(ConversationSummaryViewSchema), advertised: AdvertisedViewSchema.nullable(),
+  agent: AgentViewSchema,
+  envelopes: z.array(EnvelopeViewSchema),
+  conversations: z.array(ConversationSummaryViewSchema),
+  advertised: AdvertisedViewSchema.nullable(),
 });
 export type AgentDetail = z.infer<typeof AgentDetailSchema>;
 /** GET /api/conversations. */

@@ -17,7 +17,14 @@ export interface SubmitBatchParams {
   epoch: bigint;
   batchHash: Uint8Array;
   logMerkleRoot: Uint8Array;
-  counts?: { messageCount?: bigint; bidCount?: number; taskCount?: number; verifierCount?: number; feedbackCount?: number; overflow?: boolean };
+  counts?: {
+    messageCount?: bigint;
+    bidCount?: number;
+    taskCount?: number;
+    verifierCount?: number;
+    feedbackCount?: number;
+    overflow?: boolean;
+  };
   /** Override the signature (tests of a bad signature). */
   signature?: Uint8Array;
   /** Override the BatchAccount address (tests of a wrong PDA); the bump stays the right one. */
@@ -27,14 +34,28 @@ export interface SubmitBatchParams {
 /** [Ed25519 verify of owner over batch_hash, submit_batch]. */
 export function submitBatchIxs(p: SubmitBatchParams): TransactionInstruction[] {
   const signature = p.signature ?? ed25519Sign(p.batchHash, p.ownerSeed);
-  const ed = Ed25519Program.createInstructionWithPublicKey({ publicKey: publicKeyFromSeed(p.ownerSeed), message: p.batchHash, signature });
+  const ed = Ed25519Program.createInstructionWithPublicKey({
+    publicKey: publicKeyFromSeed(p.ownerSeed),
+    message: p.batchHash,
+    signature,
+  });
   const [pda, bump] = behaviorLog.findBatchPda(p.agent, p.epoch);
   const c = p.counts ?? {};
-  const submit = behaviorLog.submitBatchInstruction({ payer: p.payer, identity: p.identity, batch: p.batch ?? pda }, {
-    epoch: p.epoch, batchHash: p.batchHash, logMerkleRoot: p.logMerkleRoot, messageCount: c.messageCount ?? 0n,
-    bidCount: c.bidCount ?? 0, taskCount: c.taskCount ?? 0, verifierCount: c.verifierCount ?? 0, feedbackCount: c.feedbackCount ?? 0,
-    overflow: c.overflow ? 1 : 0, bump,
-  });
+  const submit = behaviorLog.submitBatchInstruction(
+    { payer: p.payer, identity: p.identity, batch: p.batch ?? pda },
+    {
+      epoch: p.epoch,
+      batchHash: p.batchHash,
+      logMerkleRoot: p.logMerkleRoot,
+      messageCount: c.messageCount ?? 0n,
+      bidCount: c.bidCount ?? 0,
+      taskCount: c.taskCount ?? 0,
+      verifierCount: c.verifierCount ?? 0,
+      feedbackCount: c.feedbackCount ?? 0,
+      overflow: c.overflow ? 1 : 0,
+      bump,
+    },
+  );
   return [ed, submit];
 }
 

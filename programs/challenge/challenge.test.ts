@@ -3,20 +3,54 @@
  * submit_challenge, resolve_challenge (upheld with slash, rejected, void), expire_challenge, and
  * every failure path with its error code.
  */
-import { test, describe } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { sendOk, sendErr, getAccount, tokenBalance, setEpoch, programData, fundedWallet, TOKEN_PROGRAM_ID } from '../testing';
-import { challenge as ch, } from '../../lib/chain/programs';
-import {
-  world, newAgent, lockStake, agentLog, batchOf, submitBatch, newChallenger, submitChallengeIx, stageEvidence, resolveFor,
-  encodeBatch, EPOCH_SECONDS, BATCH_EPOCH, CHALLENGE_STAKE, USDC,
-} from './scenario';
-import { stageBuffer, writeBufferIx, closeBufferIx, findAgentPda, findChallengePda, findVaultPda, findConfigPda } from './client';
+import { describe, test } from 'node:test';
+import { challenge as ch } from '../../lib/chain/programs';
 import type { BehaviorBatch } from '../../lib/protocol/batch';
 import { publicKeyFromSeed } from '../../lib/protocol/crypto';
+import {
+  fundedWallet,
+  getAccount,
+  programData,
+  sendErr,
+  sendOk,
+  setEpoch,
+  TOKEN_PROGRAM_ID,
+  tokenBalance,
+} from '../testing';
+import {
+  closeBufferIx,
+  findAgentPda,
+  findChallengePda,
+  findConfigPda,
+  findVaultPda,
+  stageBuffer,
+  writeBufferIx,
+} from './client';
+import {
+  agentLog,
+  BATCH_EPOCH,
+  batchOf,
+  CHALLENGE_STAKE,
+  EPOCH_SECONDS,
+  encodeBatch,
+  lockStake,
+  newAgent,
+  newChallenger,
+  resolveFor,
+  stageEvidence,
+  submitBatch,
+  submitChallengeIx,
+  USDC,
+  world,
+} from './scenario';
 
 const E = ch.ERRORS;
-const events = (logs: string[]) => programData(logs).map((d) => ch.decodeEvent(d[0])).filter((e) => e !== null);
+const events = (logs: string[]) =>
+  programData(logs)
+    .map((d) => ch.decodeEvent(d[0]))
+    .filter((e) => e !== null);
 const withoutBid = (i: number) => (b: BehaviorBatch) => ({ ...b, bidValues: b.bidValues.filter((_, k) => k !== i) });
 
 /** World + agent (stake locked) + its batch on chain + one challenger. */
@@ -42,23 +76,40 @@ function resolve(s: ReturnType<typeof setup>, index: number, bytes = s.bytes, op
   return { buffer, ixs: resolveFor(s.w, s.a, s.c, s.batchKey, buffer, s.log, index, cu) };
 }
 
-const challengeOf = (s: ReturnType<typeof setup>) => ch.decodeChallenge(getAccount(s.w.svm, findChallengePda(s.batchKey, s.c.kp.publicKey)[0])!.data)!;
-const countersOf = (s: ReturnType<typeof setup>) => ch.decodeAgentChallenges(getAccount(s.w.svm, findAgentPda(s.a.agent)[0])!.data)!;
+const challengeOf = (s: ReturnType<typeof setup>) =>
+  ch.decodeChallenge(getAccount(s.w.svm, findChallengePda(s.batchKey, s.c.kp.publicKey)[0])!.data)!;
+const countersOf = (s: ReturnType<typeof setup>) =>
+  ch.decodeAgentChallenges(getAccount(s.w.svm, findAgentPda(s.a.agent)[0])!.data)!;
 
 describe('challenge: initialize and buffers', () => {
   test('initialize: config fields, vault owned by the config PDA, event; not twice', () => {
     const w = world();
     const [cfgKey, bump] = findConfigPda();
     const cfg = ch.decodeConfig(getAccount(w.svm, cfgKey)!.data)!;
-    assert.ok(cfg.admin.equals(w.admin.publicKey) && cfg.usdcMint.equals(w.usdc.mint) && cfg.treasury.equals(w.treasury));
+    assert.ok(
+      cfg.admin.equals(w.admin.publicKey) && cfg.usdcMint.equals(w.usdc.mint) && cfg.treasury.equals(w.treasury),
+    );
     assert.ok(cfg.vault.equals(findVaultPda()[0]));
-    assert.deepEqual([cfg.epochSeconds, cfg.bump, cfg.vaultBump, cfg.slasherBump], [EPOCH_SECONDS, bump, findVaultPda()[1], ch.findSlasherPda()[1]]);
+    assert.deepEqual(
+      [cfg.epochSeconds, cfg.bump, cfg.vaultBump, cfg.slasherBump],
+      [EPOCH_SECONDS, bump, findVaultPda()[1], ch.findSlasherPda()[1]],
+    );
     const vault = getAccount(w.svm, cfg.vault)!;
     assert.ok(vault.owner.equals(TOKEN_PROGRAM_ID));
     assert.deepEqual(vault.data.subarray(0, 32), w.usdc.mint.toBytes());
     assert.deepEqual(vault.data.subarray(32, 64), cfgKey.toBytes());
     assert.equal(tokenBalance(w.svm, cfg.vault), 0n);
-    sendErr(w.svm, [ch.initializeInstruction({ admin: w.admin.publicKey, usdcMint: w.usdc.mint, vault: findVaultPda()[0] }, { treasury: w.treasury, epochSeconds: 5n })], [w.admin], E.AlreadyInitialized);
+    sendErr(
+      w.svm,
+      [
+        ch.initializeInstruction(
+          { admin: w.admin.publicKey, usdcMint: w.usdc.mint, vault: findVaultPda()[0] },
+          { treasury: w.treasury, epochSeconds: 5n },
+        ),
+      ],
+      [w.admin],
+      E.AlreadyInitialized,
+    );
   });
 
   test('buffer: init, chunked writes, range and authority checks, close refunds the rent', () => {
@@ -74,12 +125,20 @@ describe('challenge: initialize and buffers', () => {
     sendErr(w.svm, [writeBufferIx(auth.publicKey, buf, 2499, Uint8Array.of(1, 2))], [auth], E.BufferRange);
     const other = fundedWallet(w.svm, 1);
     sendErr(w.svm, [writeBufferIx(other.publicKey, buf, 0, Uint8Array.of(1))], [other], E.BufferAuthority);
-    sendErr(w.svm, [ch.initBufferInstruction({ authority: auth.publicKey, buffer: buf }, { len: 10 })], [auth], E.BadBuffer);
+    sendErr(
+      w.svm,
+      [ch.initBufferInstruction({ authority: auth.publicKey, buffer: buf }, { len: 10 })],
+      [auth],
+      E.BadBuffer,
+    );
     const before = getAccount(w.svm, auth.publicKey)!.lamports;
     const r = sendOk(w.svm, [closeBufferIx(auth.publicKey, buf)], [auth]);
     assert.equal(getAccount(w.svm, auth.publicKey)!.lamports, before + acc.lamports - 5000n);
     assert.equal(getAccount(w.svm, buf), null);
-    assert.deepEqual(events(r.logs).map((e) => e!.name), ['BufferClosed']);
+    assert.deepEqual(
+      events(r.logs).map((e) => e!.name),
+      ['BufferClosed'],
+    );
   });
 });
 
@@ -90,7 +149,12 @@ describe('challenge: submit_challenge', () => {
     assert.equal(tokenBalance(s.w.svm, s.c.usdc), 50n * USDC - CHALLENGE_STAKE);
     assert.equal(tokenBalance(s.w.svm, findVaultPda()[0]), CHALLENGE_STAKE);
     const c = challengeOf(s);
-    assert.ok(c.challenger.equals(s.c.kp.publicKey) && c.challengerUsdc.equals(s.c.usdc) && c.batch.equals(s.batchKey) && c.agent.equals(s.a.agent));
+    assert.ok(
+      c.challenger.equals(s.c.kp.publicKey) &&
+        c.challengerUsdc.equals(s.c.usdc) &&
+        c.batch.equals(s.batchKey) &&
+        c.agent.equals(s.a.agent),
+    );
     assert.deepEqual([c.epoch, c.stake, c.status, c.reason, c.resolvedSlot], [BATCH_EPOCH, CHALLENGE_STAKE, 0, 0, 0n]);
     assert.deepEqual(c.leaf, s.log.leaves[s.log.at.propose]);
     const k = countersOf(s);
@@ -137,9 +201,32 @@ describe('challenge: resolve_challenge', () => {
     assert.deepEqual([countersOf(s).pending, countersOf(s).upheld], [0, 1]);
     const ev = events(r.logs).filter((e) => e!.name === 'ChallengeResolved');
     assert.equal(ev.length, 1);
-    const d = ev[0]!.data as { status: number; reason: number; stakeReturned: bigint; stakeToTreasury: bigint; pending: number };
-    assert.deepEqual([d.status, d.reason, d.stakeReturned, d.stakeToTreasury, d.pending], [1, 1, CHALLENGE_STAKE, 0n, 0]);
-    sendErr(s.w.svm, resolveFor(s.w, s.a, s.c, s.batchKey, stageEvidence(s.w, s.c.kp, s.log, s.log.at.propose, s.bytes), s.log, s.log.at.propose, 400_000), [s.c.kp], E.NotPending);
+    const d = ev[0]!.data as {
+      status: number;
+      reason: number;
+      stakeReturned: bigint;
+      stakeToTreasury: bigint;
+      pending: number;
+    };
+    assert.deepEqual(
+      [d.status, d.reason, d.stakeReturned, d.stakeToTreasury, d.pending],
+      [1, 1, CHALLENGE_STAKE, 0n, 0],
+    );
+    sendErr(
+      s.w.svm,
+      resolveFor(
+        s.w,
+        s.a,
+        s.c,
+        s.batchKey,
+        stageEvidence(s.w, s.c.kp, s.log, s.log.at.propose, s.bytes),
+        s.log,
+        s.log.at.propose,
+        400_000,
+      ),
+      [s.c.kp],
+      E.NotPending,
+    );
   });
 
   test('entry the batch does report: rejected, the challenger stake goes to the treasury', () => {
@@ -164,13 +251,23 @@ describe('challenge: resolve_challenge', () => {
     const resolver = fundedWallet(s.w.svm, 1);
     // The challenger account must be the Challenge's challenger (else its rent could be taken).
     const last = ixs[ixs.length - 1];
-    const forged = { ...last, keys: last.keys.map((k, i) => (i === last.keys.length - 1 ? { ...k, pubkey: resolver.publicKey } : k)) };
+    const forged = {
+      ...last,
+      keys: last.keys.map((k, i) => (i === last.keys.length - 1 ? { ...k, pubkey: resolver.publicKey } : k)),
+    };
     sendErr(s.w.svm, [...ixs.slice(0, -1), forged as typeof last], [resolver], E.BadAccount);
     const before = getAccount(s.w.svm, s.c.kp.publicKey)!.lamports;
     const r = sendOk(s.w.svm, ixs, [resolver]);
     assert.equal(getAccount(s.w.svm, buffer), null, 'the buffer is closed');
-    assert.equal(getAccount(s.w.svm, s.c.kp.publicKey)!.lamports, before + rent, 'the challenger got the buffer rent back, lamport-exact');
-    assert.ok(events(r.logs).some((e) => e!.name === 'BufferClosed'), 'BufferClosed emitted');
+    assert.equal(
+      getAccount(s.w.svm, s.c.kp.publicKey)!.lamports,
+      before + rent,
+      'the challenger got the buffer rent back, lamport-exact',
+    );
+    assert.ok(
+      events(r.logs).some((e) => e!.name === 'BufferClosed'),
+      'BufferClosed emitted',
+    );
   });
 
   test('missing TaskSelection for an ACCEPT and missing VerifierAssignment for a NOTARIZE_ASSIGN: upheld', () => {
@@ -199,13 +296,27 @@ describe('challenge: resolve_challenge', () => {
     challenge(t, i);
     afterWindow(t);
     const buffer = stageEvidence(t.w, t.c.kp, t.log, i, t.bytes);
-    const ixs = resolveFor(t.w, t.a, t.c, t.batchKey, buffer, t.log, i, 400_000, publicKeyFromSeed(new Uint8Array(32).fill(0x42)));
+    const ixs = resolveFor(
+      t.w,
+      t.a,
+      t.c,
+      t.batchKey,
+      buffer,
+      t.log,
+      i,
+      400_000,
+      publicKeyFromSeed(new Uint8Array(32).fill(0x42)),
+    );
     sendErr(t.w.svm, ixs, [t.c.kp], E.BadEntrySignature);
     assert.equal(challengeOf(t).status, 0);
   });
 
   test('overflowed batch with the bid array at the cap: void, stake returned', () => {
-    const s = setup((b) => ({ ...b, bidValues: Array.from({ length: 1000 }, (_, i) => ({ ...b.bidValues[1], slot: BigInt(i) })), overflow: true }));
+    const s = setup((b) => ({
+      ...b,
+      bidValues: Array.from({ length: 1000 }, (_, i) => ({ ...b.bidValues[1], slot: BigInt(i) })),
+      overflow: true,
+    }));
     challenge(s, s.log.at.propose);
     afterWindow(s);
     sendOk(s.w.svm, resolve(s, s.log.at.propose, s.bytes, {}, 1_400_000).ixs, [s.c.kp]);
@@ -231,7 +342,12 @@ describe('challenge: resolve_challenge', () => {
     sendErr(s.w.svm, resolve(s, i, s.bytes, { payload: Uint8Array.of(1, 2, 3) }).ixs, [s.c.kp], E.PayloadMismatch);
     // evidence of another entry than the committed leaf
     const other = stageEvidence(s.w, s.c.kp, s.log, s.log.at.counter, s.bytes);
-    sendErr(s.w.svm, resolveFor(s.w, s.a, s.c, s.batchKey, other, s.log, s.log.at.counter, 400_000), [s.c.kp], E.LeafMismatch);
+    sendErr(
+      s.w.svm,
+      resolveFor(s.w, s.a, s.c, s.batchKey, other, s.log, s.log.at.counter, 400_000),
+      [s.c.kp],
+      E.LeafMismatch,
+    );
     // no Ed25519 instruction for the entry's signature
     const { ixs } = resolve(s, i);
     sendErr(s.w.svm, [ixs[0], ixs[2]], [s.c.kp], E.BadEntrySignature);
@@ -247,7 +363,12 @@ describe('challenge: resolve_challenge', () => {
   test('expire_challenge: only after 2 windows, stake to the treasury', () => {
     const s = setup();
     challenge(s, 0);
-    const ix = ch.expireChallengeInstruction({ challenge: findChallengePda(s.batchKey, s.c.kp.publicKey)[0], agentChallenges: findAgentPda(s.a.agent)[0], vault: findVaultPda()[0], treasury: s.w.treasury });
+    const ix = ch.expireChallengeInstruction({
+      challenge: findChallengePda(s.batchKey, s.c.kp.publicKey)[0],
+      agentChallenges: findAgentPda(s.a.agent)[0],
+      vault: findVaultPda()[0],
+      treasury: s.w.treasury,
+    });
     setEpoch(s.w.svm, BATCH_EPOCH + 4n, EPOCH_SECONDS);
     sendErr(s.w.svm, [ix], [s.c.kp], E.NotExpired);
     setEpoch(s.w.svm, BATCH_EPOCH + 5n, EPOCH_SECONDS);

@@ -8,10 +8,22 @@
 import { Keypair, PublicKey, type TransactionInstruction } from '@solana/web3.js';
 import type { LiteSVM } from 'litesvm';
 import {
-  PROGRAM_ID, findAgentPda, findChallengePda, findConfigPda, findSlasherPda, findVaultPda, closeBufferInstruction,
+  BUFFER_CHUNK,
+  bufferAccountSize,
+  resolveChallengeInstructions,
+  stageBufferInstructions,
+  writeBufferInstruction,
+} from '../../lib/chain/challenge-builders';
+import {
+  closeBufferInstruction,
+  findAgentPda,
+  findChallengePda,
+  findConfigPda,
+  findSlasherPda,
+  findVaultPda,
+  PROGRAM_ID,
 } from '../../lib/chain/gen/challenge';
 import { PROGRAM_IDS } from '../../lib/chain/gen/ids';
-import { BUFFER_CHUNK, bufferAccountSize, resolveChallengeInstructions, stageBufferInstructions, writeBufferInstruction } from '../../lib/chain/challenge-builders';
 import { sendOk } from '../testing';
 
 export { evidenceBytes } from '../../lib/chain/evidence';
@@ -30,10 +42,19 @@ export function stageBuffer(svm: LiteSVM, authority: Keypair, bytes: Uint8Array,
   const buffer = Keypair.generate();
   const lamports = Number(svm.minimumBalanceForRentExemption(BigInt(bufferAccountSize(len))));
   // Built for `len` bytes so init_buffer and the account size follow `len`; only `bytes` are written.
-  const [create] = stageBufferInstructions({ authority: authority.publicKey, buffer: buffer.publicKey, bytes: new Uint8Array(len), lamports });
+  const [create] = stageBufferInstructions({
+    authority: authority.publicKey,
+    buffer: buffer.publicKey,
+    bytes: new Uint8Array(len),
+    lamports,
+  });
   sendOk(svm, create, [authority, buffer]);
   for (let o = 0; o < bytes.length; o += CHUNK) {
-    sendOk(svm, [writeBufferInstruction(authority.publicKey, buffer.publicKey, o, bytes.subarray(o, o + CHUNK))], [authority]);
+    sendOk(
+      svm,
+      [writeBufferInstruction(authority.publicKey, buffer.publicKey, o, bytes.subarray(o, o + CHUNK))],
+      [authority],
+    );
   }
   return buffer.publicKey;
 }
@@ -59,9 +80,18 @@ export interface ResolveParams {
 /** [compute budget (when computeUnits), Ed25519 verification of the entry, resolve_challenge]. */
 export function resolveIxs(p: ResolveParams): TransactionInstruction[] {
   return resolveChallengeInstructions({
-    challenge: findChallengePda(p.batch, p.challenger)[0], batch: p.batch, agent: p.agent, challenger: p.challenger, challengerUsdc: p.challengerUsdc,
-    treasury: p.treasury, stakeVault: p.stakeVault, buffer: p.buffer, signer: new PublicKey(p.signer), preimage: p.preimage,
-    signature: p.signature, computeUnits: p.computeUnits ?? 0,
+    challenge: findChallengePda(p.batch, p.challenger)[0],
+    batch: p.batch,
+    agent: p.agent,
+    challenger: p.challenger,
+    challengerUsdc: p.challengerUsdc,
+    treasury: p.treasury,
+    stakeVault: p.stakeVault,
+    buffer: p.buffer,
+    signer: new PublicKey(p.signer),
+    preimage: p.preimage,
+    signature: p.signature,
+    computeUnits: p.computeUnits ?? 0,
   });
 }
 

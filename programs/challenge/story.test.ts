@@ -4,16 +4,30 @@
  * commits a batch (built from its own signed log with lib/protocol) that omits a bid it signed,
  * is challenged, and is slashed, the challenger paid.
  */
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { sendOk, sendErr, getAccount, tokenBalance, setEpoch, warpSlots } from '../testing';
+import { test } from 'node:test';
 import { behaviorLog as bl, challenge as ch, lease as ls, stakeLock as sl } from '../../lib/chain/programs';
-import {
-  world, newAgent, lockStake, agentLog, batchOf, submitBatch, newChallenger, submitChallengeIx, stageEvidence, resolveFor,
-  encodeBatch, EPOCH_SECONDS, BATCH_EPOCH, CHALLENGE_STAKE, USDC,
-} from './scenario';
-import { findAgentPda, findChallengePda } from './client';
 import { bytesEqual } from '../../lib/protocol/hex';
+import { getAccount, sendErr, sendOk, setEpoch, tokenBalance, warpSlots } from '../testing';
+import { findAgentPda, findChallengePda } from './client';
+import {
+  agentLog,
+  BATCH_EPOCH,
+  batchOf,
+  CHALLENGE_STAKE,
+  EPOCH_SECONDS,
+  encodeBatch,
+  lockStake,
+  newAgent,
+  newChallenger,
+  resolveFor,
+  stageEvidence,
+  submitBatch,
+  submitChallengeIx,
+  USDC,
+  world,
+} from './scenario';
 
 test('story: lease lifecycle and claim for agent 1; omitted bid, challenge and slash for agent 2', () => {
   const w = world();
@@ -24,14 +38,29 @@ test('story: lease lifecycle and claim for agent 1; omitted bid, challenge and s
   const a1 = newAgent(w, 100n * USDC);
   lockStake(w, a1, 10n * USDC);
   const [lease1] = ls.findLeasePda(a1.agent);
-  const pay = (epochs: number) => sendOk(svm, [ls.payLeaseInstruction({ payer: a1.owner.publicKey, lease: lease1, agent: a1.agent, payerUsdc: a1.ownerUsdc, treasury: w.treasury }, { epochs })], [a1.owner]);
+  const pay = (epochs: number) =>
+    sendOk(
+      svm,
+      [
+        ls.payLeaseInstruction(
+          { payer: a1.owner.publicKey, lease: lease1, agent: a1.agent, payerUsdc: a1.ownerUsdc, treasury: w.treasury },
+          { epochs },
+        ),
+      ],
+      [a1.owner],
+    );
   pay(1);
   pay(2);
   const paid = ls.decodeLease(getAccount(svm, lease1)!.data)!;
   assert.equal(paid.paidThroughEpoch, BATCH_EPOCH + 2n);
   assert.equal(tokenBalance(svm, a1.ownerUsdc), 100n * USDC - 10n * USDC - 3n * USDC);
   const stake1 = sl.findStakePda(a1.agent)[0];
-  const unlock = sl.queueUnlockInstruction({ owner: a1.owner.publicKey, stake: stake1, identity: a1.tokenAccount, lease: lease1 });
+  const unlock = sl.queueUnlockInstruction({
+    owner: a1.owner.publicKey,
+    stake: stake1,
+    identity: a1.tokenAccount,
+    lease: lease1,
+  });
   sendErr(svm, [unlock], [a1.owner], sl.ERRORS.StillLeased);
 
   // misses three epochs after its paid-through epoch: grace, then deactivated
@@ -47,7 +76,14 @@ test('story: lease lifecycle and claim for agent 1; omitted bid, challenge and s
 
   // queue unlock, claim too early, wait, claim
   sendOk(svm, [unlock], [a1.owner]);
-  const claim = sl.claimStakeInstruction({ owner: a1.owner.publicKey, stake: stake1, identity: a1.tokenAccount, agentChallenges: findAgentPda(a1.agent)[0], vault: w.stakeVault, ownerUsdc: a1.ownerUsdc });
+  const claim = sl.claimStakeInstruction({
+    owner: a1.owner.publicKey,
+    stake: stake1,
+    identity: a1.tokenAccount,
+    agentChallenges: findAgentPda(a1.agent)[0],
+    vault: w.stakeVault,
+    ownerUsdc: a1.ownerUsdc,
+  });
   sendErr(svm, [claim], [a1.owner], sl.ERRORS.UnlockDelayNotElapsed);
   warpSlots(svm, 432_000n);
   sendOk(svm, [claim], [a1.owner]);
@@ -61,7 +97,9 @@ test('story: lease lifecycle and claim for agent 1; omitted bid, challenge and s
   lockStake(w, a2, 10n * USDC);
   const log = agentLog(a2.agent, a2.seed);
   const honest = batchOf(a2.agent, log);
-  const proposeBid = honest.bidValues.findIndex((b) => bytesEqual(b.conversationId, log.envelopes[log.at.propose].conversationId) && b.bidValue === 1_500_000n);
+  const proposeBid = honest.bidValues.findIndex(
+    (b) => bytesEqual(b.conversationId, log.envelopes[log.at.propose].conversationId) && b.bidValue === 1_500_000n,
+  );
   assert.ok(proposeBid >= 0, 'lib/protocol reports the PROPOSE bid');
   const lying = { ...honest, bidValues: honest.bidValues.filter((_, i) => i !== proposeBid) };
   const batchKey = submitBatch(w, a2, lying);

@@ -1,24 +1,29 @@
 /** Compute units of every haggle instruction (npm run bench:programs -- haggle). */
 import { randomBytes } from 'node:crypto';
 import * as haggle from '../../lib/chain/gen/haggle';
-import type { BenchRow } from '../tools/bench';
 import { createUsdc, fundedWallet, newSvm, sendOk, usdcAccount } from '../testing';
+import type { BenchRow } from '../tools/bench';
 import { reservationCommitment } from './client';
-import { USDC, now, openDeal, params, setTime, setupHaggle, newDeal } from './haggle-env';
+import { newDeal, now, openDeal, params, setTime, setupHaggle, USDC } from './haggle-env';
 
 export default function bench(): BenchRow[] {
   const svm0 = newSvm({ programs: ['haggle'] });
   const admin = fundedWallet(svm0);
   const usdc = createUsdc(svm0, admin);
   const treasury = usdcAccount(svm0, admin, usdc, admin.publicKey);
-  const init = sendOk(svm0, [haggle.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury })], [admin]);
+  const init = sendOk(
+    svm0,
+    [haggle.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury })],
+    [admin],
+  );
 
   const env = setupHaggle();
   const svm = env.svm;
   const d = newDeal(env);
   const create = sendOk(svm, [d.ix.create(params(env))], [d.b.kp]);
   const join = sendOk(svm, [d.ix.join()], [d.s.kp]);
-  const bs = Uint8Array.from(randomBytes(32)), ss = Uint8Array.from(randomBytes(32));
+  const bs = Uint8Array.from(randomBytes(32)),
+    ss = Uint8Array.from(randomBytes(32));
   const commit = sendOk(svm, [d.ix.commit(d.buyer, reservationCommitment(80n * USDC, bs))], [d.b.kp]);
   sendOk(svm, [d.ix.commit(d.seller, reservationCommitment(70n * USDC, ss))], [d.s.kp]);
   const reveal = sendOk(svm, [d.ix.reveal(d.buyer, 80n * USDC, bs)], [d.b.kp]);
@@ -28,7 +33,8 @@ export default function bench(): BenchRow[] {
   const accept = sendOk(svm, [d.ix.accept(d.buyer)], [d.b.kp]);
 
   const z = openDeal(env);
-  const zb = Uint8Array.from(randomBytes(32)), zs = Uint8Array.from(randomBytes(32));
+  const zb = Uint8Array.from(randomBytes(32)),
+    zs = Uint8Array.from(randomBytes(32));
   sendOk(svm, [z.ix.commit(z.buyer, reservationCommitment(1n, zb))], [z.b.kp]);
   sendOk(svm, [z.ix.commit(z.seller, reservationCommitment(2n, zs))], [z.s.kp]);
   sendOk(svm, [z.ix.reveal(z.buyer, 1n, zb)], [z.b.kp]);

@@ -25,8 +25,13 @@ export const priceBytes = (price: bigint) => int128ToBytes(price);
 
 /** One negotiation's keys: the parties, their USDC accounts and the protocol treasury. */
 export interface Deal {
-  buyer: PublicKey; seller: PublicKey; conversationId: Uint8Array;
-  buyerUsdc: PublicKey; sellerUsdc: PublicKey; treasury: PublicKey; mint: PublicKey;
+  buyer: PublicKey;
+  seller: PublicKey;
+  conversationId: Uint8Array;
+  buyerUsdc: PublicKey;
+  sellerUsdc: PublicKey;
+  treasury: PublicKey;
+  mint: PublicKey;
 }
 
 export const dealKeys = (d: Deal) => {
@@ -42,20 +47,43 @@ export function dealIxs(d: Deal) {
   const { negotiation, vault } = dealKeys(d);
   const refundAccounts = { negotiation, vault, buyer: d.buyer, buyerUsdc: d.buyerUsdc };
   return {
-    negotiation, vault,
+    negotiation,
+    vault,
     create: (p: CreateParams, over: Partial<haggle.CreateNegotiationAccounts> = {}): TransactionInstruction =>
-      haggle.createNegotiationInstruction({
-        buyer: d.buyer, seller: d.seller, negotiation, vault, buyerUsdc: d.buyerUsdc, usdcMint: d.mint, ...over,
-      }, { ...p, conversationId: d.conversationId }),
+      haggle.createNegotiationInstruction(
+        {
+          buyer: d.buyer,
+          seller: d.seller,
+          negotiation,
+          vault,
+          buyerUsdc: d.buyerUsdc,
+          usdcMint: d.mint,
+          ...over,
+        },
+        { ...p, conversationId: d.conversationId },
+      ),
     join: (seller = d.seller): TransactionInstruction => haggle.acceptNegotiationInstruction({ seller, negotiation }),
-    offer: (party: PublicKey, amount: bigint, metadata = new Uint8Array(64), over: Partial<haggle.SubmitOfferAccounts> = {}) =>
+    offer: (
+      party: PublicKey,
+      amount: bigint,
+      metadata = new Uint8Array(64),
+      over: Partial<haggle.SubmitOfferAccounts> = {},
+    ) =>
       haggle.submitOfferInstruction({ party, negotiation, vault, treasury: d.treasury, ...over }, { amount, metadata }),
-    commit: (party: PublicKey, commitment: Uint8Array) => haggle.commitReservationInstruction({ party, negotiation }, { commitment }),
+    commit: (party: PublicKey, commitment: Uint8Array) =>
+      haggle.commitReservationInstruction({ party, negotiation }, { commitment }),
     reveal: (party: PublicKey, price: bigint, salt: Uint8Array, over: Partial<haggle.RevealReservationAccounts> = {}) =>
       haggle.revealReservationInstruction({ party, ...refundAccounts, ...over }, { price: int128ToBytes(price), salt }),
     accept: (party: PublicKey, over: Partial<haggle.AcceptOfferAccounts> = {}) =>
-      haggle.acceptOfferInstruction({ party, ...refundAccounts, sellerUsdc: d.sellerUsdc, treasury: d.treasury, ...over }),
-    reject: (party: PublicKey, over: Partial<haggle.RejectAccounts> = {}) => haggle.rejectInstruction({ party, ...refundAccounts, ...over }),
+      haggle.acceptOfferInstruction({
+        party,
+        ...refundAccounts,
+        sellerUsdc: d.sellerUsdc,
+        treasury: d.treasury,
+        ...over,
+      }),
+    reject: (party: PublicKey, over: Partial<haggle.RejectAccounts> = {}) =>
+      haggle.rejectInstruction({ party, ...refundAccounts, ...over }),
     expire: (over: Partial<haggle.ExpireAccounts> = {}) => haggle.expireInstruction({ ...refundAccounts, ...over }),
   };
 }

@@ -7,14 +7,28 @@ import type { LiteSVM } from 'litesvm';
 import { Clock } from 'litesvm';
 import * as haggle from '../../lib/chain/gen/haggle';
 import {
-  Keypair, type PublicKey, createUsdc, fundedWallet, getAccount, newSvm, sendOk, tokenBalance, usdcAccount, type Usdc,
+  createUsdc,
+  fundedWallet,
+  getAccount,
+  Keypair,
+  newSvm,
+  type PublicKey,
+  sendOk,
+  tokenBalance,
+  type Usdc,
+  usdcAccount,
 } from '../testing';
-import { dealIxs, type CreateParams, type Deal } from './client';
+import { type CreateParams, type Deal, dealIxs } from './client';
 
 export const USDC = 1_000_000n;
 export const T0 = 1_750_000_000n;
 
-export interface HaggleEnv { svm: LiteSVM; admin: Keypair; usdc: Usdc; treasury: PublicKey }
+export interface HaggleEnv {
+  svm: LiteSVM;
+  admin: Keypair;
+  usdc: Usdc;
+  treasury: PublicKey;
+}
 
 /** Sets the clock's unix time (seconds), keeping the slot. */
 export function setTime(svm: LiteSVM, t: bigint): void {
@@ -32,25 +46,41 @@ export function setupHaggle(svm: LiteSVM = newSvm({ programs: ['haggle'] })): Ha
   return { svm, admin, usdc, treasury };
 }
 
-export interface Party { kp: Keypair; usdc: PublicKey }
+export interface Party {
+  kp: Keypair;
+  usdc: PublicKey;
+}
 export type TestDeal = Deal & { b: Party; s: Party; ix: ReturnType<typeof dealIxs> };
 
 /** A buyer holding `buyerUsdc`, a seller with an empty USDC account, a fresh conversation id. */
 export function newDeal(env: HaggleEnv, buyerUsdc = 1_000n * USDC): TestDeal {
-  const bk = fundedWallet(env.svm), sk = fundedWallet(env.svm);
+  const bk = fundedWallet(env.svm),
+    sk = fundedWallet(env.svm);
   const b = { kp: bk, usdc: usdcAccount(env.svm, env.admin, env.usdc, bk.publicKey, buyerUsdc) };
   const s = { kp: sk, usdc: usdcAccount(env.svm, env.admin, env.usdc, sk.publicKey) };
   const d: Deal = {
-    buyer: bk.publicKey, seller: sk.publicKey, conversationId: Uint8Array.from(randomBytes(16)),
-    buyerUsdc: b.usdc, sellerUsdc: s.usdc, treasury: env.treasury, mint: env.usdc.mint,
+    buyer: bk.publicKey,
+    seller: sk.publicKey,
+    conversationId: Uint8Array.from(randomBytes(16)),
+    buyerUsdc: b.usdc,
+    sellerUsdc: s.usdc,
+    treasury: env.treasury,
+    mint: env.usdc.mint,
   };
   return { ...d, b, s, ix: dealIxs(d) };
 }
 
 /** Defaults: 100 USDC escrow, 10 rounds, 5% decay, 10-minute windows, 1-hour deadline, 50% floor, 2% fee. */
 export const params = (env: HaggleEnv, over: Partial<CreateParams> = {}): CreateParams => ({
-  deposit: 100n * USDC, deadline: now(env.svm) + 3600n, responseWindow: 600, decayBps: 500, minOfferBps: 5000,
-  protocolFeeBps: 200, maxRounds: 10, zopaDetection: 1, ...over,
+  deposit: 100n * USDC,
+  deadline: now(env.svm) + 3600n,
+  responseWindow: 600,
+  decayBps: 500,
+  minOfferBps: 5000,
+  protocolFeeBps: 200,
+  maxRounds: 10,
+  zopaDetection: 1,
+  ...over,
 });
 
 /** Created and joined by the seller. */
@@ -61,10 +91,17 @@ export function openDeal(env: HaggleEnv, over: Partial<CreateParams> = {}, buyer
   return d;
 }
 
-export interface Balances { buyer: bigint; seller: bigint; treasury: bigint; vault: bigint }
+export interface Balances {
+  buyer: bigint;
+  seller: bigint;
+  treasury: bigint;
+  vault: bigint;
+}
 export const balances = (env: HaggleEnv, d: TestDeal): Balances => ({
-  buyer: tokenBalance(env.svm, d.buyerUsdc), seller: tokenBalance(env.svm, d.sellerUsdc),
-  treasury: tokenBalance(env.svm, env.treasury), vault: tokenBalance(env.svm, d.ix.vault),
+  buyer: tokenBalance(env.svm, d.buyerUsdc),
+  seller: tokenBalance(env.svm, d.sellerUsdc),
+  treasury: tokenBalance(env.svm, env.treasury),
+  vault: tokenBalance(env.svm, d.ix.vault),
 });
 
 export const lamportsOf = (env: HaggleEnv, k: PublicKey) => getAccount(env.svm, k)?.lamports ?? 0n;

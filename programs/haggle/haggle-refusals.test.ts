@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import * as haggle from '../../lib/chain/gen/haggle';
-import { Keypair, fundedWallet, sendErr, sendOk, usdcAccount } from '../testing';
+import { fundedWallet, Keypair, sendErr, sendOk, usdcAccount } from '../testing';
 import { reservationCommitment } from './client';
-import { T0, USDC, balances, negotiationOf, newDeal, now, openDeal, params, setTime, setupHaggle } from './haggle-env';
+import { balances, negotiationOf, newDeal, now, openDeal, params, setTime, setupHaggle, T0, USDC } from './haggle-env';
 
 const E = haggle.ERRORS;
 const salt = () => Uint8Array.from(randomBytes(32));
@@ -18,15 +18,54 @@ describe('haggle: create_negotiation refusals', () => {
     const env = setupHaggle();
     const t = now(env.svm);
     const bad = [
-      { maxRounds: 0 }, { maxRounds: 21 }, { decayBps: 1001 }, { responseWindow: 59 }, { responseWindow: 3601 },
-      { deadline: t + 59n }, { deadline: t + 86_401n }, { minOfferBps: 10_001 }, { protocolFeeBps: 501 }, { zopaDetection: 2 },
+      { maxRounds: 0 },
+      { maxRounds: 21 },
+      { decayBps: 1001 },
+      { responseWindow: 59 },
+      { responseWindow: 3601 },
+      { deadline: t + 59n },
+      { deadline: t + 86_401n },
+      { minOfferBps: 10_001 },
+      { protocolFeeBps: 501 },
+      { zopaDetection: 2 },
     ];
     const d = newDeal(env);
     for (const over of bad) sendErr(env.svm, [d.ix.create(params(env, over))], [d.b.kp], E.InvalidParameters);
     assert.equal(balances(env, d).vault, 0n);
-    sendOk(env.svm, [d.ix.create(params(env, { maxRounds: 20, decayBps: 1000, responseWindow: 3600, deadline: t + 86_400n, minOfferBps: 10_000, protocolFeeBps: 500 }))], [d.b.kp]);
+    sendOk(
+      env.svm,
+      [
+        d.ix.create(
+          params(env, {
+            maxRounds: 20,
+            decayBps: 1000,
+            responseWindow: 3600,
+            deadline: t + 86_400n,
+            minOfferBps: 10_000,
+            protocolFeeBps: 500,
+          }),
+        ),
+      ],
+      [d.b.kp],
+    );
     const e = newDeal(env);
-    sendOk(env.svm, [e.ix.create(params(env, { maxRounds: 1, decayBps: 0, responseWindow: 60, deadline: t + 60n, minOfferBps: 0, protocolFeeBps: 0, zopaDetection: 0 }))], [e.b.kp]);
+    sendOk(
+      env.svm,
+      [
+        e.ix.create(
+          params(env, {
+            maxRounds: 1,
+            decayBps: 0,
+            responseWindow: 60,
+            deadline: t + 60n,
+            minOfferBps: 0,
+            protocolFeeBps: 0,
+            zopaDetection: 0,
+          }),
+        ),
+      ],
+      [e.b.kp],
+    );
   });
 
   test('zero deposit, too little USDC, same party, duplicate, wrong PDA, wrong mint, not initialized', () => {
@@ -109,7 +148,12 @@ describe('haggle: accept_negotiation and submit_offer refusals', () => {
   test('a treasury or vault other than the configured ones', () => {
     const env = setupHaggle();
     const d = openDeal(env);
-    sendErr(env.svm, [d.ix.offer(d.buyer, 60n * USDC, undefined, { treasury: d.buyerUsdc })], [d.b.kp], E.WrongTreasury);
+    sendErr(
+      env.svm,
+      [d.ix.offer(d.buyer, 60n * USDC, undefined, { treasury: d.buyerUsdc })],
+      [d.b.kp],
+      E.WrongTreasury,
+    );
     const e = openDeal(env);
     sendErr(env.svm, [d.ix.offer(d.buyer, 60n * USDC, undefined, { vault: e.ix.vault })], [d.b.kp], E.WrongVault);
   });
@@ -119,7 +163,8 @@ describe('haggle: sealed reservation refusals', () => {
   test('reveal not matching the commitment; reveal before both committed; double commit; double reveal; disabled', () => {
     const env = setupHaggle();
     const d = openDeal(env);
-    const bs = salt(), ss = salt();
+    const bs = salt(),
+      ss = salt();
     sendOk(env.svm, [d.ix.commit(d.buyer, reservationCommitment(80n * USDC, bs))], [d.b.kp]);
     sendErr(env.svm, [d.ix.commit(d.buyer, reservationCommitment(81n * USDC, bs))], [d.b.kp], E.AlreadyCommitted);
     sendErr(env.svm, [d.ix.reveal(d.buyer, 80n * USDC, bs)], [d.b.kp], E.NotBothCommitted);
@@ -137,7 +182,7 @@ describe('haggle: sealed reservation refusals', () => {
 });
 
 describe('haggle: accept_offer, reject and expire refusals', () => {
-  test('double settlement; a third party settling; accepting one\'s own offer; nothing to accept', () => {
+  test("double settlement; a third party settling; accepting one's own offer; nothing to accept", () => {
     const env = setupHaggle();
     const d = openDeal(env);
     sendErr(env.svm, [d.ix.accept(d.seller)], [d.s.kp], E.NoOffer);
@@ -155,7 +200,7 @@ describe('haggle: accept_offer, reject and expire refusals', () => {
     assert.deepEqual(balances(env, d), after);
   });
 
-  test('payouts only to the parties\' own token accounts and the configured treasury', () => {
+  test("payouts only to the parties' own token accounts and the configured treasury", () => {
     const env = setupHaggle();
     const d = openDeal(env);
     sendOk(env.svm, [d.ix.offer(d.seller, 90n * USDC)], [d.s.kp]);

@@ -3,15 +3,34 @@ import { describe, test } from 'node:test';
 import type { LiteSVM } from 'litesvm';
 import { lease } from '../../lib/chain/programs';
 import {
-  Keypair, PublicKey, accountData, createIdentity, createUsdc, fundedWallet, newSvm, programData, sendErr, sendOk,
-  setEpoch, tokenBalance, usdcAccount, type Identity, type Usdc,
+  accountData,
+  createIdentity,
+  createUsdc,
+  fundedWallet,
+  type Identity,
+  Keypair,
+  newSvm,
+  PublicKey,
+  programData,
+  sendErr,
+  sendOk,
+  setEpoch,
+  tokenBalance,
+  type Usdc,
+  usdcAccount,
 } from '../testing';
 
 const EPOCH_SECONDS = 86_400n;
 const E = lease.ERRORS;
 const USDC = 1_000_000n;
 
-interface Env { svm: LiteSVM; admin: Keypair; usdc: Usdc; treasury: PublicKey; config: PublicKey }
+interface Env {
+  svm: LiteSVM;
+  admin: Keypair;
+  usdc: Usdc;
+  treasury: PublicKey;
+  config: PublicKey;
+}
 
 function setup(initialize = true): Env {
   const svm = newSvm();
@@ -21,7 +40,16 @@ function setup(initialize = true): Env {
   const treasury = usdcAccount(svm, admin, usdc, Keypair.generate().publicKey);
   const [config] = lease.findConfigPda();
   if (initialize) {
-    sendOk(svm, [lease.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury }, { epochSeconds: EPOCH_SECONDS })], [admin]);
+    sendOk(
+      svm,
+      [
+        lease.initializeInstruction(
+          { admin: admin.publicKey, usdcMint: usdc.mint, treasury },
+          { epochSeconds: EPOCH_SECONDS },
+        ),
+      ],
+      [admin],
+    );
   }
   return { svm, admin, usdc, treasury, config };
 }
@@ -32,10 +60,23 @@ function agentWithUsdc(env: Env, amount: bigint): Identity & { usdc: PublicKey }
   return { ...id, usdc: usdcAccount(env.svm, env.admin, env.usdc, owner.publicKey, amount) };
 }
 
-function payIx(env: Env, a: Identity & { usdc: PublicKey }, epochs: number, over: Partial<lease.PayLeaseAccounts> = {}) {
-  return lease.payLeaseInstruction({
-    payer: a.owner.publicKey, lease: lease.findLeasePda(a.agent)[0], agent: a.agent, payerUsdc: a.usdc, treasury: env.treasury, ...over,
-  }, { epochs });
+function payIx(
+  env: Env,
+  a: Identity & { usdc: PublicKey },
+  epochs: number,
+  over: Partial<lease.PayLeaseAccounts> = {},
+) {
+  return lease.payLeaseInstruction(
+    {
+      payer: a.owner.publicKey,
+      lease: lease.findLeasePda(a.agent)[0],
+      agent: a.agent,
+      payerUsdc: a.usdc,
+      treasury: env.treasury,
+      ...over,
+    },
+    { epochs },
+  );
 }
 
 const leaseOf = (env: Env, agent: PublicKey) => lease.decodeLease(accountData(env.svm, lease.findLeasePda(agent)[0]));
@@ -46,7 +87,16 @@ const events = (logs: string[]) => programData(logs).map(([d]) => lease.decodeEv
 describe('lease: initialize', () => {
   test('creates the config with admin, mint, treasury, epoch length and emits LeaseInitialized', () => {
     const env = setup(false);
-    const r = sendOk(env.svm, [lease.initializeInstruction({ admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury }, { epochSeconds: EPOCH_SECONDS })], [env.admin]);
+    const r = sendOk(
+      env.svm,
+      [
+        lease.initializeInstruction(
+          { admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury },
+          { epochSeconds: EPOCH_SECONDS },
+        ),
+      ],
+      [env.admin],
+    );
     const cfg = lease.decodeLeaseConfig(accountData(env.svm, env.config));
     assert.ok(cfg);
     assert.ok(cfg.admin.equals(env.admin.publicKey));
@@ -62,17 +112,55 @@ describe('lease: initialize', () => {
 
   test('a second initialize fails with AlreadyInitialized', () => {
     const env = setup();
-    sendErr(env.svm, [lease.initializeInstruction({ admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury }, { epochSeconds: 1n })], [env.admin], E.AlreadyInitialized);
+    sendErr(
+      env.svm,
+      [
+        lease.initializeInstruction(
+          { admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury },
+          { epochSeconds: 1n },
+        ),
+      ],
+      [env.admin],
+      E.AlreadyInitialized,
+    );
   });
 
   test('a config that is not the PDA fails with WrongPda; a treasury of another mint with WrongTreasury', () => {
     const env = setup(false);
-    const ix = lease.initializeInstruction({ admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury, config: Keypair.generate().publicKey }, { epochSeconds: 1n });
+    const ix = lease.initializeInstruction(
+      {
+        admin: env.admin.publicKey,
+        usdcMint: env.usdc.mint,
+        treasury: env.treasury,
+        config: Keypair.generate().publicKey,
+      },
+      { epochSeconds: 1n },
+    );
     sendErr(env.svm, [ix], [env.admin], E.WrongPda);
     const other = createUsdc(env.svm, env.admin);
     const otherTreasury = usdcAccount(env.svm, env.admin, other, env.admin.publicKey);
-    sendErr(env.svm, [lease.initializeInstruction({ admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: otherTreasury }, { epochSeconds: 1n })], [env.admin], E.WrongTreasury);
-    sendErr(env.svm, [lease.initializeInstruction({ admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury }, { epochSeconds: 0n })], [env.admin], E.BadArgument);
+    sendErr(
+      env.svm,
+      [
+        lease.initializeInstruction(
+          { admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: otherTreasury },
+          { epochSeconds: 1n },
+        ),
+      ],
+      [env.admin],
+      E.WrongTreasury,
+    );
+    sendErr(
+      env.svm,
+      [
+        lease.initializeInstruction(
+          { admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury },
+          { epochSeconds: 0n },
+        ),
+      ],
+      [env.admin],
+      E.BadArgument,
+    );
   });
 });
 
@@ -86,13 +174,18 @@ describe('lease: pay_lease', () => {
     const l = leaseOf(env, a.agent);
     assert.ok(l);
     assert.ok(l.agent.equals(a.agent));
-    assert.deepEqual({ p: l.paidThroughEpoch, c: l.createdEpoch, t: l.lastTickEpoch, s: l.status, tot: l.totalPaid, b: l.bump },
-      { p: 100n, c: 100n, t: 100n, s: 0, tot: 1n * USDC, b: lease.findLeasePda(a.agent)[1] });
+    assert.deepEqual(
+      { p: l.paidThroughEpoch, c: l.createdEpoch, t: l.lastTickEpoch, s: l.status, tot: l.totalPaid, b: l.bump },
+      { p: 100n, c: 100n, t: 100n, s: 0, tot: 1n * USDC, b: lease.findLeasePda(a.agent)[1] },
+    );
     const [ev] = events(r.logs);
     assert.equal(ev?.name, 'LeasePaid');
     if (ev?.name === 'LeasePaid') {
       assert.ok(ev.data.agent.equals(a.agent) && ev.data.payer.equals(a.owner.publicKey));
-      assert.deepEqual([ev.data.amount, ev.data.epoch, ev.data.paidThroughEpoch, ev.data.epochs, ev.data.prevStatus, ev.data.status], [USDC, 100n, 100n, 1, 0, 0]);
+      assert.deepEqual(
+        [ev.data.amount, ev.data.epoch, ev.data.paidThroughEpoch, ev.data.epochs, ev.data.prevStatus, ev.data.status],
+        [USDC, 100n, 100n, 1, 0, 0],
+      );
     }
     sendOk(env.svm, [payIx(env, a, 2)], [a.owner]);
     assert.equal(tokenBalance(env.svm, a.usdc), 7n * USDC);
@@ -126,7 +219,10 @@ describe('lease: pay_lease', () => {
     sendOk(env.svm, [payIx(env, b, 1)], [b.owner]);
     sendErr(env.svm, [payIx(env, a, 1, { lease: lease.findLeasePda(b.agent)[0] })], [a.owner], E.WrongPda);
     sendErr(env.svm, [payIx(env, a, 1, { lease: Keypair.generate().publicKey })], [a.owner], E.WrongPda);
-    const [otherProgramPda] = PublicKey.findProgramAddressSync([Buffer.from('lease'), a.agent.toBytes()], Keypair.generate().publicKey);
+    const [otherProgramPda] = PublicKey.findProgramAddressSync(
+      [Buffer.from('lease'), a.agent.toBytes()],
+      Keypair.generate().publicKey,
+    );
     sendErr(env.svm, [payIx(env, a, 1, { lease: otherProgramPda })], [a.owner], E.WrongPda);
   });
 
@@ -137,7 +233,12 @@ describe('lease: pay_lease', () => {
     const fake = createUsdc(env.svm, env.admin);
     const fakeAcc = usdcAccount(env.svm, env.admin, fake, a.owner.publicKey, 10n * USDC);
     sendErr(env.svm, [payIx(env, a, 1, { payerUsdc: fakeAcc })], [a.owner], E.WrongMint);
-    sendErr(env.svm, [payIx(env, a, 1, { agent: env.usdc.mint, lease: lease.findLeasePda(env.usdc.mint)[0] })], [a.owner], E.NotAnAgent);
+    sendErr(
+      env.svm,
+      [payIx(env, a, 1, { agent: env.usdc.mint, lease: lease.findLeasePda(env.usdc.mint)[0] })],
+      [a.owner],
+      E.NotAnAgent,
+    );
     sendErr(env.svm, [payIx(env, a, 0)], [a.owner], E.BadArgument);
     sendErr(env.svm, [payIx(env, a, 1001)], [a.owner], E.BadArgument);
     sendErr(env.svm, [payIx(env, a, 1, { config: Keypair.generate().publicKey })], [a.owner], E.NotInitialized);
@@ -150,7 +251,11 @@ describe('lease: tick_lease', () => {
     const a = agentWithUsdc(env, 20n * USDC);
     const anyone = fundedWallet(env.svm);
     sendOk(env.svm, [payIx(env, a, 3)], [a.owner]); // paid through 102
-    const statusAt = (epoch: bigint) => { setEpoch(env.svm, epoch, EPOCH_SECONDS, 5n); tick(env, a.agent, anyone); return leaseOf(env, a.agent)!.status; };
+    const statusAt = (epoch: bigint) => {
+      setEpoch(env.svm, epoch, EPOCH_SECONDS, 5n);
+      tick(env, a.agent, anyone);
+      return leaseOf(env, a.agent)!.status;
+    };
     assert.equal(statusAt(102n), 0);
     assert.equal(statusAt(103n), 1); // one missed epoch
     assert.equal(statusAt(105n), 1); // three missed: last grace epoch
@@ -159,7 +264,10 @@ describe('lease: tick_lease', () => {
     const l = leaseOf(env, a.agent)!;
     assert.deepEqual([l.status, l.lastTickEpoch, l.paidThroughEpoch], [2, 106n, 102n]);
     const [ev] = events(r.logs);
-    assert.deepEqual(ev?.name === 'LeaseTicked' && [ev.data.epoch, ev.data.paidThroughEpoch, ev.data.prevStatus, ev.data.status], [106n, 102n, 1, 2]);
+    assert.deepEqual(
+      ev?.name === 'LeaseTicked' && [ev.data.epoch, ev.data.paidThroughEpoch, ev.data.prevStatus, ev.data.status],
+      [106n, 102n, 1, 2],
+    );
     // Paying part of the back-lease keeps it deactivated; the full back-lease reactivates.
     sendOk(env.svm, [payIx(env, a, 3)], [a.owner]);
     assert.deepEqual([leaseOf(env, a.agent)!.status, leaseOf(env, a.agent)!.paidThroughEpoch], [2, 105n]);
@@ -173,7 +281,12 @@ describe('lease: tick_lease', () => {
   test('tick on an agent without a lease fails with NoLease; a non-lease account with WrongPda', () => {
     const env = setup();
     const anyone = fundedWallet(env.svm);
-    sendErr(env.svm, [lease.tickLeaseInstruction({ lease: lease.findLeasePda(Keypair.generate().publicKey)[0] })], [anyone], E.NoLease);
+    sendErr(
+      env.svm,
+      [lease.tickLeaseInstruction({ lease: lease.findLeasePda(Keypair.generate().publicKey)[0] })],
+      [anyone],
+      E.NoLease,
+    );
     sendErr(env.svm, [lease.tickLeaseInstruction({ lease: env.config })], [anyone], E.WrongPda);
   });
 });

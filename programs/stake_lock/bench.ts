@@ -1,11 +1,30 @@
 /** Compute units of every stake_lock instruction (npm run bench:programs -- stake_lock). */
 import { stakeLock } from '../../lib/chain/programs';
+import {
+  createUsdc,
+  fundedWallet,
+  kitAddress,
+  newSvm,
+  PROGRAM_IDS,
+  SATI_PROGRAM_ID,
+  sendOk,
+  tokenAccount,
+  usdcAccount,
+  warpSlots,
+} from '../testing';
 import type { BenchRow } from '../tools/bench';
 import { toolchainAvailable } from '../tools/build';
 import {
-  PROGRAM_IDS, SATI_PROGRAM_ID, createUsdc, fundedWallet, kitAddress, newSvm, sendOk, tokenAccount, usdcAccount, warpSlots,
-} from '../testing';
-import { claimIx, deactivateLease, lockIx, newAgent, queueIx, setupStake, slasherFixture, viaSlasherFixture, USDC } from './stake-env';
+  claimIx,
+  deactivateLease,
+  lockIx,
+  newAgent,
+  queueIx,
+  setupStake,
+  slasherFixture,
+  USDC,
+  viaSlasherFixture,
+} from './stake-env';
 
 export default function bench(): BenchRow[] {
   const svm = newSvm({ programs: ['lease', 'stake_lock'] });
@@ -29,14 +48,28 @@ export default function bench(): BenchRow[] {
   const usdc = createUsdc(svm2, env2Admin);
   const treasury = usdcAccount(svm2, env2Admin, usdc, env2Admin.publicKey);
   const vault = tokenAccount(svm2, env2Admin, usdc.mint, stakeLock.findVaultAuthorityPda()[0]);
-  const init = sendOk(svm2, [stakeLock.initializeInstruction({ admin: env2Admin.publicKey, usdcMint: usdc.mint, treasury, vault }, { epochSeconds: 86_400n, satiProgram: SATI_PROGRAM_ID })], [env2Admin]);
+  const init = sendOk(
+    svm2,
+    [
+      stakeLock.initializeInstruction(
+        { admin: env2Admin.publicKey, usdcMint: usdc.mint, treasury, vault },
+        { epochSeconds: 86_400n, satiProgram: SATI_PROGRAM_ID },
+      ),
+    ],
+    [env2Admin],
+  );
   rows.unshift({ instruction: 'initialize', cu: init.computeUnits });
   if (withFixture) {
     const b = newAgent(env, 50n * USDC);
     sendOk(svm, [lockIx(env, b, 10n * USDC)], [b.owner]);
     const challenger = fundedWallet(svm);
     const cUsdc = usdcAccount(svm, env.admin, env.usdc, challenger.publicKey);
-    const slash = viaSlasherFixture(PROGRAM_IDS.challenge, { stake: stakeLock.findStakePda(b.agent)[0], vault: env.vault, challengerUsdc: cUsdc, treasury: env.treasury });
+    const slash = viaSlasherFixture(PROGRAM_IDS.challenge, {
+      stake: stakeLock.findStakePda(b.agent)[0],
+      vault: env.vault,
+      challengerUsdc: cUsdc,
+      treasury: env.treasury,
+    });
     const r = sendOk(svm, [slash], [challenger]);
     const inner = r.logs.find((l) => l.startsWith(`Program ${PROGRAM_IDS.stake_lock.toBase58()} consumed`));
     rows.push({ instruction: 'slash (inside the CPI)', cu: BigInt(/consumed (\d+)/.exec(inner ?? '')?.[1] ?? '0') });

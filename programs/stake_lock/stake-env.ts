@@ -5,20 +5,40 @@
  * for the challenge program's slashing CPI. Instructions come from the chain SDK's generated
  * builders (lib/chain/programs).
  */
-import type { LiteSVM } from 'litesvm';
+
 import { TransactionInstruction } from '@solana/web3.js';
+import type { LiteSVM } from 'litesvm';
 import { challenge, lease, stakeLock } from '../../lib/chain/programs';
-import { compileSources } from '../tools/build';
 import {
-  Keypair, PROGRAM_IDS, type PublicKey, SATI_PROGRAM_ID, createSatiIdentity, createUsdc, ensureSati, fundedWallet, newSvm, satiAccountsOf, sendOk,
-  setEpoch, tokenAccount, usdcAccount, type Identity, type Usdc,
+  createSatiIdentity,
+  createUsdc,
+  ensureSati,
+  fundedWallet,
+  type Identity,
+  Keypair,
+  newSvm,
+  PROGRAM_IDS,
+  type PublicKey,
+  SATI_PROGRAM_ID,
+  satiAccountsOf,
+  sendOk,
+  setEpoch,
+  tokenAccount,
+  type Usdc,
+  usdcAccount,
 } from '../testing';
+import { compileSources } from '../tools/build';
 
 export const EPOCH_SECONDS = 86_400n;
 export const USDC = 1_000_000n;
 
 export interface StakeEnv {
-  svm: LiteSVM; admin: Keypair; usdc: Usdc; treasury: PublicKey; vault: PublicKey; vaultAuthority: PublicKey;
+  svm: LiteSVM;
+  admin: Keypair;
+  usdc: Usdc;
+  treasury: PublicKey;
+  vault: PublicKey;
+  vaultAuthority: PublicKey;
 }
 export type Agent = Identity & { usdc: PublicKey; memberNumber: bigint };
 
@@ -31,10 +51,20 @@ export function setupStake(svm: LiteSVM = newSvm(), satiProgram: PublicKey = SAT
   const [vaultAuthority] = stakeLock.findVaultAuthorityPda();
   const vault = tokenAccount(svm, admin, usdc.mint, vaultAuthority);
   ensureSati(svm, admin, satiProgram);
-  sendOk(svm, [
-    lease.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury }, { epochSeconds: EPOCH_SECONDS }),
-    stakeLock.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury, vault }, { epochSeconds: EPOCH_SECONDS, satiProgram }),
-  ], [admin]);
+  sendOk(
+    svm,
+    [
+      lease.initializeInstruction(
+        { admin: admin.publicKey, usdcMint: usdc.mint, treasury },
+        { epochSeconds: EPOCH_SECONDS },
+      ),
+      stakeLock.initializeInstruction(
+        { admin: admin.publicKey, usdcMint: usdc.mint, treasury, vault },
+        { epochSeconds: EPOCH_SECONDS, satiProgram },
+      ),
+    ],
+    [admin],
+  );
   return { svm, admin, usdc, treasury, vault, vaultAuthority };
 }
 
@@ -44,28 +74,61 @@ export function newAgent(env: StakeEnv, usdcAmount: bigint): Agent {
   return { ...id, usdc: usdcAccount(env.svm, env.admin, env.usdc, owner.publicKey, usdcAmount) };
 }
 
-export const lockIx = (env: StakeEnv, a: Agent, amount: bigint, over: Partial<stakeLock.LockStakeAccounts> = {}): TransactionInstruction =>
-  stakeLock.lockStakeInstruction({
-    owner: a.owner.publicKey, stake: stakeLock.findStakePda(a.agent)[0], agent: a.agent, identity: a.tokenAccount,
-    ownerUsdc: a.usdc, vault: env.vault, ...satiAccountsOf(a), ...over,
-  }, { amount });
+export const lockIx = (
+  env: StakeEnv,
+  a: Agent,
+  amount: bigint,
+  over: Partial<stakeLock.LockStakeAccounts> = {},
+): TransactionInstruction =>
+  stakeLock.lockStakeInstruction(
+    {
+      owner: a.owner.publicKey,
+      stake: stakeLock.findStakePda(a.agent)[0],
+      agent: a.agent,
+      identity: a.tokenAccount,
+      ownerUsdc: a.usdc,
+      vault: env.vault,
+      ...satiAccountsOf(a),
+      ...over,
+    },
+    { amount },
+  );
 
 export const queueIx = (a: Agent, over: Partial<stakeLock.QueueUnlockAccounts> = {}): TransactionInstruction =>
   stakeLock.queueUnlockInstruction({
-    owner: a.owner.publicKey, stake: stakeLock.findStakePda(a.agent)[0], identity: a.tokenAccount,
-    lease: lease.findLeasePda(a.agent)[0], ...over,
+    owner: a.owner.publicKey,
+    stake: stakeLock.findStakePda(a.agent)[0],
+    identity: a.tokenAccount,
+    lease: lease.findLeasePda(a.agent)[0],
+    ...over,
   });
 
-export const claimIx = (env: StakeEnv, a: Agent, over: Partial<stakeLock.ClaimStakeAccounts> = {}): TransactionInstruction =>
+export const claimIx = (
+  env: StakeEnv,
+  a: Agent,
+  over: Partial<stakeLock.ClaimStakeAccounts> = {},
+): TransactionInstruction =>
   stakeLock.claimStakeInstruction({
-    owner: a.owner.publicKey, stake: stakeLock.findStakePda(a.agent)[0], identity: a.tokenAccount,
-    agentChallenges: challenge.findAgentPda(a.agent)[0], vault: env.vault, ownerUsdc: a.usdc, ...over,
+    owner: a.owner.publicKey,
+    stake: stakeLock.findStakePda(a.agent)[0],
+    identity: a.tokenAccount,
+    agentChallenges: challenge.findAgentPda(a.agent)[0],
+    vault: env.vault,
+    ownerUsdc: a.usdc,
+    ...over,
   });
 
 export const payLeaseIx = (env: StakeEnv, a: Agent, epochs: number): TransactionInstruction =>
-  lease.payLeaseInstruction({
-    payer: a.owner.publicKey, lease: lease.findLeasePda(a.agent)[0], agent: a.agent, payerUsdc: a.usdc, treasury: env.treasury,
-  }, { epochs });
+  lease.payLeaseInstruction(
+    {
+      payer: a.owner.publicKey,
+      lease: lease.findLeasePda(a.agent)[0],
+      agent: a.agent,
+      payerUsdc: a.usdc,
+      treasury: env.treasury,
+    },
+    { epochs },
+  );
 
 /** Pays one epoch at `epoch`, then moves past the grace period and ticks: the lease ends deactivated. */
 export function deactivateLease(env: StakeEnv, a: Agent, epoch = 100n): void {
@@ -84,11 +147,17 @@ export const slasherFixture = (): Uint8Array => compileSources(['stake_lock/fixt
  * fixture signs for it in the CPI). The fixture has no program.json, so this one instruction is
  * assembled by hand.
  */
-export function viaSlasherFixture(programId: PublicKey, accounts: Omit<stakeLock.SlashAccounts, 'slasher'>): TransactionInstruction {
+export function viaSlasherFixture(
+  programId: PublicKey,
+  accounts: Omit<stakeLock.SlashAccounts, 'slasher'>,
+): TransactionInstruction {
   const [slasher] = challenge.findSlasherPda(programId);
-  const keys = stakeLock.slashInstruction({ slasher, ...accounts }).keys
-    .map((k) => (k.pubkey.equals(slasher) ? { ...k, isSigner: false } : k));
+  const keys = stakeLock
+    .slashInstruction({ slasher, ...accounts })
+    .keys.map((k) => (k.pubkey.equals(slasher) ? { ...k, isSigner: false } : k));
   return new TransactionInstruction({
-    programId, keys: [{ pubkey: PROGRAM_IDS.stake_lock, isSigner: false, isWritable: false }, ...keys], data: Buffer.alloc(0),
+    programId,
+    keys: [{ pubkey: PROGRAM_IDS.stake_lock, isSigner: false, isWritable: false }, ...keys],
+    data: Buffer.alloc(0),
   });
 }

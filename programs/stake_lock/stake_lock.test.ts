@@ -1,20 +1,52 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { challenge, lease, stakeLock } from '../../lib/chain/programs';
-import { toolchainAvailable } from '../tools/build';
 import { registryConfigAddress } from '../../lib/chain/sati';
 import {
-  Keypair, PROGRAMS_DIR, PROGRAM_IDS, SATI_PROGRAM_ID, createIdentity, createUsdc, ensureSati, registerSati, satiAccountsOf, PublicKey, accountData, fundedWallet, kitAddress, newSvm, programData, sendErr, sendOk,
-  setAccount, setEpoch, tokenBalance, usdcAccount, warpSlots,
+  accountData,
+  createIdentity,
+  createUsdc,
+  ensureSati,
+  fundedWallet,
+  Keypair,
+  kitAddress,
+  newSvm,
+  PROGRAM_IDS,
+  PROGRAMS_DIR,
+  PublicKey,
+  programData,
+  registerSati,
+  SATI_PROGRAM_ID,
+  satiAccountsOf,
+  sendErr,
+  sendOk,
+  setAccount,
+  setEpoch,
+  tokenBalance,
+  usdcAccount,
+  warpSlots,
 } from '../testing';
+import { toolchainAvailable } from '../tools/build';
 import {
-  EPOCH_SECONDS, USDC, claimIx, deactivateLease, lockIx, newAgent, payLeaseIx, queueIx, setupStake, slasherFixture,
-  viaSlasherFixture, type Agent, type StakeEnv,
+  type Agent,
+  claimIx,
+  deactivateLease,
+  EPOCH_SECONDS,
+  lockIx,
+  newAgent,
+  payLeaseIx,
+  queueIx,
+  type StakeEnv,
+  setupStake,
+  slasherFixture,
+  USDC,
+  viaSlasherFixture,
 } from './stake-env';
 
 const E = stakeLock.ERRORS;
 const DELAY = 432_000n;
-const stakeOf = (env: StakeEnv, a: Agent) => stakeLock.decodeStake(accountData(env.svm, stakeLock.findStakePda(a.agent)[0]));
+const stakeOf = (env: StakeEnv, a: Agent) =>
+  stakeLock.decodeStake(accountData(env.svm, stakeLock.findStakePda(a.agent)[0]));
 const events = (logs: string[]) => programData(logs).map(([d]) => stakeLock.decodeEvent(d));
 
 function lockedAgent(env: StakeEnv, amount = 10n * USDC): Agent {
@@ -27,9 +59,27 @@ describe('stake_lock: initialize', () => {
   test('records admin, mint, treasury, vault and bumps', () => {
     const env = setupStake();
     const cfg = stakeLock.decodeStakeConfig(accountData(env.svm, stakeLock.findConfigPda()[0]))!;
-    assert.ok(cfg.admin.equals(env.admin.publicKey) && cfg.usdcMint.equals(env.usdc.mint) && cfg.treasury.equals(env.treasury) && cfg.vault.equals(env.vault));
-    assert.deepEqual([cfg.epochSeconds, cfg.bump, cfg.vaultAuthorityBump], [EPOCH_SECONDS, stakeLock.findConfigPda()[1], stakeLock.findVaultAuthorityPda()[1]]);
-    sendErr(env.svm, [stakeLock.initializeInstruction({ admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury, vault: env.vault }, { epochSeconds: 1n, satiProgram: SATI_PROGRAM_ID })], [env.admin], E.AlreadyInitialized);
+    assert.ok(
+      cfg.admin.equals(env.admin.publicKey) &&
+        cfg.usdcMint.equals(env.usdc.mint) &&
+        cfg.treasury.equals(env.treasury) &&
+        cfg.vault.equals(env.vault),
+    );
+    assert.deepEqual(
+      [cfg.epochSeconds, cfg.bump, cfg.vaultAuthorityBump],
+      [EPOCH_SECONDS, stakeLock.findConfigPda()[1], stakeLock.findVaultAuthorityPda()[1]],
+    );
+    sendErr(
+      env.svm,
+      [
+        stakeLock.initializeInstruction(
+          { admin: env.admin.publicKey, usdcMint: env.usdc.mint, treasury: env.treasury, vault: env.vault },
+          { epochSeconds: 1n, satiProgram: SATI_PROGRAM_ID },
+        ),
+      ],
+      [env.admin],
+      E.AlreadyInitialized,
+    );
   });
 
   test('a vault not owned by the vault_authority PDA is refused', () => {
@@ -37,16 +87,33 @@ describe('stake_lock: initialize', () => {
     const admin = fundedWallet(svm2);
     const usdc = createUsdc(svm2, admin);
     const treasury = usdcAccount(svm2, admin, usdc, admin.publicKey);
-    sendErr(svm2, [stakeLock.initializeInstruction({ admin: admin.publicKey, usdcMint: usdc.mint, treasury, vault: treasury }, { epochSeconds: 1n, satiProgram: SATI_PROGRAM_ID })], [admin], E.WrongVault);
+    sendErr(
+      svm2,
+      [
+        stakeLock.initializeInstruction(
+          { admin: admin.publicKey, usdcMint: usdc.mint, treasury, vault: treasury },
+          { epochSeconds: 1n, satiProgram: SATI_PROGRAM_ID },
+        ),
+      ],
+      [admin],
+      E.WrongVault,
+    );
   });
 });
 
 describe('stake_lock: lock_stake requires SATI registration', () => {
   /** An owner with USDC holding `agent` (any Token-2022 NFT), shaped like a stake-env Agent. */
-  const holder = (env: StakeEnv, id: { agent: PublicKey; owner: Keypair; tokenAccount: PublicKey }, memberNumber: bigint): Agent =>
-    ({ ...id, memberNumber, usdc: usdcAccount(env.svm, env.admin, env.usdc, id.owner.publicKey, 20n * USDC) });
+  const holder = (
+    env: StakeEnv,
+    id: { agent: PublicKey; owner: Keypair; tokenAccount: PublicKey },
+    memberNumber: bigint,
+  ): Agent => ({
+    ...id,
+    memberNumber,
+    usdc: usdcAccount(env.svm, env.admin, env.usdc, id.owner.publicKey, 20n * USDC),
+  });
 
-  test('a supply-1 Token-2022 NFT that is not a member of SATI\'s group is refused, whichever AgentIndex is named', () => {
+  test("a supply-1 Token-2022 NFT that is not a member of SATI's group is refused, whichever AgentIndex is named", () => {
     const env = setupStake();
     const member = newAgent(env, 20n * USDC);
     const nft = holder(env, createIdentity(env.svm, env.admin, fundedWallet(env.svm)), member.memberNumber);
@@ -61,11 +128,26 @@ describe('stake_lock: lock_stake requires SATI registration', () => {
     const env = setupStake();
     const a = newAgent(env, 20n * USDC);
     const b = newAgent(env, 20n * USDC);
-    sendErr(env.svm, [lockIx(env, a, 10n * USDC, { agentIndex: satiAccountsOf(b).agentIndex })], [a.owner], E.NotSatiAgent);
+    sendErr(
+      env.svm,
+      [lockIx(env, a, 10n * USDC, { agentIndex: satiAccountsOf(b).agentIndex })],
+      [a.owner],
+      E.NotSatiAgent,
+    );
     const fake = Keypair.generate().publicKey;
-    setAccount(env.svm, fake, Keypair.generate().publicKey, accountData(env.svm, registryConfigAddress(SATI_PROGRAM_ID)));
+    setAccount(
+      env.svm,
+      fake,
+      Keypair.generate().publicKey,
+      accountData(env.svm, registryConfigAddress(SATI_PROGRAM_ID)),
+    );
     sendErr(env.svm, [lockIx(env, a, 10n * USDC, { satiRegistry: fake })], [a.owner], E.WrongSatiAccount);
-    sendErr(env.svm, [lockIx(env, a, 10n * USDC, { satiRegistry: satiAccountsOf(a).agentIndex })], [a.owner], E.WrongSatiAccount);
+    sendErr(
+      env.svm,
+      [lockIx(env, a, 10n * USDC, { satiRegistry: satiAccountsOf(a).agentIndex })],
+      [a.owner],
+      E.WrongSatiAccount,
+    );
     sendOk(env.svm, [lockIx(env, a, 10n * USDC)], [a.owner]);
   });
 
@@ -78,12 +160,20 @@ describe('stake_lock: lock_stake requires SATI registration', () => {
     ensureSati(svm, env.admin, SATI_PROGRAM_ID);
     const owner = fundedWallet(svm);
     const atDefault = registerSati(svm, env.admin, owner.publicKey, {}, SATI_PROGRAM_ID);
-    const d = holder(env, { agent: atDefault.agent, owner, tokenAccount: atDefault.tokenAccount }, atDefault.memberNumber);
+    const d = holder(
+      env,
+      { agent: atDefault.agent, owner, tokenAccount: atDefault.tokenAccount },
+      atDefault.memberNumber,
+    );
     sendErr(svm, [lockIx(env, d, 10n * USDC, satiAccountsOf(d, SATI_PROGRAM_ID))], [owner], E.WrongSatiAccount);
     sendErr(svm, [lockIx(env, d, 10n * USDC, satiAccountsOf(d, other))], [owner], E.NotSatiAgent);
     const owner2 = fundedWallet(svm);
     const atOther = registerSati(svm, env.admin, owner2.publicKey, {}, other);
-    const o = holder(env, { agent: atOther.agent, owner: owner2, tokenAccount: atOther.tokenAccount }, atOther.memberNumber);
+    const o = holder(
+      env,
+      { agent: atOther.agent, owner: owner2, tokenAccount: atOther.tokenAccount },
+      atOther.memberNumber,
+    );
     sendOk(svm, [lockIx(env, o, 10n * USDC, satiAccountsOf(o, other))], [owner2]);
   });
 });
@@ -99,9 +189,16 @@ describe('stake_lock: lock_stake', () => {
     assert.equal(tokenBalance(env.svm, env.vault), 12n * USDC);
     const s = stakeOf(env, a)!;
     assert.ok(s.agent.equals(a.agent) && s.owner.equals(a.owner.publicKey));
-    assert.deepEqual([s.amount, s.lockedSlot, s.unlockRequestedSlot, s.status, s.bump], [12n * USDC, slot, 0n, 1, stakeLock.findStakePda(a.agent)[1]]);
+    assert.deepEqual(
+      [s.amount, s.lockedSlot, s.unlockRequestedSlot, s.status, s.bump],
+      [12n * USDC, slot, 0n, 1, stakeLock.findStakePda(a.agent)[1]],
+    );
     const [ev] = events(r.logs);
-    assert.deepEqual(ev?.name === 'StakeLocked' && [ev.data.agent.toBase58(), ev.data.amount, ev.data.slot], [a.agent.toBase58(), 12n * USDC, slot]);
+    assert.deepEqual(ev?.name === 'StakeLocked' && [ev.data.agent.toBase58(), ev.data.amount, ev.data.slot], [
+      a.agent.toBase58(),
+      12n * USDC,
+      slot,
+    ]);
   });
 
   test('below MIN_STAKE, too little USDC, double lock', () => {
@@ -120,13 +217,28 @@ describe('stake_lock: lock_stake', () => {
     const a = newAgent(env, 20n * USDC);
     const b = newAgent(env, 20n * USDC);
     // b signs for a's agent with a's identity account, and with its own identity account
-    sendErr(env.svm, [lockIx(env, a, 10n * USDC, { owner: b.owner.publicKey, ownerUsdc: b.usdc })], [b.owner], E.NotIdentityOwner);
-    sendErr(env.svm, [lockIx(env, a, 10n * USDC, { owner: b.owner.publicKey, ownerUsdc: b.usdc, identity: b.tokenAccount })], [b.owner], E.NotIdentityOwner);
+    sendErr(
+      env.svm,
+      [lockIx(env, a, 10n * USDC, { owner: b.owner.publicKey, ownerUsdc: b.usdc })],
+      [b.owner],
+      E.NotIdentityOwner,
+    );
+    sendErr(
+      env.svm,
+      [lockIx(env, a, 10n * USDC, { owner: b.owner.publicKey, ownerUsdc: b.usdc, identity: b.tokenAccount })],
+      [b.owner],
+      E.NotIdentityOwner,
+    );
     const ix = lockIx(env, a, 10n * USDC);
     ix.keys[0] = { ...ix.keys[0], isSigner: false };
     sendErr(env.svm, [ix], [fundedWallet(env.svm)], E.MissingSignature);
     sendOk(env.svm, [lockIx(env, b, 10n * USDC)], [b.owner]);
-    sendErr(env.svm, [lockIx(env, a, 10n * USDC, { stake: stakeLock.findStakePda(b.agent)[0] })], [a.owner], E.WrongPda);
+    sendErr(
+      env.svm,
+      [lockIx(env, a, 10n * USDC, { stake: stakeLock.findStakePda(b.agent)[0] })],
+      [a.owner],
+      E.WrongPda,
+    );
     sendErr(env.svm, [lockIx(env, a, 10n * USDC, { stake: Keypair.generate().publicKey })], [a.owner], E.WrongPda);
     const [foreign] = PublicKey.findProgramAddressSync([Buffer.from('stake'), a.agent.toBytes()], PROGRAM_IDS.lease);
     sendErr(env.svm, [lockIx(env, a, 10n * USDC, { stake: foreign })], [a.owner], E.WrongPda);
@@ -153,7 +265,11 @@ describe('stake_lock: queue_unlock', () => {
     const s = stakeOf(env, a)!;
     assert.deepEqual([s.status, s.unlockRequestedSlot, s.amount], [2, slot, 10n * USDC]);
     const [ev] = events(r.logs);
-    assert.deepEqual(ev?.name === 'UnlockQueued' && [ev.data.slot, ev.data.claimableSlot, ev.data.amount], [slot, slot + DELAY, 10n * USDC]);
+    assert.deepEqual(ev?.name === 'UnlockQueued' && [ev.data.slot, ev.data.claimableSlot, ev.data.amount], [
+      slot,
+      slot + DELAY,
+      10n * USDC,
+    ]);
     sendErr(env.svm, [queueIx(a)], [a.owner], E.NotLocked);
   });
 
@@ -164,7 +280,12 @@ describe('stake_lock: queue_unlock', () => {
     deactivateLease(env, b);
     sendErr(env.svm, [queueIx(a, { lease: lease.findLeasePda(b.agent)[0] })], [a.owner], E.WrongLeaseAccount);
     sendErr(env.svm, [queueIx(a)], [a.owner], E.WrongLeaseAccount); // a never leased: no Lease account
-    sendErr(env.svm, [queueIx(b, { owner: a.owner.publicKey, identity: a.tokenAccount })], [a.owner], E.NotIdentityOwner);
+    sendErr(
+      env.svm,
+      [queueIx(b, { owner: a.owner.publicKey, identity: a.tokenAccount })],
+      [a.owner],
+      E.NotIdentityOwner,
+    );
     sendErr(env.svm, [queueIx(b, { stake: Keypair.generate().publicKey })], [b.owner], E.NoStake);
   });
 });
@@ -190,7 +311,10 @@ describe('stake_lock: claim_stake', () => {
     const s = stakeOf(env, a)!;
     assert.deepEqual([s.status, s.amount], [3, 0n]);
     const [ev] = events(r.logs);
-    assert.deepEqual(ev?.name === 'StakeClaimed' && [ev.data.amount, ev.data.owner.toBase58()], [10n * USDC, a.owner.publicKey.toBase58()]);
+    assert.deepEqual(ev?.name === 'StakeClaimed' && [ev.data.amount, ev.data.owner.toBase58()], [
+      10n * USDC,
+      a.owner.publicKey.toBase58(),
+    ]);
     sendErr(env.svm, [claimIx(env, a)], [a.owner], E.AlreadyClaimed);
   });
 
@@ -199,9 +323,19 @@ describe('stake_lock: claim_stake', () => {
     const a = unlockingAgent(env);
     warpSlots(env.svm, DELAY);
     const [ac, bump] = challenge.findAgentPda(a.agent);
-    setAccount(env.svm, ac, PROGRAM_IDS.challenge, challenge.encodeAgentChallenges({ agent: a.agent, pending: 1, total: 1, upheld: 0, bump }));
+    setAccount(
+      env.svm,
+      ac,
+      PROGRAM_IDS.challenge,
+      challenge.encodeAgentChallenges({ agent: a.agent, pending: 1, total: 1, upheld: 0, bump }),
+    );
     sendErr(env.svm, [claimIx(env, a)], [a.owner], E.PendingChallenge);
-    setAccount(env.svm, ac, PROGRAM_IDS.challenge, challenge.encodeAgentChallenges({ agent: a.agent, pending: 0, total: 1, upheld: 0, bump }));
+    setAccount(
+      env.svm,
+      ac,
+      PROGRAM_IDS.challenge,
+      challenge.encodeAgentChallenges({ agent: a.agent, pending: 0, total: 1, upheld: 0, bump }),
+    );
     sendOk(env.svm, [claimIx(env, a)], [a.owner]);
     assert.equal(stakeOf(env, a)!.status, 3);
   });
@@ -212,9 +346,19 @@ describe('stake_lock: claim_stake', () => {
     sendErr(env.svm, [claimIx(env, a)], [a.owner], E.NotUnlocking);
     const b = unlockingAgent(env);
     warpSlots(env.svm, DELAY);
-    sendErr(env.svm, [claimIx(env, b, { agentChallenges: challenge.findAgentPda(a.agent)[0] })], [b.owner], E.WrongChallengeAccount);
+    sendErr(
+      env.svm,
+      [claimIx(env, b, { agentChallenges: challenge.findAgentPda(a.agent)[0] })],
+      [b.owner],
+      E.WrongChallengeAccount,
+    );
     sendErr(env.svm, [claimIx(env, b, { vaultAuthority: Keypair.generate().publicKey })], [b.owner], E.WrongVault);
-    sendErr(env.svm, [claimIx(env, b, { owner: a.owner.publicKey, identity: a.tokenAccount, ownerUsdc: a.usdc })], [a.owner], E.NotIdentityOwner);
+    sendErr(
+      env.svm,
+      [claimIx(env, b, { owner: a.owner.publicKey, identity: a.tokenAccount, ownerUsdc: a.usdc })],
+      [a.owner],
+      E.NotIdentityOwner,
+    );
     const ix = claimIx(env, b);
     ix.keys[0] = { ...ix.keys[0], isSigner: false };
     sendErr(env.svm, [ix], [fundedWallet(env.svm)], E.MissingSignature);
@@ -229,14 +373,35 @@ describe('stake_lock: slash', () => {
     const a = lockedAgent(env);
     const mallory = fundedWallet(env.svm);
     const mUsdc = usdcAccount(env.svm, env.admin, env.usdc, mallory.publicKey);
-    sendErr(env.svm, [stakeLock.slashInstruction({ slasher: mallory.publicKey, stake: stakeLock.findStakePda(a.agent)[0], vault: env.vault, challengerUsdc: mUsdc, treasury: env.treasury })], [mallory], E.NotSlasher);
-    const ix = stakeLock.slashInstruction({ slasher: challenge.findSlasherPda()[0], stake: stakeLock.findStakePda(a.agent)[0], vault: env.vault, challengerUsdc: mUsdc, treasury: env.treasury });
+    sendErr(
+      env.svm,
+      [
+        stakeLock.slashInstruction({
+          slasher: mallory.publicKey,
+          stake: stakeLock.findStakePda(a.agent)[0],
+          vault: env.vault,
+          challengerUsdc: mUsdc,
+          treasury: env.treasury,
+        }),
+      ],
+      [mallory],
+      E.NotSlasher,
+    );
+    const ix = stakeLock.slashInstruction({
+      slasher: challenge.findSlasherPda()[0],
+      stake: stakeLock.findStakePda(a.agent)[0],
+      vault: env.vault,
+      challengerUsdc: mUsdc,
+      treasury: env.treasury,
+    });
     ix.keys[0] = { ...ix.keys[0], isSigner: false };
     sendErr(env.svm, [ix], [mallory], E.NotSlasher);
     assert.equal(tokenBalance(env.svm, env.vault), 10n * USDC);
   });
 
-  test('through CPI from the challenge program id: whole stake slashed, half to the challenger, half to the treasury; a foreign program is refused', { skip }, () => {
+  test('through CPI from the challenge program id: whole stake slashed, half to the challenger, half to the treasury; a foreign program is refused', {
+    skip,
+  }, () => {
     const svm = newSvm({ programs: ['lease', 'stake_lock'] });
     const so = slasherFixture();
     svm.addProgram(kitAddress(PROGRAM_IDS.challenge), so);
@@ -246,9 +411,14 @@ describe('stake_lock: slash', () => {
     const a = lockedAgent(env, 11n * USDC);
     const challenger = fundedWallet(svm);
     const cUsdc = usdcAccount(svm, env.admin, env.usdc, challenger.publicKey);
-    const viaFixture = (programId: PublicKey) => viaSlasherFixture(programId, {
-      stake: stakeLock.findStakePda(a.agent)[0], vault: env.vault, challengerUsdc: cUsdc, treasury: env.treasury, vaultAuthority: env.vaultAuthority,
-    });
+    const viaFixture = (programId: PublicKey) =>
+      viaSlasherFixture(programId, {
+        stake: stakeLock.findStakePda(a.agent)[0],
+        vault: env.vault,
+        challengerUsdc: cUsdc,
+        treasury: env.treasury,
+        vaultAuthority: env.vaultAuthority,
+      });
     sendErr(svm, [viaFixture(foreignId)], [challenger], E.NotSlasher);
     const r = sendOk(svm, [viaFixture(PROGRAM_IDS.challenge)], [challenger]);
     assert.equal(tokenBalance(svm, cUsdc), 5_500_000n);
@@ -257,7 +427,15 @@ describe('stake_lock: slash', () => {
     const s = stakeOf(env, a)!;
     assert.deepEqual([s.status, s.amount], [4, 0n]);
     const ev = events(r.logs).find((e) => e?.name === 'StakeSlashed');
-    assert.deepEqual(ev?.name === 'StakeSlashed' && [ev.data.amount, ev.data.reward, ev.data.toTreasury, ev.data.challengerUsdc.toBase58()], [11n * USDC, 5_500_000n, 5_500_000n, cUsdc.toBase58()]);
+    assert.deepEqual(
+      ev?.name === 'StakeSlashed' && [
+        ev.data.amount,
+        ev.data.reward,
+        ev.data.toTreasury,
+        ev.data.challengerUsdc.toBase58(),
+      ],
+      [11n * USDC, 5_500_000n, 5_500_000n, cUsdc.toBase58()],
+    );
     sendErr(svm, [viaFixture(PROGRAM_IDS.challenge)], [challenger], E.NoStake);
   });
 });

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseEvents } from '../../lib/chain/events';
-import { agentAddresses, lease, LEASE_STATUS, STAKE_STATUS, stakeLock } from '../../lib/chain/programs';
+import { agentAddresses, LEASE_STATUS, lease, STAKE_STATUS, stakeLock } from '../../lib/chain/programs';
 import { accountData, sendOk, setEpoch, tokenBalance, warpSlots } from '../testing';
-import { EPOCH_SECONDS, USDC, claimIx, lockIx, newAgent, payLeaseIx, queueIx, setupStake } from './stake-env';
+import { claimIx, EPOCH_SECONDS, lockIx, newAgent, payLeaseIx, queueIx, setupStake, USDC } from './stake-env';
 
 test('agent lifecycle: lock, lease, lapse, deactivation, unlock, claim', () => {
   const env = setupStake();
@@ -37,8 +37,15 @@ test('agent lifecycle: lock, lease, lapse, deactivation, unlock, claim', () => {
   assert.equal(tokenBalance(env.svm, env.treasury), 3n * USDC);
   assert.equal(tokenBalance(env.svm, env.vault), 0n);
   assert.deepEqual(names, [
-    'stakeLock.StakeLocked', 'lease.LeasePaid', 'lease.LeasePaid', 'lease.LeasePaid',
-    'lease.LeaseTicked', 'lease.LeaseTicked', 'lease.LeaseTicked', 'lease.LeaseTicked',
-    'stakeLock.UnlockQueued', 'stakeLock.StakeClaimed',
+    'stakeLock.StakeLocked',
+    'lease.LeasePaid',
+    'lease.LeasePaid',
+    'lease.LeasePaid',
+    'lease.LeaseTicked',
+    'lease.LeaseTicked',
+    'lease.LeaseTicked',
+    'lease.LeaseTicked',
+    'stakeLock.UnlockQueued',
+    'stakeLock.StakeClaimed',
   ]);
 });

@@ -8,7 +8,7 @@
  *   build.ts NAME...         only these programs
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +20,26 @@ export const CLANG = process.env.CLANG ?? 'clang-19';
 export const LLVM_LINK = process.env.LLVM_LINK ?? 'llvm-link-19';
 
 const CFLAGS = [
-  '-target', 'bpf', '-mcpu=v2', '-O2', '-std=c11', '-fno-builtin', '-ffreestanding', '-fno-stack-protector',
-  '-nostdinc', '-Wall', '-Wextra', '-Werror', '-Wno-unused-parameter', '-Wno-unused-function',
-  '-mllvm', '-bpf-stack-size=4096', '-I', 'include', '-I', 'include/gen',
+  '-target',
+  'bpf',
+  '-mcpu=v2',
+  '-O2',
+  '-std=c11',
+  '-fno-builtin',
+  '-ffreestanding',
+  '-fno-stack-protector',
+  '-nostdinc',
+  '-Wall',
+  '-Wextra',
+  '-Werror',
+  '-Wno-unused-parameter',
+  '-Wno-unused-function',
+  '-mllvm',
+  '-bpf-stack-size=4096',
+  '-I',
+  'include',
+  '-I',
+  'include/gen',
 ];
 
 /** True when clang-19 and llvm-link-19 are on PATH (tests skip the compile paths otherwise). */
@@ -54,13 +71,20 @@ export function compileSources(sources: string[]): { so: Uint8Array; syscalls: s
   try {
     const bcs = sources.sort().map((src, i) => {
       const bc = join(tmp, `${i}.bc`);
-      execFileSync(CLANG, [...CFLAGS, '-emit-llvm', '-c', src, '-o', bc], { cwd: PROGRAMS_DIR, stdio: ['ignore', 'inherit', 'inherit'] });
+      execFileSync(CLANG, [...CFLAGS, '-emit-llvm', '-c', src, '-o', bc], {
+        cwd: PROGRAMS_DIR,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
       return bc;
     });
     const merged = join(tmp, 'merged.bc');
     execFileSync(LLVM_LINK, [...bcs, '-o', merged], { stdio: ['ignore', 'inherit', 'inherit'] });
     const obj = join(tmp, 'merged.o');
-    execFileSync(CLANG, ['-target', 'bpf', '-mcpu=v2', '-O2', '-mllvm', '-bpf-stack-size=4096', '-c', merged, '-o', obj], { stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(
+      CLANG,
+      ['-target', 'bpf', '-mcpu=v2', '-O2', '-mllvm', '-bpf-stack-size=4096', '-c', merged, '-o', obj],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
     const { so, syscalls } = link(readFileSync(obj));
     return { so, syscalls };
   } finally {
@@ -71,7 +95,9 @@ export function compileSources(sources: string[]): { so: Uint8Array; syscalls: s
 /** Builds one program folder. */
 export function buildProgram(name: string): { so: Uint8Array; syscalls: string[] } {
   const dir = join(PROGRAMS_DIR, name);
-  const sources = readdirSync(dir).filter((f) => f.endsWith('.c')).map((f) => relative(PROGRAMS_DIR, join(dir, f)));
+  const sources = readdirSync(dir)
+    .filter((f) => f.endsWith('.c'))
+    .map((f) => relative(PROGRAMS_DIR, join(dir, f)));
   return compileSources(sources);
 }
 
@@ -109,4 +135,5 @@ function main(argv: string[]): number {
   return failed ? 1 : 0;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
+  process.exitCode = main(process.argv.slice(2));

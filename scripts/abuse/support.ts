@@ -3,9 +3,10 @@
  * from a chosen loopback source address (127.0.0.0/8 is all the machine's, so each "client"
  * of a check can be its own address), bounded waits, and the server's open file descriptors.
  */
-import { request, Agent } from 'node:http';
-import { isIPv4 } from 'node:net';
+
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { isIPv4 } from 'node:net';
 
 /** One target observatory, reachable on loopback. */
 export interface Target {
@@ -24,7 +25,9 @@ export interface Target {
  * Parses the URL the user gave and refuses anything whose host is not loopback: 127.0.0.0/8,
  * `localhost` or `::1`. Returns an error sentence instead of a target.
  */
-export function parseTarget(raw: string | undefined): { host: string; port: number; ipv4: boolean } | { error: string } {
+export function parseTarget(
+  raw: string | undefined,
+): { host: string; port: number; ipv4: boolean } | { error: string } {
   if (!raw) return { error: 'usage: npm run abuse -- URL (a loopback observatory, e.g. http://127.0.0.1:3000)' };
   let url: URL;
   try {
@@ -76,26 +79,54 @@ export function closeAgents(): void {
  * One HTTP request with `path` sent exactly as given (no normalisation: `/x/../api/stats`
  * reaches the server as written), from source address `from`; rejects after `timeoutMs`.
  */
-export function http(t: Target, method: string, path: string, opts: { from?: string; body?: Uint8Array | string; headers?: Record<string, string>; timeoutMs?: number; maxBody?: number } = {}): Promise<RawResponse> {
+export function http(
+  t: Target,
+  method: string,
+  path: string,
+  opts: {
+    from?: string;
+    body?: Uint8Array | string;
+    headers?: Record<string, string>;
+    timeoutMs?: number;
+    maxBody?: number;
+  } = {},
+): Promise<RawResponse> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const body = typeof opts.body === 'string' ? Buffer.from(opts.body) : opts.body ? Buffer.from(opts.body) : undefined;
-    const req = request({
-      host: t.host, port: t.port, method, path, agent: agentFor(opts.from),
-      headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...opts.headers },
-      timeout: opts.timeoutMs ?? 30_000,
-    }, (res) => {
-      const parts: Buffer[] = [];
-      let size = 0;
-      const max = opts.maxBody ?? 64 << 20;
-      res.on('data', (b: Buffer) => {
-        size += b.length;
-        if (size <= max) parts.push(b);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts), ms: performance.now() - t0 }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within ${opts.timeoutMs ?? 30_000} ms`)));
+    const body =
+      typeof opts.body === 'string' ? Buffer.from(opts.body) : opts.body ? Buffer.from(opts.body) : undefined;
+    const req = request(
+      {
+        host: t.host,
+        port: t.port,
+        method,
+        path,
+        agent: agentFor(opts.from),
+        headers: { ...(body ? { 'content-length': String(body.length) } : {}), ...opts.headers },
+        timeout: opts.timeoutMs ?? 30_000,
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        let size = 0;
+        const max = opts.maxBody ?? 64 << 20;
+        res.on('data', (b: Buffer) => {
+          size += b.length;
+          if (size <= max) parts.push(b);
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(parts),
+            ms: performance.now() - t0,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(new Error(`${method} ${path}: no answer within ${opts.timeoutMs ?? 30_000} ms`)),
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -104,12 +135,17 @@ export function http(t: Target, method: string, path: string, opts: { from?: str
 /** GET returning parsed JSON, or throwing with the status and the start of the body. */
 export async function getJson<T>(t: Target, path: string, from?: string): Promise<T> {
   const r = await http(t, 'GET', path, { from, timeoutMs: 20_000 });
-  if (r.status !== 200 && !(path === '/api/health' && r.status === 503)) throw new Error(`GET ${path}: ${r.status} ${r.body.toString('utf8', 0, 200)}`);
+  if (r.status !== 200 && !(path === '/api/health' && r.status === 503))
+    throw new Error(`GET ${path}: ${r.status} ${r.body.toString('utf8', 0, 200)}`);
   return JSON.parse(r.body.toString('utf8')) as T;
 }
 
 /** Polls `f` every `everyMs` until it returns a value (not undefined) or `timeoutMs` passes. */
-export async function poll<T>(f: () => Promise<T | undefined>, timeoutMs: number, everyMs = 1_000): Promise<T | undefined> {
+export async function poll<T>(
+  f: () => Promise<T | undefined>,
+  timeoutMs: number,
+  everyMs = 1_000,
+): Promise<T | undefined> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await f().catch(() => undefined);
@@ -124,8 +160,11 @@ export function sentence(body: Buffer): string {
   try {
     const j = JSON.parse(body.toString('utf8')) as { error?: unknown };
     if (typeof j.error === 'string') return j.error;
-    if (j.error && typeof j.error === 'object' && typeof (j.error as { message?: unknown }).message === 'string') return (j.error as { message: string }).message;
-  } catch { /* not JSON */ }
+    if (j.error && typeof j.error === 'object' && typeof (j.error as { message?: unknown }).message === 'string')
+      return (j.error as { message: string }).message;
+  } catch {
+    /* not JSON */
+  }
   return body.toString('utf8', 0, 120);
 }
 
@@ -134,7 +173,11 @@ export function pidListeningOn(port: number): number | undefined {
   const inodes = new Set<string>();
   for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text = '';
-    try { text = readFileSync(file, 'utf8'); } catch { continue; }
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
     for (const line of text.split('\n').slice(1)) {
       const f = line.trim().split(/\s+/);
       if (f.length < 10) continue;
@@ -146,12 +189,18 @@ export function pidListeningOn(port: number): number | undefined {
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     let fds: string[];
-    try { fds = readdirSync(`/proc/${d}/fd`); } catch { continue; }
+    try {
+      fds = readdirSync(`/proc/${d}/fd`);
+    } catch {
+      continue;
+    }
     for (const fd of fds) {
       try {
         const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${d}/fd/${fd}`));
         if (m && inodes.has(m[1]!)) return Number(d);
-      } catch { /* closed meanwhile */ }
+      } catch {
+        /* closed meanwhile */
+      }
     }
   }
   return undefined;
@@ -160,7 +209,11 @@ export function pidListeningOn(port: number): number | undefined {
 /** Open file descriptors of `pid`, or undefined when they cannot be read. */
 export function fdCount(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
-  try { return readdirSync(`/proc/${pid}/fd`).length; } catch { return undefined; }
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return undefined;
+  }
 }
 
 /** p-th percentile (0..100) of `xs`. */

@@ -4,19 +4,37 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { encodeCanonical, type CborValue } from '../../lib/protocol/cbor';
+import { type CborValue, encodeCanonical } from '../../lib/protocol/cbor';
 import { ed25519Sign, keccak256, publicKeyFromSeed } from '../../lib/protocol/crypto';
 import { buildEnvelope, decodeEnvelope } from '../../lib/protocol/envelope';
 import { fromHex } from '../../lib/protocol/hex';
 import { leafHash, logEntryOf, merkleRoot } from '../../lib/protocol/merkle';
 import { MsgType } from '../../lib/protocol/types';
-import { getJson, http, percentile, poll, sentence, sleep, type CheckResult, type Target } from './support';
+import { type CheckResult, getJson, http, percentile, poll, sentence, sleep, type Target } from './support';
 
-interface BatchRow { agent: string; epoch: string; status: 'unverified' | 'verified' | 'mismatch' }
-interface EnvelopeRow { id: string; sender: string; timestampMs: number }
-interface UploadResult { index: number; ok: boolean; reason?: string; detail?: string }
-interface Health { counts?: { envelopes: number }; datasets?: { failures: number; lastError: { epoch: number; error: string } | null } }
-interface Releases { releases: Array<{ epoch: number | string }> }
+interface BatchRow {
+  agent: string;
+  epoch: string;
+  status: 'unverified' | 'verified' | 'mismatch';
+}
+interface EnvelopeRow {
+  id: string;
+  sender: string;
+  timestampMs: number;
+}
+interface UploadResult {
+  index: number;
+  ok: boolean;
+  reason?: string;
+  detail?: string;
+}
+interface Health {
+  counts?: { envelopes: number };
+  datasets?: { failures: number; lastError: { epoch: number; error: string } | null };
+}
+interface Releases {
+  releases: Array<{ epoch: number | string }>;
+}
 
 const CBOR = { 'content-type': 'application/cbor' };
 
@@ -26,9 +44,17 @@ function freshKey(): { seed: Uint8Array; pk: Uint8Array; agent: Uint8Array } {
 }
 
 function beacon(k: ReturnType<typeof freshKey>, timestampUs: bigint, nonce: bigint): Uint8Array {
-  return buildEnvelope({
-    msgType: MsgType.BEACON, sender: k.agent, timestamp: timestampUs, nonce, conversationId: new Uint8Array(16), payload: new TextEncoder().encode('abuse'),
-  }, k.seed).bytes;
+  return buildEnvelope(
+    {
+      msgType: MsgType.BEACON,
+      sender: k.agent,
+      timestamp: timestampUs,
+      nonce,
+      conversationId: new Uint8Array(16),
+      payload: new TextEncoder().encode('abuse'),
+    },
+    k.seed,
+  ).bytes;
 }
 
 /** The statement an agent signs for its epoch log (docs/protocol.md, signed epoch logs). */
@@ -47,7 +73,8 @@ function logStatement(agent: Uint8Array, epoch: bigint, root: Uint8Array): Uint8
 const epochOf = (t: Target, ms: number) => Math.floor(ms / 1000 / t.epochSeconds);
 
 async function batchesOf(t: Target, agent?: string): Promise<BatchRow[]> {
-  return (await getJson<{ batches: BatchRow[] }>(t, `/api/batches?limit=5000${agent ? `&agent=${agent}` : ''}`)).batches;
+  return (await getJson<{ batches: BatchRow[] }>(t, `/api/batches?limit=5000${agent ? `&agent=${agent}` : ''}`))
+    .batches;
 }
 
 /**
@@ -62,17 +89,32 @@ export async function forgedLog(t: Target): Promise<CheckResult[]> {
   const all = await batchesOf(t);
   const bad = new Set(all.filter((b) => b.status === 'mismatch').map((b) => b.agent));
   const honest = [...new Set(all.map((b) => b.agent))].filter((a) => !bad.has(a)).slice(0, 2);
-  if (honest.length === 0) return [{ ok: false, detail: `forged log: no agent with batches to attack yet (${all.length} batches): run against a demo that has been up for a few epochs` }];
+  if (honest.length === 0)
+    return [
+      {
+        ok: false,
+        detail: `forged log: no agent with batches to attack yet (${all.length} batches): run against a demo that has been up for a few epochs`,
+      },
+    ];
   const L = t.epochSeconds * 1000;
   const into = Date.now() % L;
   await sleep((L - into + 1_000) % L);
   const epoch = epochOf(t, Date.now()) - 1;
   const started = Date.now();
   const out: CheckResult[] = [];
-  interface Attack { agent: string; bodies: Uint8Array[]; statuses: Map<string, number>; accepted: number; judged?: BatchRow }
+  interface Attack {
+    agent: string;
+    bodies: Uint8Array[];
+    statuses: Map<string, number>;
+    accepted: number;
+    judged?: BatchRow;
+  }
   const attacks: Attack[] = [];
   for (const agent of honest) {
-    const page = await getJson<{ envelopes: EnvelopeRow[] }>(t, `/api/envelopes?agent=${agent}&from=${epoch * L}&to=${(epoch + 1) * L - 1}&limit=50`);
+    const page = await getJson<{ envelopes: EnvelopeRow[] }>(
+      t,
+      `/api/envelopes?agent=${agent}&from=${epoch * L}&to=${(epoch + 1) * L - 1}&limit=50`,
+    );
     const mine = page.envelopes.find((e) => e.sender === agent);
     if (!mine) {
       out.push({ ok: false, detail: `forged log: agent ${agent.slice(0, 8)}… sent nothing in epoch ${epoch} to copy` });
@@ -88,7 +130,13 @@ export async function forgedLog(t: Target): Promise<CheckResult[]> {
       agent,
       bodies: [
         encodeCanonical([agentBytes, BigInt(epoch), [raw]] as CborValue),
-        encodeCanonical([agentBytes, BigInt(epoch), [raw], k.pk, ed25519Sign(logStatement(agentBytes, BigInt(epoch), root), k.seed)] as CborValue),
+        encodeCanonical([
+          agentBytes,
+          BigInt(epoch),
+          [raw],
+          k.pk,
+          ed25519Sign(logStatement(agentBytes, BigInt(epoch), root), k.seed),
+        ] as CborValue),
       ],
       statuses: new Map(),
       accepted: 0,
@@ -111,8 +159,17 @@ export async function forgedLog(t: Target): Promise<CheckResult[]> {
     await sleep(1_500);
   }
   for (const a of attacks) {
-    if (!a.judged) await poll(async () => { await judge(a); return a.judged; }, Math.max(0, started + 4 * L - Date.now()), 2_000);
-    const status = a.judged?.status ?? (await batchesOf(t, a.agent)).find((x) => x.epoch === String(epoch))?.status ?? 'no batch';
+    if (!a.judged)
+      await poll(
+        async () => {
+          await judge(a);
+          return a.judged;
+        },
+        Math.max(0, started + 4 * L - Date.now()),
+        2_000,
+      );
+    const status =
+      a.judged?.status ?? (await batchesOf(t, a.agent)).find((x) => x.epoch === String(epoch))?.status ?? 'no batch';
     out.push({
       ok: a.accepted === 0 && status !== 'mismatch',
       detail: `forged log of agent ${a.agent.slice(0, 8)}… epoch ${epoch}: ${[...a.statuses].map(([k2, n]) => `${k2} ×${n}`).join(', ')}; its batch afterwards: ${status}`,
@@ -134,7 +191,11 @@ export async function extremeTimestamp(t: Target): Promise<CheckResult[]> {
   const h0 = await getJson<Health>(t, '/api/health');
   const r = await http(t, 'POST', '/api/ingest/envelopes', { body, headers: CBOR });
   let results: UploadResult[] = [];
-  try { results = (JSON.parse(r.body.toString('utf8')) as { results: UploadResult[] }).results ?? []; } catch { /* not JSON */ }
+  try {
+    results = (JSON.parse(r.body.toString('utf8')) as { results: UploadResult[] }).results ?? [];
+  } catch {
+    /* not JSON */
+  }
   const accepted = results.filter((x) => x.ok).length;
   const reasons = results.map((x) => (x.ok ? 'accepted' : x.reason)).join(', ');
   const note = results.some((x) => !x.ok && x.reason !== 'timestamp_out_of_window')
@@ -150,17 +211,24 @@ export async function extremeTimestamp(t: Target): Promise<CheckResult[]> {
     detail: `Parquet export after it: ${pq.status}, ${pq.body.length} bytes${pq.status === 429 ? ' (export budget spent: run again later)' : ''}`,
   };
   const n0 = before.releases.length;
-  const grown = await poll(async () => {
-    const now = await getJson<Releases>(t, '/api/datasets');
-    return now.releases.length > n0 ? now : undefined;
-  }, 3 * t.epochSeconds * 1000 + 30_000, 2_000);
+  const grown = await poll(
+    async () => {
+      const now = await getJson<Releases>(t, '/api/datasets');
+      return now.releases.length > n0 ? now : undefined;
+    },
+    3 * t.epochSeconds * 1000 + 30_000,
+    2_000,
+  );
   const h1 = await getJson<Health>(t, '/api/health');
   const epochZero = (grown ?? before).releases.some((x) => Number(x.epoch) === 0);
   const failures = h0.datasets && h1.datasets ? h1.datasets.failures - h0.datasets.failures : undefined;
   const release: CheckResult = {
     ok: grown !== undefined && !epochZero && (failures === undefined || failures === 0),
-    detail: `releases after it: ${n0} → ${grown?.releases.length ?? `${n0} (none within ${3 * t.epochSeconds + 30} s)`}${epochZero ? ', one for epoch 0' : ''}; `
-      + (failures === undefined ? 'health reports no release status' : `release failures in health +${failures}${h1.datasets?.lastError ? ` (last: ${h1.datasets.lastError.error.slice(0, 80)})` : ''}`),
+    detail:
+      `releases after it: ${n0} → ${grown?.releases.length ?? `${n0} (none within ${3 * t.epochSeconds + 30} s)`}${epochZero ? ', one for epoch 0' : ''}; ` +
+      (failures === undefined
+        ? 'health reports no release status'
+        : `release failures in health +${failures}${h1.datasets?.lastError ? ` (last: ${h1.datasets.lastError.error.slice(0, 80)})` : ''}`),
   };
   return [upload, parquet, release];
 }
@@ -177,27 +245,42 @@ export async function partitionFlood(t: Target, databaseUrl?: string): Promise<C
   const k = freshKey();
   const week = 7n * 86_400n * 1_000_000n;
   const now = BigInt(Date.now()) * 1000n;
-  const envs = Array.from({ length: WEEKS }, (_, i) => beacon(k, now - BigInt(i) * week - 3_600_000_000n, BigInt(i + 1)));
+  const envs = Array.from({ length: WEEKS }, (_, i) =>
+    beacon(k, now - BigInt(i) * week - 3_600_000_000n, BigInt(i + 1)),
+  );
   const partitions = async () => {
     if (!databaseUrl) return undefined;
     const c = new pg.Client({ connectionString: databaseUrl });
     await c.connect();
     try {
-      const r = await c.query<{ n: string }>("SELECT count(*)::text AS n FROM pg_inherits WHERE inhparent = 'envelope'::regclass");
+      const r = await c.query<{ n: string }>(
+        "SELECT count(*)::text AS n FROM pg_inherits WHERE inhparent = 'envelope'::regclass",
+      );
       return Number(r.rows[0]!.n);
-    } finally { await c.end(); }
+    } finally {
+      await c.end();
+    }
   };
   const sample = (await getJson<{ envelopes: EnvelopeRow[] }>(t, '/api/envelopes?limit=20')).envelopes.map((e) => e.id);
   const readP50 = async () => {
     const ms: number[] = [];
-    for (let i = 0; i < 50 && sample.length; i++) ms.push((await http(t, 'GET', `/api/envelopes/${sample[i % sample.length]}/raw`)).ms);
+    for (let i = 0; i < 50 && sample.length; i++)
+      ms.push((await http(t, 'GET', `/api/envelopes/${sample[i % sample.length]}/raw`)).ms);
     return percentile(ms, 50);
   };
   const p0 = await partitions();
   const before = await readP50();
-  const r = await http(t, 'POST', '/api/ingest/envelopes', { body: encodeCanonical(envs as CborValue), headers: CBOR, timeoutMs: 120_000 });
+  const r = await http(t, 'POST', '/api/ingest/envelopes', {
+    body: encodeCanonical(envs as CborValue),
+    headers: CBOR,
+    timeoutMs: 120_000,
+  });
   let results: UploadResult[] = [];
-  try { results = (JSON.parse(r.body.toString('utf8')) as { results: UploadResult[] }).results ?? []; } catch { /* not JSON */ }
+  try {
+    results = (JSON.parse(r.body.toString('utf8')) as { results: UploadResult[] }).results ?? [];
+  } catch {
+    /* not JSON */
+  }
   const accepted = results.filter((x) => x.ok).length;
   const reasons = new Map<string, number>();
   for (const x of results) if (!x.ok) reasons.set(x.reason ?? '?', (reasons.get(x.reason ?? '?') ?? 0) + 1);
@@ -209,9 +292,11 @@ export async function partitionFlood(t: Target, databaseUrl?: string): Promise<C
   const grew = p0 !== undefined && p1 !== undefined ? p1 - p0 : undefined;
   return {
     ok: r.status < 500 && accepted <= boundAccepted && !slower && (grew === undefined || grew <= boundAccepted),
-    detail: `partition flood (${WEEKS} weeks): ${r.status}, ${accepted} accepted, refused ${[...reasons].map(([k2, n]) => `${k2} ${n}`).join(', ') || 'none'}; `
-      + (grew === undefined ? 'partitions not visible through the API (pass --database-url to count them); ' : `envelope partitions ${p0} → ${p1}; `)
-      + `envelope by id p50 ${before.toFixed(1)} → ${after.toFixed(1)} ms`,
+    detail:
+      `partition flood (${WEEKS} weeks): ${r.status}, ${accepted} accepted, refused ${[...reasons].map(([k2, n]) => `${k2} ${n}`).join(', ') || 'none'}; ` +
+      (grew === undefined
+        ? 'partitions not visible through the API (pass --database-url to count them); '
+        : `envelope partitions ${p0} → ${p1}; `) +
+      `envelope by id p50 ${before.toFixed(1)} → ${after.toFixed(1)} ms`,
   };
 }
-

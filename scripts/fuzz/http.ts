@@ -6,25 +6,26 @@
  * 2xx or 4xx, never 5xx, and the server keeps answering; JSON-RPC answers have the 2.0 shape
  * (one of result/error, an integer error code).
  */
-import { createServer, type Server } from 'node:http';
-import { Readable } from 'node:stream';
+
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
-import { encodeCanonical } from '../../lib/protocol/cbor';
-import { fromHex } from '../../lib/protocol/hex';
-import { publicKeyFromSeed, sha256 } from '../../lib/protocol/crypto';
-import { encodeSignedLogUpload } from '../../lib/protocol/epoch-log';
-import { defaultObservatoryConfig } from '../../lib/observer/config';
-import { startObservatory } from '../../lib/observer/observatory';
-import { quietLogger } from '../../lib/observer/testing';
-import { startEmbeddedChain, STANDARD_METHODS, DEV_METHODS } from '../../lib/devchain';
 import { registerServices } from '../../app/_lib/services';
 import { POST as postEnvelopes } from '../../app/api/ingest/envelopes/route';
 import { POST as postLog } from '../../app/api/ingest/log/route';
+import { DEV_METHODS, STANDARD_METHODS, startEmbeddedChain } from '../../lib/devchain';
+import { defaultObservatoryConfig } from '../../lib/observer/config';
+import { startObservatory } from '../../lib/observer/observatory';
+import { quietLogger } from '../../lib/observer/testing';
+import { encodeCanonical } from '../../lib/protocol/cbor';
+import { publicKeyFromSeed, sha256 } from '../../lib/protocol/crypto';
+import { encodeSignedLogUpload } from '../../lib/protocol/epoch-log';
+import { fromHex } from '../../lib/protocol/hex';
 import { genuineEnvelopes, type PhaseResult } from './envelopes';
-import { concat, head, mutateBytes, mutateCbor, randomInput, type Rng } from './mutate';
+import { concat, head, mutateBytes, mutateCbor, type Rng, randomInput } from './mutate';
 
 type Handler = (req: Request) => Promise<Response>;
 
@@ -32,9 +33,15 @@ function serve(routes: Record<string, Handler>): Promise<{ server: Server; url: 
   const server = createServer(async (req, res) => {
     try {
       const h = routes[req.url ?? ''];
-      if (!h) { res.writeHead(404).end(); return; }
+      if (!h) {
+        res.writeHead(404).end();
+        return;
+      }
       const request = new Request(`http://127.0.0.1${req.url}`, {
-        method: req.method, headers: req.headers as Record<string, string>, body: Readable.toWeb(req) as ReadableStream, duplex: 'half',
+        method: req.method,
+        headers: req.headers as Record<string, string>,
+        body: Readable.toWeb(req) as ReadableStream,
+        duplex: 'half',
       } as RequestInit);
       const response = await h(request);
       res.writeHead(response.status, Object.fromEntries(response.headers));
@@ -44,13 +51,20 @@ function serve(routes: Record<string, Handler>): Promise<{ server: Server; url: 
       res.writeHead(500).end(String((e as Error)?.message ?? e));
     }
   });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => r({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` })));
+  return new Promise((r) =>
+    server.listen(0, '127.0.0.1', () =>
+      r({ server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}` }),
+    ),
+  );
 }
 
 const newResult = (): PhaseResult => ({ passed: 0, failed: 0, failures: [], stats: {} });
 const record = (res: PhaseResult, ok: boolean, what: string) => {
   if (ok) res.passed++;
-  else { res.failed++; if (res.failures.length < 20) res.failures.push(what); }
+  else {
+    res.failed++;
+    if (res.failures.length < 20) res.failures.push(what);
+  }
 };
 
 /** The signing key of the first genuine agent (scripts/fuzz/envelopes.ts), which signs fuzzed logs. */
@@ -61,7 +75,13 @@ function uploadBody(rng: Rng, envs: Uint8Array[], agent: Uint8Array): { path: st
   const pick = () => {
     const e = envs[rng.int(envs.length)];
     const r = rng.int(4);
-    return r === 0 ? e : r === 1 ? mutateBytes(rng, e, envs[0]).out : r === 2 ? mutateCbor(rng, e, envs[0]).out : randomInput(rng);
+    return r === 0
+      ? e
+      : r === 1
+        ? mutateBytes(rng, e, envs[0]).out
+        : r === 2
+          ? mutateCbor(rng, e, envs[0]).out
+          : randomInput(rng);
   };
   const items = Array.from({ length: rng.int(6) }, pick);
   const log = rng.bool();
@@ -69,10 +89,20 @@ function uploadBody(rng: Rng, envs: Uint8Array[], agent: Uint8Array): { path: st
   // the current epoch or in one long past.
   const epoch = rng.bool() ? BigInt(Math.floor(Date.now() / 86_400_000)) : BigInt(rng.int(3));
   const logAgent = rng.int(4) === 0 ? rng.bytes(32) : agent;
-  const signedLog = () => { try { return encodeSignedLogUpload({ agent: logAgent, epoch, envelopes: items, signer: publicKeyFromSeed(AGENT0_SEED), seed: AGENT0_SEED }); } catch { return undefined; } };
-  let body = log
-    ? (rng.bool() && signedLog()) || encodeCanonical([logAgent, epoch, items])
-    : encodeCanonical(items);
+  const signedLog = () => {
+    try {
+      return encodeSignedLogUpload({
+        agent: logAgent,
+        epoch,
+        envelopes: items,
+        signer: publicKeyFromSeed(AGENT0_SEED),
+        seed: AGENT0_SEED,
+      });
+    } catch {
+      return undefined;
+    }
+  };
+  let body = log ? (rng.bool() && signedLog()) || encodeCanonical([logAgent, epoch, items]) : encodeCanonical(items);
   const r = rng.int(10);
   if (r < 3) body = mutateBytes(rng, body, pick()).out;
   else if (r < 5) body = mutateCbor(rng, body, pick()).out;
@@ -99,16 +129,32 @@ export async function fuzzUploads(rng: Rng, seconds: number): Promise<PhaseResul
       const { path, body } = uploadBody(rng, envs, agent);
       const ct = rng.pick(types);
       try {
-        const r = await fetch(url + path, { method: 'POST', headers: ct ? { 'content-type': ct } : {}, body: Buffer.from(body) });
+        const r = await fetch(url + path, {
+          method: 'POST',
+          headers: ct ? { 'content-type': ct } : {},
+          body: Buffer.from(body),
+        });
         const text = await r.text();
         res.stats[`status_${r.status}`] = (res.stats[`status_${r.status}`] ?? 0) + 1;
-        record(res, r.status < 500, `${path} answered ${r.status}: ${text.slice(0, 200)}; body ${Buffer.from(body).toString('hex').slice(0, 400)}`);
+        record(
+          res,
+          r.status < 500,
+          `${path} answered ${r.status}: ${text.slice(0, 200)}; body ${Buffer.from(body).toString('hex').slice(0, 400)}`,
+        );
       } catch (e) {
-        record(res, false, `${path}: no answer (${String((e as Error)?.message ?? e)}); body ${Buffer.from(body).toString('hex').slice(0, 400)}`);
+        record(
+          res,
+          false,
+          `${path}: no answer (${String((e as Error)?.message ?? e)}); body ${Buffer.from(body).toString('hex').slice(0, 400)}`,
+        );
       }
     }
     // Still up: a genuine upload is taken.
-    const r = await fetch(`${url}/api/ingest/envelopes`, { method: 'POST', headers: { 'content-type': 'application/cbor' }, body: Buffer.from(encodeCanonical([envs[0]])) });
+    const r = await fetch(`${url}/api/ingest/envelopes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/cbor' },
+      body: Buffer.from(encodeCanonical([envs[0]])),
+    });
     record(res, r.status === 200, `after fuzzing, a genuine upload answered ${r.status}`);
   } finally {
     server.close();
@@ -122,16 +168,57 @@ export async function fuzzUploads(rng: Rng, seconds: number): Promise<PhaseResul
 /** A random JSON value, shallow. */
 function randomJson(rng: Rng, depth = 0): unknown {
   switch (rng.int(depth > 2 ? 6 : 8)) {
-    case 0: return null;
-    case 1: return rng.bool();
+    case 0:
+      return null;
+    case 1:
+      return rng.bool();
     case 2:
       // biome-ignore lint/correctness/noPrecisionLoss: numbers past 2^53 on purpose, as a hostile client sends them
       return rng.pick([0, -1, 1.5, 2 ** 53 + 1, 1e308, -0, 4294967296, 18446744073709551615]);
-    case 3: return rng.pick(['', 'base64', 'base58', 'jsonParsed', 'confirmed', 'finalized', '11111111111111111111111111111111', 'x'.repeat(rng.int(300)), Buffer.from(rng.bytes(rng.int(64))).toString('base64')]);
-    case 4: return Keypair.generate().publicKey.toBase58();
-    case 5: return rng.pick(['processed', 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', 'So11111111111111111111111111111111111111112']);
-    case 6: return Array.from({ length: rng.int(4) }, () => randomJson(rng, depth + 1));
-    default: return Object.fromEntries(Array.from({ length: rng.int(4) }, () => [rng.pick(['encoding', 'commitment', 'filters', 'dataSize', 'memcmp', 'offset', 'bytes', 'limit', 'before', 'until', 'skipPreflight', 'sigVerify', 'maxSupportedTransactionVersion', 'minContextSlot']), randomJson(rng, depth + 1)]));
+    case 3:
+      return rng.pick([
+        '',
+        'base64',
+        'base58',
+        'jsonParsed',
+        'confirmed',
+        'finalized',
+        '11111111111111111111111111111111',
+        'x'.repeat(rng.int(300)),
+        Buffer.from(rng.bytes(rng.int(64))).toString('base64'),
+      ]);
+    case 4:
+      return Keypair.generate().publicKey.toBase58();
+    case 5:
+      return rng.pick([
+        'processed',
+        'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+        'So11111111111111111111111111111111111111112',
+      ]);
+    case 6:
+      return Array.from({ length: rng.int(4) }, () => randomJson(rng, depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: rng.int(4) }, () => [
+          rng.pick([
+            'encoding',
+            'commitment',
+            'filters',
+            'dataSize',
+            'memcmp',
+            'offset',
+            'bytes',
+            'limit',
+            'before',
+            'until',
+            'skipPreflight',
+            'sigVerify',
+            'maxSupportedTransactionVersion',
+            'minContextSlot',
+          ]),
+          randomJson(rng, depth + 1),
+        ]),
+      );
   }
 }
 
@@ -139,7 +226,7 @@ function randomJson(rng: Rng, depth = 0): unknown {
 function rpcShapeOk(x: unknown): boolean {
   if (!x || typeof x !== 'object' || Array.isArray(x)) return false;
   const o = x as Record<string, unknown>;
-  if (o.jsonrpc !== '2.0' || ('result' in o) === ('error' in o)) return false;
+  if (o.jsonrpc !== '2.0' || 'result' in o === 'error' in o) return false;
   if ('error' in o) {
     const e = o.error as { code?: unknown; message?: unknown } | null;
     return !!e && Number.isInteger(e.code) && typeof e.message === 'string';
@@ -154,8 +241,16 @@ export async function fuzzChainRpc(rng: Rng, seconds: number): Promise<PhaseResu
   const methods = [...STANDARD_METHODS, ...DEV_METHODS, 'nope', ''];
   try {
     const payer = Keypair.generate();
-    const bh = (await (await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getLatestBlockhash' }) })).json()) as { result: { value: { blockhash: string } } };
-    const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: bh.result.value.blockhash }).add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1 }));
+    const bh = (await (
+      await fetch(chain.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getLatestBlockhash' }),
+      })
+    ).json()) as { result: { value: { blockhash: string } } };
+    const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: bh.result.value.blockhash }).add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1 }),
+    );
     tx.sign(payer);
     const txBytes = new Uint8Array(tx.serialize());
     const end = Date.now() + seconds * 1000;
@@ -163,8 +258,15 @@ export async function fuzzChainRpc(rng: Rng, seconds: number): Promise<PhaseResu
       const method = rng.pick(methods);
       let params: unknown = Array.from({ length: rng.int(4) }, () => randomJson(rng));
       if (/Transaction$/.test(method) && rng.int(3) > 0) {
-        const t = rng.bool() ? mutateBytes(rng, txBytes, txBytes).out : rng.int(4) === 0 ? rng.bytes(rng.int(1300)) : txBytes;
-        params = [Buffer.from(t).toString('base64'), { encoding: 'base64', ...(rng.bool() ? { skipPreflight: rng.bool(), sigVerify: rng.bool() } : {}) }];
+        const t = rng.bool()
+          ? mutateBytes(rng, txBytes, txBytes).out
+          : rng.int(4) === 0
+            ? rng.bytes(rng.int(1300))
+            : txBytes;
+        params = [
+          Buffer.from(t).toString('base64'),
+          { encoding: 'base64', ...(rng.bool() ? { skipPreflight: rng.bool(), sigVerify: rng.bool() } : {}) },
+        ];
       }
       const request: Record<string, unknown> = { jsonrpc: rng.int(20) === 0 ? '1.0' : '2.0', method, params };
       if (rng.int(10) > 0) request.id = rng.pick<unknown>([1, 'a', null, 2.5, { x: 1 }]);
@@ -173,13 +275,21 @@ export async function fuzzChainRpc(rng: Rng, seconds: number): Promise<PhaseResu
       if (r < 2) body = Buffer.from(mutateBytes(rng, Buffer.from(body), Buffer.from(body)).out).toString('latin1');
       else if (r === 2) body = Buffer.from(randomInput(rng)).toString('latin1');
       try {
-        const resp = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const resp = await fetch(chain.rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
         const text = await resp.text();
         res.stats[`status_${resp.status}`] = (res.stats[`status_${resp.status}`] ?? 0) + 1;
         let ok = resp.status < 500;
         if (ok && resp.status === 200 && text) {
           let j: unknown;
-          try { j = JSON.parse(text); } catch { j = undefined; }
+          try {
+            j = JSON.parse(text);
+          } catch {
+            j = undefined;
+          }
           ok = j !== undefined && (Array.isArray(j) ? j.every(rpcShapeOk) : rpcShapeOk(j));
         }
         record(res, ok, `${method}: ${resp.status} ${text.slice(0, 200)}; body ${body.slice(0, 300)}`);
@@ -187,7 +297,11 @@ export async function fuzzChainRpc(rng: Rng, seconds: number): Promise<PhaseResu
         record(res, false, `${method}: no answer (${String((e as Error)?.message ?? e)}); body ${body.slice(0, 300)}`);
       }
     }
-    const alive = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"getHealth"}' });
+    const alive = await fetch(chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"getHealth"}',
+    });
     record(res, alive.status === 200, `after fuzzing, getHealth answered ${alive.status}`);
   } finally {
     await chain.close();

@@ -15,7 +15,10 @@ export class Rng {
   private c: number;
   private d: number;
   constructor(seed: number) {
-    this.a = 0x9e3779b9; this.b = 0x243f6a88; this.c = 0xb7e15162; this.d = seed >>> 0;
+    this.a = 0x9e3779b9;
+    this.b = 0x243f6a88;
+    this.c = 0xb7e15162;
+    this.d = seed >>> 0;
     for (let i = 0; i < 16; i++) this.u32();
   }
   u32(): number {
@@ -28,9 +31,15 @@ export class Rng {
     return t >>> 0;
   }
   /** 0 ≤ n < max. */
-  int(max: number): number { return max <= 1 ? 0 : this.u32() % max; }
-  bool(): boolean { return (this.u32() & 1) === 1; }
-  pick<T>(xs: readonly T[]): T { return xs[this.int(xs.length)]; }
+  int(max: number): number {
+    return max <= 1 ? 0 : this.u32() % max;
+  }
+  bool(): boolean {
+    return (this.u32() & 1) === 1;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)];
+  }
   bytes(n: number): Uint8Array {
     const out = new Uint8Array(n);
     for (let i = 0; i < n; i++) out[i] = this.u32() & 0xff;
@@ -88,41 +97,58 @@ export function splitItems(bytes: Uint8Array): Uint8Array[] | undefined {
   }
 }
 
-const INTERESTING = [0x00, 0x01, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1f, 0x3f, 0x40, 0x5f, 0x7f, 0x80, 0x8c, 0x9f, 0xa0, 0xbf, 0xc0, 0xf4, 0xf5, 0xf6, 0xf7, 0xf9, 0xfa, 0xfb, 0xff];
+const INTERESTING = [
+  0x00, 0x01, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1f, 0x3f, 0x40, 0x5f, 0x7f, 0x80, 0x8c, 0x9f, 0xa0, 0xbf, 0xc0, 0xf4,
+  0xf5, 0xf6, 0xf7, 0xf9, 0xfa, 0xfb, 0xff,
+];
 
 /** One byte-level mutation of `b` (never in place). */
 export function mutateBytes(rng: Rng, b: Uint8Array, other: Uint8Array): { name: string; out: Uint8Array } {
   const n = b.length;
   switch (rng.int(8)) {
-    case 0: { // 1–8 bit flips
+    case 0: {
+      // 1–8 bit flips
       const out = b.slice();
       const k = 1 + rng.int(8);
       for (let i = 0; i < k && n > 0; i++) out[rng.int(n)] ^= 1 << rng.int(8);
       return { name: 'bitflip', out };
     }
-    case 1: { // insert 1–16 bytes
+    case 1: {
+      // insert 1–16 bytes
       const at = rng.int(n + 1);
       return { name: 'insert', out: concat([b.subarray(0, at), rng.bytes(1 + rng.int(16)), b.subarray(at)]) };
     }
-    case 2: { // delete 1–16 bytes
+    case 2: {
+      // delete 1–16 bytes
       const at = rng.int(n);
       return { name: 'delete', out: concat([b.subarray(0, at), b.subarray(Math.min(n, at + 1 + rng.int(16)))]) };
     }
-    case 3: return { name: 'truncate', out: b.slice(0, rng.int(n)) };
-    case 4: { // overwrite with an interesting byte
+    case 3:
+      return { name: 'truncate', out: b.slice(0, rng.int(n)) };
+    case 4: {
+      // overwrite with an interesting byte
       const out = b.slice();
       for (let i = 0, k = 1 + rng.int(3); i < k && n > 0; i++) out[rng.int(n)] = rng.pick(INTERESTING);
       return { name: 'interesting', out };
     }
-    case 5: { // splice: a prefix of one input, a suffix of another
-      return { name: 'splice', out: concat([b.subarray(0, rng.int(n + 1)), other.subarray(rng.int(other.length + 1))]) };
+    case 5: {
+      // splice: a prefix of one input, a suffix of another
+      return {
+        name: 'splice',
+        out: concat([b.subarray(0, rng.int(n + 1)), other.subarray(rng.int(other.length + 1))]),
+      };
     }
-    case 6: { // duplicate a chunk
+    case 6: {
+      // duplicate a chunk
       const at = rng.int(n);
       const len = 1 + rng.int(32);
-      return { name: 'duplicate', out: concat([b.subarray(0, at + len), b.subarray(at, at + len), b.subarray(at + len)]) };
+      return {
+        name: 'duplicate',
+        out: concat([b.subarray(0, at + len), b.subarray(at, at + len), b.subarray(at + len)]),
+      };
     }
-    default: { // random run
+    default: {
+      // random run
       const out = b.slice();
       const at = rng.int(n);
       out.set(rng.bytes(Math.min(n - at, 1 + rng.int(8))), at);
@@ -134,16 +160,26 @@ export function mutateBytes(rng: Rng, b: Uint8Array, other: Uint8Array): { name:
 /** Some CBOR item that is not what the field wants. */
 function wrongItem(rng: Rng): Uint8Array {
   switch (rng.int(10)) {
-    case 0: return head(1, rng.int(1000)); // negative integer
-    case 1: return concat([head(3, 5), new TextEncoder().encode('hello')]); // text
-    case 2: return Uint8Array.of(0xf5); // true
-    case 3: return Uint8Array.of(0xf6); // null
-    case 4: return Uint8Array.of(0xfb, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18); // float64 pi
-    case 5: return concat([head(6, 2), head(2, 1), Uint8Array.of(1)]); // tag 2 bignum
-    case 6: return Uint8Array.of(0xa0); // empty map
-    case 7: return concat([head(4, 2), head(0, 1), head(0, 2)]); // array
-    case 8: return head(0, 2n ** 64n - 1n); // u64 max
-    default: return Uint8Array.of(0xf7); // undefined
+    case 0:
+      return head(1, rng.int(1000)); // negative integer
+    case 1:
+      return concat([head(3, 5), new TextEncoder().encode('hello')]); // text
+    case 2:
+      return Uint8Array.of(0xf5); // true
+    case 3:
+      return Uint8Array.of(0xf6); // null
+    case 4:
+      return Uint8Array.of(0xfb, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18); // float64 pi
+    case 5:
+      return concat([head(6, 2), head(2, 1), Uint8Array.of(1)]); // tag 2 bignum
+    case 6:
+      return Uint8Array.of(0xa0); // empty map
+    case 7:
+      return concat([head(4, 2), head(0, 1), head(0, 2)]); // array
+    case 8:
+      return head(0, 2n ** 64n - 1n); // u64 max
+    default:
+      return Uint8Array.of(0xf7); // undefined
   }
 }
 
@@ -155,36 +191,55 @@ export function mutateCbor(rng: Rng, b: Uint8Array, other: Uint8Array): { name: 
   const i = rng.int(items.length);
   const xs = items.slice();
   switch (rng.int(12)) {
-    case 0: xs[i] = wrongItem(rng); return { name: 'wrong_major_type', out: arr(xs) };
-    case 1: { // a byte string claiming a huge length
+    case 0:
+      xs[i] = wrongItem(rng);
+      return { name: 'wrong_major_type', out: arr(xs) };
+    case 1: {
+      // a byte string claiming a huge length
       const w = rng.pick([4, 8] as const);
       xs[i] = concat([head(2, w === 4 ? 0xffffffff : 2n ** 64n - 1n, w), items[i].subarray(1)]);
       return { name: 'huge_length', out: arr(xs) };
     }
-    case 2: { // the array itself claiming a huge count
-      return { name: 'huge_count', out: concat([head(4, rng.pick([0xffff, 0xffffffff, 2 ** 40]), rng.pick([2, 4, 8] as const)), ...xs]) };
+    case 2: {
+      // the array itself claiming a huge count
+      return {
+        name: 'huge_count',
+        out: concat([head(4, rng.pick([0xffff, 0xffffffff, 2 ** 40]), rng.pick([2, 4, 8] as const)), ...xs]),
+      };
     }
-    case 3: { // deep nesting in one item
+    case 3: {
+      // deep nesting in one item
       const depth = rng.pick([8, 100, 1000, 10_000, 100_000]);
       xs[i] = concat([new Uint8Array(depth).fill(0x81), Uint8Array.of(0x00)]);
       return { name: 'deep_nesting', out: arr(xs) };
     }
-    case 4: { // indefinite-length array or byte string
-      if (rng.bool()) return { name: 'indefinite_array', out: concat([Uint8Array.of(0x9f), ...xs, Uint8Array.of(0xff)]) };
+    case 4: {
+      // indefinite-length array or byte string
+      if (rng.bool())
+        return { name: 'indefinite_array', out: concat([Uint8Array.of(0x9f), ...xs, Uint8Array.of(0xff)]) };
       const it = items[i];
       xs[i] = concat([Uint8Array.of(0x5f), it, Uint8Array.of(0xff)]);
       return { name: 'indefinite_bytes', out: arr(xs) };
     }
-    case 5: { // a map with duplicate keys in place of an item, or of the whole envelope
+    case 5: {
+      // a map with duplicate keys in place of an item, or of the whole envelope
       const k = head(0, rng.int(12));
       const dupMap = concat([head(5, 2), k, items[i], k, items[(i + 1) % items.length]]);
-      if (rng.bool()) { xs[i] = dupMap; return { name: 'duplicate_map_keys', out: arr(xs) }; }
+      if (rng.bool()) {
+        xs[i] = dupMap;
+        return { name: 'duplicate_map_keys', out: arr(xs) };
+      }
       const pairs = xs.flatMap((x, j) => [head(0, j % 6), x]);
       return { name: 'envelope_as_map_dup_keys', out: concat([head(5, xs.length), ...pairs]) };
     }
-    case 6: xs.splice(i, 1); return { name: 'too_few_items', out: arr(xs) };
-    case 7: xs.splice(i, 0, rng.bool() ? items[rng.int(items.length)] : wrongItem(rng)); return { name: 'too_many_items', out: arr(xs) };
-    case 8: { // non-minimal head on one item
+    case 6:
+      xs.splice(i, 1);
+      return { name: 'too_few_items', out: arr(xs) };
+    case 7:
+      xs.splice(i, 0, rng.bool() ? items[rng.int(items.length)] : wrongItem(rng));
+      return { name: 'too_many_items', out: arr(xs) };
+    case 8: {
+      // non-minimal head on one item
       const it = items[i];
       const major = it[0] >> 5;
       const info = it[0] & 31;
@@ -192,13 +247,17 @@ export function mutateCbor(rng: Rng, b: Uint8Array, other: Uint8Array): { name: 
       xs[i] = concat([head(major, info, rng.pick([1, 2, 4, 8] as const)), it.subarray(1)]);
       return { name: 'non_minimal', out: arr(xs) };
     }
-    case 9: xs[i] = concat([head(6, rng.pick([0, 1, 24, 55799])), items[i]]); return { name: 'tagged_item', out: arr(xs) };
-    case 10: { // swap two items
+    case 9:
+      xs[i] = concat([head(6, rng.pick([0, 1, 24, 55799])), items[i]]);
+      return { name: 'tagged_item', out: arr(xs) };
+    case 10: {
+      // swap two items
       const j = rng.int(items.length);
       [xs[i], xs[j]] = [xs[j], xs[i]];
       return { name: 'swap_items', out: arr(xs) };
     }
-    default: return { name: 'trailing_bytes', out: concat([b, rng.bytes(1 + rng.int(8))]) };
+    default:
+      return { name: 'trailing_bytes', out: concat([b, rng.bytes(1 + rng.int(8))]) };
   }
 }
 

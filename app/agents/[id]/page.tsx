@@ -1,36 +1,43 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { loadAgent, loadEnvelopes } from '../../_lib/data';
-import { loadConversationsPage } from '../../_lib/lists';
-import { agentHex } from '../../_lib/agent-id';
-import { NotRunning } from '../../_lib/not-running';
-import { getServices } from '../../_lib/services';
-import { CopyId } from '../../../components/CopyId';
-import { base58, count } from '../../../components/format';
-import { agentDisplayName, shortBase58 } from '../../../components/names/label';
-import { Time } from '../../../components/time/Time';
-import { AccountLink } from '../../../components/site';
-import { Term } from '../../../components/Term';
-import { BackingSentence } from '../../../components/reputation/Backing';
-import type { ReputationView } from '../../../lib/wire';
 import { AgentChain } from '../../../components/AgentChain';
-import { AGENT_PAGE_ROWS, CONVERSATION_COUNT_CAP, loadAgentBatches, loadAgentChallenges, loadAuthoritative, loadStakeLease } from '../../_lib/agent-page';
-import { flatParams, type SearchParams } from '../../_lib/query-string';
-import { fromHex } from '../../../lib/protocol/hex';
-import { AuthoritativeReputation } from '../../../components/agent/AgentTrust';
-import { AgentConversations, AgentCounterparties, AgentEnvelopes } from '../../../components/agent/AgentLists';
-import { AgentCollusion } from '../../../components/agent/AgentCollusion';
-import { ReputationChart } from '../../../components/agent/ReputationChart';
-import { EconomyChart } from '../../../components/agent/EconomyChart';
-import { loadEconomyHistory } from '../../_lib/economy-history';
-import { loadAdvertised } from '../../_lib/advertise';
 import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapabilities';
-import { loadReputationHistory } from '../../_lib/reputation-history';
+import { AgentCollusion } from '../../../components/agent/AgentCollusion';
+import { AgentConversations, AgentCounterparties, AgentEnvelopes } from '../../../components/agent/AgentLists';
+import { AuthoritativeReputation } from '../../../components/agent/AgentTrust';
+import { EconomyChart } from '../../../components/agent/EconomyChart';
+import { ReputationChart } from '../../../components/agent/ReputationChart';
 import { SatiProfile } from '../../../components/agent/SatiProfile';
 import { SatiReputation } from '../../../components/agent/SatiReputation';
 import { WatchButton } from '../../../components/alerts/WatchButton';
+import { CopyId } from '../../../components/CopyId';
+import { base58, count } from '../../../components/format';
+import { agentDisplayName, shortBase58 } from '../../../components/names/label';
+import { BackingSentence } from '../../../components/reputation/Backing';
+import { AccountLink } from '../../../components/site';
+import { Term } from '../../../components/Term';
+import { Time } from '../../../components/time/Time';
+import { fromHex } from '../../../lib/protocol/hex';
+import type { ReputationView } from '../../../lib/wire';
 import { scorePoints } from '../../../lib/wire/score';
+import { loadAdvertised } from '../../_lib/advertise';
+import { agentHex } from '../../_lib/agent-id';
+import {
+  AGENT_PAGE_ROWS,
+  CONVERSATION_COUNT_CAP,
+  loadAgentBatches,
+  loadAgentChallenges,
+  loadAuthoritative,
+  loadStakeLease,
+} from '../../_lib/agent-page';
+import { loadAgent, loadEnvelopes } from '../../_lib/data';
+import { loadEconomyHistory } from '../../_lib/economy-history';
+import { loadConversationsPage } from '../../_lib/lists';
+import { NotRunning } from '../../_lib/not-running';
+import { flatParams, type SearchParams } from '../../_lib/query-string';
+import { loadReputationHistory } from '../../_lib/reputation-history';
+import { getServices } from '../../_lib/services';
 
 export const dynamic = 'force-dynamic';
 
@@ -45,7 +52,9 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   const hex = agentHex(decodeURIComponent((await params).id));
   if (!hex) return { title: 'Agent' };
   const o = getServices();
-  const name = o ? o.chain?.satiProfile(fromHex(hex))?.name ?? (await o.reads.getAgent(fromHex(hex)).catch(() => null))?.label : null;
+  const name = o
+    ? (o.chain?.satiProfile(fromHex(hex))?.name ?? (await o.reads.getAgent(fromHex(hex)).catch(() => null))?.label)
+    : null;
   return { title: `${agentDisplayName(hex, name)} (${shortBase58(hex)})` };
 }
 
@@ -74,7 +83,13 @@ function Reputation({ r }: { r: ReputationView | null }) {
   );
 }
 
-export default async function AgentPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<SearchParams> }) {
+export default async function AgentPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
   const o = getServices();
   if (!o) return <NotRunning />;
   // The base58 address (as every page links it and wallets show the identity mint) or 64 hex.
@@ -86,28 +101,57 @@ export default async function AgentPage({ params, searchParams }: { params: Prom
     // Registered on chain but not seen on the mesh yet: the page exists from the registration.
     const holder = o.chain ? await o.chain.identityHolder(fromHex(id)) : null;
     if (!holder || !o.chain) notFound();
-    const [chain, economy] = await Promise.all([chainSection(o, id, linked).catch(() => null), loadEconomyHistory(o, id, ECONOMY_EVENTS)]);
+    const [chain, economy] = await Promise.all([
+      chainSection(o, id, linked).catch(() => null),
+      loadEconomyHistory(o, id, ECONOMY_EVENTS),
+    ]);
     return (
       <>
-        <div className="crumbs"><Link href="/agents">Agents</Link> / agent</div>
+        <div className="crumbs">
+          <Link href="/agents">Agents</Link> / agent
+        </div>
         <header className="page-head">
           <div>
-            <h1 style={{ overflowWrap: 'anywhere' }} data-testid="agent-name">{agentDisplayName(id, o.chain.satiProfile(fromHex(id))?.name ?? null)}</h1>
-            <p className="muted" data-testid="agent-not-on-mesh">Registered on chain; not seen on the mesh yet (no envelope from this agent so far).</p>
+            <h1 style={{ overflowWrap: 'anywhere' }} data-testid="agent-name">
+              {agentDisplayName(id, o.chain.satiProfile(fromHex(id))?.name ?? null)}
+            </h1>
+            <p className="muted" data-testid="agent-not-on-mesh">
+              Registered on chain; not seen on the mesh yet (no envelope from this agent so far).
+            </p>
           </div>
-          <WatchButton kind="agent" target={base58(id)} name={agentDisplayName(id, o.chain.satiProfile(fromHex(id))?.name ?? null)} />
+          <WatchButton
+            kind="agent"
+            target={base58(id)}
+            name={agentDisplayName(id, o.chain.satiProfile(fromHex(id))?.name ?? null)}
+          />
         </header>
         <section className="card" style={{ marginBottom: 16 }}>
           <h2>Identity</h2>
           <dl className="kv">
-            <dt><Term k="base58">Agent id</Term></dt>
-            <dd><span className="mono" data-testid="agent-base58">{base58(id)}</span> <CopyId value={base58(id)} /></dd>
+            <dt>
+              <Term k="base58">Agent id</Term>
+            </dt>
+            <dd>
+              <span className="mono" data-testid="agent-base58">
+                {base58(id)}
+              </span>{' '}
+              <CopyId value={base58(id)} />
+            </dd>
             <dt>Identity mint</dt>
-            <dd><AccountLink address={base58(id)} label="open in Solana Explorer" /></dd>
+            <dd>
+              <AccountLink address={base58(id)} label="open in Solana Explorer" />
+            </dd>
             <dt>Raw (hex)</dt>
-            <dd><details><summary className="small muted">show</summary><span className="mono small">{id}</span></details></dd>
+            <dd>
+              <details>
+                <summary className="small muted">show</summary>
+                <span className="mono small">{id}</span>
+              </details>
+            </dd>
             <dt>Identity NFT holder</dt>
-            <dd className="mono" data-testid="agent-holder">{holder}</dd>
+            <dd className="mono" data-testid="agent-holder">
+              {holder}
+            </dd>
           </dl>
         </section>
         {chain ? <AgentChain agent={id} initial={chain} /> : null}
@@ -119,20 +163,23 @@ export default async function AgentPage({ params, searchParams }: { params: Prom
     );
   }
   const bytes = fromHex(id);
-  const [page, conversations, conversationCount, counterparties, chain, authoritative, history, economy, advertised] = await Promise.all([
-    loadEnvelopes(o, { agent: id, limit: AGENT_PAGE_ROWS.envelopes }),
-    loadConversationsPage(o, { agent: id, sort: 'last_seen', limit: AGENT_PAGE_ROWS.conversations }),
-    o.reads.countAgentConversations(bytes, CONVERSATION_COUNT_CAP),
-    o.observatory.store.counterpartiesOf(bytes, AGENT_PAGE_ROWS.counterparties + 1),
-    o.chain ? chainSection(o, id, linked).catch(() => null) : Promise.resolve(null),
-    o.chain ? loadAuthoritative(o, id).catch(() => null) : Promise.resolve(null),
-    loadReputationHistory(o, bytes),
-    loadEconomyHistory(o, id, ECONOMY_EVENTS),
-    loadAdvertised(o, id),
-  ]);
+  const [page, conversations, conversationCount, counterparties, chain, authoritative, history, economy, advertised] =
+    await Promise.all([
+      loadEnvelopes(o, { agent: id, limit: AGENT_PAGE_ROWS.envelopes }),
+      loadConversationsPage(o, { agent: id, sort: 'last_seen', limit: AGENT_PAGE_ROWS.conversations }),
+      o.reads.countAgentConversations(bytes, CONVERSATION_COUNT_CAP),
+      o.observatory.store.counterpartiesOf(bytes, AGENT_PAGE_ROWS.counterparties + 1),
+      o.chain ? chainSection(o, id, linked).catch(() => null) : Promise.resolve(null),
+      o.chain ? loadAuthoritative(o, id).catch(() => null) : Promise.resolve(null),
+      loadReputationHistory(o, bytes),
+      loadEconomyHistory(o, id, ECONOMY_EVENTS),
+      loadAdvertised(o, id),
+    ]);
   // The "With" column names each conversation's negotiators, not every agent that bid or listened: as ingest keeps them, one read.
   const negotiators = await o.reads.conversationNegotiators(conversations.conversations.map((c) => fromHex(c.id)));
-  const parties = Object.fromEntries([...negotiators].map(([c, ids]) => [c, { parties: ids.map((b) => Buffer.from(b).toString('hex')) }]));
+  const parties = Object.fromEntries(
+    [...negotiators].map(([c, ids]) => [c, { parties: ids.map((b) => Buffer.from(b).toString('hex')) }]),
+  );
   const b58 = base58(agent.id);
   const name = agentDisplayName(agent.id, o.chain?.satiProfile(bytes)?.name ?? agent.name);
   const satiName = o.chain?.satiProfile(bytes)?.name ?? agent.name;
@@ -143,10 +190,12 @@ export default async function AgentPage({ params, searchParams }: { params: Prom
       </div>
       <header className="page-head">
         <div>
-          <h1 style={{ overflowWrap: 'anywhere' }} data-testid="agent-name">{name}</h1>
+          <h1 style={{ overflowWrap: 'anywhere' }} data-testid="agent-name">
+            {name}
+          </h1>
           <p className="muted">
-            <span className={`dot ${agent.online ? 'on' : ''}`} aria-hidden /> {agent.online ? 'online' : 'offline'} · first seen <Time ms={agent.firstSeenMs} /> · last seen{' '}
-            <Time ms={agent.lastSeenMs} />
+            <span className={`dot ${agent.online ? 'on' : ''}`} aria-hidden /> {agent.online ? 'online' : 'offline'} ·
+            first seen <Time ms={agent.firstSeenMs} /> · last seen <Time ms={agent.lastSeenMs} />
           </p>
         </div>
         <WatchButton kind="agent" target={b58} name={name} />
@@ -156,38 +205,86 @@ export default async function AgentPage({ params, searchParams }: { params: Prom
           <h2>Identity</h2>
           <dl className="kv">
             <dt>Name</dt>
-            <dd>{name}{satiName ? <span className="muted small"> (its <Term k="sati">SATI</Term> registration)</span> : <span className="muted small"> (a label derived from the id: no SATI name known)</span>}</dd>
-            <dt><Term k="base58">Agent id</Term></dt>
-            <dd><span className="mono" data-testid="agent-base58">{b58}</span> <CopyId value={b58} /></dd>
+            <dd>
+              {name}
+              {satiName ? (
+                <span className="muted small">
+                  {' '}
+                  (its <Term k="sati">SATI</Term> registration)
+                </span>
+              ) : (
+                <span className="muted small"> (a label derived from the id: no SATI name known)</span>
+              )}
+            </dd>
+            <dt>
+              <Term k="base58">Agent id</Term>
+            </dt>
+            <dd>
+              <span className="mono" data-testid="agent-base58">
+                {b58}
+              </span>{' '}
+              <CopyId value={b58} />
+            </dd>
             {o.chain ? (
               <>
                 <dt>Identity mint</dt>
-                <dd><AccountLink address={b58} label="open in Solana Explorer" /></dd>
+                <dd>
+                  <AccountLink address={b58} label="open in Solana Explorer" />
+                </dd>
               </>
             ) : null}
             <dt>Raw (hex)</dt>
-            <dd><details><summary className="small muted">show</summary><span className="mono small">{agent.id}</span></details></dd>
+            <dd>
+              <details>
+                <summary className="small muted">show</summary>
+                <span className="mono small">{agent.id}</span>
+              </details>
+            </dd>
             <dt>Envelopes sent</dt>
             <dd className="mono">{count(agent.envelopes)}</dd>
             <dt>Conversations</dt>
-            <dd className="mono" data-testid="agent-conversation-count">{conversationCount >= CONVERSATION_COUNT_CAP ? `${count(CONVERSATION_COUNT_CAP)} or more` : count(conversationCount)}</dd>
+            <dd className="mono" data-testid="agent-conversation-count">
+              {conversationCount >= CONVERSATION_COUNT_CAP
+                ? `${count(CONVERSATION_COUNT_CAP)} or more`
+                : count(conversationCount)}
+            </dd>
           </dl>
         </section>
         <section className="card">
           <h2>Reputation (gossip fold)</h2>
           <Reputation r={agent.reputation} />
-          {agent.backing ? <BackingSentence b={agent.backing} reliabilityNow={agent.reputation?.reliabilityScore ?? null} /> : null}
+          {agent.backing ? (
+            <BackingSentence b={agent.backing} reliabilityNow={agent.reputation?.reliabilityScore ?? null} />
+          ) : null}
           {o.chain ? <SatiReputation r={o.chain.satiReputation()} /> : null}
           <h3 className="small">Authoritative, from batches</h3>
-          {authoritative ? <AuthoritativeReputation a={authoritative} /> : <p className="muted empty">{o.chain ? 'Unknown: the batches could not be read.' : 'Unknown: this observatory runs no chain.'}</p>}
+          {authoritative ? (
+            <AuthoritativeReputation a={authoritative} />
+          ) : (
+            <p className="muted empty">
+              {o.chain ? 'Unknown: the batches could not be read.' : 'Unknown: this observatory runs no chain.'}
+            </p>
+          )}
         </section>
       </div>
       {chain ? <AgentChain agent={id} initial={chain} /> : null}
       <div className="grid-2">
         <section className="card">
           <h2>Counterparties</h2>
-          <AgentCounterparties rows={counterparties.slice(0, AGENT_PAGE_ROWS.counterparties).map((r) => ({ ...r, agent: Buffer.from(r.agent).toString('hex') }))} />
-          {counterparties.length > AGENT_PAGE_ROWS.counterparties ? <p className="muted small">The {AGENT_PAGE_ROWS.counterparties} with the most deals; <Link href={`/conversations?agent=${b58}`} prefetch={false}>its conversations</Link> name the others.</p> : null}
+          <AgentCounterparties
+            rows={counterparties
+              .slice(0, AGENT_PAGE_ROWS.counterparties)
+              .map((r) => ({ ...r, agent: Buffer.from(r.agent).toString('hex') }))}
+          />
+          {counterparties.length > AGENT_PAGE_ROWS.counterparties ? (
+            <p className="muted small">
+              The {AGENT_PAGE_ROWS.counterparties} with the most deals;{' '}
+              <Link href={`/conversations?agent=${b58}`} prefetch={false}>
+                its conversations
+              </Link>{' '}
+              name the others.
+            </p>
+          ) : null}
         </section>
         <section className="card">
           <h2>Advertised capabilities</h2>
@@ -211,12 +308,28 @@ export default async function AgentPage({ params, searchParams }: { params: Prom
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations, latest activity first</h2>
         <AgentConversations conversations={conversations.conversations} self={agent.id} parties={parties} />
-        {conversations.next ? <p className="small"><Link href={`/conversations?agent=${b58}&before=${encodeURIComponent(conversations.next)}`} prefetch={false} data-testid="older-conversations">Older conversations →</Link></p> : null}
+        {conversations.next ? (
+          <p className="small">
+            <Link
+              href={`/conversations?agent=${b58}&before=${encodeURIComponent(conversations.next)}`}
+              prefetch={false}
+              data-testid="older-conversations"
+            >
+              Older conversations →
+            </Link>
+          </p>
+        ) : null}
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Latest envelopes</h2>
         <AgentEnvelopes envelopes={page.envelopes} empty="No envelopes from or to this agent." />
-        {page.next ? <p className="small"><Link href={`/envelopes?agent=${b58}&before=${page.next}`} prefetch={false} data-testid="older-envelopes">Older envelopes →</Link></p> : null}
+        {page.next ? (
+          <p className="small">
+            <Link href={`/envelopes?agent=${b58}&before=${page.next}`} prefetch={false} data-testid="older-envelopes">
+              Older envelopes →
+            </Link>
+          </p>
+        ) : null}
       </section>
       <section className="card">
         <h2>Collusion signals</h2>
@@ -233,14 +346,20 @@ const ECONOMY_EVENTS = 600;
 function linkedBatch(v: string | undefined): { epoch: string | null; note: string | null } {
   if (v === undefined) return { epoch: null, note: null };
   const t = v.trim();
-  return /^\d{1,18}$/.test(t) ? { epoch: String(BigInt(t)), note: null } : { epoch: null, note: `batch=${v.slice(0, 40)} is not an epoch (a non-negative integer): no batch is pinned` };
+  return /^\d{1,18}$/.test(t)
+    ? { epoch: String(BigInt(t)), note: null }
+    : { epoch: null, note: `batch=${v.slice(0, 40)} is not an epoch (a non-negative integer): no batch is pinned` };
 }
 
 /**
  * The chain section's first pages: stake and lease, batches, challenges; and the batch a link
  * opened, pinned above the first page when older (one primary-key read, alongside the others).
  */
-async function chainSection(o: NonNullable<ReturnType<typeof getServices>>, id: string, linked: { epoch: string | null; note: string | null }) {
+async function chainSection(
+  o: NonNullable<ReturnType<typeof getServices>>,
+  id: string,
+  linked: { epoch: string | null; note: string | null },
+) {
   const [accounts, batches, challenges, link] = await Promise.all([
     loadStakeLease(o, id),
     loadAgentBatches(o, id, { limit: AGENT_PAGE_ROWS.batches }),
@@ -250,11 +369,24 @@ async function chainSection(o: NonNullable<ReturnType<typeof getServices>>, id: 
   if (!challenges) return null;
   const linkedRow = link?.rows[0] ?? null;
   // The table's columns only: the API's rows also carry the batch's hashes and account JSON, which the page shows none of.
-  const line = (r: (typeof batches.rows)[number]) => ({ epoch: r.epoch, status: r.status, signature: r.signature, after: r.after, reconciliation: r.reconciliation, challenges: r.challenges });
+  const line = (r: (typeof batches.rows)[number]) => ({
+    epoch: r.epoch,
+    status: r.status,
+    signature: r.signature,
+    after: r.after,
+    reconciliation: r.reconciliation,
+    challenges: r.challenges,
+  });
   return {
-    ...accounts, agentAddress: base58(id), batches: { rows: batches.rows.map(line), next: batches.next },
+    ...accounts,
+    agentAddress: base58(id),
+    batches: { rows: batches.rows.map(line), next: batches.next },
     pinned: linkedRow && !batches.rows.some((r) => r.epoch === linkedRow.epoch) ? line(linkedRow) : null,
-    linked: linked.epoch, linkedNote: linked.note ?? (linked.epoch !== null && !linkedRow ? `This agent submitted no batch for epoch ${linked.epoch}.` : null),
-    challenges: challenges.newest, pending: challenges.pending,
+    linked: linked.epoch,
+    linkedNote:
+      linked.note ??
+      (linked.epoch !== null && !linkedRow ? `This agent submitted no batch for epoch ${linked.epoch}.` : null),
+    challenges: challenges.newest,
+    pending: challenges.pending,
   };
 }

@@ -4,8 +4,8 @@
  * the stake of each agent listed, over a bounded window of the newest rows (lib/store/collusion.ts).
  */
 import { CollusionQuerySchema } from '../../../lib/wire/collusion';
-import { agentParam, handle, json, parseQuery, runtime } from '../../_lib/http';
 import { loadCollusion } from '../../_lib/collusion';
+import { agentParam, handle, json, parseQuery, runtime } from '../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,6 +13,12 @@ export async function GET(req: Request): Promise<Response> {
   return handle(async () => {
     const o = runtime();
     const p = parseQuery(req.url, CollusionQuerySchema);
-    return json(await loadCollusion(o, { agent: p.agent ? agentParam('agent', p.agent) : undefined, limit: p.limit, window: p.window }));
+    return json(
+      await loadCollusion(o, {
+        agent: p.agent ? agentParam('agent', p.agent) : undefined,
+        limit: p.limit,
+        window: p.window,
+      }),
+    );
   });
 }

@@ -3,9 +3,9 @@
  * with its tables' row counts, file paths and sha256: each epoch's latest revision with the older
  * ones it superseded, and the key the manifests are signed with (docs/datasets.md "Releases").
  */
-import { NoQuerySchema, type DatasetReleaseList } from '../../../lib/wire';
-import { handle, json, parseQuery } from '../../_lib/http';
+import { type DatasetReleaseList, NoQuerySchema } from '../../../lib/wire';
 import { releases, signingKey } from '../../_lib/datasets';
+import { handle, json, parseQuery } from '../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

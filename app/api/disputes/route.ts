@@ -3,8 +3,8 @@
  * envelope timestamp and id), with each one's reviewer opinion counts and the open/reviewed totals.
  */
 import { DisputesQuerySchema } from '../../../lib/wire/disputes';
-import { handle, json, parseQuery, runtime } from '../../_lib/http';
 import { loadDisputes } from '../../_lib/disputes';
+import { handle, json, parseQuery, runtime } from '../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,7 @@
 /** GET /api/graph: agents (nodes) and conversation pairs (links with message counts). */
-import { handle, json, runtime } from '../../_lib/http';
+
 import { loadGraph } from '../../_lib/data';
+import { handle, json, runtime } from '../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -5,8 +5,9 @@
  * memory (`memory`, with the embedded chain thread's heap). 503 when not
  * ok; a failing release is reported, not a reason for 503.
  */
-import { handle, json, runtime } from '../../_lib/http';
+
 import { loadHealth } from '../../_lib/data';
+import { handle, json, runtime } from '../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,6 +18,9 @@ export async function GET(): Promise<Response> {
     const datasets = o.datasets?.releaseStatus?.();
     const limits = o.limits?.();
     const memory = await o.memory?.();
-    return json({ ...report, ...(datasets ? { datasets } : {}), ...(limits ? { limits } : {}), ...(memory ? { memory } : {}) }, report.ok ? 200 : 503);
+    return json(
+      { ...report, ...(datasets ? { datasets } : {}), ...(limits ? { limits } : {}), ...(memory ? { memory } : {}) },
+      report.ok ? 200 : 503,
+    );
   });
 }

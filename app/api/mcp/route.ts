@@ -15,7 +15,15 @@ export async function POST(req: Request): Promise<Response> {
   return handle(() => handleMcpRequest(req, mcpReads(runtime())));
 }
 
-const notOffered = () => json({ error: 'this MCP server is stateless: POST JSON-RPC messages to /api/mcp (no server-to-client stream, no sessions)' }, 405, { allow: 'POST' });
+const notOffered = () =>
+  json(
+    {
+      error:
+        'this MCP server is stateless: POST JSON-RPC messages to /api/mcp (no server-to-client stream, no sessions)',
+    },
+    405,
+    { allow: 'POST' },
+  );
 
 export async function GET(): Promise<Response> {
   return notOffered();

@@ -1,6 +1,7 @@
 /** GET /api/overview: the overview page's snapshot (stats, latest envelopes, agents, graph, mesh). */
-import { handle, json, runtime } from '../../_lib/http';
+
 import { loadOverview } from '../../_lib/data';
+import { handle, json, runtime } from '../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

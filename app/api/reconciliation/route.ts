@@ -13,6 +13,8 @@ export async function GET(req: Request): Promise<Response> {
   return handle(async () => {
     const o = runtime();
     const p = parseQuery(req.url, ReconciliationQuerySchema);
-    return json(await loadReconciliation(o, { agent: p.agent ? agentParam('agent', p.agent) : undefined, limit: p.limit }));
+    return json(
+      await loadReconciliation(o, { agent: p.agent ? agentParam('agent', p.agent) : undefined, limit: p.limit }),
+    );
   });
 }

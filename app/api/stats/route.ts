@@ -1,6 +1,7 @@
 /** GET /api/stats: envelopes stored per msg_type name, drops per reason. */
-import { handle, json, runtime } from '../../_lib/http';
+
 import { loadStats } from '../../_lib/data';
+import { handle, json, runtime } from '../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,19 +1,19 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { loadConversation } from '../../_lib/data';
-import { loadNegotiation } from '../../_lib/negotiation';
-import { fromHex } from '../../../lib/protocol/hex';
+import { WatchButton } from '../../../components/alerts/WatchButton';
+import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
+import { count, formatAmount, isBroadcast, shortHex } from '../../../components/format';
 import { NegotiationRecorder } from '../../../components/negotiation/NegotiationRecorder';
+import { OnChainNegotiation } from '../../../components/OnChainNegotiation';
+import { Time } from '../../../components/time/Time';
+import { fromHex } from '../../../lib/protocol/hex';
+import { FEEDBACK_OUTCOMES } from '../../../lib/protocol/payloads';
+import { loadConversation } from '../../_lib/data';
+import { loadOnChainNegotiations } from '../../_lib/haggle';
+import { loadNegotiation } from '../../_lib/negotiation';
 import { NotRunning } from '../../_lib/not-running';
 import { getServices } from '../../_lib/services';
-import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
-import { OnChainNegotiation } from '../../../components/OnChainNegotiation';
-import { loadOnChainNegotiations } from '../../_lib/haggle';
-import { Time } from '../../../components/time/Time';
-import { WatchButton } from '../../../components/alerts/WatchButton';
-import { count, formatAmount, isBroadcast, shortHex } from '../../../components/format';
-import { FEEDBACK_OUTCOMES } from '../../../lib/protocol/payloads';
 
 export const dynamic = 'force-dynamic';
 
@@ -44,7 +44,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
             {c.id}
           </h1>
           <p className="muted">
-            {c.state ?? 'unknown state'} · {count(c.messages)} messages · <Time ms={c.firstMs} relative={false} /> → <Time ms={c.lastMs} /> · between{' '}
+            {c.state ?? 'unknown state'} · {count(c.messages)} messages · <Time ms={c.firstMs} relative={false} /> →{' '}
+            <Time ms={c.lastMs} /> · between{' '}
             {/* The negotiating parties only: notaries and notary bidders are named apart. */}
             {(nego.view.parties.length ? nego.view.parties : c.participants).map((p, i) => (
               <span key={p}>
@@ -54,10 +55,13 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
             ))}
             {nego.view.notaries.map((p) => (
               <span key={p}>
-                {' '}· notary <AgentLink id={p} />
+                {' '}
+                · notary <AgentLink id={p} />
               </span>
             ))}
-            {nego.view.bidders.length ? ` · ${nego.view.bidders.length} other notary bidder${nego.view.bidders.length === 1 ? '' : 's'}` : ''}
+            {nego.view.bidders.length
+              ? ` · ${nego.view.bidders.length} other notary bidder${nego.view.bidders.length === 1 ? '' : 's'}`
+              : ''}
           </p>
         </div>
         <WatchButton kind="conversation" target={id} name={shortHex(id, 8, 4)} />
@@ -65,8 +69,9 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
 
       {c.outcome === 'no_deal' ? (
         <p className="card small" style={{ marginBottom: 16 }} data-testid="no-deal">
-          No ACCEPT was seen: {c.stage === 'feedback_without_deal' ? 'this FEEDBACK rates' : 'these steps follow'} a deal that never happened here, so it is not a deal.
-          Feedback without a deal is what the <Link href="/collusion">collusion signals</Link> flag.
+          No ACCEPT was seen: {c.stage === 'feedback_without_deal' ? 'this FEEDBACK rates' : 'these steps follow'} a
+          deal that never happened here, so it is not a deal. Feedback without a deal is what the{' '}
+          <Link href="/collusion">collusion signals</Link> flag.
         </p>
       ) : null}
 
@@ -102,7 +107,13 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                     <td>
                       <AgentLink id={e.sender} />
                     </td>
-                    <td>{isBroadcast(e.recipient) ? <span className="muted">broadcast</span> : <AgentLink id={e.recipient} />}</td>
+                    <td>
+                      {isBroadcast(e.recipient) ? (
+                        <span className="muted">broadcast</span>
+                      ) : (
+                        <AgentLink id={e.recipient} />
+                      )}
+                    </td>
                     <td className="mono">
                       {p
                         ? p.kind === 'neg1'
@@ -115,10 +126,22 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                         : ''}
                     </td>
                     <td className="num mono">{e.nonce}</td>
-                    <td className="small" style={{ whiteSpace: 'nowrap' }}><Time ms={e.timestampMs} withMs date={false} relative={false} /></td>
+                    <td className="small" style={{ whiteSpace: 'nowrap' }}>
+                      <Time ms={e.timestampMs} withMs date={false} relative={false} />
+                    </td>
                     <td>
-                      <Link href={`/envelopes/${e.id}`} prefetch={false} className="small">verify</Link>
-                      {e.type === 'DISPUTE' ? <> · <Link href={`/disputes/${e.id}`} prefetch={false} className="small">dispute desk</Link></> : null}
+                      <Link href={`/envelopes/${e.id}`} prefetch={false} className="small">
+                        verify
+                      </Link>
+                      {e.type === 'DISPUTE' ? (
+                        <>
+                          {' '}
+                          ·{' '}
+                          <Link href={`/disputes/${e.id}`} prefetch={false} className="small">
+                            dispute desk
+                          </Link>
+                        </>
+                      ) : null}
                     </td>
                   </tr>
                 );
@@ -151,7 +174,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
             <ul className="activity">
               {c.feedback.map((f) => (
                 <li key={f.envelopeId}>
-                  <AgentLink id={f.from} /> rated <AgentLink id={f.target} /> <span className="mono">{f.score > 0 ? `+${f.score}` : f.score}</span>{' '}
+                  <AgentLink id={f.from} /> rated <AgentLink id={f.target} />{' '}
+                  <span className="mono">{f.score > 0 ? `+${f.score}` : f.score}</span>{' '}
                   <span className="muted small">
                     {FEEDBACK_OUTCOMES[f.outcome] ?? f.outcome} · as {f.role === 1 ? 'notary' : 'participant'}
                     {f.isDispute ? ' · dispute' : ''}

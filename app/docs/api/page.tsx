@@ -10,13 +10,25 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'API reference' };
 
 type Obj = Record<string, unknown>;
-interface Param { name: string; in: string; required?: boolean; description?: string; schema?: unknown }
+interface Param {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: unknown;
+}
 
 const anchor = (method: string, path: string) => `${method}-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}`;
 
 export default function ApiDocsPage() {
-  const doc = openApiDocument() as unknown as { info: { title: string; version: string; description?: string }; paths: Record<string, Record<string, Obj>>; components?: { schemas?: Record<string, unknown> } };
-  const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+  const doc = openApiDocument() as unknown as {
+    info: { title: string; version: string; description?: string };
+    paths: Record<string, Record<string, Obj>>;
+    components?: { schemas?: Record<string, unknown> };
+  };
+  const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op })),
+  );
   const schemas = Object.entries(doc.components?.schemas ?? {});
   return (
     <>
@@ -25,14 +37,19 @@ export default function ApiDocsPage() {
           <h1>{doc.info.title}</h1>
           <p className="muted">{doc.info.description}</p>
         </div>
-        <a className="status" href="/api/openapi.json">OpenAPI 3.1 JSON</a>
+        <a className="status" href="/api/openapi.json">
+          OpenAPI 3.1 JSON
+        </a>
       </header>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Routes</h2>
         <ul className="api-toc">
           {ops.map(({ path, method, op }) => (
             <li key={anchor(method, path)}>
-              <a href={`#${anchor(method, path)}`} className="mono">{method.toUpperCase()} {path}</a> <span className="muted small">{String(op.summary ?? '')}</span>
+              <a href={`#${anchor(method, path)}`} className="mono">
+                {method.toUpperCase()} {path}
+              </a>{' '}
+              <span className="muted small">{String(op.summary ?? '')}</span>
             </li>
           ))}
         </ul>
@@ -44,7 +61,13 @@ export default function ApiDocsPage() {
           const responses = Object.entries((op.responses ?? {}) as Record<string, Obj>);
           const body = (op.requestBody as Obj | undefined)?.content as Record<string, Obj> | undefined;
           return (
-            <details key={anchor(method, path)} id={anchor(method, path)} className="api-op" data-op={`${method} ${path}`} open={method === 'get' && path === '/api/search'}>
+            <details
+              key={anchor(method, path)}
+              id={anchor(method, path)}
+              className="api-op"
+              data-op={`${method} ${path}`}
+              open={method === 'get' && path === '/api/search'}
+            >
               <summary>
                 <span className={`api-method ${method}`}>{method.toUpperCase()}</span>
                 <span className="mono">{path}</span>
@@ -53,29 +76,44 @@ export default function ApiDocsPage() {
               {typeof op.description === 'string' && <p>{op.description}</p>}
               {params.length > 0 && (
                 <table className="api-params small">
-                  <thead><tr><th>parameter</th><th>in</th><th>type</th><th>about</th></tr></thead>
+                  <thead>
+                    <tr>
+                      <th>parameter</th>
+                      <th>in</th>
+                      <th>type</th>
+                      <th>about</th>
+                    </tr>
+                  </thead>
                   <tbody>
                     {params.map((p) => (
                       <tr key={`${p.in}:${p.name}`}>
-                        <td className="mono">{p.name}{p.required ? ' *' : ''}</td>
+                        <td className="mono">
+                          {p.name}
+                          {p.required ? ' *' : ''}
+                        </td>
                         <td className="muted">{p.in}</td>
                         <td className="mono">{schemaText(p.schema)}</td>
-                        <td>{p.description ?? (p.schema as Obj | undefined)?.description as string ?? ''}</td>
+                        <td>{p.description ?? ((p.schema as Obj | undefined)?.description as string) ?? ''}</td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
               )}
-              {body && Object.keys(body).map((type) => (
-                <p key={type} className="small">Request body <span className="mono">{type}</span>: {String((op.requestBody as Obj).description ?? '')}</p>
-              ))}
+              {body &&
+                Object.keys(body).map((type) => (
+                  <p key={type} className="small">
+                    Request body <span className="mono">{type}</span>:{' '}
+                    {String((op.requestBody as Obj).description ?? '')}
+                  </p>
+                ))}
               {responses.map(([status, r]) => {
                 const content = r.content as Record<string, Obj> | undefined;
                 const schema = content ? Object.values(content)[0]?.schema : undefined;
                 const text = schema ? schemaText(schema) : null;
                 return (
                   <div key={status} className="small" style={{ marginTop: 8 }}>
-                    <span className={`badge ${Number(status) < 400 ? 't-accept' : 't-reject'}`}>{status}</span> {String(r.description ?? '')}
+                    <span className={`badge ${Number(status) < 400 ? 't-accept' : 't-reject'}`}>{status}</span>{' '}
+                    {String(r.description ?? '')}
                     {text && Number(status) < 400 && <pre className="api-schema">{text}</pre>}
                   </div>
                 );

@@ -27,9 +27,15 @@ export function schemaText(s: unknown, depth = 0): string {
       const props = (o.properties ?? {}) as Record<string, unknown>;
       const req = new Set((o.required ?? []) as string[]);
       const keys = Object.keys(props);
-      const extra = o.additionalProperties && typeof o.additionalProperties === 'object' ? schemaText(o.additionalProperties, depth + 1) : null;
-      if (keys.length === 0) return extra ? `Record<string, ${extra}>` : o.additionalProperties === false ? '{}' : 'object';
-      const lines = keys.map((k) => `${pad(depth + 1)}${k}${req.has(k) ? '' : '?'}: ${schemaText(props[k], depth + 1)};${hint(props[k])}`);
+      const extra =
+        o.additionalProperties && typeof o.additionalProperties === 'object'
+          ? schemaText(o.additionalProperties, depth + 1)
+          : null;
+      if (keys.length === 0)
+        return extra ? `Record<string, ${extra}>` : o.additionalProperties === false ? '{}' : 'object';
+      const lines = keys.map(
+        (k) => `${pad(depth + 1)}${k}${req.has(k) ? '' : '?'}: ${schemaText(props[k], depth + 1)};${hint(props[k])}`,
+      );
       return `{\n${lines.join('\n')}\n${pad(depth)}}`;
     }
     case 'integer':

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { shortHex } from '../../../components/format';
+import { EnvelopeVerifier } from '../../../components/verify/EnvelopeVerifier';
 import { NotRunning } from '../../_lib/not-running';
 import { getServices } from '../../_lib/services';
-import { EnvelopeVerifier } from '../../../components/verify/EnvelopeVerifier';
-import { shortHex } from '../../../components/format';
 
 export const dynamic = 'force-dynamic';
 
@@ -29,15 +29,24 @@ export default async function EnvelopePage({ params }: { params: Promise<{ id: s
     <>
       <div className="crumbs">
         <Link href="/">Overview</Link>
-        {/^0+$/.test(conv) ? null : <> / <Link href={`/conversations/${conv}`}>conversation</Link></>} / verify envelope
+        {/^0+$/.test(conv) ? null : (
+          <>
+            {' '}
+            / <Link href={`/conversations/${conv}`}>conversation</Link>
+          </>
+        )}{' '}
+        / verify envelope
       </div>
       <header className="page-head">
         <div>
-          <h1 className="mono" style={{ fontSize: 16 }}>{id}</h1>
+          <h1 className="mono" style={{ fontSize: 16 }}>
+            {id}
+          </h1>
           <p className="muted">
-            Your browser fetches this envelope&apos;s bytes from us and trusts nothing else we say: it decodes them, recomputes the id and
-            payload hash, asks the chain who holds the sender&apos;s identity NFT and checks the signature against that key, then checks the
-            merkle proof of each epoch log holding it against the root the agent committed on chain.
+            Your browser fetches this envelope&apos;s bytes from us and trusts nothing else we say: it decodes them,
+            recomputes the id and payload hash, asks the chain who holds the sender&apos;s identity NFT and checks the
+            signature against that key, then checks the merkle proof of each epoch log holding it against the root the
+            agent committed on chain.
           </p>
         </div>
       </header>

@@ -19,10 +19,11 @@ export default function VerifyReceiptPage() {
         <div>
           <h1>Verify a Handshake receipt</h1>
           <p className="muted">
-            A receipt is the dual-signed record of one deal: both parties&apos; envelopes from the first offer to the verdict and feedback,
-            with each party&apos;s signer keys (canonical CBOR). Download one from a finished conversation&apos;s page. The check below runs
-            entirely in this page: the file is not sent to any server. The keys written in the receipt are not taken on trust: this page
-            asks the chain who may sign for each party (its SATI owner or a delegate with a valid DelegateV1 attestation).
+            A receipt is the dual-signed record of one deal: both parties&apos; envelopes from the first offer to the
+            verdict and feedback, with each party&apos;s signer keys (canonical CBOR). Download one from a finished
+            conversation&apos;s page. The check below runs entirely in this page: the file is not sent to any server.
+            The keys written in the receipt are not taken on trust: this page asks the chain who may sign for each party
+            (its SATI owner or a delegate with a valid DelegateV1 attestation).
           </p>
         </div>
       </header>

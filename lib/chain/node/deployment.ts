@@ -14,12 +14,12 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Keypair, LAMPORTS_PER_SOL, type Connection, type PublicKey } from '@solana/web3.js';
+import { type Connection, Keypair, LAMPORTS_PER_SOL, type PublicKey } from '@solana/web3.js';
 import { ChainAccountError } from '../errors';
-import { createUsdcMint, fundUsdc, initializePrograms, loadEconomyConfig, type EconomyConfig } from './economy';
-import { SATI_MAINNET, type RegisterAgentArgs } from '../sati';
-import { ensureSatiRegistry, registerSatiAgent } from './sati';
+import { type RegisterAgentArgs, SATI_MAINNET } from '../sati';
+import { createUsdcMint, type EconomyConfig, fundUsdc, initializePrograms, loadEconomyConfig } from './economy';
 import { ensureHaggleConfig } from './haggle';
+import { ensureSatiRegistry, registerSatiAgent } from './sati';
 
 /** Parameters of {@link ensureDeployment}. */
 export interface EnsureDeploymentParams {
@@ -62,7 +62,10 @@ function loadOrCreateAdmin(dataDir: string | undefined): Keypair {
 
 async function airdrop(connection: Connection, to: PublicKey, sol: number): Promise<void> {
   const sig = await connection.requestAirdrop(to, sol * LAMPORTS_PER_SOL);
-  await connection.confirmTransaction({ signature: sig, ...(await connection.getLatestBlockhash('confirmed')) }, 'confirmed');
+  await connection.confirmTransaction(
+    { signature: sig, ...(await connection.getLatestBlockhash('confirmed')) },
+    'confirmed',
+  );
 }
 
 /**
@@ -70,17 +73,28 @@ async function airdrop(connection: Connection, to: PublicKey, sol: number): Prom
  * the stake_lock Config and throws ChainAccountError when the programs are not initialized.
  */
 export async function ensureDeployment(p: EnsureDeploymentParams): Promise<Deployment> {
-  if (typeof p?.epochSeconds !== 'bigint' || p.epochSeconds <= 0n) throw new RangeError('epochSeconds must be a positive bigint');
+  if (typeof p?.epochSeconds !== 'bigint' || p.epochSeconds <= 0n)
+    throw new RangeError('epochSeconds must be a positive bigint');
   if (!p.create) return { config: await loadEconomyConfig(p.connection), admin: null, created: false };
   const admin = loadOrCreateAdmin(p.dataDir);
-  if ((await p.connection.getBalance(admin.publicKey, 'confirmed')) < 100 * LAMPORTS_PER_SOL) await airdrop(p.connection, admin.publicKey, 1_000);
+  if ((await p.connection.getBalance(admin.publicKey, 'confirmed')) < 100 * LAMPORTS_PER_SOL)
+    await airdrop(p.connection, admin.publicKey, 1_000);
   const satiProgram = p.satiProgram ?? SATI_MAINNET.program;
-  const sati = await ensureSatiRegistry(p.connection, { authority: admin, program: satiProgram, groupMint: p.satiGroupMint });
-  if (sati.created) p.logger?.info(`chain: SATI registry initialized at ${satiProgram.toBase58()} (group mint ${sati.groupMint.toBase58()})`);
+  const sati = await ensureSatiRegistry(p.connection, {
+    authority: admin,
+    program: satiProgram,
+    groupMint: p.satiGroupMint,
+  });
+  if (sati.created)
+    p.logger?.info(
+      `chain: SATI registry initialized at ${satiProgram.toBase58()} (group mint ${sati.groupMint.toBase58()})`,
+    );
   try {
     const config = await loadEconomyConfig(p.connection);
     if (config.epochSeconds !== p.epochSeconds) {
-      p.logger?.warn(`chain: programs keep epoch_seconds ${config.epochSeconds} from their first start (EPOCH_SECONDS is ${p.epochSeconds}); start on a new DATA_DIR to change it`);
+      p.logger?.warn(
+        `chain: programs keep epoch_seconds ${config.epochSeconds} from their first start (EPOCH_SECONDS is ${p.epochSeconds}); start on a new DATA_DIR to change it`,
+      );
     }
     // A data directory from before haggle existed gets its config on this start.
     await ensureHaggleConfig(p.connection, { admin, usdcMint: config.usdcMint, treasury: config.treasury });
@@ -89,10 +103,24 @@ export async function ensureDeployment(p: EnsureDeploymentParams): Promise<Deplo
     if (!(e instanceof ChainAccountError)) throw e;
   }
   const usdcMint = await createUsdcMint(p.connection, { payer: admin });
-  const treasury = await fundUsdc(p.connection, { payer: admin, mintAuthority: admin, usdcMint, owner: admin.publicKey, amount: 0n });
-  const config = await initializePrograms(p.connection, { admin, usdcMint, treasury, epochSeconds: p.epochSeconds, satiProgram });
+  const treasury = await fundUsdc(p.connection, {
+    payer: admin,
+    mintAuthority: admin,
+    usdcMint,
+    owner: admin.publicKey,
+    amount: 0n,
+  });
+  const config = await initializePrograms(p.connection, {
+    admin,
+    usdcMint,
+    treasury,
+    epochSeconds: p.epochSeconds,
+    satiProgram,
+  });
   await ensureHaggleConfig(p.connection, { admin, usdcMint, treasury });
-  p.logger?.info(`chain: created USDC mint ${usdcMint.toBase58()} and initialized the programs (epoch ${p.epochSeconds} s)`);
+  p.logger?.info(
+    `chain: created USDC mint ${usdcMint.toBase58()} and initialized the programs (epoch ${p.epochSeconds} s)`,
+  );
   return { config, admin, created: true };
 }
 
@@ -129,23 +157,41 @@ export interface CreateDemoIdentitiesParams {
  * pays, so the identity is the first transaction and does not wait for the airdrop), then a SOL
  * airdrop and `usdc` base units of the local USDC (admin = mint authority) in parallel.
  */
-export async function createDemoIdentities(connection: Connection, p: CreateDemoIdentitiesParams): Promise<DemoIdentity[]> {
+export async function createDemoIdentities(
+  connection: Connection,
+  p: CreateDemoIdentitiesParams,
+): Promise<DemoIdentity[]> {
   if (!Array.isArray(p?.seeds)) throw new TypeError('seeds must be an array of 32-byte seeds');
-  if (p.mintSeeds !== undefined && (!Array.isArray(p.mintSeeds) || p.mintSeeds.length !== p.seeds.length)) throw new TypeError('mintSeeds must have one seed per wallet seed');
-  if (p.registrations !== undefined && (!Array.isArray(p.registrations) || p.registrations.length !== p.seeds.length)) throw new TypeError('registrations must have one entry per wallet seed');
+  if (p.mintSeeds !== undefined && (!Array.isArray(p.mintSeeds) || p.mintSeeds.length !== p.seeds.length))
+    throw new TypeError('mintSeeds must have one seed per wallet seed');
+  if (p.registrations !== undefined && (!Array.isArray(p.registrations) || p.registrations.length !== p.seeds.length))
+    throw new TypeError('registrations must have one entry per wallet seed');
   const program = p.satiProgram ?? p.config.satiProgram ?? SATI_MAINNET.program;
-  return Promise.all(p.seeds.map(async (seed, i) => {
-    if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new TypeError(`seeds[${i}] must be 32 bytes`);
-    const mintSeed = p.mintSeeds?.[i];
-    if (mintSeed !== undefined && (!(mintSeed instanceof Uint8Array) || mintSeed.length !== 32)) throw new TypeError(`mintSeeds[${i}] must be 32 bytes`);
-    const owner = Keypair.fromSeed(seed);
-    const reg = p.registrations?.[i] ?? { name: `demo agent ${i + 1}`, uri: '' };
-    const id = await registerSatiAgent(connection, p.admin, owner.publicKey, { ...reg, program, mint: mintSeed ? Keypair.fromSeed(mintSeed) : undefined });
-    p.onIdentity?.(i, id.agent);
-    await Promise.all([
-      airdrop(connection, owner.publicKey, 10),
-      fundUsdc(connection, { payer: p.admin, mintAuthority: p.admin, usdcMint: p.config.usdcMint, owner: owner.publicKey, amount: p.usdc }),
-    ]);
-    return { owner, agent: id.agent, memberNumber: id.memberNumber };
-  }));
+  return Promise.all(
+    p.seeds.map(async (seed, i) => {
+      if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new TypeError(`seeds[${i}] must be 32 bytes`);
+      const mintSeed = p.mintSeeds?.[i];
+      if (mintSeed !== undefined && (!(mintSeed instanceof Uint8Array) || mintSeed.length !== 32))
+        throw new TypeError(`mintSeeds[${i}] must be 32 bytes`);
+      const owner = Keypair.fromSeed(seed);
+      const reg = p.registrations?.[i] ?? { name: `demo agent ${i + 1}`, uri: '' };
+      const id = await registerSatiAgent(connection, p.admin, owner.publicKey, {
+        ...reg,
+        program,
+        mint: mintSeed ? Keypair.fromSeed(mintSeed) : undefined,
+      });
+      p.onIdentity?.(i, id.agent);
+      await Promise.all([
+        airdrop(connection, owner.publicKey, 10),
+        fundUsdc(connection, {
+          payer: p.admin,
+          mintAuthority: p.admin,
+          usdcMint: p.config.usdcMint,
+          owner: owner.publicKey,
+          amount: p.usdc,
+        }),
+      ]);
+      return { owner, agent: id.agent, memberNumber: id.memberNumber };
+    }),
+  );
 }

@@ -7,12 +7,22 @@
  * Token-2022 token account holding that 1 token. Everything goes through JSON-RPC, so it runs
  * unchanged against the embedded chain and a cluster.
  */
-import { Keypair, PublicKey, type Connection } from '@solana/web3.js';
-import { IDENTITY_MINT_SIZE, createAgentIdentityInstructions, identityTokenAccount, transferIdentityInstructions } from '../identity';
+import { type Connection, Keypair, PublicKey } from '@solana/web3.js';
+import {
+  createAgentIdentityInstructions,
+  IDENTITY_MINT_SIZE,
+  identityTokenAccount,
+  transferIdentityInstructions,
+} from '../identity';
 import { sendIxs } from './send';
 
 export {
-  TOKEN_ACCOUNT_LAYOUT, decodeTokenAccount, findIdentityHolder, identityTokenAccount, type IdentityHolder, type IdentityHolding,
+  decodeTokenAccount,
+  findIdentityHolder,
+  type IdentityHolder,
+  type IdentityHolding,
+  identityTokenAccount,
+  TOKEN_ACCOUNT_LAYOUT,
 } from '../identity';
 
 /** A freshly minted identity. */
@@ -36,7 +46,10 @@ export interface CreateAgentIdentityParams {
 }
 
 /** Mints a new agent identity in one transaction (lib/chain/identity.ts createAgentIdentityInstructions). */
-export async function createAgentIdentity(connection: Connection, p: CreateAgentIdentityParams): Promise<AgentIdentity> {
+export async function createAgentIdentity(
+  connection: Connection,
+  p: CreateAgentIdentityParams,
+): Promise<AgentIdentity> {
   if (!(p?.payer instanceof Keypair)) throw new TypeError('payer must be a Keypair');
   const owner = p.owner ?? p.payer.publicKey;
   if (!(owner instanceof PublicKey)) throw new TypeError('owner must be a PublicKey');
@@ -58,12 +71,20 @@ export interface TransferIdentityParams {
 }
 
 /** Moves the identity NFT to `to`'s associated account (created if needed). */
-export async function transferIdentity(connection: Connection, p: TransferIdentityParams): Promise<{ tokenAccount: PublicKey; signature: string }> {
+export async function transferIdentity(
+  connection: Connection,
+  p: TransferIdentityParams,
+): Promise<{ tokenAccount: PublicKey; signature: string }> {
   if (!(p?.agent instanceof PublicKey)) throw new TypeError('agent must be a PublicKey');
   if (!(p.from instanceof Keypair)) throw new TypeError('from must be a Keypair');
   if (!(p.to instanceof PublicKey)) throw new TypeError('to must be a PublicKey');
   const payer = p.payer ?? p.from;
-  const ixs = transferIdentityInstructions({ agent: p.agent, from: p.from.publicKey, to: p.to, payer: payer.publicKey });
+  const ixs = transferIdentityInstructions({
+    agent: p.agent,
+    from: p.from.publicKey,
+    to: p.to,
+    payer: payer.publicKey,
+  });
   const signature = await sendIxs(connection, ixs, payer === p.from ? [p.from] : [payer, p.from]);
   return { tokenAccount: identityTokenAccount(p.agent, p.to), signature };
 }

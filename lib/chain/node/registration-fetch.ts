@@ -8,11 +8,20 @@
  * so a registration file cannot make the observer probe its own network. Every failure is a
  * named reason the caller counts, and {@link REGISTRATION_FAILURES} is what may be shown of it.
  */
+
+import { type FailureKind, OutboundError, outboundRequest, type Resolver } from '../../net/outbound';
 import { MAX_REGISTRATION_BYTES, parseRegistrationFile, type RegistrationProfile } from '../registration-file';
-import { OutboundError, outboundRequest, type FailureKind, type Resolver } from '../../net/outbound';
 
 /** Why a registration file could not be read. */
-export type RegistrationFailure = 'scheme' | 'private_host' | 'timeout' | 'too_large' | 'http_status' | 'network' | 'not_json' | 'redirects';
+export type RegistrationFailure =
+  | 'scheme'
+  | 'private_host'
+  | 'timeout'
+  | 'too_large'
+  | 'http_status'
+  | 'network'
+  | 'not_json'
+  | 'redirects';
 
 /** The generic sentence of each failure: what pages and APIs show (never the system's error text). */
 export const REGISTRATION_FAILURES: Record<RegistrationFailure, string> = {
@@ -26,7 +35,9 @@ export const REGISTRATION_FAILURES: Record<RegistrationFailure, string> = {
   redirects: 'too many redirects',
 };
 
-export type RegistrationRead = { ok: true; profile: RegistrationProfile } | { ok: false; reason: RegistrationFailure; detail: string };
+export type RegistrationRead =
+  | { ok: true; profile: RegistrationProfile }
+  | { ok: false; reason: RegistrationFailure; detail: string };
 
 export interface FetchRegistrationOptions {
   /** Deadline for the whole read, ms (default 5,000). */
@@ -40,19 +51,30 @@ export interface FetchRegistrationOptions {
 const MAX_REDIRECTS = 3;
 
 const REASON: Record<FailureKind, RegistrationFailure> = {
-  scheme: 'scheme', unsupported: 'scheme', private_address: 'private_host', unresolved: 'network', connect: 'network',
-  timeout: 'timeout', too_large: 'too_large', redirect: 'redirects', redirects: 'redirects', broken: 'network',
+  scheme: 'scheme',
+  unsupported: 'scheme',
+  private_address: 'private_host',
+  unresolved: 'network',
+  connect: 'network',
+  timeout: 'timeout',
+  too_large: 'too_large',
+  redirect: 'redirects',
+  redirects: 'redirects',
+  broken: 'network',
 };
 
 /** The text of a data: URI (base64 or percent-encoded; raw JSON is tolerated). */
-function dataUriText(uri: string): { ok: true; text: string } | { ok: false; reason: RegistrationFailure; detail: string } {
+function dataUriText(
+  uri: string,
+): { ok: true; text: string } | { ok: false; reason: RegistrationFailure; detail: string } {
   const comma = uri.indexOf(',');
   if (comma < 0) return { ok: false, reason: 'not_json', detail: 'data: URI without a comma' };
   const meta = uri.slice(5, comma).toLowerCase();
   const body = uri.slice(comma + 1);
   let bytes: Uint8Array;
   if (meta.endsWith(';base64')) {
-    if (body.length > Math.ceil((MAX_REGISTRATION_BYTES * 4) / 3) + 4) return { ok: false, reason: 'too_large', detail: `over ${MAX_REGISTRATION_BYTES} bytes` };
+    if (body.length > Math.ceil((MAX_REGISTRATION_BYTES * 4) / 3) + 4)
+      return { ok: false, reason: 'too_large', detail: `over ${MAX_REGISTRATION_BYTES} bytes` };
     bytes = Buffer.from(body, 'base64');
   } else {
     try {
@@ -61,7 +83,8 @@ function dataUriText(uri: string): { ok: true; text: string } | { ok: false; rea
       bytes = new TextEncoder().encode(body);
     }
   }
-  if (bytes.length > MAX_REGISTRATION_BYTES) return { ok: false, reason: 'too_large', detail: `over ${MAX_REGISTRATION_BYTES} bytes` };
+  if (bytes.length > MAX_REGISTRATION_BYTES)
+    return { ok: false, reason: 'too_large', detail: `over ${MAX_REGISTRATION_BYTES} bytes` };
   return { ok: true, text: new TextDecoder().decode(bytes) };
 }
 
@@ -78,10 +101,17 @@ export async function fetchRegistrationFile(uri: string, o: FetchRegistrationOpt
   }
   try {
     const res = await outboundRequest(uri, {
-      method: 'GET', headers: { accept: 'application/json' }, deadlineMs: o.timeoutMs ?? 5_000, maxBodyBytes: MAX_REGISTRATION_BYTES, overflow: 'fail',
-      maxRedirects: MAX_REDIRECTS, allowPrivate: !o.publicOnly, resolve: o.resolve,
+      method: 'GET',
+      headers: { accept: 'application/json' },
+      deadlineMs: o.timeoutMs ?? 5_000,
+      maxBodyBytes: MAX_REGISTRATION_BYTES,
+      overflow: 'fail',
+      maxRedirects: MAX_REDIRECTS,
+      allowPrivate: !o.publicOnly,
+      resolve: o.resolve,
     });
-    if (res.status < 200 || res.status >= 300) return { ok: false, reason: 'http_status', detail: `HTTP ${res.status}` };
+    if (res.status < 200 || res.status >= 300)
+      return { ok: false, reason: 'http_status', detail: `HTTP ${res.status}` };
     return parsed(res.body.toString('utf8'));
   } catch (e) {
     if (e instanceof OutboundError) return { ok: false, reason: REASON[e.kind], detail: e.detail || e.message };

@@ -5,19 +5,28 @@
 // after revocation (the account closed) and after the NFT moves to a new owner (a real Token-2022
 // transfer). SATI's accounts are written as bytes with the embedded chain's fixture write, which
 // tells subscribers as a transaction would (lib/devchain/README.md "Fixture accounts").
-import { after, before, describe, test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { Keypair, PublicKey } from '@solana/web3.js';
+import { after, before, describe, test } from 'node:test';
 import { TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
-import { ChainSignerRegistry, type ResolvedIdentity } from './registry';
-import { createAgentIdentity, identityTokenAccount, transferIdentity } from './identity';
-import { registerSatiAgent } from './sati';
-import { SATI_MAINNET, delegateAttestationAddress, encodeDelegateAttestation, encodeRegistryConfig, registryConfigAddress } from '../sati';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import {
+  delegateAttestationAddress,
+  encodeDelegateAttestation,
+  encodeRegistryConfig,
+  registryConfigAddress,
+  SATI_MAINNET,
+} from '../sati';
 import { satiAgentMintBytes } from '../testing';
-import { startChainWorld, type ChainWorld } from './testing';
+import { createAgentIdentity, identityTokenAccount, transferIdentity } from './identity';
+import { ChainSignerRegistry, type ResolvedIdentity } from './registry';
+import { registerSatiAgent } from './sati';
+import { type ChainWorld, startChainWorld } from './testing';
 
 let w: ChainWorld;
-after(async () => { await w.close(); });
+after(async () => {
+  await w.close();
+});
 
 const b58 = (keys: readonly Uint8Array[]) => keys.map((k) => new PublicKey(k).toBase58());
 const sati = { ...SATI_MAINNET, program: Keypair.generate().publicKey };
@@ -32,7 +41,8 @@ async function until<T>(f: () => Promise<T> | T, ok: (v: T) => boolean, tries = 
   return v;
 }
 
-const write = (address: PublicKey, data: Uint8Array, owner: PublicKey, lamports = 10_000_000n) => w.chain.writeAccount(address.toBase58(), { lamports, data, owner: owner.toBase58() });
+const write = (address: PublicKey, data: Uint8Array, owner: PublicKey, lamports = 10_000_000n) =>
+  w.chain.writeAccount(address.toBase58(), { lamports, data, owner: owner.toBase58() });
 /** A Token-2022 token account (165 bytes, initialized) holding `amount` of `mint` for `owner`. */
 const tokenAccount = (mint: PublicKey, owner: PublicKey, amount: bigint) => {
   const b = new Uint8Array(165);
@@ -46,21 +56,51 @@ let members = 0n;
 /** A SATI agent as register_agent leaves it: the member mint and its owner's associated account holding it. */
 function satiAgent(owner: PublicKey, inGroup = group): PublicKey {
   const mint = Keypair.generate().publicKey;
-  write(mint, satiAgentMintBytes({ mint, group: inGroup, registry: registryConfigAddress(sati.program), owner, memberNumber: ++members }), TOKEN_2022_PROGRAM_ID);
+  write(
+    mint,
+    satiAgentMintBytes({
+      mint,
+      group: inGroup,
+      registry: registryConfigAddress(sati.program),
+      owner,
+      memberNumber: ++members,
+    }),
+    TOKEN_2022_PROGRAM_ID,
+  );
   write(identityTokenAccount(mint, owner), tokenAccount(mint, owner, 1n), TOKEN_2022_PROGRAM_ID);
   return mint;
 }
 /** Writes (or with lamports 0 closes) the DelegateV1 attestation of `delegate` for `agent`. */
-function delegation(agent: PublicKey, delegate: PublicKey, delegator: PublicKey, expiry: bigint, lamports = 5_000_000n): PublicKey {
+function delegation(
+  agent: PublicKey,
+  delegate: PublicKey,
+  delegator: PublicKey,
+  expiry: bigint,
+  lamports = 5_000_000n,
+): PublicKey {
   const at = delegateAttestationAddress(delegate, agent, sati);
-  const data = lamports === 0n ? new Uint8Array(0) : encodeDelegateAttestation({ agent, delegate, delegator, expiry, signer: Keypair.generate().publicKey, addresses: sati });
+  const data =
+    lamports === 0n
+      ? new Uint8Array(0)
+      : encodeDelegateAttestation({
+          agent,
+          delegate,
+          delegator,
+          expiry,
+          signer: Keypair.generate().publicKey,
+          addresses: sati,
+        });
   write(at, data, lamports === 0n ? new PublicKey(0) : sati.sas, lamports);
   return at;
 }
 
 before(async () => {
   w = await startChainWorld();
-  write(registryConfigAddress(sati.program), encodeRegistryConfig({ groupMint: group, authority: PublicKey.default, totalAgents: 0n, bump: 255 }), sati.program);
+  write(
+    registryConfigAddress(sati.program),
+    encodeRegistryConfig({ groupMint: group, authority: PublicKey.default, totalAgents: 0n, bump: 255 }),
+    sati.program,
+  );
 });
 
 describe('ChainSignerRegistry: registration', () => {
@@ -77,23 +117,45 @@ describe('ChainSignerRegistry: registration', () => {
       assert.equal(id?.registration.name, 'agent');
       assert.equal(id?.account.toBase58(), identityTokenAccount(member, owner).toBase58());
       assert.deepEqual(await reg.signersFor(outsider.toBytes()), { keys: [], reason: 'not_sati_member' });
-      assert.deepEqual(await reg.signersFor(plain.agent.toBytes()), { keys: [], reason: 'not_sati_member' }, 'a supply-1 Token-2022 NFT outside the group');
-      assert.deepEqual(await reg.signersFor(Keypair.generate().publicKey.toBytes()), { keys: [], reason: 'unregistered' });
-      assert.deepEqual(await reg.signersFor(w.usdcMint.toBytes()), { keys: [], reason: 'unregistered' }, 'an SPL Token mint');
+      assert.deepEqual(
+        await reg.signersFor(plain.agent.toBytes()),
+        { keys: [], reason: 'not_sati_member' },
+        'a supply-1 Token-2022 NFT outside the group',
+      );
+      assert.deepEqual(await reg.signersFor(Keypair.generate().publicKey.toBytes()), {
+        keys: [],
+        reason: 'unregistered',
+      });
+      assert.deepEqual(
+        await reg.signersFor(w.usdcMint.toBytes()),
+        { keys: [], reason: 'unregistered' },
+        'an SPL Token mint',
+      );
       await assert.rejects(() => reg.keysFor(new Uint8Array(31)), TypeError);
     } finally {
       await reg.close();
     }
-    const elsewhere = new ChainSignerRegistry({ connection: w.connection, sati: { ...sati, program: Keypair.generate().publicKey }, subscribe: false });
-    assert.deepEqual(await elsewhere.signersFor(member.toBytes()), { keys: [], reason: 'unregistered' }, 'no RegistryConfig: no registry, nobody registered');
+    const elsewhere = new ChainSignerRegistry({
+      connection: w.connection,
+      sati: { ...sati, program: Keypair.generate().publicKey },
+      subscribe: false,
+    });
+    assert.deepEqual(
+      await elsewhere.signersFor(member.toBytes()),
+      { keys: [], reason: 'unregistered' },
+      'no RegistryConfig: no registry, nobody registered',
+    );
     await elsewhere.close();
   });
 });
 
-describe('ChainSignerRegistry: the embedded chain\'s own registry at SATI\'s id', () => {
+describe("ChainSignerRegistry: the embedded chain's own registry at SATI's id", () => {
   test('an agent registered with register_agent resolves to its owner; a plain Token-2022 NFT does not', async () => {
     const owner = await w.wallet();
-    const a = await registerSatiAgent(w.connection, owner, owner.publicKey, { name: 'Ada', uri: 'data:application/json,{}' });
+    const a = await registerSatiAgent(w.connection, owner, owner.publicKey, {
+      name: 'Ada',
+      uri: 'data:application/json,{}',
+    });
     const plain = await createAgentIdentity(w.connection, { payer: owner });
     const reg = new ChainSignerRegistry({ connection: w.connection, subscribe: false });
     try {
@@ -111,25 +173,42 @@ describe('ChainSignerRegistry: who may sign', () => {
     let now = Date.UTC(2030, 0, 1);
     const owner = Keypair.generate().publicKey;
     const agent = satiAgent(owner);
-    const hot = Keypair.generate().publicKey, forever = Keypair.generate().publicKey, stale = Keypair.generate().publicKey;
+    const hot = Keypair.generate().publicKey,
+      forever = Keypair.generate().publicKey,
+      stale = Keypair.generate().publicKey;
     const expiry = BigInt(now / 1000 + 60);
     delegation(agent, hot, owner, expiry);
     delegation(agent, forever, owner, 0n);
     delegation(agent, stale, owner, BigInt(now / 1000 - 1));
-    const reg = new ChainSignerRegistry({ connection: w.connection, sati, subscribe: false, now: () => now, ttlMs: 1e9 });
+    const reg = new ChainSignerRegistry({
+      connection: w.connection,
+      sati,
+      subscribe: false,
+      now: () => now,
+      ttlMs: 1e9,
+    });
     try {
       const a = await reg.signersFor(agent.toBytes());
       assert.deepEqual(b58(a.keys).sort(), [owner, hot, forever].map((k) => k.toBase58()).sort());
-      assert.deepEqual(a.refused?.map((r) => [new PublicKey(r.key).toBase58(), r.reason]), [[stale.toBase58(), 'delegation_expired']]);
+      assert.deepEqual(
+        a.refused?.map((r) => [new PublicKey(r.key).toBase58(), r.reason]),
+        [[stale.toBase58(), 'delegation_expired']],
+      );
       assert.equal(a.validUntil, Number(expiry) * 1000, 'the answer holds until the first expiry');
       now = Number(expiry) * 1000;
       const b = await reg.signersFor(agent.toBytes());
       assert.equal(reg.lookups, 1, 'no new RPC: the clock alone expired it');
       assert.deepEqual(b58(b.keys).sort(), [owner, forever].map((k) => k.toBase58()).sort());
-      assert.deepEqual(b.refused?.map((r) => r.reason), ['delegation_expired', 'delegation_expired']);
+      assert.deepEqual(
+        b.refused?.map((r) => r.reason),
+        ['delegation_expired', 'delegation_expired'],
+      );
       assert.equal(b.validUntil, undefined);
       const view = await reg.resolve(agent);
-      assert.deepEqual(view?.delegates.map((d) => d.toBase58()), [forever.toBase58()]);
+      assert.deepEqual(
+        view?.delegates.map((d) => d.toBase58()),
+        [forever.toBase58()],
+      );
     } finally {
       await reg.close();
     }
@@ -159,13 +238,18 @@ describe('ChainSignerRegistry: who may sign', () => {
     const first = await w.wallet();
     const second = Keypair.generate().publicKey;
     const agent = satiAgent(first.publicKey);
-    const hot = Keypair.generate().publicKey, later = Keypair.generate().publicKey, kept = Keypair.generate().publicKey;
+    const hot = Keypair.generate().publicKey,
+      later = Keypair.generate().publicKey,
+      kept = Keypair.generate().publicKey;
     const hotAt = delegation(agent, hot, first.publicKey, 0n);
     delegation(agent, kept, first.publicKey, 0n);
     const changes: (ResolvedIdentity | null)[] = [];
     const reg = new ChainSignerRegistry({ connection: w.connection, sati, onChange: (_a, i) => changes.push(i) });
     const keys = async () => b58((await reg.signersFor(agent.toBytes())).keys).sort();
-    const refused = async () => Object.fromEntries(((await reg.signersFor(agent.toBytes())).refused ?? []).map((r) => [new PublicKey(r.key).toBase58(), r.reason]));
+    const refused = async () =>
+      Object.fromEntries(
+        ((await reg.signersFor(agent.toBytes())).refused ?? []).map((r) => [new PublicKey(r.key).toBase58(), r.reason]),
+      );
     try {
       assert.deepEqual(await keys(), [first.publicKey, hot, kept].map((k) => k.toBase58()).sort());
       // Give the subscriptions a moment to be registered on the server.
@@ -173,9 +257,15 @@ describe('ChainSignerRegistry: who may sign', () => {
 
       // SAS revokes by closing the attestation account.
       delegation(agent, hot, first.publicKey, 0n, 0n);
-      assert.deepEqual(await until(keys, (k) => k.length === 2), [first.publicKey, kept].map((k) => k.toBase58()).sort());
+      assert.deepEqual(
+        await until(keys, (k) => k.length === 2),
+        [first.publicKey, kept].map((k) => k.toBase58()).sort(),
+      );
       assert.deepEqual(await refused(), { [hot.toBase58()]: 'delegation_revoked' });
-      assert.ok(changes.length >= 1 && changes.at(-1)?.delegations.some((d) => d.address.equals(hotAt) && d.status === 'delegation_revoked'));
+      assert.ok(
+        changes.length >= 1 &&
+          changes.at(-1)?.delegations.some((d) => d.address.equals(hotAt) && d.status === 'delegation_revoked'),
+      );
 
       // A delegation granted after the agent was cached arrives through programSubscribe.
       delegation(agent, later, first.publicKey, 0n);

@@ -20,12 +20,18 @@
  * answer says until when it holds. A TTL bounds staleness when a notification is missed; unknown
  * ids are remembered briefly so a hostile sender cannot turn every envelope into RPC scans.
  */
-import { PublicKey, type AccountInfo, type Connection } from '@solana/web3.js';
+import { type AccountInfo, type Connection, PublicKey } from '@solana/web3.js';
+import { fromHex, toHex } from '../../protocol/hex';
 import type { SignerRegistry } from '../../protocol/types';
 import { decodeTokenAccount } from '../identity';
-import { SATI_MAINNET, decodeDelegateAttestation, delegationValid, type RawAccount, type SatiRegistered } from '../sati';
+import {
+  decodeDelegateAttestation,
+  delegationValid,
+  type RawAccount,
+  SATI_MAINNET,
+  type SatiRegistered,
+} from '../sati';
 import { delegationFilters, readSatiSigners, type SatiRuleAddresses } from '../sati-signers';
-import { fromHex, toHex } from '../../protocol/hex';
 
 export type { SatiRuleAddresses };
 
@@ -137,11 +143,18 @@ export class ChainSignerRegistry implements SignerRegistry {
   lookups = 0;
 
   constructor(p: ChainSignerRegistryParams) {
-    if (!p || typeof p.connection?.getProgramAccounts !== 'function') throw new TypeError('connection must be a web3.js Connection');
+    if (!p || typeof p.connection?.getProgramAccounts !== 'function')
+      throw new TypeError('connection must be a web3.js Connection');
     this.connection = p.connection;
     const sati = p.sati ?? SATI_MAINNET;
-    for (const k of ['program', 'sas', 'credential', 'delegateSchema'] as const) if (!(sati?.[k] instanceof PublicKey)) throw new TypeError(`sati.${k} must be a PublicKey`);
-    this.sati = { program: sati.program, sas: sati.sas, credential: sati.credential, delegateSchema: sati.delegateSchema };
+    for (const k of ['program', 'sas', 'credential', 'delegateSchema'] as const)
+      if (!(sati?.[k] instanceof PublicKey)) throw new TypeError(`sati.${k} must be a PublicKey`);
+    this.sati = {
+      program: sati.program,
+      sas: sati.sas,
+      credential: sati.credential,
+      delegateSchema: sati.delegateSchema,
+    };
     const ms = (name: string, v: number | undefined, d: number) => {
       if (v === undefined) return d;
       if (!Number.isFinite(v) || v < 0) throw new RangeError(`${name} must be a non-negative number of ms`);
@@ -213,7 +226,8 @@ export class ChainSignerRegistry implements SignerRegistry {
     this.closed = true;
     this.invalidate();
     await Promise.allSettled([...this.removals]);
-    const subs = (this.connection as unknown as { _subscriptionsByHash?: Record<string, unknown> })._subscriptionsByHash;
+    const subs = (this.connection as unknown as { _subscriptionsByHash?: Record<string, unknown> })
+      ._subscriptionsByHash;
     for (let i = 0; i < 100 && subs && Object.keys(subs).length > 0; i++) await new Promise((r) => setTimeout(r, 20));
   }
 
@@ -235,7 +249,8 @@ export class ChainSignerRegistry implements SignerRegistry {
     }
     for (const d of e.delegations.values()) {
       const status = this.statusOf(e, d, nowMs);
-      if (status !== 'valid' && status !== null && !seen.has(toHex(d.delegate.toBytes()))) refused.push({ key: d.delegate.toBytes(), reason: status });
+      if (status !== 'valid' && status !== null && !seen.has(toHex(d.delegate.toBytes())))
+        refused.push({ key: d.delegate.toBytes(), reason: status });
     }
     for (const f of e.former) if (!seen.has(f)) refused.push({ key: fromHex(f), reason: 'not_owner_or_delegate' });
     return { keys, refused, ...(validUntil !== Infinity && { validUntil }) };
@@ -243,7 +258,13 @@ export class ChainSignerRegistry implements SignerRegistry {
 
   /** A delegation's status now; null for an account that is not a delegation of this agent at all. */
   private statusOf(e: Entry, d: Delegation, nowMs: number): DelegationView['status'] | null {
-    const c = delegationValid(d.account, { agent: e.agent, delegate: d.delegate, currentOwner: e.owner as PublicKey, nowSec: Math.floor(nowMs / 1000), addresses: this.sati });
+    const c = delegationValid(d.account, {
+      agent: e.agent,
+      delegate: d.delegate,
+      currentOwner: e.owner as PublicKey,
+      nowSec: Math.floor(nowMs / 1000),
+      addresses: this.sati,
+    });
     if (c.ok) return 'valid';
     if (c.reason === 'delegation_expired' || c.reason === 'delegation_revoked') return c.reason;
     if (c.reason === 'delegator_not_owner') return 'not_owner_or_delegate';
@@ -256,10 +277,21 @@ export class ChainSignerRegistry implements SignerRegistry {
     const delegations: DelegationView[] = [];
     for (const d of e.delegations.values()) {
       const status = this.statusOf(e, d, nowMs);
-      if (status) delegations.push({ address: d.account.address, delegate: d.delegate, delegator: d.delegator, expiry: d.expiry, status });
+      if (status)
+        delegations.push({
+          address: d.account.address,
+          delegate: d.delegate,
+          delegator: d.delegator,
+          expiry: d.expiry,
+          status,
+        });
     }
     return {
-      agent: e.agent, owner: e.owner, account: e.tokenAccount, registration: e.registration, delegations,
+      agent: e.agent,
+      owner: e.owner,
+      account: e.tokenAccount,
+      registration: e.registration,
+      delegations,
       delegates: delegations.filter((d) => d.status === 'valid').map((d) => d.delegate),
     };
   }
@@ -284,7 +316,8 @@ export class ChainSignerRegistry implements SignerRegistry {
     const former = this.formerOwners.get(key);
     if (former) for (const f of former) if (!e.owner || f !== toHex(e.owner.toBytes())) e.former.add(f);
     if (this.closed) return e;
-    while (this.cache.size >= this.maxEntries && this.cache.size > 0) this.drop(this.cache.keys().next().value as string);
+    while (this.cache.size >= this.maxEntries && this.cache.size > 0)
+      this.drop(this.cache.keys().next().value as string);
     this.cache.set(key, e);
     if (e.owner && this.subscribe) this.follow(key, e);
     return e;
@@ -293,8 +326,16 @@ export class ChainSignerRegistry implements SignerRegistry {
   /** Reads the registration, the holder and the delegations (lib/chain/sati-signers.ts). */
   private async fetch(agent: PublicKey): Promise<Entry> {
     const e: Entry = {
-      agent, reason: null, registration: null, owner: null, tokenAccount: null, delegations: new Map(), former: new Set(),
-      loadedAt: this.now(), expires: this.now() + this.negativeTtlMs, subs: { holder: null, program: null },
+      agent,
+      reason: null,
+      registration: null,
+      owner: null,
+      tokenAccount: null,
+      delegations: new Map(),
+      former: new Set(),
+      loadedAt: this.now(),
+      expires: this.now() + this.negativeTtlMs,
+      subs: { holder: null, program: null },
     };
     const r = await readSatiSigners(this.connection, agent, this.sati, Math.floor(this.now() / 1000));
     if (!r.ok) {
@@ -305,7 +346,14 @@ export class ChainSignerRegistry implements SignerRegistry {
     e.owner = r.owner;
     e.tokenAccount = r.tokenAccount;
     e.expires = this.now() + this.ttlMs;
-    for (const d of r.delegations) e.delegations.set(d.account.address.toBase58(), { account: d.account, delegate: d.delegate, delegator: d.delegator, expiry: d.expiry, sub: null });
+    for (const d of r.delegations)
+      e.delegations.set(d.account.address.toBase58(), {
+        account: d.account,
+        delegate: d.delegate,
+        delegator: d.delegator,
+        expiry: d.expiry,
+        sub: null,
+      });
     return e;
   }
 
@@ -316,59 +364,80 @@ export class ChainSignerRegistry implements SignerRegistry {
     const k = address.toBase58();
     const old = e.delegations.get(k);
     const account = { address, owner: info.owner, data: Uint8Array.from(info.data), lamports: info.lamports };
-    e.delegations.set(k, { account, delegate: d.delegate, delegator: d.delegator, expiry: d.expiry, sub: old?.sub ?? null });
+    e.delegations.set(k, {
+      account,
+      delegate: d.delegate,
+      delegator: d.delegator,
+      expiry: d.expiry,
+      sub: old?.sub ?? null,
+    });
     return true;
   }
 
   private follow(key: string, e: Entry): void {
     const live = () => this.cache.get(key) === e;
     const changed = () => this.onChange?.(e.agent, this.view(e));
-    e.subs.holder = this.connection.onAccountChange(e.tokenAccount as PublicKey, (info) => {
-      if (!live()) return;
-      const t = info.lamports > 0 ? decodeTokenAccount(info.data) : null;
-      const owner = e.owner as PublicKey;
-      if (t?.mint.equals(e.agent) && t.amount === 1n) {
-        if (t.owner.equals(owner)) return;
-        // Ownership moved with the account (SetAuthority): the old owner and its delegations lose the right at once.
-        e.former.add(toHex(owner.toBytes()));
-        e.former.delete(toHex(t.owner.toBytes()));
-        e.owner = t.owner;
-        changed();
-        return;
-      }
-      // The NFT left this account (a transfer) or it closed: resolve afresh, remembering who held it.
-      const set = this.formerOwners.get(key) ?? new Set<string>();
-      set.add(toHex(owner.toBytes()));
-      for (const f of e.former) set.add(f);
-      while (set.size > MAX_FORMER) set.delete(set.values().next().value as string);
-      this.formerOwners.delete(key);
-      this.formerOwners.set(key, set);
-      while (this.formerOwners.size > this.maxEntries) this.formerOwners.delete(this.formerOwners.keys().next().value as string);
-      this.drop(key);
-      this.onChange?.(e.agent, null);
-    }, { commitment: 'confirmed', encoding: 'base64' });
+    e.subs.holder = this.connection.onAccountChange(
+      e.tokenAccount as PublicKey,
+      (info) => {
+        if (!live()) return;
+        const t = info.lamports > 0 ? decodeTokenAccount(info.data) : null;
+        const owner = e.owner as PublicKey;
+        if (t?.mint.equals(e.agent) && t.amount === 1n) {
+          if (t.owner.equals(owner)) return;
+          // Ownership moved with the account (SetAuthority): the old owner and its delegations lose the right at once.
+          e.former.add(toHex(owner.toBytes()));
+          e.former.delete(toHex(t.owner.toBytes()));
+          e.owner = t.owner;
+          changed();
+          return;
+        }
+        // The NFT left this account (a transfer) or it closed: resolve afresh, remembering who held it.
+        const set = this.formerOwners.get(key) ?? new Set<string>();
+        set.add(toHex(owner.toBytes()));
+        for (const f of e.former) set.add(f);
+        while (set.size > MAX_FORMER) set.delete(set.values().next().value as string);
+        this.formerOwners.delete(key);
+        this.formerOwners.set(key, set);
+        while (this.formerOwners.size > this.maxEntries)
+          this.formerOwners.delete(this.formerOwners.keys().next().value as string);
+        this.drop(key);
+        this.onChange?.(e.agent, null);
+      },
+      { commitment: 'confirmed', encoding: 'base64' },
+    );
     for (const [k, d] of e.delegations) d.sub = this.followDelegation(key, e, k);
-    e.subs.program = this.connection.onProgramAccountChange(this.sati.sas, (keyed) => {
-      if (!live()) return;
-      const k = keyed.accountId.toBase58();
-      const known = e.delegations.has(k);
-      if (!this.putDelegation(e, keyed.accountId, keyed.accountInfo)) return;
-      if (!known) (e.delegations.get(k) as Delegation).sub = this.followDelegation(key, e, k);
-      changed();
-    }, { commitment: 'confirmed', encoding: 'base64', filters: delegationFilters(e.agent, this.sati) });
+    e.subs.program = this.connection.onProgramAccountChange(
+      this.sati.sas,
+      (keyed) => {
+        if (!live()) return;
+        const k = keyed.accountId.toBase58();
+        const known = e.delegations.has(k);
+        if (!this.putDelegation(e, keyed.accountId, keyed.accountInfo)) return;
+        if (!known) (e.delegations.get(k) as Delegation).sub = this.followDelegation(key, e, k);
+        changed();
+      },
+      { commitment: 'confirmed', encoding: 'base64', filters: delegationFilters(e.agent, this.sati) },
+    );
   }
 
   /** Follows one attestation account: a closed one is a revoked delegation. */
   private followDelegation(key: string, e: Entry, address: string): number {
     const at = new PublicKey(address);
-    return this.connection.onAccountChange(at, (info) => {
-      if (this.cache.get(key) !== e) return;
-      const d = e.delegations.get(address);
-      if (!d) return;
-      if (info.lamports === 0 || info.data.length === 0) d.account = { ...d.account, lamports: 0, data: new Uint8Array(0) };
-      else if (!this.putDelegation(e, at, info)) d.account = { ...d.account, owner: info.owner, data: Uint8Array.from(info.data), lamports: info.lamports };
-      this.onChange?.(e.agent, this.view(e));
-    }, { commitment: 'confirmed', encoding: 'base64' });
+    return this.connection.onAccountChange(
+      at,
+      (info) => {
+        if (this.cache.get(key) !== e) return;
+        const d = e.delegations.get(address);
+        if (!d) return;
+        if (info.lamports === 0 || info.data.length === 0)
+          d.account = { ...d.account, lamports: 0, data: new Uint8Array(0) };
+        else if (!this.putDelegation(e, at, info))
+          d.account = { ...d.account, owner: info.owner, data: Uint8Array.from(info.data), lamports: info.lamports };
+        this.onChange?.(e.agent, this.view(e));
+      },
+      { commitment: 'confirmed', encoding: 'base64' },
+    );
   }
 
   private drop(key: string): void {
@@ -377,7 +446,11 @@ export class ChainSignerRegistry implements SignerRegistry {
     this.cache.delete(key);
     const off = (id: number | null, program = false) => {
       if (id === null) return;
-      const p = (program ? this.connection.removeProgramAccountChangeListener(id) : this.connection.removeAccountChangeListener(id)).catch(() => undefined);
+      const p = (
+        program
+          ? this.connection.removeProgramAccountChangeListener(id)
+          : this.connection.removeAccountChangeListener(id)
+      ).catch(() => undefined);
       this.removals.add(p);
       void p.finally(() => this.removals.delete(p));
     };

@@ -3,12 +3,16 @@
  * release-signing key used as a Solana keypair; that key's address pays the fee, so it needs SOL
  * (the embedded chain airdrops it; on a public cluster the operator funds it).
  */
-import { Keypair, type Connection } from '@solana/web3.js';
+import { type Connection, Keypair } from '@solana/web3.js';
 import { anchorInstruction, type ReleaseAnchorStatement } from '../release-anchor';
 import { sendIxs } from './send';
 
 /** Sends the anchor of `a`; returns the transaction signature and its slot. */
-export async function postReleaseAnchor(connection: Connection, seed: Uint8Array, a: ReleaseAnchorStatement): Promise<{ signature: string; slot: string }> {
+export async function postReleaseAnchor(
+  connection: Connection,
+  seed: Uint8Array,
+  a: ReleaseAnchorStatement,
+): Promise<{ signature: string; slot: string }> {
   const kp = Keypair.fromSeed(seed);
   const signature = await sendIxs(connection, [anchorInstruction(kp.publicKey, a)], [kp]);
   const st = await connection.getSignatureStatus(signature);

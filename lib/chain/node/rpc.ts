@@ -3,12 +3,18 @@
  * (`SOLANA_RPC_URL` + `SOLANA_WS_URL` point everything at a real cluster; without them the
  * composition root starts the embedded chain, server/open-chain.ts).
  */
-import { Connection, type Commitment } from '@solana/web3.js';
+import { type Commitment, Connection } from '@solana/web3.js';
 import { z } from 'zod';
 import { ChainConfigError } from '../errors';
 
-const httpUrl = z.string().trim().regex(/^https?:\/\/[^\s]+$/, 'must be an http(s):// URL');
-const wsUrl = z.string().trim().regex(/^wss?:\/\/[^\s]+$/, 'must be a ws(s):// URL');
+const httpUrl = z
+  .string()
+  .trim()
+  .regex(/^https?:\/\/[^\s]+$/, 'must be an http(s):// URL');
+const wsUrl = z
+  .string()
+  .trim()
+  .regex(/^wss?:\/\/[^\s]+$/, 'must be a ws(s):// URL');
 
 /** Where the chain is: a cluster's URLs, or nothing (start the embedded chain). */
 export interface ChainEndpoint {

@@ -10,21 +10,33 @@
  *   built from the same RegistryConfig collide; submissions are serialized per connection
  *   (confirmations still overlap) and a lost race is rebuilt from a fresh read.
  */
-import { Keypair, PublicKey, type Connection } from '@solana/web3.js';
+import { type Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { ChainAccountError, ChainTransactionError } from '../errors';
-import {
-  SATI_MAINNET, decodeRegistryConfig, registerAgentInstruction, registryConfigAddress, satiInitializeInstruction,
-  type RegisterAgentArgs, type RegistryConfig,
-} from '../sati';
-import { identityTokenAccount } from '../identity';
 import { ERRORS as SATI_REGISTRY_ERRORS } from '../gen/sati_registry';
+import { identityTokenAccount } from '../identity';
+import {
+  decodeRegistryConfig,
+  type RegisterAgentArgs,
+  type RegistryConfig,
+  registerAgentInstruction,
+  registryConfigAddress,
+  SATI_MAINNET,
+  satiInitializeInstruction,
+} from '../sati';
 import { sendIxs, submitIxs } from './send';
 
 /** Reads SATI's RegistryConfig at `program`; ChainAccountError when there is none. */
-export async function loadSatiRegistry(connection: Connection, program: PublicKey = SATI_MAINNET.program, commitment: 'processed' | 'confirmed' = 'confirmed'): Promise<RegistryConfig> {
+export async function loadSatiRegistry(
+  connection: Connection,
+  program: PublicKey = SATI_MAINNET.program,
+  commitment: 'processed' | 'confirmed' = 'confirmed',
+): Promise<RegistryConfig> {
   const info = await connection.getAccountInfo(registryConfigAddress(program), commitment);
   const cfg = info?.owner.equals(program) ? decodeRegistryConfig(info.data) : null;
-  if (!cfg) throw new ChainAccountError(`no SATI registry at ${program.toBase58()} (RegistryConfig ${registryConfigAddress(program).toBase58()} missing)`);
+  if (!cfg)
+    throw new ChainAccountError(
+      `no SATI registry at ${program.toBase58()} (RegistryConfig ${registryConfigAddress(program).toBase58()} missing)`,
+    );
   return cfg;
 }
 
@@ -42,7 +54,10 @@ export interface EnsureSatiRegistryParams {
 }
 
 /** Initializes the stand-in registry when its RegistryConfig is absent; returns the config either way. */
-export async function ensureSatiRegistry(connection: Connection, p: EnsureSatiRegistryParams): Promise<RegistryConfig & { created: boolean }> {
+export async function ensureSatiRegistry(
+  connection: Connection,
+  p: EnsureSatiRegistryParams,
+): Promise<RegistryConfig & { created: boolean }> {
   if (!(p?.authority instanceof Keypair)) throw new TypeError('authority must be a Keypair');
   const program = p.program ?? SATI_MAINNET.program;
   try {
@@ -51,10 +66,25 @@ export async function ensureSatiRegistry(connection: Connection, p: EnsureSatiRe
     if (!(e instanceof ChainAccountError)) throw e;
   }
   if (p.groupMint instanceof PublicKey) {
-    await sendIxs(connection, [satiInitializeInstruction({ authority: p.authority.publicKey, groupMint: p.groupMint, program })], [p.authority]);
+    await sendIxs(
+      connection,
+      [satiInitializeInstruction({ authority: p.authority.publicKey, groupMint: p.groupMint, program })],
+      [p.authority],
+    );
   } else {
     const group = p.groupMint ?? Keypair.generate();
-    await sendIxs(connection, [satiInitializeInstruction({ authority: p.authority.publicKey, groupMint: group.publicKey, program, createGroupMint: true })], [p.authority, group]);
+    await sendIxs(
+      connection,
+      [
+        satiInitializeInstruction({
+          authority: p.authority.publicKey,
+          groupMint: group.publicKey,
+          program,
+          createGroupMint: true,
+        }),
+      ],
+      [p.authority, group],
+    );
   }
   return { ...(await loadSatiRegistry(connection, program)), created: true };
 }
@@ -88,7 +118,12 @@ const ANCHOR_CONSTRAINT_SEEDS = 2006;
  * Registers an agent with SATI's register_agent (module comment): `payer` signs and pays,
  * `owner` receives the NFT and need not sign. Throws ChainTransactionError when refused.
  */
-export async function registerSatiAgent(connection: Connection, payer: Keypair, owner: PublicKey, args: RegisterSatiAgentArgs): Promise<SatiAgentRegistration> {
+export async function registerSatiAgent(
+  connection: Connection,
+  payer: Keypair,
+  owner: PublicKey,
+  args: RegisterSatiAgentArgs,
+): Promise<SatiAgentRegistration> {
   if (!(payer instanceof Keypair)) throw new TypeError('payer must be a Keypair');
   if (!(owner instanceof PublicKey)) throw new TypeError('owner must be a PublicKey');
   const program = args?.program ?? SATI_MAINNET.program;
@@ -96,24 +131,41 @@ export async function registerSatiAgent(connection: Connection, payer: Keypair, 
   for (let attempt = 1; ; attempt++) {
     // Only the read-build-submit step is serialized: the next registration reads the config this one just moved.
     const prev = submitting.get(connection) ?? Promise.resolve();
-    const step = prev.catch(() => undefined).then(async () => {
-      const cfg = await loadSatiRegistry(connection, program, 'processed');
-      const ix = registerAgentInstruction({
-        payer: payer.publicKey, owner, agentMint: mint.publicKey, registry: cfg, program,
-        name: args.name, symbol: args.symbol ?? 'AGENT', uri: args.uri,
-        additionalMetadata: args.additionalMetadata ?? null, nonTransferable: args.nonTransferable ?? false,
+    const step = prev
+      .catch(() => undefined)
+      .then(async () => {
+        const cfg = await loadSatiRegistry(connection, program, 'processed');
+        const ix = registerAgentInstruction({
+          payer: payer.publicKey,
+          owner,
+          agentMint: mint.publicKey,
+          registry: cfg,
+          program,
+          name: args.name,
+          symbol: args.symbol ?? 'AGENT',
+          uri: args.uri,
+          additionalMetadata: args.additionalMetadata ?? null,
+          nonTransferable: args.nonTransferable ?? false,
+        });
+        const sent = await submitIxs(connection, [ix], [payer, mint]);
+        return { ...sent, memberNumber: cfg.totalAgents + 1n };
       });
-      const sent = await submitIxs(connection, [ix], [payer, mint]);
-      return { ...sent, memberNumber: cfg.totalAgents + 1n };
-    });
     submitting.set(connection, step);
     try {
       const { confirmed, memberNumber } = await step;
       const signature = await confirmed;
-      return { agent: mint.publicKey, owner, tokenAccount: identityTokenAccount(mint.publicKey, owner), memberNumber, signature };
+      return {
+        agent: mint.publicKey,
+        owner,
+        tokenAccount: identityTokenAccount(mint.publicKey, owner),
+        memberNumber,
+        signature,
+      };
     } catch (e) {
       // Another registration took this member number first (the AgentIndex PDA no longer matches): rebuild.
-      const raced = e instanceof ChainTransactionError && (e.code === SATI_REGISTRY_ERRORS.WrongPda || e.code === ANCHOR_CONSTRAINT_SEEDS);
+      const raced =
+        e instanceof ChainTransactionError &&
+        (e.code === SATI_REGISTRY_ERRORS.WrongPda || e.code === ANCHOR_CONSTRAINT_SEEDS);
       if (!raced || attempt >= MAX_ATTEMPTS) throw e;
     }
   }

@@ -8,7 +8,13 @@
  * by the SDK's transaction-error decoder (lib/chain/tx-error.ts).
  */
 import {
-  SendTransactionError, Transaction, type Commitment, type Connection, type Keypair, type Signer, type TransactionInstruction,
+  type Commitment,
+  type Connection,
+  type Keypair,
+  SendTransactionError,
+  type Signer,
+  Transaction,
+  type TransactionInstruction,
 } from '@solana/web3.js';
 import { ChainTransactionError } from '../errors';
 import { customErrorCode, customErrorCodeFromLogs, decodeTransactionError } from '../tx-error';
@@ -27,7 +33,12 @@ export interface SendOptions {
  * Signs `ixs` with `signers` (the first pays unless `feePayer`), sends and confirms; returns the
  * signature. Throws ChainTransactionError (logs, custom code) when refused or failed.
  */
-export async function sendIxs(connection: Connection, ixs: readonly TransactionInstruction[], signers: readonly Signer[], opts: SendOptions = {}): Promise<string> {
+export async function sendIxs(
+  connection: Connection,
+  ixs: readonly TransactionInstruction[],
+  signers: readonly Signer[],
+  opts: SendOptions = {},
+): Promise<string> {
   return (await submitIxs(connection, ixs, signers, opts)).confirmed;
 }
 
@@ -38,7 +49,10 @@ export async function sendIxs(connection: Connection, ixs: readonly TransactionI
  * and wait for the confirmations together. `confirmed` rejects like sendIxs.
  */
 export async function submitIxs(
-  connection: Connection, ixs: readonly TransactionInstruction[], signers: readonly Signer[], opts: SendOptions = {},
+  connection: Connection,
+  ixs: readonly TransactionInstruction[],
+  signers: readonly Signer[],
+  opts: SendOptions = {},
 ): Promise<{ signature: string; confirmed: Promise<string> }> {
   if (!Array.isArray(ixs) || ixs.length === 0) throw new TypeError('ixs must be a non-empty array of instructions');
   if (!Array.isArray(signers) || signers.length === 0) throw new TypeError('signers must be a non-empty array');
@@ -46,12 +60,16 @@ export async function submitIxs(
   const feePayer = opts.feePayer ?? signers[0];
   const all = opts.feePayer && !signers.includes(opts.feePayer) ? [opts.feePayer, ...signers] : [...signers];
   let signature = '';
-  let blockhash = '', lastValidBlockHeight = 0;
+  let blockhash = '',
+    lastValidBlockHeight = 0;
   try {
     ({ blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash(commitment));
     const tx = new Transaction({ feePayer: feePayer.publicKey, blockhash, lastValidBlockHeight }).add(...ixs);
     tx.sign(...all);
-    signature = await connection.sendRawTransaction(tx.serialize(), { skipPreflight: opts.skipPreflight ?? false, preflightCommitment: commitment });
+    signature = await connection.sendRawTransaction(tx.serialize(), {
+      skipPreflight: opts.skipPreflight ?? false,
+      preflightCommitment: commitment,
+    });
   } catch (e) {
     throw asChainError(e);
   }
@@ -59,7 +77,9 @@ export async function submitIxs(
     try {
       const res = await connection.confirmTransaction({ signature, blockhash, lastValidBlockHeight }, commitment);
       if (res.value.err) {
-        const got = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }).catch(() => null);
+        const got = await connection
+          .getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 })
+          .catch(() => null);
         const logs = got?.meta?.logMessages ?? [];
         const d = decodeTransactionError(res.value.err, logs);
         throw new ChainTransactionError(`transaction ${signature} failed: ${d.message}`, logs, d.code);
@@ -78,9 +98,16 @@ function asChainError(e: unknown): ChainTransactionError {
   if (e instanceof SendTransactionError) {
     const logs = e.logs ?? [];
     const code = customErrorCodeFromLogs(logs);
-    return new ChainTransactionError(`transaction refused: ${code !== null ? decodeTransactionError(null, logs).message : e.message}`, logs, code, { cause: e });
+    return new ChainTransactionError(
+      `transaction refused: ${code !== null ? decodeTransactionError(null, logs).message : e.message}`,
+      logs,
+      code,
+      { cause: e },
+    );
   }
-  return new ChainTransactionError(`sending transaction failed: ${(e as Error)?.message ?? String(e)}`, [], null, { cause: e });
+  return new ChainTransactionError(`sending transaction failed: ${(e as Error)?.message ?? String(e)}`, [], null, {
+    cause: e,
+  });
 }
 
 /** Keypairs are for node-side senders only (demo agents, tests); browsers sign in the wallet. */

@@ -7,18 +7,18 @@
  * `GET /api/health` route handler, so the status code is checked too.
  */
 import pg from 'pg';
+import { registerServices } from '../../../app/_lib/services';
+import { GET as getHealth } from '../../../app/api/health/route';
 import { createMeshNode, TOPIC_BROADCAST } from '../../mesh';
-import { buildEnvelope } from '../../protocol/envelope';
-import { publicKeyFromSeed, sha256 } from '../../protocol/crypto';
-import { toHex } from '../../protocol/hex';
 import { encodeCanonical } from '../../protocol/cbor';
+import { publicKeyFromSeed, sha256 } from '../../protocol/crypto';
+import { buildEnvelope } from '../../protocol/envelope';
+import { toHex } from '../../protocol/hex';
 import { MsgType } from '../../protocol/types';
 import type { ThrowawayCluster } from '../../store/testing';
 import type { HealthReport } from '../../wire/views';
-import { registerServices } from '../../../app/_lib/services';
-import { GET as getHealth } from '../../../app/api/health/route';
 import { defaultObservatoryConfig } from '../config';
-import { startObservatory, type Logger } from '../observatory';
+import { type Logger, startObservatory } from '../observatory';
 import type { IngestBufferLimits } from '../store-outage';
 import { waitFor } from '../testing';
 
@@ -71,25 +71,62 @@ export async function runOutageScenario(s: OutageScenario): Promise<OutageOutcom
   const log = s.log ?? (() => undefined);
   const warnings: string[] = [];
   const logger: Logger = {
-    info: (...a) => { const l = a.map(String).join(' '); if (!l.includes('schema-engine')) log(`  observer: ${l}`); },
-    warn: (...a) => { warnings.push(a.map(String).join(' ')); log(`  observer warn: ${a.map(String).join(' ')}`); },
-    error: (...a) => { warnings.push(a.map(String).join(' ')); console.error(...a); },
+    info: (...a) => {
+      const l = a.map(String).join(' ');
+      if (!l.includes('schema-engine')) log(`  observer: ${l}`);
+    },
+    warn: (...a) => {
+      warnings.push(a.map(String).join(' '));
+      log(`  observer warn: ${a.map(String).join(' ')}`);
+    },
+    error: (...a) => {
+      warnings.push(a.map(String).join(' '));
+      console.error(...a);
+    },
   };
-  const config = defaultObservatoryConfig({ databaseUrl: s.cluster.url, listen: ['/ip4/127.0.0.1/tcp/0'], demoAgents: 0, port: 0, ingestBuffer: s.ingestBuffer });
+  const config = defaultObservatoryConfig({
+    databaseUrl: s.cluster.url,
+    listen: ['/ip4/127.0.0.1/tcp/0'],
+    demoAgents: 0,
+    port: 0,
+    ingestBuffer: s.ingestBuffer,
+  });
   // One publisher stands for a whole mesh here: no per-peer rate limit.
-  const obs = await startObservatory({ config, logger, verifyWorkers: s.verifyWorkers ?? 1, limits: { messagesPerSecond: 1e9, burst: 1e9 } });
+  const obs = await startObservatory({
+    config,
+    logger,
+    verifyWorkers: s.verifyWorkers ?? 1,
+    limits: { messagesPerSecond: 1e9, burst: 1e9 },
+  });
   registerServices({ observatory: obs, reads: obs.store, config });
   const seed = sha256(new TextEncoder().encode('outage/publisher'));
   const sender = sha256(new TextEncoder().encode('outage/agent'));
   await obs.registry.register(sender, publicKeyFromSeed(seed));
-  const pub = await createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], bootstrap: obs.mesh.multiaddrs(), validate: () => 'ignore', dht: false, topics: [TOPIC_BROADCAST] });
+  const pub = await createMeshNode({
+    listen: ['/ip4/127.0.0.1/tcp/0'],
+    bootstrap: obs.mesh.multiaddrs(),
+    validate: () => 'ignore',
+    dht: false,
+    topics: [TOPIC_BROADCAST],
+  });
   const probeChannel = `zx_outage_probe_${process.pid}`;
   const heard: string[] = [];
   const unlisten = await obs.store.listen(probeChannel, (p) => heard.push(p));
   const published = new Set<string>();
   let nonce = BigInt(Date.now()) * 1000n;
   const payload = new Uint8Array(300).fill(0x5a);
-  const make = () => buildEnvelope({ msgType: MsgType.BEACON, sender, timestamp: BigInt(Date.now()) * 1000n, nonce: ++nonce, conversationId: new Uint8Array(16), payload }, seed);
+  const make = () =>
+    buildEnvelope(
+      {
+        msgType: MsgType.BEACON,
+        sender,
+        timestamp: BigInt(Date.now()) * 1000n,
+        nonce: ++nonce,
+        conversationId: new Uint8Array(16),
+        payload,
+      },
+      seed,
+    );
   try {
     await waitFor('publisher in the observer mesh', () => pub.meshPeers(TOPIC_BROADCAST).length > 0);
 
@@ -110,10 +147,15 @@ export async function runOutageScenario(s: OutageScenario): Promise<OutageOutcom
     log(`stopping Postgres (immediate) after ${published.size} envelopes`);
     s.cluster.stop('immediate');
     const stoppedAt = performance.now();
-    const down = await waitFor('health to report the outage', async () => {
-      const h = await health();
-      return h.report.store.ok === false ? h : undefined;
-    }, 15_000, 100);
+    const down = await waitFor(
+      'health to report the outage',
+      async () => {
+        const h = await health();
+        return h.report.store.ok === false ? h : undefined;
+      },
+      15_000,
+      100,
+    );
     const probe = make();
     const upload = await obs.ingestUpload(encodeCanonical([probe.bytes]));
     let during = down;
@@ -121,7 +163,9 @@ export async function runOutageScenario(s: OutageScenario): Promise<OutageOutcom
       await sleep(Math.min(1_000, s.outageMs - (performance.now() - stoppedAt)));
       during = await health();
     }
-    log(`starting Postgres after ${((performance.now() - stoppedAt) / 1000).toFixed(1)} s down; ${during.report.store.buffered} buffered`);
+    log(
+      `starting Postgres after ${((performance.now() - stoppedAt) / 1000).toFixed(1)} s down; ${during.report.store.buffered} buffered`,
+    );
     s.cluster.start();
     const startedAt = performance.now();
     await waitFor('the buffer to drain', async () => (await health()).report.store.buffered === 0, 120_000, 50);
@@ -129,29 +173,46 @@ export async function runOutageScenario(s: OutageScenario): Promise<OutageOutcom
     await sleep(s.afterMs);
     publishing = false;
     await publisher;
-    await waitFor('the last envelopes stored', async () => {
-      await obs.flush();
-      const h = await health();
-      return h.report.store.buffered === 0 && obs.mesh.stats().accepted.gossip >= published.size - 5;
-    }, 30_000, 200).catch(() => undefined); // a shortfall shows in `missing`
+    await waitFor(
+      'the last envelopes stored',
+      async () => {
+        await obs.flush();
+        const h = await health();
+        return h.report.store.buffered === 0 && obs.mesh.stats().accepted.gossip >= published.size - 5;
+      },
+      30_000,
+      200,
+    ).catch(() => undefined); // a shortfall shows in `missing`
     await obs.flush();
 
-    await waitFor('the LISTEN connection back', async () => {
-      await obs.store.notify(probeChannel, 'after').catch(() => undefined);
-      return heard.includes('after');
-    }, 20_000, 250).catch(() => undefined);
+    await waitFor(
+      'the LISTEN connection back',
+      async () => {
+        await obs.store.notify(probeChannel, 'after').catch(() => undefined);
+        return heard.includes('after');
+      },
+      20_000,
+      250,
+    ).catch(() => undefined);
     // A gossip envelope still in flight when publishing stopped (forwarded by a mesh peer) can be
     // accepted after the wait above: settle again so `after`, `accepted` and the table agree.
-    await waitFor('nothing buffered', async () => {
-      await obs.flush();
-      return (await health()).report.store.buffered === 0;
-    }, 10_000, 100).catch(() => undefined);
+    await waitFor(
+      'nothing buffered',
+      async () => {
+        await obs.flush();
+        return (await health()).report.store.buffered === 0;
+      },
+      10_000,
+      100,
+    ).catch(() => undefined);
     const after = await health();
 
     const c = new pg.Client({ connectionString: s.cluster.url });
     await c.connect();
     try {
-      const [{ n, d }] = (await c.query<{ n: string; d: string }>('SELECT count(*) AS n, count(DISTINCT id) AS d FROM envelope')).rows;
+      const [{ n, d }] = (
+        await c.query<{ n: string; d: string }>('SELECT count(*) AS n, count(DISTINCT id) AS d FROM envelope')
+      ).rows;
       const ids = (await c.query<{ id: Buffer }>('SELECT id FROM envelope')).rows.map((r) => r.id.toString('hex'));
       const have = new Set(ids);
       let missing = 0;

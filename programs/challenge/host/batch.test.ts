@@ -3,23 +3,29 @@
  * against the repo's vectors and differentially against lib/protocol's decodeBatch; and the
  * harness's keccak reference the other host tests rely on.
  */
-import { test, describe } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { useHost, vec, lohi, hex, mutations } from './harness';
-import { decodeBatch, encodeBatch, type BehaviorBatch } from '../../../lib/protocol/batch';
+import { type BehaviorBatch, decodeBatch, encodeBatch } from '../../../lib/protocol/batch';
+import { encodeCanonical } from '../../../lib/protocol/cbor';
 import { keccak256 } from '../../../lib/protocol/crypto';
 import { fromHex } from '../../../lib/protocol/hex';
-import { encodeCanonical } from '../../../lib/protocol/cbor';
+import { hex, lohi, mutations, useHost, vec } from './harness';
 
 const batchVec = vec('batch.json');
 const host = useHost();
 
 describe('keccak reference (host only)', () => {
   test('matches lib/protocol keccak256 across the rate boundary', () => {
-    const inputs = [0, 1, 135, 136, 137, 272, 1000].map((n) => Uint8Array.from({ length: n }, (_, i) => (i * 7 + n) & 0xff));
+    const inputs = [0, 1, 135, 136, 137, 272, 1000].map((n) =>
+      Uint8Array.from({ length: n }, (_, i) => (i * 7 + n) & 0xff),
+    );
     const out = host(inputs.map((b) => `keccak ${hex(b)}`));
-    assert.deepEqual(out, inputs.map((b) => Buffer.from(keccak256(b)).toString('hex')));
+    assert.deepEqual(
+      out,
+      inputs.map((b) => Buffer.from(keccak256(b)).toString('hex')),
+    );
   });
 });
 
@@ -27,7 +33,10 @@ describe('BehaviorBatch reader (docs/protocol.md §6)', () => {
   const f = batchVec.fields;
   test('vector batch: fields, counts, root', () => {
     const [line] = host([`batch ${batchVec.cbor}`]);
-    assert.equal(line, `ok ${f.epoch_number} ${f.message_count} 2 1 1 2 0 0 ${f.agent_id} ${f.log_merkle_root} ${f.overflow_data_hash}`);
+    assert.equal(
+      line,
+      `ok ${f.epoch_number} ${f.message_count} 2 1 1 2 0 0 ${f.agent_id} ${f.log_merkle_root} ${f.overflow_data_hash}`,
+    );
   });
 
   test('finds every reported bid, task and verifier, and nothing altered', () => {
@@ -62,7 +71,9 @@ describe('BehaviorBatch reader (docs/protocol.md §6)', () => {
     const big = bigBatch(1000);
     const bytes = encodeBatch(big);
     const last = big.bidValues[999];
-    const [line] = host([`batch ${hex(bytes)} 1 ${hex(last.conversationId)} ${hex(last.counterparty)} ${lohi(last.bidValue)}`]);
+    const [line] = host([
+      `batch ${hex(bytes)} 1 ${hex(last.conversationId)} ${hex(last.counterparty)} ${lohi(last.bidValue)}`,
+    ]);
     const p = line.split(' ');
     assert.deepEqual(p.slice(0, 9), ['ok', '7', '4000', '1000', '1000', '1000', '1000', '0', '1']);
     assert.deepEqual(rawBatch(big), bytes);
@@ -74,7 +85,12 @@ describe('BehaviorBatch reader (docs/protocol.md §6)', () => {
   test('accepts exactly what lib/protocol decodeBatch accepts (mutations and random bytes)', () => {
     const base = fromHex(batchVec.cbor);
     const cases = mutations(base, 1500, 42);
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (b) => { cases.push(b); }), { numRuns: 300, seed: 7 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
+        cases.push(b);
+      }),
+      { numRuns: 300, seed: 7 },
+    );
     const out = host(cases.map((b) => `batch ${hex(b)}`));
     let accepted = 0;
     cases.forEach((b, i) => {
@@ -88,28 +104,77 @@ describe('BehaviorBatch reader (docs/protocol.md §6)', () => {
 
 /** A batch with n entries in every array (epoch 7, 4,000 messages). */
 function bigBatch(n: number): BehaviorBatch {
-  const id = (tag: number, i: number, len: number) => Uint8Array.from({ length: len }, (_, k) => (tag * 31 + i * 7 + k) & 0xff);
+  const id = (tag: number, i: number, len: number) =>
+    Uint8Array.from({ length: len }, (_, k) => (tag * 31 + i * 7 + k) & 0xff);
   return {
-    agentId: id(1, 0, 32), epochNumber: 7n, slotStart: 1000n, slotEnd: 2000n, messageCount: 4000n,
-    msgTypeCounts: Array.from({ length: 16 }, (_, i) => BigInt(i * 10)), uniqueCounterparties: 10n,
-    tasksCompleted: 3n, notarizations: 2n, disputes: 1n,
-    bidValues: Array.from({ length: n }, (_, i) => ({ conversationId: id(2, i, 16), counterparty: id(3, i, 32), bidValue: (BigInt(i) - 500n) * (1n << 70n), slot: 1000n + BigInt(i) })),
-    taskSelections: Array.from({ length: n }, (_, i) => ({ conversationId: id(4, i, 16), counterparty: id(5, i, 32), slot: 1000n + BigInt(i) })),
-    verifierIds: Array.from({ length: n }, (_, i) => ({ conversationId: id(6, i, 16), verifierId: id(7, i, 32), slot: 1000n + BigInt(i) })),
-    feedbackEvents: Array.from({ length: n }, (_, i) => ({ conversationId: id(8, i, 16), fromAgent: id(9, i, 32), score: (i % 201) - 100, outcome: i % 3, role: i % 2, slot: 1000n + BigInt(i), satiAttestationHash: id(10, i, 32) })),
-    overflow: false, overflowDataHash: new Uint8Array(32), logMerkleRoot: id(11, 0, 32),
+    agentId: id(1, 0, 32),
+    epochNumber: 7n,
+    slotStart: 1000n,
+    slotEnd: 2000n,
+    messageCount: 4000n,
+    msgTypeCounts: Array.from({ length: 16 }, (_, i) => BigInt(i * 10)),
+    uniqueCounterparties: 10n,
+    tasksCompleted: 3n,
+    notarizations: 2n,
+    disputes: 1n,
+    bidValues: Array.from({ length: n }, (_, i) => ({
+      conversationId: id(2, i, 16),
+      counterparty: id(3, i, 32),
+      bidValue: (BigInt(i) - 500n) * (1n << 70n),
+      slot: 1000n + BigInt(i),
+    })),
+    taskSelections: Array.from({ length: n }, (_, i) => ({
+      conversationId: id(4, i, 16),
+      counterparty: id(5, i, 32),
+      slot: 1000n + BigInt(i),
+    })),
+    verifierIds: Array.from({ length: n }, (_, i) => ({
+      conversationId: id(6, i, 16),
+      verifierId: id(7, i, 32),
+      slot: 1000n + BigInt(i),
+    })),
+    feedbackEvents: Array.from({ length: n }, (_, i) => ({
+      conversationId: id(8, i, 16),
+      fromAgent: id(9, i, 32),
+      score: (i % 201) - 100,
+      outcome: i % 3,
+      role: i % 2,
+      slot: 1000n + BigInt(i),
+      satiAttestationHash: id(10, i, 32),
+    })),
+    overflow: false,
+    overflowDataHash: new Uint8Array(32),
+    logMerkleRoot: id(11, 0, 32),
   };
 }
 
 /** Canonical CBOR of a batch without lib/protocol's caps, to build over-long arrays. */
 function rawBatch(x: BehaviorBatch): Uint8Array {
   return encodeCanonical([
-    x.agentId, x.epochNumber, x.slotStart, x.slotEnd, x.messageCount, x.msgTypeCounts, x.uniqueCounterparties,
-    x.tasksCompleted, x.notarizations, x.disputes,
+    x.agentId,
+    x.epochNumber,
+    x.slotStart,
+    x.slotEnd,
+    x.messageCount,
+    x.msgTypeCounts,
+    x.uniqueCounterparties,
+    x.tasksCompleted,
+    x.notarizations,
+    x.disputes,
     x.bidValues.map((b) => [b.conversationId, b.counterparty, b.bidValue, b.slot]),
     x.taskSelections.map((b) => [b.conversationId, b.counterparty, b.slot]),
     x.verifierIds.map((b) => [b.conversationId, b.verifierId, b.slot]),
-    x.feedbackEvents.map((b) => [b.conversationId, b.fromAgent, b.score, b.outcome, b.role, b.slot, b.satiAttestationHash]),
-    x.overflow, x.overflowDataHash, x.logMerkleRoot,
+    x.feedbackEvents.map((b) => [
+      b.conversationId,
+      b.fromAgent,
+      b.score,
+      b.outcome,
+      b.role,
+      b.slot,
+      b.satiAttestationHash,
+    ]),
+    x.overflow,
+    x.overflowDataHash,
+    x.logMerkleRoot,
   ]);
 }

@@ -3,13 +3,14 @@
  * resolve_challenge (../zx_judge.h), run on the host: hostile sysvar bytes, and every outcome of
  * programs/README.md "Challenge outcomes" from a lib/protocol log and batch.
  */
-import { test, describe } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { useHost, hex } from './harness';
-import { encodeBatch, type BehaviorBatch } from '../../../lib/protocol/batch';
+import { type BehaviorBatch, encodeBatch } from '../../../lib/protocol/batch';
 import { publicKeyFromSeed } from '../../../lib/protocol/crypto';
 import { fromHex } from '../../../lib/protocol/hex';
+import { hex, useHost } from './harness';
 
 const host = useHost();
 
@@ -21,7 +22,10 @@ function instructionsSysvar(ixs: [Uint8Array, Uint8Array][], current: number): U
   const u16 = (v: number) => [v & 0xff, v >> 8];
   parts.push(...u16(ixs.length));
   let off = header;
-  for (const b of bodies) { parts.push(...u16(off)); off += b.length; }
+  for (const b of bodies) {
+    parts.push(...u16(off));
+    off += b.length;
+  }
   for (const b of bodies) parts.push(...b);
   parts.push(...u16(current));
   return Uint8Array.from(parts);
@@ -33,9 +37,13 @@ function ed25519Data(pk: Uint8Array, sig: Uint8Array, msg: Uint8Array, ixIndex =
   const d = new Uint8Array(start + 32 + 64 + msg.length);
   const dv = new DataView(d.buffer);
   d[0] = 1;
-  const pko = start, so = start + 32, mo = start + 96;
+  const pko = start,
+    so = start + 32,
+    mo = start + 96;
   [so, ixIndex, pko, ixIndex, mo, msg.length, ixIndex].forEach((v, i) => dv.setUint16(2 + i * 2, v, true));
-  d.set(pk, pko); d.set(sig, so); d.set(msg, mo);
+  d.set(pk, pko);
+  d.set(sig, so);
+  d.set(msg, mo);
   return d;
 }
 
@@ -46,9 +54,28 @@ describe('Ed25519 instruction introspection', () => {
   const sig = new Uint8Array(64).fill(0xbb);
   const msg = Uint8Array.from({ length: 150 }, (_, i) => i);
   test('finds the matching signature; refuses any other key, signature, message or foreign offsets', () => {
-    const good = instructionsSysvar([[OTHER, Uint8Array.of(1, 2)], [ED, ed25519Data(pk, sig, msg)], [OTHER, new Uint8Array(9)]], 2);
-    const self1 = instructionsSysvar([[OTHER, Uint8Array.of(1, 2)], [ED, ed25519Data(pk, sig, msg, 1)]], 1);
-    const foreign = instructionsSysvar([[OTHER, Uint8Array.of(1, 2)], [ED, ed25519Data(pk, sig, msg, 0)]], 1);
+    const good = instructionsSysvar(
+      [
+        [OTHER, Uint8Array.of(1, 2)],
+        [ED, ed25519Data(pk, sig, msg)],
+        [OTHER, new Uint8Array(9)],
+      ],
+      2,
+    );
+    const self1 = instructionsSysvar(
+      [
+        [OTHER, Uint8Array.of(1, 2)],
+        [ED, ed25519Data(pk, sig, msg, 1)],
+      ],
+      1,
+    );
+    const foreign = instructionsSysvar(
+      [
+        [OTHER, Uint8Array.of(1, 2)],
+        [ED, ed25519Data(pk, sig, msg, 0)],
+      ],
+      1,
+    );
     const notEd = instructionsSysvar([[OTHER, ed25519Data(pk, sig, msg)]], 1);
     const m = hex(msg);
     const lines = [
@@ -69,7 +96,12 @@ describe('Ed25519 instruction introspection', () => {
     const good = instructionsSysvar([[ED, ed25519Data(pk, sig, msg)]], 1);
     const lines: string[] = [];
     for (let n = 0; n < good.length; n += 7) lines.push(`ed ${hex(good.subarray(0, n))} ${hex(pk)} - - ${hex(msg)}`);
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 400 }), (b) => { lines.push(`ed ${hex(b)} ${hex(pk)} - - ${hex(msg)}`); }), { numRuns: 300, seed: 5 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), (b) => {
+        lines.push(`ed ${hex(b)} ${hex(pk)} - - ${hex(msg)}`);
+      }),
+      { numRuns: 300, seed: 5 },
+    );
     assert.ok(host(lines).every((l) => l === 'bad'));
   });
 });
@@ -83,14 +115,22 @@ describe('contradiction rule (zx_judge.h, programs/README.md "Challenge outcomes
     const log = agentLog(agent, seed);
     const honest = batchOf(agent, log);
     const root = hex(honest.logMerkleRoot);
-    const line = (i: number, b: BehaviorBatch | Uint8Array, opts: { agent?: string; root?: string; epoch?: bigint; payload?: Uint8Array } = {}) =>
+    const line = (
+      i: number,
+      b: BehaviorBatch | Uint8Array,
+      opts: { agent?: string; root?: string; epoch?: bigint; payload?: Uint8Array } = {},
+    ) =>
       `judge ${hex(log.entries[i])} ${hex(opts.payload ?? log.envelopes[i].payload)} ${hex(b instanceof Uint8Array ? b : encodeBatch(b))} ${opts.agent ?? hex(agent.toBytes())} ${opts.root ?? root} ${opts.epoch ?? BATCH_EPOCH}`;
     const at = log.at;
     const noBid = (k: number) => ({ ...honest, bidValues: honest.bidValues.filter((_, j) => j !== k) });
     const bidIndex = (i: number) => honest.bidValues.findIndex((x) => x.slot === log.envelopes[i].blockRef);
     const malformed = encodeBatch(honest).slice();
     malformed[malformed.length - 33] = 0x59; // the root's length byte: 89 bytes, past the end
-    const full = (b: BehaviorBatch) => ({ ...b, overflow: true, bidValues: Array.from({ length: 1000 }, (_, k) => ({ ...b.bidValues[0], slot: BigInt(k) })) });
+    const full = (b: BehaviorBatch) => ({
+      ...b,
+      overflow: true,
+      bidValues: Array.from({ length: 1000 }, (_, k) => ({ ...b.bidValues[0], slot: BigInt(k) })),
+    });
     const cases: [string, string][] = [
       [line(at.propose, honest), '2 12'],
       [line(at.counter, honest), '2 12'],
@@ -112,6 +152,9 @@ describe('contradiction rule (zx_judge.h, programs/README.md "Challenge outcomes
       [line(at.propose, { ...noBid(bidIndex(at.propose)), overflow: true }), '1 1'], // overflow below the cap
       [line(at.accept, { ...full(honest), taskSelections: [] }), '1 2'], // bid array full, task array not
     ];
-    assert.deepEqual(host(cases.map((c) => c[0])), cases.map((c) => c[1]));
+    assert.deepEqual(
+      host(cases.map((c) => c[0])),
+      cases.map((c) => c[1]),
+    );
   });
 });

@@ -2,14 +2,15 @@
  * The portable log-entry, merkle and NEG1 readers (programs/include: zx_batch.h, zx_merkle.h),
  * run on the host against the repo's vectors and differentially against lib/protocol.
  */
-import { test, describe } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { useHost, vec, M64, pad16, hex, mutations } from './harness';
-import { decodeEnvelope, signingPreimage } from '../../../lib/protocol/envelope';
-import { decodeNeg1, encodeNeg1, type Neg1Payload } from '../../../lib/protocol/neg1';
+import { describe, test } from 'node:test';
 import { keccak256 } from '../../../lib/protocol/crypto';
-import { merkleProof, merkleRoot } from '../../../lib/protocol/merkle';
+import { decodeEnvelope, signingPreimage } from '../../../lib/protocol/envelope';
 import { fromHex } from '../../../lib/protocol/hex';
+import { merkleProof, merkleRoot } from '../../../lib/protocol/merkle';
+import { decodeNeg1, encodeNeg1, type Neg1Payload } from '../../../lib/protocol/neg1';
+import { hex, M64, mutations, pad16, useHost, vec } from './harness';
 
 const merkleVec = vec('merkle.json');
 const envVec = vec('envelopes.json');
@@ -30,8 +31,22 @@ describe('log entry reader (docs/protocol.md §2, §5)', () => {
       ok++;
       const e = d.envelope;
       const p = out[i].split(' ');
-      assert.deepEqual(p.slice(1, 8).map(BigInt), [BigInt(e.version), BigInt(e.msgType), e.timestamp, e.blockRef, e.nonce, BigInt(e.payloadLen), BigInt(e.payload.length)]);
-      assert.deepEqual(p.slice(9), [hex(e.sender), hex(e.recipient), hex(e.conversationId), hex(e.payloadHash), hex(e.signature)]);
+      assert.deepEqual(p.slice(1, 8).map(BigInt), [
+        BigInt(e.version),
+        BigInt(e.msgType),
+        e.timestamp,
+        e.blockRef,
+        e.nonce,
+        BigInt(e.payloadLen),
+        BigInt(e.payload.length),
+      ]);
+      assert.deepEqual(p.slice(9), [
+        hex(e.sender),
+        hex(e.recipient),
+        hex(e.conversationId),
+        hex(e.payloadHash),
+        hex(e.signature),
+      ]);
       const pe = Number(p[8]);
       const pre = Uint8Array.of(0x8a, ...bytes.subarray(1, pe));
       assert.deepEqual(pre, signingPreimage(e));
@@ -85,17 +100,42 @@ describe('merkle inclusion (docs/protocol.md §5)', () => {
 });
 
 const neg1 = (bidValue: bigint, over: Partial<Neg1Payload> = {}): Neg1Payload => ({
-  bidValue, tokenMint: new Uint8Array(32), serviceHash: new Uint8Array(32).fill(5), round: 1, deadline: 0n,
-  decayBps: 100, maxRounds: 5, verification: { tier: 1, testSuiteHash: new Uint8Array(0) }, reason: 0,
-  metadata: new Uint8Array(0), ...over,
+  bidValue,
+  tokenMint: new Uint8Array(32),
+  serviceHash: new Uint8Array(32).fill(5),
+  round: 1,
+  deadline: 0n,
+  decayBps: 100,
+  maxRounds: 5,
+  verification: { tier: 1, testSuiteHash: new Uint8Array(0) },
+  reason: 0,
+  metadata: new Uint8Array(0),
+  ...over,
 });
 
 describe('NEG1 bid_value (docs/protocol.md §8)', () => {
   test('int128 values incl. bignum tags 2/3 and the range ends', () => {
-    const values = [0n, 1n, -1n, 23n, 24n, 1500000n, -1267650600228229401496703205376n, M64, M64 + 1n, -M64 - 1n, -M64 - 2n,
-      (1n << 127n) - 1n, -(1n << 127n), 1n << 100n];
+    const values = [
+      0n,
+      1n,
+      -1n,
+      23n,
+      24n,
+      1500000n,
+      -1267650600228229401496703205376n,
+      M64,
+      M64 + 1n,
+      -M64 - 1n,
+      -M64 - 2n,
+      (1n << 127n) - 1n,
+      -(1n << 127n),
+      1n << 100n,
+    ];
     const out = host(values.map((v) => `neg1 ${hex(encodeNeg1(neg1(v)))}`));
-    assert.deepEqual(out, values.map((v) => `ok ${pad16(v)}`));
+    assert.deepEqual(
+      out,
+      values.map((v) => `ok ${pad16(v)}`),
+    );
   });
 
   test('envelope vectors with NEG1 payloads', () => {
@@ -114,7 +154,15 @@ describe('NEG1 bid_value (docs/protocol.md §8)', () => {
   });
 
   test('mutated NEG1 payloads: accepted exactly when lib/protocol accepts them', () => {
-    const bases = [encodeNeg1(neg1(-(1n << 100n), { metadata: new Uint8Array(64).fill(1), verification: { tier: 2, testSuiteHash: new Uint8Array(32).fill(9) } })), encodeNeg1(neg1(7n))];
+    const bases = [
+      encodeNeg1(
+        neg1(-(1n << 100n), {
+          metadata: new Uint8Array(64).fill(1),
+          verification: { tier: 2, testSuiteHash: new Uint8Array(32).fill(9) },
+        }),
+      ),
+      encodeNeg1(neg1(7n)),
+    ];
     const cases: Uint8Array[] = [];
     for (const base of bases) cases.push(...mutations(base, 700, 11));
     const out = host(cases.map((b) => `neg1 ${hex(b)}`));

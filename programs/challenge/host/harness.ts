@@ -3,13 +3,14 @@
  * (programs/include: zx_cbor.h, zx_batch.h, zx_merkle.h, zx_ed25519.h, zx_bytes.h) and of
  * challenge's zx_judge.h, plus what the host test files share. Test-only.
  */
-import { before } from 'node:test';
-import fc from 'fast-check';
+
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { before } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -26,7 +27,20 @@ export function buildHost(): string | null {
   const cc = ['clang-19', 'clang', 'cc'].find(which);
   if (!cc) return null;
   const out = join(mkdtempSync(join(tmpdir(), 'zx-host-')), 'host-test');
-  const base = ['-std=c11', '-D_DEFAULT_SOURCE', '-Wall', '-Wextra', '-Werror', '-O1', '-g', '-I', join(here, '..', '..', 'include'), '-o', out, join(here, 'host-test.c')];
+  const base = [
+    '-std=c11',
+    '-D_DEFAULT_SOURCE',
+    '-Wall',
+    '-Wextra',
+    '-Werror',
+    '-O1',
+    '-g',
+    '-I',
+    join(here, '..', '..', 'include'),
+    '-o',
+    out,
+    join(here, 'host-test.c'),
+  ];
   let r = spawnSync(cc, ['-fsanitize=address,undefined', '-fno-sanitize-recover=all', ...base], { encoding: 'utf8' });
   if (r.status !== 0) r = spawnSync(cc, base, { encoding: 'utf8' });
   if (r.status !== 0 || !existsSync(out)) throw new Error(`host harness build failed:\n${r.stderr}`);
@@ -87,14 +101,19 @@ export const pad16 = (v: bigint) => {
 export function mutations(base: Uint8Array, runs: number, seed: number): Uint8Array[] {
   const cases: Uint8Array[] = [];
   fc.assert(
-    fc.property(fc.nat(base.length - 1), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 3 }), (pos, byte, kind) => {
-      const b = Array.from(base);
-      if (kind === 0) b[pos] = byte;
-      else if (kind === 1) b.splice(pos, 1);
-      else if (kind === 2) b.splice(pos, 0, byte);
-      else b.length = pos;
-      cases.push(Uint8Array.from(b));
-    }),
+    fc.property(
+      fc.nat(base.length - 1),
+      fc.integer({ min: 0, max: 255 }),
+      fc.integer({ min: 0, max: 3 }),
+      (pos, byte, kind) => {
+        const b = Array.from(base);
+        if (kind === 0) b[pos] = byte;
+        else if (kind === 1) b.splice(pos, 1);
+        else if (kind === 2) b.splice(pos, 0, byte);
+        else b.length = pos;
+        cases.push(Uint8Array.from(b));
+      },
+    ),
     { numRuns: runs, seed },
   );
   return cases;

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { TransactionInstruction } from '@solana/web3.js';
+import { fundedWallet, Keypair, kitAddress, newSvm, programData, send } from '../../testing';
 import { compileSources, toolchainAvailable } from '../build';
-import { checkOpcodes, link, LinkError } from './link';
+import { checkOpcodes, LinkError, link } from './link';
 import { murmur3_32 } from './syscalls';
-import { fundedWallet, kitAddress, Keypair, newSvm, programData, send } from '../../testing';
 
 const skip = toolchainAvailable() ? false : 'clang-19 / llvm-link-19 not installed (apt-get install clang-19 llvm-19)';
 
@@ -28,14 +28,23 @@ describe('link step', () => {
   });
 
   test('unknown syscall fails the build', { skip }, () => {
-    assert.throws(() => compileSources(['tools/link/fixtures/bad-syscall.c']), /unknown syscall or undefined symbol "sol_not_a_syscall"/);
+    assert.throws(
+      () => compileSources(['tools/link/fixtures/bad-syscall.c']),
+      /unknown syscall or undefined symbol "sol_not_a_syscall"/,
+    );
   });
 
   test('fixture builds deterministically and runs in litesvm', { skip }, () => {
     const a = compileSources(['tools/link/fixtures/hello.c']);
     const b = compileSources(['tools/link/fixtures/hello.c']);
     assert.deepEqual(Buffer.from(a.so), Buffer.from(b.so));
-    assert.deepEqual(a.syscalls.slice().sort(), ['sol_keccak256', 'sol_log_', 'sol_log_data', 'sol_memcpy_', 'sol_set_return_data']);
+    assert.deepEqual(a.syscalls.slice().sort(), [
+      'sol_keccak256',
+      'sol_log_',
+      'sol_log_data',
+      'sol_memcpy_',
+      'sol_set_return_data',
+    ]);
     const svm = newSvm({ programs: [] });
     const id = Keypair.generate().publicKey;
     svm.addProgram(kitAddress(id), a.so);

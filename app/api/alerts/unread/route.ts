@@ -1,6 +1,7 @@
 /** GET /api/alerts/unread?watchlist=: the count of unread alerts (header x-watchlist-token). */
-import { json, parseQuery } from '../../../_lib/http';
+
 import { UnreadQuerySchema } from '../../../../lib/wire/alerts';
+import { json, parseQuery } from '../../../_lib/http';
 import { alertService, handleAlerts, tokenOf } from '../../watchlists/_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';

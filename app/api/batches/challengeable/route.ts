@@ -6,7 +6,7 @@
  * `unprovable` counts entries signed by a delegate key, which the challenge program cannot verify.
  */
 import { ChallengeableQuerySchema } from '../../../../lib/wire';
-import { HttpError, agentParam, handle, json, parseQuery, runtime } from '../../../_lib/http';
+import { agentParam, HttpError, handle, json, parseQuery, runtime } from '../../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

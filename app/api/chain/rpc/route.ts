@@ -27,8 +27,10 @@ export async function POST(req: Request): Promise<Response> {
   return handle(async () => {
     const wallet = runtime().wallet;
     const target = wallet?.embeddedRpcUrl;
-    if (!wallet || !target) return problem(404, 'no embedded chain in this process: the browser talks to the configured cluster directly');
-    if (!(req.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json')) return problem(415, 'content-type must be application/json');
+    if (!wallet || !target)
+      return problem(404, 'no embedded chain in this process: the browser talks to the configured cluster directly');
+    if (!(req.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json'))
+      return problem(415, 'content-type must be application/json');
     const body = await readUpload(req, MAX_BODY);
     if (!(body instanceof Uint8Array)) return problem(413, body.tooLarge);
     const rpc = inspectRpcBody(body, wallet.rpcMaxBatch);
@@ -36,13 +38,34 @@ export async function POST(req: Request): Promise<Response> {
     const id = rpc.batch ? null : rpc.calls[0]?.id;
     const client = clientOf(req);
     const airdrop = wallet.admitAirdrops(client, rpc.airdrops);
-    if (airdrop) return rpcError(id, airdrop.code, airdrop.message, airdrop.status, airdrop.retryAfter ? { 'retry-after': String(airdrop.retryAfter) } : {});
+    if (airdrop)
+      return rpcError(
+        id,
+        airdrop.code,
+        airdrop.message,
+        airdrop.status,
+        airdrop.retryAfter ? { 'retry-after': String(airdrop.retryAfter) } : {},
+      );
     const turn = await wallet.admitRpc(client, { calls: rpc.calls.length, heavy: rpc.heavy });
-    if ('status' in turn) return rpcError(id, turn.status === 413 ? -32600 : -32005, turn.message, turn.status, turn.retryAfter ? { 'retry-after': String(turn.retryAfter) } : {});
+    if ('status' in turn)
+      return rpcError(
+        id,
+        turn.status === 413 ? -32600 : -32005,
+        turn.message,
+        turn.status,
+        turn.retryAfter ? { 'retry-after': String(turn.retryAfter) } : {},
+      );
     try {
-      const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from(body) }).catch(() => null);
+      const res = await fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(body),
+      }).catch(() => null);
       if (!res) return problem(502, 'the embedded chain did not answer');
-      return new Response(await res.arrayBuffer(), { status: res.status, headers: { 'content-type': res.headers.get('content-type') ?? 'application/json', 'cache-control': 'no-store' } });
+      return new Response(await res.arrayBuffer(), {
+        status: res.status,
+        headers: { 'content-type': res.headers.get('content-type') ?? 'application/json', 'cache-control': 'no-store' },
+      });
     } finally {
       turn.release();
     }

@@ -6,10 +6,10 @@
  */
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { NoQuerySchema } from '../../../../lib/wire';
-import { HttpError, handle, parseQuery } from '../../../_lib/http';
 import { releaseFile } from '../../../../lib/export/release-files';
+import { NoQuerySchema } from '../../../../lib/wire';
 import { datasetsDir } from '../../../_lib/datasets';
+import { HttpError, handle, parseQuery } from '../../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +18,13 @@ export async function GET(req: Request, ctx: { params: Promise<{ file: string[] 
     parseQuery(req.url, NoQuerySchema);
     const { file } = await ctx.params;
     // Segments may arrive still percent-encoded; one that does not decode is simply not a name.
-    const decoded = file.map((s) => { try { return decodeURIComponent(s); } catch { return '%'; } });
+    const decoded = file.map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return '%';
+      }
+    });
     const f = releaseFile(datasetsDir(), decoded);
     if (!f.ok) throw new HttpError(f.status, f.error);
     return new Response(Readable.toWeb(createReadStream(f.path)) as ReadableStream<Uint8Array>, {

@@ -1,8 +1,8 @@
 /** GET /api/disputes/{id}: one DISPUTE with its conversation's evidence in order and the reviewers' signed opinions. */
 import { NoQuerySchema } from '../../../../lib/wire';
+import { loadDispute } from '../../../_lib/disputes';
 import { handle, json, parseQuery, runtime } from '../../../_lib/http';
 import { hexPathId } from '../../../_lib/path-id';
-import { loadDispute } from '../../../_lib/disputes';
 
 export const dynamic = 'force-dynamic';
 

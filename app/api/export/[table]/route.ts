@@ -7,14 +7,15 @@
  * 500 naming it, never a 200 with an empty body. Rows a Parquet file cannot hold are set aside
  * (writers.ts parquetMisfit) and logged with their count.
  */
-import { HttpError, handle } from '../../../_lib/http';
+
 import { exportTable, fileName } from '../../../../lib/export/export';
 import { ParamError, parseExportRequest } from '../../../../lib/export/params';
 import { ExportFailedError, primeExport } from '../../../../lib/export/prime';
-import { isStoreUnavailable } from '../../../../lib/store/errors';
 import { CONTENT_TYPES } from '../../../../lib/export/writers';
+import { isStoreUnavailable } from '../../../../lib/store/errors';
 import { agentParser, exportSource } from '../../../_lib/datasets';
 import { setProgress } from '../../../_lib/export-progress';
+import { HttpError, handle } from '../../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 
@@ -35,14 +36,27 @@ export async function GET(req: Request, ctx: { params: Promise<{ table: string }
     let setAside = 0;
     let firstReason = '';
     const out = await exportTable({
-      source: exportSource(), table: r.table, format: r.format, filter: r.filter, limit: r.limit, signal: abort.signal,
-      onRows: job ? (n) => { written = n; setProgress(job, { rows: n, total: out.total, done: false }); } : undefined,
-      onSetAside: (why) => { if (setAside++ === 0) firstReason = why; },
+      source: exportSource(),
+      table: r.table,
+      format: r.format,
+      filter: r.filter,
+      limit: r.limit,
+      signal: abort.signal,
+      onRows: job
+        ? (n) => {
+            written = n;
+            setProgress(job, { rows: n, total: out.total, done: false });
+          }
+        : undefined,
+      onSetAside: (why) => {
+        if (setAside++ === 0) firstReason = why;
+      },
     });
     if (job) setProgress(job, { rows: 0, total: out.total, done: false });
     const finish = () => {
       if (job) setProgress(job, { rows: Math.min(written, out.total), total: out.total, done: true });
-      if (setAside) console.warn(`[api/export] ${r.table} as ${r.format}: ${setAside} row(s) set aside, first: ${firstReason}`);
+      if (setAside)
+        console.warn(`[api/export] ${r.table} as ${r.format}: ${setAside} row(s) set aside, first: ${firstReason}`);
     };
     let primed;
     try {
@@ -58,26 +72,39 @@ export async function GET(req: Request, ctx: { params: Promise<{ table: string }
     }
     const { head, it } = primed;
     const ended = primed.done;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const h = head.shift();
-          if (h) { controller.enqueue(h); return; }
-          if (ended) { finish(); controller.close(); return; }
-          const n = await it.next();
-          if (n.done) { finish(); controller.close(); } else controller.enqueue(n.value);
-        } catch (e) {
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          try {
+            const h = head.shift();
+            if (h) {
+              controller.enqueue(h);
+              return;
+            }
+            if (ended) {
+              finish();
+              controller.close();
+              return;
+            }
+            const n = await it.next();
+            if (n.done) {
+              finish();
+              controller.close();
+            } else controller.enqueue(n.value);
+          } catch (e) {
+            finish();
+            if (!abort.signal.aborted) console.error('[api/export] stream failed', e);
+            controller.error(e);
+          }
+        },
+        async cancel() {
+          abort.abort(new Error('download cancelled'));
           finish();
-          if (!abort.signal.aborted) console.error('[api/export] stream failed', e);
-          controller.error(e);
-        }
+          await it.return?.();
+        },
       },
-      async cancel() {
-        abort.abort(new Error('download cancelled'));
-        finish();
-        await it.return?.();
-      },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
     return new Response(body, {
       headers: {
         'content-type': CONTENT_TYPES[r.format],

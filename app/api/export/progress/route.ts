@@ -1,7 +1,7 @@
 /** GET /api/export/progress?job= : rows written so far by the export started with that `job` id. */
-import { ExportProgressQuerySchema, type ExportProgress } from '../../../../lib/wire';
-import { HttpError, handle, json, parseQuery } from '../../../_lib/http';
+import { type ExportProgress, ExportProgressQuerySchema } from '../../../../lib/wire';
 import { getProgress } from '../../../_lib/export-progress';
+import { HttpError, handle, json, parseQuery } from '../../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

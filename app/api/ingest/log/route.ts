@@ -11,7 +11,7 @@
 import { ingestEpochLog, logUploadDeps } from '../../../../lib/observer/log-upload';
 import { MAX_UPLOAD_BYTES } from '../../../../lib/observer/upload';
 import { readUpload } from '../../../_lib/body';
-import { handle, json, runtime, problem } from '../../../_lib/http';
+import { handle, json, problem, runtime } from '../../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

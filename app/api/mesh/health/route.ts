@@ -4,9 +4,10 @@
  * and the spread of their latency medians; `range` 1h (minutes), 24h or 7d (hours); `topic` one
  * topic, `*` the whole node.
  */
+
+import { MeshHealthQuerySchema } from '../../../../lib/wire/mesh-health';
 import { handle, json, parseQuery, runtime } from '../../../_lib/http';
 import { loadMeshHealth } from '../../../_lib/mesh-health';
-import { MeshHealthQuerySchema } from '../../../../lib/wire/mesh-health';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,8 +3,9 @@
  * reputation as the gossip fold keeps it and as the authoritative fold over its verified
  * batches computes it, side by side, with the batches that went into the latter.
  */
-import { agentParam, chainRuntime, handle, json, parseQuery } from '../../../_lib/http';
+
 import { NoQuerySchema } from '../../../../lib/wire/params';
+import { agentParam, chainRuntime, handle, json, parseQuery } from '../../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,7 @@
 /** GET /api/watchlists/{id}: the list's wallet, items, rules, webhooks with their status, and caps (header x-watchlist-token). */
-import { json, parseQuery } from '../../../_lib/http';
+
 import { NoQuerySchema } from '../../../../lib/wire/params';
+import { json, parseQuery } from '../../../_lib/http';
 import { alertService, handleAlerts, tokenOf } from '../_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';

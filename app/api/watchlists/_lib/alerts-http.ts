@@ -3,7 +3,7 @@
  * token header, and
  * lib/alerts' refusals mapped to their status with their sentence.
  */
-import { handle, HttpError, runtime } from '../../../_lib/http';
+import { HttpError, handle, runtime } from '../../../_lib/http';
 
 export const TOKEN_HEADER = 'x-watchlist-token';
 
@@ -23,14 +23,19 @@ export function handleAlerts(fn: () => Promise<Response>): Promise<Response> {
     } catch (e) {
       // By name, not instanceof: the service was built by the server's module graph, not this bundle's.
       const a = e as { name?: unknown; status?: unknown; message?: unknown };
-      if (a?.name === 'AlertsError' && typeof a.status === 'number' && typeof a.message === 'string') throw new HttpError(a.status, a.message);
+      if (a?.name === 'AlertsError' && typeof a.status === 'number' && typeof a.message === 'string')
+        throw new HttpError(a.status, a.message);
       throw e;
     }
   });
 }
 
 /** A watch item's target: an agent (hex or base58) or a conversation (32 hex characters). */
-export function targetBytes(kind: 'agent' | 'conversation', raw: string, agentParam: (name: string, raw: string) => Uint8Array): Uint8Array {
+export function targetBytes(
+  kind: 'agent' | 'conversation',
+  raw: string,
+  agentParam: (name: string, raw: string) => Uint8Array,
+): Uint8Array {
   if (kind === 'agent') return agentParam('target', raw);
   const s = raw.trim().toLowerCase().replace(/^0x/, '');
   if (!/^[0-9a-f]{32}$/.test(s)) throw new HttpError(400, 'parameter "target": a conversation id is 32 hex characters');

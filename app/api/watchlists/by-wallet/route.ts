@@ -4,9 +4,10 @@
  * <ISO time>" (or the list's own id in place of *), signed within 10 minutes. A body, not a query
  * string: a signature in a URL lands in logs and histories, and whoever reads it there could use it.
  */
-import { json } from '../../../_lib/http';
+
 import { WalletBodySchema } from '../../../../lib/wire/alerts';
 import { jsonBody } from '../../../_lib/body';
+import { json } from '../../../_lib/http';
 import { alertService, handleAlerts } from '../_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';

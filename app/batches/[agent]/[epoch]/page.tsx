@@ -1,16 +1,16 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { NotRunning } from '../../../_lib/not-running';
-import { getServices } from '../../../_lib/services';
-import { BatchVerifier } from '../../../../components/verify/BatchVerifier';
 import { AgentLink } from '../../../../components/EnvelopeFeed';
-import { agentHex } from '../../../_lib/agent-id';
-import { fromHex } from '../../../../lib/protocol/hex';
 import { base58 } from '../../../../components/format';
 import { AccountLink, BlockLink, TxLink } from '../../../../components/site';
-import { EpochTime } from '../../../../components/time/Time';
 import { Term } from '../../../../components/Term';
+import { EpochTime } from '../../../../components/time/Time';
+import { BatchVerifier } from '../../../../components/verify/BatchVerifier';
+import { fromHex } from '../../../../lib/protocol/hex';
+import { agentHex } from '../../../_lib/agent-id';
+import { NotRunning } from '../../../_lib/not-running';
+import { getServices } from '../../../_lib/services';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Verify a batch' };
@@ -23,7 +23,9 @@ export default async function BatchPage({ params }: { params: Promise<{ agent: s
   // The agent as base58 (as pages link it) or 64 hex.
   const agent = agentHex(decodeURIComponent(p.agent));
   if (!agent || !/^\d{1,19}$/.test(p.epoch)) notFound();
-  const [batch] = o.chain ? await o.chain.listBatches({ agent: fromHex(agent), epoch: BigInt(p.epoch), limit: 1 }).catch(() => []) : [];
+  const [batch] = o.chain
+    ? await o.chain.listBatches({ agent: fromHex(agent), epoch: BigInt(p.epoch), limit: 1 }).catch(() => [])
+    : [];
   return (
     <>
       <div className="crumbs">
@@ -31,10 +33,13 @@ export default async function BatchPage({ params }: { params: Promise<{ agent: s
       </div>
       <header className="page-head">
         <div>
-          <h1>Batch of <Term k="epoch">epoch</Term> {p.epoch}</h1>
+          <h1>
+            Batch of <Term k="epoch">epoch</Term> {p.epoch}
+          </h1>
           <p className="muted">
-            Agent <AgentLink id={agent} copy />. Your browser fetches the epoch log the agent uploaded, checks every signature against the identity
-            holders it reads from the chain, recomputes the merkle root and compares it with the root the agent committed on chain.
+            Agent <AgentLink id={agent} copy />. Your browser fetches the epoch log the agent uploaded, checks every
+            signature against the identity holders it reads from the chain, recomputes the merkle root and compares it
+            with the root the agent committed on chain.
           </p>
         </div>
       </header>
@@ -43,18 +48,39 @@ export default async function BatchPage({ params }: { params: Promise<{ agent: s
         {batch ? (
           <dl className="kv">
             <dt>Epoch</dt>
-            <dd><EpochTime epoch={p.epoch} epochSeconds={o.config.epochSeconds} /></dd>
+            <dd>
+              <EpochTime epoch={p.epoch} epochSeconds={o.config.epochSeconds} />
+            </dd>
             <dt>Transaction</dt>
-            <dd><TxLink signature={batch.signature} head={16} /></dd>
-            <dt><Term k="slot">Slot</Term></dt>
-            <dd><BlockLink slot={batch.slot} /> <span className="muted small">(its clock time is not indexed; the epoch above bounds it)</span></dd>
-            <dt><Term k="batch">Status</Term></dt>
-            <dd>{batch.status === 'verified' ? 'verified: the uploaded log has the committed root and counts' : batch.status === 'mismatch' ? 'mismatch: the uploaded log does not match what the agent committed' : 'unverified: no uploaded log of this epoch is stored (checked again as soon as the agent uploads one)'}</dd>
+            <dd>
+              <TxLink signature={batch.signature} head={16} />
+            </dd>
+            <dt>
+              <Term k="slot">Slot</Term>
+            </dt>
+            <dd>
+              <BlockLink slot={batch.slot} />{' '}
+              <span className="muted small">(its clock time is not indexed; the epoch above bounds it)</span>
+            </dd>
+            <dt>
+              <Term k="batch">Status</Term>
+            </dt>
+            <dd>
+              {batch.status === 'verified'
+                ? 'verified: the uploaded log has the committed root and counts'
+                : batch.status === 'mismatch'
+                  ? 'mismatch: the uploaded log does not match what the agent committed'
+                  : 'unverified: no uploaded log of this epoch is stored (checked again as soon as the agent uploads one)'}
+            </dd>
             <dt>Agent identity</dt>
-            <dd><AccountLink address={batch.agentAddress} /></dd>
+            <dd>
+              <AccountLink address={batch.agentAddress} />
+            </dd>
           </dl>
         ) : (
-          <p className="muted empty">{o.chain ? 'No batch of this agent and epoch is indexed yet.' : 'This observatory runs no chain.'}</p>
+          <p className="muted empty">
+            {o.chain ? 'No batch of this agent and epoch is indexed yet.' : 'This observatory runs no chain.'}
+          </p>
         )}
       </section>
       <section className="card">

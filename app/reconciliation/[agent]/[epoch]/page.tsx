@@ -5,19 +5,23 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { base58 } from '../../../../components/format';
+import { agentDisplayName } from '../../../../components/names/label';
+import { ReconciliationDetail } from '../../../../components/reconciliation/Reconciliation';
+import { fromHex } from '../../../../lib/protocol/hex';
 import { agentHex } from '../../../_lib/agent-id';
 import { NotRunning } from '../../../_lib/not-running';
-import { getServices } from '../../../_lib/services';
 import { loadReconciliationDetail } from '../../../_lib/reconciliation';
-import { ReconciliationDetail } from '../../../../components/reconciliation/Reconciliation';
-import { agentDisplayName } from '../../../../components/names/label';
-import { base58 } from '../../../../components/format';
-import { fromHex } from '../../../../lib/protocol/hex';
+import { getServices } from '../../../_lib/services';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Reconciliation of an agent-epoch' };
 
-export default async function ReconciliationDetailPage({ params }: { params: Promise<{ agent: string; epoch: string }> }) {
+export default async function ReconciliationDetailPage({
+  params,
+}: {
+  params: Promise<{ agent: string; epoch: string }>;
+}) {
   const o = getServices();
   if (!o) return <NotRunning />;
   const p = await params;
@@ -27,14 +31,26 @@ export default async function ReconciliationDetailPage({ params }: { params: Pro
   const name = o.chain?.satiProfile(fromHex(id))?.name ?? null;
   return (
     <>
-      <div className="crumbs"><Link href="/reconciliation">Gossip against chain</Link> / agent-epoch</div>
+      <div className="crumbs">
+        <Link href="/reconciliation">Gossip against chain</Link> / agent-epoch
+      </div>
       <header className="page-head">
         <div>
-          <h1 style={{ overflowWrap: 'anywhere' }}>{agentDisplayName(id, name)}, epoch {d.epoch}</h1>
-          <p className="muted"><Link href={`/agents/${base58(id)}`}>agent page</Link> · <span className="mono small" style={{ overflowWrap: 'anywhere' }}>{base58(id)}</span></p>
+          <h1 style={{ overflowWrap: 'anywhere' }}>
+            {agentDisplayName(id, name)}, epoch {d.epoch}
+          </h1>
+          <p className="muted">
+            <Link href={`/agents/${base58(id)}`}>agent page</Link> ·{' '}
+            <span className="mono small" style={{ overflowWrap: 'anywhere' }}>
+              {base58(id)}
+            </span>
+          </p>
         </div>
       </header>
-      <ReconciliationDetail d={d} epochHref={`/envelopes?agent=${base58(id)}&from=${Number(d.epoch) * o.config.epochSeconds * 1000}&to=${(Number(d.epoch) + 1) * o.config.epochSeconds * 1000 - 1}`} />
+      <ReconciliationDetail
+        d={d}
+        epochHref={`/envelopes?agent=${base58(id)}&from=${Number(d.epoch) * o.config.epochSeconds * 1000}&to=${(Number(d.epoch) + 1) * o.config.epochSeconds * 1000 - 1}`}
+      />
     </>
   );
 }

@@ -7,8 +7,8 @@
  * whatever the agent's history (app/_lib/agent-page.ts).
  */
 import { AgentBatchesQuerySchema } from '../../../../../lib/wire/params';
-import { agentHexParam, chainRuntime, handle, json, parseQuery, runtime } from '../../../../_lib/http';
 import { loadAgentBatches } from '../../../../_lib/agent-page';
+import { agentHexParam, chainRuntime, handle, json, parseQuery, runtime } from '../../../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

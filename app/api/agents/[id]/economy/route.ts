@@ -3,9 +3,10 @@
  * chain events, ending on its indexed stake and lease accounts (lib/indexer/economy.ts), the
  * series the agent page charts; `known: false` with the reason when this process runs no chain.
  */
-import { agentHexParam, handle, json, parseQuery, runtime } from '../../../../_lib/http';
-import { loadEconomyHistory } from '../../../../_lib/economy-history';
+
 import { NoQuerySchema } from '../../../../../lib/wire/params';
+import { loadEconomyHistory } from '../../../../_lib/economy-history';
+import { agentHexParam, handle, json, parseQuery, runtime } from '../../../../_lib/http';
 
 export const dynamic = 'force-dynamic';
 

@@ -7,7 +7,8 @@ export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> 
   return handle(async () => {
     const id = agentHexParam('id', decodeURIComponent((await ctx.params).id));
     const file = runtime().registrationFile?.(id) ?? null;
-    if (!file) return json({ error: `agent ${id} is not a demo agent of this observatory: no registration file here` }, 404);
+    if (!file)
+      return json({ error: `agent ${id} is not a demo agent of this observatory: no registration file here` }, 404);
     return json(file);
   });
 }

@@ -5,11 +5,12 @@
  * a 4xx with a sentence (400 malformed, stale or about another dispute, 403 signature, 404 no such
  * dispute, 409 a newer opinion of the reviewer is kept, 413 too large).
  */
+
+import { DisputeOpinionRequestSchema } from '../../../../../lib/wire/disputes';
 import { jsonBody } from '../../../../_lib/body';
+import { recordOpinion } from '../../../../_lib/disputes';
 import { handle, json, runtime } from '../../../../_lib/http';
 import { hexPathId } from '../../../../_lib/path-id';
-import { recordOpinion } from '../../../../_lib/disputes';
-import { DisputeOpinionRequestSchema } from '../../../../../lib/wire/disputes';
 
 export const dynamic = 'force-dynamic';
 

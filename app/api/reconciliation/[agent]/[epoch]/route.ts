@@ -4,7 +4,7 @@
  * batch answers its status and why nothing is compared (200, `live` null).
  */
 import { NoQuerySchema } from '../../../../../lib/wire/params';
-import { HttpError, agentParam, handle, json, parseQuery, runtime } from '../../../../_lib/http';
+import { agentParam, HttpError, handle, json, parseQuery, runtime } from '../../../../_lib/http';
 import { loadReconciliationDetail } from '../../../../_lib/reconciliation';
 
 export const dynamic = 'force-dynamic';
@@ -14,7 +14,8 @@ export async function GET(req: Request, ctx: { params: Promise<{ agent: string; 
     const p = await ctx.params;
     parseQuery(req.url, NoQuerySchema);
     const agent = agentParam('agent', p.agent);
-    if (!/^\d{1,19}$/.test(p.epoch) || BigInt(p.epoch) > (1n << 63n) - 1n) throw new HttpError(400, 'path parameter "epoch": must be a non-negative integer below 2^63');
+    if (!/^\d{1,19}$/.test(p.epoch) || BigInt(p.epoch) > (1n << 63n) - 1n)
+      throw new HttpError(400, 'path parameter "epoch": must be a non-negative integer below 2^63');
     return json(await loadReconciliationDetail(runtime(), agent, BigInt(p.epoch)));
   });
 }

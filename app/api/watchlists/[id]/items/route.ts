@@ -1,7 +1,8 @@
 /** PUT /api/watchlists/{id}/items `{kind, target}` watches an agent or conversation; DELETE ?kind=&target= stops. */
-import { agentParam, json, parseQuery } from '../../../../_lib/http';
+
 import { WatchItemBodySchema, WatchItemQuerySchema } from '../../../../../lib/wire/alerts';
 import { jsonBody } from '../../../../_lib/body';
+import { agentParam, json, parseQuery } from '../../../../_lib/http';
 import { onWatchlist, targetBytes } from '../../_lib/alerts-http';
 
 export const dynamic = 'force-dynamic';
