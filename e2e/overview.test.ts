@@ -130,17 +130,21 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       await page.waitForSelector('[data-testid="stream-status"][data-status="live"]', { timeout: 30_000 });
       // A marker that a reload would wipe.
       await page.evaluate(() => ((window as unknown as { __noReload: number }).__noReload = 42));
-      const rowIds = () =>
+      // Each row's id with its type cell, read together: a busy feed may scroll a row away
+      // between two reads.
+      const rows = () =>
         page.$$eval('[data-testid="envelope-feed"] tbody tr[data-envelope-id]', (trs) =>
-          trs.map((tr) => tr.getAttribute('data-envelope-id')!),
+          trs.map((tr) => [tr.getAttribute('data-envelope-id')!, (tr.querySelector('td')?.textContent ?? '').trim()]),
         );
+      const rowIds = async () => (await rows()).map(([id]) => id);
       const beforeIds = await rowIds();
       const beforeCount = beforeIds.length;
 
       const fresh = await until('a new envelope row in the feed', 60_000, async () => {
-        const ids = await rowIds();
+        const seen = await rows();
+        const ids = seen.map(([id]) => id);
         const added = ids.filter((id) => !beforeIds.includes(id));
-        return added.length > 0 ? { ids, added } : undefined;
+        return added.length > 0 ? { ids, added, typeText: seen.find(([id]) => id === added[0])![1] } : undefined;
       });
       assert.equal(
         await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload),
@@ -153,8 +157,7 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       const liveCount = Number((await page.textContent('[data-testid="live-count"]'))!.replace(/,/g, ''));
       assert.ok(liveCount >= 1, `live counter ${liveCount}`);
       // The new row is a stored envelope: the API knows it with the same sender.
-      const row = page.locator(`tr[data-envelope-id="${fresh.added[0]}"]`);
-      const typeText = (await row.locator('td').first().textContent())!.trim();
+      const typeText = fresh.typeText;
       const stored = await until('the new envelope in /api/envelopes', 10_000, async () => {
         const { body } = await getJson<{ envelopes: { id: string; type: string; sender: string }[] }>(
           '/api/envelopes?limit=200',
