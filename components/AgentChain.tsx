@@ -1,5 +1,4 @@
 'use client';
-import Link from 'next/link';
 /**
  * The agent page's chain section: stake and lease, its BehaviorBatches listed once each (the
  * verdict, the authoritative fold after it, its log against the mesh, its challenges; a page at a
@@ -11,6 +10,7 @@ import Link from 'next/link';
  * event about this agent on `/api/stream` reloads the first pages and the pinned batch from the
  * REST endpoints and updates stake and lease from the event itself.
  */
+import Link from 'next/link';
 import { useCallback, useState } from 'react';
 import {
   type AgentBatchPage,

@@ -1,10 +1,10 @@
 'use client';
-import Link from 'next/link';
 /**
  * The overview page body: starts from a server-rendered snapshot and follows `/api/stream`;
  * reloads the snapshot from `/api/overview` after a reconnect, a `lagged` notice, and every
  * {@link REFRESH_MS} (online windows and totals the events alone cannot settle).
  */
+import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { type EnvelopeView, type LiveEvent, MSG_TYPE_NAMES, type OverviewSnapshot } from '../lib/wire';
 import { CountTable } from './CountTable';

@@ -1,11 +1,11 @@
 'use client';
-import { useRouter } from 'next/navigation';
 /**
  * The header's search box: suggestions from GET /api/search as the user types (hex or base58
  * ids, prefixes, `agent epoch`, signatures, labels), arrow keys to pick one, Enter to open it.
  * Enter on the text itself opens the one exact hit directly (`direct`), otherwise the /search
  * page with every hit grouped by kind. A plain GET form underneath, so it works without script.
  */
+import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState } from 'react';
 import { type SearchHit, type SearchResult, SearchResultSchema } from '../lib/wire/search';
 import { shortBase58 } from './names/label';

@@ -1,11 +1,11 @@
 'use client';
-import Link from 'next/link';
 /**
  * The agent page's collusion section, read on request: the signals are computed over windows of
  * the whole mesh's newest rows (GET /api/collusion, a heavy read of a second or more on a large
  * store), so the page does not pay for them on every view; the reader asks, and the answer is
  * this agent's signals in a few lines (AgentCollusionSummary) with the evidence one click away.
  */
+import Link from 'next/link';
 import { useState } from 'react';
 import { type CollusionView, CollusionViewSchema } from '../../lib/wire/collusion';
 import { AgentCollusionSummary } from '../collusion/CollusionTables';

@@ -1,11 +1,11 @@
 'use client';
-import { ConversationList } from '../ConversationList';
 /**
  * The agent page's row lists (envelopes, conversations, counterparties) drawn in the browser from
  * their rows. The server still renders their HTML; what changes is the page's RSC payload, which
  * then carries each row's data (a few hundred bytes) instead of each row's rendered element tree
  * on top of its HTML: the page stays about a third lighter per row.
  */
+import { ConversationList } from '../ConversationList';
 import { EnvelopeFeed, type EnvelopeFeedProps } from '../EnvelopeFeed';
 import { Counterparties } from './AgentTrust';
 

@@ -1,10 +1,10 @@
 'use client';
-import Link from 'next/link';
 /**
  * One row of a dispute's evidence, checkable in place: "check here" opens a full-width row under it
  * with the envelope page's own verifier (components/verify/EnvelopeVerifier.tsx), mounted only when
  * asked, so a page of evidence does not start a chain read per envelope on load.
  */
+import Link from 'next/link';
 import { useState } from 'react';
 import type { SatiAddressesView } from '../../lib/wire';
 import { EnvelopeVerifier } from '../verify/EnvelopeVerifier';

@@ -1,10 +1,4 @@
 'use client';
-import { explorerTx } from '../../lib/chain/explorer';
-import { useSite } from '../site';
-import { shortAddress, sol, usdc } from './format';
-import { ProgramLogs } from './ProgramLogs';
-import { type Preview, solTerms } from './preview';
-import type { Phase } from './run-action';
 /**
  * An action's phases as they happen: built, previewed (simulated: the balance changes it will
  * make, the accounts it creates or closes with their rent, what is at stake; then Sign or
@@ -12,6 +6,12 @@ import type { Phase } from './run-action';
  * name and the program logs closed under "details"; "nothing was sent" when it failed before sending) or rejected /
  * cancelled (nothing sent). Each signature links to the explorer.
  */
+import { explorerTx } from '../../lib/chain/explorer';
+import { useSite } from '../site';
+import { shortAddress, sol, usdc } from './format';
+import { ProgramLogs } from './ProgramLogs';
+import { type Preview, solTerms } from './preview';
+import type { Phase } from './run-action';
 import type { ActionView } from './useAction';
 
 const STEPS: { phase: Phase; label: string }[] = [

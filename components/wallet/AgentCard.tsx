@@ -1,10 +1,10 @@
 'use client';
-import { useConnection } from '@solana/wallet-adapter-react';
 /**
  * One agent of "My agents": stake, lease (status, next due epoch, grace and deactivation), its
  * batches with their check against the uploaded log, the challenges against it (window,
  * resolution), and the actions possible now, each disabled with its reason when it cannot act.
  */
+import { useConnection } from '@solana/wallet-adapter-react';
 import { useEffect, useState } from 'react';
 import {
   claimStakeInstructions,

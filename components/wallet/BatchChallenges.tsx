@@ -1,5 +1,4 @@
 'use client';
-import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 /**
  * One-click challenges on the agent page's batch view: for each batch the observatory's check
  * flags (uploaded log vs batch), the log entries the batch contradicts, each with a "Challenge"
@@ -7,6 +6,7 @@ import { useConnection, useWallet } from '@solana/wallet-adapter-react';
  * batch does report sit below, folded (challenging one of those loses the challenge stake).
  * Anyone with a wallet and 10 USDC can open a challenge while the window is open.
  */
+import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 import { useEffect, useState } from 'react';
 import { challengeAddress, PublicKey, readChallenge } from '../../lib/chain';
 import { type BatchJson, type ChallengeCandidate, ChallengeCandidateListSchema, hexToBytes } from '../../lib/wire';

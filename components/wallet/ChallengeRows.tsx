@@ -1,5 +1,4 @@
 'use client';
-import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 /**
  * Challenges against one agent with their window and resolution, and the permissionless resolve /
  * expire buttons for any connected wallet. A row's state comes from the chain: the Challenge
@@ -7,6 +6,7 @@ import { useConnection, useWallet } from '@solana/wallet-adapter-react';
  * and the clock, re-read every second (open through epoch e + 2, resolvable after, expirable
  * after e + 4), so a reload or a window closing never leaves a stale phase on screen.
  */
+import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 import { useEffect, useState } from 'react';
 import {
   type Connection,

@@ -1,11 +1,11 @@
 'use client';
-import { useConnection } from '@solana/wallet-adapter-react';
 /**
  * An agent's DelegateV1 delegations on its "My agents" card, read from the chain in the browser
  * (lib/chain/sati-delegations.ts: SAS accounts filtered by the agent mint, each checked with
  * delegationValid against the current owner and the viewer's clock). Revoking is SAS's
  * close_attestation: the card says plainly where this chain cannot do it instead of pretending.
  */
+import { useConnection } from '@solana/wallet-adapter-react';
 import { useEffect, useState } from 'react';
 import { PublicKey } from '../../lib/chain';
 import {

@@ -1,7 +1,4 @@
 'use client';
-import { useWallet } from '@solana/wallet-adapter-react';
-import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
-import { useRouter } from 'next/navigation';
 /**
  * A reviewer records an opinion on a dispute with their wallet (docs/app.md "Dispute desk"): the
  * page builds the canonical text (lib/wire/disputes.ts), shows it, and the connected Wallet
@@ -10,6 +7,9 @@ import { useRouter } from 'next/navigation';
  * costs nothing: no transaction is built. Lives in components/wallet because only the wallet
  * island talks to the wallet adapter (docs/architecture.md).
  */
+import { useWallet } from '@solana/wallet-adapter-react';
+import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
+import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import {
   DISPUTE_OPINIONS,

@@ -1,11 +1,11 @@
 'use client';
-import { useWallet } from '@solana/wallet-adapter-react';
-import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 /**
  * The header's wallet corner: the cluster the server configured, the connect button (the wallet
  * adapter's modal lists every Wallet Standard wallet found), and once connected the address in
  * base58 with its SOL and USDC balances, plus the faucet on the embedded chain.
  */
+import { useWallet } from '@solana/wallet-adapter-react';
+import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 import { useState } from 'react';
 import { FaucetResultSchema } from '../../lib/wire';
 import { shortAddress, sol, usdc } from './format';

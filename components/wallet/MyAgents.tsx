@@ -1,12 +1,12 @@
 'use client';
-import { useConnection, useWallet } from '@solana/wallet-adapter-react';
-import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 /**
  * "My agents": the agents whose identity NFT the connected wallet holds, each with its stake,
  * lease, batches and the challenges against it, and the actions possible now; plus registering a
  * new agent with SATI's register_agent (embedded chain: its stand-in registry; a real cluster: a
  * link to SATI's registration page).
  */
+import { useConnection, useWallet } from '@solana/wallet-adapter-react';
+import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 import { useEffect, useState } from 'react';
 import {
   findOwnedIdentities,
@@ -21,7 +21,7 @@ import { AgentCard } from './AgentCard';
 import { MyChallenges, NetworkPanel, OwnerHistory } from './OwnerPanels';
 import { checkRegisterForm, type RegisterFormInput } from './register-form';
 import { useAction } from './useAction';
-import { useBalances, useEconomy } from './useChainState';
+import { retryRead, useBalances, useEconomy } from './useChainState';
 import { useHasWallet, useMounted, useWalletEnv } from './WalletIsland';
 
 /** `sati`: SATI's addresses on the server's chain (delegations are read with them); null without a chain. */
@@ -49,29 +49,15 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
   useEffect(() => {
     setAgentsError(null);
     if (!publicKey) return void setAgents(null);
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // A failed read is not "no agents": a busy RPC proxy answers 429 for a moment, so the page
-    // says the read failed and tries again, backing off up to 10 s.
-    const attempt = (n: number) => {
-      findOwnedIdentities(connection, publicKey).then(
-        (a) => {
-          if (!live) return;
-          setAgents(a);
-          setAgentsError(null);
-        },
-        (e: unknown) => {
-          if (!live) return;
-          setAgentsError(e instanceof Error ? e.message : String(e));
-          timer = setTimeout(() => attempt(n + 1), Math.min(10_000, 1000 * 2 ** n));
-        },
-      );
-    };
-    attempt(0);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
+    // A failed read is not "no agents": the page says the read failed and tries again.
+    return retryRead(
+      () => findOwnedIdentities(connection, publicKey),
+      (a) => {
+        setAgents(a);
+        setAgentsError(null);
+      },
+      setAgentsError,
+    );
   }, [connection, publicKey, version]);
 
   if (!mounted) return <p className="muted">Looking for wallets…</p>;

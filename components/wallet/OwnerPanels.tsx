@@ -1,5 +1,4 @@
 'use client';
-import { useConnection } from '@solana/wallet-adapter-react';
 /**
  * The owner's side panels on "My agents": the network this page acts on (cluster, RPC, and a
  * priority fee where the cluster has a fee market), "My challenges" (the wallet's challenges as
@@ -8,6 +7,7 @@ import { useConnection } from '@solana/wallet-adapter-react';
  * (getSignaturesForAddress + getTransaction: the effect in words from the programs' events and
  * the wallet's own balance changes, the time, an explorer link).
  */
+import { useConnection } from '@solana/wallet-adapter-react';
 import { useEffect, useState } from 'react';
 import type { TokenBalance, VersionedTransactionResponse } from '../../lib/chain';
 import {

@@ -1,6 +1,4 @@
 'use client';
-import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react';
-import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
 /**
  * The client-only wallet island: the wallet adapter's providers with `wallets={[]}`, so every
  * Wallet Standard wallet the page announces (Phantom, Solflare, Backpack, the e2e test wallet) is
@@ -8,6 +6,8 @@ import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
  * endpoint comes from the server's configuration only, never from the URL) and a counter the
  * actions bump so balances and agent state reload after a confirmed transaction.
  */
+import { ConnectionProvider, WalletProvider } from '@solana/wallet-adapter-react';
+import { WalletModalProvider } from '@solana/wallet-adapter-react-ui';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import '@solana/wallet-adapter-react-ui/styles.css';
 import './wallet.css';

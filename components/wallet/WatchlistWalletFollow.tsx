@@ -1,6 +1,4 @@
 'use client';
-import { useWallet } from '@solana/wallet-adapter-react';
-import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 /**
  * The wallet side of a watchlist, with the wallet the header connects (the project's Wallet
  * Standard island: components/wallet/WalletIsland.tsx): "Follow my wallet" signs a message tying
@@ -9,6 +7,8 @@ import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
  * another browser, signing with the same wallet takes that list over. Only signMessage is used:
  * no transaction, nothing spent. Renders nothing when the process runs no chain.
  */
+import { useWallet } from '@solana/wallet-adapter-react';
+import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 import { useState } from 'react';
 import { alertsApi } from '../alerts/api';
 import { announceAlertsChanged } from '../alerts/Bell';

@@ -1,10 +1,10 @@
 'use client';
-import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 /**
  * React state around run-action.ts: the current action's label and phase events, and the pending
  * confirmation of its preview (the Sign / Cancel buttons of ActionPhases); reloads chain reads on
  * confirmation.
  */
+import { useConnection, useWallet } from '@solana/wallet-adapter-react';
 import { useCallback, useRef, useState } from 'react';
 import { type Transaction, usdcAccountOf } from '../../lib/chain';
 import { type BuiltAction, type PhaseEvent, runAction } from './run-action';

@@ -1,46 +1,68 @@
 'use client';
-import { useConnection } from '@solana/wallet-adapter-react';
 /**
  * Reads the browser needs from the chain over the configured JSON-RPC: the deployment's economy
  * config (USDC mint, treasury, vault, epoch length), the wallet's SOL and USDC balances, and the
  * identity NFTs it holds. Each reloads when an action confirms (useWalletEnv().version).
  */
+import { useConnection } from '@solana/wallet-adapter-react';
 import { useEffect, useState } from 'react';
 import { type EconomyConfig, loadEconomyConfig, type PublicKey, usdcAccountOf } from '../../lib/chain';
 import { useWalletEnv } from './WalletIsland';
 
 const economies = new WeakMap<object, Promise<EconomyConfig>>();
 
+/**
+ * Calls `read` until it answers: a failure is reported and tried again after `firstDelayMs`,
+ * doubling up to 10 s (a busy RPC proxy answers 429 for a moment, and a failed read must not
+ * stand as an answer). Returns the function that stops it (an effect's clean-up).
+ */
+export function retryRead<T>(
+  read: () => Promise<T>,
+  onValue: (value: T) => void,
+  onError: (message: string) => void,
+  firstDelayMs = 1000,
+): () => void {
+  let live = true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const attempt = (n: number) => {
+    read().then(
+      (value) => live && onValue(value),
+      (e: unknown) => {
+        if (!live) return;
+        onError(e instanceof Error ? e.message : String(e));
+        timer = setTimeout(() => attempt(n + 1), Math.min(10_000, firstDelayMs * 2 ** Math.min(n, 4)));
+      },
+    );
+  };
+  attempt(0);
+  return () => {
+    live = false;
+    clearTimeout(timer);
+  };
+}
+
 /** The deployment's economy config; null while loading or when the programs are not initialized. */
 export function useEconomy(): { economy: EconomyConfig | null; error: string | null } {
   const { connection } = useConnection();
   const [s, set] = useState<{ economy: EconomyConfig | null; error: string | null }>({ economy: null, error: null });
   useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     // One read per connection shared by every card and action on the page; a failure is dropped
-    // from the cache and retried (a busy proxy answers 429 for a moment).
-    const attempt = (n: number) => {
+    // from the cache, so the next try reads again.
+    const shared = (): Promise<EconomyConfig> => {
       let p = economies.get(connection);
       if (!p) {
         p = loadEconomyConfig(connection);
         economies.set(connection, p);
         p.catch(() => economies.delete(connection));
       }
-      p.then(
-        (economy) => live && set({ economy, error: null }),
-        (e: Error) => {
-          if (!live) return;
-          set({ economy: null, error: e.message });
-          timer = setTimeout(() => attempt(n + 1), Math.min(10_000, 2000 * 2 ** Math.min(n, 3)));
-        },
-      );
+      return p;
     };
-    attempt(0);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
+    return retryRead(
+      shared,
+      (economy) => set({ economy, error: null }),
+      (error) => set({ economy: null, error }),
+      2000,
+    );
   }, [connection]);
   return s;
 }

@@ -9,7 +9,8 @@
  * sets it, else the chain's own. A loopback or private one (127.0.0.0/8, ::1, localhost,
  * 10/8, 172.16/12, 192.168/16, fc00::/7) is named only to a viewer on the same machine (the page's
  * own host name is loopback): anyone else would be sent to an address that is not the chain, and
- * would learn the deployment's inner addresses; they get no link.
+ * would learn the deployment's inner addresses; they get no link. (lib/net/addresses.ts judges
+ * addresses the server may contact, far more finely, but with node's BlockList: not in a browser.)
  */
 
 const EXPLORER = 'https://explorer.solana.com';

@@ -130,9 +130,8 @@ export async function createTestDatabase(
   await admin.connect();
   await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
   await admin.end();
-  const u = new URL(withDatabase(baseUrl, name));
   return {
-    url: u.toString(),
+    url: withDatabase(baseUrl, name),
     async drop() {
       const c = new pg.Client({ connectionString: baseUrl });
       await c.connect();
