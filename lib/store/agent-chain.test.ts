@@ -59,3 +59,18 @@ testOnEachStore(
   },
   { dbPrefix: 'agentchain' },
 );
+
+testOnEachStore(
+  "agentStakeLease: one agent's stake and lease rows, null where it has none",
+  async (store) => {
+    await store.upsertStake({ agentId: A, amount: 10_000_000n, status: 'locked', slot: 5n });
+    await store.upsertStake({ agentId: B, amount: 7n, status: 'unlocking', slot: 6n });
+    await store.upsertLease({ agentId: B, paidThroughEpoch: 9n, active: true, slot: 7n });
+    const a = await store.agentStakeLease(A);
+    assert.deepEqual([a.stake?.amount, a.stake?.status, a.lease], [10_000_000n, 'locked', null]);
+    const b = await store.agentStakeLease(B);
+    assert.deepEqual([b.stake?.amount, b.lease?.paidThroughEpoch, b.lease?.active], [7n, 9n, true]);
+    assert.deepEqual(await store.agentStakeLease(new Uint8Array(32)), { stake: null, lease: null });
+  },
+  { dbPrefix: 'zx_agent_stake' },
+);

@@ -6,7 +6,7 @@
  * newest batch point instead of refolding every verified batch from its log.
  */
 
-import type { BatchRow, LeaseRow, StakeRow } from './chain';
+import { type BatchRow, type LeaseRow, listLeases, listStakes, type StakeRow } from './chain';
 import type { Queryable } from './db';
 import { type ReconciliationRow, rowOf, SELECT_ROW } from './reconciliation';
 import { type ReputationPoint, readReputationPoints } from './reputation-points';
@@ -22,42 +22,8 @@ export async function agentStakeLease(
   q: Queryable,
   agent: Uint8Array,
 ): Promise<{ stake: StakeRow | null; lease: LeaseRow | null }> {
-  const [s, l] = await Promise.all([
-    q.query<Row>(
-      `SELECT agent_id, owner, amount::text AS amount, status, unlock_slot::text AS unlock_slot, slot::text AS slot, updated_at FROM stake WHERE agent_id = $1`,
-      [agent],
-    ),
-    q.query<Row>(
-      `SELECT agent_id, paid_through_epoch::text AS p, last_paid_epoch::text AS l, missed_epochs, active, slot::text AS slot, updated_at FROM lease WHERE agent_id = $1`,
-      [agent],
-    ),
-  ]);
-  const x = s[0];
-  const y = l[0];
-  return {
-    stake: x
-      ? {
-          agentId: u8(x.agent_id),
-          owner: x.owner ? u8(x.owner) : null,
-          amount: big(x.amount),
-          status: x.status as string,
-          unlockSlot: optBig(x.unlock_slot),
-          slot: big(x.slot),
-          updatedAt: x.updated_at as Date,
-        }
-      : null,
-    lease: y
-      ? {
-          agentId: u8(y.agent_id),
-          paidThroughEpoch: big(y.p),
-          lastPaidEpoch: optBig(y.l),
-          missedEpochs: Number(y.missed_epochs),
-          active: Boolean(y.active),
-          slot: big(y.slot),
-          updatedAt: y.updated_at as Date,
-        }
-      : null,
-  };
+  const [s, l] = await Promise.all([listStakes(q, agent), listLeases(q, agent)]);
+  return { stake: s[0] ?? null, lease: l[0] ?? null };
 }
 
 export interface AgentBatchRow {

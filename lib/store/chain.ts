@@ -292,9 +292,11 @@ export async function setCursor(q: Queryable, c: Cursor): Promise<void> {
   );
 }
 
-export async function listStakes(q: Queryable): Promise<StakeRow[]> {
+/** Every stake row, or only `agent`'s. */
+export async function listStakes(q: Queryable, agent?: Uint8Array): Promise<StakeRow[]> {
   const r = await q.query<Row>(
-    `SELECT agent_id, owner, amount::text AS amount, status, unlock_slot::text AS unlock_slot, slot::text AS slot, updated_at FROM stake ORDER BY agent_id`,
+    `SELECT agent_id, owner, amount::text AS amount, status, unlock_slot::text AS unlock_slot, slot::text AS slot, updated_at FROM stake ${agent ? 'WHERE agent_id = $1' : ''} ORDER BY agent_id`,
+    agent ? [agent] : [],
   );
   return r.map((x) => ({
     agentId: u8(x.agent_id),
@@ -307,9 +309,11 @@ export async function listStakes(q: Queryable): Promise<StakeRow[]> {
   }));
 }
 
-export async function listLeases(q: Queryable): Promise<LeaseRow[]> {
+/** Every lease row, or only `agent`'s. */
+export async function listLeases(q: Queryable, agent?: Uint8Array): Promise<LeaseRow[]> {
   const r = await q.query<Row>(
-    `SELECT agent_id, paid_through_epoch::text AS p, last_paid_epoch::text AS l, missed_epochs, active, slot::text AS slot, updated_at FROM lease ORDER BY agent_id`,
+    `SELECT agent_id, paid_through_epoch::text AS p, last_paid_epoch::text AS l, missed_epochs, active, slot::text AS slot, updated_at FROM lease ${agent ? 'WHERE agent_id = $1' : ''} ORDER BY agent_id`,
+    agent ? [agent] : [],
   );
   return r.map((x) => ({
     agentId: u8(x.agent_id),
