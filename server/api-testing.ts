@@ -13,6 +13,7 @@ import { join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { inBackgroundLane } from '../lib/store';
 import { loadConfig } from './config';
 import { createHeavyGate, type HeavyGate } from './heavy-gate';
 import { createLogger } from './logger';
@@ -105,7 +106,7 @@ export async function startApiHarness(env: Record<string, string> = {}, limits?:
   const routes = await apiRouteFiles();
   const runtime = await startRuntime(config, log);
   const limiter = createRateLimiter(limits ?? config.rateLimits);
-  const heavy = createHeavyGate(config.heavy);
+  const heavy = createHeavyGate(config.heavy, { runHeavy: inBackgroundLane });
   // The server keeps an idle connection longer than fetch's pool does (4 s), so the client always
   // closes it first: at Node's default 5 s, a loaded event loop closes a socket fetch is just
   // reusing and the request fails with ECONNRESET.

@@ -33,6 +33,11 @@ export interface HeavyLimits {
   budget: BucketSpec | null;
 }
 
+export interface HeavyGateOptions {
+  now?: () => number;
+  runHeavy?: (go: () => void) => void;
+}
+
 export const DEFAULT_HEAVY_LIMITS: HeavyLimits = {
   perClient: 2,
   queue: 4,
@@ -96,7 +101,27 @@ interface ClientState {
   at: number;
 }
 
-export function createHeavyGate(limits: HeavyLimits, now: () => number = () => performance.now()): HeavyGate {
+/** A 429 with `Retry-After` and a sentence saying why (nothing when the answer has begun). */
+function refuse(res: ServerResponse, seconds: number, why: string): void {
+  if (res.headersSent || res.destroyed) return void res.destroy();
+  const body = JSON.stringify({ error: why });
+  res.writeHead(429, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'retry-after': String(seconds),
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/**
+ * `runHeavy` runs every admitted heavy read (the server puts their statements in the embedded
+ * database's background lane, lib/store/lanes.ts); `now` is the clock the budget is charged by.
+ */
+export function createHeavyGate(
+  limits: HeavyLimits,
+  { now = () => performance.now(), runHeavy = (go: () => void) => go() }: HeavyGateOptions = {},
+): HeavyGate {
   const clients = new Map<string, ClientState>();
   let running = 0;
   let waiting = 0;
@@ -129,18 +154,6 @@ export function createHeavyGate(limits: HeavyLimits, now: () => number = () => p
     for (const [k, c] of clients) forget(k, c);
   }, 60_000);
   sweep.unref();
-
-  const refuse = (res: ServerResponse, seconds: number, why: string) => {
-    if (res.headersSent || res.destroyed) return void res.destroy();
-    const body = JSON.stringify({ error: why });
-    res.writeHead(429, {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      'retry-after': String(seconds),
-      'content-length': Buffer.byteLength(body),
-    });
-    res.end(body);
-  };
 
   return {
     run(req, res, next) {
@@ -180,7 +193,7 @@ export function createHeavyGate(limits: HeavyLimits, now: () => number = () => p
         // the answer ended); either gives the slot back, once.
         res.once('finish', release);
         res.once('close', release);
-        next();
+        runHeavy(next);
       };
       if (c.running < limits.perClient) return start();
       if (c.waiting.length >= limits.queue) {

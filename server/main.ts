@@ -11,6 +11,7 @@
 import { createServer } from 'node:http';
 import next from 'next';
 import { CLIENT_HEADER } from '../app/_lib/client';
+import { inBackgroundLane } from '../lib/store';
 import type { LimitsReport } from '../lib/wire/views';
 import { ConfigError, loadConfig, type ServerConfig } from './config';
 import { createHeavyGate } from './heavy-gate';
@@ -49,7 +50,7 @@ async function main(config: ServerConfig): Promise<void> {
   const handle = app.getRequestHandler();
 
   const limiter = createRateLimiter(config.rateLimits);
-  const heavy = createHeavyGate(config.heavy);
+  const heavy = createHeavyGate(config.heavy, { runHeavy: inBackgroundLane });
   const server = createServer();
   const connections = capConnections(server, config.connectionsPerClient);
   server.on('request', (req, res) => {

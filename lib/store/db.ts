@@ -15,6 +15,7 @@ import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { StoreError } from './errors';
+import { createLaneGate, inBackground } from './lanes';
 import { createListener } from './pg-listen';
 
 /** Anything that runs SQL with positional parameters and returns rows. */
@@ -150,29 +151,11 @@ export function turnTaker(sliceMs: number): () => Promise<void> | undefined {
 
 const PGLITE_TYPES = { parsers: { 17: parseByteaHex }, serializers: { 17: serializeBytea } };
 
-/** Opens embedded PGlite; `dataDir` undefined = in memory (tests), else file-backed. */
-export async function openPglite(
-  dataDir?: string,
-  opts: { checkpointBytes?: number; checkpointCheckMs?: number; image?: Blob } = {},
-): Promise<Db> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  let client: PGlite;
-  try {
-    client = dataDir
-      ? await PGlite.create(dataDir, PGLITE_TYPES)
-      : await PGlite.create({ ...PGLITE_TYPES, ...(opts.image ? { loadDataDir: opts.image } : {}) });
-  } catch (cause) {
-    throw new StoreError(`cannot open PGlite database in ${dataDir ?? 'memory'}`, { cause });
-  }
-  let chain: Promise<unknown> = Promise.resolve();
-  const turn = turnTaker(PGLITE_SLICE_MS);
-  const queryable = (q: { query: PGlite['query'] }): Queryable => ({
-    async query<T>(sql: string, params?: unknown[]) {
-      await turn();
-      return (await q.query<T>(sql, params as unknown[])).rows;
-    },
-  });
-  const top = queryable(client);
+/** Checks PGlite's WAL size every `checkpointCheckMs` and checkpoints past `checkpointBytes`. */
+function startCheckpoints(
+  client: PGlite,
+  opts: { checkpointBytes?: number; checkpointCheckMs?: number },
+): { stop(): void } {
   const checkpointBytes = opts.checkpointBytes ?? PGLITE_CHECKPOINT_BYTES;
   let checkpointing = false;
   let closed = false;
@@ -197,25 +180,65 @@ export async function openPglite(
   }, opts.checkpointCheckMs ?? PGLITE_CHECKPOINT_CHECK_MS);
   walTimer.unref();
   return {
+    stop: () => {
+      closed = true;
+      clearInterval(walTimer);
+    },
+  };
+}
+
+/** Opens embedded PGlite; `dataDir` undefined = in memory (tests), else file-backed. */
+export async function openPglite(
+  dataDir?: string,
+  opts: { checkpointBytes?: number; checkpointCheckMs?: number; image?: Blob } = {},
+): Promise<Db> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  let client: PGlite;
+  try {
+    client = dataDir
+      ? await PGlite.create(dataDir, PGLITE_TYPES)
+      : await PGlite.create({ ...PGLITE_TYPES, ...(opts.image ? { loadDataDir: opts.image } : {}) });
+  } catch (cause) {
+    throw new StoreError(`cannot open PGlite database in ${dataDir ?? 'memory'}`, { cause });
+  }
+  let chain: Promise<unknown> = Promise.resolve();
+  const turn = turnTaker(PGLITE_SLICE_MS);
+  const queryable = (q: { query: PGlite['query'] }): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      await turn();
+      return (await q.query<T>(sql, params as unknown[])).rows;
+    },
+  });
+  // Heavy reads yield to everything else (lanes.ts); inside a transaction every statement is
+  // already behind PGlite's transaction lock, so only top-level statements and BEGINs take a lane.
+  const lanes = createLaneGate();
+  const inLane = <T>(run: () => Promise<T>): Promise<T> =>
+    inBackground() ? lanes.background(run) : lanes.foreground(run);
+  const direct = queryable(client);
+  const top: Queryable = { query: (sql, params) => inLane(() => direct.query(sql, params)) };
+  const checkpoints = startCheckpoints(client, opts);
+  return {
     kind: 'pglite',
     ...top,
     // PGlite has no named statements: a prepared statement is a plain query.
     prepared: (_name, sql, params) => top.query(sql, params),
     transaction: (fn) =>
-      client.transaction((tx) => {
-        const q = queryable(tx);
-        return fn({
-          ...q,
-          session: client,
-          prepared: (_name, sql, params) => q.query(sql, params),
-          async copyIn(target, data) {
-            await turn();
-            await tx.query(`COPY ${target} FROM '/dev/blob' WITH (FORMAT binary)`, [], {
-              blob: new Blob([data as Uint8Array<ArrayBuffer>]),
-            });
-          },
-        });
-      }),
+      inLane(() =>
+        client.transaction((tx) => {
+          const q = queryable(tx);
+          return fn({
+            ...q,
+            session: client,
+            prepared: (_name, sql, params) => q.query(sql, params),
+            async copyIn(target, data) {
+              await turn();
+              await tx.query(`COPY ${target} FROM '/dev/blob' WITH (FORMAT binary)`, [], {
+                blob: new Blob([data as Uint8Array<ArrayBuffer>]),
+              });
+            },
+          });
+        }),
+      ),
     withLock<T>(_key: number, fn: () => Promise<T>) {
       const run = chain.then(fn, fn);
       chain = run.catch(() => undefined);
@@ -234,8 +257,7 @@ export async function openPglite(
     adapter: new PrismaPGlite(client),
     dumpImage: () => client.dumpDataDir('none'),
     close: () => {
-      closed = true;
-      clearInterval(walTimer);
+      checkpoints.stop();
       return client.close();
     },
   };
