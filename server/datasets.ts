@@ -22,6 +22,7 @@ import {
 } from '../lib/export/release';
 import { loadOrCreateSigningKey } from '../lib/export/signing';
 import type { SignerRegistry } from '../lib/protocol/types';
+import { inBackgroundLane } from '../lib/store';
 import type { Logger } from './logger';
 
 export function datasetsDir(dataDir: string): string {
@@ -48,23 +49,27 @@ export function startDatasets(p: {
   const dir = datasetsDir(p.dataDir);
   const signingKey = loadOrCreateSigningKey(signingKeyPath(p.dataDir), `Zerox1 Observatory observer on ${hostname()}`);
   p.log.info(`dataset releases are signed with Ed25519 key ${signingKey.publicKey}`);
-  return startReleaseScheduler({
-    store: p.store,
-    dir,
-    registry: p.registry,
-    chain: p.chain,
-    signingKey,
-    anchor: p.anchorWith ? (a) => p.anchorWith!(signingKey.seed, a) : undefined,
-    onRelease: (m) =>
-      p.log.info(
-        `released epoch ${m.epoch}${m.revision ? ` revision ${m.revision}${m.final ? ' (final)' : ''}` : ''} (${Object.values(m.tables).reduce((n, t) => n + t.rows, 0)} rows, ${m.batches.length} batches) in ${dir}`,
-      ),
-    onError: (e, epoch, attempts) =>
-      p.log.warn(
-        epoch < 0
-          ? 'dataset release check failed'
-          : `dataset release of epoch ${epoch} failed (attempt ${attempts}, retried with backoff)`,
-        e,
-      ),
-  });
+  // Releases are never urgent: on the embedded database their statements yield to the pages'
+  // and the ingest's (lib/store/lanes.ts), and every timer the scheduler sets keeps that lane.
+  return inBackgroundLane(() =>
+    startReleaseScheduler({
+      store: p.store,
+      dir,
+      registry: p.registry,
+      chain: p.chain,
+      signingKey,
+      anchor: p.anchorWith ? (a) => p.anchorWith!(signingKey.seed, a) : undefined,
+      onRelease: (m) =>
+        p.log.info(
+          `released epoch ${m.epoch}${m.revision ? ` revision ${m.revision}${m.final ? ' (final)' : ''}` : ''} (${Object.values(m.tables).reduce((n, t) => n + t.rows, 0)} rows, ${m.batches.length} batches) in ${dir}`,
+        ),
+      onError: (e, epoch, attempts) =>
+        p.log.warn(
+          epoch < 0
+            ? 'dataset release check failed'
+            : `dataset release of epoch ${epoch} failed (attempt ${attempts}, retried with backoff)`,
+          e,
+        ),
+    }),
+  );
 }
