@@ -9,6 +9,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { GlossaryKey } from '../../components/glossary';
 import { grouped, StatsChart, seriesColour } from '../../components/stats/StatsChart';
+import '../../components/stats/stats.css';
 import { Term } from '../../components/Term';
 import { MESH_RANGES, type MeshHealthRow, type MeshHealthView, type MeshRange } from '../../lib/wire/mesh-health';
 import type { StatsMetricInfo, StatsSeries } from '../../lib/wire/stats';

@@ -7,6 +7,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ReconciliationTotals } from '../../components/reconciliation/Reconciliation';
 import { formatValue, grouped, StatsChart, seriesColour } from '../../components/stats/StatsChart';
+import '../../components/stats/stats.css';
 import { Term } from '../../components/Term';
 import {
   STATS_METRIC_NAMES,

@@ -1,13 +1,13 @@
 /**
  * One metric of the economy over time (lib/wire/stats.ts) as SVG, rendered on the server with d3
  * scales and shapes: a step line per series (a value holds for its whole interval), gaps where a
- * rate is unknown, a hover title per interval with its exact values. Two layouts are rendered,
- * wide and narrow, and CSS shows the one that fits, so axis text stays legible on a phone
- * without measuring the page in the browser. Colours are the theme's variables (stats.css).
+ * rate is unknown, a hover title per run of intervals with the same exact values. Two layouts
+ * are rendered, wide and narrow, and CSS shows the one that fits, so axis text stays legible on
+ * a phone without measuring the page in the browser. Colours are the theme's variables (stats.css,
+ * imported by the pages that draw charts, so this module also renders in a plain test).
  */
 import { curveStepAfter, line, max, min, scaleLinear, scaleUtc } from 'd3';
 import { STATS_METRICS, type StatsMetric, type StatsMetricInfo, type StatsSeries } from '../../lib/wire/stats';
-import './stats.css';
 
 const LAYOUTS = [
   { cls: 'wide', w: 640, h: 220, xTicks: 6, yTicks: 5 },
@@ -61,6 +61,49 @@ export function formatValue(metric: StatsMetric, v: string | null): string {
   return 'ratio' in STATS_METRICS[metric] ? percent(v) : grouped(v);
 }
 
+/** A coordinate to 0.01 px: finer digits only add bytes to every page that draws a chart. */
+const px = (v: number) => Math.round(v * 100) / 100;
+
+/** Consecutive intervals whose hover text is the same, as one run each ([from, to) indexes). */
+export function hoverRuns(n: number, text: (i: number) => string): { from: number; to: number; text: string }[] {
+  const runs: { from: number; to: number; text: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = text(i);
+    const last = runs[runs.length - 1];
+    if (last && last.text === t) last.to = i + 1;
+    else runs.push({ from: i, to: i + 1, text: t });
+  }
+  return runs;
+}
+
+/**
+ * A hover target per run of intervals with the same exact values (and "unknown" where a rate has
+ * no denominator), its title naming the run's span in UTC.
+ */
+function HoverTargets(p: {
+  runs: { from: number; to: number; text: string }[];
+  colW: number;
+  height: number;
+  at: (i: number) => string;
+  step: number;
+}) {
+  return (
+    <g className="hover">
+      {p.runs.map((r) => (
+        <rect
+          key={r.from}
+          x={px(M.left + r.from * p.colW)}
+          y={M.top}
+          width={px((r.to - r.from) * p.colW)}
+          height={p.height}
+        >
+          <title>{`${r.to - r.from === 1 ? `${p.at(r.from)} + ${p.step} s` : `${p.at(r.from)} to ${p.at(r.to)} (${r.to - r.from} intervals of ${p.step} s)`}\n${r.text}`}</title>
+        </rect>
+      ))}
+    </g>
+  );
+}
+
 /** `info`: a series of another page (the mesh's), described there; default the economy's metric. */
 export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: StatsMetricInfo; empty?: string }) {
   const metric = s.metric as StatsMetric;
@@ -73,19 +116,16 @@ export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: S
   const stepMs = s.stepSeconds * 1000;
   const at = (i: number) => new Date(from + i * stepMs);
   const all = s.series.flatMap((x) => x.values.map(plot)).filter((v): v is number => v !== null);
-  if (n === 0 || s.series.length === 0) {
-    return (
-      <p className="muted empty stats-empty">
-        {empty ??
-          ('perService' in info ? 'No agreed deals with a NEG1 price in this range.' : 'No data in this range.')}
-      </p>
-    );
-  }
+  const none = 'perService' in info ? 'No agreed deals with a NEG1 price in this range.' : 'No data in this range.';
+  if (n === 0 || s.series.length === 0) return <p className="muted empty stats-empty">{empty ?? none}</p>;
   const lo = Math.min(0, min(all) ?? 0);
   const hi = Math.max(ratio ? 1 : 1, max(all) ?? 0);
   const spanDays = (n * s.stepSeconds) / 86_400;
   // Counts and token amounts are whole numbers: no 0.5 ticks on their axes.
   const whole = !ratio && metric !== 'envelopes' && !given;
+  const unit = given ? ` ${info.unit}` : '';
+  const hover = hoverRuns(n, (i) => s.series.map((ser) => `${ser.label}: ${show(ser.values[i])}${unit}`).join('\n'));
+  const iso = (i: number) => at(i).toISOString().replace('.000Z', 'Z');
   return (
     <>
       {LAYOUTS.map((L) => {
@@ -97,6 +137,7 @@ export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: S
           .nice(L.yTicks)
           .range([L.h - M.bottom, M.top]);
         const mk = line<[number, number | null]>()
+          .digits(1)
           .defined((d) => d[1] !== null)
           .x((d) => x(at(d[0])))
           .y((d) => y(d[1] as number))
@@ -128,7 +169,7 @@ export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: S
                 .ticks(L.yTicks)
                 .filter((t) => !whole || Number.isInteger(t))
                 .map((t) => (
-                  <g key={t} transform={`translate(0,${y(t)})`}>
+                  <g key={t} transform={`translate(0,${px(y(t))})`}>
                     <line className="grid" x1={M.left} x2={L.w - M.right} />
                     <text x={M.left - 6} dy="0.32em" textAnchor="end">
                       {tickText(t, ratio)}
@@ -136,11 +177,16 @@ export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: S
                   </g>
                 ))}
               {x.ticks(L.xTicks).map((t) => (
-                <text key={t.getTime()} x={x(t)} y={L.h - 6} textAnchor={x(t) > L.w - M.right - 24 ? 'end' : 'middle'}>
+                <text
+                  key={t.getTime()}
+                  x={px(x(t))}
+                  y={L.h - 6}
+                  textAnchor={x(t) > L.w - M.right - 24 ? 'end' : 'middle'}
+                >
                   {utcLabel(t, s.stepSeconds, spanDays)}
                 </text>
               ))}
-              <line className="base" x1={M.left} x2={L.w - M.right} y1={y(0)} y2={y(0)} />
+              <line className="base" x1={M.left} x2={L.w - M.right} y1={px(y(0))} y2={px(y(0))} />
             </g>
             {s.series.map((ser, k) => (
               <path
@@ -149,14 +195,7 @@ export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: S
                 d={mk(pts(ser.values)) ?? ''}
               />
             ))}
-            {/* One hover target per interval with its exact values (and "unknown" where a rate has no denominator). */}
-            <g className="hover">
-              {Array.from({ length: n }, (_, i) => (
-                <rect key={i} x={M.left + i * colW} y={M.top} width={colW} height={L.h - M.bottom - M.top}>
-                  <title>{`${at(i).toISOString().replace('.000Z', 'Z')} + ${s.stepSeconds} s\n${s.series.map((ser) => `${ser.label}: ${show(ser.values[i])}${given ? ` ${info.unit}` : ''}`).join('\n')}`}</title>
-                </rect>
-              ))}
-            </g>
+            <HoverTargets runs={hover} colW={colW} height={L.h - M.bottom - M.top} at={iso} step={s.stepSeconds} />
           </svg>
         );
       })}
