@@ -34,6 +34,16 @@ export { conversationBit, storedStateSql } from './derive';
 export type { EpochLogEntryRow, SaveEpochLogResult } from './epoch-log';
 export { isStoreUnavailable, MigrationError, StoreClosedError, StoreError } from './errors';
 export type { HaggleColumns, HaggleCreated, HaggleEventInput, HaggleKind } from './haggle';
+export {
+  LEADER_LOCK_CLASS,
+  LEADER_ROLES,
+  type LeaderRole,
+  type LeaderStatus,
+  type Leadership,
+  type LeaderWork,
+  lead,
+  leadRole,
+} from './leader';
 export { MESH_HEALTH_RETENTION, type MeshHealthRes, type MeshHealthRow, NODE_TOPIC } from './mesh-health';
 export type { ListConversationsParams } from './queries';
 export {
