@@ -114,6 +114,27 @@ test('one leader per role; the standby takes over when the leader stops or its s
   }
 });
 
+test('leadRole on Postgres returns with the work running when the lock is free, and as a standby when it is not', {
+  skip: skipWithoutPostgres(),
+}, async () => {
+  const db = await createTestDatabase(testPostgresUrl()!, 'zx_leader');
+  const w = tracker();
+  const a = await leadRole({ role: 'indexer', url: db.url, start: w.start('a') });
+  const b = await leadRole({ role: 'indexer', url: db.url, start: w.start('b') });
+  try {
+    assert.equal(a.leading, true, 'alone on the database: leading on return');
+    assert.equal(b.leading, false, 'the second waits');
+    assert.deepEqual(
+      w.events.map((e) => `${e.who} ${e.what}`),
+      ['a start'],
+    );
+  } finally {
+    await a.stop();
+    await b.stop();
+    await db.drop();
+  }
+});
+
 /** A TCP relay to Postgres that can go silent in both directions (a half-open connection). */
 async function relay(target: URL) {
   const sockets: Socket[] = [];

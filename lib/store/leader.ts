@@ -100,6 +100,7 @@ class RoleLeader implements Leadership {
   private stopped = false;
   /** When the last answered query on the lock session was sent (ms). */
   private lastOkSent = 0;
+  private pinging = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private watchdog: ReturnType<typeof setInterval> | undefined;
   /** Start and stop of the work, one at a time. */
@@ -266,15 +267,22 @@ class RoleLeader implements Leadership {
       void this.lose(`no answer from the lock session in ${this.c.stopAfterMs} ms`);
       return;
     }
+    // One ping at a time: a slow answer is waited for (up to query_timeout), not queued behind.
+    if (this.pinging) return;
+    this.pinging = true;
     const sent = Date.now();
-    cl.query('SELECT 1').then(
-      () => {
-        if (this.client === cl) this.lastOkSent = Math.max(this.lastOkSent, sent);
-      },
-      (e: unknown) => {
-        if (this.client === cl) void this.lose(`ping failed: ${message(e)}`);
-      },
-    );
+    cl.query('SELECT 1')
+      .then(
+        () => {
+          if (this.client === cl) this.lastOkSent = Math.max(this.lastOkSent, sent);
+        },
+        (e: unknown) => {
+          if (this.client === cl) void this.lose(`ping failed: ${message(e)}`);
+        },
+      )
+      .finally(() => {
+        this.pinging = false;
+      });
   }
 
   private schedule(): void {
