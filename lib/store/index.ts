@@ -7,7 +7,7 @@ import 'server-only';
 
 export type {
   AlertRow,
-  AlertsStore,
+  AlertsStatements,
   ClaimedDelivery,
   ClearAlert,
   DeliveryEvent,
@@ -16,6 +16,7 @@ export type {
   WatchRuleRow,
   WebhookRow,
 } from './alerts';
+export type { AlertsStore } from './alerts-atomic';
 export type {
   BatchInput,
   BatchRow,
