@@ -142,10 +142,11 @@ class RoleLeader implements Leadership {
       this.st.leading = false;
       await this.stopWork();
       const cl = this.client;
-      this.client = null;
-      this.clearWatchdog();
-      // Ending the session releases the lock; a standby takes it at its next try.
-      await cl?.end().catch(() => undefined);
+      // Ending the session releases the lock; a standby takes it at its next try. A connection
+      // that no longer answers is not waited for: its socket is destroyed after a second.
+      const ended = cl?.end().catch(() => undefined);
+      await Promise.race([ended, new Promise((r) => setTimeout(r, 1_000).unref?.())]);
+      this.dropClient();
     });
   }
 
