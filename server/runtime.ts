@@ -4,6 +4,8 @@
  * chain-backed signer registry; ./chain.ts), the observer on that store validating with the chain
  * registry, the chain indexer publishing on the observer's bus, the dataset releases of every
  * finished epoch (./datasets.ts), and, once the HTTP server listens, the demo mesh (./demo.ts).
+ * The indexer, the release writer and the alert evaluator run once per deployment: on Postgres
+ * this process runs each only while it leads that role (./leaders.ts), on PGlite always.
  * The running parts reach Next's route handlers through the services registry
  * (app/_lib/services.ts), registered here and cleared on stop. Used by main.ts and tests.
  */
