@@ -67,6 +67,9 @@ export interface Alerts {
   stop(): Promise<void>;
 }
 
+/** NOTIFY channel of watchlist changes: the evaluator re-reads the lists, whichever process changed them. */
+export const WATCH_CHANNEL = 'zerox1_watch_changed';
+
 const stableId = (s: string) => createHash('sha256').update(s).digest('base64url').slice(0, 22);
 
 function agentId(s: string): Uint8Array | null {
@@ -80,7 +83,8 @@ function agentId(s: string): Uint8Array | null {
 }
 
 export async function startAlerts(p: {
-  store: Pick<Store, 'alerts' | 'usedSignatures'>;
+  /** With `listen` and `notify`, a watchlist changed through any process reaches the evaluator's. */
+  store: Pick<Store, 'alerts' | 'usedSignatures'> & Partial<Pick<Store, 'listen' | 'notify'>>;
   subscribe(listener: (e: LiveEvent) => void): () => void;
   epochSeconds: number;
   config: AlertsConfig;
@@ -129,6 +133,8 @@ export async function startAlerts(p: {
     watchedCount: () => running?.watchedCount() ?? 0,
     stop: stopRunning,
   };
+  // The evaluator runs in one process (the alerts leader); lists change through the API of any.
+  const unlisten = await p.store.listen?.(WATCH_CHANNEL, () => evaluator.invalidate());
   const service = createAlertService({
     store,
     signatures: p.store.usedSignatures,
@@ -137,6 +143,9 @@ export async function startAlerts(p: {
     ownedAgents: p.ownedAgents,
     changed: () => {
       evaluator.invalidate();
+      p.store
+        .notify?.(WATCH_CHANNEL, '')
+        .catch((e: unknown) => log?.warn(`alerts: change not announced: ${String(e)}`));
     },
   });
   return {
@@ -146,6 +155,7 @@ export async function startAlerts(p: {
     startEvaluator: startRunning,
     stopEvaluator: stopRunning,
     async stop() {
+      await unlisten?.().catch(() => undefined);
       await stopRunning();
       await delivery.stop();
     },
