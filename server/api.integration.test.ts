@@ -177,6 +177,11 @@ test('real answers of every route validate against their documented schema', asy
     Boolean(h.runtime.chain?.threadMemory),
     'the chain thread reported where there is one',
   );
+  // One process on PGlite leads every run-once role it runs (lib/store/leader.ts).
+  assert.deepEqual(
+    health.leaders?.map((l) => `${l.role}:${l.leading}`),
+    [...(h.runtime.chain ? ['indexer:true'] : []), 'alerts:true', 'releases:true'],
+  );
   // POST routes: a re-upload of a stored envelope, a log that is not CBOR, a raw MCP initialize.
   const stored = (await h.getJson<EnvelopePage>('/api/envelopes?limit=1')).body.envelopes[0];
   const raw = (await h.runtime.store.getEnvelope(Uint8Array.from(Buffer.from(stored.id, 'hex'))))!.raw;

@@ -4,6 +4,8 @@
  * chain-backed signer registry; ./chain.ts), the observer on that store validating with the chain
  * registry, the chain indexer publishing on the observer's bus, the dataset releases of every
  * finished epoch (./datasets.ts), and, once the HTTP server listens, the demo mesh (./demo.ts).
+ * The indexer, the release writer and the alert evaluator run once per deployment: on Postgres
+ * this process runs each only while it leads that role (./leaders.ts), on PGlite always.
  * The running parts reach Next's route handlers through the services registry
  * (app/_lib/services.ts), registered here and cleared on stop. Used by main.ts and tests.
  */
@@ -22,12 +24,13 @@ import { generateMeshKey } from '../lib/mesh';
 import { withTimeout } from '../lib/observer/fresh-probe';
 import { type Observatory, startObservatory } from '../lib/observer/observatory';
 import { openObserverStore } from '../lib/observer/store-adapter';
-import type { Store } from '../lib/store';
+import type { Leadership, Store } from '../lib/store';
 import type { MemoryReport } from '../lib/wire/views';
 import { type ChainRuntime, startChainRuntime } from './chain';
 import type { ServerConfig } from './config';
 import { datasetsDir, startDatasets } from './datasets';
 import { demoRegistrationFile, startDemo } from './demo';
+import { type Leaders, leadIndexer, startLeaders } from './leaders';
 import type { Logger } from './logger';
 import { releaseAnchorer } from './release-anchor';
 import { createStartupTimeline, FIRST_ENVELOPE, type StartupTimeline } from './startup';
@@ -69,6 +72,7 @@ export async function startRuntime(
   startup.mark('store open');
   let chain: ChainRuntime | null = null;
   let observatory: Observatory | undefined;
+  let indexerLead: Leadership | null = null;
   try {
     if (config.chain) {
       chain = await startChainRuntime({ config, store, log });
@@ -94,7 +98,13 @@ export async function startRuntime(
     if (chain) {
       const cache = observatory.registry;
       chain.onIdentityChange((agent) => cache.invalidate(agent.toBytes()));
-      await chain.startIndexer(observatory.bus);
+      // On Postgres this process leads the indexer or stands by for it (./leaders.ts).
+      indexerLead = await leadIndexer({
+        url: config.databaseUrl,
+        chain,
+        bus: observatory.bus,
+        log: log.child('indexer'),
+      });
       startup.mark('indexer up');
       const mesh = observatory.mesh;
       // The observer dials agents it finds registered on SATI (never itself).
@@ -105,6 +115,7 @@ export async function startRuntime(
       });
     }
   } catch (err) {
+    await indexerLead?.stop().catch(() => undefined);
     await observatory?.stop().catch(() => undefined);
     await chain?.stop().catch(() => undefined);
     await store.close().catch(() => undefined);
@@ -113,7 +124,8 @@ export async function startRuntime(
   // Watchlists and alerts (lib/alerts): the evaluator reads the observer's bus and the indexer's
   // tables, the outbox sends webhooks; a wallet's own agents come from the chain it holds them on.
   const connection = chain?.connection;
-  let alerts: Alerts;
+  let alerts: Alerts | undefined;
+  let leaders: Leaders;
   try {
     alerts = await startAlerts({
       store,
@@ -121,47 +133,37 @@ export async function startRuntime(
       epochSeconds: config.epochSeconds,
       config: config.alerts,
       log: log.child('alerts'),
+      // The evaluator runs in the alerts leader only (./leaders.ts); the outbox and the API everywhere.
+      evaluate: false,
       ownedAgents: connection
         ? async (wallet) => (await findOwnedIdentities(connection, new PublicKey(wallet))).map((k) => k.toBytes())
         : undefined,
     });
+    const a = alerts;
+    observatory.onDroppedSender((sender) => a.evaluator.dropped(sender));
+    startup.mark('alerts up');
+    // Indexer, alert evaluator and release writer: led by one process per deployment (./leaders.ts).
+    leaders = await startLeaders({
+      url: config.databaseUrl,
+      indexer: indexerLead,
+      alerts,
+      log,
+      startReleases: () => releasesOf(config, store, chain, log),
+    });
   } catch (err) {
-    await chain?.indexer?.stop().catch(() => undefined);
+    await (alerts ? alerts.stop() : indexerLead?.stop())?.catch(() => undefined);
     await observatory.stop().catch(() => undefined);
     await chain?.stop().catch(() => undefined);
     await store.close().catch(() => undefined);
     throw err;
   }
-  observatory.onDroppedSender((sender) => alerts.evaluator.dropped(sender));
-  startup.mark('alerts up');
-  // Dataset releases per finished epoch into <DATA_DIR>/datasets (./datasets.ts); on chain each
-  // sender's signer evidence and the epoch's accounts are read from the chain by SATI's rule.
-  const releases = startDatasets({
-    dataDir: config.dataDir,
-    store,
-    registry: chain?.registry,
-    log: log.child('datasets'),
-    chain: chain
-      ? {
-          ...releaseChain(chain.connection, chain.registry.sati),
-          haggleEvents: (a: string) => haggleHistory(chain!.connection, a),
-        }
-      : undefined,
-    anchorWith: chain ? releaseAnchorer(chain.connection, chain.embedded) : undefined,
-  });
   const datasets = {
     exportSource: () => store.exportSource(),
     dir: datasetsDir(config.dataDir),
-    releaseStatus: () => releases.status(),
+    // Only the releases leader has a scheduler to report (a standby's /api/health has none).
+    releaseStatus: () => leaders.releases()?.status(),
   };
-  const threadMemory = chain?.threadMemory ?? null;
-  const memory = async (): Promise<MemoryReport> => {
-    const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
-    const chainThread = threadMemory
-      ? await withTimeout(threadMemory(), 1_000, 'the chain thread').catch(() => undefined)
-      : undefined;
-    return { rss, heapUsed, external, arrayBuffers, ...(chainThread ? { chainThread } : {}) };
-  };
+  const memory = memoryOf(chain);
   const wallet = chain
     ? walletServices({
         chain,
@@ -189,6 +191,7 @@ export async function startRuntime(
           registrationFile: (hex) => demoRegistrationFile(runtime.demo, hex),
           memory,
           alerts: alerts.service,
+          leaders: () => leaders.status(),
           disputeReviewers: config.disputeReviewers,
         }
       : {
@@ -199,6 +202,7 @@ export async function startRuntime(
           startup: startup.phases,
           memory,
           alerts: alerts.service,
+          leaders: () => leaders.status(),
           disputeReviewers: config.disputeReviewers,
         };
   registerServices(services);
@@ -219,16 +223,47 @@ export async function startRuntime(
     async stop() {
       if (getServices() === services) registerServices(undefined);
       services.wallet?.close?.();
-      await releases.stop().catch((e: unknown) => log.warn('dataset releases stop failed', e));
+      await leaders.stop();
       await alerts.stop().catch((e: unknown) => log.warn('alerts stop failed', e));
       await runtime.demo?.stop().catch((e: unknown) => log.warn('demo mesh stop failed', e));
-      await chain?.indexer?.stop().catch((e: unknown) => log.warn('indexer stop failed', e));
       await obs.stop().catch((e: unknown) => log.warn('observer stop failed', e));
       await chain?.stop().catch((e: unknown) => log.warn('chain stop failed', e));
       await store.close().catch((e: unknown) => log.warn('store close failed', e));
     },
   };
   return runtime;
+}
+
+/** The process's memory for /api/health, with the embedded chain thread's heap when there is one. */
+function memoryOf(chain: ChainRuntime | null): () => Promise<MemoryReport> {
+  const threadMemory = chain?.threadMemory ?? null;
+  return async () => {
+    const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+    const chainThread = threadMemory
+      ? await withTimeout(threadMemory(), 1_000, 'the chain thread').catch(() => undefined)
+      : undefined;
+    return { rss, heapUsed, external, arrayBuffers, ...(chainThread ? { chainThread } : {}) };
+  };
+}
+
+/**
+ * Dataset releases per finished epoch into <DATA_DIR>/datasets (./datasets.ts); on chain each
+ * sender's signer evidence and the epoch's accounts are read from the chain by SATI's rule.
+ */
+function releasesOf(config: ServerConfig, store: Store, chain: ChainRuntime | null, log: Logger) {
+  return startDatasets({
+    dataDir: config.dataDir,
+    store,
+    registry: chain?.registry,
+    log: log.child('datasets'),
+    chain: chain
+      ? {
+          ...releaseChain(chain.connection, chain.registry.sati),
+          haggleEvents: (a: string) => haggleHistory(chain.connection, a),
+        }
+      : undefined,
+    anchorWith: chain ? releaseAnchorer(chain.connection, chain.embedded) : undefined,
+  });
 }
 
 /**

@@ -36,7 +36,7 @@ export function releases(dir = datasetsDir()): ReleaseSummary[] {
 
 /** The key release manifests are signed with (null when this process signs none). */
 export function signingKey(): { publicKey: string; signer: string } | null {
-  return datasets().releaseStatus?.().signingKey ?? null;
+  return datasets().releaseStatus?.()?.signingKey ?? null;
 }
 
 /** A base58 agent address parser when the process runs a chain, else null. */

@@ -13,6 +13,7 @@ import type { ExplorerChain } from '../../lib/chain/explorer';
 import type { ObservatoryConfig } from '../../lib/observer/config';
 import type { Observatory } from '../../lib/observer/observatory';
 import type { ExportSource } from '../../lib/store/export';
+import type { LeaderStatus } from '../../lib/store/leader';
 import type { RegistrationFile } from '../../lib/wire/chain-views';
 import type { ReleaseStatusView } from '../../lib/wire/datasets';
 import type { LimitsReport, MemoryReport } from '../../lib/wire/views';
@@ -45,6 +46,8 @@ export interface Services {
   readonly memory?: () => Promise<MemoryReport>;
   /** Watchlists and alerts (lib/alerts); absent when this process evaluates none. */
   readonly alerts?: AlertService;
+  /** Whether this process leads each run-once role (indexer, releases, alerts) or stands by. */
+  readonly leaders?: () => LeaderStatus[];
   /** DISPUTE_REVIEWERS (base58): the reviewers whose opinions count on the dispute desk; absent or empty: none. */
   readonly disputeReviewers?: readonly string[];
 }
@@ -55,8 +58,8 @@ export interface DatasetServices {
   exportSource(): ExportSource;
   /** The release folder, `<DATA_DIR>/datasets`, written by server/datasets.ts. */
   readonly dir: string;
-  /** The release scheduler's state (/api/health `datasets`); absent when no scheduler runs. */
-  releaseStatus?(): ReleaseStatusView;
+  /** The release scheduler's state (/api/health `datasets`); absent or undefined when no scheduler runs here. */
+  releaseStatus?(): ReleaseStatusView | undefined;
 }
 
 const KEY = Symbol.for('zerox1.services');

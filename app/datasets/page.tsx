@@ -13,7 +13,7 @@ export default function DatasetsPage() {
   if (!o) return <NotRunning />;
   if (!o.datasets) return <p className="notice">This observatory offers no dataset export.</p>;
   const releases = listReleases(o.datasets.dir);
-  const key = o.datasets.releaseStatus?.().signingKey ?? null;
+  const key = o.datasets.releaseStatus?.()?.signingKey ?? null;
   const revised = releases.filter((r) => r.older.length > 0);
   return (
     <>

@@ -7,15 +7,17 @@
  * a status per (watchlist, agent, subject) — firing or not, with a sentence and its figures —
  * and the statuses are reconciled with the open alerts held in memory: new firing ones are
  * inserted in one statement (the store's unique key makes it idempotent), open ones that stopped
- * firing are cleared in one statement, and their webhook deliveries are queued in one more.
+ * firing are cleared in one statement, and their webhook deliveries are queued in one more, the
+ * three in one transaction (tick-write.ts).
  */
 
 import { fromHex, toHex } from '../protocol/hex';
-import type { AlertsStore, DeliveryEvent, NewAlert } from '../store';
+import type { AlertsStore } from '../store';
 import { agentDisplayName } from '../wire/agent-name';
 import type { LiveEvent } from '../wire/events';
 import { scorePoints } from '../wire/score';
 import { type AlertKind, EVENT_KINDS, isAlertKind, LEASE_GRACE_HYSTERESIS, ruleParams } from './kinds';
+import { keyOf, type OpenAlert, type Status, whyOf, writeTick } from './tick-write';
 
 /** Unpaid epochs a lease may have before the tick deactivates it (lib/chain lease program). */
 export const LEASE_GRACE_EPOCHS = 3n;
@@ -44,23 +46,6 @@ interface ListState {
   agents: Map<string, number>;
   /** Watched conversations (hex) → when they were added, ms. */
   convs: Map<string, number>;
-}
-
-/**
- * `why` is made only when it is stored (a new alert or a clearing): most statuses of a tick need none.
- * `hold` keeps an open alert open and opens none (a debounced condition between its thresholds).
- */
-interface Status {
-  wl: string;
-  agent: string;
-  kind: AlertKind;
-  subject: string;
-  firing: boolean | 'hold';
-  why: string | (() => string);
-}
-interface OpenAlert {
-  id: bigint;
-  throttled: boolean;
 }
 
 /** Drops counted per agent in six 10-second buckets (the last minute). */
@@ -126,8 +111,6 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
   let stopped = false;
   let running: Promise<{ opened: number; cleared: number }> | null = null;
 
-  const keyOf = (wl: string, agent: string, kind: string, subject: string) => `${wl}|${agent}|${kind}|${subject}`;
-  const whyOf = (s: Status) => (typeof s.why === 'function' ? s.why() : s.why);
   // The name every page shows (SATI name, else the label derived from the id).
   const name = (a: string) => agentDisplayName(a, labels.get(a));
   const watchedBy = (agent: string): ListState[] => [
@@ -563,63 +546,13 @@ export function startEvaluator(o: EvaluatorOptions): Evaluator {
         });
     }
 
-    const at = new Date(t);
-    const deliveries: DeliveryEvent[] = [];
-    let opened = 0;
-    if (fresh.length) {
-      const counts = new Map<string, number>();
-      for (const c of await o.store.alertCountsSince(new Date(t - 3_600_000)))
-        counts.set(`${c.watchlistId}|${c.kind}`, c.n);
-      const rows: NewAlert[] = [];
-      const notice: boolean[] = [];
-      for (const s of fresh) {
-        const ck = `${s.wl}|${s.kind}`;
-        const n = (counts.get(ck) ?? 0) + 1;
-        counts.set(ck, n);
-        rows.push({
-          watchlistId: s.wl,
-          agent: fromHex(s.agent),
-          kind: s.kind,
-          subject: s.subject,
-          dedupeKey: s.subject,
-          why: whyOf(s),
-          throttled: n > o.ruleAlertsPerHour,
-          at,
-        });
-        notice.push(n === o.ruleAlertsPerHour + 1);
-      }
-      const inserted = await o.store.insertAlerts(rows);
-      for (const { index, id } of inserted) {
-        const s = fresh[index];
-        const k = keyOf(s.wl, s.agent, s.kind, s.subject);
-        open.set(k, { id, throttled: rows[index].throttled });
-        if (EVENT_KINDS.has(s.kind)) eventKeys.add(k);
-        if (!rows[index].throttled) deliveries.push({ alertId: id, watchlistId: s.wl, event: 'open' });
-        else if (notice[index]) deliveries.push({ alertId: id, watchlistId: s.wl, event: 'throttled' });
-      }
-      opened = inserted.length;
-      // A row another process opened first: learn it (so it is cleared in time) without alerting.
-      if (inserted.length < rows.length) loadedOpen = false;
-    }
-    let cleared = 0;
-    if (clear.length) {
-      const done = new Set(
-        (
-          await o.store.clearAlerts(
-            clear.map((c) => ({ id: c.id, why: c.why, at, keepKey: EVENT_KINDS.has(c.kind as AlertKind) })),
-          )
-        ).map(String),
-      );
-      for (const c of clear) {
-        open.delete(c.key);
-        graceLong.delete(c.key);
-        if (done.has(String(c.id)) && !c.throttled)
-          deliveries.push({ alertId: c.id, watchlistId: c.key.split('|')[0], event: 'cleared' });
-      }
-      cleared = done.size;
-    }
-    if (deliveries.length && (await o.store.enqueueDeliveries(deliveries, o.deliveriesPerHour)) > 0) o.onQueued?.();
-    return { opened, cleared };
+    const w = await writeTick(o, { open, eventKeys, graceLong }, t, fresh, clear).catch((e: unknown) => {
+      // Rolled back: the open alerts are read again, so nothing the tick meant to write is lost.
+      loadedOpen = false;
+      throw e;
+    });
+    if (w.reload) loadedOpen = false;
+    return { opened: w.opened, cleared: w.cleared };
   }
 
   /** A fresh evaluation: after the one running, if any (so it sees what happened before the call). */

@@ -54,10 +54,21 @@ export const DEFAULT_ALERTS_CONFIG: Omit<AlertsConfig, 'publicUrl'> = {
 
 export interface Alerts {
   service: AlertService;
+  /**
+   * The evaluator while this process runs it; without one its calls do nothing (a tick opens
+   * nothing). It runs once per deployment: started with `evaluate` or `startEvaluator`.
+   */
   evaluator: Evaluator;
   delivery: DeliveryWorker;
+  /** Starts the evaluator if it is not running (this process became the alerts leader). */
+  startEvaluator(): void;
+  /** Stops the evaluator (leadership lost); the outbox and the service go on. */
+  stopEvaluator(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** NOTIFY channel of watchlist changes: the evaluator re-reads the lists, whichever process changed them. */
+export const WATCH_CHANNEL = 'zerox1_watch_changed';
 
 const stableId = (s: string) => createHash('sha256').update(s).digest('base64url').slice(0, 22);
 
@@ -72,16 +83,91 @@ function agentId(s: string): Uint8Array | null {
 }
 
 export async function startAlerts(p: {
-  store: Pick<Store, 'alerts' | 'usedSignatures'>;
+  /** With `listen` and `notify`, a watchlist changed through any process reaches the evaluator's. */
+  store: Pick<Store, 'alerts' | 'usedSignatures'> & Partial<Pick<Store, 'listen' | 'notify'>>;
   subscribe(listener: (e: LiveEvent) => void): () => void;
   epochSeconds: number;
   config: AlertsConfig;
   ownedAgents?: (wallet: Uint8Array) => Promise<Uint8Array[]>;
   log?: { info(msg: string): void; warn(msg: string): void };
+  /**
+   * Start the evaluator now (default true). The outbox sender runs in every process (its rows
+   * are claimed with SKIP LOCKED); the evaluator runs in one (server/runtime.ts: the alerts leader).
+   */
+  evaluate?: boolean;
 }): Promise<Alerts> {
   const { config: c, log } = p;
   const store = p.store.alerts;
-  // Deployment webhooks: one list per entry, its id derived from the URL (stable across restarts).
+  await syncEnvWebhooks(store, c, log);
+  const delivery = startDeliveryWorker({
+    store,
+    allowPrivate: c.allowPrivateWebhooks,
+    retryBaseMs: c.retryBaseMs,
+    log,
+    linkFor: (id) => `${c.publicUrl.replace(/\/$/, '')}/alerts?alert=${id}`,
+  });
+  let running: Evaluator | null = null;
+  const startRunning = () => {
+    running ??= startEvaluator({
+      store,
+      subscribe: p.subscribe,
+      epochSeconds: p.epochSeconds,
+      tickMs: c.tickMs,
+      ruleAlertsPerHour: c.ruleAlertsPerHour,
+      deliveriesPerHour: c.caps.deliveriesPerHour,
+      onQueued: () => delivery.kick(),
+      log,
+    });
+  };
+  const stopRunning = async () => {
+    const e = running;
+    running = null;
+    await e?.stop();
+  };
+  if (p.evaluate !== false) startRunning();
+  const evaluator: Evaluator = {
+    invalidate: () => running?.invalidate(),
+    refresh: async () => running?.refresh(),
+    tick: async () => running?.tick() ?? { opened: 0, cleared: 0 },
+    dropped: (s) => running?.dropped(s),
+    watchedCount: () => running?.watchedCount() ?? 0,
+    stop: stopRunning,
+  };
+  // The evaluator runs in one process (the alerts leader); lists change through the API of any.
+  const unlisten = await p.store.listen?.(WATCH_CHANNEL, () => evaluator.invalidate());
+  const service = createAlertService({
+    store,
+    signatures: p.store.usedSignatures,
+    caps: c.caps,
+    allowPrivateWebhooks: c.allowPrivateWebhooks,
+    ownedAgents: p.ownedAgents,
+    changed: () => {
+      evaluator.invalidate();
+      p.store
+        .notify?.(WATCH_CHANNEL, '')
+        .catch((e: unknown) => log?.warn(`alerts: change not announced: ${String(e)}`));
+    },
+  });
+  return {
+    service,
+    evaluator,
+    delivery,
+    startEvaluator: startRunning,
+    stopEvaluator: stopRunning,
+    async stop() {
+      await unlisten?.().catch(() => undefined);
+      await stopRunning();
+      await delivery.stop();
+    },
+  };
+}
+
+/** Deployment webhooks: one list per entry, its id derived from the URL (stable across restarts). */
+async function syncEnvWebhooks(
+  store: Store['alerts'],
+  c: AlertsConfig,
+  log: { info(msg: string): void; warn(msg: string): void } | undefined,
+): Promise<void> {
   for (const w of c.envWebhooks) {
     const ok = await checkWebhookUrl(w.url, { allowPrivate: c.allowPrivateWebhooks });
     if (!ok.ok) {
@@ -102,40 +188,4 @@ export async function startAlerts(p: {
       `alerts: deployment webhook ${ok.url.host} (${w.format}) watching ${w.agents === 'all' ? 'every agent' : `${agents.length} agents`}: ${kinds.join(', ')}`,
     );
   }
-  const delivery = startDeliveryWorker({
-    store,
-    allowPrivate: c.allowPrivateWebhooks,
-    retryBaseMs: c.retryBaseMs,
-    log,
-    linkFor: (id) => `${c.publicUrl.replace(/\/$/, '')}/alerts?alert=${id}`,
-  });
-  const evaluator = startEvaluator({
-    store,
-    subscribe: p.subscribe,
-    epochSeconds: p.epochSeconds,
-    tickMs: c.tickMs,
-    ruleAlertsPerHour: c.ruleAlertsPerHour,
-    deliveriesPerHour: c.caps.deliveriesPerHour,
-    onQueued: () => delivery.kick(),
-    log,
-  });
-  const service = createAlertService({
-    store,
-    signatures: p.store.usedSignatures,
-    caps: c.caps,
-    allowPrivateWebhooks: c.allowPrivateWebhooks,
-    ownedAgents: p.ownedAgents,
-    changed: () => {
-      evaluator.invalidate();
-    },
-  });
-  return {
-    service,
-    evaluator,
-    delivery,
-    async stop() {
-      await evaluator.stop();
-      await delivery.stop();
-    },
-  };
 }

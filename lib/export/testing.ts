@@ -15,6 +15,8 @@ export const EPOCH_SECONDS = 3_600;
 export interface FixtureStore {
   store: Store;
   fx: Fixture;
+  /** The database's URL (Postgres only): for other processes on the same data. */
+  url?: string;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export async function fixtureStore(kind: 'pglite' | 'postgres', deals = 40, star
   return {
     store,
     fx,
+    url: db.url,
     close: async () => {
       await store.close();
       await db.drop();

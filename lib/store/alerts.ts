@@ -3,7 +3,7 @@
  * watchlists"). Every statement is set-based: the evaluator reads the chain tables for all
  * watched agents in one query per table and writes a tick's new and cleared alerts in one
  * statement each; the outbox is claimed with FOR UPDATE SKIP LOCKED so two processes on one
- * Postgres never send the same row at once.
+ * Postgres never send the same row at once. alerts-atomic.ts adds `atomically` (one transaction).
  */
 import type { Queryable } from './db';
 
@@ -722,7 +722,7 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
   };
 }
 
-export type AlertsStore = ReturnType<typeof alertsStore>;
+export type AlertsStatements = ReturnType<typeof alertsStore>;
 
 function itemRow(x: Record<string, unknown>): WatchItemRow {
   return {

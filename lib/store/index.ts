@@ -7,7 +7,7 @@ import 'server-only';
 
 export type {
   AlertRow,
-  AlertsStore,
+  AlertsStatements,
   ClaimedDelivery,
   ClearAlert,
   DeliveryEvent,
@@ -16,6 +16,7 @@ export type {
   WatchRuleRow,
   WebhookRow,
 } from './alerts';
+export type { AlertsStore } from './alerts-atomic';
 export type {
   BatchInput,
   BatchRow,
@@ -35,6 +36,16 @@ export type { EpochLogEntryRow, SaveEpochLogResult } from './epoch-log';
 export { isStoreUnavailable, MigrationError, StoreClosedError, StoreError } from './errors';
 export type { HaggleColumns, HaggleCreated, HaggleEventInput, HaggleKind } from './haggle';
 export { inBackgroundLane } from './lanes';
+export {
+  LEADER_LOCK_CLASS,
+  LEADER_ROLES,
+  type LeaderRole,
+  type LeaderStatus,
+  type Leadership,
+  type LeaderWork,
+  lead,
+  leadRole,
+} from './leader';
 export { MESH_HEALTH_RETENTION, type MeshHealthRes, type MeshHealthRow, NODE_TOPIC } from './mesh-health';
 export type { ListConversationsParams } from './queries';
 export {

@@ -12,7 +12,7 @@ import type { SignerRegistry } from '../protocol/types';
 import { agentStakeLease, authoritativeBasis, listAgentBatches } from './agent-chain';
 import { agentAccounts, agentChainEvents } from './agent-events';
 import { type AgentFilter, listAgentsPage } from './agent-list';
-import { alertsStore } from './alerts';
+import { alertsStore } from './alerts-atomic';
 import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
 import * as chain from './chain';
 import {

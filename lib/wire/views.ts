@@ -222,6 +222,15 @@ export const MemoryReportSchema = z.object({
 });
 export type MemoryReport = z.infer<typeof MemoryReportSchema>;
 
+/** `leaders` of /api/health: the run-once roles (lib/store/leader.ts) this process leads or stands by for. */
+export const LeaderStatusSchema = z.object({
+  role: z.enum(['indexer', 'releases', 'alerts']),
+  leading: z.boolean(),
+  since: z.string().nullable(),
+  terms: nonNegInt,
+  lastError: z.string().nullable(),
+});
+
 export const HealthReportSchema = z.object({
   ok: z.boolean(),
   database: z.object({ ok: z.boolean(), kind: z.enum(['pglite', 'postgres']), error: z.string().optional() }),
@@ -237,6 +246,8 @@ export const HealthReportSchema = z.object({
   limits: LimitsReportSchema.optional(),
   /** The serving process's memory. */
   memory: MemoryReportSchema.optional(),
+  /** Which run-once roles the serving process leads; the others it stands by for. */
+  leaders: z.array(LeaderStatusSchema).optional(),
 });
 export type HealthReport = z.infer<typeof HealthReportSchema>;
 
