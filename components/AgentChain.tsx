@@ -17,7 +17,6 @@ import {
   AgentBatchPageSchema,
   type AgentBatchRow,
   type AgentChainView,
-  type ChallengeList,
   isChainEvent,
   type LiveEvent,
 } from '../lib/wire';
@@ -28,7 +27,7 @@ import { Term } from './Term';
 import { EpochTime } from './time/Time';
 import { useLiveStream } from './useLiveStream';
 import { BatchChallenges } from './wallet/BatchChallenges';
-import { ChallengeRows } from './wallet/ChallengeRows';
+import { type ChallengeRow, ChallengeRows } from './wallet/ChallengeRows';
 
 const usdc = (base: string) => formatTokenAmount(BigInt(base), { decimals: 6, minFractionDigits: 2 });
 /** Narrow cells: the table fits a phone's width with its wrapper scrolling, headers wrap. */
@@ -48,6 +47,12 @@ const line = (r: AgentBatchRow): BatchLine => ({
   challenges: r.challenges,
 });
 
+/** A page of challenge lines, `next` as GET /api/challenges gives it. */
+export interface ChallengeLines {
+  challenges: ChallengeRow[];
+  next: string | null;
+}
+
 export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease'> {
   /** The agent's base58 address (links). */
   agentAddress: string;
@@ -58,9 +63,9 @@ export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease
   linked: string | null;
   linkedNote: string | null;
   /** The newest challenges by batch epoch (one page). */
-  challenges: ChallengeList;
+  challenges: ChallengeLines;
   /** The pending ones (one page), resolvable or expirable by anyone. */
-  pending: ChallengeList;
+  pending: ChallengeLines;
 }
 
 /** New first-page rows replace the same epochs; older rows already fetched stay below them. */
@@ -176,8 +181,8 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
             }
           : x.batches,
         pinned: pinned ?? x.pinned,
-        challenges: (ch as ChallengeList | null) ?? x.challenges,
-        pending: (pe as ChallengeList | null) ?? x.pending,
+        challenges: (ch as ChallengeLines | null) ?? x.challenges,
+        pending: (pe as ChallengeLines | null) ?? x.pending,
       }));
     } catch {
       // offline: the next event retries

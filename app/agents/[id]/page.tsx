@@ -11,7 +11,9 @@ import { ReputationChart } from '../../../components/agent/ReputationChart';
 import { SatiProfile } from '../../../components/agent/SatiProfile';
 import { SatiReputation } from '../../../components/agent/SatiReputation';
 import { WatchButton } from '../../../components/alerts/WatchButton';
+import { agentConversationRows } from '../../../components/ConversationList';
 import { CopyId } from '../../../components/CopyId';
+import { feedEnvelope } from '../../../components/EnvelopeFeed';
 import { base58, count } from '../../../components/format';
 import { agentDisplayName, shortBase58 } from '../../../components/names/label';
 import { BackingSentence } from '../../../components/reputation/Backing';
@@ -19,7 +21,7 @@ import { AccountLink } from '../../../components/site';
 import { Term } from '../../../components/Term';
 import { Time } from '../../../components/time/Time';
 import { fromHex } from '../../../lib/protocol/hex';
-import type { ReputationView } from '../../../lib/wire';
+import type { ConversationSummaryView, ReputationView } from '../../../lib/wire';
 import { scorePoints } from '../../../lib/wire/score';
 import { loadAdvertised } from '../../_lib/advertise';
 import { agentHex } from '../../_lib/agent-id';
@@ -175,11 +177,7 @@ export default async function AgentPage({
       loadEconomyHistory(o, id, ECONOMY_EVENTS),
       loadAdvertised(o, id),
     ]);
-  // The "With" column names each conversation's negotiators, not every agent that bid or listened: as ingest keeps them, one read.
-  const negotiators = await o.reads.conversationNegotiators(conversations.conversations.map((c) => fromHex(c.id)));
-  const parties = Object.fromEntries(
-    [...negotiators].map(([c, ids]) => [c, { parties: ids.map((b) => Buffer.from(b).toString('hex')) }]),
-  );
+  const conversationRows = await withNegotiators(o, agent.id, conversations.conversations);
   const b58 = base58(agent.id);
   const name = agentDisplayName(agent.id, o.chain?.satiProfile(bytes)?.name ?? agent.name);
   const satiName = o.chain?.satiProfile(bytes)?.name ?? agent.name;
@@ -307,7 +305,7 @@ export default async function AgentPage({
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations, latest activity first</h2>
-        <AgentConversations conversations={conversations.conversations} self={agent.id} parties={parties} />
+        <AgentConversations conversations={conversationRows} self={agent.id} />
         {conversations.next ? (
           <p className="small">
             <Link
@@ -322,7 +320,11 @@ export default async function AgentPage({
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Latest envelopes</h2>
-        <AgentEnvelopes envelopes={page.envelopes} empty="No envelopes from or to this agent." />
+        <AgentEnvelopes
+          envelopes={page.envelopes.map(feedEnvelope)}
+          self={id}
+          empty="No envelopes from or to this agent."
+        />
         {page.next ? (
           <p className="small">
             <Link href={`/envelopes?agent=${b58}&before=${page.next}`} prefetch={false} data-testid="older-envelopes">
@@ -337,6 +339,22 @@ export default async function AgentPage({
       </section>
     </>
   );
+}
+
+/**
+ * The conversations' rows, each "With" naming its negotiators (as ingest keeps them, one read), not
+ * every agent that bid or listened.
+ */
+async function withNegotiators(
+  o: NonNullable<ReturnType<typeof getServices>>,
+  self: string,
+  conversations: ConversationSummaryView[],
+) {
+  const negotiators = await o.reads.conversationNegotiators(conversations.map((c) => fromHex(c.id)));
+  const parties = Object.fromEntries(
+    [...negotiators].map(([c, ids]) => [c, { parties: ids.map((b) => Buffer.from(b).toString('hex')) }]),
+  );
+  return agentConversationRows(conversations, self, parties);
 }
 
 /** Chain events the page's stake and lease chart reads: its newest epochs with events, not every one. */
