@@ -159,7 +159,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       const [b, ch, pe] = await Promise.all([
         get(`/api/agents/${agent}/batches?limit=${initial.batches.rows.length || 10}`),
         get(`/api/challenges?agent=${agent}&sort=epoch&order=desc&limit=${initial.challenges.challenges.length || 10}`),
-        get(`/api/challenges?agent=${agent}&status=pending&sort=epoch&order=desc&limit=20`),
+        get(`/api/challenges?agent=${agent}&status=pending&sort=epoch&order=desc&limit=${PENDING_PAGE}`),
       ]);
       const page = b ? AgentBatchPageSchema.safeParse(b) : null;
       // The linked batch's challenges change with the others: re-read it while it is pinned (not on the first page).
@@ -393,7 +393,67 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           </Link>
         </p>
       ) : null}
-      <ChallengeRows challenges={c.pending.challenges} agentHex={agent} pendingOnly batchHref={batchHref} />
+      <PendingChallenges agent={agent} first={c.pending} />
     </section>
+  );
+}
+
+/** Pending challenges on the page at first and per "more" (the server's first page is as long: AGENT_PAGE_ROWS.pending). */
+const PENDING_PAGE = 10;
+
+/**
+ * The pending challenges, anyone's to resolve or expire: the first page (kept fresh by the
+ * section's live reload), then older pages from GET /api/challenges on request, each once.
+ */
+function PendingChallenges({ agent, first }: { agent: string; first: ChallengeLines }) {
+  const [more, setMore] = useState<ChallengeLines>({ challenges: [], next: null });
+  const [state, setState] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
+  const shown = new Set(first.challenges.map((x) => x.address));
+  const rows = [...first.challenges, ...more.challenges.filter((x) => !shown.has(x.address))];
+  const next = more.challenges.length ? more.next : first.next;
+  const read = async () => {
+    if (!next) return;
+    setState({ loading: true, error: null });
+    try {
+      const q = `agent=${agent}&status=pending&sort=epoch&order=desc&limit=${PENDING_PAGE}&before=${encodeURIComponent(next)}`;
+      const r = await fetch(`/api/challenges?${q}`, { cache: 'no-store' });
+      const body: unknown = await r.json();
+      if (!r.ok) throw new Error((body as { error?: string } | null)?.error ?? `HTTP ${r.status}`);
+      const page = body as ChallengeLines;
+      setMore((m) => ({
+        challenges: [
+          ...m.challenges,
+          ...page.challenges.filter((x) => !m.challenges.some((o) => o.address === x.address)),
+        ],
+        next: page.next,
+      }));
+      setState({ loading: false, error: null });
+    } catch (e) {
+      setState({ loading: false, error: `older pending challenges could not be read: ${(e as Error).message}` });
+    }
+  };
+  return (
+    <>
+      <ChallengeRows challenges={rows} agentHex={agent} pendingOnly batchHref={batchHref} />
+      {next ? (
+        <p className="small">
+          <button
+            type="button"
+            className="btn small ghost"
+            data-testid="more-pending"
+            onClick={() => void read()}
+            disabled={state.loading}
+          >
+            {state.loading ? 'Reading…' : 'Show more pending challenges'}
+          </button>
+          {state.error ? (
+            <span className="reason small" role="alert">
+              {' '}
+              {state.error}
+            </span>
+          ) : null}
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -20,7 +20,7 @@ import type { Services } from './services';
 export const AGENT_PAGE_ROWS = {
   batches: 10,
   challenges: 10,
-  pending: 20,
+  pending: 10,
   conversations: 10,
   envelopes: 10,
   counterparties: 10,
