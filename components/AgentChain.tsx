@@ -406,11 +406,12 @@ const PENDING_PAGE = 10;
  * section's live reload), then older pages from GET /api/challenges on request, each once.
  */
 function PendingChallenges({ agent, first }: { agent: string; first: ChallengeLines }) {
-  const [more, setMore] = useState<ChallengeLines>({ challenges: [], next: null });
+  // Null until "more" is first pressed: from then on its cursor, not the first page's, says what comes next.
+  const [more, setMore] = useState<ChallengeLines | null>(null);
   const [state, setState] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
   const shown = new Set(first.challenges.map((x) => x.address));
-  const rows = [...first.challenges, ...more.challenges.filter((x) => !shown.has(x.address))];
-  const next = more.challenges.length ? more.next : first.next;
+  const rows = [...first.challenges, ...(more?.challenges ?? []).filter((x) => !shown.has(x.address))];
+  const next = more ? more.next : first.next;
   const read = async () => {
     if (!next) return;
     setState({ loading: true, error: null });
@@ -422,8 +423,8 @@ function PendingChallenges({ agent, first }: { agent: string; first: ChallengeLi
       const page = body as ChallengeLines;
       setMore((m) => ({
         challenges: [
-          ...m.challenges,
-          ...page.challenges.filter((x) => !m.challenges.some((o) => o.address === x.address)),
+          ...(m?.challenges ?? []),
+          ...page.challenges.filter((x) => !m?.challenges.some((o) => o.address === x.address)),
         ],
         next: page.next,
       }));
