@@ -21,6 +21,7 @@ import {
   type LiveEvent,
 } from '../lib/wire';
 import { scorePoints } from '../lib/wire/score';
+import { pendingRows } from './agent/pending-rows';
 import { count, formatTokenAmount } from './format';
 import { AccountLink, TxLink, useSite } from './site';
 import { Term } from './Term';
@@ -53,7 +54,16 @@ export interface ChallengeLines {
   next: string | null;
 }
 
-export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease'> {
+export interface AgentChainInitial extends Omit<AgentChainState, 'pending'> {
+  /**
+   * The pending ones (one page), resolvable or expirable by anyone; one also among the newest
+   * `challenges` is given by its address alone (most pending challenges are the newest: sent once).
+   */
+  pending: { challenges: (ChallengeRow | string)[]; next: string | null };
+}
+
+/** The section's state: the first pages, as the server gave them and live reloads replace them. */
+interface AgentChainState extends Pick<AgentChainView, 'stake' | 'lease'> {
   /** The agent's base58 address (links). */
   agentAddress: string;
   batches: { rows: BatchLine[]; next: AgentBatchPage['next'] };
@@ -66,6 +76,12 @@ export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease
   challenges: ChallengeLines;
   /** The pending ones (one page), resolvable or expirable by anyone. */
   pending: ChallengeLines;
+}
+
+/** The section's state from the server's first pages: a pending challenge given by its address is the newest list's row. */
+function firstState(initial: AgentChainInitial): AgentChainState {
+  const challenges = pendingRows(initial.challenges.challenges, initial.pending.challenges);
+  return { ...initial, pending: { ...initial.pending, challenges } };
 }
 
 /** New first-page rows replace the same epochs; older rows already fetched stay below them. */
@@ -150,7 +166,7 @@ function BatchTr({
 }
 
 export function AgentChain({ agent, initial }: { agent: string; initial: AgentChainInitial }) {
-  const [c, setC] = useState(initial);
+  const [c, setC] = useState(() => firstState(initial));
   const [older, setOlder] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
   const { epochSeconds } = useSite();
   const reload = useCallback(async () => {

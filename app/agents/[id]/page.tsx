@@ -400,6 +400,12 @@ async function chainSection(
       linked.note ??
       (linked.epoch !== null && !linkedRow ? `This agent submitted no batch for epoch ${linked.epoch}.` : null),
     challenges: challenges.newest,
-    pending: challenges.pending,
+    // A pending challenge also among the newest goes by its address: its row is sent once.
+    pending: {
+      ...challenges.pending,
+      challenges: challenges.pending.challenges.map((x) =>
+        challenges.newest.challenges.some((n) => n.address === x.address) ? x.address : x,
+      ),
+    },
   };
 }
