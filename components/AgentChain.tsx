@@ -17,18 +17,18 @@ import {
   AgentBatchPageSchema,
   type AgentBatchRow,
   type AgentChainView,
-  type ChallengeList,
   isChainEvent,
   type LiveEvent,
 } from '../lib/wire';
 import { scorePoints } from '../lib/wire/score';
+import { pendingRows } from './agent/pending-rows';
 import { count, formatTokenAmount } from './format';
 import { AccountLink, TxLink, useSite } from './site';
 import { Term } from './Term';
 import { EpochTime } from './time/Time';
 import { useLiveStream } from './useLiveStream';
 import { BatchChallenges } from './wallet/BatchChallenges';
-import { ChallengeRows } from './wallet/ChallengeRows';
+import { type ChallengeRow, ChallengeRows } from './wallet/ChallengeRows';
 
 const usdc = (base: string) => formatTokenAmount(BigInt(base), { decimals: 6, minFractionDigits: 2 });
 /** Narrow cells: the table fits a phone's width with its wrapper scrolling, headers wrap. */
@@ -48,7 +48,22 @@ const line = (r: AgentBatchRow): BatchLine => ({
   challenges: r.challenges,
 });
 
-export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease'> {
+/** A page of challenge lines, `next` as GET /api/challenges gives it. */
+export interface ChallengeLines {
+  challenges: ChallengeRow[];
+  next: string | null;
+}
+
+export interface AgentChainInitial extends Omit<AgentChainState, 'pending'> {
+  /**
+   * The pending ones (one page), resolvable or expirable by anyone; one also among the newest
+   * `challenges` is given by its address alone (most pending challenges are the newest: sent once).
+   */
+  pending: { challenges: (ChallengeRow | string)[]; next: string | null };
+}
+
+/** The section's state: the first pages, as the server gave them and live reloads replace them. */
+interface AgentChainState extends Pick<AgentChainView, 'stake' | 'lease'> {
   /** The agent's base58 address (links). */
   agentAddress: string;
   batches: { rows: BatchLine[]; next: AgentBatchPage['next'] };
@@ -58,9 +73,15 @@ export interface AgentChainInitial extends Pick<AgentChainView, 'stake' | 'lease
   linked: string | null;
   linkedNote: string | null;
   /** The newest challenges by batch epoch (one page). */
-  challenges: ChallengeList;
+  challenges: ChallengeLines;
   /** The pending ones (one page), resolvable or expirable by anyone. */
-  pending: ChallengeList;
+  pending: ChallengeLines;
+}
+
+/** The section's state from the server's first pages: a pending challenge given by its address is the newest list's row. */
+function firstState(initial: AgentChainInitial): AgentChainState {
+  const challenges = pendingRows(initial.challenges.challenges, initial.pending.challenges);
+  return { ...initial, pending: { ...initial.pending, challenges } };
 }
 
 /** New first-page rows replace the same epochs; older rows already fetched stay below them. */
@@ -145,7 +166,7 @@ function BatchTr({
 }
 
 export function AgentChain({ agent, initial }: { agent: string; initial: AgentChainInitial }) {
-  const [c, setC] = useState(initial);
+  const [c, setC] = useState(() => firstState(initial));
   const [older, setOlder] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
   const { epochSeconds } = useSite();
   const reload = useCallback(async () => {
@@ -154,7 +175,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       const [b, ch, pe] = await Promise.all([
         get(`/api/agents/${agent}/batches?limit=${initial.batches.rows.length || 10}`),
         get(`/api/challenges?agent=${agent}&sort=epoch&order=desc&limit=${initial.challenges.challenges.length || 10}`),
-        get(`/api/challenges?agent=${agent}&status=pending&sort=epoch&order=desc&limit=20`),
+        get(`/api/challenges?agent=${agent}&status=pending&sort=epoch&order=desc&limit=${PENDING_PAGE}`),
       ]);
       const page = b ? AgentBatchPageSchema.safeParse(b) : null;
       // The linked batch's challenges change with the others: re-read it while it is pinned (not on the first page).
@@ -176,8 +197,8 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
             }
           : x.batches,
         pinned: pinned ?? x.pinned,
-        challenges: (ch as ChallengeList | null) ?? x.challenges,
-        pending: (pe as ChallengeList | null) ?? x.pending,
+        challenges: (ch as ChallengeLines | null) ?? x.challenges,
+        pending: (pe as ChallengeLines | null) ?? x.pending,
       }));
     } catch {
       // offline: the next event retries
@@ -388,7 +409,68 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           </Link>
         </p>
       ) : null}
-      <ChallengeRows challenges={c.pending.challenges} agentHex={agent} pendingOnly batchHref={batchHref} />
+      <PendingChallenges agent={agent} first={c.pending} />
     </section>
+  );
+}
+
+/** Pending challenges on the page at first and per "more" (the server's first page is as long: AGENT_PAGE_ROWS.pending). */
+const PENDING_PAGE = 10;
+
+/**
+ * The pending challenges, anyone's to resolve or expire: the first page (kept fresh by the
+ * section's live reload), then older pages from GET /api/challenges on request, each once.
+ */
+function PendingChallenges({ agent, first }: { agent: string; first: ChallengeLines }) {
+  // Null until "more" is first pressed: from then on its cursor, not the first page's, says what comes next.
+  const [more, setMore] = useState<ChallengeLines | null>(null);
+  const [state, setState] = useState<{ loading: boolean; error: string | null }>({ loading: false, error: null });
+  const shown = new Set(first.challenges.map((x) => x.address));
+  const rows = [...first.challenges, ...(more?.challenges ?? []).filter((x) => !shown.has(x.address))];
+  const next = more ? more.next : first.next;
+  const read = async () => {
+    if (!next) return;
+    setState({ loading: true, error: null });
+    try {
+      const q = `agent=${agent}&status=pending&sort=epoch&order=desc&limit=${PENDING_PAGE}&before=${encodeURIComponent(next)}`;
+      const r = await fetch(`/api/challenges?${q}`, { cache: 'no-store' });
+      const body: unknown = await r.json();
+      if (!r.ok) throw new Error((body as { error?: string } | null)?.error ?? `HTTP ${r.status}`);
+      const page = body as ChallengeLines;
+      setMore((m) => ({
+        challenges: [
+          ...(m?.challenges ?? []),
+          ...page.challenges.filter((x) => !m?.challenges.some((o) => o.address === x.address)),
+        ],
+        next: page.next,
+      }));
+      setState({ loading: false, error: null });
+    } catch (e) {
+      setState({ loading: false, error: `older pending challenges could not be read: ${(e as Error).message}` });
+    }
+  };
+  return (
+    <>
+      <ChallengeRows challenges={rows} agentHex={agent} pendingOnly batchHref={batchHref} />
+      {next ? (
+        <p className="small">
+          <button
+            type="button"
+            className="btn small ghost"
+            data-testid="more-pending"
+            onClick={() => void read()}
+            disabled={state.loading}
+          >
+            {state.loading ? 'Reading…' : 'Show more pending challenges'}
+          </button>
+          {state.error ? (
+            <span className="reason small" role="alert">
+              {' '}
+              {state.error}
+            </span>
+          ) : null}
+        </p>
+      ) : null}
+    </>
   );
 }

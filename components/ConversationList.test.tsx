@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { ConversationList, type DealColumns } from './ConversationList';
+import { agentConversationRows, ConversationList, type DealColumns } from './ConversationList';
 import { GLOSSARY } from './glossary';
 
 const A = '11'.repeat(32),
@@ -69,6 +69,26 @@ test('an agent\'s "With" names the deal\'s other party once, not every agent tha
   );
   assert.equal([...html.matchAll(/data-agent="([0-9a-f]+)"/g)].length, 1);
   assert.match(html, new RegExp(`data-agent="${B}"`));
+});
+
+test("an agent page's rows carry only the agents its With names, and draw the same With", () => {
+  const crowd = Array.from({ length: 7 }, (_, i) =>
+    String(i + 3)
+      .padStart(2, '0')
+      .repeat(32),
+  );
+  const c = { ...conv, participants: [A, B, ...crowd] } as never;
+  const rows = agentConversationRows([c], A, { [C]: { parties: [A, B] } });
+  // The bidders and listeners are not handed to the browser, nor the first-seen time no cell shows.
+  assert.deepEqual(rows[0].participants, [B]);
+  assert.ok(!('firstMs' in rows[0]));
+  const html = renderToStaticMarkup(<ConversationList conversations={rows} self={A} />);
+  assert.deepEqual(
+    [...html.matchAll(/data-agent="([0-9a-f]+)"/g)].map((m) => m[1]),
+    [B],
+  );
+  // Without stored negotiators, With is every other participant.
+  assert.deepEqual(agentConversationRows([c], A, {})[0].participants, [B, ...crowd]);
 });
 
 test('feedback without a deal is said as such: no "open" outcome, no "unknown" seller', () => {

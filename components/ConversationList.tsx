@@ -69,6 +69,12 @@ function Head({
   );
 }
 
+/** What a row of the table draws of a conversation. */
+export type ConversationRow = Pick<
+  ConversationSummaryView,
+  'id' | 'participants' | 'messages' | 'stage' | 'outcome' | 'state' | 'lastMs'
+>;
+
 export function ConversationList({
   conversations,
   self,
@@ -76,7 +82,7 @@ export function ConversationList({
   parties,
   sort,
 }: {
-  conversations: ConversationSummaryView[];
+  conversations: ConversationRow[];
   self?: string;
   deals?: Record<string, DealColumns>;
   /** For the plain table: each conversation's negotiating parties (its "With" lists them, not every participant). */
@@ -264,6 +270,27 @@ export function ConversationList({
       </table>
     </div>
   );
+}
+
+/**
+ * An agent's conversations cut to their rows, each with only the agents its "With" names (the
+ * negotiators when known, never `self`): what the agent page hands the browser, instead of every
+ * participant (bidders, listeners) and a second map of the negotiators.
+ */
+export function agentConversationRows(
+  conversations: readonly ConversationSummaryView[],
+  self: string,
+  parties: Readonly<Record<string, Pick<DealColumns, 'parties'>>>,
+): ConversationRow[] {
+  return conversations.map((c) => ({
+    id: c.id,
+    participants: withWhom(c, self, parties[c.id]?.parties),
+    messages: c.messages,
+    stage: c.stage,
+    outcome: c.outcome,
+    state: c.state,
+    lastMs: c.lastMs,
+  }));
 }
 
 /** Who a conversation is with: its negotiating parties when known (each once), else every participant; never `self`. */

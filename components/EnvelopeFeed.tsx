@@ -8,13 +8,31 @@ import { isBroadcast, isZeroId, shortHex } from './format';
 import { AgentName } from './names/AgentName';
 import { Time } from './time/Time';
 
+/** What a feed row shows of an envelope: a page passes these fields only, not the whole view. */
+export type FeedEnvelope = Pick<
+  EnvelopeView,
+  'id' | 'type' | 'sender' | 'recipient' | 'conversationId' | 'timestampMs'
+>;
+
+/** An envelope cut to its feed row (a client component's props carry nothing the row does not draw). */
+export const feedEnvelope = (e: FeedEnvelope): FeedEnvelope => ({
+  id: e.id,
+  type: e.type,
+  sender: e.sender,
+  recipient: e.recipient,
+  conversationId: e.conversationId,
+  timestampMs: e.timestampMs,
+});
+
 export interface EnvelopeFeedProps {
-  envelopes: EnvelopeView[];
+  envelopes: FeedEnvelope[];
   /** Ids to highlight as just arrived. */
   fresh?: ReadonlySet<string>;
   empty?: string;
   /** Clock only (a live feed of the last minutes) instead of date and time. */
   clock?: boolean;
+  /** The agent whose page this is (hex): named "this agent" in its rows, not linked to the page it is on. */
+  self?: string;
 }
 
 export function TypeBadge({ type }: { type: string }) {
@@ -26,7 +44,15 @@ export function AgentLink({ id, name, copy = false }: { id: string; name?: strin
   return <AgentName id={id} name={name} copy={copy} />;
 }
 
-export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.', clock = false }: EnvelopeFeedProps) {
+export function EnvelopeFeed({
+  envelopes,
+  fresh,
+  empty = 'No envelopes yet.',
+  clock = false,
+  self,
+}: EnvelopeFeedProps) {
+  const party = (id: string) =>
+    id === self ? <span className="muted">this agent</span> : <AgentName id={id} copy={false} />;
   if (envelopes.length === 0) return <p className="muted empty">{empty}</p>;
   return (
     <div className="table-wrap">
@@ -47,12 +73,8 @@ export function EnvelopeFeed({ envelopes, fresh, empty = 'No envelopes yet.', cl
                 <TypeBadge type={e.type} />
               </td>
               <td className="sentence">
-                <AgentName id={e.sender} copy={false} /> →{' '}
-                {isBroadcast(e.recipient) ? (
-                  <span className="muted">everyone (broadcast)</span>
-                ) : (
-                  <AgentName id={e.recipient} copy={false} />
-                )}
+                {party(e.sender)} →{' '}
+                {isBroadcast(e.recipient) ? <span className="muted">everyone (broadcast)</span> : party(e.recipient)}
               </td>
               <td>
                 {isZeroId(e.conversationId) ? (

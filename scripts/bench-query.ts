@@ -16,7 +16,7 @@
  * on this database, on it without the stats rollups (the ingest statement before them) and on an empty one (one uncounted round on each,
  * then BENCH_INGEST_RUNS, default 5, alternating; signed timestamps advancing at BENCH_INGEST_RATE envelopes/s, default 60, as a live
  * observer's are; 0 = the templates' own spacing, days per run), and the ratios: loaded ÷ empty (target ≥ 0.8), with ÷ without the rollups (target ≥ 0.95).
- * Then the agent page as served (agentPage below; BENCH_PAGE=0 skips it): the busiest agent (most envelopes sent) is given
+ * Then the agent page as served (scripts/bench-query-agent-page.ts; BENCH_PAGE=0 skips it): the busiest agent (most envelopes sent) is given
  * a chain history, a verified batch per loaded epoch with its uploaded log, each verdict reached through the store's own
  * verdict path (reconciliation and authoritative fold), challenges, stake, lease and lease events for every agent; the
  * production build (built first when stale) serves the page over this database (scripts/bench-query-page.ts), and
@@ -27,11 +27,8 @@
  * observer's are.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { loadavg } from 'node:os';
-import { gzipSync } from 'node:zlib';
 import { loadCollusion } from '../app/_lib/collusion';
 import {
   loadAgent,
@@ -48,7 +45,6 @@ import { loadReplayPage } from '../app/_lib/replay';
 import { loadReputationHistory } from '../app/_lib/reputation-history';
 import type { Services } from '../app/_lib/services';
 import { loadStatsSeries, loadStatsStrip } from '../app/_lib/stats';
-import { base58 } from '../components/format';
 import { FEED_SIZE } from '../components/live-state';
 import { REPLAY_PAGE_SIZE } from '../components/replay/player';
 import { fromHex, toHex } from '../lib/protocol/hex';
@@ -72,10 +68,9 @@ import { STATS_FOLD_MS } from '../lib/store/store';
 import { createTestDatabase } from '../lib/store/testing';
 import { MESH_RANGES } from '../lib/wire/mesh-health';
 import { STATS_METRIC_NAMES, STATS_RANGES } from '../lib/wire/stats';
+import { agentPage } from './bench-query-agent-page';
 import { AGENTS, copyOf, templates } from './bench-query-data';
 import { loadBench } from './bench-query-load';
-// @ts-expect-error a plain .mjs module without types
-import { buildWebApp, needsBuild } from './web-build.mjs';
 
 const EPOCH = 86_400;
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
@@ -477,298 +472,6 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   }
 }
 
-const PAGE_READS = Number(process.env.BENCH_PAGE_READS ?? 20);
-const PAGE_TTFB_MS = 500;
-const PAGE_HTML_BYTES = 150 * 1024;
-
-/**
- * A chain history for `agent` over the loaded epochs, as the indexer would have stored it: a batch
- * per epoch with an uploaded log of its envelopes that epoch (less about one in ten, so the
- * reconciliation figures are not all zero), each verdict reached through the store's verdict path
- * (setBatchStatus: reconciliation and the authoritative fold from the stored log), every 17th a
- * mismatch and the newest two without a verdict; challenges of 20 batches; stake and lease; and a
- * LeasePaid event per epoch for every agent (plus a StakeLocked each), so the agent's economy read
- * picks its own events out of every agent's.
- */
-async function seedAgentChain(
-  store: Store,
-  agent: Uint8Array,
-  endUs: bigint,
-): Promise<{ batches: number; logEntries: number; events: number; verdict: { p50: number; p99: number } }> {
-  const last = endUs / DAY_US - 1n;
-  const epochs = Array.from({ length: DAYS }, (_, i) => last - BigInt(DAYS - 1 - i));
-  const one = new Uint8Array([1]);
-  await store.query(
-    `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, status, updated_at)
-    SELECT $1, e, decode('00', 'hex'), decode('01', 'hex'), e * 1000, 'unverified', now() FROM unnest($2::int8[]) AS e ON CONFLICT DO NOTHING`,
-    [agent, epochs.map(String)],
-  );
-  await store.query(
-    `INSERT INTO epoch_log_entry (agent_id, epoch, position, envelope_id)
-    SELECT $1, p.e, (row_number() OVER (PARTITION BY p.e ORDER BY x.timestamp, x.id) - 1)::int, x.id
-    FROM unnest($2::int8[]) AS p(e)
-    CROSS JOIN LATERAL (SELECT v.id, v.timestamp FROM envelope v WHERE v.epoch = p.e::int4 AND (v.sender = $1 OR v.recipient = $1)) x
-    WHERE get_byte(x.id, 0) % 10 <> 0 ON CONFLICT DO NOTHING`,
-    [agent, epochs.map(String)],
-  );
-  await store.query('ANALYZE epoch_log_entry');
-  const ms: number[] = [];
-  for (const [i, e] of epochs.entries()) {
-    if (i >= epochs.length - 2) continue;
-    const t = performance.now();
-    await store.setBatchStatus(agent, e, i % 17 === 16 ? 'mismatch' : 'verified', one);
-    ms.push(performance.now() - t);
-  }
-  ms.sort((a, b) => a - b);
-  for (const [k, e] of epochs.filter((_, i) => i % 6 === 3).entries()) {
-    const address = base58(Buffer.from(new Uint8Array(32).fill(k + 1)).toString('hex'));
-    const challenger = new Uint8Array(32).fill(200 + (k % 50));
-    await store.upsertChallenge({
-      address,
-      agentId: agent,
-      epoch: e,
-      challenger,
-      status: 'pending',
-      slot: e * 1000n + 1n,
-      signature: `bench-open-${k}`,
-    });
-    if (k % 4 !== 0)
-      await store.upsertChallenge({
-        address,
-        agentId: agent,
-        epoch: e,
-        challenger,
-        status: k % 2 ? 'upheld' : 'rejected',
-        slot: e * 1000n + 500n,
-        signature: `bench-resolve-${k}`,
-      });
-  }
-  await store.upsertStake({ agentId: agent, amount: 10_000_000n, status: 'locked', slot: last * 1000n });
-  await store.upsertLease({
-    agentId: agent,
-    paidThroughEpoch: last + 3n,
-    lastPaidEpoch: last,
-    missedEpochs: 0,
-    active: true,
-    slot: last * 1000n,
-  });
-  const agents = Array.from({ length: AGENTS }, (_, i) => {
-    const b = new Uint8Array(32);
-    b[0] = 0xa5;
-    new DataView(b.buffer).setUint32(28, i + 1);
-    return base58(toHex(b));
-  });
-  await store.query(
-    `INSERT INTO chain_event (signature, index, slot, program, name, data, block_time, agent)
-    SELECT 'bench-lease-' || a.n || '-' || e, 0, e * 1000 + a.n, 'lease', 'LeasePaid',
-      jsonb_build_object('agent', a.addr, 'epoch', e::text, 'paidThroughEpoch', (e + 3)::text, 'status', 0), to_timestamp(e * ${EPOCH} + 60), a.addr
-    FROM unnest($1::text[]) WITH ORDINALITY AS a(addr, n) CROSS JOIN unnest($2::int8[]) AS e
-    UNION ALL
-    SELECT 'bench-stake-' || a.n, 0, $3::int8 * 1000 + a.n, 'stake_lock', 'StakeLocked', jsonb_build_object('agent', a.addr, 'amount', '10000000'), to_timestamp($3::int8 * ${EPOCH} + 30), a.addr
-    FROM unnest($1::text[]) WITH ORDINALITY AS a(addr, n)
-    ON CONFLICT DO NOTHING`,
-    [agents, epochs.map(String), epochs[0].toString()],
-  );
-  await store.query('ANALYZE chain_event');
-  const [{ n }] = await store.query<{ n: string }>(
-    'SELECT count(*)::text AS n FROM epoch_log_entry WHERE agent_id = $1',
-    [agent],
-  );
-  const [{ ev }] = await store.query<{ ev: string }>('SELECT count(*)::text AS ev FROM chain_event');
-  return {
-    batches: epochs.length,
-    logEntries: Number(n),
-    events: Number(ev),
-    verdict: { p50: ms[Math.floor(ms.length / 2)], p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] },
-  };
-}
-
-/** One GET with node:http, no compression asked: when the headers and the first body byte came, when it ended, its bytes. */
-function timedGet(
-  url: string,
-): Promise<{ status: number; headersMs: number; firstByteMs: number; totalMs: number; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const req = request(url, { headers: { accept: 'text/html' } }, (res) => {
-      const headersMs = performance.now() - t0;
-      let firstByteMs = -1;
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        if (firstByteMs < 0) firstByteMs = performance.now() - t0;
-        chunks.push(c);
-      });
-      res.on('end', () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headersMs,
-          firstByteMs,
-          totalMs: performance.now() - t0,
-          body: Buffer.concat(chunks),
-        }),
-      );
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.setTimeout(120_000, () => req.destroy(new Error('timed out after 120 s')));
-    req.end();
-  });
-}
-
-/** The page server (scripts/bench-query-page.ts) on this database; resolves with its base URL once it listens. */
-async function startPageServer(dbUrl: string): Promise<{ base: string; child: ChildProcess; log: () => string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--import', './scripts/setup-node.mjs', 'scripts/bench-query-page.ts'],
-    {
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl,
-        EPOCH_SECONDS: String(EPOCH),
-        NODE_ENV: 'production',
-        NEXT_TELEMETRY_DISABLED: '1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let log = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(
-      () => reject(new Error(`the page server did not start in 180 s:\n${log.slice(-2000)}`)),
-      180_000,
-    );
-    const on = (b: Buffer) => {
-      log += b.toString();
-      const m = /ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(log);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-    child.once('exit', (code) => {
-      clearTimeout(t);
-      reject(new Error(`the page server exited with ${code}:\n${log.slice(-2000)}`));
-    });
-  });
-  child.removeAllListeners('exit');
-  return { base, child, log: () => log };
-}
-
-/**
- * The agent page of the busiest agent as the production build serves it over this database:
- * first byte (headers, then the first body byte, judged on the latter) and whole HTML, p50 and p99
- * of PAGE_READS loads after 3 untimed ones (the first brings the agent's stored gossip fold up to
- * date, as any first visit does), against the targets; and the next page of its batches from the API.
- */
-async function agentPage(store: Store, dbUrl: string, endUs: bigint, rows: number): Promise<void> {
-  const [busiest] = await store.query<{ id: Uint8Array; sent: number }>(
-    'SELECT id, sent FROM agent ORDER BY sent DESC, id LIMIT 1',
-  );
-  const agent = new Uint8Array(busiest.id);
-  const hex = toHex(agent);
-  let t = performance.now();
-  const seeded = await seedAgentChain(store, agent, endUs);
-  const [{ to }] = await store.query<{ to: string }>(`SELECT count(*)::text AS to FROM envelope WHERE recipient = $1`, [
-    agent,
-  ]);
-  const [{ fb }] = await store.query<{ fb: string }>(
-    `SELECT count(*)::text AS fb FROM feedback WHERE target_agent = $1`,
-    [agent],
-  );
-  const [{ convs }] = await store.query<{ convs: string }>(
-    `SELECT count(*)::text AS convs FROM conversation WHERE participants @> ARRAY[$1::bytea]`,
-    [agent],
-  );
-  console.log(
-    `agent page: the busiest agent ${base58(hex)} sent ${fmt(busiest.sent)} envelopes and received ${fmt(Number(to))}, ${fmt(Number(fb))} FEEDBACK about it, ${fmt(Number(convs))} conversations; ` +
-      `given ${seeded.batches} batches (${fmt(seeded.logEntries)} log entries; verdicts with reconciliation and fold p50 ${seeded.verdict.p50.toFixed(0)} ms, p99 ${seeded.verdict.p99.toFixed(0)} ms), ${fmt(seeded.events)} chain events in all, in ${((performance.now() - t) / 1000).toFixed(0)} s`,
-  );
-  const reason = needsBuild();
-  if (reason) {
-    t = performance.now();
-    console.log(`agent page: building the web app (${reason})`);
-    if (!buildWebApp({ ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' }))
-      throw new Error('next build failed');
-    console.log(`agent page: built in ${((performance.now() - t) / 1000).toFixed(0)} s`);
-  }
-  const { base, child, log: serverLog } = await startPageServer(dbUrl);
-  try {
-    const url = `${base}/agents/${base58(hex)}`;
-    for (let i = 0; i < 3; i++) {
-      const r = await timedGet(url);
-      if (r.status !== 200)
-        throw new Error(`${url} answered ${r.status}; the server's log:\n${serverLog().slice(-3000)}`);
-      if (i === 0)
-        console.log(
-          `agent page: first load (the gossip fold and its points brought up to date) ${r.totalMs.toFixed(0)} ms`,
-        );
-    }
-    const loads: Awaited<ReturnType<typeof timedGet>>[] = [];
-    for (let i = 0; i < PAGE_READS; i++) loads.push(await timedGet(url));
-    const q = (xs: number[], p: number) => {
-      const v = [...xs].sort((a, b) => a - b);
-      return v[Math.min(v.length - 1, Math.floor(p * v.length))];
-    };
-    const fb1 = loads.map((l) => l.firstByteMs);
-    const bytes = loads[loads.length - 1].body.length;
-    const gz = gzipSync(loads[loads.length - 1].body).length;
-    const html = loads[loads.length - 1].body.toString('utf8');
-    const rowsIn = (testid: string) => {
-      const i = html.indexOf(`data-testid="${testid}"`);
-      if (i < 0) return 0;
-      const end = html.indexOf('</table>', i);
-      return (html.slice(i, end).match(/<tr[ >]/g) ?? []).length - 1;
-    };
-    console.log(`agent page served at ${fmt(rows)} envelopes, ${PAGE_READS} loads one at a time, load ${load()}:`);
-    console.log(
-      `  headers p50 ${q(
-        loads.map((l) => l.headersMs),
-        0.5,
-      ).toFixed(0)} ms p99 ${q(
-        loads.map((l) => l.headersMs),
-        0.99,
-      ).toFixed(
-        0,
-      )} ms; first body byte p50 ${q(fb1, 0.5).toFixed(0)} ms p99 ${q(fb1, 0.99).toFixed(0)} ms; whole page p50 ${q(
-        loads.map((l) => l.totalMs),
-        0.5,
-      ).toFixed(0)} ms p99 ${q(
-        loads.map((l) => l.totalMs),
-        0.99,
-      ).toFixed(0)} ms`,
-    );
-    console.log(
-      `  HTML ${fmt(bytes)} bytes (${(bytes / 1024).toFixed(1)} KB; ${(gz / 1024).toFixed(1)} KB gzipped); rows: ${rowsIn('agent-batches')} batches, ${rowsIn('agent-challenges')} challenges, ${rowsIn('envelope-feed')} envelopes, ${(html.match(/data-conversation=/g) ?? []).length} conversations`,
-    );
-    const older = await store.query<{ e: string }>(
-      'SELECT epoch::text AS e FROM batch WHERE agent_id = $1 ORDER BY epoch DESC OFFSET 9 LIMIT 1',
-      [agent],
-    );
-    const api: number[] = [];
-    for (let i = 0; i < PAGE_READS; i++) {
-      const r = await timedGet(`${base}/api/agents/${hex}/batches?before=${older[0]?.e ?? '0'}&limit=10`);
-      if (r.status !== 200) throw new Error(`older batches answered ${r.status}: ${r.body.toString('utf8', 0, 300)}`);
-      api.push(r.totalMs);
-    }
-    console.log(
-      `  its older batches (GET /api/agents/{id}/batches?before=, 10 a page): p50 ${q(api, 0.5).toFixed(1)} ms p99 ${q(api, 0.99).toFixed(1)} ms`,
-    );
-    console.log(
-      `${q(fb1, 0.99) <= PAGE_TTFB_MS ? 'PASS' : 'FAIL'} agent page first byte p99 ≤ ${PAGE_TTFB_MS} ms at ${fmt(rows)} envelopes (${q(fb1, 0.99).toFixed(0)} ms)`,
-    );
-    console.log(
-      `${bytes <= PAGE_HTML_BYTES ? 'PASS' : 'FAIL'} agent page HTML ≤ 150 KB at ${fmt(rows)} envelopes (${(bytes / 1024).toFixed(1)} KB)`,
-    );
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => {
-      child.once('exit', r);
-      setTimeout(r, 10_000).unref();
-    });
-  }
-}
-
 /** How often the stores fold pending stats into the rollups, in ingest time: the store's own timer. */
 const FOLD_EVERY_MS = STATS_FOLD_MS;
 
@@ -893,7 +596,7 @@ async function main(): Promise<void> {
     );
     await reads(store, endUs);
     if (process.env.BENCH_PAGE !== '0' && (!ONLY || ONLY.test('agent page served')))
-      await agentPage(store, big.url, endUs, rows);
+      await agentPage(store, big.url, endUs, rows, DAYS);
     if (INGEST_RUNS === 0) {
       await store.close();
       return;

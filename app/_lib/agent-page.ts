@@ -9,6 +9,7 @@
  */
 import 'server-only';
 import { base58 } from '../../components/format';
+import type { ChallengeRow } from '../../components/wallet/ChallengeRows';
 import { fromHex } from '../../lib/protocol/hex';
 import { decayAfterBatch } from '../../lib/protocol/reputation';
 import type { AgentBatchPage, AgentChainView, AuthoritativeSummary, ChallengeList } from '../../lib/wire';
@@ -19,7 +20,7 @@ import type { Services } from './services';
 export const AGENT_PAGE_ROWS = {
   batches: 10,
   challenges: 10,
-  pending: 20,
+  pending: 10,
   conversations: 10,
   envelopes: 10,
   counterparties: 10,
@@ -140,16 +141,29 @@ export async function loadAuthoritative(o: Services, agentHex: string): Promise<
   };
 }
 
-/** The agent's newest challenges (by batch epoch) and its pending ones, a bounded page each. */
+/** A page of challenges as the agent page lists them: the account's data (the API's `data`) is not shown there. */
+const challengeLines = (l: ChallengeList): { challenges: ChallengeRow[]; next: string | null } => ({
+  challenges: l.challenges.map((c) => ({
+    address: c.address,
+    agentAddress: c.agentAddress,
+    epoch: c.epoch,
+    challenger: c.challenger,
+    status: c.status,
+    transitions: c.transitions,
+  })),
+  next: l.next,
+});
+
+/** The agent's newest challenges (by batch epoch) and its pending ones, a bounded page each, as the page lists them. */
 export async function loadAgentChallenges(
   o: Services,
   agentHex: string,
-): Promise<{ newest: ChallengeList; pending: ChallengeList } | null> {
+): Promise<{ newest: ReturnType<typeof challengeLines>; pending: ReturnType<typeof challengeLines> } | null> {
   if (!o.chain) return null;
   const agent = fromHex(agentHex);
   const [newest, pending] = await Promise.all([
     o.chain.challengesPage({ agent, sort: 'epoch', order: 'desc', limit: AGENT_PAGE_ROWS.challenges }),
     o.chain.challengesPage({ agent, status: 'pending', sort: 'epoch', order: 'desc', limit: AGENT_PAGE_ROWS.pending }),
   ]);
-  return { newest, pending };
+  return { newest: challengeLines(newest), pending: challengeLines(pending) };
 }

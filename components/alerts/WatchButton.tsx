@@ -44,10 +44,13 @@ export function WatchButton({
         className={`watch-btn ${on ? 'on' : ''}`}
         aria-pressed={on}
         aria-label={on ? `Watching ${what}: press to stop` : `Watch ${what}`}
+        // A compact button sits in every row of a list: its name says what it watches, the full button explains.
         title={
-          on
-            ? `You get alerts about this ${kind}. Press to stop watching.`
-            : `Get alerts about this ${kind} (offline, lease, batches, challenges…) on the Alerts page, by browser notification or webhook.`
+          compact
+            ? undefined
+            : on
+              ? `You get alerts about this ${kind}. Press to stop watching.`
+              : `Get alerts about this ${kind} (offline, lease, batches, challenges…) on the Alerts page, by browser notification or webhook.`
         }
         onClick={press}
         disabled={busy}
@@ -55,9 +58,11 @@ export function WatchButton({
         data-watch-kind={kind}
         data-watch-target={target}
       >
-        <svg viewBox="0 0 24 24" aria-hidden className="watch-icon">
-          <path d="M12 3.5l2.6 5.3 5.9.9-4.25 4.1 1 5.8L12 16.9l-5.25 2.7 1-5.8L3.5 9.7l5.9-.9z" />
-        </svg>
+        {compact ? null : (
+          <svg viewBox="0 0 24 24" aria-hidden className="watch-icon">
+            <path d="M12 3.5l2.6 5.3 5.9.9-4.25 4.1 1 5.8L12 16.9l-5.25 2.7 1-5.8L3.5 9.7l5.9-.9z" />
+          </svg>
+        )}
         <span className="watch-text">{busy ? '…' : on ? 'Watching' : 'Watch'}</span>
       </button>
       {error ? (

@@ -76,12 +76,10 @@ export function EpochTime({
   const from = t === 0 ? utcText(r.startMs) : localText(r.startMs);
   const to = t === 0 ? utcText(r.endMs).slice(11) : localText(r.endMs, { date: false });
   return (
+    // One string per text node: tables repeat this per row, and each split text costs the page a `<!-- -->` marker.
     <span className="epoch-time" title={`${utcText(r.startMs)} – ${utcText(r.endMs)}`} data-epoch={String(epoch)}>
-      {head}{' '}
-      <span className="muted small">
-        ({from} – {to}
-        {t === 0 ? '' : `, ended ${relativeTime(r.endMs, t)}`})
-      </span>
+      {`${head} `}
+      <span className="muted small">{`(${from} – ${to}${t === 0 ? '' : `, ended ${relativeTime(r.endMs, t)}`})`}</span>
     </span>
   );
 }

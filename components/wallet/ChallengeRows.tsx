@@ -25,6 +25,12 @@ import { useAction } from './useAction';
 import { useEconomy, useNowSec } from './useChainState';
 import { useWalletEnv } from './WalletIsland';
 
+/** What a row needs of a challenge (a page hands over no more than this: not the account's data). */
+export type ChallengeRow = Pick<
+  ChallengeJson,
+  'address' | 'agentAddress' | 'epoch' | 'challenger' | 'status' | 'transitions'
+>;
+
 export const CHALLENGE_STATUS = ['pending', 'upheld', 'rejected', 'void', 'expired'] as const;
 
 function outcome(status: string): string {
@@ -123,7 +129,7 @@ export function ChallengeRows({
   pendingOnly = false,
   batchHref,
 }: {
-  challenges: ChallengeJson[];
+  challenges: ChallengeRow[];
   agentHex: string;
   pendingOnly?: boolean;
   batchHref?: (epoch: string) => string;
@@ -133,7 +139,7 @@ export function ChallengeRows({
   const nowSec = useNowSec();
   const chain = useChainStatuses(all.filter((c) => c.status === 'pending').map((c) => c.address));
   // The chain's status wins over the indexer's (which may lag a resolution by a few seconds).
-  const statusOf = (c: ChallengeJson) => chain.get(c.address) || c.status;
+  const statusOf = (c: ChallengeRow) => chain.get(c.address) || c.status;
   const challenges = pendingOnly ? all.filter((c) => statusOf(c) === 'pending') : all;
   const { publicKey } = useWallet();
   const action = useAction();
@@ -147,7 +153,7 @@ export function ChallengeRows({
         <ActionPhases view={action.view} />
       </>
     );
-  const resolve = (c: ChallengeJson) =>
+  const resolve = (c: ChallengeRow) =>
     action.run(`Resolve the challenge of epoch ${c.epoch}`, async () => {
       const addr = new PublicKey(c.address);
       const cand = await candidateFor(connection, addr, agentHex, c.epoch);
@@ -166,7 +172,7 @@ export function ChallengeRows({
       const built = await buildResolve(connection, publicKey!, eco, addr, cand);
       return { ...built, after: () => resolvedOutcome(connection, addr, publicKey!, eco, before) };
     });
-  const expire = (c: ChallengeJson) =>
+  const expire = (c: ChallengeRow) =>
     action.run(`Expire the challenge of epoch ${c.epoch}`, async () =>
       buildExpire(new PublicKey(c.address), new PublicKey(c.agentAddress), economy!),
     );

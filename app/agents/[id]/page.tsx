@@ -6,12 +6,13 @@ import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapa
 import { AgentCollusion } from '../../../components/agent/AgentCollusion';
 import { AgentConversations, AgentCounterparties, AgentEnvelopes } from '../../../components/agent/AgentLists';
 import { AuthoritativeReputation } from '../../../components/agent/AgentTrust';
-import { EconomyChart } from '../../../components/agent/EconomyChart';
-import { ReputationChart } from '../../../components/agent/ReputationChart';
+import { OnDemand } from '../../../components/agent/OnDemand';
 import { SatiProfile } from '../../../components/agent/SatiProfile';
 import { SatiReputation } from '../../../components/agent/SatiReputation';
 import { WatchButton } from '../../../components/alerts/WatchButton';
+import { agentConversationRows } from '../../../components/ConversationList';
 import { CopyId } from '../../../components/CopyId';
+import { feedEnvelope } from '../../../components/EnvelopeFeed';
 import { base58, count } from '../../../components/format';
 import { agentDisplayName, shortBase58 } from '../../../components/names/label';
 import { BackingSentence } from '../../../components/reputation/Backing';
@@ -19,7 +20,7 @@ import { AccountLink } from '../../../components/site';
 import { Term } from '../../../components/Term';
 import { Time } from '../../../components/time/Time';
 import { fromHex } from '../../../lib/protocol/hex';
-import type { ReputationView } from '../../../lib/wire';
+import type { ConversationSummaryView, ReputationView } from '../../../lib/wire';
 import { scorePoints } from '../../../lib/wire/score';
 import { loadAdvertised } from '../../_lib/advertise';
 import { agentHex } from '../../_lib/agent-id';
@@ -32,12 +33,11 @@ import {
   loadStakeLease,
 } from '../../_lib/agent-page';
 import { loadAgent, loadEnvelopes } from '../../_lib/data';
-import { loadEconomyHistory } from '../../_lib/economy-history';
 import { loadConversationsPage } from '../../_lib/lists';
 import { NotRunning } from '../../_lib/not-running';
 import { flatParams, type SearchParams } from '../../_lib/query-string';
-import { loadReputationHistory } from '../../_lib/reputation-history';
 import { getServices } from '../../_lib/services';
+import { agentChart } from './charts';
 
 export const dynamic = 'force-dynamic';
 
@@ -45,8 +45,9 @@ export const dynamic = 'force-dynamic';
  * The agent page stays the same size however long the agent has been on the mesh: the summary
  * first (identity, both reputations, stake and lease), then the first page of each history list,
  * newest first, each batch listed once, with links or a button for the rest; every read is an
- * index read of the agent's newest rows (app/_lib/agent-page.ts). The collusion signals, a read
- * over the whole mesh's newest rows, come when the reader asks for them.
+ * index read of the agent's newest rows (app/_lib/agent-page.ts). The two history charts are
+ * drawn when the reader scrolls to them (./charts.tsx), and the collusion signals, a read over the
+ * whole mesh's newest rows, when the reader asks for them.
  */
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
   const hex = agentHex(decodeURIComponent((await params).id));
@@ -101,10 +102,7 @@ export default async function AgentPage({
     // Registered on chain but not seen on the mesh yet: the page exists from the registration.
     const holder = o.chain ? await o.chain.identityHolder(fromHex(id)) : null;
     if (!holder || !o.chain) notFound();
-    const [chain, economy] = await Promise.all([
-      chainSection(o, id, linked).catch(() => null),
-      loadEconomyHistory(o, id, ECONOMY_EVENTS),
-    ]);
+    const chain = await chainSection(o, id, linked).catch(() => null);
     return (
       <>
         <div className="crumbs">
@@ -157,29 +155,22 @@ export default async function AgentPage({
         {chain ? <AgentChain agent={id} initial={chain} /> : null}
         <section className="card" style={{ marginBottom: 16 }}>
           <h2>Stake and lease over epochs</h2>
-          <EconomyChart view={economy} epochSeconds={o.config.epochSeconds} />
+          <EconomyOnDemand id={id} />
         </section>
       </>
     );
   }
   const bytes = fromHex(id);
-  const [page, conversations, conversationCount, counterparties, chain, authoritative, history, economy, advertised] =
-    await Promise.all([
-      loadEnvelopes(o, { agent: id, limit: AGENT_PAGE_ROWS.envelopes }),
-      loadConversationsPage(o, { agent: id, sort: 'last_seen', limit: AGENT_PAGE_ROWS.conversations }),
-      o.reads.countAgentConversations(bytes, CONVERSATION_COUNT_CAP),
-      o.observatory.store.counterpartiesOf(bytes, AGENT_PAGE_ROWS.counterparties + 1),
-      o.chain ? chainSection(o, id, linked).catch(() => null) : Promise.resolve(null),
-      o.chain ? loadAuthoritative(o, id).catch(() => null) : Promise.resolve(null),
-      loadReputationHistory(o, bytes),
-      loadEconomyHistory(o, id, ECONOMY_EVENTS),
-      loadAdvertised(o, id),
-    ]);
-  // The "With" column names each conversation's negotiators, not every agent that bid or listened: as ingest keeps them, one read.
-  const negotiators = await o.reads.conversationNegotiators(conversations.conversations.map((c) => fromHex(c.id)));
-  const parties = Object.fromEntries(
-    [...negotiators].map(([c, ids]) => [c, { parties: ids.map((b) => Buffer.from(b).toString('hex')) }]),
-  );
+  const [page, conversations, conversationCount, counterparties, chain, authoritative, advertised] = await Promise.all([
+    loadEnvelopes(o, { agent: id, limit: AGENT_PAGE_ROWS.envelopes }),
+    loadConversationsPage(o, { agent: id, sort: 'last_seen', limit: AGENT_PAGE_ROWS.conversations }),
+    o.reads.countAgentConversations(bytes, CONVERSATION_COUNT_CAP),
+    o.observatory.store.counterpartiesOf(bytes, AGENT_PAGE_ROWS.counterparties + 1),
+    o.chain ? chainSection(o, id, linked).catch(() => null) : Promise.resolve(null),
+    o.chain ? loadAuthoritative(o, id).catch(() => null) : Promise.resolve(null),
+    loadAdvertised(o, id),
+  ]);
+  const conversationRows = await withNegotiators(o, agent.id, conversations.conversations);
   const b58 = base58(agent.id);
   const name = agentDisplayName(agent.id, o.chain?.satiProfile(bytes)?.name ?? agent.name);
   const satiName = o.chain?.satiProfile(bytes)?.name ?? agent.name;
@@ -299,15 +290,15 @@ export default async function AgentPage({
       ) : null}
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Reputation over time</h2>
-        <ReputationChart h={history} />
+        <OnDemand load={agentChart.bind(null, 'reputation', id)} what="the reputation chart" minHeight={260} />
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Stake and lease over epochs</h2>
-        <EconomyChart view={economy} epochSeconds={o.config.epochSeconds} />
+        <EconomyOnDemand id={id} />
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Conversations, latest activity first</h2>
-        <AgentConversations conversations={conversations.conversations} self={agent.id} parties={parties} />
+        <AgentConversations conversations={conversationRows} self={agent.id} />
         {conversations.next ? (
           <p className="small">
             <Link
@@ -322,7 +313,11 @@ export default async function AgentPage({
       </section>
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Latest envelopes</h2>
-        <AgentEnvelopes envelopes={page.envelopes} empty="No envelopes from or to this agent." />
+        <AgentEnvelopes
+          envelopes={page.envelopes.map(feedEnvelope)}
+          self={id}
+          empty="No envelopes from or to this agent."
+        />
         {page.next ? (
           <p className="small">
             <Link href={`/envelopes?agent=${b58}&before=${page.next}`} prefetch={false} data-testid="older-envelopes">
@@ -339,8 +334,26 @@ export default async function AgentPage({
   );
 }
 
-/** Chain events the page's stake and lease chart reads: its newest epochs with events, not every one. */
-const ECONOMY_EVENTS = 600;
+/**
+ * The conversations' rows, each "With" naming its negotiators (as ingest keeps them, one read), not
+ * every agent that bid or listened.
+ */
+async function withNegotiators(
+  o: NonNullable<ReturnType<typeof getServices>>,
+  self: string,
+  conversations: ConversationSummaryView[],
+) {
+  const negotiators = await o.reads.conversationNegotiators(conversations.map((c) => fromHex(c.id)));
+  const parties = Object.fromEntries(
+    [...negotiators].map(([c, ids]) => [c, { parties: ids.map((b) => Buffer.from(b).toString('hex')) }]),
+  );
+  return agentConversationRows(conversations, self, parties);
+}
+
+/** The stake and lease chart, drawn when the reader gets to it (./charts.tsx). */
+const EconomyOnDemand = ({ id }: { id: string }) => (
+  <OnDemand load={agentChart.bind(null, 'economy', id)} what="the stake and lease chart" minHeight={240} />
+);
 
 /** `?batch=<epoch>`: the batch a link opened (a challenge's, say), pinned on the page; or why the parameter is not one. */
 function linkedBatch(v: string | undefined): { epoch: string | null; note: string | null } {
@@ -387,6 +400,12 @@ async function chainSection(
       linked.note ??
       (linked.epoch !== null && !linkedRow ? `This agent submitted no batch for epoch ${linked.epoch}.` : null),
     challenges: challenges.newest,
-    pending: challenges.pending,
+    // A pending challenge also among the newest goes by its address: its row is sent once.
+    pending: {
+      ...challenges.pending,
+      challenges: challenges.pending.challenges.map((x) =>
+        challenges.newest.challenges.some((n) => n.address === x.address) ? x.address : x,
+      ),
+    },
   };
 }
