@@ -119,20 +119,14 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
         <div>
           <h1>Economy over time</h1>
           <p className="muted small" style={{ margin: 0 }}>
+            {note ? (
+              <span data-testid="stats-default-range" className={`stats-range-why${raw === undefined ? '' : ' warn'}`}>
+                {note}
+              </span>
+            ) : null}
             {RANGE_TEXT[range]}, {STEP_TEXT(step)} intervals, times in UTC, from{' '}
             {all[0].from.replace('T', ' ').replace('Z', ' UTC')}. Counted by the observer as it stores envelopes and
             chain events, each once; hover a chart for an interval&apos;s exact values.
-            {note ? (
-              <>
-                {' '}
-                <span
-                  data-testid="stats-default-range"
-                  style={raw === undefined ? undefined : { color: 'var(--warn)' }}
-                >
-                  {note}
-                </span>
-              </>
-            ) : null}
             {all[0].clipped ? ' Only the last 1,000 days are shown.' : null}
             {all[0].observedFrom === null
               ? ' Nothing observed yet.'

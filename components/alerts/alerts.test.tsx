@@ -313,6 +313,9 @@ test("a webhook refused for its address names the setting that allows private re
   const local = await checkWebhookUrl('http://localhost/x', { allowPrivate: false });
   const html = renderToStaticMarkup(<WebhookIntro />);
   assert.ok(!local.ok && html.includes(local.error), html);
+  assert.ok(
+    !local.ok && withPrivateHint(local.error).startsWith('url: localhost is this machine. This server refuses'),
+  );
   assert.match(html, /ALERT_WEBHOOK_ALLOW_PRIVATE=1/);
   assert.match(html, /data-term="privateAddress"/);
 });

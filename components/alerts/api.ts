@@ -310,5 +310,6 @@ const PRIVATE_HINT =
 
 /** The API's refusal, with the setting that lifts it when the address was the reason. */
 export function withPrivateHint(error: string): string {
-  return /this machine|non-public|public addresses only/.test(error) ? error + PRIVATE_HINT : error;
+  if (!/this machine|non-public|public addresses only/.test(error)) return error;
+  return `${error.replace(/[\s.;:]*$/, '.')}${PRIVATE_HINT}`;
 }

@@ -124,7 +124,7 @@ export const BANDS: Record<string, Band> = {
   },
   drops: {
     sentence:
-      'Envelopes this observer refused and why (each reason is in the glossary). A few from a misbehaving peer are normal; good is under 1 % of what arrives.',
+      'Envelopes this observer refused and why (each reason is in the glossary). Refusing is validation doing its job, but a large share means a peer misbehaves or speaks another version; good is under 1 % of what arrives.',
     thresholds: 'drops ÷ (accepted + dropped) in the latest interval — good: < 1 % · watch: < 5 % · bad: 5 % or more',
     judge: ({ node }) => {
       if (!node) return null;
