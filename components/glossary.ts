@@ -75,6 +75,11 @@ export const GLOSSARY = {
     group: 'mesh',
     text: "GossipSub's running score of a peer (time in the mesh, messages delivered first, invalid messages, broken promises); below zero, it is gossiped to less and eventually pruned. Shown: the lowest and the median score this node gives its mesh peers.",
   },
+  healthBand: {
+    term: 'Good / watch / bad',
+    group: 'mesh',
+    text: "A mesh figure's latest interval judged against thresholds that follow from GossipSub's defaults and the protocol's limits (hover a badge for its own): good needs nothing; watch is worth a look if it lasts; bad means envelopes are likely lost, late or refused. A small demo mesh with two or three agents reads watch on mesh peers by nature.",
+  },
   neg1: {
     term: 'NEG1',
     group: 'negotiation',
@@ -291,6 +296,11 @@ export const GLOSSARY = {
     term: 'Webhook',
     group: 'alerts',
     text: 'An address the observatory sends every alert of this watchlist to, when it opens and when it clears, retrying when the receiver fails. Slack and Discord receive a message in their incoming-webhook format; JSON receives the alert as a JSON body, signed when you give an HMAC secret. Only public http(s) addresses are accepted: loopback, private, link-local and other reserved addresses are refused, also when a host name resolves to one.',
+  },
+  privateAddress: {
+    term: 'private addresses',
+    group: 'alerts',
+    text: 'Addresses that lead to the server itself or to a network behind it rather than the public internet: loopback (localhost, 127.x.x.x, ::1), private ranges (10.x, 172.16–31.x, 192.168.x), link-local and other reserved ones. A webhook to one is refused, so that nobody can make the observatory call machines on its own network; the setting ALERT_WEBHOOK_ALLOW_PRIVATE=1 lifts that for a local test.',
   },
   hmac: {
     term: 'HMAC secret',

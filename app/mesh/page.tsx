@@ -8,7 +8,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { GlossaryKey } from '../../components/glossary';
-import { grouped, StatsChart, seriesColour } from '../../components/stats/StatsChart';
+import { HealthBadge } from '../../components/mesh/HealthBadge';
+import { BANDS, type LatestRows } from '../../components/mesh/health-bands';
+import { MeshNow, NODE, STREAM, short } from '../../components/mesh/MeshNow';
+import { StatsChart, seriesColour } from '../../components/stats/StatsChart';
 import '../../components/stats/stats.css';
 import { Term } from '../../components/Term';
 import { MESH_RANGES, type MeshHealthRow, type MeshHealthView, type MeshRange } from '../../lib/wire/mesh-health';
@@ -26,10 +29,6 @@ const RANGE_TEXT: Record<MeshRange, string> = {
   '24h': 'last 24 hours, hourly intervals',
   '7d': 'last 7 days, hourly intervals',
 };
-const NODE = '*';
-const STREAM = '/0x01/v1/envelope';
-const short = (topic: string) =>
-  topic === NODE ? 'all' : topic === STREAM ? 'direct streams' : topic.replace('/0x01/v1/', '');
 const fixed = (v: number | null, d: number) => (v === null || !Number.isFinite(v) ? null : v.toFixed(d));
 
 /** One interval's rows of the shown observer, by topic. */
@@ -102,6 +101,10 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
   const last = new Map<string, MeshHealthRow>();
   for (const r of mine) if ((last.get(r.topic)?.bucket ?? -1) < r.bucket) last.set(r.topic, r);
   const lastNode = last.get(NODE);
+  const latest: LatestRows = {
+    node: lastNode,
+    gossip: gossip.map((t) => last.get(t)).filter((r): r is MeshHealthRow => r !== undefined),
+  };
 
   const charts: Chart[] = [
     {
@@ -261,110 +264,13 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
         </nav>
       </div>
 
-      <section className="card" data-testid="mesh-now">
-        <h2>
-          Latest interval
-          {lastNode ? (
-            <span className="muted small">
-              {' '}
-              · from {new Date(lastNode.bucket * 1000).toISOString().slice(11, 16)} UTC, {lastNode.seconds} s measured
-            </span>
-          ) : null}
-        </h2>
-        {last.size === 0 ? (
-          <p className="muted">
-            Nothing measured yet: the first row is written when the observer&apos;s first minute ends.
-          </p>
-        ) : (
-          <div className="table-wrap">
-            <table className="mesh-now" style={{ minWidth: 760 }}>
-              <thead>
-                <tr>
-                  <th>
-                    <Term k="topic" />
-                  </th>
-                  <th>envelopes/s</th>
-                  <th>
-                    <Term k="firstSeenLatency">latency p50 / p90 / p99</Term>
-                  </th>
-                  <th>
-                    <Term k="duplicateRatio">duplicates</Term>
-                  </th>
-                  <th>
-                    <Term k="meshPeers">mesh / topic peers</Term>
-                  </th>
-                  <th>
-                    <Term k="graftPrune">GRAFT / PRUNE</Term>
-                  </th>
-                  <th>
-                    <Term k="peerScore">score min / median</Term>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...topics, NODE].map((t) => {
-                  const r = last.get(t);
-                  if (!r) return null;
-                  const ms = (x: number | null) => (x === null ? '—' : `${x.toFixed(0)}`);
-                  return (
-                    <tr key={t} data-topic={t}>
-                      <td title={t === NODE ? 'every topic and the direct stream together' : t}>
-                        {t === NODE ? 'whole node' : short(t)}
-                      </td>
-                      <td className="num">{r.seconds > 0 ? (r.messages / r.seconds).toFixed(2) : 'unknown'}</td>
-                      <td
-                        className="num"
-                        title={
-                          r.latencySamples
-                            ? `${grouped(String(r.latencySamples))} envelopes`
-                            : 'no envelope in the interval'
-                        }
-                      >
-                        {r.latencySamples
-                          ? `${ms(r.latencyP50)} / ${ms(r.latencyP90)} / ${ms(r.latencyP99)} ms`
-                          : 'unknown'}
-                      </td>
-                      <td className="num">
-                        {r.received === null
-                          ? '—'
-                          : r.received === 0
-                            ? 'unknown'
-                            : `${((100 * (r.duplicates ?? 0)) / r.received).toFixed(1)} % of ${grouped(String(r.received))}`}
-                      </td>
-                      <td className="num">{r.meshPeers === null ? '—' : `${r.meshPeers} / ${r.topicPeers}`}</td>
-                      <td className="num">{r.grafts === null ? '—' : `${r.grafts} / ${r.prunes}`}</td>
-                      <td className="num">
-                        {r.meshPeers === null
-                          ? '—'
-                          : r.scoreMin === null
-                            ? 'unknown'
-                            : `${r.scoreMin.toFixed(2)} / ${r.scoreMedian!.toFixed(2)}`}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {lastNode ? (
-          <p className="small muted" data-testid="mesh-node">
-            {lastNode.connections ?? 0} connections · {lastNode.rateLimitedPeers ?? 0} rate-limited peers · drops:{' '}
-            {Object.keys(lastNode.drops ?? {}).length === 0
-              ? 'none'
-              : Object.entries(lastNode.drops ?? {}).map(([k, n]) => (
-                  <span key={k}>
-                    {' '}
-                    <a href={`/glossary#drop-${k}`}>{k}</a> {n}
-                  </span>
-                ))}
-          </p>
-        ) : null}
-      </section>
+      <MeshNow topics={topics} last={last} latest={latest} />
 
       <div className="stats-grid">
         {charts.map((c) => {
           const s = seriesOf(v, c.key, c.info.unit, c.series, rowsAt);
+          const band = BANDS[c.key];
+          const verdict = band?.judge?.(latest) ?? null;
           return (
             <section
               key={c.key}
@@ -378,6 +284,16 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
                   ?
                 </span>
               </h2>
+              {band ? (
+                <p className="health-sentence" data-testid={`mesh-${c.key}-band`}>
+                  {verdict && band.thresholds ? (
+                    <>
+                      <HealthBadge level={verdict.level} value={verdict.value} thresholds={band.thresholds} />{' '}
+                    </>
+                  ) : null}
+                  {band.sentence}
+                </p>
+              ) : null}
               <StatsChart s={s} info={c.info} empty={c.empty ?? 'Nothing measured in this range yet.'} />
               <div className="stats-foot">
                 <span className="stats-legend">

@@ -1,11 +1,12 @@
 /**
  * /stats: the economy over time. Every metric of lib/wire/stats.ts as a chart over 1h, 24h, 7d
- * or all (the range is the query string, so a view is a link), each with what it counts, a
- * headline figure and its CSV download. Served from the rollups ingest keeps (lib/store/stats.ts).
+ * or all (the range is the query string, so a view is a link; without one, the longest range the
+ * data fills at least half of), each with what it counts, a headline figure and its CSV download. Served from the rollups ingest keeps (lib/store/stats.ts).
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ReconciliationTotals } from '../../components/reconciliation/Reconciliation';
+import { defaultStatsRange } from '../../components/stats/default-range';
 import { formatValue, grouped, StatsChart, seriesColour } from '../../components/stats/StatsChart';
 import '../../components/stats/stats.css';
 import { Term } from '../../components/Term';
@@ -85,13 +86,28 @@ function headline(s: StatsSeries, startedAtMs: number): { text: string; note: st
   };
 }
 
+/**
+ * The range named in the link, else the one the stored data fills best (components/stats/
+ * default-range.ts), with the line saying which and why; `note` is null for a named range.
+ */
+async function pickRange(
+  o: NonNullable<ReturnType<typeof getServices>>,
+  raw: string | undefined,
+  nowMs: number,
+): Promise<{ range: StatsRange; note: string | null }> {
+  if ((STATS_RANGES as readonly string[]).includes(raw ?? '')) return { range: raw as StatsRange, note: null };
+  const first = (await loadStatsSeries(o, 'envelopes', '1h', nowMs)).observedFrom;
+  const c = defaultStatsRange(first === null ? null : Date.parse(first), nowMs);
+  return { range: c.range, note: raw === undefined ? c.why : `Unknown range “${raw}”. ${c.why}` };
+}
+
 export default async function StatsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const o = getServices();
   if (!o) return <NotRunning />;
   const sp = await searchParams;
   const raw = Array.isArray(sp.range) ? sp.range[0] : sp.range;
-  const range: StatsRange = (STATS_RANGES as readonly string[]).includes(raw ?? '') ? (raw as StatsRange) : '24h';
   const nowMs = Date.now();
+  const { range, note } = await pickRange(o, raw, nowMs);
   const [all, recon] = await Promise.all([
     Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, range, nowMs))),
     loadReconciliation(o, { limit: 1 }).catch(() => null),
@@ -103,15 +119,14 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
         <div>
           <h1>Economy over time</h1>
           <p className="muted small" style={{ margin: 0 }}>
+            {note ? (
+              <span data-testid="stats-default-range" className={`stats-range-why${raw === undefined ? '' : ' warn'}`}>
+                {note}
+              </span>
+            ) : null}
             {RANGE_TEXT[range]}, {STEP_TEXT(step)} intervals, times in UTC, from{' '}
             {all[0].from.replace('T', ' ').replace('Z', ' UTC')}. Counted by the observer as it stores envelopes and
             chain events, each once; hover a chart for an interval&apos;s exact values.
-            {raw !== undefined && raw !== range ? (
-              <>
-                {' '}
-                <span style={{ color: 'var(--warn)' }}>Unknown range &ldquo;{raw}&rdquo;: showing 24h.</span>
-              </>
-            ) : null}
             {all[0].clipped ? ' Only the last 1,000 days are shown.' : null}
             {all[0].observedFrom === null
               ? ' Nothing observed yet.'
@@ -183,21 +198,28 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
           );
         })}
       </div>
-      <section className="card" style={{ marginTop: 16, maxWidth: 640 }} data-testid="stats-reconciliation">
-        <h2>
-          <Term k="reconciliation">Gossip against committed logs</Term>
-        </h2>
-        <p className="muted small" style={{ marginTop: 0 }}>
-          Every agent-epoch with a batch verdict, whatever the range above.
-        </p>
-        {recon ? (
-          <ReconciliationTotals v={recon} compact />
-        ) : (
-          <p className="notice" role="alert">
-            The reconciliation could not be read.
-          </p>
-        )}
-      </section>
+      <ReconCard recon={recon} />
     </>
+  );
+}
+
+/** Gossip against committed logs, whatever the range: every agent-epoch with a batch verdict. */
+function ReconCard({ recon }: { recon: Awaited<ReturnType<typeof loadReconciliation>> | null }) {
+  return (
+    <section className="card" style={{ marginTop: 16, maxWidth: 640 }} data-testid="stats-reconciliation">
+      <h2>
+        <Term k="reconciliation">Gossip against committed logs</Term>
+      </h2>
+      <p className="muted small" style={{ marginTop: 0 }}>
+        Every agent-epoch with a batch verdict, whatever the range above.
+      </p>
+      {recon ? (
+        <ReconciliationTotals v={recon} compact />
+      ) : (
+        <p className="notice" role="alert">
+          The reconciliation could not be read.
+        </p>
+      )}
+    </section>
   );
 }

@@ -27,6 +27,7 @@ import { ALERT_KINDS } from './kinds';
 import { agentHexOf, type LocalWatchlist, setLocal } from './store';
 import { publishUnread, useUnread } from './unread';
 import { setWatched, syncItems, useHydrated, useWatchlist } from './useWatchlist';
+import { WebhookIntro } from './WebhookIntro';
 
 const api = alertsApi();
 const PAGE = 50;
@@ -461,9 +462,7 @@ function Webhooks({
       <h2>
         <Term k="webhook">Webhooks</Term>
       </h2>
-      <p className="muted small">
-        Every alert of this list, when it opens and when it clears, is also sent to these addresses.
-      </p>
+      <WebhookIntro />
       <form className="webhook-form" onSubmit={add} data-testid="webhook-form">
         <label>
           URL

@@ -242,6 +242,7 @@ export function alertsApi(f: Fetch = (...a) => fetch(...a)) {
         `save the ${rule.kind} rule`,
         ok,
       ),
+    // A refusal for the address names the setting that lifts it.
     addWebhook: (c: WatchlistCreds, hook: { url: string; format: WebhookFormat; secret?: string }) =>
       call(
         f,
@@ -249,7 +250,7 @@ export function alertsApi(f: Fetch = (...a) => fetch(...a)) {
         json(c, 'POST', hook),
         'add this webhook',
         (b) => parseWebhook(isObj(b) && isObj(b.webhook) ? b.webhook : b) ?? true,
-      ),
+      ).then((r) => (r.ok ? r : { ...r, error: withPrivateHint(r.error) })),
     deleteWebhook: (c: WatchlistCreds, hookId: string) =>
       call(f, `/api/watchlists/${enc(c.id)}/webhooks/${enc(hookId)}`, json(c, 'DELETE'), 'delete this webhook', ok),
     linkWallet: (c: WatchlistCreds, proof: WalletProof) =>
@@ -300,4 +301,15 @@ export function alertQueryString(watchlist: string, q: AlertQuery): string {
   if (q.limit) p.set('limit', String(q.limit));
   if (q.before) p.set('before', q.before);
   return p.toString();
+}
+
+/** What the API answers for a loopback receiver (lib/alerts/url-guard.ts), quoted in the form. */
+export const PRIVATE_REFUSAL_EXAMPLE = 'url: localhost is this machine';
+const PRIVATE_HINT =
+  ' This server refuses receivers on this machine or a private network; its operator can allow them with ALERT_WEBHOOK_ALLOW_PRIVATE=1.';
+
+/** The API's refusal, with the setting that lifts it when the address was the reason. */
+export function withPrivateHint(error: string): string {
+  if (!/this machine|non-public|public addresses only/.test(error)) return error;
+  return `${error.replace(/[\s.;:]*$/, '.')}${PRIVATE_HINT}`;
 }
