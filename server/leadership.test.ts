@@ -1,6 +1,6 @@
 /**
  * Leadership hand-over between processes (lib/store/leader.ts): two processes of the `releases`
- * role on one Postgres and one release folder (server/leadership.fixture.ts); the leader is
+ * role on one Postgres and one release folder (server/leadership-testing.ts); the leader is
  * killed with SIGKILL right after its second release, while it writes the next. The standby must
  * lead within 10 s, go on from there, and between them every epoch is released once: no release
  * written twice, none missing, every one verifying.
@@ -39,7 +39,7 @@ test('releases: the leader killed mid-work, the standby leads within 10 s and no
   const msgs: Msg[] = [];
   const children: ChildProcess[] = [];
   const spawn = () => {
-    const c = fork(fileURLToPath(new URL('./leadership.fixture.ts', import.meta.url)), [url, dir, '400'], {
+    const c = fork(fileURLToPath(new URL('./leadership-testing.ts', import.meta.url)), [url, dir, '400'], {
       execArgv: ['--import', 'tsx', '--import', './scripts/setup-node.mjs'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -4,12 +4,12 @@
  * GossipSub's per topic, envelopes accepted and dropped, first-seen latency, the process, and
  * `zerox1_leader{role}`: 1 where this process leads a run-once role, 0 where it stands by.
  */
-import type { LeaderStatus } from '../../lib/store/leader';
 import { handle, runtime } from '../_lib/http';
 
 export const dynamic = 'force-dynamic';
 
-function leaderLines(leaders: readonly LeaderStatus[]): string {
+/** The roles this process leads or stands by for (lib/store/leader.ts, through the services). */
+function leaderLines(leaders: readonly { role: string; leading: boolean }[]): string {
   if (leaders.length === 0) return '';
   const rows = leaders.map((l) => `zerox1_leader{role="${l.role}"} ${l.leading ? 1 : 0}`);
   return `# HELP zerox1_leader 1 while this process leads the role (holds its advisory lock), 0 while it stands by.\n# TYPE zerox1_leader gauge\n${rows.join('\n')}\n`;

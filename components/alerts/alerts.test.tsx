@@ -10,13 +10,12 @@ import bs58 from 'bs58';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { GLOSSARY } from '../glossary';
 import { AlertItem, mergeRules, NoAlerts, RulesTable, WatchIntro, WebhookList } from './AlertParts';
-import { type AlertView, alertsApi, errorSentence, parseWatchlist, TOKEN_HEADER, withPrivateHint } from './api';
+import { type AlertView, alertsApi, errorSentence, parseWatchlist, TOKEN_HEADER } from './api';
 import { filtersOf, filtersQuery } from './filters';
 import { ALERT_KINDS, checkParam, kindDef, ruleFields } from './kinds';
 import { MAX_SINGLE, planNotifications } from './notify';
 import { agentHexOf, itemKey, parseLocal, withItem } from './store';
 import { WatchButton } from './WatchButton';
-import { WebhookIntro } from './WebhookIntro';
 import { adoptMessage, encodeSignature, linkMessage } from './wallet-message';
 
 const A = '11'.repeat(32);
@@ -298,24 +297,4 @@ test('the filters are the URL: read back as written, defaults left out', () => {
   assert.equal(filtersQuery(f), `?state=open&kind=offline&agent=${A58}`);
   assert.deepEqual(filtersOf({ state: 'nonsense' }), { state: 'all', kind: '', agent: '' });
   assert.equal(filtersQuery(filtersOf({})), '');
-});
-
-test("a webhook refused for its address names the setting that allows private receivers; other refusals don't", async () => {
-  const { checkWebhookUrl } = await import('../../lib/alerts/url-guard');
-  for (const url of ['http://localhost:9/x', 'http://127.0.0.1/x', 'http://192.168.1.4/x']) {
-    const r = await checkWebhookUrl(url, { allowPrivate: false });
-    assert.equal(r.ok, false, url);
-    if (!r.ok) assert.match(withPrivateHint(r.error), /ALERT_WEBHOOK_ALLOW_PRIVATE=1/, url);
-  }
-  const other = await checkWebhookUrl('ftp://example.com/', { allowPrivate: false });
-  assert.ok(!other.ok && !withPrivateHint(other.error).includes('ALLOW_PRIVATE'));
-  // The form quotes the API's own refusal, and the setting.
-  const local = await checkWebhookUrl('http://localhost/x', { allowPrivate: false });
-  const html = renderToStaticMarkup(<WebhookIntro />);
-  assert.ok(!local.ok && html.includes(local.error), html);
-  assert.ok(
-    !local.ok && withPrivateHint(local.error).startsWith('url: localhost is this machine. This server refuses'),
-  );
-  assert.match(html, /ALERT_WEBHOOK_ALLOW_PRIVATE=1/);
-  assert.match(html, /data-term="privateAddress"/);
 });

@@ -3,9 +3,16 @@
  */
 
 import { fromHex } from '../protocol/hex';
-import type { DeliveryEvent, NewAlert } from '../store';
-import type { EvaluatorOptions } from './evaluator';
+import type { AlertsStore, DeliveryEvent, NewAlert } from '../store';
 import { type AlertKind, EVENT_KINDS } from './kinds';
+
+/** What a tick's write needs of the evaluator's options (evaluator.ts passes its own). */
+export interface TickWriteOptions {
+  store: Pick<AlertsStore, 'atomically'>;
+  ruleAlertsPerHour: number;
+  deliveriesPerHour: number;
+  onQueued?: () => void;
+}
 
 /**
  * `why` is made only when it is stored (a new alert or a clearing): most statuses of a tick need none.
@@ -34,7 +41,7 @@ export const whyOf = (s: Status) => (typeof s.why === 'function' ? s.why() : s.w
  * never stored without the delivery it was owed.
  */
 export async function writeTick(
-  o: EvaluatorOptions,
+  o: TickWriteOptions,
   m: { open: Map<string, OpenAlert>; eventKeys: Set<string>; graceLong: Map<string, number> },
   t: number,
   fresh: Status[],
