@@ -20,6 +20,13 @@ const ZERO16 = '0'.repeat(32);
 
 export { agentBytes };
 
+/** The largest epoch the store can hold (its epoch columns are int8); a larger number names none. */
+const EPOCH_MAX = 2n ** 63n - 1n;
+const epochOf = (digits: string): bigint | undefined => {
+  const e = BigInt(digits);
+  return e <= EPOCH_MAX ? e : undefined;
+};
+
 /** The store's search terms for a query string; `exactAgent` is set when the query names one agent in full. */
 export function termsOf(query: string, limit: number): SearchTerms {
   const q = query.trim();
@@ -28,7 +35,8 @@ export function termsOf(query: string, limit: number): SearchTerms {
   const pair = /^(\S+?)\s*[\s/:@#]\s*(\d{1,19})$/.exec(q);
   if (pair) {
     const agent = agentBytes(pair[1]);
-    if (agent) return { limit, agent, epoch: BigInt(pair[2]) };
+    const epoch = epochOf(pair[2]);
+    if (agent && epoch !== undefined) return { limit, agent, epoch };
   }
   const m = HEX.exec(q);
   if (m) t.hexPrefix = m[1].toLowerCase();
@@ -42,7 +50,7 @@ export function termsOf(query: string, limit: number): SearchTerms {
   if (lp) t.agentRanges = [...(t.agentRanges ?? []), [lp.padEnd(64, '0'), lp.padEnd(64, 'f')]];
   const agent = agentBytes(q);
   if (agent) t.agent = agent;
-  if (/^\d{1,19}$/.test(q)) t.epoch = BigInt(q);
+  if (/^\d{1,19}$/.test(q)) t.epoch = epochOf(q);
   return t;
 }
 

@@ -34,3 +34,15 @@ test('text with a NUL or a lone surrogate is refused; paired surrogates are not'
   });
   assert.equal(jsonTextProblem({ a: ['fine'] }), null);
 });
+
+test('a cursor or epoch is at most 2^63 − 1: the store keeps them as int8', () => {
+  assert.equal(EnvelopesQuerySchema.parse({ before: '9223372036854775807' }).before, '9223372036854775807');
+  const r = EnvelopesQuerySchema.safeParse({ before: '9223372036854775808' });
+  assert.equal(r.success, false);
+  assert.deepEqual(r.error!.issues[0].path, ['before']);
+  assert.match(r.error!.issues[0].message, /at most 9223372036854775807/);
+  // A malformed cursor is refused by name too (the bound is checked without parsing it).
+  const bad = EnvelopesQuerySchema.safeParse({ before: '0000-01-01' });
+  assert.equal(bad.success, false);
+  assert.deepEqual(bad.error!.issues[0].path, ['before']);
+});

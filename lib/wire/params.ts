@@ -29,11 +29,15 @@ export const qp = {
       .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
 };
 
+const INT8_MAX = '9223372036854775807';
+/** Cursors and epochs are int8 columns in the store: a larger number is refused here, by name. */
 const u64Param = (what: string) =>
   z
     .string()
     .trim()
-    .regex(/^\d{1,19}$/, `must be ${what}`);
+    .regex(/^\d{1,19}$/, `must be ${what}`)
+    // Compared as digits, not parsed: the check runs on every value, the malformed ones included.
+    .refine((v) => v.length < 19 || v <= INT8_MAX, `must be ${what}, at most ${INT8_MAX}`);
 /**
  * An agent as 64 hex characters or a base58 address. The shape is checked here (so a list page
  * or the API names the parameter); the route decodes base58 with lib/chain, which lib/wire does
