@@ -330,26 +330,12 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           </div>
           <p className="small">
             {c.batches.next ? (
-              <button
-                type="button"
-                className="btn small ghost"
-                data-testid="older-batches"
-                onClick={() => void showOlder()}
-                disabled={older.loading}
-              >
-                {older.loading ? 'Reading…' : 'Show older batches'}
-              </button>
+              <MoreButton testId="older-batches" label="Show older batches" state={older} onClick={showOlder} />
             ) : (
               <span className="muted">
                 {rows.length === 1 ? 'Its only batch.' : `All ${rows.length} of its batches.`}
               </span>
             )}
-            {older.error ? (
-              <span className="reason small" role="alert">
-                {' '}
-                {older.error}
-              </span>
-            ) : null}
             ·{' '}
             <Link href={`/batches?agent=${address}`} prefetch={false}>
               as a list with filters
@@ -421,6 +407,34 @@ const PENDING_PAGE = 10;
  * The pending challenges, anyone's to resolve or expire: the first page (kept fresh by the
  * section's live reload), then older pages from GET /api/challenges on request, each once.
  */
+/** A list's "show more" button while its next page is read, and why the last read failed. */
+function MoreButton(p: {
+  testId: string;
+  label: string;
+  state: { loading: boolean; error?: string | null };
+  onClick: () => Promise<void>;
+}) {
+  return (
+    <>
+      <button
+        type="button"
+        className="btn small ghost"
+        data-testid={p.testId}
+        onClick={() => void p.onClick()}
+        disabled={p.state.loading}
+      >
+        {p.state.loading ? 'Reading…' : p.label}
+      </button>
+      {p.state.error ? (
+        <span className="reason small" role="alert">
+          {' '}
+          {p.state.error}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
 function PendingChallenges({ agent, first }: { agent: string; first: ChallengeLines }) {
   // Null until "more" is first pressed: from then on its cursor, not the first page's, says what comes next.
   const [more, setMore] = useState<ChallengeLines | null>(null);
@@ -454,21 +468,7 @@ function PendingChallenges({ agent, first }: { agent: string; first: ChallengeLi
       <ChallengeRows challenges={rows} agentHex={agent} pendingOnly batchHref={batchHref} />
       {next ? (
         <p className="small">
-          <button
-            type="button"
-            className="btn small ghost"
-            data-testid="more-pending"
-            onClick={() => void read()}
-            disabled={state.loading}
-          >
-            {state.loading ? 'Reading…' : 'Show more pending challenges'}
-          </button>
-          {state.error ? (
-            <span className="reason small" role="alert">
-              {' '}
-              {state.error}
-            </span>
-          ) : null}
+          <MoreButton testId="more-pending" label="Show more pending challenges" state={state} onClick={read} />
         </p>
       ) : null}
     </>

@@ -56,39 +56,34 @@ async function sizes(store: Store) {
   return { n: num(c?.n), raw: num(c?.raw), db: num(c?.db), tables, indexes, byEpoch };
 }
 
+/** Every file under `dir`: its path below `dir` and its size. */
+function* filesUnder(dir: string, below = ''): Generator<{ path: string; size: number }> {
+  for (const e of readdirSync(join(dir, below), { withFileTypes: true })) {
+    const path = join(below, e.name);
+    if (e.isDirectory()) yield* filesUnder(dir, path);
+    else if (e.isFile()) yield { path, size: statSync(join(dir, path)).size };
+  }
+}
+
 /** Bytes of the files under `dir`, and of those under its `pg_wal`. */
 function folderBytes(dir: string): { all: number; wal: number } {
   let all = 0;
   let wal = 0;
-  const walk = (d: string, inWal: boolean) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p, inWal || e.name === 'pg_wal');
-      else if (e.isFile()) {
-        const b = statSync(p).size;
-        all += b;
-        if (inWal) wal += b;
-      }
-    }
-  };
-  walk(dir, false);
+  for (const f of filesUnder(dir)) {
+    all += f.size;
+    if (/(^|\/)pg_wal\//.test(f.path)) wal += f.size;
+  }
   return { all, wal };
 }
 
 /** Bytes of every file under `dir` whose path names an epoch (`epoch=N`, `epoch-N`, `epochN`). */
 function releaseBytes(dir: string): Map<string, number> {
   const out = new Map<string, number>();
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile()) {
-        const m = /epoch[=-]?(\d+)/.exec(p.slice(dir.length));
-        if (m?.[1]) out.set(m[1], (out.get(m[1]) ?? 0) + statSync(p).size);
-      }
-    }
-  };
-  if (existsSync(dir)) walk(dir);
+  if (!existsSync(dir)) return out;
+  for (const f of filesUnder(dir)) {
+    const m = /epoch[=-]?(\d+)/.exec(f.path);
+    if (m?.[1]) out.set(m[1], (out.get(m[1]) ?? 0) + f.size);
+  }
   return out;
 }
 

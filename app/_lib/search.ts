@@ -10,6 +10,7 @@ import { agentLabel, base58PrefixRanges, labelPrefix } from '../../components/na
 import { type ConversationStage, STAGE_LABELS } from '../../lib/protocol/conversation-state';
 import type { SearchTerms } from '../../lib/store/search';
 import { bytesToHex as hex, msgTypeName, SEARCH_KINDS, type SearchHit, type SearchResult } from '../../lib/wire';
+import { INT8_MAX } from '../../lib/wire/params';
 import { agentBytes } from './agent-id';
 import { agentNameResolver } from './names';
 import type { Services } from './services';
@@ -20,11 +21,10 @@ const ZERO16 = '0'.repeat(32);
 
 export { agentBytes };
 
-/** The largest epoch the store can hold (its epoch columns are int8); a larger number names none. */
-const EPOCH_MAX = 2n ** 63n - 1n;
+/** An epoch from digits, or none past the store's int8 epoch columns (a larger number names none). */
 const epochOf = (digits: string): bigint | undefined => {
   const e = BigInt(digits);
-  return e <= EPOCH_MAX ? e : undefined;
+  return e <= BigInt(INT8_MAX) ? e : undefined;
 };
 
 /** The store's search terms for a query string; `exactAgent` is set when the query names one agent in full. */

@@ -29,7 +29,8 @@ export const qp = {
       .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`)),
 };
 
-const INT8_MAX = '9223372036854775807';
+/** The largest value of the store's int8 columns (cursors, epochs), as digits. */
+export const INT8_MAX = '9223372036854775807';
 /** Cursors and epochs are int8 columns in the store: a larger number is refused here, by name. */
 const u64Param = (what: string) =>
   z
