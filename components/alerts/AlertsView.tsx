@@ -10,7 +10,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { shortHex } from '../format';
 import { AgentName } from '../names/AgentName';
 import { Term } from '../Term';
-import { AdoptWallet, FollowWallet } from '../wallet/WatchlistWalletFollow';
 import { AlertList, HMAC_TIP, mergeRules, NoAlerts, RulesTable, WatchIntro, WebhookList } from './AlertParts';
 import {
   type AlertQuery,
@@ -27,6 +26,7 @@ import { ALERT_KINDS } from './kinds';
 import { agentHexOf, type LocalWatchlist, setLocal } from './store';
 import { publishUnread, useUnread } from './unread';
 import { setWatched, syncItems, useHydrated, useWatchlist } from './useWatchlist';
+import { AdoptWallet, FollowWallet } from './WalletFollow';
 import { WebhookIntro } from './WebhookIntro';
 
 const api = alertsApi();

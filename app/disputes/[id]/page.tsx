@@ -8,6 +8,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { DisputeReview } from '../../../components/disputes/DisputeReview';
 import { EvidenceRow } from '../../../components/disputes/EvidenceRow';
 import { OpinionList } from '../../../components/disputes/OpinionList';
 import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
@@ -16,7 +17,6 @@ import { OnChainNegotiation } from '../../../components/OnChainNegotiation';
 import { Term } from '../../../components/Term';
 import { Time } from '../../../components/time/Time';
 import { ReceiptVerifier } from '../../../components/verify/ReceiptVerifier';
-import { DisputeReview } from '../../../components/wallet/DisputeReview';
 import { FEEDBACK_OUTCOMES } from '../../../lib/protocol/payloads';
 import { loadDispute } from '../../_lib/disputes';
 import { NotRunning } from '../../_lib/not-running';

@@ -7,18 +7,21 @@
  * another browser, signing with the same wallet takes that list over. Only signMessage is used:
  * no transaction, nothing spent. Renders nothing when the process runs no chain.
  */
-import { useWallet } from '@solana/wallet-adapter-react';
-import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 import { useState } from 'react';
-import { alertsApi } from '../alerts/api';
-import { announceAlertsChanged } from '../alerts/Bell';
-import { getLocal, setLocal } from '../alerts/store';
-import { ensureWatchlist } from '../alerts/useWatchlist';
-import { adoptMessage, encodeSignature, linkMessage } from '../alerts/wallet-message';
 import { Term } from '../Term';
-import { isRejection } from './explain';
-import { shortAddress } from './format';
-import { useHasWallet, useMounted } from './WalletIsland';
+import {
+  ConnectWalletButton,
+  isRejection,
+  shortAddress,
+  useHasWallet,
+  useMessageSigner,
+  useMounted,
+} from '../wallet/message-signer';
+import { alertsApi } from './api';
+import { announceAlertsChanged } from './Bell';
+import { getLocal, setLocal } from './store';
+import { ensureWatchlist } from './useWatchlist';
+import { adoptMessage, encodeSignature, linkMessage } from './wallet-message';
 
 const api = alertsApi();
 
@@ -37,19 +40,18 @@ function walletError(e: unknown): string {
  */
 function useSignedRequest() {
   const mounted = useMounted();
-  const { publicKey, signMessage } = useWallet();
+  const { address, signText } = useMessageSigner();
   const [busy, setBusy] = useState(false);
   const [msg, setMsg] = useState<Note | null>(null);
-  const address = publicKey?.toBase58() ?? null;
   const run = async (send: (address: string, sign: (message: string) => Promise<string | Note>) => Promise<Note>) => {
-    if (!address || !signMessage) return;
+    if (!address || !signText) return;
     setBusy(true);
     setMsg(null);
     try {
       setMsg(
         await send(address, async (message) => {
           try {
-            return encodeSignature(await signMessage(new TextEncoder().encode(message)));
+            return encodeSignature(await signText(message));
           } catch (e) {
             return { ok: false, text: walletError(e) };
           }
@@ -59,7 +61,7 @@ function useSignedRequest() {
       setBusy(false);
     }
   };
-  return { mounted, address, canSign: Boolean(signMessage), busy, msg, run };
+  return { mounted, address, canSign: Boolean(signText), busy, msg, run };
 }
 
 const Status = ({ msg }: { msg: Note | null }) =>
@@ -119,7 +121,7 @@ function Follow({ linked, onLinked }: { linked: string | null; onLinked?: () => 
       {!address ? (
         <>
           <p className="muted small">{linked ? 'Connect that wallet to sign again.' : 'Connect a wallet first.'}</p>
-          <WalletMultiButton />
+          <ConnectWalletButton />
         </>
       ) : !canSign ? (
         <p className="form-error">This wallet cannot sign messages, which following needs; try another wallet.</p>
@@ -182,7 +184,7 @@ function Adopt({ onAdopted }: { onAdopted?: () => void }) {
     <div className="wallet-follow" data-testid="wallet-adopt">
       <p>Already follow your wallet from another browser? Sign with it here to use the same list.</p>
       {!address ? (
-        <WalletMultiButton />
+        <ConnectWalletButton />
       ) : !canSign ? (
         <p className="form-error">This wallet cannot sign messages; try another wallet.</p>
       ) : (

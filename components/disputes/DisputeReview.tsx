@@ -7,8 +7,6 @@
  * costs nothing: no transaction is built. Lives in components/wallet because only the wallet
  * island talks to the wallet adapter (docs/architecture.md).
  */
-import { useWallet } from '@solana/wallet-adapter-react';
-import { WalletMultiButton } from '@solana/wallet-adapter-react-ui';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import {
@@ -18,8 +16,8 @@ import {
   REVIEW_NOTE_MAX,
   reviewNoteProblem,
 } from '../../lib/wire/disputes';
-import { useHasWallet, useMounted } from './WalletIsland';
-import '../disputes/disputes.css';
+import { ConnectWalletButton, useHasWallet, useMessageSigner, useMounted } from '../wallet/message-signer';
+import './disputes.css';
 import { toHex } from '../../lib/protocol/hex';
 
 const MEANING: Record<DisputeOpinionKind, string> = {
@@ -46,14 +44,14 @@ export function DisputeReview({ disputeId }: { disputeId: string }) {
 }
 
 function Review({ disputeId }: { disputeId: string }) {
-  const { publicKey, signMessage } = useWallet();
+  const { address, signText } = useMessageSigner();
   const mounted = useMounted();
   const router = useRouter();
   const [opinion, setOpinion] = useState<DisputeOpinionKind | null>(null);
   const [note, setNote] = useState('');
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   if (!mounted) return <p className="muted small">Looking for wallets…</p>;
-  if (!publicKey) {
+  if (!address) {
     return (
       <div className="review-form" data-testid="review-disconnected">
         <p className="small" style={{ margin: 0 }}>
@@ -61,7 +59,7 @@ function Review({ disputeId }: { disputeId: string }) {
           note; nothing is sent on chain.
         </p>
         <div>
-          <WalletMultiButton />
+          <ConnectWalletButton />
         </div>
       </div>
     );
@@ -77,7 +75,7 @@ function Review({ disputeId }: { disputeId: string }) {
   const busy = phase.kind === 'signing' || phase.kind === 'sending';
   const submit = async () => {
     if (!opinion || noteProblem) return;
-    if (!signMessage)
+    if (!signText)
       return setPhase({
         kind: 'failed',
         message: 'This wallet cannot sign messages (it has no signMessage): nothing was recorded.',
@@ -86,7 +84,7 @@ function Review({ disputeId }: { disputeId: string }) {
     setPhase({ kind: 'signing' });
     let signature: Uint8Array;
     try {
-      signature = await signMessage(new TextEncoder().encode(message));
+      signature = await signText(message);
     } catch (e) {
       return setPhase({
         kind: 'failed',
@@ -98,7 +96,7 @@ function Review({ disputeId }: { disputeId: string }) {
       const res = await fetch(`/api/disputes/${disputeId}/opinions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ reviewer: publicKey.toBase58(), message, signature: toHex(signature) }),
+        body: JSON.stringify({ reviewer: address, message, signature: toHex(signature) }),
       });
       const body = (await res.json().catch(() => null)) as {
         stored?: string;
@@ -131,13 +129,8 @@ function Review({ disputeId }: { disputeId: string }) {
     >
       <p className="small" style={{ margin: 0 }}>
         Reviewing as{' '}
-        <span
-          className="mono"
-          style={{ overflowWrap: 'anywhere' }}
-          title={publicKey.toBase58()}
-          data-testid="review-as"
-        >
-          {publicKey.toBase58()}
+        <span className="mono" style={{ overflowWrap: 'anywhere' }} title={address} data-testid="review-as">
+          {address}
         </span>
         . Your newer opinion replaces an earlier one of yours.
       </p>
