@@ -14,12 +14,9 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { ReleaseChain } from '../lib/export/chain-evidence';
-import {
-  type AnchorStatement,
-  type ReleaseScheduler,
-  type ReleaseStore,
-  startReleaseScheduler,
-} from '../lib/export/release';
+import type { ReleaseStore } from '../lib/export/release';
+import type { AnchorStatement } from '../lib/export/release-manifest';
+import { type ReleaseScheduler, startReleaseScheduler } from '../lib/export/release-scheduler';
 import { loadOrCreateSigningKey } from '../lib/export/signing';
 import type { SignerRegistry } from '../lib/protocol/types';
 import { inBackgroundLane } from '../lib/store';

@@ -8,7 +8,7 @@
  * webhook outbox (rows claimed with SKIP LOCKED and a lease) and the reads.
  */
 import type { Alerts } from '../lib/alerts';
-import type { ReleaseScheduler } from '../lib/export/release';
+import type { ReleaseScheduler } from '../lib/export/release-scheduler';
 import type { IndexerBus } from '../lib/indexer/index';
 import { type LeaderRole, type LeaderStatus, type Leadership, leadRole } from '../lib/store';
 import type { ChainRuntime } from './chain';

@@ -6,7 +6,8 @@
  * long enough for a kill to land in the middle of one.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ReleaseStore, startReleaseScheduler } from '../lib/export/release';
+import type { ReleaseStore } from '../lib/export/release';
+import { startReleaseScheduler } from '../lib/export/release-scheduler';
 import { EPOCH_SECONDS } from '../lib/export/testing';
 import { lead, openStore } from '../lib/store';
 

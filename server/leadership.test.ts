@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { listReleases } from '../lib/export/release';
+import { listReleases } from '../lib/export/release-list';
 import { EPOCH_SECONDS, fixtureStore } from '../lib/export/testing';
 import { readManifests, verifyRelease } from '../lib/export/verify';
 import { skipWithoutPostgres } from '../lib/store/testing';

@@ -7,7 +7,7 @@
  */
 import { type Connection, Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { postReleaseAnchor } from '../lib/chain/node/release-anchor';
-import type { AnchorStatement } from '../lib/export/release';
+import type { AnchorStatement } from '../lib/export/release-manifest';
 
 export function releaseAnchorer(connection: Connection, embedded: boolean) {
   return async (seed: Uint8Array, a: AnchorStatement): Promise<{ signature: string; slot: string }> => {

@@ -5,7 +5,7 @@
  * (docs/architecture.md).
  */
 
-import { listReleases, type ReleaseSummary } from '../../lib/export/release';
+import { listReleases, type ReleaseSummary } from '../../lib/export/release-list';
 import type { ExportSource } from '../../lib/store/export';
 import { HttpError, runtime } from './http';
 import type { DatasetServices } from './services';

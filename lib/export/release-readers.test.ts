@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Package } from 'datapackage';
 import { duckQuery, duckSkip, sqlPath } from './duck-testing';
-import { createRelease, manifestFiles, type ReleaseManifest } from './release';
+import { createRelease } from './release';
+import { manifestFiles, type ReleaseManifest } from './release-manifest';
 import { RELEASE_TABLE_NAMES } from './schema';
 import { EPOCH_SECONDS, type FixtureStore, fixtureStore } from './testing';
 

@@ -9,7 +9,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { listReleases, type ReleaseManifest, releaseNames, startReleaseScheduler } from './release';
+import { listReleases } from './release-list';
+import { type ReleaseManifest, releaseNames } from './release-manifest';
+import { startReleaseScheduler } from './release-scheduler';
 import { fileSha256, loadOrCreateSigningKey, type SigningKey, signatureName, signManifest } from './signing';
 import { EPOCH_SECONDS, type FixtureStore, fixtureStore } from './testing';
 import { type CheckResult, readParquet, readReleaseManifests, verifyRelease } from './verify';

@@ -17,7 +17,7 @@ import { encodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 import type { SignerEvidence } from './chain-evidence';
 import { expectedFeedbackRows, expectedNegotiationRows, negotiationConversations, storeRowOf } from './rederive';
-import { manifestFiles, type ReleaseManifest } from './release';
+import { manifestFiles, type ReleaseManifest } from './release-manifest';
 import { envelopeRecord, envelopeRow, transitionsOf } from './rows';
 import type { ReleaseTableName as TableName } from './schema';
 import { fileSha256, type SigningKey, signatureName, signManifest } from './signing';

@@ -16,7 +16,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReleaseChain } from './chain-evidence';
-import { manifestFiles, type ReleaseManifest } from './release';
+import { manifestFiles, type ReleaseManifest } from './release-manifest';
 import { fileSha256, signatureName } from './signing';
 import type { CheckResult } from './verify-chain';
 

@@ -12,8 +12,8 @@
  */
 import { decodeEnvelope } from '../protocol/envelope';
 import { type EpochAccounts, evidenceDifferences, type ReleaseChain, type SignerEvidence } from './chain-evidence';
-import type { ReleaseManifest } from './release';
 import { emptyHeld, notHeld } from './release-chain';
+import type { ReleaseManifest } from './release-manifest';
 
 /** One check; `notCheckable` (with ok true) when the files and chain cannot settle it: counted apart. */
 export interface CheckResult {

@@ -41,7 +41,7 @@ import {
   storeRowOf,
 } from './rederive';
 import { expectedBatchRows, expectedReconciliationRows } from './rederive-status';
-import { manifestFiles, type ReleaseManifest } from './release';
+import { manifestFiles, type ReleaseManifest } from './release-manifest';
 import { type EnvelopeRecord, envelopeRecord } from './rows';
 import type { ReleaseTableName as TableName } from './schema';
 import { checkManifestSignature, fileSha256 } from './signing';

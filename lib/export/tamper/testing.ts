@@ -35,7 +35,8 @@ import { encodeFeedback } from '../../protocol/payloads';
 import { MsgType } from '../../protocol/types';
 import { openStore, type Store } from '../../store/index';
 import type { ReleaseChain } from '../chain-evidence';
-import { type AnchorStatement, createRelease, type ReleaseManifest, releaseNames } from '../release';
+import { createRelease } from '../release';
+import { type AnchorStatement, type ReleaseManifest, releaseNames } from '../release-manifest';
 import type { SigningKey } from '../signing';
 
 export const E = 10;

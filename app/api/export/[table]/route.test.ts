@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { extremeItems, loadFixture, makeDeals, U64_MAX } from '../../../../lib/export/deals-testing';
-import { startReleaseScheduler } from '../../../../lib/export/release';
+import { startReleaseScheduler } from '../../../../lib/export/release-scheduler';
 import { EPOCH_SECONDS, readBack } from '../../../../lib/export/testing';
 import { startObservatory } from '../../../../lib/observer/observatory';
 import { makeBackend, quietLogger } from '../../../../lib/observer/testing';
