@@ -1,5 +1,5 @@
-import { LiveOverview } from '../components/LiveOverview';
 import { BrowserNodePanel } from '../components/mesh/BrowserNodePanel';
+import { LiveOverview } from '../components/overview/LiveOverview';
 import { StatsStrip } from '../components/stats/StatsStrip';
 import { loadOverview } from './_lib/data';
 import { NotRunning } from './_lib/not-running';
