@@ -36,9 +36,18 @@ test('batch_mismatch fires on a mismatching batch, clears when it is not, skips 
   const addedAt = endOf(CUR - 3n);
   const watch = watchOf({ id: 'w', rules: { batch_mismatch: {} }, agents: [[0xa1, addedAt]] });
   const x = input(watch);
-  const rows = [batch(0xa1, CUR - 1n, 'mismatch'), batch(0xa1, CUR - 2n), batch(0xa1, CUR - 4n, 'mismatch')];
+  const rows = [
+    batch(0xa1, CUR - 1n, 'mismatch'),
+    batch(0xa1, CUR - 2n),
+    batch(0xa1, CUR - 3n, 'unverified'),
+    batch(0xa1, CUR - 4n, 'mismatch'),
+  ];
   const out = batchMismatch(rows, x);
-  assert.deepEqual(brief(out), [`w:a1:batch_mismatch:${CUR - 1n}=true`, `w:a1:batch_mismatch:${CUR - 2n}=false`]);
+  assert.deepEqual(brief(out), [
+    `w:a1:batch_mismatch:${CUR - 1n}=true`,
+    `w:a1:batch_mismatch:${CUR - 2n}=false`,
+    `w:a1:batch_mismatch:${CUR - 3n}=false`,
+  ]);
   assert.match(whyFor([out[0]], 0xa1, 'batch_mismatch'), /does not match its uploaded epoch log/);
   // The old epoch counts when an alert of it is open (so it can clear).
   const open = opened(keyOf('w', hex(0xa1), 'batch_mismatch', String(CUR - 4n)));

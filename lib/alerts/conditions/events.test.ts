@@ -20,9 +20,15 @@ test('dispute: for a watched sender or recipient, or in a watched conversation; 
     { id: 'agents', rules: { dispute: {} }, agents: [[0xa1]] },
     { id: 'conv', rules: { dispute: {} }, convs: [CONV] },
     { id: 'off', rules: { offline: {} }, agents: [[0xa1]], convs: [CONV] },
+    // The conversation and its sender: one alert, the sender's.
+    { id: 'both', rules: { dispute: {} }, agents: [[0xa1]], convs: [CONV] },
   );
   const out = dispute(d, watch, name);
-  assert.deepEqual(brief(out), [`agents:a1:dispute:${CONV}=true`, `conv:c3:dispute:${CONV}=true`]);
+  assert.deepEqual(brief(out), [
+    `agents:a1:dispute:${CONV}=true`,
+    `conv:c3:dispute:${CONV}=true`,
+    `both:a1:dispute:${CONV}=true`,
+  ]);
   assert.match(String(out[0].why), /agent-c3 raised a DISPUTE in conversation .* where agent-a1 is the sender$/);
   assert.match(String(out[1].why), /in watched conversation/);
 });
