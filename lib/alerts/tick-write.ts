@@ -31,6 +31,15 @@ export interface OpenAlert {
   throttled: boolean;
 }
 
+/** An open alert to clear, with the sentence stored as why. */
+export interface ClearAlert {
+  key: string;
+  id: bigint;
+  why: string;
+  kind: string;
+  throttled: boolean;
+}
+
 export const keyOf = (wl: string, agent: string, kind: string, subject: string) => `${wl}|${agent}|${kind}|${subject}`;
 export const whyOf = (s: Status) => (typeof s.why === 'function' ? s.why() : s.why);
 
@@ -45,7 +54,7 @@ export async function writeTick(
   m: { open: Map<string, OpenAlert>; eventKeys: Set<string>; graceLong: Map<string, number> },
   t: number,
   fresh: Status[],
-  clear: Array<{ key: string; id: bigint; why: string; kind: string; throttled: boolean }>,
+  clear: ClearAlert[],
 ): Promise<{ opened: number; cleared: number; reload: boolean }> {
   const { open, eventKeys, graceLong } = m;
   let queued = 0;
