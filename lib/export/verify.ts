@@ -20,14 +20,14 @@
  * the files cannot settle (a batch whose log was never uploaded, an account the manifest names as
  * missing) is reported `notCheckable`: neither passed nor failed.
  */
+
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeEnvelope, envelopeId, verifyEnvelopeSignature } from '../protocol/envelope';
-import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
-import type { Envelope } from '../protocol/types';
+import { toHex } from '../protocol/hex';
 import type { EpochAccounts } from './chain-evidence';
-import { keysAt, type ReleaseChain, type SignerEvidence } from './chain-evidence';
+import { keysAt } from './chain-evidence';
 import { readParquetExact } from './parquet-read';
 import {
   type CellDifference,
@@ -40,57 +40,23 @@ import {
   negotiationConversations,
   storeRowOf,
 } from './rederive';
-import { expectedBatchRows, expectedReconciliationRows } from './rederive-status';
 import { manifestFiles, type ReleaseManifest } from './release-manifest';
-import { type EnvelopeRecord, envelopeRecord } from './rows';
+import { envelopeRecord } from './rows';
 import type { ReleaseTableName as TableName } from './schema';
 import { checkManifestSignature, fileSha256 } from './signing';
 import { CONTEXT_SCHEMA, TABLES } from './tables';
 import { anchorChecks, asOfChecks } from './verify-anchor';
+import { batchChainChecks, batchRootChecks, batchVerdictChecks, manifestBatchChecks } from './verify-batches';
 import { type CheckResult, chainChecks } from './verify-chain';
 import { challengeChainChecks, challengeRowChecks, haggleChainChecks } from './verify-onchain';
 import { orderChecks } from './verify-order';
+import { type ChainBatches, differenceChecks, idText, type Run, type VerifyOptions } from './verify-run';
 
-export type { CheckResult };
-
-export interface VerifyOptions {
-  /** The chain (verify-dataset --rpc, lib/chain/release-evidence.ts); without it the chain is not consulted. */
-  chain?: ReleaseChain;
-  /** The manifest's file name in `dir`: its signature (`<name>.sig.json`) and what it supersedes are checked. */
-  manifestFile?: string;
-  /** The observer's public key (hex) the manifest must be signed with (verify-dataset --key). */
-  trustedKey?: string;
-}
-
-const hx = (b: Uint8Array) => Buffer.from(b).toString('hex');
-/** An id cell as hex text: ids are hex text in the files (schema 'hex'), bytes in older releases. */
-const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Array ? hx(v) : String(v));
-/** Differences reported one by one per table; the rest are counted. */
-const MAX_REPORTED = 25;
+export type { CheckResult, VerifyOptions };
 
 /** A whole Parquet file as objects; times stay exact unix µs (bigint), decimals exact bigints, bytes stay bytes. */
 export async function readParquet(path: string): Promise<Record<string, unknown>[]> {
   return readParquetExact(readFileSync(path), { exactTimes: true });
-}
-
-/** Failures for cell differences of `table`, each naming row and column. */
-function differenceChecks(tag: string, table: string, d: readonly CellDifference[], passName: string): CheckResult[] {
-  if (d.length === 0) return [{ name: `${tag} ${table}: ${passName}`, ok: true }];
-  const out: CheckResult[] = d.slice(0, MAX_REPORTED).map((x) => ({
-    name: `${tag} ${table} row ${x.index ?? '(none)'} (${x.key.slice(0, 32)}) column ${x.column}`,
-    ok: false,
-    detail:
-      x.column === '(row)'
-        ? `row ${x.file} in the file, ${x.expected} in what the envelopes derive`
-        : `file ${x.file ?? 'null'}, derived from the envelopes ${x.expected ?? 'null'}`,
-  }));
-  if (d.length > MAX_REPORTED)
-    out.push({
-      name: `${tag} ${table}: further differences`,
-      ok: false,
-      detail: `${d.length - MAX_REPORTED} more cell(s) differ`,
-    });
-  return out;
 }
 
 /** Every check of one release manifest in `dir`. */
@@ -102,7 +68,58 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
     out.push({ name: `${tag} manifest: signature`, ok: s.ok, detail: s.detail });
     if (m.supersedes) out.push(supersedesCheck(dir, m, tag, o.manifestFile));
   }
-  const files: Partial<Record<TableName | 'context', Record<string, unknown>[]>> = {};
+  const files = await readTables(dir, m, tag, out);
+  if (m.card) out.push(...cardChecks(dir, m, tag, o.manifestFile));
+  out.push(...orderChecks(tag, files));
+  out.push(...asOfChecks(tag, dir, m, o.manifestFile));
+  if (o.chain && o.manifestFile) out.push(...(await anchorChecks(tag, dir, m, o.manifestFile, o.chain, o.trustedKey)));
+  const epochUs = BigInt(m.epochSeconds) * 1_000_000n;
+  const fromUs = BigInt(m.epoch) * epochUs;
+  const run: Run = {
+    dir,
+    m,
+    o,
+    tag,
+    out,
+    files,
+    fromUs,
+    toUs: fromUs + epochUs,
+    byId: new Map(),
+    records: [],
+    chainSigners: new Map(),
+  };
+  const onChain: { accounts?: EpochAccounts } = {};
+  const chained = o.chain ? await chainChecks(tag, m, files, o.chain, run.chainSigners, onChain) : null;
+  envelopeChecks(run);
+  await derivedChecks(run);
+  const tableBatch = manifestBatchChecks(run);
+  // Each batch's BatchAccount (root and summary counts), read once.
+  const chainBatch: ChainBatches = new Map();
+  if (o.chain)
+    for (const [agent] of tableBatch)
+      chainBatch.set(agent, await o.chain.batchRoot(Uint8Array.from(Buffer.from(agent, 'hex')), BigInt(m.epoch)));
+  batchVerdictChecks(run, chainBatch);
+  out.push(...challengeRowChecks(tag, files.challenges ?? []));
+  if (chained) {
+    out.push(...chained);
+    if (onChain.accounts)
+      out.push(
+        ...challengeChainChecks(
+          tag,
+          files.challenges ?? [],
+          onChain.accounts.challenges,
+          m.chainSlot ? BigInt(m.chainSlot) : null,
+        ),
+      );
+    batchChainChecks(run, tableBatch, chainBatch);
+  }
+  batchRootChecks(run);
+  return out;
+}
+
+/** Each table's file: present, its sha256 and row count as the manifest states; the rows read. */
+async function readTables(dir: string, m: ReleaseManifest, tag: string, out: CheckResult[]): Promise<Run['files']> {
+  const files: Run['files'] = {};
   const entries: [TableName | 'context', { rows: number; file: string; sha256: string }][] = Object.entries(
     m.tables,
   ) as [TableName, ReleaseManifest['tables'][TableName]][];
@@ -131,21 +148,11 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
       out.push({ name: `${tag} ${table}: readable`, ok: false, detail: e instanceof Error ? e.message : String(e) });
     }
   }
-  if (m.card) out.push(...cardChecks(dir, m, tag, o.manifestFile));
-  out.push(...orderChecks(tag, files));
-  out.push(...asOfChecks(tag, dir, m, o.manifestFile));
-  if (o.chain && o.manifestFile) out.push(...(await anchorChecks(tag, dir, m, o.manifestFile, o.chain, o.trustedKey)));
-  const epochUs = BigInt(m.epochSeconds) * 1_000_000n;
-  const fromUs = BigInt(m.epoch) * epochUs;
-  const toUs = fromUs + epochUs;
+  return files;
+}
 
-  // Envelopes (and context): bytes, signature, date, and every decoded column against raw.
-  const byId = new Map<string, Envelope>();
-  const records: EnvelopeRecord[] = [];
-  // With the chain, who may sign for each sender is read from it (and the manifest's evidence compared).
-  const chainSigners = new Map<string, SignerEvidence>();
-  const onChain: { accounts?: EpochAccounts } = {};
-  const chained = o.chain ? await chainChecks(tag, m, files, o.chain, chainSigners, onChain) : null;
+/** Envelopes (and context): bytes, signature, date, and every decoded column against raw. */
+function envelopeChecks({ m, o, tag, out, files, fromUs, toUs, byId, records, chainSigners }: Run): void {
   for (const part of ['envelopes', 'context'] as const) {
     const rows = files[part] ?? [];
     const diffs: CellDifference[] = [];
@@ -160,13 +167,13 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
         bad++;
         return;
       }
-      if (hx(envelopeId(raw)) !== id) {
+      if (toHex(envelopeId(raw)) !== id) {
         out.push({ name: `${name} column id`, ok: false, detail: 'id is not keccak256(raw)' });
         bad++;
         return;
       }
       const e = d.envelope;
-      const sender = hx(e.sender);
+      const sender = toHex(e.sender);
       const keys = keysAt(o.chain ? chainSigners.get(sender) : m.signers[sender], e.timestamp);
       if (!keys.some((k) => verifyEnvelopeSignature(e, Uint8Array.from(Buffer.from(k, 'hex'))))) {
         out.push({
@@ -197,8 +204,10 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
     out.push(...differenceChecks(tag, part, diffs, 'decoded columns equal their raw bytes'));
     if (!bad && rows.length) out.push({ name: `${tag} ${part}: ids, signatures and dates`, ok: true });
   }
+}
 
-  // Derived tables, re-derived from the raw envelopes.
+/** Derived tables, re-derived from the raw envelopes. */
+async function derivedChecks({ m, o, tag, out, files, fromUs, toUs, records, chainSigners }: Run): Promise<void> {
   if (m.manifestVersion >= 3 && m.asOfUs !== undefined) {
     const epochRecords = records.filter((e) => e.timestamp >= fromUs && e.timestamp < toUs);
     const fb = compareRows(
@@ -258,127 +267,6 @@ export async function verifyRelease(dir: string, m: ReleaseManifest, o: VerifyOp
       detail: `manifest version ${m.manifestVersion} records no asOf and no context: its derived tables cannot be re-derived`,
     });
   }
-
-  // The manifest's batches against the release's batches table, then against the chain.
-  const batchRows = files.batches ?? [];
-  const tableBatch = new Map(batchRows.map((r, i) => [idText(r.agent_id), { r, i }]));
-  const listed = new Set<string>();
-  for (const b of m.batches) {
-    listed.add(b.agent);
-    const t = tableBatch.get(b.agent);
-    if (!t) {
-      out.push({
-        name: `${tag} batches row (none) (${b.agent.slice(0, 32)}) column (row)`,
-        ok: false,
-        detail: 'the manifest lists a batch the batches table does not have',
-      });
-      continue;
-    }
-    const pairs: [string, string, string][] = [
-      ['log_merkle_root', idText(t.r.log_merkle_root), b.root],
-      ['batch_hash', idText(t.r.batch_hash), b.batchHash],
-      ['slot', String(t.r.slot), b.slot],
-      ['status', String(t.r.status), b.status],
-    ];
-    const diff = pairs.filter(([, a, c]) => a !== c);
-    for (const [col, a, c] of diff)
-      out.push({
-        name: `${tag} batches row ${t.i} (${b.agent.slice(0, 32)}) column ${col}`,
-        ok: false,
-        detail: `table ${a}, manifest ${c}`,
-      });
-    if (!diff.length) out.push({ name: `${tag} batches row ${t.i}: manifest agrees`, ok: true });
-  }
-  for (const [agent, t] of tableBatch)
-    if (!listed.has(agent))
-      out.push({
-        name: `${tag} batches row ${t.i} (${agent.slice(0, 32)}) column (row)`,
-        ok: false,
-        detail: 'the batches table has a batch the manifest does not list',
-      });
-  // Each batch's BatchAccount (root and summary counts), read once.
-  const chainBatch = new Map<string, Awaited<ReturnType<NonNullable<VerifyOptions['chain']>['batchRoot']>>>();
-  if (o.chain)
-    for (const [agent] of tableBatch)
-      chainBatch.set(agent, await o.chain.batchRoot(Uint8Array.from(Buffer.from(agent, 'hex')), BigInt(m.epoch)));
-  const chainCounts = o.chain
-    ? new Map([...chainBatch].flatMap(([a, c]) => ('counts' in c && c.counts ? [[a, c.counts] as const] : [])))
-    : undefined;
-  // Batch verdicts from the logs, reconciliation from the envelopes seen live and the committed logs.
-  const expBatches = expectedBatchRows(batchRows, m.batches, byId, BigInt(m.epoch), chainCounts);
-  const bx = compareRows(TABLES.batches, 'agent_id', batchRows, expBatches);
-  out.push(...differenceChecks(tag, 'batches', bx.differences, 'status re-derived from the uploaded logs'));
-  const status = new Map(expBatches.map((r) => [idText(r.agent_id), String(r.status)]));
-  if (files.reconciliation) {
-    const rc = compareRows(
-      TABLES.reconciliation,
-      'agent_id',
-      files.reconciliation,
-      expectedReconciliationRows(m.epoch, files.envelopes ?? [], m.batches, status, files.reconciliation),
-    );
-    out.push(
-      ...differenceChecks(
-        tag,
-        'reconciliation',
-        rc.differences,
-        'every cell re-derived from the envelopes seen live and the committed logs',
-      ),
-    );
-  }
-  out.push(...challengeRowChecks(tag, files.challenges ?? []));
-  if (o.chain) {
-    out.push(...chained!);
-    if (onChain.accounts)
-      out.push(
-        ...challengeChainChecks(
-          tag,
-          files.challenges ?? [],
-          onChain.accounts.challenges,
-          m.chainSlot ? BigInt(m.chainSlot) : null,
-        ),
-      );
-    for (const [agent, t] of tableBatch) {
-      const name = `${tag} batches row ${t.i} (${agent.slice(0, 32)}) column log_merkle_root`;
-      const c = chainBatch.get(agent)!;
-      const root = idText(t.r.log_merkle_root);
-      if ('error' in c) out.push({ name: `${name} on chain`, ok: false, detail: c.error });
-      else
-        out.push({
-          name: `${name} on chain`,
-          ok: c.root === root,
-          detail:
-            c.root === root
-              ? undefined
-              : `release ${root}, on chain ${c.root}${c.address ? ` (BatchAccount ${c.address})` : ''}`,
-        });
-    }
-  }
-
-  // Each batch root against the uploaded log's entries.
-  for (const b of m.batches) {
-    const name = `${tag} batch root of ${b.agent.slice(0, 16)}`;
-    // The agent never uploaded its log: nothing in the release or on chain can be checked against the root.
-    if (b.log.length === 0) {
-      out.push({ name, ok: true, notCheckable: true, detail: 'not checkable: no log uploaded' });
-      continue;
-    }
-    const missing = b.log.filter((id) => !byId.has(id));
-    if (missing.length) {
-      out.push({
-        name,
-        ok: false,
-        detail: `${missing.length} log envelope(s) missing from the release, first ${missing[0]}`,
-      });
-      continue;
-    }
-    const root = hx(merkleRoot(b.log.map((id) => leafHash(logEntryOf(byId.get(id)!)))));
-    out.push({
-      name,
-      ok: root === b.root,
-      detail: root === b.root ? undefined : `log root ${root}, manifest ${b.root}`,
-    });
-  }
-  return out;
 }
 
 /**
