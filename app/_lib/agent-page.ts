@@ -32,7 +32,7 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** The agent's stake and lease as the chain section shows them. */
 export async function loadStakeLease(o: Services, agentHex: string): Promise<Pick<AgentChainView, 'stake' | 'lease'>> {
-  const { stake, lease } = await o.observatory.store.agentStakeLease(fromHex(agentHex));
+  const { stake, lease } = await o.reads.agentStakeLease(fromHex(agentHex));
   return {
     stake: stake ? { amount: stake.amount.toString(), status: stake.status, slot: stake.slot.toString() } : null,
     lease: lease
@@ -56,7 +56,7 @@ export async function loadAgentBatches(
   p: { limit: number; before?: string; epoch?: string },
 ): Promise<AgentBatchPage> {
   const agent = fromHex(agentHex);
-  const page = await o.observatory.store.listAgentBatches(
+  const page = await o.reads.listAgentBatches(
     agent,
     p.epoch !== undefined
       ? { limit: 1, epoch: BigInt(p.epoch) }
@@ -103,7 +103,7 @@ export async function loadAgentBatches(
  * that epoch. Unknown, with the reason, when the newest verified batch has no point yet.
  */
 export async function loadAuthoritative(o: Services, agentHex: string): Promise<AuthoritativeSummary> {
-  const b = await o.observatory.store.authoritativeBasis(fromHex(agentHex));
+  const b = await o.reads.authoritativeBasis(fromHex(agentHex));
   const range = { fromEpoch: b.firstEpoch?.toString() ?? null, toEpoch: b.lastEpoch?.toString() ?? null };
   if (b.lastVerified !== null && (b.point === null || b.point.epoch < b.lastVerified)) {
     return {

@@ -78,7 +78,7 @@ function parseCursor(s: string): { timestampUs: bigint; id: Uint8Array } {
 }
 
 export async function loadDisputes(o: Services, p: DisputesQuery): Promise<DisputeListView> {
-  const store = o.observatory.store;
+  const store = o.reads;
   const [page, counts] = await Promise.all([
     store.listDisputes({ status: p.status, limit: p.limit, before: p.before ? parseCursor(p.before) : undefined }),
     store.disputeCounts(),
@@ -93,7 +93,7 @@ export async function loadDisputes(o: Services, p: DisputesQuery): Promise<Dispu
 
 /** One dispute with its evidence and opinions; null when `idHex` is not a stored DISPUTE. */
 export async function loadDispute(o: Services, idHex: string): Promise<DisputeDetailView | null> {
-  const store = o.observatory.store;
+  const store = o.reads;
   const d = await store.getDispute(fromHex(idHex));
   if (!d) return null;
   const convHex = toHex(d.conversationId);
@@ -179,7 +179,7 @@ export async function recordOpinion(
       "the signature does not verify: it was not made by this reviewer's key over this exact message",
     );
   }
-  const store = o.observatory.store;
+  const store = o.reads;
   const dispute = await store.getDispute(fromHex(idHex));
   if (!dispute) throw new HttpError(404, `no DISPUTE envelope ${idHex} is stored`);
   // A signed review is accepted once, in any spelling and across restarts (its bytes are kept).

@@ -19,7 +19,7 @@ export async function loadEconomyHistory(o: Services, agentHex: string, events?:
       'this observatory runs no chain (no embedded chain and no SOLANA_RPC_URL), so stake and lease are not known',
     );
   return readEconomy(
-    o.observatory.store,
+    o.reads,
     { bytes: fromHex(agentHex), base58: agent },
     BigInt(o.config.epochSeconds),
     Date.now(),

@@ -72,7 +72,7 @@ export function mcpReads(o: Services): McpReads {
       return b ?? null;
     },
     async epochLog(agent, epoch) {
-      const rows = await o.observatory.store.epochLog(agentOf(agent), BigInt(epoch));
+      const rows = await o.reads.epochLog(agentOf(agent), BigInt(epoch));
       return rows.map((r) => ({ id: bytesToHex(r.id), raw: r.raw }));
     },
     chain: (agent) => chainOf(o).agentChain(agentOf(agent)),

@@ -165,7 +165,7 @@ export default async function AgentPage({
     loadEnvelopes(o, { agent: id, limit: AGENT_PAGE_ROWS.envelopes }),
     loadConversationsPage(o, { agent: id, sort: 'last_seen', limit: AGENT_PAGE_ROWS.conversations }),
     o.reads.countAgentConversations(bytes, CONVERSATION_COUNT_CAP),
-    o.observatory.store.counterpartiesOf(bytes, AGENT_PAGE_ROWS.counterparties + 1),
+    o.reads.counterpartiesOf(bytes, AGENT_PAGE_ROWS.counterparties + 1),
     o.chain ? chainSection(o, id, linked).catch(() => null) : Promise.resolve(null),
     o.chain ? loadAuthoritative(o, id).catch(() => null) : Promise.resolve(null),
     loadAdvertised(o, id),
