@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { CLIENT_HEADER } from '../app/_lib/client';
-import { SOLANA_HTTP_METHODS } from '../app/_lib/rpc-proxy';
+import { SOLANA_HTTP_METHODS } from '../lib/chain/node/rpc-proxy';
 import { registerServices, type Services } from '../app/_lib/services';
 import { POST } from '../app/api/chain/rpc/route';
 import { createConnection } from '../lib/chain/node/rpc';
