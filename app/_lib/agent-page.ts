@@ -8,11 +8,11 @@
  * reputation-points.ts); nothing here refolds or lists the agent's whole history.
  */
 import 'server-only';
-import { base58 } from '../../components/format';
 import type { ChallengeRow } from '../../components/wallet/ChallengeRows';
 import { fromHex } from '../../lib/protocol/hex';
 import { decayAfterBatch } from '../../lib/protocol/reputation';
 import type { AgentBatchPage, AgentChainView, AuthoritativeSummary, ChallengeList } from '../../lib/wire';
+import { base58 } from '../../lib/wire/format';
 import { unknownReason } from './reconciliation';
 import type { Services } from './services';
 

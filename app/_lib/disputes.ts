@@ -13,6 +13,7 @@ import { decodeSignatureText, SIGNATURE_TEXT_FORMS } from '../../lib/protocol/si
 import { MsgType } from '../../lib/protocol/types';
 import type { DisputeRow, OpinionRow } from '../../lib/store/disputes';
 import { payloadOf } from '../../lib/store/queries';
+import { agentBytes } from '../../lib/wire/agent-id';
 import {
   type DisputeDetailView,
   type DisputeListView,
@@ -26,7 +27,6 @@ import {
   REVIEW_MAX_AGE_MS,
   REVIEW_MAX_FUTURE_MS,
 } from '../../lib/wire/disputes';
-import { agentBytes } from './agent-id';
 import { loadConversation } from './data';
 import { loadOnChainNegotiations } from './haggle';
 import { HttpError } from './http';

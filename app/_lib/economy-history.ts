@@ -4,10 +4,10 @@
  * reason when this process has no chain.
  */
 import 'server-only';
-import { base58 } from '../../components/format';
 import { readEconomy, unknownEconomy } from '../../lib/indexer/economy';
 import { fromHex } from '../../lib/protocol/hex';
 import type { EconomyView } from '../../lib/wire';
+import { base58 } from '../../lib/wire/format';
 import type { Services } from './services';
 
 /** `events`: read the newest this many events (the page's chart; default the API's 5,000). */

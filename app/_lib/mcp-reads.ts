@@ -6,9 +6,10 @@ import 'server-only';
 import { type McpReads, ToolInputError } from '../../lib/mcp/server';
 import { fromHex } from '../../lib/protocol/hex';
 import { bytesToHex, ConversationCursorSchema } from '../../lib/wire';
+import { agentBytes } from '../../lib/wire/agent-id';
 import { loadAgent, loadConversation, loadConversations, loadHealth, loadStats } from './data';
 import { loadConversationsPage } from './lists';
-import { agentBytes, runSearch } from './search';
+import { runSearch } from './search';
 import type { Services } from './services';
 
 const agentOf = (s: string): Uint8Array => {

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { base58, shortHex } from '../../components/format';
 import { NegotiationNumbers, negotiationSentences } from '../../components/negotiation/NegotiationNumbers';
 import { encodeAdvertiseJson } from '../../lib/protocol/advertise';
 import { ratioToDecimal } from '../../lib/protocol/analytics';
@@ -25,6 +24,7 @@ import type { HaggleEventInput } from '../../lib/store/haggle';
 import { openStore } from '../../lib/store/index';
 import type { ConversationDetail, StoredEnvelope } from '../../lib/store/types';
 import { type NegotiationView, NegotiationViewSchema } from '../../lib/wire';
+import { base58, shortHex } from '../../lib/wire/format';
 import { loadNegotiation, negotiationView } from './negotiation';
 import type { Services } from './services';
 

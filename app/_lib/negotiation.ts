@@ -6,7 +6,6 @@
  * every point links to its envelope, which the viewer can verify in the browser.
  */
 
-import { base58, formatTokenAmount, shortHex } from '../../components/format';
 import {
   advertisedRole,
   analyzeNegotiation,
@@ -30,6 +29,7 @@ import {
   type OfferPoint,
   type TimelineItem,
 } from '../../lib/wire';
+import { base58, formatTokenAmount, shortHex } from '../../lib/wire/format';
 import { receiptReadiness } from './receipt-ready';
 import type { Services } from './services';
 

@@ -21,9 +21,9 @@ import { Term } from '../../../components/Term';
 import { Time } from '../../../components/time/Time';
 import { fromHex } from '../../../lib/protocol/hex';
 import type { ConversationSummaryView, ReputationView } from '../../../lib/wire';
+import { agentHex } from '../../../lib/wire/agent-id';
 import { scorePoints } from '../../../lib/wire/score';
 import { loadAdvertised } from '../../_lib/advertise';
-import { agentHex } from '../../_lib/agent-id';
 import {
   AGENT_PAGE_ROWS,
   CONVERSATION_COUNT_CAP,

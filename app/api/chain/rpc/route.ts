@@ -13,10 +13,11 @@
  * clients back off on), and airdrops only from the faucet's budget and at most one drop's SOL.
  * Refusals are JSON-RPC error objects naming the limit.
  */
+
+import { inspectRpcBody, rpcError } from '../../../../lib/chain/node/rpc-proxy';
 import { readUpload } from '../../../_lib/body';
 import { clientOf } from '../../../_lib/client';
 import { handle, problem, runtime } from '../../../_lib/http';
-import { inspectRpcBody, rpcError } from '../../../../lib/chain/node/rpc-proxy';
 
 export const dynamic = 'force-dynamic';
 
