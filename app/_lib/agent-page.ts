@@ -8,10 +8,15 @@
  * reputation-points.ts); nothing here refolds or lists the agent's whole history.
  */
 import 'server-only';
-import type { ChallengeRow } from '../../components/wallet/ChallengeRows';
 import { fromHex } from '../../lib/protocol/hex';
 import { decayAfterBatch } from '../../lib/protocol/reputation';
-import type { AgentBatchPage, AgentChainView, AuthoritativeSummary, ChallengeList } from '../../lib/wire';
+import type {
+  AgentBatchPage,
+  AgentChainView,
+  AuthoritativeSummary,
+  ChallengeList,
+  ChallengeRowView,
+} from '../../lib/wire';
 import { base58 } from '../../lib/wire/format';
 import { unknownReason } from './reconciliation';
 import type { Services } from './services';
@@ -142,7 +147,7 @@ export async function loadAuthoritative(o: Services, agentHex: string): Promise<
 }
 
 /** A page of challenges as the agent page lists them: the account's data (the API's `data`) is not shown there. */
-const challengeLines = (l: ChallengeList): { challenges: ChallengeRow[]; next: string | null } => ({
+const challengeLines = (l: ChallengeList): { challenges: ChallengeRowView[]; next: string | null } => ({
   challenges: l.challenges.map((c) => ({
     address: c.address,
     agentAddress: c.agentAddress,
