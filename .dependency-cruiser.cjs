@@ -200,6 +200,14 @@ module.exports = {
       to: { path: '^lib/(store|observer|indexer|mesh|devchain|agents|export|chain/node)/' },
     },
     {
+      name: 'app-lib-no-components',
+      severity: 'error',
+      comment:
+        'app/_lib (tests included) maps lib/ reads into view models and imports nothing from components/: shared display code and view types live in lib/wire',
+      from: { path: '^app/_lib/' },
+      to: { path: '^components/' },
+    },
+    {
       name: 'nothing-imports-server',
       severity: 'error',
       comment: 'server/ is the composition root: app, components and lib never import it',

@@ -11,7 +11,7 @@ import { HeaderWallet } from '../components/wallet/HeaderWallet';
 import { pageExplorer } from './_lib/explorer';
 import { agentNames } from './_lib/names';
 import { getServices } from './_lib/services';
-import { WalletRoot } from './_lib/wallet-root';
+import { WalletRoot } from './wallet-root';
 
 export const metadata: Metadata = {
   title: { default: 'Zerox1 Observatory', template: '%s · Zerox1 Observatory' },

@@ -1,7 +1,10 @@
 /**
  * Display helpers shared by pages and client components (browser-safe: no Node APIs).
  */
-import bs58 from 'bs58';
+import { formatTokenAmount, MAX_DECIMALS, type TokenAmountOptions } from '../lib/wire/format';
+
+// Shared with the server's view models (lib/wire/format.ts); re-exported so components keep one import.
+export { base58, formatTokenAmount, shortHex, type TokenAmountOptions } from '../lib/wire/format';
 
 const ZERO32 = '0'.repeat(64);
 
@@ -13,13 +16,6 @@ export function isBroadcast(hex: string | null | undefined): boolean {
 /** True for an absent or all-zero id (broadcasts carry a zero conversation id). */
 export function isZeroId(hex: string | null | undefined): boolean {
   return !hex || /^0+$/.test(hex);
-}
-
-/** First and last characters of a long hex id: `3fa2…9c01`. */
-export function shortHex(hex: string | null | undefined, head = 6, tail = 4): string {
-  if (!hex) return '—';
-  if (hex.length <= head + tail + 1) return hex;
-  return tail > 0 ? `${hex.slice(0, head)}…${hex.slice(-tail)}` : `${hex.slice(0, head)}…`;
 }
 
 /** HH:MM:SS.mmm of a unix-ms time, in the viewer's zone. */
@@ -41,52 +37,10 @@ export function count(n: number | null | undefined): string {
   return typeof n === 'number' && Number.isFinite(n) ? n.toLocaleString('en-US') : '—';
 }
 
-/** Thousands separators on a string of decimal digits: 1234567 → 1,234,567. */
-function groupDigits(digits: string): string {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** The largest decimals a token can declare that this display accepts (SPL mints use a u8). */
-const MAX_DECIMALS = 255;
-
-export interface TokenAmountOptions {
-  /** The token's decimals when known (6 for USDC); null or absent: the amount is shown in raw units. */
-  decimals?: number | null;
-  /** The token's symbol when known, shown after the amount. */
-  symbol?: string | null;
-  /** Pad the fraction to at least this many places (a balance read as 100.00); it is never cut. */
-  minFractionDigits?: number;
-}
-
 /** The chain's USDC (Haggle escrows and settles in it; stake and lease are paid in it). */
 export const USDC_TOKEN = Object.freeze({ decimals: 6, symbol: 'USDC' });
 /** A token nobody named (NEG1's zero token_mint): amounts stay in raw units. */
 export const UNKNOWN_TOKEN = Object.freeze({ decimals: null, symbol: null });
-
-/**
- * A token amount given in its smallest unit, shown exactly: any size (u64, int128 and beyond) and
- * sign, never through a float, grouped by thousands. With the token's decimals the fraction is
- * placed and its trailing zeros dropped (15223372036854775808 at 6 decimals is
- * 15,223,372,036,854.775808); without them the integer is shown with "units", because a guessed
- * scale would misstate the amount by orders of magnitude.
- */
-export function formatTokenAmount(units: bigint, opts: TokenAmountOptions = {}): string {
-  const neg = units < 0n;
-  const abs = (neg ? -units : units).toString();
-  const sign = neg ? '-' : '';
-  const d = opts.decimals;
-  const symbol = opts.symbol ? ` ${opts.symbol}` : '';
-  if (d === null || d === undefined || !Number.isInteger(d) || d < 0 || d > MAX_DECIMALS) {
-    return `${sign}${groupDigits(abs)} units${symbol ? ` of${symbol}` : ''}`;
-  }
-  const digits = abs.padStart(d + 1, '0');
-  const int = groupDigits(digits.slice(0, digits.length - d));
-  const frac = digits
-    .slice(digits.length - d)
-    .replace(/0+$/, '')
-    .padEnd(Math.min(d, Math.max(0, opts.minFractionDigits ?? 0)), '0');
-  return `${sign}${int}${frac ? `.${frac}` : ''}${symbol}`;
-}
 
 /** `d` places of a decimals value, or null when unknown (absent, not an integer in range). */
 const knownDecimals = (d: number | null | undefined): number | null =>
@@ -197,12 +151,6 @@ export function bigintScale(
   const PREC = 1_000_000_000n;
   return (v: bigint) =>
     span === 0n ? (r0 + r1) / 2 : r0 + (r1 - r0) * (Number(((v - d0) * PREC) / span) / Number(PREC));
-}
-
-/** Base58 (Bitcoin alphabet, as Solana addresses) of a hex string: agent ids as wallets show mints. */
-export function base58(hex: string): string {
-  if (!/^([0-9a-f]{2})*$/i.test(hex)) return hex;
-  return bs58.encode(Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16)));
 }
 
 /** The shortest exact scientific form of a display value's digits (1.45e38), or null past `maxDigits` significant digits. */

@@ -6,6 +6,7 @@
 import {
   type AgentView,
   type EnvelopeView,
+  FEED_SIZE,
   isChainEvent,
   type LiveEvent,
   type LiveEventOf,
@@ -17,8 +18,7 @@ import { eventText } from './event-text';
 import { isBroadcast } from './format';
 import { pairKey } from './pair';
 
-/** Rows kept in the feed. */
-export const FEED_SIZE = 30;
+export { FEED_SIZE };
 
 export interface OverviewState extends OverviewSnapshot {
   /** Envelopes that arrived over the stream since the page opened. */

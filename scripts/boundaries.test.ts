@@ -3,10 +3,10 @@
 // tree with one wrong import per rule, to show that each rule fires on exactly what it forbids.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -46,6 +46,32 @@ function describeViolation(v: Violation): string {
   return `  ${v.rule.name}: ${path}\n      (${comment})`;
 }
 
+/**
+ * Pages and app/_lib read the store through `reads` (app/_lib/runtime.ts ReadStore), never the
+ * observer's own store: a property access dependency-cruiser cannot see, so the source is read.
+ * Catches `observatory.store`, `observatory?.store` and `const { store } = o.observatory`.
+ */
+const OBSERVER_STORE = /\bobservatory\s*\??\.\s*store\b|\{[^}]*\bstore\b[^}]*\}\s*=\s*[\w.?]*\bobservatory\b/;
+
+/** `path:line` of every line of a .ts/.tsx file under `dir/app` that reaches the observer's store. */
+function observerStoreUses(dir: string): string[] {
+  const hits: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.tsx?$/.test(e.name))
+        readFileSync(p, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (OBSERVER_STORE.test(line)) hits.push(`${relative(dir, p)}:${i + 1}`);
+          });
+    }
+  };
+  walk(join(dir, 'app'));
+  return hits.sort();
+}
+
 const names = (cycle: { name: string }[]) =>
   cycle
     .map((step) => step.name)
@@ -60,6 +86,32 @@ describe('dependency boundaries', () => {
       0,
       `${found.length} boundary violation(s); fix the import:\n${found.map(describeViolation).join('\n')}`,
     );
+  });
+
+  test('pages and app/_lib reach the store through reads only', () => {
+    const found = observerStoreUses(root);
+    assert.deepEqual(found, [], `read through o.reads (app/_lib/runtime.ts ReadStore) instead:\n${found.join('\n')}`);
+  });
+
+  test('the reads-only check finds the observer store reached in app/', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reads-probe-'));
+    try {
+      const files: Record<string, string> = {
+        'app/_lib/fine.ts': 'export const load = (o: { reads: { getEnvelope(): number } }) => o.reads.getEnvelope();\n',
+        'app/_lib/probe.ts':
+          'export const load = (o: { observatory: { store: { getEnvelope(): number } } }) =>\n  o.observatory.store.getEnvelope();\n',
+        'app/x/[id]/page.tsx':
+          'export default function Page({ o }: { o: any }) {\n  const { store } = o.observatory;\n  return store;\n}\n',
+        'app/y/page.tsx': 'export default function Page({ o }: { o: any }) {\n  return o.observatory?.store;\n}\n',
+      };
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+      assert.deepEqual(observerStoreUses(dir), ['app/_lib/probe.ts:2', 'app/x/[id]/page.tsx:2', 'app/y/page.tsx:2']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   describe('each rule fires on a wrong import', () => {
@@ -92,6 +144,9 @@ describe('dependency boundaries', () => {
       'lib/mesh/browser.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
       'lib/verify/probe-store.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
       'app/page.tsx': "import { store } from '../lib/store/index';\nexport default function Page() { return store; }\n",
+      'app/fine/page.tsx':
+        "import { fine } from '../../components/Fine';\nexport default function Page() { return fine; }\n",
+      'app/_lib/probe.ts': "import { fine } from '../../components/Fine';\nexport const probe = fine;\n",
       'lib/observer/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'lib/observer/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
     };
@@ -125,6 +180,7 @@ describe('dependency boundaries', () => {
         )
         .sort();
       assert.deepEqual(plain, [
+        'app-lib-no-components: app/_lib/probe.ts -> components/Fine.tsx',
         'app-pages-through-lib: app/page.tsx -> lib/store/index.ts',
         'chain-browser-safe: lib/chain/probe.ts -> crypto',
         'components-browser-safe: components/__boundary_probe.tsx -> lib/store/index.ts',

@@ -6,7 +6,7 @@
  * The embedded chain runs on a thread of this process (lib/devchain/thread.ts): every call the
  * proxy forwards is work on the two cores that also answer pages and /api/health, and the proxy
  * itself holds a socket and a buffer per request. So the proxy's work is bounded three ways:
- * a batch holds at most `maxBatch` calls (checked in app/_lib/rpc-proxy.ts), each client has a
+ * a batch holds at most `maxBatch` calls (checked in lib/chain/node/rpc-proxy.ts), each client has a
  * token budget of calls and a smaller one of expensive calls (scans and history), and at most
  * `concurrency` proxied requests run at once with `queue` more waiting; past that the answer is
  * 429 at once, never a wait that holds a socket.
@@ -21,7 +21,7 @@ export interface RpcLimits {
   maxBatch: number;
   /** RATE_LIMIT_RPC: calls per client (each call of a batch is one token); null = not limited. */
   calls: BucketSpec | null;
-  /** RATE_LIMIT_RPC_HEAVY: expensive calls per client (app/_lib/rpc-proxy.ts isHeavyCall). */
+  /** RATE_LIMIT_RPC_HEAVY: expensive calls per client (lib/chain/node/rpc-proxy.ts isHeavyCall). */
   heavy: BucketSpec | null;
   /** Proxied requests forwarded at once. */
   concurrency: number;

@@ -22,7 +22,7 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 test('authoritative reputation from the newest batch point equals the fold of every verified log; unknown while one is not folded', async () => {
   const store = await openStore({ dataDir: ':memory:', epochSeconds: Number(EPOCH_S) });
   try {
-    const o = { observatory: { store }, config: { epochSeconds: Number(EPOCH_S) } } as unknown as Services;
+    const o = { reads: store, config: { epochSeconds: Number(EPOCH_S) } } as unknown as Services;
     let nonce = 0n;
     // Epochs 100 (verified), 101 (mismatch), 103 (verified), then a batch without a verdict at 120: 16 idle epochs to decay.
     for (const [epoch, score, status] of [

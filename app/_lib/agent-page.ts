@@ -8,11 +8,16 @@
  * reputation-points.ts); nothing here refolds or lists the agent's whole history.
  */
 import 'server-only';
-import { base58 } from '../../components/format';
-import type { ChallengeRow } from '../../components/wallet/ChallengeRows';
 import { fromHex } from '../../lib/protocol/hex';
 import { decayAfterBatch } from '../../lib/protocol/reputation';
-import type { AgentBatchPage, AgentChainView, AuthoritativeSummary, ChallengeList } from '../../lib/wire';
+import type {
+  AgentBatchPage,
+  AgentChainView,
+  AuthoritativeSummary,
+  ChallengeList,
+  ChallengeRowView,
+} from '../../lib/wire';
+import { base58 } from '../../lib/wire/format';
 import { unknownReason } from './reconciliation';
 import type { Services } from './services';
 
@@ -32,7 +37,7 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** The agent's stake and lease as the chain section shows them. */
 export async function loadStakeLease(o: Services, agentHex: string): Promise<Pick<AgentChainView, 'stake' | 'lease'>> {
-  const { stake, lease } = await o.observatory.store.agentStakeLease(fromHex(agentHex));
+  const { stake, lease } = await o.reads.agentStakeLease(fromHex(agentHex));
   return {
     stake: stake ? { amount: stake.amount.toString(), status: stake.status, slot: stake.slot.toString() } : null,
     lease: lease
@@ -56,7 +61,7 @@ export async function loadAgentBatches(
   p: { limit: number; before?: string; epoch?: string },
 ): Promise<AgentBatchPage> {
   const agent = fromHex(agentHex);
-  const page = await o.observatory.store.listAgentBatches(
+  const page = await o.reads.listAgentBatches(
     agent,
     p.epoch !== undefined
       ? { limit: 1, epoch: BigInt(p.epoch) }
@@ -103,7 +108,7 @@ export async function loadAgentBatches(
  * that epoch. Unknown, with the reason, when the newest verified batch has no point yet.
  */
 export async function loadAuthoritative(o: Services, agentHex: string): Promise<AuthoritativeSummary> {
-  const b = await o.observatory.store.authoritativeBasis(fromHex(agentHex));
+  const b = await o.reads.authoritativeBasis(fromHex(agentHex));
   const range = { fromEpoch: b.firstEpoch?.toString() ?? null, toEpoch: b.lastEpoch?.toString() ?? null };
   if (b.lastVerified !== null && (b.point === null || b.point.epoch < b.lastVerified)) {
     return {
@@ -142,7 +147,7 @@ export async function loadAuthoritative(o: Services, agentHex: string): Promise<
 }
 
 /** A page of challenges as the agent page lists them: the account's data (the API's `data`) is not shown there. */
-const challengeLines = (l: ChallengeList): { challenges: ChallengeRow[]; next: string | null } => ({
+const challengeLines = (l: ChallengeList): { challenges: ChallengeRowView[]; next: string | null } => ({
   challenges: l.challenges.map((c) => ({
     address: c.address,
     agentAddress: c.agentAddress,

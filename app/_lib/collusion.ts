@@ -27,7 +27,7 @@ export async function loadCollusion(
   p: { agent?: Uint8Array; limit: number; window: number },
 ): Promise<CollusionView> {
   const started = performance.now();
-  const s = await o.observatory.store.collusionSignals({ agent: p.agent, limit: p.limit, window: p.window });
+  const s = await o.reads.collusionSignals({ agent: p.agent, limit: p.limit, window: p.window });
   const tookMs = round(performance.now() - started, 1);
   return {
     agent: p.agent ? toHex(p.agent) : null,

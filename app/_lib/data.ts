@@ -4,7 +4,6 @@
  * `/api/*` and what the pages render are the same thing.
  */
 import 'server-only';
-import { FEED_SIZE } from '../../components/live-state';
 import { fromHex } from '../../lib/protocol/hex';
 import { applyFeedback, emptyReputation } from '../../lib/protocol/reputation';
 import { backingSummary } from '../../lib/protocol/reputation-backing';
@@ -14,6 +13,7 @@ import {
   type ConversationSummaryView,
   type ConversationView,
   type EnvelopePage,
+  FEED_SIZE,
   type GraphView,
   type HealthReport,
   msgTypeName,

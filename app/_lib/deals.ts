@@ -7,10 +7,10 @@
  * page of 50 costs about 100 indexed reads.
  */
 import 'server-only';
-import type { DealColumns } from '../../components/ConversationList';
 import { toHex } from '../../lib/protocol/hex';
 import { parseNegotiationPayload } from '../../lib/protocol/neg1';
 import { MsgType } from '../../lib/protocol/types';
+import type { DealColumns } from '../../lib/wire/deals';
 import { loadAdvertised } from './advertise';
 import { onChainNegotiationView } from './haggle';
 import { negotiationView } from './negotiation';

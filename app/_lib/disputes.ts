@@ -7,12 +7,11 @@
 import 'server-only';
 import bs58 from 'bs58';
 import { decodeVerdict } from '../../lib/export/verdict';
-import { ed25519Verify } from '../../lib/protocol/crypto';
 import { fromHex, toHex } from '../../lib/protocol/hex';
-import { decodeSignatureText, SIGNATURE_TEXT_FORMS } from '../../lib/protocol/signature-text';
 import { MsgType } from '../../lib/protocol/types';
 import type { DisputeRow, OpinionRow } from '../../lib/store/disputes';
 import { payloadOf } from '../../lib/store/queries';
+import { checkSignedReview } from '../../lib/verify/dispute-review';
 import {
   type DisputeDetailView,
   type DisputeListView,
@@ -21,12 +20,8 @@ import {
   type DisputeOpinionView,
   type DisputeRowView,
   type DisputesQuery,
-  disputeReviewMessage,
-  parseDisputeReviewMessage,
   REVIEW_MAX_AGE_MS,
-  REVIEW_MAX_FUTURE_MS,
 } from '../../lib/wire/disputes';
-import { agentBytes } from './agent-id';
 import { loadConversation } from './data';
 import { loadOnChainNegotiations } from './haggle';
 import { HttpError } from './http';
@@ -78,7 +73,7 @@ function parseCursor(s: string): { timestampUs: bigint; id: Uint8Array } {
 }
 
 export async function loadDisputes(o: Services, p: DisputesQuery): Promise<DisputeListView> {
-  const store = o.observatory.store;
+  const store = o.reads;
   const [page, counts] = await Promise.all([
     store.listDisputes({ status: p.status, limit: p.limit, before: p.before ? parseCursor(p.before) : undefined }),
     store.disputeCounts(),
@@ -93,7 +88,7 @@ export async function loadDisputes(o: Services, p: DisputesQuery): Promise<Dispu
 
 /** One dispute with its evidence and opinions; null when `idHex` is not a stored DISPUTE. */
 export async function loadDispute(o: Services, idHex: string): Promise<DisputeDetailView | null> {
-  const store = o.observatory.store;
+  const store = o.reads;
   const d = await store.getDispute(fromHex(idHex));
   if (!d) return null;
   const convHex = toHex(d.conversationId);
@@ -136,9 +131,8 @@ const USED_REVIEW_KEEP_MS = REVIEW_MAX_AGE_MS + 10 * 60_000;
 
 /**
  * POST /api/disputes/{id}/opinions, its body already checked by its schema (app/_lib/body.ts):
- * checks what the schema cannot (4xx with a sentence for each refusal), rebuilds the canonical
- * text from its fields, verifies the reviewer's Ed25519 signature and stores the opinion as the
- * reviewer's current one.
+ * the signed review checked by lib/verify/dispute-review.ts (4xx with its sentence when refused),
+ * then stored as the reviewer's current opinion, each signature once.
  */
 export async function recordOpinion(
   o: Services,
@@ -146,40 +140,10 @@ export async function recordOpinion(
   body: DisputeOpinionRequest,
   now = Date.now(),
 ): Promise<DisputeOpinionResult> {
-  const reviewer = agentBytes(body.reviewer);
-  if (!reviewer)
-    throw new HttpError(400, 'field "reviewer": must be the wallet address that signed (base58, or 64 hex characters)');
-  const signature = decodeSignatureText(body.signature);
-  if (!signature)
-    throw new HttpError(400, `field "signature": must be a 64-byte Ed25519 signature as ${SIGNATURE_TEXT_FORMS}`);
-  const parsed = parseDisputeReviewMessage(body.message);
-  if (!parsed.ok) throw new HttpError(400, `field "message": ${parsed.error}`);
-  const review = parsed.review;
-  if (review.dispute !== idHex)
-    throw new HttpError(
-      400,
-      `field "message": it reviews dispute ${review.dispute}, not ${idHex} (the dispute in the URL)`,
-    );
-  const at = Date.parse(review.at);
-  if (now - at > REVIEW_MAX_AGE_MS)
-    throw new HttpError(
-      400,
-      `field "message": signed at ${review.at}, more than ${REVIEW_MAX_AGE_MS / 60_000} minutes ago; sign a fresh review`,
-    );
-  if (at - now > REVIEW_MAX_FUTURE_MS)
-    throw new HttpError(
-      400,
-      `field "message": dated ${review.at}, ahead of this server's clock (${new Date(now).toISOString()}); check the computer's clock and sign again`,
-    );
-  // The text checked is the one rebuilt from its fields (parse compares them), byte for byte as signed.
-  const message = disputeReviewMessage(review);
-  if (!ed25519Verify(signature, new TextEncoder().encode(message), reviewer)) {
-    throw new HttpError(
-      403,
-      "the signature does not verify: it was not made by this reviewer's key over this exact message",
-    );
-  }
-  const store = o.observatory.store;
+  const checked = checkSignedReview(idHex, body, now);
+  if (!checked.ok) throw new HttpError(checked.status, checked.error);
+  const { reviewer, signature, review, message, at } = checked;
+  const store = o.reads;
   const dispute = await store.getDispute(fromHex(idHex));
   if (!dispute) throw new HttpError(404, `no DISPUTE envelope ${idHex} is stored`);
   // A signed review is accepted once, in any spelling and across restarts (its bytes are kept).

@@ -4,10 +4,10 @@
  * reason when this process has no chain.
  */
 import 'server-only';
-import { base58 } from '../../components/format';
 import { readEconomy, unknownEconomy } from '../../lib/indexer/economy';
 import { fromHex } from '../../lib/protocol/hex';
 import type { EconomyView } from '../../lib/wire';
+import { base58 } from '../../lib/wire/format';
 import type { Services } from './services';
 
 /** `events`: read the newest this many events (the page's chart; default the API's 5,000). */
@@ -19,7 +19,7 @@ export async function loadEconomyHistory(o: Services, agentHex: string, events?:
       'this observatory runs no chain (no embedded chain and no SOLANA_RPC_URL), so stake and lease are not known',
     );
   return readEconomy(
-    o.observatory.store,
+    o.reads,
     { bytes: fromHex(agentHex), base58: agent },
     BigInt(o.config.epochSeconds),
     Date.now(),

@@ -5,63 +5,9 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { HaggleNegotiationRow, HaggleTransitionRow } from '../../lib/store/types';
 import { OnChainNegotiationViewSchema, type PriceStepView } from '../../lib/wire';
 import { onChainNegotiationView } from './haggle';
-
-const ADDR = '11111111111111111111111111111111';
-const offer = (side: number, amount: bigint, decay: bigint, escrow: bigint, i: number): HaggleTransitionRow => ({
-  signature: `sig${i}`,
-  index: 0,
-  slot: BigInt(i),
-  kind: 'offer',
-  side,
-  round: i,
-  amount,
-  decay,
-  escrow,
-  status: side === 1 ? 'proposed' : 'countered',
-  at: null,
-});
-
-function row(over: Partial<HaggleNegotiationRow> = {}): HaggleNegotiationRow {
-  return {
-    id: 'created-sig',
-    address: ADDR,
-    conversationId: new Uint8Array(16).fill(9),
-    buyer: ADDR,
-    seller: ADDR,
-    deposit: 2000n,
-    deadline: 1n,
-    responseWindow: 60,
-    decayBps: 50,
-    minOfferBps: 0,
-    protocolFeeBps: 200,
-    maxRounds: 6,
-    zopaDetection: false,
-    escrow: 0n,
-    decayed: 28n,
-    currentOffer: 600n,
-    lastOfferBy: 1,
-    rounds: 3,
-    joined: true,
-    status: 'settled',
-    reason: null,
-    buyerReservation: null,
-    sellerReservation: null,
-    zopa: null,
-    amount: 600n,
-    fee: 12n,
-    toSeller: 588n,
-    refund: 1372n,
-    createdSlot: 1n,
-    slot: 9n,
-    createdAt: null,
-    closedAt: new Date(1),
-    transitions: [offer(1, 400n, 10n, 1990n, 1), offer(2, 900n, 9n, 1981n, 2), offer(1, 600n, 9n, 1972n, 3)],
-    ...over,
-  };
-}
+import { haggleRow as row } from './haggle-testing';
 
 const step = (type: string, bidValue: string, i: number): PriceStepView => ({
   envelopeId: String(i).padStart(64, '0'),
@@ -160,35 +106,5 @@ test('offers stamped in the same millisecond and stored swapped still pair by ro
   assert.deepEqual(
     lied.rounds.filter((r) => r.match !== 'same').map((r) => [r.position, r.onChain, r.gossip]),
     [[3, '600', '601']],
-  );
-});
-
-test('the settlement table shows NEG1 rounds: an opening PROPOSE in round 0 is round 0, whatever the chain counts', async () => {
-  const { renderToStaticMarkup } = await import('react-dom/server');
-  const { createElement } = await import('react');
-  const { OnChainNegotiation } = await import('../../components/OnChainNegotiation');
-  const at = (type: string, bidValue: string, round: number): PriceStepView => ({
-    envelopeId: String(round).padStart(64, '0'),
-    type,
-    sender: 'aa'.repeat(32),
-    round,
-    bidValue,
-    kind: 'neg1',
-    timestampMs: round,
-  });
-  const v = onChainNegotiationView(row(), [
-    at('PROPOSE', '400', 0),
-    at('COUNTER', '900', 1),
-    at('COUNTER', '600', 2),
-    at('ACCEPT', '600', 3),
-  ]);
-  const html = renderToStaticMarkup(createElement(OnChainNegotiation, { negotiations: [v] }));
-  assert.deepEqual(
-    [...html.matchAll(/data-round="(\d+)"/g)].map((m) => Number(m[1])),
-    [0, 1, 2],
-  );
-  assert.deepEqual(
-    [...html.matchAll(/title="the chain&#x27;s round \d+">(\d+)</g)].map((m) => Number(m[1])),
-    [0, 1, 2],
   );
 });

@@ -6,10 +6,10 @@
 import type { z } from 'zod';
 import { BaseError } from '../../lib/protocol/errors';
 import { isStoreUnavailable } from '../../lib/store/errors';
+import { agentBytes } from '../../lib/wire/agent-id';
 import { toJsonText } from '../../lib/wire/codec';
 import { textProblem } from '../../lib/wire/input-limits';
 import { qp } from '../../lib/wire/params';
-import { agentBytes } from './agent-id';
 import { getServices, type Services } from './services';
 
 export class HttpError extends BaseError {

@@ -6,9 +6,10 @@ import 'server-only';
 import { type McpReads, ToolInputError } from '../../lib/mcp/server';
 import { fromHex } from '../../lib/protocol/hex';
 import { bytesToHex, ConversationCursorSchema } from '../../lib/wire';
+import { agentBytes } from '../../lib/wire/agent-id';
 import { loadAgent, loadConversation, loadConversations, loadHealth, loadStats } from './data';
 import { loadConversationsPage } from './lists';
-import { agentBytes, runSearch } from './search';
+import { runSearch } from './search';
 import type { Services } from './services';
 
 const agentOf = (s: string): Uint8Array => {
@@ -72,7 +73,7 @@ export function mcpReads(o: Services): McpReads {
       return b ?? null;
     },
     async epochLog(agent, epoch) {
-      const rows = await o.observatory.store.epochLog(agentOf(agent), BigInt(epoch));
+      const rows = await o.reads.epochLog(agentOf(agent), BigInt(epoch));
       return rows.map((r) => ({ id: bytesToHex(r.id), raw: r.raw }));
     },
     chain: (agent) => chainOf(o).agentChain(agentOf(agent)),

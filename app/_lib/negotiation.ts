@@ -1,12 +1,12 @@
 /**
  * The negotiation flight recorder of one conversation (lib/wire NegotiationView), computed on
- * the server from the stored envelopes with lib/protocol's analytics (docs/protocol.md §8).
+ * the server from the stored envelopes with lib/protocol's analytics and narrative
+ * (analytics.ts, negotiation-narrative.ts; docs/protocol.md §8), shaped here into the view.
  * Server-side because the page is rendered there: the chart and the numbers arrive with the
  * HTML, and the browser is sent only the results, not every payload. The inputs stay checkable:
  * every point links to its envelope, which the viewer can verify in the browser.
  */
 
-import { base58, formatTokenAmount, shortHex } from '../../components/format';
 import {
   advertisedRole,
   analyzeNegotiation,
@@ -16,149 +16,35 @@ import {
   ratioToDecimal,
   ratioToNumber,
 } from '../../lib/protocol/analytics';
-import { decodeCanonical } from '../../lib/protocol/cbor';
-import { conversationState } from '../../lib/protocol/conversation-state';
-import { parseNegotiationPayload } from '../../lib/protocol/neg1';
-import { compareByRound } from '../../lib/protocol/offer-match';
-import { decodeFeedback, decodeNotarizeBid, FEEDBACK_OUTCOMES } from '../../lib/protocol/payloads';
+import {
+  messageSentence,
+  messageMs as ms,
+  type NarrativeFormat,
+  negotiationFacts,
+  notariesAndBidders,
+} from '../../lib/protocol/negotiation-narrative';
 import { MsgType } from '../../lib/protocol/types';
 import type { ConversationDetail, HaggleNegotiationRow, StoredEnvelope } from '../../lib/store/types';
-import {
-  bytesToHex as hex,
-  msgTypeName,
-  type NegotiationView,
-  type OfferPoint,
-  type TimelineItem,
-} from '../../lib/wire';
+import { bytesToHex as hex, msgTypeName, type NegotiationView, type TimelineItem } from '../../lib/wire';
+import { base58, formatTokenAmount, shortHex } from '../../lib/wire/format';
 import { receiptReadiness } from './receipt-ready';
 import type { Services } from './services';
 
-const REASONS = [
-  'no reason given',
-  'capability mismatch',
-  'constraint conflict',
-  'trust insufficient',
-  'price',
-  'timeout',
-  'abort',
-];
-export const TIER_NAMES = ['self-verifying tests', 'mechanical check', 'peer/notary review'];
+export { TIER_NAMES } from '../../lib/protocol/negotiation-narrative';
+
 const ZERO32 = '0'.repeat(64);
 
-/** Exact amounts in the negotiation's token (raw units when its decimals are unknown). */
-type Amt = (v: bigint) => string;
-const ms = (e: StoredEnvelope) => Number(e.envelope.timestamp / 1000n);
-
-/** A small CBOR array of integers (demo notary fees and verdicts are such), else undefined. */
-function ints(bytes: Uint8Array): number[] | undefined {
-  try {
-    const v = decodeCanonical(bytes);
-    if (
-      Array.isArray(v) &&
-      v.length > 0 &&
-      v.every(
-        (x) =>
-          (typeof x === 'bigint' && x >= BigInt(Number.MIN_SAFE_INTEGER) && x <= BigInt(Number.MAX_SAFE_INTEGER)) ||
-          typeof x === 'number',
-      )
-    )
-      return v.map(Number);
-  } catch {
-    /* opaque */
-  }
-  return undefined;
-}
-
-function timelineItem(s: StoredEnvelope, amt: Amt): TimelineItem {
+function timelineItem(s: StoredEnvelope, f: NarrativeFormat): TimelineItem {
   const e = s.envelope;
-  const type = msgTypeName(e.msgType);
   const recipient = hex(e.recipient);
-  const base = {
+  return {
     envelopeId: hex(s.id),
-    type,
+    type: msgTypeName(e.msgType),
     sender: hex(e.sender),
     recipient: recipient === ZERO32 ? null : recipient,
     timestampMs: ms(s),
+    ...messageSentence(e, f),
   };
-  let text = '';
-  let tone: TimelineItem['tone'] = 'neutral';
-  switch (e.msgType) {
-    case MsgType.ADVERTISE:
-      text = 'advertises its capabilities';
-      break;
-    case MsgType.DISCOVER:
-      text = 'looks for a provider';
-      break;
-    case MsgType.PROPOSE:
-    case MsgType.COUNTER:
-    case MsgType.ACCEPT:
-    case MsgType.REJECT: {
-      const p = parseNegotiationPayload(e.payload);
-      const verb =
-        e.msgType === MsgType.PROPOSE
-          ? 'proposes'
-          : e.msgType === MsgType.COUNTER
-            ? 'counters with'
-            : e.msgType === MsgType.ACCEPT
-              ? 'accepts'
-              : 'rejects';
-      if (p.kind === 'negc')
-        text = `${verb === 'proposes' ? 'opens with' : 'sends'} a sealed reservation price (NEGC commitment)`;
-      else if (p.kind === 'negr') text = `reveals its reservation price ${amt(p.reveal.price)} (NEGR)`;
-      else if (p.kind === 'neg1') {
-        const n = p.neg1;
-        if (e.msgType === MsgType.ACCEPT) {
-          text = `accepts at ${amt(n.bidValue)}; verification tier ${n.verification.tier} (${TIER_NAMES[n.verification.tier] ?? '?'})`;
-          tone = 'good';
-        } else if (e.msgType === MsgType.REJECT) {
-          text = `rejects (${REASONS[n.reason] ?? `reason ${n.reason}`}) at round ${n.round}`;
-          tone = 'bad';
-        } else
-          text = `${verb} ${amt(n.bidValue)} in round ${n.round} of ${n.maxRounds}, tier ${n.verification.tier}, escrow decay ${n.decayBps} bps/round`;
-      } else text = `${verb} (opaque payload)`;
-      if (e.msgType === MsgType.REJECT) tone = 'bad';
-      break;
-    }
-    case MsgType.DELIVER:
-      text = `delivers the work (${e.payloadLen} bytes)`;
-      break;
-    case MsgType.NOTARIZE_BID: {
-      const b = decodeNotarizeBid(e.payload);
-      const fee = b.ok ? ints(b.value.terms)?.[0] : undefined;
-      text = !b.ok
-        ? 'notary bid (unreadable)'
-        : b.value.bidType === 0
-          ? 'asks the mesh for a notary (auction opens)'
-          : `bids to notarise${fee !== undefined ? ` for ${amt(BigInt(fee))}` : ''}`;
-      break;
-    }
-    case MsgType.NOTARIZE_ASSIGN:
-      text = `awards the notary auction to ${shortHex(base58(recipient), 5, 4)}`;
-      break;
-    case MsgType.VERDICT: {
-      const v = ints(e.payload);
-      if (v && v.length === 2 && (v[0] === 0 || v[0] === 1)) {
-        text = `verdict: ${v[0] ? 'passed' : 'failed'} (score ${v[1]})`;
-        tone = v[0] ? 'good' : 'bad';
-      } else text = 'issues a verdict';
-      break;
-    }
-    case MsgType.DISPUTE:
-      text = 'disputes the verdict';
-      tone = 'bad';
-      break;
-    case MsgType.FEEDBACK: {
-      const f = decodeFeedback(e.payload);
-      text = f.ok
-        ? `rates ${shortHex(base58(hex(f.value.targetAgent)), 5, 4)} ${f.value.score > 0 ? '+' : ''}${f.value.score} (${FEEDBACK_OUTCOMES[f.value.outcome] ?? '?'}, as ${f.value.role === 1 ? 'notary' : 'participant'}${f.value.isDispute ? ', dispute' : ''})`
-        : 'feedback (unreadable)';
-      if (f.ok) tone = f.value.score > 0 ? 'good' : f.value.score < 0 ? 'bad' : 'neutral';
-      break;
-    }
-    default:
-      text = `${type.toLowerCase()}`;
-  }
-  return { ...base, text, tone };
 }
 
 /** What the store knows beside the conversation's own messages (see {@link loadNegotiation}). */
@@ -181,53 +67,26 @@ const messagesOf = (c: ConversationDetail): NegotiationMessage[] =>
 
 /** Builds the flight recorder of a stored conversation; `ctx` adds evidence from outside it. */
 export function negotiationView(c: ConversationDetail, ctx: NegotiationContext = {}): NegotiationView {
-  const offers: OfferPoint[] = [];
-  const messages = messagesOf(c);
-  let sealed = false;
-  // One machine for every reader: the list's stored stage is the same function over the same types.
-  const { outcome } = conversationState(c.envelopes.map((s) => s.envelope.msgType));
-  let rejectReason: string | null = null;
-  let tier: number | null = null;
-  let mint: string | null = null;
-  for (const s of c.envelopes) {
-    const e = s.envelope;
-    if (e.msgType < MsgType.PROPOSE || e.msgType > MsgType.REJECT) continue;
-    const p = parseNegotiationPayload(e.payload);
-    if (p.kind === 'negc') sealed = true;
-    if (e.msgType === MsgType.REJECT) {
-      rejectReason = p.kind === 'neg1' ? (REASONS[p.neg1.reason] ?? `reason ${p.neg1.reason}`) : 'opaque payload';
-    }
-    if (p.kind !== 'neg1') continue;
-    const n = p.neg1;
-    if (e.msgType === MsgType.ACCEPT) tier = n.verification.tier;
-    mint ??= hex(n.tokenMint) === ZERO32 ? null : hex(n.tokenMint);
-    offers.push({
-      envelopeId: hex(s.id),
-      type: msgTypeName(e.msgType),
-      sender: hex(e.sender),
-      round: n.round,
-      price: n.bidValue.toString(),
-      timestampMs: ms(s),
-      deadlineMs: n.deadline > 0n ? Number(n.deadline) * 1000 : null,
-      decayBps: n.decayBps,
-      maxRounds: n.maxRounds,
-      tier: n.verification.tier,
-      reason: n.reason,
-    });
-  }
-  // By NEG1 round, then time, then envelope id: "first" and "last" offer mean the same everywhere
-  // (the dataset's offers and final_offer, the list's last price), whichever arrived first.
-  offers.sort((x, y) =>
-    compareByRound(
-      { round: x.round, amount: 0n, timestamp: x.timestampMs, id: x.envelopeId },
-      { round: y.round, amount: 0n, timestamp: y.timestampMs, id: y.envelopeId },
-    ),
-  );
+  const facts = negotiationFacts(c.envelopes);
+  const { outcome, rejectReason, sealed, tier, mint, verdict } = facts;
+  const offers = facts.offers.map((o) => ({
+    envelopeId: o.envelopeId,
+    type: msgTypeName(o.msgType),
+    sender: o.sender,
+    round: o.round,
+    price: o.price.toString(),
+    timestampMs: o.timestampMs,
+    deadlineMs: o.deadlineMs,
+    decayBps: o.decayBps,
+    maxRounds: o.maxRounds,
+    tier: o.tier,
+    reason: o.reason,
+  }));
   const haggle = ctx.haggle ?? null;
   const escrow: EscrowOnChain | null = haggle
     ? { deposit: haggle.deposit, burned: haggle.decayed, decayBps: haggle.decayBps, rounds: haggle.rounds }
     : null;
-  const a = analyzeNegotiation(messages, {
+  const a = analyzeNegotiation(messagesOf(c), {
     evidence: ctx.evidence,
     escrow,
     haggle: haggle && {
@@ -238,25 +97,20 @@ export function negotiationView(c: ConversationDetail, ctx: NegotiationContext =
     },
   });
   const first = offers.find((o) => o.type === 'PROPOSE' || o.type === 'COUNTER');
-  const verdicts = c.envelopes
-    .filter((s) => s.envelope.msgType === MsgType.VERDICT)
-    .map((s) => ints(s.envelope.payload));
-  const passed = verdicts.find((v) => v && v.length === 2);
-  const verdict = passed ? (passed[0] ? 'passed' : 'failed') : verdicts.length ? 'issued' : null;
-  const isParty = new Set(a.parties);
-  const notaries = [
-    ...new Set(
-      c.envelopes.filter((s) => s.envelope.msgType === MsgType.NOTARIZE_ASSIGN).map((s) => hex(s.envelope.recipient)),
-    ),
-  ].filter((x) => x !== ZERO32 && !isParty.has(x));
-  const bidders = [...new Set(c.notaryBids.map((b) => hex(b.bidder)))].filter(
-    (x) => !isParty.has(x) && !notaries.includes(x),
+  const { notaries, bidders } = notariesAndBidders(
+    c.envelopes,
+    c.notaryBids.map((b) => b.bidder),
+    a.parties,
   );
   const str = (v: bigint | null) => (v === null ? null : v.toString());
   // A deal mirrored on chain is priced in the Haggle program's USDC (its on-chain offers carry
   // the same amounts); otherwise NEG1 names no token this server knows: raw units.
   const token = haggle ? { mint, decimals: USDC_DECIMALS, symbol: 'USDC' } : { mint, decimals: null, symbol: null };
-  const amt: Amt = (v) => formatTokenAmount(v, token);
+  const words: NarrativeFormat = {
+    amount: (v) => formatTokenAmount(v, token),
+    agent: (h) => shortHex(base58(h), 5, 4),
+    typeName: msgTypeName,
+  };
   return {
     conversationId: hex(c.id),
     outcome,
@@ -331,7 +185,7 @@ export function negotiationView(c: ConversationDetail, ctx: NegotiationContext =
     maxRounds: first?.maxRounds ?? null,
     tier,
     verdict,
-    timeline: c.envelopes.map((e) => timelineItem(e, amt)),
+    timeline: c.envelopes.map((e) => timelineItem(e, words)),
   };
 }
 

@@ -57,7 +57,7 @@ export async function loadReconciliation(
   o: Services,
   p: { agent?: Uint8Array; limit: number },
 ): Promise<ReconciliationView> {
-  const store = o.observatory.store;
+  const store = o.reads;
   const [t, rows] = await Promise.all([
     store.reconciliationTotals(),
     store.listReconciliation({ agent: p.agent, limit: p.limit }),
@@ -76,7 +76,7 @@ export async function loadReconciliationDetail(
   agent: Uint8Array,
   epoch: bigint,
 ): Promise<ReconciliationDetailView> {
-  const d = await o.observatory.store.reconciliationDetail(agent, epoch);
+  const d = await o.reads.reconciliationDetail(agent, epoch);
   const l = d.live;
   return {
     agent: toHex(d.agent),

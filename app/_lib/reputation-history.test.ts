@@ -60,10 +60,7 @@ test('gossip points per epoch with FEEDBACK, authoritative points per verified b
     }
     // The page reads the agent's reputation first, which brings the gossip fold and its points up to date.
     await store.getReputation(a);
-    const h = await loadReputationHistory(
-      { observatory: { store }, config: { epochSeconds: E } } as unknown as Services,
-      a,
-    );
+    const h = await loadReputationHistory({ reads: store, config: { epochSeconds: E } } as unknown as Services, a);
     assert.deepEqual(ReputationHistoryViewSchema.parse(h), h);
     // Each log carries one FEEDBACK of +80 about the agent (participant, positive).
     assert.deepEqual(

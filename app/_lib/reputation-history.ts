@@ -19,7 +19,7 @@ export async function loadReputationHistory(
   agent: Uint8Array,
   nowMs = Date.now(),
 ): Promise<ReputationHistoryView> {
-  const store = o.observatory.store;
+  const store = o.reads;
   const epochMs = o.config.epochSeconds * 1000;
   const [g, b] = await Promise.all([
     store.reputationPoints(agent, 'gossip', HISTORY_POINTS),

@@ -4,7 +4,9 @@
  * Type-only imports: nothing from lib/store is bundled.
  */
 
+import type { EconomyStore } from '../../lib/indexer/economy';
 import type { BatchesQuery, ChallengesQuery } from '../../lib/indexer/queries';
+import type { Store } from '../../lib/store';
 import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
 import type { MeshHealthRange, MeshHealthRow, MeshHealthSpread } from '../../lib/store/mesh-health';
 import type { ReplayParams, ReplayRow } from '../../lib/store/replay';
@@ -38,8 +40,12 @@ import type {
 } from '../../lib/wire';
 import type { StatsSeries } from '../../lib/wire/stats';
 
-/** The read queries of lib/store the web app uses (lib/store `Store` satisfies it). */
-export interface ReadStore {
+/**
+ * The store queries the pages and routes of the web app reach the store through
+ * (lib/store `Store` satisfies it; server/runtime.ts checks so). Pages use `reads` only, never
+ * the observer's store (scripts/boundaries.test.ts greps app/ for it).
+ */
+export interface ReadStore extends EconomyStore, StoreQueries {
   countsByType(): Promise<Record<number, number>>;
   dropCounts(): Promise<Record<string, number>>;
   statsSeries(p: StatsSeriesParams): Promise<StatsSeries>;
@@ -73,6 +79,33 @@ export interface ReadStore {
     f: ConversationFilter,
   ): Promise<{ rows: ConversationRow[]; next: { value: number; id: Uint8Array } | null }>;
 }
+
+/** The queries of the agent, envelope, verification, reconciliation, collusion and dispute pages. */
+type StoreQueries = Pick<
+  Store,
+  // An agent's chain standing, batches, reputation history and counterparties.
+  | 'agentStakeLease'
+  | 'listAgentBatches'
+  | 'authoritativeBasis'
+  | 'reputationPoints'
+  | 'counterpartiesOf'
+  // An envelope and the uploaded epoch logs that hold it (the browser verifier's inputs).
+  | 'getEnvelope'
+  | 'epochLog'
+  | 'epochLogsWith'
+  | 'reconciliationTotals'
+  | 'listReconciliation'
+  | 'reconciliationDetail'
+  | 'collusionSignals'
+  // The dispute desk; its one write is a reviewer's signed opinion (claimed once, then saved).
+  | 'listDisputes'
+  | 'disputeCounts'
+  | 'getDispute'
+  | 'disputeOpinions'
+  | 'conversationPayloads'
+  | 'usedSignatures'
+  | 'saveDisputeOpinion'
+>;
 
 /**
  * Chain reads (lib/indexer/queries.ts; shapes in lib/wire), implemented by the server

@@ -4,11 +4,11 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { base58 } from '../../components/format';
 import { openStore } from '../../lib/store/index';
 import { bytesToHex } from '../../lib/wire';
 import { agentLabel } from '../../lib/wire/agent-name';
-import { runSearch, termsOf } from './search';
+import { base58 } from '../../lib/wire/format';
+import { runSearch } from './search';
 import type { Services } from './services';
 
 test('a challenge, batch and agent hit carry the SATI name', async () => {
@@ -49,12 +49,4 @@ test('a challenge, batch and agent hit carry the SATI name', async () => {
   } finally {
     await store.close();
   }
-});
-
-test('a number past int8 names no epoch (the store could not hold one), alone or after an agent', () => {
-  assert.equal(termsOf('9223372036854775807', 20).epoch, 9223372036854775807n);
-  assert.equal(termsOf('9223372036854775808', 20).epoch, undefined);
-  const agent = '11111111111111111111111111111112';
-  assert.equal(termsOf(`${agent} 9223372036854775808`, 20).epoch, undefined);
-  assert.equal(termsOf(`${agent} 12`, 20).epoch, 12n);
 });

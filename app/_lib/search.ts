@@ -1,63 +1,24 @@
 /**
- * Search: reads a query the way a person types it (an id in hex or base58, a prefix of one,
- * `agent epoch` for a batch, a signature, a label), asks the store (lib/store/search.ts) and
- * turns the rows into hits that each name the page showing them. Shared by GET /api/search, the
- * /search page and the MCP `search` tool, so all three answer alike.
+ * Search: the query read into terms (lib/wire/search-terms.ts), asked of the store
+ * (lib/store/search.ts), and the rows turned into hits that each name the page showing them.
+ * Shared by GET /api/search, the /search page and the MCP `search` tool, so all three answer alike.
  */
 import 'server-only';
-import { base58 } from '../../components/format';
-import { agentLabel, base58PrefixRanges, labelPrefix } from '../../components/names/label';
 import { type ConversationStage, STAGE_LABELS } from '../../lib/protocol/conversation-state';
-import type { SearchTerms } from '../../lib/store/search';
 import { bytesToHex as hex, msgTypeName, SEARCH_KINDS, type SearchHit, type SearchResult } from '../../lib/wire';
-import { INT8_MAX } from '../../lib/wire/params';
-import { agentBytes } from './agent-id';
+import { agentBytes } from '../../lib/wire/agent-id';
+import { agentLabel, labelPrefix } from '../../lib/wire/agent-name';
+import { base58 } from '../../lib/wire/format';
+import { searchTerms } from '../../lib/wire/search-terms';
 import { agentNameResolver } from './names';
 import type { Services } from './services';
 
-const HEX = /^(?:0x)?([0-9a-fA-F]{1,64})$/;
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 const ZERO16 = '0'.repeat(32);
-
-export { agentBytes };
-
-/** An epoch from digits, or none past the store's int8 epoch columns (a larger number names none). */
-const epochOf = (digits: string): bigint | undefined => {
-  const e = BigInt(digits);
-  return e <= BigInt(INT8_MAX) ? e : undefined;
-};
-
-/** The store's search terms for a query string; `exactAgent` is set when the query names one agent in full. */
-export function termsOf(query: string, limit: number): SearchTerms {
-  const q = query.trim();
-  const t: SearchTerms = { limit, text: q };
-  // `agent epoch`, `agent/epoch`, `agent:epoch` or `agent@epoch`: one batch (and its challenges).
-  const pair = /^(\S+?)\s*[\s/:@#]\s*(\d{1,19})$/.exec(q);
-  if (pair) {
-    const agent = agentBytes(pair[1]);
-    const epoch = epochOf(pair[2]);
-    if (agent && epoch !== undefined) return { limit, agent, epoch };
-  }
-  const m = HEX.exec(q);
-  if (m) t.hexPrefix = m[1].toLowerCase();
-  if (BASE58.test(q)) {
-    t.base58Prefix = q;
-    // An agent's base58 address prefix: the ids it can start are a few key ranges.
-    if (q.length >= 3) t.agentRanges = base58PrefixRanges(q);
-  }
-  // A derived label (`swift-otter`) names the ids starting with its 3 hex digits.
-  const lp = labelPrefix(q);
-  if (lp) t.agentRanges = [...(t.agentRanges ?? []), [lp.padEnd(64, '0'), lp.padEnd(64, 'f')]];
-  const agent = agentBytes(q);
-  if (agent) t.agent = agent;
-  if (/^\d{1,19}$/.test(q)) t.epoch = epochOf(q);
-  return t;
-}
 
 /** Runs a search against the running store and builds the hits, grouped in SEARCH_KINDS order. */
 export async function runSearch(o: Services, query: string, limit: number): Promise<SearchResult> {
   const q = query.trim();
-  const t = termsOf(q, limit);
+  const t = searchTerms(q, limit);
   const [r, nameOf] = await Promise.all([o.reads.search(t), agentNameResolver(o)]);
   const hits: SearchHit[] = [];
   const agentHex = t.agent ? hex(t.agent) : null;

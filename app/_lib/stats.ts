@@ -3,8 +3,7 @@
  * metric over one range, read from the store's rollups (lib/store/stats.ts).
  */
 import 'server-only';
-import type { StatsStripProps } from '../../components/stats/StatsStrip';
-import type { StatsMetric, StatsRange, StatsSeries } from '../../lib/wire/stats';
+import type { StatsMetric, StatsRange, StatsSeries, StatsStripView } from '../../lib/wire/stats';
 import type { Services } from './services';
 
 export async function loadStatsSeries(
@@ -15,9 +14,6 @@ export async function loadStatsSeries(
 ): Promise<StatsSeries> {
   return o.reads.statsSeries({ metric, range, nowMs });
 }
-
-/** The overview's strip: the last hour at a glance (components/stats/StatsStrip's data). */
-export type StatsStripView = StatsStripProps;
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 

@@ -23,13 +23,13 @@ import type { Services } from './services';
 
 /** The stored raw bytes of an envelope, or null when unknown. */
 export async function loadEnvelopeRaw(o: Services, id: Uint8Array): Promise<EnvelopeRawView | null> {
-  const s = await o.observatory.store.getEnvelope(id);
+  const s = await o.reads.getEnvelope(id);
   return s ? { id: hex(s.id), raw: hex(s.raw) } : null;
 }
 
 /** Merkle proofs of every uploaded log holding the envelope; null when the envelope is unknown. */
 export async function loadInclusion(o: Services, id: Uint8Array): Promise<InclusionView | null> {
-  const store = o.observatory.store;
+  const store = o.reads;
   const s = await store.getEnvelope(id);
   if (!s) return null;
   const e = s.envelope;
@@ -94,7 +94,7 @@ export async function loadReceipt(o: Services, conversationId: Uint8Array): Prom
 
 /** The uploaded epoch log of (agent, epoch) as bytes; null when none was uploaded. */
 export async function loadBatchLog(o: Services, agent: Uint8Array, epoch: bigint): Promise<BatchLogView | null> {
-  const rows = await o.observatory.store.epochLog(agent, epoch);
+  const rows = await o.reads.epochLog(agent, epoch);
   if (rows.length === 0) return null;
   return { agent: hex(agent), epoch: epoch.toString(), envelopes: rows.map((r) => (r.raw ? hex(r.raw) : null)) };
 }

@@ -9,6 +9,7 @@ import Link from 'next/link';
 import { AgentName } from '../../components/names/AgentName';
 import { AccountLink, TxLink } from '../../components/site';
 import { EpochTime } from '../../components/time/Time';
+import { agentBytes } from '../../lib/wire/agent-id';
 import {
   BATCH_SORTS,
   BATCH_STATUSES,
@@ -19,7 +20,6 @@ import {
 } from '../../lib/wire/params';
 import { NotRunning } from '../_lib/not-running';
 import { flatParams, type SearchParams, withParams } from '../_lib/query-string';
-import { agentBytes } from '../_lib/search';
 import { getServices } from '../_lib/services';
 
 export const dynamic = 'force-dynamic';

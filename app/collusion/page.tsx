@@ -14,8 +14,8 @@ import {
 } from '../../components/collusion/CollusionTables';
 import { AgentName } from '../../components/names/AgentName';
 import { Term } from '../../components/Term';
+import { agentBytes } from '../../lib/wire/agent-id';
 import { CollusionQuerySchema, type CollusionView } from '../../lib/wire/collusion';
-import { agentBytes } from '../_lib/agent-id';
 import { loadCollusion } from '../_lib/collusion';
 import { NotRunning } from '../_lib/not-running';
 import { flatParams, type SearchParams } from '../_lib/query-string';

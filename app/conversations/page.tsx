@@ -12,13 +12,13 @@ import {
   CONVERSATION_OUTCOMES as OUTCOME_ORDER,
   STAGE_LABELS,
 } from '../../lib/protocol/conversation-state';
+import { agentHex } from '../../lib/wire/agent-id';
 import {
   CONVERSATION_OUTCOMES,
   CONVERSATION_SORTS,
   CONVERSATION_STATES,
   ConversationsQuerySchema,
 } from '../../lib/wire/params';
-import { agentHex } from '../_lib/agent-id';
 import { loadDealSummaries } from '../_lib/deals';
 import { loadConversationsPage } from '../_lib/lists';
 import { NotRunning } from '../_lib/not-running';

@@ -7,7 +7,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EnvelopeFeed } from '../../components/EnvelopeFeed';
 import { EnvelopesQuerySchema, MSG_TYPE_NAMES, TIME_PRESETS } from '../../lib/wire';
-import { agentHex } from '../_lib/agent-id';
+import { agentHex } from '../../lib/wire/agent-id';
 import { loadEnvelopes } from '../_lib/data';
 import { NotRunning } from '../_lib/not-running';
 import { flatParams, type SearchParams, withParams } from '../_lib/query-string';

@@ -4,31 +4,13 @@
  * agreement rate, and the way to /stats for the rest.
  */
 import Link from 'next/link';
+import type { StatsStripView } from '../../lib/wire/stats';
 import { Time } from '../time/Time';
 import { grouped, percent } from './StatsChart';
 import './stats.css';
 
-/** The last hour at a glance: exact counts, rates to two decimals of a percent. */
-export interface StatsStripProps {
-  /**
-   * Envelopes/s and active agents in the last finished minute (decimal strings); null while the
-   * observer has not yet received a whole minute (a part of one would read low).
-   */
-  envelopesPerS: string | null;
-  activeAgents: string | null;
-  /** Over the last hour. */
-  opened: string;
-  agreed: string;
-  /** agreed ÷ (agreed + rejected + expired) over the hour, four decimals; null when none ended. */
-  agreementRate: string | null;
-  /** Start of the last finished minute, ISO UTC. */
-  minute: string;
-  /** When this observer began receiving, and when the first minute it received whole ends (ISO UTC). */
-  startedAt: string;
-  firstWholeMinuteEnds: string;
-  /** The observer started less than an hour ago: the hour's counts hold only what the database had from before. */
-  hourBeforeStart: boolean;
-}
+/** The strip's data (app/_lib/stats.ts builds it on the server). */
+export type StatsStripProps = StatsStripView;
 
 export function StatsStrip({ v }: { v: StatsStripProps }) {
   const minute = `the minute from ${v.minute.slice(11, 16)} UTC`;

@@ -16,7 +16,7 @@ import {
   readChallenge,
   usdcAccountOf,
 } from '../../lib/chain';
-import type { ChallengeJson } from '../../lib/wire';
+import type { ChallengeRowView } from '../../lib/wire';
 import { ActionPhases } from './ActionPhases';
 import { buildExpire, buildResolve, candidateFor } from './challenge-actions';
 import { expiryText, sol, usdc } from './format';
@@ -25,11 +25,8 @@ import { useAction } from './useAction';
 import { useEconomy, useNowSec } from './useChainState';
 import { useWalletEnv } from './WalletIsland';
 
-/** What a row needs of a challenge (a page hands over no more than this: not the account's data). */
-export type ChallengeRow = Pick<
-  ChallengeJson,
-  'address' | 'agentAddress' | 'epoch' | 'challenger' | 'status' | 'transitions'
->;
+/** What a row needs of a challenge (lib/wire ChallengeRowView). */
+export type ChallengeRow = ChallengeRowView;
 
 export const CHALLENGE_STATUS = ['pending', 'upheld', 'rejected', 'void', 'expired'] as const;
 

@@ -203,3 +203,9 @@ export const RegistrationFileSchema = z.object({
   services: z.array(RegistrationServiceSchema),
 });
 export type RegistrationFile = z.infer<typeof RegistrationFileSchema>;
+
+/** What a challenge row (components/wallet/ChallengeRows) needs of a challenge (a page hands over no more than this: not the account's data). */
+export type ChallengeRowView = Pick<
+  ChallengeJson,
+  'address' | 'agentAddress' | 'epoch' | 'challenger' | 'status' | 'transitions'
+>;

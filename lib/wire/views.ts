@@ -153,6 +153,9 @@ export const ConversationViewSchema = ConversationSummaryViewSchema.extend({
 });
 export type ConversationView = z.infer<typeof ConversationViewSchema>;
 
+/** Rows of the overview's live feed: the snapshot's envelopes, and what the browser keeps. */
+export const FEED_SIZE = 30;
+
 /** What the overview renders first and reloads after a reconnect or a `lagged` notice. */
 export const OverviewSnapshotSchema = z.object({
   stats: StatsViewSchema,

@@ -10,12 +10,10 @@ import { agentChart } from './charts';
 
 const AGENT = '5a'.repeat(32);
 const services = {
-  observatory: {
-    store: {
-      reputationPoints: async () => ({ points: [], earlier: false }),
-    },
+  observatory: {},
+  reads: {
+    reputationPoints: async () => ({ points: [], earlier: false }),
   },
-  reads: {},
   config: { epochSeconds: 60 },
 } as unknown as Services;
 
@@ -34,7 +32,7 @@ test('without services, a bad id or an unknown chart: a sentence, not a throw', 
     // A failing read is said with its reason.
     const failing = {
       ...services,
-      observatory: { store: { reputationPoints: async () => Promise.reject(new Error('db down')) } },
+      reads: { reputationPoints: async () => Promise.reject(new Error('db down')) },
     };
     registerServices(undefined);
     registerServices(failing as unknown as Services);

@@ -9,7 +9,7 @@
 import { EconomyChart } from '../../../components/agent/EconomyChart';
 import { ReputationChart } from '../../../components/agent/ReputationChart';
 import { fromHex } from '../../../lib/protocol/hex';
-import { agentHex } from '../../_lib/agent-id';
+import { agentHex } from '../../../lib/wire/agent-id';
 import { loadEconomyHistory } from '../../_lib/economy-history';
 import { loadReputationHistory } from '../../_lib/reputation-history';
 import { getServices } from '../../_lib/services';

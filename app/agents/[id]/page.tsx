@@ -21,9 +21,9 @@ import { Term } from '../../../components/Term';
 import { Time } from '../../../components/time/Time';
 import { fromHex } from '../../../lib/protocol/hex';
 import type { ConversationSummaryView, ReputationView } from '../../../lib/wire';
+import { agentHex } from '../../../lib/wire/agent-id';
 import { scorePoints } from '../../../lib/wire/score';
 import { loadAdvertised } from '../../_lib/advertise';
-import { agentHex } from '../../_lib/agent-id';
 import {
   AGENT_PAGE_ROWS,
   CONVERSATION_COUNT_CAP,
@@ -165,7 +165,7 @@ export default async function AgentPage({
     loadEnvelopes(o, { agent: id, limit: AGENT_PAGE_ROWS.envelopes }),
     loadConversationsPage(o, { agent: id, sort: 'last_seen', limit: AGENT_PAGE_ROWS.conversations }),
     o.reads.countAgentConversations(bytes, CONVERSATION_COUNT_CAP),
-    o.observatory.store.counterpartiesOf(bytes, AGENT_PAGE_ROWS.counterparties + 1),
+    o.reads.counterpartiesOf(bytes, AGENT_PAGE_ROWS.counterparties + 1),
     o.chain ? chainSection(o, id, linked).catch(() => null) : Promise.resolve(null),
     o.chain ? loadAuthoritative(o, id).catch(() => null) : Promise.resolve(null),
     loadAdvertised(o, id),

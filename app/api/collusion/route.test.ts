@@ -51,7 +51,7 @@ before(async () => {
   const [A, B] = [id(0x61), id(0x62)];
   await store.ingestEnvelopes([feedback(A, B, 99, 0n), feedback(B, A, 97, 2_500_000n)]);
   await store.upsertStake({ agentId: A, amount: 10_000_000n, status: 'locked', slot: 1n });
-  registerServices({ observatory: { store }, reads: {}, config: {} } as unknown as Services);
+  registerServices({ observatory: {}, reads: store, config: {} } as unknown as Services);
 });
 
 after(async () => {

@@ -52,7 +52,7 @@ before(async () => {
   await store.saveEpochLog(B, E, [logged.id]);
   await store.upsertBatch({ agentId: B, epoch: E, batchHash: id(0xee), root: id(2), slot: 2n });
   await store.setBatchStatus(B, E, 'mismatch', id(3));
-  registerServices({ observatory: { store }, reads: {}, config: {} } as unknown as Services);
+  registerServices({ observatory: {}, reads: store, config: {} } as unknown as Services);
 });
 
 after(async () => {

@@ -22,7 +22,7 @@ export default async function EnvelopePage({ params }: { params: Promise<{ id: s
   if (!o) return <NotRunning />;
   const id = (await params).id.toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(id)) notFound();
-  const s = await o.observatory.store.getEnvelope(Uint8Array.from(Buffer.from(id, 'hex')));
+  const s = await o.reads.getEnvelope(Uint8Array.from(Buffer.from(id, 'hex')));
   if (!s) notFound();
   const conv = Buffer.from(s.envelope.conversationId).toString('hex');
   return (

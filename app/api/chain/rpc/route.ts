@@ -4,7 +4,7 @@
  * body unchanged (bounded) and returns the chain's answer. Against a cluster the browser uses
  * SOLANA_RPC_URL itself and this route answers 404. Subscriptions are not proxied: the wallet
  * pages confirm by polling getSignatureStatuses (docs/app.md "Wallet"). Only standard Solana
- * methods are forwarded (app/_lib/rpc-proxy.ts): the chain's development methods, such as
+ * methods are forwarded (lib/chain/node/rpc-proxy.ts): the chain's development methods, such as
  * zerox1_warpSlot, are for tests on the machine, never for a visitor.
  *
  * The chain runs in this process, so what the proxy forwards is bounded (docs/app.md "Fair
@@ -13,10 +13,11 @@
  * clients back off on), and airdrops only from the faucet's budget and at most one drop's SOL.
  * Refusals are JSON-RPC error objects naming the limit.
  */
+
+import { inspectRpcBody, rpcError } from '../../../../lib/chain/node/rpc-proxy';
 import { readUpload } from '../../../_lib/body';
 import { clientOf } from '../../../_lib/client';
 import { handle, problem, runtime } from '../../../_lib/http';
-import { inspectRpcBody, rpcError } from '../../../_lib/rpc-proxy';
 
 export const dynamic = 'force-dynamic';
 

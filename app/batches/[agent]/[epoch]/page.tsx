@@ -8,7 +8,7 @@ import { Term } from '../../../../components/Term';
 import { EpochTime } from '../../../../components/time/Time';
 import { BatchVerifier } from '../../../../components/verify/BatchVerifier';
 import { fromHex } from '../../../../lib/protocol/hex';
-import { agentHex } from '../../../_lib/agent-id';
+import { agentHex } from '../../../../lib/wire/agent-id';
 import { NotRunning } from '../../../_lib/not-running';
 import { getServices } from '../../../_lib/services';
 

@@ -9,7 +9,7 @@ import { base58 } from '../../../../components/format';
 import { agentDisplayName } from '../../../../components/names/label';
 import { ReconciliationDetail } from '../../../../components/reconciliation/Reconciliation';
 import { fromHex } from '../../../../lib/protocol/hex';
-import { agentHex } from '../../../_lib/agent-id';
+import { agentHex } from '../../../../lib/wire/agent-id';
 import { NotRunning } from '../../../_lib/not-running';
 import { loadReconciliationDetail } from '../../../_lib/reconciliation';
 import { getServices } from '../../../_lib/services';

@@ -6,8 +6,8 @@
  */
 import 'server-only';
 import { connection } from 'next/server';
-import { WalletIsland } from '../../components/wallet/WalletIsland';
-import { getServices } from './services';
+import { WalletIsland } from '../components/wallet/WalletIsland';
+import { getServices } from './_lib/services';
 
 export async function WalletRoot({ children }: { children: React.ReactNode }) {
   await connection();

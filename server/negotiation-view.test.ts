@@ -2,31 +2,33 @@
 // with a notary auction, a reveal without commitment, and negotiations from the Faratin generator
 // stored in a PGlite store with their Haggle account, ADVERTISE and DISCOVER, read through
 // loadNegotiation as the API route does. Figures are checked against closed forms, and "unknown"
-// exactly where docs/analytics.md says.
+// exactly where docs/analytics.md says, and the page's numbers and sentences
+// (components/negotiation) read from the same view. Here, not beside app/_lib/negotiation.ts,
+// because it holds a component against app/_lib, which imports no component.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { base58, shortHex } from '../../components/format';
-import { NegotiationNumbers, negotiationSentences } from '../../components/negotiation/NegotiationNumbers';
-import { encodeAdvertiseJson } from '../../lib/protocol/advertise';
-import { ratioToDecimal } from '../../lib/protocol/analytics';
-import { FIGURE_KEYS, FIGURES } from '../../lib/protocol/analytics-defs';
-import { encodeCanonical } from '../../lib/protocol/cbor';
-import { publicKeyFromSeed } from '../../lib/protocol/crypto';
-import { buildEnvelope } from '../../lib/protocol/envelope';
-import { toHex } from '../../lib/protocol/hex';
-import { encodeNeg1, encodeNegCommit, encodeNegReveal, makeReservationCommitment } from '../../lib/protocol/neg1';
-import { encodeFeedback, encodeNotarizeBid } from '../../lib/protocol/payloads';
-import { GEN_BUYER, GEN_SELLER, type GenSpec, generateNegotiation } from '../../lib/protocol/testing';
-import { MsgType } from '../../lib/protocol/types';
-import type { HaggleEventInput } from '../../lib/store/haggle';
-import { openStore } from '../../lib/store/index';
-import type { ConversationDetail, StoredEnvelope } from '../../lib/store/types';
-import { type NegotiationView, NegotiationViewSchema } from '../../lib/wire';
-import { loadNegotiation, negotiationView } from './negotiation';
-import type { Services } from './services';
+import { loadNegotiation, negotiationView } from '../app/_lib/negotiation';
+import type { Services } from '../app/_lib/services';
+import { NegotiationNumbers, negotiationSentences } from '../components/negotiation/NegotiationNumbers';
+import { encodeAdvertiseJson } from '../lib/protocol/advertise';
+import { ratioToDecimal } from '../lib/protocol/analytics';
+import { FIGURE_KEYS, FIGURES } from '../lib/protocol/analytics-defs';
+import { encodeCanonical } from '../lib/protocol/cbor';
+import { publicKeyFromSeed } from '../lib/protocol/crypto';
+import { buildEnvelope } from '../lib/protocol/envelope';
+import { toHex } from '../lib/protocol/hex';
+import { encodeNeg1, encodeNegCommit, encodeNegReveal, makeReservationCommitment } from '../lib/protocol/neg1';
+import { encodeFeedback, encodeNotarizeBid } from '../lib/protocol/payloads';
+import { GEN_BUYER, GEN_SELLER, type GenSpec, generateNegotiation } from '../lib/protocol/testing';
+import { MsgType } from '../lib/protocol/types';
+import type { HaggleEventInput } from '../lib/store/haggle';
+import { openStore } from '../lib/store/index';
+import type { ConversationDetail, StoredEnvelope } from '../lib/store/types';
+import { type NegotiationView, NegotiationViewSchema } from '../lib/wire';
+import { base58, shortHex } from '../lib/wire/format';
 
 const A = new Uint8Array(32).fill(0xaa),
   B = new Uint8Array(32).fill(0xbb),

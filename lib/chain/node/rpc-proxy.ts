@@ -8,7 +8,9 @@
  * The same reading of the body gives the proxy's limits what they count: how many calls a batch
  * holds (capped), how many of them are expensive ({@link isHeavyCall}, on their own
  * budget), and which are airdrops (the faucet's budget). The budgets themselves live in the
- * server process (server/rpc-gate.ts, reached through the wallet services).
+ * server process (server/rpc-gate.ts, reached through the wallet services). The reading lives
+ * here rather than beside them because the route reads the body itself and app/ never imports
+ * server/; it is the server side of Solana's JSON-RPC, so node-only lib/chain.
  */
 
 /** Solana's JSON-RPC HTTP methods (docs.solana.com "RPC HTTP methods"), the deprecated ones included. */
