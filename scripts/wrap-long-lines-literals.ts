@@ -136,7 +136,8 @@ export function bareSumFits(node: ts.Node): boolean {
 export function spaceCuts(raw: string, escapes: boolean): number[] {
   const cuts: number[] = [];
   for (let i = 0; i < raw.length - 1; i++) {
-    if (raw[i] !== ' ' || raw[i + 1] === ' ') continue;
+    // `docs/x.md §5` is one reference (scripts/doc-references.ts reads it on one line)
+    if (raw[i] !== ' ' || raw[i + 1] === ' ' || raw[i + 1] === '§') continue;
     if (escapes) {
       let slashes = 0;
       for (let j = i - 1; j >= 0 && raw[j] === '\\'; j--) slashes++;

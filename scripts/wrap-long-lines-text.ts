@@ -132,7 +132,12 @@ export function words(text: string): string[] {
     } else cur += ch;
   }
   if (cur) out.push(cur);
-  return out;
+  // `docs/x.md §5` is one reference (scripts/doc-references.ts reads it on one line)
+  return out.reduce<string[]>((acc, w) => {
+    if (w.startsWith('§') && acc.length > 0) acc[acc.length - 1] += ` ${w}`;
+    else acc.push(w);
+    return acc;
+  }, []);
 }
 
 /** Greedy fill: lines of `words` each at most `first` (then `rest`) columns; a longer word stands alone. */

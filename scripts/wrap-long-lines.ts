@@ -202,10 +202,12 @@ export function wrapTree(root: string, files: string[], rounds = 12): string[] {
   const changed = new Set<string>();
   let pending = files;
   let joined = false;
+  const original = new Map<string, string>();
   for (let r = 0; r < rounds && pending.length > 0; r++) {
     const touched: string[] = [];
     for (const p of pending) {
       const before = readFileSync(join(root, p), 'utf8');
+      if (!original.has(p)) original.set(p, before);
       const after = wrapOnce(p, before);
       if (after === before) continue;
       if (syntaxErrors(p, after) > syntaxErrors(p, before)) {
@@ -228,7 +230,7 @@ export function wrapTree(root: string, files: string[], rounds = 12): string[] {
       pending = [];
     }
   }
-  return [...changed].sort();
+  return [...changed].filter((p) => readFileSync(join(root, p), 'utf8') !== original.get(p)).sort();
 }
 
 export function describeLong(l: LongLine): string {
