@@ -136,7 +136,7 @@ export function bareSumFits(node: ts.Node): boolean {
 export function spaceCuts(raw: string, escapes: boolean): number[] {
   const cuts: number[] = [];
   for (let i = 0; i < raw.length - 1; i++) {
-    // `docs/x.md §5` is one reference (scripts/doc-references.ts reads it on one line)
+    // a file name and its § (a section sign after a markdown file name) stay on one line: scripts/doc-references.ts reads them so
     if (raw[i] !== ' ' || raw[i + 1] === ' ' || raw[i + 1] === '§') continue;
     if (escapes) {
       let slashes = 0;

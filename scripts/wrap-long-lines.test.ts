@@ -13,7 +13,8 @@ describe('line width', () => {
     assert.equal(
       found.length,
       0,
-      `${found.length} line(s) over ${WIDTH} columns; run scripts/wrap-long-lines.ts:\n${found.map(describeLong).join('\n')}`,
+      `${found.length} line(s) over ${WIDTH} columns; run ` +
+        `scripts/wrap-long-lines.ts:\n${found.map(describeLong).join('\n')}`,
     );
   });
 
@@ -58,7 +59,9 @@ describe('line width', () => {
 
   test('a long comment is rewrapped at word boundaries within the width; a URL stays whole', () => {
     const url = `https://example.com/${'a'.repeat(130)}`;
-    const src = `  // ${'lorem ipsum '.repeat(15).trim()}\n  // ${url}\n  /** ${'dolor sit '.repeat(15).trim()} */\n  f();\n`;
+    const src =
+      `  // ${'lorem ipsum '.repeat(15).trim()}\n  // ${url}` +
+      `\n  /** ${'dolor sit '.repeat(15).trim()} */\n  f();\n`;
     const out = wrapOnce('lib/c.ts', src);
     const lines = out.split('\n');
     for (const l of lines) if (!l.includes(url)) assert.ok(l.length <= WIDTH, l);
@@ -68,7 +71,9 @@ describe('line width', () => {
   });
 
   test('a SQL line is broken between tokens only, never inside a quoted string', () => {
-    const sql = `SELECT a, b, c FROM t WHERE x = 'a quoted string that stays whole and is long enough to matter here' AND y = 1 AND z = 2 AND w = 3`;
+    const sql =
+      `SELECT a, b, c FROM t WHERE x = 'a quoted string that stays whole ` +
+      `and is long enough to matter here' AND y = 1 AND z = 2 AND w = 3`;
     const src = `export const q = \`\n  ${sql}\n\`;\n`;
     const out = wrapOnce('lib/q.ts', src);
     assert.ok(out.includes("'a quoted string that stays whole and is long enough to matter here'"));
