@@ -1,4 +1,4 @@
-/// <reference path="../lib/store/pg-copy-streams.d.ts" />
+/// <reference path="../lib/store/engine/pg-copy-streams.d.ts" />
 /**
  * npm run bench:export  (BENCH_ROWS, default 1,000,000; DATABASE_URL or TEST_DATABASE_URL)
  * Fills a fresh Postgres database with BENCH_ROWS envelopes (deals played by the demo agents'
@@ -19,7 +19,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { exportTable } from '../lib/export/export';
 import { openStore } from '../lib/store';
-import { envelopesCopySql } from '../lib/store/export';
+import { envelopesCopySql } from '../lib/store/export/export';
 import { createTestDatabase } from '../lib/store/testing';
 
 const EPOCH = 3_600;

@@ -50,20 +50,20 @@ import { REPLAY_PAGE_SIZE } from '../components/replay/player';
 import { fromHex, toHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
 import { createIngestQueue, type IngestItem, openStore, type Store } from '../lib/store';
-import { collusionSignals } from '../lib/store/collusion';
-import { counterpartiesOf } from '../lib/store/counterparties';
-import type { Queryable } from '../lib/store/db';
-import { meshHealthObservers, readMeshHealth } from '../lib/store/mesh-health';
-import * as q from '../lib/store/queries';
+import { collusionSignals } from '../lib/store/collusion/collusion';
+import { counterpartiesOf } from '../lib/store/envelopes/counterparties';
+import type { Queryable } from '../lib/store/engine/db';
+import { meshHealthObservers, readMeshHealth } from '../lib/store/mesh-health/mesh-health';
+import * as q from '../lib/store/envelopes/queries';
 import {
   listReconciliation,
   reconciliationDetail,
   reconciliationTotals,
   refreshReconciliation,
-} from '../lib/store/reconciliation';
-import { replayEnvelopes } from '../lib/store/replay';
-import { gossipReputation } from '../lib/store/reputation';
-import { statsSeries } from '../lib/store/stats';
+} from '../lib/store/reconciliation/reconciliation';
+import { replayEnvelopes } from '../lib/store/envelopes/replay';
+import { gossipReputation } from '../lib/store/reputation/reputation';
+import { statsSeries } from '../lib/store/stats/stats';
 import { STATS_FOLD_MS } from '../lib/store/store';
 import { createTestDatabase } from '../lib/store/testing';
 import { MESH_RANGES } from '../lib/wire/mesh-health';

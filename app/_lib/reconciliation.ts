@@ -11,7 +11,7 @@ import {
   RECON_TOPICS,
   type ReconciliationRow,
   type TopicFigures,
-} from '../../lib/store/reconciliation';
+} from '../../lib/store/reconciliation/reconciliation';
 import type {
   ReconciliationDetailView,
   ReconciliationRowView,

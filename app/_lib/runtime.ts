@@ -5,11 +5,11 @@
  */
 
 import type { BatchesQuery, ChallengesQuery } from '../../lib/indexer/queries';
-import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
-import type { MeshHealthRange, MeshHealthRow, MeshHealthSpread } from '../../lib/store/mesh-health';
-import type { ReplayParams, ReplayRow } from '../../lib/store/replay';
-import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/search';
-import type { StatsSeriesParams } from '../../lib/store/stats';
+import type { AgentFilter, AgentListRow } from '../../lib/store/envelopes/agent-list';
+import type { MeshHealthRange, MeshHealthRow, MeshHealthSpread } from '../../lib/store/mesh-health/mesh-health';
+import type { ReplayParams, ReplayRow } from '../../lib/store/envelopes/replay';
+import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/envelopes/search';
+import type { StatsSeriesParams } from '../../lib/store/stats/stats';
 import type {
   AgentRow,
   ConversationDetail,

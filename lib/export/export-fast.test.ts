@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { decodeEnvelope } from '../protocol/envelope';
 import { fromHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
-import type { ExportFilter } from '../store/export';
+import type { ExportFilter } from '../store/export/export';
 import { skipWithoutPostgres } from '../store/testing';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 import { exportTable, tableRows } from './export';

@@ -6,7 +6,7 @@
 
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
-import type { ExportFilter, ExportSource } from '../store/export';
+import type { ExportFilter, ExportSource } from '../store/export/export';
 import type { HaggleNegotiationRow } from '../store/types';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 import { envelopeParquet } from './envelope-parquet';

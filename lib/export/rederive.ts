@@ -12,7 +12,7 @@ import { toHex } from '../protocol/hex';
 import { decodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 // The store's epoch column: floor(timestamp / epoch length), clamped to int4 (a sender may date anything).
-import { epochOfFn } from '../store/ingest';
+import { epochOfFn } from '../store/envelopes/ingest';
 import type { HaggleNegotiationRow } from '../store/types';
 import { negotiationRecord, offerRows } from './negotiation';
 import { ONCHAIN_COLUMNS, onChainColumns } from './negotiation-onchain';

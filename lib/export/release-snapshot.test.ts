@@ -11,7 +11,7 @@ import { buildEnvelope } from '../protocol/envelope';
 import { decodeNeg1, encodeNeg1 } from '../protocol/neg1';
 import { encodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import type { ExportSource } from '../store/export';
+import type { ExportSource } from '../store/export/export';
 import type { IngestItem } from '../store/types';
 import { createRelease, type ReleaseStore } from './release';
 import { BACKENDS, EPOCH_SECONDS, type FixtureStore, fixtureStore } from './testing';

@@ -19,7 +19,7 @@
  */
 
 import { toHex } from '../protocol/hex';
-import { foldHaggleEvents } from '../store/haggle-fold';
+import { foldHaggleEvents } from '../store/chain/haggle-fold';
 import type { HaggleNegotiationRow } from '../store/types';
 import type { EpochAccounts, ReleaseChain, SignerEvidence } from './chain-evidence';
 import { negotiationRecord } from './negotiation';

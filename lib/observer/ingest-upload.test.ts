@@ -9,7 +9,7 @@ import { encodeCanonical } from '../protocol/cbor';
 import { publicKeyFromSeed } from '../protocol/crypto';
 import { buildEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
-import { archiveWindowSeconds, maxWindowPartitions } from '../store/partitions';
+import { archiveWindowSeconds, maxWindowPartitions } from '../store/engine/partitions';
 import { skipWithoutPostgres } from '../store/testing';
 import { TIMESTAMP_OUT_OF_WINDOW, uploadWindowUs } from './ingest-upload';
 import { type Observatory, startObservatory } from './observatory';

@@ -15,8 +15,8 @@ export type {
   WatchItemRow,
   WatchRuleRow,
   WebhookRow,
-} from './alerts';
-export type { AlertsStore } from './alerts-atomic';
+} from './alerts/alerts';
+export type { AlertsStore } from './alerts/alerts-atomic';
 export type {
   BatchInput,
   BatchRow,
@@ -30,12 +30,12 @@ export type {
   LeaseRow,
   StakeInput,
   StakeRow,
-} from './chain';
-export { conversationBit, storedStateSql } from './derive';
-export type { EpochLogEntryRow, SaveEpochLogResult } from './epoch-log';
-export { isStoreUnavailable, MigrationError, StoreClosedError, StoreError } from './errors';
-export type { HaggleColumns, HaggleCreated, HaggleEventInput, HaggleKind } from './haggle';
-export { inBackgroundLane } from './lanes';
+} from './chain/chain';
+export { conversationBit, storedStateSql } from './envelopes/derive';
+export type { EpochLogEntryRow, SaveEpochLogResult } from './logs/epoch-log';
+export { isStoreUnavailable, MigrationError, StoreClosedError, StoreError } from './engine/errors';
+export type { HaggleColumns, HaggleCreated, HaggleEventInput, HaggleKind } from './chain/haggle';
+export { inBackgroundLane } from './engine/lanes';
 export {
   LEADER_LOCK_CLASS,
   LEADER_ROLES,
@@ -45,17 +45,17 @@ export {
   type LeaderWork,
   lead,
   leadRole,
-} from './leader';
-export { MESH_HEALTH_RETENTION, type MeshHealthRes, type MeshHealthRow, NODE_TOPIC } from './mesh-health';
-export type { ListConversationsParams } from './queries';
+} from './leader/leader';
+export { MESH_HEALTH_RETENTION, type MeshHealthRes, type MeshHealthRow, NODE_TOPIC } from './mesh-health/mesh-health';
+export type { ListConversationsParams } from './envelopes/queries';
 export {
   createIngestQueue,
   type IngestQueue,
   type IngestQueueOptions,
   type IngestTarget,
   type PushResult,
-} from './queue';
+} from './envelopes/queue';
 export { type OpenStoreParams, openStore, type Store, type StoreLogger } from './store';
 export type * from './types';
 export { ENVELOPE_SOURCES } from './types';
-export type { UsedSignatures } from './used-signatures';
+export type { UsedSignatures } from './identity/used-signatures';

@@ -8,7 +8,7 @@ import { toHex } from '../protocol/hex';
 import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
 import { createIngestQueue, type IngestItem, openStore, type Store } from './index';
-import { MIGRATIONS_DIR } from './migrate';
+import { MIGRATIONS_DIR } from './engine/migrate';
 import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl } from './testing';
 
 const A = bytes32(1, 0xa),

@@ -9,12 +9,12 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SignerRegistry } from '../protocol/types';
-import { agentStakeLease, authoritativeBasis, listAgentBatches } from './agent-chain';
-import { agentAccounts, agentChainEvents } from './agent-events';
-import { type AgentFilter, listAgentsPage } from './agent-list';
-import { alertsStore } from './alerts-atomic';
-import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
-import * as chain from './chain';
+import { agentStakeLease, authoritativeBasis, listAgentBatches } from './chain/agent-chain';
+import { agentAccounts, agentChainEvents } from './chain/agent-events';
+import { type AgentFilter, listAgentsPage } from './envelopes/agent-list';
+import { alertsStore } from './alerts/alerts-atomic';
+import { onChainBatchUpload, saveBatchUpload } from './logs/batch-upload';
+import * as chain from './chain/chain';
 import {
   type ChainTxStore,
   chainEventCounts,
@@ -24,11 +24,11 @@ import {
   type LeaseKeepPaidInput,
   upsertLeasesKeepPaid,
   upsertStakes,
-} from './chain-index';
-import { type BatchPageFilter, type ChallengePageFilter, listBatchesPage, listChallengesPage } from './chain-list';
-import { type CollusionParams, collusionSignals } from './collusion';
-import { counterpartiesOf } from './counterparties';
-import { type Db, openPglite, openPostgres } from './db';
+} from './chain/chain-index';
+import { type BatchPageFilter, type ChallengePageFilter, listBatchesPage, listChallengesPage } from './chain/chain-list';
+import { type CollusionParams, collusionSignals } from './collusion/collusion';
+import { counterpartiesOf } from './envelopes/counterparties';
+import { type Db, openPglite, openPostgres } from './engine/db';
 import {
   conversationPayloads,
   disputeCounts,
@@ -39,16 +39,16 @@ import {
   type OpinionRow,
   saveDisputeOpinion,
   setDisputeReviewers,
-} from './disputes';
-import { epochLogEntries, saveEpochLog, unverifiedBatchesWithLog } from './epoch-log';
-import { StoreClosedError, StoreError } from './errors';
-import { type ExportReader, exportSource } from './export';
-import { feedbackBacking, unbackedSenders } from './feedback-backing';
+} from './disputes/disputes';
+import { epochLogEntries, saveEpochLog, unverifiedBatchesWithLog } from './logs/epoch-log';
+import { StoreClosedError, StoreError } from './engine/errors';
+import { type ExportReader, exportSource } from './export/export';
+import { feedbackBacking, unbackedSenders } from './reputation/feedback-backing';
 import type { PrismaClient } from './generated/client';
-import { applyHaggleEvents, type HaggleEventInput, onChainNegotiations, recentOnChainNegotiations } from './haggle';
-import { epochLogsWith } from './inclusion';
-import { ingestBatch } from './ingest';
-import { dropImage, imageKey, loadImage, saveImage } from './memory-image';
+import { applyHaggleEvents, type HaggleEventInput, onChainNegotiations, recentOnChainNegotiations } from './chain/haggle';
+import { epochLogsWith } from './logs/inclusion';
+import { ingestBatch } from './envelopes/ingest';
+import { dropImage, imageKey, loadImage, saveImage } from './engine/memory-image';
 import {
   type MeshHealthRange,
   type MeshHealthRes,
@@ -57,18 +57,18 @@ import {
   pruneMeshHealth,
   readMeshHealth,
   writeMeshHealth,
-} from './mesh-health';
-import { applyMigrations, PRISMA_DIR } from './migrate';
-import { partitionKeeper } from './partitions';
-import * as q from './queries';
-import { listReconciliation, reconciliationDetail, reconciliationTotals } from './reconciliation';
-import { type ReplayParams, replayEnvelopes } from './replay';
-import { gossipReputation } from './reputation';
-import { backfillBatchPoints, type PointKind, readReputationPoints } from './reputation-points';
-import * as find from './search';
-import { foldStats, type StatsSeriesParams, statsSeries } from './stats';
+} from './mesh-health/mesh-health';
+import { applyMigrations, PRISMA_DIR } from './engine/migrate';
+import { partitionKeeper } from './engine/partitions';
+import * as q from './envelopes/queries';
+import { listReconciliation, reconciliationDetail, reconciliationTotals } from './reconciliation/reconciliation';
+import { type ReplayParams, replayEnvelopes } from './envelopes/replay';
+import { gossipReputation } from './reputation/reputation';
+import { backfillBatchPoints, type PointKind, readReputationPoints } from './reputation/reputation-points';
+import * as find from './envelopes/search';
+import { foldStats, type StatsSeriesParams, statsSeries } from './stats/stats';
 import type { DropRecord, IngestItem, IngestResult, ReputationRow, StoreHealth } from './types';
-import { usedSignatures } from './used-signatures';
+import { usedSignatures } from './identity/used-signatures';
 
 export interface StoreLogger {
   info(msg: string): void;

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { buildEnvelope } from '../protocol/envelope';
-import { openPostgres } from './db';
-import { imageKey } from './memory-image';
-import { applyMigrations } from './migrate';
+import { openPostgres } from './engine/db';
+import { imageKey } from './engine/memory-image';
+import { applyMigrations } from './engine/migrate';
 import type { EnvelopeSource, IngestItem } from './types';
 
 /** TEST_DATABASE_URL: the Postgres server tests make their throwaway databases on; undefined when unset. */
