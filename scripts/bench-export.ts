@@ -20,7 +20,7 @@ import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { exportTable } from '../lib/export/export';
 import { openStore } from '../lib/store';
 import { envelopesCopySql } from '../lib/store/export/export';
-import { createTestDatabase } from '../lib/store/testing';
+import { createTestDatabase, rawQuery } from '../lib/store/testing';
 
 const EPOCH = 3_600;
 
@@ -33,7 +33,7 @@ async function measure(url: string): Promise<void> {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 20);
   const out: Record<string, unknown> = {};
-  const rows = Number((await store.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope'))[0].n);
+  const rows = Number((await rawQuery(store)<{ n: string }>('SELECT count(*)::text AS n FROM envelope'))[0].n);
   // Each output goes to the same two kinds of sink: a file in the temp folder (what an export
   // does) and a sink that drops the bytes (the database and formatting alone).
   const sink = (file: string | null) => {
@@ -160,7 +160,7 @@ async function fill(url: string, n: number): Promise<void> {
   console.log(`built ${fx.items.length} signed envelopes in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   t = performance.now();
   await loadFixture(store, fx, EPOCH, { batches: false });
-  await store.query('VACUUM ANALYZE envelope');
+  await rawQuery(store)('VACUUM ANALYZE envelope');
   await store.close();
   console.log(`ingested in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }

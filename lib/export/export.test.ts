@@ -8,6 +8,7 @@ import { isoMicros, TABLE_NAMES, type TableName } from './schema';
 import { TABLES } from './tables';
 import { BACKENDS, collect, type FixtureStore, fixtureStore, parquetKv, type ReadRow, readBack } from './testing';
 import { FORMATS } from './writers';
+import { rawQuery } from '../store/testing';
 
 const hexOf = (v: unknown) => (v instanceof Uint8Array ? toHex(v) : String(v));
 const str = (v: unknown) => (typeof v === 'bigint' ? v.toString() : String(v));
@@ -24,7 +25,7 @@ for (const kind of BACKENDS) {
     before(async () => {
       fs = await fixtureStore(kind);
       const items = fs.fx.items;
-      const q = async (sql: string) => Number((await fs.store.query<{ n: string }>(sql))[0].n);
+      const q = async (sql: string) => Number((await rawQuery(fs.store)<{ n: string }>(sql))[0].n);
       expected.envelopes = await q('SELECT count(*)::text AS n FROM envelope');
       assert.equal(expected.envelopes, items.length);
       expected.feedback = await q('SELECT count(*)::text AS n FROM feedback');

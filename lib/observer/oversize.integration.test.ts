@@ -14,6 +14,7 @@ import { buildEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
 import { startObservatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
+import { rawQuery } from '../store/testing';
 
 const BIG = 2 * 1024 * 1024;
 
@@ -82,7 +83,7 @@ for (const via of ['gossip', 'stream'] as const) {
         }
         const stored = async () => {
           await obs.flush();
-          const rows = await obs.store.query<{ n: string }>(
+          const rows = await rawQuery(obs.store)<{ n: string }>(
             'SELECT count(*)::text AS n FROM envelope WHERE sender = $1',
             [a.id],
           );

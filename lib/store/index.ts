@@ -1,13 +1,16 @@
 /**
  * lib/store: the observatory's database.
  * Only this folder imports Prisma, pg and PGlite (docs/architecture.md "Folders"); what lives
- * here and how to add a table: lib/store/README.md.
+ * here and how to add a table: lib/store/README.md. Outside lib/store, import this file or a
+ * feature's index (`lib/store/<feature>`), never a file inside a feature.
  */
 import 'server-only';
 
+export type { AlertsPort } from './alerts';
 export type {
   AlertRow,
   AlertsStatements,
+  AlertsStore,
   ClaimedDelivery,
   ClearAlert,
   DeliveryEvent,
@@ -15,27 +18,49 @@ export type {
   WatchItemRow,
   WatchRuleRow,
   WebhookRow,
-} from './alerts/alerts';
-export type { AlertsStore } from './alerts/alerts-atomic';
+} from './alerts';
 export type {
   BatchInput,
   BatchRow,
   BatchStatus,
   ChainEventInput,
   ChainEventRow,
+  ChainPort,
   ChallengeInput,
   ChallengeRow,
   Cursor,
+  HaggleColumns,
+  HaggleCreated,
+  HaggleEventInput,
+  HaggleKind,
   LeaseInput,
   LeaseRow,
   StakeInput,
   StakeRow,
-} from './chain/chain';
-export { conversationBit, storedStateSql } from './envelopes/derive';
-export type { EpochLogEntryRow, SaveEpochLogResult } from './logs/epoch-log';
-export { isStoreUnavailable, MigrationError, StoreClosedError, StoreError } from './engine/errors';
-export type { HaggleColumns, HaggleCreated, HaggleEventInput, HaggleKind } from './chain/haggle';
-export { inBackgroundLane } from './engine/lanes';
+} from './chain';
+export type { CollusionPort } from './collusion';
+export type { DisputesPort } from './disputes';
+export {
+  type EnginePort,
+  inBackgroundLane,
+  isStoreUnavailable,
+  MigrationError,
+  StoreClosedError,
+  StoreError,
+} from './engine';
+export {
+  conversationBit,
+  createIngestQueue,
+  type EnvelopesPort,
+  type IngestQueue,
+  type IngestQueueOptions,
+  type IngestTarget,
+  type ListConversationsParams,
+  type PushResult,
+  storedStateSql,
+} from './envelopes';
+export type { ExportPort } from './export';
+export type { IdentityPort, UsedSignatures } from './identity';
 export {
   LEADER_LOCK_CLASS,
   LEADER_ROLES,
@@ -45,17 +70,18 @@ export {
   type LeaderWork,
   lead,
   leadRole,
-} from './leader/leader';
-export { MESH_HEALTH_RETENTION, type MeshHealthRes, type MeshHealthRow, NODE_TOPIC } from './mesh-health/mesh-health';
-export type { ListConversationsParams } from './envelopes/queries';
+} from './leader';
+export type { EpochLogEntryRow, LogsPort, SaveEpochLogResult } from './logs';
 export {
-  createIngestQueue,
-  type IngestQueue,
-  type IngestQueueOptions,
-  type IngestTarget,
-  type PushResult,
-} from './envelopes/queue';
+  MESH_HEALTH_RETENTION,
+  type MeshHealthPort,
+  type MeshHealthRes,
+  type MeshHealthRow,
+  NODE_TOPIC,
+} from './mesh-health';
+export type { ReconciliationPort } from './reconciliation';
+export type { ReputationPort } from './reputation';
+export type { StatsPort } from './stats';
 export { type OpenStoreParams, openStore, type Store, type StoreLogger } from './store';
 export type * from './types';
 export { ENVELOPE_SOURCES } from './types';
-export type { UsedSignatures } from './identity/used-signatures';

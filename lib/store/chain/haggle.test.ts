@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type HaggleEventInput, onChainNegotiationsOf } from './haggle';
 import { openStore } from '../index';
+import { rawDb } from '../testing';
 
 const conv = new Uint8Array(16).fill(7);
 const ev = (slot: bigint, kind: HaggleEventInput['kind'], over: Partial<HaggleEventInput> = {}): HaggleEventInput => ({
@@ -108,7 +109,7 @@ test('the negotiations of many conversations in one read: grouped by conversatio
     await store.applyHaggleEvents([
       { ...created(40n, 'Neg4444444444444444444444444444444444444444'), conversationId: other },
     ]);
-    const rows = await onChainNegotiationsOf(store, [conv, other, new Uint8Array(16)]);
+    const rows = await onChainNegotiationsOf(rawDb(store), [conv, other, new Uint8Array(16)]);
     assert.deepEqual(
       rows.map((r) => [Buffer.from(r.conversationId).toString('hex'), r.createdSlot, r.transitions.length]),
       [
@@ -117,8 +118,8 @@ test('the negotiations of many conversations in one read: grouped by conversatio
         ['07'.repeat(16), 9n, 2],
       ],
     );
-    assert.deepEqual(await onChainNegotiationsOf(store, []), []);
-    await assert.rejects(onChainNegotiationsOf(store, [new Uint8Array(15)]), /conversationIds must be 16 bytes each/);
+    assert.deepEqual(await onChainNegotiationsOf(rawDb(store), []), []);
+    await assert.rejects(onChainNegotiationsOf(rawDb(store), [new Uint8Array(15)]), /conversationIds must be 16 bytes each/);
   } finally {
     await store.close();
   }

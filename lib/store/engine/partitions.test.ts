@@ -9,7 +9,7 @@ import { openStore, type Store } from '../index';
 import { ingestBatch } from '../envelopes/ingest';
 import { applyMigrations } from './migrate';
 import { epochsPerPartition, maxWindowPartitions, partitionKeeper } from './partitions';
-import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl } from '../testing';
+import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl, rawQuery } from '../testing';
 
 const EPOCH = 60; // seconds: one partition = 10,080 epochs (a week)
 const SPAN = epochsPerPartition(EPOCH);
@@ -27,7 +27,7 @@ const item = (n: number, ts: bigint) =>
     timestamp: ts,
   });
 const partOf = async (s: Store, id: Uint8Array) =>
-  (await s.query<{ p: string }>('SELECT tableoid::regclass::text AS p FROM envelope WHERE id = $1', [id])).map(
+  (await rawQuery(s)<{ p: string }>('SELECT tableoid::regclass::text AS p FROM envelope WHERE id = $1', [id])).map(
     (r) => r.p,
   );
 const rangeName = (epoch: bigint) => {
@@ -64,7 +64,7 @@ function suite(name: string, open: () => Promise<Store>) {
       assert.deepEqual([r2.inserted, r2.duplicates], [0, 2]);
       assert.deepEqual(await partOf(s, now.id), [rangeName(now.envelope.timestamp / epochUs)]);
       assert.deepEqual(await partOf(s, far.id), ['envelope_default']);
-      const [row] = await s.query<{ epoch: number }>('SELECT epoch FROM envelope WHERE id = $1', [now.id]);
+      const [row] = await rawQuery(s)<{ epoch: number }>('SELECT epoch FROM envelope WHERE id = $1', [now.id]);
       assert.equal(BigInt(row.epoch), now.envelope.timestamp / epochUs);
       assert.equal((await s.getEnvelope(far.id))?.epoch, Number(far.envelope.timestamp / epochUs));
     });
@@ -112,7 +112,7 @@ function suite(name: string, open: () => Promise<Store>) {
         }),
       );
       for (let i = 0; i < mine.length; i += 13) await s.ingestEnvelopes(mine.slice(i, i + 13).reverse());
-      const all = await s.query<{ seq: string; t: number; ts: string }>(
+      const all = await rawQuery(s)<{ seq: string; t: number; ts: string }>(
         `SELECT seq::text AS seq, msg_type AS t, timestamp::text AS ts FROM envelope`,
       );
       const ms = (us: bigint) => Number(us / 1000n);
@@ -302,7 +302,7 @@ if (!pgUrl) {
           assert.equal((await s.getEnvelope(it.id))!.seq.toString(), seq);
           const r = await s.ingestEnvelopes([it, item(31, BigInt(Date.now()) * 1000n)]);
           assert.deepEqual([r.inserted, r.duplicates], [1, 1]);
-          const seqs = await s.query<{ seq: string }>('SELECT seq::text AS seq FROM envelope ORDER BY seq');
+          const seqs = await rawQuery(s)<{ seq: string }>('SELECT seq::text AS seq FROM envelope ORDER BY seq');
           assert.ok(BigInt(seqs[1].seq) > BigInt(seq), 'the sequence continues after the moved rows');
         } finally {
           await s.close();

@@ -13,6 +13,7 @@ import { testOnEachStore } from '../backends-testing';
 import { openStore, type Store } from '../index';
 import { MIGRATIONS_DIR } from '../engine/migrate';
 import type { IngestItem } from '../types';
+import { rawQuery } from '../testing';
 
 let n = 0n;
 function env(
@@ -42,7 +43,7 @@ const BROADCAST = new Uint8Array(32);
 
 /** The definition, from every negotiation envelope of the agent (what the read used to scan). */
 async function fromEnvelopes(store: Store, a: Uint8Array): Promise<Array<[number, number, number]>> {
-  const rows = await store.query<{ other: Uint8Array; conversations: number; deals: number }>(
+  const rows = await rawQuery(store)<{ other: Uint8Array; conversations: number; deals: number }>(
     `SELECT t.other, count(*)::int AS conversations,
       count(*) FILTER (WHERE c.outcome IN ('agreed', 'disputed'))::int AS deals
     FROM (SELECT DISTINCT conversation_id, CASE WHEN sender = $1 THEN recipient ELSE sender END AS other
@@ -153,9 +154,9 @@ testOnEachStore(
     const backfill = (await readFile(`${MIGRATIONS_DIR}/${name}/migration.sql`, 'utf8'))
       .split(';')
       .find((s) => s.includes('UPDATE'))!;
-    await store.query(`UPDATE conversation SET negotiators = '{}'`);
+    await rawQuery(store)(`UPDATE conversation SET negotiators = '{}'`);
     assert.deepEqual(await stored(store, agent(1)), []);
-    await store.query(backfill);
+    await rawQuery(store)(backfill);
     for (const a of everyone)
       assert.deepEqual(await stored(store, a), await reference(a), `agent ${a[0]} after the backfill`);
   },

@@ -12,7 +12,7 @@ import { encodeFeedback, encodeNotarizeBid } from '../../protocol/payloads';
 import { applyFeedback, emptyReputation, type ReputationState } from '../../protocol/reputation';
 import { MsgType } from '../../protocol/types';
 import { createIngestQueue, type IngestItem, openStore, type Store } from '../index';
-import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl } from '../testing';
+import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl, rawQuery } from '../testing';
 
 const T0 = 1_800_000_000_000_000n;
 const TYPES = [
@@ -129,7 +129,7 @@ function later(): IngestItem[] {
 
 /** Every derived table as comparable text rows. */
 async function snapshot(s: Store): Promise<Record<string, string[]>> {
-  const q = async (sql: string) => (await s.query<{ r: string }>(sql)).map((x) => x.r);
+  const q = async (sql: string) => (await rawQuery(s)<{ r: string }>(sql)).map((x) => x.r);
   return {
     envelopes: await q(`SELECT count(*)::text AS r FROM envelope`),
     agents: await q(
@@ -156,7 +156,7 @@ const repText = (r: ReputationState) =>
 
 /** lib/protocol's gossip fold of every stored feedback, per target agent (hex), in (timestamp, envelope_id) order. */
 async function jsFolds(s: Store): Promise<Map<string, string>> {
-  const rows = await s.query<{ t: string; score: number; outcome: number; role: number; is_dispute: boolean }>(
+  const rows = await rawQuery(s)<{ t: string; score: number; outcome: number; role: number; is_dispute: boolean }>(
     `SELECT encode(target_agent, 'hex') AS t, score, outcome, role, is_dispute FROM feedback ORDER BY target_agent, timestamp, envelope_id`,
   );
   const folds = new Map<string, ReputationState>();
@@ -176,7 +176,7 @@ async function jsFolds(s: Store): Promise<Map<string, string>> {
 /** The stored gossip folds per agent (hex), as the store reads them. */
 async function storedFolds(s: Store): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
-  const ids = await s.query<{ id: Uint8Array; t: string }>(
+  const ids = await rawQuery(s)<{ id: Uint8Array; t: string }>(
     `SELECT agent_id AS id, encode(agent_id, 'hex') AS t FROM reputation_state WHERE kind = 'gossip'`,
   );
   for (const { id, t } of ids) {
@@ -192,7 +192,7 @@ async function storedFolds(s: Store): Promise<Map<string, string | null>> {
  * the first read had to bring up to date.
  */
 async function assertFolds(s: Store): Promise<number> {
-  const counts = await s.query<{
+  const counts = await rawQuery(s)<{
     ok: boolean;
   }>(`SELECT r.feedback_count = (SELECT count(*) FROM feedback f WHERE f.target_agent = r.agent_id) AS ok
     FROM reputation_state r WHERE r.kind = 'gossip'`);
@@ -200,7 +200,7 @@ async function assertFolds(s: Store): Promise<number> {
     counts.every((c) => c.ok),
     "feedback_count is each agent's number of feedback rows",
   );
-  const [{ n: behind }] = await s.query<{ n: number }>(
+  const [{ n: behind }] = await rawQuery(s)<{ n: number }>(
     `SELECT count(*)::int AS n FROM reputation_state WHERE kind = 'gossip' AND folded <> feedback_count`,
   );
   const want = await jsFolds(s);
@@ -208,7 +208,7 @@ async function assertFolds(s: Store): Promise<number> {
     const got = await storedFolds(s);
     assert.deepEqual([...got.keys()].sort(), [...want.keys()].sort());
     for (const [t, v] of got) assert.equal(v, want.get(t), `gossip fold of ${t}`);
-    const [{ n }] = await s.query<{ n: number }>(
+    const [{ n }] = await rawQuery(s)<{ n: number }>(
       `SELECT count(*)::int AS n FROM reputation_state WHERE kind = 'gossip' AND folded <> feedback_count`,
     );
     assert.equal(n, 0, 'a read stores what it folded');
@@ -255,12 +255,12 @@ function suite(name: string, fresh: () => Promise<() => Promise<Store>>, shared:
       const s = await (await fresh())();
       try {
         await s.ingestEnvelopes(items);
-        await s.query(`DELETE FROM reputation_state`);
+        await rawQuery(s)(`DELETE FROM reputation_state`);
         const sql = await readFile(
           new URL('../../prisma/migrations/20261124070000_gossip_reputation/migration.sql', import.meta.url),
           'utf8',
         );
-        await s.query(sql.slice(sql.indexOf('INSERT INTO "reputation_state"')).replace(/;\s*$/, ''));
+        await rawQuery(s)(sql.slice(sql.indexOf('INSERT INTO "reputation_state"')).replace(/;\s*$/, ''));
         assert.equal(await assertFolds(s), 0);
         await s.ingestEnvelopes(later());
         assert.equal(await assertFolds(s), 12);

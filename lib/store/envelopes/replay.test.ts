@@ -11,7 +11,7 @@ import { testOnEachStore } from '../backends-testing';
 import type { Store } from '../index';
 import { epochsPerPartition } from '../engine/partitions';
 import type { ReplayRow } from './replay';
-import { bytes32, conv16, makeItem } from '../testing';
+import { bytes32, conv16, makeItem, rawQuery } from '../testing';
 
 const EPOCH = 60;
 const epochUs = BigInt(EPOCH) * 1_000_000n;
@@ -92,14 +92,14 @@ testOnEachStore(
     );
     await s.ingestEnvelopes([...items, ...outside].reverse());
 
-    const direct = await s.query<{ id: Uint8Array; ts: string }>(
+    const direct = await rawQuery(s)<{ id: Uint8Array; ts: string }>(
       'SELECT id, timestamp::text AS ts FROM envelope WHERE timestamp >= $1::int8 AND timestamp <= $2::int8 ORDER BY timestamp, id',
       [String(first), String(last)],
     );
     assert.equal(direct.length, items.length);
     const want = direct.map((r) => `${r.ts}:${toHex(r.id)}`);
     // The partitions really are several: the store's order must hold across them.
-    const parts = await s.query<{ p: string }>('SELECT DISTINCT tableoid::regclass::text AS p FROM envelope');
+    const parts = await rawQuery(s)<{ p: string }>('SELECT DISTINCT tableoid::regclass::text AS p FROM envelope');
     assert.ok(parts.length >= 3, `rows in ${parts.map((p) => p.p).join(', ')}`);
 
     for (const limit of [1, 2, 3, 5, 7, 1000]) {
@@ -156,16 +156,16 @@ testOnEachStore(
     if (backend === 'PGlite') {
       // One session: the planner setting holds for the EXPLAIN. With sequential scans priced out
       // (the test table is tiny), the page must come from the (timestamp, id) index.
-      await s.query('SET enable_seqscan = off');
+      await rawQuery(s)('SET enable_seqscan = off');
       const plan = (
-        await s.query<{ 'QUERY PLAN': string }>(
+        await rawQuery(s)<{ 'QUERY PLAN': string }>(
           `EXPLAIN SELECT id FROM envelope WHERE timestamp >= $1::int8 AND timestamp <= $2::int8 AND (timestamp, id) > ($1::int8, '\\x00'::bytea) ORDER BY timestamp, id LIMIT 5`,
           [String(first), String(last)],
         )
       )
         .map((r) => r['QUERY PLAN'])
         .join('\n');
-      await s.query('RESET enable_seqscan');
+      await rawQuery(s)('RESET enable_seqscan');
       assert.match(plan, /timestamp_id_idx/, plan);
       assert.doesNotMatch(plan, /^\s*(?:->\s*)?Sort {2}\(/m, plan);
     }

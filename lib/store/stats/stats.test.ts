@@ -18,7 +18,7 @@ import { openPglite } from '../engine/db';
 import type { IngestItem, Store } from '../index';
 import { applyMigrations, MIGRATIONS_DIR } from '../engine/migrate';
 import { openStore } from '../store';
-import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl } from '../testing';
+import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl, rawQuery } from '../testing';
 
 const MIN_US = 60_000_000n;
 /** 2027-01-15T10:00:00Z: an hour starts here. */
@@ -86,21 +86,20 @@ const series = (
 const last2 = (v: (string | null)[]) => v.slice(-2);
 const snapshot = (s: Store) =>
   s.foldStats().then(() =>
-    s
-      .query<
+    rawQuery(s)<
         Record<string, string>
       >(`SELECT res, bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text,
   rejected::text, disputes::text FROM stats_bucket ORDER BY res, bucket`)
       .then(async (b) => ({
         b,
-        p: await s.query(
+        p: await rawQuery(s)(
           'SELECT res, bucket::text, price::text, deals::text FROM stats_price ORDER BY res, bucket, price',
         ),
-        a: await s.query<{ n: string }>(
+        a: await rawQuery(s)<{ n: string }>(
           'SELECT COALESCE(sum(bit_count(mask::bit(64))), 0)::text AS n FROM stats_active_mask',
         ),
-        v: await s.query('SELECT res, bucket::text, deals::text, volume::text FROM stats_service ORDER BY res, bucket'),
-        pending: await s.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending'),
+        v: await rawQuery(s)('SELECT res, bucket::text, deals::text, volume::text FROM stats_service ORDER BY res, bucket'),
+        pending: await rawQuery(s)<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending'),
       })),
   );
 
@@ -171,7 +170,7 @@ testOnEachStore(
     await s.ingestEnvelopes(corpus());
     await s.foldStats();
     const stored = () =>
-      s.query<{
+      rawQuery(s)<{
         bucket: string;
         deals: string;
         volume: string;
@@ -197,7 +196,7 @@ testOnEachStore(
       "the read stored the ended minute's median with its count, not that of the minute holding now",
     );
     // A stored median is what the next read shows (nothing recomputes it while the count stands).
-    await s.query(`UPDATE stats_service SET median = 7 WHERE res = 60 AND bucket = $1::int8`, [String(T0_S)]);
+    await rawQuery(s)(`UPDATE stats_service SET median = 7 WHERE res = 60 AND bucket = $1::int8`, [String(T0_S)]);
     assert.deepEqual(last2((await series(s, 'median_price')).series[0].values), ['7', '200']);
     // A late ACCEPT in minute 0 moves its count past the stored one: that interval is recomputed.
     await s.ingestEnvelopes([item(MsgType.ACCEPT, 6, T0 + 8n, neg1(BIG)), item(MsgType.ACCEPT, 6, T0 + 9n, neg1(BIG))]);
@@ -282,12 +281,12 @@ testOnEachStore(
   'without the stats rollups (what bench:query measures them against) ingest stores the envelopes and no rollup row',
   async (s) => {
     assert.equal((await s.ingestEnvelopes(corpus())).inserted, 12);
-    const [r] = await s.query<{
+    const [r] = await rawQuery(s)<{
       n: string;
     }>(`SELECT ((SELECT count(*) FROM stats_bucket) + (SELECT count(*) FROM stats_active_mask)
     + (SELECT count(*) FROM stats_price) + (SELECT count(*) FROM stats_service))::text AS n`);
     assert.equal(r.n, '0');
-    const [e] = await s.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope');
+    const [e] = await rawQuery(s)<{ n: string }>('SELECT count(*)::text AS n FROM envelope');
     assert.equal(e.n, '12');
   },
   { dbPrefix: 'zx_stats', statsRollups: false },
@@ -306,12 +305,12 @@ testOnEachStore(
     // The same envelopes one by one, reversed, into a second database agree with one batch,
     // whether each is folded alone or all of them in one fold.
     const clear = () =>
-      s.query(
+      rawQuery(s)(
         'TRUNCATE stats_bucket, stats_active_mask, stats_price, stats_service, stats_pending, envelope, agent, conversation, agent_pair, msg_type_counter',
       );
     await clear();
     for (const it of [...items].reverse()) await s.ingestEnvelopes([it]);
-    const [{ n }] = await s.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending');
+    const [{ n }] = await rawQuery(s)<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending');
     assert.equal(n, String(items.length), 'one pending row per statement that inserted');
     assert.deepEqual(await snapshot(s), once, 'one by one in reverse, folded at once = one batch');
     await clear();
@@ -508,7 +507,7 @@ testOnEachStore(
     const second = Array.from({ length: 131 }, (_, k) => item(MsgType.ADVERTISE, 1000 + k, T0 + MIN_US + BigInt(k)));
     for (let i = 0; i < second.length; i += 40) await s.ingestEnvelopes(second.slice(i, i + 40));
     await s.foldStats();
-    const rows = await s.query<{ res: number; bucket: string; active_agents: string }>(
+    const rows = await rawQuery(s)<{ res: number; bucket: string; active_agents: string }>(
       `SELECT res, bucket::text, active_agents::text FROM stats_bucket
     WHERE bucket >= $1::int8 - 86400 ORDER BY res, bucket`,
       [String(T0_S)],
@@ -564,7 +563,7 @@ testOnEachStore(
       total(all),
       [9, 8, 7, 6, 5, 4, 3, 2].map((k) => BigInt(k * (10 + k))),
     );
-    const [t] = await s.query<{ deals: string; volume: string }>(
+    const [t] = await rawQuery(s)<{ deals: string; volume: string }>(
       'SELECT sum(deals)::text AS deals, sum(volume)::text AS volume FROM stats_service WHERE res = 0',
     );
     assert.deepEqual(t, {
@@ -590,7 +589,7 @@ test('stats a stopped process left pending are folded by the next one at open; s
     stores.push(a);
     await a.ingestEnvelopes(items.slice(0, 6));
     const pending = async () =>
-      Number((await a.query<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending'))[0].n);
+      Number((await rawQuery(a)<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending'))[0].n);
     assert.equal(await pending(), 1);
     const b = await openStore({ databaseUrl: db.url, statsFoldMs: 20 });
     stores.push(b);
