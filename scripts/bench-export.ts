@@ -19,8 +19,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { exportTable } from '../lib/export/export';
 import { openStore } from '../lib/store';
-import { envelopesCopySql } from '../lib/store/export/export';
-import { createTestDatabase, rawQuery } from '../lib/store/testing';
+import { createTestDatabase, envelopesCopySql, rawQuery } from '../lib/store/testing';
 
 const EPOCH = 3_600;
 

@@ -14,10 +14,10 @@ import { AGENT_PAGE_ROWS } from '../app/_lib/agent-page';
 import { base58 } from '../components/format';
 import { toHex } from '../lib/protocol/hex';
 import type { Store } from '../lib/store';
+import { rawQuery } from '../lib/store/testing';
 import { AGENTS } from './bench-query-data';
 // @ts-expect-error a plain .mjs module without types
 import { buildWebApp, needsBuild } from './web-build.mjs';
-import { rawQuery } from '../lib/store/testing';
 
 const EPOCH = 86_400;
 const DAY_US = 86_400_000_000n;

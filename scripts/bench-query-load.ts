@@ -14,8 +14,7 @@
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { IngestItem } from '../lib/store';
-import { epochOfFn, INGEST_SQL } from '../lib/store/envelopes/ingest';
-import { encodeStage, STAGE_COLUMNS } from '../lib/store/envelopes/stage';
+import { encodeStage, epochOfFn, INGEST_SQL, STAGE_COLUMNS } from '../lib/store/testing';
 import { plan, sliceItems, sqlCopy, type Templates } from './bench-query-data';
 
 const INT8_MAX = (1n << 63n) - 1n;

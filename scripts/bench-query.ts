@@ -49,23 +49,25 @@ import { FEED_SIZE } from '../components/live-state';
 import { REPLAY_PAGE_SIZE } from '../components/replay/player';
 import { fromHex, toHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
-import { createIngestQueue, type IngestItem, openStore, type Store } from '../lib/store';
-import { collusionSignals } from '../lib/store/collusion/collusion';
-import { counterpartiesOf } from '../lib/store/envelopes/counterparties';
-import type { Queryable } from '../lib/store/engine/db';
-import { meshHealthObservers, readMeshHealth } from '../lib/store/mesh-health/mesh-health';
-import * as q from '../lib/store/envelopes/queries';
+import { createIngestQueue, type IngestItem, openStore, STATS_FOLD_MS, type Store } from '../lib/store';
 import {
+  collusionSignals,
+  counterpartiesOf,
+  createTestDatabase,
+  gossipReputation,
   listReconciliation,
+  meshHealthObservers,
+  type Queryable,
+  queries as q,
+  rawDb,
+  rawQuery,
+  readMeshHealth,
   reconciliationDetail,
   reconciliationTotals,
   refreshReconciliation,
-} from '../lib/store/reconciliation/reconciliation';
-import { replayEnvelopes } from '../lib/store/envelopes/replay';
-import { gossipReputation } from '../lib/store/reputation/reputation';
-import { statsSeries } from '../lib/store/stats/stats';
-import { STATS_FOLD_MS } from '../lib/store/store';
-import { createTestDatabase, rawDb, rawQuery } from '../lib/store/testing';
+  replayEnvelopes,
+  statsSeries,
+} from '../lib/store/testing';
 import { MESH_RANGES } from '../lib/wire/mesh-health';
 import { STATS_METRIC_NAMES, STATS_RANGES } from '../lib/wire/stats';
 import { agentPage } from './bench-query-agent-page';
@@ -129,7 +131,10 @@ function explainingReads(store: Store, out: Explained[]): Store {
         for (const c of n.Plans ?? []) walk(c);
       };
       walk(plan[0].Plan);
-      const text = await rawQuery(store)<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, args);
+      const text = await rawQuery(store)<{ 'QUERY PLAN': string }>(
+        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`,
+        args,
+      );
       out.push({
         ms: plan[0]['Execution Time'],
         seqScans: seq,

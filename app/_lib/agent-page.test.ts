@@ -10,10 +10,10 @@ import { buildEnvelope } from '../../lib/protocol/envelope';
 import { encodeFeedback } from '../../lib/protocol/payloads';
 import { MsgType } from '../../lib/protocol/types';
 import { openStore } from '../../lib/store/index';
+import { rawQuery } from '../../lib/store/testing';
 import { AuthoritativeSummarySchema } from '../../lib/wire';
 import { loadAuthoritative } from './agent-page';
 import type { Services } from './services';
-import { rawQuery } from '../../lib/store/testing';
 
 const EPOCH_S = 86_400n;
 const A = new Uint8Array(32).fill(0x51);

@@ -5,7 +5,7 @@
  */
 import 'server-only';
 import { toHex } from '../../lib/protocol/hex';
-import { DEFAULT_WINDOW, MIN_DEALS, type WindowRead } from '../../lib/store/collusion/collusion';
+import { DEFAULT_WINDOW, MIN_DEALS, type WindowRead } from '../../lib/store/collusion';
 import type { CollusionView } from '../../lib/wire/collusion';
 import type { Services } from './services';
 

@@ -6,7 +6,7 @@
  */
 
 import { listReleases, type ReleaseSummary } from '../../lib/export/release';
-import type { ExportSource } from '../../lib/store/export/export';
+import type { ExportSource } from '../../lib/store/export';
 import { HttpError, runtime } from './http';
 import type { DatasetServices } from './services';
 

@@ -11,8 +11,8 @@ import { ed25519Verify } from '../../lib/protocol/crypto';
 import { fromHex, toHex } from '../../lib/protocol/hex';
 import { decodeSignatureText, SIGNATURE_TEXT_FORMS } from '../../lib/protocol/signature-text';
 import { MsgType } from '../../lib/protocol/types';
-import type { DisputeRow, OpinionRow } from '../../lib/store/disputes/disputes';
-import { payloadOf } from '../../lib/store/envelopes/queries';
+import type { DisputeRow, OpinionRow } from '../../lib/store/disputes';
+import { payloadOf } from '../../lib/store/envelopes';
 import {
   type DisputeDetailView,
   type DisputeListView,

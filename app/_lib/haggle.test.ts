@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { HaggleNegotiationRow, HaggleTransitionRow } from '../../lib/store/types';
+import type { HaggleNegotiationRow, HaggleTransitionRow } from '../../lib/store';
 import { OnChainNegotiationViewSchema, type PriceStepView } from '../../lib/wire';
 import { onChainNegotiationView } from './haggle';
 

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { BaseError } from '../../lib/protocol/errors';
-import { isStoreUnavailable } from '../../lib/store/engine/errors';
+import { isStoreUnavailable } from '../../lib/store/engine';
 import { toJsonText } from '../../lib/wire/codec';
 import { textProblem } from '../../lib/wire/input-limits';
 import { qp } from '../../lib/wire/params';

@@ -4,7 +4,7 @@
  * 35 days of hours). An interval appears once it has ended and been written.
  */
 import 'server-only';
-import type { MeshHealthRes } from '../../lib/store/mesh-health/mesh-health';
+import type { MeshHealthRes } from '../../lib/store/mesh-health';
 import type { MeshHealthView, MeshRange } from '../../lib/wire/mesh-health';
 import type { Services } from './services';
 

@@ -22,7 +22,7 @@ import { parseNegotiationPayload } from '../../lib/protocol/neg1';
 import { compareByRound } from '../../lib/protocol/offer-match';
 import { decodeFeedback, decodeNotarizeBid, FEEDBACK_OUTCOMES } from '../../lib/protocol/payloads';
 import { MsgType } from '../../lib/protocol/types';
-import type { ConversationDetail, HaggleNegotiationRow, StoredEnvelope } from '../../lib/store/types';
+import type { ConversationDetail, HaggleNegotiationRow, StoredEnvelope } from '../../lib/store';
 import {
   bytesToHex as hex,
   msgTypeName,

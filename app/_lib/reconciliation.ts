@@ -11,7 +11,7 @@ import {
   RECON_TOPICS,
   type ReconciliationRow,
   type TopicFigures,
-} from '../../lib/store/reconciliation/reconciliation';
+} from '../../lib/store/reconciliation';
 import type {
   ReconciliationDetailView,
   ReconciliationRowView,

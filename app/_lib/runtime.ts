@@ -5,11 +5,6 @@
  */
 
 import type { BatchesQuery, ChallengesQuery } from '../../lib/indexer/queries';
-import type { AgentFilter, AgentListRow } from '../../lib/store/envelopes/agent-list';
-import type { MeshHealthRange, MeshHealthRow, MeshHealthSpread } from '../../lib/store/mesh-health/mesh-health';
-import type { ReplayParams, ReplayRow } from '../../lib/store/envelopes/replay';
-import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/envelopes/search';
-import type { StatsSeriesParams } from '../../lib/store/stats/stats';
 import type {
   AgentRow,
   ConversationDetail,
@@ -20,7 +15,18 @@ import type {
   RecentEnvelopesParams,
   ReputationRow,
   StoredEnvelope,
-} from '../../lib/store/types';
+} from '../../lib/store';
+import type {
+  AgentFilter,
+  AgentListRow,
+  ConversationFilter,
+  ReplayParams,
+  ReplayRow,
+  SearchRows,
+  SearchTerms,
+} from '../../lib/store/envelopes';
+import type { MeshHealthRange, MeshHealthRow, MeshHealthSpread } from '../../lib/store/mesh-health';
+import type { StatsSeriesParams } from '../../lib/store/stats';
 import type {
   AgentChainView,
   AgentSatiProfileView,

@@ -8,7 +8,7 @@ import 'server-only';
 import { base58 } from '../../components/format';
 import { agentLabel, base58PrefixRanges, labelPrefix } from '../../components/names/label';
 import { type ConversationStage, STAGE_LABELS } from '../../lib/protocol/conversation-state';
-import type { SearchTerms } from '../../lib/store/envelopes/search';
+import type { SearchTerms } from '../../lib/store/envelopes';
 import { bytesToHex as hex, msgTypeName, SEARCH_KINDS, type SearchHit, type SearchResult } from '../../lib/wire';
 import { INT8_MAX } from '../../lib/wire/params';
 import { agentBytes } from './agent-id';

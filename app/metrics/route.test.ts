@@ -2,7 +2,7 @@
 // process leads, 0 for each it stands by for (lib/store/leader.ts), in the Prometheus text format.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { LeaderStatus } from '../../lib/store/leader/leader';
+import type { LeaderStatus } from '../../lib/store/leader';
 import { registerServices, type Services } from '../_lib/services';
 import { GET } from './route';
 

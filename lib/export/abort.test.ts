@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { skipWithoutPostgres, rawQuery } from '../store/testing';
+import { rawQuery, skipWithoutPostgres } from '../store/testing';
 import { exportTable } from './export';
 import { ParamError, parseExportRequest } from './params';
 import { fixtureStore } from './testing';

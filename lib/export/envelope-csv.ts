@@ -10,7 +10,7 @@
  */
 import { decodeEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
-import type { EnvelopeCsvCopy } from '../store/export/export-copy';
+import type { EnvelopeCsvCopy } from '../store/export';
 import { CopyTupleReader } from './copy-binary';
 import { BYTE_FIELDS, KIND_FIELDS, KIND_NAMES, KIND_OPAQUE, KIND_UNSURE, P, PayloadScan } from './payload-scan';
 import { decodePayloadInto, MSG_TYPE_NAMES, PAYLOAD_FIELDS } from './rows';

@@ -3,12 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import { toHex } from '../protocol/hex';
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
+import { rawQuery } from '../store/testing';
 import { countRows, exportTable } from './export';
 import { isoMicros, TABLE_NAMES, type TableName } from './schema';
 import { TABLES } from './tables';
 import { BACKENDS, collect, type FixtureStore, fixtureStore, parquetKv, type ReadRow, readBack } from './testing';
 import { FORMATS } from './writers';
-import { rawQuery } from '../store/testing';
 
 const hexOf = (v: unknown) => (v instanceof Uint8Array ? toHex(v) : String(v));
 const str = (v: unknown) => (typeof v === 'bigint' ? v.toString() : String(v));

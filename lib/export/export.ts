@@ -6,8 +6,8 @@
 
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
-import type { ExportFilter, ExportSource } from '../store/export/export';
-import type { HaggleNegotiationRow } from '../store/types';
+import type { HaggleNegotiationRow } from '../store';
+import type { ExportFilter, ExportSource } from '../store/export';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 import { envelopeParquet } from './envelope-parquet';
 import { negmasRows } from './negmas';

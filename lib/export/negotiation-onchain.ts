@@ -7,7 +7,7 @@
 
 import { toHex } from '../protocol/hex';
 import { compareOffers, type GossipOffer } from '../protocol/offer-match';
-import type { HaggleNegotiationRow } from '../store/types';
+import type { HaggleNegotiationRow } from '../store';
 import type { Row } from './schema';
 
 /** What the conversation gossiped: NEG1 PROPOSE / COUNTER offers with their rounds, and the NEG1 ACCEPT's price. */

@@ -5,7 +5,7 @@
  */
 
 import { BaseError } from '../protocol/errors';
-import type { ExportFilter } from '../store/export/export';
+import type { ExportFilter } from '../store/export';
 import { ExportQuerySchema, ExportTablePathSchema } from '../wire/params';
 import type { TableName } from './schema';
 import type { Format } from './writers';

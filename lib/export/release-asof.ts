@@ -8,9 +8,9 @@
  */
 
 import { toHex } from '../protocol/hex';
-import type { ExportSource } from '../store/export/export';
-import type { HaggleEventInput, HaggleNegotiationRow } from '../store/chain/haggle';
-import { foldHaggleEvents } from '../store/chain/haggle-fold';
+import type { HaggleEventInput, HaggleNegotiationRow } from '../store/chain';
+import { foldHaggleEvents } from '../store/chain';
+import type { ExportSource } from '../store/export';
 import type { ReleaseChain } from './chain-evidence';
 
 /** The events of one history at or before `slot` (null: every event). */

@@ -10,7 +10,7 @@
  */
 
 import { toHex } from '../protocol/hex';
-import type { ExportSource } from '../store/export/export';
+import type { ExportSource } from '../store/export';
 
 /** What the check reads of a manifest (release.ts ReleaseManifest; not imported: release.ts runs this check). */
 interface LatestManifest {

@@ -25,7 +25,7 @@ import {
 import { dirname, join } from 'node:path';
 import { toHex } from '../protocol/hex';
 import type { SignerRegistry } from '../protocol/types';
-import type { ExportFilter, ExportReader, ExportSource } from '../store/export/export';
+import type { ExportFilter, ExportReader, ExportSource } from '../store/export';
 import { type CardRelease, cardMarkdown, citationCff, dataPackage } from './card';
 import type { KnownMissing, ReleaseChain, SignerEvidence } from './chain-evidence';
 import { exportTable, tableRows } from './export';

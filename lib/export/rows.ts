@@ -7,7 +7,7 @@ import { decodeEnvelope } from '../protocol/envelope';
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { decodeFeedback, decodeNotarizeBid, FEEDBACK_OUTCOMES } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import { payloadOf } from '../store/envelopes/queries';
+import { payloadOf } from '../store/envelopes';
 import type { Row } from './schema';
 import { decodeVerdict } from './verdict';
 

@@ -19,8 +19,8 @@
  */
 
 import { toHex } from '../protocol/hex';
-import { foldHaggleEvents } from '../store/chain/haggle-fold';
-import type { HaggleNegotiationRow } from '../store/types';
+import type { HaggleNegotiationRow } from '../store';
+import { foldHaggleEvents } from '../store/chain';
 import type { EpochAccounts, ReleaseChain, SignerEvidence } from './chain-evidence';
 import { negotiationRecord } from './negotiation';
 import { onChainColumns } from './negotiation-onchain';

@@ -7,7 +7,7 @@
 import { type Connection, PublicKey } from '../chain';
 import { signaturesOldestFirst } from '../chain/address-history';
 import { parseEvents } from '../chain/events';
-import type { HaggleEventInput } from '../store/chain/haggle';
+import type { HaggleEventInput } from '../store/chain';
 import { haggleEventInput } from './haggle';
 
 /** Every Haggle event of `address` (base58) in chain order, or why it could not be read. */

@@ -7,7 +7,7 @@
 import type { PublicKey } from '../chain';
 import type { ProgramEvent } from '../chain/events';
 import { HAGGLE_REFUND_REASONS, HAGGLE_STATUS_NAMES } from '../chain/haggle';
-import type { HaggleEventInput } from '../store/chain/haggle';
+import type { HaggleEventInput } from '../store/chain';
 import { toJson } from './json';
 
 /** A 16-byte big-endian two's complement integer (NEGR / reveal_reservation price). */

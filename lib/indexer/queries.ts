@@ -10,7 +10,7 @@ import { PublicKey } from '../chain';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { fromHex } from '../protocol/hex';
 import { foldBatches, type ReputationState } from '../protocol/reputation';
-import type { BatchPageFilter, ChallengePageFilter } from '../store/chain/chain-list';
+import type { BatchPageFilter, ChallengePageFilter } from '../store/chain';
 import type { BatchJson, BatchList, ChallengeJson, ChallengeList, ReputationJson } from '../wire/chain-views';
 import { bytesToHex } from '../wire/codec';
 import {

@@ -6,7 +6,7 @@
 import type { Connection, PublicKey } from '../chain';
 import type { ProgramName } from '../chain/events';
 import type { BehaviorBatch } from '../protocol/batch';
-import type { HaggleEventInput } from '../store/chain/haggle';
+import type { HaggleEventInput } from '../store/chain';
 import type { BatchCheck } from '../wire/chain-events';
 import type { ChainLiveEvent, HaggleLiveEvent } from '../wire/events';
 

@@ -13,7 +13,7 @@ import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
 import { buildEnvelope, envelopeId } from '../protocol/envelope';
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
-import { skipWithoutPostgres, rawQuery } from '../store/testing';
+import { rawQuery, skipWithoutPostgres } from '../store/testing';
 import { type Observatory, startObservatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
 import type { LiveEvent } from './types';

@@ -13,7 +13,7 @@ import { createMeshNode, type MeshNode, TOPIC_BROADCAST, TOPIC_REPUTATION } from
 import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
 import { buildEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
-import { NODE_TOPIC } from '../store/mesh-health/mesh-health';
+import { NODE_TOPIC } from '../store/mesh-health';
 import { skipWithoutPostgres } from '../store/testing';
 import { MAX_SAMPLES, percentile, toMs } from './mesh-health';
 import { startObservatory } from './observatory';

@@ -15,7 +15,7 @@
 import type { Registry } from 'prom-client';
 import type { MeshNode } from '../mesh';
 import { type HistogramSeries, LightCounter, LightHistogram, metricByLabel, type Series } from '../mesh/metrics';
-import { MESH_HEALTH_RETENTION, type MeshHealthRes, type MeshHealthRow, NODE_TOPIC } from '../store/mesh-health/mesh-health';
+import { MESH_HEALTH_RETENTION, type MeshHealthRes, type MeshHealthRow, NODE_TOPIC } from '../store/mesh-health';
 
 /** Samples kept per interval and topic; past it each new one replaces a random kept one. */
 export const MAX_SAMPLES = 4096;

@@ -12,9 +12,9 @@ import { createMeshNode, ENVELOPE_PROTOCOL, type MeshNode, TOPIC_BROADCAST } fro
 import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
 import { buildEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
+import { rawQuery } from '../store/testing';
 import { startObservatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
-import { rawQuery } from '../store/testing';
 
 const BIG = 2 * 1024 * 1024;
 

@@ -10,8 +10,8 @@ import { createServer } from 'node:net';
 import { test } from 'node:test';
 import pg from 'pg';
 import { isStoreUnavailable, openStore, StoreClosedError } from '../store';
-import { createStoreGuard } from './store-outage';
 import { rawQuery } from '../store/testing';
+import { createStoreGuard } from './store-outage';
 
 async function refusedError(): Promise<unknown> {
   const port = await new Promise<number>((r) => {

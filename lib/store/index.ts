@@ -6,9 +6,9 @@
  */
 import 'server-only';
 
-export type { AlertsPort } from './alerts';
 export type {
   AlertRow,
+  AlertsPort,
   AlertsStatements,
   AlertsStore,
   ClaimedDelivery,
@@ -81,7 +81,7 @@ export {
 } from './mesh-health';
 export type { ReconciliationPort } from './reconciliation';
 export type { ReputationPort } from './reputation';
-export type { StatsPort } from './stats';
+export { STATS_FOLD_MS, type StatsPort } from './stats';
 export { type OpenStoreParams, openStore, type Store, type StoreLogger } from './store';
 export type * from './types';
 export { ENVELOPE_SOURCES } from './types';

@@ -7,9 +7,17 @@ import { after, before, describe, test } from 'node:test';
 import { toHex } from '../protocol/hex';
 import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import { createIngestQueue, type IngestItem, openStore, type Store } from './index';
 import { MIGRATIONS_DIR } from './engine/migrate';
-import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl, rawQuery } from './testing';
+import { createIngestQueue, type IngestItem, openStore, type Store } from './index';
+import {
+  bytes32,
+  conv16,
+  createTestDatabase,
+  makeItem,
+  rawQuery,
+  skipWithoutPostgres,
+  testPostgresUrl,
+} from './testing';
 
 const A = bytes32(1, 0xa),
   B = bytes32(2, 0xb),

@@ -81,8 +81,6 @@ export interface Store
   close(): Promise<void>;
 }
 
-export { STATS_FOLD_MS };
-
 const GENERATED = fileURLToPath(new URL('./generated/client.ts', import.meta.url));
 
 async function loadPrisma(): Promise<typeof import('./generated/client')> {

@@ -3,8 +3,9 @@
  * runs some of them in one transaction (the evaluator writes a tick's alerts and their webhook
  * deliveries together, so a process that dies between them leaves neither).
  */
-import { type AlertsStatements, alertsStore as statements } from './alerts';
+
 import type { Queryable } from '../engine/db';
+import { type AlertsStatements, alertsStore as statements } from './alerts';
 
 export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> }) {
   return {

@@ -6,10 +6,10 @@
  * newest batch point instead of refolding every verified batch from its log.
  */
 
-import { type BatchRow, type LeaseRow, listLeases, listStakes, type StakeRow } from './chain';
 import type { Queryable } from '../engine/db';
 import { type ReconciliationRow, rowOf, SELECT_ROW } from '../reconciliation/reconciliation';
 import { type ReputationPoint, readReputationPoints } from '../reputation/reputation-points';
+import { type BatchRow, type LeaseRow, listLeases, listStakes, type StakeRow } from './chain';
 
 type Row = Record<string, unknown>;
 const u8 = (v: unknown) =>

@@ -5,9 +5,9 @@
  * methods (store.ts) and {@link chainTxStore}; it holds no SQL of its own.
  */
 
-import * as chain from './chain';
 import type { Queryable } from '../engine/db';
 import { epochLogEntries } from '../logs/epoch-log';
+import * as chain from './chain';
 import { applyHaggleEvents, type HaggleEventInput } from './haggle';
 
 /** One lease row of {@link upsertLeasesKeepPaid}: `lastPaidEpoch` null keeps the stored one. */

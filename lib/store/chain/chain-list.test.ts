@@ -10,9 +10,9 @@ import { after, before, test } from 'node:test';
 import { toHex } from '../../protocol/hex';
 import { MsgType } from '../../protocol/types';
 import { describeOnEachStore } from '../backends-testing';
-import type { BatchPageFilter, ChallengePageFilter } from './chain-list';
 import type { Store } from '../index';
 import { bytes32, conv16, makeItem } from '../testing';
+import type { BatchPageFilter, ChallengePageFilter } from './chain-list';
 
 const AGENTS = [bytes32(1, 0xa1), bytes32(2, 0x0b), bytes32(3, 0xff), bytes32(4, 0x5c)];
 const T0 = 1_800_000_000_000_000n;

@@ -5,8 +5,8 @@
  * listBatches / listChallenges) stay unpaged: it needs every row.
  */
 
-import type { BatchRow, BatchStatus, ChallengeRow } from './chain';
 import type { Queryable } from '../engine/db';
+import type { BatchRow, BatchStatus, ChallengeRow } from './chain';
 
 type Row = Record<string, unknown>;
 const u8 = (v: unknown) =>

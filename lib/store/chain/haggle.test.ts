@@ -5,9 +5,9 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type HaggleEventInput, onChainNegotiationsOf } from './haggle';
 import { openStore } from '../index';
 import { rawDb } from '../testing';
+import { type HaggleEventInput, onChainNegotiationsOf } from './haggle';
 
 const conv = new Uint8Array(16).fill(7);
 const ev = (slot: bigint, kind: HaggleEventInput['kind'], over: Partial<HaggleEventInput> = {}): HaggleEventInput => ({
@@ -119,7 +119,10 @@ test('the negotiations of many conversations in one read: grouped by conversatio
       ],
     );
     assert.deepEqual(await onChainNegotiationsOf(rawDb(store), []), []);
-    await assert.rejects(onChainNegotiationsOf(rawDb(store), [new Uint8Array(15)]), /conversationIds must be 16 bytes each/);
+    await assert.rejects(
+      onChainNegotiationsOf(rawDb(store), [new Uint8Array(15)]),
+      /conversationIds must be 16 bytes each/,
+    );
   } finally {
     await store.close();
   }

@@ -9,8 +9,8 @@ import { buildEnvelope } from '../../protocol/envelope';
 import { toHex } from '../../protocol/hex';
 import { MsgType } from '../../protocol/types';
 import { testOnEachStore } from '../backends-testing';
-import type { DisputeCursor } from './disputes';
 import type { IngestItem } from '../types';
+import type { DisputeCursor } from './disputes';
 
 const T = 1_790_000_000_000_000n;
 const id = (b: number) => new Uint8Array(32).fill(b);

@@ -4,12 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MsgType } from '../../protocol/types';
-import { type Db, openPglite, openPostgres } from './db';
-import { openStore, type Store } from '../index';
 import { ingestBatch } from '../envelopes/ingest';
+import { openStore, type Store } from '../index';
+import {
+  bytes32,
+  conv16,
+  createTestDatabase,
+  makeItem,
+  rawQuery,
+  skipWithoutPostgres,
+  testPostgresUrl,
+} from '../testing';
+import { type Db, openPglite, openPostgres } from './db';
 import { applyMigrations } from './migrate';
 import { epochsPerPartition, maxWindowPartitions, partitionKeeper } from './partitions';
-import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl, rawQuery } from '../testing';
 
 const EPOCH = 60; // seconds: one partition = 10,080 epochs (a week)
 const SPAN = epochsPerPartition(EPOCH);

@@ -9,9 +9,9 @@ import { test } from 'node:test';
 import { CONVERSATION_STAGES, conversationStateOfMask, typesSeenMask } from '../../protocol/conversation-state';
 import { MsgType as T } from '../../protocol/types';
 import { openPglite } from '../engine/db';
-import { storedStateSql } from './derive';
 import { applyMigrations, MIGRATIONS_DIR } from '../engine/migrate';
 import { bytes32, conv16 } from '../testing';
+import { storedStateSql } from './derive';
 
 const MIGRATION = '_conversation_state_machine';
 

@@ -10,10 +10,10 @@ import { buildEnvelope } from '../../protocol/envelope';
 import { encodeNotarizeBid } from '../../protocol/payloads';
 import { MsgType } from '../../protocol/types';
 import { testOnEachStore } from '../backends-testing';
-import { openStore, type Store } from '../index';
 import { MIGRATIONS_DIR } from '../engine/migrate';
-import type { IngestItem } from '../types';
+import { openStore, type Store } from '../index';
 import { rawQuery } from '../testing';
+import type { IngestItem } from '../types';
 
 let n = 0n;
 function env(

@@ -12,7 +12,15 @@ import { encodeFeedback, encodeNotarizeBid } from '../../protocol/payloads';
 import { applyFeedback, emptyReputation, type ReputationState } from '../../protocol/reputation';
 import { MsgType } from '../../protocol/types';
 import { createIngestQueue, type IngestItem, openStore, type Store } from '../index';
-import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl, rawQuery } from '../testing';
+import {
+  bytes32,
+  conv16,
+  createTestDatabase,
+  makeItem,
+  rawQuery,
+  skipWithoutPostgres,
+  testPostgresUrl,
+} from '../testing';
 
 const T0 = 1_800_000_000_000_000n;
 const TYPES = [

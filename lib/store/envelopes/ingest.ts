@@ -15,10 +15,10 @@
 import { toHex } from '../../protocol/hex';
 import { MsgType } from '../../protocol/types';
 import type { Db, Tx } from '../engine/db';
-import { storedStateSql } from './derive';
-import { encodeColumns, encodeStage, STAGE_DDL, UNNEST_COLUMNS } from './stage';
 import { STATS_PENDING_CTE } from '../stats/stats';
 import type { IngestItem, IngestResult } from '../types';
+import { storedStateSql } from './derive';
+import { encodeColumns, encodeStage, STAGE_DDL, UNNEST_COLUMNS } from './stage';
 
 /** Stage and outcome of the merged mask, when a conversation row exists already, and of a new row. */
 const merged = storedStateSql('(c.types_seen | excluded.types_seen)');

@@ -4,7 +4,6 @@
  */
 import { decodeEnvelope } from '../../protocol/envelope';
 import type { Queryable } from '../engine/db';
-import { epochOfFn } from './ingest';
 import type {
   AgentRow,
   ConversationDetail,
@@ -16,6 +15,7 @@ import type {
   RecentEnvelopesParams,
   StoredEnvelope,
 } from '../types';
+import { epochOfFn } from './ingest';
 
 const u8 = (v: unknown) =>
   v instanceof Uint8Array ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(0);

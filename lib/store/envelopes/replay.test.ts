@@ -8,10 +8,10 @@ import { toHex } from '../../protocol/hex';
 import { encodeNotarizeBid } from '../../protocol/payloads';
 import { MsgType } from '../../protocol/types';
 import { testOnEachStore } from '../backends-testing';
-import type { Store } from '../index';
 import { epochsPerPartition } from '../engine/partitions';
-import type { ReplayRow } from './replay';
+import type { Store } from '../index';
 import { bytes32, conv16, makeItem, rawQuery } from '../testing';
+import type { ReplayRow } from './replay';
 
 const EPOCH = 60;
 const epochUs = BigInt(EPOCH) * 1_000_000n;

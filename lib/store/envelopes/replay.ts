@@ -9,9 +9,9 @@
 import { decodeNotarizeBid } from '../../protocol/payloads';
 import { MsgType } from '../../protocol/types';
 import type { Queryable } from '../engine/db';
+import type { EnvelopeSource } from '../types';
 import { epochOfFn } from './ingest';
 import { payloadOf } from './queries';
-import type { EnvelopeSource } from '../types';
 
 /** One page's bound: rows at most; the route keeps its own lower cap. */
 export const REPLAY_PAGE_MAX = 1000;

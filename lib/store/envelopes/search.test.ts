@@ -10,8 +10,8 @@ import { toHex } from '../../protocol/hex';
 import { MsgType } from '../../protocol/types';
 import { describeOnEachStore } from '../backends-testing';
 import type { Store } from '../index';
-import { prefixRange } from './search';
 import { bytes32, conv16, makeItem } from '../testing';
+import { prefixRange } from './search';
 
 const A = bytes32(1, 0xa1),
   B = bytes32(2, 0xa2),

@@ -10,8 +10,8 @@
 import { decodeNeg1 } from '../../protocol/neg1';
 import { decodeFeedback, decodeNotarizeBid } from '../../protocol/payloads';
 import { MsgType } from '../../protocol/types';
-import { conversationBit } from './derive';
 import type { IngestItem } from '../types';
+import { conversationBit } from './derive';
 
 type ColType = 'bytea' | 'int4' | 'int8' | 'text' | 'timestamptz' | 'bool';
 type Value = Uint8Array | number | bigint | string | boolean | null;

@@ -6,7 +6,6 @@ import 'server-only';
 import type { PortContext } from '../engine/port';
 import { type ExportReader, type ExportSource, exportSource } from './export';
 
-export type { EnvelopeCsvCopy } from './export-copy';
 export type {
   DbRow,
   ExportFilter,
@@ -16,6 +15,7 @@ export type {
   NegotiationPage,
   ScanOptions,
 } from './export';
+export type { EnvelopeCsvCopy } from './export-copy';
 
 export interface ExportPort {
   /** Dataset export reads (lib/store/export/export.ts, docs/datasets.md). */

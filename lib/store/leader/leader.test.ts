@@ -8,8 +8,8 @@ import { createServer, Socket } from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { LEADER_LOCK_CLASS, LEADER_ROLES, type Leadership, lead, leadRole } from './leader';
 import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../testing';
+import { LEADER_LOCK_CLASS, LEADER_ROLES, type Leadership, lead, leadRole } from './leader';
 
 /** Work that records when it ran and fails the test if two leaders' work overlaps. */
 function tracker() {

@@ -5,7 +5,13 @@
 import 'server-only';
 import type { PortContext } from '../engine/port';
 import { onChainBatchUpload, saveBatchUpload } from './batch-upload';
-import { type EpochLogEntryRow, epochLogEntries, type SaveEpochLogResult, saveEpochLog, unverifiedBatchesWithLog } from './epoch-log';
+import {
+  type EpochLogEntryRow,
+  epochLogEntries,
+  type SaveEpochLogResult,
+  saveEpochLog,
+  unverifiedBatchesWithLog,
+} from './epoch-log';
 import { type EpochLogHit, epochLogsWith } from './inclusion';
 
 export { MAX_BATCH_UPLOADS } from './batch-upload';

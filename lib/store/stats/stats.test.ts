@@ -15,10 +15,18 @@ import { encodeNeg1 } from '../../protocol/neg1';
 import { MsgType } from '../../protocol/types';
 import { testOnEachStore } from '../backends-testing';
 import { openPglite } from '../engine/db';
-import type { IngestItem, Store } from '../index';
 import { applyMigrations, MIGRATIONS_DIR } from '../engine/migrate';
+import type { IngestItem, Store } from '../index';
 import { openStore } from '../store';
-import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl, rawQuery } from '../testing';
+import {
+  bytes32,
+  conv16,
+  createTestDatabase,
+  makeItem,
+  rawQuery,
+  skipWithoutPostgres,
+  testPostgresUrl,
+} from '../testing';
 
 const MIN_US = 60_000_000n;
 /** 2027-01-15T10:00:00Z: an hour starts here. */
@@ -87,20 +95,21 @@ const last2 = (v: (string | null)[]) => v.slice(-2);
 const snapshot = (s: Store) =>
   s.foldStats().then(() =>
     rawQuery(s)<
-        Record<string, string>
-      >(`SELECT res, bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text,
-  rejected::text, disputes::text FROM stats_bucket ORDER BY res, bucket`)
-      .then(async (b) => ({
-        b,
-        p: await rawQuery(s)(
-          'SELECT res, bucket::text, price::text, deals::text FROM stats_price ORDER BY res, bucket, price',
-        ),
-        a: await rawQuery(s)<{ n: string }>(
-          'SELECT COALESCE(sum(bit_count(mask::bit(64))), 0)::text AS n FROM stats_active_mask',
-        ),
-        v: await rawQuery(s)('SELECT res, bucket::text, deals::text, volume::text FROM stats_service ORDER BY res, bucket'),
-        pending: await rawQuery(s)<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending'),
-      })),
+      Record<string, string>
+    >(`SELECT res, bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text,
+  rejected::text, disputes::text FROM stats_bucket ORDER BY res, bucket`).then(async (b) => ({
+      b,
+      p: await rawQuery(s)(
+        'SELECT res, bucket::text, price::text, deals::text FROM stats_price ORDER BY res, bucket, price',
+      ),
+      a: await rawQuery(s)<{ n: string }>(
+        'SELECT COALESCE(sum(bit_count(mask::bit(64))), 0)::text AS n FROM stats_active_mask',
+      ),
+      v: await rawQuery(s)(
+        'SELECT res, bucket::text, deals::text, volume::text FROM stats_service ORDER BY res, bucket',
+      ),
+      pending: await rawQuery(s)<{ n: string }>('SELECT count(*)::text AS n FROM stats_pending'),
+    })),
   );
 
 testOnEachStore(

@@ -17,7 +17,7 @@ import { EPOCH_SECONDS, readBack } from '../../../../lib/export/testing';
 import { startObservatory } from '../../../../lib/observer/observatory';
 import { makeBackend, quietLogger } from '../../../../lib/observer/testing';
 import { toHex } from '../../../../lib/protocol/hex';
-import type { ExportSource } from '../../../../lib/store/export/export';
+import type { ExportSource } from '../../../../lib/store/export';
 import { HealthReportSchema } from '../../../../lib/wire/views';
 import { registerServices } from '../../../_lib/services';
 import { GET as health } from '../../health/route';
