@@ -1,4 +1,3 @@
-/// <reference path="../lib/store/engine/pg-copy-streams.d.ts" />
 /**
  * npm run bench:export  (BENCH_ROWS, default 1,000,000; DATABASE_URL or TEST_DATABASE_URL)
  * Fills a fresh Postgres database with BENCH_ROWS envelopes (deals played by the demo agents'

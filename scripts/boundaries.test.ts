@@ -66,12 +66,15 @@ describe('dependency boundaries', () => {
     let dir = '';
     const files: Record<string, string> = {
       'lib/store/index.ts': 'export const store = 1;\n',
+      'lib/store/envelopes/queries.ts': 'export const rows = 1;\n',
+      'lib/store/envelopes/index.ts': "import { rows } from './queries';\nexport const envelopes = rows;\n",
       'lib/protocol/pure.ts': 'export const pure = 1;\n',
       'lib/chain/pda.ts': "import { pure } from '../protocol/pure';\nexport const pda = pure;\n",
       // allowed imports: these must produce nothing
       'components/Fine.tsx':
         "import { pure } from '../lib/protocol/pure';\nimport { pda } from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
       'lib/observer/fine.ts': "import { store } from '../store/index';\nexport const fine = store;\n",
+      'lib/observer/fine-feature.ts': "import { envelopes } from '../store/envelopes';\nexport const fine = envelopes;\n",
       'components/wallet/Fine.tsx':
         "import { useWallet } from '@solana/wallet-adapter-react';\nexport const fine = useWallet;\n",
       'lib/verify/fine.ts':
@@ -92,6 +95,7 @@ describe('dependency boundaries', () => {
       'lib/mesh/browser.ts': "import { readFileSync } from 'node:fs';\nexport const probe = readFileSync;\n",
       'lib/verify/probe-store.ts': "import { store } from '../store/index';\nexport const probe = store;\n",
       'app/page.tsx': "import { store } from '../lib/store/index';\nexport default function Page() { return store; }\n",
+      'lib/observer/deep-store.ts': "import { rows } from '../store/envelopes/queries';\nexport const probe = rows;\n",
       'lib/observer/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'lib/observer/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
     };
@@ -135,6 +139,7 @@ describe('dependency boundaries', () => {
         'mesh-browser-safe: lib/mesh/browser.ts -> fs',
         'protocol-no-io: lib/protocol/probe.ts -> fs',
         'solana-only-in-chain: lib/mesh/probe.ts -> @solana/web3.js',
+        'store-through-index: lib/observer/deep-store.ts -> lib/store/envelopes/queries.ts',
         'verify-browser-safe: lib/verify/probe.ts -> fs',
         'wallet-adapter-only-in-components-wallet: components/__wallet_probe.tsx -> @solana/wallet-adapter-react',
       ]);
