@@ -72,7 +72,7 @@ async function measure(url: string): Promise<void> {
   const copy = async () => {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
-    await c.query('SET enable_sort = off'); // the same plan the export's COPY gets (lib/store/db.ts copyOut)
+    await c.query('SET enable_sort = off'); // the same plan the export's COPY gets (lib/store/engine/db.ts copyOut)
     const stream = c.query(copyTo(envelopesCopySql()));
     stream.on('end', () => void c.end());
     return stream as AsyncIterable<Uint8Array>;

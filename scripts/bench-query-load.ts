@@ -3,7 +3,7 @@
  * rows with `COPY envelope FROM STDIN` (text format, one stream per slice, rows in time order so
  * seq follows time), and the rows the observer derives from them (agents, conversations, pairs,
  * feedback, notary bids, per-type counters, the stats rollups) set-based in SQL with the ingest statement's own
- * derivation (lib/store/ingest.ts), over the templates' staged rows (lib/store/stage.ts: what
+ * derivation (lib/store/envelopes/ingest.ts), over the templates' staged rows (lib/store/envelopes/stage.ts: what
  * the observer decodes from each payload) times the copies. Playing every envelope through the
  * store's ingest derives the same rows at about 1,000 envelopes/s: hours for 10M.
  *

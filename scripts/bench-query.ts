@@ -50,24 +50,8 @@ import { REPLAY_PAGE_SIZE } from '../components/replay/player';
 import { fromHex, toHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
 import { createIngestQueue, type IngestItem, openStore, STATS_FOLD_MS, type Store } from '../lib/store';
-import {
-  collusionSignals,
-  counterpartiesOf,
-  createTestDatabase,
-  gossipReputation,
-  listReconciliation,
-  meshHealthObservers,
-  type Queryable,
-  queries as q,
-  rawDb,
-  rawQuery,
-  readMeshHealth,
-  reconciliationDetail,
-  reconciliationTotals,
-  refreshReconciliation,
-  replayEnvelopes,
-  statsSeries,
-} from '../lib/store/testing';
+import * as repo from '../lib/store/testing';
+import { createTestDatabase, type Queryable, queries as q, rawDb, rawQuery } from '../lib/store/testing';
 import { MESH_RANGES } from '../lib/wire/mesh-health';
 import { STATS_METRIC_NAMES, STATS_RANGES } from '../lib/wire/stats';
 import { agentPage } from './bench-query-agent-page';
@@ -149,7 +133,7 @@ function explainingReads(store: Store, out: Explained[]): Store {
     getAgent: (id: Uint8Array) => q.getAgent(db, id),
     getReputation: async (id: Uint8Array, kind: 'gossip' | 'batch' = 'gossip') => {
       if (kind !== 'gossip') return store.getReputation(id, kind);
-      const g = await gossipReputation(db, id);
+      const g = await repo.gossipReputation(db, id);
       return g ? { ...g, agentId: id, kind } : null;
     },
     feedbackFor: (a: Uint8Array, limit?: number) => q.feedbackFor(db, a, limit),
@@ -159,22 +143,22 @@ function explainingReads(store: Store, out: Explained[]): Store {
     getConversation: (id: Uint8Array) => q.getConversation(db, id),
     countsByType: () => q.countsByType(db),
     dropCounts: () => q.dropCounts(db),
-    counterpartiesOf: (a: Uint8Array, limit?: number) => counterpartiesOf(db, a, limit),
-    statsSeries: (p: Parameters<typeof statsSeries>[1]) => statsSeries(db, p),
-    readMeshHealth: (p: Parameters<typeof readMeshHealth>[1]) => readMeshHealth(db, p),
-    reconciliationTotals: () => reconciliationTotals(db),
-    listReconciliation: (p?: Parameters<typeof listReconciliation>[1]) => listReconciliation(db, p),
-    reconciliationDetail: (a: Uint8Array, e: bigint) => reconciliationDetail(db, a, e),
-    meshHealthObservers: (p: Parameters<typeof meshHealthObservers>[1]) => meshHealthObservers(db, p),
-    replayEnvelopes: (p: Parameters<typeof replayEnvelopes>[1]) => replayEnvelopes(db, p, EPOCH),
-    collusionSignals: (p?: Parameters<typeof collusionSignals>[1]) => collusionSignals(db, p),
+    counterpartiesOf: (a: Uint8Array, limit?: number) => repo.counterpartiesOf(db, a, limit),
+    statsSeries: (p: Parameters<typeof repo.statsSeries>[1]) => repo.statsSeries(db, p),
+    readMeshHealth: (p: Parameters<typeof repo.readMeshHealth>[1]) => repo.readMeshHealth(db, p),
+    reconciliationTotals: () => repo.reconciliationTotals(db),
+    listReconciliation: (p?: Parameters<typeof repo.listReconciliation>[1]) => repo.listReconciliation(db, p),
+    reconciliationDetail: (a: Uint8Array, e: bigint) => repo.reconciliationDetail(db, a, e),
+    meshHealthObservers: (p: Parameters<typeof repo.meshHealthObservers>[1]) => repo.meshHealthObservers(db, p),
+    replayEnvelopes: (p: Parameters<typeof repo.replayEnvelopes>[1]) => repo.replayEnvelopes(db, p, EPOCH),
+    collusionSignals: (p?: Parameters<typeof repo.collusionSignals>[1]) => repo.collusionSignals(db, p),
   };
 }
 
 /**
  * What three observers sharing the database keep of mesh health when the range ends at `nowMs`:
  * 2 days of minute rows and 35 of hour rows, for the three topics, the direct stream and the
- * node (lib/store/mesh-health.ts retention). Added once; the envelope count does not change it.
+ * node (lib/store/mesh-health/mesh-health.ts retention). Added once; the envelope count does not change it.
  */
 /**
  * Verified batches with uploaded logs for BENCH_RECON agent-epochs (default 2,000) drawn from the
@@ -219,7 +203,7 @@ async function seedReconciliation(
   const ms: number[] = [];
   for (const p of list) {
     const t = performance.now();
-    await refreshReconciliation(rawDb(store), p.agent, p.epoch, 'verified', new Uint8Array([1]));
+    await repo.refreshReconciliation(rawDb(store), p.agent, p.epoch, 'verified', new Uint8Array([1]));
     ms.push(performance.now() - t);
   }
   ms.sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 /**
  * Search: reads a query the way a person types it (an id in hex or base58, a prefix of one,
- * `agent epoch` for a batch, a signature, a label), asks the store (lib/store/search.ts) and
+ * `agent epoch` for a batch, a signature, a label), asks the store (lib/store/envelopes/search.ts) and
  * turns the rows into hits that each name the page showing them. Shared by GET /api/search, the
  * /search page and the MCP `search` tool, so all three answer alike.
  */

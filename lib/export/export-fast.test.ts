@@ -1,5 +1,5 @@
 /**
- * The envelopes CSV fast path on Postgres (envelope-csv.ts, lib/store/export-copy.ts) writes
+ * The envelopes CSV fast path on Postgres (envelope-csv.ts, lib/store/export/export-copy.ts) writes
  * exactly the bytes of the generic path (rows decoded in JS, writers.ts), under every filter, for
  * a topic that needs CSV quoting and for a stored timestamp saturated at 2^63-1 (the exact value
  * then comes from `raw`).

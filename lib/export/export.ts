@@ -1,5 +1,5 @@
 /**
- * One export: a table under a filter, read from the store (lib/store/export.ts) and turned into
+ * One export: a table under a filter, read from the store (lib/store/export/export.ts) and turned into
  * dataset rows (rows.ts, negotiation.ts), then written as CSV, JSONL or Parquet (writers.ts).
  * Used by the API route, the CLI and releases.
  */

@@ -1,6 +1,6 @@
 /**
  * The negotiations table's on-chain columns (tables.ts): a conversation's Haggle negotiations as
- * the chain indexer stored them (lib/store/haggle.ts), the latest one described, and its offers
+ * the chain indexer stored them (lib/store/chain/haggle.ts), the latest one described, and its offers
  * held against the gossiped NEG1 offers with the conversation page's rule
  * (lib/protocol/offer-match.ts).
  */

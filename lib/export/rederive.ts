@@ -46,7 +46,7 @@ export function expectedEnvelopeRow(r: FileRow, epochSeconds: number): Row {
   return envelopeRow(storeRowOf(r, epochSeconds));
 }
 
-/** The feedback rows of FEEDBACK envelopes whose payload decodes (the store's rule, lib/store/stage.ts). */
+/** The feedback rows of FEEDBACK envelopes whose payload decodes (the store's rule, lib/store/envelopes/stage.ts). */
 export function expectedFeedbackRows(envs: readonly EnvelopeRecord[], epochSeconds: number): Row[] {
   const epochOf = epochOfFn(epochSeconds);
   const out: Row[] = [];

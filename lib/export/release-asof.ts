@@ -2,7 +2,7 @@
  * A release's on-chain negotiation columns as of its `chainSlot` (docs/datasets.md "Chain
  * evidence"): the release states the chain at one slot, so its Haggle columns are the negotiation
  * accounts' histories read back from the chain (lib/indexer/haggle-history.ts) and folded up to
- * that slot (lib/store/haggle-fold.ts), exactly what verify-dataset --rpc re-derives. The store
+ * that slot (lib/store/chain/haggle-fold.ts), exactly what verify-dataset --rpc re-derives. The store
  * says which conversations have a negotiation and where; the chain says what it was at the slot,
  * with the chain's own block times, however far the indexer lagged while the release was written.
  */

@@ -2,7 +2,7 @@
  * Haggle events (programs/README.md "Haggle (decisions)") as the store's negotiation transitions:
  * one {@link HaggleEventInput} per event, with the columns of its negotiation the event sets.
  * Every value comes from the event itself (escrow after the round, totals at settlement), so
- * applying an event twice gives the same row; lib/store/haggle.ts keeps each transition once.
+ * applying an event twice gives the same row; lib/store/chain/haggle.ts keeps each transition once.
  */
 import type { PublicKey } from '../chain';
 import type { ProgramEvent } from '../chain/events';

@@ -113,7 +113,7 @@ export async function challengesPageJson(store: ChainListStore, q: ChallengesQue
   return { challenges, next: page.more && last ? challengeCursorText(q.sort, q.order, last) : null };
 }
 
-/** The store's challenge listing (lib/store/chain.ts listChallenges). */
+/** The store's challenge listing (lib/store/chain/chain.ts listChallenges). */
 export interface ChallengeStore {
   listChallenges(p?: { agent?: Uint8Array; status?: string }): Promise<
     {

@@ -12,7 +12,7 @@ import type { ChainLiveEvent, HaggleLiveEvent } from '../wire/events';
 
 export type { BatchCheck };
 
-/** The lib/store methods the indexer uses (lib/store/chain.ts and chain-index.ts signatures); no raw SQL. */
+/** The lib/store methods the indexer uses (lib/store/chain/chain.ts and chain-index.ts signatures); no raw SQL. */
 export interface IndexerStore {
   upsertStakes(
     rows: readonly {
@@ -98,7 +98,7 @@ export interface IndexerStore {
   ): Promise<{ inserted: number; duplicates: number; newKeys: { signature: string; index: number }[] }>;
   getCursor(name: string): Promise<{ name: string; signature: string | null; slot: bigint } | null>;
   setCursor(c: { name: string; signature: string | null; slot: bigint }): Promise<void>;
-  /** Haggle events in chain order (lib/store/haggle.ts); returns the transitions that were new. */
+  /** Haggle events in chain order (lib/store/chain/haggle.ts); returns the transitions that were new. */
   applyHaggleEvents(e: readonly HaggleEventInput[]): Promise<number>;
   listBatches(p?: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck }): Promise<
     {

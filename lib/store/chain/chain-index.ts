@@ -1,5 +1,5 @@
 /**
- * The chain indexer's statements beyond lib/store/chain.ts: set-based stake and lease upserts
+ * The chain indexer's statements beyond lib/store/chain/chain.ts: set-based stake and lease upserts
  * for one indexer step, the last paid lease epoch and event counts (uploaded epoch logs for
  * batch verification: epoch-log.ts). lib/indexer reaches them only through the named Store
  * methods (store.ts) and {@link chainTxStore}; it holds no SQL of its own.
@@ -44,7 +44,7 @@ export async function chainEventKeys(q: Queryable): Promise<{ signature: string;
 }
 
 /**
- * Upserts a lease row like lib/store/chain.ts upsertLease, but keeps the stored
+ * Upserts a lease row like lib/store/chain/chain.ts upsertLease, but keeps the stored
  * last_paid_epoch when `lastPaidEpoch` is null (the account does not hold it; only LeasePaid
  * events do), so the indexer need not look it up.
  */
@@ -100,7 +100,7 @@ export function chainTxStore(q: Queryable) {
 export type ChainTxStore = ReturnType<typeof chainTxStore>;
 
 /**
- * Upserts many stakes in one statement (lib/store/chain.ts upsertStake semantics: a row moves
+ * Upserts many stakes in one statement (lib/store/chain/chain.ts upsertStake semantics: a row moves
  * only forward in slot). One agent per call at most once (the last wins). Returns rows written.
  */
 export async function upsertStakes(q: Queryable, rows: readonly chain.StakeInput[]): Promise<number> {

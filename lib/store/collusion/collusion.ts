@@ -10,7 +10,7 @@
  *   when each side gave the other feedback that no such deal backs. The timing figure is, for each
  *   feedback of a reciprocal pair, the time to the nearest feedback in the other direction; an
  *   agent's figure is the lower median of those over all its reciprocal pairs.
- * - **Counterparty concentration**: deals per counterparty, as lib/store/counterparties.ts counts
+ * - **Counterparty concentration**: deals per counterparty, as lib/store/envelopes/counterparties.ts counts
  *   them (`conversation.negotiators`), each counterparty's share of the agent's deals and the
  *   Herfindahl–Hirschman index (the sum of the squared shares). Unknown below MIN_DEALS deals: with
  *   one or two deals every share is large whatever the agent does.

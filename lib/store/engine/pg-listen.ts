@@ -1,5 +1,5 @@
 /**
- * The dedicated LISTEN connection of the Postgres backend (lib/store/db.ts). LISTEN needs one
+ * The dedicated LISTEN connection of the Postgres backend (lib/store/engine/db.ts). LISTEN needs one
  * session that stays open, so it cannot come from the pool; when the server drops it (restart,
  * failover, an operator's pg_terminate_backend) it reconnects with backoff and LISTENs again on
  * every channel that still has handlers. Notifications sent while it was away are not replayed:

@@ -1,7 +1,7 @@
 /**
  * PGlite has no checkpointer process: without checkpoints of its own the WAL since the last one
  * only grows, and past the checkpoint distance every new segment stalls the process for 60 s
- * (lib/store/db.ts). The store checkpoints itself once the WAL since the last checkpoint passes a
+ * (lib/store/engine/db.ts). The store checkpoints itself once the WAL since the last checkpoint passes a
  * threshold; this writes several times that threshold and checks the distance stays bounded.
  */
 

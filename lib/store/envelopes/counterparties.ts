@@ -2,7 +2,7 @@
  * An agent's negotiating counterparties: the other negotiators (sender and recipient of a
  * PROPOSE, COUNTER, ACCEPT or REJECT) of each conversation it negotiated in, with how many of
  * those conversations became deals (the conversation's outcome is agreed or disputed,
- * lib/store/derive.ts). Notaries and bidders that only touched the conversation are not
+ * lib/store/envelopes/derive.ts). Notaries and bidders that only touched the conversation are not
  * counterparties. The ingest statement keeps `conversation.negotiators`, so the read is the
  * agent's conversations (the participants GIN index) and never its envelopes.
  */

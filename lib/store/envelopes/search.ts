@@ -223,7 +223,7 @@ const CONV_KEYS: Record<
 /** Filters of {@link listConversationsPage}; `cursor` is the `next` of the previous page (same sort). */
 export interface ConversationFilter {
   agent?: Uint8Array;
-  /** Stage name (discovery, negotiating, accepted, …; lib/store/derive.ts). */
+  /** Stage name (discovery, negotiating, accepted, …; lib/store/envelopes/derive.ts). */
   state?: string;
   /** agreed, rejected, disputed, or `open` for none yet. */
   outcome?: string;

@@ -11,7 +11,6 @@
  * the read: the cursor's transaction is rolled back (the query is gone from pg_stat_activity), or
  * no further page is asked for.
  */
-
 import { type HaggleNegotiationRow, onChainNegotiationsOf } from '../chain/haggle';
 import type { Db, Queryable } from '../engine/db';
 import { type EnvelopeCsvCopy, envelopeCsvCopy, envelopeParquetCopy } from './export-copy';
