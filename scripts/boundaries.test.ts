@@ -74,7 +74,8 @@ describe('dependency boundaries', () => {
       'components/Fine.tsx':
         "import { pure } from '../lib/protocol/pure';\nimport { pda } from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
       'lib/observer/fine.ts': "import { store } from '../store/index';\nexport const fine = store;\n",
-      'lib/observer/fine-feature.ts': "import { envelopes } from '../store/envelopes';\nexport const fine = envelopes;\n",
+      'lib/observer/fine-feature.ts':
+        "import { envelopes } from '../store/envelopes';\nexport const fine = envelopes;\n",
       'components/wallet/Fine.tsx':
         "import { useWallet } from '@solana/wallet-adapter-react';\nexport const fine = useWallet;\n",
       'lib/verify/fine.ts':

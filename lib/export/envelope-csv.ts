@@ -241,7 +241,9 @@ export async function* envelopeCsv(
   const names = schema.columns.map((c) => c.name);
   const payloadCols = schema.columns.slice(COLUMNS.length);
   if (names.slice(0, COLUMNS.length).join() !== COLUMNS.join()) {
-    throw new Error('envelopes columns changed: update the fast path (lib/store/export/export-copy.ts, envelope-csv.ts)');
+    throw new Error(
+      'envelopes columns changed: update the fast path (lib/store/export/export-copy.ts, envelope-csv.ts)',
+    );
   }
   if (payloadCols.map((c) => c.name).join() !== ['payload_kind', ...PAYLOAD_FIELDS].join())
     throw new Error('payload columns changed: update rows.ts PAYLOAD_FIELDS');
