@@ -240,11 +240,8 @@ export async function* envelopeCsv(
 ): AsyncIterable<Uint8Array> {
   const names = schema.columns.map((c) => c.name);
   const payloadCols = schema.columns.slice(COLUMNS.length);
-  if (names.slice(0, COLUMNS.length).join() !== COLUMNS.join()) {
-    throw new Error(
-      'envelopes columns changed: update the fast path (lib/store/export/export-copy.ts, envelope-csv.ts)',
-    );
-  }
+  if (names.slice(0, COLUMNS.length).join() !== COLUMNS.join())
+    throw new Error('envelopes columns changed: update the fast path (lib/store/export/export-copy.ts, here)');
   if (payloadCols.map((c) => c.name).join() !== ['payload_kind', ...PAYLOAD_FIELDS].join())
     throw new Error('payload columns changed: update rows.ts PAYLOAD_FIELDS');
   const fields = payloadCols.slice(1);
