@@ -265,7 +265,7 @@ function suite(name: string, fresh: () => Promise<() => Promise<Store>>, shared:
         await s.ingestEnvelopes(items);
         await rawQuery(s)(`DELETE FROM reputation_state`);
         const sql = await readFile(
-          new URL('../../prisma/migrations/20261124070000_gossip_reputation/migration.sql', import.meta.url),
+          new URL('../../../prisma/migrations/20261124070000_gossip_reputation/migration.sql', import.meta.url),
           'utf8',
         );
         await rawQuery(s)(sql.slice(sql.indexOf('INSERT INTO "reputation_state"')).replace(/;\s*$/, ''));
