@@ -63,6 +63,17 @@ const PROTOCOL_NPM = '@noble/curves|@noble/hashes|cbor-x|hash-wasm|sodium-native
 /** The browser-safe part of lib/mesh: the browser node factory and what it imports. */
 const MESH_BROWSER = '^lib/mesh/(browser|topics|constants|transports)\\.ts$';
 
+/**
+ * The faces of lib/store the rest of the repository may import: its index, each feature folder's
+ * index (its port and row types) and its test support (tests and benches only, by
+ * no-test-support-in-source).
+ */
+const STORE_FACES = [
+  '^lib/store/index\\.ts$',
+  '^lib/store/[a-z-]+/index\\.ts$',
+  '^lib/store/(backends-)?testing\\.ts$',
+];
+
 const lib = (names) => `^lib/(${names.join('|')})/`;
 const npm = (pkgs) => `(^|/)node_modules/(${pkgs})/`;
 
@@ -228,6 +239,14 @@ module.exports = {
         'programs/ TypeScript (build tools, LiteSVM tests, test clients) uses only lib/chain and lib/protocol from lib',
       from: { path: '^programs/' },
       to: { path: REPO, pathNot: ['^programs/', '^lib/(chain|protocol)/'] },
+    },
+    {
+      name: 'store-through-index',
+      severity: 'error',
+      comment:
+        'outside lib/store, import lib/store (index.ts) or the index of a feature folder (lib/store/<feature>/index.ts), and in tests and benches lib/store/testing.ts or backends-testing.ts: never a file inside a feature',
+      from: { pathNot: '^lib/store/' },
+      to: { path: '^lib/store/', pathNot: STORE_FACES },
     },
     {
       name: 'no-test-support-in-source',

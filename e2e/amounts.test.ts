@@ -21,7 +21,7 @@ import { toHex } from '../lib/protocol/hex';
 import { encodeNeg1 } from '../lib/protocol/neg1';
 import { MsgType } from '../lib/protocol/types';
 import { openStore } from '../lib/store';
-import type { HaggleEventInput } from '../lib/store/haggle';
+import type { HaggleEventInput } from '../lib/store/chain';
 import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../lib/store/testing';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumSkip, type RunningServer, startServer } from './harness';
 

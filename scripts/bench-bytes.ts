@@ -21,6 +21,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from '
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openStore, type Store } from '../lib/store';
+import { rawQuery } from '../lib/store/testing';
 
 const DB_TARGET = 2_000;
 const RELEASE_TARGET = 1.2;
@@ -30,11 +31,11 @@ const num = (v: unknown) => Number(v ?? 0);
 const per = (bytes: number, n: number) => (n > 0 ? (bytes / n).toFixed(0) : '–').padStart(6);
 
 async function sizes(store: Store) {
-  const [c] = await store.query<Row>(
+  const [c] = await rawQuery(store)<Row>(
     'SELECT count(*)::text AS n, COALESCE(sum(octet_length(raw)), 0)::text AS raw, pg_database_size(current_database())::text AS db FROM envelope',
   );
   // Tables with their partitions folded into the parent's name (envelope_e… → envelope).
-  const tables = await store.query<Row>(
+  const tables = await rawQuery(store)<Row>(
     `SELECT COALESCE(p.relname, c.relname) AS rel, sum(pg_relation_size(c.oid))::text AS heap,
        sum(pg_indexes_size(c.oid))::text AS idx,
        sum(COALESCE(pg_total_relation_size(NULLIF(c.reltoastrelid, 0)), 0))::text AS toast
@@ -43,14 +44,14 @@ async function sizes(store: Store) {
      WHERE ns.nspname = current_schema() AND c.relkind = 'r'
      GROUP BY 1 ORDER BY sum(pg_total_relation_size(c.oid)) DESC`,
   );
-  const indexes = await store.query<Row>(
+  const indexes = await rawQuery(store)<Row>(
     `SELECT COALESCE(pi.relname, ic.relname) AS idx, sum(pg_relation_size(ic.oid))::text AS bytes
      FROM pg_index x JOIN pg_class ic ON ic.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
      LEFT JOIN pg_inherits i ON i.inhrelid = ic.oid LEFT JOIN pg_class pi ON pi.oid = i.inhparent
      LEFT JOIN pg_inherits ti ON ti.inhrelid = t.oid LEFT JOIN pg_class tp ON tp.oid = ti.inhparent
      WHERE COALESCE(tp.relname, t.relname) = 'envelope' GROUP BY 1 ORDER BY sum(pg_relation_size(ic.oid)) DESC`,
   );
-  const byEpoch = await store.query<Row>(
+  const byEpoch = await rawQuery(store)<Row>(
     'SELECT epoch::text AS epoch, sum(octet_length(raw))::text AS raw FROM envelope GROUP BY epoch',
   );
   return { n: num(c?.n), raw: num(c?.raw), db: num(c?.db), tables, indexes, byEpoch };
@@ -90,7 +91,7 @@ function releaseBytes(dir: string): Map<string, number> {
 async function emptyDatabaseBytes(): Promise<number> {
   const empty = await openStore({ dataDir: ':memory:', statsRollups: false });
   try {
-    const [r] = await empty.query<Row>('SELECT pg_database_size(current_database())::text AS db');
+    const [r] = await rawQuery(empty)<Row>('SELECT pg_database_size(current_database())::text AS db');
     return num(r?.db);
   } finally {
     await empty.close();

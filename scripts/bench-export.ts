@@ -1,4 +1,3 @@
-/// <reference path="../lib/store/pg-copy-streams.d.ts" />
 /**
  * npm run bench:export  (BENCH_ROWS, default 1,000,000; DATABASE_URL or TEST_DATABASE_URL)
  * Fills a fresh Postgres database with BENCH_ROWS envelopes (deals played by the demo agents'
@@ -19,8 +18,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { loadFixture, makeDeals } from '../lib/export/deals-testing';
 import { exportTable } from '../lib/export/export';
 import { openStore } from '../lib/store';
-import { envelopesCopySql } from '../lib/store/export';
-import { createTestDatabase } from '../lib/store/testing';
+import { createTestDatabase, envelopesCopySql, rawQuery } from '../lib/store/testing';
 
 const EPOCH = 3_600;
 
@@ -33,7 +31,7 @@ async function measure(url: string): Promise<void> {
     peak = Math.max(peak, process.memoryUsage().rss);
   }, 20);
   const out: Record<string, unknown> = {};
-  const rows = Number((await store.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope'))[0].n);
+  const rows = Number((await rawQuery(store)<{ n: string }>('SELECT count(*)::text AS n FROM envelope'))[0].n);
   // Each output goes to the same two kinds of sink: a file in the temp folder (what an export
   // does) and a sink that drops the bytes (the database and formatting alone).
   const sink = (file: string | null) => {
@@ -74,7 +72,7 @@ async function measure(url: string): Promise<void> {
   const copy = async () => {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
-    await c.query('SET enable_sort = off'); // the same plan the export's COPY gets (lib/store/db.ts copyOut)
+    await c.query('SET enable_sort = off'); // the same plan the export's COPY gets (lib/store/engine/db.ts copyOut)
     const stream = c.query(copyTo(envelopesCopySql()));
     stream.on('end', () => void c.end());
     return stream as AsyncIterable<Uint8Array>;
@@ -160,7 +158,7 @@ async function fill(url: string, n: number): Promise<void> {
   console.log(`built ${fx.items.length} signed envelopes in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   t = performance.now();
   await loadFixture(store, fx, EPOCH, { batches: false });
-  await store.query('VACUUM ANALYZE envelope');
+  await rawQuery(store)('VACUUM ANALYZE envelope');
   await store.close();
   console.log(`ingested in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }

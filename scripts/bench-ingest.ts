@@ -47,7 +47,7 @@ import { buildEnvelope } from '../lib/protocol/envelope';
 import { toHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
 import { validateEnvelopeSync } from '../lib/protocol/validate';
-import { createTestDatabase } from '../lib/store/testing';
+import { createTestDatabase, rawQuery } from '../lib/store/testing';
 import { loadConfig } from '../server/config';
 import { createStreamHub } from '../server/stream';
 import { type NaiveResult, runNaive } from './bench-ingest-naive';
@@ -342,7 +342,7 @@ async function runOn(kind: 'postgres' | 'pglite', metrics = true, alerts = false
         slot: 1n,
       })),
     );
-    await store.query(
+    await rawQuery(store)(
       `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, updated_at) SELECT a, e, a, a, 1, now() FROM unnest($1::bytea[]) AS a, unnest($2::int8[]) AS e`,
       [agents, [cur - 3n, cur - 2n, cur - 1n].map(String)],
     );

@@ -14,6 +14,7 @@ import { AGENT_PAGE_ROWS } from '../app/_lib/agent-page';
 import { base58 } from '../components/format';
 import { toHex } from '../lib/protocol/hex';
 import type { Store } from '../lib/store';
+import { rawQuery } from '../lib/store/testing';
 import { AGENTS } from './bench-query-data';
 // @ts-expect-error a plain .mjs module without types
 import { buildWebApp, needsBuild } from './web-build.mjs';
@@ -98,13 +99,13 @@ export async function seedAgentChain(
   const last = endUs / DAY_US - 1n;
   const epochs = Array.from({ length: days }, (_, i) => last - BigInt(days - 1 - i));
   const one = new Uint8Array([1]);
-  await store.query(
+  await rawQuery(store)(
     `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, signature, status, updated_at)
     SELECT $1, e, decode('00', 'hex'), decode('01', 'hex'), e * 1000, rpad('5Batch' || e, ${SIG_CHARS}, 'K'), 'unverified', now()
     FROM unnest($2::int8[]) AS e ON CONFLICT (agent_id, epoch) DO UPDATE SET signature = excluded.signature`,
     [agent, epochs.map(String)],
   );
-  await store.query(
+  await rawQuery(store)(
     `INSERT INTO epoch_log_entry (agent_id, epoch, position, envelope_id)
     SELECT $1, p.e, (row_number() OVER (PARTITION BY p.e ORDER BY x.timestamp, x.id) - 1)::int, x.id
     FROM unnest($2::int8[]) AS p(e)
@@ -112,7 +113,7 @@ export async function seedAgentChain(
     WHERE get_byte(x.id, 0) % 10 <> 0 ON CONFLICT DO NOTHING`,
     [agent, epochs.map(String)],
   );
-  await store.query('ANALYZE epoch_log_entry');
+  await rawQuery(store)('ANALYZE epoch_log_entry');
   const ms: number[] = [];
   for (const [i, e] of epochs.entries()) {
     if (i >= epochs.length - 2) continue;
@@ -122,11 +123,11 @@ export async function seedAgentChain(
   }
   ms.sort((a, b) => a - b);
   await seedChainState(store, agent, epochs);
-  const [{ n }] = await store.query<{ n: string }>(
+  const [{ n }] = await rawQuery(store)<{ n: string }>(
     'SELECT count(*)::text AS n FROM epoch_log_entry WHERE agent_id = $1',
     [agent],
   );
-  const [{ ev }] = await store.query<{ ev: string }>('SELECT count(*)::text AS ev FROM chain_event');
+  const [{ ev }] = await rawQuery(store)<{ ev: string }>('SELECT count(*)::text AS ev FROM chain_event');
   return {
     batches: epochs.length,
     logEntries: Number(n),
@@ -181,7 +182,7 @@ async function seedChainState(store: Store, agent: Uint8Array, epochs: bigint[])
     new DataView(b.buffer).setUint32(28, i + 1);
     return base58(toHex(b));
   });
-  await store.query(
+  await rawQuery(store)(
     `INSERT INTO chain_event (signature, index, slot, program, name, data, block_time, agent)
     SELECT 'bench-lease-' || a.n || '-' || e, 0, e * 1000 + a.n, 'lease', 'LeasePaid',
       jsonb_build_object('agent', a.addr, 'epoch', e::text, 'paidThroughEpoch', (e + 3)::text, 'status', 0), to_timestamp(e * ${EPOCH} + 60), a.addr
@@ -192,7 +193,7 @@ async function seedChainState(store: Store, agent: Uint8Array, epochs: bigint[])
     ON CONFLICT DO NOTHING`,
     [agents, epochs.map(String), epochs[0].toString()],
   );
-  await store.query('ANALYZE chain_event');
+  await rawQuery(store)('ANALYZE chain_event');
 }
 
 /** One GET with node:http, no compression asked: when the headers and the first body byte came, when it ended, its bytes. */
@@ -277,14 +278,14 @@ export async function startPageServer(
  * of its batches from the API.
  */
 export async function agentPage(store: Store, dbUrl: string, endUs: bigint, rows: number, days: number): Promise<void> {
-  const [busiest] = await store.query<{ id: Uint8Array; sent: number }>(
+  const [busiest] = await rawQuery(store)<{ id: Uint8Array; sent: number }>(
     'SELECT id, sent FROM agent ORDER BY sent DESC, id LIMIT 1',
   );
   const agent = new Uint8Array(busiest.id);
   const hex = toHex(agent);
   let t = performance.now();
   const seeded = await seedAgentChain(store, agent, endUs, days);
-  const [{ to, fb, convs }] = await store.query<{ to: string; fb: string; convs: string }>(
+  const [{ to, fb, convs }] = await rawQuery(store)<{ to: string; fb: string; convs: string }>(
     `SELECT (SELECT count(*) FROM envelope WHERE recipient = $1)::text AS to,
       (SELECT count(*) FROM feedback WHERE target_agent = $1)::text AS fb,
       (SELECT count(*) FROM conversation WHERE participants @> ARRAY[$1::bytea])::text AS convs`,
@@ -340,7 +341,7 @@ async function measurePage(store: Store, url: string, batchesApi: string, agent:
     `  HTML ${fmt(parts.bytes)} bytes (${kb(parts.bytes)}; ${kb(gzipSync(body).length)} gzipped): markup ${kb(parts.bytes - parts.rsc)}, inline RSC payload ${kb(parts.rsc)}; ` +
       `rows: ${parts.lists.map((l) => `${l.rows}/${l.cap} ${l.name}`).join(', ')}; the two charts are drawn on request, not in this HTML`,
   );
-  const older = await store.query<{ e: string }>(
+  const older = await rawQuery(store)<{ e: string }>(
     'SELECT epoch::text AS e FROM batch WHERE agent_id = $1 ORDER BY epoch DESC OFFSET 9 LIMIT 1',
     [agent],
   );

@@ -3,7 +3,7 @@
  * rows with `COPY envelope FROM STDIN` (text format, one stream per slice, rows in time order so
  * seq follows time), and the rows the observer derives from them (agents, conversations, pairs,
  * feedback, notary bids, per-type counters, the stats rollups) set-based in SQL with the ingest statement's own
- * derivation (lib/store/ingest.ts), over the templates' staged rows (lib/store/stage.ts: what
+ * derivation (lib/store/envelopes/ingest.ts), over the templates' staged rows (lib/store/envelopes/stage.ts: what
  * the observer decodes from each payload) times the copies. Playing every envelope through the
  * store's ingest derives the same rows at about 1,000 envelopes/s: hours for 10M.
  *
@@ -14,8 +14,7 @@
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { IngestItem } from '../lib/store';
-import { epochOfFn, INGEST_SQL } from '../lib/store/ingest';
-import { encodeStage, STAGE_COLUMNS } from '../lib/store/stage';
+import { encodeStage, epochOfFn, INGEST_SQL, STAGE_COLUMNS } from '../lib/store/testing';
 import { plan, sliceItems, sqlCopy, type Templates } from './bench-query-data';
 
 const INT8_MAX = (1n << 63n) - 1n;

@@ -49,23 +49,9 @@ import { FEED_SIZE } from '../components/live-state';
 import { REPLAY_PAGE_SIZE } from '../components/replay/player';
 import { fromHex, toHex } from '../lib/protocol/hex';
 import { MsgType } from '../lib/protocol/types';
-import { createIngestQueue, type IngestItem, openStore, type Store } from '../lib/store';
-import { collusionSignals } from '../lib/store/collusion';
-import { counterpartiesOf } from '../lib/store/counterparties';
-import type { Queryable } from '../lib/store/db';
-import { meshHealthObservers, readMeshHealth } from '../lib/store/mesh-health';
-import * as q from '../lib/store/queries';
-import {
-  listReconciliation,
-  reconciliationDetail,
-  reconciliationTotals,
-  refreshReconciliation,
-} from '../lib/store/reconciliation';
-import { replayEnvelopes } from '../lib/store/replay';
-import { gossipReputation } from '../lib/store/reputation';
-import { statsSeries } from '../lib/store/stats';
-import { STATS_FOLD_MS } from '../lib/store/store';
-import { createTestDatabase } from '../lib/store/testing';
+import { createIngestQueue, type IngestItem, openStore, STATS_FOLD_MS, type Store } from '../lib/store';
+import * as repo from '../lib/store/testing';
+import { createTestDatabase, type Queryable, queries as q, rawDb, rawQuery } from '../lib/store/testing';
 import { MESH_RANGES } from '../lib/wire/mesh-health';
 import { STATS_METRIC_NAMES, STATS_RANGES } from '../lib/wire/stats';
 import { agentPage } from './bench-query-agent-page';
@@ -120,7 +106,7 @@ interface PlanNode {
 function explainingReads(store: Store, out: Explained[]): Store {
   const db: Queryable = {
     async query<T>(sql: string, args?: unknown[]): Promise<T[]> {
-      const [{ 'QUERY PLAN': plan }] = await store.query<{
+      const [{ 'QUERY PLAN': plan }] = await rawQuery(store)<{
         'QUERY PLAN': Array<{ Plan: PlanNode; 'Execution Time': number }>;
       }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, args);
       const seq: string[] = [];
@@ -129,13 +115,16 @@ function explainingReads(store: Store, out: Explained[]): Store {
         for (const c of n.Plans ?? []) walk(c);
       };
       walk(plan[0].Plan);
-      const text = await store.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, args);
+      const text = await rawQuery(store)<{ 'QUERY PLAN': string }>(
+        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`,
+        args,
+      );
       out.push({
         ms: plan[0]['Execution Time'],
         seqScans: seq,
         plan: `${sql.replace(/\s+/g, ' ').slice(0, 400)}\n${text.map((r) => r['QUERY PLAN']).join('\n')}`,
       });
-      return store.query<T>(sql, args);
+      return rawQuery(store)<T>(sql, args);
     },
   };
   return {
@@ -144,7 +133,7 @@ function explainingReads(store: Store, out: Explained[]): Store {
     getAgent: (id: Uint8Array) => q.getAgent(db, id),
     getReputation: async (id: Uint8Array, kind: 'gossip' | 'batch' = 'gossip') => {
       if (kind !== 'gossip') return store.getReputation(id, kind);
-      const g = await gossipReputation(db, id);
+      const g = await repo.gossipReputation(db, id);
       return g ? { ...g, agentId: id, kind } : null;
     },
     feedbackFor: (a: Uint8Array, limit?: number) => q.feedbackFor(db, a, limit),
@@ -154,22 +143,22 @@ function explainingReads(store: Store, out: Explained[]): Store {
     getConversation: (id: Uint8Array) => q.getConversation(db, id),
     countsByType: () => q.countsByType(db),
     dropCounts: () => q.dropCounts(db),
-    counterpartiesOf: (a: Uint8Array, limit?: number) => counterpartiesOf(db, a, limit),
-    statsSeries: (p: Parameters<typeof statsSeries>[1]) => statsSeries(db, p),
-    readMeshHealth: (p: Parameters<typeof readMeshHealth>[1]) => readMeshHealth(db, p),
-    reconciliationTotals: () => reconciliationTotals(db),
-    listReconciliation: (p?: Parameters<typeof listReconciliation>[1]) => listReconciliation(db, p),
-    reconciliationDetail: (a: Uint8Array, e: bigint) => reconciliationDetail(db, a, e),
-    meshHealthObservers: (p: Parameters<typeof meshHealthObservers>[1]) => meshHealthObservers(db, p),
-    replayEnvelopes: (p: Parameters<typeof replayEnvelopes>[1]) => replayEnvelopes(db, p, EPOCH),
-    collusionSignals: (p?: Parameters<typeof collusionSignals>[1]) => collusionSignals(db, p),
+    counterpartiesOf: (a: Uint8Array, limit?: number) => repo.counterpartiesOf(db, a, limit),
+    statsSeries: (p: Parameters<typeof repo.statsSeries>[1]) => repo.statsSeries(db, p),
+    readMeshHealth: (p: Parameters<typeof repo.readMeshHealth>[1]) => repo.readMeshHealth(db, p),
+    reconciliationTotals: () => repo.reconciliationTotals(db),
+    listReconciliation: (p?: Parameters<typeof repo.listReconciliation>[1]) => repo.listReconciliation(db, p),
+    reconciliationDetail: (a: Uint8Array, e: bigint) => repo.reconciliationDetail(db, a, e),
+    meshHealthObservers: (p: Parameters<typeof repo.meshHealthObservers>[1]) => repo.meshHealthObservers(db, p),
+    replayEnvelopes: (p: Parameters<typeof repo.replayEnvelopes>[1]) => repo.replayEnvelopes(db, p, EPOCH),
+    collusionSignals: (p?: Parameters<typeof repo.collusionSignals>[1]) => repo.collusionSignals(db, p),
   };
 }
 
 /**
  * What three observers sharing the database keep of mesh health when the range ends at `nowMs`:
  * 2 days of minute rows and 35 of hour rows, for the three topics, the direct stream and the
- * node (lib/store/mesh-health.ts retention). Added once; the envelope count does not change it.
+ * node (lib/store/mesh-health/mesh-health.ts retention). Added once; the envelope count does not change it.
  */
 /**
  * Verified batches with uploaded logs for BENCH_RECON agent-epochs (default 2,000) drawn from the
@@ -195,13 +184,13 @@ async function seedReconciliation(
   const list = [...pairs.values()];
   const args = [list.map((p) => p.agent), list.map((p) => p.epoch.toString())];
   // A kept database (BENCH_DB) has the rows already: start over so every verdict is computed and timed.
-  await store.query('TRUNCATE reconciliation, reconciliation_total');
-  await store.query(
+  await rawQuery(store)('TRUNCATE reconciliation, reconciliation_total');
+  await rawQuery(store)(
     `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, status, log_root, updated_at)
     SELECT a, e, decode('00', 'hex'), decode('01', 'hex'), 1, 'verified', decode('01', 'hex'), now() FROM unnest($1::bytea[], $2::int8[]) AS p(a, e) ON CONFLICT DO NOTHING`,
     args,
   );
-  await store.query(
+  await rawQuery(store)(
     `INSERT INTO epoch_log_entry (agent_id, epoch, position, envelope_id)
     SELECT p.a, p.e, (row_number() OVER (PARTITION BY p.a, p.e ORDER BY x.timestamp, x.id) - 1)::int, x.id
     FROM unnest($1::bytea[], $2::int8[]) AS p(a, e)
@@ -209,16 +198,16 @@ async function seedReconciliation(
     WHERE get_byte(x.id, 0) % 10 <> 0 ON CONFLICT DO NOTHING`,
     args,
   );
-  await store.query('ANALYZE epoch_log_entry');
-  await store.query('ANALYZE batch');
+  await rawQuery(store)('ANALYZE epoch_log_entry');
+  await rawQuery(store)('ANALYZE batch');
   const ms: number[] = [];
   for (const p of list) {
     const t = performance.now();
-    await refreshReconciliation(store, p.agent, p.epoch, 'verified', new Uint8Array([1]));
+    await repo.refreshReconciliation(rawDb(store), p.agent, p.epoch, 'verified', new Uint8Array([1]));
     ms.push(performance.now() - t);
   }
   ms.sort((a, b) => a - b);
-  await store.query('ANALYZE reconciliation');
+  await rawQuery(store)('ANALYZE reconciliation');
   return {
     pairs: list,
     p50: ms[Math.floor(ms.length / 2)],
@@ -227,7 +216,7 @@ async function seedReconciliation(
 }
 
 async function seedMeshHealth(store: Store, nowMs: number): Promise<number> {
-  await store.query(
+  await rawQuery(store)(
     `INSERT INTO mesh_health (res, bucket, topic, observer, seconds, messages, received, duplicates, invalid, latency_p50, latency_p90, latency_p99,
       latency_samples, mesh_peers, topic_peers, grafts, prunes, score_min, score_median, connections, rate_limited_peers, drops)
     SELECT r.res, b, t, o, r.res, 1000 + (b % 97), 1100, 100, 0, 12.5, 40, 90, 1000, 6, 20, 1, 1, 0.5, 2,
@@ -239,7 +228,7 @@ async function seedMeshHealth(store: Store, nowMs: number): Promise<number> {
     ON CONFLICT DO NOTHING`,
     [Math.floor(nowMs / 1000)],
   );
-  const [{ n }] = await store.query<{ n: string }>('SELECT count(*)::text AS n FROM mesh_health');
+  const [{ n }] = await rawQuery(store)<{ n: string }>('SELECT count(*)::text AS n FROM mesh_health');
   return Number(n);
 }
 
@@ -300,8 +289,8 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
     new DataView(b.buffer).setUint32(28, 1 + Math.floor(r() * AGENTS));
     return toHex(b);
   };
-  const [{ n }] = await store.query<{ n: string }>('SELECT count(*)::text AS n FROM conversation');
-  const convs = await store.query<{ id: Uint8Array }>(
+  const [{ n }] = await rawQuery(store)<{ n: string }>('SELECT count(*)::text AS n FROM conversation');
+  const convs = await rawQuery(store)<{ id: Uint8Array }>(
     `SELECT id FROM conversation TABLESAMPLE SYSTEM (${Math.min(100, 200_000 / Math.max(1, Number(n)))}) LIMIT 2000`,
   );
   const types = [
@@ -386,7 +375,7 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
       (_r, o) => loadStatsSeries(o, 'median_price', range, statsNow),
       true,
       () =>
-        store.query(
+        rawQuery(store)(
           `UPDATE stats_service SET median_deals = NULL WHERE res = $1 AND bucket = (SELECT max(bucket) FROM stats_service WHERE res = $1)`,
           [stepSeconds],
         ),
@@ -578,17 +567,17 @@ async function main(): Promise<void> {
       );
       t = performance.now();
       // VACUUM too: a loaded table's visibility map is what autovacuum leaves on a live one (index-only scans skip the heap).
-      await store.query('VACUUM ANALYZE');
+      await rawQuery(store)('VACUUM ANALYZE');
       console.log(`VACUUM ANALYZE in ${((performance.now() - t) / 1000).toFixed(0)} s`);
     } else {
       store = await openStore({ databaseUrl: big.url, epochSeconds: EPOCH, statsFoldMs: 0 });
-      const [r] = await store.query<{ n: string; last: string }>(
+      const [r] = await rawQuery(store)<{ n: string; last: string }>(
         'SELECT count(*)::text AS n, max(timestamp)::text AS last FROM envelope',
       );
       rows = Number(r.n);
       endUs = BigInt(r.last) + 1n;
     }
-    const parts = await store.query<{ n: string; mb: string }>(
+    const parts = await rawQuery(store)<{ n: string; mb: string }>(
       `SELECT count(*)::text AS n, (sum(pg_total_relation_size(inhrelid)) / 1e6)::int::text AS mb FROM pg_inherits WHERE inhparent = 'envelope'::regclass`,
     );
     console.log(
@@ -666,12 +655,12 @@ async function main(): Promise<void> {
       'CREATE INDEX envelope_msg_type_timestamp_idx ON envelope (msg_type, timestamp)';
     // IF [NOT] EXISTS: BENCH_BEFORE_INDEX may name today's own index, the A/A check of the method.
     const toBefore = async (st: Store) => {
-      await st.query('DROP INDEX envelope_timestamp_id_idx');
-      await st.query(BEFORE);
+      await rawQuery(st)('DROP INDEX envelope_timestamp_id_idx');
+      await rawQuery(st)(BEFORE);
     };
     const toToday = async (st: Store) => {
-      await st.query('DROP INDEX IF EXISTS envelope_msg_type_timestamp_idx');
-      await st.query('CREATE INDEX IF NOT EXISTS envelope_timestamp_id_idx ON envelope (timestamp, id)');
+      await rawQuery(st)('DROP INDEX IF EXISTS envelope_msg_type_timestamp_idx');
+      await rawQuery(st)('CREATE INDEX IF NOT EXISTS envelope_timestamp_id_idx ON envelope (timestamp, id)');
     };
     await toBefore(rB);
     const warm = fresh(200);

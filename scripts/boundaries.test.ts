@@ -118,12 +118,16 @@ describe('dependency boundaries', () => {
     let dir = '';
     const files: Record<string, string> = {
       'lib/store/index.ts': 'export const store = 1;\n',
+      'lib/store/envelopes/queries.ts': 'export const rows = 1;\n',
+      'lib/store/envelopes/index.ts': "import { rows } from './queries';\nexport const envelopes = rows;\n",
       'lib/protocol/pure.ts': 'export const pure = 1;\n',
       'lib/chain/pda.ts': "import { pure } from '../protocol/pure';\nexport const pda = pure;\n",
       // allowed imports: these must produce nothing
       'components/Fine.tsx':
         "import { pure } from '../lib/protocol/pure';\nimport { pda } from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
       'lib/observer/fine.ts': "import { store } from '../store/index';\nexport const fine = store;\n",
+      'lib/observer/fine-feature.ts':
+        "import { envelopes } from '../store/envelopes';\nexport const fine = envelopes;\n",
       'components/wallet/Fine.tsx':
         "import { useWallet } from '@solana/wallet-adapter-react';\nexport const fine = useWallet;\n",
       'lib/verify/fine.ts':
@@ -147,6 +151,7 @@ describe('dependency boundaries', () => {
       'app/fine/page.tsx':
         "import { fine } from '../../components/Fine';\nexport default function Page() { return fine; }\n",
       'app/_lib/probe.ts': "import { fine } from '../../components/Fine';\nexport const probe = fine;\n",
+      'lib/observer/deep-store.ts': "import { rows } from '../store/envelopes/queries';\nexport const probe = rows;\n",
       'lib/observer/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
       'lib/observer/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
     };
@@ -191,6 +196,7 @@ describe('dependency boundaries', () => {
         'mesh-browser-safe: lib/mesh/browser.ts -> fs',
         'protocol-no-io: lib/protocol/probe.ts -> fs',
         'solana-only-in-chain: lib/mesh/probe.ts -> @solana/web3.js',
+        'store-through-index: lib/observer/deep-store.ts -> lib/store/envelopes/queries.ts',
         'verify-browser-safe: lib/verify/probe.ts -> fs',
         'wallet-adapter-only-in-components-wallet: components/__wallet_probe.tsx -> @solana/wallet-adapter-react',
       ]);

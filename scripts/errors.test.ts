@@ -16,7 +16,7 @@ import { FrameError } from '../lib/mesh/frames';
 import { OutboundError } from '../lib/net/outbound';
 import { NotRunningError, ObserverError } from '../lib/observer/errors';
 import { BaseError, DecodeError, ProtocolError } from '../lib/protocol/errors';
-import { StoreClosedError, StoreError } from '../lib/store/errors';
+import { StoreClosedError, StoreError } from '../lib/store/engine';
 import { WireError } from '../lib/wire/codec';
 import { LinkError } from '../programs/tools/link/link';
 import { ConfigError } from '../server/config';

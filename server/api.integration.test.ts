@@ -177,7 +177,7 @@ test('real answers of every route validate against their documented schema', asy
     Boolean(h.runtime.chain?.threadMemory),
     'the chain thread reported where there is one',
   );
-  // One process on PGlite leads every run-once role it runs (lib/store/leader.ts).
+  // One process on PGlite leads every run-once role it runs (lib/store/leader/leader.ts).
   assert.deepEqual(
     health.leaders?.map((l) => `${l.role}:${l.leading}`),
     [...(h.runtime.chain ? ['indexer:true'] : []), 'alerts:true', 'releases:true'],

@@ -47,7 +47,7 @@ export function startDatasets(p: {
   const signingKey = loadOrCreateSigningKey(signingKeyPath(p.dataDir), `Zerox1 Observatory observer on ${hostname()}`);
   p.log.info(`dataset releases are signed with Ed25519 key ${signingKey.publicKey}`);
   // Releases are never urgent: on the embedded database their statements yield to the pages'
-  // and the ingest's (lib/store/lanes.ts), and every timer the scheduler sets keeps that lane.
+  // and the ingest's (lib/store/engine/lanes.ts), and every timer the scheduler sets keeps that lane.
   return inBackgroundLane(() =>
     startReleaseScheduler({
       store: p.store,

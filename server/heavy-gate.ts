@@ -116,7 +116,7 @@ function refuse(res: ServerResponse, seconds: number, why: string): void {
 
 /**
  * `runHeavy` runs every admitted heavy read (the server puts their statements in the embedded
- * database's background lane, lib/store/lanes.ts); `now` is the clock the budget is charged by.
+ * database's background lane, lib/store/engine/lanes.ts); `now` is the clock the budget is charged by.
  */
 export function createHeavyGate(
   limits: HeavyLimits,

@@ -1,6 +1,6 @@
 /**
  * The work that runs once per deployment, each part behind its role's leadership lock
- * (lib/store/leader.ts, docs/architecture.md "Running on several machines"): the chain indexer,
+ * (lib/store/leader/leader.ts, docs/architecture.md "Running on several machines"): the chain indexer,
  * the dataset release writer and the alert evaluator. On Postgres every process of a role is the
  * leader or its standby; on the embedded PGlite the one process leads and each part starts
  * before start-up goes on, as it always did. What any number of processes may run side by side

@@ -1,6 +1,6 @@
 /**
  * One process of the `releases` role for server/leadership.test.ts: opens the store at argv[2],
- * writes dataset releases into argv[3] while it leads (lib/store/leader.ts), and tells the parent
+ * writes dataset releases into argv[3] while it leads (lib/store/leader/leader.ts), and tells the parent
  * over IPC when it leads and what it released, so the parent can kill it mid-work. Each release
  * reads its snapshot watermark `argv[4]` ms late (a busy database), so writing the releases takes
  * long enough for a kill to land in the middle of one.

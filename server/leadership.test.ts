@@ -1,5 +1,5 @@
 /**
- * Leadership hand-over between processes (lib/store/leader.ts): two processes of the `releases`
+ * Leadership hand-over between processes (lib/store/leader/leader.ts): two processes of the `releases`
  * role on one Postgres and one release folder (server/leadership-testing.ts); the leader is
  * killed with SIGKILL right after its second release, while it writes the next. The standby must
  * lead within 10 s, go on from there, and between them every epoch is released once: no release

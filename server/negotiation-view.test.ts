@@ -24,9 +24,9 @@ import { encodeNeg1, encodeNegCommit, encodeNegReveal, makeReservationCommitment
 import { encodeFeedback, encodeNotarizeBid } from '../lib/protocol/payloads';
 import { GEN_BUYER, GEN_SELLER, type GenSpec, generateNegotiation } from '../lib/protocol/testing';
 import { MsgType } from '../lib/protocol/types';
-import type { HaggleEventInput } from '../lib/store/haggle';
+import type { ConversationDetail, StoredEnvelope } from '../lib/store';
+import type { HaggleEventInput } from '../lib/store/chain';
 import { openStore } from '../lib/store/index';
-import type { ConversationDetail, StoredEnvelope } from '../lib/store/types';
 import { type NegotiationView, NegotiationViewSchema } from '../lib/wire';
 import { base58, shortHex } from '../lib/wire/format';
 

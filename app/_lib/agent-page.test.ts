@@ -10,6 +10,7 @@ import { buildEnvelope } from '../../lib/protocol/envelope';
 import { encodeFeedback } from '../../lib/protocol/payloads';
 import { MsgType } from '../../lib/protocol/types';
 import { openStore } from '../../lib/store/index';
+import { rawQuery } from '../../lib/store/testing';
 import { AuthoritativeSummarySchema } from '../../lib/wire';
 import { loadAuthoritative } from './agent-page';
 import type { Services } from './services';
@@ -74,7 +75,7 @@ test('authoritative reputation from the newest batch point equals the fold of ev
     assert.notEqual(want.reliabilityScore, '0', 'the fold saw the feedback');
 
     // A batch verified by a process that kept no point (as before points existed): unknown, then folded by the backfill.
-    await store.query(`UPDATE batch SET status = 'verified' WHERE agent_id = $1 AND epoch = 120`, [A]);
+    await rawQuery(store)(`UPDATE batch SET status = 'verified' WHERE agent_id = $1 AND epoch = 120`, [A]);
     const behind = await loadAuthoritative(o, hex(A));
     assert.equal(behind.known, false);
     assert.match(behind.reason ?? '', /epoch 120 is verified but not folded yet \(the fold reaches epoch 103\)/);

@@ -1,6 +1,6 @@
 /**
  * Collusion signals as GET /api/collusion and the /collusion page show them: the store's rows
- * (lib/store/collusion.ts) in the wire form of lib/wire/collusion.ts, shared so the page and the
+ * (lib/store/collusion/collusion.ts) in the wire form of lib/wire/collusion.ts, shared so the page and the
  * API can never disagree on a figure.
  */
 import 'server-only';

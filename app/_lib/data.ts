@@ -7,7 +7,7 @@ import 'server-only';
 import { fromHex } from '../../lib/protocol/hex';
 import { applyFeedback, emptyReputation } from '../../lib/protocol/reputation';
 import { backingSummary } from '../../lib/protocol/reputation-backing';
-import type { RecentEnvelopesParams } from '../../lib/store/types';
+import type { RecentEnvelopesParams } from '../../lib/store';
 import {
   type AgentView,
   type ConversationSummaryView,

@@ -1,6 +1,6 @@
 /**
  * The dispute desk as GET /api/disputes, /api/disputes/{id}, the /disputes pages and the opinion
- * upload read and write it (lib/store/disputes.ts; the signed text in lib/wire/disputes.ts). A
+ * upload read and write it (lib/store/disputes/disputes.ts; the signed text in lib/wire/disputes.ts). A
  * dispute's evidence is its conversation as the conversation page shows it (the same loaders),
  * plus the notary, the verdict, the receipt's readiness and the on-chain Haggle settlement.
  */
@@ -10,7 +10,7 @@ import { decodeVerdict } from '../../lib/export/verdict';
 import { fromHex, toHex } from '../../lib/protocol/hex';
 import { MsgType } from '../../lib/protocol/types';
 import type { DisputeRow, OpinionRow } from '../../lib/store/disputes';
-import { payloadOf } from '../../lib/store/queries';
+import { payloadOf } from '../../lib/store/envelopes';
 import { checkSignedReview } from '../../lib/verify/dispute-review';
 import {
   type DisputeDetailView,

@@ -1,5 +1,5 @@
 /** A settled Haggle negotiation as the store returns it, for the on-chain negotiation view's tests. */
-import type { HaggleNegotiationRow, HaggleTransitionRow } from '../../lib/store/types';
+import type { HaggleNegotiationRow, HaggleTransitionRow } from '../../lib/store';
 
 const ADDR = '11111111111111111111111111111111';
 const offer = (side: number, amount: bigint, decay: bigint, escrow: bigint, i: number): HaggleTransitionRow => ({

@@ -7,7 +7,7 @@
  */
 
 import { compareOffers, type GossipOffer } from '../../lib/protocol/offer-match';
-import type { HaggleNegotiationRow } from '../../lib/store/types';
+import type { HaggleNegotiationRow } from '../../lib/store';
 import type { HaggleRoundView, OnChainNegotiationView, PriceStepView } from '../../lib/wire';
 import type { Services } from './services';
 

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { BaseError } from '../../lib/protocol/errors';
-import { isStoreUnavailable } from '../../lib/store/errors';
+import { isStoreUnavailable } from '../../lib/store/engine';
 import { agentBytes } from '../../lib/wire/agent-id';
 import { toJsonText } from '../../lib/wire/codec';
 import { textProblem } from '../../lib/wire/input-limits';

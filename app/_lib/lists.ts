@@ -7,7 +7,7 @@ import 'server-only';
 import type { z } from 'zod';
 import { fromHex } from '../../lib/protocol/hex';
 import { applyFeedback, emptyReputation, type ReputationState } from '../../lib/protocol/reputation';
-import type { AgentListRow, AgentSort } from '../../lib/store/agent-list';
+import type { AgentListRow, AgentSort } from '../../lib/store/envelopes';
 import {
   type AgentList,
   type AgentsQuerySchema,

@@ -1,6 +1,6 @@
 /**
  * Mesh health over a range (the /mesh page and GET /api/mesh/health): minute rows for the last
- * hour, hour rows for a day or a week (lib/store/mesh-health.ts keeps two days of minutes and
+ * hour, hour rows for a day or a week (lib/store/mesh-health/mesh-health.ts keeps two days of minutes and
  * 35 days of hours). An interval appears once it has ended and been written.
  */
 import 'server-only';

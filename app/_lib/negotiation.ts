@@ -24,7 +24,7 @@ import {
   notariesAndBidders,
 } from '../../lib/protocol/negotiation-narrative';
 import { MsgType } from '../../lib/protocol/types';
-import type { ConversationDetail, HaggleNegotiationRow, StoredEnvelope } from '../../lib/store/types';
+import type { ConversationDetail, HaggleNegotiationRow, StoredEnvelope } from '../../lib/store';
 import { bytesToHex as hex, msgTypeName, type NegotiationView, type TimelineItem } from '../../lib/wire';
 import { base58, formatTokenAmount, shortHex } from '../../lib/wire/format';
 import { receiptReadiness } from './receipt-ready';

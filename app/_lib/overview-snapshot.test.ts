@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createLiveBus } from '../../lib/observer/bus';
-import type { ConversationGraph } from '../../lib/store/types';
+import type { ConversationGraph } from '../../lib/store';
 import { loadAgentsSnapshot, OVERVIEW_MAX_AGE_MS, OVERVIEW_REFRESH_MS } from './data';
 import type { Services } from './services';
 

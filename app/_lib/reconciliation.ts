@@ -1,6 +1,6 @@
 /**
  * Gossip ↔ chain reconciliation as GET /api/reconciliation, the /reconciliation pages and the
- * agent page show it: the store's rows (lib/store/reconciliation.ts) in the wire form of
+ * agent page show it: the store's rows (lib/store/reconciliation/reconciliation.ts) in the wire form of
  * lib/wire/reconciliation.ts, shared so a page and the API can never disagree on a figure.
  */
 import 'server-only';

@@ -4,7 +4,7 @@
  */
 import 'server-only';
 import { fromHex, toHex } from '../../lib/protocol/hex';
-import type { ReplayRow } from '../../lib/store/replay';
+import type { ReplayRow } from '../../lib/store/envelopes';
 import { msgTypeName } from '../../lib/wire/msg-type';
 import type { ReplayCursor, ReplayEvent, ReplayPage } from '../../lib/wire/replay';
 import type { Services } from './services';

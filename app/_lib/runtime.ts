@@ -6,12 +6,6 @@
 
 import type { EconomyStore } from '../../lib/indexer/economy';
 import type { BatchesQuery, ChallengesQuery } from '../../lib/indexer/queries';
-import type { Store } from '../../lib/store';
-import type { AgentFilter, AgentListRow } from '../../lib/store/agent-list';
-import type { MeshHealthRange, MeshHealthRow, MeshHealthSpread } from '../../lib/store/mesh-health';
-import type { ReplayParams, ReplayRow } from '../../lib/store/replay';
-import type { ConversationFilter, SearchRows, SearchTerms } from '../../lib/store/search';
-import type { StatsSeriesParams } from '../../lib/store/stats';
 import type {
   AgentRow,
   ConversationDetail,
@@ -21,8 +15,20 @@ import type {
   HaggleNegotiationRow,
   RecentEnvelopesParams,
   ReputationRow,
+  Store,
   StoredEnvelope,
-} from '../../lib/store/types';
+} from '../../lib/store';
+import type {
+  AgentFilter,
+  AgentListRow,
+  ConversationFilter,
+  ReplayParams,
+  ReplayRow,
+  SearchRows,
+  SearchTerms,
+} from '../../lib/store/envelopes';
+import type { MeshHealthRange, MeshHealthRow, MeshHealthSpread } from '../../lib/store/mesh-health';
+import type { StatsSeriesParams } from '../../lib/store/stats';
 import type {
   AgentChainView,
   AgentSatiProfileView,

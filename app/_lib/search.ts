@@ -1,6 +1,6 @@
 /**
  * Search: the query read into terms (lib/wire/search-terms.ts), asked of the store
- * (lib/store/search.ts), and the rows turned into hits that each name the page showing them.
+ * (lib/store/envelopes/search.ts), and the rows turned into hits that each name the page showing them.
  * Shared by GET /api/search, the /search page and the MCP `search` tool, so all three answer alike.
  */
 import 'server-only';

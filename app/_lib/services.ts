@@ -54,7 +54,7 @@ export interface Services {
 
 /** What the datasets routes and page use: the store's export reads and the release folder. */
 export interface DatasetServices {
-  /** Export reads of the running store (lib/store/export.ts). */
+  /** Export reads of the running store (lib/store/export/export.ts). */
   exportSource(): ExportSource;
   /** The release folder, `<DATA_DIR>/datasets`, written by server/datasets.ts. */
   readonly dir: string;

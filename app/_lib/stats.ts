@@ -1,6 +1,6 @@
 /**
  * The economy over time for the /stats page, the overview strip and GET /api/stats/series: one
- * metric over one range, read from the store's rollups (lib/store/stats.ts).
+ * metric over one range, read from the store's rollups (lib/store/stats/stats.ts).
  */
 import 'server-only';
 import type { StatsMetric, StatsRange, StatsSeries, StatsStripView } from '../../lib/wire/stats';

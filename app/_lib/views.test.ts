@@ -7,7 +7,7 @@ import { buildEnvelope } from '../../lib/protocol/envelope';
 import { encodeNeg1 } from '../../lib/protocol/neg1';
 import { emptyReputation } from '../../lib/protocol/reputation';
 import { MsgType } from '../../lib/protocol/types';
-import type { StoredEnvelope } from '../../lib/store/types';
+import type { StoredEnvelope } from '../../lib/store';
 import { AgentViewSchema, ConversationViewSchema, EnvelopeViewSchema, GraphViewSchema } from '../../lib/wire';
 import { agentView, conversationView, envelopeView, graphView } from './views';
 

@@ -7,13 +7,7 @@ import { type ConversationOutcome, type ConversationStage, stateLabel } from '..
 import { parseNegotiationPayload } from '../../lib/protocol/neg1';
 import type { ReputationState } from '../../lib/protocol/reputation';
 import { MsgType } from '../../lib/protocol/types';
-import type {
-  AgentRow,
-  ConversationDetail,
-  ConversationGraph,
-  ConversationRow,
-  StoredEnvelope,
-} from '../../lib/store/types';
+import type { AgentRow, ConversationDetail, ConversationGraph, ConversationRow, StoredEnvelope } from '../../lib/store';
 import type {
   AgentView,
   ConversationSummaryView,

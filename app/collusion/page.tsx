@@ -1,5 +1,5 @@
 /**
- * /collusion: agents ranked by each signal of possible collusion (lib/store/collusion.ts), each
+ * /collusion: agents ranked by each signal of possible collusion (lib/store/collusion/collusion.ts), each
  * with what it shows in a sentence, the stake beside it and the evidence one click away. The
  * query string is GET /api/collusion's (`agent`, `limit`, `window`), checked by the same schema.
  */

@@ -1,5 +1,5 @@
 // /metrics adds `zerox1_leader{role}` to the observer's metrics: 1 for each run-once role this
-// process leads, 0 for each it stands by for (lib/store/leader.ts), in the Prometheus text format.
+// process leads, 0 for each it stands by for (lib/store/leader/leader.ts), in the Prometheus text format.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LeaderStatus } from '../../lib/store/leader';

@@ -8,7 +8,7 @@ import { handle, runtime } from '../_lib/http';
 
 export const dynamic = 'force-dynamic';
 
-/** The roles this process leads or stands by for (lib/store/leader.ts, through the services). */
+/** The roles this process leads or stands by for (lib/store/leader/leader.ts, through the services). */
 function leaderLines(leaders: readonly { role: string; leading: boolean }[]): string {
   if (leaders.length === 0) return '';
   const rows = leaders.map((l) => `zerox1_leader{role="${l.role}"} ${l.leading ? 1 : 0}`);

@@ -1,7 +1,7 @@
 /**
  * /stats: the economy over time. Every metric of lib/wire/stats.ts as a chart over 1h, 24h, 7d
  * or all (the range is the query string, so a view is a link; without one, the longest range the
- * data fills at least half of), each with what it counts, a headline figure and its CSV download. Served from the rollups ingest keeps (lib/store/stats.ts).
+ * data fills at least half of), each with what it counts, a headline figure and its CSV download. Served from the rollups ingest keeps (lib/store/stats/stats.ts).
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';

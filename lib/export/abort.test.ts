@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { skipWithoutPostgres } from '../store/testing';
+import { rawQuery, skipWithoutPostgres } from '../store/testing';
 import { exportTable } from './export';
 import { ParamError, parseExportRequest } from './params';
 import { fixtureStore } from './testing';
@@ -29,7 +29,7 @@ for (const [format, how] of [
       await it.next();
       await it.next();
       const running = async () =>
-        fs.store.query<{ n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity
+        rawQuery(fs.store)<{ n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle' AND backend_type = 'client backend'
           AND (query LIKE '%zx_export_cursor%' OR query LIKE '/* zx_export */ COPY (SELECT%')`);
       assert.equal(Number((await running())[0].n), 1, 'the export query runs while the export is read');

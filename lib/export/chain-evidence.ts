@@ -9,7 +9,7 @@
  * reads.
  */
 
-import type { HaggleEventInput } from '../store/haggle';
+import type { HaggleEventInput } from '../store/chain';
 
 /** One DelegateV1 attestation naming the agent, as read on chain. */
 export interface DelegationEvidence {

@@ -16,8 +16,7 @@ import { fromHex, toHex } from '../protocol/hex';
 import { encodeNeg1 } from '../protocol/neg1';
 import { encodeFeedback } from '../protocol/payloads';
 import { type Envelope, MsgType } from '../protocol/types';
-import type { Store } from '../store';
-import type { EnvelopeSource, IngestItem } from '../store/types';
+import type { EnvelopeSource, IngestItem, Store } from '../store';
 
 /** Seed (and so signer key) of demo agent i; its id is the seed too, as in lib/store/testing. */
 export function agentSeed(i: number): Uint8Array {

@@ -1,6 +1,6 @@
 /**
  * The envelopes CSV fast path on Postgres (docs/datasets.md "Bench"). Postgres sends the stored
- * columns as binary COPY tuples with no conversion (lib/store/export-copy.ts), and every cell is
+ * columns as binary COPY tuples with no conversion (lib/store/export/export-copy.ts), and every cell is
  * written here straight into a large output Buffer: hex through a 64K-entry table (two input
  * bytes, four output bytes per step), integers and the two times (cached ISO prefix) digit by
  * digit, text cells copied, and the decoded payload columns (lib/protocol, docs/protocol.md §4,
@@ -10,7 +10,7 @@
  */
 import { decodeEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
-import type { EnvelopeCsvCopy } from '../store/export-copy';
+import type { EnvelopeCsvCopy } from '../store/export';
 import { CopyTupleReader } from './copy-binary';
 import { BYTE_FIELDS, KIND_FIELDS, KIND_NAMES, KIND_OPAQUE, KIND_UNSURE, P, PayloadScan } from './payload-scan';
 import { decodePayloadInto, MSG_TYPE_NAMES, PAYLOAD_FIELDS } from './rows';
@@ -41,7 +41,7 @@ const COLUMNS = [
   'first_seen',
 ];
 
-/** Tuple fields of the store's COPY (lib/store/export-copy.ts envelopeCsvCopySql). */
+/** Tuple fields of the store's COPY (lib/store/export/export-copy.ts envelopeCsvCopySql). */
 const F_ID = 0,
   F_SEQ = 1,
   F_VERSION = 2,
@@ -240,9 +240,8 @@ export async function* envelopeCsv(
 ): AsyncIterable<Uint8Array> {
   const names = schema.columns.map((c) => c.name);
   const payloadCols = schema.columns.slice(COLUMNS.length);
-  if (names.slice(0, COLUMNS.length).join() !== COLUMNS.join()) {
-    throw new Error('envelopes columns changed: update the fast path (lib/store/export-copy.ts, envelope-csv.ts)');
-  }
+  if (names.slice(0, COLUMNS.length).join() !== COLUMNS.join())
+    throw new Error('envelopes columns changed: update the fast path (lib/store/export/export-copy.ts, here)');
   if (payloadCols.map((c) => c.name).join() !== ['payload_kind', ...PAYLOAD_FIELDS].join())
     throw new Error('payload columns changed: update rows.ts PAYLOAD_FIELDS');
   const fields = payloadCols.slice(1);

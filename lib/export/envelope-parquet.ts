@@ -1,6 +1,6 @@
 /**
  * The envelopes Parquet fast path on Postgres (docs/datasets.md "Bench"): Postgres sends every
- * stored column binary (lib/store/export-copy.ts), and each tuple goes straight into the row
+ * stored column binary (lib/store/export/export-copy.ts), and each tuple goes straight into the row
  * group's per-column arrays: no text parsing of bytea, no decode of `raw`, no row object. Each
  * tuple is copied once into the row group's arena and its byte columns are views into that copy;
  * strings the writer would otherwise encode row by row (type names, seen_via, payload_kind) are
@@ -67,7 +67,7 @@ export async function* envelopeParquet(
 ): AsyncIterable<Uint8Array> {
   if (schema.columns.map((c) => c.name).join() !== COLUMNS.join())
     throw new Error(
-      'envelopes columns changed: update the Parquet fast path (lib/store/export-copy.ts, envelope-parquet.ts)',
+      'envelopes columns changed: update the Parquet fast path (lib/store/export/export-copy.ts, envelope-parquet.ts)',
     );
   const types = schema.columns.map((c) => c.type);
   const enc = parquetEncoder(schema);

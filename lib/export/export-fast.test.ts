@@ -1,5 +1,5 @@
 /**
- * The envelopes CSV fast path on Postgres (envelope-csv.ts, lib/store/export-copy.ts) writes
+ * The envelopes CSV fast path on Postgres (envelope-csv.ts, lib/store/export/export-copy.ts) writes
  * exactly the bytes of the generic path (rows decoded in JS, writers.ts), under every filter, for
  * a topic that needs CSV quoting and for a stored timestamp saturated at 2^63-1 (the exact value
  * then comes from `raw`).
@@ -11,7 +11,7 @@ import { decodeEnvelope } from '../protocol/envelope';
 import { fromHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
 import type { ExportFilter } from '../store/export';
-import { skipWithoutPostgres } from '../store/testing';
+import { rawQuery, skipWithoutPostgres } from '../store/testing';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 import { exportTable, tableRows } from './export';
 import { TABLES } from './tables';
@@ -24,10 +24,10 @@ describe('envelopes CSV fast path on Postgres', { skip }, () => {
   let fs: FixtureStore;
   before(async () => {
     fs = await fixtureStore('postgres', 30);
-    await fs.store.query(
+    await rawQuery(fs.store)(
       `UPDATE envelope SET topic = 'zerox1/"odd",topic' WHERE seq = (SELECT min(seq) FROM envelope)`,
     );
-    await fs.store.query(
+    await rawQuery(fs.store)(
       `UPDATE envelope SET timestamp = 9223372036854775807 WHERE seq = (SELECT max(seq) FROM envelope)`,
     );
   });
@@ -144,7 +144,7 @@ describe('envelopes CSV fast path on Postgres', { skip }, () => {
     const out = await exportTable({ source: fs.store.exportSource(), table: 'envelopes', format: 'csv' });
     const rows = await readBack('csv', await collect(out.bytes));
     assert.equal(rows[0].gossip_topic, 'zerox1/"odd",topic');
-    const [sat] = await fs.store.query<{ id: string }>(
+    const [sat] = await rawQuery(fs.store)<{ id: string }>(
       `SELECT encode(id, 'hex') AS id FROM envelope WHERE timestamp = 9223372036854775807`,
     );
     const row = rows.find((r) => r.id === sat.id)!;

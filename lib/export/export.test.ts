@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { toHex } from '../protocol/hex';
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
+import { rawQuery } from '../store/testing';
 import { countRows, exportTable } from './export';
 import { isoMicros, TABLE_NAMES, type TableName } from './schema';
 import { TABLES } from './tables';
@@ -24,7 +25,7 @@ for (const kind of BACKENDS) {
     before(async () => {
       fs = await fixtureStore(kind);
       const items = fs.fx.items;
-      const q = async (sql: string) => Number((await fs.store.query<{ n: string }>(sql))[0].n);
+      const q = async (sql: string) => Number((await rawQuery(fs.store)<{ n: string }>(sql))[0].n);
       expected.envelopes = await q('SELECT count(*)::text AS n FROM envelope');
       assert.equal(expected.envelopes, items.length);
       expected.feedback = await q('SELECT count(*)::text AS n FROM feedback');

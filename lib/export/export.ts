@@ -1,13 +1,13 @@
 /**
- * One export: a table under a filter, read from the store (lib/store/export.ts) and turned into
+ * One export: a table under a filter, read from the store (lib/store/export/export.ts) and turned into
  * dataset rows (rows.ts, negotiation.ts), then written as CSV, JSONL or Parquet (writers.ts).
  * Used by the API route, the CLI and releases.
  */
 
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
+import type { HaggleNegotiationRow } from '../store';
 import type { ExportFilter, ExportSource } from '../store/export';
-import type { HaggleNegotiationRow } from '../store/types';
 import { envelopeCopyOptions, envelopeCsv } from './envelope-csv';
 import { envelopeParquet } from './envelope-parquet';
 import { negmasRows } from './negmas';

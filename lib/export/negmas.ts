@@ -11,7 +11,7 @@
  * - no row of its own for the acceptance: NegMAS adds one only when the agreement is not the last
  *   offer, and an ACCEPT names the offer it takes.
  */
-import type { HaggleNegotiationRow } from '../store/types';
+import type { HaggleNegotiationRow } from '../store';
 import { negotiationOutcome, offerRows } from './negotiation';
 import type { EnvelopeRecord } from './rows';
 import type { Row } from './schema';

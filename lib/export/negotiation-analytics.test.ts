@@ -11,7 +11,7 @@ import { toHex } from '../protocol/hex';
 import { encodeNotarizeBid } from '../protocol/payloads';
 import { GEN_BUYER, GEN_SELLER, type Generated, type GenSpec, generateNegotiation } from '../protocol/testing';
 import { MsgType } from '../protocol/types';
-import type { HaggleNegotiationRow } from '../store/types';
+import type { HaggleNegotiationRow } from '../store';
 import { negotiationRecord } from './negotiation';
 import { type EnvelopeRecord, envelopeRecord } from './rows';
 import { TABLES } from './tables';

@@ -1,13 +1,13 @@
 /**
  * The negotiations table's on-chain columns (tables.ts): a conversation's Haggle negotiations as
- * the chain indexer stored them (lib/store/haggle.ts), the latest one described, and its offers
+ * the chain indexer stored them (lib/store/chain/haggle.ts), the latest one described, and its offers
  * held against the gossiped NEG1 offers with the conversation page's rule
  * (lib/protocol/offer-match.ts).
  */
 
 import { toHex } from '../protocol/hex';
 import { compareOffers, type GossipOffer } from '../protocol/offer-match';
-import type { HaggleNegotiationRow } from '../store/types';
+import type { HaggleNegotiationRow } from '../store';
 import type { Row } from './schema';
 
 /** What the conversation gossiped: NEG1 PROPOSE / COUNTER offers with their rounds, and the NEG1 ACCEPT's price. */

@@ -12,7 +12,7 @@ import { parseNegotiationPayload } from '../protocol/neg1';
 import { type GossipOffer, sortByRound } from '../protocol/offer-match';
 import { decodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import type { HaggleNegotiationRow } from '../store/types';
+import type { HaggleNegotiationRow } from '../store';
 import type { GossipOffers } from './negotiation-onchain';
 import { type EnvelopeRecord, envelopeRecord } from './rows';
 import type { Row } from './schema';

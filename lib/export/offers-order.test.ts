@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { buildEnvelope } from '../protocol/envelope';
 import { encodeNeg1 } from '../protocol/neg1';
 import { MsgType } from '../protocol/types';
-import type { HaggleNegotiationRow, HaggleTransitionRow } from '../store/types';
+import type { HaggleNegotiationRow, HaggleTransitionRow } from '../store';
 import { agentSeed } from './deals-testing';
 import { negotiationRecord, offerRows } from './negotiation';
 import { onChainColumns } from './negotiation-onchain';

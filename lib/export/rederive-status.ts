@@ -3,7 +3,7 @@
  * files (docs/datasets.md "Verifying a release"): a batch's `status` and `uploaded_log_root` from
  * its uploaded log (the manifest's `log`) against its root, and each reconciliation row from the
  * envelopes the observer saw live (`seen_via`, `gossip_topic`, `first_seen`) and the committed logs,
- * by the store's rule (lib/store/reconciliation.ts). Only `computed_at`, when the store computed the
+ * by the store's rule (lib/store/reconciliation/reconciliation.ts). Only `computed_at`, when the store computed the
  * row, is taken as stated: the row counts what was stored by then (`first_seen` at or before it).
  */
 

@@ -11,9 +11,9 @@
 import { toHex } from '../protocol/hex';
 import { decodeFeedback } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
+import type { HaggleNegotiationRow } from '../store';
 // The store's epoch column: floor(timestamp / epoch length), clamped to int4 (a sender may date anything).
-import { epochOfFn } from '../store/ingest';
-import type { HaggleNegotiationRow } from '../store/types';
+import { epochOfFn } from '../store/envelopes';
 import { negotiationRecord, offerRows } from './negotiation';
 import { ONCHAIN_COLUMNS, onChainColumns } from './negotiation-onchain';
 import { type EnvelopeRecord, envelopeRecord, envelopeRow, feedbackRow } from './rows';
@@ -46,7 +46,7 @@ export function expectedEnvelopeRow(r: FileRow, epochSeconds: number): Row {
   return envelopeRow(storeRowOf(r, epochSeconds));
 }
 
-/** The feedback rows of FEEDBACK envelopes whose payload decodes (the store's rule, lib/store/stage.ts). */
+/** The feedback rows of FEEDBACK envelopes whose payload decodes (the store's rule, lib/store/envelopes/stage.ts). */
 export function expectedFeedbackRows(envs: readonly EnvelopeRecord[], epochSeconds: number): Row[] {
   const epochOf = epochOfFn(epochSeconds);
   const out: Row[] = [];

@@ -2,15 +2,15 @@
  * A release's on-chain negotiation columns as of its `chainSlot` (docs/datasets.md "Chain
  * evidence"): the release states the chain at one slot, so its Haggle columns are the negotiation
  * accounts' histories read back from the chain (lib/indexer/haggle-history.ts) and folded up to
- * that slot (lib/store/haggle-fold.ts), exactly what verify-dataset --rpc re-derives. The store
+ * that slot (lib/store/chain/haggle-fold.ts), exactly what verify-dataset --rpc re-derives. The store
  * says which conversations have a negotiation and where; the chain says what it was at the slot,
  * with the chain's own block times, however far the indexer lagged while the release was written.
  */
 
 import { toHex } from '../protocol/hex';
+import type { HaggleEventInput, HaggleNegotiationRow } from '../store/chain';
+import { foldHaggleEvents } from '../store/chain';
 import type { ExportSource } from '../store/export';
-import type { HaggleEventInput, HaggleNegotiationRow } from '../store/haggle';
-import { foldHaggleEvents } from '../store/haggle-fold';
 import type { ReleaseChain } from './chain-evidence';
 
 /** The events of one history at or before `slot` (null: every event). */

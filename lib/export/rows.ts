@@ -1,5 +1,5 @@
 /**
- * Database rows (lib/store/export.ts) → dataset rows of the envelopes, feedback, batches and
+ * Database rows (lib/store/export/export.ts) → dataset rows of the envelopes, feedback, batches and
  * challenges tables (tables.ts). Payloads are decoded with lib/protocol (docs/protocol.md §4, §8).
  */
 
@@ -7,7 +7,7 @@ import { decodeEnvelope } from '../protocol/envelope';
 import { parseNegotiationPayload } from '../protocol/neg1';
 import { decodeFeedback, decodeNotarizeBid, FEEDBACK_OUTCOMES } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import { payloadOf } from '../store/queries';
+import { payloadOf } from '../store/envelopes';
 import type { Row } from './schema';
 import { decodeVerdict } from './verdict';
 
@@ -275,7 +275,7 @@ export function reconciliationRow(r: DbRow): Row {
   return out;
 }
 
-/** A dispute row (lib/store/export.ts 'disputes'): the header from the DISPUTE's bytes (exact timestamp), the verdict decoded. */
+/** A dispute row (lib/store/export/export.ts 'disputes'): the header from the DISPUTE's bytes (exact timestamp), the verdict decoded. */
 export function disputeRow(r: DbRow): Row {
   const d = decodeEnvelope(u8(r.raw));
   const vRaw = r.verdict_raw ? u8(r.verdict_raw) : null;

@@ -155,7 +155,7 @@ const negmas: TableSchema = {
 
 /**
  * The negotiations table's on-chain Haggle columns (programs/README.md "Haggle (decisions)"), as
- * the chain indexer stored them (lib/store/haggle.ts) with its status and refund-reason names.
+ * the chain indexer stored them (lib/store/chain/haggle.ts) with its status and refund-reason names.
  * Null when the conversation has no Haggle negotiation, except the two counts.
  */
 const onChainColumns: Column[] = [

@@ -10,7 +10,7 @@
  *   what happened after the slot it states the chain at;
  * - each negotiations row on chain against its Haggle account's history re-read from the chain
  *   (every transaction of the address, lib/indexer/haggle-history.ts) up to the release's
- *   `chainSlot` and folded as the indexer folds it (lib/store/haggle-fold.ts): the row must be
+ *   `chainSlot` and folded as the indexer folds it (lib/store/chain/haggle-fold.ts): the row must be
  *   exactly what the exporter writes for the conversation's envelopes and that state, every
  *   column compared (block times to the microsecond: the release carries the chain's own), the
  *   analytics that read the account included. What moved after `chainSlot` is a later
@@ -19,8 +19,8 @@
  */
 
 import { toHex } from '../protocol/hex';
-import { foldHaggleEvents } from '../store/haggle-fold';
-import type { HaggleNegotiationRow } from '../store/types';
+import type { HaggleNegotiationRow } from '../store';
+import { foldHaggleEvents } from '../store/chain';
 import type { EpochAccounts, ReleaseChain, SignerEvidence } from './chain-evidence';
 import { negotiationRecord } from './negotiation';
 import { onChainColumns } from './negotiation-onchain';

@@ -6,7 +6,7 @@
  * proof and the batch CBOR, the entry's signing preimage and signature).
  *
  * The batch is the one the agent uploaded with its log whose hash is the on-chain batch_hash
- * (lib/store/batch-upload.ts): the only batch the challenge program accepts as evidence. Only
+ * (lib/store/logs/batch-upload.ts): the only batch the challenge program accepts as evidence. Only
  * entries the agent itself sent, whose signature verifies against the batch's signer (the identity
  * owner), are offered: that is what resolve_challenge checks. An entry signed by a delegate hot
  * wallet (SATI DelegateV1) cannot be proven to the program, so a challenge of it could never be

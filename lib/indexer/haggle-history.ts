@@ -1,13 +1,13 @@
 /**
  * A Haggle negotiation account's whole history read back from the chain (every transaction that
  * touched the address, oldest first), as the indexer's event inputs: folded with
- * lib/store/haggle-fold.ts they give the rows the indexer stores, so verify-dataset --rpc holds a
+ * lib/store/chain/haggle-fold.ts they give the rows the indexer stores, so verify-dataset --rpc holds a
  * release's on-chain negotiation columns against the chain itself, closed accounts included.
  */
 import { type Connection, PublicKey } from '../chain';
 import { signaturesOldestFirst } from '../chain/address-history';
 import { parseEvents } from '../chain/events';
-import type { HaggleEventInput } from '../store/haggle';
+import type { HaggleEventInput } from '../store/chain';
 import { haggleEventInput } from './haggle';
 
 /** Every Haggle event of `address` (base58) in chain order, or why it could not be read. */

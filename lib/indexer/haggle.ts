@@ -2,12 +2,12 @@
  * Haggle events (programs/README.md "Haggle (decisions)") as the store's negotiation transitions:
  * one {@link HaggleEventInput} per event, with the columns of its negotiation the event sets.
  * Every value comes from the event itself (escrow after the round, totals at settlement), so
- * applying an event twice gives the same row; lib/store/haggle.ts keeps each transition once.
+ * applying an event twice gives the same row; lib/store/chain/haggle.ts keeps each transition once.
  */
 import type { PublicKey } from '../chain';
 import type { ProgramEvent } from '../chain/events';
 import { HAGGLE_REFUND_REASONS, HAGGLE_STATUS_NAMES } from '../chain/haggle';
-import type { HaggleEventInput } from '../store/haggle';
+import type { HaggleEventInput } from '../store/chain';
 import { toJson } from './json';
 
 /** A 16-byte big-endian two's complement integer (NEGR / reveal_reservation price). */

@@ -10,7 +10,7 @@ import { PublicKey } from '../chain';
 import { buildBatchFromLog } from '../protocol/batch-build';
 import { fromHex } from '../protocol/hex';
 import { foldBatches, type ReputationState } from '../protocol/reputation';
-import type { BatchPageFilter, ChallengePageFilter } from '../store/chain-list';
+import type { BatchPageFilter, ChallengePageFilter } from '../store/chain';
 import type { BatchJson, BatchList, ChallengeJson, ChallengeList, ReputationJson } from '../wire/chain-views';
 import { bytesToHex } from '../wire/codec';
 import {
@@ -113,7 +113,7 @@ export async function challengesPageJson(store: ChainListStore, q: ChallengesQue
   return { challenges, next: page.more && last ? challengeCursorText(q.sort, q.order, last) : null };
 }
 
-/** The store's challenge listing (lib/store/chain.ts listChallenges). */
+/** The store's challenge listing (lib/store/chain/chain.ts listChallenges). */
 export interface ChallengeStore {
   listChallenges(p?: { agent?: Uint8Array; status?: string }): Promise<
     {

@@ -6,13 +6,13 @@
 import type { Connection, PublicKey } from '../chain';
 import type { ProgramName } from '../chain/events';
 import type { BehaviorBatch } from '../protocol/batch';
-import type { HaggleEventInput } from '../store/haggle';
+import type { HaggleEventInput } from '../store/chain';
 import type { BatchCheck } from '../wire/chain-events';
 import type { ChainLiveEvent, HaggleLiveEvent } from '../wire/events';
 
 export type { BatchCheck };
 
-/** The lib/store methods the indexer uses (lib/store/chain.ts and chain-index.ts signatures); no raw SQL. */
+/** The lib/store methods the indexer uses (lib/store/chain/chain.ts and chain-index.ts signatures); no raw SQL. */
 export interface IndexerStore {
   upsertStakes(
     rows: readonly {
@@ -98,7 +98,7 @@ export interface IndexerStore {
   ): Promise<{ inserted: number; duplicates: number; newKeys: { signature: string; index: number }[] }>;
   getCursor(name: string): Promise<{ name: string; signature: string | null; slot: bigint } | null>;
   setCursor(c: { name: string; signature: string | null; slot: bigint }): Promise<void>;
-  /** Haggle events in chain order (lib/store/haggle.ts); returns the transitions that were new. */
+  /** Haggle events in chain order (lib/store/chain/haggle.ts); returns the transitions that were new. */
   applyHaggleEvents(e: readonly HaggleEventInput[]): Promise<number>;
   listBatches(p?: { agent?: Uint8Array; epoch?: bigint; status?: BatchCheck }): Promise<
     {

@@ -3,7 +3,7 @@
  * agent's uploaded log is flagged; a matching one is marked verified").
  *
  * The log checked is the one the agent uploaded for that epoch (POST /api/ingest/log,
- * lib/observer/log-upload.ts; stored by lib/store/epoch-log.ts): the exact ordered envelopes
+ * lib/observer/log-upload.ts; stored by lib/store/logs/epoch-log.ts): the exact ordered envelopes
  * its batch commits to. Only the agent's signed upload, or an unsigned one with the on-chain
  * root, is ever stored, so a verdict here is the agent's own log against its own batch: no
  * one else's upload can turn it into `mismatch`. The observatory's own view of the agent's traffic is not used: an

@@ -7,8 +7,8 @@
 import type { MeshAcceptedHandler } from '../mesh';
 import { toHex } from '../protocol/hex';
 import type { ReputationState } from '../protocol/reputation';
+import type { IngestItem, IngestResult } from '../store';
 import { createIngestQueue, type IngestQueue, type IngestTarget } from '../store';
-import type { IngestItem, IngestResult } from '../store/types';
 import { eventsFor } from './events';
 import type { LiveEvent } from './types';
 

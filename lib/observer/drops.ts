@@ -3,8 +3,7 @@
  * kept (up to 10,000 between flushes) and, every 250 ms, written to the store and published as
  * one `drop` event per reason and interval, so a flood costs a few events, not one per envelope.
  */
-import type { Store } from '../store';
-import type { DropRecord } from '../store/types';
+import type { DropRecord, Store } from '../store';
 import { dropEvents } from './events';
 import type { LiveEvent } from './types';
 

@@ -4,7 +4,7 @@ import { buildEnvelope } from '../protocol/envelope';
 import { toHex } from '../protocol/hex';
 import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import type { IngestItem } from '../store/types';
+import type { IngestItem } from '../store';
 import { eventsFor, msgTypeName, type ReputationCache } from './events';
 
 const seed = new Uint8Array(32).fill(3);

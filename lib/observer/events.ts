@@ -8,7 +8,7 @@ import { toHex } from '../protocol/hex';
 import { decodeFeedback, decodeNotarizeBid } from '../protocol/payloads';
 import { applyFeedback, emptyReputation, type ReputationState } from '../protocol/reputation';
 import { MsgType } from '../protocol/types';
-import type { IngestItem } from '../store/types';
+import type { IngestItem } from '../store';
 import { jsonReplacer } from '../wire/codec';
 import type { LiveEvent, LiveEventData, LiveEventOf } from '../wire/events';
 import { msgTypeName } from '../wire/msg-type';

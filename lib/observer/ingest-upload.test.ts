@@ -9,8 +9,8 @@ import { encodeCanonical } from '../protocol/cbor';
 import { publicKeyFromSeed } from '../protocol/crypto';
 import { buildEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
-import { archiveWindowSeconds, maxWindowPartitions } from '../store/partitions';
-import { skipWithoutPostgres } from '../store/testing';
+import { archiveWindowSeconds, maxWindowPartitions } from '../store/engine';
+import { rawQuery, skipWithoutPostgres } from '../store/testing';
 import { TIMESTAMP_OUT_OF_WINDOW, uploadWindowUs } from './ingest-upload';
 import { type Observatory, startObservatory } from './observatory';
 import { makeBackend, quietLogger, type TestBackend } from './testing';
@@ -94,7 +94,7 @@ for (const kind of ['pglite', 'postgres'] as const) {
       }
       assert.equal((obs.dropCounts()[TIMESTAMP_OUT_OF_WINDOW] ?? 0) - before, cases.filter((c) => !c[2]).length);
       await obs.flush();
-      const [row] = await obs.store.query<{ n: string }>(
+      const [row] = await rawQuery(obs.store)<{ n: string }>(
         `SELECT count(*)::text AS n FROM "drop" WHERE reason = $1 AND source = 'upload'`,
         [TIMESTAMP_OUT_OF_WINDOW],
       );

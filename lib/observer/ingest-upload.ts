@@ -14,7 +14,7 @@ import { TIMESTAMP_TOLERANCE_US } from '../protocol/constants';
 import { toHex } from '../protocol/hex';
 import type { ValidationResult } from '../protocol/types';
 import type { IngestQueue } from '../store';
-import { archiveWindowSeconds } from '../store/partitions';
+import { archiveWindowSeconds } from '../store/engine';
 import type { DropRecorder } from './drops';
 import type { UploadItemResult } from './types';
 import { parseUploadBody } from './upload';

@@ -13,7 +13,7 @@ import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
 import { buildEnvelope, envelopeId } from '../protocol/envelope';
 import { toHex } from '../protocol/hex';
 import { MsgType } from '../protocol/types';
-import { skipWithoutPostgres } from '../store/testing';
+import { rawQuery, skipWithoutPostgres } from '../store/testing';
 import { type Observatory, startObservatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
 import type { LiveEvent } from './types';
@@ -49,7 +49,7 @@ function envelopes(
 const peer = () => createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], validate: () => 'accept', dht: false });
 
 async function countBySender(obs: Observatory, a: ReturnType<typeof agent>): Promise<number> {
-  const rows = await obs.store.query<{ n: string }>('SELECT count(*)::text AS n FROM envelope WHERE sender = $1', [
+  const rows = await rawQuery(obs.store)<{ n: string }>('SELECT count(*)::text AS n FROM envelope WHERE sender = $1', [
     a.id,
   ]);
   return Number(rows[0].n);
@@ -145,7 +145,7 @@ describe('two observers on one Postgres', { skip: skipWithoutPostgres() }, () =>
         await b.flush();
         return seen.a.length >= 350 && seen.b.length >= 350;
       });
-      const rows = await a.store.query<{ n: string }>(
+      const rows = await rawQuery(a.store)<{ n: string }>(
         'SELECT count(*)::text AS n FROM envelope WHERE sender = ANY($1)',
         [[uploader.id, gossiper.id]],
       );

@@ -22,7 +22,7 @@
  * batch must be the on-chain one: a stranger cannot fill the agent's batch slots); then every
  * envelope goes through the observatory's upload path (archive validation, stored, drops
  * counted) with the epoch's time window ({@link epochLogWindowUs}) and must pass; only then is the
- * log stored (lib/store/epoch-log.ts). A signed log replaces the stored one until the batch is
+ * log stored (lib/store/logs/epoch-log.ts). A signed log replaces the stored one until the batch is
  * verified (409 after); an unsigned one never replaces anything (409 when a different log is
  * stored). Valid envelopes of a log refused at the ingest step stay stored, as from any upload.
  */

@@ -10,7 +10,7 @@
  *
  * Samples are kept per interval up to {@link MAX_SAMPLES} (a uniform reservoir past that), so
  * memory is bounded whatever the rate. Rows are written when an interval ends, and rows past
- * their retention (lib/store/mesh-health.ts) are deleted once an hour.
+ * their retention (lib/store/mesh-health/mesh-health.ts) are deleted once an hour.
  */
 import type { Registry } from 'prom-client';
 import type { MeshNode } from '../mesh';

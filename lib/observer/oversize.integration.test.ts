@@ -12,6 +12,7 @@ import { createMeshNode, ENVELOPE_PROTOCOL, type MeshNode, TOPIC_BROADCAST } fro
 import { publicKeyFromSeed, sha256 } from '../protocol/crypto';
 import { buildEnvelope } from '../protocol/envelope';
 import { MsgType } from '../protocol/types';
+import { rawQuery } from '../store/testing';
 import { startObservatory } from './observatory';
 import { makeBackend, quietLogger, waitFor } from './testing';
 
@@ -82,7 +83,7 @@ for (const via of ['gossip', 'stream'] as const) {
         }
         const stored = async () => {
           await obs.flush();
-          const rows = await obs.store.query<{ n: string }>(
+          const rows = await rawQuery(obs.store)<{ n: string }>(
             'SELECT count(*)::text AS n FROM envelope WHERE sender = $1',
             [a.id],
           );

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { test } from 'node:test';
 import pg from 'pg';
 import { isStoreUnavailable, openStore, StoreClosedError } from '../store';
+import { rawQuery } from '../store/testing';
 import { createStoreGuard } from './store-outage';
 
 async function refusedError(): Promise<unknown> {
@@ -42,7 +43,7 @@ test('unreachable: a refused connection and SQLSTATE 57P01 are; a bad statement 
     true,
   );
   const store = await openStore({ dataDir: ':memory:' });
-  const bad = await store.query('SELEC 1').then(
+  const bad = await rawQuery(store)('SELEC 1').then(
     () => undefined,
     (e: unknown) => e,
   );

@@ -9,8 +9,9 @@
  * (exactly once: the envelope id is the primary key, so a retried batch whose first COMMIT did
  * land inserts nothing twice). Only stopping the process during an outage loses the buffer.
  */
+
+import type { IngestItem, IngestResult } from '../store';
 import { type IngestTarget, isStoreUnavailable } from '../store';
-import type { IngestItem, IngestResult } from '../store/types';
 
 import { DEFAULT_INGEST_BUFFER, type IngestBufferLimits } from './config';
 

@@ -6,7 +6,7 @@
  *
  * The machine's state is the set of envelope types seen, so the answer is the same in whatever
  * order the envelopes arrive: the observer receives gossip out of order and ingests batches in any
- * split (lib/store/ingest.ts), and every split must store the same stage. The store keeps that set
+ * split (lib/store/envelopes/ingest.ts), and every split must store the same stage. The store keeps that set
  * as a bit mask (`conversation.types_seen`); `conversationStateSql` is this function over the
  * mask in SQL, generated from the same rules, so the stored stage and this function cannot differ.
  */

@@ -1,6 +1,6 @@
 /**
  * How much of an agent's gossip reliability comes from FEEDBACK of unbacked senders (identities
- * with no stake and no deal with it; the store decides which, lib/store/feedback-backing.ts). The
+ * with no stake and no deal with it; the store decides which, lib/store/reputation/feedback-backing.ts). The
  * gossip fold truncates at each step, so a score cannot be split into parts exactly; what is
  * exact is the fold without them: the same feedback in the same order, minus the unbacked ones.
  * The difference is what they moved the score by.

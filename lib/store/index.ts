@@ -1,13 +1,16 @@
 /**
  * lib/store: the observatory's database.
  * Only this folder imports Prisma, pg and PGlite (docs/architecture.md "Folders"); what lives
- * here and how to add a table: lib/store/README.md.
+ * here and how to add a table: lib/store/README.md. Outside lib/store, import this file or a
+ * feature's index (`lib/store/<feature>`), never a file inside a feature.
  */
 import 'server-only';
 
 export type {
   AlertRow,
+  AlertsPort,
   AlertsStatements,
+  AlertsStore,
   ClaimedDelivery,
   ClearAlert,
   DeliveryEvent,
@@ -16,26 +19,48 @@ export type {
   WatchRuleRow,
   WebhookRow,
 } from './alerts';
-export type { AlertsStore } from './alerts-atomic';
 export type {
   BatchInput,
   BatchRow,
   BatchStatus,
   ChainEventInput,
   ChainEventRow,
+  ChainPort,
   ChallengeInput,
   ChallengeRow,
   Cursor,
+  HaggleColumns,
+  HaggleCreated,
+  HaggleEventInput,
+  HaggleKind,
   LeaseInput,
   LeaseRow,
   StakeInput,
   StakeRow,
 } from './chain';
-export { conversationBit, storedStateSql } from './derive';
-export type { EpochLogEntryRow, SaveEpochLogResult } from './epoch-log';
-export { isStoreUnavailable, MigrationError, StoreClosedError, StoreError } from './errors';
-export type { HaggleColumns, HaggleCreated, HaggleEventInput, HaggleKind } from './haggle';
-export { inBackgroundLane } from './lanes';
+export type { CollusionPort } from './collusion';
+export type { DisputesPort } from './disputes';
+export {
+  type EnginePort,
+  inBackgroundLane,
+  isStoreUnavailable,
+  MigrationError,
+  StoreClosedError,
+  StoreError,
+} from './engine';
+export {
+  conversationBit,
+  createIngestQueue,
+  type EnvelopesPort,
+  type IngestQueue,
+  type IngestQueueOptions,
+  type IngestTarget,
+  type ListConversationsParams,
+  type PushResult,
+  storedStateSql,
+} from './envelopes';
+export type { ExportPort } from './export';
+export type { IdentityPort, UsedSignatures } from './identity';
 export {
   LEADER_LOCK_CLASS,
   LEADER_ROLES,
@@ -46,16 +71,17 @@ export {
   lead,
   leadRole,
 } from './leader';
-export { MESH_HEALTH_RETENTION, type MeshHealthRes, type MeshHealthRow, NODE_TOPIC } from './mesh-health';
-export type { ListConversationsParams } from './queries';
+export type { EpochLogEntryRow, LogsPort, SaveEpochLogResult } from './logs';
 export {
-  createIngestQueue,
-  type IngestQueue,
-  type IngestQueueOptions,
-  type IngestTarget,
-  type PushResult,
-} from './queue';
+  MESH_HEALTH_RETENTION,
+  type MeshHealthPort,
+  type MeshHealthRes,
+  type MeshHealthRow,
+  NODE_TOPIC,
+} from './mesh-health';
+export type { ReconciliationPort } from './reconciliation';
+export type { ReputationPort } from './reputation';
+export { STATS_FOLD_MS, type StatsPort } from './stats';
 export { type OpenStoreParams, openStore, type Store, type StoreLogger } from './store';
 export type * from './types';
 export { ENVELOPE_SOURCES } from './types';
-export type { UsedSignatures } from './used-signatures';

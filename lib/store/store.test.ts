@@ -7,9 +7,17 @@ import { after, before, describe, test } from 'node:test';
 import { toHex } from '../protocol/hex';
 import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
+import { MIGRATIONS_DIR } from './engine/migrate';
 import { createIngestQueue, type IngestItem, openStore, type Store } from './index';
-import { MIGRATIONS_DIR } from './migrate';
-import { bytes32, conv16, createTestDatabase, makeItem, skipWithoutPostgres, testPostgresUrl } from './testing';
+import {
+  bytes32,
+  conv16,
+  createTestDatabase,
+  makeItem,
+  rawQuery,
+  skipWithoutPostgres,
+  testPostgresUrl,
+} from './testing';
 
 const A = bytes32(1, 0xa),
   B = bytes32(2, 0xb),
@@ -61,7 +69,7 @@ function negotiation(c: number, base = T0): IngestItem[] {
 }
 
 async function count(s: Store, table: string): Promise<number> {
-  const [r] = await s.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`);
+  const [r] = await rawQuery(s)<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`);
   return Number(r.n);
 }
 
@@ -85,7 +93,7 @@ function suite(
         .filter((d) => d.isDirectory())
         .map((d) => d.name)
         .sort();
-      const rows = await s.query<{
+      const rows = await rawQuery(s)<{
         migration_name: string;
         checksum: string;
         finished_at: Date | null;
@@ -363,7 +371,7 @@ function suite(
       const r = await s.ingestEnvelopes(negotiation(1));
       assert.deepEqual([r.inserted, r.duplicates], [0, 9]);
       assert.equal((await s.getConversation(conv16(1)))?.messageCount, 9);
-      const rows = await s.query<{ n: string }>('SELECT count(*)::text AS n FROM _prisma_migrations');
+      const rows = await rawQuery(s)<{ n: string }>('SELECT count(*)::text AS n FROM _prisma_migrations');
       assert.equal(
         Number(rows[0].n),
         readdirSync(MIGRATIONS_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).length,
@@ -381,13 +389,13 @@ function suite(
           const [ra, rb] = await Promise.all([qa.pushMany(all), qb.pushMany([...all].reverse())]);
           const inserted = ra.filter((r) => r.inserted).length + rb.filter((r) => r.inserted).length;
           assert.equal(inserted, all.length);
-          const [r] = await s.query<{ n: string }>(
+          const [r] = await rawQuery(s)<{ n: string }>(
             `SELECT count(*)::text AS n FROM envelope WHERE conversation_id = ANY($1::bytea[])`,
             [sets.map((_, i) => conv16(5000 + i))],
           );
           assert.equal(Number(r.n), all.length);
           for (const i of [0, 17, 39]) assert.equal((await t.getConversation(conv16(5000 + i)))?.messageCount, 9);
-          const [f] = await s.query<{ n: string }>(
+          const [f] = await rawQuery(s)<{ n: string }>(
             `SELECT count(*)::text AS n FROM feedback WHERE conversation_id = ANY($1::bytea[])`,
             [sets.map((_, i) => conv16(5000 + i))],
           );

@@ -1,6 +1,9 @@
 /**
  * Test and bench helpers for lib/store: signed synthetic envelopes (real lib/protocol
- * encoding), throwaway Postgres databases and throwaway Postgres servers. Not part of the runtime API.
+ * encoding), throwaway Postgres databases and throwaway Postgres servers, raw SQL on an open
+ * store (`rawQuery`, `rawDb`) and the repository functions benches time one statement at a time.
+ * Not part of the runtime API: the Store has no raw SQL, and production code may not import this
+ * file (.dependency-cruiser.cjs `no-test-support-in-source`).
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -10,10 +13,47 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { buildEnvelope } from '../protocol/envelope';
-import { openPostgres } from './db';
-import { imageKey } from './memory-image';
-import { applyMigrations } from './migrate';
+import { openPostgres, type Queryable } from './engine/db';
+import { imageKey } from './engine/memory-image';
+import { applyMigrations } from './engine/migrate';
+import { rawHandles } from './engine/raw';
+import type { Store } from './store';
 import type { EnvelopeSource, IngestItem } from './types';
+
+export type { Queryable } from './engine/db';
+
+/**
+ * Raw SQL on an open store's connection (tests and benches: set up or inspect rows the Store has
+ * no method for). Refuses once the store is closed, as every Store method does.
+ */
+export function rawQuery(store: Store): <T = Record<string, unknown>>(sql: string, args?: unknown[]) => Promise<T[]> {
+  const { db, live } = rawHandles(store);
+  return <T = Record<string, unknown>>(sql: string, args?: unknown[]) => live(() => db.query<T>(sql, args));
+}
+
+/** The store's connection as a Queryable, for calling a repository function directly. */
+export function rawDb(store: Store): Queryable {
+  return { query: rawQuery(store) };
+}
+
+// Repository functions benches call over a Queryable of their own (bench:query times each
+// statement with EXPLAIN ANALYZE; bench:query-load and bench:export use the ingest and COPY SQL).
+export { collusionSignals } from './collusion/collusion';
+export { counterpartiesOf } from './envelopes/counterparties';
+export { epochOfFn, INGEST_SQL } from './envelopes/ingest';
+export * as queries from './envelopes/queries';
+export { replayEnvelopes } from './envelopes/replay';
+export { encodeStage, STAGE_COLUMNS } from './envelopes/stage';
+export { envelopesCopySql } from './export/export';
+export { meshHealthObservers, readMeshHealth } from './mesh-health/mesh-health';
+export {
+  listReconciliation,
+  reconciliationDetail,
+  reconciliationTotals,
+  refreshReconciliation,
+} from './reconciliation/reconciliation';
+export { gossipReputation } from './reputation/reputation';
+export { statsSeries } from './stats/stats';
 
 /** TEST_DATABASE_URL: the Postgres server tests make their throwaway databases on; undefined when unset. */
 export const testPostgresUrl = (): string | undefined => process.env.TEST_DATABASE_URL || undefined;

@@ -143,4 +143,4 @@ export interface StoreHealth {
 }
 
 /** On-chain (Haggle) negotiations: haggle.ts. */
-export type { HaggleNegotiationRow, HaggleTransitionRow } from './haggle';
+export type { HaggleNegotiationRow, HaggleTransitionRow } from './chain/haggle';

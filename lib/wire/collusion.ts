@@ -1,6 +1,6 @@
 /**
  * GET /api/collusion and the /collusion page: signals of possible collusion per agent
- * (lib/store/collusion.ts defines each). Ids are lowercase hex, stake amounts exact decimal
+ * (lib/store/collusion/collusion.ts defines each). Ids are lowercase hex, stake amounts exact decimal
  * strings in USDC base units, times unix milliseconds. A figure that cannot be known is null
  * with a reason beside it, never a stand-in number.
  */

@@ -19,7 +19,7 @@ import { dropEvents, eventJson, eventsFor } from '../observer/events';
 import { buildEnvelope } from '../protocol/envelope';
 import { encodeFeedback, encodeNotarizeBid } from '../protocol/payloads';
 import { MsgType } from '../protocol/types';
-import type { IngestItem } from '../store/types';
+import type { IngestItem } from '../store';
 import { LIVE_EVENT_TYPES, type LiveEvent, LiveEventSchema, parseStreamFrame, StreamFrameSchema } from './events';
 import { sampleEvent } from './testing';
 

@@ -1,6 +1,6 @@
 /**
  * Mesh health over time (GET /api/mesh/health, the /mesh page): the query and the answer's shape.
- * Rows are what the observer measured per topic and interval (lib/store/mesh-health.ts); null is
+ * Rows are what the observer measured per topic and interval (lib/store/mesh-health/mesh-health.ts); null is
  * "not measured" (no samples, or a figure that does not apply to the topic), never zero.
  */
 import { z } from 'zod';

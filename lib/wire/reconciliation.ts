@@ -1,6 +1,6 @@
 /**
  * GET /api/reconciliation and GET /api/reconciliation/{agent}/{epoch}: what the observer saw on
- * the mesh against what each agent committed (lib/store/reconciliation.ts defines each figure).
+ * the mesh against what each agent committed (lib/store/reconciliation/reconciliation.ts defines each figure).
  * Ids are lowercase hex; a figure that cannot be compared (the batch is not verified) is null with
  * the reason beside it, never a stand-in number.
  */

@@ -1,7 +1,7 @@
 /**
  * A search query read the way a person types it: an id in hex or base58, a prefix of one,
  * `agent epoch` for a batch, a signature, a label. The terms are what the store's search walks
- * (lib/store/search.ts); GET /api/search, the /search page and the MCP `search` tool all read
+ * (lib/store/envelopes/search.ts); GET /api/search, the /search page and the MCP `search` tool all read
  * queries through here, so all three answer alike.
  */
 import { agentBytes } from './agent-id';

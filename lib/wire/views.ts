@@ -225,7 +225,7 @@ export const MemoryReportSchema = z.object({
 });
 export type MemoryReport = z.infer<typeof MemoryReportSchema>;
 
-/** `leaders` of /api/health: the run-once roles (lib/store/leader.ts) this process leads or stands by for. */
+/** `leaders` of /api/health: the run-once roles (lib/store/leader/leader.ts) this process leads or stands by for. */
 export const LeaderStatusSchema = z.object({
   role: z.enum(['indexer', 'releases', 'alerts']),
   leading: z.boolean(),

@@ -1,7 +1,7 @@
 /**
  * GET /api/collusion?agent=&limit=&window=: signals of possible collusion per agent (reciprocal
  * feedback, counterparty concentration, notary reuse, feedback from agents without deals) with
- * the stake of each agent listed, over a bounded window of the newest rows (lib/store/collusion.ts).
+ * the stake of each agent listed, over a bounded window of the newest rows (lib/store/collusion/collusion.ts).
  */
 import { CollusionQuerySchema } from '../../../lib/wire/collusion';
 import { loadCollusion } from '../../_lib/collusion';

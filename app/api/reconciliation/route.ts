@@ -1,7 +1,7 @@
 /**
  * GET /api/reconciliation?agent=&limit=: gossip against committed logs, the totals over every
  * agent-epoch with a batch verdict and the newest agent-epochs (one agent's with `agent`), as
- * stored when each verdict was reached (lib/store/reconciliation.ts).
+ * stored when each verdict was reached (lib/store/reconciliation/reconciliation.ts).
  */
 import { ReconciliationQuerySchema } from '../../../lib/wire/reconciliation';
 import { agentParam, handle, json, parseQuery, runtime } from '../../_lib/http';

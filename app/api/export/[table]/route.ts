@@ -12,7 +12,7 @@ import { exportTable, fileName } from '../../../../lib/export/export';
 import { ParamError, parseExportRequest } from '../../../../lib/export/params';
 import { ExportFailedError, primeExport } from '../../../../lib/export/prime';
 import { CONTENT_TYPES } from '../../../../lib/export/writers';
-import { isStoreUnavailable } from '../../../../lib/store/errors';
+import { isStoreUnavailable } from '../../../../lib/store/engine';
 import { agentParser, exportSource } from '../../../_lib/datasets';
 import { setProgress } from '../../../_lib/export-progress';
 import { HttpError, handle } from '../../../_lib/http';
