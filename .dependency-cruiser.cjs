@@ -80,7 +80,9 @@ const npm = (pkgs) => `(^|/)node_modules/(${pkgs})/`;
 const layerRules = Object.entries(LAYERS).map(([name, allowed]) => ({
   name: `layer-${name}`,
   severity: 'error',
-  comment: `lib/${name} may import only ${allowed.length ? allowed.map((a) => `lib/${a}`).join(', ') : 'itself'} from the repository`,
+  comment:
+    `lib/${name} may import only ` +
+    `${allowed.length ? allowed.map((a) => `lib/${a}`).join(', ') : 'itself'} from the repository`,
   from: { path: `^lib/${name}/`, pathNot: HARNESS },
   to: { path: REPO, pathNot: lib([name, ...allowed]) },
 }));
@@ -151,7 +153,8 @@ module.exports = {
       name: 'mesh-browser-safe',
       severity: 'error',
       comment:
-        'the browser node of lib/mesh (browser.ts, topics.ts, constants.ts, transports.ts) runs in browsers: no node:* builtins, not node.ts or shims.ts',
+        'the browser node of lib/mesh (browser.ts, topics.ts, constants.ts, ' +
+        'transports.ts) runs in browsers: no node:* builtins, not node.ts or shims.ts',
       from: { path: MESH_BROWSER },
       to: { dependencyTypes: ['core'] },
     },
@@ -188,7 +191,8 @@ module.exports = {
       name: 'components-browser-safe',
       severity: 'error',
       comment:
-        'components/ (tests included) import from the repository only components, lib/wire, lib/protocol, lib/verify, browser-safe lib/chain and the browser node of lib/mesh',
+        'components/ (tests included) import from the repository only components, lib/wire, ' +
+        'lib/protocol, lib/verify, browser-safe lib/chain and the browser node of lib/mesh',
       from: { path: '^components/' },
       to: {
         path: REPO,
@@ -214,7 +218,8 @@ module.exports = {
       name: 'app-lib-no-components',
       severity: 'error',
       comment:
-        'app/_lib (tests included) maps lib/ reads into view models and imports nothing from components/: shared display code and view types live in lib/wire',
+        'app/_lib (tests included) maps lib/ reads into view models and imports ' +
+        'nothing from components/: shared display code and view types live in lib/wire',
       from: { path: '^app/_lib/' },
       to: { path: '^components/' },
     },
@@ -244,7 +249,9 @@ module.exports = {
       name: 'store-through-index',
       severity: 'error',
       comment:
-        'outside lib/store, import lib/store (index.ts) or the index of a feature folder (lib/store/<feature>/index.ts), and in tests and benches lib/store/testing.ts or backends-testing.ts: never a file inside a feature',
+        'outside lib/store, import lib/store (index.ts) or the index of a feature ' +
+        'folder (lib/store/<feature>/index.ts), and in tests and benches ' +
+        'lib/store/testing.ts or backends-testing.ts: never a file inside a feature',
       from: { pathNot: '^lib/store/' },
       to: { path: '^lib/store/', pathNot: STORE_FACES },
     },

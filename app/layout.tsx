@@ -30,7 +30,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
     // The theme script sets data-theme before React hydrates: the attribute is expected to differ.
     <html lang="en" suppressHydrationWarning>
       <head>
-        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant script, which must run before hydration */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our constant script runs before hydration */}
         <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body>

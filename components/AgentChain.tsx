@@ -78,7 +78,9 @@ interface AgentChainState extends Pick<AgentChainView, 'stake' | 'lease'> {
   pending: ChallengeLines;
 }
 
-/** The section's state from the server's first pages: a pending challenge given by its address is the newest list's row. */
+/**
+ * The section's state from the server's first pages: a pending challenge given by its address is the newest list's row.
+ */
 function firstState(initial: AgentChainInitial): AgentChainState {
   const challenges = pendingRows(initial.challenges.challenges, initial.pending.challenges);
   return { ...initial, pending: { ...initial.pending, challenges } };
@@ -116,7 +118,10 @@ function Reconciliation({ r, agentAddress }: { r: BatchLine; agentAddress: strin
   );
 }
 
-/** The agent page's link to one of its batches (relative: the same agent page), pinned there whatever page of batches holds it. */
+/**
+ * The agent page's link to one of its batches (relative: the same agent page), pinned there whatever page of batches
+ * holds it.
+ */
 export const batchHref = (epoch: string) => `?batch=${epoch}#batch-${epoch}`;
 
 function BatchTr({
@@ -269,7 +274,8 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
         <dt>Lease</dt>
         <dd className="mono" data-testid="agent-lease">
           {c.lease
-            ? `paid through epoch ${c.lease.paidThroughEpoch}${c.lease.active ? '' : ', deactivated'}${c.lease.missedEpochs ? `, ${c.lease.missedEpochs} missed` : ''}`
+            ? `paid through epoch ${c.lease.paidThroughEpoch}${c.lease.active ? '' : ', deactivated'}` +
+              (c.lease.missedEpochs ? `, ${c.lease.missedEpochs} missed` : '')
             : 'none'}
         </dd>
       </dl>
@@ -400,7 +406,9 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
   );
 }
 
-/** Pending challenges on the page at first and per "more" (the server's first page is as long: AGENT_PAGE_ROWS.pending). */
+/**
+ * Pending challenges on the page at first and per "more" (the server's first page is as long: AGENT_PAGE_ROWS.pending).
+ */
 const PENDING_PAGE = 10;
 
 /**
@@ -446,7 +454,9 @@ function PendingChallenges({ agent, first }: { agent: string; first: ChallengeLi
     if (!next) return;
     setState({ loading: true, error: null });
     try {
-      const q = `agent=${agent}&status=pending&sort=epoch&order=desc&limit=${PENDING_PAGE}&before=${encodeURIComponent(next)}`;
+      const q =
+        `agent=${agent}&status=pending&sort=epoch&order=desc&limit=` +
+        `${PENDING_PAGE}&before=${encodeURIComponent(next)}`;
       const r = await fetch(`/api/challenges?${q}`, { cache: 'no-store' });
       const body: unknown = await r.json();
       if (!r.ok) throw new Error((body as { error?: string } | null)?.error ?? `HTTP ${r.status}`);

@@ -99,7 +99,10 @@ export function ConversationList({
                 label={
                   <span
                     className="tip"
-                    title="Envelopes stored in this conversation, negotiation and the rest (delivery, notarisation, feedback)."
+                    title={
+                      'Envelopes stored in this conversation, negotiation ' +
+                      'and the rest (delivery, notarisation, feedback).'
+                    }
                   >
                     Msgs
                   </span>

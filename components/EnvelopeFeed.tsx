@@ -39,7 +39,10 @@ export function TypeBadge({ type }: { type: string }) {
   return <span className={`badge t-${type.toLowerCase()}`}>{type}</span>;
 }
 
-/** An agent as every page shows it: name and short base58 id (components/names/AgentName.tsx); with `copy`, its copy button. */
+/**
+ * An agent as every page shows it: name and short base58 id (components/names/AgentName.tsx); with `copy`, its copy
+ * button.
+ */
 export function AgentLink({ id, name, copy = false }: { id: string; name?: string | null; copy?: boolean }) {
   return <AgentName id={id} name={name} copy={copy} />;
 }

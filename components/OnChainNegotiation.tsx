@@ -89,7 +89,10 @@ function Negotiation({ n }: { n: OnChainNegotiationView }) {
               <tr>
                 <th
                   className="num"
-                  title="The offer's NEG1 round, counted from 0 as on the chart, the timeline and the messages; the chain's own count (from 1) is in each number's tooltip"
+                  title={
+                    "The offer's NEG1 round, counted from 0 as on the chart, the timeline and " +
+                    "the messages; the chain's own count (from 1) is in each number's tooltip"
+                  }
                 >
                   Round
                 </th>

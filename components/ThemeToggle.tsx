@@ -11,7 +11,9 @@ type Choice = 'system' | 'light' | 'dark';
 const NEXT: Record<Choice, Choice> = { system: 'light', light: 'dark', dark: 'system' };
 
 /** Runs in <head> before the body paints: a stored choice wins over prefers-color-scheme. */
-export const THEME_SCRIPT = `try{var t=localStorage.getItem('${THEME_KEY}');if(t==='light'||t==='dark')document.documentElement.dataset.theme=t}catch(e){}`;
+export const THEME_SCRIPT =
+  `try{var t=localStorage.getItem('${THEME_KEY}` +
+  `');if(t==='light'||t==='dark')document.documentElement.dataset.theme=t}catch(e){}`;
 
 export function ThemeToggle() {
   const [choice, setChoice] = useState<Choice | null>(null);

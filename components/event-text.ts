@@ -75,7 +75,9 @@ export function eventText(event: LiveEvent): EventText {
       return {
         agent: d.agentHex,
         conversationId: null,
-        text: `paid ${usdc(d.amount)} of lease for ${plural(d.epochs, 'epoch')}, now paid through epoch ${d.paidThroughEpoch}`,
+        text:
+          `paid ${usdc(d.amount)} of lease for ${plural(d.epochs, 'epoch')}` +
+          `, now paid through epoch ${d.paidThroughEpoch}`,
       };
     }
     case 'agent_deactivated':
@@ -112,14 +114,18 @@ export function eventText(event: LiveEvent): EventText {
       return {
         agent: event.data.agentHex,
         conversationId: null,
-        text: `saw the challenge over its batch of epoch ${event.data.epoch} ${event.data.statusName.replace(/_/g, ' ')}`,
+        text:
+          `saw the challenge over its batch of epoch ${event.data.epoch}` +
+          ` ${event.data.statusName.replace(/_/g, ' ')}`,
       };
     case 'haggle_created': {
       const d = event.data;
       return {
         agent: null,
         conversationId: d.conversationId,
-        text: `A buyer escrowed ${usdc(d.deposit)} on chain for a negotiation of at most ${plural(d.maxRounds, 'round')}, decaying ${d.decayBps} bps per offer`,
+        text:
+          `A buyer escrowed ${usdc(d.deposit)} on chain for a negotiation of at ` +
+          `most ${plural(d.maxRounds, 'round')}, decaying ${d.decayBps} bps per offer`,
       };
     }
     case 'haggle_joined':
@@ -134,7 +140,9 @@ export function eventText(event: LiveEvent): EventText {
       return {
         agent: null,
         conversationId: d.conversationId,
-        text: `${side(d.side)} ${verb} ${usdc(d.amount)} in round ${d.round} on chain (${usdc(d.decay)} decayed, ${usdc(d.escrow)} left in escrow)`,
+        text:
+          `${side(d.side)} ${verb} ${usdc(d.amount)} in round ${d.round} on ` +
+          `chain (${usdc(d.decay)} decayed, ${usdc(d.escrow)} left in escrow)`,
       };
     }
     case 'haggle_committed':
@@ -154,7 +162,9 @@ export function eventText(event: LiveEvent): EventText {
       return {
         agent: null,
         conversationId: d.conversationId,
-        text: `${side(d.side)} revealed its reservation of ${price}${d.bothRevealed ? (d.zopa ? '; the prices overlap' : '; the prices do not overlap') : ''}`,
+        text:
+          `${side(d.side)} revealed its reservation of ${price}` +
+          (d.bothRevealed ? (d.zopa ? '; the prices overlap' : '; the prices do not overlap') : ''),
       };
     }
     case 'haggle_accepted':
@@ -168,7 +178,9 @@ export function eventText(event: LiveEvent): EventText {
       return {
         agent: null,
         conversationId: d.conversationId,
-        text: `Settled on chain at ${usdc(d.amount)}: ${usdc(d.toSeller)} to the seller, ${usdc(d.fee)} fee, ${usdc(d.refund)} back to the buyer`,
+        text:
+          `Settled on chain at ${usdc(d.amount)}: ${usdc(d.toSeller)} to the ` +
+          `seller, ${usdc(d.fee)} fee, ${usdc(d.refund)} back to the buyer`,
       };
     }
     case 'haggle_refunded': {

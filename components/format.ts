@@ -153,7 +153,10 @@ export function bigintScale(
     span === 0n ? (r0 + r1) / 2 : r0 + (r1 - r0) * (Number(((v - d0) * PREC) / span) / Number(PREC));
 }
 
-/** The shortest exact scientific form of a display value's digits (1.45e38), or null past `maxDigits` significant digits. */
+/**
+ * The shortest exact scientific form of a display value's digits (1.45e38), or null past `maxDigits` significant
+ * digits.
+ */
 function exactSci(units: bigint, decimals: number, maxDigits: number): string | null {
   if (units === 0n) return '0';
   const neg = units < 0n;

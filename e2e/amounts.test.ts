@@ -267,41 +267,45 @@ describe('exact amounts and round matching on the conversation page', { skip, ti
     }
   });
 
-  test('u64 prices settled on chain: exact to the last of 6 decimals, and no "offers differ" for same-millisecond offers', async () => {
-    const page = await open(U64);
-    try {
-      const messages = await page.getByTestId('conversation-messages').innerText();
-      assert.ok(messages.includes('15,223,372,036,854.775808 USDC · round 3'), messages);
-      assert.ok(!messages.includes('15,223,372,036,854.776'), 'not rounded through a float');
-      // Protocol order put round 2 before round 1 (same millisecond, lower nonce).
-      const rounds = [...messages.matchAll(/· round (\d)/g)].map((m) => Number(m[1]));
-      assert.deepEqual(rounds, [0, 2, 1, 3, 4], 'the store returned the same-millisecond offers swapped');
-      const section = page.getByTestId('onchain-negotiation');
-      const text = await section.innerText();
-      assert.ok(!text.includes('offers differ'), text);
-      assert.match(
-        await page.getByTestId('haggle-differences').innerText(),
-        /Every on-chain offer matches the gossiped NEG1 offer/,
-      );
-      const rows = await page
-        .locator('[data-testid=haggle-rounds] tbody tr')
-        .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-round'), tr.getAttribute('data-match')]));
-      // Numbered by NEG1 round (from 0), as the messages above; the chain's count is in the tooltip.
-      assert.deepEqual(rows, [
-        ['0', 'same'],
-        ['1', 'same'],
-        ['2', 'same'],
-        ['3', 'same'],
-      ]);
-      assert.match(
-        await page.getByTestId('haggle-settlement').innerText(),
-        /settled at 15,223,372,036,854\.775808 USDC/,
-      );
-      await page.screenshot({ path: '/tmp/amounts-u64.png', fullPage: true });
-    } finally {
-      await page.close();
-    }
-  });
+  test(
+    'u64 prices settled on chain: exact to the last of 6 ' +
+      'decimals, and no "offers differ" for same-millisecond offers',
+    async () => {
+      const page = await open(U64);
+      try {
+        const messages = await page.getByTestId('conversation-messages').innerText();
+        assert.ok(messages.includes('15,223,372,036,854.775808 USDC · round 3'), messages);
+        assert.ok(!messages.includes('15,223,372,036,854.776'), 'not rounded through a float');
+        // Protocol order put round 2 before round 1 (same millisecond, lower nonce).
+        const rounds = [...messages.matchAll(/· round (\d)/g)].map((m) => Number(m[1]));
+        assert.deepEqual(rounds, [0, 2, 1, 3, 4], 'the store returned the same-millisecond offers swapped');
+        const section = page.getByTestId('onchain-negotiation');
+        const text = await section.innerText();
+        assert.ok(!text.includes('offers differ'), text);
+        assert.match(
+          await page.getByTestId('haggle-differences').innerText(),
+          /Every on-chain offer matches the gossiped NEG1 offer/,
+        );
+        const rows = await page
+          .locator('[data-testid=haggle-rounds] tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-round'), tr.getAttribute('data-match')]));
+        // Numbered by NEG1 round (from 0), as the messages above; the chain's count is in the tooltip.
+        assert.deepEqual(rows, [
+          ['0', 'same'],
+          ['1', 'same'],
+          ['2', 'same'],
+          ['3', 'same'],
+        ]);
+        assert.match(
+          await page.getByTestId('haggle-settlement').innerText(),
+          /settled at 15,223,372,036,854\.775808 USDC/,
+        );
+        await page.screenshot({ path: '/tmp/amounts-u64.png', fullPage: true });
+      } finally {
+        await page.close();
+      }
+    },
+  );
 
   test("an on-chain offer that really differs from its round's gossip is reported at that round", async () => {
     const page = await open(DIFFERS);

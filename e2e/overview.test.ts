@@ -64,29 +64,33 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     assert.ok(h.counts.agents >= 3);
   });
 
-  test('/metrics is what a Prometheus server scrapes: the text format, GossipSub and the observer per topic, the process', async () => {
-    const res = await fetch(`${base}/metrics`);
-    assert.equal(res.status, 200);
-    assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
-    const families = parsePrometheusTextFormat(await res.text());
-    const names = new Set(families.map((f) => f.name));
-    const accepted = families.find((f) => f.name === 'zerox1_envelopes_accepted_total');
-    assert.ok(
-      accepted?.metrics.some((m) => m.labels?.topic === '/0x01/v1/broadcast' && Number(m.value) > 0),
-      "the demo's BEACONs counted on the broadcast topic",
-    );
-    for (const n of [
-      'gossipsub_mesh_peer_count',
-      'gossipsub_msg_received_prevalidation_total',
-      'zerox1_first_seen_latency_seconds',
-      'process_cpu_user_seconds_total',
-    ])
-      assert.ok(names.has(n), n);
-    assert.ok(
-      ![...names].some((n) => n.startsWith('libp2p_')),
-      "libp2p's own metrics are off unless LIBP2P_METRICS=on",
-    );
-  });
+  test(
+    '/metrics is what a Prometheus server scrapes: the text ' +
+      'format, GossipSub and the observer per topic, the process',
+    async () => {
+      const res = await fetch(`${base}/metrics`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
+      const families = parsePrometheusTextFormat(await res.text());
+      const names = new Set(families.map((f) => f.name));
+      const accepted = families.find((f) => f.name === 'zerox1_envelopes_accepted_total');
+      assert.ok(
+        accepted?.metrics.some((m) => m.labels?.topic === '/0x01/v1/broadcast' && Number(m.value) > 0),
+        "the demo's BEACONs counted on the broadcast topic",
+      );
+      for (const n of [
+        'gossipsub_mesh_peer_count',
+        'gossipsub_msg_received_prevalidation_total',
+        'zerox1_first_seen_latency_seconds',
+        'process_cpu_user_seconds_total',
+      ])
+        assert.ok(names.has(n), n);
+      assert.ok(
+        ![...names].some((n) => n.startsWith('libp2p_')),
+        "libp2p's own metrics are off unless LIBP2P_METRICS=on",
+      );
+    },
+  );
 
   test('API checks its input: 400 naming the parameter, 400 for a non-array upload', async () => {
     const bad = await getJson<{ error: string }>('/api/envelopes?limit=abc');
@@ -297,62 +301,65 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     }
   });
 
-  test('the feed pauses and counts what arrives meanwhile; its filters live in the URL; the counters keep running', async () => {
-    const page = await browser!.newPage({ viewport: { width: 1440, height: 1100 } });
-    page.setDefaultTimeout(120_000);
-    try {
-      await page.goto(`${base}/`, { waitUntil: 'domcontentloaded' });
-      await page.waitForSelector('[data-testid="stream-status"][data-status="live"]', { timeout: 60_000 });
-      const rowIds = () =>
-        page.$$eval('[data-testid="envelope-feed"] tbody tr[data-envelope-id]', (trs) =>
-          trs.map((tr) => tr.getAttribute('data-envelope-id')!),
+  test(
+    'the feed pauses and counts what arrives meanwhile; ' + 'its filters live in the URL; the counters keep running',
+    async () => {
+      const page = await browser!.newPage({ viewport: { width: 1440, height: 1100 } });
+      page.setDefaultTimeout(120_000);
+      try {
+        await page.goto(`${base}/`, { waitUntil: 'domcontentloaded' });
+        await page.waitForSelector('[data-testid="stream-status"][data-status="live"]', { timeout: 60_000 });
+        const rowIds = () =>
+          page.$$eval('[data-testid="envelope-feed"] tbody tr[data-envelope-id]', (trs) =>
+            trs.map((tr) => tr.getAttribute('data-envelope-id')!),
+          );
+        await until('rows in the feed', 30_000, async () => ((await rowIds()).length > 0 ? true : undefined));
+        await page.getByTestId('feed-pause').click();
+        const frozen = await rowIds();
+        const live0 = Number((await page.textContent('[data-testid="live-count"]'))!.replace(/,/g, ''));
+        const liveNow = async () => Number((await page.textContent('[data-testid="live-count"]'))!.replace(/,/g, ''));
+        const n = await until('new envelopes counted while paused', 60_000, async () => {
+          const c = Number(await page.getAttribute('[data-testid="feed-new"]', 'data-count'));
+          return c >= 2 ? c : undefined;
+        });
+        assert.match((await page.textContent('[data-testid="feed-new"]'))!, /^[\d,]+ new$/, `count ${n}`);
+        // An envelope that arrived between the last render and the click is counted as new at once,
+        // so the live counter is waited for rather than read right after the new count.
+        const live1 = await until('the live counter keeps running while paused', 60_000, async () => {
+          const v = await liveNow();
+          return v > live0 ? v : undefined;
+        });
+        assert.ok(live1 > live0, `the live counter kept running while paused (${live0} → ${live1})`);
+        assert.deepEqual(await rowIds(), frozen, 'the paused table does not move');
+        // The rate needs its measuring window filled first.
+        const rate = await until('the feed rate measured', 30_000, async () => {
+          const t = (await page.textContent('[data-testid="feed-rate"]')) ?? '';
+          return /^(≥ )?\d+\.\d envelopes\/s$/.test(t) ? t : undefined;
+        });
+        assert.match(rate, /^(≥ )?\d+\.\d envelopes\/s$/);
+        await page.getByTestId('feed-pause').click();
+        await until('the feed moves again after resume', 30_000, async () =>
+          JSON.stringify(await rowIds()) !== JSON.stringify(frozen) ? true : undefined,
         );
-      await until('rows in the feed', 30_000, async () => ((await rowIds()).length > 0 ? true : undefined));
-      await page.getByTestId('feed-pause').click();
-      const frozen = await rowIds();
-      const live0 = Number((await page.textContent('[data-testid="live-count"]'))!.replace(/,/g, ''));
-      const liveNow = async () => Number((await page.textContent('[data-testid="live-count"]'))!.replace(/,/g, ''));
-      const n = await until('new envelopes counted while paused', 60_000, async () => {
-        const c = Number(await page.getAttribute('[data-testid="feed-new"]', 'data-count'));
-        return c >= 2 ? c : undefined;
-      });
-      assert.match((await page.textContent('[data-testid="feed-new"]'))!, /^[\d,]+ new$/, `count ${n}`);
-      // An envelope that arrived between the last render and the click is counted as new at once,
-      // so the live counter is waited for rather than read right after the new count.
-      const live1 = await until('the live counter keeps running while paused', 60_000, async () => {
-        const v = await liveNow();
-        return v > live0 ? v : undefined;
-      });
-      assert.ok(live1 > live0, `the live counter kept running while paused (${live0} → ${live1})`);
-      assert.deepEqual(await rowIds(), frozen, 'the paused table does not move');
-      // The rate needs its measuring window filled first.
-      const rate = await until('the feed rate measured', 30_000, async () => {
-        const t = (await page.textContent('[data-testid="feed-rate"]')) ?? '';
-        return /^(≥ )?\d+\.\d envelopes\/s$/.test(t) ? t : undefined;
-      });
-      assert.match(rate, /^(≥ )?\d+\.\d envelopes\/s$/);
-      await page.getByTestId('feed-pause').click();
-      await until('the feed moves again after resume', 30_000, async () =>
-        JSON.stringify(await rowIds()) !== JSON.stringify(frozen) ? true : undefined,
-      );
-      // A type filter: kept in the URL, and every row is of that type.
-      await page.getByTestId('feed-type').selectOption('BEACON');
-      await page.waitForURL(/[?&]type=BEACON/);
-      await until('BEACON rows', 30_000, async () => ((await rowIds()).length > 0 ? true : undefined));
-      const types = await page.$$eval('[data-testid="envelope-feed"] tbody tr td:first-child', (tds) =>
-        tds.map((td) => td.textContent!.trim()),
-      );
-      assert.ok(
-        types.every((t) => t === 'BEACON'),
-        `types ${types.join(',')}`,
-      );
-      // The URL restores it.
-      await page.goto(page.url());
-      assert.equal(await page.getByTestId('feed-type').inputValue(), 'BEACON');
-    } finally {
-      await page.close();
-    }
-  });
+        // A type filter: kept in the URL, and every row is of that type.
+        await page.getByTestId('feed-type').selectOption('BEACON');
+        await page.waitForURL(/[?&]type=BEACON/);
+        await until('BEACON rows', 30_000, async () => ((await rowIds()).length > 0 ? true : undefined));
+        const types = await page.$$eval('[data-testid="envelope-feed"] tbody tr td:first-child', (tds) =>
+          tds.map((td) => td.textContent!.trim()),
+        );
+        assert.ok(
+          types.every((t) => t === 'BEACON'),
+          `types ${types.join(',')}`,
+        );
+        // The URL restores it.
+        await page.goto(page.url());
+        assert.equal(await page.getByTestId('feed-type').inputValue(), 'BEACON');
+      } finally {
+        await page.close();
+      }
+    },
+  );
 
   test('the stats page charts every metric with data from the demo; its CSV downloads read back', async () => {
     const series = async (metric: string) =>
@@ -460,90 +467,94 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
     console.log(`stats screenshots: ${shots.join(' ')}`);
   });
 
-  test('every page at 390 and 1,440 px in the light and the dark theme: no sideways scroll, no raw field names; the toggle is kept', async () => {
-    const agent = (await getJson<{ agents: { id: string }[] }>('/api/agents')).body.agents[0].id;
-    const conv = (
-      await getJson<{ conversations: { id: string; messages: number }[] }>('/api/conversations?limit=50')
-    ).body.conversations.sort((a, b) => b.messages - a.messages)[0].id;
-    const paths = [
-      '/',
-      '/agents',
-      `/agents/${base58(agent)}`,
-      '/envelopes',
-      '/conversations',
-      `/conversations/${conv}`,
-      '/batches',
-      '/challenges',
-      '/disputes',
-      '/glossary',
-      '/stats',
-      '/datasets',
-      '/docs/api',
-      '/owner',
-      '/receipts/verify',
-    ];
-    // Words a reader should never see: the wire's field names and bare codes.
-    const RAW = /statusName|reasonName|agentHex|\boutcome \d|\bstatus \d|prevStatus|isDispute/;
-    const shots = process.env.SHOTS_DIR ?? tmpdir();
-    for (const colorScheme of ['light', 'dark'] as const) {
-      for (const width of [390, 1_440]) {
-        const page = await browser!.newPage({ viewport: { width, height: 900 }, colorScheme });
-        page.setDefaultTimeout(120_000);
-        try {
-          for (const path of paths) {
-            await page.goto(base + path, { waitUntil: 'load' });
-            // Client components lay out after load; the overview's live events (ids in them) arrive over seconds.
-            await page.waitForTimeout(path === '/' ? 4_000 : 400);
-            const [scroll, inner] = await page.evaluate(() => [
-              document.documentElement.scrollWidth,
-              window.innerWidth,
-            ]);
-            assert.equal(scroll, inner, `${path} is ${scroll} px wide in a ${inner} px window (${colorScheme})`);
-            const text = await page.locator('body').innerText();
-            assert.doesNotMatch(text, RAW, `${path} shows a raw field name`);
-            // Tables wider than their card would hide columns behind an inner scrollbar at desktop width.
-            if (width === 1_440 && (path === '/conversations' || path === '/agents')) {
-              const hidden = await page.$$eval(
-                '.table-wrap',
-                (els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length,
-              );
-              assert.equal(hidden, 0, `${path} hides columns behind an inner scrollbar at 1,440 px`);
+  test(
+    'every page at 390 and 1,440 px in the light and the dark theme: ' +
+      'no sideways scroll, no raw field names; the toggle is kept',
+    async () => {
+      const agent = (await getJson<{ agents: { id: string }[] }>('/api/agents')).body.agents[0].id;
+      const conv = (
+        await getJson<{ conversations: { id: string; messages: number }[] }>('/api/conversations?limit=50')
+      ).body.conversations.sort((a, b) => b.messages - a.messages)[0].id;
+      const paths = [
+        '/',
+        '/agents',
+        `/agents/${base58(agent)}`,
+        '/envelopes',
+        '/conversations',
+        `/conversations/${conv}`,
+        '/batches',
+        '/challenges',
+        '/disputes',
+        '/glossary',
+        '/stats',
+        '/datasets',
+        '/docs/api',
+        '/owner',
+        '/receipts/verify',
+      ];
+      // Words a reader should never see: the wire's field names and bare codes.
+      const RAW = /statusName|reasonName|agentHex|\boutcome \d|\bstatus \d|prevStatus|isDispute/;
+      const shots = process.env.SHOTS_DIR ?? tmpdir();
+      for (const colorScheme of ['light', 'dark'] as const) {
+        for (const width of [390, 1_440]) {
+          const page = await browser!.newPage({ viewport: { width, height: 900 }, colorScheme });
+          page.setDefaultTimeout(120_000);
+          try {
+            for (const path of paths) {
+              await page.goto(base + path, { waitUntil: 'load' });
+              // Client components lay out after load; the overview's live events (ids in them) arrive over seconds.
+              await page.waitForTimeout(path === '/' ? 4_000 : 400);
+              const [scroll, inner] = await page.evaluate(() => [
+                document.documentElement.scrollWidth,
+                window.innerWidth,
+              ]);
+              assert.equal(scroll, inner, `${path} is ${scroll} px wide in a ${inner} px window (${colorScheme})`);
+              const text = await page.locator('body').innerText();
+              assert.doesNotMatch(text, RAW, `${path} shows a raw field name`);
+              // Tables wider than their card would hide columns behind an inner scrollbar at desktop width.
+              if (width === 1_440 && (path === '/conversations' || path === '/agents')) {
+                const hidden = await page.$$eval(
+                  '.table-wrap',
+                  (els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).length,
+                );
+                assert.equal(hidden, 0, `${path} hides columns behind an inner scrollbar at 1,440 px`);
+              }
+              if (
+                width === 1_440 &&
+                (path === '/' || path.startsWith('/agents/') || path.startsWith('/conversations/'))
+              ) {
+                const name = path === '/' ? 'overview' : path.startsWith('/agents/') ? 'agent' : 'conversation';
+                await page.screenshot({ path: join(shots, `zerox1-${name}-${colorScheme}.png`), fullPage: true });
+              }
             }
-            if (
-              width === 1_440 &&
-              (path === '/' || path.startsWith('/agents/') || path.startsWith('/conversations/'))
-            ) {
-              const name = path === '/' ? 'overview' : path.startsWith('/agents/') ? 'agent' : 'conversation';
-              await page.screenshot({ path: join(shots, `zerox1-${name}-${colorScheme}.png`), fullPage: true });
-            }
+            const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+            assert.equal(
+              bg === 'rgb(245, 247, 250)',
+              colorScheme === 'light',
+              `the ${colorScheme} preference gives background ${bg}`,
+            );
+          } finally {
+            await page.close();
           }
-          const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-          assert.equal(
-            bg === 'rgb(245, 247, 250)',
-            colorScheme === 'light',
-            `the ${colorScheme} preference gives background ${bg}`,
-          );
-        } finally {
-          await page.close();
         }
       }
-    }
-    // The toggle overrides the preference and is kept by this browser across a reload.
-    const page = await browser!.newPage({ viewport: { width: 1_000, height: 800 }, colorScheme: 'dark' });
-    page.setDefaultTimeout(120_000);
-    try {
-      await page.goto(`${base}/glossary`);
-      await page.getByTestId('theme-toggle').click(); // system → light
-      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
-      await page.reload();
-      assert.equal(
-        await page.evaluate(() => document.documentElement.dataset.theme),
-        'light',
-        'the choice survives a reload',
-      );
-      assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(245, 247, 250)');
-    } finally {
-      await page.close();
-    }
-  });
+      // The toggle overrides the preference and is kept by this browser across a reload.
+      const page = await browser!.newPage({ viewport: { width: 1_000, height: 800 }, colorScheme: 'dark' });
+      page.setDefaultTimeout(120_000);
+      try {
+        await page.goto(`${base}/glossary`);
+        await page.getByTestId('theme-toggle').click(); // system → light
+        assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+        await page.reload();
+        assert.equal(
+          await page.evaluate(() => document.documentElement.dataset.theme),
+          'light',
+          'the choice survives a reload',
+        );
+        assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(245, 247, 250)');
+      } finally {
+        await page.close();
+      }
+    },
+  );
 });

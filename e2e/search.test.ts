@@ -74,7 +74,8 @@ test('header search: suggestions as you type, Enter opens the agent; a full id g
   }
 });
 
-test('names: a base58 prefix finds the agent, its page shows that id, copy copies exactly it, its batch page opens by base58 with an explorer link', {
+test('names: a base58 prefix finds the agent, its page shows that id, copy ' +
+  'copies exactly it, its batch page opens by base58 with an explorer link', {
   skip,
 }, async () => {
   const batch = await srv!.until('a batch on chain', 120_000, async () =>
@@ -118,7 +119,9 @@ test('names: a base58 prefix finds the agent, its page shows that id, copy copie
     const at = visible.indexOf(hex);
     assert.ok(
       at < 0,
-      `no hex id in the agent page's visible text (only in the raw view); found in ${JSON.stringify(visible.slice(Math.max(0, at - 200), at + 80))}`,
+      `no hex id in the agent page's visible text (only in the raw view); found in ${JSON.stringify(
+        visible.slice(Math.max(0, at - 200), at + 80),
+      )}`,
     );
     // The agent page by base58, without a redirect.
     const byB58 = await page.goto(`${srv!.base}/agents/${b58}`);
@@ -156,9 +159,8 @@ test('/search groups hits by kind; /conversations and /agents keep their filter 
   // Two shared cores under load: a first page load can take longer than playwright's 30 s default.
   page.setDefaultTimeout(90_000);
   try {
-    await page.goto(
-      `${srv!.base}/search?q=${(await srv!.getJson<ConversationList>('/api/conversations')).body.conversations[0].id.slice(0, 2)}`,
-    );
+    const { body } = await srv!.getJson<ConversationList>('/api/conversations');
+    await page.goto(`${srv!.base}/search?q=${body.conversations[0].id.slice(0, 2)}`);
     const groups = await page
       .locator('[data-search-group]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-search-group')));

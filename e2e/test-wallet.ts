@@ -88,7 +88,10 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
       if (!(x & 0x80)) return [v, i + 1];
     }
   };
-  /** Signs a wire transaction: its message after the signature slots, our slot among the first numRequiredSignatures keys. */
+  /**
+   * Signs a wire transaction: its message after the signature slots, our slot among the first numRequiredSignatures
+   * keys.
+   */
   const signWire = async (tx: Uint8Array): Promise<{ signed: Uint8Array; signature: Uint8Array }> => {
     const [n, len] = shortVec(tx, 0);
     const msgAt = len + 64 * n;
@@ -126,7 +129,12 @@ function installInPage(cfg: { name: string; address: string; publicKey: number[]
   const wallet = {
     version: '1.0.0' as const,
     name: cfg.name,
-    icon: `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><circle cx="12" cy="12" r="10" fill="#7ee0c3"/></svg>')}`,
+    icon:
+      `data:image/svg+xml;base64,` +
+      `${btoa(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 ' +
+          '24"><circle cx="12" cy="12" r="10" fill="#7ee0c3"/></svg>',
+      )}`,
     chains,
     get accounts() {
       return connected ? [account] : [];

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Generates the Prisma client into lib/store/generated (git-ignored) without network access.
 // `prisma generate` does not use the schema engine, but the CLI insists on finding a binary for
-// it and would try to download one; any existing file satisfies it (docs/architecture.md "Embedded defaults, real parts").
-// Run by `npm run db:generate` and from `postinstall`, so `npm ci` leaves a working client.
+// it and would try to download one; any existing file satisfies it (docs/architecture.md "Embedded defaults, real
+// parts"). Run by `npm run db:generate` and from `postinstall`, so `npm ci` leaves a working client.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

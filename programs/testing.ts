@@ -121,7 +121,10 @@ export function sendOk(svm: LiteSVM, ixs: TransactionInstruction[], signers: Key
   return r;
 }
 
-/** Sends and asserts the transaction failed with custom program error `code` (number) or a litesvm error matching a RegExp. */
+/**
+ * Sends and asserts the transaction failed with custom program error `code` (number) or a litesvm error matching a
+ * RegExp.
+ */
 export function sendErr(
   svm: LiteSVM,
   ixs: TransactionInstruction[],
@@ -269,8 +272,8 @@ export interface Identity {
 }
 
 /**
- * An agent identity (programs/README.md "Cross-program contract"): a Token-2022 mint with decimals 0 and supply 1, held by
- * `owner`'s token account, mint authority then removed.
+ * An agent identity (programs/README.md "Cross-program contract"): a Token-2022 mint with decimals 0 and supply 1, held
+ * by `owner`'s token account, mint authority then removed.
  */
 export function createIdentity(svm: LiteSVM, payer: Keypair, owner: Keypair): Identity {
   const agent = createMint(svm, payer, payer.publicKey, 0, TOKEN_2022_PROGRAM_ID);

@@ -32,7 +32,8 @@ const per = (bytes: number, n: number) => (n > 0 ? (bytes / n).toFixed(0) : '–
 
 async function sizes(store: Store) {
   const [c] = await rawQuery(store)<Row>(
-    'SELECT count(*)::text AS n, COALESCE(sum(octet_length(raw)), 0)::text AS raw, pg_database_size(current_database())::text AS db FROM envelope',
+    'SELECT count(*)::text AS n, COALESCE(sum(octet_length(raw)), 0)::text ' +
+      'AS raw, pg_database_size(current_database())::text AS db FROM envelope',
   );
   // Tables with their partitions folded into the parent's name (envelope_e… → envelope).
   const tables = await rawQuery(store)<Row>(
@@ -115,7 +116,8 @@ async function main() {
       throw new Error(`${src} holds no PGlite database (run npm start first, or pass a postgres:// URL)`);
     const f = folderBytes(src);
     console.log(
-      `  PGlite folder on disk: ${(f.all / 1e6).toFixed(1)} MB, of it ${(f.wal / 1e6).toFixed(1)} MB write-ahead log (pg_wal)`,
+      `  PGlite folder on disk: ${(f.all / 1e6).toFixed(1)} MB, of ` +
+        `it ${(f.wal / 1e6).toFixed(1)} MB write-ahead log (pg_wal)`,
     );
     copy = mkdtempSync(join(tmpdir(), 'zerox1-bytes-'));
     cpSync(src, copy, { recursive: true });
@@ -127,7 +129,8 @@ async function main() {
     const above = s.db - base;
     console.log(`  envelopes ${s.n.toLocaleString('en')}, raw signed bytes ${per(s.raw, s.n).trim()} B each`);
     console.log(
-      `  database ${per(s.db, s.n).trim()} B per envelope in all${base ? `, ${per(above, s.n).trim()} B above an empty migrated database (${(base / 1e6).toFixed(1)} MB)` : ''}`,
+      `  database ${per(s.db, s.n).trim()} B per envelope in all` +
+        (base ? `, ${per(above, s.n).trim()} B above an empty migrated database (${(base / 1e6).toFixed(1)} MB)` : ''),
     );
     console.log('  per envelope (B):            heap  indexes   toast');
     // Tables under 5 B per envelope are left out of the list (not of the total).
@@ -149,11 +152,14 @@ async function main() {
     }
     const dbPer = (base ? above : s.db) / Math.max(1, s.n);
     console.log(
-      `${dbPer <= DB_TARGET ? 'PASS' : 'FAIL'} database bytes per envelope ≤ ${DB_TARGET.toLocaleString('en')} (${dbPer.toFixed(0)})`,
+      `${dbPer <= DB_TARGET ? 'PASS' : 'FAIL'} database bytes per ` +
+        `envelope ≤ ${DB_TARGET.toLocaleString('en')} (${dbPer.toFixed(0)})`,
     );
     if (rawSum > 0)
       console.log(
-        `${fileSum / rawSum <= RELEASE_TARGET ? 'PASS' : 'FAIL'} release files ≤ ${RELEASE_TARGET} × the raw bytes of their epochs, every revision included (${(fileSum / rawSum).toFixed(2)} over ${files.size} epochs: ${(fileSum / 1e6).toFixed(1)} MB for ${(rawSum / 1e6).toFixed(1)} MB raw)`,
+        `${fileSum / rawSum <= RELEASE_TARGET ? 'PASS' : 'FAIL'} release files ≤ ${RELEASE_TARGET} × ` +
+          `the raw bytes of their epochs, every revision included (${(fileSum / rawSum).toFixed(2)} over ` +
+          `${files.size} epochs: ${(fileSum / 1e6).toFixed(1)} MB for ${(rawSum / 1e6).toFixed(1)} MB raw)`,
       );
     else console.log(`  no release files under ${datasets}`);
   } finally {

@@ -88,14 +88,16 @@ try {
   const expected =
     100 * LAMPORTS_PER_SOL + Array.from({ length: TOTAL }, (_, i) => 1000 + i).reduce((a, b) => a + b, 0);
   console.log(
-    `bench:chain  ${TOTAL} SOL transfers, ${IN_FLIGHT} in flight, sendTransaction (preflight) + signatureSubscribe confirmation`,
+    `bench:chain  ${TOTAL} SOL transfers, ${IN_FLIGHT} in flight, ` +
+      `sendTransaction (preflight) + signatureSubscribe confirmation`,
   );
   console.log(
     `  throughput       ${tps.toFixed(0)} tx/s   (target ≥ ${TARGET_TPS}; ratio ${(tps / TARGET_TPS).toFixed(2)})`,
   );
   console.log(`  send→confirmed   p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms`);
   console.log(
-    `  failed           ${failed}; sink balance ${sinkLamports === expected ? 'matches' : `MISMATCH ${sinkLamports} != ${expected}`}`,
+    `  failed           ${failed}; sink balance ` +
+      (sinkLamports === expected ? 'matches' : `MISMATCH ${sinkLamports} != ${expected}`),
   );
   tpsResult = tps;
 } finally {
@@ -128,11 +130,14 @@ try {
 console.log('');
 console.log('summary (bench:chain)');
 console.log(
-  `  JSON-RPC throughput  ${tpsResult.toFixed(0)} tx/s, target ≥ ${TARGET_TPS}: ratio ${(tpsResult / TARGET_TPS).toFixed(2)} ${tpsResult >= TARGET_TPS ? 'PASS' : 'FAIL'}`,
+  `  JSON-RPC throughput  ${tpsResult.toFixed(0)} tx/s, target ≥ ${TARGET_TPS}: ratio ` +
+    `${(tpsResult / TARGET_TPS).toFixed(2)} ${tpsResult >= TARGET_TPS ? 'PASS' : 'FAIL'}`,
 );
 for (const l of lags) {
   console.log(
-    `  indexer lag ${l.store.padEnd(8)} p50 ${l.p50.toFixed(0)} ms, p99 ${l.p99.toFixed(0)} ms, target p99 ≤ 1000 ms: ratio ${(l.p99 / 1000).toFixed(2)} ${l.met ? 'PASS' : 'FAIL'}${l.missing ? ` (${l.missing} not stored)` : ''}`,
+    `  indexer lag ${l.store.padEnd(8)} p50 ${l.p50.toFixed(0)} ms, p99 ` +
+      `${l.p99.toFixed(0)} ms, target p99 ≤ 1000 ms: ratio ${(l.p99 / 1000).toFixed(2)} ` +
+      `${l.met ? 'PASS' : 'FAIL'}${l.missing ? ` (${l.missing} not stored)` : ''}`,
   );
 }
 if (tpsResult < TARGET_TPS || lags.length === 0 || lags.some((l) => !l.met)) process.exitCode = 1;

@@ -135,10 +135,14 @@ async function main(): Promise<void> {
         .join(' ')}`,
     );
     console.log(
-      `to a file:     Postgres COPY (SELECT …) TO STDOUT ${f(m.copy)}; CSV export ${f(m.csv)}: ${(m.csv.rowsPerSec / m.copy.rowsPerSec).toFixed(2)} × COPY (target ≥ 0.5)`,
+      `to a file:     Postgres COPY (SELECT …) TO STDOUT ${f(m.copy)}; CSV export ${f(m.csv)}: ${(
+        m.csv.rowsPerSec / m.copy.rowsPerSec
+      ).toFixed(2)} × COPY (target ≥ 0.5)`,
     );
     console.log(
-      `bytes dropped: Postgres COPY ${f(m['copy-discard'])}; CSV export ${f(m['csv-discard'])}: ${(m['csv-discard'].rowsPerSec / m['copy-discard'].rowsPerSec).toFixed(2)} × COPY`,
+      `bytes dropped: Postgres COPY ${f(m['copy-discard'])}; CSV export ${f(m['csv-discard'])}: ${(
+        m['csv-discard'].rowsPerSec / m['copy-discard'].rowsPerSec
+      ).toFixed(2)} × COPY`,
     );
     console.log(`Parquet export to a file: ${f(m.parquet)} (target ≤ 30 s for 1,000,000 rows)`);
     console.log(

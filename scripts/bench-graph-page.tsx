@@ -153,10 +153,10 @@ const counters: Record<string, number> = {};
 
 /**
  * A replay into the graph as the overview runs one: the real ReplayPlayer over a synthetic window
- * of `rate` envelopes/s between the mesh's linked agents, pages of the overview's size (REPLAY_PAGE_SIZE, REPLAY_MAX_PAGES at most) answered
- * after 5 ms as a server would, ticked every 100 ms, each tick's envelopes applied with
- * applyReplayBatch and handed to the graph. Runs until stopReplay; the ids count up, so the order
- * of what the player hands out is checked as it goes.
+ * of `rate` envelopes/s between the mesh's linked agents, pages of the overview's size (REPLAY_PAGE_SIZE,
+ * REPLAY_MAX_PAGES at most) answered after 5 ms as a server would, ticked every 100 ms, each tick's envelopes applied
+ * with applyReplayBatch and handed to the graph. Runs until stopReplay; the ids count up, so the order of what the
+ * player hands out is checked as it goes.
  */
 let replayRun: { stop: () => ReplayProbe } | null = null;
 function startReplay(speed: ReplaySpeed, rate: number): void {

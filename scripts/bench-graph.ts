@@ -15,7 +15,8 @@
  * Target: ≥ 30 fps in every phase; the replay also must keep its clock (hand out what is due,
  * in order, within its buffer cap). Each phase is traced too: CPU time per frame of the renderer's
  * main, raster and compositor threads and the layout worker's share of a core, which still
- * tells the cost of a frame on a machine too loaded for the frame rate to. Screenshots go to $TMPDIR/zerox1-graph-bench-*.png.
+ * tells the cost of a frame on a machine too loaded for the frame rate to. Screenshots go to
+ * $TMPDIR/zerox1-graph-bench-*.png.
  */
 
 import { once } from 'node:events';
@@ -34,7 +35,10 @@ const MS = Number(process.env.BENCH_SECONDS ?? 5) * 1000;
 const TARGET_FPS = 30;
 const REPLAY_RATE = Number(process.env.BENCH_REPLAY_RATE ?? 80);
 const REPLAY_SPEED = 100;
-/** BENCH_PROFILE=1: a CPU profile of the page's main thread during the replay, top functions by self time (bundle not minified). */
+/**
+ * BENCH_PROFILE=1: a CPU profile of the page's main thread during the replay, top functions by self time (bundle not
+ * minified).
+ */
 const PROFILE = process.env.BENCH_PROFILE === '1';
 
 interface BenchWindow {
@@ -67,7 +71,9 @@ const bundle = (entry: string) =>
 const js = await bundle('scripts/bench-graph-page.tsx');
 const workerJs = await bundle('components/graph/layout.worker.ts');
 const css = readFileSync(join(ROOT, 'app/globals.css'), 'utf8');
-const html = `<!doctype html><html><head><meta charset="utf-8"><title>graph bench</title><style>${css}</style></head><body><div id="root"></div><script type="module" src="/bench.js"></script></body></html>`;
+const html =
+  `<!doctype html><html><head><meta charset="utf-8"><title>graph bench</title><style>${css}` +
+  `</style></head><body><div id="root"></div><script type="module" src="/bench.js"></script></body></html>`;
 
 interface ThreadCpu {
   main: number;
@@ -104,7 +110,10 @@ function threadCpu(trace: Buffer): ThreadCpu {
 }
 
 // The machine's ceiling at the moment: requestAnimationFrame on a page that paints nothing.
-const EMPTY = `<!doctype html><script>window.measure = (ms) => new Promise((r) => { let n = 0, t0 = 0; const f = (t) => { if (!t0) t0 = t; n++; if (t - t0 < ms) requestAnimationFrame(f); else r((n - 1) / ((t - t0) / 1000)); }; requestAnimationFrame(f); });</script>`;
+const EMPTY =
+  `<!doctype html><script>window.measure = (ms) => new Promise((r) => { let n = 0, t0 ` +
+  `= 0; const f = (t) => { if (!t0) t0 = t; n++; if (t - t0 < ms) requestAnimationFrame(f); ` +
+  `else r((n - 1) / ((t - t0) / 1000)); }; requestAnimationFrame(f); });</script>`;
 
 const server = createServer((req, res) => {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -143,15 +152,21 @@ try {
     const cpu = threadCpu(await browser.stopTracing());
     results.push({ phase, probe: p, layout: await layout(), cpu });
     console.log(
-      `${phase.padEnd(34)} ${p.fps.toFixed(1).padStart(5)} fps  (${p.frames} frames in ${p.seconds.toFixed(2)} s; frame p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)} ms, worst ${p.worst.toFixed(0)} ms; ${p.dropped} of ${p.frames + p.dropped} 60 Hz refreshes without a frame; layout ${results.at(-1)!.layout} at the end)`,
+      `${phase.padEnd(34)} ${p.fps.toFixed(1).padStart(5)} fps  (${p.frames} frames in ` +
+        `${p.seconds.toFixed(2)} s; frame p50 ${p.p50.toFixed(1)} ms, p95 ${p.p95.toFixed(1)}` +
+        ` ms, worst ${p.worst.toFixed(0)} ms; ${p.dropped} of ${p.frames + p.dropped}` +
+        ` 60 Hz refreshes without a frame; layout ${results.at(-1)!.layout} at the end)`,
     );
     const perFrame = (ms: number) => (ms / Math.max(1, p.frames)).toFixed(1);
     console.log(
-      `${''.padEnd(34)} CPU per frame: main ${perFrame(cpu.main)} ms, raster ${perFrame(cpu.raster)} ms, compositor ${perFrame(cpu.compositor)} ms; layout worker ${(cpu.worker / p.seconds / 10).toFixed(0)}% of a core`,
+      `${''.padEnd(34)} CPU per frame: main ${perFrame(cpu.main)} ms, raster ` +
+        `${perFrame(cpu.raster)} ms, compositor ${perFrame(cpu.compositor)} ms; ` +
+        `layout worker ${(cpu.worker / p.seconds / 10).toFixed(0)}% of a core`,
     );
   };
   console.log(
-    `graph bench: ${AGENTS} agents, ${LINKS} links, Chromium ${browser.version()} ${CHROMIUM_ARGS.includes('--disable-gpu') ? '(software rendering)' : ''}; page up in ${firstPaintMs} ms`,
+    `graph bench: ${AGENTS} agents, ${LINKS} links, Chromium ${browser.version()} ` +
+      `${CHROMIUM_ARGS.includes('--disable-gpu') ? '(software rendering)' : ''}; page up in ${firstPaintMs} ms`,
   );
 
   await probe('1. layout animating');
@@ -220,7 +235,11 @@ try {
   if (cdp) printProfile((await cdp.send('Profiler.stop')).profile);
   replay = await page.evaluate(() => (window as unknown as BenchWindow).__bench.stopReplay());
   console.log(
-    `${''.padEnd(34)} replay: ${replay.emitted.toLocaleString('en-US')} envelopes handed out of ${replay.due.toLocaleString('en-US')} due by the wall clock in ${replay.seconds.toFixed(1)} s, ${replay.inOrder ? 'in order' : 'OUT OF ORDER'}; clock held ${replay.stalledMs.toFixed(0)} ms waiting for pages; buffer peak ${replay.peakBuffered} of ${replay.cap}; ${replay.fetches} pages; applying a tick's batch p50 ${replay.applyP50.toFixed(1)} ms, worst ${replay.applyWorst.toFixed(1)} ms`,
+    `${''.padEnd(34)} replay: ${replay.emitted.toLocaleString('en-US')} envelopes handed out of ` +
+      `${replay.due.toLocaleString('en-US')} due by the wall clock in ${replay.seconds.toFixed(1)} s, ` +
+      `${replay.inOrder ? 'in order' : 'OUT OF ORDER'}; clock held ${replay.stalledMs.toFixed(0)} ms waiting ` +
+      `for pages; buffer peak ${replay.peakBuffered} of ${replay.cap}; ${replay.fetches} pages; applying ` +
+      `a tick's batch p50 ${replay.applyP50.toFixed(1)} ms, worst ${replay.applyWorst.toFixed(1)} ms`,
   );
   await page.screenshot({ path: join(tmpdir(), 'zerox1-graph-bench-replay.png') });
   if (errors.length) throw new Error(`page errors: ${errors.join('\n')}`);
@@ -244,7 +263,9 @@ for (const r of results) {
   // a conservative frame time.
   const frameCpu = (r.cpu.main + r.cpu.raster + r.cpu.compositor) / Math.max(1, r.probe.frames);
   console.log(
-    `  ${r.phase.padEnd(34)} ${r.probe.fps.toFixed(1).padStart(5)} fps = ${ratio.toFixed(2)}× target ${ratio >= 1 ? 'ok' : 'BELOW TARGET'}, ${(r.probe.fps / ceiling).toFixed(2)}× the empty page; CPU ${frameCpu.toFixed(1)} ms/frame (≤ ${Math.min(60, 1000 / frameCpu).toFixed(0)} fps on idle cores)`,
+    `  ${r.phase.padEnd(34)} ${r.probe.fps.toFixed(1).padStart(5)} fps = ${ratio.toFixed(2)}× target ` +
+      `${ratio >= 1 ? 'ok' : 'BELOW TARGET'}, ${(r.probe.fps / ceiling).toFixed(2)}× the empty page; CPU ` +
+      `${frameCpu.toFixed(1)} ms/frame (≤ ${Math.min(60, 1000 / frameCpu).toFixed(0)} fps on idle cores)`,
   );
 }
 if (replay) {
@@ -252,7 +273,14 @@ if (replay) {
   const kept = replay.emitted / Math.max(1, replay.due);
   const ok = r.probe.fps >= TARGET_FPS && replay.inOrder && kept >= 0.99 && replay.peakBuffered <= replay.cap;
   console.log(
-    `  replay ${REPLAY_SPEED}× on ${AGENTS.toLocaleString('en-US')} agents: ${ok ? 'PASS' : 'FAIL'} ${r.probe.fps.toFixed(1)} fps (target ≥ ${TARGET_FPS}), ${r.probe.dropped} of ${r.probe.frames + r.probe.dropped} refreshes without a frame (${((100 * r.probe.dropped) / Math.max(1, r.probe.frames + r.probe.dropped)).toFixed(0)}%; ${results[0].probe.dropped} of ${results[0].probe.frames + results[0].probe.dropped} in phase 1 without a replay), worst frame ${r.probe.worst.toFixed(0)} ms; ${(kept * 100).toFixed(1)}% of due envelopes handed out (target ≥ 99%), ${replay.inOrder ? 'in order' : 'OUT OF ORDER'}, buffer ≤ ${replay.cap}`,
+    `  replay ${REPLAY_SPEED}× on ${AGENTS.toLocaleString('en-US')} agents: ` +
+      `${ok ? 'PASS' : 'FAIL'} ${r.probe.fps.toFixed(1)} fps (target ≥ ${TARGET_FPS}), ` +
+      `${r.probe.dropped} of ${r.probe.frames + r.probe.dropped} refreshes without a frame ` +
+      `(${((100 * r.probe.dropped) / Math.max(1, r.probe.frames + r.probe.dropped)).toFixed(0)}` +
+      `%; ${results[0].probe.dropped} of ${results[0].probe.frames + results[0].probe.dropped}` +
+      ` in phase 1 without a replay), worst frame ${r.probe.worst.toFixed(0)}` +
+      ` ms; ${(kept * 100).toFixed(1)}% of due envelopes handed out (target ` +
+      `≥ 99%), ${replay.inOrder ? 'in order' : 'OUT OF ORDER'}, buffer ≤ ${replay.cap}`,
   );
 }
 console.log(`screenshots: ${join(tmpdir(), 'zerox1-graph-bench-{layout,zoom,focus,replay}.png')}`);

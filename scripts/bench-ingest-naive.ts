@@ -41,7 +41,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const nowMs = () => performance.timeOrigin + performance.now();
 const key = (i: number, l: string) => sha256(new TextEncoder().encode(`bench-naive/${i}/${l}`));
 
-/** Runs the naive observer on a fresh Postgres database: warm-up, then `total` envelopes from `publishers` processes. */
+/**
+ * Runs the naive observer on a fresh Postgres database: warm-up, then `total` envelopes from `publishers` processes.
+ */
 export async function runNaive(p: {
   pgUrl: string;
   publishers: number;

@@ -107,7 +107,9 @@ async function run(count: number, ratePerSec: number): Promise<void> {
         .peers()
         .map(
           (p) =>
-            `${p.slice(-6)}: score ${gs.getScore(p).toFixed(1)}, subscribed ${gs.topics.get(topic)?.has(p) ?? false}, outbound stream ${gs.streamsOutbound.has(p)}, mesh ${node!.meshPeers(topic).includes(p)}`,
+            `${p.slice(-6)}: score ${gs.getScore(p).toFixed(1)}, subscribed ` +
+            `${gs.topics.get(topic)?.has(p) ?? false}, outbound stream ` +
+            `${gs.streamsOutbound.has(p)}, mesh ${node!.meshPeers(topic).includes(p)}`,
         )
         .join('; ') || 'no connected peer';
   }

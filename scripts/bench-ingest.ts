@@ -13,19 +13,18 @@
  * whole machine (/proc/stat), ingest batch sizes and times, and for the paced phase the latency
  * split publish → validated → batch start → committed.
  *
- * Env: BENCH_PUBLISHERS (3), BENCH_WARMUP (6000, not measured), BENCH_TOTAL (60000), BENCH_RATE (2000), BENCH_SECONDS (5),
+ * Env: BENCH_PUBLISHERS (3), BENCH_WARMUP (6000, not measured), BENCH_TOTAL (60000), BENCH_RATE (2000), BENCH_SECONDS
+ * (5),
  * BENCH_RUNS (1: with more, medians are printed), BENCH_ONLY (postgres|pglite), BENCH_NAIVE_TOTAL (6000;
- * envelopes for the naive design of ./bench-ingest-naive.ts, measured after Postgres and PGlite in each run; 0 skips it),
- * BENCH_PROFILE (directory: CPU profile of the observer per phase, and of one publisher; with
- * BENCH_HEAP=1 also a sampling heap profile of what each phase left live, BENCH_HEAP=alloc of everything it allocated),
- * VERIFY_WORKERS (the observer's signature worker threads; default cores − 1, at least 1),
- * BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres),
- * BENCH_METRICS (ab: on Postgres also run the observer without metrics and mesh health, after
- * the run with them in odd runs and before it in even ones, and print what they cost per
- * envelope; off: only without), BENCH_ALERTS (ab: on Postgres also run the observer with the alert
- * evaluator watching 1,000 agents with 5 rules each, the publishers among them, in the same
- * alternating order, and print the observer's CPU per envelope at BENCH_RATE with and without it
- * against the 5 % target).
+ * envelopes for the naive design of ./bench-ingest-naive.ts, measured after Postgres and PGlite in each run; 0 skips
+ * it), BENCH_PROFILE (directory: CPU profile of the observer per phase, and of one publisher; with BENCH_HEAP=1 also a
+ * sampling heap profile of what each phase left live, BENCH_HEAP=alloc of everything it allocated), VERIFY_WORKERS (the
+ * observer's signature worker threads; default cores − 1, at least 1), BENCH_DATABASE_URL / TEST_DATABASE_URL (default
+ * postgres://postgres@127.0.0.1:5432/postgres), BENCH_METRICS (ab: on Postgres also run the observer without metrics
+ * and mesh health, after the run with them in odd runs and before it in even ones, and print what they cost per
+ * envelope; off: only without), BENCH_ALERTS (ab: on Postgres also run the observer with the alert evaluator watching
+ * 1,000 agents with 5 rules each, the publishers among them, in the same alternating order, and print the observer's
+ * CPU per envelope at BENCH_RATE with and without it against the 5 % target).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -169,7 +168,10 @@ interface Result {
   paced: number;
   wsLost: number;
   /** Observer CPU per envelope in the paced phase, µs. */ pacedUs: number;
-  /** The evaluator's own costs, measured apart (with BENCH_ALERTS=ab): per envelope on the bus, per drop hook, per tick (µs). */
+  /**
+   * The evaluator's own costs, measured apart (with BENCH_ALERTS=ab): per envelope on the bus, per drop hook, per tick
+   * (µs).
+   */
   parts?: { perEventUs: number; hookUs: number; perTickUs: number; tickMs: number };
 }
 type Msg = Record<string, any>;
@@ -343,7 +345,8 @@ async function runOn(kind: 'postgres' | 'pglite', metrics = true, alerts = false
       })),
     );
     await rawQuery(store)(
-      `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, updated_at) SELECT a, e, a, a, 1, now() FROM unnest($1::bytea[]) AS a, unnest($2::int8[]) AS e`,
+      `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, updated_at) SELECT ` +
+        `a, e, a, a, 1, now() FROM unnest($1::bytea[]) AS a, unnest($2::int8[]) AS e`,
       [agents, [cur - 3n, cur - 2n, cur - 1n].map(String)],
     );
     alerting.evaluator.invalidate();
@@ -469,9 +472,20 @@ async function runOn(kind: 'postgres' | 'pglite', metrics = true, alerts = false
     const heapMb = process.memoryUsage().heapUsed / 2 ** 20;
     const b = ing.batches - ing0.batches;
     console.log(
-      `  ${kind} ${name}: ${wall.toFixed(1)} s; event-loop delay p50 ${(eld.percentile(50) / 1e6).toFixed(1)} p99 ${(eld.percentile(99) / 1e6).toFixed(1)} max ${(eld.max / 1e6).toFixed(1)} ms; ` +
-        `CPU observer ${(((o.user + o.system) / 1e6 / wall) * 100).toFixed(0)}% publishers ${((pubCpu / wall) * 100).toFixed(0)}% machine ${(((m1.busy - m0.busy) / (m1.total - m0.total)) * 200).toFixed(0)}% of 200%; ` +
-        `heap ${heapMb.toFixed(0)} MB; ${r.some((x) => x.unsent) ? `publishes that reached no peer ${r.reduce((a, x) => a + (x.unsent ?? 0), 0)}; ` : ''}${b} batches, mean ${((ing.items - ing0.items) / b).toFixed(0)} envelopes, ${((ing.ms - ing0.ms) / b).toFixed(1)} ms${r.some((x) => x.late) ? `; publishers late ${r.reduce((a, x) => a + x.late, 0)}` : ''}`,
+      `  ${kind} ${name}: ${wall.toFixed(1)} s; event-loop delay p50 ${(eld.percentile(50) / 1e6).toFixed(1)}` +
+        ` p99 ${(eld.percentile(99) / 1e6).toFixed(1)} max ${(eld.max / 1e6).toFixed(1)} ms; ` +
+        `CPU observer ${(((o.user + o.system) / 1e6 / wall) * 100).toFixed(0)}` +
+        `% publishers ${((pubCpu / wall) * 100).toFixed(0)}% machine ` +
+        `${(((m1.busy - m0.busy) / (m1.total - m0.total)) * 200).toFixed(0)}% of 200%; ` +
+        `heap ${heapMb.toFixed(0)} MB; ` +
+        `${
+          r.some((x) => x.unsent)
+            ? `publishes that reached no peer ${r.reduce((a, x) => a + (x.unsent ?? 0), 0)}; `
+            : ''
+        }${b}` +
+        ` batches, mean ${((ing.items - ing0.items) / b).toFixed(0)} envelopes, ` +
+        `${((ing.ms - ing0.ms) / b).toFixed(1)} ms` +
+        (r.some((x) => x.late) ? `; publishers late ${r.reduce((a, x) => a + x.late, 0)}` : ''),
     );
     if (perThread.length > 0 && got > 0) {
       const us = (j: number) => ((j * 10_000) / got).toFixed(0);
@@ -481,9 +495,9 @@ async function runOn(kind: 'postgres' | 'pglite', metrics = true, alerts = false
         `  ${kind} ${name}: observer CPU per envelope by thread (µs): event loop ${us(main)}; others ${rest
           .slice(0, 4)
           .map(([, v]) => us(v))
-          .join(
-            ', ',
-          )}${rest.length > 4 ? ` (+${us(rest.slice(4).reduce((x, [, v]) => x + v, 0))} in ${rest.length - 4} more)` : ''}`,
+          .join(', ')}${
+          rest.length > 4 ? ` (+${us(rest.slice(4).reduce((x, [, v]) => x + v, 0))} in ${rest.length - 4} more)` : ''
+        }`,
       );
     }
     return { got, cpuSeconds: (o.user + o.system) / 1e6 };
@@ -510,7 +524,9 @@ async function runOn(kind: 'postgres' | 'pglite', metrics = true, alerts = false
     // based figure is printed too: it rewards a stall before the first commit.
     rate = got / ((lastCommit - sendStart) / 1000);
     console.log(
-      `  ${kind} load: ${got} envelopes, first publish -> last commit ${f1(lastCommit - sendStart)} ms (${rate.toFixed(0)}/s); first -> last commit ${f1(lastCommit - firstCommit)} ms (${(got / ((lastCommit - firstCommit) / 1000)).toFixed(0)}/s)`,
+      `  ${kind} load: ${got} envelopes, first publish -> last commit ${f1(lastCommit - sendStart)}` +
+        ` ms (${rate.toFixed(0)}/s); first -> last commit ${f1(lastCommit - firstCommit)}` +
+        ` ms (${(got / ((lastCommit - firstCommit) / 1000)).toFixed(0)}/s)`,
     );
   }
   phase = 'idle';
@@ -541,7 +557,8 @@ async function runOn(kind: 'postgres' | 'pglite', metrics = true, alerts = false
   };
   const sp = (xs: number[]) => `p50 ${f1(pct(xs, 50))} p99 ${f1(pct(xs, 99))}`;
   console.log(
-    `  ${kind} paced split (ms): publish->validated ${sp(split.net)}; validated->batch start ${sp(split.queue)}; batch start->commit ${sp(split.db)}`,
+    `  ${kind} paced split (ms): publish->validated ${sp(split.net)}; ` +
+      `validated->batch start ${sp(split.queue)}; batch start->commit ${sp(split.db)}`,
   );
   console.log(`  ${kind}: mesh ${JSON.stringify(obs.mesh.stats())}, bus messages ${committed}, sent ${sentTotal}`);
   const drops = obs.dropCounts();
@@ -559,7 +576,10 @@ async function runOn(kind: 'postgres' | 'pglite', metrics = true, alerts = false
 }
 
 console.log(
-  `bench:ingest: ${P} publisher processes, ${WARMUP} envelopes of warm-up, ${TOTAL} envelopes for throughput, then ${RATE}/s for ${SECONDS} s; ${RUNS} run(s); Ed25519 backend ${ed25519Backend().name}; V8 flags ${process.execArgv.filter((a) => a.startsWith('--') && !a.startsWith('--import')).join(' ') || 'none'}; signature workers ${process.env.VERIFY_WORKERS ?? defaultVerifyWorkers()}; load average ${la()}`,
+  `bench:ingest: ${P} publisher processes, ${WARMUP} envelopes of warm-up, ${TOTAL} envelopes for throughput, ` +
+    `then ${RATE}/s for ${SECONDS} s; ${RUNS} run(s); Ed25519 backend ${ed25519Backend().name}; V8 ` +
+    `flags ${process.execArgv.filter((a) => a.startsWith('--') && !a.startsWith('--import')).join(' ') || 'none'}` +
+    `; signature workers ${process.env.VERIFY_WORKERS ?? defaultVerifyWorkers()}; load average ${la()}`,
 );
 const kinds = (process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : ['postgres', 'pglite']) as Array<
   'postgres' | 'pglite'
@@ -580,11 +600,15 @@ const NAIVE_TOTAL = Number(process.env.BENCH_NAIVE_TOTAL ?? 6_000);
 for (let run = 1; run <= RUNS; run++) {
   const { wall: check, cpu: checkCpu, verifyCpu } = checkRates();
   console.log(
-    `run ${run}: one-core full check (decode + keccak + verify): ${check.toFixed(0)} envelopes/s, ${checkCpu.toFixed(0)} per CPU-second (${(1e6 / checkCpu).toFixed(0)} µs each); load average ${la()}`,
+    `run ${run}: one-core full check (decode + keccak + verify): ${check.toFixed(0)} envelopes/s, ` +
+      `${checkCpu.toFixed(0)} per CPU-second (${(1e6 / checkCpu).toFixed(0)} µs each); load average ${la()}`,
   );
   console.log(
-    `  of which the Ed25519 verify alone: ${verifyCpu.toFixed(0)} per CPU-second (${(1e6 / verifyCpu).toFixed(0)} µs); capacity ${CAPACITY_TARGET} x the check allows ${(1e6 / (CAPACITY_TARGET * checkCpu)).toFixed(0)} µs per envelope in all, ` +
-      `${(1e6 / (CAPACITY_TARGET * checkCpu) - 1e6 / verifyCpu).toFixed(0)} µs of it besides the signature (libp2p's gossip receive alone: npm run bench:mesh)`,
+    `  of which the Ed25519 verify alone: ${verifyCpu.toFixed(0)} per CPU-second (` +
+      `${(1e6 / verifyCpu).toFixed(0)} µs); capacity ${CAPACITY_TARGET} x the check ` +
+      `allows ${(1e6 / (CAPACITY_TARGET * checkCpu)).toFixed(0)} µs per envelope in all, ` +
+      `${(1e6 / (CAPACITY_TARGET * checkCpu) - 1e6 / verifyCpu).toFixed(0)} µs of ` +
+      `it besides the signature (libp2p's gossip receive alone: npm run bench:mesh)`,
   );
   for (const kind of kinds) {
     // With BENCH_METRICS=ab, even runs measure the observer without metrics first, so neither
@@ -599,13 +623,18 @@ for (let run = 1; run <= RUNS; run++) {
     }
     all.set(kind, [...(all.get(kind) ?? []), { ...r, check, checkCpu }]);
     console.log(
-      `${kind}: sustained validated+committed ${r.rate.toFixed(0)} envelopes/s = ${(r.rate / check).toFixed(2)} x one-core check rate`,
+      `${kind}: sustained validated+committed ${r.rate.toFixed(0)} ` +
+        `envelopes/s = ${(r.rate / check).toFixed(2)} x one-core check rate`,
     );
     console.log(
-      `  observer capacity ${r.capacity.toFixed(0)} envelopes per CPU-second (${(1e6 / r.capacity).toFixed(0)} µs CPU each, every thread) = ${(r.capacity / checkCpu).toFixed(2)} x the check's ${checkCpu.toFixed(0)} per CPU-second`,
+      `  observer capacity ${r.capacity.toFixed(0)} envelopes per CPU-second (` +
+        `${(1e6 / r.capacity).toFixed(0)} µs CPU each, every thread) = ` +
+        `${(r.capacity / checkCpu).toFixed(2)} x the check's ${checkCpu.toFixed(0)} per CPU-second`,
     );
     console.log(
-      `  at ${RATE}/s (${r.paced} envelopes): publish->committed p50 ${f1(r.commitP50)} ms p99 ${f1(r.commitP99)} ms; publish->WebSocket p50 ${f1(r.wsP50)} ms p99 ${f1(r.wsP99)} ms${r.wsLost ? `; ${r.wsLost} not delivered to the WebSocket` : ''}; load average ${la()}`,
+      `  at ${RATE}/s (${r.paced} envelopes): publish->committed p50 ${f1(r.commitP50)} ms p99 ` +
+        `${f1(r.commitP99)} ms; publish->WebSocket p50 ${f1(r.wsP50)} ms p99 ${f1(r.wsP99)} ms` +
+        `${r.wsLost ? `; ${r.wsLost} not delivered to the WebSocket` : ''}; load average ${la()}`,
     );
     if (METRICS === 'ab' && kind === 'postgres') {
       const off = offFirst ?? (await runOn(kind, false));
@@ -615,7 +644,9 @@ for (let run = 1; run <= RUNS; run++) {
       }
       metricsAb.push({ on: r, off });
       console.log(
-        `${kind} without metrics and mesh health: observer capacity ${off.capacity.toFixed(0)} envelopes per CPU-second (${(1e6 / off.capacity).toFixed(0)} µs each); with them ${(1e6 / r.capacity).toFixed(0)} µs: ${(100 * (off.capacity / r.capacity - 1)).toFixed(1)} % more CPU per envelope`,
+        `${kind} without metrics and mesh health: observer capacity ${off.capacity.toFixed(0)} envelopes ` +
+          `per CPU-second (${(1e6 / off.capacity).toFixed(0)} µs each); with them ${(1e6 / r.capacity).toFixed(0)}` +
+          ` µs: ${(100 * (off.capacity / r.capacity - 1)).toFixed(1)} % more CPU per envelope`,
       );
     }
     if (ALERTS === 'ab' && kind === 'postgres') {
@@ -627,13 +658,22 @@ for (let run = 1; run <= RUNS; run++) {
       }
       alertsAb.push({ on, off: r });
       console.log(
-        `${kind} with the alert evaluator (1,000 agents x 5 rules): observer CPU per envelope at ${RATE}/s ${on.pacedUs.toFixed(1)} µs; without ${r.pacedUs.toFixed(1)} µs (${alertsFirst ? 'with measured first' : 'without measured first'}): ${(100 * (on.pacedUs / r.pacedUs - 1)).toFixed(1)} %; capacity ${(1e6 / on.capacity).toFixed(0)} vs ${(1e6 / r.capacity).toFixed(0)} µs`,
+        `${kind} with the alert evaluator (1,000 agents x 5 rules): observer CPU ` +
+          `per envelope at ${RATE}/s ${on.pacedUs.toFixed(1)} µs; without ` +
+          `${r.pacedUs.toFixed(1)} µs (${alertsFirst ? 'with measured first' : 'without measured first'}` +
+          `): ${(100 * (on.pacedUs / r.pacedUs - 1)).toFixed(1)} %; capacity ` +
+          `${(1e6 / on.capacity).toFixed(0)} vs ${(1e6 / r.capacity).toFixed(0)} µs`,
       );
       if (on.parts) {
         const x = on.parts;
         const extra = x.perEventUs + x.hookUs + x.perTickUs / ((RATE * x.tickMs) / 1000);
         console.log(
-          `  the evaluator measured apart: ${(1000 * x.perEventUs).toFixed(0)} ns per envelope on the bus, ${(1000 * x.hookUs).toFixed(0)} ns for the drop hook, ${(x.perTickUs / 1000).toFixed(2)} ms CPU per tick (every ${x.tickMs / 1000} s, ${(x.perTickUs / ((RATE * x.tickMs) / 1000)).toFixed(3)} µs per envelope at ${RATE}/s): ${extra.toFixed(2)} µs per envelope = ${((100 * extra) / r.pacedUs).toFixed(2)} % of the observer's ${r.pacedUs.toFixed(0)} µs`,
+          `  the evaluator measured apart: ${(1000 * x.perEventUs).toFixed(0)} ns per ` +
+            `envelope on the bus, ${(1000 * x.hookUs).toFixed(0)} ns for the drop hook, ` +
+            `${(x.perTickUs / 1000).toFixed(2)} ms CPU per tick (every ${x.tickMs / 1000}` +
+            ` s, ${(x.perTickUs / ((RATE * x.tickMs) / 1000)).toFixed(3)} µs per ` +
+            `envelope at ${RATE}/s): ${extra.toFixed(2)} µs per envelope = ` +
+            `${((100 * extra) / r.pacedUs).toFixed(2)} % of the observer's ${r.pacedUs.toFixed(0)} µs`,
         );
       }
     }
@@ -650,7 +690,9 @@ for (let run = 1; run <= RUNS; run++) {
     else {
       naive.push({ ...n, check });
       console.log(
-        `naive (StrictSign gossip, validation on the event loop, one INSERT per envelope) on postgres: ${n.rate.toFixed(0)} envelopes/s over ${n.envelopes}; ${n.perCpuSecond.toFixed(0)} per CPU-second (${(1e6 / n.perCpuSecond).toFixed(0)} µs each); mesh ${n.stats}; load average ${la()}`,
+        `naive (StrictSign gossip, validation on the event loop, one INSERT per envelope) on postgres: ` +
+          `${n.rate.toFixed(0)} envelopes/s over ${n.envelopes}; ${n.perCpuSecond.toFixed(0)} per ` +
+          `CPU-second (${(1e6 / n.perCpuSecond).toFixed(0)} µs each); mesh ${n.stats}; load average ${la()}`,
       );
     }
   }
@@ -659,7 +701,8 @@ console.log(`\nsummary${RUNS > 1 ? ` (median of ${RUNS} runs)` : ''}; load avera
 if (metricsAb.length) {
   const cost = median(metricsAb.map((x) => x.off.capacity / x.on.capacity - 1));
   console.log(
-    `${cost <= 0.05 ? 'PASS' : 'FAIL'} metrics and mesh health cost the observer ${(100 * cost).toFixed(1)} % more CPU per envelope on postgres (capacity without ÷ with, same run) <= 5 %`,
+    `${cost <= 0.05 ? 'PASS' : 'FAIL'} metrics and mesh health cost the observer ${(100 * cost).toFixed(1)}` +
+      ` % more CPU per envelope on postgres (capacity without ÷ with, same run) <= 5 %`,
   );
 }
 if (alertsAb.some((x) => x.on.parts)) {
@@ -671,14 +714,17 @@ if (alertsAb.some((x) => x.on.parts)) {
     });
   const share = median(shares);
   console.log(
-    `${share <= 0.05 ? 'PASS' : 'FAIL'} the alert evaluator's own CPU (1,000 watched agents x 5 rules, measured apart) is ${(100 * share).toFixed(2)} % of the observer's CPU per envelope at ${RATE}/s <= 5 %` +
+    `${share <= 0.05 ? 'PASS' : 'FAIL'} the alert evaluator's own CPU (1,000 watched agents x 5 rules, ` +
+      `measured apart) is ${(100 * share).toFixed(2)} % of the observer's CPU per envelope at ${RATE}/s <= 5 %` +
       (shares.length > 1 ? ` (runs: ${shares.map((v) => (100 * v).toFixed(2)).join(' ')} %)` : ''),
   );
 }
 if (alertsAb.length) {
   const cost = median(alertsAb.map((x) => x.on.pacedUs / x.off.pacedUs - 1));
   console.log(
-    `${cost <= 0.05 ? 'PASS' : 'FAIL'} A/B: with the alert evaluator the observer spent ${(100 * cost).toFixed(1)} % more CPU per envelope at ${RATE}/s on postgres (paced phase, with ÷ without; moves with batch sizes and machine load) <= 5 %` +
+    `${cost <= 0.05 ? 'PASS' : 'FAIL'} A/B: with the alert evaluator the observer ` +
+      `spent ${(100 * cost).toFixed(1)} % more CPU per envelope at ${RATE}/s on postgres ` +
+      `(paced phase, with ÷ without; moves with batch sizes and machine load) <= 5 %` +
       (alertsAb.length > 1
         ? ` (runs: ${alertsAb.map((x) => (100 * (x.on.pacedUs / x.off.pacedUs - 1)).toFixed(1)).join(' ')} %)`
         : ''),
@@ -689,28 +735,37 @@ for (const [kind, rs] of all) {
   const check = m((r) => r.check);
   const ratio = m((r) => r.rate / r.check);
   console.log(
-    `${kind}: ingest ${m((r) => r.rate).toFixed(0)} envelopes/s; one-core check ${check.toFixed(0)}/s; ratio ${ratio.toFixed(2)}; ` +
-      `at ${RATE}/s publish->committed p50 ${f1(m((r) => r.commitP50))} p99 ${f1(m((r) => r.commitP99))} ms, publish->WebSocket p50 ${f1(m((r) => r.wsP50))} p99 ${f1(m((r) => r.wsP99))} ms` +
+    `${kind}: ingest ${m((r) => r.rate).toFixed(0)} envelopes/s; ` +
+      `one-core check ${check.toFixed(0)}/s; ratio ${ratio.toFixed(2)}; ` +
+      `at ${RATE}/s publish->committed p50 ${f1(m((r) => r.commitP50))} p99 ${f1(m((r) => r.commitP99))}` +
+      ` ms, publish->WebSocket p50 ${f1(m((r) => r.wsP50))} p99 ${f1(m((r) => r.wsP99))} ms` +
       (rs.length > 1
-        ? ` (runs: ratio ${rs.map((r) => (r.rate / r.check).toFixed(2)).join(' ')}; ws p99 ${rs.map((r) => f1(r.wsP99)).join(' ')})`
+        ? ` (runs: ratio ${rs.map((r) => (r.rate / r.check).toFixed(2)).join(' ')}` +
+          `; ws p99 ${rs.map((r) => f1(r.wsP99)).join(' ')})`
         : ''),
   );
   if (kind !== 'postgres') continue;
   const ws99 = m((r) => r.wsP99);
   console.log(
-    `${ratio >= 0.6 ? 'PASS' : 'FAIL'} postgres ingest ratio ${ratio.toFixed(2)} >= 0.60 (goal 1.00: ${ratio >= 1 ? 'met' : 'not met'})`,
+    `${ratio >= 0.6 ? 'PASS' : 'FAIL'} postgres ingest ratio ` +
+      `${ratio.toFixed(2)} >= 0.60 (goal 1.00: ${ratio >= 1 ? 'met' : 'not met'})`,
   );
   console.log(`${ws99 <= 100 ? 'PASS' : 'FAIL'} postgres p99 publish->WebSocket ${f1(ws99)} ms <= 100 ms at ${RATE}/s`);
   const cap = m((r) => r.capacity / r.checkCpu);
   console.log(
-    `${cap >= CAPACITY_TARGET ? 'PASS' : 'FAIL'} postgres observer capacity ${m((r) => r.capacity).toFixed(0)} envelopes per CPU-second = ${cap.toFixed(2)} x the one-core check's ${m((r) => r.checkCpu).toFixed(0)} per CPU-second >= ${CAPACITY_TARGET}` +
+    `${cap >= CAPACITY_TARGET ? 'PASS' : 'FAIL'} postgres observer capacity ` +
+      `${m((r) => r.capacity).toFixed(0)} envelopes per CPU-second = ${cap.toFixed(2)} x the one-core ` +
+      `check's ${m((r) => r.checkCpu).toFixed(0)} per CPU-second >= ${CAPACITY_TARGET}` +
       (rs.length > 1 ? ` (runs: ${rs.map((r) => (r.capacity / r.checkCpu).toFixed(2)).join(' ')})` : ''),
   );
   if (naive.length) {
     const nm = (f: (r: NaiveResult & { check: number }) => number) => median(naive.map(f));
     console.log(
-      `naive design on postgres: ${nm((r) => r.rate).toFixed(0)} envelopes/s, ${nm((r) => r.perCpuSecond).toFixed(0)} per CPU-second; ` +
-        `the observer is ${(m((r) => r.rate) / nm((r) => r.rate)).toFixed(1)}x faster (wall clock) and ${(m((r) => r.capacity) / nm((r) => r.perCpuSecond)).toFixed(1)}x cheaper per envelope (CPU)`,
+      `naive design on postgres: ${nm((r) => r.rate).toFixed(0)} ` +
+        `envelopes/s, ${nm((r) => r.perCpuSecond).toFixed(0)} per CPU-second; ` +
+        `the observer is ${(m((r) => r.rate) / nm((r) => r.rate)).toFixed(1)}x faster (wall clock) and ${(
+          m((r) => r.capacity) / nm((r) => r.perCpuSecond)
+        ).toFixed(1)}x cheaper per envelope (CPU)`,
     );
   }
 }

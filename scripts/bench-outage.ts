@@ -25,9 +25,12 @@ if (typeof cluster === 'string') {
 const t0 = Date.now();
 try {
   console.log(
-    `bench:outage: ${rate}/s, Postgres at ${cluster.url} stopped ${outageMs / 1000} s after ${beforeMs / 1000} s; buffer ${DEFAULT_INGEST_BUFFER.maxEnvelopes} envelopes / ${DEFAULT_INGEST_BUFFER.maxBytes / 2 ** 20} MiB; load ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}`,
+    `bench:outage: ${rate}/s, Postgres at ${cluster.url} stopped ${outageMs / 1000}` +
+      ` s after ${beforeMs / 1000} s; buffer ${DEFAULT_INGEST_BUFFER.maxEnvelopes}` +
+      ` envelopes / ${DEFAULT_INGEST_BUFFER.maxBytes / 2 ** 20} ` +
+      `MiB; load ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
   );
   const r = await runOutageScenario({
     cluster,
@@ -42,15 +45,20 @@ try {
   console.log(`health during: ${r.during.status} store ${JSON.stringify(r.during.report.store)}`);
   console.log(`health after:  ${r.after.status} store ${JSON.stringify(r.after.report.store)}`);
   console.log(
-    `upload during the outage: ${r.uploadDuringStatus}; LISTEN back after: ${r.listenRecovered}; drops ${JSON.stringify(r.droppedByReason)}`,
+    `upload during the outage: ${r.uploadDuringStatus}; LISTEN back after: ` +
+      `${r.listenRecovered}; drops ${JSON.stringify(r.droppedByReason)}`,
   );
   console.log(
-    `published ${r.published}, accepted ${r.accepted}, stored ${r.stored}, duplicates ${dup}, missing ${r.missing}, shed ${r.shed}`,
+    `published ${r.published}, accepted ${r.accepted}, stored ` +
+      `${r.stored}, duplicates ${dup}, missing ${r.missing}, shed ${r.shed}`,
   );
   console.log(
-    `buffer peak ${r.bufferedPeak} envelopes (${(r.bufferedPeak / rate).toFixed(1)} s of the rate); drained ${(r.drainMs / 1000).toFixed(2)} s after the restart; run ${((Date.now() - t0) / 1000).toFixed(0)} s; load ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(' ')}`,
+    `buffer peak ${r.bufferedPeak} envelopes (${(r.bufferedPeak / rate).toFixed(1)}` +
+      ` s of the rate); drained ${(r.drainMs / 1000).toFixed(2)}` +
+      ` s after the restart; run ${((Date.now() - t0) / 1000).toFixed(0)} ` +
+      `s; load ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
   );
   const ok =
     dup === 0 &&

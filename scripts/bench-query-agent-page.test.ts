@@ -7,7 +7,8 @@ import { AGENT_PAGE_ROWS } from '../app/_lib/agent-page';
 import { pageParts } from './bench-query-agent-page';
 
 const table = (testid: string, n: number) =>
-  `<table data-testid="${testid}"><thead><tr><th>x</th></tr></thead><tbody>${'<tr><td>r</td></tr>'.repeat(n)}</tbody></table>`;
+  `<table data-testid="${testid}"><thead><tr><th>x</th></tr></thead><tbody>` +
+  `${'<tr><td>r</td></tr>'.repeat(n)}</tbody></table>`;
 const rsc = '<script>self.__next_f.push([1,"0:{}"])</script>';
 
 test('the RSC payload is counted apart, and each list against its first page', () => {

@@ -101,7 +101,8 @@ export async function seedAgentChain(
   const one = new Uint8Array([1]);
   await rawQuery(store)(
     `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, signature, status, updated_at)
-    SELECT $1, e, decode('00', 'hex'), decode('01', 'hex'), e * 1000, rpad('5Batch' || e, ${SIG_CHARS}, 'K'), 'unverified', now()
+    SELECT $1, e, decode('00', 'hex'), decode('01', 'hex'), e * 1000, rpad('5Batch' || e, ${SIG_CHARS}, 'K'),
+      'unverified', now()
     FROM unnest($2::int8[]) AS e ON CONFLICT (agent_id, epoch) DO UPDATE SET signature = excluded.signature`,
     [agent, epochs.map(String)],
   );
@@ -109,7 +110,8 @@ export async function seedAgentChain(
     `INSERT INTO epoch_log_entry (agent_id, epoch, position, envelope_id)
     SELECT $1, p.e, (row_number() OVER (PARTITION BY p.e ORDER BY x.timestamp, x.id) - 1)::int, x.id
     FROM unnest($2::int8[]) AS p(e)
-    CROSS JOIN LATERAL (SELECT v.id, v.timestamp FROM envelope v WHERE v.epoch = p.e::int4 AND (v.sender = $1 OR v.recipient = $1)) x
+    CROSS JOIN LATERAL (SELECT v.id, v.timestamp FROM envelope v WHERE v.epoch = p.e::int4 AND (v.sender = $1 OR
+      v.recipient = $1)) x
     WHERE get_byte(x.id, 0) % 10 <> 0 ON CONFLICT DO NOTHING`,
     [agent, epochs.map(String)],
   );
@@ -185,10 +187,12 @@ async function seedChainState(store: Store, agent: Uint8Array, epochs: bigint[])
   await rawQuery(store)(
     `INSERT INTO chain_event (signature, index, slot, program, name, data, block_time, agent)
     SELECT 'bench-lease-' || a.n || '-' || e, 0, e * 1000 + a.n, 'lease', 'LeasePaid',
-      jsonb_build_object('agent', a.addr, 'epoch', e::text, 'paidThroughEpoch', (e + 3)::text, 'status', 0), to_timestamp(e * ${EPOCH} + 60), a.addr
+      jsonb_build_object('agent', a.addr, 'epoch', e::text, 'paidThroughEpoch', (e + 3)::text, 'status', 0),
+        to_timestamp(e * ${EPOCH} + 60), a.addr
     FROM unnest($1::text[]) WITH ORDINALITY AS a(addr, n) CROSS JOIN unnest($2::int8[]) AS e
     UNION ALL
-    SELECT 'bench-stake-' || a.n, 0, $3::int8 * 1000 + a.n, 'stake_lock', 'StakeLocked', jsonb_build_object('agent', a.addr, 'amount', '10000000'), to_timestamp($3::int8 * ${EPOCH} + 30), a.addr
+    SELECT 'bench-stake-' || a.n, 0, $3::int8 * 1000 + a.n, 'stake_lock', 'StakeLocked', jsonb_build_object('agent',
+      a.addr, 'amount', '10000000'), to_timestamp($3::int8 * ${EPOCH} + 30), a.addr
     FROM unnest($1::text[]) WITH ORDINALITY AS a(addr, n)
     ON CONFLICT DO NOTHING`,
     [agents, epochs.map(String), epochs[0].toString()],
@@ -196,7 +200,10 @@ async function seedChainState(store: Store, agent: Uint8Array, epochs: bigint[])
   await rawQuery(store)('ANALYZE chain_event');
 }
 
-/** One GET with node:http, no compression asked: when the headers and the first body byte came, when it ended, its bytes. */
+/**
+ * One GET with node:http, no compression asked: when the headers and the first body byte came, when it ended, its
+ * bytes.
+ */
 export function timedGet(
   url: string,
 ): Promise<{ status: number; headersMs: number; firstByteMs: number; totalMs: number; body: Buffer }> {
@@ -292,8 +299,11 @@ export async function agentPage(store: Store, dbUrl: string, endUs: bigint, rows
     [agent],
   );
   console.log(
-    `agent page: the busiest agent ${base58(hex)} sent ${fmt(busiest.sent)} envelopes and received ${fmt(Number(to))}, ${fmt(Number(fb))} FEEDBACK about it, ${fmt(Number(convs))} conversations; ` +
-      `given ${seeded.batches} batches (${fmt(seeded.logEntries)} log entries; verdicts with reconciliation and fold p50 ${seeded.verdict.p50.toFixed(0)} ms, p99 ${seeded.verdict.p99.toFixed(0)} ms), ${fmt(seeded.events)} chain events in all, in ${((performance.now() - t) / 1000).toFixed(0)} s`,
+    `agent page: the busiest agent ${base58(hex)} sent ${fmt(busiest.sent)} envelopes and received ` +
+      `${fmt(Number(to))}, ${fmt(Number(fb))} FEEDBACK about it, ${fmt(Number(convs))} conversations; ` +
+      `given ${seeded.batches} batches (${fmt(seeded.logEntries)} log entries; verdicts with reconciliation ` +
+      `and fold p50 ${seeded.verdict.p50.toFixed(0)} ms, p99 ${seeded.verdict.p99.toFixed(0)} ms), ` +
+      `${fmt(seeded.events)} chain events in all, in ${((performance.now() - t) / 1000).toFixed(0)} s`,
   );
   const reason = needsBuild();
   if (reason) {
@@ -335,11 +345,14 @@ async function measurePage(store: Store, url: string, batchesApi: string, agent:
   const parts = pageParts(body.toString('utf8'));
   console.log(`agent page served at ${fmt(rows)} envelopes, ${PAGE_READS} loads one at a time, load ${load()}:`);
   console.log(
-    `  headers ${p(loads.map((l) => l.headersMs))}; first body byte ${p(fb1)}; whole page ${p(loads.map((l) => l.totalMs))}`,
+    `  headers ${p(loads.map((l) => l.headersMs))}; first body ` +
+      `byte ${p(fb1)}; whole page ${p(loads.map((l) => l.totalMs))}`,
   );
   console.log(
-    `  HTML ${fmt(parts.bytes)} bytes (${kb(parts.bytes)}; ${kb(gzipSync(body).length)} gzipped): markup ${kb(parts.bytes - parts.rsc)}, inline RSC payload ${kb(parts.rsc)}; ` +
-      `rows: ${parts.lists.map((l) => `${l.rows}/${l.cap} ${l.name}`).join(', ')}; the two charts are drawn on request, not in this HTML`,
+    `  HTML ${fmt(parts.bytes)} bytes (${kb(parts.bytes)}; ${kb(gzipSync(body).length)} ` +
+      `gzipped): markup ${kb(parts.bytes - parts.rsc)}, inline RSC payload ${kb(parts.rsc)}; ` +
+      `rows: ${parts.lists.map((l) => `${l.rows}/${l.cap} ${l.name}`).join(', ')}` +
+      `; the two charts are drawn on request, not in this HTML`,
   );
   const older = await rawQuery(store)<{ e: string }>(
     'SELECT epoch::text AS e FROM batch WHERE agent_id = $1 ORDER BY epoch DESC OFFSET 9 LIMIT 1',
@@ -353,10 +366,16 @@ async function measurePage(store: Store, url: string, batchesApi: string, agent:
   }
   console.log(`  its older batches (GET /api/agents/{id}/batches?before=, 10 a page): ${p(api)}`);
   console.log(
-    `${quantile(fb1, 0.99) <= PAGE_TTFB_MS ? 'PASS' : 'FAIL'} agent page first byte p99 ≤ ${PAGE_TTFB_MS} ms at ${fmt(rows)} envelopes (${quantile(fb1, 0.99).toFixed(0)} ms)`,
+    `${quantile(fb1, 0.99) <= PAGE_TTFB_MS ? 'PASS' : 'FAIL'} agent page first byte p99 ` +
+      `≤ ${PAGE_TTFB_MS} ms at ${fmt(rows)} envelopes (${quantile(fb1, 0.99).toFixed(0)} ms)`,
   );
   // A list short of its first page makes the size a floor: a busier agent's page has those rows too.
   console.log(
-    `${parts.bytes <= PAGE_HTML_BYTES ? 'PASS' : 'FAIL'} agent page HTML ≤ 150 KB at ${fmt(rows)} envelopes (${kb(parts.bytes)}${parts.short.length ? `; a floor only, lists short of a full page: ${parts.short.join(', ')}` : ', every list a full first page'})`,
+    `${parts.bytes <= PAGE_HTML_BYTES ? 'PASS' : 'FAIL'} agent page HTML ≤ 150 KB at ${fmt(rows)} envelopes (` +
+      `${kb(parts.bytes)}` +
+      (parts.short.length
+        ? `; a floor only, lists short of a full page: ${parts.short.join(', ')}`
+        : ', every list a full first page') +
+      `)`,
   );
 }

@@ -106,7 +106,9 @@ export function sliceItems(t: Templates, slice: Slice): IngestItem[] {
  */
 export const sqlCopy = {
   agent: (b: string, c: string) =>
-    `(CASE WHEN length(${b}) = 32 AND get_byte(${b}, 0) = 165 THEN overlay(${b} PLACING int4send(((((('x' || encode(substring(${b} FROM 29 FOR 4), 'hex'))::bit(32)::int4) - 1 + (${c} * 613) % ${AGENTS}) % ${AGENTS}) + 1)::int4) FROM 29 FOR 4) ELSE ${b} END)`,
+    `(CASE WHEN length(${b}) = 32 AND get_byte(${b}, 0) = 165 THEN overlay(${b} PLACING ` +
+    `int4send(((((('x' || encode(substring(${b} FROM 29 FOR 4), 'hex'))::bit(32)::int4) - ` +
+    `1 + (${c} * 613) % ${AGENTS}) % ${AGENTS}) + 1)::int4) FROM 29 FOR 4) ELSE ${b} END)`,
   conversation: (b: string, c: string) => `overlay(${b} PLACING int4send((${c} + 1)::int4) FROM 5 FOR 4)`,
   id: (b: string, c: string) => `sha256(${b} || convert_to(${c}::text, 'UTF8'))`,
 };

@@ -22,7 +22,8 @@ const hex = (b: Uint8Array) => `\\\\x${Buffer.from(b.buffer, b.byteOffset, b.byt
 const text = (s: string | null) =>
   s === null ? '\\N' : s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 const ENVELOPE_COLUMNS =
-  'id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id, payload_hash, payload_len, signature, raw, source, topic, received_at, epoch';
+  'id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id, ' +
+  'payload_hash, payload_len, signature, raw, source, topic, received_at, epoch';
 
 /** One envelope as a line of COPY text. */
 function line(it: IngestItem, epochOf: (ts: bigint) => number): string {
@@ -60,10 +61,14 @@ function deriveSql(n: string): string {
 function copiesSql(epochSeconds: number): string {
   const ts = '(b.start_us + t.ts)';
   return `SELECT ${sqlCopy.id('t.id', 'b.c')} AS id, t.msg_type, ${sqlCopy.agent('t.sender', 'b.c')} AS sender,
-    ${sqlCopy.agent('t.recipient', 'b.c')} AS recipient, ${ts} AS ts, ${sqlCopy.conversation('t.conversation_id', 'b.c')} AS conversation_id,
-    timestamptz 'epoch' + (${ts} / 1000 + 5) * interval '1 millisecond' AS received_at, (${ts} / ${epochSeconds * 1_000_000})::int4 AS epoch,
-    t.direct, t.tbit, ${sqlCopy.conversation('t.fb_conv', 'b.c')} AS fb_conv, ${sqlCopy.agent('t.fb_target', 'b.c')} AS fb_target,
-    t.fb_score, t.fb_outcome, t.fb_dispute, t.fb_role, ${sqlCopy.conversation('t.bid_conv', 'b.c')} AS bid_conv, t.bid_type, t.bid_terms,
+    ${sqlCopy.agent('t.recipient', 'b.c')} AS recipient, ${ts} AS ts,
+      ${sqlCopy.conversation('t.conversation_id', 'b.c')} AS conversation_id,
+    timestamptz 'epoch' + (${ts} / 1000 + 5) * interval '1 millisecond' AS received_at, (${ts} /
+      ${epochSeconds * 1_000_000})::int4 AS epoch,
+    t.direct, t.tbit, ${sqlCopy.conversation('t.fb_conv', 'b.c')} AS fb_conv, ${sqlCopy.agent('t.fb_target', 'b.c')} AS
+      fb_target,
+    t.fb_score, t.fb_outcome, t.fb_dispute, t.fb_role, ${sqlCopy.conversation('t.bid_conv', 'b.c')} AS bid_conv,
+      t.bid_type, t.bid_terms,
     t.deal_price, t.deal_service, t.deal_token
   FROM bench_copy b CROSS JOIN bench_tpl t WHERE b.c BETWEEN $1 AND $2`;
 }
@@ -131,7 +136,9 @@ export async function loadBench(
       done += items.length;
       if (done >= mark || done === total) {
         log(
-          `  ${done.toLocaleString('en-US')} envelopes copied, ${Math.round(done / ((performance.now() - t0) / 1000)).toLocaleString('en-US')}/s overall`,
+          `  ${done.toLocaleString('en-US')} envelopes copied, ${Math.round(
+            done / ((performance.now() - t0) / 1000),
+          ).toLocaleString('en-US')}/s overall`,
         );
         mark += 1_000_000;
       }
@@ -152,7 +159,8 @@ export async function loadBench(
         await c.query(
           `SELECT count(*)::int AS missing FROM (${copiesSql(epochSeconds)}) v
         WHERE NOT EXISTS (SELECT 1 FROM envelope e WHERE e.id = v.id AND e.epoch = v.epoch AND e.sender = v.sender
-          AND e.recipient = v.recipient AND e.conversation_id = v.conversation_id AND e.timestamp = v.ts AND e.received_at = v.received_at)`,
+          AND e.recipient = v.recipient AND e.conversation_id = v.conversation_id AND e.timestamp = v.ts AND
+            e.received_at = v.received_at)`,
           [k, k],
         )
       ).rows;
@@ -161,7 +169,9 @@ export async function loadBench(
     }
     await c.query('DROP TABLE bench_tpl, bench_copy');
     log(
-      `loaded ${total.toLocaleString('en-US')} envelopes: COPY ${copySec.toFixed(0)} s (${Math.round(total / copySec).toLocaleString('en-US')} rows/s), derived rows ${deriveSec.toFixed(0)} s; ` +
+      `loaded ${total.toLocaleString('en-US')} envelopes: COPY ${copySec.toFixed(0)} s (${Math.round(
+        total / copySec,
+      ).toLocaleString('en-US')} rows/s), derived rows ${deriveSec.toFixed(0)} s; ` +
         `${Math.round(total / (copySec + deriveSec)).toLocaleString('en-US')} rows/s overall`,
     );
     return total;

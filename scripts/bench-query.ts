@@ -9,22 +9,22 @@
  * skips all that and measures again. Then the API's heavy reads through the functions the routes and pages call
  * (app/_lib/data.ts on the store's reads), each READS times with random parameters, p50/p99
  * against the 50 ms target (the agent page's counterparties and reputation history too, the
- * overview both as served, from its snapshot, and read anew, and every stats chart per range); BENCH_EXPLAIN=1 then runs each read
- * 5 more times under EXPLAIN (ANALYZE, BUFFERS), prints the median server execution time (what
- * the wall clock of a loaded shared machine inflates) and any seq scan of an envelope partition,
- * and writes every plan to BENCH_EXPLAIN_FILE (bench-query-plans.txt); then the observer's commit path (the ingest queue, batches of 500)
- * on this database, on it without the stats rollups (the ingest statement before them) and on an empty one (one uncounted round on each,
- * then BENCH_INGEST_RUNS, default 5, alternating; signed timestamps advancing at BENCH_INGEST_RATE envelopes/s, default 60, as a live
- * observer's are; 0 = the templates' own spacing, days per run), and the ratios: loaded ÷ empty (target ≥ 0.8), with ÷ without the rollups (target ≥ 0.95).
- * Then the agent page as served (scripts/bench-query-agent-page.ts; BENCH_PAGE=0 skips it): the busiest agent (most envelopes sent) is given
- * a chain history, a verified batch per loaded epoch with its uploaded log, each verdict reached through the store's own
+ * overview both as served, from its snapshot, and read anew, and every stats chart per range); BENCH_EXPLAIN=1 then
+ * runs each read 5 more times under EXPLAIN (ANALYZE, BUFFERS), prints the median server execution time (what the wall
+ * clock of a loaded shared machine inflates) and any seq scan of an envelope partition, and writes every plan to
+ * BENCH_EXPLAIN_FILE (bench-query-plans.txt); then the observer's commit path (the ingest queue, batches of 500) on
+ * this database, on it without the stats rollups (the ingest statement before them) and on an empty one (one uncounted
+ * round on each, then BENCH_INGEST_RUNS, default 5, alternating; signed timestamps advancing at BENCH_INGEST_RATE
+ * envelopes/s, default 60, as a live observer's are; 0 = the templates' own spacing, days per run), and the ratios:
+ * loaded ÷ empty (target ≥ 0.8), with ÷ without the rollups (target ≥ 0.95). Then the agent page as served
+ * (scripts/bench-query-agent-page.ts; BENCH_PAGE=0 skips it): the busiest agent (most envelopes sent) is given a chain
+ * history, a verified batch per loaded epoch with its uploaded log, each verdict reached through the store's own
  * verdict path (reconciliation and authoritative fold), challenges, stake, lease and lease events for every agent; the
  * production build (built first when stale) serves the page over this database (scripts/bench-query-page.ts), and
  * BENCH_PAGE_READS (20) loads of /agents/{busiest} after 3 untimed ones give its first byte and HTML size against the
- * targets (first byte ≤ 500 ms, HTML ≤ 150 KB).
- * BENCH_ONLY=<regex> measures only the reads whose name matches; BENCH_INGEST_RUNS=0 skips the ingest runs.
- * The stats reads include the median charts with their last interval's stored medians made stale before each read, as a live
- * observer's are.
+ * targets (first byte ≤ 500 ms, HTML ≤ 150 KB). BENCH_ONLY=<regex> measures only the reads whose name matches;
+ * BENCH_INGEST_RUNS=0 skips the ingest runs. The stats reads include the median charts with their last interval's
+ * stored medians made stale before each read, as a live observer's are.
  */
 
 import { writeFile } from 'node:fs/promises';
@@ -69,7 +69,10 @@ const INGEST_RATE = Number(process.env.BENCH_INGEST_RATE ?? 60);
 /** Ingest with the stats rollups may be at most 5 % slower than without them. */
 const ROLLUP_TARGET = 0.95;
 const TARGET_MS = 50;
-/** BENCH_ONLY=<regex>: only the reads whose name matches (with BENCH_INGEST_RUNS=0, a quick re-measure on a kept BENCH_DB). */
+/**
+ * BENCH_ONLY=<regex>: only the reads whose name matches (with BENCH_INGEST_RUNS=0, a quick re-measure on a kept
+ * BENCH_DB).
+ */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const DAY_US = 86_400_000_000n;
 const load = () =>
@@ -187,14 +190,16 @@ async function seedReconciliation(
   await rawQuery(store)('TRUNCATE reconciliation, reconciliation_total');
   await rawQuery(store)(
     `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, status, log_root, updated_at)
-    SELECT a, e, decode('00', 'hex'), decode('01', 'hex'), 1, 'verified', decode('01', 'hex'), now() FROM unnest($1::bytea[], $2::int8[]) AS p(a, e) ON CONFLICT DO NOTHING`,
+    SELECT a, e, decode('00', 'hex'), decode('01', 'hex'), 1, 'verified', decode('01', 'hex'), now() FROM
+      unnest($1::bytea[], $2::int8[]) AS p(a, e) ON CONFLICT DO NOTHING`,
     args,
   );
   await rawQuery(store)(
     `INSERT INTO epoch_log_entry (agent_id, epoch, position, envelope_id)
     SELECT p.a, p.e, (row_number() OVER (PARTITION BY p.a, p.e ORDER BY x.timestamp, x.id) - 1)::int, x.id
     FROM unnest($1::bytea[], $2::int8[]) AS p(a, e)
-    CROSS JOIN LATERAL (SELECT v.id, v.timestamp FROM envelope v WHERE v.epoch = p.e::int4 AND (v.sender = p.a OR v.recipient = p.a)) x
+    CROSS JOIN LATERAL (SELECT v.id, v.timestamp FROM envelope v WHERE v.epoch = p.e::int4 AND (v.sender = p.a OR
+      v.recipient = p.a)) x
     WHERE get_byte(x.id, 0) % 10 <> 0 ON CONFLICT DO NOTHING`,
     args,
   );
@@ -217,13 +222,16 @@ async function seedReconciliation(
 
 async function seedMeshHealth(store: Store, nowMs: number): Promise<number> {
   await rawQuery(store)(
-    `INSERT INTO mesh_health (res, bucket, topic, observer, seconds, messages, received, duplicates, invalid, latency_p50, latency_p90, latency_p99,
-      latency_samples, mesh_peers, topic_peers, grafts, prunes, score_min, score_median, connections, rate_limited_peers, drops)
+    `INSERT INTO mesh_health (res, bucket, topic, observer, seconds, messages, received, duplicates, invalid,
+      latency_p50, latency_p90, latency_p99,
+      latency_samples, mesh_peers, topic_peers, grafts, prunes, score_min, score_median, connections,
+        rate_limited_peers, drops)
     SELECT r.res, b, t, o, r.res, 1000 + (b % 97), 1100, 100, 0, 12.5, 40, 90, 1000, 6, 20, 1, 1, 0.5, 2,
       CASE WHEN t = '*' THEN 30 END, CASE WHEN t = '*' THEN 0 END, CASE WHEN t = '*' THEN '{"rate_limit": 3}'::jsonb END
     FROM (VALUES (60, 2 * 86400), (3600, 35 * 86400)) AS r(res, span)
     CROSS JOIN LATERAL generate_series(($1::bigint - r.span) / r.res * r.res, $1::bigint / r.res * r.res, r.res) AS b
-    CROSS JOIN unnest(ARRAY['/0x01/v1/broadcast', '/0x01/v1/notary', '/0x01/v1/reputation', '/0x01/v1/envelope', '*']) AS t
+    CROSS JOIN unnest(ARRAY['/0x01/v1/broadcast', '/0x01/v1/notary', '/0x01/v1/reputation', '/0x01/v1/envelope', '*'])
+      AS t
     CROSS JOIN unnest(ARRAY['observer-a', 'observer-b', 'observer-c']) AS o
     ON CONFLICT DO NOTHING`,
     [Math.floor(nowMs / 1000)],
@@ -232,7 +240,10 @@ async function seedMeshHealth(store: Store, nowMs: number): Promise<number> {
   return Number(n);
 }
 
-/** Times `fn` READS times; p50 and p99 in ms. With `explain`, then runs it 5 more times explained and prints the median server time. */
+/**
+ * Times `fn` READS times; p50 and p99 in ms. With `explain`, then runs it 5 more times explained and prints the median
+ * server time.
+ */
 async function timeRead(
   name: string,
   fn: (r: () => number, o: Services) => Promise<unknown>,
@@ -258,7 +269,10 @@ async function timeRead(
   const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))];
   const out = { name, p50: q(0.5), p99: q(0.99) };
   console.log(
-    `  ${name.padEnd(44)} p50 ${out.p50.toFixed(1).padStart(6)} ms  p99 ${out.p99.toFixed(1).padStart(6)} ms  ${served === true ? `${out.p99 <= TARGET_MS ? 'ok' : 'OVER'} (target ≤ ${TARGET_MS} ms)` : `(${served || 'not served: what the snapshot costs to retake'})`}`,
+    `  ${name.padEnd(44)} p50 ${out.p50.toFixed(1).padStart(6)} ms  p99 ${out.p99.toFixed(1).padStart(6)} ms  ` +
+      (served === true
+        ? `${out.p99 <= TARGET_MS ? 'ok' : 'OVER'} (target ≤ ${TARGET_MS} ms)`
+        : `(${served || 'not served: what the snapshot costs to retake'})`),
   );
   if (explain) {
     const runs: Explained[][] = [];
@@ -271,7 +285,9 @@ async function timeRead(
     const total = runs.map((e) => e.reduce((s, x) => s + x.ms, 0)).sort((a, b) => a - b);
     const seq = [...new Set(runs.flat().flatMap((e) => e.seqScans))];
     console.log(
-      `  ${''.padEnd(44)} server execution ${total[2].toFixed(1)} ms median of 5 (${runs[2].length} statements; min ${total[0].toFixed(1)}, max ${total[4].toFixed(1)})${seq.length ? `; SEQ SCAN ${seq.join(', ')}` : ''}`,
+      `  ${''.padEnd(44)} server execution ${total[2].toFixed(1)} ms median ` +
+        `of 5 (${runs[2].length} statements; min ${total[0].toFixed(1)}, max ` +
+        `${total[4].toFixed(1)})${seq.length ? `; SEQ SCAN ${seq.join(', ')}` : ''}`,
     );
     explainLog.push(`### ${name}\n${runs[2].map((e) => `-- ${e.ms.toFixed(2)} ms\n${e.plan}`).join('\n\n')}\n`);
   }
@@ -282,7 +298,8 @@ const explainLog: string[] = [];
 async function reads(store: Store, endUs: bigint): Promise<void> {
   const explain = process.env.BENCH_EXPLAIN === '1';
   const mesh = { peerId: 'observer-a' };
-  const o = { reads: store, observatory: { store, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services; // what the data loaders here read
+  // what the data loaders here read
+  const o = { reads: store, observatory: { store, mesh }, config: { epochSeconds: EPOCH } } as unknown as Services;
   const agentHex = (r: () => number) => {
     const b = new Uint8Array(32);
     b[0] = 0xa5;
@@ -376,13 +393,14 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
       true,
       () =>
         rawQuery(store)(
-          `UPDATE stats_service SET median_deals = NULL WHERE res = $1 AND bucket = (SELECT max(bucket) FROM stats_service WHERE res = $1)`,
+          `UPDATE stats_service SET median_deals = NULL WHERE res = $1 AND ` +
+            `bucket = (SELECT max(bucket) FROM stats_service WHERE res = $1)`,
           [stepSeconds],
         ),
     );
   }
-  // Replay (the overview's time control): a page (REPLAY_PAGE_SIZE, as the player asks) from the start of a random 1-hour
-  // window, and the page after a cursor taken from one, as the player fetches them.
+  // Replay (the overview's time control): a page (REPLAY_PAGE_SIZE, as the player asks) from the start of a random
+  // 1-hour window, and the page after a cursor taken from one, as the player fetches them.
   await read('replay: first page of a 1-hour window', (r, o) => {
     const w = window(r, 3_600_000);
     return loadReplayPage(o, { fromMs: w.fromMs, toMs: w.toMs, limit: REPLAY_PAGE_SIZE });
@@ -430,7 +448,8 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
   // agent-epoch read live (its envelope lists), after computing the verdict-time rows.
   const recon = await seedReconciliation(store, endUs);
   console.log(
-    `  reconciliation: ${fmt(recon.pairs.length)} verified agent-epochs computed at their verdict, p50 ${recon.p50.toFixed(1)} ms, p99 ${recon.p99.toFixed(1)} ms each (not a page read: once per batch verdict)`,
+    `  reconciliation: ${fmt(recon.pairs.length)} verified agent-epochs computed at their verdict, p50 ` +
+      `${recon.p50.toFixed(1)} ms, p99 ${recon.p99.toFixed(1)} ms each (not a page read: once per batch verdict)`,
   );
   await read('reconciliation: totals and newest 100', (_r, o) => loadReconciliation(o, { limit: 100 }));
   await read('agent page: reconciliation rows', (r, o) =>
@@ -444,7 +463,8 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
     Promise.all(STATS_METRIC_NAMES.map((m) => loadStatsSeries(o, m, '24h', statsNow))),
   );
   await read('overview: stats strip', (_r, o) => loadStatsStrip(o, statsNow, 0));
-  // As served: the agents and graph from the snapshot (retaken every OVERVIEW_MAX_AGE_MS here: nothing commits meanwhile).
+  // As served: the agents and graph from the snapshot (retaken every OVERVIEW_MAX_AGE_MS here: nothing commits
+  // meanwhile).
   await read('overview: stats, feed, agents, graph', (_r, o) => loadOverviewData(o));
   await read(
     'overview, every read taken anew',
@@ -452,7 +472,8 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
     false,
   );
   console.log(
-    `${over.length === 0 ? 'PASS' : 'FAIL'} every served read p99 ≤ ${TARGET_MS} ms${over.length ? ` (over: ${over.join('; ')})` : ''}`,
+    `${over.length === 0 ? 'PASS' : 'FAIL'} every served read p99 ≤ ` +
+      `${TARGET_MS} ms${over.length ? ` (over: ${over.join('; ')})` : ''}`,
   );
   if (explain) {
     const file = process.env.BENCH_EXPLAIN_FILE ?? 'bench-query-plans.txt';
@@ -543,12 +564,15 @@ async function main(): Promise<void> {
   let keep = process.env.BENCH_KEEP === '1' || Boolean(reuse);
   try {
     console.log(
-      `bench:query: ${reuse ? `reusing ${reuse}` : `${fmt(ROWS)} envelopes over ${DAYS} daily epochs`}, ${AGENTS} agents; load average ${load()} (shared 2-core machine: figures are noisy)`,
+      `bench:query: ${reuse ? `reusing ${reuse}` : `${fmt(ROWS)} envelopes over ${DAYS} daily epochs`}` +
+        `, ${AGENTS} agents; load average ${load()} (shared 2-core machine: figures are noisy)`,
     );
     let t = performance.now();
     const tpl = templates(2_000);
     console.log(
-      `played ${fmt(tpl.items.length)} template envelopes (${(Number(tpl.spanUs) / 86_400e6).toFixed(1)} days) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+      `played ${fmt(tpl.items.length)} template envelopes (${(Number(tpl.spanUs) / 86_400e6).toFixed(1)} days) in ${(
+        (performance.now() - t) / 1000
+      ).toFixed(1)} s`,
     );
     let store: Store;
     let endUs: bigint;
@@ -563,10 +587,13 @@ async function main(): Promise<void> {
       // The load's statements left their stats pending, as ingest does.
       const folded = await store.foldStats();
       console.log(
-        `stats of the load folded into the rollups (${fmt(folded)} pending rows) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+        `stats of the load folded into the rollups (${fmt(folded)} pending rows) in ${(
+          (performance.now() - t) / 1000
+        ).toFixed(1)} s`,
       );
       t = performance.now();
-      // VACUUM too: a loaded table's visibility map is what autovacuum leaves on a live one (index-only scans skip the heap).
+      // VACUUM too: a loaded table's visibility map is what autovacuum leaves on a live one (index-only scans skip the
+      // heap).
       await rawQuery(store)('VACUUM ANALYZE');
       console.log(`VACUUM ANALYZE in ${((performance.now() - t) / 1000).toFixed(0)} s`);
     } else {
@@ -578,10 +605,12 @@ async function main(): Promise<void> {
       endUs = BigInt(r.last) + 1n;
     }
     const parts = await rawQuery(store)<{ n: string; mb: string }>(
-      `SELECT count(*)::text AS n, (sum(pg_total_relation_size(inhrelid)) / 1e6)::int::text AS mb FROM pg_inherits WHERE inhparent = 'envelope'::regclass`,
+      `SELECT count(*)::text AS n, (sum(pg_total_relation_size(inhrelid)) / ` +
+        `1e6)::int::text AS mb FROM pg_inherits WHERE inhparent = 'envelope'::regclass`,
     );
     console.log(
-      `${fmt(rows)} envelopes; ${parts[0].n} partitions (${store.envelopePartitions.span} epochs each), ${fmt(Number(parts[0].mb))} MB with indexes`,
+      `${fmt(rows)} envelopes; ${parts[0].n} partitions (${store.envelopePartitions.span}` +
+        ` epochs each), ${fmt(Number(parts[0].mb))} MB with indexes`,
     );
     await reads(store, endUs);
     if (process.env.BENCH_PAGE !== '0' && (!ONLY || ONLY.test('agent page served')))
@@ -692,24 +721,39 @@ async function main(): Promise<void> {
     const ratio = med(rates.big) / med(rates.empty);
     const rollups = med(rates.big) / med(rates.bare);
     console.log(
-      `ingest (queue, batches of 500, ${fmt(INGEST_N)} per run, ${INGEST_RUNS} runs alternating, timestamps ${INGEST_RATE > 0 ? `advancing at ${INGEST_RATE}/s` : 'as the templates space them'}): empty database ${rates.empty.map(fmt).join(' / ')}/s, ` +
-        `at ${fmt(rows)} rows ${rates.big.map(fmt).join(' / ')}/s; median ratio ${ratio.toFixed(2)} (target ≥ 0.8); load ${load()}`,
+      `ingest (queue, batches of 500, ${fmt(INGEST_N)} per run, ` +
+        `${INGEST_RUNS} runs alternating, timestamps ` +
+        (INGEST_RATE > 0 ? `advancing at ${INGEST_RATE}/s` : 'as the templates space them') +
+        `): empty database ${rates.empty.map(fmt).join(' / ')}/s, ` +
+        `at ${fmt(rows)} rows ${rates.big.map(fmt).join(' / ')}/s; ` +
+        `median ratio ${ratio.toFixed(2)} (target ≥ 0.8); load ${load()}`,
     );
     console.log(
-      `ingest at ${fmt(rows)} rows without the stats rollups ${rates.bare.map(fmt).join(' / ')}/s; with them ÷ without, medians: ${rollups.toFixed(3)} (noisy: runs seconds apart)`,
+      `ingest at ${fmt(rows)} rows without the stats rollups ${rates.bare.map(fmt).join(' / ')}` +
+        `/s; with them ÷ without, medians: ${rollups.toFixed(3)} (noisy: runs seconds apart)`,
     );
     console.log(
-      `ingest at ${fmt(rows)} rows, batches of 500 alternating between the two stores (${fmt((INGEST_RUNS * INGEST_N) / 500)} pairs): ${(paired.full / 1000).toFixed(1)} s with the stats rollups (of it ${(paired.foldMs / 1000).toFixed(1)} s in ${fmt(paired.folds)} folds), ${(paired.bare / 1000).toFixed(1)} s without; rate with ÷ without ${pairedRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`,
+      `ingest at ${fmt(rows)} rows, batches of 500 alternating between the two stores ` +
+        `(${fmt((INGEST_RUNS * INGEST_N) / 500)} pairs): ${(paired.full / 1000).toFixed(1)}` +
+        ` s with the stats rollups (of it ${(paired.foldMs / 1000).toFixed(1)}` +
+        ` s in ${fmt(paired.folds)} folds), ${(paired.bare / 1000).toFixed(1)} s without; ` +
+        `rate with ÷ without ${pairedRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`,
     );
     console.log(
-      `ingest on two new databases given the same rows, batches of 500 alternating between today's envelope indexes and those before replay (msg_type, timestamp) instead of (timestamp, id) (${fmt((2 * Math.max(1, Math.floor(INGEST_RUNS / 2)) * INGEST_N) / 500)} pairs, the databases trading sets halfway): ${(replayIdx.full / 1000).toFixed(1)} s today, ${(replayIdx.bare / 1000).toFixed(1)} s before; rate today ÷ before ${replayRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`,
+      `ingest on two new databases given the same rows, batches of 500 alternating between today's ` +
+        `envelope indexes and those before replay (msg_type, timestamp) instead of (timestamp, id) (` +
+        `${fmt((2 * Math.max(1, Math.floor(INGEST_RUNS / 2)) * INGEST_N) / 500)} pairs, the databases trading ` +
+        `sets halfway): ${(replayIdx.full / 1000).toFixed(1)} s today, ${(replayIdx.bare / 1000).toFixed(1)}` +
+        ` s before; rate today ÷ before ${replayRatio.toFixed(3)} (target ≥ ${ROLLUP_TARGET})`,
     );
     console.log(
-      `${replayRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest with today's envelope indexes ≥ ${ROLLUP_TARGET} × with those before replay (batch-interleaved)`,
+      `${replayRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest with today's envelope ` +
+        `indexes ≥ ${ROLLUP_TARGET} × with those before replay (batch-interleaved)`,
     );
     console.log(`${ratio >= 0.8 ? 'PASS' : 'FAIL'} ingest at ${fmt(rows)} rows ≥ 0.8 × an empty database`);
     console.log(
-      `${pairedRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest at ${fmt(rows)} rows with the stats rollups ≥ ${ROLLUP_TARGET} × without them (batch-interleaved)`,
+      `${pairedRatio >= ROLLUP_TARGET ? 'PASS' : 'FAIL'} ingest at ${fmt(rows)} rows ` +
+        `with the stats rollups ≥ ${ROLLUP_TARGET} × without them (batch-interleaved)`,
     );
     await store.close();
   } catch (e) {

@@ -197,7 +197,9 @@ async function main(): Promise<void> {
     CHAIN_PORT: '0',
   };
   console.log(
-    `bench:soak: ${MINUTES} min (warm-up ${WARMUP} min, a sample every ${SAMPLE_S} s), DEMO_AGENTS=${env.DEMO_AGENTS ?? 'default'}, ${env.DATABASE_URL ? 'Postgres' : 'PGlite'}, port ${port}, data ${dataDir}; load average ${la()}`,
+    `bench:soak: ${MINUTES} min (warm-up ${WARMUP} min, a sample every ${SAMPLE_S}` +
+      ` s), DEMO_AGENTS=${env.DEMO_AGENTS ?? 'default'}, ${env.DATABASE_URL ? 'Postgres' : 'PGlite'}` +
+      `, port ${port}, data ${dataDir}; load average ${la()}`,
   );
 
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
@@ -264,7 +266,8 @@ async function main(): Promise<void> {
       const serverRss = (server ? procs.get(server)!.rssKb : 0) * 1024;
       const treeRss = tree.reduce((a, p) => a + procs.get(p)!.rssKb, 0) * 1024;
       const heap = health?.memory?.heapUsed;
-      // external: memory V8 objects hold outside the heap (Buffers, and WebAssembly memories such as PGlite's and litesvm's).
+      // external: memory V8 objects hold outside the heap (Buffers, and WebAssembly memories such as PGlite's and
+      // litesvm's).
       const s: Sample = {
         tMin,
         serverRss,
@@ -331,7 +334,11 @@ async function main(): Promise<void> {
   const last = samples[samples.length - 1];
   const fmt = (x: number) => `${x >= 0 ? '+' : ''}${x.toFixed(2)} %/h`;
   console.log(
-    `after the ${WARMUP}-min warm-up (${after.length} samples, ${(last.tMin - after[0].tMin).toFixed(1)} min): RSS slope server ${fmt(server)}, process tree ${fmt(tree)}${heapSlope === undefined ? '' : `, server heap ${fmt(heapSlope)}`}${extSlope === undefined ? '' : `, server external ${fmt(extSlope)}`}${chainSlope === undefined ? '' : `, chain thread heap ${fmt(chainSlope)}`}; load average ${la()}`,
+    `after the ${WARMUP}-min warm-up (${after.length} samples, ${(last.tMin - after[0].tMin).toFixed(1)}` +
+      ` min): RSS slope server ${fmt(server)}, process tree ${fmt(tree)}` +
+      (heapSlope === undefined ? '' : `, server heap ${fmt(heapSlope)}`) +
+      (extSlope === undefined ? '' : `, server external ${fmt(extSlope)}`) +
+      `${chainSlope === undefined ? '' : `, chain thread heap ${fmt(chainSlope)}`}; load average ${la()}`,
   );
   const withEnv = after.filter((s) => s.envelopes !== undefined);
   if (withEnv.length >= 2 && withEnv[withEnv.length - 1].envelopes! > withEnv[0].envelopes!) {
@@ -344,16 +351,20 @@ async function main(): Promise<void> {
     const n = withEnv[withEnv.length - 1].envelopes! - withEnv[0].envelopes!;
     const rate = n / ((withEnv[withEnv.length - 1].tMin - withEnv[0].tMin) * 60);
     console.log(
-      `disk: ${mb(first.disk)} MB at ready → ${mb(last.disk)} MB at the end; ${n} envelopes after the warm-up (${rate.toFixed(1)}/s); growth ${((slope * 1e6) / 1073741824).toFixed(2)} GB per million envelopes (${(slope / 1024).toFixed(2)} kB each)`,
+      `disk: ${mb(first.disk)} MB at ready → ${mb(last.disk)} MB at the end; ${n} ` +
+        `envelopes after the warm-up (${rate.toFixed(1)}/s); growth ${((slope * 1e6) / 1073741824).toFixed(2)}` +
+        ` GB per million envelopes (${(slope / 1024).toFixed(2)} kB each)`,
     );
   } else {
     console.log(
-      `disk: ${mb(first.disk)} MB at ready → ${mb(last.disk)} MB at the end; no envelopes counted after the warm-up, so no growth per envelope`,
+      `disk: ${mb(first.disk)} MB at ready → ${mb(last.disk)} MB at the ` +
+        `end; no envelopes counted after the warm-up, so no growth per envelope`,
     );
   }
   const pass = !failure && server < TARGET_SLOPE_PCT_PER_H && tree < TARGET_SLOPE_PCT_PER_H;
   console.log(
-    `${pass ? 'PASS' : 'FAIL'} RSS slope after warm-up: server ${fmt(server)}, tree ${fmt(tree)} (target < ${TARGET_SLOPE_PCT_PER_H} %/h)${failure ? `; ${failure}` : ''}`,
+    `${pass ? 'PASS' : 'FAIL'} RSS slope after warm-up: server ${fmt(server)}, tree ` +
+      `${fmt(tree)} (target < ${TARGET_SLOPE_PCT_PER_H} %/h)${failure ? `; ${failure}` : ''}`,
   );
   process.exit(pass ? 0 : 1);
 }

@@ -156,7 +156,8 @@ async function stop(child: ReturnType<typeof spawn>): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(
-    `bench:startup: ${AGENTS} demo agents, ${process.env.BENCH_DATABASE_URL ? 'Postgres' : 'PGlite'}, embedded chain; load average ${la()}`,
+    `bench:startup: ${AGENTS} demo agents, ` +
+      `${process.env.BENCH_DATABASE_URL ? 'Postgres' : 'PGlite'}, embedded chain; load average ${la()}`,
   );
   let buildS: number | undefined;
   if (process.argv.includes('--build')) {
@@ -177,13 +178,19 @@ async function main(): Promise<void> {
     const r = await runOnce();
     runs.push(r);
     console.log(
-      `run ${i + 1}: process start → ready ${r.toReady.toFixed(1)} s; ready → first envelope in /api/health ${r.readyToFirst.toFixed(1)} s; process start → first envelope ${r.toFirst.toFixed(1)} s (load average ${la()})`,
+      `run ${i + 1}: process start → ready ${r.toReady.toFixed(1)} s; ready → ` +
+        `first envelope in /api/health ${r.readyToFirst.toFixed(1)} s; process ` +
+        `start → first envelope ${r.toFirst.toFixed(1)} s (load average ${la()})`,
     );
     console.log(
-      `  CPU of the process tree (server, agents): ${r.cpuToReady.toFixed(1)} s to ready, ${(r.cpuToFirst - r.cpuToReady).toFixed(1)} s from ready to the first envelope`,
+      `  CPU of the process tree (server, agents): ${r.cpuToReady.toFixed(1)} s to ready, ${(
+        r.cpuToFirst - r.cpuToReady
+      ).toFixed(1)} s from ready to the first envelope`,
     );
     console.log(
-      `  server phases (s since its process start): ${r.phases.map((p) => `${p.phase} ${(p.ms / 1000).toFixed(1)}`).join(', ')}`,
+      `  server phases (s since its process start): ${r.phases
+        .map((p) => `${p.phase} ${(p.ms / 1000).toFixed(1)}`)
+        .join(', ')}`,
     );
   }
   const m = (f: (r: Run) => number) => median(runs.map(f));
@@ -191,15 +198,19 @@ async function main(): Promise<void> {
   const toFirst = m((r) => r.toFirst);
   const label = RUNS > 1 ? `median of ${RUNS}` : 'one run';
   console.log(
-    `${readyToFirst <= TARGET_READY_TO_FIRST_S ? 'PASS' : 'FAIL'} ready → first envelope ${readyToFirst.toFixed(1)} s (${label}; target ≤ ${TARGET_READY_TO_FIRST_S} s)`,
+    `${readyToFirst <= TARGET_READY_TO_FIRST_S ? 'PASS' : 'FAIL'} ready → first envelope ` +
+      `${readyToFirst.toFixed(1)} s (${label}; target ≤ ${TARGET_READY_TO_FIRST_S} s)`,
   );
   console.log(
-    `process start → first envelope ${toFirst.toFixed(1)} s (${label}); CPU ready → first envelope ${m((r) => r.cpuToFirst - r.cpuToReady).toFixed(1)} s`,
+    `process start → first envelope ${toFirst.toFixed(1)} s (${label}); CPU ready → first envelope ${m(
+      (r) => r.cpuToFirst - r.cpuToReady,
+    ).toFixed(1)} s`,
   );
   if (buildS !== undefined) {
     const fresh = buildS + toFirst;
     console.log(
-      `${fresh <= TARGET_FRESH_S ? 'PASS' : 'FAIL'} fresh clone: next build + start → first envelope ${fresh.toFixed(1)} s (target ≤ ${TARGET_FRESH_S} s)`,
+      `${fresh <= TARGET_FRESH_S ? 'PASS' : 'FAIL'} fresh clone: next build + ` +
+        `start → first envelope ${fresh.toFixed(1)} s (target ≤ ${TARGET_FRESH_S} s)`,
     );
   }
 }

@@ -99,7 +99,8 @@ describe('dependency boundaries', () => {
       const files: Record<string, string> = {
         'app/_lib/fine.ts': 'export const load = (o: { reads: { getEnvelope(): number } }) => o.reads.getEnvelope();\n',
         'app/_lib/probe.ts':
-          'export const load = (o: { observatory: { store: { getEnvelope(): number } } }) =>\n  o.observatory.store.getEnvelope();\n',
+          'export const load = (o: { observatory: { store: { getEnvelope(): ' +
+          'number } } }) =>\n  o.observatory.store.getEnvelope();\n',
         'app/x/[id]/page.tsx':
           'export default function Page({ o }: { o: any }) {\n  const { store } = o.observatory;\n  return store;\n}\n',
         'app/y/page.tsx': 'export default function Page({ o }: { o: any }) {\n  return o.observatory?.store;\n}\n',
@@ -124,14 +125,16 @@ describe('dependency boundaries', () => {
       'lib/chain/pda.ts': "import { pure } from '../protocol/pure';\nexport const pda = pure;\n",
       // allowed imports: these must produce nothing
       'components/Fine.tsx':
-        "import { pure } from '../lib/protocol/pure';\nimport { pda } from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
+        "import { pure } from '../lib/protocol/pure';\nimport { pda " +
+        "} from '../lib/chain/pda';\nexport const fine = pure + pda;\n",
       'lib/observer/fine.ts': "import { store } from '../store/index';\nexport const fine = store;\n",
       'lib/observer/fine-feature.ts':
         "import { envelopes } from '../store/envelopes';\nexport const fine = envelopes;\n",
       'components/wallet/Fine.tsx':
         "import { useWallet } from '@solana/wallet-adapter-react';\nexport const fine = useWallet;\n",
       'lib/verify/fine.ts':
-        "import { pure } from '../protocol/pure';\nimport { pda } from '../chain/pda';\nexport const fine = pure + pda;\n",
+        "import { pure } from '../protocol/pure';\nimport { pda " +
+        "} from '../chain/pda';\nexport const fine = pure + pda;\n",
       'components/FineVerify.tsx': "import { fine } from '../lib/verify/fine';\nexport const ok = fine;\n",
       // one wrong import per rule
       'components/__boundary_probe.tsx': "import { store } from '../lib/store/index';\nexport const probe = store;\n",
@@ -181,7 +184,10 @@ describe('dependency boundaries', () => {
         .filter((v) => v.type !== 'cycle')
         .map(
           (v) =>
-            `${v.rule.name}: ${v.from} -> ${v.to.replace(/^.*node_modules\/(@solana\/(?:web3\.js|wallet-adapter-react)|@modelcontextprotocol\/sdk)\/.*$/, '$1')}`,
+            `${v.rule.name}: ${v.from} -> ${v.to.replace(
+              /^.*node_modules\/(@solana\/(?:web3\.js|wallet-adapter-react)|@modelcontextprotocol\/sdk)\/.*$/,
+              '$1',
+            )}`,
         )
         .sort();
       assert.deepEqual(plain, [

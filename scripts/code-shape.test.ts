@@ -33,12 +33,16 @@ describe('code shape', () => {
     assert.equal(
       found.length,
       0,
-      `${found.length} function(s) or file(s) too long; split them (a listed one may shrink, never grow):\n${found.map((v) => describeViolation(v)).join('\n')}`,
+      `${found.length} function(s) or file(s) too long; split them (a listed one may shrink, never grow):\n${found
+        .map((v) => describeViolation(v))
+        .join('\n')}`,
     );
   });
 
   test('a function is measured from its first token to its closing brace, under a readable name', () => {
-    const src = `/** doc */\nexport class Box {\n  open(): void {\n    const f = () => {\n      return;\n    };\n    [1].map((x) => x);\n    [2].map((x) => x);\n  }\n}\nexport const arrow = (a: number) =>\n  a + 1;\n`;
+    const src =
+      `/** doc */\nexport class Box {\n  open(): void {\n    const f = () => {\n      return;\n    };\n    ` +
+      `[1].map((x) => x);\n    [2].map((x) => x);\n  }\n}\nexport const arrow = (a: number) =>\n  a + 1;\n`;
     const shapes = measure('lib/box.ts', src);
     const byName = Object.fromEntries(shapes.map((s) => [s.name, [s.line, s.lines]]));
     assert.deepEqual(byName, {

@@ -169,7 +169,8 @@ function main(args: string[]): number {
   if (args.includes('--update-baseline')) {
     if (found.length > 0 && !args.includes('--accept-growth')) {
       console.error(
-        `${found.length} function(s)/file(s) grew or are new over the limit; the baseline takes them only with --accept-growth:`,
+        `${found.length} function(s)/file(s) grew or are new over ` +
+          `the limit; the baseline takes them only with --accept-growth:`,
       );
       for (const v of found) console.error(describeViolation(v));
       return 1;
@@ -177,7 +178,8 @@ function main(args: string[]): number {
     const next = baselineOf(shapes);
     writeFileSync(join(root, BASELINE_PATH), `${JSON.stringify(next, null, 2)}\n`);
     console.log(
-      `${BASELINE_PATH}: ${Object.keys(next.functions).length} functions over ${LIMITS.functionLines} lines, ${Object.keys(next.files).length} files over ${LIMITS.fileLines}`,
+      `${BASELINE_PATH}: ${Object.keys(next.functions).length} functions over ${LIMITS.functionLines}` +
+        ` lines, ${Object.keys(next.files).length} files over ${LIMITS.fileLines}`,
     );
     return 0;
   }

@@ -37,7 +37,8 @@ describe('README.md "Configuration"', () => {
         .filter((l) => !have.includes(l))
         .concat(have.filter((l) => !want.includes(l)).map((l) => `(README only) ${l}`));
       assert.fail(
-        `README.md's configuration table differs from server/config.ts; run \`npm run docs:config\`. Lines that differ:\n${differ.join('\n')}`,
+        `README.md's configuration table differs from server/config.ts; run ` +
+          `\`npm run docs:config\`. Lines that differ:\n${differ.join('\n')}`,
       );
     }
   });

@@ -28,7 +28,10 @@ function bar(done: number, total: number, t0: number): string {
   const rate = done / Math.max(0.001, (Date.now() - t0) / 1000);
   const eta = rate > 0 && total > done ? `${Math.ceil((total - done) / rate)} s` : '-';
   const w = 30;
-  return `[${'#'.repeat(Math.round(frac * w)).padEnd(w, '.')}] ${done.toLocaleString()}/${total.toLocaleString()} rows ${Math.round(rate).toLocaleString()}/s ETA ${eta}`;
+  return (
+    `[${'#'.repeat(Math.round(frac * w)).padEnd(w, '.')}] ${done.toLocaleString()}/` +
+    `${total.toLocaleString()} rows ${Math.round(rate).toLocaleString()}/s ETA ${eta}`
+  );
 }
 
 async function main(): Promise<number> {

@@ -50,7 +50,9 @@ function report(name: string, r: PhaseResult, ms: number): void {
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
   console.log(
-    `${name}: ${r.passed} passed, ${r.failed} failed in ${(ms / 1000).toFixed(1)} s (${Math.round((r.passed + r.failed) / (ms / 1000))}/s)`,
+    `${name}: ${r.passed} passed, ${r.failed} failed in ${(ms / 1000).toFixed(1)} s (${Math.round(
+      (r.passed + r.failed) / (ms / 1000),
+    )}/s)`,
   );
   console.log(`  ${stats}`);
   for (const f of r.failures) console.log(`  FAIL ${f}`);

@@ -87,7 +87,8 @@ describe('format and lint (Biome)', () => {
     assert.equal(
       findings.length,
       0,
-      `${new Set(findings.map((f) => f.path)).size} file(s) to fix (\`npm run format\` fixes formatting and import order; lint findings need a hand):\n${describeFindings(findings)}`,
+      `${new Set(findings.map((f) => f.path)).size} file(s) to fix (\`npm run format\` fixes ` +
+        `formatting and import order; lint findings need a hand):\n${describeFindings(findings)}`,
     );
     assert.equal(status, 0);
   });
@@ -97,7 +98,8 @@ describe('format and lint (Biome)', () => {
     const files: Record<string, string> = {
       // as `npm run format` writes it: nothing to report
       'lib/fine.ts':
-        "import { a } from './a';\nimport { b } from './b';\n\nexport const fine = (x: number): number => a(x) + b(x);\n",
+        "import { a } from './a';\nimport { b } from './b';\n\nexport " +
+        'const fine = (x: number): number => a(x) + b(x);\n',
       'lib/a.ts': 'export const a = (x: number): number => x;\n',
       'lib/b.ts': 'export const b = (x: number): number => x;\n',
       // formatting: double quotes, no semicolon, a line past 120 characters
@@ -105,12 +107,14 @@ describe('format and lint (Biome)', () => {
       'lib/wide.ts': `export const wide = [${Array.from({ length: 30 }, (_, i) => `'item${i}'`).join(', ')}];\n`,
       // import order
       'lib/unsorted.ts':
-        "import { b } from './b';\nimport { a } from './a';\n\nexport const both = (x: number): number => a(x) + b(x);\n",
+        "import { b } from './b';\nimport { a } from './a';\n\nexport " +
+        'const both = (x: number): number => a(x) + b(x);\n',
       // lint: a recommended rule that stays on
       'lib/loose.ts': 'export const loose = (x: unknown): boolean => x == null || x == 0;\n',
       // React's rules of hooks in components
       'components/Hooked.tsx':
-        "import { useState } from 'react';\n\nexport function Hooked({ on }: { on: boolean }) {\n  if (on) {\n    const [n] = useState(0);\n    return <p>{n}</p>;\n  }\n  return null;\n}\n",
+        "import { useState } from 'react';\n\nexport function Hooked({ on }: { on: boolean }) {\n  " +
+        'if (on) {\n    const [n] = useState(0);\n    return <p>{n}</p>;\n  }\n  return null;\n}\n',
       // generated code is exempt, however it looks
       'lib/store/generated/client.ts': 'export const x = "generated"\n',
       'lib/chain/gen/ids.ts': 'export const y = "generated"\n',

@@ -36,7 +36,8 @@ async function main(): Promise<void> {
     await upstream.connect(new StreamableHTTPClientTransport(url));
   } catch (e) {
     console.error(
-      `mcp: cannot reach the observatory at ${url.href} (is \`npm start\` running?): ${e instanceof Error ? e.message : e}`,
+      `mcp: cannot reach the observatory at ${url.href} (is \`npm ` +
+        `start\` running?): ${e instanceof Error ? e.message : e}`,
     );
     process.exit(1);
   }

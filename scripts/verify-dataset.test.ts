@@ -3,8 +3,8 @@
  * committed on the embedded chain (litesvm behind JSON-RPC): it passes with and without `--rpc`,
  * a batch on chain the observer never indexed printed apart as not checkable; pointed at a second
  * chain where the same agent id has another owner and committed another root for that epoch,
- * `--rpc` fails naming the signer evidence and the batches row and column. The CLI runs as a child process, asynchronously: the
- * chain answers from this process's event loop.
+ * `--rpc` fails naming the signer evidence and the batches row and column. The CLI runs as a child process,
+ * asynchronously: the chain answers from this process's event loop.
  */
 
 import assert from 'node:assert/strict';
@@ -53,7 +53,10 @@ export function verifyCli(args: string[]): Promise<{ code: number; out: string }
   });
 }
 
-/** An agent registered through SATI with `mint` as its NFT on `w`, with stake and lease, that submits the batch of `log`. */
+/**
+ * An agent registered through SATI with `mint` as its NFT on `w`, with stake and lease, that submits the batch of
+ * `log`.
+ */
 async function commit(w: ChainWorld, mint: Keypair, log: (owner: Keypair) => ReturnType<typeof epochLog>) {
   const owner = await w.wallet(100_000_000n);
   const id = await registerSatiAgent(w.connection, owner, owner.publicKey, {
@@ -178,7 +181,12 @@ describe('npm run verify-dataset on a release committed to the embedded chain', 
     assert.match(chained.out, /^\d+ passed, 0 failed$/m);
     assert.match(
       chained.out,
-      /^NOT CHECKABLE epoch \d+ batch \w+: on chain: not checkable: not in the release, named known-missing \(on chain when the release was written, not yet indexed by the observer\)$/m,
+      new RegExp(
+        String.raw`^NOT CHECKABLE epoch \d+ batch \w+: on chain: not checkable: not in ` +
+          String.raw`the release, named known-missing \(on chain when the release was ` +
+          String.raw`written, not yet indexed by the observer\)$`,
+        'm',
+      ),
     );
     assert.match(chained.out, /^1 not checkable\n\d+ passed, 0 failed$/m);
     assert.doesNotMatch(plain.out, /not checkable/);
@@ -192,11 +200,20 @@ describe('npm run verify-dataset on a release committed to the embedded chain', 
     assert.equal(r.code, 1, r.out);
     assert.match(
       r.out,
-      /^FAIL epoch \d+ batches row 0 \([0-9a-f]+\) column log_merkle_root on chain: release [0-9a-f]{64}, on chain [0-9a-f]{64} \(BatchAccount \w+\)$/m,
+      new RegExp(
+        String.raw`^FAIL epoch \d+ batches row 0 \([0-9a-f]+\) column log_merkle_root on ` +
+          String.raw`chain: release [0-9a-f]{64}, on chain [0-9a-f]{64} \(BatchAccount ` +
+          String.raw`\w+\)$`,
+        'm',
+      ),
     );
     assert.match(
       r.out,
-      /^FAIL epoch \d+ signers of [0-9a-f]{16}: against the chain: owner [0-9a-f]{64} in the manifest, [0-9a-f]{64} on chain$/m,
+      new RegExp(
+        String.raw`^FAIL epoch \d+ signers of [0-9a-f]{16}: against the chain: owner ` +
+          '[0-9a-f]{64} in the manifest, [0-9a-f]{64} on chain$',
+        'm',
+      ),
     );
     assert.match(r.out, /^\d+ passed, [1-9]\d* failed$/m);
   });
@@ -207,7 +224,8 @@ describe('npm run verify-dataset on a release committed to the embedded chain', 
     assert.match(
       ok.out,
       new RegExp(
-        `^SIGNED epoch=\\d+\\.manifest\\.json: release [0-9a-f]{64} signed by "the test observer" key ${key.publicKey}, the key given with --key$`,
+        `^SIGNED epoch=\\d+\\.manifest\\.json: release [0-9a-f]{64} signed by ` +
+          `"the test observer" key ${key.publicKey}, the key given with --key$`,
         'm',
       ),
     );
@@ -217,7 +235,8 @@ describe('npm run verify-dataset on a release committed to the embedded chain', 
     assert.match(
       bad.out,
       new RegExp(
-        `^FAIL epoch=\\d+\\.manifest\\.json: signed by "the test observer" key ${key.publicKey}, not by the key given with --key ${other}$`,
+        `^FAIL epoch=\\d+\\.manifest\\.json: signed by "the test observer" ` +
+          `key ${key.publicKey}, not by the key given with --key ${other}$`,
         'm',
       ),
     );

@@ -71,7 +71,8 @@ async function main(): Promise<number> {
       } else if (a === '--key') {
         if (!/^[0-9a-fA-F]{64}$/.test(v)) {
           console.error(
-            "verify-dataset: --key must be the observer's Ed25519 public key, 64 hex digits (GET /api/health, datasets.signingKey)",
+            "verify-dataset: --key must be the observer's Ed25519 public " +
+              'key, 64 hex digits (GET /api/health, datasets.signingKey)',
           );
           return 2;
         }
@@ -105,7 +106,8 @@ async function main(): Promise<number> {
   console.log(
     rpc
       ? `batch roots, signer keys and the epoch's accounts are checked against the chain at ${rpc}`
-      : 'NOTE no --rpc: batch roots, signer keys and completeness are checked against the release itself, not the chain',
+      : 'NOTE no --rpc: batch roots, signer keys and completeness ' +
+          'are checked against the release itself, not the chain',
   );
   if (!key) console.log('NOTE no --key: signatures are checked against the key each one names, not a key you trust');
   let passed = 0;
@@ -117,13 +119,15 @@ async function main(): Promise<number> {
     for (const [table, t] of Object.entries(m.tables)) {
       if (t.setAside)
         console.log(
-          `NOTE epoch ${m.epoch} ${table}: ${t.setAside} row(s) set aside by the release, first: ${t.setAsideReasons?.[0] ?? 'no reason recorded'}`,
+          `NOTE epoch ${m.epoch} ${table}: ${t.setAside} row(s) set aside by ` +
+            `the release, first: ${t.setAsideReasons?.[0] ?? 'no reason recorded'}`,
         );
     }
     for (const c of await verifyRelease(dir, m, { chain, manifestFile: file, trustedKey: key })) {
       if (c.name.endsWith('manifest: signature'))
         console.log(
-          `${!c.ok ? 'FAIL' : c.detail?.startsWith('no signature file') ? 'NOTE unsigned' : 'SIGNED'} ${file}: ${c.detail ?? ''}`,
+          (!c.ok ? 'FAIL' : c.detail?.startsWith('no signature file') ? 'NOTE unsigned' : 'SIGNED') +
+            ` ${file}: ${c.detail ?? ''}`,
         );
       if (c.notCheckable) {
         notCheckable++;

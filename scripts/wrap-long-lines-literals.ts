@@ -136,7 +136,8 @@ export function bareSumFits(node: ts.Node): boolean {
 export function spaceCuts(raw: string, escapes: boolean): number[] {
   const cuts: number[] = [];
   for (let i = 0; i < raw.length - 1; i++) {
-    // a file name and its § (a section sign after a markdown file name) stay on one line: scripts/doc-references.ts reads them so
+    // a file name and its § (a section sign after a markdown file name) stay on one line: scripts/doc-references.ts
+    // reads them so
     if (raw[i] !== ' ' || raw[i + 1] === ' ' || raw[i + 1] === '§') continue;
     if (escapes) {
       let slashes = 0;
@@ -153,15 +154,18 @@ export function spaceCuts(raw: string, escapes: boolean): number[] {
  * as the cuts allow; the fewest pieces, at least two. Empty when no cut helps.
  */
 export function chooseCuts(raw: string, cuts: number[], limit: number): number[] {
-  if (cuts.length === 0) return [];
+  const sorted = [...new Set(cuts)].filter((c) => c > 0 && c < raw.length).sort((x, y) => x - y);
+  if (sorted.length === 0) return [];
   const len = width(raw);
-  for (let n = Math.max(2, Math.ceil(len / limit)); n <= cuts.length + 1; n++) {
+  const fewest = Math.max(2, Math.ceil(len / limit));
+  // Pieces of about equal length, as few as fit the limit.
+  for (let n = fewest; n <= Math.min(sorted.length + 1, fewest + 3); n++) {
     const chosen: number[] = [];
     let from = 0;
     for (let k = 1; k < n; k++) {
       const target = (len * k) / n;
       let best = -1;
-      for (const c of cuts) {
+      for (const c of sorted) {
         if (c <= from) continue;
         if (best === -1 || Math.abs(c - target) < Math.abs(best - target)) best = c;
       }
@@ -171,9 +175,24 @@ export function chooseCuts(raw: string, cuts: number[], limit: number): number[]
     }
     const bounds = [0, ...chosen, raw.length];
     const pieces = bounds.slice(1).map((b, i) => width(raw.slice(bounds[i], b)));
-    if (pieces.every((w) => w <= limit) || n === cuts.length + 1) return [...new Set(chosen)];
+    if (pieces.every((w) => w <= limit)) return [...new Set(chosen)];
   }
-  return [];
+  // Some stretch has no cut within the limit (a long substitution): fill each piece up to the limit,
+  // so only that stretch runs over, never a word per line.
+  const chosen: number[] = [];
+  let from = 0;
+  let last = -1;
+  for (const c of sorted) {
+    if (width(raw.slice(from, c)) <= limit) {
+      last = c;
+      continue;
+    }
+    from = last > from ? last : c;
+    chosen.push(from);
+    last = c > from && width(raw.slice(from, c)) <= limit ? c : -1;
+  }
+  if (width(raw.slice(from)) > limit && last > from) chosen.push(last);
+  return chosen;
 }
 
 export interface Literal {
@@ -264,11 +283,18 @@ export function splitLiteral(sf: ts.SourceFile, lit: Literal, limit: number): Ed
 // SQL in multi-line templates
 
 /** A template whose text starts as SQL does (upper-case keyword, as this repository writes SQL). */
-export const SQL_START =
-  /^\s*\(?\s*(SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|EXPLAIN|VALUES|COPY|TRUNCATE|REFRESH|ANALYZE|VACUUM|SET|DO|BEGIN|LOCK|COMMENT|MERGE|CALL)\b/;
+export const SQL_START = new RegExp(
+  String.raw`^\s*\(?\s*(SELECT|WITH|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|EXPLAIN|` +
+    'VALUES|COPY|TRUNCATE|REFRESH|ANALYZE|VACUUM|SET|DO|BEGIN|LOCK|COMMENT|' +
+    String.raw`MERGE|CALL)\b`,
+);
 
-export const SQL_WORDS =
-  /\b(SELECT|FROM|WHERE|JOIN|LATERAL|CASE|WHEN|THEN|ELSE|END|AS|AND|ON|FILTER|UNION|LIMIT|INTO|VALUES|DISTINCT|EXISTS|COALESCE|GROUP BY|ORDER BY)\b/g;
+export const SQL_WORDS = new RegExp(
+  String.raw`\b(SELECT|FROM|WHERE|JOIN|LATERAL|CASE|WHEN|THEN|ELSE|END|AS|AND|ON|` +
+    'FILTER|UNION|LIMIT|INTO|VALUES|DISTINCT|EXISTS|COALESCE|GROUP BY|ORDER ' +
+    String.raw`BY)\b`,
+  'g',
+);
 
 /** SQL or a piece of it (a column list): starts with a keyword, or has two keywords or casts. */
 export function looksLikeSql(text: string): boolean {

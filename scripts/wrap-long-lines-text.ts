@@ -132,7 +132,8 @@ export function words(text: string): string[] {
     } else cur += ch;
   }
   if (cur) out.push(cur);
-  // a file name and its § (a section sign after a markdown file name) stay on one line: scripts/doc-references.ts reads them so
+  // a file name and its § (a section sign after a markdown file name) stay on one line: scripts/doc-references.ts reads
+  // them so
   return out.reduce<string[]>((acc, w) => {
     if (w.startsWith('§') && acc.length > 0) acc[acc.length - 1] += ` ${w}`;
     else acc.push(w);

@@ -1,8 +1,8 @@
 /**
  * Test driver: the real runtime (store, embedded chain, observer, indexer, demo agents) with every
  * `app/api/**∕route.ts` handler served by a plain node:http server through the same gates
- * main.ts puts in front of Next (request target, rate limits, heavy-read slots). Next's file-system routing is mirrored (`[id]` and catch-all
- * `[...file]` segments), so a test can walk the route files and call each one over HTTP without a
+ * main.ts puts in front of Next (request target, rate limits, heavy-read slots). Next's file-system routing is mirrored
+ * (`[id]` and catch-all `[...file]` segments), so a test can walk the route files and call each one over HTTP without a
  * Next build.
  */
 import assert from 'node:assert/strict';
@@ -58,7 +58,9 @@ export async function apiRouteFiles(): Promise<RouteFile[]> {
     const names = segs.map((s) => /^\[(?:\.\.\.)?(.+)\]$/.exec(s)?.[1] ?? null);
     const rest = segs.map((s) => s.startsWith('[...'));
     const re = new RegExp(
-      `^/${segs.map((s) => (s.startsWith('[...') ? '(.+)' : s.startsWith('[') ? '([^/]+)' : s.replace(/[.]/g, '\\.'))).join('/')}$`,
+      `^/${segs
+        .map((s) => (s.startsWith('[...') ? '(.+)' : s.startsWith('[') ? '([^/]+)' : s.replace(/[.]/g, '\\.')))
+        .join('/')}$`,
     );
     const dynamic = names
       .map((n, i) => ({ n, rest: rest[i] }))

@@ -182,7 +182,8 @@ export async function startChainRuntime(p: {
   }
   if (!embedded && deployment && cluster.usdcMint && !deployment.config.usdcMint.equals(cluster.usdcMint)) {
     log.warn(
-      `stake_lock's Config names USDC mint ${deployment.config.usdcMint.toBase58()}, the ${cluster.name} table ${cluster.usdcMint.toBase58()} (USDC_MINT): amounts are read in the Config's mint`,
+      `stake_lock's Config names USDC mint ${deployment.config.usdcMint.toBase58()}, the ${cluster.name}` +
+        ` table ${cluster.usdcMint.toBase58()} (USDC_MINT): amounts are read in the Config's mint`,
     );
   }
 

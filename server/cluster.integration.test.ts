@@ -105,7 +105,10 @@ before(async () => {
 
   outside = await createMeshNode({ listen: ['/ip4/127.0.0.1/tcp/0'], validate: () => 'accept', dht: false });
   const mesh = outside.multiaddrs().find((m) => m.includes('/tcp/'))!;
-  const uri = `data:application/json,${JSON.stringify({ name: 'Outsider', services: [{ name: 'zerox1-mesh', endpoint: mesh }] })}`;
+  const uri = `data:application/json,${JSON.stringify({
+    name: 'Outsider',
+    services: [{ name: 'zerox1-mesh', endpoint: mesh }],
+  })}`;
   assert.ok(uri.length <= 200, `SATI keeps at most 200 bytes of uri (${uri.length})`);
   agent = (await registerSatiAgent(connection, owner, owner.publicKey, { name: 'Outsider', symbol: 'OUT', uri })).agent;
   // A supply-1 Token-2022 NFT that is not a member of SATI's group, held by the same wallet.

@@ -146,30 +146,33 @@ describe('loadConfig', () => {
     assert.equal(c.cluster.sati.groupMint.toBase58(), CUSTOM_ADDRESSES.SATI_GROUP_MINT);
   });
 
-  test('CLUSTER picks one row for SATI, programs, USDC and bootstrap; SOLANA_RPC_URL defaults to its public endpoint', () => {
-    const m = loadConfig({ CLUSTER: 'mainnet' });
-    assert.equal(m.cluster.name, 'mainnet');
-    assert.equal(m.solanaRpcUrl, CLUSTERS.mainnet.rpcUrl);
-    assert.equal(m.cluster.usdcMint?.toBase58(), 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
-    assert.equal(m.cluster.sati.program.toBase58(), 'satiRkxEiwZ51cv8PRu8UMzuaqeaNU9jABo6oAFMsLe');
-    assert.equal(m.faucet, null);
-    const d = loadConfig({
-      CLUSTER: 'DEVNET',
-      SOLANA_RPC_URL: 'https://rpc.example.org/key',
-      BOOTSTRAP: '/ip4/10.0.0.1/tcp/4001',
-    });
-    assert.equal(d.cluster.name, 'devnet');
-    assert.equal(d.solanaRpcUrl, 'https://rpc.example.org/key');
-    assert.equal(d.cluster.usdcMint?.toBase58(), '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU');
-    assert.deepEqual(d.bootstrap, ['/ip4/10.0.0.1/tcp/4001']);
-    // A public endpoint names its cluster without CLUSTER.
-    assert.equal(loadConfig({ SOLANA_RPC_URL: 'https://api.devnet.solana.com' }).cluster.name, 'devnet');
-    assert.equal(loadConfig({ SOLANA_RPC_URL: 'https://api.mainnet-beta.solana.com' }).cluster.name, 'mainnet');
-    // An address variable overrides its entry on a named cluster.
-    const o = loadConfig({ CLUSTER: 'devnet', SATI_GROUP_MINT: CUSTOM_ADDRESSES.USDC_MINT });
-    assert.equal(o.cluster.sati.groupMint.toBase58(), CUSTOM_ADDRESSES.USDC_MINT);
-    assert.equal(o.cluster.sati.program.toBase58(), SATI_MAINNET.program.toBase58());
-  });
+  test(
+    'CLUSTER picks one row for SATI, programs, USDC and ' + 'bootstrap; SOLANA_RPC_URL defaults to its public endpoint',
+    () => {
+      const m = loadConfig({ CLUSTER: 'mainnet' });
+      assert.equal(m.cluster.name, 'mainnet');
+      assert.equal(m.solanaRpcUrl, CLUSTERS.mainnet.rpcUrl);
+      assert.equal(m.cluster.usdcMint?.toBase58(), 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v');
+      assert.equal(m.cluster.sati.program.toBase58(), 'satiRkxEiwZ51cv8PRu8UMzuaqeaNU9jABo6oAFMsLe');
+      assert.equal(m.faucet, null);
+      const d = loadConfig({
+        CLUSTER: 'DEVNET',
+        SOLANA_RPC_URL: 'https://rpc.example.org/key',
+        BOOTSTRAP: '/ip4/10.0.0.1/tcp/4001',
+      });
+      assert.equal(d.cluster.name, 'devnet');
+      assert.equal(d.solanaRpcUrl, 'https://rpc.example.org/key');
+      assert.equal(d.cluster.usdcMint?.toBase58(), '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU');
+      assert.deepEqual(d.bootstrap, ['/ip4/10.0.0.1/tcp/4001']);
+      // A public endpoint names its cluster without CLUSTER.
+      assert.equal(loadConfig({ SOLANA_RPC_URL: 'https://api.devnet.solana.com' }).cluster.name, 'devnet');
+      assert.equal(loadConfig({ SOLANA_RPC_URL: 'https://api.mainnet-beta.solana.com' }).cluster.name, 'mainnet');
+      // An address variable overrides its entry on a named cluster.
+      const o = loadConfig({ CLUSTER: 'devnet', SATI_GROUP_MINT: CUSTOM_ADDRESSES.USDC_MINT });
+      assert.equal(o.cluster.sati.groupMint.toBase58(), CUSTOM_ADDRESSES.USDC_MINT);
+      assert.equal(o.cluster.sati.program.toBase58(), SATI_MAINNET.program.toBase58());
+    },
+  );
 
   test('anything CLUSTER=custom lacks is refused with the variable named', () => {
     const full = { CLUSTER: 'custom', SOLANA_RPC_URL: 'http://127.0.0.1:9000', ...CUSTOM_ADDRESSES };
@@ -326,28 +329,31 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ CONNECTIONS_PER_CLIENT: '64' }).connectionsPerClient, 64);
   });
 
-  test('the faucet: on by default only with the embedded chain and demo agents; FAUCET=on needs the embedded chain', () => {
-    assert.equal(loadConfig({ DEMO_AGENTS: '0' }).faucet, null, 'off without demo agents');
-    assert.deepEqual(
-      loadConfig({ DEMO_AGENTS: '0', FAUCET: 'on', FAUCET_PER_HOUR: '4', FAUCET_WALLET_PER_HOUR: '1' }).faucet,
-      { perClientPerHour: 4, perWalletPerHour: 1 },
-    );
-    assert.equal(loadConfig({ FAUCET: 'off' }).faucet, null);
-    assert.equal(
-      loadConfig({ SOLANA_RPC_URL: 'https://api.devnet.solana.com' }).faucet,
-      null,
-      'never on a cluster by default',
-    );
-    assert.equal(loadConfig({ CHAIN: 'off' }).faucet, null);
-    assert.throws(
-      () => loadConfig({ FAUCET: 'on', SOLANA_RPC_URL: 'https://api.devnet.solana.com' }),
-      (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET' && /names a cluster/.test(e.message),
-    );
-    assert.throws(
-      () => loadConfig({ FAUCET: 'on', CHAIN: 'off' }),
-      (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET',
-    );
-  });
+  test(
+    'the faucet: on by default only with the embedded chain ' + 'and demo agents; FAUCET=on needs the embedded chain',
+    () => {
+      assert.equal(loadConfig({ DEMO_AGENTS: '0' }).faucet, null, 'off without demo agents');
+      assert.deepEqual(
+        loadConfig({ DEMO_AGENTS: '0', FAUCET: 'on', FAUCET_PER_HOUR: '4', FAUCET_WALLET_PER_HOUR: '1' }).faucet,
+        { perClientPerHour: 4, perWalletPerHour: 1 },
+      );
+      assert.equal(loadConfig({ FAUCET: 'off' }).faucet, null);
+      assert.equal(
+        loadConfig({ SOLANA_RPC_URL: 'https://api.devnet.solana.com' }).faucet,
+        null,
+        'never on a cluster by default',
+      );
+      assert.equal(loadConfig({ CHAIN: 'off' }).faucet, null);
+      assert.throws(
+        () => loadConfig({ FAUCET: 'on', SOLANA_RPC_URL: 'https://api.devnet.solana.com' }),
+        (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET' && /names a cluster/.test(e.message),
+      );
+      assert.throws(
+        () => loadConfig({ FAUCET: 'on', CHAIN: 'off' }),
+        (e: unknown) => e instanceof ConfigError && e.variable === 'FAUCET',
+      );
+    },
+  );
 
   test('alerts: caps, the deployment webhooks as JSON or a URL list, private webhooks only when allowed', () => {
     const d = loadConfig({});

@@ -58,13 +58,20 @@ export interface ServerConfig extends ObservatoryConfig {
   chain: boolean;
   /** CHAIN_PORT: the embedded chain's port (0 = ephemeral). */
   chainPort: number;
-  /** RATE_LIMIT_API / _EXPORT / _MCP: per-client token buckets (server/rate-limit.ts); a class set to `off` is absent. */
+  /**
+   * RATE_LIMIT_API / _EXPORT / _MCP: per-client token buckets (server/rate-limit.ts); a class set to `off` is absent.
+   */
   rateLimits: RateLimits;
-  /** HEAVY_PER_CLIENT, HEAVY_QUEUE, HEAVY_WAIT_MS, HEAVY_BUDGET: heavy reads' slots and time budget per client (server/heavy-gate.ts). */
+  /**
+   * HEAVY_PER_CLIENT, HEAVY_QUEUE, HEAVY_WAIT_MS, HEAVY_BUDGET: heavy reads' slots and time budget per client
+   * (server/heavy-gate.ts).
+   */
   heavy: HeavyLimits;
   /** SATI_REGISTER_URL: where the My agents page sends owners to register an identity on a real cluster. */
   satiRegisterUrl?: string;
-  /** PUBLIC_RPC_URL: the JSON-RPC URL Explorer links name for a chain Explorer does not know (lib/chain/explorer.ts). */
+  /**
+   * PUBLIC_RPC_URL: the JSON-RPC URL Explorer links name for a chain Explorer does not know (lib/chain/explorer.ts).
+   */
   publicRpcUrl?: string;
   /** PHOTON_URL: a Photon indexer, where SATI's compressed feedback (and so its reputation) is read. */
   photonUrl?: string;
@@ -105,7 +112,9 @@ export interface ServerConfig extends ObservatoryConfig {
    * Empty by default: no opinion counts until the deployment names its reviewers.
    */
   disputeReviewers: string[];
-  /** DEMO_LEASE_PAUSE `<agent index>@<unix seconds>`: that demo agent pays no lease until then (alerts' demo and e2e). */
+  /**
+   * DEMO_LEASE_PAUSE `<agent index>@<unix seconds>`: that demo agent pays no lease until then (alerts' demo and e2e).
+   */
   demoLeasePause?: { index: number; untilMs: number };
 }
 
@@ -415,13 +424,15 @@ export const CONFIG_DOCS: { readonly [K in ConfigVariable]: VariableDoc } = {
     group: 'Database and files',
     default: code(DEFAULT_DATA_DIR),
     meaning:
-      'Folder of PGlite (`pglite/`), the embedded chain (`chain/`) and dataset releases (`datasets/`). Deleting it with the server stopped starts a fresh demo.',
+      'Folder of PGlite (`pglite/`), the embedded chain (`chain/`) and dataset ' +
+      'releases (`datasets/`). Deleting it with the server stopped starts a fresh demo.',
   },
   OBSERVER_LISTEN: {
     group: 'Mesh and observer',
     default: DEFAULT_OBSERVER_LISTEN.map(code).join(' '),
     meaning:
-      "Multiaddrs the observer's libp2p node listens on (comma- or space-separated); a `/ws` address on a routable interface lets browsers reach it.",
+      "Multiaddrs the observer's libp2p node listens on (comma- or space-separated); " +
+      'a `/ws` address on a routable interface lets browsers reach it.',
     doc: ['lib/mesh/README.md', 'Stack and why'],
   },
   BOOTSTRAP: {
@@ -434,7 +445,8 @@ export const CONFIG_DOCS: { readonly [K in ConfigVariable]: VariableDoc } = {
     group: 'Mesh and observer',
     default: code(DEFAULT_RELAY_RESERVATIONS),
     meaning:
-      "Browser nodes that may hold a slot on the observer's circuit relay at once (they signal WebRTC to each other through it); `0` turns the relay off.",
+      "Browser nodes that may hold a slot on the observer's circuit relay at once " +
+      '(they signal WebRTC to each other through it); `0` turns the relay off.',
     doc: ['docs/protocol.md', 'Browser nodes'],
   },
   LIBP2P_METRICS: {
@@ -453,7 +465,8 @@ export const CONFIG_DOCS: { readonly [K in ConfigVariable]: VariableDoc } = {
     group: 'Mesh and observer',
     default: code(DEFAULT_INGEST_BUFFER.maxEnvelopes),
     meaning:
-      'Accepted envelopes the observer holds in memory while the database is unreachable or behind; past it new envelopes are dropped (`store_unavailable`, `store_backlog`).',
+      'Accepted envelopes the observer holds in memory while the database is unreachable ' +
+      'or behind; past it new envelopes are dropped (`store_unavailable`, `store_backlog`).',
     doc: ['lib/observer/README.md', 'Database outage'],
   },
   INGEST_BUFFER_MB: {
@@ -466,26 +479,30 @@ export const CONFIG_DOCS: { readonly [K in ConfigVariable]: VariableDoc } = {
     group: 'Mesh and observer',
     default: `${code(DEFAULT_EPOCH_SECONDS)}; **${code(DEMO_EPOCH_SECONDS)} when \`DEMO_AGENTS\` > 0 and it is unset**`,
     meaning:
-      "Epoch length: batches, leases, challenges and releases count in epochs. The demo's short epochs show batches within two epochs and a resolved challenge about three epochs after the cheating batch's.",
+      "Epoch length: batches, leases, challenges and releases count in epochs. The demo's short epochs show " +
+      "batches within two epochs and a resolved challenge about three epochs after the cheating batch's.",
     doc: ['docs/chain.md', 'Epochs, leases, stakes, challenges'],
   },
   CHAIN: {
     group: 'Chain',
     default: '`on`',
     meaning:
-      "`off` runs without a chain: no registry on chain, no indexer, no chain routes; signers come from the store's local table.",
+      '`off` runs without a chain: no registry on chain, no indexer, ' +
+      "no chain routes; signers come from the store's local table.",
   },
   CHAIN_PORT: {
     group: 'Chain',
     default: code(DEFAULT_CHAIN_PORT),
     meaning:
-      "Port of the embedded chain's JSON-RPC (state in `<DATA_DIR>/chain`); an ephemeral port with a warning when it is taken; `0` = ephemeral.",
+      "Port of the embedded chain's JSON-RPC (state in `<DATA_DIR>/chain`); " +
+      'an ephemeral port with a warning when it is taken; `0` = ephemeral.',
   },
   SOLANA_RPC_URL: {
     group: 'Chain',
     default: 'unset: the embedded chain (on `mainnet`/`devnet` the public endpoint)',
     meaning:
-      'JSON-RPC of a cluster instead of the embedded chain; alone it selects `mainnet` or `devnet` when its host names one, else `CLUSTER` is required. The browser wallet uses the same chain.',
+      'JSON-RPC of a cluster instead of the embedded chain; alone it selects `mainnet` or `devnet` ' +
+      'when its host names one, else `CLUSTER` is required. The browser wallet uses the same chain.',
     doc: ['docs/chain.md', 'Clusters'],
   },
   SOLANA_WS_URL: {
@@ -497,14 +514,17 @@ export const CONFIG_DOCS: { readonly [K in ConfigVariable]: VariableDoc } = {
     group: 'Chain',
     default: 'unset: the embedded chain',
     meaning:
-      "`mainnet`, `devnet` or `custom`: one table gives SATI's addresses, our programs' ids, the USDC mint and the bootstrap list. `custom` needs `SOLANA_RPC_URL`, the five required SATI addresses and `USDC_MINT`, and refuses to start naming the one missing.",
+      "`mainnet`, `devnet` or `custom`: one table gives SATI's addresses, our programs' ids, " +
+      'the USDC mint and the bootstrap list. `custom` needs `SOLANA_RPC_URL`, the five ' +
+      'required SATI addresses and `USDC_MINT`, and refuses to start naming the one missing.',
     doc: ['docs/chain.md', 'Clusters'],
   },
   SATI_PROGRAM_ID: {
     group: 'Chain',
     default: "the cluster's",
     meaning:
-      "SATI's registry program (required with `CLUSTER=custom`; refused on the embedded chain, as is every address below).",
+      "SATI's registry program (required with `CLUSTER=custom`; " +
+      'refused on the embedded chain, as is every address below).',
     doc: ['docs/chain.md', 'Addresses'],
   },
   SATI_GROUP_MINT: {
@@ -559,7 +579,8 @@ export const CONFIG_DOCS: { readonly [K in ConfigVariable]: VariableDoc } = {
     group: 'Chain',
     default: "unset: the chain's own RPC URL",
     meaning:
-      'The JSON-RPC URL Solana Explorer links name (`customUrl`) for the embedded chain or a custom cluster; a loopback or private URL is linked only for a viewer on the same machine.',
+      'The JSON-RPC URL Solana Explorer links name (`customUrl`) for the embedded chain or a ' +
+      'custom cluster; a loopback or private URL is linked only for a viewer on the same machine.',
     doc: ['docs/app.md', 'Explorer links'],
   },
   SATI_REGISTER_URL: {
@@ -572,14 +593,16 @@ export const CONFIG_DOCS: { readonly [K in ConfigVariable]: VariableDoc } = {
     group: 'Chain',
     default: 'unset',
     meaning:
-      "A Photon indexer, where SATI's compressed feedback (its reputation) is read; shown as configured but not queried yet.",
+      "A Photon indexer, where SATI's compressed feedback (its " +
+      'reputation) is read; shown as configured but not queried yet.',
     doc: ['docs/app.md', 'SATI reputation'],
   },
   DISCOVERY_ALLOW_PRIVATE: {
     group: 'Chain',
     default: '`0`',
     meaning:
-      '`1` lets SATI discovery on a cluster read registration files and dial mesh endpoints at loopback and private addresses (a cluster on one machine); the embedded chain always allows them.',
+      '`1` lets SATI discovery on a cluster read registration files and dial mesh endpoints at ' +
+      'loopback and private addresses (a cluster on one machine); the embedded chain always allows them.',
     doc: ['docs/chain.md', 'Discovery'],
   },
   RATE_LIMIT_API: {
@@ -706,7 +729,8 @@ export const CONFIG_DOCS: { readonly [K in ConfigVariable]: VariableDoc } = {
     group: 'Alerts',
     default: 'none',
     meaning:
-      "The deployment's own webhooks, watching every agent: a list of URLs, or JSON `[{url, format, secret?, agents, rules?}]`.",
+      "The deployment's own webhooks, watching every agent: a list " +
+      'of URLs, or JSON `[{url, format, secret?, agents, rules?}]`.',
     doc: ['docs/app.md', 'Delivery'],
   },
   ALERT_EVAL_MS: {
@@ -737,7 +761,8 @@ export const CONFIG_DOCS: { readonly [K in ConfigVariable]: VariableDoc } = {
     group: 'Demo and disputes',
     default: 'none',
     meaning:
-      "Base58 wallet addresses, comma-separated, whose signed opinions count on the dispute desk; everyone else's are kept and shown as not counted.",
+      'Base58 wallet addresses, comma-separated, whose signed opinions count ' +
+      "on the dispute desk; everyone else's are kept and shown as not counted.",
     doc: ['docs/app.md', 'Dispute desk'],
   },
 };
@@ -849,7 +874,8 @@ function clusterOf(env: Env): ClusterConfig {
       if (parse(env, v) !== undefined)
         throw new ConfigError(
           v,
-          "applies to a cluster (CLUSTER or SOLANA_RPC_URL); the embedded chain runs its own registry at SATI's id and its own USDC mint",
+          'applies to a cluster (CLUSTER or SOLANA_RPC_URL); the embedded ' +
+            "chain runs its own registry at SATI's id and its own USDC mint",
         );
     }
     return EMBEDDED_CLUSTER;
@@ -919,7 +945,12 @@ function faucet(env: Env, demoAgents: number, cluster: ClusterConfig): FaucetLim
   if (setting === 'on' && !embedded)
     throw new ConfigError(
       'FAUCET',
-      `on needs the embedded chain, and ${cluster.name !== 'embedded' ? `${parse(env, 'CLUSTER') ? 'CLUSTER' : 'SOLANA_RPC_URL'} names a cluster` : 'CHAIN=off runs none'} (got "on")`,
+      `on needs the embedded chain, and ` +
+        (cluster.name !== 'embedded'
+          ? `${parse(env, 'CLUSTER') ? 'CLUSTER' : 'SOLANA_RPC_URL'} names a cluster`
+          : 'CHAIN=off runs none') +
+        ` ` +
+        `(got "on")`,
     );
   const on = setting === undefined ? embedded && demoAgents > 0 : setting === 'on';
   if (!on) return null;

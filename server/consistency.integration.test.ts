@@ -96,7 +96,8 @@ test("every conversation: list, conversation and flight recorder give the state 
     for (const [where, got] of Object.entries(seen)) {
       if (got[0] !== want.stage || got[1] !== want.outcome)
         wrong.push(
-          `${c.id} ${where}: ${got.join('/')} but its envelopes (${one.body.envelopes.map((e) => e.type).join(' ')}) make ${want.stage}/${want.outcome}`,
+          `${c.id} ${where}: ${got.join('/')} but its envelopes (` +
+            `${one.body.envelopes.map((e) => e.type).join(' ')}) make ${want.stage}/${want.outcome}`,
         );
     }
     if (types.every((t) => t === MsgType.FEEDBACK)) {

@@ -7,9 +7,9 @@
  * names the epoch's on-chain accounts it does not hold, so `npm run verify-dataset --rpc` checks
  * signatures at each envelope's time and the release's completeness against the chain, and each
  * release is anchored on chain in a memo signed by the release-signing key (docs/datasets.md
- * "Anchored releases"), so a verifier knows the latest revision without trusting this server. A failed release is logged with its attempt and retried
- * with backoff; the scheduler's `status()` is what /api/health reports under `datasets`, with the
- * public key every manifest is signed with (lib/export/signing.ts).
+ * "Anchored releases"), so a verifier knows the latest revision without trusting this server. A failed release is
+ * logged with its attempt and retried with backoff; the scheduler's `status()` is what /api/health reports under
+ * `datasets`, with the public key every manifest is signed with (lib/export/signing.ts).
  */
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +40,10 @@ export function startDatasets(p: {
   registry?: SignerRegistry;
   chain?: ReleaseChain;
   log: Logger;
-  /** Posts a release anchor signed by the release-signing key's seed (server/runtime.ts, lib/chain/node/release-anchor.ts). */
+  /**
+   * Posts a release anchor signed by the release-signing key's seed (server/runtime.ts,
+   * lib/chain/node/release-anchor.ts).
+   */
   anchorWith?: (seed: Uint8Array, a: AnchorStatement) => Promise<{ signature: string; slot: string }>;
 }): ReleaseScheduler {
   const dir = datasetsDir(p.dataDir);
@@ -58,7 +61,9 @@ export function startDatasets(p: {
       anchor: p.anchorWith ? (a) => p.anchorWith!(signingKey.seed, a) : undefined,
       onRelease: (m) =>
         p.log.info(
-          `released epoch ${m.epoch}${m.revision ? ` revision ${m.revision}${m.final ? ' (final)' : ''}` : ''} (${Object.values(m.tables).reduce((n, t) => n + t.rows, 0)} rows, ${m.batches.length} batches) in ${dir}`,
+          `released epoch ${m.epoch}${m.revision ? ` revision ${m.revision}${m.final ? ' (final)' : ''}` : ''}` +
+            ` (${Object.values(m.tables).reduce((n, t) => n + t.rows, 0)}` +
+            ` rows, ${m.batches.length} batches) in ${dir}`,
         ),
       onError: (e, epoch, attempts) =>
         p.log.warn(

@@ -35,12 +35,17 @@ export function demoRegistrationFile(demo: DemoMesh | null, agentHex: string): R
   if (!a) return null;
   const mesh = a.multiaddrs.find((m) => m.includes('/tcp/') && !m.includes('/ws')) ?? a.multiaddrs[0];
   const how = a.delegate
-    ? `signs with a delegate hot wallet${a.delegate.expiry !== '0' ? ` whose delegation expires at ${new Date(Number(a.delegate.expiry) * 1000).toISOString()}` : ''}`
+    ? `signs with a delegate hot wallet` +
+      (a.delegate.expiry !== '0'
+        ? ` whose delegation expires at ${new Date(Number(a.delegate.expiry) * 1000).toISOString()}`
+        : '')
     : 'signs with its owner key';
   return {
     type: 'https://eips.ethereum.org/EIPS/eip-8004#registration-v1',
     name: demoAgentName(a.index),
-    description: `A demo agent of this Zerox1 observatory: ${a.strategy} negotiation strategy${a.misbehaving ? ', sends invalid envelopes on purpose' : ''}; ${how}.`,
+    description:
+      `A demo agent of this Zerox1 observatory: ${a.strategy} negotiation strategy` +
+      `${a.misbehaving ? ', sends invalid envelopes on purpose' : ''}; ${how}.`,
     services: mesh ? [{ name: MESH_SERVICE, endpoint: mesh, version: '1' }] : [],
   };
 }
@@ -139,7 +144,9 @@ export async function startDemo(p: StartDemoParams): Promise<DemoMesh | null> {
     },
   });
   log.info(
-    `demo mesh: ${demo.agents.length} agents (${demo.agents.map((a) => `${a.strategy}${a.misbehaving ? '*' : ''}`).join(', ')}; * misbehaves)`,
+    `demo mesh: ${demo.agents.length} agents (${demo.agents
+      .map((a) => `${a.strategy}${a.misbehaving ? '*' : ''}`)
+      .join(', ')}; * misbehaves)`,
   );
   return demo;
 }

@@ -137,84 +137,88 @@ test('enumerates AgentIndex, reads registration files, names and dials; failures
   }
 });
 
-test('on a cluster (publicOnly) neither the registration file nor the mesh endpoint may lead inside; pages see failure classes only', async () => {
-  const sati = { ...SATI_MAINNET, program: Keypair.generate().publicKey };
-  const group = Keypair.generate().publicKey;
-  const registry = registryConfigAddress(sati.program);
-  const write = (a: PublicKey, data: Uint8Array, owner: PublicKey) =>
-    w.chain.writeAccount(a.toBase58(), { lamports: 10_000_000n, data, owner: owner.toBase58() });
-  const member = (n: bigint, uri: string, name: string) => {
-    const mint = Keypair.generate().publicKey;
-    write(
-      mint,
-      satiAgentMintBytes({ mint, group, registry, owner: Keypair.generate().publicKey, memberNumber: n, name, uri }),
-      TOKEN_2022_PROGRAM_ID,
+test(
+  'on a cluster (publicOnly) neither the registration file nor the ' +
+    'mesh endpoint may lead inside; pages see failure classes only',
+  async () => {
+    const sati = { ...SATI_MAINNET, program: Keypair.generate().publicKey };
+    const group = Keypair.generate().publicKey;
+    const registry = registryConfigAddress(sati.program);
+    const write = (a: PublicKey, data: Uint8Array, owner: PublicKey) =>
+      w.chain.writeAccount(a.toBase58(), { lamports: 10_000_000n, data, owner: owner.toBase58() });
+    const member = (n: bigint, uri: string, name: string) => {
+      const mint = Keypair.generate().publicKey;
+      write(
+        mint,
+        satiAgentMintBytes({ mint, group, registry, owner: Keypair.generate().publicKey, memberNumber: n, name, uri }),
+        TOKEN_2022_PROGRAM_ID,
+      );
+      write(agentIndexAddress(n, sati.program), encodeAgentIndex({ mint, bump: 255 }), sati.program);
+      return mint;
+    };
+    const hits: string[] = [];
+    const inside = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end(JSON.stringify({ name: 'inside file' }));
+    });
+    await new Promise<void>((r) => inside.listen(0, '127.0.0.1', r));
+    const port = (inside.address() as AddressInfo).port;
+    const PEER = '12D3KooWQYhTNQdmr3ArTeUHRYzFg94BKyTkoWBDWez9kSCVe2Xo';
+    const mapped = member(1n, `http://[::ffff:127.0.0.1]:${port}/reg.json`, 'mapped');
+    const named = member(2n, `http://files.agent.invalid:${port}/reg.json`, 'named');
+    const dialLoop = member(
+      3n,
+      registrationDataUri({ services: [{ name: 'zerox1-mesh', endpoint: `/ip4/127.0.0.1/tcp/1/p2p/${PEER}` }] }),
+      'dial-loopback',
     );
-    write(agentIndexAddress(n, sati.program), encodeAgentIndex({ mint, bump: 255 }), sati.program);
-    return mint;
-  };
-  const hits: string[] = [];
-  const inside = createServer((req, res) => {
-    hits.push(req.url ?? '');
-    res.end(JSON.stringify({ name: 'inside file' }));
-  });
-  await new Promise<void>((r) => inside.listen(0, '127.0.0.1', r));
-  const port = (inside.address() as AddressInfo).port;
-  const PEER = '12D3KooWQYhTNQdmr3ArTeUHRYzFg94BKyTkoWBDWez9kSCVe2Xo';
-  const mapped = member(1n, `http://[::ffff:127.0.0.1]:${port}/reg.json`, 'mapped');
-  const named = member(2n, `http://files.agent.invalid:${port}/reg.json`, 'named');
-  const dialLoop = member(
-    3n,
-    registrationDataUri({ services: [{ name: 'zerox1-mesh', endpoint: `/ip4/127.0.0.1/tcp/1/p2p/${PEER}` }] }),
-    'dial-loopback',
-  );
-  const dialName = member(
-    4n,
-    registrationDataUri({
-      services: [{ name: 'zerox1-mesh', endpoint: `/dns4/mesh.agent.invalid/tcp/4001/p2p/${PEER}` }],
-    }),
-    'dial-name',
-  );
-  const dialPublic = member(
-    5n,
-    registrationDataUri({
-      services: [{ name: 'zerox1-mesh', endpoint: `/dns4/public.agent.invalid/tcp/4001/p2p/${PEER}` }],
-    }),
-    'dial-public',
-  );
-  write(
-    registry,
-    encodeRegistryConfig({ groupMint: group, authority: PublicKey.default, totalAgents: 5n, bump: 255 }),
-    sati.program,
-  );
-  const dialled: string[] = [];
-  const d = startSatiDiscovery({
-    connection: w.connection,
-    sati,
-    publicOnly: true,
-    intervalMs: 3_600_000,
-    log: { info() {}, warn() {} },
-    resolve: async (h) => (h === 'public.agent.invalid' ? ['93.184.216.34'] : ['127.0.0.1']),
-    dial: async (addr) => {
-      dialled.push(addr);
-      throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
-    },
-    setLabel: async () => undefined,
-  });
-  try {
-    await d.pass();
-    const hex = (k: PublicKey) => Buffer.from(k.toBytes()).toString('hex');
-    assert.equal(d.profile(hex(mapped))?.fileError, 'refused: private address');
-    assert.equal(d.profile(hex(named))?.fileError, 'refused: private address');
-    assert.equal(hits.length, 0, 'the loopback server was never asked');
-    assert.equal(d.profile(hex(dialLoop))?.dialed, 'failed: refused: private address');
-    assert.equal(d.profile(hex(dialName))?.dialed, 'failed: refused: private address');
-    // A public endpoint is dialled at the address that was checked, not by its name.
-    assert.deepEqual(dialled, [`/ip4/93.184.216.34/tcp/4001/p2p/${PEER}`]);
-    assert.equal(d.profile(hex(dialPublic))?.dialed, 'failed: timed out');
-    assert.deepEqual(d.stats().failures, { private_host: 2 });
-  } finally {
-    await d.stop();
-    await new Promise<void>((r) => inside.close(() => r()));
-  }
-});
+    const dialName = member(
+      4n,
+      registrationDataUri({
+        services: [{ name: 'zerox1-mesh', endpoint: `/dns4/mesh.agent.invalid/tcp/4001/p2p/${PEER}` }],
+      }),
+      'dial-name',
+    );
+    const dialPublic = member(
+      5n,
+      registrationDataUri({
+        services: [{ name: 'zerox1-mesh', endpoint: `/dns4/public.agent.invalid/tcp/4001/p2p/${PEER}` }],
+      }),
+      'dial-public',
+    );
+    write(
+      registry,
+      encodeRegistryConfig({ groupMint: group, authority: PublicKey.default, totalAgents: 5n, bump: 255 }),
+      sati.program,
+    );
+    const dialled: string[] = [];
+    const d = startSatiDiscovery({
+      connection: w.connection,
+      sati,
+      publicOnly: true,
+      intervalMs: 3_600_000,
+      log: { info() {}, warn() {} },
+      resolve: async (h) => (h === 'public.agent.invalid' ? ['93.184.216.34'] : ['127.0.0.1']),
+      dial: async (addr) => {
+        dialled.push(addr);
+        throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
+      },
+      setLabel: async () => undefined,
+    });
+    try {
+      await d.pass();
+      const hex = (k: PublicKey) => Buffer.from(k.toBytes()).toString('hex');
+      assert.equal(d.profile(hex(mapped))?.fileError, 'refused: private address');
+      assert.equal(d.profile(hex(named))?.fileError, 'refused: private address');
+      assert.equal(hits.length, 0, 'the loopback server was never asked');
+      assert.equal(d.profile(hex(dialLoop))?.dialed, 'failed: refused: private address');
+      assert.equal(d.profile(hex(dialName))?.dialed, 'failed: refused: private address');
+      // A public endpoint is dialled at the address that was checked, not by its name.
+      assert.deepEqual(dialled, [`/ip4/93.184.216.34/tcp/4001/p2p/${PEER}`]);
+      assert.equal(d.profile(hex(dialPublic))?.dialed, 'failed: timed out');
+      assert.deepEqual(d.stats().failures, { private_host: 2 });
+    } finally {
+      await d.stop();
+      await new Promise<void>((r) => inside.close(() => r()));
+    }
+  },
+);

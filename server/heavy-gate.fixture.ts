@@ -1,8 +1,8 @@
 /**
  * A server for heavy-gate.test.ts in a process of its own (so the test's clients are not slowed
  * by its event loop): heavy paths spend `busyMs` of the event loop in 10 ms steps, as a read on
- * the embedded database does, before they answer. argv: `gated` | `open`, busyMs. Sends its port over IPC, then `flooded`
- * when the 16th heavy read has arrived.
+ * the embedded database does, before they answer. argv: `gated` | `open`, busyMs. Sends its port over IPC, then
+ * `flooded` when the 16th heavy read has arrived.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createHeavyGate, DEFAULT_HEAVY_LIMITS, heavyClassOf } from './heavy-gate';

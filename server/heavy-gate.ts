@@ -168,7 +168,8 @@ export function createHeavyGate(
         return refuse(
           res,
           wait,
-          `heavy-read budget spent: this client's heavy reads (replays, lists, searches, windows) took more server time than it earns (${budget.perSecond} ms per second); retry after ${wait} s`,
+          `heavy-read budget spent: this client's heavy reads (replays, lists, searches, windows) took ` +
+            `more server time than it earns (${budget.perSecond} ms per second); retry after ${wait} s`,
         );
       }
       const start = () => {
@@ -201,7 +202,8 @@ export function createHeavyGate(
         return refuse(
           res,
           1,
-          `too many heavy reads from this client: ${limits.perClient} are running and ${limits.queue} waiting; wait for one to finish`,
+          `too many heavy reads from this client: ${limits.perClient} ` +
+            `are running and ${limits.queue} waiting; wait for one to finish`,
         );
       }
       waiting++;
@@ -229,7 +231,8 @@ export function createHeavyGate(
         refuse(
           res,
           Math.max(1, Math.ceil(limits.waitMs / 1000)),
-          `this client's heavy reads waited ${limits.waitMs / 1000} s for a slot (${limits.perClient} run at once); retry later`,
+          `this client's heavy reads waited ${limits.waitMs / 1000} ` +
+            `s for a slot (${limits.perClient} run at once); retry later`,
         );
       }, limits.waitMs);
       timer.unref();

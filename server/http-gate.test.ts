@@ -43,7 +43,8 @@ function exchange(
 }
 
 const upgrade = (path: string) =>
-  `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`;
+  `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: ` +
+  `websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`;
 
 async function withGate(
   opts: { perClient?: number | null; dev?: boolean },
@@ -139,35 +140,41 @@ test('in development the HMR socket is left to Next only when Next listens for i
   });
 });
 
-test('one client holds at most its cap of connections; one more is answered 503 and closed; others still get in', async () => {
-  await withGate({ perClient: 3 }, async ({ port, gate }) => {
-    const held: Socket[] = [];
-    for (let i = 0; i < 3; i++) {
-      const s = connect({ port, host: '127.0.0.1' });
-      await new Promise((r) => s.once('connect', r));
-      held.push(s);
-    }
-    await until(() => gate.stats().open === 3, 'three open connections');
-    const fourth = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
-    assert.ok(fourth.closed);
-    assert.match(
-      fourth.text,
-      /^HTTP\/1\.1 503 Service Unavailable\r\n[\s\S]*Connection: close[\s\S]*too many connections from this client: 3 are open already/,
-    );
-    const up = await exchange(port, upgrade('/api/stream'));
-    assert.match(up.text, /^HTTP\/1\.1 503/, 'an upgrade over the cap too');
-    assert.equal(gate.stats().refused, 2);
-    // Another address (127.0.0.2 is loopback too) is not affected.
-    const other = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', {
-      localAddress: '127.0.0.2',
+test(
+  'one client holds at most its cap of connections; one ' + 'more is answered 503 and closed; others still get in',
+  async () => {
+    await withGate({ perClient: 3 }, async ({ port, gate }) => {
+      const held: Socket[] = [];
+      for (let i = 0; i < 3; i++) {
+        const s = connect({ port, host: '127.0.0.1' });
+        await new Promise((r) => s.once('connect', r));
+        held.push(s);
+      }
+      await until(() => gate.stats().open === 3, 'three open connections');
+      const fourth = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+      assert.ok(fourth.closed);
+      assert.match(
+        fourth.text,
+        new RegExp(
+          String.raw`^HTTP\/1\.1 503 Service Unavailable\r\n[\s\S]*Connection: ` +
+            String.raw`close[\s\S]*too many connections from this client: 3 are open already`,
+        ),
+      );
+      const up = await exchange(port, upgrade('/api/stream'));
+      assert.match(up.text, /^HTTP\/1\.1 503/, 'an upgrade over the cap too');
+      assert.equal(gate.stats().refused, 2);
+      // Another address (127.0.0.2 is loopback too) is not affected.
+      const other = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', {
+        localAddress: '127.0.0.2',
+      });
+      assert.match(other.text, /^HTTP\/1\.1 200 OK/);
+      // A closed connection frees its place.
+      held.pop()!.destroy();
+      await until(() => gate.stats().open === 2, 'the slot to free');
+      const again = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      assert.match(again.text, /^HTTP\/1\.1 200 OK/);
+      for (const s of held) s.destroy();
+      await until(() => gate.stats().open === 0 && gate.stats().clients === 0, 'every connection to close');
     });
-    assert.match(other.text, /^HTTP\/1\.1 200 OK/);
-    // A closed connection frees its place.
-    held.pop()!.destroy();
-    await until(() => gate.stats().open === 2, 'the slot to free');
-    const again = await exchange(port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-    assert.match(again.text, /^HTTP\/1\.1 200 OK/);
-    for (const s of held) s.destroy();
-    await until(() => gate.stats().open === 0 && gate.stats().clients === 0, 'every connection to close');
-  });
-});
+  },
+);

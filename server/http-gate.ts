@@ -37,7 +37,9 @@ export function answerAndClose(
   const extra = Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
-  const head = `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nCache-Control: no-store\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+  const head =
+    `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; ` +
+    `charset=utf-8\r\nCache-Control: no-store\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
   timer.unref();
   socket.once('close', () => clearTimeout(timer));

@@ -1,5 +1,6 @@
 /**
- * The one observatory process (docs/app.md "One process: custom server, not the instrumentation hook"): checks the configuration (every
+ * The one observatory process (docs/app.md "One process: custom server, not the instrumentation hook"): checks the
+ * configuration (every
  * environment variable, ./config.ts), starts the runtime (store, chain, observer, indexer;
  * ./runtime.ts), then serves the Next.js app and the `/api/stream` WebSocket on PORT and, when
  * DEMO_AGENTS > 0, starts the demo mesh, whose agents upload to this very server.

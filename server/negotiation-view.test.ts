@@ -101,100 +101,104 @@ const detail = (envelopes: StoredEnvelope[]): ConversationDetail => ({
 });
 const valid = (v: NegotiationView) => assert.deepEqual(NegotiationViewSchema.parse(v), v);
 
-test('a sealed-bid deal: roles from DELIVER, ZOPA, Nash, Rubinstein, surplus exact; notaries and bidders are not parties', () => {
-  // A buys (reservation 2.0), B sells (reservation 1.0); A opens low, B high, they meet at 1.6.
-  const envs = [
-    env(MsgType.PROPOSE, A, B, encodeNegCommit(makeReservationCommitment(2_000_000n, saltA))),
-    env(MsgType.COUNTER, B, A, encodeNegCommit(makeReservationCommitment(1_000_000n, saltB))),
-    env(MsgType.COUNTER, A, B, encodeNegReveal({ price: 2_000_000n, salt: saltA })),
-    env(MsgType.COUNTER, B, A, encodeNegReveal({ price: 1_000_000n, salt: saltB })),
-    env(MsgType.PROPOSE, A, B, offer(1_000_000, 0)),
-    env(MsgType.COUNTER, B, A, offer(2_000_000, 1)),
-    env(MsgType.COUNTER, A, B, offer(1_200_000, 2)),
-    env(MsgType.COUNTER, B, A, offer(1_800_000, 3)),
-    env(MsgType.COUNTER, A, B, offer(1_400_000, 4)),
-    env(MsgType.COUNTER, B, A, offer(1_600_000, 5)),
-    env(MsgType.ACCEPT, A, B, offer(1_600_000, 6)),
-    env(MsgType.DELIVER, B, A, new Uint8Array([1, 2, 3])),
-    env(
-      MsgType.NOTARIZE_BID,
-      A,
-      new Uint8Array(32),
-      encodeNotarizeBid({ bidType: 0, conversationId: conv, terms: encodeCanonical([1n]) }),
-    ),
-    env(
-      MsgType.NOTARIZE_BID,
-      N,
-      new Uint8Array(32),
-      encodeNotarizeBid({ bidType: 1, conversationId: conv, terms: encodeCanonical([50_000n]) }),
-    ),
-    env(
-      MsgType.NOTARIZE_BID,
-      N2,
-      new Uint8Array(32),
-      encodeNotarizeBid({ bidType: 1, conversationId: conv, terms: encodeCanonical([60_000n]) }),
-    ),
-    env(MsgType.NOTARIZE_ASSIGN, A, N, encodeCanonical([A, B, 50_000n])),
-    env(MsgType.VERDICT, N, A, encodeCanonical([1, 90])),
-    env(
-      MsgType.FEEDBACK,
-      A,
-      B,
-      encodeFeedback({ conversationId: conv, targetAgent: B, score: 80, outcome: 2, isDispute: false, role: 0 }),
-    ),
-  ];
-  const v = negotiationView(detail(envs));
-  valid(v);
-  const [a, b, n, n2] = [A, B, N, N2].map(toHex);
-  assert.deepEqual([v.parties, v.notaries, v.bidders], [[a, b], [n], [n2]]);
-  assert.deepEqual(v.roles, { buyer: a, seller: b, sources: ['deliver'], ignored: [] });
-  assert.equal(v.outcome, 'agreed');
-  assert.deepEqual(v.zopa, {
-    exists: true,
-    buyerReservation: '2000000',
-    sellerReservation: '1000000',
-    width: '1000000',
-  });
-  assert.deepEqual(v.nash, { price: '1500000', distance: '100000', relativeDistance: 0.1 });
-  assert.deepEqual(v.surplus, { buyer: '400000', seller: '600000', buyerShare: 0.4, sellerShare: 0.6 });
-  // δ = 0.99 on both sides, the buyer moves first: price = 2.0M − (100/199)·1.0M, exact to 6 places.
-  assert.equal(v.rubinstein?.price, ratioToDecimal({ num: 2_000_000n * 199n - 100n * 1_000_000n, den: 199n }));
-  assert.equal(v.rubinstein?.shareExact, '100/199');
-  assert.equal(v.rubinstein?.firstMover, a);
-  assert.equal(v.escrowBurned, null);
-  assert.deepEqual(Object.keys(v.unknown), ['escrowBurned', 'curve']);
-  assert.deepEqual(
-    v.sides.map((s) => [s.role, s.offers.length, s.concessions, s.movement]),
-    [
-      ['buyer', 3, ['200000', '200000'], 'conceding'],
-      ['seller', 3, ['200000', '200000'], 'conceding'],
-    ],
-  );
-  assert.equal(v.sides[0].curve, null, 'three offers are too few to fit');
-  const texts = v.timeline.map((t) => `${t.type}: ${t.text}`);
-  assert.match(texts[2], /reveals its reservation price 2,000,000 units/);
-  assert.match(texts[10], /accepts at 1,600,000 units; verification tier 2/);
-  assert.match(texts[13], /bids to notarise for 50,000 units/);
-  assert.ok(texts[15].includes(`awards the notary auction to ${shortHex(base58('cc'.repeat(32)), 5, 4)}`), texts[15]);
-  const words = negotiationSentences(v).join(' ');
-  assert.match(words, /Agreed at 1,600,000 units after 6 offers/);
-  assert.match(words, /Surplus split: buyer 400,000 units \(40\.0%\), seller 600,000 units \(60\.0%\)/);
-  assert.match(words, /Roles from DELIVER \(the party that delivers is the seller\)/);
-  assert.match(words, /No escrow on chain, so nothing was burned/);
-  // The page explains each figure with the definitions docs/analytics.md is generated from.
-  const html = renderToStaticMarkup(createElement(NegotiationNumbers, { v }));
-  const esc = (t: string) =>
-    t
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&#x27;');
-  for (const k of ['roles', 'zopa', 'nash', 'surplus', 'rubinstein', 'escrowBurned', 'curve'] as const) {
-    assert.ok(html.includes(`title="${esc(FIGURES[k].what)}" data-figure="${k}"`), `tooltip of ${k}`);
-  }
-  for (const k of FIGURE_KEYS) assert.ok(html.includes(esc(FIGURES[k].undefinedWhen)), `legend of ${k}`);
-});
+test(
+  'a sealed-bid deal: roles from DELIVER, ZOPA, Nash, ' +
+    'Rubinstein, surplus exact; notaries and bidders are not parties',
+  () => {
+    // A buys (reservation 2.0), B sells (reservation 1.0); A opens low, B high, they meet at 1.6.
+    const envs = [
+      env(MsgType.PROPOSE, A, B, encodeNegCommit(makeReservationCommitment(2_000_000n, saltA))),
+      env(MsgType.COUNTER, B, A, encodeNegCommit(makeReservationCommitment(1_000_000n, saltB))),
+      env(MsgType.COUNTER, A, B, encodeNegReveal({ price: 2_000_000n, salt: saltA })),
+      env(MsgType.COUNTER, B, A, encodeNegReveal({ price: 1_000_000n, salt: saltB })),
+      env(MsgType.PROPOSE, A, B, offer(1_000_000, 0)),
+      env(MsgType.COUNTER, B, A, offer(2_000_000, 1)),
+      env(MsgType.COUNTER, A, B, offer(1_200_000, 2)),
+      env(MsgType.COUNTER, B, A, offer(1_800_000, 3)),
+      env(MsgType.COUNTER, A, B, offer(1_400_000, 4)),
+      env(MsgType.COUNTER, B, A, offer(1_600_000, 5)),
+      env(MsgType.ACCEPT, A, B, offer(1_600_000, 6)),
+      env(MsgType.DELIVER, B, A, new Uint8Array([1, 2, 3])),
+      env(
+        MsgType.NOTARIZE_BID,
+        A,
+        new Uint8Array(32),
+        encodeNotarizeBid({ bidType: 0, conversationId: conv, terms: encodeCanonical([1n]) }),
+      ),
+      env(
+        MsgType.NOTARIZE_BID,
+        N,
+        new Uint8Array(32),
+        encodeNotarizeBid({ bidType: 1, conversationId: conv, terms: encodeCanonical([50_000n]) }),
+      ),
+      env(
+        MsgType.NOTARIZE_BID,
+        N2,
+        new Uint8Array(32),
+        encodeNotarizeBid({ bidType: 1, conversationId: conv, terms: encodeCanonical([60_000n]) }),
+      ),
+      env(MsgType.NOTARIZE_ASSIGN, A, N, encodeCanonical([A, B, 50_000n])),
+      env(MsgType.VERDICT, N, A, encodeCanonical([1, 90])),
+      env(
+        MsgType.FEEDBACK,
+        A,
+        B,
+        encodeFeedback({ conversationId: conv, targetAgent: B, score: 80, outcome: 2, isDispute: false, role: 0 }),
+      ),
+    ];
+    const v = negotiationView(detail(envs));
+    valid(v);
+    const [a, b, n, n2] = [A, B, N, N2].map(toHex);
+    assert.deepEqual([v.parties, v.notaries, v.bidders], [[a, b], [n], [n2]]);
+    assert.deepEqual(v.roles, { buyer: a, seller: b, sources: ['deliver'], ignored: [] });
+    assert.equal(v.outcome, 'agreed');
+    assert.deepEqual(v.zopa, {
+      exists: true,
+      buyerReservation: '2000000',
+      sellerReservation: '1000000',
+      width: '1000000',
+    });
+    assert.deepEqual(v.nash, { price: '1500000', distance: '100000', relativeDistance: 0.1 });
+    assert.deepEqual(v.surplus, { buyer: '400000', seller: '600000', buyerShare: 0.4, sellerShare: 0.6 });
+    // δ = 0.99 on both sides, the buyer moves first: price = 2.0M − (100/199)·1.0M, exact to 6 places.
+    assert.equal(v.rubinstein?.price, ratioToDecimal({ num: 2_000_000n * 199n - 100n * 1_000_000n, den: 199n }));
+    assert.equal(v.rubinstein?.shareExact, '100/199');
+    assert.equal(v.rubinstein?.firstMover, a);
+    assert.equal(v.escrowBurned, null);
+    assert.deepEqual(Object.keys(v.unknown), ['escrowBurned', 'curve']);
+    assert.deepEqual(
+      v.sides.map((s) => [s.role, s.offers.length, s.concessions, s.movement]),
+      [
+        ['buyer', 3, ['200000', '200000'], 'conceding'],
+        ['seller', 3, ['200000', '200000'], 'conceding'],
+      ],
+    );
+    assert.equal(v.sides[0].curve, null, 'three offers are too few to fit');
+    const texts = v.timeline.map((t) => `${t.type}: ${t.text}`);
+    assert.match(texts[2], /reveals its reservation price 2,000,000 units/);
+    assert.match(texts[10], /accepts at 1,600,000 units; verification tier 2/);
+    assert.match(texts[13], /bids to notarise for 50,000 units/);
+    assert.ok(texts[15].includes(`awards the notary auction to ${shortHex(base58('cc'.repeat(32)), 5, 4)}`), texts[15]);
+    const words = negotiationSentences(v).join(' ');
+    assert.match(words, /Agreed at 1,600,000 units after 6 offers/);
+    assert.match(words, /Surplus split: buyer 400,000 units \(40\.0%\), seller 600,000 units \(60\.0%\)/);
+    assert.match(words, /Roles from DELIVER \(the party that delivers is the seller\)/);
+    assert.match(words, /No escrow on chain, so nothing was burned/);
+    // The page explains each figure with the definitions docs/analytics.md is generated from.
+    const html = renderToStaticMarkup(createElement(NegotiationNumbers, { v }));
+    const esc = (t: string) =>
+      t
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&#x27;');
+    for (const k of ['roles', 'zopa', 'nash', 'surplus', 'rubinstein', 'escrowBurned', 'curve'] as const) {
+      assert.ok(html.includes(`title="${esc(FIGURES[k].what)}" data-figure="${k}"`), `tooltip of ${k}`);
+    }
+    for (const k of FIGURE_KEYS) assert.ok(html.includes(esc(FIGURES[k].undefinedWhen)), `legend of ${k}`);
+  },
+);
 
 test('reveals without commitments are "no commitment", never "commitments match", and feed no figure', () => {
   const envs = [
@@ -281,155 +285,167 @@ const faratin: GenSpec = {
   offersEach: 5,
 };
 
-test('API view from the store: roles from the Haggle account (wallets matched by signed offers), escrow burned from the chain, β recovered', async () => {
-  await withStore(async (o, store) => {
-    const g = generateNegotiation(faratin);
-    await ingest(store, g.messages);
-    // The on-chain mirror: the buyer's and seller's wallets are not their agent ids; each NEG1 offer signed on chain.
-    const gossip = g.messages.filter(
-      (m) => (m.msgType === MsgType.PROPOSE || m.msgType === MsgType.COUNTER) && m.envelope.payload[3] === 0x31,
-    ); // 'NEG1'
-    let escrow = 2_000n * M * 2n,
-      decayed = 0n;
-    const events: HaggleEventInput[] = [
-      ev(g.conversationId, 9n, 'created', {
-        status: 'created',
-        amount: escrow,
-        escrow,
-        created: {
-          buyer: 'BuyerWa11et1111111111111111111111111111111',
-          seller: 'Se11erWa11et111111111111111111111111111111',
-          deposit: escrow,
-          deadline: 0n,
-          responseWindow: 60,
-          decayBps: 50,
-          minOfferBps: 0,
-          protocolFeeBps: 0,
-          maxRounds: 20,
-          zopaDetection: true,
-        },
-      }),
-    ];
-    gossip.forEach((m, k) => {
-      const d = (escrow * 50n) / 10_000n;
-      escrow -= d;
-      decayed += d;
-      const amount = g.offers[m.senderRole][Math.floor(k / 2)];
-      events.push(
-        ev(g.conversationId, 10n + BigInt(k), 'offer', {
-          signature: `sig-o${k}`,
-          side: m.senderRole === 'buyer' ? 1 : 2,
-          round: k + 1,
-          amount,
-          decay: d,
+test(
+  'API view from the store: roles from the Haggle account (wallets ' +
+    'matched by signed offers), escrow burned from the chain, β recovered',
+  async () => {
+    await withStore(async (o, store) => {
+      const g = generateNegotiation(faratin);
+      await ingest(store, g.messages);
+      // The on-chain mirror: the buyer's and seller's wallets are not their agent ids; each NEG1 offer signed on chain.
+      const gossip = g.messages.filter(
+        (m) => (m.msgType === MsgType.PROPOSE || m.msgType === MsgType.COUNTER) && m.envelope.payload[3] === 0x31,
+      ); // 'NEG1'
+      let escrow = 2_000n * M * 2n,
+        decayed = 0n;
+      const events: HaggleEventInput[] = [
+        ev(g.conversationId, 9n, 'created', {
+          status: 'created',
+          amount: escrow,
           escrow,
-          status: 'proposed',
-          set: { rounds: k + 1, currentOffer: amount, escrow },
+          created: {
+            buyer: 'BuyerWa11et1111111111111111111111111111111',
+            seller: 'Se11erWa11et111111111111111111111111111111',
+            deposit: escrow,
+            deadline: 0n,
+            responseWindow: 60,
+            decayBps: 50,
+            minOfferBps: 0,
+            protocolFeeBps: 0,
+            maxRounds: 20,
+            zopaDetection: true,
+          },
         }),
+      ];
+      gossip.forEach((m, k) => {
+        const d = (escrow * 50n) / 10_000n;
+        escrow -= d;
+        decayed += d;
+        const amount = g.offers[m.senderRole][Math.floor(k / 2)];
+        events.push(
+          ev(g.conversationId, 10n + BigInt(k), 'offer', {
+            signature: `sig-o${k}`,
+            side: m.senderRole === 'buyer' ? 1 : 2,
+            round: k + 1,
+            amount,
+            decay: d,
+            escrow,
+            status: 'proposed',
+            set: { rounds: k + 1, currentOffer: amount, escrow },
+          }),
+        );
+      });
+      await store.applyHaggleEvents(events);
+      const r = await loadNegotiation(o, g.conversationId);
+      assert.ok(r);
+      const v = r.view;
+      valid(v);
+      assert.deepEqual(v.roles, {
+        buyer: toHex(GEN_BUYER),
+        seller: toHex(GEN_SELLER),
+        sources: ['haggle'],
+        ignored: [],
+      });
+      assert.deepEqual(v.escrowBurned, {
+        deposit: (4_000n * M).toString(),
+        burned: decayed.toString(),
+        decayBps: 50,
+        rounds: 10,
+      });
+      assert.deepEqual(v.token, { mint: null, decimals: 6, symbol: 'USDC' });
+      const [sb, ss] = [v.sides.find((s) => s.role === 'buyer')!, v.sides.find((s) => s.role === 'seller')!];
+      assert.ok(Math.abs(Math.log(sb.curve!.beta / 3)) <= Math.log(1.1), `buyer β ${sb.curve!.beta}`);
+      assert.ok(Math.abs(Math.log(ss.curve!.beta / 0.3)) <= Math.log(1.1), `seller β ${ss.curve!.beta}`);
+      assert.deepEqual([sb.curve!.class, ss.curve!.class], ['conceder', 'boulware']);
+      assert.deepEqual(v.zopa, {
+        exists: true,
+        buyerReservation: (2_000n * M).toString(),
+        sellerReservation: (1_000n * M).toString(),
+        width: (1_000n * M).toString(),
+      });
+      assert.equal(v.nash?.price, (1_500n * M).toString());
+      assert.equal(v.surplus?.buyer, (2_000n * M - g.deal!).toString());
+      // δ = 0.995 both, the seller first: r_s + (50/(10⁸/10⁴ …)) exact: 1/(1+δ) of the width.
+      assert.equal(v.rubinstein?.price, ratioToDecimal({ num: 1_000n * M * 399n + 200n * 1_000n * M, den: 399n }));
+      assert.deepEqual(Object.keys(v.unknown), []);
+      assert.match(
+        v.timeline.find((t) => t.type === 'ACCEPT')!.text,
+        /accepts at [\d,.]+ USDC/,
+        "the timeline speaks the view's token",
+      );
+      assert.match(
+        negotiationSentences(v).join(' '),
+        /Escrow burned by decay on chain: [\d,.]+ USDC of the 4,000 USDC deposited, over 10 on-chain rounds/,
       );
     });
-    await store.applyHaggleEvents(events);
-    const r = await loadNegotiation(o, g.conversationId);
-    assert.ok(r);
-    const v = r.view;
-    valid(v);
-    assert.deepEqual(v.roles, { buyer: toHex(GEN_BUYER), seller: toHex(GEN_SELLER), sources: ['haggle'], ignored: [] });
-    assert.deepEqual(v.escrowBurned, {
-      deposit: (4_000n * M).toString(),
-      burned: decayed.toString(),
-      decayBps: 50,
-      rounds: 10,
-    });
-    assert.deepEqual(v.token, { mint: null, decimals: 6, symbol: 'USDC' });
-    const [sb, ss] = [v.sides.find((s) => s.role === 'buyer')!, v.sides.find((s) => s.role === 'seller')!];
-    assert.ok(Math.abs(Math.log(sb.curve!.beta / 3)) <= Math.log(1.1), `buyer β ${sb.curve!.beta}`);
-    assert.ok(Math.abs(Math.log(ss.curve!.beta / 0.3)) <= Math.log(1.1), `seller β ${ss.curve!.beta}`);
-    assert.deepEqual([sb.curve!.class, ss.curve!.class], ['conceder', 'boulware']);
-    assert.deepEqual(v.zopa, {
-      exists: true,
-      buyerReservation: (2_000n * M).toString(),
-      sellerReservation: (1_000n * M).toString(),
-      width: (1_000n * M).toString(),
-    });
-    assert.equal(v.nash?.price, (1_500n * M).toString());
-    assert.equal(v.surplus?.buyer, (2_000n * M - g.deal!).toString());
-    // δ = 0.995 both, the seller first: r_s + (50/(10⁸/10⁴ …)) exact: 1/(1+δ) of the width.
-    assert.equal(v.rubinstein?.price, ratioToDecimal({ num: 1_000n * M * 399n + 200n * 1_000n * M, den: 399n }));
-    assert.deepEqual(Object.keys(v.unknown), []);
-    assert.match(
-      v.timeline.find((t) => t.type === 'ACCEPT')!.text,
-      /accepts at [\d,.]+ USDC/,
-      "the timeline speaks the view's token",
-    );
-    assert.match(
-      negotiationSentences(v).join(' '),
-      /Escrow burned by decay on chain: [\d,.]+ USDC of the 4,000 USDC deposited, over 10 on-chain rounds/,
-    );
-  });
-});
+  },
+);
 
-test('API view from the store: ADVERTISE beats DISCOVER; with neither, roles and their figures are unknown', async () => {
-  await withStore(async (o, store) => {
-    const g = generateNegotiation({ ...faratin, conversation: 2 });
-    await ingest(store, g.messages);
-    const none = (await loadNegotiation(o, g.conversationId))!.view;
-    valid(none);
-    assert.deepEqual(
-      [none.roles.buyer, none.roles.seller, none.zopa, none.nash, none.surplus, none.rubinstein],
-      [null, null, null, null, null, null],
-    );
-    assert.deepEqual(Object.keys(none.unknown).sort(), [
-      'concessions',
-      'curve',
-      'escrowBurned',
-      'nash',
-      'nashDistance',
-      'roles',
-      'rubinstein',
-      'surplus',
-      'zopa',
-    ]);
-    assert.ok(none.sides.every((s) => s.concessions === null && s.curve !== null && s.curve.class === null));
-    // A DISCOVER by the seller before the negotiation: alone, it makes the seller the buyer…
-    const start = g.messages[0].envelope.timestamp;
-    const bcast = (from: Uint8Array, type: number, payload: Uint8Array, at: bigint, nonce: bigint) =>
-      buildEnvelope(
-        {
-          msgType: type,
-          sender: from,
-          recipient: new Uint8Array(32),
-          timestamp: at,
-          nonce,
-          conversationId: new Uint8Array(16),
-          payload,
-        },
-        from,
+test(
+  'API view from the store: ADVERTISE beats DISCOVER; ' + 'with neither, roles and their figures are unknown',
+  async () => {
+    await withStore(async (o, store) => {
+      const g = generateNegotiation({ ...faratin, conversation: 2 });
+      await ingest(store, g.messages);
+      const none = (await loadNegotiation(o, g.conversationId))!.view;
+      valid(none);
+      assert.deepEqual(
+        [none.roles.buyer, none.roles.seller, none.zopa, none.nash, none.surplus, none.rubinstein],
+        [null, null, null, null, null, null],
       );
-    await ingest(store, [bcast(GEN_SELLER, MsgType.DISCOVER, new Uint8Array(32), start - 5_000_000n, 100n)]);
-    const disc = (await loadNegotiation(o, g.conversationId))!.view;
-    assert.deepEqual(
-      [disc.roles.buyer, disc.roles.seller, disc.roles.sources],
-      [toHex(GEN_SELLER), toHex(GEN_BUYER), ['discover']],
-    );
-    // …and its ADVERTISE as seller, a stronger source, overrules it.
-    await ingest(store, [
-      bcast(
-        GEN_SELLER,
-        MsgType.ADVERTISE,
-        encodeAdvertiseJson({ role: 'seller', service: 'x' }),
-        start - 4_000_000n,
-        101n,
-      ),
-    ]);
-    const v = (await loadNegotiation(o, g.conversationId))!.view;
-    valid(v);
-    assert.deepEqual(
-      [v.roles.buyer, v.roles.seller, v.roles.sources],
-      [toHex(GEN_BUYER), toHex(GEN_SELLER), ['advertise']],
-    );
-    assert.equal(v.zopa?.exists, true);
-  });
-});
+      assert.deepEqual(Object.keys(none.unknown).sort(), [
+        'concessions',
+        'curve',
+        'escrowBurned',
+        'nash',
+        'nashDistance',
+        'roles',
+        'rubinstein',
+        'surplus',
+        'zopa',
+      ]);
+      assert.ok(none.sides.every((s) => s.concessions === null && s.curve !== null && s.curve.class === null));
+      // A DISCOVER by the seller before the negotiation: alone, it makes the seller the buyer…
+      const start = g.messages[0].envelope.timestamp;
+      const bcast = (from: Uint8Array, type: number, payload: Uint8Array, at: bigint, nonce: bigint) =>
+        buildEnvelope(
+          {
+            msgType: type,
+            sender: from,
+            recipient: new Uint8Array(32),
+            timestamp: at,
+            nonce,
+            conversationId: new Uint8Array(16),
+            payload,
+          },
+          from,
+        );
+      await ingest(store, [bcast(GEN_SELLER, MsgType.DISCOVER, new Uint8Array(32), start - 5_000_000n, 100n)]);
+      const disc = (await loadNegotiation(o, g.conversationId))!.view;
+      assert.deepEqual(
+        [disc.roles.buyer, disc.roles.seller, disc.roles.sources],
+        [toHex(GEN_SELLER), toHex(GEN_BUYER), ['discover']],
+      );
+      // …and its ADVERTISE as seller, a stronger source, overrules it.
+      await ingest(store, [
+        bcast(
+          GEN_SELLER,
+          MsgType.ADVERTISE,
+          encodeAdvertiseJson({ role: 'seller', service: 'x' }),
+          start - 4_000_000n,
+          101n,
+        ),
+      ]);
+      const v = (await loadNegotiation(o, g.conversationId))!.view;
+      valid(v);
+      assert.deepEqual(
+        [v.roles.buyer, v.roles.seller, v.roles.sources],
+        [toHex(GEN_BUYER), toHex(GEN_SELLER), ['advertise']],
+      );
+      assert.equal(v.zopa?.exists, true);
+    });
+  },
+);
 
 // ---- The edge cases through the view the API returns ------------------------------------------
 

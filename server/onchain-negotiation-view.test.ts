@@ -11,29 +11,32 @@ import { haggleRow } from '../app/_lib/haggle-testing';
 import { OnChainNegotiation } from '../components/OnChainNegotiation';
 import type { PriceStepView } from '../lib/wire';
 
-test('the settlement table shows NEG1 rounds: an opening PROPOSE in round 0 is round 0, whatever the chain counts', () => {
-  const at = (type: string, bidValue: string, round: number): PriceStepView => ({
-    envelopeId: String(round).padStart(64, '0'),
-    type,
-    sender: 'aa'.repeat(32),
-    round,
-    bidValue,
-    kind: 'neg1',
-    timestampMs: round,
-  });
-  const v = onChainNegotiationView(haggleRow(), [
-    at('PROPOSE', '400', 0),
-    at('COUNTER', '900', 1),
-    at('COUNTER', '600', 2),
-    at('ACCEPT', '600', 3),
-  ]);
-  const html = renderToStaticMarkup(createElement(OnChainNegotiation, { negotiations: [v] }));
-  assert.deepEqual(
-    [...html.matchAll(/data-round="(\d+)"/g)].map((m) => Number(m[1])),
-    [0, 1, 2],
-  );
-  assert.deepEqual(
-    [...html.matchAll(/title="the chain&#x27;s round \d+">(\d+)</g)].map((m) => Number(m[1])),
-    [0, 1, 2],
-  );
-});
+test(
+  'the settlement table shows NEG1 rounds: an opening ' + 'PROPOSE in round 0 is round 0, whatever the chain counts',
+  () => {
+    const at = (type: string, bidValue: string, round: number): PriceStepView => ({
+      envelopeId: String(round).padStart(64, '0'),
+      type,
+      sender: 'aa'.repeat(32),
+      round,
+      bidValue,
+      kind: 'neg1',
+      timestampMs: round,
+    });
+    const v = onChainNegotiationView(haggleRow(), [
+      at('PROPOSE', '400', 0),
+      at('COUNTER', '900', 1),
+      at('COUNTER', '600', 2),
+      at('ACCEPT', '600', 3),
+    ]);
+    const html = renderToStaticMarkup(createElement(OnChainNegotiation, { negotiations: [v] }));
+    assert.deepEqual(
+      [...html.matchAll(/data-round="(\d+)"/g)].map((m) => Number(m[1])),
+      [0, 1, 2],
+    );
+    assert.deepEqual(
+      [...html.matchAll(/title="the chain&#x27;s round \d+">(\d+)</g)].map((m) => Number(m[1])),
+      [0, 1, 2],
+    );
+  },
+);

@@ -9,7 +9,10 @@ import { type ChainEndpoint, chainEndpointFromEnv, createConnection } from '../l
 /** Options of {@link openChain}. */
 export interface OpenChainParams {
   env?: Record<string, string | undefined>;
-  /** Embedded chain options when no SOLANA_RPC_URL is set (port 8899 by default); it runs on a worker thread (lib/devchain/thread.ts). */
+  /**
+   * Embedded chain options when no SOLANA_RPC_URL is set (port 8899 by default); it runs on a worker thread
+   * (lib/devchain/thread.ts).
+   */
   embedded?: import('../lib/devchain/thread').EmbeddedChainThreadParams;
   commitment?: Commitment;
 }

@@ -11,9 +11,8 @@
  * raw target: `/x/../api/stats` and `/x/%2e%2e/api/stats` are `/api/stats` to Next, so they are
  * `api` here too.
  *
- * The client is the socket's remote address (./request-target.ts clientKey): behind a reverse proxy every request shares the
- * proxy's address, so limit there instead (this server trusts no forwarding header a client can
- * set itself).
+ * The client is the socket's remote address (./request-target.ts clientKey): behind a reverse proxy every request
+ * shares the proxy's address, so limit there instead (this server trusts no forwarding header a client can set itself).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TokenBucket } from 'limiter';

@@ -57,7 +57,10 @@ export function queryProblem(query: string): string | null {
       name = decodeURIComponent(rawName.replace(/\+/g, ' '));
       value = eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' '));
     } catch {
-      return `query string: malformed percent-encoding in "${rawName.slice(0, 40)}" (each % must start a UTF-8 byte sequence such as %20)`;
+      return (
+        `query string: malformed percent-encoding in "${rawName.slice(0, 40)}` +
+        `" (each % must start a UTF-8 byte sequence such as %20)`
+      );
     }
     const badName = textProblem(name);
     if (badName) return `a query parameter name ${badName}`;

@@ -117,12 +117,16 @@ export function createRpcGate(limits: RpcLimits = DEFAULT_RPC_LIMITS): RpcGate {
         return calls === Infinity
           ? {
               status: 413,
-              message: `a request of ${cost.calls} calls is over this client's budget of ${limits.calls?.burst} calls; split it`,
+              message:
+                `a request of ${cost.calls} calls is over this client's ` +
+                `budget of ${limits.calls?.burst} calls; split it`,
             }
           : {
               status: 429,
               retryAfter: calls,
-              message: `rate limit: too many chain calls from this client (budget ${limits.calls?.perSecond}/s, burst ${limits.calls?.burst}); retry after ${calls} s`,
+              message:
+                `rate limit: too many chain calls from this client (budget ` +
+                `${limits.calls?.perSecond}/s, burst ${limits.calls?.burst}); retry after ${calls} s`,
             };
       }
       const heavy = buckets.take('heavy', client, cost.heavy);
@@ -132,12 +136,17 @@ export function createRpcGate(limits: RpcLimits = DEFAULT_RPC_LIMITS): RpcGate {
         return heavy === Infinity
           ? {
               status: 413,
-              message: `a request of ${cost.heavy} expensive calls (getProgramAccounts, history, blocks …) is over this client's budget of ${limits.heavy?.burst}; send fewer at a time`,
+              message:
+                `a request of ${cost.heavy} expensive calls (getProgramAccounts, history, blocks ` +
+                `…) is over this client's budget of ${limits.heavy?.burst}; send fewer at a time`,
             }
           : {
               status: 429,
               retryAfter: heavy,
-              message: `rate limit: too many expensive chain calls (getProgramAccounts, history, blocks …) from this client (budget ${limits.heavy?.perSecond}/s, burst ${limits.heavy?.burst}); retry after ${heavy} s`,
+              message:
+                `rate limit: too many expensive chain calls (getProgramAccounts, ` +
+                `history, blocks …) from this client (budget ${limits.heavy?.perSecond}` +
+                `/s, burst ${limits.heavy?.burst}); retry after ${heavy} s`,
             };
       }
       if (inFlight < limits.concurrency) {
@@ -150,7 +159,8 @@ export function createRpcGate(limits: RpcLimits = DEFAULT_RPC_LIMITS): RpcGate {
         return {
           status: 429,
           retryAfter: 1,
-          message: `the chain proxy is busy: ${inFlight} requests running and ${waiting.length} waiting; retry after 1 s`,
+          message:
+            `the chain proxy is busy: ${inFlight} requests ` + `running and ${waiting.length} waiting; retry after 1 s`,
         };
       }
       return new Promise<Admission | Refusal>((resolve) => {
@@ -201,7 +211,8 @@ export function createFaucetGate(limits: FaucetLimits = DEFAULT_FAUCET_LIMITS): 
         return {
           status: 429,
           retryAfter: c,
-          message: `the faucet gives at most ${limits.perClientPerHour} drops per hour to one client; retry after ${c} s`,
+          message:
+            `the faucet gives at most ${limits.perClientPerHour}` + ` drops per hour to one client; retry after ${c} s`,
         };
       const w = buckets.take('wallet', wallet);
       if (w !== 0) {
@@ -209,7 +220,8 @@ export function createFaucetGate(limits: FaucetLimits = DEFAULT_FAUCET_LIMITS): 
         return {
           status: 429,
           retryAfter: w,
-          message: `the faucet gives at most ${limits.perWalletPerHour} drops per hour to one wallet; retry after ${w} s`,
+          message:
+            `the faucet gives at most ${limits.perWalletPerHour}` + ` drops per hour to one wallet; retry after ${w} s`,
         };
       }
       return null;

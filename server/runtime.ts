@@ -67,7 +67,11 @@ export async function startRuntime(
   // The dispute desk counts the opinions of the reviewers named now (a list change applies to old opinions too).
   const recounted = await store.setDisputeReviewers(config.disputeReviewers.map((a) => new PublicKey(a).toBytes()));
   l.info(
-    `disputes: ${config.disputeReviewers.length ? `${config.disputeReviewers.length} reviewers named (DISPUTE_REVIEWERS)` : 'no reviewers named (DISPUTE_REVIEWERS): opinions are kept but none counts'}${recounted ? `; ${recounted} opinions recounted` : ''}`,
+    `disputes: ` +
+      (config.disputeReviewers.length
+        ? `${config.disputeReviewers.length} reviewers named (DISPUTE_REVIEWERS)`
+        : 'no reviewers named (DISPUTE_REVIEWERS): opinions are kept but none counts') +
+      (recounted ? `; ${recounted} opinions recounted` : ''),
   );
   startup.mark('store open');
   let chain: ChainRuntime | null = null;

@@ -138,48 +138,51 @@ describe('stream hub (/api/stream)', () => {
     }
   });
 
-  test('one client takes at most its share of the slots (1013 with a reason, counted); others still get one', async () => {
-    const bus = createLiveBus();
-    const hub = createStreamHub(bus, { maxPerClient: 3, maxClients: 10 });
-    const server = createServer();
-    server.on('upgrade', (req, socket, head) => hub.handleUpgrade(req, socket, head));
-    const port = await listen(server);
-    const closeOf = (ws: WebSocket) =>
-      new Promise<{ code: number; reason: string }>((r) => {
-        const timer = setTimeout(() => r({ code: 0, reason: 'still open after 3 s' }), 3_000);
-        ws.once('close', (code, reason) => {
-          clearTimeout(timer);
-          r({ code, reason: String(reason) });
+  test(
+    'one client takes at most its share of the slots ' + '(1013 with a reason, counted); others still get one',
+    async () => {
+      const bus = createLiveBus();
+      const hub = createStreamHub(bus, { maxPerClient: 3, maxClients: 10 });
+      const server = createServer();
+      server.on('upgrade', (req, socket, head) => hub.handleUpgrade(req, socket, head));
+      const port = await listen(server);
+      const closeOf = (ws: WebSocket) =>
+        new Promise<{ code: number; reason: string }>((r) => {
+          const timer = setTimeout(() => r({ code: 0, reason: 'still open after 3 s' }), 3_000);
+          ws.once('close', (code, reason) => {
+            clearTimeout(timer);
+            r({ code, reason: String(reason) });
+          });
         });
-      });
-    try {
-      const mine = [await connect(port), await connect(port), await connect(port)];
-      const fourth = new WebSocket(`ws://127.0.0.1:${port}${STREAM_PATH}`);
-      const closed = await closeOf(fourth);
-      fourth.terminate();
-      assert.equal(closed.code, 1013);
-      assert.match(closed.reason, /too many streams from this client: 3 are open already/);
-      assert.equal(hub.stats().refused, 1);
-      assert.equal(hub.stats().clients, 3);
-      // Another address still gets a slot.
-      const other = new WebSocket(`ws://127.0.0.1:${port}${STREAM_PATH}`, { localAddress: '127.0.0.2' });
-      await new Promise<void>((resolve, reject) => {
-        other.once('message', () => resolve());
-        other.once('error', reject);
-      });
-      assert.equal(hub.stats().clients, 4);
-      // A closed stream frees its client's slot.
-      mine[0].ws.close();
-      await until(() => hub.stats().clients === 3, 'the slot to free');
-      const again = await connect(port);
-      assert.equal(hub.stats().clients, 4);
-      for (const c of [...mine.slice(1), again]) c.ws.close();
-      other.close();
-    } finally {
-      await hub.close();
-      server.close();
-    }
-  });
+      try {
+        const mine = [await connect(port), await connect(port), await connect(port)];
+        const fourth = new WebSocket(`ws://127.0.0.1:${port}${STREAM_PATH}`);
+        const closed = await closeOf(fourth);
+        fourth.terminate();
+        assert.equal(closed.code, 1013);
+        assert.match(closed.reason, /too many streams from this client: 3 are open already/);
+        assert.equal(hub.stats().refused, 1);
+        assert.equal(hub.stats().clients, 3);
+        // Another address still gets a slot.
+        const other = new WebSocket(`ws://127.0.0.1:${port}${STREAM_PATH}`, { localAddress: '127.0.0.2' });
+        await new Promise<void>((resolve, reject) => {
+          other.once('message', () => resolve());
+          other.once('error', reject);
+        });
+        assert.equal(hub.stats().clients, 4);
+        // A closed stream frees its client's slot.
+        mine[0].ws.close();
+        await until(() => hub.stats().clients === 3, 'the slot to free');
+        const again = await connect(port);
+        assert.equal(hub.stats().clients, 4);
+        for (const c of [...mine.slice(1), again]) c.ws.close();
+        other.close();
+      } finally {
+        await hub.close();
+        server.close();
+      }
+    },
+  );
 
   test('rejects a bus that is not one', () => {
     assert.throws(() => createStreamHub(undefined as never), TypeError);

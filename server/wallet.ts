@@ -104,7 +104,8 @@ export function walletServices(p: {
   const empty = (have: bigint) =>
     new Unavailable(
       503,
-      `the faucet is empty: it holds ${have} lamports and one drop needs ${BigInt(FAUCET_LAMPORTS) + FEE_MARGIN}; it refills only when the chain's data is reset`,
+      `the faucet is empty: it holds ${have} lamports and one drop needs ` +
+        `${BigInt(FAUCET_LAMPORTS) + FEE_MARGIN}; it refills only when the chain's data is reset`,
     );
 
   return {
@@ -133,7 +134,9 @@ export function walletServices(p: {
           return {
             status: 200,
             code: -32602,
-            message: `Invalid params: an airdrop of ${lamports} lamports is over this server's cap of ${FAUCET_LAMPORTS} (${FAUCET_LAMPORTS / 1e9} SOL)`,
+            message:
+              `Invalid params: an airdrop of ${lamports} lamports is over this ` +
+              `server's cap of ${FAUCET_LAMPORTS} (${FAUCET_LAMPORTS / 1e9} SOL)`,
           };
         }
         const refused = drops.take(client, to);

@@ -116,7 +116,10 @@ export async function loadAuthoritative(o: Services, agentHex: string): Promise<
       state: null,
       folded: b.point?.folded ?? 0,
       ...range,
-      reason: `the batch of epoch ${b.lastVerified} is verified but not folded yet${b.point ? ` (the fold reaches epoch ${b.point.epoch})` : ''}: the indexer folds it from the uploaded log`,
+      reason:
+        `the batch of epoch ${b.lastVerified} is verified but not ` +
+        `folded yet${b.point ? ` (the fold reaches epoch ${b.point.epoch})` : ''}` +
+        `: the indexer folds it from the uploaded log`,
     };
   }
   const s = b.point && b.lastEpoch !== null ? decayAfterBatch(b.point.state, b.point.epoch, b.lastEpoch) : null;

@@ -72,7 +72,8 @@ export async function loadCollusion(
         hhi: known ? round(r.squares / (r.deals * r.deals), 4) : null,
         unknownReason: known
           ? null
-          : `only ${r.deals} deal${r.deals === 1 ? '' : 's'} (fewer than ${MIN_DEALS}): every share is large whatever the agent does`,
+          : `only ${r.deals} deal${r.deals === 1 ? '' : 's'} (fewer than ` +
+            `${MIN_DEALS}): every share is large whatever the agent does`,
         latestDeal: toHex(r.latestDeal),
       };
     }),

@@ -167,7 +167,8 @@ export async function recordOpinion(
   if (stored === 'older')
     throw new HttpError(
       409,
-      'this reviewer already has a newer opinion on this dispute (signed at the same time or later): sign a fresh review to change it',
+      'this reviewer already has a newer opinion on this dispute (signed ' +
+        'at the same time or later): sign a fresh review to change it',
     );
   return { stored, opinion: opinionView(row) };
 }

@@ -1,7 +1,8 @@
 /**
  * Shared plumbing of the thin API routes (routes parse, call lib, map errors): the running observatory
  * from the process-global accessor, zod-checked query strings (400 naming the parameter),
- * JSON with bigint/bytes made safe, and error mapping (400 bad input, 503 not running or database unreachable, 500 logged).
+ * JSON with bigint/bytes made safe, and error mapping (400 bad input, 503 not running or database unreachable, 500
+ * logged).
  */
 import type { z } from 'zod';
 import { BaseError } from '../../lib/protocol/errors';
@@ -73,13 +74,16 @@ export function parseQuery<S extends z.ZodObject>(url: string | URL, schema: S):
     const what = issue.code === 'unrecognized_keys' ? 'unknown query parameter' : 'query parameter';
     throw new HttpError(
       400,
-      `${what} "${name}": ${issue.code === 'unrecognized_keys' ? `allowed: ${Object.keys(schema.shape).join(', ')}` : issue.message}`,
+      `${what} "${name}": ` +
+        `${issue.code === 'unrecognized_keys' ? `allowed: ${Object.keys(schema.shape).join(', ')}` : issue.message}`,
     );
   }
   return r.data as z.output<S>;
 }
 
-/** Runs a route body with the error mapping above (400 bad input, 503 not running or database unreachable, 500 logged). */
+/**
+ * Runs a route body with the error mapping above (400 bad input, 503 not running or database unreachable, 500 logged).
+ */
 export async function handle(fn: () => Promise<Response> | Response): Promise<Response> {
   try {
     return await fn();

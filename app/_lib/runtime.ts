@@ -62,7 +62,9 @@ export interface ReadStore extends EconomyStore, StoreQueries {
   conversationGraph(p?: { limit?: number }): Promise<ConversationGraph>;
   listConversations(p?: { limit?: number; agent?: Uint8Array }): Promise<ConversationRow[]>;
   getConversation(id: Uint8Array): Promise<ConversationDetail | null>;
-  /** Each conversation's negotiators (senders and direct recipients of its offers and answers), by conversation id hex. */
+  /**
+   * Each conversation's negotiators (senders and direct recipients of its offers and answers), by conversation id hex.
+   */
   conversationNegotiators(ids: readonly Uint8Array[]): Promise<Map<string, Uint8Array[]>>;
   /** The agent's conversations counted up to `cap` (a result of `cap` means at least that many). */
   countAgentConversations(agent: Uint8Array, cap: number): Promise<number>;
@@ -136,7 +138,10 @@ export interface ChainReads {
   challengesPage(q: ChallengesQuery): Promise<ChallengeList>;
   reputation(agent: Uint8Array): Promise<ReputationJson>;
   agentChain(agent: Uint8Array): Promise<AgentChainView>;
-  /** The identity NFT's holder (base58) read from the chain, or null: an agent exists from its registration, before the mesh sees it. */
+  /**
+   * The identity NFT's holder (base58) read from the chain, or null: an agent exists from its registration, before the
+   * mesh sees it.
+   */
   identityHolder(agent: Uint8Array): Promise<string | null>;
   overview(): Promise<ChainOverviewView>;
   health(): Promise<ChainHealth>;

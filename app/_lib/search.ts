@@ -28,12 +28,15 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
   for (const a of r.agents) {
     const id = hex(a.id);
     const b58 = base58(id);
-    // A label query matches by its hex prefix range: keep only ids whose label it is (and that have no SATI name hiding it).
+    // A label query matches by its hex prefix range: keep only ids whose label it is (and that have no SATI name hiding
+    // it).
     if (lp && id.startsWith(lp) && !a.label && agentLabel(id) !== q.toLowerCase() && !b58.startsWith(q)) continue;
     hits.push({
       kind: 'agent',
       id,
-      detail: `${nameOf(id, a.label)} · ${b58} · last seen ${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`,
+      detail:
+        `${nameOf(id, a.label)} · ${b58} · last seen ` +
+        `${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`,
       href: `/agents/${id}`,
       exact: id === agentHex && t.epoch === undefined,
     });

@@ -39,7 +39,8 @@ test('the strip says "measuring" until the observer has received a whole minute'
     // Started exactly at that minute's start: it received it whole.
     assert.equal((await loadStatsStrip(o, now, M - 60_000)).envelopesPerS, '0.100');
 
-    // Started 20 s into that minute: it saw a part of it, so no figure, and the first whole minute is M (ends M + 60 s).
+    // Started 20 s into that minute: it saw a part of it, so no figure, and the first whole minute is M (ends M + 60
+    // s).
     const fresh = await loadStatsStrip(o, now, M - 40_000);
     assert.equal(fresh.envelopesPerS, null);
     assert.equal(fresh.activeAgents, null);

@@ -1,8 +1,8 @@
 /**
  * /conversations: every conversation, filtered by participant, stage, outcome and time window
  * (presets 1h / 24h / 7d or a custom from/to), sorted by last activity, first seen or message
- * count, paged with the keyset cursor of that sort. The filter is the URL's query string (the same parameters as GET /api/conversations,
- * checked by the same schema), so a filtered view is a link to share.
+ * count, paged with the keyset cursor of that sort. The filter is the URL's query string (the same parameters as GET
+ * /api/conversations, checked by the same schema), so a filtered view is a link to share.
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';

@@ -109,7 +109,8 @@ export default function DatasetsPage() {
                   <td>
                     {r.final
                       ? 'yes'
-                      : `no (${r.moving.pendingChallenges} pending challenge(s), ${r.moving.openNegotiations} open negotiation(s))`}
+                      : `no (${r.moving.pendingChallenges} pending challenge(s), ` +
+                        `${r.moving.openNegotiations} open negotiation(s))`}
                   </td>
                   <td>
                     <code>{r.supersedes?.slice(0, 16)}…</code>

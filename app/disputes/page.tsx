@@ -36,7 +36,9 @@ export default async function DisputesPage({
   let list: DisputeListView | null = null;
   let problem: string | null = null;
   if (!parsed.success)
-    problem = `The filter in the address is not one this page knows (${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}).`;
+    problem =
+      `The filter in the address is not one this page knows (` +
+      `${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}).`;
   else {
     try {
       list = await loadDisputes(o, parsed.data);
@@ -77,8 +79,11 @@ export default async function DisputesPage({
         {list ? (
           <p className="small muted" data-testid="reviewers-named">
             {list.reviewersNamed > 0
-              ? `Reviewed means: at least one opinion from the ${list.reviewersNamed} reviewer${list.reviewersNamed === 1 ? '' : 's'} this deployment names. Anyone can sign an opinion; the others are shown but not counted.`
-              : 'This deployment names no reviewers (DISPUTE_REVIEWERS): opinions are kept and shown, but none counts, so every dispute stays open.'}
+              ? `Reviewed means: at least one opinion from the ${list.reviewersNamed}` +
+                ` reviewer${list.reviewersNamed === 1 ? '' : 's'} this deployment names. ` +
+                `Anyone can sign an opinion; the others are shown but not counted.`
+              : 'This deployment names no reviewers (DISPUTE_REVIEWERS): opinions ' +
+                'are kept and shown, but none counts, so every dispute stays open.'}
           </p>
         ) : null}
         {problem ? (
@@ -131,7 +136,10 @@ export default async function DisputesPage({
                         </span>
                       ) : (
                         <span
-                          title={`${d.opinions.upheld} upheld, ${d.opinions.rejected} rejected, ${d.opinions.unclear} unclear`}
+                          title={
+                            `${d.opinions.upheld} upheld, ${d.opinions.rejected}` +
+                            ` rejected, ${d.opinions.unclear} unclear`
+                          }
                         >
                           <span className="opinion-upheld">{d.opinions.upheld} upheld</span> ·{' '}
                           <span className="opinion-rejected">{d.opinions.rejected} rejected</span> ·{' '}

@@ -200,7 +200,9 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
       info: {
         title: 'Connections',
         unit: 'peers',
-        help: 'Open connections at the end of the interval; peers with at least one envelope refused for rate (spec: 100 a second) in it.',
+        help:
+          'Open connections at the end of the interval; peers with at ' +
+          'least one envelope refused for rate (spec: 100 a second) in it.',
         series: [],
       },
       series: [
@@ -243,7 +245,8 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
             ). An interval appears once it has ended; a gap is an interval nobody measured (the observer was not
             running), not a quiet mesh.
             {v.observers.length > 1
-              ? ` ${v.observers.length} observers share this database: the last chart is the spread of their latency medians.`
+              ? ` ${v.observers.length} observers share this database: ` +
+                `the last chart is the spread of their latency medians.`
               : ''}{' '}
             Prometheus: <a href="/metrics">/metrics</a> · JSON:{' '}
             <a href={`/api/mesh/health?range=${range}`}>/api/mesh/health</a>
@@ -315,7 +318,10 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
               Latency spread between observers{' '}
               <span
                 className="help"
-                title="Per interval: the largest minus the smallest first-seen latency median among the observers that measured it."
+                title={
+                  'Per interval: the largest minus the smallest first-seen ' +
+                  'latency median among the observers that measured it.'
+                }
                 tabIndex={0}
               >
                 ?

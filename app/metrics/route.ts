@@ -12,7 +12,10 @@ export const dynamic = 'force-dynamic';
 function leaderLines(leaders: readonly { role: string; leading: boolean }[]): string {
   if (leaders.length === 0) return '';
   const rows = leaders.map((l) => `zerox1_leader{role="${l.role}"} ${l.leading ? 1 : 0}`);
-  return `# HELP zerox1_leader 1 while this process leads the role (holds its advisory lock), 0 while it stands by.\n# TYPE zerox1_leader gauge\n${rows.join('\n')}\n`;
+  return (
+    `# HELP zerox1_leader 1 while this process leads the role (holds its advisory ` +
+    `lock), 0 while it stands by.\n# TYPE zerox1_leader gauge\n${rows.join('\n')}\n`
+  );
 }
 
 export async function GET(): Promise<Response> {

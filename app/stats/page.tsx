@@ -1,7 +1,8 @@
 /**
  * /stats: the economy over time. Every metric of lib/wire/stats.ts as a chart over 1h, 24h, 7d
  * or all (the range is the query string, so a view is a link; without one, the longest range the
- * data fills at least half of), each with what it counts, a headline figure and its CSV download. Served from the rollups ingest keeps (lib/store/stats/stats.ts).
+ * data fills at least half of), each with what it counts, a headline figure and its CSV download. Served from the
+ * rollups ingest keeps (lib/store/stats/stats.ts).
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
@@ -60,7 +61,9 @@ function headline(s: StatsSeries, startedAtMs: number): { text: string; note: st
     const total = s.series.reduce((t, x) => t + x.values.reduce((u, v) => u + BigInt(v ?? '0'), 0n), 0n);
     return {
       text: `${grouped(String(total))} units`,
-      note: `agreed in the range, ${s.series.length} service${s.series.length === 1 ? '' : 's'} (token's smallest unit)`,
+      note:
+        `agreed in the range, ${s.series.length} service` +
+        `${s.series.length === 1 ? '' : 's'} (token's smallest unit)`,
     };
   }
   // The last interval is still filling: the headline is the newest finished interval with a
@@ -78,7 +81,8 @@ function headline(s: StatsSeries, startedAtMs: number): { text: string; note: st
   const started = new Date(startedAtMs).toISOString().slice(11, 19);
   const partial =
     PER_INTERVAL.has(metric) && startMs < startedAtMs
-      ? `; the observer started ${startMs + s.stepSeconds * 1000 <= startedAtMs ? 'after it' : 'during it'} (${started} UTC), so it may read low`
+      ? `; the observer started ${startMs + s.stepSeconds * 1000 <= startedAtMs ? 'after it' : 'during it'}` +
+        ` (${started} UTC), so it may read low`
       : '';
   return {
     text: `${formatValue(metric, v)}${metric === 'median_price' && v !== null ? ' units' : ''}`,
@@ -131,7 +135,8 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
             {all[0].observedFrom === null
               ? ' Nothing observed yet.'
               : Date.parse(all[0].observedFrom) > Date.parse(all[0].from)
-                ? ` Nothing was observed before ${all[0].observedFrom.replace('T', ' ').replace('Z', ' UTC')}: the charts leave that time blank (unknown, not zero).`
+                ? ` Nothing was observed before ${all[0].observedFrom.replace('T', ' ').replace('Z', ' UTC')}` +
+                  `: the charts leave that time blank (unknown, not zero).`
                 : null}
           </p>
         </div>

@@ -49,7 +49,10 @@ export function Counterparties({ rows: raw }: { rows: { agent: string; conversat
   );
 }
 
-/** The authoritative fold (docs/protocol.md §7) now, from the newest stored fold; its batches are listed once, in the chain section. */
+/**
+ * The authoritative fold (docs/protocol.md §7) now, from the newest stored fold; its batches are listed once, in the
+ * chain section.
+ */
 export function AuthoritativeReputation({ a }: { a: AuthoritativeSummary }) {
   if (!a.known || !a.state)
     return (

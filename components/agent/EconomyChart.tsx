@@ -201,7 +201,11 @@ function Plot({ points, epochSeconds, f }: { points: readonly EconomyPoint[]; ep
               fill={r >= 0 ? 'var(--chart-up)' : 'var(--chart-down)'}
             >
               {f.tips ? (
-                <title>{`epoch ${p.epoch}${range(p.epoch)}: ${usdc(BigInt(p.stake))} staked (${p.stakeStatus}), lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`})${p.leaseActive === false ? ', deactivated' : ''}; ${p.events.join(', ') || 'no event'}`}</title>
+                <title>
+                  {`epoch ${p.epoch}${range(p.epoch)}: ${usdc(BigInt(p.stake))} staked (${p.stakeStatus}), ` +
+                    `lease paid through ${p.paidThroughEpoch ?? '—'} (${r >= 0 ? `${r} ahead` : `${-r} behind`}` +
+                    `)${p.leaseActive === false ? ', deactivated' : ''}; ${p.events.join(', ') || 'no event'}`}
+                </title>
               ) : null}
             </rect>
             {marks.length ? (

@@ -109,7 +109,10 @@ export function ReputationChart({ h: full }: { h: ReputationHistoryView }) {
         {h.authoritative.length <= MAX_MARKS &&
           h.authoritative.map((p) => (
             <circle key={p.epoch} cx={r1(x(new Date(p.tMs)))} cy={r1(y(p.reliability))} r={3} fill="var(--warn)">
-              <title>{`after the batch of epoch ${p.epoch}, which ended ${utcText(p.tMs)}: reliability ${p.reliability.toFixed(2)}, cooperation ${p.cooperation.toFixed(2)}`}</title>
+              <title>
+                {`after the batch of epoch ${p.epoch}, which ended ${utcText(p.tMs)}: ` +
+                  `reliability ${p.reliability.toFixed(2)}, cooperation ${p.cooperation.toFixed(2)}`}
+              </title>
             </circle>
           ))}
       </svg>

@@ -11,7 +11,10 @@ export function SatiReputation({ r }: { r: SatiReputationView }) {
     <p className="small" data-testid="sati-reputation" data-state={r.state}>
       <span
         className="tip"
-        title={`SATI reputation: ${SATI_REPUTATION_DEFINITION} (FeedbackPublicV1 attestations, read through a Photon indexer)`}
+        title={
+          `SATI reputation: ${SATI_REPUTATION_DEFINITION} ` +
+          `(FeedbackPublicV1 attestations, read through a Photon indexer)`
+        }
       >
         SATI reputation
       </span>

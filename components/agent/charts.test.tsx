@@ -40,27 +40,30 @@ const yLabels = (html: string) =>
     (m) => [Number(m[1]), m[2]] as const,
   );
 
-test('stake and lease: each epoch is labelled with its start in UTC and its number and range are in the tooltip', () => {
-  // 20 s epochs: 89,783,886 starts at 89,783,886 × 20 s = 2026-11-26T07:22:00Z.
-  const points = [0, 1, 2].map((i) => ({
-    epoch: 89_783_886 + i,
-    stake: '1000000',
-    paidThroughEpoch: 89_783_890,
-    events: i === 0 ? ['stake locked'] : [],
-  }));
-  const html = renderToStaticMarkup(<EconomyChart view={view(points)} epochSeconds={20} />);
-  assert.deepEqual(xLabels(wide(html), 204), ['07:22:00', '07:22:20', '07:22:40']);
-  assert.match(html, /<title>epoch 89783886 \(2026-11-26 07:22:00 UTC – 07:22:20 UTC\): 1 USDC staked \(locked\)/);
-  assert.doesNotMatch(html, /last 4 digits/);
-  // Daily epochs read as dates.
-  const daily = renderToStaticMarkup(
-    <EconomyChart
-      view={view([{ epoch: 20_783, stake: '0', stakeStatus: 'none', paidThroughEpoch: null, events: [] }])}
-      epochSeconds={86_400}
-    />,
-  );
-  assert.deepEqual(xLabels(wide(daily), 204), ['Nov 26']);
-});
+test(
+  'stake and lease: each epoch is labelled with its start ' + 'in UTC and its number and range are in the tooltip',
+  () => {
+    // 20 s epochs: 89,783,886 starts at 89,783,886 × 20 s = 2026-11-26T07:22:00Z.
+    const points = [0, 1, 2].map((i) => ({
+      epoch: 89_783_886 + i,
+      stake: '1000000',
+      paidThroughEpoch: 89_783_890,
+      events: i === 0 ? ['stake locked'] : [],
+    }));
+    const html = renderToStaticMarkup(<EconomyChart view={view(points)} epochSeconds={20} />);
+    assert.deepEqual(xLabels(wide(html), 204), ['07:22:00', '07:22:20', '07:22:40']);
+    assert.match(html, /<title>epoch 89783886 \(2026-11-26 07:22:00 UTC – 07:22:20 UTC\): 1 USDC staked \(locked\)/);
+    assert.doesNotMatch(html, /last 4 digits/);
+    // Daily epochs read as dates.
+    const daily = renderToStaticMarkup(
+      <EconomyChart
+        view={view([{ epoch: 20_783, stake: '0', stakeStatus: 'none', paidThroughEpoch: null, events: [] }])}
+        epochSeconds={86_400}
+      />,
+    );
+    assert.deepEqual(xLabels(wide(daily), 204), ['Nov 26']);
+  },
+);
 
 test('stake axis: distinct labels from 0, the line inside the plot; a slashed agent ends at 0', () => {
   const slashed = renderToStaticMarkup(

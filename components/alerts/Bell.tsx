@@ -18,7 +18,10 @@ import { useHydrated, useWatchlist } from './useWatchlist';
 const api = alertsApi();
 const VISIBLE_MS = 10_000;
 const HIDDEN_MS = 30_000;
-/** While unread alerts exist but their count stays the same, the list is still read this often (a read one replaced by a new one keeps the count). */
+/**
+ * While unread alerts exist but their count stays the same, the list is still read this often (a read one replaced by a
+ * new one keeps the count).
+ */
 const LIST_EVERY = 6;
 export const ALERTS_CHANGED = 'zx1-alerts-changed';
 
@@ -111,7 +114,12 @@ export function Bell() {
       data-unread={count ?? 0}
     >
       <svg viewBox="0 0 24 24" aria-hidden className="bell-icon">
-        <path d="M12 3a6 6 0 0 0-6 6v3.6L4.3 16a1 1 0 0 0 .9 1.5h13.6a1 1 0 0 0 .9-1.5L18 12.6V9a6 6 0 0 0-6-6zm-2.2 16a2.3 2.3 0 0 0 4.4 0z" />
+        <path
+          d={
+            'M12 3a6 6 0 0 0-6 6v3.6L4.3 16a1 1 0 0 0 .9 1.5h13.6a1 1 0 0 ' +
+            '0 .9-1.5L18 12.6V9a6 6 0 0 0-6-6zm-2.2 16a2.3 2.3 0 0 0 4.4 0z'
+          }
+        />
       </svg>
       {count ? (
         <span className="bell-count" aria-hidden>

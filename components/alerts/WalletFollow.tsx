@@ -94,7 +94,8 @@ function Follow({ linked, onLinked }: { linked: string | null; onLinked?: () => 
           ? 'the agents it owns are watched'
           : agentsOwned === 0
             ? 'it holds no agent identity now (sign again once it does)'
-            : `it owns ${agentsOwned} agent${agentsOwned === 1 ? '' : 's'}${agentsAdded !== null && agentsAdded < agentsOwned ? `, ${agentsAdded} newly watched` : ', all watched'}`;
+            : `it owns ${agentsOwned} agent${agentsOwned === 1 ? '' : 's'}` +
+              (agentsAdded !== null && agentsAdded < agentsOwned ? `, ${agentsAdded} newly watched` : ', all watched');
       onLinked?.();
       announceAlertsChanged();
       return { ok: true, text: `This list now follows ${shortAddress(address)}: ${owned}.` };

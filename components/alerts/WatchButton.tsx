@@ -50,7 +50,8 @@ export function WatchButton({
             ? undefined
             : on
               ? `You get alerts about this ${kind}. Press to stop watching.`
-              : `Get alerts about this ${kind} (offline, lease, batches, challenges…) on the Alerts page, by browser notification or webhook.`
+              : `Get alerts about this ${kind} (offline, lease, batches, ` +
+                `challenges…) on the Alerts page, by browser notification or webhook.`
         }
         onClick={press}
         disabled={busy}

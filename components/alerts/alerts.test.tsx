@@ -108,30 +108,34 @@ test('every alert kind has a glossary sentence, and the rules table shows each w
   assert.match(html, /aria-label="Offline alerts on"/);
 });
 
-test('thresholds reach the server in the unit shown: whole numbers, reliability in score points (6 decimals), an empty optional left out', () => {
-  const drop = kindDef('reputation_drop')!.params[0];
-  assert.deepEqual(checkParam(drop, '0.25'), { value: 0.25 });
-  assert.match((checkParam(drop, '1.0000001') as { error: string }).error, /decimals/);
-  assert.deepEqual(
-    ruleFields('reputation_drop', { drop: 5, windowMinutes: 60 }).map((f) => f.value),
-    [5, 60],
-  );
-  const minutes = kindDef('offline')!.params[0];
-  assert.deepEqual(checkParam(minutes, '15'), { value: 15 });
-  assert.match((checkParam(minutes, '1.5') as { error: string }).error, /whole number/);
-  assert.match((checkParam(minutes, '0') as { error: string }).error, /at least 1 min/);
-  assert.match((checkParam(minutes, '') as { error: string }).error, /Give a number/);
-  const grace = kindDef('batch_missing')!.params[0];
-  assert.deepEqual(checkParam(grace, ''), { value: undefined });
-  // A parameter this page does not know is still shown, by its name.
-  assert.deepEqual(
-    ruleFields('offline', { minutes: 5, quietHours: 2 }).map((f) => [f.def.label, f.value]),
-    [
-      ['silent for', 5],
-      ['quiet hours', 2],
-    ],
-  );
-});
+test(
+  'thresholds reach the server in the unit shown: whole numbers, ' +
+    'reliability in score points (6 decimals), an empty optional left out',
+  () => {
+    const drop = kindDef('reputation_drop')!.params[0];
+    assert.deepEqual(checkParam(drop, '0.25'), { value: 0.25 });
+    assert.match((checkParam(drop, '1.0000001') as { error: string }).error, /decimals/);
+    assert.deepEqual(
+      ruleFields('reputation_drop', { drop: 5, windowMinutes: 60 }).map((f) => f.value),
+      [5, 60],
+    );
+    const minutes = kindDef('offline')!.params[0];
+    assert.deepEqual(checkParam(minutes, '15'), { value: 15 });
+    assert.match((checkParam(minutes, '1.5') as { error: string }).error, /whole number/);
+    assert.match((checkParam(minutes, '0') as { error: string }).error, /at least 1 min/);
+    assert.match((checkParam(minutes, '') as { error: string }).error, /Give a number/);
+    const grace = kindDef('batch_missing')!.params[0];
+    assert.deepEqual(checkParam(grace, ''), { value: undefined });
+    // A parameter this page does not know is still shown, by its name.
+    assert.deepEqual(
+      ruleFields('offline', { minutes: 5, quietHours: 2 }).map((f) => [f.def.label, f.value]),
+      [
+        ['silent for', 5],
+        ['quiet hours', 2],
+      ],
+    );
+  },
+);
 
 test("webhooks: status, the failing one's last error, a named delete button", () => {
   const html = renderToStaticMarkup(
@@ -257,26 +261,29 @@ test('one spelling per watched agent, base58 or hex; the stored list survives ba
   );
 });
 
-test('notifications: nothing for the backlog when first enabled, then each new unread alert, a few and one summary', () => {
-  const list = Array.from({ length: 6 }, (_, i) => alert({ id: String(10 - i), openedAt: 1_000 - i }));
-  const first = planNotifications(list, null);
-  assert.deepEqual([first.single.length, first.summary], [0, 0]);
-  assert.equal(first.notified.length, 6);
-  const fresh = [alert({ id: '12', openedAt: 2_000 }), alert({ id: '11', openedAt: 1_500 }), ...list];
-  const next = planNotifications(fresh, first.notified);
-  assert.deepEqual(
-    next.single.map((a) => a.id),
-    ['11', '12'],
-  );
-  assert.equal(next.summary, 0);
-  const burst = Array.from({ length: 8 }, (_, i) => alert({ id: `b${i}`, openedAt: 3_000 + i }));
-  const many = planNotifications([...burst, ...fresh], next.notified);
-  assert.equal(many.single.length + (many.summary > 0 ? 1 : 0), MAX_SINGLE);
-  assert.equal(many.single.length + many.summary, 8);
-  assert.equal(many.single[0].id, 'b0');
-  // Read alerts are never announced.
-  assert.equal(planNotifications([alert({ id: 'r', read: true })], []).single.length, 0);
-});
+test(
+  'notifications: nothing for the backlog when first ' + 'enabled, then each new unread alert, a few and one summary',
+  () => {
+    const list = Array.from({ length: 6 }, (_, i) => alert({ id: String(10 - i), openedAt: 1_000 - i }));
+    const first = planNotifications(list, null);
+    assert.deepEqual([first.single.length, first.summary], [0, 0]);
+    assert.equal(first.notified.length, 6);
+    const fresh = [alert({ id: '12', openedAt: 2_000 }), alert({ id: '11', openedAt: 1_500 }), ...list];
+    const next = planNotifications(fresh, first.notified);
+    assert.deepEqual(
+      next.single.map((a) => a.id),
+      ['11', '12'],
+    );
+    assert.equal(next.summary, 0);
+    const burst = Array.from({ length: 8 }, (_, i) => alert({ id: `b${i}`, openedAt: 3_000 + i }));
+    const many = planNotifications([...burst, ...fresh], next.notified);
+    assert.equal(many.single.length + (many.summary > 0 ? 1 : 0), MAX_SINGLE);
+    assert.equal(many.single.length + many.summary, 8);
+    assert.equal(many.single[0].id, 'b0');
+    // Read alerts are never announced.
+    assert.equal(planNotifications([alert({ id: 'r', read: true })], []).single.length, 0);
+  },
+);
 
 test('the wallet texts read as the server checks them; the signature is base64 of 64 bytes', () => {
   const at = new Date('2026-11-27T22:00:00.000Z');

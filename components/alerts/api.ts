@@ -70,7 +70,10 @@ export function errorSentence(status: number, body: unknown, what: string): stri
   const said = typeof b?.error === 'string' ? b.error : typeof b?.message === 'string' ? b.message : null;
   if (said) return said;
   if (status === 401 || status === 403)
-    return `The server refused to ${what}: this browser's watchlist key is not accepted (the list may have been deleted).`;
+    return (
+      `The server refused to ${what}: this browser's watchlist ` +
+      `key is not accepted (the list may have been deleted).`
+    );
   if (status === 404) return `The server could not ${what}: it does not know this watchlist or item.`;
   if (status === 429)
     return `The server refused to ${what}: too many requests from this address, try again in a moment.`;
@@ -104,7 +107,9 @@ async function call<T>(
     return {
       ok: false,
       status: res.status,
-      error: `The server's answer to "${what}" is not what this page expects; reload the page (the server may be newer).`,
+      error:
+        `The server's answer to "${what}" is not what this page ` +
+        `expects; reload the page (the server may be newer).`,
     };
   return { ok: true, value: v };
 }
@@ -306,7 +311,8 @@ export function alertQueryString(watchlist: string, q: AlertQuery): string {
 /** What the API answers for a loopback receiver (lib/alerts/url-guard.ts), quoted in the form. */
 export const PRIVATE_REFUSAL_EXAMPLE = 'url: localhost is this machine';
 const PRIVATE_HINT =
-  ' This server refuses receivers on this machine or a private network; its operator can allow them with ALERT_WEBHOOK_ALLOW_PRIVATE=1.';
+  ' This server refuses receivers on this machine or a private network; ' +
+  'its operator can allow them with ALERT_WEBHOOK_ALLOW_PRIVATE=1.';
 
 /** The API's refusal, with the setting that lifts it when the address was the reason. */
 export function withPrivateHint(error: string): string {

@@ -75,13 +75,16 @@ test("a refusal changes nothing here and comes back as the server's sentence", a
   refuse = null;
 });
 
-test('stop watching: DELETE with kind and target in the query; an item the server no longer has is dropped too', async () => {
-  assert.ok((await setWatched({ kind: 'agent', target: A58 }, false)).ok);
-  const del = calls.filter((c) => c.method === 'DELETE');
-  assert.equal(del.at(-1)!.url, `/api/watchlists/${'L'.repeat(22)}/items?kind=agent&target=${A58}`);
-  assert.deepEqual(getLocal()!.items, [itemKey('agent', B)]);
-  refuse = { status: 404, error: 'not watched' };
-  assert.ok((await setWatched({ kind: 'agent', target: B58 }, false)).ok);
-  refuse = null;
-  assert.deepEqual(getLocal()!.items, []);
-});
+test(
+  'stop watching: DELETE with kind and target in the ' + 'query; an item the server no longer has is dropped too',
+  async () => {
+    assert.ok((await setWatched({ kind: 'agent', target: A58 }, false)).ok);
+    const del = calls.filter((c) => c.method === 'DELETE');
+    assert.equal(del.at(-1)!.url, `/api/watchlists/${'L'.repeat(22)}/items?kind=agent&target=${A58}`);
+    assert.deepEqual(getLocal()!.items, [itemKey('agent', B)]);
+    refuse = { status: 404, error: 'not watched' };
+    assert.ok((await setWatched({ kind: 'agent', target: B58 }, false)).ok);
+    refuse = null;
+    assert.deepEqual(getLocal()!.items, []);
+  },
+);

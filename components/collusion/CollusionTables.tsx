@@ -350,7 +350,9 @@ export function WindowNote({ v }: { v: CollusionView }) {
   const w = v.windows;
   const part = (label: string, x: CollusionView['windows']['feedback']) =>
     x.truncated
-      ? `the newest ${count(x.read)} ${label} (since ${x.oldestMs === null ? 'unknown' : new Date(x.oldestMs).toISOString().replace('T', ' ').slice(0, 19)} UTC; older ones left out)`
+      ? `the newest ${count(x.read)} ${label} (since ${
+          x.oldestMs === null ? 'unknown' : new Date(x.oldestMs).toISOString().replace('T', ' ').slice(0, 19)
+        } UTC; older ones left out)`
       : `all ${count(x.read)} ${label}`;
   return (
     <p className="muted small" data-testid="collusion-window">

@@ -58,7 +58,11 @@ export function OpinionList({ disputeId, opinions }: { disputeId: string; opinio
                 <span
                   className="small muted"
                   data-testid="opinion-not-counted"
-                  title="Only opinions of the reviewers this deployment names (DISPUTE_REVIEWERS) move a dispute's status and the counts; anyone can sign an opinion, so the others are kept and shown but count for nothing."
+                  title={
+                    'Only opinions of the reviewers this deployment names (DISPUTE_REVIEWERS) ' +
+                    "move a dispute's status and the counts; anyone can sign an " +
+                    'opinion, so the others are kept and shown but count for nothing.'
+                  }
                 >
                   {o.notCounted ?? 'not counted: reviewer not named by this deployment'}
                 </span>

@@ -56,7 +56,8 @@ export function BrowserNodePanel({ rpcUrl, sati = null }: { rpcUrl: string | nul
     },
   });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refresh reads only the node's ref and state setters, so each render's copy does the same
+  // refresh reads only the node's ref and state setters, so each render's copy does the same
+  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
   useEffect(() => {
     if (phase !== 'joined') return;
     const t = setInterval(() => {

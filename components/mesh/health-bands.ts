@@ -68,14 +68,18 @@ const worst = (ls: Level[]): Level => (ls.includes('bad') ? 'bad' : ls.includes(
 export const BANDS: Record<string, Band> = {
   rate: {
     sentence:
-      'How busy the mesh is: envelopes accepted each second per topic. There is no good or bad rate; a fall to zero while agents are still registered is the thing to look into.',
+      'How busy the mesh is: envelopes accepted each second per topic. There is no good or ' +
+      'bad rate; a fall to zero while agents are still registered is the thing to look into.',
     thresholds: null,
     judge: null,
   },
   latency: {
     sentence:
-      'How long an envelope took from its sender signing it to this observer receiving it. Good is under a second for 90 % of envelopes; near 30 s, envelopes start being refused as stale.',
-    thresholds: `p90 of the latest interval — good: ≤ 1 s · watch: ≤ 10 s · bad: above 10 s (a third of the 30 s timestamp tolerance). Clock skew between machines adds to it.`,
+      'How long an envelope took from its sender signing it to this observer receiving it. Good ' +
+      'is under a second for 90 % of envelopes; near 30 s, envelopes start being refused as stale.',
+    thresholds:
+      `p90 of the latest interval — good: ≤ 1 s · watch: ≤ 10 s · bad: above 10 s (a ` +
+      `third of the 30 s timestamp tolerance). Clock skew between machines adds to it.`,
     judge: ({ node }) =>
       node?.latencyP90 == null
         ? null
@@ -83,8 +87,11 @@ export const BANDS: Record<string, Band> = {
   },
   dup: {
     sentence:
-      'Copies of a message that arrived again from another mesh peer. With about 6 mesh peers each message arrives about 6 times, so 80–90 % is the normal price of redundancy, not waste.',
-    thresholds: `worst gossip topic — good: ≤ 92 % (up to 12 mesh peers) · watch: ≤ 96 % · bad: above 96 % (bandwidth spent for nothing)`,
+      'Copies of a message that arrived again from another mesh peer. With about 6 mesh peers ' +
+      'each message arrives about 6 times, so 80–90 % is the normal price of redundancy, not waste.',
+    thresholds:
+      `worst gossip topic — good: ≤ 92 % (up to 12 mesh peers) · ` +
+      `watch: ≤ 96 % · bad: above 96 % (bandwidth spent for nothing)`,
     judge: ({ gossip }) => {
       const rs = gossip.filter((r) => (r.received ?? 0) > 0);
       if (!rs.length) return null;
@@ -94,7 +101,8 @@ export const BANDS: Record<string, Band> = {
   },
   mesh: {
     sentence:
-      'How many peers this node exchanges each topic with directly. GossipSub keeps it near 6; between 4 and 12 is healthy, 0 means the topic reaches this node only by luck.',
+      'How many peers this node exchanges each topic with directly. GossipSub keeps it near ' +
+      '6; between 4 and 12 is healthy, 0 means the topic reaches this node only by luck.',
     thresholds: `thinnest gossip topic — good: 4–12 peers · watch: 1–3 or more than 12 · bad: 0`,
     judge: ({ gossip }) => {
       const ps = gossip.map((r) => r.meshPeers).filter((p): p is number => p !== null);
@@ -105,15 +113,18 @@ export const BANDS: Record<string, Band> = {
   },
   churn: {
     sentence:
-      'Peers joining (GRAFT) and leaving (PRUNE) the meshes. Some churn after a start or as agents come and go is normal; a steady stream in every interval means an unstable mesh.',
+      'Peers joining (GRAFT) and leaving (PRUNE) the meshes. Some churn after a start or as ' +
+      'agents come and go is normal; a steady stream in every interval means an unstable mesh.',
     thresholds: null,
     judge: null,
   },
   conn: {
     sentence:
-      'Open connections, and peers that sent more than the 100 envelopes a second the protocol allows. Good is some connections and no rate-limited peer.',
+      'Open connections, and peers that sent more than the 100 envelopes a second ' +
+      'the protocol allows. Good is some connections and no rate-limited peer.',
     thresholds:
-      'latest interval — good: connected, no rate-limited peer · watch: 1–2 rate-limited peers · bad: no connection, or 3 or more rate-limited peers',
+      'latest interval — good: connected, no rate-limited peer · watch: 1–2 ' +
+      'rate-limited peers · bad: no connection, or 3 or more rate-limited peers',
     judge: ({ node }) =>
       node?.connections == null
         ? null
@@ -124,7 +135,9 @@ export const BANDS: Record<string, Band> = {
   },
   drops: {
     sentence:
-      'Envelopes this observer refused and why (each reason is in the glossary). Refusing is validation doing its job, but a large share means a peer misbehaves or speaks another version; good is under 1 % of what arrives.',
+      'Envelopes this observer refused and why (each reason is in the glossary). ' +
+      'Refusing is validation doing its job, but a large share means a peer ' +
+      'misbehaves or speaks another version; good is under 1 % of what arrives.',
     thresholds: 'drops ÷ (accepted + dropped) in the latest interval — good: < 1 % · watch: < 5 % · bad: 5 % or more',
     judge: ({ node }) => {
       if (!node) return null;
@@ -136,7 +149,9 @@ export const BANDS: Record<string, Band> = {
 
 /** The score column of the latest-interval table, judged the same way. */
 export const SCORE_BAND = {
-  thresholds: `lowest peer score — good: 0 or above (0 is a neutral newcomer) · watch: below 0 · bad: below ${SCORE_GOSSIP_THRESHOLD} (gossip to it stops)`,
+  thresholds:
+    `lowest peer score — good: 0 or above (0 is a neutral newcomer) · watch: ` +
+    `below 0 · bad: below ${SCORE_GOSSIP_THRESHOLD} (gossip to it stops)`,
   judge: (rows: MeshHealthRow[]): Level | null => {
     const ms = rows.map((r) => r.scoreMin).filter((s): s is number => s !== null);
     return ms.length ? worst(ms.map(scoreLevel)) : null;

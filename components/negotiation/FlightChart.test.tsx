@@ -111,48 +111,51 @@ test('small prices as plain numbers (older views) still draw, in raw units when 
   assert.ok(t.includes("amounts in the token's smallest units"));
 });
 
-test('a side fitted on the shared clock draws its curve through its offers, and the legend gives class, β and error', () => {
-  const prices = ['1000000', '2000000', '1200000', '1800000', '1350000', '1700000', '1450000', '1600000'];
-  const v = view(prices);
-  const t0 = v.offers[0].timestampMs;
-  const tEnd = v.offers[v.offers.length - 1].timestampMs;
-  const buyerOffers = v.offers.filter((o) => o.sender === A).map((o) => o.price);
-  v.sides = [
-    {
-      agent: A,
-      role: 'buyer',
-      offers: buyerOffers,
-      concessions: null,
-      movement: 'conceding',
-      decayBps: 50,
-      unknown: {},
-      curve: {
-        beta: 2,
-        rmse: 1000,
-        relativeRmse: 0.004,
-        atBound: false,
-        class: 'conceder',
-        a: 1_000_000,
-        b: 450_000,
-        t0Ms: t0,
-        tEndMs: tEnd,
+test(
+  'a side fitted on the shared clock draws its curve through ' + 'its offers, and the legend gives class, β and error',
+  () => {
+    const prices = ['1000000', '2000000', '1200000', '1800000', '1350000', '1700000', '1450000', '1600000'];
+    const v = view(prices);
+    const t0 = v.offers[0].timestampMs;
+    const tEnd = v.offers[v.offers.length - 1].timestampMs;
+    const buyerOffers = v.offers.filter((o) => o.sender === A).map((o) => o.price);
+    v.sides = [
+      {
+        agent: A,
+        role: 'buyer',
+        offers: buyerOffers,
+        concessions: null,
+        movement: 'conceding',
+        decayBps: 50,
+        unknown: {},
+        curve: {
+          beta: 2,
+          rmse: 1000,
+          relativeRmse: 0.004,
+          atBound: false,
+          class: 'conceder',
+          a: 1_000_000,
+          b: 450_000,
+          t0Ms: t0,
+          tEndMs: tEnd,
+        },
       },
-    },
-    {
-      agent: B,
-      role: null,
-      offers: [],
-      concessions: null,
-      movement: 'zig-zag',
-      decayBps: 50,
-      unknown: { fit: 'the offers go back and forth' },
-      curve: null,
-    },
-  ] as unknown as NegotiationView['sides'];
-  const html = renderToStaticMarkup(<FlightChart v={v} token={{ decimals: 6, symbol: 'USDC' }} />);
-  const curve = /<g data-side="buyer"><path d="([^"]+)"/.exec(html);
-  assert.ok(curve && !curve[1].includes('NaN'), 'a curve with finite points');
-  const t = text(html);
-  assert.match(t, /buyer [^·]+· conceding · conceder \(β = 2\.00, error 0\.4% of the price range\)/);
-  assert.match(t, /role unknown [^·]+· zig-zag · no curve \(the offers go back and forth\)/);
-});
+      {
+        agent: B,
+        role: null,
+        offers: [],
+        concessions: null,
+        movement: 'zig-zag',
+        decayBps: 50,
+        unknown: { fit: 'the offers go back and forth' },
+        curve: null,
+      },
+    ] as unknown as NegotiationView['sides'];
+    const html = renderToStaticMarkup(<FlightChart v={v} token={{ decimals: 6, symbol: 'USDC' }} />);
+    const curve = /<g data-side="buyer"><path d="([^"]+)"/.exec(html);
+    assert.ok(curve && !curve[1].includes('NaN'), 'a curve with finite points');
+    const t = text(html);
+    assert.match(t, /buyer [^·]+· conceding · conceder \(β = 2\.00, error 0\.4% of the price range\)/);
+    assert.match(t, /role unknown [^·]+· zig-zag · no curve \(the offers go back and forth\)/);
+  },
+);

@@ -28,7 +28,9 @@ const M = { top: 18, right: 180, bottom: 30, left: 78 };
 export const SIDE_COLORS = { buyer: 'var(--accent)', seller: 'var(--warn)' } as const;
 const NO_ROLE_COLOR = 'var(--muted)';
 const sideColor = (role: string | null | undefined) => SIDE_COLORS[role as keyof typeof SIDE_COLORS] ?? NO_ROLE_COLOR;
-/** Longest amount written out in full on the chart; longer ones are shortened there (marked ≈) and exact in the tooltip. */
+/**
+ * Longest amount written out in full on the chart; longer ones are shortened there (marked ≈) and exact in the tooltip.
+ */
 const MAX_LABEL = 18;
 /** Characters of a reference line's label (name and amount) that fit the right margin at 11 px. */
 const REF_LABEL = 28;
@@ -69,12 +71,18 @@ function curvePoints(
   return out;
 }
 
-/** The legend's words for a side's fit: its movement, class and β with the fit's error, or why there is no curve or class. */
+/**
+ * The legend's words for a side's fit: its movement, class and β with the fit's error, or why there is no curve or
+ * class.
+ */
 function fitWords(s: Side): string {
   const f = s.curve;
   if (!f) return ` · ${s.movement} · no curve${s.unknown.fit ? ` (${s.unknown.fit})` : ''}`;
   const cls = f.class ?? `class withheld${s.unknown.class ? ` (${s.unknown.class})` : ''}`;
-  return ` · ${s.movement} · ${cls} (β = ${f.beta.toFixed(2)}, error ${(f.relativeRmse * 100).toFixed(1)}% of the price range)`;
+  return (
+    ` · ${s.movement} · ${cls} (β = ${f.beta.toFixed(2)}, error ` +
+    `${(f.relativeRmse * 100).toFixed(1)}% of the price range)`
+  );
 }
 
 export function FlightChart({ v, token: given }: { v: NegotiationView; token?: ChartToken | null }) {
@@ -203,7 +211,8 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
             >
               {z.exists
                 ? `ZOPA ${shortAmt(z.sellerReservation)} – ${shortAmt(z.buyerReservation)}`
-                : `no ZOPA: seller needs ${shortAmt(z.sellerReservation)}, buyer pays ≤ ${shortAmt(z.buyerReservation)}`}
+                : `no ZOPA: seller needs ${shortAmt(z.sellerReservation)}` +
+                  `, buyer pays ≤ ${shortAmt(z.buyerReservation)}`}
               <title>
                 {z.exists
                   ? `ZOPA ${amt(z.sellerReservation)} – ${amt(z.buyerReservation)}`
@@ -270,7 +279,10 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
           </g>
         ) : null}
         <text x={W - M.right} y={M.top - 5} textAnchor="end" fill="var(--muted)" fontSize={11}>
-          {`talk lasted ${lastT < 10 ? `${Math.round(lastT * 1000)} ms` : `${lastT.toFixed(1)} s`}${deadline !== null ? ` · deadline ${deadline >= 0 ? '+' : ''}${Math.round(deadline)}s after the first offer` : ' · no deadline'}`}
+          {`talk lasted ${lastT < 10 ? `${Math.round(lastT * 1000)} ms` : `${lastT.toFixed(1)} s`}` +
+            (deadline !== null
+              ? ` · deadline ${deadline >= 0 ? '+' : ''}${Math.round(deadline)}s after the first offer`
+              : ' · no deadline')}
         </text>
         {v.sides.map((s) => {
           const mine = offers.filter((o) => o.sender === s.agent);
@@ -311,7 +323,10 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
               </text>
             ) : (
               <circle cx={x(rnd(o))} cy={y(o.price)} r={4.5} fill={colorOf(o.sender)}>
-                <title>{`${o.type} by ${shortHex(base58(o.sender), 5, 4)}: ${amt(o.price)} (round ${o.round}, +${secs(o).toFixed(1)}s)`}</title>
+                <title>
+                  {`${o.type} by ${shortHex(base58(o.sender), 5, 4)}: ` +
+                    `${amt(o.price)} (round ${o.round}, +${secs(o).toFixed(1)}s)`}
+                </title>
               </circle>
             )}
           </a>

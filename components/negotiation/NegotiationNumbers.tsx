@@ -41,7 +41,8 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
   const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
   const head =
     (v.outcome === 'agreed' || v.outcome === 'disputed') && v.deal
-      ? `${v.outcome === 'disputed' ? 'Agreed, then disputed,' : 'Agreed'} at ${amt(v.deal.price)} after ${n(v.rounds, 'offer')}`
+      ? (v.outcome === 'disputed' ? 'Agreed, then disputed,' : 'Agreed') +
+        ` at ${amt(v.deal.price)} after ${n(v.rounds, 'offer')}`
       : v.outcome === 'rejected'
         ? `Rejected after ${n(v.rounds, 'offer')} (${v.rejectReason ?? 'no reason'})`
         : v.outcome === 'no_deal'
@@ -53,7 +54,10 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
     v.roles.buyer || v.roles.seller
       ? {
           key: 'roles',
-          text: `Roles from ${v.roles.sources.map((s) => ROLE_SOURCE_TEXT[s]).join('; ')}: buyer ${v.roles.buyer ? shortHex(base58(v.roles.buyer), 5, 4) : 'unknown'}, seller ${v.roles.seller ? shortHex(base58(v.roles.seller), 5, 4) : 'unknown'}.`,
+          text:
+            `Roles from ${v.roles.sources.map((s) => ROLE_SOURCE_TEXT[s]).join('; ')}: ` +
+            `buyer ${v.roles.buyer ? shortHex(base58(v.roles.buyer), 5, 4) : 'unknown'}, ` +
+            `seller ${v.roles.seller ? shortHex(base58(v.roles.seller), 5, 4) : 'unknown'}.`,
         }
       : {
           key: 'roles',
@@ -69,26 +73,33 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
     const curve = c
       ? c.class
         ? ` and ${CLASS_WORDS[c.class]}, β = ${c.beta.toFixed(2)} (fit error ${pct(c.relativeRmse)})`
-        : `; fitted β = ${c.beta.toFixed(2)}${c.atBound ? ' (at the search bound)' : ''} (fit error ${pct(c.relativeRmse)}), class unknown: ${s.unknown.class ?? 'withheld'}`
+        : `; fitted β = ${c.beta.toFixed(2)}${c.atBound ? ' (at the search bound)' : ''} ` +
+          `(fit error ${pct(c.relativeRmse)}), class unknown: ${s.unknown.class ?? 'withheld'}`
       : `; no curve: ${s.unknown.fit ?? 'not fitted'}`;
     out.push({
       key: 'curve',
-      text: `${who(s.agent).replace(/^./, (x) => x.toUpperCase())} made ${n(s.offers.length, 'offer')} (${s.movement})${moved}${curve}.`,
+      text:
+        `${who(s.agent).replace(/^./, (x) => x.toUpperCase())} made ` +
+        `${n(s.offers.length, 'offer')} (${s.movement})${moved}${curve}.`,
     });
   }
 
   for (const r of v.reservations) {
     out.push({
       key: 'reservations',
-      text: `Sealed reservation of ${who(r.agent)}${r.revealed !== null ? ` (${amt(r.revealed)})` : ''}: ${RESERVATION_WORDS[r.status]}.`,
+      text:
+        `Sealed reservation of ${who(r.agent)}` +
+        `${r.revealed !== null ? ` (${amt(r.revealed)})` : ''}: ${RESERVATION_WORDS[r.status]}.`,
     });
   }
   if (v.zopa) {
     out.push({
       key: 'zopa',
       text: v.zopa.exists
-        ? `Verified reservations leave a ZOPA of ${amt(v.zopa.width)} (seller ${amt(v.zopa.sellerReservation)}, buyer ${amt(v.zopa.buyerReservation)}).`
-        : `Verified reservations leave no ZOPA: the seller needs ${amt(v.zopa.sellerReservation)}, the buyer pays at most ${amt(v.zopa.buyerReservation)}.`,
+        ? `Verified reservations leave a ZOPA of ${amt(v.zopa.width)} (seller ` +
+          `${amt(v.zopa.sellerReservation)}, buyer ${amt(v.zopa.buyerReservation)}).`
+        : `Verified reservations leave no ZOPA: the seller needs ${amt(v.zopa.sellerReservation)}` +
+          `, the buyer pays at most ${amt(v.zopa.buyerReservation)}.`,
     });
   } else out.push({ key: 'zopa', text: `ZOPA unknown: ${v.unknown.zopa ?? 'no verified reservations'}.` });
 
@@ -96,7 +107,10 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
     const dist =
       v.nash.distance === null
         ? ''
-        : `; the deal is ${amt(v.nash.distance)} from it${v.nash.relativeDistance !== null ? ` (${pct(v.nash.relativeDistance)} of the ZOPA)` : ' (no share: the ZOPA has zero width)'}`;
+        : `; the deal is ${amt(v.nash.distance)} from it` +
+          (v.nash.relativeDistance !== null
+            ? ` (${pct(v.nash.relativeDistance)} of the ZOPA)`
+            : ' (no share: the ZOPA has zero width)');
     out.push({ key: 'nash', text: `The Nash bargaining point is ${amt(v.nash.price)}${dist}.` });
   } else if (v.zopa && !v.zopa.exists)
     out.push({ key: 'nash', text: `Nash point unknown: ${v.unknown.nash ?? 'no ZOPA'}.` });
@@ -118,7 +132,9 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
     const share = (x: number | null) => (x === null ? '' : ` (${pct(x)})`);
     out.push({
       key: 'surplus',
-      text: `Surplus split: buyer ${amt(v.surplus.buyer)}${share(v.surplus.buyerShare)}, seller ${amt(v.surplus.seller)}${share(v.surplus.sellerShare)}.`,
+      text:
+        `Surplus split: buyer ${amt(v.surplus.buyer)}${share(v.surplus.buyerShare)}` +
+        `, seller ${amt(v.surplus.seller)}${share(v.surplus.sellerShare)}.`,
     });
   }
   if (v.rubinstein) {
@@ -129,7 +145,11 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
         : `δ = ${r.deltaFirst.toFixed(4)} for the first mover, ${r.deltaSecond.toFixed(4)} for the other`;
     out.push({
       key: 'rubinstein',
-      text: `${r.limit ? "With no escrow decay on either side, Rubinstein's limit gives" : `With escrow decay (${deltas}), Rubinstein gives`} the first mover, ${who(r.firstMover)}, ${pct(r.share)} of the ZOPA: a price of ${amt(r.price)}.`,
+      text:
+        (r.limit
+          ? "With no escrow decay on either side, Rubinstein's limit gives"
+          : `With escrow decay (${deltas}), Rubinstein gives`) +
+        ` the first mover, ${who(r.firstMover)}, ${pct(r.share)} of the ZOPA: a price of ${amt(r.price)}.`,
     });
   } else if (v.zopa?.exists)
     out.push({ key: 'rubinstein', text: `Rubinstein price unknown: ${v.unknown.rubinstein ?? 'no decay stated'}.` });
@@ -138,14 +158,18 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
     v.escrowBurned
       ? {
           key: 'escrowBurned',
-          text: `Escrow burned by decay on chain: ${amt(v.escrowBurned.burned)} of the ${amt(v.escrowBurned.deposit)} deposited, over ${n(v.escrowBurned.rounds, 'on-chain round')} at ${v.escrowBurned.decayBps} bps.`,
+          text:
+            `Escrow burned by decay on chain: ${amt(v.escrowBurned.burned)} of the ${amt(v.escrowBurned.deposit)}` +
+            ` deposited, over ${n(v.escrowBurned.rounds, 'on-chain round')} at ${v.escrowBurned.decayBps} bps.`,
         }
       : { key: 'escrowBurned', text: 'No escrow on chain, so nothing was burned by decay.' },
   );
   if (v.tier !== null)
     out.push({
       key: null,
-      text: `Handshake verification tier ${v.tier} (${TIERS[v.tier] ?? '?'}) agreed${v.verdict ? `; the verdict ${v.verdict === 'issued' ? 'was issued' : v.verdict}` : '; no verdict yet'}.`,
+      text:
+        `Handshake verification tier ${v.tier} (${TIERS[v.tier] ?? '?'}) agreed` +
+        `${v.verdict ? `; the verdict ${v.verdict === 'issued' ? 'was issued' : v.verdict}` : '; no verdict yet'}.`,
     });
   return out;
 }

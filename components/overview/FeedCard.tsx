@@ -85,7 +85,8 @@ function Rate({ rate, partial, hidden }: { rate: number | null; partial: boolean
       hidden={hidden}
       title={
         partial
-          ? `this page missed envelopes in the last ${RATE_WINDOW_MS / 1000} s (it fell behind the stream or reconnected), so the mesh sent at least this many per second`
+          ? `this page missed envelopes in the last ${RATE_WINDOW_MS / 1000} s (it fell ` +
+            `behind the stream or reconnected), so the mesh sent at least this many per second`
           : `envelopes that arrived on this page over the last ${RATE_WINDOW_MS / 1000} s, per second`
       }
     >

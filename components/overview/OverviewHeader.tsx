@@ -36,7 +36,8 @@ export function OverviewHeader({
         data-invalid-frames={invalidFrames}
         title={
           replaying
-            ? 'this page shows a replay of a past window; the live stream keeps running underneath, and Back to live returns to it'
+            ? 'this page shows a replay of a past window; the live stream ' +
+              'keeps running underneath, and Back to live returns to it'
             : undefined
         }
       >

@@ -1,5 +1,7 @@
 'use client';
-/** The overview's counters: envelopes, agents, links and drops, and the chain's batches, challenges, stakes and leases. */
+/**
+ * The overview's counters: envelopes, agents, links and drops, and the chain's batches, challenges, stakes and leases.
+ */
 import Link from 'next/link';
 import type { OverviewSnapshot } from '../../lib/wire';
 import { count, shortHex } from '../format';

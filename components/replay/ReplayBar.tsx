@@ -19,7 +19,10 @@ const PRESETS = [5, 15, 60] as const;
 function inputValue(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return (
+    `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T` +
+    `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`
+  );
 }
 /** A datetime-local value read in the viewer's zone; NaN when empty or broken. */
 const fromInput = (v: string) => (v ? new Date(v).getTime() : NaN);

@@ -69,7 +69,10 @@ export class ReplayPlayer {
   #paused = false;
   #speed: ReplaySpeed;
   #pendingSteps = 0;
-  /** After a step the clock sits on that envelope's time: its ties after it wait for the next step or for the clock to move. */
+  /**
+   * After a step the clock sits on that envelope's time: its ties after it wait for the next step or for the clock to
+   * move.
+   */
   #stepHold = false;
   /** Envelopes handed out so far. */
   emitted = 0;
@@ -95,7 +98,10 @@ export class ReplayPlayer {
     this.#fill();
   }
 
-  /** Clock position: envelope time, unix ms; every envelope at or before it has been handed out (or is about to be, at the next tick). */
+  /**
+   * Clock position: envelope time, unix ms; every envelope at or before it has been handed out (or is about to be, at
+   * the next tick).
+   */
   get position(): number {
     return this.#position;
   }

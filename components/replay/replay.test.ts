@@ -39,7 +39,10 @@ function window(n: number): ReplayEvent[] {
   return out;
 }
 
-/** A server over `all`: keyset pages after a `<ts>:<id>` cursor; records calls; answers when `release` is called (or at once). */
+/**
+ * A server over `all`: keyset pages after a `<ts>:<id>` cursor; records calls; answers when `release` is called (or at
+ * once).
+ */
 function server(all: ReplayEvent[], opts: { manual?: boolean } = {}) {
   const pending: (() => void)[] = [];
   const calls: (string | null)[] = [];
@@ -58,67 +61,73 @@ const flush = () => new Promise((r) => setImmediate(r));
 const ids = (es: readonly ReplayEvent[]) => es.map((e) => e.data.id);
 
 describe('replay player', () => {
-  test('at 100× it hands out every envelope in order, each once its time is reached, within the buffer cap', async () => {
-    const all = window(400);
-    const span = eventMs(all.at(-1)!) - T0;
-    const srv = server(all);
-    let now = 0;
-    const p = new ReplayPlayer({
-      fromMs: T0,
-      toMs: T0 + span + 1,
-      fetchPage: srv.fetchPage,
-      pageSize: 25,
-      maxPages: 3,
-      speed: 100,
-      now,
-    });
-    const got: ReplayEvent[] = [];
-    for (let frame = 0; frame < 10_000 && !p.ended; frame++) {
-      await flush();
-      now += 16;
-      const out = p.tick(now);
-      for (const e of out) assert.ok(eventMs(e) <= p.position, 'not handed out before its time');
-      got.push(...out);
-      assert.ok(p.buffered <= p.cap, `buffered ${p.buffered} > cap ${p.cap}`);
-    }
-    assert.deepEqual(ids(got), ids(all));
-    assert.ok(p.peakBuffered <= 75);
-    assert.equal(p.status, 'ended');
-    // 100×: the window's span in envelope time took about span/100 of wall time (plus the stalls before pages came).
-    assert.ok(now <= span / 100 + 16 * 40 + p.stalledMs, `${now} ms of wall time for ${span} ms at 100×`);
-    // Keyset paging: each request continues after the last envelope of the one before.
-    assert.equal(srv.calls[0], null);
-    assert.equal(new Set(srv.calls).size, srv.calls.length);
-  });
+  test(
+    'at 100× it hands out every envelope in order, each ' + 'once its time is reached, within the buffer cap',
+    async () => {
+      const all = window(400);
+      const span = eventMs(all.at(-1)!) - T0;
+      const srv = server(all);
+      let now = 0;
+      const p = new ReplayPlayer({
+        fromMs: T0,
+        toMs: T0 + span + 1,
+        fetchPage: srv.fetchPage,
+        pageSize: 25,
+        maxPages: 3,
+        speed: 100,
+        now,
+      });
+      const got: ReplayEvent[] = [];
+      for (let frame = 0; frame < 10_000 && !p.ended; frame++) {
+        await flush();
+        now += 16;
+        const out = p.tick(now);
+        for (const e of out) assert.ok(eventMs(e) <= p.position, 'not handed out before its time');
+        got.push(...out);
+        assert.ok(p.buffered <= p.cap, `buffered ${p.buffered} > cap ${p.cap}`);
+      }
+      assert.deepEqual(ids(got), ids(all));
+      assert.ok(p.peakBuffered <= 75);
+      assert.equal(p.status, 'ended');
+      // 100×: the window's span in envelope time took about span/100 of wall time (plus the stalls before pages came).
+      assert.ok(now <= span / 100 + 16 * 40 + p.stalledMs, `${now} ms of wall time for ${span} ms at 100×`);
+      // Keyset paging: each request continues after the last envelope of the one before.
+      assert.equal(srv.calls[0], null);
+      assert.equal(new Set(srv.calls).size, srv.calls.length);
+    },
+  );
 
-  test('the clock holds while the next page is on its way (nothing skipped), and never holds more than maxPages', async () => {
-    const all = window(60);
-    const srv = server(all, { manual: true });
-    let now = 0;
-    const p = new ReplayPlayer({
-      fromMs: T0,
-      toMs: eventMs(all.at(-1)!),
-      fetchPage: srv.fetchPage,
-      pageSize: 10,
-      maxPages: 2,
-      speed: 100,
-      now,
-    });
-    assert.equal(srv.pending.length, 1, 'one page in flight at start');
-    assert.deepEqual(p.tick((now += 1000)), []);
-    assert.equal(p.position, T0, 'the clock did not move without data');
-    assert.equal(p.status, 'buffering');
-    srv.release();
-    await flush();
-    assert.equal(srv.pending.length, 1, 'the second page asked for');
-    srv.release();
-    await flush();
-    assert.equal(srv.pending.length, 0, 'no third page while two are held');
-    assert.equal(p.buffered, 20);
-    const got = p.tick((now += 100_000));
-    assert.ok(got.length >= 1);
-    assert.deepEqual(ids(got), ids(all.slice(0, got.length)));
-  });
+  test(
+    'the clock holds while the next page is on its way ' + '(nothing skipped), and never holds more than maxPages',
+    async () => {
+      const all = window(60);
+      const srv = server(all, { manual: true });
+      let now = 0;
+      const p = new ReplayPlayer({
+        fromMs: T0,
+        toMs: eventMs(all.at(-1)!),
+        fetchPage: srv.fetchPage,
+        pageSize: 10,
+        maxPages: 2,
+        speed: 100,
+        now,
+      });
+      assert.equal(srv.pending.length, 1, 'one page in flight at start');
+      assert.deepEqual(p.tick((now += 1000)), []);
+      assert.equal(p.position, T0, 'the clock did not move without data');
+      assert.equal(p.status, 'buffering');
+      srv.release();
+      await flush();
+      assert.equal(srv.pending.length, 1, 'the second page asked for');
+      srv.release();
+      await flush();
+      assert.equal(srv.pending.length, 0, 'no third page while two are held');
+      assert.equal(p.buffered, 20);
+      const got = p.tick((now += 100_000));
+      assert.ok(got.length >= 1);
+      assert.deepEqual(ids(got), ids(all.slice(0, got.length)));
+    },
+  );
 
   test('pause stops the clock; step hands out exactly one envelope; one second moves the clock 1,000 ms', async () => {
     const all = window(50);

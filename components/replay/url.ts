@@ -11,7 +11,10 @@ export interface ReplayLink {
   speed: ReplaySpeed;
 }
 
-/** Longest window a link may name (30 days): wider ones are typos, and the seek to `at` pages through everything before it. */
+/**
+ * Longest window a link may name (30 days): wider ones are typos, and the seek to `at` pages through everything before
+ * it.
+ */
 export const MAX_REPLAY_WINDOW_MS = 30 * 86_400_000;
 
 function instant(s: string): number | null {

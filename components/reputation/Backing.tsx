@@ -11,7 +11,9 @@ type Backing = NonNullable<AgentView['backing']>;
 // Score points, the unit of every other reliability on the pages (lib/wire/score.ts).
 const reliability = (v: string) => scorePoints(v, 3);
 
-/** "12 of 40 FEEDBACK (30 %) about this agent come from identities with no stake and no deal with it; without them …". */
+/**
+ * "12 of 40 FEEDBACK (30 %) about this agent come from identities with no stake and no deal with it; without them …".
+ */
 export function BackingSentence({ b, reliabilityNow }: { b: Backing; reliabilityNow: string | null }) {
   if (b.feedback === 0) return null;
   const pct = unbackedPercent(b.feedback, b.unbacked);
@@ -28,8 +30,9 @@ export function BackingSentence({ b, reliabilityNow }: { b: Backing; reliability
           deal with it (<Term k="unbackedFeedback">unbacked</Term>)
           {b.reliabilityWithout !== null && reliabilityNow !== null ? (
             <>
-              ; without them its reliability would be <span className="mono">{reliability(b.reliabilityWithout)}</span>{' '}
-              instead of <span className="mono">{reliability(reliabilityNow)}</span>.
+              <span>; without them its reliability would be</span>{' '}
+              <span className="mono">{reliability(b.reliabilityWithout)}</span> instead of{' '}
+              <span className="mono">{reliability(reliabilityNow)}</span>.
             </>
           ) : (
             '.'
@@ -47,7 +50,10 @@ export function BackingShare({ b }: { b: Backing | null | undefined }) {
     <span
       className="small muted"
       data-testid="backing-share"
-      title={`${b.unbacked} of ${b.feedback} FEEDBACK about this agent come from identities with no stake and no deal with it`}
+      title={
+        `${b.unbacked} of ${b.feedback} FEEDBACK about this agent ` +
+        `come from identities with no stake and no deal with it`
+      }
     >
       {' '}
       ({unbackedPercent(b.feedback, b.unbacked)} % unbacked)

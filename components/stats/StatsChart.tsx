@@ -97,7 +97,13 @@ function HoverTargets(p: {
           width={px((r.to - r.from) * p.colW)}
           height={p.height}
         >
-          <title>{`${r.to - r.from === 1 ? `${p.at(r.from)} + ${p.step} s` : `${p.at(r.from)} to ${p.at(r.to)} (${r.to - r.from} intervals of ${p.step} s)`}\n${r.text}`}</title>
+          <title>
+            {`${
+              r.to - r.from === 1
+                ? `${p.at(r.from)} + ${p.step} s`
+                : `${p.at(r.from)} to ${p.at(r.to)} (${r.to - r.from} intervals of ${p.step} s)`
+            }\n${r.text}`}
+          </title>
         </rect>
       ))}
     </g>

@@ -44,7 +44,8 @@ export function defaultStatsRange(observedFromMs: number | null, nowMs: number):
     if (span < w * MIN_COVER) continue;
     const longer = WINDOW_S[k - 1];
     const why = longer
-      ? `Showing ${range} by default: data covers ${pct(w)} of it (${spanText(span)} observed); ${longer[0]} would be ${pct(longer[1])} filled.`
+      ? `Showing ${range} by default: data covers ${pct(w)} of it (${spanText(span)}` +
+        ` observed); ${longer[0]} would be ${pct(longer[1])} filled.`
       : `Showing ${range} by default: data covers ${pct(w)} of it (${spanText(span)} observed).`;
     return { range, why };
   }

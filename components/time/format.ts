@@ -53,7 +53,9 @@ function fmt(timeZone: string | undefined, date: boolean): Intl.DateTimeFormat {
 export function localText(ms: number, opts: { timeZone?: string; date?: boolean; withMs?: boolean } = {}): string {
   const parts = fmt(opts.timeZone, opts.date ?? true).formatToParts(new Date(ms));
   const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
-  const clock = `${get('hour')}:${get('minute')}:${get('second')}${opts.withMs ? `.${String(new Date(ms).getUTCMilliseconds()).padStart(3, '0')}` : ''}`;
+  const clock = `${get('hour')}:${get('minute')}:${get('second')}${
+    opts.withMs ? `.${String(new Date(ms).getUTCMilliseconds()).padStart(3, '0')}` : ''
+  }`;
   const zone = get('timeZoneName');
   return `${(opts.date ?? true) ? `${get('year')}-${get('month')}-${get('day')} ` : ''}${clock} ${zone}`;
 }

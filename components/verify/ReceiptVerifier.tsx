@@ -27,13 +27,19 @@ interface Result {
   summary: string;
 }
 
-/** The token a receipt's price is in: the deal's token when the page knows it, else raw units (NEG1 names no token with known decimals). */
+/**
+ * The token a receipt's price is in: the deal's token when the page knows it, else raw units (NEG1 names no token with
+ * known decimals).
+ */
 export type ReceiptToken = { decimals: number | null; symbol: string | null } | null;
 
 /** The agreed price in the deal's token; raw units say why when the token is not known. */
 export function priceText(price: bigint, token: ReceiptToken): string {
   if (token && token.decimals !== null) return `price ${formatTokenAmount(price, token)}`;
-  return `price ${formatTokenAmount(price)} (the offers name no token with known decimals; a deal settled on chain through Haggle is priced in USDC on its conversation page)`;
+  return (
+    `price ${formatTokenAmount(price)} (the offers name no token with known decimals; ` +
+    `a deal settled on chain through Haggle is priced in USDC on its conversation page)`
+  );
 }
 
 async function check(
@@ -78,9 +84,9 @@ async function check(
 }
 
 /**
- * `rpcUrl` and `sati`: the chain this observatory is configured with (never from the page's URL); null = no chain, the chain checks are skipped and the receipt does not hold.
- * `src`: a same-origin receipt download (a conversation's), offered as a button that fetches it
- * and checks the bytes here exactly as a dropped file is checked.
+ * `rpcUrl` and `sati`: the chain this observatory is configured with (never from the page's URL); null = no chain, the
+ * chain checks are skipped and the receipt does not hold. `src`: a same-origin receipt download (a conversation's),
+ * offered as a button that fetches it and checks the bytes here exactly as a dropped file is checked.
  */
 export function ReceiptVerifier({
   rpcUrl = null,

@@ -1,4 +1,5 @@
-// A receipt's price is shown in the deal's token when the page knows it (a deal settled on chain is in USDC), never as bare units then.
+// A receipt's price is shown in the deal's token when the page knows it (a deal settled on chain is in USDC), never as
+// bare units then.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

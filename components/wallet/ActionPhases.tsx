@@ -22,7 +22,8 @@ const STEPS: { phase: Phase; label: string }[] = [
 ];
 
 const RENT_TIP =
-  'Rent: the SOL an account must hold to exist on Solana. It is not a fee: it stays in the account and comes back to whoever the program names when the account is closed.';
+  'Rent: the SOL an account must hold to exist on Solana. It is not a fee: it stays in ' +
+  'the account and comes back to whoever the program names when the account is closed.';
 
 /** "+0.002 SOL" / "−0.000005 SOL": signed and exact. */
 export function signedSol(l: bigint): string {

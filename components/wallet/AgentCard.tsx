@@ -44,7 +44,9 @@ import { useWalletEnv } from './WalletIsland';
 /** A program-state verdict first (stake already locked…), then the form's own (amounts, epochs). */
 const both = (state: Can, form: Guard): Guard => (state.ok ? form : state);
 
-/** A button, disabled with the reason beside it; a refusal naming amounts carries them (base units) for tests and tools. */
+/**
+ * A button, disabled with the reason beside it; a refusal naming amounts carries them (base units) for tests and tools.
+ */
 function Act({
   can,
   onClick,
@@ -83,7 +85,10 @@ function Act({
   );
 }
 
-const LEASE_TIP = `The lease keeps the agent active on the mesh: ${LEASE_COST_PER_EPOCH / 1_000_000n} USDC per epoch, paid ahead. Unpaid epochs start a grace of ${GRACE_PERIOD_EPOCHS} epochs; after it a tick (anyone may send one) deactivates the lease, and only paying every unpaid epoch reactivates it.`;
+const LEASE_TIP =
+  `The lease keeps the agent active on the mesh: ${LEASE_COST_PER_EPOCH / 1_000_000n} USDC per ` +
+  `epoch, paid ahead. Unpaid epochs start a grace of ${GRACE_PERIOD_EPOCHS} epochs; after it a tick ` +
+  `(anyone may send one) deactivates the lease, and only paying every unpaid epoch reactivates it.`;
 
 const HEALTH: Record<LeaseHealth['state'], { text: string; cls: string }> = {
   none: { text: 'no lease', cls: 'muted' },
@@ -185,7 +190,8 @@ export function AgentCard({
       </section>
     );
   const eco = economy;
-  // The epoch from the clock this card re-renders with every second (the chain's Clock is wall time), not the last read's.
+  // The epoch from the clock this card re-renders with every second (the chain's Clock is wall time), not the last
+  // read's.
   const at = { ...now, epoch: BigInt(nowSec) / eco.epochSeconds };
   const can = ownerActions(at);
   const amt = parseUsdc(amount);
@@ -207,8 +213,11 @@ export function AgentCard({
         txs: [{ ixs: payLeaseInstructions({ payer: owner, agent, epochs: k, config: eco }) }],
         notes: leaseNotes(),
         stakes: [
-          `${k} epoch${k === 1 ? '' : 's'} × ${usdc(LEASE_COST_PER_EPOCH)} USDC = ${usdc(p.cost)} USDC to the treasury; not refundable.`,
-          `Paid through epoch ${p.paidThrough}, until ${expiryText(BigInt(p.untilSec), Math.floor(Date.now() / 1000))}${now.lease ? '' : ' (a first payment starts with the epoch it lands in)'}.`,
+          `${k} epoch${k === 1 ? '' : 's'} × ${usdc(LEASE_COST_PER_EPOCH)}` +
+            ` USDC = ${usdc(p.cost)} USDC to the treasury; not refundable.`,
+          `Paid through epoch ${p.paidThrough}, until ` +
+            `${expiryText(BigInt(p.untilSec), Math.floor(Date.now() / 1000))}` +
+            `${now.lease ? '' : ' (a first payment starts with the epoch it lands in)'}.`,
         ],
       };
     });
@@ -263,7 +272,8 @@ export function AgentCard({
               onClick={() =>
                 void payLease(
                   reactivate,
-                  `Pay ${reactivate} epoch${reactivate === 1 ? '' : 's'} of lease to ${health.state === 'lapsed' ? 'reactivate' : 'leave grace'}`,
+                  `Pay ${reactivate} epoch${reactivate === 1 ? '' : 's'} of lease ` +
+                    `to ${health.state === 'lapsed' ? 'reactivate' : 'leave grace'}`,
                 )
               }
             >
@@ -311,7 +321,10 @@ export function AgentCard({
                     { address: stakeLock.findStakePda(agent)[0], label: 'Stake account', size: stakeLock.STAKE_SIZE },
                   ],
                   stakes: [
-                    `${usdc(amt!)} USDC stays locked while the agent is leased; it comes back after the lease is deactivated, the unlock is queued and ${UNLOCK_DELAY_SLOTS.toLocaleString('en-US')} slots (about 2 days) pass. An upheld challenge slashes all of it (half to the challenger, half to the treasury).`,
+                    `${usdc(amt!)} USDC stays locked while the agent is leased; it comes back ` +
+                      `after the lease is deactivated, the unlock is queued and ` +
+                      `${UNLOCK_DELAY_SLOTS.toLocaleString('en-US')} slots (about 2 days) pass. An upheld ` +
+                      `challenge slashes all of it (half to the challenger, half to the treasury).`,
                   ],
                 };
               })
@@ -380,7 +393,8 @@ export function AgentCard({
             action.run('Queue unlock', async () => ({
               txs: [{ ixs: queueUnlockInstructions({ owner, agent }) }],
               stakes: [
-                `The stake becomes claimable ${UNLOCK_DELAY_SLOTS.toLocaleString('en-US')} slots (about 2 days) from now; until then it can still be slashed.`,
+                `The stake becomes claimable ${UNLOCK_DELAY_SLOTS.toLocaleString('en-US')}` +
+                  ` slots (about 2 days) from now; until then it can still be slashed.`,
               ],
             }))
           }
@@ -395,7 +409,8 @@ export function AgentCard({
             action.run('Claim stake', async () => ({
               txs: [{ ixs: claimStakeInstructions({ owner, agent, config: eco }) }],
               stakes: [
-                "The whole stake comes back to this wallet's USDC account; the Stake account stays (its rent is not returned) and can be locked again.",
+                "The whole stake comes back to this wallet's USDC account; the Stake " +
+                  'account stays (its rent is not returned) and can be locked again.',
               ],
             }))
           }

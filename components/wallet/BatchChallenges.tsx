@@ -18,7 +18,9 @@ import { useAction } from './useAction';
 import { useEconomy, useNowSec } from './useChainState';
 import { useWalletEnv } from './WalletIsland';
 
-/** The connected wallet's Challenge of this batch, read from the chain (so it survives the window closing and reloads). */
+/**
+ * The connected wallet's Challenge of this batch, read from the chain (so it survives the window closing and reloads).
+ */
 function useMyChallenge(agentHex: string, epoch: string, poll: boolean): { address: string; status: string } | null {
   const { connection } = useConnection();
   const { publicKey } = useWallet();
@@ -85,7 +87,8 @@ export function BatchChallenges({ agent, batch }: { agent: string; batch: Pick<B
   const [unprovable, setUnprovable] = useState(0);
   const action = useAction();
   const nowSec = useNowSec();
-  // The server builds a proof per entry: ask for flagged batches, and for the others only while they can still be challenged.
+  // The server builds a proof per entry: ask for flagged batches, and for the others only while they can still be
+  // challenged.
   const inWindow = economy
     ? challengeWindow(BigInt(batch.epoch), BigInt(nowSec) / economy.epochSeconds).phase === 'open'
     : false;
@@ -116,7 +119,11 @@ export function BatchChallenges({ agent, batch }: { agent: string; batch: Pick<B
       <p
         className="small muted"
         data-testid="unprovable-entries"
-        title="resolve_challenge verifies an entry's signature against the key that signed the batch. An entry signed by a delegate hot wallet cannot be verified there, so a challenge of it could never be resolved: it would only expire and forfeit the challenger's 10 USDC."
+        title={
+          "resolve_challenge verifies an entry's signature against the key that signed the batch. " +
+          'An entry signed by a delegate hot wallet cannot be verified there, so a challenge of ' +
+          "it could never be resolved: it would only expire and forfeit the challenger's 10 USDC."
+        }
       >
         {unprovable} entr{unprovable === 1 ? 'y' : 'ies'} of epoch {batch.epoch} signed by a delegate key cannot be
         challenged on chain.

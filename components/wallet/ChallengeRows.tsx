@@ -72,18 +72,30 @@ export async function resolvedOutcome(
   ]);
   const dUsdc = tok - before.usdc;
   const dSol = lamports - before.lamports;
-  const moved = `Your USDC ${dUsdc >= 0n ? '+' : '−'}${usdc(dUsdc < 0n ? -dUsdc : dUsdc)}, SOL ${dSol >= 0n ? '+' : '−'}${sol(dSol < 0n ? -dSol : dSol)} (fee paid, evidence rent ${ch.challenger.equals(viewer) ? 'back to you' : 'to the challenger'}).`;
+  const moved =
+    `Your USDC ${dUsdc >= 0n ? '+' : '−'}${usdc(dUsdc < 0n ? -dUsdc : dUsdc)}, SOL ` +
+    `${dSol >= 0n ? '+' : '−'}${sol(dSol < 0n ? -dSol : dSol)} (fee paid, evidence ` +
+    `rent ${ch.challenger.equals(viewer) ? 'back to you' : 'to the challenger'}).`;
   const status = CHALLENGE_STATUS[ch.status] ?? `status ${ch.status}`;
   const mine = ch.challenger.equals(viewer);
   if (status === 'upheld')
-    return `${mine ? 'You won' : 'The challenger won'}: upheld, the batch left the entry out; the agent's stake was slashed and the 10 USDC challenge stake came back. ${moved}`;
+    return (
+      `${mine ? 'You won' : 'The challenger won'}: upheld, the batch left the entry out; ` +
+      `the agent's stake was slashed and the 10 USDC challenge stake came back. ${moved}`
+    );
   if (status === 'rejected')
-    return `${mine ? 'You lost' : 'The challenger lost'}: rejected, the batch reports the entry; the 10 USDC challenge stake went to the treasury. ${moved}`;
+    return (
+      `${mine ? 'You lost' : 'The challenger lost'}: rejected, the batch reports ` +
+      `the entry; the 10 USDC challenge stake went to the treasury. ${moved}`
+    );
   if (status === 'void') return `Void: the batch was full, nobody won; the 10 USDC challenge stake came back. ${moved}`;
   return `Challenge ${status}. ${moved}`;
 }
 
-/** The on-chain status of each challenge the indexer still calls pending (by address), re-read every 4 s and after every action. */
+/**
+ * The on-chain status of each challenge the indexer still calls pending (by address), re-read every 4 s and after every
+ * action.
+ */
 function useChainStatuses(addresses: string[]): Map<string, string> {
   const { connection } = useConnection();
   const { version } = useWalletEnv();

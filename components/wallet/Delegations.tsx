@@ -19,9 +19,12 @@ import { expiryText } from './format';
 import { useWalletEnv } from './WalletIsland';
 
 export const DELEGATE_TIP =
-  "A delegate is a hot wallet the agent's owner lets sign envelopes for the agent. It cannot move the identity NFT, stake or pay; the owner's key can stay offline.";
+  "A delegate is a hot wallet the agent's owner lets sign envelopes for the agent. " +
+  "It cannot move the identity NFT, stake or pay; the owner's key can stay offline.";
 export const DELEGATEV1_TIP =
-  "DelegateV1: a Solana Attestation Service (SAS) attestation under SATI's credential and DelegateV1 schema naming the agent mint, the delegate and the owner who delegated, with an expiry (0 = never). It counts only while that owner still holds the NFT and until it expires or is closed.";
+  "DelegateV1: a Solana Attestation Service (SAS) attestation under SATI's credential and DelegateV1 " +
+  'schema naming the agent mint, the delegate and the owner who delegated, with an expiry (0 = ' +
+  'never). It counts only while that owner still holds the NFT and until it expires or is closed.';
 
 const STATUS: Record<DelegationStatus, { text: string; cls: string }> = {
   valid: { text: 'valid', cls: 'good-text' },

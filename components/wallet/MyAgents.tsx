@@ -99,7 +99,8 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
           { address: ix.keys[7].pubkey, label: "SATI's AgentIndex entry (member number → agent)" },
         ],
         stakes: [
-          'The identity NFT is minted to this wallet: whoever holds it owns the agent. The rent of the accounts SATI creates is not returned (the identity stays).',
+          'The identity NFT is minted to this wallet: whoever holds it owns the agent. ' +
+            'The rent of the accounts SATI creates is not returned (the identity stays).',
         ],
       };
     });
@@ -164,7 +165,10 @@ function Owner({ sati }: { sati: SatiAddressesView | null }) {
                   Non-transferable{' '}
                   <span
                     className="muted small"
-                    title="Token-2022 NonTransferable extension: the identity NFT can never leave this wallet, so the agent can never change owner"
+                    title={
+                      'Token-2022 NonTransferable extension: the identity NFT can ' +
+                      'never leave this wallet, so the agent can never change owner'
+                    }
                   >
                     (the NFT can never move to another wallet)
                   </span>

@@ -71,7 +71,10 @@ export function NetworkPanel() {
         <label className="small">
           <span
             className="tip"
-            title="Paid per compute unit on top of the 5,000-lamport signature fee, so validators include the transaction sooner when the cluster is busy. The preview shows the resulting fee."
+            title={
+              'Paid per compute unit on top of the 5,000-lamport signature fee, so validators include ' +
+              'the transaction sooner when the cluster is busy. The preview shows the resulting fee.'
+            }
           >
             Priority fee
           </span>{' '}
@@ -201,7 +204,10 @@ export function MyChallenges({
               <th>
                 <span
                   className="tip"
-                  title="What this wallet can still lose: as challenger the 10 USDC challenge stake (lost when rejected or expired); as the target, the agent's whole stake (slashed when upheld)."
+                  title={
+                    'What this wallet can still lose: as challenger the 10 USDC challenge stake (lost when ' +
+                    "rejected or expired); as the target, the agent's whole stake (slashed when upheld)."
+                  }
                 >
                   At risk
                 </span>
@@ -266,7 +272,10 @@ export function MyChallenges({
           <h3 className="small">
             <span
               className="tip"
-              title="Evidence buffers hold a challenge's evidence on chain; their rent comes back when the challenge is resolved, or here when it expired."
+              title={
+                "Evidence buffers hold a challenge's evidence on chain; their rent " +
+                'comes back when the challenge is resolved, or here when it expired.'
+              }
             >
               Evidence buffers
             </span>
@@ -336,7 +345,10 @@ function eventWords(e: ProgramEvent, owner: string, nameOf: (agent: PublicKey) =
   const agent = d.agent instanceof PublicKey ? nameOf(d.agent) : '';
   switch (e.event.name) {
     case 'LeasePaid':
-      return `paid ${String(d.epochs)} lease epoch${d.epochs === 1 ? '' : 's'} for ${agent} (paid through epoch ${String(d.paidThroughEpoch)}${d.prevStatus === 2 && d.status === 0 ? ', reactivated' : ''})`;
+      return (
+        `paid ${String(d.epochs)} lease epoch${d.epochs === 1 ? '' : 's'} for ${agent} (paid through ` +
+        `epoch ${String(d.paidThroughEpoch)}${d.prevStatus === 2 && d.status === 0 ? ', reactivated' : ''})`
+      );
     case 'LeaseTicked':
       return `ticked ${agent}'s lease (${['active', 'grace', 'deactivated'][Number(d.status)] ?? d.status})`;
     case 'StakeLocked':
@@ -352,7 +364,16 @@ function eventWords(e: ProgramEvent, owner: string, nameOf: (agent: PublicKey) =
     case 'ChallengeResolved': {
       const s = CHALLENGE_STATUS[Number(d.status)] ?? String(d.status);
       const mine = d.challenger instanceof PublicKey && d.challenger.toBase58() === owner;
-      return `challenge of ${agent}'s epoch ${String(d.epoch)} ${s}${mine ? (s === 'upheld' ? ': you won' : s === 'rejected' || s === 'expired' ? ': you lost the 10 USDC' : '') : ''}`;
+      return (
+        `challenge of ${agent}'s epoch ${String(d.epoch)} ${s}` +
+        (mine
+          ? s === 'upheld'
+            ? ': you won'
+            : s === 'rejected' || s === 'expired'
+              ? ': you lost the 10 USDC'
+              : ''
+          : '')
+      );
     }
     case 'BufferInitialized':
       return 'staged an evidence buffer';

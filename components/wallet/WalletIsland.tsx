@@ -18,7 +18,10 @@ interface WalletEnv {
   /** Bumped after every confirmed action; effects that read chain state depend on it. */
   version: number;
   changed(): void;
-  /** Priority fee (micro-lamports per compute unit) added to every transaction; always 0 on the embedded chain, which has no fee market. */
+  /**
+   * Priority fee (micro-lamports per compute unit) added to every transaction; always 0 on the embedded chain, which
+   * has no fee market.
+   */
   priorityMicroLamports: number;
   setPriorityMicroLamports(v: number): void;
 }

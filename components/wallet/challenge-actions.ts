@@ -66,7 +66,9 @@ export async function findBuffer(
   return null;
 }
 
-/** The agent's Stake account now, from the chain; a failed read is kept with its reason (the outcome is then unknown). */
+/**
+ * The agent's Stake account now, from the chain; a failed read is kept with its reason (the outcome is then unknown).
+ */
 export async function readTargetStake(connection: Connection, agent: PublicKey): Promise<TargetStake> {
   try {
     const info = await connection.getAccountInfo(stakeLock.findStakePda(agent)[0], 'confirmed');
@@ -85,7 +87,10 @@ const previewOutcome = (o: ChallengeOutcome): NonNullable<PreviewHints['outcome'
   outcomeText: o.outcomeText,
 });
 
-/** submit_challenge + the evidence buffer, signed by `challenger`; the preview says what is at stake, from the target's real stake. */
+/**
+ * submit_challenge + the evidence buffer, signed by `challenger`; the preview says what is at stake, from the target's
+ * real stake.
+ */
 export async function buildOpenChallenge(
   connection: Connection,
   challenger: PublicKey,
@@ -112,8 +117,12 @@ export async function buildOpenChallenge(
       ? `${Number(CHALLENGE_REWARD_BPS) / 100}% of the agent's stake (unknown)`
       : `${Number(CHALLENGE_REWARD_BPS) / 100}% of the agent's stake: ${usdc(outcome.reward)} USDC`;
   const stakes = [
-    `${cs} is locked as the challenge stake until the challenge is resolved (from epoch ${epoch + CHALLENGE_WINDOW_EPOCHS + 1n}).`,
-    `Upheld (the batch left this entry out): the ${cs} comes back plus ${share}. Rejected (the batch reports it): a wrong challenge forfeits the ${cs} to the treasury. Unresolved through epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS}: anyone may expire it from epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS + 1n}, and the ${cs} goes to the treasury.`,
+    `${cs} is locked as the challenge stake until the challenge is ` +
+      `resolved (from epoch ${epoch + CHALLENGE_WINDOW_EPOCHS + 1n}).`,
+    `Upheld (the batch left this entry out): the ${cs} comes back plus ${share}. Rejected ` +
+      `(the batch reports it): a wrong challenge forfeits the ${cs} to the treasury. Unresolved ` +
+      `through epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS}: anyone may expire it from ` +
+      `epoch ${epoch + 2n * CHALLENGE_WINDOW_EPOCHS + 1n}, and the ${cs} goes to the treasury.`,
   ];
   if (!c.contradicted)
     stakes.push(
@@ -174,8 +183,10 @@ export async function buildResolve(
     o.reward === null ? "its share of the agent's stake (unknown)" : `${usdc(o.reward)} USDC of the agent's stake`;
   const stakes = [
     mine
-      ? `The program decides: upheld or void, your ${cs} comes back (upheld: plus ${share}); rejected, it goes to the treasury.`
-      : "The program decides; the challenger's stake and the evidence rent go to the challenger or the treasury, not to you: you pay only the fee.",
+      ? `The program decides: upheld or void, your ${cs} comes back ` +
+        `(upheld: plus ${share}); rejected, it goes to the treasury.`
+      : "The program decides; the challenger's stake and the evidence rent go " +
+        'to the challenger or the treasury, not to you: you pay only the fee.',
   ];
   // What the challenger gets is this wallet's outcome only when it is the challenger.
   const outcome = mine ? previewOutcome(o) : undefined;
@@ -199,7 +210,8 @@ export async function buildResolve(
     ],
     laterReturns: [{ address: buffer, lamports: BigInt(staged!.lamports), label: BUFFER_LABEL }],
     usdcUnknown:
-      'the evidence is staged first, so resolve_challenge cannot be simulated before signing: +10 USDC when upheld or void, nothing when rejected',
+      'the evidence is staged first, so resolve_challenge cannot be simulated ' +
+      'before signing: +10 USDC when upheld or void, nothing when rejected',
     stakes,
   };
 }
@@ -209,7 +221,8 @@ export function buildExpire(challengeAddress: PublicKey, agent: PublicKey, econo
   return {
     txs: [{ ixs: expireChallengeInstructions({ challenge: challengeAddress, agent, treasury: economy.treasury }) }],
     stakes: [
-      "The challenger's 10 USDC goes to the treasury. The evidence buffer stays; its challenger can close it to get its rent back.",
+      "The challenger's 10 USDC goes to the treasury. The evidence " +
+        'buffer stays; its challenger can close it to get its rent back.',
     ],
   };
 }

@@ -98,7 +98,8 @@ function runtimeError(err: unknown): Explained | null {
       return {
         name: 'InsufficientFundsForRent',
         sentence:
-          'After this action an account would hold less SOL than its rent-exempt minimum (the wallet has too little SOL for rent and fees).',
+          'After this action an account would hold less SOL than its ' +
+          'rent-exempt minimum (the wallet has too little SOL for rent and fees).',
       };
     case 'AccountNotFound':
       return {

@@ -59,7 +59,8 @@ export function expiryText(expiry: bigint, nowSec: number, timeZone?: string): s
     timeZoneName: 'short',
   }).formatToParts(new Date(sec * 1000));
   const p = (t: Intl.DateTimeFormatPartTypes) => parts.find((x) => x.type === t)?.value ?? '';
-  const clock = `${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}:${p('second')} ${p('timeZoneName')}`;
+  const clock =
+    `${p('year')}-${p('month')}-${p('day')} ${p('hour')}` + `:${p('minute')}:${p('second')} ${p('timeZoneName')}`;
   const d = sec - nowSec;
   return `${clock} (${d === 0 ? 'now' : d > 0 ? `in ${span(d)}` : `${span(d)} ago`})`;
 }

@@ -14,7 +14,10 @@ import { expiryText, usdc } from './format';
 /** pay_lease refuses more epochs than this in one payment (lease.c MAX_EPOCHS_PER_PAYMENT). */
 export const MAX_LEASE_EPOCHS_PER_PAYMENT = 1000n;
 
-/** A form's verdict: enabled, or refused with the sentence shown beside the button (and the amounts it names, base units). */
+/**
+ * A form's verdict: enabled, or refused with the sentence shown beside the button (and the amounts it names, base
+ * units).
+ */
 export type Guard = { ok: true; note?: string } | { ok: false; reason: string; held?: bigint; need?: bigint };
 
 /**
@@ -89,7 +92,10 @@ export function defaultLeaseEpochs(paidThroughEpoch: bigint | null, epochSeconds
 
 const plural = (n: bigint, one: string, many = `${one}s`) => `${n} ${n === 1n ? one : many}`;
 
-/** What the wallet holds against what an action moves: refused with both amounts when short; unknown balance lets the simulation decide. */
+/**
+ * What the wallet holds against what an action moves: refused with both amounts when short; unknown balance lets the
+ * simulation decide.
+ */
 export function checkUsdcHeld(need: bigint, held: bigint | null, what: string): Guard {
   if (held === null || held >= need) return { ok: true };
   return {
@@ -124,7 +130,10 @@ export function checkLeaseForm(
       plan.untilSec <= nowSec ? 'time already past' : `time that ends within ${margin} s, before the payment can land`;
     return {
       ok: false,
-      reason: `${plural(epochs, 'epoch')} would pay through epoch ${plan.paidThrough}, ending ${expiryText(BigInt(plan.untilSec), nowSec)}: only ${when}. Pay at least ${plural(min, 'epoch')}.`,
+      reason: `${plural(epochs, 'epoch')} would pay through epoch ${plan.paidThrough}, ending ${expiryText(
+        BigInt(plan.untilSec),
+        nowSec,
+      )}: only ${when}. Pay at least ${plural(min, 'epoch')}.`,
       plan,
     };
   }
@@ -134,7 +143,10 @@ export function checkLeaseForm(
     ? {
         ok: true,
         plan,
-        note: `buys no whole epoch after the current one: the lease is due again ${expiryText(BigInt(plan.untilSec), nowSec)}`,
+        note: `buys no whole epoch after the current one: the lease is due again ${expiryText(
+          BigInt(plan.untilSec),
+          nowSec,
+        )}`,
       }
     : { ok: true, plan };
 }
@@ -151,7 +163,9 @@ export function checkStakeAmount(amount: bigint | null, held: bigint | null): Gu
           : ` (this wallet holds ${usdc(held)} USDC)`;
     return {
       ok: false,
-      reason: `below the minimum stake: ${usdc(amount)} USDC entered; stake_lock takes at least ${usdc(MIN_STAKE)} USDC${wallet}`,
+      reason:
+        `below the minimum stake: ${usdc(amount)} USDC entered; ` +
+        `stake_lock takes at least ${usdc(MIN_STAKE)} USDC${wallet}`,
       held: held ?? undefined,
       need: MIN_STAKE,
     };
@@ -195,7 +209,9 @@ export function challengeOutcome(contradicted: boolean, stake: TargetStake): Cha
           gets: null,
           expected,
           stakeText,
-          outcomeText: `Expected outcome: upheld; what you get is unknown: ${usdc(CHALLENGE_STAKE)} USDC back plus ${pct} of a stake that could not be read.`,
+          outcomeText:
+            `Expected outcome: upheld; what you get is unknown: ${usdc(CHALLENGE_STAKE)}` +
+            ` USDC back plus ${pct} of a stake that could not be read.`,
         }
       : {
           slashable: null,
@@ -203,7 +219,9 @@ export function challengeOutcome(contradicted: boolean, stake: TargetStake): Cha
           gets: 0n,
           expected,
           stakeText,
-          outcomeText: `Expected outcome: rejected (the batch reports this entry): you get 0.00 USDC; your ${usdc(CHALLENGE_STAKE)} USDC goes to the treasury.`,
+          outcomeText:
+            `Expected outcome: rejected (the batch reports this entry): you get ` +
+            `0.00 USDC; your ${usdc(CHALLENGE_STAKE)} USDC goes to the treasury.`,
         };
   }
   const slashable = stake && (stake.status === 1 || stake.status === 2) && stake.amount > 0n ? stake.amount : 0n;
@@ -211,8 +229,10 @@ export function challengeOutcome(contradicted: boolean, stake: TargetStake): Cha
   const stakeText = !stake
     ? "The agent's stake: 0.00 USDC (it never locked one): an upheld challenge slashes nothing."
     : slashable === 0n
-      ? `The agent's stake: 0.00 USDC (${STAKE_NAMES[stake.status] ?? `status ${stake.status}`}): an upheld challenge slashes nothing.`
-      : `The agent's stake: ${usdc(slashable)} USDC (${STAKE_NAMES[stake.status]}); upheld, ${pct} of it (${usdc(reward)} USDC) is the challenger's, the rest the treasury's.`;
+      ? `The agent's stake: 0.00 USDC (${STAKE_NAMES[stake.status] ?? `status ${stake.status}`}` +
+        `): an upheld challenge slashes nothing.`
+      : `The agent's stake: ${usdc(slashable)} USDC (${STAKE_NAMES[stake.status]}); upheld, ` +
+        `${pct} of it (${usdc(reward)} USDC) is the challenger's, the rest the treasury's.`;
   if (!contradicted) {
     return {
       slashable,
@@ -220,13 +240,18 @@ export function challengeOutcome(contradicted: boolean, stake: TargetStake): Cha
       gets: 0n,
       expected,
       stakeText,
-      outcomeText: `Expected outcome: rejected (the batch reports this entry): you get 0.00 USDC; your ${usdc(CHALLENGE_STAKE)} USDC goes to the treasury.`,
+      outcomeText:
+        `Expected outcome: rejected (the batch reports this entry): you get ` +
+        `0.00 USDC; your ${usdc(CHALLENGE_STAKE)} USDC goes to the treasury.`,
     };
   }
   const gets = CHALLENGE_STAKE + reward;
   const outcomeText =
     reward === 0n
-      ? `Expected outcome: upheld (the batch leaves this entry out): you get ${usdc(gets)} USDC, your challenge stake back and nothing more, since the agent has no stake to slash.`
-      : `Expected outcome: upheld (the batch leaves this entry out): you get ${usdc(gets)} USDC = your ${usdc(CHALLENGE_STAKE)} USDC back + ${usdc(reward)} USDC of the agent's stake (${usdc(reward)} USDC gained), if the stake is still there at resolution.`;
+      ? `Expected outcome: upheld (the batch leaves this entry out): you get ${usdc(gets)} ` +
+        `USDC, your challenge stake back and nothing more, since the agent has no stake to slash.`
+      : `Expected outcome: upheld (the batch leaves this entry out): you get ${usdc(gets)} ` +
+        `USDC = your ${usdc(CHALLENGE_STAKE)} USDC back + ${usdc(reward)} USDC of the agent's ` +
+        `stake (${usdc(reward)} USDC gained), if the stake is still there at resolution.`;
   return { slashable, reward, gets, expected, stakeText, outcomeText };
 }

@@ -62,7 +62,8 @@ test('lease summary: next due epoch, grace and deactivation', () => {
   );
   assert.equal(
     leaseSummary({ ...base, lease: { paidThroughEpoch: 98n, status: 1 } }),
-    'grace, paid through epoch 98, next due epoch 99, unpaid since epoch 99: deactivated at the first tick from epoch 102',
+    'grace, paid through epoch 98, next due epoch 99, unpaid ' +
+      'since epoch 99: deactivated at the first tick from epoch 102',
   );
   assert.match(
     leaseSummary({ ...base, lease: { paidThroughEpoch: 90n, status: 2 } }),

@@ -57,7 +57,8 @@ export function ownerActions(n: AgentNow): OwnerActions {
   else if (l.status !== 2) {
     const from = l.paidThroughEpoch + GRACE_PERIOD_EPOCHS + 1n;
     queueUnlock = no(
-      `unlock needs the lease deactivated: paid through epoch ${l.paidThroughEpoch} (a tick from epoch ${from} deactivates it)`,
+      `unlock needs the lease deactivated: paid through epoch ` +
+        `${l.paidThroughEpoch} (a tick from epoch ${from} deactivates it)`,
     );
   }
   let claimStake: Can = yes;
@@ -94,7 +95,10 @@ export type LeaseState = 'none' | 'ok' | 'due-soon' | 'grace' | 'lapsed';
 
 export interface LeaseHealth {
   state: LeaseState;
-  /** Unix seconds: the start of the first unpaid epoch (the due date), and the start of the epoch from which a tick deactivates. */
+  /**
+   * Unix seconds: the start of the first unpaid epoch (the due date), and the start of the epoch from which a tick
+   * deactivates.
+   */
   dueAt: number | null;
   deactivatesAt: number | null;
   /** Epochs to pay so the lease is paid through the current epoch (0 when it is). */

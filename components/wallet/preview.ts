@@ -38,7 +38,9 @@ export interface PreviewHints {
   laterReturns?: { address: PublicKey; lamports: bigint; label: string }[];
   /** Set when a later transaction moves USDC by an outcome only the chain decides: says how. */
   usdcUnknown?: string;
-  /** A challenge's expected outcome: the target's stake now and what the challenger gets (guards.ts challengeOutcome). */
+  /**
+   * A challenge's expected outcome: the target's stake now and what the challenger gets (guards.ts challengeOutcome).
+   */
   outcome?: PreviewOutcome;
 }
 
@@ -184,7 +186,10 @@ export function summarize(i: SummarizeInput): Preview {
   };
 }
 
-/** Lamports the fee payer must hold before signing: fees + rent of the accounts created, known from the instructions and notes. */
+/**
+ * Lamports the fee payer must hold before signing: fees + rent of the accounts created, known from the instructions and
+ * notes.
+ */
 export function upfrontNeed(fees: bigint[], creates: bigint[]): bigint {
   return [...fees, ...creates].reduce((a, b) => a + b, 0n);
 }
@@ -245,7 +250,8 @@ export async function computePreview(
   ]);
   const pre = new Map(watched.map((w, i) => [w, snap(infos[i])]));
   const balance = pre.get(watched[0])?.lamports ?? 0n;
-  // SOL needed up front: every fee, the rent of System-created accounts, and of the accounts a program creates (notes with a size).
+  // SOL needed up front: every fee, the rent of System-created accounts, and of the accounts a program creates (notes
+  // with a size).
   const creates = txs.flatMap((t) => createsOf(t, payer).map((c) => c.lamports));
   const noted = await Promise.all(
     (hints.notes ?? [])

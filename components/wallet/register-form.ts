@@ -26,7 +26,10 @@ function tooLong(what: string, s: string, max: number): string | null {
   const n = bytes(s);
   if (n <= max) return null;
   const chars = [...s].length;
-  return `${what} is ${n} bytes of UTF-8${chars !== n ? ` (${chars} characters)` : ''}; SATI allows at most ${max} bytes`;
+  return (
+    `${what} is ${n} bytes of UTF-8${chars !== n ? ` (${chars} characters)` : ''}` +
+    `; SATI allows at most ${max} bytes`
+  );
 }
 
 function uriProblem(uri: string): string | null {

@@ -47,7 +47,10 @@ export interface PhaseEvent {
   nothingSent?: boolean;
 }
 
-/** What a built action holds: instruction lists (one per transaction) and extra signers (fresh accounts), plus hints for the preview. */
+/**
+ * What a built action holds: instruction lists (one per transaction) and extra signers (fresh accounts), plus hints for
+ * the preview.
+ */
 export interface BuiltAction extends PreviewHints {
   /** Read after confirmation: the outcome in words (e.g. a challenge won or lost, and what moved). */
   after?: () => Promise<string | null>;
@@ -147,7 +150,11 @@ export async function runAction(p: RunParams): Promise<PhaseEvent> {
         phase: 'failed',
         errorName: 'TooLittleSol',
         nothingSent: true,
-        error: `${NOTHING_SENT} Too little SOL: this action needs ${sol(r.need)} SOL (fees ${sol(r.fees)} + rent ${sol(r.rent)}${r.need > r.fees + r.rent ? ', and the wallet must keep its own rent-exempt minimum' : ''}); the wallet holds ${sol(r.balance)} SOL.`,
+        error:
+          `${NOTHING_SENT} Too little SOL: this action needs ${sol(r.need)}` +
+          ` SOL (fees ${sol(r.fees)} + rent ${sol(r.rent)}` +
+          (r.need > r.fees + r.rent ? ', and the wallet must keep its own rent-exempt minimum' : '') +
+          `); the wallet holds ${sol(r.balance)} SOL.`,
       });
     }
     if (!r.ok) return fail(r.err, r.logs, true);
@@ -180,7 +187,8 @@ export async function runAction(p: RunParams): Promise<PhaseEvent> {
         const lead =
           signatures.length === 0
             ? NOTHING_SENT
-            : `The node refused transaction ${signatures.length + 1} of ${signed.length} (not sent, no fee for it); the ones before it landed.`;
+            : `The node refused transaction ${signatures.length + 1} of ` +
+              `${signed.length} (not sent, no fee for it); the ones before it landed.`;
         return emit({
           phase: 'failed',
           error: `${lead} ${x.sentence}`,
@@ -195,7 +203,9 @@ export async function runAction(p: RunParams): Promise<PhaseEvent> {
       if (!status)
         return emit({
           phase: 'failed',
-          error: `Not confirmed within ${Math.round((p.timeoutMs ?? 60_000) / 1000)} s; it may still land (signature ${sig}).`,
+          error:
+            `Not confirmed within ${Math.round((p.timeoutMs ?? 60_000) / 1000)}` +
+            ` s; it may still land (signature ${sig}).`,
           errorName: 'Timeout',
         });
       if (status.err) return fail(status.err, await logsOf(p.connection, sig));

@@ -210,7 +210,8 @@ describe('demo agents on chain through npm start', { timeout: 420_000 }, () => {
         return r.length === n.rounds && r.every((m) => m === 'same') ? r : undefined;
       }).catch((e: unknown) => {
         throw new Error(
-          `${(e as Error).message}; conversation ${n.conversationId}, ${n.rounds} rounds on chain, the page's rows: ${JSON.stringify(seen)}`,
+          `${(e as Error).message}; conversation ${n.conversationId}, ` +
+            `${n.rounds} rounds on chain, the page's rows: ${JSON.stringify(seen)}`,
         );
       });
       assert.equal(rows.length, n.rounds);

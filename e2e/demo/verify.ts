@@ -4,10 +4,10 @@
  * envelope (bytes, id, payload hash, signer read from the chain, Ed25519) and its batch
  * inclusion against the BatchAccount it reads over the RPC, all green; the tamper switch turns
  * the signature step red by name; a verified batch verifies whole; the conversation page shows
- * the flight recorder; the agent page shows the advertised capabilities and copies the hex id; a downloaded receipt is verified on /receipts/verify, its signer keys
- * checked against the chain by SATI's rule from the page (its only requests are JSON-RPC reads of
- * the chain), and a receipt whose embedded key is neither the agent's owner nor a delegate fails
- * that check; a libp2p node in the page receives and verifies live gossip. SHOTS_DIR=<dir> keeps
+ * the flight recorder; the agent page shows the advertised capabilities and copies the hex id; a downloaded receipt is
+ * verified on /receipts/verify, its signer keys checked against the chain by SATI's rule from the page (its only
+ * requests are JSON-RPC reads of the chain), and a receipt whose embedded key is neither the agent's owner nor a
+ * delegate fails that check; a libp2p node in the page receives and verifies live gossip. SHOTS_DIR=<dir> keeps
  * screenshots.
  */
 
@@ -94,76 +94,79 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     assert.match(r.body.error, /"agent"/);
   });
 
-  test('a real envelope and its batch inclusion verify green in the browser; a flipped signature byte fails by name', async () => {
-    const page = await browser!.newPage({ viewport: { width: 1300, height: 1000 } });
-    assert.ok(
-      elidedIds.length > 0,
-      `the verified batch's log holds an envelope with an elided payload (${logIds.length} entries)`,
-    );
-    const id = elidedIds[Math.floor(elidedIds.length / 2)];
-    await page.goto(`${srv!.base}/envelopes/${id}`);
-    const v = page.getByTestId('envelope-verifier');
-    await v.and(page.locator('[data-phase="done"][data-checked="none"]')).waitFor({ timeout: 30_000 });
-    assert.equal(await v.getAttribute('data-ok'), 'true', await v.innerText());
-    for (const step of ['decode', 'envelope_id', 'payload_hash', 'payload_len', 'signer', 'signature']) {
-      assert.equal(
-        await page.locator(`[data-testid="envelope-steps"] [data-step="${step}"]`).getAttribute('data-state'),
-        'pass',
-        step,
+  test(
+    'a real envelope and its batch inclusion verify green ' + 'in the browser; a flipped signature byte fails by name',
+    async () => {
+      const page = await browser!.newPage({ viewport: { width: 1300, height: 1000 } });
+      assert.ok(
+        elidedIds.length > 0,
+        `the verified batch's log holds an envelope with an elided payload (${logIds.length} entries)`,
       );
-    }
-    // The envelope can also sit in its counterpart's log, whose batch may not be on chain yet:
-    // the proof checked here is the one in the verified batch the test picked.
-    const inc = page.locator(`[data-testid="inclusion"][data-agent="${batch.agent}"][data-epoch="${batch.epoch}"]`);
-    assert.equal(await inc.getAttribute('data-ok'), 'true', await inc.innerText());
-    assert.equal(await inc.locator('[data-step="onchain_root"]').getAttribute('data-state'), 'pass');
-    await shot(page, 'envelope-verified.png');
+      const id = elidedIds[Math.floor(elidedIds.length / 2)];
+      await page.goto(`${srv!.base}/envelopes/${id}`);
+      const v = page.getByTestId('envelope-verifier');
+      await v.and(page.locator('[data-phase="done"][data-checked="none"]')).waitFor({ timeout: 30_000 });
+      assert.equal(await v.getAttribute('data-ok'), 'true', await v.innerText());
+      for (const step of ['decode', 'envelope_id', 'payload_hash', 'payload_len', 'signer', 'signature']) {
+        assert.equal(
+          await page.locator(`[data-testid="envelope-steps"] [data-step="${step}"]`).getAttribute('data-state'),
+          'pass',
+          step,
+        );
+      }
+      // The envelope can also sit in its counterpart's log, whose batch may not be on chain yet:
+      // the proof checked here is the one in the verified batch the test picked.
+      const inc = page.locator(`[data-testid="inclusion"][data-agent="${batch.agent}"][data-epoch="${batch.epoch}"]`);
+      assert.equal(await inc.getAttribute('data-ok'), 'true', await inc.innerText());
+      assert.equal(await inc.locator('[data-step="onchain_root"]').getAttribute('data-state'), 'pass');
+      await shot(page, 'envelope-verified.png');
 
-    await page.getByTestId('tamper').selectOption('signature');
-    await page
-      .locator('[data-testid="envelope-verifier"][data-phase="done"][data-checked="signature"]')
-      .waitFor({ timeout: 30_000 });
-    assert.equal(await v.getAttribute('data-ok'), 'false', await v.innerText());
-    assert.equal(
-      await page.locator('[data-testid="envelope-steps"] [data-step="signature"]').getAttribute('data-state'),
-      'fail',
-    );
-    assert.equal(
-      await page.locator('[data-testid="envelope-steps"] [data-step="envelope_id"]').getAttribute('data-state'),
-      'fail',
-    );
-    assert.equal(
-      await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'),
-      'pass',
-    );
-    await shot(page, 'envelope-tampered.png');
-    // A flipped payload byte: the stored envelope is still in the batch, but the proof must not
-    // show green for bytes that fail; it is red and says why, and every red step explains itself.
-    await page.getByTestId('tamper').selectOption('payload');
-    await page
-      .locator('[data-testid="envelope-verifier"][data-phase="done"][data-checked="payload"]')
-      .waitFor({ timeout: 30_000 });
-    assert.equal(await v.getAttribute('data-ok'), 'false', await v.innerText());
-    assert.equal(
-      await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'),
-      'fail',
-    );
-    assert.equal(await inc.getAttribute('data-ok'), 'false', await inc.innerText());
-    // The proof itself still holds for the stored bytes; only the bytes checked fail, and it says so.
-    assert.equal(
-      await inc.getByTestId('inclusion-why').count(),
-      1,
-      `no reason shown; the inclusion reads: ${await inc.innerText()}`,
-    );
-    assert.match(await inc.getByTestId('inclusion-why').innerText(), /does not vouch for these bytes/);
-    const failed = await page.locator('[data-testid="envelope-steps"] [data-state="fail"]').count();
-    assert.equal(
-      await page.locator('[data-testid="envelope-steps"] [data-state="fail"] [data-testid="verify-why"]').count(),
-      failed,
-      'every red step has its explanation',
-    );
-    await page.close();
-  });
+      await page.getByTestId('tamper').selectOption('signature');
+      await page
+        .locator('[data-testid="envelope-verifier"][data-phase="done"][data-checked="signature"]')
+        .waitFor({ timeout: 30_000 });
+      assert.equal(await v.getAttribute('data-ok'), 'false', await v.innerText());
+      assert.equal(
+        await page.locator('[data-testid="envelope-steps"] [data-step="signature"]').getAttribute('data-state'),
+        'fail',
+      );
+      assert.equal(
+        await page.locator('[data-testid="envelope-steps"] [data-step="envelope_id"]').getAttribute('data-state'),
+        'fail',
+      );
+      assert.equal(
+        await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'),
+        'pass',
+      );
+      await shot(page, 'envelope-tampered.png');
+      // A flipped payload byte: the stored envelope is still in the batch, but the proof must not
+      // show green for bytes that fail; it is red and says why, and every red step explains itself.
+      await page.getByTestId('tamper').selectOption('payload');
+      await page
+        .locator('[data-testid="envelope-verifier"][data-phase="done"][data-checked="payload"]')
+        .waitFor({ timeout: 30_000 });
+      assert.equal(await v.getAttribute('data-ok'), 'false', await v.innerText());
+      assert.equal(
+        await page.locator('[data-testid="envelope-steps"] [data-step="payload_hash"]').getAttribute('data-state'),
+        'fail',
+      );
+      assert.equal(await inc.getAttribute('data-ok'), 'false', await inc.innerText());
+      // The proof itself still holds for the stored bytes; only the bytes checked fail, and it says so.
+      assert.equal(
+        await inc.getByTestId('inclusion-why').count(),
+        1,
+        `no reason shown; the inclusion reads: ${await inc.innerText()}`,
+      );
+      assert.match(await inc.getByTestId('inclusion-why').innerText(), /does not vouch for these bytes/);
+      const failed = await page.locator('[data-testid="envelope-steps"] [data-state="fail"]').count();
+      assert.equal(
+        await page.locator('[data-testid="envelope-steps"] [data-state="fail"] [data-testid="verify-why"]').count(),
+        failed,
+        'every red step has its explanation',
+      );
+      await page.close();
+    },
+  );
 
   test('a verified batch verifies whole in the browser', async () => {
     const page = await browser!.newPage({ viewport: { width: 1300, height: 900 } });
@@ -174,113 +177,118 @@ describe('verify it yourself in Chromium against the real server and chain', { s
     await page.close();
   });
 
-  test('flight recorder on a finished deal; its receipt verifies on /receipts/verify, keys read from the chain only', async () => {
-    const conv = await until('a conversation with a receipt and revealed reservations', 120_000, async () => {
-      const { body } = await getJson<Conversation[] | { conversations: Conversation[] }>(
-        '/api/conversations?limit=100',
+  test(
+    'flight recorder on a finished deal; its receipt verifies ' + 'on /receipts/verify, keys read from the chain only',
+    async () => {
+      const conv = await until('a conversation with a receipt and revealed reservations', 120_000, async () => {
+        const { body } = await getJson<Conversation[] | { conversations: Conversation[] }>(
+          '/api/conversations?limit=100',
+        );
+        for (const c of Array.isArray(body) ? body : body.conversations) {
+          if (!/completed|disputed/.test(c.state ?? '')) continue;
+          const n = await getJson<Nego>(`/api/conversations/${c.id}/negotiation`);
+          if (n.body.outcome === 'agreed' && n.body.zopa?.exists) return c;
+        }
+        return undefined;
+      });
+      const page = await browser!.newPage({ viewport: { width: 1400, height: 1100 } });
+      await page.goto(`${srv!.base}/conversations/${conv.id}`);
+      await page.getByTestId('flight-chart').waitFor();
+      assert.equal(await page.getByTestId('zopa-band').count(), 1);
+      assert.match(await page.getByTestId('negotiation-words').innerText(), /Nash bargaining point/);
+      assert.ok((await page.locator('[data-testid="timeline"] li').count()) >= 4);
+      await shot(page, 'conversation-agreed.png');
+
+      const receipt = await fetch(`${srv!.base}/api/conversations/${conv.id}/receipt`);
+      assert.equal(receipt.status, 200);
+      const bytes = Buffer.from(await receipt.arrayBuffer());
+      const rpcUrl = (await getJson<{ chain?: { rpcUrl: string } }>('/api/health')).body.chain!.rpcUrl;
+      await page.goto(`${srv!.base}/receipts/verify`);
+      await page.waitForLoadState('networkidle');
+      const requests: string[] = [];
+      page.on('request', (r) => requests.push(r.url()));
+      await page
+        .getByTestId('receipt-file')
+        .setInputFiles({ name: `receipt-${conv.id}.cbor`, mimeType: 'application/cbor', buffer: bytes });
+      const verdict = page.getByTestId('receipt-verdict');
+      await verdict.waitFor();
+      assert.equal(
+        await page.getByTestId('receipt-verifier').getAttribute('data-ok'),
+        'true',
+        await page.getByTestId('receipt-steps').innerText(),
       );
-      for (const c of Array.isArray(body) ? body : body.conversations) {
-        if (!/completed|disputed/.test(c.state ?? '')) continue;
-        const n = await getJson<Nego>(`/api/conversations/${c.id}/negotiation`);
-        if (n.body.outcome === 'agreed' && n.body.zopa?.exists) return c;
-      }
-      return undefined;
-    });
-    const page = await browser!.newPage({ viewport: { width: 1400, height: 1100 } });
-    await page.goto(`${srv!.base}/conversations/${conv.id}`);
-    await page.getByTestId('flight-chart').waitFor();
-    assert.equal(await page.getByTestId('zopa-band').count(), 1);
-    assert.match(await page.getByTestId('negotiation-words').innerText(), /Nash bargaining point/);
-    assert.ok((await page.locator('[data-testid="timeline"] li').count()) >= 4);
-    await shot(page, 'conversation-agreed.png');
+      assert.equal(
+        await page.locator('[data-testid="receipt-steps"] [data-step="chain_signers"]').getAttribute('data-state'),
+        'pass',
+      );
+      assert.ok(requests.length > 0, 'the keys were read from the chain');
+      assert.deepEqual(
+        requests.filter((u) => !u.startsWith(rpcUrl)),
+        [],
+        'the file went nowhere: the only requests are JSON-RPC reads of the chain',
+      );
+      await shot(page, 'receipt-verified.png');
 
-    const receipt = await fetch(`${srv!.base}/api/conversations/${conv.id}/receipt`);
-    assert.equal(receipt.status, 200);
-    const bytes = Buffer.from(await receipt.arrayBuffer());
-    const rpcUrl = (await getJson<{ chain?: { rpcUrl: string } }>('/api/health')).body.chain!.rpcUrl;
-    await page.goto(`${srv!.base}/receipts/verify`);
-    await page.waitForLoadState('networkidle');
-    const requests: string[] = [];
-    page.on('request', (r) => requests.push(r.url()));
-    await page
-      .getByTestId('receipt-file')
-      .setInputFiles({ name: `receipt-${conv.id}.cbor`, mimeType: 'application/cbor', buffer: bytes });
-    const verdict = page.getByTestId('receipt-verdict');
-    await verdict.waitFor();
-    assert.equal(
-      await page.getByTestId('receipt-verifier').getAttribute('data-ok'),
-      'true',
-      await page.getByTestId('receipt-steps').innerText(),
-    );
-    assert.equal(
-      await page.locator('[data-testid="receipt-steps"] [data-step="chain_signers"]').getAttribute('data-state'),
-      'pass',
-    );
-    assert.ok(requests.length > 0, 'the keys were read from the chain');
-    assert.deepEqual(
-      requests.filter((u) => !u.startsWith(rpcUrl)),
-      [],
-      'the file went nowhere: the only requests are JSON-RPC reads of the chain',
-    );
-    await shot(page, 'receipt-verified.png');
+      // The same deal, but one party's envelopes signed by a key of our own, and the receipt naming
+      // that key as the party's: consistent with itself, refused by the chain.
+      const d = decodeReceipt(bytes);
+      assert.ok(d.ok);
+      const party = d.receipt.parties[0];
+      const forgerSeed = new Uint8Array(32).fill(0x66);
+      const forged = buildReceipt({
+        conversationId: d.receipt.conversationId,
+        parties: d.receipt.parties.map((p) =>
+          p === party ? { agentId: p.agentId, keys: [publicKeyFromSeed(forgerSeed)] } : p,
+        ),
+        envelopes: d.receipt.envelopes.map((b) => {
+          const e = decodeEnvelope(b);
+          assert.ok(e.ok);
+          if (toHex(e.envelope.sender) !== toHex(party.agentId)) return b;
+          const x = e.envelope;
+          return buildEnvelope(
+            {
+              msgType: x.msgType,
+              sender: x.sender,
+              recipient: x.recipient,
+              timestamp: x.timestamp,
+              blockRef: x.blockRef,
+              nonce: x.nonce,
+              conversationId: x.conversationId,
+              payload: x.payload,
+            },
+            forgerSeed,
+          ).bytes;
+        }),
+      });
+      assert.equal(verifyReceipt(forged).ok, true, 'the forged receipt holds offline');
+      await page.getByTestId('receipt-file').setInputFiles({
+        name: 'forged.cbor',
+        mimeType: 'application/cbor',
+        buffer: Buffer.from(encodeReceipt(forged)),
+      });
+      await page.getByTestId('receipt-verdict').filter({ hasText: 'forged.cbor' }).waitFor();
+      assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'false');
+      const state = (step: string) =>
+        page.locator(`[data-testid="receipt-steps"] [data-step="${step}"]`).getAttribute('data-state');
+      assert.equal(await state('signature'), 'pass', 'offline the receipt is consistent');
+      assert.equal(await state('chain_signers'), 'fail');
+      assert.equal(await state('chain_signature'), 'fail');
+      await shot(page, 'receipt-forged-key.png');
 
-    // The same deal, but one party's envelopes signed by a key of our own, and the receipt naming
-    // that key as the party's: consistent with itself, refused by the chain.
-    const d = decodeReceipt(bytes);
-    assert.ok(d.ok);
-    const party = d.receipt.parties[0];
-    const forgerSeed = new Uint8Array(32).fill(0x66);
-    const forged = buildReceipt({
-      conversationId: d.receipt.conversationId,
-      parties: d.receipt.parties.map((p) =>
-        p === party ? { agentId: p.agentId, keys: [publicKeyFromSeed(forgerSeed)] } : p,
-      ),
-      envelopes: d.receipt.envelopes.map((b) => {
-        const e = decodeEnvelope(b);
-        assert.ok(e.ok);
-        if (toHex(e.envelope.sender) !== toHex(party.agentId)) return b;
-        const x = e.envelope;
-        return buildEnvelope(
-          {
-            msgType: x.msgType,
-            sender: x.sender,
-            recipient: x.recipient,
-            timestamp: x.timestamp,
-            blockRef: x.blockRef,
-            nonce: x.nonce,
-            conversationId: x.conversationId,
-            payload: x.payload,
-          },
-          forgerSeed,
-        ).bytes;
-      }),
-    });
-    assert.equal(verifyReceipt(forged).ok, true, 'the forged receipt holds offline');
-    await page
-      .getByTestId('receipt-file')
-      .setInputFiles({ name: 'forged.cbor', mimeType: 'application/cbor', buffer: Buffer.from(encodeReceipt(forged)) });
-    await page.getByTestId('receipt-verdict').filter({ hasText: 'forged.cbor' }).waitFor();
-    assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'false');
-    const state = (step: string) =>
-      page.locator(`[data-testid="receipt-steps"] [data-step="${step}"]`).getAttribute('data-state');
-    assert.equal(await state('signature'), 'pass', 'offline the receipt is consistent');
-    assert.equal(await state('chain_signers'), 'fail');
-    assert.equal(await state('chain_signature'), 'fail');
-    await shot(page, 'receipt-forged-key.png');
-
-    bytes[bytes.length - 1] ^= 1;
-    await page
-      .getByTestId('receipt-file')
-      .setInputFiles({ name: 'tampered.cbor', mimeType: 'application/cbor', buffer: bytes });
-    await page.getByTestId('receipt-verdict').filter({ hasText: 'tampered.cbor' }).waitFor();
-    assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'false');
-    assert.equal(await state('signature'), 'fail');
-    assert.deepEqual(
-      requests.filter((u) => !u.startsWith(rpcUrl)),
-      [],
-    );
-    await page.close();
-  });
+      bytes[bytes.length - 1] ^= 1;
+      await page
+        .getByTestId('receipt-file')
+        .setInputFiles({ name: 'tampered.cbor', mimeType: 'application/cbor', buffer: bytes });
+      await page.getByTestId('receipt-verdict').filter({ hasText: 'tampered.cbor' }).waitFor();
+      assert.equal(await page.getByTestId('receipt-verifier').getAttribute('data-ok'), 'false');
+      assert.equal(await state('signature'), 'fail');
+      assert.deepEqual(
+        requests.filter((u) => !u.startsWith(rpcUrl)),
+        [],
+      );
+      await page.close();
+    },
+  );
 
   test('the agent page shows the advertised capabilities; copy puts the shown base58 id on the clipboard', async () => {
     const ctx = await browser!.newContext({

@@ -79,7 +79,9 @@ export async function agentEntry(
       absWorkingDir: ROOT,
       // CommonJS packages inside an ES module bundle still call require() for Node builtins.
       banner: {
-        js: "import { createRequire as __zxCreateRequire } from 'node:module'; const require = __zxCreateRequire(import.meta.url);",
+        js:
+          'import { createRequire as __zxCreateRequire } from ' +
+          "'node:module'; const require = __zxCreateRequire(import.meta.url);",
       },
     });
     const out = r.outputFiles.find((f) => f.path.endsWith('.mjs'));

@@ -8,10 +8,10 @@
  * epochs ahead, so a payment landing late after an epoch boundary never leaves it in grace.
  * The `cheater` leaves one TypedBid out of every batch that has a bid to leave out (at most one
  * in `cheatEveryEpochs`, default 1), so a contradicted batch inside its challenge window is
- * nearly always there to see, and publishes that batch with its log (the demo's stand-in for batch gossip); the `watcher` checks published
- * batches and challenges one in `challengeEvery` of them (the others stay open for anyone, e.g.
- * the owner page, to challenge): it finds an entry the batch does not report, stages the
- * evidence and resolves the challenge once the window (CHALLENGE_WINDOW_EPOCHS) has passed.
+ * nearly always there to see, and publishes that batch with its log (the demo's stand-in for batch gossip); the
+ * `watcher` checks published batches and challenges one in `challengeEvery` of them (the others stay open for anyone,
+ * e.g. the owner page, to challenge): it finds an entry the batch does not report, stages the evidence and resolves the
+ * challenge once the window (CHALLENGE_WINDOW_EPOCHS) has passed.
  */
 
 import { type Connection, PublicKey } from '../chain';
@@ -90,7 +90,10 @@ export interface ChainDutiesHooks {
   log(fromUs: bigint, toUs: bigint): LogItem[];
   /** Uploads pending envelopes now. */
   flush(): Promise<void>;
-  /** Uploads the epoch's log (encoded envelopes in log order) and the batch built from it; resolves true when the observer stored it. */
+  /**
+   * Uploads the epoch's log (encoded envelopes in log order) and the batch built from it; resolves true when the
+   * observer stored it.
+   */
   uploadLog(epoch: bigint, envelopes: Uint8Array[], batch?: Uint8Array): Promise<boolean>;
   report(message: string): void;
   publish(b: PublishedBatch): void;
@@ -296,7 +299,8 @@ export class ChainDuties {
     if (!uploaded) this.#hooks.report(`uploading the log of epoch ${epoch} failed (its batch stays unverified)`);
     await submitBatch(this.#conn, { owner: this.#owner, agent: this.#agent, batch });
     this.#hooks.report(
-      `submitted batch of epoch ${epoch}: ${log.length} entries, ${batch.bidValues.length} bids${cheat ? ' (one bid left out)' : ''}`,
+      `submitted batch of epoch ${epoch}: ${log.length} entries, ` +
+        `${batch.bidValues.length} bids${cheat ? ' (one bid left out)' : ''}`,
     );
     if (cheat) {
       this.#lastCheat = epoch;
@@ -315,7 +319,9 @@ export class ChainDuties {
     const every = Math.max(1, this.#cfg.challengeEvery ?? CHALLENGE_EVERY);
     if (this.#seen++ % every !== 0) {
       this.#hooks.report(
-        `leaves the batch of epoch ${b.epoch} of ${b.agentIdHex.slice(0, 8)} unchallenged (it challenges one published batch in ${every}): open to other challengers through epoch ${BigInt(b.epoch) + CHALLENGE_WINDOW_EPOCHS}`,
+        `leaves the batch of epoch ${b.epoch} of ${b.agentIdHex.slice(0, 8)} ` +
+          `unchallenged (it challenges one published batch in ${every}): open to other ` +
+          `challengers through epoch ${BigInt(b.epoch) + CHALLENGE_WINDOW_EPOCHS}`,
       );
       return;
     }
@@ -350,7 +356,8 @@ export class ChainDuties {
     });
     const buffer = await stageBuffer(this.#conn, { authority: this.#owner, bytes: ev.bytes });
     this.#hooks.report(
-      `challenged ${agent.toBase58()} epoch ${epoch} (log entry ${index} not reported); resolving after epoch ${epoch + CHALLENGE_WINDOW_EPOCHS}`,
+      `challenged ${agent.toBase58()} epoch ${epoch} (log entry ${index} not ` +
+        `reported); resolving after epoch ${epoch + CHALLENGE_WINDOW_EPOCHS}`,
     );
     // resolve_challenge is accepted once current > epoch + window; wait past that boundary.
     const at = Number((epoch + CHALLENGE_WINDOW_EPOCHS + 1n) * this.#eco.epochSeconds) * 1000 + 1_500;

@@ -77,9 +77,14 @@ export interface StartDemoMeshParams {
   onReport?: (agent: number, msg: AgentToParent) => void;
   /** On-chain demo: agent 0 watches, agent 1 under-reports a bid once. */
   chain?: DemoChainParams;
-  /** Start-up phases as they end (entry built, identities registered, agents forked, first and last agent's node up). */
+  /**
+   * Start-up phases as they end (entry built, identities registered, agents forked, first and last agent's node up).
+   */
   onPhase?: (phase: string) => void;
-  /** How long to wait for every agent to be ready, ms. Default 120,000: the agents run niced, and on a busy machine they start last. */
+  /**
+   * How long to wait for every agent to be ready, ms. Default 120,000: the agents run niced, and on a busy machine they
+   * start last.
+   */
   readyTimeoutMs?: number;
   /** Scheduling niceness of the agents' processes (default {@link DEMO_AGENT_NICE}; 0 = as the parent). */
   nice?: number;

@@ -232,7 +232,8 @@ export class HaggleMirror {
       } catch (e) {
         m.dead = true;
         this.#hooks.report(
-          `haggle ${toHex(m.ref.conversationId).slice(0, 8)}: ${what} failed, the deal goes on off chain (${(e as Error)?.message ?? e})`,
+          `haggle ${toHex(m.ref.conversationId).slice(0, 8)}: ${what} ` +
+            `failed, the deal goes on off chain (${(e as Error)?.message ?? e})`,
         );
       }
     });

@@ -15,9 +15,13 @@ export interface AgentConfig {
   agentIdHex: string;
   strategy: StrategyName;
   bootstrap: string[];
-  /** Honest agents' owner keys (agent hex → public key hex), for the agent's own live validation and its chain duties. */
+  /**
+   * Honest agents' owner keys (agent hex → public key hex), for the agent's own live validation and its chain duties.
+   */
   directory: Record<string, string>;
-  /** Further keys that sign for an agent (its delegate hot wallets: agent hex → public key hex), for live validation. */
+  /**
+   * Further keys that sign for an agent (its delegate hot wallets: agent hex → public key hex), for live validation.
+   */
   signers?: Record<string, string[]>;
   /**
    * A delegate hot wallet (SATI DelegateV1): the agent signs its envelopes with this seed instead
@@ -42,7 +46,10 @@ export interface AgentConfig {
   nonceStart: string;
   /** On-chain duties: identity, stake, lease, batches; absent = off chain. */
   chain?: AgentChainConfig;
-  /** A feedback ring it belongs to: every `everyMs` it rates the other members (hex ids, itself included) without a deal. */
+  /**
+   * A feedback ring it belongs to: every `everyMs` it rates the other members (hex ids, itself included) without a
+   * deal.
+   */
   ring?: { members: string[]; everyMs: number };
   /** Never trades: opens no deal and answers no PROPOSE (a ring's throwaway identity). */
   idle?: boolean;

@@ -40,80 +40,85 @@ const MSG: AlertMessage = {
   url: 'https://obs.example/alerts?alert=7',
 };
 
-test('URL checks: loopback, private, shared, link-local, unspecified, multicast and their names are refused unless allowed', async () => {
-  for (const ip of [
-    '127.0.0.1',
-    '10.1.2.3',
-    '172.16.0.1',
-    '172.31.255.255',
-    '192.168.1.1',
-    '100.64.0.1',
-    '169.254.169.254',
-    '0.0.0.0',
-    '224.0.0.1',
-    '255.255.255.255',
-    '::1',
-    '::',
-    'fe80::1',
-    'fd00::1',
-    'fc00::1',
-    'ff02::1',
-    '::ffff:127.0.0.1',
-    '::ffff:7f00:1',
-    '::ffff:10.0.0.1',
-    // IPv4 inside IPv6: compatible, SIIT-translated, local-use NAT64, 6to4.
-    '::127.0.0.1',
-    '::ffff:0:127.0.0.1',
-    '64:ff9b:1::7f00:1',
-    '64:ff9b::10.0.0.1',
-    '2002:7f00:1::1',
-  ]) {
-    assert.equal(isPublicAddress(ip), false, ip);
-    const host = ip.includes(':') ? `[${ip}]` : ip;
-    const r = await checkWebhookUrl(`https://${host}/x`, { allowPrivate: false });
-    assert.equal(r.ok, false, ip);
+test(
+  'URL checks: loopback, private, shared, link-local, unspecified, ' +
+    'multicast and their names are refused unless allowed',
+  async () => {
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '100.64.0.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      'fc00::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:10.0.0.1',
+      // IPv4 inside IPv6: compatible, SIIT-translated, local-use NAT64, 6to4.
+      '::127.0.0.1',
+      '::ffff:0:127.0.0.1',
+      '64:ff9b:1::7f00:1',
+      '64:ff9b::10.0.0.1',
+      '2002:7f00:1::1',
+    ]) {
+      assert.equal(isPublicAddress(ip), false, ip);
+      const host = ip.includes(':') ? `[${ip}]` : ip;
+      const r = await checkWebhookUrl(`https://${host}/x`, { allowPrivate: false });
+      assert.equal(r.ok, false, ip);
+      assert.match(
+        (r as { error: string }).error,
+        /^url: .* non-public addresses \(also written inside IPv6\) are refused$/,
+      );
+    }
+    for (const ip of ['93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700::1111'])
+      assert.equal(isPublicAddress(ip), true, ip);
+    assert.equal((await checkWebhookUrl('https://93.184.216.34/hook', { allowPrivate: false })).ok, true);
+    // Names: this machine's own name (it resolves, really, to a loopback or private address), and
+    // one whose resolver answers a private address among public ones.
+    const local = await checkWebhookUrl(`http://${LOCAL_NAME}/hook`, { allowPrivate: false });
+    assert.equal(local.ok, false);
     assert.match(
-      (r as { error: string }).error,
-      /^url: .* non-public addresses \(also written inside IPv6\) are refused$/,
+      (local as { error: string }).error,
+      new RegExp(`${LOCAL_NAME.replace(/\./g, '\\.')} does not resolve to public addresses only`),
     );
-  }
-  for (const ip of ['93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700::1111'])
-    assert.equal(isPublicAddress(ip), true, ip);
-  assert.equal((await checkWebhookUrl('https://93.184.216.34/hook', { allowPrivate: false })).ok, true);
-  // Names: this machine's own name (it resolves, really, to a loopback or private address), and
-  // one whose resolver answers a private address among public ones.
-  const local = await checkWebhookUrl(`http://${LOCAL_NAME}/hook`, { allowPrivate: false });
-  assert.equal(local.ok, false);
-  assert.match(
-    (local as { error: string }).error,
-    new RegExp(`${LOCAL_NAME.replace(/\./g, '\\.')} does not resolve to public addresses only`),
-  );
-  const rebind = await checkWebhookUrl('https://hooks.example/x', {
-    allowPrivate: false,
-    resolve: async () => ['93.184.216.34', '10.0.0.7'],
-  });
-  // Where an inside name points is not told (that would map the internal DNS).
-  assert.deepEqual(rebind, {
-    ok: false,
-    error:
-      'url: hooks.example does not resolve to public addresses only; names that do not resolve or lead to a non-public address are refused',
-  });
-  for (const [u, why] of [
-    ['ftp://x.example/', /only http and https/],
-    ['https://user:pw@x.example/', /credentials/],
-    ['not a url', /not a URL/],
-    ['http://localhost:3000/', /this machine/],
-  ] as const) {
-    const r = await checkWebhookUrl(u, { allowPrivate: false });
-    assert.equal(r.ok, false, u);
-    assert.match((r as { error: string }).error, why);
-  }
-  assert.equal(
-    (await checkWebhookUrl('http://127.0.0.1:9/x', { allowPrivate: true })).ok,
-    true,
-    'ALERT_WEBHOOK_ALLOW_PRIVATE=1',
-  );
-});
+    const rebind = await checkWebhookUrl('https://hooks.example/x', {
+      allowPrivate: false,
+      resolve: async () => ['93.184.216.34', '10.0.0.7'],
+    });
+    // Where an inside name points is not told (that would map the internal DNS).
+    assert.deepEqual(rebind, {
+      ok: false,
+      error:
+        'url: hooks.example does not resolve to public addresses only; names ' +
+        'that do not resolve or lead to a non-public address are refused',
+    });
+    for (const [u, why] of [
+      ['ftp://x.example/', /only http and https/],
+      ['https://user:pw@x.example/', /credentials/],
+      ['not a url', /not a URL/],
+      ['http://localhost:3000/', /this machine/],
+    ] as const) {
+      const r = await checkWebhookUrl(u, { allowPrivate: false });
+      assert.equal(r.ok, false, u);
+      assert.match((r as { error: string }).error, why);
+    }
+    assert.equal(
+      (await checkWebhookUrl('http://127.0.0.1:9/x', { allowPrivate: true })).ok,
+      true,
+      'ALERT_WEBHOOK_ALLOW_PRIVATE=1',
+    );
+  },
+);
 
 test('at send time the connection itself refuses a name that resolves to a non-public address', async () => {
   const r = await receiver([]);
@@ -176,23 +181,27 @@ test('Slack, Discord and json bodies; the json signature verifies with node:cryp
   assert.notEqual(signature(secret, 1_790_000_000, 'd1', body.replace('lease', 'Lease')), header);
 });
 
-test('Slack and Discord bodies carry no time or id, so the signature binds both from the headers: a replay under a new time or id fails', () => {
-  const secret = 'a receiver secret of 32 chars!!';
-  for (const format of ['slack', 'discord'] as const) {
-    const body = webhookBody(format, MSG, 'd7', 1_790_000_000);
-    assert.doesNotMatch(body, /1790000000|d7/, 'nothing of the time or id in the body');
-    const h = webhookHeaders(body, 'd7', 1_790_000_000, secret);
-    assert.equal(h['x-zerox1-timestamp'], '1790000000');
-    assert.equal(h['x-zerox1-delivery'], 'd7');
-    assert.equal(
-      h['x-zerox1-signature'],
-      `sha256=${createHmac('sha256', secret).update(`1790000000.d7.${body}`).digest('hex')}`,
-    );
-    // The same body captured and sent again with a fresh timestamp or another id does not verify.
-    assert.notEqual(signature(secret, 1_790_000_999, 'd7', body), h['x-zerox1-signature']);
-    assert.notEqual(signature(secret, 1_790_000_000, 'd8', body), h['x-zerox1-signature']);
-  }
-});
+test(
+  'Slack and Discord bodies carry no time or id, so the signature ' +
+    'binds both from the headers: a replay under a new time or id fails',
+  () => {
+    const secret = 'a receiver secret of 32 chars!!';
+    for (const format of ['slack', 'discord'] as const) {
+      const body = webhookBody(format, MSG, 'd7', 1_790_000_000);
+      assert.doesNotMatch(body, /1790000000|d7/, 'nothing of the time or id in the body');
+      const h = webhookHeaders(body, 'd7', 1_790_000_000, secret);
+      assert.equal(h['x-zerox1-timestamp'], '1790000000');
+      assert.equal(h['x-zerox1-delivery'], 'd7');
+      assert.equal(
+        h['x-zerox1-signature'],
+        `sha256=${createHmac('sha256', secret).update(`1790000000.d7.${body}`).digest('hex')}`,
+      );
+      // The same body captured and sent again with a fresh timestamp or another id does not verify.
+      assert.notEqual(signature(secret, 1_790_000_999, 'd7', body), h['x-zerox1-signature']);
+      assert.notEqual(signature(secret, 1_790_000_000, 'd8', body), h['x-zerox1-signature']);
+    }
+  },
+);
 
 test('backoff doubles from the base with ±25% jitter; 8 attempts at a 30 s base span about an hour', () => {
   assert.equal(
@@ -244,7 +253,9 @@ testOnEachStore(
       for (const h of r.hits) {
         assert.equal(
           h.headers['x-zerox1-signature'],
-          `sha256=${createHmac('sha256', secret).update(`${h.headers['x-zerox1-timestamp']}.${h.headers['x-zerox1-delivery']}.${h.body}`).digest('hex')}`,
+          `sha256=${createHmac('sha256', secret)
+            .update(`${h.headers['x-zerox1-timestamp']}.${h.headers['x-zerox1-delivery']}.${h.body}`)
+            .digest('hex')}`,
         );
         assert.equal(h.headers['x-zerox1-timestamp'], String(JSON.parse(h.body).sentAt));
         assert.equal(JSON.parse(h.body).state, 'open');

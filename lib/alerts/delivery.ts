@@ -64,7 +64,8 @@ export function messageOf(d: ClaimedDelivery, link: string): AlertMessage {
     subject: d.subject,
     why:
       d.event === 'throttled'
-        ? `rule ${d.kind} opened more alerts in the last hour than it may deliver; further alerts of this rule are stored but not delivered until the hour's count falls. The last: ${d.why}`
+        ? `rule ${d.kind} opened more alerts in the last hour than it may deliver; further alerts ` +
+          `of this rule are stored but not delivered until the hour's count falls. The last: ${d.why}`
         : cleared
           ? (d.clearedWhy ?? 'cleared')
           : d.why,

@@ -17,7 +17,8 @@ const JUST_IN_TIME = id(0xe1),
   LATE_THEN_ON_TIME = id(0xe3);
 
 testOnEachStore(
-  'lease_grace: a boundary dip never alerts, a late payer alerts once and clears when paid ahead or after a quiet epoch',
+  'lease_grace: a boundary dip never alerts, a late payer ' +
+    'alerts once and clears when paid ahead or after a quiet epoch',
   async (store: Store) => {
     const bus = createLiveBus();
     // Epoch boundaries well after the agents' rows were written (so nothing is "offline" first).

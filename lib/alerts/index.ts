@@ -185,7 +185,8 @@ async function syncEnvWebhooks(
       ],
     });
     log?.info(
-      `alerts: deployment webhook ${ok.url.host} (${w.format}) watching ${w.agents === 'all' ? 'every agent' : `${agents.length} agents`}: ${kinds.join(', ')}`,
+      `alerts: deployment webhook ${ok.url.host} (${w.format}) watching ` +
+        `${w.agents === 'all' ? 'every agent' : `${agents.length} agents`}: ${kinds.join(', ')}`,
     );
   }
 }

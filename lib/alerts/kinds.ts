@@ -40,7 +40,10 @@ export const RULE_PARAMS = {
   challenged: z.strictObject({}),
   challenge_resolved: z.strictObject({}),
   slashed: z.strictObject({}),
-  /** Alert when reliability falls by more than `drop` score points (lib/wire/score.ts: the unit the pages show) within `windowMinutes`. */
+  /**
+   * Alert when reliability falls by more than `drop` score points (lib/wire/score.ts: the unit the pages show) within
+   * `windowMinutes`.
+   */
   reputation_drop: z.strictObject({ drop: scorePointsAmount.default(0.1), windowMinutes: posInt(10_080).default(60) }),
   /** Envelopes from the agent dropped by validation in the last minute, above `perMinute`. */
   drops_rate: z.strictObject({ perMinute: posInt(1_000_000).default(10) }),

@@ -108,7 +108,10 @@ export function createAlertService(o: AlertServiceOptions) {
     if (!m)
       throw new AlertsError(
         400,
-        `message: must read exactly "${watchlistWalletMessage(listId ?? '<id>', address, new Date(0)).replace(new Date(0).toISOString(), '<ISO time>')}"`,
+        `message: must read exactly "${watchlistWalletMessage(listId ?? '<id>', address, new Date(0)).replace(
+          new Date(0).toISOString(),
+          '<ISO time>',
+        )}"`,
       );
     if (m[2] !== address) throw new AlertsError(400, `message: names wallet ${m[2]}, not ${address}`);
     if (listId !== null && m[1] !== listId)
@@ -117,7 +120,8 @@ export function createAlertService(o: AlertServiceOptions) {
     if (!Number.isFinite(at) || Math.abs(now() - at) > WALLET_MESSAGE_MS)
       throw new AlertsError(
         400,
-        `message: its time ${m[3]} is more than 10 minutes from now (${new Date(now()).toISOString()}); sign a fresh one`,
+        `message: its time ${m[3]} is more than 10 minutes from ` +
+          `now (${new Date(now()).toISOString()}); sign a fresh one`,
       );
     const sig = typeof p.signature === 'string' ? decodeSignatureText(p.signature) : null;
     if (!sig) throw new AlertsError(400, `signature: must be the 64-byte ed25519 signature as ${SIGNATURE_TEXT_FORMS}`);
@@ -186,7 +190,8 @@ export function createAlertService(o: AlertServiceOptions) {
       if (r === 'cap')
         throw new AlertsError(
           409,
-          `this watchlist already watches ${o.caps.agents} ${kind === 'agent' ? 'agents' : 'conversations'}, the most one list may (ALERT_MAX_AGENTS); remove one first`,
+          `this watchlist already watches ${o.caps.agents} ${kind === 'agent' ? 'agents' : 'conversations'}` +
+            `, the most one list may (ALERT_MAX_AGENTS); remove one first`,
         );
       if (r === 'added') changed();
       return { added: r === 'added' };
@@ -221,7 +226,8 @@ export function createAlertService(o: AlertServiceOptions) {
       if (r === 'cap')
         throw new AlertsError(
           409,
-          `this watchlist already has ${o.caps.rules} rules on, the most one list may (ALERT_MAX_RULES); turn one off first`,
+          `this watchlist already has ${o.caps.rules} rules on, the ` +
+            `most one list may (ALERT_MAX_RULES); turn one off first`,
         );
       changed();
       return { kind, enabled: b.enabled, params: p.params };

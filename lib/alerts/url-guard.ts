@@ -52,13 +52,17 @@ export async function checkWebhookUrl(
     if (isIP(host))
       return {
         ok: false,
-        error: `url: ${e.detail}; loopback, private, shared, link-local, multicast, reserved and other non-public addresses (also written inside IPv6) are refused`,
+        error:
+          `url: ${e.detail}; loopback, private, shared, link-local, multicast, reserved ` +
+          `and other non-public addresses (also written inside IPv6) are refused`,
       };
     // One sentence whether the name is unknown or leads inside: which internal names exist, and
     // where they point, is not the caller's to learn.
     return {
       ok: false,
-      error: `url: ${host} does not resolve to public addresses only; names that do not resolve or lead to a non-public address are refused`,
+      error:
+        `url: ${host} does not resolve to public addresses only; names ` +
+        `that do not resolve or lead to a non-public address are refused`,
     };
   }
   return { ok: true, url: u };

@@ -62,7 +62,10 @@ export function buildWatchSet(st: WatchRows): WatchSet {
 
 export const EMPTY_WATCH_SET: WatchSet = buildWatchSet({ lists: [], rules: [], items: [] });
 
-/** Every list that watches `agent` with a rule of `kind`, with the rule's params and when the agent was added (0: the list watches every agent). */
+/**
+ * Every list that watches `agent` with a rule of `kind`, with the rule's params and when the agent was added (0: the
+ * list watches every agent).
+ */
 export function* watchers(
   ws: WatchSet,
   kind: AlertKind,

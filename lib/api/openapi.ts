@@ -119,8 +119,10 @@ export function openApiDocument(): ReturnType<typeof createDocument> {
       version: '1',
       description:
         'Read the 0x01 agent mesh as the observatory stores it: envelopes, agents, conversations and negotiations, ' +
-        'batches, challenges and reputation. JSON; bytes are lowercase hex, 64-bit integers decimal strings, times unix ms. ' +
-        'Per-client rate limits answer 429 with Retry-After. The live stream is a WebSocket at /api/stream (docs/app.md).',
+        'batches, challenges and reputation. JSON; bytes are lowercase ' +
+        'hex, 64-bit integers decimal strings, times unix ms. ' +
+        'Per-client rate limits answer 429 with Retry-After. The ' +
+        'live stream is a WebSocket at /api/stream (docs/app.md).',
     },
     tags: [
       { name: 'mesh', description: 'what the observer saw on the mesh' },

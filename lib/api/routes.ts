@@ -168,7 +168,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'mesh',
     summary: 'The economy over time: one metric per interval over 1h, 24h, 7d or all',
     description:
-      'Read from rollups the ingest statement and the chain indexer keep (never a scan of the envelopes). Values are decimal strings (exact counts and token amounts, rates to four decimals); null is an unknown rate. Metrics and how each is counted: docs/analytics.md "The economy over time".',
+      'Read from rollups the ingest statement and the chain indexer keep (never a scan of the envelopes). ' +
+      'Values are decimal strings (exact counts and token amounts, rates to four decimals); null ' +
+      'is an unknown rate. Metrics and how each is counted: docs/analytics.md "The economy over time".',
     query: StatsSeriesQuerySchema,
     ok: StatsSeriesSchema,
   },
@@ -178,7 +180,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'mesh',
     summary: 'The same series as a CSV download',
     description:
-      'Columns interval_start_utc, interval_seconds, then one per series (per-service series are named metric:service:token); an empty cell is an unknown rate.',
+      'Columns interval_start_utc, interval_seconds, then one per series (per-service ' +
+      'series are named metric:service:token); an empty cell is an unknown rate.',
     query: StatsSeriesQuerySchema,
     ok: z.unknown(),
     mediaType: 'text/csv',
@@ -189,7 +192,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'mesh',
     summary: 'Mesh health over time: per topic and interval, as measured by each observer',
     description:
-      'Envelopes accepted, first-seen latency p50/p90/p99 (arrival minus the envelope timestamp, ms), GossipSub received/duplicate/invalid counts, mesh and topic peers, GRAFT/PRUNE churn and peer scores; topic * adds connections, rate-limited peers and drops per reason. Minutes are kept 2 days, hours 35 days. Prometheus metrics of the same node: GET /metrics (docs/app.md "Mesh health").',
+      'Envelopes accepted, first-seen latency p50/p90/p99 (arrival minus the envelope timestamp, ms), ' +
+      'GossipSub received/duplicate/invalid counts, mesh and topic peers, GRAFT/PRUNE churn and peer ' +
+      'scores; topic * adds connections, rate-limited peers and drops per reason. Minutes are kept 2 days, ' +
+      'hours 35 days. Prometheus metrics of the same node: GET /metrics (docs/app.md "Mesh health").',
     query: MeshHealthQuerySchema,
     ok: MeshHealthViewSchema,
   },
@@ -214,7 +220,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'mesh',
     summary: 'A past window replayed: stored envelopes in (timestamp, id) order as live `message` events, keyset-paged',
     description:
-      'The window is `from`..`to` (unix ms, both inclusive, on the envelope timestamp; default the last five minutes). Envelopes come oldest first by envelope timestamp, ties by id, each as the `message` event the live stream carries (`at`: when the observer received it). Pass `next` back as `after` with the same `from` and `to`; null when the window is done. The overview replays a window with it (docs/app.md "Replay").',
+      'The window is `from`..`to` (unix ms, both inclusive, on the envelope timestamp; ' +
+      'default the last five minutes). Envelopes come oldest first by envelope timestamp, ties ' +
+      'by id, each as the `message` event the live stream carries (`at`: when the observer ' +
+      'received it). Pass `next` back as `after` with the same `from` and `to`; null when ' +
+      'the window is done. The overview replays a window with it (docs/app.md "Replay").',
     query: ReplayQuerySchema,
     ok: ReplayPageSchema,
   },
@@ -224,7 +234,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'mesh',
     summary: 'Agents with online state, gossip reputation and stake; filtered, sorted, cursor-paged',
     description:
-      "Reliability is the gossip fold of the agent's FEEDBACK (docs/protocol.md §7), fixed point 1,000,000 = 1.0; pass `next` back as `before` with the same sort.",
+      "Reliability is the gossip fold of the agent's FEEDBACK (docs/protocol.md §7), " +
+      'fixed point 1,000,000 = 1.0; pass `next` back as `before` with the same sort.',
     query: AgentsQuerySchema,
     ok: AgentListSchema,
   },
@@ -243,7 +254,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'chain',
     summary: "A demo agent's SATI registration file (its metadata uri)",
     description:
-      "The JSON a demo agent registered as its TokenMetadata uri: name, description and the `zerox1-mesh` service with its libp2p multiaddr (empty until its node is up). Only this observatory's demo agents have one here.",
+      'The JSON a demo agent registered as its TokenMetadata uri: name, ' +
+      'description and the `zerox1-mesh` service with its libp2p multiaddr (empty ' +
+      "until its node is up). Only this observatory's demo agents have one here.",
     params: AgentIdPathSchema,
     ok: RegistrationFileSchema,
     more: { 404: 'not a demo agent of this observatory' },
@@ -254,7 +267,12 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'chain',
     summary: "The agent's stake, lease and challenges per epoch, from its indexed chain events",
     description:
-      'One point per epoch with a stake, lease or challenge event and one for the current epoch, each the state at the epoch\'s end; amounts are USDC base units (6 decimals) as decimal strings. Stake events are placed by their block time, lease events by the epoch they carry. The last point equals the indexed stake and lease accounts (`accounts`, what getAccountInfo reads for the stake and lease PDAs); `historyNote` says when the indexed events do not lead to them. `known: false` with `reason` when this process runs no chain. docs/app.md "Stake and lease over epochs".',
+      'One point per epoch with a stake, lease or challenge event and one for the current epoch, each ' +
+      "the state at the epoch's end; amounts are USDC base units (6 decimals) as decimal strings. " +
+      'Stake events are placed by their block time, lease events by the epoch they carry. The last point ' +
+      'equals the indexed stake and lease accounts (`accounts`, what getAccountInfo reads for the ' +
+      'stake and lease PDAs); `historyNote` says when the indexed events do not lead to them. `known: ' +
+      'false` with `reason` when this process runs no chain. docs/app.md "Stake and lease over epochs".',
     params: AgentIdPathSchema,
     query: NoQuerySchema,
     ok: EconomyViewSchema,
@@ -264,9 +282,16 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/api/agents/{id}/batches',
     tag: 'chain',
     summary:
-      "The agent's batches, newest epoch first, a page at a time, each with its verdict, authoritative fold, reconciliation and challenges",
+      "The agent's batches, newest epoch first, a page at a time, each " +
+      'with its verdict, authoritative fold, reconciliation and challenges',
     description:
-      'Each BehaviorBatch of the agent once: its verdict against the uploaded log, the authoritative reliability and cooperation after folding it (`after`, fixed point 1,000,000 = 1 point; null unless verified and folded), its log against what the observer saw on the mesh as stored at the verdict (`reconciliation`, figures null with `unknownReason` unless verified), and how many challenges it drew. Pass `next` back as `before` for older epochs, or give `epoch` for just the batch of that epoch (the one the agent page pins when a link opens it). The agent page lists these (docs/app.md "Agent page").',
+      'Each BehaviorBatch of the agent once: its verdict against the uploaded log, the ' +
+      'authoritative reliability and cooperation after folding it (`after`, fixed point 1,000,000 ' +
+      '= 1 point; null unless verified and folded), its log against what the observer saw on ' +
+      'the mesh as stored at the verdict (`reconciliation`, figures null with `unknownReason` ' +
+      'unless verified), and how many challenges it drew. Pass `next` back as `before` for ' +
+      'older epochs, or give `epoch` for just the batch of that epoch (the one the agent ' +
+      'page pins when a link opens it). The agent page lists these (docs/app.md "Agent page").',
     params: AgentIdPathSchema,
     query: AgentBatchesQuerySchema,
     ok: AgentBatchPageSchema,
@@ -277,7 +302,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'mesh',
     summary: 'Conversations, filtered, sorted (last activity, first seen, messages) and cursor-paged',
     description:
-      'A time window (on last activity) is either a preset `range` or `from`/`to`; pass `next` back as `before` with the same sort for the next page (a cursor of another sort is a 400).',
+      'A time window (on last activity) is either a preset `range` or `from`/`to`; pass `next` ' +
+      'back as `before` with the same sort for the next page (a cursor of another sort is a 400).',
     query: ConversationsQuerySchema,
     ok: ConversationListSchema,
   },
@@ -306,7 +332,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'chain',
     summary: 'Challenges with their transitions, by opened slot or epoch, cursor-paged',
     description:
-      'Oldest first unless `order=desc`; keyset-paged on (sort key, address); pass `next` back as `before` with the same sort and order.',
+      'Oldest first unless `order=desc`; keyset-paged on (sort key, ' +
+      'address); pass `next` back as `before` with the same sort and order.',
     query: ChallengesQuerySchema,
     ok: ChallengeListSchema,
   },
@@ -324,9 +351,13 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/api/collusion',
     tag: 'mesh',
     summary:
-      'Signals of possible collusion per agent: reciprocal feedback, counterparty concentration, notary reuse, feedback from agents without deals, with stake',
+      'Signals of possible collusion per agent: reciprocal feedback, counterparty ' +
+      'concentration, notary reuse, feedback from agents without deals, with stake',
     description:
-      'Read over a bounded window of the newest rows of each source (`windows` says how much each covered and whether older rows were left out). A figure that cannot be known is null with its reason; a pair or notary that cannot be told is counted apart (`notaryReuse.unknownNotary`, `unknownPair`). Definitions: docs/app.md "Collusion signals".',
+      'Read over a bounded window of the newest rows of each source (`windows` says how much ' +
+      'each covered and whether older rows were left out). A figure that cannot be known ' +
+      'is null with its reason; a pair or notary that cannot be told is counted apart ' +
+      '(`notaryReuse.unknownNotary`, `unknownPair`). Definitions: docs/app.md "Collusion signals".',
     query: CollusionQuerySchema,
     ok: CollusionViewSchema,
   },
@@ -336,7 +367,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'chain',
     summary: 'Gossip against committed logs: totals, per-topic shares and the newest agent-epochs',
     description:
-      'Per agent and epoch with a batch verdict, as stored when the verdict was reached: envelopes the observer saw live (gossip or stream) that belong in the agent\'s log (docs/protocol.md §5) but are missing from it, log entries never seen on the mesh, and per topic the share of envelopes seen that appear in some committed log. Only a verified batch\'s log is committed; other verdicts have null figures and `unknownReason`. docs/app.md "Reconciliation".',
+      'Per agent and epoch with a batch verdict, as stored when the verdict was reached: envelopes ' +
+      "the observer saw live (gossip or stream) that belong in the agent's log (docs/protocol.md §5) " +
+      'but are missing from it, log entries never seen on the mesh, and per topic the share ' +
+      "of envelopes seen that appear in some committed log. Only a verified batch's log is " +
+      'committed; other verdicts have null figures and `unknownReason`. docs/app.md "Reconciliation".',
     query: ReconciliationQuerySchema,
     ok: ReconciliationViewSchema,
   },
@@ -355,7 +390,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'mesh',
     summary: 'Every DISPUTE envelope, newest first, with its reviewer opinion counts and the open/reviewed totals',
     description:
-      'Keyset pages on (envelope timestamp, id): pass `next` as `before` with the same status. A dispute is `reviewed` once a reviewer has recorded an opinion. docs/app.md "Dispute desk".',
+      'Keyset pages on (envelope timestamp, id): pass `next` as `before` with the same status. A ' +
+      'dispute is `reviewed` once a reviewer has recorded an opinion. docs/app.md "Dispute desk".',
     query: DisputesQuerySchema,
     ok: DisputeListSchema,
   },
@@ -364,7 +400,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/api/disputes/{id}',
     tag: 'mesh',
     summary:
-      "One DISPUTE with its conversation's evidence in order, notary, verdict, receipt, on-chain settlement and the reviewers' signed opinions",
+      "One DISPUTE with its conversation's evidence in order, notary, " +
+      "verdict, receipt, on-chain settlement and the reviewers' signed opinions",
     params: DisputeIdPathSchema,
     query: NoQuerySchema,
     ok: DisputeDetailSchema,
@@ -376,7 +413,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'mesh',
     summary: "A reviewer's opinion on a dispute, signed by their wallet",
     description:
-      'The message is the canonical text "Zerox1 Observatory dispute review\\ndispute: <id>\\nopinion: upheld|rejected|unclear\\nnote: <one line, ≤ 500 characters>\\nat: <ISO time>", signed (Ed25519, a wallet\'s signMessage) by `reviewer`. Refused when older than 10 minutes or about another dispute. One current opinion per reviewer and dispute: a newer message replaces the older one, which is not kept. docs/app.md "Dispute desk".',
+      'The message is the canonical text "Zerox1 Observatory dispute review\\ndispute: ' +
+      '<id>\\nopinion: upheld|rejected|unclear\\nnote: <one line, ≤ 500 characters>\\nat: <ISO ' +
+      'time>", signed (Ed25519, a wallet\'s signMessage) by `reviewer`. Refused when older than ' +
+      '10 minutes or about another dispute. One current opinion per reviewer and dispute: ' +
+      'a newer message replaces the older one, which is not kept. docs/app.md "Dispute desk".',
     params: DisputeIdPathSchema,
     body: {
       mediaType: 'application/json',
@@ -428,7 +469,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
     body: {
       mediaType: 'application/cbor',
       description:
-        'CBOR [agent_id bstr(32), epoch uint, [envelope bstr, ...], (batch bstr,) signer bstr(32), signature bstr(64)]: Ed25519 by a key registered for the agent over keccak256("zerox1/epoch-log/v1" ‖ agent_id ‖ epoch u64 BE ‖ log root); unsigned forms count only with the on-chain root',
+        'CBOR [agent_id bstr(32), epoch uint, [envelope bstr, ...], (batch bstr,) signer bstr(32), ' +
+        'signature bstr(64)]: Ed25519 by a key registered for the agent over keccak256("zerox1/epoch-log/v1" ' +
+        '‖ agent_id ‖ epoch u64 BE ‖ log root); unsigned forms count only with the on-chain root',
     },
     ok: EpochLogUploadViewSchema,
     more: {
@@ -443,7 +486,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/api/conversations/{id}/negotiation',
     tag: 'mesh',
     summary:
-      'The flight recorder: NEG1 offers, analytics (concession fits, ZOPA, Nash, Rubinstein, escrow decay) and the task timeline',
+      'The flight recorder: NEG1 offers, analytics (concession fits, ' +
+      'ZOPA, Nash, Rubinstein, escrow decay) and the task timeline',
     params: ConversationIdPathSchema,
     query: NoQuerySchema,
     ok: NegotiationViewSchema,
@@ -531,7 +575,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'datasets',
     summary: 'A dataset table streamed as a CSV, JSONL or Parquet download',
     description:
-      'X-Total-Rows, X-Matching-Rows and X-Schema-Version go out before the first row; columns per table in docs/datasets.md. Rate-limited by the export budget.',
+      'X-Total-Rows, X-Matching-Rows and X-Schema-Version go out before the first ' +
+      'row; columns per table in docs/datasets.md. Rate-limited by the export budget.',
     params: ExportTablePathSchema,
     query: ExportQuerySchema,
     ok: z.unknown(),
@@ -571,7 +616,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'alerts',
     summary: 'A new watchlist for this browser: its id and its token (shown once)',
     description:
-      'No account: the token is the key. Keep it; every other watchlist and alert call sends it in the x-watchlist-token header. Alert kinds, rules, webhooks and caps: docs/app.md "Alerts and watchlists".',
+      'No account: the token is the key. Keep it; every other watchlist and alert call sends it in the ' +
+      'x-watchlist-token header. Alert kinds, rules, webhooks and caps: docs/app.md "Alerts and watchlists".',
     ok: WatchlistCreatedSchema,
     okStatus: 201,
   },
@@ -625,7 +671,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'alerts',
     summary: "Add a webhook (slack, discord or json) for the list's alerts",
     description:
-      'http or https only; loopback, private, shared, link-local, multicast and reserved addresses (also written inside IPv6), and names resolving to them, are refused (checked again at every send, which connects to the checked address only). Every delivery carries X-Zerox1-Delivery, X-Zerox1-Timestamp and, with a secret, X-Zerox1-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<delivery>.<raw body>">.',
+      'http or https only; loopback, private, shared, link-local, multicast and reserved addresses (also ' +
+      'written inside IPv6), and names resolving to them, are refused (checked again at every send, which ' +
+      'connects to the checked address only). Every delivery carries X-Zerox1-Delivery, X-Zerox1-Timestamp and, ' +
+      'with a secret, X-Zerox1-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<delivery>.<raw body>">.',
     params: WatchlistPathSchema,
     headers: WatchlistToken,
     jsonBody: WebhookBodySchema,
@@ -649,7 +698,9 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'alerts',
     summary: 'Bind a wallet (a signed message) and watch the agents it owns',
     description:
-      'The wallet signs "Zerox1 Observatory watchlist <id> owned by <address> at <ISO time>" (Solana signMessage, ed25519) within 10 minutes of now; signature in base58, base64 or hex. A wallet follows one list: binding it elsewhere moves it.',
+      'The wallet signs "Zerox1 Observatory watchlist <id> owned by <address> at <ISO ' +
+      'time>" (Solana signMessage, ed25519) within 10 minutes of now; signature in ' +
+      'base58, base64 or hex. A wallet follows one list: binding it elsewhere moves it.',
     params: WatchlistPathSchema,
     headers: WatchlistToken,
     jsonBody: WalletBodySchema,
@@ -661,7 +712,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     path: '/api/watchlists/by-wallet',
     tag: 'alerts',
     summary:
-      'The list bound to a wallet, with a new token for this browser (signed message as for binding, id or *; in the body, never the URL)',
+      'The list bound to a wallet, with a new token for this browser ' +
+      '(signed message as for binding, id or *; in the body, never the URL)',
     jsonBody: WalletBodySchema,
     ok: WatchlistCreatedSchema,
     more: {
@@ -714,7 +766,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'mcp',
     summary: 'Model Context Protocol, Streamable HTTP transport (stateless)',
     description:
-      'JSON-RPC 2.0 per the MCP specification: initialize, tools/list, tools/call. Read-only tools; see docs/app.md "MCP".',
+      'JSON-RPC 2.0 per the MCP specification: initialize, ' +
+      'tools/list, tools/call. Read-only tools; see docs/app.md "MCP".',
     body: { mediaType: 'application/json', description: 'a JSON-RPC request or notification' },
     ok: JsonRpc,
     more: { 202: 'a notification was accepted', 406: 'Accept must list application/json and text/event-stream' },

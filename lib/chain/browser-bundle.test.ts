@@ -37,12 +37,21 @@ test('a client component importing the chain SDK bundles for the browser without
       file,
       `'use client';
 import { PublicKey } from '@solana/web3.js';
-import { lockStakeInstructions, decodeTransactionError, parseEvents, PROGRAM_IDS, type EconomyConfig } from ${JSON.stringify(chainDir)};
+import {
+  lockStakeInstructions, decodeTransactionError, parseEvents, PROGRAM_IDS, type EconomyConfig,
+} from ${JSON.stringify(chainDir)};
 
 export function StakeButton(p: { owner: string; agent: string; config: EconomyConfig }) {
-  const ixs = lockStakeInstructions({ owner: new PublicKey(p.owner), agent: new PublicKey(p.agent), amount: 10_000_000n, config: p.config, memberNumber: 1n });
+  const ixs = lockStakeInstructions({
+    owner: new PublicKey(p.owner), agent: new PublicKey(p.agent),
+    amount: 10_000_000n, config: p.config, memberNumber: 1n,
+  });
   const hint = decodeTransactionError({ InstructionError: [0, { Custom: 8200 }] }).message;
-  return <button title={hint} data-events={parseEvents([]).length} data-program={PROGRAM_IDS.stakeLock.toBase58()}>{ixs.length}</button>;
+  return (
+    <button title={hint} data-events={parseEvents([]).length} data-program={PROGRAM_IDS.stakeLock.toBase58()}>
+      {ixs.length}
+    </button>
+  );
 }
 `,
     );

@@ -160,61 +160,67 @@ describe('owner action builders', () => {
     );
   });
 
-  test('submitBatch: Ed25519 instruction over batch_hash with the given signature, then submit_batch with the counts', () => {
-    const log = epochLog({ agent, seed: owner.secretKey.slice(0, 32), epoch: 7n, epochSeconds: 10n }).map(
-      (b) => b.envelope,
-    );
-    const batch = buildBatchFromLog({
-      agentId: agent.toBytes(),
-      epochNumber: 7n,
-      slotStart: 0n,
-      slotEnd: 0n,
-      envelopes: log,
-    });
-    const message = submitBatchMessage(batch);
-    assert.deepEqual(message, batchHash(batch));
-    const signature = ed25519Sign(message, owner.secretKey.slice(0, 32));
-    const [ed, submit] = submitBatchInstructions({ owner: owner.publicKey, agent, batch, signature });
-    same(
-      ed,
-      Ed25519Program.createInstructionWithPublicKey({ publicKey: owner.publicKey.toBytes(), message, signature }),
-    );
-    const args = behaviorLog.decodeSubmitBatchArgs(submit.data);
-    assert.equal(args?.epoch, 7n);
-    assert.deepEqual(Uint8Array.from(args?.batchHash ?? []), message);
-    assert.equal(args?.bidCount, batch.bidValues.length);
-    assert.equal(args?.bump, behaviorLog.findBatchPda(agent, 7n)[1]);
-    assert.ok(submit.keys.some((k) => k.pubkey.equals(behaviorLog.findBatchPda(agent, 7n)[0])));
-    assert.throws(
-      () => submitBatchInstructions({ owner: owner.publicKey, agent: key(), batch, signature }),
-      /batch.agentId must equal agent/,
-    );
-    assert.throws(
-      () => submitBatchInstructions({ owner: owner.publicKey, agent, batch, signature: signature.slice(1) }),
-      /64-byte/,
-    );
-  });
+  test(
+    'submitBatch: Ed25519 instruction over batch_hash with ' + 'the given signature, then submit_batch with the counts',
+    () => {
+      const log = epochLog({ agent, seed: owner.secretKey.slice(0, 32), epoch: 7n, epochSeconds: 10n }).map(
+        (b) => b.envelope,
+      );
+      const batch = buildBatchFromLog({
+        agentId: agent.toBytes(),
+        epochNumber: 7n,
+        slotStart: 0n,
+        slotEnd: 0n,
+        envelopes: log,
+      });
+      const message = submitBatchMessage(batch);
+      assert.deepEqual(message, batchHash(batch));
+      const signature = ed25519Sign(message, owner.secretKey.slice(0, 32));
+      const [ed, submit] = submitBatchInstructions({ owner: owner.publicKey, agent, batch, signature });
+      same(
+        ed,
+        Ed25519Program.createInstructionWithPublicKey({ publicKey: owner.publicKey.toBytes(), message, signature }),
+      );
+      const args = behaviorLog.decodeSubmitBatchArgs(submit.data);
+      assert.equal(args?.epoch, 7n);
+      assert.deepEqual(Uint8Array.from(args?.batchHash ?? []), message);
+      assert.equal(args?.bidCount, batch.bidValues.length);
+      assert.equal(args?.bump, behaviorLog.findBatchPda(agent, 7n)[1]);
+      assert.ok(submit.keys.some((k) => k.pubkey.equals(behaviorLog.findBatchPda(agent, 7n)[0])));
+      assert.throws(
+        () => submitBatchInstructions({ owner: owner.publicKey, agent: key(), batch, signature }),
+        /batch.agentId must equal agent/,
+      );
+      assert.throws(
+        () => submitBatchInstructions({ owner: owner.publicKey, agent, batch, signature: signature.slice(1) }),
+        /64-byte/,
+      );
+    },
+  );
 
-  test('createAgentIdentity: Token-2022 mint created, owner ATA, 1 minted, authority removed; mint and payer sign', () => {
-    const payer = key(),
-      mint = key(),
-      holder = key();
-    const ixs = createAgentIdentityInstructions({ payer, owner: holder, mint, lamports: 1_000_000 });
-    assert.equal(ixs.length, 5);
-    assert.ok(ixs[0].programId.equals(SystemProgram.programId));
-    assert.deepEqual(
-      ixs[0].keys
-        .filter((k) => k.isSigner)
-        .map((k) => k.pubkey.toBase58())
-        .sort(),
-      [payer.toBase58(), mint.toBase58()].sort(),
-    );
-    assert.equal(IDENTITY_MINT_SIZE, 82);
-    for (const ix of ixs.slice(1, 2).concat(ixs.slice(3))) assert.ok(ix.programId.equals(TOKEN_2022_PROGRAM_ID));
-    const ata = getAssociatedTokenAddressSync(mint, holder, true, TOKEN_2022_PROGRAM_ID);
-    assert.ok(ixs[2].keys[1].pubkey.equals(ata));
-    assert.throws(() => createAgentIdentityInstructions({ payer, mint, lamports: -1 }), RangeError);
-  });
+  test(
+    'createAgentIdentity: Token-2022 mint created, owner ' + 'ATA, 1 minted, authority removed; mint and payer sign',
+    () => {
+      const payer = key(),
+        mint = key(),
+        holder = key();
+      const ixs = createAgentIdentityInstructions({ payer, owner: holder, mint, lamports: 1_000_000 });
+      assert.equal(ixs.length, 5);
+      assert.ok(ixs[0].programId.equals(SystemProgram.programId));
+      assert.deepEqual(
+        ixs[0].keys
+          .filter((k) => k.isSigner)
+          .map((k) => k.pubkey.toBase58())
+          .sort(),
+        [payer.toBase58(), mint.toBase58()].sort(),
+      );
+      assert.equal(IDENTITY_MINT_SIZE, 82);
+      for (const ix of ixs.slice(1, 2).concat(ixs.slice(3))) assert.ok(ix.programId.equals(TOKEN_2022_PROGRAM_ID));
+      const ata = getAssociatedTokenAddressSync(mint, holder, true, TOKEN_2022_PROGRAM_ID);
+      assert.ok(ixs[2].keys[1].pubkey.equals(ata));
+      assert.throws(() => createAgentIdentityInstructions({ payer, mint, lamports: -1 }), RangeError);
+    },
+  );
 });
 
 describe('challenge builders and evidence', () => {

@@ -147,7 +147,10 @@ export function submitChallengeInstructions(p: {
 /** Parameters of {@link resolveChallengeInstructions}. */
 export interface ResolveChallengeInstructionsParams {
   challenge: PublicKey;
-  /** From the Challenge account (challenge.decodeChallenge): the batch, the agent, the challenger's wallet and USDC account. */
+  /**
+   * From the Challenge account (challenge.decodeChallenge): the batch, the agent, the challenger's wallet and USDC
+   * account.
+   */
   batch: PublicKey;
   agent: PublicKey;
   /** Receives the evidence buffer's rent: resolve_challenge closes the buffer. */
@@ -212,7 +215,10 @@ export function resolveChallengeInstructions(p: ResolveChallengeInstructionsPara
   return ixs;
 }
 
-/** expire_challenge: a challenge left unresolved past 2 × CHALLENGE_WINDOW_EPOCHS; its stake to the treasury. Permissionless. */
+/**
+ * expire_challenge: a challenge left unresolved past 2 × CHALLENGE_WINDOW_EPOCHS; its stake to the treasury.
+ * Permissionless.
+ */
 export function expireChallengeInstructions(p: {
   challenge: PublicKey;
   agent: PublicKey;

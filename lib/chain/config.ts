@@ -39,7 +39,8 @@ export async function loadEconomyConfig(connection: Connection): Promise<Economy
   const cfg = info ? decodeEconomyConfig(info.data) : null;
   if (info && !cfg)
     throw new ChainConfigError(
-      'stake_lock Config does not decode (a chain from before stake_lock recorded its SATI program?): start on a new DATA_DIR',
+      'stake_lock Config does not decode (a chain from before ' +
+        'stake_lock recorded its SATI program?): start on a new DATA_DIR',
     );
   if (!cfg)
     throw new ChainAccountError('stake_lock is not initialized (no Config account): run initializePrograms first');

@@ -41,7 +41,9 @@ test('another chain is linked by its public RPC URL, to any viewer', () => {
   const chain: ExplorerChain = { cluster: 'embedded', rpcUrl: 'https://rpc.example.org/api/chain/rpc', ...remote };
   assert.equal(
     explorerTx('5sig', chain),
-    `https://explorer.solana.com/tx/5sig?cluster=custom&customUrl=${encodeURIComponent('https://rpc.example.org/api/chain/rpc')}`,
+    `https://explorer.solana.com/tx/5sig?cluster=custom&customUrl=${encodeURIComponent(
+      'https://rpc.example.org/api/chain/rpc',
+    )}`,
   );
   assert.equal(
     explorerQuery({ cluster: 'custom', rpcUrl: 'https://validator.example.net:8899', ...remote }),

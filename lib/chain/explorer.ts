@@ -88,7 +88,10 @@ function viewerOf(chain: ExplorerChain): string | null {
   return (globalThis as { location?: { hostname?: string } }).location?.hostname ?? null;
 }
 
-/** The `?cluster=…` query of a link to `chain` ('' for mainnet), or null when there is no URL this viewer may be sent to. */
+/**
+ * The `?cluster=…` query of a link to `chain` ('' for mainnet), or null when there is no URL this viewer may be sent
+ * to.
+ */
 export function explorerQuery(chain: ExplorerChain): string | null {
   if (chain.cluster in KNOWN) return KNOWN[chain.cluster];
   if (!chain.rpcUrl) return null;

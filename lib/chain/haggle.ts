@@ -160,7 +160,9 @@ export function acceptNegotiationInstructions(p: NegotiationRef): TransactionIns
   return [haggle.acceptNegotiationInstruction({ seller: p.seller, negotiation: negotiationAddress(p) })];
 }
 
-/** submit_offer: `party` (buyer or seller, whose turn it is) offers `amount`; the round's decay goes to the treasury. */
+/**
+ * submit_offer: `party` (buyer or seller, whose turn it is) offers `amount`; the round's decay goes to the treasury.
+ */
 export function submitOfferInstructions(
   p: NegotiationRef & { config: HaggleConfig; party: PublicKey; amount: bigint; metadata?: Uint8Array },
 ): TransactionInstruction[] {

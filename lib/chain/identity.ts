@@ -30,7 +30,10 @@ export const TOKEN_ACCOUNT_LAYOUT = {
   size: 165,
 } as const;
 
-/** Size of an identity mint account (Token-2022, no extensions); its rent is the `lamports` of {@link createAgentIdentityInstructions}. */
+/**
+ * Size of an identity mint account (Token-2022, no extensions); its rent is the `lamports` of {@link
+ * createAgentIdentityInstructions}.
+ */
 export const IDENTITY_MINT_SIZE: number = getMintLen([]);
 
 const isKey = (k: unknown): k is PublicKey => k instanceof PublicKey;
@@ -80,7 +83,10 @@ export function createAgentIdentityInstructions(p: CreateAgentIdentityInstructio
   ];
 }
 
-/** Instructions moving the identity NFT from `from` (signs) to `to`'s associated account (created if needed, paid by `payer`, default from). */
+/**
+ * Instructions moving the identity NFT from `from` (signs) to `to`'s associated account (created if needed, paid by
+ * `payer`, default from).
+ */
 export function transferIdentityInstructions(p: {
   agent: PublicKey;
   from: PublicKey;

@@ -65,24 +65,27 @@ describe('SATI addresses and PDAs', () => {
     assert.ok(!registryConfigAddress(other).equals(registryConfigAddress()));
   });
 
-  test('delegate attestation PDA: ["attestation", credential, schema, keccak256(schema ‖ delegate ‖ mint)] of SAS', () => {
-    const delegate = key(),
-      mint = key();
-    const nonce = keccak_256(
-      Buffer.concat([SATI_MAINNET.delegateSchema.toBuffer(), delegate.toBuffer(), mint.toBuffer()]),
-    );
-    const want = PublicKey.findProgramAddressSync(
-      [Buffer.from('attestation'), SATI_MAINNET.credential.toBuffer(), SATI_MAINNET.delegateSchema.toBuffer(), nonce],
-      SATI_MAINNET.sas,
-    )[0];
-    assert.ok(delegateAttestationAddress(delegate, mint).equals(want));
-    assert.ok(!delegateAttestationAddress(mint, delegate).equals(want), 'order matters');
-    // keccak-256, not SHA3-256: the empty-input digest tells them apart
-    assert.equal(
-      toHex(keccak_256(new Uint8Array(0))),
-      'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
-    );
-  });
+  test(
+    'delegate attestation PDA: ["attestation", credential, ' + 'schema, keccak256(schema ‖ delegate ‖ mint)] of SAS',
+    () => {
+      const delegate = key(),
+        mint = key();
+      const nonce = keccak_256(
+        Buffer.concat([SATI_MAINNET.delegateSchema.toBuffer(), delegate.toBuffer(), mint.toBuffer()]),
+      );
+      const want = PublicKey.findProgramAddressSync(
+        [Buffer.from('attestation'), SATI_MAINNET.credential.toBuffer(), SATI_MAINNET.delegateSchema.toBuffer(), nonce],
+        SATI_MAINNET.sas,
+      )[0];
+      assert.ok(delegateAttestationAddress(delegate, mint).equals(want));
+      assert.ok(!delegateAttestationAddress(mint, delegate).equals(want), 'order matters');
+      // keccak-256, not SHA3-256: the empty-input digest tells them apart
+      assert.equal(
+        toHex(keccak_256(new Uint8Array(0))),
+        'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470',
+      );
+    },
+  );
 });
 
 describe('SATI accounts', () => {
@@ -128,7 +131,9 @@ describe('SATI accounts', () => {
     const nonce = keccak_256(
       Buffer.concat([SATI_MAINNET.delegateSchema.toBuffer(), delegate.toBuffer(), agent.toBuffer()]),
     );
-    const data = `01${'11'.repeat(32)}${toHex(agent.toBytes())}${toHex(delegate.toBytes())}00${toHex(delegator.toBytes())}00abcd`;
+    const data =
+      `01${'11'.repeat(32)}${toHex(agent.toBytes())}` +
+      `${toHex(delegate.toBytes())}00${toHex(delegator.toBytes())}00abcd`;
     const dataLen = data.length / 2;
     const bytes = Buffer.from(
       '02' +
@@ -272,7 +277,8 @@ describe('SATI instructions and event', () => {
     const mint = key(),
       owner = key();
     const bytes = Buffer.from(
-      `bf4ed936e864bd55${toHex(mint.toBytes())}${toHex(owner.toBytes())}${u64(3n)}${str('Ada')}${str('https://a/x.json')}01`,
+      `bf4ed936e864bd55${toHex(mint.toBytes())}${toHex(owner.toBytes())}` +
+        `${u64(3n)}${str('Ada')}${str('https://a/x.json')}01`,
       'hex',
     );
     const ev = { mint, owner, memberNumber: 3n, name: 'Ada', uri: 'https://a/x.json', nonTransferable: true };

@@ -131,7 +131,9 @@ export function delegationNonce(
   return keccak_256(buf);
 }
 
-/** Where a DelegateV1 attestation for (delegate, agent mint) lives: SAS PDA ["attestation", credential, schema, nonce]. */
+/**
+ * Where a DelegateV1 attestation for (delegate, agent mint) lives: SAS PDA ["attestation", credential, schema, nonce].
+ */
 export function delegateAttestationAddress(
   delegate: PublicKey,
   mint: PublicKey,
@@ -722,7 +724,9 @@ export function satiRegistration(
   return out;
 }
 
-/** Does the AgentIndex account at {@link agentIndexAddress}(memberNumber) hold `mint`? (The optional half of rule 3.) */
+/**
+ * Does the AgentIndex account at {@link agentIndexAddress}(memberNumber) hold `mint`? (The optional half of rule 3.)
+ */
 export function agentIndexHolds(
   indexAccount: RawAccount | null,
   mint: PublicKey,

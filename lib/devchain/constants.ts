@@ -9,7 +9,10 @@ export const DEFAULT_RPC_PORT = 8899;
 export const BIND_HOST = '127.0.0.1';
 /** Slot length of a cluster; slots advance with wall time at this pace. */
 export const DEFAULT_SLOT_MS = 400;
-/** Transactions (with logs and meta) kept for history queries; the demo lands ~20 a second, so the ring holds ~80 minutes. In memory ~0.2 KB each with a data directory (the rest read from its log), ~1.5 KB without (history.ts). */
+/**
+ * Transactions (with logs and meta) kept for history queries; the demo lands ~20 a second, so the ring holds ~80
+ * minutes. In memory ~0.2 KB each with a data directory (the rest read from its log), ~1.5 KB without (history.ts).
+ */
 export const DEFAULT_HISTORY_LIMIT = 100_000;
 /** A blockhash stays valid for this many slots, as on a cluster (MAX_PROCESSING_AGE). */
 export const BLOCKHASH_VALID_SLOTS = 150;
@@ -33,7 +36,8 @@ export const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
 /** Largest single airdrop (a test validator allows any; keep it sane). */
 export const MAX_AIRDROP_LAMPORTS = 1_000_000n * 1_000_000_000n;
 /** rentEpoch every account reports since rent collection ended (u64::MAX as a JSON number). */
-// biome-ignore lint/correctness/noPrecisionLoss: u64::MAX as the RPC's JSON number; JavaScript clients read it as 2^64 too
+// u64::MAX as the RPC's JSON number; JavaScript clients read it as 2^64 too.
+// biome-ignore lint/correctness/noPrecisionLoss: see above
 export const RENT_EPOCH_EXEMPT = 18446744073709551615;
 
 export const SYSTEM_PROGRAM_ID = '11111111111111111111111111111111';

@@ -124,36 +124,40 @@ describe('embedded chain through @solana/web3.js Connection', () => {
     assert.equal(st.value[1], null);
   });
 
-  test('a signature the Ed25519 precompile verifies is charged like a transaction signature, and getFeeForMessage says so', async () => {
-    const signer = Keypair.generate();
-    const message = new TextEncoder().encode('fee counts this signature');
-    const check = Ed25519Program.createInstructionWithPrivateKey({ privateKey: signer.secretKey, message });
-    const tx = new Transaction().add(check);
-    tx.feePayer = payer.publicKey;
-    tx.recentBlockhash = (await conn.getLatestBlockhash()).blockhash;
-    assert.equal(
-      (await conn.getFeeForMessage(tx.compileMessage(), commitment)).value,
-      10_000,
-      'one transaction signature + one verified by the precompile',
-    );
-    const plain = new Transaction().add(
-      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: bob.publicKey, lamports: 1 }),
-    );
-    plain.feePayer = payer.publicKey;
-    plain.recentBlockhash = tx.recentBlockhash;
-    assert.equal((await conn.getFeeForMessage(plain.compileMessage(), commitment)).value, 5000);
-    const before = await conn.getBalance(payer.publicKey, commitment);
-    const sig = await sendAndConfirmTransaction(conn, tx, [payer], { commitment });
-    assert.equal(
-      before - (await conn.getBalance(payer.publicKey, commitment)),
-      10_000,
-      'the ledger charged what getFeeForMessage said',
-    );
-    assert.equal(
-      (await conn.getTransaction(sig, { maxSupportedTransactionVersion: 0, commitment }))?.meta?.fee,
-      10_000,
-    );
-  });
+  test(
+    'a signature the Ed25519 precompile verifies is charged ' +
+      'like a transaction signature, and getFeeForMessage says so',
+    async () => {
+      const signer = Keypair.generate();
+      const message = new TextEncoder().encode('fee counts this signature');
+      const check = Ed25519Program.createInstructionWithPrivateKey({ privateKey: signer.secretKey, message });
+      const tx = new Transaction().add(check);
+      tx.feePayer = payer.publicKey;
+      tx.recentBlockhash = (await conn.getLatestBlockhash()).blockhash;
+      assert.equal(
+        (await conn.getFeeForMessage(tx.compileMessage(), commitment)).value,
+        10_000,
+        'one transaction signature + one verified by the precompile',
+      );
+      const plain = new Transaction().add(
+        SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: bob.publicKey, lamports: 1 }),
+      );
+      plain.feePayer = payer.publicKey;
+      plain.recentBlockhash = tx.recentBlockhash;
+      assert.equal((await conn.getFeeForMessage(plain.compileMessage(), commitment)).value, 5000);
+      const before = await conn.getBalance(payer.publicKey, commitment);
+      const sig = await sendAndConfirmTransaction(conn, tx, [payer], { commitment });
+      assert.equal(
+        before - (await conn.getBalance(payer.publicKey, commitment)),
+        10_000,
+        'the ledger charged what getFeeForMessage said',
+      );
+      assert.equal(
+        (await conn.getTransaction(sig, { maxSupportedTransactionVersion: 0, commitment }))?.meta?.fee,
+        10_000,
+      );
+    },
+  );
 
   test('SPL Token: mint, ATAs, mintTo, transfer; token queries and getProgramAccounts filters', async () => {
     const mint = await createMint(conn, payer, payer.publicKey, null, 6, undefined, { commitment });

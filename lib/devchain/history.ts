@@ -243,7 +243,10 @@ export class TxHistory {
     this.lens[i] = ref.length;
   }
 
-  /** Adds a record (its `seq` is assigned here unless restoring) and evicts the oldest if full; `ref` is its line in the log when already written. */
+  /**
+   * Adds a record (its `seq` is assigned here unless restoring) and evicts the oldest if full; `ref` is its line in the
+   * log when already written.
+   */
   add(rec: Omit<TxRecord, 'seq'> & { seq?: number }, ref?: LogRef): TxRecord {
     const full = rec as TxRecord;
     full.seq = rec.seq ?? this.nextSeq;

@@ -73,72 +73,77 @@ async function rpc(url: string, method: string, params?: unknown[]): Promise<unk
   return j.result;
 }
 
-test('with a data directory, cold history is read back from the log: nothing packed in memory, records whole after compaction and restart', async () => {
-  const { TxHistory, HOT_RECORDS } = await import('./history');
-  const { ChainStore, loadState } = await import('./persist');
-  const { LiteSVM } = await import('litesvm');
-  const dir = mkdtempSync(join(tmpdir(), 'zerox1-chain-log-'));
-  try {
-    const limit = HOT_RECORDS + 200;
-    const rec = (i: number) => ({
-      seq: i,
-      signature: `sig${i}`,
-      slot: i,
-      blockTime: 1_700_000_000 + i,
-      bytes: new Uint8Array([i & 255, 9]),
-      err: i % 11 === 0 ? { InstructionError: [0, { Custom: i }] as [number, { Custom: number }] } : null,
-      fee: 5000,
-      logs: [`Program log: n=${i} é`],
-      preBalances: [i],
-      postBalances: [i - 1],
-      preTokenBalances: [],
-      postTokenBalances: [],
-      innerInstructions: [],
-      computeUnitsConsumed: i,
-      returnData: null,
-      loadedAddresses: { writable: [], readonly: [] },
-      accountKeys: [`payer${i % 3}`, `acct${i}`],
-      memo: null,
-    });
-    const store = new ChainStore(dir, limit, 0);
-    const h = new TxHistory(limit);
-    h.useLog(store);
-    const n = 2 * limit + 50;
-    for (let i = 1; i <= n; i++) {
-      const r = h.add(rec(i));
+test(
+  'with a data directory, cold history is read back from the log: ' +
+    'nothing packed in memory, records whole after compaction and restart',
+  async () => {
+    const { TxHistory, HOT_RECORDS } = await import('./history');
+    const { ChainStore, loadState } = await import('./persist');
+    const { LiteSVM } = await import('litesvm');
+    const dir = mkdtempSync(join(tmpdir(), 'zerox1-chain-log-'));
+    try {
+      const limit = HOT_RECORDS + 200;
+      const rec = (i: number) => ({
+        seq: i,
+        signature: `sig${i}`,
+        slot: i,
+        blockTime: 1_700_000_000 + i,
+        bytes: new Uint8Array([i & 255, 9]),
+        err: i % 11 === 0 ? { InstructionError: [0, { Custom: i }] as [number, { Custom: number }] } : null,
+        fee: 5000,
+        logs: [`Program log: n=${i} é`],
+        preBalances: [i],
+        postBalances: [i - 1],
+        preTokenBalances: [],
+        postTokenBalances: [],
+        innerInstructions: [],
+        computeUnitsConsumed: i,
+        returnData: null,
+        loadedAddresses: { writable: [], readonly: [] },
+        accountKeys: [`payer${i % 3}`, `acct${i}`],
+        memo: null,
+      });
+      const store = new ChainStore(dir, limit, 0);
+      const h = new TxHistory(limit);
+      h.useLog(store);
+      const n = 2 * limit + 50;
+      for (let i = 1; i <= n; i++) {
+        const r = h.add(rec(i));
+        h.locate(r.signature, store.append(r));
+      }
+      assert.equal(h.packedBytes(), 0, 'cold records are not held in memory');
+      for (const i of [n - limit + 1, n - HOT_RECORDS - 5, n])
+        assert.deepEqual(h.get(`sig${i}`), rec(i), `record ${i}`);
+      assert.equal(h.get(`sig${n - limit}`), undefined, 'evicted');
+      // The log holds more than twice the limit: the snapshot compacts it and the records follow their lines.
+      const svm = new LiteSVM();
+      const meta = { version: 1 as const, slot: n, lastSeq: n, transactionCount: n, genesisHash: 'g', savedAt: 0 };
+      store.snapshot(svm, meta, () => h.logEntries());
+      for (const i of [n - limit + 1, n - HOT_RECORDS - 5])
+        assert.deepEqual(h.get(`sig${i}`), rec(i), `record ${i} after compaction`);
+      const r = h.add(rec(n + 1));
       h.locate(r.signature, store.append(r));
+      assert.deepEqual(h.get(`sig${n + 1}`), rec(n + 1));
+      store.close();
+      // A restart gives each restored record its place in the rewritten log.
+      const loaded = loadState(dir, limit)!;
+      assert.equal(loaded.history.length, limit);
+      const store2 = new ChainStore(dir, limit, loaded.history.length);
+      const h2 = new TxHistory(limit);
+      h2.useLog(store2);
+      loaded.history.forEach((x, i) => h2.add(x, loaded.historyRefs[i]));
+      assert.equal(h2.packedBytes(), 0);
+      for (const i of [n - limit + 2, n - 300, n])
+        assert.deepEqual(h2.get(`sig${i}`), rec(i), `record ${i} after restart`);
+      // The one logged after the snapshot is for replay, and its place is known too.
+      assert.deepEqual(
+        loaded.replay.map((x) => x.seq),
+        [n + 1],
+      );
+      assert.deepEqual(store2.read(loaded.replayRefs[0]), rec(n + 1));
+      store2.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
-    assert.equal(h.packedBytes(), 0, 'cold records are not held in memory');
-    for (const i of [n - limit + 1, n - HOT_RECORDS - 5, n]) assert.deepEqual(h.get(`sig${i}`), rec(i), `record ${i}`);
-    assert.equal(h.get(`sig${n - limit}`), undefined, 'evicted');
-    // The log holds more than twice the limit: the snapshot compacts it and the records follow their lines.
-    const svm = new LiteSVM();
-    const meta = { version: 1 as const, slot: n, lastSeq: n, transactionCount: n, genesisHash: 'g', savedAt: 0 };
-    store.snapshot(svm, meta, () => h.logEntries());
-    for (const i of [n - limit + 1, n - HOT_RECORDS - 5])
-      assert.deepEqual(h.get(`sig${i}`), rec(i), `record ${i} after compaction`);
-    const r = h.add(rec(n + 1));
-    h.locate(r.signature, store.append(r));
-    assert.deepEqual(h.get(`sig${n + 1}`), rec(n + 1));
-    store.close();
-    // A restart gives each restored record its place in the rewritten log.
-    const loaded = loadState(dir, limit)!;
-    assert.equal(loaded.history.length, limit);
-    const store2 = new ChainStore(dir, limit, loaded.history.length);
-    const h2 = new TxHistory(limit);
-    h2.useLog(store2);
-    loaded.history.forEach((x, i) => h2.add(x, loaded.historyRefs[i]));
-    assert.equal(h2.packedBytes(), 0);
-    for (const i of [n - limit + 2, n - 300, n])
-      assert.deepEqual(h2.get(`sig${i}`), rec(i), `record ${i} after restart`);
-    // The one logged after the snapshot is for replay, and its place is known too.
-    assert.deepEqual(
-      loaded.replay.map((x) => x.seq),
-      [n + 1],
-    );
-    assert.deepEqual(store2.read(loaded.replayRefs[0]), rec(n + 1));
-    store2.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -53,7 +53,10 @@ export interface LoadedState {
   replay: TxRecord[];
   /** Where each record of `replay` sits in the rewritten log. */
   replayRefs: LogRef[];
-  /** Warps logged after the snapshot (`slot` beyond the snapshot's): each applies before the replayed transactions with seq > afterSeq. */
+  /**
+   * Warps logged after the snapshot (`slot` beyond the snapshot's): each applies before the replayed transactions with
+   * seq > afterSeq.
+   */
   warps: WarpEntry[];
 }
 
@@ -161,7 +164,10 @@ export function loadState(dir: string, historyLimit: number): LoadedState | null
   return { svm, meta, history: kept, historyRefs, replay, replayRefs, warps };
 }
 
-/** Appends each transaction to the log as it lands (module comment), reads cold records back from it, and writes snapshots; one per directory. */
+/**
+ * Appends each transaction to the log as it lands (module comment), reads cold records back from it, and writes
+ * snapshots; one per directory.
+ */
 export class ChainStore implements LogReader {
   private lines: number;
   private readonly histPath: string;

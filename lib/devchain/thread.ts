@@ -10,7 +10,10 @@ import { Worker } from 'node:worker_threads';
 import { PublicKey } from '@solana/web3.js';
 import type { EmbeddedChainParams } from './index';
 
-/** What the thread accepts: every option but the clock (a function cannot cross a thread; the logger stays on this side). */
+/**
+ * What the thread accepts: every option but the clock (a function cannot cross a thread; the logger stays on this
+ * side).
+ */
 export type EmbeddedChainThreadParams = Omit<EmbeddedChainParams, 'now'>;
 
 /** The running chain as the main thread sees it. */

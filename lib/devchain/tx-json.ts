@@ -75,7 +75,8 @@ export function transactionJson(rec: TxRecord, encoding: TxEncoding, maxVersion:
   if (tx.version === 0 && maxVersion === undefined) {
     throw new RpcError(
       RPC_CODES.unsupportedTransactionVersion,
-      'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+      'Transaction version (0) is not supported by the requesting client. Please try the request ' +
+        'again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
     );
   }
   const parsed = encoding === 'jsonParsed';

@@ -32,71 +32,79 @@ async function clockOf(c: Connection): Promise<{ slot: bigint; epoch: bigint; un
   return { slot: d.readBigUInt64LE(0), epoch: d.readBigUInt64LE(16), unix: d.readBigInt64LE(32) };
 }
 
-test('zerox1_warpSlot moves slot, clock and epoch; bad params are -32602; browsers and warp:false get -32601', async () => {
-  const chain = await startEmbeddedChain({ port: 0, slotMs: 0, wsCompanion: false, programs: [] });
-  const off = await startEmbeddedChain({ port: 0, slotMs: 0, wsCompanion: false, programs: [], warp: false });
-  try {
-    const c = new Connection(chain.rpcUrl, 'confirmed');
-    chain.tick();
-    const { blockhash } = await c.getLatestBlockhash();
-    const from = chain.ledger.slot;
-    const slotsPerEpoch = (await c.getEpochSchedule()).slotsPerEpoch;
+test(
+  'zerox1_warpSlot moves slot, clock and epoch; bad ' + 'params are -32602; browsers and warp:false get -32601',
+  async () => {
+    const chain = await startEmbeddedChain({ port: 0, slotMs: 0, wsCompanion: false, programs: [] });
+    const off = await startEmbeddedChain({ port: 0, slotMs: 0, wsCompanion: false, programs: [], warp: false });
+    try {
+      const c = new Connection(chain.rpcUrl, 'confirmed');
+      chain.tick();
+      const { blockhash } = await c.getLatestBlockhash();
+      const from = chain.ledger.slot;
+      const slotsPerEpoch = (await c.getEpochSchedule()).slotsPerEpoch;
 
-    for (const [params, msg] of [
-      [undefined, /expected \{"slot": integer\}/],
-      [{}, /expected \{"slot": integer\}/],
-      [{ slot: 'x' }, /expected \{"slot": integer\}/],
-      [{ slot: 5.5 }, /expected \{"slot": integer\}/],
-      [{ slot: from + 10, extra: 1 }, /expected \{"slot": integer\}/],
-      [{ slot: from }, new RegExp(`not after the current slot ${from}`)],
-      [{ slot: from + 10_000_001 }, /more than 10000000 slots/],
-    ] as const) {
-      const a = await rpc(chain.rpcUrl, 'zerox1_warpSlot', params);
-      assert.equal(a.error?.code, -32602, JSON.stringify(params));
-      assert.match(a.error!.message, msg);
+      for (const [params, msg] of [
+        [undefined, /expected \{"slot": integer\}/],
+        [{}, /expected \{"slot": integer\}/],
+        [{ slot: 'x' }, /expected \{"slot": integer\}/],
+        [{ slot: 5.5 }, /expected \{"slot": integer\}/],
+        [{ slot: from + 10, extra: 1 }, /expected \{"slot": integer\}/],
+        [{ slot: from }, new RegExp(`not after the current slot ${from}`)],
+        [{ slot: from + 10_000_001 }, /more than 10000000 slots/],
+      ] as const) {
+        const a = await rpc(chain.rpcUrl, 'zerox1_warpSlot', params);
+        assert.equal(a.error?.code, -32602, JSON.stringify(params));
+        assert.match(a.error!.message, msg);
+      }
+      assert.equal(chain.ledger.slot, from, 'refused warps leave the slot alone');
+
+      // A page in the machine's browser can reach 127.0.0.1 (CORS is open); the warp is not for it.
+      const browser = await rpc(
+        chain.rpcUrl,
+        'zerox1_warpSlot',
+        { slot: from + 10 },
+        { origin: 'http://evil.example' },
+      );
+      assert.equal(browser.error?.code, -32601);
+      assert.equal(chain.ledger.slot, from);
+      assert.equal(
+        (await rpc(chain.rpcUrl, 'getSlot', [], { origin: 'http://evil.example' })).result,
+        from,
+        'standard methods still answer browsers',
+      );
+      assert.equal(
+        (await rpc(off.rpcUrl, 'zerox1_warpSlot', { slot: 1000 })).error?.code,
+        -32601,
+        'warp: false leaves the method out',
+      );
+
+      const target = from + 432_000 + 7;
+      const unixBefore = (await clockOf(c)).unix;
+      const ok = await rpc(chain.rpcUrl, 'zerox1_warpSlot', { slot: target });
+      assert.deepEqual(ok.result, { previousSlot: from, slot: target, epoch: Math.floor(target / slotsPerEpoch) });
+      assert.equal(await c.getSlot(), target);
+      const info = await c.getEpochInfo();
+      assert.equal(info.epoch, Math.floor(target / slotsPerEpoch));
+      const clock = await clockOf(c);
+      assert.equal(clock.slot, BigInt(target));
+      assert.equal(clock.epoch, BigInt(Math.floor(target / slotsPerEpoch)));
+      // unix_timestamp stays wall time: protocol epochs (unix / epoch_seconds) do not jump.
+      assert.ok(clock.unix - unixBefore <= 2n, `unix_timestamp ${clock.unix} stayed near ${unixBefore}`);
+      assert.equal((await c.isBlockhashValid(blockhash)).value, false, 'blockhashes from before the jump expired');
+      assert.equal(
+        (await rpc(chain.rpcUrl, 'zerox1_warpSlot', [{ slot: target + 1 }])).result !== undefined,
+        true,
+        'positional [{ slot }] works too',
+      );
+      chain.tick();
+      assert.equal(await c.getSlot(), target + 2, 'slots go on from the warped slot');
+    } finally {
+      await chain.close();
+      await off.close();
     }
-    assert.equal(chain.ledger.slot, from, 'refused warps leave the slot alone');
-
-    // A page in the machine's browser can reach 127.0.0.1 (CORS is open); the warp is not for it.
-    const browser = await rpc(chain.rpcUrl, 'zerox1_warpSlot', { slot: from + 10 }, { origin: 'http://evil.example' });
-    assert.equal(browser.error?.code, -32601);
-    assert.equal(chain.ledger.slot, from);
-    assert.equal(
-      (await rpc(chain.rpcUrl, 'getSlot', [], { origin: 'http://evil.example' })).result,
-      from,
-      'standard methods still answer browsers',
-    );
-    assert.equal(
-      (await rpc(off.rpcUrl, 'zerox1_warpSlot', { slot: 1000 })).error?.code,
-      -32601,
-      'warp: false leaves the method out',
-    );
-
-    const target = from + 432_000 + 7;
-    const unixBefore = (await clockOf(c)).unix;
-    const ok = await rpc(chain.rpcUrl, 'zerox1_warpSlot', { slot: target });
-    assert.deepEqual(ok.result, { previousSlot: from, slot: target, epoch: Math.floor(target / slotsPerEpoch) });
-    assert.equal(await c.getSlot(), target);
-    const info = await c.getEpochInfo();
-    assert.equal(info.epoch, Math.floor(target / slotsPerEpoch));
-    const clock = await clockOf(c);
-    assert.equal(clock.slot, BigInt(target));
-    assert.equal(clock.epoch, BigInt(Math.floor(target / slotsPerEpoch)));
-    // unix_timestamp stays wall time: protocol epochs (unix / epoch_seconds) do not jump.
-    assert.ok(clock.unix - unixBefore <= 2n, `unix_timestamp ${clock.unix} stayed near ${unixBefore}`);
-    assert.equal((await c.isBlockhashValid(blockhash)).value, false, 'blockhashes from before the jump expired');
-    assert.equal(
-      (await rpc(chain.rpcUrl, 'zerox1_warpSlot', [{ slot: target + 1 }])).result !== undefined,
-      true,
-      'positional [{ slot }] works too',
-    );
-    chain.tick();
-    assert.equal(await c.getSlot(), target + 2, 'slots go on from the warped slot');
-  } finally {
-    await chain.close();
-    await off.close();
-  }
-});
+  },
+);
 
 function startChain(dir: string): Promise<{ proc: ChildProcess; rpcUrl: string }> {
   const proc = spawn(

@@ -168,86 +168,94 @@ test('base58 text the chain keeps is flat: a kept signature costs bytes, not a r
   assert.ok(per < 600, `${per.toFixed(0)} bytes of heap per kept signature`);
 });
 
-test('a cold history record read back from the log costs about 0.2 KB of memory: columns, not an object with key lists', () => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  const keys = Array.from({ length: 60 }, (_, i) => toBase58(new Uint8Array(32).fill(i + 1)));
-  const rec = (i: number): Omit<TxRecord, 'seq'> => {
-    const sig = new Uint8Array(64);
-    sig[0] = i & 255;
-    sig[1] = (i >> 8) & 255;
-    sig[2] = i >> 16;
-    sig[3] = 9;
-    return {
-      signature: toBase58(sig),
+test(
+  'a cold history record read back from the log costs about ' +
+    '0.2 KB of memory: columns, not an object with key lists',
+  () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const keys = Array.from({ length: 60 }, (_, i) => toBase58(new Uint8Array(32).fill(i + 1)));
+    const rec = (i: number): Omit<TxRecord, 'seq'> => {
+      const sig = new Uint8Array(64);
+      sig[0] = i & 255;
+      sig[1] = (i >> 8) & 255;
+      sig[2] = i >> 16;
+      sig[3] = 9;
+      return {
+        signature: toBase58(sig),
+        slot: i,
+        blockTime: 1_700_000_000 + i,
+        bytes: new Uint8Array(200),
+        err: null,
+        fee: 5000,
+        logs: ['Program log: ok'],
+        preBalances: [1, 2],
+        postBalances: [1, 2],
+        preTokenBalances: [],
+        postTokenBalances: [],
+        innerInstructions: [],
+        computeUnitsConsumed: 1,
+        returnData: null,
+        loadedAddresses: { writable: [], readonly: [] },
+        accountKeys: [keys[i % 60], keys[(i * 7) % 60], keys[0], keys[1], keys[2], keys[(i * 13) % 60]],
+        memo: null,
+      };
+    };
+    const n = 40_000;
+    const h = new TxHistory(n);
+    h.useLog({ read: () => null });
+    // The hot window fills first, so what is measured is records turning cold.
+    for (let i = 0; i < 2 * HOT_RECORDS; i++) h.add(rec(i), { offset: i, length: 1 });
+    gc();
+    const m0 = process.memoryUsage();
+    for (let i = 2 * HOT_RECORDS; i < n; i++) h.add(rec(i), { offset: i, length: 1 });
+    gc();
+    const m1 = process.memoryUsage();
+    const k = n - 2 * HOT_RECORDS;
+    const per = (m1.heapUsed - m0.heapUsed + m1.arrayBuffers - m0.arrayBuffers) / k;
+    assert.equal(h.size, n);
+    assert.ok(h.status(rec(n - 1).signature));
+    // One object per record with its own list of key lists cost 490-530 bytes here (Node 20 and
+    // 24); the columns ~200, up to ~320 when this file's earlier tests left the heap less compact.
+    assert.ok(per < 380, `${per.toFixed(0)} bytes per cold record`);
+  },
+);
+
+test(
+  'address lists forget evicted records: a sweep drops the ' +
+    'lists left empty and reading stops at the oldest record',
+  () => {
+    const cap = 64;
+    const h = new TxHistory(cap);
+    const rec = (i: number, keys: string[]): Omit<TxRecord, 'seq'> => ({
+      signature: `s${i}`,
       slot: i,
-      blockTime: 1_700_000_000 + i,
-      bytes: new Uint8Array(200),
+      blockTime: 0,
+      bytes: new Uint8Array(0),
       err: null,
-      fee: 5000,
-      logs: ['Program log: ok'],
-      preBalances: [1, 2],
-      postBalances: [1, 2],
+      fee: 0,
+      logs: [],
+      preBalances: [],
+      postBalances: [],
       preTokenBalances: [],
       postTokenBalances: [],
       innerInstructions: [],
-      computeUnitsConsumed: 1,
+      computeUnitsConsumed: 0,
       returnData: null,
       loadedAddresses: { writable: [], readonly: [] },
-      accountKeys: [keys[i % 60], keys[(i * 7) % 60], keys[0], keys[1], keys[2], keys[(i * 13) % 60]],
+      accountKeys: keys,
       memo: null,
-    };
-  };
-  const n = 40_000;
-  const h = new TxHistory(n);
-  h.useLog({ read: () => null });
-  // The hot window fills first, so what is measured is records turning cold.
-  for (let i = 0; i < 2 * HOT_RECORDS; i++) h.add(rec(i), { offset: i, length: 1 });
-  gc();
-  const m0 = process.memoryUsage();
-  for (let i = 2 * HOT_RECORDS; i < n; i++) h.add(rec(i), { offset: i, length: 1 });
-  gc();
-  const m1 = process.memoryUsage();
-  const k = n - 2 * HOT_RECORDS;
-  const per = (m1.heapUsed - m0.heapUsed + m1.arrayBuffers - m0.arrayBuffers) / k;
-  assert.equal(h.size, n);
-  assert.ok(h.status(rec(n - 1).signature));
-  // One object per record with its own list of key lists cost 490-530 bytes here (Node 20 and
-  // 24); the columns ~200, up to ~320 when this file's earlier tests left the heap less compact.
-  assert.ok(per < 380, `${per.toFixed(0)} bytes per cold record`);
-});
-
-test('address lists forget evicted records: a sweep drops the lists left empty and reading stops at the oldest record', () => {
-  const cap = 64;
-  const h = new TxHistory(cap);
-  const rec = (i: number, keys: string[]): Omit<TxRecord, 'seq'> => ({
-    signature: `s${i}`,
-    slot: i,
-    blockTime: 0,
-    bytes: new Uint8Array(0),
-    err: null,
-    fee: 0,
-    logs: [],
-    preBalances: [],
-    postBalances: [],
-    preTokenBalances: [],
-    postTokenBalances: [],
-    innerInstructions: [],
-    computeUnitsConsumed: 0,
-    returnData: null,
-    loadedAddresses: { writable: [], readonly: [] },
-    accountKeys: keys,
-    memo: null,
-  });
-  for (let i = 0; i < 10; i++) h.add(rec(i, ['gone', 'P']));
-  for (let i = 10; i < 10 + 3 * cap; i++) h.add(rec(i, [`k${i}`, 'P', 'P']));
-  assert.deepEqual(h.signaturesFor('gone', { limit: 10 }), []);
-  assert.deepEqual(h.signaturesFor(`k${10 + 2 * cap - 1}`, { limit: 10 }), [], 'evicted');
-  const p = h.signaturesFor('P', { limit: 1000 });
-  assert.equal(p.length, cap, 'a key listed twice is indexed once; evicted records are not returned');
-  assert.deepEqual([p[0].signature, p[cap - 1].signature], [`s${9 + 3 * cap}`, `s${10 + 2 * cap}`]);
-  // The map of address lists holds only addresses of records still in the ring, plus at most a sweep's worth.
-  const lists = (h as unknown as { byAddress: Map<string, unknown> }).byAddress;
-  assert.ok(lists.size <= 2 * cap + 1, `${lists.size} address lists for ${cap} records`);
-  assert.ok(!lists.has('gone'));
-});
+    });
+    for (let i = 0; i < 10; i++) h.add(rec(i, ['gone', 'P']));
+    for (let i = 10; i < 10 + 3 * cap; i++) h.add(rec(i, [`k${i}`, 'P', 'P']));
+    assert.deepEqual(h.signaturesFor('gone', { limit: 10 }), []);
+    assert.deepEqual(h.signaturesFor(`k${10 + 2 * cap - 1}`, { limit: 10 }), [], 'evicted');
+    const p = h.signaturesFor('P', { limit: 1000 });
+    assert.equal(p.length, cap, 'a key listed twice is indexed once; evicted records are not returned');
+    assert.deepEqual([p[0].signature, p[cap - 1].signature], [`s${9 + 3 * cap}`, `s${10 + 2 * cap}`]);
+    // The map of address lists holds only addresses of records still in the ring, plus at most a sweep's worth.
+    const lists = (h as unknown as { byAddress: Map<string, unknown> }).byAddress;
+    assert.ok(lists.size <= 2 * cap + 1, `${lists.size} address lists for ${cap} records`);
+    assert.ok(!lists.has('gone'));
+  },
+);

@@ -188,7 +188,9 @@ export function feeSignatures(tx: Pick<WireTransaction, 'header' | 'staticKeys' 
   return n;
 }
 
-/** Decodes a serialized message (what getFeeForMessage receives) as an unsigned transaction; null when it is not one. */
+/**
+ * Decodes a serialized message (what getFeeForMessage receives) as an unsigned transaction; null when it is not one.
+ */
 export function decodeWireMessage(message: Uint8Array): WireTransaction | null {
   const off = message.length > 0 && message[0] & 0x80 ? 1 : 0;
   if (message.length < off + 1) return null;

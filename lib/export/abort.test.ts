@@ -30,7 +30,8 @@ for (const [format, how] of [
       await it.next();
       const running = async () =>
         rawQuery(fs.store)<{ n: string }>(`SELECT count(*)::text AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle' AND backend_type = 'client backend'
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND state <> 'idle' AND backend_type =
+          'client backend'
           AND (query LIKE '%zx_export_cursor%' OR query LIKE '/* zx_export */ COPY (SELECT%')`);
       assert.equal(Number((await running())[0].n), 1, 'the export query runs while the export is read');
       ac.abort(new Error('client went away'));

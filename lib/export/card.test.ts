@@ -68,7 +68,8 @@ describe('the dataset card of a release', () => {
   test('datapackage.json validates against the official Data Package v1 JSON Schema; a broken one does not', () => {
     const dp = JSON.parse(readFileSync(join(dir, m.card!.datapackage.file), 'utf8')) as Record<string, any>;
     const schema = JSON.parse(readFileSync(join(import.meta.dirname, 'spec', 'data-package-1.0.schema.json'), 'utf8'));
-    // strict off: the official schema carries annotation keywords (propertyOrder, context, examples) that Ajv's strict mode rejects.
+    // strict off: the official schema carries annotation keywords (propertyOrder, context, examples) that Ajv's strict
+    // mode rejects.
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
     ajv.addFormat('textarea', true); // an editor hint of the schema, not a constraint
@@ -124,30 +125,34 @@ describe('the dataset card of a release', () => {
     );
   });
 
-  test('README says what, how, what is unseen, the licence, how to cite, the changelog; CITATION.cff names the release id', () => {
-    const readme = readFileSync(join(dir, m.card!.readme.file), 'utf8');
-    for (const h of [
-      '## What the data is',
-      '## How it was collected, and what the observer cannot see',
-      '## Licence',
-      '## How to cite',
-      '## Schema changelog',
-    ])
-      assert.ok(readme.includes(h), h);
-    assert.match(readme, /It cannot see: bilateral messages between two agents/);
-    assert.ok(readme.includes(DATA_LICENSE.name));
-    assert.match(readme, new RegExp(`\\*\\*negotiations\\*\\* \\(now version ${TABLES.negotiations.version}\\)`));
-    const cff = readFileSync(join(dir, m.card!.citation), 'utf8');
-    assert.match(cff, /^cff-version: 1\.2\.0$/m);
-    assert.match(cff, /^type: dataset$/m);
-    assert.ok(cff.includes(`value: "sha256:${fileSha256(join(dir, releaseNames(epoch).manifest))}"`));
-    const listed = listReleases(dir).find((r) => r.epoch === epoch)!;
-    assert.deepEqual(listed.card, {
-      readme: m.card!.readme.file,
-      datapackage: m.card!.datapackage.file,
-      citation: m.card!.citation,
-    });
-  });
+  test(
+    'README says what, how, what is unseen, the licence, how ' +
+      'to cite, the changelog; CITATION.cff names the release id',
+    () => {
+      const readme = readFileSync(join(dir, m.card!.readme.file), 'utf8');
+      for (const h of [
+        '## What the data is',
+        '## How it was collected, and what the observer cannot see',
+        '## Licence',
+        '## How to cite',
+        '## Schema changelog',
+      ])
+        assert.ok(readme.includes(h), h);
+      assert.match(readme, /It cannot see: bilateral messages between two agents/);
+      assert.ok(readme.includes(DATA_LICENSE.name));
+      assert.match(readme, new RegExp(`\\*\\*negotiations\\*\\* \\(now version ${TABLES.negotiations.version}\\)`));
+      const cff = readFileSync(join(dir, m.card!.citation), 'utf8');
+      assert.match(cff, /^cff-version: 1\.2\.0$/m);
+      assert.match(cff, /^type: dataset$/m);
+      assert.ok(cff.includes(`value: "sha256:${fileSha256(join(dir, releaseNames(epoch).manifest))}"`));
+      const listed = listReleases(dir).find((r) => r.epoch === epoch)!;
+      assert.deepEqual(listed.card, {
+        readme: m.card!.readme.file,
+        datapackage: m.card!.datapackage.file,
+        citation: m.card!.citation,
+      });
+    },
+  );
 
   test('the card verifies with the release; a changed README or a datapackage hash fails by name', async () => {
     const ok = await verifyRelease(dir, m, { manifestFile: releaseNames(epoch).manifest });

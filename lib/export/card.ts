@@ -22,7 +22,8 @@ export const DATA_LICENSE = {
 } as const;
 
 const TYPES_V =
-  'Ids, keys and hashes are lowercase hex text in Parquet too (were raw bytes); u64 columns are DECIMAL(20,0) and int128 prices DECIMAL(38,0) in Parquet (were decimal text).';
+  'Ids, keys and hashes are lowercase hex text in Parquet too (were raw bytes); u64 ' +
+  'columns are DECIMAL(20,0) and int128 prices DECIMAL(38,0) in Parquet (were decimal text).';
 
 const TIME_V =
   "A sender's timestamp is its unix µs integer in CSV and JSONL too (was ISO-8601 text there), as in Parquet.";
@@ -46,18 +47,24 @@ export const SCHEMA_CHANGELOG: { table: TableName; version: number; change: stri
   {
     table: 'offers',
     version: 3,
-    change: `${TYPES_V} NegMAS fidelity: time is seconds from the negotiation's start (the absolute time moved to timestamp), relative_time against the deadline or max_rounds, responses and state columns and a final ACCEPT/REJECT row; offer and round may be null on that row.`,
+    change:
+      `${TYPES_V} NegMAS fidelity: time is seconds from the negotiation's start (the absolute ` +
+      `time moved to timestamp), relative_time against the deadline or max_rounds, responses ` +
+      `and state columns and a final ACCEPT/REJECT row; offer and round may be null on that row.`,
   },
   {
     table: 'offers',
     version: 4,
-    change: `responses (JSON text) replaced by response, the one answer's ResponseType name; the final REJECT's state is ended (was broken). ${TIME_V}`,
+    change:
+      `responses (JSON text) replaced by response, the one answer's ResponseType ` +
+      `name; the final REJECT's state is ended (was broken). ${TIME_V}`,
   },
   {
     table: 'negmas',
     version: 1,
     change:
-      "first version: NegMAS's trace shape (outcome tuples as lists, ResponseType names, NegMAS state names, the NEG1 round as step).",
+      "first version: NegMAS's trace shape (outcome tuples as lists, " +
+      'ResponseType names, NegMAS state names, the NEG1 round as step).',
   },
   { table: 'negotiations', version: 1, change: 'first version.' },
   { table: 'negotiations', version: 2, change: 'on-chain Haggle settlement columns.' },
@@ -65,7 +72,8 @@ export const SCHEMA_CHANGELOG: { table: TableName; version: number; change: stri
     table: 'negotiations',
     version: 3,
     change:
-      'roles from evidence; verified reservations only; exact decimals for nash figures; new columns roles_source, *_reservation_status, *_fit_error, *_movement, *_surplus, rubinstein_price, notary_bidders.',
+      'roles from evidence; verified reservations only; exact decimals for nash figures; new columns ' +
+      'roles_source, *_reservation_status, *_fit_error, *_movement, *_surplus, rubinstein_price, notary_bidders.',
   },
   {
     table: 'negotiations',
@@ -76,13 +84,16 @@ export const SCHEMA_CHANGELOG: { table: TableName; version: number; change: stri
     table: 'negotiations',
     version: 5,
     change:
-      "new column outside_zopa_by; outcome is the conversation state machine's (no_deal for deal steps without an ACCEPT; a DISPUTE makes disputed only after an ACCEPT); opening and final offers by round, never by arrival.",
+      "new column outside_zopa_by; outcome is the conversation state machine's " +
+      '(no_deal for deal steps without an ACCEPT; a DISPUTE makes disputed only ' +
+      'after an ACCEPT); opening and final offers by round, never by arrival.',
   },
   {
     table: 'negotiations',
     version: 6,
     change:
-      'nash_price and nash_distance are DECIMAL(38,1), rubinstein_price DECIMAL(38,6) in Parquet (were text); notary_bidders is a list of hex ids (was JSON text).',
+      'nash_price and nash_distance are DECIMAL(38,1), rubinstein_price DECIMAL(38,6) ' +
+      'in Parquet (were text); notary_bidders is a list of hex ids (was JSON text).',
   },
   { table: 'feedback', version: 1, change: 'first version.' },
   { table: 'feedback', version: 2, change: 'timestamp is unsigned 64-bit µs in Parquet.' },
@@ -103,13 +114,34 @@ export const SCHEMA_CHANGELOG: { table: TableName; version: number; change: stri
     table: 'disputes',
     version: 2,
     change:
-      'opinions, upheld, rejected, unclear and last_opinion_at count only the reviewers the deployment names (DISPUTE_REVIEWERS).',
+      'opinions, upheld, rejected, unclear and last_opinion_at count ' +
+      'only the reviewers the deployment names (DISPUTE_REVIEWERS).',
   },
   { table: 'disputes', version: 3, change: TIME_V },
 ];
 
 const PRICE = 'smallest unit of the negotiated token (the NEG1 token_mint)';
 const USDC = 'USDC base units (1e-6 USDC)';
+
+/** Columns holding a price in the deal's units. */
+const PRICE_COLUMNS = new Set([
+  'neg1_bid_value',
+  'negr_price',
+  'opening_offer',
+  'opening_counter',
+  'final_offer',
+  'agreed_price',
+  'buyer_reservation',
+  'seller_reservation',
+  'buyer_surplus',
+  'seller_surplus',
+  'outside_zopa_by',
+  'nash_price',
+  'nash_distance',
+  'rubinstein_price',
+  'onchain_buyer_reservation',
+  'onchain_seller_reservation',
+]);
 
 /** The unit of a column's values, when it has one (shown in the card and the datapackage). */
 export function unitOf(table: TableName, c: Column): string | undefined {
@@ -126,12 +158,7 @@ export function unitOf(table: TableName, c: Column): string | undefined {
   if (n === 'epoch') return "epochs of the manifest's epochSeconds since 1970";
   if (/^(escrow_|settled_)|^protocol_fee$|^refund_to_buyer$|^onchain_last_offer$/.test(n)) return USDC;
   if ((table === 'offers' || table === 'negmas') && n === 'offer') return PRICE;
-  if (
-    /^(neg1_bid_value|negr_price|opening_offer|opening_counter|final_offer|agreed_price|buyer_reservation|seller_reservation|buyer_surplus|seller_surplus|outside_zopa_by|nash_price|nash_distance|rubinstein_price|onchain_buyer_reservation|onchain_seller_reservation)$/.test(
-      n,
-    )
-  )
-    return PRICE;
+  if (PRICE_COLUMNS.has(n)) return PRICE;
   if (/score$/.test(n)) return 'score (-100..100)';
   return undefined;
 }
@@ -226,7 +253,9 @@ export function dataPackage(r: CardRelease): Record<string, unknown> {
     profile: 'data-package',
     name: `zerox1-observatory-epoch-${r.epoch}${r.revision ? `-r${r.revision}` : ''}`,
     title: `Zerox1 Observatory: the 0x01 agent mesh, epoch ${r.epoch}${r.revision ? ` revision ${r.revision}` : ''}`,
-    description: `What one observer of the 0x01 agent mesh saw in [${r.from}, ${r.to}) and the chain's state of it as of ${r.asOf}. See README.md of this release.`,
+    description:
+      `What one observer of the 0x01 agent mesh saw in [${r.from}, ${r.to}) and ` +
+      `the chain's state of it as of ${r.asOf}. See README.md of this release.`,
     version: `${r.epoch}.${r.revision}`,
     created: r.asOf,
     licenses: [DATA_LICENSE],
@@ -241,7 +270,8 @@ export function dataPackage(r: CardRelease): Record<string, unknown> {
       hash: `sha256:${f.sha256}`,
       description:
         f.name === 'context'
-          ? "Envelopes of this epoch's negotiations dated outside the epoch: six of the envelopes table's columns (id, seq, raw, seen_via, gossip_topic, first_seen); decode raw for the others."
+          ? "Envelopes of this epoch's negotiations dated outside the epoch: six of the envelopes table's " +
+            'columns (id, seq, raw, seen_via, gossip_topic, first_seen); decode raw for the others.'
           : f.schema.doc,
       schema: tableSchemaJson(f.schema),
     })),
@@ -250,9 +280,16 @@ export function dataPackage(r: CardRelease): Record<string, unknown> {
 
 /** What the observer can and cannot see: the card's "collection" section, also on the datasets page. */
 export const COLLECTION_TEXT = [
-  "The observer is one node of the 0x01 mesh. It stores every envelope that passes validation (docs/protocol.md §3: canonical CBOR, signature under the sender's registered key, nonce, timestamp window) from three sources: the three GossipSub topics it subscribes to, envelopes sent to it over the bilateral stream protocol, and agents' uploads of their bilateral envelopes and epoch logs.",
-  "It cannot see: bilateral messages between two agents that neither uploads nor sends to it; gossip that never reaches it (partitions, peers it is not connected to); envelopes it dropped (invalid, rate-limited or over size: counted per reason, not stored); anything off the mesh; the meaning of opaque payloads beyond the protocol's own encodings. An agent's log may leave out what it received; challenges exist for that.",
-  "Chain columns (batches, challenges, on-chain Haggle settlement) are the observer's chain indexer's view of the chain it follows, as of the release's asOf.",
+  'The observer is one node of the 0x01 mesh. It stores every envelope that passes validation ' +
+    "(docs/protocol.md §3: canonical CBOR, signature under the sender's registered key, nonce, timestamp " +
+    'window) from three sources: the three GossipSub topics it subscribes to, envelopes sent to it over ' +
+    "the bilateral stream protocol, and agents' uploads of their bilateral envelopes and epoch logs.",
+  'It cannot see: bilateral messages between two agents that neither uploads nor sends to it; gossip that ' +
+    'never reaches it (partitions, peers it is not connected to); envelopes it dropped (invalid, rate-limited ' +
+    'or over size: counted per reason, not stored); anything off the mesh; the meaning of opaque payloads beyond ' +
+    "the protocol's own encodings. An agent's log may leave out what it received; challenges exist for that.",
+  'Chain columns (batches, challenges, on-chain Haggle settlement) are the ' +
+    "observer's chain indexer's view of the chain it follows, as of the release's asOf.",
 ];
 
 /** The human card, README.md of a release. */
@@ -263,12 +300,17 @@ export function cardMarkdown(r: CardRelease): string {
     `Epoch ${r.epoch} of ${r.epochSeconds} s: [${r.from}, ${r.to}). Derived tables describe the state as of ${r.asOf}.`,
     r.final
       ? 'Final: nothing was still moving at that time (or the settle time had passed).'
-      : `Not final: ${r.moving.pendingChallenges.length} challenge(s) pending and ${r.moving.openNegotiations.length} negotiation(s) open at that time; a later revision supersedes this one when they settle.`,
+      : `Not final: ${r.moving.pendingChallenges.length} challenge(s) pending ` +
+        `and ${r.moving.openNegotiations.length} negotiation(s) open at ` +
+        `that time; a later revision supersedes this one when they settle.`,
     ...(r.supersedes ? [`Supersedes the release ${r.supersedes}.`] : []),
     '',
     '## What the data is',
     '',
-    "Signed messages of autonomous agents on the 0x01 mesh (advertise, discover, alternating-offer negotiation with NEG1 payloads, delivery, notarisation, feedback) and the on-chain commitments around them (daily merkle roots of each agent's log, challenges, Haggle escrow settlement). Every envelope row carries its raw signed bytes, so anyone can re-verify it.",
+    'Signed messages of autonomous agents on the 0x01 mesh (advertise, discover, alternating-offer ' +
+      'negotiation with NEG1 payloads, delivery, notarisation, feedback) and the on-chain ' +
+      "commitments around them (daily merkle roots of each agent's log, challenges, Haggle escrow " +
+      'settlement). Every envelope row carries its raw signed bytes, so anyone can re-verify it.',
     '',
     '| file | rows | sha256 |',
     '|---|---|---|',
@@ -279,15 +321,20 @@ export function cardMarkdown(r: CardRelease): string {
     ...COLLECTION_TEXT.flatMap((p) => [p, '']),
     '## Licence',
     '',
-    `${DATA_LICENSE.title} (${DATA_LICENSE.name}, ${DATA_LICENSE.path}). The envelopes are public protocol messages signed by their senders; this licence covers the compilation, its derived tables and this card.`,
+    `${DATA_LICENSE.title} (${DATA_LICENSE.name}, ${DATA_LICENSE.path}). The envelopes are public protocol ` +
+      `messages signed by their senders; this licence covers the compilation, its derived tables and this card.`,
     '',
     '## How to cite',
     '',
-    `Cite the release id: the sha256 of this release's manifest file (\`epoch=${r.epoch}${r.revision ? `.r${r.revision}` : ''}.manifest.json\`), which the observer signs (\`.manifest.sig.json\`) and which CITATION.cff beside this card names. Verify it with \`npm run verify-dataset -- DIR --key <observer key> --rpc <RPC URL>\`.`,
+    `Cite the release id: the sha256 of this release's manifest file (\`epoch=${r.epoch}` +
+      `${r.revision ? `.r${r.revision}` : ''}.manifest.json\`), which the observer ` +
+      `signs (\`.manifest.sig.json\`) and which CITATION.cff beside this card names. Verify ` +
+      `it with \`npm run verify-dataset -- DIR --key <observer key> --rpc <RPC URL>\`.`,
     '',
     '## Columns',
     '',
-    "Types, units and descriptions of every column: datapackage.json beside this card (Frictionless Data Package), and each Parquet file's key-value metadata `zerox1.table_schema`.",
+    'Types, units and descriptions of every column: datapackage.json beside this card ' +
+      "(Frictionless Data Package), and each Parquet file's key-value metadata `zerox1.table_schema`.",
     '',
     '## Schema changelog',
     '',
@@ -307,7 +354,9 @@ export function citationCff(r: CardRelease, releaseId: string, manifestFile: str
     'cff-version: 1.2.0',
     'message: "If you use this dataset, cite it by its release id (the sha256 of its manifest file)."',
     'type: dataset',
-    `title: ${q(`Zerox1 Observatory: the 0x01 agent mesh, epoch ${r.epoch}${r.revision ? ` revision ${r.revision}` : ''}`)}`,
+    `title: ${q(
+      `Zerox1 Observatory: the 0x01 agent mesh, epoch ${r.epoch}${r.revision ? ` revision ${r.revision}` : ''}`,
+    )}`,
     'authors:',
     '  - name: "Zerox1 Observatory"',
     `version: ${q(`${r.epoch}.${r.revision}`)}`,
@@ -317,7 +366,11 @@ export function citationCff(r: CardRelease, releaseId: string, manifestFile: str
     '  - type: other',
     `    value: ${q(`sha256:${releaseId}`)}`,
     `    description: ${q(`release id: sha256 of ${manifestFile}`)}`,
-    `abstract: ${q(`Envelopes, NEG1 offers, negotiations with analytics, feedback, batches and challenges observed on the 0x01 mesh in [${r.from}, ${r.to}), as of ${r.asOf}.`)}`,
+    `abstract: ` +
+      `${q(
+        `Envelopes, NEG1 offers, negotiations with analytics, feedback, batches and ` +
+          `challenges observed on the 0x01 mesh in [${r.from}, ${r.to}), as of ${r.asOf}.`,
+      )}`,
     'keywords:',
     '  - multi-agent systems',
     '  - negotiation',

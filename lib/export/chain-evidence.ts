@@ -57,7 +57,10 @@ export interface KnownMissing {
 export interface EpochAccounts {
   slot: string;
   batches: { address: string; agent: string; submittedSlot: string }[];
-  /** `status` (pending, upheld, rejected, void, expired) and `resolvedSlot` ("0" while pending) as the account holds them now. */
+  /**
+   * `status` (pending, upheld, rejected, void, expired) and `resolvedSlot` ("0" while pending) as the account holds
+   * them now.
+   */
   challenges: {
     address: string;
     agent: string;
@@ -100,7 +103,9 @@ export interface ReleaseChain {
   anchors?(publicKeyHex: string): Promise<ReleaseAnchorRead[] | { error: string }>;
 }
 
-/** One release anchor read from the chain: an epoch's revision id and `asOf`, in the transaction `signature` at `slot`. */
+/**
+ * One release anchor read from the chain: an epoch's revision id and `asOf`, in the transaction `signature` at `slot`.
+ */
 export interface ReleaseAnchorRead {
   epoch: number;
   revision: number;
@@ -144,7 +149,8 @@ export function evidenceDifferences(
   if (!stated) return ['the manifest names no signer for this sender'];
   if (!('owner' in chain))
     return [
-      `the chain registers no signer for this agent (${'unregistered' in chain ? chain.unregistered : 'no chain evidence'})`,
+      `the chain registers no signer for this agent (` +
+        `${'unregistered' in chain ? chain.unregistered : 'no chain evidence'})`,
     ];
   const allowed = new Set([
     chain.owner,

@@ -1,4 +1,7 @@
-/** Minimal typings for the `datapackage` validator (Frictionless Data's reference library, a dev dependency; it ships none): what the tests use. */
+/**
+ * Minimal typings for the `datapackage` validator (Frictionless Data's reference library, a dev dependency; it ships
+ * none): what the tests use.
+ */
 declare module 'datapackage' {
   export interface Resource {
     name: string;

@@ -283,7 +283,9 @@ export const I128_MAX = (1n << 127n) - 1n;
 /** Envelopes at the edges of what the protocol allows (extremeItems). */
 export interface Extremes {
   items: IngestItem[];
-  /** COUNTER at timestamp, nonce and block_ref 2^64-1, priced 2^127-1 with deadline 2^64-1, in a fixture negotiation. */
+  /**
+   * COUNTER at timestamp, nonce and block_ref 2^64-1, priced 2^127-1 with deadline 2^64-1, in a fixture negotiation.
+   */
   counterMax: IngestItem;
   /** PROPOSE at timestamp 0 (1970, epoch 0) priced -(2^127-1), in a conversation of its own. */
   proposeZero: IngestItem;

@@ -106,7 +106,8 @@ for (const kind of BACKENDS) {
           }
           const typed = (
             await con.runAndReadAll(
-              `SELECT count(*) FILTER (WHERE opinions > 0)::INT AS reviewed, min(disputed_at) < max(disputed_at) AS ordered FROM (${sql})`,
+              `SELECT count(*) FILTER (WHERE opinions > 0)::INT AS reviewed, ` +
+                `min(disputed_at) < max(disputed_at) AS ordered FROM (${sql})`,
             )
           ).getRowObjectsJson()[0];
           assert.equal(Number(typed.reviewed), 1);

@@ -60,7 +60,10 @@ export function duckdbCsvRecipe(name: (typeof TABLE_NAMES)[number]): string {
   return `SELECT * FROM read_csv('zerox1-${name}-v${TABLES[name].version}.csv', header = true, columns = {${cols}});`;
 }
 
-/** One line of pandas that reads the table's CSV with exact types: u64, int128 and sender times as Python ints, decimals as Decimal, lists parsed, ids as text, times as UTC. */
+/**
+ * One line of pandas that reads the table's CSV with exact types: u64, int128 and sender times as Python ints, decimals
+ * as Decimal, lists parsed, ids as text, times as UTC.
+ */
 export function pandasCsvRecipe(name: (typeof TABLE_NAMES)[number]): string {
   const cols = TABLES[name].columns;
   const dtype = cols.filter((c) => ['string', 'bytes', 'hex'].includes(c.type)).map((c) => `'${c.name}': str`);
@@ -76,7 +79,11 @@ export function pandasCsvRecipe(name: (typeof TABLE_NAMES)[number]): string {
     ...cols.filter((c) => c.type === 'list').map((c) => `'${c.name}': lambda s: json.loads(s) if s else pd.NA`),
   ];
   const dates = cols.filter((c) => c.type === 'timestamp').map((c) => `'${c.name}'`);
-  return `pd.read_csv('zerox1-${name}-v${TABLES[name].version}.csv', keep_default_na=False, na_values=[''], dtype={${dtype.join(', ')}}, converters={${conv.join(', ')}}${dates.length ? `, parse_dates=[${dates.join(', ')}], date_format='ISO8601'` : ''})`;
+  return (
+    `pd.read_csv('zerox1-${name}-v${TABLES[name].version}.csv', keep_default_na=False, ` +
+    `na_values=[''], dtype={${dtype.join(', ')}}, converters={${conv.join(', ')}}` +
+    `${dates.length ? `, parse_dates=[${dates.join(', ')}], date_format='ISO8601'` : ''})`
+  );
 }
 
 export function columnsMarkdown(): string {

@@ -16,7 +16,10 @@ import { decodePayloadInto, MSG_TYPE_NAMES, PAYLOAD_FIELDS } from './rows';
 import type { TableSchema } from './schema';
 import { PARQUET_ROW_GROUP, parquetEncoder, parquetMisfit, parquetValue } from './writers';
 
-/** The fast path's columns, in the COPY's order (the table's first 20 columns), then payload_kind and the payload fields. */
+/**
+ * The fast path's columns, in the COPY's order (the table's first 20 columns), then payload_kind and the payload
+ * fields.
+ */
 const COLUMNS = [
   'id',
   'seq',

@@ -82,7 +82,7 @@ for (const kind of BACKENDS) {
     const byId = (rows: ReadRow[], col: string, id: Uint8Array) => rows.find((r) => hexOf(r[col]) === toHex(id));
 
     for (const format of FORMATS) {
-      test(`envelopes as ${format}: timestamps 0 and 2^64-1, u64 nonce/slot/deadline and int128 prices exact`, async () => {
+      test(`envelopes as ${format}: times 0 and 2^64-1, u64 nonce/slot/deadline, int128 prices exact`, async () => {
         const { rows, reasons, total } = await exportAll('envelopes', format);
         assert.equal(total, fs.fx.items.length + ex.items.length);
         timesAreHonest('envelopes', rows);
@@ -150,7 +150,7 @@ for (const kind of BACKENDS) {
         assert.equal(str(byId(rows, 'envelope_id', ex.feedbackMax.id)!.timestamp), U64_MAX.toString());
       });
 
-      test(`negotiations as ${format}: every row, or set aside and counted where Parquet's timestamp cannot hold it`, async () => {
+      test(`negotiations as ${format}: every row, or set aside and counted where Parquet's time cannot`, async () => {
         const { rows, reasons, total } = await exportAll('negotiations', format);
         timesAreHonest('negotiations', rows);
         assert.equal(rows.length + reasons.length, total);
@@ -183,7 +183,8 @@ for (const kind of BACKENDS) {
       for (const t of Object.keys(m.tables) as ReleaseTableName[]) {
         assert.equal(m.tables[t].rows + m.tables[t].setAside, await countRows(source, t, filter), t);
       }
-      // The offer at 2^64-1 µs is priced 2^127-1, beyond DECIMAL(38,0): set aside and counted, and the verifier derives the same count.
+      // The offer at 2^64-1 µs is priced 2^127-1, beyond DECIMAL(38,0): set aside and counted, and the verifier derives
+      // the same count.
       assert.ok(
         m.tables.offers.setAside >= 1 &&
           m.tables.offers.setAsideReasons!.some((w) => w.startsWith('offer: 170141183460469231731687303715884105727')),

@@ -45,27 +45,31 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('the offers CSV is the protocol trace: one response name per offer, the final ACCEPT/REJECT row agreement or ended', async () => {
-  const rows = await csvRows('offers');
-  const traces = new Map<string, Record<string, string>[]>();
-  for (const r of rows) traces.set(r.conversation_id, [...(traces.get(r.conversation_id) ?? []), r]);
-  let agreements = 0;
-  for (const [conv, t] of traces) {
-    t.forEach((r, i) => {
-      assert.equal(Number(r.step), i, `${conv}: steps count rows`);
-      assert.ok(r.response === '' || RESPONSES.has(r.response), r.response);
-    });
-    const last = t[t.length - 1];
-    if (last.state === 'continuing') continue;
-    assert.equal(last.msg_type_name, last.state === 'agreement' ? 'ACCEPT' : 'REJECT');
-    assert.ok(['agreement', 'ended'].includes(last.state));
-    const answered = t[t.length - 2];
-    if (answered && answered.negotiator !== last.negotiator)
-      assert.equal(answered.response, last.state === 'agreement' ? 'ACCEPT_OFFER' : 'END_NEGOTIATION');
-    if (last.state === 'agreement') agreements++;
-  }
-  assert.ok(agreements > 5, `${agreements} agreements`);
-});
+test(
+  'the offers CSV is the protocol trace: one response name ' +
+    'per offer, the final ACCEPT/REJECT row agreement or ended',
+  async () => {
+    const rows = await csvRows('offers');
+    const traces = new Map<string, Record<string, string>[]>();
+    for (const r of rows) traces.set(r.conversation_id, [...(traces.get(r.conversation_id) ?? []), r]);
+    let agreements = 0;
+    for (const [conv, t] of traces) {
+      t.forEach((r, i) => {
+        assert.equal(Number(r.step), i, `${conv}: steps count rows`);
+        assert.ok(r.response === '' || RESPONSES.has(r.response), r.response);
+      });
+      const last = t[t.length - 1];
+      if (last.state === 'continuing') continue;
+      assert.equal(last.msg_type_name, last.state === 'agreement' ? 'ACCEPT' : 'REJECT');
+      assert.ok(['agreement', 'ended'].includes(last.state));
+      const answered = t[t.length - 2];
+      if (answered && answered.negotiator !== last.negotiator)
+        assert.equal(answered.response, last.state === 'agreement' ? 'ACCEPT_OFFER' : 'END_NEGOTIATION');
+      if (last.state === 'agreement') agreements++;
+    }
+    assert.ok(agreements > 5, `${agreements} agreements`);
+  },
+);
 
 test('negmas: TraceElement columns, an outcome tuple per offer, ResponseType names, NegMAS states, the round as step', {
   skip: duckSkip,
@@ -84,11 +88,16 @@ test('negmas: TraceElement columns, an outcome tuple per offer, ResponseType nam
   }
   const [types, rows, jsonl, csv] = await duckQuery(
     `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${sqlPath(files.parquet)}))`,
-    `SELECT conversation_id, envelope_id, step, state, offer[1]::VARCHAR AS price, len(offer) AS n, responses[1] AS response, len(responses) AS nr, time, relative_time, negotiator FROM read_parquet(${sqlPath(files.parquet)})`,
+    `SELECT conversation_id, envelope_id, step, state, offer[1]::VARCHAR AS ` +
+      `price, len(offer) AS n, responses[1] AS response, len(responses) AS nr, ` +
+      `time, relative_time, negotiator FROM read_parquet(${sqlPath(files.parquet)})`,
     // Typed as the Parquet is: DuckDB would guess DOUBLE for a list holding a price beyond int64.
-    `SELECT envelope_id, offer[1]::VARCHAR AS price, responses[1] AS response, step FROM read_json(${sqlPath(files.jsonl)}, format = 'newline_delimited',
-      columns = {time: 'DOUBLE', relative_time: 'DOUBLE', step: 'INTEGER', negotiator: 'VARCHAR', offer: 'HUGEINT[]', responses: 'VARCHAR[]', state: 'VARCHAR', conversation_id: 'VARCHAR', envelope_id: 'VARCHAR'})`,
-    `SELECT envelope_id, offer, responses, step FROM read_csv(${sqlPath(files.csv)}, header = true, all_varchar = true)`,
+    `SELECT envelope_id, offer[1]::VARCHAR AS price, responses[1] AS response, step FROM
+      read_json(${sqlPath(files.jsonl)}, format = 'newline_delimited',
+      columns = {time: 'DOUBLE', relative_time: 'DOUBLE', step: 'INTEGER', negotiator: 'VARCHAR', offer: 'HUGEINT[]',
+        responses: 'VARCHAR[]', state: 'VARCHAR', conversation_id: 'VARCHAR', envelope_id: 'VARCHAR'})`,
+    `SELECT envelope_id, offer, responses, step FROM read_csv(` +
+      `${sqlPath(files.csv)}, header = true, all_varchar = true)`,
   );
   const type = Object.fromEntries(types.map((t) => [t.column_name, t.column_type]));
   assert.deepEqual(Object.keys(type).slice(0, TRACE.length), TRACE);

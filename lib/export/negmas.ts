@@ -26,7 +26,9 @@ const LAST_STATE: Record<string, string> = {
   open: 'continuing',
 };
 
-/** The negmas rows of one conversation (every envelope of it, protocol order), at `nowUs` with its Haggle negotiations. */
+/**
+ * The negmas rows of one conversation (every envelope of it, protocol order), at `nowUs` with its Haggle negotiations.
+ */
 export function negmasRows(envs: EnvelopeRecord[], nowUs: bigint, chain: readonly HaggleNegotiationRow[] = []): Row[] {
   const offers = offerRows(envs).filter((r) => r.msg_type_name === 'PROPOSE' || r.msg_type_name === 'COUNTER');
   if (!offers.length) return [];

@@ -157,32 +157,35 @@ test('a β at the search bound is no exponent', () => {
   assert.equal(r.seller_concession_class, 'linear');
 });
 
-test('outcome: expired by deadline, by the last round, by the chain; open otherwise; escrow burned from the chain', () => {
-  // Without a DELIVER: a DELIVER with no ACCEPT is a deal step without a deal (no_deal, below).
-  const spec = (over: Partial<GenSpec> = {}) => specOf({ deliver: false, ...over });
-  const openSpec = spec({ maxRounds: 20, deadline: 0n });
-  assert.equal(row(generateNegotiation(openSpec)).outcome, 'open');
-  assert.equal(row(generateNegotiation(spec({ deadline: 1_790_000_100n }))).outcome, 'expired', 'deadline passed');
-  assert.equal(
-    row(generateNegotiation(spec({ deadline: 1_790_000_100n })), [], [], 1_790_000_000_000_000n).outcome,
-    'open',
-    'deadline ahead',
-  );
-  assert.equal(row(generateNegotiation(spec({ maxRounds: 8 }))).outcome, 'expired', 'rounds 0..7 used all 8');
-  assert.equal(row(generateNegotiation(spec({ maxRounds: 9 }))).outcome, 'open');
-  const chained = row(generateNegotiation(openSpec), [haggle({ status: 'expired', closedAt: new Date() })]);
-  assert.equal(chained.outcome, 'expired', 'no deadline, expired on chain');
-  assert.equal(chained.escrow_decay_cost, 16n);
-  assert.equal(row(generateNegotiation(openSpec), [haggle({ status: 'settled' })]).outcome, 'agreed');
-  // The conversation state machine's word, as the list says it: deal steps without an ACCEPT.
-  assert.equal(row(generateNegotiation(specOf({ maxRounds: 20, deadline: 0n, deliver: true }))).outcome, 'no_deal');
-  assert.equal(
-    row(generateNegotiation(specOf({ maxRounds: 20, deadline: 0n, deliver: true })), [haggle({ status: 'settled' })])
-      .outcome,
-    'agreed',
-    'the chain settled it',
-  );
-});
+test(
+  'outcome: expired by deadline, by the last round, by ' + 'the chain; open otherwise; escrow burned from the chain',
+  () => {
+    // Without a DELIVER: a DELIVER with no ACCEPT is a deal step without a deal (no_deal, below).
+    const spec = (over: Partial<GenSpec> = {}) => specOf({ deliver: false, ...over });
+    const openSpec = spec({ maxRounds: 20, deadline: 0n });
+    assert.equal(row(generateNegotiation(openSpec)).outcome, 'open');
+    assert.equal(row(generateNegotiation(spec({ deadline: 1_790_000_100n }))).outcome, 'expired', 'deadline passed');
+    assert.equal(
+      row(generateNegotiation(spec({ deadline: 1_790_000_100n })), [], [], 1_790_000_000_000_000n).outcome,
+      'open',
+      'deadline ahead',
+    );
+    assert.equal(row(generateNegotiation(spec({ maxRounds: 8 }))).outcome, 'expired', 'rounds 0..7 used all 8');
+    assert.equal(row(generateNegotiation(spec({ maxRounds: 9 }))).outcome, 'open');
+    const chained = row(generateNegotiation(openSpec), [haggle({ status: 'expired', closedAt: new Date() })]);
+    assert.equal(chained.outcome, 'expired', 'no deadline, expired on chain');
+    assert.equal(chained.escrow_decay_cost, 16n);
+    assert.equal(row(generateNegotiation(openSpec), [haggle({ status: 'settled' })]).outcome, 'agreed');
+    // The conversation state machine's word, as the list says it: deal steps without an ACCEPT.
+    assert.equal(row(generateNegotiation(specOf({ maxRounds: 20, deadline: 0n, deliver: true }))).outcome, 'no_deal');
+    assert.equal(
+      row(generateNegotiation(specOf({ maxRounds: 20, deadline: 0n, deliver: true })), [haggle({ status: 'settled' })])
+        .outcome,
+      'agreed',
+      'the chain settled it',
+    );
+  },
+);
 
 test('roles from the Haggle account when nothing else says; notary bidders are not parties', () => {
   const g = generateNegotiation(spec({ deliver: false }));
@@ -236,21 +239,24 @@ test('roles from the Haggle account when nothing else says; notary bidders are n
   assert.deepEqual([hex(r.proposer), hex(r.responder)], [toHex(GEN_BUYER), toHex(GEN_SELLER)]);
 });
 
-test('outside_zopa_by: a zero-width ZOPA agreed off its point says how far; a deal inside says 0; no deal, null', () => {
-  const off = row(
-    generateNegotiation({
-      buyer: { p0: 0n, reservation: 1_000_000n, beta: 1, prices: [800_000n], sealed: 'commit' },
-      seller: { p0: 0n, reservation: 1_000_000n, beta: 1, prices: [1_400_000n], sealed: 'commit' },
-      first: 'buyer',
-      offersEach: 1,
-      acceptPrice: 1_200_000n,
-      deliver: true,
-    }),
-  );
-  assert.deepEqual([off.outcome, off.buyer_surplus, off.outside_zopa_by], ['agreed', -200_000n, 200_000n]);
-  const inside = row(
-    generateNegotiation(spec({ buyer: { p0: 500n, reservation: 900n, beta: 1, sealed: 'commit' }, accept: true })),
-  );
-  assert.equal(inside.outside_zopa_by, 0n);
-  assert.equal(row(generateNegotiation(spec())).outside_zopa_by, null);
-});
+test(
+  'outside_zopa_by: a zero-width ZOPA agreed off its ' + 'point says how far; a deal inside says 0; no deal, null',
+  () => {
+    const off = row(
+      generateNegotiation({
+        buyer: { p0: 0n, reservation: 1_000_000n, beta: 1, prices: [800_000n], sealed: 'commit' },
+        seller: { p0: 0n, reservation: 1_000_000n, beta: 1, prices: [1_400_000n], sealed: 'commit' },
+        first: 'buyer',
+        offersEach: 1,
+        acceptPrice: 1_200_000n,
+        deliver: true,
+      }),
+    );
+    assert.deepEqual([off.outcome, off.buyer_surplus, off.outside_zopa_by], ['agreed', -200_000n, 200_000n]);
+    const inside = row(
+      generateNegotiation(spec({ buyer: { p0: 500n, reservation: 900n, beta: 1, sealed: 'commit' }, accept: true })),
+    );
+    assert.equal(inside.outside_zopa_by, 0n);
+    assert.equal(row(generateNegotiation(spec())).outside_zopa_by, null);
+  },
+);

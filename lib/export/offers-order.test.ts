@@ -95,64 +95,67 @@ test('offers sharing a round are ordered by time, then by envelope id', () => {
   );
 });
 
-test('negotiations: same-millisecond offers stored swapped match the chain round by round; a real difference counts', () => {
-  const envs = [
-    offer(MsgType.PROPOSE, buyer, seller, 0, 1_400_000n, T, 1n),
-    offer(MsgType.COUNTER, buyer, seller, 2, 1_500_000n, T + 1000n, 2n),
-    offer(MsgType.COUNTER, seller, buyer, 1, 1_600_000n, T + 1000n, 5n),
-  ];
-  const t = (round: number, amount: bigint): HaggleTransitionRow => ({
-    signature: `s${round}`,
-    index: 0,
-    slot: BigInt(round),
-    kind: 'offer',
-    side: round % 2 ? 1 : 2,
-    round,
-    amount,
-    decay: 1n,
-    escrow: 100n,
-    status: 'countered',
-    at: null,
-  });
-  const row = (amounts: bigint[]): HaggleNegotiationRow => ({
-    id: 'created',
-    address: 'A1',
-    conversationId: new Uint8Array(16).fill(7),
-    buyer: 'B',
-    seller: 'S',
-    deposit: 2_000_000n,
-    deadline: 0n,
-    responseWindow: 60,
-    decayBps: 50,
-    minOfferBps: 0,
-    protocolFeeBps: 200,
-    maxRounds: 10,
-    zopaDetection: false,
-    escrow: 100n,
-    decayed: 3n,
-    currentOffer: amounts[2],
-    lastOfferBy: 1,
-    rounds: 3,
-    joined: true,
-    status: 'countered',
-    reason: null,
-    buyerReservation: null,
-    sellerReservation: null,
-    zopa: null,
-    amount: null,
-    fee: null,
-    toSeller: null,
-    refund: null,
-    createdSlot: 0n,
-    slot: 3n,
-    createdAt: null,
-    closedAt: new Date(1),
-    transitions: amounts.map((a, i) => t(i + 1, a)),
-  });
-  const rec = negotiationRecord(envs, T + 10_000_000n)!;
-  assert.equal(onChainColumns([row([1_400_000n, 1_600_000n, 1_500_000n])], rec.gossip).onchain_offer_differences, 0);
-  assert.equal(onChainColumns([row([1_400_000n, 1_600_001n, 1_500_000n])], rec.gossip).onchain_offer_differences, 1);
-});
+test(
+  'negotiations: same-millisecond offers stored swapped ' + 'match the chain round by round; a real difference counts',
+  () => {
+    const envs = [
+      offer(MsgType.PROPOSE, buyer, seller, 0, 1_400_000n, T, 1n),
+      offer(MsgType.COUNTER, buyer, seller, 2, 1_500_000n, T + 1000n, 2n),
+      offer(MsgType.COUNTER, seller, buyer, 1, 1_600_000n, T + 1000n, 5n),
+    ];
+    const t = (round: number, amount: bigint): HaggleTransitionRow => ({
+      signature: `s${round}`,
+      index: 0,
+      slot: BigInt(round),
+      kind: 'offer',
+      side: round % 2 ? 1 : 2,
+      round,
+      amount,
+      decay: 1n,
+      escrow: 100n,
+      status: 'countered',
+      at: null,
+    });
+    const row = (amounts: bigint[]): HaggleNegotiationRow => ({
+      id: 'created',
+      address: 'A1',
+      conversationId: new Uint8Array(16).fill(7),
+      buyer: 'B',
+      seller: 'S',
+      deposit: 2_000_000n,
+      deadline: 0n,
+      responseWindow: 60,
+      decayBps: 50,
+      minOfferBps: 0,
+      protocolFeeBps: 200,
+      maxRounds: 10,
+      zopaDetection: false,
+      escrow: 100n,
+      decayed: 3n,
+      currentOffer: amounts[2],
+      lastOfferBy: 1,
+      rounds: 3,
+      joined: true,
+      status: 'countered',
+      reason: null,
+      buyerReservation: null,
+      sellerReservation: null,
+      zopa: null,
+      amount: null,
+      fee: null,
+      toSeller: null,
+      refund: null,
+      createdSlot: 0n,
+      slot: 3n,
+      createdAt: null,
+      closedAt: new Date(1),
+      transitions: amounts.map((a, i) => t(i + 1, a)),
+    });
+    const rec = negotiationRecord(envs, T + 10_000_000n)!;
+    assert.equal(onChainColumns([row([1_400_000n, 1_600_000n, 1_500_000n])], rec.gossip).onchain_offer_differences, 0);
+    assert.equal(onChainColumns([row([1_400_000n, 1_600_001n, 1_500_000n])], rec.gossip).onchain_offer_differences, 1);
+  },
+);
 
 test('negotiations: opening and final offer are the first and last by round, as the offers table orders them', () => {
   // The round-3 offer arrives stamped before the round-2 one (same clock tick, clock skew between

@@ -49,7 +49,10 @@ function canon(v: unknown): string | null {
   return String(v);
 }
 
-/** The gossiped side of a conversation: NEG1 offers (decay 50 bps, 6 rounds) and the closing message, signed by demo agents 0 (buyer) and 1 (seller). */
+/**
+ * The gossiped side of a conversation: NEG1 offers (decay 50 bps, 6 rounds) and the closing message, signed by demo
+ * agents 0 (buyer) and 1 (seller).
+ */
 function gossip(conv: Uint8Array, msgs: Array<[0 | 1, number, bigint]>, clock: { us: bigint }): IngestItem[] {
   const agents = [agentSeed(0), agentSeed(1)];
   return msgs.map(([from, msgType, price], round) => {
@@ -92,7 +95,9 @@ function gossip(conv: Uint8Array, msgs: Array<[0 | 1, number, bigint]>, clock: {
 const OFF_CHAIN: Expected = Object.fromEntries(ONCHAIN.map((c) => [c, null]));
 Object.assign(OFF_CHAIN, { onchain: 'false', onchain_negotiations: '0' });
 
-/** Stores the gossip and indexes the chain into `store`, then exports through `exporter` (a store on the same database). */
+/**
+ * Stores the gossip and indexes the chain into `store`, then exports through `exporter` (a store on the same database).
+ */
 async function story(store: Store, exporter: Store = store): Promise<void> {
   const w: ChainWorld = await startChainWorld();
   try {
@@ -162,7 +167,8 @@ async function story(store: Store, exporter: Store = store): Promise<void> {
     await offer(settled.ref, seller, 900n);
     await offer(settled.ref, buyer, 600n);
     const settledEnd = await at(await acceptOffer(w.connection, { ...settled.ref, config, party: seller }));
-    // Rejected: the buyer's 300 on chain (1% decay of 1000), the seller rejects; the gossip had a COUNTER 700 the chain never saw.
+    // Rejected: the buyer's 300 on chain (1% decay of 1000), the seller rejects; the gossip had a COUNTER 700 the chain
+    // never saw.
     const rejected = await open(1000n, 100);
     await offer(rejected.ref, buyer, 300n);
     const rejectedEnd = await at(await rejectNegotiation(w.connection, { ...rejected.ref, config, party: seller }));

@@ -73,7 +73,10 @@ export function expectedFeedbackRows(envs: readonly EnvelopeRecord[], epochSecon
   return out;
 }
 
-/** Negotiation conversations of [fromUs, toUs): those with a PROPOSE dated in it (the store's selection), in protocol order. */
+/**
+ * Negotiation conversations of [fromUs, toUs): those with a PROPOSE dated in it (the store's selection), in protocol
+ * order.
+ */
 export function negotiationConversations(
   envs: readonly EnvelopeRecord[],
   fromUs: bigint,

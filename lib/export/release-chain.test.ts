@@ -255,41 +255,45 @@ describe('releases against the chain', () => {
     assert.equal(CHALLENGE_EPOCH_OFFSET, offsetOf(challenge.CHALLENGE_FIELDS, 'epoch'));
   });
 
-  test("an honest release verifies with the chain: the expired delegate's envelope, a batch without log and an unindexed batch", async () => {
-    const d = m.signers[hx(D.agent.toBytes())] as SignerEvidence;
-    assert.ok(
-      'owner' in d && d.delegations.length === 1 && d.delegations[0].delegate === hx(hot.publicKey.toBytes()),
-      JSON.stringify(d),
-    );
-    assert.equal(m.knownMissing?.length, 1, 'the unindexed batch is named known-missing');
-    for (const chainOpt of [undefined, chain]) {
-      const checks = await verifyRelease(dir, m, { chain: chainOpt });
-      assert.deepEqual(failures(checks), [], chainOpt ? 'with the chain' : 'offline');
-      const nc = notCheckable(checks);
+  test(
+    'an honest release verifies with the chain: the expired ' +
+      "delegate's envelope, a batch without log and an unindexed batch",
+    async () => {
+      const d = m.signers[hx(D.agent.toBytes())] as SignerEvidence;
       assert.ok(
-        nc.some(
-          (c) =>
-            c.name.includes(`batch root of ${hx(D.agent.toBytes()).slice(0, 16)}`) &&
-            c.detail === 'not checkable: no log uploaded',
-        ),
-        JSON.stringify(nc),
+        'owner' in d && d.delegations.length === 1 && d.delegations[0].delegate === hx(hot.publicKey.toBytes()),
+        JSON.stringify(d),
       );
-      if (chainOpt) {
-        assert.ok(
-          nc.some((c) => /^epoch \d+ batch \w+: on chain$/.test(c.name) && /known-missing/.test(c.detail!)),
-          JSON.stringify(nc),
-        );
+      assert.equal(m.knownMissing?.length, 1, 'the unindexed batch is named known-missing');
+      for (const chainOpt of [undefined, chain]) {
+        const checks = await verifyRelease(dir, m, { chain: chainOpt });
+        assert.deepEqual(failures(checks), [], chainOpt ? 'with the chain' : 'offline');
+        const nc = notCheckable(checks);
         assert.ok(
           nc.some(
             (c) =>
-              /^epoch \d+ challenge \w+: on chain$/.test(c.name) &&
-              /after the release listed the chain \(slot \d+\); a later revision holds it$/.test(c.detail!),
+              c.name.includes(`batch root of ${hx(D.agent.toBytes()).slice(0, 16)}`) &&
+              c.detail === 'not checkable: no log uploaded',
           ),
           JSON.stringify(nc),
         );
+        if (chainOpt) {
+          assert.ok(
+            nc.some((c) => /^epoch \d+ batch \w+: on chain$/.test(c.name) && /known-missing/.test(c.detail!)),
+            JSON.stringify(nc),
+          );
+          assert.ok(
+            nc.some(
+              (c) =>
+                /^epoch \d+ challenge \w+: on chain$/.test(c.name) &&
+                /after the release listed the chain \(slot \d+\); a later revision holds it$/.test(c.detail!),
+            ),
+            JSON.stringify(nc),
+          );
+        }
       }
-    }
-  });
+    },
+  );
 
   /** A copy of the release rewritten by `forge` through `put` (table written, manifest and datapackage re-hashed). */
   async function forged(
@@ -335,107 +339,113 @@ describe('releases against the chain', () => {
     return { d, f, done: () => rmSync(d, { recursive: true, force: true }) };
   }
 
-  test('a release that drops a conversation and every batch that logged it passes offline and fails with the chain', async () => {
-    const gone = [hx(A.agent.toBytes()), hx(C.agent.toBytes())];
-    const y = hx(convY);
-    const { d, f, done } = await forged(async ({ rows, put, m: f }) => {
-      for (const t of ['envelopes', 'offers', 'negotiations', 'feedback'] as const)
+  test(
+    'a release that drops a conversation and every batch ' + 'that logged it passes offline and fails with the chain',
+    async () => {
+      const gone = [hx(A.agent.toBytes()), hx(C.agent.toBytes())];
+      const y = hx(convY);
+      const { d, f, done } = await forged(async ({ rows, put, m: f }) => {
+        for (const t of ['envelopes', 'offers', 'negotiations', 'feedback'] as const)
+          await put(
+            t,
+            (await rows(t)).filter((r) => r.conversation_id !== y),
+          );
         await put(
-          t,
-          (await rows(t)).filter((r) => r.conversation_id !== y),
+          'batches',
+          (await rows('batches')).filter((r) => !gone.includes(String(r.agent_id))),
         );
-      await put(
-        'batches',
-        (await rows('batches')).filter((r) => !gone.includes(String(r.agent_id))),
-      );
-      await put(
-        'reconciliation',
-        (await rows('reconciliation')).filter((r) => !gone.includes(String(r.agent_id))),
-      );
-      f.batches = f.batches.filter((b) => !gone.includes(b.agent));
-    });
-    try {
-      assert.deepEqual(failures(await verifyRelease(d, f)), [], 'consistent: nothing in the files betrays it');
-      const bad = failures(await verifyRelease(d, f, { chain }));
-      const missing = bad.filter((c) => /^epoch \d+ batch \w+: on chain$/.test(c.name));
-      assert.equal(missing.length, 2, JSON.stringify(bad));
-      assert.match(missing[0].detail!, /on chain for epoch \d+, not in the release and not named known-missing/);
-    } finally {
-      done();
-    }
-  });
+        await put(
+          'reconciliation',
+          (await rows('reconciliation')).filter((r) => !gone.includes(String(r.agent_id))),
+        );
+        f.batches = f.batches.filter((b) => !gone.includes(b.agent));
+      });
+      try {
+        assert.deepEqual(failures(await verifyRelease(d, f)), [], 'consistent: nothing in the files betrays it');
+        const bad = failures(await verifyRelease(d, f, { chain }));
+        const missing = bad.filter((c) => /^epoch \d+ batch \w+: on chain$/.test(c.name));
+        assert.equal(missing.length, 2, JSON.stringify(bad));
+        assert.match(missing[0].detail!, /on chain for epoch \d+, not in the release and not named known-missing/);
+      } finally {
+        done();
+      }
+    },
+  );
 
   const idHex = (v: unknown) => (v instanceof Uint8Array ? hx(v) : String(v));
-  test("a FEEDBACK envelope under a key added to a real agent's signers passes offline and fails with the chain", async () => {
-    const fake = Keypair.generate();
-    const a = hx(A.agent.toBytes());
-    const { d, f, done } = await forged(async ({ rows, put, m: f }) => {
-      const conv = Uint8Array.from(randomBytes(16));
-      const b = buildEnvelope(
-        {
-          msgType: MsgType.FEEDBACK,
-          sender: A.agent.toBytes(),
-          recipient: C.agent.toBytes(),
-          conversationId: conv,
-          nonce: 99n,
-          timestamp: BigInt(epoch * E) * 1_000_000n + 3_000_000n,
-          blockRef: 1n,
-          payload: encodeFeedback({
+  test(
+    'a FEEDBACK envelope under a key added to a real ' + "agent's signers passes offline and fails with the chain",
+    async () => {
+      const fake = Keypair.generate();
+      const a = hx(A.agent.toBytes());
+      const { d, f, done } = await forged(async ({ rows, put, m: f }) => {
+        const conv = Uint8Array.from(randomBytes(16));
+        const b = buildEnvelope(
+          {
+            msgType: MsgType.FEEDBACK,
+            sender: A.agent.toBytes(),
+            recipient: C.agent.toBytes(),
             conversationId: conv,
-            targetAgent: C.agent.toBytes(),
-            score: -100,
-            outcome: 0,
-            isDispute: false,
-            role: 0,
-          }),
-        },
-        fake.secretKey.slice(0, 32),
-      );
-      const stored = {
-        id: b.id,
-        seq: '999',
-        raw: b.bytes,
-        epoch,
-        source: 'stream',
-        topic: null,
-        received_us: String(BigInt(epoch * E) * 1_000_000n + 3_100_000n),
-      };
-      await put('envelopes', [...(await rows('envelopes')), envelopeRow(stored)]);
-      // In the table's declared order (envelope_id), wherever the random id falls.
-      await put(
-        'feedback',
-        [...(await rows('feedback')), ...expectedFeedbackRows([envelopeRecord(stored)], E)].sort((x, y) =>
-          idHex(x.envelope_id) < idHex(y.envelope_id) ? -1 : 1,
-        ),
-      );
-      const ev = f.signers[a] as SignerEvidence;
-      assert.ok('owner' in ev);
-      ev.delegations.push({
-        address: Keypair.generate().publicKey.toBase58(),
-        delegate: hx(fake.publicKey.toBytes()),
-        delegator: ev.owner,
-        expiry: '0',
-        data: '00',
-        usable: true,
+            nonce: 99n,
+            timestamp: BigInt(epoch * E) * 1_000_000n + 3_000_000n,
+            blockRef: 1n,
+            payload: encodeFeedback({
+              conversationId: conv,
+              targetAgent: C.agent.toBytes(),
+              score: -100,
+              outcome: 0,
+              isDispute: false,
+              role: 0,
+            }),
+          },
+          fake.secretKey.slice(0, 32),
+        );
+        const stored = {
+          id: b.id,
+          seq: '999',
+          raw: b.bytes,
+          epoch,
+          source: 'stream',
+          topic: null,
+          received_us: String(BigInt(epoch * E) * 1_000_000n + 3_100_000n),
+        };
+        await put('envelopes', [...(await rows('envelopes')), envelopeRow(stored)]);
+        // In the table's declared order (envelope_id), wherever the random id falls.
+        await put(
+          'feedback',
+          [...(await rows('feedback')), ...expectedFeedbackRows([envelopeRecord(stored)], E)].sort((x, y) =>
+            idHex(x.envelope_id) < idHex(y.envelope_id) ? -1 : 1,
+          ),
+        );
+        const ev = f.signers[a] as SignerEvidence;
+        assert.ok('owner' in ev);
+        ev.delegations.push({
+          address: Keypair.generate().publicKey.toBase58(),
+          delegate: hx(fake.publicKey.toBytes()),
+          delegator: ev.owner,
+          expiry: '0',
+          data: '00',
+          usable: true,
+        });
       });
-    });
-    try {
-      assert.deepEqual(failures(await verifyRelease(d, f)), [], 'consistent: the manifest vouches for the key');
-      const bad = failures(await verifyRelease(d, f, { chain }));
-      assert.ok(
-        bad.some(
-          (c) =>
-            c.name === `epoch ${epoch} signers of ${a.slice(0, 16)}: against the chain` &&
-            /no DelegateV1 attestation at \w+ on chain/.test(c.detail!),
-        ),
-        JSON.stringify(bad),
-      );
-      assert.ok(
-        bad.some((c) => / envelopes row \d+ \([0-9a-f]+\) column signature$/.test(c.name)),
-        JSON.stringify(bad),
-      );
-    } finally {
-      done();
-    }
-  });
+      try {
+        assert.deepEqual(failures(await verifyRelease(d, f)), [], 'consistent: the manifest vouches for the key');
+        const bad = failures(await verifyRelease(d, f, { chain }));
+        assert.ok(
+          bad.some(
+            (c) =>
+              c.name === `epoch ${epoch} signers of ${a.slice(0, 16)}: against the chain` &&
+              /no DelegateV1 attestation at \w+ on chain/.test(c.detail!),
+          ),
+          JSON.stringify(bad),
+        );
+        assert.ok(
+          bad.some((c) => / envelopes row \d+ \([0-9a-f]+\) column signature$/.test(c.name)),
+          JSON.stringify(bad),
+        );
+      } finally {
+        done();
+      }
+    },
+  );
 });

@@ -40,7 +40,10 @@ export const emptyHeld = (): HeldAccounts => ({
   negotiationAccounts: new Set(),
 });
 
-/** The on-chain accounts of the epoch the release does not hold, each with its kind (and its submitted slot when the account has one). */
+/**
+ * The on-chain accounts of the epoch the release does not hold, each with its kind (and its submitted slot when the
+ * account has one).
+ */
 export function notHeld(
   accounts: EpochAccounts,
   held: HeldAccounts,
@@ -62,7 +65,8 @@ const REASONS: Record<KnownMissing['kind'], string> = {
   batch: 'on chain when the release was written, not yet indexed by the observer',
   challenge: 'on chain when the release was written, not yet indexed by the observer',
   negotiation:
-    'open on chain, created in the epoch, with no negotiation of this epoch naming it (its PROPOSE is dated in another epoch, or was never gossiped)',
+    'open on chain, created in the epoch, with no negotiation of this epoch ' +
+    'naming it (its PROPOSE is dated in another epoch, or was never gossiped)',
 };
 
 /**

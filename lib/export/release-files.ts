@@ -21,7 +21,8 @@ const FILES: RegExp[] = [
   new RegExp(`^revisions/(?<t>${T})/epoch-(?<e>${N})/\\k<t>-epoch\\k<e>\\.r(?<r>${R})\\.parquet$`),
   new RegExp(`^context/epoch-(?<e>${N})/context-epoch\\k<e>(?:\\.r(?<r>${R}))?\\.parquet$`),
   new RegExp(
-    `^epoch=(?<e>${N})(?:\\.r(?<r>${R}))?\\.(?:manifest\\.json|manifest\\.sig\\.json|README\\.md|datapackage\\.json|CITATION\\.cff)$`,
+    `^epoch=(?<e>${N})(?:\\.r(?<r>${R}` +
+      `))?\\.(?:manifest\\.json|manifest\\.sig\\.json|README\\.md|datapackage\\.json|CITATION\\.cff)$`,
   ),
 ];
 /** The newest revision's copies: served once the epoch has a release, and replaced by each revision. */

@@ -44,7 +44,8 @@ export async function lateChanges(source: ExportSource, m: LatestManifest): Prom
       out.push(`batch of ${agent.slice(0, 16)}: its log was uploaded`);
     else if (String(b.status) !== was.status)
       out.push(
-        `batch of ${agent.slice(0, 16)}: ${was.status} → ${String(b.status)}${was.status === 'unverified' ? ' (its log was uploaded)' : ''}`,
+        `batch of ${agent.slice(0, 16)}: ${was.status} → ${String(b.status)}` +
+          (was.status === 'unverified' ? ' (its log was uploaded)' : ''),
       );
     else if (toHex(b.root as Uint8Array) !== was.root)
       out.push(`batch of ${agent.slice(0, 16)}: another root on chain`);
@@ -71,7 +72,8 @@ async function movedOnChain(
     for (const r of page)
       if (BigInt(String(r.slot)) > slot)
         moved.add(
-          `challenge ${String(r.address)}: moved on chain after slot ${slot} (${String(r.status)} at slot ${String(r.slot)})`,
+          `challenge ${String(r.address)}: moved on chain after slot ` +
+            `${slot} (${String(r.status)} at slot ${String(r.slot)})`,
         );
   }
   return [...moved].sort();

@@ -18,7 +18,10 @@ export interface ReleaseRevisionSummary {
   manifest: string;
   /** The detached signature (signing.ts), when the release is signed. */
   signature: string | null;
-  /** The dataset card's files (card.ts): README.md, datapackage.json, CITATION.cff; null before manifest version 3's card. */
+  /**
+   * The dataset card's files (card.ts): README.md, datapackage.json, CITATION.cff; null before manifest version 3's
+   * card.
+   */
   card: { readme: string; datapackage: string; citation: string } | null;
   /** The context file (the epoch's negotiations' envelopes dated outside it): verifying needs it. */
   context: { rows: number; sha256: string; file: string } | null;

@@ -61,8 +61,10 @@ describe('releases read by DuckDB and the datapackage validator', { skip: duckSk
         const [on, off, diff, cols] = await duckQuery(
           `SELECT count(*)::INT AS n FROM (${read(true)})`,
           `SELECT count(*)::INT AS n FROM (${read(false)})`,
-          `SELECT count(*)::INT AS n FROM ((${read(true)} EXCEPT ALL ${read(false)}) UNION ALL (${read(false)} EXCEPT ALL ${read(true)}))`,
-          `SELECT (SELECT list(column_name) FROM (DESCRIBE ${read(true)})) = (SELECT list(column_name) FROM (DESCRIBE ${read(false)})) AS same`,
+          `SELECT count(*)::INT AS n FROM ((${read(true)} EXCEPT ALL ` +
+            `${read(false)}) UNION ALL (${read(false)} EXCEPT ALL ${read(true)}))`,
+          `SELECT (SELECT list(column_name) FROM (DESCRIBE ${read(true)})) = ` +
+            `(SELECT list(column_name) FROM (DESCRIBE ${read(false)})) AS same`,
         );
         assert.equal(on[0].n, off[0].n, glob);
         assert.equal(Number(on[0].n), rowsOf(table, latest), `${glob}: every row of every epoch, once`);
@@ -81,12 +83,16 @@ describe('releases read by DuckDB and the datapackage validator', { skip: duckSk
 
   test('numeric figures are numeric types, lists are lists, sender times integers', async () => {
     const describe = (table: string) =>
-      `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${sqlPath(join(dir, table, '**', '*.parquet'))}))`;
+      `SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet(${sqlPath(
+        join(dir, table, '**', '*.parquet'),
+      )}))`;
     const [neg, ch, env, nums] = await duckQuery(
       describe('negotiations'),
       describe('challenges'),
       describe('envelopes'),
-      `SELECT count(nash_price)::INT AS n, sum(CASE WHEN nash_price = (buyer_reservation + seller_reservation) / 2 THEN 1 ELSE 0 END)::INT AS exact FROM read_parquet(${sqlPath(join(dir, 'negotiations', '**', '*.parquet'))})`,
+      `SELECT count(nash_price)::INT AS n, sum(CASE WHEN nash_price = ` +
+        `(buyer_reservation + seller_reservation) / 2 THEN 1 ELSE 0 END)::INT AS exact FROM ` +
+        `read_parquet(${sqlPath(join(dir, 'negotiations', '**', '*.parquet'))})`,
     );
     const type = (rows: Record<string, unknown>[]) =>
       Object.fromEntries(rows.map((r) => [r.column_name, r.column_type]));

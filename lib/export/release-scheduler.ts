@@ -55,7 +55,9 @@ export const RELEASE_SETTLE_MS = 7 * 86_400_000;
 /** Unsettled epochs looked at per check (each look re-derives the epoch's negotiations). */
 export const REVISION_CHECKS_PER_TICK = 16;
 
-/** What still moves in `epoch` at `asOfUs`: pending challenges and open negotiations (as a release would record them). */
+/**
+ * What still moves in `epoch` at `asOfUs`: pending challenges and open negotiations (as a release would record them).
+ */
 export async function movingParts(
   source: ExportSource,
   epoch: number,

@@ -34,7 +34,10 @@ for (const kind of BACKENDS)
       rmSync(dir, { recursive: true, force: true });
     });
 
-    /** Envelopes the mesh delivers while the release is written: a FEEDBACK dated inside the epoch, and the next COUNTER of one of its negotiations dated in the next one. */
+    /**
+     * Envelopes the mesh delivers while the release is written: a FEEDBACK dated inside the epoch, and the next COUNTER
+     * of one of its negotiations dated in the next one.
+     */
     function arrivals(): IngestItem[] {
       const e = BigInt(EPOCH_SECONDS) * 1_000_000n;
       const inEpoch = fs.fx.items.filter((i) => i.envelope.timestamp / e === BigInt(epoch));

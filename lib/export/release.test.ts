@@ -46,7 +46,8 @@ describe('dataset releases', () => {
   test('an untouched release verifies: hashes, ids, signatures, batch roots', async () => {
     const r = await verifyRelease(dir, readManifests(dir)[0]);
     assert.deepEqual(failures(r), []);
-    // Per table its file and rows, the envelopes' bytes and columns, the derived tables, and per batch the table and the log.
+    // Per table its file and rows, the envelopes' bytes and columns, the derived tables, and per batch the table and
+    // the log.
     assert.ok(r.length >= 14 + 5 + 2 * manifest.batches.length, String(r.length));
   });
 

@@ -54,7 +54,10 @@ import { RELEASE_TABLE_NAMES, type ReleaseTableName, type Row } from './schema';
 import { fileSha256, type SigningKey, signatureName, signManifest } from './signing';
 import { CONTEXT_SCHEMA, TABLES } from './tables';
 import { writeFormat } from './writers';
-/** Anchors the release `manifestFile` in `dir` unless its anchor record exists; the record is written after the anchor confirmed. */
+/**
+ * Anchors the release `manifestFile` in `dir` unless its anchor record exists; the record is written after the anchor
+ * confirmed.
+ */
 export async function anchorRelease(dir: string, manifestFile: string, anchor: ReleaseAnchorer): Promise<void> {
   const path = join(dir, anchorName(manifestFile));
   if (existsSync(path)) return;
@@ -191,7 +194,8 @@ export async function createRelease(p: CreateReleaseParams): Promise<ReleaseMani
         setAside++;
         if (reasons.length < 5) reasons.push(why);
       },
-      // What is still moving, which on-chain accounts the release holds, and the manifest's batches, read off the rows as they are written.
+      // What is still moving, which on-chain accounts the release holds, and the manifest's batches, read off the rows
+      // as they are written.
       onRow:
         table === 'negotiations'
           ? (r) => {

@@ -168,7 +168,10 @@ const EMPTY_ENVELOPE = {
 
 const vals: unknown[] = [];
 
-/** One literal with every column (a fixed object shape: spreading or adding keys one by one made rows slow dictionary objects). */
+/**
+ * One literal with every column (a fixed object shape: spreading or adding keys one by one made rows slow dictionary
+ * objects).
+ */
 export function envelopeRow(r: DbRow): Row {
   const e = envelopeRecord(r);
   const kind = decodePayloadInto(e.msgType, e.payload, vals);
@@ -217,7 +220,10 @@ export function envelopeRow(r: DbRow): Row {
   };
 }
 
-/** The stored timestamp, or the exact u64 from the envelope bytes where the int8 column saturated (the store sends `raw` then). */
+/**
+ * The stored timestamp, or the exact u64 from the envelope bytes where the int8 column saturated (the store sends `raw`
+ * then).
+ */
 function feedbackTime(r: DbRow): bigint {
   if (r.raw instanceof Uint8Array) {
     const d = decodeEnvelope(u8(r.raw));
@@ -275,7 +281,10 @@ export function reconciliationRow(r: DbRow): Row {
   return out;
 }
 
-/** A dispute row (lib/store/export/export.ts 'disputes'): the header from the DISPUTE's bytes (exact timestamp), the verdict decoded. */
+/**
+ * A dispute row (lib/store/export/export.ts 'disputes'): the header from the DISPUTE's bytes (exact timestamp), the
+ * verdict decoded.
+ */
 export function disputeRow(r: DbRow): Row {
   const d = decodeEnvelope(u8(r.raw));
   const vRaw = r.verdict_raw ? u8(r.verdict_raw) : null;

@@ -71,7 +71,10 @@ export interface Column {
 /** Places of a decimal type (0 for the others). */
 export const decimalScale = (t: ColumnType): number => (t === 'decimal1' ? 1 : t === 'decimal6' ? 6 : 0);
 
-/** The unscaled integer of decimal text with at most `scale` places (`12.5` at scale 1 → 125n), or null when it is not one. */
+/**
+ * The unscaled integer of decimal text with at most `scale` places (`12.5` at scale 1 → 125n), or null when it is not
+ * one.
+ */
 export function unscaledDecimal(text: string, scale: number): bigint | null {
   const m = /^(-?)(\d{1,40})(?:\.(\d+))?$/.exec(text);
   if (!m || (m[3] ?? '').length > scale) return null;

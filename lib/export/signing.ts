@@ -138,6 +138,8 @@ export function checkManifestSignature(dir: string, manifestFile: string, truste
     trusted: !!trustedKey,
     signer: s.signer,
     publicKey: s.publicKey,
-    detail: `release ${id} signed by ${who}${trustedKey ? ', the key given with --key' : ' (not checked against a key you trust: pass --key)'}`,
+    detail:
+      `release ${id} signed by ${who}` +
+      (trustedKey ? ', the key given with --key' : ' (not checked against a key you trust: pass --key)'),
   };
 }

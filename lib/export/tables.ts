@@ -18,7 +18,9 @@ const list = (name: string, item: ScalarType | Field[], doc: string, nullable = 
 const envelopes: TableSchema = {
   name: 'envelopes',
   version: 4,
-  doc: 'Every stored envelope: the 12 header items, how the observer first saw it, and the decoded protocol payload fields. One row per envelope id.',
+  doc:
+    'Every stored envelope: the 12 header items, how the observer first saw ' +
+    'it, and the decoded protocol payload fields. One row per envelope id.',
   columns: [
     req('id', 'hex', 'Envelope id: keccak256 of the encoded envelope (docs/protocol.md §3).'),
     req('seq', 'int64', 'Observer insertion order (stable across exports).'),
@@ -30,7 +32,8 @@ const envelopes: TableSchema = {
     req(
       'timestamp',
       'u64_timestamp',
-      'Sender timestamp (item 4): unix microseconds as the sender wrote them (any u64), the same integer in every format.',
+      'Sender timestamp (item 4): unix microseconds as the sender ' +
+        'wrote them (any u64), the same integer in every format.',
     ),
     req('block_ref', 'u64', 'Solana slot the sender referenced (item 5).'),
     req('nonce', 'u64', 'Per-sender nonce (item 6).'),
@@ -46,7 +49,8 @@ const envelopes: TableSchema = {
     req(
       'first_seen',
       'timestamp',
-      'When the observer first stored it: a microsecond timestamp like every observer time, whose clock reads whole milliseconds (the last three digits of the µs are 0).',
+      'When the observer first stored it: a microsecond timestamp like every observer ' +
+        'time, whose clock reads whole milliseconds (the last three digits of the µs are 0).',
     ),
     req(
       'payload_kind',
@@ -78,29 +82,38 @@ const envelopes: TableSchema = {
 const offers: TableSchema = {
   name: 'offers',
   version: 4,
-  doc: "The protocol's negotiation trace: one row per NEG1 offer (PROPOSE or COUNTER with a NEG1 payload) in round order, then one row for the final action (ACCEPT, else REJECT) when there is one. For NegMAS's own trace shape (outcome tuples, its state names, the round as step), export the negmas table.",
+  doc:
+    "The protocol's negotiation trace: one row per NEG1 offer (PROPOSE or COUNTER with a NEG1 payload) " +
+    'in round order, then one row for the final action (ACCEPT, else REJECT) when there is one. For ' +
+    "NegMAS's own trace shape (outcome tuples, its state names, the round as step), export the negmas table.",
   columns: [
     req('time', 'double', "Seconds from the negotiation's first message (PROPOSE, or the sealed opening) to this one."),
     c(
       'relative_time',
       'double',
-      "Relative time 0..1: max((time of this message − start) / (deadline − start), (round + 1) / (max_rounds + 1)) with the opening NEG1's deadline and max_rounds; the part a missing term (0) would give is left out; null when the opening states neither.",
+      'Relative time 0..1: max((time of this message − start) / (deadline − start), (round ' +
+        "+ 1) / (max_rounds + 1)) with the opening NEG1's deadline and max_rounds; the part " +
+        'a missing term (0) would give is left out; null when the opening states neither.',
     ),
     req(
       'step',
       'int32',
-      'Index of the row in the negotiation, 0-based, both sides counted: offers in NEG1 round order (then timestamp, then envelope id), the final action last; rows follow it.',
+      'Index of the row in the negotiation, 0-based, both sides counted: offers in NEG1 ' +
+        'round order (then timestamp, then envelope id), the final action last; rows follow it.',
     ),
     req('negotiator', 'hex', 'The agent that sent this offer or action (envelope sender).'),
     c(
       'offer',
       'i128',
-      'NEG1 bid_value: the offered price; on the final action the price it accepts or rejects (null when its payload is not NEG1).',
+      'NEG1 bid_value: the offered price; on the final action the ' +
+        'price it accepts or rejects (null when its payload is not NEG1).',
     ),
     c(
       'response',
       'string',
-      "What the other party (recipient) did next after this offer, in NegMAS's ResponseType names: REJECT_OFFER (it countered), ACCEPT_OFFER or END_NEGOTIATION (REJECT); null when nothing answered it, and on the final action.",
+      "What the other party (recipient) did next after this offer, in NegMAS's " +
+        'ResponseType names: REJECT_OFFER (it countered), ACCEPT_OFFER or END_NEGOTIATION ' +
+        '(REJECT); null when nothing answered it, and on the final action.',
     ),
     req('state', 'string', 'continuing on offers; agreement (ACCEPT) or ended (REJECT) on the final action.'),
     req('timestamp', 'u64_timestamp', 'The envelope timestamp (item 4), absolute, unix µs as the sender wrote it.'),
@@ -121,13 +134,18 @@ const offers: TableSchema = {
 const negmas: TableSchema = {
   name: 'negmas',
   version: 1,
-  doc: "NegMAS's negotiation trace (negmas.common.TraceElement, as SAOMechanism.full_trace gives it): one row per NEG1 offer in round order, the first seven columns in TraceElement's order. The ACCEPT or REJECT is not a row of its own: it is the last offer's response and state, as in NegMAS. Export only (not in releases): it is a view of the offers table.",
+  doc:
+    "NegMAS's negotiation trace (negmas.common.TraceElement, as SAOMechanism.full_trace gives " +
+    "it): one row per NEG1 offer in round order, the first seven columns in TraceElement's " +
+    "order. The ACCEPT or REJECT is not a row of its own: it is the last offer's response " +
+    'and state, as in NegMAS. Export only (not in releases): it is a view of the offers table.',
   columns: [
     req('time', 'double', "Seconds from the negotiation's first message to this offer."),
     c(
       'relative_time',
       'double',
-      "Relative time 0..1 against the opening NEG1's deadline and max_rounds, as the offers table; null when the opening states neither.",
+      "Relative time 0..1 against the opening NEG1's deadline and " +
+        'max_rounds, as the offers table; null when the opening states neither.',
     ),
     req('step', 'int32', "The mechanism's step: the offer's NEG1 round (0-based)."),
     req('negotiator', 'hex', "The agent that made the offer (envelope sender), as NegMAS's negotiator id."),
@@ -140,13 +158,17 @@ const negmas: TableSchema = {
     list(
       'responses',
       'string',
-      "NegMAS ResponseType names of the answer to this offer (one item, as SAOMechanism's trace): REJECT_OFFER (the other party countered), ACCEPT_OFFER (it accepted), END_NEGOTIATION (it sent REJECT, or the negotiation ended without a deal), NO_RESPONSE (unanswered: still open, or timed out).",
+      "NegMAS ResponseType names of the answer to this offer (one item, as SAOMechanism's trace): " +
+        'REJECT_OFFER (the other party countered), ACCEPT_OFFER (it accepted), END_NEGOTIATION (it sent REJECT, ' +
+        'or the negotiation ended without a deal), NO_RESPONSE (unanswered: still open, or timed out).',
       false,
     ),
     req(
       'state',
       'string',
-      "NegMAS's state after this step: continuing, then on the last offer agreement (an ACCEPT, or the chain settled it), ended (a REJECT, or deal steps without an ACCEPT), timedout (its deadline passed or its rounds were used) or continuing (still open).",
+      "NegMAS's state after this step: continuing, then on the last offer agreement (an " +
+        'ACCEPT, or the chain settled it), ended (a REJECT, or deal steps without an ACCEPT), ' +
+        'timedout (its deadline passed or its rounds were used) or continuing (still open).',
     ),
     req('conversation_id', 'hex', 'The negotiation (group rows by it for one trace each).'),
     req('envelope_id', 'hex', 'Envelope id of the offer.'),
@@ -167,7 +189,8 @@ const onChainColumns: Column[] = [
   req(
     'onchain_negotiations',
     'int32',
-    'Haggle negotiations of this conversation (a closed account frees its address, so there can be more than one); the other on-chain columns describe the latest, and are null when there is none.',
+    'Haggle negotiations of this conversation (a closed account frees its address, so there can be ' +
+      'more than one); the other on-chain columns describe the latest, and are null when there is none.',
   ),
   c('onchain_address', 'string', 'Negotiation account, the PDA of buyer, seller and conversation id (base58).'),
   c('onchain_create_signature', 'string', 'Signature of the transaction that created it (base58).'),
@@ -181,7 +204,8 @@ const onChainColumns: Column[] = [
   c(
     'onchain_refund_reason',
     'string',
-    'Why the escrow went back to the buyer: rejected, deadline, response window or no ZOPA (a rejected status with reason no ZOPA is the no-ZOPA outcome); null unless refunded.',
+    'Why the escrow went back to the buyer: rejected, deadline, response window or no ZOPA ' +
+      '(a rejected status with reason no ZOPA is the no-ZOPA outcome); null unless refunded.',
   ),
   c('onchain_decay_bps', 'int32', 'Escrow burned to the treasury per on-chain offer, basis points of 10,000.'),
   c('onchain_protocol_fee_bps', 'int32', 'Protocol fee on the settled amount, basis points.'),
@@ -210,7 +234,9 @@ const onChainColumns: Column[] = [
   c(
     'onchain_offer_differences',
     'int32',
-    "Gossip against chain, as the conversation page counts them: offer positions whose NEG1 offer and on-chain offer differ or exist on one side only (gossip not yet on chain does not count while open), plus one when the settled amount is not the ACCEPT's price.",
+    'Gossip against chain, as the conversation page counts them: offer positions whose NEG1 ' +
+      'offer and on-chain offer differ or exist on one side only (gossip not yet on chain ' +
+      "does not count while open), plus one when the settled amount is not the ACCEPT's price.",
   ),
   c(
     'onchain_matches_gossip',
@@ -222,7 +248,11 @@ const onChainColumns: Column[] = [
 const negotiations: TableSchema = {
   name: 'negotiations',
   version: 6,
-  doc: 'One row per negotiation (conversation with a PROPOSE): parties, offers, outcome, the analytics of lib/protocol/analytics.ts (docs/analytics.md defines each figure; null where it is unknown), and its on-chain Haggle settlement (escrow, decay burned, payout, refund) when the parties mirrored it on chain. On-chain amounts are USDC base units.',
+  doc:
+    'One row per negotiation (conversation with a PROPOSE): parties, offers, outcome, the ' +
+    'analytics of lib/protocol/analytics.ts (docs/analytics.md defines each figure; null ' +
+    'where it is unknown), and its on-chain Haggle settlement (escrow, decay burned, payout, ' +
+    'refund) when the parties mirrored it on chain. On-chain amounts are USDC base units.',
   columns: [
     req('conversation_id', 'hex', 'Conversation id.'),
     req('proposer', 'hex', 'Agent that sent the PROPOSE.'),
@@ -230,26 +260,33 @@ const negotiations: TableSchema = {
     c(
       'buyer',
       'hex',
-      'The buying party, from evidence (docs/analytics.md "roles": Haggle account, DELIVER, ADVERTISE, DISCOVER); null when nothing says, never guessed from prices.',
+      'The buying party, from evidence (docs/analytics.md "roles": Haggle account, ' +
+        'DELIVER, ADVERTISE, DISCOVER); null when nothing says, never guessed from prices.',
     ),
     c('seller', 'hex', 'The selling party, from the same evidence.'),
     c(
       'roles_source',
       'string',
-      'Where buyer and seller come from: haggle, deliver, advertise or discover (comma-separated when two sources combined); null when unknown.',
+      'Where buyer and seller come from: haggle, deliver, advertise or ' +
+        'discover (comma-separated when two sources combined); null when unknown.',
     ),
     c('opening_offer', 'i128', "Proposer's first price (by round)."),
     c('opening_counter', 'i128', "Responder's first price (by round)."),
     c(
       'final_offer',
       'i128',
-      'Last NEG1 price offered (PROPOSE or COUNTER) by round, then time, then envelope id: the last offer of the offers table.',
+      'Last NEG1 price offered (PROPOSE or COUNTER) by round, then ' +
+        'time, then envelope id: the last offer of the offers table.',
     ),
     req('rounds', 'int32', 'NEG1 offers (PROPOSE + COUNTER) exchanged.'),
     req(
       'outcome',
       'string',
-      "The conversation state machine's outcome (docs/protocol.md \"Conversation state\"), as the list and the API give it: agreed (an ACCEPT), rejected (a REJECT), disputed (an ACCEPT, then a DISPUTE), no_deal (FEEDBACK or other deal steps without an ACCEPT); where that is open or no_deal, the chain's terminal state of its Haggle account (settled → agreed, rejected, expired); else, while open, expired when the last offer's deadline has passed or its round used the last of max_rounds; else open.",
+      'The conversation state machine\'s outcome (docs/protocol.md "Conversation state"), as the list and ' +
+        'the API give it: agreed (an ACCEPT), rejected (a REJECT), disputed (an ACCEPT, then a DISPUTE), ' +
+        "no_deal (FEEDBACK or other deal steps without an ACCEPT); where that is open or no_deal, the chain's " +
+        'terminal state of its Haggle account (settled → agreed, rejected, expired); else, while open, ' +
+        "expired when the last offer's deadline has passed or its round used the last of max_rounds; else open.",
     ),
     c('agreed_price', 'i128', 'Price of the ACCEPT.'),
     req('started_at', 'timestamp', 'First negotiation message.'),
@@ -263,35 +300,42 @@ const negotiations: TableSchema = {
     c(
       'escrow_decay_cost',
       'u64',
-      "Escrow the chain burned by decay for this negotiation's Haggle account (the same figure as escrow_decayed_total); null off chain, where nothing is escrowed.",
+      "Escrow the chain burned by decay for this negotiation's Haggle account (the " +
+        'same figure as escrow_decayed_total); null off chain, where nothing is escrowed.',
     ),
     c(
       'zopa_exists',
       'bool',
-      'Both roles known and both reservations verified (NEGR opening an earlier NEGC): true when they overlap (buyer ≥ seller), false when they do not; null when unknown.',
+      'Both roles known and both reservations verified (NEGR opening an earlier NEGC): ' +
+        'true when they overlap (buyer ≥ seller), false when they do not; null when unknown.',
     ),
     c('buyer_reservation', 'i128', "Buyer's verified reservation price; null when not revealed or not verified."),
     c('seller_reservation', 'i128', "Seller's verified reservation price."),
     c(
       'buyer_reservation_status',
       'string',
-      'verified, no commitment (NEGR without an earlier NEGC), mismatch (NEGR does not open its NEGC) or not revealed; null when the buyer sealed nothing or is unknown.',
+      'verified, no commitment (NEGR without an earlier NEGC), mismatch (NEGR does not ' +
+        'open its NEGC) or not revealed; null when the buyer sealed nothing or is unknown.',
     ),
     c('seller_reservation_status', 'string', 'The same for the seller.'),
     c(
       'commitments_valid',
       'bool',
-      'Every reveal opens an earlier commitment of its sender; false when one has no commitment or does not match; null with no reveal.',
+      'Every reveal opens an earlier commitment of its sender; false ' +
+        'when one has no commitment or does not match; null with no reveal.',
     ),
     c(
       'buyer_concession_exponent',
       'double',
-      "Faratin β of the buyer's offers on the shared clock (< 1 Boulware, > 1 conceder); null with fewer than 4 offers, no movement, roles unknown, or β at the search bound (e^±5, where the offers do not determine it).",
+      "Faratin β of the buyer's offers on the shared clock (< 1 Boulware, > 1 " +
+        'conceder); null with fewer than 4 offers, no movement, roles unknown, ' +
+        'or β at the search bound (e^±5, where the offers do not determine it).',
     ),
     c(
       'buyer_concession_class',
       'string',
-      'boulware, linear (|ln β| ≤ 0.05) or conceder; null when withheld (zig-zag, moving away, β at the search bound, fit error above 5%).',
+      'boulware, linear (|ln β| ≤ 0.05) or conceder; null when withheld ' +
+        '(zig-zag, moving away, β at the search bound, fit error above 5%).',
     ),
     c('buyer_fit_error', 'double', "RMSE of the buyer's fit over its price range."),
     c('buyer_movement', 'string', 'single offer, no movement, conceding, moving away or zig-zag.'),
@@ -311,19 +355,23 @@ const negotiations: TableSchema = {
     c(
       'outside_zopa_by',
       'i128',
-      'How far the agreed price lies outside the ZOPA: max(agreed price - r_buyer, r_seller - agreed price, 0), the most either side passed its own verified reservation by; 0 inside the ZOPA; null without a deal or with the ZOPA unknown.',
+      'How far the agreed price lies outside the ZOPA: max(agreed price - r_buyer, ' +
+        'r_seller - agreed price, 0), the most either side passed its own verified ' +
+        'reservation by; 0 inside the ZOPA; null without a deal or with the ZOPA unknown.',
     ),
     c(
       'rubinstein_share',
       'double',
-      "First mover's Rubinstein share (1 - δB)/(1 - δA·δB), δ = 1 - decay_bps/10,000 of each side's own NEG1 messages; 0.5 with no decay on either side; null when the ZOPA or a side's decay is unknown.",
+      "First mover's Rubinstein share (1 - δB)/(1 - δA·δB), δ = 1 - decay_bps/10,000 of each side's own " +
+        "NEG1 messages; 0.5 with no decay on either side; null when the ZOPA or a side's decay is unknown.",
     ),
     c('rubinstein_price', 'decimal6', 'The Rubinstein price in the ZOPA, rounded to 6 places of a unit.'),
     c('notary', 'hex', 'Agent assigned by NOTARIZE_ASSIGN (not a party).'),
     list(
       'notary_bidders',
       'hex',
-      'The agents (hex ids) that bid to notarise (NOTARIZE_BID) and are neither a party nor the assigned notary; null when none.',
+      'The agents (hex ids) that bid to notarise (NOTARIZE_BID) and ' +
+        'are neither a party nor the assigned notary; null when none.',
     ),
     c('verdict_passed', 'bool', 'Notary verdict (demo VERDICT payload).'),
     c('buyer_feedback_score', 'int32', 'Score the buyer received in FEEDBACK (mean when several).'),
@@ -354,7 +402,9 @@ const feedback: TableSchema = {
 const batches: TableSchema = {
   name: 'batches',
   version: 2,
-  doc: 'BehaviorBatches as the chain indexer stored them (docs/protocol.md §5–6), with their check against the uploaded log.',
+  doc:
+    'BehaviorBatches as the chain indexer stored them ' +
+    '(docs/protocol.md §5–6), with their check against the uploaded log.',
   columns: [
     req('agent_id', 'hex', 'Agent that submitted the batch.'),
     req('epoch', 'int64', 'Epoch the batch covers.'),
@@ -405,7 +455,8 @@ const topicColumns = (['broadcast', 'notary', 'reputation', 'stream'] as const).
     c(
       `committed_${t}`,
       'int32',
-      `Of seen_${t}, those in some committed log of the epoch (the sender's, a recipient's or a FEEDBACK target's verified log); null unless verified.`,
+      `Of seen_${t}, those in some committed log of the epoch (the sender's, a ` +
+        `recipient's or a FEEDBACK target's verified log); null unless verified.`,
     ),
   ];
 });
@@ -413,14 +464,20 @@ const topicColumns = (['broadcast', 'notary', 'reputation', 'stream'] as const).
 const reconciliation: TableSchema = {
   name: 'reconciliation',
   version: 1,
-  doc: "Gossip against the chain, one row per agent and epoch with a batch verdict, computed when the verdict was reached: envelopes the observer saw live (gossip or stream) that belong in the agent's epoch log (docs/protocol.md §5: sent by it, addressed to it, or FEEDBACK about it, dated in the epoch) against the log the agent committed to. Only a verified batch's log is committed; for a mismatch the figures are null (not comparable).",
+  doc:
+    'Gossip against the chain, one row per agent and epoch with a batch verdict, computed ' +
+    'when the verdict was reached: envelopes the observer saw live (gossip or stream) that ' +
+    "belong in the agent's epoch log (docs/protocol.md §5: sent by it, addressed to it, or " +
+    'FEEDBACK about it, dated in the epoch) against the log the agent committed to. Only a ' +
+    "verified batch's log is committed; for a mismatch the figures are null (not comparable).",
   columns: [
     req('agent_id', 'hex', 'The agent.'),
     req('epoch', 'int64', 'The epoch.'),
     req(
       'batch_status',
       'string',
-      'The batch verdict the row was computed at: verified (the uploaded log has the on-chain root and counts) or mismatch.',
+      'The batch verdict the row was computed at: verified (the ' +
+        'uploaded log has the on-chain root and counts) or mismatch.',
     ),
     req('log_entries', 'int32', 'Entries of the uploaded log.'),
     c('seen', 'int32', 'Envelopes the observer saw live that belong in the log; null unless verified.'),
@@ -435,7 +492,12 @@ const reconciliation: TableSchema = {
 const disputes: TableSchema = {
   name: 'disputes',
   version: 3,
-  doc: 'One row per DISPUTE envelope, oldest first, with what its conversation says about it and the opinions recorded on the dispute desk (docs/app.md "Dispute desk") by the reviewers the deployment names (DISPUTE_REVIEWERS); anyone else\'s opinion is kept on the desk but not counted here. The protocol leaves disputes to people: the opinions are signed statements of reviewers, not a resolution. A release holds the opinions as they were when it was written.',
+  doc:
+    'One row per DISPUTE envelope, oldest first, with what its conversation says about it and ' +
+    'the opinions recorded on the dispute desk (docs/app.md "Dispute desk") by the reviewers the ' +
+    "deployment names (DISPUTE_REVIEWERS); anyone else's opinion is kept on the desk but not " +
+    'counted here. The protocol leaves disputes to people: the opinions are signed statements of ' +
+    'reviewers, not a resolution. A release holds the opinions as they were when it was written.',
   columns: [
     req('dispute_id', 'hex', 'The DISPUTE envelope id.'),
     req('conversation_id', 'hex', 'The conversation disputed.'),
@@ -450,13 +512,15 @@ const disputes: TableSchema = {
     c(
       'verdict_passed',
       'bool',
-      'The first VERDICT of the conversation, decoded as the demo agents write it ([passed, score]); null when none or opaque.',
+      'The first VERDICT of the conversation, decoded as the demo ' +
+        'agents write it ([passed, score]); null when none or opaque.',
     ),
     c('verdict_score', 'int32', "That VERDICT's score, -100..100."),
     req(
       'opinions',
       'int32',
-      "Named reviewers with a current opinion (one per reviewer; a newer signed opinion replaces the reviewer's older one).",
+      'Named reviewers with a current opinion (one per reviewer; ' +
+        "a newer signed opinion replaces the reviewer's older one).",
     ),
     req('upheld', 'int32', 'Of those, reviewers who hold the dispute upheld.'),
     req('rejected', 'int32', 'Reviewers who reject it.'),
@@ -485,7 +549,10 @@ export const TABLES: Record<TableName, TableSchema> = {
 export const CONTEXT_SCHEMA: TableSchema = {
   name: 'envelopes',
   version: envelopes.version,
-  doc: "Envelopes of the epoch's negotiations dated outside the epoch: six of the envelopes table's columns (id, seq, raw, seen_via, gossip_topic, first_seen), the raw signed bytes and how the observer got them; decode raw for every other envelopes column.",
+  doc:
+    "Envelopes of the epoch's negotiations dated outside the epoch: six of the envelopes " +
+    "table's columns (id, seq, raw, seen_via, gossip_topic, first_seen), the raw signed " +
+    'bytes and how the observer got them; decode raw for every other envelopes column.',
   columns: ['id', 'seq', 'raw', 'seen_via', 'gossip_topic', 'first_seen'].map(
     (n) => envelopes.columns.find((c) => c.name === n)!,
   ),

@@ -389,12 +389,16 @@ describe('tamper suite: forgeries as an outside forger and as the publisher', ()
     await x?.close();
     rmSync(x?.dir ?? '/nonexistent', { recursive: true, force: true });
     console.log(
-      `\ntamper suite (${table.length} forgeries):\n${'forgery'.padEnd(58)} ${'outside forger'.padEnd(16)} publisher\n${table.map((r) => `${r.name.padEnd(58)} ${r.outside.padEnd(16)} ${r.publisher}`).join('\n')}`,
+      `\ntamper suite (${table.length} forgeries):\n${'forgery'.padEnd(58)} ${'outside forger'.padEnd(16)} ` +
+        `publisher\n` +
+        `${table.map((r) => `${r.name.padEnd(58)} ${r.outside.padEnd(16)} ${r.publisher}`).join('\n')}`,
     );
     const missed = table.filter((r) => r.publisher !== 'caught').length;
     assert.ok(missed <= 2, 'at most two misses by the publisher, each a documented limit');
     console.log(
-      `publisher mode: ${table.length - missed} caught, ${missed} missed; outside forger: ${table.filter((r) => r.outside === 'caught').length} caught`,
+      `publisher mode: ${table.length - missed} caught, ${missed} missed; outside forger: ${
+        table.filter((r) => r.outside === 'caught').length
+      } caught`,
     );
   });
 
@@ -410,7 +414,9 @@ describe('tamper suite: forgeries as an outside forger and as the publisher', ()
     return out;
   }
 
-  /** Applies `c` to a copy of the template; re-signs (and, for the publisher, anchors) with `key`; returns the failures. */
+  /**
+   * Applies `c` to a copy of the template; re-signs (and, for the publisher, anchors) with `key`; returns the failures.
+   */
   async function attempt(c: Case, mode: 'outside' | 'publisher'): Promise<CheckResult[]> {
     const d = mkdtempSync(join(tmpdir(), 'zx-tampered-'));
     try {

@@ -86,7 +86,9 @@ export async function anchorChecks(
     out.push({
       name,
       ok: false,
-      detail: `release ${id} is not anchored by key ${key}${rivals.length ? `; revision ${m.revision} of epoch ${m.epoch} is anchored as ${rivals[0]}` : ''}`,
+      detail:
+        `release ${id} is not anchored by key ${key}` +
+        (rivals.length ? `; revision ${m.revision} of epoch ${m.epoch} is anchored as ${rivals[0]}` : ''),
     });
   else if (own.revision !== m.revision)
     out.push({
@@ -98,7 +100,8 @@ export async function anchorChecks(
     out.push({
       name,
       ok: false,
-      detail: `another release (${rivals[0]}) is anchored as revision ${m.revision} of epoch ${m.epoch} by the same key`,
+      detail:
+        `another release (${rivals[0]}) is anchored as revision ` + `${m.revision} of epoch ${m.epoch} by the same key`,
     });
   else out.push({ name, ok: true, detail: `transaction ${own.signature} at slot ${own.slot}` });
 
@@ -113,7 +116,9 @@ export async function anchorChecks(
     out.push({
       name: latest,
       ok: false,
-      detail: `revision ${newest} of epoch ${m.epoch} is anchored (release ${a.id}, slot ${a.slot}); this folder's newest is revision ${m.revision}`,
+      detail:
+        `revision ${newest} of epoch ${m.epoch} is anchored (release ${a.id}` +
+        `, slot ${a.slot}); this folder's newest is revision ${m.revision}`,
     });
   } else
     out.push({
@@ -132,7 +137,8 @@ export async function anchorChecks(
     for (const a of mine.filter((x) => x.revision < m.revision)) {
       if (BigInt(a.asOfUs) > asOf)
         bad.push(
-          `asOf ${m.asOf} is before revision ${a.revision}'s anchored asOf ${new Date(Number(BigInt(a.asOfUs) / 1000n)).toISOString()}`,
+          `asOf ${m.asOf} is before revision ${a.revision}'s anchored ` +
+            `asOf ${new Date(Number(BigInt(a.asOfUs) / 1000n)).toISOString()}`,
         );
     }
     if (m.revision > 0 && m.supersedes) {

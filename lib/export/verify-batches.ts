@@ -1,4 +1,7 @@
-/** The batch steps of a release's check: manifest against table, verdicts from the logs, roots on chain and from the logs. */
+/**
+ * The batch steps of a release's check: manifest against table, verdicts from the logs, roots on chain and from the
+ * logs.
+ */
 import { toHex } from '../protocol/hex';
 import { leafHash, logEntryOf, merkleRoot } from '../protocol/merkle';
 import { compareRows } from './rederive';

@@ -25,6 +25,7 @@ export interface CheckResult {
 
 type Files = Partial<Record<string, Record<string, unknown>[]>>;
 
+const NOT_HELD = 'not in the release and not named known-missing';
 const hx = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Array ? hx(v) : String(v));
 
@@ -79,7 +80,9 @@ export async function chainChecks(
     out.push({
       name: `${tag} manifest: chainSlot`,
       ok: false,
-      detail: `chainSlot ${chainSlot} is older than the batch of ${newer[0].agent.slice(0, 16)} the release holds (slot ${newer[0].slot})`,
+      detail:
+        `chainSlot ${chainSlot} is older than the batch of ` +
+        `${newer[0].agent.slice(0, 16)} the release holds (slot ${newer[0].slot})`,
     });
   for (const x of missing) {
     const name = `${tag} ${x.kind} ${x.address}: on chain`;
@@ -96,13 +99,15 @@ export async function chainChecks(
         name,
         ok: true,
         notCheckable: true,
-        detail: `not checkable: submitted at slot ${x.submittedSlot}, after the release listed the chain (slot ${chainSlot}); a later revision holds it`,
+        detail:
+          `not checkable: submitted at slot ${x.submittedSlot}, after the ` +
+          `release listed the chain (slot ${chainSlot}); a later revision holds it`,
       });
     } else
       out.push({
         name,
         ok: false,
-        detail: `the ${x.kind} account is on chain for epoch ${m.epoch}, not in the release and not named known-missing`,
+        detail: `the ${x.kind} account is on chain for epoch ${m.epoch}, ${NOT_HELD}`,
       });
   }
   const n = accounts.batches.length + accounts.challenges.length + accounts.negotiations.length;

@@ -129,65 +129,72 @@ describe('verify-dataset against consistent forgeries', () => {
     assert.match(hit[0].detail!, /^file agreed, derived from the envelopes (rejected|expired|open|disputed)$/);
   });
 
-  test("an envelope's neg1_bid_value ×2 and timestamp +1 h with raw kept fail at envelopes, row and both columns", async () => {
-    let victim = '';
-    const f = failures(
-      await forged(async ({ rows, put }) => {
-        const all = await rows('envelopes');
-        const i = all.findIndex((r) => r.neg1_bid_value !== null && r.neg1_bid_value !== undefined);
-        victim = hx(all[i].id);
-        all[i] = {
-          ...all[i],
-          neg1_bid_value: BigInt(String(all[i].neg1_bid_value)) * 2n,
-          timestamp: (all[i].timestamp as bigint) + 3_600_000_000n,
-        };
-        await put('envelopes', all);
-      }),
-    );
-    assert.equal(named(f, 'envelopes', 'neg1_bid_value').length, 1, JSON.stringify(f));
-    assert.equal(named(f, 'envelopes', 'timestamp').length, 1, JSON.stringify(f));
-    assert.ok(named(f, 'envelopes', 'timestamp')[0].name.includes(victim.slice(0, 32)));
-  });
-
-  test('an envelope deleted from the release and both logs, roots recomputed, fails at batches, row and column log_merkle_root', async () => {
-    const f = failures(
-      await forged(async ({ rows, put, m }) => {
-        // A negotiation message both parties logged.
-        const all = await rows('envelopes');
-        const shared = m.batches[0].log.find(
-          (id) =>
-            m.batches.filter((b) => b.log.includes(id)).length === 2 &&
-            (() => {
-              const r = all.find((x) => hx(x.id) === id);
-              return r && Number(r.msg_type) === MsgType.COUNTER;
-            })(),
-        )!;
-        assert.ok(shared, 'a COUNTER in two logs');
-        const kept = all.filter((r) => hx(r.id) !== shared);
-        await put('envelopes', kept);
-        const byId = new Map(kept.map((r) => [hx(r.id), r]));
-        for (const b of m.batches) {
-          if (!b.log.includes(shared)) continue;
-          b.log = b.log.filter((id) => id !== shared);
-          const env = (id: string) => {
-            const d = decodeEnvelope(byId.get(id)!.raw as Uint8Array);
-            assert.ok(d.ok);
-            return d.envelope;
+  test(
+    "an envelope's neg1_bid_value ×2 and timestamp +1 h " + 'with raw kept fail at envelopes, row and both columns',
+    async () => {
+      let victim = '';
+      const f = failures(
+        await forged(async ({ rows, put }) => {
+          const all = await rows('envelopes');
+          const i = all.findIndex((r) => r.neg1_bid_value !== null && r.neg1_bid_value !== undefined);
+          victim = hx(all[i].id);
+          all[i] = {
+            ...all[i],
+            neg1_bid_value: BigInt(String(all[i].neg1_bid_value)) * 2n,
+            timestamp: (all[i].timestamp as bigint) + 3_600_000_000n,
           };
-          b.root = hx(merkleRoot(b.log.map((id) => leafHash(logEntryOf(env(id))))));
-        }
-      }),
-    );
-    const roots = named(f, 'batches', 'log_merkle_root');
-    assert.equal(roots.length, 2, JSON.stringify(f));
-    assert.match(roots[0].detail!, /^table [0-9a-f]{64}, manifest [0-9a-f]{64}$/);
-    // The negotiation it belonged to no longer derives the same rows.
-    assert.ok(
-      f.some((c) => / (offers|negotiations) row \d+ \(/.test(c.name)),
-      JSON.stringify(f),
-    );
-    assert.ok(!f.some((c) => c.name.includes('batch root of')), 'the logs themselves were made consistent');
-  });
+          await put('envelopes', all);
+        }),
+      );
+      assert.equal(named(f, 'envelopes', 'neg1_bid_value').length, 1, JSON.stringify(f));
+      assert.equal(named(f, 'envelopes', 'timestamp').length, 1, JSON.stringify(f));
+      assert.ok(named(f, 'envelopes', 'timestamp')[0].name.includes(victim.slice(0, 32)));
+    },
+  );
+
+  test(
+    'an envelope deleted from the release and both logs, roots ' +
+      'recomputed, fails at batches, row and column log_merkle_root',
+    async () => {
+      const f = failures(
+        await forged(async ({ rows, put, m }) => {
+          // A negotiation message both parties logged.
+          const all = await rows('envelopes');
+          const shared = m.batches[0].log.find(
+            (id) =>
+              m.batches.filter((b) => b.log.includes(id)).length === 2 &&
+              (() => {
+                const r = all.find((x) => hx(x.id) === id);
+                return r && Number(r.msg_type) === MsgType.COUNTER;
+              })(),
+          )!;
+          assert.ok(shared, 'a COUNTER in two logs');
+          const kept = all.filter((r) => hx(r.id) !== shared);
+          await put('envelopes', kept);
+          const byId = new Map(kept.map((r) => [hx(r.id), r]));
+          for (const b of m.batches) {
+            if (!b.log.includes(shared)) continue;
+            b.log = b.log.filter((id) => id !== shared);
+            const env = (id: string) => {
+              const d = decodeEnvelope(byId.get(id)!.raw as Uint8Array);
+              assert.ok(d.ok);
+              return d.envelope;
+            };
+            b.root = hx(merkleRoot(b.log.map((id) => leafHash(logEntryOf(env(id))))));
+          }
+        }),
+      );
+      const roots = named(f, 'batches', 'log_merkle_root');
+      assert.equal(roots.length, 2, JSON.stringify(f));
+      assert.match(roots[0].detail!, /^table [0-9a-f]{64}, manifest [0-9a-f]{64}$/);
+      // The negotiation it belonged to no longer derives the same rows.
+      assert.ok(
+        f.some((c) => / (offers|negotiations) row \d+ \(/.test(c.name)),
+        JSON.stringify(f),
+      );
+      assert.ok(!f.some((c) => c.name.includes('batch root of')), 'the logs themselves were made consistent');
+    },
+  );
 
   test("invented: a feedback score changed, a negotiation row removed, an offer's relative_time nudged", async () => {
     const f = failures(

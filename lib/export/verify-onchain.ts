@@ -89,7 +89,8 @@ export function challengeChainChecks(
         BigInt(a.resolvedSlot) > chainSlot;
       if (!later)
         bad.push(
-          `status ${String(r.status)}, on chain ${a.status}${a.resolvedSlot && a.resolvedSlot !== '0' ? ` since slot ${a.resolvedSlot}` : ''}`,
+          `status ${String(r.status)}, on chain ${a.status}` +
+            (a.resolvedSlot && a.resolvedSlot !== '0' ? ` since slot ${a.resolvedSlot}` : ''),
         );
     }
     return bad.length ? { name, ok: false, detail: bad.join('; ') } : { name, ok: true };
@@ -193,7 +194,9 @@ export async function haggleChainChecks(
         out.push({
           name: `${name} column ${x.column} on chain`,
           ok: false,
-          detail: `file ${x.file ?? 'null'}, derived from the chain's history of ${address}${at} ${x.expected ?? 'null'}`,
+          detail:
+            `file ${x.file ?? 'null'}, derived from the chain's ` +
+            `history of ${address}${at} ${x.expected ?? 'null'}`,
         });
   }
   return out;

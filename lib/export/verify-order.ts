@@ -35,7 +35,9 @@ function contextKey(r: FileRow): Part[] {
   return [hx(d.envelope.conversationId), d.envelope.timestamp, d.envelope.nonce, num(r.seq)];
 }
 
-/** Each table's canonical order: the key of a row, and whether equal keys are allowed (never: each key names one row). */
+/**
+ * Each table's canonical order: the key of a row, and whether equal keys are allowed (never: each key names one row).
+ */
 export const ROW_ORDER: Record<string, { doc: string; key: (r: FileRow) => Part[] }> = {
   envelopes: { doc: 'seq', key: (r) => [num(r.seq)] },
   context: { doc: 'conversation_id, timestamp, nonce, seq (of the raw envelope)', key: contextKey },

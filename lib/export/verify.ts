@@ -179,7 +179,9 @@ function envelopeChecks({ m, o, tag, out, files, fromUs, toUs, byId, records, ch
         out.push({
           name: `${name} column signature`,
           ok: false,
-          detail: `no key ${o.chain ? 'the chain' : 'the manifest'} allows for ${sender.slice(0, 16)} at the envelope's time ${e.timestamp} µs verifies the signature`,
+          detail:
+            `no key ${o.chain ? 'the chain' : 'the manifest'} allows for ${sender.slice(0, 16)}` +
+            ` at the envelope's time ${e.timestamp} µs verifies the signature`,
         });
         bad++;
       }
@@ -188,7 +190,9 @@ function envelopeChecks({ m, o, tag, out, files, fromUs, toUs, byId, records, ch
         out.push({
           name: `${name} column timestamp`,
           ok: false,
-          detail: `the raw timestamp ${e.timestamp} µs is ${inside ? 'inside' : 'outside'} the epoch [${fromUs}, ${toUs})`,
+          detail:
+            `the raw timestamp ${e.timestamp} µs is ` +
+            `${inside ? 'inside' : 'outside'} the epoch [${fromUs}, ${toUs})`,
         });
         bad++;
       }
@@ -264,7 +268,9 @@ async function derivedChecks({ m, o, tag, out, files, fromUs, toUs, records, cha
     out.push({
       name: `${tag}: manifest version`,
       ok: false,
-      detail: `manifest version ${m.manifestVersion} records no asOf and no context: its derived tables cannot be re-derived`,
+      detail:
+        `manifest version ${m.manifestVersion} records no asOf ` +
+        `and no context: its derived tables cannot be re-derived`,
     });
   }
 }
@@ -297,7 +303,9 @@ function supersedesCheck(dir: string, m: ReleaseManifest, tag: string, manifestF
     return {
       name,
       ok: false,
-      detail: `revision ${m.revision - 1} here (${earlier[0]}) has release id ${fileSha256(join(dir, earlier[0]))}, not the superseded ${m.supersedes}`,
+      detail:
+        `revision ${m.revision - 1} here (${earlier[0]}) has release id ` +
+        `${fileSha256(join(dir, earlier[0]))}, not the superseded ${m.supersedes}`,
     };
   return {
     name,
@@ -329,7 +337,8 @@ function cardChecks(dir: string, m: ReleaseManifest, tag: string, manifestFile?:
       name: `${tag} card: datapackage resources`,
       ok: bad.length === 0 && dp.resources.length === files.size,
       detail: bad.length
-        ? `resource ${bad[0].name} (${bad[0].path}) has hash ${bad[0].hash}, the manifest ${files.get(bad[0].path) ?? 'lists no such file'}`
+        ? `resource ${bad[0].name} (${bad[0].path}) has hash ${bad[0].hash}` +
+          `, the manifest ${files.get(bad[0].path) ?? 'lists no such file'}`
         : dp.resources.length !== files.size
           ? `${dp.resources.length} resources for ${files.size} files`
           : undefined,
@@ -354,7 +363,9 @@ function cardChecks(dir: string, m: ReleaseManifest, tag: string, manifestFile?:
   return out;
 }
 
-/** Manifests in `dir` (a datasets folder) with their file names, oldest epoch first, each epoch's revisions in order. */
+/**
+ * Manifests in `dir` (a datasets folder) with their file names, oldest epoch first, each epoch's revisions in order.
+ */
 export function readReleaseManifests(dir: string): { file: string; manifest: ReleaseManifest }[] {
   return [...manifestFiles(dir)]
     .sort((a, b) => a[0] - b[0])

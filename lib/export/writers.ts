@@ -328,7 +328,10 @@ const safeJson = (s: string): unknown => {
   }
 };
 
-/** A decimal integer as a bigint (text or Parquet bytes of a decimal); anything else is kept, and parquetMisfit names it. */
+/**
+ * A decimal integer as a bigint (text or Parquet bytes of a decimal); anything else is kept, and parquetMisfit names
+ * it.
+ */
 function decimalBigint(v: unknown): unknown {
   const t =
     typeof v === 'string'

@@ -101,7 +101,8 @@ async function run(pgUrl: string | null): Promise<LagResult> {
           );
           tx.sign(a.owner);
           const sig = await w.connection.sendRawTransaction(tx.serialize());
-          executed.set(sig, performance.now()); // the embedded chain answers sendTransaction once the transaction is final
+          // the embedded chain answers sendTransaction once the transaction is final
+          executed.set(sig, performance.now());
           const res = await w.connection.confirmTransaction(
             { signature: sig, blockhash, lastValidBlockHeight },
             'confirmed',
@@ -138,17 +139,22 @@ async function run(pgUrl: string | null): Promise<LagResult> {
     const p99 = pct(lags, 99);
     const st = indexer.stats();
     console.log(
-      `indexer lag (confirmation -> stored row), ${lags.length} transactions, ${store.kind}, ${CONCURRENCY} senders, ${(confirmed.size / elapsed).toFixed(0)} tx/s offered`,
+      `indexer lag (confirmation -> stored row), ${lags.length} transactions, ${store.kind}` +
+        `, ${CONCURRENCY} senders, ${(confirmed.size / elapsed).toFixed(0)} tx/s offered`,
     );
     console.log(
-      `  from execution (sendTransaction answered, final): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${lags[lags.length - 1]?.toFixed(1)} ms; not stored: ${missing}`,
+      `  from execution (sendTransaction answered, final): p50 ${p50.toFixed(1)} ms, p99 ` +
+        `${p99.toFixed(1)} ms, max ${lags[lags.length - 1]?.toFixed(1)} ms; not stored: ${missing}`,
     );
     console.log(
-      `  from the client's confirmTransaction: p50 ${pct(fromConf.lags, 50).toFixed(1)} ms, p99 ${pct(fromConf.lags, 99).toFixed(1)} ms (${fromConf.early} stored before the client saw the confirmation, counted as 0)`,
+      `  from the client's confirmTransaction: p50 ${pct(fromConf.lags, 50).toFixed(1)}` +
+        ` ms, p99 ${pct(fromConf.lags, 99).toFixed(1)} ms (${fromConf.early}` +
+        ` stored before the client saw the confirmation, counted as 0)`,
     );
     console.log(`  indexer: ${st.live} live, ${st.catchup} via catch-up, ${st.errors} errors`);
     console.log(
-      `  target p99 <= ${TARGET_P99_MS} ms: ratio ${(p99 / TARGET_P99_MS).toFixed(3)} (${p99 <= TARGET_P99_MS && missing === 0 ? 'met' : 'NOT met'})`,
+      `  target p99 <= ${TARGET_P99_MS} ms: ratio ${(p99 / TARGET_P99_MS).toFixed(3)}` +
+        ` (${p99 <= TARGET_P99_MS && missing === 0 ? 'met' : 'NOT met'})`,
     );
     return {
       store: store.kind,

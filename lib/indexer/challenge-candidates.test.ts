@@ -109,9 +109,13 @@ test('an honest batch contradicts nothing; no uploaded batch means no candidates
   assert.deepEqual(await challengeCandidates(store(null), agent, 7n), { candidates: [], unprovable: 0 });
 });
 
-test('entries signed by another key than the batch signer (a delegate) are counted, never offered: resolve could not verify them', async () => {
-  const other = new PublicKey(publicKeyFromSeed(new Uint8Array(32).fill(4))).toBase58();
-  const r = await challengeCandidates(store(cheat, other), agent, 7n);
-  assert.deepEqual(r.candidates, [], 'nothing offered that resolve_challenge would refuse');
-  assert.equal(r.unprovable, 2, 'the PROPOSE and the COUNTER yield batch items; the BEACON yields none');
-});
+test(
+  'entries signed by another key than the batch signer (a delegate) ' +
+    'are counted, never offered: resolve could not verify them',
+  async () => {
+    const other = new PublicKey(publicKeyFromSeed(new Uint8Array(32).fill(4))).toBase58();
+    const r = await challengeCandidates(store(cheat, other), agent, 7n);
+    assert.deepEqual(r.candidates, [], 'nothing offered that resolve_challenge would refuse');
+    assert.equal(r.unprovable, 2, 'the PROPOSE and the COUNTER yield batch items; the BEACON yields none');
+  },
+);

@@ -48,7 +48,9 @@ const big = (v: unknown): bigint | null => {
   return typeof v === 'string' && /^\d+$/.test(v) ? BigInt(v) : null;
 };
 
-/** The epoch an event happened in: its own `epoch` for lease events, else its block time's; null when neither is known. */
+/**
+ * The epoch an event happened in: its own `epoch` for lease events, else its block time's; null when neither is known.
+ */
 export function eventEpoch(ev: EconomyEvent, epochSeconds: bigint): bigint | null {
   if (ev.name === 'LeasePaid' || ev.name === 'LeaseTicked') return big(ev.data.epoch);
   if (!ev.blockTime || epochSeconds <= 0n) return null;
@@ -215,11 +217,13 @@ export function economySeries(p: {
   const notes: string[] = [];
   if (nowStake.amount !== stake.end.amount || nowStake.status !== stake.end.status)
     notes.push(
-      `the indexed stake events end on ${stake.end.amount} (${stake.end.status}), the stake account holds ${nowStake.amount} (${nowStake.status})`,
+      `the indexed stake events end on ${stake.end.amount} (${stake.end.status}` +
+        `), the stake account holds ${nowStake.amount} (${nowStake.status})`,
     );
   if (acc.lease && (lease.end.paidThroughEpoch !== nowLease.paidThroughEpoch || lease.end.active !== nowLease.active))
     notes.push(
-      `the indexed lease events end paid through ${lease.end.paidThroughEpoch ?? 'none'}, the lease account through ${nowLease.paidThroughEpoch}`,
+      `the indexed lease events end paid through ${lease.end.paidThroughEpoch ?? 'none'}` +
+        `, the lease account through ${nowLease.paidThroughEpoch}`,
     );
   const lastEpoch = epochs.length ? epochs[epochs.length - 1] : null;
   const end = lastEpoch !== null && lastEpoch >= p.currentEpoch ? points.pop()! : null;
@@ -264,7 +268,10 @@ export interface EconomyStore {
   agentAccounts(agentId: Uint8Array): Promise<EconomyAccounts>;
 }
 
-/** The agent's series from the store, `nowMs` placing the current epoch; from its newest `events` events (default 5,000). */
+/**
+ * The agent's series from the store, `nowMs` placing the current epoch; from its newest `events` events (default
+ * 5,000).
+ */
 export async function readEconomy(
   store: EconomyStore,
   agent: { bytes: Uint8Array; base58: string },

@@ -1,6 +1,6 @@
-// The chain indexer on a real embedded chain over JSON-RPC and a real store: an on-chain story driven through lib/chain/node/economy.ts, the indexer stopped
-// mid-run and restarted, then the stored rows compared with the program accounts and every
-// program event on chain found stored exactly once. PGlite always; Postgres with TEST_DATABASE_URL.
+// The chain indexer on a real embedded chain over JSON-RPC and a real store: an on-chain story driven through
+// lib/chain/node/economy.ts, the indexer stopped mid-run and restarted, then the stored rows compared with the program
+// accounts and every program event on chain found stored exactly once. PGlite always; Postgres with TEST_DATABASE_URL.
 
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
@@ -105,7 +105,8 @@ async function story(store: Store) {
     await w.setEpoch(e0 + 1n);
     await payLease(w.connection, { payer: A.owner, agent: A.agent, config: w.config });
     const logA1 = epochLog({ agent: A.agent, seed: A.seed, epoch: e0 + 1n, epochSeconds: E, tag: 3 });
-    await upload(store, A.agent, e0 + 1n, logA1.slice(0, -1)); // the uploaded log lacks an entry the batch covers: mismatch
+    // the uploaded log lacks an entry the batch covers: mismatch
+    await upload(store, A.agent, e0 + 1n, logA1.slice(0, -1));
     await submitBatch(w.connection, { owner: A.owner, agent: A.agent, batch: batchOf(A.agent, e0 + 1n, logA1) });
     const ev = challengeEvidence({ log: logB0.map((x) => x.envelope), index: 0, batch: cheat });
     const sub = await submitChallenge(w.connection, {

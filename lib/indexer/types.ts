@@ -34,7 +34,9 @@ export interface IndexerStore {
       slot: bigint;
     }[],
   ): Promise<number>;
-  /** The agent's uploaded log of `epoch` in order with each envelope's bytes (raw null when not stored); [] when none. */
+  /**
+   * The agent's uploaded log of `epoch` in order with each envelope's bytes (raw null when not stored); [] when none.
+   */
   epochLog(agent: Uint8Array, epoch: bigint): Promise<{ position: number; id: Uint8Array; raw: Uint8Array | null }[]>;
   /** Optional: batches still unverified whose log is stored now (lib/store epoch-log.ts), checked on every poll. */
   unverifiedBatchesWithLog?(
@@ -65,7 +67,10 @@ export interface IndexerStore {
     signature?: string | null;
     data?: unknown;
   }): Promise<boolean>;
-  /** `built`: the batch the check built from the log, for the authoritative fold kept per batch (lib/store reputation-points.ts). */
+  /**
+   * `built`: the batch the check built from the log, for the authoritative fold kept per batch (lib/store
+   * reputation-points.ts).
+   */
   setBatchStatus(
     agentId: Uint8Array,
     epoch: bigint,
@@ -160,7 +165,9 @@ export interface StartChainIndexerParams {
   logger?: IndexerLogger;
   /** Prefix of the stored cursors (one per program: `<name>:<program>`). Default 'chain-indexer'. */
   cursorName?: string;
-  /** Epoch length (default: behavior_log Config's epoch_seconds); verification needs none since it checks uploaded logs. */
+  /**
+   * Epoch length (default: behavior_log Config's epoch_seconds); verification needs none since it checks uploaded logs.
+   */
   epochSeconds?: bigint;
   /** Catch-up by signatures every pollMs (covers missed notifications; default 2,000). */
   pollMs?: number;

@@ -4,7 +4,7 @@
  * Node req/res needed). Stateless: a fresh server per request over `reads`, JSON answers (no
  * SSE stream is held open), nothing kept between calls, so any process can answer any call.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import * as streamableHttp from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createMcpServer, type McpReads } from './server';
 
 /** A JSON-RPC message is small; a tool call with its arguments fits in far less. */
@@ -12,7 +12,7 @@ export const MAX_MCP_BODY = 64 * 1024;
 
 export async function handleMcpRequest(req: Request, reads: McpReads): Promise<Response> {
   const server = createMcpServer(reads);
-  const transport = new WebStandardStreamableHTTPServerTransport({
+  const transport = new streamableHttp.WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
     maxRequestBodySize: MAX_MCP_BODY,

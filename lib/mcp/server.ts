@@ -132,7 +132,9 @@ export function createMcpServer(reads: McpReads, version = '1'): McpServer {
     { name: 'zerox1-observatory', version },
     {
       instructions:
-        'Read-only view of the 0x01 agent mesh: search, agents, negotiations, batches, inclusion proofs, stakes, mesh stats. Ids are lowercase hex; agents also accept base58. Lists return `next`: pass it as `cursor`.',
+        'Read-only view of the 0x01 agent mesh: search, agents, negotiations, ' +
+        'batches, inclusion proofs, stakes, mesh stats. Ids are lowercase hex; ' +
+        'agents also accept base58. Lists return `next`: pass it as `cursor`.',
     },
   );
 
@@ -140,7 +142,8 @@ export function createMcpServer(reads: McpReads, version = '1'): McpServer {
     'search',
     {
       description:
-        'Find agents (hex or base58 id, label), conversations, envelopes, batches ("<agent> <epoch>"), challenges and transactions by id or id prefix.',
+        'Find agents (hex or base58 id, label), conversations, envelopes, batches ' +
+        '("<agent> <epoch>"), challenges and transactions by id or id prefix.',
       inputSchema: { query: textArg(200), limit: z.number().int().min(1).max(20).default(5).describe('hits per kind') },
       annotations: READ_ONLY,
     },
@@ -162,7 +165,8 @@ export function createMcpServer(reads: McpReads, version = '1'): McpServer {
     'list_negotiations',
     {
       description:
-        'Conversations (negotiations) newest activity first, filtered by participant, stage, outcome and time; returns `next` for the following page.',
+        'Conversations (negotiations) newest activity first, filtered by ' +
+        'participant, stage, outcome and time; returns `next` for the following page.',
       inputSchema: {
         agent: agentArg.optional(),
         state: z.enum(CONVERSATION_STATES).optional(),
@@ -194,7 +198,8 @@ export function createMcpServer(reads: McpReads, version = '1'): McpServer {
     'get_negotiation',
     {
       description:
-        'One conversation: its message trace in protocol order, the NEG1 price path and negotiation analytics (rounds, concessions, curve fits, deal, ZOPA, Nash point).',
+        'One conversation: its message trace in protocol order, the NEG1 price path and ' +
+        'negotiation analytics (rounds, concessions, curve fits, deal, ZOPA, Nash point).',
       inputSchema: { id: textArg(66).describe('conversation id, 32 hex characters') },
       annotations: READ_ONLY,
     },
@@ -209,7 +214,8 @@ export function createMcpServer(reads: McpReads, version = '1'): McpServer {
     'get_batch',
     {
       description:
-        "An agent's BehaviorBatch of one epoch as indexed from chain, with its check against the uploaded log (verified / mismatch / unverified).",
+        "An agent's BehaviorBatch of one epoch as indexed from chain, with " +
+        'its check against the uploaded log (verified / mismatch / unverified).',
       inputSchema: { agent: agentArg, epoch: epochArg },
       annotations: READ_ONLY,
     },
@@ -221,7 +227,8 @@ export function createMcpServer(reads: McpReads, version = '1'): McpServer {
     'verify_inclusion',
     {
       description:
-        "Merkle inclusion proof (docs/protocol.md §5) of an envelope in an agent's epoch log, checked against the batch root committed on chain.",
+        'Merkle inclusion proof (docs/protocol.md §5) of an envelope in an ' +
+        "agent's epoch log, checked against the batch root committed on chain.",
       inputSchema: {
         agent: agentArg,
         epoch: epochArg,
@@ -260,7 +267,8 @@ export function createMcpServer(reads: McpReads, version = '1'): McpServer {
     'mesh_stats',
     {
       description:
-        'Mesh totals: envelopes per msg_type, drops per reason, agents, conversations, peers, database and chain health.',
+        'Mesh totals: envelopes per msg_type, drops per reason, ' +
+        'agents, conversations, peers, database and chain health.',
       inputSchema: {},
       annotations: READ_ONLY,
     },

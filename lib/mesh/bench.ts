@@ -153,25 +153,31 @@ async function main(): Promise<void> {
     const streamRate = (r3.count - 2000) / (Number(BigInt(r3.lastNs) - t3) / 1e9);
 
     console.log(
-      `mesh bench: two processes, TCP loopback, ${SIZE}-byte messages, StrictNoSign, no-op validation (load average ${loadavg()[0]!.toFixed(2)})`,
+      `mesh bench: two processes, TCP loopback, ${SIZE}-byte messages, ` +
+        `StrictNoSign, no-op validation (load average ${loadavg()[0]!.toFixed(2)})`,
     );
     console.log(
-      `gossip receive rate: ${rate.toFixed(0)} msg/s (${r1.count}/${COUNT} received; publisher, 64 in flight, ${(COUNT / sendS).toFixed(0)} msg/s)`,
+      `gossip receive rate: ${rate.toFixed(0)} msg/s (${r1.count}/${COUNT} ` +
+        `received; publisher, 64 in flight, ${(COUNT / sendS).toFixed(0)} msg/s)`,
     );
     // What libp2p's receive path alone (TCP, Noise, Yamux, framing, protobuf, GossipSub) costs per
     // message, before any validation or storage: the floor under the observer's CPU per envelope.
     console.log(
-      `gossip receiver CPU per message: ${(r1.cpuUs / Math.max(1, r1.count)).toFixed(1)} µs (every thread of the receiving process, no validation, nothing stored)`,
+      `gossip receiver CPU per message: ${(r1.cpuUs / Math.max(1, r1.count)).toFixed(1)}` +
+        ` µs (every thread of the receiving process, no validation, nothing stored)`,
     );
     console.log(
-      `gossip latency at ${LAT_RATE} msg/s: p50 ${(pct(r2.latenciesUs, 50) / 1000).toFixed(2)} ms, p99 ${(pct(r2.latenciesUs, 99) / 1000).toFixed(2)} ms (${r2.count}/${n2} received)`,
+      `gossip latency at ${LAT_RATE} msg/s: p50 ${(pct(r2.latenciesUs, 50) / 1000).toFixed(2)} ms, p99 ${(
+        pct(r2.latenciesUs, 99) / 1000
+      ).toFixed(2)} ms (${r2.count}/${n2} received)`,
     );
     console.log(`stream envelope receive rate: ${streamRate.toFixed(0)} msg/s (${r3.count - 2000}/${COUNT} received)`);
     console.log(
       `ratio to docs/architecture.md gossip figure (${ENV_GOSSIP_RATE} msg/s): ${(rate / ENV_GOSSIP_RATE).toFixed(2)}`,
     );
     console.log(
-      `spec limit per peer is 100 msg/s: headroom ${(rate / 100).toFixed(0)}x per peer, ${(rate / 50 / 100).toFixed(1)}x for 50 peers at the limit`,
+      `spec limit per peer is 100 msg/s: headroom ${(rate / 100).toFixed(0)}` +
+        `x per peer, ${(rate / 50 / 100).toFixed(1)}x for 50 peers at the limit`,
     );
   } finally {
     child.send({ cmd: 'stop' });

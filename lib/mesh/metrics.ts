@@ -36,7 +36,10 @@ export function meshMetrics(registry: Registry, topics: readonly string[], libp2
 
 export type Labels = Record<string, string | number>;
 
-/** One value of a metric's `get()`, as prom-client's Registry reads it (besides `get()` it calls `reset()` and reads name, help and type). */
+/**
+ * One value of a metric's `get()`, as prom-client's Registry reads it (besides `get()` it calls `reset()` and reads
+ * name, help and type).
+ */
 interface MetricValue {
   value: number;
   labels: Labels;

@@ -107,7 +107,8 @@ export async function createMeshNode(params: CreateMeshNodeParams): Promise<Mesh
     ? (await import('./metrics')).meshMetrics(params.metrics, cfg.topics, params.libp2pMetrics === true)
     : null;
 
-  // biome-ignore lint/suspicious/noExplicitAny: each libp2p module takes its own components type; libp2p passes them all
+  // Each libp2p module takes its own components type; libp2p passes them all.
+  // biome-ignore lint/suspicious/noExplicitAny: see above
   const peerDiscovery: Array<(components: any) => PeerDiscovery> = [];
   // The bootstrap module waits 1 s (its default) before dialling the list; a node that has
   // nothing to do until it is connected dials at once.
@@ -279,7 +280,8 @@ function skipOversizeGossipFrames(gs: GossipSub, maxRpcBytes: number, onOversize
   const original = target.createInboundStream;
   if (typeof original !== 'function')
     throw new Error(
-      'lib/mesh: @libp2p/gossipsub has no createInboundStream; the oversize-frame filter must be adapted to this version',
+      'lib/mesh: @libp2p/gossipsub has no createInboundStream; ' +
+        'the oversize-frame filter must be adapted to this version',
     );
   target.createInboundStream = function (this: unknown, peerId: PeerId, raw: unknown) {
     const stream = raw as Stream;

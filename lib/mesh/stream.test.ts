@@ -153,27 +153,30 @@ describe('oversize frames on /0x01/v1/envelope are skipped, the stream goes on',
     }
   });
 
-  test('a declared length past the skip limit ends that stream, counted once; a new stream carries the next', async () => {
-    const r = await startTestNode();
-    const x = await startTestNode();
-    try {
-      const conn = await x.node.libp2p.dial(multiaddr(r.node.multiaddrs()[0]!));
-      const s = await conn.newStream(ENVELOPE_PROTOCOL);
-      s.send(lp.encode.single(payload(8, 0)).subarray());
-      // The prefix alone: 2^40 bytes announced.
-      s.send(new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x80, 0x20]));
-      await waitFor('oversize counted', () => r.drops.length === 1);
-      await waitFor('the stream is ended', () => s.status !== 'open');
-      assert.deepEqual(r.drops, [{ reason: 'oversize', peer: x.node.peerId, source: 'stream' }]);
-      await x.node.sendEnvelope(r.node.peerId, payload(8, 1));
-      await waitFor('both good envelopes', () => r.received.length === 2);
-      assert.deepEqual(
-        r.received.map((e) => e.bytes),
-        [payload(8, 0), payload(8, 1)],
-      );
-      assert.equal(r.drops.length, 1);
-    } finally {
-      await stopAll([r, x]);
-    }
-  });
+  test(
+    'a declared length past the skip limit ends that ' + 'stream, counted once; a new stream carries the next',
+    async () => {
+      const r = await startTestNode();
+      const x = await startTestNode();
+      try {
+        const conn = await x.node.libp2p.dial(multiaddr(r.node.multiaddrs()[0]!));
+        const s = await conn.newStream(ENVELOPE_PROTOCOL);
+        s.send(lp.encode.single(payload(8, 0)).subarray());
+        // The prefix alone: 2^40 bytes announced.
+        s.send(new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x80, 0x20]));
+        await waitFor('oversize counted', () => r.drops.length === 1);
+        await waitFor('the stream is ended', () => s.status !== 'open');
+        assert.deepEqual(r.drops, [{ reason: 'oversize', peer: x.node.peerId, source: 'stream' }]);
+        await x.node.sendEnvelope(r.node.peerId, payload(8, 1));
+        await waitFor('both good envelopes', () => r.received.length === 2);
+        assert.deepEqual(
+          r.received.map((e) => e.bytes),
+          [payload(8, 0), payload(8, 1)],
+        );
+        assert.equal(r.drops.length, 1);
+      } finally {
+        await stopAll([r, x]);
+      }
+    },
+  );
 });

@@ -54,15 +54,18 @@ describe('@libp2p/webrtc patch: the dialler closes its init channel whatever sta
     assert.equal(ch.closeCalls, 0);
   });
 
-  test('closing because the remote closed first: waits for "close" only, not for an "open" that will never come', async () => {
-    const ch = new FakeChannel('closing');
-    const r = run(ch);
-    await tick();
-    assert.equal(r.settled(), false, 'returned before the channel closed');
-    ch.finishClose();
-    await r.p;
-    assert.equal(ch.closeCalls, 0);
-  });
+  test(
+    'closing because the remote closed first: waits for ' + '"close" only, not for an "open" that will never come',
+    async () => {
+      const ch = new FakeChannel('closing');
+      const r = run(ch);
+      await tick();
+      assert.equal(r.settled(), false, 'returned before the channel closed');
+      ch.finishClose();
+      await r.p;
+      assert.equal(ch.closeCalls, 0);
+    },
+  );
 
   test('open: closes it and resolves once it is closed', async () => {
     const ch = new FakeChannel('open');

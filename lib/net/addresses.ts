@@ -33,7 +33,10 @@ for (const [net, bits] of [
 ] as const)
   v4.addSubnet(net, bits, 'ipv4');
 
-/** Inside 2000::/3 but not public: documentation (2001:db8::/32, 3fff::/20), benchmarking, ORCHID, the IETF block, 6to4 relays. */
+/**
+ * Inside 2000::/3 but not public: documentation (2001:db8::/32, 3fff::/20), benchmarking, ORCHID, the IETF block, 6to4
+ * relays.
+ */
 const v6 = new BlockList();
 for (const [net, bits] of [
   ['2001::', 23],
@@ -71,7 +74,10 @@ export function ipv6Bytes(ip: string): Uint8Array | null {
 const dotted = (b: Uint8Array, at: number, xor = 0) => [0, 1, 2, 3].map((i) => (b[at + i] ^ xor) & 255).join('.');
 const zero = (b: Uint8Array, from: number, to: number) => b.subarray(from, to).every((x) => x === 0);
 
-/** IPv6 forms that are only another way of writing an IPv4 destination (::/96, ::ffff:0:0/96, ::ffff:0:0:0/96, 64:ff9b::/96). */
+/**
+ * IPv6 forms that are only another way of writing an IPv4 destination (::/96, ::ffff:0:0/96, ::ffff:0:0:0/96,
+ * 64:ff9b::/96).
+ */
 function standsForIPv4(b: Uint8Array): boolean {
   if (zero(b, 0, 10) && ((b[10] === 0 && b[11] === 0) || (b[10] === 0xff && b[11] === 0xff))) return true;
   if (zero(b, 0, 8) && b[8] === 0xff && b[9] === 0xff && b[10] === 0 && b[11] === 0) return true;

@@ -13,8 +13,11 @@
 import { isIP } from 'node:net';
 import { OutboundError, type Resolver, resolveChecked } from './outbound';
 
-const SHAPE =
-  /^\/(ip4|ip6|dns|dns4|dns6)\/([^/]+)\/tcp\/(\d{1,5})((?:\/ws|\/wss|\/tls\/ws)?)((?:\/p2p\/[1-9A-HJ-NP-Za-km-z]{32,64}(?:\/p2p-circuit\/p2p\/[1-9A-HJ-NP-Za-km-z]{32,64})?)?)$/;
+const SHAPE = new RegExp(
+  String.raw`^\/(ip4|ip6|dns|dns4|dns6)\/([^/]+)\/tcp\/(\d{1,5})((?:\/ws|\/wss|` +
+    String.raw`\/tls\/ws)?)((?:\/p2p\/[1-9A-HJ-NP-Za-km-z]{32,64}(?:\/p2p-circuit\/p2p` +
+    String.raw`\/[1-9A-HJ-NP-Za-km-z]{32,64})?)?)$`,
+);
 
 const unsupported = (detail: string) => new OutboundError('unsupported', detail);
 

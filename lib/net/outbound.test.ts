@@ -51,28 +51,31 @@ const kindOf = async (p: Promise<unknown>) => {
   }
 };
 
-test('one deadline covers headers and body: a receiver dripping a byte every 200 ms is cut off at the deadline', async () => {
-  const s = await serve((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    const t = setInterval(() => res.write('x'), 200);
-    res.on('close', () => clearInterval(t));
-  });
-  try {
-    const t0 = Date.now();
-    assert.equal(await kindOf(outboundRequest(`${s.url}/drip`, { ...base, deadlineMs: 700 })), 'timeout');
-    const took = Date.now() - t0;
-    assert.ok(took >= 650 && took < 1_200, `ended after ${took} ms`);
-    // Headers that never come end the same way.
-    const silent = await serve(() => undefined);
+test(
+  'one deadline covers headers and body: a receiver ' + 'dripping a byte every 200 ms is cut off at the deadline',
+  async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const t = setInterval(() => res.write('x'), 200);
+      res.on('close', () => clearInterval(t));
+    });
     try {
-      assert.equal(await kindOf(outboundRequest(silent.url, { ...base, deadlineMs: 300 })), 'timeout');
+      const t0 = Date.now();
+      assert.equal(await kindOf(outboundRequest(`${s.url}/drip`, { ...base, deadlineMs: 700 })), 'timeout');
+      const took = Date.now() - t0;
+      assert.ok(took >= 650 && took < 1_200, `ended after ${took} ms`);
+      // Headers that never come end the same way.
+      const silent = await serve(() => undefined);
+      try {
+        assert.equal(await kindOf(outboundRequest(silent.url, { ...base, deadlineMs: 300 })), 'timeout');
+      } finally {
+        await silent.close();
+      }
     } finally {
-      await silent.close();
+      await s.close();
     }
-  } finally {
-    await s.close();
-  }
-});
+  },
+);
 
 test('at most maxBodyBytes are read: a huge answer is cut off and the socket closed', async () => {
   let written = 0;

@@ -101,19 +101,22 @@ for (const kind of ['pglite', 'postgres'] as const) {
       assert.equal(Number(row.n), cases.filter((c) => !c[2]).length, 'recorded in the store like every drop');
     });
 
-    test('300 envelopes in 300 different weeks create no partition outside the window, also after a restart', async () => {
-      const nowUs = BigInt(Date.now()) * 1000n;
-      const envs = Array.from({ length: 300 }, (_, i) => env(nowUs + BigInt(i - 250) * WEEK_US));
-      const r = await obs.ingestUpload(encodeCanonical(envs.map((x) => x.bytes)));
-      const stored = r.results.filter((x) => x.ok).length;
-      assert.ok(stored >= 4 && stored <= 5, `only the weeks inside the 28-day window are stored (${stored})`);
-      const bound = maxWindowPartitions(obs.config.epochSeconds);
-      const count = async (o: Observatory) =>
-        (await o.store.envelopePartitions.list()).filter((p) => p.name !== 'envelope_default').length;
-      assert.ok((await count(obs)) <= bound, `${await count(obs)} partitions, at most ${bound}`);
-      await obs.stop();
-      obs = await startObservatory({ config: backend.config, logger: quietLogger, verifyWorkers: 0 });
-      assert.ok((await count(obs)) <= bound, `after a restart: ${await count(obs)} partitions, at most ${bound}`);
-    });
+    test(
+      '300 envelopes in 300 different weeks create no ' + 'partition outside the window, also after a restart',
+      async () => {
+        const nowUs = BigInt(Date.now()) * 1000n;
+        const envs = Array.from({ length: 300 }, (_, i) => env(nowUs + BigInt(i - 250) * WEEK_US));
+        const r = await obs.ingestUpload(encodeCanonical(envs.map((x) => x.bytes)));
+        const stored = r.results.filter((x) => x.ok).length;
+        assert.ok(stored >= 4 && stored <= 5, `only the weeks inside the 28-day window are stored (${stored})`);
+        const bound = maxWindowPartitions(obs.config.epochSeconds);
+        const count = async (o: Observatory) =>
+          (await o.store.envelopePartitions.list()).filter((p) => p.name !== 'envelope_default').length;
+        assert.ok((await count(obs)) <= bound, `${await count(obs)} partitions, at most ${bound}`);
+        await obs.stop();
+        obs = await startObservatory({ config: backend.config, logger: quietLogger, verifyWorkers: 0 });
+        assert.ok((await count(obs)) <= bound, `after a restart: ${await count(obs)} partitions, at most ${bound}`);
+      },
+    );
   });
 }

@@ -280,116 +280,143 @@ describe('epoch log upload', () => {
     assert.match(errorOf(other), /already verified/);
   });
 
-  test("nobody but the agent can replace its log: a forged replacement changes neither the stored log nor the batch's status", async () => {
-    const e = E0 + 3n;
-    const log = logOf(e);
-    const batch = batchOf(e, log);
-    assert.equal(
-      (
-        await upload(
-          signed(
+  test(
+    'nobody but the agent can replace its log: a forged replacement ' +
+      "changes neither the stored log nor the batch's status",
+    async () => {
+      const e = E0 + 3n;
+      const log = logOf(e);
+      const batch = batchOf(e, log);
+      assert.equal(
+        (
+          await upload(
+            signed(
+              A,
+              e,
+              log.map((x) => x.bytes),
+            ),
+          )
+        ).status,
+        200,
+      );
+      // The batch is on chain and not checked yet (the window the attack used: before `verified`).
+      const row = { agentId: A, epoch: e, batchHash: batchHash(batch), root: batch.logMerkleRoot, slot: 3n };
+      await obs.store.upsertBatch(row);
+      const honest = await storedIds(e);
+      const one = [log[1].bytes]; // a one-envelope log of A, bytes anyone can read back
+      const wrongSig = encodeCanonical([
+        A,
+        e,
+        one,
+        A,
+        ed25519Sign(epochLogStatement(A, e, logRootOfBytes(one)), seedB),
+      ]);
+      const forgeries: [string, Uint8Array, RegExp][] = [
+        [
+          'unsigned',
+          unsigned(A, e, one),
+          new RegExp(
+            '^missing signature: an unsigned log counts only when its root is the ' +
+              'on-chain batch root, and its root [0-9a-f]{64} is not the on-chain ' +
+              'batch root',
+          ),
+        ],
+        [
+          'unsigned with a batch',
+          encodeCanonical([
             A,
             e,
-            log.map((x) => x.bytes),
-          ),
-        )
-      ).status,
-      200,
-    );
-    // The batch is on chain and not checked yet (the window the attack used: before `verified`).
-    const row = { agentId: A, epoch: e, batchHash: batchHash(batch), root: batch.logMerkleRoot, slot: 3n };
-    await obs.store.upsertBatch(row);
-    const honest = await storedIds(e);
-    const one = [log[1].bytes]; // a one-envelope log of A, bytes anyone can read back
-    const wrongSig = encodeCanonical([A, e, one, A, ed25519Sign(epochLogStatement(A, e, logRootOfBytes(one)), seedB)]);
-    const forgeries: [string, Uint8Array, RegExp][] = [
-      [
-        'unsigned',
-        unsigned(A, e, one),
-        /^missing signature: an unsigned log counts only when its root is the on-chain batch root, and its root [0-9a-f]{64} is not the on-chain batch root/,
-      ],
-      [
-        'unsigned with a batch',
-        encodeCanonical([
+            one,
+            encodeBatch(
+              buildBatchFromLog({
+                agentId: A,
+                epochNumber: e,
+                slotStart: 0n,
+                slotEnd: 0n,
+                envelopes: [log[1].envelope],
+              }),
+            ),
+          ]),
+          /^missing signature/,
+        ],
+        [
+          "signed by another agent's registered key",
+          signed(A, e, one, seedB),
+          new RegExp(`^signer ${toHex(B)} is not a key registered for agent ${toHex(A)}`),
+        ],
+        ["A's key named, signed by another key", wrongSig, /^signature \(item 4\) does not verify/],
+        [
+          'signed over a different epoch',
+          encodeCanonical([A, e, one, A, ed25519Sign(epochLogStatement(A, e + 1n, logRootOfBytes(one)), seedA)]),
+          /^signature \(item 4\) does not verify/,
+        ],
+      ];
+      for (const [what, body, re] of forgeries) {
+        const r = await upload(body);
+        assert.equal(r.status, 403, what);
+        assert.match(errorOf(r), re, what);
+        assert.deepEqual(await storedIds(e), honest, `${what}: the stored log is unchanged`);
+        assert.equal(await statusOf(e), 'unverified', `${what}: the status is unchanged`);
+      }
+      assert.equal(await checkBatch(obs.store, row), 'verified', 'the honest batch verifies after every forgery');
+    },
+  );
+
+  test(
+    "the agent's own signed log replaces its unverified " + 'one; mismatch is its own log against its own root',
+    async () => {
+      const e = E0 + 4n;
+      const log = logOf(e);
+      const batch = batchOf(e, log);
+      assert.equal(
+        (
+          await upload(
+            signed(
+              A,
+              e,
+              log.map((x) => x.bytes),
+            ),
+          )
+        ).status,
+        200,
+      );
+      const row = { agentId: A, epoch: e, batchHash: batchHash(batch), root: batch.logMerkleRoot, slot: 4n };
+      await obs.store.upsertBatch(row);
+      const own = await upload(
+        signed(
           A,
           e,
-          one,
-          encodeBatch(
-            buildBatchFromLog({ agentId: A, epochNumber: e, slotStart: 0n, slotEnd: 0n, envelopes: [log[1].envelope] }),
-          ),
-        ]),
-        /^missing signature/,
-      ],
-      [
-        "signed by another agent's registered key",
-        signed(A, e, one, seedB),
-        new RegExp(`^signer ${toHex(B)} is not a key registered for agent ${toHex(A)}`),
-      ],
-      ["A's key named, signed by another key", wrongSig, /^signature \(item 4\) does not verify/],
-      [
-        'signed over a different epoch',
-        encodeCanonical([A, e, one, A, ed25519Sign(epochLogStatement(A, e + 1n, logRootOfBytes(one)), seedA)]),
-        /^signature \(item 4\) does not verify/,
-      ],
-    ];
-    for (const [what, body, re] of forgeries) {
-      const r = await upload(body);
-      assert.equal(r.status, 403, what);
-      assert.match(errorOf(r), re, what);
-      assert.deepEqual(await storedIds(e), honest, `${what}: the stored log is unchanged`);
-      assert.equal(await statusOf(e), 'unverified', `${what}: the status is unchanged`);
-    }
-    assert.equal(await checkBatch(obs.store, row), 'verified', 'the honest batch verifies after every forgery');
-  });
-
-  test("the agent's own signed log replaces its unverified one; mismatch is its own log against its own root", async () => {
-    const e = E0 + 4n;
-    const log = logOf(e);
-    const batch = batchOf(e, log);
-    assert.equal(
-      (
-        await upload(
-          signed(
-            A,
-            e,
-            log.map((x) => x.bytes),
-          ),
-        )
-      ).status,
-      200,
-    );
-    const row = { agentId: A, epoch: e, batchHash: batchHash(batch), root: batch.logMerkleRoot, slot: 4n };
-    await obs.store.upsertBatch(row);
-    const own = await upload(
-      signed(
-        A,
-        e,
-        log.slice(0, 2).map((x) => x.bytes),
-        seedA2,
-      ),
-    );
-    assert.equal(own.status, 200);
-    assert.equal((own.body as { stored: string }).stored, 'replaced');
-    assert.deepEqual(
-      await storedIds(e),
-      log.slice(0, 2).map((x) => toHex(x.id)),
-    );
-    assert.equal(await checkBatch(obs.store, row), 'mismatch', "the agent's signed log contradicts its on-chain root");
-    // An unsigned log with the on-chain root cannot overrule what the agent signed.
-    const byChain = await upload(
-      unsigned(
-        A,
-        e,
-        log.map((x) => x.bytes),
-      ),
-    );
-    assert.equal(byChain.status, 409);
-    assert.match(errorOf(byChain), /an unsigned upload never replaces it/);
-    assert.deepEqual(
-      await storedIds(e),
-      log.slice(0, 2).map((x) => toHex(x.id)),
-    );
-  });
+          log.slice(0, 2).map((x) => x.bytes),
+          seedA2,
+        ),
+      );
+      assert.equal(own.status, 200);
+      assert.equal((own.body as { stored: string }).stored, 'replaced');
+      assert.deepEqual(
+        await storedIds(e),
+        log.slice(0, 2).map((x) => toHex(x.id)),
+      );
+      assert.equal(
+        await checkBatch(obs.store, row),
+        'mismatch',
+        "the agent's signed log contradicts its on-chain root",
+      );
+      // An unsigned log with the on-chain root cannot overrule what the agent signed.
+      const byChain = await upload(
+        unsigned(
+          A,
+          e,
+          log.map((x) => x.bytes),
+        ),
+      );
+      assert.equal(byChain.status, 409);
+      assert.match(errorOf(byChain), /an unsigned upload never replaces it/);
+      assert.deepEqual(
+        await storedIds(e),
+        log.slice(0, 2).map((x) => toHex(x.id)),
+      );
+    },
+  );
 
   test('an unsigned log counts when its root is the on-chain root (it cannot contradict the chain)', async () => {
     const e = E0 + 5n;
@@ -458,38 +485,44 @@ describe('epoch log upload', () => {
     );
   });
 
-  test("a log's envelopes must be dated in its epoch (± the 30 s tolerance): timestamp_out_of_window, counted", async () => {
-    const e = E0 + 7n;
-    const w = epochLogWindowUs(e, 86_400);
-    assert.deepEqual([w.fromUs, w.toUs], [startOf(e) - 30_000_000n, startOf(e + 1n) - 1n + 30_000_000n]);
-    const edge = [
-      env(e, A, seedA, B, MsgType.DELIVER, Uint8Array.of(1), w.fromUs),
-      env(e, A, seedA, B, MsgType.DELIVER, Uint8Array.of(1), w.toUs),
-    ];
-    assert.equal(
-      (
-        await upload(
-          signed(
-            A,
-            e,
-            edge.map((x) => x.bytes),
-          ),
-        )
-      ).status,
-      200,
-      'both ends of the window are inside',
-    );
-    const before = obs.dropCounts().timestamp_out_of_window ?? 0;
-    for (const ts of [w.fromUs - 1n, w.toUs + 1n, startOf(e - 1n)]) {
-      const x = env(e, A, seedA, B, MsgType.DELIVER, Uint8Array.of(2), ts);
-      const r = await upload(signed(A, e, [x.bytes]));
-      assert.equal(r.status, 400);
-      assert.match(
-        errorOf(r),
-        /^envelope 0 failed archive validation: timestamp_out_of_window \(timestamp \d+ µs is (before|after) the log's epoch window/,
+  test(
+    "a log's envelopes must be dated in its epoch (± the " + '30 s tolerance): timestamp_out_of_window, counted',
+    async () => {
+      const e = E0 + 7n;
+      const w = epochLogWindowUs(e, 86_400);
+      assert.deepEqual([w.fromUs, w.toUs], [startOf(e) - 30_000_000n, startOf(e + 1n) - 1n + 30_000_000n]);
+      const edge = [
+        env(e, A, seedA, B, MsgType.DELIVER, Uint8Array.of(1), w.fromUs),
+        env(e, A, seedA, B, MsgType.DELIVER, Uint8Array.of(1), w.toUs),
+      ];
+      assert.equal(
+        (
+          await upload(
+            signed(
+              A,
+              e,
+              edge.map((x) => x.bytes),
+            ),
+          )
+        ).status,
+        200,
+        'both ends of the window are inside',
       );
-      assert.equal(await obs.store.getEnvelope(x.id), null);
-    }
-    assert.equal((obs.dropCounts().timestamp_out_of_window ?? 0) - before, 3);
-  });
+      const before = obs.dropCounts().timestamp_out_of_window ?? 0;
+      for (const ts of [w.fromUs - 1n, w.toUs + 1n, startOf(e - 1n)]) {
+        const x = env(e, A, seedA, B, MsgType.DELIVER, Uint8Array.of(2), ts);
+        const r = await upload(signed(A, e, [x.bytes]));
+        assert.equal(r.status, 400);
+        assert.match(
+          errorOf(r),
+          new RegExp(
+            '^envelope 0 failed archive validation: timestamp_out_of_window ' +
+              String.raw`\(timestamp \d+ µs is (before|after) the log's epoch window`,
+          ),
+        );
+        assert.equal(await obs.store.getEnvelope(x.id), null);
+      }
+      assert.equal((obs.dropCounts().timestamp_out_of_window ?? 0) - before, 3);
+    },
+  );
 });

@@ -87,7 +87,8 @@ function readUint(b: Uint8Array, off: number): { value: bigint; len: number } | 
 }
 
 const SHAPE =
-  'body is not a CBOR array of 3 items [agent_id, epoch, [envelope, ...]] (4 with the batch; 5 or 6 when signed: [..., signer, signature])';
+  'body is not a CBOR array of 3 items [agent_id, epoch, [envelope, ' +
+  '...]] (4 with the batch; 5 or 6 when signed: [..., signer, signature])';
 
 /**
  * Parses a log-upload body (module comment for the forms). Never throws: 413 over
@@ -284,13 +285,15 @@ export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps)
     const keys = await deps.keysFor(agent);
     if (!keys.some((k) => Buffer.compare(k, signer) === 0)) {
       return bad(
-        `signer ${toHex(signer)} is not a key registered for agent ${toHex(agent)}: only the agent's own keys may sign its log`,
+        `signer ${toHex(signer)} is not a key registered for agent ` +
+          `${toHex(agent)}: only the agent's own keys may sign its log`,
         403,
       );
     }
     if (!ed25519Verify(p.value.signature!, epochLogStatement(agent, epoch, root), signer)) {
       return bad(
-        `signature (item ${p.value.batch ? 5 : 4}) does not verify: it must be the signer's Ed25519 signature over keccak256("zerox1/epoch-log/v1" ‖ agent_id ‖ epoch u64 BE ‖ log root ${toHex(root)})`,
+        `signature (item ${p.value.batch ? 5 : 4}) does not verify: it must be the signer's Ed25519 ` +
+          `signature over keccak256("zerox1/epoch-log/v1" ‖ agent_id ‖ epoch u64 BE ‖ log root ${toHex(root)})`,
         403,
       );
     }
@@ -301,7 +304,8 @@ export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps)
         ? `its root ${toHex(root)} is not the on-chain batch root ${toHex(onChain.root)}`
         : 'no batch of this agent and epoch is on chain to compare its root with';
       return bad(
-        `missing signature: an unsigned log counts only when its root is the on-chain batch root, and ${why}; the agent signs its log upload ([agent_id, epoch, [envelope, ...], signer, signature])`,
+        `missing signature: an unsigned log counts only when its root is the on-chain batch root, and ` +
+          `${why}; the agent signs its log upload ([agent_id, epoch, [envelope, ...], signer, signature])`,
         403,
       );
     }
@@ -332,7 +336,8 @@ export async function ingestEpochLog(body: Uint8Array, deps: IngestEpochLogDeps)
     );
   if (stored === 'kept')
     return bad(
-      `a different log for agent ${toHex(agent)} epoch ${epoch} is stored; an unsigned upload never replaces it (only the agent's signed upload does)`,
+      `a different log for agent ${toHex(agent)} epoch ${epoch} is stored; an ` +
+        `unsigned upload never replaces it (only the agent's signed upload does)`,
       409,
     );
   if (hash && p.value.batch) await deps.store.saveBatchUpload?.(agent, epoch, hash, p.value.batch);

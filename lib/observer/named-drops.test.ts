@@ -51,54 +51,58 @@ function answers(now: () => number): SignerSource & { asked: number } {
 }
 
 for (const workers of [0, 1]) {
-  test(`identity drops carry the source's reason; expiry takes effect at verify time (${workers ? 'worker' : 'event loop'})`, async () => {
-    let now = 1_000;
-    const src = answers(() => now);
-    const registry = new CachedSignerRegistry({ source: src, now: () => now });
-    const v = createValidation({ registry, clock: () => now, verifyWorkers: workers });
-    let nonce = 1n;
-    const env = (sender: Uint8Array, seed: Uint8Array) =>
-      buildEnvelope(
-        {
-          msgType: MsgType.ADVERTISE,
-          sender,
-          timestamp: BigInt(now) * 1000n,
-          nonce: nonce++,
-          conversationId: new Uint8Array(16),
-          payload: Uint8Array.of(1),
-        },
-        seed,
-      ).bytes;
-    const live = async (bytes: Uint8Array) => {
-      const o = await v.validateLive(bytes, { peer: 'p', via: 'gossip' } as never);
-      return typeof o === 'object' && 'ok' in o ? 'accepted' : typeof o === 'object' ? o.reason : o;
-    };
-    const archived = async (bytes: Uint8Array) => {
-      const c = await v.archive(bytes);
-      const r = 'pending' in c ? await c.pending : c;
-      return r.ok ? 'accepted' : r.reason;
-    };
-    try {
-      for (const check of [live, archived]) {
-        assert.equal(await check(env(AGENT, seeds.owner)), 'accepted');
-        assert.equal(await check(env(AGENT, seeds.delegate)), 'accepted');
-        assert.equal(await check(env(AGENT, seeds.expired)), 'delegation_expired');
-        assert.equal(await check(env(AGENT, seeds.revoked)), 'delegation_revoked');
-        assert.equal(await check(env(AGENT, seeds.stranger)), 'signature');
-        assert.equal(await check(env(MEMBERLESS, seeds.owner)), 'not_sati_member');
-        assert.equal(await check(env(new Uint8Array(32).fill(0xee), seeds.owner)), 'unregistered');
+  test(
+    `identity drops carry the source's reason; expiry takes ` +
+      `effect at verify time (${workers ? 'worker' : 'event loop'})`,
+    async () => {
+      let now = 1_000;
+      const src = answers(() => now);
+      const registry = new CachedSignerRegistry({ source: src, now: () => now });
+      const v = createValidation({ registry, clock: () => now, verifyWorkers: workers });
+      let nonce = 1n;
+      const env = (sender: Uint8Array, seed: Uint8Array) =>
+        buildEnvelope(
+          {
+            msgType: MsgType.ADVERTISE,
+            sender,
+            timestamp: BigInt(now) * 1000n,
+            nonce: nonce++,
+            conversationId: new Uint8Array(16),
+            payload: Uint8Array.of(1),
+          },
+          seed,
+        ).bytes;
+      const live = async (bytes: Uint8Array) => {
+        const o = await v.validateLive(bytes, { peer: 'p', via: 'gossip' } as never);
+        return typeof o === 'object' && 'ok' in o ? 'accepted' : typeof o === 'object' ? o.reason : o;
+      };
+      const archived = async (bytes: Uint8Array) => {
+        const c = await v.archive(bytes);
+        const r = 'pending' in c ? await c.pending : c;
+        return r.ok ? 'accepted' : r.reason;
+      };
+      try {
+        for (const check of [live, archived]) {
+          assert.equal(await check(env(AGENT, seeds.owner)), 'accepted');
+          assert.equal(await check(env(AGENT, seeds.delegate)), 'accepted');
+          assert.equal(await check(env(AGENT, seeds.expired)), 'delegation_expired');
+          assert.equal(await check(env(AGENT, seeds.revoked)), 'delegation_revoked');
+          assert.equal(await check(env(AGENT, seeds.stranger)), 'signature');
+          assert.equal(await check(env(MEMBERLESS, seeds.owner)), 'not_sati_member');
+          assert.equal(await check(env(new Uint8Array(32).fill(0xee), seeds.owner)), 'unregistered');
+        }
+        const asked = src.asked;
+        // Past the delegation's expiry the cached answer is not used: the next envelope asks again.
+        now = 10_001;
+        assert.equal(await live(env(AGENT, seeds.delegate)), 'delegation_expired');
+        assert.equal(src.asked, asked + 1);
+        assert.equal(await live(env(AGENT, seeds.owner)), 'accepted');
+        assert.equal(src.asked, asked + 1, 'the new answer has no expiry: cached');
+      } finally {
+        await v.close();
       }
-      const asked = src.asked;
-      // Past the delegation's expiry the cached answer is not used: the next envelope asks again.
-      now = 10_001;
-      assert.equal(await live(env(AGENT, seeds.delegate)), 'delegation_expired');
-      assert.equal(src.asked, asked + 1);
-      assert.equal(await live(env(AGENT, seeds.owner)), 'accepted');
-      assert.equal(src.asked, asked + 1, 'the new answer has no expiry: cached');
-    } finally {
-      await v.close();
-    }
-  });
+    },
+  );
 }
 
 test('a signature failure of a known agent asks the source again at most once per 2 s', async () => {

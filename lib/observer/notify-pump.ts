@@ -78,7 +78,8 @@ export function createNotifyPump(params: NotifyPumpParams): NotifyPump {
       size += j.length + 1;
     }
     flushChunk();
-    if (waiting.length > NOTIFY_BACKLOG) waiting = waiting.slice(-NOTIFY_BACKLOG); // a stalled database: keep the newest
+    // a stalled database: keep the newest
+    if (waiting.length > NOTIFY_BACKLOG) waiting = waiting.slice(-NOTIFY_BACKLOG);
     pumping ??= pump();
   }
 

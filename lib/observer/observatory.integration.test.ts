@@ -25,7 +25,8 @@ for (const kind of backends) {
   const skip = kind === 'postgres' ? skipWithoutPostgres() : false;
   // Both live-validation paths: signatures on the event loop (PGlite run) and on worker threads.
   const verifyWorkers = kind === 'pglite' ? 0 : 1;
-  describe(`observer with three agents on ${kind}, signatures ${verifyWorkers ? 'on a worker thread' : 'on the event loop'}`, {
+  describe(`observer with three agents on ${kind}, signatures ` +
+    (verifyWorkers ? 'on a worker thread' : 'on the event loop'), {
     skip,
   }, () => {
     let backend: TestBackend;

@@ -84,7 +84,9 @@ export interface Observatory {
   /** Unix ms (its clock) when this process's mesh node began receiving envelopes. */
   readonly startedAt: number;
   health(): Promise<HealthReport>;
-  /** POST /api/ingest/envelopes: a CBOR array of encoded envelopes, archive mode, per item (`window`: an epoch log's). */
+  /**
+   * POST /api/ingest/envelopes: a CBOR array of encoded envelopes, archive mode, per item (`window`: an epoch log's).
+   */
   ingestUpload(body: Uint8Array, opts?: UploadOptions): Promise<UploadOutcome>;
   /** Drops counted by this process since start, per reason. */
   dropCounts(): Record<string, number>;

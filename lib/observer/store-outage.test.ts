@@ -31,28 +31,31 @@ async function refusedError(): Promise<unknown> {
   );
 }
 
-test('unreachable: a refused connection and SQLSTATE 57P01 are; a bad statement and a closed store are not', async () => {
-  const refused = await refusedError();
-  assert.equal(isStoreUnavailable(refused), true);
-  // The store's health probe reports the same failure as text.
-  assert.equal(isStoreUnavailable(new Error((refused as Error).message)), true);
-  assert.equal(
-    isStoreUnavailable(
-      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
-    ),
-    true,
-  );
-  const store = await openStore({ dataDir: ':memory:' });
-  const bad = await rawQuery(store)('SELEC 1').then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  await store.close();
-  assert.ok(bad instanceof Error);
-  assert.equal(isStoreUnavailable(bad), false);
-  assert.equal(isStoreUnavailable(new StoreClosedError()), false);
-  assert.equal(isStoreUnavailable(undefined), false);
-});
+test(
+  'unreachable: a refused connection and SQLSTATE ' + '57P01 are; a bad statement and a closed store are not',
+  async () => {
+    const refused = await refusedError();
+    assert.equal(isStoreUnavailable(refused), true);
+    // The store's health probe reports the same failure as text.
+    assert.equal(isStoreUnavailable(new Error((refused as Error).message)), true);
+    assert.equal(
+      isStoreUnavailable(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+      true,
+    );
+    const store = await openStore({ dataDir: ':memory:' });
+    const bad = await rawQuery(store)('SELEC 1').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await store.close();
+    assert.ok(bad instanceof Error);
+    assert.equal(isStoreUnavailable(bad), false);
+    assert.equal(isStoreUnavailable(new StoreClosedError()), false);
+    assert.equal(isStoreUnavailable(undefined), false);
+  },
+);
 
 test('admit: drop-newest at the envelope or byte bound, reason by state; status reports it', async () => {
   let now = 1_000;

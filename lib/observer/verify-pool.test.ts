@@ -62,24 +62,27 @@ describe('signature pool (worker threads)', () => {
     }
   });
 
-  test('a worker that exits has its outstanding checks redone on the calling thread: none lost, none wrong', async () => {
-    const pool = createSignaturePool({
-      workers: 1,
-      maxBatch: 64,
-      workerUrl: new URL('./testdata/exiting-verify-worker.mjs', import.meta.url),
-    });
-    const cs = cases(300);
-    const got = await Promise.all(cs.map((c) => pool.verify(c.signature, c.message, c.keys)));
-    assert.deepEqual(
-      got,
-      cs.map((c) => c.want),
-    );
-    assert.equal(pool.workers, 0);
-    assert.equal(pool.inThread, 300);
-    // Later checks still work, in-thread.
-    assert.equal(await pool.verify(cs[0].signature, cs[0].message, cs[0].keys), cs[0].want);
-    await pool.close();
-  });
+  test(
+    'a worker that exits has its outstanding checks ' + 'redone on the calling thread: none lost, none wrong',
+    async () => {
+      const pool = createSignaturePool({
+        workers: 1,
+        maxBatch: 64,
+        workerUrl: new URL('./testdata/exiting-verify-worker.mjs', import.meta.url),
+      });
+      const cs = cases(300);
+      const got = await Promise.all(cs.map((c) => pool.verify(c.signature, c.message, c.keys)));
+      assert.deepEqual(
+        got,
+        cs.map((c) => c.want),
+      );
+      assert.equal(pool.workers, 0);
+      assert.equal(pool.inThread, 300);
+      // Later checks still work, in-thread.
+      assert.equal(await pool.verify(cs[0].signature, cs[0].message, cs[0].keys), cs[0].want);
+      await pool.close();
+    },
+  );
 
   test('close finishes what is outstanding', async () => {
     const pool = createSignaturePool({ workers: 1 });

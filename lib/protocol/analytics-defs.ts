@@ -59,13 +59,20 @@ export interface FigureDefinition {
 export const FIGURES: Record<FigureKey, FigureDefinition> = {
   roles: {
     title: 'Buyer and seller',
-    what: 'Which negotiating party buys and which sells, taken from what the protocol and the chain say, never from the prices offered.',
+    what:
+      'Which negotiating party buys and which sells, taken from what ' +
+      'the protocol and the chain say, never from the prices offered.',
     formula:
-      "The first source that names a role wins, in this order: the Haggle account's buyer and seller on chain; the party that sent DELIVER is the seller; the role in a party's ADVERTISE; a party that sent DISCOVER before the negotiation is the buyer. A source that contradicts itself or an earlier source is ignored. With two parties, naming one names the other.",
+      "The first source that names a role wins, in this order: the Haggle account's buyer and " +
+      "seller on chain; the party that sent DELIVER is the seller; the role in a party's ADVERTISE; " +
+      'a party that sent DISCOVER before the negotiation is the buyer. A source that contradicts ' +
+      'itself or an earlier source is ignored. With two parties, naming one names the other.',
     inputs:
-      'Haggle accounts of the conversation (wallets matched to agents by the offers they signed), DELIVER senders, ADVERTISE payloads with a role, DISCOVER senders.',
+      'Haggle accounts of the conversation (wallets matched to agents by the offers ' +
+      'they signed), DELIVER senders, ADVERTISE payloads with a role, DISCOVER senders.',
     undefinedWhen:
-      'No source names a role: both roles are unknown and every figure that needs them (concessions, movement class, ZOPA, Nash, surplus, Rubinstein) is unknown too.',
+      'No source names a role: both roles are unknown and every figure that needs them ' +
+      '(concessions, movement class, ZOPA, Nash, surplus, Rubinstein) is unknown too.',
     reference: 'Haggle and Handshake roles over 0x01 (docs/protocol.md §8).',
   },
   concessions: {
@@ -80,7 +87,8 @@ export const FIGURES: Record<FigureKey, FigureDefinition> = {
     title: 'Movement',
     what: "The shape of a side's offers: one offer, no movement, conceding, moving away, or zig-zag.",
     formula:
-      'Steps between consecutive offers (round order): all zero → no movement; both signs → zig-zag; all toward the other side → conceding; all away from it → moving away.',
+      'Steps between consecutive offers (round order): all zero → no movement; both signs ' +
+      '→ zig-zag; all toward the other side → conceding; all away from it → moving away.',
     inputs: "The side's offers and its role.",
     undefinedWhen:
       'Only the direction is unknown when the roles are: a monotone side is then "monotone, direction unknown".',
@@ -88,28 +96,42 @@ export const FIGURES: Record<FigureKey, FigureDefinition> = {
   },
   curve: {
     title: 'Concession curve (β)',
-    what: "The Faratin time-dependent tactic that best fits a side's offers on the negotiation's shared clock: β < 1 Boulware (holds firm, concedes late), β = 1 linear, β > 1 conceder (concedes early); with the fit's error.",
+    what:
+      "The Faratin time-dependent tactic that best fits a side's offers on the negotiation's shared clock: β < 1 " +
+      "Boulware (holds firm, concedes late), β = 1 linear, β > 1 conceder (concedes early); with the fit's error.",
     formula:
-      'x(t) = a + b·(t / t_max)^(1/β), t from the first offer of either side; a and b by least squares for each β, β by minimising the squared error over ln β in [−5, 5]. Fit error: RMSE / (highest − lowest offer of the side). Class: |ln β| ≤ 0.05 linear, else β < 1 Boulware, β > 1 conceder.',
+      'x(t) = a + b·(t / t_max)^(1/β), t from the first offer of either side; a and b by least squares ' +
+      'for each β, β by minimising the squared error over ln β in [−5, 5]. Fit error: RMSE / (highest ' +
+      '− lowest offer of the side). Class: |ln β| ≤ 0.05 linear, else β < 1 Boulware, β > 1 conceder.',
     inputs:
-      "The side's offers and envelope times on the clock both sides share. t_max (the deadline, else the last message) only rescales t/t_max, which the free span b absorbs, so β does not depend on it; the fit runs on t / (last NEG1 message).",
+      "The side's offers and envelope times on the clock both sides share. t_max (the " +
+      'deadline, else the last message) only rescales t/t_max, which the free span ' +
+      'b absorbs, so β does not depend on it; the fit runs on t / (last NEG1 message).',
     undefinedWhen:
-      'No fit with fewer than 4 offers, no movement, or all offers at one instant. A fit but no class when the roles are unknown, the offers zig-zag or move away, β is at the search bound, or the fit error is above 5%.',
+      'No fit with fewer than 4 offers, no movement, or all offers at one ' +
+      'instant. A fit but no class when the roles are unknown, the offers zig-zag ' +
+      'or move away, β is at the search bound, or the fit error is above 5%.',
     reference:
-      'Faratin, Sierra & Jennings (1998), "Negotiation decision functions for autonomous agents", Robotics and Autonomous Systems 24, §4.2.1.',
+      'Faratin, Sierra & Jennings (1998), "Negotiation decision functions ' +
+      'for autonomous agents", Robotics and Autonomous Systems 24, §4.2.1.',
   },
   reservations: {
     title: 'Sealed reservations',
-    what: "Whether each party's revealed reservation price (NEGR) opens a commitment (NEGC) it sent earlier: verified, no commitment, mismatch, or committed but not revealed.",
+    what:
+      "Whether each party's revealed reservation price (NEGR) opens a commitment (NEGC) " +
+      'it sent earlier: verified, no commitment, mismatch, or committed but not revealed.',
     formula:
-      "verified ⇔ SHA-256(price as 16-byte two's complement ‖ salt) equals the party's latest NEGC sent before its first NEGR.",
+      "verified ⇔ SHA-256(price as 16-byte two's complement ‖ salt) " +
+      "equals the party's latest NEGC sent before its first NEGR.",
     inputs: 'NEGC and NEGR messages, by sender, in order.',
     undefinedWhen: 'Never; a party that sent neither is not listed. Only verified reservations feed any other figure.',
     reference: 'Haggle sealed-bid ZOPA detection (docs/protocol.md §8).',
   },
   zopa: {
     title: 'ZOPA',
-    what: 'The zone of possible agreement: prices both the buyer (at most its reservation) and the seller (at least its reservation) accept.',
+    what:
+      'The zone of possible agreement: prices both the buyer (at most ' +
+      'its reservation) and the seller (at least its reservation) accept.',
     formula: 'exists ⇔ r_buyer ≥ r_seller; width = r_buyer − r_seller (exact; 0 is a single-price ZOPA).',
     inputs: 'Both verified reservations and the roles.',
     undefinedWhen: 'The roles are unknown, a reservation is missing or not verified, or a price is negative.',
@@ -117,7 +139,9 @@ export const FIGURES: Record<FigureKey, FigureDefinition> = {
   },
   nash: {
     title: 'Nash bargaining point',
-    what: "The price that maximises the product of both sides' gains over their reservations (linear utilities, disagreement at the reservations).",
+    what:
+      "The price that maximises the product of both sides' gains over their " +
+      'reservations (linear utilities, disagreement at the reservations).',
     formula: 'argmax_p (r_buyer − p)(p − r_seller) = (r_buyer + r_seller) / 2.',
     inputs: 'The ZOPA.',
     undefinedWhen: 'The ZOPA is unknown or does not exist.',
@@ -135,19 +159,25 @@ export const FIGURES: Record<FigureKey, FigureDefinition> = {
     title: 'Surplus split',
     what: 'What each side gained at the deal price over its reservation, and its share of the ZOPA.',
     formula:
-      'buyer r_buyer − p_deal, seller p_deal − r_seller (exact; negative when the deal is outside the ZOPA); shares divided by the width.',
+      'buyer r_buyer − p_deal, seller p_deal − r_seller (exact; negative ' +
+      'when the deal is outside the ZOPA); shares divided by the width.',
     inputs: 'The deal price and the ZOPA.',
     undefinedWhen: 'No deal or the ZOPA is unknown or does not exist; the shares also when the width is 0.',
     reference: 'Raiffa (1982).',
   },
   rubinstein: {
     title: 'Rubinstein price',
-    what: "The subgame-perfect alternating-offers price when each round shrinks the escrow by its decay: the first mover's share of the ZOPA.",
+    what:
+      'The subgame-perfect alternating-offers price when each round ' +
+      "shrinks the escrow by its decay: the first mover's share of the ZOPA.",
     formula:
-      "x* = (1 − δ_B) / (1 − δ_A·δ_B), A the first mover, B the other, δ = 1 − decay_bps / 10,000 of each side's own NEG1 terms; with no decay on either side (δ_A = δ_B = 1) x* = ½, the limit of equal discounting. Price: seller first r_seller + x*·width, buyer first r_buyer − x*·width.",
+      'x* = (1 − δ_B) / (1 − δ_A·δ_B), A the first mover, B the other, δ = 1 − decay_bps / 10,000 of ' +
+      "each side's own NEG1 terms; with no decay on either side (δ_A = δ_B = 1) x* = ½, the limit " +
+      'of equal discounting. Price: seller first r_seller + x*·width, buyer first r_buyer − x*·width.',
     inputs: "The ZOPA, the first mover, each side's decay_bps.",
     undefinedWhen:
-      "The ZOPA is unknown or does not exist, or a side's decay is unknown (it sent no NEG1, or its NEG1 messages state different rates).",
+      "The ZOPA is unknown or does not exist, or a side's decay is unknown " +
+      '(it sent no NEG1, or its NEG1 messages state different rates).',
     reference: 'Rubinstein (1982), "Perfect Equilibrium in a Bargaining Model", Econometrica 50; Haggle escrow decay.',
   },
   escrowBurned: {

@@ -57,9 +57,11 @@ describe('closed forms', () => {
     assert.ok(Math.abs(rubinsteinShare(0.9, 0.9) - 0.1 / 0.19) < 1e-12);
     assert.ok(Math.abs(rubinsteinShare(0.9, 0.8) - 0.2 / 0.28) < 1e-12);
     assert.equal(rubinsteinShare(1, 1), 0.5);
-    assert.deepEqual(rubinsteinShareBps(100, 100), { share: { num: 100n, den: 199n }, limit: false }); // 1/(1+δ), δ = 0.99
+    // 1/(1+δ), δ = 0.99
+    assert.deepEqual(rubinsteinShareBps(100, 100), { share: { num: 100n, den: 199n }, limit: false });
     assert.deepEqual(rubinsteinShareBps(0, 0), { share: { num: 1n, den: 2n }, limit: true });
-    assert.deepEqual(rubinsteinShareBps(0, 500).share, { num: 1n, den: 1n }); // δA = 1: the first mover keeps everything
+    // δA = 1: the first mover keeps everything
+    assert.deepEqual(rubinsteinShareBps(0, 500).share, { num: 1n, den: 1n });
     assert.deepEqual(rubinsteinShareBps(500, 0).share, { num: 0n, den: 1n });
     assert.throws(() => rubinsteinShareBps(-1, 0), RangeError);
   });

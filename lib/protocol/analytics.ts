@@ -202,6 +202,7 @@ export function haggleRoleClaims(
 }
 
 const BPS = 10_000n;
+const NO_RATE = '(it stated none, or different rates)';
 const hexOf = (s: string | Uint8Array) => (typeof s === 'string' ? s.toLowerCase() : toHex(s));
 const isZero = (h: string) => /^0*$/.test(h);
 const abs = (x: bigint) => (x < 0n ? -x : x);
@@ -549,7 +550,8 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
                 : f.atBound
                   ? `β is at the search bound (ln β = ±${FIT.lnBetaBound}): the offers do not determine it`
                   : rel > FIT.maxRelativeRmse
-                    ? `poor fit: error ${(rel * 100).toFixed(1)}% of the price range (above ${FIT.maxRelativeRmse * 100}%)`
+                    ? `poor fit: error ${(rel * 100).toFixed(1)}% of the ` +
+                      `price range (above ${FIT.maxRelativeRmse * 100}%)`
                     : null;
         if (why) side.unknown.class = why;
         else side.class = curveClass(f.beta);
@@ -629,7 +631,7 @@ export function analyzeNegotiation(messages: NegotiationMessage[], opts: Analyze
       dB = other ? decayOf(other) : null;
     if (!firstMover) unknown.rubinstein = 'no first offer';
     else if (dA === null || dB === null)
-      unknown.rubinstein = `decay unknown for the ${dA === null ? 'first mover' : 'other side'} (it stated none, or different rates)`;
+      unknown.rubinstein = `decay unknown for the ${dA === null ? 'first mover' : 'other side'} ${NO_RATE}`;
     else {
       const { share, limit } = rubinsteinShareBps(dA, dB);
       const price =

@@ -109,10 +109,12 @@ function paired(a: (i: number) => void, b: (i: number) => void, block: number, p
 const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
 
 console.log(
-  `lib/protocol bench: ${N} distinct envelopes of ${bytes[0].length} bytes (300-byte payload), one core, rates per CPU-second`,
+  `lib/protocol bench: ${N} distinct envelopes of ${bytes[0].length}` +
+    ` bytes (300-byte payload), one core, rates per CPU-second`,
 );
 console.log(
-  'full validation = live mode: decode, version/type, registry lookup, Ed25519 verify, nonce/timestamp, keccak payload hash, envelope id',
+  'full validation = live mode: decode, version/type, registry lookup, ' +
+    'Ed25519 verify, nonce/timestamp, keccak payload hash, envelope id',
 );
 const results: { name: string; verify: number; validate: number; ratio: number }[] = [];
 const original = ed25519Backend().name;
@@ -134,7 +136,8 @@ for (const be of ed25519Backends) {
   const m = paired(verifyOne, validateOne, block, slow ? 7 : 21);
   results.push({ name: be.name, verify: m.a, validate: m.b, ratio: m.ratio });
   console.log(
-    `${be.name.padEnd(14)} plain Ed25519 verify: ${fmt(m.a).padStart(7)}/s   full validation: ${fmt(m.b).padStart(7)}/s   ratio ${m.ratio.toFixed(3)}   (median of ${m.pairs} block pairs of ${block})`,
+    `${be.name.padEnd(14)} plain Ed25519 verify: ${fmt(m.a).padStart(7)}/s   full validation: ` +
+      `${fmt(m.b).padStart(7)}/s   ratio ${m.ratio.toFixed(3)}   (median of ${m.pairs} block pairs of ${block})`,
   );
 }
 setEd25519Backend(original);

@@ -87,27 +87,30 @@ test('each message reads as one sentence, amounts and agents in the caller’s w
   assert.equal(say(msg(MsgType.BEACON, A, new Uint8Array(0))).text, `type${MsgType.BEACON}`);
 });
 
-test('facts: offers in round order whatever the arrival, the reject reason, the verdict, notaries apart from parties', () => {
-  const late = msg(MsgType.COUNTER, B, neg1(900, 1), A, 5);
-  const early = msg(MsgType.PROPOSE, A, neg1(400, 0), B, 9);
-  const reject = msg(MsgType.REJECT, A, neg1(0, 2, { reason: 5 }), B, 10);
-  const assign = msg(MsgType.NOTARIZE_ASSIGN, A, new Uint8Array(0), N, 11);
-  const verdict = msg(MsgType.VERDICT, N, encodeCanonical([1n, 90n]), A, 12);
-  const f = negotiationFacts([late, early, reject, assign, verdict]);
-  assert.deepEqual(
-    f.offers.map((o) => [o.round, o.price, o.msgType]),
-    [
-      [0, 400n, MsgType.PROPOSE],
-      [1, 900n, MsgType.COUNTER],
-      [2, 0n, MsgType.REJECT],
-    ],
-  );
-  assert.equal(f.rejectReason, 'timeout');
-  assert.equal(f.verdict, 'passed');
-  assert.equal(f.mint, null, 'an all-zero token mint names no token');
-  assert.equal(f.sealed, false);
-  assert.equal(f.offers[0].deadlineMs, 1_790_000_100_000);
-  const who = notariesAndBidders([assign, verdict], [N, B, new Uint8Array(32).fill(0xdd)], [toHex(A), toHex(B)]);
-  assert.deepEqual(who, { notaries: [toHex(N)], bidders: ['dd'.repeat(32)] });
-  assert.equal(negotiationFacts([msg(MsgType.VERDICT, N, new Uint8Array([0xff]))]).verdict, 'issued');
-});
+test(
+  'facts: offers in round order whatever the arrival, the ' + 'reject reason, the verdict, notaries apart from parties',
+  () => {
+    const late = msg(MsgType.COUNTER, B, neg1(900, 1), A, 5);
+    const early = msg(MsgType.PROPOSE, A, neg1(400, 0), B, 9);
+    const reject = msg(MsgType.REJECT, A, neg1(0, 2, { reason: 5 }), B, 10);
+    const assign = msg(MsgType.NOTARIZE_ASSIGN, A, new Uint8Array(0), N, 11);
+    const verdict = msg(MsgType.VERDICT, N, encodeCanonical([1n, 90n]), A, 12);
+    const f = negotiationFacts([late, early, reject, assign, verdict]);
+    assert.deepEqual(
+      f.offers.map((o) => [o.round, o.price, o.msgType]),
+      [
+        [0, 400n, MsgType.PROPOSE],
+        [1, 900n, MsgType.COUNTER],
+        [2, 0n, MsgType.REJECT],
+      ],
+    );
+    assert.equal(f.rejectReason, 'timeout');
+    assert.equal(f.verdict, 'passed');
+    assert.equal(f.mint, null, 'an all-zero token mint names no token');
+    assert.equal(f.sealed, false);
+    assert.equal(f.offers[0].deadlineMs, 1_790_000_100_000);
+    const who = notariesAndBidders([assign, verdict], [N, B, new Uint8Array(32).fill(0xdd)], [toHex(A), toHex(B)]);
+    assert.deepEqual(who, { notaries: [toHex(N)], bidders: ['dd'.repeat(32)] });
+    assert.equal(negotiationFacts([msg(MsgType.VERDICT, N, new Uint8Array([0xff]))]).verdict, 'issued');
+  },
+);

@@ -90,13 +90,17 @@ function negotiationSentence(e: NarratedEnvelope['envelope'], f: NarrativeFormat
   else if (p.kind === 'neg1') {
     const n = p.neg1;
     if (e.msgType === MsgType.ACCEPT) {
-      text = `accepts at ${f.amount(n.bidValue)}; verification tier ${n.verification.tier} (${TIER_NAMES[n.verification.tier] ?? '?'})`;
+      text =
+        `accepts at ${f.amount(n.bidValue)}; verification tier ` +
+        `${n.verification.tier} (${TIER_NAMES[n.verification.tier] ?? '?'})`;
       tone = 'good';
     } else if (e.msgType === MsgType.REJECT) {
       text = `rejects (${rejectReason(n.reason)}) at round ${n.round}`;
       tone = 'bad';
     } else
-      text = `${verb} ${f.amount(n.bidValue)} in round ${n.round} of ${n.maxRounds}, tier ${n.verification.tier}, escrow decay ${n.decayBps} bps/round`;
+      text =
+        `${verb} ${f.amount(n.bidValue)} in round ${n.round} of ${n.maxRounds}` +
+        `, tier ${n.verification.tier}, escrow decay ${n.decayBps} bps/round`;
   } else text = `${verb} (opaque payload)`;
   if (e.msgType === MsgType.REJECT) tone = 'bad';
   return { text, tone };
@@ -141,7 +145,10 @@ export function messageSentence(e: NarratedEnvelope['envelope'], f: NarrativeFor
       if (!d.ok) return { text: 'feedback (unreadable)', tone: 'neutral' };
       const v = d.value;
       return {
-        text: `rates ${f.agent(toHex(v.targetAgent))} ${v.score > 0 ? '+' : ''}${v.score} (${FEEDBACK_OUTCOMES[v.outcome] ?? '?'}, as ${v.role === 1 ? 'notary' : 'participant'}${v.isDispute ? ', dispute' : ''})`,
+        text:
+          `rates ${f.agent(toHex(v.targetAgent))} ${v.score > 0 ? '+' : ''}` +
+          `${v.score} (${FEEDBACK_OUTCOMES[v.outcome] ?? '?'}, as ` +
+          `${v.role === 1 ? 'notary' : 'participant'}${v.isDispute ? ', dispute' : ''})`,
         tone: v.score > 0 ? 'good' : v.score < 0 ? 'bad' : 'neutral',
       };
     }

@@ -174,45 +174,52 @@ test('round order: round, then timestamp, then id — never input order', () => 
   );
 });
 
-test('the opening PROPOSE anchors the numbering: an agent counting from 1 still pairs; without it NEG1 counts from 0', () => {
-  const fromOne = nine.map((o) => ({ ...o, round: o.round + 1, opening: o.round === 0 }));
-  assert.equal(
-    compareOffers({ chain: onChain, gossip: fromOne, closed: true, settled: null, gossipAccepted: null }).differences,
-    0,
-  );
-  const noPropose = nine.slice(1);
-  const c = compareOffers({ chain: onChain, gossip: noPropose, closed: true, settled: null, gossipAccepted: null });
-  assert.deepEqual(
-    c.positions.map((p) => p.match),
-    ['chain_only', 'same', 'same', 'same', 'same', 'same', 'same', 'same', 'same'],
-  );
-});
+test(
+  'the opening PROPOSE anchors the numbering: an agent ' + 'counting from 1 still pairs; without it NEG1 counts from 0',
+  () => {
+    const fromOne = nine.map((o) => ({ ...o, round: o.round + 1, opening: o.round === 0 }));
+    assert.equal(
+      compareOffers({ chain: onChain, gossip: fromOne, closed: true, settled: null, gossipAccepted: null }).differences,
+      0,
+    );
+    const noPropose = nine.slice(1);
+    const c = compareOffers({ chain: onChain, gossip: noPropose, closed: true, settled: null, gossipAccepted: null });
+    assert.deepEqual(
+      c.positions.map((p) => p.match),
+      ['chain_only', 'same', 'same', 'same', 'same', 'same', 'same', 'same', 'same'],
+    );
+  },
+);
 
-test("a sealed-bid negotiation (NEGC PROPOSE, offers opened by a COUNTER of round 1) pairs its first offer with the chain's first", () => {
-  // The demo's sealed deals: commitments and reveals, then the buyer's COUNTER of round 1, the seller's of round 2, …
-  const gossip: GossipOffer[] = [400n, 900n, 600n, 800n].map((amount, i) => ({ round: i + 1, amount }));
-  const sealed = compareOffers({
-    chain: chain(400n, 900n, 600n, 800n),
-    gossip,
-    closed: true,
-    settled: null,
-    gossipAccepted: null,
-    sealedOpening: true,
-  });
-  assert.deepEqual(
-    sealed.positions.map((p) => p.match),
-    ['same', 'same', 'same', 'same'],
-  );
-  // Without knowing it opened sealed, the rounds read 0-based and every offer is one position late.
-  const unsealed = compareOffers({
-    chain: chain(400n, 900n, 600n, 800n),
-    gossip,
-    closed: true,
-    settled: null,
-    gossipAccepted: null,
-  });
-  assert.deepEqual(
-    unsealed.positions.map((p) => p.match),
-    ['chain_only', 'differs', 'differs', 'differs', 'gossip_only'],
-  );
-});
+test(
+  'a sealed-bid negotiation (NEGC PROPOSE, offers opened by a ' +
+    "COUNTER of round 1) pairs its first offer with the chain's first",
+  () => {
+    // The demo's sealed deals: commitments and reveals, then the buyer's COUNTER of round 1, the seller's of round 2, …
+    const gossip: GossipOffer[] = [400n, 900n, 600n, 800n].map((amount, i) => ({ round: i + 1, amount }));
+    const sealed = compareOffers({
+      chain: chain(400n, 900n, 600n, 800n),
+      gossip,
+      closed: true,
+      settled: null,
+      gossipAccepted: null,
+      sealedOpening: true,
+    });
+    assert.deepEqual(
+      sealed.positions.map((p) => p.match),
+      ['same', 'same', 'same', 'same'],
+    );
+    // Without knowing it opened sealed, the rounds read 0-based and every offer is one position late.
+    const unsealed = compareOffers({
+      chain: chain(400n, 900n, 600n, 800n),
+      gossip,
+      closed: true,
+      settled: null,
+      gossipAccepted: null,
+    });
+    assert.deepEqual(
+      unsealed.positions.map((p) => p.match),
+      ['chain_only', 'differs', 'differs', 'differs', 'gossip_only'],
+    );
+  },
+);

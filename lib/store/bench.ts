@@ -4,8 +4,8 @@
  * Targets: the observer must commit ≥ 0.6 × the one-core envelope check
  * rate (~14,000–23,000/s, docs/architecture.md), so the store alone must sustain well above 10,000/s
  * on Postgres (goal 20,000/s). Mix (as before): 50 % broadcast, 50 % bilateral negotiation messages over 200
- * agents and 2,000 conversations, ~550-byte envelopes (~1 KB rows before the payload moved into raw only), so every derived upsert is exercised.
- * Each configuration runs REPEATS times on fresh envelopes; the median is the figure (this
+ * agents and 2,000 conversations, ~550-byte envelopes (~1 KB rows before the payload moved into raw only), so every
+ * derived upsert is exercised. Each configuration runs REPEATS times on fresh envelopes; the median is the figure (this
  * machine is shared: the load average is printed before and after).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -63,15 +63,18 @@ async function measure(label: string, store: Store, concurrency: number, n: numb
   const sorted = [...rates].sort((a, b) => a - b);
   const median = sorted[sorted.length >> 1];
   console.log(
-    `${label.padEnd(24)} median ${fmt(median).padStart(7)} committed/s (runs ${rates.map(fmt).join(', ')}; ${n} each) ` +
-      `target ${fmt(TARGET)}: ratio ${(median / TARGET).toFixed(2)}, goal ${fmt(GOAL)}: ratio ${(median / GOAL).toFixed(2)}; ` +
+    `${label.padEnd(24)} median ${fmt(median).padStart(7)} ` +
+      `committed/s (runs ${rates.map(fmt).join(', ')}; ${n} each) ` +
+      `target ${fmt(TARGET)}: ratio ${(median / TARGET).toFixed(2)}` +
+      `, goal ${fmt(GOAL)}: ratio ${(median / GOAL).toFixed(2)}; ` +
       `re-ingest of duplicates ${fmt(dupRate)}/s`,
   );
   return median;
 }
 
 console.log(
-  `bench:store: batch 500, ~550-byte envelopes (~1 KB rows before the payload moved into raw only), ${REPEATS} runs per configuration; load average ${load()} on ${cpus().length} cores (figures scale down under load)`,
+  `bench:store: batch 500, ~550-byte envelopes (~1 KB rows before the payload moved into raw only), ${REPEATS}` +
+    ` runs per configuration; load average ${load()} on ${cpus().length} cores (figures scale down under load)`,
 );
 const dir = mkdtempSync(join(tmpdir(), 'zx-bench-'));
 try {

@@ -100,7 +100,8 @@ function suite(
         rolled_back_at: Date | null;
         applied_steps_count: number;
       }>(
-        'SELECT migration_name, checksum, finished_at, rolled_back_at, applied_steps_count FROM _prisma_migrations ORDER BY migration_name',
+        'SELECT migration_name, checksum, finished_at, rolled_back_at, ' +
+          'applied_steps_count FROM _prisma_migrations ORDER BY migration_name',
       );
       assert.deepEqual(
         rows.map((r) => r.migration_name),

@@ -261,7 +261,9 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster | string
       throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
   };
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=50`;
+  const opts =
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c ` +
+    `fsync=off -c full_page_writes=off -c max_connections=50`;
   const cluster: ThrowawayCluster = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,

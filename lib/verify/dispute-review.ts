@@ -47,12 +47,14 @@ export function checkSignedReview(idHex: string, body: DisputeOpinionRequest, no
   if (now - at > REVIEW_MAX_AGE_MS)
     return refuse(
       400,
-      `field "message": signed at ${review.at}, more than ${REVIEW_MAX_AGE_MS / 60_000} minutes ago; sign a fresh review`,
+      `field "message": signed at ${review.at}, more than ` +
+        `${REVIEW_MAX_AGE_MS / 60_000} minutes ago; sign a fresh review`,
     );
   if (at - now > REVIEW_MAX_FUTURE_MS)
     return refuse(
       400,
-      `field "message": dated ${review.at}, ahead of this server's clock (${new Date(now).toISOString()}); check the computer's clock and sign again`,
+      `field "message": dated ${review.at}, ahead of this server's clock (` +
+        `${new Date(now).toISOString()}); check the computer's clock and sign again`,
     );
   // The text checked is the one rebuilt from its fields (parse compares them), byte for byte as signed.
   const message = disputeReviewMessage(review);

@@ -59,7 +59,8 @@ export function checkEnvelope(raw: Uint8Array, expectedId: Uint8Array, signer: S
       pass(
         'decode',
         T.decode,
-        `${raw.length} bytes, msg_type 0x${d.envelope.msgType.toString(16).padStart(2, '0')}, nonce ${d.envelope.nonce}`,
+        `${raw.length} bytes, msg_type 0x` +
+          `${d.envelope.msgType.toString(16).padStart(2, '0')}, nonce ${d.envelope.nonce}`,
       ),
     );
   }

@@ -62,7 +62,8 @@ export function checkInclusion(
         ? pass(
             'log_entry',
             T.log_entry,
-            `${p.entry.length} bytes, position ${p.index} of ${p.leafCount} in ${toHex(p.agent).slice(0, 8)}…'s epoch ${p.epoch} log`,
+            `${p.entry.length} bytes, position ${p.index} of ${p.leafCount}` +
+              ` in ${toHex(p.agent).slice(0, 8)}…'s epoch ${p.epoch} log`,
           )
         : fail('log_entry', T.log_entry, "the entry from the API is not this envelope's log entry"),
     );

@@ -86,7 +86,8 @@ export function checkReceiptChainSigners(
     for (const k of p.keys)
       if (!r.keys.some((c) => bytesEqual(c, k)))
         problems.push(
-          `party ${toHex(p.agentId)}: key ${toHex(k)} in the receipt is neither its owner nor a valid delegate (the chain allows ${r.keys.map(toHex).join(', ') || 'none'})`,
+          `party ${toHex(p.agentId)}: key ${toHex(k)} in the receipt is neither its owner ` +
+            `nor a valid delegate (the chain allows ${r.keys.map(toHex).join(', ') || 'none'})`,
         );
     return { agentId: p.agentId, keys: r.keys };
   });

@@ -109,10 +109,13 @@ describe('envelope verification in the browser', () => {
     assert.equal(r.ok, false);
   });
 
-  test('a flipped payload byte fails envelope_id and payload_hash (the signature covers the hash, not the payload)', () => {
-    const r = checkEnvelope(flip(target.bytes, target.bytes.length - 67), target.id, signerB);
-    assert.deepEqual(failedSteps(r.steps), ['envelope_id', 'payload_hash']);
-  });
+  test(
+    'a flipped payload byte fails envelope_id and payload_hash ' + '(the signature covers the hash, not the payload)',
+    () => {
+      const r = checkEnvelope(flip(target.bytes, target.bytes.length - 67), target.id, signerB);
+      assert.deepEqual(failedSteps(r.steps), ['envelope_id', 'payload_hash']);
+    },
+  );
 
   test('the key of someone else fails signature only', () => {
     const r = checkEnvelope(target.bytes, target.id, { keys: [publicKeyFromSeed(seedA)], detail: 'holder of A' });
@@ -256,30 +259,33 @@ describe('receipt keys against the chain', () => {
     );
   });
 
-  test("a receipt whose embedded key is not the party's owner or delegate holds offline and fails both chain checks", () => {
-    // A's envelopes signed with M's key, and the receipt says M is A's key: consistent on its own.
-    let n = 100n;
-    const forged = log.map((e) => {
-      if (!e.envelope.sender.every((x, i) => x === A[i])) return e;
-      return buildEnvelope(
-        {
-          msgType: e.envelope.msgType,
-          sender: A,
-          recipient: B,
-          timestamp: e.envelope.timestamp,
-          nonce: n++,
-          conversationId: conv,
-          payload: e.envelope.payload,
-        },
-        seedM,
-      );
-    });
-    const r = receiptOf(forged, [[M], [publicKeyFromSeed(seedB)]]);
-    assert.equal(verifyReceipt(r).ok, true, 'the file is consistent with itself');
-    const s = checkReceiptChainSigners(r, chain([publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]));
-    assert.deepEqual(failedSteps(s), ['chain_signers', 'chain_signature']);
-    assert.match(s[0].detail, /neither its owner nor a valid delegate/);
-  });
+  test(
+    "a receipt whose embedded key is not the party's owner " + 'or delegate holds offline and fails both chain checks',
+    () => {
+      // A's envelopes signed with M's key, and the receipt says M is A's key: consistent on its own.
+      let n = 100n;
+      const forged = log.map((e) => {
+        if (!e.envelope.sender.every((x, i) => x === A[i])) return e;
+        return buildEnvelope(
+          {
+            msgType: e.envelope.msgType,
+            sender: A,
+            recipient: B,
+            timestamp: e.envelope.timestamp,
+            nonce: n++,
+            conversationId: conv,
+            payload: e.envelope.payload,
+          },
+          seedM,
+        );
+      });
+      const r = receiptOf(forged, [[M], [publicKeyFromSeed(seedB)]]);
+      assert.equal(verifyReceipt(r).ok, true, 'the file is consistent with itself');
+      const s = checkReceiptChainSigners(r, chain([publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]));
+      assert.deepEqual(failedSteps(s), ['chain_signers', 'chain_signature']);
+      assert.match(s[0].detail, /neither its owner nor a valid delegate/);
+    },
+  );
 
   test('a party the chain does not know fails chain_signers with the reason', () => {
     const r = receiptOf(log, [[publicKeyFromSeed(seedA)], [publicKeyFromSeed(seedB)]]);

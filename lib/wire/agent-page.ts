@@ -34,7 +34,10 @@ export const AgentBatchRowSchema = BatchJsonSchema.extend({
 });
 export type AgentBatchRow = z.infer<typeof AgentBatchRowSchema>;
 
-/** GET /api/agents/{id}/batches: a page of the agent's batches, newest epoch first; `next` is the `before` of the following page. */
+/**
+ * GET /api/agents/{id}/batches: a page of the agent's batches, newest epoch first; `next` is the `before` of the
+ * following page.
+ */
 export const AgentBatchPageSchema = z.object({
   agent: hex32,
   rows: z.array(AgentBatchRowSchema),

@@ -85,16 +85,22 @@ export const WebhookBodySchema = z.strictObject({
   secret: z.string().optional(),
 });
 export const RemovedSchema = z.object({ removed: z.boolean() });
-/** A wallet-signed request's body (binding, and finding the list by wallet): signatures travel in bodies, never URLs. */
+/**
+ * A wallet-signed request's body (binding, and finding the list by wallet): signatures travel in bodies, never URLs.
+ */
 export const WalletBodySchema = z.strictObject({
   address: z.string().min(1).meta({ description: 'the wallet, base58' }),
   message: z.string().min(1).meta({
     description: 'Zerox1 Observatory watchlist <id, or * to find the list by wallet> owned by <address> at <ISO time>',
   }),
-  signature: z.string().min(1).meta({
-    description:
-      'the ed25519 signature of the message: 128 lowercase hex characters, base58, or base64 with padding; each signature is accepted once',
-  }),
+  signature: z
+    .string()
+    .min(1)
+    .meta({
+      description:
+        'the ed25519 signature of the message: 128 lowercase hex characters, ' +
+        'base58, or base64 with padding; each signature is accepted once',
+    }),
 });
 export const WalletBoundSchema = z.object({
   wallet: z.string(),

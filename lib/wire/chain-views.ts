@@ -204,7 +204,10 @@ export const RegistrationFileSchema = z.object({
 });
 export type RegistrationFile = z.infer<typeof RegistrationFileSchema>;
 
-/** What a challenge row (components/wallet/ChallengeRows) needs of a challenge (a page hands over no more than this: not the account's data). */
+/**
+ * What a challenge row (components/wallet/ChallengeRows) needs of a challenge (a page hands over no more than this: not
+ * the account's data).
+ */
 export type ChallengeRowView = Pick<
   ChallengeJson,
   'address' | 'agentAddress' | 'epoch' | 'challenger' | 'status' | 'transitions'

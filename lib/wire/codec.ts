@@ -60,7 +60,8 @@ export function decimalToBigint(s: string, what = 'integer', min?: bigint, max?:
   const unsigned = min !== undefined && min >= 0n;
   if (!(unsigned ? UINT_RE : INT_RE).test(s))
     throw new WireError(
-      `${what}: must be a ${unsigned ? 'non-negative ' : ''}decimal integer string (got ${JSON.stringify(s.slice(0, 80))})`,
+      `${what}: must be a ${unsigned ? 'non-negative ' : ''}decimal ` +
+        `integer string (got ${JSON.stringify(s.slice(0, 80))})`,
     );
   const v = BigInt(s);
   if (min !== undefined && v < min) throw new WireError(`${what}: ${s} is below ${min}`);

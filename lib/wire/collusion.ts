@@ -21,10 +21,14 @@ const agentParam = z
 export const CollusionQuerySchema = z.object({
   agent: agentParam.optional(),
   limit: qp.int(1, 100).default(20).meta({ description: 'rows per signal, 1..100, default 20' }),
-  window: qp.int(100, 100_000).default(5_000).meta({
-    description:
-      'newest rows of each source read (FEEDBACK envelopes, conversations, NOTARIZE_ASSIGN envelopes), 100..100,000, default 5,000',
-  }),
+  window: qp
+    .int(100, 100_000)
+    .default(5_000)
+    .meta({
+      description:
+        'newest rows of each source read (FEEDBACK envelopes, conversations, ' +
+        'NOTARIZE_ASSIGN envelopes), 100..100,000, default 5,000',
+    }),
 });
 export type CollusionQuery = z.output<typeof CollusionQuerySchema>;
 
@@ -119,12 +123,18 @@ export const CollusionViewSchema = z.object({
   concentration: z.array(ConcentrationRowSchema),
   notaryReuse: z.object({
     rows: z.array(NotaryReuseRowSchema),
-    /** Conversations in the window whose notary (a broadcast assignment, or several notaries) or whose pair (not exactly two negotiators) is unknown. */
+    /**
+     * Conversations in the window whose notary (a broadcast assignment, or several notaries) or whose pair (not exactly
+     * two negotiators) is unknown.
+     */
     unknownNotary: nonNegInt,
     unknownPair: nonNegInt,
   }),
   dealless: z.array(DeallessRowSchema),
-  /** The stake of every agent listed that has one indexed: USDC base units (6 decimals), exact. An agent missing here has no stake account indexed. */
+  /**
+   * The stake of every agent listed that has one indexed: USDC base units (6 decimals), exact. An agent missing here
+   * has no stake account indexed.
+   */
   stakes: z.record(z.string(), z.object({ amount: u64String, status: z.string() })),
   /** Milliseconds the read took on the server. */
   tookMs: z.number(),

@@ -74,7 +74,8 @@ export const DatasetRevisionSchema = z.object({
   }),
   files: z.array(z.string()).meta({
     description:
-      'every file of this revision a verifier needs (manifest, signature, card, tables, context): download these and run verify-dataset to check the revision alone',
+      'every file of this revision a verifier needs (manifest, signature, card, tables, ' +
+      'context): download these and run verify-dataset to check the revision alone',
   }),
   tables: ReleaseTablesSchema,
 });

@@ -18,6 +18,9 @@ export interface DealColumns {
   onChain: boolean;
   /** Gossip against chain differences (0 when not on chain). */
   differences: number;
-  /** The negotiating parties (the senders of its offers and answers), each once: not notaries, bidders or broadcast listeners. */
+  /**
+   * The negotiating parties (the senders of its offers and answers), each once: not notaries, bidders or broadcast
+   * listeners.
+   */
   parties?: string[];
 }

@@ -96,10 +96,14 @@ export function parseDisputeReviewMessage(
 
 /** GET /api/disputes. */
 export const DisputesQuerySchema = z.object({
-  status: z.enum(['open', 'reviewed']).optional().meta({
-    description:
-      '`open`: no counted opinion yet; `reviewed`: at least one (counted: by a reviewer the deployment names, DISPUTE_REVIEWERS)',
-  }),
+  status: z
+    .enum(['open', 'reviewed'])
+    .optional()
+    .meta({
+      description:
+        '`open`: no counted opinion yet; `reviewed`: at least one ' +
+        '(counted: by a reviewer the deployment names, DISPUTE_REVIEWERS)',
+    }),
   limit: qp.int(1, 200).default(50).meta({ description: '1..200, default 50' }),
   before: z
     .string()
@@ -172,7 +176,10 @@ export type DisputeOpinionView = z.infer<typeof DisputeOpinionSchema>;
 
 export const DisputeDetailSchema = z.object({
   dispute: DisputeRowSchema,
-  /** The conversation's evidence: every envelope in protocol order, price path, feedback, notary bids; null when none of it is stored. */
+  /**
+   * The conversation's evidence: every envelope in protocol order, price path, feedback, notary bids; null when none of
+   * it is stored.
+   */
   conversation: ConversationViewSchema.nullable(),
   /** The negotiating parties (from the conversation's NEG1 messages). */
   parties: z.array(hex32),
@@ -180,7 +187,10 @@ export const DisputeDetailSchema = z.object({
   notary: hex32.nullable(),
   /** The notary's VERDICT as the demo agents encode it ([passed, score]); null when there is none or it is opaque. */
   verdict: z.object({ envelopeId: hex32, passed: z.boolean(), score: z.number().int() }).nullable(),
-  /** The Handshake receipt: `url` to download when the conversation has what a receipt needs, else `missing` says what it lacks. */
+  /**
+   * The Handshake receipt: `url` to download when the conversation has what a receipt needs, else `missing` says what
+   * it lacks.
+   */
   receipt: z.object({ url: z.string().nullable(), missing: z.string().nullable() }),
   /** The Haggle settlement on chain, when the deal was mirrored there. */
   onChain: z.array(OnChainNegotiationViewSchema),
@@ -197,14 +207,20 @@ export const DisputeOpinionRequestSchema = z
     reviewer: z.string().min(1).max(100),
     /** The canonical text (module comment). */
     message: z.string().min(1).max(4000),
-    /** Ed25519 signature of the message's UTF-8 bytes: 128 lowercase hex characters, base58 or padded base64; each is accepted once. */
+    /**
+     * Ed25519 signature of the message's UTF-8 bytes: 128 lowercase hex characters, base58 or padded base64; each is
+     * accepted once.
+     */
     signature: z.string().min(1).max(200),
   })
   .strict();
 export type DisputeOpinionRequest = z.infer<typeof DisputeOpinionRequestSchema>;
 
 export const DisputeOpinionResultSchema = z.object({
-  /** saved: first opinion of this reviewer; replaced: a newer message replaced theirs (a signed message is accepted once: sending it again is a 409). */
+  /**
+   * saved: first opinion of this reviewer; replaced: a newer message replaced theirs (a signed message is accepted
+   * once: sending it again is a 409).
+   */
   stored: z.enum(['saved', 'replaced', 'unchanged']),
   opinion: DisputeOpinionSchema,
 });

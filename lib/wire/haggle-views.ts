@@ -15,9 +15,15 @@ export type OfferMatch = z.infer<typeof OfferMatchSchema>;
 
 /** One round: the on-chain offer (with its round's decay) and/or the gossiped one. */
 export const HaggleRoundViewSchema = z.object({
-  /** The chain's round (1-based), paired with the gossiped NEG1 offer of that round (lib/protocol/offer-match.ts); a second gossiped offer in one round gets its own row. */
+  /**
+   * The chain's round (1-based), paired with the gossiped NEG1 offer of that round (lib/protocol/offer-match.ts); a
+   * second gossiped offer in one round gets its own row.
+   */
   position: nonNegInt.min(1),
-  /** The same offer's NEG1 round (0-based, docs/protocol.md §8): the number the page shows, as the chart, timeline and messages do. */
+  /**
+   * The same offer's NEG1 round (0-based, docs/protocol.md §8): the number the page shows, as the chart, timeline and
+   * messages do.
+   */
   round: nonNegInt,
   side: z.enum(['buyer', 'seller']).nullable(),
   onChain: u64String.nullable(),

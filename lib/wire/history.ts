@@ -33,7 +33,10 @@ export const EconomyPointSchema = z.object({
   paidThroughEpoch: z.number().int().nullable(),
   /** Whether the lease was still active (not deactivated), null before the first payment. */
   leaseActive: z.boolean().nullable(),
-  /** What happened in the epoch, in chain order: `stake locked`, `unlock queued`, `stake claimed`, `slashed`, `lease paid`, `lease ticked`, `deactivated`, `challenged`, `challenge upheld`, `challenge rejected`, ... */
+  /**
+   * What happened in the epoch, in chain order: `stake locked`, `unlock queued`, `stake claimed`, `slashed`,
+   * `lease paid`, `lease ticked`, `deactivated`, `challenged`, `challenge upheld`, `challenge rejected`, ...
+   */
   events: z.array(z.string()),
 });
 export type EconomyPoint = z.infer<typeof EconomyPointSchema>;
@@ -48,7 +51,10 @@ export const EconomyViewSchema = z.object({
   /** The epoch now by the chain's epoch length (the last point's epoch). */
   currentEpoch: z.number().int().nullable(),
   points: z.array(EconomyPointSchema),
-  /** The indexed stake and lease accounts (the chain's own state, read at the last transaction touching them): the last point equals them. */
+  /**
+   * The indexed stake and lease accounts (the chain's own state, read at the last transaction touching them): the last
+   * point equals them.
+   */
   accounts: z.object({
     stake: z.object({ amount: u64String, status: z.string(), slot: u64String }).nullable(),
     lease: z.object({ paidThroughEpoch: u64String, active: z.boolean(), slot: u64String }).nullable(),

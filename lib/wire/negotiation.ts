@@ -91,11 +91,16 @@ export type TimelineItem = z.infer<typeof TimelineItemSchema>;
 
 export const NegotiationViewSchema = z.object({
   conversationId: z.string(),
-  /** The state machine's outcome over the conversation's envelopes (docs/protocol.md "Conversation state"), as the list shows it. */
+  /**
+   * The state machine's outcome over the conversation's envelopes (docs/protocol.md "Conversation state"), as the list
+   * shows it.
+   */
   outcome: z.enum(CONVERSATION_OUTCOMES),
   /** NEG1 reason of the REJECT in words, when rejected. */
   rejectReason: z.string().nullable(),
-  /** The NEG1 token: mint (null when unspecified), and its decimals and symbol when known (else amounts are raw units). */
+  /**
+   * The NEG1 token: mint (null when unspecified), and its decimals and symbol when known (else amounts are raw units).
+   */
   token: z.object({ mint: hex32.nullable(), decimals: nonNegInt.nullable(), symbol: z.string().nullable() }),
   offers: z.array(OfferPointSchema),
   /** Negotiating parties (senders and recipients of PROPOSE … REJECT); notaries and notary bidders apart. */
@@ -129,7 +134,10 @@ export const NegotiationViewSchema = z.object({
   nash: z
     .object({ price: decimalAmount, distance: decimalAmount.nullable(), relativeDistance: z.number().nullable() })
     .nullable(),
-  /** Rubinstein equilibrium with each side's own decay: first mover's share (exact "num/den" too) and its price in the ZOPA. */
+  /**
+   * Rubinstein equilibrium with each side's own decay: first mover's share (exact "num/den" too) and its price in the
+   * ZOPA.
+   */
   rubinstein: z
     .object({
       deltaFirst: z.number(),

@@ -232,7 +232,8 @@ export const AgentBatchesQuerySchema = z
       .optional()
       .meta({
         description:
-          'just the batch of this epoch, if the agent submitted one (the batch the agent page pins when a link opens it); not with `before`',
+          'just the batch of this epoch, if the agent submitted one (the ' +
+          'batch the agent page pins when a link opens it); not with `before`',
       }),
   })
   .superRefine((o, ctx) => {
@@ -302,10 +303,16 @@ export const ChallengesQuerySchema = z
 
 /** GET /api/search. */
 export const SearchQuerySchema = z.object({
-  q: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').meta({
-    description:
-      'an agent id (hex or base58), conversation or envelope id or a hex prefix of one, `agent epoch` for a batch, a challenge address, a transaction signature or its prefix, an agent label',
-  }),
+  q: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(200, 'must be at most 200 characters')
+    .meta({
+      description:
+        'an agent id (hex or base58), conversation or envelope id or a hex prefix of one, `agent ' +
+        'epoch` for a batch, a challenge address, a transaction signature or its prefix, an agent label',
+    }),
   limit: qp.int(1, 50).default(10).meta({ description: 'hits per kind, 1..50, default 10' }),
 });
 
@@ -370,7 +377,10 @@ export const ExportTablePathSchema = z.object({
   table: z.enum(EXPORT_TABLES, { error: `unknown table; one of ${EXPORT_TABLES.join(', ')}` }),
 });
 
-/** GET /api/export/{table} (and `npm run export`'s flags). `type` applies to the envelopes table only (checked with the table). */
+/**
+ * GET /api/export/{table} (and `npm run export`'s flags). `type` applies to the envelopes table only (checked with the
+ * table).
+ */
 export const ExportQuerySchema = z
   .object({
     format: z
@@ -392,7 +402,9 @@ export const ExportQuerySchema = z
           if (!r.success) {
             ctx.addIssue({
               code: 'custom',
-              message: `unknown msg_type "${part.trim()}"; use names (${Object.keys(MsgType).join(', ')}) or codes 1..13, comma-separated`,
+              message:
+                `unknown msg_type "${part.trim()}"; use names (` +
+                `${Object.keys(MsgType).join(', ')}) or codes 1..13, comma-separated`,
             });
             return z.NEVER;
           }

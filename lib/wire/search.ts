@@ -10,7 +10,10 @@ export type SearchKind = z.infer<typeof SearchKindSchema>;
 
 export const SearchHitSchema = z.object({
   kind: SearchKindSchema,
-  /** The hit's own id: hex for agents, conversations and envelopes; `agent/epoch` for batches; base58 for challenges and transactions. */
+  /**
+   * The hit's own id: hex for agents, conversations and envelopes; `agent/epoch` for batches; base58 for challenges and
+   * transactions.
+   */
   id: z.string(),
   /** One line for a person: a label, a state, a msg_type. */
   detail: z.string(),

@@ -25,7 +25,9 @@ export const STATS_METRICS = {
   envelopes: {
     title: 'Envelopes per second',
     unit: 'envelopes/s',
-    help: 'Stored envelopes whose signed timestamp falls in the interval, divided by its length in seconds. Duplicates are counted once.',
+    help:
+      'Stored envelopes whose signed timestamp falls in the interval, ' +
+      'divided by its length in seconds. Duplicates are counted once.',
     series: [['envelopes_per_s', 'envelopes/s']],
   },
   active_agents: {
@@ -37,7 +39,9 @@ export const STATS_METRICS = {
   negotiations: {
     title: 'Negotiations',
     unit: 'per interval',
-    help: 'Opened: PROPOSE envelopes. Agreed: ACCEPT envelopes. Rejected: REJECT envelopes. Expired: on-chain Haggle negotiations refunded because a deadline or response window passed (the mesh has no expiry message).',
+    help:
+      'Opened: PROPOSE envelopes. Agreed: ACCEPT envelopes. Rejected: REJECT envelopes. Expired: on-chain Haggle ' +
+      'negotiations refunded because a deadline or response window passed (the mesh has no expiry message).',
     series: [
       ['opened', 'opened'],
       ['agreed', 'agreed'],
@@ -56,27 +60,35 @@ export const STATS_METRICS = {
     title: 'Agreed volume per service',
     unit: 'token units',
     perService: true,
-    help: "Sum of the agreed prices (the NEG1 bid_value of each ACCEPT) in the interval, per service hash and token, in the token's smallest unit, exact.",
+    help:
+      'Sum of the agreed prices (the NEG1 bid_value of each ACCEPT) in the ' +
+      "interval, per service hash and token, in the token's smallest unit, exact.",
     series: [],
   },
   median_price: {
     title: 'Median agreed price per service',
     unit: 'token units',
     perService: true,
-    help: "The median of the agreed prices in the interval, per service hash and token: with an even count, the lower of the two middle prices (always a price some deal agreed on). Exact, in the token's smallest unit.",
+    help:
+      'The median of the agreed prices in the interval, per service hash and token: with an even count, the ' +
+      "lower of the two middle prices (always a price some deal agreed on). Exact, in the token's smallest unit.",
     series: [],
   },
   dispute_rate: {
     title: 'Dispute rate',
     unit: '% of agreements',
     ratio: true,
-    help: 'DISPUTE envelopes ÷ ACCEPT envelopes in the interval. A dispute usually follows its agreement later, so a short interval can read above 100 %; unknown when nothing was agreed.',
+    help:
+      'DISPUTE envelopes ÷ ACCEPT envelopes in the interval. A dispute usually follows its ' +
+      'agreement later, so a short interval can read above 100 %; unknown when nothing was agreed.',
     series: [['dispute_rate', 'disputes per agreement']],
   },
   batches: {
     title: 'Batches verified vs mismatched',
     unit: 'per interval',
-    help: "BehaviorBatch verdicts the observatory reached in the interval: verified (the agent's uploaded log rebuilds the on-chain root and counts) or mismatched; submitted counts BatchSubmitted events by block time.",
+    help:
+      "BehaviorBatch verdicts the observatory reached in the interval: verified (the agent's uploaded log " +
+      'rebuilds the on-chain root and counts) or mismatched; submitted counts BatchSubmitted events by block time.',
     series: [
       ['verified', 'verified'],
       ['mismatched', 'mismatched'],
@@ -102,10 +114,14 @@ export const StatsSeriesQuerySchema = z.object({
   metric: z
     .enum(STATS_METRIC_NAMES as [StatsMetric, ...StatsMetric[]])
     .meta({ description: `one of ${STATS_METRIC_NAMES.join(', ')}` }),
-  range: z.enum(STATS_RANGES).default('24h').meta({
-    description:
-      'the window ending now: 1h (1-minute points), 24h (15-minute), 7d (hourly), all (the finest of those giving at most 500 points, else daily)',
-  }),
+  range: z
+    .enum(STATS_RANGES)
+    .default('24h')
+    .meta({
+      description:
+        'the window ending now: 1h (1-minute points), 24h (15-minute), 7d ' +
+        '(hourly), all (the finest of those giving at most 500 points, else daily)',
+    }),
 });
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
@@ -134,7 +150,10 @@ export const StatsSeriesSchema = z.object({
       /** Per-service series: SHA-256 of the service description and the token mint (zeros: unspecified), hex. */
       service: z.string().nullable(),
       token: z.string().nullable(),
-      /** One value per interval start (`from` + i × stepSeconds); null = unknown (a rate with nothing to divide, or before `observedFrom`). */
+      /**
+       * One value per interval start (`from` + i × stepSeconds); null = unknown (a rate with nothing to divide, or
+       * before `observedFrom`).
+       */
       values: z.array(decimal.nullable()),
     }),
   ),
@@ -159,7 +178,10 @@ export function statsSeriesCsv(s: StatsSeries): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The overview's strip (components/stats/StatsStrip), the last hour at a glance: exact counts, rates to two decimals of a percent. */
+/**
+ * The overview's strip (components/stats/StatsStrip), the last hour at a glance: exact counts, rates to two decimals of
+ * a percent.
+ */
 export interface StatsStripView {
   /**
    * Envelopes/s and active agents in the last finished minute (decimal strings); null while the

@@ -30,6 +30,9 @@ export type InclusionProofView = z.infer<typeof InclusionProofViewSchema>;
 export const InclusionViewSchema = z.object({ envelopeId: hex32, proofs: z.array(InclusionProofViewSchema) });
 export type InclusionView = z.infer<typeof InclusionViewSchema>;
 
-/** `GET /api/batches/{agent}/{epoch}/log`: the agent's uploaded epoch log, envelope bytes in log order (null: not stored). */
+/**
+ * `GET /api/batches/{agent}/{epoch}/log`: the agent's uploaded epoch log, envelope bytes in log order (null: not
+ * stored).
+ */
 export const BatchLogViewSchema = z.object({ agent: hex32, epoch: u64String, envelopes: z.array(hexBytes.nullable()) });
 export type BatchLogView = z.infer<typeof BatchLogViewSchema>;

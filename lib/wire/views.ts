@@ -214,7 +214,10 @@ export const LimitsReportSchema = z.object({
 });
 export type LimitsReport = z.infer<typeof LimitsReportSchema>;
 
-/** `memory` of /api/health: the serving process's memory, bytes (process.memoryUsage()), and the embedded chain thread's own heap. */
+/**
+ * `memory` of /api/health: the serving process's memory, bytes (process.memoryUsage()), and the embedded chain thread's
+ * own heap.
+ */
 export const MemoryReportSchema = z.object({
   rss: nonNegInt,
   heapUsed: nonNegInt,

@@ -40,8 +40,8 @@ export type FaucetResult = z.infer<typeof FaucetResultSchema>;
 
 /**
  * One entry of an agent's uploaded epoch log that puts an item in its batch (a bid, a task
- * selection, a verifier assignment), whether the batch contradicts it (leaves it out), and everything submit_challenge, the evidence buffer and
- * resolve_challenge need (lib/chain/evidence.ts; docs/protocol.md §5 for the proof).
+ * selection, a verifier assignment), whether the batch contradicts it (leaves it out), and everything submit_challenge,
+ * the evidence buffer and resolve_challenge need (lib/chain/evidence.ts; docs/protocol.md §5 for the proof).
  */
 export const ChallengeCandidateSchema = z.object({
   agent: hex32,
@@ -66,7 +66,10 @@ export type ChallengeCandidate = z.infer<typeof ChallengeCandidateSchema>;
 /** GET /api/batches/challengeable?agent=&epoch= */
 export const ChallengeCandidateListSchema = z.object({
   candidates: z.array(ChallengeCandidateSchema),
-  /** Entries of the agent that yield batch items but are signed by another key than the batch's signer (a delegate hot wallet): resolve_challenge cannot verify them, so they are not offered. */
+  /**
+   * Entries of the agent that yield batch items but are signed by another key than the batch's signer (a delegate hot
+   * wallet): resolve_challenge cannot verify them, so they are not offered.
+   */
   unprovable: z.number().int().nonnegative().default(0),
 });
 export type ChallengeCandidateList = z.infer<typeof ChallengeCandidateListSchema>;

@@ -173,7 +173,8 @@ describe('challenge: submit_challenge', () => {
     sendErr(s.w.svm, [submitChallengeIx(poor, s.batchKey, s.a.agent, s.log.leaves[1])], [poor.kp], E.InsufficientUsdc);
     const late = newChallenger(s.w);
     setEpoch(s.w.svm, BATCH_EPOCH + 2n, EPOCH_SECONDS, 999n);
-    sendOk(s.w.svm, [submitChallengeIx(late, s.batchKey, s.a.agent, s.log.leaves[1])], [late.kp]); // last second of the window
+    // last second of the window
+    sendOk(s.w.svm, [submitChallengeIx(late, s.batchKey, s.a.agent, s.log.leaves[1])], [late.kp]);
     const later = newChallenger(s.w);
     setEpoch(s.w.svm, BATCH_EPOCH + 3n, EPOCH_SECONDS);
     sendErr(s.w.svm, [submitChallengeIx(later, s.batchKey, s.a.agent, s.log.leaves[1])], [later.kp], E.WindowClosed);
@@ -241,34 +242,38 @@ describe('challenge: resolve_challenge', () => {
     assert.deepEqual([challengeOf(s).status, challengeOf(s).reason, countersOf(s).pending], [2, 12, 0]);
   });
 
-  test('the evidence buffer closes on resolve, its rent to the challenger whoever resolves; another wallet as challenger is refused', () => {
-    const s = setup();
-    challenge(s, s.log.at.counter);
-    afterWindow(s);
-    const { buffer, ixs } = resolve(s, s.log.at.counter);
-    const rent = getAccount(s.w.svm, buffer)!.lamports;
-    assert.ok(rent > 0n, 'the staged buffer holds rent');
-    const resolver = fundedWallet(s.w.svm, 1);
-    // The challenger account must be the Challenge's challenger (else its rent could be taken).
-    const last = ixs[ixs.length - 1];
-    const forged = {
-      ...last,
-      keys: last.keys.map((k, i) => (i === last.keys.length - 1 ? { ...k, pubkey: resolver.publicKey } : k)),
-    };
-    sendErr(s.w.svm, [...ixs.slice(0, -1), forged as typeof last], [resolver], E.BadAccount);
-    const before = getAccount(s.w.svm, s.c.kp.publicKey)!.lamports;
-    const r = sendOk(s.w.svm, ixs, [resolver]);
-    assert.equal(getAccount(s.w.svm, buffer), null, 'the buffer is closed');
-    assert.equal(
-      getAccount(s.w.svm, s.c.kp.publicKey)!.lamports,
-      before + rent,
-      'the challenger got the buffer rent back, lamport-exact',
-    );
-    assert.ok(
-      events(r.logs).some((e) => e!.name === 'BufferClosed'),
-      'BufferClosed emitted',
-    );
-  });
+  test(
+    'the evidence buffer closes on resolve, its rent to the challenger ' +
+      'whoever resolves; another wallet as challenger is refused',
+    () => {
+      const s = setup();
+      challenge(s, s.log.at.counter);
+      afterWindow(s);
+      const { buffer, ixs } = resolve(s, s.log.at.counter);
+      const rent = getAccount(s.w.svm, buffer)!.lamports;
+      assert.ok(rent > 0n, 'the staged buffer holds rent');
+      const resolver = fundedWallet(s.w.svm, 1);
+      // The challenger account must be the Challenge's challenger (else its rent could be taken).
+      const last = ixs[ixs.length - 1];
+      const forged = {
+        ...last,
+        keys: last.keys.map((k, i) => (i === last.keys.length - 1 ? { ...k, pubkey: resolver.publicKey } : k)),
+      };
+      sendErr(s.w.svm, [...ixs.slice(0, -1), forged as typeof last], [resolver], E.BadAccount);
+      const before = getAccount(s.w.svm, s.c.kp.publicKey)!.lamports;
+      const r = sendOk(s.w.svm, ixs, [resolver]);
+      assert.equal(getAccount(s.w.svm, buffer), null, 'the buffer is closed');
+      assert.equal(
+        getAccount(s.w.svm, s.c.kp.publicKey)!.lamports,
+        before + rent,
+        'the challenger got the buffer rent back, lamport-exact',
+      );
+      assert.ok(
+        events(r.logs).some((e) => e!.name === 'BufferClosed'),
+        'BufferClosed emitted',
+      );
+    },
+  );
 
   test('missing TaskSelection for an ACCEPT and missing VerifierAssignment for a NOTARIZE_ASSIGN: upheld', () => {
     const t = setup((b) => ({ ...b, taskSelections: [] }));
@@ -284,32 +289,35 @@ describe('challenge: resolve_challenge', () => {
     assert.equal(tokenBalance(v.w.svm, v.c.usdc), 50n * USDC);
   });
 
-  test('entries that cannot contradict: a non-NEG1 PROPOSE is rejected; a received message cannot be authenticated', () => {
-    const s = setup();
-    challenge(s, s.log.at.plain);
-    afterWindow(s);
-    sendOk(s.w.svm, resolve(s, s.log.at.plain).ixs, [s.c.kp]);
-    assert.deepEqual([challengeOf(s).status, challengeOf(s).reason], [2, 11]);
-    // a message the agent received is signed by its sender, not by the batch signer
-    const t = setup();
-    const i = t.log.at.received;
-    challenge(t, i);
-    afterWindow(t);
-    const buffer = stageEvidence(t.w, t.c.kp, t.log, i, t.bytes);
-    const ixs = resolveFor(
-      t.w,
-      t.a,
-      t.c,
-      t.batchKey,
-      buffer,
-      t.log,
-      i,
-      400_000,
-      publicKeyFromSeed(new Uint8Array(32).fill(0x42)),
-    );
-    sendErr(t.w.svm, ixs, [t.c.kp], E.BadEntrySignature);
-    assert.equal(challengeOf(t).status, 0);
-  });
+  test(
+    'entries that cannot contradict: a non-NEG1 PROPOSE is ' + 'rejected; a received message cannot be authenticated',
+    () => {
+      const s = setup();
+      challenge(s, s.log.at.plain);
+      afterWindow(s);
+      sendOk(s.w.svm, resolve(s, s.log.at.plain).ixs, [s.c.kp]);
+      assert.deepEqual([challengeOf(s).status, challengeOf(s).reason], [2, 11]);
+      // a message the agent received is signed by its sender, not by the batch signer
+      const t = setup();
+      const i = t.log.at.received;
+      challenge(t, i);
+      afterWindow(t);
+      const buffer = stageEvidence(t.w, t.c.kp, t.log, i, t.bytes);
+      const ixs = resolveFor(
+        t.w,
+        t.a,
+        t.c,
+        t.batchKey,
+        buffer,
+        t.log,
+        i,
+        400_000,
+        publicKeyFromSeed(new Uint8Array(32).fill(0x42)),
+      );
+      sendErr(t.w.svm, ixs, [t.c.kp], E.BadEntrySignature);
+      assert.equal(challengeOf(t).status, 0);
+    },
+  );
 
   test('overflowed batch with the bid array at the cap: void, stake returned', () => {
     const s = setup((b) => ({

@@ -160,25 +160,29 @@ describe('haggle: accept_negotiation and submit_offer refusals', () => {
 });
 
 describe('haggle: sealed reservation refusals', () => {
-  test('reveal not matching the commitment; reveal before both committed; double commit; double reveal; disabled', () => {
-    const env = setupHaggle();
-    const d = openDeal(env);
-    const bs = salt(),
-      ss = salt();
-    sendOk(env.svm, [d.ix.commit(d.buyer, reservationCommitment(80n * USDC, bs))], [d.b.kp]);
-    sendErr(env.svm, [d.ix.commit(d.buyer, reservationCommitment(81n * USDC, bs))], [d.b.kp], E.AlreadyCommitted);
-    sendErr(env.svm, [d.ix.reveal(d.buyer, 80n * USDC, bs)], [d.b.kp], E.NotBothCommitted);
-    sendOk(env.svm, [d.ix.commit(d.seller, reservationCommitment(70n * USDC, ss))], [d.s.kp]);
-    sendErr(env.svm, [d.ix.reveal(d.buyer, 80n * USDC + 1n, bs)], [d.b.kp], E.RevealMismatch);
-    sendErr(env.svm, [d.ix.reveal(d.buyer, 80n * USDC, ss)], [d.b.kp], E.RevealMismatch);
-    sendErr(env.svm, [d.ix.reveal(d.seller, 80n * USDC, bs)], [d.s.kp], E.RevealMismatch); // the buyer's opening is not the seller's
-    sendOk(env.svm, [d.ix.reveal(d.buyer, 80n * USDC, bs)], [d.b.kp]);
-    sendErr(env.svm, [d.ix.reveal(d.buyer, 80n * USDC, bs)], [d.b.kp], E.AlreadyRevealed);
-    const mallory = fundedWallet(env.svm);
-    sendErr(env.svm, [d.ix.commit(mallory.publicKey, reservationCommitment(1n, bs))], [mallory], E.NotParty);
-    const off = openDeal(env, { zopaDetection: 0 });
-    sendErr(env.svm, [off.ix.commit(off.buyer, reservationCommitment(1n, bs))], [off.b.kp], E.ZopaDisabled);
-  });
+  test(
+    'reveal not matching the commitment; reveal before ' + 'both committed; double commit; double reveal; disabled',
+    () => {
+      const env = setupHaggle();
+      const d = openDeal(env);
+      const bs = salt(),
+        ss = salt();
+      sendOk(env.svm, [d.ix.commit(d.buyer, reservationCommitment(80n * USDC, bs))], [d.b.kp]);
+      sendErr(env.svm, [d.ix.commit(d.buyer, reservationCommitment(81n * USDC, bs))], [d.b.kp], E.AlreadyCommitted);
+      sendErr(env.svm, [d.ix.reveal(d.buyer, 80n * USDC, bs)], [d.b.kp], E.NotBothCommitted);
+      sendOk(env.svm, [d.ix.commit(d.seller, reservationCommitment(70n * USDC, ss))], [d.s.kp]);
+      sendErr(env.svm, [d.ix.reveal(d.buyer, 80n * USDC + 1n, bs)], [d.b.kp], E.RevealMismatch);
+      sendErr(env.svm, [d.ix.reveal(d.buyer, 80n * USDC, ss)], [d.b.kp], E.RevealMismatch);
+      // the buyer's opening is not the seller's
+      sendErr(env.svm, [d.ix.reveal(d.seller, 80n * USDC, bs)], [d.s.kp], E.RevealMismatch);
+      sendOk(env.svm, [d.ix.reveal(d.buyer, 80n * USDC, bs)], [d.b.kp]);
+      sendErr(env.svm, [d.ix.reveal(d.buyer, 80n * USDC, bs)], [d.b.kp], E.AlreadyRevealed);
+      const mallory = fundedWallet(env.svm);
+      sendErr(env.svm, [d.ix.commit(mallory.publicKey, reservationCommitment(1n, bs))], [mallory], E.NotParty);
+      const off = openDeal(env, { zopaDetection: 0 });
+      sendErr(env.svm, [off.ix.commit(off.buyer, reservationCommitment(1n, bs))], [off.b.kp], E.ZopaDisabled);
+    },
+  );
 });
 
 describe('haggle: accept_offer, reject and expire refusals', () => {

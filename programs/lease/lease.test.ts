@@ -246,37 +246,41 @@ describe('lease: pay_lease', () => {
 });
 
 describe('lease: tick_lease', () => {
-  test('active while paid, grace after a missed epoch, deactivated after GRACE_PERIOD_EPOCHS, reactivated by back-lease', () => {
-    const env = setup();
-    const a = agentWithUsdc(env, 20n * USDC);
-    const anyone = fundedWallet(env.svm);
-    sendOk(env.svm, [payIx(env, a, 3)], [a.owner]); // paid through 102
-    const statusAt = (epoch: bigint) => {
-      setEpoch(env.svm, epoch, EPOCH_SECONDS, 5n);
-      tick(env, a.agent, anyone);
-      return leaseOf(env, a.agent)!.status;
-    };
-    assert.equal(statusAt(102n), 0);
-    assert.equal(statusAt(103n), 1); // one missed epoch
-    assert.equal(statusAt(105n), 1); // three missed: last grace epoch
-    setEpoch(env.svm, 106n, EPOCH_SECONDS);
-    const r = tick(env, a.agent, anyone);
-    const l = leaseOf(env, a.agent)!;
-    assert.deepEqual([l.status, l.lastTickEpoch, l.paidThroughEpoch], [2, 106n, 102n]);
-    const [ev] = events(r.logs);
-    assert.deepEqual(
-      ev?.name === 'LeaseTicked' && [ev.data.epoch, ev.data.paidThroughEpoch, ev.data.prevStatus, ev.data.status],
-      [106n, 102n, 1, 2],
-    );
-    // Paying part of the back-lease keeps it deactivated; the full back-lease reactivates.
-    sendOk(env.svm, [payIx(env, a, 3)], [a.owner]);
-    assert.deepEqual([leaseOf(env, a.agent)!.status, leaseOf(env, a.agent)!.paidThroughEpoch], [2, 105n]);
-    assert.equal(statusAt(106n), 2);
-    sendOk(env.svm, [payIx(env, a, 1)], [a.owner]);
-    assert.deepEqual([leaseOf(env, a.agent)!.status, leaseOf(env, a.agent)!.paidThroughEpoch], [0, 106n]);
-    assert.equal(tokenBalance(env.svm, a.usdc), 13n * USDC);
-    assert.equal(tokenBalance(env.svm, env.treasury), 7n * USDC);
-  });
+  test(
+    'active while paid, grace after a missed epoch, deactivated ' +
+      'after GRACE_PERIOD_EPOCHS, reactivated by back-lease',
+    () => {
+      const env = setup();
+      const a = agentWithUsdc(env, 20n * USDC);
+      const anyone = fundedWallet(env.svm);
+      sendOk(env.svm, [payIx(env, a, 3)], [a.owner]); // paid through 102
+      const statusAt = (epoch: bigint) => {
+        setEpoch(env.svm, epoch, EPOCH_SECONDS, 5n);
+        tick(env, a.agent, anyone);
+        return leaseOf(env, a.agent)!.status;
+      };
+      assert.equal(statusAt(102n), 0);
+      assert.equal(statusAt(103n), 1); // one missed epoch
+      assert.equal(statusAt(105n), 1); // three missed: last grace epoch
+      setEpoch(env.svm, 106n, EPOCH_SECONDS);
+      const r = tick(env, a.agent, anyone);
+      const l = leaseOf(env, a.agent)!;
+      assert.deepEqual([l.status, l.lastTickEpoch, l.paidThroughEpoch], [2, 106n, 102n]);
+      const [ev] = events(r.logs);
+      assert.deepEqual(
+        ev?.name === 'LeaseTicked' && [ev.data.epoch, ev.data.paidThroughEpoch, ev.data.prevStatus, ev.data.status],
+        [106n, 102n, 1, 2],
+      );
+      // Paying part of the back-lease keeps it deactivated; the full back-lease reactivates.
+      sendOk(env.svm, [payIx(env, a, 3)], [a.owner]);
+      assert.deepEqual([leaseOf(env, a.agent)!.status, leaseOf(env, a.agent)!.paidThroughEpoch], [2, 105n]);
+      assert.equal(statusAt(106n), 2);
+      sendOk(env.svm, [payIx(env, a, 1)], [a.owner]);
+      assert.deepEqual([leaseOf(env, a.agent)!.status, leaseOf(env, a.agent)!.paidThroughEpoch], [0, 106n]);
+      assert.equal(tokenBalance(env.svm, a.usdc), 13n * USDC);
+      assert.equal(tokenBalance(env.svm, env.treasury), 7n * USDC);
+    },
+  );
 
   test('tick on an agent without a lease fails with NoLease; a non-lease account with WrongPda', () => {
     const env = setup();

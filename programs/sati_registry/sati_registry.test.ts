@@ -71,81 +71,89 @@ const asRaw = (svm: ReturnType<typeof newSvm>, key: PublicKey) => {
 };
 
 describe('sati_registry: initialize', () => {
-  test('creates the TokenGroup mint (update authority = registry PDA) and RegistryConfig in the documented 81 bytes', () => {
-    const svm = newSvm({ programs: ['sati_registry'] });
-    const admin = fundedWallet(svm);
-    const sati = initSati(svm, admin);
-    const [pda, bump] = PublicKey.findProgramAddressSync([Buffer.from('registry')], SATI_PROGRAM_ID);
-    assert.ok(sati.registry.equals(pda));
-    const data = accountData(svm, pda);
-    // docs/chain.md: disc 8 | group_mint 32 | authority 32 | total_agents u64 | bump u8
-    assert.equal(
-      toHex(data),
-      `17760af6ade7f39c${toHex(sati.groupMint.toBytes())}${toHex(admin.publicKey.toBytes())}${u64(0n)}${bump.toString(16).padStart(2, '0')}`,
-    );
-    assert.equal(getAccount(svm, pda)!.owner.toBase58(), SATI_PROGRAM_ID.toBase58());
-    // program.json's generated codec (the C struct's twin) and lib/chain/sati.ts read the same bytes.
-    assert.deepEqual(gen.decodeRegistryConfig(data), decodeRegistryConfig(data));
-    assert.ok(gen.findRegistryPda(SATI_PROGRAM_ID)[0].equals(pda));
-    const group = getTokenGroupState(mintOf(svm, sati.groupMint));
-    assert.ok(group?.updateAuthority?.equals(pda) && group.mint?.equals(sati.groupMint));
-    assert.equal(group?.size, 0n);
-    const mint = mintOf(svm, sati.groupMint);
-    assert.equal(mint.mintAuthority?.toBase58(), pda.toBase58());
-    assert.equal(mint.supply, 0n);
-
-    const again = Keypair.generate();
-    sendErr(
-      svm,
-      [satiInitializeInstruction({ authority: admin.publicKey, groupMint: again.publicKey, createGroupMint: true })],
-      [admin, again],
-      ERRORS.AlreadyInitialized,
-    );
-  });
-
-  test("SATI's four accounts with a group mint that already exists (the cluster case); a group not run by the registry is refused", () => {
-    const svm = newSvm({ programs: ['sati_registry'] });
-    const admin = fundedWallet(svm);
-    const registry = registryConfigAddress(SATI_PROGRAM_ID);
-    const group = (updateAuthority: PublicKey) => {
-      const g = Keypair.generate();
-      const space = getMintLen([ExtensionType.GroupPointer]);
-      sendOk(
-        svm,
-        [
-          SystemProgram.createAccount({
-            fromPubkey: admin.publicKey,
-            newAccountPubkey: g.publicKey,
-            space,
-            lamports: Number(svm.minimumBalanceForRentExemption(BigInt(space + 84))),
-            programId: TOKEN_2022_PROGRAM_ID,
-          }),
-          createInitializeGroupPointerInstruction(g.publicKey, updateAuthority, g.publicKey, TOKEN_2022_PROGRAM_ID),
-          createInitializeMint2Instruction(g.publicKey, 0, admin.publicKey, null, TOKEN_2022_PROGRAM_ID),
-          createInitializeGroupInstruction({
-            programId: TOKEN_2022_PROGRAM_ID,
-            group: g.publicKey,
-            mint: g.publicKey,
-            mintAuthority: admin.publicKey,
-            updateAuthority,
-            maxSize: 1000n,
-          }),
-        ],
-        [admin, g],
+  test(
+    'creates the TokenGroup mint (update authority = registry ' + 'PDA) and RegistryConfig in the documented 81 bytes',
+    () => {
+      const svm = newSvm({ programs: ['sati_registry'] });
+      const admin = fundedWallet(svm);
+      const sati = initSati(svm, admin);
+      const [pda, bump] = PublicKey.findProgramAddressSync([Buffer.from('registry')], SATI_PROGRAM_ID);
+      assert.ok(sati.registry.equals(pda));
+      const data = accountData(svm, pda);
+      // docs/chain.md: disc 8 | group_mint 32 | authority 32 | total_agents u64 | bump u8
+      assert.equal(
+        toHex(data),
+        `17760af6ade7f39c${toHex(sati.groupMint.toBytes())}` +
+          `${toHex(admin.publicKey.toBytes())}${u64(0n)}${bump.toString(16).padStart(2, '0')}`,
       );
-      return g.publicKey;
-    };
-    const foreign = group(admin.publicKey);
-    const ix = satiInitializeInstruction({ authority: admin.publicKey, groupMint: foreign });
-    assert.equal(ix.keys.length, 4);
-    sendErr(svm, [ix], [admin], ERRORS.WrongGroupMint);
-    const ours = group(registry);
-    sendOk(svm, [satiInitializeInstruction({ authority: admin.publicKey, groupMint: ours })], [admin]);
-    assert.ok(decodeRegistryConfig(accountData(svm, registry))?.groupMint.equals(ours));
-    const owner = Keypair.generate().publicKey;
-    const a = registerSati(svm, admin, owner);
-    assert.equal(satiRegistration(asRaw(svm, a.agent), { groupMint: ours }).ok, true);
-  });
+      assert.equal(getAccount(svm, pda)!.owner.toBase58(), SATI_PROGRAM_ID.toBase58());
+      // program.json's generated codec (the C struct's twin) and lib/chain/sati.ts read the same bytes.
+      assert.deepEqual(gen.decodeRegistryConfig(data), decodeRegistryConfig(data));
+      assert.ok(gen.findRegistryPda(SATI_PROGRAM_ID)[0].equals(pda));
+      const group = getTokenGroupState(mintOf(svm, sati.groupMint));
+      assert.ok(group?.updateAuthority?.equals(pda) && group.mint?.equals(sati.groupMint));
+      assert.equal(group?.size, 0n);
+      const mint = mintOf(svm, sati.groupMint);
+      assert.equal(mint.mintAuthority?.toBase58(), pda.toBase58());
+      assert.equal(mint.supply, 0n);
+
+      const again = Keypair.generate();
+      sendErr(
+        svm,
+        [satiInitializeInstruction({ authority: admin.publicKey, groupMint: again.publicKey, createGroupMint: true })],
+        [admin, again],
+        ERRORS.AlreadyInitialized,
+      );
+    },
+  );
+
+  test(
+    "SATI's four accounts with a group mint that already exists " +
+      '(the cluster case); a group not run by the registry is refused',
+    () => {
+      const svm = newSvm({ programs: ['sati_registry'] });
+      const admin = fundedWallet(svm);
+      const registry = registryConfigAddress(SATI_PROGRAM_ID);
+      const group = (updateAuthority: PublicKey) => {
+        const g = Keypair.generate();
+        const space = getMintLen([ExtensionType.GroupPointer]);
+        sendOk(
+          svm,
+          [
+            SystemProgram.createAccount({
+              fromPubkey: admin.publicKey,
+              newAccountPubkey: g.publicKey,
+              space,
+              lamports: Number(svm.minimumBalanceForRentExemption(BigInt(space + 84))),
+              programId: TOKEN_2022_PROGRAM_ID,
+            }),
+            createInitializeGroupPointerInstruction(g.publicKey, updateAuthority, g.publicKey, TOKEN_2022_PROGRAM_ID),
+            createInitializeMint2Instruction(g.publicKey, 0, admin.publicKey, null, TOKEN_2022_PROGRAM_ID),
+            createInitializeGroupInstruction({
+              programId: TOKEN_2022_PROGRAM_ID,
+              group: g.publicKey,
+              mint: g.publicKey,
+              mintAuthority: admin.publicKey,
+              updateAuthority,
+              maxSize: 1000n,
+            }),
+          ],
+          [admin, g],
+        );
+        return g.publicKey;
+      };
+      const foreign = group(admin.publicKey);
+      const ix = satiInitializeInstruction({ authority: admin.publicKey, groupMint: foreign });
+      assert.equal(ix.keys.length, 4);
+      sendErr(svm, [ix], [admin], ERRORS.WrongGroupMint);
+      const ours = group(registry);
+      sendOk(svm, [satiInitializeInstruction({ authority: admin.publicKey, groupMint: ours })], [admin]);
+      assert.ok(decodeRegistryConfig(accountData(svm, registry))?.groupMint.equals(ours));
+      const owner = Keypair.generate().publicKey;
+      const a = registerSati(svm, admin, owner);
+      assert.equal(satiRegistration(asRaw(svm, a.agent), { groupMint: ours }).ok, true);
+    },
+  );
 });
 
 describe('sati_registry: register_agent', () => {

@@ -42,7 +42,10 @@ export interface StakeEnv {
 }
 export type Agent = Identity & { usdc: PublicKey; memberNumber: bigint };
 
-/** lease and stake_lock initialized; stake_lock accepts members of the SATI registry at `satiProgram` (initialized here). */
+/**
+ * lease and stake_lock initialized; stake_lock accepts members of the SATI registry at `satiProgram` (initialized
+ * here).
+ */
 export function setupStake(svm: LiteSVM = newSvm(), satiProgram: PublicKey = SATI_PROGRAM_ID): StakeEnv {
   setEpoch(svm, 100n, EPOCH_SECONDS);
   const admin = fundedWallet(svm, 100);

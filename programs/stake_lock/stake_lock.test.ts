@@ -113,16 +113,19 @@ describe('stake_lock: lock_stake requires SATI registration', () => {
     usdc: usdcAccount(env.svm, env.admin, env.usdc, id.owner.publicKey, 20n * USDC),
   });
 
-  test("a supply-1 Token-2022 NFT that is not a member of SATI's group is refused, whichever AgentIndex is named", () => {
-    const env = setupStake();
-    const member = newAgent(env, 20n * USDC);
-    const nft = holder(env, createIdentity(env.svm, env.admin, fundedWallet(env.svm)), member.memberNumber);
-    sendErr(env.svm, [lockIx(env, nft, 10n * USDC)], [nft.owner], E.NotSatiAgent);
-    sendErr(env.svm, [lockIx(env, { ...nft, memberNumber: 99n }, 10n * USDC)], [nft.owner], E.NotSatiAgent);
-    assert.equal(tokenBalance(env.svm, nft.usdc), 20n * USDC);
-    assert.equal(accountData(env.svm, stakeLock.findStakePda(nft.agent)[0]).length, 0);
-    sendOk(env.svm, [lockIx(env, member, 10n * USDC)], [member.owner]);
-  });
+  test(
+    'a supply-1 Token-2022 NFT that is not a member of ' + "SATI's group is refused, whichever AgentIndex is named",
+    () => {
+      const env = setupStake();
+      const member = newAgent(env, 20n * USDC);
+      const nft = holder(env, createIdentity(env.svm, env.admin, fundedWallet(env.svm)), member.memberNumber);
+      sendErr(env.svm, [lockIx(env, nft, 10n * USDC)], [nft.owner], E.NotSatiAgent);
+      sendErr(env.svm, [lockIx(env, { ...nft, memberNumber: 99n }, 10n * USDC)], [nft.owner], E.NotSatiAgent);
+      assert.equal(tokenBalance(env.svm, nft.usdc), 20n * USDC);
+      assert.equal(accountData(env.svm, stakeLock.findStakePda(nft.agent)[0]).length, 0);
+      sendOk(env.svm, [lockIx(env, member, 10n * USDC)], [member.owner]);
+    },
+  );
 
   test("another member's AgentIndex, a foreign RegistryConfig, a plain identity with a member's accounts", () => {
     const env = setupStake();
@@ -151,31 +154,35 @@ describe('stake_lock: lock_stake requires SATI registration', () => {
     sendOk(env.svm, [lockIx(env, a, 10n * USDC)], [a.owner]);
   });
 
-  test('the SATI program is a deployment parameter: members of the configured registry stake, members of another do not', () => {
-    const other = Keypair.generate().publicKey;
-    const svm = newSvm({ satiProgram: other });
-    svm.addProgramFromFile(kitAddress(SATI_PROGRAM_ID), `${PROGRAMS_DIR}/bin/sati_registry.so`);
-    const env = setupStake(svm, other);
-    assert.ok(stakeLock.decodeStakeConfig(accountData(svm, stakeLock.findConfigPda()[0]))?.satiProgram.equals(other));
-    ensureSati(svm, env.admin, SATI_PROGRAM_ID);
-    const owner = fundedWallet(svm);
-    const atDefault = registerSati(svm, env.admin, owner.publicKey, {}, SATI_PROGRAM_ID);
-    const d = holder(
-      env,
-      { agent: atDefault.agent, owner, tokenAccount: atDefault.tokenAccount },
-      atDefault.memberNumber,
-    );
-    sendErr(svm, [lockIx(env, d, 10n * USDC, satiAccountsOf(d, SATI_PROGRAM_ID))], [owner], E.WrongSatiAccount);
-    sendErr(svm, [lockIx(env, d, 10n * USDC, satiAccountsOf(d, other))], [owner], E.NotSatiAgent);
-    const owner2 = fundedWallet(svm);
-    const atOther = registerSati(svm, env.admin, owner2.publicKey, {}, other);
-    const o = holder(
-      env,
-      { agent: atOther.agent, owner: owner2, tokenAccount: atOther.tokenAccount },
-      atOther.memberNumber,
-    );
-    sendOk(svm, [lockIx(env, o, 10n * USDC, satiAccountsOf(o, other))], [owner2]);
-  });
+  test(
+    'the SATI program is a deployment parameter: members of ' +
+      'the configured registry stake, members of another do not',
+    () => {
+      const other = Keypair.generate().publicKey;
+      const svm = newSvm({ satiProgram: other });
+      svm.addProgramFromFile(kitAddress(SATI_PROGRAM_ID), `${PROGRAMS_DIR}/bin/sati_registry.so`);
+      const env = setupStake(svm, other);
+      assert.ok(stakeLock.decodeStakeConfig(accountData(svm, stakeLock.findConfigPda()[0]))?.satiProgram.equals(other));
+      ensureSati(svm, env.admin, SATI_PROGRAM_ID);
+      const owner = fundedWallet(svm);
+      const atDefault = registerSati(svm, env.admin, owner.publicKey, {}, SATI_PROGRAM_ID);
+      const d = holder(
+        env,
+        { agent: atDefault.agent, owner, tokenAccount: atDefault.tokenAccount },
+        atDefault.memberNumber,
+      );
+      sendErr(svm, [lockIx(env, d, 10n * USDC, satiAccountsOf(d, SATI_PROGRAM_ID))], [owner], E.WrongSatiAccount);
+      sendErr(svm, [lockIx(env, d, 10n * USDC, satiAccountsOf(d, other))], [owner], E.NotSatiAgent);
+      const owner2 = fundedWallet(svm);
+      const atOther = registerSati(svm, env.admin, owner2.publicKey, {}, other);
+      const o = holder(
+        env,
+        { agent: atOther.agent, owner: owner2, tokenAccount: atOther.tokenAccount },
+        atOther.memberNumber,
+      );
+      sendOk(svm, [lockIx(env, o, 10n * USDC, satiAccountsOf(o, other))], [owner2]);
+    },
+  );
 });
 
 describe('stake_lock: lock_stake', () => {
@@ -399,7 +406,8 @@ describe('stake_lock: slash', () => {
     assert.equal(tokenBalance(env.svm, env.vault), 10n * USDC);
   });
 
-  test('through CPI from the challenge program id: whole stake slashed, half to the challenger, half to the treasury; a foreign program is refused', {
+  test('through CPI from the challenge program id: whole stake slashed, half ' +
+    'to the challenger, half to the treasury; a foreign program is refused', {
     skip,
   }, () => {
     const svm = newSvm({ programs: ['lease', 'stake_lock'] });

@@ -34,7 +34,8 @@ async function main(names: string[]): Promise<number> {
       const ratio = Number(row.cu) / Number(target);
       if (row.cu > target) over++;
       console.log(
-        `${name.padEnd(14)} ${row.instruction.padEnd(36)} ${row.cu.toString().padStart(10)} ${target.toString().padStart(10)}  ${ratio.toFixed(3)}${row.cu > target ? '  OVER TARGET' : ''}`,
+        `${name.padEnd(14)} ${row.instruction.padEnd(36)} ${row.cu.toString().padStart(10)} ` +
+          `${target.toString().padStart(10)}  ${ratio.toFixed(3)}${row.cu > target ? '  OVER TARGET' : ''}`,
       );
     }
   }

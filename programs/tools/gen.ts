@@ -152,7 +152,10 @@ function cStruct(typeName: string, prefix: FieldSpec[], fields: FieldSpec[]): st
       (f, i) => `_Static_assert(__builtin_offsetof(${typeName}, ${f.name}) == ${offsets[i]}, "${typeName}.${f.name}");`,
     )
     .join('\n');
-  return `typedef struct${natural ? '' : ' __attribute__((packed))'} {\n${body}\n} ${typeName};\n_Static_assert(sizeof(${typeName}) == ${off}, "${typeName} size");\n${asserts}\n`;
+  return (
+    `typedef struct${natural ? '' : ' __attribute__((packed))'} {\n${body}\n} ${typeName}` +
+    `;\n_Static_assert(sizeof(${typeName}) == ${off}, "${typeName} size");\n${asserts}\n`
+  );
 }
 
 export function genC(spec: ProgramSpec): string {
@@ -227,8 +230,10 @@ function tsPda(spec: ProgramSpec, pda: PdaSpec): string {
         : `u64le(${camel(s.u64!)})`,
   );
   return (
-    `/** PDA [${pda.seeds.map((s) => (s.const ? `b"${s.const}"` : (s.pubkey ?? `${s.u64} u64 LE`))).join(', ')}] of ${spec.name}. */\n` +
-    `export function find${pascal(pda.name)}Pda(${[...params, 'programId: PublicKey = PROGRAM_ID'].join(', ')}): [PublicKey, number] {\n` +
+    `/** PDA [${pda.seeds.map((s) => (s.const ? `b"${s.const}"` : (s.pubkey ?? `${s.u64} u64 LE`))).join(', ')}` +
+    `] of ${spec.name}. */\n` +
+    `export function find${pascal(pda.name)}Pda(` +
+    `${[...params, 'programId: PublicKey = PROGRAM_ID'].join(', ')}): [PublicKey, number] {\n` +
     `  return PublicKey.findProgramAddressSync([${seeds.join(', ')}], programId);\n}`
   );
 }
@@ -257,10 +262,13 @@ function tsIx(spec: ProgramSpec, ix: IxSpec, ids: Record<string, string>): strin
     tsIface(`${N}Args`, ix.args),
     `export interface ${N}Accounts {\n${accLines.join('\n')}\n}`,
     `/** Instruction data of ${ix.name}: tag ${ix.tag} then the fixed little-endian args. */`,
-    `export function encode${N}Args(args: ${N}Args): Uint8Array {\n  return encodeFields(Uint8Array.of(${ix.tag}), ${upper(ix.name)}_ARGS_FIELDS, args as unknown as Record<string, unknown>);\n}`,
-    `export function decode${N}Args(data: Uint8Array): ${N}Args | null {\n  return data[0] === ${ix.tag} ? decodeFields<${N}Args>(data, 1, ${upper(ix.name)}_ARGS_FIELDS) : null;\n}`,
+    `export function encode${N}Args(args: ${N}Args): Uint8Array {\n  return encodeFields(Uint8Array.of(` +
+      `${ix.tag}), ${upper(ix.name)}_ARGS_FIELDS, args as unknown as Record<string, unknown>);\n}`,
+    `export function decode${N}Args(data: Uint8Array): ${N}Args | null {\n  return data[0] ` +
+      `=== ${ix.tag} ? decodeFields<${N}Args>(data, 1, ${upper(ix.name)}_ARGS_FIELDS) : null;\n}`,
     `/** ${ix.doc ?? ix.name} */`,
-    `export function ${camel(ix.name)}Instruction(accounts: ${N}Accounts${hasArgs ? `, args: ${N}Args` : ''}, programId: PublicKey = PROGRAM_ID): TransactionInstruction {`,
+    `export function ${camel(ix.name)}Instruction(accounts: ${N}Accounts` +
+      `${hasArgs ? `, args: ${N}Args` : ''}, programId: PublicKey = PROGRAM_ID): TransactionInstruction {`,
     `  return new TransactionInstruction({\n    programId,\n    keys: [\n${metas.join('\n')}\n    ],`,
     `    data: instructionData(encode${N}Args(${hasArgs ? 'args' : `{} as ${N}Args`})),\n  });\n}`,
   ].join('\n');
@@ -274,7 +282,8 @@ export function genTs(spec: ProgramSpec, ids: Record<string, string>): string {
     "import { decodeFields, encodeFields, hasDiscriminator, instructionData, type FieldSpec } from '../codec';",
     '',
     `export const PROGRAM_ID = new PublicKey('${ids[spec.name]}');`,
-    'const u64le = (v: bigint) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, v, true); return b; };',
+    'const u64le = (v: bigint) => { const b = new Uint8Array(8); ' +
+      'new DataView(b.buffer).setBigUint64(0, v, true); return b; };',
     'void u64le;',
     '',
   ];
@@ -287,9 +296,11 @@ export function genTs(spec: ProgramSpec, ids: Record<string, string>): string {
       `export const ${U}_DISCRIMINATOR = Uint8Array.from([${hexBytes(discriminator('account', a.name))}]);`,
       `export const ${U}_FIELDS: readonly FieldSpec[] = ${tsFields(a.fields)};`,
       `export const ${U}_SIZE = ${8 + a.fields.reduce((n, f) => n + fieldSize(f.type), 0)};`,
-      `export function encode${a.name}(v: ${a.name}): Uint8Array {\n  return encodeFields(${U}_DISCRIMINATOR, ${U}_FIELDS, v as unknown as Record<string, unknown>);\n}`,
+      `export function encode${a.name}(v: ${a.name}): Uint8Array {\n  return encodeFields(` +
+        `${U}_DISCRIMINATOR, ${U}_FIELDS, v as unknown as Record<string, unknown>);\n}`,
       `/** Decodes account data; null when the discriminator or size is wrong. */`,
-      `export function decode${a.name}(data: Uint8Array): ${a.name} | null {\n  return hasDiscriminator(data, ${U}_DISCRIMINATOR) ? decodeFields<${a.name}>(data, 8, ${U}_FIELDS, true) : null;\n}`,
+      `export function decode${a.name}(data: Uint8Array): ${a.name} | null {\n  return hasDiscriminator(data, ` +
+        `${U}_DISCRIMINATOR) ? decodeFields<${a.name}>(data, 8, ${U}_FIELDS, true) : null;\n}`,
       '',
     );
   }
@@ -299,7 +310,8 @@ export function genTs(spec: ProgramSpec, ids: Record<string, string>): string {
       tsIface(`${e.name}Event`, e.fields),
       `export const ${U}_EVENT_DISCRIMINATOR = Uint8Array.from([${hexBytes(discriminator('event', e.name))}]);`,
       `export const ${U}_EVENT_FIELDS: readonly FieldSpec[] = ${tsFields(e.fields)};`,
-      `export function encode${e.name}Event(v: ${e.name}Event): Uint8Array {\n  return encodeFields(${U}_EVENT_DISCRIMINATOR, ${U}_EVENT_FIELDS, v as unknown as Record<string, unknown>);\n}`,
+      `export function encode${e.name}Event(v: ${e.name}Event): Uint8Array {\n  return encodeFields(` +
+        `${U}_EVENT_DISCRIMINATOR, ${U}_EVENT_FIELDS, v as unknown as Record<string, unknown>);\n}`,
       '',
     );
   }
@@ -310,7 +322,8 @@ export function genTs(spec: ProgramSpec, ids: Record<string, string>): string {
     `export function decodeEvent(data: Uint8Array): Event | null {`,
     ...spec.events.map(
       (e) =>
-        `  if (hasDiscriminator(data, ${upper(e.name)}_EVENT_DISCRIMINATOR)) { const d = decodeFields<${e.name}Event>(data, 8, ${upper(e.name)}_EVENT_FIELDS); return d ? { name: '${e.name}', data: d } : null; }`,
+        `  if (hasDiscriminator(data, ${upper(e.name)}_EVENT_DISCRIMINATOR)) { const d = decodeFields<${e.name}` +
+        `Event>(data, 8, ${upper(e.name)}_EVENT_FIELDS); return d ? { name: '${e.name}', data: d } : null; }`,
     ),
     '  return null;',
     '}',
@@ -319,7 +332,9 @@ export function genTs(spec: ProgramSpec, ids: Record<string, string>): string {
   for (const ix of spec.instructions) out.push(tsIx(spec, ix, ids), '');
   out.push(
     `export const ERRORS = {\n${spec.errors.map((e) => `  ${e.name}: ${e.code},`).join('\n')}\n} as const;`,
-    `export const ERROR_MESSAGES: Readonly<Record<number, string>> = {\n${spec.errors.map((e) => `  ${e.code}: ${JSON.stringify(`${e.name}: ${e.msg}`)},`).join('\n')}\n};`,
+    `export const ERROR_MESSAGES: Readonly<Record<number, string>> = {\n${spec.errors
+      .map((e) => `  ${e.code}: ${JSON.stringify(`${e.name}: ${e.msg}`)},`)
+      .join('\n')}\n};`,
     '',
   );
   return out.join('\n');

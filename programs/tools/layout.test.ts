@@ -130,7 +130,8 @@ function hostBytes(spec: ProgramSpec, list: Sample[]): string[] {
     '#include "zerox1.h"',
     `#include "${spec.name}.h"`,
     'int printf(const char *, ...);',
-    'static void dump(const uint8_t *p, unsigned long n) { for (unsigned long i = 0; i < n; i++) printf("%02x", p[i]); printf("\\n"); }',
+    'static void dump(const uint8_t *p, unsigned long n) { for (unsigned ' +
+      'long i = 0; i < n; i++) printf("%02x", p[i]); printf("\\n"); }',
     'int main(void) {',
     ...blocks,
     '  return 0;',

@@ -90,18 +90,28 @@ export async function heavyReads(t: Target, seconds = 20): Promise<CheckResult[]
   const out: CheckResult[] = [
     {
       ok: p99 <= 250 && h.failures === 0,
-      detail: `/api/health from a second address while one address ran 16 heavy reads at once for ${seconds} s: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${h.ms.length} probes, ${h.failures} not 200 (before: p50 ${percentile(before.ms, 50).toFixed(0)} ms, p99 ${percentile(before.ms, 99).toFixed(0)} ms; target p99 ≤ 250 ms)`,
+      detail:
+        `/api/health from a second address while one address ran 16 heavy reads at once ` +
+        `for ${seconds} s: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${h.ms.length}` +
+        ` probes, ${h.failures} not 200 (before: p50 ${percentile(before.ms, 50).toFixed(0)}` +
+        ` ms, p99 ${percentile(before.ms, 99).toFixed(0)} ms; target p99 ≤ 250 ms)`,
     },
     {
       ok: refused > 0 && withoutRetryAfter === 0 && served > 0,
-      detail: `the heavy reads: ${counts} (${served} served, ${refused} refused with 429, ${withoutRetryAfter} without Retry-After): ${[...sentences].join(' | ')}`,
+      detail:
+        `the heavy reads: ${counts} (${served} served, ${refused} refused with 429, ` +
+        `${withoutRetryAfter} without Retry-After): ${[...sentences].join(' | ')}`,
     },
   ];
   if (agentPage) {
     const pp99 = percentile(p.ms, 99);
     out.push({
       ok: pp99 <= 1_000 && p.failures === 0,
-      detail: `${agentPage.slice(0, 20)}… from a third address meanwhile: p50 ${percentile(p.ms, 50).toFixed(0)} ms, p99 ${pp99.toFixed(0)} ms over ${p.ms.length} loads, ${p.failures} not 200 (before: p50 ${percentile(pageBefore.ms, 50).toFixed(0)} ms, p99 ${percentile(pageBefore.ms, 99).toFixed(0)} ms; target p99 ≤ 1 s)`,
+      detail:
+        `${agentPage.slice(0, 20)}… from a third address meanwhile: p50 ` +
+        `${percentile(p.ms, 50).toFixed(0)} ms, p99 ${pp99.toFixed(0)} ms over ${p.ms.length} loads, ` +
+        `${p.failures} not 200 (before: p50 ${percentile(pageBefore.ms, 50).toFixed(0)}` +
+        ` ms, p99 ${percentile(pageBefore.ms, 99).toFixed(0)} ms; target p99 ≤ 1 s)`,
     });
   }
   return out;
@@ -195,11 +205,20 @@ export async function badParameters(t: Target): Promise<CheckResult[]> {
   return [
     {
       ok: failures.length === 0,
-      detail: `${probes.length} requests with NUL, lone surrogates, non-UTF-8 bytes and times past year 9999 in every parameter of every GET route and page: ${counts}${failures.length ? `; ${failures.length} wrong, first: ${failures.slice(0, 3).join(' | ')}` : ", none 500, every query parameter's 400 names it"}`,
+      detail:
+        `${probes.length} requests with NUL, lone surrogates, non-UTF-8 bytes and times past year 9999 in every ` +
+        `parameter of every GET route and page: ${counts}` +
+        (failures.length
+          ? `; ${failures.length} wrong, first: ${failures.slice(0, 3).join(' | ')}`
+          : ", none 500, every query parameter's 400 names it"),
     },
     {
       ok: mcpFailures.length === 0,
-      detail: `${MCP_PROBES.length} MCP tool calls with the same in their arguments: ${mcpFailures.length ? mcpFailures.slice(0, 3).join(' | ') : 'each a tool error naming the argument, no database text'}`,
+      detail:
+        `${MCP_PROBES.length} MCP tool calls with the same in their arguments: ` +
+        (mcpFailures.length
+          ? mcpFailures.slice(0, 3).join(' | ')
+          : 'each a tool error naming the argument, no database text'),
     },
   ];
 }

@@ -72,7 +72,8 @@ export async function upgradeFlood(t: Target, count = 2_000, seconds = 20): Prom
         sentAt = performance.now();
         timer = setTimeout(() => finish('hung'), ANSWER_MS);
         s.write(
-          `GET ${paths[i % paths.length]} HTTP/1.1\r\nHost: ${t.host}:${t.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          `GET ${paths[i % paths.length]} HTTP/1.1\r\nHost: ${t.host}` +
+            `:${t.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
             `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\n\r\n`,
         );
       });
@@ -103,7 +104,10 @@ export async function upgradeFlood(t: Target, count = 2_000, seconds = 20): Prom
   return {
     ok: hung === 0 && flat !== false && pid !== undefined,
     detail:
-      `upgrade flood: ${sent} upgrade requests to non-stream paths in ${seconds} s: ${answered} answered, ${closed} closed, ${failed} refused at connect, ${unaccepted} not accepted within ${ANSWER_MS / 1000} s, ${hung} sent and left hanging > ${ANSWER_MS / 1000} s; answer time p50 ${percentile(answerMs, 50).toFixed(0)} ms, p99 ${percentile(answerMs, 99).toFixed(0)} ms; ` +
+      `upgrade flood: ${sent} upgrade requests to non-stream paths in ${seconds} s: ${answered} ` +
+      `answered, ${closed} closed, ${failed} refused at connect, ${unaccepted} not accepted within ` +
+      `${ANSWER_MS / 1000} s, ${hung} sent and left hanging > ${ANSWER_MS / 1000} s; answer time p50 ` +
+      `${percentile(answerMs, 50).toFixed(0)} ms, p99 ${percentile(answerMs, 99).toFixed(0)} ms; ` +
       (pid === undefined
         ? 'server pid not found (pass --pid)'
         : `server (pid ${pid}) file descriptors ${fd0} before, ${fdPeak} at the end of the flood, ${fd1} 3 s later`),
@@ -152,7 +156,10 @@ export async function dotSegments(t: Target): Promise<CheckResult[]> {
     const st = [...r.statuses].map(([s, c]) => `${s}×${c}`).join(' ');
     out.push({
       ok: r.firstLimited !== null,
-      detail: `rate limit on ${path}: ${r.firstLimited === null ? `no 429 in ${r.sent} requests` : `429 after ${r.firstLimited} requests`} (${st})`,
+      detail:
+        `rate limit on ${path}: ` +
+        (r.firstLimited === null ? `no 429 in ${r.sent} requests` : `429 after ${r.firstLimited} requests`) +
+        ` (${st})`,
     });
   }
   return out;
@@ -242,11 +249,16 @@ export async function rpcBatches(t: Target): Promise<CheckResult[]> {
   return [
     {
       ok: served === 0 && refused === 80,
-      detail: `RPC batches of 1,000 getProgramAccounts, 4 clients × 20 in ${((Date.now() - start) / 1000).toFixed(1)} s: ${refused} refused, ${served} served (${[...outcomes].map(([k, n]) => `${k}×${n}`).join(' ')})`,
+      detail:
+        `RPC batches of 1,000 getProgramAccounts, 4 clients × 20 in ${((Date.now() - start) / 1000).toFixed(1)}` +
+        ` s: ${refused} refused, ${served} served (${[...outcomes].map(([k, n]) => `${k}×${n}`).join(' ')})`,
     },
     {
       ok: p99 <= 200 && healthFailures === 0,
-      detail: `/api/health during the RPC flood (before it, over ${baseline.length} probes: p50 ${quiet.toFixed(0)} ms, p99 ${quiet99.toFixed(0)} ms): p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms over ${during.length} probes, ${healthFailures} not 200 (target p99 ≤ 200 ms)`,
+      detail:
+        `/api/health during the RPC flood (before it, over ${baseline.length} probes: p50 ` +
+        `${quiet.toFixed(0)} ms, p99 ${quiet99.toFixed(0)} ms): p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)}` +
+        ` ms over ${during.length} probes, ${healthFailures} not 200 (target p99 ≤ 200 ms)`,
     },
   ];
 }
@@ -292,7 +304,9 @@ export async function streamSlots(t: Target): Promise<CheckResult> {
     held.push(b.ws);
     return {
       ok: kept <= share && b.ok,
-      detail: `stream slots: 127.0.0.1 opened ${tries}, ${kept} held (share ${share})${why.size ? `, refused: ${[...why].map(([k, n]) => `${k} ×${n}`).join('; ')}` : ''}; 127.0.0.2 ${b.ok ? 'connected' : `refused (${b.why})`}`,
+      detail: `stream slots: 127.0.0.1 opened ${tries}, ${kept} held (share ${share})${
+        why.size ? `, refused: ${[...why].map(([k, n]) => `${k} ×${n}`).join('; ')}` : ''
+      }; 127.0.0.2 ${b.ok ? 'connected' : `refused (${b.why})`}`,
     };
   } finally {
     for (const ws of held) ws.terminate();
@@ -347,15 +361,29 @@ export async function faucet(t: Target): Promise<CheckResult[]> {
   return [
     {
       ok: !all.some((s) => s >= 500 && s !== 503) && !all.includes(0) && mute === 0,
-      detail: `faucet hammered (${all.length} requests): ${st}; ${mute} refusals without a sentence${lastSentence ? `; e.g. "${lastSentence.slice(0, 90)}"` : ''}`,
+      detail:
+        `faucet hammered (${all.length} requests): ${st}; ${mute} refusals without ` +
+        `a sentence${lastSentence ? `; e.g. "${lastSentence.slice(0, 90)}"` : ''}`,
     },
     {
       ok: off || perAddress.includes(429) || perAddress.includes(503),
-      detail: `faucet per-address budget: ${off ? 'faucet off' : perAddress.includes(429) ? `429 after ${perAddress.indexOf(429)} drops from one address` : `no 429 in ${perAddress.length} requests from one address`}`,
+      detail:
+        `faucet per-address budget: ` +
+        (off
+          ? 'faucet off'
+          : perAddress.includes(429)
+            ? `429 after ${perAddress.indexOf(429)} drops from one address`
+            : `no 429 in ${perAddress.length} requests from one address`),
     },
     {
       ok: off || perWallet.includes(429) || perWallet.includes(503),
-      detail: `faucet per-wallet budget: ${off ? 'faucet off' : perWallet.includes(429) ? `429 after ${perWallet.indexOf(429)} drops to one wallet` : `no 429 in ${perWallet.length} requests for one wallet`}`,
+      detail:
+        `faucet per-wallet budget: ` +
+        (off
+          ? 'faucet off'
+          : perWallet.includes(429)
+            ? `429 after ${perWallet.indexOf(429)} drops to one wallet`
+            : `no 429 in ${perWallet.length} requests for one wallet`),
     },
   ];
 }

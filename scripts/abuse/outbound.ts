@@ -191,7 +191,8 @@ export async function dripReceiver(t: Target): Promise<CheckResult> {
     detail:
       late === null
         ? "drip receiver on list A: list B's delivery did not arrive within 100 s"
-        : `drip receiver (1 byte / 2 s for 90 s) on list A: list B's delivery arrived ${(late / 1000).toFixed(2)} s after its alert opened (at most 2 s)`,
+        : `drip receiver (1 byte / 2 s for 90 s) on list A: list B's delivery ` +
+          `arrived ${(late / 1000).toFixed(2)} s after its alert opened (at most 2 s)`,
   };
 }
 
@@ -224,7 +225,8 @@ export async function hugeAnswer(t: Target): Promise<CheckResult> {
   return {
     ok: late !== null && late <= 2_000 && mb < 64,
     detail:
-      `huge answer (up to 300 MB) on list A: the server read until the socket closed after ${mb.toFixed(0)} MB written (under 64 MB); ` +
+      `huge answer (up to 300 MB) on list A: the server read until the ` +
+      `socket closed after ${mb.toFixed(0)} MB written (under 64 MB); ` +
       (late === null
         ? "list B's delivery did not arrive within 60 s"
         : `list B's delivery arrived ${(late / 1000).toFixed(2)} s after its alert opened (at most 2 s)`),
@@ -265,7 +267,8 @@ export async function privateWebhooks(t: Target): Promise<CheckResult[]> {
         ok: true,
         skip: true,
         detail:
-          'private webhook forms: needs a target without ALERT_WEBHOOK_ALLOW_PRIVATE (the setting lifts the address rule)',
+          'private webhook forms: needs a target without ' +
+          'ALERT_WEBHOOK_ALLOW_PRIVATE (the setting lifts the address rule)',
       },
     ];
   const l = await newList(t);
@@ -283,8 +286,11 @@ export async function privateWebhooks(t: Target): Promise<CheckResult[]> {
       ok: through.length === 0,
       detail:
         through.length === 0
-          ? `private webhook forms: all ${PRIVATE_FORMS.length} refused with a 4xx sentence (${[...statuses].map(([s, n]) => `${s} ×${n}`).join(', ')})`
-          : `private webhook forms: ${through.length} of ${PRIVATE_FORMS.length} not refused with a 4xx sentence: ${through.join('; ')}`,
+          ? `private webhook forms: all ${PRIVATE_FORMS.length} refused with a 4xx sentence (${[...statuses]
+              .map(([s, n]) => `${s} ×${n}`)
+              .join(', ')})`
+          : `private webhook forms: ${through.length} of ${PRIVATE_FORMS.length}` +
+            ` not refused with a 4xx sentence: ${through.join('; ')}`,
     },
   ];
 }

@@ -90,7 +90,9 @@ export async function signatureSpellings(t: Target, laterSeconds: number): Promi
   const adoptSig = spellings(signText(w.seed, adoptMsg));
   const adopt = (signature: string) =>
     postJson(t, '/api/watchlists/by-wallet', { address: w.address, message: adoptMsg, signature });
-  const q = `address=${encodeURIComponent(w.address)}&message=${encodeURIComponent(adoptMsg)}&signature=${encodeURIComponent(adoptSig[3]![1])}`;
+  const q =
+    `address=${encodeURIComponent(w.address)}&message=` +
+    `${encodeURIComponent(adoptMsg)}&signature=${encodeURIComponent(adoptSig[3]![1])}`;
   const viaUrl = await http(t, 'GET', `/api/watchlists/by-wallet?${q}`, { timeoutMs: 20_000 });
   const adopted = await adopt(adoptSig[3]![1]);
   const tokens: string[] = [];
@@ -104,15 +106,28 @@ export async function signatureSpellings(t: Target, laterSeconds: number): Promi
   return [
     {
       ok: binds.length === 0,
-      detail: `signature spellings: after one bind, ${binds.length ? `${binds.join(', ')} bound again` : `all ${bindSig.length} spellings of the same signature were refused`}`,
+      detail:
+        `signature spellings: after one bind, ` +
+        (binds.length
+          ? `${binds.join(', ')} bound again`
+          : `all ${bindSig.length} spellings of the same signature were refused`),
     },
     {
       ok: adopted.status === 200 && tokens.length === 0 && viaUrl.status >= 400,
-      detail: `signature spellings: by-wallet ${adopted.status === 200 ? 'gave one token' : `refused the first use (${adopted.status} ${sentence(adopted.body)})`}, ${tokens.length ? `and more tokens for ${tokens.join(', ')}` : `no more for ${adoptSig.length} spellings`}; the signature in a GET URL: ${viaUrl.status}`,
+      detail:
+        `signature spellings: by-wallet ` +
+        (adopted.status === 200
+          ? 'gave one token'
+          : `refused the first use (${adopted.status} ${sentence(adopted.body)})`) +
+        `, ` +
+        (tokens.length ? `and more tokens for ${tokens.join(', ')}` : `no more for ${adoptSig.length} spellings`) +
+        `; the signature in a GET URL: ${viaUrl.status}`,
     },
     {
       ok: later.status === 409 && laterBind.status === 409,
-      detail: `signature spellings: ${laterSeconds} s later the used signatures are refused again (${later.status}, ${laterBind.status}: ${sentence(later.body)})`,
+      detail:
+        `signature spellings: ${laterSeconds} s later the used signatures are ` +
+        `refused again (${later.status}, ${laterBind.status}: ${sentence(later.body)})`,
     },
   ];
 }
@@ -171,7 +186,10 @@ export async function opinionStuffing(t: Target, waitSeconds: number): Promise<C
     {
       // `reviewed` only: the demo keeps sending new (open) disputes meanwhile, which move `total` and `open`.
       ok: stillOpen.status === 'open' && after.counts.reviewed === before.counts.reviewed,
-      detail: `opinion stuffing: 20 fresh keys in ${secs} s (${accepted} kept); the dispute is ${stillOpen.status} with ${stillOpen.opinions.total} counted and ${stillOpen.opinions.uncounted ?? 'no'} not counted; reviewed disputes ${before.counts.reviewed} → ${after.counts.reviewed}`,
+      detail:
+        `opinion stuffing: 20 fresh keys in ${secs} s (${accepted} kept); the dispute is ` +
+        `${stillOpen.status} with ${stillOpen.opinions.total} counted and ${stillOpen.opinions.uncounted ?? 'no'}` +
+        ` not counted; reviewed disputes ${before.counts.reviewed} → ${after.counts.reviewed}`,
     },
     {
       ok: exportedBefore === exportedAfter,

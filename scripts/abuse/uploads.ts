@@ -93,7 +93,9 @@ export async function forgedLog(t: Target): Promise<CheckResult[]> {
     return [
       {
         ok: false,
-        detail: `forged log: no agent with batches to attack yet (${all.length} batches): run against a demo that has been up for a few epochs`,
+        detail:
+          `forged log: no agent with batches to attack yet (${all.length}` +
+          ` batches): run against a demo that has been up for a few epochs`,
       },
     ];
   const L = t.epochSeconds * 1000;
@@ -150,7 +152,9 @@ export async function forgedLog(t: Target): Promise<CheckResult[]> {
     for (const a of attacks.filter((x) => !x.judged)) {
       for (const [i, body] of a.bodies.entries()) {
         const r = await http(t, 'POST', '/api/ingest/log', { body, headers: CBOR });
-        const key = `${i === 0 ? 'unsigned' : 'fresh-key'} ${r.status}${r.status >= 400 ? ` (${sentence(r.body).slice(0, 70)})` : ''}`;
+        const key =
+          `${i === 0 ? 'unsigned' : 'fresh-key'} ${r.status}` +
+          (r.status >= 400 ? ` (${sentence(r.body).slice(0, 70)})` : '');
         a.statuses.set(key, (a.statuses.get(key) ?? 0) + 1);
         if (r.status < 400 || r.status >= 500) a.accepted++;
       }
@@ -172,7 +176,9 @@ export async function forgedLog(t: Target): Promise<CheckResult[]> {
       a.judged?.status ?? (await batchesOf(t, a.agent)).find((x) => x.epoch === String(epoch))?.status ?? 'no batch';
     out.push({
       ok: a.accepted === 0 && status !== 'mismatch',
-      detail: `forged log of agent ${a.agent.slice(0, 8)}… epoch ${epoch}: ${[...a.statuses].map(([k2, n]) => `${k2} ×${n}`).join(', ')}; its batch afterwards: ${status}`,
+      detail: `forged log of agent ${a.agent.slice(0, 8)}… epoch ${epoch}: ${[...a.statuses]
+        .map(([k2, n]) => `${k2} ×${n}`)
+        .join(', ')}; its batch afterwards: ${status}`,
     });
   }
   return out;
@@ -199,7 +205,8 @@ export async function extremeTimestamp(t: Target): Promise<CheckResult[]> {
   const accepted = results.filter((x) => x.ok).length;
   const reasons = results.map((x) => (x.ok ? 'accepted' : x.reason)).join(', ');
   const note = results.some((x) => !x.ok && x.reason !== 'timestamp_out_of_window')
-    ? ' (refused before any time check: an outsider has no registered identity, so the upload cannot reach the store this way)'
+    ? ' (refused before any time check: an outsider has no registered ' +
+      'identity, so the upload cannot reach the store this way)'
     : '';
   const upload: CheckResult = {
     ok: (r.status === 200 && results.length === 2 && accepted === 0) || (r.status >= 400 && r.status < 500),
@@ -208,7 +215,9 @@ export async function extremeTimestamp(t: Target): Promise<CheckResult[]> {
   const pq = await http(t, 'GET', '/api/export/envelopes?format=parquet&limit=1000', { timeoutMs: 60_000 });
   const parquet: CheckResult = {
     ok: pq.status === 200 && pq.body.length > 0,
-    detail: `Parquet export after it: ${pq.status}, ${pq.body.length} bytes${pq.status === 429 ? ' (export budget spent: run again later)' : ''}`,
+    detail:
+      `Parquet export after it: ${pq.status}, ${pq.body.length} bytes` +
+      (pq.status === 429 ? ' (export budget spent: run again later)' : ''),
   };
   const n0 = before.releases.length;
   const grown = await poll(
@@ -225,10 +234,14 @@ export async function extremeTimestamp(t: Target): Promise<CheckResult[]> {
   const release: CheckResult = {
     ok: grown !== undefined && !epochZero && (failures === undefined || failures === 0),
     detail:
-      `releases after it: ${n0} → ${grown?.releases.length ?? `${n0} (none within ${3 * t.epochSeconds + 30} s)`}${epochZero ? ', one for epoch 0' : ''}; ` +
+      `releases after it: ${n0} → ` +
+      `${grown?.releases.length ?? `${n0} (none within ${3 * t.epochSeconds + 30} s)`}` +
+      `${epochZero ? ', one for epoch 0' : ''}; ` +
       (failures === undefined
         ? 'health reports no release status'
-        : `release failures in health +${failures}${h1.datasets?.lastError ? ` (last: ${h1.datasets.lastError.error.slice(0, 80)})` : ''}`),
+        : `release failures in health +${failures}${
+            h1.datasets?.lastError ? ` (last: ${h1.datasets.lastError.error.slice(0, 80)})` : ''
+          }`),
   };
   return [upload, parquet, release];
 }
@@ -293,7 +306,9 @@ export async function partitionFlood(t: Target, databaseUrl?: string): Promise<C
   return {
     ok: r.status < 500 && accepted <= boundAccepted && !slower && (grew === undefined || grew <= boundAccepted),
     detail:
-      `partition flood (${WEEKS} weeks): ${r.status}, ${accepted} accepted, refused ${[...reasons].map(([k2, n]) => `${k2} ${n}`).join(', ') || 'none'}; ` +
+      `partition flood (${WEEKS} weeks): ${r.status}, ${accepted} accepted, refused ${
+        [...reasons].map(([k2, n]) => `${k2} ${n}`).join(', ') || 'none'
+      }; ` +
       (grew === undefined
         ? 'partitions not visible through the API (pass --database-url to count them); '
         : `envelope partitions ${p0} → ${p1}; `) +

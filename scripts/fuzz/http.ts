@@ -139,13 +139,16 @@ export async function fuzzUploads(rng: Rng, seconds: number): Promise<PhaseResul
         record(
           res,
           r.status < 500,
-          `${path} answered ${r.status}: ${text.slice(0, 200)}; body ${Buffer.from(body).toString('hex').slice(0, 400)}`,
+          `${path} answered ${r.status}: ${text.slice(0, 200)}; ` +
+            `body ${Buffer.from(body).toString('hex').slice(0, 400)}`,
         );
       } catch (e) {
         record(
           res,
           false,
-          `${path}: no answer (${String((e as Error)?.message ?? e)}); body ${Buffer.from(body).toString('hex').slice(0, 400)}`,
+          `${path}: no answer (${String((e as Error)?.message ?? e)}); body ${Buffer.from(body)
+            .toString('hex')
+            .slice(0, 400)}`,
         );
       }
     }

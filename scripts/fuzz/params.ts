@@ -93,7 +93,11 @@ function value(rng: Rng): string {
     case 12:
       return rng.pick(['10000-01-01T00:00:00Z', '9999-12-31T23:59:59-05:00', '0000-01-01', '+275760-09-13T00:00:00Z']);
     case 13:
-      return `${rng.pick(['last_seen', 'messages', 'epoch', 'slot', ''])}.${rng.pick(['253402300800000', '1', '99999999999999999999'])}.${'ab'.repeat(16)}`;
+      return `${rng.pick(['last_seen', 'messages', 'epoch', 'slot', ''])}.${rng.pick([
+        '253402300800000',
+        '1',
+        '99999999999999999999',
+      ])}.${'ab'.repeat(16)}`;
     case 14:
       return 'x'.repeat(rng.pick([0, 1, 101, 201, 5000]));
     default:

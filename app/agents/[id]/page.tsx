@@ -355,7 +355,9 @@ const EconomyOnDemand = ({ id }: { id: string }) => (
   <OnDemand load={agentChart.bind(null, 'economy', id)} what="the stake and lease chart" minHeight={240} />
 );
 
-/** `?batch=<epoch>`: the batch a link opened (a challenge's, say), pinned on the page; or why the parameter is not one. */
+/**
+ * `?batch=<epoch>`: the batch a link opened (a challenge's, say), pinned on the page; or why the parameter is not one.
+ */
 function linkedBatch(v: string | undefined): { epoch: string | null; note: string | null } {
   if (v === undefined) return { epoch: null, note: null };
   const t = v.trim();
@@ -381,7 +383,8 @@ async function chainSection(
   ]);
   if (!challenges) return null;
   const linkedRow = link?.rows[0] ?? null;
-  // The table's columns only: the API's rows also carry the batch's hashes and account JSON, which the page shows none of.
+  // The table's columns only: the API's rows also carry the batch's hashes and account JSON, which the page shows none
+  // of.
   const line = (r: (typeof batches.rows)[number]) => ({
     epoch: r.epoch,
     status: r.status,

@@ -68,27 +68,30 @@ after(async () => {
 
 const schemaOf = (path: string) => API_ROUTES.find((r) => r.path === path && r.method === 'get')!.ok;
 
-test('the agent list and the agent view say how much of the score comes from identities with no stake and no deal', async () => {
-  const l = await list(new Request('http://localhost/api/agents'));
-  assert.equal(l.status, 200);
-  const agents = (schemaOf('/api/agents').parse(await l.json()) as { agents: AgentView[] }).agents;
-  assert.deepEqual(agents.find((a) => a.id === toHex(AGENT))?.backing, {
-    feedback: 25,
-    unbacked: 20,
-    reliabilityWithout: null,
-  });
+test(
+  'the agent list and the agent view say how much of the ' + 'score comes from identities with no stake and no deal',
+  async () => {
+    const l = await list(new Request('http://localhost/api/agents'));
+    assert.equal(l.status, 200);
+    const agents = (schemaOf('/api/agents').parse(await l.json()) as { agents: AgentView[] }).agents;
+    assert.deepEqual(agents.find((a) => a.id === toHex(AGENT))?.backing, {
+      feedback: 25,
+      unbacked: 20,
+      reliabilityWithout: null,
+    });
 
-  const r = await one(new Request(`http://localhost/api/agents/${toHex(AGENT)}`), {
-    params: Promise.resolve({ id: toHex(AGENT) }),
-  });
-  assert.equal(r.status, 200);
-  const agent = (schemaOf('/api/agents/{id}').parse(await r.json()) as { agent: AgentView }).agent;
-  assert.equal(agent.backing?.feedback, 25);
-  assert.equal(agent.backing?.unbacked, 20);
-  const now = Number(agent.reputation!.reliabilityScore);
-  const without = Number(agent.backing!.reliabilityWithout);
-  assert.ok(
-    without > now + 100_000,
-    `without the fresh identity's FEEDBACK the reliability is ${without}, with it ${now}`,
-  );
-});
+    const r = await one(new Request(`http://localhost/api/agents/${toHex(AGENT)}`), {
+      params: Promise.resolve({ id: toHex(AGENT) }),
+    });
+    assert.equal(r.status, 200);
+    const agent = (schemaOf('/api/agents/{id}').parse(await r.json()) as { agent: AgentView }).agent;
+    assert.equal(agent.backing?.feedback, 25);
+    assert.equal(agent.backing?.unbacked, 20);
+    const now = Number(agent.reputation!.reliabilityScore);
+    const without = Number(agent.backing!.reliabilityWithout);
+    assert.ok(
+      without > now + 100_000,
+      `without the fresh identity's FEEDBACK the reliability is ${without}, with it ${now}`,
+    );
+  },
+);

@@ -1,4 +1,7 @@
-/** GET /api/alerts?watchlist=&state=&kind=&agent=&limit=&before=: a watchlist's alerts, newest first, and its unread count (header x-watchlist-token). */
+/**
+ * GET /api/alerts?watchlist=&state=&kind=&agent=&limit=&before=: a watchlist's alerts, newest first, and its unread
+ * count (header x-watchlist-token).
+ */
 
 import { AlertsQuerySchema } from '../../../lib/wire/alerts';
 import { agentParam, json, parseQuery } from '../../_lib/http';

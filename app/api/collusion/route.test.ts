@@ -64,46 +64,49 @@ const get = async (query: string) => {
   return { status: res.status, body: (await res.json()) as unknown };
 };
 
-test('a ring of two: reciprocal without a deal, raters without deals, stake exact, in the documented shape', async () => {
-  const r = await get('');
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  const v: CollusionView = CollusionViewSchema.parse(r.body);
-  const [a, b] = [toHex(id(0x61)), toHex(id(0x62))];
-  assert.deepEqual(
-    v.reciprocal.map((x) => [
-      x.agent,
-      x.counterparts,
-      x.counterpartsWithoutDeal,
-      x.meanGiven,
-      x.meanReceived,
-      x.medianGapMs,
-    ]),
-    [
-      [a, 1, 1, 99, 97, 2500],
-      [b, 1, 1, 97, 99, 2500],
-    ],
-  );
-  assert.deepEqual(
-    v.reciprocal[0].pairs.map((p) => [p.latestGiven, p.latestReceived]),
-    [[ids[0], ids[1]]],
-  );
-  assert.deepEqual(
-    v.dealless.map((x) => [x.agent, x.fromDealless, x.meanScore, x.latest]),
-    [
-      [a, 1, 97, [ids[1]]],
-      [b, 1, 99, [ids[0]]],
-    ],
-  );
-  assert.deepEqual(v.concentration, []);
-  assert.deepEqual(v.stakes, { [a]: { amount: '10000000', status: 'locked' } });
-  assert.deepEqual(v.windows.feedback, { limit: 5_000, read: 2, truncated: false, oldestMs: Number(T / 1000n) });
-  const one = CollusionViewSchema.parse((await get(`?agent=${b}&limit=1`)).body);
-  assert.equal(one.agent, b);
-  assert.deepEqual(
-    one.reciprocal.map((x) => x.agent),
-    [b],
-  );
-});
+test(
+  'a ring of two: reciprocal without a deal, raters ' + 'without deals, stake exact, in the documented shape',
+  async () => {
+    const r = await get('');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const v: CollusionView = CollusionViewSchema.parse(r.body);
+    const [a, b] = [toHex(id(0x61)), toHex(id(0x62))];
+    assert.deepEqual(
+      v.reciprocal.map((x) => [
+        x.agent,
+        x.counterparts,
+        x.counterpartsWithoutDeal,
+        x.meanGiven,
+        x.meanReceived,
+        x.medianGapMs,
+      ]),
+      [
+        [a, 1, 1, 99, 97, 2500],
+        [b, 1, 1, 97, 99, 2500],
+      ],
+    );
+    assert.deepEqual(
+      v.reciprocal[0].pairs.map((p) => [p.latestGiven, p.latestReceived]),
+      [[ids[0], ids[1]]],
+    );
+    assert.deepEqual(
+      v.dealless.map((x) => [x.agent, x.fromDealless, x.meanScore, x.latest]),
+      [
+        [a, 1, 97, [ids[1]]],
+        [b, 1, 99, [ids[0]]],
+      ],
+    );
+    assert.deepEqual(v.concentration, []);
+    assert.deepEqual(v.stakes, { [a]: { amount: '10000000', status: 'locked' } });
+    assert.deepEqual(v.windows.feedback, { limit: 5_000, read: 2, truncated: false, oldestMs: Number(T / 1000n) });
+    const one = CollusionViewSchema.parse((await get(`?agent=${b}&limit=1`)).body);
+    assert.equal(one.agent, b);
+    assert.deepEqual(
+      one.reciprocal.map((x) => x.agent),
+      [b],
+    );
+  },
+);
 
 test('bad query parameters are a 400 naming the parameter', async () => {
   for (const [q, name] of [

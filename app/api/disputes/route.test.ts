@@ -154,146 +154,153 @@ test('list and detail: the dispute, its evidence in order, notary and verdict', 
   }
 });
 
-test('a signed opinion is stored and re-verifies; tampered, stale, future, misdirected and malformed ones are 4xx sentences', async () => {
-  const message = review('upheld', 'The deliverable matched the spec; the notary misread it.');
-  const good = await post({ reviewer, message, signature: sign(message) });
-  assert.equal(good.status, 200, JSON.stringify(good.body));
-  const res = schemaOf('/api/disputes/{id}/opinions', 'post').parse(good.body) as DisputeOpinionResult;
-  assert.equal(res.stored, 'saved');
-  assert.deepEqual(checkDisputeOpinion(D, res.opinion).ok, true, 'the browser check agrees');
-  assert.equal(res.opinion.counted, true, 'the reviewer is named by the deployment');
-  // A signed review counts once: the same signature again, in any spelling, is refused.
-  const bytes = Buffer.from(sign(message), 'hex');
-  for (const again of [sign(message), bs58.encode(bytes), bytes.toString('base64')]) {
-    const r = await post({ reviewer, message, signature: again });
-    assert.equal(r.status, 409, again);
-    assert.match(errorOf(r), /recorded already/);
-  }
-  for (const respelt of [sign(message).toUpperCase(), bytes.toString('base64url'), ` ${bs58.encode(bytes)}`])
-    assert.equal((await post({ reviewer, message, signature: respelt })).status, 400, respelt);
+test(
+  'a signed opinion is stored and re-verifies; tampered, stale, ' +
+    'future, misdirected and malformed ones are 4xx sentences',
+  async () => {
+    const message = review('upheld', 'The deliverable matched the spec; the notary misread it.');
+    const good = await post({ reviewer, message, signature: sign(message) });
+    assert.equal(good.status, 200, JSON.stringify(good.body));
+    const res = schemaOf('/api/disputes/{id}/opinions', 'post').parse(good.body) as DisputeOpinionResult;
+    assert.equal(res.stored, 'saved');
+    assert.deepEqual(checkDisputeOpinion(D, res.opinion).ok, true, 'the browser check agrees');
+    assert.equal(res.opinion.counted, true, 'the reviewer is named by the deployment');
+    // A signed review counts once: the same signature again, in any spelling, is refused.
+    const bytes = Buffer.from(sign(message), 'hex');
+    for (const again of [sign(message), bs58.encode(bytes), bytes.toString('base64')]) {
+      const r = await post({ reviewer, message, signature: again });
+      assert.equal(r.status, 409, again);
+      assert.match(errorOf(r), /recorded already/);
+    }
+    for (const respelt of [sign(message).toUpperCase(), bytes.toString('base64url'), ` ${bs58.encode(bytes)}`])
+      assert.equal((await post({ reviewer, message, signature: respelt })).status, 400, respelt);
 
-  // Tampered: the text changed after signing (opinion flipped), or the signature flipped.
-  const flipped = message.replace('opinion: upheld', 'opinion: rejected');
-  const t1 = await post({ reviewer, message: flipped, signature: sign(message) });
-  assert.equal(t1.status, 403, JSON.stringify(t1.body));
-  assert.match(errorOf(t1), /signature does not verify/);
-  const sig = Buffer.from(sign(message), 'hex');
-  sig[5] ^= 1;
-  assert.equal((await post({ reviewer, message, signature: sig.toString('hex') })).status, 403);
-  assert.equal(
-    checkDisputeOpinion(D, {
-      reviewer,
-      opinion: 'upheld',
-      note: res.opinion.note,
-      message,
-      signature: sig.toString('hex'),
-    }).ok,
-    false,
-    'the browser says ✗ too',
-  );
-  const other = ed25519.utils.randomSecretKey();
-  assert.equal(
-    (await post({ reviewer, message, signature: sign(message, other) })).status,
-    403,
-    'signed by another key',
-  );
-
-  const stale = review('rejected', 'old', new Date(Date.now() - 11 * 60_000));
-  const s = await post({ reviewer, message: stale, signature: sign(stale) });
-  assert.equal(s.status, 400);
-  assert.match(errorOf(s), /more than 10 minutes ago/);
-  const future = review('rejected', 'later', new Date(Date.now() + 5 * 60_000));
-  assert.match(
-    errorOf(await post({ reviewer, message: future, signature: sign(future) })),
-    /ahead of this server's clock/,
-  );
-  const elsewhere = review('rejected', 'x', new Date(), toHex(evidence[0].id));
-  const e = await post({ reviewer, message: elsewhere, signature: sign(elsewhere) });
-  assert.equal(e.status, 400);
-  assert.match(errorOf(e), /not [0-9a-f]{64} \(the dispute in the URL\)/);
-  const notDispute = await post({ reviewer, message: elsewhere, signature: sign(elsewhere) }, toHex(evidence[0].id));
-  assert.equal(notDispute.status, 404);
-  const twoLines = `${review('unclear', 'a')}\nnote: b`;
-  assert.match(errorOf(await post({ reviewer, message: twoLines, signature: sign(twoLines) })), /5 lines/);
-  const longNote = review('unclear', 'x'.repeat(501));
-  assert.match(errorOf(await post({ reviewer, message: longNote, signature: sign(longNote) })), /at most 500/);
-  for (const [body, what] of [
-    ['not json', /body must be JSON/],
-    [{ reviewer, message }, /"signature"/],
-    [{ reviewer: 'nope', message, signature: sign(message) }, /"reviewer"/],
-    [{ reviewer, message, signature: 'abc' }, /"signature"/],
-    [{ reviewer, message, signature: sign(message), extra: 1 }, /"extra"/],
-  ] as const) {
-    const r = await post(body);
-    assert.equal(r.status, 400, JSON.stringify(body));
-    assert.match(errorOf(r), what);
-  }
-
-  // A newer opinion replaces the reviewer's; an older message replayed later is refused.
-  const newer = review('rejected', 'On a second reading the delivery missed two tests.', new Date(Date.now() + 1000));
-  const r2 = await post({ reviewer, message: newer, signature: sign(newer) });
-  assert.equal((r2.body as DisputeOpinionResult).stored, 'replaced');
-  const replay = await post({ reviewer, message, signature: sign(message) });
-  assert.equal(replay.status, 409);
-  const d = schemaOf('/api/disputes/{id}').parse(
-    (
-      await getJson(
-        await detail(new Request(`http://localhost/api/disputes/${D}`), { params: Promise.resolve({ id: D }) }),
-      )
-    ).body,
-  ) as DisputeDetailView;
-  assert.deepEqual(
-    d.opinions.map((o) => [o.reviewer, o.opinion]),
-    [[reviewer, 'rejected']],
-  );
-  assert.deepEqual(d.dispute.opinions, { total: 1, upheld: 0, rejected: 1, unclear: 0, uncounted: 0 });
-  assert.equal(d.dispute.status, 'reviewed');
-});
-
-test('opinions from reviewers the deployment does not name are kept and shown, but move no status and no count', async () => {
-  const open = env(BUYER, NOTARY, MsgType.DISPUTE, encodeCanonical([CONV, 1]));
-  await store.ingestEnvelopes([open]);
-  const O = toHex(open.id);
-  const listed = async () =>
-    schemaOf('/api/disputes').parse(
-      (await getJson(await list(new Request('http://localhost/api/disputes?status=open')))).body,
-    ) as DisputeListView;
-  const before = await listed();
-  assert.ok(before.disputes.some((x) => x.id === O));
-  // Twenty fresh keys, each with a valid signed opinion.
-  for (let i = 0; i < 20; i++) {
-    const key = ed25519.utils.randomSecretKey();
-    const message = review('upheld', `stranger ${i}`, new Date(), O);
-    const r = await post(
-      { reviewer: bs58.encode(ed25519.getPublicKey(key)), message, signature: sign(message, key) },
-      O,
+    // Tampered: the text changed after signing (opinion flipped), or the signature flipped.
+    const flipped = message.replace('opinion: upheld', 'opinion: rejected');
+    const t1 = await post({ reviewer, message: flipped, signature: sign(message) });
+    assert.equal(t1.status, 403, JSON.stringify(t1.body));
+    assert.match(errorOf(t1), /signature does not verify/);
+    const sig = Buffer.from(sign(message), 'hex');
+    sig[5] ^= 1;
+    assert.equal((await post({ reviewer, message, signature: sig.toString('hex') })).status, 403);
+    assert.equal(
+      checkDisputeOpinion(D, {
+        reviewer,
+        opinion: 'upheld',
+        note: res.opinion.note,
+        message,
+        signature: sig.toString('hex'),
+      }).ok,
+      false,
+      'the browser says ✗ too',
     );
-    assert.equal(r.status, 200, JSON.stringify(r.body));
-    const res = schemaOf('/api/disputes/{id}/opinions', 'post').parse(r.body) as DisputeOpinionResult;
-    assert.equal(res.opinion.counted, false);
-    assert.equal(res.opinion.notCounted, 'not counted: reviewer not named by this deployment');
-  }
-  const after = await listed();
-  assert.deepEqual(after.counts, before.counts, 'the open/reviewed totals did not move');
-  const row = after.disputes.find((x) => x.id === O);
-  assert.ok(row, 'still in the open queue');
-  assert.deepEqual(
-    [row.status, row.opinions],
-    ['open', { total: 0, upheld: 0, rejected: 0, unclear: 0, uncounted: 20 }],
-  );
-  const d = schemaOf('/api/disputes/{id}').parse(
-    (
-      await getJson(
-        await detail(new Request(`http://localhost/api/disputes/${O}`), { params: Promise.resolve({ id: O }) }),
-      )
-    ).body,
-  ) as DisputeDetailView;
-  assert.equal(d.opinions.length, 20, 'every opinion is kept and shown');
-  assert.ok(d.opinions.every((o) => !o.counted));
-  // The named reviewer's opinion does count.
-  const message = review('rejected', 'named', new Date(), O);
-  assert.equal((await post({ reviewer, message, signature: sign(message) }, O)).status, 200);
-  const counted = await listed();
-  assert.ok(!counted.disputes.some((x) => x.id === O), 'left the open queue');
-  assert.equal(counted.counts.reviewed, before.counts.reviewed + 1);
-});
+    const other = ed25519.utils.randomSecretKey();
+    assert.equal(
+      (await post({ reviewer, message, signature: sign(message, other) })).status,
+      403,
+      'signed by another key',
+    );
+
+    const stale = review('rejected', 'old', new Date(Date.now() - 11 * 60_000));
+    const s = await post({ reviewer, message: stale, signature: sign(stale) });
+    assert.equal(s.status, 400);
+    assert.match(errorOf(s), /more than 10 minutes ago/);
+    const future = review('rejected', 'later', new Date(Date.now() + 5 * 60_000));
+    assert.match(
+      errorOf(await post({ reviewer, message: future, signature: sign(future) })),
+      /ahead of this server's clock/,
+    );
+    const elsewhere = review('rejected', 'x', new Date(), toHex(evidence[0].id));
+    const e = await post({ reviewer, message: elsewhere, signature: sign(elsewhere) });
+    assert.equal(e.status, 400);
+    assert.match(errorOf(e), /not [0-9a-f]{64} \(the dispute in the URL\)/);
+    const notDispute = await post({ reviewer, message: elsewhere, signature: sign(elsewhere) }, toHex(evidence[0].id));
+    assert.equal(notDispute.status, 404);
+    const twoLines = `${review('unclear', 'a')}\nnote: b`;
+    assert.match(errorOf(await post({ reviewer, message: twoLines, signature: sign(twoLines) })), /5 lines/);
+    const longNote = review('unclear', 'x'.repeat(501));
+    assert.match(errorOf(await post({ reviewer, message: longNote, signature: sign(longNote) })), /at most 500/);
+    for (const [body, what] of [
+      ['not json', /body must be JSON/],
+      [{ reviewer, message }, /"signature"/],
+      [{ reviewer: 'nope', message, signature: sign(message) }, /"reviewer"/],
+      [{ reviewer, message, signature: 'abc' }, /"signature"/],
+      [{ reviewer, message, signature: sign(message), extra: 1 }, /"extra"/],
+    ] as const) {
+      const r = await post(body);
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.match(errorOf(r), what);
+    }
+
+    // A newer opinion replaces the reviewer's; an older message replayed later is refused.
+    const newer = review('rejected', 'On a second reading the delivery missed two tests.', new Date(Date.now() + 1000));
+    const r2 = await post({ reviewer, message: newer, signature: sign(newer) });
+    assert.equal((r2.body as DisputeOpinionResult).stored, 'replaced');
+    const replay = await post({ reviewer, message, signature: sign(message) });
+    assert.equal(replay.status, 409);
+    const d = schemaOf('/api/disputes/{id}').parse(
+      (
+        await getJson(
+          await detail(new Request(`http://localhost/api/disputes/${D}`), { params: Promise.resolve({ id: D }) }),
+        )
+      ).body,
+    ) as DisputeDetailView;
+    assert.deepEqual(
+      d.opinions.map((o) => [o.reviewer, o.opinion]),
+      [[reviewer, 'rejected']],
+    );
+    assert.deepEqual(d.dispute.opinions, { total: 1, upheld: 0, rejected: 1, unclear: 0, uncounted: 0 });
+    assert.equal(d.dispute.status, 'reviewed');
+  },
+);
+
+test(
+  'opinions from reviewers the deployment does not name ' + 'are kept and shown, but move no status and no count',
+  async () => {
+    const open = env(BUYER, NOTARY, MsgType.DISPUTE, encodeCanonical([CONV, 1]));
+    await store.ingestEnvelopes([open]);
+    const O = toHex(open.id);
+    const listed = async () =>
+      schemaOf('/api/disputes').parse(
+        (await getJson(await list(new Request('http://localhost/api/disputes?status=open')))).body,
+      ) as DisputeListView;
+    const before = await listed();
+    assert.ok(before.disputes.some((x) => x.id === O));
+    // Twenty fresh keys, each with a valid signed opinion.
+    for (let i = 0; i < 20; i++) {
+      const key = ed25519.utils.randomSecretKey();
+      const message = review('upheld', `stranger ${i}`, new Date(), O);
+      const r = await post(
+        { reviewer: bs58.encode(ed25519.getPublicKey(key)), message, signature: sign(message, key) },
+        O,
+      );
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const res = schemaOf('/api/disputes/{id}/opinions', 'post').parse(r.body) as DisputeOpinionResult;
+      assert.equal(res.opinion.counted, false);
+      assert.equal(res.opinion.notCounted, 'not counted: reviewer not named by this deployment');
+    }
+    const after = await listed();
+    assert.deepEqual(after.counts, before.counts, 'the open/reviewed totals did not move');
+    const row = after.disputes.find((x) => x.id === O);
+    assert.ok(row, 'still in the open queue');
+    assert.deepEqual(
+      [row.status, row.opinions],
+      ['open', { total: 0, upheld: 0, rejected: 0, unclear: 0, uncounted: 20 }],
+    );
+    const d = schemaOf('/api/disputes/{id}').parse(
+      (
+        await getJson(
+          await detail(new Request(`http://localhost/api/disputes/${O}`), { params: Promise.resolve({ id: O }) }),
+        )
+      ).body,
+    ) as DisputeDetailView;
+    assert.equal(d.opinions.length, 20, 'every opinion is kept and shown');
+    assert.ok(d.opinions.every((o) => !o.counted));
+    // The named reviewer's opinion does count.
+    const message = review('rejected', 'named', new Date(), O);
+    assert.equal((await post({ reviewer, message, signature: sign(message) }, O)).status, 200);
+    const counted = await listed();
+    assert.ok(!counted.disputes.some((x) => x.id === O), 'left the open queue');
+    assert.equal(counted.counts.reviewed, before.counts.reviewed + 1);
+  },
+);

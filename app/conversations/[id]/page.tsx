@@ -44,8 +44,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
             {c.id}
           </h1>
           <p className="muted">
-            {c.state ?? 'unknown state'} · {count(c.messages)} messages · <Time ms={c.firstMs} relative={false} /> →{' '}
-            <Time ms={c.lastMs} /> · between{' '}
+            <span>{c.state ?? 'unknown state'}</span> · <span>{count(c.messages)} messages</span> ·{' '}
+            <Time ms={c.firstMs} relative={false} /> → <Time ms={c.lastMs} /> · between{' '}
             {/* The negotiating parties only: notaries and notary bidders are named apart. */}
             {(nego.view.parties.length ? nego.view.parties : c.participants).map((p, i) => (
               <span key={p}>

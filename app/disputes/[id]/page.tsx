@@ -125,7 +125,8 @@ export default async function DisputePage({ params }: { params: Promise<{ id: st
           <dt>On chain</dt>
           <dd>
             {d.onChain.length ? (
-              `settled through Haggle (${count(d.onChain.length)} negotiation${d.onChain.length === 1 ? '' : 's'}, below)`
+              `settled through Haggle (${count(d.onChain.length)} ` +
+              `negotiation${d.onChain.length === 1 ? '' : 's'}, below)`
             ) : (
               <span className="muted">not mirrored on chain</span>
             )}
@@ -238,7 +239,8 @@ export default async function DisputePage({ params }: { params: Promise<{ id: st
           <h2>
             <Term k="receipt">Receipt</Term>
           </h2>
-          {/* A deal mirrored on chain settled in the Haggle program's USDC (as the conversation page prices it): the receipt's price too. */}
+          {/* A deal mirrored on chain settled in the Haggle program's USDC (as the conversation page
+              prices it): the receipt's price too. */}
           {d.receipt.url ? (
             <ReceiptVerifier
               rpcUrl={rpcUrl}

@@ -48,7 +48,8 @@ export function batchMismatch(batches: readonly BatchRow[], x: ConditionInput): 
       out.push(
         status(l.id, a, 'batch_mismatch', String(b.epoch), b.status === 'mismatch', () =>
           b.status === 'mismatch'
-            ? `the batch ${x.name(a)} submitted for epoch ${b.epoch} (slot ${b.slot}) does not match its uploaded epoch log: the merkle root or the counts differ`
+            ? `the batch ${x.name(a)} submitted for epoch ${b.epoch} (slot ${b.slot}) ` +
+              `does not match its uploaded epoch log: the merkle root or the counts differ`
             : `the batch of epoch ${b.epoch} is now ${b.status}`,
         ),
       );
@@ -104,7 +105,8 @@ export function batchMissing(leases: readonly LeaseRow[], batches: readonly Batc
             String(e),
             true,
             () =>
-              `${x.name(a)} submitted no batch for epoch ${e}, which ended at ${iso(endMs)}, ${((t - endMs) / 1000).toFixed(0)} s ago (grace ${grace} s)`,
+              `${x.name(a)} submitted no batch for epoch ${e}, which ended at ` +
+              `${iso(endMs)}, ${((t - endMs) / 1000).toFixed(0)} s ago (grace ${grace} s)`,
           ),
         );
       }

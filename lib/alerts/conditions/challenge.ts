@@ -26,7 +26,8 @@ export function challenged(c: ChallengeRow, a: string, role: Role, x: ConditionI
       pending
         ? role === 'target'
           ? `${x.name(a)}'s batch of epoch ${c.epoch} is challenged (challenge ${c.address})`
-          : `${x.name(a)} challenged the batch of epoch ${c.epoch} of ${x.name(toHex(c.agent))} (challenge ${c.address})`
+          : `${x.name(a)} challenged the batch of epoch ${c.epoch}` +
+            ` of ${x.name(toHex(c.agent))} (challenge ${c.address})`
         : `challenge ${c.address} resolved: ${c.status}`,
     ),
   );
@@ -44,7 +45,8 @@ export function challengeResolved(c: ChallengeRow, a: string, role: Role, x: Con
         c.address,
         true,
         () =>
-          `challenge ${c.address} of the batch of epoch ${c.epoch} of ${x.name(toHex(c.agent))} resolved: ${c.status}${role === 'challenger' ? ` (${x.name(a)} was the challenger)` : ''}`,
+          `challenge ${c.address} of the batch of epoch ${c.epoch} of ${x.name(toHex(c.agent))} ` +
+          `resolved: ${c.status}${role === 'challenger' ? ` (${x.name(a)} was the challenger)` : ''}`,
       ),
     );
   }

@@ -12,7 +12,8 @@ export function dropsRate(dropped: ReadonlyMap<string, number>, x: ConditionInpu
       out.push(
         status(l.id, a, 'drops_rate', '', n > limit, () =>
           n > limit
-            ? `${n} envelopes from ${x.name(a)} were dropped by validation in the last minute (the rule alerts above ${limit})`
+            ? `${n} envelopes from ${x.name(a)} were dropped by validation ` +
+              `in the last minute (the rule alerts above ${limit})`
             : `${n} envelopes from ${x.name(a)} dropped in the last minute (at or under ${limit})`,
         ),
       );

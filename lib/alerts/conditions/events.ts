@@ -21,7 +21,10 @@ export function dispute(d: LiveEventOf<'dispute_raised'>['data'], watch: WatchSe
           kind: 'dispute',
           subject: d.conversationId,
           firing: true,
-          why: `${name(d.disputant)} raised a DISPUTE in conversation ${d.conversationId} (envelope ${d.envelopeId.slice(0, 16)}…), where ${name(a)} is ${a === d.sender ? 'the sender' : 'the recipient'}`,
+          why:
+            `${name(d.disputant)} raised a DISPUTE in conversation ` +
+            `${d.conversationId} (envelope ${d.envelopeId.slice(0, 16)}…), where ` +
+            `${name(a)} is ${a === d.sender ? 'the sender' : 'the recipient'}`,
         });
     }
     if (l.convs.has(d.conversationId) && !l.agents.has(d.sender) && !l.agents.has(d.recipient)) {
@@ -31,7 +34,9 @@ export function dispute(d: LiveEventOf<'dispute_raised'>['data'], watch: WatchSe
         kind: 'dispute',
         subject: d.conversationId,
         firing: true,
-        why: `${name(d.disputant)} raised a DISPUTE in watched conversation ${d.conversationId} (envelope ${d.envelopeId.slice(0, 16)}…)`,
+        why:
+          `${name(d.disputant)} raised a DISPUTE in watched conversation ` +
+          `${d.conversationId} (envelope ${d.envelopeId.slice(0, 16)}…)`,
       });
     }
   }
@@ -47,6 +52,8 @@ export function slashed(d: LiveEventOf<'stake_slashed'>['data'], watch: WatchSet
       kind: 'slashed' as const,
       subject: d.signature,
       firing: true,
-      why: `stake of ${name(d.agentHex)} slashed: ${d.amount} base units of USDC (${d.reward} to the challenger, ${d.toTreasury} to the treasury), transaction ${d.signature.slice(0, 16)}… at slot ${d.slot}`,
+      why:
+        `stake of ${name(d.agentHex)} slashed: ${d.amount} base units of USDC (${d.reward} to the challenger, ` +
+        `${d.toTreasury} to the treasury), transaction ${d.signature.slice(0, 16)}… at slot ${d.slot}`,
     }));
 }

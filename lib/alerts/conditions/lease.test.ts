@@ -15,18 +15,21 @@ const watch = watchOf({
 });
 const K = keyOf('w', hex(0xa1), 'lease_grace', '');
 
-test('lease_due fires within the rule hours of the paid-through epoch end, not further out, not when deactivated', () => {
-  const x = input(watch);
-  assert.deepEqual(brief(leaseDue(lease(0xa1, CUR), x)), ['w:a1:lease_due:=true']);
-  assert.match(
-    whyFor(leaseDue(lease(0xa1, CUR), x), 0xa1, 'lease_due'),
-    /ends at .* \(in 0\.00 h; the rule alerts within 1 h\)/,
-  );
-  // 200 epochs of 20 s ahead: 1.1 h away.
-  assert.deepEqual(brief(leaseDue(lease(0xa1, CUR + 200n), x)), ['w:a1:lease_due:=false']);
-  assert.deepEqual(brief(leaseDue(lease(0xa1, CUR, false), x)), ['w:a1:lease_due:=false']);
-  assert.deepEqual(brief(leaseDue(lease(0xc3, CUR), x)), [], 'an unwatched agent');
-});
+test(
+  'lease_due fires within the rule hours of the paid-through ' + 'epoch end, not further out, not when deactivated',
+  () => {
+    const x = input(watch);
+    assert.deepEqual(brief(leaseDue(lease(0xa1, CUR), x)), ['w:a1:lease_due:=true']);
+    assert.match(
+      whyFor(leaseDue(lease(0xa1, CUR), x), 0xa1, 'lease_due'),
+      /ends at .* \(in 0\.00 h; the rule alerts within 1 h\)/,
+    );
+    // 200 epochs of 20 s ahead: 1.1 h away.
+    assert.deepEqual(brief(leaseDue(lease(0xa1, CUR + 200n), x)), ['w:a1:lease_due:=false']);
+    assert.deepEqual(brief(leaseDue(lease(0xa1, CUR, false), x)), ['w:a1:lease_due:=false']);
+    assert.deepEqual(brief(leaseDue(lease(0xc3, CUR), x)), [], 'an unwatched agent');
+  },
+);
 
 test('deactivated follows the lease row', () => {
   const x = input(watch);
@@ -56,48 +59,56 @@ test('lease_grace opens only after 5 s in grace', () => {
   assert.deepEqual(brief(leaseGrace(lease(0xa1, CUR), input(watch, { t }), new Map())), ['w:a1:lease_grace:=false']);
 });
 
-test('lease_grace: an open alert holds through a short quiet, clears after a quiet epoch, when paid ahead or deactivated', () => {
-  const open = new Map([[K, { id: 1n, throttled: false }]]);
-  const t = EPOCH_START + 15_000;
-  const at = (graceAt: number) => new Map([[K, graceAt]]);
-  // Paid through the current epoch, last long grace 10 s ago: held.
-  let g = at(t - 10_000);
-  assert.deepEqual(brief(leaseGrace(lease(0xa1, CUR), input(watch, { t, open }), g)), ['w:a1:lease_grace:=hold']);
-  assert.equal(g.get(K), t - 10_000);
-  // 20 s quiet: cleared, and forgotten.
-  g = at(t - 20_000);
-  const quiet = leaseGrace(lease(0xa1, CUR), input(watch, { t, open }), g);
-  assert.deepEqual(brief(quiet), ['w:a1:lease_grace:=false']);
-  assert.match(whyFor(quiet, 0xa1, 'lease_grace'), /not in grace for 5 s or more during the last 20 s/);
-  assert.equal(g.has(K), false);
-  // Paid ahead, or deactivated: cleared at once.
-  assert.deepEqual(brief(leaseGrace(lease(0xa1, CUR + 1n), input(watch, { t, open }), at(t - 1_000))), [
-    'w:a1:lease_grace:=false',
-  ]);
-  assert.deepEqual(brief(leaseGrace(lease(0xa1, CUR, false), input(watch, { t, open }), at(t - 1_000))), [
-    'w:a1:lease_grace:=false',
-  ]);
-  // Open but not remembered (the evaluator restarted): held from now.
-  g = new Map();
-  assert.deepEqual(brief(leaseGrace(lease(0xa1, CUR), input(watch, { t, open }), g)), ['w:a1:lease_grace:=hold']);
-  assert.equal(g.get(K), t);
-});
+test(
+  'lease_grace: an open alert holds through a short quiet, ' +
+    'clears after a quiet epoch, when paid ahead or deactivated',
+  () => {
+    const open = new Map([[K, { id: 1n, throttled: false }]]);
+    const t = EPOCH_START + 15_000;
+    const at = (graceAt: number) => new Map([[K, graceAt]]);
+    // Paid through the current epoch, last long grace 10 s ago: held.
+    let g = at(t - 10_000);
+    assert.deepEqual(brief(leaseGrace(lease(0xa1, CUR), input(watch, { t, open }), g)), ['w:a1:lease_grace:=hold']);
+    assert.equal(g.get(K), t - 10_000);
+    // 20 s quiet: cleared, and forgotten.
+    g = at(t - 20_000);
+    const quiet = leaseGrace(lease(0xa1, CUR), input(watch, { t, open }), g);
+    assert.deepEqual(brief(quiet), ['w:a1:lease_grace:=false']);
+    assert.match(whyFor(quiet, 0xa1, 'lease_grace'), /not in grace for 5 s or more during the last 20 s/);
+    assert.equal(g.has(K), false);
+    // Paid ahead, or deactivated: cleared at once.
+    assert.deepEqual(brief(leaseGrace(lease(0xa1, CUR + 1n), input(watch, { t, open }), at(t - 1_000))), [
+      'w:a1:lease_grace:=false',
+    ]);
+    assert.deepEqual(brief(leaseGrace(lease(0xa1, CUR, false), input(watch, { t, open }), at(t - 1_000))), [
+      'w:a1:lease_grace:=false',
+    ]);
+    // Open but not remembered (the evaluator restarted): held from now.
+    g = new Map();
+    assert.deepEqual(brief(leaseGrace(lease(0xa1, CUR), input(watch, { t, open }), g)), ['w:a1:lease_grace:=hold']);
+    assert.equal(g.get(K), t);
+  },
+);
 
-test('leaseConditions: row by row, lease_due then lease_grace then deactivated; the remembered state is returned anew', () => {
-  const before = new Map([[K, 1]]);
-  const r = leaseConditions(
-    [lease(0xa1, CUR - 1n), lease(0xb2, CUR + 500n)],
-    input(watch, { t: EPOCH_START + 8_000 }),
-    before,
-  );
-  assert.deepEqual(brief(r.statuses), [
-    'w:a1:lease_due:=true',
-    'w:a1:lease_grace:=true',
-    'w:a1:deactivated:=false',
-    'w:b2:lease_due:=false',
-    'w:b2:lease_grace:=false',
-    'w:b2:deactivated:=false',
-  ]);
-  assert.deepEqual([...before], [[K, 1]], 'the given state is not changed');
-  assert.equal(r.graceLong.get(K), EPOCH_START + 8_000);
-});
+test(
+  'leaseConditions: row by row, lease_due then lease_grace ' +
+    'then deactivated; the remembered state is returned anew',
+  () => {
+    const before = new Map([[K, 1]]);
+    const r = leaseConditions(
+      [lease(0xa1, CUR - 1n), lease(0xb2, CUR + 500n)],
+      input(watch, { t: EPOCH_START + 8_000 }),
+      before,
+    );
+    assert.deepEqual(brief(r.statuses), [
+      'w:a1:lease_due:=true',
+      'w:a1:lease_grace:=true',
+      'w:a1:deactivated:=false',
+      'w:b2:lease_due:=false',
+      'w:b2:lease_grace:=false',
+      'w:b2:deactivated:=false',
+    ]);
+    assert.deepEqual([...before], [[K, 1]], 'the given state is not changed');
+    assert.equal(r.graceLong.get(K), EPOCH_START + 8_000);
+  },
+);

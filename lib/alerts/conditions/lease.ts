@@ -33,7 +33,9 @@ export function leaseDue(r: LeaseRow, x: ConditionInput): Status[] {
     out.push(
       status(l.id, a, 'lease_due', '', firing, () =>
         firing
-          ? `lease of ${x.name(a)} is paid through epoch ${pt}, which ends at ${iso(endMs)} (${hours >= 0 ? `in ${hours.toFixed(2)} h` : `${(-hours).toFixed(2)} h ago`}; the rule alerts within ${limit} h)`
+          ? `lease of ${x.name(a)} is paid through epoch ${pt}, which ends at ` +
+            `${iso(endMs)} (${hours >= 0 ? `in ${hours.toFixed(2)} h` : `${(-hours).toFixed(2)} h ago`}` +
+            `; the rule alerts within ${limit} h)`
           : r.active
             ? `lease of ${x.name(a)} paid through epoch ${pt}, ending ${iso(endMs)}, in ${hours.toFixed(2)} h`
             : `lease of ${x.name(a)} is deactivated (paid through epoch ${pt})`,
@@ -70,12 +72,15 @@ export function leaseGrace(r: LeaseRow, x: ConditionInput, graceLong: Map<string
     out.push(
       status(l.id, a, 'lease_grace', '', firing, () =>
         long
-          ? `lease of ${x.name(a)} is paid through epoch ${pt} and the current epoch is ${cur}: ${unpaid} unpaid epoch${unpaid === 1n ? '' : 's'} in grace for ${inGraceS.toFixed(0)} s (deactivated after ${LEASE_GRACE_EPOCHS})`
+          ? `lease of ${x.name(a)} is paid through epoch ${pt} and the current epoch ` +
+            `is ${cur}: ${unpaid} unpaid epoch${unpaid === 1n ? '' : 's'} in grace ` +
+            `for ${inGraceS.toFixed(0)} s (deactivated after ${LEASE_GRACE_EPOCHS})`
           : !r.active
             ? `lease of ${x.name(a)} left grace deactivated (paid through epoch ${pt}, current epoch ${cur})`
             : pt > cur
               ? `lease of ${x.name(a)} paid through epoch ${pt} (current epoch ${cur})`
-              : `lease of ${x.name(a)} paid through epoch ${pt} (current epoch ${cur}), not in grace for ${openAfterS} s or more during the last ${quietAfterS} s`,
+              : `lease of ${x.name(a)} paid through epoch ${pt} (current epoch ${cur}), ` +
+                `not in grace for ${openAfterS} s or more during the last ${quietAfterS} s`,
       ),
     );
   }
@@ -89,7 +94,8 @@ export function deactivated(r: LeaseRow, x: ConditionInput): Status[] {
   return [...watchers(x.watch, 'deactivated', a)].map(({ l }) =>
     status(l.id, a, 'deactivated', '', !r.active, () =>
       !r.active
-        ? `lease of ${x.name(a)} is deactivated on chain (paid through epoch ${pt}, current epoch ${x.cur}, ${unpaid} unpaid)`
+        ? `lease of ${x.name(a)} is deactivated on chain (paid through ` +
+          `epoch ${pt}, current epoch ${x.cur}, ${unpaid} unpaid)`
         : `lease of ${x.name(a)} is active again, paid through epoch ${pt}`,
     ),
   );

@@ -14,7 +14,8 @@ export function offline(seen: ReadonlyMap<string, number>, x: ConditionInput): S
       out.push(
         status(l.id, a, 'offline', '', mins >= limit, () =>
           mins >= limit
-            ? `no envelope from ${x.name(a)} for ${mins.toFixed(1)} min (last at ${iso(last)}); the rule alerts after ${limit} min`
+            ? `no envelope from ${x.name(a)} for ${mins.toFixed(1)} min ` +
+              `(last at ${iso(last)}); the rule alerts after ${limit} min`
             : `${x.name(a)} sent an envelope at ${iso(last)}, ${mins.toFixed(1)} min ago (under ${limit} min)`,
         ),
       );

@@ -27,8 +27,10 @@ export function reputationDrop(
       statuses.push(
         status(l.id, a, 'reputation_drop', '', fell > limit, () =>
           fell > limit
-            ? `reliability of ${x.name(a)} fell from ${fixed(max)} to ${fixed(curv)} within ${p.windowMinutes} min (by ${fixed(fell)}, more than ${fixed(limit)})`
-            : `reliability of ${x.name(a)} is ${fixed(curv)}, within ${fixed(limit)} of its ${p.windowMinutes}-min high ${fixed(max)}`,
+            ? `reliability of ${x.name(a)} fell from ${fixed(max)} to ${fixed(curv)} ` +
+              `within ${p.windowMinutes} min (by ${fixed(fell)}, more than ${fixed(limit)})`
+            : `reliability of ${x.name(a)} is ${fixed(curv)}, within ` +
+              `${fixed(limit)} of its ${p.windowMinutes}-min high ${fixed(max)}`,
         ),
       );
     }

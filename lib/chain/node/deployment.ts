@@ -32,7 +32,10 @@ export interface EnsureDeploymentParams {
   create: boolean;
   /** The SATI program (default SATI's id): initialized here when `create`, and what stake_lock accepts. */
   satiProgram?: PublicKey;
-  /** An existing SATI group mint for a registry created here (e.g. SATI's mainnet address written by lib/devchain); default: a new one. */
+  /**
+   * An existing SATI group mint for a registry created here (e.g. SATI's mainnet address written by lib/devchain);
+   * default: a new one.
+   */
   satiGroupMint?: PublicKey;
   logger?: { info(msg: string): void; warn(msg: string): void };
 }
@@ -93,7 +96,8 @@ export async function ensureDeployment(p: EnsureDeploymentParams): Promise<Deplo
     const config = await loadEconomyConfig(p.connection);
     if (config.epochSeconds !== p.epochSeconds) {
       p.logger?.warn(
-        `chain: programs keep epoch_seconds ${config.epochSeconds} from their first start (EPOCH_SECONDS is ${p.epochSeconds}); start on a new DATA_DIR to change it`,
+        `chain: programs keep epoch_seconds ${config.epochSeconds} from their first ` +
+          `start (EPOCH_SECONDS is ${p.epochSeconds}); start on a new DATA_DIR to change it`,
       );
     }
     // A data directory from before haggle existed gets its config on this start.

@@ -96,7 +96,10 @@ export interface InitializeProgramsParams {
   /** USDC token account receiving lease payments, slashes and forfeited challenge stakes. */
   treasury: PublicKey;
   epochSeconds: bigint;
-  /** The SATI program whose registered agents may lock stake (default SATI's mainnet id, where the embedded chain loads its stand-in). */
+  /**
+   * The SATI program whose registered agents may lock stake (default SATI's mainnet id, where the embedded chain loads
+   * its stand-in).
+   */
   satiProgram?: PublicKey;
 }
 

@@ -104,49 +104,52 @@ before(async () => {
 });
 
 describe('ChainSignerRegistry: registration', () => {
-  test('a member of the group RegistryConfig names resolves to its holder; anything else is refused with its reason', async () => {
-    const owner = Keypair.generate().publicKey;
-    const member = satiAgent(owner);
-    const outsider = satiAgent(owner, Keypair.generate().publicKey);
-    const plain = await createAgentIdentity(w.connection, { payer: await w.wallet() });
-    const reg = new ChainSignerRegistry({ connection: w.connection, sati, subscribe: false });
-    try {
-      assert.deepEqual(b58(await reg.keysFor(member.toBytes())), [owner.toBase58()]);
-      const id = await reg.resolve(member);
-      assert.equal(id?.registration.memberNumber, members - 1n);
-      assert.equal(id?.registration.name, 'agent');
-      assert.equal(id?.account.toBase58(), identityTokenAccount(member, owner).toBase58());
-      assert.deepEqual(await reg.signersFor(outsider.toBytes()), { keys: [], reason: 'not_sati_member' });
-      assert.deepEqual(
-        await reg.signersFor(plain.agent.toBytes()),
-        { keys: [], reason: 'not_sati_member' },
-        'a supply-1 Token-2022 NFT outside the group',
-      );
-      assert.deepEqual(await reg.signersFor(Keypair.generate().publicKey.toBytes()), {
-        keys: [],
-        reason: 'unregistered',
+  test(
+    'a member of the group RegistryConfig names resolves ' + 'to its holder; anything else is refused with its reason',
+    async () => {
+      const owner = Keypair.generate().publicKey;
+      const member = satiAgent(owner);
+      const outsider = satiAgent(owner, Keypair.generate().publicKey);
+      const plain = await createAgentIdentity(w.connection, { payer: await w.wallet() });
+      const reg = new ChainSignerRegistry({ connection: w.connection, sati, subscribe: false });
+      try {
+        assert.deepEqual(b58(await reg.keysFor(member.toBytes())), [owner.toBase58()]);
+        const id = await reg.resolve(member);
+        assert.equal(id?.registration.memberNumber, members - 1n);
+        assert.equal(id?.registration.name, 'agent');
+        assert.equal(id?.account.toBase58(), identityTokenAccount(member, owner).toBase58());
+        assert.deepEqual(await reg.signersFor(outsider.toBytes()), { keys: [], reason: 'not_sati_member' });
+        assert.deepEqual(
+          await reg.signersFor(plain.agent.toBytes()),
+          { keys: [], reason: 'not_sati_member' },
+          'a supply-1 Token-2022 NFT outside the group',
+        );
+        assert.deepEqual(await reg.signersFor(Keypair.generate().publicKey.toBytes()), {
+          keys: [],
+          reason: 'unregistered',
+        });
+        assert.deepEqual(
+          await reg.signersFor(w.usdcMint.toBytes()),
+          { keys: [], reason: 'unregistered' },
+          'an SPL Token mint',
+        );
+        await assert.rejects(() => reg.keysFor(new Uint8Array(31)), TypeError);
+      } finally {
+        await reg.close();
+      }
+      const elsewhere = new ChainSignerRegistry({
+        connection: w.connection,
+        sati: { ...sati, program: Keypair.generate().publicKey },
+        subscribe: false,
       });
       assert.deepEqual(
-        await reg.signersFor(w.usdcMint.toBytes()),
+        await elsewhere.signersFor(member.toBytes()),
         { keys: [], reason: 'unregistered' },
-        'an SPL Token mint',
+        'no RegistryConfig: no registry, nobody registered',
       );
-      await assert.rejects(() => reg.keysFor(new Uint8Array(31)), TypeError);
-    } finally {
-      await reg.close();
-    }
-    const elsewhere = new ChainSignerRegistry({
-      connection: w.connection,
-      sati: { ...sati, program: Keypair.generate().publicKey },
-      subscribe: false,
-    });
-    assert.deepEqual(
-      await elsewhere.signersFor(member.toBytes()),
-      { keys: [], reason: 'unregistered' },
-      'no RegistryConfig: no registry, nobody registered',
-    );
-    await elsewhere.close();
-  });
+      await elsewhere.close();
+    },
+  );
 });
 
 describe("ChainSignerRegistry: the embedded chain's own registry at SATI's id", () => {

@@ -181,7 +181,8 @@ export function inspectRpcBody(body: Uint8Array, maxBatch = DEFAULT_RPC_MAX_BATC
     return rpcError(
       null,
       -32600,
-      `Invalid Request: a batch of ${list.length} calls is over this proxy's cap of ${maxBatch} calls per request; split it`,
+      `Invalid Request: a batch of ${list.length} calls is over ` +
+        `this proxy's cap of ${maxBatch} calls per request; split it`,
       413,
     );
   }

@@ -48,58 +48,67 @@ describe('On the embedded chain: our stand-in registry (mainnet addresses)', () 
     await w.close();
   });
 
-  test("no registry before initialize; ensureSatiRegistry takes the existing group mint with SATI's four accounts, once", async () => {
-    await assert.rejects(loadSatiRegistry(w.connection), ChainAccountError);
-    const first = await ensureSatiRegistry(w.connection, { authority: w.payer, groupMint: SATI_MAINNET.groupMint });
-    assert.equal(first.created, true);
-    assert.ok(first.groupMint.equals(SATI_MAINNET.groupMint));
-    const again = await ensureSatiRegistry(w.connection, { authority: w.payer });
-    assert.equal(again.created, false);
-    assert.ok(again.groupMint.equals(SATI_MAINNET.groupMint));
-  });
+  test(
+    'no registry before initialize; ensureSatiRegistry takes ' +
+      "the existing group mint with SATI's four accounts, once",
+    async () => {
+      await assert.rejects(loadSatiRegistry(w.connection), ChainAccountError);
+      const first = await ensureSatiRegistry(w.connection, { authority: w.payer, groupMint: SATI_MAINNET.groupMint });
+      assert.equal(first.created, true);
+      assert.ok(first.groupMint.equals(SATI_MAINNET.groupMint));
+      const again = await ensureSatiRegistry(w.connection, { authority: w.payer });
+      assert.equal(again.created, false);
+      assert.ok(again.groupMint.equals(SATI_MAINNET.groupMint));
+    },
+  );
 
-  test('concurrent registrations get consecutive member numbers; each is a SATI agent by the mainnet rule', async () => {
-    const owners = Array.from({ length: 5 }, () => Keypair.generate().publicKey);
-    const regs = await Promise.all(
-      owners.map((o, i) =>
-        registerSatiAgent(w.connection, w.payer, o, {
-          name: `agent ${i}`,
-          uri: `https://example.org/${i}.json`,
-          nonTransferable: i % 2 === 0,
-        }),
-      ),
-    );
-    assert.deepEqual(
-      regs.map((r) => r.memberNumber).sort((a, b) => Number(a - b)),
-      [1n, 2n, 3n, 4n, 5n],
-    );
-    const cfg = await loadSatiRegistry(w.connection);
-    assert.equal(cfg.totalAgents, 5n);
-    for (const [i, r] of regs.entries()) {
-      const info = (await w.connection.getAccountInfo(r.agent))!;
-      const reg = satiRegistration(
-        { address: r.agent, owner: info.owner, data: info.data, lamports: info.lamports },
-        cfg,
+  test(
+    'concurrent registrations get consecutive member ' + 'numbers; each is a SATI agent by the mainnet rule',
+    async () => {
+      const owners = Array.from({ length: 5 }, () => Keypair.generate().publicKey);
+      const regs = await Promise.all(
+        owners.map((o, i) =>
+          registerSatiAgent(w.connection, w.payer, o, {
+            name: `agent ${i}`,
+            uri: `https://example.org/${i}.json`,
+            nonTransferable: i % 2 === 0,
+          }),
+        ),
       );
-      assert.ok(
-        reg.ok &&
-          reg.memberNumber === r.memberNumber &&
-          reg.name === `agent ${i}` &&
-          reg.nonTransferable === (i % 2 === 0),
+      assert.deepEqual(
+        regs.map((r) => r.memberNumber).sort((a, b) => Number(a - b)),
+        [1n, 2n, 3n, 4n, 5n],
       );
-      const index = await w.connection.getAccountInfo(agentIndexAddress(r.memberNumber));
-      assert.ok(agentIndexHolds(index && { owner: index.owner, data: index.data, lamports: index.lamports }, r.agent));
-      const m = await loadSatiMembership(w.connection, r.agent);
-      assert.equal(m.uri, `https://example.org/${i}.json`);
-      const tx = await w.connection.getTransaction(r.signature, {
-        commitment: 'confirmed',
-        maxSupportedTransactionVersion: 0,
-      });
-      const [ev] = parseAgentRegisteredLogs(tx?.meta?.logMessages ?? []);
-      assert.ok(ev?.mint.equals(r.agent) && ev.owner.equals(owners[i]) && ev.memberNumber === r.memberNumber);
-    }
-    assert.ok(registryConfigAddress().equals(registryConfigAddress(SATI_MAINNET.program)));
-  });
+      const cfg = await loadSatiRegistry(w.connection);
+      assert.equal(cfg.totalAgents, 5n);
+      for (const [i, r] of regs.entries()) {
+        const info = (await w.connection.getAccountInfo(r.agent))!;
+        const reg = satiRegistration(
+          { address: r.agent, owner: info.owner, data: info.data, lamports: info.lamports },
+          cfg,
+        );
+        assert.ok(
+          reg.ok &&
+            reg.memberNumber === r.memberNumber &&
+            reg.name === `agent ${i}` &&
+            reg.nonTransferable === (i % 2 === 0),
+        );
+        const index = await w.connection.getAccountInfo(agentIndexAddress(r.memberNumber));
+        assert.ok(
+          agentIndexHolds(index && { owner: index.owner, data: index.data, lamports: index.lamports }, r.agent),
+        );
+        const m = await loadSatiMembership(w.connection, r.agent);
+        assert.equal(m.uri, `https://example.org/${i}.json`);
+        const tx = await w.connection.getTransaction(r.signature, {
+          commitment: 'confirmed',
+          maxSupportedTransactionVersion: 0,
+        });
+        const [ev] = parseAgentRegisteredLogs(tx?.meta?.logMessages ?? []);
+        assert.ok(ev?.mint.equals(r.agent) && ev.owner.equals(owners[i]) && ev.memberNumber === r.memberNumber);
+      }
+      assert.ok(registryConfigAddress().equals(registryConfigAddress(SATI_MAINNET.program)));
+    },
+  );
 
   test('a mint that is no SATI agent: loadSatiMembership names the reason', async () => {
     await assert.rejects(

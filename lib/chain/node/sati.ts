@@ -89,7 +89,9 @@ export async function ensureSatiRegistry(
   return { ...(await loadSatiRegistry(connection, program)), created: true };
 }
 
-/** What {@link registerSatiAgent} registers (SATI's arguments; symbol defaults to "AGENT", transferable unless asked). */
+/**
+ * What {@link registerSatiAgent} registers (SATI's arguments; symbol defaults to "AGENT", transferable unless asked).
+ */
 export interface RegisterSatiAgentArgs extends Partial<Omit<RegisterAgentArgs, 'name' | 'uri'>> {
   name: string;
   uri: string;

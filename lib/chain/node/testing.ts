@@ -40,7 +40,10 @@ export interface ChainWorld {
   close(): Promise<void>;
 }
 
-/** `historyLimit`: transactions the chain's history keeps (a small ring lets a test lose old history, as a long-running chain does). */
+/**
+ * `historyLimit`: transactions the chain's history keeps (a small ring lets a test lose old history, as a long-running
+ * chain does).
+ */
 export async function startChainWorld(
   p: { epochSeconds?: bigint; startEpoch?: bigint; slotMs?: number; historyLimit?: number } = {},
 ): Promise<ChainWorld> {

@@ -164,7 +164,8 @@ export async function runOutageScenario(s: OutageScenario): Promise<OutageOutcom
       during = await health();
     }
     log(
-      `starting Postgres after ${((performance.now() - stoppedAt) / 1000).toFixed(1)} s down; ${during.report.store.buffered} buffered`,
+      `starting Postgres after ${((performance.now() - stoppedAt) / 1000).toFixed(1)}` +
+        ` s down; ${during.report.store.buffered} buffered`,
     );
     s.cluster.start();
     const startedAt = performance.now();

@@ -109,7 +109,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
         await tx.query(`INSERT INTO watchlist_token (hash, watchlist_id) VALUES ($1, $2)`, [tokenHash, id]);
         if (rules.length) {
           await tx.query(
-            `INSERT INTO watch_rule (watchlist_id, kind, enabled, params) SELECT $1, k, e, p::jsonb FROM unnest($2::text[], $3::bool[], $4::text[]) AS t(k, e, p)`,
+            `INSERT INTO watch_rule (watchlist_id, kind, enabled, params) SELECT $1, k, ` +
+              `e, p::jsonb FROM unnest($2::text[], $3::bool[], $4::text[]) AS t(k, e, p)`,
             [id, rules.map((r) => r.kind), rules.map((r) => r.enabled), rules.map((r) => JSON.stringify(r.params))],
           );
         }
@@ -127,7 +128,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
     ): Promise<void> {
       await db.transaction(async (tx) => {
         await tx.query(
-          `INSERT INTO watchlist (id, all_agents) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET all_agents = excluded.all_agents`,
+          `INSERT INTO watchlist (id, all_agents) VALUES ($1, $2) ON ` +
+            `CONFLICT (id) DO UPDATE SET all_agents = excluded.all_agents`,
           [id, p.allAgents],
         );
         await tx.query(`DELETE FROM watch_item WHERE watchlist_id = $1 AND NOT (target = ANY($2::bytea[]))`, [
@@ -136,13 +138,15 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
         ]);
         if (p.agents.length)
           await tx.query(
-            `INSERT INTO watch_item (watchlist_id, kind, target) SELECT $1, 'agent', t FROM unnest($2::bytea[]) AS t ON CONFLICT DO NOTHING`,
+            `INSERT INTO watch_item (watchlist_id, kind, target) SELECT $1, ` +
+              `'agent', t FROM unnest($2::bytea[]) AS t ON CONFLICT DO NOTHING`,
             [id, p.agents],
           );
         await tx.query(`DELETE FROM watch_rule WHERE watchlist_id = $1`, [id]);
         if (p.rules.length) {
           await tx.query(
-            `INSERT INTO watch_rule (watchlist_id, kind, enabled, params) SELECT $1, k, true, p::jsonb FROM unnest($2::text[], $3::text[]) AS t(k, p)`,
+            `INSERT INTO watch_rule (watchlist_id, kind, enabled, params) SELECT ` +
+              `$1, k, true, p::jsonb FROM unnest($2::text[], $3::text[]) AS t(k, p)`,
             [id, p.rules.map((r) => r.kind), p.rules.map((r) => JSON.stringify(r.params))],
           );
         }
@@ -188,7 +192,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
       if (!l) return null;
       const [items, rules, webhooks] = [
         await db.query<Record<string, unknown>>(
-          `SELECT watchlist_id, kind, target, added_at FROM watch_item WHERE watchlist_id = $1 ORDER BY added_at, target`,
+          `SELECT watchlist_id, kind, target, added_at FROM ` +
+            `watch_item WHERE watchlist_id = $1 ORDER BY added_at, target`,
           [id],
         ),
         await db.query<Record<string, unknown>>(
@@ -248,8 +253,10 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
         const r = await tx.query(
           `INSERT INTO watch_item (watchlist_id, kind, target)
           SELECT $1, 'agent', t FROM unnest($2::bytea[]) WITH ORDINALITY AS u(t, o)
-          WHERE NOT EXISTS (SELECT 1 FROM watch_item w WHERE w.watchlist_id = $1 AND w.kind = 'agent' AND w.target = u.t)
-          ORDER BY o LIMIT GREATEST(0, $3 - (SELECT count(*) FROM watch_item WHERE watchlist_id = $1 AND kind = 'agent'))
+          WHERE NOT EXISTS (SELECT 1 FROM watch_item w WHERE w.watchlist_id = $1 AND w.kind = 'agent' AND w.target =
+            u.t)
+          ORDER BY o LIMIT GREATEST(0, $3 - (SELECT count(*) FROM watch_item WHERE watchlist_id = $1 AND kind =
+            'agent'))
           ON CONFLICT DO NOTHING RETURNING 1`,
           [watchlistId, agents, cap],
         );
@@ -281,8 +288,10 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
           if (c.n >= cap) return 'cap';
         }
         await tx.query(
-          `INSERT INTO watch_rule (watchlist_id, kind, enabled, params, updated_at) VALUES ($1, $2, $3, $4::jsonb, now())
-          ON CONFLICT (watchlist_id, kind) DO UPDATE SET enabled = excluded.enabled, params = excluded.params, updated_at = now()`,
+          `INSERT INTO watch_rule (watchlist_id, kind, enabled, params, updated_at) VALUES ($1, $2, $3, $4::jsonb,
+            now())
+          ON CONFLICT (watchlist_id, kind) DO UPDATE SET enabled = excluded.enabled, params = excluded.params,
+            updated_at = now()`,
           [watchlistId, kind, enabled, JSON.stringify(params)],
         );
         return 'ok';
@@ -337,7 +346,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
     /** Every watchlist with an enabled rule: its rules and items (the evaluator's working set). */
     async watchState(): Promise<{ lists: WatchlistRow[]; items: WatchItemRow[]; rules: WatchRuleRow[] }> {
       const lists = await db.query<Record<string, unknown>>(
-        `SELECT id, wallet, all_agents, created_at FROM watchlist w WHERE EXISTS (SELECT 1 FROM watch_rule r WHERE r.watchlist_id = w.id AND r.enabled)`,
+        `SELECT id, wallet, all_agents, created_at FROM watchlist w WHERE EXISTS ` +
+          `(SELECT 1 FROM watch_rule r WHERE r.watchlist_id = w.id AND r.enabled)`,
       );
       const ids = lists.map((l) => l.id as string);
       const items = ids.length
@@ -348,7 +358,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
         : [];
       const rules = ids.length
         ? await db.query<Record<string, unknown>>(
-            `SELECT watchlist_id, kind, enabled, params FROM watch_rule WHERE watchlist_id = ANY($1::text[]) AND enabled`,
+            `SELECT watchlist_id, kind, enabled, params FROM ` +
+              `watch_rule WHERE watchlist_id = ANY($1::text[]) AND enabled`,
             [ids],
           )
         : [];
@@ -385,7 +396,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
               `SELECT agent_id, paid_through_epoch::text AS pt, active, slot::text AS slot FROM lease`,
             )
           : await db.query<Record<string, unknown>>(
-              `SELECT agent_id, paid_through_epoch::text AS pt, active, slot::text AS slot FROM lease WHERE agent_id = ANY($1::bytea[])`,
+              `SELECT agent_id, paid_through_epoch::text AS pt, active, ` +
+                `slot::text AS slot FROM lease WHERE agent_id = ANY($1::bytea[])`,
               [agents],
             );
       return r.map((x) => ({
@@ -430,7 +442,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
     > {
       const r = await db.query<Record<string, unknown>>(
         `SELECT address, agent_id, challenger, epoch::text AS epoch, status, updated_at FROM challenge
-        WHERE (status = 'pending' OR updated_at >= $2) AND ($1::bytea[] IS NULL OR agent_id = ANY($1::bytea[]) OR challenger = ANY($1::bytea[]))`,
+        WHERE (status = 'pending' OR updated_at >= $2) AND ($1::bytea[] IS NULL OR agent_id = ANY($1::bytea[]) OR
+          challenger = ANY($1::bytea[]))`,
         [agents, since],
       );
       return r.map((x) => ({
@@ -485,7 +498,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
       if (rows.length === 0) return [];
       const r = await db.query<Record<string, unknown>>(
         `INSERT INTO alert (watchlist_id, agent, kind, subject, dedupe_key, why, opened_at, throttled)
-        SELECT w, a, k, s, d, y, t, th FROM unnest($1::text[], $2::bytea[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bool[], $9::int[]) AS u(w, a, k, s, d, y, t, th, i)
+        SELECT w, a, k, s, d, y, t, th FROM unnest($1::text[], $2::bytea[], $3::text[], $4::text[], $5::text[],
+          $6::text[], $7::timestamptz[], $8::bool[], $9::int[]) AS u(w, a, k, s, d, y, t, th, i)
         ORDER BY i
         ON CONFLICT (watchlist_id, agent, kind, dedupe_key) DO NOTHING
         RETURNING id::text AS id, watchlist_id, agent, kind, dedupe_key`,
@@ -537,12 +551,15 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
         `WITH e AS (
           SELECT a, w, ev, i FROM unnest($1::int8[], $2::text[], $3::text[], $4::int[]) AS u(a, w, ev, i)
         ), c AS (
-          SELECT e.*, h.id AS webhook_id, row_number() OVER (PARTITION BY e.w ORDER BY e.i, h.id) AS n FROM e JOIN alert_webhook h ON h.watchlist_id = e.w
+          SELECT e.*, h.id AS webhook_id, row_number() OVER (PARTITION BY e.w ORDER BY e.i, h.id) AS n FROM e JOIN
+            alert_webhook h ON h.watchlist_id = e.w
         ), used AS (
-          SELECT watchlist_id, count(*) AS n FROM alert_delivery WHERE created_at > now() - interval '1 hour' AND watchlist_id = ANY($2::text[]) GROUP BY 1
+          SELECT watchlist_id, count(*) AS n FROM alert_delivery WHERE created_at > now() - interval '1 hour' AND
+            watchlist_id = ANY($2::text[]) GROUP BY 1
         )
         INSERT INTO alert_delivery (id, alert_id, webhook_id, watchlist_id, event, next_at)
-        SELECT gen_random_uuid()::text, c.a, c.webhook_id, c.w, c.ev, now() FROM c LEFT JOIN used ON used.watchlist_id = c.w
+        SELECT gen_random_uuid()::text, c.a, c.webhook_id, c.w, c.ev, now() FROM c LEFT JOIN used ON used.watchlist_id =
+          c.w
         WHERE c.n + COALESCE(used.n, 0) <= $5
         ON CONFLICT (alert_id, webhook_id, event) DO NOTHING RETURNING 1`,
         [
@@ -582,12 +599,14 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
             AND ((status = 'pending' AND next_at <= now()) OR (status = 'sending' AND claimed_until < now()))
           ORDER BY next_at LIMIT $1 FOR UPDATE SKIP LOCKED
         ), claimed AS (
-          UPDATE alert_delivery d SET status = 'sending', attempts = d.attempts + 1, claimed_until = now() + ($2::int * interval '1 millisecond')
+          UPDATE alert_delivery d SET status = 'sending', attempts = d.attempts + 1, claimed_until = now() + ($2::int *
+            interval '1 millisecond')
           FROM due WHERE d.id = due.id RETURNING d.*
         )
         SELECT c.id, c.alert_id::text AS alert_id, c.webhook_id, c.event, c.attempts, h.url, h.format, h.secret,
           a.kind, a.agent, g.label, a.subject, a.why, a.opened_at, a.cleared_at, a.cleared_why
-        FROM claimed c JOIN alert_webhook h ON h.id = c.webhook_id JOIN alert a ON a.id = c.alert_id LEFT JOIN agent g ON g.id = a.agent`,
+        FROM claimed c JOIN alert_webhook h ON h.id = c.webhook_id JOIN alert a ON a.id = c.alert_id LEFT JOIN agent g
+          ON g.id = a.agent`,
         [limit, leaseMs, [...busyWebhooks]],
       );
       return r.map((x) => ({
@@ -618,7 +637,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
       await db.transaction(async (tx) => {
         if (outcome.ok) {
           await tx.query(
-            `UPDATE alert_delivery SET status = 'delivered', delivered_at = now(), claimed_until = NULL, last_error = NULL WHERE id = $1 AND status = 'sending'`,
+            `UPDATE alert_delivery SET status = 'delivered', delivered_at = now(), ` +
+              `claimed_until = NULL, last_error = NULL WHERE id = $1 AND status = 'sending'`,
             [id],
           );
           await tx.query(
@@ -627,7 +647,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
           );
         } else {
           await tx.query(
-            `UPDATE alert_delivery SET status = $2, next_at = COALESCE($3, next_at), claimed_until = NULL, last_error = $4 WHERE id = $1 AND status = 'sending'`,
+            `UPDATE alert_delivery SET status = $2, next_at = COALESCE($3, next_at), ` +
+              `claimed_until = NULL, last_error = $4 WHERE id = $1 AND status = 'sending'`,
             [id, outcome.nextAt ? 'pending' : 'failed', outcome.nextAt?.toISOString() ?? null, outcome.error],
           );
           await tx.query(`UPDATE alert_webhook SET status = 'failing', last_error = $2 WHERE id = $1`, [
@@ -666,7 +687,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
     /** The earliest time a pending delivery is due, or null (the worker sleeps until then). */
     async nextDeliveryAt(): Promise<Date | null> {
       const [r] = await db.query<{ t: unknown }>(
-        `SELECT min(CASE WHEN status = 'pending' THEN next_at ELSE claimed_until END) AS t FROM alert_delivery WHERE status IN ('pending', 'sending')`,
+        `SELECT min(CASE WHEN status = 'pending' THEN next_at ELSE claimed_until ` +
+          `END) AS t FROM alert_delivery WHERE status IN ('pending', 'sending')`,
       );
       return dateOrNull(r?.t);
     },
@@ -682,10 +704,12 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
       before?: bigint;
     }): Promise<AlertRow[]> {
       const r = await db.query<Record<string, unknown>>(
-        `SELECT a.id::text AS id, a.watchlist_id, a.agent, g.label, a.kind, a.subject, a.why, a.opened_at, a.cleared_at, a.cleared_why, a.read, a.throttled
+        `SELECT a.id::text AS id, a.watchlist_id, a.agent, g.label, a.kind, a.subject, a.why, a.opened_at, a.cleared_at,
+          a.cleared_why, a.read, a.throttled
         FROM alert a LEFT JOIN agent g ON g.id = a.agent
         WHERE a.watchlist_id = $1 AND ($2 = 'all' OR ($2 = 'open') = (a.cleared_at IS NULL))
-          AND ($3::text IS NULL OR a.kind = $3) AND ($4::bytea IS NULL OR a.agent = $4) AND ($5::int8 IS NULL OR a.id < $5::int8)
+          AND ($3::text IS NULL OR a.kind = $3) AND ($4::bytea IS NULL OR a.agent = $4) AND ($5::int8 IS NULL OR a.id <
+            $5::int8)
         ORDER BY a.id DESC LIMIT $6`,
         [p.watchlistId, p.state, p.kind ?? null, p.agent ?? null, p.before?.toString() ?? null, p.limit],
       );
@@ -714,7 +738,8 @@ export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable)
     /** Marks alerts read (`ids` null = all of the list); returns how many changed. */
     async markRead(watchlistId: string, ids: readonly bigint[] | null): Promise<number> {
       const r = await db.query(
-        `UPDATE alert SET read = true WHERE watchlist_id = $1 AND NOT read AND ($2::int8[] IS NULL OR id = ANY($2::int8[])) RETURNING 1`,
+        `UPDATE alert SET read = true WHERE watchlist_id = $1 AND NOT ` +
+          `read AND ($2::int8[] IS NULL OR id = ANY($2::int8[])) RETURNING 1`,
         [watchlistId, ids === null ? null : ids.map(String)],
       );
       return r.length;

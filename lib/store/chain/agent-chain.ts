@@ -36,12 +36,15 @@ export interface AgentBatchRow {
   challenges: number;
 }
 
-const BATCH_COLS = `b.agent_id, b.epoch::text AS epoch, b.batch_hash, b.root, b.slot::text AS slot, b.signature, b.status::text AS status, b.log_root, b.data, b.updated_at`;
+const BATCH_COLS =
+  `b.agent_id, b.epoch::text AS epoch, b.batch_hash, b.root, b.slot::text AS ` +
+  `slot, b.signature, b.status::text AS status, b.log_root, b.data, b.updated_at`;
 const RECON_COLS = SELECT_ROW.split(', ')
   .slice(3)
   .map((c) => `r.${c}`)
   .join(', ');
-const POINT_COLS = `p.reliability_score::text AS p_rel, p.cooperation_index::text AS p_coop, p.notary_accuracy::text AS p_not, p.total_tasks::text AS p_tasks,
+const POINT_COLS = `p.reliability_score::text AS p_rel, p.cooperation_index::text AS p_coop, p.notary_accuracy::text AS
+  p_not, p.total_tasks::text AS p_tasks,
   p.total_notarized::text AS p_notarized, p.total_disputes::text AS p_disputes, p.folded AS p_folded`;
 
 /**
@@ -124,7 +127,8 @@ export async function authoritativeBasis(
     q.query<Row>(
       `SELECT (SELECT epoch::text FROM batch WHERE agent_id = $1 ORDER BY epoch LIMIT 1) AS first,
       (SELECT epoch::text FROM batch WHERE agent_id = $1 ORDER BY epoch DESC LIMIT 1) AS last,
-      (SELECT epoch::text FROM batch WHERE agent_id = $1 AND status = 'verified' ORDER BY epoch DESC LIMIT 1) AS verified`,
+      (SELECT epoch::text FROM batch WHERE agent_id = $1 AND status = 'verified' ORDER BY epoch DESC LIMIT 1) AS
+        verified`,
       [agent],
     ),
     readReputationPoints(q, agent, 'batch', 1),

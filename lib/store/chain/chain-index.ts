@@ -25,7 +25,8 @@ type Row = Record<string, unknown>;
 /** Epoch of the agent's latest LeasePaid event (agent as base58, as the indexer stores it), or null. */
 export async function lastLeasePaidEpoch(q: Queryable, agentBase58: string): Promise<bigint | null> {
   const r = await q.query<Row>(
-    `SELECT max((data->>'epoch')::numeric)::text AS e FROM chain_event WHERE name = 'LeasePaid' AND data->>'agent' = $1`,
+    `SELECT max((data->>'epoch')::numeric)::text AS e FROM ` +
+      `chain_event WHERE name = 'LeasePaid' AND data->>'agent' = $1`,
     [agentBase58],
   );
   return r[0]?.e ? BigInt(String(r[0].e)) : null;
@@ -107,7 +108,8 @@ export async function upsertStakes(q: Queryable, rows: readonly chain.StakeInput
   if (rows.length === 0) return 0;
   const r = await q.query(
     `INSERT INTO stake (agent_id, owner, amount, status, unlock_slot, slot, updated_at)
-    SELECT a, o, m::numeric, s, u::int8, sl::int8, now() FROM unnest($1::bytea[], $2::bytea[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(a, o, m, s, u, sl)
+    SELECT a, o, m::numeric, s, u::int8, sl::int8, now() FROM unnest($1::bytea[], $2::bytea[], $3::text[], $4::text[],
+      $5::text[], $6::text[]) AS t(a, o, m, s, u, sl)
     ON CONFLICT (agent_id) DO UPDATE SET owner = excluded.owner, amount = excluded.amount, status = excluded.status,
       unlock_slot = excluded.unlock_slot, slot = excluded.slot, updated_at = now()
     WHERE stake.slot <= excluded.slot RETURNING 1`,
@@ -128,7 +130,8 @@ export async function upsertLeasesKeepPaid(q: Queryable, rows: readonly LeaseKee
   if (rows.length === 0) return 0;
   const r = await q.query(
     `INSERT INTO lease (agent_id, paid_through_epoch, last_paid_epoch, missed_epochs, active, slot, updated_at)
-    SELECT a, p::int8, l::int8, m, act, sl::int8, now() FROM unnest($1::bytea[], $2::text[], $3::text[], $4::int[], $5::bool[], $6::text[]) AS t(a, p, l, m, act, sl)
+    SELECT a, p::int8, l::int8, m, act, sl::int8, now() FROM unnest($1::bytea[], $2::text[], $3::text[], $4::int[],
+      $5::bool[], $6::text[]) AS t(a, p, l, m, act, sl)
     ON CONFLICT (agent_id) DO UPDATE SET paid_through_epoch = excluded.paid_through_epoch,
       last_paid_epoch = COALESCE(excluded.last_paid_epoch, lease.last_paid_epoch),
       missed_epochs = excluded.missed_epochs, active = excluded.active, slot = excluded.slot, updated_at = now()
@@ -158,9 +161,12 @@ export interface ChainTotals {
 /** Counts of batches (verified), challenges (resolved), locked stakes and active leases. */
 export async function chainTotals(q: Queryable): Promise<ChainTotals> {
   const [r] = await q.query<Row>(`SELECT
-    (SELECT count(*)::text FROM batch) AS batches, (SELECT count(*)::text FROM batch WHERE status = 'verified') AS verified,
-    (SELECT count(*)::text FROM challenge) AS challenges, (SELECT count(*)::text FROM challenge WHERE status <> 'pending') AS resolved,
-    (SELECT count(*)::text FROM stake WHERE status = 'locked') AS stakes, (SELECT count(*)::text FROM lease WHERE active) AS leases`);
+    (SELECT count(*)::text FROM batch) AS batches, (SELECT count(*)::text FROM batch WHERE status = 'verified') AS
+      verified,
+    (SELECT count(*)::text FROM challenge) AS challenges, (SELECT count(*)::text FROM challenge WHERE status <>
+      'pending') AS resolved,
+    (SELECT count(*)::text FROM stake WHERE status = 'locked') AS stakes, (SELECT count(*)::text FROM lease WHERE
+      active) AS leases`);
   return {
     batches: Number(r.batches),
     verifiedBatches: Number(r.verified),

@@ -118,34 +118,37 @@ function suite(open: () => Promise<Store>): void {
     );
   });
 
-  test('challenges by opened slot and by epoch, both orders: every row once, ties broken by address bytes', async () => {
-    for (const sort of ['opened_slot', 'epoch'] as const) {
-      const k = (c: { slot: bigint; epoch: bigint }) => (sort === 'epoch' ? c.epoch : c.slot);
-      for (const order of ['asc', 'desc'] as const) {
-        const pages = await walk<ChallengeRow, ChallengePageFilter['cursor']>(
-          (cursor) => s.listChallengesPage({ sort, order, limit: 4, cursor }),
-          (r) => ({ key: sort === 'epoch' ? r.epoch : r.openedSlot, address: r.address }),
-        );
-        const want = [...challenges].sort((x, y) => cmpBig(k(x), k(y)) || cmpText(x.address, y.address));
-        if (order === 'desc') want.reverse();
-        assert.equal(pages.length, 4, `${sort} ${order}: 14 rows in pages of 4`);
-        assert.deepEqual(
-          pages.flat().map((c) => c.address),
-          want.map((c) => c.address),
-          `sort=${sort} order=${order}`,
-        );
+  test(
+    'challenges by opened slot and by epoch, both ' + 'orders: every row once, ties broken by address bytes',
+    async () => {
+      for (const sort of ['opened_slot', 'epoch'] as const) {
+        const k = (c: { slot: bigint; epoch: bigint }) => (sort === 'epoch' ? c.epoch : c.slot);
+        for (const order of ['asc', 'desc'] as const) {
+          const pages = await walk<ChallengeRow, ChallengePageFilter['cursor']>(
+            (cursor) => s.listChallengesPage({ sort, order, limit: 4, cursor }),
+            (r) => ({ key: sort === 'epoch' ? r.epoch : r.openedSlot, address: r.address }),
+          );
+          const want = [...challenges].sort((x, y) => cmpBig(k(x), k(y)) || cmpText(x.address, y.address));
+          if (order === 'desc') want.reverse();
+          assert.equal(pages.length, 4, `${sort} ${order}: 14 rows in pages of 4`);
+          assert.deepEqual(
+            pages.flat().map((c) => c.address),
+            want.map((c) => c.address),
+            `sort=${sort} order=${order}`,
+          );
+        }
       }
-    }
-    const page = await s.listChallengesPage({ sort: 'opened_slot', order: 'asc', epoch: 11n, limit: 10 });
-    assert.deepEqual(
-      page.rows.map((c) => c.address),
-      challenges.filter((c) => c.epoch === 11n).map((c) => c.address),
-    );
-    assert.deepEqual(
-      page.rows[0].transitions.map((t) => t.status),
-      ['pending'],
-    );
-  });
+      const page = await s.listChallengesPage({ sort: 'opened_slot', order: 'asc', epoch: 11n, limit: 10 });
+      assert.deepEqual(
+        page.rows.map((c) => c.address),
+        challenges.filter((c) => c.epoch === 11n).map((c) => c.address),
+      );
+      assert.deepEqual(
+        page.rows[0].transitions.map((t) => t.status),
+        ['pending'],
+      );
+    },
+  );
 
   test('conversations by last activity, first seen and message count: every row once, keyset order', async () => {
     const all = (await s.listConversationsPage({ limit: 100 })).rows;

@@ -50,7 +50,8 @@ export async function listBatchesPage(q: Queryable, f: BatchPageFilter): Promise
       ? 'batch.epoch DESC, batch.agent_id DESC'
       : 'batch.slot DESC, batch.agent_id DESC, batch.epoch DESC';
   const r = await q.query<Row>(
-    `SELECT agent_id, epoch::text AS epoch, batch_hash, root, slot::text AS slot, signature, status::text AS status, log_root, data, updated_at
+    `SELECT agent_id, epoch::text AS epoch, batch_hash, root, slot::text AS slot, signature, status::text AS status,
+      log_root, data, updated_at
     FROM batch ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ${arg(f.limit + 1)}`,
     args,
   );
@@ -105,17 +106,21 @@ export async function listChallengesPage(
   // any Postgres locale, so the cursor comparison and the page order agree.
   if (f.cursor)
     where.push(
-      `(${col}, challenge.address COLLATE "C") ${f.order === 'desc' ? '<' : '>'} (${arg(f.cursor.key.toString())}::int8, ${arg(f.cursor.address)} COLLATE "C")`,
+      `(${col}, challenge.address COLLATE "C") ${f.order === 'desc' ? '<' : '>'} (` +
+        `${arg(f.cursor.key.toString())}::int8, ${arg(f.cursor.address)} COLLATE "C")`,
     );
   const r = await q.query<Row>(
-    `SELECT address, agent_id, epoch::text AS epoch, challenger, status, slot::text AS slot, opened_slot::text AS opened, data, updated_at
-    FROM challenge ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${col} ${dir}, challenge.address COLLATE "C" ${dir} LIMIT ${arg(f.limit + 1)}`,
+    `SELECT address, agent_id, epoch::text AS epoch, challenger, status, slot::text AS slot, opened_slot::text AS
+      opened, data, updated_at
+    FROM challenge ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${col} ${dir}, challenge.address
+      COLLATE "C" ${dir} LIMIT ${arg(f.limit + 1)}`,
     args,
   );
   const page = r.slice(0, f.limit);
   const t = page.length
     ? await q.query<Row>(
-        `SELECT challenge, status, slot::text AS slot, signature FROM challenge_transition WHERE challenge = ANY($1::text[]) ORDER BY challenge_transition.slot, challenge_transition.id`,
+        `SELECT challenge, status, slot::text AS slot, signature FROM challenge_transition WHERE ` +
+          `challenge = ANY($1::text[]) ORDER BY challenge_transition.slot, challenge_transition.id`,
         [page.map((x) => x.address)],
       )
     : [];

@@ -123,7 +123,8 @@ export async function upsertLease(q: Queryable, l: LeaseInput): Promise<boolean>
   const r = await q.query(
     `INSERT INTO lease (agent_id, paid_through_epoch, last_paid_epoch, missed_epochs, active, slot, updated_at)
     VALUES ($1, $2::int8, $3::int8, $4, $5, $6::int8, now())
-    ON CONFLICT (agent_id) DO UPDATE SET paid_through_epoch = excluded.paid_through_epoch, last_paid_epoch = excluded.last_paid_epoch,
+    ON CONFLICT (agent_id) DO UPDATE SET paid_through_epoch = excluded.paid_through_epoch, last_paid_epoch =
+      excluded.last_paid_epoch,
       missed_epochs = excluded.missed_epochs, active = excluded.active, slot = excluded.slot, updated_at = now()
     WHERE lease.slot <= excluded.slot RETURNING 1`,
     [
@@ -146,10 +147,13 @@ export async function upsertBatch(q: Queryable, b: BatchInput): Promise<boolean>
   const r = await q.query(
     `INSERT INTO batch (agent_id, epoch, batch_hash, root, slot, signature, data, updated_at)
     VALUES ($1, $2::int8, $3, $4, $5::int8, $6, $7::jsonb, now())
-    ON CONFLICT (agent_id, epoch) DO UPDATE SET batch_hash = excluded.batch_hash, root = excluded.root, slot = excluded.slot,
+    ON CONFLICT (agent_id, epoch) DO UPDATE SET batch_hash = excluded.batch_hash, root = excluded.root, slot =
+      excluded.slot,
       signature = excluded.signature, data = excluded.data, updated_at = now(),
-      status = CASE WHEN batch.batch_hash = excluded.batch_hash AND batch.root = excluded.root THEN batch.status ELSE 'unverified' END,
-      log_root = CASE WHEN batch.batch_hash = excluded.batch_hash AND batch.root = excluded.root THEN batch.log_root ELSE NULL END
+      status = CASE WHEN batch.batch_hash = excluded.batch_hash AND batch.root = excluded.root THEN batch.status ELSE
+        'unverified' END,
+      log_root = CASE WHEN batch.batch_hash = excluded.batch_hash AND batch.root = excluded.root THEN batch.log_root
+        ELSE NULL END
     WHERE batch.slot <= excluded.slot RETURNING 1`,
     [
       b.agentId,
@@ -179,11 +183,13 @@ export async function setBatchStatus(
   // A verdict that changes is counted once, in the interval the observatory reached it (stats.ts).
   const r = await q.query(
     `WITH old AS (SELECT status FROM batch WHERE agent_id = $1 AND epoch = $2::int8),
-    u AS (UPDATE batch SET status = $3::"BatchStatus", log_root = $4, updated_at = now() WHERE agent_id = $1 AND epoch = $2::int8 RETURNING status),
+    u AS (UPDATE batch SET status = $3::"BatchStatus", log_root = $4, updated_at = now() WHERE agent_id = $1 AND epoch =
+      $2::int8 RETURNING status),
     st AS (
       INSERT INTO stats_bucket AS b (res, bucket, batches_verified, batches_mismatched)
       SELECT lv.res, ${statsBucketOfTime('now()')}, (u.status = 'verified')::int, (u.status = 'mismatch')::int
-      FROM u CROSS JOIN old CROSS JOIN ${STATS_LEVELS_SQL} WHERE u.status <> old.status AND u.status <> 'unverified' ORDER BY 1, 2
+      FROM u CROSS JOIN old CROSS JOIN ${STATS_LEVELS_SQL} WHERE u.status <> old.status AND u.status <> 'unverified'
+        ORDER BY 1, 2
       ON CONFLICT (res, bucket) DO UPDATE SET batches_verified = b.batches_verified + excluded.batches_verified,
         batches_mismatched = b.batches_mismatched + excluded.batches_mismatched
     )
@@ -244,18 +250,22 @@ export async function insertChainEvents(
   const rows = await q.query<Row>(
     `WITH ins AS (
       INSERT INTO chain_event (signature, index, slot, program, name, data, block_time, agent)
-      SELECT u.*, u.d->>'agent' FROM unnest($1::text[], $2::int[], $3::int8[], $4::text[], $5::text[], $6::jsonb[], $7::timestamptz[]) AS u(s, i, sl, p, n, d, bt)
+      SELECT u.*, u.d->>'agent' FROM unnest($1::text[], $2::int[], $3::int8[], $4::text[], $5::text[], $6::jsonb[],
+        $7::timestamptz[]) AS u(s, i, sl, p, n, d, bt)
       ON CONFLICT (signature, index) DO NOTHING RETURNING signature, index, name, data, block_time
     ), st AS (
       INSERT INTO stats_bucket AS b (res, bucket, expired, batches_submitted, challenges_opened, challenges_resolved)
       SELECT lv.res, ${statsBucketOfTime('COALESCE(ins.block_time, now())')},
-        count(*) FILTER (WHERE name = 'NegotiationRefunded' AND data->>'status' = '${HAGGLE_EXPIRED}'), count(*) FILTER (WHERE name = 'BatchSubmitted'),
+        count(*) FILTER (WHERE name = 'NegotiationRefunded' AND data->>'status' = '${HAGGLE_EXPIRED}'), count(*) FILTER
+          (WHERE name = 'BatchSubmitted'),
         count(*) FILTER (WHERE name = 'ChallengeSubmitted'), count(*) FILTER (WHERE name = 'ChallengeResolved')
       FROM ins CROSS JOIN ${STATS_LEVELS_SQL}
       WHERE name IN ('NegotiationRefunded', 'BatchSubmitted', 'ChallengeSubmitted', 'ChallengeResolved')
       GROUP BY 1, 2 ORDER BY 1, 2
-      ON CONFLICT (res, bucket) DO UPDATE SET expired = b.expired + excluded.expired, batches_submitted = b.batches_submitted + excluded.batches_submitted,
-        challenges_opened = b.challenges_opened + excluded.challenges_opened, challenges_resolved = b.challenges_resolved + excluded.challenges_resolved
+      ON CONFLICT (res, bucket) DO UPDATE SET expired = b.expired + excluded.expired, batches_submitted =
+        b.batches_submitted + excluded.batches_submitted,
+        challenges_opened = b.challenges_opened + excluded.challenges_opened, challenges_resolved =
+          b.challenges_resolved + excluded.challenges_resolved
     )
     SELECT signature, index FROM ins`,
     [
@@ -295,7 +305,8 @@ export async function setCursor(q: Queryable, c: Cursor): Promise<void> {
 /** Every stake row, or only `agent`'s. */
 export async function listStakes(q: Queryable, agent?: Uint8Array): Promise<StakeRow[]> {
   const r = await q.query<Row>(
-    `SELECT agent_id, owner, amount::text AS amount, status, unlock_slot::text AS unlock_slot, slot::text AS slot, updated_at FROM stake ${agent ? 'WHERE agent_id = $1' : ''} ORDER BY agent_id`,
+    `SELECT agent_id, owner, amount::text AS amount, status, unlock_slot::text AS unlock_slot, ` +
+      `slot::text AS slot, updated_at FROM stake ${agent ? 'WHERE agent_id = $1' : ''} ORDER BY agent_id`,
     agent ? [agent] : [],
   );
   return r.map((x) => ({
@@ -312,7 +323,8 @@ export async function listStakes(q: Queryable, agent?: Uint8Array): Promise<Stak
 /** Every lease row, or only `agent`'s. */
 export async function listLeases(q: Queryable, agent?: Uint8Array): Promise<LeaseRow[]> {
   const r = await q.query<Row>(
-    `SELECT agent_id, paid_through_epoch::text AS p, last_paid_epoch::text AS l, missed_epochs, active, slot::text AS slot, updated_at FROM lease ${agent ? 'WHERE agent_id = $1' : ''} ORDER BY agent_id`,
+    `SELECT agent_id, paid_through_epoch::text AS p, last_paid_epoch::text AS l, missed_epochs, active, ` +
+      `slot::text AS slot, updated_at FROM lease ${agent ? 'WHERE agent_id = $1' : ''} ORDER BY agent_id`,
     agent ? [agent] : [],
   );
   return r.map((x) => ({
@@ -345,7 +357,8 @@ export async function listBatches(
     where.push(`status = $${args.length}::"BatchStatus"`);
   }
   const r = await q.query<Row>(
-    `SELECT agent_id, epoch::text AS epoch, batch_hash, root, slot::text AS slot, signature, status::text AS status, log_root, data, updated_at
+    `SELECT agent_id, epoch::text AS epoch, batch_hash, root, slot::text AS slot, signature, status::text AS status,
+      log_root, data, updated_at
     FROM batch ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY batch.epoch, batch.agent_id`,
     args,
   );
@@ -378,13 +391,15 @@ export async function listChallenges(
     where.push(`status = $${args.length}`);
   }
   const r = await q.query<Row>(
-    `SELECT address, agent_id, epoch::text AS epoch, challenger, status, slot::text AS slot, opened_slot::text AS opened, data, updated_at
+    `SELECT address, agent_id, epoch::text AS epoch, challenger, status, slot::text AS slot, opened_slot::text AS
+      opened, data, updated_at
     FROM challenge ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY opened_slot, address`,
     args,
   );
   const t = r.length
     ? await q.query<Row>(
-        `SELECT challenge, status, slot::text AS slot, signature FROM challenge_transition WHERE challenge = ANY($1::text[]) ORDER BY challenge_transition.slot, challenge_transition.id`,
+        `SELECT challenge, status, slot::text AS slot, signature FROM challenge_transition WHERE ` +
+          `challenge = ANY($1::text[]) ORDER BY challenge_transition.slot, challenge_transition.id`,
         [r.map((x) => x.address)],
       )
     : [];
@@ -421,7 +436,8 @@ export async function listChainEvents(
   args.push(p.limit ?? 1000);
   const r = await q.query<Row>(
     `SELECT id::text AS id, signature, index, slot::text AS slot, program, name, data, block_time FROM chain_event
-    ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY chain_event.slot, chain_event.signature, chain_event.index LIMIT $${args.length}`,
+    ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY chain_event.slot, chain_event.signature,
+      chain_event.index LIMIT $${args.length}`,
     args,
   );
   return r.map((x) => ({

@@ -98,32 +98,36 @@ test('slot order is numeric, replays are no-ops, orphans are skipped', async () 
   }
 });
 
-test('the negotiations of many conversations in one read: grouped by conversation, oldest first, strangers and bad ids refused', async () => {
-  const store = await openStore({ dataDir: ':memory:' });
-  try {
-    const other = new Uint8Array(16).fill(3);
-    await store.applyHaggleEvents([created(9n), offer(10n, 1, 400n, 1990n)]);
-    await store.applyHaggleEvents([
-      { ...created(30n, 'Neg3333333333333333333333333333333333333333'), conversationId: other },
-    ]);
-    await store.applyHaggleEvents([
-      { ...created(40n, 'Neg4444444444444444444444444444444444444444'), conversationId: other },
-    ]);
-    const rows = await onChainNegotiationsOf(rawDb(store), [conv, other, new Uint8Array(16)]);
-    assert.deepEqual(
-      rows.map((r) => [Buffer.from(r.conversationId).toString('hex'), r.createdSlot, r.transitions.length]),
-      [
-        ['03'.repeat(16), 30n, 1],
-        ['03'.repeat(16), 40n, 1],
-        ['07'.repeat(16), 9n, 2],
-      ],
-    );
-    assert.deepEqual(await onChainNegotiationsOf(rawDb(store), []), []);
-    await assert.rejects(
-      onChainNegotiationsOf(rawDb(store), [new Uint8Array(15)]),
-      /conversationIds must be 16 bytes each/,
-    );
-  } finally {
-    await store.close();
-  }
-});
+test(
+  'the negotiations of many conversations in one read: grouped ' +
+    'by conversation, oldest first, strangers and bad ids refused',
+  async () => {
+    const store = await openStore({ dataDir: ':memory:' });
+    try {
+      const other = new Uint8Array(16).fill(3);
+      await store.applyHaggleEvents([created(9n), offer(10n, 1, 400n, 1990n)]);
+      await store.applyHaggleEvents([
+        { ...created(30n, 'Neg3333333333333333333333333333333333333333'), conversationId: other },
+      ]);
+      await store.applyHaggleEvents([
+        { ...created(40n, 'Neg4444444444444444444444444444444444444444'), conversationId: other },
+      ]);
+      const rows = await onChainNegotiationsOf(rawDb(store), [conv, other, new Uint8Array(16)]);
+      assert.deepEqual(
+        rows.map((r) => [Buffer.from(r.conversationId).toString('hex'), r.createdSlot, r.transitions.length]),
+        [
+          ['03'.repeat(16), 30n, 1],
+          ['03'.repeat(16), 40n, 1],
+          ['07'.repeat(16), 9n, 2],
+        ],
+      );
+      assert.deepEqual(await onChainNegotiationsOf(rawDb(store), []), []);
+      await assert.rejects(
+        onChainNegotiationsOf(rawDb(store), [new Uint8Array(15)]),
+        /conversationIds must be 16 bytes each/,
+      );
+    } finally {
+      await store.close();
+    }
+  },
+);

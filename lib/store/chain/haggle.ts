@@ -80,9 +80,12 @@ const bigOrNull = (v: unknown) => (v === null || v === undefined ? null : BigInt
 
 async function insertCreated(q: Queryable, e: HaggleEventInput, c: HaggleCreated): Promise<void> {
   await q.query(
-    `INSERT INTO haggle_negotiation (id, address, conversation_id, buyer, seller, deposit, escrow, decayed, status, deadline,
-      response_window, decay_bps, min_offer_bps, protocol_fee_bps, max_rounds, zopa_detection, created_slot, slot, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6::numeric, $6::numeric, 0, 'created', $7::int8, $8, $9, $10, $11, $12, $13, $14::int8, $14::int8, $15, now())
+    `INSERT INTO haggle_negotiation (id, address, conversation_id, buyer, seller, deposit, escrow, decayed, status,
+      deadline,
+      response_window, decay_bps, min_offer_bps, protocol_fee_bps, max_rounds, zopa_detection, created_slot, slot,
+        created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6::numeric, $6::numeric, 0, 'created', $7::int8, $8, $9, $10, $11, $12, $13, $14::int8,
+      $14::int8, $15, now())
     ON CONFLICT (id) DO NOTHING`,
     [
       e.signature,
@@ -117,13 +120,15 @@ export async function applyHaggleEvents(q: Queryable, events: readonly HaggleEve
       await insertCreated(q, e, e.created);
     }
     const [n] = await q.query<Row>(
-      `SELECT id FROM haggle_negotiation WHERE address = $1 AND created_slot <= $2::int8 ORDER BY created_slot DESC, created_at DESC NULLS LAST LIMIT 1`,
+      `SELECT id FROM haggle_negotiation WHERE address = $1 AND created_slot <= ` +
+        `$2::int8 ORDER BY created_slot DESC, created_at DESC NULLS LAST LIMIT 1`,
       [e.negotiation, e.slot.toString()],
     );
     if (!n) continue;
     const id = e.kind === 'created' ? e.signature : String(n.id);
     const ins = await q.query(
-      `INSERT INTO haggle_transition (negotiation_id, signature, index, slot, kind, side, round, amount, decay, escrow, status, data, at)
+      `INSERT INTO haggle_transition (negotiation_id, signature, index, slot, kind, side, round, amount, decay, escrow,
+        status, data, at)
       VALUES ($1, $2, $3, $4::int8, $5, $6, $7, $8::numeric, $9::numeric, $10::numeric, $11, $12::jsonb, $13)
       ON CONFLICT (signature, index) DO NOTHING RETURNING 1`,
       [
@@ -147,12 +152,18 @@ export async function applyHaggleEvents(q: Queryable, events: readonly HaggleEve
     const s = e.set ?? {};
     await q.query(
       `UPDATE haggle_negotiation SET
-        status = COALESCE($2, status), joined = joined OR COALESCE($3, false), current_offer = COALESCE($4::numeric, current_offer),
-        last_offer_by = COALESCE($5, last_offer_by), rounds = COALESCE($6, rounds), escrow = COALESCE($7::numeric, escrow),
-        decayed = COALESCE($8::numeric, deposit - $7::numeric, decayed), buyer_reservation = COALESCE($9::numeric, buyer_reservation),
-        seller_reservation = COALESCE($10::numeric, seller_reservation), zopa = COALESCE($11, zopa), amount = COALESCE($12::numeric, amount),
-        fee = COALESCE($13::numeric, fee), to_seller = COALESCE($14::numeric, to_seller), refund = COALESCE($15::numeric, refund),
-        reason = COALESCE($16, reason), closed_at = CASE WHEN $17 THEN COALESCE($18::timestamptz, now()) ELSE closed_at END,
+        status = COALESCE($2, status), joined = joined OR COALESCE($3, false), current_offer = COALESCE($4::numeric,
+          current_offer),
+        last_offer_by = COALESCE($5, last_offer_by), rounds = COALESCE($6, rounds), escrow = COALESCE($7::numeric,
+          escrow),
+        decayed = COALESCE($8::numeric, deposit - $7::numeric, decayed), buyer_reservation = COALESCE($9::numeric,
+          buyer_reservation),
+        seller_reservation = COALESCE($10::numeric, seller_reservation), zopa = COALESCE($11, zopa), amount =
+          COALESCE($12::numeric, amount),
+        fee = COALESCE($13::numeric, fee), to_seller = COALESCE($14::numeric, to_seller), refund =
+          COALESCE($15::numeric, refund),
+        reason = COALESCE($16, reason), closed_at = CASE WHEN $17 THEN COALESCE($18::timestamptz, now()) ELSE closed_at
+          END,
         slot = GREATEST(slot, $19::int8), updated_at = now()
       WHERE id = $1`,
       [
@@ -273,16 +284,20 @@ export async function recentOnChainNegotiations(
  */
 async function selectNegotiations(q: Queryable, tail: string, args: unknown[]): Promise<HaggleNegotiationRow[]> {
   const rows = await q.query<Row>(
-    `SELECT id, address, conversation_id, buyer, seller, deposit::text, escrow::text, decayed::text, current_offer::text,
-      last_offer_by, rounds, joined, status, reason, deadline::text, response_window, decay_bps, min_offer_bps, protocol_fee_bps, max_rounds,
-      zopa_detection, buyer_reservation::text, seller_reservation::text, zopa, amount::text, fee::text, to_seller::text, refund::text,
+    `SELECT id, address, conversation_id, buyer, seller, deposit::text, escrow::text, decayed::text,
+      current_offer::text,
+      last_offer_by, rounds, joined, status, reason, deadline::text, response_window, decay_bps, min_offer_bps,
+        protocol_fee_bps, max_rounds,
+      zopa_detection, buyer_reservation::text, seller_reservation::text, zopa, amount::text, fee::text, to_seller::text,
+        refund::text,
       created_slot::text, slot::text, created_at, closed_at
     FROM haggle_negotiation n ${tail}`,
     args,
   );
   if (rows.length === 0) return [];
   const ts = await q.query<Row>(
-    `SELECT negotiation_id, signature, index, slot::text, kind, side, round, amount::text, decay::text, escrow::text, status, at
+    `SELECT negotiation_id, signature, index, slot::text, kind, side, round, amount::text, decay::text, escrow::text,
+      status, at
     FROM haggle_transition t WHERE t.negotiation_id = ANY($1::text[]) ORDER BY t.slot, t.id`,
     [rows.map((r) => String(r.id))],
   );

@@ -96,7 +96,9 @@ export interface ChainPort {
   listChainEvents(p?: Parameters<typeof chain.listChainEvents>[1]): Promise<chain.ChainEventRow[]>;
   /** One agent's stake and lease rows (agent-chain.ts). */
   agentStakeLease(agent: Uint8Array): ReturnType<typeof agentStakeLease>;
-  /** A page of one agent's batches with their reconciliation, authoritative point and challenge count (agent-chain.ts). */
+  /**
+   * A page of one agent's batches with their reconciliation, authoritative point and challenge count (agent-chain.ts).
+   */
   listAgentBatches(
     agent: Uint8Array,
     p: { limit: number; before?: bigint; epoch?: bigint },

@@ -193,11 +193,13 @@ async function reciprocal(
       x.total AS given_total, y.total AS received_total, x.latest AS latest_given, y.latest AS latest_received
     FROM d x JOIN d y ON y.a = x.b AND y.b = x.a
   ), p AS (
-    SELECT LEAST(f.from_agent, f.target_agent) AS lo, GREATEST(f.from_agent, f.target_agent) AS hi, f.from_agent < f.target_agent AS up, f.ts
+    SELECT LEAST(f.from_agent, f.target_agent) AS lo, GREATEST(f.from_agent, f.target_agent) AS hi, f.from_agent <
+      f.target_agent AS up, f.ts
     FROM fw f JOIN r ON r.a = f.from_agent AND r.b = f.target_agent
   ), g AS (
     -- LEAST skips the side with no feedback before (or after) this one.
-    SELECT lo, hi, CASE WHEN up THEN LEAST(ts - prev_down, next_down - ts) ELSE LEAST(ts - prev_up, next_up - ts) END AS gap FROM (
+    SELECT lo, hi, CASE WHEN up THEN LEAST(ts - prev_down, next_down - ts) ELSE LEAST(ts - prev_up, next_up - ts) END AS
+      gap FROM (
       SELECT lo, hi, up, ts,
         max(ts) FILTER (WHERE up) OVER upto AS prev_up, max(ts) FILTER (WHERE NOT up) OVER upto AS prev_down,
         min(ts) FILTER (WHERE up) OVER from_here AS next_up, min(ts) FILTER (WHERE NOT up) OVER from_here AS next_down
@@ -209,16 +211,20 @@ async function reciprocal(
     SELECT agent, percentile_disc(0.5) WITHIN GROUP (ORDER BY gap) AS gap
     FROM (SELECT lo AS agent, gap FROM g UNION ALL SELECT hi, gap FROM g) y GROUP BY agent
   ), ag AS (
-    SELECT a, count(*)::int AS counterparts, count(*) FILTER (WHERE given_unbacked > 0 AND received_unbacked > 0)::int AS without_deal,
-      sum(given)::int AS given, sum(received)::int AS received, sum(given_total)::int AS given_total, sum(received_total)::int AS received_total
+    SELECT a, count(*)::int AS counterparts, count(*) FILTER (WHERE given_unbacked > 0 AND received_unbacked > 0)::int
+      AS without_deal,
+      sum(given)::int AS given, sum(received)::int AS received, sum(given_total)::int AS given_total,
+        sum(received_total)::int AS received_total
     FROM r GROUP BY a
   ), top AS (
     SELECT ag.*, med.gap FROM ag LEFT JOIN med ON med.agent = ag.a
     WHERE $2::bytea IS NULL OR ag.a = $2::bytea
     ORDER BY without_deal DESC, counterparts DESC, given + received DESC, ag.a LIMIT $3
   )
-  SELECT top.a, top.counterparts, top.without_deal, top.given, top.received, top.given_total, top.received_total, top.gap::text AS gap,
-    r.b, r.given AS p_given, r.received AS p_received, r.given_unbacked, r.received_unbacked, r.latest_given, r.latest_received
+  SELECT top.a, top.counterparts, top.without_deal, top.given, top.received, top.given_total, top.received_total,
+    top.gap::text AS gap,
+    r.b, r.given AS p_given, r.received AS p_received, r.given_unbacked, r.received_unbacked, r.latest_given,
+      r.latest_received
   FROM top JOIN r ON r.a = top.a
   ORDER BY top.without_deal DESC, top.counterparts DESC, top.given + top.received DESC, top.a,
     LEAST(r.given_unbacked, r.received_unbacked) DESC, r.given + r.received DESC, r.b`,
@@ -256,7 +262,9 @@ async function reciprocal(
 }
 
 /** The newest `$1` conversations by last activity (the conversation last_seen index). */
-const CONVERSATION_WINDOW = `SELECT id, negotiators, outcome, last_ts, last_seen FROM conversation ORDER BY last_seen DESC, id DESC LIMIT $1`;
+const CONVERSATION_WINDOW =
+  `SELECT id, negotiators, outcome, last_ts, last_seen FROM ` +
+  `conversation ORDER BY last_seen DESC, id DESC LIMIT $1`;
 
 async function concentration(
   q: Queryable,
@@ -267,17 +275,20 @@ async function concentration(
   // An agent that negotiated only with itself is its own counterparty, as in counterparties.ts.
   const rows = await q.query<Record<string, unknown>>(
     `WITH cw AS MATERIALIZED (${CONVERSATION_WINDOW}), deals AS (
-    SELECT me.agent, o.other, count(*)::int AS deals, (array_agg(cw.id ORDER BY cw.last_ts DESC, cw.id DESC))[1] AS latest
+    SELECT me.agent, o.other, count(*)::int AS deals, (array_agg(cw.id ORDER BY cw.last_ts DESC, cw.id DESC))[1] AS
+      latest
     FROM cw CROSS JOIN LATERAL unnest(cw.negotiators) AS me(agent) CROSS JOIN LATERAL unnest(cw.negotiators) AS o(other)
     WHERE cw.outcome IN ${DEAL} AND (o.other <> me.agent OR cardinality(cw.negotiators) = 1)
     GROUP BY 1, 2
   ), ag AS (
-    SELECT agent, sum(deals)::int AS total, count(*)::int AS counterparties, sum(deals::int8 * deals)::int8 AS squares FROM deals GROUP BY agent
+    SELECT agent, sum(deals)::int AS total, count(*)::int AS counterparties, sum(deals::int8 * deals)::int8 AS squares
+      FROM deals GROUP BY agent
   ), top AS (
     SELECT * FROM ag WHERE $2::bytea IS NULL OR agent = $2::bytea
     ORDER BY (total >= ${MIN_DEALS}) DESC, squares::numeric / (total::numeric * total) DESC, total DESC, agent LIMIT $3
   )
-  SELECT DISTINCT ON (top.agent) top.agent, top.total, top.counterparties, top.squares::text AS squares, d.other, d.deals, d.latest
+  SELECT DISTINCT ON (top.agent) top.agent, top.total, top.counterparties, top.squares::text AS squares, d.other,
+    d.deals, d.latest
   FROM top JOIN deals d ON d.agent = top.agent
   ORDER BY top.agent, d.deals DESC, d.other`,
     [window, agent, limit],
@@ -311,8 +322,10 @@ async function notaryReuse(
   limit: number,
 ): Promise<{ rows: NotaryReuseRow[]; unknown: { notary: number; pair: number } }> {
   const rows = await q.query<Record<string, unknown>>(
-    `WITH aw AS MATERIALIZED (${latestOfType(MsgType.NOTARIZE_ASSIGN, 'id, conversation_id, recipient, timestamp AS ts')}), pc AS (
-    SELECT conversation_id, count(DISTINCT recipient)::int AS notaries, (array_agg(recipient ORDER BY recipient))[1] AS notary,
+    `WITH aw AS MATERIALIZED
+      (${latestOfType(MsgType.NOTARIZE_ASSIGN, 'id, conversation_id, recipient, timestamp AS ts')}), pc AS (
+    SELECT conversation_id, count(DISTINCT recipient)::int AS notaries, (array_agg(recipient ORDER BY recipient))[1] AS
+      notary,
       bool_or(recipient = decode(repeat('00', 32), 'hex')) AS broadcast, max(ts) AS ts
     FROM aw GROUP BY conversation_id
   ), j AS MATERIALIZED (
@@ -321,7 +334,8 @@ async function notaryReuse(
     FROM pc LEFT JOIN ${byKey('negotiators', 'conversation', 'id', 'pc.conversation_id')} c ON true
   ), per AS (
     SELECT negotiators[1] AS lo, negotiators[2] AS hi, notary, count(*)::int AS n,
-      array_to_string((array_agg(encode(conversation_id, 'hex') ORDER BY ts DESC, conversation_id DESC))[1:3], ',') AS convs
+      array_to_string((array_agg(encode(conversation_id, 'hex') ORDER BY ts DESC, conversation_id DESC))[1:3], ',') AS
+        convs
     FROM j WHERE notary_known AND pair_known GROUP BY 1, 2, 3
   ), pair AS (
     SELECT lo, hi, sum(n)::int AS assigned, count(*)::int AS distinct_notaries FROM per GROUP BY 1, 2
@@ -331,12 +345,14 @@ async function notaryReuse(
     WHERE pair.assigned >= 2
     ORDER BY pair.lo, pair.hi, per.n DESC, per.notary
   )
-  SELECT 'row' AS kind, lo, hi, assigned, distinct_notaries, notary, n, convs, 0 AS unknown_notary, 0 AS unknown_pair FROM (
+  SELECT 'row' AS kind, lo, hi, assigned, distinct_notaries, notary, n, convs, 0 AS unknown_notary, 0 AS unknown_pair
+    FROM (
     SELECT * FROM ranked WHERE $2::bytea IS NULL OR $2::bytea IN (lo, hi, notary)
     ORDER BY n DESC, n::numeric / assigned DESC, assigned DESC, lo, hi LIMIT $3
   ) t
   UNION ALL SELECT 'unknown', NULL, NULL, 0, 0, NULL, 0, NULL,
-    (count(*) FILTER (WHERE NOT notary_known))::int, (count(*) FILTER (WHERE notary_known AND NOT pair_known))::int FROM j`,
+    (count(*) FILTER (WHERE NOT notary_known))::int, (count(*) FILTER (WHERE notary_known AND NOT pair_known))::int FROM
+      j`,
     [window, agent, limit],
   );
   const out: NotaryReuseRow[] = [];
@@ -362,14 +378,17 @@ async function dealless(q: Queryable, window: number, agent: Uint8Array | null, 
   // EXISTS in the select list runs once per distinct rater and stops at its first deal.
   const rows = await q.query<Record<string, unknown>>(
     `WITH fw AS MATERIALIZED (${FEEDBACK_ROWS}), raters AS MATERIALIZED (
-    SELECT a, EXISTS (SELECT 1 FROM conversation c WHERE c.participants @> ARRAY[a] AND c.negotiators @> ARRAY[a] AND c.outcome IN ${DEAL}) AS dealt
+    SELECT a, EXISTS (SELECT 1 FROM conversation c WHERE c.participants @> ARRAY[a] AND c.negotiators @> ARRAY[a] AND
+      c.outcome IN ${DEAL}) AS dealt
     FROM (SELECT DISTINCT from_agent AS a FROM fw) r
   ), t AS (
-    SELECT f.target_agent AS agent, count(*)::int AS received, (count(*) FILTER (WHERE NOT r.dealt))::int AS from_dealless,
+    SELECT f.target_agent AS agent, count(*)::int AS received, (count(*) FILTER (WHERE NOT r.dealt))::int AS
+      from_dealless,
       (count(DISTINCT f.from_agent) FILTER (WHERE NOT r.dealt))::int AS rater_count,
       COALESCE(sum(f.score) FILTER (WHERE NOT r.dealt), 0)::int AS total,
       array_to_string((array_agg(DISTINCT encode(f.from_agent, 'hex')) FILTER (WHERE NOT r.dealt))[1:5], ',') AS raters,
-      array_to_string((array_agg(encode(f.envelope_id, 'hex') ORDER BY f.ts DESC, f.envelope_id DESC) FILTER (WHERE NOT r.dealt))[1:3], ',') AS latest
+      array_to_string((array_agg(encode(f.envelope_id, 'hex') ORDER BY f.ts DESC, f.envelope_id DESC) FILTER (WHERE NOT
+        r.dealt))[1:3], ',') AS latest
     FROM fw f JOIN raters r ON r.a = f.from_agent WHERE f.from_agent <> f.target_agent GROUP BY 1
   )
   SELECT * FROM t WHERE from_dealless > 0 AND ($2::bytea IS NULL OR agent = $2::bytea)
@@ -403,7 +422,8 @@ export async function collusionSignals(q: Queryable, p: CollusionParams = {}): P
   const feedbackW = await windowOf(q, latestOfType(MsgType.FEEDBACK, 'timestamp AS k', '$1 + 1'), window);
   const conversationsW = await windowOf(
     q,
-    `SELECT (extract(epoch FROM last_seen) * 1000)::int8 AS k FROM conversation ORDER BY last_seen DESC, id DESC LIMIT $1 + 1`,
+    `SELECT (extract(epoch FROM last_seen) * 1000)::int8 AS k FROM ` +
+      `conversation ORDER BY last_seen DESC, id DESC LIMIT $1 + 1`,
     window,
   );
   const assignmentsW = await windowOf(q, latestOfType(MsgType.NOTARIZE_ASSIGN, 'timestamp AS k', '$1 + 1'), window);

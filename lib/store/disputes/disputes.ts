@@ -63,7 +63,9 @@ export interface OpinionRow {
   signature: Uint8Array;
   signedAt: Date;
   receivedAt: Date;
-  /** The reviewer is named by the deployment (DISPUTE_REVIEWERS) when the row was written or the server last started. */
+  /**
+   * The reviewer is named by the deployment (DISPUTE_REVIEWERS) when the row was written or the server last started.
+   */
   counted: boolean;
 }
 
@@ -79,7 +81,8 @@ const OPINION_COUNTS = `LEFT JOIN LATERAL (
       count(*) FILTER (WHERE NOT o.counted)::int AS uncounted
     FROM dispute_opinion o WHERE o.dispute_id = e.id) oc ON true`;
 
-const DISPUTE_COLS = `e.id, e.conversation_id, e.sender, e.recipient, e.timestamp::text AS ts, e.received_at, e.payload_len,
+const DISPUTE_COLS = `e.id, e.conversation_id, e.sender, e.recipient, e.timestamp::text AS ts, e.received_at,
+  e.payload_len,
   oc.total, oc.upheld, oc.rejected, oc.unclear, oc.uncounted`;
 
 function toDispute(r: Row): DisputeRow {
@@ -181,10 +184,13 @@ export async function saveDisputeOpinion(
   o: Omit<OpinionRow, 'receivedAt'> & { receivedAt?: Date },
 ): Promise<'saved' | 'replaced' | 'unchanged' | 'older'> {
   const rows = await q.query<Row>(
-    `INSERT INTO dispute_opinion (dispute_id, reviewer, opinion, note, message, signature, signed_at, received_at, counted)
+    `INSERT INTO dispute_opinion (dispute_id, reviewer, opinion, note, message, signature, signed_at, received_at,
+      counted)
     VALUES ($1, $2, $3::"DisputeOpinionKind", $4, $5, $6, $7, $8, $9)
-    ON CONFLICT (dispute_id, reviewer) DO UPDATE SET opinion = excluded.opinion, note = excluded.note, message = excluded.message,
-      signature = excluded.signature, signed_at = excluded.signed_at, received_at = excluded.received_at, counted = excluded.counted
+    ON CONFLICT (dispute_id, reviewer) DO UPDATE SET opinion = excluded.opinion, note = excluded.note, message =
+      excluded.message,
+      signature = excluded.signature, signed_at = excluded.signed_at, received_at = excluded.received_at, counted =
+        excluded.counted
       WHERE dispute_opinion.signed_at < excluded.signed_at
     RETURNING (xmax = 0) AS inserted`,
     [
@@ -222,7 +228,9 @@ export async function setDisputeReviewers(q: Queryable, reviewers: readonly Uint
   return rows.length;
 }
 
-/** The envelopes of one conversation of the given types with their payloads, in protocol order (a dispute's verdict). */
+/**
+ * The envelopes of one conversation of the given types with their payloads, in protocol order (a dispute's verdict).
+ */
 export async function conversationPayloads(
   q: Queryable,
   conversationId: Uint8Array,

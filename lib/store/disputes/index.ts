@@ -27,7 +27,9 @@ export type {
   OpinionRow,
 } from './disputes';
 
-/** The dispute desk (disputes.ts): DISPUTE envelopes newest first, one with its opinions, and a checked opinion stored. */
+/**
+ * The dispute desk (disputes.ts): DISPUTE envelopes newest first, one with its opinions, and a checked opinion stored.
+ */
 export interface DisputesPort {
   listDisputes(p?: ListDisputesParams): Promise<{ disputes: DisputeRow[]; next: DisputeCursor | null }>;
   disputeCounts(): Promise<{ total: number; open: number; reviewed: number }>;
@@ -36,7 +38,9 @@ export interface DisputesPort {
   saveDisputeOpinion(
     o: Omit<OpinionRow, 'receivedAt'> & { receivedAt?: Date },
   ): Promise<'saved' | 'replaced' | 'unchanged' | 'older'>;
-  /** Marks the opinions of exactly these reviewers as counted (the deployment's list, at start); how many rows changed. */
+  /**
+   * Marks the opinions of exactly these reviewers as counted (the deployment's list, at start); how many rows changed.
+   */
   setDisputeReviewers(reviewers: readonly Uint8Array[]): Promise<number>;
   conversationPayloads(conversationId: Uint8Array, types: readonly number[]): ReturnType<typeof conversationPayloads>;
 }

@@ -34,8 +34,13 @@ const TRANSIENT_SOCKET = new Set([
   'EAI_AGAIN',
 ]);
 /** pg's own messages for a connection it lost or could not make. */
-const TRANSIENT_MESSAGE =
-  /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE)\b|Connection terminated|timeout exceeded when trying to connect|not queryable|Connection refused|the database system is (starting up|shutting down|in recovery mode)|terminating connection/i;
+const TRANSIENT_MESSAGE = new RegExp(
+  String.raw`\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE)\b|` +
+    'Connection terminated|timeout exceeded when trying to connect|not ' +
+    'queryable|Connection refused|the database system is (starting up|' +
+    'shutting down|in recovery mode)|terminating connection',
+  'i',
+);
 
 /**
  * True when `err` says the database is unreachable for now (refused or dropped connection,

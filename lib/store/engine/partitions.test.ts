@@ -190,7 +190,8 @@ test('the next range is created when the clock enters a new one, and default row
     for (const it of [recent, old]) {
       await db.query(
         `INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id,
-        payload_hash, payload_len, signature, raw, source, received_at, epoch) VALUES ($1, 1, 3, $2, $3, $4, 0, 0, $5, $6, 0, $7, $8, 'upload', now(), $9)`,
+        payload_hash, payload_len, signature, raw, source, received_at, epoch) VALUES ($1, 1, 3, $2, $3, $4, 0, 0, $5,
+          $6, 0, $7, $8, 'upload', now(), $9)`,
         [
           it.id,
           A,
@@ -289,7 +290,8 @@ if (!pgUrl) {
         const it = item(30, BigInt(Date.now()) * 1000n);
         await db.query(
           `INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id,
-          payload_hash, payload_len, signature, raw, source, received_at, epoch) VALUES ($1, 1, 3, $2, $3, $4, 0, 0, $5, $6, 0, $7, $8, 'upload', now(), $9)`,
+          payload_hash, payload_len, signature, raw, source, received_at, epoch) VALUES ($1, 1, 3, $2, $3, $4, 0, 0, $5,
+            $6, 0, $7, $8, 'upload', now(), $9)`,
           [
             it.id,
             A,

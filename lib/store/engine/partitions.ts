@@ -109,7 +109,8 @@ export function partitionKeeper(
         if (moving) {
           await tx.query('CREATE TEMP TABLE zx_moving (LIKE envelope) ON COMMIT DROP');
           await tx.query(
-            `WITH d AS (DELETE FROM envelope_default WHERE epoch >= ${lo} AND epoch < ${hi} RETURNING *) INSERT INTO zx_moving SELECT * FROM d`,
+            `WITH d AS (DELETE FROM envelope_default WHERE epoch >= ${lo} AND ` +
+              `epoch < ${hi} RETURNING *) INSERT INTO zx_moving SELECT * FROM d`,
           );
         }
         await tx.query(`CREATE TABLE "${name}" PARTITION OF envelope FOR VALUES FROM (${lo}) TO (${hi})`);
@@ -120,7 +121,8 @@ export function partitionKeeper(
     } catch (e) {
       // 42P17: overlaps a partition made with another EPOCH_SECONDS; 55P03: lock timeout.
       o.warn?.(
-        `store: envelope partition ${name} not created (${e instanceof Error ? e.message : String(e)}); its rows stay in envelope_default`,
+        `store: envelope partition ${name} not created (` +
+          `${e instanceof Error ? e.message : String(e)}); its rows stay in envelope_default`,
       );
       if ((e as { code?: string }).code === '42P17') ready.add(lo);
       return false;
@@ -173,7 +175,8 @@ export function partitionKeeper(
         name: string;
         bound: string;
       }>(`SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
-        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'envelope'::regclass ORDER BY c.relname`);
+        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'envelope'::regclass ORDER BY
+          c.relname`);
       const out: EnvelopePartition[] = [];
       for (const p of parts) {
         const m = /FROM \((\d+)\) TO \((\d+)\)/.exec(p.bound);

@@ -43,7 +43,8 @@ test('file-backed PGlite checkpoints itself: the WAL since the last checkpoint s
     const since = await sinceCheckpoint();
     assert.ok(
       since < 8 * MB,
-      `${(since / MB).toFixed(1)} MB of WAL since the last checkpoint after writing ${(written / MB).toFixed(1)} MB (threshold 4 MB)`,
+      `${(since / MB).toFixed(1)} MB of WAL since the last checkpoint ` +
+        `after writing ${(written / MB).toFixed(1)} MB (threshold 4 MB)`,
     );
   } finally {
     await db.close();

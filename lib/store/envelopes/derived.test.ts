@@ -143,17 +143,21 @@ async function snapshot(s: Store): Promise<Record<string, string[]>> {
     agents: await q(
       `SELECT concat_ws(' ', encode(id, 'hex'), first_seen, last_seen, sent) AS r FROM agent ORDER BY id`,
     ),
-    conversations:
-      await q(`SELECT concat_ws(' ', encode(id, 'hex'), (SELECT string_agg(encode(p, 'hex'), ',') FROM unnest(participants) p),
-      first_seen, last_seen, last_ts, last_type, state, types_seen, outcome, message_count) AS r FROM conversation ORDER BY id`),
+    conversations: await q(`SELECT concat_ws(' ', encode(id, 'hex'), (SELECT string_agg(encode(p, 'hex'), ',') FROM
+        unnest(participants) p),
+      first_seen, last_seen, last_ts, last_type, state, types_seen, outcome, message_count) AS r FROM conversation ORDER
+        BY id`),
     pairs: await q(
-      `SELECT concat_ws(' ', encode(agent_a, 'hex'), encode(agent_b, 'hex'), messages, last_seen) AS r FROM agent_pair ORDER BY agent_a, agent_b`,
+      `SELECT concat_ws(' ', encode(agent_a, 'hex'), encode(agent_b, 'hex'), ` +
+        `messages, last_seen) AS r FROM agent_pair ORDER BY agent_a, agent_b`,
     ),
     feedback: await q(
-      `SELECT concat_ws(' ', encode(envelope_id, 'hex'), encode(target_agent, 'hex'), score, is_dispute, epoch) AS r FROM feedback ORDER BY envelope_id`,
+      `SELECT concat_ws(' ', encode(envelope_id, 'hex'), encode(target_agent, ` +
+        `'hex'), score, is_dispute, epoch) AS r FROM feedback ORDER BY envelope_id`,
     ),
     bids: await q(
-      `SELECT concat_ws(' ', encode(envelope_id, 'hex'), encode(bidder, 'hex'), encode(terms, 'hex')) AS r FROM notary_bid ORDER BY envelope_id`,
+      `SELECT concat_ws(' ', encode(envelope_id, 'hex'), encode(bidder, ` +
+        `'hex'), encode(terms, 'hex')) AS r FROM notary_bid ORDER BY envelope_id`,
     ),
     counters: await q(`SELECT msg_type || ':' || count AS r FROM msg_type_counter ORDER BY msg_type`),
   };
@@ -165,7 +169,8 @@ const repText = (r: ReputationState) =>
 /** lib/protocol's gossip fold of every stored feedback, per target agent (hex), in (timestamp, envelope_id) order. */
 async function jsFolds(s: Store): Promise<Map<string, string>> {
   const rows = await rawQuery(s)<{ t: string; score: number; outcome: number; role: number; is_dispute: boolean }>(
-    `SELECT encode(target_agent, 'hex') AS t, score, outcome, role, is_dispute FROM feedback ORDER BY target_agent, timestamp, envelope_id`,
+    `SELECT encode(target_agent, 'hex') AS t, score, outcome, role, ` +
+      `is_dispute FROM feedback ORDER BY target_agent, timestamp, envelope_id`,
   );
   const folds = new Map<string, ReputationState>();
   for (const r of rows)

@@ -101,7 +101,8 @@ export function envelopesPort({ db, prisma, live, epochSeconds }: PortContext, h
         const reasons = [...counts.keys()].sort();
         await db.transaction(async (tx) => {
           await tx.query(
-            `INSERT INTO "drop" (reason, peer, source, detail, at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
+            `INSERT INTO "drop" (reason, peer, source, detail, at) SELECT * FROM ` +
+              `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[])`,
             [
               drops.map((d) => d.reason),
               drops.map((d) => d.peer ?? null),

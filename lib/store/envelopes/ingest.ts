@@ -40,7 +40,8 @@ const ingestSql = (head: string, stage: string, rollups = true) => `
 WITH ${head}ins AS (
   INSERT INTO envelope (id, version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id,
     payload_hash, payload_len, signature, raw, source, topic, received_at, epoch)
-  SELECT s.id, s.version, s.msg_type, s.sender, s.recipient, s.ts, ${u64('block_ref')}, ${u64('nonce')}, s.conversation_id,
+  SELECT s.id, s.version, s.msg_type, s.sender, s.recipient, s.ts, ${u64('block_ref')}, ${u64('nonce')},
+    s.conversation_id,
     s.payload_hash, s.payload_len, s.signature, s.raw, s.source::"EnvelopeSource", s.topic, s.received_at, s.epoch
   FROM ${stage} s ORDER BY s.id
   ON CONFLICT (id, epoch) DO NOTHING
@@ -56,7 +57,8 @@ WITH ${head}ins AS (
   FROM ap GROUP BY id ORDER BY id
   ON CONFLICT (id) DO UPDATE SET
     first_seen = LEAST(a.first_seen, excluded.first_seen),
-    last_seen = CASE WHEN excluded.sent = 0 THEN (CASE WHEN a.sent = 0 THEN LEAST(a.last_seen, excluded.last_seen) ELSE a.last_seen END)
+    last_seen = CASE WHEN excluded.sent = 0 THEN (CASE WHEN a.sent = 0 THEN LEAST(a.last_seen, excluded.last_seen) ELSE
+      a.last_seen END)
                      WHEN a.sent = 0 THEN excluded.last_seen ELSE GREATEST(a.last_seen, excluded.last_seen) END,
     sent = a.sent + excluded.sent
   RETURNING id, idx, (xmax = 0) AS inserted
@@ -68,10 +70,12 @@ WITH ${head}ins AS (
   GROUP BY conversation_id
 ), cv AS (
   SELECT conversation_id AS id, min(received_at) AS f, max(received_at) AS l, max(ts) AS last_ts,
-    (array_agg(msg_type ORDER BY ts DESC, msg_type DESC))[1] AS last_type, bit_or(tbit) AS types_seen, count(*)::int AS cnt
+    (array_agg(msg_type ORDER BY ts DESC, msg_type DESC))[1] AS last_type, bit_or(tbit) AS types_seen, count(*)::int AS
+      cnt
   FROM n WHERE tbit IS NOT NULL GROUP BY conversation_id
 ), co AS (
-  INSERT INTO conversation AS c (id, participants, negotiators, first_seen, last_seen, last_ts, last_type, state, types_seen, outcome, message_count)
+  INSERT INTO conversation AS c (id, participants, negotiators, first_seen, last_seen, last_ts, last_type, state,
+    types_seen, outcome, message_count)
   SELECT cv.id, cp.parts, cp.negs, cv.f, cv.l, cv.last_ts, cv.last_type, ${created.state}, cv.types_seen,
     ${created.outcome}, cv.cnt
   FROM cv JOIN cp ON cp.id = cv.id ORDER BY cv.id
@@ -80,7 +84,8 @@ WITH ${head}ins AS (
     negotiators = ${setUnion('negotiators')},
     first_seen = LEAST(c.first_seen, excluded.first_seen),
     last_seen = GREATEST(c.last_seen, excluded.last_seen),
-    last_type = CASE WHEN (excluded.last_ts, excluded.last_type) > (c.last_ts, c.last_type) THEN excluded.last_type ELSE c.last_type END,
+    last_type = CASE WHEN (excluded.last_ts, excluded.last_type) > (c.last_ts, c.last_type) THEN excluded.last_type ELSE
+      c.last_type END,
     last_ts = GREATEST(c.last_ts, excluded.last_ts),
     state = ${merged.state},
     outcome = ${merged.outcome},
@@ -93,7 +98,8 @@ WITH ${head}ins AS (
   ON CONFLICT (agent_a, agent_b) DO UPDATE SET
     messages = p.messages + excluded.messages, last_seen = GREATEST(p.last_seen, excluded.last_seen)
 ), fb AS (
-  INSERT INTO feedback (envelope_id, conversation_id, from_agent, target_agent, score, outcome, is_dispute, role, timestamp, epoch)
+  INSERT INTO feedback (envelope_id, conversation_id, from_agent, target_agent, score, outcome, is_dispute, role,
+    timestamp, epoch)
   SELECT id, fb_conv, sender, fb_target, fb_score, fb_outcome, fb_dispute, fb_role, ts, epoch
   FROM n WHERE fb_conv IS NOT NULL ORDER BY id
   ON CONFLICT (envelope_id) DO NOTHING
@@ -104,9 +110,11 @@ WITH ${head}ins AS (
 ), rc AS (
   -- FEEDBACK rows per agent, counted: a reader whose stored gossip fold covers fewer rows folds
   -- the rest (reputation.ts). An increment, so concurrent batches need no ordering.
-  INSERT INTO reputation_state AS r (agent_id, kind, reliability_score, cooperation_index, notary_accuracy, total_tasks, total_notarized,
+  INSERT INTO reputation_state AS r (agent_id, kind, reliability_score, cooperation_index, notary_accuracy, total_tasks,
+    total_notarized,
     total_disputes, updated_at, feedback_count)
-  SELECT fb_target, 'gossip', 0, 0, 0, 0, 0, 0, now(), count(*)::int FROM n WHERE fb_conv IS NOT NULL GROUP BY fb_target ORDER BY fb_target
+  SELECT fb_target, 'gossip', 0, 0, 0, 0, 0, 0, now(), count(*)::int FROM n WHERE fb_conv IS NOT NULL GROUP BY fb_target
+    ORDER BY fb_target
   ON CONFLICT (agent_id, kind) DO UPDATE SET feedback_count = r.feedback_count + excluded.feedback_count
 ), tc AS (
   INSERT INTO msg_type_counter AS t (msg_type, count)
@@ -134,7 +142,10 @@ const FULL = {
 
 /** ingestBatch's options. */
 export interface IngestOptions {
-  /** Keep the stats rollups (default true). false only measures what they cost (bench:query): the charts then miss these envelopes. */
+  /**
+   * Keep the stats rollups (default true). false only measures what they cost (bench:query): the charts then miss these
+   * envelopes.
+   */
   statsRollups?: boolean;
 }
 

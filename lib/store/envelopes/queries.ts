@@ -185,7 +185,8 @@ export async function recentEnvelopes(
   } else {
     keys = `SELECT seq, epoch FROM envelope ${and([])} ORDER BY seq DESC LIMIT ${lim}`;
   }
-  const sql = `SELECT ${ENVELOPE_COLS} FROM envelope JOIN (${keys}) k (k_seq, k_epoch) ON envelope.seq = k.k_seq AND envelope.epoch = k.k_epoch
+  const sql = `SELECT ${ENVELOPE_COLS} FROM envelope JOIN (${keys}) k (k_seq, k_epoch) ON envelope.seq = k.k_seq AND
+    envelope.epoch = k.k_epoch
     ORDER BY envelope.seq DESC`;
   const rows = await q.query<Row>(sql, args);
   return rows.map(toEnvelope);
@@ -252,7 +253,8 @@ export async function listConversations(q: Queryable, p: ListConversationsParams
   }
   args.push(p.limit ?? 100);
   const rows = await q.query<Row>(
-    `SELECT * FROM conversation ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY last_seen DESC, id LIMIT $${args.length}`,
+    `SELECT * FROM conversation ${where.length ? `WHERE ${where.join(' AND ')}` : ''}` +
+      ` ORDER BY last_seen DESC, id LIMIT $${args.length}`,
     args,
   );
   return rows.map(toConversation);
@@ -292,7 +294,8 @@ export async function getConversation(q: Queryable, id: Uint8Array): Promise<Con
   const rows = await q.query<Row>(`SELECT * FROM conversation WHERE id = $1`, [id]);
   if (!rows[0]) return null;
   const envs = await q.query<Row>(
-    `SELECT ${ENVELOPE_COLS} FROM envelope WHERE conversation_id = $1 ORDER BY envelope.timestamp, envelope.nonce, envelope.seq`,
+    `SELECT ${ENVELOPE_COLS} FROM envelope WHERE conversation_id ` +
+      `= $1 ORDER BY envelope.timestamp, envelope.nonce, envelope.seq`,
     [id],
   );
   const fb = await q.query<Row>(

@@ -93,7 +93,8 @@ testOnEachStore(
     await s.ingestEnvelopes([...items, ...outside].reverse());
 
     const direct = await rawQuery(s)<{ id: Uint8Array; ts: string }>(
-      'SELECT id, timestamp::text AS ts FROM envelope WHERE timestamp >= $1::int8 AND timestamp <= $2::int8 ORDER BY timestamp, id',
+      'SELECT id, timestamp::text AS ts FROM envelope WHERE timestamp ' +
+        '>= $1::int8 AND timestamp <= $2::int8 ORDER BY timestamp, id',
       [String(first), String(last)],
     );
     assert.equal(direct.length, items.length);
@@ -159,7 +160,8 @@ testOnEachStore(
       await rawQuery(s)('SET enable_seqscan = off');
       const plan = (
         await rawQuery(s)<{ 'QUERY PLAN': string }>(
-          `EXPLAIN SELECT id FROM envelope WHERE timestamp >= $1::int8 AND timestamp <= $2::int8 AND (timestamp, id) > ($1::int8, '\\x00'::bytea) ORDER BY timestamp, id LIMIT 5`,
+          `EXPLAIN SELECT id FROM envelope WHERE timestamp >= $1::int8 AND timestamp <= $2::int8 ` +
+            `AND (timestamp, id) > ($1::int8, '\\x00'::bytea) ORDER BY timestamp, id LIMIT 5`,
           [String(first), String(last)],
         )
       )

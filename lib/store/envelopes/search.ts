@@ -73,7 +73,8 @@ export async function search(q: Queryable, t: SearchTerms): Promise<SearchRows> 
       ]),
     );
     const envs = await q.query<Row>(
-      `SELECT id, msg_type, sender, conversation_id, seq::text AS seq FROM envelope WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`,
+      `SELECT id, msg_type, sender, conversation_id, seq::text AS seq ` +
+        `FROM envelope WHERE id BETWEEN $1 AND $2 ORDER BY id LIMIT $3`,
       [...r32, limit],
     );
     out.envelopes = envs.map((r) => ({
@@ -129,7 +130,8 @@ export async function search(q: Queryable, t: SearchTerms): Promise<SearchRows> 
     }
     args.push(limit);
     const rows = await q.query<Row>(
-      `SELECT agent_id, epoch::text AS epoch, status::text AS status, signature FROM batch WHERE ${where.join(' AND ')} ORDER BY epoch DESC, agent_id LIMIT $${args.length}`,
+      `SELECT agent_id, epoch::text AS epoch, status::text AS status, signature FROM batch ` +
+        `WHERE ${where.join(' AND ')} ORDER BY epoch DESC, agent_id LIMIT $${args.length}`,
       args,
     );
     out.batches = rows.map((r) => ({
@@ -139,7 +141,8 @@ export async function search(q: Queryable, t: SearchTerms): Promise<SearchRows> 
       signature: (r.signature as string | null) ?? null,
     }));
     const ch = await q.query<Row>(
-      `SELECT address, agent_id, epoch::text AS epoch, status FROM challenge WHERE ${where.join(' AND ')} ORDER BY epoch DESC, address LIMIT $${args.length}`,
+      `SELECT address, agent_id, epoch::text AS epoch, status FROM challenge WHERE ` +
+        `${where.join(' AND ')} ORDER BY epoch DESC, address LIMIT $${args.length}`,
       args,
     );
     out.challenges = ch.map(toChallenge);
@@ -147,16 +150,19 @@ export async function search(q: Queryable, t: SearchTerms): Promise<SearchRows> 
   if (t.base58Prefix && t.base58Prefix.length >= 4) {
     const like = likePrefix(t.base58Prefix);
     const ch = await q.query<Row>(
-      `SELECT address, agent_id, epoch::text AS epoch, status FROM challenge WHERE address LIKE $1 ORDER BY address LIMIT $2`,
+      `SELECT address, agent_id, epoch::text AS epoch, status FROM ` +
+        `challenge WHERE address LIKE $1 ORDER BY address LIMIT $2`,
       [like, limit],
     );
     const seen = new Set(out.challenges.map((c) => c.address));
     out.challenges.push(...ch.map(toChallenge).filter((c) => !seen.has(c.address)));
     const tx = await q.query<Row>(
       `SELECT signature, what, agent_id, agent_address, epoch FROM (
-         SELECT signature, 'batch' AS what, agent_id, NULL::text AS agent_address, epoch::text AS epoch FROM batch WHERE signature LIKE $1
+         SELECT signature, 'batch' AS what, agent_id, NULL::text AS agent_address, epoch::text AS epoch FROM batch WHERE
+           signature LIKE $1
          UNION ALL
-         SELECT t.signature, 'challenge ' || t.status, c.agent_id, NULL, c.epoch::text FROM challenge_transition t JOIN challenge c ON c.address = t.challenge WHERE t.signature LIKE $1
+         SELECT t.signature, 'challenge ' || t.status, c.agent_id, NULL, c.epoch::text FROM challenge_transition t JOIN
+           challenge c ON c.address = t.challenge WHERE t.signature LIKE $1
          UNION ALL
          SELECT signature, name, NULL::bytea, data->>'agent', NULL FROM chain_event
            WHERE signature LIKE $1 AND name NOT IN ('BatchSubmitted', 'ChallengeSubmitted', 'ChallengeResolved')
@@ -245,7 +251,8 @@ export async function listConversationsPage(
   if (f.toMs !== undefined) where.push(`last_seen <= ${arg(new Date(f.toMs).toISOString())}::timestamptz`);
   if (f.cursor) where.push(`(${key.col}, id) < (${arg(key.param(f.cursor.value))}::${key.cast}, ${arg(f.cursor.id)})`);
   const rows = await q.query<Row>(
-    `SELECT * FROM conversation ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${key.col} DESC, id DESC LIMIT ${arg(f.limit + 1)}`,
+    `SELECT * FROM conversation ${where.length ? `WHERE ${where.join(' AND ')}` : ''}` +
+      ` ORDER BY ${key.col} DESC, id DESC LIMIT ${arg(f.limit + 1)}`,
     args,
   );
   const list = rows.slice(0, f.limit).map(

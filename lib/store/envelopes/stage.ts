@@ -60,7 +60,9 @@ export const STAGE_DDL = `CREATE TEMP TABLE IF NOT EXISTS zx_stage (
 ) ON COMMIT DELETE ROWS`;
 
 /** A FROM item yielding the staged rows from `encodeColumns`' parameters $1..$31. */
-export const UNNEST_COLUMNS = `unnest(${STAGE_COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')}) AS u(${STAGE_COLUMNS.map(([n]) => n).join(', ')})`;
+export const UNNEST_COLUMNS =
+  `unnest(${STAGE_COLUMNS.map(([, t], i) => `$${i + 1}::${t}[]`).join(', ')}` +
+  `) AS u(${STAGE_COLUMNS.map(([n]) => n).join(', ')})`;
 
 const INT8_MAX = (1n << 63n) - 1n;
 const U64 = 1n << 64n;

@@ -48,8 +48,10 @@ export function envelopeCsvCopySql(f: ExportFilter, o: EnvelopeCsvCopy, epochSec
  * `payload` (the payload's own bytes) after payload_len when given.
  */
 function envelopeCopySql(payload: string | null, f: ExportFilter, limit?: number, epochSeconds?: number): string {
-  return `COPY (SELECT e.id, e.seq, e.version, e.msg_type, e.sender, e.recipient, e.timestamp, e.block_ref::text, e.nonce::text,
-    e.conversation_id, e.payload_hash, e.payload_len, ${payload === null ? '' : `${payload}, `}e.signature, e.raw, e.epoch, e.source::text, e.topic, e.received_at
+  return `COPY (SELECT e.id, e.seq, e.version, e.msg_type, e.sender, e.recipient, e.timestamp, e.block_ref::text,
+    e.nonce::text,
+    e.conversation_id, e.payload_hash, e.payload_len, ${payload === null ? '' : `${payload}, `}e.signature, e.raw,
+      e.epoch, e.source::text, e.topic, e.received_at
   ${fromWhere(f, limit, epochSeconds)}) TO STDOUT (FORMAT binary)`;
 }
 
@@ -70,7 +72,10 @@ function fromWhere(f: ExportFilter, limit?: number, epochSeconds?: number): stri
   if (f.agent) where.push(`(e.sender = ${literal(f.agent)} OR e.recipient = ${literal(f.agent)})`);
   if (f.types?.length) where.push(`e.msg_type IN (${f.types.map(literal).join(', ')})`);
   if (f.maxSeq !== undefined) where.push(`e.seq <= ${literal(f.maxSeq)}`);
-  return `FROM envelope e ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY e.seq${limit === undefined ? '' : ` LIMIT ${literal(limit)}`}`;
+  return (
+    `FROM envelope e ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ` +
+    `ORDER BY e.seq${limit === undefined ? '' : ` LIMIT ${literal(limit)}`}`
+  );
 }
 
 /**

@@ -12,7 +12,8 @@ import { createTestDatabase, skipWithoutPostgres, testPostgresUrl } from '../tes
 const url = testPostgresUrl();
 const EPOCH_SECONDS = 3_600;
 const COLS =
-  'version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id, payload_hash, payload_len, signature, raw, source, topic, received_at, epoch';
+  'version, msg_type, sender, recipient, timestamp, block_ref, nonce, conversation_id, ' +
+  'payload_hash, payload_len, signature, raw, source, topic, received_at, epoch';
 
 describe('the envelope snapshot on Postgres', { skip: skipWithoutPostgres() }, () => {
   let store: Store;
@@ -34,7 +35,8 @@ describe('the envelope snapshot on Postgres', { skip: skipWithoutPostgres() }, (
   /** A copy of a stored envelope under a new id, inserted on `c` (in whatever transaction it has open); its seq. */
   const insertCopy = async (c: pg.Client, tag: number) => {
     const r = await c.query(
-      `INSERT INTO envelope (id, ${COLS}) SELECT sha256(id || $1::bytea), ${COLS} FROM envelope ORDER BY seq LIMIT 1 RETURNING seq::text AS seq`,
+      `INSERT INTO envelope (id, ${COLS}) SELECT sha256(id || $1::bytea), ` +
+        `${COLS} FROM envelope ORDER BY seq LIMIT 1 RETURNING seq::text AS seq`,
       [Buffer.from([tag])],
     );
     return BigInt(r.rows[0].seq);

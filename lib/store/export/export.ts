@@ -148,9 +148,11 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
       break;
     case 'feedback':
       Object.assign(p, {
-        select: `f.envelope_id, f.conversation_id, f.from_agent, f.target_agent, f.score, f.outcome, f.is_dispute, f.role,
+        select: `f.envelope_id, f.conversation_id, f.from_agent, f.target_agent, f.score, f.outcome, f.is_dispute,
+          f.role,
         f.timestamp::text AS ts, f.epoch,
-        CASE WHEN f.timestamp = ${INT8_MAX} THEN (SELECT e.raw FROM envelope e WHERE e.id = f.envelope_id LIMIT 1) END AS raw`,
+        CASE WHEN f.timestamp = ${INT8_MAX} THEN (SELECT e.raw FROM envelope e WHERE e.id = f.envelope_id LIMIT 1) END
+          AS raw`,
         from: 'feedback f',
         key: [{ expr: 'f.envelope_id', alias: 'envelope_id', cast: 'bytea' }],
       });
@@ -164,7 +166,8 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
         const w: string[] = [];
         seqWhere(p, w, 'fe.seq', f);
         p.where.push(
-          `EXISTS (SELECT 1 FROM envelope fe WHERE fe.id = f.envelope_id AND fe.epoch = f.epoch AND ${w.join(' AND ')})`,
+          `EXISTS (SELECT 1 FROM envelope fe WHERE fe.id = ` +
+            `f.envelope_id AND fe.epoch = f.epoch AND ${w.join(' AND ')})`,
         );
       }
       break;
@@ -175,7 +178,9 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
         p,
         table === 'batches'
           ? {
-              select: `b.agent_id, b.epoch::text AS epoch, b.batch_hash, b.root, b.slot::text AS slot, b.signature, b.status::text AS status, b.log_root, b.updated_at`,
+              select:
+                `b.agent_id, b.epoch::text AS epoch, b.batch_hash, b.root, b.slot::text ` +
+                `AS slot, b.signature, b.status::text AS status, b.log_root, b.updated_at`,
               from: 'batch b',
               key: [
                 { expr: 'b.epoch', alias: 'epoch', cast: 'int8' },
@@ -183,10 +188,13 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
               ],
             }
           : {
-              select: `c.address, c.agent_id, c.epoch::text AS epoch, c.challenger, c.status, c.slot::text AS slot, c.opened_slot::text AS opened_slot, c.updated_at,
-          (SELECT COALESCE(json_agg(json_build_object('status', t.status, 'slot', t.slot::text, 'signature', t.signature) ORDER BY t.slot, t.id), '[]'::json)::text
+              select: `c.address, c.agent_id, c.epoch::text AS epoch, c.challenger, c.status, c.slot::text AS slot,
+                c.opened_slot::text AS opened_slot, c.updated_at,
+          (SELECT COALESCE(json_agg(json_build_object('status', t.status, 'slot', t.slot::text, 'signature',
+            t.signature) ORDER BY t.slot, t.id), '[]'::json)::text
              FROM challenge_transition t WHERE t.challenge = c.address) AS transitions`,
-              // Byte order whatever the database's collation: a release's row order is declared (lib/export/verify-order.ts).
+              // Byte order whatever the database's collation: a release's row order is declared
+              // (lib/export/verify-order.ts).
               from: 'challenge c',
               key: [{ expr: '(c.address COLLATE "C")', alias: 'address', cast: 'text' }],
             },
@@ -201,8 +209,10 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
     }
     case 'reconciliation':
       Object.assign(p, {
-        select: `r.agent_id, r.epoch::text AS epoch, r.status::text AS status, r.log_entries, r.seen, r.seen_logged, r.seen_not_logged, r.logged_not_seen,
-        r.seen_broadcast, r.committed_broadcast, r.seen_notary, r.committed_notary, r.seen_reputation, r.committed_reputation, r.seen_stream, r.committed_stream, r.computed_at`,
+        select: `r.agent_id, r.epoch::text AS epoch, r.status::text AS status, r.log_entries, r.seen, r.seen_logged,
+          r.seen_not_logged, r.logged_not_seen,
+        r.seen_broadcast, r.committed_broadcast, r.seen_notary, r.committed_notary, r.seen_reputation,
+          r.committed_reputation, r.seen_stream, r.committed_stream, r.computed_at`,
         from: 'reconciliation r',
         key: [
           { expr: 'r.epoch', alias: 'epoch', cast: 'int8' },
@@ -225,15 +235,21 @@ function plan(table: ExportStoreTable, f: ExportFilter, epochSeconds: number): P
       const first = (
         type: number,
         cols: string,
-      ) => `LEFT JOIN LATERAL (SELECT ${cols} FROM envelope s WHERE s.conversation_id = e.conversation_id AND s.msg_type = ${type}${stored.map((w) => ` AND ${w}`).join('')}
+      ) => `LEFT JOIN LATERAL (SELECT ${cols} FROM envelope s WHERE s.conversation_id = e.conversation_id AND s.msg_type
+        = ${type}${stored.map((w) => ` AND ${w}`).join('')}
         ORDER BY s.timestamp, s.nonce, s.id LIMIT 1)`;
       Object.assign(p, {
-        select: `e.id, e.raw, e.conversation_id, e.sender, e.recipient, e.epoch, (extract(epoch from e.received_at) * 1000000)::int8::text AS received_us,
-          pr.sender AS proposer, pr.recipient AS responder, na.recipient AS notary, v.raw AS verdict_raw, v.payload_len AS verdict_payload_len,
-          oc.total, oc.upheld, oc.rejected, oc.unclear, (extract(epoch from oc.last_at) * 1000000)::int8::text AS last_opinion_us`,
-        from: `envelope e ${first(3, 's.sender, s.recipient')} pr ON true ${first(9, 's.recipient')} na ON true ${first(10, 's.raw, s.payload_len')} v ON true
+        select: `e.id, e.raw, e.conversation_id, e.sender, e.recipient, e.epoch, (extract(epoch from e.received_at) *
+          1000000)::int8::text AS received_us,
+          pr.sender AS proposer, pr.recipient AS responder, na.recipient AS notary, v.raw AS verdict_raw, v.payload_len
+            AS verdict_payload_len,
+          oc.total, oc.upheld, oc.rejected, oc.unclear, (extract(epoch from oc.last_at) * 1000000)::int8::text AS
+            last_opinion_us`,
+        from: `envelope e ${first(3, 's.sender, s.recipient')} pr ON true ${first(9, 's.recipient')} na ON true
+          ${first(10, 's.raw, s.payload_len')} v ON true
           LEFT JOIN LATERAL (SELECT count(*)::int AS total, count(*) FILTER (WHERE o.opinion = 'upheld')::int AS upheld,
-            count(*) FILTER (WHERE o.opinion = 'rejected')::int AS rejected, count(*) FILTER (WHERE o.opinion = 'unclear')::int AS unclear, max(o.signed_at) AS last_at
+            count(*) FILTER (WHERE o.opinion = 'rejected')::int AS rejected, count(*) FILTER (WHERE o.opinion =
+              'unclear')::int AS unclear, max(o.signed_at) AS last_at
             FROM dispute_opinion o WHERE o.dispute_id = e.id AND o.counted) oc ON true`,
         key: [
           { expr: 'e.timestamp', alias: 'ts', cast: 'int8' },
@@ -377,8 +393,8 @@ async function* keysetPages(
 
 /**
  * A Postgres cursor read as pages, at most one page ahead of the consumer. The transaction
- * callback waits for the consumer when a fetched page is still untaken; a consumer that stops (return/throw/abort) makes the callback throw, which rolls the
- * transaction back and closes the cursor.
+ * callback waits for the consumer when a fetched page is still untaken; a consumer that stops (return/throw/abort)
+ * makes the callback throw, which rolls the transaction back and closes the cursor.
  */
 function cursorPages(
   db: Db,
@@ -554,6 +570,8 @@ export type ExportSource = ReturnType<typeof exportSource>;
  * column of `envelope` in the export's order, as CSV.
  */
 export function envelopesCopySql(): string {
-  return `COPY (SELECT e.id, e.seq, e.version, e.msg_type, e.sender, e.recipient, e.timestamp, e.block_ref, e.nonce, e.conversation_id,
-    e.payload_hash, e.payload_len, e.signature, e.raw, e.source, e.topic, e.received_at, e.epoch FROM envelope e ORDER BY e.seq) TO STDOUT WITH (FORMAT csv, HEADER)`;
+  return `COPY (SELECT e.id, e.seq, e.version, e.msg_type, e.sender, e.recipient, e.timestamp, e.block_ref, e.nonce,
+    e.conversation_id,
+    e.payload_hash, e.payload_len, e.signature, e.raw, e.source, e.topic, e.received_at, e.epoch FROM envelope e ORDER
+      BY e.seq) TO STDOUT WITH (FORMAT csv, HEADER)`;
 }

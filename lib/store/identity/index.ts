@@ -32,7 +32,8 @@ export function identityPort({ db, prisma, live }: PortContext): IdentityPort {
         if (!(k.publicKey instanceof Uint8Array) || k.publicKey.length !== 32)
           throw new TypeError('publicKey must be 32 bytes');
         await db.query(
-          `INSERT INTO signer_key (agent_id, public_key, role, source) VALUES ($1, $2, $3::"SignerRole", $4::"KeySource")
+          `INSERT INTO signer_key (agent_id, public_key, role, source) VALUES ($1, $2, $3::"SignerRole",
+            $4::"KeySource")
         ON CONFLICT (agent_id, public_key) DO UPDATE SET role = excluded.role, source = excluded.source`,
           [k.agentId, k.publicKey, k.role ?? 'owner', k.source ?? 'local'],
         );

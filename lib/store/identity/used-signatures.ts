@@ -33,7 +33,8 @@ export function usedSignatures(db: Queryable, clock: () => number = Date.now): U
       if (sig.length !== 64) throw new RangeError(`a signature is 64 bytes, not ${sig.length}`);
       if (clock() - prunedAt > PRUNE_EVERY_MS) await prune();
       const rows = await db.query(
-        `INSERT INTO used_signature (sig, purpose, expires_at) VALUES ($1, $2, $3) ON CONFLICT (sig) DO NOTHING RETURNING 1`,
+        `INSERT INTO used_signature (sig, purpose, expires_at) ` +
+          `VALUES ($1, $2, $3) ON CONFLICT (sig) DO NOTHING RETURNING 1`,
         [sig, purpose, expiresAt],
       );
       return rows.length === 1;

@@ -80,7 +80,8 @@ test('one leader per role; the standby takes over when the leader stops or its s
     assert.equal(b.leading, false, 'the standby waits while the leader holds the lock');
     const [held] = (
       await admin.query(
-        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted`,
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' ` +
+          `AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted`,
         [LEADER_LOCK_CLASS, LEADER_ROLES.alerts],
       )
     ).rows;
@@ -186,7 +187,8 @@ test('a leader whose connection goes silent stops its work before Postgres lets 
     const bStart = w.events.find((e) => e.who === 'b' && e.what === 'start');
     assert.ok(aStop && bStart);
     t.diagnostic(
-      `silent leader stopped its work after ${aStop.at - frozenAt} ms; the standby led after ${bStart.at - frozenAt} ms`,
+      `silent leader stopped its work after ${aStop.at - frozenAt}` +
+        ` ms; the standby led after ${bStart.at - frozenAt} ms`,
     );
     assert.ok(aStop.at <= bStart.at, 'the silent leader stopped before the standby started');
     assert.ok(bStart.at - frozenAt < 10_000, 'hand-over within 10 s');

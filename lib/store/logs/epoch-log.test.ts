@@ -1,6 +1,6 @@
 // Uploaded epoch logs: save is idempotent, a different log replaces the stored one (only when
-// the caller may replace: the agent's signed upload) until the batch is verified, reads return envelopes in position order. PGlite always; Postgres
-// with TEST_DATABASE_URL.
+// the caller may replace: the agent's signed upload) until the batch is verified, reads return envelopes in position
+// order. PGlite always; Postgres with TEST_DATABASE_URL.
 
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';

@@ -106,7 +106,8 @@ export async function unverifiedBatchesWithLog(
 ): Promise<{ agentId: Uint8Array; epoch: bigint; root: Uint8Array; data: unknown }[]> {
   const rows = await q.query<Record<string, unknown>>(
     `SELECT b.agent_id, b.epoch::text AS epoch, b.root, b.data FROM batch b
-    WHERE b.status = 'unverified' AND EXISTS (SELECT 1 FROM epoch_log_entry l WHERE l.agent_id = b.agent_id AND l.epoch = b.epoch)
+    WHERE b.status = 'unverified' AND EXISTS (SELECT 1 FROM epoch_log_entry l WHERE l.agent_id = b.agent_id AND l.epoch
+      = b.epoch)
     ORDER BY b.epoch LIMIT $1`,
     [limit],
   );

@@ -194,7 +194,8 @@ export async function meshHealthObservers(
       [p.res, p.from, p.to],
     ),
     q.query<{ bucket: string; n: number; lo: number; hi: number }>(
-      `SELECT bucket::text AS bucket, count(*)::int AS n, min(latency_p50) AS lo, max(latency_p50) AS hi FROM mesh_health
+      `SELECT bucket::text AS bucket, count(*)::int AS n, min(latency_p50) AS lo, max(latency_p50) AS hi FROM
+        mesh_health
       WHERE res = $1 AND bucket >= $2 AND bucket < $3 AND topic = '${NODE_TOPIC}' AND latency_p50 IS NOT NULL
       GROUP BY bucket HAVING count(*) > 1 ORDER BY bucket`,
       [p.res, p.from, p.to],

@@ -25,7 +25,9 @@ export {
   type TopicFigures,
 } from './reconciliation';
 
-/** Gossip ↔ chain reconciliation (reconciliation.ts): totals and rows as stored at each verdict, one agent-epoch live. */
+/**
+ * Gossip ↔ chain reconciliation (reconciliation.ts): totals and rows as stored at each verdict, one agent-epoch live.
+ */
 export interface ReconciliationPort {
   reconciliationTotals(): Promise<ReconciliationTotals>;
   listReconciliation(p?: { agent?: Uint8Array; limit?: number }): Promise<ReconciliationRow[]>;

@@ -51,7 +51,8 @@ const fb = (about: Uint8Array) =>
 const e1 = env(A, MsgType.PROPOSE, { to: B, source: 'stream' }); // A's and B's logs
 const e2 = env(A, MsgType.ADVERTISE, { source: 'gossip', topic: '/0x01/v1/broadcast' }); // seen, in no log
 const e3 = env(B, MsgType.COUNTER, { to: A, source: 'upload' }); // never seen live, in A's and B's logs
-const e4 = env(C, MsgType.FEEDBACK, { payload: fb(A), source: 'gossip', topic: '/0x01/v1/reputation' }); // about A, in A's log
+// about A, in A's log
+const e4 = env(C, MsgType.FEEDBACK, { payload: fb(A), source: 'gossip', topic: '/0x01/v1/reputation' });
 const e5 = env(A, MsgType.NOTARIZE_BID, {
   payload: encodeNotarizeBid({ bidType: 0, conversationId: new Uint8Array(16).fill(5), terms: new Uint8Array(0) }),
   source: 'gossip',

@@ -38,7 +38,10 @@ export interface TopicFigures {
   committed: number;
 }
 
-/** One agent-epoch. Figures are null unless `status` is verified (an unverified batch has no stored row, only its status). */
+/**
+ * One agent-epoch. Figures are null unless `status` is verified (an unverified batch has no stored row, only its
+ * status).
+ */
 export interface ReconciliationRow {
   agent: Uint8Array;
   epoch: bigint;
@@ -133,11 +136,13 @@ const BASE = `lg AS (SELECT envelope_id AS id FROM epoch_log_entry WHERE agent_i
       WHERE f.target_agent = $1 AND f.epoch = $3::int4 AND e.source <> 'upload'),
   sent AS (
     SELECT m.id, CASE WHEN m.source = 'stream' THEN 'stream' WHEN m.topic = '/0x01/v1/broadcast' THEN 'broadcast'
-      WHEN m.topic = '/0x01/v1/notary' THEN 'notary' WHEN m.topic = '/0x01/v1/reputation' THEN 'reputation' END AS bucket, m.msg_type, m.source, m.topic
+      WHEN m.topic = '/0x01/v1/notary' THEN 'notary' WHEN m.topic = '/0x01/v1/reputation' THEN 'reputation' END AS
+        bucket, m.msg_type, m.source, m.topic
     FROM mine m WHERE m.sender = $1),
   peers AS (
     SELECT $1::bytea AS a UNION SELECT m.recipient FROM mine m WHERE m.sender = $1
-    UNION SELECT f.target_agent FROM feedback f WHERE f.from_agent = $1 AND f.epoch = $3::int4 AND f.envelope_id IN (SELECT id FROM sent)),
+    UNION SELECT f.target_agent FROM feedback f WHERE f.from_agent = $1 AND f.epoch = $3::int4 AND f.envelope_id IN
+      (SELECT id FROM sent)),
   cl AS (
     SELECT DISTINCT l.envelope_id AS id FROM epoch_log_entry l
       JOIN batch vb ON vb.agent_id = l.agent_id AND vb.epoch = l.epoch AND vb.status = 'verified'
@@ -156,10 +161,17 @@ const FIGURES = `fig AS (
   SELECT $1::bytea AS agent_id, $2::int8 AS epoch, st.status, st.log_root,
     (SELECT count(*) FROM lg)::int AS log_entries,
     CASE WHEN st.status = 'verified' THEN (SELECT count(*) FROM mine)::int END AS seen,
-    CASE WHEN st.status = 'verified' THEN (SELECT count(*) FROM mine WHERE id IN (SELECT id FROM lg))::int END AS seen_logged,
-    CASE WHEN st.status = 'verified' THEN (SELECT count(*) FROM mine WHERE id NOT IN (SELECT id FROM lg))::int END AS seen_not_logged,
-    CASE WHEN st.status = 'verified' THEN ((SELECT count(*) FROM lg) - (SELECT count(*) FROM lseen))::int END AS logged_not_seen,
-    ${RECON_TOPICS.map((t) => `CASE WHEN st.status = 'verified' THEN tp.seen_${t} END AS seen_${t}, CASE WHEN st.status = 'verified' THEN tp.committed_${t} END AS committed_${t}`).join(',\n    ')}
+    CASE WHEN st.status = 'verified' THEN (SELECT count(*) FROM mine WHERE id IN (SELECT id FROM lg))::int END AS
+      seen_logged,
+    CASE WHEN st.status = 'verified' THEN (SELECT count(*) FROM mine WHERE id NOT IN (SELECT id FROM lg))::int END AS
+      seen_not_logged,
+    CASE WHEN st.status = 'verified' THEN ((SELECT count(*) FROM lg) - (SELECT count(*) FROM lseen))::int END AS
+      logged_not_seen,
+    ${RECON_TOPICS.map(
+      (t) =>
+        `CASE WHEN st.status = 'verified' THEN tp.seen_${t} END AS seen_${t}, CASE ` +
+        `WHEN st.status = 'verified' THEN tp.committed_${t} END AS committed_${t}`,
+    ).join(',\n    ')}
   FROM st CROSS JOIN (SELECT ${topicSelect}) tp
   WHERE st.status IN ('verified', 'mismatch'))`;
 
@@ -172,7 +184,9 @@ const ROW_COLS = ['log_entries', 'seen', 'seen_logged', 'seen_not_logged', 'logg
  */
 async function recompute(q: Queryable, agent: Uint8Array, epoch: bigint): Promise<boolean> {
   const sumOf = (sign: string, from: string) =>
-    `SELECT ${from}.status, ${sign}1 AS agent_epochs, ${ROW_COLS.map((c) => `${sign}COALESCE(${from}.${c}, 0)::int8 AS ${c}`).join(', ')} FROM ${from}`;
+    `SELECT ${from}.status, ${sign}1 AS agent_epochs, ${ROW_COLS.map(
+      (c) => `${sign}COALESCE(${from}.${c}, 0)::int8 AS ${c}`,
+    ).join(', ')} FROM ${from}`;
   // No FOR UPDATE on `old`: a row the same statement updates is skipped by a locking read, which
   // would leave the old figures in the totals. Verdicts come from the indexer's one serial queue.
   const r = await q.query<Row>(
@@ -180,7 +194,8 @@ async function recompute(q: Queryable, agent: Uint8Array, epoch: bigint): Promis
     st AS (SELECT status, log_root FROM batch WHERE agent_id = $1 AND epoch = $2::int8),
     ${BASE},
     ${FIGURES},
-    del AS (DELETE FROM reconciliation r WHERE r.agent_id = $1 AND r.epoch = $2::int8 AND NOT EXISTS (SELECT 1 FROM fig) RETURNING 1),
+    del AS (DELETE FROM reconciliation r WHERE r.agent_id = $1 AND r.epoch = $2::int8 AND NOT EXISTS (SELECT 1 FROM fig)
+      RETURNING 1),
     up AS (
       INSERT INTO reconciliation (agent_id, epoch, status, log_root, ${ROW_COLS.join(', ')}, computed_at)
       SELECT agent_id, epoch, status, log_root, ${ROW_COLS.join(', ')}, now() FROM fig
@@ -257,12 +272,16 @@ export function rowOf(r: Row): ReconciliationRow {
   };
 }
 
-export const SELECT_ROW = `agent_id, epoch::text AS epoch, status::text AS status, log_entries, seen, seen_logged, seen_not_logged, logged_not_seen, ${TOPIC_COLS.join(', ')}, computed_at`;
+export const SELECT_ROW =
+  `agent_id, epoch::text AS epoch, status::text AS status, log_entries, seen, ` +
+  `seen_logged, seen_not_logged, logged_not_seen, ${TOPIC_COLS.join(', ')}, computed_at`;
 
 /** Totals over every stored agent-epoch: a read of the two-row totals table. */
 export async function reconciliationTotals(q: Queryable): Promise<ReconciliationTotals> {
   const rows = await q.query<Row>(
-    `SELECT status::text AS status, agent_epochs::text AS agent_epochs, ${ROW_COLS.map((c) => `${c}::text AS ${c}`).join(', ')} FROM reconciliation_total`,
+    `SELECT status::text AS status, agent_epochs::text AS agent_epochs, ${ROW_COLS.map(
+      (c) => `${c}::text AS ${c}`,
+    ).join(', ')} FROM reconciliation_total`,
   );
   const v = rows.find((r) => r.status === 'verified');
   const m = rows.find((r) => r.status === 'mismatch');
@@ -315,7 +334,8 @@ export async function reconciliationDetail(
   check(agent, epoch);
   const args = [agent, epoch.toString(), envEpoch(epoch)];
   const [b] = await q.query<Row>(
-    `SELECT status::text AS status, (SELECT count(*) FROM epoch_log_entry WHERE agent_id = $1 AND epoch = $2::int8)::int AS n
+    `SELECT status::text AS status, (SELECT count(*) FROM epoch_log_entry WHERE agent_id = $1 AND epoch = $2::int8)::int
+      AS n
     FROM (SELECT 1) x LEFT JOIN batch ON agent_id = $1 AND epoch = $2::int8`,
     args.slice(0, 2),
   );
@@ -341,16 +361,24 @@ export async function reconciliationDetail(
   });
   const rows = await q.query<Row>(
     `WITH ${BASE},
-    snl AS (SELECT 'snl' AS k, id, msg_type, source, topic FROM mine WHERE id NOT IN (SELECT id FROM lg) ORDER BY id LIMIT ${DETAIL_LIST_LIMIT}),
+    snl AS (SELECT 'snl' AS k, id, msg_type, source, topic FROM mine WHERE id NOT IN (SELECT id FROM lg) ORDER BY id
+      LIMIT ${DETAIL_LIST_LIMIT}),
     lns AS (SELECT 'lns' AS k, lg.id, e.msg_type, e.source::text AS source, e.topic FROM lg
       LEFT JOIN envelope e ON e.id = lg.id AND e.epoch BETWEEN $3::int4 - 1 AND $3::int4 + 1
       WHERE lg.id NOT IN (SELECT id FROM lseen) ORDER BY lg.id LIMIT ${DETAIL_LIST_LIMIT}),
-    snc AS (SELECT 'nc:' || bucket AS k, id, msg_type, source, topic FROM (SELECT s.*, row_number() OVER (PARTITION BY bucket ORDER BY id) AS rn
+    snc AS (SELECT 'nc:' || bucket AS k, id, msg_type, source, topic FROM (SELECT s.*, row_number() OVER (PARTITION BY
+      bucket ORDER BY id) AS rn
       FROM sent s WHERE bucket IS NOT NULL AND id NOT IN (SELECT id FROM cl)) x WHERE rn <= ${DETAIL_LIST_LIMIT}),
     cnt AS (SELECT 'count' AS k, NULL::bytea AS id, NULL::int AS msg_type, NULL::text AS source,
-      json_build_object('seen', (SELECT count(*) FROM mine), 'seen_logged', (SELECT count(*) FROM mine WHERE id IN (SELECT id FROM lg)),
+      json_build_object('seen', (SELECT count(*) FROM mine), 'seen_logged', (SELECT count(*) FROM mine WHERE id IN
+        (SELECT id FROM lg)),
         'logged_seen', (SELECT count(*) FROM lseen),
-        ${RECON_TOPICS.map((t) => `'seen_${t}', (SELECT count(*) FROM sent WHERE bucket = '${t}'), 'committed_${t}', (SELECT count(*) FROM sent WHERE bucket = '${t}' AND id IN (SELECT id FROM cl))`).join(', ')})::text AS topic)
+        ${RECON_TOPICS.map(
+          (t) =>
+            `'seen_${t}', (SELECT count(*) FROM sent WHERE bucket = '${t}'), 'committed_${t}` +
+            `', (SELECT count(*) FROM sent WHERE bucket = '${t}' AND id IN (SELECT id FROM cl))`,
+        ).join(', ')})::text
+          AS topic)
     SELECT * FROM snl UNION ALL SELECT * FROM lns UNION ALL SELECT * FROM snc UNION ALL SELECT * FROM cnt`,
     args,
   );

@@ -26,7 +26,8 @@ export interface FeedbackBacking {
 }
 
 const PAIRS = `WITH pairs AS (
-    SELECT target_agent AS t, from_agent AS s, count(*)::int AS n FROM feedback WHERE target_agent = ANY($1::bytea[]) GROUP BY 1, 2
+    SELECT target_agent AS t, from_agent AS s, count(*)::int AS n FROM feedback WHERE target_agent = ANY($1::bytea[])
+      GROUP BY 1, 2
   ), judged AS (
     SELECT p.t, p.s, p.n,
       NOT EXISTS (SELECT 1 FROM stake k WHERE k.agent_id = p.s AND k.amount > 0)
@@ -44,7 +45,8 @@ export async function feedbackBacking(
   const out = new Map<string, FeedbackBacking>();
   if (agents.length === 0) return out;
   const rows = await q.query<Row>(
-    `${PAIRS} SELECT t, sum(n)::int AS feedback, COALESCE(sum(n) FILTER (WHERE unbacked), 0)::int AS unbacked FROM judged GROUP BY t`,
+    `${PAIRS} SELECT t, sum(n)::int AS feedback, COALESCE(sum(n) ` +
+      `FILTER (WHERE unbacked), 0)::int AS unbacked FROM judged GROUP BY t`,
     [[...agents]],
   );
   for (const r of rows)

@@ -25,7 +25,10 @@ export interface ReputationPort {
   ): Promise<{ points: ReputationPoint[]; more: boolean }>;
   /** Folds verified batches that have no authoritative point yet, at most `limit` (reputation-points.ts). */
   backfillBatchPoints(limit?: number): Promise<{ looked: number; folded: number }>;
-  /** Per agent: FEEDBACK about it and how much comes from senders with no stake and no deal with it (feedback-backing.ts). */
+  /**
+   * Per agent: FEEDBACK about it and how much comes from senders with no stake and no deal with it
+   * (feedback-backing.ts).
+   */
   feedbackBacking(agents: readonly Uint8Array[]): Promise<Map<string, FeedbackBacking>>;
   unbackedSenders(agent: Uint8Array): Promise<Set<string>>;
 }

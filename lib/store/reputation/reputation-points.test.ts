@@ -82,7 +82,8 @@ const pointsOf = async (
 ) => (await store.reputationPoints(A, kind, 100)).points;
 
 testOnEachStore(
-  "batch points: each verified batch's fold, whatever the verdict order; a batch leaving verified refolds those after it",
+  "batch points: each verified batch's fold, whatever the " +
+    'verdict order; a batch leaving verified refolds those after it',
   async (store) => {
     const bs = [
       batch(10n, [

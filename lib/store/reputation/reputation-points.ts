@@ -110,7 +110,8 @@ async function writeBatchPoint(
   await q.query(
     `INSERT INTO reputation_point (agent_id, kind, epoch, ${STATE.join(', ')}, folded, events)
     VALUES ($1, 'batch', $2::int8, ${STATE.map((_, i) => `$${i + 3}::int8`).join(', ')}, $9, $10::jsonb)
-    ON CONFLICT (agent_id, kind, epoch) DO UPDATE SET ${STATE.map((c) => `${c} = excluded.${c}`).join(', ')}, folded = excluded.folded, events = excluded.events`,
+    ON CONFLICT (agent_id, kind, epoch) DO UPDATE SET ${STATE.map((c) => `${c} = excluded.${c}`).join(', ')}, folded =
+      excluded.folded, events = excluded.events`,
     [agent, epoch.toString(), ...values(state), folded, inputJson(input)],
   );
 }
@@ -123,7 +124,8 @@ async function refoldAfter(
   afterEpoch: bigint,
 ): Promise<void> {
   const later = await q.query<Row>(
-    `SELECT epoch::text AS epoch, events FROM reputation_point WHERE agent_id = $1 AND kind = 'batch' AND epoch > $2::int8 ORDER BY epoch`,
+    `SELECT epoch::text AS epoch, events FROM reputation_point WHERE ` +
+      `agent_id = $1 AND kind = 'batch' AND epoch > $2::int8 ORDER BY epoch`,
     [agent, afterEpoch.toString()],
   );
   let prev = from;
@@ -155,7 +157,8 @@ export async function foldBatchPoint(
   batch: Pick<BehaviorBatch, 'feedbackEvents' | 'disputes'> | null,
 ): Promise<void> {
   const before = await q.query<Row>(
-    `SELECT ${COLS} FROM reputation_point WHERE agent_id = $1 AND kind = 'batch' AND epoch < $2::int8 ORDER BY epoch DESC LIMIT 1`,
+    `SELECT ${COLS} FROM reputation_point WHERE agent_id = $1 AND ` +
+      `kind = 'batch' AND epoch < $2::int8 ORDER BY epoch DESC LIMIT 1`,
     [agent, epoch.toString()],
   );
   const prev = before[0] ? pointOf(before[0]) : null;
@@ -184,7 +187,10 @@ export async function foldBatchPoint(
   await refoldAfter(q, agent, { epoch, state, folded }, epoch);
 }
 
-/** The batch built from the stored uploaded log of (agent, epoch), or null when it cannot be (no log, an entry not decodable). */
+/**
+ * The batch built from the stored uploaded log of (agent, epoch), or null when it cannot be (no log, an entry not
+ * decodable).
+ */
 export async function batchFromStoredLog(
   q: Queryable,
   agent: Uint8Array,
@@ -205,7 +211,8 @@ export async function batchFromStoredLog(
 export async function missingBatchPoints(q: Queryable, limit = 200): Promise<{ agent: Uint8Array; epoch: bigint }[]> {
   const rows = await q.query<Row>(
     `SELECT b.agent_id, b.epoch::text AS epoch FROM batch b WHERE b.status = 'verified'
-      AND NOT EXISTS (SELECT 1 FROM reputation_point p WHERE p.agent_id = b.agent_id AND p.kind = 'batch' AND p.epoch = b.epoch)
+      AND NOT EXISTS (SELECT 1 FROM reputation_point p WHERE p.agent_id = b.agent_id AND p.kind = 'batch' AND p.epoch =
+        b.epoch)
     ORDER BY b.agent_id, b.epoch LIMIT $1`,
     [limit],
   );

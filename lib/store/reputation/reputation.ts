@@ -49,9 +49,11 @@ export async function gossipReputation(q: Queryable, agent: Uint8Array): Promise
   const rows = await q.query<Row>(
     `WITH r AS (SELECT ${STATE.map((c) => `${c}::text`).join(', ')}, folded, feedback_count, last_ts, last_feedback,
       last_epoch, updated_at FROM reputation_state WHERE agent_id = $1 AND kind = 'gossip')
-    SELECT r.*, f.score, f.outcome, f.role, f.is_dispute, f.timestamp::text AS f_ts, f.envelope_id AS f_id, f.epoch AS f_epoch FROM r
+    SELECT r.*, f.score, f.outcome, f.role, f.is_dispute, f.timestamp::text AS f_ts, f.envelope_id AS f_id, f.epoch AS
+      f_epoch FROM r
     LEFT JOIN LATERAL (SELECT * FROM feedback f WHERE f.target_agent = $1 AND r.folded <> r.feedback_count
-      AND (r.last_ts IS NULL OR (f.timestamp, f.envelope_id) > (r.last_ts, r.last_feedback)) ORDER BY f.timestamp, f.envelope_id) f ON true`,
+      AND (r.last_ts IS NULL OR (f.timestamp, f.envelope_id) > (r.last_ts, r.last_feedback)) ORDER BY f.timestamp,
+        f.envelope_id) f ON true`,
     [agent],
   );
   const r = rows[0];
@@ -81,7 +83,8 @@ export async function gossipReputation(q: Queryable, agent: Uint8Array): Promise
   } else {
     refold = true;
     const all = await q.query<Row>(
-      `SELECT f.score, f.outcome, f.role, f.is_dispute, f.timestamp::text AS f_ts, f.envelope_id AS f_id, f.epoch AS f_epoch,
+      `SELECT f.score, f.outcome, f.role, f.is_dispute, f.timestamp::text AS f_ts, f.envelope_id AS f_id, f.epoch AS
+        f_epoch,
         (SELECT feedback_count FROM reputation_state WHERE agent_id = $1 AND kind = 'gossip') AS c
       FROM feedback f WHERE f.target_agent = $1 ORDER BY f.timestamp, f.envelope_id`,
       [agent],
@@ -99,14 +102,18 @@ export async function gossipReputation(q: Queryable, agent: Uint8Array): Promise
   const col = (k: keyof ReputationState) => pts.map((x) => x.state[k].toString());
   await q.query(
     `WITH u AS (
-      UPDATE reputation_state SET ${STATE.map((c, i) => `${c} = $${i + 3}::int8`).join(', ')}, folded = $9, last_ts = $10::int8, last_feedback = $11,
+      UPDATE reputation_state SET ${STATE.map((c, i) => `${c} = $${i + 3}::int8`).join(', ')}, folded = $9, last_ts =
+        $10::int8, last_feedback = $11,
         updated_at = now() WHERE agent_id = $1 AND kind = 'gossip' AND folded = $2 RETURNING 1
     ), d AS (
-      DELETE FROM reputation_point WHERE $12::boolean AND agent_id = $1 AND kind = 'gossip' AND epoch <> ALL($13::int8[]) AND EXISTS (SELECT 1 FROM u)
+      DELETE FROM reputation_point WHERE $12::boolean AND agent_id = $1 AND kind = 'gossip' AND epoch <>
+        ALL($13::int8[]) AND EXISTS (SELECT 1 FROM u)
     )
     INSERT INTO reputation_point (agent_id, kind, epoch, ${STATE.join(', ')}, folded)
-    SELECT $1, 'gossip', x.* FROM unnest($13::int8[], ${STATE.map((_, i) => `$${14 + i}::int8[]`).join(', ')}, $20::int[]) AS x WHERE EXISTS (SELECT 1 FROM u)
-    ON CONFLICT (agent_id, kind, epoch) DO UPDATE SET ${STATE.map((c) => `${c} = excluded.${c}`).join(', ')}, folded = excluded.folded`,
+    SELECT $1, 'gossip', x.* FROM unnest($13::int8[], ${STATE.map((_, i) => `$${14 + i}::int8[]`).join(', ')},
+      $20::int[]) AS x WHERE EXISTS (SELECT 1 FROM u)
+    ON CONFLICT (agent_id, kind, epoch) DO UPDATE SET ${STATE.map((c) => `${c} = excluded.${c}`).join(', ')}, folded =
+      excluded.folded`,
     [
       agent,
       folded,

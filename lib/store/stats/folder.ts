@@ -91,7 +91,8 @@ export function statsFolder(
       if (rollups && (pendingStats || folding))
         await fold().catch((e) =>
           log?.warn(
-            `store: folding the stats on close failed (${e instanceof Error ? e.message : String(e)}); the next open folds them`,
+            `store: folding the stats on close failed (` +
+              `${e instanceof Error ? e.message : String(e)}); the next open folds them`,
           ),
         );
     },

@@ -315,7 +315,8 @@ testOnEachStore(
     // whether each is folded alone or all of them in one fold.
     const clear = () =>
       rawQuery(s)(
-        'TRUNCATE stats_bucket, stats_active_mask, stats_price, stats_service, stats_pending, envelope, agent, conversation, agent_pair, msg_type_counter',
+        'TRUNCATE stats_bucket, stats_active_mask, stats_price, stats_service, ' +
+          'stats_pending, envelope, agent, conversation, agent_pair, msg_type_counter',
       );
     await clear();
     for (const it of [...items].reverse()) await s.ingestEnvelopes([it]);
@@ -433,7 +434,8 @@ test('upgrading a database that holds envelopes and chain events backfills the r
     await env(3, MsgType.PROPOSE, 1);
     await env(4, MsgType.ACCEPT, 2);
     await db.query(
-      `INSERT INTO chain_event (signature, index, slot, program, name, data, block_time) VALUES ('s', 0, 1, 'p', 'BatchSubmitted', '{}', to_timestamp($1))`,
+      `INSERT INTO chain_event (signature, index, slot, program, name, data, ` +
+        `block_time) VALUES ('s', 0, 1, 'p', 'BatchSubmitted', '{}', to_timestamp($1))`,
       [T0_S + 5],
     );
     await applyMigrations({ db, factory: db.adapter });
@@ -450,11 +452,14 @@ test('upgrading a database that holds envelopes and chain events backfills the r
 
 test('upgrading a database that holds price rows fills the per-service rows, medians included', async () => {
   await beforeMigration('_stats_service', async (db) => {
-    // Minute 0: 100 ×2, 300 ×1 (median 100). Minute 1: 5, BIG (lower median 5). Their quarter hour: all five (median 100).
+    // Minute 0: 100 ×2, 300 ×1 (median 100). Minute 1: 5, BIG (lower median 5). Their quarter hour: all five (median
+    // 100).
     await db.query(
       `INSERT INTO stats_price (res, bucket, service, token, price, deals) VALUES
-      (60, $1::int8, $3, $4, 100, 2), (60, $1::int8, $3, $4, 300, 1), (60, $2::int8, $3, $4, 5, 1), (60, $2::int8, $3, $4, $5::numeric, 1),
-      (900, $1::int8, $3, $4, 5, 1), (900, $1::int8, $3, $4, 100, 2), (900, $1::int8, $3, $4, 300, 1), (900, $1::int8, $3, $4, $5::numeric, 1)`,
+      (60, $1::int8, $3, $4, 100, 2), (60, $1::int8, $3, $4, 300, 1), (60, $2::int8, $3, $4, 5, 1), (60, $2::int8, $3,
+        $4, $5::numeric, 1),
+      (900, $1::int8, $3, $4, 5, 1), (900, $1::int8, $3, $4, 100, 2), (900, $1::int8, $3, $4, 300, 1), (900, $1::int8,
+        $3, $4, $5::numeric, 1)`,
       [String(T0_S), String(T0_S + 60), SERVICE, ZERO, String(BIG)],
     );
     await applyMigrations({ db, factory: db.adapter });
@@ -583,7 +588,8 @@ testOnEachStore(
   { dbPrefix: 'zx_stats' },
 );
 
-test('stats a stopped process left pending are folded by the next one at open; stores folding at once count each row once', {
+test('stats a stopped process left pending are folded by the ' +
+  'next one at open; stores folding at once count each row once', {
   skip: skipWithoutPostgres(),
 }, async () => {
   const ref = await openStore({ dataDir: ':memory:' });

@@ -92,13 +92,16 @@ const minuteOf = (ts: string) => `(${ts} / ${MINUTE * 1_000_000}::bigint) * ${MI
  * one row however many minutes, words and prices a batch spans (a live batch: a minute or two).
  */
 export const STATS_PENDING_CTE = `sd AS (
-  INSERT INTO stats_pending (minutes, envelopes, opened, agreed, rejected, disputes, active_minutes, active_words, active_masks,
+  INSERT INTO stats_pending (minutes, envelopes, opened, agreed, rejected, disputes, active_minutes, active_words,
+    active_masks,
     deal_minutes, deal_services, deal_tokens, deal_prices, deal_counts)
   SELECT c.*, a.*, d.* FROM (
     SELECT array_agg(minute), array_agg(env), array_agg(op), array_agg(agr), array_agg(rej), array_agg(dis) FROM (
       SELECT ${minuteOf('ts')} AS minute, count(*) AS env,
-        count(*) FILTER (WHERE msg_type = ${MsgType.PROPOSE}) AS op, count(*) FILTER (WHERE msg_type = ${MsgType.ACCEPT}) AS agr,
-        count(*) FILTER (WHERE msg_type = ${MsgType.REJECT}) AS rej, count(*) FILTER (WHERE msg_type = ${MsgType.DISPUTE}) AS dis
+        count(*) FILTER (WHERE msg_type = ${MsgType.PROPOSE}) AS op, count(*) FILTER (WHERE msg_type =
+          ${MsgType.ACCEPT}) AS agr,
+        count(*) FILTER (WHERE msg_type = ${MsgType.REJECT}) AS rej, count(*) FILTER (WHERE msg_type =
+          ${MsgType.DISPUTE}) AS dis
       FROM n GROUP BY 1
     ) x
   ) c (minutes, env, op, agr, rej, dis), (
@@ -109,7 +112,8 @@ export const STATS_PENDING_CTE = `sd AS (
   ) a (minutes, words, masks), (
     SELECT COALESCE(array_agg(minute), '{}'), COALESCE(array_agg(service), '{}'), COALESCE(array_agg(token), '{}'),
       COALESCE(array_agg(price), '{}'), COALESCE(array_agg(deals), '{}') FROM (
-      SELECT ${minuteOf('ts')} AS minute, deal_service AS service, deal_token AS token, deal_price::numeric AS price, count(*) AS deals
+      SELECT ${minuteOf('ts')} AS minute, deal_service AS service, deal_token AS token, deal_price::numeric AS price,
+        count(*) AS deals
       FROM n WHERE deal_price IS NOT NULL GROUP BY 1, 2, 3, 4
     ) z
   ) d (minutes, services, tokens, prices, deals)
@@ -160,25 +164,32 @@ const FOLD_ROWS = 2_000;
  * interval, service and token and all time (res 0, bucket 0: what the "all" range ranks by).
  */
 export const FOLD_SQL = `WITH pend AS (
-  DELETE FROM stats_pending WHERE id IN (SELECT id FROM stats_pending ORDER BY id LIMIT ${FOLD_ROWS} FOR UPDATE SKIP LOCKED)
+  DELETE FROM stats_pending WHERE id IN (SELECT id FROM stats_pending ORDER BY id LIMIT ${FOLD_ROWS} FOR UPDATE SKIP
+    LOCKED)
   RETURNING *
 ), mc AS (
   SELECT u.minute, sum(u.env) AS env, sum(u.op) AS op, sum(u.agr) AS agr, sum(u.rej) AS rej, sum(u.dis) AS dis
-  FROM pend p, unnest(p.minutes, p.envelopes, p.opened, p.agreed, p.rejected, p.disputes) AS u (minute, env, op, agr, rej, dis) GROUP BY 1
+  FROM pend p, unnest(p.minutes, p.envelopes, p.opened, p.agreed, p.rejected, p.disputes) AS u (minute, env, op, agr,
+    rej, dis) GROUP BY 1
 ), am AS (
-  SELECT u.minute, u.word, bit_or(u.mask) AS mask FROM pend p, unnest(p.active_minutes, p.active_words, p.active_masks) AS u (minute, word, mask) GROUP BY 1, 2
+  SELECT u.minute, u.word, bit_or(u.mask) AS mask FROM pend p, unnest(p.active_minutes, p.active_words, p.active_masks)
+    AS u (minute, word, mask) GROUP BY 1, 2
 ), dp AS (
   SELECT u.minute, u.service, u.token, u.price, sum(u.deals) AS deals
-  FROM pend p, unnest(p.deal_minutes, p.deal_services, p.deal_tokens, p.deal_prices, p.deal_counts) AS u (minute, service, token, price, deals) GROUP BY 1, 2, 3, 4
+  FROM pend p, unnest(p.deal_minutes, p.deal_services, p.deal_tokens, p.deal_prices, p.deal_counts) AS u (minute,
+    service, token, price, deals) GROUP BY 1, 2, 3, 4
 ), ${activeCascade()}, sb AS (
   -- One upsert per interval row (two CTEs updating one row in a statement would lose one).
   INSERT INTO stats_bucket AS b (res, bucket, envelopes, active_agents, opened, agreed, rejected, disputes)
   SELECT res, bucket, sum(env), sum(act), sum(op), sum(agr), sum(rej), sum(dis) FROM (
-    SELECT lv.res, (mc.minute / lv.res) * lv.res AS bucket, mc.env, 0 AS act, mc.op, mc.agr, mc.rej, mc.dis FROM mc CROSS JOIN ${STATS_LEVELS_SQL}
+    SELECT lv.res, (mc.minute / lv.res) * lv.res AS bucket, mc.env, 0 AS act, mc.op, mc.agr, mc.rej, mc.dis FROM mc
+      CROSS JOIN ${STATS_LEVELS_SQL}
     UNION ALL SELECT res, bucket, 0, sum(bit_count(added::bit(64))), 0, 0, 0, 0 FROM sa GROUP BY 1, 2
   ) x GROUP BY res, bucket ORDER BY res, bucket
-  ON CONFLICT (res, bucket) DO UPDATE SET envelopes = b.envelopes + excluded.envelopes, active_agents = b.active_agents + excluded.active_agents,
-    opened = b.opened + excluded.opened, agreed = b.agreed + excluded.agreed, rejected = b.rejected + excluded.rejected, disputes = b.disputes + excluded.disputes
+  ON CONFLICT (res, bucket) DO UPDATE SET envelopes = b.envelopes + excluded.envelopes, active_agents = b.active_agents
+    + excluded.active_agents,
+    opened = b.opened + excluded.opened, agreed = b.agreed + excluded.agreed, rejected = b.rejected + excluded.rejected,
+      disputes = b.disputes + excluded.disputes
 ), sp AS (
   INSERT INTO stats_price AS p (res, service, token, bucket, price, deals)
   SELECT ${MINUTE}, service, token, minute, price, deals FROM dp ORDER BY 2, 3, 4, 5
@@ -186,11 +197,13 @@ export const FOLD_SQL = `WITH pend AS (
 ), sv AS (
   -- Deals and volume at every level and all time; a stored median stays until a read sees median_deals behind deals.
   INSERT INTO stats_service AS v (res, bucket, service, token, deals, volume)
-  SELECT lv.res, (dp.minute / lv.res) * lv.res, service, token, sum(deals), sum(price * deals) FROM dp CROSS JOIN ${STATS_LEVELS_SQL}
+  SELECT lv.res, (dp.minute / lv.res) * lv.res, service, token, sum(deals), sum(price * deals) FROM dp CROSS JOIN
+    ${STATS_LEVELS_SQL}
   GROUP BY 1, 2, 3, 4
   UNION ALL SELECT 0, 0, service, token, sum(deals), sum(price * deals) FROM dp GROUP BY 3, 4
   ORDER BY 1, 2, 3, 4
-  ON CONFLICT (res, bucket, service, token) DO UPDATE SET deals = v.deals + excluded.deals, volume = v.volume + excluded.volume
+  ON CONFLICT (res, bucket, service, token) DO UPDATE SET deals = v.deals + excluded.deals, volume = v.volume +
+    excluded.volume
 )
 SELECT count(*)::int AS n FROM pend`;
 
@@ -245,7 +258,10 @@ type BucketRow = Record<
   string
 >;
 
-/** A shown service's interval (service and token in hex); `value` is the metric's, `fresh`: its stored median covers every deal. */
+/**
+ * A shown service's interval (service and token in hex); `value` is the metric's, `fresh`: its stored median covers
+ * every deal.
+ */
 type ServiceRow = {
   rank: number;
   bucket: string;
@@ -271,7 +287,8 @@ async function storeMedians(
 ): Promise<Map<string, string | null>> {
   const out = await q.query<{ key: string; median: string | null }>(
     `
-    WITH k AS (SELECT b AS bucket, decode(s, 'hex') AS service, decode(t, 'hex') AS token FROM unnest($2::int8[], $3::text[], $4::text[]) AS k(b, s, t)),
+    WITH k AS (SELECT b AS bucket, decode(s, 'hex') AS service, decode(t, 'hex') AS token FROM unnest($2::int8[],
+      $3::text[], $4::text[]) AS k(b, s, t)),
     m AS (
       SELECT k.bucket, k.service, k.token, x.total, x.median FROM k CROSS JOIN LATERAL (
         -- Prices in key order with a running count: the first reaching half is the lower median.
@@ -307,15 +324,20 @@ async function allTimeTop(q: Queryable, res: number, from: number, to: number, v
       SELECT service, token, row_number() OVER (ORDER BY deals DESC, service, token) AS rank
       FROM stats_service WHERE res = 0 AND bucket = 0 ORDER BY rank LIMIT $3
     )
-    SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS token, ${value}
+    SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS token,
+      ${value}
     FROM top CROSS JOIN LATERAL (
-      SELECT * FROM stats_service r WHERE r.res = ${res} AND r.service = top.service AND r.token = top.token AND r.bucket >= $1::int8 AND r.bucket < $2::int8
+      SELECT * FROM stats_service r WHERE r.res = ${res} AND r.service = top.service AND r.token = top.token AND
+        r.bucket >= $1::int8 AND r.bucket < $2::int8
     ) r`,
     [String(from), String(to), STATS_MAX_SERVICES],
   );
 }
 
-/** One metric over a range, every interval present (zero; null for a rate with no denominator or an interval before anything was observed). */
+/**
+ * One metric over a range, every interval present (zero; null for a rate with no denominator or an interval before
+ * anything was observed).
+ */
 export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<StatsSeries> {
   const info = STATS_METRICS[p.metric];
   if (!info) throw new RangeError(`metric: unknown ${String(p.metric)}`);
@@ -339,7 +361,9 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
     // One row per interval, service and token (stats_service), never the price rows; the
     // services with the most deals in the window are picked in SQL, so only their rows come
     // back (a daily chart over months holds a row per day for every service that sold).
-    const value = `${p.metric === 'volume' ? 'r.volume' : 'r.median'}::text AS value, r.median_deals IS NOT DISTINCT FROM r.deals AS fresh`;
+    const value =
+      `${p.metric === 'volume' ? 'r.volume' : 'r.median'}::text AS ` +
+      `value, r.median_deals IS NOT DISTINCT FROM r.deals AS fresh`;
     // An unclipped "all" window holds everything observed, so its ranking is the all-time one
     // (the few res-0 rows); the shown services' intervals are then one scan of the window's key
     // range, filtered on the index entries (no index of its own: ingest would pay for it).
@@ -355,7 +379,8 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
         SELECT service, token, row_number() OVER (ORDER BY sum(deals) DESC, service, token) AS rank
         FROM r GROUP BY service, token ORDER BY rank LIMIT $4
       )
-      SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS token, ${value}
+      SELECT top.rank::int AS rank, r.bucket::text, encode(r.service, 'hex') AS service, encode(r.token, 'hex') AS
+        token, ${value}
       FROM top JOIN r ON r.service = top.service AND r.token = top.token`,
             [w.res, String(w.from), String(to), STATS_MAX_SERVICES],
           );
@@ -383,7 +408,8 @@ export async function statsSeries(q: Queryable, p: StatsSeriesParams): Promise<S
 
   const rows = await q.query<BucketRow>(
     `SELECT bucket::text, envelopes::text, active_agents::text, opened::text, agreed::text, rejected::text,
-      expired::text, disputes::text, batches_submitted::text, batches_verified::text, batches_mismatched::text, challenges_opened::text, challenges_resolved::text
+      expired::text, disputes::text, batches_submitted::text, batches_verified::text, batches_mismatched::text,
+        challenges_opened::text, challenges_resolved::text
     FROM stats_bucket WHERE res = $1 AND bucket >= $2::int8 AND bucket < $3::int8`,
     [w.res, String(w.from), String(to)],
   );

@@ -120,7 +120,9 @@ describe('contradiction rule (zx_judge.h, programs/README.md "Challenge outcomes
       b: BehaviorBatch | Uint8Array,
       opts: { agent?: string; root?: string; epoch?: bigint; payload?: Uint8Array } = {},
     ) =>
-      `judge ${hex(log.entries[i])} ${hex(opts.payload ?? log.envelopes[i].payload)} ${hex(b instanceof Uint8Array ? b : encodeBatch(b))} ${opts.agent ?? hex(agent.toBytes())} ${opts.root ?? root} ${opts.epoch ?? BATCH_EPOCH}`;
+      `judge ${hex(log.entries[i])} ${hex(opts.payload ?? log.envelopes[i].payload)} ${hex(
+        b instanceof Uint8Array ? b : encodeBatch(b),
+      )} ${opts.agent ?? hex(agent.toBytes())} ${opts.root ?? root} ${opts.epoch ?? BATCH_EPOCH}`;
     const at = log.at;
     const noBid = (k: number) => ({ ...honest, bidValues: honest.bidValues.filter((_, j) => j !== k) });
     const bidIndex = (i: number) => honest.bidValues.findIndex((x) => x.slot === log.envelopes[i].blockRef);

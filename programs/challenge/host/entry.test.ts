@@ -168,7 +168,8 @@ describe('NEG1 bid_value (docs/protocol.md §8)', () => {
     const out = host(cases.map((b) => `neg1 ${hex(b)}`));
     cases.forEach((b, i) => {
       const d = decodeNeg1(b);
-      // lib/protocol also refuses round > 2^53 (a JS number limit); docs/protocol.md says uint, the C reader takes any u64
+      // lib/protocol also refuses round > 2^53 (a JS number limit); docs/protocol.md says uint, the C reader takes any
+      // u64
       if (!d.ok && d.detail.includes('2^53')) return;
       assert.equal(out[i].startsWith('ok'), d.ok, `${hex(b)} ${d.ok ? '' : d.detail}`);
       if (d.ok) assert.equal(out[i], `ok ${pad16(d.value.bidValue)}`);

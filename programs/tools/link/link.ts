@@ -106,7 +106,10 @@ export interface LinkResult {
   rodataBytes: number;
 }
 
-/** Links one relocatable BPF object into an SBPF v0 shared object; throws LinkError on anything outside the supported subset. */
+/**
+ * Links one relocatable BPF object into an SBPF v0 shared object; throws LinkError on anything outside the supported
+ * subset.
+ */
 export function link(obj: Uint8Array, entry = 'entrypoint'): LinkResult {
   const { dv, sections, symbols } = readObject(obj);
   for (const s of sections) {
@@ -117,7 +120,8 @@ export function link(obj: Uint8Array, entry = 'entrypoint'): LinkResult {
   const textIn = sections.filter((s) => s.flags & SHF_ALLOC && s.flags & SHF_EXEC && s.size > 0);
   const roIn = sections.filter((s) => s.flags & SHF_ALLOC && !(s.flags & SHF_EXEC) && s.size > 0);
 
-  // Layout: ELF header, 3 program headers, .text, .rodata, .dynsym, .dynstr, .rel.dyn, .dynamic, .shstrtab, section headers.
+  // Layout: ELF header, 3 program headers, .text, .rodata, .dynsym, .dynstr, .rel.dyn, .dynamic, .shstrtab, section
+  // headers.
   const phnum = 3;
   const base = new Map<number, number>(); // input section index -> output file offset
   let off = align(64 + 56 * phnum, 8);
@@ -376,7 +380,8 @@ export function checkOpcodes(buf: Uint8Array, start: number, end: number): void 
     const op = buf[o];
     if (!OPCODE_ALLOWLIST.has(op))
       throw new LinkError(
-        `opcode 0x${op.toString(16).padStart(2, '0')} at text+0x${(o - start).toString(16)} is outside the SBPF v0 allowlist`,
+        `opcode 0x${op.toString(16).padStart(2, '0')} at text+0x` +
+          `${(o - start).toString(16)} is outside the SBPF v0 allowlist`,
       );
     if (op === 0x18) {
       if (o + 8 >= end || buf[o + 8] !== 0)

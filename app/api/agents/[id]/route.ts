@@ -1,4 +1,7 @@
-/** GET /api/agents/{id}: one agent (64 hex or base58), its reputation, latest envelopes, conversations and advertised capabilities. */
+/**
+ * GET /api/agents/{id}: one agent (64 hex or base58), its reputation, latest envelopes, conversations and advertised
+ * capabilities.
+ */
 
 import { loadAdvertised } from '../../../_lib/advertise';
 import { loadAgent, loadConversations, loadEnvelopes } from '../../../_lib/data';

@@ -1,4 +1,7 @@
-/** GET /api/watchlists/{id}: the list's wallet, items, rules, webhooks with their status, and caps (header x-watchlist-token). */
+/**
+ * GET /api/watchlists/{id}: the list's wallet, items, rules, webhooks with their status, and caps (header
+ * x-watchlist-token).
+ */
 
 import { NoQuerySchema } from '../../../../lib/wire/params';
 import { json, parseQuery } from '../../../_lib/http';

@@ -70,7 +70,8 @@ export default async function BatchPage({ params }: { params: Promise<{ agent: s
                 ? 'verified: the uploaded log has the committed root and counts'
                 : batch.status === 'mismatch'
                   ? 'mismatch: the uploaded log does not match what the agent committed'
-                  : 'unverified: no uploaded log of this epoch is stored (checked again as soon as the agent uploads one)'}
+                  : 'unverified: no uploaded log of this epoch is stored ' +
+                    '(checked again as soon as the agent uploads one)'}
             </dd>
             <dt>Agent identity</dt>
             <dd>

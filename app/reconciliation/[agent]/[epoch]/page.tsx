@@ -49,7 +49,10 @@ export default async function ReconciliationDetailPage({
       </header>
       <ReconciliationDetail
         d={d}
-        epochHref={`/envelopes?agent=${base58(id)}&from=${Number(d.epoch) * o.config.epochSeconds * 1000}&to=${(Number(d.epoch) + 1) * o.config.epochSeconds * 1000 - 1}`}
+        epochHref={
+          `/envelopes?agent=${base58(id)}&from=${Number(d.epoch) * o.config.epochSeconds * 1000}` +
+          `&to=${(Number(d.epoch) + 1) * o.config.epochSeconds * 1000 - 1}`
+        }
       />
     </>
   );

@@ -150,16 +150,20 @@ test('pages newest first, each batch once, with the fold after it, its reconcili
   });
 });
 
-test("epoch= reads just the batch of that epoch (the agent page's linked one), the row the pages give; none for an epoch without a batch", async () => {
-  const r = await get(hex(A), '?epoch=20708');
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  const page = schema.parse(r.body) as AgentBatchPage;
-  const paged = schema.parse((await get(hex(A), '?limit=100')).body) as AgentBatchPage;
-  assert.deepEqual(page, { agent: hex(A), rows: paged.rows.filter((x) => x.epoch === '20708'), next: null });
-  assert.equal(page.rows[0].challenges, 1);
-  const none = schema.parse((await get(hex(A), '?epoch=999')).body) as AgentBatchPage;
-  assert.deepEqual(none.rows, []);
-});
+test(
+  "epoch= reads just the batch of that epoch (the agent page's linked " +
+    'one), the row the pages give; none for an epoch without a batch',
+  async () => {
+    const r = await get(hex(A), '?epoch=20708');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const page = schema.parse(r.body) as AgentBatchPage;
+    const paged = schema.parse((await get(hex(A), '?limit=100')).body) as AgentBatchPage;
+    assert.deepEqual(page, { agent: hex(A), rows: paged.rows.filter((x) => x.epoch === '20708'), next: null });
+    assert.equal(page.rows[0].challenges, 1);
+    const none = schema.parse((await get(hex(A), '?epoch=999')).body) as AgentBatchPage;
+    assert.deepEqual(none.rows, []);
+  },
+);
 
 test('bad input is a 400 naming the parameter; without a chain a 503', async () => {
   for (const [q, name] of [

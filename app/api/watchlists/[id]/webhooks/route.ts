@@ -1,4 +1,7 @@
-/** POST /api/watchlists/{id}/webhooks `{url, format, secret?}`: a webhook for the list's alerts (URL checked, docs/app.md). */
+/**
+ * POST /api/watchlists/{id}/webhooks `{url, format, secret?}`: a webhook for the list's alerts (URL checked,
+ * docs/app.md).
+ */
 
 import { WebhookBodySchema } from '../../../../../lib/wire/alerts';
 import { jsonBody } from '../../../../_lib/body';
