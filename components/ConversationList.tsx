@@ -113,6 +113,62 @@ const ConvId = ({ id }: { id: string }) => (
  * message count and last activity fold into the row's details when the card is short of room.
  */
 function dealColumns(deals: Record<string, DealColumns>, sort: SortLinks | undefined): Column<ConversationRow>[] {
+  return [
+    {
+      label: 'Deal',
+      head: <Term k="service">Deal</Term>,
+      priority: true,
+      cell: (c) => <Deal c={c} d={deals[c.id]} />,
+    },
+    ...partyColumns(deals),
+    {
+      // A sort header is a link already: the term's definition is its tooltip rather than a nested link.
+      label: 'Rounds',
+      head: <Head name="rounds" label={<Tip k="round">Rounds</Tip>} sort={sort} />,
+      className: 'num mono',
+      headClassName: 'num sortable',
+      cell: (c) => {
+        const d = deals[c.id];
+        return d ? count(d.rounds) : '—';
+      },
+    },
+    {
+      label: 'Last price',
+      head: <Head name="price" label={<Tip k="lastPrice">Last price</Tip>} sort={sort} />,
+      priority: true,
+      className: 'num mono',
+      headClassName: 'num sortable',
+      cell: (c) => {
+        const d = deals[c.id];
+        return d?.lastPrice ? formatAmount(d.lastPrice, d.token) : '—';
+      },
+    },
+    {
+      label: 'Outcome',
+      head: <Head name="outcome" label={<Tip k="outcome">Outcome</Tip>} sort={sort} />,
+      priority: true,
+      headClassName: 'sortable',
+      cell: (c) => <Outcome c={c} d={deals[c.id]} />,
+    },
+    {
+      label: 'Msgs',
+      head: <Head name="messages" label={MSGS} sort={sort} />,
+      className: 'num mono',
+      headClassName: 'num sortable',
+      cell: (c) => count(c.messages),
+    },
+    {
+      label: 'Last activity',
+      head: <Head name="last_seen" label={LAST_ACTIVITY} sort={sort} />,
+      className: 'small deal-time',
+      headClassName: 'sortable',
+      cell: (c) => <Time ms={c.lastMs} />,
+    },
+  ];
+}
+
+/** Buyer and seller, each by name; one "no deal: from …" across both where there was no deal. */
+function partyColumns(deals: Record<string, DealColumns>): Column<ConversationRow>[] {
   // Deal steps without an ACCEPT have no buyer or seller: said as such, not "unknown".
   const partiesOnly = (c: ConversationRow) => c.outcome === 'no_deal' && !deals[c.id]?.buyer && !deals[c.id]?.seller;
   const others = (c: ConversationRow) => {
@@ -120,30 +176,6 @@ function dealColumns(deals: Record<string, DealColumns>, sort: SortLinks | undef
     return c.participants.filter((p) => p !== d?.buyer && p !== d?.seller);
   };
   return [
-    {
-      label: 'Deal',
-      head: <Term k="service">Deal</Term>,
-      priority: true,
-      cell: (c) => {
-        const d = deals[c.id];
-        return (
-          <>
-            <Link href={`/conversations/${c.id}`} title={d?.serviceHash ? `service hash ${d.serviceHash}` : c.id}>
-              {d?.service ??
-                (d?.serviceHash
-                  ? `service ${shortHex(d.serviceHash, 6, 0)}`
-                  : c.outcome === 'no_deal'
-                    ? STAGE_LABELS[c.stage]
-                    : 'conversation')}
-            </Link>
-            <div className="small muted conv-id-line">
-              <ConvId id={c.id} />{' '}
-              <WatchButton kind="conversation" target={c.id} name={d?.service ?? shortHex(c.id, 8, 4)} compact />
-            </div>
-          </>
-        );
-      },
-    },
     {
       label: 'Buyer',
       head: <Term k="roles">Buyer</Term>,
@@ -184,76 +216,41 @@ function dealColumns(deals: Record<string, DealColumns>, sort: SortLinks | undef
         );
       },
     },
-    {
-      // A sort header is a link already: the term's definition is its tooltip rather than a nested link.
-      label: 'Rounds',
-      head: <Head name="rounds" label={<Tip k="round">Rounds</Tip>} sort={sort} />,
-      className: 'num mono',
-      headClassName: 'num sortable',
-      cell: (c) => {
-        const d = deals[c.id];
-        return d ? count(d.rounds) : '—';
-      },
-    },
-    {
-      label: 'Last price',
-      head: <Head name="price" label={<Tip k="lastPrice">Last price</Tip>} sort={sort} />,
-      priority: true,
-      className: 'num mono',
-      headClassName: 'num sortable',
-      cell: (c) => {
-        const d = deals[c.id];
-        return d?.lastPrice ? formatAmount(d.lastPrice, d.token) : '—';
-      },
-    },
-    {
-      label: 'Outcome',
-      head: <Head name="outcome" label={<Tip k="outcome">Outcome</Tip>} sort={sort} />,
-      priority: true,
-      headClassName: 'sortable',
-      cell: (c) => <Outcome c={c} d={deals[c.id]} />,
-    },
-    {
-      label: 'Msgs',
-      head: (
-        <Head
-          name="messages"
-          label={
-            <span
-              className="tip"
-              title="Envelopes stored in this conversation, negotiation and the rest (delivery, notarisation, feedback)."
-            >
-              Msgs
-            </span>
-          }
-          sort={sort}
-        />
-      ),
-      className: 'num mono',
-      headClassName: 'num sortable',
-      cell: (c) => count(c.messages),
-    },
-    {
-      label: 'Last activity',
-      head: (
-        <Head
-          name="last_seen"
-          label={
-            <span
-              className="tip"
-              title="When the latest envelope of the conversation was received; hover a time for UTC."
-            >
-              Last activity
-            </span>
-          }
-          sort={sort}
-        />
-      ),
-      className: 'small deal-time',
-      headClassName: 'sortable',
-      cell: (c) => <Time ms={c.lastMs} />,
-    },
   ];
+}
+
+const MSGS = (
+  <span
+    className="tip"
+    title="Envelopes stored in this conversation, negotiation and the rest (delivery, notarisation, feedback)."
+  >
+    Msgs
+  </span>
+);
+const LAST_ACTIVITY = (
+  <span className="tip" title="When the latest envelope of the conversation was received; hover a time for UTC.">
+    Last activity
+  </span>
+);
+
+/** The deal's service (or stage) linking to the conversation, its id and the watch button under it. */
+function Deal({ c, d }: { c: ConversationRow; d: DealColumns | undefined }) {
+  return (
+    <>
+      <Link href={`/conversations/${c.id}`} title={d?.serviceHash ? `service hash ${d.serviceHash}` : c.id}>
+        {d?.service ??
+          (d?.serviceHash
+            ? `service ${shortHex(d.serviceHash, 6, 0)}`
+            : c.outcome === 'no_deal'
+              ? STAGE_LABELS[c.stage]
+              : 'conversation')}
+      </Link>
+      <div className="small muted conv-id-line">
+        <ConvId id={c.id} />{' '}
+        <WatchButton kind="conversation" target={c.id} name={d?.service ?? shortHex(c.id, 8, 4)} compact />
+      </div>
+    </>
+  );
 }
 
 function Outcome({ c, d }: { c: ConversationRow; d: DealColumns | undefined }) {

@@ -173,6 +173,21 @@ const figure = (head: ReactNode, label: string, value: (r: ReconciliationRowView
     ),
   }) satisfies Column<ReconciliationRowView>;
 
+/** The four figures' one cell for a row not compared, saying why. */
+const notCompared = (r: ReconciliationRowView) => ({
+  cells: 4,
+  className: 'muted small',
+  label: 'Compared',
+  node: (
+    <span title={r.unknownReason ?? undefined}>
+      unknown:{' '}
+      {r.status === 'mismatch'
+        ? 'the batch contradicts its log, so nothing is committed'
+        : 'no verdict yet, nothing committed'}
+    </span>
+  ),
+});
+
 /** Every column at every width (the figures are narrow; a phone shows each row as a card). */
 function reconColumns(showAgent: boolean): Column<ReconciliationRowView>[] {
   const agent: Column<ReconciliationRowView>[] = showAgent
@@ -215,22 +230,7 @@ function reconColumns(showAgent: boolean): Column<ReconciliationRowView>[] {
         'Seen live',
         (r) => count(r.seen ?? 0),
       ),
-      span: (r) =>
-        sentTotals(r) === null || r.seen === null
-          ? {
-              cells: 4,
-              className: 'muted small',
-              label: 'Compared',
-              node: (
-                <span title={r.unknownReason ?? undefined}>
-                  unknown:{' '}
-                  {r.status === 'mismatch'
-                    ? 'the batch contradicts its log, so nothing is committed'
-                    : 'no verdict yet, nothing committed'}
-                </span>
-              ),
-            }
-          : null,
+      span: (r) => (sentTotals(r) === null || r.seen === null ? notCompared(r) : null),
     },
     figure(
       <Term k="seenNotLogged">Seen, not logged</Term>,

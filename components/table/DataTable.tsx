@@ -50,14 +50,13 @@ export function DataTable<R>({
   detailsIn?: number;
 }) {
   const folding = fold !== 'never' && columns.some((c) => !c.priority);
-  const holder =
-    detailsIn ??
-    Math.max(
-      0,
-      columns.findIndex((c) => c.priority),
-    );
-  const col = (c: Column<R>) => (c.priority ? 'priority' : 'more');
-  const label = (c: Column<R>) => (c.bare ? undefined : c.label);
+  const holder = folding
+    ? (detailsIn ??
+      Math.max(
+        0,
+        columns.findIndex((c) => c.priority),
+      ))
+    : -1;
   return (
     <div className={`table-wrap dt-wrap dt-fold-${fold}`}>
       <table className={`list dt ${className ?? ''}`} data-testid={testId}>
@@ -71,58 +70,60 @@ export function DataTable<R>({
           </tr>
         </thead>
         <tbody>
-          {rows.map((r) => {
-            const cells: ReactNode[] = [];
-            for (let i = 0; i < columns.length; i++) {
-              const c = columns[i];
-              const s = c.span?.(r);
-              const details =
-                folding && i === holder ? (
-                  <details className="dt-more">
-                    <summary>details</summary>
-                    <dl>
-                      {columns
-                        .filter((m) => !m.priority)
-                        .map((m) => (
-                          <div key={m.label}>
-                            <dt>{m.label}</dt>
-                            <dd>{m.cell(r)}</dd>
-                          </div>
-                        ))}
-                    </dl>
-                  </details>
-                ) : null;
-              if (s) {
-                cells.push(
-                  <td
-                    key={c.label}
-                    colSpan={s.cells}
-                    className={s.className}
-                    data-label={s.label ?? label(c)}
-                    data-col={col(c)}
-                  >
-                    {s.node}
-                    {details}
-                  </td>,
-                );
-                i += s.cells - 1;
-                continue;
-              }
-              cells.push(
-                <td key={c.label} className={c.className} data-label={label(c)} data-col={col(c)}>
-                  {c.cell(r)}
-                  {details}
-                </td>,
-              );
-            }
-            return (
-              <tr key={rowKey(r)} {...rowProps?.(r)}>
-                {cells}
-              </tr>
-            );
-          })}
+          {rows.map((r) => (
+            <tr key={rowKey(r)} {...rowProps?.(r)}>
+              {cells(columns, r, holder)}
+            </tr>
+          ))}
         </tbody>
       </table>
     </div>
+  );
+}
+
+const col = <R,>(c: Column<R>) => (c.priority ? 'priority' : 'more');
+const label = <R,>(c: Column<R>) => (c.bare ? undefined : c.label);
+
+/** One row's cells, a span standing for the cells it covers, the details in the holder column's cell. */
+function cells<R>(columns: Column<R>[], r: R, holder: number): ReactNode[] {
+  const out: ReactNode[] = [];
+  for (let i = 0; i < columns.length; i++) {
+    const c = columns[i];
+    const s = c.span?.(r);
+    const details = i === holder ? <Details columns={columns} r={r} /> : null;
+    out.push(
+      <td
+        key={c.label}
+        colSpan={s ? s.cells : undefined}
+        className={s ? s.className : c.className}
+        data-label={s?.label ?? label(c)}
+        data-col={col(c)}
+      >
+        {/* One box for the value, so a phone's card can set it beside its label (table.css). */}
+        <div className="dt-v">{s ? s.node : c.cell(r)}</div>
+        {details}
+      </td>,
+    );
+    if (s) i += s.cells - 1;
+  }
+  return out;
+}
+
+/** The folded columns of a row as label: value lines (drawn only while they are folded, table.css). */
+function Details<R>({ columns, r }: { columns: Column<R>[]; r: R }) {
+  return (
+    <details className="dt-more">
+      <summary>details</summary>
+      <dl>
+        {columns
+          .filter((m) => !m.priority)
+          .map((m) => (
+            <div key={m.label}>
+              <dt>{m.label}</dt>
+              <dd>{m.cell(r)}</dd>
+            </div>
+          ))}
+      </dl>
+    </details>
   );
 }
