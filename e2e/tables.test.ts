@@ -144,7 +144,8 @@ function inspect(page: Page, expected: Record<string, string[]>): Promise<Proble
       // A name breaks between its words, never inside one.
       for (const n of table.querySelectorAll('.agent-name')) {
         if (!shown(n)) continue;
-        const words = text(n).split(' ').length;
+        // A hyphenated label (wise-marten) may break at its hyphen, a word boundary too.
+        const words = text(n).split(/[\s-]+/).length;
         const lines = new Set([...n.getClientRects()].map((r) => Math.round(r.top))).size;
         if (lines > words) problems.push(`${id}: the name "${text(n)}" is broken over ${lines} lines`);
       }
@@ -181,6 +182,10 @@ test('list pages at 1,440 and 390 px, light and dark: priority columns drawn and
           const where = `${path} at ${width} px (${colorScheme})`;
           if (r.pageWidth > r.innerWidth) found.push(`${where}: the page is ${r.pageWidth} px wide`);
           for (const p of r.problems) found.push(`${where}: ${p}`);
+          // A phone shows each row as a card: nothing left to scroll to.
+          if (width === 390)
+            for (const t of r.tables)
+              if (t.rows > 0 && t.width > t.box + 1) found.push(`${where}: ${t.id} is ${t.width} px in ${t.box} px`);
           // The pages with a challenge and batches must have drawn them, or the checks saw nothing.
           for (const id of Object.keys(expected))
             if ((path === '/batches' || path === '/challenges') && !r.tables.some((t) => t.id === id && t.rows > 0))
