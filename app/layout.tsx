@@ -3,6 +3,7 @@ import Link from 'next/link';
 import './globals.css';
 import './search.css';
 import '../components/alerts/alerts.css';
+import '../components/table/table.css';
 import { Bell } from '../components/alerts/Bell';
 import { SearchBox } from '../components/SearchBox';
 import { SiteProvider } from '../components/site';

@@ -4,17 +4,16 @@
  * (an agent's page), the parties, stage and message count. Times in the viewer's zone.
  */
 import Link from 'next/link';
-import { OUTCOME_LABELS, STAGE_LABELS } from '../lib/protocol/conversation-state';
+import { type ConversationOutcome, OUTCOME_LABELS, STAGE_LABELS } from '../lib/protocol/conversation-state';
 import type { ConversationSummaryView } from '../lib/wire';
-import type { DealColumns } from '../lib/wire/deals';
 import { WatchButton } from './alerts/WatchButton';
+import { Ident } from './CopyId';
 import { count, formatAmount, shortHex } from './format';
 import { type GlossaryKey, glossaryText } from './glossary';
 import { AgentName } from './names/AgentName';
 import { Term } from './Term';
+import { type Column, DataTable } from './table/DataTable';
 import { Time } from './time/Time';
-
-export type { DealColumns };
 
 /** A term's definition as the tooltip of text that cannot be a link (it sits inside one). */
 const Tip = ({ k, children }: { k: GlossaryKey; children: React.ReactNode }) => (
@@ -23,34 +22,41 @@ const Tip = ({ k, children }: { k: GlossaryKey; children: React.ReactNode }) => 
   </span>
 );
 
+/** The deal columns of one conversation (built by app/_lib/deals.ts). */
+export interface DealColumns {
+  buyer: string | null;
+  seller: string | null;
+  /** The advertised service name, or null with `serviceHash` when no party advertised it. */
+  service: string | null;
+  serviceHash: string | null;
+  rounds: number;
+  lastPrice: string | null;
+  token: { decimals: number | null; symbol: string | null };
+  outcome: ConversationOutcome;
+  onChain: boolean;
+  /** Gossip against chain differences (0 when not on chain). */
+  differences: number;
+  /**
+   * The negotiating parties (the senders of its offers and answers), each once: not notaries, bidders or broadcast
+   * listeners.
+   */
+  parties?: string[];
+}
+
 /** A column header that re-sorts: `href` when it can, the current sort marked. */
 export interface SortLinks {
   [column: string]: { href: string; active: boolean };
 }
 
-function Head({
-  label,
-  sort,
-  name,
-  className,
-}: {
-  label: React.ReactNode;
-  sort?: SortLinks;
-  name: string;
-  className?: string;
-}) {
+function Head({ label, sort, name }: { label: React.ReactNode; sort?: SortLinks; name: string }) {
   const s = sort?.[name];
-  return (
-    <th className={`${className ?? ''} sortable`}>
-      {s ? (
-        <Link href={s.href} className={s.active ? 'active' : undefined} aria-sort={s.active ? 'descending' : undefined}>
-          {label}
-          {s.active ? ' ↓' : ''}
-        </Link>
-      ) : (
-        label
-      )}
-    </th>
+  return s ? (
+    <Link href={s.href} className={s.active ? 'active' : undefined} aria-sort={s.active ? 'descending' : undefined}>
+      {label}
+      {s.active ? ' ↓' : ''}
+    </Link>
+  ) : (
+    label
   );
 }
 
@@ -75,189 +81,251 @@ export function ConversationList({
   sort?: SortLinks;
 }) {
   if (conversations.length === 0) return <p className="muted empty">No conversations.</p>;
-  if (deals) {
+  if (deals)
     return (
-      <div className="table-wrap">
-        <table className="list deals" data-testid="conversation-list">
-          <thead>
-            <tr>
-              <th>
-                <Term k="service">Deal</Term>
-              </th>
-              <th>
-                <Term k="roles">Buyer</Term>
-              </th>
-              <th>
-                <Term k="roles">Seller</Term>
-              </th>
-              {/* A sort header is a link already: the term's definition is its tooltip rather than a nested link. */}
-              <Head name="rounds" label={<Tip k="round">Rounds</Tip>} sort={sort} className="num" />
-              <Head name="price" label={<Tip k="lastPrice">Last price</Tip>} sort={sort} className="num" />
-              <Head name="outcome" label={<Tip k="outcome">Outcome</Tip>} sort={sort} />
-              <Head
-                name="messages"
-                label={
-                  <span
-                    className="tip"
-                    title={
-                      'Envelopes stored in this conversation, negotiation ' +
-                      'and the rest (delivery, notarisation, feedback).'
-                    }
-                  >
-                    Msgs
-                  </span>
-                }
-                sort={sort}
-                className="num"
-              />
-              <Head
-                name="last_seen"
-                label={
-                  <span
-                    className="tip"
-                    title="When the latest envelope of the conversation was received; hover a time for UTC."
-                  >
-                    Last activity
-                  </span>
-                }
-                sort={sort}
-              />
-            </tr>
-          </thead>
-          <tbody>
-            {conversations.map((c) => {
-              const d = deals[c.id];
-              const others = c.participants.filter((p) => p !== d?.buyer && p !== d?.seller);
-              // Deal steps without an ACCEPT have no buyer or seller: said as such, not "unknown".
-              const noDeal = c.outcome === 'no_deal';
-              return (
-                <tr key={c.id} data-conversation={c.id}>
-                  <td>
-                    <Link
-                      href={`/conversations/${c.id}`}
-                      title={d?.serviceHash ? `service hash ${d.serviceHash}` : c.id}
-                    >
-                      {d?.service ??
-                        (d?.serviceHash
-                          ? `service ${shortHex(d.serviceHash, 6, 0)}`
-                          : noDeal
-                            ? STAGE_LABELS[c.stage]
-                            : 'conversation')}
-                    </Link>
-                    <div className="mono small muted conv-id-line">
-                      {shortHex(c.id, 8, 4)}{' '}
-                      <WatchButton
-                        kind="conversation"
-                        target={c.id}
-                        name={d?.service ?? shortHex(c.id, 8, 4)}
-                        compact
-                      />
-                    </div>
-                  </td>
-                  {noDeal && !d?.buyer && !d?.seller ? (
-                    <td colSpan={2} className="small">
-                      <span className="muted">no deal: from </span>
-                      <Parties ids={c.participants} />
-                    </td>
-                  ) : (
-                    <>
-                      <td>
-                        {d?.buyer ? (
-                          <AgentName id={d.buyer} copy={false} />
-                        ) : (
-                          <Parties ids={d ? others.slice(0, 1) : c.participants.slice(0, 1)} />
-                        )}
-                      </td>
-                      <td>
-                        {d?.seller ? (
-                          <AgentName id={d.seller} copy={false} />
-                        ) : (
-                          <Parties ids={d ? others.slice(1, 2) : c.participants.slice(1, 2)} />
-                        )}
-                      </td>
-                    </>
-                  )}
-                  <td className="num mono">{d ? count(d.rounds) : '—'}</td>
-                  <td className="num mono">{d?.lastPrice ? formatAmount(d.lastPrice, d.token) : '—'}</td>
-                  <td>
-                    <span data-outcome={c.outcome}>{OUTCOME_LABELS[c.outcome]}</span>
-                    {d?.onChain ? (
-                      <>
-                        {' '}
-                        <span className="badge onchain" title={`Mirrored on chain. ${glossaryText('haggle')}`}>
-                          on chain
-                        </span>
-                      </>
-                    ) : null}
-                    {d && d.differences > 0 ? (
-                      <>
-                        {' '}
-                        <a
-                          href={`/conversations/${c.id}`}
-                          className="badge differs"
-                          title={`${d.differences} difference(s). ${glossaryText('differs')}`}
-                        >
-                          differs
-                        </a>
-                      </>
-                    ) : null}
-                    {STAGE_LABELS[c.stage] !== OUTCOME_LABELS[c.outcome] ? (
-                      <div className="small muted" data-stage={c.stage}>
-                        {STAGE_LABELS[c.stage]}
-                      </div>
-                    ) : null}
-                  </td>
-                  <td className="num mono">{count(c.messages)}</td>
-                  <td className="small deal-time">
-                    <Time ms={c.lastMs} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="conversation-list"
+        className="deals"
+        rows={conversations}
+        rowKey={(c) => c.id}
+        rowProps={(c) => ({ 'data-conversation': c.id })}
+        columns={dealColumns(deals, sort)}
+        fold="lg"
+      />
     );
-  }
   return (
-    <div className="table-wrap">
-      <table className="list" data-testid="conversation-list">
-        <thead>
-          <tr>
-            <th>
-              <Term k="conversation">Conversation</Term>
-            </th>
-            <th>{self ? 'With' : 'Parties'}</th>
-            <th>
-              <Term k="stage">Stage</Term>
-            </th>
-            <th className="num">Messages</th>
-            <th>Last activity</th>
-          </tr>
-        </thead>
-        <tbody>
-          {conversations.map((c) => (
-            <tr key={c.id} data-conversation={c.id}>
-              <td>
-                <Link href={`/conversations/${c.id}`} className="mono" title={c.id}>
-                  {shortHex(c.id, 8, 4)}
-                </Link>{' '}
-                <WatchButton kind="conversation" target={c.id} name={shortHex(c.id, 8, 4)} compact />
-              </td>
-              <td>
-                <Parties ids={withWhom(c, self, parties?.[c.id]?.parties)} />
-              </td>
-              <td data-stage={c.stage}>{c.state ?? '—'}</td>
-              <td className="num mono">{count(c.messages)}</td>
-              <td className="small">
-                <Time ms={c.lastMs} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="conversation-list"
+      rows={conversations}
+      rowKey={(c) => c.id}
+      rowProps={(c) => ({ 'data-conversation': c.id })}
+      columns={plainColumns(self, parties)}
+    />
   );
+}
+
+/** A conversation's id, shortened, with its copy button. */
+const ConvId = ({ id }: { id: string }) => (
+  <Ident kind="conversation id" value={id}>
+    <span className="mono">{shortHex(id, 8, 4)}</span>
+  </Ident>
+);
+
+/**
+ * The deal columns: the deal, its parties, the last price and the outcome at every width; rounds,
+ * message count and last activity fold into the row's details when the card is short of room.
+ */
+function dealColumns(deals: Record<string, DealColumns>, sort: SortLinks | undefined): Column<ConversationRow>[] {
+  return [
+    {
+      label: 'Deal',
+      head: <Term k="service">Deal</Term>,
+      priority: true,
+      cell: (c) => <Deal c={c} d={deals[c.id]} />,
+    },
+    ...partyColumns(deals),
+    {
+      // A sort header is a link already: the term's definition is its tooltip rather than a nested link.
+      label: 'Rounds',
+      head: <Head name="rounds" label={<Tip k="round">Rounds</Tip>} sort={sort} />,
+      className: 'num mono',
+      headClassName: 'num sortable',
+      cell: (c) => {
+        const d = deals[c.id];
+        return d ? count(d.rounds) : '—';
+      },
+    },
+    {
+      label: 'Last price',
+      head: <Head name="price" label={<Tip k="lastPrice">Last price</Tip>} sort={sort} />,
+      priority: true,
+      className: 'num mono',
+      headClassName: 'num sortable',
+      cell: (c) => {
+        const d = deals[c.id];
+        return d?.lastPrice ? formatAmount(d.lastPrice, d.token) : '—';
+      },
+    },
+    {
+      label: 'Outcome',
+      head: <Head name="outcome" label={<Tip k="outcome">Outcome</Tip>} sort={sort} />,
+      priority: true,
+      headClassName: 'sortable',
+      cell: (c) => <Outcome c={c} d={deals[c.id]} />,
+    },
+    {
+      label: 'Msgs',
+      head: <Head name="messages" label={MSGS} sort={sort} />,
+      className: 'num mono',
+      headClassName: 'num sortable',
+      cell: (c) => count(c.messages),
+    },
+    {
+      label: 'Last activity',
+      head: <Head name="last_seen" label={LAST_ACTIVITY} sort={sort} />,
+      className: 'small deal-time',
+      headClassName: 'sortable',
+      cell: (c) => <Time ms={c.lastMs} />,
+    },
+  ];
+}
+
+/** Buyer and seller, each by name; one "no deal: from …" across both where there was no deal. */
+function partyColumns(deals: Record<string, DealColumns>): Column<ConversationRow>[] {
+  // Deal steps without an ACCEPT have no buyer or seller: said as such, not "unknown".
+  const partiesOnly = (c: ConversationRow) => c.outcome === 'no_deal' && !deals[c.id]?.buyer && !deals[c.id]?.seller;
+  const others = (c: ConversationRow) => {
+    const d = deals[c.id];
+    return c.participants.filter((p) => p !== d?.buyer && p !== d?.seller);
+  };
+  return [
+    {
+      label: 'Buyer',
+      head: <Term k="roles">Buyer</Term>,
+      priority: true,
+      span: (c) =>
+        partiesOnly(c)
+          ? {
+              cells: 2,
+              className: 'small',
+              label: 'Parties',
+              node: (
+                <>
+                  <span className="muted">no deal: from </span>
+                  <Parties ids={c.participants} />
+                </>
+              ),
+            }
+          : null,
+      cell: (c) => {
+        const d = deals[c.id];
+        return d?.buyer ? (
+          <AgentName id={d.buyer} />
+        ) : (
+          <Parties ids={d ? others(c).slice(0, 1) : c.participants.slice(0, 1)} />
+        );
+      },
+    },
+    {
+      label: 'Seller',
+      head: <Term k="roles">Seller</Term>,
+      priority: true,
+      cell: (c) => {
+        const d = deals[c.id];
+        return d?.seller ? (
+          <AgentName id={d.seller} />
+        ) : (
+          <Parties ids={d ? others(c).slice(1, 2) : c.participants.slice(1, 2)} />
+        );
+      },
+    },
+  ];
+}
+
+const MSGS = (
+  <span
+    className="tip"
+    title="Envelopes stored in this conversation, negotiation and the rest (delivery, notarisation, feedback)."
+  >
+    Msgs
+  </span>
+);
+const LAST_ACTIVITY = (
+  <span className="tip" title="When the latest envelope of the conversation was received; hover a time for UTC.">
+    Last activity
+  </span>
+);
+
+/** The deal's service (or stage) linking to the conversation, its id and the watch button under it. */
+function Deal({ c, d }: { c: ConversationRow; d: DealColumns | undefined }) {
+  return (
+    <>
+      <Link href={`/conversations/${c.id}`} title={d?.serviceHash ? `service hash ${d.serviceHash}` : c.id}>
+        {d?.service ??
+          (d?.serviceHash
+            ? `service ${shortHex(d.serviceHash, 6, 0)}`
+            : c.outcome === 'no_deal'
+              ? STAGE_LABELS[c.stage]
+              : 'conversation')}
+      </Link>
+      <div className="small muted conv-id-line">
+        <ConvId id={c.id} />{' '}
+        <WatchButton kind="conversation" target={c.id} name={d?.service ?? shortHex(c.id, 8, 4)} compact />
+      </div>
+    </>
+  );
+}
+
+function Outcome({ c, d }: { c: ConversationRow; d: DealColumns | undefined }) {
+  return (
+    <>
+      <span data-outcome={c.outcome}>{OUTCOME_LABELS[c.outcome]}</span>
+      {d?.onChain ? (
+        <>
+          {' '}
+          <span className="badge onchain" title={`Mirrored on chain. ${glossaryText('haggle')}`}>
+            on chain
+          </span>
+        </>
+      ) : null}
+      {d && d.differences > 0 ? (
+        <>
+          {' '}
+          <a
+            href={`/conversations/${c.id}`}
+            className="badge differs"
+            title={`${d.differences} difference(s). ${glossaryText('differs')}`}
+          >
+            differs
+          </a>
+        </>
+      ) : null}
+      {STAGE_LABELS[c.stage] !== OUTCOME_LABELS[c.outcome] ? (
+        <div className="small muted" data-stage={c.stage}>
+          {STAGE_LABELS[c.stage]}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * An agent's list: the conversation, with whom, its stage and last activity at every width; the message count folds.
+ */
+function plainColumns(
+  self: string | undefined,
+  parties: Record<string, Pick<DealColumns, 'parties'>> | undefined,
+): Column<ConversationRow>[] {
+  return [
+    {
+      label: 'Conversation',
+      head: <Term k="conversation">Conversation</Term>,
+      priority: true,
+      cell: (c) => (
+        <>
+          <Ident kind="conversation id" value={c.id}>
+            <Link href={`/conversations/${c.id}`} className="mono" title={c.id}>
+              {shortHex(c.id, 8, 4)}
+            </Link>
+          </Ident>{' '}
+          <WatchButton kind="conversation" target={c.id} name={shortHex(c.id, 8, 4)} compact />
+        </>
+      ),
+    },
+    {
+      label: self ? 'With' : 'Parties',
+      priority: true,
+      cell: (c) => <Parties ids={withWhom(c, self, parties?.[c.id]?.parties)} />,
+    },
+    {
+      label: 'Stage',
+      head: <Term k="stage">Stage</Term>,
+      priority: true,
+      cell: (c) => <span data-stage={c.stage}>{c.state ?? '—'}</span>,
+    },
+    { label: 'Messages', className: 'num mono', cell: (c) => count(c.messages) },
+    { label: 'Last activity', priority: true, className: 'small', cell: (c) => <Time ms={c.lastMs} /> },
+  ];
 }
 
 /**
@@ -299,7 +367,7 @@ function Parties({ ids }: { ids: string[] }) {
     <span className="party-list">
       {ids.map((p) => (
         <span key={p}>
-          <AgentName id={p} copy={false} />
+          <AgentName id={p} />
         </span>
       ))}
     </span>

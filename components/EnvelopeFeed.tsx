@@ -4,8 +4,10 @@
  */
 import Link from 'next/link';
 import type { EnvelopeView } from '../lib/wire';
+import { Ident } from './CopyId';
 import { isBroadcast, isZeroId, shortHex } from './format';
 import { AgentName } from './names/AgentName';
+import { type Column, DataTable } from './table/DataTable';
 import { Time } from './time/Time';
 
 /** What a feed row shows of an envelope: a page passes these fields only, not the whole view. */
@@ -54,57 +56,67 @@ export function EnvelopeFeed({
   clock = false,
   self,
 }: EnvelopeFeedProps) {
-  const party = (id: string) =>
-    id === self ? <span className="muted">this agent</span> : <AgentName id={id} copy={false} />;
+  const party = (id: string) => (id === self ? <span className="muted">this agent</span> : <AgentName id={id} />);
   if (envelopes.length === 0) return <p className="muted empty">{empty}</p>;
+  const columns: Column<FeedEnvelope>[] = [
+    { label: 'Type', priority: true, cell: (e) => <TypeBadge type={e.type} /> },
+    {
+      label: 'From → to',
+      priority: true,
+      className: 'sentence',
+      cell: (e) => (
+        <>
+          {party(e.sender)} →{' '}
+          {isBroadcast(e.recipient) ? <span className="muted">everyone (broadcast)</span> : party(e.recipient)}
+        </>
+      ),
+    },
+    {
+      label: 'Conversation',
+      priority: true,
+      cell: (e) =>
+        isZeroId(e.conversationId) ? (
+          <span className="muted">—</span>
+        ) : (
+          <Ident kind="conversation id" value={e.conversationId}>
+            <Link href={`/conversations/${e.conversationId}`} className="mono" title={e.conversationId}>
+              {shortHex(e.conversationId, 10, 0)}
+            </Link>
+          </Ident>
+        ),
+    },
+    {
+      label: 'Time',
+      priority: true,
+      className: 'small feed-time',
+      cell: (e) => <Time ms={e.timestampMs} date={!clock} />,
+    },
+    {
+      label: 'Check',
+      head: <span className="visually-hidden">Check</span>,
+      bare: true,
+      cell: (e) => (
+        <Link
+          href={`/envelopes/${e.id}`}
+          prefetch={false}
+          className="small"
+          title="check this envelope's bytes, signature and batch inclusion in your browser"
+        >
+          verify
+        </Link>
+      ),
+    },
+  ];
   return (
-    <div className="table-wrap">
-      <table className="feed" data-testid="envelope-feed">
-        <thead>
-          <tr>
-            <th>Type</th>
-            <th>From → to</th>
-            <th>Conversation</th>
-            <th>Time</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {envelopes.map((e) => (
-            <tr key={e.id} data-envelope-id={e.id} className={fresh?.has(e.id) ? 'fresh' : undefined}>
-              <td>
-                <TypeBadge type={e.type} />
-              </td>
-              <td className="sentence">
-                {party(e.sender)} →{' '}
-                {isBroadcast(e.recipient) ? <span className="muted">everyone (broadcast)</span> : party(e.recipient)}
-              </td>
-              <td>
-                {isZeroId(e.conversationId) ? (
-                  <span className="muted">—</span>
-                ) : (
-                  <Link href={`/conversations/${e.conversationId}`} className="mono" title={e.conversationId}>
-                    {shortHex(e.conversationId, 10, 0)}
-                  </Link>
-                )}
-              </td>
-              <td className="small feed-time">
-                <Time ms={e.timestampMs} date={!clock} />
-              </td>
-              <td>
-                <Link
-                  href={`/envelopes/${e.id}`}
-                  prefetch={false}
-                  className="small"
-                  title="check this envelope's bytes, signature and batch inclusion in your browser"
-                >
-                  verify
-                </Link>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="envelope-feed"
+      className="feed"
+      rows={envelopes}
+      rowKey={(e) => e.id}
+      rowProps={(e) => ({ 'data-envelope-id': e.id, className: fresh?.has(e.id) ? 'fresh' : undefined })}
+      columns={columns}
+      // The details sit with the parties, not in the first cell (a row's first cell is its type).
+      detailsIn={1}
+    />
   );
 }

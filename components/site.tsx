@@ -6,6 +6,7 @@
  */
 import { createContext, useContext } from 'react';
 import { type ExplorerChain, explorerAddress, explorerBlock, explorerTx } from '../lib/chain/explorer';
+import { Ident } from './CopyId';
 
 export interface SiteInfo {
   names: Readonly<Record<string, string>>;
@@ -28,9 +29,29 @@ export function useSite(): SiteInfo {
  * A transaction signature, shortened, linking to Solana Explorer on this observatory's chain;
  * plain text where no link may be given (a private RPC URL and a viewer elsewhere).
  */
-export function TxLink({ signature, head = 8 }: { signature: string | null | undefined; head?: number }) {
-  const { explorer } = useSite();
+export function TxLink({
+  signature,
+  head = 8,
+  copy = false,
+}: {
+  signature: string | null | undefined;
+  head?: number;
+  /** With a button copying the whole signature. */
+  copy?: boolean;
+}) {
   if (!signature) return <span className="muted">none</span>;
+  const link = <TxText signature={signature} head={head} />;
+  return copy ? (
+    <Ident kind="signature" value={signature}>
+      {link}
+    </Ident>
+  ) : (
+    link
+  );
+}
+
+function TxText({ signature, head }: { signature: string; head: number }) {
+  const { explorer } = useSite();
   const url = explorer ? explorerTx(signature, explorer) : null;
   const text = `${signature.length > head + 5 ? `${signature.slice(0, head)}…${signature.slice(-4)}` : signature}`;
   if (!url)
@@ -54,7 +75,18 @@ export function TxLink({ signature, head = 8 }: { signature: string | null | und
 }
 
 /** An account address linking to Solana Explorer (plain text where no link may be given). */
-export function AccountLink({ address, label }: { address: string; label?: string }) {
+export function AccountLink({ address, label, copy = false }: { address: string; label?: string; copy?: boolean }) {
+  const link = <AccountText address={address} label={label} />;
+  return copy ? (
+    <Ident kind="address" value={address}>
+      {link}
+    </Ident>
+  ) : (
+    link
+  );
+}
+
+function AccountText({ address, label }: { address: string; label?: string }) {
   const { explorer } = useSite();
   const url = explorer ? explorerAddress(address, explorer) : null;
   if (!url)

@@ -5,6 +5,7 @@ import { base58, count } from '../../components/format';
 import { AgentName } from '../../components/names/AgentName';
 import { BackingShare } from '../../components/reputation/Backing';
 import { Term } from '../../components/Term';
+import { type Column, DataTable } from '../../components/table/DataTable';
 import { Time } from '../../components/time/Time';
 import { AGENT_SORTS, AgentsQuerySchema, STAKE_FILTERS } from '../../lib/wire/params';
 import { scorePoints } from '../../lib/wire/score';
@@ -18,6 +19,54 @@ export const metadata: Metadata = { title: 'Agents' };
 
 /** Reliability in score points (-100..100, lib/wire/score.ts), cut to 3 decimals: 62.333. */
 const fraction = (fixed: string | undefined) => (fixed === undefined ? '—' : scorePoints(fixed, 3));
+
+type AgentRow = Exclude<Awaited<ReturnType<typeof loadAgentsPage>>, Error>['agents'][number];
+
+/**
+ * The agent, whether it is online, its reliability and its last sighting at every width; the rest folds into the row's
+ * details.
+ */
+const AGENT_COLUMNS: Column<AgentRow>[] = [
+  {
+    label: 'State',
+    priority: true,
+    cell: (a) => (
+      <>
+        <span className={`dot ${a.online ? 'on' : ''}`} aria-hidden />{' '}
+        {a.online ? 'online' : <span className="muted">offline</span>}
+      </>
+    ),
+  },
+  { label: 'Agent', priority: true, cell: (a) => <AgentName id={a.id} name={a.name} /> },
+  { label: 'Envelopes sent', className: 'num mono', cell: (a) => count(a.envelopes) },
+  {
+    label: 'Reliability (points)',
+    head: (
+      <>
+        <Term k="reliability">Reliability</Term> (points)
+      </>
+    ),
+    priority: true,
+    className: 'num mono',
+    cell: (a) => (
+      <>
+        {fraction(a.reputation?.reliabilityScore)}
+        <BackingShare b={a.backing} />
+      </>
+    ),
+  },
+  { label: 'Stake', cell: (a) => (a.stake ? a.stake.status : <span className="muted">none</span>) },
+  { label: 'First seen', className: 'small', cell: (a) => <Time ms={a.firstSeenMs} relative={false} /> },
+  { label: 'Last seen', priority: true, className: 'small', cell: (a) => <Time ms={a.lastSeenMs} /> },
+  {
+    label: 'Watch',
+    head: <span className="visually-hidden">Watch</span>,
+    // A button with its own state: drawn once, never copied into the details.
+    priority: true,
+    bare: true,
+    cell: (a) => <WatchButton kind="agent" target={base58(a.id)} name={a.name} compact />,
+  },
+];
 
 export default async function AgentsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const o = getServices();
@@ -108,54 +157,15 @@ export default async function AgentsPage({ searchParams }: { searchParams: Promi
               &ldquo;% unbacked&rdquo; is the share sent by identities with no stake and no deal with the agent (
               <Term k="unbackedFeedback">unbacked feedback</Term>); the agent page shows its score without them.
             </p>
-            <div className="table-wrap">
-              <table className="list" data-testid="agents-table">
-                <thead>
-                  <tr>
-                    <th>State</th>
-                    <th>Agent</th>
-                    <th className="num">Envelopes sent</th>
-                    <th className="num">
-                      <Term k="reliability">Reliability</Term> (points)
-                    </th>
-                    <th>Stake</th>
-                    <th>First seen</th>
-                    <th>Last seen</th>
-                    <th>
-                      <span className="visually-hidden">Watch</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {agents.map((a) => (
-                    <tr key={a.id} data-agent-row={a.id}>
-                      <td>
-                        <span className={`dot ${a.online ? 'on' : ''}`} aria-hidden />{' '}
-                        {a.online ? 'online' : <span className="muted">offline</span>}
-                      </td>
-                      <td>
-                        <AgentName id={a.id} name={a.name} />
-                      </td>
-                      <td className="num mono">{count(a.envelopes)}</td>
-                      <td className="num mono">
-                        {fraction(a.reputation?.reliabilityScore)}
-                        <BackingShare b={a.backing} />
-                      </td>
-                      <td>{a.stake ? a.stake.status : <span className="muted">none</span>}</td>
-                      <td className="small">
-                        <Time ms={a.firstSeenMs} relative={false} />
-                      </td>
-                      <td className="small">
-                        <Time ms={a.lastSeenMs} />
-                      </td>
-                      <td>
-                        <WatchButton kind="agent" target={base58(a.id)} name={a.name} compact />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              testId="agents-table"
+              rows={agents}
+              rowKey={(a) => a.id}
+              rowProps={(a) => ({ 'data-agent-row': a.id })}
+              columns={AGENT_COLUMNS}
+              fold="lg"
+              detailsIn={1}
+            />
           </>
         )}
         {page && !(page instanceof Error) && page.next && (

@@ -8,7 +8,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { AgentName } from '../../components/names/AgentName';
 import { AccountLink, TxLink } from '../../components/site';
+import { type Column, DataTable } from '../../components/table/DataTable';
 import { EpochTime } from '../../components/time/Time';
+import type { BatchList, ChallengeList } from '../../lib/wire';
 import { agentBytes } from '../../lib/wire/agent-id';
 import {
   BATCH_SORTS,
@@ -22,11 +24,56 @@ import { NotRunning } from '../_lib/not-running';
 import { flatParams, type SearchParams, withParams } from '../_lib/query-string';
 import { getServices } from '../_lib/services';
 
+type BatchView = BatchList['batches'][number];
+type ChallengeView = ChallengeList['challenges'][number];
+
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Batches' };
 
 /** The challenge list's parameters on this page and their names in GET /api/challenges. */
 const C_PARAMS = { cstatus: 'status', csort: 'sort', corder: 'order', climit: 'limit', cbefore: 'before' } as const;
+
+/** Agent, epoch, status and transaction at every width; "verify" folds into the row's details when short of room. */
+const batchColumns = (epochSeconds: number): Column<BatchView>[] => [
+  { label: 'Agent', priority: true, cell: (x) => <AgentName id={x.agent} /> },
+  {
+    label: 'Epoch',
+    priority: true,
+    className: 'small',
+    cell: (x) => <EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} />,
+  },
+  {
+    label: 'Status',
+    priority: true,
+    cell: (x) => (
+      <span className={`badge ${x.status === 'verified' ? 't-accept' : x.status === 'mismatch' ? 't-reject' : ''}`}>
+        {x.status}
+      </span>
+    ),
+  },
+  { label: 'Transaction', priority: true, cell: (x) => <TxLink signature={x.signature} copy /> },
+  {
+    label: 'Check',
+    head: <span className="visually-hidden">Check</span>,
+    bare: true,
+    cell: (x) => (
+      <Link href={`/batches/${x.agentAddress}/${x.epoch}`} className="small">
+        verify
+      </Link>
+    ),
+  },
+];
+
+const CHALLENGE_COLUMNS: Column<ChallengeView>[] = [
+  { label: 'Challenge', priority: true, cell: (x) => <AccountLink address={x.address} copy /> },
+  { label: 'Agent', priority: true, cell: (x) => <AgentName id={x.agent} /> },
+  { label: 'Epoch', priority: true, className: 'num mono', cell: (x) => x.epoch },
+  {
+    label: 'Status',
+    priority: true,
+    cell: (x) => <span className={`badge ${x.status === 'upheld' ? 't-reject' : ''}`}>{x.status}</span>,
+  },
+];
 
 export default async function BatchesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const o = getServices();
@@ -155,46 +202,12 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
             {bp.next ? '+' : ''}
             {raw.before ? ', continued' : ''})
           </h2>
-          <div className="table-wrap">
-            <table className="list" data-testid="batches-table">
-              <thead>
-                <tr>
-                  <th>Agent</th>
-                  <th>Epoch</th>
-                  <th>Status</th>
-                  <th>Transaction</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {batches.map((x) => (
-                  <tr key={`${x.agent}/${x.epoch}`}>
-                    <td>
-                      <AgentName id={x.agent} copy={false} />
-                    </td>
-                    <td className="small">
-                      <EpochTime epoch={x.epoch} epochSeconds={o.config.epochSeconds} label={false} />
-                    </td>
-                    <td>
-                      <span
-                        className={`badge ${x.status === 'verified' ? 't-accept' : x.status === 'mismatch' ? 't-reject' : ''}`}
-                      >
-                        {x.status}
-                      </span>
-                    </td>
-                    <td>
-                      <TxLink signature={x.signature} />
-                    </td>
-                    <td>
-                      <Link href={`/batches/${x.agentAddress}/${x.epoch}`} className="small">
-                        verify
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="batches-table"
+            rows={batches}
+            rowKey={(x) => `${x.agent}/${x.epoch}`}
+            columns={batchColumns(o.config.epochSeconds)}
+          />
           <p className="small" style={{ marginTop: 12 }}>
             {raw.before && (
               <Link href={keep({ before: undefined })} style={{ marginRight: 12 }}>
@@ -214,34 +227,12 @@ export default async function BatchesPage({ searchParams }: { searchParams: Prom
             {cp.next ? '+' : ''}
             {all.cbefore ? ', continued' : ''})
           </h2>
-          <div className="table-wrap">
-            <table className="list" data-testid="challenges-table">
-              <thead>
-                <tr>
-                  <th>Challenge</th>
-                  <th>Agent</th>
-                  <th className="num">Epoch</th>
-                  <th>Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shownChallenges.map((x) => (
-                  <tr key={x.address}>
-                    <td>
-                      <AccountLink address={x.address} />
-                    </td>
-                    <td>
-                      <AgentName id={x.agent} copy={false} />
-                    </td>
-                    <td className="num mono">{x.epoch}</td>
-                    <td>
-                      <span className={`badge ${x.status === 'upheld' ? 't-reject' : ''}`}>{x.status}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="challenges-table"
+            rows={shownChallenges}
+            rowKey={(x) => x.address}
+            columns={CHALLENGE_COLUMNS}
+          />
           <p className="small" style={{ marginTop: 12 }}>
             {all.cbefore && (
               <Link href={keep({ cbefore: undefined })} style={{ marginRight: 12 }}>

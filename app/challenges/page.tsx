@@ -8,7 +8,9 @@ import Link from 'next/link';
 import { AgentName } from '../../components/names/AgentName';
 import { AccountLink, TxLink } from '../../components/site';
 import { Term } from '../../components/Term';
+import { type Column, DataTable } from '../../components/table/DataTable';
 import { EpochTime } from '../../components/time/Time';
+import type { ChallengeList } from '../../lib/wire';
 import { CHALLENGE_STATUSES } from '../../lib/wire/params';
 import { NotRunning } from '../_lib/not-running';
 import { getServices } from '../_lib/services';
@@ -23,6 +25,40 @@ const STATUS_WORDS: Record<string, string> = {
   void: 'void',
   expired: 'expired: nobody resolved it in time',
 };
+
+/**
+ * The challenge, its agent, the batch and the status at every width; the challenger and the
+ * transactions fold into the row's details when the card is short of room.
+ */
+const challengeColumns = (epochSeconds: number): Column<ChallengeList['challenges'][number]>[] => [
+  { label: 'Challenge', priority: true, cell: (c) => <AccountLink address={c.address} copy /> },
+  { label: 'Against', priority: true, cell: (c) => <AgentName id={c.agent} /> },
+  {
+    label: 'Batch epoch',
+    priority: true,
+    className: 'small',
+    cell: (c) => (
+      <Link href={`/batches/${c.agentAddress}/${c.epoch}`}>
+        <EpochTime epoch={c.epoch} epochSeconds={epochSeconds} label={false} />
+      </Link>
+    ),
+  },
+  { label: 'Status', priority: true, cell: (c) => STATUS_WORDS[c.status] ?? c.status },
+  { label: 'Challenger', priority: true, cell: (c) => <AccountLink address={c.challenger} copy /> },
+  {
+    label: 'Transactions',
+    className: 'small',
+    cell: (c) => (
+      <span className="dt-list">
+        {c.transitions.map((t, i) => (
+          <span key={`${t.signature}:${i}`}>
+            {t.status} <TxLink signature={t.signature} head={6} copy />
+          </span>
+        ))}
+      </span>
+    ),
+  },
+];
 
 export default async function ChallengesPage({
   searchParams,
@@ -52,8 +88,8 @@ export default async function ChallengesPage({
         <div>
           <h1>Challenges</h1>
           <p className="muted">
-            Each <Term k="challenge">challenge</Term> claims, with evidence from an uploaded log, that an agent&apos;s{' '}
-            <Term k="batch">batch</Term> left an entry out. Newest first.
+            Each <Term k="challenge">challenge</Term> claims, with evidence from an uploaded log, that an{' '}
+            <span>agent&apos;s</span> <Term k="batch">batch</Term> left an entry out. Newest first.
           </p>
         </div>
       </header>
@@ -78,48 +114,14 @@ export default async function ChallengesPage({
         ) : list.challenges.length === 0 ? (
           <p className="muted empty">No challenge{status ? ` with status ${status}` : ''} yet.</p>
         ) : (
-          <div className="table-wrap">
-            <table className="list" data-testid="challenges-list">
-              <thead>
-                <tr>
-                  <th>Challenge</th>
-                  <th>Against</th>
-                  <th>Batch epoch</th>
-                  <th>Status</th>
-                  <th>Challenger</th>
-                  <th>Transactions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.challenges.map((c) => (
-                  <tr key={c.address} data-challenge={c.address}>
-                    <td>
-                      <AccountLink address={c.address} />
-                    </td>
-                    <td>
-                      <AgentName id={c.agent} copy={false} />
-                    </td>
-                    <td className="small">
-                      <Link href={`/batches/${c.agentAddress}/${c.epoch}`}>
-                        <EpochTime epoch={c.epoch} epochSeconds={o.config.epochSeconds} label={false} />
-                      </Link>
-                    </td>
-                    <td>{STATUS_WORDS[c.status] ?? c.status}</td>
-                    <td>
-                      <AccountLink address={c.challenger} />
-                    </td>
-                    <td className="small">
-                      {c.transitions.map((t, i) => (
-                        <span key={`${t.signature}:${i}`} style={{ marginRight: 8 }}>
-                          {t.status} <TxLink signature={t.signature} head={6} />
-                        </span>
-                      ))}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="challenges-list"
+            rows={list.challenges}
+            rowKey={(c) => c.address}
+            rowProps={(c) => ({ 'data-challenge': c.address })}
+            columns={challengeColumns(o.config.epochSeconds)}
+            fold="lg"
+          />
         )}
       </section>
     </>

@@ -5,21 +5,75 @@
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { Ident } from '../../components/CopyId';
 import { AgentLink } from '../../components/EnvelopeFeed';
 import { count, shortHex } from '../../components/format';
 import { Term } from '../../components/Term';
+import { type Column, DataTable } from '../../components/table/DataTable';
 import { Time } from '../../components/time/Time';
 import { type DisputeListView, DisputesQuerySchema } from '../../lib/wire/disputes';
 import { loadDisputes } from '../_lib/disputes';
 import { HttpError } from '../_lib/http';
 import { NotRunning } from '../_lib/not-running';
 import { getServices } from '../_lib/services';
-// The phone layout of the tables (stack-narrow: one labelled line per cell) is the owner page's.
-import '../../components/wallet/wallet.css';
 import '../../components/disputes/disputes.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Dispute desk' };
+
+/** When, who, the conversation, the status and the way in at every width; the opinions fold into the row's details. */
+const DISPUTE_COLUMNS: Column<DisputeListView['disputes'][number]>[] = [
+  { label: 'Disputed', priority: true, className: 'small', cell: (d) => <Time ms={d.timestampMs} /> },
+  { label: 'By', priority: true, cell: (d) => <AgentLink id={d.disputer} copy /> },
+  { label: 'To', cell: (d) => <AgentLink id={d.recipient} copy /> },
+  {
+    label: 'Conversation',
+    priority: true,
+    className: 'small',
+    cell: (d) => (
+      <Ident kind="conversation id" value={d.conversationId}>
+        <Link href={`/conversations/${d.conversationId}`} prefetch={false} className="mono">
+          {shortHex(d.conversationId, 8, 4)}
+        </Link>
+      </Ident>
+    ),
+  },
+  {
+    label: 'Opinions',
+    className: 'small',
+    cell: (d) =>
+      d.opinions.total === 0 ? (
+        <span className="muted">none{d.opinions.uncounted ? ` counted (${d.opinions.uncounted} not)` : ''}</span>
+      ) : (
+        <span title={`${d.opinions.upheld} upheld, ${d.opinions.rejected} rejected, ${d.opinions.unclear} unclear`}>
+          <span className="opinion-upheld">{d.opinions.upheld} upheld</span> ·{' '}
+          <span className="opinion-rejected">{d.opinions.rejected} rejected</span> ·{' '}
+          <span className="opinion-unclear">{d.opinions.unclear} unclear</span>
+        </span>
+      ),
+  },
+  {
+    label: 'Status',
+    priority: true,
+    cell: (d) =>
+      d.status === 'open' ? (
+        <span className="badge t-dispute">open</span>
+      ) : (
+        <span className="badge t-accept">reviewed</span>
+      ),
+  },
+  {
+    label: 'Open',
+    head: <span className="visually-hidden">Open</span>,
+    priority: true,
+    bare: true,
+    cell: (d) => (
+      <Link href={`/disputes/${d.id}`} prefetch={false} data-testid="open-dispute">
+        open
+      </Link>
+    ),
+  },
+];
 
 export default async function DisputesPage({
   searchParams,
@@ -99,71 +153,14 @@ export default async function DisputesPage({
           </p>
         ) : null}
         {list && list.disputes.length > 0 ? (
-          <div className="table-wrap">
-            <table className="list stack-narrow" data-testid="disputes-list">
-              <thead>
-                <tr>
-                  <th>Disputed</th>
-                  <th>By</th>
-                  <th>To</th>
-                  <th>Conversation</th>
-                  <th>Opinions</th>
-                  <th>Status</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {list.disputes.map((d) => (
-                  <tr key={d.id} data-dispute={d.id} data-status={d.status}>
-                    <td className="small" data-label="Disputed">
-                      <Time ms={d.timestampMs} />
-                    </td>
-                    <td data-label="By">
-                      <AgentLink id={d.disputer} />
-                    </td>
-                    <td data-label="To">
-                      <AgentLink id={d.recipient} />
-                    </td>
-                    <td className="mono small" data-label="Conversation">
-                      <Link href={`/conversations/${d.conversationId}`} prefetch={false}>
-                        {shortHex(d.conversationId, 8, 4)}
-                      </Link>
-                    </td>
-                    <td className="small" data-label="Opinions">
-                      {d.opinions.total === 0 ? (
-                        <span className="muted">
-                          none{d.opinions.uncounted ? ` counted (${d.opinions.uncounted} not)` : ''}
-                        </span>
-                      ) : (
-                        <span
-                          title={
-                            `${d.opinions.upheld} upheld, ${d.opinions.rejected}` +
-                            ` rejected, ${d.opinions.unclear} unclear`
-                          }
-                        >
-                          <span className="opinion-upheld">{d.opinions.upheld} upheld</span> ·{' '}
-                          <span className="opinion-rejected">{d.opinions.rejected} rejected</span> ·{' '}
-                          <span className="opinion-unclear">{d.opinions.unclear} unclear</span>
-                        </span>
-                      )}
-                    </td>
-                    <td data-label="Status">
-                      {d.status === 'open' ? (
-                        <span className="badge t-dispute">open</span>
-                      ) : (
-                        <span className="badge t-accept">reviewed</span>
-                      )}
-                    </td>
-                    <td>
-                      <Link href={`/disputes/${d.id}`} prefetch={false} data-testid="open-dispute">
-                        open
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            testId="disputes-list"
+            rows={list.disputes}
+            rowKey={(d) => d.id}
+            rowProps={(d) => ({ 'data-dispute': d.id, 'data-status': d.status })}
+            columns={DISPUTE_COLUMNS}
+            fold="lg"
+          />
         ) : null}
         {list?.next ? (
           <p className="small">

@@ -6,9 +6,11 @@
  */
 import Link from 'next/link';
 import type { CollusionView } from '../../lib/wire/collusion';
+import { Ident } from '../CopyId';
 import { count, formatTokenAmount, shortHex, USDC_TOKEN } from '../format';
 import { AgentName } from '../names/AgentName';
 import { Term } from '../Term';
+import { type Column, DataTable } from '../table/DataTable';
 
 /** A duration in the unit that reads best. */
 export function duration(ms: number): string {
@@ -75,145 +77,253 @@ const EnvelopeLink = ({ id, label }: { id: string; label: string }) => (
   </Link>
 );
 const ConversationLink = ({ id }: { id: string }) => (
-  <Link href={`/conversations/${id}`} prefetch={false} className="mono small" title={`conversation ${id}`}>
-    {shortHex(id, 6, 4)}
-  </Link>
+  <Ident kind="conversation id" value={id}>
+    <Link href={`/conversations/${id}`} prefetch={false} className="mono small" title={`conversation ${id}`}>
+      {shortHex(id, 6, 4)}
+    </Link>
+  </Ident>
 );
+
+type Row<K extends 'reciprocal' | 'concentration' | 'dealless'> = CollusionView[K][number];
+type NotaryRow = CollusionView['notaryReuse']['rows'][number];
+
+const stakeColumn = <R,>(v: CollusionView, chain: boolean, agents: (r: R) => string[]): Column<R> => ({
+  label: 'Stake at risk',
+  head: <Term k="stake">Stake at risk</Term>,
+  className: 'small',
+  cell: (r) =>
+    // A pair's two agents differ, so each names its line.
+    agents(r).map((a) => (
+      <div key={a}>
+        <StakeCell stakes={v.stakes} agent={a} chain={chain} />
+      </div>
+    )),
+});
+
+/** Who, with how many (without a deal) and the stake at every width; the figures and the evidence fold. */
+function reciprocalColumns(v: CollusionView, chain: boolean): Column<Row<'reciprocal'>>[] {
+  return [
+    { label: 'Agent', priority: true, cell: (r) => <AgentName id={r.agent} /> },
+    {
+      label: 'Counterparts (without a deal)',
+      head: (
+        <span title="Reciprocal counterparts, and of those, how many without a deal between them">
+          Counterparts (without a deal)
+        </span>
+      ),
+      priority: true,
+      className: 'num mono',
+      cell: (r) => (
+        <>
+          {count(r.counterparts)}{' '}
+          {r.counterpartsWithoutDeal > 0 ? (
+            <b style={WARN}>({count(r.counterpartsWithoutDeal)})</b>
+          ) : (
+            <span className="muted">(0)</span>
+          )}
+        </>
+      ),
+    },
+    {
+      label: 'Given / received',
+      className: 'num mono',
+      cell: (r) => `${count(r.given)} / ${count(r.received)}`,
+    },
+    {
+      label: 'Mean score given / received',
+      className: 'num mono',
+      cell: (r) => `${r.meanGiven.toFixed(2)} / ${r.meanReceived.toFixed(2)}`,
+    },
+    {
+      label: 'Gap',
+      head: <Term k="feedbackGap">Gap</Term>,
+      className: 'num mono',
+      cell: (r) => (r.medianGapMs === null ? <span className="muted">unknown</span> : duration(r.medianGapMs)),
+    },
+    stakeColumn(v, chain, (r) => [r.agent]),
+    {
+      label: 'Evidence',
+      priority: true,
+      className: 'small',
+      cell: (r) => (
+        <>
+          {r.pairs.map((p) => (
+            <div key={p.counterpart}>
+              <AgentName id={p.counterpart} /> {p.given}↔{p.received}
+              {p.givenWithoutDeal > 0 && p.receivedWithoutDeal > 0 ? <span style={WARN}> no deal</span> : null}
+              {' · '}
+              <EnvelopeLink id={p.latestGiven} label="given" /> ·{' '}
+              <EnvelopeLink id={p.latestReceived} label="received" />
+            </div>
+          ))}
+          {r.counterparts > r.pairs.length ? (
+            <div className="muted">and {r.counterparts - r.pairs.length} more</div>
+          ) : null}
+        </>
+      ),
+    },
+  ];
+}
+
+const unknownOr = (x: number | null, reason: string | null, shown: (x: number) => string) =>
+  x === null ? (
+    <span className="muted" title={reason ?? ''}>
+      unknown
+    </span>
+  ) : (
+    shown(x)
+  );
+
+/** Who, its top counterparty, share and HHI at every width; counts, evidence and stake fold. */
+function concentrationColumns(v: CollusionView, chain: boolean): Column<Row<'concentration'>>[] {
+  return [
+    { label: 'Agent', priority: true, cell: (r) => <AgentName id={r.agent} /> },
+    { label: 'Deals', className: 'num mono', cell: (r) => count(r.deals) },
+    { label: 'Counterparties', className: 'num mono', cell: (r) => count(r.counterparties) },
+    {
+      label: 'Top counterparty',
+      priority: true,
+      cell: (r) => (
+        <>
+          <AgentName id={r.topCounterparty} /> <span className="muted small">({count(r.topDeals)})</span>
+        </>
+      ),
+    },
+    {
+      label: 'Top share',
+      priority: true,
+      className: 'num mono',
+      cell: (r) => unknownOr(r.topShare, r.unknownReason, percent),
+    },
+    {
+      label: 'HHI',
+      head: <Term k="hhi">HHI</Term>,
+      priority: true,
+      className: 'num mono',
+      cell: (r) => unknownOr(r.hhi, r.unknownReason, (x) => x.toFixed(4)),
+    },
+    {
+      label: 'Evidence',
+      className: 'small',
+      cell: (r) => (
+        <>
+          latest deal with it: <ConversationLink id={r.latestDeal} />
+          {r.unknownReason ? <div className="muted">{r.unknownReason}</div> : null}
+        </>
+      ),
+    },
+    stakeColumn(v, chain, (r) => [r.agent]),
+  ];
+}
+
+/** The pair, its notary and how often at every width; the rest folds. */
+function notaryColumns(v: CollusionView, chain: boolean): Column<NotaryRow>[] {
+  return [
+    {
+      label: 'Pair',
+      priority: true,
+      cell: (r) => (
+        <>
+          <AgentName id={r.agents[0]} />
+          <br />
+          <AgentName id={r.agents[1]} />
+        </>
+      ),
+    },
+    { label: 'Notary most often', priority: true, cell: (r) => <AgentName id={r.notary} /> },
+    {
+      label: 'Same notary / with a notary',
+      priority: true,
+      className: 'num mono',
+      cell: (r) => (
+        <>
+          {count(r.sameNotary)} / {count(r.assigned)} <span className="muted">({percent(r.share)})</span>
+        </>
+      ),
+    },
+    { label: 'Distinct notaries', className: 'num mono', cell: (r) => count(r.distinctNotaries) },
+    {
+      label: 'Evidence',
+      className: 'small',
+      cell: (r) =>
+        r.conversations.map((c, i) => (
+          <span key={c}>
+            {i ? ', ' : ''}
+            <ConversationLink id={c} />
+          </span>
+        )),
+    },
+    stakeColumn(v, chain, (r) => [r.agents[0], r.agents[1]]),
+  ];
+}
+
+/** The agent rated and how much came from raters without deals at every width; the rest folds. */
+function deallessColumns(v: CollusionView, chain: boolean): Column<Row<'dealless'>>[] {
+  return [
+    { label: 'Agent rated', priority: true, cell: (r) => <AgentName id={r.agent} /> },
+    {
+      label: 'From raters without deals / all received',
+      priority: true,
+      className: 'num mono',
+      cell: (r) => `${count(r.fromDealless)} / ${count(r.received)}`,
+    },
+    {
+      label: 'Raters',
+      className: 'small',
+      cell: (r) => (
+        <>
+          {r.raters.map((a) => (
+            <div key={a}>
+              <AgentName id={a} />
+            </div>
+          ))}
+          {r.raterCount > r.raters.length ? (
+            <div className="muted">and {r.raterCount - r.raters.length} more</div>
+          ) : null}
+        </>
+      ),
+    },
+    { label: 'Their mean score', className: 'num mono', cell: (r) => r.meanScore.toFixed(2) },
+    {
+      label: 'Evidence',
+      className: 'small',
+      cell: (r) =>
+        r.latest.map((e, i) => (
+          <span key={e}>
+            {i ? ' · ' : ''}
+            <EnvelopeLink id={e} label={shortHex(e, 6, 0)} />
+          </span>
+        )),
+    },
+    stakeColumn(v, chain, (r) => [r.agent]),
+  ];
+}
 
 export function ReciprocalTable({ v, chain }: { v: CollusionView; chain: boolean }) {
   if (v.reciprocal.length === 0) return <p className="muted empty">No two agents rated each other in the window.</p>;
   return (
-    <div className="table-wrap">
-      <table className="list" data-testid="collusion-reciprocal">
-        <thead>
-          <tr>
-            <th>Agent</th>
-            <th className="num" title="Reciprocal counterparts, and of those, how many without a deal between them">
-              Counterparts (without a deal)
-            </th>
-            <th className="num">Given / received</th>
-            <th className="num">Mean score given / received</th>
-            <th className="num">
-              <Term k="feedbackGap">Gap</Term>
-            </th>
-            <th>
-              <Term k="stake">Stake at risk</Term>
-            </th>
-            <th>Evidence</th>
-          </tr>
-        </thead>
-        <tbody>
-          {v.reciprocal.map((r) => (
-            <tr key={r.agent} data-agent-row={r.agent} data-without-deal={r.counterpartsWithoutDeal}>
-              <td>
-                <AgentName id={r.agent} />
-              </td>
-              <td className="num mono">
-                {count(r.counterparts)}{' '}
-                {r.counterpartsWithoutDeal > 0 ? (
-                  <b style={WARN}>({count(r.counterpartsWithoutDeal)})</b>
-                ) : (
-                  <span className="muted">(0)</span>
-                )}
-              </td>
-              <td className="num mono">
-                {count(r.given)} / {count(r.received)}
-              </td>
-              <td className="num mono">
-                {r.meanGiven.toFixed(2)} / {r.meanReceived.toFixed(2)}
-              </td>
-              <td className="num mono">
-                {r.medianGapMs === null ? <span className="muted">unknown</span> : duration(r.medianGapMs)}
-              </td>
-              <td>
-                <StakeCell stakes={v.stakes} agent={r.agent} chain={chain} />
-              </td>
-              {/* The widest cell goes last and wraps, so the figures stay in view on a laptop screen. */}
-              <td className="small" style={{ whiteSpace: 'normal', minWidth: 260 }}>
-                {r.pairs.map((p) => (
-                  <div key={p.counterpart}>
-                    <AgentName id={p.counterpart} copy={false} /> {p.given}↔{p.received}
-                    {p.givenWithoutDeal > 0 && p.receivedWithoutDeal > 0 ? <span style={WARN}> no deal</span> : null}
-                    {' · '}
-                    <EnvelopeLink id={p.latestGiven} label="given" /> ·{' '}
-                    <EnvelopeLink id={p.latestReceived} label="received" />
-                  </div>
-                ))}
-                {r.counterparts > r.pairs.length ? (
-                  <div className="muted">and {r.counterparts - r.pairs.length} more</div>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="collusion-reciprocal"
+      rows={v.reciprocal}
+      rowKey={(r) => r.agent}
+      rowProps={(r) => ({ 'data-agent-row': r.agent, 'data-without-deal': String(r.counterpartsWithoutDeal) })}
+      columns={reciprocalColumns(v, chain)}
+      fold="lg"
+    />
   );
 }
 
 export function ConcentrationTable({ v, chain }: { v: CollusionView; chain: boolean }) {
   if (v.concentration.length === 0) return <p className="muted empty">No deals in the window.</p>;
   return (
-    <div className="table-wrap">
-      <table className="list" data-testid="collusion-concentration">
-        <thead>
-          <tr>
-            <th>Agent</th>
-            <th className="num">Deals</th>
-            <th className="num">Counterparties</th>
-            <th>Top counterparty</th>
-            <th className="num">Top share</th>
-            <th className="num">
-              <Term k="hhi">HHI</Term>
-            </th>
-            <th>Evidence</th>
-            <th>
-              <Term k="stake">Stake at risk</Term>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {v.concentration.map((r) => (
-            <tr key={r.agent} data-agent-row={r.agent}>
-              <td>
-                <AgentName id={r.agent} />
-              </td>
-              <td className="num mono">{count(r.deals)}</td>
-              <td className="num mono">{count(r.counterparties)}</td>
-              <td>
-                <AgentName id={r.topCounterparty} copy={false} />{' '}
-                <span className="muted small">({count(r.topDeals)})</span>
-              </td>
-              <td className="num mono">
-                {r.topShare === null ? (
-                  <span className="muted" title={r.unknownReason ?? ''}>
-                    unknown
-                  </span>
-                ) : (
-                  percent(r.topShare)
-                )}
-              </td>
-              <td className="num mono">
-                {r.hhi === null ? (
-                  <span className="muted" title={r.unknownReason ?? ''}>
-                    unknown
-                  </span>
-                ) : (
-                  r.hhi.toFixed(4)
-                )}
-              </td>
-              <td className="small">
-                latest deal with it: <ConversationLink id={r.latestDeal} />
-                {r.unknownReason ? <div className="muted">{r.unknownReason}</div> : null}
-              </td>
-              <td>
-                <StakeCell stakes={v.stakes} agent={r.agent} chain={chain} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="collusion-concentration"
+      rows={v.concentration}
+      rowKey={(r) => r.agent}
+      rowProps={(r) => ({ 'data-agent-row': r.agent })}
+      columns={concentrationColumns(v, chain)}
+      fold="lg"
+    />
   );
 }
 
@@ -236,53 +346,13 @@ export function NotaryReuseTable({ v, chain }: { v: CollusionView; chain: boolea
     );
   return (
     <>
-      <div className="table-wrap">
-        <table className="list" data-testid="collusion-notary">
-          <thead>
-            <tr>
-              <th>Pair</th>
-              <th>Notary most often</th>
-              <th className="num">Same notary / with a notary</th>
-              <th className="num">Distinct notaries</th>
-              <th>Evidence</th>
-              <th>
-                <Term k="stake">Stake at risk</Term>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {n.rows.map((r) => (
-              <tr key={r.agents.join(':')}>
-                <td>
-                  <AgentName id={r.agents[0]} copy={false} />
-                  <br />
-                  <AgentName id={r.agents[1]} copy={false} />
-                </td>
-                <td>
-                  <AgentName id={r.notary} copy={false} />
-                </td>
-                <td className="num mono">
-                  {count(r.sameNotary)} / {count(r.assigned)} <span className="muted">({percent(r.share)})</span>
-                </td>
-                <td className="num mono">{count(r.distinctNotaries)}</td>
-                <td className="small">
-                  {r.conversations.map((c, i) => (
-                    <span key={c}>
-                      {i ? ', ' : ''}
-                      <ConversationLink id={c} />
-                    </span>
-                  ))}
-                </td>
-                <td className="small">
-                  <StakeCell stakes={v.stakes} agent={r.agents[0]} chain={chain} />
-                  <br />
-                  <StakeCell stakes={v.stakes} agent={r.agents[1]} chain={chain} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        testId="collusion-notary"
+        rows={n.rows}
+        rowKey={(r) => r.agents.join(':')}
+        columns={notaryColumns(v, chain)}
+        fold="lg"
+      />
       {unknown}
     </>
   );
@@ -292,56 +362,14 @@ export function DeallessTable({ v, chain }: { v: CollusionView; chain: boolean }
   if (v.dealless.length === 0)
     return <p className="muted empty">No feedback in the window came from an agent without deals.</p>;
   return (
-    <div className="table-wrap">
-      <table className="list" data-testid="collusion-dealless">
-        <thead>
-          <tr>
-            <th>Agent rated</th>
-            <th className="num">From raters without deals / all received</th>
-            <th>Raters</th>
-            <th className="num">Their mean score</th>
-            <th>Evidence</th>
-            <th>
-              <Term k="stake">Stake at risk</Term>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {v.dealless.map((r) => (
-            <tr key={r.agent} data-agent-row={r.agent}>
-              <td>
-                <AgentName id={r.agent} />
-              </td>
-              <td className="num mono">
-                {count(r.fromDealless)} / {count(r.received)}
-              </td>
-              <td className="small">
-                {r.raters.map((a) => (
-                  <div key={a}>
-                    <AgentName id={a} copy={false} />
-                  </div>
-                ))}
-                {r.raterCount > r.raters.length ? (
-                  <div className="muted">and {r.raterCount - r.raters.length} more</div>
-                ) : null}
-              </td>
-              <td className="num mono">{r.meanScore.toFixed(2)}</td>
-              <td className="small">
-                {r.latest.map((e, i) => (
-                  <span key={e}>
-                    {i ? ' · ' : ''}
-                    <EnvelopeLink id={e} label={shortHex(e, 6, 0)} />
-                  </span>
-                ))}
-              </td>
-              <td>
-                <StakeCell stakes={v.stakes} agent={r.agent} chain={chain} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="collusion-dealless"
+      rows={v.dealless}
+      rowKey={(r) => r.agent}
+      rowProps={(r) => ({ 'data-agent-row': r.agent })}
+      columns={deallessColumns(v, chain)}
+      fold="lg"
+    />
   );
 }
 

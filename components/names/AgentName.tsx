@@ -39,7 +39,7 @@ export function AgentName({
     </>
   );
   return (
-    <span className="agent-id" data-agent={id}>
+    <span className="agent-id" data-agent={id} data-ident={copy ? 'agent id' : undefined}>
       {link ? (
         <Link href={`/agents/${b58}`} title={`${shown}\n${b58}`}>
           {body}

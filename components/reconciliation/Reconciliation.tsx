@@ -5,6 +5,7 @@
  * "unknown" with the reason (lib/wire/reconciliation.ts).
  */
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { msgTypeName } from '../../lib/wire/msg-type';
 import type {
   ReconciliationDetailView,
@@ -14,6 +15,7 @@ import type {
 import { base58, count, shortHex } from '../format';
 import { AgentName } from '../names/AgentName';
 import { Term } from '../Term';
+import { type Column, DataTable } from '../table/DataTable';
 
 /** Each topic bucket's short label (it fits a phone's width) and its full name on the mesh. */
 export const TOPIC_LABELS = {
@@ -147,6 +149,115 @@ export function ReconciliationTotals({ v, compact = false }: { v: Reconciliation
 }
 
 /** Agent-epochs, newest first; each figure links to its envelope list. */
+/** Sent envelopes seen, and of those in some committed log, over the topics; null when not compared. */
+function sentTotals(r: ReconciliationRowView) {
+  return r.topics
+    ? TOPICS.reduce((s, k) => ({ seen: s.seen + r.topics![k].seen, committed: s.committed + r.topics![k].committed }), {
+        seen: 0,
+        committed: 0,
+      })
+    : null;
+}
+
+/** A figure of a compared row, linking to the envelopes behind it. */
+const figure = (head: ReactNode, label: string, value: (r: ReconciliationRowView) => string, anchor?: string) =>
+  ({
+    label,
+    head,
+    priority: true,
+    className: 'num mono',
+    cell: (r: ReconciliationRowView) => (
+      <Link href={detailHref(r.agent, r.epoch, anchor)} prefetch={false}>
+        {value(r)}
+      </Link>
+    ),
+  }) satisfies Column<ReconciliationRowView>;
+
+/** The four figures' one cell for a row not compared, saying why. */
+const notCompared = (r: ReconciliationRowView) => ({
+  cells: 4,
+  className: 'muted small',
+  label: 'Compared',
+  node: (
+    <span title={r.unknownReason ?? undefined}>
+      unknown:{' '}
+      {r.status === 'mismatch'
+        ? 'the batch contradicts its log, so nothing is committed'
+        : 'no verdict yet, nothing committed'}
+    </span>
+  ),
+});
+
+/** Every column at every width (the figures are narrow; a phone shows each row as a card). */
+function reconColumns(showAgent: boolean): Column<ReconciliationRowView>[] {
+  const agent: Column<ReconciliationRowView>[] = showAgent
+    ? [{ label: 'Agent', priority: true, cell: (r) => <AgentName id={r.agent} /> }]
+    : [];
+  return [
+    ...agent,
+    {
+      label: 'Epoch',
+      head: <Term k="epoch">Epoch</Term>,
+      priority: true,
+      className: 'num mono',
+      cell: (r) => (
+        <Link href={detailHref(r.agent, r.epoch)} prefetch={false}>
+          {r.epoch}
+        </Link>
+      ),
+    },
+    {
+      label: 'Batch',
+      head: <Term k="batch">Batch</Term>,
+      priority: true,
+      className: 'small',
+      cell: (r) =>
+        r.status === 'verified' ? (
+          <Term k="committedLog">verified</Term>
+        ) : r.status === 'mismatch' ? (
+          <span title={r.unknownReason ?? undefined} style={{ color: 'var(--warn)' }}>
+            mismatch
+          </span>
+        ) : (
+          <span className="muted" title={r.unknownReason ?? undefined}>
+            unverified
+          </span>
+        ),
+    },
+    {
+      ...figure(
+        <span title="Envelopes the observer saw live (gossip or stream) that belong in this log">Seen live</span>,
+        'Seen live',
+        (r) => count(r.seen ?? 0),
+      ),
+      span: (r) => (sentTotals(r) === null || r.seen === null ? notCompared(r) : null),
+    },
+    figure(
+      <Term k="seenNotLogged">Seen, not logged</Term>,
+      'Seen, not logged',
+      (r) => count(r.seenNotLogged ?? 0),
+      'seen-not-logged',
+    ),
+    figure(
+      <Term k="loggedNotSeen">Logged, never seen</Term>,
+      'Logged, never seen',
+      (r) => count(r.loggedNotSeen ?? 0),
+      'logged-not-seen',
+    ),
+    figure(
+      <span title="Of the envelopes this agent sent that the observer saw, how many are in some committed log">
+        Sent: in a log
+      </span>,
+      'Sent: in a log',
+      (r) => {
+        const sent = sentTotals(r);
+        return sent ? `${count(sent.committed)}/${count(sent.seen)}` : '';
+      },
+      'topics',
+    ),
+  ];
+}
+
 export function ReconciliationRows({
   rows,
   showAgent,
@@ -158,115 +269,14 @@ export function ReconciliationRows({
 }) {
   if (rows.length === 0) return <p className="muted empty">{empty}</p>;
   return (
-    <div className="table-wrap">
-      <table className="list" data-testid="recon-rows">
-        <thead>
-          <tr>
-            {showAgent ? <th style={TH}>Agent</th> : null}
-            <th className="num" style={TH}>
-              <Term k="epoch">Epoch</Term>
-            </th>
-            <th style={TH}>
-              <Term k="batch">Batch</Term>
-            </th>
-            <th
-              className="num"
-              style={TH}
-              title="Envelopes the observer saw live (gossip or stream) that belong in this log"
-            >
-              Seen live
-            </th>
-            <th className="num" style={TH}>
-              <Term k="seenNotLogged">Seen, not logged</Term>
-            </th>
-            <th className="num" style={TH}>
-              <Term k="loggedNotSeen">Logged, never seen</Term>
-            </th>
-            <th
-              className="num"
-              style={TH}
-              title="Of the envelopes this agent sent that the observer saw, how many are in some committed log"
-            >
-              Sent: in a log
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => {
-            const href = (a?: string) => detailHref(r.agent, r.epoch, a);
-            const sent = r.topics
-              ? TOPICS.reduce(
-                  (s, k) => ({ seen: s.seen + r.topics![k].seen, committed: s.committed + r.topics![k].committed }),
-                  { seen: 0, committed: 0 },
-                )
-              : null;
-            return (
-              <tr key={`${r.agent}:${r.epoch}`} data-status={r.status}>
-                {showAgent ? (
-                  <td style={TD}>
-                    <AgentName id={r.agent} copy={false} />
-                  </td>
-                ) : null}
-                <td className="num mono" style={TD}>
-                  <Link href={href()} prefetch={false}>
-                    {r.epoch}
-                  </Link>
-                </td>
-                <td className="small" style={TD}>
-                  {r.status === 'verified' ? (
-                    <Term k="committedLog">verified</Term>
-                  ) : r.status === 'mismatch' ? (
-                    <span title={r.unknownReason ?? undefined} style={{ color: 'var(--warn)' }}>
-                      mismatch
-                    </span>
-                  ) : (
-                    <span className="muted" title={r.unknownReason ?? undefined}>
-                      unverified
-                    </span>
-                  )}
-                </td>
-                {sent === null || r.seen === null ? (
-                  <td
-                    colSpan={4}
-                    className="muted small"
-                    style={{ ...TD, whiteSpace: 'normal' }}
-                    title={r.unknownReason ?? undefined}
-                  >
-                    unknown:{' '}
-                    {r.status === 'mismatch'
-                      ? 'the batch contradicts its log, so nothing is committed'
-                      : 'no verdict yet, nothing committed'}
-                  </td>
-                ) : (
-                  <>
-                    <td className="num mono" style={TD}>
-                      <Link href={href()} prefetch={false}>
-                        {count(r.seen)}
-                      </Link>
-                    </td>
-                    <td className="num mono" style={TD}>
-                      <Link href={href('seen-not-logged')} prefetch={false}>
-                        {count(r.seenNotLogged ?? 0)}
-                      </Link>
-                    </td>
-                    <td className="num mono" style={TD}>
-                      <Link href={href('logged-not-seen')} prefetch={false}>
-                        {count(r.loggedNotSeen ?? 0)}
-                      </Link>
-                    </td>
-                    <td className="num mono" style={TD}>
-                      <Link href={href('topics')} prefetch={false}>
-                        {count(sent.committed)}/{count(sent.seen)}
-                      </Link>
-                    </td>
-                  </>
-                )}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      testId="recon-rows"
+      rows={rows}
+      rowKey={(r) => `${r.agent}:${r.epoch}`}
+      rowProps={(r) => ({ 'data-status': r.status })}
+      columns={reconColumns(showAgent)}
+      fold="never"
+    />
   );
 }
 
