@@ -1,4 +1,6 @@
-/** What the alert evaluator reads each tick (watch state, agents, leases, batches, challenges) and how it writes alerts. */
+/**
+ * What the alert evaluator reads each tick (watch state, agents, leases, batches, challenges) and how it writes alerts.
+ */
 import type { Queryable } from '../engine/db';
 import {
   bytes,
