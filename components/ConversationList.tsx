@@ -4,8 +4,9 @@
  * (an agent's page), the parties, stage and message count. Times in the viewer's zone.
  */
 import Link from 'next/link';
-import { type ConversationOutcome, OUTCOME_LABELS, STAGE_LABELS } from '../lib/protocol/conversation-state';
+import { OUTCOME_LABELS, STAGE_LABELS } from '../lib/protocol/conversation-state';
 import type { ConversationSummaryView } from '../lib/wire';
+import type { DealColumns } from '../lib/wire/deals';
 import { WatchButton } from './alerts/WatchButton';
 import { Ident } from './CopyId';
 import { count, formatAmount, shortHex } from './format';
@@ -16,32 +17,13 @@ import { type Column, DataTable } from './table/DataTable';
 import { Time } from './time/Time';
 
 /** A term's definition as the tooltip of text that cannot be a link (it sits inside one). */
+export type { DealColumns };
+
 const Tip = ({ k, children }: { k: GlossaryKey; children: React.ReactNode }) => (
   <span className="tip" title={glossaryText(k)} data-term={k}>
     {children}
   </span>
 );
-
-/** The deal columns of one conversation (built by app/_lib/deals.ts). */
-export interface DealColumns {
-  buyer: string | null;
-  seller: string | null;
-  /** The advertised service name, or null with `serviceHash` when no party advertised it. */
-  service: string | null;
-  serviceHash: string | null;
-  rounds: number;
-  lastPrice: string | null;
-  token: { decimals: number | null; symbol: string | null };
-  outcome: ConversationOutcome;
-  onChain: boolean;
-  /** Gossip against chain differences (0 when not on chain). */
-  differences: number;
-  /**
-   * The negotiating parties (the senders of its offers and answers), each once: not notaries, bidders or broadcast
-   * listeners.
-   */
-  parties?: string[];
-}
 
 /** A column header that re-sorts: `href` when it can, the current sort marked. */
 export interface SortLinks {

@@ -48,17 +48,19 @@ export function exempt(path: string): boolean {
   );
 }
 
-/** The repository's source files (tracked or new and not ignored), relative to `root`. */
-export function sourceFiles(root: string): string[] {
+/** The repository's files (tracked, or new and not ignored) that `keep` accepts, relative to `root`, sorted. */
+export function listedFiles(root: string, keep: (path: string) => boolean): string[] {
   const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
     cwd: root,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
-  return out
-    .split('\n')
-    .filter((p) => SOURCE.test(p) && !exempt(p))
-    .sort();
+  return out.split('\n').filter(keep).sort();
+}
+
+/** The repository's source files (tracked or new and not ignored), relative to `root`. */
+export function sourceFiles(root: string): string[] {
+  return listedFiles(root, (p) => SOURCE.test(p) && !exempt(p));
 }
 
 function propertyName(name: ts.PropertyName | ts.BindingName, sf: ts.SourceFile): string {

@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { listedFiles } from './code-shape';
 import {
   breakSubstitution,
   literalsOf,
@@ -61,15 +62,7 @@ export function generated(path: string): boolean {
 
 /** The repository's source files (tracked, or new and not ignored) other than generated code. */
 export function sourceFiles(root: string): string[] {
-  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return out
-    .split('\n')
-    .filter((p) => SOURCE.test(p) && !generated(p))
-    .sort();
+  return listedFiles(root, (p) => SOURCE.test(p) && !generated(p));
 }
 
 /** Columns a line takes: code points, so an ellipsis or an emoji counts once. */
