@@ -8,8 +8,8 @@
  * - the database's size per envelope, in all and above a freshly migrated empty database;
  * - each table's heap, indexes and TOAST per envelope (the envelope partitions summed), and each
  *   envelope index per envelope;
- * - release files per epoch against the raw bytes of that epoch's envelopes, every revision and
- *   copy included;
+ * - release files per epoch against the raw bytes of that epoch's envelopes, every revision
+ *   included, a hard link (the `latest/` entries) once: the bytes on disk;
  * - PASS/FAIL against the targets: ≤ 2.0 kB per envelope in the database, release files ≤ 1.2 ×
  *   the raw bytes.
  *
@@ -58,12 +58,19 @@ async function sizes(store: Store) {
   return { n: num(c?.n), raw: num(c?.raw), db: num(c?.db), tables, indexes, byEpoch };
 }
 
-/** Every file under `dir`: its path below `dir` and its size. */
-function* filesUnder(dir: string, below = ''): Generator<{ path: string; size: number }> {
+/** Every file under `dir` once (hard links once: they take no more disk): its path below `dir` and its size. */
+function* filesUnder(dir: string, below = '', seen = new Set<string>()): Generator<{ path: string; size: number }> {
   for (const e of readdirSync(join(dir, below), { withFileTypes: true })) {
     const path = join(below, e.name);
-    if (e.isDirectory()) yield* filesUnder(dir, path);
-    else if (e.isFile()) yield { path, size: statSync(join(dir, path)).size };
+    if (e.isDirectory()) yield* filesUnder(dir, path, seen);
+    else if (e.isFile()) {
+      // A hard link (release `latest/` entries are links to a revision's file) takes no more disk: counted once.
+      const st = statSync(join(dir, path));
+      const inode = `${st.dev}:${st.ino}`;
+      if (seen.has(inode)) continue;
+      seen.add(inode);
+      yield { path, size: st.size };
+    }
   }
 }
 
