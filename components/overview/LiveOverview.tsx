@@ -65,24 +65,24 @@ export function LiveOverview({
     const online = state.agents.filter((a) => a.online);
     return { envelopes, drops, online };
   }, [state.stats, state.agents]);
-  const replay_ = replaying !== null;
+  const isReplay = replaying !== null;
 
   return (
     <>
-      <OverviewHeader mesh={state.mesh} replaying={replay_} status={status} invalidFrames={invalidFrames} />
+      <OverviewHeader mesh={state.mesh} replaying={isReplay} status={status} invalidFrames={invalidFrames} />
       {link && 'error' in link ? (
         <p className="small warn-text" role="alert">
           This link's replay could not be read ({link.error}); showing the live mesh.
         </p>
       ) : null}
       <ReplayBar view={replaying} controls={replayControls} />
-      <Totals state={state} totals={totals} replaying={replay_} />
+      <Totals state={state} totals={totals} replaying={isReplay} />
       {replaying ? null : strip}
       {state.chain && !replaying ? <ChainSection c={state.chain} /> : null}
-      <MeshCards state={state} replaying={replay_} />
+      <MeshCards state={state} replaying={isReplay} />
       <div className="grid-feed">
-        <FeedCard feed={feed} replaying={replay_} />
-        <SideCards state={state} totals={totals} replaying={replay_} />
+        <FeedCard feed={feed} replaying={isReplay} />
+        <SideCards state={state} totals={totals} replaying={isReplay} />
       </div>
     </>
   );

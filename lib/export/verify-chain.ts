@@ -10,7 +10,9 @@
  *   a challenge opened later is a later revision's; counted as not checkable): a release that
  *   drops a conversation with the batches that logged it fails.
  */
+
 import { decodeEnvelope } from '../protocol/envelope';
+import { toHex } from '../protocol/hex';
 import { type EpochAccounts, evidenceDifferences, type ReleaseChain, type SignerEvidence } from './chain-evidence';
 import { emptyHeld, notHeld } from './release-chain';
 import type { ReleaseManifest } from './release-manifest';
@@ -26,8 +28,8 @@ export interface CheckResult {
 type Files = Partial<Record<string, Record<string, unknown>[]>>;
 
 const NOT_HELD = 'not in the release and not named known-missing';
-const hx = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Array ? hx(v) : String(v));
+/** An id cell as hex text: ids are hex text in the files (schema 'hex'), bytes in older releases. */
+export const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Array ? toHex(v) : String(v));
 
 /**
  * The chain checks of one release; fills `signers` with the chain's evidence for every sender
@@ -46,7 +48,7 @@ export async function chainChecks(
   for (const part of ['envelopes', 'context']) {
     for (const r of files[part] ?? []) {
       const d = r.raw instanceof Uint8Array ? decodeEnvelope(r.raw) : null;
-      if (d?.ok) senders.add(hx(d.envelope.sender));
+      if (d?.ok) senders.add(toHex(d.envelope.sender));
     }
   }
   for (const s of [...senders].sort()) {

@@ -1,5 +1,4 @@
 /** What the checks of one release share (verify.ts runs them, verify-batches.ts holds the batch steps). */
-import { toHex } from '../protocol/hex';
 import type { Envelope } from '../protocol/types';
 import type { ReleaseChain, SignerEvidence } from './chain-evidence';
 import type { CellDifference } from './rederive';
@@ -7,6 +6,8 @@ import type { ReleaseManifest } from './release-manifest';
 import type { EnvelopeRecord } from './rows';
 import type { ReleaseTableName as TableName } from './schema';
 import type { CheckResult } from './verify-chain';
+
+export { idText } from './verify-chain';
 
 export interface VerifyOptions {
   /** The chain (verify-dataset --rpc, lib/chain/release-evidence.ts); without it the chain is not consulted. */
@@ -17,8 +18,6 @@ export interface VerifyOptions {
   trustedKey?: string;
 }
 
-/** An id cell as hex text: ids are hex text in the files (schema 'hex'), bytes in older releases. */
-export const idText = (v: unknown) => (typeof v === 'string' ? v : v instanceof Uint8Array ? toHex(v) : String(v));
 /** Differences reported one by one per table; the rest are counted. */
 const MAX_REPORTED = 25;
 

@@ -11,18 +11,6 @@ import { evaluatorStatements } from './evaluator-reads';
 import { outboxStatements } from './outbox';
 import { watchlistStatements } from './watchlists';
 
-export type {
-  AlertRow,
-  ClaimedDelivery,
-  ClearAlert,
-  DeliveryEvent,
-  NewAlert,
-  WatchItemRow,
-  WatchlistRow,
-  WatchRuleRow,
-  WebhookRow,
-} from './rows';
-
 export function alertsStore(db: Queryable & { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> }) {
   return {
     ...watchlistStatements(db),

@@ -6,9 +6,10 @@ import 'server-only';
 import type { PortContext } from '../engine/port';
 import { type AlertsStore, alertsStore } from './alerts-atomic';
 
+export type { AlertsStatements } from './alerts';
+export type { AlertsStore } from './alerts-atomic';
 export type {
   AlertRow,
-  AlertsStatements,
   ClaimedDelivery,
   ClearAlert,
   DeliveryEvent,
@@ -17,8 +18,7 @@ export type {
   WatchlistRow,
   WatchRuleRow,
   WebhookRow,
-} from './alerts';
-export type { AlertsStore } from './alerts-atomic';
+} from './rows';
 
 export interface AlertsPort {
   /** Watchlists, alerts and the webhook outbox (alerts.ts, driven by lib/alerts). */
