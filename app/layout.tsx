@@ -8,6 +8,7 @@ import { Bell } from '../components/alerts/Bell';
 import { SearchBox } from '../components/SearchBox';
 import { SiteProvider } from '../components/site';
 import { THEME_SCRIPT, ThemeToggle } from '../components/ThemeToggle';
+import { ZoneToggle } from '../components/time/ZoneToggle';
 import { HeaderWallet } from '../components/wallet/HeaderWallet';
 import { pageExplorer } from './_lib/explorer';
 import { agentNames } from './_lib/names';
@@ -63,6 +64,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
               </nav>
               <SearchBox />
               <Bell />
+              <ZoneToggle />
               <ThemeToggle />
               <HeaderWallet />
             </header>

@@ -21,10 +21,12 @@ import {
   type LiveEvent,
 } from '../lib/wire';
 import { scorePoints } from '../lib/wire/score';
+import { batchHref, ChallengeTable } from './agent/ChallengeTable';
 import { pendingRows } from './agent/pending-rows';
 import { count, formatTokenAmount } from './format';
-import { AccountLink, TxLink, useSite } from './site';
+import { TxLink, useSite } from './site';
 import { Term } from './Term';
+import { Td } from './table/DataTable';
 import { EpochTime } from './time/Time';
 import { useLiveStream } from './useLiveStream';
 import { BatchChallenges } from './wallet/BatchChallenges';
@@ -96,13 +98,13 @@ function Reconciliation({ r, agentAddress }: { r: BatchLine; agentAddress: strin
   const x = r.reconciliation;
   if (x.seen === null)
     return (
-      <td className="muted small" title={x.unknownReason ?? undefined}>
+      <Td label="Seen / not logged / never seen" className="muted small" title={x.unknownReason ?? undefined}>
         unknown
-      </td>
+      </Td>
     );
   const href = (anchor?: string) => `/reconciliation/${agentAddress}/${r.epoch}${anchor ? `#${anchor}` : ''}`;
   return (
-    <td className="mono small">
+    <Td label="Seen / not logged / never seen" className="mono small">
       <Link href={href()} prefetch={false} title="envelopes seen live that belong in this log">
         {count(x.seen)}
       </Link>
@@ -114,15 +116,9 @@ function Reconciliation({ r, agentAddress }: { r: BatchLine; agentAddress: strin
       <Link href={href('logged-not-seen')} prefetch={false} title="in the log, never seen live">
         {count(x.loggedNotSeen ?? 0)}
       </Link>
-    </td>
+    </Td>
   );
 }
-
-/**
- * The agent page's link to one of its batches (relative: the same agent page), pinned there whatever page of batches
- * holds it.
- */
-export const batchHref = (epoch: string) => `?batch=${epoch}#batch-${epoch}`;
 
 function BatchTr({
   b,
@@ -137,12 +133,12 @@ function BatchTr({
 }) {
   return (
     <tr id={`batch-${b.epoch}`} data-status={b.status} data-pinned={pin ? 'linked' : undefined}>
-      <td className="small">
+      <Td label="Epoch" className="small">
         <EpochTime epoch={b.epoch} epochSeconds={epochSeconds} label={false} />
         {pin ? <div className="muted small">linked</div> : null}
-      </td>
-      <td>{b.status}</td>
-      <td className="mono small">
+      </Td>
+      <Td label="Verdict">{b.status}</Td>
+      <Td label="Reliability after" className="mono small">
         {b.after ? (
           scorePoints(b.after.reliabilityScore, 2)
         ) : (
@@ -155,17 +151,19 @@ function BatchTr({
             not folded
           </span>
         )}
-      </td>
+      </Td>
       <Reconciliation r={b} agentAddress={address} />
-      <td className="num mono">{b.challenges ? <a href="#challenges">{b.challenges}</a> : 0}</td>
-      <td>
-        <TxLink signature={b.signature} />
-      </td>
-      <td>
+      <Td label="Challenges" className="num mono">
+        {b.challenges ? <a href="#challenges">{b.challenges}</a> : 0}
+      </Td>
+      <Td label="Transaction">
+        <TxLink signature={b.signature} copy />
+      </Td>
+      <Td label="Verify">
         <a href={`/batches/${address}/${b.epoch}`} className="small">
           verify
         </a>
-      </td>
+      </Td>
     </tr>
   );
 }
@@ -272,11 +270,8 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
           {c.stake ? `${usdc(c.stake.amount)} USDC, ${c.stake.status}` : 'none'}
         </dd>
         <dt>Lease</dt>
-        <dd className="mono" data-testid="agent-lease">
-          {c.lease
-            ? `paid through epoch ${c.lease.paidThroughEpoch}${c.lease.active ? '' : ', deactivated'}` +
-              (c.lease.missedEpochs ? `, ${c.lease.missedEpochs} missed` : '')
-            : 'none'}
+        <dd data-testid="agent-lease">
+          <LeaseText lease={c.lease} />
         </dd>
       </dl>
       <h3 className="small" id="batches">
@@ -296,14 +291,16 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
             reliability after folding it (verified batches only), and its log against what the observer saw on the mesh
             (seen live / seen but not logged / logged but never seen; each number opens the envelopes).
           </p>
-          <div className="table-wrap">
-            <table className="list" data-testid="agent-batches">
+          <div className="table-wrap dt-wrap">
+            <table className="list dt" data-testid="agent-batches">
               <thead>
                 <tr>
-                  <th style={TH}>
+                  <th style={TH} data-col="priority">
                     <Term k="epoch">Epoch</Term>
                   </th>
-                  <th style={TH}>Verdict</th>
+                  <th style={TH} data-col="priority">
+                    Verdict
+                  </th>
                   <th style={TH} title="the authoritative fold's reliability after this batch, in points">
                     Reliability after
                   </th>
@@ -313,7 +310,9 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
                   <th className="num" style={TH}>
                     Challenges
                   </th>
-                  <th style={TH}>Transaction</th>
+                  <th style={TH} data-col="priority">
+                    Transaction
+                  </th>
                   <th />
                 </tr>
               </thead>
@@ -358,41 +357,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       {c.challenges.challenges.length === 0 ? (
         <p className="muted empty">No challenge against this agent.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="list" data-testid="agent-challenges">
-            <thead>
-              <tr>
-                <th>Epoch</th>
-                <th>Status</th>
-                <th>Challenger</th>
-                <th>Transitions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {c.challenges.challenges.map((x) => (
-                <tr key={x.address}>
-                  <td className="small">
-                    <a href={batchHref(x.epoch)}>
-                      <EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} />
-                    </a>
-                  </td>
-                  <td>{x.status}</td>
-                  <td>
-                    <AccountLink address={x.challenger} />
-                  </td>
-                  <td className="small">
-                    {x.transitions.map((t, i) => (
-                      <span key={i}>
-                        {i > 0 ? ' → ' : ''}
-                        {t.status} <TxLink signature={t.signature} head={5} />
-                      </span>
-                    ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ChallengeTable challenges={c.challenges.challenges} epochSeconds={epochSeconds} />
       )}
       {c.challenges.next ? (
         <p className="small">
@@ -481,6 +446,18 @@ function PendingChallenges({ agent, first }: { agent: string; first: ChallengeLi
           <MoreButton testId="more-pending" label="Show more pending challenges" state={state} onClick={read} />
         </p>
       ) : null}
+    </>
+  );
+}
+
+/** The lease in words, its paid-through epoch with its clock span. */
+function LeaseText({ lease }: { lease: AgentChainView['lease'] }) {
+  if (!lease) return 'none';
+  return (
+    <>
+      paid through <EpochTime epoch={lease.paidThroughEpoch} />
+      {lease.active ? '' : ', deactivated'}
+      {lease.missedEpochs ? `, ${lease.missedEpochs} missed` : ''}
     </>
   );
 }

@@ -6,6 +6,7 @@
  */
 import type { OfferMatch, OnChainNegotiationView } from '../lib/wire';
 import { formatAmount, shortHex, USDC_TOKEN } from './format';
+import { Td } from './table/DataTable';
 
 /** Haggle escrows the chain's USDC, so every amount here is in USDC (exact, from the decimal string). */
 const usdc = (v: string | null) => (v === null ? '—' : formatAmount(v, USDC_TOKEN));
@@ -80,48 +81,7 @@ function Negotiation({ n }: { n: OnChainNegotiationView }) {
           Every on-chain offer matches the gossiped NEG1 offer.
         </p>
       ) : null}
-      {n.rounds.length === 0 ? (
-        <p className="muted empty">No offers on chain.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="list" data-testid="haggle-rounds">
-            <thead>
-              <tr>
-                <th
-                  className="num"
-                  title={
-                    "The offer's NEG1 round, counted from 0 as on the chart, the timeline and " +
-                    "the messages; the chain's own count (from 1) is in each number's tooltip"
-                  }
-                >
-                  Round
-                </th>
-                <th>Side</th>
-                <th className="num">On chain</th>
-                <th className="num">Gossiped (NEG1)</th>
-                <th className="num">Decay burned</th>
-                <th className="num">Escrow left</th>
-                <th>Match</th>
-              </tr>
-            </thead>
-            <tbody>
-              {n.rounds.map((r, i) => (
-                <tr key={`${r.position}:${i}`} data-match={r.match} data-round={r.round} data-chain-round={r.position}>
-                  <td className="num mono" title={`the chain's round ${r.position}`}>
-                    {r.round}
-                  </td>
-                  <td>{r.side ?? '—'}</td>
-                  <td className="num mono">{usdc(r.onChain)}</td>
-                  <td className="num mono">{usdc(r.gossip)}</td>
-                  <td className="num mono">{usdc(r.decay)}</td>
-                  <td className="num mono">{usdc(r.escrow)}</td>
-                  <td style={{ color: MATCH[r.match].color }}>{MATCH[r.match].text}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {n.rounds.length === 0 ? <p className="muted empty">No offers on chain.</p> : <RoundsTable rounds={n.rounds} />}
     </div>
   );
 }
@@ -134,5 +94,64 @@ export function OnChainNegotiation({ negotiations }: { negotiations: OnChainNego
         <Negotiation key={n.createSignature} n={n} />
       ))}
     </section>
+  );
+}
+
+/** Each on-chain offer beside its gossiped NEG1 offer, the decay it burned and the escrow left; a phone shows cards. */
+function RoundsTable({ rounds }: { rounds: OnChainNegotiationView['rounds'] }) {
+  return (
+    <div className="table-wrap dt-wrap">
+      <table className="list dt" data-testid="haggle-rounds">
+        <thead>
+          <tr>
+            <th
+              data-col="priority"
+              className="num"
+              title={
+                "The offer's NEG1 round, counted from 0 as on the chart, the timeline and " +
+                "the messages; the chain's own count (from 1) is in each number's tooltip"
+              }
+            >
+              Round
+            </th>
+            <th data-col="priority">Side</th>
+            <th className="num" data-col="priority">
+              On chain
+            </th>
+            <th className="num" data-col="priority">
+              Gossiped (NEG1)
+            </th>
+            <th className="num">Decay burned</th>
+            <th className="num">Escrow left</th>
+            <th data-col="priority">Match</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rounds.map((r, i) => (
+            <tr key={`${r.position}:${i}`} data-match={r.match} data-round={r.round} data-chain-round={r.position}>
+              <Td label="Round" className="num mono" title={`the chain's round ${r.position}`}>
+                {r.round}
+              </Td>
+              <Td label="Side">{r.side ?? '—'}</Td>
+              <Td label="On chain" className="num mono">
+                {usdc(r.onChain)}
+              </Td>
+              <Td label="Gossiped (NEG1)" className="num mono">
+                {usdc(r.gossip)}
+              </Td>
+              <Td label="Decay burned" className="num mono">
+                {usdc(r.decay)}
+              </Td>
+              <Td label="Escrow left" className="num mono">
+                {usdc(r.escrow)}
+              </Td>
+              <Td label="Match" style={{ color: MATCH[r.match].color }}>
+                {MATCH[r.match].text}
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

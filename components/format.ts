@@ -18,20 +18,6 @@ export function isZeroId(hex: string | null | undefined): boolean {
   return !hex || /^0+$/.test(hex);
 }
 
-/** HH:MM:SS.mmm of a unix-ms time, in the viewer's zone. */
-export function clockTime(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
-  const d = new Date(ms);
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
-}
-
-/** ISO date-time without the zone suffix noise, e.g. 2025-01-02 10:11:12. */
-export function dateTime(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
-  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
-}
-
 /** 12,345 */
 export function count(n: number | null | undefined): string {
   return typeof n === 'number' && Number.isFinite(n) ? n.toLocaleString('en-US') : '—';

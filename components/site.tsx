@@ -32,11 +32,11 @@ export function useSite(): SiteInfo {
 export function TxLink({
   signature,
   head = 8,
-  copy = false,
+  copy = true,
 }: {
   signature: string | null | undefined;
   head?: number;
-  /** With a button copying the whole signature. */
+  /** With a button copying the whole signature (default: a shortened signature is only useful with it). */
   copy?: boolean;
 }) {
   if (!signature) return <span className="muted">none</span>;
@@ -74,8 +74,19 @@ function TxText({ signature, head }: { signature: string; head: number }) {
   );
 }
 
-/** An account address linking to Solana Explorer (plain text where no link may be given). */
-export function AccountLink({ address, label, copy = false }: { address: string; label?: string; copy?: boolean }) {
+/**
+ * An account address linking to Solana Explorer (plain text where no link may be given), with its
+ * copy button unless it is shown as a label instead.
+ */
+export function AccountLink({
+  address,
+  label,
+  copy = label === undefined,
+}: {
+  address: string;
+  label?: string;
+  copy?: boolean;
+}) {
   const link = <AccountText address={address} label={label} />;
   return copy ? (
     <Ident kind="address" value={address}>

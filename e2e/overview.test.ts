@@ -14,7 +14,7 @@ import { parse } from 'csv-parse/sync';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { base58 } from '../components/format';
-import { agentDisplayName } from '../components/names/label';
+import { agentDisplayName, shortBase58 } from '../components/names/label';
 import { STATS_METRIC_NAMES, type StatsSeries } from '../lib/wire/stats';
 import { CHROMIUM, CHROMIUM_ARGS, type RunningServer, chromiumSkip as skip, startServer } from './harness';
 
@@ -182,10 +182,10 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       assert.ok(listed.every((id) => /^[0-9a-f]{64}$/.test(id)));
       assert.equal(new Set(listed).size, listed.length, 'one node per agent');
       assert.equal(await page.getAttribute('ul[data-testid="graph-agents"]', 'role'), 'list');
-      assert.equal(
-        await page.textContent(`ul[data-testid="graph-agents"] a[data-agent="${agents[0]}"]`),
-        base58(agents[0]),
-        'the list names agents in base58',
+      const listedName = (await page.textContent(`ul[data-testid="graph-agents"] a[data-agent="${agents[0]}"]`)) ?? '';
+      assert.ok(
+        listedName.endsWith(` (${shortBase58(agents[0])})`) && !listedName.startsWith(base58(agents[0])),
+        `the list names each agent, its base58 id shortened beside: ${listedName}`,
       );
       // Conversations between the demo agents become edges: drawn, and counted in the list.
       const edges = await until('graph edges', 30_000, async () => {

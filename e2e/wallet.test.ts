@@ -204,7 +204,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
   const browserZone = () =>
     page.evaluate(
       () =>
-        new Intl.DateTimeFormat('en-CA', { timeZoneName: 'short' })
+        new Intl.DateTimeFormat('en-GB', { timeZoneName: 'short' })
           .formatToParts(new Date())
           .find((p) => p.type === 'timeZoneName')?.value ?? '',
     );
@@ -786,7 +786,7 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
     // The card follows the chain: active, paid through the epoch the payment reached, out of the lapsed state.
     await card()
       .getByTestId('card-lease')
-      .filter({ hasText: `active, paid through epoch ${relet.paidThroughEpoch},` })
+      .filter({ hasText: `active, paid through epoch ${relet.paidThroughEpoch} (` })
       .waitFor({ timeout: 30_000 });
     assert.notEqual(await card().getByTestId('lease-health').getAttribute('data-state'), 'lapsed');
     await shot('lease-reactivated', card());

@@ -32,6 +32,7 @@ import { loadavg } from 'node:os';
 import { loadCollusion } from '../app/_lib/collusion';
 import {
   loadAgent,
+  loadAgentBacking,
   loadConversation,
   loadConversations,
   loadEnvelopes,
@@ -354,7 +355,13 @@ async function reads(store: Store, endUs: bigint): Promise<void> {
     if (served === true && t.p99 > TARGET_MS) over.push(`${name} ${t.p99.toFixed(0)} ms`);
   };
   console.log(`reads (${READS} each, random parameters; ${fmt(Number(n))} conversations):`);
-  await read('agent page: agent + reputation', (r, o) => loadAgent(o, agentHex(r)));
+  await read('agent page: agent + reputation', (r, o) => loadAgent(o, agentHex(r), { backing: false }));
+  // Streamed after the page's first part (a Suspense section); the API's /api/agents/{id} waits for it.
+  await read(
+    'agent page: unbacked feedback',
+    (r, o) => loadAgentBacking(o, agentHex(r), null),
+    'streamed in a Suspense section',
+  );
   await read('agent page: its latest 50 envelopes', (r, o) => loadEnvelopes(o, { agent: agentHex(r), limit: 50 }));
   await read('agent page: its conversations', (r, o) => loadConversations(o, agentHex(r)));
   await read('agent page: counterparties', (r, o) => o.observatory.store.counterpartiesOf(fromHex(agentHex(r))));

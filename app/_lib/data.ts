@@ -63,7 +63,15 @@ export async function loadEnvelopes(o: Running, q: EnvelopeQuery): Promise<Envel
   };
 }
 
-export async function loadAgent(o: Running, idHex: string): Promise<AgentView | null> {
+/**
+ * The agent with its gossip reputation and, unless `backing` is false, how much of that comes from
+ * senders with nothing at stake (the agent page reads that part apart, streamed: loadAgentBacking).
+ */
+export async function loadAgent(
+  o: Running,
+  idHex: string,
+  opts: { backing?: boolean } = {},
+): Promise<AgentView | null> {
   const id = fromHex(idHex);
   const a = await o.reads.getAgent(id);
   if (!a) return null;
@@ -80,7 +88,19 @@ export async function loadAgent(o: Running, idHex: string): Promise<AgentView | 
         updatedAt: new Date(),
       };
   }
-  return { ...agentView(a, rep), backing: await loadBacking(o, id, idHex, rep?.reliabilityScore ?? null) };
+  const view = agentView(a, rep);
+  return opts.backing === false
+    ? view
+    : { ...view, backing: await loadBacking(o, id, idHex, rep?.reliabilityScore ?? null) };
+}
+
+/** The backing of an agent's gossip score (see loadBacking), for a page that shows it after the rest. */
+export function loadAgentBacking(
+  o: Running,
+  idHex: string,
+  reliability: string | null,
+): Promise<NonNullable<AgentView['backing']>> {
+  return loadBacking(o, fromHex(idHex), idHex, reliability === null ? null : BigInt(reliability));
 }
 
 /** Beyond this many FEEDBACK about one agent, the fold without the unbacked ones is not recomputed per page view. */

@@ -24,7 +24,7 @@ const CONCURRENCY = 6;
 const ZERO = '0'.repeat(64);
 
 /** Service names by their hash (hex) from an agent's ADVERTISE capabilities (`service` with `serviceHash`). */
-function servicesOf(caps: unknown): Map<string, string> {
+export function servicesOf(caps: unknown): Map<string, string> {
   const out = new Map<string, string>();
   const visit = (v: unknown) => {
     if (!v || typeof v !== 'object') return;

@@ -23,6 +23,7 @@ test('a challenge, batch and agent hit carry the SATI name', async () => {
       batchHash: new Uint8Array(32),
       root: new Uint8Array(32),
       slot: 1n,
+      signature: '5BatchSig4kq9WqVDem0Agent2Epoch7'.replace('0', 'o'),
       data: {},
     });
     const address = base58(bytesToHex(new Uint8Array(32).fill(5)));
@@ -46,6 +47,12 @@ test('a challenge, batch and agent hit carry the SATI name', async () => {
         await detail(k === 'challenge' ? address : k === 'batch' ? `${hex} 7` : hex, k),
         new RegExp(agentLabel(hex)),
       );
+    // The batch's transaction opens the batch it submitted, not the agent's (much larger) page.
+    const tx = (await runSearch(o, '5BatchSig4kq9WqVDemoAgent2Epoch7', 10)).hits.find((h) => h.kind === 'transaction');
+    assert.equal(tx?.href, `/batches/${base58(hex)}/7`);
+    // An agent hit carries when it was last seen, for the page to show in the viewer's zone.
+    const a = (await runSearch(o, hex, 10)).hits.find((h) => h.kind === 'agent');
+    assert.ok(a?.at && Number.isFinite(Date.parse(a.at)), `agent hit time: ${a?.at}`);
   } finally {
     await store.close();
   }

@@ -15,6 +15,12 @@ import type { Services } from './services';
 
 const ZERO16 = '0'.repeat(32);
 
+/** A transaction's page: the batch it submitted (small, and what it proves), else its agent's, else the search. */
+function txPage(signature: string, what: string, agent: string | null, epoch: bigint | null): string {
+  if (agent && what === 'batch' && epoch !== null) return `/batches/${base58(agent)}/${epoch}`;
+  return agent ? `/agents/${agent}` : `/search?q=${encodeURIComponent(signature)}`;
+}
+
 /** Runs a search against the running store and builds the hits, grouped in SEARCH_KINDS order. */
 export async function runSearch(o: Services, query: string, limit: number): Promise<SearchResult> {
   const q = query.trim();
@@ -34,10 +40,9 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
     hits.push({
       kind: 'agent',
       id,
-      detail:
-        `${nameOf(id, a.label)} · ${b58} · last seen ` +
-        `${a.lastSeen.toISOString().replace('T', ' ').slice(0, 19)} UTC`,
+      detail: `${nameOf(id, a.label)} · ${b58}`,
       href: `/agents/${id}`,
+      at: a.lastSeen.toISOString(),
       exact: id === agentHex && t.epoch === undefined,
     });
   }
@@ -48,6 +53,7 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
       id,
       detail: `${STAGE_LABELS[c.state as ConversationStage] ?? c.state} · ${c.messageCount} messages`,
       href: `/conversations/${id}`,
+      at: c.lastSeen.toISOString(),
       exact: full(id),
     });
   }
@@ -91,7 +97,7 @@ export async function runSearch(o: Services, query: string, limit: number): Prom
       kind: 'transaction',
       id: x.signature,
       detail: `${x.what}${x.epoch !== null ? ` · epoch ${x.epoch}` : ''}`,
-      href: agent ? `/agents/${agent}` : `/search?q=${encodeURIComponent(x.signature)}`,
+      href: txPage(x.signature, x.what, agent, x.epoch),
       exact: x.signature === q,
     });
   }

@@ -4,11 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { encodeAdvertiseJson } from '../../lib/protocol/advertise';
 import { MsgType } from '../../lib/protocol/types';
 import { openStore } from '../../lib/store/index';
 import { bytes32, conv16, makeItem } from '../../lib/store/testing';
 import type { Services } from './services';
-import { loadStatsStrip } from './stats';
+import { loadStatsStrip, serviceNames } from './stats';
 
 test('the strip says "measuring" until the observer has received a whole minute', async () => {
   const store = await openStore({ dataDir: ':memory:' });
@@ -52,6 +53,29 @@ test('the strip says "measuring" until the observer has received a whole minute'
       (await loadStatsStrip(o, now, M)).firstWholeMinuteEnds,
       new Date(M + 60_000).toISOString().replace('.000Z', 'Z'),
     );
+  } finally {
+    await store.close();
+  }
+});
+
+test('per-service series are named from the services the newest ADVERTISE envelopes name', async () => {
+  const store = await openStore({ dataDir: ':memory:' });
+  try {
+    const hash = 'ab'.repeat(32);
+    await store.ingestEnvelopes([
+      makeItem({
+        msgType: MsgType.ADVERTISE,
+        sender: bytes32(7),
+        conversationId: conv16(0),
+        nonce: 1n,
+        timestamp: 1_800_000_000_000_000n,
+        payload: encodeAdvertiseJson({ capabilities: [{ service: 'translate', serviceHash: `0x${hash}` }] }),
+      }),
+    ]);
+    const o = { reads: store } as unknown as Services;
+    const names = await serviceNames(o, 1_800_000_000_000);
+    assert.equal(names.get(hash), 'translate');
+    assert.equal(names.size, 1);
   } finally {
     await store.close();
   }

@@ -3,16 +3,54 @@
  * metric over one range, read from the store's rollups (lib/store/stats/stats.ts).
  */
 import 'server-only';
+import { decodeAdvertise } from '../../lib/protocol/advertise';
+import { MsgType } from '../../lib/protocol/types';
 import type { StatsMetric, StatsRange, StatsSeries, StatsStripView } from '../../lib/wire/stats';
+import { servicesOf } from './deals';
 import type { Services } from './services';
 
+/** The newest ADVERTISE envelopes read for service names: a mesh's advertisers each advertise about once a minute. */
+const ADVERTS_READ = 500;
+/** Service names are read again after this long (names change rarely; a new service shows its hash until then). */
+const NAMES_TTL_MS = 60_000;
+let names: { reads: unknown; at: number; map: Promise<Map<string, string>> } | null = null;
+
+/** Service names by their hash (hex), from the services the newest ADVERTISE envelopes name. */
+export function serviceNames(o: Pick<Services, 'reads'>, nowMs = Date.now()): Promise<Map<string, string>> {
+  if (names && names.reads === o.reads && nowMs - names.at < NAMES_TTL_MS) return names.map;
+  const map = o.reads
+    .recentEnvelopes({ type: MsgType.ADVERTISE, limit: ADVERTS_READ })
+    .then((rows) => {
+      const out = new Map<string, string>();
+      for (const r of rows) {
+        const d = decodeAdvertise(r.envelope.payload);
+        if (!d.ok) continue;
+        for (const [hash, name] of servicesOf(d.value)) if (!out.has(hash)) out.set(hash, name);
+      }
+      return out;
+    })
+    .catch(() => new Map<string, string>());
+  names = { reads: o.reads, at: nowMs, map };
+  return map;
+}
+
+/** One metric over one range; a per-service series is labelled with the service's advertised name where known. */
 export async function loadStatsSeries(
   o: Pick<Services, 'reads'>,
   metric: StatsMetric,
   range: StatsRange,
   nowMs = Date.now(),
 ): Promise<StatsSeries> {
-  return o.reads.statsSeries({ metric, range, nowMs });
+  const s = await o.reads.statsSeries({ metric, range, nowMs });
+  if (!s.series.some((x) => x.service)) return s;
+  const known = await serviceNames(o, nowMs);
+  return {
+    ...s,
+    series: s.series.map((x) => {
+      const name = x.service ? known.get(x.service) : undefined;
+      return name ? { ...x, label: name } : x;
+    }),
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');

@@ -67,7 +67,7 @@ const batchColumns = (epochSeconds: number): Column<BatchView>[] => [
 const CHALLENGE_COLUMNS: Column<ChallengeView>[] = [
   { label: 'Challenge', priority: true, cell: (x) => <AccountLink address={x.address} copy /> },
   { label: 'Agent', priority: true, cell: (x) => <AgentName id={x.agent} /> },
-  { label: 'Epoch', priority: true, className: 'num mono', cell: (x) => x.epoch },
+  { label: 'Epoch', priority: true, className: 'small', cell: (x) => <EpochTime epoch={x.epoch} label={false} /> },
   {
     label: 'Status',
     priority: true,

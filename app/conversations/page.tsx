@@ -7,6 +7,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ConversationList } from '../../components/ConversationList';
+import { ZonedDateInput } from '../../components/time/ZonedDateInput';
 import {
   OUTCOME_LABELS,
   CONVERSATION_OUTCOMES as OUTCOME_ORDER,
@@ -33,7 +34,6 @@ const SORT_LABEL: Record<(typeof CONVERSATION_SORTS)[number], string> = {
   first_seen: 'first seen',
   messages: 'messages',
 };
-const toLocal = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(0, 16));
 
 export default async function ConversationsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const o = getServices();
@@ -42,7 +42,7 @@ export default async function ConversationsPage({ searchParams }: { searchParams
   // `by` re-sorts the loaded page by a deal column (rounds, price, outcome); the rest is the API's query.
   const by = raw.by === 'rounds' || raw.by === 'price' || raw.by === 'outcome' ? raw.by : null;
   delete raw.by;
-  // The form's custom window comes as datetime-local text (UTC); the API's as unix ms.
+  // The form sends unix ms in the viewer's zone; without scripts its datetime-local text, read as UTC.
   for (const k of ['from', 'to'] as const)
     if (raw[k] && !/^\d+$/.test(raw[k])) raw[k] = String(Date.parse(`${raw[k]}Z`));
   const parsed = ConversationsQuerySchema.strict().safeParse(raw);
@@ -136,12 +136,8 @@ export default async function ConversationsPage({ searchParams }: { searchParams
               <option value="7d">last 7 days</option>
             </select>
           </label>
-          <label>
-            From (UTC) <input type="datetime-local" name="from" defaultValue={toLocal(q?.from)} />
-          </label>
-          <label>
-            To (UTC) <input type="datetime-local" name="to" defaultValue={toLocal(q?.to)} />
-          </label>
+          <ZonedDateInput label="From" name="from" ms={q?.from} />
+          <ZonedDateInput label="To" name="to" ms={q?.to} />
           <label>
             Sort by{' '}
             <select name="sort" defaultValue={raw.sort ?? 'last_seen'}>

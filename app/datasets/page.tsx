@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { DatasetsClient } from '../../components/datasets/DatasetsClient';
+import { EpochTime, Time } from '../../components/time/Time';
 import { COLLECTION_TEXT, DATA_LICENSE, releases as listReleases } from '../_lib/datasets';
 import { NotRunning } from '../_lib/not-running';
 import { getServices } from '../_lib/services';
@@ -101,11 +102,13 @@ export default function DatasetsPage() {
             <tbody>
               {revised.map((r) => (
                 <tr key={r.epoch}>
-                  <td>{r.epoch}</td>
+                  <td className="small">
+                    <EpochTime epoch={r.epoch} label={false} />
+                  </td>
                   <td>
                     <a href={`/api/datasets/${r.manifest}`}>revision {r.revision}</a>
                   </td>
-                  <td>{r.asOf ?? ''}</td>
+                  <td className="small">{r.asOf ? <Time ms={Date.parse(r.asOf)} /> : ''}</td>
                   <td>
                     {r.final
                       ? 'yes'

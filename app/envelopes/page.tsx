@@ -6,6 +6,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EnvelopeFeed } from '../../components/EnvelopeFeed';
+import { ZonedDateInput } from '../../components/time/ZonedDateInput';
 import { EnvelopesQuerySchema, MSG_TYPE_NAMES, TIME_PRESETS } from '../../lib/wire';
 import { agentHex } from '../../lib/wire/agent-id';
 import { loadEnvelopes } from '../_lib/data';
@@ -16,13 +17,11 @@ import { getServices } from '../_lib/services';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Envelopes' };
 
-const toLocal = (ms: number | undefined) => (ms === undefined ? '' : new Date(ms).toISOString().slice(0, 16));
-
 export default async function EnvelopesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const o = getServices();
   if (!o) return <NotRunning />;
   const raw = flatParams(await searchParams);
-  // The form's custom window comes as datetime-local text (UTC); the API's as unix ms.
+  // The form sends unix ms in the viewer's zone; without scripts its datetime-local text, read as UTC.
   for (const k of ['from', 'to'] as const)
     if (raw[k] && !/^\d+$/.test(raw[k])) raw[k] = String(Date.parse(`${raw[k]}Z`));
   const parsed = EnvelopesQuerySchema.strict().safeParse(raw);
@@ -83,12 +82,8 @@ export default async function EnvelopesPage({ searchParams }: { searchParams: Pr
               <option value="7d">last 7 days</option>
             </select>
           </label>
-          <label>
-            From (UTC) <input type="datetime-local" name="from" defaultValue={toLocal(q?.from)} />
-          </label>
-          <label>
-            To (UTC) <input type="datetime-local" name="to" defaultValue={toLocal(q?.to)} />
-          </label>
+          <ZonedDateInput label="From" name="from" ms={q?.from} />
+          <ZonedDateInput label="To" name="to" ms={q?.to} />
           <label>
             Per page <input name="limit" defaultValue={raw.limit ?? ''} placeholder="50" size={4} />
           </label>

@@ -14,6 +14,7 @@ import { MeshNow, NODE, STREAM, short } from '../../components/mesh/MeshNow';
 import { StatsChart, seriesColour } from '../../components/stats/StatsChart';
 import '../../components/stats/stats.css';
 import { Term } from '../../components/Term';
+import { ZoneName } from '../../components/time/Zoned';
 import { MESH_RANGES, type MeshHealthRow, type MeshHealthView, type MeshRange } from '../../lib/wire/mesh-health';
 import type { StatsMetricInfo, StatsSeries } from '../../lib/wire/stats';
 import { loadMeshHealth } from '../_lib/mesh-health';
@@ -238,7 +239,7 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
         <div>
           <h1>Mesh health</h1>
           <p className="muted small" style={{ margin: 0 }}>
-            {RANGE_TEXT[range]}, times in UTC, as measured by this observer (
+            {RANGE_TEXT[range]}, times in <ZoneName />, as measured by this observer (
             <span className="mono" title={observer}>
               {observer.slice(0, 8)}…{observer.slice(-6)}
             </span>

@@ -5,7 +5,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { base58 } from '../../components/format';
+import { Ident, type IdentKind } from '../../components/CopyId';
+import { AgentName } from '../../components/names/AgentName';
+import { shortBase58 } from '../../components/names/label';
+import { Td } from '../../components/table/DataTable';
+import { EpochTime, Time } from '../../components/time/Time';
 import { SEARCH_KINDS, type SearchHit } from '../../lib/wire/search';
 import { NotRunning } from '../_lib/not-running';
 import { runSearch } from '../_lib/search';
@@ -78,21 +82,21 @@ export default async function SearchPage({
             <h2>
               {TITLES[kind]} <span className="muted">({hits.length})</span>
             </h2>
-            <div className="table-wrap">
-              <table className="list">
+            <div className="table-wrap dt-wrap">
+              <table className="list dt" data-testid={`search-${kind}`}>
+                <thead>
+                  <tr>
+                    <th data-col="priority">Found</th>
+                    <th data-col="priority">What it is</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {hits.map((h) => (
                     <tr key={`${h.id}:${h.detail}`} data-hit={h.id}>
-                      <td className="mono">
-                        <Link href={h.href} title={h.id}>
-                          {h.kind === 'agent'
-                            ? base58(h.id)
-                            : h.kind === 'batch'
-                              ? `${base58(h.id.split('/')[0])} epoch ${h.id.split('/')[1]}`
-                              : h.id}
-                        </Link>
-                      </td>
-                      <td className="muted">{h.detail}</td>
+                      <Td label="Found" className="mono">
+                        <HitId h={h} />
+                      </Td>
+                      <HitDetail h={h} />
                     </tr>
                   ))}
                 </tbody>
@@ -102,5 +106,48 @@ export default async function SearchPage({
         ))}
       </div>
     </>
+  );
+}
+
+const IDENT: Record<Exclude<SearchHit['kind'], 'batch' | 'agent'>, IdentKind> = {
+  conversation: 'conversation id',
+  envelope: 'envelope id',
+  challenge: 'address',
+  transaction: 'signature',
+};
+
+/** A hit's own id as a link to its page, with the button that copies it whole. */
+function HitId({ h }: { h: SearchHit }) {
+  if (h.kind === 'batch') {
+    const [agent, epoch] = h.id.split('/');
+    return (
+      <Link href={h.href} title={h.id}>
+        {shortBase58(agent)} <EpochTime epoch={epoch} />
+      </Link>
+    );
+  }
+  if (h.kind === 'agent') return <AgentName id={h.id} />;
+  const id = h.id;
+  return (
+    <Ident kind={IDENT[h.kind]} value={id}>
+      <Link href={h.href} title={h.id}>
+        {id}
+      </Link>
+    </Ident>
+  );
+}
+
+/** A hit's line, with when it was last seen in the page's clock. */
+function HitDetail({ h }: { h: SearchHit }) {
+  return (
+    <Td label="What it is" className="muted">
+      {h.detail}
+      {h.at ? (
+        <>
+          {' · last seen '}
+          <Time ms={Date.parse(h.at)} />
+        </>
+      ) : null}
+    </Td>
   );
 }

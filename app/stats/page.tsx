@@ -11,6 +11,8 @@ import { defaultStatsRange } from '../../components/stats/default-range';
 import { formatValue, grouped, StatsChart, seriesColour } from '../../components/stats/StatsChart';
 import '../../components/stats/stats.css';
 import { Term } from '../../components/Term';
+import { Time } from '../../components/time/Time';
+import { ZoneName } from '../../components/time/Zoned';
 import {
   STATS_METRIC_NAMES,
   STATS_METRICS,
@@ -45,7 +47,7 @@ const PER_INTERVAL: ReadonlySet<StatsMetric> = new Set(['envelopes', 'active_age
  * `startedAtMs`: when this observer began receiving; an envelope rate or agent count of an
  * interval that began before it may read low, and the note says so.
  */
-function headline(s: StatsSeries, startedAtMs: number): { text: string; note: string } {
+function headline(s: StatsSeries, startedAtMs: number): { text: string; note: React.ReactNode } {
   const metric = s.metric as StatsMetric;
   const n = s.series[0]?.values.length ?? 0;
   if (n === 0) return { text: '—', note: 'nothing in this range' };
@@ -75,18 +77,24 @@ function headline(s: StatsSeries, startedAtMs: number): { text: string; note: st
   if (filling) k = n - 1;
   if (k < 0) return { text: 'unknown', note: 'nothing to divide in this range' };
   const v = x.values[k];
-  const at = new Date(Date.parse(s.from) + k * s.stepSeconds * 1000).toISOString().slice(11, 16);
-  const when = filling ? `the interval from ${at} UTC, still filling` : `interval from ${at} UTC`;
   const startMs = Date.parse(s.from) + k * s.stepSeconds * 1000;
-  const started = new Date(startedAtMs).toISOString().slice(11, 19);
-  const partial =
-    PER_INTERVAL.has(metric) && startMs < startedAtMs
-      ? `; the observer started ${startMs + s.stepSeconds * 1000 <= startedAtMs ? 'after it' : 'during it'}` +
-        ` (${started} UTC), so it may read low`
-      : '';
+  const partial = PER_INTERVAL.has(metric) && startMs < startedAtMs;
   return {
     text: `${formatValue(metric, v)}${metric === 'median_price' && v !== null ? ' units' : ''}`,
-    note: `${when}${metric === 'median_price' ? `, ${x.label}` : ''}${partial}`,
+    note: (
+      <>
+        interval from <Time ms={startMs} date={false} />
+        {filling ? ', still filling' : null}
+        {metric === 'median_price' ? `, ${x.label}` : null}
+        {partial ? (
+          <>
+            ; the observer started {startMs + s.stepSeconds * 1000 <= startedAtMs ? 'after it' : 'during it'} (
+            <Time ms={startedAtMs} date={false} relative={false} />
+            ), so it may read low
+          </>
+        ) : null}
+      </>
+    ),
   };
 }
 
@@ -128,16 +136,19 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
                 {note}
               </span>
             ) : null}
-            {RANGE_TEXT[range]}, {STEP_TEXT(step)} intervals, times in UTC, from{' '}
-            {all[0].from.replace('T', ' ').replace('Z', ' UTC')}. Counted by the observer as it stores envelopes and
-            chain events, each once; hover a chart for an interval&apos;s exact values.
+            {RANGE_TEXT[range]}, {STEP_TEXT(step)} intervals, times in <ZoneName />, from{' '}
+            <Time ms={Date.parse(all[0].from)} />. Counted by the observer as it stores envelopes and chain events, each
+            once; hover a chart for an interval&apos;s exact values.
             {all[0].clipped ? ' Only the last 1,000 days are shown.' : null}
-            {all[0].observedFrom === null
-              ? ' Nothing observed yet.'
-              : Date.parse(all[0].observedFrom) > Date.parse(all[0].from)
-                ? ` Nothing was observed before ${all[0].observedFrom.replace('T', ' ').replace('Z', ' UTC')}` +
-                  `: the charts leave that time blank (unknown, not zero).`
-                : null}
+            {all[0].observedFrom === null ? (
+              ' Nothing observed yet.'
+            ) : Date.parse(all[0].observedFrom) > Date.parse(all[0].from) ? (
+              <>
+                {' '}
+                Nothing was observed before <Time ms={Date.parse(all[0].observedFrom)} />: the charts leave that time
+                blank (unknown, not zero).
+              </>
+            ) : null}
           </p>
         </div>
         <nav className="stats-ranges" aria-label="Range">

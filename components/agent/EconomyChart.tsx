@@ -5,28 +5,24 @@
  * green ahead, red in arrears), with slashes, challenges and deactivations marked. The last point
  * is the stake and lease accounts. Computed data in, SVG out.
  */
-import { curveStepAfter, line, scaleBand, scaleLinear, utcFormat } from 'd3';
+import { curveStepAfter, line, scaleBand, scaleLinear } from 'd3';
 import type { EconomyPoint, EconomyView } from '../../lib/wire';
 import { axisLabels, bigintScale, bigintTicks, formatTokenAmount, USDC_TOKEN } from '../format';
-import { epochRange, utcText } from '../time/format';
+import { epochRange, type TickForm, utcText } from '../time/format';
+import { EpochTime } from '../time/Time';
+import { ZonedTick, ZoneName } from '../time/Zoned';
 
 /**
- * An epoch's axis text: its start in UTC (drawn on the server, which does not know the viewer's
- * zone), as detailed as the epoch length and the span need; the bare number if it has no clock time.
+ * An epoch's axis text: its start in the zone the viewer chose (UTC as drawn on the server), as
+ * detailed as the epoch length and the span need; the bare number if it has no clock time.
  */
-function epochLabel(epochSeconds: number, count: number): (epoch: number) => string {
+function epochLabel(epochSeconds: number, count: number): (epoch: number) => React.ReactNode {
   const span = epochSeconds * count;
-  const f =
-    epochSeconds >= 86_400
-      ? utcFormat('%b %-d')
-      : span >= 86_400
-        ? utcFormat('%b %-d %H:%M')
-        : epochSeconds < 60
-          ? utcFormat('%H:%M:%S')
-          : utcFormat('%H:%M');
+  const form: TickForm =
+    epochSeconds >= 86_400 ? 'day' : span >= 86_400 ? 'day-clock' : epochSeconds < 60 ? 'clock-s' : 'clock';
   return (e) => {
     const r = epochRange(e, epochSeconds);
-    return r ? f(new Date(r.startMs)) : String(e);
+    return r ? <ZonedTick ms={r.startMs} form={form} /> : String(e);
   };
 }
 
@@ -95,11 +91,17 @@ export function EconomyChart({ view, epochSeconds }: { view: EconomyView; epochS
       <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
         <span data-testid="economy-now">
           now: {usdc(BigInt(last.stake))} staked ({last.stakeStatus})
-          {last.paidThroughEpoch !== null ? `, lease paid through epoch ${last.paidThroughEpoch}` : ', no lease'}: the
-          stake and lease accounts
+          {last.paidThroughEpoch !== null ? (
+            <>
+              , lease paid through <EpochTime epoch={last.paidThroughEpoch} epochSeconds={epochSeconds} />
+            </>
+          ) : (
+            ', no lease'
+          )}
+          : the stake and lease accounts
         </span>
         <span>
-          x: each epoch&apos;s start (UTC)
+          x: each epoch&apos;s start (<ZoneName />)
           <span className="only-wide"> · hover a bar for the epoch number and its events</span>
         </span>
         {points.length > narrowShown ? (

@@ -4,20 +4,21 @@
  * authoritative fold (a point after each verified batch), the newest epochs of each. Computed data
  * in (lib/wire ReputationHistoryView), SVG out.
  */
-import { curveStepAfter, extent, line, scaleLinear, scaleUtc, utcFormat } from 'd3';
+import { curveStepAfter, extent, line, scaleLinear, scaleUtc } from 'd3';
 import type { ReputationHistoryView, ReputationPoint } from '../../lib/wire';
-import { utcText } from '../time/format';
+import { type TickForm, utcText } from '../time/format';
+import { ZonedTick, ZoneName } from '../time/Zoned';
 
 /**
- * Tick text in UTC (the chart is drawn on the server, which does not know the viewer's zone),
- * detailed enough for the span: the clock for minutes, the date too once the span passes a day.
+ * Tick text detailed enough for the span (the clock for minutes, the date too once the span passes
+ * a day), in the zone the viewer chose (UTC as drawn on the server, swapped after hydration).
  */
-function tickFormat(spanMs: number): (d: Date) => string {
+function tickFormat(spanMs: number): TickForm {
   const DAY = 86_400_000;
-  if (spanMs < 10 * 60_000) return utcFormat('%H:%M:%S');
-  if (spanMs < DAY) return utcFormat('%H:%M');
-  if (spanMs < 7 * DAY) return utcFormat('%b %-d %H:%M');
-  return utcFormat('%b %-d');
+  if (spanMs < 10 * 60_000) return 'clock-s';
+  if (spanMs < DAY) return 'clock';
+  if (spanMs < 7 * DAY) return 'day-clock';
+  return 'day';
 }
 
 /** Beyond this many batch points the authoritative line is drawn without a marker per batch. */
@@ -92,7 +93,7 @@ export function ReputationChart({ h: full }: { h: ReputationHistoryView }) {
               y={H - 8}
               textAnchor={x(t) > W - M.right - 40 ? 'end' : x(t) < M.left + 40 ? 'start' : 'middle'}
             >
-              {tick(t)}
+              <ZonedTick ms={t.getTime()} form={tick} />
             </text>
           ))}
         </g>
@@ -123,7 +124,10 @@ export function ReputationChart({ h: full }: { h: ReputationHistoryView }) {
             {s.label}
           </span>
         ))}
-        <span>scores −100..100 (UTC times), each at the end of its epoch</span>
+        <span>
+          scores −100..100 (times in <ZoneName />
+          ), each at the end of its epoch
+        </span>
         {full.gossipEarlier || full.authoritativeEarlier ? (
           <span className="muted" data-testid="reputation-earlier">
             the newest {full.gossipEarlier ? `${full.gossip.length} epochs with feedback` : ''}

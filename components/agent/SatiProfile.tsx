@@ -1,4 +1,6 @@
 'use client';
+import { useState } from 'react';
+import type { AgentSatiProfileView } from '../../lib/wire';
 /**
  * "SATI identity" on the agent page: the agent's registration as discovery read it from the
  * chain (name, symbol, member number, mint) and from its registration file (description, image,
@@ -6,8 +8,7 @@
  * and an http(s) image is fetched only when the viewer asks (a data: image, already in the page,
  * is shown at once; lib/chain/registration-file.ts keeps only raster data: images).
  */
-import { useState } from 'react';
-import type { AgentSatiProfileView } from '../../lib/wire';
+import { type Column, DataTable } from '../table/DataTable';
 
 function SatiImage({ src, name }: { src: string; name: string }) {
   const [shown, setShown] = useState(src.startsWith('data:image/'));
@@ -43,6 +44,15 @@ function SatiImage({ src, name }: { src: string; name: string }) {
     />
   );
 }
+
+type Service = { name: string; endpoint: string; version?: string | null };
+
+/** The registration's services: a phone shows each as a card. */
+const SERVICE_COLUMNS: Column<Service>[] = [
+  { label: 'Service', priority: true, cell: (s) => s.name },
+  { label: 'Endpoint', priority: true, className: 'mono', cell: (s) => s.endpoint },
+  { label: 'Version', cell: (s) => s.version ?? '' },
+];
 
 export function SatiProfile({ p }: { p: AgentSatiProfileView | null }) {
   if (!p)
@@ -96,26 +106,14 @@ export function SatiProfile({ p }: { p: AgentSatiProfileView | null }) {
         ) : null}
       </dl>
       {p.services.length ? (
-        <table className="list small" data-testid="sati-services">
-          <thead>
-            <tr>
-              <th>Service</th>
-              <th>Endpoint</th>
-              <th>Version</th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.services.map((s, i) => (
-              <tr key={i}>
-                <td>{s.name}</td>
-                <td className="mono" style={{ overflowWrap: 'anywhere' }}>
-                  {s.endpoint}
-                </td>
-                <td>{s.version ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          columns={SERVICE_COLUMNS}
+          rows={p.services}
+          rowKey={(s) => `${s.name}|${s.endpoint}`}
+          testId="sati-services"
+          className="small"
+          fold="never"
+        />
       ) : null}
     </div>
   );

@@ -11,6 +11,7 @@ import { AgentName } from '../names/AgentName';
 import { AccountLink, TxLink, useSite } from '../site';
 import { Term } from '../Term';
 import { EpochTime, Time } from '../time/Time';
+import { TimedText } from '../time/TimedText';
 import type { AlertView, RuleView, WebhookView } from './api';
 import { ALERT_KINDS, checkParam, kindDef, kindLabel, ruleFields } from './kinds';
 import { agentHexOf } from './store';
@@ -45,6 +46,11 @@ function Subject({ kind, subject }: { kind: string; subject: string }) {
       </Link>
     );
   return <span>{subject}</span>;
+}
+
+/** The server's sentence with its times and epochs in the page's clock, or what its absence means. */
+function Reason({ text, none }: { text: string | null; none: string }) {
+  return text ? <TimedText text={text} /> : <span className="muted">{none}</span>;
 }
 
 export function AlertItem({
@@ -85,12 +91,14 @@ export function AlertItem({
         </div>
         <dl className="alert-why">
           <dt>Why it fired</dt>
-          <dd data-testid="alert-why">{a.why || <span className="muted">the server gave no reason</span>}</dd>
+          <dd data-testid="alert-why">
+            <Reason text={a.why} none="the server gave no reason" />
+          </dd>
           {a.state === 'cleared' ? (
             <>
               <dt>What cleared it</dt>
               <dd data-testid="alert-cleared-why">
-                {a.clearedWhy || <span className="muted">the condition ended (no detail given)</span>}
+                <Reason text={a.clearedWhy} none="the condition ended (no detail given)" />
               </dd>
             </>
           ) : null}

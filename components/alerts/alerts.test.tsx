@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import bs58 from 'bs58';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { GLOSSARY } from '../glossary';
+import { SiteProvider } from '../site';
 import { AlertItem, mergeRules, NoAlerts, RulesTable, WatchIntro, WebhookList } from './AlertParts';
 import { type AlertView, alertsApi, errorSentence, parseWatchlist, TOKEN_HEADER } from './api';
 import { filtersOf, filtersQuery } from './filters';
@@ -304,4 +305,24 @@ test('the filters are the URL: read back as written, defaults left out', () => {
   assert.equal(filtersQuery(f), `?state=open&kind=offline&agent=${A58}`);
   assert.deepEqual(filtersOf({ state: 'nonsense' }), { state: 'all', kind: '', agent: '' });
   assert.equal(filtersQuery(filtersOf({})), '');
+});
+
+test("an alert's reason shows its epochs with their clock span and its instants in the page's clock", () => {
+  const why =
+    'lease of Amber Falcon paid through epoch 90000000, ending 2027-01-15T08:00:20.000Z, in 2.00 h ' +
+    '(no batch for epoch 89999999)';
+  const html = renderToStaticMarkup(
+    <SiteProvider value={{ names: {}, explorer: null, epochSeconds: 20 }}>
+      <AlertItem a={alert({ kind: 'lease_due', why })} />
+    </SiteProvider>,
+  );
+  const t = text(html);
+  // Rendered on the server: UTC, swapped for the viewer's zone in the browser.
+  assert.match(t, /paid through epoch 90000000 \(2027-01-15 08:00:00 UTC – 08:00:20 UTC\)/);
+  assert.match(t, /ending 2027-01-15 08:00:20 UTC, in 2\.00 h/);
+  assert.match(t, /no batch for epoch 89999999 \(2027-01-15 07:59:40 UTC – 08:00:00 UTC\)/);
+  assert.doesNotMatch(t, /T08:00:20\.000Z/);
+  // Without an epoch length the epoch says its clock time is unknown, never a bare number.
+  const bare = text(renderToStaticMarkup(<AlertItem a={alert({ kind: 'lease_due', why: 'epoch 5 unpaid' })} />));
+  assert.match(bare, /epoch 5 \(clock time unknown\) unpaid/);
 });

@@ -11,6 +11,7 @@ import { count, formatTokenAmount, shortHex, USDC_TOKEN } from '../format';
 import { AgentName } from '../names/AgentName';
 import { Term } from '../Term';
 import { type Column, DataTable } from '../table/DataTable';
+import { Time } from '../time/Time';
 
 /** A duration in the unit that reads best. */
 export function duration(ms: number): string {
@@ -377,11 +378,13 @@ export function DeallessTable({ v, chain }: { v: CollusionView; chain: boolean }
 export function WindowNote({ v }: { v: CollusionView }) {
   const w = v.windows;
   const part = (label: string, x: CollusionView['windows']['feedback']) =>
-    x.truncated
-      ? `the newest ${count(x.read)} ${label} (since ${
-          x.oldestMs === null ? 'unknown' : new Date(x.oldestMs).toISOString().replace('T', ' ').slice(0, 19)
-        } UTC; older ones left out)`
-      : `all ${count(x.read)} ${label}`;
+    x.truncated ? (
+      <>
+        the newest {count(x.read)} {label} (since <Time ms={x.oldestMs} />; older ones left out)
+      </>
+    ) : (
+      `all ${count(x.read)} ${label}`
+    );
   return (
     <p className="muted small" data-testid="collusion-window">
       <Term k="signalWindow">Read</Term> over {part('FEEDBACK envelopes', w.feedback)},{' '}

@@ -8,6 +8,7 @@
  */
 import { useRef, useState } from 'react';
 import { EXPORT_TABLES, RELEASE_TABLES } from '../../lib/wire/datasets';
+import { EpochTime, Time } from '../time/Time';
 import { countLines, dispositionName, type ExportForm, exportUrl, progressFigures } from './progress';
 
 /** Tables a release holds (columns of the releases list); the export form offers every export table (negmas too). */
@@ -308,9 +309,15 @@ export function DatasetsClient({ releases }: { releases: ReleaseView[] }) {
             <tbody>
               {releases.map((r) => (
                 <tr key={r.epoch}>
-                  <td className="mono">{r.epoch}</td>
-                  <td className="mono small">{r.from}</td>
-                  <td className="mono small">{r.to}</td>
+                  <td className="mono small">
+                    <EpochTime epoch={r.epoch} label={false} />
+                  </td>
+                  <td className="small">
+                    <Time ms={Date.parse(r.from)} relative={false} />
+                  </td>
+                  <td className="small">
+                    <Time ms={Date.parse(r.to)} relative={false} />
+                  </td>
                   {TABLES.map((t) => {
                     const f = r.tables[t];
                     return (

@@ -12,8 +12,8 @@
  */
 import { type FormEvent, memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphView } from '../../lib/wire';
-import { base58, count, shortHex } from '../format';
-import { agentDisplayName } from '../names/label';
+import { count, shortHex } from '../format';
+import { agentDisplayName, shortBase58 } from '../names/label';
 import { useSite } from '../site';
 import { GraphEngine } from './engine';
 import { findAgents, type GraphNode, sameShape } from './model';
@@ -207,10 +207,12 @@ export function ForceGraph({ graph, pulses = {}, height = 420, onOpen }: ForceGr
 
 /** Every agent of the graph as a link, hidden from sight but not from assistive technology. */
 const AgentList = memo(function AgentList({ graph }: { graph: GraphView }) {
+  const { names: stored } = useSite();
   const names = useRef(new Map<string, string>());
+  /** The agent's name as every page gives it, with its id shortened (a screen reader's user may need both). */
   const name = (id: string) => {
     let b = names.current.get(id);
-    if (b === undefined) names.current.set(id, (b = base58(id)));
+    if (b === undefined) names.current.set(id, (b = `${agentDisplayName(id, stored[id])} (${shortBase58(id)})`));
     return b;
   };
   const degree = useMemo(() => {

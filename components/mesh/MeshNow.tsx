@@ -6,6 +6,7 @@
 import type { MeshHealthRow } from '../../lib/wire/mesh-health';
 import { grouped } from '../stats/StatsChart';
 import { Term } from '../Term';
+import { Time } from '../time/Time';
 import { HealthBadge } from './HealthBadge';
 import { type LatestRows, SCORE_BAND } from './health-bands';
 
@@ -31,8 +32,7 @@ export function MeshNow({
         {latest.node ? (
           <span className="muted small">
             {' '}
-            · from {new Date(latest.node.bucket * 1000).toISOString().slice(11, 16)} UTC, {latest.node.seconds} s
-            measured
+            · from <Time ms={latest.node.bucket * 1000} date={false} />, {latest.node.seconds} s measured
           </span>
         ) : null}
       </h2>

@@ -15,7 +15,8 @@ import type {
 import { base58, count, shortHex } from '../format';
 import { AgentName } from '../names/AgentName';
 import { Term } from '../Term';
-import { type Column, DataTable } from '../table/DataTable';
+import { type Column, DataTable, Td } from '../table/DataTable';
+import { EpochTime, Time } from '../time/Time';
 
 /** Each topic bucket's short label (it fits a phone's width) and its full name on the mesh. */
 export const TOPIC_LABELS = {
@@ -41,9 +42,9 @@ const TH = {
 } as const;
 const TD = { padding: '6px 6px' } as const;
 const Topic = ({ k }: { k: keyof typeof TOPIC_LABELS }) => (
-  <td className="small" style={TD} title={TOPIC_NAMES[k]}>
+  <Td label="Topic" className="small" style={TD} title={TOPIC_NAMES[k]}>
     {TOPIC_LABELS[k]}
-  </td>
+  </Td>
 );
 
 /** "83.3 %" or unknown when nothing was seen. */
@@ -202,7 +203,7 @@ function reconColumns(showAgent: boolean): Column<ReconciliationRowView>[] {
       className: 'num mono',
       cell: (r) => (
         <Link href={detailHref(r.agent, r.epoch)} prefetch={false}>
-          {r.epoch}
+          <EpochTime epoch={r.epoch} label={false} />
         </Link>
       ),
     },
@@ -385,9 +386,10 @@ export function ReconciliationDetail({ d, epochHref }: { d: ReconciliationDetail
         </dl>
         {d.stored && (d.stored.seen !== l.seen || d.stored.loggedNotSeen !== l.loggedNotSeen) ? (
           <p className="muted small">
-            Read now; at the verdict ({(d.stored.computedAt ?? '').replace('T', ' ').slice(0, 19)} UTC) the stored
-            figures were {count(d.stored.seen ?? 0)} seen and {count(d.stored.loggedNotSeen ?? 0)} logged but never
-            seen: envelopes stored since then count here.
+            Read now; at the verdict (
+            <Time ms={d.stored.computedAt ? Date.parse(d.stored.computedAt) : null} />) the stored figures were{' '}
+            {count(d.stored.seen ?? 0)} seen and {count(d.stored.loggedNotSeen ?? 0)} logged but never seen: envelopes
+            stored since then count here.
           </p>
         ) : null}
       </section>
@@ -425,18 +427,20 @@ export function ReconciliationDetail({ d, epochHref }: { d: ReconciliationDetail
           Envelopes this agent sent in the epoch that the observer saw, and how many of them are in some committed log
           of the epoch (its own, a recipient&apos;s or a FEEDBACK target&apos;s).
         </p>
-        <div className="table-wrap">
-          <table className="list" data-testid="recon-detail-topics">
+        <div className="table-wrap dt-wrap">
+          <table className="list dt" data-testid="recon-detail-topics">
             <thead>
               <tr>
-                <th style={TH}>Topic</th>
-                <th className="num" style={TH}>
+                <th style={TH} data-col="priority">
+                  Topic
+                </th>
+                <th className="num" style={TH} data-col="priority">
                   Seen
                 </th>
-                <th className="num" style={TH}>
+                <th className="num" style={TH} data-col="priority">
                   In a committed log
                 </th>
-                <th className="num" style={TH}>
+                <th className="num" style={TH} data-col="priority">
                   Share
                 </th>
                 <th style={TH}>In no committed log</th>
@@ -448,13 +452,13 @@ export function ReconciliationDetail({ d, epochHref }: { d: ReconciliationDetail
                 return (
                   <tr key={k}>
                     <Topic k={k} />
-                    <td className="num mono" style={TD}>
+                    <Td label="Seen" className="num mono" style={TD}>
                       {count(t.seen)}
-                    </td>
-                    <td className="num mono" style={TD}>
+                    </Td>
+                    <Td label="In a committed log" className="num mono" style={TD}>
                       {count(t.committed)}
-                    </td>
-                    <td className="num mono" style={TD}>
+                    </Td>
+                    <Td label="Share" className="num mono" style={TD}>
                       {t.share === null ? (
                         <span className="muted" title="nothing sent on this topic was seen">
                           unknown
@@ -462,8 +466,8 @@ export function ReconciliationDetail({ d, epochHref }: { d: ReconciliationDetail
                       ) : (
                         shareText(t)
                       )}
-                    </td>
-                    <td style={{ ...TD, whiteSpace: 'normal' }}>
+                    </Td>
+                    <Td label="In no committed log" style={{ ...TD, whiteSpace: 'normal' }}>
                       {t.notCommittedIds.length === 0 ? (
                         <span className="muted small">none</span>
                       ) : (
@@ -479,7 +483,7 @@ export function ReconciliationDetail({ d, epochHref }: { d: ReconciliationDetail
                           </Link>
                         ))
                       )}
-                    </td>
+                    </Td>
                   </tr>
                 );
               })}

@@ -8,6 +8,8 @@
  */
 import { curveStepAfter, line, max, min, scaleLinear, scaleUtc } from 'd3';
 import { STATS_METRICS, type StatsMetric, type StatsMetricInfo, type StatsSeries } from '../../lib/wire/stats';
+import type { TickForm } from '../time/format';
+import { ZonedTick } from '../time/Zoned';
 
 const LAYOUTS = [
   { cls: 'wide', w: 640, h: 220, xTicks: 6, yTicks: 5 },
@@ -50,11 +52,9 @@ const tickText = (n: number, ratio: boolean) => {
   if (a >= 1e3) return `${+(n / 1e3).toFixed(1)}k`;
   return String(+n.toFixed(3));
 };
-const utcLabel = (d: Date, stepSeconds: number, spanDays: number) => {
-  const iso = d.toISOString();
-  if (stepSeconds >= 86_400 || spanDays > 3) return iso.slice(5, 10);
-  return iso.slice(11, 16);
-};
+/** Day ticks (MM-DD) for daily steps or spans over 3 days, else the clock (HH:MM), in the shown zone. */
+const tickForm = (stepSeconds: number, spanDays: number): TickForm =>
+  stepSeconds >= 86_400 || spanDays > 3 ? 'md' : 'clock';
 
 export function formatValue(metric: StatsMetric, v: string | null): string {
   if (v === null) return 'unknown';
@@ -189,7 +189,7 @@ export function StatsChart({ s, info: given, empty }: { s: StatsSeries; info?: S
                   y={L.h - 6}
                   textAnchor={x(t) > L.w - M.right - 24 ? 'end' : 'middle'}
                 >
-                  {utcLabel(t, s.stepSeconds, spanDays)}
+                  <ZonedTick ms={t.getTime()} form={tickForm(s.stepSeconds, spanDays)} />
                 </text>
               ))}
               <line className="base" x1={M.left} x2={L.w - M.right} y1={px(y(0))} y2={px(y(0))} />

@@ -6,7 +6,7 @@
  * still scrolls sideways its box shows an edge shadow on the side with more (components/table/table.css).
  * No hooks: it renders in server pages and in client components alike.
  */
-import type { HTMLAttributes, ReactNode } from 'react';
+import type { CSSProperties, HTMLAttributes, ReactNode } from 'react';
 
 export interface Column<R> {
   /** The value's name on a phone's card and in the folded details; the header unless `head` is given. */
@@ -125,5 +125,33 @@ function Details<R>({ columns, r }: { columns: Column<R>[]; r: R }) {
           ))}
       </dl>
     </details>
+  );
+}
+
+/**
+ * A cell of a table written by hand (rows with their own structure, such as a pinned row) that takes
+ * the shared layout: inside `<div className="table-wrap dt-wrap"><table className="list dt">`, with
+ * `data-col="priority"` on the headers a reader must always see, a phone shows each row as a card of
+ * label: value lines, as DataTable's rows.
+ */
+export function Td({
+  label: name,
+  className,
+  title,
+  style,
+  testId,
+  children,
+}: {
+  label: string;
+  className?: string;
+  title?: string;
+  style?: CSSProperties;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <td className={className} title={title} style={style} data-label={name} data-col="priority" data-testid={testId}>
+      <div className="dt-v">{children}</div>
+    </td>
   );
 }

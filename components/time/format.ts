@@ -77,3 +77,29 @@ export function epochRange(
   if (end > BigInt(Number.MAX_SAFE_INTEGER)) return null;
   return { startMs: Number(start), endMs: Number(end) };
 }
+
+/** The forms an axis tick takes: clock with seconds, clock, day with clock, day, month-day. */
+export type TickForm = 'clock-s' | 'clock' | 'day-clock' | 'day' | 'md';
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** An axis tick's text for `ms` in `timeZone` (the viewer's when undefined): `15:37`, `Nov 26 15:37`, `11-26`. */
+export function tickText(ms: number, form: TickForm, timeZone?: string): string {
+  const parts = fmt(timeZone, true).formatToParts(new Date(ms));
+  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
+  const hm = `${get('hour')}:${get('minute')}`;
+  const day = `${MONTHS[Number(get('month')) - 1]} ${Number(get('day'))}`;
+  if (form === 'clock-s') return `${hm}:${get('second')}`;
+  if (form === 'clock') return hm;
+  if (form === 'day-clock') return `${day} ${hm}`;
+  if (form === 'day') return day;
+  return `${get('month')}-${get('day')}`;
+}
+
+/** The short name of `timeZone` (the viewer's when undefined) at `ms`: `CET`, `UTC`, `GMT+1`. */
+export function zoneText(ms: number, timeZone?: string): string {
+  return (
+    fmt(timeZone, false)
+      .formatToParts(new Date(ms))
+      .find((p) => p.type === 'timeZoneName')?.value ?? ''
+  );
+}

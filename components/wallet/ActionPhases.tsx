@@ -8,6 +8,7 @@
  */
 import { explorerTx } from '../../lib/chain/explorer';
 import { useSite } from '../site';
+import { TimedText } from '../time/TimedText';
 import { shortAddress, sol, usdc } from './format';
 import { ProgramLogs } from './ProgramLogs';
 import { type Preview, solTerms } from './preview';
@@ -118,7 +119,9 @@ export function PreviewBox({ p, decide }: { p: Preview; decide?: (ok: boolean) =
       {p.stakes.length ? (
         <ul className="preview-stakes small" data-testid="preview-stakes">
           {p.stakes.map((s) => (
-            <li key={s}>{s}</li>
+            <li key={s}>
+              <TimedText text={s} />
+            </li>
           ))}
         </ul>
       ) : null}

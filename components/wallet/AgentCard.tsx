@@ -22,6 +22,8 @@ import {
 import { GRACE_PERIOD_EPOCHS, LEASE_COST_PER_EPOCH, UNLOCK_DELAY_SLOTS } from '../../lib/protocol/constants';
 import { toHex } from '../../lib/protocol/hex';
 import type { BatchJson, ChallengeJson, SatiAddressesView } from '../../lib/wire';
+import { EpochTime } from '../time/Time';
+import { TimedText } from '../time/TimedText';
 import { ActionPhases } from './ActionPhases';
 import { ChallengeRows } from './ChallengeRows';
 import { Delegations } from './Delegations';
@@ -202,7 +204,6 @@ export function AgentCard({
   const leaseCheck = checkLeaseForm(epochs, paidThrough, eco.epochSeconds, nowSec, usdcHeld);
   const plan = leaseCheck.plan;
   const health = leaseHealth(at, eco.epochSeconds, nowSec);
-  const epochEnd = Number(at.epoch + 1n) * Number(eco.epochSeconds);
   const leaseNotes = (): BuiltAction['notes'] =>
     now.lease ? [] : [{ address: lease.findLeasePda(agent)[0], label: 'Lease account', size: lease.LEASE_SIZE }];
   const payLease = async (k: number, label: string) => {
@@ -252,14 +253,15 @@ export function AgentCard({
           </span>
         </dt>
         <dd>
-          <span className="mono" data-testid="card-lease">
-            {leaseSummary(now)}
+          <span data-testid="card-lease">
+            <TimedText text={leaseSummary(now)} />
           </span>
           <LeaseClock h={health} nowSec={nowSec} />
         </dd>
         <dt>Epoch now</dt>
-        <dd className="mono" data-testid="card-epoch">
-          {at.epoch.toString()} (slot {now.slot.toString()}); ends {expiryText(BigInt(epochEnd), nowSec)}
+        <dd data-testid="card-epoch">
+          <EpochTime epoch={at.epoch} epochSeconds={Number(eco.epochSeconds)} label={false} />{' '}
+          <span className="muted small">(slot {now.slot.toString()})</span>
         </dd>
       </dl>
       <div className="actions">
@@ -435,7 +437,9 @@ export function AgentCard({
           <tbody>
             {batches.map((b) => (
               <tr key={b.epoch}>
-                <td className="mono">{b.epoch}</td>
+                <td className="mono">
+                  <EpochTime epoch={b.epoch} epochSeconds={Number(eco.epochSeconds)} label={false} />
+                </td>
                 <td>{b.status}</td>
                 <td className="mono">{String((b.data as { bidCount?: unknown } | null)?.bidCount ?? '')}</td>
               </tr>

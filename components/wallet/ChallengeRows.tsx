@@ -17,6 +17,10 @@ import {
   usdcAccountOf,
 } from '../../lib/chain';
 import type { ChallengeRowView } from '../../lib/wire';
+import { AccountLink } from '../site';
+import { Td } from '../table/DataTable';
+import { EpochTime } from '../time/Time';
+import { TimedText } from '../time/TimedText';
 import { ActionPhases } from './ActionPhases';
 import { buildExpire, buildResolve, candidateFor } from './challenge-actions';
 import { expiryText, sol, usdc } from './format';
@@ -145,6 +149,7 @@ export function ChallengeRows({
 }) {
   const { connection } = useConnection();
   const { economy } = useEconomy();
+  const epochLength = economy ? Number(economy.epochSeconds) : undefined;
   const nowSec = useNowSec();
   const chain = useChainStatuses(all.filter((c) => c.status === 'pending').map((c) => c.address));
   // The chain's status wins over the indexer's (which may lag a resolution by a few seconds).
@@ -188,77 +193,89 @@ export function ChallengeRows({
   return (
     <>
       {pendingOnly ? <h3 className="small">Pending challenges: resolve or expire (anyone may)</h3> : null}
-      <table className="list" data-testid="challenge-rows">
-        <thead>
-          <tr>
-            <th>Epoch</th>
-            <th>Status</th>
-            <th>Window</th>
-            <th>Challenger</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {challenges.map((c) => {
-            const status = statusOf(c);
-            const w = economy ? windowText(BigInt(c.epoch), nowSec, economy.epochSeconds) : null;
-            const pending = status === 'pending';
-            const why = !publicKey ? 'connect a wallet' : !economy || !w ? 'loading' : null;
-            const phase = w?.phase ?? 'open';
-            return (
-              <tr
-                key={c.address}
-                data-testid="challenge-row"
-                data-status={status}
-                data-phase={pending ? phase : 'done'}
-              >
-                <td className="mono">
-                  {batchHref ? (
-                    <a href={batchHref(c.epoch)} data-testid="challenge-batch" title="its batch">
-                      {c.epoch}
-                    </a>
-                  ) : (
-                    c.epoch
-                  )}
-                </td>
-                <td data-testid="challenge-outcome">{pending ? status : outcome(status)}</td>
-                <td className="small" data-testid="challenge-window">
-                  {pending ? (w?.text ?? '…') : c.transitions.map((t) => t.status).join(' → ') || status}
-                </td>
-                <td className="mono small" title={c.challenger}>
-                  {c.challenger.slice(0, 6)}…
-                </td>
-                <td>
-                  {pending ? (
-                    <>
-                      <button
-                        type="button"
-                        className="btn small"
-                        data-testid="resolve-challenge"
-                        disabled={!!why || action.busy || phase === 'open'}
-                        title={phase === 'open' ? w?.text : (why ?? undefined)}
-                        onClick={() => resolve(c)}
-                      >
-                        Resolve
-                      </button>{' '}
-                      <button
-                        type="button"
-                        className="btn small"
-                        data-testid="expire-challenge"
-                        disabled={!!why || action.busy || phase !== 'expirable'}
-                        title={phase !== 'expirable' ? 'expirable after twice the window' : (why ?? undefined)}
-                        onClick={() => expire(c)}
-                      >
-                        Expire
-                      </button>
-                    </>
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="table-wrap dt-wrap">
+        <table className="list dt" data-testid="challenge-rows">
+          <thead>
+            <tr>
+              <th data-col="priority">Epoch</th>
+              <th data-col="priority">Status</th>
+              <th data-col="priority">Window</th>
+              <th data-col="priority">Challenger</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {challenges.map((c) => {
+              const status = statusOf(c);
+              const w = economy ? windowText(BigInt(c.epoch), nowSec, economy.epochSeconds) : null;
+              const pending = status === 'pending';
+              const why = !publicKey ? 'connect a wallet' : !economy || !w ? 'loading' : null;
+              const phase = w?.phase ?? 'open';
+              return (
+                <tr
+                  key={c.address}
+                  data-testid="challenge-row"
+                  data-status={status}
+                  data-phase={pending ? phase : 'done'}
+                >
+                  <Td label="Epoch" className="small">
+                    {batchHref ? (
+                      <a href={batchHref(c.epoch)} data-testid="challenge-batch" title="its batch">
+                        <EpochTime epoch={c.epoch} epochSeconds={epochLength} label={false} />
+                      </a>
+                    ) : (
+                      <EpochTime epoch={c.epoch} epochSeconds={epochLength} label={false} />
+                    )}
+                  </Td>
+                  <Td label="Status" testId="challenge-outcome">
+                    {pending ? status : outcome(status)}
+                  </Td>
+                  <Td label="Window" className="small" testId="challenge-window">
+                    {pending ? (
+                      w ? (
+                        <TimedText text={w.text} />
+                      ) : (
+                        '…'
+                      )
+                    ) : (
+                      c.transitions.map((t) => t.status).join(' → ') || status
+                    )}
+                  </Td>
+                  <Td label="Challenger" className="small" title={c.challenger}>
+                    <AccountLink address={c.challenger} />
+                  </Td>
+                  <Td label="Act">
+                    {pending ? (
+                      <>
+                        <button
+                          type="button"
+                          className="btn small"
+                          data-testid="resolve-challenge"
+                          disabled={!!why || action.busy || phase === 'open'}
+                          title={phase === 'open' ? w?.text : (why ?? undefined)}
+                          onClick={() => resolve(c)}
+                        >
+                          Resolve
+                        </button>{' '}
+                        <button
+                          type="button"
+                          className="btn small"
+                          data-testid="expire-challenge"
+                          disabled={!!why || action.busy || phase !== 'expirable'}
+                          title={phase !== 'expirable' ? 'expirable after twice the window' : (why ?? undefined)}
+                          onClick={() => expire(c)}
+                        >
+                          Expire
+                        </button>
+                      </>
+                    ) : null}
+                  </Td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       <ActionPhases view={action.view} />
     </>
   );

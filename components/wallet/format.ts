@@ -1,4 +1,6 @@
 import { formatTokenAmount } from '../format';
+import { localText } from '../time/format';
+import { shownZone } from '../time/zone';
 
 /**
  * Amounts as people read them: SOL from lamports, USDC from 6-decimal base units, exact (a
@@ -41,26 +43,13 @@ function span(sec: number): string {
 }
 
 /**
- * A delegation's expiry (unix seconds, 0 = never) as clock time in `timeZone` with the zone
- * named, and relative to `nowSec`: "2026-11-26 14:05:00 UTC (in 3 min)", "… (2 h ago)".
+ * An expiry or deadline (unix seconds, 0 = never) as clock time in `timeZone` (the zone every page
+ * shows: the viewer's, or UTC when chosen in the header) with the zone named, and relative to
+ * `nowSec`: "2026-11-26 14:05:00 UTC (in 3 min)", "… (2 h ago)".
  */
-export function expiryText(expiry: bigint, nowSec: number, timeZone?: string): string {
+export function expiryText(expiry: bigint, nowSec: number, timeZone: string | undefined = shownZone()): string {
   if (expiry === 0n) return 'never';
   const sec = Number(expiry);
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).formatToParts(new Date(sec * 1000));
-  const p = (t: Intl.DateTimeFormatPartTypes) => parts.find((x) => x.type === t)?.value ?? '';
-  const clock =
-    `${p('year')}-${p('month')}-${p('day')} ${p('hour')}` + `:${p('minute')}:${p('second')} ${p('timeZoneName')}`;
   const d = sec - nowSec;
-  return `${clock} (${d === 0 ? 'now' : d > 0 ? `in ${span(d)}` : `${span(d)} ago`})`;
+  return `${localText(sec * 1000, { timeZone })} (${d === 0 ? 'now' : d > 0 ? `in ${span(d)}` : `${span(d)} ago`})`;
 }

@@ -68,6 +68,7 @@ const batchJson = (r: BatchRowIn): BatchJson => ({
   status: r.status,
   uploadedLogRoot: r.logRoot ? bytesToHex(r.logRoot) : null,
   data: r.data ?? null,
+  ...(r.blockTime === undefined ? {} : { blockTime: r.blockTime ? r.blockTime.toISOString() : null }),
 });
 
 /** The paged list reads of lib/store (chain-list.ts). */

@@ -116,6 +116,8 @@ export interface IndexerStore {
       status: BatchCheck;
       logRoot: Uint8Array | null;
       data?: unknown;
+      /** The block time of the batch's transaction where an indexed event carries it. */
+      blockTime?: Date | null;
     }[]
   >;
   /**

@@ -20,6 +20,11 @@ export const BatchJsonSchema = z.object({
   uploadedLogRoot: hex32.nullable(),
   /** The indexer's JSON of the batch account (counts, signer); null when not read. */
   data: z.unknown(),
+  /**
+   * When the batch's slot was produced (ISO 8601, UTC): the chain's block time as stored with the
+   * transaction's event; null where no indexed event carries it; absent from the paged list.
+   */
+  blockTime: z.string().nullable().optional(),
 });
 export type BatchJson = z.infer<typeof BatchJsonSchema>;
 

@@ -19,6 +19,8 @@ export const SearchHitSchema = z.object({
   detail: z.string(),
   /** The page that shows it. */
   href: z.string(),
+  /** When an agent or conversation was last seen (ISO 8601, UTC), where the hit has such a time. */
+  at: z.string().optional(),
   /** The query is this hit's whole id (not a prefix). */
   exact: z.boolean(),
 });

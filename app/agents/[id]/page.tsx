@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { Suspense } from 'react';
 import { AgentChain } from '../../../components/AgentChain';
 import { AdvertisedCapabilities } from '../../../components/agent/AdvertisedCapabilities';
 import { AgentCollusion } from '../../../components/agent/AgentCollusion';
@@ -32,7 +33,7 @@ import {
   loadAuthoritative,
   loadStakeLease,
 } from '../../_lib/agent-page';
-import { loadAgent, loadEnvelopes } from '../../_lib/data';
+import { loadAgent, loadAgentBacking, loadEnvelopes } from '../../_lib/data';
 import { loadConversationsPage } from '../../_lib/lists';
 import { NotRunning } from '../../_lib/not-running';
 import { flatParams, type SearchParams } from '../../_lib/query-string';
@@ -97,7 +98,7 @@ export default async function AgentPage({
   const id = agentHex(decodeURIComponent((await params).id));
   if (!id) notFound();
   const linked = linkedBatch(flatParams(await searchParams).batch);
-  const agent = await loadAgent(o, id);
+  const agent = await loadAgent(o, id, { backing: false });
   if (!agent) {
     // Registered on chain but not seen on the mesh yet: the page exists from the registration.
     const holder = o.chain ? await o.chain.identityHolder(fromHex(id)) : null;
@@ -244,9 +245,9 @@ export default async function AgentPage({
         <section className="card">
           <h2>Reputation (gossip fold)</h2>
           <Reputation r={agent.reputation} />
-          {agent.backing ? (
-            <BackingSentence b={agent.backing} reliabilityNow={agent.reputation?.reliabilityScore ?? null} />
-          ) : null}
+          <Suspense fallback={<p className="muted small">Reading who sent its feedback…</p>}>
+            <AgentBacking o={o} id={id} reliability={agent.reputation?.reliabilityScore ?? null} />
+          </Suspense>
           {o.chain ? <SatiReputation r={o.chain.satiReputation()} /> : null}
           <h3 className="small">Authoritative, from batches</h3>
           {authoritative ? (
@@ -411,4 +412,18 @@ async function chainSection(
       ),
     },
   };
+}
+
+/** How much of the gossip score comes from senders with nothing at stake: streamed after the page's first part. */
+async function AgentBacking({
+  o,
+  id,
+  reliability,
+}: {
+  o: NonNullable<ReturnType<typeof getServices>>;
+  id: string;
+  reliability: string | null;
+}) {
+  const b = await loadAgentBacking(o, id, reliability);
+  return <BackingSentence b={b} reliabilityNow={reliability} />;
 }

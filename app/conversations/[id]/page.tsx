@@ -6,6 +6,7 @@ import { AgentLink, TypeBadge } from '../../../components/EnvelopeFeed';
 import { count, formatAmount, isBroadcast, shortHex } from '../../../components/format';
 import { NegotiationRecorder } from '../../../components/negotiation/NegotiationRecorder';
 import { OnChainNegotiation } from '../../../components/OnChainNegotiation';
+import { Td } from '../../../components/table/DataTable';
 import { Time } from '../../../components/time/Time';
 import { fromHex } from '../../../lib/protocol/hex';
 import { FEEDBACK_OUTCOMES } from '../../../lib/protocol/payloads';
@@ -81,17 +82,17 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
 
       <section className="card" style={{ marginBottom: 16 }}>
         <h2>Messages in order</h2>
-        <div className="table-wrap">
-          <table className="list" data-testid="conversation-messages">
+        <div className="table-wrap dt-wrap">
+          <table className="list dt" data-testid="conversation-messages">
             <thead>
               <tr>
                 <th className="num">#</th>
-                <th>Type</th>
-                <th>From</th>
-                <th>To</th>
+                <th data-col="priority">Type</th>
+                <th data-col="priority">From</th>
+                <th data-col="priority">To</th>
                 <th>Negotiation</th>
                 <th className="num">Nonce</th>
-                <th>Time</th>
+                <th data-col="priority">Time</th>
                 <th />
               </tr>
             </thead>
@@ -100,21 +101,23 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                 const p = price.get(e.id);
                 return (
                   <tr key={e.id} id={`envelope-${e.id}`} data-envelope-id={e.id}>
-                    <td className="num mono">{i + 1}</td>
-                    <td>
+                    <Td label="#" className="num mono">
+                      {i + 1}
+                    </Td>
+                    <Td label="Type">
                       <TypeBadge type={e.type} />
-                    </td>
-                    <td>
-                      <AgentLink id={e.sender} />
-                    </td>
-                    <td>
+                    </Td>
+                    <Td label="From">
+                      <AgentLink id={e.sender} copy />
+                    </Td>
+                    <Td label="To">
                       {isBroadcast(e.recipient) ? (
                         <span className="muted">broadcast</span>
                       ) : (
-                        <AgentLink id={e.recipient} />
+                        <AgentLink id={e.recipient} copy />
                       )}
-                    </td>
-                    <td className="mono">
+                    </Td>
+                    <Td label="Negotiation" className="mono">
                       {p
                         ? p.kind === 'neg1'
                           ? `${formatAmount(p.bidValue, token)} · round ${p.round}`
@@ -124,12 +127,14 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                               ? `reveal ${formatAmount(p.bidValue, token)} (NEGR)`
                               : 'opaque payload'
                         : ''}
-                    </td>
-                    <td className="num mono">{e.nonce}</td>
-                    <td className="small" style={{ whiteSpace: 'nowrap' }}>
+                    </Td>
+                    <Td label="Nonce" className="num mono">
+                      {e.nonce}
+                    </Td>
+                    <Td label="Time" className="small">
                       <Time ms={e.timestampMs} withMs date={false} relative={false} />
-                    </td>
-                    <td>
+                    </Td>
+                    <Td label="Verify">
                       <Link href={`/envelopes/${e.id}`} prefetch={false} className="small">
                         verify
                       </Link>
@@ -142,7 +147,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
                           </Link>
                         </>
                       ) : null}
-                    </td>
+                    </Td>
                   </tr>
                 );
               })}

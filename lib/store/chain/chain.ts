@@ -75,6 +75,8 @@ export interface BatchRow extends BatchInput {
   status: BatchStatus;
   logRoot: Uint8Array | null;
   updatedAt: Date;
+  /** The block time of the batch's transaction, from its indexed event (undefined where not read). */
+  blockTime?: Date | null;
 }
 export interface ChallengeRow {
   address: string;
@@ -358,7 +360,9 @@ export async function listBatches(
   }
   const r = await q.query<Row>(
     `SELECT agent_id, epoch::text AS epoch, batch_hash, root, slot::text AS slot, signature, status::text AS status,
-      log_root, data, updated_at
+      log_root, data, updated_at,
+      (SELECT e.block_time FROM chain_event e WHERE e.signature = batch.signature ORDER BY e.index LIMIT 1) AS
+        block_time
     FROM batch ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY batch.epoch, batch.agent_id`,
     args,
   );
@@ -373,6 +377,7 @@ export async function listBatches(
     logRoot: x.log_root ? u8(x.log_root) : null,
     data: x.data ?? undefined,
     updatedAt: x.updated_at as Date,
+    blockTime: x.block_time ? new Date(x.block_time as Date) : null,
   }));
 }
 

@@ -5,7 +5,7 @@ import { AgentLink } from '../../../../components/EnvelopeFeed';
 import { base58 } from '../../../../components/format';
 import { AccountLink, BlockLink, TxLink } from '../../../../components/site';
 import { Term } from '../../../../components/Term';
-import { EpochTime } from '../../../../components/time/Time';
+import { EpochTime, SlotTime } from '../../../../components/time/Time';
 import { BatchVerifier } from '../../../../components/verify/BatchVerifier';
 import { fromHex } from '../../../../lib/protocol/hex';
 import { agentHex } from '../../../../lib/wire/agent-id';
@@ -59,8 +59,9 @@ export default async function BatchPage({ params }: { params: Promise<{ agent: s
               <Term k="slot">Slot</Term>
             </dt>
             <dd>
-              <BlockLink slot={batch.slot} />{' '}
-              <span className="muted small">(its clock time is not indexed; the epoch above bounds it)</span>
+              <SlotTime blockMs={batch.blockTime ? Date.parse(batch.blockTime) : null}>
+                <BlockLink slot={batch.slot} />
+              </SlotTime>
             </dd>
             <dt>
               <Term k="batch">Status</Term>

@@ -8,6 +8,7 @@ import { notFound } from 'next/navigation';
 import { base58 } from '../../../../components/format';
 import { agentDisplayName } from '../../../../components/names/label';
 import { ReconciliationDetail } from '../../../../components/reconciliation/Reconciliation';
+import { EpochTime } from '../../../../components/time/Time';
 import { fromHex } from '../../../../lib/protocol/hex';
 import { agentHex } from '../../../../lib/wire/agent-id';
 import { NotRunning } from '../../../_lib/not-running';
@@ -40,6 +41,7 @@ export default async function ReconciliationDetailPage({
             {agentDisplayName(id, name)}, epoch {d.epoch}
           </h1>
           <p className="muted">
+            <EpochTime epoch={d.epoch} epochSeconds={o.config.epochSeconds} /> ·{' '}
             <Link href={`/agents/${base58(id)}`}>agent page</Link> ·{' '}
             <span className="mono small" style={{ overflowWrap: 'anywhere' }}>
               {base58(id)}
