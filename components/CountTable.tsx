@@ -13,6 +13,8 @@ export interface CountTableProps {
   empty?: string;
   /** A row's tooltip (what the key means). */
   describe?: (key: string) => string;
+  /** A row's shown name when the key is a code (the code joins the tooltip). */
+  name?: (key: string) => string;
 }
 
 export function CountTable({
@@ -23,6 +25,7 @@ export function CountTable({
   tone = 'accent',
   empty = 'None.',
   describe,
+  name = (k) => k,
 }: CountTableProps) {
   const names = keys
     ? [
@@ -42,11 +45,11 @@ export function CountTable({
           <tr key={k} data-key={k} className={n === 0 ? 'zero' : undefined}>
             <th scope="row">
               {describe ? (
-                <span className="tip" title={describe(k)}>
-                  {k}
+                <span className="tip" title={name(k) === k ? describe(k) : `${describe(k)} (${k})`}>
+                  {name(k)}
                 </span>
               ) : (
-                k
+                name(k)
               )}
             </th>
             <td className="bar-cell">

@@ -7,7 +7,7 @@
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import type { GlossaryKey } from '../../components/glossary';
+import { dropReasonLabel, type GlossaryKey } from '../../components/glossary';
 import { HealthBadge } from '../../components/mesh/HealthBadge';
 import { BANDS, type LatestRows } from '../../components/mesh/health-bands';
 import { MeshNow, NODE, STREAM, short } from '../../components/mesh/MeshNow';
@@ -228,7 +228,11 @@ export default async function MeshPage({ searchParams }: { searchParams: Promise
         help: 'Envelopes this observer refused, by reason (each reason is explained in the glossary).',
         series: [],
       },
-      series: reasons.map((k) => ({ key: k, label: k, value: of(NODE, (r) => String(r.drops?.[k] ?? 0)) })),
+      series: reasons.map((k) => ({
+        key: k,
+        label: dropReasonLabel(k),
+        value: of(NODE, (r) => String(r.drops?.[k] ?? 0)),
+      })),
       empty: 'No drops in this range.',
     },
   ];

@@ -7,6 +7,13 @@ import type { AdvertisedView } from '../../lib/wire';
 import { shortHex } from '../format';
 import { Time } from '../time/Time';
 
+/** A field name in words (`serviceHash` → "service hash", `max_rounds` → "max rounds"); the raw key is its tooltip. */
+export const keyWords = (k: string) =>
+  k
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .toLowerCase();
+
 /** One value in a line: scalars as they are, lists comma-separated, objects as `key: value` pairs. */
 function inline(v: unknown, depth = 0): string {
   if (v === null || v === undefined) return '—';
@@ -14,7 +21,7 @@ function inline(v: unknown, depth = 0): string {
   if (depth > 1) return JSON.stringify(v);
   if (Array.isArray(v)) return v.map((x) => inline(x, depth + 1)).join(', ');
   return Object.entries(v)
-    .map(([k, x]) => `${k}: ${inline(x, depth + 1)}`)
+    .map(([k, x]) => `${keyWords(k)}: ${inline(x, depth + 1)}`)
     .join(' · ');
 }
 
@@ -61,7 +68,7 @@ export function AdvertisedCapabilities({ a }: { a: AdvertisedView | null }) {
       <dl className="kv">
         {rows.map(([k, v]) => (
           <div key={k} style={{ display: 'contents' }} data-cap={k}>
-            <dt>{k}</dt>
+            <dt title={`field ${k}`}>{keyWords(k)}</dt>
             <dd className="mono" style={{ overflowWrap: 'anywhere' }}>
               {inline(v)}
             </dd>

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { MSG_TYPE_NAMES } from '../../lib/wire';
 import { CountTable } from '../CountTable';
-import { dropReasonText } from '../glossary';
+import { dropReasonLabel, dropReasonText } from '../glossary';
 import { ForceGraph } from '../graph/ForceGraph';
 import type { OverviewState } from '../live-state';
 
@@ -42,6 +42,7 @@ export function MeshCards({ state, replaying }: { state: OverviewState; replayin
               tone="warn"
               empty="No drops."
               describe={dropReasonText}
+              name={dropReasonLabel}
             />
           )}
           <p className="small muted">
