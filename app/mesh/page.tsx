@@ -7,7 +7,8 @@
  */
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { dropReasonLabel, type GlossaryKey } from '../../components/glossary';
+import { dropReasonLabel } from '../../components/drop-reasons';
+import type { GlossaryKey } from '../../components/glossary';
 import { HealthBadge } from '../../components/mesh/HealthBadge';
 import { BANDS, type LatestRows } from '../../components/mesh/health-bands';
 import { MeshNow, NODE, STREAM, short } from '../../components/mesh/MeshNow';

@@ -3,7 +3,8 @@
 import Link from 'next/link';
 import { MSG_TYPE_NAMES } from '../../lib/wire';
 import { CountTable } from '../CountTable';
-import { dropReasonLabel, dropReasonText } from '../glossary';
+import { dropReasonLabel } from '../drop-reasons';
+import { dropReasonText } from '../glossary';
 import { ForceGraph } from '../graph/ForceGraph';
 import type { OverviewState } from '../live-state';
 
