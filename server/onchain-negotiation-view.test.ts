@@ -35,7 +35,7 @@ test(
       [0, 1, 2],
     );
     assert.deepEqual(
-      [...html.matchAll(/title="the chain&#x27;s round \d+">(\d+)</g)].map((m) => Number(m[1])),
+      [...html.matchAll(/title="the chain&#x27;s round \d+"[^>]*><div class="dt-v">(\d+)</g)].map((m) => Number(m[1])),
       [0, 1, 2],
     );
   },
