@@ -1,11 +1,12 @@
 'use client';
-/** Beside the feed: the agents online (or seen in a replay) and the notary, verdict, reputation and dispute events. */
 import Link from 'next/link';
 import type { OverviewState } from '../live-state';
 import { AgentName } from '../names/AgentName';
 import { Time } from '../time/Time';
+import { TimedText } from '../time/TimedText';
 import type { OverviewTotals } from './Totals';
 
+/** Beside the feed: the agents online (or seen in a replay) and the notary, verdict, reputation and dispute events. */
 export function SideCards({
   state,
   totals,
@@ -53,7 +54,10 @@ export function SideCards({
                 <span className="small muted">
                   <Time ms={a.at} date={false} />
                 </span>{' '}
-                {a.agent ? <AgentName id={a.agent} copy={false} /> : null} <span className="sentence">{a.summary}</span>
+                {a.agent ? <AgentName id={a.agent} copy={false} /> : null}{' '}
+                <span className="sentence">
+                  <TimedText text={a.summary} />
+                </span>
                 {a.conversationId ? (
                   <>
                     {' '}
