@@ -357,7 +357,7 @@ export function AgentChain({ agent, initial }: { agent: string; initial: AgentCh
       {c.challenges.challenges.length === 0 ? (
         <p className="muted empty">No challenge against this agent.</p>
       ) : (
-        <ChallengeTable challenges={c.challenges.challenges} epochSeconds={epochSeconds} />
+        <ChallengeTable challenges={c.challenges.challenges} />
       )}
       {c.challenges.next ? (
         <p className="small">

@@ -14,13 +14,7 @@ import { EpochTime } from '../time/Time';
  */
 export const batchHref = (epoch: string) => `?batch=${epoch}#batch-${epoch}`;
 
-export function ChallengeTable({
-  challenges,
-  epochSeconds,
-}: {
-  challenges: readonly ChallengeRowView[];
-  epochSeconds: number | null;
-}) {
+export function ChallengeTable({ challenges }: { challenges: readonly ChallengeRowView[] }) {
   return (
     <div className="table-wrap dt-wrap">
       <table className="list dt" data-testid="agent-challenges">
@@ -37,7 +31,7 @@ export function ChallengeTable({
             <tr key={x.address}>
               <Td label="Epoch" className="small">
                 <a href={batchHref(x.epoch)}>
-                  <EpochTime epoch={x.epoch} epochSeconds={epochSeconds} label={false} />
+                  <EpochTime epoch={x.epoch} label={false} />
                 </a>
               </Td>
               <Td label="Status">{x.status}</Td>
