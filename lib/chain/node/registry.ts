@@ -16,8 +16,10 @@
  *
  * Follows the chain: the holding token account, each attestation and SAS's attestations of the
  * agent (programSubscribe) are subscribed, so a transfer, a revocation or a new delegation takes
- * effect when its notification arrives; expiry is a clock comparison at every answer, and the
- * answer says until when it holds. A TTL bounds staleness when a notification is missed; unknown
+ * effect when its notification arrives. Once the subscriptions are confirmed the agent is read once
+ * more, so a change made before they were live is not missed (./subscriptions.ts). Expiry is a
+ * clock comparison at every answer, and the answer says until when it holds. A TTL bounds
+ * staleness when a notification is missed anyway; unknown
  * ids are remembered briefly so a hostile sender cannot turn every envelope into RPC scans.
  */
 import { type AccountInfo, type Connection, PublicKey } from '@solana/web3.js';
@@ -32,66 +34,25 @@ import {
   type SatiRegistered,
 } from '../sati';
 import { delegationFilters, readSatiSigners, type SatiRuleAddresses } from '../sati-signers';
+import type {
+  ChainSignerRegistryParams,
+  DelegationView,
+  RefusedReason,
+  ResolvedIdentity,
+  SignerAnswer,
+  UnregisteredReason,
+} from './registry-types';
+import { sameAccount, whenSubscribed } from './subscriptions';
 
-export type { SatiRuleAddresses };
-
-/** Why an agent id has no signer. */
-export type UnregisteredReason = 'unregistered' | 'not_nft' | 'not_sati_member';
-
-/** Why a key that signed for an agent may not now. */
-export type RefusedReason = 'delegation_expired' | 'delegation_revoked' | 'not_owner_or_delegate';
-
-/** One DelegateV1 attestation naming the agent, and what it says now. */
-export interface DelegationView {
-  /** The attestation account. */
-  address: PublicKey;
-  delegate: PublicKey;
-  delegator: PublicKey;
-  /** Unix seconds, 0 = never. */
-  expiry: bigint;
-  status: 'valid' | RefusedReason;
-}
-
-/** A registered agent as the rule sees it now. */
-export interface ResolvedIdentity {
-  agent: PublicKey;
-  owner: PublicKey;
-  /** Delegates allowed now (valid DelegateV1 attestations by the current owner). */
-  delegates: PublicKey[];
-  /** The token account holding the NFT (followed). */
-  account: PublicKey;
-  /** SATI's registration: member number, name, symbol, uri, … from the mint. */
-  registration: SatiRegistered;
-  delegations: DelegationView[];
-}
-
-/** The full answer for one agent (lib/observer's SignerSource.signersFor). */
-export interface SignerAnswer {
-  keys: readonly Uint8Array[];
-  reason?: UnregisteredReason;
-  refused?: ReadonlyArray<{ key: Uint8Array; reason: RefusedReason }>;
-  /** Unix ms after which the answer changes by the clock alone (the next delegation expiry). */
-  validUntil?: number;
-}
-
-/** Options of {@link ChainSignerRegistry}. */
-export interface ChainSignerRegistryParams {
-  connection: Connection;
-  /** SATI's addresses on this cluster (lib/chain/cluster.ts); default mainnet's. */
-  sati?: SatiRuleAddresses;
-  /** Positive entries are re-read after this (default 60,000 ms). */
-  ttlMs?: number;
-  /** Unknown agents are remembered this long (default 2,000 ms). */
-  negativeTtlMs?: number;
-  /** Follow entries with subscriptions (default true). */
-  subscribe?: boolean;
-  /** Most cached agents (default 10,000; oldest evicted). */
-  maxEntries?: number;
-  /** Unix ms; delegation expiry is compared with it. */
-  now?: () => number;
-  /** Called when what a followed agent's answer says changes (owner, delegation), or it is dropped. */
-  onChange?: (agent: PublicKey, identity: ResolvedIdentity | null) => void;
-}
+export type {
+  ChainSignerRegistryParams,
+  DelegationView,
+  RefusedReason,
+  ResolvedIdentity,
+  SatiRuleAddresses,
+  SignerAnswer,
+  UnregisteredReason,
+};
 
 interface Delegation {
   account: RawAccount & { address: PublicKey };
@@ -393,16 +354,7 @@ export class ChainSignerRegistry implements SignerRegistry {
           return;
         }
         // The NFT left this account (a transfer) or it closed: resolve afresh, remembering who held it.
-        const set = this.formerOwners.get(key) ?? new Set<string>();
-        set.add(toHex(owner.toBytes()));
-        for (const f of e.former) set.add(f);
-        while (set.size > MAX_FORMER) set.delete(set.values().next().value as string);
-        this.formerOwners.delete(key);
-        this.formerOwners.set(key, set);
-        while (this.formerOwners.size > this.maxEntries)
-          this.formerOwners.delete(this.formerOwners.keys().next().value as string);
-        this.drop(key);
-        this.onChange?.(e.agent, null);
+        this.forget(key, e);
       },
       { commitment: 'confirmed', encoding: 'base64' },
     );
@@ -419,25 +371,109 @@ export class ChainSignerRegistry implements SignerRegistry {
       },
       { commitment: 'confirmed', encoding: 'base64', filters: delegationFilters(e.agent, this.sati) },
     );
+    const ids = [e.subs.holder, e.subs.program, ...[...e.delegations.values()].map((d) => d.sub)];
+    void whenSubscribed(
+      this.connection,
+      ids.filter((id): id is number => id !== null),
+    ).then(() => this.recheck(key, e));
+  }
+
+  /**
+   * Reads the agent again once its subscriptions are live and applies what changed since the
+   * first read: an owner that moved, a delegation added, changed or closed. An RPC failure leaves
+   * the entry as it is (the TTL bounds it).
+   */
+  private async recheck(key: string, e: Entry): Promise<void> {
+    const live = () => !this.closed && this.cache.get(key) === e;
+    if (!live() || !e.owner || !e.tokenAccount) return;
+    let r: Awaited<ReturnType<typeof readSatiSigners>>;
+    let gone: (AccountInfo<Buffer> | null)[] = [];
+    try {
+      r = await readSatiSigners(this.connection, e.agent, this.sati, Math.floor(this.now() / 1000));
+      if (r.ok) {
+        const found = new Set(r.delegations.map((d) => d.account.address.toBase58()));
+        const missing = [...e.delegations.keys()].filter((k) => !found.has(k));
+        if (missing.length > 0)
+          gone = await this.connection.getMultipleAccountsInfo(
+            missing.map((k) => new PublicKey(k)),
+            'confirmed',
+          );
+      }
+    } catch {
+      return;
+    }
+    if (!live()) return;
+    if (!r.ok || !r.tokenAccount.equals(e.tokenAccount)) {
+      this.forget(key, e);
+      return;
+    }
+    let changed = false;
+    if (!r.owner.equals(e.owner)) {
+      e.former.add(toHex(e.owner.toBytes()));
+      e.former.delete(toHex(r.owner.toBytes()));
+      e.owner = r.owner;
+      changed = true;
+    }
+    const found = new Set<string>();
+    for (const d of r.delegations) {
+      const k = d.account.address.toBase58();
+      found.add(k);
+      const old = e.delegations.get(k);
+      if (old && sameAccount(old.account, d.account)) continue;
+      e.delegations.set(k, {
+        account: d.account,
+        delegate: d.delegate,
+        delegator: d.delegator,
+        expiry: d.expiry,
+        sub: old?.sub ?? null,
+      });
+      if (!old) (e.delegations.get(k) as Delegation).sub = this.followDelegation(key, e, k);
+      changed = true;
+    }
+    const missing = [...e.delegations.keys()].filter((k) => !found.has(k));
+    missing.forEach((k, i) => {
+      const before = (e.delegations.get(k) as Delegation).account;
+      this.applyDelegation(e, k, gone[i] ?? null);
+      if (!sameAccount(before, (e.delegations.get(k) as Delegation).account)) changed = true;
+    });
+    if (changed) this.onChange?.(e.agent, this.view(e));
+  }
+
+  /** Drops an entry whose NFT left its account, remembering who held it for the next resolution. */
+  private forget(key: string, e: Entry): void {
+    const set = this.formerOwners.get(key) ?? new Set<string>();
+    if (e.owner) set.add(toHex(e.owner.toBytes()));
+    for (const f of e.former) set.add(f);
+    while (set.size > MAX_FORMER) set.delete(set.values().next().value as string);
+    this.formerOwners.delete(key);
+    this.formerOwners.set(key, set);
+    while (this.formerOwners.size > this.maxEntries)
+      this.formerOwners.delete(this.formerOwners.keys().next().value as string);
+    this.drop(key);
+    this.onChange?.(e.agent, null);
   }
 
   /** Follows one attestation account: a closed one is a revoked delegation. */
   private followDelegation(key: string, e: Entry, address: string): number {
-    const at = new PublicKey(address);
     return this.connection.onAccountChange(
-      at,
+      new PublicKey(address),
       (info) => {
-        if (this.cache.get(key) !== e) return;
-        const d = e.delegations.get(address);
-        if (!d) return;
-        if (info.lamports === 0 || info.data.length === 0)
-          d.account = { ...d.account, lamports: 0, data: new Uint8Array(0) };
-        else if (!this.putDelegation(e, at, info))
-          d.account = { ...d.account, owner: info.owner, data: Uint8Array.from(info.data), lamports: info.lamports };
+        if (this.cache.get(key) !== e || !e.delegations.has(address)) return;
+        this.applyDelegation(e, address, info);
         this.onChange?.(e.agent, this.view(e));
       },
       { commitment: 'confirmed', encoding: 'base64' },
     );
+  }
+
+  /** What an attestation account now holds; closed (or absent) is a revoked delegation. */
+  private applyDelegation(e: Entry, address: string, info: AccountInfo<Buffer> | null): void {
+    const d = e.delegations.get(address);
+    if (!d) return;
+    if (!info || info.lamports === 0 || info.data.length === 0)
+      d.account = { ...d.account, lamports: 0, data: new Uint8Array(0) };
+    else if (!this.putDelegation(e, new PublicKey(address), info))
+      d.account = { ...d.account, owner: info.owner, data: Uint8Array.from(info.data), lamports: info.lamports };
   }
 
   private drop(key: string): void {
