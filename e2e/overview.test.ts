@@ -15,7 +15,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { base58 } from '../components/format';
 import { agentDisplayName, shortBase58 } from '../components/names/label';
-import { STATS_METRIC_NAMES, type StatsSeries } from '../lib/wire/stats';
+import { STATS_METRIC_NAMES, type StatsSeries, statsColumn } from '../lib/wire/stats';
 import { CHROMIUM, CHROMIUM_ARGS, type RunningServer, chromiumSkip as skip, startServer } from './harness';
 
 const SCREENSHOT = join(tmpdir(), 'zerox1-overview.png');
@@ -427,7 +427,7 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
               >[];
               const json = await series(metric);
               assert.equal(rows.length, 60, `${metric}: 60 rows`);
-              const cols = json.series.map((x) => (x.service ? `${x.key}:${x.service}:${x.token}` : x.key));
+              const cols = json.series.map(statsColumn);
               assert.deepEqual(
                 Object.keys(rows[0]),
                 ['interval_start_utc', 'interval_seconds', ...cols],
@@ -557,4 +557,36 @@ describe('overview in Chromium against the real server', { skip, timeout: 600_00
       }
     },
   );
+
+  test("the replay picker reads its fields in the page's clock (the viewer's zone or UTC) and replays", async () => {
+    const context = await browser!.newContext({
+      viewport: { width: 1_440, height: 1_000 },
+      timezoneId: 'Europe/Berlin',
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(120_000);
+    // What the field says minus the instant it names, read as if the field were UTC: the zone's offset.
+    const offsetOfFill = async () => {
+      const t = Date.now() - 10 * 60_000;
+      await page.getByRole('button', { name: 'fill in the last 10 min' }).click();
+      return Date.parse(`${await page.getByTestId('replay-from').inputValue()}Z`) - t;
+    };
+    const near = (ms: number, want: number) => Math.abs(ms - want) < 60_000;
+    try {
+      await page.goto(`${base}/`);
+      await page.locator('[data-testid=zone-toggle][data-choice=local]').waitFor({ timeout: 60_000 });
+      const berlin = await offsetOfFill();
+      assert.ok(near(berlin, 3_600_000) || near(berlin, 7_200_000), `Berlin is 1 or 2 h ahead of UTC: ${berlin} ms`);
+      await page.getByTestId('zone-toggle').click();
+      await page.reload();
+      await page.locator('[data-testid=zone-toggle][data-choice=utc]').waitFor({ timeout: 60_000 });
+      const utc = await offsetOfFill();
+      assert.ok(near(utc, 0), `after the switch the fields are UTC: ${utc} ms`);
+      await page.getByTestId('replay-start').click();
+      await page.locator('[data-testid=replay-bar][data-mode=replay]').waitFor({ timeout: 60_000 });
+      assert.match((await page.getByTestId('replay-clock').textContent()) ?? '', /UTC/);
+    } finally {
+      await context.close();
+    }
+  });
 });

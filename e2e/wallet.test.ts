@@ -28,7 +28,15 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { Connection, Keypair, PublicKey, SystemProgram, sendAndConfirmTransaction, Transaction } from '@solana/web3.js';
+import {
+  Connection,
+  Keypair,
+  PublicKey,
+  SYSVAR_CLOCK_PUBKEY,
+  SystemProgram,
+  sendAndConfirmTransaction,
+  Transaction,
+} from '@solana/web3.js';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { usdc as usdcText } from '../components/wallet/format';
 import {
@@ -743,7 +751,11 @@ describe('owner actions from a browser wallet', { skip: chromiumSkip, timeout: 6
       await shot('lease-grace', card());
     }
     const lapse = l.paidThroughEpoch + 4n;
-    while (epochNow() < lapse) await page.waitForTimeout(1000);
+    // The program reads the epoch from the chain's Clock (unix_timestamp at byte 32), which a busy
+    // machine moves a little after the wall clock: wait for the chain's, not ours.
+    const chainEpoch = async () =>
+      (await conn.getAccountInfo(SYSVAR_CLOCK_PUBKEY, 'confirmed'))!.data.readBigInt64LE(32) / BigInt(EPOCH_SECONDS);
+    while ((await chainEpoch()) < lapse) await page.waitForTimeout(500);
     assert.equal((await act(page.getByTestId('tick-lease'))).phase, 'confirmed');
     assert.equal(
       lease.decodeLease((await conn.getAccountInfo(lease.findLeasePda(new PublicKey(agent))[0]))!.data)!.status,

@@ -9,6 +9,7 @@
  */
 import { line, scaleLinear } from 'd3';
 import type { NegotiationView, OfferPoint } from '../../lib/wire';
+import { agentDisplayName } from '../../lib/wire/agent-name';
 import {
   amountUnits,
   axisLabels,
@@ -85,7 +86,16 @@ function fitWords(s: Side): string {
   );
 }
 
-export function FlightChart({ v, token: given }: { v: NegotiationView; token?: ChartToken | null }) {
+export function FlightChart({
+  v,
+  token: given,
+  nameOf = agentDisplayName,
+}: {
+  v: NegotiationView;
+  token?: ChartToken | null;
+  /** Agents by name (hex id → name); by default the label derived from the id. */
+  nameOf?: (hex: string) => string;
+}) {
   // Each side's line follows the NEG1 round (then time, then id), never the order offers arrived in.
   const byRound = (p: OfferPoint, q: OfferPoint) =>
     p.round - q.round ||
@@ -354,21 +364,37 @@ export function FlightChart({ v, token: given }: { v: NegotiationView; token?: C
           <text x={W - M.right + 14} y={H + 30} fill="var(--muted)" fontSize={11}>{`${decay} bps/round`}</text>
         </g>
       </svg>
-      <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
-        {v.sides.map((s) => (
-          <span key={s.agent}>
-            <i style={{ background: sideColor(s.role) }} />
-            {s.role ?? 'role unknown'} <span className="mono">{shortHex(base58(s.agent), 5, 4)}</span>
-            {fitWords(s)}
-          </span>
-        ))}
-        <span>
-          thick line: fitted concession curve · ★ accept · ✕ reject ·{' '}
-          {token.decimals === null
-            ? "amounts in the token's smallest units (the offers do not name a token with known decimals)"
-            : `amounts in ${unitName}`}
-        </span>
-      </figcaption>
+      <FlightLegend sides={v.sides} nameOf={nameOf} units={token.decimals === null ? null : unitName} />
     </figure>
+  );
+}
+
+/** Each side by role, name and short id with its curve in words, then what the marks and amounts are. */
+function FlightLegend({
+  sides,
+  nameOf,
+  units,
+}: {
+  sides: NegotiationView['sides'];
+  nameOf: (hex: string) => string;
+  /** The token's unit name; null when no token with known decimals is named. */
+  units: string | null;
+}) {
+  return (
+    <figcaption className="legend" style={{ flexWrap: 'wrap' }}>
+      {sides.map((s) => (
+        <span key={s.agent}>
+          <i style={{ background: sideColor(s.role) }} />
+          {s.role ?? 'role unknown'} {nameOf(s.agent)} <span className="mono">{shortHex(base58(s.agent), 5, 4)}</span>
+          {fitWords(s)}
+        </span>
+      ))}
+      <span>
+        thick line: fitted concession curve · ★ accept · ✕ reject ·{' '}
+        {units === null
+          ? "amounts in the token's smallest units (the offers do not name a token with known decimals)"
+          : `amounts in ${units}`}
+      </span>
+    </figcaption>
   );
 }

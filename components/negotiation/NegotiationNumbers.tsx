@@ -8,7 +8,15 @@
 
 import { FIGURE_KEYS, FIGURES, type FigureKey, ROLE_SOURCE_TEXT } from '../../lib/protocol/analytics-defs';
 import type { NegotiationView } from '../../lib/wire';
+import { agentDisplayName } from '../../lib/wire/agent-name';
 import { base58, formatAmount, shortHex } from '../format';
+
+/** An agent (hex id) by its name, the one the rest of the site shows; by default the label derived from its id. */
+export type NameOf = (hex: string) => string;
+
+/** The agent's name and its short base58 id: "Zerox1 demo agent 2 (Fjhj9…1fNL)". */
+export const namedAgent = (hex: string, nameOf: NameOf = agentDisplayName) =>
+  `${nameOf(hex)} (${shortHex(base58(hex), 5, 4)})`;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const TIERS = ['self-verifying tests', 'mechanical check', 'peer/notary review'];
@@ -30,12 +38,12 @@ export interface NegotiationFact {
   text: string;
 }
 
-export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
+export function negotiationFacts(v: NegotiationView, nameOf: NameOf = agentDisplayName): NegotiationFact[] {
   const amt = (a: string | null | undefined) => formatAmount(a ?? null, v.token);
   const who = (agent: string | null) => {
     if (!agent) return 'an unknown party';
     const role = agent === v.roles.buyer ? 'the buyer' : agent === v.roles.seller ? 'the seller' : 'a party';
-    return `${role} (${shortHex(base58(agent), 5, 4)})`;
+    return `${role} ${namedAgent(agent, nameOf)}`;
   };
   const out: NegotiationFact[] = [];
   const n = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
@@ -56,8 +64,8 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
           key: 'roles',
           text:
             `Roles from ${v.roles.sources.map((s) => ROLE_SOURCE_TEXT[s]).join('; ')}: ` +
-            `buyer ${v.roles.buyer ? shortHex(base58(v.roles.buyer), 5, 4) : 'unknown'}, ` +
-            `seller ${v.roles.seller ? shortHex(base58(v.roles.seller), 5, 4) : 'unknown'}.`,
+            `buyer ${v.roles.buyer ? namedAgent(v.roles.buyer, nameOf) : 'unknown'}, ` +
+            `seller ${v.roles.seller ? namedAgent(v.roles.seller, nameOf) : 'unknown'}.`,
         }
       : {
           key: 'roles',
@@ -174,15 +182,15 @@ export function negotiationFacts(v: NegotiationView): NegotiationFact[] {
   return out;
 }
 
-export function negotiationSentences(v: NegotiationView): string[] {
-  return negotiationFacts(v).map((f) => f.text);
+export function negotiationSentences(v: NegotiationView, nameOf?: NameOf): string[] {
+  return negotiationFacts(v, nameOf).map((f) => f.text);
 }
 
-export function NegotiationNumbers({ v }: { v: NegotiationView }) {
+export function NegotiationNumbers({ v, nameOf }: { v: NegotiationView; nameOf?: NameOf }) {
   return (
     <>
       <ul className="nego-words" data-testid="negotiation-words">
-        {negotiationFacts(v).map((f) => (
+        {negotiationFacts(v, nameOf).map((f) => (
           <li key={f.text} title={f.key ? FIGURES[f.key].what : undefined} data-figure={f.key ?? undefined}>
             {f.text}
           </li>

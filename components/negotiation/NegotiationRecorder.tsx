@@ -8,7 +8,16 @@ import { FlightChart } from './FlightChart';
 import { NegotiationNumbers } from './NegotiationNumbers';
 import { Timeline } from './Timeline';
 
-export function NegotiationRecorder({ v, receiptMissing }: { v: NegotiationView; receiptMissing: string | null }) {
+export function NegotiationRecorder({
+  v,
+  receiptMissing,
+  nameOf,
+}: {
+  v: NegotiationView;
+  receiptMissing: string | null;
+  /** Agents by the name the rest of the site shows (app/_lib/names.ts agentNameResolver). */
+  nameOf?: (hex: string) => string;
+}) {
   return (
     <section
       className="card nego-recorder"
@@ -40,8 +49,8 @@ export function NegotiationRecorder({ v, receiptMissing }: { v: NegotiationView;
       </div>
       <div className="nego-grid">
         <div>
-          <FlightChart v={v} />
-          <NegotiationNumbers v={v} />
+          <FlightChart v={v} nameOf={nameOf} />
+          <NegotiationNumbers v={v} nameOf={nameOf} />
         </div>
         <div>
           <h2>Timeline</h2>

@@ -7,16 +7,19 @@
 import { useState } from 'react';
 import { count } from '../format';
 import { Term } from '../Term';
-import { localText, utcText } from '../time/format';
+import { localText, utcText, zoneText } from '../time/format';
 import { Time, useNow } from '../time/Time';
+import { fieldInstant } from '../time/ZonedDateInput';
+import { useZoneChoice, zoneOption } from '../time/zone';
 import { REPLAY_SPEEDS, type ReplaySpeed } from './player';
 import { MAX_REPLAY_WINDOW_MS, replaySearch } from './url';
 import type { ReplayControls, ReplayView } from './useReplay';
 
 const PRESETS = [5, 15, 60] as const;
 
-/** `YYYY-MM-DDTHH:MM:SS` in the viewer's zone, what a datetime-local input holds. */
-function inputValue(ms: number): string {
+/** `YYYY-MM-DDTHH:MM:SS` in the viewer's zone (or UTC), what a datetime-local input holds. */
+function inputValue(ms: number, utc: boolean): string {
+  if (utc) return new Date(ms).toISOString().slice(0, 19);
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
   return (
@@ -24,9 +27,8 @@ function inputValue(ms: number): string {
     `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`
   );
 }
-/** A datetime-local value read in the viewer's zone; NaN when empty or broken. */
-const fromInput = (v: string) => (v ? new Date(v).getTime() : NaN);
-const zoneName = (ms: number) => localText(ms).split(' ').at(-1) ?? '';
+/** A datetime-local value read in the viewer's zone (or UTC); NaN when empty or broken. */
+const fromInput = (v: string, utc: boolean) => fieldInstant(v, utc) ?? NaN;
 
 const STATUS_TEXT = {
   playing: 'Playing',
@@ -36,90 +38,100 @@ const STATUS_TEXT = {
   error: 'Stopped',
 } as const;
 
-export function ReplayBar({ view, controls }: { view: ReplayView | null; controls: ReplayControls }) {
+/** One end of the window: a datetime-local field, its instant in UTC on hover. */
+function WindowEnd(p: {
+  label: string;
+  id: string;
+  value: string;
+  ms: number;
+  zone: string;
+  onChange: (v: string) => void;
+}) {
+  return (
+    <label title={Number.isFinite(p.ms) ? utcText(p.ms) : `a time in ${p.zone}`}>
+      {p.label}{' '}
+      <input
+        type="datetime-local"
+        step={1}
+        value={p.value}
+        onChange={(e) => p.onChange(e.target.value)}
+        data-testid={p.id}
+      />
+    </label>
+  );
+}
+
+/** Live mode: pick a past window in the page's clock (the viewer's zone or UTC), or one of the last minutes. */
+function ReplayPicker({ controls }: { controls: ReplayControls }) {
   const now = useNow();
+  const utc = useZoneChoice() === 'utc';
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [speed, setSpeed] = useState<ReplaySpeed>(10);
   const [problem, setProblem] = useState('');
-  const [copied, setCopied] = useState(false);
-
-  if (!view) {
-    const fromMs = fromInput(from),
-      toMs = fromInput(to);
-    const go = () => {
-      if (!Number.isFinite(fromMs) || !Number.isFinite(toMs)) return setProblem('Pick both the start and the end.');
-      if (fromMs >= toMs) return setProblem('The start must be before the end.');
-      if (toMs - fromMs > MAX_REPLAY_WINDOW_MS) return setProblem('At most 30 days.');
-      setProblem('');
-      controls.start({ fromMs, toMs, atMs: fromMs, speed });
-    };
-    const last = (min: number) => {
-      const t = Date.now();
-      controls.start({ fromMs: t - min * 60_000, toMs: t, atMs: t - min * 60_000, speed });
-    };
-    const zone = now ? zoneName(now) : 'UTC';
-    return (
-      <section className="card replay-bar" data-testid="replay-bar" data-mode="live" aria-label="Replay a past window">
-        <div className="replay-row">
-          <strong>
-            <Term k="replay">Replay</Term> a past window
-          </strong>
-          <label title={Number.isFinite(fromMs) ? utcText(fromMs) : `a time in your zone (${zone})`}>
-            From{' '}
-            <input
-              type="datetime-local"
-              step={1}
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-              data-testid="replay-from"
-            />
-          </label>
-          <label title={Number.isFinite(toMs) ? utcText(toMs) : `a time in your zone (${zone})`}>
-            to{' '}
-            <input
-              type="datetime-local"
-              step={1}
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
-              data-testid="replay-to"
-            />
-          </label>
-          <span className="muted small">{zone}</span>
-          <SpeedSelect value={speed} onChange={setSpeed} />
-          <button type="button" onClick={go} data-testid="replay-start">
-            Replay
-          </button>
-          <span className="replay-presets">
-            or the last{' '}
-            {PRESETS.map((m) => (
-              <button type="button" key={m} onClick={() => last(m)} data-testid={`replay-last-${m}`}>
-                {m} min
-              </button>
-            ))}
-          </span>
-          {!from && !to ? (
-            <button
-              type="button"
-              className="linkish small"
-              onClick={() => {
-                const t = Date.now();
-                setFrom(inputValue(t - 10 * 60_000));
-                setTo(inputValue(t));
-              }}
-            >
-              fill in the last 10 min
+  const fromMs = fromInput(from, utc),
+    toMs = fromInput(to, utc);
+  const go = () => {
+    if (!Number.isFinite(fromMs) || !Number.isFinite(toMs)) return setProblem('Pick both the start and the end.');
+    if (fromMs >= toMs) return setProblem('The start must be before the end.');
+    if (toMs - fromMs > MAX_REPLAY_WINDOW_MS) return setProblem('At most 30 days.');
+    setProblem('');
+    controls.start({ fromMs, toMs, atMs: fromMs, speed });
+  };
+  const last = (min: number) => {
+    const t = Date.now();
+    controls.start({ fromMs: t - min * 60_000, toMs: t, atMs: t - min * 60_000, speed });
+  };
+  const zone = now && !utc ? zoneText(now) : 'UTC';
+  return (
+    <section className="card replay-bar" data-testid="replay-bar" data-mode="live" aria-label="Replay a past window">
+      <div className="replay-row">
+        <strong>
+          <Term k="replay">Replay</Term> a past window
+        </strong>
+        <WindowEnd label="From" id="replay-from" value={from} ms={fromMs} zone={zone} onChange={setFrom} />
+        <WindowEnd label="to" id="replay-to" value={to} ms={toMs} zone={zone} onChange={setTo} />
+        <span className="muted small">{zone}</span>
+        <SpeedSelect value={speed} onChange={setSpeed} />
+        <button type="button" onClick={go} data-testid="replay-start">
+          Replay
+        </button>
+        <span className="replay-presets">
+          or the last{' '}
+          {PRESETS.map((m) => (
+            <button type="button" key={m} onClick={() => last(m)} data-testid={`replay-last-${m}`}>
+              {m} min
             </button>
-          ) : null}
-        </div>
-        {problem ? (
-          <p className="small warn-text" role="alert">
-            {problem}
-          </p>
+          ))}
+        </span>
+        {!from && !to ? (
+          <button
+            type="button"
+            className="linkish small"
+            onClick={() => {
+              const t = Date.now();
+              setFrom(inputValue(t - 10 * 60_000, utc));
+              setTo(inputValue(t, utc));
+            }}
+          >
+            fill in the last 10 min
+          </button>
         ) : null}
-      </section>
-    );
-  }
+      </div>
+      {problem ? (
+        <p className="small warn-text" role="alert">
+          {problem}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function ReplayBar({ view, controls }: { view: ReplayView | null; controls: ReplayControls }) {
+  const now = useNow();
+  const choice = useZoneChoice();
+  const [copied, setCopied] = useState(false);
+  if (!view) return <ReplayPicker controls={controls} />;
 
   const { link, status, position, emitted, error } = view;
   const span = Math.max(1, link.toMs - link.fromMs);
@@ -161,7 +173,9 @@ export function ReplayBar({ view, controls }: { view: ReplayView | null; control
           data-testid="replay-clock"
           title={`${utcText(position, true)}: envelopes signed up to this time have been replayed`}
         >
-          {now ? localText(position, { date: false, withMs: true }) : utcText(position, true)}
+          {now
+            ? localText(position, { date: false, withMs: true, timeZone: zoneOption(choice) })
+            : utcText(position, true)}
         </span>
         <div
           className="replay-progress"

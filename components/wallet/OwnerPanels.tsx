@@ -27,6 +27,7 @@ import { keccak256 } from '../../lib/protocol/crypto';
 import { toHex } from '../../lib/protocol/hex';
 import { agentDisplayName } from '../names/label';
 import { useSite } from '../site';
+import { TimedText } from '../time/TimedText';
 import { ActionPhases, signedSol, signedUsdc } from './ActionPhases';
 import { CHALLENGE_STATUS, windowText } from './ChallengeRows';
 import { buildCloseBuffer } from './challenge-actions';
@@ -497,8 +498,8 @@ export function OwnerHistory({ owner, economy }: { owner: PublicKey; economy: Ec
             {rows.map((r) => (
               <tr key={r.signature} data-testid="history-row" data-signature={r.signature}>
                 <td data-label="When">{r.time ? expiryText(BigInt(r.time), nowSec) : 'unknown (no block time)'}</td>
-                <td data-testid="history-effect" data-label="What it did">
-                  {r.ok ? r.effect : `failed: ${r.effect}`}
+                <td className="effect" data-testid="history-effect" data-label="What it did">
+                  <TimedText text={r.ok ? r.effect : `failed: ${r.effect}`} />
                 </td>
                 <td className="mono" data-label="SOL">
                   {r.sol === null ? '—' : signedSol(r.sol)}

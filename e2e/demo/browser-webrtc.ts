@@ -114,15 +114,17 @@ describe("two browsers on the mesh connect over WebRTC through the observer's re
     const addr = (await addrA.innerText()).trim();
     assert.match(addr, new RegExp(`/p2p/${observer}/p2p-circuit/webrtc/p2p/${peerA}$`));
 
-    // A malformed address is refused by name, without touching the node.
+    // A malformed address is refused by name, without touching the node. The form is sent with Enter:
+    // the connection list above it grows while the node connects, so a click aimed at the button
+    // can land on what moved under the pointer.
     await b.getByTestId('webrtc-dial-input').fill('/ip4/127.0.0.1/tcp/1');
-    await b.getByTestId('webrtc-dial').click();
+    await b.getByTestId('webrtc-dial-input').press('Enter');
     await b.getByTestId('webrtc-dial-error').waitFor({ timeout: 60_000 });
     assert.match(await b.getByTestId('webrtc-dial-error').innerText(), /not a browser WebRTC address/);
 
     const before = await verified(b);
     await b.getByTestId('webrtc-dial-input').fill(addr);
-    await b.getByTestId('webrtc-dial').click();
+    await b.getByTestId('webrtc-dial-input').press('Enter');
     const direct = (c: Conn) => c.transport === 'webrtc' && c.limited === 'false';
     // The dial's own budget (lib/mesh/browser.ts) ends first; a failed dial is reported by name.
     await until('a direct WebRTC connection B → A', 75_000, async () => {

@@ -180,8 +180,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
     tag: 'mesh',
     summary: 'The same series as a CSV download',
     description:
-      'Columns interval_start_utc, interval_seconds, then one per series (per-service ' +
-      'series are named metric:service:token); an empty cell is an unknown rate.',
+      'Columns interval_start_utc, interval_seconds, then one per series (a per-service series is ' +
+      '"metric: name [service <hash>, token <mint hex or unspecified>]"); an empty cell is an unknown rate.',
     query: StatsSeriesQuerySchema,
     ok: z.unknown(),
     mediaType: 'text/csv',

@@ -161,13 +161,21 @@ export const StatsSeriesSchema = z.object({
 export type StatsSeries = z.infer<typeof StatsSeriesSchema>;
 
 /** The series as CSV: one row per interval, its start in UTC, one column per series. */
+/**
+ * A series' CSV column: the metric, and for a per-service series the service's advertised name
+ * (or "unnamed service") with its exact hash and token in brackets, so the header reads as words
+ * and still joins with the JSON.
+ */
+export function statsColumn(x: StatsSeries['series'][number]): string {
+  if (!x.service) return x.key;
+  const name = /^service [0-9a-f]{8}…$/.test(x.label) ? 'unnamed service' : x.label;
+  const token = !x.token || /^0+$/.test(x.token) ? 'unspecified' : x.token;
+  return `${x.key}: ${name} [service ${x.service}, token ${token}]`;
+}
+
 export function statsSeriesCsv(s: StatsSeries): string {
   const esc = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
-  const head = [
-    'interval_start_utc',
-    'interval_seconds',
-    ...s.series.map((x) => (x.service ? `${x.key}:${x.service}:${x.token}` : x.key)),
-  ];
+  const head = ['interval_start_utc', 'interval_seconds', ...s.series.map(statsColumn)];
   const start = Date.parse(s.from);
   const n = s.series[0]?.values.length ?? Math.round((Date.parse(s.to) - start) / 1000 / s.stepSeconds);
   const lines = [head.map(esc).join(',')];

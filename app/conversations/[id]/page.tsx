@@ -12,6 +12,7 @@ import { fromHex } from '../../../lib/protocol/hex';
 import { FEEDBACK_OUTCOMES } from '../../../lib/protocol/payloads';
 import { loadConversation } from '../../_lib/data';
 import { loadOnChainNegotiations } from '../../_lib/haggle';
+import { agentNameResolver } from '../../_lib/names';
 import { loadNegotiation } from '../../_lib/negotiation';
 import { NotRunning } from '../../_lib/not-running';
 import { getServices } from '../../_lib/services';
@@ -30,7 +31,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const [c, nego] = await Promise.all([loadConversation(o, id), loadNegotiation(o, fromHex(id))]);
   if (!c || !nego) notFound();
   const price = new Map(c.pricePath.map((p) => [p.envelopeId, p]));
-  const onChain = await loadOnChainNegotiations(o, id, c.pricePath);
+  const [onChain, nameOf] = await Promise.all([loadOnChainNegotiations(o, id, c.pricePath), agentNameResolver(o)]);
   // The token the NEG1 prices are in, as the view determined it (USDC for a deal mirrored on
   // chain); unknown decimals leave prices in raw units rather than in a guessed scale.
   const token = nego.view.token;
@@ -76,7 +77,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         </p>
       ) : null}
 
-      <NegotiationRecorder v={nego.view} receiptMissing={nego.receipt} />
+      <NegotiationRecorder v={nego.view} receiptMissing={nego.receipt} nameOf={(hex) => nameOf(hex)} />
 
       {onChain.length > 0 ? <OnChainNegotiation negotiations={onChain} /> : null}
 

@@ -12,7 +12,7 @@ import { makeDeals } from '../../../../lib/export/deals-testing';
 import { decodeNeg1 } from '../../../../lib/protocol/neg1';
 import { MsgType } from '../../../../lib/protocol/types';
 import { openStore } from '../../../../lib/store';
-import { STATS_METRIC_NAMES, type StatsSeries, StatsSeriesSchema } from '../../../../lib/wire/stats';
+import { STATS_METRIC_NAMES, type StatsSeries, StatsSeriesSchema, statsColumn } from '../../../../lib/wire/stats';
 import { registerServices, type Services } from '../../../_lib/services';
 import { GET as csv } from './csv/route';
 import { GET } from './route';
@@ -47,7 +47,7 @@ test('series add up to the ingested deals, the CSV reads back, bad input is a 40
       assert.equal(rows.length, 96, `${metric}: CSV rows`);
       assert.equal(rows[0].interval_start_utc, body.from);
       for (const s of body.series) {
-        const col = s.service ? `${s.key}:${s.service}:${s.token}` : s.key;
+        const col = statsColumn(s);
         assert.deepEqual(
           rows.map((r) => r[col]),
           s.values.map((v) => v ?? ''),
