@@ -198,172 +198,175 @@ export function FlightChart({
     .range([H + DECAY_H - 16, H + 14]);
   return (
     <figure style={{ margin: 0 }} data-testid="flight-chart">
-      <svg
-        className="price-chart"
-        viewBox={`0 0 ${W} ${H + DECAY_H}`}
-        role="img"
-        aria-label="Negotiation flight recorder"
-      >
-        {z ? (
-          <g data-testid="zopa-band">
-            <rect
-              x={M.left}
-              width={W - M.left - M.right}
-              y={Math.min(y(z.buyerReservation), y(z.sellerReservation))}
-              height={Math.abs(y(z.sellerReservation) - y(z.buyerReservation))}
-              fill={z.exists ? 'rgba(86,211,100,0.13)' : 'rgba(255,107,107,0.13)'}
-            />
-            <text
-              x={M.left + 6}
-              y={Math.min(y(z.buyerReservation), y(z.sellerReservation)) + 13}
-              fill={z.exists ? 'var(--good)' : 'var(--bad)'}
-              fontSize={11}
-            >
-              {z.exists
-                ? `ZOPA ${shortAmt(z.sellerReservation)} – ${shortAmt(z.buyerReservation)}`
-                : `no ZOPA: seller needs ${shortAmt(z.sellerReservation)}` +
-                  `, buyer pays ≤ ${shortAmt(z.buyerReservation)}`}
-              <title>
+      <p className="chart-scroll-cue small muted">The chart scrolls sideways →</p>
+      <div className="chart-scroll">
+        <svg
+          className="price-chart"
+          viewBox={`0 0 ${W} ${H + DECAY_H}`}
+          role="img"
+          aria-label="Negotiation flight recorder"
+        >
+          {z ? (
+            <g data-testid="zopa-band">
+              <rect
+                x={M.left}
+                width={W - M.left - M.right}
+                y={Math.min(y(z.buyerReservation), y(z.sellerReservation))}
+                height={Math.abs(y(z.sellerReservation) - y(z.buyerReservation))}
+                fill={z.exists ? 'rgba(86,211,100,0.13)' : 'rgba(255,107,107,0.13)'}
+              />
+              <text
+                x={M.left + 6}
+                y={Math.min(y(z.buyerReservation), y(z.sellerReservation)) + 13}
+                fill={z.exists ? 'var(--good)' : 'var(--bad)'}
+                fontSize={11}
+              >
                 {z.exists
-                  ? `ZOPA ${amt(z.sellerReservation)} – ${amt(z.buyerReservation)}`
-                  : `no ZOPA: seller needs ${amt(z.sellerReservation)}, buyer pays ≤ ${amt(z.buyerReservation)}`}
-              </title>
+                  ? `ZOPA ${shortAmt(z.sellerReservation)} – ${shortAmt(z.buyerReservation)}`
+                  : `no ZOPA: seller needs ${shortAmt(z.sellerReservation)}` +
+                    `, buyer pays ≤ ${shortAmt(z.buyerReservation)}`}
+                <title>
+                  {z.exists
+                    ? `ZOPA ${amt(z.sellerReservation)} – ${amt(z.buyerReservation)}`
+                    : `no ZOPA: seller needs ${amt(z.sellerReservation)}, buyer pays ≤ ${amt(z.buyerReservation)}`}
+                </title>
+              </text>
+            </g>
+          ) : null}
+          <g className="axis" data-testid="price-axis" data-base={tickLabels.base?.toString()}>
+            {axis.ticks.map((t, i) => (
+              <g key={t.toString()} transform={`translate(0,${yUnits(t)})`} data-tick={t.toString()}>
+                <line x1={M.left} x2={W - M.right} stroke="var(--border)" strokeDasharray="2 3" />
+                <text x={M.left - 8} dy="0.32em" textAnchor="end">
+                  {tickLabels.labels[i]}
+                  <title>{formatTokenAmount(t, token)}</title>
+                </text>
+              </g>
+            ))}
+            {tickLabels.base !== null ? (
+              // Ticks close together on a large value are labelled by their exact offset from this base.
+              <text x={4} y={9} fill="var(--muted)" fontSize={10} data-testid="price-axis-base">
+                {`price = ${formatTokenAmount(tickLabels.base, { decimals: token.decimals ?? 0 })} ${unitName} + tick`}
+              </text>
+            ) : (
+              <text x={M.left - 8} y={9} textAnchor="end" fill="var(--muted)" fontSize={10}>
+                {unitName}
+              </text>
+            )}
+            {x
+              .ticks(Math.min(12, lastRound))
+              .filter((t) => Number.isInteger(t))
+              .map((t) => (
+                <text key={t} x={x(t)} y={H - 10} textAnchor="middle">
+                  {t}
+                </text>
+              ))}
+            <text x={W - M.right + 18} y={H - 10}>
+              NEG1 round
             </text>
           </g>
-        ) : null}
-        <g className="axis" data-testid="price-axis" data-base={tickLabels.base?.toString()}>
-          {axis.ticks.map((t, i) => (
-            <g key={t.toString()} transform={`translate(0,${yUnits(t)})`} data-tick={t.toString()}>
-              <line x1={M.left} x2={W - M.right} stroke="var(--border)" strokeDasharray="2 3" />
-              <text x={M.left - 8} dy="0.32em" textAnchor="end">
-                {tickLabels.labels[i]}
-                <title>{formatTokenAmount(t, token)}</title>
+          {refLines.map((r) => (
+            <g key={r.key} data-ref={r.key}>
+              <line
+                x1={M.left}
+                x2={W - M.right}
+                y1={y(r.p)}
+                y2={y(r.p)}
+                stroke={r.color}
+                strokeWidth={1.5}
+                strokeDasharray={r.dash}
+              />
+              <text x={W - M.right + 6} y={r.ly} dy="0.32em" fill={r.color} fontSize={11}>
+                {r.label}
+                <title>{`${r.key === 'deal' ? 'agreed' : r.key === 'nash' ? 'Nash' : 'Rubinstein'} ${amt(r.p)}`}</title>
               </text>
             </g>
           ))}
-          {tickLabels.base !== null ? (
-            // Ticks close together on a large value are labelled by their exact offset from this base.
-            <text x={4} y={9} fill="var(--muted)" fontSize={10} data-testid="price-axis-base">
-              {`price = ${formatTokenAmount(tickLabels.base, { decimals: token.decimals ?? 0 })} ${unitName} + tick`}
-            </text>
-          ) : (
-            <text x={M.left - 8} y={9} textAnchor="end" fill="var(--muted)" fontSize={10}>
-              {unitName}
-            </text>
-          )}
-          {x
-            .ticks(Math.min(12, lastRound))
-            .filter((t) => Number.isInteger(t))
-            .map((t) => (
-              <text key={t} x={x(t)} y={H - 10} textAnchor="middle">
-                {t}
+          {maxR !== null ? (
+            <g>
+              <line x1={x(maxR)} x2={x(maxR)} y1={M.top} y2={H - M.bottom} stroke="var(--bad)" strokeDasharray="4 3" />
+              <text x={x(maxR) - 4} y={M.top + 10} textAnchor="end" fill="var(--bad)" fontSize={11}>
+                last round
               </text>
-            ))}
-          <text x={W - M.right + 18} y={H - 10}>
-            NEG1 round
+            </g>
+          ) : null}
+          <text x={W - M.right} y={M.top - 5} textAnchor="end" fill="var(--muted)" fontSize={11}>
+            {`talk lasted ${lastT < 10 ? `${Math.round(lastT * 1000)} ms` : `${lastT.toFixed(1)} s`}` +
+              (deadline !== null
+                ? ` · deadline ${deadline >= 0 ? '+' : ''}${Math.round(deadline)}s after the first offer`
+                : ' · no deadline')}
           </text>
-        </g>
-        {refLines.map((r) => (
-          <g key={r.key} data-ref={r.key}>
-            <line
-              x1={M.left}
-              x2={W - M.right}
-              y1={y(r.p)}
-              y2={y(r.p)}
-              stroke={r.color}
-              strokeWidth={1.5}
-              strokeDasharray={r.dash}
-            />
-            <text x={W - M.right + 6} y={r.ly} dy="0.32em" fill={r.color} fontSize={11}>
-              {r.label}
-              <title>{`${r.key === 'deal' ? 'agreed' : r.key === 'nash' ? 'Nash' : 'Rubinstein'} ${amt(r.p)}`}</title>
-            </text>
-          </g>
-        ))}
-        {maxR !== null ? (
-          <g>
-            <line x1={x(maxR)} x2={x(maxR)} y1={M.top} y2={H - M.bottom} stroke="var(--bad)" strokeDasharray="4 3" />
-            <text x={x(maxR) - 4} y={M.top + 10} textAnchor="end" fill="var(--bad)" fontSize={11}>
-              last round
-            </text>
-          </g>
-        ) : null}
-        <text x={W - M.right} y={M.top - 5} textAnchor="end" fill="var(--muted)" fontSize={11}>
-          {`talk lasted ${lastT < 10 ? `${Math.round(lastT * 1000)} ms` : `${lastT.toFixed(1)} s`}` +
-            (deadline !== null
-              ? ` · deadline ${deadline >= 0 ? '+' : ''}${Math.round(deadline)}s after the first offer`
-              : ' · no deadline')}
-        </text>
-        {v.sides.map((s) => {
-          const mine = offers.filter((o) => o.sender === s.agent);
-          const c = sideColor(s.role);
-          return (
-            <g key={s.agent} data-side={s.role ?? 'unknown'}>
-              {s.curve && mine.length >= 2 ? (
+          {v.sides.map((s) => {
+            const mine = offers.filter((o) => o.sender === s.agent);
+            const c = sideColor(s.role);
+            return (
+              <g key={s.agent} data-side={s.role ?? 'unknown'}>
+                {s.curve && mine.length >= 2 ? (
+                  <path
+                    d={path(curvePoints(mine, s.curve, (o) => x(rnd(o)), yFloat)) ?? ''}
+                    fill="none"
+                    stroke={c}
+                    strokeOpacity={0.55}
+                    strokeWidth={5}
+                  />
+                ) : null}
                 <path
-                  d={path(curvePoints(mine, s.curve, (o) => x(rnd(o)), yFloat)) ?? ''}
+                  d={path(mine.map((o) => ({ x: x(rnd(o)), y: y(o.price) }))) ?? ''}
                   fill="none"
                   stroke={c}
-                  strokeOpacity={0.55}
-                  strokeWidth={5}
+                  strokeWidth={1.5}
                 />
-              ) : null}
-              <path
-                d={path(mine.map((o) => ({ x: x(rnd(o)), y: y(o.price) }))) ?? ''}
-                fill="none"
-                stroke={c}
-                strokeWidth={1.5}
-              />
-            </g>
-          );
-        })}
-        {v.offers.map((o) => (
-          <a key={o.envelopeId} href={`/envelopes/${o.envelopeId}`}>
-            {o.type === 'ACCEPT' || o.type === 'REJECT' ? (
-              <text
-                x={x(rnd(o))}
-                y={y(o.price)}
-                dy="0.35em"
-                textAnchor="middle"
-                fontSize={16}
-                fill={o.type === 'ACCEPT' ? 'var(--good)' : 'var(--bad)'}
-              >
-                {o.type === 'ACCEPT' ? '★' : '✕'}
-                <title>{`${o.type} by ${shortHex(base58(o.sender), 5, 4)} at ${amt(o.price)}`}</title>
-              </text>
-            ) : (
-              <circle cx={x(rnd(o))} cy={y(o.price)} r={4.5} fill={colorOf(o.sender)}>
-                <title>
-                  {`${o.type} by ${shortHex(base58(o.sender), 5, 4)}: ` +
-                    `${amt(o.price)} (round ${o.round}, +${secs(o).toFixed(1)}s)`}
-                </title>
-              </circle>
-            )}
-          </a>
-        ))}
-        <g className="axis" data-testid="escrow-decay">
-          <text x={M.left - 8} y={H + 10} textAnchor="end">
-            escrow left
-          </text>
-          {rounds.map((r) => {
-            const left = (1 - decay / 10_000) ** r;
-            return (
-              <g key={r}>
-                <rect
-                  x={bx(r) - 9}
-                  width={18}
-                  y={by(left)}
-                  height={H + DECAY_H - 16 - by(left)}
-                  fill="var(--chart-bar)"
-                />
-                <text x={bx(r)} y={H + DECAY_H - 4} textAnchor="middle">{`r${r}`}</text>
-                <title>{`round ${r}: ${(left * 100).toFixed(2)}% of the escrow left (${decay} bps per round)`}</title>
               </g>
             );
           })}
-          <text x={W - M.right + 14} y={H + 30} fill="var(--muted)" fontSize={11}>{`${decay} bps/round`}</text>
-        </g>
-      </svg>
+          {v.offers.map((o) => (
+            <a key={o.envelopeId} href={`/envelopes/${o.envelopeId}`}>
+              {o.type === 'ACCEPT' || o.type === 'REJECT' ? (
+                <text
+                  x={x(rnd(o))}
+                  y={y(o.price)}
+                  dy="0.35em"
+                  textAnchor="middle"
+                  fontSize={16}
+                  fill={o.type === 'ACCEPT' ? 'var(--good)' : 'var(--bad)'}
+                >
+                  {o.type === 'ACCEPT' ? '★' : '✕'}
+                  <title>{`${o.type} by ${shortHex(base58(o.sender), 5, 4)} at ${amt(o.price)}`}</title>
+                </text>
+              ) : (
+                <circle cx={x(rnd(o))} cy={y(o.price)} r={4.5} fill={colorOf(o.sender)}>
+                  <title>
+                    {`${o.type} by ${shortHex(base58(o.sender), 5, 4)}: ` +
+                      `${amt(o.price)} (round ${o.round}, +${secs(o).toFixed(1)}s)`}
+                  </title>
+                </circle>
+              )}
+            </a>
+          ))}
+          <g className="axis" data-testid="escrow-decay">
+            <text x={M.left - 8} y={H + 10} textAnchor="end">
+              escrow left
+            </text>
+            {rounds.map((r) => {
+              const left = (1 - decay / 10_000) ** r;
+              return (
+                <g key={r}>
+                  <rect
+                    x={bx(r) - 9}
+                    width={18}
+                    y={by(left)}
+                    height={H + DECAY_H - 16 - by(left)}
+                    fill="var(--chart-bar)"
+                  />
+                  <text x={bx(r)} y={H + DECAY_H - 4} textAnchor="middle">{`r${r}`}</text>
+                  <title>{`round ${r}: ${(left * 100).toFixed(2)}% of the escrow left (${decay} bps per round)`}</title>
+                </g>
+              );
+            })}
+            <text x={W - M.right + 14} y={H + 30} fill="var(--muted)" fontSize={11}>{`${decay} bps/round`}</text>
+          </g>
+        </svg>
+      </div>
       <FlightLegend sides={v.sides} nameOf={nameOf} units={token.decimals === null ? null : unitName} />
     </figure>
   );

@@ -23,7 +23,7 @@ export function Timeline({ items }: { items: TimelineItem[] }) {
           <span className="mono muted small nego-t">{offset(it.timestampMs)}</span>
           <span className="nego-type mono small">{it.type}</span>
           {/* An int128 amount is 50 characters without a break: it wraps rather than running out of the card. */}
-          <span style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+          <span className="nego-text" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
             <AgentLink id={it.sender} /> {it.text}
           </span>
           <Link className="small nego-verify" prefetch={false} href={`/envelopes/${it.envelopeId}`}>
