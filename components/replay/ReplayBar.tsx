@@ -9,7 +9,7 @@ import { count } from '../format';
 import { Term } from '../Term';
 import { localText, utcText, zoneText } from '../time/format';
 import { Time, useNow } from '../time/Time';
-import { fieldInstant } from '../time/ZonedDateInput';
+import { fieldInstant, fieldText } from '../time/ZonedDateInput';
 import { useZoneChoice, zoneOption } from '../time/zone';
 import { REPLAY_SPEEDS, type ReplaySpeed } from './player';
 import { MAX_REPLAY_WINDOW_MS, replaySearch } from './url';
@@ -17,16 +17,6 @@ import type { ReplayControls, ReplayView } from './useReplay';
 
 const PRESETS = [5, 15, 60] as const;
 
-/** `YYYY-MM-DDTHH:MM:SS` in the viewer's zone (or UTC), what a datetime-local input holds. */
-function inputValue(ms: number, utc: boolean): string {
-  if (utc) return new Date(ms).toISOString().slice(0, 19);
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T` +
-    `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`
-  );
-}
 /** A datetime-local value read in the viewer's zone (or UTC); NaN when empty or broken. */
 const fromInput = (v: string, utc: boolean) => fieldInstant(v, utc) ?? NaN;
 
@@ -110,8 +100,8 @@ function ReplayPicker({ controls }: { controls: ReplayControls }) {
             className="linkish small"
             onClick={() => {
               const t = Date.now();
-              setFrom(inputValue(t - 10 * 60_000, utc));
-              setTo(inputValue(t, utc));
+              setFrom(fieldText(t - 10 * 60_000, utc, true));
+              setTo(fieldText(t, utc, true));
             }}
           >
             fill in the last 10 min

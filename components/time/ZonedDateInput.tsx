@@ -11,11 +11,16 @@ import { useZoneChoice } from './zone';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** `YYYY-MM-DDTHH:MM` of `ms` in the viewer's zone, or in UTC. */
-function fieldText(ms: number, utc: boolean): string {
-  if (utc) return new Date(ms).toISOString().slice(0, 16);
+/**
+ * `YYYY-MM-DDTHH:MM` (`:SS` with `seconds`) of `ms` in the viewer's zone, or in UTC: what a
+ * datetime-local field holds.
+ */
+export function fieldText(ms: number, utc: boolean, seconds = false): string {
+  if (utc) return new Date(ms).toISOString().slice(0, seconds ? 19 : 16);
   const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const hm = `${day}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return seconds ? `${hm}:${pad(d.getSeconds())}` : hm;
 }
 
 /** The instant a field's text names in the viewer's zone or in UTC; null when empty or not a time. */

@@ -1,7 +1,7 @@
 // A filter's date-time field reads the instant in the zone the page shows: the viewer's own, or UTC.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fieldInstant } from './ZonedDateInput';
+import { fieldInstant, fieldText } from './ZonedDateInput';
 
 test('a field is read in the viewer zone or in UTC, and refused when it is not a time', () => {
   const tz = process.env.TZ;
@@ -17,4 +17,12 @@ test('a field is read in the viewer zone or in UTC, and refused when it is not a
     if (tz === undefined) delete process.env.TZ;
     else process.env.TZ = tz;
   }
+});
+
+test('an instant is written back in the zone it is read in, to the minute or the second', () => {
+  const at = Date.UTC(2026, 10, 26, 15, 37, 9);
+  assert.equal(fieldText(at, true), '2026-11-26T15:37');
+  assert.equal(fieldText(at, true, true), '2026-11-26T15:37:09');
+  for (const seconds of [false, true])
+    assert.equal(fieldInstant(fieldText(at, false, seconds), false), seconds ? at : at - 9_000);
 });
