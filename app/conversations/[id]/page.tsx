@@ -77,7 +77,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
         </p>
       ) : null}
 
-      <NegotiationRecorder v={nego.view} receiptMissing={nego.receipt} nameOf={(hex) => nameOf(hex)} />
+      <NegotiationRecorder v={nego.view} receiptMissing={nego.receipt} nameOf={nameOf} />
 
       {onChain.length > 0 ? <OnChainNegotiation negotiations={onChain} /> : null}
 
